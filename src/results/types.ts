@@ -1,0 +1,126 @@
+/**
+ * The results document: one versioned JSON file per `pgperf run`, holding everything needed to
+ * re-analyse the run without a server (environment, arms, the plan as executed, every raw sample).
+ * Bump RESULTS_SCHEMA_VERSION on any incompatible change and teach readResults() to migrate.
+ */
+import type { MetricName } from './metrics.js';
+
+export const RESULTS_SCHEMA_VERSION = 1;
+
+export interface RunResult {
+  schemaVersion: typeof RESULTS_SCHEMA_VERSION;
+  /** pgperf version that wrote the document. */
+  pgperfVersion: string;
+  /** 'running' while measuring (the file is rewritten after every run), then final. */
+  status: 'running' | 'complete' | 'interrupted' | 'failed';
+  /** Why the run stopped early, when status is 'interrupted' or 'failed'. */
+  stopReason?: string;
+  startedAt: string;
+  updatedAt: string;
+  environment: Environment;
+  /** Arms in the order given; arms[0] is the baseline the others are compared with. */
+  arms: ArmInfo[];
+  /** The one client (pgbench/sysbench) binary that drove every arm. */
+  client: ClientInfo;
+  /** The workloads as resolved and validated (defaults applied), keyed by workload name. */
+  workloads: Record<string, unknown>;
+  plan: PlanInfo;
+  samples: Sample[];
+  warnings: string[];
+}
+
+export interface Environment {
+  hostname: string;
+  os: string;
+  kernel: string;
+  arch: string;
+  cpuModel: string;
+  cpuCount: number;
+  memoryBytes: number;
+  /** Extra machine facts (governor, SMT, THP, ...) where readable; absent keys were unreadable. */
+  facts: Record<string, string>;
+  nodeVersion: string;
+  /** Hash over the rendered postgresql.conf of every arm, so series are never mixed across settings. */
+  settingsHash: string;
+}
+
+export interface ArmInfo {
+  label: string;
+  binDir: string;
+  /** `postgres --version` of this arm, e.g. "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)". */
+  serverVersion: string;
+  /** Settings applied to this arm only (normally empty: arms share one postgresql.conf). */
+  settingOverrides: Record<string, string>;
+  /** Where this arm came from when pgperf built it (filled by the build stage). */
+  build?: Record<string, unknown>;
+}
+
+export interface ClientInfo {
+  tool: 'pgbench' | 'sysbench';
+  binDir: string;
+  version: string;
+}
+
+export interface PlanInfo {
+  seed: number;
+  order: 'random' | 'abba';
+  rounds: number;
+  /** Cells in declaration order. */
+  cells: CellKey[];
+  /** Every run the loop started, in the order it ran (warm-ups and retries included). */
+  executed: ExecutedRun[];
+}
+
+export interface CellKey {
+  workload: string;
+  clients: number;
+}
+
+export interface ExecutedRun {
+  round: number;
+  workload: string;
+  clients: number;
+  arm: string;
+  kind: 'warmup' | 'measured';
+  attempt: number;
+  status: 'ok' | 'failed';
+}
+
+export interface Sample {
+  /** 1-based round number. */
+  round: number;
+  workload: string;
+  clients: number;
+  arm: string;
+  /** 1 for the first try; retries of a failed run count up. */
+  attempt: number;
+  status: 'ok' | 'failed';
+  /** Why the run failed (exit code, aborted run, failed transactions, lost clients). */
+  failureReason?: string;
+  startedAt: string;
+  endedAt: string;
+  /** Seed passed to the client (--random-seed / --rand-seed) for this round. */
+  randomSeed: number;
+  /** Headline numbers of the run (TPS, latency, ...); see METRICS for units and direction. */
+  metrics: Partial<Record<MetricName, number>>;
+  /** Counters from the report (transactions, failed, skipped, ...). */
+  counts: Record<string, number>;
+  /** Per-interval progress, a diagnostic series (t = seconds since start). */
+  progress: ProgressPoint[];
+  /** The exact command line that produced the sample. */
+  command: string[];
+  exitCode: number | null;
+}
+
+export interface ProgressPoint {
+  t: number;
+  tps: number;
+  latencyAvgMs?: number;
+  latencyStddevMs?: number;
+  failed?: number;
+}
+
+/** Stable identifier of a cell, used as a key in maps and reports. */
+export function cellId(cell: CellKey): string {
+  return `${cell.workload}@${cell.clients}`;
+}

@@ -1,0 +1,21 @@
+/**
+ * A user error: bad input or environment that the user can fix. Its message names what is wrong and
+ * how to fix it; it is printed without a stack. Anything else that is thrown is a bug.
+ */
+export class UserError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UserError';
+  }
+}
+
+/** The message of anything thrown, also non-Error throws. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'string') return e;
+  try {
+    return JSON.stringify(e);
+  } catch {
+    return String(e);
+  }
+}
