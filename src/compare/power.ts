@@ -1,0 +1,167 @@
+/**
+ * Power before spending time: can the planned rounds ever reach significance after Holm over the planned
+ * cells, and how many rounds does the measured (or assumed) noise call for?
+ */
+import type { RunResult } from '../results/types.js';
+import { cellId } from '../results/types.js';
+import type { MetricName } from '../results/metrics.js';
+import { minAchievableP } from '../stats/min-achievable-p.js';
+import { robustLogSpread } from '../stats/robust-log-spread.js';
+import { studentTCdf } from '../stats/student-t-cdf.js';
+import { studentTQuantile } from '../stats/student-t-quantile.js';
+import {
+  DEFAULT_ALPHA,
+  DEFAULT_ASSUMED_NOISE_CV_PCT,
+  DEFAULT_POWER,
+  DEFAULT_THRESHOLD_PCT,
+} from './defaults.js';
+import { formatP } from './format.js';
+import { perLookAlpha } from './sequential.js';
+
+/**
+ * The fewest runs per arm for which the exact Mann–Whitney test can reach p < α/cells, i.e. for which Holm
+ * over `cells` tests can call anything significant: 4 for one cell, 6 for 8 cells at α = 0.05.
+ */
+export function minRunsPerArm(cells: number, alpha: number): number {
+  let n = 2;
+  while (Math.max(1, cells) * minAchievableP(n, n) >= alpha) n++;
+  return n;
+}
+
+export interface PlanCheckInput {
+  /** Planned rounds (runs per arm and cell). */
+  rounds: number;
+  /** Planned cells (workload × client count) in one comparison: Holm's family. */
+  cells: number;
+  alpha?: number;
+  /** Looks of a sequential schedule; the per-look α then applies. */
+  looks?: number;
+  thresholdPct?: number;
+  /** Run-to-run noise (CV in percent), measured or assumed; DEFAULT_ASSUMED_NOISE_CV_PCT if absent. */
+  noiseCvPct?: number | null;
+  power?: number;
+}
+
+export interface PlanCheck {
+  /** α each look is tested at. */
+  testAlpha: number;
+  /** Smallest Holm-adjusted p the plan can produce: cells × min exact p. */
+  minAdjustedP: number;
+  canReachAlpha: boolean;
+  /** Fewest rounds for which significance is possible at all. */
+  minRounds: number;
+  /** Rounds for `power` to detect a change of δ at this noise (never fewer than minRounds). */
+  recommendedRounds: number;
+  noiseCvPct: number;
+  noiseAssumed: boolean;
+  warnings: string[];
+}
+
+/**
+ * Checks a plan before running it. Warns when the rounds can never reach significance after Holm (5 runs per
+ * arm over 8 cells cannot: 8 × 0.0079 > 0.05) and when the noise needs more rounds for the target power.
+ */
+export function checkPlan(input: PlanCheckInput): PlanCheck {
+  const alpha = input.alpha ?? DEFAULT_ALPHA;
+  const testAlpha = input.looks && input.looks > 1 ? perLookAlpha(input.looks, alpha) : alpha;
+  const thresholdPct = input.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const noiseAssumed = input.noiseCvPct === undefined || input.noiseCvPct === null;
+  const noiseCvPct = input.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
+  const cells = Math.max(1, input.cells);
+  const minAdjustedP = Math.min(1, cells * minAchievableP(input.rounds, input.rounds));
+  const minRounds = minRunsPerArm(cells, testAlpha);
+  const recommendedRounds = recommendRounds({
+    noiseCvPct,
+    thresholdPct,
+    cells,
+    alpha: testAlpha,
+    power: input.power ?? DEFAULT_POWER,
+  });
+  const warnings: string[] = [];
+  const canReachAlpha = minAdjustedP < testAlpha;
+  if (!canReachAlpha) {
+    warnings.push(
+      `${input.rounds} rounds per arm over ${cells} cells can never reach significance after Holm ` +
+        `(smallest possible adjusted p ${formatP(minAdjustedP)} ≥ α ${formatP(testAlpha)}); ` +
+        `plan at least ${minRounds} rounds`,
+    );
+  }
+  if (recommendedRounds > input.rounds) {
+    warnings.push(
+      `with ${noiseCvPct.toFixed(1)}% run-to-run noise (${noiseAssumed ? 'assumed' : 'measured'}), detecting a ` +
+        `${thresholdPct}% change over ${cells} cells with ${Math.round((input.power ?? DEFAULT_POWER) * 100)}% power ` +
+        `needs about ${recommendedRounds} rounds; ${input.rounds} planned`,
+    );
+  }
+  return {
+    testAlpha,
+    minAdjustedP,
+    canReachAlpha,
+    minRounds,
+    recommendedRounds,
+    noiseCvPct,
+    noiseAssumed,
+    warnings,
+  };
+}
+
+export interface RecommendRoundsInput {
+  noiseCvPct: number;
+  thresholdPct: number;
+  cells: number;
+  alpha: number;
+  power: number;
+}
+
+/**
+ * Rounds per arm for `power` to find a true change of δ significant at Holm's first step (α/cells), by the
+ * two-sample t approximation on ln values, n = smallest with P(T_{2n−2} < δ_ln/(σ_ln·√(2/n))·√(3/π) −
+ * t_{1−α/(2·cells)}) ≥ power, where 3/π is the Mann–Whitney test's efficiency relative to t under normal
+ * noise (Hodges & Lehmann, 1956). It tracks the exact-test simulation in statistics.md §2.4 within a round
+ * (CV 1%, δ 2%, 8 cells: 9 rounds; the table shows 0.69 power at 8 and 0.87 at 10). A change of exactly δ
+ * is then significant with that power, but its estimate falls short of δ about half the time, so "regression"
+ * is reliably called for changes somewhat beyond δ. Never fewer than minRunsPerArm.
+ */
+export function recommendRounds(input: RecommendRoundsInput): number {
+  const { noiseCvPct, thresholdPct, cells, alpha, power } = input;
+  const sigma = Math.log1p(noiseCvPct / 100);
+  const effect = Math.log1p(thresholdPct / 100);
+  let n = minRunsPerArm(cells, alpha);
+  if (!(sigma > 0)) return n;
+  for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
+    const df = 2 * n - 2;
+    const noncentrality = (effect / (sigma * Math.sqrt(2 / n))) * Math.sqrt(MWU_EFFICIENCY);
+    const critical = studentTQuantile(1 - alpha / (2 * cells), df);
+    if (studentTCdf(noncentrality - critical, df) >= power) break;
+  }
+  return n;
+}
+
+/**
+ * Typical run-to-run noise of a results document, as a CV in percent: the median over cells and arms of
+ * the robust spread (1.4826·MAD of ln values) of the usable runs, skipping cells with fewer than 3 runs.
+ * The median, not the maximum, so one pathological cell does not dictate the plan for all. Null if no cell
+ * has enough runs.
+ */
+export function measuredNoiseCvPct(result: RunResult, metric: MetricName): number | null {
+  const groups = new Map<string, number[]>();
+  for (const s of result.samples) {
+    const value = s.metrics[metric];
+    if (s.status !== 'ok' || value === undefined || !(Number.isFinite(value) && value > 0)) continue;
+    const key = `${cellId(s)}\u0000${s.arm}`;
+    const list = groups.get(key) ?? [];
+    list.push(value);
+    groups.set(key, list);
+  }
+  const spreads = [...groups.values()].filter((v) => v.length >= 3).map(robustLogSpread);
+  if (spreads.length === 0) return null;
+  spreads.sort((a, b) => a - b);
+  const mid = spreads.length >> 1;
+  const spread = spreads.length % 2 === 1 ? spreads[mid]! : (spreads[mid - 1]! + spreads[mid]!) / 2;
+  return 100 * Math.expm1(spread);
+}
+
+/** Mann–Whitney's asymptotic relative efficiency against the t-test under normal data. */
+const MWU_EFFICIENCY = 3 / Math.PI;
+/** Beyond this the answer is "the noise is too high for this threshold", not a plan. */
+const MAX_RECOMMENDED_ROUNDS = 1000;

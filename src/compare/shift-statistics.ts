@@ -1,0 +1,159 @@
+import { median, sampleStandardDeviation, mean } from 'simple-statistics';
+import { bootstrapRatioOfMeans } from '../stats/bootstrap-ratio-of-means.js';
+import { hodgesLehmann, type ShiftInterval } from '../stats/hodges-lehmann.js';
+import { mannWhitneyU } from '../stats/mann-whitney.js';
+import { minAchievableP } from '../stats/min-achievable-p.js';
+import { welchT } from '../stats/welch-t.js';
+import { BOOTSTRAP_MIN_RUNS, EQUIVALENCE_LEVEL, MIN_RUNS_PER_ARM, REPORT_LEVEL } from './defaults.js';
+import type { ArmSummary, DeltaInterval, Note, ShiftStatistics } from './types.js';
+
+export interface ShiftStatisticsOptions {
+  /** Failed runs per arm, excluded before this point but counted in the summary. */
+  failed?: { base: number; head: number };
+  /** Add a seeded percentile-bootstrap CI of the ratio of means (only with ≥ 10 runs per arm). */
+  bootstrap?: { seed: number; resamples?: number };
+}
+
+/**
+ * Everything the verdict needs about one base/head comparison, computed on the usable values:
+ * Mann–Whitney p (the test), the Hodges–Lehmann change of ln values as Δ% with its 95% and 90%
+ * distribution-free intervals (the effect), Welch's t on logs (a diagnostic), arm medians and CVs.
+ *
+ * Non-finite or non-positive values (a TPS of 0 is a failed run, not a measurement) are excluded and
+ * counted. Fewer than two usable values in an arm is not an error: the result says why it is unusable.
+ */
+export function shiftStatistics(
+  baseValues: readonly number[],
+  headValues: readonly number[],
+  options: ShiftStatisticsOptions = {},
+): ShiftStatistics {
+  const base = usable(baseValues);
+  const head = usable(headValues);
+  const failed = options.failed ?? { base: 0, head: 0 };
+  const notes: Note[] = [];
+  if (failed.base + failed.head > 0) {
+    notes.push({
+      code: 'failed-runs-excluded',
+      message: `${failed.base} failed base run(s) and ${failed.head} failed head run(s) excluded`,
+    });
+  }
+  if (base.invalid + head.invalid > 0) {
+    notes.push({
+      code: 'invalid-values-excluded',
+      message: `${base.invalid} base and ${head.invalid} head value(s) excluded as non-finite or not positive`,
+    });
+  }
+  const summaries = { base: summarise(base, failed.base), head: summarise(head, failed.head) };
+  const empty = {
+    ...summaries,
+    deltaPct: null,
+    ci95: null,
+    ci90: null,
+    p: null,
+    method: null,
+    minAchievableP: null,
+    welch: null,
+    bootstrap: null,
+    notes,
+  };
+  const short = (
+    [
+      ['base', base],
+      ['head', head],
+    ] as const
+  ).filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
+  if (short.length > 0) {
+    const which = short.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(' and ');
+    return { ...empty, unusable: `${which}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
+  }
+
+  const logBase = base.values.map(Math.log);
+  const logHead = head.values.map(Math.log);
+  const mwu = mannWhitneyU(base.values, head.values);
+  const hl = hodgesLehmann(logBase, logHead, [REPORT_LEVEL, EQUIVALENCE_LEVEL]);
+  const [ci95, ci90] = hl.intervals.map(toPct);
+  const welch = welchT(logBase, logHead, REPORT_LEVEL);
+  if (mwu.ties) {
+    notes.push({
+      code: 'ties-approximate-ci',
+      message: 'tied values: p is exact given the ties, but the intervals’ confidence is approximate',
+    });
+  }
+  return {
+    ...empty,
+    deltaPct: pct(hl.shift),
+    ci95: ci95!,
+    ci90: ci90!,
+    p: mwu.p,
+    method: mwu.method,
+    minAchievableP: minAchievableP(base.values.length, head.values.length),
+    welch: {
+      t: welch.t,
+      df: welch.df,
+      p: welch.p,
+      ci95: {
+        level: REPORT_LEVEL,
+        achievedLevel: REPORT_LEVEL,
+        lowerPct: pct(welch.lower),
+        upperPct: pct(welch.upper),
+      },
+    },
+    bootstrap: bootstrap(base.values, head.values, options.bootstrap),
+    unusable: null,
+  };
+}
+
+interface UsableValues {
+  values: number[];
+  invalid: number;
+}
+
+function usable(values: readonly number[]): UsableValues {
+  const kept = values.filter((v) => Number.isFinite(v) && v > 0);
+  return { values: kept, invalid: values.length - kept.length };
+}
+
+function summarise(arm: UsableValues, failed: number): ArmSummary {
+  const n = arm.values.length;
+  return {
+    n,
+    failed,
+    invalid: arm.invalid,
+    median: n > 0 ? median(arm.values) : null,
+    cvPct: n >= 2 ? (100 * sampleStandardDeviation(arm.values)) / mean(arm.values) : null,
+  };
+}
+
+/** A log-ratio as a change in percent. */
+function pct(logRatio: number): number {
+  return 100 * Math.expm1(logRatio);
+}
+
+function toPct(ci: ShiftInterval): DeltaInterval {
+  return {
+    level: ci.level,
+    achievedLevel: ci.achievedLevel,
+    lowerPct: pct(ci.lower),
+    upperPct: pct(ci.upper),
+  };
+}
+
+function bootstrap(
+  base: readonly number[],
+  head: readonly number[],
+  options: ShiftStatisticsOptions['bootstrap'],
+): ShiftStatistics['bootstrap'] {
+  if (!options || Math.min(base.length, head.length) < BOOTSTRAP_MIN_RUNS) return null;
+  const r = bootstrapRatioOfMeans(base, head, { ...options, level: REPORT_LEVEL });
+  return {
+    ratioOfMeansPct: 100 * (r.ratio - 1),
+    ci95: {
+      level: REPORT_LEVEL,
+      achievedLevel: REPORT_LEVEL,
+      lowerPct: 100 * (r.lower - 1),
+      upperPct: 100 * (r.upper - 1),
+    },
+    seed: r.seed,
+    resamples: r.resamples,
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * The comparison as data: statistics, verdicts and the reasons for them. Renderers (src/report) turn it into
+ * text or markdown; nothing here formats for a terminal.
+ *
+ * Sign convention, everywhere: Δ% = 100·(e^HL − 1) where HL is the Hodges–Lehmann shift of ln(head) −
+ * ln(base), so Δ% > 0 means head's value is higher. Whether higher is better comes from the metric
+ * (METRICS[metric].better): for TPS a Δ% ≤ −δ can be a regression, for latency a Δ% ≥ +δ can.
+ */
+import type { MetricName } from '../results/metrics.js';
+import type { MannWhitneyMethod } from '../stats/mann-whitney.js';
+
+export type Verdict = 'regression' | 'improvement' | 'no-change' | 'inconclusive';
+
+/** A verdict over several cells or arms; 'mixed' when some regressed and others improved. */
+export type OverallVerdict = Verdict | 'mixed';
+
+/** Which direction of the metric is better. */
+export type Better = 'higher' | 'lower';
+
+/** Why a cell got its verdict. */
+export type ReasonCode =
+  /** regression/improvement: p_adj < α and |Δ%| ≥ δ in that direction. */
+  | 'significant-beyond-threshold'
+  /** no-change: the 90% CI lies inside (−δ, +δ). */
+  | 'ci-inside-threshold'
+  /** p_adj < α but |Δ%| < δ: real but too small to matter (with no-change or inconclusive). */
+  | 'significant-below-threshold'
+  /** inconclusive: the 90% CI reaches beyond ±δ, more runs would narrow it. */
+  | 'ci-wider-than-threshold'
+  /** inconclusive: with these sizes the exact p can never get below α after Holm. */
+  | 'too-few-runs'
+  /** inconclusive: so few runs that the interval cannot reach the requested confidence. */
+  | 'ci-level-not-reached'
+  /** inconclusive: fewer than two usable runs in an arm (empty, failed, invalid or missing). */
+  | 'insufficient-data';
+
+/** Diagnostics that do not decide the verdict but qualify it. */
+export type NoteCode =
+  | 'failed-runs-excluded'
+  | 'invalid-values-excluded'
+  /** Ties in the data: p is exact conditional on them, but the interval's level is approximate. */
+  | 'ties-approximate-ci'
+  /** Welch's t on logs and Mann–Whitney disagree at α: outliers or bimodality. */
+  | 'welch-disagrees'
+  /** Paired (per round) and unpaired analyses disagree: the machine drifted during the run. */
+  | 'drift';
+
+export interface Reason<C extends string = ReasonCode> {
+  code: C;
+  message: string;
+}
+
+export type Note = Reason<NoteCode>;
+
+export interface ArmSummary {
+  /** Usable runs (finite, positive values) that entered the statistics. */
+  n: number;
+  /** Runs that failed (excluded, counted). */
+  failed: number;
+  /** Values excluded as non-finite or non-positive. */
+  invalid: number;
+  median: number | null;
+  /** Sample standard deviation / mean, in percent; null below two runs. */
+  cvPct: number | null;
+}
+
+/** A confidence interval on Δ%. */
+export interface DeltaInterval {
+  /** Requested level, e.g. 0.95. */
+  level: number;
+  /** Level the order-statistic interval actually has (see shiftCiIndex); report it. */
+  achievedLevel: number;
+  lowerPct: number;
+  upperPct: number;
+}
+
+/** Welch's t on ln values, a diagnostic (never decides the verdict). */
+export interface WelchDiagnostic {
+  /** Positive when head's geometric mean is higher; ±Infinity for zero-variance arms (null in JSON). */
+  t: number;
+  /** Welch–Satterthwaite df, unrounded. */
+  df: number;
+  p: number;
+  /** 95% CI of the ratio of geometric means, as a change in percent. */
+  ci95: DeltaInterval;
+}
+
+export interface BootstrapDiagnostic {
+  /** 100·(mean(head)/mean(base) − 1). */
+  ratioOfMeansPct: number;
+  ci95: DeltaInterval;
+  seed: number;
+  resamples: number;
+}
+
+/** The statistics of one base/head comparison, before any verdict. */
+export interface ShiftStatistics {
+  base: ArmSummary;
+  head: ArmSummary;
+  /** Hodges–Lehmann change head vs base in percent (see the sign convention above); null without data. */
+  deltaPct: number | null;
+  ci95: DeltaInterval | null;
+  ci90: DeltaInterval | null;
+  /** Unadjusted two-sided Mann–Whitney p. */
+  p: number | null;
+  method: MannWhitneyMethod | null;
+  /** The smallest p the exact test can give with these sizes. */
+  minAchievableP: number | null;
+  welch: WelchDiagnostic | null;
+  bootstrap: BootstrapDiagnostic | null;
+  /** Why no test could be run (fewer than two usable runs in an arm); null when tested. */
+  unusable: string | null;
+  notes: Note[];
+}
+
+export interface SampleComparison extends ShiftStatistics {
+  better: Better;
+  /** The α the verdict used (the per-look α in a sequential design). */
+  alpha: number;
+  thresholdPct: number;
+  /** Holm-adjusted p over the family (equal to p for a single comparison). */
+  pAdjusted: number | null;
+  /** Number of tested cells Holm adjusted over. */
+  familySize: number;
+  verdict: Verdict;
+  /** Why the verdict is what it is; never empty. */
+  reasons: Reason[];
+}
+
+export interface CellComparison extends SampleComparison {
+  /** cellId(): "workload@clients". */
+  id: string;
+  workload: string;
+  clients: number;
+  drift: DriftDiagnostic | null;
+}
+
+export interface DriftDiagnostic {
+  /** Rounds where both arms have a usable run. */
+  pairs: number;
+  /** 100·(e^mean(ln(head/base) per round) − 1). */
+  pairedDeltaPct: number;
+  /** Two-sided p of the one-sample t on the per-round log-ratios. */
+  pairedP: number;
+  /** Paired and unpaired analyses disagree at α. */
+  drift: boolean;
+}
+
+export interface CurveSummary {
+  arm: string;
+  /** Median TPS per client count, ascending clients. */
+  points: Array<{ clients: number; medianTps: number }>;
+  peakTps: number;
+  peakClients: number;
+  /** First client count past the peak whose median TPS is below (1 − fraction)·peak; null if none. */
+  collapseClients: number | null;
+}
+
+export interface CurveComparison {
+  workload: string;
+  collapseFraction: number;
+  base: CurveSummary;
+  head: CurveSummary;
+  /** 100·(head peak / base peak − 1). */
+  peakDeltaPct: number;
+  peakMoved: boolean;
+  collapseMoved: boolean;
+}
+
+/** One head arm against the baseline, Holm-adjusted across all its cells. */
+export interface ArmComparison {
+  baseline: string;
+  head: string;
+  verdict: OverallVerdict;
+  /** Ids of the cells that decided the verdict (the regressed ones for 'regression', …). */
+  decidingCells: string[];
+  familySize: number;
+  cells: CellComparison[];
+  curves: CurveComparison[];
+}
+
+export interface SequentialLook {
+  /** Cumulative rounds at each look, declared before the first look. */
+  schedule: number[];
+  /** 1-based index of this look. */
+  look: number;
+  looks: number;
+  /** Pocock's constant per-look α for `looks` equally spaced looks at overall α. */
+  perLookAlpha: number;
+}
+
+export interface RunComparison {
+  metric: MetricName;
+  better: Better;
+  /** Overall false-alarm rate the design controls. */
+  alpha: number;
+  /** α each verdict was tested at: alpha, or the per-look α in a sequential design. */
+  testAlpha: number;
+  /** Default practical threshold; workloads may override it (see each cell's thresholdPct). */
+  thresholdPct: number;
+  baseline: string | null;
+  verdict: OverallVerdict;
+  /** Head arms that decided the verdict. */
+  decidingArms: string[];
+  comparisons: ArmComparison[];
+  sequential: SequentialLook | null;
+  /** What to look at or try next (partial results, failed runs, too few rounds, drift, …). */
+  warnings: string[];
+}

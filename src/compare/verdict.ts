@@ -1,0 +1,108 @@
+/**
+ * The per-cell decision rule (statistics.md §2.3), one sign convention for both metric directions:
+ *
+ * | verdict      | condition                                                    |
+ * |--------------|--------------------------------------------------------------|
+ * | regression   | p_adj < α and the change is ≥ δ in the worse direction       |
+ * | improvement  | p_adj < α and the change is ≥ δ in the better direction      |
+ * | no-change    | 90% CI ⊂ (−δ, +δ) (TOST equivalence at 5%), at its full level |
+ * | inconclusive | otherwise, with the reasons                                  |
+ *
+ * "Worse" is Δ% ≤ −δ for higher-is-better metrics (TPS) and Δ% ≥ +δ for lower-is-better ones (latency).
+ */
+import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, EQUIVALENCE_LEVEL, PCT_TOLERANCE } from './defaults.js';
+import { formatLevel, formatP, formatPct, formatPctInterval } from './format.js';
+import { minRunsPerArm } from './power.js';
+import type { Better, Note, Reason, SampleComparison, ShiftStatistics } from './types.js';
+
+export interface VerdictContext {
+  alpha?: number;
+  thresholdPct?: number;
+  better?: Better;
+  /** Holm-adjusted p of this cell; the raw p when the comparison stands alone. */
+  pAdjusted?: number | null;
+  /** Number of tests Holm adjusted over (1 alone). */
+  familySize?: number;
+}
+
+/** Adds the verdict, its reasons and the α-dependent diagnostics to a comparison's statistics. */
+export function decideVerdict(stats: ShiftStatistics, context: VerdictContext = {}): SampleComparison {
+  const alpha = context.alpha ?? DEFAULT_ALPHA;
+  const thresholdPct = context.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const better = context.better ?? 'higher';
+  const familySize = context.familySize ?? 1;
+  const pAdjusted = context.pAdjusted === undefined ? stats.p : context.pAdjusted;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(thresholdPct > 0 && Number.isFinite(thresholdPct))) {
+    throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
+  }
+  const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
+  const { deltaPct, ci90, p, minAchievableP } = stats;
+  if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
+    const message = stats.unusable ?? 'no test was possible';
+    return { ...common, verdict: 'inconclusive', reasons: [{ code: 'insufficient-data', message }] };
+  }
+
+  const notes: Note[] = [...stats.notes];
+  // Only when the exact test could reach α at all; otherwise the disagreement is just its floor.
+  if (stats.welch && stats.welch.p < alpha !== p < alpha && (minAchievableP ?? 1) < alpha) {
+    notes.push({
+      code: 'welch-disagrees',
+      message: `Welch's t on logs (p ${formatP(stats.welch.p)}) and Mann-Whitney (p ${formatP(p)}) disagree at α ${formatP(alpha)}: look for outliers or a bimodal arm`,
+    });
+  }
+  const withNotes = { ...common, notes };
+  const significant = pAdjusted < alpha;
+  const gain = better === 'higher' ? deltaPct : -deltaPct; // > 0: head is better
+  const direction = better === 'higher' ? 'higher is better' : 'lower is better';
+  const testText = `${familySize > 1 ? 'Holm-adjusted ' : ''}p ${formatP(pAdjusted)} < α ${formatP(alpha)}`;
+
+  if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
+    const verdict = gain < 0 ? 'regression' : 'improvement';
+    const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
+    return { ...withNotes, verdict, reasons: [{ code: 'significant-beyond-threshold', message }] };
+  }
+
+  const reasons: Reason[] = [];
+  if (significant) {
+    reasons.push({
+      code: 'significant-below-threshold',
+      message: `${testText}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`,
+    });
+  }
+  const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
+  const levelReached = ci90.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE;
+  const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
+  if (inside && levelReached) {
+    const message = `the 90% CI ${interval} lies inside ±${thresholdPct}%`;
+    return {
+      ...withNotes,
+      verdict: 'no-change',
+      reasons: [{ code: 'ci-inside-threshold', message }, ...reasons],
+    };
+  }
+  const smallestP = minAchievableP ?? 1;
+  if (!significant && familySize * smallestP >= alpha) {
+    const afterHolm =
+      familySize > 1 ? `, ${formatP(familySize * smallestP)} after Holm over ${familySize} cells` : '';
+    reasons.push({
+      code: 'too-few-runs',
+      message:
+        `with ${stats.base.n} and ${stats.head.n} runs the smallest possible p is ${formatP(smallestP)}${afterHolm}, ` +
+        `never below α ${formatP(alpha)}; at least ${minRunsPerArm(familySize, alpha)} runs per arm are needed`,
+    });
+  }
+  if (!levelReached) {
+    reasons.push({
+      code: 'ci-level-not-reached',
+      message: `with ${stats.base.n} and ${stats.head.n} runs the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not 90%`,
+    });
+  }
+  if (!inside) {
+    reasons.push({
+      code: 'ci-wider-than-threshold',
+      message: `the 90% CI ${interval} reaches beyond ±${thresholdPct}%; more runs would narrow it`,
+    });
+  }
+  return { ...withNotes, verdict: 'inconclusive', reasons };
+}

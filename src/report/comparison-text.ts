@@ -1,0 +1,119 @@
+/**
+ * Plain-text terminal rendering of a RunComparison: the verdict first, then per head arm and workload a
+ * table (clients | n | base median | head median | delta % [95% CI] | p (adj) | verdict) with the cells'
+ * notes and the curve summary, then the warnings.
+ */
+import { formatLevel, formatP, formatPct, formatPctInterval } from '../compare/format.js';
+import type {
+  ArmComparison,
+  CellComparison,
+  CurveComparison,
+  ReasonCode,
+  RunComparison,
+} from '../compare/types.js';
+import { METRICS } from '../results/metrics.js';
+
+export function renderComparisonText(c: RunComparison): string {
+  const lines: string[] = [headline(c), ...design(c)];
+  for (const arm of c.comparisons) lines.push('', ...renderArm(c, arm));
+  if (c.warnings.length > 0) lines.push('', 'warnings:', ...c.warnings.map((w) => `  - ${w}`));
+  return `${lines.join('\n')}\n`;
+}
+
+function headline(c: RunComparison): string {
+  const metric = METRICS[c.metric];
+  const what = `${metric.label}, ${c.better} is better`;
+  if (c.comparisons.length === 0) return `verdict: ${c.verdict.toUpperCase()}: nothing to compare (${what})`;
+  const arms = c.comparisons.map((a) => `'${a.head}'`).join(', ');
+  return `verdict: ${c.verdict.toUpperCase()}: ${arms} vs base '${c.baseline}' (${what})`;
+}
+
+function design(c: RunComparison): string[] {
+  const families = [...new Set(c.comparisons.map((a) => a.familySize))].join('/');
+  const holm = families === '' ? '' : `, Holm over ${families} cell(s) per arm`;
+  const lines = [`alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%`];
+  if (c.sequential) {
+    const s = c.sequential;
+    lines.push(
+      `decided at sequential look ${s.look} of ${s.looks} (schedule ${s.schedule.join(', ')} rounds), ` +
+        `per-look alpha ${formatP(s.perLookAlpha)}`,
+    );
+  }
+  return lines;
+}
+
+function renderArm(c: RunComparison, arm: ArmComparison): string[] {
+  const decided = arm.decidingCells.length > 0 ? ` (decided by ${arm.decidingCells.join(', ')})` : '';
+  const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}`];
+  const unit = METRICS[c.metric].label;
+  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
+    const cells = arm.cells.filter((cell) => cell.workload === workload);
+    const threshold = cells[0]?.thresholdPct ?? c.thresholdPct;
+    lines.push('', `workload ${workload} (threshold ${threshold}%)`);
+    const header = [
+      'clients',
+      'n',
+      `base median ${unit}`,
+      `head median ${unit}`,
+      'delta % [95% CI]',
+      'p (adj)',
+      'verdict',
+    ];
+    lines.push(...table([header, ...cells.map(row)], [true, true, true, true, false, false, false]));
+    for (const cell of cells)
+      for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
+    const curve = arm.curves.find((k) => k.workload === workload);
+    if (curve) lines.push(renderCurve(curve));
+  }
+  return lines;
+}
+
+function row(cell: CellComparison): string[] {
+  const median = (v: number | null) => (v === null ? '-' : v.toFixed(1));
+  let delta = '-';
+  if (cell.deltaPct !== null && cell.ci95) {
+    const level =
+      cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : '';
+    delta = `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
+  }
+  const p = cell.p === null ? '-' : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
+  const why =
+    cell.verdict === 'inconclusive' ? cell.reasons.map((r) => SHORT_REASON[r.code]).filter(Boolean) : [];
+  return [
+    String(cell.clients),
+    `${cell.base.n}/${cell.head.n}`,
+    median(cell.base.median),
+    median(cell.head.median),
+    delta,
+    p,
+    why.length > 0 ? `${cell.verdict} (${why.join(', ')})` : cell.verdict,
+  ];
+}
+
+const SHORT_REASON: Partial<Record<ReasonCode, string>> = {
+  'insufficient-data': 'no data',
+  'too-few-runs': 'too few runs',
+  'ci-wider-than-threshold': 'CI too wide',
+  'significant-below-threshold': 'below threshold',
+  'ci-level-not-reached': 'CI level not reached',
+};
+
+function renderCurve(k: CurveComparison): string {
+  const collapse = (clients: number | null) => (clients === null ? 'none' : `${clients} clients`);
+  return (
+    `  curve: peak ${k.base.peakTps.toFixed(1)} TPS at ${k.base.peakClients} clients -> ` +
+    `${k.head.peakTps.toFixed(1)} at ${k.head.peakClients} (${formatPct(k.peakDeltaPct)}); ` +
+    `collapse (>${Math.round(k.collapseFraction * 100)}% below peak): ${collapse(k.base.collapseClients)} -> ${collapse(k.head.collapseClients)}`
+  );
+}
+
+/** Aligns columns; `right[i]` right-aligns column i (numbers). */
+function table(rows: string[][], right: boolean[]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) =>
+    r
+      .map((cell, i) => (right[i] ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { compareRun } from '../../../src/compare/compare-run.js';
+import { renderComparisonText } from '../../../src/report/comparison-text.js';
+import { document, sample, syntheticRun } from './synthetic-run.js';
+
+describe('renderComparisonText', () => {
+  const result = syntheticRun({
+    seed: 3,
+    rounds: 8,
+    workloads: { tpcb: [1, 8, 64], select: [1, 8] },
+    effect: (arm, workload, clients) => (arm === 'head' && workload === 'tpcb' && clients === 64 ? 0.9 : 1),
+  });
+  result.samples.push(
+    sample({ round: 9, workload: 'tpcb', clients: 8, arm: 'head', metrics: {}, status: 'failed' }),
+  );
+  const text = renderComparisonText(compareRun(result));
+  const lines = text.split('\n');
+
+  it('puts the verdict first', () => {
+    expect(lines[0]).toBe("verdict: REGRESSION: 'head' vs base 'base' (TPS, higher is better)");
+    expect(text).toContain("head 'head' vs base 'base': regression (decided by tpcb@64)");
+  });
+
+  it('prints one aligned table per workload with the requested columns', () => {
+    const header = lines.findIndex((l) => l.startsWith('clients'));
+    expect(lines[header - 1]).toBe('workload tpcb (threshold 2%)');
+    expect(lines[header]).toMatch(
+      /^clients +n +base median TPS +head median TPS +delta % \[95% CI\] +p \(adj\) +verdict$/,
+    );
+    const rows = lines.slice(header + 1, header + 4);
+    expect(rows.map((r) => r.trim().split(/\s+/)[0])).toEqual(['1', '8', '64']);
+    // Every row starts its verdict in the header's column.
+    const verdictColumn = lines[header]!.indexOf('verdict');
+    for (const row of rows)
+      expect(row.slice(verdictColumn)).toMatch(/^(regression|no-change|inconclusive|improvement)/);
+    expect(rows[2]).toMatch(/ -\d+\.\d\d% \[-\d+\.\d\d%, -\d+\.\d\d%\] +[\d.e-]+ \([\d.e-]+\) +regression$/);
+    expect(text).toContain('workload select (threshold 2%)');
+    expect(text).toMatch(/clients 8: 0 failed base run\(s\) and 1 failed head run\(s\) excluded/);
+    expect(text).toMatch(/curve: peak [\d.]+ TPS at 64 clients -> [\d.]+ at 64/);
+  });
+
+  it('ends with the warnings', () => {
+    const start = lines.indexOf('warnings:');
+    expect(start).toBeGreaterThan(0);
+    expect(lines[start + 1]).toMatch(/^ {2}- 1 failed run\(s\) were excluded/);
+  });
+
+  it('says which sequential look decided and shows unreachable CI levels', () => {
+    const small = syntheticRun({
+      seed: 4,
+      rounds: 3,
+      workloads: { tpcb: [4] },
+      effect: (arm) => (arm === 'head' ? 0.95 : 1),
+    });
+    const out = renderComparisonText(compareRun(small, { sequential: { schedule: [3, 6] } }));
+    expect(out).toMatch(/decided at sequential look 1 of 2 \(schedule 3, 6 rounds\), per-look alpha 0\.029/);
+    expect(out).toMatch(/@90%/); // 3 + 3 runs cannot give a 95% interval
+    expect(out).toMatch(/inconclusive \(too few runs/);
+  });
+
+  it('renders a document with nothing to compare', () => {
+    const out = renderComparisonText(compareRun(document(['base'], { tpcb: [1] }, 1, [])));
+    expect(out.split('\n')[0]).toBe('verdict: INCONCLUSIVE: nothing to compare (TPS, higher is better)');
+    expect(out).toContain('a comparison needs a baseline and at least one head');
+  });
+});
