@@ -1,4 +1,5 @@
 // Bundles the CLI and the action entry into dist/ (committed; CI checks it matches src/).
+import { chmod } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 // Bundled CommonJS dependencies (pg, ...) call require(); give the ESM bundle one.
@@ -26,3 +27,6 @@ await build({
   outfile: 'dist/index.js',
   banner: { js: requireShim },
 });
+
+// dist/cli.js is the package's bin; keep it runnable as ./dist/cli.js.
+await chmod('dist/cli.js', 0o755);

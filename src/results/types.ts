@@ -20,8 +20,8 @@ export interface RunResult {
   environment: Environment;
   /** Arms in the order given; arms[0] is the baseline the others are compared with. */
   arms: ArmInfo[];
-  /** The one client (pgbench/sysbench) binary that drove every arm. */
-  client: ClientInfo;
+  /** The client binaries (one per tool) that drove every arm alike. */
+  clients: ClientInfo[];
   /** The workloads as resolved and validated (defaults applied), keyed by workload name. */
   workloads: Record<string, unknown>;
   plan: PlanInfo;

@@ -1,4 +1,15 @@
 import type { Command } from 'commander';
+import { compareCommand } from './compare.js';
+import { demoCommand } from './demo.js';
+import { runCommand } from './run.js';
+import { schemaCommand } from './schema.js';
+import { statCommand } from './stat.js';
 
 /** Every subcommand, in the order `pgperf --help` lists them. */
-export const commands: Array<() => Command> = [];
+export const commands: Array<() => Command> = [
+  runCommand,
+  demoCommand,
+  compareCommand,
+  statCommand,
+  schemaCommand,
+];

@@ -1,0 +1,66 @@
+import { readdir } from 'node:fs/promises';
+import { Command } from 'commander';
+import { workloadSchema } from '../../config/workload-schema.js';
+import { UserError } from '../../util/errors.js';
+import { consoleLogger } from '../../util/logger.js';
+import { nodeProcessRunner } from '../../util/process.js';
+import { executeRun } from '../execute-run.js';
+import { positiveInt } from '../options.js';
+
+/**
+ * The embedded default: one real comparison on the installed PostgreSQL, two arms that differ in one
+ * setting with a large, well-known effect (synchronous_commit on vs off on tpcb-like writes).
+ */
+export const DEMO_WORKLOAD = workloadSchema.parse({
+  name: 'demo-tpcb-like',
+  description: 'tpcb-like writes at 1 and 4 clients; the arms differ only in synchronous_commit',
+  tool: 'pgbench',
+  builtin: 'tpcb-like',
+  scale: 4,
+  clients: [1, 4],
+  duration: 3,
+  warmup: 2,
+  // Five rounds: the fewest for which an exact rank test over two cells can reach p < 0.05 after Holm.
+  rounds: 5,
+});
+
+export function demoCommand(): Command {
+  return new Command('demo')
+    .description('compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)')
+    .option('--bin <dir>', 'PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)')
+    .option('--out <dir>', 'results directory', 'pgperf-results')
+    .option('--rounds <n>', 'rounds', positiveInt('--rounds'))
+    .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
+    .action(async (flags: { bin?: string; out: string; rounds?: number; runAs?: string }) => {
+      const logger = consoleLogger();
+      const binDir = flags.bin ?? (await findInstalledBinDir());
+      logger.info(`demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}`);
+      await executeRun(
+        {
+          arms: [
+            { label: 'sync-on', binDir, settings: {} },
+            { label: 'sync-off', binDir, settings: { synchronous_commit: 'off' } },
+          ],
+          workloads: [DEMO_WORKLOAD],
+          rounds: flags.rounds,
+          order: 'random',
+          runAs: flags.runAs,
+          dataChecksums: false,
+          outDir: flags.out,
+        },
+        logger,
+      );
+    });
+}
+
+/** The installed server's bin dir: the newest /usr/lib/postgresql/N/bin (Debian), else pg_config's. */
+async function findInstalledBinDir(): Promise<string> {
+  const versions = await readdir('/usr/lib/postgresql').catch(() => [] as string[]);
+  const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
+  if (newest) return `/usr/lib/postgresql/${newest}/bin`;
+  const res = await nodeProcessRunner.run('pg_config', ['--bindir']);
+  if (res.exitCode === 0 && res.stdout.trim()) return res.stdout.trim();
+  throw new UserError(
+    'demo: no installed PostgreSQL found (nothing under /usr/lib/postgresql, no pg_config); run `bash scripts/setup.sh` or pass --bin DIR',
+  );
+}

@@ -1,0 +1,63 @@
+/** Flag parsers that teach: each error names the flag, the bad value and the expected form. */
+import { InvalidArgumentError } from 'commander';
+
+export function positiveInt(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
+      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${value}'`);
+    }
+    return n;
+  };
+}
+
+export function nonNegativeInt(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
+      throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${value}'`);
+    }
+    return n;
+  };
+}
+
+export interface ArmFlag {
+  label: string;
+  binDir: string;
+}
+
+/** --arm LABEL=BINDIR, repeatable. */
+export function collectArm(value: string, previous: ArmFlag[] = []): ArmFlag[] {
+  const m = /^([^=]+)=(.+)$/.exec(value);
+  if (!m)
+    throw new InvalidArgumentError(
+      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${value}'`,
+    );
+  return [...previous, { label: m[1]!, binDir: m[2]! }];
+}
+
+export interface SetFlag {
+  arm: string;
+  name: string;
+  value: string;
+}
+
+/** --set ARM:NAME=VALUE, repeatable: a postgresql.conf setting for one arm only. */
+export function collectSet(value: string, previous: SetFlag[] = []): SetFlag[] {
+  const m = /^([^:=]+):([a-z_][a-z0-9_.]*)=(.*)$/.exec(value);
+  if (!m) {
+    throw new InvalidArgumentError(
+      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${value}'`,
+    );
+  }
+  return [...previous, { arm: m[1]!, name: m[2]!, value: m[3]! }];
+}
+
+export function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
+  return (value: string): T => {
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw new InvalidArgumentError(`${flag} must be one of ${allowed.join(', ')}, got '${value}'`);
+    }
+    return value as T;
+  };
+}

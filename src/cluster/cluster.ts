@@ -1,0 +1,370 @@
+/**
+ * One PostgreSQL cluster for benchmarking: initdb into a private temp directory, the shared
+ * postgresql.conf, start on a private unix-socket directory and a free port, stop (fast, then
+ * immediate, then the postmaster's own pid), remove.
+ */
+import {
+  access,
+  chown,
+  constants,
+  mkdir,
+  mkdtemp,
+  readFile,
+  rm,
+  writeFile,
+  appendFile,
+} from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { UserError } from '../util/errors.js';
+import type { Logger } from '../util/logger.js';
+import { describeExit, tail, type ProcessRunner, type RunOptions } from '../util/process.js';
+import { onCleanup } from './cleanup.js';
+import { clusterSettings, renderConf, type ConfInput } from './conf.js';
+import type { RunAsUser } from './run-as.js';
+
+/** The database superuser pgperf creates in every cluster. */
+export const SUPERUSER = 'postgres';
+export const BENCH_DATABASE = 'pgperf';
+const START_TIMEOUT_S = 120;
+const STOP_TIMEOUT_S = 60;
+const PORT_ATTEMPTS = 3;
+
+export interface ClusterSpec {
+  /** Names the cluster in messages and log files, e.g. "head" or "head/select-only". */
+  label: string;
+  binDir: string;
+  /** Where the private directory is created (default: the OS temp dir). */
+  parentDir?: string;
+  conf: Omit<ConfInput, 'port' | 'socketDir'>;
+  runAs?: RunAsUser;
+  /** Data checksums on or off, pinned because PG18 changed initdb's default. */
+  dataChecksums?: boolean;
+  /** Seconds each shutdown mode may take before the next, harsher one (default 60). */
+  stopTimeoutS?: number;
+}
+
+export interface ClusterDeps {
+  runner: ProcessRunner;
+  logger: Logger;
+}
+
+export interface Connection {
+  host: string;
+  port: number;
+  user: string;
+  database: string;
+}
+
+export interface ServerVersion {
+  /** As printed by `postgres --version`. */
+  text: string;
+  major: number;
+}
+
+const REQUIRED_BINARIES = ['initdb', 'pg_ctl', 'postgres', 'psql'];
+
+/** Checks that a bin dir holds a usable PostgreSQL installation and reads its version. */
+export async function inspectBinDir(
+  binDir: string,
+  what: string,
+  runner: ProcessRunner,
+): Promise<ServerVersion> {
+  for (const bin of REQUIRED_BINARIES) {
+    try {
+      await access(path.join(binDir, bin), constants.X_OK);
+    } catch {
+      throw new UserError(
+        `${what}: ${binDir} has no executable ${bin} (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)`,
+      );
+    }
+  }
+  const res = await runner.run(path.join(binDir, 'postgres'), ['--version']);
+  const text = res.stdout.trim();
+  const major = parseMajor(text);
+  if (res.exitCode !== 0 || major === undefined) {
+    throw new UserError(
+      `${what}: ${binDir}/postgres --version failed (${describeExit(res)}): ${text}${res.stderr}`,
+    );
+  }
+  return { text, major };
+}
+
+/** "postgres (PostgreSQL) 15.18 (Debian ...)" -> 15; "... 9.6.24" -> 9; "18devel" -> 18. */
+export function parseMajor(versionText: string): number | undefined {
+  const m = /\(PostgreSQL\)\s+(\d+)/.exec(versionText) ?? /(\d+)(?:\.\d+|devel|beta|rc)/.exec(versionText);
+  return m ? Number(m[1]) : undefined;
+}
+
+export class PgCluster {
+  private port = 0;
+  private unregister: () => void = () => {};
+
+  private constructor(
+    readonly spec: ClusterSpec,
+    readonly dir: string,
+    readonly version: ServerVersion,
+    private readonly deps: ClusterDeps,
+  ) {}
+
+  get label(): string {
+    return this.spec.label;
+  }
+  get dataDir(): string {
+    return path.join(this.dir, 'data');
+  }
+  get socketDir(): string {
+    return path.join(this.dir, 'socket');
+  }
+  get logFile(): string {
+    return path.join(this.dir, 'server.log');
+  }
+  get connection(): Connection {
+    return { host: this.socketDir, port: this.port, user: SUPERUSER, database: BENCH_DATABASE };
+  }
+  get settings(): Record<string, string> {
+    return clusterSettings({ ...this.spec.conf, port: this.port, socketDir: this.socketDir });
+  }
+
+  /** initdb into a new private directory. The caller must destroy() it. */
+  static async create(spec: ClusterSpec, deps: ClusterDeps): Promise<PgCluster> {
+    const version = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
+    const dir = await mkdtemp(path.join(spec.parentDir ?? os.tmpdir(), `pgperf-${safeName(spec.label)}-`));
+    const cluster = new PgCluster(spec, dir, version, deps);
+    cluster.unregister = onCleanup(() => cluster.destroy());
+    try {
+      await mkdir(cluster.socketDir, { mode: 0o700 });
+      if (spec.runAs) {
+        await chown(dir, spec.runAs.uid, spec.runAs.gid);
+        await chown(cluster.socketDir, spec.runAs.uid, spec.runAs.gid);
+        await cluster.checkReachable();
+      }
+      await cluster.initdb();
+    } catch (e) {
+      await cluster.destroy();
+      throw e;
+    }
+    return cluster;
+  }
+
+  /** The run-as user must be able to enter the directory; a private parent (e.g. under /root) stops it. */
+  private async checkReachable(): Promise<void> {
+    const res = await this.deps.runner.run('test', ['-w', this.dir, '-a', '-x', this.dir], {
+      uid: this.spec.runAs!.uid,
+      gid: this.spec.runAs!.gid,
+      cwd: '/',
+    });
+    if (res.exitCode !== 0) {
+      throw new UserError(
+        `arm ${this.spec.label}: the user "${this.spec.runAs!.name}" that runs PostgreSQL cannot enter ${this.dir}; ` +
+          'a parent directory is private. Choose a --tmp-dir that user can reach (e.g. under /tmp).',
+      );
+    }
+  }
+
+  private async initdb(): Promise<void> {
+    const args = [
+      '-D',
+      this.dataDir,
+      '-U',
+      SUPERUSER,
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ];
+    if (this.spec.dataChecksums) args.push('--data-checksums');
+    else if (this.version.major >= 18) args.push('--no-data-checksums');
+    const res = await this.pg('initdb', args);
+    if (res.exitCode !== 0) {
+      throw new UserError(
+        `arm ${this.spec.label}: initdb failed (${describeExit(res)}):\n${tail(res.stderr + res.stdout)}`,
+      );
+    }
+  }
+
+  /** Writes the configuration and starts the server; a port found taken is replaced by another. */
+  async start(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      this.port = await freePort();
+      await writeFile(path.join(this.dataDir, 'pgperf.conf'), renderConf(this.settings));
+      await this.includeConf();
+      const res = await this.pg('pg_ctl', [
+        'start',
+        '-D',
+        this.dataDir,
+        '-l',
+        this.logFile,
+        '-w',
+        '-t',
+        String(START_TIMEOUT_S),
+        '-s',
+      ]);
+      if (res.exitCode === 0) {
+        this.deps.logger.debug(`arm ${this.spec.label}: server up on ${this.socketDir} port ${this.port}`);
+        await this.ensureDatabase();
+        return;
+      }
+      const log = await this.logTail(30);
+      if (attempt < PORT_ATTEMPTS && /already in use|could not create lock file|could not bind/i.test(log)) {
+        this.deps.logger.warn(`arm ${this.spec.label}: port ${this.port} is taken, trying another`);
+        continue;
+      }
+      await this.stop();
+      throw new UserError(
+        `arm ${this.spec.label}: PostgreSQL failed to start (${describeExit(res)}). Server log (${this.logFile}):\n${log || res.stderr}`,
+      );
+    }
+  }
+
+  private async includeConf(): Promise<void> {
+    const conf = path.join(this.dataDir, 'postgresql.conf');
+    const text = await readFile(conf, 'utf8');
+    if (!text.includes("include = 'pgperf.conf'")) await appendFile(conf, "\ninclude = 'pgperf.conf'\n");
+  }
+
+  private async ensureDatabase(): Promise<void> {
+    const exists = await this.psql(
+      `SELECT 1 FROM pg_database WHERE datname = '${BENCH_DATABASE}'`,
+      'postgres',
+    );
+    if (exists.trim() !== '1') await this.psql(`CREATE DATABASE ${BENCH_DATABASE}`, 'postgres');
+  }
+
+  /** Runs SQL through the cluster's psql; returns unaligned, tuples-only output. */
+  async psql(sql: string, database = BENCH_DATABASE): Promise<string> {
+    const { host, port, user } = this.connection;
+    const res = await this.deps.runner.run(
+      path.join(this.spec.binDir, 'psql'),
+      [
+        '-X',
+        '-q',
+        '-A',
+        '-t',
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-h',
+        host,
+        '-p',
+        String(port),
+        '-U',
+        user,
+        '-d',
+        database,
+        '-c',
+        sql,
+      ],
+      { env: { ...process.env, LC_ALL: 'C', PGAPPNAME: 'pgperf' } },
+    );
+    if (res.exitCode !== 0) {
+      throw new Error(
+        `arm ${this.spec.label}: psql "${sql}" failed (${describeExit(res)}): ${res.stderr.trim()}`,
+      );
+    }
+    return res.stdout;
+  }
+
+  /** True when the postmaster answers pg_ctl status. */
+  async isRunning(): Promise<boolean> {
+    const res = await this.pg('pg_ctl', ['status', '-D', this.dataDir]);
+    return res.exitCode === 0;
+  }
+
+  /** Stops the server: fast shutdown, then immediate, then SIGKILL to the postmaster's own pid. */
+  async stop(): Promise<void> {
+    if (!(await this.hasPidFile())) {
+      return;
+    }
+    for (const mode of ['fast', 'immediate']) {
+      const res = await this.pg('pg_ctl', [
+        'stop',
+        '-D',
+        this.dataDir,
+        '-m',
+        mode,
+        '-w',
+        '-t',
+        String(this.spec.stopTimeoutS ?? STOP_TIMEOUT_S),
+        '-s',
+      ]);
+      if (res.exitCode === 0 || !(await this.hasPidFile())) {
+        return;
+      }
+      this.deps.logger.warn(`arm ${this.spec.label}: pg_ctl stop -m ${mode} failed: ${res.stderr.trim()}`);
+    }
+    const pid = await this.postmasterPid();
+    if (pid) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
+  /** Stops the server and removes the cluster's directory. Safe to call more than once. */
+  async destroy(): Promise<void> {
+    this.unregister();
+    try {
+      await this.stop();
+    } finally {
+      await rm(this.dir, { recursive: true, force: true });
+    }
+  }
+
+  async logTail(lines = 20): Promise<string> {
+    try {
+      return tail(await readFile(this.logFile, 'utf8'), lines);
+    } catch {
+      return '';
+    }
+  }
+
+  async postmasterPid(): Promise<number | undefined> {
+    try {
+      const first = (await readFile(path.join(this.dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0];
+      const pid = Number(first);
+      return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async hasPidFile(): Promise<boolean> {
+    return (await this.postmasterPid()) !== undefined;
+  }
+
+  /** Runs a server-side binary as the run-as user. */
+  private pg(bin: string, args: string[]) {
+    const options: RunOptions = { env: { ...process.env, LC_ALL: 'C' } };
+    if (this.spec.runAs) {
+      options.uid = this.spec.runAs.uid;
+      options.gid = this.spec.runAs.gid;
+      // The run-as user cannot enter root's cwd (e.g. /root); start it somewhere neutral.
+      options.cwd = this.dir;
+    }
+    return this.deps.runner.run(path.join(this.spec.binDir, bin), args, options);
+  }
+}
+
+/** A TCP port on loopback that is free right now (PostgreSQL also names its socket file after it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+function safeName(label: string): string {
+  return label.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40);
+}

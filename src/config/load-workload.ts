@@ -1,0 +1,165 @@
+/**
+ * Reads workload files: YAML -> validated, typed Workload with defaults applied and script paths
+ * resolved. Every problem is reported with the file, line, field, bad value and what is expected,
+ * before anything starts.
+ */
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LineCounter, parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
+import type { z } from 'zod';
+import { UserError } from '../util/errors.js';
+import { workloadSchema, type Workload } from './workload-schema.js';
+
+export async function loadWorkloadFile(file: string): Promise<Workload> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new UserError(`workload file ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? e})`);
+  }
+  const workload = parseWorkload(text, file);
+  return resolveScripts(workload, file);
+}
+
+/** Validates workload YAML text; `source` names it in messages. Script paths stay as written. */
+export function parseWorkload(text: string, source: string): Workload {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0]!;
+    const at = lineCounter.linePos(err.pos[0]);
+    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split('\n')[0]}`);
+  }
+  const data: unknown = doc.toJS();
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
+  }
+  const parsed = workloadSchema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => describeIssue(issue, data, doc, lineCounter, source));
+  throw new UserError(
+    problems.length === 1
+      ? problems[0]!
+      : `${source}: ${problems.length} problems:\n  ${problems.join('\n  ')}`,
+  );
+}
+
+async function resolveScripts(workload: Workload, file: string): Promise<Workload> {
+  if (!workload.scripts) return workload;
+  const dir = path.dirname(path.resolve(file));
+  const scripts = [];
+  for (const [i, script] of workload.scripts.entries()) {
+    const resolved = path.resolve(dir, script.file);
+    try {
+      await access(resolved);
+    } catch {
+      throw new UserError(
+        `${file}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`,
+      );
+    }
+    scripts.push({ ...script, file: resolved });
+  }
+  return { ...workload, scripts };
+}
+
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  data: unknown,
+  doc: Document,
+  lineCounter: LineCounter,
+  source: string,
+): string {
+  const field = formatPath(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+    const where = locate(doc, lineCounter, [...issue.path, issue.keys[0]!], true);
+    const known = Object.keys(schemaShapeAt(issue.path)).join(', ');
+    return `${source}${where}: ${field ? `${field}: ` : ''}unknown key ${keys} (expected one of: ${known})`;
+  }
+  const where = locate(doc, lineCounter, issue.path, false);
+  const value = valueAt(data, issue.path);
+  if (issue.path.length === 0) return `${source}${where}: ${expectation(issue)}`;
+  const got = value === undefined ? 'it is missing' : `got ${JSON.stringify(value)}`;
+  return `${source}${where}: ${field}: ${expectation(issue)}, ${got}`;
+}
+
+/** What the field should be, in words. */
+function expectation(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}`;
+    case 'too_small':
+      if (issue.origin === 'array') return `expected at least ${issue.minimum} entries`;
+      return `expected a number ${issue.inclusive ? '>=' : '>'} ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'array') return `expected at most ${issue.maximum} entries`;
+      return `expected a number ${issue.inclusive ? '<=' : '<'} ${issue.maximum}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return `expected ${issue.message ?? issue.format}`;
+    case 'invalid_union':
+      return 'expected one of the allowed forms (see the JSON Schema)';
+    default:
+      return issue.message;
+  }
+}
+
+function formatPath(p: readonly PropertyKey[]): string {
+  return p.reduce<string>(
+    (acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)),
+    '',
+  );
+}
+
+function valueAt(data: unknown, p: readonly PropertyKey[]): unknown {
+  let cur: unknown = data;
+  for (const k of p) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[k];
+  }
+  return cur;
+}
+
+/** ":line:col" of the YAML node at a path (or of its key), or of the nearest ancestor that exists. */
+function locate(doc: Document, lineCounter: LineCounter, p: readonly PropertyKey[], atKey: boolean): string {
+  for (let depth = p.length; depth >= 0; depth--) {
+    const sub = p.slice(0, depth) as Array<string | number>;
+    let offset: number | undefined;
+    if (atKey && depth === p.length && depth > 0) {
+      const parent = doc.getIn(sub.slice(0, -1), true);
+      if (isMap(parent)) {
+        const pair = parent.items.find((it) => isPair(it) && isScalar(it.key) && it.key.value === sub.at(-1));
+        offset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+      }
+    } else {
+      const node = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
+      offset = (node as { range?: [number, number, number] } | undefined)?.range?.[0];
+    }
+    if (offset !== undefined) {
+      const { line, col } = lineCounter.linePos(offset);
+      return `:${line}:${col}`;
+    }
+  }
+  return '';
+}
+
+/** The object keys the schema accepts at a path (for "expected one of" in unknown-key messages). */
+function schemaShapeAt(p: readonly PropertyKey[]): Record<string, unknown> {
+  let schema: unknown = workloadSchema;
+  for (const k of [...p, null]) {
+    // Unwrap defaults/optionals/pipes until an object or array shows.
+    for (let i = 0; i < 5; i++) {
+      const def = (schema as { _zod?: { def?: { innerType?: unknown; in?: unknown; type?: string } } })?._zod
+        ?.def;
+      if (def?.innerType) schema = def.innerType;
+      else if (def?.in) schema = def.in;
+      else break;
+    }
+    if (k === null) break;
+    const def = (schema as { _zod: { def: { shape?: Record<string, unknown>; element?: unknown } } })._zod
+      .def;
+    schema = typeof k === 'number' ? def.element : def.shape?.[String(k)];
+  }
+  return (schema as { _zod?: { def?: { shape?: Record<string, unknown> } } })?._zod?.def?.shape ?? {};
+}

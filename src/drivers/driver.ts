@@ -1,0 +1,48 @@
+/**
+ * One interface for every benchmark client (pgbench now, sysbench next): load data once per arm,
+ * bring the cluster to the same state before each measured run, run one measurement, and hand back
+ * the numbers as a sample. The run loop knows nothing about the tool behind it.
+ */
+import type { Connection, ServerVersion } from '../cluster/cluster.js';
+import type { MetricName } from '../results/metrics.js';
+import type { ClientInfo, ProgressPoint } from '../results/types.js';
+
+/** What a driver needs of a running cluster. */
+export interface BenchTarget {
+  label: string;
+  connection: Connection;
+  version: ServerVersion;
+  psql(sql: string): Promise<string>;
+}
+
+export interface RunSpec {
+  clients: number;
+  durationS: number;
+  /** Seed for the client's random generator; the same for every arm within a round. */
+  seed: number;
+  signal?: AbortSignal;
+  onProgress?: (point: ProgressPoint) => void;
+}
+
+export interface RunOutcome {
+  ok: boolean;
+  /** One line saying why the run does not count (exit code, aborted run, failed transactions, ...). */
+  failureReason?: string;
+  metrics: Partial<Record<MetricName, number>>;
+  counts: Record<string, number>;
+  progress: ProgressPoint[];
+  command: string[];
+  exitCode: number | null;
+  startedAt: string;
+  endedAt: string;
+}
+
+export interface Driver {
+  /** The client binary and its version (one client drives every arm). */
+  client(): Promise<ClientInfo>;
+  /** Loads the workload's data set into a fresh cluster. */
+  prepare(target: BenchTarget, signal?: AbortSignal): Promise<void>;
+  /** Resets state that would otherwise carry over between runs (VACUUM, CHECKPOINT). */
+  beforeRun(target: BenchTarget): Promise<void>;
+  run(target: BenchTarget, spec: RunSpec): Promise<RunOutcome>;
+}

@@ -1,0 +1,84 @@
+/**
+ * pgbench command lines, built from a workload. Pure, so the exact flags can be unit-tested:
+ * every arm gets the same flags, and only pgperf decides clients, threads, duration and seeds.
+ */
+import type { Workload } from '../../config/workload-schema.js';
+import type { Connection } from '../../cluster/cluster.js';
+
+export function connectionArgs(c: Connection): string[] {
+  return ['-h', c.host, '-p', String(c.port), '-U', c.user];
+}
+
+export function initArgs(w: Workload, c: Connection): string[] {
+  const args = ['-i', '-I', w.init.steps, '-s', String(w.scale), '-q'];
+  if (w.init.partitions > 0) args.push(`--partitions=${w.init.partitions}`);
+  if (w.init.fillfactor !== 100) args.push('-F', String(w.init.fillfactor));
+  if (w.init.unloggedTables) args.push('--unlogged-tables');
+  return [...args, ...connectionArgs(c), c.database];
+}
+
+/** pgbench -j for a cell: the workload's rule, capped at the client count as pgbench itself does. */
+export function threadsFor(w: Workload, clients: number, cpuCount: number): number {
+  if (w.threads === 'clients') return clients;
+  if (w.threads === 'auto') return Math.max(1, Math.min(clients, cpuCount));
+  return Math.min(w.threads, clients);
+}
+
+export interface MeasureArgsInput {
+  workload: Workload;
+  connection: Connection;
+  clients: number;
+  durationS: number;
+  seed: number;
+  cpuCount: number;
+  /** Path of the generated pipeline script, when the workload pipelines select-only. */
+  pipelineScript?: string;
+}
+
+export function measureArgs(input: MeasureArgsInput): string[] {
+  const { workload: w, clients } = input;
+  const args = [
+    '-n', // pgperf vacuums and checkpoints itself, the same way for every arm
+    '-M',
+    w.queryMode,
+    '-c',
+    String(clients),
+    '-j',
+    String(threadsFor(w, clients, input.cpuCount)),
+    '-T',
+    String(input.durationS),
+    '-P',
+    '1',
+    `--random-seed=${input.seed}`,
+  ];
+  if (input.pipelineScript) {
+    args.push('-f', input.pipelineScript, '-s', String(w.scale));
+  } else if (w.builtin) {
+    args.push('-b', w.builtin);
+  } else {
+    // Custom scripts see :scale = 1 unless it is given; builtins read it from the tables.
+    for (const s of w.scripts ?? []) args.push('-f', `${s.file}@${s.weight}`);
+    args.push('-s', String(w.scale));
+  }
+  args.push(...w.extraArgs);
+  return [...args, ...connectionArgs(input.connection), input.connection.database];
+}
+
+/**
+ * The builtin select-only transaction as a pipeline of `depth` lookups with independent keys:
+ * one round trip per pipeline instead of per query (the cure for idle-core effects on many-core
+ * machines). TPS then counts pipelines.
+ */
+export function pipelinedSelectScript(depth: number): string {
+  const lines: string[] = [];
+  for (let i = 1; i <= depth; i++) lines.push(`\\set aid${i} random(1, 100000 * :scale)`);
+  lines.push('\\startpipeline');
+  for (let i = 1; i <= depth; i++) lines.push(`SELECT abalance FROM pgbench_accounts WHERE aid = :aid${i};`);
+  lines.push('\\endpipeline');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Builtins that write pgbench_history; pgbench itself truncates it before a run unless -n. */
+export function writesHistory(w: Workload): boolean {
+  return w.builtin === 'tpcb-like' || w.builtin === 'simple-update';
+}

@@ -1,0 +1,118 @@
+/** The pgbench driver: data load, per-run reset, one measured run -> sample fields. */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Workload } from '../../config/workload-schema.js';
+import { UserError } from '../../util/errors.js';
+import type { Logger } from '../../util/logger.js';
+import { describeExit, tail, type ProcessRunner } from '../../util/process.js';
+import type { ClientInfo } from '../../results/types.js';
+import type { BenchTarget, Driver, RunOutcome, RunSpec } from '../driver.js';
+import { initArgs, measureArgs, pipelinedSelectScript, writesHistory } from './command.js';
+import { judgePgbenchRun } from './judge-run.js';
+import { parsePgbenchProgress } from './parse-progress.js';
+import { reportCounts, reportMetrics } from './report-metrics.js';
+
+/** Extra time a run may take past its duration (connection setup, report) before it is killed. */
+const RUN_GRACE_S = 120;
+
+export interface PgbenchDriverOptions {
+  workload: Workload;
+  /** Bin dir of the one pgbench that drives every arm. */
+  clientBinDir: string;
+  cpuCount: number;
+  runner: ProcessRunner;
+  logger: Logger;
+}
+
+export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
+  const { workload, runner, logger } = options;
+  const pgbench = path.join(options.clientBinDir, 'pgbench');
+  const env = { ...process.env, LC_ALL: 'C', PGAPPNAME: 'pgbench' };
+  let pipelineScript: Promise<string> | undefined;
+
+  const scriptForPipeline = () => {
+    if (workload.pipeline === undefined) return Promise.resolve(undefined);
+    pipelineScript ??= (async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-scripts-'));
+      const file = path.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      await writeFile(file, pipelinedSelectScript(workload.pipeline!), { mode: 0o644 });
+      return file;
+    })();
+    return pipelineScript;
+  };
+
+  return {
+    async client(): Promise<ClientInfo> {
+      const res = await runner.run(pgbench, ['--version'], { env });
+      if (res.exitCode !== 0) {
+        throw new UserError(
+          `client: cannot run ${pgbench} (${describeExit(res)}); pass --client-bin DIR with a pgbench, or install Debian's postgresql package`,
+        );
+      }
+      return { tool: 'pgbench', binDir: options.clientBinDir, version: res.stdout.trim() };
+    },
+
+    async prepare(target, signal) {
+      const args = initArgs(workload, target.connection);
+      const res = await runner.run(pgbench, args, { env, signal });
+      if (res.exitCode !== 0) {
+        throw new UserError(
+          `workload ${workload.name}, arm ${target.label}: pgbench -i failed (${describeExit(res)}):\n${tail(res.stderr)}`,
+        );
+      }
+      const done = /done in (.*?)\.?$/m.exec(res.stderr)?.[1];
+      logger.info(`  ${target.label}: loaded scale ${workload.scale}${done ? `, ${done}` : ''}`);
+    },
+
+    async beforeRun(target: BenchTarget) {
+      if (writesHistory(workload)) await target.psql('TRUNCATE pgbench_history');
+      if (workload.vacuum) await target.psql('VACUUM');
+      if (workload.checkpoint) await target.psql('CHECKPOINT');
+    },
+
+    async run(target: BenchTarget, spec: RunSpec): Promise<RunOutcome> {
+      const args = measureArgs({
+        workload,
+        connection: target.connection,
+        clients: spec.clients,
+        durationS: spec.durationS,
+        seed: spec.seed,
+        cpuCount: options.cpuCount,
+        pipelineScript: await scriptForPipeline(),
+      });
+      const startedAt = new Date().toISOString();
+      const res = await runner.run(pgbench, args, {
+        env,
+        signal: spec.signal,
+        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1000,
+        onStderrLine: spec.onProgress
+          ? (line) => {
+              const point = parsePgbenchProgress(line)[0];
+              if (point) spec.onProgress!(point);
+            }
+          : undefined,
+      });
+      const endedAt = new Date().toISOString();
+      const judged = judgePgbenchRun({
+        exitCode: res.spawnError ? null : res.exitCode,
+        signal: res.signal,
+        stdout: res.stdout,
+        stderr: res.spawnError ? `could not start pgbench: ${res.spawnError}` : res.stderr,
+        expectedClients: spec.clients,
+      });
+      const report = judged.report;
+      return {
+        ok: judged.ok,
+        failureReason: judged.ok ? undefined : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
+        metrics: report ? reportMetrics(report) : {},
+        counts: report ? reportCounts(report) : {},
+        progress: parsePgbenchProgress(res.stderr),
+        command: [pgbench, ...args],
+        exitCode: res.exitCode,
+        startedAt,
+        endedAt,
+      };
+    },
+  };
+}

@@ -1,0 +1,365 @@
+/**
+ * The run loop: set up one cluster per arm (and per distinct data set), load data once, then run the
+ * rounds in the planned interleaved order, writing the results document after every run so that an
+ * interrupted or failing run keeps everything it measured. Servers are always stopped.
+ */
+import { copyFile, mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { Workload } from '../config/workload-schema.js';
+import { inspectBinDir, PgCluster } from '../cluster/cluster.js';
+import { checkPlan } from '../compare/power.js';
+import { settingsHash } from '../cluster/conf.js';
+import { resolveRunAs } from '../cluster/run-as.js';
+import type { Driver, RunOutcome } from '../drivers/driver.js';
+import { createDriver } from '../drivers/factory.js';
+import { captureEnvironment } from '../env/environment.js';
+import {
+  RESULTS_SCHEMA_VERSION,
+  cellId,
+  type ArmInfo,
+  type RunResult,
+  type Sample,
+} from '../results/types.js';
+import { writeResults } from '../results/write-results.js';
+import { UserError, errorMessage } from '../util/errors.js';
+import type { Logger } from '../util/logger.js';
+import type { ProcessRunner } from '../util/process.js';
+import { PGPERF_VERSION } from '../version.js';
+import { deriveSeed, newSeed, planRounds, type ArmOrder, type PlannedRun } from './plan.js';
+import { ProgressTracker } from './progress.js';
+
+export interface ArmSpec {
+  label: string;
+  binDir: string;
+  /** Settings for this arm only; normally empty so that every arm gets the same postgresql.conf. */
+  settings: Record<string, string>;
+  build?: Record<string, unknown>;
+}
+
+export interface RunRequest {
+  arms: ArmSpec[];
+  workloads: Workload[];
+  /** Replaces every workload's rounds. */
+  rounds?: number;
+  /** Replaces every workload's duration; warm-ups are capped at it. */
+  durationS?: number;
+  seed?: number;
+  order: ArmOrder;
+  /** Bin dir of the client binaries; default: the first arm's. */
+  clientBinDir?: string;
+  /** Unprivileged user for the server when pgperf is root. */
+  runAs?: string;
+  resultsFile: string;
+  /** Where server logs are copied before the clusters are removed. */
+  logsDir?: string;
+  dataChecksums: boolean;
+  /** Parent of the clusters' private directories (default: the OS temp dir). */
+  tmpDir?: string;
+}
+
+export interface RunDeps {
+  runner: ProcessRunner;
+  logger: Logger;
+  /** Aborting stops the current run, keeps what was measured and cleans up. */
+  signal?: AbortSignal;
+  cpuCount?: number;
+}
+
+/** Workloads that share settings, scale and init options share one cluster (and data set) per arm. */
+interface DataSet {
+  name: string;
+  workloads: Workload[];
+  maxClients: number;
+}
+
+export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunResult> {
+  const { logger, runner } = deps;
+  validateRequest(req);
+  const cpuCount = deps.cpuCount ?? os.availableParallelism();
+  const workloads = req.workloads.map((w) => applyOverrides(w, req));
+
+  // Everything that can be checked is checked before any server starts.
+  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
+  const clientBinDir = req.clientBinDir ?? req.arms[0]!.binDir;
+  const drivers = new Map<string, Driver>(
+    workloads.map((w) => [w.name, createDriver(w, { clientBinDir, cpuCount, runner, logger })]),
+  );
+  const clientInfo = await drivers.get(workloads[0]!.name)!.client();
+  const runAs = await resolveRunAs(req.runAs, deps);
+  if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
+
+  const seed = req.seed ?? newSeed();
+  const dataSets = groupDataSets(workloads);
+  const cells = workloads.flatMap((w) =>
+    w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds })),
+  );
+  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
+  const workloadByName = new Map(workloads.map((w) => [w.name, w]));
+
+  const arms: ArmInfo[] = req.arms.map((a, i) => ({
+    label: a.label,
+    binDir: a.binDir,
+    serverVersion: versions[i]!.text,
+    settingOverrides: a.settings,
+    ...(a.build ? { build: a.build } : {}),
+  }));
+  const result: RunResult = {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    pgperfVersion: PGPERF_VERSION,
+    status: 'running',
+    startedAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+    environment: await captureEnvironment(''),
+    arms,
+    clients: [clientInfo],
+    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    plan: {
+      seed,
+      order: req.order,
+      rounds: rounds.length,
+      cells: cells.map(({ workload, clients }) => ({ workload, clients })),
+      executed: [],
+    },
+    samples: [],
+    warnings: [],
+  };
+  const save = async () => {
+    result.updatedAt = new Date().toISOString();
+    await writeResults(req.resultsFile, result);
+  };
+  const warn = (message: string) => {
+    result.warnings.push(message);
+    logger.warn(message);
+  };
+
+  const clusters = new Map<string, PgCluster>(); // key: arm label + data set name
+  const clusterKey = (arm: string, dataSet: string) => `${arm}\u0000${dataSet}`;
+  const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d] as const)));
+  try {
+    await logger.group('Setting up clusters', async () => {
+      for (const dataSet of dataSets) {
+        for (const arm of req.arms) {
+          deps.signal?.throwIfAborted();
+          const w = dataSet.workloads[0]!;
+          const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
+          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)]!.text})`);
+          const cluster = await PgCluster.create(
+            {
+              label,
+              binDir: arm.binDir,
+              parentDir: req.tmpDir,
+              conf: {
+                maxClients: dataSet.maxClients,
+                workloadSettings: w.settings,
+                armSettings: arm.settings,
+              },
+              runAs,
+              dataChecksums: req.dataChecksums,
+            },
+            deps,
+          );
+          clusters.set(clusterKey(arm.label, dataSet.name), cluster);
+          await cluster.start();
+          await drivers.get(w.name)!.prepare(cluster, deps.signal);
+        }
+      }
+    });
+    const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
+    result.environment.settingsHash = createHash('sha256')
+      .update(JSON.stringify(allSettings))
+      .digest('hex')
+      .slice(0, 16);
+    await save();
+
+    const plannedRuns = rounds.flat();
+    // The first visit of each (cell, arm) starts with an uncounted warm-up run.
+    const warmupBefore = new Set<PlannedRun>();
+    const visited = new Set<string>();
+    for (const run of plannedRuns) {
+      const visit = `${cellId(run)}|${run.arm}`;
+      if (!visited.has(visit) && workloadByName.get(run.workload)!.warmup > 0) warmupBefore.add(run);
+      visited.add(visit);
+    }
+    const plannedSeconds =
+      plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload)!.duration, 0) +
+      [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload)!.warmup, 0);
+    const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
+    // Say before spending the time when the plan cannot reach a verdict (issue: power before time).
+    for (const w of workloads) {
+      const check = checkPlan({ rounds: w.rounds, cells: cells.length, thresholdPct: w.threshold });
+      for (const message of check.warnings) warn(`workload ${w.name}: ${message}`);
+    }
+    logger.info(
+      `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`,
+    );
+
+    /** One run of a planned cell and arm, after the per-run reset; measured runs become samples. */
+    const execute = async (
+      run: PlannedRun,
+      kind: 'warmup' | 'measured',
+      attempt: number,
+    ): Promise<RunOutcome> => {
+      const workload = workloadByName.get(run.workload)!;
+      const driver = drivers.get(run.workload)!;
+      const cluster = clusters.get(clusterKey(run.arm, dataSetOf.get(run.workload)!.name))!;
+      const durationS = kind === 'warmup' ? workload.warmup : workload.duration;
+      const randomSeed = deriveSeed(seed, run.round);
+      await driver.beforeRun(cluster);
+      const started = Date.now();
+      const out = await driver.run(cluster, {
+        clients: run.clients,
+        durationS,
+        seed: randomSeed,
+        signal: deps.signal,
+      });
+      deps.signal?.throwIfAborted();
+      progress.finished(durationS, (Date.now() - started) / 1000);
+      result.plan.executed.push({ ...run, kind, attempt, status: out.ok ? 'ok' : 'failed' });
+      if (kind === 'measured') {
+        result.samples.push(toSample(run, attempt, randomSeed, out));
+        await save();
+      }
+      logger.info(
+        progress.line({
+          kind,
+          round: run.round,
+          rounds: rounds.length,
+          cell: cellId(run),
+          arm: run.arm,
+          tps: out.metrics.tps,
+          failure: out.failureReason,
+        }),
+      );
+      if (!out.ok) await reviveIfDown(cluster, warn);
+      return out;
+    };
+
+    for (const [r, roundRuns] of rounds.entries()) {
+      await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
+        for (const run of roundRuns) {
+          deps.signal?.throwIfAborted();
+          const workload = workloadByName.get(run.workload)!;
+          if (warmupBefore.has(run)) await execute(run, 'warmup', 1);
+          for (let attempt = 1; ; attempt++) {
+            const out = await execute(run, 'measured', attempt);
+            if (out.ok) break;
+            const what = `${cellId(run)} ${run.arm} round ${run.round}`;
+            if (attempt > workload.retries) {
+              warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
+              break;
+            }
+            progress.addRun(workload.duration);
+            logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
+          }
+        }
+      });
+    }
+    result.status = 'complete';
+  } catch (e) {
+    const interrupted = deps.signal?.aborted === true;
+    result.status = interrupted ? 'interrupted' : 'failed';
+    result.stopReason = interrupted ? 'interrupted (signal)' : errorMessage(e);
+    if (!interrupted) throw e;
+  } finally {
+    await releaseClusters(clusters, req.logsDir, logger);
+    await save().catch((e: unknown) =>
+      logger.error(`could not write ${req.resultsFile}: ${errorMessage(e)}`),
+    );
+  }
+  return result;
+}
+
+function toSample(run: PlannedRun, attempt: number, randomSeed: number, out: RunOutcome): Sample {
+  return {
+    round: run.round,
+    workload: run.workload,
+    clients: run.clients,
+    arm: run.arm,
+    attempt,
+    status: out.ok ? 'ok' : 'failed',
+    ...(out.failureReason ? { failureReason: out.failureReason } : {}),
+    startedAt: out.startedAt,
+    endedAt: out.endedAt,
+    randomSeed,
+    metrics: out.metrics,
+    counts: out.counts,
+    progress: out.progress,
+    command: out.command,
+    exitCode: out.exitCode,
+  };
+}
+
+function validateRequest(req: RunRequest): void {
+  if (req.arms.length === 0) throw new UserError('no arms: give at least one --arm LABEL=BINDIR');
+  const labels = new Set<string>();
+  for (const arm of req.arms) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm.label)) {
+      throw new UserError(
+        `--arm ${arm.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`,
+      );
+    }
+    if (labels.has(arm.label))
+      throw new UserError(`--arm ${arm.label}: the label is given twice; labels must be unique`);
+    labels.add(arm.label);
+  }
+  if (req.workloads.length === 0) throw new UserError('no workloads: give at least one --workload FILE');
+  const names = new Set<string>();
+  for (const w of req.workloads) {
+    if (names.has(w.name))
+      throw new UserError(`workload name "${w.name}" is used by two workload files; names must be unique`);
+    names.add(w.name);
+  }
+}
+
+function applyOverrides(w: Workload, req: RunRequest): Workload {
+  const duration = req.durationS ?? w.duration;
+  return { ...w, duration, warmup: Math.min(w.warmup, duration), rounds: req.rounds ?? w.rounds };
+}
+
+function groupDataSets(workloads: Workload[]): DataSet[] {
+  const byKey = new Map<string, DataSet>();
+  for (const w of workloads) {
+    const key = JSON.stringify([w.tool, w.scale, w.init, Object.entries(w.settings).sort()]);
+    const existing = byKey.get(key);
+    if (existing) {
+      existing.workloads.push(w);
+      existing.maxClients = Math.max(existing.maxClients, ...w.clients);
+    } else {
+      byKey.set(key, { name: w.name, workloads: [w], maxClients: Math.max(...w.clients) });
+    }
+  }
+  return [...byKey.values()];
+}
+
+/** After a failed run: if the server died, say so with its log tail and start it again. */
+async function reviveIfDown(cluster: PgCluster, warn: (m: string) => void): Promise<void> {
+  if (await cluster.isRunning()) return;
+  warn(
+    `arm ${cluster.spec.label}: the server stopped during a run; restarting it. Log tail:\n${await cluster.logTail(15)}`,
+  );
+  await cluster.stop();
+  await cluster.start();
+}
+
+async function releaseClusters(
+  clusters: Map<string, PgCluster>,
+  logsDir: string | undefined,
+  logger: Logger,
+): Promise<void> {
+  for (const cluster of clusters.values()) {
+    try {
+      if (logsDir) {
+        await mkdir(logsDir, { recursive: true });
+        await copyFile(
+          cluster.logFile,
+          path.join(logsDir, `${cluster.spec.label.replace(/\//g, '-')}.server.log`),
+        ).catch(() => {});
+      }
+      await cluster.destroy();
+    } catch (e) {
+      logger.warn(`arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`);
+    }
+  }
+}

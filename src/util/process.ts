@@ -1,0 +1,121 @@
+/**
+ * Child processes behind a small interface, so domain code can be driven by a real runner in
+ * integration tests and the CLI, and every process pgperf starts can be found (and stopped) by pid.
+ */
+import { spawn } from 'node:child_process';
+
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Run as this uid/gid (used to run PostgreSQL unprivileged when pgperf is root). */
+  uid?: number;
+  gid?: number;
+  /** Kill the process (SIGTERM, then SIGKILL) after this long. */
+  timeoutMs?: number;
+  /** Aborting kills the process the same way. */
+  signal?: AbortSignal;
+  /** Called for each complete stderr line as it arrives (progress output). */
+  onStderrLine?: (line: string) => void;
+  /** Text written to stdin, which is then closed. */
+  input?: string;
+}
+
+export interface ProcessResult {
+  command: string[];
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  /** Set when the process could not be started at all (ENOENT, EACCES). */
+  spawnError?: string;
+  timedOut: boolean;
+}
+
+export interface ProcessRunner {
+  run(command: string, args: string[], options?: RunOptions): Promise<ProcessResult>;
+}
+
+const KILL_GRACE_MS = 5_000;
+
+export const nodeProcessRunner: ProcessRunner = {
+  run(command, args, options = {}) {
+    const started = Date.now();
+    return new Promise((resolve) => {
+      const child = spawn(command, args, {
+        env: options.env ?? process.env,
+        cwd: options.cwd,
+        uid: options.uid,
+        gid: options.gid,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      const stdout: Buffer[] = [];
+      const stderr: Buffer[] = [];
+      let pendingErrLine = '';
+      let timedOut = false;
+      let spawnError: string | undefined;
+      let killTimer: NodeJS.Timeout | undefined;
+
+      const terminate = () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+      };
+      const timeout = options.timeoutMs
+        ? setTimeout(() => {
+            timedOut = true;
+            terminate();
+          }, options.timeoutMs)
+        : undefined;
+      const onAbort = () => terminate();
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.signal?.aborted) terminate();
+
+      child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr.push(chunk);
+        if (!options.onStderrLine) return;
+        const lines = (pendingErrLine + chunk.toString('utf8')).split('\n');
+        pendingErrLine = lines.pop() ?? '';
+        for (const line of lines) options.onStderrLine(line);
+      });
+      child.on('error', (err) => {
+        spawnError = err.message;
+      });
+      child.stdin.on('error', () => {
+        // The child may exit before reading its input; that is its answer, not ours to report.
+      });
+      child.stdin.end(options.input ?? '');
+      child.on('close', (code, signal) => {
+        if (timeout) clearTimeout(timeout);
+        if (killTimer) clearTimeout(killTimer);
+        options.signal?.removeEventListener('abort', onAbort);
+        if (options.onStderrLine && pendingErrLine) options.onStderrLine(pendingErrLine);
+        resolve({
+          command: [command, ...args],
+          exitCode: code,
+          signal,
+          stdout: Buffer.concat(stdout).toString('utf8'),
+          stderr: Buffer.concat(stderr).toString('utf8'),
+          durationMs: Date.now() - started,
+          spawnError,
+          timedOut,
+        });
+      });
+    });
+  },
+};
+
+/** The last `lines` lines of a text, for error messages that show a log tail. */
+export function tail(text: string, lines = 20): string {
+  const all = text.trimEnd().split('\n');
+  return all.slice(-lines).join('\n');
+}
+
+/** One line describing how a process ended, for error messages. */
+export function describeExit(result: ProcessResult): string {
+  if (result.spawnError) return `could not start ${result.command[0]}: ${result.spawnError}`;
+  if (result.timedOut) return `timed out after ${Math.round(result.durationMs / 1000)} s`;
+  if (result.signal) return `killed by ${result.signal}`;
+  return `exit code ${result.exitCode}`;
+}

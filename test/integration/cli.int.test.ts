@@ -1,0 +1,156 @@
+/** The built CLI (dist/cli.js), run as a user runs it, against the machine's PostgreSQL. */
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/results/types.js';
+import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const cli = path.join(root, 'dist/cli.js');
+const binDir = installedBinDir();
+let tmp: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-cli-'));
+  await chmod(tmp, 0o755);
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function pgperf(
+  args: string[],
+  onStderr?: (text: string, child: ReturnType<typeof spawn>) => void,
+): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      onStderr?.(stderr, child);
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `pgperf run` of the smoke workload on two arms of the installed PostgreSQL. */
+function smokeRun(out: string, rounds: number, duration: number): string[] {
+  return [
+    'run',
+    '--arm',
+    `base=${binDir}`,
+    '--arm',
+    `head=${binDir}`,
+    '--workload',
+    path.join(root, 'workloads/smoke.yml'),
+    '--rounds',
+    String(rounds),
+    '--duration',
+    String(duration),
+    '--out',
+    out,
+    '--tmp-dir',
+    tmp,
+  ];
+}
+
+async function resultsIn(outDir: string): Promise<RunResult> {
+  const [run] = await readdir(outDir);
+  return JSON.parse(await readFile(path.join(outDir, run!, 'results.json'), 'utf8')) as RunResult;
+}
+
+describe('pgperf CLI (dist/cli.js)', () => {
+  it('run: two arms, a shipped workload, verdict first, results saved', async () => {
+    const out = path.join(tmp, 'out-run');
+    const ran = await pgperf([...smokeRun(out, 2, 2), '--seed', '11']);
+    expect(ran.stderr).toMatch(/round 2\/2/);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.split('\n')[0]).toMatch(/^verdict: [A-Z-]+/);
+    expect(ran.stdout).toMatch(/workload smoke/);
+    expect(ran.stdout).toMatch(/results written to .*results\.json/);
+    const result = await resultsIn(out);
+    expect(result.status).toBe('complete');
+    expect(result.samples.filter((s) => s.status === 'ok')).toHaveLength(8);
+    expect(result.plan.seed).toBe(11);
+    expect(processesMentioning(tmp)).toEqual([]);
+  });
+
+  it('a bad workload file is refused before anything starts, naming file, field and value', async () => {
+    const file = path.join(tmp, 'bad.yml');
+    await writeFile(file, 'name: bad\ntool: pgbench\nbuiltin: select-only\nclients: [4, -1]\n');
+    const ran = await pgperf([
+      'run',
+      '--arm',
+      `base=${binDir}`,
+      '--workload',
+      file,
+      '--out',
+      path.join(tmp, 'out-bad'),
+    ]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(`pgperf: ${file}:4:14: clients[1]: expected a number > 0, got -1`);
+    await expect(readdir(path.join(tmp, 'out-bad'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('flags are checked with messages that teach', async () => {
+    const ran = await pgperf(['run', '--arm', binDir, '--workload', 'x.yml']);
+    expect(ran.code).not.toBe(0);
+    expect(ran.stderr).toContain(
+      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${binDir}'`,
+    );
+    for (const cmd of ['run', 'demo', 'compare', 'report', 'stat', 'schema']) {
+      const help = await pgperf([cmd, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: pgperf /);
+    }
+  });
+
+  it('Ctrl-C keeps the samples so far, marks the results interrupted and stops every server', async () => {
+    const out = path.join(tmp, 'out-int');
+    let sent = false;
+    const ran = await pgperf(smokeRun(out, 5, 3), (stderr, child) => {
+      if (!sent && /round 1\/5/.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    expect(sent).toBe(true);
+    expect(ran.code).toBe(130);
+    expect(ran.stderr).toMatch(/SIGINT: stopping/);
+    const result = await resultsIn(out);
+    expect(result.status).toBe('interrupted');
+    expect(result.samples.length).toBeGreaterThanOrEqual(1);
+    expect(ran.stdout.split('\n')[0]).toMatch(/^verdict: /);
+    expect(processesMentioning(tmp)).toEqual([]);
+  });
+
+  it('demo: synchronous_commit off beats on, on the installed PostgreSQL', async () => {
+    const out = path.join(tmp, 'out-demo');
+    const ran = await pgperf(['demo', '--rounds', '2', '--out', out]);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.split('\n')[0]).toMatch(/^verdict: /);
+    const result = await resultsIn(out);
+    expect(result.arms.map((a) => a.label)).toEqual(['sync-on', 'sync-off']);
+    const median = (arm: string, clients: number) => {
+      const tps = result.samples
+        .filter((s) => s.arm === arm && s.clients === clients)
+        .map((s) => s.metrics.tps!)
+        .sort((a, b) => a - b);
+      return (tps[0]! + tps[tps.length - 1]!) / 2;
+    };
+    // Commit without waiting for the WAL flush is faster; how much depends on the disk's fsync latency.
+    for (const clients of [1, 4])
+      expect(median('sync-off', clients)).toBeGreaterThan(median('sync-on', clients));
+    expect(processesMentioning('/pgperf-sync-o')).toEqual([]);
+  });
+});

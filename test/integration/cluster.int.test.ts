@@ -1,0 +1,172 @@
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, inspectBinDir, PgCluster } from '../../src/cluster/cluster.js';
+import { resolveRunAs, type RunAsUser } from '../../src/cluster/run-as.js';
+import { memoryLogger } from '../../src/util/logger.js';
+import { nodeProcessRunner } from '../../src/util/process.js';
+import { installedBinDir, processesMentioning, processUid } from '../helpers/postgres.js';
+
+const binDir = installedBinDir();
+const logger = memoryLogger();
+const deps = { runner: nodeProcessRunner, logger };
+let tmpDir: string;
+let runAs: RunAsUser | undefined;
+
+beforeAll(async () => {
+  tmpDir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-cluster-'));
+  await chmod(tmpDir, 0o755); // the run-as user must reach the clusters inside
+  runAs = await resolveRunAs(undefined, deps);
+});
+afterAll(async () => {
+  await rm(tmpDir, { recursive: true, force: true });
+});
+
+describe('PgCluster (real PostgreSQL)', () => {
+  it('initdb, start on a private socket, run SQL, stop, and leave nothing behind', async () => {
+    const cluster = await PgCluster.create(
+      {
+        label: 'base',
+        binDir,
+        parentDir: tmpDir,
+        conf: { maxClients: 100, workloadSettings: { work_mem: '8MB' } },
+        runAs,
+      },
+      deps,
+    );
+    try {
+      await cluster.start();
+      expect(await cluster.isRunning()).toBe(true);
+      expect((await cluster.psql('SHOW max_connections')).trim()).toBe('108');
+      expect((await cluster.psql('SHOW work_mem')).trim()).toBe('8MB');
+      expect((await cluster.psql('SHOW jit')).trim()).toBe('off');
+      expect((await cluster.psql("SELECT current_setting('listen_addresses')")).trim()).toBe('');
+      expect((await cluster.psql('SELECT current_database()')).trim()).toBe('pgperf');
+      expect(cluster.connection.host.startsWith(cluster.dir)).toBe(true);
+      expect((await stat(cluster.socketDir)).mode & 0o777).toBe(0o700);
+
+      // PostgreSQL refuses root: as root, the postmaster runs as the unprivileged run-as user.
+      const pid = (await cluster.postmasterPid())!;
+      expect(processUid(pid)).toBe(runAs ? runAs.uid : process.getuid!());
+      expect(processUid(pid)).not.toBe(0);
+    } finally {
+      await cluster.destroy();
+    }
+    await expect(stat(cluster.dir)).rejects.toThrow(/ENOENT/);
+    expect(processesMentioning(cluster.dir)).toEqual([]);
+  });
+
+  it('stop escalates when the server is gone or stuck, and destroy is idempotent', async () => {
+    const cluster = await PgCluster.create(
+      {
+        label: 'x',
+        binDir,
+        parentDir: tmpDir,
+        conf: { maxClients: 1, workloadSettings: {} },
+        runAs,
+        stopTimeoutS: 2,
+      },
+      deps,
+    );
+    await cluster.start();
+    const pid = (await cluster.postmasterPid())!;
+    process.kill(pid, 'SIGSTOP'); // a server that does not answer shutdown requests
+    try {
+      await cluster.destroy();
+    } finally {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // Already killed, as expected.
+      }
+    }
+    expect(processesMentioning(cluster.dir)).toEqual([]);
+    await cluster.destroy();
+  });
+
+  it('a server that fails to start reports the tail of its log and leaves nothing running', async () => {
+    const cluster = await PgCluster.create(
+      {
+        label: 'bad',
+        binDir,
+        parentDir: tmpDir,
+        conf: { maxClients: 1, workloadSettings: { shared_buffers: 'lots' } },
+        runAs,
+      },
+      deps,
+    );
+    try {
+      await expect(cluster.start()).rejects.toThrow(
+        /arm bad: PostgreSQL failed to start .*Server log .*\n.*invalid value for parameter "shared_buffers": "lots"/s,
+      );
+    } finally {
+      await cluster.destroy();
+    }
+    expect(processesMentioning(cluster.dir)).toEqual([]);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    'as root, a parent directory the run-as user cannot enter is named',
+    async () => {
+      const privateDir = await mkdtemp(path.join(tmpDir, 'private-'));
+      await expect(
+        PgCluster.create(
+          { label: 'p', binDir, parentDir: privateDir, conf: { maxClients: 1, workloadSettings: {} }, runAs },
+          deps,
+        ),
+      ).rejects.toThrow(
+        /arm p: the user "postgres" that runs PostgreSQL cannot enter .*private-.*Choose a --tmp-dir/,
+      );
+    },
+  );
+
+  it('a bin dir without PostgreSQL is refused with a clear message', async () => {
+    await expect(inspectBinDir('/usr/bin', 'arm head', nodeProcessRunner)).rejects.toThrow(
+      'arm head: /usr/bin has no executable initdb (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)',
+    );
+  });
+
+  it('reads the server version of a bin dir', async () => {
+    const v = await inspectBinDir(binDir, 'arm base', nodeProcessRunner);
+    expect(v.text).toMatch(/^postgres \(PostgreSQL\) \d+/);
+    expect(v.major).toBe(Number(/\/(\d+)\/bin$/.exec(binDir)![1]));
+  });
+
+  it('freePort gives a port nothing listens on', async () => {
+    const port = await freePort();
+    expect(port).toBeGreaterThan(1024);
+    expect(port).toBeLessThan(65536);
+  });
+});
+
+describe('resolveRunAs', () => {
+  it('is the current user when not root', async () => {
+    expect(await resolveRunAs('whoever', { ...deps, isRoot: false })).toBeUndefined();
+  });
+
+  it('refuses to run the server as root', async () => {
+    await expect(resolveRunAs('root', { ...deps, isRoot: true })).rejects.toThrow(
+      /--run-as root: PostgreSQL refuses to run as root/,
+    );
+  });
+
+  it.runIf(process.getuid?.() === 0)('as root, creates a missing user and says so', async () => {
+    const name = `pgperf_t${process.pid % 100000}`;
+    const log = memoryLogger();
+    try {
+      const user = await resolveRunAs(name, { runner: nodeProcessRunner, logger: log, isRoot: true });
+      expect(user?.name).toBe(name);
+      expect(user?.uid).toBeGreaterThan(0);
+      expect(log.lines.join('\n')).toContain(`created system user "${name}"`);
+      // A second time it is found, not created.
+      const again = memoryLogger();
+      expect(await resolveRunAs(name, { runner: nodeProcessRunner, logger: again, isRoot: true })).toEqual(
+        user,
+      );
+      expect(again.lines).toEqual([]);
+    } finally {
+      await nodeProcessRunner.run('userdel', [name]);
+    }
+  });
+});
