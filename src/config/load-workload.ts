@@ -8,7 +8,7 @@ import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
 import { UserError } from '../util/errors.js';
-import { workloadSchema, type Workload } from './workload-schema.js';
+import { WORKLOAD_VARIANTS, workloadSchema, type Workload } from './workload-schema.js';
 
 export async function loadWorkloadFile(file: string): Promise<Workload> {
   let text: string;
@@ -45,7 +45,7 @@ export function parseWorkload(text: string, source: string): Workload {
 }
 
 async function resolveScripts(workload: Workload, file: string): Promise<Workload> {
-  if (!workload.scripts) return workload;
+  if (workload.tool !== 'pgbench' || !workload.scripts) return workload;
   const dir = path.dirname(path.resolve(file));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
@@ -73,8 +73,8 @@ function describeIssue(
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((k) => `"${k}"`).join(', ');
     const where = locate(doc, lineCounter, [...issue.path, issue.keys[0]!], true);
-    const known = Object.keys(schemaShapeAt(issue.path)).join(', ');
-    return `${source}${where}: ${field ? `${field}: ` : ''}unknown key ${keys} (expected one of: ${known})`;
+    const known = Object.keys(schemaShapeAt(variantSchema(data), issue.path)).join(', ');
+    return `${source}${where}: ${field ? `${field}: ` : ''}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue.path, issue.keys)}`;
   }
   const where = locate(doc, lineCounter, issue.path, false);
   const value = valueAt(data, issue.path);
@@ -99,6 +99,10 @@ function expectation(issue: z.core.$ZodIssue): string {
     case 'invalid_format':
       return `expected ${issue.message ?? issue.format}`;
     case 'invalid_union':
+      // An unknown or missing `tool`: zod lists the discriminator values it knows.
+      if ('options' in issue && Array.isArray(issue.options)) {
+        return `expected one of ${issue.options.map((v) => JSON.stringify(v)).join(', ')}`;
+      }
       return 'expected one of the allowed forms (see the JSON Schema)';
     default:
       return issue.message;
@@ -144,9 +148,29 @@ function locate(doc: Document, lineCounter: LineCounter, p: readonly PropertyKey
   return '';
 }
 
+/** The schema of the workload's variant (by its `tool`), for listing the keys it accepts. */
+function variantSchema(data: unknown): unknown {
+  const tool = (data as { tool?: unknown }).tool;
+  return typeof tool === 'string' && Object.hasOwn(WORKLOAD_VARIANTS, tool)
+    ? WORKLOAD_VARIANTS[tool as keyof typeof WORKLOAD_VARIANTS]
+    : workloadSchema;
+}
+
+/** "; threads is a pgbench field" when top-level unknown keys belong to the other tool's workloads. */
+function otherToolHint(data: unknown, p: readonly PropertyKey[], keys: string[]): string {
+  const tool = (data as { tool?: unknown }).tool;
+  if (p.length > 0 || typeof tool !== 'string') return '';
+  const hints = Object.entries(WORKLOAD_VARIANTS)
+    .filter(([other]) => other !== tool)
+    .flatMap(([other, schema]) =>
+      keys.filter((k) => Object.hasOwn(schema.shape, k)).map((k) => `${k} is a ${other} field`),
+    );
+  return hints.length > 0 ? `; ${hints.join(', ')}` : '';
+}
+
 /** The object keys the schema accepts at a path (for "expected one of" in unknown-key messages). */
-function schemaShapeAt(p: readonly PropertyKey[]): Record<string, unknown> {
-  let schema: unknown = workloadSchema;
+function schemaShapeAt(root: unknown, p: readonly PropertyKey[]): Record<string, unknown> {
+  let schema: unknown = root;
   for (const k of [...p, null]) {
     // Unwrap defaults/optionals/pipes until an object or array shows.
     for (let i = 0; i < 5; i++) {

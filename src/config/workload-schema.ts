@@ -1,6 +1,8 @@
 /**
  * The workload file schema (workloads/*.yml). One zod schema is the source of truth for validation,
- * for the TypeScript types and for the JSON Schema that editors use (`pgperf schema`).
+ * for the TypeScript types and for the JSON Schema that editors use (`pgperf schema`). A workload is
+ * one of two variants, told apart by `tool`: pgbench or sysbench. Fields that mean the same thing in
+ * both (clients, duration, warmup, rounds, settings, ...) have the same name and definition.
  */
 import { z } from 'zod';
 
@@ -24,6 +26,53 @@ export const PGBENCH_EXTRA_OPTIONS: Record<string, 'flag' | 'value'> = {
   '--exit-on-abort': 'flag',
 };
 
+/** The sysbench 1.0 OLTP Lua scripts pgperf runs (shipped in /usr/share/sysbench). */
+export const SYSBENCH_SCRIPTS = [
+  'oltp_read_only',
+  'oltp_write_only',
+  'oltp_read_write',
+  'oltp_point_select',
+  'oltp_update_index',
+  'oltp_update_non_index',
+  'oltp_insert',
+] as const;
+/** sysbench 1.0.x --rand-type values. */
+export const SYSBENCH_RAND_TYPES = ['uniform', 'gaussian', 'special', 'pareto'] as const;
+export const SYSBENCH_PS_MODES = ['auto', 'disable'] as const;
+
+/**
+ * sysbench options a workload may add: the OLTP scripts' own knobs (oltp_common.lua). Value: 'count'
+ * takes a non-negative integer, 'bool' is on or off (alone it means on).
+ */
+export const SYSBENCH_EXTRA_OPTIONS: Record<string, 'count' | 'bool'> = {
+  '--range-size': 'count',
+  '--point-selects': 'count',
+  '--simple-ranges': 'count',
+  '--sum-ranges': 'count',
+  '--order-ranges': 'count',
+  '--distinct-ranges': 'count',
+  '--index-updates': 'count',
+  '--non-index-updates': 'count',
+  '--delete-inserts': 'count',
+  '--range-selects': 'bool',
+  '--skip-trx': 'bool',
+  '--secondary': 'bool',
+  '--create-secondary': 'bool',
+};
+
+/** sysbench options that fields of the workload or pgperf itself set, and where to set them instead. */
+const SYSBENCH_OWNED_OPTIONS: Record<string, string> = {
+  '--threads': 'the "clients" field (one cell per thread count)',
+  '--time': 'the "duration" field',
+  '--tables': 'the "tables" field',
+  '--table-size': 'the "tableSize" field',
+  '--rand-type': 'the "randType" field',
+  '--db-ps-mode': 'the "psMode" field',
+  '--percentile': 'the "percentile" field',
+  '--rand-seed': 'pgperf (the same seed for every arm within a round)',
+  '--report-interval': 'pgperf (always 1 second)',
+};
+
 /** Settings pgperf owns: the cluster would not be reachable or comparable if a workload set them. */
 export const RESERVED_SETTINGS = [
   'port',
@@ -44,6 +93,40 @@ const nonNegativeInt = z.number().int().nonnegative();
 const settingName = z.string().regex(/^[a-z_][a-z0-9_.]*$/, 'a setting name like shared_buffers');
 const settingValue = z.union([z.string(), z.number(), z.boolean()]);
 
+// Fields that mean the same in every variant; each variant lists them in its own order.
+const nameField = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"')
+  .describe('Unique name, used in reports and results.');
+const descriptionField = z.string().default('').describe('What the workload shows and why.');
+const durationField = positiveInt.default(60).describe('Seconds per measured run.');
+const warmupField = nonNegativeInt
+  .default(10)
+  .describe('Seconds of the uncounted warm-up run per arm and cell (0 = none).');
+const roundsField = positiveInt.default(5).describe('Rounds: every cell runs every arm once per round.');
+const settingsField = z
+  .record(settingName, settingValue)
+  .default({})
+  .describe('postgresql.conf overrides, applied to every arm alike.');
+const vacuumField = z
+  .boolean()
+  .default(true)
+  .describe('VACUUM before each measured run, so dead rows do not carry over.');
+const checkpointField = z
+  .boolean()
+  .default(true)
+  .describe('CHECKPOINT before each measured run, so dirty buffers do not.');
+const thresholdField = z
+  .number()
+  .positive()
+  .max(100)
+  .optional()
+  .describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+const retriesField = nonNegativeInt
+  .max(10)
+  .default(2)
+  .describe('Retries of a failed run before it is given up.');
+
 const scriptFile = z.strictObject({
   file: z.string().min(1).describe('Path of a pgbench script, relative to the workload file.'),
   weight: positiveInt.default(1).describe('Relative weight (pgbench -f file@weight).'),
@@ -62,13 +145,10 @@ const initOptions = z.strictObject({
   unloggedTables: z.boolean().default(false).describe('--unlogged-tables.'),
 });
 
-export const workloadSchema = z
+export const pgbenchWorkloadSchema = z
   .strictObject({
-    name: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"')
-      .describe('Unique name, used in reports and results.'),
-    description: z.string().default('').describe('What the workload shows and why.'),
+    name: nameField,
+    description: descriptionField,
     tool: z.literal('pgbench').describe('The client that drives the workload.'),
     builtin: z.enum(BUILTIN_SCRIPTS).optional().describe('A builtin pgbench script; exclusive with scripts.'),
     scripts: z
@@ -93,37 +173,21 @@ export const workloadSchema = z
       .union([z.enum(['auto', 'clients']), positiveInt])
       .default('auto')
       .describe('pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number.'),
-    duration: positiveInt.default(60).describe('Seconds per measured run.'),
-    warmup: nonNegativeInt
-      .default(10)
-      .describe('Seconds of the uncounted warm-up run per arm and cell (0 = none).'),
-    rounds: positiveInt.default(5).describe('Rounds: every cell runs every arm once per round.'),
-    settings: z
-      .record(settingName, settingValue)
-      .default({})
-      .describe('postgresql.conf overrides, applied to every arm alike.'),
+    duration: durationField,
+    warmup: warmupField,
+    rounds: roundsField,
+    settings: settingsField,
     init: initOptions
       .default({ steps: 'dtgvp', partitions: 0, fillfactor: 100, unloggedTables: false })
       .describe('Options of the data load (pgbench -i).'),
-    vacuum: z
-      .boolean()
-      .default(true)
-      .describe('VACUUM before each measured run, so dead rows do not carry over.'),
-    checkpoint: z
-      .boolean()
-      .default(true)
-      .describe('CHECKPOINT before each measured run, so dirty buffers do not.'),
+    vacuum: vacuumField,
+    checkpoint: checkpointField,
     extraArgs: z
       .array(z.string())
       .default([])
       .describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
-    threshold: z
-      .number()
-      .positive()
-      .max(100)
-      .optional()
-      .describe("Practical threshold in percent for this workload's verdicts (default: the run's)."),
-    retries: nonNegativeInt.max(10).default(2).describe('Retries of a failed run before it is given up.'),
+    threshold: thresholdField,
+    retries: retriesField,
   })
   .superRefine((w, ctx) => {
     if ((w.builtin === undefined) === (w.scripts === undefined)) {
@@ -133,9 +197,7 @@ export const workloadSchema = z
         message: 'set exactly one of "builtin" (tpcb-like, simple-update, select-only) or "scripts"',
       });
     }
-    if (new Set(w.clients).size !== w.clients.length) {
-      ctx.addIssue({ code: 'custom', path: ['clients'], message: 'client counts must not repeat' });
-    }
+    refineClients(w, ctx);
     if (w.pipeline !== undefined) {
       if (w.builtin !== 'select-only') {
         ctx.addIssue({
@@ -152,20 +214,100 @@ export const workloadSchema = z
         });
       }
     }
-    for (const name of Object.keys(w.settings)) {
-      if (RESERVED_SETTINGS.includes(name)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['settings', name],
-          message: `"${name}" is set by pgperf for every cluster and cannot be overridden`,
-        });
-      }
-    }
-    w.extraArgs.forEach((arg, i) => {
-      const problem = checkExtraArg(arg);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['extraArgs', i], message: problem });
-    });
+    refineSettingsAndArgs(w, ctx, checkExtraArg);
   });
+
+export const sysbenchWorkloadSchema = z
+  .strictObject({
+    name: nameField,
+    description: descriptionField,
+    tool: z.literal('sysbench').describe('The client that drives the workload.'),
+    script: z
+      .enum(SYSBENCH_SCRIPTS)
+      .describe('The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`).'),
+    tables: positiveInt.default(1).describe('sysbench --tables: number of sbtestN tables.'),
+    tableSize: positiveInt.default(10000).describe('sysbench --table-size: rows per table.'),
+    clients: z
+      .array(positiveInt)
+      .min(1, 'at least one thread count')
+      .describe('The thread sweep, sysbench --threads (one connection per thread): one cell per entry.'),
+    duration: durationField,
+    warmup: warmupField,
+    rounds: roundsField,
+    randType: z
+      .enum(SYSBENCH_RAND_TYPES)
+      .default('uniform')
+      .describe('sysbench --rand-type, always passed: its default is special in 1.0.x and uniform later.'),
+    psMode: z
+      .enum(SYSBENCH_PS_MODES)
+      .default('auto')
+      .describe('sysbench --db-ps-mode: auto = server-side prepared statements, disable = plain queries.'),
+    percentile: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(95)
+      .describe('sysbench --percentile: the latency percentile reported (metric latencyPctMs).'),
+    maxIgnoredErrorsPct: z
+      .number()
+      .nonnegative()
+      .max(100)
+      .default(1)
+      .describe(
+        'A run whose ignored errors (deadlocks, duplicate keys, serialization failures that sysbench rolls back and retries) exceed this percentage of its transaction attempts is recorded as failed.',
+      ),
+    settings: settingsField,
+    vacuum: vacuumField,
+    checkpoint: checkpointField,
+    extraArgs: z
+      .array(z.string())
+      .default([])
+      .describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
+    threshold: thresholdField,
+    retries: retriesField,
+  })
+  .superRefine((w, ctx) => {
+    refineClients(w, ctx);
+    refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
+  });
+
+/** Every workload file is one of these, told apart by its `tool`. */
+export const workloadSchema = z.discriminatedUnion('tool', [pgbenchWorkloadSchema, sysbenchWorkloadSchema]);
+
+/** The variant schema for a tool, e.g. to list the keys a pgbench workload accepts. */
+export const WORKLOAD_VARIANTS = {
+  pgbench: pgbenchWorkloadSchema,
+  sysbench: sysbenchWorkloadSchema,
+} as const;
+
+type RefineContext = z.core.$RefinementCtx;
+
+function refineClients(w: { clients: number[] }, ctx: RefineContext): void {
+  if (new Set(w.clients).size !== w.clients.length) {
+    ctx.addIssue({ code: 'custom', path: ['clients'], message: 'client counts must not repeat' });
+  }
+}
+
+function refineSettingsAndArgs(
+  w: { settings: Record<string, unknown>; extraArgs: string[] },
+  ctx: RefineContext,
+  checkArg: (arg: string) => string | undefined,
+): void {
+  for (const name of Object.keys(w.settings)) {
+    if (RESERVED_SETTINGS.includes(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['settings', name],
+        message: `"${name}" is set by pgperf for every cluster and cannot be overridden`,
+      });
+    }
+  }
+  w.extraArgs.forEach((arg, i) => {
+    const problem = checkArg(arg);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['extraArgs', i], message: problem });
+  });
+}
 
 /** Why an extra pgbench option is not allowed, or undefined when it is. */
 export function checkExtraArg(arg: string): string | undefined {
@@ -178,10 +320,35 @@ export function checkExtraArg(arg: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why an extra sysbench option is not allowed, or undefined when it is. sysbench treats "_" and "-" in
+ * option names alike, so the checks do too.
+ */
+export function checkSysbenchExtraArg(arg: string): string | undefined {
+  const [written = '', value] = arg.split(/=(.*)/s, 2);
+  const name = written.replace(/_/g, '-');
+  const owner = SYSBENCH_OWNED_OPTIONS[name];
+  if (owner) return `"${written}" is set by ${owner}, not in extraArgs`;
+  const kind = SYSBENCH_EXTRA_OPTIONS[name];
+  const allowed = Object.keys(SYSBENCH_EXTRA_OPTIONS).join(', ');
+  if (!kind) return `"${arg}" is not an allowed sysbench option (allowed: ${allowed})`;
+  if (kind === 'count' && !/^\d+$/.test(value ?? '')) {
+    return `"${written}" needs a non-negative integer, written as ${written}=N`;
+  }
+  if (kind === 'bool' && value !== undefined && value !== 'on' && value !== 'off') {
+    return `"${written}" is on or off, written as ${written}=on or ${written}=off`;
+  }
+  return undefined;
+}
+
 /** A workload as written in the file (defaults not yet applied). */
 export type WorkloadInput = z.input<typeof workloadSchema>;
 /** A validated pgbench workload with defaults applied; paths in `scripts` are absolute. */
-export type Workload = z.output<typeof workloadSchema>;
+export type PgbenchWorkload = z.output<typeof pgbenchWorkloadSchema>;
+/** A validated sysbench workload with defaults applied. */
+export type SysbenchWorkload = z.output<typeof sysbenchWorkloadSchema>;
+/** A validated workload of either tool; narrow on `tool`. */
+export type Workload = PgbenchWorkload | SysbenchWorkload;
 
 /** The JSON Schema editors use to validate and complete workload files. */
 export function workloadJsonSchema(): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /**
- * One interface for every benchmark client (pgbench now, sysbench next): load data once per arm,
+ * One interface for every benchmark client (pgbench, sysbench): load data once per arm,
  * bring the cluster to the same state before each measured run, run one measurement, and hand back
  * the numbers as a sample. The run loop knows nothing about the tool behind it.
  */
@@ -13,6 +13,8 @@ export interface BenchTarget {
   connection: Connection;
   version: ServerVersion;
   psql(sql: string): Promise<string>;
+  /** The last lines of the server log, for error messages (PgCluster has it). */
+  logTail?(lines?: number): Promise<string>;
 }
 
 export interface RunSpec {
@@ -45,4 +47,9 @@ export interface Driver {
   /** Resets state that would otherwise carry over between runs (VACUUM, CHECKPOINT). */
   beforeRun(target: BenchTarget): Promise<void>;
   run(target: BenchTarget, spec: RunSpec): Promise<RunOutcome>;
+  /**
+   * Removes what prepare() created, for clusters that outlive a run. The run loop does not call it: it
+   * removes each cluster whole at the end.
+   */
+  cleanup?(target: BenchTarget, signal?: AbortSignal): Promise<void>;
 }

@@ -25,6 +25,8 @@ export interface RunResult {
   /** The workloads as resolved and validated (defaults applied), keyed by workload name. */
   workloads: Record<string, unknown>;
   plan: PlanInfo;
+  /** Where the arms came from (repository, PR, commits and how they were chosen), for reports. */
+  source?: RunSource;
   samples: Sample[];
   warnings: string[];
 }
@@ -53,6 +55,20 @@ export interface ArmInfo {
   settingOverrides: Record<string, string>;
   /** Where this arm came from when pgperf built it (filled by the build stage). */
   build?: Record<string, unknown>;
+}
+
+export interface RunSource {
+  repository?: string;
+  prNumber?: number;
+  base?: CommitRef;
+  head?: CommitRef;
+}
+
+export interface CommitRef {
+  ref?: string;
+  sha?: string;
+  /** How the commit was chosen, e.g. "merge-base of master and the PR head". */
+  chosenBy?: string;
 }
 
 export interface ClientInfo {
@@ -118,6 +134,12 @@ export interface ProgressPoint {
   latencyAvgMs?: number;
   latencyStddevMs?: number;
   failed?: number;
+  /** sysbench: queries per second in the interval. */
+  qps?: number;
+  /** sysbench: the latency percentile of the interval (its interval lines give no average). */
+  latencyPctMs?: number;
+  /** sysbench: errors it ignored (deadlocks, duplicate keys, ...) per second in the interval. */
+  ignoredErrorsPerS?: number;
 }
 
 /** Stable identifier of a cell, used as a key in maps and reports. */

@@ -14,12 +14,14 @@ import { settingsHash } from '../cluster/conf.js';
 import { resolveRunAs } from '../cluster/run-as.js';
 import type { Driver, RunOutcome } from '../drivers/driver.js';
 import { createDriver } from '../drivers/factory.js';
+import { dataShape as sysbenchDataShape } from '../drivers/sysbench/command.js';
 import { captureEnvironment } from '../env/environment.js';
 import {
   RESULTS_SCHEMA_VERSION,
   cellId,
   type ArmInfo,
   type RunResult,
+  type RunSource,
   type Sample,
 } from '../results/types.js';
 import { writeResults } from '../results/write-results.js';
@@ -57,6 +59,8 @@ export interface RunRequest {
   dataChecksums: boolean;
   /** Parent of the clusters' private directories (default: the OS temp dir). */
   tmpDir?: string;
+  /** Recorded as-is in the results (commits, PR). */
+  source?: RunSource;
 }
 
 export interface RunDeps {
@@ -67,7 +71,10 @@ export interface RunDeps {
   cpuCount?: number;
 }
 
-/** Workloads that share settings, scale and init options share one cluster (and data set) per arm. */
+/**
+ * Workloads that share tool, data shape (pgbench: scale and init options; sysbench: tables, table size,
+ * script family) and settings share one cluster (and data set) per arm.
+ */
 interface DataSet {
   name: string;
   workloads: Workload[];
@@ -86,7 +93,9 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   const drivers = new Map<string, Driver>(
     workloads.map((w) => [w.name, createDriver(w, { clientBinDir, cpuCount, runner, logger })]),
   );
-  const clientInfo = await drivers.get(workloads[0]!.name)!.client();
+  // One client per tool drives every arm; each is checked before any server starts.
+  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)!]));
+  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
   const runAs = await resolveRunAs(req.runAs, deps);
   if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
 
@@ -113,7 +122,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     updatedAt: new Date().toISOString(),
     environment: await captureEnvironment(''),
     arms,
-    clients: [clientInfo],
+    clients: clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
     plan: {
       seed,
@@ -122,6 +131,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       cells: cells.map(({ workload, clients }) => ({ workload, clients })),
       executed: [],
     },
+    ...(req.source ? { source: req.source } : {}),
     samples: [],
     warnings: [],
   };
@@ -321,7 +331,8 @@ function applyOverrides(w: Workload, req: RunRequest): Workload {
 function groupDataSets(workloads: Workload[]): DataSet[] {
   const byKey = new Map<string, DataSet>();
   for (const w of workloads) {
-    const key = JSON.stringify([w.tool, w.scale, w.init, Object.entries(w.settings).sort()]);
+    const shape = w.tool === 'pgbench' ? [w.scale, w.init] : [sysbenchDataShape(w)];
+    const key = JSON.stringify([w.tool, ...shape, Object.entries(w.settings).sort()]);
     const existing = byKey.get(key);
     if (existing) {
       existing.workloads.push(w);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/config/load-workload.js';
+import type { PgbenchWorkload } from '../../src/config/workload-schema.js';
 import {
   initArgs,
   measureArgs,
@@ -8,8 +9,13 @@ import {
 } from '../../src/drivers/pgbench/command.js';
 
 const connection = { host: '/tmp/s', port: 5555, user: 'postgres', database: 'pgperf' };
+function pgbenchWorkload(text: string): PgbenchWorkload {
+  const w = parseWorkload(text, 'w.yml');
+  if (w.tool !== 'pgbench') throw new Error(`expected a pgbench workload, got ${w.tool}`);
+  return w;
+}
 const workload = (extra = '') =>
-  parseWorkload(`name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1, 8]\nscale: 7\n${extra}`, 'w.yml');
+  pgbenchWorkload(`name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1, 8]\nscale: 7\n${extra}`);
 
 describe('pgbench command lines', () => {
   it('measured run: pgperf owns clients, threads, duration, progress and seed', () => {
@@ -47,9 +53,8 @@ describe('pgbench command lines', () => {
   });
 
   it('custom scripts carry weights and the scale (pgbench assumes :scale = 1 otherwise)', () => {
-    const w = parseWorkload(
+    const w = pgbenchWorkload(
       'name: w\ntool: pgbench\nscripts: [{file: /a.sql, weight: 3}, {file: /b.sql}]\nclients: [1]\nscale: 5\nextraArgs: ["--max-tries=3"]\n',
-      'w.yml',
     );
     const args = measureArgs({ workload: w, connection, clients: 1, durationS: 5, seed: 1, cpuCount: 2 });
     expect(args.join(' ')).toContain('-f /a.sql@3 -f /b.sql@1 -s 5 --max-tries=3 -h');

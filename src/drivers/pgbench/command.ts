@@ -2,14 +2,14 @@
  * pgbench command lines, built from a workload. Pure, so the exact flags can be unit-tested:
  * every arm gets the same flags, and only pgperf decides clients, threads, duration and seeds.
  */
-import type { Workload } from '../../config/workload-schema.js';
+import type { PgbenchWorkload } from '../../config/workload-schema.js';
 import type { Connection } from '../../cluster/cluster.js';
 
 export function connectionArgs(c: Connection): string[] {
   return ['-h', c.host, '-p', String(c.port), '-U', c.user];
 }
 
-export function initArgs(w: Workload, c: Connection): string[] {
+export function initArgs(w: PgbenchWorkload, c: Connection): string[] {
   const args = ['-i', '-I', w.init.steps, '-s', String(w.scale), '-q'];
   if (w.init.partitions > 0) args.push(`--partitions=${w.init.partitions}`);
   if (w.init.fillfactor !== 100) args.push('-F', String(w.init.fillfactor));
@@ -18,14 +18,14 @@ export function initArgs(w: Workload, c: Connection): string[] {
 }
 
 /** pgbench -j for a cell: the workload's rule, capped at the client count as pgbench itself does. */
-export function threadsFor(w: Workload, clients: number, cpuCount: number): number {
+export function threadsFor(w: PgbenchWorkload, clients: number, cpuCount: number): number {
   if (w.threads === 'clients') return clients;
   if (w.threads === 'auto') return Math.max(1, Math.min(clients, cpuCount));
   return Math.min(w.threads, clients);
 }
 
 export interface MeasureArgsInput {
-  workload: Workload;
+  workload: PgbenchWorkload;
   connection: Connection;
   clients: number;
   durationS: number;
@@ -79,6 +79,6 @@ export function pipelinedSelectScript(depth: number): string {
 }
 
 /** Builtins that write pgbench_history; pgbench itself truncates it before a run unless -n. */
-export function writesHistory(w: Workload): boolean {
+export function writesHistory(w: PgbenchWorkload): boolean {
   return w.builtin === 'tpcb-like' || w.builtin === 'simple-update';
 }

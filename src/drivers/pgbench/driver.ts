@@ -2,22 +2,20 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Workload } from '../../config/workload-schema.js';
+import type { PgbenchWorkload } from '../../config/workload-schema.js';
 import { UserError } from '../../util/errors.js';
 import type { Logger } from '../../util/logger.js';
 import { describeExit, tail, type ProcessRunner } from '../../util/process.js';
 import type { ClientInfo } from '../../results/types.js';
 import type { BenchTarget, Driver, RunOutcome, RunSpec } from '../driver.js';
+import { RUN_GRACE_S, judgeInput, resetBeforeRun, runOutcome } from '../shared.js';
 import { initArgs, measureArgs, pipelinedSelectScript, writesHistory } from './command.js';
 import { judgePgbenchRun } from './judge-run.js';
 import { parsePgbenchProgress } from './parse-progress.js';
 import { reportCounts, reportMetrics } from './report-metrics.js';
 
-/** Extra time a run may take past its duration (connection setup, report) before it is killed. */
-const RUN_GRACE_S = 120;
-
 export interface PgbenchDriverOptions {
-  workload: Workload;
+  workload: PgbenchWorkload;
   /** Bin dir of the one pgbench that drives every arm. */
   clientBinDir: string;
   cpuCount: number;
@@ -66,9 +64,11 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
     },
 
     async beforeRun(target: BenchTarget) {
-      if (writesHistory(workload)) await target.psql('TRUNCATE pgbench_history');
-      if (workload.vacuum) await target.psql('VACUUM');
-      if (workload.checkpoint) await target.psql('CHECKPOINT');
+      await resetBeforeRun(target, {
+        truncate: writesHistory(workload) ? ['pgbench_history'] : [],
+        vacuum: workload.vacuum,
+        checkpoint: workload.checkpoint,
+      });
     },
 
     async run(target: BenchTarget, spec: RunSpec): Promise<RunOutcome> {
@@ -94,25 +94,14 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
           : undefined,
       });
       const endedAt = new Date().toISOString();
-      const judged = judgePgbenchRun({
-        exitCode: res.spawnError ? null : res.exitCode,
-        signal: res.signal,
-        stdout: res.stdout,
-        stderr: res.spawnError ? `could not start pgbench: ${res.spawnError}` : res.stderr,
-        expectedClients: spec.clients,
-      });
-      const report = judged.report;
-      return {
-        ok: judged.ok,
-        failureReason: judged.ok ? undefined : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
-        metrics: report ? reportMetrics(report) : {},
-        counts: report ? reportCounts(report) : {},
-        progress: parsePgbenchProgress(res.stderr),
-        command: [pgbench, ...args],
-        exitCode: res.exitCode,
+      const judged = judgePgbenchRun({ ...judgeInput(res, 'pgbench'), expectedClients: spec.clients });
+      return runOutcome(res, judged, {
         startedAt,
         endedAt,
-      };
+        metrics: reportMetrics,
+        counts: reportCounts,
+        progress: () => parsePgbenchProgress(res.stderr),
+      });
     },
   };
 }
