@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { buildCommand } from './build.js';
 import { compareCommand } from './compare.js';
 import { demoCommand } from './demo.js';
 import { runCommand } from './run.js';
@@ -8,6 +9,7 @@ import { statCommand } from './stat.js';
 /** Every subcommand, in the order `pgperf --help` lists them. */
 export const commands: Array<() => Command> = [
   runCommand,
+  buildCommand,
   demoCommand,
   compareCommand,
   statCommand,

@@ -1,12 +1,29 @@
 import { Command, Option } from 'commander';
+import { buildComparison } from '../../build/build.js';
+import { DEFAULT_REPO, parseRepo, readPatches } from '../../build/source.js';
 import { loadWorkloadFile } from '../../config/load-workload.js';
+import type { ArmSpec } from '../../runner/run-loop.js';
 import { UserError } from '../../util/errors.js';
-import { consoleLogger } from '../../util/logger.js';
+import { consoleLogger, type Logger } from '../../util/logger.js';
+import { nodeProcessRunner } from '../../util/process.js';
 import { executeRun } from '../execute-run.js';
 import { collectArm, collectSet, oneOf, positiveInt, type ArmFlag, type SetFlag } from '../options.js';
+import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
 
-interface RunFlags {
-  arm: ArmFlag[];
+/** Flags that build the arms from source instead of taking bin dirs. */
+export interface BuildArmFlags {
+  repo?: string;
+  base?: string;
+  head?: string;
+  basePatch: string[];
+  headPatch: string[];
+  mergeBase: boolean;
+  cacheDir?: string;
+  buildOption: string[];
+}
+
+interface RunFlags extends BuildArmFlags {
+  arm?: ArmFlag[];
   workload: string[];
   rounds?: number;
   duration?: number;
@@ -26,10 +43,30 @@ export function runCommand(): Command {
     .description(
       'run workloads against two or more PostgreSQL installs (arms), interleaved, and save every sample',
     )
-    .requiredOption(
+    .option(
       '--arm <label=bindir>',
       'an arm: label and PostgreSQL bin directory (repeat; the first is the baseline)',
       collectArm,
+    )
+    .option(
+      '--repo <url|path>',
+      `git URL or local repository to build --base/--head from (default ${DEFAULT_REPO})`,
+    )
+    .option('--base <ref>', 'build this branch, tag or sha as the baseline arm "base" (instead of --arm)')
+    .option('--head <ref>', 'build this ref as the arm "head" (default: --base, when --head-patch is given)')
+    .option('--base-patch <file...>', 'patches applied to base, in order', [])
+    .option(
+      '--head-patch <file...>',
+      'patches applied to head, in order (git am for mail format, else git apply)',
+      [],
+    )
+    .option('--merge-base', 'build the merge-base of --base and --head as the baseline (recorded)', false)
+    .option('--cache-dir <dir>', cacheDirHelp())
+    .option(
+      '--build-option <option>',
+      'extra build option for both arms: -DNAME=VALUE (meson) or --with-X (configure) (repeatable)',
+      collectString,
+      [],
     )
     .requiredOption('--workload <file...>', 'workload files (workloads/*.yml)')
     .option('--rounds <n>', "rounds (overrides the workloads' rounds)", positiveInt('--rounds'))
@@ -74,9 +111,15 @@ export function runCommand(): Command {
       const logger = consoleLogger({ verbose: flags.verbose });
       const workloads = [];
       for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
+      const arms = wantsBuild(flags) ? await buildArms(flags, logger) : (flags.arm ?? []);
+      if (arms.length === 0) {
+        throw new UserError(
+          'nothing to run: give the arms as --arm LABEL=BINDIR (two or more), or build them with --base REF --head REF [--repo URL|PATH]',
+        );
+      }
       await executeRun(
         {
-          arms: armsWithSettings(flags.arm, flags.set),
+          arms: armsWithSettings(arms, flags.set),
           workloads,
           rounds: flags.rounds,
           durationS: flags.duration,
@@ -93,7 +136,67 @@ export function runCommand(): Command {
     });
 }
 
-export function armsWithSettings(arms: ArmFlag[], sets: SetFlag[]) {
+function wantsBuild(flags: RunFlags): boolean {
+  return Boolean(
+    flags.base ??
+    flags.head ??
+    (flags.repo || flags.headPatch.length || flags.basePatch.length || flags.mergeBase),
+  );
+}
+
+/** The refs to build, checked: --base, and --head (or --base again when only head patches differ). */
+export function buildArmRefs(flags: BuildArmFlags & { arm?: ArmFlag[] }): { base: string; head: string } {
+  if (flags.arm?.length) {
+    throw new UserError(
+      '--arm and --base/--head both given: compare either installed bin dirs (--arm) or builds from source (--base/--head)',
+    );
+  }
+  if (!flags.base) {
+    throw new UserError(
+      '--base REF is required to build the arms from source (with --head REF and/or --head-patch FILE)',
+    );
+  }
+  const head = flags.head ?? (flags.headPatch.length ? flags.base : undefined);
+  if (!head) {
+    throw new UserError(
+      `--base ${flags.base}: give --head REF, or --head-patch FILE to compare ${flags.base} with itself plus patches`,
+    );
+  }
+  if (flags.mergeBase && head === flags.base) {
+    throw new UserError('--merge-base needs a --head that differs from --base');
+  }
+  return { base: flags.base, head };
+}
+
+/** Builds base, then head (sharing ccache), and returns them as the arms "base" and "head". */
+async function buildArms(flags: RunFlags, logger: Logger): Promise<ArmSpec[]> {
+  const refs = buildArmRefs(flags);
+  const basePatches = await readPatches(flags.basePatch, '--base-patch');
+  const headPatches = await readPatches(flags.headPatch, '--head-patch');
+  const built = await logger.group('Building PostgreSQL', () =>
+    withInterrupt(logger, (signal) =>
+      buildComparison(
+        {
+          repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
+          baseRef: refs.base,
+          headRef: refs.head,
+          mergeBase: flags.mergeBase,
+          basePatches,
+          headPatches,
+          extraOptions: flags.buildOption,
+          cacheDir: resolveCacheDir(flags.cacheDir),
+        },
+        { runner: nodeProcessRunner, logger, signal },
+      ),
+    ),
+  );
+  return [
+    { label: 'base', binDir: built.base.binDir, settings: {}, build: { ...built.base.record } },
+    { label: 'head', binDir: built.head.binDir, settings: {}, build: { ...built.head.record } },
+  ];
+}
+
+export function armsWithSettings<A extends ArmFlag>(arms: A[], sets: SetFlag[]) {
   for (const s of sets) {
     if (!arms.some((a) => a.label === s.arm)) {
       throw new UserError(

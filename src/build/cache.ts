@@ -1,0 +1,303 @@
+/**
+ * The build cache: where mirrors, build trees, installs, ccache objects and logs live, the key an install
+ * is cached under, an exclusive lock per key, and publishing an install so that a half-finished one is
+ * never reused (moved into place in one rename, then a completion marker written last).
+ *
+ * Layout under the cache directory:
+ *   git/<repo-hash>.git      bare mirrors, fetched shallow, reused by later runs
+ *   builds/<slot>/           source, build tree, staging (removed once the build is done)
+ *   installs/<slot>/         finished install prefixes; `.complete` (the build record) written last
+ *   ccache/                  compiler cache shared by every build
+ *   logs/<slot>.log          full log of the latest build of a slot
+ *   locks/                   one lock file per slot and per mirror
+ */
+import { createHash } from 'node:crypto';
+import { chmod, cp, link, mkdir, readFile, rename, rm, statfs, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { UserError, errorMessage } from '../util/errors.js';
+import type { Logger } from '../util/logger.js';
+import type { Compiler, Platform } from './toolchain.js';
+
+/**
+ * mkdir -p with every created directory world-readable and -searchable whatever the umask: the user
+ * PostgreSQL runs as must reach the installs.
+ */
+export async function mkdirPublic(dir: string): Promise<void> {
+  const first = await mkdir(dir, { recursive: true });
+  if (!first) return;
+  for (let d = dir; ; d = path.dirname(d)) {
+    await chmod(d, 0o755);
+    if (d === first || d === path.dirname(d)) break;
+  }
+}
+
+/** Name of the completion marker inside an install prefix. */
+export const COMPLETE_MARKER = '.complete';
+/** Free space a build needs in the cache directory: source, build tree, staging, install, ccache growth. */
+export const MIN_FREE_BYTES = 2 * 1024 ** 3;
+
+/**
+ * `$PGPERF_CACHE_DIR`; else, as root, /var/cache/pgperf (the unprivileged user PostgreSQL runs as must
+ * execute the installs, and /root is private); else `${XDG_CACHE_HOME:-~/.cache}/pgperf`.
+ */
+export function defaultCacheDir(env: NodeJS.ProcessEnv, uid: number | undefined, home: string): string {
+  if (env.PGPERF_CACHE_DIR) return path.resolve(env.PGPERF_CACHE_DIR);
+  if (uid === 0) return '/var/cache/pgperf';
+  return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'pgperf');
+}
+
+export interface CacheLayout {
+  root: string;
+  git: string;
+  builds: string;
+  installs: string;
+  ccache: string;
+  logs: string;
+  locks: string;
+}
+
+export function cacheLayout(root: string): CacheLayout {
+  return {
+    root,
+    git: path.join(root, 'git'),
+    builds: path.join(root, 'builds'),
+    installs: path.join(root, 'installs'),
+    ccache: path.join(root, 'ccache'),
+    logs: path.join(root, 'logs'),
+    locks: path.join(root, 'locks'),
+  };
+}
+
+/** Paths of one build slot (one key, or one key installed into a user-chosen prefix). */
+export interface SlotPaths {
+  slot: string;
+  work: string;
+  src: string;
+  build: string;
+  stage: string;
+  statsLog: string;
+  install: string;
+  lock: string;
+  log: string;
+}
+
+export function slotPaths(layout: CacheLayout, key: string, prefix?: string): SlotPaths {
+  const slot = prefix ? `${key}-p${sha256(path.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path.join(layout.builds, slot);
+  return {
+    slot,
+    work,
+    src: path.join(work, 'src'),
+    build: path.join(work, 'build'),
+    stage: path.join(work, 'stage'),
+    statsLog: path.join(work, 'ccache-stats.log'),
+    install: prefix ? path.resolve(prefix) : path.join(layout.installs, slot),
+    lock: path.join(layout.locks, `${slot}.lock`),
+    log: path.join(layout.logs, `${slot}.log`),
+  };
+}
+
+export interface KeyInput {
+  sha: string;
+  /** sha256 of each patch file, in the order applied. */
+  patchHashes: readonly string[];
+  /** Options the user added; the pinned ones are covered by the recipe version. */
+  extraOptions: readonly string[];
+  compiler: Compiler;
+  platform: Platform;
+  recipe: number;
+}
+
+/**
+ * The cache key of an install: "<sha12>-<hash16>", the hash over everything that decides what the
+ * build produces. The tree (and so the build system and the option list derived from it) follows from
+ * the sha and the patches; the prefix is not part of the key (installs into a chosen prefix use their
+ * own slot).
+ */
+export function buildKey(input: KeyInput): string {
+  const identity = JSON.stringify({
+    recipe: input.recipe,
+    sha: input.sha,
+    patches: input.patchHashes,
+    options: input.extraOptions,
+    compiler: {
+      command: input.compiler.command,
+      version: input.compiler.version,
+      target: input.compiler.target,
+    },
+    platform: input.platform,
+  });
+  return `${input.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
+}
+
+export function sha256(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** The build record in a finished install's marker, or undefined when the install is absent or unfinished. */
+export async function readCompleted<T>(installDir: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(installDir, COMPLETE_MARKER), 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the completion marker: the last step of a build, after the install was verified in place. */
+export async function markComplete(installDir: string, record: unknown): Promise<void> {
+  const marker = path.join(installDir, COMPLETE_MARKER);
+  const tmp = `${marker}.tmp-${process.pid}`;
+  await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644 });
+  await rename(tmp, marker);
+}
+
+/**
+ * Moves a staged install tree to its final path with one rename. A --prefix on another file system gets
+ * a copy next to it first, renamed into place the same way.
+ */
+export async function moveIntoPlace(staged: string, installDir: string): Promise<void> {
+  await rm(installDir, { recursive: true, force: true });
+  await mkdirPublic(path.dirname(installDir));
+  try {
+    await rename(staged, installDir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    const sibling = `${installDir}.tmp-${process.pid}`;
+    try {
+      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      await rename(sibling, installDir);
+    } finally {
+      await rm(sibling, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Refuses to build when the cache directory's file system is short of space. */
+export async function checkFreeSpace(dir: string, needBytes: number): Promise<void> {
+  const stats = await statfs(dir);
+  const free = Number(stats.bavail) * Number(stats.bsize);
+  if (free < needBytes) {
+    const gib = (n: number) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
+    throw new UserError(
+      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. ` +
+        'Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.',
+    );
+  }
+}
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+export interface LockOptions {
+  logger: Logger;
+  /** Says what is locked in the "waiting" message. */
+  what: string;
+  signal?: AbortSignal;
+  pollMs?: number;
+}
+
+export type ReleaseLock = () => Promise<void>;
+
+/**
+ * Takes an exclusive lock file (holding the owner's pid and host). A lock whose owner is a dead process
+ * on this host is stale and taken over; otherwise waits, saying for whom. Returns the release function.
+ */
+export async function acquireLock(file: string, options: LockOptions): Promise<ReleaseLock> {
+  let announced = false;
+  while (true) {
+    options.signal?.throwIfAborted();
+    const taken = await takeLock(file, options.logger);
+    if (typeof taken === 'function') return taken;
+    if (!announced) {
+      options.logger.info(
+        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file})`,
+      );
+      announced = true;
+    }
+    await sleep(options.pollMs ?? 1000, options.signal);
+  }
+}
+
+/** Takes the lock if nobody alive holds it; undefined otherwise. */
+export async function tryLock(file: string, logger: Logger): Promise<ReleaseLock | undefined> {
+  const taken = await takeLock(file, logger);
+  return typeof taken === 'function' ? taken : undefined;
+}
+
+/** One attempt: the release function, or the live owner that holds the lock. */
+async function takeLock(file: string, logger: Logger): Promise<ReleaseLock | LockOwner> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o755 });
+  const me: LockOwner = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() };
+  while (true) {
+    // Written to a private file first and then hard-linked into place (fails with EEXIST when taken), so
+    // a lock file always holds its owner and is never seen empty.
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(me), { mode: 0o644 });
+    let taken = false;
+    try {
+      await link(tmp, file);
+      taken = true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      await unlink(tmp).catch(() => {});
+    }
+    if (taken) {
+      return async () => {
+        const owner = await readOwner(file);
+        if (typeof owner === 'object' && owner.pid === me.pid && owner.host === me.host) {
+          await unlink(file).catch(() => {});
+        }
+      };
+    }
+    const owner = await readOwner(file);
+    if (owner === 'gone') continue; // released meanwhile
+    if (owner === undefined || (owner.host === me.host && !processAlive(owner.pid))) {
+      // Stale (its owner died) or unreadable: take it over.
+      logger.debug(`removing stale lock ${file} (${owner ? `pid ${owner.pid} is gone` : 'unreadable'})`);
+      await unlink(file).catch(() => {});
+      continue;
+    }
+    return owner;
+  }
+}
+
+/** The lock's owner; 'gone' when there is no lock file; undefined when it cannot be read. */
+async function readOwner(file: string): Promise<LockOwner | 'gone' | undefined> {
+  try {
+    const owner = JSON.parse(await readFile(file, 'utf8')) as Partial<LockOwner>;
+    if (typeof owner.pid !== 'number' || typeof owner.host !== 'string') return undefined;
+    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
+  }
+}
+
+/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
+export function processAlive(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

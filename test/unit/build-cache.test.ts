@@ -1,0 +1,172 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  acquireLock,
+  buildKey,
+  cacheLayout,
+  checkFreeSpace,
+  defaultCacheDir,
+  markComplete,
+  mkdirPublic,
+  moveIntoPlace,
+  readCompleted,
+  slotPaths,
+  type KeyInput,
+} from '../../src/build/cache.js';
+import { memoryLogger } from '../../src/util/logger.js';
+
+const input: KeyInput = {
+  sha: '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d',
+  patchHashes: [],
+  extraOptions: [],
+  compiler: {
+    command: 'gcc',
+    path: '/usr/bin/gcc',
+    version: 'gcc (Debian 12.2.0-14+deb12u1) 12.2.0',
+    target: 'x86_64-linux-gnu',
+  },
+  platform: { os: 'linux', arch: 'x64', release: 'debian 12' },
+  recipe: 1,
+};
+
+describe('install cache key', () => {
+  it('is the short sha and a hash over everything that decides the build', () => {
+    expect(buildKey(input)).toMatch(/^1a2b3c4d5e6f-[0-9a-f]{16}$/);
+    expect(buildKey({ ...input })).toBe(buildKey(input));
+  });
+
+  it.each<[string, Partial<KeyInput>]>([
+    ['sha', { sha: 'ffffffffffffffffffffffffffffffffffffffff' }],
+    ['patches', { patchHashes: ['ab'] }],
+    ['options', { extraOptions: ['-Db_lto=true'] }],
+    ['compiler version', { compiler: { ...input.compiler, version: 'gcc (Debian 12.3.0-1) 12.3.0' } }],
+    ['OS release', { platform: { ...input.platform, release: 'debian 13' } }],
+    ['architecture', { platform: { ...input.platform, arch: 'arm64' } }],
+    ['recipe', { recipe: 2 }],
+  ])('changes with the %s', (_what, change) => {
+    expect(buildKey({ ...input, ...change })).not.toBe(buildKey(input));
+  });
+
+  it('depends on the order patches are applied in', () => {
+    expect(buildKey({ ...input, patchHashes: ['a', 'b'] })).not.toBe(
+      buildKey({ ...input, patchHashes: ['b', 'a'] }),
+    );
+  });
+
+  it('does not depend on where the compiler lives', () => {
+    expect(buildKey({ ...input, compiler: { ...input.compiler, path: '/opt/gcc' } })).toBe(buildKey(input));
+  });
+});
+
+describe('cache layout', () => {
+  it('defaults: $PGPERF_CACHE_DIR, /var/cache/pgperf for root, else the XDG cache', () => {
+    expect(defaultCacheDir({ PGPERF_CACHE_DIR: '/x' }, 0, '/root')).toBe('/x');
+    expect(defaultCacheDir({}, 0, '/root')).toBe('/var/cache/pgperf');
+    expect(defaultCacheDir({}, 1000, '/home/u')).toBe('/home/u/.cache/pgperf');
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/xdg' }, 1000, '/home/u')).toBe('/xdg/pgperf');
+  });
+
+  it('gives each key fixed paths, and a prefix install its own slot', () => {
+    const layout = cacheLayout('/c');
+    const p = slotPaths(layout, 'k1');
+    expect(p).toMatchObject({
+      install: '/c/installs/k1',
+      src: '/c/builds/k1/src',
+      build: '/c/builds/k1/build',
+      lock: '/c/locks/k1.lock',
+      log: '/c/logs/k1.log',
+    });
+    const q = slotPaths(layout, 'k1', '/opt/pg');
+    expect(q.install).toBe('/opt/pg');
+    expect(q.slot).toMatch(/^k1-p[0-9a-f]{8}$/);
+    expect(q.work).not.toBe(p.work);
+  });
+});
+
+describe('cache on disk', () => {
+  let tmp: string;
+  beforeEach(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-cache-'));
+  });
+  afterEach(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('an install counts only once its marker is written, and moves into place in one rename', async () => {
+    const staged = path.join(tmp, 'stage', 'tree');
+    await mkdir(path.join(staged, 'bin'), { recursive: true });
+    const installDir = path.join(tmp, 'installs', 'k');
+    await moveIntoPlace(staged, installDir);
+    expect(await readdir(path.join(installDir))).toEqual(['bin']);
+    expect(await readCompleted(installDir)).toBeUndefined();
+    await markComplete(installDir, { key: 'k' });
+    expect(await readCompleted(installDir)).toEqual({ key: 'k' });
+    expect((await readdir(installDir)).sort()).toEqual(['.complete', 'bin']);
+  });
+
+  it('a lock is exclusive; a second taker waits, saying for whom, until it is released', async () => {
+    const file = path.join(tmp, 'locks', 'k.lock');
+    const logger = memoryLogger();
+    const release = await acquireLock(file, { logger, what: 'another build' });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ pid: process.pid, host: os.hostname() });
+    let second = false;
+    const waiting = acquireLock(file, { logger, what: 'another build', pollMs: 20 }).then((r) => {
+      second = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(second).toBe(false);
+    expect(logger.lines.join('\n')).toMatch(
+      new RegExp(`waiting for another build: locked by pid ${process.pid}`),
+    );
+    await release();
+    const release2 = await waiting;
+    expect(second).toBe(true);
+    await release2();
+    expect(await readdir(path.dirname(file))).toEqual([]);
+  });
+
+  it("a dead owner's lock is stale and taken over", async () => {
+    const file = path.join(tmp, 'k.lock');
+    // pid 2^22+1 is above Linux's pid_max limit: never a live process.
+    await writeFile(file, JSON.stringify({ pid: 4194305, host: os.hostname(), since: 'then' }));
+    const release = await acquireLock(file, { logger: memoryLogger(), what: 'x' });
+    expect(JSON.parse(await readFile(file, 'utf8')).pid).toBe(process.pid);
+    await release();
+  });
+
+  it('an aborted wait gives up', async () => {
+    const file = path.join(tmp, 'k.lock');
+    const release = await acquireLock(file, { logger: memoryLogger(), what: 'x' });
+    const controller = new AbortController();
+    const waiting = acquireLock(file, {
+      logger: memoryLogger(),
+      what: 'x',
+      pollMs: 10,
+      signal: controller.signal,
+    });
+    controller.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+    await release();
+  });
+
+  it('creates cache directories reachable by the user PostgreSQL runs as, whatever the umask', async () => {
+    const old = process.umask(0o077);
+    try {
+      await mkdirPublic(path.join(tmp, 'a', 'b'));
+    } finally {
+      process.umask(old);
+    }
+    expect((await stat(path.join(tmp, 'a'))).mode & 0o777).toBe(0o755);
+    expect((await stat(path.join(tmp, 'a', 'b'))).mode & 0o777).toBe(0o755);
+  });
+
+  it('refuses to build on a disk with too little space, saying how much and what to do', async () => {
+    await expect(checkFreeSpace(tmp, Number.MAX_SAFE_INTEGER)).rejects.toThrow(
+      /not enough disk space for a build in .*: [\d.]+ GiB free, a build needs about [\d.]+ GiB\. .*--cache-dir DIR/,
+    );
+    await expect(checkFreeSpace(tmp, 1)).resolves.toBeUndefined();
+  });
+});

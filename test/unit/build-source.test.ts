@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { failingFiles, isMailPatch, parseLsRemote, parseRepo, pickRef } from '../../src/build/source.js';
+
+describe('--repo', () => {
+  it.each([
+    ['https://github.com/postgres/postgres.git', 'https://github.com/postgres/postgres.git', false],
+    ['git@github.com:postgres/postgres.git', 'git@github.com:postgres/postgres.git', false],
+    ['file:///srv/pg', 'file:///srv/pg', true],
+    ['/srv/pg', 'file:///srv/pg', true],
+    ['../pg', 'file:///work/pg', true],
+  ])('%s -> %s', (input, url, local) => {
+    expect(parseRepo(input, '/work/main')).toEqual({ input, url, local });
+  });
+});
+
+// Captured from `git ls-remote https://github.com/postgres/postgres.git REL_17_0 'REL_17_0^{}' master`.
+const LS_REMOTE = [
+  'f3a5b2a4c6f41a8d8e7f5e7b9c3c1a3d0b4e5f60\trefs/heads/master',
+  '9c4a1b7e0d3f2e5a6b8c9d0e1f2a3b4c5d6e7f80\trefs/tags/REL_17_0',
+  'd7ec59a63d745ba74fba0e280bbf85dc6d1caa3e\trefs/tags/REL_17_0^{}',
+  '1111111111111111111111111111111111111111\trefs/remotes/origin/master',
+].join('\n');
+
+describe('resolving a ref from ls-remote', () => {
+  const refs = parseLsRemote(LS_REMOTE);
+  it('an annotated tag resolves to the commit it points at', () => {
+    expect(pickRef(refs, 'REL_17_0')).toBe('d7ec59a63d745ba74fba0e280bbf85dc6d1caa3e');
+  });
+  it('a branch resolves to its tip, not to a like-named remote-tracking ref', () => {
+    expect(pickRef(refs, 'master')).toBe('f3a5b2a4c6f41a8d8e7f5e7b9c3c1a3d0b4e5f60');
+    expect(pickRef(refs, 'refs/heads/master')).toBe('f3a5b2a4c6f41a8d8e7f5e7b9c3c1a3d0b4e5f60');
+  });
+  it('tags win over branches of the same name, as in git rev-parse', () => {
+    const both = parseLsRemote('a'.repeat(40) + '\trefs/heads/x\n' + 'b'.repeat(40) + '\trefs/tags/x\n');
+    expect(pickRef(both, 'x')).toBe('b'.repeat(40));
+  });
+  it('an unknown ref is undefined', () => {
+    expect(pickRef(refs, 'nosuch')).toBeUndefined();
+    expect(pickRef(refs, 'maste')).toBeUndefined();
+  });
+});
+
+describe('patch formats', () => {
+  it('git format-patch output and mailing-list mails are mail format (git am)', () => {
+    expect(
+      isMailPatch(
+        'From 3c1e2b7e5e8f4d1f9b0a7c6d5e4f3a2b1c0d9e8f Mon Sep 17 00:00:00 2001\nFrom: A <a@b>\nDate: Mon, 1 Jan 2024\nSubject: [PATCH v3 1/2] Speed up x\n\nbody\n---\n',
+      ),
+    ).toBe(true);
+    expect(isMailPatch('From: A <a@b>\nSubject: [PATCH] x\n\nbody\n')).toBe(true);
+  });
+  it('plain diffs are applied with git apply', () => {
+    expect(isMailPatch('diff --git a/x.c b/x.c\nindex 1..2 100644\n--- a/x.c\n+++ b/x.c\n')).toBe(false);
+    expect(isMailPatch('Subject: notes\n\ndiff --git a/x b/x\n')).toBe(false);
+  });
+});
+
+describe('failing files in git apply / git am errors', () => {
+  it('names the files git could not patch', () => {
+    // git 2.39 `git apply` and `git am` wording.
+    const apply =
+      'error: patch failed: src/backend/utils/adt/int.c:1650\nerror: src/backend/utils/adt/int.c: patch does not apply\n';
+    expect(failingFiles(apply)).toEqual(['src/backend/utils/adt/int.c']);
+    const am =
+      'Applying: Speed up x\nerror: src/include/nosuch.h: does not exist in index\nPatch failed at 0001 Speed up x\n';
+    expect(failingFiles(am)).toEqual(['src/include/nosuch.h']);
+    expect(failingFiles('error: src/x.c: No such file or directory\n')).toEqual(['src/x.c']);
+    expect(failingFiles('error: No valid patches in input (allow with "--allow-empty")\n')).toEqual([]);
+  });
+});
