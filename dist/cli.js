@@ -1204,7 +1204,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path7 = __require("node:path");
+    var path15 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2217,9 +2217,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path7.resolve(baseDir, baseName);
+          const localBin = path15.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path7.extname(baseName))) return void 0;
+          if (sourceExt.includes(path15.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2237,17 +2237,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path7.resolve(
-            path7.dirname(resolvedScriptPath),
+          executableDir = path15.resolve(
+            path15.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path7.basename(
+            const legacyName = path15.basename(
               this._scriptPath,
-              path7.extname(this._scriptPath)
+              path15.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2258,7 +2258,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path7.extname(executableFile));
+        launchWithNode = sourceExt.includes(path15.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -2669,7 +2669,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const negativeNumberArg = (arg) => {
           if (!/^-(\d+|\d*\.\d+)(e[+-]?\d+)?$/.test(arg)) return false;
           return !this._getCommandAndAncestors().some(
-            (cmd) => cmd.options.map((opt) => opt.short).some((short) => /^-\d$/.test(short))
+            (cmd) => cmd.options.map((opt) => opt.short).some((short2) => /^-\d$/.test(short2))
           );
         };
         let activeVariadicOption = null;
@@ -3173,7 +3173,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path7.basename(filename, path7.extname(filename));
+        this._name = path15.basename(filename, path15.extname(filename));
         return this;
       }
       /**
@@ -3187,9 +3187,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path8) {
-        if (path8 === void 0) return this._executableDir;
-        this._executableDir = path8;
+      executableDir(path16) {
+        if (path16 === void 0) return this._executableDir;
+        this._executableDir = path16;
         return this;
       }
       /**
@@ -3544,17 +3544,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path7) {
-      const ctrl = callVisitor(key, node2, visitor, path7);
+    function visit_(key, node2, visitor, path15) {
+      const ctrl = callVisitor(key, node2, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path7, ctrl);
-        return visit_(key, ctrl, visitor, path7);
+        replaceNode(key, path15, ctrl);
+        return visit_(key, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path7 = Object.freeze(path7.concat(node2));
+          path15 = Object.freeze(path15.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path7);
+            const ci = visit_(i, node2.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3565,13 +3565,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path7 = Object.freeze(path7.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path7);
+          path15 = Object.freeze(path15.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path7);
+          const cv = visit_("value", node2.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3592,17 +3592,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path7) {
-      const ctrl = await callVisitor(key, node2, visitor, path7);
+    async function visitAsync_(key, node2, visitor, path15) {
+      const ctrl = await callVisitor(key, node2, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path7, ctrl);
-        return visitAsync_(key, ctrl, visitor, path7);
+        replaceNode(key, path15, ctrl);
+        return visitAsync_(key, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path7 = Object.freeze(path7.concat(node2));
+          path15 = Object.freeze(path15.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path7);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3613,13 +3613,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path7 = Object.freeze(path7.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path7);
+          path15 = Object.freeze(path15.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path7);
+          const cv = await visitAsync_("value", node2.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3646,23 +3646,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path7) {
+    function callVisitor(key, node2, visitor, path15) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path7);
+        return visitor(key, node2, path15);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path7);
+        return visitor.Map?.(key, node2, path15);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path7);
+        return visitor.Seq?.(key, node2, path15);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path7);
+        return visitor.Pair?.(key, node2, path15);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path7);
+        return visitor.Scalar?.(key, node2, path15);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path7);
+        return visitor.Alias?.(key, node2, path15);
       return void 0;
     }
-    function replaceNode(key, path7, node2) {
-      const parent = path7[path7.length - 1];
+    function replaceNode(key, path15, node2) {
+      const parent = path15[path15.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -4274,10 +4274,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path7, value) {
+    function collectionFromPath(schema, path15, value) {
       let v = value;
-      for (let i = path7.length - 1; i >= 0; --i) {
-        const k = path7[i];
+      for (let i = path15.length - 1; i >= 0; --i) {
+        const k = path15[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4296,7 +4296,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path7) => path7 == null || typeof path7 === "object" && !!path7[Symbol.iterator]().next().done;
+    var isEmptyPath = (path15) => path15 == null || typeof path15 === "object" && !!path15[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4326,11 +4326,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path7, value) {
-        if (isEmptyPath(path7))
+      addIn(path15, value) {
+        if (isEmptyPath(path15))
           this.add(value);
         else {
-          const [key, ...rest] = path7;
+          const [key, ...rest] = path15;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -4344,8 +4344,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path7) {
-        const [key, ...rest] = path7;
+      deleteIn(path15) {
+        const [key, ...rest] = path15;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -4359,8 +4359,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path7, keepScalar) {
-        const [key, ...rest] = path7;
+      getIn(path15, keepScalar) {
+        const [key, ...rest] = path15;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -4378,8 +4378,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path7) {
-        const [key, ...rest] = path7;
+      hasIn(path15) {
+        const [key, ...rest] = path15;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -4389,8 +4389,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path7, value) {
-        const [key, ...rest] = path7;
+      setIn(path15, value) {
+        const [key, ...rest] = path15;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -5277,8 +5277,8 @@ var require_Pair = __commonJS({
         return new _Pair(key, value);
       }
       toJSON(_, ctx) {
-        const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
-        return addPairToJSMap.addPairToJSMap(ctx, pair, this);
+        const pair2 = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        return addPairToJSMap.addPairToJSMap(ctx, pair2, this);
       }
       toString(ctx, onComment, onChompKeep) {
         return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
@@ -5503,14 +5503,14 @@ var require_YAMLMap = __commonJS({
        * @param overwrite - If not set `true`, using a key that is already in the
        *   collection will throw. Otherwise, overwrites the previous value.
        */
-      add(pair, overwrite) {
+      add(pair2, overwrite) {
         let _pair;
-        if (identity.isPair(pair))
-          _pair = pair;
-        else if (!pair || typeof pair !== "object" || !("key" in pair)) {
-          _pair = new Pair.Pair(pair, pair?.value);
+        if (identity.isPair(pair2))
+          _pair = pair2;
+        else if (!pair2 || typeof pair2 !== "object" || !("key" in pair2)) {
+          _pair = new Pair.Pair(pair2, pair2?.value);
         } else
-          _pair = new Pair.Pair(pair.key, pair.value);
+          _pair = new Pair.Pair(pair2.key, pair2.value);
         const prev = findPair(this.items, _pair.key);
         const sortEntries = this.schema?.sortMapEntries;
         if (prev) {
@@ -5812,9 +5812,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num2 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num2))
-        return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
+      const num3 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num3))
+        return isNaN(num3) ? ".nan" : num3 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -5854,8 +5854,8 @@ var require_float = __commonJS({
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
       stringify(node2) {
-        const num2 = Number(node2.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num3 = Number(node2.value);
+        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -6101,16 +6101,16 @@ var require_pairs = __commonJS({
           else if (identity.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            const pair2 = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
             if (item.commentBefore)
-              pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
-${pair.key.commentBefore}` : item.commentBefore;
+              pair2.key.commentBefore = pair2.key.commentBefore ? `${item.commentBefore}
+${pair2.key.commentBefore}` : item.commentBefore;
             if (item.comment) {
-              const cn = pair.value ?? pair.key;
+              const cn = pair2.value ?? pair2.key;
               cn.comment = cn.comment ? `${item.comment}
 ${cn.comment}` : item.comment;
             }
-            item = pair;
+            item = pair2;
           }
           seq.items[i] = identity.isPair(item) ? item : new Pair.Pair(item);
         }
@@ -6191,13 +6191,13 @@ var require_omap = __commonJS({
         const map2 = /* @__PURE__ */ new Map();
         if (ctx?.onCreate)
           ctx.onCreate(map2);
-        for (const pair of this.items) {
+        for (const pair2 of this.items) {
           let key, value;
-          if (identity.isPair(pair)) {
-            key = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key, ctx);
+          if (identity.isPair(pair2)) {
+            key = toJS.toJS(pair2.key, "", ctx);
+            value = toJS.toJS(pair2.value, key, ctx);
           } else {
-            key = toJS.toJS(pair, "", ctx);
+            key = toJS.toJS(pair2, "", ctx);
           }
           if (map2.has(key))
             throw new Error("Ordered maps must not include duplicate keys");
@@ -6294,8 +6294,8 @@ var require_float2 = __commonJS({
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
       stringify(node2) {
-        const num2 = Number(node2.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num3 = Number(node2.value);
+        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -6413,24 +6413,24 @@ var require_set = __commonJS({
         this.tag = _YAMLSet.tag;
       }
       add(key) {
-        let pair;
+        let pair2;
         if (identity.isPair(key))
-          pair = key;
+          pair2 = key;
         else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
-          pair = new Pair.Pair(key.key, null);
+          pair2 = new Pair.Pair(key.key, null);
         else
-          pair = new Pair.Pair(key, null);
-        const prev = YAMLMap.findPair(this.items, pair.key);
+          pair2 = new Pair.Pair(key, null);
+        const prev = YAMLMap.findPair(this.items, pair2.key);
         if (!prev)
-          this.items.push(pair);
+          this.items.push(pair2);
       }
       /**
        * If `keepPair` is `true`, returns the Pair matching `key`.
        * Otherwise, returns the value of that Pair's key.
        */
       get(key, keepPair) {
-        const pair = YAMLMap.findPair(this.items, key);
-        return !keepPair && identity.isPair(pair) ? identity.isScalar(pair.key) ? pair.key.value : pair.key : pair;
+        const pair2 = YAMLMap.findPair(this.items, key);
+        return !keepPair && identity.isPair(pair2) ? identity.isScalar(pair2.key) ? pair2.key.value : pair2.key : pair2;
       }
       set(key, value) {
         if (typeof value !== "boolean")
@@ -6497,23 +6497,23 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
       const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
-      return sign === "-" ? num2(-1) * res : res;
+      const num3 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num3(60) + num3(p), num3(0));
+      return sign === "-" ? num3(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
       let { value } = node2;
-      let num2 = (n) => n;
+      let num3 = (n) => n;
       if (typeof value === "bigint")
-        num2 = (n) => BigInt(n);
+        num3 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node2);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num2(-1);
+        value *= num3(-1);
       }
-      const _60 = num2(60);
+      const _60 = num3(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -6905,9 +6905,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path7, value) {
+      addIn(path15, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path7, value);
+          this.contents.addIn(path15, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6982,14 +6982,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path7) {
-        if (Collection.isEmptyPath(path7)) {
+      deleteIn(path15) {
+        if (Collection.isEmptyPath(path15)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path7) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path15) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7004,10 +7004,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path7, keepScalar) {
-        if (Collection.isEmptyPath(path7))
+      getIn(path15, keepScalar) {
+        if (Collection.isEmptyPath(path15))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path7, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path15, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7018,10 +7018,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path7) {
-        if (Collection.isEmptyPath(path7))
+      hasIn(path15) {
+        if (Collection.isEmptyPath(path15))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path7) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path15) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7038,13 +7038,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path7, value) {
-        if (Collection.isEmptyPath(path7)) {
+      setIn(path15, value) {
+        if (Collection.isEmptyPath(path15)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path7), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path15), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path7, value);
+          this.contents.setIn(path15, value);
         }
       }
       /**
@@ -7405,7 +7405,7 @@ var require_util_map_includes = __commonJS({
       if (uniqueKeys === false)
         return false;
       const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
-      return items.some((pair) => isEqual(pair.key, search));
+      return items.some((pair2) => isEqual(pair2.key, search));
     }
     exports.mapIncludes = mapIncludes;
   }
@@ -7491,10 +7491,10 @@ var require_resolve_block_map = __commonJS({
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
-          const pair = new Pair.Pair(keyNode, valueNode);
+          const pair2 = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          map2.items.push(pair);
+            pair2.srcToken = collItem;
+          map2.items.push(pair2);
         } else {
           if (implicitKey)
             onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
@@ -7504,10 +7504,10 @@ var require_resolve_block_map = __commonJS({
             else
               keyNode.comment = valueProps.comment;
           }
-          const pair = new Pair.Pair(keyNode);
+          const pair2 = new Pair.Pair(keyNode);
           if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          map2.items.push(pair);
+            pair2.srcToken = collItem;
+          map2.items.push(pair2);
         }
       }
       if (commentEnd && commentEnd < offset)
@@ -7758,18 +7758,18 @@ var require_resolve_flow_collection = __commonJS({
             else
               keyNode.comment = valueProps.comment;
           }
-          const pair = new Pair.Pair(keyNode, valueNode);
+          const pair2 = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
+            pair2.srcToken = collItem;
           if (isMap2) {
             const map2 = coll;
             if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-            map2.items.push(pair);
+            map2.items.push(pair2);
           } else {
             const map2 = new YAMLMap.YAMLMap(ctx.schema);
             map2.flow = true;
-            map2.items.push(pair);
+            map2.items.push(pair2);
             const endRange = (valueNode ?? keyNode).range;
             map2.range = [keyNode.range[0], endRange[1], endRange[2]];
             coll.items.push(map2);
@@ -9005,9 +9005,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path7) => {
+    visit2.itemAtPath = (cst, path15) => {
       let item = cst;
-      for (const [field, index] of path7) {
+      for (const [field, index] of path15) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9016,23 +9016,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path7) => {
-      const parent = visit2.itemAtPath(cst, path7.slice(0, -1));
-      const field = path7[path7.length - 1][0];
+    visit2.parentCollection = (cst, path15) => {
+      const parent = visit2.itemAtPath(cst, path15.slice(0, -1));
+      const field = path15[path15.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path7, item, visitor) {
-      let ctrl = visitor(item, path7);
+    function _visit(path15, item, visitor) {
+      let ctrl = visitor(item, path15);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path7.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path15.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9043,10 +9043,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path7);
+            ctrl = ctrl(item, path15);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path7) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path15) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -10834,6 +10834,1665 @@ function errorMessage(e) {
 // src/version.ts
 var PGPERF_VERSION = "0.1.0";
 
+// src/cli/commands/build.ts
+import os5 from "node:os";
+import path8 from "node:path";
+
+// src/build/build.ts
+import { mkdir as mkdir3, readdir, readFile as readFile6, rm as rm4, writeFile as writeFile3 } from "node:fs/promises";
+import os4 from "node:os";
+import path7 from "node:path";
+
+// src/cluster/cluster.ts
+import {
+  access,
+  chown,
+  constants,
+  mkdir,
+  mkdtemp,
+  readFile,
+  rm,
+  writeFile,
+  appendFile
+} from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+// src/util/process.ts
+import { spawn } from "node:child_process";
+var KILL_GRACE_MS = 5e3;
+var nodeProcessRunner = {
+  run(command, args, options = {}) {
+    const started = Date.now();
+    return new Promise((resolve) => {
+      const child = spawn(command, args, {
+        env: options.env ?? process.env,
+        cwd: options.cwd,
+        uid: options.uid,
+        gid: options.gid,
+        stdio: ["pipe", "pipe", "pipe"]
+      });
+      const stdout = [];
+      const stderr = [];
+      let pendingErrLine = "";
+      let timedOut = false;
+      let spawnError;
+      let killTimer;
+      const terminate = () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill("SIGTERM");
+        killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+      };
+      const timeout = options.timeoutMs ? setTimeout(() => {
+        timedOut = true;
+        terminate();
+      }, options.timeoutMs) : void 0;
+      const onAbort = () => terminate();
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      if (options.signal?.aborted) terminate();
+      child.stdout.on("data", (chunk) => stdout.push(chunk));
+      child.stderr.on("data", (chunk) => {
+        stderr.push(chunk);
+        if (!options.onStderrLine) return;
+        const lines = (pendingErrLine + chunk.toString("utf8")).split("\n");
+        pendingErrLine = lines.pop() ?? "";
+        for (const line of lines) options.onStderrLine(line);
+      });
+      child.on("error", (err) => {
+        spawnError = err.message;
+      });
+      child.stdin.on("error", () => {
+      });
+      child.stdin.end(options.input ?? "");
+      child.on("close", (code, signal) => {
+        if (timeout) clearTimeout(timeout);
+        if (killTimer) clearTimeout(killTimer);
+        options.signal?.removeEventListener("abort", onAbort);
+        if (options.onStderrLine && pendingErrLine) options.onStderrLine(pendingErrLine);
+        resolve({
+          command: [command, ...args],
+          exitCode: code,
+          signal,
+          stdout: Buffer.concat(stdout).toString("utf8"),
+          stderr: Buffer.concat(stderr).toString("utf8"),
+          durationMs: Date.now() - started,
+          spawnError,
+          timedOut
+        });
+      });
+    });
+  }
+};
+function tail(text, lines = 20) {
+  const all = text.trimEnd().split("\n");
+  return all.slice(-lines).join("\n");
+}
+function describeExit(result) {
+  if (result.spawnError) return `could not start ${result.command[0]}: ${result.spawnError}`;
+  if (result.timedOut) return `timed out after ${Math.round(result.durationMs / 1e3)} s`;
+  if (result.signal) return `killed by ${result.signal}`;
+  return `exit code ${result.exitCode}`;
+}
+
+// src/cluster/cleanup.ts
+var tasks = /* @__PURE__ */ new Map();
+var nextId = 1;
+function onCleanup(task) {
+  const id = nextId++;
+  tasks.set(id, task);
+  return () => tasks.delete(id);
+}
+async function runCleanups() {
+  const pending = [...tasks.entries()].reverse();
+  tasks.clear();
+  for (const [, task] of pending) {
+    try {
+      await task();
+    } catch {
+    }
+  }
+}
+
+// src/cluster/conf.ts
+import { createHash } from "node:crypto";
+var PGPERF_CONNECTIONS = 5;
+var SUPERUSER_RESERVED = 3;
+var BASELINE_SETTINGS = {
+  // Memory: enough for the shipped workloads' data sets; raise per workload for bigger scales.
+  shared_buffers: "1GB",
+  // 'try' because CI machines rarely reserve huge pages; 'on' would refuse to start there.
+  huge_pages: "try",
+  // Keep checkpoints out of short runs; pgperf checkpoints explicitly before each measured run.
+  max_wal_size: "8GB",
+  min_wal_size: "1GB",
+  checkpoint_timeout: "30min",
+  checkpoint_completion_target: "0.9",
+  // Durable defaults, stated so a results file shows them; workloads may relax them and say so.
+  fsync: "on",
+  synchronous_commit: "on",
+  full_page_writes: "on",
+  autovacuum: "on",
+  // Plan-shape and JIT noise are not what a patch benchmark measures.
+  max_parallel_workers_per_gather: "0",
+  jit: "off",
+  log_checkpoints: "on",
+  lc_messages: "'C'"
+};
+function clusterSettings(input2) {
+  const settings = {
+    ...BASELINE_SETTINGS,
+    max_connections: String(Math.max(20, input2.maxClients + SUPERUSER_RESERVED + PGPERF_CONNECTIONS))
+  };
+  for (const [k, v] of Object.entries(input2.workloadSettings)) settings[k] = String(v);
+  for (const [k, v] of Object.entries(input2.armSettings ?? {})) settings[k] = v;
+  settings.listen_addresses = "''";
+  settings.port = String(input2.port);
+  settings.unix_socket_directories = quote(input2.socketDir);
+  return settings;
+}
+function renderConf(settings) {
+  const lines = ["# Written by pgperf; included at the end of postgresql.conf."];
+  for (const [k, v] of Object.entries(settings)) lines.push(`${k} = ${formatValue(v)}`);
+  return `${lines.join("\n")}
+`;
+}
+function settingsHash(settings) {
+  const relevant = Object.entries(settings).filter(([k]) => !["port", "unix_socket_directories"].includes(k)).sort(([a], [b]) => a.localeCompare(b));
+  return createHash("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
+}
+function formatValue(v) {
+  if (/^'.*'$/s.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v)) return v;
+  return quote(v);
+}
+function quote(v) {
+  return `'${v.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+}
+
+// src/cluster/cluster.ts
+var SUPERUSER = "postgres";
+var BENCH_DATABASE = "pgperf";
+var START_TIMEOUT_S = 120;
+var STOP_TIMEOUT_S = 60;
+var PORT_ATTEMPTS = 3;
+var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
+async function inspectBinDir(binDir, what, runner) {
+  for (const bin of REQUIRED_BINARIES) {
+    try {
+      await access(path.join(binDir, bin), constants.X_OK);
+    } catch {
+      throw new UserError(
+        `${what}: ${binDir} has no executable ${bin} (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)`
+      );
+    }
+  }
+  const res = await runner.run(path.join(binDir, "postgres"), ["--version"]);
+  const text = res.stdout.trim();
+  const major = parseMajor(text);
+  if (res.exitCode !== 0 || major === void 0) {
+    throw new UserError(
+      `${what}: ${binDir}/postgres --version failed (${describeExit(res)}): ${text}${res.stderr}`
+    );
+  }
+  return { text, major };
+}
+function parseMajor(versionText) {
+  const m = /\(PostgreSQL\)\s+(\d+)/.exec(versionText) ?? /(\d+)(?:\.\d+|devel|beta|rc)/.exec(versionText);
+  return m ? Number(m[1]) : void 0;
+}
+var PgCluster = class _PgCluster {
+  constructor(spec, dir, version2, deps) {
+    this.spec = spec;
+    this.dir = dir;
+    this.version = version2;
+    this.deps = deps;
+  }
+  spec;
+  dir;
+  version;
+  deps;
+  port = 0;
+  unregister = () => {
+  };
+  get label() {
+    return this.spec.label;
+  }
+  get dataDir() {
+    return path.join(this.dir, "data");
+  }
+  get socketDir() {
+    return path.join(this.dir, "socket");
+  }
+  get logFile() {
+    return path.join(this.dir, "server.log");
+  }
+  get connection() {
+    return { host: this.socketDir, port: this.port, user: SUPERUSER, database: BENCH_DATABASE };
+  }
+  get settings() {
+    return clusterSettings({ ...this.spec.conf, port: this.port, socketDir: this.socketDir });
+  }
+  /** initdb into a new private directory. The caller must destroy() it. */
+  static async create(spec, deps) {
+    const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
+    const dir = await mkdtemp(path.join(spec.parentDir ?? os.tmpdir(), `pgperf-${safeName(spec.label)}-`));
+    const cluster = new _PgCluster(spec, dir, version2, deps);
+    cluster.unregister = onCleanup(() => cluster.destroy());
+    try {
+      await mkdir(cluster.socketDir, { mode: 448 });
+      if (spec.runAs) {
+        await chown(dir, spec.runAs.uid, spec.runAs.gid);
+        await chown(cluster.socketDir, spec.runAs.uid, spec.runAs.gid);
+        await cluster.checkReachable();
+      }
+      await cluster.initdb();
+    } catch (e) {
+      await cluster.destroy();
+      throw e;
+    }
+    return cluster;
+  }
+  /** The run-as user must be able to enter the directory; a private parent (e.g. under /root) stops it. */
+  async checkReachable() {
+    const res = await this.deps.runner.run("test", ["-w", this.dir, "-a", "-x", this.dir], {
+      uid: this.spec.runAs.uid,
+      gid: this.spec.runAs.gid,
+      cwd: "/"
+    });
+    if (res.exitCode !== 0) {
+      throw new UserError(
+        `arm ${this.spec.label}: the user "${this.spec.runAs.name}" that runs PostgreSQL cannot enter ${this.dir}; a parent directory is private. Choose a --tmp-dir that user can reach (e.g. under /tmp).`
+      );
+    }
+  }
+  async initdb() {
+    const args = [
+      "-D",
+      this.dataDir,
+      "-U",
+      SUPERUSER,
+      "-A",
+      "trust",
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--no-sync"
+    ];
+    if (this.spec.dataChecksums) args.push("--data-checksums");
+    else if (this.version.major >= 18) args.push("--no-data-checksums");
+    const res = await this.pg("initdb", args);
+    if (res.exitCode !== 0) {
+      throw new UserError(
+        `arm ${this.spec.label}: initdb failed (${describeExit(res)}):
+${tail(res.stderr + res.stdout)}`
+      );
+    }
+  }
+  /** Writes the configuration and starts the server; a port found taken is replaced by another. */
+  async start() {
+    for (let attempt = 1; ; attempt++) {
+      this.port = await freePort();
+      await writeFile(path.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
+      await this.includeConf();
+      const res = await this.pg("pg_ctl", [
+        "start",
+        "-D",
+        this.dataDir,
+        "-l",
+        this.logFile,
+        "-w",
+        "-t",
+        String(START_TIMEOUT_S),
+        "-s"
+      ]);
+      if (res.exitCode === 0) {
+        this.deps.logger.debug(`arm ${this.spec.label}: server up on ${this.socketDir} port ${this.port}`);
+        await this.ensureDatabase();
+        return;
+      }
+      const log = await this.logTail(30);
+      if (attempt < PORT_ATTEMPTS && /already in use|could not create lock file|could not bind/i.test(log)) {
+        this.deps.logger.warn(`arm ${this.spec.label}: port ${this.port} is taken, trying another`);
+        continue;
+      }
+      await this.stop();
+      throw new UserError(
+        `arm ${this.spec.label}: PostgreSQL failed to start (${describeExit(res)}). Server log (${this.logFile}):
+${log || res.stderr}`
+      );
+    }
+  }
+  async includeConf() {
+    const conf = path.join(this.dataDir, "postgresql.conf");
+    const text = await readFile(conf, "utf8");
+    if (!text.includes("include = 'pgperf.conf'")) await appendFile(conf, "\ninclude = 'pgperf.conf'\n");
+  }
+  async ensureDatabase() {
+    const exists2 = await this.psql(
+      `SELECT 1 FROM pg_database WHERE datname = '${BENCH_DATABASE}'`,
+      "postgres"
+    );
+    if (exists2.trim() !== "1") await this.psql(`CREATE DATABASE ${BENCH_DATABASE}`, "postgres");
+  }
+  /** Runs SQL through the cluster's psql; returns unaligned, tuples-only output. */
+  async psql(sql, database = BENCH_DATABASE) {
+    const { host, port, user } = this.connection;
+    const res = await this.deps.runner.run(
+      path.join(this.spec.binDir, "psql"),
+      [
+        "-X",
+        "-q",
+        "-A",
+        "-t",
+        "-v",
+        "ON_ERROR_STOP=1",
+        "-h",
+        host,
+        "-p",
+        String(port),
+        "-U",
+        user,
+        "-d",
+        database,
+        "-c",
+        sql
+      ],
+      { env: { ...process.env, LC_ALL: "C", PGAPPNAME: "pgperf" } }
+    );
+    if (res.exitCode !== 0) {
+      throw new Error(
+        `arm ${this.spec.label}: psql "${sql}" failed (${describeExit(res)}): ${res.stderr.trim()}`
+      );
+    }
+    return res.stdout;
+  }
+  /** True when the postmaster answers pg_ctl status. */
+  async isRunning() {
+    const res = await this.pg("pg_ctl", ["status", "-D", this.dataDir]);
+    return res.exitCode === 0;
+  }
+  /** Stops the server: fast shutdown, then immediate, then SIGKILL to the postmaster's own pid. */
+  async stop() {
+    if (!await this.hasPidFile()) {
+      return;
+    }
+    for (const mode of ["fast", "immediate"]) {
+      const res = await this.pg("pg_ctl", [
+        "stop",
+        "-D",
+        this.dataDir,
+        "-m",
+        mode,
+        "-w",
+        "-t",
+        String(this.spec.stopTimeoutS ?? STOP_TIMEOUT_S),
+        "-s"
+      ]);
+      if (res.exitCode === 0 || !await this.hasPidFile()) {
+        return;
+      }
+      this.deps.logger.warn(`arm ${this.spec.label}: pg_ctl stop -m ${mode} failed: ${res.stderr.trim()}`);
+    }
+    const pid = await this.postmasterPid();
+    if (pid) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+      }
+    }
+  }
+  /** Stops the server and removes the cluster's directory. Safe to call more than once. */
+  async destroy() {
+    this.unregister();
+    try {
+      await this.stop();
+    } finally {
+      await rm(this.dir, { recursive: true, force: true });
+    }
+  }
+  async logTail(lines = 20) {
+    try {
+      return tail(await readFile(this.logFile, "utf8"), lines);
+    } catch {
+      return "";
+    }
+  }
+  async postmasterPid() {
+    try {
+      const first = (await readFile(path.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const pid = Number(first);
+      return Number.isInteger(pid) && pid > 0 ? pid : void 0;
+    } catch {
+      return void 0;
+    }
+  }
+  async hasPidFile() {
+    return await this.postmasterPid() !== void 0;
+  }
+  /** Runs a server-side binary as the run-as user. */
+  pg(bin, args) {
+    const options = { env: { ...process.env, LC_ALL: "C" } };
+    if (this.spec.runAs) {
+      options.uid = this.spec.runAs.uid;
+      options.gid = this.spec.runAs.gid;
+      options.cwd = this.dir;
+    }
+    return this.deps.runner.run(path.join(this.spec.binDir, bin), args, options);
+  }
+};
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(
+        () => typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))
+      );
+    });
+  });
+}
+function safeName(label) {
+  return label.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 40);
+}
+
+// src/build/builder.ts
+import { appendFile as appendFile2, readFile as readFile2, stat } from "node:fs/promises";
+import path3 from "node:path";
+
+// src/build/deps.ts
+import { access as access2, constants as constants2 } from "node:fs/promises";
+import path2 from "node:path";
+var TOOL_PACKAGES = {
+  git: "git",
+  gcc: "gcc",
+  cc: "gcc",
+  make: "make",
+  meson: "meson",
+  ninja: "ninja-build",
+  bison: "bison",
+  flex: "flex",
+  perl: "perl",
+  "pkg-config": "pkg-config",
+  ccache: "ccache"
+};
+var LIBRARY_PACKAGES = {
+  readline: "libreadline-dev",
+  zlib: "zlib1g-dev",
+  "icu-uc": "libicu-dev",
+  "icu-i18n": "libicu-dev"
+};
+function requiredTools(system) {
+  const common = ["git", "bison", "flex", "perl", "pkg-config"];
+  return system === "meson" ? [...common, "meson", "ninja"] : [...common, "make"];
+}
+async function findOnPath(name, pathVar) {
+  for (const dir of (pathVar ?? "").split(path2.delimiter)) {
+    if (!dir) continue;
+    const candidate = path2.join(dir, name);
+    try {
+      await access2(candidate, constants2.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return void 0;
+}
+function missingDependencyError(missing, what) {
+  const list = missing.map((m) => `${m.kind} ${m.name} (Debian package ${m.package})`).join(", ");
+  const packages = [...new Set(missing.map((m) => m.package))].join(" ");
+  return new UserError(
+    `${what}: missing build dependencies: ${list}. Install them with: apt-get install ${packages} (or run scripts/setup.sh)`
+  );
+}
+async function findMissingDependencies(system, env, runner) {
+  const missing = [];
+  for (const tool of requiredTools(system)) {
+    if (!await findOnPath(tool, env.PATH)) {
+      missing.push({ name: tool, kind: "program", package: TOOL_PACKAGES[tool] });
+    }
+  }
+  if (missing.some((m) => m.name === "pkg-config")) return missing;
+  for (const [lib, pkg] of Object.entries(LIBRARY_PACKAGES)) {
+    const res = await runner.run("pkg-config", ["--exists", lib], { env });
+    if (res.exitCode !== 0 && !missing.some((m) => m.package === pkg)) {
+      missing.push({ name: lib, kind: "library", package: pkg });
+    }
+  }
+  return missing;
+}
+function packagesMissingFromLog(log) {
+  const found = /* @__PURE__ */ new Set();
+  const patterns = [
+    [/Program '([^']+)' not found/g, (m) => TOOL_PACKAGES[m[1]]],
+    [/Dependency "([^"]+)" not found/g, (m) => LIBRARY_PACKAGES[m[1]]],
+    [/Package '([^']+)',? .*not found/g, (m) => LIBRARY_PACKAGES[m[1]]],
+    [/readline library not found/g, () => "libreadline-dev"],
+    [/zlib library not found/g, () => "zlib1g-dev"],
+    [/ICU library not found|icu-uc.*not found/g, () => "libicu-dev"],
+    [
+      /`?(bison|flex)'? is missing on your system|\b(bison|flex): (?:command )?not found/g,
+      (m) => m[1] ?? m[2]
+    ],
+    [/no acceptable C compiler found/g, () => "gcc"]
+  ];
+  for (const [re, pkg] of patterns) {
+    for (const m of log.matchAll(re)) {
+      const p = pkg(m);
+      if (p) found.add(p);
+    }
+  }
+  return [...found];
+}
+
+// src/build/options.ts
+var BUILD_RECIPE_VERSION = 1;
+var OPTIMIZATION = "2";
+var ENABLED_FEATURES = ["readline", "zlib", "icu"];
+var MESON_PINNED = [
+  ["libdir", "lib"],
+  ["optimization", OPTIMIZATION],
+  ["debug", "false"],
+  ["cassert", "false"],
+  ["injection_points", "false"],
+  ["rpath", "true"],
+  ["auto_features", "disabled"],
+  ...ENABLED_FEATURES.map((f) => [f, "enabled"]),
+  ["ssl", "none"],
+  ["uuid", "none"],
+  ["libedit_preferred", "false"]
+];
+var MESON_BUILTIN = /* @__PURE__ */ new Set(["prefix", "libdir", "optimization", "debug", "auto_features", "buildtype"]);
+var CONFIGURE_PINNED = [
+  "--disable-cassert",
+  "--disable-debug",
+  "--disable-nls",
+  "--disable-tap-tests",
+  "--disable-dtrace",
+  "--disable-profiling",
+  "--disable-coverage",
+  "--disable-injection-points",
+  ...ENABLED_FEATURES.map((f) => `--with-${f}`),
+  "--without-openssl",
+  "--without-gssapi",
+  "--without-ldap",
+  "--without-pam",
+  "--without-bsd-auth",
+  "--without-systemd",
+  "--without-selinux",
+  "--without-bonjour",
+  "--without-llvm",
+  "--without-lz4",
+  "--without-zstd",
+  "--without-libxml",
+  "--without-libxslt",
+  "--without-perl",
+  "--without-python",
+  "--without-tcl"
+];
+function mesonOptions(input2) {
+  const user = /* @__PURE__ */ new Map();
+  for (const opt of input2.extra) {
+    const m = /^-D([A-Za-z0-9_.:-]+)=(.*)$/.exec(opt);
+    if (!m) {
+      throw new UserError(
+        `--build-option ${opt}: this tree builds with meson, which takes -DNAME=VALUE options (e.g. -Dc_args=-fno-omit-frame-pointer)`
+      );
+    }
+    const name = m[1];
+    if (name === "prefix") {
+      throw new UserError(
+        `--build-option ${opt}: the prefix is pgperf's to choose; use --prefix DIR instead`
+      );
+    }
+    if (!input2.available.has(name) && !MESON_BUILTIN.has(name) && !isMesonBaseOption(name)) {
+      throw new UserError(
+        `--build-option ${opt}: this tree has no meson option "${name}" (see meson_options.txt or meson.options)`
+      );
+    }
+    user.set(name, m[2]);
+  }
+  const pinned = MESON_PINNED.filter(
+    ([name]) => (MESON_BUILTIN.has(name) || input2.available.has(name)) && !user.has(name)
+  );
+  return [
+    `--prefix=${input2.prefix}`,
+    ...pinned.map(([name, value]) => `-D${name}=${value}`),
+    ...[...user].map(([name, value]) => `-D${name}=${value}`)
+  ];
+}
+function isMesonBaseOption(name) {
+  return /^(b_|c_|backend_|buildtype$|warning_level$|werror$|strip$|default_library$)/.test(name);
+}
+function configureOptions(input2) {
+  for (const opt of input2.extra) {
+    if (opt.startsWith("-D")) {
+      throw new UserError(
+        `--build-option ${opt}: this tree builds with ./configure (PostgreSQL 15 and older), which takes --with-X/--enable-X or VAR=VALUE options`
+      );
+    }
+    if (opt.startsWith("--prefix")) {
+      throw new UserError(
+        `--build-option ${opt}: the prefix is pgperf's to choose; use --prefix DIR instead`
+      );
+    }
+  }
+  return [`--prefix=${input2.prefix}`, ...CONFIGURE_PINNED, ...input2.extra];
+}
+function parseMesonOptionNames(text) {
+  const names = /* @__PURE__ */ new Set();
+  for (const m of text.matchAll(/^\s*option\(\s*'([^']+)'/gm)) names.add(m[1]);
+  return names;
+}
+
+// src/build/builder.ts
+var BuildStepError = class extends UserError {
+  constructor(step, message, logFile) {
+    super(message);
+    this.step = step;
+    this.logFile = logFile;
+    this.name = "BuildStepError";
+  }
+  step;
+  logFile;
+};
+var TAIL_LINES = 25;
+var mesonStrategy = {
+  system: "meson",
+  async options(ctx, extra) {
+    let text = "";
+    for (const name of ["meson_options.txt", "meson.options"]) {
+      text += await readFile2(path3.join(ctx.srcDir, name), "utf8").catch(() => "");
+    }
+    return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text) });
+  },
+  async configure(ctx, options) {
+    await runStep(ctx, "configure", "meson", ["setup", ctx.buildDir, ctx.srcDir, ...options], ctx.srcDir);
+  },
+  async compile(ctx) {
+    await runStep(ctx, "compile", "ninja", ["-C", ctx.buildDir, `-j${ctx.jobs}`], ctx.srcDir);
+  },
+  async install(ctx) {
+    await runStep(
+      ctx,
+      "install",
+      "meson",
+      ["install", "-C", ctx.buildDir, "--no-rebuild", "--quiet", "--destdir", ctx.stageDir],
+      ctx.srcDir
+    );
+  }
+};
+var autoconfStrategy = {
+  system: "autoconf",
+  async options(ctx, extra) {
+    return configureOptions({ prefix: ctx.prefix, extra });
+  },
+  async configure(ctx, options) {
+    await runStep(ctx, "configure", "./configure", [...options], ctx.srcDir);
+  },
+  async compile(ctx) {
+    await runStep(ctx, "compile", "make", [`-j${ctx.jobs}`, "world-bin"], ctx.srcDir);
+  },
+  async install(ctx) {
+    await runStep(ctx, "install", "make", ["-s", "install-world-bin", `DESTDIR=${ctx.stageDir}`], ctx.srcDir);
+  }
+};
+async function chooseStrategy(has, what) {
+  if (await has("meson.build")) return mesonStrategy;
+  if (await has("configure")) return autoconfStrategy;
+  throw new UserError(
+    `${what}: the tree has neither meson.build nor configure: not a PostgreSQL source tree (check --repo and the ref)`
+  );
+}
+async function runStep(ctx, step, command, args, cwd) {
+  const line = [command, ...args].join(" ");
+  await appendFile2(ctx.logFile, `
+==> ${step}: ${line}
+    (in ${cwd})
+`);
+  const start = (await stat(ctx.logFile)).size;
+  const res = await ctx.runner.run(
+    "sh",
+    ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
+    {
+      cwd,
+      env: { ...ctx.env, PGPERF_BUILD_LOG: ctx.logFile },
+      signal: ctx.signal
+    }
+  );
+  await appendFile2(
+    ctx.logFile,
+    `==> ${step}: ${describeExit(res)} after ${(res.durationMs / 1e3).toFixed(1)} s
+`
+  );
+  if (res.exitCode === 0) return;
+  ctx.signal?.throwIfAborted();
+  const output2 = (await readFile2(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  throw new BuildStepError(
+    step,
+    stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
+    ctx.logFile
+  );
+}
+function stepFailureMessage(input2) {
+  const hints = [];
+  const packages = packagesMissingFromLog(input2.output);
+  if (packages.length) hints.push(`missing build dependencies: apt-get install ${packages.join(" ")}`);
+  if (/No space left on device/i.test(input2.output)) {
+    hints.push("the disk is full: free space or pass --cache-dir DIR on a larger disk");
+  }
+  return `${input2.what}: ${input2.step} failed (${input2.res}): ${input2.line}
+` + (hints.length ? `${hints.join("; ")}
+` : "") + `--- last lines of its output ---
+${tail(input2.output, TAIL_LINES)}
+--- full log: ${input2.logFile}`;
+}
+
+// src/build/cache.ts
+import { createHash as createHash2 } from "node:crypto";
+import { chmod, cp, link, mkdir as mkdir2, readFile as readFile3, rename, rm as rm2, statfs, unlink, writeFile as writeFile2 } from "node:fs/promises";
+import os2 from "node:os";
+import path4 from "node:path";
+async function mkdirPublic(dir) {
+  const first = await mkdir2(dir, { recursive: true });
+  if (!first) return;
+  for (let d = dir; ; d = path4.dirname(d)) {
+    await chmod(d, 493);
+    if (d === first || d === path4.dirname(d)) break;
+  }
+}
+var COMPLETE_MARKER = ".complete";
+var MIN_FREE_BYTES = 2 * 1024 ** 3;
+function defaultCacheDir(env, uid, home) {
+  if (env.PGPERF_CACHE_DIR) return path4.resolve(env.PGPERF_CACHE_DIR);
+  if (uid === 0) return "/var/cache/pgperf";
+  return path4.join(env.XDG_CACHE_HOME || path4.join(home, ".cache"), "pgperf");
+}
+function cacheLayout(root) {
+  return {
+    root,
+    git: path4.join(root, "git"),
+    builds: path4.join(root, "builds"),
+    installs: path4.join(root, "installs"),
+    ccache: path4.join(root, "ccache"),
+    logs: path4.join(root, "logs"),
+    locks: path4.join(root, "locks")
+  };
+}
+function slotPaths(layout, key, prefix) {
+  const slot = prefix ? `${key}-p${sha256(path4.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path4.join(layout.builds, slot);
+  return {
+    slot,
+    work,
+    src: path4.join(work, "src"),
+    build: path4.join(work, "build"),
+    stage: path4.join(work, "stage"),
+    statsLog: path4.join(work, "ccache-stats.log"),
+    install: prefix ? path4.resolve(prefix) : path4.join(layout.installs, slot),
+    lock: path4.join(layout.locks, `${slot}.lock`),
+    log: path4.join(layout.logs, `${slot}.log`)
+  };
+}
+function buildKey(input2) {
+  const identity = JSON.stringify({
+    recipe: input2.recipe,
+    sha: input2.sha,
+    patches: input2.patchHashes,
+    options: input2.extraOptions,
+    compiler: {
+      command: input2.compiler.command,
+      version: input2.compiler.version,
+      target: input2.compiler.target
+    },
+    platform: input2.platform
+  });
+  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
+}
+function sha256(data) {
+  return createHash2("sha256").update(data).digest("hex");
+}
+async function readCompleted(installDir) {
+  try {
+    return JSON.parse(await readFile3(path4.join(installDir, COMPLETE_MARKER), "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+async function markComplete(installDir, record2) {
+  const marker = path4.join(installDir, COMPLETE_MARKER);
+  const tmp = `${marker}.tmp-${process.pid}`;
+  await writeFile2(tmp, `${JSON.stringify(record2, null, 2)}
+`, { mode: 420 });
+  await rename(tmp, marker);
+}
+async function moveIntoPlace(staged, installDir) {
+  await rm2(installDir, { recursive: true, force: true });
+  await mkdirPublic(path4.dirname(installDir));
+  try {
+    await rename(staged, installDir);
+  } catch (e) {
+    if (e.code !== "EXDEV") throw e;
+    const sibling = `${installDir}.tmp-${process.pid}`;
+    try {
+      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      await rename(sibling, installDir);
+    } finally {
+      await rm2(sibling, { recursive: true, force: true });
+    }
+  }
+}
+async function checkFreeSpace(dir, needBytes) {
+  const stats = await statfs(dir);
+  const free = Number(stats.bavail) * Number(stats.bsize);
+  if (free < needBytes) {
+    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
+    throw new UserError(
+      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
+    );
+  }
+}
+async function acquireLock(file2, options) {
+  let announced = false;
+  while (true) {
+    options.signal?.throwIfAborted();
+    const taken = await takeLock(file2, options.logger);
+    if (typeof taken === "function") return taken;
+    if (!announced) {
+      options.logger.info(
+        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file2})`
+      );
+      announced = true;
+    }
+    await sleep(options.pollMs ?? 1e3, options.signal);
+  }
+}
+async function tryLock(file2, logger) {
+  const taken = await takeLock(file2, logger);
+  return typeof taken === "function" ? taken : void 0;
+}
+async function takeLock(file2, logger) {
+  await mkdir2(path4.dirname(file2), { recursive: true, mode: 493 });
+  const me = { pid: process.pid, host: os2.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
+  while (true) {
+    const tmp = `${file2}.${process.pid}.tmp`;
+    await writeFile2(tmp, JSON.stringify(me), { mode: 420 });
+    let taken = false;
+    try {
+      await link(tmp, file2);
+      taken = true;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+    } finally {
+      await unlink(tmp).catch(() => {
+      });
+    }
+    if (taken) {
+      return async () => {
+        const owner2 = await readOwner(file2);
+        if (typeof owner2 === "object" && owner2.pid === me.pid && owner2.host === me.host) {
+          await unlink(file2).catch(() => {
+          });
+        }
+      };
+    }
+    const owner = await readOwner(file2);
+    if (owner === "gone") continue;
+    if (owner === void 0 || owner.host === me.host && !processAlive(owner.pid)) {
+      logger.debug(`removing stale lock ${file2} (${owner ? `pid ${owner.pid} is gone` : "unreadable"})`);
+      await unlink(file2).catch(() => {
+      });
+      continue;
+    }
+    return owner;
+  }
+}
+async function readOwner(file2) {
+  try {
+    const owner = JSON.parse(await readFile3(file2, "utf8"));
+    if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
+    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
+  } catch (e) {
+    return e.code === "ENOENT" ? "gone" : void 0;
+  }
+}
+function processAlive(pid) {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// src/build/source.ts
+import { readFile as readFile4, rm as rm3, stat as stat2 } from "node:fs/promises";
+import path5 from "node:path";
+var DEFAULT_REPO = "https://github.com/postgres/postgres.git";
+var FULL_SHA = /^[0-9a-f]{40}$/i;
+var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
+var DEEPEN_STEPS = [64, 512, 4096];
+function parseRepo(repo, cwd) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
+    return { input: repo, url: repo, local: repo.startsWith("file://") };
+  }
+  return { input: repo, url: `file://${path5.resolve(cwd, repo)}`, local: true };
+}
+var SourceMirror = class {
+  constructor(repo, gitRoot, locksDir, deps) {
+    this.repo = repo;
+    this.deps = deps;
+    const name = sha256(repo.url).slice(0, 16);
+    this.dir = path5.join(gitRoot, `${name}.git`);
+    this.lockFile = path5.join(locksDir, `git-${name}.lock`);
+  }
+  repo;
+  deps;
+  dir;
+  lockFile;
+  /**
+   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
+   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
+   */
+  async resolve(ref) {
+    if (FULL_SHA.test(ref)) return ref.toLowerCase();
+    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
+    await this.checkLocalRepo();
+    const res = await this.git(["ls-remote", this.repo.url, ref, `${ref}^{}`], {
+      timeoutMs: GIT_NETWORK_TIMEOUT_MS
+    });
+    if (res.exitCode !== 0) throw this.unreachable(res);
+    const sha = pickRef(parseLsRemote(res.stdout), ref);
+    if (sha) return sha;
+    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
+    if (abbreviated) return abbreviated;
+    throw new UserError(
+      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
+    );
+  }
+  /** Fetches (depth 1) the commits the mirror does not have yet. */
+  async ensureCommits(shas) {
+    await this.withLock(async () => {
+      const missing = [];
+      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
+      if (missing.length === 0) return;
+      await this.checkLocalRepo();
+      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
+      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
+    });
+  }
+  /**
+   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
+   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
+   */
+  async mergeBase(a, b) {
+    await this.ensureCommits([a, b]);
+    return this.withLock(async () => {
+      const steps = [
+        void 0,
+        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
+        "--unshallow"
+      ];
+      for (const step of steps) {
+        if (step) {
+          if (step === "--unshallow" && !await this.isShallow()) break;
+          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
+          await this.fetch([step, this.repo.url, a, b], [a, b]);
+        }
+        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
+        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
+      }
+      throw new UserError(
+        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
+      );
+    });
+  }
+  /** Whether the commit has this file (a path from the top of the tree). */
+  async hasFile(sha, file2) {
+    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
+  }
+  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
+  async checkout(sha, dir) {
+    await rm3(dir, { recursive: true, force: true });
+    await this.withLock(async () => {
+      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
+      if (res.exitCode !== 0) {
+        throw new Error(
+          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
+        );
+      }
+    });
+  }
+  /** Removes a checkout and its registration in the mirror. */
+  async removeCheckout(dir) {
+    await rm3(dir, { recursive: true, force: true });
+    if (!await exists(path5.join(this.dir, "worktrees"))) return;
+    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
+      abortable: false
+    });
+  }
+  async fetch(args, wanted) {
+    await this.init();
+    const res = await this.git(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args], {
+      timeoutMs: GIT_NETWORK_TIMEOUT_MS
+    });
+    if (res.exitCode !== 0) {
+      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
+        throw new UserError(
+          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
+        );
+      }
+      throw this.unreachable(res);
+    }
+    for (const sha of wanted) {
+      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
+    }
+  }
+  async init() {
+    if (await exists(path5.join(this.dir, "HEAD"))) return;
+    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
+    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
+  }
+  async isShallow() {
+    return exists(path5.join(this.dir, "shallow"));
+  }
+  /** The full sha of a commit the mirror already has, else undefined. */
+  async localCommit(rev) {
+    if (!await exists(path5.join(this.dir, "HEAD"))) return void 0;
+    const res = await this.git([
+      "--git-dir",
+      this.dir,
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `${rev}^{commit}`
+    ]);
+    const sha = res.stdout.trim();
+    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
+  }
+  async checkLocalRepo() {
+    if (!this.repo.local) return;
+    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
+    if (!await exists(dir)) {
+      throw new UserError(
+        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
+      );
+    }
+  }
+  unreachable(res) {
+    return new UserError(
+      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
+    );
+  }
+  async withLock(fn, options = { abortable: true }) {
+    const release = await acquireLock(this.lockFile, {
+      logger: this.deps.logger,
+      what: `the git mirror of ${this.repo.input}`,
+      signal: options.abortable ? this.deps.signal : void 0
+    });
+    try {
+      return await fn();
+    } finally {
+      await release();
+    }
+  }
+  git(args, options = {}) {
+    return runGit(args, this.deps, options);
+  }
+};
+function runGit(args, deps, options = {}, extraEnv = {}) {
+  return deps.runner.run("git", args, {
+    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
+    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
+    signal: deps.signal,
+    ...options
+  });
+}
+function parseLsRemote(stdout) {
+  const refs = /* @__PURE__ */ new Map();
+  for (const line of stdout.split("\n")) {
+    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
+    if (m) refs.set(m[2], m[1]);
+  }
+  return refs;
+}
+function pickRef(refs, ref) {
+  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
+  for (const name of names) {
+    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
+    if (sha) return sha;
+  }
+  return void 0;
+}
+async function readPatches(files, flag) {
+  const patches = [];
+  for (const file2 of files) {
+    let content;
+    try {
+      content = await readFile4(file2, "utf8");
+    } catch (e) {
+      throw new UserError(
+        `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
+      );
+    }
+    patches.push({ file: file2, sha256: sha256(content), content });
+  }
+  return patches;
+}
+function isMailPatch(text) {
+  const head = text.slice(0, 4096).split("\n");
+  if (/^From [0-9a-f]{40} /.test(head[0] ?? "")) return true;
+  const headers = head.slice(
+    0,
+    head.findIndex((l) => l.trim() === "")
+  );
+  return headers.some((l) => /^Subject: /.test(l)) && headers.some((l) => /^From: /.test(l));
+}
+function failingFiles(stderr) {
+  const files = /* @__PURE__ */ new Set();
+  for (const re of [
+    /^error: patch failed: (.+?):\d+$/gm,
+    /^error: (.+?): (?:patch does not apply|does not exist in index|No such file or directory|already exists in (?:working directory|index))$/gm
+  ]) {
+    for (const m of stderr.matchAll(re)) files.add(m[1]);
+  }
+  return [...files];
+}
+async function applyPatches(dir, patches, what, deps) {
+  for (const patch of patches) {
+    const mail = isMailPatch(patch.content);
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path5.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path5.resolve(patch.file)];
+    deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
+    const res = await runGit(
+      args,
+      deps,
+      { cwd: dir },
+      { GIT_COMMITTER_NAME: "pgperf", GIT_COMMITTER_EMAIL: "pgperf@localhost" }
+    );
+    if (res.exitCode !== 0) {
+      const files = failingFiles(res.stderr);
+      throw new UserError(
+        `${what}: patch ${patch.file} does not apply` + (files.length ? ` (failing: ${files.join(", ")})` : "") + `. git ${args[0]} said:
+${tail(res.stderr, 8)}
+Rebase the patch onto this ref, or build the ref it was made for.`
+      );
+    }
+  }
+}
+function short(sha) {
+  return sha.slice(0, 7);
+}
+async function exists(file2) {
+  try {
+    await stat2(file2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// src/build/toolchain.ts
+import { readFile as readFile5 } from "node:fs/promises";
+import os3 from "node:os";
+import path6 from "node:path";
+function compilerCommand(env) {
+  const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
+  const withoutWrapper = words[0] && path6.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  return withoutWrapper.join(" ") || "gcc";
+}
+async function detectToolchain(env, runner) {
+  const command = compilerCommand(env);
+  const program2 = command.split(" ")[0];
+  const resolved = program2.includes("/") ? program2 : await findOnPath(program2, env.PATH);
+  const version2 = resolved ? await runner.run(resolved, ["--version"], { env }) : void 0;
+  if (!resolved || version2?.exitCode !== 0) {
+    throw missingDependencyError(
+      [{ name: program2, kind: "program", package: TOOL_PACKAGES[program2] ?? "gcc" }],
+      "build"
+    );
+  }
+  const target = await runner.run(resolved, ["-dumpmachine"], { env });
+  const ccache = await findOnPath("ccache", env.PATH);
+  return {
+    compiler: {
+      command,
+      path: resolved,
+      version: version2.stdout.split("\n")[0].trim(),
+      target: target.stdout.trim()
+    },
+    platform: { os: os3.platform(), arch: os3.arch(), release: await osRelease() },
+    ...ccache ? { ccache } : {}
+  };
+}
+async function osRelease() {
+  try {
+    return parseOsRelease(await readFile5("/etc/os-release", "utf8"));
+  } catch {
+    return `${os3.type()} ${os3.release()}`;
+  }
+}
+function parseOsRelease(text) {
+  const field = (name) => new RegExp(`^${name}=(.*)$`, "m").exec(text)?.[1]?.replace(/^"(.*)"$/, "$1") ?? "";
+  return `${field("ID")} ${field("VERSION_ID")}`.trim() || "unknown";
+}
+function ccacheEnv(input2) {
+  return {
+    CCACHE_DIR: input2.ccacheDir,
+    CCACHE_BASEDIR: input2.buildsRoot,
+    CCACHE_NOHASHDIR: "true"
+  };
+}
+function parseCcacheStatsLog(text) {
+  let hits = 0;
+  let misses = 0;
+  for (const line of text.split("\n")) {
+    const counter = line.trim();
+    if (counter === "direct_cache_hit" || counter === "preprocessed_cache_hit") hits++;
+    else if (counter === "cache_miss") misses++;
+  }
+  const total = hits + misses;
+  return { hits, misses, hitRate: total ? hits / total : 0 };
+}
+
+// src/build/build.ts
+async function buildPostgres(req, deps) {
+  const started = Date.now();
+  const env = deps.env ?? process.env;
+  const what = `build ${req.label}`;
+  const layout = cacheLayout(path7.resolve(req.cacheDir));
+  const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
+  await requireGit(env, what);
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, gitDeps);
+  const resolveStart = Date.now();
+  const sha = req.sha ?? await inStep("fetch", what, void 0, () => mirror.resolve(req.ref));
+  const resolveS = req.sha ? void 0 : (Date.now() - resolveStart) / 1e3;
+  const key = buildKey({
+    sha,
+    patchHashes: req.patches.map((p) => p.sha256),
+    extraOptions: req.extraOptions,
+    compiler: toolchain.compiler,
+    platform: toolchain.platform,
+    recipe: BUILD_RECIPE_VERSION
+  });
+  const paths = slotPaths(layout, key, req.prefix);
+  const found = await findCompleted(paths, key, req, started, deps.logger);
+  if (found) return found;
+  if (req.prefix) await checkPrefixUsable(paths.install);
+  await mkdirPublic(layout.root);
+  await checkFreeSpace(layout.root, deps.minFreeBytes ?? MIN_FREE_BYTES);
+  await sweepAbandoned(layout, deps.logger);
+  const release = await acquireLock(paths.lock, {
+    logger: deps.logger,
+    what: `another build of ${short(sha)} (${req.label})`,
+    signal: deps.signal
+  });
+  try {
+    const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger);
+    if (builtMeanwhile) return builtMeanwhile;
+    return await buildSlot({
+      req,
+      deps,
+      env,
+      what,
+      sha,
+      key,
+      paths,
+      layout,
+      toolchain,
+      mirror,
+      gitDeps,
+      resolveS
+    });
+  } finally {
+    await release();
+  }
+}
+async function buildSlot(s) {
+  const { req, deps, paths, what } = s;
+  const durations = s.resolveS === void 0 ? {} : { resolve: s.resolveS };
+  const timed = async (phase, step, fn) => {
+    const t0 = Date.now();
+    try {
+      return await inStep(step, what, paths.log, fn);
+    } finally {
+      durations[phase] = ((durations[phase] ?? 0) * 1e3 + Date.now() - t0) / 1e3;
+    }
+  };
+  await removeUnfinished(s);
+  await mkdir3(paths.work, { recursive: true, mode: 493 });
+  await mkdir3(path7.dirname(paths.log), { recursive: true, mode: 493 });
+  await writeFile3(
+    paths.log,
+    `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
+`
+  );
+  const patchNote = req.patches.length ? ` + ${req.patches.length} patch(es)` : "";
+  deps.logger.info(`${what}: building ${short(s.sha)} (${req.ref}${patchNote}); log: ${paths.log}`);
+  const cc = s.toolchain.ccache ? `ccache ${s.toolchain.compiler.command}` : s.toolchain.compiler.command;
+  if (!s.toolchain.ccache) {
+    deps.logger.warn(`${what}: ccache is not installed, so builds share no objects (apt-get install ccache)`);
+  }
+  let moved = false;
+  try {
+    await timed("fetch", "fetch", () => s.mirror.ensureCommits([s.sha]));
+    const strategy = await timed("configure", "configure", async () => {
+      const chosen = await chooseStrategy((file2) => s.mirror.hasFile(s.sha, file2), what);
+      const missing = await findMissingDependencies(chosen.system, s.env, deps.runner);
+      if (missing.length) throw missingDependencyError(missing, what);
+      return chosen;
+    });
+    await timed("fetch", "fetch", () => s.mirror.checkout(s.sha, paths.src));
+    if (req.patches.length) {
+      await timed("patch", "patch", () => applyPatches(paths.src, req.patches, what, s.gitDeps));
+    }
+    const ctx = {
+      what,
+      srcDir: paths.src,
+      buildDir: strategy.system === "meson" ? paths.build : paths.src,
+      stageDir: paths.stage,
+      prefix: paths.install,
+      env: {
+        ...s.env,
+        ...ccacheEnv({ ccacheDir: s.layout.ccache, buildsRoot: s.layout.builds }),
+        CC: cc,
+        LC_ALL: "C"
+      },
+      jobs: deps.jobs ?? os4.availableParallelism(),
+      logFile: paths.log,
+      runner: deps.runner,
+      signal: deps.signal
+    };
+    const options = await timed("configure", "configure", async () => {
+      const opts = await strategy.options(ctx, req.extraOptions);
+      await strategy.configure(ctx, opts);
+      return opts;
+    });
+    await timed(
+      "compile",
+      "compile",
+      () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
+    );
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile6(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const verified = await timed("install", "install", async () => {
+      await strategy.install(ctx);
+      const staged = path7.join(paths.stage, paths.install);
+      await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
+      await moveIntoPlace(staged, paths.install);
+      moved = true;
+      return verifyInstall(paths.install, what, deps.runner);
+    });
+    const record2 = {
+      repo: req.repo.input,
+      ref: req.ref,
+      sha: s.sha,
+      patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
+      ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
+      key: s.key,
+      buildSystem: strategy.system,
+      options,
+      cc,
+      compiler: s.toolchain.compiler,
+      platform: s.toolchain.platform,
+      cflags: verified.cflags,
+      serverVersion: verified.version,
+      ...ccache ? { ccache } : {},
+      durationsS: roundAll(durations),
+      builtAt: (/* @__PURE__ */ new Date()).toISOString(),
+      cacheHit: false,
+      installPrefix: paths.install,
+      logFile: paths.log,
+      pgperfVersion: PGPERF_VERSION
+    };
+    await markComplete(paths.install, record2);
+    deps.logger.info(summaryLine(req.label, record2));
+    return { installDir: paths.install, binDir: path7.join(paths.install, "bin"), record: record2 };
+  } catch (e) {
+    if (moved) await rm4(paths.install, { recursive: true, force: true });
+    throw e;
+  } finally {
+    await s.mirror.removeCheckout(paths.src).catch(() => {
+    });
+    await rm4(paths.work, { recursive: true, force: true });
+  }
+}
+async function findCompleted(paths, key, req, started, logger) {
+  const stored = await readCompleted(paths.install);
+  if (stored?.key !== key) return void 0;
+  const hitS = Math.round((Date.now() - started) / 100) / 10;
+  const record2 = {
+    ...stored,
+    // The same install may be reached through another ref or patch file name: record this request's.
+    repo: req.repo.input,
+    ref: req.ref,
+    patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
+    ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
+    cacheHit: true,
+    hitS
+  };
+  if (!req.baseChosenBy) delete record2.baseChosenBy;
+  logger.info(
+    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
+  );
+  return { installDir: paths.install, binDir: path7.join(paths.install, "bin"), record: record2 };
+}
+function summaryLine(label, record2) {
+  const phases = Object.entries(record2.durationsS).map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`).join(", ");
+  const cc = record2.ccache ? `; ccache ${record2.ccache.hits}/${record2.ccache.hits + record2.ccache.misses} hits (${(record2.ccache.hitRate * 100).toFixed(1)}%)` : "";
+  return `build ${label} (sha ${short(record2.sha)}, ${record2.buildSystem}): ${phases}${cc}`;
+}
+async function inStep(step, what, logFile, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof BuildStepError || e instanceof Error && e.name === "AbortError") throw e;
+    const full = errorMessage(e);
+    const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
+    const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
+    if (logFile)
+      await writeFile3(logFile, `
+==> ${step} failed: ${message}
+`, { flag: "a" }).catch(() => {
+      });
+    throw new BuildStepError(
+      step,
+      `${what}: ${step} failed: ${message}${hint}${logFile ? `
+--- full log: ${logFile}` : ""}`,
+      logFile
+    );
+  }
+}
+async function requireGit(env, what) {
+  if (!await findOnPath("git", env.PATH)) {
+    throw missingDependencyError([{ name: "git", kind: "program", package: "git" }], what);
+  }
+}
+async function checkPrefixUsable(dir) {
+  let entries;
+  try {
+    entries = await readdir(dir);
+  } catch {
+    return;
+  }
+  if (entries.length && !entries.includes(COMPLETE_MARKER)) {
+    throw new UserError(
+      `--prefix ${dir}: the directory exists and is not a pgperf install; give a new or empty directory`
+    );
+  }
+}
+async function sweepAbandoned(layout, logger) {
+  for (const slot of await readdir(layout.builds).catch(() => [])) {
+    const release = await tryLock(path7.join(layout.locks, `${slot}.lock`), logger);
+    if (!release) continue;
+    try {
+      logger.debug(`removing the work directory of an abandoned build: ${path7.join(layout.builds, slot)}`);
+      await rm4(path7.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path7.join(layout.installs, slot);
+      if (!await readCompleted(install)) await rm4(install, { recursive: true, force: true });
+    } finally {
+      await release();
+    }
+  }
+}
+async function removeUnfinished(s) {
+  if (!s.req.prefix) await rm4(s.paths.install, { recursive: true, force: true });
+  await s.mirror.removeCheckout(s.paths.src).catch(() => {
+  });
+  await rm4(s.paths.work, { recursive: true, force: true });
+}
+async function verifyInstall(installDir, what, runner) {
+  const binDir = path7.join(installDir, "bin");
+  const version2 = await inspectBinDir(binDir, what, runner);
+  const cflags = await runner.run(path7.join(binDir, "pg_config"), ["--cflags"]);
+  return { version: version2.text, cflags: cflags.stdout.trim() };
+}
+async function run(runner, command, args) {
+  const res = await runner.run(command, args);
+  if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
+}
+var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
+function roundAll(durations) {
+  return Object.fromEntries(
+    PHASES.filter((p) => durations[p] !== void 0).map((p) => [p, Math.round(durations[p] * 10) / 10])
+  );
+}
+async function buildComparison(req, deps) {
+  const env = deps.env ?? process.env;
+  await requireGit(env, "build");
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
+  const layout = cacheLayout(path7.resolve(req.cacheDir));
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
+    runner: deps.runner,
+    logger: deps.logger,
+    env,
+    signal: deps.signal
+  });
+  const shared = { repo: req.repo, extraOptions: req.extraOptions, cacheDir: req.cacheDir };
+  const headSha = await inStep("fetch", "build head", void 0, () => mirror.resolve(req.headRef));
+  let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
+  let baseRef = req.baseRef;
+  let baseChosenBy = "explicit ref";
+  if (req.mergeBase) {
+    baseSha = await inStep("fetch", "build base", void 0, () => mirror.mergeBase(baseSha, headSha));
+    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
+    baseRef = baseSha;
+    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
+  }
+  const withToolchain = { ...deps, toolchain };
+  const base = await buildPostgres(
+    { ...shared, label: "base", ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
+    withToolchain
+  );
+  const head = await buildPostgres(
+    { ...shared, label: "head", ref: req.headRef, sha: headSha, patches: req.headPatches },
+    withToolchain
+  );
+  return { base, head };
+}
+
+// src/util/logger.ts
+function consoleLogger(options = {}) {
+  const write = options.write ?? ((line) => process.stderr.write(`${line}
+`));
+  return {
+    info: (m) => write(m),
+    warn: (m) => write(`warning: ${m}`),
+    error: (m) => write(`error: ${m}`),
+    debug: (m) => {
+      if (options.verbose) write(`debug: ${m}`);
+    },
+    async group(name, fn) {
+      write(`== ${name}`);
+      return fn();
+    }
+  };
+}
+
+// src/cli/commands/build.ts
+function buildCommand() {
+  return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
+    "--patch <file...>",
+    "patches applied in order (git am for mail-format series, git apply otherwise)",
+    []
+  ).option("--prefix <dir>", "install into this directory instead of the cache").option("--cache-dir <dir>", cacheDirHelp()).option(
+    "--build-option <option>",
+    "extra build option after the pinned release ones: -DNAME=VALUE (meson, 16+) or --with-X (configure) (repeatable)",
+    collectString,
+    []
+  ).option("--json", "print the build record as JSON instead of the install path", false).option("-v, --verbose", "debug output", false).action(async (flags) => {
+    const logger = consoleLogger({ verbose: flags.verbose });
+    const patches = await readPatches(flags.patch, "--patch");
+    const built = await withInterrupt(
+      logger,
+      (signal) => buildPostgres(
+        {
+          label: /^[0-9a-f]{40}$/i.test(flags.ref) ? flags.ref.slice(0, 7) : flags.ref,
+          repo: parseRepo(flags.repo, process.cwd()),
+          ref: flags.ref,
+          patches,
+          extraOptions: flags.buildOption,
+          cacheDir: resolveCacheDir(flags.cacheDir),
+          ...flags.prefix ? { prefix: path8.resolve(flags.prefix) } : {}
+        },
+        { runner: nodeProcessRunner, logger, signal }
+      )
+    );
+    process.stdout.write(
+      flags.json ? `${JSON.stringify(built.record, null, 2)}
+` : `${built.installDir}
+`
+    );
+  });
+}
+function resolveCacheDir(flag) {
+  return flag ? path8.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os5.homedir());
+}
+function cacheDirHelp() {
+  return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
+}
+function collectString(value, previous = []) {
+  return [...previous, value];
+}
+async function withInterrupt(logger, fn) {
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = (signal) => {
+    signals++;
+    if (signals === 1) {
+      logger.warn(`${signal}: stopping the build and cleaning up (again to force)`);
+      controller.abort(new Error(`build interrupted by ${signal}`));
+      return;
+    }
+    process.exit(130);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return await fn(controller.signal);
+  } catch (e) {
+    if (!controller.signal.aborted) throw e;
+    throw new UserError(`interrupted (${errorMessage(e).split("\n")[0]}): nothing half-built was kept`);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
 // src/results/metrics.ts
 var METRICS = {
   tps: { label: "TPS", unit: "tx/s", better: "higher" },
@@ -11536,6 +13195,14 @@ function formatP(p) {
 function formatLevel(level) {
   return `${Number((level * 100).toFixed(1))}%`;
 }
+function formatDeltaCi(cell) {
+  if (cell.deltaPct === null || !cell.ci95) return void 0;
+  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
+  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
+}
+function formatPAdjusted(cell) {
+  return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
+}
 
 // src/compare/overall.ts
 function overallVerdict(items) {
@@ -11584,32 +13251,32 @@ function normalCdf(z3) {
   const y = Math.abs(z3);
   if (y <= SMALL_LIMIT) {
     const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num2 = A2[4] * zsq;
+    let num3 = A2[4] * zsq;
     let den = zsq;
     for (let i = 0; i < 3; i++) {
-      num2 = (num2 + A2[i]) * zsq;
+      num3 = (num3 + A2[i]) * zsq;
       den = (den + B2[i]) * zsq;
     }
-    return 0.5 + z3 * (num2 + A2[3]) / (den + B2[3]);
+    return 0.5 + z3 * (num3 + A2[3]) / (den + B2[3]);
   }
   let tail2;
   if (y <= MEDIUM_LIMIT) {
-    let num2 = C2[8] * y;
+    let num3 = C2[8] * y;
     let den = y;
     for (let i = 0; i < 7; i++) {
-      num2 = (num2 + C2[i]) * y;
+      num3 = (num3 + C2[i]) * y;
       den = (den + D2[i]) * y;
     }
-    tail2 = gaussianFactor(y) * ((num2 + C2[7]) / (den + D2[7]));
+    tail2 = gaussianFactor(y) * ((num3 + C2[7]) / (den + D2[7]));
   } else if (y < UNDERFLOW_LIMIT) {
     const xsq = 1 / (y * y);
-    let num2 = P[5] * xsq;
+    let num3 = P[5] * xsq;
     let den = xsq;
     for (let i = 0; i < 4; i++) {
-      num2 = (num2 + P[i]) * xsq;
+      num3 = (num3 + P[i]) * xsq;
       den = (den + Q[i]) * xsq;
     }
-    const r = xsq * (num2 + P[4]) / (den + Q[4]);
+    const r = xsq * (num3 + P[4]) / (den + Q[4]);
     tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
   } else {
     tail2 = 0;
@@ -12153,12 +13820,12 @@ function shiftStatistics(baseValues, headValues, options = {}) {
     bootstrap: null,
     notes
   };
-  const short = [
+  const short2 = [
     ["base", base],
     ["head", head]
   ].filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
-  if (short.length > 0) {
-    const which = short.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
+  if (short2.length > 0) {
+    const which = short2.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
     return { ...empty, unusable: `${which}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
   }
   const logBase = base.values.map(Math.log);
@@ -12527,12 +14194,8 @@ function renderArm(c, arm) {
 }
 function row(cell) {
   const median2 = (v) => v === null ? "-" : v.toFixed(1);
-  let delta = "-";
-  if (cell.deltaPct !== null && cell.ci95) {
-    const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
-    delta = `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
-  }
-  const p = cell.p === null ? "-" : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
+  const delta = formatDeltaCi(cell) ?? "-";
+  const p = formatPAdjusted(cell) ?? "-";
   const why = cell.verdict === "inconclusive" ? cell.reasons.map((r) => SHORT_REASON[r.code]).filter(Boolean) : [];
   return [
     String(cell.clients),
@@ -12563,24 +14226,24 @@ function table(rows, right) {
 }
 
 // src/results/read-results.ts
-import { readFile } from "node:fs/promises";
-async function readResults(path7) {
+import { readFile as readFile7 } from "node:fs/promises";
+async function readResults(path15) {
   let text;
   try {
-    text = await readFile(path7, "utf8");
+    text = await readFile7(path15, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path7}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path15}: ${errorMessage(e)}`);
   }
   let doc;
   try {
     doc = JSON.parse(text);
   } catch (e) {
     throw new UserError(
-      `${path7} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
+      `${path15} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
     );
   }
   const bad = (what) => {
-    throw new UserError(`${path7}: ${what}`);
+    throw new UserError(`${path15}: ${what}`);
   };
   if (!isObject(doc)) return bad("expected a JSON object (a results document from pgperf run)");
   if (doc.schemaVersion !== RESULTS_SCHEMA_VERSION) {
@@ -12640,7 +14303,7 @@ function compareCommand() {
 }
 
 // src/cli/commands/demo.ts
-import { readdir } from "node:fs/promises";
+import { readdir as readdir2 } from "node:fs/promises";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -13459,10 +15122,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path7) {
-  if (!path7)
+function getElementAtPath(obj, path15) {
+  if (!path15)
     return obj;
-  return path7.reduce((acc, key) => acc?.[key], obj);
+  return path15.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -13802,11 +15465,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path7, issues) {
+function prefixIssues(path15, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path7);
+    iss.path.unshift(path15);
     return iss;
   });
 }
@@ -14268,16 +15931,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path7 = []) => {
+  const processError = (error63, path15 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path7, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path15, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
       } else {
-        const fullpath = [...path7, ...issue2.path];
+        const fullpath = [...path15, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -14316,17 +15979,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path7 = []) => {
+  const processError = (error63, path15 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path7, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path15, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
       } else {
-        const fullpath = [...path7, ...issue2.path];
+        const fullpath = [...path15, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -14365,8 +16028,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path7 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path7) {
+  const path15 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path15) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -31504,13 +33167,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path7 = ref.slice(1).split("/").filter(Boolean);
-  if (path7.length === 0) {
+  const path15 = ref.slice(1).split("/").filter(Boolean);
+  if (path15.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path7[0] === defsKey) {
-    const key = path7[1] === void 0 ? void 0 : decodeJSONPointerSegment(path7[1]);
+  if (path15[0] === defsKey) {
+    const key = path15[1] === void 0 ? void 0 : decodeJSONPointerSegment(path15[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -32145,7 +33808,7 @@ function visit(schema, fnOrHandlers) {
     return h ? h(node2, rewritten) : node2;
   };
   const cache3 = /* @__PURE__ */ new Map();
-  function run(s) {
+  function run2(s) {
     const cached2 = cache3.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
@@ -32171,21 +33834,21 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run(oldShape[k]);
+          const mapped = run2(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run(def.catchall);
+          newCatchall = run2(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run(def.element);
+        const mapped = run2(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -32193,14 +33856,14 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run(item);
+          const mapped = run2(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run(def.rest);
+          newRest = run2(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -32208,12 +33871,12 @@ function visit(schema, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run(def.keyType);
-        const newVal = run(def.valueType);
+        const newKey = run2(def.keyType);
+        const newVal = run2(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run(def.valueType);
+        const newVal = run2(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -32221,7 +33884,7 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run(opt);
+          const mapped = run2(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -32229,8 +33892,8 @@ function visit(schema, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run(def.left);
-        const newRight = run(def.right);
+        const newLeft = run2(def.left);
+        const newRight = run2(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -32242,23 +33905,23 @@ function visit(schema, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run(def.innerType);
+        const newInner = run2(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run(def.in);
-        const newOut = run(def.out);
+        const newIn = run2(def.in);
+        const newOut = run2(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run(def.input);
-        const newOutput = run(def.output);
+        const newInput = run2(def.input);
+        const newOutput = run2(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run(original()) });
+        return clone(s, { ...rest, getter: () => run2(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -32289,7 +33952,7 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run(schema);
+  return run2(schema);
 }
 
 // node_modules/zod/v4/classic/deep-partial.js
@@ -32373,6 +34036,43 @@ var PGBENCH_EXTRA_OPTIONS = {
   "--report-per-command": "flag",
   "--exit-on-abort": "flag"
 };
+var SYSBENCH_SCRIPTS = [
+  "oltp_read_only",
+  "oltp_write_only",
+  "oltp_read_write",
+  "oltp_point_select",
+  "oltp_update_index",
+  "oltp_update_non_index",
+  "oltp_insert"
+];
+var SYSBENCH_RAND_TYPES = ["uniform", "gaussian", "special", "pareto"];
+var SYSBENCH_PS_MODES = ["auto", "disable"];
+var SYSBENCH_EXTRA_OPTIONS = {
+  "--range-size": "count",
+  "--point-selects": "count",
+  "--simple-ranges": "count",
+  "--sum-ranges": "count",
+  "--order-ranges": "count",
+  "--distinct-ranges": "count",
+  "--index-updates": "count",
+  "--non-index-updates": "count",
+  "--delete-inserts": "count",
+  "--range-selects": "bool",
+  "--skip-trx": "bool",
+  "--secondary": "bool",
+  "--create-secondary": "bool"
+};
+var SYSBENCH_OWNED_OPTIONS = {
+  "--threads": 'the "clients" field (one cell per thread count)',
+  "--time": 'the "duration" field',
+  "--tables": 'the "tables" field',
+  "--table-size": 'the "tableSize" field',
+  "--rand-type": 'the "randType" field',
+  "--db-ps-mode": 'the "psMode" field',
+  "--percentile": 'the "percentile" field',
+  "--rand-seed": "pgperf (the same seed for every arm within a round)",
+  "--report-interval": "pgperf (always 1 second)"
+};
 var RESERVED_SETTINGS = [
   "port",
   "listen_addresses",
@@ -32390,6 +34090,16 @@ var positiveInt = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
 var settingName = external_exports.string().regex(/^[a-z_][a-z0-9_.]*$/, "a setting name like shared_buffers");
 var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
+var nameField = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results.");
+var descriptionField = external_exports.string().default("").describe("What the workload shows and why.");
+var durationField = positiveInt.default(60).describe("Seconds per measured run.");
+var warmupField = nonNegativeInt.default(10).describe("Seconds of the uncounted warm-up run per arm and cell (0 = none).");
+var roundsField = positiveInt.default(5).describe("Rounds: every cell runs every arm once per round.");
+var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
+var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
+var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
+var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
 var scriptFile = external_exports.strictObject({
   file: external_exports.string().min(1).describe("Path of a pgbench script, relative to the workload file."),
   weight: positiveInt.default(1).describe("Relative weight (pgbench -f file@weight).")
@@ -32400,9 +34110,9 @@ var initOptions = external_exports.strictObject({
   fillfactor: external_exports.number().int().min(10).max(100).default(100).describe("--fillfactor for the pgbench tables."),
   unloggedTables: external_exports.boolean().default(false).describe("--unlogged-tables.")
 });
-var workloadSchema = external_exports.strictObject({
-  name: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results."),
-  description: external_exports.string().default("").describe("What the workload shows and why."),
+var pgbenchWorkloadSchema = external_exports.strictObject({
+  name: nameField,
+  description: descriptionField,
   tool: external_exports.literal("pgbench").describe("The client that drives the workload."),
   builtin: external_exports.enum(BUILTIN_SCRIPTS).optional().describe("A builtin pgbench script; exclusive with scripts."),
   scripts: external_exports.array(scriptFile).min(1).optional().describe("Custom pgbench scripts with weights; exclusive with builtin."),
@@ -32411,16 +34121,16 @@ var workloadSchema = external_exports.strictObject({
   scale: positiveInt.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
   clients: external_exports.array(positiveInt).min(1, "at least one client count").describe("The client-count sweep: one cell per entry."),
   threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
-  duration: positiveInt.default(60).describe("Seconds per measured run."),
-  warmup: nonNegativeInt.default(10).describe("Seconds of the uncounted warm-up run per arm and cell (0 = none)."),
-  rounds: positiveInt.default(5).describe("Rounds: every cell runs every arm once per round."),
-  settings: external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike."),
+  duration: durationField,
+  warmup: warmupField,
+  rounds: roundsField,
+  settings: settingsField,
   init: initOptions.default({ steps: "dtgvp", partitions: 0, fillfactor: 100, unloggedTables: false }).describe("Options of the data load (pgbench -i)."),
-  vacuum: external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over."),
-  checkpoint: external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not."),
+  vacuum: vacuumField,
+  checkpoint: checkpointField,
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
-  threshold: external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's)."),
-  retries: nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.")
+  threshold: thresholdField,
+  retries: retriesField
 }).superRefine((w, ctx) => {
   if (w.builtin === void 0 === (w.scripts === void 0)) {
     ctx.addIssue({
@@ -32429,9 +34139,7 @@ var workloadSchema = external_exports.strictObject({
       message: 'set exactly one of "builtin" (tpcb-like, simple-update, select-only) or "scripts"'
     });
   }
-  if (new Set(w.clients).size !== w.clients.length) {
-    ctx.addIssue({ code: "custom", path: ["clients"], message: "client counts must not repeat" });
-  }
+  refineClients(w, ctx);
   if (w.pipeline !== void 0) {
     if (w.builtin !== "select-only") {
       ctx.addIssue({
@@ -32448,6 +34156,46 @@ var workloadSchema = external_exports.strictObject({
       });
     }
   }
+  refineSettingsAndArgs(w, ctx, checkExtraArg);
+});
+var sysbenchWorkloadSchema = external_exports.strictObject({
+  name: nameField,
+  description: descriptionField,
+  tool: external_exports.literal("sysbench").describe("The client that drives the workload."),
+  script: external_exports.enum(SYSBENCH_SCRIPTS).describe("The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`)."),
+  tables: positiveInt.default(1).describe("sysbench --tables: number of sbtestN tables."),
+  tableSize: positiveInt.default(1e4).describe("sysbench --table-size: rows per table."),
+  clients: external_exports.array(positiveInt).min(1, "at least one thread count").describe("The thread sweep, sysbench --threads (one connection per thread): one cell per entry."),
+  duration: durationField,
+  warmup: warmupField,
+  rounds: roundsField,
+  randType: external_exports.enum(SYSBENCH_RAND_TYPES).default("uniform").describe("sysbench --rand-type, always passed: its default is special in 1.0.x and uniform later."),
+  psMode: external_exports.enum(SYSBENCH_PS_MODES).default("auto").describe("sysbench --db-ps-mode: auto = server-side prepared statements, disable = plain queries."),
+  percentile: external_exports.number().int().min(1).max(100).default(95).describe("sysbench --percentile: the latency percentile reported (metric latencyPctMs)."),
+  maxIgnoredErrorsPct: external_exports.number().nonnegative().max(100).default(1).describe(
+    "A run whose ignored errors (deadlocks, duplicate keys, serialization failures that sysbench rolls back and retries) exceed this percentage of its transaction attempts is recorded as failed."
+  ),
+  settings: settingsField,
+  vacuum: vacuumField,
+  checkpoint: checkpointField,
+  extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
+  threshold: thresholdField,
+  retries: retriesField
+}).superRefine((w, ctx) => {
+  refineClients(w, ctx);
+  refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
+});
+var workloadSchema = external_exports.discriminatedUnion("tool", [pgbenchWorkloadSchema, sysbenchWorkloadSchema]);
+var WORKLOAD_VARIANTS = {
+  pgbench: pgbenchWorkloadSchema,
+  sysbench: sysbenchWorkloadSchema
+};
+function refineClients(w, ctx) {
+  if (new Set(w.clients).size !== w.clients.length) {
+    ctx.addIssue({ code: "custom", path: ["clients"], message: "client counts must not repeat" });
+  }
+}
+function refineSettingsAndArgs(w, ctx, checkArg) {
   for (const name of Object.keys(w.settings)) {
     if (RESERVED_SETTINGS.includes(name)) {
       ctx.addIssue({
@@ -32458,10 +34206,10 @@ var workloadSchema = external_exports.strictObject({
     }
   }
   w.extraArgs.forEach((arg, i) => {
-    const problem = checkExtraArg(arg);
+    const problem = checkArg(arg);
     if (problem) ctx.addIssue({ code: "custom", path: ["extraArgs", i], message: problem });
   });
-});
+}
 function checkExtraArg(arg) {
   const [name = "", value] = arg.split(/=(.*)/s, 2);
   const kind = PGBENCH_EXTRA_OPTIONS[name];
@@ -32469,6 +34217,22 @@ function checkExtraArg(arg) {
   if (!kind) return `"${arg}" is not an allowed pgbench option (allowed: ${allowed})`;
   if (kind === "value" && !value) return `"${name}" needs a value, written as ${name}=VALUE`;
   if (kind === "flag" && value !== void 0) return `"${name}" takes no value`;
+  return void 0;
+}
+function checkSysbenchExtraArg(arg) {
+  const [written = "", value] = arg.split(/=(.*)/s, 2);
+  const name = written.replace(/_/g, "-");
+  const owner = SYSBENCH_OWNED_OPTIONS[name];
+  if (owner) return `"${written}" is set by ${owner}, not in extraArgs`;
+  const kind = SYSBENCH_EXTRA_OPTIONS[name];
+  const allowed = Object.keys(SYSBENCH_EXTRA_OPTIONS).join(", ");
+  if (!kind) return `"${arg}" is not an allowed sysbench option (allowed: ${allowed})`;
+  if (kind === "count" && !/^\d+$/.test(value ?? "")) {
+    return `"${written}" needs a non-negative integer, written as ${written}=N`;
+  }
+  if (kind === "bool" && value !== void 0 && value !== "on" && value !== "off") {
+    return `"${written}" is on or off, written as ${written}=on or ${written}=off`;
+  }
   return void 0;
 }
 function workloadJsonSchema() {
@@ -32479,486 +34243,14 @@ function workloadJsonSchema() {
   };
 }
 
-// src/util/logger.ts
-function consoleLogger(options = {}) {
-  const write = options.write ?? ((line) => process.stderr.write(`${line}
-`));
-  return {
-    info: (m) => write(m),
-    warn: (m) => write(`warning: ${m}`),
-    error: (m) => write(`error: ${m}`),
-    debug: (m) => {
-      if (options.verbose) write(`debug: ${m}`);
-    },
-    async group(name, fn) {
-      write(`== ${name}`);
-      return fn();
-    }
-  };
-}
-
-// src/util/process.ts
-import { spawn } from "node:child_process";
-var KILL_GRACE_MS = 5e3;
-var nodeProcessRunner = {
-  run(command, args, options = {}) {
-    const started = Date.now();
-    return new Promise((resolve) => {
-      const child = spawn(command, args, {
-        env: options.env ?? process.env,
-        cwd: options.cwd,
-        uid: options.uid,
-        gid: options.gid,
-        stdio: ["pipe", "pipe", "pipe"]
-      });
-      const stdout = [];
-      const stderr = [];
-      let pendingErrLine = "";
-      let timedOut = false;
-      let spawnError;
-      let killTimer;
-      const terminate = () => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill("SIGTERM");
-        killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
-      };
-      const timeout = options.timeoutMs ? setTimeout(() => {
-        timedOut = true;
-        terminate();
-      }, options.timeoutMs) : void 0;
-      const onAbort = () => terminate();
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      if (options.signal?.aborted) terminate();
-      child.stdout.on("data", (chunk) => stdout.push(chunk));
-      child.stderr.on("data", (chunk) => {
-        stderr.push(chunk);
-        if (!options.onStderrLine) return;
-        const lines = (pendingErrLine + chunk.toString("utf8")).split("\n");
-        pendingErrLine = lines.pop() ?? "";
-        for (const line of lines) options.onStderrLine(line);
-      });
-      child.on("error", (err) => {
-        spawnError = err.message;
-      });
-      child.stdin.on("error", () => {
-      });
-      child.stdin.end(options.input ?? "");
-      child.on("close", (code, signal) => {
-        if (timeout) clearTimeout(timeout);
-        if (killTimer) clearTimeout(killTimer);
-        options.signal?.removeEventListener("abort", onAbort);
-        if (options.onStderrLine && pendingErrLine) options.onStderrLine(pendingErrLine);
-        resolve({
-          command: [command, ...args],
-          exitCode: code,
-          signal,
-          stdout: Buffer.concat(stdout).toString("utf8"),
-          stderr: Buffer.concat(stderr).toString("utf8"),
-          durationMs: Date.now() - started,
-          spawnError,
-          timedOut
-        });
-      });
-    });
-  }
-};
-function tail(text, lines = 20) {
-  const all = text.trimEnd().split("\n");
-  return all.slice(-lines).join("\n");
-}
-function describeExit(result) {
-  if (result.spawnError) return `could not start ${result.command[0]}: ${result.spawnError}`;
-  if (result.timedOut) return `timed out after ${Math.round(result.durationMs / 1e3)} s`;
-  if (result.signal) return `killed by ${result.signal}`;
-  return `exit code ${result.exitCode}`;
-}
-
 // src/cli/execute-run.ts
-import path5 from "node:path";
-
-// src/cluster/cleanup.ts
-var tasks = /* @__PURE__ */ new Map();
-var nextId = 1;
-function onCleanup(task) {
-  const id = nextId++;
-  tasks.set(id, task);
-  return () => tasks.delete(id);
-}
-async function runCleanups() {
-  const pending = [...tasks.entries()].reverse();
-  tasks.clear();
-  for (const [, task] of pending) {
-    try {
-      await task();
-    } catch {
-    }
-  }
-}
+import path13 from "node:path";
 
 // src/runner/run-loop.ts
-import { copyFile, mkdir as mkdir3 } from "node:fs/promises";
-import os4 from "node:os";
-import path4 from "node:path";
-import { createHash as createHash2 } from "node:crypto";
-
-// src/cluster/cluster.ts
-import {
-  access,
-  chown,
-  constants,
-  mkdir,
-  mkdtemp,
-  readFile as readFile2,
-  rm,
-  writeFile,
-  appendFile
-} from "node:fs/promises";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
-
-// src/cluster/conf.ts
-import { createHash } from "node:crypto";
-var PGPERF_CONNECTIONS = 5;
-var SUPERUSER_RESERVED = 3;
-var BASELINE_SETTINGS = {
-  // Memory: enough for the shipped workloads' data sets; raise per workload for bigger scales.
-  shared_buffers: "1GB",
-  // 'try' because CI machines rarely reserve huge pages; 'on' would refuse to start there.
-  huge_pages: "try",
-  // Keep checkpoints out of short runs; pgperf checkpoints explicitly before each measured run.
-  max_wal_size: "8GB",
-  min_wal_size: "1GB",
-  checkpoint_timeout: "30min",
-  checkpoint_completion_target: "0.9",
-  // Durable defaults, stated so a results file shows them; workloads may relax them and say so.
-  fsync: "on",
-  synchronous_commit: "on",
-  full_page_writes: "on",
-  autovacuum: "on",
-  // Plan-shape and JIT noise are not what a patch benchmark measures.
-  max_parallel_workers_per_gather: "0",
-  jit: "off",
-  log_checkpoints: "on",
-  lc_messages: "'C'"
-};
-function clusterSettings(input2) {
-  const settings = {
-    ...BASELINE_SETTINGS,
-    max_connections: String(Math.max(20, input2.maxClients + SUPERUSER_RESERVED + PGPERF_CONNECTIONS))
-  };
-  for (const [k, v] of Object.entries(input2.workloadSettings)) settings[k] = String(v);
-  for (const [k, v] of Object.entries(input2.armSettings ?? {})) settings[k] = v;
-  settings.listen_addresses = "''";
-  settings.port = String(input2.port);
-  settings.unix_socket_directories = quote(input2.socketDir);
-  return settings;
-}
-function renderConf(settings) {
-  const lines = ["# Written by pgperf; included at the end of postgresql.conf."];
-  for (const [k, v] of Object.entries(settings)) lines.push(`${k} = ${formatValue(v)}`);
-  return `${lines.join("\n")}
-`;
-}
-function settingsHash(settings) {
-  const relevant = Object.entries(settings).filter(([k]) => !["port", "unix_socket_directories"].includes(k)).sort(([a], [b]) => a.localeCompare(b));
-  return createHash("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
-}
-function formatValue(v) {
-  if (/^'.*'$/s.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v)) return v;
-  return quote(v);
-}
-function quote(v) {
-  return `'${v.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
-}
-
-// src/cluster/cluster.ts
-var SUPERUSER = "postgres";
-var BENCH_DATABASE = "pgperf";
-var START_TIMEOUT_S = 120;
-var STOP_TIMEOUT_S = 60;
-var PORT_ATTEMPTS = 3;
-var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
-async function inspectBinDir(binDir, what, runner) {
-  for (const bin of REQUIRED_BINARIES) {
-    try {
-      await access(path.join(binDir, bin), constants.X_OK);
-    } catch {
-      throw new UserError(
-        `${what}: ${binDir} has no executable ${bin} (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)`
-      );
-    }
-  }
-  const res = await runner.run(path.join(binDir, "postgres"), ["--version"]);
-  const text = res.stdout.trim();
-  const major = parseMajor(text);
-  if (res.exitCode !== 0 || major === void 0) {
-    throw new UserError(
-      `${what}: ${binDir}/postgres --version failed (${describeExit(res)}): ${text}${res.stderr}`
-    );
-  }
-  return { text, major };
-}
-function parseMajor(versionText) {
-  const m = /\(PostgreSQL\)\s+(\d+)/.exec(versionText) ?? /(\d+)(?:\.\d+|devel|beta|rc)/.exec(versionText);
-  return m ? Number(m[1]) : void 0;
-}
-var PgCluster = class _PgCluster {
-  constructor(spec, dir, version2, deps) {
-    this.spec = spec;
-    this.dir = dir;
-    this.version = version2;
-    this.deps = deps;
-  }
-  spec;
-  dir;
-  version;
-  deps;
-  port = 0;
-  unregister = () => {
-  };
-  get label() {
-    return this.spec.label;
-  }
-  get dataDir() {
-    return path.join(this.dir, "data");
-  }
-  get socketDir() {
-    return path.join(this.dir, "socket");
-  }
-  get logFile() {
-    return path.join(this.dir, "server.log");
-  }
-  get connection() {
-    return { host: this.socketDir, port: this.port, user: SUPERUSER, database: BENCH_DATABASE };
-  }
-  get settings() {
-    return clusterSettings({ ...this.spec.conf, port: this.port, socketDir: this.socketDir });
-  }
-  /** initdb into a new private directory. The caller must destroy() it. */
-  static async create(spec, deps) {
-    const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
-    const dir = await mkdtemp(path.join(spec.parentDir ?? os.tmpdir(), `pgperf-${safeName(spec.label)}-`));
-    const cluster = new _PgCluster(spec, dir, version2, deps);
-    cluster.unregister = onCleanup(() => cluster.destroy());
-    try {
-      await mkdir(cluster.socketDir, { mode: 448 });
-      if (spec.runAs) {
-        await chown(dir, spec.runAs.uid, spec.runAs.gid);
-        await chown(cluster.socketDir, spec.runAs.uid, spec.runAs.gid);
-        await cluster.checkReachable();
-      }
-      await cluster.initdb();
-    } catch (e) {
-      await cluster.destroy();
-      throw e;
-    }
-    return cluster;
-  }
-  /** The run-as user must be able to enter the directory; a private parent (e.g. under /root) stops it. */
-  async checkReachable() {
-    const res = await this.deps.runner.run("test", ["-w", this.dir, "-a", "-x", this.dir], {
-      uid: this.spec.runAs.uid,
-      gid: this.spec.runAs.gid,
-      cwd: "/"
-    });
-    if (res.exitCode !== 0) {
-      throw new UserError(
-        `arm ${this.spec.label}: the user "${this.spec.runAs.name}" that runs PostgreSQL cannot enter ${this.dir}; a parent directory is private. Choose a --tmp-dir that user can reach (e.g. under /tmp).`
-      );
-    }
-  }
-  async initdb() {
-    const args = [
-      "-D",
-      this.dataDir,
-      "-U",
-      SUPERUSER,
-      "-A",
-      "trust",
-      "-E",
-      "UTF8",
-      "--locale=C",
-      "--no-sync"
-    ];
-    if (this.spec.dataChecksums) args.push("--data-checksums");
-    else if (this.version.major >= 18) args.push("--no-data-checksums");
-    const res = await this.pg("initdb", args);
-    if (res.exitCode !== 0) {
-      throw new UserError(
-        `arm ${this.spec.label}: initdb failed (${describeExit(res)}):
-${tail(res.stderr + res.stdout)}`
-      );
-    }
-  }
-  /** Writes the configuration and starts the server; a port found taken is replaced by another. */
-  async start() {
-    for (let attempt = 1; ; attempt++) {
-      this.port = await freePort();
-      await writeFile(path.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
-      await this.includeConf();
-      const res = await this.pg("pg_ctl", [
-        "start",
-        "-D",
-        this.dataDir,
-        "-l",
-        this.logFile,
-        "-w",
-        "-t",
-        String(START_TIMEOUT_S),
-        "-s"
-      ]);
-      if (res.exitCode === 0) {
-        this.deps.logger.debug(`arm ${this.spec.label}: server up on ${this.socketDir} port ${this.port}`);
-        await this.ensureDatabase();
-        return;
-      }
-      const log = await this.logTail(30);
-      if (attempt < PORT_ATTEMPTS && /already in use|could not create lock file|could not bind/i.test(log)) {
-        this.deps.logger.warn(`arm ${this.spec.label}: port ${this.port} is taken, trying another`);
-        continue;
-      }
-      await this.stop();
-      throw new UserError(
-        `arm ${this.spec.label}: PostgreSQL failed to start (${describeExit(res)}). Server log (${this.logFile}):
-${log || res.stderr}`
-      );
-    }
-  }
-  async includeConf() {
-    const conf = path.join(this.dataDir, "postgresql.conf");
-    const text = await readFile2(conf, "utf8");
-    if (!text.includes("include = 'pgperf.conf'")) await appendFile(conf, "\ninclude = 'pgperf.conf'\n");
-  }
-  async ensureDatabase() {
-    const exists = await this.psql(
-      `SELECT 1 FROM pg_database WHERE datname = '${BENCH_DATABASE}'`,
-      "postgres"
-    );
-    if (exists.trim() !== "1") await this.psql(`CREATE DATABASE ${BENCH_DATABASE}`, "postgres");
-  }
-  /** Runs SQL through the cluster's psql; returns unaligned, tuples-only output. */
-  async psql(sql, database = BENCH_DATABASE) {
-    const { host, port, user } = this.connection;
-    const res = await this.deps.runner.run(
-      path.join(this.spec.binDir, "psql"),
-      [
-        "-X",
-        "-q",
-        "-A",
-        "-t",
-        "-v",
-        "ON_ERROR_STOP=1",
-        "-h",
-        host,
-        "-p",
-        String(port),
-        "-U",
-        user,
-        "-d",
-        database,
-        "-c",
-        sql
-      ],
-      { env: { ...process.env, LC_ALL: "C", PGAPPNAME: "pgperf" } }
-    );
-    if (res.exitCode !== 0) {
-      throw new Error(
-        `arm ${this.spec.label}: psql "${sql}" failed (${describeExit(res)}): ${res.stderr.trim()}`
-      );
-    }
-    return res.stdout;
-  }
-  /** True when the postmaster answers pg_ctl status. */
-  async isRunning() {
-    const res = await this.pg("pg_ctl", ["status", "-D", this.dataDir]);
-    return res.exitCode === 0;
-  }
-  /** Stops the server: fast shutdown, then immediate, then SIGKILL to the postmaster's own pid. */
-  async stop() {
-    if (!await this.hasPidFile()) {
-      return;
-    }
-    for (const mode of ["fast", "immediate"]) {
-      const res = await this.pg("pg_ctl", [
-        "stop",
-        "-D",
-        this.dataDir,
-        "-m",
-        mode,
-        "-w",
-        "-t",
-        String(this.spec.stopTimeoutS ?? STOP_TIMEOUT_S),
-        "-s"
-      ]);
-      if (res.exitCode === 0 || !await this.hasPidFile()) {
-        return;
-      }
-      this.deps.logger.warn(`arm ${this.spec.label}: pg_ctl stop -m ${mode} failed: ${res.stderr.trim()}`);
-    }
-    const pid = await this.postmasterPid();
-    if (pid) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-      }
-    }
-  }
-  /** Stops the server and removes the cluster's directory. Safe to call more than once. */
-  async destroy() {
-    this.unregister();
-    try {
-      await this.stop();
-    } finally {
-      await rm(this.dir, { recursive: true, force: true });
-    }
-  }
-  async logTail(lines = 20) {
-    try {
-      return tail(await readFile2(this.logFile, "utf8"), lines);
-    } catch {
-      return "";
-    }
-  }
-  async postmasterPid() {
-    try {
-      const first = (await readFile2(path.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
-      const pid = Number(first);
-      return Number.isInteger(pid) && pid > 0 ? pid : void 0;
-    } catch {
-      return void 0;
-    }
-  }
-  async hasPidFile() {
-    return await this.postmasterPid() !== void 0;
-  }
-  /** Runs a server-side binary as the run-as user. */
-  pg(bin, args) {
-    const options = { env: { ...process.env, LC_ALL: "C" } };
-    if (this.spec.runAs) {
-      options.uid = this.spec.runAs.uid;
-      options.gid = this.spec.runAs.gid;
-      options.cwd = this.dir;
-    }
-    return this.deps.runner.run(path.join(this.spec.binDir, bin), args, options);
-  }
-};
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(
-        () => typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))
-      );
-    });
-  });
-}
-function safeName(label) {
-  return label.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 40);
-}
+import { copyFile, mkdir as mkdir5 } from "node:fs/promises";
+import os8 from "node:os";
+import path12 from "node:path";
+import { createHash as createHash3 } from "node:crypto";
 
 // src/cluster/run-as.ts
 var DEFAULT_RUN_AS = "postgres";
@@ -33003,9 +34295,39 @@ async function lookupUser(name, runner) {
 }
 
 // src/drivers/pgbench/driver.ts
-import { mkdtemp as mkdtemp2, writeFile as writeFile2 } from "node:fs/promises";
-import os2 from "node:os";
-import path2 from "node:path";
+import { mkdtemp as mkdtemp2, writeFile as writeFile4 } from "node:fs/promises";
+import os6 from "node:os";
+import path9 from "node:path";
+
+// src/drivers/shared.ts
+var RUN_GRACE_S = 120;
+async function resetBeforeRun(target, options) {
+  for (const table2 of options.truncate ?? []) await target.psql(`TRUNCATE ${table2}`);
+  if (options.vacuum) await target.psql("VACUUM");
+  if (options.checkpoint) await target.psql("CHECKPOINT");
+}
+function judgeInput(res, tool) {
+  return {
+    exitCode: res.spawnError ? null : res.exitCode,
+    signal: res.signal,
+    stdout: res.stdout,
+    stderr: res.spawnError ? `could not start ${tool}: ${res.spawnError}` : res.stderr
+  };
+}
+function runOutcome(res, judged, read) {
+  const report = judged.report;
+  return {
+    ok: judged.ok,
+    failureReason: judged.ok ? void 0 : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
+    metrics: report ? read.metrics(report) : {},
+    counts: report ? read.counts(report) : {},
+    progress: read.progress(report),
+    command: res.command,
+    exitCode: res.exitCode,
+    startedAt: read.startedAt,
+    endedAt: read.endedAt
+  };
+}
 
 // src/drivers/pgbench/command.ts
 function connectionArgs(c) {
@@ -33084,28 +34406,28 @@ function parseCounterLine(key, value, target) {
     target.totalRetries = num(value);
     return true;
   }
-  const cp = countPct(value);
-  if (!cp) return false;
+  const cp2 = countPct(value);
+  if (!cp2) return false;
   switch (key) {
     case "number of failed transactions":
-      target.failed = cp.count;
-      target.failedPercent = cp.percent;
+      target.failed = cp2.count;
+      target.failedPercent = cp2.percent;
       return true;
     case "number of serialization failures":
-      target.serializationFailures = cp.count;
+      target.serializationFailures = cp2.count;
       return true;
     case "number of deadlock failures":
-      target.deadlockFailures = cp.count;
+      target.deadlockFailures = cp2.count;
       return true;
     case "number of other failures":
-      target.otherFailures = cp.count;
+      target.otherFailures = cp2.count;
       return true;
     case "number of transactions retried":
-      target.retried = cp.count;
+      target.retried = cp2.count;
       return true;
     case "number of transactions skipped":
-      target.skipped = cp.count;
-      target.skippedPercent = cp.percent;
+      target.skipped = cp2.count;
+      target.skippedPercent = cp2.percent;
       return true;
     default:
       return false;
@@ -33487,18 +34809,17 @@ function reportCounts(r) {
 }
 
 // src/drivers/pgbench/driver.ts
-var RUN_GRACE_S = 120;
 function pgbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const pgbench = path2.join(options.clientBinDir, "pgbench");
+  const pgbench = path9.join(options.clientBinDir, "pgbench");
   const env = { ...process.env, LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
-      const dir = await mkdtemp2(path2.join(os2.tmpdir(), "pgperf-scripts-"));
-      const file2 = path2.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
-      await writeFile2(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
+      const dir = await mkdtemp2(path9.join(os6.tmpdir(), "pgperf-scripts-"));
+      const file2 = path9.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      await writeFile4(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
     return pipelineScript;
@@ -33526,9 +34847,11 @@ ${tail(res.stderr)}`
       logger.info(`  ${target.label}: loaded scale ${workload.scale}${done ? `, ${done}` : ""}`);
     },
     async beforeRun(target) {
-      if (writesHistory(workload)) await target.psql("TRUNCATE pgbench_history");
-      if (workload.vacuum) await target.psql("VACUUM");
-      if (workload.checkpoint) await target.psql("CHECKPOINT");
+      await resetBeforeRun(target, {
+        truncate: writesHistory(workload) ? ["pgbench_history"] : [],
+        vacuum: workload.vacuum,
+        checkpoint: workload.checkpoint
+      });
     },
     async run(target, spec) {
       const args = measureArgs({
@@ -33551,27 +34874,410 @@ ${tail(res.stderr)}`
         } : void 0
       });
       const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const judged = judgePgbenchRun({
-        exitCode: res.spawnError ? null : res.exitCode,
-        signal: res.signal,
-        stdout: res.stdout,
-        stderr: res.spawnError ? `could not start pgbench: ${res.spawnError}` : res.stderr,
-        expectedClients: spec.clients
-      });
-      const report = judged.report;
-      return {
-        ok: judged.ok,
-        failureReason: judged.ok ? void 0 : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
-        metrics: report ? reportMetrics(report) : {},
-        counts: report ? reportCounts(report) : {},
-        progress: parsePgbenchProgress(res.stderr),
-        command: [pgbench, ...args],
-        exitCode: res.exitCode,
+      const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
+      return runOutcome(res, judged, {
         startedAt,
-        endedAt
-      };
+        endedAt,
+        metrics: reportMetrics,
+        counts: reportCounts,
+        progress: () => parsePgbenchProgress(res.stderr)
+      });
     }
   };
+}
+
+// src/drivers/sysbench/driver.ts
+import { access as access3, constants as constants3 } from "node:fs/promises";
+import path10 from "node:path";
+
+// src/drivers/sysbench/command.ts
+function connectionArgs2(c) {
+  return [
+    "--db-driver=pgsql",
+    `--pgsql-host=${c.host}`,
+    `--pgsql-port=${c.port}`,
+    `--pgsql-user=${c.user}`,
+    `--pgsql-db=${c.database}`
+  ];
+}
+var DATA_SHAPE_OPTIONS = ["--secondary", "--create-secondary"];
+function isDataShapeOption(arg) {
+  return DATA_SHAPE_OPTIONS.includes((arg.split("=", 1)[0] ?? "").replace(/_/g, "-"));
+}
+function dataShape(w) {
+  return {
+    family: "oltp",
+    tables: w.tables,
+    tableSize: w.tableSize,
+    options: w.extraArgs.filter(isDataShapeOption).sort()
+  };
+}
+function dataArgs(w) {
+  return [`--tables=${w.tables}`, `--table-size=${w.tableSize}`, ...dataShape(w).options];
+}
+function prepareThreads(w, cpuCount) {
+  return Math.max(1, Math.min(w.tables, cpuCount, Math.max(...w.clients)));
+}
+function prepareArgs(w, c, cpuCount) {
+  return [
+    w.script,
+    ...connectionArgs2(c),
+    ...dataArgs(w),
+    `--threads=${prepareThreads(w, cpuCount)}`,
+    "prepare"
+  ];
+}
+function cleanupArgs(w, c) {
+  return [w.script, ...connectionArgs2(c), ...dataArgs(w), "cleanup"];
+}
+function measureArgs2(input2) {
+  const { workload: w } = input2;
+  return [
+    w.script,
+    ...connectionArgs2(input2.connection),
+    ...dataArgs(w),
+    `--threads=${input2.clients}`,
+    `--time=${input2.durationS}`,
+    "--report-interval=1",
+    // Pinned: the default is "special" in 1.0.x and "uniform" in later sysbench.
+    `--rand-type=${w.randType}`,
+    // 0 would make sysbench seed from the clock; every other value is reproducible.
+    `--rand-seed=${input2.seed === 0 ? 1 : input2.seed}`,
+    `--db-ps-mode=${w.psMode}`,
+    `--percentile=${w.percentile}`,
+    ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
+    "run"
+  ];
+}
+
+// src/drivers/sysbench/parse-output.ts
+var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
+var INTERVAL_RE = new RegExp(
+  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM2}\s+qps:\s+${NUM2}\s+` + String.raw`\(r/w/o:\s+${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM2}\s+` + String.raw`err/s:\s+${NUM2}\s+reconn/s:\s+${NUM2}`
+);
+function parseSysbenchInterval(line) {
+  const m = INTERVAL_RE.exec(line.trim());
+  if (!m) return void 0;
+  const n = (i) => Number(m[i]);
+  return {
+    t: n(1),
+    threads: n(2),
+    tps: n(3),
+    qps: n(4),
+    readsPerS: n(5),
+    writesPerS: n(6),
+    otherPerS: n(7),
+    percentile: n(8),
+    latencyPctMs: n(9),
+    errorsPerS: n(10),
+    reconnectsPerS: n(11)
+  };
+}
+function sysbenchFatalMessages(text) {
+  const out = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^FATAL: (.*)$/.exec(line.trimEnd());
+    if (m) out.push(m[1].trim());
+  }
+  return out;
+}
+function sections(text) {
+  const out = /* @__PURE__ */ new Map();
+  let current;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    const header = /^([A-Z][^:]*):$/.exec(line);
+    if (header) {
+      current = /* @__PURE__ */ new Map();
+      out.set(header[1], current);
+      continue;
+    }
+    if (!/^\s/.test(line)) {
+      current = void 0;
+      continue;
+    }
+    const kv = /^\s+([^:]+):\s+(\S.*)$/.exec(line);
+    if (kv && current) current.set(kv[1].trim(), kv[2].trim());
+  }
+  return out;
+}
+function num2(s) {
+  if (s === void 0) return void 0;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : void 0;
+}
+function countAndRate(s) {
+  const m = s === void 0 ? null : /^(\d+)\s+\((\d+(?:\.\d+)?) per sec\.\)$/.exec(s);
+  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
+}
+function pair(s) {
+  const m = s === void 0 ? null : /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(s);
+  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
+}
+function assignDefined(target, values) {
+  for (const [k, v] of Object.entries(values)) {
+    if (v !== void 0) target[k] = v;
+  }
+}
+function parseSysbenchOutput(text) {
+  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text) };
+  const version2 = /^sysbench (\S+)/m.exec(text)?.[1];
+  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text)?.[1];
+  assignDefined(report, {
+    version: version2,
+    threads: num2(/^Number of threads: (\d+)$/m.exec(text)?.[1]),
+    randSeed: num2(seed)
+  });
+  for (const line of text.split(/\r?\n/)) {
+    const point = parseSysbenchInterval(line);
+    if (point) report.intervals.push(point);
+  }
+  const s = sections(text);
+  const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
+  const general = s.get("General statistics") ?? /* @__PURE__ */ new Map();
+  const latency = s.get("Latency (ms)") ?? /* @__PURE__ */ new Map();
+  const fairness = s.get("Threads fairness") ?? /* @__PURE__ */ new Map();
+  const [transactions, tps] = countAndRate(sql.get("transactions"));
+  const [queries, qps] = countAndRate(sql.get("queries"));
+  const [ignoredErrors, ignoredErrorsPerS] = countAndRate(sql.get("ignored errors"));
+  const [reconnects, reconnectsPerS] = countAndRate(sql.get("reconnects"));
+  const [eventsPerThreadAvg, eventsPerThreadStddev] = pair(fairness.get("events (avg/stddev)"));
+  const [execTimePerThreadAvgS, execTimePerThreadStddevS] = pair(fairness.get("execution time (avg/stddev)"));
+  let percentile;
+  let latencyPctMs;
+  for (const [key, value] of latency) {
+    const m = /^(\d+)(?:st|nd|rd|th) percentile$/.exec(key);
+    if (m) {
+      percentile = Number(m[1]);
+      latencyPctMs = num2(value);
+    }
+  }
+  assignDefined(report, {
+    reads: num2(sql.get("read")),
+    writes: num2(sql.get("write")),
+    other: num2(sql.get("other")),
+    totalQueries: num2(sql.get("total")),
+    transactions,
+    tps,
+    queries,
+    qps,
+    ignoredErrors,
+    ignoredErrorsPerS,
+    reconnects,
+    reconnectsPerS,
+    totalTimeS: num2(general.get("total time")?.replace(/s$/, "")),
+    events: num2(general.get("total number of events")),
+    latencyMinMs: num2(latency.get("min")),
+    latencyAvgMs: num2(latency.get("avg")),
+    latencyMaxMs: num2(latency.get("max")),
+    percentile,
+    latencyPctMs,
+    latencySumMs: num2(latency.get("sum")),
+    eventsPerThreadAvg,
+    eventsPerThreadStddev,
+    execTimePerThreadAvgS,
+    execTimePerThreadStddevS
+  });
+  report.empty = report.transactions === void 0;
+  return report;
+}
+
+// src/drivers/sysbench/judge-run.ts
+function ignoredErrorsPct(r) {
+  if (r.ignoredErrors === void 0 || r.transactions === void 0) return void 0;
+  const attempts = r.transactions + r.ignoredErrors;
+  return attempts === 0 ? 0 : 100 * r.ignoredErrors / attempts;
+}
+function oneLine2(s) {
+  return s.replace(/\s+/g, " ").trim();
+}
+function judgeSysbenchRun(input2) {
+  const report = parseSysbenchOutput(input2.stdout);
+  const fatal = [...report.fatal, ...sysbenchFatalMessages(input2.stderr)];
+  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
+  const firstFatal = fatal[0] === void 0 ? "" : `: ${oneLine2(fatal[0])}`;
+  if (input2.exitCode === null) {
+    return fail(`sysbench was terminated by signal ${input2.signal ?? "unknown"}`);
+  }
+  if (input2.exitCode !== 0) return fail(`sysbench exited with code ${input2.exitCode}${firstFatal}`);
+  if (fatal.length > 0) return fail(`sysbench reported ${fatal.length} FATAL errors${firstFatal}`);
+  if (report.empty) return fail("sysbench exited 0 but printed no report");
+  if (report.threads !== void 0 && report.threads !== input2.expectedThreads) {
+    return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
+  }
+  if (!report.transactions) return fail("no transactions were processed");
+  const pct3 = ignoredErrorsPct(report);
+  if (pct3 !== void 0 && pct3 > input2.maxIgnoredErrorsPct) {
+    return fail(
+      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct3.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
+    );
+  }
+  return { ok: true, report };
+}
+
+// src/drivers/sysbench/report-metrics.ts
+function reportMetrics2(r) {
+  const metrics = {};
+  if (r.tps !== void 0) metrics.tps = r.tps;
+  if (r.qps !== void 0) metrics.qps = r.qps;
+  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
+  if (r.latencyPctMs !== void 0) metrics.latencyPctMs = r.latencyPctMs;
+  return metrics;
+}
+var COUNTERS2 = {
+  transactions: "transactions",
+  queries: "queries",
+  read: "reads",
+  write: "writes",
+  other: "other",
+  ignoredErrors: "ignoredErrors",
+  reconnects: "reconnects",
+  events: "events",
+  totalTimeS: "totalTimeS",
+  latencyMinMs: "latencyMinMs",
+  latencyMaxMs: "latencyMaxMs",
+  percentile: "percentile"
+};
+function reportCounts2(r) {
+  const counts = {};
+  for (const [name, key] of Object.entries(COUNTERS2)) {
+    const value = r[key];
+    if (typeof value === "number") counts[name] = value;
+  }
+  counts.errors = r.fatal.length;
+  return counts;
+}
+function progressPoint(i) {
+  return { t: i.t, tps: i.tps, qps: i.qps, latencyPctMs: i.latencyPctMs, ignoredErrorsPerS: i.errorsPerS };
+}
+
+// src/drivers/sysbench/driver.ts
+var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
+async function findOnPath2(name, searchPath) {
+  for (const dir of searchPath.split(path10.delimiter)) {
+    if (!dir) continue;
+    const file2 = path10.join(dir, name);
+    try {
+      await access3(file2, constants3.X_OK);
+      return file2;
+    } catch {
+    }
+  }
+  return void 0;
+}
+function sysbenchDriver(options) {
+  const { workload, runner, logger } = options;
+  const env = { ...process.env, LC_ALL: "C", PGAPPNAME: "sysbench" };
+  const cwd = "/";
+  let located;
+  const sysbench = () => located ??= findOnPath2("sysbench", options.searchPath ?? process.env.PATH ?? "").then((bin) => {
+    if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
+    return bin;
+  });
+  const where = (target) => `workload ${workload.name}, arm ${target.label}`;
+  return {
+    async client() {
+      const bin = await sysbench();
+      const res = await runner.run(bin, ["--version"], { env, cwd });
+      if (res.exitCode !== 0) {
+        throw new UserError(`client: cannot run ${bin} (${describeExit(res)}); ${SYSBENCH_MISSING}`);
+      }
+      const version2 = res.stdout.trim();
+      if (!/^sysbench 1\.0\./.test(version2)) {
+        logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
+      }
+      return { tool: "sysbench", binDir: path10.dirname(bin), version: version2 };
+    },
+    async prepare(target, signal) {
+      const bin = await sysbench();
+      const args = prepareArgs(workload, target.connection, options.cpuCount);
+      const started = Date.now();
+      const res = await runner.run(bin, args, { env, cwd, signal });
+      signal?.throwIfAborted();
+      const output2 = `${res.stdout}
+${res.stderr}`;
+      const fatal = sysbenchFatalMessages(output2);
+      let problem;
+      if (res.exitCode !== 0 || res.spawnError) {
+        problem = `${describeExit(res)}${fatal[0] === void 0 ? "" : `: ${fatal[0]}`}`;
+      } else if (fatal[0] !== void 0) {
+        problem = `FATAL: ${fatal[0]}`;
+      } else {
+        problem = await checkRows(target, workload);
+      }
+      if (problem) {
+        const log = target.logTail ? await target.logTail(15) : "";
+        throw new UserError(
+          `${where(target)}: sysbench ${workload.script} prepare failed (${problem}). sysbench output:
+${tail(output2.trim(), 15)}${log ? `
+Server log tail:
+${log}` : ""}`
+        );
+      }
+      logger.info(
+        `  ${target.label}: loaded ${workload.tables} tables x ${workload.tableSize} rows (${prepareThreads(workload, options.cpuCount)} threads, ${((Date.now() - started) / 1e3).toFixed(1)} s)`
+      );
+    },
+    async beforeRun(target) {
+      await resetBeforeRun(target, { vacuum: workload.vacuum, checkpoint: workload.checkpoint });
+    },
+    async run(target, spec) {
+      const bin = await sysbench();
+      const args = measureArgs2({
+        workload,
+        connection: target.connection,
+        clients: spec.clients,
+        durationS: spec.durationS,
+        seed: spec.seed
+      });
+      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const res = await runner.run(bin, args, {
+        env,
+        cwd,
+        signal: spec.signal,
+        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3
+      });
+      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const judged = judgeSysbenchRun({
+        ...judgeInput(res, "sysbench"),
+        expectedThreads: spec.clients,
+        maxIgnoredErrorsPct: workload.maxIgnoredErrorsPct
+      });
+      return runOutcome(res, judged, {
+        startedAt,
+        endedAt,
+        metrics: reportMetrics2,
+        counts: reportCounts2,
+        progress: (report) => report ? report.intervals.map(progressPoint) : []
+      });
+    },
+    async cleanup(target, signal) {
+      const res = await runner.run(await sysbench(), cleanupArgs(workload, target.connection), {
+        env,
+        cwd,
+        signal
+      });
+      const fatal = sysbenchFatalMessages(res.stdout);
+      if (res.exitCode !== 0 || fatal.length > 0) {
+        throw new UserError(
+          `${where(target)}: sysbench ${workload.script} cleanup failed (${describeExit(res)}):
+${tail(res.stdout + res.stderr)}`
+        );
+      }
+    }
+  };
+}
+async function checkRows(target, w) {
+  const tables = Array.from({ length: w.tables }, (_, i) => `sbtest${i + 1}`);
+  const sql = `SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})`).join(" || ',' || ")}`;
+  let counts;
+  try {
+    counts = (await target.psql(sql)).trim();
+  } catch (e) {
+    return `the tables are not there: ${errorMessage(e)}`;
+  }
+  const short2 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
+  return short2.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short2.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
 }
 
 // src/drivers/factory.ts
@@ -33579,12 +35285,14 @@ function createDriver(workload, deps) {
   switch (workload.tool) {
     case "pgbench":
       return pgbenchDriver({ workload, ...deps });
+    case "sysbench":
+      return sysbenchDriver({ workload, cpuCount: deps.cpuCount, runner: deps.runner, logger: deps.logger });
   }
 }
 
 // src/env/environment.ts
-import { readFile as readFile3 } from "node:fs/promises";
-import os3 from "node:os";
+import { readFile as readFile8 } from "node:fs/promises";
+import os7 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
   scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
@@ -33599,7 +35307,7 @@ var FACT_FILES = {
   nrHugepages: "/proc/sys/vm/nr_hugepages"
 };
 async function captureEnvironment(settingsHash2) {
-  const cpus = os3.cpus();
+  const cpus = os7.cpus();
   const facts = {};
   await Promise.all(
     Object.entries(FACT_FILES).map(async ([name, file2]) => {
@@ -33607,16 +35315,16 @@ async function captureEnvironment(settingsHash2) {
       if (value !== void 0) facts[name] = value;
     })
   );
-  const loadavg = os3.loadavg().map((l) => l.toFixed(2));
+  const loadavg = os7.loadavg().map((l) => l.toFixed(2));
   facts.loadavgAtStart = loadavg.join(" ");
   return {
-    hostname: os3.hostname(),
-    os: await osPrettyName() ?? `${os3.type()} ${os3.release()}`,
-    kernel: os3.release(),
-    arch: os3.arch(),
+    hostname: os7.hostname(),
+    os: await osPrettyName() ?? `${os7.type()} ${os7.release()}`,
+    kernel: os7.release(),
+    arch: os7.arch(),
     cpuModel: cpus[0]?.model.trim() ?? "unknown",
-    cpuCount: os3.availableParallelism(),
-    memoryBytes: os3.totalmem(),
+    cpuCount: os7.availableParallelism(),
+    memoryBytes: os7.totalmem(),
     facts,
     nodeVersion: process.version,
     settingsHash: settingsHash2
@@ -33629,17 +35337,17 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile3(file2, "utf8")).trim();
+    return (await readFile8(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
 }
 
 // src/results/write-results.ts
-import { mkdir as mkdir2, open as open2, rename, rm as rm2 } from "node:fs/promises";
-import path3 from "node:path";
+import { mkdir as mkdir4, open as open2, rename as rename2, rm as rm5 } from "node:fs/promises";
+import path11 from "node:path";
 async function writeResults(file2, result) {
-  await mkdir2(path3.dirname(file2), { recursive: true });
+  await mkdir4(path11.dirname(file2), { recursive: true });
   const tmp = `${file2}.tmp-${process.pid}`;
   const handle = await open2(tmp, "w");
   try {
@@ -33648,11 +35356,11 @@ async function writeResults(file2, result) {
     await handle.sync();
   } catch (e) {
     await handle.close();
-    await rm2(tmp, { force: true });
+    await rm5(tmp, { force: true });
     throw e;
   }
   await handle.close();
-  await rename(tmp, file2);
+  await rename2(tmp, file2);
 }
 
 // src/runner/plan.ts
@@ -33760,14 +35468,15 @@ function formatDuration(seconds) {
 async function runBenchmark(req, deps) {
   const { logger, runner } = deps;
   validateRequest(req);
-  const cpuCount = deps.cpuCount ?? os4.availableParallelism();
+  const cpuCount = deps.cpuCount ?? os8.availableParallelism();
   const workloads = req.workloads.map((w) => applyOverrides(w, req));
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
   const drivers = new Map(
     workloads.map((w) => [w.name, createDriver(w, { clientBinDir, cpuCount, runner, logger })])
   );
-  const clientInfo = await drivers.get(workloads[0].name).client();
+  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
+  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
   const runAs = await resolveRunAs(req.runAs, deps);
   if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
   const seed = req.seed ?? newSeed();
@@ -33792,7 +35501,7 @@ async function runBenchmark(req, deps) {
     updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
     environment: await captureEnvironment(""),
     arms,
-    clients: [clientInfo],
+    clients: clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
     plan: {
       seed,
@@ -33801,6 +35510,7 @@ async function runBenchmark(req, deps) {
       cells: cells.map(({ workload, clients }) => ({ workload, clients })),
       executed: []
     },
+    ...req.source ? { source: req.source } : {},
     samples: [],
     warnings: []
   };
@@ -33845,14 +35555,14 @@ async function runBenchmark(req, deps) {
       }
     });
     const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
-    result.environment.settingsHash = createHash2("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    result.environment.settingsHash = createHash3("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
     await save();
     const plannedRuns = rounds.flat();
     const warmupBefore = /* @__PURE__ */ new Set();
     const visited = /* @__PURE__ */ new Set();
-    for (const run of plannedRuns) {
-      const visit2 = `${cellId(run)}|${run.arm}`;
-      if (!visited.has(visit2) && workloadByName.get(run.workload).warmup > 0) warmupBefore.add(run);
+    for (const run2 of plannedRuns) {
+      const visit2 = `${cellId(run2)}|${run2.arm}`;
+      if (!visited.has(visit2) && workloadByName.get(run2.workload).warmup > 0) warmupBefore.add(run2);
       visited.add(visit2);
     }
     const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
@@ -33864,34 +35574,34 @@ async function runBenchmark(req, deps) {
     logger.info(
       `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
     );
-    const execute = async (run, kind, attempt) => {
-      const workload = workloadByName.get(run.workload);
-      const driver = drivers.get(run.workload);
-      const cluster = clusters.get(clusterKey(run.arm, dataSetOf.get(run.workload).name));
+    const execute = async (run2, kind, attempt) => {
+      const workload = workloadByName.get(run2.workload);
+      const driver = drivers.get(run2.workload);
+      const cluster = clusters.get(clusterKey(run2.arm, dataSetOf.get(run2.workload).name));
       const durationS = kind === "warmup" ? workload.warmup : workload.duration;
-      const randomSeed = deriveSeed(seed, run.round);
+      const randomSeed = deriveSeed(seed, run2.round);
       await driver.beforeRun(cluster);
       const started = Date.now();
       const out = await driver.run(cluster, {
-        clients: run.clients,
+        clients: run2.clients,
         durationS,
         seed: randomSeed,
         signal: deps.signal
       });
       deps.signal?.throwIfAborted();
       progress.finished(durationS, (Date.now() - started) / 1e3);
-      result.plan.executed.push({ ...run, kind, attempt, status: out.ok ? "ok" : "failed" });
+      result.plan.executed.push({ ...run2, kind, attempt, status: out.ok ? "ok" : "failed" });
       if (kind === "measured") {
-        result.samples.push(toSample(run, attempt, randomSeed, out));
+        result.samples.push(toSample(run2, attempt, randomSeed, out));
         await save();
       }
       logger.info(
         progress.line({
           kind,
-          round: run.round,
+          round: run2.round,
           rounds: rounds.length,
-          cell: cellId(run),
-          arm: run.arm,
+          cell: cellId(run2),
+          arm: run2.arm,
           tps: out.metrics.tps,
           failure: out.failureReason
         })
@@ -33901,14 +35611,14 @@ async function runBenchmark(req, deps) {
     };
     for (const [r, roundRuns] of rounds.entries()) {
       await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
-        for (const run of roundRuns) {
+        for (const run2 of roundRuns) {
           deps.signal?.throwIfAborted();
-          const workload = workloadByName.get(run.workload);
-          if (warmupBefore.has(run)) await execute(run, "warmup", 1);
+          const workload = workloadByName.get(run2.workload);
+          if (warmupBefore.has(run2)) await execute(run2, "warmup", 1);
           for (let attempt = 1; ; attempt++) {
-            const out = await execute(run, "measured", attempt);
+            const out = await execute(run2, "measured", attempt);
             if (out.ok) break;
-            const what = `${cellId(run)} ${run.arm} round ${run.round}`;
+            const what = `${cellId(run2)} ${run2.arm} round ${run2.round}`;
             if (attempt > workload.retries) {
               warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
               break;
@@ -33933,12 +35643,12 @@ async function runBenchmark(req, deps) {
   }
   return result;
 }
-function toSample(run, attempt, randomSeed, out) {
+function toSample(run2, attempt, randomSeed, out) {
   return {
-    round: run.round,
-    workload: run.workload,
-    clients: run.clients,
-    arm: run.arm,
+    round: run2.round,
+    workload: run2.workload,
+    clients: run2.clients,
+    arm: run2.arm,
     attempt,
     status: out.ok ? "ok" : "failed",
     ...out.failureReason ? { failureReason: out.failureReason } : {},
@@ -33980,7 +35690,8 @@ function applyOverrides(w, req) {
 function groupDataSets(workloads) {
   const byKey = /* @__PURE__ */ new Map();
   for (const w of workloads) {
-    const key = JSON.stringify([w.tool, w.scale, w.init, Object.entries(w.settings).sort()]);
+    const shape = w.tool === "pgbench" ? [w.scale, w.init] : [dataShape(w)];
+    const key = JSON.stringify([w.tool, ...shape, Object.entries(w.settings).sort()]);
     const existing = byKey.get(key);
     if (existing) {
       existing.workloads.push(w);
@@ -34004,10 +35715,10 @@ async function releaseClusters(clusters, logsDir, logger) {
   for (const cluster of clusters.values()) {
     try {
       if (logsDir) {
-        await mkdir3(logsDir, { recursive: true });
+        await mkdir5(logsDir, { recursive: true });
         await copyFile(
           cluster.logFile,
-          path4.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path12.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -34020,8 +35731,8 @@ async function releaseClusters(clusters, logsDir, logger) {
 
 // src/cli/execute-run.ts
 async function executeRun(options, logger) {
-  const runDir = path5.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
-  const resultsFile = path5.join(runDir, "results.json");
+  const runDir = path13.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const resultsFile = path13.join(runDir, "results.json");
   const controller = new AbortController();
   let signals = 0;
   const onSignal = (signal) => {
@@ -34040,7 +35751,7 @@ async function executeRun(options, logger) {
   try {
     logger.info(`results: ${resultsFile}`);
     const result = await runBenchmark(
-      { ...options, resultsFile, logsDir: path5.join(runDir, "logs") },
+      { ...options, resultsFile, logsDir: path13.join(runDir, "logs") },
       { runner: nodeProcessRunner, logger, signal: controller.signal }
     );
     process.stdout.write(renderComparisonText(compareRun(result)));
@@ -34126,7 +35837,7 @@ function demoCommand() {
   });
 }
 async function findInstalledBinDir() {
-  const versions = await readdir("/usr/lib/postgresql").catch(() => []);
+  const versions = await readdir2("/usr/lib/postgresql").catch(() => []);
   const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
   if (newest) return `/usr/lib/postgresql/${newest}/bin`;
   const res = await nodeProcessRunner.run("pg_config", ["--bindir"]);
@@ -34138,12 +35849,12 @@ async function findInstalledBinDir() {
 
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { access as access2, readFile as readFile4 } from "node:fs/promises";
-import path6 from "node:path";
+import { access as access4, readFile as readFile9 } from "node:fs/promises";
+import path14 from "node:path";
 async function loadWorkloadFile(file2) {
   let text;
   try {
-    text = await readFile4(file2, "utf8");
+    text = await readFile9(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -34171,13 +35882,13 @@ function parseWorkload(text, source) {
   );
 }
 async function resolveScripts(workload, file2) {
-  if (!workload.scripts) return workload;
-  const dir = path6.dirname(path6.resolve(file2));
+  if (workload.tool !== "pgbench" || !workload.scripts) return workload;
+  const dir = path14.dirname(path14.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path6.resolve(dir, script.file);
+    const resolved = path14.resolve(dir, script.file);
     try {
-      await access2(resolved);
+      await access4(resolved);
     } catch {
       throw new UserError(
         `${file2}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`
@@ -34192,8 +35903,8 @@ function describeIssue(issue2, data, doc, lineCounter, source) {
   if (issue2.code === "unrecognized_keys") {
     const keys = issue2.keys.map((k) => `"${k}"`).join(", ");
     const where2 = locate(doc, lineCounter, [...issue2.path, issue2.keys[0]], true);
-    const known = Object.keys(schemaShapeAt(issue2.path)).join(", ");
-    return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})`;
+    const known = Object.keys(schemaShapeAt(variantSchema(data), issue2.path)).join(", ");
+    return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue2.path, issue2.keys)}`;
   }
   const where = locate(doc, lineCounter, issue2.path, false);
   const value = valueAt(data, issue2.path);
@@ -34216,6 +35927,9 @@ function expectation(issue2) {
     case "invalid_format":
       return `expected ${issue2.message ?? issue2.format}`;
     case "invalid_union":
+      if ("options" in issue2 && Array.isArray(issue2.options)) {
+        return `expected one of ${issue2.options.map((v) => JSON.stringify(v)).join(", ")}`;
+      }
       return "expected one of the allowed forms (see the JSON Schema)";
     default:
       return issue2.message;
@@ -34242,8 +35956,8 @@ function locate(doc, lineCounter, p, atKey) {
     if (atKey && depth === p.length && depth > 0) {
       const parent = doc.getIn(sub.slice(0, -1), true);
       if ((0, import_yaml.isMap)(parent)) {
-        const pair = parent.items.find((it) => (0, import_yaml.isPair)(it) && (0, import_yaml.isScalar)(it.key) && it.key.value === sub.at(-1));
-        offset = pair && (0, import_yaml.isScalar)(pair.key) ? pair.key.range?.[0] : void 0;
+        const pair2 = parent.items.find((it) => (0, import_yaml.isPair)(it) && (0, import_yaml.isScalar)(it.key) && it.key.value === sub.at(-1));
+        offset = pair2 && (0, import_yaml.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
       }
     } else {
       const node2 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
@@ -34256,8 +35970,20 @@ function locate(doc, lineCounter, p, atKey) {
   }
   return "";
 }
-function schemaShapeAt(p) {
-  let schema = workloadSchema;
+function variantSchema(data) {
+  const tool = data.tool;
+  return typeof tool === "string" && Object.hasOwn(WORKLOAD_VARIANTS, tool) ? WORKLOAD_VARIANTS[tool] : workloadSchema;
+}
+function otherToolHint(data, p, keys) {
+  const tool = data.tool;
+  if (p.length > 0 || typeof tool !== "string") return "";
+  const hints = Object.entries(WORKLOAD_VARIANTS).filter(([other]) => other !== tool).flatMap(
+    ([other, schema]) => keys.filter((k) => Object.hasOwn(schema.shape, k)).map((k) => `${k} is a ${other} field`)
+  );
+  return hints.length > 0 ? `; ${hints.join(", ")}` : "";
+}
+function schemaShapeAt(root, p) {
+  let schema = root;
   for (const k of [...p, null]) {
     for (let i = 0; i < 5; i++) {
       const def2 = schema?._zod?.def;
@@ -34276,10 +36002,22 @@ function schemaShapeAt(p) {
 function runCommand() {
   return new Command("run").description(
     "run workloads against two or more PostgreSQL installs (arms), interleaved, and save every sample"
-  ).requiredOption(
+  ).option(
     "--arm <label=bindir>",
     "an arm: label and PostgreSQL bin directory (repeat; the first is the baseline)",
     collectArm
+  ).option(
+    "--repo <url|path>",
+    `git URL or local repository to build --base/--head from (default ${DEFAULT_REPO})`
+  ).option("--base <ref>", 'build this branch, tag or sha as the baseline arm "base" (instead of --arm)').option("--head <ref>", 'build this ref as the arm "head" (default: --base, when --head-patch is given)').option("--base-patch <file...>", "patches applied to base, in order", []).option(
+    "--head-patch <file...>",
+    "patches applied to head, in order (git am for mail format, else git apply)",
+    []
+  ).option("--merge-base", "build the merge-base of --base and --head as the baseline (recorded)", false).option("--cache-dir <dir>", cacheDirHelp()).option(
+    "--build-option <option>",
+    "extra build option for both arms: -DNAME=VALUE (meson) or --with-X (configure) (repeatable)",
+    collectString,
+    []
   ).requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt2("--rounds")).option(
     "--duration <seconds>",
     "seconds per measured run (overrides the workloads' duration)",
@@ -34309,9 +36047,15 @@ function runCommand() {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
+    const arms = wantsBuild(flags) ? await buildArms(flags, logger) : flags.arm ?? [];
+    if (arms.length === 0) {
+      throw new UserError(
+        "nothing to run: give the arms as --arm LABEL=BINDIR (two or more), or build them with --base REF --head REF [--repo URL|PATH]"
+      );
+    }
     await executeRun(
       {
-        arms: armsWithSettings(flags.arm, flags.set),
+        arms: armsWithSettings(arms, flags.set),
         workloads,
         rounds: flags.rounds,
         durationS: flags.duration,
@@ -34326,6 +36070,61 @@ function runCommand() {
       logger
     );
   });
+}
+function wantsBuild(flags) {
+  return Boolean(
+    flags.base ?? flags.head ?? (flags.repo || flags.headPatch.length || flags.basePatch.length || flags.mergeBase)
+  );
+}
+function buildArmRefs(flags) {
+  if (flags.arm?.length) {
+    throw new UserError(
+      "--arm and --base/--head both given: compare either installed bin dirs (--arm) or builds from source (--base/--head)"
+    );
+  }
+  if (!flags.base) {
+    throw new UserError(
+      "--base REF is required to build the arms from source (with --head REF and/or --head-patch FILE)"
+    );
+  }
+  const head = flags.head ?? (flags.headPatch.length ? flags.base : void 0);
+  if (!head) {
+    throw new UserError(
+      `--base ${flags.base}: give --head REF, or --head-patch FILE to compare ${flags.base} with itself plus patches`
+    );
+  }
+  if (flags.mergeBase && head === flags.base) {
+    throw new UserError("--merge-base needs a --head that differs from --base");
+  }
+  return { base: flags.base, head };
+}
+async function buildArms(flags, logger) {
+  const refs = buildArmRefs(flags);
+  const basePatches = await readPatches(flags.basePatch, "--base-patch");
+  const headPatches = await readPatches(flags.headPatch, "--head-patch");
+  const built = await logger.group(
+    "Building PostgreSQL",
+    () => withInterrupt(
+      logger,
+      (signal) => buildComparison(
+        {
+          repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
+          baseRef: refs.base,
+          headRef: refs.head,
+          mergeBase: flags.mergeBase,
+          basePatches,
+          headPatches,
+          extraOptions: flags.buildOption,
+          cacheDir: resolveCacheDir(flags.cacheDir)
+        },
+        { runner: nodeProcessRunner, logger, signal }
+      )
+    )
+  );
+  return [
+    { label: "base", binDir: built.base.binDir, settings: {}, build: { ...built.base.record } },
+    { label: "head", binDir: built.head.binDir, settings: {}, build: { ...built.head.record } }
+  ];
 }
 function armsWithSettings(arms, sets) {
   for (const s of sets) {
@@ -34352,7 +36151,7 @@ function schemaCommand() {
 }
 
 // src/cli/commands/stat.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile10 } from "node:fs/promises";
 
 // src/compare/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -34398,7 +36197,7 @@ function parseNumberFlag(flag, raw, fallback, valid, expected) {
 async function readValues(file2) {
   let text;
   try {
-    text = await readFile5(file2, "utf8");
+    text = await readFile10(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -34451,6 +36250,7 @@ function renderStat(r, baseFile, headFile) {
 // src/cli/commands/index.ts
 var commands = [
   runCommand,
+  buildCommand,
   demoCommand,
   compareCommand,
   statCommand,

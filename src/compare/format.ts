@@ -1,6 +1,7 @@
 /**
  * Number formats shared by the reasons' messages and the renderers, so a value reads the same everywhere.
  */
+import type { CellComparison } from './types.js';
 
 /** A signed percentage with two decimals: "+1.25%", "-3.70%", "0.00%". */
 export function formatPct(pct: number, decimals = 2): string {
@@ -24,4 +25,19 @@ export function formatP(p: number): string {
 /** A confidence level: 0.9682… → "96.8%". */
 export function formatLevel(level: number): string {
   return `${Number((level * 100).toFixed(1))}%`;
+}
+
+/**
+ * A cell's delta with its 95% CI, e.g. "-4.12% [-5.01%, -3.20%]", with " @90%" when the sample sizes
+ * cannot reach the nominal level; undefined when the cell has no estimate.
+ */
+export function formatDeltaCi(cell: Pick<CellComparison, 'deltaPct' | 'ci95'>): string | undefined {
+  if (cell.deltaPct === null || !cell.ci95) return undefined;
+  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : '';
+  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
+}
+
+/** "p (Holm-adjusted p)", e.g. "0.0079 (0.016)"; undefined when no test was possible. */
+export function formatPAdjusted(cell: Pick<CellComparison, 'p' | 'pAdjusted'>): string | undefined {
+  return cell.p === null ? undefined : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
 }

@@ -3,7 +3,7 @@
  * table (clients | n | base median | head median | delta % [95% CI] | p (adj) | verdict) with the cells'
  * notes and the curve summary, then the warnings.
  */
-import { formatLevel, formatP, formatPct, formatPctInterval } from '../compare/format.js';
+import { formatDeltaCi, formatP, formatPAdjusted, formatPct } from '../compare/format.js';
 import type {
   ArmComparison,
   CellComparison,
@@ -70,13 +70,8 @@ function renderArm(c: RunComparison, arm: ArmComparison): string[] {
 
 function row(cell: CellComparison): string[] {
   const median = (v: number | null) => (v === null ? '-' : v.toFixed(1));
-  let delta = '-';
-  if (cell.deltaPct !== null && cell.ci95) {
-    const level =
-      cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : '';
-    delta = `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
-  }
-  const p = cell.p === null ? '-' : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
+  const delta = formatDeltaCi(cell) ?? '-';
+  const p = formatPAdjusted(cell) ?? '-';
   const why =
     cell.verdict === 'inconclusive' ? cell.reasons.map((r) => SHORT_REASON[r.code]).filter(Boolean) : [];
   return [

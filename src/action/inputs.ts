@@ -1,0 +1,140 @@
+/**
+ * The action's inputs, parsed once into a typed object. Only the adapter (src/action.ts) knows where
+ * they come from; validation messages name the input, the bad value and the expected form.
+ */
+import { UserError } from '../util/errors.js';
+
+export const FAIL_ON = ['regression', 'inconclusive', 'never'] as const;
+export const MODES = ['benchmark', 'comment'] as const;
+
+export interface ActionInputs {
+  /** benchmark: build, run, decide and report; comment: report an earlier run's results (fork PRs). */
+  mode: (typeof MODES)[number];
+  /** Git URL or local path of the PostgreSQL source; default: the workflow's repository. */
+  repo?: string;
+  /** Base and head commits; default from the event (PR: merge-base and PR head). */
+  baseRef?: string;
+  headRef?: string;
+  /** Pre-built installs (bin directories) to use instead of building base/head. */
+  baseBinDir?: string;
+  headBinDir?: string;
+  /** Patch files applied to head, in order. */
+  patches: string[];
+  /** Workload files, or names of the workloads shipped with the action (e.g. select-only). */
+  workloads: string[];
+  rounds?: number;
+  duration?: number;
+  alpha: number;
+  /** Practical threshold in percent. */
+  threshold: number;
+  failOn: (typeof FAIL_ON)[number];
+  /** Post (or update) the PR comment. */
+  comment: boolean;
+  /** Keeps one comment per id, so several jobs on a PR each keep their own. */
+  commentId: string;
+  /** Set a commit status carrying the verdict on the head commit. */
+  commitStatus: boolean;
+  /** PR to comment on when the event is not a pull_request (e.g. a /perf comment or workflow_run). */
+  prNumber?: number;
+  githubToken?: string;
+  resultsDir: string;
+  runAs?: string;
+  cacheDir?: string;
+  /** Extra build options (meson -D... or configure --...), one per line. */
+  buildOptions: string[];
+}
+
+/** Reads an input by its action.yml name; '' when unset (as @actions/core does). */
+export type InputReader = (name: string) => string;
+
+export function parseInputs(read: InputReader): ActionInputs {
+  const text = (name: string) => read(name).trim() || undefined;
+  const list = (name: string) =>
+    read(name)
+      .split(/[\n,]/)
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const comment = bool(read, 'comment', true);
+  const token = text('github-token');
+  const inputs: ActionInputs = {
+    mode: choice(read, 'mode', MODES, 'benchmark'),
+    repo: text('repo'),
+    baseRef: text('base-ref'),
+    headRef: text('head-ref'),
+    baseBinDir: text('base-bin-dir'),
+    headBinDir: text('head-bin-dir'),
+    patches: list('patches'),
+    workloads: list('workloads'),
+    rounds: optionalNumber(read, 'rounds', { integer: true, min: 1 }),
+    duration: optionalNumber(read, 'duration', { integer: true, min: 1 }),
+    alpha: optionalNumber(read, 'alpha', { min: 0, max: 1, exclusive: true }) ?? 0.05,
+    threshold: optionalNumber(read, 'threshold', { min: 0, max: 100, exclusive: true }) ?? 2,
+    failOn: choice(read, 'fail-on', FAIL_ON, 'regression'),
+    comment,
+    commentId: text('comment-id') ?? 'default',
+    commitStatus: bool(read, 'commit-status', true),
+    prNumber: optionalNumber(read, 'pr-number', { integer: true, min: 1 }),
+    githubToken: token,
+    resultsDir: text('results-dir') ?? 'pgperf-results',
+    runAs: text('run-as'),
+    cacheDir: text('cache-dir'),
+    buildOptions: read('build-options')
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  };
+  if (!/^[A-Za-z0-9._-]+$/.test(inputs.commentId)) {
+    throw new UserError(
+      `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`,
+    );
+  }
+  if (!token && (inputs.comment || inputs.commitStatus)) {
+    throw new UserError(
+      "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false",
+    );
+  }
+  if (Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
+    throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
+  }
+  return inputs;
+}
+
+function choice<T extends string>(read: InputReader, name: string, allowed: readonly T[], fallback: T): T {
+  const value = read(name).trim();
+  if (value === '') return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UserError(`input '${name}' must be one of ${allowed.join(', ')}, got '${value}'`);
+  }
+  return value as T;
+}
+
+function bool(read: InputReader, name: string, fallback: boolean): boolean {
+  const value = read(name).trim().toLowerCase();
+  if (value === '') return fallback;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
+}
+
+function optionalNumber(
+  read: InputReader,
+  name: string,
+  rule: { integer?: boolean; min?: number; max?: number; exclusive?: boolean },
+): number | undefined {
+  const raw = read(name).trim();
+  if (raw === '') return undefined;
+  const n = Number(raw);
+  const low = rule.min === undefined || (rule.exclusive ? n > rule.min : n >= rule.min);
+  const high = rule.max === undefined || (rule.exclusive ? n < rule.max : n <= rule.max);
+  if (raw === '' || !Number.isFinite(n) || (rule.integer && !Number.isInteger(n)) || !low || !high) {
+    const kind = rule.integer ? 'a whole number' : 'a number';
+    const range =
+      rule.max !== undefined
+        ? ` between ${rule.min} and ${rule.max}${rule.exclusive ? ' (exclusive)' : ''}`
+        : rule.min !== undefined
+          ? ` >= ${rule.min}`
+          : '';
+    throw new UserError(`input '${name}' must be ${kind}${range}, got '${raw}'`);
+  }
+  return n;
+}

@@ -1,0 +1,22 @@
+/**
+ * One comment per (PR, comment id), updated in place: found by its hidden marker among the comments
+ * the token's own login wrote, across all pages. Look-alike comments by anyone else are left alone.
+ */
+import type { GitHubApi, IssueComment } from './api.js';
+
+export interface StickyResult {
+  action: 'created' | 'updated';
+  comment: IssueComment;
+}
+
+export async function upsertStickyComment(
+  api: GitHubApi,
+  input: { issueNumber: number; marker: string; body: string },
+): Promise<StickyResult> {
+  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input.issueNumber)]);
+  const mine = comments.filter((c) => c.userLogin === login && c.body.includes(input.marker));
+  // Several matches can exist after a race between two jobs: keep updating the oldest.
+  const existing = mine.sort((a, b) => a.id - b.id)[0];
+  if (existing) return { action: 'updated', comment: await api.updateComment(existing.id, input.body) };
+  return { action: 'created', comment: await api.createComment(input.issueNumber, input.body) };
+}

@@ -1,0 +1,363 @@
+/**
+ * The built action (dist/index.js), run the way the GitHub runner runs it: INPUT_* variables, an event
+ * payload file, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files, and GITHUB_API_URL pointing at a recording
+ * fake of the REST API on 127.0.0.1. PostgreSQL: the machine's installed binaries as base and head.
+ */
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseWorkload } from '../../src/config/load-workload.js';
+import type { RunResult } from '../../src/results/types.js';
+import { runBenchmark } from '../../src/runner/run-loop.js';
+import { memoryLogger } from '../../src/util/logger.js';
+import { nodeProcessRunner } from '../../src/util/process.js';
+import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { preparePgSourceRepo, testCacheDir } from '../helpers/pg-source.js';
+import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const binDir = installedBinDir();
+const PR = 42;
+const HEAD_SHA = 'a'.repeat(40);
+let tmp: string;
+let gh: FakeGitHub;
+
+const prEvent = {
+  action: 'synchronize',
+  number: PR,
+  pull_request: {
+    number: PR,
+    head: { sha: HEAD_SHA, ref: 'fix/btree-root-lock' },
+    base: { sha: 'c'.repeat(40), ref: 'master' },
+  },
+  repository: { full_name: 'pg/postgres' },
+};
+
+interface ActionRun {
+  code: number | null;
+  stdout: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+/** Runs dist/index.js with the given inputs (defaults as action.yml would fill them). */
+async function runAction(
+  inputs: Record<string, string>,
+  event: unknown = prEvent,
+  eventName = 'pull_request',
+): Promise<ActionRun> {
+  const dir = await mkdtemp(path.join(tmp, 'step-'));
+  const eventPath = path.join(dir, 'event.json');
+  const outputPath = path.join(dir, 'output');
+  const summaryPath = path.join(dir, 'summary');
+  await writeFile(eventPath, JSON.stringify(event));
+  await writeFile(outputPath, '');
+  await writeFile(summaryPath, '');
+  const defaults: Record<string, string> = {
+    mode: 'benchmark',
+    'base-bin-dir': binDir,
+    'head-bin-dir': binDir,
+    workloads: path.join(root, 'workloads/smoke.yml'),
+    rounds: '2',
+    duration: '1',
+    alpha: '0.05',
+    threshold: '2',
+    'fail-on': 'regression',
+    comment: 'true',
+    'comment-id': 'default',
+    'commit-status': 'true',
+    'github-token': 'test-token',
+    'results-dir': 'pgperf-results',
+  };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: eventName,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_REPOSITORY: 'pg/postgres',
+    GITHUB_SHA: HEAD_SHA,
+    GITHUB_RUN_ID: '777',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_API_URL: gh.url,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_WORKSPACE: tmp,
+    RUNNER_TEMP: dir,
+  };
+  for (const [k, v] of Object.entries({ ...defaults, ...inputs })) env[`INPUT_${k.toUpperCase()}`] = v;
+  const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    const child = spawn(process.execPath, [path.join(root, 'dist/index.js')], { env, cwd: tmp });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', (c) => resolve({ code: c, stdout: out }));
+  });
+  return {
+    code,
+    stdout,
+    outputs: parseOutputs(await readFile(outputPath, 'utf8')),
+    summary: await readFile(summaryPath, 'utf8'),
+  };
+}
+
+/** GITHUB_OUTPUT's name<<delimiter format. */
+function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const re = /^([^<\n]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
+  for (let m = re.exec(text); m; m = re.exec(text)) outputs[m[1]!] = m[3]!;
+  return outputs;
+}
+
+const mine = (issue = PR) => (gh.comments.get(issue) ?? []).filter((c) => c.user.login === 'pgperf-bot');
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-e2e-'));
+  await chmod(tmp, 0o755);
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  gh = await startFakeGitHub();
+});
+afterEach(async () => {
+  await gh.close();
+});
+
+describe('the action (dist/index.js) on a pull_request', () => {
+  it('benchmarks, creates one comment, sets the status and outputs; a second run updates the comment', async () => {
+    // A look-alike comment by someone else, and enough comments that ours is not on the first page.
+    gh.addComment(PR, 'someone-else', '<!-- pgperf:comment-id=default --> copied');
+    for (let i = 0; i < 120; i++) gh.addComment(PR, 'reviewer', `LGTM ${i}`);
+
+    const first = await runAction({});
+    expect(first.code, first.stdout).toBe(0);
+    expect(mine()).toHaveLength(1);
+    const body = mine()[0]!.body;
+    expect(body).toContain('<!-- pgperf:comment-id=default -->');
+    expect(body).toMatch(/smoke/);
+    expect(body).toContain(gh.mergeBaseSha.slice(0, 7));
+    expect(body).toContain(HEAD_SHA.slice(0, 7));
+    // Base is the merge-base of the PR head and the base branch, asked of the compare API.
+    expect(
+      gh.requests.some(
+        (r) =>
+          r.method === 'GET' &&
+          r.path.startsWith(`/repos/pg/postgres/compare/${'c'.repeat(40)}...${HEAD_SHA}`),
+      ),
+    ).toBe(true);
+    expect(gh.statuses).toEqual([
+      expect.objectContaining({ sha: HEAD_SHA, context: 'pgperf/default', state: 'success' }),
+    ]);
+    expect(first.outputs.verdict).toMatch(/^(regression|improvement|no-change|inconclusive|mixed)$/);
+    expect(first.outputs['worst-delta']).toMatch(/^-?\d+\.\d\d$/);
+    expect(first.outputs['results-json']).toBe(path.join(tmp, 'pgperf-results/results.json'));
+    const result = JSON.parse(await readFile(first.outputs['results-json']!, 'utf8')) as RunResult;
+    expect(result.source).toMatchObject({
+      prNumber: PR,
+      base: { sha: gh.mergeBaseSha },
+      head: { sha: HEAD_SHA },
+    });
+    expect(result.samples.filter((s) => s.status === 'ok')).toHaveLength(8);
+    expect(await readFile(first.outputs['report-markdown']!, 'utf8')).toBe(body);
+    expect(first.summary).toContain('smoke');
+    expect(first.stdout).toMatch(/::group::Benchmark/);
+    // The look-alike and the reviewers' comments are untouched.
+    expect(gh.comments.get(PR)![0]!.body).toBe('<!-- pgperf:comment-id=default --> copied');
+    expect(
+      gh.requests.filter((r) => r.method === 'GET' && /\/issues\/42\/comments/.test(r.path)).length,
+    ).toBeGreaterThanOrEqual(2);
+
+    // Second run (comment mode over the same results): the same comment is edited, none is added.
+    const id = mine()[0]!.id;
+    const posts = gh.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/comments')).length;
+    const second = await runAction({ mode: 'comment' });
+    expect(second.code, second.stdout).toBe(0);
+    expect(mine()).toHaveLength(1);
+    expect(mine()[0]!.id).toBe(id);
+    expect(gh.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/comments')).length).toBe(posts);
+    expect(
+      gh.requests.some((r) => r.method === 'PATCH' && r.path === `/repos/pg/postgres/issues/comments/${id}`),
+    ).toBe(true);
+    expect(processesMentioning(tmp)).toEqual([]);
+  });
+
+  it('keeps one comment per comment-id', async () => {
+    await writeResults('ids', await syntheticResults());
+    for (const commentId of ['ro', 'rw', 'ro']) {
+      const ran = await runAction({ mode: 'comment', 'comment-id': commentId, 'results-dir': 'ids' });
+      expect(ran.code, ran.stdout).toBe(0);
+    }
+    expect(mine().map((c) => /comment-id=(\w+)/.exec(c.body)![1])).toEqual(['ro', 'rw']);
+  });
+
+  it('with GITHUB_TOKEN (no /user), comments as github-actions[bot]', async () => {
+    await writeResults('bot', await syntheticResults());
+    gh.login = undefined;
+    gh.addComment(PR, 'github-actions[bot]', '<!-- pgperf:comment-id=default --> old report');
+    const ran = await runAction({ mode: 'comment', 'results-dir': 'bot' });
+    expect(ran.code, ran.stdout).toBe(0);
+    const bots = gh.comments.get(PR)!.filter((c) => c.user.login === 'github-actions[bot]');
+    expect(bots).toHaveLength(1);
+    expect(bots[0]!.body).not.toContain('old report');
+  });
+});
+
+describe('the action building from source', () => {
+  it('builds base and head from a git repository (cache hits on a warm machine) and benchmarks them', async () => {
+    const cacheDir = testCacheDir();
+    // Its own copy of the build tests' fixture repo (same fixed commits, so the same cached installs).
+    const repo = await preparePgSourceRepo({ major: 18, dir: path.join(cacheDir, 'repos', 'pg18-action') });
+    const ran = await runAction(
+      {
+        repo: repo.dir,
+        'base-ref': repo.baseRef,
+        'head-ref': repo.headRef,
+        'base-bin-dir': '',
+        'head-bin-dir': '',
+        'cache-dir': cacheDir,
+        comment: 'false',
+        'commit-status': 'false',
+        'github-token': '',
+        'results-dir': 'built',
+      },
+      { inputs: {} },
+      'workflow_dispatch',
+    );
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.stdout).toMatch(/::group::Build/);
+    const result = JSON.parse(await readFile(ran.outputs['results-json']!, 'utf8')) as RunResult;
+    expect(result.arms.map((a) => a.build?.sha)).toEqual([repo.baseSha, repo.headSha]);
+    expect(result.arms.map((a) => a.serverVersion)).toEqual([
+      expect.stringMatching(/PostgreSQL\) 18\./),
+      expect.stringMatching(/PostgreSQL\) 18\./),
+    ]);
+    expect(result.source).toMatchObject({
+      base: { ref: repo.baseRef, chosenBy: 'input base-ref' },
+      head: { ref: repo.headRef },
+    });
+    expect(result.samples.filter((s) => s.status === 'ok')).toHaveLength(8);
+    expect(gh.requests).toEqual([]);
+  }, 1_200_000);
+});
+
+describe('gating and failures', () => {
+  let regression: RunResult;
+  beforeAll(async () => {
+    regression = await regressionResults();
+  });
+
+  it('fails the step on a regression when fail-on says so, and not with fail-on never', async () => {
+    await writeResults('reg', regression);
+    const gated = await runAction({ mode: 'comment', 'results-dir': 'reg' });
+    expect(gated.code).toBe(1);
+    expect(gated.outputs.verdict).toBe('regression');
+    expect(Number(gated.outputs['worst-delta'])).toBeLessThan(-2);
+    expect(gated.stdout).toMatch(/::error::performance regressed \(fail-on: regression\)/);
+    expect(gh.statuses.at(-1)).toMatchObject({
+      state: 'failure',
+      description: expect.stringMatching(/^Regression/),
+    });
+    expect(mine()[0]!.body).toMatch(/regression/i);
+
+    const lenient = await runAction({ mode: 'comment', 'results-dir': 'reg', 'fail-on': 'never' });
+    expect(lenient.code).toBe(0);
+    expect(gh.statuses.at(-1)).toMatchObject({ state: 'success' });
+  });
+
+  it("a fork's read-only token (403): warns which permission is missing; results kept; the verdict still decides", async () => {
+    await writeResults('fork', regression);
+    gh.refuse.push(
+      { method: 'POST', pathPattern: /\/comments$/, status: 403 },
+      { method: 'POST', pathPattern: /\/statuses\//, status: 403 },
+    );
+    const ran = await runAction({ mode: 'comment', 'results-dir': 'fork' });
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(/::warning::.*lacks 'pull-requests: write/);
+    expect(ran.stdout).toMatch(/::warning::.*lacks 'statuses: write'/);
+    expect(ran.outputs.verdict).toBe('regression');
+    expect(await readFile(path.join(tmp, 'fork/report.md'), 'utf8')).toMatch(/regression/i);
+  });
+
+  it.each([
+    [
+      { 'fail-on': 'sometimes' },
+      "input 'fail-on' must be one of regression, inconclusive, never, got 'sometimes'",
+    ],
+    [{ mode: 'publish' }, "input 'mode' must be one of benchmark, comment, got 'publish'"],
+    [{ 'github-token': '' }, "input 'github-token' is empty but 'comment' or 'commit-status' is on"],
+    [{ rounds: 'many' }, "input 'rounds' must be a whole number >= 1, got 'many'"],
+  ])('bad input %j is named', async (inputs, message) => {
+    const ran = await runAction(inputs);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toContain(`::error::${message}`);
+    expect(gh.requests).toEqual([]);
+  });
+
+  it('an event without a pull request and no refs is refused, naming the inputs', async () => {
+    const ran = await runAction(
+      { 'base-bin-dir': '', 'head-bin-dir': '' },
+      { ref: 'refs/heads/master' },
+      'push',
+    );
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toContain(
+      "::error::the 'push' event has no pull request: set the inputs 'base-ref' and 'head-ref'",
+    );
+  });
+});
+
+async function writeResults(dir: string, result: RunResult): Promise<void> {
+  await mkdir(path.join(tmp, dir), { recursive: true });
+  await writeFile(path.join(tmp, dir, 'results.json'), JSON.stringify(result));
+}
+
+/** A real run of two arms with one tiny cell (cheap; the comment tests only need a results document). */
+async function syntheticResults(): Promise<RunResult> {
+  const w = parseWorkload(
+    'name: tiny\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 0\nrounds: 2\n',
+    'tiny.yml',
+  );
+  return realRun('tiny', w, {});
+}
+
+/** Head with synchronous_commit = on against base with off, on writes: a real, large regression. */
+async function regressionResults(): Promise<RunResult> {
+  const w = parseWorkload(
+    'name: writes\ntool: pgbench\nbuiltin: tpcb-like\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 1\nrounds: 5\n',
+    'writes.yml',
+  );
+  return realRun('writes', w, { synchronous_commit: 'on' }, { synchronous_commit: 'off' });
+}
+
+async function realRun(
+  name: string,
+  workload: ReturnType<typeof parseWorkload>,
+  head: Record<string, string>,
+  base: Record<string, string> = {},
+): Promise<RunResult> {
+  const result = await runBenchmark(
+    {
+      arms: [
+        { label: 'base', binDir, settings: base },
+        { label: 'head', binDir, settings: head },
+      ],
+      workloads: [workload],
+      order: 'random',
+      resultsFile: path.join(tmp, `${name}-source.json`),
+      dataChecksums: false,
+      tmpDir: tmp,
+      source: {
+        prNumber: PR,
+        base: { sha: 'b'.repeat(40), chosenBy: 'test' },
+        head: { sha: HEAD_SHA, chosenBy: 'test' },
+      },
+    },
+    { runner: nodeProcessRunner, logger: memoryLogger() },
+  );
+  expect(result.status).toBe('complete');
+  return result;
+}

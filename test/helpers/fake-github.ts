@@ -1,0 +1,141 @@
+/**
+ * A small HTTP server on 127.0.0.1 that answers the GitHub REST calls pgperf makes the way the real API
+ * does (JSON shapes, Link-header pagination, status codes) and records every request.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  body: unknown;
+  authorization?: string;
+}
+
+export interface FakeComment {
+  id: number;
+  body: string;
+  user: { login: string };
+}
+
+export interface FakeGitHub {
+  url: string;
+  requests: RecordedRequest[];
+  /** Comments per issue number. */
+  comments: Map<number, FakeComment[]>;
+  statuses: Array<{ sha: string; state: string; context: string; description: string }>;
+  /** The login behind the token; undefined answers GET /user with 403, as for GITHUB_TOKEN. */
+  login: string | undefined;
+  mergeBaseSha: string;
+  /** Answer matching requests with this status (e.g. 403 for a fork's read-only token). */
+  refuse: Array<{ method: string; pathPattern: RegExp; status: number }>;
+  addComment(issue: number, login: string, body: string): FakeComment;
+  close(): Promise<void>;
+}
+
+export async function startFakeGitHub(): Promise<FakeGitHub> {
+  let nextId = 1000;
+  const fake = {
+    url: '',
+    close: async () => {},
+    requests: [],
+    comments: new Map(),
+    statuses: [],
+    login: 'pgperf-bot',
+    mergeBaseSha: 'b'.repeat(40),
+    refuse: [],
+    addComment(issue: number, login: string, body: string) {
+      const comment = { id: nextId++, body, user: { login } };
+      fake.comments.set(issue, [...(fake.comments.get(issue) ?? []), comment]);
+      return comment;
+    },
+  } as FakeGitHub;
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body: unknown = text ? JSON.parse(text) : undefined;
+      fake.requests.push({
+        method: req.method ?? '',
+        path: url.pathname + url.search,
+        body,
+        authorization: req.headers.authorization,
+      });
+      const send = (status: number, data: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+        res.end(JSON.stringify(data));
+      };
+      const refused = fake.refuse.find((r) => r.method === req.method && r.pathPattern.test(url.pathname));
+      if (refused)
+        return send(refused.status, {
+          message: refused.status === 403 ? 'Resource not accessible by integration' : 'Not Found',
+        });
+
+      let m: RegExpExecArray | null;
+      if (req.method === 'GET' && url.pathname === '/user') {
+        return fake.login
+          ? send(200, { login: fake.login, type: 'User' })
+          : send(403, { message: 'Resource not accessible by integration' });
+      }
+      if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/compare\/(.+)$/.exec(url.pathname))) {
+        return send(200, { merge_base_commit: { sha: fake.mergeBaseSha }, status: 'ahead', commits: [] });
+      }
+      if ((m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(url.pathname))) {
+        const issue = Number(m[1]);
+        if (req.method === 'GET') {
+          const all = fake.comments.get(issue) ?? [];
+          const perPage = Number(url.searchParams.get('per_page') ?? 30);
+          const page = Number(url.searchParams.get('page') ?? 1);
+          const last = Math.max(1, Math.ceil(all.length / perPage));
+          const link = (p: number) => {
+            const u = new URL(url);
+            u.searchParams.set('page', String(p));
+            return u.toString();
+          };
+          const links = [];
+          if (page < last) links.push(`<${link(page + 1)}>; rel="next"`, `<${link(last)}>; rel="last"`);
+          return send(
+            200,
+            all.slice((page - 1) * perPage, page * perPage),
+            links.length ? { link: links.join(', ') } : {},
+          );
+        }
+        if (req.method === 'POST') {
+          const login = fake.login ?? 'github-actions[bot]';
+          return send(201, fake.addComment(issue, login, (body as { body: string }).body));
+        }
+      }
+      if (
+        req.method === 'PATCH' &&
+        (m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(url.pathname))
+      ) {
+        const id = Number(m[1]);
+        for (const list of fake.comments.values()) {
+          const comment = list.find((c) => c.id === id);
+          if (comment) {
+            comment.body = (body as { body: string }).body;
+            return send(200, comment);
+          }
+        }
+        return send(404, { message: 'Not Found' });
+      }
+      if (
+        req.method === 'POST' &&
+        (m = /^\/repos\/[^/]+\/[^/]+\/statuses\/([0-9a-f]+)$/.exec(url.pathname))
+      ) {
+        const s = body as { state: string; context: string; description: string };
+        fake.statuses.push({ sha: m[1]!, state: s.state, context: s.context, description: s.description });
+        return send(201, { id: fake.statuses.length, ...s });
+      }
+      return send(404, { message: `fake GitHub: no route for ${req.method} ${url.pathname}` });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  fake.url = `http://127.0.0.1:${port}`;
+  fake.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return fake;
+}

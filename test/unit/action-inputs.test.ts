@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { updateReadme } from '../../src/action/docs.js';
+import { parseInputs } from '../../src/action/inputs.js';
+
+const actionYml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8');
+const action = parse(actionYml) as {
+  inputs: Record<string, { default?: string }>;
+  runs: Record<string, string>;
+};
+const defaults = (overrides: Record<string, string> = {}) => {
+  const values: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])),
+  };
+  values['github-token'] = 'token';
+  Object.assign(values, overrides);
+  return (name: string) => {
+    if (!(name in values)) throw new Error(`parseInputs read '${name}', which action.yml does not declare`);
+    return values[name]!;
+  };
+};
+
+describe('action.yml', () => {
+  it('runs dist/index.js on node24', () => {
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+  });
+
+  it('its defaults parse, and every input parseInputs reads is declared', () => {
+    const inputs = parseInputs(defaults());
+    expect(inputs).toMatchObject({
+      mode: 'benchmark',
+      failOn: 'regression',
+      alpha: 0.05,
+      threshold: 2,
+      comment: true,
+      commitStatus: true,
+      commentId: 'default',
+      resultsDir: 'pgperf-results',
+      workloads: ['select-only'],
+      patches: [],
+    });
+  });
+
+  it('the README tables are generated from it (run: npx tsx scripts/update-readme.ts)', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(updateReadme(readme, actionYml)).toBe(readme);
+  });
+});
+
+describe('parseInputs', () => {
+  it.each([
+    [{ 'fail-on': 'always' }, "input 'fail-on' must be one of regression, inconclusive, never, got 'always'"],
+    [{ mode: 'x' }, "input 'mode' must be one of benchmark, comment, got 'x'"],
+    [{ alpha: '1.5' }, "input 'alpha' must be a number between 0 and 1 (exclusive), got '1.5'"],
+    [{ threshold: '-1' }, "input 'threshold' must be a number between 0 and 100 (exclusive), got '-1'"],
+    [{ rounds: '2.5' }, "input 'rounds' must be a whole number >= 1, got '2.5'"],
+    [{ comment: 'yes' }, "input 'comment' must be true or false, got 'yes'"],
+    [{ 'comment-id': 'a b' }, "input 'comment-id' must be letters, digits"],
+    [{ 'github-token': '' }, "input 'github-token' is empty but 'comment' or 'commit-status' is on"],
+    [{ 'base-bin-dir': '/x' }, "inputs 'base-bin-dir' and 'head-bin-dir' go together"],
+  ])('%j is refused with a message naming the input', (overrides, message) => {
+    expect(() => parseInputs(defaults(overrides))).toThrow(message);
+  });
+
+  it('reads lists one per line or comma-separated, and numbers', () => {
+    const inputs = parseInputs(
+      defaults({
+        workloads: 'select-only\n tpcb-like, custom/w.yml\n',
+        rounds: '8',
+        'pr-number': '12',
+        comment: 'false',
+        'commit-status': 'false',
+        'github-token': '',
+      }),
+    );
+    expect(inputs.workloads).toEqual(['select-only', 'tpcb-like', 'custom/w.yml']);
+    expect(inputs.rounds).toBe(8);
+    expect(inputs.prNumber).toBe(12);
+    expect(inputs.githubToken).toBeUndefined();
+  });
+});
