@@ -16,16 +16,9 @@ import type {
   PgbenchStatement,
 } from '../../src/drivers/pgbench/parse-report.js';
 import { judgePgbenchRun } from '../../src/drivers/pgbench/judge-run.js';
+import type { FixtureMeta } from '../helpers/fixtures.js';
 
 const ROOT = new URL('../fixtures/pgbench/', import.meta.url);
-
-interface FixtureMeta {
-  command: string[];
-  exitCode: number;
-  clientVersion: string;
-  serverVersion: string;
-  capturedAt: string;
-}
 
 interface Fixture {
   id: string;

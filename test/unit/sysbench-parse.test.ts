@@ -13,16 +13,9 @@ import {
 } from '../../src/drivers/sysbench/parse-output.js';
 import type { SysbenchReport } from '../../src/drivers/sysbench/parse-output.js';
 import { progressPoint, reportCounts, reportMetrics } from '../../src/drivers/sysbench/report-metrics.js';
+import type { FixtureMeta } from '../helpers/fixtures.js';
 
 const ROOT = new URL('../fixtures/sysbench/', import.meta.url);
-
-interface FixtureMeta {
-  command: string[];
-  exitCode: number;
-  clientVersion: string;
-  serverVersion: string;
-  capturedAt: string;
-}
 
 interface Fixture {
   stdout: string;

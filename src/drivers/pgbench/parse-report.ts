@@ -22,7 +22,26 @@ export type TpsKind =
   /** PG14+ with -C: a connection per transaction, so its cost is part of the rate. */
   | 'including-reconnection';
 
-export interface PgbenchReport {
+/** Failure, retry and skip counters, printed for the whole run and (with several scripts) per script. */
+export interface PgbenchCounters {
+  /** PG15+: failed transactions (serialization/deadlock after the last try; other errors in 19+). */
+  failed?: number;
+  /** NaN when no transaction completed (15-17 print "(NaN%)"). */
+  failedPercent?: number;
+  /** PG15+ with --failures-detailed. */
+  serializationFailures?: number;
+  deadlockFailures?: number;
+  /** 19+ with --failures-detailed (errors other than serialization/deadlock, --continue-on-error). */
+  otherFailures?: number;
+  /** PG15+ when max tries != 1. */
+  retried?: number;
+  totalRetries?: number;
+  /** -R with -L: transactions skipped because they were already late when scheduled. */
+  skipped?: number;
+  skippedPercent?: number;
+}
+
+export interface PgbenchReport extends PgbenchCounters {
   /** True when stdout holds no report (no "transaction type:" line), e.g. exit code 1. */
   empty: boolean;
   /** Client version from the PG14+ banner, e.g. "15.18 (Debian 15.18-0+deb12u1)" or "18.6". */
@@ -50,21 +69,6 @@ export interface PgbenchReport {
   processed?: number;
   /** -t mode: the M of "N/M" (clients x transactions per client). */
   plannedTransactions?: number;
-  /** PG15+: failed transactions (serialization/deadlock after the last try; other errors in 19+). */
-  failed?: number;
-  /** NaN when no transaction completed (15-17 print "(NaN%)"). */
-  failedPercent?: number;
-  /** PG15+ with --failures-detailed. */
-  serializationFailures?: number;
-  deadlockFailures?: number;
-  /** 19+ with --failures-detailed (errors other than serialization/deadlock, --continue-on-error). */
-  otherFailures?: number;
-  /** PG15+ when max tries != 1. */
-  retried?: number;
-  totalRetries?: number;
-  /** -R with -L: transactions skipped because they were already late when scheduled. */
-  skipped?: number;
-  skippedPercent?: number;
   /** -L: the limit in ms and how many processed transactions exceeded it ("late"). */
   latencyLimitMs?: number;
   late?: number;
@@ -96,7 +100,7 @@ export interface PgbenchReport {
   unparsed: string[];
 }
 
-export interface PgbenchScriptStats {
+export interface PgbenchScriptStats extends PgbenchCounters {
   /** 1-based, as printed ("SQL script 1: ..."). */
   index: number;
   name: string;
@@ -111,15 +115,6 @@ export interface PgbenchScriptStats {
   /** Processed (successful) transactions of this script, normalised across the formats above. */
   processed?: number;
   tps?: number;
-  failed?: number;
-  failedPercent?: number;
-  serializationFailures?: number;
-  deadlockFailures?: number;
-  otherFailures?: number;
-  retried?: number;
-  totalRetries?: number;
-  skipped?: number;
-  skippedPercent?: number;
   latencyAvgMs?: number;
   latencyStddevMs?: number;
 }
