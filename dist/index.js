@@ -50233,6 +50233,22 @@ function clamp(v, lo, hi) {
 var MAX_ITERATIONS2 = 200;
 var TOLERANCE = 1e-15;
 
+// src/stats/t-inference.ts
+function tInference(estimate, se, df, level) {
+  if (se === 0) {
+    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
+    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
+  }
+  const t = estimate / se;
+  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
+  return {
+    t,
+    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
+    lower: estimate - margin,
+    upper: estimate + margin
+  };
+}
+
 // src/stats/one-sample-t.ts
 function oneSampleT(values, level = 0.95) {
   const n = values.length;
@@ -50241,20 +50257,7 @@ function oneSampleT(values, level = 0.95) {
   const estimate = mean(values);
   const se = sampleStandardDeviation(values) / Math.sqrt(n);
   const df = n - 1;
-  if (se === 0) {
-    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
-    return { t: t2, df, p: estimate === 0 ? 1 : 0, estimate, lower: estimate, upper: estimate };
-  }
-  const t = estimate / se;
-  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
-  return {
-    t,
-    df,
-    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
-    estimate,
-    lower: estimate - margin,
-    upper: estimate + margin
-  };
+  return { ...tInference(estimate, se, df, level), df, estimate };
 }
 
 // src/compare/drift.ts
@@ -50862,29 +50865,8 @@ function welchT(base, head, level = 0.95) {
   const vh = sampleVariance(head) / head.length;
   const difference = mean(head) - mean(base);
   const se = Math.sqrt(vb + vh);
-  if (se === 0) {
-    return {
-      t: difference === 0 ? 0 : Math.sign(difference) * Number.POSITIVE_INFINITY,
-      df: base.length + head.length - 2,
-      p: difference === 0 ? 1 : 0,
-      difference,
-      se,
-      lower: difference,
-      upper: difference
-    };
-  }
-  const df = (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
-  const t = difference / se;
-  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
-  return {
-    t,
-    df,
-    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
-    difference,
-    se,
-    lower: difference - margin,
-    upper: difference + margin
-  };
+  const df = se === 0 ? base.length + head.length - 2 : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
+  return { ...tInference(difference, se, df, level), df, difference, se };
 }
 
 // src/compare/shift-statistics.ts

@@ -1,6 +1,5 @@
 import { mean, sampleStandardDeviation } from 'simple-statistics';
-import { studentTCdf } from './student-t-cdf.js';
-import { studentTQuantile } from './student-t-quantile.js';
+import { tInference } from './t-inference.js';
 
 /**
  * One-sample t-test of H₀: E[x] = 0, used on paired per-round log-ratios ln(head/base), with a confidence
@@ -24,20 +23,7 @@ export function oneSampleT(values: readonly number[], level = 0.95): OneSampleTR
   const estimate = mean(values);
   const se = sampleStandardDeviation(values) / Math.sqrt(n);
   const df = n - 1;
-  if (se === 0) {
-    const t = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
-    return { t, df, p: estimate === 0 ? 1 : 0, estimate, lower: estimate, upper: estimate };
-  }
-  const t = estimate / se;
-  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
-  return {
-    t,
-    df,
-    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
-    estimate,
-    lower: estimate - margin,
-    upper: estimate + margin,
-  };
+  return { ...tInference(estimate, se, df, level), df, estimate };
 }
 
 export interface OneSampleTResult {

@@ -1,6 +1,5 @@
 import { mean, sampleVariance } from 'simple-statistics';
-import { studentTCdf } from './student-t-cdf.js';
-import { studentTQuantile } from './student-t-quantile.js';
+import { tInference } from './t-inference.js';
 
 /**
  * Welch's unequal-variance t-test of head against base (t > 0 when head's mean is higher), with the
@@ -26,29 +25,12 @@ export function welchT(base: readonly number[], head: readonly number[], level =
   const vh = sampleVariance(head) / head.length;
   const difference = mean(head) - mean(base);
   const se = Math.sqrt(vb + vh);
-  if (se === 0) {
-    return {
-      t: difference === 0 ? 0 : Math.sign(difference) * Number.POSITIVE_INFINITY,
-      df: base.length + head.length - 2,
-      p: difference === 0 ? 1 : 0,
-      difference,
-      se,
-      lower: difference,
-      upper: difference,
-    };
-  }
-  const df = (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
-  const t = difference / se;
-  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
-  return {
-    t,
-    df,
-    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
-    difference,
-    se,
-    lower: difference - margin,
-    upper: difference + margin,
-  };
+  // Both variances 0: the Welch-Satterthwaite df is 0/0; take the pooled df, as the interval has no width.
+  const df =
+    se === 0
+      ? base.length + head.length - 2
+      : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
+  return { ...tInference(difference, se, df, level), df, difference, se };
 }
 
 export interface WelchResult {
