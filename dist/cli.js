@@ -11590,6 +11590,7 @@ ${tail(input2.output, TAIL_LINES)}
 }
 
 // src/build/cache.ts
+import { randomUUID } from "node:crypto";
 import { createHash as createHash2 } from "node:crypto";
 import { chmod, cp, link, mkdir as mkdir2, readFile as readFile3, rename, rm as rm2, statfs, unlink, writeFile as writeFile2 } from "node:fs/promises";
 import os2 from "node:os";
@@ -11716,7 +11717,7 @@ async function takeLock(file2, logger) {
   await mkdir2(path4.dirname(file2), { recursive: true, mode: 493 });
   const me = { pid: process.pid, host: os2.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   while (true) {
-    const tmp = `${file2}.${process.pid}.tmp`;
+    const tmp = `${file2}.${process.pid}.${randomUUID()}.tmp`;
     await writeFile2(tmp, JSON.stringify(me), { mode: 420 });
     let taken = false;
     try {

@@ -28584,6 +28584,7 @@ ${tail(input2.output, TAIL_LINES)}
 }
 
 // src/build/cache.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
 import { createHash as createHash2 } from "node:crypto";
 import { chmod as chmod2, cp, link, mkdir as mkdir3, readFile as readFile3, rename as rename2, rm as rm3, statfs, unlink as unlink2, writeFile as writeFile3 } from "node:fs/promises";
 import os6 from "node:os";
@@ -28710,7 +28711,7 @@ async function takeLock(file2, logger) {
   await mkdir3(path4.dirname(file2), { recursive: true, mode: 493 });
   const me = { pid: process.pid, host: os6.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   while (true) {
-    const tmp = `${file2}.${process.pid}.tmp`;
+    const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
     await writeFile3(tmp, JSON.stringify(me), { mode: 420 });
     let taken = false;
     try {

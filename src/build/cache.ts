@@ -11,6 +11,7 @@
  *   logs/<slot>.log          full log of the latest build of a slot
  *   locks/                   one lock file per slot and per mirror
  */
+import { randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { chmod, cp, link, mkdir, readFile, rename, rm, statfs, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -234,8 +235,9 @@ async function takeLock(file: string, logger: Logger): Promise<ReleaseLock | Loc
   const me: LockOwner = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() };
   while (true) {
     // Written to a private file first and then hard-linked into place (fails with EEXIST when taken), so
-    // a lock file always holds its owner and is never seen empty.
-    const tmp = `${file}.${process.pid}.tmp`;
+    // a lock file always holds its owner and is never seen empty. The name is unique per attempt: two
+    // attempts of one process (concurrent builds of the same key) must not unlink each other's file.
+    const tmp = `${file}.${process.pid}.${randomUUID()}.tmp`;
     await writeFile(tmp, JSON.stringify(me), { mode: 0o644 });
     let taken = false;
     try {

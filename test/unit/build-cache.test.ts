@@ -128,6 +128,23 @@ describe('cache on disk', () => {
     expect(await readdir(path.dirname(file))).toEqual([]);
   });
 
+  it('many simultaneous takers in one process: each gets the lock in turn, one at a time', async () => {
+    const file = path.join(tmp, 'locks', 'busy.lock');
+    let holders = 0;
+    let most = 0;
+    const takers = Array.from({ length: 8 }, async () => {
+      const release = await acquireLock(file, { logger: memoryLogger(), what: 'x', pollMs: 5 });
+      holders++;
+      most = Math.max(most, holders);
+      await new Promise((r) => setTimeout(r, 10));
+      holders--;
+      await release();
+    });
+    await Promise.all(takers);
+    expect(most).toBe(1);
+    expect(await readdir(path.dirname(file))).toEqual([]);
+  });
+
   it("a dead owner's lock is stale and taken over", async () => {
     const file = path.join(tmp, 'k.lock');
     // pid 2^22+1 is above Linux's pid_max limit: never a live process.
