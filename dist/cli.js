@@ -1204,7 +1204,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path15 = __require("node:path");
+    var path16 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
     var { Help: Help2, stripColor } = require_help();
     var { Option: Option2, DualOptions } = require_option();
     var { suggestSimilar } = require_suggestSimilar();
-    var Command2 = class _Command extends EventEmitter {
+    var Command3 = class _Command extends EventEmitter {
       /**
        * Initialize a new `Command`.
        *
@@ -2217,9 +2217,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path15.resolve(baseDir, baseName);
+          const localBin = path16.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path15.extname(baseName))) return void 0;
+          if (sourceExt.includes(path16.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2237,17 +2237,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path15.resolve(
-            path15.dirname(resolvedScriptPath),
+          executableDir = path16.resolve(
+            path16.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path15.basename(
+            const legacyName = path16.basename(
               this._scriptPath,
-              path15.extname(this._scriptPath)
+              path16.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2258,7 +2258,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path15.extname(executableFile));
+        launchWithNode = sourceExt.includes(path16.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3173,7 +3173,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path15.basename(filename, path15.extname(filename));
+        this._name = path16.basename(filename, path16.extname(filename));
         return this;
       }
       /**
@@ -3187,9 +3187,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path16) {
-        if (path16 === void 0) return this._executableDir;
-        this._executableDir = path16;
+      executableDir(path17) {
+        if (path17 === void 0) return this._executableDir;
+        this._executableDir = path17;
         return this;
       }
       /**
@@ -3206,9 +3206,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
           helpWidth: context.helpWidth,
           outputHasColors: context.hasColors
         });
-        const text = helper.formatHelp(this, helper);
-        if (context.hasColors) return text;
-        return this._outputConfiguration.stripColor(text);
+        const text2 = helper.formatHelp(this, helper);
+        if (context.hasColors) return text2;
+        return this._outputConfiguration.stripColor(text2);
       }
       /**
        * @typedef HelpContext
@@ -3368,7 +3368,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {(string | Function)} text - string to add, or a function returning a string
        * @return {Command} `this` command for chaining
        */
-      addHelpText(position, text) {
+      addHelpText(position, text2) {
         const allowedValues = ["beforeAll", "before", "after", "afterAll"];
         if (!allowedValues.includes(position)) {
           throw new Error(`Unexpected value for position to addHelpText.
@@ -3377,10 +3377,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const helpEvent = `${position}Help`;
         this.on(helpEvent, (context) => {
           let helpStr;
-          if (typeof text === "function") {
-            helpStr = text({ error: context.error, command: context.command });
+          if (typeof text2 === "function") {
+            helpStr = text2({ error: context.error, command: context.command });
           } else {
-            helpStr = text;
+            helpStr = text2;
           }
           if (helpStr) {
             context.write(`${helpStr}
@@ -3440,7 +3440,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         return true;
       return void 0;
     }
-    exports.Command = Command2;
+    exports.Command = Command3;
     exports.useColor = useColor;
   }
 });
@@ -3449,15 +3449,15 @@ Expecting one of '${allowedValues.join("', '")}'`);
 var require_commander = __commonJS({
   "node_modules/commander/index.js"(exports) {
     var { Argument: Argument2 } = require_argument();
-    var { Command: Command2 } = require_command();
+    var { Command: Command3 } = require_command();
     var { CommanderError: CommanderError2, InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var { Help: Help2 } = require_help();
     var { Option: Option2 } = require_option();
-    exports.program = new Command2();
-    exports.createCommand = (name) => new Command2(name);
+    exports.program = new Command3();
+    exports.createCommand = (name) => new Command3(name);
     exports.createOption = (flags, description) => new Option2(flags, description);
     exports.createArgument = (name, description) => new Argument2(name, description);
-    exports.Command = Command2;
+    exports.Command = Command3;
     exports.Option = Option2;
     exports.Argument = Argument2;
     exports.Help = Help2;
@@ -3544,17 +3544,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path15) {
-      const ctrl = callVisitor(key, node2, visitor, path15);
+    function visit_(key, node2, visitor, path16) {
+      const ctrl = callVisitor(key, node2, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path15, ctrl);
-        return visit_(key, ctrl, visitor, path15);
+        replaceNode(key, path16, ctrl);
+        return visit_(key, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
+          path16 = Object.freeze(path16.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path15);
+            const ci = visit_(i, node2.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3565,13 +3565,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path15);
+          path16 = Object.freeze(path16.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path15);
+          const cv = visit_("value", node2.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3592,17 +3592,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path15) {
-      const ctrl = await callVisitor(key, node2, visitor, path15);
+    async function visitAsync_(key, node2, visitor, path16) {
+      const ctrl = await callVisitor(key, node2, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path15, ctrl);
-        return visitAsync_(key, ctrl, visitor, path15);
+        replaceNode(key, path16, ctrl);
+        return visitAsync_(key, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
+          path16 = Object.freeze(path16.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path15);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3613,13 +3613,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path15);
+          path16 = Object.freeze(path16.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path15);
+          const cv = await visitAsync_("value", node2.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3646,23 +3646,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path15) {
+    function callVisitor(key, node2, visitor, path16) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path15);
+        return visitor(key, node2, path16);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path15);
+        return visitor.Map?.(key, node2, path16);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path15);
+        return visitor.Seq?.(key, node2, path16);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path15);
+        return visitor.Pair?.(key, node2, path16);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path15);
+        return visitor.Scalar?.(key, node2, path16);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path15);
+        return visitor.Alias?.(key, node2, path16);
       return void 0;
     }
-    function replaceNode(key, path15, node2) {
-      const parent = path15[path15.length - 1];
+    function replaceNode(key, path16, node2) {
+      const parent = path16[path16.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -4035,8 +4035,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -4144,13 +4144,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
+        return count2;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -4274,10 +4274,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path15, value) {
+    function collectionFromPath(schema, path16, value) {
       let v = value;
-      for (let i = path15.length - 1; i >= 0; --i) {
-        const k = path15[i];
+      for (let i = path16.length - 1; i >= 0; --i) {
+        const k = path16[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4296,7 +4296,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path15) => path15 == null || typeof path15 === "object" && !!path15[Symbol.iterator]().next().done;
+    var isEmptyPath = (path16) => path16 == null || typeof path16 === "object" && !!path16[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4326,11 +4326,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path15, value) {
-        if (isEmptyPath(path15))
+      addIn(path16, value) {
+        if (isEmptyPath(path16))
           this.add(value);
         else {
-          const [key, ...rest] = path15;
+          const [key, ...rest] = path16;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -4344,8 +4344,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path15) {
-        const [key, ...rest] = path15;
+      deleteIn(path16) {
+        const [key, ...rest] = path16;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -4359,8 +4359,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path15, keepScalar) {
-        const [key, ...rest] = path15;
+      getIn(path16, keepScalar) {
+        const [key, ...rest] = path16;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -4378,8 +4378,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path15) {
-        const [key, ...rest] = path15;
+      hasIn(path16) {
+        const [key, ...rest] = path16;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -4389,8 +4389,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path15, value) {
-        const [key, ...rest] = path15;
+      setIn(path16, value) {
+        const [key, ...rest] = path16;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -4434,14 +4434,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text2.length <= endStep)
+        return text2;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -4458,14 +4458,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text2[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text[i + 1]) {
+          switch (text2[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -4482,12 +4482,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
+            i = consumeMoreIndentedLines(text2, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text2[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -4499,12 +4499,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text2[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text;
+                return text2;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -4519,39 +4519,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text2;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+        const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+            res += `${text2[fold]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text[start];
+      let ch = text2[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text[++i];
+          ch = text2[++i];
         } else {
           do {
-            ch = text[++i];
+            ch = text2[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text[start];
+          ch = text2[start];
         }
       }
       return end;
@@ -6905,9 +6905,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path15, value) {
+      addIn(path16, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path15, value);
+          this.contents.addIn(path16, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6982,14 +6982,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path15) {
-        if (Collection.isEmptyPath(path15)) {
+      deleteIn(path16) {
+        if (Collection.isEmptyPath(path16)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path15) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path16) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7004,10 +7004,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path15, keepScalar) {
-        if (Collection.isEmptyPath(path15))
+      getIn(path16, keepScalar) {
+        if (Collection.isEmptyPath(path16))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path15, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path16, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7018,10 +7018,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path15) {
-        if (Collection.isEmptyPath(path15))
+      hasIn(path16) {
+        if (Collection.isEmptyPath(path16))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path15) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path16) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7038,13 +7038,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path15, value) {
-        if (Collection.isEmptyPath(path15)) {
+      setIn(path16, value) {
+        if (Collection.isEmptyPath(path16)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path15), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path16), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path15, value);
+          this.contents.setIn(path16, value);
         }
       }
       /**
@@ -7103,8 +7103,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -7181,12 +7181,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error62.message += `:
 
 ${lineStr}
@@ -9005,9 +9005,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path15) => {
+    visit2.itemAtPath = (cst, path16) => {
       let item = cst;
-      for (const [field, index] of path15) {
+      for (const [field, index] of path16) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9016,23 +9016,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path15) => {
-      const parent = visit2.itemAtPath(cst, path15.slice(0, -1));
-      const field = path15[path15.length - 1][0];
+    visit2.parentCollection = (cst, path16) => {
+      const parent = visit2.itemAtPath(cst, path16.slice(0, -1));
+      const field = path16[path16.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path15, item, visitor) {
-      let ctrl = visitor(item, path15);
+    function _visit(path16, item, visitor) {
+      let ctrl = visitor(item, path16);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path15.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path16.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9043,10 +9043,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path15);
+            ctrl = ctrl(item, path16);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path15) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path16) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -10924,8 +10924,8 @@ var nodeProcessRunner = {
     });
   }
 };
-function tail(text, lines = 20) {
-  const all = text.trimEnd().split("\n");
+function tail(text2, lines = 20) {
+  const all = text2.trimEnd().split("\n");
   return all.slice(-lines).join("\n");
 }
 function describeExit(result) {
@@ -10980,25 +10980,25 @@ var BASELINE_SETTINGS = {
   lc_messages: "'C'"
 };
 function clusterSettings(input2) {
-  const settings = {
+  const settings2 = {
     ...BASELINE_SETTINGS,
     max_connections: String(Math.max(20, input2.maxClients + SUPERUSER_RESERVED + PGPERF_CONNECTIONS))
   };
-  for (const [k, v] of Object.entries(input2.workloadSettings)) settings[k] = String(v);
-  for (const [k, v] of Object.entries(input2.armSettings ?? {})) settings[k] = v;
-  settings.listen_addresses = "''";
-  settings.port = String(input2.port);
-  settings.unix_socket_directories = quote(input2.socketDir);
-  return settings;
+  for (const [k, v] of Object.entries(input2.workloadSettings)) settings2[k] = String(v);
+  for (const [k, v] of Object.entries(input2.armSettings ?? {})) settings2[k] = v;
+  settings2.listen_addresses = "''";
+  settings2.port = String(input2.port);
+  settings2.unix_socket_directories = quote(input2.socketDir);
+  return settings2;
 }
-function renderConf(settings) {
+function renderConf(settings2) {
   const lines = ["# Written by pgperf; included at the end of postgresql.conf."];
-  for (const [k, v] of Object.entries(settings)) lines.push(`${k} = ${formatValue(v)}`);
+  for (const [k, v] of Object.entries(settings2)) lines.push(`${k} = ${formatValue(v)}`);
   return `${lines.join("\n")}
 `;
 }
-function settingsHash(settings) {
-  const relevant = Object.entries(settings).filter(([k]) => !["port", "unix_socket_directories"].includes(k)).sort(([a], [b]) => a.localeCompare(b));
+function settingsHash(settings2) {
+  const relevant = Object.entries(settings2).filter(([k]) => !["port", "unix_socket_directories"].includes(k)).sort(([a], [b]) => a.localeCompare(b));
   return createHash("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
 }
 function formatValue(v) {
@@ -11027,14 +11027,14 @@ async function inspectBinDir(binDir, what, runner) {
     }
   }
   const res = await runner.run(path.join(binDir, "postgres"), ["--version"]);
-  const text = res.stdout.trim();
-  const major = parseMajor(text);
+  const text2 = res.stdout.trim();
+  const major = parseMajor(text2);
   if (res.exitCode !== 0 || major === void 0) {
     throw new UserError(
-      `${what}: ${binDir}/postgres --version failed (${describeExit(res)}): ${text}${res.stderr}`
+      `${what}: ${binDir}/postgres --version failed (${describeExit(res)}): ${text2}${res.stderr}`
     );
   }
-  return { text, major };
+  return { text: text2, major };
 }
 function parseMajor(versionText) {
   const m = /\(PostgreSQL\)\s+(\d+)/.exec(versionText) ?? /(\d+)(?:\.\d+|devel|beta|rc)/.exec(versionText);
@@ -11164,8 +11164,8 @@ ${log || res.stderr}`
   }
   async includeConf() {
     const conf = path.join(this.dataDir, "postgresql.conf");
-    const text = await readFile(conf, "utf8");
-    if (!text.includes("include = 'pgperf.conf'")) await appendFile(conf, "\ninclude = 'pgperf.conf'\n");
+    const text2 = await readFile(conf, "utf8");
+    if (!text2.includes("include = 'pgperf.conf'")) await appendFile(conf, "\ninclude = 'pgperf.conf'\n");
   }
   async ensureDatabase() {
     const exists2 = await this.psql(
@@ -11480,9 +11480,9 @@ function configureOptions(input2) {
   }
   return [`--prefix=${input2.prefix}`, ...CONFIGURE_PINNED, ...input2.extra];
 }
-function parseMesonOptionNames(text) {
+function parseMesonOptionNames(text2) {
   const names = /* @__PURE__ */ new Set();
-  for (const m of text.matchAll(/^\s*option\(\s*'([^']+)'/gm)) names.add(m[1]);
+  for (const m of text2.matchAll(/^\s*option\(\s*'([^']+)'/gm)) names.add(m[1]);
   return names;
 }
 
@@ -11501,11 +11501,11 @@ var TAIL_LINES = 25;
 var mesonStrategy = {
   system: "meson",
   async options(ctx, extra) {
-    let text = "";
+    let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text += await readFile2(path3.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile2(path3.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
-    return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text) });
+    return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
   async configure(ctx, options) {
     await runStep(ctx, "configure", "meson", ["setup", ctx.buildDir, ctx.srcDir, ...options], ctx.srcDir);
@@ -11995,8 +11995,8 @@ async function readPatches(files, flag) {
   }
   return patches;
 }
-function isMailPatch(text) {
-  const head = text.slice(0, 4096).split("\n");
+function isMailPatch(text2) {
+  const head = text2.slice(0, 4096).split("\n");
   if (/^From [0-9a-f]{40} /.test(head[0] ?? "")) return true;
   const headers = head.slice(
     0,
@@ -12087,8 +12087,8 @@ async function osRelease() {
     return `${os3.type()} ${os3.release()}`;
   }
 }
-function parseOsRelease(text) {
-  const field = (name) => new RegExp(`^${name}=(.*)$`, "m").exec(text)?.[1]?.replace(/^"(.*)"$/, "$1") ?? "";
+function parseOsRelease(text2) {
+  const field = (name) => new RegExp(`^${name}=(.*)$`, "m").exec(text2)?.[1]?.replace(/^"(.*)"$/, "$1") ?? "";
   return `${field("ID")} ${field("VERSION_ID")}`.trim() || "unknown";
 }
 function ccacheEnv(input2) {
@@ -12098,10 +12098,10 @@ function ccacheEnv(input2) {
     CCACHE_NOHASHDIR: "true"
   };
 }
-function parseCcacheStatsLog(text) {
+function parseCcacheStatsLog(text2) {
   let hits = 0;
   let misses = 0;
-  for (const line of text.split("\n")) {
+  for (const line of text2.split("\n")) {
     const counter = line.trim();
     if (counter === "direct_cache_hit" || counter === "preprocessed_cache_hit") hits++;
     else if (counter === "cache_miss") misses++;
@@ -12503,6 +12503,9 @@ var METRICS = {
   latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" }
 };
 var PRIMARY_METRIC = "tps";
+function isMetricName(name) {
+  return Object.hasOwn(METRICS, name);
+}
 
 // src/results/types.ts
 var RESULTS_SCHEMA_VERSION = 1;
@@ -13184,9 +13187,9 @@ function pairedDrift(base, head, unpairedP, minAchievableP2, alpha) {
 
 // src/compare/format.ts
 function formatPct(pct3, decimals = 2) {
-  const text = Math.abs(pct3).toFixed(decimals);
-  if (Number(text) === 0) return `${0 .toFixed(decimals)}%`;
-  return `${pct3 < 0 ? "-" : "+"}${text}%`;
+  const text2 = Math.abs(pct3).toFixed(decimals);
+  if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
+  return `${pct3 < 0 ? "-" : "+"}${text2}%`;
 }
 function formatPctInterval(lower, upper) {
   return `[${formatPct(lower)}, ${formatPct(upper)}]`;
@@ -13724,9 +13727,9 @@ function tiedRankSumNullCounts(tieSizes, m) {
   return counts;
 }
 function binomialRow(t) {
-  const row2 = [1];
-  for (let k = 1; k <= t; k++) row2.push(row2[k - 1] * (t - k + 1) / k);
-  return row2;
+  const row3 = [1];
+  for (let k = 1; k <= t; k++) row3.push(row3[k - 1] * (t - k + 1) / k);
+  return row3;
 }
 
 // src/stats/mann-whitney.ts
@@ -14123,6 +14126,40 @@ function dataWarnings(result, comparisons, metric, alpha, thresholdPct, sequenti
   return warnings;
 }
 
+// src/pipeline/analysis.ts
+function resolveAnalysis(given = {}) {
+  return {
+    alpha: given.alpha ?? DEFAULT_ALPHA,
+    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
+    metric: given.metric ?? PRIMARY_METRIC
+  };
+}
+function analysisOf(result, overrides = {}) {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
+  return resolveAnalysis({ ...result.analysis, ...defined });
+}
+function analyse(result, overrides = {}) {
+  const settings2 = analysisOf(result, overrides);
+  return compareRun(result, {
+    alpha: settings2.alpha,
+    thresholdPct: settings2.thresholdPct,
+    metric: settings2.metric
+  });
+}
+
+// src/pipeline/report-input.ts
+function reportInputOf(result, comparison, fallbackRunUrl) {
+  const source = result.source ?? {};
+  const runUrl = source.runUrl ?? fallbackRunUrl;
+  return {
+    result,
+    comparison,
+    base: { label: "base", ...source.base },
+    head: { label: "head", ...source.head },
+    ...runUrl ? { runUrl } : {}
+  };
+}
+
 // src/report/comparison-text.ts
 function renderComparisonText(c) {
   const lines = [headline(c), ...design(c)];
@@ -14208,85 +14245,648 @@ function table(rows, right) {
   );
 }
 
+// src/report/markdown-escape.ts
+var REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  "`": "&#96;",
+  "*": "&#42;",
+  _: "&#95;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "\\": "&#92;",
+  "~": "&#126;",
+  $: "&#36;",
+  // GitHub notifies users and teams named with @ in a comment's source; untrusted text must not ping anyone.
+  "@": "&#64;"
+};
+var MARKUP = /[&<>|`*_[\]\\~$@]/g;
+var CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
+function escapeMarkdown(text2, maxChars) {
+  let plain = text2.replace(CONTROL, " ");
+  if (maxChars !== void 0 && plain.length > maxChars) {
+    let end = Math.max(0, maxChars - 1);
+    if (/[\ud800-\udbff]/.test(plain.charAt(end - 1))) end--;
+    plain = `${plain.slice(0, end)}\u2026`;
+  }
+  return plain.replace(MARKUP, (c) => REFERENCES[c] ?? c);
+}
+var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
+var SHORT_SHA_LENGTH = 7;
+function shortSha(sha) {
+  const trimmed = sha.trim();
+  return COMMIT_SHA.test(trimmed) ? `\`${trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()}\`` : escapeMarkdown(trimmed, 40);
+}
+function safeUrl(url2) {
+  const trimmed = url2.trim();
+  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
+  try {
+    new URL(trimmed);
+  } catch {
+    return null;
+  }
+  return trimmed;
+}
+function markdownLink(label, url2) {
+  const safe = url2 === void 0 ? null : safeUrl(url2);
+  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
+}
+
+// src/report/mermaid-chart.ts
+var CHART_LINES = [
+  { role: "base", colour: "blue", hex: "#1f77b4" },
+  { role: "head", colour: "orange", hex: "#ff7f0e" }
+];
+var MERMAID_UNSAFE = /[^A-Za-z0-9 .,:_()/+=-]/g;
+var MAX_TITLE_CHARS = 80;
+function mermaidText(text2) {
+  const safe = text2.replace(/\s+/g, " ").replace(MERMAID_UNSAFE, "_").trim();
+  return safe.length > MAX_TITLE_CHARS ? `${safe.slice(0, MAX_TITLE_CHARS - 3)}...` : safe;
+}
+function renderScalingChart(input2) {
+  const { clients, base, head } = input2;
+  if (base.length !== clients.length || head.length !== clients.length) {
+    throw new RangeError(
+      `chart series need one value per client count (${clients.length}), got ${base.length} and ${head.length}`
+    );
+  }
+  const values = [...base, ...head];
+  if (!values.every(Number.isFinite)) throw new RangeError("chart values must be finite numbers");
+  const palette = CHART_LINES.map((l) => l.hex).join(", ");
+  const series = (v) => `[${v.map(chartNumber).join(", ")}]`;
+  return [
+    "```mermaid",
+    `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
+    "xychart-beta",
+    `  title "${mermaidText(input2.title)}"`,
+    `  x-axis "clients" [${clients.map((c) => `"${c}"`).join(", ")}]`,
+    `  y-axis "${mermaidText(input2.yAxisTitle)}" 0 --> ${niceCeiling(Math.max(0, ...values))}`,
+    `  line ${series(base)}`,
+    `  line ${series(head)}`,
+    "```"
+  ];
+}
+function chartNumber(value) {
+  return value.toFixed(1);
+}
+function niceCeiling(value) {
+  const target = value * 1.05;
+  if (!(target > 1)) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(target));
+  const step = [1, 2, 2.5, 5, 10].find((s) => s * magnitude >= target) ?? 10;
+  return step * magnitude;
+}
+
+// src/report/markdown.ts
+var GITHUB_COMMENT_LIMIT = 65536;
+var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
+var GITHUB_JOB_SUMMARY_LIMIT_BYTES = 1024 * 1024;
+var VERDICT_DISPLAY = {
+  regression: { icon: "\u274C", title: "Regression", word: "regression" },
+  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
+  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
+  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
+  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
+};
+var MARKER_PREFIX = "<!-- pgperf:comment-id=";
+function commentMarker(id) {
+  if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
+  return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
+}
+function renderMarkdownReport(input2) {
+  return renderReport(input2, {
+    marker: commentMarker(input2.commentId),
+    maxSize: input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH,
+    size: (text2) => text2.length,
+    limitText: `${grouped(input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH)} characters (a GitHub comment holds at most ${grouped(GITHUB_COMMENT_LIMIT)})`
+  });
+}
+function grouped(n) {
+  return n.toLocaleString("en-US");
+}
+var TRIM_STEPS = [
+  { id: "samples", what: "raw samples omitted" },
+  { id: "order", what: "execution order omitted" },
+  { id: "facts", what: "environment facts omitted" },
+  { id: "warnings", what: "warnings shortened" },
+  { id: "details", what: "all other details omitted" },
+  { id: "charts", what: "scaling charts omitted" },
+  { id: "notes", what: "per-cell notes omitted" }
+];
+function renderReport(input2, options) {
+  if (!(options.maxSize > 0)) {
+    throw new RangeError(`maxLength must be a positive number, got ${options.maxSize}`);
+  }
+  const { result, comparison } = input2;
+  const info = METRICS[comparison.metric];
+  const ctx = {
+    result,
+    c: comparison,
+    input: input2,
+    metric: { label: info.label, unit: info.unit, decimals: info.unit === "ms" ? 3 : 1 },
+    limitText: options.limitText
+  };
+  const top = [
+    [options.marker, headline2(ctx)].filter((l) => l !== null).join("\n"),
+    ...designLines(ctx)
+  ];
+  let text2 = "";
+  for (let steps = 0; steps <= TRIM_STEPS.length; steps++) {
+    const trims = new Set(TRIM_STEPS.slice(0, steps).map((s) => s.id));
+    text2 = assemble(ctx, top, trims);
+    if (options.size(text2) <= options.maxSize) return text2;
+  }
+  return cutToSize(text2, options);
+}
+function assemble(ctx, top, trims) {
+  const blocks = [...top];
+  for (const arm of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm, trims));
+  if (trims.size > 0) blocks.push(trimNote(ctx, trims));
+  if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
+  return `${blocks.join("\n\n")}
+`;
+}
+function cutToSize(text2, options) {
+  const note = `
+
+\u2702\uFE0F **Cut to fit in ${options.limitText}**: the tables are incomplete; the results artifact has them all.
+`;
+  if (options.size(note) >= options.maxSize) {
+    let cut = text2.slice(0, options.maxSize);
+    while (options.size(cut) > options.maxSize) cut = cut.slice(0, -1);
+    return cut;
+  }
+  let end = Math.min(text2.length, options.maxSize);
+  while (end > 0 && options.size(text2.slice(0, end)) + options.size(note) > options.maxSize) {
+    const line = text2.lastIndexOf("\n", end - 1);
+    end = line > 0 ? line : Math.max(0, Math.min(end - 1, options.maxSize - options.size(note)));
+  }
+  return `${text2.slice(0, end)}${note}`;
+}
+function headline2(ctx) {
+  const { c, result } = ctx;
+  const v = VERDICT_DISPLAY[c.verdict];
+  const parts = [`${v.icon} **${v.title}**`];
+  if (c.comparisons.length === 0) {
+    parts.push(
+      `nothing to compare: the results list ${result.arms.length} arm(s), a comparison needs a base and a head`
+    );
+  } else {
+    const worst = extremeCell(c, "worst");
+    parts.push(worst ? `worst cell: ${describeCell(ctx, worst)}` : "no cell could be tested");
+    if (c.verdict === "improvement") {
+      const best = extremeCell(c, "best");
+      if (best && best.cell !== worst?.cell) parts.push(`best: ${describeCell(ctx, best)}`);
+    }
+    parts.push(commits(ctx));
+  }
+  const partial2 = partialText(result);
+  if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
+  return parts.join(" \xB7 ");
+}
+function extremeCell(c, which) {
+  let found = null;
+  let foundGain = 0;
+  for (const arm of c.comparisons) {
+    for (const cell of arm.cells) {
+      if (cell.deltaPct === null) continue;
+      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
+        found = { arm, cell };
+        foundGain = gain;
+      }
+    }
+  }
+  return found;
+}
+function describeCell(ctx, { arm, cell }) {
+  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
+  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
+  if (cell.deltaPct === null) return where;
+  const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
+  return `${where} **${formatPct(cell.deltaPct)}**${ci}`;
+}
+function commits(ctx) {
+  const { result, c, input: input2 } = ctx;
+  const source = recordedSource(result);
+  const baseArm = result.arms[0];
+  const heads = c.comparisons.map((a) => a.head);
+  const firstHead = result.arms.find((a) => a.label === heads[0]);
+  const head = describeCommit("head", input2.head ?? fromSource(source?.head, firstHead), firstHead);
+  const more = heads.length > 1 ? ` (+ ${heads.slice(1).map((h) => `**${escapeMarkdown(h)}**`).join(", ")})` : "";
+  const base = describeCommit("base", input2.base ?? fromSource(source?.base, baseArm), baseArm);
+  return `${head}${more} vs ${base}`;
+}
+function recordedSource(result) {
+  const source = result.source;
+  return typeof source === "object" && source !== null ? source : void 0;
+}
+function fromSource(recorded, arm) {
+  if (!recorded || !arm) return void 0;
+  const text2 = (v) => typeof v === "string" && v !== "" ? v : void 0;
+  const info = { label: arm.label };
+  const sha = text2(recorded.sha);
+  const ref = text2(recorded.ref);
+  const chosenBy = text2(recorded.chosenBy);
+  if (sha) info.sha = sha;
+  if (ref) info.ref = ref;
+  if (chosenBy) info.chosenBy = chosenBy;
+  return info;
+}
+function describeCommit(role, info, arm) {
+  const label = info?.label ?? arm?.label ?? role;
+  const buildSha = arm?.build?.sha;
+  const sha = info?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
+  const words = [armName(role, label)];
+  if (sha) words.push(shortSha(sha));
+  const extra = [info?.ref, info?.chosenBy].filter((s) => !!s && s.trim() !== "");
+  if (extra.length > 0) words.push(`(${extra.map((s) => escapeMarkdown(s, 120)).join(", ")})`);
+  return words.join(" ");
+}
+function partialText(result) {
+  const reason = result.stopReason ? ` (${escapeMarkdown(result.stopReason, 200)})` : "";
+  switch (result.status) {
+    case "complete":
+      return null;
+    case "running":
+      return `**partial results**: the run had not finished${reason}`;
+    case "interrupted":
+      return `**partial results**: the run was interrupted${reason}`;
+    case "failed":
+      return `**partial results**: the run failed${reason}`;
+    default:
+      return `**partial results**: status ${escapeMarkdown(String(result.status), 40)}${reason}`;
+  }
+}
+function designLines(ctx) {
+  const { c, result, input: input2, metric } = ctx;
+  const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
+  const parts = [
+    `${metric.label} (${metric.unit}), ${c.better} is better`,
+    `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} cell(s)`}`,
+    `threshold \xB1${c.thresholdPct}%`,
+    `${result.plan?.rounds ?? "?"} rounds`
+  ];
+  if (c.sequential) {
+    const s = c.sequential;
+    parts.push(`sequential look ${s.look} of ${s.looks} (per-look \u03B1 ${formatP(s.perLookAlpha)})`);
+  }
+  const warnings = allWarnings(ctx).length;
+  if (warnings > 0) parts.push(`${warnings} warning(s) below`);
+  if (input2.runUrl !== void 0) parts.push(markdownLink("workflow run", input2.runUrl));
+  parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? "?", 40)}`);
+  return [
+    parts.join(" \xB7 "),
+    "<sub>n: usable runs base/head \xB7 delta: Hodges-Lehmann shift of head vs base with its 95% CI (@x%: the level the sample sizes reach) \xB7 p: two-sided Mann-Whitney (Holm-adjusted)</sub>"
+  ];
+}
+function armBlocks(ctx, arm, trims) {
+  const blocks = [];
+  if (ctx.c.comparisons.length > 1) {
+    const v = VERDICT_DISPLAY[arm.verdict];
+    blocks.push(`## ${v.icon} ${escapeMarkdown(arm.head)} vs ${escapeMarkdown(arm.baseline)}: ${v.word}`);
+  }
+  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
+    const cells = arm.cells.filter((cell) => cell.workload === workload);
+    const verdict = overallVerdict(cells).verdict;
+    const v = VERDICT_DISPLAY[verdict];
+    const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
+    blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
+    blocks.push(table2(ctx, cells));
+    if (!trims.has("notes")) {
+      const notes = cells.flatMap(
+        (cell) => cell.notes.map((n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`)
+      );
+      if (notes.length > 0) blocks.push(notes.join("\n"));
+    }
+    const curve = arm.curves.find((k) => k.workload === workload);
+    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm, curve));
+  }
+  return blocks;
+}
+function table2(ctx, cells) {
+  const unit = ctx.metric.label;
+  const rows = [
+    `| clients | n | base ${unit} (median) | head ${unit} (median) | delta % [95% CI] | p (adj.) | verdict |`,
+    "|---:|---:|---:|---:|---:|---:|:---|",
+    ...cells.map((cell) => `| ${row2(ctx, cell).join(" | ")} |`)
+  ];
+  return rows.join("\n");
+}
+function row2(ctx, cell) {
+  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, ctx.metric.decimals);
+  const delta = formatDeltaCi(cell) ?? "\u2013";
+  const p = formatPAdjusted(cell) ?? "\u2013";
+  const v = VERDICT_DISPLAY[cell.verdict];
+  const why = shortReason(cell);
+  return [
+    String(cell.clients),
+    `${cell.base.n}/${cell.head.n}`,
+    median2(cell.base.median),
+    median2(cell.head.median),
+    delta,
+    p,
+    `${v.icon} ${v.word}${why ? ` (${why})` : ""}`
+  ];
+}
+var SHORT_REASON2 = {
+  "insufficient-data": () => "no data",
+  "too-few-runs": () => "too few runs",
+  "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
+  "significant-below-threshold": (t) => `significant, below ${t}%`,
+  "ci-level-not-reached": () => "CI level not reached"
+};
+function shortReason(cell) {
+  const t = cell.thresholdPct;
+  switch (cell.verdict) {
+    case "regression":
+    case "improvement":
+      return `significant, beyond \xB1${t}%`;
+    case "no-change":
+      return `90% CI inside \xB1${t}%`;
+    case "inconclusive":
+      return cell.reasons.map((r) => SHORT_REASON2[r.code]?.(t)).filter((s) => s !== void 0).join(", ");
+  }
+}
+function clientsText(clients) {
+  return `${clients} client${clients === 1 ? "" : "s"}`;
+}
+function groupedNumber(value, decimals) {
+  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+function chartBlocks(ctx, arm, curve) {
+  const headByClients = new Map(curve.head.points.map((p) => [p.clients, p.medianTps]));
+  const points = curve.base.points.flatMap((p) => {
+    const head = headByClients.get(p.clients);
+    return head === void 0 ? [] : [{ clients: p.clients, base: p.medianTps, head }];
+  });
+  if (points.length < 2) return [];
+  const [baseLine, headLine] = CHART_LINES;
+  const collapse = (clients) => clients === null ? "none" : clientsText(clients);
+  const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm.head)}. Peak ${groupedNumber(curve.base.peakTps, 1)} TPS at ${clientsText(curve.base.peakClients)} \u2192 ${groupedNumber(curve.head.peakTps, 1)} at ${curve.head.peakClients} (${formatPct(curve.peakDeltaPct)}); collapse (>${Math.round(curve.collapseFraction * 100)}% below the peak): ${collapse(curve.base.collapseClients)} \u2192 ${collapse(curve.head.collapseClients)}.`;
+  const chart = renderScalingChart({
+    title: `${curve.workload}: median TPS`,
+    yAxisTitle: "TPS",
+    clients: points.map((p) => p.clients),
+    base: points.map((p) => p.base),
+    head: points.map((p) => p.head)
+  });
+  return [legend, chart.join("\n")];
+}
+function armName(role, label) {
+  return label === role ? role : `${role} **${escapeMarkdown(label)}**`;
+}
+function trimNote(ctx, trims) {
+  const what = TRIM_STEPS.filter((s) => trims.has(s.id)).map((s) => s.what);
+  return `\u2702\uFE0F **Trimmed to fit in ${ctx.limitText}:** ${what.join(", ")}; see the results artifact${artifactWhere(ctx)}.`;
+}
+function artifactWhere(ctx) {
+  return ctx.input.runUrl === void 0 ? "" : ` of the ${markdownLink("workflow run", ctx.input.runUrl)}`;
+}
+function details(summary, body) {
+  return [`<details><summary>${summary}</summary>`, "", ...body, "", "</details>"].join("\n");
+}
+function omitted(ctx, what) {
+  return `_${what} omitted for size: see the results artifact${artifactWhere(ctx)}._`;
+}
+function detailBlocks(ctx, trims) {
+  const warnings = allWarnings(ctx);
+  const blocks = [
+    details("Environment", environment(ctx, trims)),
+    details("Builds", builds(ctx)),
+    details("Settings", settings(ctx)),
+    details("Rounds and order", roundsAndOrder(ctx, trims)),
+    details(
+      trims.has("samples") ? "Raw samples (omitted)" : `Raw samples (${ctx.metric.label} per run)`,
+      trims.has("samples") ? [omitted(ctx, "Raw samples")] : rawSamples(ctx)
+    )
+  ];
+  if (warnings.length > 0) {
+    blocks.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
+  }
+  return blocks;
+}
+function keyValueTable(header, rows) {
+  return [`| ${header[0]} | ${header[1]} |`, "|:---|:---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
+}
+function environment(ctx, trims) {
+  const { result } = ctx;
+  const env = result.environment;
+  const rows = [];
+  if (env) {
+    rows.push(
+      ["CPU", `${escapeMarkdown(env.cpuModel)} (${env.cpuCount} logical CPUs, ${escapeMarkdown(env.arch)})`],
+      ["memory", `${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB`],
+      ["OS", escapeMarkdown(env.os)],
+      ["kernel", escapeMarkdown(env.kernel)],
+      ["host", escapeMarkdown(env.hostname)],
+      ["Node.js", escapeMarkdown(env.nodeVersion)],
+      ["settings hash", escapeMarkdown(env.settingsHash)]
+    );
+  }
+  rows.push(
+    ["pgperf", escapeMarkdown(result.pgperfVersion ?? "?")],
+    [
+      "run",
+      `${escapeMarkdown(result.startedAt ?? "?")} to ${escapeMarkdown(result.updatedAt ?? "?")}, ${escapeMarkdown(result.status)}`
+    ]
+  );
+  const lines = keyValueTable(["machine", "value"], rows);
+  const facts = Object.entries(env?.facts ?? {});
+  if (facts.length > 0) {
+    lines.push("");
+    if (trims.has("facts")) lines.push(omitted(ctx, `${facts.length} environment facts`));
+    else
+      lines.push(
+        ...keyValueTable(
+          ["fact", "value"],
+          facts.map(([k, v]) => [escapeMarkdown(k), escapeMarkdown(String(v), 300)])
+        )
+      );
+  }
+  if (!env) lines.push("", "_The results record no environment._");
+  return lines;
+}
+var BUILD_KEYS = ["sha", "ref", "compiler", "options", "buildOptions", "cacheHit"];
+function builds(ctx) {
+  const rows = ctx.result.arms.map((arm) => {
+    const build = arm.build ? Object.entries(arm.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
+    return `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(arm.binDir ?? "?")} | ${escapeMarkdown(arm.serverVersion ?? "?")} | ${build} |`;
+  });
+  const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
+  const clients = ctx.result.clients ?? [];
+  for (const client of clients) {
+    lines.push(
+      "",
+      `Client: ${escapeMarkdown(client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`)} from ${escapeMarkdown(client.binDir)} drove every arm.`
+    );
+  }
+  return lines;
+}
+function buildKeyRank(key) {
+  const i = BUILD_KEYS.indexOf(key);
+  return i === -1 ? BUILD_KEYS.length : i;
+}
+function recordValue(value) {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(recordValue).join(" ");
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`).join(", ");
+  }
+  return String(value);
+}
+function settings(ctx) {
+  const { result } = ctx;
+  const overrides = result.arms.flatMap(
+    (arm) => Object.entries(arm.settingOverrides ?? {}).map(
+      ([name, value]) => `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
+    )
+  );
+  const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
+  const workloads = Object.entries(result.workloads ?? {});
+  if (workloads.length > 0) {
+    lines.push(
+      "",
+      "| workload | script | query mode | scale | duration (s) | threshold | settings |",
+      "|:---|:---|:---|---:|---:|---:|:---|",
+      ...workloads.map(([name, spec]) => workloadRow(name, spec))
+    );
+  }
+  return lines;
+}
+function workloadRow(name, spec) {
+  const w = typeof spec === "object" && spec !== null ? spec : {};
+  const text2 = (v) => v === void 0 || v === null ? "\u2013" : escapeMarkdown(recordValue(v), 200);
+  let script = text2(w.builtin ?? w.script);
+  if (Array.isArray(w.scripts)) {
+    script = w.scripts.map((s) => {
+      const entry = typeof s === "object" && s !== null ? s : {};
+      const file2 = typeof entry.file === "string" ? entry.file.split("/").pop() ?? entry.file : "?";
+      return escapeMarkdown(entry.weight === void 0 ? file2 : `${file2}@${String(entry.weight)}`, 120);
+    }).join(", ");
+  }
+  if (typeof w.pipeline === "number") script += ` (pipeline ${w.pipeline})`;
+  const conf = typeof w.settings === "object" && w.settings !== null ? Object.entries(w.settings).map(([k, v]) => `${escapeMarkdown(k)} = ${escapeMarkdown(String(v), 100)}`).join("; ") : "";
+  const threshold = typeof w.threshold === "number" ? `${w.threshold}%` : "default";
+  return `| ${escapeMarkdown(name)} | ${script} | ${text2(w.queryMode)} | ${text2(w.scale)} | ${text2(w.duration)} | ${threshold} | ${conf || "\u2013"} |`;
+}
+function roundsAndOrder(ctx, trims) {
+  const { result } = ctx;
+  const plan = result.plan;
+  const executed = plan?.executed ?? [];
+  const completed = result.samples.reduce((max, s) => s.status === "ok" ? Math.max(max, s.round) : max, 0);
+  const measured = executed.filter((r) => r.kind === "measured").length;
+  const warmups = executed.length - measured;
+  const retries = executed.filter((r) => r.attempt > 1).length;
+  const failed = result.samples.filter((s) => s.status !== "ok").length;
+  const lines = [
+    `Seed ${plan?.seed ?? "?"}, arm order ${escapeMarkdown(String(plan?.order ?? "?"))}, ${plan?.rounds ?? "?"} rounds planned, ${completed} with results; ${measured} measured runs, ${warmups} warm-ups, ${retries} retries, ${failed} failed runs.`
+  ];
+  if (executed.length === 0) {
+    lines.push("", "_The results record no execution order._");
+  } else if (trims.has("order")) {
+    lines.push("", omitted(ctx, "The execution order"));
+  } else {
+    lines.push(
+      "",
+      "Runs in the order they ran, per round and cell (w: warm-up, \u2717: failed, #n: attempt n):",
+      "",
+      ...executionOrder(executed)
+    );
+  }
+  return lines;
+}
+function executionOrder(executed) {
+  const lines = [];
+  let round = null;
+  let groups = [];
+  let cell = "";
+  let runs = [];
+  const flushCell = () => {
+    if (runs.length > 0) groups.push(`${cell} ${runs.join(" ")}`);
+    runs = [];
+  };
+  const flushRound = () => {
+    flushCell();
+    if (round !== null) lines.push(`- round ${round}: ${groups.join(" \xB7 ")}`);
+    groups = [];
+  };
+  for (const run2 of executed) {
+    if (run2.round !== round) {
+      flushRound();
+      round = run2.round;
+    }
+    const id = `${escapeMarkdown(run2.workload)}@${run2.clients}:`;
+    if (id !== cell) {
+      flushCell();
+      cell = id;
+    }
+    const marks = [
+      run2.kind === "warmup" ? "w" : "",
+      run2.status === "failed" ? "\u2717" : "",
+      run2.attempt > 1 ? `#${run2.attempt}` : ""
+    ].join("");
+    runs.push(`${escapeMarkdown(run2.arm)}${marks ? `(${marks})` : ""}`);
+  }
+  flushRound();
+  return lines;
+}
+function rawSamples(ctx) {
+  const { result, c } = ctx;
+  const byCell = /* @__PURE__ */ new Map();
+  const key = (workload, clients) => JSON.stringify([workload, clients]);
+  const cells = [...result.plan?.cells ?? [], ...result.samples];
+  for (const { workload, clients } of cells) {
+    if (!byCell.has(key(workload, clients))) byCell.set(key(workload, clients), /* @__PURE__ */ new Map());
+  }
+  for (const s of result.samples) {
+    const arms = byCell.get(key(s.workload, s.clients));
+    arms.set(s.arm, [...arms.get(s.arm) ?? [], s]);
+  }
+  const armOrder = result.arms.map((a) => a.label);
+  const rows = [];
+  for (const [cellKey, arms] of byCell) {
+    const [workload, clients] = JSON.parse(cellKey);
+    const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
+    for (const arm of labels) {
+      const samples = [...arms.get(arm) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+      const values = samples.map((s) => {
+        const v = s.metrics[c.metric];
+        if (s.status !== "ok") return "\u2717";
+        return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
+      });
+      rows.push(
+        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm)} | ${values.join(", ") || "\u2013"} |`
+      );
+    }
+  }
+  if (rows.length === 0) return ["_No samples recorded._"];
+  return [
+    `In round order; \u2717: failed run (excluded), ?: no ${ctx.metric.label} value.`,
+    "",
+    `| workload | clients | arm | ${ctx.metric.label} per run |`,
+    "|:---|---:|:---|:---|",
+    ...rows
+  ];
+}
+function allWarnings(ctx) {
+  const run2 = ctx.result.warnings ?? [];
+  const seen = new Set(run2);
+  return [...run2, ...ctx.c.warnings.filter((w) => !seen.has(w))];
+}
+var SHORT_WARNINGS = { count: 20, chars: 300 };
+function warningList(warnings, shorten) {
+  if (!shorten) return warnings.map((w) => `- ${escapeMarkdown(w)}`);
+  const shown = warnings.slice(0, SHORT_WARNINGS.count).map((w) => `- ${escapeMarkdown(w, SHORT_WARNINGS.chars)}`);
+  const rest = warnings.length - SHORT_WARNINGS.count;
+  if (rest > 0) shown.push(`- \u2026 and ${rest} more in the results artifact`);
+  return shown;
+}
+
 // src/results/read-results.ts
 import { readFile as readFile7 } from "node:fs/promises";
-async function readResults(path15) {
-  let text;
-  try {
-    text = await readFile7(path15, "utf8");
-  } catch (e) {
-    throw new UserError(`cannot read results file ${path15}: ${errorMessage(e)}`);
-  }
-  let doc;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new UserError(
-      `${path15} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
-    );
-  }
-  const bad = (what) => {
-    throw new UserError(`${path15}: ${what}`);
-  };
-  if (!isObject(doc)) return bad("expected a JSON object (a results document from pgperf run)");
-  if (doc.schemaVersion !== RESULTS_SCHEMA_VERSION) {
-    return bad(
-      `schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}`
-    );
-  }
-  if (!Array.isArray(doc.arms) || !doc.arms.every((a) => isObject(a) && typeof a.label === "string")) {
-    return bad('"arms" must be a list of objects with a string "label"');
-  }
-  if (!Array.isArray(doc.samples)) return bad('"samples" must be a list');
-  doc.samples.forEach((s, i) => {
-    const problem = sampleProblem(s);
-    if (problem) bad(`samples[${i}] ${problem}`);
-  });
-  const plan = doc.plan;
-  if (!isObject(plan) || !Array.isArray(plan.cells) || !plan.cells.every((c) => cellProblem(c) === null)) {
-    return bad('"plan.cells" must be a list of {workload: string, clients: positive integer}');
-  }
-  if (doc.workloads !== void 0 && !isObject(doc.workloads)) return bad('"workloads" must be an object');
-  return doc;
-}
-function sampleProblem(s) {
-  if (!isObject(s)) return "is not an object";
-  const cell = cellProblem(s);
-  if (cell) return cell;
-  if (typeof s.arm !== "string") return `has arm ${JSON.stringify(s.arm)}; expected a string`;
-  if (!Number.isInteger(s.round)) return `has round ${JSON.stringify(s.round)}; expected an integer`;
-  if (s.status !== "ok" && s.status !== "failed")
-    return `has status ${JSON.stringify(s.status)}; expected "ok" or "failed"`;
-  if (!isObject(s.metrics)) return 'has no "metrics" object';
-  if (s.attempt !== void 0 && !Number.isInteger(s.attempt))
-    return `has attempt ${JSON.stringify(s.attempt)}; expected an integer`;
-  return null;
-}
-function cellProblem(c) {
-  if (!isObject(c)) return "is not an object";
-  if (typeof c.workload !== "string") return `has workload ${JSON.stringify(c.workload)}; expected a string`;
-  if (!Number.isInteger(c.clients) || c.clients < 1) {
-    return `has clients ${JSON.stringify(c.clients)}; expected a positive integer`;
-  }
-  return null;
-}
-function isObject(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-// src/cli/commands/compare.ts
-function compareCommand() {
-  return new Command("compare").alias("report").description("compare every arm of a results file against the first: per-cell and overall verdicts").argument("<results.json>", "a results file written by pgperf run").option("--json", "print the comparison as JSON instead of a table").action(async (file2, options) => {
-    const comparison = compareRun(await readResults(file2));
-    process.stdout.write(
-      options.json ? `${JSON.stringify(comparison, null, 2)}
-` : renderComparisonText(comparison)
-    );
-  });
-}
-
-// src/cli/commands/demo.ts
-import { readdir as readdir2 } from "node:fs/promises";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -14912,7 +15512,7 @@ __export(util_exports, {
   hexToUint8Array: () => hexToUint8Array,
   hide: () => hide,
   installLazyProp: () => installLazyProp,
-  isObject: () => isObject2,
+  isObject: () => isObject,
   isPlainObject: () => isPlainObject,
   issue: () => issue,
   joinValues: () => joinValues,
@@ -15105,10 +15705,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path15) {
-  if (!path15)
+function getElementAtPath(obj, path16) {
+  if (!path16)
     return obj;
-  return path15.reduce((acc, key) => acc?.[key], obj);
+  return path16.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -15137,7 +15737,7 @@ function slugify(input2) {
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
-function isObject2(data) {
+function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 var allowsEval = /* @__PURE__ */ cached(() => {
@@ -15156,7 +15756,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
   }
 });
 function isPlainObject(o) {
-  if (isObject2(o) === false)
+  if (isObject(o) === false)
     return false;
   const ctor = o.constructor;
   if (ctor === void 0)
@@ -15164,7 +15764,7 @@ function isPlainObject(o) {
   if (typeof ctor !== "function")
     return true;
   const prot = ctor.prototype;
-  if (isObject2(prot) === false)
+  if (isObject(prot) === false)
     return false;
   if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
     return false;
@@ -15355,9 +15955,9 @@ function omit(schema, mask) {
   if (hasChecks) {
     throw new Error(".omit() cannot be used on object schemas containing refinements");
   }
-  const omitted = new Set(maskedKeys(schema, mask));
+  const omitted2 = new Set(maskedKeys(schema, mask));
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key) => !omitted.has(key)));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key) => !omitted2.has(key)));
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
@@ -15448,11 +16048,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path15, issues) {
+function prefixIssues(path16, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path15);
+    iss.path.unshift(path16);
     return iss;
   });
 }
@@ -15515,14 +16115,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count = units;
+  let count2 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count--;
+      count2--;
       i++;
     }
   }
-  return count;
+  return count2;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -15610,9 +16210,9 @@ var Class = class {
   constructor(..._args) {
   }
 };
-function members(proto, table2) {
-  for (const key in table2) {
-    const desc = Object.getOwnPropertyDescriptor(table2, key);
+function members(proto, table3) {
+  for (const key in table3) {
+    const desc = Object.getOwnPropertyDescriptor(table3, key);
     if (desc.get)
       Object.defineProperty(proto, key, { ...desc, enumerable: false });
     else
@@ -15627,10 +16227,10 @@ function hide(inst, key, value) {
   return own(inst, key, value, false);
 }
 // @__NO_SIDE_EFFECTS__
-function derived(computes, table2) {
+function derived(computes, table3) {
   for (const key in computes) {
     const compute2 = computes[key];
-    Object.defineProperty(table2, key, {
+    Object.defineProperty(table3, key, {
       configurable: true,
       enumerable: true,
       get() {
@@ -15641,7 +16241,7 @@ function derived(computes, table2) {
       }
     });
   }
-  return table2;
+  return table3;
 }
 function defineBound(proto, key, fn) {
   Object.defineProperty(proto, key, {
@@ -15914,16 +16514,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path15 = []) => {
+  const processError = (error63, path16 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path15, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else {
-        const fullpath = [...path15, ...issue2.path];
+        const fullpath = [...path16, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -15962,17 +16562,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path15 = []) => {
+  const processError = (error63, path16 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path15, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else {
-        const fullpath = [...path15, ...issue2.path];
+        const fullpath = [...path16, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -16011,8 +16611,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path15 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path15) {
+  const path16 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path16) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -17850,7 +18450,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject3 = isObject2;
+  const isObject2 = isObject;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -17858,7 +18458,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject3(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -17994,7 +18594,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject3 = isObject2;
+  const isObject2 = isObject;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -18003,7 +18603,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject3(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -18211,7 +18811,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
   const disc = cached(() => discriminatorMap(def));
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject(input2)) {
       payload.issues.push({
         code: "invalid_type",
         expected: "object",
@@ -19905,8 +20505,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getBelarusianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -22553,8 +23153,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one, many) {
-  return Math.abs(count) === 1 ? one : many;
+function getArmenianPlural(count2, one, many) {
+  return Math.abs(count2) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -23638,8 +24238,8 @@ function ko_default() {
 }
 
 // node_modules/zod/v4/locales/lt.js
-var capitalizeFirstCharacter = (text) => {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+var capitalizeFirstCharacter = (text2) => {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
 };
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
@@ -25292,8 +25892,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getRussianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -33150,13 +33750,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path15 = ref.slice(1).split("/").filter(Boolean);
-  if (path15.length === 0) {
+  const path16 = ref.slice(1).split("/").filter(Boolean);
+  if (path16.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path15[0] === defsKey) {
-    const key = path15[1] === void 0 ? void 0 : decodeJSONPointerSegment(path15[1]);
+  if (path16[0] === defsKey) {
+    const key = path16[1] === void 0 ? void 0 : decodeJSONPointerSegment(path16[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -34005,6 +34605,277 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/results/results-schema.ts
+var finite = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var count = external_exports.number().int().nonnegative();
+var text = external_exports.string();
+var metricsSchema = external_exports.record(text, finite);
+var commitRef = external_exports.looseObject({
+  ref: text.optional(),
+  sha: text.optional(),
+  chosenBy: text.optional()
+});
+var buildRecordSchema = external_exports.looseObject({
+  repo: text,
+  ref: text,
+  sha: text,
+  options: external_exports.array(text),
+  serverVersion: text.optional(),
+  cacheHit: external_exports.boolean().optional(),
+  compiler: external_exports.looseObject({}).optional()
+});
+var sampleSchema = external_exports.looseObject({
+  round: external_exports.number().int().positive(),
+  workload: text,
+  clients: external_exports.number().int().positive(),
+  arm: text,
+  attempt: external_exports.number().int().positive().optional(),
+  status: external_exports.enum(["ok", "failed"]),
+  failureReason: text.optional(),
+  startedAt: text.optional(),
+  endedAt: text.optional(),
+  metrics: metricsSchema,
+  counts: external_exports.record(text, finite).optional(),
+  progress: external_exports.array(external_exports.looseObject({ t: finite, tps: finite })).optional(),
+  command: external_exports.array(text).optional(),
+  exitCode: external_exports.number().int().nullable().optional()
+});
+var workloadRecord = external_exports.looseObject({
+  name: text,
+  tool: external_exports.enum(["pgbench", "sysbench"]),
+  clients: external_exports.array(external_exports.number().int().positive()).optional(),
+  threshold: external_exports.number().positive().optional(),
+  rounds: external_exports.number().int().positive().optional(),
+  duration: external_exports.number().positive().optional()
+});
+var resultsSchema = external_exports.looseObject({
+  schemaVersion: external_exports.number().int(),
+  pgperfVersion: text,
+  runId: text.optional(),
+  status: external_exports.enum(["running", "complete", "interrupted", "failed"]),
+  stopReason: text.optional(),
+  startedAt: text,
+  updatedAt: text,
+  environment: external_exports.looseObject({
+    hostname: text,
+    os: text,
+    kernel: text,
+    arch: text,
+    cpuModel: text,
+    cpuCount: count,
+    memoryBytes: count,
+    facts: external_exports.record(text, text),
+    nodeVersion: text,
+    settingsHash: text
+  }),
+  arms: external_exports.array(
+    external_exports.looseObject({
+      label: text,
+      binDir: text,
+      serverVersion: text,
+      settingOverrides: external_exports.record(text, text),
+      build: buildRecordSchema.optional()
+    })
+  ).min(1),
+  clients: external_exports.array(external_exports.looseObject({ tool: external_exports.enum(["pgbench", "sysbench"]), binDir: text, version: text })),
+  workloads: external_exports.record(text, workloadRecord),
+  analysis: external_exports.looseObject({
+    alpha: external_exports.number().gt(0).lt(0.5),
+    thresholdPct: external_exports.number().gt(0).lt(100),
+    metric: external_exports.enum(Object.keys(METRICS))
+  }).optional(),
+  plan: external_exports.looseObject({
+    seed: external_exports.number().int(),
+    order: external_exports.enum(["random", "abba"]),
+    rounds: count,
+    cells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() })),
+    executed: external_exports.array(external_exports.looseObject({}))
+  }),
+  source: external_exports.looseObject({
+    repository: text.optional(),
+    prNumber: external_exports.number().int().positive().optional(),
+    runUrl: text.optional(),
+    base: commitRef.optional(),
+    head: commitRef.optional()
+  }).optional(),
+  samples: external_exports.array(sampleSchema),
+  warnings: external_exports.array(text)
+});
+function describeIssues(error62, doc, limit = 3) {
+  const lines = error62.issues.slice(0, limit).map((issue2) => {
+    if (issue2.path.length === 0) return `(document): ${issue2.message}`;
+    const value = valueAt(doc, issue2.path);
+    const shown = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
+    return `${formatPath(issue2.path)} is ${shown}: ${issue2.message}`;
+  });
+  const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
+  return lines.join("; ") + more;
+}
+function formatPath(path16) {
+  return path16.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+}
+function valueAt(doc, path16) {
+  let v = doc;
+  for (const key of path16) {
+    if (typeof v !== "object" || v === null) return void 0;
+    v = v[key];
+  }
+  return v;
+}
+
+// src/results/read-results.ts
+async function readResults(path16) {
+  let text2;
+  try {
+    text2 = await readFile7(path16, "utf8");
+  } catch (e) {
+    throw new UserError(`cannot read results file ${path16}: ${errorMessage(e)}`);
+  }
+  return parseResults(text2, path16);
+}
+function parseResults(text2, source) {
+  let doc;
+  try {
+    doc = JSON.parse(text2);
+  } catch (e) {
+    throw new UserError(
+      `${source} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
+    );
+  }
+  return validateResults(doc, source);
+}
+function validateResults(doc, source) {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+    throw new UserError(`${source}: expected a JSON object (a results document from pgperf run)`);
+  }
+  const version2 = doc.schemaVersion;
+  if (version2 !== RESULTS_SCHEMA_VERSION) {
+    const newer = typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION;
+    throw new UserError(
+      `${source}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}` + (newer ? " (the file was written by a newer pgperf: upgrade pgperf to read it)" : "")
+    );
+  }
+  const parsed = resultsSchema.safeParse(doc);
+  if (!parsed.success) throw new UserError(`${source}: ${describeIssues(parsed.error, doc)}`);
+  return doc;
+}
+
+// src/cli/analysis-flags.ts
+function addAnalysisOptions(command, when) {
+  const recorded = when === "compare" ? "default: as recorded in the results, else " : "default ";
+  return command.addOption(
+    new Option("--alpha <p>", `family-wise false-alarm rate (${recorded}${DEFAULT_ALPHA})`).argParser(
+      parseAlpha
+    )
+  ).addOption(
+    new Option(
+      "--threshold <pct>",
+      `practical threshold in percent; smaller changes are never regressions (${recorded}${DEFAULT_THRESHOLD_PCT})`
+    ).argParser(parseThreshold)
+  ).addOption(
+    new Option(
+      "--metric <name>",
+      `metric that decides the verdict: ${Object.keys(METRICS).join(", ")} (${recorded}tps)`
+    ).argParser(parseMetric)
+  );
+}
+function analysisFromFlags(flags) {
+  return {
+    ...flags.alpha !== void 0 ? { alpha: flags.alpha } : {},
+    ...flags.threshold !== void 0 ? { thresholdPct: flags.threshold } : {},
+    ...flags.metric !== void 0 ? { metric: flags.metric } : {}
+  };
+}
+function parseAlpha(value) {
+  const n = Number(value);
+  if (value.trim() === "" || !(n > 0 && n < 0.5)) {
+    throw new InvalidArgumentError(`--alpha must be a number between 0 and 0.5 (e.g. 0.05), got '${value}'`);
+  }
+  return n;
+}
+function parseThreshold(value) {
+  const n = Number(value.replace(/%$/, ""));
+  if (value.trim() === "" || !(n > 0 && n < 100)) {
+    throw new InvalidArgumentError(
+      `--threshold must be a percentage between 0 and 100 (e.g. 2), got '${value}'`
+    );
+  }
+  return n;
+}
+function parseMetric(value) {
+  if (!isMetricName(value)) {
+    throw new InvalidArgumentError(
+      `--metric must be one of ${Object.keys(METRICS).join(", ")}, got '${value}'`
+    );
+  }
+  return value;
+}
+
+// src/cli/options.ts
+function positiveInt(flag) {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
+      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${value}'`);
+    }
+    return n;
+  };
+}
+function collectArm(value, previous = []) {
+  const m = /^([^=]+)=(.+)$/.exec(value);
+  if (!m)
+    throw new InvalidArgumentError(
+      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${value}'`
+    );
+  return [...previous, { label: m[1], binDir: m[2] }];
+}
+function collectSet(value, previous = []) {
+  const m = /^([^:=]+):([a-z_][a-z0-9_.]*)=(.*)$/.exec(value);
+  if (!m) {
+    throw new InvalidArgumentError(
+      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${value}'`
+    );
+  }
+  return [...previous, { arm: m[1], name: m[2], value: m[3] }];
+}
+function oneOf(flag, allowed) {
+  return (value) => {
+    if (!allowed.includes(value)) {
+      throw new InvalidArgumentError(`${flag} must be one of ${allowed.join(", ")}, got '${value}'`);
+    }
+    return value;
+  };
+}
+
+// src/cli/commands/compare.ts
+function compareCommand() {
+  const command = new Command("compare").alias("report").description("compare every arm of a results file against the first: per-cell and overall verdicts").argument("<results.json>", "a results file written by pgperf run (or the Action)").addOption(
+    new Option("--format <format>", "text (a table), markdown (the PR comment) or json").argParser(oneOf("--format", ["text", "markdown", "json"])).default("text")
+  ).option("--json", "the same as --format json").option(
+    "--comment-id <id>",
+    "the comment id of the markdown's hidden marker (the Action's 'comment-id')",
+    "default"
+  );
+  return addAnalysisOptions(command, "compare").action(async (file2, flags) => {
+    const result = await readResults(file2);
+    const comparison = analyse(result, analysisFromFlags(flags));
+    const format = flags.json ? "json" : flags.format;
+    if (format === "json") {
+      process.stdout.write(`${JSON.stringify(comparison, null, 2)}
+`);
+    } else if (format === "markdown") {
+      process.stdout.write(
+        renderMarkdownReport({ ...reportInputOf(result, comparison), commentId: flags.commentId })
+      );
+    } else {
+      process.stdout.write(renderComparisonText(comparison));
+    }
+  });
+}
+
+// src/cli/commands/demo.ts
+import { readdir as readdir2 } from "node:fs/promises";
+
 // src/config/workload-schema.ts
 var BUILTIN_SCRIPTS = ["tpcb-like", "simple-update", "select-only"];
 var QUERY_MODES = ["simple", "extended", "prepared"];
@@ -34069,15 +34940,15 @@ var RESERVED_SETTINGS = [
   "include_dir",
   "include_if_exists"
 ];
-var positiveInt = external_exports.number().int().positive();
+var positiveInt2 = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
 var settingName = external_exports.string().regex(/^[a-z_][a-z0-9_.]*$/, "a setting name like shared_buffers");
 var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
 var nameField = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results.");
 var descriptionField = external_exports.string().default("").describe("What the workload shows and why.");
-var durationField = positiveInt.default(60).describe("Seconds per measured run.");
+var durationField = positiveInt2.default(60).describe("Seconds per measured run.");
 var warmupField = nonNegativeInt.default(10).describe("Seconds of the uncounted warm-up run per arm and cell (0 = none).");
-var roundsField = positiveInt.default(5).describe("Rounds: every cell runs every arm once per round.");
+var roundsField = positiveInt2.default(5).describe("Rounds: every cell runs every arm once per round.");
 var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
@@ -34085,7 +34956,7 @@ var thresholdField = external_exports.number().positive().max(100).optional().de
 var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
 var scriptFile = external_exports.strictObject({
   file: external_exports.string().min(1).describe("Path of a pgbench script, relative to the workload file."),
-  weight: positiveInt.default(1).describe("Relative weight (pgbench -f file@weight).")
+  weight: positiveInt2.default(1).describe("Relative weight (pgbench -f file@weight).")
 });
 var initOptions = external_exports.strictObject({
   steps: external_exports.string().regex(/^[dtgGvpf]+$/, "init steps made of the letters d t g G v p f").default("dtgvp").describe("pgbench -I init steps (d, t, g, G, v, p, f)."),
@@ -34101,9 +34972,9 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   scripts: external_exports.array(scriptFile).min(1).optional().describe("Custom pgbench scripts with weights; exclusive with builtin."),
   pipeline: external_exports.number().int().min(2).max(100).optional().describe("Run builtin select-only as pipelines of this many queries (PG14+)."),
   queryMode: external_exports.enum(QUERY_MODES).default("prepared").describe("pgbench -M."),
-  scale: positiveInt.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
-  clients: external_exports.array(positiveInt).min(1, "at least one client count").describe("The client-count sweep: one cell per entry."),
-  threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
+  scale: positiveInt2.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
+  clients: external_exports.array(positiveInt2).min(1, "at least one client count").describe("The client-count sweep: one cell per entry."),
+  threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt2]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
   duration: durationField,
   warmup: warmupField,
   rounds: roundsField,
@@ -34146,9 +35017,9 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   description: descriptionField,
   tool: external_exports.literal("sysbench").describe("The client that drives the workload."),
   script: external_exports.enum(SYSBENCH_SCRIPTS).describe("The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`)."),
-  tables: positiveInt.default(1).describe("sysbench --tables: number of sbtestN tables."),
-  tableSize: positiveInt.default(1e4).describe("sysbench --table-size: rows per table."),
-  clients: external_exports.array(positiveInt).min(1, "at least one thread count").describe("The thread sweep, sysbench --threads (one connection per thread): one cell per entry."),
+  tables: positiveInt2.default(1).describe("sysbench --tables: number of sbtestN tables."),
+  tableSize: positiveInt2.default(1e4).describe("sysbench --table-size: rows per table."),
+  clients: external_exports.array(positiveInt2).min(1, "at least one thread count").describe("The thread sweep, sysbench --threads (one connection per thread): one cell per entry."),
   duration: durationField,
   warmup: warmupField,
   rounds: roundsField,
@@ -34227,7 +35098,51 @@ function workloadJsonSchema() {
 }
 
 // src/cli/execute-run.ts
+import path14 from "node:path";
+
+// src/pipeline/pipeline.ts
 import path13 from "node:path";
+
+// src/results/write-results.ts
+import { mkdir as mkdir4, open as open2, rename as rename2, rm as rm5 } from "node:fs/promises";
+import path9 from "node:path";
+async function writeResults(file2, result) {
+  await mkdir4(path9.dirname(file2), { recursive: true });
+  const tmp = `${file2}.tmp-${process.pid}`;
+  const handle = await open2(tmp, "w");
+  try {
+    await handle.writeFile(`${JSON.stringify(result, null, 2)}
+`);
+    await handle.sync();
+  } catch (e) {
+    await handle.close();
+    await rm5(tmp, { force: true });
+    throw e;
+  }
+  await handle.close();
+  await rename2(tmp, file2);
+}
+
+// src/results/sink.ts
+function fileSink(file2) {
+  return {
+    description: file2,
+    update: (result) => writeResults(file2, result),
+    finish: (result) => writeResults(file2, result)
+  };
+}
+function combineSinks(...sinks) {
+  const each = async (fn) => {
+    const outcomes = await Promise.allSettled(sinks.map(fn));
+    const failed = outcomes.find((o) => o.status === "rejected");
+    if (failed) throw failed.reason;
+  };
+  return {
+    description: sinks.map((s) => s.description).join(" and "),
+    update: (result) => each((s) => s.update(result)),
+    finish: (result) => each((s) => s.finish(result))
+  };
+}
 
 // src/runner/run-loop.ts
 import { copyFile, mkdir as mkdir5 } from "node:fs/promises";
@@ -34280,12 +35195,12 @@ async function lookupUser(name, runner) {
 // src/drivers/pgbench/driver.ts
 import { mkdtemp as mkdtemp2, writeFile as writeFile4 } from "node:fs/promises";
 import os6 from "node:os";
-import path9 from "node:path";
+import path10 from "node:path";
 
 // src/drivers/shared.ts
 var RUN_GRACE_S = 120;
 async function resetBeforeRun(target, options) {
-  for (const table2 of options.truncate ?? []) await target.psql(`TRUNCATE ${table2}`);
+  for (const table3 of options.truncate ?? []) await target.psql(`TRUNCATE ${table3}`);
   if (options.vacuum) await target.psql("VACUUM");
   if (options.checkpoint) await target.psql("CHECKPOINT");
 }
@@ -34455,9 +35370,9 @@ function parsePgbenchReport(stdout) {
     const line = raw.trimEnd();
     if (line.trim() === "") continue;
     if (stmt && /^\s{3}/.test(line)) {
-      const row2 = parseStatementRow(line, stmt.script, stmt.intColumns);
-      if (row2) {
-        report.statements.push(row2);
+      const row3 = parseStatementRow(line, stmt.script, stmt.intColumns);
+      if (row3) {
+        report.statements.push(row3);
         continue;
       }
     }
@@ -34497,10 +35412,10 @@ function parseStatementRow(line, script, intColumns) {
   const ints = String.raw`\s+(\d+)`.repeat(intColumns);
   const m = new RegExp(String.raw`^\s+(-?\d+\.\d+)${ints}\s(.*)$`).exec(line);
   if (!m) return void 0;
-  const row2 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
-  if (intColumns >= 1) row2.failures = num(m[2]);
-  if (intColumns >= 2) row2.retries = num(m[3]);
-  return row2;
+  const row3 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
+  if (intColumns >= 1) row3.failures = num(m[2]);
+  if (intColumns >= 2) row3.retries = num(m[3]);
+  return row3;
 }
 function parseScriptLine(line, s) {
   let m = WEIGHT_RE.exec(line);
@@ -34719,7 +35634,7 @@ var PROGRESS_RE = new RegExp(
   "i"
 );
 var EPOCH_THRESHOLD = 1e8;
-function finite(s) {
+function finite2(s) {
   const v = Number(s);
   return Number.isFinite(v) ? v : void 0;
 }
@@ -34728,14 +35643,14 @@ function parsePgbenchProgress(stderr, options = {}) {
   for (const raw of stderr.split(/\r?\n/)) {
     const m = PROGRESS_RE.exec(raw.trim());
     if (!m) continue;
-    const point = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
-    const lat = finite(m[3]);
+    const point = { t: Number(m[1]), tps: finite2(m[2]) ?? 0 };
+    const lat = finite2(m[3]);
     if (lat !== void 0) point.latencyAvgMs = lat;
-    const sd = finite(m[4]);
+    const sd = finite2(m[4]);
     if (sd !== void 0) point.latencyStddevMs = sd;
     if (m[5] !== void 0) point.failed = Number(m[5]);
     if (m[6] !== void 0) {
-      const lag = finite(m[6]);
+      const lag = finite2(m[6]);
       if (lag !== void 0) point.lagMs = lag;
     }
     if (m[7] !== void 0) point.skipped = Number(m[7]);
@@ -34794,14 +35709,14 @@ function reportCounts(r) {
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const pgbench = path9.join(options.clientBinDir, "pgbench");
+  const pgbench = path10.join(options.clientBinDir, "pgbench");
   const env = { ...process.env, LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
-      const dir = await mkdtemp2(path9.join(os6.tmpdir(), "pgperf-scripts-"));
-      const file2 = path9.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      const dir = await mkdtemp2(path10.join(os6.tmpdir(), "pgperf-scripts-"));
+      const file2 = path10.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile4(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
@@ -34871,7 +35786,7 @@ ${tail(res.stderr)}`
 
 // src/drivers/sysbench/driver.ts
 import { access as access3, constants as constants3 } from "node:fs/promises";
-import path10 from "node:path";
+import path11 from "node:path";
 
 // src/drivers/sysbench/command.ts
 function connectionArgs2(c) {
@@ -34956,18 +35871,18 @@ function parseSysbenchInterval(line) {
     reconnectsPerS: n(11)
   };
 }
-function sysbenchFatalMessages(text) {
+function sysbenchFatalMessages(text2) {
   const out = [];
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of text2.split(/\r?\n/)) {
     const m = /^FATAL: (.*)$/.exec(line.trimEnd());
     if (m) out.push(m[1].trim());
   }
   return out;
 }
-function sections(text) {
+function sections(text2) {
   const out = /* @__PURE__ */ new Map();
   let current;
-  for (const raw of text.split(/\r?\n/)) {
+  for (const raw of text2.split(/\r?\n/)) {
     const line = raw.trimEnd();
     const header = /^([A-Z][^:]*):$/.exec(line);
     if (header) {
@@ -35002,20 +35917,20 @@ function assignDefined(target, values) {
     if (v !== void 0) target[k] = v;
   }
 }
-function parseSysbenchOutput(text) {
-  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text) };
-  const version2 = /^sysbench (\S+)/m.exec(text)?.[1];
-  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text)?.[1];
+function parseSysbenchOutput(text2) {
+  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text2) };
+  const version2 = /^sysbench (\S+)/m.exec(text2)?.[1];
+  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text2)?.[1];
   assignDefined(report, {
     version: version2,
-    threads: num2(/^Number of threads: (\d+)$/m.exec(text)?.[1]),
+    threads: num2(/^Number of threads: (\d+)$/m.exec(text2)?.[1]),
     randSeed: num2(seed)
   });
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of text2.split(/\r?\n/)) {
     const point = parseSysbenchInterval(line);
     if (point) report.intervals.push(point);
   }
-  const s = sections(text);
+  const s = sections(text2);
   const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
   const general = s.get("General statistics") ?? /* @__PURE__ */ new Map();
   const latency = s.get("Latency (ms)") ?? /* @__PURE__ */ new Map();
@@ -35137,9 +36052,9 @@ function progressPoint(i) {
 // src/drivers/sysbench/driver.ts
 var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
 async function findOnPath2(name, searchPath) {
-  for (const dir of searchPath.split(path10.delimiter)) {
+  for (const dir of searchPath.split(path11.delimiter)) {
     if (!dir) continue;
-    const file2 = path10.join(dir, name);
+    const file2 = path11.join(dir, name);
     try {
       await access3(file2, constants3.X_OK);
       return file2;
@@ -35169,7 +36084,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path10.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path11.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -35314,8 +36229,8 @@ async function captureEnvironment(settingsHash2) {
   };
 }
 async function osPrettyName() {
-  const text = await readTrimmed("/etc/os-release");
-  const m = text && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text);
+  const text2 = await readTrimmed("/etc/os-release");
+  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
   return m ? m[1] : void 0;
 }
 async function readTrimmed(file2) {
@@ -35326,24 +36241,11 @@ async function readTrimmed(file2) {
   }
 }
 
-// src/results/write-results.ts
-import { mkdir as mkdir4, open as open2, rename as rename2, rm as rm5 } from "node:fs/promises";
-import path11 from "node:path";
-async function writeResults(file2, result) {
-  await mkdir4(path11.dirname(file2), { recursive: true });
-  const tmp = `${file2}.tmp-${process.pid}`;
-  const handle = await open2(tmp, "w");
-  try {
-    await handle.writeFile(`${JSON.stringify(result, null, 2)}
-`);
-    await handle.sync();
-  } catch (e) {
-    await handle.close();
-    await rm5(tmp, { force: true });
-    throw e;
-  }
-  await handle.close();
-  await rename2(tmp, file2);
+// src/results/run-id.ts
+import { randomBytes } from "node:crypto";
+function newRunId(startedAt) {
+  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${randomBytes(4).toString("hex")}`;
 }
 
 // src/runner/plan.ts
@@ -35476,16 +36378,19 @@ async function runBenchmark(req, deps) {
     settingOverrides: a.settings,
     ...a.build ? { build: a.build } : {}
   }));
+  const startedAt = /* @__PURE__ */ new Date();
   const result = {
     schemaVersion: RESULTS_SCHEMA_VERSION,
     pgperfVersion: PGPERF_VERSION,
+    runId: newRunId(startedAt),
     status: "running",
-    startedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    startedAt: startedAt.toISOString(),
     updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
     environment: await captureEnvironment(""),
     arms,
     clients: clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    analysis: req.analysis,
     plan: {
       seed,
       order: req.order,
@@ -35499,7 +36404,7 @@ async function runBenchmark(req, deps) {
   };
   const save = async () => {
     result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await writeResults(req.resultsFile, result);
+    await req.sink.update(result);
   };
   const warn = (message) => {
     result.warnings.push(message);
@@ -35551,7 +36456,12 @@ async function runBenchmark(req, deps) {
     const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
     const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
     for (const w of workloads) {
-      const check2 = checkPlan({ rounds: w.rounds, cells: cells.length, thresholdPct: w.threshold });
+      const check2 = checkPlan({
+        rounds: w.rounds,
+        cells: cells.length,
+        alpha: req.analysis.alpha,
+        thresholdPct: w.threshold ?? req.analysis.thresholdPct
+      });
       for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
     }
     logger.info(
@@ -35620,9 +36530,8 @@ async function runBenchmark(req, deps) {
     if (!interrupted) throw e;
   } finally {
     await releaseClusters(clusters, req.logsDir, logger);
-    await save().catch(
-      (e) => logger.error(`could not write ${req.resultsFile}: ${errorMessage(e)}`)
-    );
+    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+    await req.sink.finish(result).catch((e) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
   }
   return result;
 }
@@ -35712,10 +36621,50 @@ async function releaseClusters(clusters, logsDir, logger) {
   }
 }
 
+// src/pipeline/pipeline.ts
+var RESULTS_FILE = "results.json";
+async function runPipeline(req, deps) {
+  const arms = await resolveArms(req.arms, deps);
+  const resultsFile = path13.join(req.runDir, RESULTS_FILE);
+  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
+  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const { arms: _source, runDir, ...run2 } = req;
+  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path13.join(runDir, "logs") }, deps);
+  return {
+    result,
+    comparison: analyse(result),
+    resultsFile,
+    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
+    ...archive?.error ? { archiveError: archive.error } : {}
+  };
+}
+async function resolveArms(source, deps) {
+  if (source.kind === "installed") return source.arms;
+  if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
+  return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
+}
+function archiveSink(store) {
+  const state = {
+    sink: {
+      description: `the store ${store.description}`,
+      update: async () => {
+      },
+      finish: async (result) => {
+        if (result.samples.length === 0) return;
+        try {
+          state.saved = await store.save(result);
+        } catch (e) {
+          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
+        }
+      }
+    }
+  };
+  return state;
+}
+
 // src/cli/execute-run.ts
-async function executeRun(options, logger) {
-  const runDir = path13.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
-  const resultsFile = path13.join(runDir, "results.json");
+async function executeRun(options, logger, extra = {}) {
+  const runDir = path14.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   const controller = new AbortController();
   let signals = 0;
   const onSignal = (signal) => {
@@ -35732,56 +36681,26 @@ async function executeRun(options, logger) {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    logger.info(`results: ${resultsFile}`);
-    const result = await runBenchmark(
-      { ...options, resultsFile, logsDir: path13.join(runDir, "logs") },
-      { runner: nodeProcessRunner, logger, signal: controller.signal }
+    logger.info(`results: ${path14.join(runDir, "results.json")}`);
+    const { outDir: _outDir, ...request } = options;
+    const outcome = await runPipeline(
+      { ...request, runDir },
+      { runner: nodeProcessRunner, logger, signal: controller.signal, ...extra }
     );
-    process.stdout.write(renderComparisonText(compareRun(result)));
-    process.stdout.write(`results written to ${resultsFile}
+    process.stdout.write(renderComparisonText(outcome.comparison));
+    process.stdout.write(`results written to ${outcome.resultsFile}
 `);
-    if (result.status === "interrupted") process.exitCode = 130;
-    return result;
+    if (outcome.archived) {
+      process.stdout.write(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}
+`);
+    }
+    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    if (outcome.result.status === "interrupted") process.exitCode = 130;
+    return outcome;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-}
-
-// src/cli/options.ts
-function positiveInt2(flag) {
-  return (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
-      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${value}'`);
-    }
-    return n;
-  };
-}
-function collectArm(value, previous = []) {
-  const m = /^([^=]+)=(.+)$/.exec(value);
-  if (!m)
-    throw new InvalidArgumentError(
-      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${value}'`
-    );
-  return [...previous, { label: m[1], binDir: m[2] }];
-}
-function collectSet(value, previous = []) {
-  const m = /^([^:=]+):([a-z_][a-z0-9_.]*)=(.*)$/.exec(value);
-  if (!m) {
-    throw new InvalidArgumentError(
-      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${value}'`
-    );
-  }
-  return [...previous, { arm: m[1], name: m[2], value: m[3] }];
-}
-function oneOf(flag, allowed) {
-  return (value) => {
-    if (!allowed.includes(value)) {
-      throw new InvalidArgumentError(`${flag} must be one of ${allowed.join(", ")}, got '${value}'`);
-    }
-    return value;
-  };
 }
 
 // src/cli/commands/demo.ts
@@ -35798,16 +36717,20 @@ var DEMO_WORKLOAD = workloadSchema.parse({
   rounds: 5
 });
 function demoCommand() {
-  return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", "rounds", positiveInt2("--rounds")).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").action(async (flags) => {
+  return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", "rounds", positiveInt("--rounds")).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").action(async (flags) => {
     const logger = consoleLogger();
     const binDir = flags.bin ?? await findInstalledBinDir();
     logger.info(`demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}`);
     await executeRun(
       {
-        arms: [
-          { label: "sync-on", binDir, settings: {} },
-          { label: "sync-off", binDir, settings: { synchronous_commit: "off" } }
-        ],
+        arms: {
+          kind: "installed",
+          arms: [
+            { label: "sync-on", binDir, settings: {} },
+            { label: "sync-off", binDir, settings: { synchronous_commit: "off" } }
+          ]
+        },
+        analysis: resolveAnalysis(),
         workloads: [DEMO_WORKLOAD],
         rounds: flags.rounds,
         order: "random",
@@ -35833,20 +36756,20 @@ async function findInstalledBinDir() {
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { access as access4, readFile as readFile9 } from "node:fs/promises";
-import path14 from "node:path";
+import path15 from "node:path";
 async function loadWorkloadFile(file2) {
-  let text;
+  let text2;
   try {
-    text = await readFile9(file2, "utf8");
+    text2 = await readFile9(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
-  const workload = parseWorkload(text, file2);
+  const workload = parseWorkload(text2, file2);
   return resolveScripts(workload, file2);
 }
-function parseWorkload(text, source) {
+function parseWorkload(text2, source) {
   const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     const at = lineCounter.linePos(err.pos[0]);
@@ -35866,10 +36789,10 @@ function parseWorkload(text, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path14.dirname(path14.resolve(file2));
+  const dir = path15.dirname(path15.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path14.resolve(dir, script.file);
+    const resolved = path15.resolve(dir, script.file);
     try {
       await access4(resolved);
     } catch {
@@ -35882,7 +36805,7 @@ async function resolveScripts(workload, file2) {
   return { ...workload, scripts };
 }
 function describeIssue(issue2, data, doc, lineCounter, source) {
-  const field = formatPath(issue2.path);
+  const field = formatPath2(issue2.path);
   if (issue2.code === "unrecognized_keys") {
     const keys = issue2.keys.map((k) => `"${k}"`).join(", ");
     const where2 = locate(doc, lineCounter, [...issue2.path, issue2.keys[0]], true);
@@ -35890,7 +36813,7 @@ function describeIssue(issue2, data, doc, lineCounter, source) {
     return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue2.path, issue2.keys)}`;
   }
   const where = locate(doc, lineCounter, issue2.path, false);
-  const value = valueAt(data, issue2.path);
+  const value = valueAt2(data, issue2.path);
   if (issue2.path.length === 0) return `${source}${where}: ${expectation(issue2)}`;
   const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
   return `${source}${where}: ${field}: ${expectation(issue2)}, ${got}`;
@@ -35918,13 +36841,13 @@ function expectation(issue2) {
       return issue2.message;
   }
 }
-function formatPath(p) {
+function formatPath2(p) {
   return p.reduce(
     (acc, k) => typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k),
     ""
   );
 }
-function valueAt(data, p) {
+function valueAt2(data, p) {
   let cur = data;
   for (const k of p) {
     if (cur === null || typeof cur !== "object") return void 0;
@@ -35981,9 +36904,18 @@ function schemaShapeAt(root, p) {
   return schema?._zod?.def?.shape ?? {};
 }
 
+// src/pipeline/build-stage.ts
+async function buildArms(request, deps) {
+  const built = await buildComparison(request, deps);
+  return [
+    { label: "base", binDir: built.base.binDir, settings: {}, build: { ...built.base.record } },
+    { label: "head", binDir: built.head.binDir, settings: {}, build: { ...built.head.record } }
+  ];
+}
+
 // src/cli/commands/run.ts
 function runCommand() {
-  return new Command("run").description(
+  const command = new Command("run").description(
     "run workloads against two or more PostgreSQL installs (arms), interleaved, and save every sample"
   ).option(
     "--arm <label=bindir>",
@@ -36001,14 +36933,14 @@ function runCommand() {
     "extra build option for both arms: -DNAME=VALUE (meson) or --with-X (configure) (repeatable)",
     collectString,
     []
-  ).requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt2("--rounds")).option(
+  ).requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt("--rounds")).option(
     "--duration <seconds>",
     "seconds per measured run (overrides the workloads' duration)",
-    positiveInt2("--duration")
+    positiveInt("--duration")
   ).option("--out <dir>", "results directory", "pgperf-results").option(
     "--seed <n>",
     "seed for the run order and client random seeds (default: random, recorded)",
-    positiveInt2("--seed")
+    positiveInt("--seed")
   ).addOption(
     new Option("--order <order>", "arm order within a cell: random per round, or counterbalanced abba").argParser(oneOf("--order", ["random", "abba"])).default("random")
   ).option(
@@ -36026,19 +36958,16 @@ function runCommand() {
     "--data-checksums",
     "initdb with data checksums (default: off, pinned, since PG18 turned them on)",
     false
-  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("-v, --verbose", "debug output", false).action(async (flags) => {
+  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("-v, --verbose", "debug output", false);
+  return addAnalysisOptions(command, "run").action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
-    const arms = wantsBuild(flags) ? await buildArms(flags, logger) : flags.arm ?? [];
-    if (arms.length === 0) {
-      throw new UserError(
-        "nothing to run: give the arms as --arm LABEL=BINDIR (two or more), or build them with --base REF --head REF [--repo URL|PATH]"
-      );
-    }
+    const arms = await armSource(flags);
     await executeRun(
       {
-        arms: armsWithSettings(arms, flags.set),
+        arms,
+        analysis: resolveAnalysis(analysisFromFlags(flags)),
         workloads,
         rounds: flags.rounds,
         durationS: flags.duration,
@@ -36050,9 +36979,29 @@ function runCommand() {
         tmpDir: flags.tmpDir,
         outDir: flags.out
       },
-      logger
+      logger,
+      {
+        build: (request, signal) => buildArms(request, { runner: nodeProcessRunner, logger, ...signal ? { signal } : {} })
+      }
     );
   });
+}
+async function armSource(flags) {
+  if (wantsBuild(flags)) {
+    if (flags.set.length) {
+      throw new UserError(
+        "--set applies to --arm arms; with --base/--head both arms share one configuration"
+      );
+    }
+    return { kind: "build", request: await buildRequest(flags) };
+  }
+  const arms = flags.arm ?? [];
+  if (arms.length === 0) {
+    throw new UserError(
+      "nothing to run: give the arms as --arm LABEL=BINDIR (two or more), or build them with --base REF --head REF [--repo URL|PATH]"
+    );
+  }
+  return { kind: "installed", arms: armsWithSettings(arms, flags.set) };
 }
 function wantsBuild(flags) {
   return Boolean(
@@ -36081,33 +37030,18 @@ function buildArmRefs(flags) {
   }
   return { base: flags.base, head };
 }
-async function buildArms(flags, logger) {
+async function buildRequest(flags) {
   const refs = buildArmRefs(flags);
-  const basePatches = await readPatches(flags.basePatch, "--base-patch");
-  const headPatches = await readPatches(flags.headPatch, "--head-patch");
-  const built = await logger.group(
-    "Building PostgreSQL",
-    () => withInterrupt(
-      logger,
-      (signal) => buildComparison(
-        {
-          repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
-          baseRef: refs.base,
-          headRef: refs.head,
-          mergeBase: flags.mergeBase,
-          basePatches,
-          headPatches,
-          extraOptions: flags.buildOption,
-          cacheDir: resolveCacheDir(flags.cacheDir)
-        },
-        { runner: nodeProcessRunner, logger, signal }
-      )
-    )
-  );
-  return [
-    { label: "base", binDir: built.base.binDir, settings: {}, build: { ...built.base.record } },
-    { label: "head", binDir: built.head.binDir, settings: {}, build: { ...built.head.record } }
-  ];
+  return {
+    repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
+    baseRef: refs.base,
+    headRef: refs.head,
+    mergeBase: flags.mergeBase,
+    basePatches: await readPatches(flags.basePatch, "--base-patch"),
+    headPatches: await readPatches(flags.headPatch, "--head-patch"),
+    extraOptions: flags.buildOption,
+    cacheDir: resolveCacheDir(flags.cacheDir)
+  };
 }
 function armsWithSettings(arms, sets) {
   for (const s of sets) {
@@ -36178,14 +37112,14 @@ function parseNumberFlag(flag, raw, fallback, valid, expected) {
   return value;
 }
 async function readValues(file2) {
-  let text;
+  let text2;
   try {
-    text = await readFile10(file2, "utf8");
+    text2 = await readFile10(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
   const values = [];
-  text.split(/\r?\n/).forEach((line, i) => {
+  text2.split(/\r?\n/).forEach((line, i) => {
     const token = line.trim();
     if (token === "" || token.startsWith("#")) return;
     const key = token.toLowerCase();

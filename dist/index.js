@@ -1079,14 +1079,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path16 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path17 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path16 && path16[0] !== "/") {
-          path16 = `/${path16}`;
+        if (path17 && path17[0] !== "/") {
+          path17 = `/${path17}`;
         }
-        return new URL(`${origin}${path16}`);
+        return new URL(`${origin}${path17}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1537,39 +1537,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path16, origin }
+          request: { method, path: path17, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path16);
+        debuglog("sending request to %s %s/%s", method, origin, path17);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path16, origin },
+          request: { method, path: path17, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path16,
+          path17,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path16, origin }
+          request: { method, path: path17, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path16);
+        debuglog("trailers received from %s %s/%s", method, origin, path17);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path16, origin },
+          request: { method, path: path17, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path16,
+          path17,
           error63.message
         );
       });
@@ -1618,9 +1618,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path16, origin }
+            request: { method, path: path17, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path16);
+          debuglog("sending request to %s %s/%s", method, origin, path17);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1683,7 +1683,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path16,
+        path: path17,
         method,
         body,
         headers,
@@ -1698,11 +1698,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path16 !== "string") {
+        if (typeof path17 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path16[0] !== "/" && !(path16.startsWith("http://") || path16.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path17[0] !== "/" && !(path17.startsWith("http://") || path17.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path16)) {
+        } else if (invalidPathRegex.test(path17)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1768,7 +1768,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path16, query) : path16;
+        this.path = query ? buildURL(path17, query) : path17;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6461,7 +6461,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path16, host, upgrade, blocking, reset } = request2;
+      const { method, path: path17, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6542,7 +6542,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path16} HTTP/1.1\r
+      let header = `${method} ${path17} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7071,7 +7071,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path16, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path17, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7168,7 +7168,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path16;
+      headers[HTTP2_HEADER_PATH] = path17;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7521,9 +7521,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path16 = search ? `${pathname}${search}` : pathname;
+        const path17 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path16;
+        this.opts.path = path17;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8762,10 +8762,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path16 = "/",
+          path: path17 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path16;
+        opts.path = origin + path17;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10737,20 +10737,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path16) {
-      if (typeof path16 !== "string") {
-        return path16;
+    function safeUrl2(path17) {
+      if (typeof path17 !== "string") {
+        return path17;
       }
-      const pathSegments = path16.split("?");
+      const pathSegments = path17.split("?");
       if (pathSegments.length !== 2) {
-        return path16;
+        return path17;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path16, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path16);
+    function matchKey(mockDispatch2, { path: path17, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path17);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10772,7 +10772,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path16 }) => matchValue(safeUrl2(path16), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path17 }) => matchValue(safeUrl2(path17), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10810,9 +10810,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path16, method, body, headers, query } = opts;
+      const { path: path17, method, body, headers, query } = opts;
       return {
-        path: path16,
+        path: path17,
         method,
         body,
         headers,
@@ -11241,11 +11241,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural2;
       }
-      pluralize(count) {
-        const one = count === 1;
+      pluralize(count2) {
+        const one = count2 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -11275,10 +11275,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path16, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path17, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path16,
+            Path: path17,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16157,9 +16157,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path16) {
-      for (let i = 0; i < path16.length; ++i) {
-        const code = path16.charCodeAt(i);
+    function validateCookiePath(path17) {
+      for (let i = 0; i < path17.length; ++i) {
+        const code = path17.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -18664,15 +18664,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -19079,11 +19079,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path16 = opts.path;
+          let path17 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path16 = `/${path16}`;
+            path17 = `/${path17}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path16);
+          url2 = new URL(util.parseOrigin(url2).origin + path17);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19231,17 +19231,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path16) {
-      const ctrl = callVisitor(key, node2, visitor, path16);
+    function visit_(key, node2, visitor, path17) {
+      const ctrl = callVisitor(key, node2, visitor, path17);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path16, ctrl);
-        return visit_(key, ctrl, visitor, path16);
+        replaceNode(key, path17, ctrl);
+        return visit_(key, ctrl, visitor, path17);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
+          path17 = Object.freeze(path17.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path16);
+            const ci = visit_(i, node2.items[i], visitor, path17);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19252,13 +19252,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path16);
+          path17 = Object.freeze(path17.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path17);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path16);
+          const cv = visit_("value", node2.value, visitor, path17);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19279,17 +19279,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path16) {
-      const ctrl = await callVisitor(key, node2, visitor, path16);
+    async function visitAsync_(key, node2, visitor, path17) {
+      const ctrl = await callVisitor(key, node2, visitor, path17);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path16, ctrl);
-        return visitAsync_(key, ctrl, visitor, path16);
+        replaceNode(key, path17, ctrl);
+        return visitAsync_(key, ctrl, visitor, path17);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
+          path17 = Object.freeze(path17.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path16);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path17);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19300,13 +19300,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path16);
+          path17 = Object.freeze(path17.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path17);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path16);
+          const cv = await visitAsync_("value", node2.value, visitor, path17);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19333,23 +19333,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path16) {
+    function callVisitor(key, node2, visitor, path17) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path16);
+        return visitor(key, node2, path17);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path16);
+        return visitor.Map?.(key, node2, path17);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path16);
+        return visitor.Seq?.(key, node2, path17);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path16);
+        return visitor.Pair?.(key, node2, path17);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path16);
+        return visitor.Scalar?.(key, node2, path17);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path16);
+        return visitor.Alias?.(key, node2, path17);
       return void 0;
     }
-    function replaceNode(key, path16, node2) {
-      const parent = path16[path16.length - 1];
+    function replaceNode(key, path17, node2) {
+      const parent = path17[path17.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -19722,8 +19722,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -19831,13 +19831,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
+        return count2;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -19961,10 +19961,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path16, value) {
+    function collectionFromPath(schema, path17, value) {
       let v = value;
-      for (let i = path16.length - 1; i >= 0; --i) {
-        const k = path16[i];
+      for (let i = path17.length - 1; i >= 0; --i) {
+        const k = path17[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -19983,7 +19983,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path16) => path16 == null || typeof path16 === "object" && !!path16[Symbol.iterator]().next().done;
+    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20013,11 +20013,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path16, value) {
-        if (isEmptyPath(path16))
+      addIn(path17, value) {
+        if (isEmptyPath(path17))
           this.add(value);
         else {
-          const [key, ...rest] = path16;
+          const [key, ...rest] = path17;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -20031,8 +20031,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path16) {
-        const [key, ...rest] = path16;
+      deleteIn(path17) {
+        const [key, ...rest] = path17;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -20046,8 +20046,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path16, keepScalar) {
-        const [key, ...rest] = path16;
+      getIn(path17, keepScalar) {
+        const [key, ...rest] = path17;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -20065,8 +20065,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path16) {
-        const [key, ...rest] = path16;
+      hasIn(path17) {
+        const [key, ...rest] = path17;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -20076,8 +20076,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path16, value) {
-        const [key, ...rest] = path16;
+      setIn(path17, value) {
+        const [key, ...rest] = path17;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -20121,14 +20121,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text2.length <= endStep)
+        return text2;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -20145,14 +20145,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text2[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text[i + 1]) {
+          switch (text2[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -20169,12 +20169,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
+            i = consumeMoreIndentedLines(text2, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text2[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -20186,12 +20186,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text2[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text;
+                return text2;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -20206,39 +20206,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text2;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+        const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+            res += `${text2[fold]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text[start];
+      let ch = text2[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text[++i];
+          ch = text2[++i];
         } else {
           do {
-            ch = text[++i];
+            ch = text2[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text[start];
+          ch = text2[start];
         }
       }
       return end;
@@ -22592,9 +22592,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path16, value) {
+      addIn(path17, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path16, value);
+          this.contents.addIn(path17, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -22669,14 +22669,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path16) {
-        if (Collection2.isEmptyPath(path16)) {
+      deleteIn(path17) {
+        if (Collection2.isEmptyPath(path17)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path16) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -22691,10 +22691,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path16, keepScalar) {
-        if (Collection2.isEmptyPath(path16))
+      getIn(path17, keepScalar) {
+        if (Collection2.isEmptyPath(path17))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path16, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -22705,10 +22705,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path16) {
-        if (Collection2.isEmptyPath(path16))
+      hasIn(path17) {
+        if (Collection2.isEmptyPath(path17))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path16) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -22725,13 +22725,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path16, value) {
-        if (Collection2.isEmptyPath(path16)) {
+      setIn(path17, value) {
+        if (Collection2.isEmptyPath(path17)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path16), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path17), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path16, value);
+          this.contents.setIn(path17, value);
         }
       }
       /**
@@ -22790,8 +22790,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -22868,12 +22868,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error63.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error63.message += `:
 
 ${lineStr}
@@ -24692,9 +24692,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path16) => {
+    visit2.itemAtPath = (cst, path17) => {
       let item = cst;
-      for (const [field, index] of path16) {
+      for (const [field, index] of path17) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -24703,23 +24703,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path16) => {
-      const parent = visit2.itemAtPath(cst, path16.slice(0, -1));
-      const field = path16[path16.length - 1][0];
+    visit2.parentCollection = (cst, path17) => {
+      const parent = visit2.itemAtPath(cst, path17.slice(0, -1));
+      const field = path17[path17.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path16, item, visitor) {
-      let ctrl = visitor(item, path16);
+    function _visit(path17, item, visitor) {
+      let ctrl = visitor(item, path17);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path16.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path17.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24730,10 +24730,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path16);
+            ctrl = ctrl(item, path17);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path16) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -27259,7 +27259,7 @@ var require_lib = __commonJS({
 // src/action.ts
 import { readFile as readFile10 } from "node:fs/promises";
 import os12 from "node:os";
-import path15 from "node:path";
+import path16 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -27557,8 +27557,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addRaw(text, addEOL = false) {
-    this._buffer += text;
+  addRaw(text2, addEOL = false) {
+    this._buffer += text2;
     return addEOL ? this.addEOL() : this;
   }
   /**
@@ -27654,10 +27654,10 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addHeading(text, level) {
+  addHeading(text2, level) {
     const tag = `h${level}`;
     const allowedTag = ["h1", "h2", "h3", "h4", "h5", "h6"].includes(tag) ? tag : "h1";
-    const element = this.wrap(allowedTag, text);
+    const element = this.wrap(allowedTag, text2);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -27686,9 +27686,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addQuote(text, cite) {
+  addQuote(text2, cite) {
     const attrs = Object.assign({}, cite && { cite });
-    const element = this.wrap("blockquote", text, attrs);
+    const element = this.wrap("blockquote", text2, attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -27699,8 +27699,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addLink(text, href) {
-    const element = this.wrap("a", text, { href });
+  addLink(text2, href) {
+    const element = this.wrap("a", text2, { href });
     return this.addRaw(element).addEOL();
   }
 };
@@ -27809,9 +27809,6 @@ function group(name, fn) {
   });
 }
 
-// src/action/build-arms.ts
-import path8 from "node:path";
-
 // src/build/build.ts
 import { mkdir as mkdir4, readdir as readdir2, readFile as readFile6, rm as rm5, writeFile as writeFile4 } from "node:fs/promises";
 import os8 from "node:os";
@@ -27915,8 +27912,8 @@ var nodeProcessRunner = {
     });
   }
 };
-function tail(text, lines = 20) {
-  const all = text.trimEnd().split("\n");
+function tail(text2, lines = 20) {
+  const all = text2.trimEnd().split("\n");
   return all.slice(-lines).join("\n");
 }
 function describeExit(result) {
@@ -28018,14 +28015,14 @@ async function inspectBinDir(binDir, what, runner) {
     }
   }
   const res = await runner.run(path.join(binDir, "postgres"), ["--version"]);
-  const text = res.stdout.trim();
-  const major = parseMajor(text);
+  const text2 = res.stdout.trim();
+  const major = parseMajor(text2);
   if (res.exitCode !== 0 || major === void 0) {
     throw new UserError(
-      `${what}: ${binDir}/postgres --version failed (${describeExit(res)}): ${text}${res.stderr}`
+      `${what}: ${binDir}/postgres --version failed (${describeExit(res)}): ${text2}${res.stderr}`
     );
   }
-  return { text, major };
+  return { text: text2, major };
 }
 function parseMajor(versionText) {
   const m = /\(PostgreSQL\)\s+(\d+)/.exec(versionText) ?? /(\d+)(?:\.\d+|devel|beta|rc)/.exec(versionText);
@@ -28155,8 +28152,8 @@ ${log || res.stderr}`
   }
   async includeConf() {
     const conf = path.join(this.dataDir, "postgresql.conf");
-    const text = await readFile(conf, "utf8");
-    if (!text.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
+    const text2 = await readFile(conf, "utf8");
+    if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
   async ensureDatabase() {
     const exists3 = await this.psql(
@@ -28474,9 +28471,9 @@ function configureOptions(input2) {
   }
   return [`--prefix=${input2.prefix}`, ...CONFIGURE_PINNED, ...input2.extra];
 }
-function parseMesonOptionNames(text) {
+function parseMesonOptionNames(text2) {
   const names = /* @__PURE__ */ new Set();
-  for (const m of text.matchAll(/^\s*option\(\s*'([^']+)'/gm)) names.add(m[1]);
+  for (const m of text2.matchAll(/^\s*option\(\s*'([^']+)'/gm)) names.add(m[1]);
   return names;
 }
 
@@ -28495,11 +28492,11 @@ var TAIL_LINES = 25;
 var mesonStrategy = {
   system: "meson",
   async options(ctx, extra) {
-    let text = "";
+    let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text += await readFile2(path3.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile2(path3.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
-    return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text) });
+    return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
   async configure(ctx, options) {
     await runStep(ctx, "configure", "meson", ["setup", ctx.buildDir, ctx.srcDir, ...options], ctx.srcDir);
@@ -28988,8 +28985,8 @@ async function readPatches(files, flag) {
   }
   return patches;
 }
-function isMailPatch(text) {
-  const head = text.slice(0, 4096).split("\n");
+function isMailPatch(text2) {
+  const head = text2.slice(0, 4096).split("\n");
   if (/^From [0-9a-f]{40} /.test(head[0] ?? "")) return true;
   const headers = head.slice(
     0,
@@ -29080,8 +29077,8 @@ async function osRelease() {
     return `${os7.type()} ${os7.release()}`;
   }
 }
-function parseOsRelease(text) {
-  const field = (name) => new RegExp(`^${name}=(.*)$`, "m").exec(text)?.[1]?.replace(/^"(.*)"$/, "$1") ?? "";
+function parseOsRelease(text2) {
+  const field = (name) => new RegExp(`^${name}=(.*)$`, "m").exec(text2)?.[1]?.replace(/^"(.*)"$/, "$1") ?? "";
   return `${field("ID")} ${field("VERSION_ID")}`.trim() || "unknown";
 }
 function ccacheEnv(input2) {
@@ -29091,10 +29088,10 @@ function ccacheEnv(input2) {
     CCACHE_NOHASHDIR: "true"
   };
 }
-function parseCcacheStatsLog(text) {
+function parseCcacheStatsLog(text2) {
   let hits = 0;
   let misses = 0;
-  for (const line of text.split("\n")) {
+  for (const line of text2.split("\n")) {
     const counter = line.trim();
     if (counter === "direct_cache_hit" || counter === "preprocessed_cache_hit") hits++;
     else if (counter === "cache_miss") misses++;
@@ -29399,50 +29396,30 @@ async function buildComparison(req, deps) {
   return { base, head };
 }
 
-// src/action/build-arms.ts
-function buildArmsFromSource(ctx, options) {
-  return async (commits2, inputs) => {
-    const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
-    const headPatches = await readPatches(
-      inputs.patches.map((p) => path8.resolve(ctx.workspace, p)),
-      "input 'patches'"
-    );
-    const built = await buildComparison(
-      {
-        repo,
-        baseRef: commits2.base.sha ?? commits2.base.ref,
-        headRef: commits2.head.sha ?? commits2.head.ref,
-        mergeBase: false,
-        // already chosen (PR: the merge-base from the API), and recorded in the results
-        basePatches: [],
-        headPatches,
-        extraOptions: inputs.buildOptions,
-        cacheDir: options.cacheDir
-      },
-      options.deps
-    );
-    return [
-      { label: "base", binDir: built.base.binDir, settings: {}, build: { ...built.base.record } },
-      { label: "head", binDir: built.head.binDir, settings: {}, build: { ...built.head.record } }
-    ];
-  };
+// src/pipeline/build-stage.ts
+async function buildArms(request2, deps) {
+  const built = await buildComparison(request2, deps);
+  return [
+    { label: "base", binDir: built.base.binDir, settings: {}, build: { ...built.base.record } },
+    { label: "head", binDir: built.head.binDir, settings: {}, build: { ...built.head.record } }
+  ];
 }
 
 // src/action/inputs.ts
 var FAIL_ON = ["regression", "inconclusive", "never"];
 var MODES = ["benchmark", "comment"];
 function parseInputs(read) {
-  const text = (name) => read(name).trim() || void 0;
+  const text2 = (name) => read(name).trim() || void 0;
   const list = (name) => read(name).split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
   const comment = bool(read, "comment", true);
-  const token = text("github-token");
+  const token = text2("github-token");
   const inputs = {
     mode: choice(read, "mode", MODES, "benchmark"),
-    repo: text("repo"),
-    baseRef: text("base-ref"),
-    headRef: text("head-ref"),
-    baseBinDir: text("base-bin-dir"),
-    headBinDir: text("head-bin-dir"),
+    repo: text2("repo"),
+    baseRef: text2("base-ref"),
+    headRef: text2("head-ref"),
+    baseBinDir: text2("base-bin-dir"),
+    headBinDir: text2("head-bin-dir"),
     patches: list("patches"),
     workloads: list("workloads"),
     rounds: optionalNumber(read, "rounds", { integer: true, min: 1 }),
@@ -29451,13 +29428,13 @@ function parseInputs(read) {
     threshold: optionalNumber(read, "threshold", { min: 0, max: 100, exclusive: true }) ?? 2,
     failOn: choice(read, "fail-on", FAIL_ON, "regression"),
     comment,
-    commentId: text("comment-id") ?? "default",
+    commentId: text2("comment-id") ?? "default",
     commitStatus: bool(read, "commit-status", true),
     prNumber: optionalNumber(read, "pr-number", { integer: true, min: 1 }),
     githubToken: token,
-    resultsDir: text("results-dir") ?? "pgperf-results",
-    runAs: text("run-as"),
-    cacheDir: text("cache-dir"),
+    resultsDir: text2("results-dir") ?? "pgperf-results",
+    runAs: text2("run-as"),
+    cacheDir: text2("cache-dir"),
     buildOptions: read("build-options").split("\n").map((s) => s.trim()).filter(Boolean)
   };
   if (!/^[A-Za-z0-9._-]+$/.test(inputs.commentId)) {
@@ -29506,12 +29483,12 @@ function optionalNumber(read, name, rule) {
 
 // src/action/run-action.ts
 import { mkdir as mkdir7, writeFile as writeFile6 } from "node:fs/promises";
-import path14 from "node:path";
+import path15 from "node:path";
 
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { access as access4, readFile as readFile7 } from "node:fs/promises";
-import path9 from "node:path";
+import path8 from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -30330,10 +30307,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path16) {
-  if (!path16)
+function getElementAtPath(obj, path17) {
+  if (!path17)
     return obj;
-  return path16.reduce((acc, key) => acc?.[key], obj);
+  return path17.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -30673,11 +30650,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path16, issues) {
+function prefixIssues(path17, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path16);
+    iss.path.unshift(path17);
     return iss;
   });
 }
@@ -30740,14 +30717,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count = units;
+  let count2 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count--;
+      count2--;
       i++;
     }
   }
-  return count;
+  return count2;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -31139,16 +31116,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path16 = []) => {
+  const processError = (error64, path17 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path16, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path17, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path16, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path17, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path16, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path17, ...issue3.path]);
       } else {
-        const fullpath = [...path16, ...issue3.path];
+        const fullpath = [...path17, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -31187,17 +31164,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path16 = []) => {
+  const processError = (error64, path17 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path16, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path17, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path16, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path17, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path16, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path17, ...issue3.path]);
       } else {
-        const fullpath = [...path16, ...issue3.path];
+        const fullpath = [...path17, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -31236,8 +31213,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path16 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path16) {
+  const path17 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path17) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -33075,7 +33052,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject3 = isObject;
+  const isObject2 = isObject;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -33083,7 +33060,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject3(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -33219,7 +33196,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject3 = isObject;
+  const isObject2 = isObject;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -33228,7 +33205,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject3(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -35130,8 +35107,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getBelarusianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -37778,8 +37755,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one, many) {
-  return Math.abs(count) === 1 ? one : many;
+function getArmenianPlural(count2, one, many) {
+  return Math.abs(count2) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -38863,8 +38840,8 @@ function ko_default() {
 }
 
 // node_modules/zod/v4/locales/lt.js
-var capitalizeFirstCharacter = (text) => {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+var capitalizeFirstCharacter = (text2) => {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
 };
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
@@ -40517,8 +40494,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getRussianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -48375,13 +48352,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path16 = ref.slice(1).split("/").filter(Boolean);
-  if (path16.length === 0) {
+  const path17 = ref.slice(1).split("/").filter(Boolean);
+  if (path17.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path16[0] === defsKey) {
-    const key = path16[1] === void 0 ? void 0 : decodeJSONPointerSegment(path16[1]);
+  if (path17[0] === defsKey) {
+    const key = path17[1] === void 0 ? void 0 : decodeJSONPointerSegment(path17[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -49446,18 +49423,18 @@ function checkSysbenchExtraArg(arg) {
 
 // src/config/load-workload.ts
 async function loadWorkloadFile(file2) {
-  let text;
+  let text2;
   try {
-    text = await readFile7(file2, "utf8");
+    text2 = await readFile7(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
-  const workload = parseWorkload(text, file2);
+  const workload = parseWorkload(text2, file2);
   return resolveScripts(workload, file2);
 }
-function parseWorkload(text, source) {
+function parseWorkload(text2, source) {
   const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     const at = lineCounter.linePos(err.pos[0]);
@@ -49477,10 +49454,10 @@ function parseWorkload(text, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path9.dirname(path9.resolve(file2));
+  const dir = path8.dirname(path8.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path9.resolve(dir, script.file);
+    const resolved = path8.resolve(dir, script.file);
     try {
       await access4(resolved);
     } catch {
@@ -49592,6 +49569,71 @@ function schemaShapeAt(root, p) {
   return schema?._zod?.def?.shape ?? {};
 }
 
+// src/github/api.ts
+var GitHubApiError = class extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+    this.name = "GitHubApiError";
+  }
+  status;
+};
+
+// src/github/sticky-comment.ts
+async function upsertStickyComment(api, input2) {
+  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input2.issueNumber)]);
+  const mine = comments.filter((c) => c.userLogin === login && c.body.includes(input2.marker));
+  const existing = mine.sort((a, b) => a.id - b.id)[0];
+  const body = typeof input2.body === "string" ? input2.body : input2.body(existing?.body);
+  if (existing) return { action: "updated", comment: await api.updateComment(existing.id, body) };
+  return { action: "created", comment: await api.createComment(input2.issueNumber, body) };
+}
+
+// src/compare/format.ts
+function formatPct(pct3, decimals = 2) {
+  const text2 = Math.abs(pct3).toFixed(decimals);
+  if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
+  return `${pct3 < 0 ? "-" : "+"}${text2}%`;
+}
+function formatPctInterval(lower, upper) {
+  return `[${formatPct(lower)}, ${formatPct(upper)}]`;
+}
+function formatP(p) {
+  if (p >= 0.9995) return "1";
+  if (p >= 1e-3) return String(Number(p.toPrecision(2)));
+  return p.toExponential(1);
+}
+function formatLevel(level) {
+  return `${Number((level * 100).toFixed(1))}%`;
+}
+function formatDeltaCi(cell) {
+  if (cell.deltaPct === null || !cell.ci95) return void 0;
+  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
+  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
+}
+function formatPAdjusted(cell) {
+  return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
+}
+
+// src/compare/overall.ts
+function overallVerdict(items) {
+  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
+  const regressed = ids((v) => v === "regression" || v === "mixed");
+  const improved = ids((v) => v === "improvement" || v === "mixed");
+  if (regressed.length > 0 && improved.length > 0) {
+    return {
+      verdict: "mixed",
+      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
+    };
+  }
+  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
+  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
+  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
+    return { verdict: "no-change", deciding: items.map((i) => i.id) };
+  }
+  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
+}
+
 // src/results/metrics.ts
 var METRICS = {
   tps: { label: "TPS", unit: "tx/s", better: "higher" },
@@ -49601,6 +49643,656 @@ var METRICS = {
   latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" }
 };
 var PRIMARY_METRIC = "tps";
+
+// src/report/markdown-escape.ts
+var REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  "`": "&#96;",
+  "*": "&#42;",
+  _: "&#95;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "\\": "&#92;",
+  "~": "&#126;",
+  $: "&#36;",
+  // GitHub notifies users and teams named with @ in a comment's source; untrusted text must not ping anyone.
+  "@": "&#64;"
+};
+var MARKUP = /[&<>|`*_[\]\\~$@]/g;
+var CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
+function escapeMarkdown(text2, maxChars) {
+  let plain = text2.replace(CONTROL, " ");
+  if (maxChars !== void 0 && plain.length > maxChars) {
+    let end = Math.max(0, maxChars - 1);
+    if (/[\ud800-\udbff]/.test(plain.charAt(end - 1))) end--;
+    plain = `${plain.slice(0, end)}\u2026`;
+  }
+  return plain.replace(MARKUP, (c) => REFERENCES[c] ?? c);
+}
+var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
+var SHORT_SHA_LENGTH = 7;
+function shortSha(sha) {
+  const trimmed = sha.trim();
+  return COMMIT_SHA.test(trimmed) ? `\`${trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()}\`` : escapeMarkdown(trimmed, 40);
+}
+function safeUrl(url2) {
+  const trimmed = url2.trim();
+  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
+  try {
+    new URL(trimmed);
+  } catch {
+    return null;
+  }
+  return trimmed;
+}
+function markdownLink(label, url2) {
+  const safe = url2 === void 0 ? null : safeUrl(url2);
+  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
+}
+
+// src/report/mermaid-chart.ts
+var CHART_LINES = [
+  { role: "base", colour: "blue", hex: "#1f77b4" },
+  { role: "head", colour: "orange", hex: "#ff7f0e" }
+];
+var MERMAID_UNSAFE = /[^A-Za-z0-9 .,:_()/+=-]/g;
+var MAX_TITLE_CHARS = 80;
+function mermaidText(text2) {
+  const safe = text2.replace(/\s+/g, " ").replace(MERMAID_UNSAFE, "_").trim();
+  return safe.length > MAX_TITLE_CHARS ? `${safe.slice(0, MAX_TITLE_CHARS - 3)}...` : safe;
+}
+function renderScalingChart(input2) {
+  const { clients, base, head } = input2;
+  if (base.length !== clients.length || head.length !== clients.length) {
+    throw new RangeError(
+      `chart series need one value per client count (${clients.length}), got ${base.length} and ${head.length}`
+    );
+  }
+  const values = [...base, ...head];
+  if (!values.every(Number.isFinite)) throw new RangeError("chart values must be finite numbers");
+  const palette = CHART_LINES.map((l) => l.hex).join(", ");
+  const series = (v) => `[${v.map(chartNumber).join(", ")}]`;
+  return [
+    "```mermaid",
+    `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
+    "xychart-beta",
+    `  title "${mermaidText(input2.title)}"`,
+    `  x-axis "clients" [${clients.map((c) => `"${c}"`).join(", ")}]`,
+    `  y-axis "${mermaidText(input2.yAxisTitle)}" 0 --> ${niceCeiling(Math.max(0, ...values))}`,
+    `  line ${series(base)}`,
+    `  line ${series(head)}`,
+    "```"
+  ];
+}
+function chartNumber(value) {
+  return value.toFixed(1);
+}
+function niceCeiling(value) {
+  const target = value * 1.05;
+  if (!(target > 1)) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(target));
+  const step = [1, 2, 2.5, 5, 10].find((s) => s * magnitude >= target) ?? 10;
+  return step * magnitude;
+}
+
+// src/report/markdown.ts
+var GITHUB_COMMENT_LIMIT = 65536;
+var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
+var GITHUB_JOB_SUMMARY_LIMIT_BYTES = 1024 * 1024;
+var DEFAULT_JOB_SUMMARY_MAX_BYTES = 1e6;
+var VERDICT_DISPLAY = {
+  regression: { icon: "\u274C", title: "Regression", word: "regression" },
+  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
+  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
+  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
+  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
+};
+var MARKER_PREFIX = "<!-- pgperf:comment-id=";
+function commentMarker(id) {
+  if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
+  return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
+}
+function renderMarkdownReport(input2) {
+  return renderReport(input2, {
+    marker: commentMarker(input2.commentId),
+    maxSize: input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH,
+    size: (text2) => text2.length,
+    limitText: `${grouped(input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH)} characters (a GitHub comment holds at most ${grouped(GITHUB_COMMENT_LIMIT)})`
+  });
+}
+function renderJobSummary(input2) {
+  const encoder = new TextEncoder();
+  return renderReport(input2, {
+    marker: null,
+    maxSize: input2.maxLength ?? DEFAULT_JOB_SUMMARY_MAX_BYTES,
+    size: (text2) => encoder.encode(text2).length,
+    limitText: `${grouped(input2.maxLength ?? DEFAULT_JOB_SUMMARY_MAX_BYTES)} bytes (GitHub's job summary limit is 1 MiB)`
+  });
+}
+function grouped(n) {
+  return n.toLocaleString("en-US");
+}
+var TRIM_STEPS = [
+  { id: "samples", what: "raw samples omitted" },
+  { id: "order", what: "execution order omitted" },
+  { id: "facts", what: "environment facts omitted" },
+  { id: "warnings", what: "warnings shortened" },
+  { id: "details", what: "all other details omitted" },
+  { id: "charts", what: "scaling charts omitted" },
+  { id: "notes", what: "per-cell notes omitted" }
+];
+function renderReport(input2, options) {
+  if (!(options.maxSize > 0)) {
+    throw new RangeError(`maxLength must be a positive number, got ${options.maxSize}`);
+  }
+  const { result, comparison } = input2;
+  const info2 = METRICS[comparison.metric];
+  const ctx = {
+    result,
+    c: comparison,
+    input: input2,
+    metric: { label: info2.label, unit: info2.unit, decimals: info2.unit === "ms" ? 3 : 1 },
+    limitText: options.limitText
+  };
+  const top = [
+    [options.marker, headline(ctx)].filter((l) => l !== null).join("\n"),
+    ...designLines(ctx)
+  ];
+  let text2 = "";
+  for (let steps = 0; steps <= TRIM_STEPS.length; steps++) {
+    const trims = new Set(TRIM_STEPS.slice(0, steps).map((s) => s.id));
+    text2 = assemble(ctx, top, trims);
+    if (options.size(text2) <= options.maxSize) return text2;
+  }
+  return cutToSize(text2, options);
+}
+function assemble(ctx, top, trims) {
+  const blocks = [...top];
+  for (const arm of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm, trims));
+  if (trims.size > 0) blocks.push(trimNote(ctx, trims));
+  if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
+  return `${blocks.join("\n\n")}
+`;
+}
+function cutToSize(text2, options) {
+  const note = `
+
+\u2702\uFE0F **Cut to fit in ${options.limitText}**: the tables are incomplete; the results artifact has them all.
+`;
+  if (options.size(note) >= options.maxSize) {
+    let cut = text2.slice(0, options.maxSize);
+    while (options.size(cut) > options.maxSize) cut = cut.slice(0, -1);
+    return cut;
+  }
+  let end = Math.min(text2.length, options.maxSize);
+  while (end > 0 && options.size(text2.slice(0, end)) + options.size(note) > options.maxSize) {
+    const line = text2.lastIndexOf("\n", end - 1);
+    end = line > 0 ? line : Math.max(0, Math.min(end - 1, options.maxSize - options.size(note)));
+  }
+  return `${text2.slice(0, end)}${note}`;
+}
+function headline(ctx) {
+  const { c, result } = ctx;
+  const v = VERDICT_DISPLAY[c.verdict];
+  const parts = [`${v.icon} **${v.title}**`];
+  if (c.comparisons.length === 0) {
+    parts.push(
+      `nothing to compare: the results list ${result.arms.length} arm(s), a comparison needs a base and a head`
+    );
+  } else {
+    const worst = extremeCell(c, "worst");
+    parts.push(worst ? `worst cell: ${describeCell(ctx, worst)}` : "no cell could be tested");
+    if (c.verdict === "improvement") {
+      const best = extremeCell(c, "best");
+      if (best && best.cell !== worst?.cell) parts.push(`best: ${describeCell(ctx, best)}`);
+    }
+    parts.push(commits(ctx));
+  }
+  const partial2 = partialText(result);
+  if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
+  return parts.join(" \xB7 ");
+}
+function extremeCell(c, which2) {
+  let found = null;
+  let foundGain = 0;
+  for (const arm of c.comparisons) {
+    for (const cell of arm.cells) {
+      if (cell.deltaPct === null) continue;
+      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
+        found = { arm, cell };
+        foundGain = gain;
+      }
+    }
+  }
+  return found;
+}
+function describeCell(ctx, { arm, cell }) {
+  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
+  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
+  if (cell.deltaPct === null) return where;
+  const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
+  return `${where} **${formatPct(cell.deltaPct)}**${ci}`;
+}
+function commits(ctx) {
+  const { result, c, input: input2 } = ctx;
+  const source = recordedSource(result);
+  const baseArm = result.arms[0];
+  const heads = c.comparisons.map((a) => a.head);
+  const firstHead = result.arms.find((a) => a.label === heads[0]);
+  const head = describeCommit("head", input2.head ?? fromSource(source?.head, firstHead), firstHead);
+  const more = heads.length > 1 ? ` (+ ${heads.slice(1).map((h) => `**${escapeMarkdown(h)}**`).join(", ")})` : "";
+  const base = describeCommit("base", input2.base ?? fromSource(source?.base, baseArm), baseArm);
+  return `${head}${more} vs ${base}`;
+}
+function recordedSource(result) {
+  const source = result.source;
+  return typeof source === "object" && source !== null ? source : void 0;
+}
+function fromSource(recorded, arm) {
+  if (!recorded || !arm) return void 0;
+  const text2 = (v) => typeof v === "string" && v !== "" ? v : void 0;
+  const info2 = { label: arm.label };
+  const sha = text2(recorded.sha);
+  const ref = text2(recorded.ref);
+  const chosenBy = text2(recorded.chosenBy);
+  if (sha) info2.sha = sha;
+  if (ref) info2.ref = ref;
+  if (chosenBy) info2.chosenBy = chosenBy;
+  return info2;
+}
+function describeCommit(role, info2, arm) {
+  const label = info2?.label ?? arm?.label ?? role;
+  const buildSha = arm?.build?.sha;
+  const sha = info2?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
+  const words = [armName(role, label)];
+  if (sha) words.push(shortSha(sha));
+  const extra = [info2?.ref, info2?.chosenBy].filter((s) => !!s && s.trim() !== "");
+  if (extra.length > 0) words.push(`(${extra.map((s) => escapeMarkdown(s, 120)).join(", ")})`);
+  return words.join(" ");
+}
+function partialText(result) {
+  const reason = result.stopReason ? ` (${escapeMarkdown(result.stopReason, 200)})` : "";
+  switch (result.status) {
+    case "complete":
+      return null;
+    case "running":
+      return `**partial results**: the run had not finished${reason}`;
+    case "interrupted":
+      return `**partial results**: the run was interrupted${reason}`;
+    case "failed":
+      return `**partial results**: the run failed${reason}`;
+    default:
+      return `**partial results**: status ${escapeMarkdown(String(result.status), 40)}${reason}`;
+  }
+}
+function designLines(ctx) {
+  const { c, result, input: input2, metric } = ctx;
+  const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
+  const parts = [
+    `${metric.label} (${metric.unit}), ${c.better} is better`,
+    `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} cell(s)`}`,
+    `threshold \xB1${c.thresholdPct}%`,
+    `${result.plan?.rounds ?? "?"} rounds`
+  ];
+  if (c.sequential) {
+    const s = c.sequential;
+    parts.push(`sequential look ${s.look} of ${s.looks} (per-look \u03B1 ${formatP(s.perLookAlpha)})`);
+  }
+  const warnings = allWarnings(ctx).length;
+  if (warnings > 0) parts.push(`${warnings} warning(s) below`);
+  if (input2.runUrl !== void 0) parts.push(markdownLink("workflow run", input2.runUrl));
+  parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? "?", 40)}`);
+  return [
+    parts.join(" \xB7 "),
+    "<sub>n: usable runs base/head \xB7 delta: Hodges-Lehmann shift of head vs base with its 95% CI (@x%: the level the sample sizes reach) \xB7 p: two-sided Mann-Whitney (Holm-adjusted)</sub>"
+  ];
+}
+function armBlocks(ctx, arm, trims) {
+  const blocks = [];
+  if (ctx.c.comparisons.length > 1) {
+    const v = VERDICT_DISPLAY[arm.verdict];
+    blocks.push(`## ${v.icon} ${escapeMarkdown(arm.head)} vs ${escapeMarkdown(arm.baseline)}: ${v.word}`);
+  }
+  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
+    const cells = arm.cells.filter((cell) => cell.workload === workload);
+    const verdict = overallVerdict(cells).verdict;
+    const v = VERDICT_DISPLAY[verdict];
+    const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
+    blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
+    blocks.push(table(ctx, cells));
+    if (!trims.has("notes")) {
+      const notes = cells.flatMap(
+        (cell) => cell.notes.map((n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`)
+      );
+      if (notes.length > 0) blocks.push(notes.join("\n"));
+    }
+    const curve = arm.curves.find((k) => k.workload === workload);
+    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm, curve));
+  }
+  return blocks;
+}
+function table(ctx, cells) {
+  const unit = ctx.metric.label;
+  const rows = [
+    `| clients | n | base ${unit} (median) | head ${unit} (median) | delta % [95% CI] | p (adj.) | verdict |`,
+    "|---:|---:|---:|---:|---:|---:|:---|",
+    ...cells.map((cell) => `| ${row(ctx, cell).join(" | ")} |`)
+  ];
+  return rows.join("\n");
+}
+function row(ctx, cell) {
+  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, ctx.metric.decimals);
+  const delta = formatDeltaCi(cell) ?? "\u2013";
+  const p = formatPAdjusted(cell) ?? "\u2013";
+  const v = VERDICT_DISPLAY[cell.verdict];
+  const why = shortReason(cell);
+  return [
+    String(cell.clients),
+    `${cell.base.n}/${cell.head.n}`,
+    median2(cell.base.median),
+    median2(cell.head.median),
+    delta,
+    p,
+    `${v.icon} ${v.word}${why ? ` (${why})` : ""}`
+  ];
+}
+var SHORT_REASON = {
+  "insufficient-data": () => "no data",
+  "too-few-runs": () => "too few runs",
+  "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
+  "significant-below-threshold": (t) => `significant, below ${t}%`,
+  "ci-level-not-reached": () => "CI level not reached"
+};
+function shortReason(cell) {
+  const t = cell.thresholdPct;
+  switch (cell.verdict) {
+    case "regression":
+    case "improvement":
+      return `significant, beyond \xB1${t}%`;
+    case "no-change":
+      return `90% CI inside \xB1${t}%`;
+    case "inconclusive":
+      return cell.reasons.map((r) => SHORT_REASON[r.code]?.(t)).filter((s) => s !== void 0).join(", ");
+  }
+}
+function clientsText(clients) {
+  return `${clients} client${clients === 1 ? "" : "s"}`;
+}
+function groupedNumber(value, decimals) {
+  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+function chartBlocks(ctx, arm, curve) {
+  const headByClients = new Map(curve.head.points.map((p) => [p.clients, p.medianTps]));
+  const points = curve.base.points.flatMap((p) => {
+    const head = headByClients.get(p.clients);
+    return head === void 0 ? [] : [{ clients: p.clients, base: p.medianTps, head }];
+  });
+  if (points.length < 2) return [];
+  const [baseLine, headLine] = CHART_LINES;
+  const collapse = (clients) => clients === null ? "none" : clientsText(clients);
+  const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm.head)}. Peak ${groupedNumber(curve.base.peakTps, 1)} TPS at ${clientsText(curve.base.peakClients)} \u2192 ${groupedNumber(curve.head.peakTps, 1)} at ${curve.head.peakClients} (${formatPct(curve.peakDeltaPct)}); collapse (>${Math.round(curve.collapseFraction * 100)}% below the peak): ${collapse(curve.base.collapseClients)} \u2192 ${collapse(curve.head.collapseClients)}.`;
+  const chart = renderScalingChart({
+    title: `${curve.workload}: median TPS`,
+    yAxisTitle: "TPS",
+    clients: points.map((p) => p.clients),
+    base: points.map((p) => p.base),
+    head: points.map((p) => p.head)
+  });
+  return [legend, chart.join("\n")];
+}
+function armName(role, label) {
+  return label === role ? role : `${role} **${escapeMarkdown(label)}**`;
+}
+function trimNote(ctx, trims) {
+  const what = TRIM_STEPS.filter((s) => trims.has(s.id)).map((s) => s.what);
+  return `\u2702\uFE0F **Trimmed to fit in ${ctx.limitText}:** ${what.join(", ")}; see the results artifact${artifactWhere(ctx)}.`;
+}
+function artifactWhere(ctx) {
+  return ctx.input.runUrl === void 0 ? "" : ` of the ${markdownLink("workflow run", ctx.input.runUrl)}`;
+}
+function details(summary2, body) {
+  return [`<details><summary>${summary2}</summary>`, "", ...body, "", "</details>"].join("\n");
+}
+function omitted(ctx, what) {
+  return `_${what} omitted for size: see the results artifact${artifactWhere(ctx)}._`;
+}
+function detailBlocks(ctx, trims) {
+  const warnings = allWarnings(ctx);
+  const blocks = [
+    details("Environment", environment(ctx, trims)),
+    details("Builds", builds(ctx)),
+    details("Settings", settings(ctx)),
+    details("Rounds and order", roundsAndOrder(ctx, trims)),
+    details(
+      trims.has("samples") ? "Raw samples (omitted)" : `Raw samples (${ctx.metric.label} per run)`,
+      trims.has("samples") ? [omitted(ctx, "Raw samples")] : rawSamples(ctx)
+    )
+  ];
+  if (warnings.length > 0) {
+    blocks.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
+  }
+  return blocks;
+}
+function keyValueTable(header, rows) {
+  return [`| ${header[0]} | ${header[1]} |`, "|:---|:---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
+}
+function environment(ctx, trims) {
+  const { result } = ctx;
+  const env = result.environment;
+  const rows = [];
+  if (env) {
+    rows.push(
+      ["CPU", `${escapeMarkdown(env.cpuModel)} (${env.cpuCount} logical CPUs, ${escapeMarkdown(env.arch)})`],
+      ["memory", `${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB`],
+      ["OS", escapeMarkdown(env.os)],
+      ["kernel", escapeMarkdown(env.kernel)],
+      ["host", escapeMarkdown(env.hostname)],
+      ["Node.js", escapeMarkdown(env.nodeVersion)],
+      ["settings hash", escapeMarkdown(env.settingsHash)]
+    );
+  }
+  rows.push(
+    ["pgperf", escapeMarkdown(result.pgperfVersion ?? "?")],
+    [
+      "run",
+      `${escapeMarkdown(result.startedAt ?? "?")} to ${escapeMarkdown(result.updatedAt ?? "?")}, ${escapeMarkdown(result.status)}`
+    ]
+  );
+  const lines = keyValueTable(["machine", "value"], rows);
+  const facts = Object.entries(env?.facts ?? {});
+  if (facts.length > 0) {
+    lines.push("");
+    if (trims.has("facts")) lines.push(omitted(ctx, `${facts.length} environment facts`));
+    else
+      lines.push(
+        ...keyValueTable(
+          ["fact", "value"],
+          facts.map(([k, v]) => [escapeMarkdown(k), escapeMarkdown(String(v), 300)])
+        )
+      );
+  }
+  if (!env) lines.push("", "_The results record no environment._");
+  return lines;
+}
+var BUILD_KEYS = ["sha", "ref", "compiler", "options", "buildOptions", "cacheHit"];
+function builds(ctx) {
+  const rows = ctx.result.arms.map((arm) => {
+    const build = arm.build ? Object.entries(arm.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
+    return `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(arm.binDir ?? "?")} | ${escapeMarkdown(arm.serverVersion ?? "?")} | ${build} |`;
+  });
+  const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
+  const clients = ctx.result.clients ?? [];
+  for (const client of clients) {
+    lines.push(
+      "",
+      `Client: ${escapeMarkdown(client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`)} from ${escapeMarkdown(client.binDir)} drove every arm.`
+    );
+  }
+  return lines;
+}
+function buildKeyRank(key) {
+  const i = BUILD_KEYS.indexOf(key);
+  return i === -1 ? BUILD_KEYS.length : i;
+}
+function recordValue(value) {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(recordValue).join(" ");
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`).join(", ");
+  }
+  return String(value);
+}
+function settings(ctx) {
+  const { result } = ctx;
+  const overrides = result.arms.flatMap(
+    (arm) => Object.entries(arm.settingOverrides ?? {}).map(
+      ([name, value]) => `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
+    )
+  );
+  const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
+  const workloads = Object.entries(result.workloads ?? {});
+  if (workloads.length > 0) {
+    lines.push(
+      "",
+      "| workload | script | query mode | scale | duration (s) | threshold | settings |",
+      "|:---|:---|:---|---:|---:|---:|:---|",
+      ...workloads.map(([name, spec]) => workloadRow(name, spec))
+    );
+  }
+  return lines;
+}
+function workloadRow(name, spec) {
+  const w = typeof spec === "object" && spec !== null ? spec : {};
+  const text2 = (v) => v === void 0 || v === null ? "\u2013" : escapeMarkdown(recordValue(v), 200);
+  let script = text2(w.builtin ?? w.script);
+  if (Array.isArray(w.scripts)) {
+    script = w.scripts.map((s) => {
+      const entry = typeof s === "object" && s !== null ? s : {};
+      const file2 = typeof entry.file === "string" ? entry.file.split("/").pop() ?? entry.file : "?";
+      return escapeMarkdown(entry.weight === void 0 ? file2 : `${file2}@${String(entry.weight)}`, 120);
+    }).join(", ");
+  }
+  if (typeof w.pipeline === "number") script += ` (pipeline ${w.pipeline})`;
+  const conf = typeof w.settings === "object" && w.settings !== null ? Object.entries(w.settings).map(([k, v]) => `${escapeMarkdown(k)} = ${escapeMarkdown(String(v), 100)}`).join("; ") : "";
+  const threshold = typeof w.threshold === "number" ? `${w.threshold}%` : "default";
+  return `| ${escapeMarkdown(name)} | ${script} | ${text2(w.queryMode)} | ${text2(w.scale)} | ${text2(w.duration)} | ${threshold} | ${conf || "\u2013"} |`;
+}
+function roundsAndOrder(ctx, trims) {
+  const { result } = ctx;
+  const plan = result.plan;
+  const executed = plan?.executed ?? [];
+  const completed = result.samples.reduce((max, s) => s.status === "ok" ? Math.max(max, s.round) : max, 0);
+  const measured = executed.filter((r) => r.kind === "measured").length;
+  const warmups = executed.length - measured;
+  const retries = executed.filter((r) => r.attempt > 1).length;
+  const failed = result.samples.filter((s) => s.status !== "ok").length;
+  const lines = [
+    `Seed ${plan?.seed ?? "?"}, arm order ${escapeMarkdown(String(plan?.order ?? "?"))}, ${plan?.rounds ?? "?"} rounds planned, ${completed} with results; ${measured} measured runs, ${warmups} warm-ups, ${retries} retries, ${failed} failed runs.`
+  ];
+  if (executed.length === 0) {
+    lines.push("", "_The results record no execution order._");
+  } else if (trims.has("order")) {
+    lines.push("", omitted(ctx, "The execution order"));
+  } else {
+    lines.push(
+      "",
+      "Runs in the order they ran, per round and cell (w: warm-up, \u2717: failed, #n: attempt n):",
+      "",
+      ...executionOrder(executed)
+    );
+  }
+  return lines;
+}
+function executionOrder(executed) {
+  const lines = [];
+  let round = null;
+  let groups = [];
+  let cell = "";
+  let runs = [];
+  const flushCell = () => {
+    if (runs.length > 0) groups.push(`${cell} ${runs.join(" ")}`);
+    runs = [];
+  };
+  const flushRound = () => {
+    flushCell();
+    if (round !== null) lines.push(`- round ${round}: ${groups.join(" \xB7 ")}`);
+    groups = [];
+  };
+  for (const run3 of executed) {
+    if (run3.round !== round) {
+      flushRound();
+      round = run3.round;
+    }
+    const id = `${escapeMarkdown(run3.workload)}@${run3.clients}:`;
+    if (id !== cell) {
+      flushCell();
+      cell = id;
+    }
+    const marks = [
+      run3.kind === "warmup" ? "w" : "",
+      run3.status === "failed" ? "\u2717" : "",
+      run3.attempt > 1 ? `#${run3.attempt}` : ""
+    ].join("");
+    runs.push(`${escapeMarkdown(run3.arm)}${marks ? `(${marks})` : ""}`);
+  }
+  flushRound();
+  return lines;
+}
+function rawSamples(ctx) {
+  const { result, c } = ctx;
+  const byCell = /* @__PURE__ */ new Map();
+  const key = (workload, clients) => JSON.stringify([workload, clients]);
+  const cells = [...result.plan?.cells ?? [], ...result.samples];
+  for (const { workload, clients } of cells) {
+    if (!byCell.has(key(workload, clients))) byCell.set(key(workload, clients), /* @__PURE__ */ new Map());
+  }
+  for (const s of result.samples) {
+    const arms = byCell.get(key(s.workload, s.clients));
+    arms.set(s.arm, [...arms.get(s.arm) ?? [], s]);
+  }
+  const armOrder = result.arms.map((a) => a.label);
+  const rows = [];
+  for (const [cellKey, arms] of byCell) {
+    const [workload, clients] = JSON.parse(cellKey);
+    const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
+    for (const arm of labels) {
+      const samples = [...arms.get(arm) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+      const values = samples.map((s) => {
+        const v = s.metrics[c.metric];
+        if (s.status !== "ok") return "\u2717";
+        return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
+      });
+      rows.push(
+        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm)} | ${values.join(", ") || "\u2013"} |`
+      );
+    }
+  }
+  if (rows.length === 0) return ["_No samples recorded._"];
+  return [
+    `In round order; \u2717: failed run (excluded), ?: no ${ctx.metric.label} value.`,
+    "",
+    `| workload | clients | arm | ${ctx.metric.label} per run |`,
+    "|:---|---:|:---|:---|",
+    ...rows
+  ];
+}
+function allWarnings(ctx) {
+  const run3 = ctx.result.warnings ?? [];
+  const seen = new Set(run3);
+  return [...run3, ...ctx.c.warnings.filter((w) => !seen.has(w))];
+}
+var SHORT_WARNINGS = { count: 20, chars: 300 };
+function warningList(warnings, shorten) {
+  if (!shorten) return warnings.map((w) => `- ${escapeMarkdown(w)}`);
+  const shown = warnings.slice(0, SHORT_WARNINGS.count).map((w) => `- ${escapeMarkdown(w, SHORT_WARNINGS.chars)}`);
+  const rest = warnings.length - SHORT_WARNINGS.count;
+  if (rest > 0) shown.push(`- \u2026 and ${rest} more in the results artifact`);
+  return shown;
+}
 
 // src/results/types.ts
 var RESULTS_SCHEMA_VERSION = 1;
@@ -50278,51 +50970,6 @@ function pairedDrift(base, head, unpairedP, minAchievableP2, alpha) {
     pairedP: paired.p,
     drift: disagree && minAchievableP2 < alpha
   };
-}
-
-// src/compare/format.ts
-function formatPct(pct3, decimals = 2) {
-  const text = Math.abs(pct3).toFixed(decimals);
-  if (Number(text) === 0) return `${0 .toFixed(decimals)}%`;
-  return `${pct3 < 0 ? "-" : "+"}${text}%`;
-}
-function formatPctInterval(lower, upper) {
-  return `[${formatPct(lower)}, ${formatPct(upper)}]`;
-}
-function formatP(p) {
-  if (p >= 0.9995) return "1";
-  if (p >= 1e-3) return String(Number(p.toPrecision(2)));
-  return p.toExponential(1);
-}
-function formatLevel(level) {
-  return `${Number((level * 100).toFixed(1))}%`;
-}
-function formatDeltaCi(cell) {
-  if (cell.deltaPct === null || !cell.ci95) return void 0;
-  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
-  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
-}
-function formatPAdjusted(cell) {
-  return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
-}
-
-// src/compare/overall.ts
-function overallVerdict(items) {
-  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
-  const regressed = ids((v) => v === "regression" || v === "mixed");
-  const improved = ids((v) => v === "improvement" || v === "mixed");
-  if (regressed.length > 0 && improved.length > 0) {
-    return {
-      verdict: "mixed",
-      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
-    };
-  }
-  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
-  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
-  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
-    return { verdict: "no-change", deciding: items.map((i) => i.id) };
-  }
-  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
 }
 
 // src/stats/binomial-coefficient.ts
@@ -51221,745 +51868,75 @@ function dataWarnings(result, comparisons, metric, alpha, thresholdPct, sequenti
   return warnings;
 }
 
-// src/github/api.ts
-var GitHubApiError = class extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-    this.name = "GitHubApiError";
-  }
-  status;
-};
-
-// src/github/sticky-comment.ts
-async function upsertStickyComment(api, input2) {
-  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input2.issueNumber)]);
-  const mine = comments.filter((c) => c.userLogin === login && c.body.includes(input2.marker));
-  const existing = mine.sort((a, b) => a.id - b.id)[0];
-  if (existing) return { action: "updated", comment: await api.updateComment(existing.id, input2.body) };
-  return { action: "created", comment: await api.createComment(input2.issueNumber, input2.body) };
+// src/pipeline/analysis.ts
+function resolveAnalysis(given = {}) {
+  return {
+    alpha: given.alpha ?? DEFAULT_ALPHA,
+    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
+    metric: given.metric ?? PRIMARY_METRIC
+  };
+}
+function analysisOf(result, overrides = {}) {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
+  return resolveAnalysis({ ...result.analysis, ...defined });
+}
+function analyse(result, overrides = {}) {
+  const settings2 = analysisOf(result, overrides);
+  return compareRun(result, {
+    alpha: settings2.alpha,
+    thresholdPct: settings2.thresholdPct,
+    metric: settings2.metric
+  });
 }
 
-// src/report/markdown-escape.ts
-var REFERENCES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "&#124;",
-  "`": "&#96;",
-  "*": "&#42;",
-  _: "&#95;",
-  "[": "&#91;",
-  "]": "&#93;",
-  "\\": "&#92;",
-  "~": "&#126;",
-  $: "&#36;",
-  // GitHub notifies users and teams named with @ in a comment's source; untrusted text must not ping anyone.
-  "@": "&#64;"
-};
-var MARKUP = /[&<>|`*_[\]\\~$@]/g;
-var CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
-function escapeMarkdown(text, maxChars) {
-  let plain = text.replace(CONTROL, " ");
-  if (maxChars !== void 0 && plain.length > maxChars) {
-    let end = Math.max(0, maxChars - 1);
-    if (/[\ud800-\udbff]/.test(plain.charAt(end - 1))) end--;
-    plain = `${plain.slice(0, end)}\u2026`;
-  }
-  return plain.replace(MARKUP, (c) => REFERENCES[c] ?? c);
-}
-var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
-var SHORT_SHA_LENGTH = 7;
-function shortSha(sha) {
-  const trimmed = sha.trim();
-  return COMMIT_SHA.test(trimmed) ? `\`${trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()}\`` : escapeMarkdown(trimmed, 40);
-}
-function safeUrl(url2) {
-  const trimmed = url2.trim();
-  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
+// src/pipeline/pipeline.ts
+import path13 from "node:path";
+
+// src/results/write-results.ts
+import { mkdir as mkdir5, open as open3, rename as rename3, rm as rm6 } from "node:fs/promises";
+import path9 from "node:path";
+async function writeResults(file2, result) {
+  await mkdir5(path9.dirname(file2), { recursive: true });
+  const tmp = `${file2}.tmp-${process.pid}`;
+  const handle = await open3(tmp, "w");
   try {
-    new URL(trimmed);
-  } catch {
-    return null;
-  }
-  return trimmed;
-}
-function markdownLink(label, url2) {
-  const safe = url2 === void 0 ? null : safeUrl(url2);
-  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
-}
-
-// src/report/mermaid-chart.ts
-var CHART_LINES = [
-  { role: "base", colour: "blue", hex: "#1f77b4" },
-  { role: "head", colour: "orange", hex: "#ff7f0e" }
-];
-var MERMAID_UNSAFE = /[^A-Za-z0-9 .,:_()/+=-]/g;
-var MAX_TITLE_CHARS = 80;
-function mermaidText(text) {
-  const safe = text.replace(/\s+/g, " ").replace(MERMAID_UNSAFE, "_").trim();
-  return safe.length > MAX_TITLE_CHARS ? `${safe.slice(0, MAX_TITLE_CHARS - 3)}...` : safe;
-}
-function renderScalingChart(input2) {
-  const { clients, base, head } = input2;
-  if (base.length !== clients.length || head.length !== clients.length) {
-    throw new RangeError(
-      `chart series need one value per client count (${clients.length}), got ${base.length} and ${head.length}`
-    );
-  }
-  const values = [...base, ...head];
-  if (!values.every(Number.isFinite)) throw new RangeError("chart values must be finite numbers");
-  const palette = CHART_LINES.map((l) => l.hex).join(", ");
-  const series = (v) => `[${v.map(chartNumber).join(", ")}]`;
-  return [
-    "```mermaid",
-    `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
-    "xychart-beta",
-    `  title "${mermaidText(input2.title)}"`,
-    `  x-axis "clients" [${clients.map((c) => `"${c}"`).join(", ")}]`,
-    `  y-axis "${mermaidText(input2.yAxisTitle)}" 0 --> ${niceCeiling(Math.max(0, ...values))}`,
-    `  line ${series(base)}`,
-    `  line ${series(head)}`,
-    "```"
-  ];
-}
-function chartNumber(value) {
-  return value.toFixed(1);
-}
-function niceCeiling(value) {
-  const target = value * 1.05;
-  if (!(target > 1)) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(target));
-  const step = [1, 2, 2.5, 5, 10].find((s) => s * magnitude >= target) ?? 10;
-  return step * magnitude;
-}
-
-// src/report/markdown.ts
-var GITHUB_COMMENT_LIMIT = 65536;
-var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
-var GITHUB_JOB_SUMMARY_LIMIT_BYTES = 1024 * 1024;
-var DEFAULT_JOB_SUMMARY_MAX_BYTES = 1e6;
-var VERDICT_DISPLAY = {
-  regression: { icon: "\u274C", title: "Regression", word: "regression" },
-  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
-  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
-  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
-  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
-};
-var MARKER_PREFIX = "<!-- pgperf:comment-id=";
-function commentMarker(id) {
-  if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
-  return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
-}
-function renderMarkdownReport(input2) {
-  return renderReport(input2, {
-    marker: commentMarker(input2.commentId),
-    maxSize: input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH,
-    size: (text) => text.length,
-    limitText: `${grouped(input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH)} characters (a GitHub comment holds at most ${grouped(GITHUB_COMMENT_LIMIT)})`
-  });
-}
-function renderJobSummary(input2) {
-  const encoder = new TextEncoder();
-  return renderReport(input2, {
-    marker: null,
-    maxSize: input2.maxLength ?? DEFAULT_JOB_SUMMARY_MAX_BYTES,
-    size: (text) => encoder.encode(text).length,
-    limitText: `${grouped(input2.maxLength ?? DEFAULT_JOB_SUMMARY_MAX_BYTES)} bytes (GitHub's job summary limit is 1 MiB)`
-  });
-}
-function grouped(n) {
-  return n.toLocaleString("en-US");
-}
-var TRIM_STEPS = [
-  { id: "samples", what: "raw samples omitted" },
-  { id: "order", what: "execution order omitted" },
-  { id: "facts", what: "environment facts omitted" },
-  { id: "warnings", what: "warnings shortened" },
-  { id: "details", what: "all other details omitted" },
-  { id: "charts", what: "scaling charts omitted" },
-  { id: "notes", what: "per-cell notes omitted" }
-];
-function renderReport(input2, options) {
-  if (!(options.maxSize > 0)) {
-    throw new RangeError(`maxLength must be a positive number, got ${options.maxSize}`);
-  }
-  const { result, comparison } = input2;
-  const info2 = METRICS[comparison.metric];
-  const ctx = {
-    result,
-    c: comparison,
-    input: input2,
-    metric: { label: info2.label, unit: info2.unit, decimals: info2.unit === "ms" ? 3 : 1 },
-    limitText: options.limitText
-  };
-  const top = [
-    [options.marker, headline(ctx)].filter((l) => l !== null).join("\n"),
-    ...designLines(ctx)
-  ];
-  let text = "";
-  for (let steps = 0; steps <= TRIM_STEPS.length; steps++) {
-    const trims = new Set(TRIM_STEPS.slice(0, steps).map((s) => s.id));
-    text = assemble(ctx, top, trims);
-    if (options.size(text) <= options.maxSize) return text;
-  }
-  return cutToSize(text, options);
-}
-function assemble(ctx, top, trims) {
-  const blocks = [...top];
-  for (const arm of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm, trims));
-  if (trims.size > 0) blocks.push(trimNote(ctx, trims));
-  if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
-  return `${blocks.join("\n\n")}
-`;
-}
-function cutToSize(text, options) {
-  const note = `
-
-\u2702\uFE0F **Cut to fit in ${options.limitText}**: the tables are incomplete; the results artifact has them all.
-`;
-  if (options.size(note) >= options.maxSize) {
-    let cut = text.slice(0, options.maxSize);
-    while (options.size(cut) > options.maxSize) cut = cut.slice(0, -1);
-    return cut;
-  }
-  let end = Math.min(text.length, options.maxSize);
-  while (end > 0 && options.size(text.slice(0, end)) + options.size(note) > options.maxSize) {
-    const line = text.lastIndexOf("\n", end - 1);
-    end = line > 0 ? line : Math.max(0, Math.min(end - 1, options.maxSize - options.size(note)));
-  }
-  return `${text.slice(0, end)}${note}`;
-}
-function headline(ctx) {
-  const { c, result } = ctx;
-  const v = VERDICT_DISPLAY[c.verdict];
-  const parts = [`${v.icon} **${v.title}**`];
-  if (c.comparisons.length === 0) {
-    parts.push(
-      `nothing to compare: the results list ${result.arms.length} arm(s), a comparison needs a base and a head`
-    );
-  } else {
-    const worst = extremeCell(c, "worst");
-    parts.push(worst ? `worst cell: ${describeCell(ctx, worst)}` : "no cell could be tested");
-    if (c.verdict === "improvement") {
-      const best = extremeCell(c, "best");
-      if (best && best.cell !== worst?.cell) parts.push(`best: ${describeCell(ctx, best)}`);
-    }
-    parts.push(commits(ctx));
-  }
-  const partial2 = partialText(result);
-  if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
-  return parts.join(" \xB7 ");
-}
-function extremeCell(c, which2) {
-  let found = null;
-  let foundGain = 0;
-  for (const arm of c.comparisons) {
-    for (const cell of arm.cells) {
-      if (cell.deltaPct === null) continue;
-      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
-      if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm, cell };
-        foundGain = gain;
-      }
-    }
-  }
-  return found;
-}
-function describeCell(ctx, { arm, cell }) {
-  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
-  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
-  if (cell.deltaPct === null) return where;
-  const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
-  return `${where} **${formatPct(cell.deltaPct)}**${ci}`;
-}
-function commits(ctx) {
-  const { result, c, input: input2 } = ctx;
-  const source = recordedSource(result);
-  const baseArm = result.arms[0];
-  const heads = c.comparisons.map((a) => a.head);
-  const firstHead = result.arms.find((a) => a.label === heads[0]);
-  const head = describeCommit("head", input2.head ?? fromSource(source?.head, firstHead), firstHead);
-  const more = heads.length > 1 ? ` (+ ${heads.slice(1).map((h) => `**${escapeMarkdown(h)}**`).join(", ")})` : "";
-  const base = describeCommit("base", input2.base ?? fromSource(source?.base, baseArm), baseArm);
-  return `${head}${more} vs ${base}`;
-}
-function recordedSource(result) {
-  const source = result.source;
-  return typeof source === "object" && source !== null ? source : void 0;
-}
-function fromSource(recorded, arm) {
-  if (!recorded || !arm) return void 0;
-  const text = (v) => typeof v === "string" && v !== "" ? v : void 0;
-  const info2 = { label: arm.label };
-  const sha = text(recorded.sha);
-  const ref = text(recorded.ref);
-  const chosenBy = text(recorded.chosenBy);
-  if (sha) info2.sha = sha;
-  if (ref) info2.ref = ref;
-  if (chosenBy) info2.chosenBy = chosenBy;
-  return info2;
-}
-function describeCommit(role, info2, arm) {
-  const label = info2?.label ?? arm?.label ?? role;
-  const buildSha = arm?.build?.sha;
-  const sha = info2?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
-  const words = [armName(role, label)];
-  if (sha) words.push(shortSha(sha));
-  const extra = [info2?.ref, info2?.chosenBy].filter((s) => !!s && s.trim() !== "");
-  if (extra.length > 0) words.push(`(${extra.map((s) => escapeMarkdown(s, 120)).join(", ")})`);
-  return words.join(" ");
-}
-function partialText(result) {
-  const reason = result.stopReason ? ` (${escapeMarkdown(result.stopReason, 200)})` : "";
-  switch (result.status) {
-    case "complete":
-      return null;
-    case "running":
-      return `**partial results**: the run had not finished${reason}`;
-    case "interrupted":
-      return `**partial results**: the run was interrupted${reason}`;
-    case "failed":
-      return `**partial results**: the run failed${reason}`;
-    default:
-      return `**partial results**: status ${escapeMarkdown(String(result.status), 40)}${reason}`;
-  }
-}
-function designLines(ctx) {
-  const { c, result, input: input2, metric } = ctx;
-  const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
-  const parts = [
-    `${metric.label} (${metric.unit}), ${c.better} is better`,
-    `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} cell(s)`}`,
-    `threshold \xB1${c.thresholdPct}%`,
-    `${result.plan?.rounds ?? "?"} rounds`
-  ];
-  if (c.sequential) {
-    const s = c.sequential;
-    parts.push(`sequential look ${s.look} of ${s.looks} (per-look \u03B1 ${formatP(s.perLookAlpha)})`);
-  }
-  const warnings = allWarnings(ctx).length;
-  if (warnings > 0) parts.push(`${warnings} warning(s) below`);
-  if (input2.runUrl !== void 0) parts.push(markdownLink("workflow run", input2.runUrl));
-  parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? "?", 40)}`);
-  return [
-    parts.join(" \xB7 "),
-    "<sub>n: usable runs base/head \xB7 delta: Hodges-Lehmann shift of head vs base with its 95% CI (@x%: the level the sample sizes reach) \xB7 p: two-sided Mann-Whitney (Holm-adjusted)</sub>"
-  ];
-}
-function armBlocks(ctx, arm, trims) {
-  const blocks = [];
-  if (ctx.c.comparisons.length > 1) {
-    const v = VERDICT_DISPLAY[arm.verdict];
-    blocks.push(`## ${v.icon} ${escapeMarkdown(arm.head)} vs ${escapeMarkdown(arm.baseline)}: ${v.word}`);
-  }
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const verdict = overallVerdict(cells).verdict;
-    const v = VERDICT_DISPLAY[verdict];
-    const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
-    blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
-    blocks.push(table(ctx, cells));
-    if (!trims.has("notes")) {
-      const notes = cells.flatMap(
-        (cell) => cell.notes.map((n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`)
-      );
-      if (notes.length > 0) blocks.push(notes.join("\n"));
-    }
-    const curve = arm.curves.find((k) => k.workload === workload);
-    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm, curve));
-  }
-  return blocks;
-}
-function table(ctx, cells) {
-  const unit = ctx.metric.label;
-  const rows = [
-    `| clients | n | base ${unit} (median) | head ${unit} (median) | delta % [95% CI] | p (adj.) | verdict |`,
-    "|---:|---:|---:|---:|---:|---:|:---|",
-    ...cells.map((cell) => `| ${row(ctx, cell).join(" | ")} |`)
-  ];
-  return rows.join("\n");
-}
-function row(ctx, cell) {
-  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, ctx.metric.decimals);
-  const delta = formatDeltaCi(cell) ?? "\u2013";
-  const p = formatPAdjusted(cell) ?? "\u2013";
-  const v = VERDICT_DISPLAY[cell.verdict];
-  const why = shortReason(cell);
-  return [
-    String(cell.clients),
-    `${cell.base.n}/${cell.head.n}`,
-    median2(cell.base.median),
-    median2(cell.head.median),
-    delta,
-    p,
-    `${v.icon} ${v.word}${why ? ` (${why})` : ""}`
-  ];
-}
-var SHORT_REASON = {
-  "insufficient-data": () => "no data",
-  "too-few-runs": () => "too few runs",
-  "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
-  "significant-below-threshold": (t) => `significant, below ${t}%`,
-  "ci-level-not-reached": () => "CI level not reached"
-};
-function shortReason(cell) {
-  const t = cell.thresholdPct;
-  switch (cell.verdict) {
-    case "regression":
-    case "improvement":
-      return `significant, beyond \xB1${t}%`;
-    case "no-change":
-      return `90% CI inside \xB1${t}%`;
-    case "inconclusive":
-      return cell.reasons.map((r) => SHORT_REASON[r.code]?.(t)).filter((s) => s !== void 0).join(", ");
-  }
-}
-function clientsText(clients) {
-  return `${clients} client${clients === 1 ? "" : "s"}`;
-}
-function groupedNumber(value, decimals) {
-  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-}
-function chartBlocks(ctx, arm, curve) {
-  const headByClients = new Map(curve.head.points.map((p) => [p.clients, p.medianTps]));
-  const points = curve.base.points.flatMap((p) => {
-    const head = headByClients.get(p.clients);
-    return head === void 0 ? [] : [{ clients: p.clients, base: p.medianTps, head }];
-  });
-  if (points.length < 2) return [];
-  const [baseLine, headLine] = CHART_LINES;
-  const collapse = (clients) => clients === null ? "none" : clientsText(clients);
-  const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm.head)}. Peak ${groupedNumber(curve.base.peakTps, 1)} TPS at ${clientsText(curve.base.peakClients)} \u2192 ${groupedNumber(curve.head.peakTps, 1)} at ${curve.head.peakClients} (${formatPct(curve.peakDeltaPct)}); collapse (>${Math.round(curve.collapseFraction * 100)}% below the peak): ${collapse(curve.base.collapseClients)} \u2192 ${collapse(curve.head.collapseClients)}.`;
-  const chart = renderScalingChart({
-    title: `${curve.workload}: median TPS`,
-    yAxisTitle: "TPS",
-    clients: points.map((p) => p.clients),
-    base: points.map((p) => p.base),
-    head: points.map((p) => p.head)
-  });
-  return [legend, chart.join("\n")];
-}
-function armName(role, label) {
-  return label === role ? role : `${role} **${escapeMarkdown(label)}**`;
-}
-function trimNote(ctx, trims) {
-  const what = TRIM_STEPS.filter((s) => trims.has(s.id)).map((s) => s.what);
-  return `\u2702\uFE0F **Trimmed to fit in ${ctx.limitText}:** ${what.join(", ")}; see the results artifact${artifactWhere(ctx)}.`;
-}
-function artifactWhere(ctx) {
-  return ctx.input.runUrl === void 0 ? "" : ` of the ${markdownLink("workflow run", ctx.input.runUrl)}`;
-}
-function details(summary2, body) {
-  return [`<details><summary>${summary2}</summary>`, "", ...body, "", "</details>"].join("\n");
-}
-function omitted(ctx, what) {
-  return `_${what} omitted for size: see the results artifact${artifactWhere(ctx)}._`;
-}
-function detailBlocks(ctx, trims) {
-  const warnings = allWarnings(ctx);
-  const blocks = [
-    details("Environment", environment(ctx, trims)),
-    details("Builds", builds(ctx)),
-    details("Settings", settings(ctx)),
-    details("Rounds and order", roundsAndOrder(ctx, trims)),
-    details(
-      trims.has("samples") ? "Raw samples (omitted)" : `Raw samples (${ctx.metric.label} per run)`,
-      trims.has("samples") ? [omitted(ctx, "Raw samples")] : rawSamples(ctx)
-    )
-  ];
-  if (warnings.length > 0) {
-    blocks.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
-  }
-  return blocks;
-}
-function keyValueTable(header, rows) {
-  return [`| ${header[0]} | ${header[1]} |`, "|:---|:---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
-}
-function environment(ctx, trims) {
-  const { result } = ctx;
-  const env = result.environment;
-  const rows = [];
-  if (env) {
-    rows.push(
-      ["CPU", `${escapeMarkdown(env.cpuModel)} (${env.cpuCount} logical CPUs, ${escapeMarkdown(env.arch)})`],
-      ["memory", `${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB`],
-      ["OS", escapeMarkdown(env.os)],
-      ["kernel", escapeMarkdown(env.kernel)],
-      ["host", escapeMarkdown(env.hostname)],
-      ["Node.js", escapeMarkdown(env.nodeVersion)],
-      ["settings hash", escapeMarkdown(env.settingsHash)]
-    );
-  }
-  rows.push(
-    ["pgperf", escapeMarkdown(result.pgperfVersion ?? "?")],
-    [
-      "run",
-      `${escapeMarkdown(result.startedAt ?? "?")} to ${escapeMarkdown(result.updatedAt ?? "?")}, ${escapeMarkdown(result.status)}`
-    ]
-  );
-  const lines = keyValueTable(["machine", "value"], rows);
-  const facts = Object.entries(env?.facts ?? {});
-  if (facts.length > 0) {
-    lines.push("");
-    if (trims.has("facts")) lines.push(omitted(ctx, `${facts.length} environment facts`));
-    else
-      lines.push(
-        ...keyValueTable(
-          ["fact", "value"],
-          facts.map(([k, v]) => [escapeMarkdown(k), escapeMarkdown(String(v), 300)])
-        )
-      );
-  }
-  if (!env) lines.push("", "_The results record no environment._");
-  return lines;
-}
-var BUILD_KEYS = ["sha", "ref", "compiler", "options", "buildOptions", "cacheHit"];
-function builds(ctx) {
-  const rows = ctx.result.arms.map((arm) => {
-    const build = arm.build ? Object.entries(arm.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
-    return `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(arm.binDir ?? "?")} | ${escapeMarkdown(arm.serverVersion ?? "?")} | ${build} |`;
-  });
-  const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
-  const clients = ctx.result.clients ?? [];
-  for (const client of clients) {
-    lines.push(
-      "",
-      `Client: ${escapeMarkdown(client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`)} from ${escapeMarkdown(client.binDir)} drove every arm.`
-    );
-  }
-  return lines;
-}
-function buildKeyRank(key) {
-  const i = BUILD_KEYS.indexOf(key);
-  return i === -1 ? BUILD_KEYS.length : i;
-}
-function recordValue(value) {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(recordValue).join(" ");
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value).map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`).join(", ");
-  }
-  return String(value);
-}
-function settings(ctx) {
-  const { result } = ctx;
-  const overrides = result.arms.flatMap(
-    (arm) => Object.entries(arm.settingOverrides ?? {}).map(
-      ([name, value]) => `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
-    )
-  );
-  const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
-  const workloads = Object.entries(result.workloads ?? {});
-  if (workloads.length > 0) {
-    lines.push(
-      "",
-      "| workload | script | query mode | scale | duration (s) | threshold | settings |",
-      "|:---|:---|:---|---:|---:|---:|:---|",
-      ...workloads.map(([name, spec]) => workloadRow(name, spec))
-    );
-  }
-  return lines;
-}
-function workloadRow(name, spec) {
-  const w = typeof spec === "object" && spec !== null ? spec : {};
-  const text = (v) => v === void 0 || v === null ? "\u2013" : escapeMarkdown(recordValue(v), 200);
-  let script = text(w.builtin ?? w.script);
-  if (Array.isArray(w.scripts)) {
-    script = w.scripts.map((s) => {
-      const entry = typeof s === "object" && s !== null ? s : {};
-      const file2 = typeof entry.file === "string" ? entry.file.split("/").pop() ?? entry.file : "?";
-      return escapeMarkdown(entry.weight === void 0 ? file2 : `${file2}@${String(entry.weight)}`, 120);
-    }).join(", ");
-  }
-  if (typeof w.pipeline === "number") script += ` (pipeline ${w.pipeline})`;
-  const conf = typeof w.settings === "object" && w.settings !== null ? Object.entries(w.settings).map(([k, v]) => `${escapeMarkdown(k)} = ${escapeMarkdown(String(v), 100)}`).join("; ") : "";
-  const threshold = typeof w.threshold === "number" ? `${w.threshold}%` : "default";
-  return `| ${escapeMarkdown(name)} | ${script} | ${text(w.queryMode)} | ${text(w.scale)} | ${text(w.duration)} | ${threshold} | ${conf || "\u2013"} |`;
-}
-function roundsAndOrder(ctx, trims) {
-  const { result } = ctx;
-  const plan = result.plan;
-  const executed = plan?.executed ?? [];
-  const completed = result.samples.reduce((max, s) => s.status === "ok" ? Math.max(max, s.round) : max, 0);
-  const measured = executed.filter((r) => r.kind === "measured").length;
-  const warmups = executed.length - measured;
-  const retries = executed.filter((r) => r.attempt > 1).length;
-  const failed = result.samples.filter((s) => s.status !== "ok").length;
-  const lines = [
-    `Seed ${plan?.seed ?? "?"}, arm order ${escapeMarkdown(String(plan?.order ?? "?"))}, ${plan?.rounds ?? "?"} rounds planned, ${completed} with results; ${measured} measured runs, ${warmups} warm-ups, ${retries} retries, ${failed} failed runs.`
-  ];
-  if (executed.length === 0) {
-    lines.push("", "_The results record no execution order._");
-  } else if (trims.has("order")) {
-    lines.push("", omitted(ctx, "The execution order"));
-  } else {
-    lines.push(
-      "",
-      "Runs in the order they ran, per round and cell (w: warm-up, \u2717: failed, #n: attempt n):",
-      "",
-      ...executionOrder(executed)
-    );
-  }
-  return lines;
-}
-function executionOrder(executed) {
-  const lines = [];
-  let round = null;
-  let groups = [];
-  let cell = "";
-  let runs = [];
-  const flushCell = () => {
-    if (runs.length > 0) groups.push(`${cell} ${runs.join(" ")}`);
-    runs = [];
-  };
-  const flushRound = () => {
-    flushCell();
-    if (round !== null) lines.push(`- round ${round}: ${groups.join(" \xB7 ")}`);
-    groups = [];
-  };
-  for (const run3 of executed) {
-    if (run3.round !== round) {
-      flushRound();
-      round = run3.round;
-    }
-    const id = `${escapeMarkdown(run3.workload)}@${run3.clients}:`;
-    if (id !== cell) {
-      flushCell();
-      cell = id;
-    }
-    const marks = [
-      run3.kind === "warmup" ? "w" : "",
-      run3.status === "failed" ? "\u2717" : "",
-      run3.attempt > 1 ? `#${run3.attempt}` : ""
-    ].join("");
-    runs.push(`${escapeMarkdown(run3.arm)}${marks ? `(${marks})` : ""}`);
-  }
-  flushRound();
-  return lines;
-}
-function rawSamples(ctx) {
-  const { result, c } = ctx;
-  const byCell = /* @__PURE__ */ new Map();
-  const key = (workload, clients) => JSON.stringify([workload, clients]);
-  const cells = [...result.plan?.cells ?? [], ...result.samples];
-  for (const { workload, clients } of cells) {
-    if (!byCell.has(key(workload, clients))) byCell.set(key(workload, clients), /* @__PURE__ */ new Map());
-  }
-  for (const s of result.samples) {
-    const arms = byCell.get(key(s.workload, s.clients));
-    arms.set(s.arm, [...arms.get(s.arm) ?? [], s]);
-  }
-  const armOrder = result.arms.map((a) => a.label);
-  const rows = [];
-  for (const [cellKey, arms] of byCell) {
-    const [workload, clients] = JSON.parse(cellKey);
-    const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
-    for (const arm of labels) {
-      const samples = [...arms.get(arm) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
-      const values = samples.map((s) => {
-        const v = s.metrics[c.metric];
-        if (s.status !== "ok") return "\u2717";
-        return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
-      });
-      rows.push(
-        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm)} | ${values.join(", ") || "\u2013"} |`
-      );
-    }
-  }
-  if (rows.length === 0) return ["_No samples recorded._"];
-  return [
-    `In round order; \u2717: failed run (excluded), ?: no ${ctx.metric.label} value.`,
-    "",
-    `| workload | clients | arm | ${ctx.metric.label} per run |`,
-    "|:---|---:|:---|:---|",
-    ...rows
-  ];
-}
-function allWarnings(ctx) {
-  const run3 = ctx.result.warnings ?? [];
-  const seen = new Set(run3);
-  return [...run3, ...ctx.c.warnings.filter((w) => !seen.has(w))];
-}
-var SHORT_WARNINGS = { count: 20, chars: 300 };
-function warningList(warnings, shorten) {
-  if (!shorten) return warnings.map((w) => `- ${escapeMarkdown(w)}`);
-  const shown = warnings.slice(0, SHORT_WARNINGS.count).map((w) => `- ${escapeMarkdown(w, SHORT_WARNINGS.chars)}`);
-  const rest = warnings.length - SHORT_WARNINGS.count;
-  if (rest > 0) shown.push(`- \u2026 and ${rest} more in the results artifact`);
-  return shown;
-}
-
-// src/results/read-results.ts
-import { readFile as readFile8 } from "node:fs/promises";
-async function readResults(path16) {
-  let text;
-  try {
-    text = await readFile8(path16, "utf8");
+    await handle.writeFile(`${JSON.stringify(result, null, 2)}
+`);
+    await handle.sync();
   } catch (e) {
-    throw new UserError(`cannot read results file ${path16}: ${errorMessage(e)}`);
+    await handle.close();
+    await rm6(tmp, { force: true });
+    throw e;
   }
-  let doc;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new UserError(
-      `${path16} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
-    );
-  }
-  const bad = (what) => {
-    throw new UserError(`${path16}: ${what}`);
+  await handle.close();
+  await rename3(tmp, file2);
+}
+
+// src/results/sink.ts
+function fileSink(file2) {
+  return {
+    description: file2,
+    update: (result) => writeResults(file2, result),
+    finish: (result) => writeResults(file2, result)
   };
-  if (!isObject2(doc)) return bad("expected a JSON object (a results document from pgperf run)");
-  if (doc.schemaVersion !== RESULTS_SCHEMA_VERSION) {
-    return bad(
-      `schemaVersion is ${JSON.stringify(doc.schemaVersion)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}`
-    );
-  }
-  if (!Array.isArray(doc.arms) || !doc.arms.every((a) => isObject2(a) && typeof a.label === "string")) {
-    return bad('"arms" must be a list of objects with a string "label"');
-  }
-  if (!Array.isArray(doc.samples)) return bad('"samples" must be a list');
-  doc.samples.forEach((s, i) => {
-    const problem = sampleProblem(s);
-    if (problem) bad(`samples[${i}] ${problem}`);
-  });
-  const plan = doc.plan;
-  if (!isObject2(plan) || !Array.isArray(plan.cells) || !plan.cells.every((c) => cellProblem(c) === null)) {
-    return bad('"plan.cells" must be a list of {workload: string, clients: positive integer}');
-  }
-  if (doc.workloads !== void 0 && !isObject2(doc.workloads)) return bad('"workloads" must be an object');
-  return doc;
 }
-function sampleProblem(s) {
-  if (!isObject2(s)) return "is not an object";
-  const cell = cellProblem(s);
-  if (cell) return cell;
-  if (typeof s.arm !== "string") return `has arm ${JSON.stringify(s.arm)}; expected a string`;
-  if (!Number.isInteger(s.round)) return `has round ${JSON.stringify(s.round)}; expected an integer`;
-  if (s.status !== "ok" && s.status !== "failed")
-    return `has status ${JSON.stringify(s.status)}; expected "ok" or "failed"`;
-  if (!isObject2(s.metrics)) return 'has no "metrics" object';
-  if (s.attempt !== void 0 && !Number.isInteger(s.attempt))
-    return `has attempt ${JSON.stringify(s.attempt)}; expected an integer`;
-  return null;
-}
-function cellProblem(c) {
-  if (!isObject2(c)) return "is not an object";
-  if (typeof c.workload !== "string") return `has workload ${JSON.stringify(c.workload)}; expected a string`;
-  if (!Number.isInteger(c.clients) || c.clients < 1) {
-    return `has clients ${JSON.stringify(c.clients)}; expected a positive integer`;
-  }
-  return null;
-}
-function isObject2(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+function combineSinks(...sinks) {
+  const each = async (fn) => {
+    const outcomes = await Promise.allSettled(sinks.map(fn));
+    const failed = outcomes.find((o) => o.status === "rejected");
+    if (failed) throw failed.reason;
+  };
+  return {
+    description: sinks.map((s) => s.description).join(" and "),
+    update: (result) => each((s) => s.update(result)),
+    finish: (result) => each((s) => s.finish(result))
+  };
 }
 
 // src/runner/run-loop.ts
 import { copyFile as copyFile2, mkdir as mkdir6 } from "node:fs/promises";
 import os11 from "node:os";
-import path13 from "node:path";
+import path12 from "node:path";
 import { createHash as createHash3 } from "node:crypto";
 
 // src/cluster/run-as.ts
@@ -52683,18 +52660,18 @@ function parseSysbenchInterval(line) {
     reconnectsPerS: n(11)
   };
 }
-function sysbenchFatalMessages(text) {
+function sysbenchFatalMessages(text2) {
   const out = [];
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of text2.split(/\r?\n/)) {
     const m = /^FATAL: (.*)$/.exec(line.trimEnd());
     if (m) out.push(m[1].trim());
   }
   return out;
 }
-function sections(text) {
+function sections(text2) {
   const out = /* @__PURE__ */ new Map();
   let current;
-  for (const raw of text.split(/\r?\n/)) {
+  for (const raw of text2.split(/\r?\n/)) {
     const line = raw.trimEnd();
     const header = /^([A-Z][^:]*):$/.exec(line);
     if (header) {
@@ -52729,20 +52706,20 @@ function assignDefined(target, values) {
     if (v !== void 0) target[k] = v;
   }
 }
-function parseSysbenchOutput(text) {
-  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text) };
-  const version2 = /^sysbench (\S+)/m.exec(text)?.[1];
-  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text)?.[1];
+function parseSysbenchOutput(text2) {
+  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text2) };
+  const version2 = /^sysbench (\S+)/m.exec(text2)?.[1];
+  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text2)?.[1];
   assignDefined(report, {
     version: version2,
-    threads: num2(/^Number of threads: (\d+)$/m.exec(text)?.[1]),
+    threads: num2(/^Number of threads: (\d+)$/m.exec(text2)?.[1]),
     randSeed: num2(seed)
   });
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of text2.split(/\r?\n/)) {
     const point = parseSysbenchInterval(line);
     if (point) report.intervals.push(point);
   }
-  const s = sections(text);
+  const s = sections(text2);
   const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
   const general = s.get("General statistics") ?? /* @__PURE__ */ new Map();
   const latency = s.get("Latency (ms)") ?? /* @__PURE__ */ new Map();
@@ -53001,7 +52978,7 @@ function createDriver(workload, deps) {
 }
 
 // src/env/environment.ts
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile8 } from "node:fs/promises";
 import os10 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -53041,36 +53018,23 @@ async function captureEnvironment(settingsHash2) {
   };
 }
 async function osPrettyName() {
-  const text = await readTrimmed("/etc/os-release");
-  const m = text && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text);
+  const text2 = await readTrimmed("/etc/os-release");
+  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
   return m ? m[1] : void 0;
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile9(file2, "utf8")).trim();
+    return (await readFile8(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
 }
 
-// src/results/write-results.ts
-import { mkdir as mkdir5, open as open3, rename as rename3, rm as rm6 } from "node:fs/promises";
-import path12 from "node:path";
-async function writeResults(file2, result) {
-  await mkdir5(path12.dirname(file2), { recursive: true });
-  const tmp = `${file2}.tmp-${process.pid}`;
-  const handle = await open3(tmp, "w");
-  try {
-    await handle.writeFile(`${JSON.stringify(result, null, 2)}
-`);
-    await handle.sync();
-  } catch (e) {
-    await handle.close();
-    await rm6(tmp, { force: true });
-    throw e;
-  }
-  await handle.close();
-  await rename3(tmp, file2);
+// src/results/run-id.ts
+import { randomBytes } from "node:crypto";
+function newRunId(startedAt) {
+  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${randomBytes(4).toString("hex")}`;
 }
 
 // src/runner/plan.ts
@@ -53203,16 +53167,19 @@ async function runBenchmark(req, deps) {
     settingOverrides: a.settings,
     ...a.build ? { build: a.build } : {}
   }));
+  const startedAt = /* @__PURE__ */ new Date();
   const result = {
     schemaVersion: RESULTS_SCHEMA_VERSION,
     pgperfVersion: PGPERF_VERSION,
+    runId: newRunId(startedAt),
     status: "running",
-    startedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    startedAt: startedAt.toISOString(),
     updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
     environment: await captureEnvironment(""),
     arms,
     clients: clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    analysis: req.analysis,
     plan: {
       seed,
       order: req.order,
@@ -53226,7 +53193,7 @@ async function runBenchmark(req, deps) {
   };
   const save = async () => {
     result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await writeResults(req.resultsFile, result);
+    await req.sink.update(result);
   };
   const warn = (message) => {
     result.warnings.push(message);
@@ -53278,7 +53245,12 @@ async function runBenchmark(req, deps) {
     const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
     const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
     for (const w of workloads) {
-      const check2 = checkPlan({ rounds: w.rounds, cells: cells.length, thresholdPct: w.threshold });
+      const check2 = checkPlan({
+        rounds: w.rounds,
+        cells: cells.length,
+        alpha: req.analysis.alpha,
+        thresholdPct: w.threshold ?? req.analysis.thresholdPct
+      });
       for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
     }
     logger.info(
@@ -53347,9 +53319,8 @@ async function runBenchmark(req, deps) {
     if (!interrupted) throw e;
   } finally {
     await releaseClusters(clusters, req.logsDir, logger);
-    await save().catch(
-      (e) => logger.error(`could not write ${req.resultsFile}: ${errorMessage(e)}`)
-    );
+    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+    await req.sink.finish(result).catch((e) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
   }
   return result;
 }
@@ -53428,7 +53399,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir6(logsDir, { recursive: true });
         await copyFile2(
           cluster.logFile,
-          path13.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path12.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -53437,6 +53408,238 @@ async function releaseClusters(clusters, logsDir, logger) {
       logger.warn(`arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`);
     }
   }
+}
+
+// src/pipeline/pipeline.ts
+var RESULTS_FILE = "results.json";
+async function runPipeline(req, deps) {
+  const arms = await resolveArms(req.arms, deps);
+  const resultsFile = path13.join(req.runDir, RESULTS_FILE);
+  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
+  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const { arms: _source, runDir, ...run3 } = req;
+  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path13.join(runDir, "logs") }, deps);
+  return {
+    result,
+    comparison: analyse(result),
+    resultsFile,
+    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
+    ...archive?.error ? { archiveError: archive.error } : {}
+  };
+}
+async function resolveArms(source, deps) {
+  if (source.kind === "installed") return source.arms;
+  if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
+  return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
+}
+function archiveSink(store) {
+  const state = {
+    sink: {
+      description: `the store ${store.description}`,
+      update: async () => {
+      },
+      finish: async (result) => {
+        if (result.samples.length === 0) return;
+        try {
+          state.saved = await store.save(result);
+        } catch (e) {
+          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
+        }
+      }
+    }
+  };
+  return state;
+}
+
+// src/pipeline/report-input.ts
+function reportInputOf(result, comparison, fallbackRunUrl) {
+  const source = result.source ?? {};
+  const runUrl = source.runUrl ?? fallbackRunUrl;
+  return {
+    result,
+    comparison,
+    base: { label: "base", ...source.base },
+    head: { label: "head", ...source.head },
+    ...runUrl ? { runUrl } : {}
+  };
+}
+
+// src/results/read-results.ts
+import { readFile as readFile9 } from "node:fs/promises";
+
+// src/results/results-schema.ts
+var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var count = external_exports.number().int().nonnegative();
+var text = external_exports.string();
+var metricsSchema = external_exports.record(text, finite2);
+var commitRef = external_exports.looseObject({
+  ref: text.optional(),
+  sha: text.optional(),
+  chosenBy: text.optional()
+});
+var buildRecordSchema = external_exports.looseObject({
+  repo: text,
+  ref: text,
+  sha: text,
+  options: external_exports.array(text),
+  serverVersion: text.optional(),
+  cacheHit: external_exports.boolean().optional(),
+  compiler: external_exports.looseObject({}).optional()
+});
+var sampleSchema = external_exports.looseObject({
+  round: external_exports.number().int().positive(),
+  workload: text,
+  clients: external_exports.number().int().positive(),
+  arm: text,
+  attempt: external_exports.number().int().positive().optional(),
+  status: external_exports.enum(["ok", "failed"]),
+  failureReason: text.optional(),
+  startedAt: text.optional(),
+  endedAt: text.optional(),
+  metrics: metricsSchema,
+  counts: external_exports.record(text, finite2).optional(),
+  progress: external_exports.array(external_exports.looseObject({ t: finite2, tps: finite2 })).optional(),
+  command: external_exports.array(text).optional(),
+  exitCode: external_exports.number().int().nullable().optional()
+});
+var workloadRecord = external_exports.looseObject({
+  name: text,
+  tool: external_exports.enum(["pgbench", "sysbench"]),
+  clients: external_exports.array(external_exports.number().int().positive()).optional(),
+  threshold: external_exports.number().positive().optional(),
+  rounds: external_exports.number().int().positive().optional(),
+  duration: external_exports.number().positive().optional()
+});
+var resultsSchema = external_exports.looseObject({
+  schemaVersion: external_exports.number().int(),
+  pgperfVersion: text,
+  runId: text.optional(),
+  status: external_exports.enum(["running", "complete", "interrupted", "failed"]),
+  stopReason: text.optional(),
+  startedAt: text,
+  updatedAt: text,
+  environment: external_exports.looseObject({
+    hostname: text,
+    os: text,
+    kernel: text,
+    arch: text,
+    cpuModel: text,
+    cpuCount: count,
+    memoryBytes: count,
+    facts: external_exports.record(text, text),
+    nodeVersion: text,
+    settingsHash: text
+  }),
+  arms: external_exports.array(
+    external_exports.looseObject({
+      label: text,
+      binDir: text,
+      serverVersion: text,
+      settingOverrides: external_exports.record(text, text),
+      build: buildRecordSchema.optional()
+    })
+  ).min(1),
+  clients: external_exports.array(external_exports.looseObject({ tool: external_exports.enum(["pgbench", "sysbench"]), binDir: text, version: text })),
+  workloads: external_exports.record(text, workloadRecord),
+  analysis: external_exports.looseObject({
+    alpha: external_exports.number().gt(0).lt(0.5),
+    thresholdPct: external_exports.number().gt(0).lt(100),
+    metric: external_exports.enum(Object.keys(METRICS))
+  }).optional(),
+  plan: external_exports.looseObject({
+    seed: external_exports.number().int(),
+    order: external_exports.enum(["random", "abba"]),
+    rounds: count,
+    cells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() })),
+    executed: external_exports.array(external_exports.looseObject({}))
+  }),
+  source: external_exports.looseObject({
+    repository: text.optional(),
+    prNumber: external_exports.number().int().positive().optional(),
+    runUrl: text.optional(),
+    base: commitRef.optional(),
+    head: commitRef.optional()
+  }).optional(),
+  samples: external_exports.array(sampleSchema),
+  warnings: external_exports.array(text)
+});
+function describeIssues(error63, doc, limit = 3) {
+  const lines = error63.issues.slice(0, limit).map((issue3) => {
+    if (issue3.path.length === 0) return `(document): ${issue3.message}`;
+    const value = valueAt2(doc, issue3.path);
+    const shown = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
+    return `${formatPath2(issue3.path)} is ${shown}: ${issue3.message}`;
+  });
+  const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
+  return lines.join("; ") + more;
+}
+function formatPath2(path17) {
+  return path17.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+}
+function valueAt2(doc, path17) {
+  let v = doc;
+  for (const key of path17) {
+    if (typeof v !== "object" || v === null) return void 0;
+    v = v[key];
+  }
+  return v;
+}
+
+// src/results/read-results.ts
+async function readResults(path17) {
+  let text2;
+  try {
+    text2 = await readFile9(path17, "utf8");
+  } catch (e) {
+    throw new UserError(`cannot read results file ${path17}: ${errorMessage(e)}`);
+  }
+  return parseResults(text2, path17);
+}
+function parseResults(text2, source) {
+  let doc;
+  try {
+    doc = JSON.parse(text2);
+  } catch (e) {
+    throw new UserError(
+      `${source} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
+    );
+  }
+  return validateResults(doc, source);
+}
+function validateResults(doc, source) {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+    throw new UserError(`${source}: expected a JSON object (a results document from pgperf run)`);
+  }
+  const version2 = doc.schemaVersion;
+  if (version2 !== RESULTS_SCHEMA_VERSION) {
+    const newer = typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION;
+    throw new UserError(
+      `${source}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}` + (newer ? " (the file was written by a newer pgperf: upgrade pgperf to read it)" : "")
+    );
+  }
+  const parsed = resultsSchema.safeParse(doc);
+  if (!parsed.success) throw new UserError(`${source}: ${describeIssues(parsed.error, doc)}`);
+  return doc;
+}
+
+// src/action/build-arms.ts
+import path14 from "node:path";
+async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
+  const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
+  return {
+    repo,
+    baseRef: commits2.base.sha ?? commits2.base.ref,
+    headRef: commits2.head.sha ?? commits2.head.ref,
+    mergeBase: false,
+    // already chosen (PR: the merge-base from the API), and recorded in the results
+    basePatches: [],
+    headPatches: await readPatches(
+      inputs.patches.map((p) => path14.resolve(ctx.workspace, p)),
+      "input 'patches'"
+    ),
+    extraOptions: inputs.buildOptions,
+    cacheDir
+  };
 }
 
 // src/action/context.ts
@@ -53486,16 +53689,83 @@ async function chooseCommits(ctx, inputs, api) {
   );
 }
 
+// src/action/trusted-target.ts
+function benchmarkTarget(ctx, result, prNumberInput) {
+  const pr = pullRequestOf(ctx);
+  return {
+    prNumber: prNumberInput ?? pr?.number,
+    headSha: result.source?.head?.sha ?? ctx.sha,
+    basis: pr ? `the ${ctx.eventName} event of PR #${pr.number}` : `the ${ctx.eventName} event`
+  };
+}
+async function commentTarget(ctx, result, prNumberInput, api, file2) {
+  const claimed = { pr: result.source?.prNumber, sha: result.source?.head?.sha };
+  const run3 = ctx.payload.workflow_run;
+  const pr = pullRequestOf(ctx);
+  let headSha;
+  let basis;
+  let vouched;
+  if (run3 && typeof run3.head_sha === "string") {
+    headSha = run3.head_sha;
+    const listed = (run3.pull_requests ?? []).map((p) => p.number).filter((n) => typeof n === "number");
+    vouched = listed[0];
+    basis = `the workflow_run event (head ${headSha.slice(0, 12)})`;
+  } else if (pr) {
+    headSha = pr.head.sha;
+    vouched = pr.number;
+    basis = `the ${ctx.eventName} event of PR #${pr.number}`;
+  } else {
+    basis = `input 'pr-number'`;
+  }
+  const prNumber = prNumberInput ?? vouched ?? claimed.pr;
+  if (prNumber !== void 0 && prNumber !== vouched) {
+    if (!api) {
+      throw new UserError(
+        `mode comment: PR #${prNumber} cannot be checked against the commit without the API: set 'github-token'`
+      );
+    }
+    const actual = await api.pullRequestHead(prNumber);
+    if (headSha === void 0) headSha = actual;
+    else if (actual !== headSha) {
+      throw new UserError(
+        `mode comment: PR #${prNumber}'s head is ${actual.slice(0, 12)}, not ${headSha.slice(0, 12)}, the commit ${basis} measured; refusing to comment or set a status (set 'pr-number' to the PR of that commit)`
+      );
+    }
+  }
+  if (headSha === void 0) {
+    throw new UserError(
+      `mode comment: cannot tell which commit the results belong to: run it on workflow_run or pull_request, or set 'pr-number' (with 'github-token')`
+    );
+  }
+  if (claimed.sha !== void 0 && claimed.sha !== headSha) {
+    throw new UserError(
+      `${file2}: source.head.sha is ${claimed.sha.slice(0, 12)}, but ${basis} is for ${headSha.slice(0, 12)}; the results do not belong to this run, refusing to comment or set a status`
+    );
+  }
+  if (claimed.pr !== void 0 && prNumber !== void 0 && claimed.pr !== prNumber) {
+    throw new UserError(
+      `${file2}: source.prNumber is ${claimed.pr}, but ${basis} is for PR #${prNumber}; refusing to comment or set a status`
+    );
+  }
+  return { ...prNumber !== void 0 ? { prNumber } : {}, headSha, basis };
+}
+
 // src/action/run-action.ts
-var RESULTS_FILE = "results.json";
 var REPORT_FILE = "report.md";
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path14.resolve(ctx.workspace, inputs.resultsDir);
-  const resultsFile = path14.join(resultsDir, RESULTS_FILE);
-  const result = inputs.mode === "comment" ? await readResults(resultsFile) : await benchmark(inputs, ctx, deps, resultsFile, path14.join(resultsDir, "logs"));
-  return publish(result, inputs, ctx, deps, resultsDir);
+  const resultsDir = path15.resolve(ctx.workspace, inputs.resultsDir);
+  if (inputs.mode === "comment") {
+    const resultsFile = path15.join(resultsDir, RESULTS_FILE);
+    const result = await readResults(resultsFile);
+    const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
+    deps.logger.info(`comment mode: publishing for ${target2.basis}`);
+    return publish(result, analyse(result), target2, inputs, ctx, deps, resultsDir);
+  }
+  const outcome = await benchmark(inputs, ctx, deps, resultsDir);
+  const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
+  return publish(outcome.result, outcome.comparison, target, inputs, ctx, deps, resultsDir);
 }
-async function benchmark(inputs, ctx, deps, resultsFile, logsDir) {
+async function benchmark(inputs, ctx, deps, resultsDir) {
   const { logger } = deps;
   const commits2 = await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit2(commits2.base)}; head: ${describeCommit2(commits2.head)}`);
@@ -53503,111 +53773,122 @@ async function benchmark(inputs, ctx, deps, resultsFile, logsDir) {
   for (const w of inputs.workloads.length ? inputs.workloads : ["select-only"]) {
     workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, deps.actionDir)));
   }
-  const arms = await logger.group("Build", () => armsFor(commits2, inputs, deps));
+  const arms = await armSource(commits2, inputs, ctx, deps);
   return logger.group(
     "Benchmark",
-    () => runBenchmark(
+    () => runPipeline(
       {
         arms,
         workloads,
+        analysis: resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold }),
         rounds: inputs.rounds,
         durationS: inputs.duration,
         order: "random",
         runAs: inputs.runAs,
-        resultsFile,
-        logsDir,
+        runDir: resultsDir,
         dataChecksums: false,
         source: {
           repository: `${ctx.owner}/${ctx.repo}`,
           ...commits2.prNumber ? { prNumber: commits2.prNumber } : {},
+          ...ctx.runUrl ? { runUrl: ctx.runUrl } : {},
           base: { ref: commits2.base.ref, sha: commits2.base.sha, chosenBy: commits2.base.chosenBy },
           head: { ref: commits2.head.ref, sha: commits2.head.sha, chosenBy: commits2.head.chosenBy }
         }
       },
-      { runner: deps.runner, logger, signal: deps.signal }
+      { runner: deps.runner, logger, signal: deps.signal, build: deps.build }
     )
   );
 }
-async function armsFor(commits2, inputs, deps) {
+async function armSource(commits2, inputs, ctx, deps) {
   if (inputs.baseBinDir && inputs.headBinDir) {
-    return [
-      { label: "base", binDir: path14.resolve(inputs.baseBinDir), settings: {} },
-      { label: "head", binDir: path14.resolve(inputs.headBinDir), settings: {} }
-    ];
+    return {
+      kind: "installed",
+      arms: [
+        { label: "base", binDir: path15.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path15.resolve(inputs.headBinDir), settings: {} }
+      ]
+    };
   }
-  if (!deps.buildArms) {
+  if (!deps.build) {
     throw new UserError(
       "building PostgreSQL from source is not available here: set 'base-bin-dir' and 'head-bin-dir'"
     );
   }
-  return deps.buildArms(commits2, inputs);
+  return { kind: "build", request: await buildRequestFor(ctx, commits2, inputs, deps.cacheDir) };
 }
 function workloadPath(name, workspace, actionDir) {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
-    return path14.join(actionDir, "workloads", `${name}.yml`);
+    return path15.join(actionDir, "workloads", `${name}.yml`);
   }
-  return path14.resolve(workspace, name);
+  return path15.resolve(workspace, name);
 }
-async function publish(result, inputs, ctx, deps, resultsDir) {
+async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
-  const comparison = compareRun(result, { alpha: inputs.alpha, thresholdPct: inputs.threshold });
-  const source = result.source ?? {};
-  const reportInput = {
-    result,
-    comparison,
-    base: { label: "base", ...source.base },
-    head: { label: "head", ...source.head },
-    runUrl: ctx.runUrl
-  };
+  const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
   await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path14.join(resultsDir, REPORT_FILE);
+  const reportFile = path15.join(resultsDir, REPORT_FILE);
   await writeFile6(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
-  const failure2 = gateFailure(comparison, inputs.failOn);
+  const completed = result.status === "complete";
+  const failure2 = completed ? gateFailure(comparison, inputs.failOn) : unfinishedFailure(result, inputs.failOn);
   const worst = worstDelta(comparison);
-  io.setOutput("verdict", comparison.verdict);
+  io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path14.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path15.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
-    `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}`
+    completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
   );
   const api = deps.api;
-  const prNumber = inputs.prNumber ?? source.prNumber;
   if (api && inputs.comment) {
-    if (prNumber === void 0) {
+    if (target.prNumber === void 0) {
       logger.info("no pull request to comment on (not a pull_request event and no pr-number input)");
     } else {
+      const prNumber = target.prNumber;
       await tolerateApiError(logger, "pull-requests: write (or issues: write)", async () => {
         const done = await upsertStickyComment(api, {
           issueNumber: prNumber,
           marker: commentMarker(inputs.commentId),
-          body: report
+          // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
+          body: completed ? report : (existing) => existing ? supersededNote(existing, result, reportInput.runUrl) : report
         });
         logger.info(`${done.action} the comment on #${prNumber} (id ${done.comment.id})`);
       });
     }
   }
-  const headSha = source.head?.sha ?? (inputs.mode === "benchmark" ? ctx.sha : void 0);
-  if (api && inputs.commitStatus && headSha) {
+  if (api && inputs.commitStatus && target.headSha) {
+    const headSha = target.headSha;
     await tolerateApiError(
       logger,
       "statuses: write",
       () => api.setCommitStatus(headSha, {
-        state: statusState(failure2),
+        state: completed ? statusState(comparison, failure2) : "error",
         context: `pgperf/${inputs.commentId}`,
-        description: statusDescription(comparison, worst),
-        targetUrl: ctx.runUrl
+        description: completed ? statusDescription(comparison, worst) : `Run ${result.status}: partial results, no verdict`,
+        targetUrl: reportInput.runUrl
       })
     );
   }
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path14.join(resultsDir, RESULTS_FILE),
+    resultsFile: path15.join(resultsDir, RESULTS_FILE),
     reportFile
   };
+}
+function unfinishedFailure(result, failOn) {
+  if (failOn === "never") return void 0;
+  const why = result.stopReason ? ` (${result.stopReason})` : "";
+  return `the run is '${result.status}'${why}: partial results decide nothing (fail-on: ${failOn})`;
+}
+function supersededNote(existing, result, runUrl) {
+  const lines = existing.split("\n");
+  const marker = lines[0].startsWith("<!--") ? lines.shift() : "";
+  const kept = lines.filter((l) => !l.startsWith("> \u26A0\uFE0F **A later run"));
+  const link2 = runUrl ? ` ([run](${runUrl}))` : "";
+  const note = `> \u26A0\uFE0F **A later run was ${result.status}**${link2} before it finished; the verdict below is from the earlier complete run.`;
+  return [marker, note, ...kept].filter((l, i) => i > 0 || l !== "").join("\n");
 }
 function gateFailure(comparison, failOn) {
   const v = comparison.verdict;
@@ -53630,8 +53911,9 @@ function worstDelta(comparison) {
   }
   return worst;
 }
-function statusState(failure2) {
+function statusState(comparison, failure2) {
   if (failure2) return "failure";
+  if (comparison.verdict === "inconclusive") return "pending";
   return "success";
 }
 function statusDescription(comparison, worst) {
@@ -53642,7 +53924,9 @@ function statusDescription(comparison, worst) {
     inconclusive: "Inconclusive",
     mixed: "Mixed"
   };
-  return `${words[comparison.verdict]}${worst === void 0 ? "" : `; worst delta ${worst >= 0 ? "+" : ""}${worst.toFixed(1)}%`}`;
+  const delta = worst === void 0 ? "" : `; worst delta ${worst >= 0 ? "+" : ""}${worst.toFixed(1)}%`;
+  const more = comparison.verdict === "inconclusive" ? ": needs more rounds" : "";
+  return `${words[comparison.verdict]}${more}${delta}`;
 }
 function describeCommit2(c) {
   return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
@@ -53671,8 +53955,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path16 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path16} does not exist${EOL5}`);
+        const path17 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path17} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -54412,8 +54696,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key, val) => {
-    const isObject3 = val !== null && typeof val === "object";
-    const hasToJSON = isObject3 && typeof val.toJSON === "function";
+    const isObject2 = val !== null && typeof val === "object";
+    const hasToJSON = isObject2 && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key);
     }
@@ -54634,8 +54918,8 @@ var convertMarkedBigIntsReviver = (key, value, context3, userReviver) => {
   if (!hasUserReviver) return value;
   return userReviver(key, value, context3);
 };
-var JSONParseV2 = (text, reviver) => {
-  return JSON.parse(text, (key, value, context3) => {
+var JSONParseV2 = (text2, reviver) => {
+  return JSON.parse(text2, (key, value, context3) => {
     const isNumber = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
@@ -54693,8 +54977,8 @@ var applyReviverIteratively = (parsed, userReviver) => {
   }
   return rootHolder[""];
 };
-var serializeBigInts = (text) => {
-  return text.replace(
+var serializeBigInts = (text2) => {
+  return text2.replace(
     stringsOrLargeNumbers,
     (match, digits, fractional, exponential) => {
       const isString = match[0] === '"';
@@ -54708,18 +54992,18 @@ var serializeBigInts = (text) => {
     }
   );
 };
-var JSONParse = (text, reviver) => {
-  if (!text) return originalParse(text, reviver);
+var JSONParse = (text2, reviver) => {
+  if (!text2) return originalParse(text2, reviver);
   try {
-    if (isContextSourceSupported()) return JSONParseV2(text, reviver);
-    const serializedData = serializeBigInts(text);
+    if (isContextSourceSupported()) return JSONParseV2(text2, reviver);
+    const serializedData = serializeBigInts(text2);
     return originalParse(
       serializedData,
       (key, value, context3) => convertMarkedBigIntsReviver(key, value, context3, reviver)
     );
   } catch (error63) {
     if (error63 instanceof RangeError) {
-      const serializedData = serializeBigInts(text);
+      const serializedData = serializeBigInts(text2);
       const parsed = originalParse(serializedData);
       return applyReviverIteratively(parsed, reviver);
     }
@@ -54887,12 +55171,12 @@ async function getResponseData(response) {
   }
   const mimetype = parse4(contentType);
   if (isJSONResponse(mimetype)) {
-    let text = "";
+    let text2 = "";
     try {
-      text = await response.text();
-      return JSONParse(text);
+      text2 = await response.text();
+      return JSONParse(text2);
     } catch (err) {
-      return text;
+      return text2;
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response
@@ -57891,6 +58175,10 @@ function octokitApi(options) {
         per_page: 1
       });
       return data.merge_base_commit.sha;
+    }),
+    pullRequestHead: (prNumber) => call(`read PR #${prNumber}`, async () => {
+      const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
+      return data.head.sha;
     })
   };
 }
@@ -57905,9 +58193,17 @@ var coreLogger = {
 };
 async function run2() {
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  let received;
+  const onSignal = (signal) => {
+    if (received) {
+      void runCleanups().finally(() => process.exit(signal === "SIGTERM" ? 143 : 130));
+      return;
+    }
+    received = signal;
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   try {
     const inputs = parseInputs((name) => getInput(name));
     const ctx = await readContext(process.env);
@@ -57917,7 +58213,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path15.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os12.homedir());
+    const cacheDir = inputs.cacheDir ? path16.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os12.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -57928,14 +58224,13 @@ async function run2() {
         }
       },
       api,
-      buildArms: buildArmsFromSource(ctx, {
-        cacheDir,
-        deps: { runner: nodeProcessRunner, logger: coreLogger, signal: controller.signal }
-      }),
-      actionDir: path15.resolve(path15.dirname(fileURLToPath(import.meta.url)), ".."),
+      build: (request2, signal) => buildArms(request2, { runner: nodeProcessRunner, logger: coreLogger, signal }),
+      cacheDir,
+      actionDir: path16.resolve(path16.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal
     });
     if (outcome.failure) setFailed(outcome.failure);
+    if (received && inputs.failOn !== "never") process.exitCode = received === "SIGTERM" ? 143 : 130;
   } catch (e) {
     if (!(e instanceof UserError)) debug(e instanceof Error && e.stack ? e.stack : String(e));
     setFailed(errorMessage(e));

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as core from '@actions/core';
-import { buildArmsFromSource } from './action/build-arms.js';
+import { buildArms } from './pipeline/build-stage.js';
 import type { ActionContext } from './action/context.js';
 import { parseInputs } from './action/inputs.js';
 import { runAction } from './action/run-action.js';
@@ -28,9 +28,18 @@ const coreLogger: Logger = {
 
 export async function run(): Promise<void> {
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // A cancelled workflow sends SIGINT (then SIGTERM): stop, keep what was measured, and exit 130/143.
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received) {
+      void runCleanups().finally(() => process.exit(signal === 'SIGTERM' ? 143 : 130));
+      return;
+    }
+    received = signal;
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const inputs = parseInputs((name) => core.getInput(name));
     const ctx = await readContext(process.env);
@@ -55,14 +64,14 @@ export async function run(): Promise<void> {
         },
       },
       api,
-      buildArms: buildArmsFromSource(ctx, {
-        cacheDir,
-        deps: { runner: nodeProcessRunner, logger: coreLogger, signal: controller.signal },
-      }),
+      build: (request, signal) =>
+        buildArms(request, { runner: nodeProcessRunner, logger: coreLogger, signal }),
+      cacheDir,
       actionDir: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
       signal: controller.signal,
     });
     if (outcome.failure) core.setFailed(outcome.failure);
+    if (received && inputs.failOn !== 'never') process.exitCode = received === 'SIGTERM' ? 143 : 130;
   } catch (e) {
     if (!(e instanceof UserError)) core.debug(e instanceof Error && e.stack ? e.stack : String(e));
     core.setFailed(errorMessage(e));

@@ -7,19 +7,28 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadWorkloadFile } from '../config/load-workload.js';
 import type { Workload } from '../config/workload-schema.js';
-import { compareRun } from '../compare/compare-run.js';
 import type { OverallVerdict, RunComparison } from '../compare/types.js';
 import { GitHubApiError, type CommitState, type GitHubApi } from '../github/api.js';
 import { upsertStickyComment } from '../github/sticky-comment.js';
 import { commentMarker, renderJobSummary, renderMarkdownReport } from '../report/markdown.js';
+import { analyse, resolveAnalysis } from '../pipeline/analysis.js';
+import {
+  RESULTS_FILE,
+  runPipeline,
+  type ArmSource,
+  type PipelineDeps,
+  type PipelineOutcome,
+} from '../pipeline/pipeline.js';
+import { reportInputOf } from '../pipeline/report-input.js';
 import { readResults } from '../results/read-results.js';
 import type { RunResult } from '../results/types.js';
-import { runBenchmark, type ArmSpec } from '../runner/run-loop.js';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/logger.js';
 import type { ProcessRunner } from '../util/process.js';
+import { buildRequestFor } from './build-arms.js';
 import { chooseCommits, type ActionContext, type Commits } from './context.js';
 import type { ActionInputs } from './inputs.js';
+import { benchmarkTarget, commentTarget, type PublishTarget } from './trusted-target.js';
 
 export interface ActionIO {
   setOutput(name: string, value: string): void;
@@ -32,8 +41,10 @@ export interface ActionDeps {
   io: ActionIO;
   /** Absent when no token was given (comment and status off). */
   api?: GitHubApi;
-  /** Builds base and head from source when no bin dirs are given. */
-  buildArms?: (commits: Commits, inputs: ActionInputs) => Promise<ArmSpec[]>;
+  /** Builds base and head from source when no bin dirs are given (the pipeline's build stage). */
+  build?: PipelineDeps['build'];
+  /** Resolved build cache directory (the input, or the default for this user). */
+  cacheDir: string;
   /** The action's own directory (for the shipped workloads). */
   actionDir: string;
   signal?: AbortSignal;
@@ -41,13 +52,12 @@ export interface ActionDeps {
 
 export interface ActionOutcome {
   verdict: OverallVerdict;
-  /** Set when the step must fail (fail-on), with the reason. */
+  /** Set when the step must fail (fail-on, or a run that did not complete), with the reason. */
   failure?: string;
   resultsFile: string;
   reportFile: string;
 }
 
-export const RESULTS_FILE = 'results.json';
 export const REPORT_FILE = 'report.md';
 
 export async function runAction(
@@ -56,21 +66,25 @@ export async function runAction(
   deps: ActionDeps,
 ): Promise<ActionOutcome> {
   const resultsDir = path.resolve(ctx.workspace, inputs.resultsDir);
-  const resultsFile = path.join(resultsDir, RESULTS_FILE);
-  const result =
-    inputs.mode === 'comment'
-      ? await readResults(resultsFile)
-      : await benchmark(inputs, ctx, deps, resultsFile, path.join(resultsDir, 'logs'));
-  return publish(result, inputs, ctx, deps, resultsDir);
+  if (inputs.mode === 'comment') {
+    const resultsFile = path.join(resultsDir, RESULTS_FILE);
+    const result = await readResults(resultsFile);
+    const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
+    deps.logger.info(`comment mode: publishing for ${target.basis}`);
+    // The benchmark job chose the analysis settings and recorded them; the comment job reports with them.
+    return publish(result, analyse(result), target, inputs, ctx, deps, resultsDir);
+  }
+  const outcome = await benchmark(inputs, ctx, deps, resultsDir);
+  const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
+  return publish(outcome.result, outcome.comparison, target, inputs, ctx, deps, resultsDir);
 }
 
 async function benchmark(
   inputs: ActionInputs,
   ctx: ActionContext,
   deps: ActionDeps,
-  resultsFile: string,
-  logsDir: string,
-): Promise<RunResult> {
+  resultsDir: string,
+): Promise<PipelineOutcome> {
   const { logger } = deps;
   const commits = await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit(commits.base)}; head: ${describeCommit(commits.head)}`);
@@ -78,44 +92,53 @@ async function benchmark(
   for (const w of inputs.workloads.length ? inputs.workloads : ['select-only']) {
     workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, deps.actionDir)));
   }
-  const arms = await logger.group('Build', () => armsFor(commits, inputs, deps));
+  const arms = await armSource(commits, inputs, ctx, deps);
   return logger.group('Benchmark', () =>
-    runBenchmark(
+    runPipeline(
       {
         arms,
         workloads,
+        analysis: resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold }),
         rounds: inputs.rounds,
         durationS: inputs.duration,
         order: 'random',
         runAs: inputs.runAs,
-        resultsFile,
-        logsDir,
+        runDir: resultsDir,
         dataChecksums: false,
         source: {
           repository: `${ctx.owner}/${ctx.repo}`,
           ...(commits.prNumber ? { prNumber: commits.prNumber } : {}),
+          ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
           base: { ref: commits.base.ref, sha: commits.base.sha, chosenBy: commits.base.chosenBy },
           head: { ref: commits.head.ref, sha: commits.head.sha, chosenBy: commits.head.chosenBy },
         },
       },
-      { runner: deps.runner, logger, signal: deps.signal },
+      { runner: deps.runner, logger, signal: deps.signal, build: deps.build },
     ),
   );
 }
 
-async function armsFor(commits: Commits, inputs: ActionInputs, deps: ActionDeps): Promise<ArmSpec[]> {
+async function armSource(
+  commits: Commits,
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+): Promise<ArmSource> {
   if (inputs.baseBinDir && inputs.headBinDir) {
-    return [
-      { label: 'base', binDir: path.resolve(inputs.baseBinDir), settings: {} },
-      { label: 'head', binDir: path.resolve(inputs.headBinDir), settings: {} },
-    ];
+    return {
+      kind: 'installed',
+      arms: [
+        { label: 'base', binDir: path.resolve(inputs.baseBinDir), settings: {} },
+        { label: 'head', binDir: path.resolve(inputs.headBinDir), settings: {} },
+      ],
+    };
   }
-  if (!deps.buildArms) {
+  if (!deps.build) {
     throw new UserError(
       "building PostgreSQL from source is not available here: set 'base-bin-dir' and 'head-bin-dir'",
     );
   }
-  return deps.buildArms(commits, inputs);
+  return { kind: 'build', request: await buildRequestFor(ctx, commits, inputs, deps.cacheDir) };
 }
 
 /** A bare name (select-only) is a workload shipped with the action; anything else a path in the workspace. */
@@ -128,21 +151,15 @@ export function workloadPath(name: string, workspace: string, actionDir: string)
 
 async function publish(
   result: RunResult,
+  comparison: RunComparison,
+  target: PublishTarget,
   inputs: ActionInputs,
   ctx: ActionContext,
   deps: ActionDeps,
   resultsDir: string,
 ): Promise<ActionOutcome> {
   const { logger, io } = deps;
-  const comparison = compareRun(result, { alpha: inputs.alpha, thresholdPct: inputs.threshold });
-  const source = result.source ?? {};
-  const reportInput = {
-    result,
-    comparison,
-    base: { label: 'base', ...source.base },
-    head: { label: 'head', ...source.head },
-    runUrl: ctx.runUrl,
-  };
+  const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
   await mkdir(resultsDir, { recursive: true });
   const reportFile = path.join(resultsDir, REPORT_FILE);
@@ -150,40 +167,50 @@ async function publish(
   // The summary has a 1 MiB budget, so it keeps the details a comment may have to trim.
   await io.writeSummary(renderJobSummary(reportInput));
 
-  const failure = gateFailure(comparison, inputs.failOn);
+  const completed = result.status === 'complete';
+  const failure = completed
+    ? gateFailure(comparison, inputs.failOn)
+    : unfinishedFailure(result, inputs.failOn);
   const worst = worstDelta(comparison);
-  io.setOutput('verdict', comparison.verdict);
+  io.setOutput('verdict', completed ? comparison.verdict : 'inconclusive');
   io.setOutput('worst-delta', worst === undefined ? '' : worst.toFixed(2));
   io.setOutput('results-json', path.join(resultsDir, RESULTS_FILE));
   io.setOutput('report-markdown', reportFile);
   logger.info(
-    `verdict: ${comparison.verdict}${worst === undefined ? '' : ` (worst delta ${worst.toFixed(2)}%)`}`,
+    completed
+      ? `verdict: ${comparison.verdict}${worst === undefined ? '' : ` (worst delta ${worst.toFixed(2)}%)`}`
+      : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ''}`,
   );
 
   const api = deps.api;
-  const prNumber = inputs.prNumber ?? source.prNumber;
   if (api && inputs.comment) {
-    if (prNumber === undefined) {
+    if (target.prNumber === undefined) {
       logger.info('no pull request to comment on (not a pull_request event and no pr-number input)');
     } else {
+      const prNumber = target.prNumber;
       await tolerateApiError(logger, 'pull-requests: write (or issues: write)', async () => {
         const done = await upsertStickyComment(api, {
           issueNumber: prNumber,
           marker: commentMarker(inputs.commentId),
-          body: report,
+          // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
+          body: completed
+            ? report
+            : (existing) => (existing ? supersededNote(existing, result, reportInput.runUrl) : report),
         });
         logger.info(`${done.action} the comment on #${prNumber} (id ${done.comment.id})`);
       });
     }
   }
-  const headSha = source.head?.sha ?? (inputs.mode === 'benchmark' ? ctx.sha : undefined);
-  if (api && inputs.commitStatus && headSha) {
+  if (api && inputs.commitStatus && target.headSha) {
+    const headSha = target.headSha;
     await tolerateApiError(logger, 'statuses: write', () =>
       api.setCommitStatus(headSha, {
-        state: statusState(failure),
+        state: completed ? statusState(comparison, failure) : 'error',
         context: `pgperf/${inputs.commentId}`,
-        description: statusDescription(comparison, worst),
-        targetUrl: ctx.runUrl,
+        description: completed
+          ? statusDescription(comparison, worst)
+          : `Run ${result.status}: partial results, no verdict`,
+        targetUrl: reportInput.runUrl,
       }),
     );
   }
@@ -193,6 +220,23 @@ async function publish(
     resultsFile: path.join(resultsDir, RESULTS_FILE),
     reportFile,
   };
+}
+
+/** A run that did not complete fails the step (partial data never passes a gate), unless fail-on is never. */
+function unfinishedFailure(result: RunResult, failOn: ActionInputs['failOn']): string | undefined {
+  if (failOn === 'never') return undefined;
+  const why = result.stopReason ? ` (${result.stopReason})` : '';
+  return `the run is '${result.status}'${why}: partial results decide nothing (fail-on: ${failOn})`;
+}
+
+/** The earlier comment, kept, under a note that a later run did not finish. */
+function supersededNote(existing: string, result: RunResult, runUrl: string | undefined): string {
+  const lines = existing.split('\n');
+  const marker = lines[0]!.startsWith('<!--') ? lines.shift()! : '';
+  const kept = lines.filter((l) => !l.startsWith('> ⚠️ **A later run'));
+  const link = runUrl ? ` ([run](${runUrl}))` : '';
+  const note = `> ⚠️ **A later run was ${result.status}**${link} before it finished; the verdict below is from the earlier complete run.`;
+  return [marker, note, ...kept].filter((l, i) => i > 0 || l !== '').join('\n');
 }
 
 /** Why the step fails under `fail-on`, or undefined when it passes. */
@@ -220,8 +264,13 @@ export function worstDelta(comparison: RunComparison): number | undefined {
   return worst;
 }
 
-function statusState(failure: string | undefined): CommitState {
+/**
+ * The commit status: failure when the gate fails; pending ("needs more rounds") when the data cannot tell and
+ * the gate does not fail on that, so an undecided PR is neither silently green nor red; else success.
+ */
+function statusState(comparison: RunComparison, failure: string | undefined): CommitState {
   if (failure) return 'failure';
+  if (comparison.verdict === 'inconclusive') return 'pending';
   return 'success';
 }
 
@@ -233,7 +282,9 @@ function statusDescription(comparison: RunComparison, worst: number | undefined)
     inconclusive: 'Inconclusive',
     mixed: 'Mixed',
   };
-  return `${words[comparison.verdict]}${worst === undefined ? '' : `; worst delta ${worst >= 0 ? '+' : ''}${worst.toFixed(1)}%`}`;
+  const delta = worst === undefined ? '' : `; worst delta ${worst >= 0 ? '+' : ''}${worst.toFixed(1)}%`;
+  const more = comparison.verdict === 'inconclusive' ? ': needs more rounds' : '';
+  return `${words[comparison.verdict]}${more}${delta}`;
 }
 
 function describeCommit(c: { ref?: string; sha?: string; chosenBy: string }): string {

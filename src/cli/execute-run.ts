@@ -1,23 +1,28 @@
 /**
- * Runs a benchmark from the CLI: results directory, Ctrl-C handling (first: stop after cleanup and keep
- * what was measured; second: force cleanup and exit), and the report printed at the end.
+ * Runs the pipeline from the CLI: the run directory, Ctrl-C handling (first: stop after cleanup and keep
+ * what was measured; second: force cleanup and exit), and the report printed at the end, verdict first.
  */
 import path from 'node:path';
 import { runCleanups } from '../cluster/cleanup.js';
-import { compareRun } from '../compare/compare-run.js';
+import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../pipeline/pipeline.js';
+import { runPipeline } from '../pipeline/pipeline.js';
 import { renderComparisonText } from '../report/comparison-text.js';
-import type { RunResult } from '../results/types.js';
-import { runBenchmark, type RunRequest } from '../runner/run-loop.js';
 import type { Logger } from '../util/logger.js';
 import { nodeProcessRunner } from '../util/process.js';
 
-export interface ExecuteRunOptions extends Omit<RunRequest, 'resultsFile' | 'logsDir'> {
+export interface ExecuteRunOptions extends Omit<PipelineRequest, 'runDir'> {
+  /** The results directory; each run gets its own run-<time> directory inside. */
   outDir: string;
 }
 
-export async function executeRun(options: ExecuteRunOptions, logger: Logger): Promise<RunResult> {
+export type ExecuteRunDeps = Pick<PipelineDeps, 'build' | 'archive'>;
+
+export async function executeRun(
+  options: ExecuteRunOptions,
+  logger: Logger,
+  extra: ExecuteRunDeps = {},
+): Promise<PipelineOutcome> {
   const runDir = path.resolve(options.outDir, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  const resultsFile = path.join(runDir, 'results.json');
   const controller = new AbortController();
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -34,15 +39,20 @@ export async function executeRun(options: ExecuteRunOptions, logger: Logger): Pr
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    logger.info(`results: ${resultsFile}`);
-    const result = await runBenchmark(
-      { ...options, resultsFile, logsDir: path.join(runDir, 'logs') },
-      { runner: nodeProcessRunner, logger, signal: controller.signal },
+    logger.info(`results: ${path.join(runDir, 'results.json')}`);
+    const { outDir: _outDir, ...request } = options;
+    const outcome = await runPipeline(
+      { ...request, runDir },
+      { runner: nodeProcessRunner, logger, signal: controller.signal, ...extra },
     );
-    process.stdout.write(renderComparisonText(compareRun(result)));
-    process.stdout.write(`results written to ${resultsFile}\n`);
-    if (result.status === 'interrupted') process.exitCode = 130;
-    return result;
+    process.stdout.write(renderComparisonText(outcome.comparison));
+    process.stdout.write(`results written to ${outcome.resultsFile}\n`);
+    if (outcome.archived) {
+      process.stdout.write(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}\n`);
+    }
+    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    if (outcome.result.status === 'interrupted') process.exitCode = 130;
+    return outcome;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -23,6 +23,8 @@ export interface GitHubApi {
   ): Promise<void>;
   /** The merge-base of two commits (the compare API's merge_base_commit). */
   mergeBase(base: string, head: string): Promise<string>;
+  /** The sha of a pull request's head commit (to check that results belong to it). */
+  pullRequestHead(prNumber: number): Promise<string>;
 }
 
 /** An API failure with its HTTP status, so callers can say which permission is missing. */

@@ -90,5 +90,10 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
         });
         return data.merge_base_commit.sha;
       }),
+    pullRequestHead: (prNumber) =>
+      call(`read PR #${prNumber}`, async () => {
+        const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
+        return data.head.sha;
+      }),
   };
 }

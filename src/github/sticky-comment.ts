@@ -11,12 +11,18 @@ export interface StickyResult {
 
 export async function upsertStickyComment(
   api: GitHubApi,
-  input: { issueNumber: number; marker: string; body: string },
+  input: {
+    issueNumber: number;
+    marker: string;
+    /** The new body, or a function of the existing comment's body (undefined when there is none). */
+    body: string | ((existing: string | undefined) => string);
+  },
 ): Promise<StickyResult> {
   const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input.issueNumber)]);
   const mine = comments.filter((c) => c.userLogin === login && c.body.includes(input.marker));
   // Several matches can exist after a race between two jobs: keep updating the oldest.
   const existing = mine.sort((a, b) => a.id - b.id)[0];
-  if (existing) return { action: 'updated', comment: await api.updateComment(existing.id, input.body) };
-  return { action: 'created', comment: await api.createComment(input.issueNumber, input.body) };
+  const body = typeof input.body === 'string' ? input.body : input.body(existing?.body);
+  if (existing) return { action: 'updated', comment: await api.updateComment(existing.id, body) };
+  return { action: 'created', comment: await api.createComment(input.issueNumber, body) };
 }

@@ -3,6 +3,7 @@
  * re-analyse the run without a server (environment, arms, the plan as executed, every raw sample).
  * Bump RESULTS_SCHEMA_VERSION on any incompatible change and teach readResults() to migrate.
  */
+import type { BuildRecord } from '../build/build.js';
 import type { MetricName } from './metrics.js';
 
 export const RESULTS_SCHEMA_VERSION = 1;
@@ -11,6 +12,8 @@ export interface RunResult {
   schemaVersion: typeof RESULTS_SCHEMA_VERSION;
   /** pgperf version that wrote the document. */
   pgperfVersion: string;
+  /** Unique id of the run (see newRunId), shared by the results file and the store; absent in old documents. */
+  runId?: string;
   /** 'running' while measuring (the file is rewritten after every run), then final. */
   status: 'running' | 'complete' | 'interrupted' | 'failed';
   /** Why the run stopped early, when status is 'interrupted' or 'failed'. */
@@ -24,11 +27,24 @@ export interface RunResult {
   clients: ClientInfo[];
   /** The workloads as resolved and validated (defaults applied), keyed by workload name. */
   workloads: Record<string, unknown>;
+  /** How the run is analysed (recorded so that the PR comment, `pgperf compare` and the power check agree);
+   * absent in documents written before it was recorded, which then get the defaults. */
+  analysis?: AnalysisSettings;
   plan: PlanInfo;
   /** Where the arms came from (repository, PR, commits and how they were chosen), for reports. */
   source?: RunSource;
   samples: Sample[];
   warnings: string[];
+}
+
+/** The analysis settings a run was planned and is judged with. */
+export interface AnalysisSettings {
+  /** Family-wise false-alarm rate. */
+  alpha: number;
+  /** Practical threshold δ in percent (workloads may override it with their own `threshold`). */
+  thresholdPct: number;
+  /** The metric that decides the verdict. */
+  metric: MetricName;
 }
 
 export interface Environment {
@@ -54,12 +70,14 @@ export interface ArmInfo {
   /** Settings applied to this arm only (normally empty: arms share one postgresql.conf). */
   settingOverrides: Record<string, string>;
   /** Where this arm came from when pgperf built it (filled by the build stage). */
-  build?: Record<string, unknown>;
+  build?: BuildRecord;
 }
 
 export interface RunSource {
   repository?: string;
   prNumber?: number;
+  /** The workflow run that measured it (linked from reports). */
+  runUrl?: string;
   base?: CommitRef;
   head?: CommitRef;
 }

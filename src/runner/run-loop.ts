@@ -7,6 +7,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import type { BuildRecord } from '../build/build.js';
 import type { Workload } from '../config/workload-schema.js';
 import { inspectBinDir, PgCluster } from '../cluster/cluster.js';
 import { checkPlan } from '../compare/power.js';
@@ -24,7 +25,9 @@ import {
   type RunSource,
   type Sample,
 } from '../results/types.js';
-import { writeResults } from '../results/write-results.js';
+import { newRunId } from '../results/run-id.js';
+import type { ResultSink } from '../results/sink.js';
+import type { AnalysisSettings } from '../results/types.js';
 import { UserError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/logger.js';
 import type { ProcessRunner } from '../util/process.js';
@@ -37,7 +40,8 @@ export interface ArmSpec {
   binDir: string;
   /** Settings for this arm only; normally empty so that every arm gets the same postgresql.conf. */
   settings: Record<string, string>;
-  build?: Record<string, unknown>;
+  /** How pgperf built this arm, when it did. */
+  build?: BuildRecord;
 }
 
 export interface RunRequest {
@@ -53,7 +57,10 @@ export interface RunRequest {
   clientBinDir?: string;
   /** Unprivileged user for the server when pgperf is root. */
   runAs?: string;
-  resultsFile: string;
+  /** Receives the results document after every measured run and at the end. */
+  sink: ResultSink;
+  /** Recorded in the results, so that every later analysis of them uses the same settings. */
+  analysis: AnalysisSettings;
   /** Where server logs are copied before the clusters are removed. */
   logsDir?: string;
   dataChecksums: boolean;
@@ -114,16 +121,19 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     settingOverrides: a.settings,
     ...(a.build ? { build: a.build } : {}),
   }));
+  const startedAt = new Date();
   const result: RunResult = {
     schemaVersion: RESULTS_SCHEMA_VERSION,
     pgperfVersion: PGPERF_VERSION,
+    runId: newRunId(startedAt),
     status: 'running',
-    startedAt: new Date().toISOString(),
+    startedAt: startedAt.toISOString(),
     updatedAt: new Date().toISOString(),
     environment: await captureEnvironment(''),
     arms,
     clients: clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    analysis: req.analysis,
     plan: {
       seed,
       order: req.order,
@@ -137,7 +147,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   };
   const save = async () => {
     result.updatedAt = new Date().toISOString();
-    await writeResults(req.resultsFile, result);
+    await req.sink.update(result);
   };
   const warn = (message: string) => {
     result.warnings.push(message);
@@ -198,7 +208,12 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
     // Say before spending the time when the plan cannot reach a verdict (issue: power before time).
     for (const w of workloads) {
-      const check = checkPlan({ rounds: w.rounds, cells: cells.length, thresholdPct: w.threshold });
+      const check = checkPlan({
+        rounds: w.rounds,
+        cells: cells.length,
+        alpha: req.analysis.alpha,
+        thresholdPct: w.threshold ?? req.analysis.thresholdPct,
+      });
       for (const message of check.warnings) warn(`workload ${w.name}: ${message}`);
     }
     logger.info(
@@ -274,9 +289,10 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     if (!interrupted) throw e;
   } finally {
     await releaseClusters(clusters, req.logsDir, logger);
-    await save().catch((e: unknown) =>
-      logger.error(`could not write ${req.resultsFile}: ${errorMessage(e)}`),
-    );
+    result.updatedAt = new Date().toISOString();
+    await req.sink
+      .finish(result)
+      .catch((e: unknown) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
   }
   return result;
 }

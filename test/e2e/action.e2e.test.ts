@@ -16,6 +16,8 @@ import { nodeProcessRunner } from '../../src/util/process.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { preparePgSourceRepo, testCacheDir } from '../helpers/pg-source.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { resolveAnalysis } from '../../src/pipeline/analysis.js';
+import { fileSink } from '../../src/results/sink.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const binDir = installedBinDir();
@@ -347,7 +349,8 @@ async function realRun(
       ],
       workloads: [workload],
       order: 'random',
-      resultsFile: path.join(tmp, `${name}-source.json`),
+      sink: fileSink(path.join(tmp, `${name}-source.json`)),
+      analysis: resolveAnalysis(),
       dataChecksums: false,
       tmpDir: tmp,
       source: {

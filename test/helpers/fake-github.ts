@@ -27,6 +27,8 @@ export interface FakeGitHub {
   /** The login behind the token; undefined answers GET /user with 403, as for GITHUB_TOKEN. */
   login: string | undefined;
   mergeBaseSha: string;
+  /** Head sha per open pull request number (GET /repos/o/r/pulls/N); others answer 404. */
+  pullHeads: Map<number, string>;
   /** Answer matching requests with this status (e.g. 403 for a fork's read-only token). */
   refuse: Array<{ method: string; pathPattern: RegExp; status: number }>;
   addComment(issue: number, login: string, body: string): FakeComment;
@@ -43,6 +45,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     statuses: [],
     login: 'pgperf-bot',
     mergeBaseSha: 'b'.repeat(40),
+    pullHeads: new Map(),
     refuse: [],
     addComment(issue: number, login: string, body: string) {
       const comment = { id: nextId++, body, user: { login } };
@@ -79,6 +82,12 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         return fake.login
           ? send(200, { login: fake.login, type: 'User' })
           : send(403, { message: 'Resource not accessible by integration' });
+      }
+      if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(url.pathname))) {
+        const head = fake.pullHeads.get(Number(m[1]));
+        return head
+          ? send(200, { number: Number(m[1]), state: 'open', head: { sha: head } })
+          : send(404, { message: 'Not Found' });
       }
       if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/compare\/(.+)$/.exec(url.pathname))) {
         return send(200, { merge_base_commit: { sha: fake.mergeBaseSha }, status: 'ahead', commits: [] });

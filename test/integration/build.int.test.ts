@@ -24,6 +24,8 @@ import { memoryLogger } from '../../src/util/logger.js';
 import { nodeProcessRunner } from '../../src/util/process.js';
 import { CHANGED_FILE, preparePgSourceRepo, testCacheDir, type PgSourceRepo } from '../helpers/pg-source.js';
 import { processesMentioning } from '../helpers/postgres.js';
+import { resolveAnalysis } from '../../src/pipeline/analysis.js';
+import { fileSink } from '../../src/results/sink.js';
 
 const BUILD_TIMEOUT_MS = 40 * 60_000; // a cold build; a warm machine needs seconds
 const cacheDir = testCacheDir();
@@ -147,7 +149,8 @@ describe('building PostgreSQL 18 (meson) from a git repository', () => {
           workloads: [tiny],
           order: 'random',
           seed: 3,
-          resultsFile: path.join(tmp, 'run', 'results.json'),
+          sink: fileSink(path.join(tmp, 'run', 'results.json')),
+          analysis: resolveAnalysis(),
           dataChecksums: false,
           tmpDir: tmp,
         },
@@ -372,7 +375,8 @@ describe('building PostgreSQL 15 (autoconf)', () => {
           workloads: [tiny],
           order: 'random',
           seed: 3,
-          resultsFile: path.join(tmp, 'run15', 'results.json'),
+          sink: fileSink(path.join(tmp, 'run15', 'results.json')),
+          analysis: resolveAnalysis(),
           dataChecksums: false,
           tmpDir: tmp,
         },

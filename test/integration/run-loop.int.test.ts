@@ -8,6 +8,8 @@ import { runBenchmark, type RunRequest } from '../../src/runner/run-loop.js';
 import { memoryLogger, type Logger } from '../../src/util/logger.js';
 import { nodeProcessRunner } from '../../src/util/process.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { resolveAnalysis } from '../../src/pipeline/analysis.js';
+import { fileSink } from '../../src/results/sink.js';
 
 const binDir = installedBinDir();
 let tmp: string;
@@ -34,13 +36,17 @@ function request(name: string, extra: Partial<RunRequest> = {}): RunRequest {
     workloads: [tiny],
     order: 'random',
     seed: 7,
-    resultsFile: path.join(tmp, name, 'results.json'),
+    sink: fileSink(resultsFileOf(name)),
+    analysis: resolveAnalysis(),
     logsDir: path.join(tmp, name, 'logs'),
     dataChecksums: false,
     tmpDir: tmp,
     ...extra,
   };
 }
+
+/** Where request(name) writes its results. */
+const resultsFileOf = (name: string) => path.join(tmp, name, 'results.json');
 
 const deps = (logger: Logger, signal?: AbortSignal) => ({ runner: nodeProcessRunner, logger, signal });
 
@@ -51,7 +57,7 @@ describe('runBenchmark (real PostgreSQL and pgbench)', () => {
     const result = await runBenchmark(req, deps(logger));
 
     expect(result.status).toBe('complete');
-    const onDisk = JSON.parse(await readFile(req.resultsFile, 'utf8')) as RunResult;
+    const onDisk = JSON.parse(await readFile(req.sink.description, 'utf8')) as RunResult;
     expect(onDisk).toEqual(JSON.parse(JSON.stringify(result)));
 
     // 2 cells x 2 arms x 2 rounds, all ok, each with TPS, latency and a progress series.
@@ -143,7 +149,7 @@ describe('runBenchmark (real PostgreSQL and pgbench)', () => {
     expect(result.samples.length).toBeGreaterThanOrEqual(1);
     expect(result.samples.length).toBeLessThan(12);
     expect(result.samples.every((s) => s.status === 'ok')).toBe(true);
-    const onDisk = JSON.parse(await readFile(req.resultsFile, 'utf8')) as RunResult;
+    const onDisk = JSON.parse(await readFile(req.sink.description, 'utf8')) as RunResult;
     expect(onDisk.status).toBe('interrupted');
     expect(onDisk.samples).toHaveLength(result.samples.length);
     expect(processesMentioning(tmp)).toEqual([]);

@@ -17,6 +17,8 @@ import { runBenchmark, type RunRequest } from '../../src/runner/run-loop.js';
 import { memoryLogger, type Logger } from '../../src/util/logger.js';
 import { nodeProcessRunner } from '../../src/util/process.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { resolveAnalysis } from '../../src/pipeline/analysis.js';
+import { fileSink } from '../../src/results/sink.js';
 
 const binDir = installedBinDir();
 const workloadsDir = new URL('../../workloads/', import.meta.url).pathname;
@@ -39,7 +41,8 @@ function request(name: string, workloads: Workload[], extra: Partial<RunRequest>
     workloads,
     order: 'random',
     seed: 11,
-    resultsFile: path.join(tmp, name, 'results.json'),
+    sink: fileSink(path.join(tmp, name, 'results.json')),
+    analysis: resolveAnalysis(),
     logsDir: path.join(tmp, name, 'logs'),
     dataChecksums: false,
     tmpDir: tmp,
@@ -199,7 +202,7 @@ describe('sysbench through runBenchmark (real PostgreSQL and sysbench)', () => {
       'head-pg-tiny.server.log',
       'head-sysbench-smoke.server.log',
     ]);
-    const onDisk = JSON.parse(await readFile(req.resultsFile, 'utf8')) as RunResult;
+    const onDisk = JSON.parse(await readFile(req.sink.description, 'utf8')) as RunResult;
     expect(onDisk).toEqual(JSON.parse(JSON.stringify(result)));
 
     // The statistics read sysbench's metrics like pgbench's: TPS, QPS, and the percentile latency.
@@ -235,7 +238,7 @@ describe('sysbench through runBenchmark (real PostgreSQL and sysbench)', () => {
     expect(err.message).toMatch(
       /\nServer log tail:\n(.*\n)*.*ERROR: {2}no schema has been selected to create in/,
     );
-    const onDisk = JSON.parse(await readFile(req.resultsFile, 'utf8')) as RunResult;
+    const onDisk = JSON.parse(await readFile(req.sink.description, 'utf8')) as RunResult;
     expect(onDisk.status).toBe('failed');
     expect(onDisk.stopReason).toContain('prepare failed');
     expect(onDisk.samples).toEqual([]);

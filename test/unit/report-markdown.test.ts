@@ -1,3 +1,4 @@
+import type { BuildRecord } from '../../src/build/build.js';
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../src/compare/compare-run.js';
 import type { RunComparison } from '../../src/compare/types.js';
@@ -144,7 +145,7 @@ describe('renderMarkdownReport: verdicts', () => {
 
   it('falls back to the arm labels and the build sha without commit info', () => {
     const result = run({ arms: ['pg17', 'patched'] });
-    result.arms[1]!.build = { sha: 'abcdef0123456789' };
+    result.arms[1]!.build = { sha: 'abcdef0123456789' } as BuildRecord;
     const comparison = compareRun(result);
     const text = renderMarkdownReport({ result, comparison, commentId: 'x' });
     expect(text.split('\n')[1]).toMatch(/ · head \*\*patched\*\* `abcdef0` vs base \*\*pg17\*\*$/);

@@ -1,22 +1,52 @@
-import { Command } from 'commander';
-import { compareRun } from '../../compare/compare-run.js';
+import { Command, Option } from 'commander';
+import { analyse } from '../../pipeline/analysis.js';
+import { reportInputOf } from '../../pipeline/report-input.js';
 import { renderComparisonText } from '../../report/comparison-text.js';
+import { renderMarkdownReport } from '../../report/markdown.js';
 import { readResults } from '../../results/read-results.js';
+import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
+import { oneOf } from '../options.js';
+
+interface CompareFlags extends AnalysisFlags {
+  format: 'text' | 'markdown' | 'json';
+  json?: boolean;
+  commentId: string;
+}
 
 /**
- * `pgperf compare RESULTS.json [--json]`: the statistical comparison of every arm against the first, with
- * per-cell and overall verdicts. Exits 0 whatever the verdict (gating is a separate step); 2 on bad input.
+ * `pgperf compare RESULTS.json`: the statistical comparison of every arm against the first, per cell and
+ * overall, with the analysis settings recorded in the results unless flags override them. `--format
+ * markdown` prints exactly the PR comment the Action posts for these results. Exits 0 whatever the verdict
+ * (gating is a separate step); 2 on bad input.
  */
 export function compareCommand(): Command {
-  return new Command('compare')
+  const command = new Command('compare')
     .alias('report')
     .description('compare every arm of a results file against the first: per-cell and overall verdicts')
-    .argument('<results.json>', 'a results file written by pgperf run')
-    .option('--json', 'print the comparison as JSON instead of a table')
-    .action(async (file: string, options: { json?: boolean }) => {
-      const comparison = compareRun(await readResults(file));
+    .argument('<results.json>', 'a results file written by pgperf run (or the Action)')
+    .addOption(
+      new Option('--format <format>', 'text (a table), markdown (the PR comment) or json')
+        .argParser(oneOf('--format', ['text', 'markdown', 'json'] as const))
+        .default('text'),
+    )
+    .option('--json', 'the same as --format json')
+    .option(
+      '--comment-id <id>',
+      "the comment id of the markdown's hidden marker (the Action's 'comment-id')",
+      'default',
+    );
+  return addAnalysisOptions(command, 'compare').action(async (file: string, flags: CompareFlags) => {
+    const result = await readResults(file);
+    const comparison = analyse(result, analysisFromFlags(flags));
+    const format = flags.json ? 'json' : flags.format;
+    if (format === 'json') {
+      process.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
+    } else if (format === 'markdown') {
       process.stdout.write(
-        options.json ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparisonText(comparison),
+        renderMarkdownReport({ ...reportInputOf(result, comparison), commentId: flags.commentId }),
       );
-    });
+    } else {
+      process.stdout.write(renderComparisonText(comparison));
+    }
+  });
 }

@@ -4,6 +4,7 @@ import { workloadSchema } from '../../config/workload-schema.js';
 import { UserError } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
+import { resolveAnalysis } from '../../pipeline/analysis.js';
 import { executeRun } from '../execute-run.js';
 import { positiveInt } from '../options.js';
 
@@ -37,10 +38,14 @@ export function demoCommand(): Command {
       logger.info(`demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}`);
       await executeRun(
         {
-          arms: [
-            { label: 'sync-on', binDir, settings: {} },
-            { label: 'sync-off', binDir, settings: { synchronous_commit: 'off' } },
-          ],
+          arms: {
+            kind: 'installed',
+            arms: [
+              { label: 'sync-on', binDir, settings: {} },
+              { label: 'sync-off', binDir, settings: { synchronous_commit: 'off' } },
+            ],
+          },
+          analysis: resolveAnalysis(),
           workloads: [DEMO_WORKLOAD],
           rounds: flags.rounds,
           order: 'random',

@@ -1,14 +1,17 @@
 import { Command, Option } from 'commander';
-import { buildComparison } from '../../build/build.js';
+import type { ComparisonRequest } from '../../build/build.js';
 import { DEFAULT_REPO, parseRepo, readPatches } from '../../build/source.js';
 import { loadWorkloadFile } from '../../config/load-workload.js';
-import type { ArmSpec } from '../../runner/run-loop.js';
+import { resolveAnalysis } from '../../pipeline/analysis.js';
+import { buildArms } from '../../pipeline/build-stage.js';
+import type { ArmSource } from '../../pipeline/pipeline.js';
 import { UserError } from '../../util/errors.js';
-import { consoleLogger, type Logger } from '../../util/logger.js';
+import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
+import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { executeRun } from '../execute-run.js';
 import { collectArm, collectSet, oneOf, positiveInt, type ArmFlag, type SetFlag } from '../options.js';
-import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
+import { cacheDirHelp, collectString, resolveCacheDir } from './build.js';
 
 /** Flags that build the arms from source instead of taking bin dirs. */
 export interface BuildArmFlags {
@@ -22,7 +25,7 @@ export interface BuildArmFlags {
   buildOption: string[];
 }
 
-interface RunFlags extends BuildArmFlags {
+interface RunFlags extends BuildArmFlags, AnalysisFlags {
   arm?: ArmFlag[];
   workload: string[];
   rounds?: number;
@@ -39,7 +42,7 @@ interface RunFlags extends BuildArmFlags {
 }
 
 export function runCommand(): Command {
-  return new Command('run')
+  const command = new Command('run')
     .description(
       'run workloads against two or more PostgreSQL installs (arms), interleaved, and save every sample',
     )
@@ -106,34 +109,53 @@ export function runCommand(): Command {
       false,
     )
     .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
-    .option('-v, --verbose', 'debug output', false)
-    .action(async (flags: RunFlags) => {
-      const logger = consoleLogger({ verbose: flags.verbose });
-      const workloads = [];
-      for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
-      const arms = wantsBuild(flags) ? await buildArms(flags, logger) : (flags.arm ?? []);
-      if (arms.length === 0) {
-        throw new UserError(
-          'nothing to run: give the arms as --arm LABEL=BINDIR (two or more), or build them with --base REF --head REF [--repo URL|PATH]',
-        );
-      }
-      await executeRun(
-        {
-          arms: armsWithSettings(arms, flags.set),
-          workloads,
-          rounds: flags.rounds,
-          durationS: flags.duration,
-          seed: flags.seed,
-          order: flags.order,
-          clientBinDir: flags.clientBin,
-          runAs: flags.runAs,
-          dataChecksums: flags.dataChecksums,
-          tmpDir: flags.tmpDir,
-          outDir: flags.out,
-        },
-        logger,
+    .option('-v, --verbose', 'debug output', false);
+  return addAnalysisOptions(command, 'run').action(async (flags: RunFlags) => {
+    const logger = consoleLogger({ verbose: flags.verbose });
+    const workloads = [];
+    for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
+    const arms = await armSource(flags);
+    await executeRun(
+      {
+        arms,
+        analysis: resolveAnalysis(analysisFromFlags(flags)),
+        workloads,
+        rounds: flags.rounds,
+        durationS: flags.duration,
+        seed: flags.seed,
+        order: flags.order,
+        clientBinDir: flags.clientBin,
+        runAs: flags.runAs,
+        dataChecksums: flags.dataChecksums,
+        tmpDir: flags.tmpDir,
+        outDir: flags.out,
+      },
+      logger,
+      {
+        build: (request, signal) =>
+          buildArms(request, { runner: nodeProcessRunner, logger, ...(signal ? { signal } : {}) }),
+      },
+    );
+  });
+}
+
+/** The arms: bin dirs (--arm, with their --set settings), or base and head to build from source. */
+async function armSource(flags: RunFlags): Promise<ArmSource> {
+  if (wantsBuild(flags)) {
+    if (flags.set.length) {
+      throw new UserError(
+        '--set applies to --arm arms; with --base/--head both arms share one configuration',
       );
-    });
+    }
+    return { kind: 'build', request: await buildRequest(flags) };
+  }
+  const arms = flags.arm ?? [];
+  if (arms.length === 0) {
+    throw new UserError(
+      'nothing to run: give the arms as --arm LABEL=BINDIR (two or more), or build them with --base REF --head REF [--repo URL|PATH]',
+    );
+  }
+  return { kind: 'installed', arms: armsWithSettings(arms, flags.set) };
 }
 
 function wantsBuild(flags: RunFlags): boolean {
@@ -168,32 +190,19 @@ export function buildArmRefs(flags: BuildArmFlags & { arm?: ArmFlag[] }): { base
   return { base: flags.base, head };
 }
 
-/** Builds base, then head (sharing ccache), and returns them as the arms "base" and "head". */
-async function buildArms(flags: RunFlags, logger: Logger): Promise<ArmSpec[]> {
+/** What to build: base, then head (sharing ccache), as the arms "base" and "head". */
+async function buildRequest(flags: RunFlags): Promise<ComparisonRequest> {
   const refs = buildArmRefs(flags);
-  const basePatches = await readPatches(flags.basePatch, '--base-patch');
-  const headPatches = await readPatches(flags.headPatch, '--head-patch');
-  const built = await logger.group('Building PostgreSQL', () =>
-    withInterrupt(logger, (signal) =>
-      buildComparison(
-        {
-          repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
-          baseRef: refs.base,
-          headRef: refs.head,
-          mergeBase: flags.mergeBase,
-          basePatches,
-          headPatches,
-          extraOptions: flags.buildOption,
-          cacheDir: resolveCacheDir(flags.cacheDir),
-        },
-        { runner: nodeProcessRunner, logger, signal },
-      ),
-    ),
-  );
-  return [
-    { label: 'base', binDir: built.base.binDir, settings: {}, build: { ...built.base.record } },
-    { label: 'head', binDir: built.head.binDir, settings: {}, build: { ...built.head.record } },
-  ];
+  return {
+    repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
+    baseRef: refs.base,
+    headRef: refs.head,
+    mergeBase: flags.mergeBase,
+    basePatches: await readPatches(flags.basePatch, '--base-patch'),
+    headPatches: await readPatches(flags.headPatch, '--head-patch'),
+    extraOptions: flags.buildOption,
+    cacheDir: resolveCacheDir(flags.cacheDir),
+  };
 }
 
 export function armsWithSettings<A extends ArmFlag>(arms: A[], sets: SetFlag[]) {

@@ -126,7 +126,7 @@ describe('pgperf compare', () => {
     (broken.samples[3] as unknown as Record<string, unknown>).clients = 'many';
     const badSample = await file('bad-sample.json', JSON.stringify(broken));
     await expect(run(compareCommand, [badSample])).rejects.toThrow(
-      `${badSample}: samples[3] has clients "many"; expected a positive integer`,
+      `${badSample}: samples[3].clients is "many": Invalid input: expected number, received string`,
     );
     await expect(run(compareCommand, [path.join(dir, 'nope.json')])).rejects.toThrow(UserError);
   });

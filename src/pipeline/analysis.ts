@@ -1,0 +1,35 @@
+/**
+ * The analysis settings of a run (α, threshold, metric): resolved once from the adapter's flags or inputs,
+ * recorded in results.json, and read back from there by every later analysis, so the PR comment, the power
+ * check before the run and `pgperf compare` on the artifact all judge with the same numbers.
+ */
+import { compareRun } from '../compare/compare-run.js';
+import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../compare/defaults.js';
+import type { RunComparison } from '../compare/types.js';
+import { PRIMARY_METRIC } from '../results/metrics.js';
+import type { AnalysisSettings, RunResult } from '../results/types.js';
+
+/** The settings with defaults filled in (DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, PRIMARY_METRIC). */
+export function resolveAnalysis(given: Partial<AnalysisSettings> = {}): AnalysisSettings {
+  return {
+    alpha: given.alpha ?? DEFAULT_ALPHA,
+    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
+    metric: given.metric ?? PRIMARY_METRIC,
+  };
+}
+
+/** The settings a document was recorded with, each overridden where `overrides` names it. */
+export function analysisOf(result: RunResult, overrides: Partial<AnalysisSettings> = {}): AnalysisSettings {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  return resolveAnalysis({ ...result.analysis, ...defined });
+}
+
+/** The comparison of a results document with its recorded analysis settings (or the overrides). */
+export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> = {}): RunComparison {
+  const settings = analysisOf(result, overrides);
+  return compareRun(result, {
+    alpha: settings.alpha,
+    thresholdPct: settings.thresholdPct,
+    metric: settings.metric,
+  });
+}

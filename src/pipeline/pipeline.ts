@@ -1,0 +1,95 @@
+/**
+ * One pipeline for every adapter (CLI `run`/`demo`, the Action): arms (given or built) -> run -> compare,
+ * each stage a plain value. The run loop writes through the sinks it is handed: the results file in the run
+ * directory, and the results store when there is one. Rendering and publishing stay with the adapters
+ * (text on a terminal; markdown, outputs, comment and status on GitHub), on the values returned here.
+ */
+import path from 'node:path';
+import type { ComparisonRequest } from '../build/build.js';
+import type { RunComparison } from '../compare/types.js';
+import { combineSinks, fileSink, type ResultSink } from '../results/sink.js';
+import type { RunResult } from '../results/types.js';
+import { runBenchmark, type ArmSpec, type RunDeps, type RunRequest } from '../runner/run-loop.js';
+import { errorMessage } from '../util/errors.js';
+import { analyse } from './analysis.js';
+
+/** Where the arms come from: installs given as bin dirs, or base and head built from source. */
+export type ArmSource =
+  { kind: 'installed'; arms: ArmSpec[] } | { kind: 'build'; request: ComparisonRequest };
+
+/** What a results store must offer the pipeline (src/store's ResultStore satisfies it). */
+export interface RunArchive {
+  /** With credentials masked. */
+  readonly description: string;
+  save(result: RunResult): Promise<{ id: string }>;
+}
+
+export interface PipelineRequest extends Omit<RunRequest, 'arms' | 'sink' | 'logsDir'> {
+  arms: ArmSource;
+  /** The run directory: results.json and logs/ are written there. */
+  runDir: string;
+}
+
+export interface PipelineDeps extends RunDeps {
+  /** Builds the arms from source; required when `arms.kind` is 'build'. */
+  build?: (request: ComparisonRequest, signal?: AbortSignal) => Promise<ArmSpec[]>;
+  /** The results store every finished run is saved to, if any. */
+  archive?: RunArchive;
+}
+
+export interface PipelineOutcome {
+  result: RunResult;
+  comparison: RunComparison;
+  resultsFile: string;
+  /** Set when the run was saved to the store. */
+  archived?: { id: string; description: string };
+  /** Why saving to the store failed (the results file is still complete). */
+  archiveError?: string;
+}
+
+export const RESULTS_FILE = 'results.json';
+
+export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Promise<PipelineOutcome> {
+  const arms = await resolveArms(req.arms, deps);
+  const resultsFile = path.join(req.runDir, RESULTS_FILE);
+  const archive = deps.archive ? archiveSink(deps.archive) : undefined;
+  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const { arms: _source, runDir, ...run } = req;
+  const result = await runBenchmark({ ...run, arms, sink, logsDir: path.join(runDir, 'logs') }, deps);
+  return {
+    result,
+    comparison: analyse(result),
+    resultsFile,
+    ...(archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive!.description } } : {}),
+    ...(archive?.error ? { archiveError: archive.error } : {}),
+  };
+}
+
+async function resolveArms(source: ArmSource, deps: PipelineDeps): Promise<ArmSpec[]> {
+  if (source.kind === 'installed') return source.arms;
+  if (!deps.build) throw new Error('the pipeline was asked to build the arms but given no builder');
+  return deps.logger.group('Building PostgreSQL', () => deps.build!(source.request, deps.signal));
+}
+
+/** Saves the finished run to the store; a store failure is kept (and reported), never fatal to the run. */
+function archiveSink(store: RunArchive): {
+  sink: ResultSink;
+  saved?: { id: string };
+  error?: string;
+} {
+  const state: { sink: ResultSink; saved?: { id: string }; error?: string } = {
+    sink: {
+      description: `the store ${store.description}`,
+      update: async () => {},
+      finish: async (result) => {
+        if (result.samples.length === 0) return; // nothing measured: nothing worth remembering
+        try {
+          state.saved = await store.save(result);
+        } catch (e) {
+          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
+        }
+      },
+    },
+  };
+  return state;
+}
