@@ -3,6 +3,7 @@
  * re-analyse the run without a server (environment, arms, the plan as executed, every raw sample).
  * Bump RESULTS_SCHEMA_VERSION on any incompatible change and teach readResults() to migrate.
  */
+import type { Fingerprint } from '../env/fingerprint.js';
 import type { MetricName } from './metrics.js';
 
 export const RESULTS_SCHEMA_VERSION = 1;
@@ -11,6 +12,10 @@ export interface RunResult {
   schemaVersion: typeof RESULTS_SCHEMA_VERSION;
   /** pgperf version that wrote the document. */
   pgperfVersion: string;
+  /** The run's id in a results store; assigned by the store on first save when absent. */
+  runId?: string;
+  /** Environment fingerprint (src/env/fingerprint.ts); the store computes it when absent. */
+  fingerprint?: Fingerprint;
   /** 'running' while measuring (the file is rewritten after every run), then final. */
   status: 'running' | 'complete' | 'interrupted' | 'failed';
   /** Why the run stopped early, when status is 'interrupted' or 'failed'. */
