@@ -178,6 +178,7 @@ export class DirStore implements ResultStore {
     const savedAt = (await stat(file)).mtime.toISOString();
     const entry = summarize(doc, savedAt);
     try {
+      await mkdir(this.indexDir, { recursive: true });
       await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}\n`);
     } catch {
       // A read-only store (a checked-out data branch, another user's directory) still lists.
