@@ -345,11 +345,15 @@ export class PgStore implements ResultStore {
       let client: pg.PoolClient | undefined;
       try {
         client = await this.pool.connect();
+        // A checked-out client whose connection dies also emits 'error'; the failed query reports it.
+        client.on('error', ignoreError);
         const value = await fn(client);
+        client.off('error', ignoreError);
         client.release();
         return value;
       } catch (e) {
         // A connection that saw an error is not reused: its session state is unknown.
+        client?.off('error', ignoreError);
         client?.release(true);
         if (e instanceof UserError) throw e;
         if (!isRetryable(e) || attempt >= attempts) throw this.explain(e, what);
@@ -481,6 +485,8 @@ async function inTransaction<T>(c: pg.PoolClient, fn: () => Promise<T>, begin = 
   }
 }
 
+function ignoreError(): void {}
+
 function isRetryable(e: unknown): boolean {
   const err = e as { code?: string; message?: string } | null;
   if (!err) return false;
@@ -493,7 +499,8 @@ function isRetryable(e: unknown): boolean {
 function checkUrl(url: string): void {
   let parsed: URL;
   try {
-    parsed = new URL(url);
+    // libpq (and pg) accept an empty host ("postgresql://user@/db?host=/socket/dir"); WHATWG URL does not.
+    parsed = new URL(url.replace('@/', '@localhost/'));
   } catch {
     throw new UserError(
       `store URL '${maskUrl(url)}' does not parse; expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE ` +
