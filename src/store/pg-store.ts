@@ -5,12 +5,16 @@
  * Tables (created by versioned migrations, recorded in pgperf_schema_migrations):
  *   pgperf_environments  fingerprint id -> facts (jsonb)
  *   pgperf_runs          one row per run: indexed columns for listing and filtering, and the results
- *                        document as jsonb (its samples are kept in pgperf_samples, not twice)
+ *                        document, verbatim (json: exported byte for byte as it was saved)
  *   pgperf_builds        one row per arm of a run: arm label, ref, sha, and the build record (options,
  *                        compiler) when pgperf built the arm
  *   pgperf_cells         one row per cell of a run: workload, clients, workload definition hash, fingerprint
- *   pgperf_samples       one row per sample: run, cell, arm, round, attempt, status, metrics (jsonb), and
- *                        the rest of the sample (progress, command, counts, ...) as jsonb
+ *   pgperf_samples       one row per sample: run, cell, arm, round, attempt, status, metrics (jsonb), for
+ *                        queries across runs (trends, baselines); the full sample is in the document
+ *
+ * The document is `json`, not `jsonb`: converting a 64-cell x 30-round run (2.5 MB of JSON, 15 MB with
+ * a minute of progress points per sample) to jsonb alone takes most of the save budget, and nothing
+ * queries inside it; what queries need is in the columns and in pgperf_samples.metrics.
  *
  * Migrations run on connect under an advisory lock, so runners connecting at once wait for each other
  * and each applies only what is missing. A save is one transaction (upsert of the run row, then its
@@ -20,7 +24,7 @@
  */
 import pg from 'pg';
 import { workloadHash } from '../env/fingerprint.js';
-import type { RunResult, Sample } from '../results/types.js';
+import type { RunResult } from '../results/types.js';
 import { cellId } from '../results/types.js';
 import { UserError, errorMessage } from '../util/errors.js';
 import { maskUrl } from './mask-url.js';
@@ -77,7 +81,7 @@ export const MIGRATIONS: readonly Migration[] = [
         cell_count integer NOT NULL,
         sample_count integer NOT NULL,
         summary jsonb NOT NULL,
-        document jsonb NOT NULL
+        document json NOT NULL
       );
       CREATE INDEX pgperf_runs_started ON pgperf_runs (started_at DESC, run_id COLLATE "C" DESC);
       CREATE INDEX pgperf_runs_fingerprint ON pgperf_runs (fingerprint, started_at DESC);
@@ -103,8 +107,10 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (run_id, cell_no)
       );
       CREATE INDEX pgperf_cells_series ON pgperf_cells (workload, clients, fingerprint);
+      -- No foreign keys on samples: a save deletes and inserts a run's samples itself, in one transaction,
+      -- and 3,840 per-row foreign-key checks would double the cost of saving a big run.
       CREATE TABLE pgperf_samples (
-        run_id text NOT NULL REFERENCES pgperf_runs ON DELETE CASCADE,
+        run_id text NOT NULL,
         sample_no integer NOT NULL,
         cell_no integer,
         arm text NOT NULL,
@@ -112,11 +118,20 @@ export const MIGRATIONS: readonly Migration[] = [
         attempt integer NOT NULL,
         status text NOT NULL,
         metrics jsonb NOT NULL,
-        detail jsonb NOT NULL,
-        PRIMARY KEY (run_id, sample_no),
-        FOREIGN KEY (run_id, cell_no) REFERENCES pgperf_cells ON DELETE CASCADE
+        PRIMARY KEY (run_id, sample_no)
       );
       CREATE INDEX pgperf_samples_cell ON pgperf_samples (run_id, cell_no, arm);
+      -- lz4 compresses the big documents several times faster than the default pglz (PostgreSQL 14+,
+      -- when built with lz4; otherwise the default stays).
+      DO $$
+      BEGIN
+        IF current_setting('server_version_num')::integer >= 140000 THEN
+          EXECUTE 'ALTER TABLE pgperf_runs ALTER COLUMN document SET COMPRESSION lz4';
+        END IF;
+      EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN
+        NULL;
+      END
+      $$;
     `,
   },
 ];
@@ -201,7 +216,7 @@ export class PgStore implements ResultStore {
             entry.cells,
             entry.samples,
             JSON.stringify(entry),
-            JSON.stringify({ ...doc, samples: [] }),
+            JSON.stringify(doc),
           ],
         );
         // Children of a previous save of this run go; the new ones come in one statement per table.
@@ -221,10 +236,10 @@ export class PgStore implements ResultStore {
           [entry.id, JSON.stringify(rows.cells), entry.fingerprint],
         );
         await c.query(
-          `INSERT INTO pgperf_samples (run_id, sample_no, cell_no, arm, round, attempt, status, metrics, detail)
-           SELECT $1, x.sample_no, x.cell_no, x.arm, x.round, x.attempt, x.status, x.metrics, x.detail
-           FROM jsonb_to_recordset($2::jsonb) AS x(sample_no integer, cell_no integer, arm text, round integer,
-             attempt integer, status text, metrics jsonb, detail jsonb)`,
+          `INSERT INTO pgperf_samples (run_id, sample_no, cell_no, arm, round, attempt, status, metrics)
+           SELECT $1, x.sample_no, x.cell_no, x.arm, x.round, x.attempt, x.status, x.metrics
+           FROM json_to_recordset($2::json) AS x(sample_no integer, cell_no integer, arm text, round integer,
+             attempt integer, status text, metrics jsonb)`,
           [entry.id, JSON.stringify(rows.samples)],
         );
       });
@@ -235,30 +250,21 @@ export class PgStore implements ResultStore {
   async load(id: string): Promise<RunResult> {
     checkRunId(id);
     return this.withClient(`load run ${id}`, async (c) => {
-      const { run, samples } = await inTransaction(
-        c,
-        async () => {
-          const run = await c.query<{ document: RunResult; schema_version: number }>(
-            'SELECT document, schema_version FROM pgperf_runs WHERE run_id = $1',
-            [id],
-          );
-          const samples = await c.query<SampleRow>(
-            `SELECT s.arm, s.round, s.attempt, s.status, s.metrics, s.detail, c.workload, c.clients
-             FROM pgperf_samples s LEFT JOIN pgperf_cells c USING (run_id, cell_no)
-             WHERE s.run_id = $1 ORDER BY s.sample_no`,
-            [id],
-          );
-          return { run: run.rows[0], samples: samples.rows };
-        },
-        'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+      const res = await c.query<{ document: string; schema_version: number }>(
+        'SELECT document::text AS document, schema_version FROM pgperf_runs WHERE run_id = $1',
+        [id],
       );
-      if (!run)
+      const run = res.rows[0];
+      if (!run) {
         throw new UserError(
           `no run '${id}' in ${this.description}; "pgperf store list" shows the stored runs`,
         );
-      checkSchemaVersion(run.schema_version, `run ${id} in ${this.description}`);
-      checkSchemaVersion(run.document.schemaVersion, `run ${id} in ${this.description}`);
-      return { ...run.document, samples: samples.map(sampleOf) };
+      }
+      const where = `run ${id} in ${this.description}`;
+      checkSchemaVersion(run.schema_version, where);
+      const doc = JSON.parse(run.document) as RunResult;
+      checkSchemaVersion(doc.schemaVersion, where);
+      return doc;
     });
   }
 
@@ -418,30 +424,6 @@ export class PgStore implements ResultStore {
   }
 }
 
-interface SampleRow {
-  arm: string;
-  round: number;
-  attempt: number;
-  status: Sample['status'];
-  metrics: Sample['metrics'];
-  detail: Record<string, unknown>;
-  workload: string | null;
-  clients: number | null;
-}
-
-/** The sample as it was saved: the columns and the detail put back together. */
-function sampleOf(r: SampleRow): Sample {
-  return {
-    ...(r.workload !== null ? { workload: r.workload, clients: r.clients } : {}),
-    ...r.detail,
-    round: r.round,
-    arm: r.arm,
-    attempt: r.attempt,
-    status: r.status,
-    metrics: r.metrics,
-  } as Sample;
-}
-
 /** Rows for the child tables of one run. */
 function childRows(doc: RunResult) {
   const builds = doc.arms.map((arm, i) => {
@@ -463,18 +445,20 @@ function childRows(doc: RunResult) {
     clients: c.clients,
     workload_hash: workloadHash(doc.workloads?.[c.workload] ?? null),
   }));
-  const samples = doc.samples.map((s, i) => {
-    const no = cellNo.get(cellId(s));
-    const { round, arm, attempt, status, metrics, workload, clients, ...rest } = s;
-    // A sample outside the plan's cells (never written by pgperf) keeps its cell in the detail.
-    const detail = no === undefined ? { ...rest, workload, clients } : rest;
-    return { sample_no: i, cell_no: no ?? null, arm, round, attempt: attempt ?? 1, status, metrics, detail };
-  });
+  const samples = doc.samples.map((s, i) => ({
+    sample_no: i,
+    cell_no: cellNo.get(cellId(s)) ?? null,
+    arm: s.arm,
+    round: s.round,
+    attempt: s.attempt ?? 1,
+    status: s.status,
+    metrics: s.metrics,
+  }));
   return { builds, cells, samples };
 }
 
-async function inTransaction<T>(c: pg.PoolClient, fn: () => Promise<T>, begin = 'BEGIN'): Promise<T> {
-  await c.query(begin);
+async function inTransaction<T>(c: pg.PoolClient, fn: () => Promise<T>): Promise<T> {
+  await c.query('BEGIN');
   try {
     const value = await fn();
     await c.query('COMMIT');
