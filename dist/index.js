@@ -33052,7 +33052,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject2 = isObject;
+  const isObject3 = isObject;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -33060,7 +33060,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -33196,7 +33196,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject2 = isObject;
+  const isObject3 = isObject;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -33205,7 +33205,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -51937,7 +51937,7 @@ function combineSinks(...sinks) {
 import { copyFile as copyFile2, mkdir as mkdir6 } from "node:fs/promises";
 import os11 from "node:os";
 import path12 from "node:path";
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/run-as.ts
 var DEFAULT_RUN_AS = "postgres";
@@ -53030,6 +53030,73 @@ async function readTrimmed(file2) {
   }
 }
 
+// src/env/fingerprint.ts
+import { createHash as createHash3 } from "node:crypto";
+var FINGERPRINT_ID_LENGTH = 16;
+var OPTIONAL_FACTS = [
+  ["smt", "smtControl"],
+  ["governor", "governor"],
+  ["cpuidleDriver", "cpuidleDriver"],
+  ["runnerLabel", "runnerLabel"]
+];
+function environmentFingerprint(result) {
+  const env = result.environment;
+  const facts = {
+    cpuModel: env.cpuModel,
+    cpuCount: String(env.cpuCount),
+    memoryGiB: String(Math.round(env.memoryBytes / 1024 ** 3)),
+    kernel: env.kernel,
+    os: env.os,
+    arch: env.arch,
+    settingsHash: env.settingsHash
+  };
+  for (const [fact, key] of OPTIONAL_FACTS) {
+    const value = env.facts?.[key];
+    if (value !== void 0 && value !== "") facts[fact] = value;
+  }
+  const builds2 = result.arms.map((a) => a.build).filter((b) => isObject2(b));
+  const compilers = distinct(
+    builds2.map((b) => isObject2(b.compiler) ? stringOf(b.compiler.version) : void 0)
+  );
+  if (compilers) facts.compiler = compilers;
+  const options = distinct(
+    builds2.map((b) => Array.isArray(b.options) ? b.options.map(String).join(" ") : void 0)
+  );
+  if (options !== void 0) facts.buildOptions = options;
+  const buildSystems = distinct(builds2.map((b) => stringOf(b.buildSystem)));
+  if (buildSystems) facts.buildSystem = buildSystems;
+  for (const client of result.clients ?? []) facts[`client.${client.tool}`] = client.version;
+  return { id: fingerprintId(facts), facts };
+}
+function fingerprintId(facts) {
+  return sha256Hex(canonicalJson(facts)).slice(0, FINGERPRINT_ID_LENGTH);
+}
+function canonicalJson(value) {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
+  if (!isObject2(value)) return value;
+  const out = {};
+  for (const key of Object.keys(value).sort()) {
+    if (value[key] !== void 0) out[key] = sortKeys(value[key]);
+  }
+  return out;
+}
+function distinct(values) {
+  const set2 = [...new Set(values.filter((v) => v !== void 0))].sort();
+  return set2.length ? set2.join(" | ") : void 0;
+}
+function stringOf(v) {
+  return typeof v === "string" ? v : void 0;
+}
+function sha256Hex(text2) {
+  return createHash3("sha256").update(text2).digest("hex");
+}
+function isObject2(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 // src/results/run-id.ts
 import { randomBytes } from "node:crypto";
 function newRunId(startedAt) {
@@ -53232,7 +53299,8 @@ async function runBenchmark(req, deps) {
       }
     });
     const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
-    result.environment.settingsHash = createHash3("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    result.environment.settingsHash = createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    result.fingerprint = environmentFingerprint(result);
     await save();
     const plannedRuns = rounds.flat();
     const warmupBefore = /* @__PURE__ */ new Set();
@@ -53514,6 +53582,7 @@ var resultsSchema = external_exports.looseObject({
   schemaVersion: external_exports.number().int(),
   pgperfVersion: text,
   runId: text.optional(),
+  fingerprint: external_exports.looseObject({ id: text, facts: external_exports.record(text, text) }).optional(),
   status: external_exports.enum(["running", "complete", "interrupted", "failed"]),
   stopReason: text.optional(),
   startedAt: text,
@@ -54696,8 +54765,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key, val) => {
-    const isObject2 = val !== null && typeof val === "object";
-    const hasToJSON = isObject2 && typeof val.toJSON === "function";
+    const isObject3 = val !== null && typeof val === "object";
+    const hasToJSON = isObject3 && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key);
     }

@@ -58,6 +58,7 @@ export const resultsSchema = z.looseObject({
   schemaVersion: z.number().int(),
   pgperfVersion: text,
   runId: text.optional(),
+  fingerprint: z.looseObject({ id: text, facts: z.record(text, text) }).optional(),
   status: z.enum(['running', 'complete', 'interrupted', 'failed']),
   stopReason: text.optional(),
   startedAt: text,

@@ -11,6 +11,3 @@ export function newRunId(startedAt: Date): string {
     .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${randomBytes(4).toString('hex')}`;
 }
-
-/** The form newRunId produces (and the store accepts as a file name). */
-export const RUN_ID_PATTERN = /^\d{8}T\d{6}Z-[0-9a-f]{8}$/;

@@ -4,6 +4,7 @@
  * Bump RESULTS_SCHEMA_VERSION on any incompatible change and teach readResults() to migrate.
  */
 import type { BuildRecord } from '../build/build.js';
+import type { Fingerprint } from '../env/fingerprint.js';
 import type { MetricName } from './metrics.js';
 
 export const RESULTS_SCHEMA_VERSION = 1;
@@ -12,8 +13,12 @@ export interface RunResult {
   schemaVersion: typeof RESULTS_SCHEMA_VERSION;
   /** pgperf version that wrote the document. */
   pgperfVersion: string;
-  /** Unique id of the run (see newRunId), shared by the results file and the store; absent in old documents. */
+  /** Unique id of the run (see newRunId), shared by the results file and the store; the store assigns one
+   * to documents written before it was recorded. */
   runId?: string;
+  /** Environment fingerprint (src/env/fingerprint.ts), computed when the run ends; the store computes it for
+   * older documents. */
+  fingerprint?: Fingerprint;
   /** 'running' while measuring (the file is rewritten after every run), then final. */
   status: 'running' | 'complete' | 'interrupted' | 'failed';
   /** Why the run stopped early, when status is 'interrupted' or 'failed'. */

@@ -17,6 +17,7 @@ import type { Driver, RunOutcome } from '../drivers/driver.js';
 import { createDriver } from '../drivers/factory.js';
 import { dataShape as sysbenchDataShape } from '../drivers/sysbench/command.js';
 import { captureEnvironment } from '../env/environment.js';
+import { environmentFingerprint } from '../env/fingerprint.js';
 import {
   RESULTS_SCHEMA_VERSION,
   cellId,
@@ -191,6 +192,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       .update(JSON.stringify(allSettings))
       .digest('hex')
       .slice(0, 16);
+    result.fingerprint = environmentFingerprint(result);
     await save();
 
     const plannedRuns = rounds.flat();

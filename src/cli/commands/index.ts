@@ -5,6 +5,7 @@ import { demoCommand } from './demo.js';
 import { runCommand } from './run.js';
 import { schemaCommand } from './schema.js';
 import { statCommand } from './stat.js';
+import { storeCommand } from './store.js';
 
 /** Every subcommand, in the order `pgperf --help` lists them. */
 export const commands: Array<() => Command> = [
@@ -14,4 +15,5 @@ export const commands: Array<() => Command> = [
   compareCommand,
   statCommand,
   schemaCommand,
+  storeCommand,
 ];
