@@ -16,7 +16,8 @@ import {
   DEFAULT_THRESHOLD_PCT,
 } from './defaults.js';
 import { formatP } from './format.js';
-import { perLookAlpha } from './sequential.js';
+import type { PrimaryTest } from './types.js';
+import { signedRankMinP } from '../stats/wilcoxon-signed-rank.js';
 
 /**
  * The fewest runs per arm for which the exact Mann–Whitney test can reach p < α/cells, i.e. for which Holm
@@ -28,14 +29,31 @@ export function minRunsPerArm(cells: number, alpha: number): number {
   return n;
 }
 
+/**
+ * The fewest rounds for which the primary test can reach p < α/cells at all (Holm's first step): the exact
+ * signed-rank floor 2/2ⁿ (6 rounds for one cell at α 0.05, 9 for 7 cells) or the Mann–Whitney floor
+ * 2/C(2n, n) (4 and 6).
+ */
+export function minRoundsFor(test: PrimaryTest, cells: number, alpha: number): number {
+  if (test === 'mann-whitney') return minRunsPerArm(cells, alpha);
+  let n = 1;
+  while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
+  return n;
+}
+
+/** The smallest p the primary test can give with n rounds (per arm). */
+export function minPFor(test: PrimaryTest, n: number): number {
+  return test === 'mann-whitney' ? minAchievableP(n, n) : signedRankMinP(n);
+}
+
 export interface PlanCheckInput {
   /** Planned rounds (runs per arm and cell). */
   rounds: number;
   /** Planned cells (workload × client count) in one comparison: Holm's family. */
   cells: number;
   alpha?: number;
-  /** Looks of a sequential schedule; the per-look α then applies. */
-  looks?: number;
+  /** The primary test; 'signed-rank' (compareRun's default) unless given. */
+  test?: PrimaryTest;
   thresholdPct?: number;
   /** Run-to-run noise (CV in percent), measured or assumed; DEFAULT_ASSUMED_NOISE_CV_PCT if absent. */
   noiseCvPct?: number | null;
@@ -63,14 +81,16 @@ export interface PlanCheck {
  */
 export function checkPlan(input: PlanCheckInput): PlanCheck {
   const alpha = input.alpha ?? DEFAULT_ALPHA;
-  const testAlpha = input.looks && input.looks > 1 ? perLookAlpha(input.looks, alpha) : alpha;
+  const testAlpha = alpha;
+  const test = input.test ?? 'signed-rank';
   const thresholdPct = input.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
   const noiseAssumed = input.noiseCvPct === undefined || input.noiseCvPct === null;
   const noiseCvPct = input.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
   const cells = Math.max(1, input.cells);
-  const minAdjustedP = Math.min(1, cells * minAchievableP(input.rounds, input.rounds));
-  const minRounds = minRunsPerArm(cells, testAlpha);
+  const minAdjustedP = Math.min(1, cells * minPFor(test, input.rounds));
+  const minRounds = minRoundsFor(test, cells, testAlpha);
   const recommendedRounds = recommendRounds({
+    test,
     noiseCvPct,
     thresholdPct,
     cells,
@@ -106,6 +126,7 @@ export function checkPlan(input: PlanCheckInput): PlanCheck {
 }
 
 export interface RecommendRoundsInput {
+  test?: PrimaryTest;
   noiseCvPct: number;
   thresholdPct: number;
   cells: number;
@@ -124,12 +145,15 @@ export interface RecommendRoundsInput {
  */
 export function recommendRounds(input: RecommendRoundsInput): number {
   const { noiseCvPct, thresholdPct, cells, alpha, power } = input;
+  const test = input.test ?? 'signed-rank';
   const sigma = Math.log1p(noiseCvPct / 100);
   const effect = Math.log1p(thresholdPct / 100);
-  let n = minRunsPerArm(cells, alpha);
+  let n = minRoundsFor(test, cells, alpha);
   if (!(sigma > 0)) return n;
   for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
-    const df = 2 * n - 2;
+    // Paired: ln(head/base) per round has SD σ√2 when the runs' noise is independent (an upper bound:
+    // noise the round shares cancels), the same standard error as the unpaired difference, on n − 1 df.
+    const df = test === 'mann-whitney' ? 2 * n - 2 : n - 1;
     const noncentrality = (effect / (sigma * Math.sqrt(2 / n))) * Math.sqrt(MWU_EFFICIENCY);
     const critical = studentTQuantile(1 - alpha / (2 * cells), df);
     if (studentTCdf(noncentrality - critical, df) >= power) break;
