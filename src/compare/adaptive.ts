@@ -165,7 +165,8 @@ export interface AdaptiveLookResult {
   rounds: number;
   /** The comparison at this look: decided cells carry their verdict of the look that decided them. */
   comparison: RunComparison;
-  /** Cells with at least one head arm still undecided: measure them (every arm) in the next rounds. */
+  /** Cells with at least one head arm still undecided: unless `stop`, measure them (every arm) in the
+   * rounds up to nextRounds; decided cells need no more runs. */
   openCells: CellKey[];
   /** Every decided hypothesis so far. */
   decidedCells: DecidedCell[];
@@ -285,7 +286,7 @@ export function adaptiveLook(
       look: k,
       rounds: plan.schedule[k - 1]!,
       comparison,
-      openCells: outcome.stop ? [] : ctx.cells.filter((c) => openIds.has(cellId(c))),
+      openCells: ctx.cells.filter((c) => openIds.has(cellId(c))),
       decidedCells,
       nextRounds: outcome.stop ? null : plan.schedule[k]!,
       stop: outcome.stop,
