@@ -125,7 +125,10 @@ const rows: string[][] = [['model', 'test', 'rounds', 'A/A p<α', 'A/A regressio
 let seed = 1;
 for (const [name, { model, effects }] of Object.entries(models)) {
   for (const rounds of ROUNDS) {
-    const counts = { paired: { sig: 0, reg: 0, power: effects.map(() => 0) }, unpaired: { sig: 0, reg: 0, power: effects.map(() => 0) } };
+    const counts = {
+      paired: { sig: 0, reg: 0, power: effects.map(() => 0) },
+      unpaired: { sig: 0, reg: 0, power: effects.map(() => 0) },
+    };
     for (let r = 0; r < REPLICATES; r++) {
       const random = seededRandom(seed++);
       const pairs = model(random, rounds);
@@ -147,7 +150,9 @@ for (const [name, { model, effects }] of Object.entries(models)) {
         String(rounds),
         (c.sig / REPLICATES).toFixed(3),
         (c.reg / REPLICATES).toFixed(3),
-        effects.map((e, i) => `${(100 * e).toFixed(0)}%: ${(c.power[i]! / REPLICATES).toFixed(3)}`).join(', '),
+        effects
+          .map((e, i) => `${(100 * e).toFixed(0)}%: ${(c.power[i]! / REPLICATES).toFixed(3)}`)
+          .join(', '),
       ]);
     }
   }

@@ -20,7 +20,9 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const values = (kind: 'final' | 'progress-median', rs: typeof runs) =>
   rs.map((r) => runValue(noisySample(r), 'tps', kind));
 
-console.log('| session | clients | arm | rounds | final: robust / SD of ln | progress median: robust / SD of ln |');
+console.log(
+  '| session | clients | arm | rounds | final: robust / SD of ln | progress median: robust / SD of ln |',
+);
 console.log('|---|---|---|---|---|---|');
 for (const session of [1, 2]) {
   for (const clients of [1, 2]) {
@@ -36,13 +38,19 @@ for (const session of [1, 2]) {
     }
   }
 }
-console.log('\nSession 1 A/A pairs, SD of ln(base-rebuilt / base) per round (the paired test\'s noise):');
+console.log("\nSession 1 A/A pairs, SD of ln(base-rebuilt / base) per round (the paired test's noise):");
 for (const clients of [1, 2]) {
   const ratios = (kind: 'final' | 'progress-median') =>
     Array.from({ length: 10 }, (_, i) => {
       const r = runs.filter((x) => x.session === 1 && x.round === i + 1 && x.clients === clients);
-      const [b] = values(kind, r.filter((x) => x.arm === 'base'));
-      const [h] = values(kind, r.filter((x) => x.arm === 'base-rebuilt'));
+      const [b] = values(
+        kind,
+        r.filter((x) => x.arm === 'base'),
+      );
+      const [h] = values(
+        kind,
+        r.filter((x) => x.arm === 'base-rebuilt'),
+      );
       return Math.log(h! / b!);
     });
   const f = ratios('final');

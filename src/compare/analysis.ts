@@ -4,7 +4,9 @@
  */
 import { METRICS, PRIMARY_METRIC, type MetricName } from '../results/metrics.js';
 import { cellId, type CellKey, type RunResult } from '../results/types.js';
+import { median } from 'simple-statistics';
 import { holmAdjust } from '../stats/holm.js';
+import { robustLogSpread } from '../stats/robust-log-spread.js';
 import { collectCellRuns, documentCells, runValues, type CellRuns, type RunValue } from './cell-runs.js';
 import { compareCurves, curveSummary } from './curve.js';
 import { DEFAULT_ALPHA, DEFAULT_COLLAPSE_FRACTION, DEFAULT_THRESHOLD_PCT } from './defaults.js';
@@ -233,13 +235,39 @@ function curves(ctx: RunContext, head: string): CurveComparison[] {
       ctx.cells
         .filter((c) => c.workload === workload)
         .map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
-    const base = curveSummary(ctx.baseline ?? '', points(ctx.baseline ?? ''), ctx.collapseFraction);
-    const headCurve = curveSummary(head, points(head), ctx.collapseFraction);
+    const basePoints = points(ctx.baseline ?? '');
+    const headPoints = points(head);
+    const base = curveSummary(ctx.baseline ?? '', basePoints, ctx.collapseFraction);
+    const headCurve = curveSummary(head, headPoints, ctx.collapseFraction);
+    const tolerance = Math.max(
+      ctx.thresholds(workload),
+      medianNoiseTolerancePct([...basePoints, ...headPoints]),
+    );
     return base && headCurve
-      ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, ctx.thresholds(workload))]
+      ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, tolerance)]
       : [];
   });
 }
+
+/**
+ * How far two client counts' medians can differ by noise alone, in percent: CURVE_TOLERANCE_Z standard
+ * errors of a difference of two medians, 1.2533·σ/√n each (the median's asymptotic SE under normal noise),
+ * with σ the median robust spread of ln TPS over the points and n their median run count.
+ */
+function medianNoiseTolerancePct(points: ReadonlyArray<{ values: readonly number[] }>): number {
+  const usable = points
+    .map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0))
+    .filter((v) => v.length >= 3);
+  if (usable.length === 0) return 0;
+  const sigma = median(usable.map(robustLogSpread));
+  const n = median(usable.map((v) => v.length));
+  return 100 * CURVE_TOLERANCE_Z * Math.SQRT2 * MEDIAN_SE_FACTOR * (sigma / Math.sqrt(n));
+}
+
+/** Two standard errors: a plateau's argmax wandering by noise stays inside the tolerance ~95% of the time. */
+const CURVE_TOLERANCE_Z = 2;
+/** √(π/2): the SE of a sample median over the SE of the mean under normal noise. */
+const MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
 
 /** The threshold per workload: `workloads[name].threshold` (percent) when it is a positive number. */
 function workloadThresholds(

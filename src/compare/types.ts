@@ -186,7 +186,8 @@ export interface CurveComparison {
   /** 100·(head peak / base peak − 1). */
   peakDeltaPct: number;
   /**
-   * Medians within this many percent of each other are a plateau: peakMoved needs each arm's peak outside
+   * Medians within this many percent of each other are a plateau (the larger of δ and two standard errors of
+   * a difference of medians at the measured noise): peakMoved needs each arm's peak outside
    * the other arm's plateau, collapseMoved a client count clearly collapsed in one arm and clearly not in
    * the other (beyond the tolerance), so run-to-run noise on a flat curve does not flip them.
    */

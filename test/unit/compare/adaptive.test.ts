@@ -30,14 +30,18 @@ describe('planAdaptive', () => {
   });
 
   it('refuses bad designs, naming the bad value', () => {
-    expect(() => planAdaptive({ schedule: [6, 10, 10] })).toThrow(/strictly increasing.*\[6, 10, 10\] \(look 3: 10\)/);
+    expect(() => planAdaptive({ schedule: [6, 10, 10] })).toThrow(
+      /strictly increasing.*\[6, 10, 10\] \(look 3: 10\)/,
+    );
     expect(() => planAdaptive({ schedule: [] })).toThrow(RangeError);
     expect(() => planAdaptive({ schedule: [6, 10.5] })).toThrow(/look 2: 10.5/);
     expect(() => planAdaptive({ schedule: [4, 10] })).toThrow(
       /first look at 4 rounds is below the 6 rounds the signed-rank test needs to reach α 0.05/,
     );
     expect(() => planAdaptive({ schedule: [4, 10], test: 'mann-whitney' })).not.toThrow();
-    expect(() => planAdaptive({ schedule: [6, 10], maxRounds: 5 })).toThrow(/maxRounds .* ≥ the first look \(6 rounds\), got 5/);
+    expect(() => planAdaptive({ schedule: [6, 10], maxRounds: 5 })).toThrow(
+      /maxRounds .* ≥ the first look \(6 rounds\), got 5/,
+    );
     expect(() => planAdaptive({ schedule: [6], alpha: 1.5 })).toThrow(/alpha must be in \(0, 1\), got 1.5/);
     // @ts-expect-error: a bad spending name from untyped input
     expect(() => planAdaptive({ schedule: [6], spending: 'haybittle' })).toThrow(/got 'haybittle'/);
@@ -85,7 +89,9 @@ describe('adaptiveLook', () => {
     expect(adaptiveLook(at15, plan, { stopOnRegression: false }).look).toBe(2);
     expect(lookAtRounds([10, 14, 20], 9)).toBe(0);
     const early = { ...result, samples: result.samples.filter((s) => s.round <= 5) };
-    expect(() => adaptiveLook(early, plan)).toThrow(/5 round\(s\) recorded, before the first look at 10 rounds/);
+    expect(() => adaptiveLook(early, plan)).toThrow(
+      /5 round\(s\) recorded, before the first look at 10 rounds/,
+    );
     expect(() => adaptiveLook(result, plan, { look: 4 })).toThrow(/look must be between 1 and 3, got 4/);
   });
 

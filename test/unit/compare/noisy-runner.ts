@@ -58,5 +58,10 @@ export function noisySample(run: NoisyRun, overrides: Partial<Sample> = {}): Sam
 /** Session 1 (base vs base-rebuilt, an A/A pair) as a results document. */
 export function noisyRunnerSession1(): RunResult {
   const runs = noisyRunnerRuns().filter((r) => r.session === 1);
-  return document(['base', 'base-rebuilt'], { 'select-only': [1, 2] }, 10, runs.map((r) => noisySample(r)));
+  return document(
+    ['base', 'base-rebuilt'],
+    { 'select-only': [1, 2] },
+    10,
+    runs.map((r) => noisySample(r)),
+  );
 }
