@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkPlan, measuredNoiseCvPct, minRunsPerArm, recommendRounds } from '../../../src/compare/power.js';
+import { planAdaptive } from '../../../src/compare/adaptive.js';
+import {
+  checkPlan,
+  estimateNoise,
+  measuredNoiseCvPct,
+  minRunsPerArm,
+  planPower,
+  recommendRounds,
+} from '../../../src/compare/power.js';
 import { syntheticRun } from './synthetic-run.js';
 
 describe('minRunsPerArm', () => {
@@ -64,5 +72,64 @@ describe('measuredNoiseCvPct', () => {
 
   it('is null without enough runs', () => {
     expect(measuredNoiseCvPct(syntheticRun({ seed: 3, rounds: 2 }), 'tps')).toBeNull();
+  });
+});
+
+describe('planPower and estimateNoise', () => {
+  const plan = planAdaptive({ schedule: [6, 10, 15, 20, 30] });
+  const cell = { workload: 'w', clients: 1 };
+
+  it('refuses a plan that can never reach significance, with the user’s alpha and hypotheses', () => {
+    const tight = planAdaptive({ schedule: [6, 8], alpha: 0.05 });
+    const refused = planPower({ plan: tight, hypotheses: 7, cells: [{ cell, noise: null }] });
+    expect(refused.canReachAlpha).toBe(false);
+    expect(refused.refusal).toMatch(
+      /at most 8 rounds the signed-rank test's smallest p \(0\.0078\).*Holm over 7/,
+    );
+    expect(refused.refusal).toMatch(/at least \d+ rounds/);
+    expect(refused.cells[0]!.resolvablePct).toBe(Number.POSITIVE_INFINITY);
+    expect(planPower({ plan, hypotheses: 7, cells: [{ cell, noise: null }] }).canReachAlpha).toBe(true);
+    // A stricter α needs more: the same plan is refused at α 0.0001.
+    const strict = planAdaptive({ schedule: [15, 16], alpha: 0.0001 });
+    expect(planPower({ plan: strict, hypotheses: 7, cells: [{ cell, noise: null }] }).canReachAlpha).toBe(
+      false,
+    );
+  });
+
+  it('gives the smallest resolvable change per cell, growing with noise, shrinking with the budget', () => {
+    const at = (pairedCvPct: number, p = plan) =>
+      planPower({
+        plan: p,
+        hypotheses: 7,
+        cells: [{ cell, noise: { cell, rounds: 10, pairedCvPct, runCvPct: null } }],
+      }).cells[0]!;
+    expect(at(3).noiseSource).toBe('measured-paired');
+    expect(at(3).resolvablePct).toBeLessThan(at(6).resolvablePct);
+    expect(at(6).resolvablePct / at(3).resolvablePct).toBeCloseTo(2, 0);
+    const longer = planAdaptive({ schedule: [6, 10, 15, 20, 30, 60] });
+    expect(at(3, longer).resolvablePct).toBeLessThan(at(3).resolvablePct);
+    expect(at(1).thresholdResolvable).toBe(true);
+    expect(at(1).roundsForThreshold).toBeLessThanOrEqual(30);
+    const noisy = planPower({
+      plan,
+      hypotheses: 7,
+      cells: [{ cell, noise: { cell, rounds: 10, pairedCvPct: 10, runCvPct: null } }],
+    });
+    expect(noisy.warnings[0]).toMatch(
+      /w@1: at 10\.0% per-round noise \(measured-paired\) 30 rounds resolve changes of/,
+    );
+  });
+
+  it('estimates a cell’s paired and run noise robustly from the runs so far', () => {
+    const r = syntheticRun({ seed: 5, rounds: 20, noise: 0.04, workloads: { w: [1] } });
+    const noise = estimateNoise(r, cell);
+    expect(noise.rounds).toBe(20);
+    // Independent runs at 4%: ln(head/base) has SD 4·√2 ≈ 5.7%.
+    expect(noise.pairedCvPct!).toBeGreaterThan(3);
+    expect(noise.pairedCvPct!).toBeLessThan(9);
+    expect(noise.runCvPct!).toBeGreaterThan(2.5);
+    expect(noise.runCvPct!).toBeLessThan(6);
+    const few = { ...r, samples: r.samples.filter((s) => s.round <= 2) };
+    expect(estimateNoise(few, cell)).toMatchObject({ rounds: 2, pairedCvPct: null, runCvPct: null });
   });
 });
