@@ -10,7 +10,7 @@
  *   real runner, where most noise is between rounds), so ln(head/base) per round has SD X%.
  *
  * Printed per scenario: the share of comparisons whose overall verdict is regression, improvement/mixed,
- * no-change, likely regression (inconclusive with the 'likely-regression' reason), the mean rounds until the
+ * no-change, the share of (head, cell) comparisons decided no-change, likely regression (inconclusive with the 'likely-regression' reason), the mean rounds until the
  * run stopped, and the mean rounds each cell was measured (decided cells stop early). For the power
  * scenarios also the fixed design (one analysis at α, Holm across cells) of the same power.
  *
@@ -126,6 +126,7 @@ const alarm = (c: RunComparison) =>
 
 function run(s: Scenario, p: AdaptivePlan) {
   const t = {
+    cellsNoChange: 0,
     regression: 0,
     otherAlarm: 0,
     noChange: 0,
@@ -142,6 +143,7 @@ function run(s: Scenario, p: AdaptivePlan) {
     if (c.verdict === 'regression') t.regression++;
     else if (alarm(c)) t.otherAlarm++;
     if (c.verdict === 'no-change') t.noChange++;
+    t.cellsNoChange += c.comparisons.flatMap((a) => a.cells).filter((x) => x.verdict === 'no-change').length;
     if (c.verdict === 'inconclusive' && c.likelyRegressions.length > 0) t.likely++;
     t.rounds += out.rounds;
     // A cell is measured until every head arm is decided for it, or the run stops.
@@ -162,17 +164,28 @@ function run(s: Scenario, p: AdaptivePlan) {
   }
   const share = (k: number) => (k / REPLICATES).toFixed(3);
   const power = t.regression / REPLICATES;
-  const fixedSame = s.fixed ? FIXED.find((n) => (t.fixed.get(n) ?? 0) / REPLICATES >= power) : undefined;
+  // Rounds of the fixed design with the adaptive design's power, interpolated linearly on the grid.
+  const fixedPower = (n: number) => (t.fixed.get(n) ?? 0) / REPLICATES;
+  const above = FIXED.findIndex((n) => fixedPower(n) >= power);
+  const fixedSame =
+    !s.fixed || above < 0
+      ? undefined
+      : above === 0
+        ? FIXED[0]!
+        : FIXED[above - 1]! +
+          ((FIXED[above]! - FIXED[above - 1]!) * (power - fixedPower(FIXED[above - 1]!))) /
+            (fixedPower(FIXED[above]!) - fixedPower(FIXED[above - 1]!));
   return [
     s.name,
     share(t.regression),
     share(t.otherAlarm),
     share(t.noChange),
+    share(t.cellsNoChange / (s.cells * s.heads)),
     share(t.likely),
     (t.rounds / REPLICATES).toFixed(1),
     (t.cellRounds / (REPLICATES * s.cells)).toFixed(1),
     s.fixed
-      ? `${FIXED.map((n) => `${n}:${share(t.fixed.get(n) ?? 0)}`).join(' ')}; same power: ${fixedSame ?? '>30'}`
+      ? `${FIXED.map((n) => `${n}:${share(t.fixed.get(n) ?? 0)}`).join(' ')}; same power: ${fixedSame === undefined ? '>30' : fixedSame.toFixed(1)}`
       : '',
   ];
 }
@@ -187,6 +200,7 @@ const rows = [
     'regression',
     'improvement/mixed',
     'no-change',
+    'cells no-change',
     'likely regression',
     'rounds to stop',
     'rounds per cell',

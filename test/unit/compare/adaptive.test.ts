@@ -102,3 +102,39 @@ describe('adaptiveLook', () => {
     expect(c.comparisons[0]!.cells[0]!.familySize).toBe(16);
   });
 });
+
+describe('the adaptive design by seeded simulation (small replicate counts; bench/adaptive-sim.ts has 1000)', () => {
+  const design = planAdaptive({ schedule: [6, 10, 15, 20, 30] });
+  const alarmed = (v: string) => v === 'regression' || v === 'improvement' || v === 'mixed';
+
+  it('keeps the A/A false-alarm rate over all looks and 3 cells at alpha within Monte Carlo error', () => {
+    const replications = 100;
+    let alarms = 0;
+    for (let seed = 1; seed <= replications; seed++) {
+      const doc = syntheticRun({ seed: 500 + seed, rounds: 30, noise: 0.03, workloads: { w: [1, 2, 4] } });
+      if (alarmed(adaptiveLook(doc, design, { look: 5 }).comparison.verdict)) alarms++;
+    }
+    // 1000 replicates in the bench give 0.030 for 7 cells; 3 binomial SEs of 5% over 100 is 0.065.
+    expect(alarms / replications).toBeLessThanOrEqual(0.05 + 0.065);
+  });
+
+  it('catches a planted -6% at 5% noise and stops early on average', () => {
+    const replications = 40;
+    let caught = 0;
+    let rounds = 0;
+    for (let seed = 1; seed <= replications; seed++) {
+      const doc = syntheticRun({
+        seed: 900 + seed,
+        rounds: 30,
+        noise: 0.05,
+        workloads: { w: [1] },
+        effect: (arm) => (arm === 'head' ? 0.94 : 1),
+      });
+      const out = adaptiveLook(doc, design, { look: 5 });
+      if (out.comparison.verdict === 'regression') caught++;
+      rounds += out.rounds;
+    }
+    expect(caught / replications).toBeGreaterThanOrEqual(0.85);
+    expect(rounds / replications).toBeLessThan(26);
+  });
+});
