@@ -296,6 +296,43 @@ export function adaptiveLook(
   }
 }
 
+/** What results.json records of an adaptive run (field `adaptive`): the plan and every look taken. */
+export interface AdaptiveRecord {
+  plan: AdaptivePlan;
+  looks: AdaptiveLookOutcome[];
+}
+
+/** The record to store after a look (replaces the previous one: history holds every look so far). */
+export function adaptiveRecord(plan: AdaptivePlan, look: AdaptiveLookResult): AdaptiveRecord {
+  return { plan, looks: look.history };
+}
+
+/**
+ * An AdaptivePlan read back from results.json, recomputed from its declared inputs (schedule, maxRounds,
+ * alpha, spending, test) so a hand-edited level cannot loosen the design. Throws RangeError naming the field.
+ */
+export function planFromJson(value: unknown): AdaptivePlan {
+  const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const field = (name: string, ok: boolean) => {
+    if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
+  };
+  field('schedule', Array.isArray(v.schedule) && v.schedule.every((r) => typeof r === 'number'));
+  field('maxRounds', typeof v.maxRounds === 'number');
+  field('alpha', typeof v.alpha === 'number');
+  field('spending', SPENDING_FUNCTIONS.includes(v.spending as SpendingFunction));
+  field('test', v.test === 'signed-rank' || v.test === 'mann-whitney');
+  return buildPlan(
+    {
+      schedule: v.schedule as number[],
+      maxRounds: v.maxRounds as number,
+      alpha: v.alpha as number,
+      spending: v.spending as SpendingFunction,
+      test: v.test as PrimaryTest,
+    },
+    false,
+  );
+}
+
 /** The last look (1-based) whose cumulative rounds are ≤ `rounds`; 0 before the first look. */
 export function lookAtRounds(schedule: readonly number[], rounds: number): number {
   let look = 0;

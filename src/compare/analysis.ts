@@ -10,6 +10,7 @@ import { robustLogSpread } from '../stats/robust-log-spread.js';
 import { collectCellRuns, documentCells, runValues, type CellRuns, type RunValue } from './cell-runs.js';
 import { compareCurves, curveSummary } from './curve.js';
 import { DEFAULT_ALPHA, DEFAULT_COLLAPSE_FRACTION, DEFAULT_THRESHOLD_PCT } from './defaults.js';
+import type { AdaptivePlan } from './adaptive.js';
 import { overallVerdict } from './overall.js';
 import { checkPlan, measuredNoiseCvPct } from './power.js';
 import { shiftStatistics } from './shift-statistics.js';
@@ -38,6 +39,12 @@ export interface CompareRunOptions {
    * completed rounds reach.
    */
   sequential?: { schedule: readonly number[]; look?: number };
+  /**
+   * The adaptive design the run used (results.json `adaptive.plan`, via planFromJson): the comparison is
+   * then adaptiveLook(result, plan, { look }).comparison, the verdicts the run loop acted on. Takes
+   * precedence over `sequential`; its α replaces `alpha`.
+   */
+  adaptive?: { plan: AdaptivePlan; look?: number };
   /** 'paired' (default): signed-rank on per-round log-ratios; 'unpaired': Mann–Whitney on the runs. */
   test?: 'paired' | 'unpaired';
   /** Run value: the metric as reported (default) or, for tps, the median per-second progress TPS. */

@@ -9,7 +9,7 @@
  * `test: 'unpaired'` restores the Mann–Whitney rank-sum test on the pooled runs.
  */
 import type { RunResult } from '../results/types.js';
-import { adaptiveCompare } from './adaptive.js';
+import { adaptiveCompare, adaptiveLook } from './adaptive.js';
 import { analyseLook, assemble, prepareRun, type CompareRunOptions } from './analysis.js';
 import { EQUIVALENCE_LEVEL } from './defaults.js';
 import type { RunComparison } from './types.js';
@@ -18,6 +18,14 @@ export type { CompareRunOptions } from './analysis.js';
 
 /** Compares every head arm of a results document with the baseline (arms[0]); see the module comment. */
 export function compareRun(result: RunResult, options: CompareRunOptions = {}): RunComparison {
+  if (options.adaptive) {
+    const { plan, look } = options.adaptive;
+    return adaptiveLook(result, plan, {
+      ...options,
+      ...(look === undefined ? {} : { look }),
+      stopOnRegression: true,
+    }).comparison;
+  }
   if (options.sequential) {
     return adaptiveCompare(result, options, options.sequential);
   }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { adaptiveLook, lookAtRounds, planAdaptive } from '../../../src/compare/adaptive.js';
+import {
+  adaptiveLook,
+  adaptiveRecord,
+  lookAtRounds,
+  planAdaptive,
+  planFromJson,
+} from '../../../src/compare/adaptive.js';
 import { compareRun } from '../../../src/compare/compare-run.js';
 import { alphaSpent, perLookLevels } from '../../../src/stats/alpha-spending.js';
 import { syntheticRun } from './synthetic-run.js';
@@ -93,6 +99,21 @@ describe('adaptiveLook', () => {
       /5 round\(s\) recorded, before the first look at 10 rounds/,
     );
     expect(() => adaptiveLook(result, plan, { look: 4 })).toThrow(/look must be between 1 and 3, got 4/);
+  });
+
+  it('round-trips through results.json and drives compareRun', () => {
+    const out = adaptiveLook(result, plan, { look: 2, stopOnRegression: false });
+    const stored = JSON.parse(JSON.stringify(adaptiveRecord(plan, out)));
+    expect(stored.looks).toHaveLength(2);
+    const restored = planFromJson(stored.plan);
+    expect(restored).toEqual(plan);
+    const viaCompare = compareRun(result, { adaptive: { plan: restored, look: 1 } });
+    expect(viaCompare.sequential).toMatchObject({ look: 1 });
+    expect(viaCompare.verdict).toBe('regression');
+    expect(() => planFromJson({ ...stored.plan, spending: 'none' })).toThrow(
+      /adaptive.plan.spending is missing or invalid: "none"/,
+    );
+    expect(() => planFromJson({ ...stored.plan, schedule: [10, 5] })).toThrow(/strictly increasing/);
   });
 
   it('controls Holm across every head arm and cell (one family)', () => {
