@@ -11,6 +11,7 @@ import { collectCellRuns, documentCells, runValues, type CellRuns, type RunValue
 import { compareCurves, curveSummary } from './curve.js';
 import { DEFAULT_ALPHA, DEFAULT_COLLAPSE_FRACTION, DEFAULT_THRESHOLD_PCT } from './defaults.js';
 import type { AdaptivePlan } from './adaptive.js';
+import { formatP } from './format.js';
 import { overallVerdict } from './overall.js';
 import { checkPlan, measuredNoiseCvPct } from './power.js';
 import { shiftStatistics } from './shift-statistics.js';
@@ -135,27 +136,57 @@ export interface LookSpec {
 export function analyseLook(ctx: RunContext, spec: LookSpec): Map<string, CellComparison[]> {
   const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
   const runs: CellRuns = collectCellRuns(samples, ctx.metric, ctx.value);
+  const statistics = (head: string, cell: CellKey, paired: boolean) => {
+    const arms = runs.get(cellId(cell));
+    const baseRuns = arms?.get(ctx.baseline!);
+    const headRuns = arms?.get(head);
+    const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
+      failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
+      equivalenceLevel: spec.equivalenceLevel,
+      ...(paired && baseRuns && headRuns
+        ? { rounds: { base: baseRuns.byRound, head: headRuns.byRound } }
+        : {}),
+      ...(ctx.bootstrap ? { bootstrap: ctx.bootstrap } : {}),
+    });
+    const missing = [!baseRuns && `base (${ctx.baseline})`, !headRuns && `head (${head})`].filter(Boolean);
+    if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(' or ')}`;
+    return stats;
+  };
   const measured = ctx.heads.flatMap((head) =>
     ctx.cells.map((cell) => {
       const key = hypothesisKey(head, cell);
-      const frozen = spec.frozen.get(key);
-      if (frozen) return { head, cell, key, frozen, stats: null };
-      const arms = runs.get(cellId(cell));
-      const baseRuns = arms?.get(ctx.baseline!);
-      const headRuns = arms?.get(head);
-      const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
-        failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
-        equivalenceLevel: spec.equivalenceLevel,
-        ...(ctx.test === 'paired' && baseRuns && headRuns
-          ? { rounds: { base: baseRuns.byRound, head: headRuns.byRound } }
-          : {}),
-        ...(ctx.bootstrap ? { bootstrap: ctx.bootstrap } : {}),
-      });
-      const missing = [!baseRuns && `base (${ctx.baseline})`, !headRuns && `head (${head})`].filter(Boolean);
-      if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(' or ')}`;
-      return { head, cell, key, frozen: null, stats };
+      const frozen = spec.frozen.get(key) ?? null;
+      return {
+        head,
+        cell,
+        key,
+        frozen,
+        stats: frozen ? null : statistics(head, cell, ctx.test === 'paired'),
+      };
     }),
   );
+  // Too few complete rounds for the paired test to reach the level after Holm at all (its floor 2/2ⁿ ≥ α/m)
+  // while the unpaired test's floor is below it: the unpaired test decides. The choice depends on the
+  // sizes only, never on the data's outcome, so it keeps the error rates.
+  const m =
+    measured.filter((x) => x.stats?.p != null).length +
+    measured.filter(
+      (x) => x.frozen && x.frozen.verdict !== 'regression' && x.frozen.verdict !== 'improvement',
+    ).length;
+  for (const x of measured) {
+    const st = x.stats;
+    if (!st || st.test !== 'signed-rank' || st.minAchievableP === null) continue;
+    if (st.minAchievableP * m < spec.alpha) continue;
+    const unpaired = statistics(x.head, x.cell, false);
+    if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
+    unpaired.notes.push({
+      code: 'unpaired-fallback',
+      message:
+        `${st.pairs} complete round(s) cannot reach α ${formatP(spec.alpha)} over ${m} comparisons with the paired test ` +
+        `(smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides`,
+    });
+    x.stats = unpaired;
+  }
   const open = measured.filter((m) => m.stats !== null && m.stats.p !== null);
   // Frozen cells that did not reject H₀ stay in the family with p = 1; rejected ones have left it.
   const stillIn = measured.filter(
