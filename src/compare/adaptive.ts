@@ -21,7 +21,7 @@ import { cellId } from '../results/types.js';
 import { perLookLevels, SPENDING_FUNCTIONS, type SpendingFunction } from '../stats/alpha-spending.js';
 import { analyseLook, assemble, hypothesisKey, prepareRun, type CompareRunOptions } from './analysis.js';
 import { DEFAULT_ALPHA } from './defaults.js';
-import { minRoundsFor } from './power.js';
+import { minRoundsFor, pairedMinRounds } from './power.js';
 import type { CellComparison, PrimaryTest, ReasonCode, RunComparison, Verdict } from './types.js';
 
 export interface AdaptivePlanInput {
@@ -93,7 +93,7 @@ function buildPlan(input: AdaptivePlanInput, checkFirstLook: boolean): AdaptiveP
     );
   }
   const first = s[0]!;
-  const needed = minRoundsFor(test, 1, alpha);
+  const needed = test === 'signed-rank' ? pairedMinRounds(1, alpha) : minRoundsFor(test, 1, alpha);
   if (checkFirstLook && first < needed) {
     throw new RangeError(
       `the first look at ${first} rounds is below the ${needed} rounds the ${test} test needs to reach α ${alpha} at all`,

@@ -34,20 +34,29 @@ export function minRunsPerArm(cells: number, alpha: number): number {
 }
 
 /**
- * The fewest rounds for which the primary test can reach p < α/cells at all (Holm's first step): the exact
- * signed-rank floor 2/2ⁿ (6 rounds for one cell at α 0.05, 9 for 7 cells) or the Mann–Whitney floor
- * 2/C(2n, n) (4 and 6).
+ * The fewest rounds for which the design can reach p < α/cells at all (Holm's first step). For the paired
+ * design that is the unpaired floor 2/C(2n, n), because a cell whose complete rounds cannot bring the
+ * signed-rank floor 2/2ⁿ below the level falls back to the rank-sum test (analysis.ts): 4 rounds for one
+ * cell at α 0.05, 6 for 8 cells; the signed-rank test alone needs pairedMinRounds (6 and 9).
  */
 export function minRoundsFor(test: PrimaryTest, cells: number, alpha: number): number {
-  if (test === 'mann-whitney') return minRunsPerArm(cells, alpha);
+  let n = 1;
+  while (Math.max(1, cells) * minPFor(test, n) >= alpha) n++;
+  return n;
+}
+
+/** The fewest complete rounds for which the signed-rank test itself can reach α/cells (2/2ⁿ < α/cells). */
+export function pairedMinRounds(cells: number, alpha: number): number {
   let n = 1;
   while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
   return n;
 }
 
-/** The smallest p the primary test can give with n rounds (per arm). */
+/** The smallest p the design can give with n rounds (per arm): the smaller of the two tests' floors for
+ * the paired design (see minRoundsFor), the rank-sum floor for the unpaired one. */
 export function minPFor(test: PrimaryTest, n: number): number {
-  return test === 'mann-whitney' ? minAchievableP(n, n) : signedRankMinP(n);
+  const unpaired = minAchievableP(n, n);
+  return test === 'mann-whitney' ? unpaired : Math.min(unpaired, signedRankMinP(n));
 }
 
 export interface PlanCheckInput {
@@ -312,7 +321,7 @@ export function planPower(input: PlanPowerInput): PlanPower {
   const reachable = plan.schedule.some((n, k) => minPFor(plan.test, n) < plan.lookAlpha[k]! / m);
   const refusal = reachable
     ? null
-    : `with at most ${plan.maxRounds} rounds the ${plan.test} test's smallest p (${formatP(minPFor(plan.test, plan.maxRounds))}) ` +
+    : `with at most ${plan.maxRounds} rounds the ${plan.test} design's smallest p (${formatP(minPFor(plan.test, plan.maxRounds))}) ` +
       `never falls below a look's α after Holm over ${m} comparisons (last look: ${formatP(plan.lookAlpha.at(-1)! / m)}); ` +
       `raise the budget to at least ${roundsToReach(plan, m)} rounds or compare fewer cells`;
   const last = plan.schedule.length - 1;

@@ -193,7 +193,7 @@ describe('compareRun', () => {
     expect(c.comparisons[0]!.cells.every((x) => x.reasons.some((r) => r.code === 'too-few-runs'))).toBe(true);
     expect(c.verdict).toBe('inconclusive');
     expect(c.warnings.join('\n')).toMatch(
-      /5 rounds per arm over 8 cells can never reach significance.*at least 9 rounds/,
+      /5 rounds per arm over 8 cells can never reach significance.*at least 6 rounds/,
     );
   });
 
