@@ -90,6 +90,30 @@ describe('adaptiveLook', () => {
     expect(JSON.parse(JSON.stringify(last.history))).toEqual(last.history);
   });
 
+  it('works on what the run loop records: decided cells stop, failed runs leave unpaired rounds', () => {
+    const first = adaptiveLook(result, plan, { look: 1, stopOnRegression: false });
+    const decided = new Set(first.decidedCells.map((d) => d.id));
+    // The run loop measures only open cells after look 1, and one head run of tpcb@2 failed in round 12.
+    const recorded = {
+      ...result,
+      samples: result.samples
+        .filter((s) => s.round <= 10 || !decided.has(`${s.workload}@${s.clients}`))
+        .map((s) =>
+          s.round === 12 && s.clients === 2 && s.arm === 'head'
+            ? { ...s, status: 'failed' as const, metrics: {} }
+            : s,
+        ),
+    };
+    const later = adaptiveLook(recorded, plan, { look: 3, stopOnRegression: false });
+    const cell1 = later.comparison.comparisons[0]!.cells.find((c) => c.clients === 1)!;
+    expect(cell1).toMatchObject({ verdict: 'regression', pairs: 10 });
+    const cell2 = later.comparison.comparisons[0]!.cells.find((c) => c.clients === 2)!;
+    expect(decided.has('tpcb@2')).toBe(false); // still open after look 1: it kept being measured
+    expect(cell2.test).toBe('signed-rank');
+    expect(cell2.notes.map((n) => n.code)).toContain('unpaired-rounds-dropped');
+    expect(cell2.pairs).toBeLessThan(later.rounds);
+  });
+
   it('infers the look from the recorded rounds and stops at the budget', () => {
     const at15 = { ...result, samples: result.samples.filter((s) => s.round <= 15) };
     expect(adaptiveLook(at15, plan, { stopOnRegression: false }).look).toBe(2);
