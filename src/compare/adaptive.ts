@@ -25,8 +25,8 @@ import { minRoundsFor, pairedMinRounds } from './power.js';
 import type { CellComparison, PrimaryTest, ReasonCode, RunComparison, Verdict } from './types.js';
 
 export interface AdaptivePlanInput {
-  /** Cumulative rounds at each look, strictly increasing, e.g. [6, 10, 15, 20, 30]. */
-  schedule: readonly number[];
+  /** Cumulative rounds at each look, strictly increasing; DEFAULT_SCHEDULE ([6, 10, 15, 20, 30]). */
+  schedule?: readonly number[];
   /** Overall false-alarm rate; DEFAULT_ALPHA. */
   alpha?: number;
   /** DEFAULT_SPENDING ('obrien-fleming') unless given. */
@@ -58,6 +58,12 @@ export interface AdaptivePlan {
   method: 'bonferroni-spent-increments';
 }
 
+/**
+ * The default looks (cumulative rounds): a first look at 6 rounds, where the signed-rank test can first reach
+ * α 0.05 at all, then growing blocks up to 30 (bench/adaptive-sim.ts evaluates this schedule).
+ */
+export const DEFAULT_SCHEDULE: readonly number[] = [6, 10, 15, 20, 30];
+
 /** O'Brien–Fleming-type spending: keeps nearly the whole α for the last look, so a design that runs to its
  * budget loses almost no power against a fixed design, while large effects still stop early. */
 export const DEFAULT_SPENDING: SpendingFunction = 'obrien-fleming';
@@ -84,7 +90,7 @@ function buildPlan(input: AdaptivePlanInput, checkFirstLook: boolean): AdaptiveP
       `spending must be one of ${SPENDING_FUNCTIONS.join(', ')}, got '${String(spending)}'`,
     );
   }
-  const s = input.schedule;
+  const s = input.schedule ?? DEFAULT_SCHEDULE;
   const bad = s.findIndex((r, i) => !Number.isInteger(r) || r < 1 || (i > 0 && r <= s[i - 1]!));
   if (s.length === 0 || bad >= 0) {
     throw new RangeError(

@@ -45,6 +45,34 @@ describe('the perfectly separated -10% example (5 rounds, 7 cells)', () => {
   });
 });
 
+describe('likely regression for a lower-is-better metric', () => {
+  const latency = (factor: number) =>
+    document(
+      ['base', 'head'],
+      { w: SEVEN },
+      5,
+      SEVEN.flatMap((clients) =>
+        BASE.flatMap((tps, i) => [
+          sample({ round: i + 1, workload: 'w', clients, arm: 'base', metrics: { latencyAvgMs: tps / 1e5 } }),
+          sample({
+            round: i + 1,
+            workload: 'w',
+            clients,
+            arm: 'head',
+            metrics: { latencyAvgMs: (factor * tps) / 1e5 },
+          }),
+        ]),
+      ),
+    );
+
+  it('flags latency that rose beyond +δ with too few rounds to certify, not latency that fell', () => {
+    const slower = compareRun(latency(1.1), { metric: 'latencyAvgMs' });
+    expect(slower.verdict).toBe('inconclusive');
+    expect(slower.likelyRegressions).toHaveLength(7);
+    expect(compareRun(latency(1 / 1.1), { metric: 'latencyAvgMs' }).likelyRegressions).toEqual([]);
+  });
+});
+
 describe('Holm across every head arm and cell', () => {
   it('keeps the A/A/A family-wise false significance at alpha', () => {
     const replications = 200;
