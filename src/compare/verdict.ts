@@ -8,6 +8,10 @@
  * | no-change    | 90% CI ⊂ (−δ, +δ) (TOST equivalence at 5%), at its full level |
  * | inconclusive | otherwise, with the reasons                                  |
  *
+ * The no-change interval is the statistics' ciEquivalence: the 90% CI in one analysis, the 1 − 2·α_k CI at
+ * look k of an adaptive design. An inconclusive cell whose 90% CI lies wholly on the worse side of δ also
+ * gets the reason 'likely-regression' (first), which a gate fails like a regression.
+ *
  * "Worse" is Δ% ≤ −δ for higher-is-better metrics (TPS) and Δ% ≥ +δ for lower-is-better ones (latency).
  */
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, EQUIVALENCE_LEVEL, PCT_TOLERANCE } from './defaults.js';
