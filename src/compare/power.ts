@@ -285,7 +285,8 @@ export interface CellPower {
   resolvablePct: number;
   /** Whether a change of δ is resolvable within the budget. */
   thresholdResolvable: boolean;
-  /** Rounds (≤ maxRounds) at which a change of δ reaches `power`; null if not within the budget. */
+  /** The budget (max rounds, same looks and spending) at which a change of δ reaches `power`, possibly
+   * beyond this plan's; null beyond 1000 rounds. */
   roundsForThreshold: number | null;
 }
 
@@ -342,9 +343,10 @@ export function planPower(input: PlanPowerInput): PlanPower {
     const resolvablePct = reachable
       ? resolvable(plan.maxRounds, plan.lookAlpha[last]!)
       : Number.POSITIVE_INFINITY;
+    // The smallest budget whose last look (the plan's looks cut or extended to it) resolves δ.
     let roundsForThreshold: number | null = null;
-    for (let n = plan.schedule[0]!; n <= plan.maxRounds && reachable; n++) {
-      if (resolvable(n, plan.lookAlpha[last]!) <= thresholdPct) {
+    for (let n = plan.schedule[0]!; n < MAX_RECOMMENDED_ROUNDS; n++) {
+      if (resolvable(n, lastLookLevel(plan, n)) <= thresholdPct) {
         roundsForThreshold = n;
         break;
       }
@@ -363,9 +365,20 @@ export function planPower(input: PlanPowerInput): PlanPower {
     .map(
       (c) =>
         `${cellId(c.cell)}: at ${c.pairedCvPct.toFixed(1)}% per-round noise (${c.noiseSource}) ${plan.maxRounds} rounds resolve ` +
-        `changes of ${c.resolvablePct.toFixed(1)}% or more, not the ${thresholdPct}% threshold`,
+        `changes of ${c.resolvablePct.toFixed(1)}% or more, not the ${thresholdPct}% threshold` +
+        (c.roundsForThreshold === null ? '' : ` (about ${c.roundsForThreshold} rounds would)`),
     );
   return { canReachAlpha: reachable, refusal, cells, warnings };
+}
+
+/** The last look's level of the plan's looks and spending cut or extended to a budget of n rounds. */
+function lastLookLevel(plan: AdaptivePlan, n: number): number {
+  const looks = [...plan.schedule.filter((r) => r < n), n];
+  return perLookLevels(
+    plan.spending,
+    plan.alpha,
+    looks.map((r) => r / n),
+  ).at(-1)!;
 }
 
 /** The fewest maximum rounds for which the plan's looks (cut or extended to it) could reach α over m. */

@@ -115,13 +115,14 @@ describe('planPower and estimateNoise', () => {
     expect(at(3, longer).resolvablePct).toBeLessThan(at(3).resolvablePct);
     expect(at(1).thresholdResolvable).toBe(true);
     expect(at(1).roundsForThreshold).toBeLessThanOrEqual(30);
+    expect(at(6).roundsForThreshold).toBeGreaterThan(30); // the budget a 2% change at 6% noise needs
     const noisy = planPower({
       plan,
       hypotheses: 7,
       cells: [{ cell, noise: { cell, rounds: 10, pairedCvPct: 10, runCvPct: null } }],
     });
     expect(noisy.warnings[0]).toMatch(
-      /w@1: at 10\.0% per-round noise \(measured-paired\) 30 rounds resolve changes of/,
+      /w@1: at 10\.0% per-round noise \(measured-paired\) 30 rounds resolve changes of .*not the 2% threshold \(about \d+ rounds would\)/,
     );
   });
 
