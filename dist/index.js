@@ -50002,6 +50002,7 @@ function row(ctx, cell) {
 }
 var SHORT_REASON = {
   "insufficient-data": () => "no data",
+  "likely-regression": (t) => `regression likely (CI beyond \u2212${t}%), too few runs to certify`,
   "too-few-runs": () => "too few runs",
   "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
   "significant-below-threshold": (t) => `significant, below ${t}%`,
@@ -50300,54 +50301,222 @@ function cellId(cell) {
   return `${cell.workload}@${cell.clients}`;
 }
 
-// src/stats/holm.ts
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
-  const adjusted = new Array(m);
-  let running = 0;
-  order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running;
-  });
-  return adjusted;
-}
-
-// src/compare/cell-runs.ts
-function collectCellRuns(samples, metric) {
-  const cells = /* @__PURE__ */ new Map();
-  const attempts = /* @__PURE__ */ new Map();
-  for (const s of samples) {
-    const id = cellId(s);
-    let arms = cells.get(id);
-    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
-    let runs = arms.get(s.arm);
-    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
-    if (s.status !== "ok") {
-      runs.failed++;
-      continue;
+// src/stats/normal-cdf.ts
+function normalCdf(z3) {
+  if (Number.isNaN(z3)) return Number.NaN;
+  const y = Math.abs(z3);
+  if (y <= SMALL_LIMIT) {
+    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
+    let num3 = A[4] * zsq;
+    let den = zsq;
+    for (let i = 0; i < 3; i++) {
+      num3 = (num3 + A[i]) * zsq;
+      den = (den + B[i]) * zsq;
     }
-    const key = `${id}\0${s.arm}\0${s.round}`;
-    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
-    attempts.set(key, s.attempt);
-    runs.byRound.set(s.round, s.metrics[metric] ?? Number.NaN);
+    return 0.5 + z3 * (num3 + A[3]) / (den + B[3]);
   }
-  return cells;
-}
-function documentCells(result) {
-  const seen = /* @__PURE__ */ new Set();
-  const cells = [];
-  for (const c of [...result.plan.cells, ...result.samples]) {
-    const id = cellId(c);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    cells.push({ workload: c.workload, clients: c.clients });
+  let tail2;
+  if (y <= MEDIUM_LIMIT) {
+    let num3 = C[8] * y;
+    let den = y;
+    for (let i = 0; i < 7; i++) {
+      num3 = (num3 + C[i]) * y;
+      den = (den + D[i]) * y;
+    }
+    tail2 = gaussianFactor(y) * ((num3 + C[7]) / (den + D[7]));
+  } else if (y < UNDERFLOW_LIMIT) {
+    const xsq = 1 / (y * y);
+    let num3 = P[5] * xsq;
+    let den = xsq;
+    for (let i = 0; i < 4; i++) {
+      num3 = (num3 + P[i]) * xsq;
+      den = (den + Q[i]) * xsq;
+    }
+    const r = xsq * (num3 + P[4]) / (den + Q[4]);
+    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
+  } else {
+    tail2 = 0;
   }
-  return cells;
+  return z3 > 0 ? 1 - tail2 : tail2;
 }
-function runValues(runs) {
-  if (!runs) return [];
-  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+function gaussianFactor(y) {
+  const s = Math.trunc(y * 16) / 16;
+  const del = (y - s) * (y + s);
+  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
+}
+var SMALL_LIMIT = 0.67448975;
+var MEDIUM_LIMIT = Math.sqrt(32);
+var UNDERFLOW_LIMIT = 37.5193;
+var INV_SQRT_2PI = 0.3989422804014327;
+var A = [
+  2.2352520354606837,
+  161.02823106855587,
+  1067.6894854603709,
+  18154.98125334356,
+  0.06568233791820745
+];
+var B = [
+  47.202581904688245,
+  976.0985517377767,
+  10260.932208618979,
+  45507.78933502673
+];
+var C = [
+  0.39894151208813466,
+  8.883149794388377,
+  93.50665613217785,
+  597.2702763948002,
+  2494.5375852903726,
+  6848.190450536283,
+  11602.65143764735,
+  9842.714838383978,
+  10765576773720192e-24
+];
+var D = [
+  22.266688044328117,
+  235.387901782625,
+  1519.3775994075547,
+  6485.558298266761,
+  18615.571640885097,
+  34900.95272114598,
+  38912.00328609327,
+  19685.429676859992
+];
+var P = [
+  0.215898534057957,
+  0.12740116116024736,
+  0.022235277870649807,
+  0.0014216191932278934,
+  29112874951168793e-21,
+  0.023073441764940174
+];
+var Q = [
+  1.284260096144911,
+  0.4682382124808651,
+  0.06598813786892856,
+  0.0037823963320275824,
+  7297515550839662e-20
+];
+
+// src/stats/normal-quantile.ts
+function normalQuantile(p) {
+  if (!(p >= 0 && p <= 1)) return Number.NaN;
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  const q = p - 0.5;
+  if (Math.abs(q) <= CENTRAL_SPLIT) {
+    const r2 = CENTRAL_CONST - q * q;
+    return q * horner(A2, r2) / horner(B2, r2);
+  }
+  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
+  let z3;
+  if (r <= TAIL_SPLIT) {
+    r -= 1.6;
+    z3 = horner(C2, r) / horner(D2, r);
+  } else {
+    r -= TAIL_SPLIT;
+    z3 = horner(E, r) / horner(F, r);
+  }
+  return q < 0 ? -z3 : z3;
+}
+function horner(c, x) {
+  let value = 0;
+  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
+  return value;
+}
+var CENTRAL_SPLIT = 0.425;
+var CENTRAL_CONST = 0.180625;
+var TAIL_SPLIT = 5;
+var A2 = [
+  3.3871328727963665,
+  133.14166789178438,
+  1971.5909503065513,
+  13731.69376550946,
+  45921.95393154987,
+  67265.7709270087,
+  33430.57558358813,
+  2509.0809287301227
+];
+var B2 = [
+  1,
+  42.31333070160091,
+  687.1870074920579,
+  5394.196021424751,
+  21213.794301586597,
+  39307.89580009271,
+  28729.085735721943,
+  5226.495278852854
+];
+var C2 = [
+  1.4234371107496835,
+  4.630337846156546,
+  5.769497221460691,
+  3.6478483247632045,
+  1.2704582524523684,
+  0.2417807251774506,
+  0.022723844989269184,
+  7745450142783414e-19
+];
+var D2 = [
+  1,
+  2.053191626637759,
+  1.6763848301838038,
+  0.6897673349851,
+  0.14810397642748008,
+  0.015198666563616457,
+  5475938084995345e-19,
+  10507500716444169e-25
+];
+var E = [
+  6.657904643501103,
+  5.463784911164114,
+  1.7848265399172913,
+  0.29656057182850487,
+  0.026532189526576124,
+  0.0012426609473880784,
+  27115555687434876e-21,
+  20103343992922881e-23
+];
+var F = [
+  1,
+  0.599832206555888,
+  0.1369298809227358,
+  0.014875361290850615,
+  7868691311456133e-19,
+  18463183175100548e-21,
+  1421511758316446e-22,
+  20442631033899397e-31
+];
+
+// src/stats/alpha-spending.ts
+function alphaSpent(spending, alpha, t) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(t >= 0 && t <= 1)) throw new RangeError(`the information fraction must be in [0, 1], got ${t}`);
+  if (t === 0) return 0;
+  if (t === 1) return alpha;
+  switch (spending) {
+    case "obrien-fleming":
+      return 2 - 2 * normalCdf(normalQuantile(1 - alpha / 2) / Math.sqrt(t));
+    case "pocock":
+      return alpha * Math.log(1 + (Math.E - 1) * t);
+  }
+}
+var SPENDING_FUNCTIONS = ["obrien-fleming", "pocock"];
+function perLookLevels(spending, alpha, fractions) {
+  let previous = 0;
+  let spent = 0;
+  return fractions.map((t) => {
+    if (!(t > previous && t <= 1)) {
+      throw new RangeError(
+        `information fractions must increase within (0, 1], got [${fractions.join(", ")}]`
+      );
+    }
+    previous = t;
+    const cumulative = alphaSpent(spending, alpha, t);
+    const level = cumulative - spent;
+    spent = cumulative;
+    return level;
+  });
 }
 
 // node_modules/simple-statistics/dist/simple-statistics.mjs
@@ -50685,6 +50854,72 @@ PerceptronModel.prototype.train = function train2(features, label) {
   return this;
 };
 
+// src/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running;
+  });
+  return adjusted;
+}
+
+// src/stats/robust-log-spread.ts
+function robustLogSpread(values) {
+  if (values.length < 2) return 0;
+  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
+}
+var MAD_TO_SD = 1.4826;
+
+// src/compare/cell-runs.ts
+function collectCellRuns(samples, metric, value = "final") {
+  const cells = /* @__PURE__ */ new Map();
+  const attempts = /* @__PURE__ */ new Map();
+  for (const s of samples) {
+    const id = cellId(s);
+    let arms = cells.get(id);
+    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
+    let runs = arms.get(s.arm);
+    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
+    if (s.status !== "ok") {
+      runs.failed++;
+      continue;
+    }
+    const key = `${id}\0${s.arm}\0${s.round}`;
+    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
+    attempts.set(key, s.attempt);
+    runs.byRound.set(s.round, runValue(s, metric, value));
+  }
+  return cells;
+}
+function runValue(sample, metric, value = "final") {
+  if (value === "progress-median" && metric === "tps") {
+    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
+    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
+  }
+  return sample.metrics[metric] ?? Number.NaN;
+}
+var PROGRESS_SKIP_SECONDS = 1;
+var PROGRESS_MIN_POINTS = 3;
+function documentCells(result) {
+  const seen = /* @__PURE__ */ new Set();
+  const cells = [];
+  for (const c of [...result.plan.cells, ...result.samples]) {
+    const id = cellId(c);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    cells.push({ workload: c.workload, clients: c.clients });
+  }
+  return cells;
+}
+function runValues(runs) {
+  if (!runs) return [];
+  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+}
+
 // src/compare/defaults.ts
 var DEFAULT_ALPHA = 0.05;
 var DEFAULT_THRESHOLD_PCT = 2;
@@ -50713,16 +50948,48 @@ function curveSummary(arm, points, collapseFraction = DEFAULT_COLLAPSE_FRACTION)
     collapseClients: collapse?.clients ?? null
   };
 }
-function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
+function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
+  const tol = tolerancePct / 100;
+  const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
+  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
+  const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
+  const state = (c, clients) => {
+    const v = at(c, clients);
+    if (v === void 0 || clients <= c.peakClients) return v === void 0 ? null : "standing";
+    if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
+    if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
+    return "unclear";
+  };
+  const collapseMoved = base.points.some((p) => {
+    const b = state(base, p.clients);
+    const h = state(head, p.clients);
+    return b === "collapsed" && h === "standing" || b === "standing" && h === "collapsed";
+  });
   return {
     workload,
     collapseFraction,
     base,
     head,
     peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
-    peakMoved: head.peakClients !== base.peakClients,
-    collapseMoved: head.collapseClients !== base.collapseClients
+    tolerancePct,
+    peakMoved,
+    collapseMoved
   };
+}
+
+// src/stats/binomial-coefficient.ts
+function binomialCoefficient(n, k) {
+  if (k < 0 || k > n) return 0;
+  const small = Math.min(k, n - k);
+  let c = 1;
+  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
+  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
+}
+
+// src/stats/min-achievable-p.ts
+function minAchievableP(m, n) {
+  if (m < 1 || n < 1) return 1;
+  return Math.min(1, 2 / binomialCoefficient(m + n, m));
 }
 
 // src/stats/log-beta.ts
@@ -50800,96 +51067,6 @@ function studentTCdf(t, df) {
   return t > 0 ? 1 - lower : lower;
 }
 
-// src/stats/normal-quantile.ts
-function normalQuantile(p) {
-  if (!(p >= 0 && p <= 1)) return Number.NaN;
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  const q = p - 0.5;
-  if (Math.abs(q) <= CENTRAL_SPLIT) {
-    const r2 = CENTRAL_CONST - q * q;
-    return q * horner(A, r2) / horner(B, r2);
-  }
-  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
-  let z3;
-  if (r <= TAIL_SPLIT) {
-    r -= 1.6;
-    z3 = horner(C, r) / horner(D, r);
-  } else {
-    r -= TAIL_SPLIT;
-    z3 = horner(E, r) / horner(F, r);
-  }
-  return q < 0 ? -z3 : z3;
-}
-function horner(c, x) {
-  let value = 0;
-  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
-  return value;
-}
-var CENTRAL_SPLIT = 0.425;
-var CENTRAL_CONST = 0.180625;
-var TAIL_SPLIT = 5;
-var A = [
-  3.3871328727963665,
-  133.14166789178438,
-  1971.5909503065513,
-  13731.69376550946,
-  45921.95393154987,
-  67265.7709270087,
-  33430.57558358813,
-  2509.0809287301227
-];
-var B = [
-  1,
-  42.31333070160091,
-  687.1870074920579,
-  5394.196021424751,
-  21213.794301586597,
-  39307.89580009271,
-  28729.085735721943,
-  5226.495278852854
-];
-var C = [
-  1.4234371107496835,
-  4.630337846156546,
-  5.769497221460691,
-  3.6478483247632045,
-  1.2704582524523684,
-  0.2417807251774506,
-  0.022723844989269184,
-  7745450142783414e-19
-];
-var D = [
-  1,
-  2.053191626637759,
-  1.6763848301838038,
-  0.6897673349851,
-  0.14810397642748008,
-  0.015198666563616457,
-  5475938084995345e-19,
-  10507500716444169e-25
-];
-var E = [
-  6.657904643501103,
-  5.463784911164114,
-  1.7848265399172913,
-  0.29656057182850487,
-  0.026532189526576124,
-  0.0012426609473880784,
-  27115555687434876e-21,
-  20103343992922881e-23
-];
-var F = [
-  1,
-  0.599832206555888,
-  0.1369298809227358,
-  0.014875361290850615,
-  7868691311456133e-19,
-  18463183175100548e-21,
-  1421511758316446e-22,
-  20442631033899397e-31
-];
-
 // src/stats/student-t-quantile.ts
 function studentTQuantile(p, df) {
   if (!(p >= 0 && p <= 1) || !(df > 0)) return Number.NaN;
@@ -50926,296 +51103,107 @@ function clamp(v, lo, hi) {
 var MAX_ITERATIONS2 = 200;
 var TOLERANCE = 1e-15;
 
-// src/stats/t-inference.ts
-function tInference(estimate, se, df, level) {
-  if (se === 0) {
-    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
-    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
+// src/stats/midranks.ts
+function midranks(values) {
+  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
+  const ranks = new Array(values.length);
+  const tieSizes = [];
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && values[order[end]] === values[order[start]]) end++;
+    const rank = (start + 1 + end) / 2;
+    for (let k = start; k < end; k++) ranks[order[k]] = rank;
+    tieSizes.push(end - start);
+    start = end;
   }
-  const t = estimate / se;
-  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
-  return {
-    t,
-    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
-    lower: estimate - margin,
-    upper: estimate + margin
-  };
+  return { ranks, tieSizes };
 }
 
-// src/stats/one-sample-t.ts
-function oneSampleT(values, level = 0.95) {
-  const n = values.length;
-  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const estimate = mean(values);
-  const se = sampleStandardDeviation(values) / Math.sqrt(n);
-  const df = n - 1;
-  return { ...tInference(estimate, se, df, level), df, estimate };
-}
-
-// src/compare/drift.ts
-function pairedDrift(base, head, unpairedP, minAchievableP2, alpha) {
-  const ratios = [];
-  for (const [round, b] of base) {
-    const h = head.get(round);
-    if (h !== void 0 && b > 0 && h > 0 && Number.isFinite(b) && Number.isFinite(h))
-      ratios.push(Math.log(h / b));
+// src/stats/signed-rank-null-counts.ts
+function signedRankNullCounts(doubledRanks) {
+  const noTies = doubledRanks.every((r, i) => r === 2 * (i + 1));
+  const n = doubledRanks.length;
+  if (noTies) {
+    const cached2 = cache.get(n);
+    if (cached2) return cached2;
   }
-  if (ratios.length < 2) return null;
-  const paired = oneSampleT(ratios);
-  const disagree = paired.p < alpha !== unpairedP < alpha;
-  return {
-    pairs: ratios.length,
-    pairedDeltaPct: 100 * Math.expm1(paired.estimate),
-    pairedP: paired.p,
-    drift: disagree && minAchievableP2 < alpha
-  };
-}
-
-// src/stats/binomial-coefficient.ts
-function binomialCoefficient(n, k) {
-  if (k < 0 || k > n) return 0;
-  const small = Math.min(k, n - k);
-  let c = 1;
-  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
-  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
-}
-
-// src/stats/min-achievable-p.ts
-function minAchievableP(m, n) {
-  if (m < 1 || n < 1) return 1;
-  return Math.min(1, 2 / binomialCoefficient(m + n, m));
-}
-
-// src/stats/robust-log-spread.ts
-function robustLogSpread(values) {
-  if (values.length < 2) return 0;
-  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
-}
-var MAD_TO_SD = 1.4826;
-
-// src/stats/normal-cdf.ts
-function normalCdf(z3) {
-  if (Number.isNaN(z3)) return Number.NaN;
-  const y = Math.abs(z3);
-  if (y <= SMALL_LIMIT) {
-    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num3 = A2[4] * zsq;
-    let den = zsq;
-    for (let i = 0; i < 3; i++) {
-      num3 = (num3 + A2[i]) * zsq;
-      den = (den + B2[i]) * zsq;
-    }
-    return 0.5 + z3 * (num3 + A2[3]) / (den + B2[3]);
+  let total = 0;
+  for (const r of doubledRanks) {
+    if (!Number.isInteger(r) || r < 1)
+      throw new RangeError(`doubled ranks must be positive integers, got ${r}`);
+    total += r;
   }
-  let tail2;
-  if (y <= MEDIUM_LIMIT) {
-    let num3 = C2[8] * y;
-    let den = y;
-    for (let i = 0; i < 7; i++) {
-      num3 = (num3 + C2[i]) * y;
-      den = (den + D2[i]) * y;
-    }
-    tail2 = gaussianFactor(y) * ((num3 + C2[7]) / (den + D2[7]));
-  } else if (y < UNDERFLOW_LIMIT) {
-    const xsq = 1 / (y * y);
-    let num3 = P[5] * xsq;
-    let den = xsq;
-    for (let i = 0; i < 4; i++) {
-      num3 = (num3 + P[i]) * xsq;
-      den = (den + Q[i]) * xsq;
-    }
-    const r = xsq * (num3 + P[4]) / (den + Q[4]);
-    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
-  } else {
-    tail2 = 0;
+  const counts = new Float64Array(total + 1);
+  counts[0] = 1;
+  let reach = 0;
+  for (const r of doubledRanks) {
+    for (let s = reach; s >= 0; s--) if (counts[s] !== 0) counts[s + r] = counts[s + r] + counts[s];
+    reach += r;
   }
-  return z3 > 0 ? 1 - tail2 : tail2;
+  if (noTies) cache.set(n, counts);
+  return counts;
 }
-function gaussianFactor(y) {
-  const s = Math.trunc(y * 16) / 16;
-  const del = (y - s) * (y + s);
-  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
-}
-var SMALL_LIMIT = 0.67448975;
-var MEDIUM_LIMIT = Math.sqrt(32);
-var UNDERFLOW_LIMIT = 37.5193;
-var INV_SQRT_2PI = 0.3989422804014327;
-var A2 = [
-  2.2352520354606837,
-  161.02823106855587,
-  1067.6894854603709,
-  18154.98125334356,
-  0.06568233791820745
-];
-var B2 = [
-  47.202581904688245,
-  976.0985517377767,
-  10260.932208618979,
-  45507.78933502673
-];
-var C2 = [
-  0.39894151208813466,
-  8.883149794388377,
-  93.50665613217785,
-  597.2702763948002,
-  2494.5375852903726,
-  6848.190450536283,
-  11602.65143764735,
-  9842.714838383978,
-  10765576773720192e-24
-];
-var D2 = [
-  22.266688044328117,
-  235.387901782625,
-  1519.3775994075547,
-  6485.558298266761,
-  18615.571640885097,
-  34900.95272114598,
-  38912.00328609327,
-  19685.429676859992
-];
-var P = [
-  0.215898534057957,
-  0.12740116116024736,
-  0.022235277870649807,
-  0.0014216191932278934,
-  29112874951168793e-21,
-  0.023073441764940174
-];
-var Q = [
-  1.284260096144911,
-  0.4682382124808651,
-  0.06598813786892856,
-  0.0037823963320275824,
-  7297515550839662e-20
-];
-
-// src/stats/pocock-critical-value.ts
-function pocockCriticalValue(looks, alpha) {
-  if (!Number.isInteger(looks) || looks < 1 || looks > MAX_LOOKS || !(alpha > 0 && alpha < 1)) {
-    throw new RangeError(
-      `Pocock boundary needs 1 \u2264 looks \u2264 ${MAX_LOOKS} and 0 < alpha < 1, got ${looks}, ${alpha}`
-    );
-  }
-  const key = `${looks}:${alpha}`;
-  const cached2 = cache.get(key);
-  if (cached2 !== void 0) return cached2;
-  let lo = normalQuantile(1 - alpha / 2);
-  let hi = normalQuantile(1 - alpha / (2 * looks));
-  let c = lo;
-  if (looks > 1) {
-    let fLo = crossingProbability(lo, looks) - alpha;
-    let fHi = crossingProbability(hi, looks) - alpha;
-    let side = 0;
-    for (let i = 0; i < MAX_ITERATIONS3 && hi - lo > TOLERANCE2; i++) {
-      c = (lo * fHi - hi * fLo) / (fHi - fLo);
-      const f = crossingProbability(c, looks) - alpha;
-      if (f > 0) {
-        lo = c;
-        fLo = f;
-        if (side === 1) fHi /= 2;
-        side = 1;
-      } else {
-        hi = c;
-        fHi = f;
-        if (side === -1) fLo /= 2;
-        side = -1;
-      }
-      if (f === 0) break;
-    }
-  }
-  cache.set(key, c);
-  return c;
-}
-function crossingProbability(c, looks) {
-  let points = new Float64Array(0);
-  let density = new Float64Array(0);
-  let weights = new Float64Array(0);
-  for (let k = 1; k <= looks; k++) {
-    const bound = c * Math.sqrt(k);
-    const h = 2 * bound / GRID_INTERVALS;
-    const nextPoints = new Float64Array(GRID_INTERVALS + 1);
-    const nextDensity = new Float64Array(GRID_INTERVALS + 1);
-    const nextWeights = new Float64Array(GRID_INTERVALS + 1);
-    for (let j = 0; j <= GRID_INTERVALS; j++) {
-      const s = -bound + j * h;
-      nextPoints[j] = s;
-      nextWeights[j] = (j === 0 || j === GRID_INTERVALS ? 1 : j % 2 === 1 ? 4 : 2) * h / 3;
-      if (k === 1) {
-        nextDensity[j] = phi(s);
-      } else {
-        let sum2 = 0;
-        for (let i = 0; i < points.length; i++) sum2 += weights[i] * density[i] * phi(s - points[i]);
-        nextDensity[j] = sum2;
-      }
-    }
-    points = nextPoints;
-    density = nextDensity;
-    weights = nextWeights;
-  }
-  let continuing = 0;
-  for (let j = 0; j < points.length; j++) continuing += weights[j] * density[j];
-  return 1 - continuing;
-}
-function phi(x) {
-  return Math.exp(-0.5 * x * x) * INV_SQRT_2PI2;
-}
-var MAX_LOOKS = 10;
-var GRID_INTERVALS = 160;
-var MAX_ITERATIONS3 = 60;
-var TOLERANCE2 = 1e-9;
-var INV_SQRT_2PI2 = 0.3989422804014327;
 var cache = /* @__PURE__ */ new Map();
 
-// src/compare/sequential.ts
-function perLookAlpha(looks, alpha) {
-  return looks <= 1 ? alpha : 2 * normalCdf(-pocockCriticalValue(looks, alpha));
-}
-function validateSchedule(schedule) {
-  const ok = schedule.length >= 1 && schedule.length <= MAX_LOOKS && schedule.every((r, i) => Number.isInteger(r) && r >= 1 && (i === 0 || r > schedule[i - 1]));
-  if (!ok) {
-    throw new RangeError(
-      `a sequential schedule is 1 to ${MAX_LOOKS} strictly increasing round counts, e.g. [6, 12, 18]; got [${schedule.join(", ")}]`
-    );
-  }
-}
-function lookAtRounds(schedule, rounds) {
-  let look = 0;
-  schedule.forEach((r, i) => {
-    if (r <= rounds) look = i + 1;
+// src/stats/wilcoxon-signed-rank.ts
+function wilcoxonSignedRank(d) {
+  const nonzero = d.filter((x) => x !== 0);
+  const n = nonzero.length;
+  const zeros = d.length - n;
+  if (n === 0) return { tPlus: 0, n, zeros, ties: false, p: 1, method: "exact" };
+  const { ranks, tieSizes } = midranks(nonzero.map(Math.abs));
+  const ties = tieSizes.some((t) => t > 1);
+  let doubledPlus = 0;
+  nonzero.forEach((x, i) => {
+    if (x > 0) doubledPlus += 2 * ranks[i];
   });
-  return look;
-}
-function sequentialLook(schedule, look, alpha) {
-  validateSchedule(schedule);
-  if (!Number.isInteger(look) || look < 1 || look > schedule.length) {
-    throw new RangeError(`look must be between 1 and ${schedule.length}, got ${look}`);
-  }
+  const doubledRanks = ties ? ranks.map((r) => 2 * r) : Array.from({ length: n }, (_, i) => 2 * (i + 1));
+  const counts = signedRankNullCounts(doubledRanks);
+  const totalDoubled = counts.length - 1;
+  const observed = Math.abs(2 * doubledPlus - totalDoubled);
+  let extreme = 0;
+  for (let s = 0; s <= totalDoubled; s++)
+    if (Math.abs(2 * s - totalDoubled) >= observed - 1e-9) extreme += counts[s];
   return {
-    schedule: [...schedule],
-    look,
-    looks: schedule.length,
-    perLookAlpha: perLookAlpha(schedule.length, alpha)
+    tPlus: doubledPlus / 2,
+    n,
+    zeros,
+    ties,
+    p: Math.min(1, extreme / 2 ** n),
+    method: ties ? "exact-conditional" : "exact"
   };
+}
+function signedRankMinP(n) {
+  return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
 }
 
 // src/compare/power.ts
-function minRunsPerArm(cells, alpha) {
-  let n = 2;
-  while (Math.max(1, cells) * minAchievableP(n, n) >= alpha) n++;
+function minRoundsFor(test, cells, alpha) {
+  let n = 1;
+  while (Math.max(1, cells) * minPFor(test, n) >= alpha) n++;
   return n;
+}
+function pairedMinRounds(cells, alpha) {
+  let n = 1;
+  while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
+  return n;
+}
+function minPFor(test, n) {
+  const unpaired = minAchievableP(n, n);
+  return test === "mann-whitney" ? unpaired : Math.min(unpaired, signedRankMinP(n));
 }
 function checkPlan(input2) {
   const alpha = input2.alpha ?? DEFAULT_ALPHA;
-  const testAlpha = input2.looks && input2.looks > 1 ? perLookAlpha(input2.looks, alpha) : alpha;
+  const testAlpha = alpha;
+  const test = input2.test ?? "signed-rank";
   const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
   const noiseAssumed = input2.noiseCvPct === void 0 || input2.noiseCvPct === null;
   const noiseCvPct = input2.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
   const cells = Math.max(1, input2.cells);
-  const minAdjustedP = Math.min(1, cells * minAchievableP(input2.rounds, input2.rounds));
-  const minRounds = minRunsPerArm(cells, testAlpha);
+  const minAdjustedP = Math.min(1, cells * minPFor(test, input2.rounds));
+  const minRounds = minRoundsFor(test, cells, testAlpha);
   const recommendedRounds = recommendRounds({
+    test,
     noiseCvPct,
     thresholdPct,
     cells,
@@ -51247,12 +51235,13 @@ function checkPlan(input2) {
 }
 function recommendRounds(input2) {
   const { noiseCvPct, thresholdPct, cells, alpha, power } = input2;
+  const test = input2.test ?? "signed-rank";
   const sigma = Math.log1p(noiseCvPct / 100);
   const effect = Math.log1p(thresholdPct / 100);
-  let n = minRunsPerArm(cells, alpha);
+  let n = minRoundsFor(test, cells, alpha);
   if (!(sigma > 0)) return n;
   for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
-    const df = 2 * n - 2;
+    const df = test === "mann-whitney" ? 2 * n - 2 : n - 1;
     const noncentrality = effect / (sigma * Math.sqrt(2 / n)) * Math.sqrt(MWU_EFFICIENCY);
     const critical = studentTQuantile(1 - alpha / (2 * cells), df);
     if (studentTCdf(noncentrality - critical, df) >= power) break;
@@ -51278,6 +51267,64 @@ function measuredNoiseCvPct(result, metric) {
 }
 var MWU_EFFICIENCY = 3 / Math.PI;
 var MAX_RECOMMENDED_ROUNDS = 1e3;
+
+// src/stats/t-inference.ts
+function tInference(estimate, se, df, level) {
+  if (se === 0) {
+    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
+    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
+  }
+  const t = estimate / se;
+  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
+  return {
+    t,
+    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
+    lower: estimate - margin,
+    upper: estimate + margin
+  };
+}
+
+// src/stats/one-sample-t.ts
+function oneSampleT(values, level = 0.95) {
+  const n = values.length;
+  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const estimate = mean(values);
+  const se = sampleStandardDeviation(values) / Math.sqrt(n);
+  const df = n - 1;
+  return { ...tInference(estimate, se, df, level), df, estimate };
+}
+
+// src/stats/walsh-hodges-lehmann.ts
+function walshHodgesLehmann(d, levels) {
+  const n = d.length;
+  if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
+  const total = n * (n + 1) / 2;
+  const walsh = new Float64Array(total);
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
+  walsh.sort();
+  const mid = total >> 1;
+  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
+  const intervals = levels.map((level) => {
+    const { index, achievedLevel } = signedRankCiIndex(n, level);
+    return { level, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
+  });
+  return { shift, intervals };
+}
+function signedRankCiIndex(n, level) {
+  if (!(n >= 1 && level > 0 && level < 1)) {
+    throw new RangeError(`signed-rank CI needs n \u2265 1 and 0 < level < 1, got n=${n}, level=${level}`);
+  }
+  const doubled = signedRankNullCounts(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
+  const all = 2 ** n;
+  const tail2 = (1 - level) / 2;
+  let below = 0;
+  let q = 0;
+  while ((below + doubled[2 * q]) / all < tail2) below += doubled[2 * q++];
+  if (q === 0) return { index: 1, achievedLevel: 1 - 2 * doubled[0] / all };
+  return { index: q, achievedLevel: 1 - 2 * below / all };
+}
 
 // src/stats/seeded-random.ts
 function seededRandom(seed) {
@@ -51412,22 +51459,6 @@ function hodgesLehmann(base, head, levels) {
   return { shift, intervals };
 }
 
-// src/stats/midranks.ts
-function midranks(values) {
-  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
-  const ranks = new Array(values.length);
-  const tieSizes = [];
-  for (let start = 0; start < order.length; ) {
-    let end = start + 1;
-    while (end < order.length && values[order[end]] === values[order[start]]) end++;
-    const rank = (start + 1 + end) / 2;
-    for (let k = start; k < end; k++) ranks[order[k]] = rank;
-    tieSizes.push(end - start);
-    start = end;
-  }
-  return { ranks, tieSizes };
-}
-
 // src/stats/mann-whitney-normal-p.ts
 function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
   const N = m + n;
@@ -51493,7 +51524,7 @@ function mannWhitneyU(base, head) {
     for (let u = 0; u <= Math.min(uBase, uHead); u++) lower += counts[u];
     return { ...common, method: "exact", p: Math.min(1, 2 * lower / splits), z: null };
   }
-  if (ties && splits <= MAX_ENUMERATED_SPLITS) {
+  if (ties && tiedExactCost(m, n) <= MAX_TIED_EXACT_COST) {
     const counts = tiedRankSumNullCounts(tieSizes, m);
     const observed = Math.abs(2 * uBase - m * n);
     let extreme = 0;
@@ -51503,7 +51534,11 @@ function mannWhitneyU(base, head) {
   const { z: z3, p } = mannWhitneyNormalP(uBase, m, n, tieSizes);
   return { ...common, method: "normal-approximation", p, z: z3 };
 }
-var MAX_ENUMERATED_SPLITS = 1e6;
+function tiedExactCost(m, n) {
+  const total = m + n;
+  return total * m * (m * (2 * total - m + 1));
+}
+var MAX_TIED_EXACT_COST = 5e7;
 
 // src/stats/welch-t.ts
 function welchT(base, head, level = 0.95) {
@@ -51538,9 +51573,13 @@ function shiftStatistics(baseValues, headValues, options = {}) {
   const summaries = { base: summarise(base, failed.base), head: summarise(head, failed.head) };
   const empty = {
     ...summaries,
+    test: "mann-whitney",
+    pairs: null,
     deltaPct: null,
     ci95: null,
     ci90: null,
+    ciEquivalence: null,
+    pairedT: null,
     p: null,
     method: null,
     minAchievableP: null,
@@ -51556,12 +51595,75 @@ function shiftStatistics(baseValues, headValues, options = {}) {
     const which2 = short2.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
     return { ...empty, unusable: `${which2}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
   }
+  const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
   const logBase = base.values.map(Math.log);
   const logHead = head.values.map(Math.log);
-  const mwu = mannWhitneyU(base.values, head.values);
-  const hl = hodgesLehmann(logBase, logHead, [REPORT_LEVEL, EQUIVALENCE_LEVEL]);
-  const [ci95, ci90] = hl.intervals.map(toPct);
   const welch = welchT(logBase, logHead, REPORT_LEVEL);
+  const welchDiagnostic = {
+    t: welch.t,
+    df: welch.df,
+    p: welch.p,
+    ci95: {
+      level: REPORT_LEVEL,
+      achievedLevel: REPORT_LEVEL,
+      lowerPct: pct(welch.lower),
+      upperPct: pct(welch.upper)
+    }
+  };
+  const ratios = options.rounds ? logRatios(options.rounds.base, options.rounds.head) : null;
+  if (ratios && ratios.pairs.length < MIN_RUNS_PER_ARM) {
+    notes.push({
+      code: "unpaired-fallback",
+      message: `only ${ratios.pairs.length} round(s) with a usable run in both arms: the unpaired Mann-Whitney test decides`
+    });
+  } else if (ratios) {
+    if (ratios.unpaired > 0) {
+      notes.push({
+        code: "unpaired-rounds-dropped",
+        message: `${ratios.unpaired} round(s) with a usable run in only one arm left out of the paired analysis`
+      });
+    }
+    const d = ratios.pairs;
+    const sr = wilcoxonSignedRank(d);
+    const hl2 = walshHodgesLehmann(d, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
+    const [ci952, ci902, ciEq2] = hl2.intervals.map(toPct);
+    const t = oneSampleT(d, REPORT_LEVEL);
+    if (sr.ties || sr.zeros > 0) {
+      notes.push({
+        code: "ties-approximate-ci",
+        message: "tied or zero log-ratios: p is exact given them, but the intervals\u2019 confidence is approximate"
+      });
+    }
+    return {
+      ...empty,
+      test: "signed-rank",
+      pairs: d.length,
+      deltaPct: pct(hl2.shift),
+      ci95: ci952,
+      ci90: ci902,
+      ciEquivalence: ciEq2,
+      p: sr.p,
+      method: sr.method,
+      minAchievableP: signedRankMinP(d.length),
+      welch: welchDiagnostic,
+      pairedT: {
+        t: t.t,
+        df: t.df,
+        p: t.p,
+        ci95: {
+          level: REPORT_LEVEL,
+          achievedLevel: REPORT_LEVEL,
+          lowerPct: pct(t.lower),
+          upperPct: pct(t.upper)
+        }
+      },
+      bootstrap: bootstrap(base.values, head.values, options.bootstrap),
+      unusable: null
+    };
+  }
+  const mwu = mannWhitneyU(base.values, head.values);
+  const hl = hodgesLehmann(logBase, logHead, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
+  const [ci95, ci90, ciEq] = hl.intervals.map(toPct);
   if (mwu.ties) {
     notes.push({
       code: "ties-approximate-ci",
@@ -51573,23 +51675,27 @@ function shiftStatistics(baseValues, headValues, options = {}) {
     deltaPct: pct(hl.shift),
     ci95,
     ci90,
+    ciEquivalence: ciEq,
     p: mwu.p,
     method: mwu.method,
     minAchievableP: minAchievableP(base.values.length, head.values.length),
-    welch: {
-      t: welch.t,
-      df: welch.df,
-      p: welch.p,
-      ci95: {
-        level: REPORT_LEVEL,
-        achievedLevel: REPORT_LEVEL,
-        lowerPct: pct(welch.lower),
-        upperPct: pct(welch.upper)
-      }
-    },
+    welch: welchDiagnostic,
     bootstrap: bootstrap(base.values, head.values, options.bootstrap),
     unusable: null
   };
+}
+function logRatios(base, head) {
+  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
+  const rounds = [.../* @__PURE__ */ new Set([...base.keys(), ...head.keys()])].sort((a, b) => a - b);
+  const pairs = [];
+  let unpaired = 0;
+  for (const r of rounds) {
+    const b = base.get(r);
+    const h = head.get(r);
+    if (ok(b) && ok(h)) pairs.push(Math.log(h / b));
+    else if (ok(b) || ok(h)) unpaired++;
+  }
+  return { pairs, unpaired };
 }
 function usable(values) {
   const kept = values.filter((v) => Number.isFinite(v) && v > 0);
@@ -51644,16 +51750,19 @@ function decideVerdict(stats, context3 = {}) {
     throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
   }
   const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
-  const { deltaPct, ci90, p, minAchievableP: minAchievableP2 } = stats;
+  const { deltaPct, p, minAchievableP: minAchievableP2 } = stats;
+  const ci90 = stats.ciEquivalence ?? stats.ci90;
   if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
     const message = stats.unusable ?? "no test was possible";
     return { ...common, verdict: "inconclusive", reasons: [{ code: "insufficient-data", message }] };
   }
   const notes = [...stats.notes];
-  if (stats.welch && stats.welch.p < alpha !== p < alpha && (minAchievableP2 ?? 1) < alpha) {
+  const tDiagnostic = stats.test === "signed-rank" ? stats.pairedT : stats.welch;
+  if (tDiagnostic && tDiagnostic.p < alpha !== p < alpha && (minAchievableP2 ?? 1) < alpha) {
+    const [tName, rankName] = stats.test === "signed-rank" ? ["the paired t on log-ratios", "the signed-rank test"] : ["Welch's t on logs", "Mann-Whitney"];
     notes.push({
       code: "welch-disagrees",
-      message: `Welch's t on logs (p ${formatP(stats.welch.p)}) and Mann-Whitney (p ${formatP(p)}) disagree at \u03B1 ${formatP(alpha)}: look for outliers or a bimodal arm`
+      message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at \u03B1 ${formatP(alpha)}: look for outliers or a bimodal arm`
     });
   }
   const withNotes = { ...common, notes };
@@ -51674,48 +51783,58 @@ function decideVerdict(stats, context3 = {}) {
     });
   }
   const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
-  const levelReached = ci90.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE;
+  const levelText = formatLevel(ci90.level);
+  const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
   const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
   if (inside && levelReached) {
-    const message = `the 90% CI ${interval} lies inside \xB1${thresholdPct}%`;
+    const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
     return {
       ...withNotes,
       verdict: "no-change",
       reasons: [{ code: "ci-inside-threshold", message }, ...reasons]
     };
   }
+  const ci90Plain = stats.ci90 ?? ci90;
+  const adverse = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
+  if (adverse && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
+    reasons.push({
+      code: "likely-regression",
+      message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === "higher" ? "-" : "+"}${thresholdPct}%`
+    });
+  }
   const smallestP = minAchievableP2 ?? 1;
   if (!significant && familySize * smallestP >= alpha) {
     const afterHolm = familySize > 1 ? `, ${formatP(familySize * smallestP)} after Holm over ${familySize} cells` : "";
     reasons.push({
       code: "too-few-runs",
-      message: `with ${stats.base.n} and ${stats.head.n} runs the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRunsPerArm(familySize, alpha)} runs per arm are needed`
+      message: `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === "signed-rank" ? "rounds with both arms" : "runs per arm"} are needed`
     });
   }
   if (!levelReached) {
     reasons.push({
       code: "ci-level-not-reached",
-      message: `with ${stats.base.n} and ${stats.head.n} runs the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not 90%`
+      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${levelText}`
     });
   }
   if (!inside) {
     reasons.push({
       code: "ci-wider-than-threshold",
-      message: `the 90% CI ${interval} reaches beyond \xB1${thresholdPct}%; more runs would narrow it`
+      message: `the ${levelText} CI ${interval} reaches beyond \xB1${thresholdPct}%; more runs would narrow it`
     });
   }
   return { ...withNotes, verdict: "inconclusive", reasons };
 }
+function sizes(stats) {
+  return stats.test === "signed-rank" ? `${stats.pairs} round(s) with both arms` : `${stats.base.n} and ${stats.head.n} runs`;
+}
 
-// src/compare/compare-run.ts
-function compareRun(result, options = {}) {
+// src/compare/analysis.ts
+function prepareRun(result, options = {}) {
   const metric = options.metric ?? PRIMARY_METRIC;
-  const better = METRICS[metric].better;
   const alpha = options.alpha ?? DEFAULT_ALPHA;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   const thresholdPct = options.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
   const warnings = [...result.warnings];
-  const sequential = options.sequential ? resolveLook(result, options.sequential, alpha, warnings) : null;
-  const testAlpha = sequential?.perLookAlpha ?? alpha;
   if (result.status !== "complete") {
     const why = result.stopReason ? ` (${result.stopReason})` : "";
     warnings.push(`the results are '${result.status}'${why}: verdicts use only the runs recorded so far`);
@@ -51726,92 +51845,157 @@ function compareRun(result, options = {}) {
       `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
     );
   }
-  const context3 = {
-    baseline: baseline ?? "",
+  return {
+    result,
+    metric,
+    better: METRICS[metric].better,
+    alpha,
+    thresholdPct,
+    baseline,
+    heads: baseline === void 0 ? [] : heads,
     cells: documentCells(result),
-    runs: collectCellRuns(result.samples, metric),
-    tpsRuns: metric === "tps" ? null : collectCellRuns(result.samples, "tps"),
-    better,
-    testAlpha,
+    test: options.test ?? "paired",
+    value: options.value ?? "final",
     thresholds: workloadThresholds(result, thresholdPct, warnings),
     collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
-    bootstrap: options.bootstrap
-  };
-  const comparisons = baseline === void 0 ? [] : heads.map((head) => compareArm(context3, head));
-  warnings.push(...dataWarnings(result, comparisons, metric, alpha, thresholdPct, sequential));
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  return {
-    metric,
-    better,
-    alpha,
-    testAlpha,
-    thresholdPct,
-    baseline: baseline ?? null,
-    verdict: overall.verdict,
-    decidingArms: overall.deciding,
-    comparisons,
-    sequential,
+    bootstrap: options.bootstrap,
     warnings
   };
 }
-function compareArm(ctx, head) {
-  const measured = ctx.cells.map((cell) => {
-    const arms = ctx.runs.get(cellId(cell));
+function hypothesisKey(head, cell) {
+  return `${head}\0${cellId(cell)}`;
+}
+function analyseLook(ctx, spec) {
+  const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
+  const runs = collectCellRuns(samples, ctx.metric, ctx.value);
+  const statistics = (head, cell, paired) => {
+    const arms = runs.get(cellId(cell));
     const baseRuns = arms?.get(ctx.baseline);
     const headRuns = arms?.get(head);
     const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
       failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
+      equivalenceLevel: spec.equivalenceLevel,
+      ...paired && baseRuns && headRuns ? { rounds: { base: baseRuns.byRound, head: headRuns.byRound } } : {},
       ...ctx.bootstrap ? { bootstrap: ctx.bootstrap } : {}
     });
     const missing = [!baseRuns && `base (${ctx.baseline})`, !headRuns && `head (${head})`].filter(Boolean);
     if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(" or ")}`;
-    return { cell, stats, baseRuns, headRuns };
-  });
-  const tested = measured.filter((m) => m.stats.p !== null);
-  const adjusted = holmAdjust(tested.map((m) => m.stats.p));
-  const adjustedByCell = new Map(tested.map((m, i) => [m.cell, adjusted[i]]));
-  const familySize = tested.length;
-  const cells = measured.map(({ cell, stats, baseRuns, headRuns }) => {
-    const decided = decideVerdict(stats, {
-      alpha: ctx.testAlpha,
-      thresholdPct: ctx.thresholds(cell.workload),
+    return stats;
+  };
+  const measured = ctx.heads.flatMap(
+    (head) => ctx.cells.map((cell) => {
+      const key = hypothesisKey(head, cell);
+      const frozen = spec.frozen.get(key) ?? null;
+      return {
+        head,
+        cell,
+        key,
+        frozen,
+        stats: frozen ? null : statistics(head, cell, ctx.test === "paired")
+      };
+    })
+  );
+  const m = measured.filter((x) => x.stats?.p != null).length + measured.filter(
+    (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
+  ).length;
+  for (const x of measured) {
+    const st = x.stats;
+    if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
+    if (st.minAchievableP * m < spec.alpha) continue;
+    const unpaired = statistics(x.head, x.cell, false);
+    if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
+    unpaired.notes.push({
+      code: "unpaired-fallback",
+      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides`
+    });
+    x.stats = unpaired;
+  }
+  const open4 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const stillIn = measured.filter(
+    (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
+  ).length;
+  const adjusted = holmAdjust([...open4.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open4.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open4.length + stillIn;
+  const byHead = new Map(ctx.heads.map((h) => [h, []]));
+  for (const m2 of measured) {
+    if (m2.frozen) {
+      byHead.get(m2.head).push(m2.frozen);
+      continue;
+    }
+    const decided = decideVerdict(m2.stats, {
+      alpha: spec.alpha,
+      thresholdPct: ctx.thresholds(m2.cell.workload),
       better: ctx.better,
-      pAdjusted: adjustedByCell.get(cell) ?? null,
+      pAdjusted: adjustedByKey.get(m2.key) ?? null,
       familySize
     });
-    const drift = baseRuns && headRuns && stats.p !== null && stats.minAchievableP !== null ? pairedDrift(baseRuns.byRound, headRuns.byRound, stats.p, stats.minAchievableP, ctx.testAlpha) : null;
-    if (drift?.drift) {
-      decided.notes = [
-        ...decided.notes,
-        {
-          code: "drift",
-          message: `paired per-round analysis (p ${formatP(drift.pairedP)}) disagrees with the unpaired test: the runner drifted during the run`
-        }
-      ];
-    }
-    return { id: cellId(cell), workload: cell.workload, clients: cell.clients, ...decided, drift };
+    byHead.get(m2.head).push({ id: cellId(m2.cell), workload: m2.cell.workload, clients: m2.cell.clients, ...decided });
+  }
+  return byHead;
+}
+function assemble2(ctx, byHead, sequential, testAlpha = ctx.alpha) {
+  const warnings = [...ctx.warnings];
+  const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
+  const comparisons = ctx.heads.map((head) => {
+    const cells = byHead.get(head) ?? [];
+    const overall2 = overallVerdict(cells);
+    return {
+      baseline: ctx.baseline ?? "",
+      head,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      likelyRegressionCells: cells.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
+      familySize,
+      cells,
+      curves: curves(ctx, head)
+    };
   });
-  const overall = overallVerdict(cells);
+  warnings.push(...dataWarnings(ctx, comparisons, sequential));
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
+  const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
   return {
-    baseline: ctx.baseline,
-    head,
+    metric: ctx.metric,
+    better: ctx.better,
+    alpha: ctx.alpha,
+    testAlpha,
+    thresholdPct: ctx.thresholdPct,
+    baseline: ctx.baseline ?? null,
     verdict: overall.verdict,
-    decidingCells: overall.deciding,
-    familySize,
-    cells,
-    curves: curves(ctx, head)
+    decidingArms: overall.deciding,
+    comparisons,
+    sequential,
+    primaryTest,
+    likelyRegressions: comparisons.flatMap((c) => c.likelyRegressionCells.map((id) => `${c.head}:${id}`)),
+    warnings
   };
 }
 function curves(ctx, head) {
-  const runs = ctx.tpsRuns ?? ctx.runs;
+  const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
   const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
   return workloads.flatMap((workload) => {
     const points = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
-    const base = curveSummary(ctx.baseline, points(ctx.baseline), ctx.collapseFraction);
-    const headCurve = curveSummary(head, points(head), ctx.collapseFraction);
-    return base && headCurve ? [compareCurves(workload, base, headCurve, ctx.collapseFraction)] : [];
+    const basePoints = points(ctx.baseline ?? "");
+    const headPoints = points(head);
+    const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
+    const headCurve = curveSummary(head, headPoints, ctx.collapseFraction);
+    const tolerance = Math.max(
+      ctx.thresholds(workload),
+      medianNoiseTolerancePct([...basePoints, ...headPoints])
+    );
+    return base && headCurve ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, tolerance)] : [];
   });
 }
+function medianNoiseTolerancePct(points) {
+  const usable2 = points.map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0)).filter((v) => v.length >= 3);
+  if (usable2.length === 0) return 0;
+  const sigma = median(usable2.map(robustLogSpread));
+  const n = median(usable2.map((v) => v.length));
+  return 100 * CURVE_TOLERANCE_Z * Math.SQRT2 * MEDIAN_SE_FACTOR * (sigma / Math.sqrt(n));
+}
+var CURVE_TOLERANCE_Z = 2;
+var MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
 function workloadThresholds(result, fallback, warnings) {
   const overrides = /* @__PURE__ */ new Map();
   for (const [name, spec] of Object.entries(result.workloads ?? {})) {
@@ -51825,18 +52009,8 @@ function workloadThresholds(result, fallback, warnings) {
   }
   return (workload) => overrides.get(workload) ?? fallback;
 }
-function resolveLook(result, spec, alpha, warnings) {
-  if (spec.look !== void 0) return sequentialLook(spec.schedule, spec.look, alpha);
-  const rounds = result.samples.reduce((max, s) => s.status === "ok" ? Math.max(max, s.round) : max, 0);
-  const look = lookAtRounds(spec.schedule, rounds);
-  if (look === 0) {
-    warnings.push(
-      `${rounds} round(s) completed, before the first scheduled look at ${spec.schedule[0]} rounds`
-    );
-  }
-  return sequentialLook(spec.schedule, Math.max(1, look), alpha);
-}
-function dataWarnings(result, comparisons, metric, alpha, thresholdPct, sequential) {
+function dataWarnings(ctx, comparisons, sequential) {
+  const { result, metric, alpha, thresholdPct } = ctx;
   const warnings = [];
   const failed = result.samples.filter((s) => s.status !== "ok").length;
   if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
@@ -51848,24 +52022,214 @@ function dataWarnings(result, comparisons, metric, alpha, thresholdPct, sequenti
       `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
     );
   }
-  const drifted = cells.filter(({ cell }) => cell.drift?.drift);
-  if (drifted.length > 0) {
+  const likely = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "likely-regression"));
+  if (likely.length > 0) {
     warnings.push(
-      `drift in ${drifted.map(label).join(", ")}: paired and unpaired analyses disagree; check the runner's health and prefer more rounds over these verdicts`
+      `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
     );
   }
   if (cells.some(({ cell }) => cell.verdict === "inconclusive")) {
+    const paired = ctx.test === "paired";
     const plan = checkPlan({
-      rounds: Math.max(0, ...cells.map(({ cell }) => Math.min(cell.base.n, cell.head.n))),
-      cells: Math.max(1, ...comparisons.map((c) => c.familySize)),
-      alpha,
-      looks: sequential?.looks ?? 1,
+      rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
+      cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
+      alpha: sequential ? sequential.perLookAlpha : alpha,
       thresholdPct,
-      noiseCvPct: measuredNoiseCvPct(result, metric)
+      noiseCvPct: measuredNoiseCvPct(result, metric),
+      test: paired ? "signed-rank" : "mann-whitney"
     });
     warnings.push(...plan.warnings);
   }
   return warnings;
+}
+
+// src/compare/adaptive.ts
+var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
+var DEFAULT_SPENDING = "obrien-fleming";
+function buildPlan(input2, checkFirstLook) {
+  const alpha = input2.alpha ?? DEFAULT_ALPHA;
+  const spending = input2.spending ?? DEFAULT_SPENDING;
+  const test = input2.test ?? "signed-rank";
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!SPENDING_FUNCTIONS.includes(spending)) {
+    throw new RangeError(
+      `spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${String(spending)}'`
+    );
+  }
+  const s = input2.schedule ?? DEFAULT_SCHEDULE;
+  const bad = s.findIndex((r, i) => !Number.isInteger(r) || r < 1 || i > 0 && r <= s[i - 1]);
+  if (s.length === 0 || bad >= 0) {
+    throw new RangeError(
+      `the schedule must be strictly increasing positive round counts, e.g. [6, 10, 15, 20, 30]; got [${s.join(", ")}]` + (bad >= 0 ? ` (look ${bad + 1}: ${s[bad]})` : "")
+    );
+  }
+  const first = s[0];
+  const needed = test === "signed-rank" ? pairedMinRounds(1, alpha) : minRoundsFor(test, 1, alpha);
+  if (checkFirstLook && first < needed) {
+    throw new RangeError(
+      `the first look at ${first} rounds is below the ${needed} rounds the ${test} test needs to reach \u03B1 ${alpha} at all`
+    );
+  }
+  const maxRounds = input2.maxRounds ?? s[s.length - 1];
+  if (!Number.isInteger(maxRounds) || maxRounds < first) {
+    throw new RangeError(`maxRounds must be an integer \u2265 the first look (${first} rounds), got ${maxRounds}`);
+  }
+  const schedule = s.filter((r) => r < maxRounds);
+  schedule.push(maxRounds);
+  const informationFractions = schedule.map((r) => r / maxRounds);
+  const lookAlpha = perLookLevels(spending, alpha, informationFractions);
+  let spent = 0;
+  const cumulativeAlpha = lookAlpha.map((a) => spent += a);
+  return {
+    schedule,
+    maxRounds,
+    alpha,
+    spending,
+    test,
+    informationFractions,
+    cumulativeAlpha,
+    lookAlpha,
+    equivalenceLevels: lookAlpha.map((a) => 1 - 2 * a),
+    method: "bonferroni-spent-increments"
+  };
+}
+function adaptiveLook(result, plan, options = {}) {
+  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
+  const look = options.look ?? lookAtRounds(plan.schedule, recorded);
+  if (!Number.isInteger(look) || look < 1 || look > plan.schedule.length) {
+    throw new RangeError(
+      options.look === void 0 ? `${recorded} round(s) recorded, before the first look at ${plan.schedule[0]} rounds` : `look must be between 1 and ${plan.schedule.length}, got ${look}`
+    );
+  }
+  const ctx = prepareRun(result, {
+    ...options,
+    alpha: plan.alpha,
+    test: plan.test === "signed-rank" ? "paired" : "unpaired"
+  });
+  const frozen = /* @__PURE__ */ new Map();
+  const decidedCells = [];
+  const history = [];
+  let byHead = /* @__PURE__ */ new Map();
+  let stopReason = null;
+  for (let k = 1; k <= look; k++) {
+    const rounds = plan.schedule[k - 1];
+    byHead = analyseLook(ctx, {
+      maxRound: rounds,
+      alpha: plan.lookAlpha[k - 1],
+      equivalenceLevel: plan.equivalenceLevels[k - 1],
+      frozen
+    });
+    const decidedNow = [];
+    const open4 = [];
+    for (const [head, cells] of byHead) {
+      for (const c of cells) {
+        const key = hypothesisKey(head, c);
+        if (frozen.has(key)) continue;
+        if (c.verdict === "inconclusive") {
+          open4.push(`${head}:${c.id}`);
+          continue;
+        }
+        frozen.set(key, c);
+        decidedNow.push({ id: `${head}:${c.id}`, verdict: c.verdict });
+        decidedCells.push({
+          head,
+          cell: { workload: c.workload, clients: c.clients },
+          id: c.id,
+          verdict: c.verdict,
+          look: k,
+          reason: c.reasons[0].code
+        });
+      }
+    }
+    const regressed = decidedCells.filter((d) => d.verdict === "regression");
+    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
+    history.push({
+      look: k,
+      rounds,
+      lookAlpha: plan.lookAlpha[k - 1],
+      equivalenceLevel: plan.equivalenceLevels[k - 1],
+      decided: decidedNow,
+      open: open4,
+      stop: stopReason !== null,
+      reason: stopReason ?? `${open4.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+    });
+    if (stopReason !== null && k < look) {
+      return finish(k);
+    }
+  }
+  return finish(look);
+  function finish(k) {
+    const outcome = history[k - 1];
+    const comparison = assemble2(
+      ctx,
+      byHead,
+      {
+        schedule: [...plan.schedule],
+        look: k,
+        looks: plan.schedule.length,
+        perLookAlpha: plan.lookAlpha[k - 1]
+      },
+      plan.lookAlpha[k - 1]
+    );
+    const openIds = new Set(outcome.open.map((id) => id.slice(id.indexOf(":") + 1)));
+    return {
+      look: k,
+      rounds: plan.schedule[k - 1],
+      comparison,
+      openCells: ctx.cells.filter((c) => openIds.has(cellId(c))),
+      decidedCells,
+      nextRounds: outcome.stop ? null : plan.schedule[k],
+      stop: outcome.stop,
+      reason: outcome.reason,
+      history: history.slice(0, k)
+    };
+  }
+}
+function lookAtRounds(schedule, rounds) {
+  let look = 0;
+  schedule.forEach((r, i) => {
+    if (r <= rounds) look = i + 1;
+  });
+  return look;
+}
+function adaptiveCompare(result, options, spec) {
+  const test = options.test === "unpaired" ? "mann-whitney" : "signed-rank";
+  const plan = buildPlan(
+    { schedule: spec.schedule, alpha: options.alpha ?? DEFAULT_ALPHA, spending: "pocock", test },
+    false
+  );
+  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
+  const look = spec.look ?? Math.max(1, lookAtRounds(plan.schedule, recorded));
+  const r = adaptiveLook(result, plan, { ...options, look, stopOnRegression: false });
+  if (spec.look === void 0 && lookAtRounds(plan.schedule, recorded) === 0) {
+    r.comparison.warnings.push(
+      `${recorded} round(s) completed, before the first scheduled look at ${plan.schedule[0]} rounds`
+    );
+  }
+  return r.comparison;
+}
+
+// src/compare/compare-run.ts
+function compareRun(result, options = {}) {
+  if (options.adaptive) {
+    const { plan, look } = options.adaptive;
+    return adaptiveLook(result, plan, {
+      ...options,
+      ...look === void 0 ? {} : { look },
+      stopOnRegression: true
+    }).comparison;
+  }
+  if (options.sequential) {
+    return adaptiveCompare(result, options, options.sequential);
+  }
+  const context3 = prepareRun(result, options);
+  const cells = analyseLook(context3, {
+    maxRound: Number.POSITIVE_INFINITY,
+    alpha: context3.alpha,
+    equivalenceLevel: EQUIVALENCE_LEVEL,
+    frozen: /* @__PURE__ */ new Map()
+  });
+  return assemble2(context3, cells, null);
 }
 
 // src/pipeline/analysis.ts
@@ -53964,6 +54328,8 @@ function gateFailure(comparison, failOn) {
   if (failOn === "never") return void 0;
   if (v === "regression" || v === "mixed")
     return `performance ${v === "mixed" ? "regressed in some cells" : "regressed"} (fail-on: ${failOn})`;
+  if (comparison.likelyRegressions.length > 0)
+    return `a regression is likely in ${comparison.likelyRegressions.join(", ")} (too few runs to certify it; fail-on: ${failOn})`;
   if (failOn === "inconclusive" && v === "inconclusive")
     return "the comparison is inconclusive (fail-on: inconclusive)";
   return void 0;

@@ -245,6 +245,8 @@ export function gateFailure(comparison: RunComparison, failOn: ActionInputs['fai
   if (failOn === 'never') return undefined;
   if (v === 'regression' || v === 'mixed')
     return `performance ${v === 'mixed' ? 'regressed in some cells' : 'regressed'} (fail-on: ${failOn})`;
+  if (comparison.likelyRegressions.length > 0)
+    return `a regression is likely in ${comparison.likelyRegressions.join(', ')} (too few runs to certify it; fail-on: ${failOn})`;
   if (failOn === 'inconclusive' && v === 'inconclusive')
     return 'the comparison is inconclusive (fail-on: inconclusive)';
   return undefined;

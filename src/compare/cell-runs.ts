@@ -3,8 +3,16 @@
  * metric per round, plus the failed runs counted apart. Retries of a round replace its failed attempts, so a
  * round contributes at most one value per arm (its last successful attempt).
  */
+import { median } from 'simple-statistics';
 import type { MetricName } from '../results/metrics.js';
 import { cellId, type CellKey, type RunResult, type Sample } from '../results/types.js';
+
+/**
+ * What one run contributes: 'final' is the metric as the client reported it for the whole run;
+ * 'progress-median' (tps only) is the median of the per-second progress TPS after the first second, a
+ * run value that ignores a stalled second or a burst. notes/stats.md compares the two on real captures.
+ */
+export type RunValue = 'final' | 'progress-median';
 
 export interface ArmRuns {
   /** Values by round; NaN where the run succeeded but did not report the metric. */
@@ -16,7 +24,11 @@ export interface ArmRuns {
 /** cellId → arm label → runs. */
 export type CellRuns = Map<string, Map<string, ArmRuns>>;
 
-export function collectCellRuns(samples: readonly Sample[], metric: MetricName): CellRuns {
+export function collectCellRuns(
+  samples: readonly Sample[],
+  metric: MetricName,
+  value: RunValue = 'final',
+): CellRuns {
   const cells: CellRuns = new Map();
   const attempts = new Map<string, number>(); // last attempt kept per cell/arm/round
   for (const s of samples) {
@@ -32,10 +44,27 @@ export function collectCellRuns(samples: readonly Sample[], metric: MetricName):
     const key = `${id}\u0000${s.arm}\u0000${s.round}`;
     if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
     attempts.set(key, s.attempt);
-    runs.byRound.set(s.round, s.metrics[metric] ?? Number.NaN);
+    runs.byRound.set(s.round, runValue(s, metric, value));
   }
   return cells;
 }
+
+/**
+ * A run's value: the reported metric, or for tps with 'progress-median' the median of the progress TPS
+ * after the first second (falling back to the reported TPS when fewer than PROGRESS_MIN_POINTS remain).
+ */
+export function runValue(sample: Sample, metric: MetricName, value: RunValue = 'final'): number {
+  if (value === 'progress-median' && metric === 'tps') {
+    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
+    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
+  }
+  return sample.metrics[metric] ?? Number.NaN;
+}
+
+/** The first second of a run ramps up (connections, caches): its progress point is skipped. */
+export const PROGRESS_SKIP_SECONDS = 1;
+/** Fewer progress points than this make no steadier median than the run's total. */
+export const PROGRESS_MIN_POINTS = 3;
 
 /** Every cell of the document: the plan's cells in declaration order, then any others the samples contain. */
 export function documentCells(result: RunResult): CellKey[] {

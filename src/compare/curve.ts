@@ -3,7 +3,7 @@
  * collapses past the peak, and how both moved between base and head. Descriptive: the per-cell tests decide.
  */
 import { median } from 'simple-statistics';
-import { DEFAULT_COLLAPSE_FRACTION } from './defaults.js';
+import { DEFAULT_COLLAPSE_FRACTION, DEFAULT_THRESHOLD_PCT } from './defaults.js';
 import type { CurveComparison, CurveSummary } from './types.js';
 
 /**
@@ -35,20 +35,51 @@ export function curveSummary(
   };
 }
 
-/** How the peak and the collapse point moved from base to head. */
+/**
+ * How the peak and the collapse point moved from base to head, with a tolerance so that noise on a plateau
+ * does not move them: medians within `tolerancePct` of each other are indistinguishable.
+ *
+ * - peakMoved: each arm's peak client count lies outside the other arm's plateau (the client counts whose
+ *   median is within the tolerance of that arm's peak). On a flat top, where several client counts tie
+ *   within the tolerance, the argmax wanders with noise but the plateaus overlap: not moved.
+ * - collapseMoved: some client count past both peaks is clearly collapsed in one arm (median below
+ *   (1 − fraction − tol)·peak) and clearly not in the other (above (1 − fraction + tol)·peak).
+ *
+ * Descriptive, not a test: the per-cell tests decide verdicts. The tolerance defaults to the practical
+ * threshold δ (compareRun passes the workload's threshold).
+ */
 export function compareCurves(
   workload: string,
   base: CurveSummary,
   head: CurveSummary,
   collapseFraction = DEFAULT_COLLAPSE_FRACTION,
+  tolerancePct = DEFAULT_THRESHOLD_PCT,
 ): CurveComparison {
+  const tol = tolerancePct / 100;
+  const plateau = (c: CurveSummary) =>
+    new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
+  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
+  const at = (c: CurveSummary, clients: number) => c.points.find((p) => p.clients === clients)?.medianTps;
+  const state = (c: CurveSummary, clients: number): 'collapsed' | 'standing' | 'unclear' | null => {
+    const v = at(c, clients);
+    if (v === undefined || clients <= c.peakClients) return v === undefined ? null : 'standing';
+    if (v < (1 - collapseFraction - tol) * c.peakTps) return 'collapsed';
+    if (v > (1 - collapseFraction + tol) * c.peakTps) return 'standing';
+    return 'unclear';
+  };
+  const collapseMoved = base.points.some((p) => {
+    const b = state(base, p.clients);
+    const h = state(head, p.clients);
+    return (b === 'collapsed' && h === 'standing') || (b === 'standing' && h === 'collapsed');
+  });
   return {
     workload,
     collapseFraction,
     base,
     head,
     peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
-    peakMoved: head.peakClients !== base.peakClients,
-    collapseMoved: head.collapseClients !== base.collapseClients,
+    tolerancePct,
+    peakMoved,
+    collapseMoved,
   };
 }

@@ -2,9 +2,13 @@
  * Power before spending time: can the planned rounds ever reach significance after Holm over the planned
  * cells, and how many rounds does the measured (or assumed) noise call for?
  */
-import type { RunResult } from '../results/types.js';
+import { median } from 'simple-statistics';
+import type { CellKey, RunResult } from '../results/types.js';
 import { cellId } from '../results/types.js';
+import type { AdaptivePlan } from './adaptive.js';
+import { collectCellRuns } from './cell-runs.js';
 import type { MetricName } from '../results/metrics.js';
+import { perLookLevels } from '../stats/alpha-spending.js';
 import { minAchievableP } from '../stats/min-achievable-p.js';
 import { robustLogSpread } from '../stats/robust-log-spread.js';
 import { studentTCdf } from '../stats/student-t-cdf.js';
@@ -16,7 +20,8 @@ import {
   DEFAULT_THRESHOLD_PCT,
 } from './defaults.js';
 import { formatP } from './format.js';
-import { perLookAlpha } from './sequential.js';
+import type { PrimaryTest } from './types.js';
+import { signedRankMinP } from '../stats/wilcoxon-signed-rank.js';
 
 /**
  * The fewest runs per arm for which the exact Mann–Whitney test can reach p < α/cells, i.e. for which Holm
@@ -28,14 +33,40 @@ export function minRunsPerArm(cells: number, alpha: number): number {
   return n;
 }
 
+/**
+ * The fewest rounds for which the design can reach p < α/cells at all (Holm's first step). For the paired
+ * design that is the unpaired floor 2/C(2n, n), because a cell whose complete rounds cannot bring the
+ * signed-rank floor 2/2ⁿ below the level falls back to the rank-sum test (analysis.ts): 4 rounds for one
+ * cell at α 0.05, 6 for 8 cells; the signed-rank test alone needs pairedMinRounds (6 and 9).
+ */
+export function minRoundsFor(test: PrimaryTest, cells: number, alpha: number): number {
+  let n = 1;
+  while (Math.max(1, cells) * minPFor(test, n) >= alpha) n++;
+  return n;
+}
+
+/** The fewest complete rounds for which the signed-rank test itself can reach α/cells (2/2ⁿ < α/cells). */
+export function pairedMinRounds(cells: number, alpha: number): number {
+  let n = 1;
+  while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
+  return n;
+}
+
+/** The smallest p the design can give with n rounds (per arm): the smaller of the two tests' floors for
+ * the paired design (see minRoundsFor), the rank-sum floor for the unpaired one. */
+export function minPFor(test: PrimaryTest, n: number): number {
+  const unpaired = minAchievableP(n, n);
+  return test === 'mann-whitney' ? unpaired : Math.min(unpaired, signedRankMinP(n));
+}
+
 export interface PlanCheckInput {
   /** Planned rounds (runs per arm and cell). */
   rounds: number;
   /** Planned cells (workload × client count) in one comparison: Holm's family. */
   cells: number;
   alpha?: number;
-  /** Looks of a sequential schedule; the per-look α then applies. */
-  looks?: number;
+  /** The primary test; 'signed-rank' (compareRun's default) unless given. */
+  test?: PrimaryTest;
   thresholdPct?: number;
   /** Run-to-run noise (CV in percent), measured or assumed; DEFAULT_ASSUMED_NOISE_CV_PCT if absent. */
   noiseCvPct?: number | null;
@@ -63,14 +94,16 @@ export interface PlanCheck {
  */
 export function checkPlan(input: PlanCheckInput): PlanCheck {
   const alpha = input.alpha ?? DEFAULT_ALPHA;
-  const testAlpha = input.looks && input.looks > 1 ? perLookAlpha(input.looks, alpha) : alpha;
+  const testAlpha = alpha;
+  const test = input.test ?? 'signed-rank';
   const thresholdPct = input.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
   const noiseAssumed = input.noiseCvPct === undefined || input.noiseCvPct === null;
   const noiseCvPct = input.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
   const cells = Math.max(1, input.cells);
-  const minAdjustedP = Math.min(1, cells * minAchievableP(input.rounds, input.rounds));
-  const minRounds = minRunsPerArm(cells, testAlpha);
+  const minAdjustedP = Math.min(1, cells * minPFor(test, input.rounds));
+  const minRounds = minRoundsFor(test, cells, testAlpha);
   const recommendedRounds = recommendRounds({
+    test,
     noiseCvPct,
     thresholdPct,
     cells,
@@ -106,6 +139,7 @@ export function checkPlan(input: PlanCheckInput): PlanCheck {
 }
 
 export interface RecommendRoundsInput {
+  test?: PrimaryTest;
   noiseCvPct: number;
   thresholdPct: number;
   cells: number;
@@ -124,12 +158,15 @@ export interface RecommendRoundsInput {
  */
 export function recommendRounds(input: RecommendRoundsInput): number {
   const { noiseCvPct, thresholdPct, cells, alpha, power } = input;
+  const test = input.test ?? 'signed-rank';
   const sigma = Math.log1p(noiseCvPct / 100);
   const effect = Math.log1p(thresholdPct / 100);
-  let n = minRunsPerArm(cells, alpha);
+  let n = minRoundsFor(test, cells, alpha);
   if (!(sigma > 0)) return n;
   for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
-    const df = 2 * n - 2;
+    // Paired: ln(head/base) per round has SD σ√2 when the runs' noise is independent (an upper bound:
+    // noise the round shares cancels), the same standard error as the unpaired difference, on n − 1 df.
+    const df = test === 'mann-whitney' ? 2 * n - 2 : n - 1;
     const noncentrality = (effect / (sigma * Math.sqrt(2 / n))) * Math.sqrt(MWU_EFFICIENCY);
     const critical = studentTQuantile(1 - alpha / (2 * cells), df);
     if (studentTCdf(noncentrality - critical, df) >= power) break;
@@ -165,3 +202,195 @@ export function measuredNoiseCvPct(result: RunResult, metric: MetricName): numbe
 const MWU_EFFICIENCY = 3 / Math.PI;
 /** Beyond this the answer is "the noise is too high for this threshold", not a plan. */
 const MAX_RECOMMENDED_ROUNDS = 1000;
+
+/** A cell's noise as the primary test sees it. */
+export interface CellNoise {
+  cell: CellKey;
+  /** Rounds with a usable run in the baseline and a head arm, pooled over head arms. */
+  rounds: number;
+  /**
+   * Robust SD of ln(head/base) per round (1.4826·MAD), as a CV in percent: the paired test's noise. Null
+   * below MIN_NOISE_ROUNDS rounds.
+   */
+  pairedCvPct: number | null;
+  /** Robust run-to-run CV within an arm (median over arms), in percent; null below MIN_NOISE_ROUNDS runs. */
+  runCvPct: number | null;
+}
+
+/** Fewer rounds than this give no usable spread (a MAD of two values is half their distance). */
+export const MIN_NOISE_ROUNDS = 3;
+
+/**
+ * Robust noise of one cell from the runs so far (a pilot: the first rounds, or an A/A calibration): the
+ * spread of the per-round log-ratios against the baseline, pooled over head arms (what the paired test
+ * sees; the shared part of the noise cancels), and the within-arm run-to-run spread. Failed runs and
+ * non-positive values are ignored. The per-round log-ratio includes any real change between the arms, but
+ * a constant change does not move its MAD.
+ *
+ * @example estimateNoise(result, { workload: 'select-only', clients: 1 }).pairedCvPct // e.g. 6.8
+ */
+export function estimateNoise(result: RunResult, cell: CellKey, metric: MetricName = 'tps'): CellNoise {
+  const id = cellId(cell);
+  const arms = collectCellRuns(
+    result.samples.filter((s) => cellId(s) === id),
+    metric,
+  ).get(id);
+  const [baseline, ...heads] = result.arms.map((a) => a.label);
+  const ok = (v: number | undefined): v is number => v !== undefined && Number.isFinite(v) && v > 0;
+  const base = baseline === undefined ? undefined : arms?.get(baseline);
+  const ratios: number[] = [];
+  for (const head of heads) {
+    const h = arms?.get(head);
+    if (!base || !h) continue;
+    for (const [round, b] of base.byRound) {
+      const v = h.byRound.get(round);
+      if (ok(b) && ok(v)) ratios.push(v / b);
+    }
+  }
+  const spreads = [...(arms?.values() ?? [])]
+    .map((a) => [...a.byRound.values()].filter(ok))
+    .filter((v) => v.length >= MIN_NOISE_ROUNDS)
+    .map(robustLogSpread);
+  const pct = (spread: number) => 100 * Math.expm1(spread);
+  return {
+    cell,
+    rounds: ratios.length,
+    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct(robustLogSpread(ratios)) : null,
+    runCvPct: spreads.length > 0 ? pct(median(spreads)) : null,
+  };
+}
+
+export interface PlanPowerInput {
+  /** The adaptive design (its looks, levels and budget). */
+  plan: AdaptivePlan;
+  /** Hypotheses Holm adjusts over: cells × head arms. */
+  hypotheses: number;
+  /**
+   * Per cell: the measured noise (estimateNoise) or null for none. A cell without a measured paired
+   * spread uses √2 × its run CV, else √2 × assumedRunCvPct (independent runs: an upper bound).
+   */
+  cells: ReadonlyArray<{ cell: CellKey; noise: CellNoise | null }>;
+  thresholdPct?: number;
+  power?: number;
+  /** Run-to-run CV assumed where nothing is measured; DEFAULT_ASSUMED_NOISE_CV_PCT. */
+  assumedRunCvPct?: number;
+}
+
+export interface CellPower {
+  cell: CellKey;
+  /** SD of ln(head/base) per round used, as a CV in percent. */
+  pairedCvPct: number;
+  noiseSource: 'measured-paired' | 'measured-runs' | 'assumed';
+  /** The smallest change (percent, either direction) detected with `power` within the budget. */
+  resolvablePct: number;
+  /** Whether a change of δ is resolvable within the budget. */
+  thresholdResolvable: boolean;
+  /** The budget (max rounds, same looks and spending) at which a change of δ reaches `power`, possibly
+   * beyond this plan's; null beyond 1000 rounds. */
+  roundsForThreshold: number | null;
+}
+
+export interface PlanPower {
+  /** False when no look can ever reach significance after Holm: refuse the plan (UserError). */
+  canReachAlpha: boolean;
+  /** Why the plan is refused, naming the numbers; null when it can reach α. */
+  refusal: string | null;
+  cells: CellPower[];
+  /** One line per cell whose δ is not resolvable within the budget, saying what would be. */
+  warnings: string[];
+}
+
+/**
+ * Power for planning an adaptive run, per cell: the smallest change the design resolves with `power` within
+ * its budget at the cell's noise, and the refusal of a design that can never reach significance.
+ *
+ * Reachability: at look k Holm's first step needs p < α_k/m (m hypotheses); the signed-rank test's floor is
+ * 2/2ⁿ at n rounds. If no look has 2/2^{n_k} < α_k/m the plan is refused: with the user's α, spending and
+ * hypotheses, not an assumed 0.05.
+ *
+ * Resolvable change (normal approximation, at the last look alone, so conservative for the design):
+ * Δ_ln = (t_{1−a/(2m), n−1} + t_{power, n−1})·σ_d / √(n·3/π), with n = maxRounds, a its look's level, σ_d
+ * the SD of ln(head/base) per round and 3/π the signed-rank test's efficiency against the t-test under
+ * normal noise (Hodges & Lehmann, 1956). Reported as 100·(e^Δ − 1).
+ */
+export function planPower(input: PlanPowerInput): PlanPower {
+  const { plan } = input;
+  const m = Math.max(1, input.hypotheses);
+  const power = input.power ?? DEFAULT_POWER;
+  const thresholdPct = input.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const assumed = input.assumedRunCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
+  const reachable = plan.schedule.some((n, k) => minPFor(plan.test, n) < plan.lookAlpha[k]! / m);
+  const refusal = reachable
+    ? null
+    : `with at most ${plan.maxRounds} rounds the ${plan.test} design's smallest p (${formatP(minPFor(plan.test, plan.maxRounds))}) ` +
+      `never falls below a look's α after Holm over ${m} comparisons (last look: ${formatP(plan.lookAlpha.at(-1)! / m)}); ` +
+      `raise the budget to at least ${roundsToReach(plan, m)} rounds or compare fewer cells`;
+  const last = plan.schedule.length - 1;
+  const cells = input.cells.map(({ cell, noise }): CellPower => {
+    const [pairedCvPct, noiseSource] =
+      noise?.pairedCvPct != null
+        ? [noise.pairedCvPct, 'measured-paired' as const]
+        : noise?.runCvPct != null
+          ? [Math.SQRT2 * noise.runCvPct, 'measured-runs' as const]
+          : [Math.SQRT2 * assumed, 'assumed' as const];
+    const sigma = Math.log1p(pairedCvPct / 100);
+    const resolvable = (n: number, level: number) => {
+      if (minPFor(plan.test, n) >= level / m) return Number.POSITIVE_INFINITY;
+      const df = Math.max(1, n - 1);
+      const z = studentTQuantile(1 - level / (2 * m), df) + studentTQuantile(power, df);
+      return 100 * Math.expm1((z * sigma) / Math.sqrt(n * MWU_EFFICIENCY));
+    };
+    const resolvablePct = reachable
+      ? resolvable(plan.maxRounds, plan.lookAlpha[last]!)
+      : Number.POSITIVE_INFINITY;
+    // The smallest budget whose last look (the plan's looks cut or extended to it) resolves δ.
+    let roundsForThreshold: number | null = null;
+    for (let n = plan.schedule[0]!; n < MAX_RECOMMENDED_ROUNDS; n++) {
+      if (resolvable(n, lastLookLevel(plan, n)) <= thresholdPct) {
+        roundsForThreshold = n;
+        break;
+      }
+    }
+    return {
+      cell,
+      pairedCvPct,
+      noiseSource,
+      resolvablePct,
+      thresholdResolvable: resolvablePct <= thresholdPct,
+      roundsForThreshold,
+    };
+  });
+  const warnings = cells
+    .filter((c) => reachable && !c.thresholdResolvable)
+    .map(
+      (c) =>
+        `${cellId(c.cell)}: at ${c.pairedCvPct.toFixed(1)}% per-round noise (${c.noiseSource}) ${plan.maxRounds} rounds resolve ` +
+        `changes of ${c.resolvablePct.toFixed(1)}% or more, not the ${thresholdPct}% threshold` +
+        (c.roundsForThreshold === null ? '' : ` (about ${c.roundsForThreshold} rounds would)`),
+    );
+  return { canReachAlpha: reachable, refusal, cells, warnings };
+}
+
+/** The last look's level of the plan's looks and spending cut or extended to a budget of n rounds. */
+function lastLookLevel(plan: AdaptivePlan, n: number): number {
+  const looks = [...plan.schedule.filter((r) => r < n), n];
+  return perLookLevels(
+    plan.spending,
+    plan.alpha,
+    looks.map((r) => r / n),
+  ).at(-1)!;
+}
+
+/** The fewest maximum rounds for which the plan's looks (cut or extended to it) could reach α over m. */
+function roundsToReach(plan: AdaptivePlan, m: number): number {
+  for (let n = plan.schedule[0]!; n < MAX_RECOMMENDED_ROUNDS; n++) {
+    const looks = [...plan.schedule.filter((r) => r < n), n];
+    const levels = perLookLevels(
+      plan.spending,
+      plan.alpha,
+      looks.map((r) => r / n),
+    );
+    if (looks.some((r, k) => minPFor(plan.test, r) < levels[k]! / m)) return n;
+  }
+  return MAX_RECOMMENDED_ROUNDS;
+}

@@ -32,7 +32,12 @@ export type ReasonCode =
   /** inconclusive: so few runs that the interval cannot reach the requested confidence. */
   | 'ci-level-not-reached'
   /** inconclusive: fewer than two usable runs in an arm (empty, failed, invalid or missing). */
-  | 'insufficient-data';
+  | 'insufficient-data'
+  /**
+   * inconclusive, but the equivalence interval lies wholly on the adverse side of −δ (beyond +δ for
+   * lower-is-better metrics): a regression is likely, the design cannot certify it yet. The gate fails it.
+   */
+  | 'likely-regression';
 
 /** Diagnostics that do not decide the verdict but qualify it. */
 export type NoteCode =
@@ -42,8 +47,10 @@ export type NoteCode =
   | 'ties-approximate-ci'
   /** Welch's t on logs and Mann–Whitney disagree at α: outliers or bimodality. */
   | 'welch-disagrees'
-  /** Paired (per round) and unpaired analyses disagree: the machine drifted during the run. */
-  | 'drift';
+  /** Rounds where only one arm has a usable run were left out of the paired analysis. */
+  | 'unpaired-rounds-dropped'
+  /** Too few complete rounds for the paired test: the unpaired Mann–Whitney test decided instead. */
+  | 'unpaired-fallback';
 
 export interface Reason<C extends string = ReasonCode> {
   code: C;
@@ -93,20 +100,47 @@ export interface BootstrapDiagnostic {
   resamples: number;
 }
 
+/**
+ * The primary test: 'signed-rank' is the Wilcoxon signed-rank test on the per-round log-ratios ln(head/base)
+ * with the Walsh-average Hodges–Lehmann estimate and interval (compareRun's default: base and head run back
+ * to back in a round, so what the round shares cancels); 'mann-whitney' is the unpaired rank-sum test with
+ * the two-sample Hodges–Lehmann estimate (compareSamples, and cells with too few complete rounds).
+ */
+export type PrimaryTest = 'signed-rank' | 'mann-whitney';
+
+/** The one-sample t on the per-round log-ratios, a diagnostic beside the signed-rank test. */
+export interface PairedTDiagnostic {
+  t: number;
+  df: number;
+  p: number;
+  /** 95% CI of the geometric mean ratio, as a change in percent. */
+  ci95: DeltaInterval;
+}
+
 /** The statistics of one base/head comparison, before any verdict. */
 export interface ShiftStatistics {
+  test: PrimaryTest;
+  /** Rounds where both arms have a usable run (the signed-rank test's n); null for unpaired data. */
+  pairs: number | null;
   base: ArmSummary;
   head: ArmSummary;
   /** Hodges–Lehmann change head vs base in percent (see the sign convention above); null without data. */
   deltaPct: number | null;
   ci95: DeltaInterval | null;
   ci90: DeltaInterval | null;
-  /** Unadjusted two-sided Mann–Whitney p. */
+  /**
+   * The interval the equivalence (no-change) decision uses: the 90% CI in a single analysis (TOST at 5%),
+   * the 1 − 2·α_k interval at look k of an adaptive design (TOST at the look's level).
+   */
+  ciEquivalence: DeltaInterval | null;
+  /** Unadjusted two-sided p of the primary test. */
   p: number | null;
   method: MannWhitneyMethod | null;
   /** The smallest p the exact test can give with these sizes. */
   minAchievableP: number | null;
   welch: WelchDiagnostic | null;
+  /** Paired t on the log-ratios (diagnostic; signed-rank cells only). */
+  pairedT: PairedTDiagnostic | null;
   bootstrap: BootstrapDiagnostic | null;
   /** Why no test could be run (fewer than two usable runs in an arm); null when tested. */
   unusable: string | null;
@@ -132,18 +166,6 @@ export interface CellComparison extends SampleComparison {
   id: string;
   workload: string;
   clients: number;
-  drift: DriftDiagnostic | null;
-}
-
-export interface DriftDiagnostic {
-  /** Rounds where both arms have a usable run. */
-  pairs: number;
-  /** 100·(e^mean(ln(head/base) per round) − 1). */
-  pairedDeltaPct: number;
-  /** Two-sided p of the one-sample t on the per-round log-ratios. */
-  pairedP: number;
-  /** Paired and unpaired analyses disagree at α. */
-  drift: boolean;
 }
 
 export interface CurveSummary {
@@ -163,6 +185,13 @@ export interface CurveComparison {
   head: CurveSummary;
   /** 100·(head peak / base peak − 1). */
   peakDeltaPct: number;
+  /**
+   * Medians within this many percent of each other are a plateau (the larger of δ and two standard errors of
+   * a difference of medians at the measured noise): peakMoved needs each arm's peak outside
+   * the other arm's plateau, collapseMoved a client count clearly collapsed in one arm and clearly not in
+   * the other (beyond the tolerance), so run-to-run noise on a flat curve does not flip them.
+   */
+  tolerancePct: number;
   peakMoved: boolean;
   collapseMoved: boolean;
 }
@@ -174,6 +203,9 @@ export interface ArmComparison {
   verdict: OverallVerdict;
   /** Ids of the cells that decided the verdict (the regressed ones for 'regression', …). */
   decidingCells: string[];
+  /** Inconclusive cells whose equivalence interval lies wholly beyond −δ (reason 'likely-regression'). */
+  likelyRegressionCells: string[];
+  /** Tested cells of every head arm that Holm adjusted over (one family across arms and cells). */
   familySize: number;
   cells: CellComparison[];
   curves: CurveComparison[];
@@ -185,7 +217,7 @@ export interface SequentialLook {
   /** 1-based index of this look. */
   look: number;
   looks: number;
-  /** Pocock's constant per-look α for `looks` equally spaced looks at overall α. */
+  /** The nominal α this look tests at: the α spent at this look (see AdaptivePlan). */
   perLookAlpha: number;
 }
 
@@ -204,6 +236,13 @@ export interface RunComparison {
   decidingArms: string[];
   comparisons: ArmComparison[];
   sequential: SequentialLook | null;
+  /** The primary test the cells used (signed-rank unless a cell had to fall back; see each cell's test). */
+  primaryTest: PrimaryTest;
+  /**
+   * "head:cell" ids of inconclusive cells where a regression is likely but not certified: a gate must fail
+   * these like a regression (the overall verdict stays 'inconclusive' so it is not reported as proven).
+   */
+  likelyRegressions: string[];
   /** What to look at or try next (partial results, failed runs, too few rounds, drift, …). */
   warnings: string[];
 }

@@ -8,11 +8,15 @@
  * | no-change    | 90% CI ⊂ (−δ, +δ) (TOST equivalence at 5%), at its full level |
  * | inconclusive | otherwise, with the reasons                                  |
  *
+ * The no-change interval is the statistics' ciEquivalence: the 90% CI in one analysis, the 1 − 2·α_k CI at
+ * look k of an adaptive design. An inconclusive cell whose 90% CI lies wholly on the worse side of δ also
+ * gets the reason 'likely-regression' (first), which a gate fails like a regression.
+ *
  * "Worse" is Δ% ≤ −δ for higher-is-better metrics (TPS) and Δ% ≥ +δ for lower-is-better ones (latency).
  */
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, EQUIVALENCE_LEVEL, PCT_TOLERANCE } from './defaults.js';
 import { formatLevel, formatP, formatPct, formatPctInterval } from './format.js';
-import { minRunsPerArm } from './power.js';
+import { minRoundsFor } from './power.js';
 import type { Better, Note, Reason, SampleComparison, ShiftStatistics } from './types.js';
 
 export interface VerdictContext {
@@ -37,7 +41,8 @@ export function decideVerdict(stats: ShiftStatistics, context: VerdictContext = 
     throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
   }
   const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
-  const { deltaPct, ci90, p, minAchievableP } = stats;
+  const { deltaPct, p, minAchievableP } = stats;
+  const ci90 = stats.ciEquivalence ?? stats.ci90;
   if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
     const message = stats.unusable ?? 'no test was possible';
     return { ...common, verdict: 'inconclusive', reasons: [{ code: 'insufficient-data', message }] };
@@ -45,10 +50,15 @@ export function decideVerdict(stats: ShiftStatistics, context: VerdictContext = 
 
   const notes: Note[] = [...stats.notes];
   // Only when the exact test could reach α at all; otherwise the disagreement is just its floor.
-  if (stats.welch && stats.welch.p < alpha !== p < alpha && (minAchievableP ?? 1) < alpha) {
+  const tDiagnostic = stats.test === 'signed-rank' ? stats.pairedT : stats.welch;
+  if (tDiagnostic && tDiagnostic.p < alpha !== p < alpha && (minAchievableP ?? 1) < alpha) {
+    const [tName, rankName] =
+      stats.test === 'signed-rank'
+        ? ['the paired t on log-ratios', 'the signed-rank test']
+        : ["Welch's t on logs", 'Mann-Whitney'];
     notes.push({
       code: 'welch-disagrees',
-      message: `Welch's t on logs (p ${formatP(stats.welch.p)}) and Mann-Whitney (p ${formatP(p)}) disagree at α ${formatP(alpha)}: look for outliers or a bimodal arm`,
+      message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at α ${formatP(alpha)}: look for outliers or a bimodal arm`,
     });
   }
   const withNotes = { ...common, notes };
@@ -71,15 +81,27 @@ export function decideVerdict(stats: ShiftStatistics, context: VerdictContext = 
     });
   }
   const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
-  const levelReached = ci90.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE;
+  const levelText = formatLevel(ci90.level);
+  const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
   const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
   if (inside && levelReached) {
-    const message = `the 90% CI ${interval} lies inside ±${thresholdPct}%`;
+    const message = `the ${levelText} CI ${interval} lies inside ±${thresholdPct}%`;
     return {
       ...withNotes,
       verdict: 'no-change',
       reasons: [{ code: 'ci-inside-threshold', message }, ...reasons],
     };
+  }
+  // The one-sided 95% bound (the 90% interval) lies beyond −δ on the worse side: the data point to a
+  // regression that α (after Holm and the look's spending) cannot certify yet. The gate treats it as one.
+  const ci90Plain = stats.ci90 ?? ci90;
+  const adverse =
+    better === 'higher' ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
+  if (adverse && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
+    reasons.push({
+      code: 'likely-regression',
+      message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === 'higher' ? '-' : '+'}${thresholdPct}%`,
+    });
   }
   const smallestP = minAchievableP ?? 1;
   if (!significant && familySize * smallestP >= alpha) {
@@ -88,21 +110,28 @@ export function decideVerdict(stats: ShiftStatistics, context: VerdictContext = 
     reasons.push({
       code: 'too-few-runs',
       message:
-        `with ${stats.base.n} and ${stats.head.n} runs the smallest possible p is ${formatP(smallestP)}${afterHolm}, ` +
-        `never below α ${formatP(alpha)}; at least ${minRunsPerArm(familySize, alpha)} runs per arm are needed`,
+        `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, ` +
+        `never below α ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === 'signed-rank' ? 'rounds with both arms' : 'runs per arm'} are needed`,
     });
   }
   if (!levelReached) {
     reasons.push({
       code: 'ci-level-not-reached',
-      message: `with ${stats.base.n} and ${stats.head.n} runs the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not 90%`,
+      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${levelText}`,
     });
   }
   if (!inside) {
     reasons.push({
       code: 'ci-wider-than-threshold',
-      message: `the 90% CI ${interval} reaches beyond ±${thresholdPct}%; more runs would narrow it`,
+      message: `the ${levelText} CI ${interval} reaches beyond ±${thresholdPct}%; more runs would narrow it`,
     });
   }
   return { ...withNotes, verdict: 'inconclusive', reasons };
+}
+
+/** "9 rounds with both arms" (paired) or "5 and 6 runs" (unpaired). */
+function sizes(stats: ShiftStatistics): string {
+  return stats.test === 'signed-rank'
+    ? `${stats.pairs} round(s) with both arms`
+    : `${stats.base.n} and ${stats.head.n} runs`;
 }

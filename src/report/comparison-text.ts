@@ -87,6 +87,7 @@ function row(cell: CellComparison): string[] {
 
 const SHORT_REASON: Partial<Record<ReasonCode, string>> = {
   'insufficient-data': 'no data',
+  'likely-regression': 'regression likely, too few runs to certify',
   'too-few-runs': 'too few runs',
   'ci-wider-than-threshold': 'CI too wide',
   'significant-below-threshold': 'below threshold',

@@ -414,6 +414,7 @@ function row(ctx: Context, cell: CellComparison): string[] {
 
 const SHORT_REASON: Partial<Record<ReasonCode, (thresholdPct: number) => string>> = {
   'insufficient-data': () => 'no data',
+  'likely-regression': (t) => `regression likely (CI beyond −${t}%), too few runs to certify`,
   'too-few-runs': () => 'too few runs',
   'ci-wider-than-threshold': (t) => `CI wider than ±${t}%`,
   'significant-below-threshold': (t) => `significant, below ${t}%`,

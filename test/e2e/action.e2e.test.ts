@@ -151,10 +151,16 @@ describe('the action (dist/index.js) on a pull_request', () => {
           r.path.startsWith(`/repos/pg/postgres/compare/${'c'.repeat(40)}...${HEAD_SHA}`),
       ),
     ).toBe(true);
-    expect(gh.statuses).toEqual([
-      expect.objectContaining({ sha: HEAD_SHA, context: 'pgperf/default', state: 'success' }),
-    ]);
+    // The status carries the verdict: an undecided comparison is pending ("needs more rounds"), never green.
+    expect(gh.statuses).toHaveLength(1);
+    const status = gh.statuses[0]!;
+    expect(status).toMatchObject({ sha: HEAD_SHA, context: 'pgperf/default' });
     expect(first.outputs.verdict).toMatch(/^(regression|improvement|no-change|inconclusive|mixed)$/);
+    const expectedState = { regression: 'failure', mixed: 'failure', inconclusive: 'pending' }[
+      first.outputs.verdict as string
+    ];
+    expect(status.state).toBe(expectedState ?? 'success');
+    if (status.state === 'pending') expect(status.description).toMatch(/needs more rounds/);
     expect(first.outputs['worst-delta']).toMatch(/^-?\d+\.\d\d$/);
     expect(first.outputs['results-json']).toBe(path.join(tmp, 'pgperf-results/results.json'));
     const result = JSON.parse(await readFile(first.outputs['results-json']!, 'utf8')) as RunResult;

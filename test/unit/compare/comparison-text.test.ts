@@ -53,8 +53,8 @@ describe('renderComparisonText', () => {
       effect: (arm) => (arm === 'head' ? 0.95 : 1),
     });
     const out = renderComparisonText(compareRun(small, { sequential: { schedule: [3, 6] } }));
-    expect(out).toMatch(/decided at sequential look 1 of 2 \(schedule 3, 6 rounds\), per-look alpha 0\.029/);
-    expect(out).toMatch(/@90%/); // 3 + 3 runs cannot give a 95% interval
+    expect(out).toMatch(/decided at sequential look 1 of 2 \(schedule 3, 6 rounds\), per-look alpha 0\.031/);
+    expect(out).toMatch(/@75%/); // 3 rounds cannot give a 95% interval (at most 1 − 2/2³)
     expect(out).toMatch(/inconclusive \(too few runs/);
   });
 

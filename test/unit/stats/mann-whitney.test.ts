@@ -1,5 +1,6 @@
 import { wilcoxonRankSum } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../src/stats/seeded-random.js';
 import { binomialCoefficient } from '../../../src/stats/binomial-coefficient.js';
 import { mannWhitneyNormalP } from '../../../src/stats/mann-whitney-normal-p.js';
 import { mannWhitneyNullCounts } from '../../../src/stats/mann-whitney-null-counts.js';
@@ -51,15 +52,46 @@ describe('mannWhitneyU against the reference cases', () => {
     expect(tieSizes.reduce((s, t) => s + t ** 3 - t, 0)).toBe(mwu.tie_term_sum_t3_minus_t);
   });
 
-  it('uses the tie-corrected normal approximation beyond 10⁶ splits (SciPy 1.17.1 asymptotic)', () => {
+  it('stays exact with ties beyond 10⁶ splits, below the conservative normal tail', () => {
     // n20_minus1_5pct rounded to thousands of TPS: heavy ties, C(40, 20) ≈ 1.4e11 splits.
     const c = vectors.cases.find((v) => v.id === 'n20_minus1_5pct')!;
     const base = c.base.map((v) => Math.round(v / 1000));
     const head = c.head.map((v) => Math.round(v / 1000));
     const result = mannWhitneyU(base, head);
-    expect(result.method).toBe('normal-approximation');
+    expect(result.method).toBe('exact-conditional');
     expect(result.uBase).toBe(380);
-    expectClose(result.p, 3.977916105088166e-7);
+    // SciPy 1.17.1 asymptotic: 3.977916105088166e-7. So far in the tail the normal approximation is
+    // conservative: the exact p is smaller, and above the floor 2/C(40, 20).
+    expect(result.p).toBeLessThan(3.977916105088166e-7);
+    expect(result.p).toBeGreaterThan(2 / binomialCoefficient(40, 20));
+  });
+
+  it('matches a seeded Monte-Carlo permutation p beyond 10⁶ splits (13 + 13 tied runs)', () => {
+    const random = seededRandom(7);
+    const base = Array.from({ length: 13 }, () => Math.round(10 + 3 * random()));
+    const head = Array.from({ length: 13 }, () => Math.round(11 + 3 * random()));
+    const exact = mannWhitneyU(base, head);
+    expect(exact.method).toBe('exact-conditional');
+    const pooled = [...base, ...head];
+    const observed = Math.abs(exact.uBase - (13 * 13) / 2);
+    const draws = 20_000;
+    let extreme = 0;
+    for (let i = 0; i < draws; i++) {
+      for (let k = pooled.length - 1; k > 0; k--) {
+        const j = Math.floor(random() * (k + 1));
+        [pooled[k], pooled[j]] = [pooled[j]!, pooled[k]!];
+      }
+      const u = mannWhitneyU(pooled.slice(0, 13), pooled.slice(13)).uBase;
+      if (Math.abs(u - (13 * 13) / 2) >= observed - 1e-9) extreme++;
+    }
+    const se = Math.sqrt((exact.p * (1 - exact.p)) / draws);
+    expect(Math.abs(extreme / draws - exact.p)).toBeLessThan(4 * se + 1e-4);
+  });
+
+  it('falls back to the tie-corrected normal approximation beyond the cost bound', () => {
+    const base = Array.from({ length: 80 }, (_, i) => i % 7);
+    const head = Array.from({ length: 80 }, (_, i) => (i % 7) + (i % 3 === 0 ? 1 : 0));
+    expect(mannWhitneyU(base, head).method).toBe('normal-approximation');
   });
 
   it('agrees with simple-statistics wilcoxonRankSum on W', () => {
