@@ -257,7 +257,7 @@ export class PgCluster {
         '-c',
         sql,
       ],
-      { env: { ...process.env, LC_ALL: 'C', PGAPPNAME: 'pgperf' } },
+      { env: { LC_ALL: 'C', PGAPPNAME: 'pgperf' } },
     );
     if (res.exitCode !== 0) {
       throw new Error(
@@ -339,7 +339,7 @@ export class PgCluster {
 
   /** Runs a server-side binary as the run-as user. */
   private pg(bin: string, args: string[]) {
-    const options: RunOptions = { env: { ...process.env, LC_ALL: 'C' } };
+    const options: RunOptions = { env: { LC_ALL: 'C' } };
     if (this.spec.runAs) {
       options.uid = this.spec.runAs.uid;
       options.gid = this.spec.runAs.gid;

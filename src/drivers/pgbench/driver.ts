@@ -26,7 +26,7 @@ export interface PgbenchDriverOptions {
 export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
   const { workload, runner, logger } = options;
   const pgbench = path.join(options.clientBinDir, 'pgbench');
-  const env = { ...process.env, LC_ALL: 'C', PGAPPNAME: 'pgbench' };
+  const env = { LC_ALL: 'C', PGAPPNAME: 'pgbench' };
   let pipelineScript: Promise<string> | undefined;
 
   const scriptForPipeline = () => {
