@@ -11,7 +11,7 @@
  * default action, which would kill pgperf and leave its servers running.
  */
 import { runCleanups } from '../cluster/cleanup.js';
-import { errorMessage } from './errors.js';
+import { UserError, errorMessage } from './errors.js';
 import type { Logger } from './logger.js';
 
 /** The signals pgperf handles; both mean "stop". */
@@ -89,4 +89,15 @@ export function installSignalHandlers(options: SignalHandlerOptions): () => void
   return () => {
     for (const [event, listener] of Object.entries(listeners)) source.off(event, listener);
   };
+}
+
+/** A command stopped by a signal: a user-facing message and the conventional exit code (130, 143). */
+export class InterruptedError extends UserError {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = 'InterruptedError';
+  }
 }
