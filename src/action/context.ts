@@ -72,7 +72,15 @@ export async function chooseCommits(
       throw new UserError(
         "choosing the PR's merge-base needs the GitHub API: set 'github-token', or set 'base-ref'",
       );
-    const sha = await api.mergeBase(pr.base.sha, head.sha ?? pr.head.sha);
+    let sha: string;
+    try {
+      sha = await api.mergeBase(pr.base.sha, head.sha ?? pr.head.sha);
+    } catch (e) {
+      throw new UserError(
+        `cannot look up the merge-base of ${pr.base.ref} and the PR head through the GitHub API (${errorMessage(e)}); ` +
+          "set the input 'base-ref' to choose the base commit yourself",
+      );
+    }
     return {
       base: {
         label: 'base',

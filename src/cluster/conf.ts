@@ -86,7 +86,8 @@ export function settingsHash(settings: Record<string, string>): string {
 
 /** Leaves numbers, on/off and already-quoted values alone; quotes the rest. */
 function formatValue(v: string): string {
-  if (/^'(?:[^'\\]|''|\\.)*'$/.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v)) return v;
+  if (/^'(?:[^'\\]|''|\\.)*'$/.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v))
+    return v;
   return quote(v);
 }
 

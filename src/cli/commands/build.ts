@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { buildPostgres } from '../../build/build.js';
 import { defaultCacheDir } from '../../build/cache.js';
 import { DEFAULT_REPO, parseRepo, readPatches } from '../../build/source.js';
-import { UserError, errorMessage } from '../../util/errors.js';
+import { errorMessage } from '../../util/errors.js';
 import { consoleLogger, type Logger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
 import {
