@@ -290,6 +290,10 @@ export class PgCluster {
     this.restarts++;
     const shm = await this.sharedMemoryId();
     if (shm !== undefined) await releaseSharedMemory(shm, waitS, this.deps.logger, this.spec.label);
+    // The dead postmaster may linger as a zombie (its parent, often a container's init, does not reap
+    // it): PostgreSQL's own check (kill(pid, 0)) would then refuse the lock file. It is dead and its
+    // memory released, so its lock file goes.
+    if (!(await this.isRunning())) await rm(path.join(this.dataDir, 'postmaster.pid'), { force: true });
     await this.start();
   }
 
