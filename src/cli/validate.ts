@@ -9,8 +9,10 @@ import { UserError } from '../util/errors.js';
 export async function checkTmpDir(dir: string | undefined): Promise<void> {
   if (dir === undefined) return;
   const st = await stat(dir).catch(() => undefined);
-  if (!st) throw new UserError(`--tmp-dir ${dir}: no such directory; create it or choose another (e.g. /tmp)`);
-  if (!st.isDirectory()) throw new UserError(`--tmp-dir ${dir}: not a directory; expected a directory (e.g. /tmp)`);
+  if (!st)
+    throw new UserError(`--tmp-dir ${dir}: no such directory; create it or choose another (e.g. /tmp)`);
+  if (!st.isDirectory())
+    throw new UserError(`--tmp-dir ${dir}: not a directory; expected a directory (e.g. /tmp)`);
 }
 
 /** --out must be a directory or not exist yet (it is created); an existing file is refused. */
