@@ -80,44 +80,44 @@ var require_tunnel = __commonJS({
       return agent;
     }
     function TunnelingAgent(options) {
-      var self = this;
-      self.options = options || {};
-      self.proxyOptions = self.options.proxy || {};
-      self.maxSockets = self.options.maxSockets || http.Agent.defaultMaxSockets;
-      self.requests = [];
-      self.sockets = [];
-      self.on("free", function onFree(socket, host, port, localAddress) {
+      var self2 = this;
+      self2.options = options || {};
+      self2.proxyOptions = self2.options.proxy || {};
+      self2.maxSockets = self2.options.maxSockets || http.Agent.defaultMaxSockets;
+      self2.requests = [];
+      self2.sockets = [];
+      self2.on("free", function onFree(socket, host, port, localAddress) {
         var options2 = toOptions(host, port, localAddress);
-        for (var i = 0, len = self.requests.length; i < len; ++i) {
-          var pending = self.requests[i];
+        for (var i = 0, len = self2.requests.length; i < len; ++i) {
+          var pending = self2.requests[i];
           if (pending.host === options2.host && pending.port === options2.port) {
-            self.requests.splice(i, 1);
+            self2.requests.splice(i, 1);
             pending.request.onSocket(socket);
             return;
           }
         }
         socket.destroy();
-        self.removeSocket(socket);
+        self2.removeSocket(socket);
       });
     }
     util.inherits(TunnelingAgent, events.EventEmitter);
     TunnelingAgent.prototype.addRequest = function addRequest(req, host, port, localAddress) {
-      var self = this;
-      var options = mergeOptions({ request: req }, self.options, toOptions(host, port, localAddress));
-      if (self.sockets.length >= this.maxSockets) {
-        self.requests.push(options);
+      var self2 = this;
+      var options = mergeOptions({ request: req }, self2.options, toOptions(host, port, localAddress));
+      if (self2.sockets.length >= this.maxSockets) {
+        self2.requests.push(options);
         return;
       }
-      self.createSocket(options, function(socket) {
+      self2.createSocket(options, function(socket) {
         socket.on("free", onFree);
         socket.on("close", onCloseOrRemove);
         socket.on("agentRemove", onCloseOrRemove);
         req.onSocket(socket);
         function onFree() {
-          self.emit("free", socket, options);
+          self2.emit("free", socket, options);
         }
         function onCloseOrRemove(err) {
-          self.removeSocket(socket);
+          self2.removeSocket(socket);
           socket.removeListener("free", onFree);
           socket.removeListener("close", onCloseOrRemove);
           socket.removeListener("agentRemove", onCloseOrRemove);
@@ -125,10 +125,10 @@ var require_tunnel = __commonJS({
       });
     };
     TunnelingAgent.prototype.createSocket = function createSocket(options, cb) {
-      var self = this;
+      var self2 = this;
       var placeholder = {};
-      self.sockets.push(placeholder);
-      var connectOptions = mergeOptions({}, self.proxyOptions, {
+      self2.sockets.push(placeholder);
+      var connectOptions = mergeOptions({}, self2.proxyOptions, {
         method: "CONNECT",
         path: options.host + ":" + options.port,
         agent: false,
@@ -144,7 +144,7 @@ var require_tunnel = __commonJS({
         connectOptions.headers["Proxy-Authorization"] = "Basic " + new Buffer(connectOptions.proxyAuth).toString("base64");
       }
       debug2("making CONNECT request");
-      var connectReq = self.request(connectOptions);
+      var connectReq = self2.request(connectOptions);
       connectReq.useChunkedEncodingByDefault = false;
       connectReq.once("response", onResponse);
       connectReq.once("upgrade", onUpgrade);
@@ -171,7 +171,7 @@ var require_tunnel = __commonJS({
           var error63 = new Error("tunneling socket could not be established, statusCode=" + res.statusCode);
           error63.code = "ECONNRESET";
           options.request.emit("error", error63);
-          self.removeSocket(placeholder);
+          self2.removeSocket(placeholder);
           return;
         }
         if (head.length > 0) {
@@ -180,11 +180,11 @@ var require_tunnel = __commonJS({
           var error63 = new Error("got illegal response body from proxy");
           error63.code = "ECONNRESET";
           options.request.emit("error", error63);
-          self.removeSocket(placeholder);
+          self2.removeSocket(placeholder);
           return;
         }
         debug2("tunneling connection has established");
-        self.sockets[self.sockets.indexOf(placeholder)] = socket;
+        self2.sockets[self2.sockets.indexOf(placeholder)] = socket;
         return cb(socket);
       }
       function onError(cause) {
@@ -197,7 +197,7 @@ var require_tunnel = __commonJS({
         var error63 = new Error("tunneling socket could not be established, cause=" + cause.message);
         error63.code = "ECONNRESET";
         options.request.emit("error", error63);
-        self.removeSocket(placeholder);
+        self2.removeSocket(placeholder);
       }
     };
     TunnelingAgent.prototype.removeSocket = function removeSocket(socket) {
@@ -214,15 +214,15 @@ var require_tunnel = __commonJS({
       }
     };
     function createSecureSocket(options, cb) {
-      var self = this;
-      TunnelingAgent.prototype.createSocket.call(self, options, function(socket) {
+      var self2 = this;
+      TunnelingAgent.prototype.createSocket.call(self2, options, function(socket) {
         var hostHeader = options.request.getHeader("host");
-        var tlsOptions = mergeOptions({}, self.options, {
+        var tlsOptions = mergeOptions({}, self2.options, {
           socket,
           servername: hostHeader ? hostHeader.replace(/:.*$/, "") : options.host
         });
         var secureSocket = tls.connect(0, tlsOptions);
-        self.sockets[self.sockets.indexOf(socket)] = secureSocket;
+        self2.sockets[self2.sockets.indexOf(socket)] = secureSocket;
         cb(secureSocket);
       });
     }
@@ -1079,14 +1079,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path17 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path19 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path17 && path17[0] !== "/") {
-          path17 = `/${path17}`;
+        if (path19 && path19[0] !== "/") {
+          path19 = `/${path19}`;
         }
-        return new URL(`${origin}${path17}`);
+        return new URL(`${origin}${path19}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1388,7 +1388,7 @@ var require_util = __commonJS({
       }
       obj[kListeners] = null;
     }
-    function errorRequest(client, request2, err) {
+    function errorRequest2(client, request2, err) {
       try {
         request2.onError(err);
         assert2(request2.aborted);
@@ -1439,7 +1439,7 @@ var require_util = __commonJS({
       bufferToLowerCasedHeaderName,
       addListener,
       removeAllListeners,
-      errorRequest,
+      errorRequest: errorRequest2,
       parseRawHeaders,
       parseHeaders,
       parseKeepAliveTimeout,
@@ -1537,39 +1537,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path17, origin }
+          request: { method, path: path19, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path17);
+        debuglog("sending request to %s %s/%s", method, origin, path19);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path17, origin },
+          request: { method, path: path19, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path17,
+          path19,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path17, origin }
+          request: { method, path: path19, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path17);
+        debuglog("trailers received from %s %s/%s", method, origin, path19);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path17, origin },
+          request: { method, path: path19, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path17,
+          path19,
           error63.message
         );
       });
@@ -1618,9 +1618,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path17, origin }
+            request: { method, path: path19, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path17);
+          debuglog("sending request to %s %s/%s", method, origin, path19);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1683,7 +1683,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path17,
+        path: path19,
         method,
         body,
         headers,
@@ -1698,11 +1698,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path17 !== "string") {
+        if (typeof path19 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path17[0] !== "/" && !(path17.startsWith("http://") || path17.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path19[0] !== "/" && !(path19.startsWith("http://") || path19.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path17)) {
+        } else if (invalidPathRegex.test(path19)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1768,7 +1768,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path17, query) : path17;
+        this.path = query ? buildURL(path19, query) : path19;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -2522,7 +2522,7 @@ var require_connect = __commonJS({
     var util = require_util();
     var { InvalidArgumentError, ConnectTimeoutError } = require_errors();
     var timers = require_timers();
-    function noop3() {
+    function noop4() {
     }
     var tls;
     var SessionCache;
@@ -2647,7 +2647,7 @@ var require_connect = __commonJS({
     }
     var setupConnectTimeout = process.platform === "win32" ? (socketWeakRef, opts) => {
       if (!opts.timeout) {
-        return noop3;
+        return noop4;
       }
       let s1 = null;
       let s2 = null;
@@ -2663,7 +2663,7 @@ var require_connect = __commonJS({
       };
     } : (socketWeakRef, opts) => {
       if (!opts.timeout) {
-        return noop3;
+        return noop4;
       }
       let s1 = null;
       const fastTimer = timers.setFastTimeout(() => {
@@ -5454,7 +5454,7 @@ var require_body = __commonJS({
       random = (max) => Math.floor(Math.random(max));
     }
     var textEncoder = new TextEncoder();
-    function noop3() {
+    function noop4() {
     }
     var hasFinalizationRegistry = globalThis.FinalizationRegistry && process.version.indexOf("v18") !== 0;
     var streamRegistry;
@@ -5462,7 +5462,7 @@ var require_body = __commonJS({
       streamRegistry = new FinalizationRegistry((weakRef) => {
         const stream = weakRef.deref();
         if (stream && !stream.locked && !isDisturbed(stream) && !isErrored(stream)) {
-          stream.cancel("Response object has been garbage collected").catch(noop3);
+          stream.cancel("Response object has been garbage collected").catch(noop4);
         }
       });
     }
@@ -6461,7 +6461,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path17, host, upgrade, blocking, reset } = request2;
+      const { method, path: path19, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6542,7 +6542,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path17} HTTP/1.1\r
+      let header = `${method} ${path19} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7071,7 +7071,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path17, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path19, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7168,7 +7168,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path17;
+      headers[HTTP2_HEADER_PATH] = path19;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7521,9 +7521,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path17 = search ? `${pathname}${search}` : pathname;
+        const path19 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path17;
+        this.opts.path = path19;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -7684,7 +7684,7 @@ var require_client = __commonJS({
     var connectH2 = require_client_h2();
     var deprecatedInterceptorWarned = false;
     var kClosedResolve = /* @__PURE__ */ Symbol("kClosedResolve");
-    var noop3 = () => {
+    var noop4 = () => {
     };
     function getPipelining(client) {
       return client[kPipelining] ?? client[kHTTPContext]?.defaultPipelining ?? 1;
@@ -7976,14 +7976,14 @@ var require_client = __commonJS({
           });
         });
         if (client.destroyed) {
-          util.destroy(socket.on("error", noop3), new ClientDestroyedError());
+          util.destroy(socket.on("error", noop4), new ClientDestroyedError());
           return;
         }
         assert2(socket);
         try {
           client[kHTTPContext] = socket.alpnProtocol === "h2" ? await connectH2(client, socket) : await connectH1(client, socket);
         } catch (err) {
-          socket.destroy().on("error", noop3);
+          socket.destroy().on("error", noop4);
           throw err;
         }
         client[kConnecting] = false;
@@ -8727,7 +8727,7 @@ var require_proxy_agent = __commonJS({
     function defaultFactory(origin, opts) {
       return new Pool(origin, opts);
     }
-    var noop3 = () => {
+    var noop4 = () => {
     };
     function defaultAgentFactory(origin, opts) {
       if (opts.connections === 1) {
@@ -8762,10 +8762,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path17 = "/",
+          path: path19 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path17;
+        opts.path = origin + path19;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -8844,7 +8844,7 @@ var require_proxy_agent = __commonJS({
                 servername: this[kProxyTls]?.servername || proxyHostname
               });
               if (statusCode !== 200) {
-                socket.on("error", noop3).destroy();
+                socket.on("error", noop4).destroy();
                 callback(new RequestAbortedError(`Proxy response (${statusCode}) !== 200 when HTTP Tunneling`));
               }
               if (opts2.protocol !== "https:") {
@@ -9425,14 +9425,14 @@ var require_retry_agent = __commonJS({
         this.#options = options;
       }
       dispatch(opts, handler2) {
-        const retry = new RetryHandler({
+        const retry2 = new RetryHandler({
           ...opts,
           retryOptions: this.#options
         }, {
           dispatch: this.#agent.dispatch.bind(this.#agent),
           handler: handler2
         });
-        return this.#agent.dispatch(opts, retry);
+        return this.#agent.dispatch(opts, retry2);
       }
       close() {
         return this.#agent.close();
@@ -9460,7 +9460,7 @@ var require_readable = __commonJS({
     var kAbort = /* @__PURE__ */ Symbol("kAbort");
     var kContentType = /* @__PURE__ */ Symbol("kContentType");
     var kContentLength = /* @__PURE__ */ Symbol("kContentLength");
-    var noop3 = () => {
+    var noop4 = () => {
     };
     var BodyReadable = class extends Readable {
       constructor({
@@ -9592,7 +9592,7 @@ var require_readable = __commonJS({
             } else {
               resolve(null);
             }
-          }).on("error", noop3).on("data", function(chunk) {
+          }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
             if (limit <= 0) {
               this.destroy();
@@ -9601,11 +9601,11 @@ var require_readable = __commonJS({
         });
       }
     };
-    function isLocked(self) {
-      return self[kBody] && self[kBody].locked === true || self[kConsume];
+    function isLocked(self2) {
+      return self2[kBody] && self2[kBody].locked === true || self2[kConsume];
     }
-    function isUnusable(self) {
-      return util.isDisturbed(self) || isLocked(self);
+    function isUnusable(self2) {
+      return util.isDisturbed(self2) || isLocked(self2);
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
@@ -9992,42 +9992,42 @@ var require_abort_signal = __commonJS({
     var { RequestAbortedError } = require_errors();
     var kListener = /* @__PURE__ */ Symbol("kListener");
     var kSignal = /* @__PURE__ */ Symbol("kSignal");
-    function abort(self) {
-      if (self.abort) {
-        self.abort(self[kSignal]?.reason);
+    function abort(self2) {
+      if (self2.abort) {
+        self2.abort(self2[kSignal]?.reason);
       } else {
-        self.reason = self[kSignal]?.reason ?? new RequestAbortedError();
+        self2.reason = self2[kSignal]?.reason ?? new RequestAbortedError();
       }
-      removeSignal(self);
+      removeSignal(self2);
     }
-    function addSignal(self, signal) {
-      self.reason = null;
-      self[kSignal] = null;
-      self[kListener] = null;
+    function addSignal(self2, signal) {
+      self2.reason = null;
+      self2[kSignal] = null;
+      self2[kListener] = null;
       if (!signal) {
         return;
       }
       if (signal.aborted) {
-        abort(self);
+        abort(self2);
         return;
       }
-      self[kSignal] = signal;
-      self[kListener] = () => {
-        abort(self);
+      self2[kSignal] = signal;
+      self2[kListener] = () => {
+        abort(self2);
       };
-      addAbortListener(self[kSignal], self[kListener]);
+      addAbortListener(self2[kSignal], self2[kListener]);
     }
-    function removeSignal(self) {
-      if (!self[kSignal]) {
+    function removeSignal(self2) {
+      if (!self2[kSignal]) {
         return;
       }
-      if ("removeEventListener" in self[kSignal]) {
-        self[kSignal].removeEventListener("abort", self[kListener]);
+      if ("removeEventListener" in self2[kSignal]) {
+        self2[kSignal].removeEventListener("abort", self2[kListener]);
       } else {
-        self[kSignal].removeListener("abort", self[kListener]);
+        self2[kSignal].removeListener("abort", self2[kListener]);
       }
-      self[kSignal] = null;
-      self[kListener] = null;
+      self2[kSignal] = null;
+      self2[kListener] = null;
     }
     module.exports = {
       addSignal,
@@ -10737,20 +10737,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path17) {
-      if (typeof path17 !== "string") {
-        return path17;
+    function safeUrl2(path19) {
+      if (typeof path19 !== "string") {
+        return path19;
       }
-      const pathSegments = path17.split("?");
+      const pathSegments = path19.split("?");
       if (pathSegments.length !== 2) {
-        return path17;
+        return path19;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path17, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path17);
+    function matchKey(mockDispatch2, { path: path19, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path19);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10772,7 +10772,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path17 }) => matchValue(safeUrl2(path17), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path19 }) => matchValue(safeUrl2(path19), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10810,9 +10810,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path17, method, body, headers, query } = opts;
+      const { path: path19, method, body, headers, query } = opts;
       return {
-        path: path17,
+        path: path19,
         method,
         body,
         headers,
@@ -11275,10 +11275,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path17, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path19, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path17,
+            Path: path19,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -12913,15 +12913,15 @@ var require_request2 = __commonJS({
           signal = input2[kSignal];
         }
         const origin = environmentSettingsObject.settingsObject.origin;
-        let window = "client";
+        let window2 = "client";
         if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin(request2.window, origin)) {
-          window = request2.window;
+          window2 = request2.window;
         }
         if (init.window != null) {
-          throw new TypeError(`'window' option '${window}' must be null`);
+          throw new TypeError(`'window' option '${window2}' must be null`);
         }
         if ("window" in init) {
-          window = "no-window";
+          window2 = "no-window";
         }
         request2 = makeRequest({
           // URL request’s URL.
@@ -12936,7 +12936,7 @@ var require_request2 = __commonJS({
           // client This’s relevant settings object.
           client: environmentSettingsObject.settingsObject,
           // window window.
-          window,
+          window: window2,
           // priority request’s priority.
           priority: request2.priority,
           // origin request’s origin. The propagation of the origin is only significant for navigation requests
@@ -16157,9 +16157,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path17) {
-      for (let i = 0; i < path17.length; ++i) {
-        const code = path17.charCodeAt(i);
+    function validateCookiePath(path19) {
+      for (let i = 0; i < path19.length; ++i) {
+        const code = path19.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19079,11 +19079,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path17 = opts.path;
+          let path19 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path17 = `/${path17}`;
+            path19 = `/${path19}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path17);
+          url2 = new URL(util.parseOrigin(url2).origin + path19);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19231,17 +19231,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path17) {
-      const ctrl = callVisitor(key, node2, visitor, path17);
+    function visit_(key, node2, visitor, path19) {
+      const ctrl = callVisitor(key, node2, visitor, path19);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visit_(key, ctrl, visitor, path17);
+        replaceNode(key, path19, ctrl);
+        return visit_(key, ctrl, visitor, path19);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
+          path19 = Object.freeze(path19.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path17);
+            const ci = visit_(i, node2.items[i], visitor, path19);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19252,13 +19252,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path17);
+          path19 = Object.freeze(path19.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path19);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path17);
+          const cv = visit_("value", node2.value, visitor, path19);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19279,17 +19279,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path17) {
-      const ctrl = await callVisitor(key, node2, visitor, path17);
+    async function visitAsync_(key, node2, visitor, path19) {
+      const ctrl = await callVisitor(key, node2, visitor, path19);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visitAsync_(key, ctrl, visitor, path17);
+        replaceNode(key, path19, ctrl);
+        return visitAsync_(key, ctrl, visitor, path19);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
+          path19 = Object.freeze(path19.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path17);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path19);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19300,13 +19300,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path17);
+          path19 = Object.freeze(path19.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path19);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path17);
+          const cv = await visitAsync_("value", node2.value, visitor, path19);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19333,23 +19333,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path17) {
+    function callVisitor(key, node2, visitor, path19) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path17);
+        return visitor(key, node2, path19);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path17);
+        return visitor.Map?.(key, node2, path19);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path17);
+        return visitor.Seq?.(key, node2, path19);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path17);
+        return visitor.Pair?.(key, node2, path19);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path17);
+        return visitor.Scalar?.(key, node2, path19);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path17);
+        return visitor.Alias?.(key, node2, path19);
       return void 0;
     }
-    function replaceNode(key, path17, node2) {
-      const parent = path17[path17.length - 1];
+    function replaceNode(key, path19, node2) {
+      const parent = path19[path19.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -19961,10 +19961,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path17, value) {
+    function collectionFromPath(schema, path19, value) {
       let v = value;
-      for (let i = path17.length - 1; i >= 0; --i) {
-        const k = path17[i];
+      for (let i = path19.length - 1; i >= 0; --i) {
+        const k = path19[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -19983,7 +19983,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
+    var isEmptyPath = (path19) => path19 == null || typeof path19 === "object" && !!path19[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20013,11 +20013,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path17, value) {
-        if (isEmptyPath(path17))
+      addIn(path19, value) {
+        if (isEmptyPath(path19))
           this.add(value);
         else {
-          const [key, ...rest] = path17;
+          const [key, ...rest] = path19;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -20031,8 +20031,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        const [key, ...rest] = path17;
+      deleteIn(path19) {
+        const [key, ...rest] = path19;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -20046,8 +20046,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        const [key, ...rest] = path17;
+      getIn(path19, keepScalar) {
+        const [key, ...rest] = path19;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -20065,8 +20065,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path17) {
-        const [key, ...rest] = path17;
+      hasIn(path19) {
+        const [key, ...rest] = path19;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -20076,8 +20076,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        const [key, ...rest] = path17;
+      setIn(path19, value) {
+        const [key, ...rest] = path19;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22592,9 +22592,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path17, value) {
+      addIn(path19, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path17, value);
+          this.contents.addIn(path19, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -22669,14 +22669,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        if (Collection2.isEmptyPath(path17)) {
+      deleteIn(path19) {
+        if (Collection2.isEmptyPath(path19)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path19) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -22691,10 +22691,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        if (Collection2.isEmptyPath(path17))
+      getIn(path19, keepScalar) {
+        if (Collection2.isEmptyPath(path19))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path19, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -22705,10 +22705,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path17) {
-        if (Collection2.isEmptyPath(path17))
+      hasIn(path19) {
+        if (Collection2.isEmptyPath(path19))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path19) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -22725,13 +22725,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        if (Collection2.isEmptyPath(path17)) {
+      setIn(path19, value) {
+        if (Collection2.isEmptyPath(path19)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path17), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path19), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path17, value);
+          this.contents.setIn(path19, value);
         }
       }
       /**
@@ -24692,9 +24692,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path17) => {
+    visit2.itemAtPath = (cst, path19) => {
       let item = cst;
-      for (const [field, index] of path17) {
+      for (const [field, index] of path19) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -24703,23 +24703,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path17) => {
-      const parent = visit2.itemAtPath(cst, path17.slice(0, -1));
-      const field = path17[path17.length - 1][0];
+    visit2.parentCollection = (cst, path19) => {
+      const parent = visit2.itemAtPath(cst, path19.slice(0, -1));
+      const field = path19[path19.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path17, item, visitor) {
-      let ctrl = visitor(item, path17);
+    function _visit(path19, item, visitor) {
+      let ctrl = visitor(item, path19);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path17.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path19.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24730,10 +24730,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path17);
+            ctrl = ctrl(item, path19);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path19) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -27256,10 +27256,1328 @@ var require_lib = __commonJS({
   }
 });
 
+// node_modules/bottleneck/light.js
+var require_light = __commonJS({
+  "node_modules/bottleneck/light.js"(exports, module) {
+    (function(global2, factory) {
+      typeof exports === "object" && typeof module !== "undefined" ? module.exports = factory() : typeof define === "function" && define.amd ? define(factory) : global2.Bottleneck = factory();
+    })(exports, (function() {
+      "use strict";
+      var commonjsGlobal = typeof globalThis !== "undefined" ? globalThis : typeof window !== "undefined" ? window : typeof global !== "undefined" ? global : typeof self !== "undefined" ? self : {};
+      function getCjsExportFromNamespace(n) {
+        return n && n["default"] || n;
+      }
+      var load = function(received, defaults2, onto = {}) {
+        var k, ref, v;
+        for (k in defaults2) {
+          v = defaults2[k];
+          onto[k] = (ref = received[k]) != null ? ref : v;
+        }
+        return onto;
+      };
+      var overwrite = function(received, defaults2, onto = {}) {
+        var k, v;
+        for (k in received) {
+          v = received[k];
+          if (defaults2[k] !== void 0) {
+            onto[k] = v;
+          }
+        }
+        return onto;
+      };
+      var parser = {
+        load,
+        overwrite
+      };
+      var DLList;
+      DLList = class DLList {
+        constructor(incr, decr) {
+          this.incr = incr;
+          this.decr = decr;
+          this._first = null;
+          this._last = null;
+          this.length = 0;
+        }
+        push(value) {
+          var node2;
+          this.length++;
+          if (typeof this.incr === "function") {
+            this.incr();
+          }
+          node2 = {
+            value,
+            prev: this._last,
+            next: null
+          };
+          if (this._last != null) {
+            this._last.next = node2;
+            this._last = node2;
+          } else {
+            this._first = this._last = node2;
+          }
+          return void 0;
+        }
+        shift() {
+          var value;
+          if (this._first == null) {
+            return;
+          } else {
+            this.length--;
+            if (typeof this.decr === "function") {
+              this.decr();
+            }
+          }
+          value = this._first.value;
+          if ((this._first = this._first.next) != null) {
+            this._first.prev = null;
+          } else {
+            this._last = null;
+          }
+          return value;
+        }
+        first() {
+          if (this._first != null) {
+            return this._first.value;
+          }
+        }
+        getArray() {
+          var node2, ref, results;
+          node2 = this._first;
+          results = [];
+          while (node2 != null) {
+            results.push((ref = node2, node2 = node2.next, ref.value));
+          }
+          return results;
+        }
+        forEachShift(cb) {
+          var node2;
+          node2 = this.shift();
+          while (node2 != null) {
+            cb(node2), node2 = this.shift();
+          }
+          return void 0;
+        }
+        debug() {
+          var node2, ref, ref1, ref2, results;
+          node2 = this._first;
+          results = [];
+          while (node2 != null) {
+            results.push((ref = node2, node2 = node2.next, {
+              value: ref.value,
+              prev: (ref1 = ref.prev) != null ? ref1.value : void 0,
+              next: (ref2 = ref.next) != null ? ref2.value : void 0
+            }));
+          }
+          return results;
+        }
+      };
+      var DLList_1 = DLList;
+      var Events;
+      Events = class Events {
+        constructor(instance) {
+          this.instance = instance;
+          this._events = {};
+          if (this.instance.on != null || this.instance.once != null || this.instance.removeAllListeners != null) {
+            throw new Error("An Emitter already exists for this object");
+          }
+          this.instance.on = (name, cb) => {
+            return this._addListener(name, "many", cb);
+          };
+          this.instance.once = (name, cb) => {
+            return this._addListener(name, "once", cb);
+          };
+          this.instance.removeAllListeners = (name = null) => {
+            if (name != null) {
+              return delete this._events[name];
+            } else {
+              return this._events = {};
+            }
+          };
+        }
+        _addListener(name, status, cb) {
+          var base;
+          if ((base = this._events)[name] == null) {
+            base[name] = [];
+          }
+          this._events[name].push({ cb, status });
+          return this.instance;
+        }
+        listenerCount(name) {
+          if (this._events[name] != null) {
+            return this._events[name].length;
+          } else {
+            return 0;
+          }
+        }
+        async trigger(name, ...args) {
+          var e, promises3;
+          try {
+            if (name !== "debug") {
+              this.trigger("debug", `Event triggered: ${name}`, args);
+            }
+            if (this._events[name] == null) {
+              return;
+            }
+            this._events[name] = this._events[name].filter(function(listener) {
+              return listener.status !== "none";
+            });
+            promises3 = this._events[name].map(async (listener) => {
+              var e2, returned;
+              if (listener.status === "none") {
+                return;
+              }
+              if (listener.status === "once") {
+                listener.status = "none";
+              }
+              try {
+                returned = typeof listener.cb === "function" ? listener.cb(...args) : void 0;
+                if (typeof (returned != null ? returned.then : void 0) === "function") {
+                  return await returned;
+                } else {
+                  return returned;
+                }
+              } catch (error63) {
+                e2 = error63;
+                {
+                  this.trigger("error", e2);
+                }
+                return null;
+              }
+            });
+            return (await Promise.all(promises3)).find(function(x) {
+              return x != null;
+            });
+          } catch (error63) {
+            e = error63;
+            {
+              this.trigger("error", e);
+            }
+            return null;
+          }
+        }
+      };
+      var Events_1 = Events;
+      var DLList$1, Events$1, Queues;
+      DLList$1 = DLList_1;
+      Events$1 = Events_1;
+      Queues = class Queues {
+        constructor(num_priorities) {
+          var i;
+          this.Events = new Events$1(this);
+          this._length = 0;
+          this._lists = (function() {
+            var j, ref, results;
+            results = [];
+            for (i = j = 1, ref = num_priorities; 1 <= ref ? j <= ref : j >= ref; i = 1 <= ref ? ++j : --j) {
+              results.push(new DLList$1((() => {
+                return this.incr();
+              }), (() => {
+                return this.decr();
+              })));
+            }
+            return results;
+          }).call(this);
+        }
+        incr() {
+          if (this._length++ === 0) {
+            return this.Events.trigger("leftzero");
+          }
+        }
+        decr() {
+          if (--this._length === 0) {
+            return this.Events.trigger("zero");
+          }
+        }
+        push(job) {
+          return this._lists[job.options.priority].push(job);
+        }
+        queued(priority) {
+          if (priority != null) {
+            return this._lists[priority].length;
+          } else {
+            return this._length;
+          }
+        }
+        shiftAll(fn) {
+          return this._lists.forEach(function(list) {
+            return list.forEachShift(fn);
+          });
+        }
+        getFirst(arr = this._lists) {
+          var j, len, list;
+          for (j = 0, len = arr.length; j < len; j++) {
+            list = arr[j];
+            if (list.length > 0) {
+              return list;
+            }
+          }
+          return [];
+        }
+        shiftLastFrom(priority) {
+          return this.getFirst(this._lists.slice(priority).reverse()).shift();
+        }
+      };
+      var Queues_1 = Queues;
+      var BottleneckError;
+      BottleneckError = class BottleneckError extends Error {
+      };
+      var BottleneckError_1 = BottleneckError;
+      var BottleneckError$1, DEFAULT_PRIORITY, Job, NUM_PRIORITIES, parser$1;
+      NUM_PRIORITIES = 10;
+      DEFAULT_PRIORITY = 5;
+      parser$1 = parser;
+      BottleneckError$1 = BottleneckError_1;
+      Job = class Job {
+        constructor(task, args, options, jobDefaults, rejectOnDrop, Events2, _states, Promise2) {
+          this.task = task;
+          this.args = args;
+          this.rejectOnDrop = rejectOnDrop;
+          this.Events = Events2;
+          this._states = _states;
+          this.Promise = Promise2;
+          this.options = parser$1.load(options, jobDefaults);
+          this.options.priority = this._sanitizePriority(this.options.priority);
+          if (this.options.id === jobDefaults.id) {
+            this.options.id = `${this.options.id}-${this._randomIndex()}`;
+          }
+          this.promise = new this.Promise((_resolve, _reject) => {
+            this._resolve = _resolve;
+            this._reject = _reject;
+          });
+          this.retryCount = 0;
+        }
+        _sanitizePriority(priority) {
+          var sProperty;
+          sProperty = ~~priority !== priority ? DEFAULT_PRIORITY : priority;
+          if (sProperty < 0) {
+            return 0;
+          } else if (sProperty > NUM_PRIORITIES - 1) {
+            return NUM_PRIORITIES - 1;
+          } else {
+            return sProperty;
+          }
+        }
+        _randomIndex() {
+          return Math.random().toString(36).slice(2);
+        }
+        doDrop({ error: error63, message = "This job has been dropped by Bottleneck" } = {}) {
+          if (this._states.remove(this.options.id)) {
+            if (this.rejectOnDrop) {
+              this._reject(error63 != null ? error63 : new BottleneckError$1(message));
+            }
+            this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
+            return true;
+          } else {
+            return false;
+          }
+        }
+        _assertStatus(expected) {
+          var status;
+          status = this._states.jobStatus(this.options.id);
+          if (!(status === expected || expected === "DONE" && status === null)) {
+            throw new BottleneckError$1(`Invalid job status ${status}, expected ${expected}. Please open an issue at https://github.com/SGrondin/bottleneck/issues`);
+          }
+        }
+        doReceive() {
+          this._states.start(this.options.id);
+          return this.Events.trigger("received", { args: this.args, options: this.options });
+        }
+        doQueue(reachedHWM, blocked) {
+          this._assertStatus("RECEIVED");
+          this._states.next(this.options.id);
+          return this.Events.trigger("queued", { args: this.args, options: this.options, reachedHWM, blocked });
+        }
+        doRun() {
+          if (this.retryCount === 0) {
+            this._assertStatus("QUEUED");
+            this._states.next(this.options.id);
+          } else {
+            this._assertStatus("EXECUTING");
+          }
+          return this.Events.trigger("scheduled", { args: this.args, options: this.options });
+        }
+        async doExecute(chained, clearGlobalState, run3, free) {
+          var error63, eventInfo, passed;
+          if (this.retryCount === 0) {
+            this._assertStatus("RUNNING");
+            this._states.next(this.options.id);
+          } else {
+            this._assertStatus("EXECUTING");
+          }
+          eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
+          this.Events.trigger("executing", eventInfo);
+          try {
+            passed = await (chained != null ? chained.schedule(this.options, this.task, ...this.args) : this.task(...this.args));
+            if (clearGlobalState()) {
+              this.doDone(eventInfo);
+              await free(this.options, eventInfo);
+              this._assertStatus("DONE");
+              return this._resolve(passed);
+            }
+          } catch (error1) {
+            error63 = error1;
+            return this._onFailure(error63, eventInfo, clearGlobalState, run3, free);
+          }
+        }
+        doExpire(clearGlobalState, run3, free) {
+          var error63, eventInfo;
+          if (this._states.jobStatus(this.options.id === "RUNNING")) {
+            this._states.next(this.options.id);
+          }
+          this._assertStatus("EXECUTING");
+          eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
+          error63 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
+          return this._onFailure(error63, eventInfo, clearGlobalState, run3, free);
+        }
+        async _onFailure(error63, eventInfo, clearGlobalState, run3, free) {
+          var retry2, retryAfter;
+          if (clearGlobalState()) {
+            retry2 = await this.Events.trigger("failed", error63, eventInfo);
+            if (retry2 != null) {
+              retryAfter = ~~retry2;
+              this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
+              this.retryCount++;
+              return run3(retryAfter);
+            } else {
+              this.doDone(eventInfo);
+              await free(this.options, eventInfo);
+              this._assertStatus("DONE");
+              return this._reject(error63);
+            }
+          }
+        }
+        doDone(eventInfo) {
+          this._assertStatus("EXECUTING");
+          this._states.next(this.options.id);
+          return this.Events.trigger("done", eventInfo);
+        }
+      };
+      var Job_1 = Job;
+      var BottleneckError$2, LocalDatastore, parser$2;
+      parser$2 = parser;
+      BottleneckError$2 = BottleneckError_1;
+      LocalDatastore = class LocalDatastore {
+        constructor(instance, storeOptions, storeInstanceOptions) {
+          this.instance = instance;
+          this.storeOptions = storeOptions;
+          this.clientId = this.instance._randomIndex();
+          parser$2.load(storeInstanceOptions, storeInstanceOptions, this);
+          this._nextRequest = this._lastReservoirRefresh = this._lastReservoirIncrease = Date.now();
+          this._running = 0;
+          this._done = 0;
+          this._unblockTime = 0;
+          this.ready = this.Promise.resolve();
+          this.clients = {};
+          this._startHeartbeat();
+        }
+        _startHeartbeat() {
+          var base;
+          if (this.heartbeat == null && (this.storeOptions.reservoirRefreshInterval != null && this.storeOptions.reservoirRefreshAmount != null || this.storeOptions.reservoirIncreaseInterval != null && this.storeOptions.reservoirIncreaseAmount != null)) {
+            return typeof (base = this.heartbeat = setInterval(() => {
+              var amount, incr, maximum, now, reservoir;
+              now = Date.now();
+              if (this.storeOptions.reservoirRefreshInterval != null && now >= this._lastReservoirRefresh + this.storeOptions.reservoirRefreshInterval) {
+                this._lastReservoirRefresh = now;
+                this.storeOptions.reservoir = this.storeOptions.reservoirRefreshAmount;
+                this.instance._drainAll(this.computeCapacity());
+              }
+              if (this.storeOptions.reservoirIncreaseInterval != null && now >= this._lastReservoirIncrease + this.storeOptions.reservoirIncreaseInterval) {
+                ({
+                  reservoirIncreaseAmount: amount,
+                  reservoirIncreaseMaximum: maximum,
+                  reservoir
+                } = this.storeOptions);
+                this._lastReservoirIncrease = now;
+                incr = maximum != null ? Math.min(amount, maximum - reservoir) : amount;
+                if (incr > 0) {
+                  this.storeOptions.reservoir += incr;
+                  return this.instance._drainAll(this.computeCapacity());
+                }
+              }
+            }, this.heartbeatInterval)).unref === "function" ? base.unref() : void 0;
+          } else {
+            return clearInterval(this.heartbeat);
+          }
+        }
+        async __publish__(message) {
+          await this.yieldLoop();
+          return this.instance.Events.trigger("message", message.toString());
+        }
+        async __disconnect__(flush) {
+          await this.yieldLoop();
+          clearInterval(this.heartbeat);
+          return this.Promise.resolve();
+        }
+        yieldLoop(t = 0) {
+          return new this.Promise(function(resolve, reject) {
+            return setTimeout(resolve, t);
+          });
+        }
+        computePenalty() {
+          var ref;
+          return (ref = this.storeOptions.penalty) != null ? ref : 15 * this.storeOptions.minTime || 5e3;
+        }
+        async __updateSettings__(options) {
+          await this.yieldLoop();
+          parser$2.overwrite(options, options, this.storeOptions);
+          this._startHeartbeat();
+          this.instance._drainAll(this.computeCapacity());
+          return true;
+        }
+        async __running__() {
+          await this.yieldLoop();
+          return this._running;
+        }
+        async __queued__() {
+          await this.yieldLoop();
+          return this.instance.queued();
+        }
+        async __done__() {
+          await this.yieldLoop();
+          return this._done;
+        }
+        async __groupCheck__(time3) {
+          await this.yieldLoop();
+          return this._nextRequest + this.timeout < time3;
+        }
+        computeCapacity() {
+          var maxConcurrent, reservoir;
+          ({ maxConcurrent, reservoir } = this.storeOptions);
+          if (maxConcurrent != null && reservoir != null) {
+            return Math.min(maxConcurrent - this._running, reservoir);
+          } else if (maxConcurrent != null) {
+            return maxConcurrent - this._running;
+          } else if (reservoir != null) {
+            return reservoir;
+          } else {
+            return null;
+          }
+        }
+        conditionsCheck(weight) {
+          var capacity;
+          capacity = this.computeCapacity();
+          return capacity == null || weight <= capacity;
+        }
+        async __incrementReservoir__(incr) {
+          var reservoir;
+          await this.yieldLoop();
+          reservoir = this.storeOptions.reservoir += incr;
+          this.instance._drainAll(this.computeCapacity());
+          return reservoir;
+        }
+        async __currentReservoir__() {
+          await this.yieldLoop();
+          return this.storeOptions.reservoir;
+        }
+        isBlocked(now) {
+          return this._unblockTime >= now;
+        }
+        check(weight, now) {
+          return this.conditionsCheck(weight) && this._nextRequest - now <= 0;
+        }
+        async __check__(weight) {
+          var now;
+          await this.yieldLoop();
+          now = Date.now();
+          return this.check(weight, now);
+        }
+        async __register__(index, weight, expiration) {
+          var now, wait;
+          await this.yieldLoop();
+          now = Date.now();
+          if (this.conditionsCheck(weight)) {
+            this._running += weight;
+            if (this.storeOptions.reservoir != null) {
+              this.storeOptions.reservoir -= weight;
+            }
+            wait = Math.max(this._nextRequest - now, 0);
+            this._nextRequest = now + wait + this.storeOptions.minTime;
+            return {
+              success: true,
+              wait,
+              reservoir: this.storeOptions.reservoir
+            };
+          } else {
+            return {
+              success: false
+            };
+          }
+        }
+        strategyIsBlock() {
+          return this.storeOptions.strategy === 3;
+        }
+        async __submit__(queueLength, weight) {
+          var blocked, now, reachedHWM;
+          await this.yieldLoop();
+          if (this.storeOptions.maxConcurrent != null && weight > this.storeOptions.maxConcurrent) {
+            throw new BottleneckError$2(`Impossible to add a job having a weight of ${weight} to a limiter having a maxConcurrent setting of ${this.storeOptions.maxConcurrent}`);
+          }
+          now = Date.now();
+          reachedHWM = this.storeOptions.highWater != null && queueLength === this.storeOptions.highWater && !this.check(weight, now);
+          blocked = this.strategyIsBlock() && (reachedHWM || this.isBlocked(now));
+          if (blocked) {
+            this._unblockTime = now + this.computePenalty();
+            this._nextRequest = this._unblockTime + this.storeOptions.minTime;
+            this.instance._dropAllQueued();
+          }
+          return {
+            reachedHWM,
+            blocked,
+            strategy: this.storeOptions.strategy
+          };
+        }
+        async __free__(index, weight) {
+          await this.yieldLoop();
+          this._running -= weight;
+          this._done += weight;
+          this.instance._drainAll(this.computeCapacity());
+          return {
+            running: this._running
+          };
+        }
+      };
+      var LocalDatastore_1 = LocalDatastore;
+      var BottleneckError$3, States;
+      BottleneckError$3 = BottleneckError_1;
+      States = class States {
+        constructor(status1) {
+          this.status = status1;
+          this._jobs = {};
+          this.counts = this.status.map(function() {
+            return 0;
+          });
+        }
+        next(id) {
+          var current, next;
+          current = this._jobs[id];
+          next = current + 1;
+          if (current != null && next < this.status.length) {
+            this.counts[current]--;
+            this.counts[next]++;
+            return this._jobs[id]++;
+          } else if (current != null) {
+            this.counts[current]--;
+            return delete this._jobs[id];
+          }
+        }
+        start(id) {
+          var initial;
+          initial = 0;
+          this._jobs[id] = initial;
+          return this.counts[initial]++;
+        }
+        remove(id) {
+          var current;
+          current = this._jobs[id];
+          if (current != null) {
+            this.counts[current]--;
+            delete this._jobs[id];
+          }
+          return current != null;
+        }
+        jobStatus(id) {
+          var ref;
+          return (ref = this.status[this._jobs[id]]) != null ? ref : null;
+        }
+        statusJobs(status) {
+          var k, pos, ref, results, v;
+          if (status != null) {
+            pos = this.status.indexOf(status);
+            if (pos < 0) {
+              throw new BottleneckError$3(`status must be one of ${this.status.join(", ")}`);
+            }
+            ref = this._jobs;
+            results = [];
+            for (k in ref) {
+              v = ref[k];
+              if (v === pos) {
+                results.push(k);
+              }
+            }
+            return results;
+          } else {
+            return Object.keys(this._jobs);
+          }
+        }
+        statusCounts() {
+          return this.counts.reduce(((acc, v, i) => {
+            acc[this.status[i]] = v;
+            return acc;
+          }), {});
+        }
+      };
+      var States_1 = States;
+      var DLList$2, Sync;
+      DLList$2 = DLList_1;
+      Sync = class Sync {
+        constructor(name, Promise2) {
+          this.schedule = this.schedule.bind(this);
+          this.name = name;
+          this.Promise = Promise2;
+          this._running = 0;
+          this._queue = new DLList$2();
+        }
+        isEmpty() {
+          return this._queue.length === 0;
+        }
+        async _tryToRun() {
+          var args, cb, error63, reject, resolve, returned, task;
+          if (this._running < 1 && this._queue.length > 0) {
+            this._running++;
+            ({ task, args, resolve, reject } = this._queue.shift());
+            cb = await (async function() {
+              try {
+                returned = await task(...args);
+                return function() {
+                  return resolve(returned);
+                };
+              } catch (error1) {
+                error63 = error1;
+                return function() {
+                  return reject(error63);
+                };
+              }
+            })();
+            this._running--;
+            this._tryToRun();
+            return cb();
+          }
+        }
+        schedule(task, ...args) {
+          var promise2, reject, resolve;
+          resolve = reject = null;
+          promise2 = new this.Promise(function(_resolve, _reject) {
+            resolve = _resolve;
+            return reject = _reject;
+          });
+          this._queue.push({ task, args, resolve, reject });
+          this._tryToRun();
+          return promise2;
+        }
+      };
+      var Sync_1 = Sync;
+      var version2 = "2.19.5";
+      var version$1 = {
+        version: version2
+      };
+      var version$2 = /* @__PURE__ */ Object.freeze({
+        version: version2,
+        default: version$1
+      });
+      var require$$2 = () => console.log("You must import the full version of Bottleneck in order to use this feature.");
+      var require$$3 = () => console.log("You must import the full version of Bottleneck in order to use this feature.");
+      var require$$4 = () => console.log("You must import the full version of Bottleneck in order to use this feature.");
+      var Events$2, Group, IORedisConnection$1, RedisConnection$1, Scripts$1, parser$3;
+      parser$3 = parser;
+      Events$2 = Events_1;
+      RedisConnection$1 = require$$2;
+      IORedisConnection$1 = require$$3;
+      Scripts$1 = require$$4;
+      Group = (function() {
+        class Group2 {
+          constructor(limiterOptions = {}) {
+            this.deleteKey = this.deleteKey.bind(this);
+            this.limiterOptions = limiterOptions;
+            parser$3.load(this.limiterOptions, this.defaults, this);
+            this.Events = new Events$2(this);
+            this.instances = {};
+            this.Bottleneck = Bottleneck_1;
+            this._startAutoCleanup();
+            this.sharedConnection = this.connection != null;
+            if (this.connection == null) {
+              if (this.limiterOptions.datastore === "redis") {
+                this.connection = new RedisConnection$1(Object.assign({}, this.limiterOptions, { Events: this.Events }));
+              } else if (this.limiterOptions.datastore === "ioredis") {
+                this.connection = new IORedisConnection$1(Object.assign({}, this.limiterOptions, { Events: this.Events }));
+              }
+            }
+          }
+          key(key = "") {
+            var ref;
+            return (ref = this.instances[key]) != null ? ref : (() => {
+              var limiter;
+              limiter = this.instances[key] = new this.Bottleneck(Object.assign(this.limiterOptions, {
+                id: `${this.id}-${key}`,
+                timeout: this.timeout,
+                connection: this.connection
+              }));
+              this.Events.trigger("created", limiter, key);
+              return limiter;
+            })();
+          }
+          async deleteKey(key = "") {
+            var deleted, instance;
+            instance = this.instances[key];
+            if (this.connection) {
+              deleted = await this.connection.__runCommand__(["del", ...Scripts$1.allKeys(`${this.id}-${key}`)]);
+            }
+            if (instance != null) {
+              delete this.instances[key];
+              await instance.disconnect();
+            }
+            return instance != null || deleted > 0;
+          }
+          limiters() {
+            var k, ref, results, v;
+            ref = this.instances;
+            results = [];
+            for (k in ref) {
+              v = ref[k];
+              results.push({
+                key: k,
+                limiter: v
+              });
+            }
+            return results;
+          }
+          keys() {
+            return Object.keys(this.instances);
+          }
+          async clusterKeys() {
+            var cursor, end, found, i, k, keys, len, next, start;
+            if (this.connection == null) {
+              return this.Promise.resolve(this.keys());
+            }
+            keys = [];
+            cursor = null;
+            start = `b_${this.id}-`.length;
+            end = "_settings".length;
+            while (cursor !== 0) {
+              [next, found] = await this.connection.__runCommand__(["scan", cursor != null ? cursor : 0, "match", `b_${this.id}-*_settings`, "count", 1e4]);
+              cursor = ~~next;
+              for (i = 0, len = found.length; i < len; i++) {
+                k = found[i];
+                keys.push(k.slice(start, -end));
+              }
+            }
+            return keys;
+          }
+          _startAutoCleanup() {
+            var base;
+            clearInterval(this.interval);
+            return typeof (base = this.interval = setInterval(async () => {
+              var e, k, ref, results, time3, v;
+              time3 = Date.now();
+              ref = this.instances;
+              results = [];
+              for (k in ref) {
+                v = ref[k];
+                try {
+                  if (await v._store.__groupCheck__(time3)) {
+                    results.push(this.deleteKey(k));
+                  } else {
+                    results.push(void 0);
+                  }
+                } catch (error63) {
+                  e = error63;
+                  results.push(v.Events.trigger("error", e));
+                }
+              }
+              return results;
+            }, this.timeout / 2)).unref === "function" ? base.unref() : void 0;
+          }
+          updateSettings(options = {}) {
+            parser$3.overwrite(options, this.defaults, this);
+            parser$3.overwrite(options, options, this.limiterOptions);
+            if (options.timeout != null) {
+              return this._startAutoCleanup();
+            }
+          }
+          disconnect(flush = true) {
+            var ref;
+            if (!this.sharedConnection) {
+              return (ref = this.connection) != null ? ref.disconnect(flush) : void 0;
+            }
+          }
+        }
+        Group2.prototype.defaults = {
+          timeout: 1e3 * 60 * 5,
+          connection: null,
+          Promise,
+          id: "group-key"
+        };
+        return Group2;
+      }).call(commonjsGlobal);
+      var Group_1 = Group;
+      var Batcher, Events$3, parser$4;
+      parser$4 = parser;
+      Events$3 = Events_1;
+      Batcher = (function() {
+        class Batcher2 {
+          constructor(options = {}) {
+            this.options = options;
+            parser$4.load(this.options, this.defaults, this);
+            this.Events = new Events$3(this);
+            this._arr = [];
+            this._resetPromise();
+            this._lastFlush = Date.now();
+          }
+          _resetPromise() {
+            return this._promise = new this.Promise((res, rej) => {
+              return this._resolve = res;
+            });
+          }
+          _flush() {
+            clearTimeout(this._timeout);
+            this._lastFlush = Date.now();
+            this._resolve();
+            this.Events.trigger("batch", this._arr);
+            this._arr = [];
+            return this._resetPromise();
+          }
+          add(data) {
+            var ret;
+            this._arr.push(data);
+            ret = this._promise;
+            if (this._arr.length === this.maxSize) {
+              this._flush();
+            } else if (this.maxTime != null && this._arr.length === 1) {
+              this._timeout = setTimeout(() => {
+                return this._flush();
+              }, this.maxTime);
+            }
+            return ret;
+          }
+        }
+        Batcher2.prototype.defaults = {
+          maxTime: null,
+          maxSize: null,
+          Promise
+        };
+        return Batcher2;
+      }).call(commonjsGlobal);
+      var Batcher_1 = Batcher;
+      var require$$4$1 = () => console.log("You must import the full version of Bottleneck in order to use this feature.");
+      var require$$8 = getCjsExportFromNamespace(version$2);
+      var Bottleneck2, DEFAULT_PRIORITY$1, Events$4, Job$1, LocalDatastore$1, NUM_PRIORITIES$1, Queues$1, RedisDatastore$1, States$1, Sync$1, parser$5, splice = [].splice;
+      NUM_PRIORITIES$1 = 10;
+      DEFAULT_PRIORITY$1 = 5;
+      parser$5 = parser;
+      Queues$1 = Queues_1;
+      Job$1 = Job_1;
+      LocalDatastore$1 = LocalDatastore_1;
+      RedisDatastore$1 = require$$4$1;
+      Events$4 = Events_1;
+      States$1 = States_1;
+      Sync$1 = Sync_1;
+      Bottleneck2 = (function() {
+        class Bottleneck3 {
+          constructor(options = {}, ...invalid) {
+            var storeInstanceOptions, storeOptions;
+            this._addToQueue = this._addToQueue.bind(this);
+            this._validateOptions(options, invalid);
+            parser$5.load(options, this.instanceDefaults, this);
+            this._queues = new Queues$1(NUM_PRIORITIES$1);
+            this._scheduled = {};
+            this._states = new States$1(["RECEIVED", "QUEUED", "RUNNING", "EXECUTING"].concat(this.trackDoneStatus ? ["DONE"] : []));
+            this._limiter = null;
+            this.Events = new Events$4(this);
+            this._submitLock = new Sync$1("submit", this.Promise);
+            this._registerLock = new Sync$1("register", this.Promise);
+            storeOptions = parser$5.load(options, this.storeDefaults, {});
+            this._store = (function() {
+              if (this.datastore === "redis" || this.datastore === "ioredis" || this.connection != null) {
+                storeInstanceOptions = parser$5.load(options, this.redisStoreDefaults, {});
+                return new RedisDatastore$1(this, storeOptions, storeInstanceOptions);
+              } else if (this.datastore === "local") {
+                storeInstanceOptions = parser$5.load(options, this.localStoreDefaults, {});
+                return new LocalDatastore$1(this, storeOptions, storeInstanceOptions);
+              } else {
+                throw new Bottleneck3.prototype.BottleneckError(`Invalid datastore type: ${this.datastore}`);
+              }
+            }).call(this);
+            this._queues.on("leftzero", () => {
+              var ref;
+              return (ref = this._store.heartbeat) != null ? typeof ref.ref === "function" ? ref.ref() : void 0 : void 0;
+            });
+            this._queues.on("zero", () => {
+              var ref;
+              return (ref = this._store.heartbeat) != null ? typeof ref.unref === "function" ? ref.unref() : void 0 : void 0;
+            });
+          }
+          _validateOptions(options, invalid) {
+            if (!(options != null && typeof options === "object" && invalid.length === 0)) {
+              throw new Bottleneck3.prototype.BottleneckError("Bottleneck v2 takes a single object argument. Refer to https://github.com/SGrondin/bottleneck#upgrading-to-v2 if you're upgrading from Bottleneck v1.");
+            }
+          }
+          ready() {
+            return this._store.ready;
+          }
+          clients() {
+            return this._store.clients;
+          }
+          channel() {
+            return `b_${this.id}`;
+          }
+          channel_client() {
+            return `b_${this.id}_${this._store.clientId}`;
+          }
+          publish(message) {
+            return this._store.__publish__(message);
+          }
+          disconnect(flush = true) {
+            return this._store.__disconnect__(flush);
+          }
+          chain(_limiter) {
+            this._limiter = _limiter;
+            return this;
+          }
+          queued(priority) {
+            return this._queues.queued(priority);
+          }
+          clusterQueued() {
+            return this._store.__queued__();
+          }
+          empty() {
+            return this.queued() === 0 && this._submitLock.isEmpty();
+          }
+          running() {
+            return this._store.__running__();
+          }
+          done() {
+            return this._store.__done__();
+          }
+          jobStatus(id) {
+            return this._states.jobStatus(id);
+          }
+          jobs(status) {
+            return this._states.statusJobs(status);
+          }
+          counts() {
+            return this._states.statusCounts();
+          }
+          _randomIndex() {
+            return Math.random().toString(36).slice(2);
+          }
+          check(weight = 1) {
+            return this._store.__check__(weight);
+          }
+          _clearGlobalState(index) {
+            if (this._scheduled[index] != null) {
+              clearTimeout(this._scheduled[index].expiration);
+              delete this._scheduled[index];
+              return true;
+            } else {
+              return false;
+            }
+          }
+          async _free(index, job, options, eventInfo) {
+            var e, running;
+            try {
+              ({ running } = await this._store.__free__(index, options.weight));
+              this.Events.trigger("debug", `Freed ${options.id}`, eventInfo);
+              if (running === 0 && this.empty()) {
+                return this.Events.trigger("idle");
+              }
+            } catch (error1) {
+              e = error1;
+              return this.Events.trigger("error", e);
+            }
+          }
+          _run(index, job, wait) {
+            var clearGlobalState, free, run3;
+            job.doRun();
+            clearGlobalState = this._clearGlobalState.bind(this, index);
+            run3 = this._run.bind(this, index, job);
+            free = this._free.bind(this, index, job);
+            return this._scheduled[index] = {
+              timeout: setTimeout(() => {
+                return job.doExecute(this._limiter, clearGlobalState, run3, free);
+              }, wait),
+              expiration: job.options.expiration != null ? setTimeout(function() {
+                return job.doExpire(clearGlobalState, run3, free);
+              }, wait + job.options.expiration) : void 0,
+              job
+            };
+          }
+          _drainOne(capacity) {
+            return this._registerLock.schedule(() => {
+              var args, index, next, options, queue;
+              if (this.queued() === 0) {
+                return this.Promise.resolve(null);
+              }
+              queue = this._queues.getFirst();
+              ({ options, args } = next = queue.first());
+              if (capacity != null && options.weight > capacity) {
+                return this.Promise.resolve(null);
+              }
+              this.Events.trigger("debug", `Draining ${options.id}`, { args, options });
+              index = this._randomIndex();
+              return this._store.__register__(index, options.weight, options.expiration).then(({ success: success2, wait, reservoir }) => {
+                var empty;
+                this.Events.trigger("debug", `Drained ${options.id}`, { success: success2, args, options });
+                if (success2) {
+                  queue.shift();
+                  empty = this.empty();
+                  if (empty) {
+                    this.Events.trigger("empty");
+                  }
+                  if (reservoir === 0) {
+                    this.Events.trigger("depleted", empty);
+                  }
+                  this._run(index, next, wait);
+                  return this.Promise.resolve(options.weight);
+                } else {
+                  return this.Promise.resolve(null);
+                }
+              });
+            });
+          }
+          _drainAll(capacity, total = 0) {
+            return this._drainOne(capacity).then((drained) => {
+              var newCapacity;
+              if (drained != null) {
+                newCapacity = capacity != null ? capacity - drained : capacity;
+                return this._drainAll(newCapacity, total + drained);
+              } else {
+                return this.Promise.resolve(total);
+              }
+            }).catch((e) => {
+              return this.Events.trigger("error", e);
+            });
+          }
+          _dropAllQueued(message) {
+            return this._queues.shiftAll(function(job) {
+              return job.doDrop({ message });
+            });
+          }
+          stop(options = {}) {
+            var done, waitForExecuting;
+            options = parser$5.load(options, this.stopDefaults);
+            waitForExecuting = (at) => {
+              var finished;
+              finished = () => {
+                var counts;
+                counts = this._states.counts;
+                return counts[0] + counts[1] + counts[2] + counts[3] === at;
+              };
+              return new this.Promise((resolve, reject) => {
+                if (finished()) {
+                  return resolve();
+                } else {
+                  return this.on("done", () => {
+                    if (finished()) {
+                      this.removeAllListeners("done");
+                      return resolve();
+                    }
+                  });
+                }
+              });
+            };
+            done = options.dropWaitingJobs ? (this._run = function(index, next) {
+              return next.doDrop({
+                message: options.dropErrorMessage
+              });
+            }, this._drainOne = () => {
+              return this.Promise.resolve(null);
+            }, this._registerLock.schedule(() => {
+              return this._submitLock.schedule(() => {
+                var k, ref, v;
+                ref = this._scheduled;
+                for (k in ref) {
+                  v = ref[k];
+                  if (this.jobStatus(v.job.options.id) === "RUNNING") {
+                    clearTimeout(v.timeout);
+                    clearTimeout(v.expiration);
+                    v.job.doDrop({
+                      message: options.dropErrorMessage
+                    });
+                  }
+                }
+                this._dropAllQueued(options.dropErrorMessage);
+                return waitForExecuting(0);
+              });
+            })) : this.schedule({
+              priority: NUM_PRIORITIES$1 - 1,
+              weight: 0
+            }, () => {
+              return waitForExecuting(1);
+            });
+            this._receive = function(job) {
+              return job._reject(new Bottleneck3.prototype.BottleneckError(options.enqueueErrorMessage));
+            };
+            this.stop = () => {
+              return this.Promise.reject(new Bottleneck3.prototype.BottleneckError("stop() has already been called"));
+            };
+            return done;
+          }
+          async _addToQueue(job) {
+            var args, blocked, error63, options, reachedHWM, shifted, strategy;
+            ({ args, options } = job);
+            try {
+              ({ reachedHWM, blocked, strategy } = await this._store.__submit__(this.queued(), options.weight));
+            } catch (error1) {
+              error63 = error1;
+              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error63 });
+              job.doDrop({ error: error63 });
+              return false;
+            }
+            if (blocked) {
+              job.doDrop();
+              return true;
+            } else if (reachedHWM) {
+              shifted = strategy === Bottleneck3.prototype.strategy.LEAK ? this._queues.shiftLastFrom(options.priority) : strategy === Bottleneck3.prototype.strategy.OVERFLOW_PRIORITY ? this._queues.shiftLastFrom(options.priority + 1) : strategy === Bottleneck3.prototype.strategy.OVERFLOW ? job : void 0;
+              if (shifted != null) {
+                shifted.doDrop();
+              }
+              if (shifted == null || strategy === Bottleneck3.prototype.strategy.OVERFLOW) {
+                if (shifted == null) {
+                  job.doDrop();
+                }
+                return reachedHWM;
+              }
+            }
+            job.doQueue(reachedHWM, blocked);
+            this._queues.push(job);
+            await this._drainAll();
+            return reachedHWM;
+          }
+          _receive(job) {
+            if (this._states.jobStatus(job.options.id) != null) {
+              job._reject(new Bottleneck3.prototype.BottleneckError(`A job with the same id already exists (id=${job.options.id})`));
+              return false;
+            } else {
+              job.doReceive();
+              return this._submitLock.schedule(this._addToQueue, job);
+            }
+          }
+          submit(...args) {
+            var cb, fn, job, options, ref, ref1, task;
+            if (typeof args[0] === "function") {
+              ref = args, [fn, ...args] = ref, [cb] = splice.call(args, -1);
+              options = parser$5.load({}, this.jobDefaults);
+            } else {
+              ref1 = args, [options, fn, ...args] = ref1, [cb] = splice.call(args, -1);
+              options = parser$5.load(options, this.jobDefaults);
+            }
+            task = (...args2) => {
+              return new this.Promise(function(resolve, reject) {
+                return fn(...args2, function(...args3) {
+                  return (args3[0] != null ? reject : resolve)(args3);
+                });
+              });
+            };
+            job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+            job.promise.then(function(args2) {
+              return typeof cb === "function" ? cb(...args2) : void 0;
+            }).catch(function(args2) {
+              if (Array.isArray(args2)) {
+                return typeof cb === "function" ? cb(...args2) : void 0;
+              } else {
+                return typeof cb === "function" ? cb(args2) : void 0;
+              }
+            });
+            return this._receive(job);
+          }
+          schedule(...args) {
+            var job, options, task;
+            if (typeof args[0] === "function") {
+              [task, ...args] = args;
+              options = {};
+            } else {
+              [options, task, ...args] = args;
+            }
+            job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+            this._receive(job);
+            return job.promise;
+          }
+          wrap(fn) {
+            var schedule, wrapped;
+            schedule = this.schedule.bind(this);
+            wrapped = function(...args) {
+              return schedule(fn.bind(this), ...args);
+            };
+            wrapped.withOptions = function(options, ...args) {
+              return schedule(options, fn, ...args);
+            };
+            return wrapped;
+          }
+          async updateSettings(options = {}) {
+            await this._store.__updateSettings__(parser$5.overwrite(options, this.storeDefaults));
+            parser$5.overwrite(options, this.instanceDefaults, this);
+            return this;
+          }
+          currentReservoir() {
+            return this._store.__currentReservoir__();
+          }
+          incrementReservoir(incr = 0) {
+            return this._store.__incrementReservoir__(incr);
+          }
+        }
+        Bottleneck3.default = Bottleneck3;
+        Bottleneck3.Events = Events$4;
+        Bottleneck3.version = Bottleneck3.prototype.version = require$$8.version;
+        Bottleneck3.strategy = Bottleneck3.prototype.strategy = {
+          LEAK: 1,
+          OVERFLOW: 2,
+          OVERFLOW_PRIORITY: 4,
+          BLOCK: 3
+        };
+        Bottleneck3.BottleneckError = Bottleneck3.prototype.BottleneckError = BottleneckError_1;
+        Bottleneck3.Group = Bottleneck3.prototype.Group = Group_1;
+        Bottleneck3.RedisConnection = Bottleneck3.prototype.RedisConnection = require$$2;
+        Bottleneck3.IORedisConnection = Bottleneck3.prototype.IORedisConnection = require$$3;
+        Bottleneck3.Batcher = Bottleneck3.prototype.Batcher = Batcher_1;
+        Bottleneck3.prototype.jobDefaults = {
+          priority: DEFAULT_PRIORITY$1,
+          weight: 1,
+          expiration: null,
+          id: "<no-id>"
+        };
+        Bottleneck3.prototype.storeDefaults = {
+          maxConcurrent: null,
+          minTime: 0,
+          highWater: null,
+          strategy: Bottleneck3.prototype.strategy.LEAK,
+          penalty: null,
+          reservoir: null,
+          reservoirRefreshInterval: null,
+          reservoirRefreshAmount: null,
+          reservoirIncreaseInterval: null,
+          reservoirIncreaseAmount: null,
+          reservoirIncreaseMaximum: null
+        };
+        Bottleneck3.prototype.localStoreDefaults = {
+          Promise,
+          timeout: null,
+          heartbeatInterval: 250
+        };
+        Bottleneck3.prototype.redisStoreDefaults = {
+          Promise,
+          timeout: null,
+          heartbeatInterval: 5e3,
+          clientTimeout: 1e4,
+          Redis: null,
+          clientOptions: {},
+          clusterNodes: null,
+          clearDatastore: false,
+          connection: null
+        };
+        Bottleneck3.prototype.instanceDefaults = {
+          datastore: "local",
+          connection: null,
+          id: "<no-id>",
+          rejectOnDrop: true,
+          trackDoneStatus: false,
+          Promise
+        };
+        Bottleneck3.prototype.stopDefaults = {
+          enqueueErrorMessage: "This limiter has been stopped and cannot accept new jobs.",
+          dropWaitingJobs: true,
+          dropErrorMessage: "This limiter has been stopped."
+        };
+        return Bottleneck3;
+      }).call(commonjsGlobal);
+      var Bottleneck_1 = Bottleneck2;
+      var lib = Bottleneck_1;
+      return lib;
+    }));
+  }
+});
+
 // src/action.ts
-import { readFile as readFile10 } from "node:fs/promises";
 import os12 from "node:os";
-import path16 from "node:path";
+import path18 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -27756,6 +29074,9 @@ var ExitCode;
   ExitCode2[ExitCode2["Success"] = 0] = "Success";
   ExitCode2[ExitCode2["Failure"] = 1] = "Failure";
 })(ExitCode || (ExitCode = {}));
+function setSecret(secret) {
+  issueCommand("add-mask", {}, secret);
+}
 function getInput(name, options) {
   const val = process.env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] || "";
   if (options && options.required && !val) {
@@ -27809,26 +29130,8 @@ function group(name, fn) {
   });
 }
 
-// src/build/build.ts
-import { mkdir as mkdir4, readdir as readdir2, readFile as readFile6, rm as rm5, writeFile as writeFile4 } from "node:fs/promises";
-import os8 from "node:os";
-import path7 from "node:path";
-
-// src/cluster/cluster.ts
-import {
-  access as access2,
-  chown,
-  constants as constants3,
-  mkdir as mkdir2,
-  mkdtemp,
-  readFile,
-  rm as rm2,
-  writeFile as writeFile2,
-  appendFile as appendFile2
-} from "node:fs/promises";
-import net from "node:net";
-import os5 from "node:os";
-import path from "node:path";
+// src/action/context.ts
+import { readFile } from "node:fs/promises";
 
 // src/util/errors.ts
 var UserError = class extends Error {
@@ -27847,15 +29150,280 @@ function errorMessage(e) {
   }
 }
 
+// src/action/context.ts
+function pullRequestOf(ctx) {
+  const pr = ctx.payload.pull_request;
+  return pr && typeof pr.number === "number" && pr.head?.sha && pr.base?.sha ? pr : void 0;
+}
+async function chooseCommits(ctx, inputs, api) {
+  const pr = pullRequestOf(ctx);
+  const prNumber = inputs.prNumber ?? pr?.number;
+  const explicit = (label, ref) => ({
+    label,
+    ref,
+    chosenBy: `input ${label}-ref`
+  });
+  if (pr) {
+    const head = inputs.headRef ? explicit("head", inputs.headRef) : { label: "head", ref: pr.head.ref, sha: pr.head.sha, chosenBy: `head of PR #${pr.number}` };
+    if (inputs.baseRef) return { base: explicit("base", inputs.baseRef), head, prNumber };
+    if (!api)
+      throw new UserError(
+        "choosing the PR's merge-base needs the GitHub API: set 'github-token', or set 'base-ref'"
+      );
+    let sha;
+    try {
+      sha = await api.mergeBase(pr.base.sha, head.sha ?? pr.head.sha);
+    } catch (e) {
+      throw new UserError(
+        `cannot look up the merge-base of ${pr.base.ref} and the PR head through the GitHub API (${errorMessage(e)}); set the input 'base-ref' to choose the base commit yourself`
+      );
+    }
+    return {
+      base: {
+        label: "base",
+        ref: pr.base.ref,
+        sha,
+        chosenBy: `merge-base of ${pr.base.ref} and the PR head`
+      },
+      head,
+      prNumber
+    };
+  }
+  if (inputs.baseRef && inputs.headRef) {
+    return { base: explicit("base", inputs.baseRef), head: explicit("head", inputs.headRef), prNumber };
+  }
+  if (inputs.baseBinDir && inputs.headBinDir) {
+    const given = (label, dir) => ({
+      label,
+      chosenBy: `input ${label}-bin-dir (${dir})`
+    });
+    return { base: given("base", inputs.baseBinDir), head: given("head", inputs.headBinDir), prNumber };
+  }
+  throw new UserError(
+    `the '${ctx.eventName}' event has no pull request: set the inputs 'base-ref' and 'head-ref' (or 'base-bin-dir' and 'head-bin-dir')`
+  );
+}
+async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
+  const [owner = "", repo = "", ...rest] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  if (!owner || !repo || rest.length > 0) {
+    throw new UserError(
+      `GITHUB_REPOSITORY must be owner/name, got '${env.GITHUB_REPOSITORY ?? ""}': is this running in GitHub Actions?`
+    );
+  }
+  let payload = {};
+  const eventPath = env.GITHUB_EVENT_PATH;
+  if (eventPath) {
+    let text2;
+    try {
+      text2 = await read(eventPath);
+    } catch (e) {
+      const code = e.code;
+      throw new UserError(
+        `GITHUB_EVENT_PATH ${eventPath}: cannot read the event payload (${code ?? errorMessage(e)}); expected the JSON file the runner writes`
+      );
+    }
+    let parsed;
+    try {
+      parsed = JSON.parse(text2);
+    } catch (e) {
+      throw new UserError(
+        `GITHUB_EVENT_PATH ${eventPath}: the event payload is not JSON (${errorMessage(e)}); expected the JSON file the runner writes`
+      );
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new UserError(
+        `GITHUB_EVENT_PATH ${eventPath}: the event payload must be a JSON object, got ${Array.isArray(parsed) ? "an array" : JSON.stringify(parsed)}`
+      );
+    }
+    payload = parsed;
+  }
+  const serverUrl = env.GITHUB_SERVER_URL ?? "https://github.com";
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? "",
+    payload,
+    owner,
+    repo,
+    sha: env.GITHUB_SHA ?? "",
+    serverUrl,
+    runUrl: env.GITHUB_RUN_ID ? `${serverUrl}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
+    workspace: env.GITHUB_WORKSPACE ?? process.cwd()
+  };
+}
+
+// src/action/inputs.ts
+var FAIL_ON = ["regression", "inconclusive", "never"];
+var MODES = ["benchmark", "comment"];
+function parseInputs(read) {
+  const text2 = (name) => read(name).trim() || void 0;
+  const list = (name) => read(name).split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+  const comment = bool(read, "comment", true);
+  const token = text2("github-token");
+  const inputs = {
+    mode: choice(read, "mode", MODES, "benchmark"),
+    repo: text2("repo"),
+    baseRef: text2("base-ref"),
+    headRef: text2("head-ref"),
+    baseBinDir: text2("base-bin-dir"),
+    headBinDir: text2("head-bin-dir"),
+    patches: list("patches"),
+    workloads: list("workloads"),
+    rounds: optionalNumber(read, "rounds", { integer: true, min: 1 }),
+    duration: optionalNumber(read, "duration", { integer: true, min: 1 }),
+    alpha: optionalNumber(read, "alpha", { min: 0, max: 1, exclusive: true }) ?? 0.05,
+    threshold: optionalNumber(read, "threshold", { min: 0, max: 100, exclusive: true }) ?? 2,
+    failOn: choice(read, "fail-on", FAIL_ON, "regression"),
+    comment,
+    commentId: text2("comment-id") ?? "default",
+    commitStatus: bool(read, "commit-status", true),
+    prNumber: optionalNumber(read, "pr-number", { integer: true, min: 1 }),
+    githubToken: token,
+    resultsDir: text2("results-dir") ?? "pgperf-results",
+    runAs: text2("run-as"),
+    cacheDir: text2("cache-dir"),
+    buildOptions: read("build-options").split("\n").map((s) => s.trim()).filter(Boolean)
+  };
+  if (!/^[A-Za-z0-9._-]+$/.test(inputs.commentId)) {
+    throw new UserError(
+      `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`
+    );
+  }
+  if (!token && (inputs.comment || inputs.commitStatus)) {
+    throw new UserError(
+      "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false"
+    );
+  }
+  if (Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
+    throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
+  }
+  if (inputs.baseBinDir) {
+    const building = [
+      ["patches", inputs.patches.length > 0],
+      ["build-options", inputs.buildOptions.length > 0],
+      ["repo", inputs.repo !== void 0]
+    ].filter(([, set2]) => set2);
+    if (building.length > 0) {
+      throw new UserError(
+        `input '${building[0][0]}' builds PostgreSQL, but 'base-bin-dir' and 'head-bin-dir' give pre-built installs: remove '${building.map(([n]) => n).join("', '")}' or the bin-dir inputs`
+      );
+    }
+  }
+  for (const [name, value] of [
+    ["base-ref", inputs.baseRef],
+    ["head-ref", inputs.headRef]
+  ]) {
+    if (value !== void 0 && !/^[A-Za-z0-9][A-Za-z0-9._/@^~-]*$/.test(value)) {
+      throw new UserError(
+        `input '${name}' must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value}'`
+      );
+    }
+  }
+  for (const w of inputs.workloads) {
+    if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
+  }
+  return inputs;
+}
+function choice(read, name, allowed, fallback) {
+  const value = read(name).trim();
+  if (value === "") return fallback;
+  if (!allowed.includes(value)) {
+    throw new UserError(`input '${name}' must be one of ${allowed.join(", ")}, got '${value}'`);
+  }
+  return value;
+}
+function bool(read, name, fallback) {
+  const value = read(name).trim().toLowerCase();
+  if (value === "") return fallback;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
+}
+function optionalNumber(read, name, rule) {
+  const raw = read(name).trim();
+  if (raw === "") return void 0;
+  const n = Number(raw);
+  const low = rule.min === void 0 || (rule.exclusive ? n > rule.min : n >= rule.min);
+  const high = rule.max === void 0 || (rule.exclusive ? n < rule.max : n <= rule.max);
+  if (raw === "" || !Number.isFinite(n) || rule.integer && !Number.isInteger(n) || !low || !high) {
+    const kind = rule.integer ? "a whole number" : "a number";
+    const range = rule.max !== void 0 ? ` between ${rule.min} and ${rule.max}${rule.exclusive ? " (exclusive)" : ""}` : rule.min !== void 0 ? ` >= ${rule.min}` : "";
+    throw new UserError(`input '${name}' must be ${kind}${range}, got '${raw}'`);
+  }
+  return n;
+}
+
+// src/build/build.ts
+import { mkdir as mkdir4, readdir as readdir4, readFile as readFile7, rm as rm6, writeFile as writeFile4 } from "node:fs/promises";
+import os9 from "node:os";
+import path8 from "node:path";
+
+// src/cluster/cluster.ts
+import {
+  access as access2,
+  chown,
+  constants as constants3,
+  mkdir as mkdir2,
+  mkdtemp as mkdtemp2,
+  readFile as readFile2,
+  readdir as readdir2,
+  rm as rm3,
+  writeFile as writeFile2,
+  appendFile as appendFile2
+} from "node:fs/promises";
+import net from "node:net";
+import os6 from "node:os";
+import path2 from "node:path";
+
 // src/util/process.ts
 import { spawn } from "node:child_process";
+
+// src/util/child-env.ts
+var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "LANG", "TZ", "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM"]);
+var ALLOWED_PREFIXES = ["LC_"];
+function isSecretName(name) {
+  const upper = name.toUpperCase();
+  return upper.startsWith("INPUT_") || upper.startsWith("ACTIONS_") || upper === "GITHUB_TOKEN" || upper === "PGPERF_STORE" || upper.includes("TOKEN") || upper.includes("SECRET") || upper.includes("PASSWORD") || upper.includes("PASSWD") || upper.includes("CREDENTIAL") || upper.endsWith("_KEY") || upper === "PGPASSFILE";
+}
+function allowedEnvironment(parent) {
+  const env = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value === void 0 || isSecretName(name)) continue;
+    if (ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p))) env[name] = value;
+  }
+  return env;
+}
+function childEnvironment(parent, explicit) {
+  const env = { ...allowedEnvironment(parent) };
+  for (const [name, value] of Object.entries(explicit ?? {})) {
+    if (value !== void 0 && !isSecretName(name)) env[name] = value;
+  }
+  return env;
+}
+function secretsToMask(values) {
+  const out = /* @__PURE__ */ new Set();
+  for (const raw of values) {
+    const value = raw?.trim();
+    if (!value) continue;
+    out.add(value);
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:([^@/?#]+)@/i.exec(value);
+    if (m?.[1]) {
+      out.add(m[1]);
+      try {
+        out.add(decodeURIComponent(m[1]));
+      } catch {
+      }
+    }
+  }
+  return [...out];
+}
+
+// src/util/process.ts
 var KILL_GRACE_MS = 5e3;
 var nodeProcessRunner = {
   run(command, args, options = {}) {
     const started = Date.now();
     return new Promise((resolve) => {
       const child = spawn(command, args, {
-        env: options.env ?? process.env,
+        env: childEnvironment(process.env, options.env),
         cwd: options.cwd,
         uid: options.uid,
         gid: options.gid,
@@ -27924,6 +29492,9 @@ function describeExit(result) {
 }
 
 // src/cluster/cleanup.ts
+import { mkdtemp, rm as rm2 } from "node:fs/promises";
+import os5 from "node:os";
+import path from "node:path";
 var tasks = /* @__PURE__ */ new Map();
 var nextId = 1;
 function onCleanup(task) {
@@ -27931,7 +29502,12 @@ function onCleanup(task) {
   tasks.set(id, task);
   return () => tasks.delete(id);
 }
-async function runCleanups() {
+var draining = Promise.resolve();
+function runCleanups() {
+  draining = draining.then(drain);
+  return draining;
+}
+async function drain() {
   const pending = [...tasks.entries()].reverse();
   tasks.clear();
   for (const [, task] of pending) {
@@ -27941,9 +29517,78 @@ async function runCleanups() {
     }
   }
 }
+async function makeTempDir(prefix, parent = os5.tmpdir()) {
+  const dir = await mkdtemp(path.join(parent, prefix));
+  const release = () => rm2(dir, { recursive: true, force: true });
+  const unregister = onCleanup(release);
+  return {
+    dir,
+    async remove() {
+      unregister();
+      await release();
+    }
+  };
+}
 
 // src/cluster/conf.ts
 import { createHash } from "node:crypto";
+
+// src/config/settings.ts
+var RESERVED_SETTINGS = [
+  // Where the server listens: pgperf picks a private socket directory and a free port.
+  "port",
+  "listen_addresses",
+  "unix_socket_directories",
+  // Which files it reads: the cluster's own, written by pgperf.
+  "data_directory",
+  "hba_file",
+  "ident_file",
+  "config_file",
+  "external_pid_file",
+  "include",
+  "include_dir",
+  "include_if_exists",
+  // Shell commands the server runs, and where it loads code from.
+  "archive_command",
+  "archive_library",
+  "restore_command",
+  "archive_cleanup_command",
+  "recovery_end_command",
+  "ssl_passphrase_command",
+  "dynamic_library_path"
+];
+var LIBRARY_SETTINGS = [
+  "shared_preload_libraries",
+  "session_preload_libraries",
+  "local_preload_libraries"
+];
+var SETTING_NAME = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
+var MAX_SETTING_VALUE_LENGTH = 1024;
+function settingNameProblem(name) {
+  if (!SETTING_NAME.test(name)) {
+    return `"${name}" is not a setting name (expected a lower-case identifier like shared_buffers or auto_explain.log_min_duration)`;
+  }
+  if (RESERVED_SETTINGS.includes(name) || name.startsWith("include")) {
+    return `"${name}" is set by pgperf for every cluster and cannot be overridden`;
+  }
+  return void 0;
+}
+function settingValueProblem(name, value) {
+  if (/[\n\r]/.test(value)) return `the value of "${name}" must be a single line (it contains a line break)`;
+  if (value.includes("\0")) return `the value of "${name}" must not contain a NUL character`;
+  if (value.length > MAX_SETTING_VALUE_LENGTH) {
+    return `the value of "${name}" is ${value.length} characters long (at most ${MAX_SETTING_VALUE_LENGTH})`;
+  }
+  if (LIBRARY_SETTINGS.includes(name) && /[/\\]/.test(value)) {
+    return `"${name}" takes library names (e.g. pg_stat_statements), not paths, got '${value}'`;
+  }
+  return void 0;
+}
+function settingProblem(name, value) {
+  return settingNameProblem(name) ?? settingValueProblem(name, value);
+}
+
+// src/cluster/conf.ts
 var PGPERF_CONNECTIONS = 5;
 var SUPERUSER_RESERVED = 3;
 var BASELINE_SETTINGS = {
@@ -27981,7 +29626,12 @@ function clusterSettings(input2) {
 }
 function renderConf(settings2) {
   const lines = ["# Written by pgperf; included at the end of postgresql.conf."];
-  for (const [k, v] of Object.entries(settings2)) lines.push(`${k} = ${formatValue(v)}`);
+  for (const [k, v] of Object.entries(settings2)) {
+    if (!SETTING_NAME.test(k) || /[\n\r\0]/.test(v)) {
+      throw new Error(`refusing to write setting ${JSON.stringify(k)} = ${JSON.stringify(v)}`);
+    }
+    lines.push(`${k} = ${formatValue(v)}`);
+  }
   return `${lines.join("\n")}
 `;
 }
@@ -27990,7 +29640,8 @@ function settingsHash(settings2) {
   return createHash("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
 }
 function formatValue(v) {
-  if (/^'.*'$/s.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v)) return v;
+  if (/^'(?:[^'\\]|''|\\.)*'$/.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v))
+    return v;
   return quote(v);
 }
 function quote(v) {
@@ -28007,14 +29658,14 @@ var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
 async function inspectBinDir(binDir, what, runner) {
   for (const bin of REQUIRED_BINARIES) {
     try {
-      await access2(path.join(binDir, bin), constants3.X_OK);
+      await access2(path2.join(binDir, bin), constants3.X_OK);
     } catch {
       throw new UserError(
         `${what}: ${binDir} has no executable ${bin} (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)`
       );
     }
   }
-  const res = await runner.run(path.join(binDir, "postgres"), ["--version"]);
+  const res = await runner.run(path2.join(binDir, "postgres"), ["--version"]);
   const text2 = res.stdout.trim();
   const major = parseMajor(text2);
   if (res.exitCode !== 0 || major === void 0) {
@@ -28046,13 +29697,13 @@ var PgCluster = class _PgCluster {
     return this.spec.label;
   }
   get dataDir() {
-    return path.join(this.dir, "data");
+    return path2.join(this.dir, "data");
   }
   get socketDir() {
-    return path.join(this.dir, "socket");
+    return path2.join(this.dir, "socket");
   }
   get logFile() {
-    return path.join(this.dir, "server.log");
+    return path2.join(this.dir, "server.log");
   }
   get connection() {
     return { host: this.socketDir, port: this.port, user: SUPERUSER, database: BENCH_DATABASE };
@@ -28063,7 +29714,7 @@ var PgCluster = class _PgCluster {
   /** initdb into a new private directory. The caller must destroy() it. */
   static async create(spec, deps) {
     const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
-    const dir = await mkdtemp(path.join(spec.parentDir ?? os5.tmpdir(), `pgperf-${safeName(spec.label)}-`));
+    const dir = await mkdtemp2(path2.join(spec.parentDir ?? os6.tmpdir(), `pgperf-${safeName(spec.label)}-`));
     const cluster = new _PgCluster(spec, dir, version2, deps);
     cluster.unregister = onCleanup(() => cluster.destroy());
     try {
@@ -28120,7 +29771,7 @@ ${tail(res.stderr + res.stdout)}`
   async start() {
     for (let attempt = 1; ; attempt++) {
       this.port = await freePort();
-      await writeFile2(path.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
+      await writeFile2(path2.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
       const res = await this.pg("pg_ctl", [
         "start",
@@ -28151,8 +29802,8 @@ ${log || res.stderr}`
     }
   }
   async includeConf() {
-    const conf = path.join(this.dataDir, "postgresql.conf");
-    const text2 = await readFile(conf, "utf8");
+    const conf = path2.join(this.dataDir, "postgresql.conf");
+    const text2 = await readFile2(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
   async ensureDatabase() {
@@ -28166,7 +29817,7 @@ ${log || res.stderr}`
   async psql(sql, database = BENCH_DATABASE) {
     const { host, port, user } = this.connection;
     const res = await this.deps.runner.run(
-      path.join(this.spec.binDir, "psql"),
+      path2.join(this.spec.binDir, "psql"),
       [
         "-X",
         "-q",
@@ -28185,7 +29836,7 @@ ${log || res.stderr}`
         "-c",
         sql
       ],
-      { env: { ...process.env, LC_ALL: "C", PGAPPNAME: "pgperf" } }
+      { env: { LC_ALL: "C", PGAPPNAME: "pgperf" } }
     );
     if (res.exitCode !== 0) {
       throw new Error(
@@ -28194,14 +29845,42 @@ ${log || res.stderr}`
     }
     return res.stdout;
   }
-  /** True when the postmaster answers pg_ctl status. */
+  /**
+   * True when this cluster's postmaster is alive: the pid in postmaster.pid exists, is not a zombie and
+   * is a postgres of this data directory. Not `pg_ctl status`, which trusts a stale pid file (it said
+   * "running" for a postmaster killed with kill -9 whose pid had become a zombie).
+   */
   async isRunning() {
-    const res = await this.pg("pg_ctl", ["status", "-D", this.dataDir]);
-    return res.exitCode === 0;
+    const pid = await this.postmasterPid();
+    return pid !== void 0 && await postmasterAlive(pid, this.dataDir);
+  }
+  /** How often the server was restarted after dying during a run. */
+  restarts = 0;
+  /**
+   * Starts the server again after its postmaster died: waits until the dead postmaster's backends have
+   * let go of its shared memory (they notice its death and exit; stragglers are killed after
+   * `waitS`), then starts on a fresh port. Counts the restart.
+   */
+  async restartAfterCrash(waitS = ORPHAN_WAIT_S) {
+    this.restarts++;
+    const shm = await this.sharedMemoryId();
+    if (shm !== void 0) await releaseSharedMemory(shm, waitS, this.deps.logger, this.spec.label);
+    if (!await this.isRunning()) await rm3(path2.join(this.dataDir, "postmaster.pid"), { force: true });
+    await this.start();
+  }
+  /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
+  async sharedMemoryId() {
+    try {
+      const line = (await readFile2(path2.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const id = Number(line?.trim().split(/\s+/)[1]);
+      return Number.isInteger(id) && id >= 0 ? id : void 0;
+    } catch {
+      return void 0;
+    }
   }
   /** Stops the server: fast shutdown, then immediate, then SIGKILL to the postmaster's own pid. */
   async stop() {
-    if (!await this.hasPidFile()) {
+    if (!await this.isRunning()) {
       return;
     }
     for (const mode of ["fast", "immediate"]) {
@@ -28235,19 +29914,19 @@ ${log || res.stderr}`
     try {
       await this.stop();
     } finally {
-      await rm2(this.dir, { recursive: true, force: true });
+      await rm3(this.dir, { recursive: true, force: true });
     }
   }
   async logTail(lines = 20) {
     try {
-      return tail(await readFile(this.logFile, "utf8"), lines);
+      return tail(await readFile2(this.logFile, "utf8"), lines);
     } catch {
       return "";
     }
   }
   async postmasterPid() {
     try {
-      const first = (await readFile(path.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile2(path2.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -28259,15 +29938,85 @@ ${log || res.stderr}`
   }
   /** Runs a server-side binary as the run-as user. */
   pg(bin, args) {
-    const options = { env: { ...process.env, LC_ALL: "C" } };
+    const options = { env: { LC_ALL: "C" } };
     if (this.spec.runAs) {
       options.uid = this.spec.runAs.uid;
       options.gid = this.spec.runAs.gid;
       options.cwd = this.dir;
     }
-    return this.deps.runner.run(path.join(this.spec.binDir, bin), args, options);
+    return this.deps.runner.run(path2.join(this.spec.binDir, bin), args, options);
   }
 };
+var ORPHAN_WAIT_S = 30;
+async function processState(pid) {
+  try {
+    const stat4 = await readFile2(`/proc/${pid}/stat`, "utf8");
+    return stat4.slice(stat4.lastIndexOf(")") + 2).split(" ")[0];
+  } catch {
+    return void 0;
+  }
+}
+async function postmasterAlive(pid, dataDir) {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if (e.code !== "EPERM") return false;
+  }
+  const state = await processState(pid);
+  if (state === void 0) return process.platform !== "linux";
+  if (state === "Z" || state === "X" || state === "x") return false;
+  try {
+    const cmdline = (await readFile2(`/proc/${pid}/cmdline`, "utf8")).split("\0");
+    return cmdline.includes(dataDir) || cmdline.some((arg) => arg.includes(dataDir));
+  } catch {
+    return true;
+  }
+}
+async function shmAttachCount(shmid) {
+  try {
+    const rows = (await readFile2("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
+    for (const row2 of rows) {
+      const f = row2.trim().split(/\s+/);
+      if (Number(f[1]) === shmid) return Number(f[6]);
+    }
+  } catch {
+  }
+  return void 0;
+}
+async function releaseSharedMemory(shmid, waitS, logger, label) {
+  const deadline = Date.now() + waitS * 1e3;
+  while (Date.now() < deadline) {
+    const n = await shmAttachCount(shmid);
+    if (!n) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const holders = await processesMappingShm(shmid);
+  logger.warn(
+    `arm ${label}: ${holders.length} backend(s) of the dead server still hold its shared memory after ${waitS} s; killing pids ${holders.join(", ")}`
+  );
+  for (const pid of holders) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+    }
+  }
+  for (let i = 0; i < 50 && await shmAttachCount(shmid); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+async function processesMappingShm(shmid) {
+  const pids = [];
+  for (const entry of await readdir2("/proc").catch(() => [])) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const maps = await readFile2(`/proc/${entry}/maps`, "utf8");
+      if (maps.split("\n").some((l) => l.includes("/SYSV") && l.trim().split(/\s+/)[4] === String(shmid)))
+        pids.push(Number(entry));
+    } catch {
+    }
+  }
+  return pids;
+}
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -28289,12 +30038,12 @@ function safeName(label) {
 var PGPERF_VERSION = "0.1.0";
 
 // src/build/builder.ts
-import { appendFile as appendFile3, readFile as readFile2, stat as stat2 } from "node:fs/promises";
-import path3 from "node:path";
+import { appendFile as appendFile3, readFile as readFile3, stat as stat2 } from "node:fs/promises";
+import path4 from "node:path";
 
 // src/build/deps.ts
 import { access as access3, constants as constants4 } from "node:fs/promises";
-import path2 from "node:path";
+import path3 from "node:path";
 var TOOL_PACKAGES = {
   git: "git",
   gcc: "gcc",
@@ -28319,9 +30068,9 @@ function requiredTools(system) {
   return system === "meson" ? [...common, "meson", "ninja"] : [...common, "make"];
 }
 async function findOnPath(name, pathVar) {
-  for (const dir of (pathVar ?? "").split(path2.delimiter)) {
+  for (const dir of (pathVar ?? "").split(path3.delimiter)) {
     if (!dir) continue;
-    const candidate = path2.join(dir, name);
+    const candidate = path3.join(dir, name);
     try {
       await access3(candidate, constants4.X_OK);
       return candidate;
@@ -28494,7 +30243,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile2(path3.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile3(path4.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -28559,7 +30308,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile2(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile3(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -28583,48 +30332,61 @@ ${tail(input2.output, TAIL_LINES)}
 // src/build/cache.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { createHash as createHash2 } from "node:crypto";
-import { chmod as chmod2, cp, link, mkdir as mkdir3, readFile as readFile3, rename as rename2, rm as rm3, statfs, unlink as unlink2, writeFile as writeFile3 } from "node:fs/promises";
-import os6 from "node:os";
-import path4 from "node:path";
+import {
+  chmod as chmod2,
+  cp,
+  link,
+  mkdir as mkdir3,
+  readdir as readdir3,
+  readFile as readFile4,
+  readlink as readlink2,
+  rename as rename2,
+  rm as rm4,
+  statfs,
+  unlink as unlink2,
+  writeFile as writeFile3
+} from "node:fs/promises";
+import os7 from "node:os";
+import path5 from "node:path";
 async function mkdirPublic(dir) {
   const first = await mkdir3(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path4.dirname(d)) {
+  for (let d = dir; ; d = path5.dirname(d)) {
     await chmod2(d, 493);
-    if (d === first || d === path4.dirname(d)) break;
+    if (d === first || d === path5.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path4.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path5.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path4.join(env.XDG_CACHE_HOME || path4.join(home, ".cache"), "pgperf");
+  return path5.join(env.XDG_CACHE_HOME || path5.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path4.join(root, "git"),
-    builds: path4.join(root, "builds"),
-    installs: path4.join(root, "installs"),
-    ccache: path4.join(root, "ccache"),
-    logs: path4.join(root, "logs"),
-    locks: path4.join(root, "locks")
+    git: path5.join(root, "git"),
+    builds: path5.join(root, "builds"),
+    installs: path5.join(root, "installs"),
+    ccache: path5.join(root, "ccache"),
+    logs: path5.join(root, "logs"),
+    locks: path5.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path4.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path4.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path5.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path5.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path4.join(work, "src"),
-    build: path4.join(work, "build"),
-    stage: path4.join(work, "stage"),
-    statsLog: path4.join(work, "ccache-stats.log"),
-    install: prefix ? path4.resolve(prefix) : path4.join(layout.installs, slot),
-    lock: path4.join(layout.locks, `${slot}.lock`),
-    log: path4.join(layout.logs, `${slot}.log`)
+    src: path5.join(work, "src"),
+    build: path5.join(work, "build"),
+    stage: path5.join(work, "stage"),
+    statsLog: path5.join(work, "ccache-stats.log"),
+    install: prefix ? path5.resolve(prefix) : path5.join(layout.installs, slot),
+    lock: path5.join(layout.locks, `${slot}.lock`),
+    log: path5.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -28645,23 +30407,69 @@ function buildKey(input2) {
 function sha256(data) {
   return createHash2("sha256").update(data).digest("hex");
 }
-async function readCompleted(installDir) {
+var HASHED_DIRS = ["bin", "lib"];
+async function installContentHash(installDir) {
+  const outer = createHash2("sha256");
+  const walk = async (rel) => {
+    const abs = path5.join(installDir, rel);
+    let entries;
+    try {
+      entries = await readdir3(abs, { withFileTypes: true });
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+      outer.update(`missing ${rel}
+`);
+      return;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of entries) {
+      const child = path5.join(rel, entry.name);
+      if (entry.isSymbolicLink())
+        outer.update(`link ${child} -> ${await readlink2(path5.join(installDir, child))}
+`);
+      else if (entry.isDirectory()) {
+        outer.update(`dir ${child}
+`);
+        await walk(child);
+      } else if (entry.isFile()) {
+        const bytes = await readFile4(path5.join(installDir, child));
+        outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
+`);
+      } else outer.update(`other ${child}
+`);
+    }
+  };
+  for (const dir of HASHED_DIRS) await walk(dir);
+  return outer.digest("hex");
+}
+async function readCompleted(installDir, onMismatch) {
+  let record2;
   try {
-    return JSON.parse(await readFile3(path4.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile4(path5.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
+  if (typeof record2 !== "object" || record2 === null) return void 0;
+  const actual = await installContentHash(installDir).catch(() => "unreadable");
+  if (record2.contentHash !== actual) {
+    onMismatch?.(
+      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
+    );
+    return void 0;
+  }
+  return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path4.join(installDir, COMPLETE_MARKER);
+  const marker = path5.join(installDir, COMPLETE_MARKER);
   const tmp = `${marker}.tmp-${process.pid}`;
-  await writeFile3(tmp, `${JSON.stringify(record2, null, 2)}
+  const contentHash = await installContentHash(installDir);
+  await writeFile3(tmp, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
   await rename2(tmp, marker);
 }
 async function moveIntoPlace(staged, installDir) {
-  await rm3(installDir, { recursive: true, force: true });
-  await mkdirPublic(path4.dirname(installDir));
+  await rm4(installDir, { recursive: true, force: true });
+  await mkdirPublic(path5.dirname(installDir));
   try {
     await rename2(staged, installDir);
   } catch (e) {
@@ -28671,7 +30479,7 @@ async function moveIntoPlace(staged, installDir) {
       await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
       await rename2(sibling, installDir);
     } finally {
-      await rm3(sibling, { recursive: true, force: true });
+      await rm4(sibling, { recursive: true, force: true });
     }
   }
 }
@@ -28705,8 +30513,8 @@ async function tryLock(file2, logger) {
   return typeof taken === "function" ? taken : void 0;
 }
 async function takeLock(file2, logger) {
-  await mkdir3(path4.dirname(file2), { recursive: true, mode: 493 });
-  const me = { pid: process.pid, host: os6.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
+  await mkdir3(path5.dirname(file2), { recursive: true, mode: 493 });
+  const me = { pid: process.pid, host: os7.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   while (true) {
     const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
     await writeFile3(tmp, JSON.stringify(me), { mode: 420 });
@@ -28742,7 +30550,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile3(file2, "utf8"));
+    const owner = JSON.parse(await readFile4(file2, "utf8"));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -28773,8 +30581,8 @@ function sleep(ms, signal) {
 }
 
 // src/build/source.ts
-import { readFile as readFile4, rm as rm4, stat as stat3 } from "node:fs/promises";
-import path5 from "node:path";
+import { readFile as readFile5, rm as rm5, stat as stat3 } from "node:fs/promises";
+import path6 from "node:path";
 var FULL_SHA = /^[0-9a-f]{40}$/i;
 var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
 var DEEPEN_STEPS = [64, 512, 4096];
@@ -28782,15 +30590,15 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path5.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path6.resolve(cwd, repo)}`, local: true };
 }
 var SourceMirror = class {
   constructor(repo, gitRoot, locksDir, deps) {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path5.join(gitRoot, `${name}.git`);
-    this.lockFile = path5.join(locksDir, `git-${name}.lock`);
+    this.dir = path6.join(gitRoot, `${name}.git`);
+    this.lockFile = path6.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -28859,7 +30667,7 @@ var SourceMirror = class {
   }
   /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
   async checkout(sha, dir) {
-    await rm4(dir, { recursive: true, force: true });
+    await rm5(dir, { recursive: true, force: true });
     await this.withLock(async () => {
       const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
       if (res.exitCode !== 0) {
@@ -28871,8 +30679,8 @@ var SourceMirror = class {
   }
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
-    await rm4(dir, { recursive: true, force: true });
-    if (!await exists2(path5.join(this.dir, "worktrees"))) return;
+    await rm5(dir, { recursive: true, force: true });
+    if (!await exists2(path6.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -28895,16 +30703,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path5.join(this.dir, "HEAD"))) return;
+    if (await exists2(path6.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path5.join(this.dir, "shallow"));
+    return exists2(path6.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path5.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path6.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -28975,7 +30783,7 @@ async function readPatches(files, flag) {
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile4(file2, "utf8");
+      content = await readFile5(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -29007,7 +30815,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path5.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path5.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path6.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path6.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -29038,12 +30846,12 @@ async function exists2(file2) {
 }
 
 // src/build/toolchain.ts
-import { readFile as readFile5 } from "node:fs/promises";
-import os7 from "node:os";
-import path6 from "node:path";
+import { readFile as readFile6 } from "node:fs/promises";
+import os8 from "node:os";
+import path7 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path6.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path7.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -29066,15 +30874,15 @@ async function detectToolchain(env, runner) {
       version: version2.stdout.split("\n")[0].trim(),
       target: target.stdout.trim()
     },
-    platform: { os: os7.platform(), arch: os7.arch(), release: await osRelease() },
+    platform: { os: os8.platform(), arch: os8.arch(), release: await osRelease() },
     ...ccache ? { ccache } : {}
   };
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile5("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile6("/etc/os-release", "utf8"));
   } catch {
-    return `${os7.type()} ${os7.release()}`;
+    return `${os8.type()} ${os8.release()}`;
   }
 }
 function parseOsRelease(text2) {
@@ -29105,7 +30913,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path7.resolve(req.cacheDir));
+  const layout = cacheLayout(path8.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -29167,7 +30975,7 @@ async function buildSlot(s) {
   };
   await removeUnfinished(s);
   await mkdir4(paths.work, { recursive: true, mode: 493 });
-  await mkdir4(path7.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir4(path8.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile4(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -29204,7 +31012,7 @@ async function buildSlot(s) {
         CC: cc,
         LC_ALL: "C"
       },
-      jobs: deps.jobs ?? os8.availableParallelism(),
+      jobs: deps.jobs ?? os9.availableParallelism(),
       logFile: paths.log,
       runner: deps.runner,
       signal: deps.signal
@@ -29219,10 +31027,10 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile6(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile7(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path7.join(paths.stage, paths.install);
+      const staged = path8.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -29252,18 +31060,18 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path7.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path8.join(paths.install, "bin"), record: record2 };
   } catch (e) {
-    if (moved) await rm5(paths.install, { recursive: true, force: true });
+    if (moved) await rm6(paths.install, { recursive: true, force: true });
     throw e;
   } finally {
     await s.mirror.removeCheckout(paths.src).catch(() => {
     });
-    await rm5(paths.work, { recursive: true, force: true });
+    await rm6(paths.work, { recursive: true, force: true });
   }
 }
 async function findCompleted(paths, key, req, started, logger) {
-  const stored = await readCompleted(paths.install);
+  const stored = await readCompleted(paths.install, (m) => logger.warn(m));
   if (stored?.key !== key) return void 0;
   const hitS = Math.round((Date.now() - started) / 100) / 10;
   const record2 = {
@@ -29280,7 +31088,7 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path7.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path8.join(paths.install, "bin"), record: record2 };
 }
 function summaryLine(label, record2) {
   const phases = Object.entries(record2.durationsS).map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`).join(", ");
@@ -29316,7 +31124,7 @@ async function requireGit(env, what) {
 async function checkPrefixUsable(dir) {
   let entries;
   try {
-    entries = await readdir2(dir);
+    entries = await readdir4(dir);
   } catch {
     return;
   }
@@ -29327,29 +31135,29 @@ async function checkPrefixUsable(dir) {
   }
 }
 async function sweepAbandoned(layout, logger) {
-  for (const slot of await readdir2(layout.builds).catch(() => [])) {
-    const release = await tryLock(path7.join(layout.locks, `${slot}.lock`), logger);
+  for (const slot of await readdir4(layout.builds).catch(() => [])) {
+    const release = await tryLock(path8.join(layout.locks, `${slot}.lock`), logger);
     if (!release) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path7.join(layout.builds, slot)}`);
-      await rm5(path7.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path7.join(layout.installs, slot);
-      if (!await readCompleted(install)) await rm5(install, { recursive: true, force: true });
+      logger.debug(`removing the work directory of an abandoned build: ${path8.join(layout.builds, slot)}`);
+      await rm6(path8.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path8.join(layout.installs, slot);
+      if (!await readCompleted(install)) await rm6(install, { recursive: true, force: true });
     } finally {
       await release();
     }
   }
 }
 async function removeUnfinished(s) {
-  if (!s.req.prefix) await rm5(s.paths.install, { recursive: true, force: true });
+  if (!s.req.prefix) await rm6(s.paths.install, { recursive: true, force: true });
   await s.mirror.removeCheckout(s.paths.src).catch(() => {
   });
-  await rm5(s.paths.work, { recursive: true, force: true });
+  await rm6(s.paths.work, { recursive: true, force: true });
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path7.join(installDir, "bin");
+  const binDir = path8.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path7.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path8.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 async function run(runner, command, args) {
@@ -29366,7 +31174,7 @@ async function buildComparison(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path7.resolve(req.cacheDir));
+  const layout = cacheLayout(path8.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -29405,90 +31213,14 @@ async function buildArms(request2, deps) {
   ];
 }
 
-// src/action/inputs.ts
-var FAIL_ON = ["regression", "inconclusive", "never"];
-var MODES = ["benchmark", "comment"];
-function parseInputs(read) {
-  const text2 = (name) => read(name).trim() || void 0;
-  const list = (name) => read(name).split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
-  const comment = bool(read, "comment", true);
-  const token = text2("github-token");
-  const inputs = {
-    mode: choice(read, "mode", MODES, "benchmark"),
-    repo: text2("repo"),
-    baseRef: text2("base-ref"),
-    headRef: text2("head-ref"),
-    baseBinDir: text2("base-bin-dir"),
-    headBinDir: text2("head-bin-dir"),
-    patches: list("patches"),
-    workloads: list("workloads"),
-    rounds: optionalNumber(read, "rounds", { integer: true, min: 1 }),
-    duration: optionalNumber(read, "duration", { integer: true, min: 1 }),
-    alpha: optionalNumber(read, "alpha", { min: 0, max: 1, exclusive: true }) ?? 0.05,
-    threshold: optionalNumber(read, "threshold", { min: 0, max: 100, exclusive: true }) ?? 2,
-    failOn: choice(read, "fail-on", FAIL_ON, "regression"),
-    comment,
-    commentId: text2("comment-id") ?? "default",
-    commitStatus: bool(read, "commit-status", true),
-    prNumber: optionalNumber(read, "pr-number", { integer: true, min: 1 }),
-    githubToken: token,
-    resultsDir: text2("results-dir") ?? "pgperf-results",
-    runAs: text2("run-as"),
-    cacheDir: text2("cache-dir"),
-    buildOptions: read("build-options").split("\n").map((s) => s.trim()).filter(Boolean)
-  };
-  if (!/^[A-Za-z0-9._-]+$/.test(inputs.commentId)) {
-    throw new UserError(
-      `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`
-    );
-  }
-  if (!token && (inputs.comment || inputs.commitStatus)) {
-    throw new UserError(
-      "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false"
-    );
-  }
-  if (Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
-    throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
-  }
-  return inputs;
-}
-function choice(read, name, allowed, fallback) {
-  const value = read(name).trim();
-  if (value === "") return fallback;
-  if (!allowed.includes(value)) {
-    throw new UserError(`input '${name}' must be one of ${allowed.join(", ")}, got '${value}'`);
-  }
-  return value;
-}
-function bool(read, name, fallback) {
-  const value = read(name).trim().toLowerCase();
-  if (value === "") return fallback;
-  if (value === "true") return true;
-  if (value === "false") return false;
-  throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
-}
-function optionalNumber(read, name, rule) {
-  const raw = read(name).trim();
-  if (raw === "") return void 0;
-  const n = Number(raw);
-  const low = rule.min === void 0 || (rule.exclusive ? n > rule.min : n >= rule.min);
-  const high = rule.max === void 0 || (rule.exclusive ? n < rule.max : n <= rule.max);
-  if (raw === "" || !Number.isFinite(n) || rule.integer && !Number.isInteger(n) || !low || !high) {
-    const kind = rule.integer ? "a whole number" : "a number";
-    const range = rule.max !== void 0 ? ` between ${rule.min} and ${rule.max}${rule.exclusive ? " (exclusive)" : ""}` : rule.min !== void 0 ? ` >= ${rule.min}` : "";
-    throw new UserError(`input '${name}' must be ${kind}${range}, got '${raw}'`);
-  }
-  return n;
-}
-
 // src/action/run-action.ts
 import { mkdir as mkdir7, writeFile as writeFile6 } from "node:fs/promises";
-import path15 from "node:path";
+import path17 from "node:path";
 
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { access as access4, readFile as readFile7 } from "node:fs/promises";
-import path8 from "node:path";
+import { access as access4, readFile as readFile8 } from "node:fs/promises";
+import path9 from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -30307,10 +32039,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path17) {
-  if (!path17)
+function getElementAtPath(obj, path19) {
+  if (!path19)
     return obj;
-  return path17.reduce((acc, key) => acc?.[key], obj);
+  return path19.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -30650,11 +32382,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path17, issues) {
+function prefixIssues(path19, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path17);
+    iss.path.unshift(path19);
     return iss;
   });
 }
@@ -31116,16 +32848,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path17 = []) => {
+  const processError = (error64, path19 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path17, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path19, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path17, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path19, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path17, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path19, ...issue3.path]);
       } else {
-        const fullpath = [...path17, ...issue3.path];
+        const fullpath = [...path19, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -31164,17 +32896,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path17 = []) => {
+  const processError = (error64, path19 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path17, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path19, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path17, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path19, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path17, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path19, ...issue3.path]);
       } else {
-        const fullpath = [...path17, ...issue3.path];
+        const fullpath = [...path19, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -31213,8 +32945,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path17 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path17) {
+  const path19 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path19) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -31522,8 +33254,8 @@ function anchor(source) {
 var date = /* @__PURE__ */ anchor(dateSource);
 function timeSource(args) {
   const hhmm = `(?:[01]\\d|2[0-3]):[0-5]\\d`;
-  const regex = typeof args.precision === "number" ? args.precision === -1 ? `${hhmm}` : args.precision === 0 ? `${hhmm}:[0-5]\\d` : `${hhmm}:[0-5]\\d\\.\\d{${args.precision}}` : args.seconds ? `${hhmm}:[0-5]\\d(?:\\.\\d+)?` : `${hhmm}(?::[0-5]\\d(?:\\.\\d+)?)?`;
-  return regex;
+  const regex2 = typeof args.precision === "number" ? args.precision === -1 ? `${hhmm}` : args.precision === 0 ? `${hhmm}:[0-5]\\d` : `${hhmm}:[0-5]\\d\\.\\d{${args.precision}}` : args.seconds ? `${hhmm}:[0-5]\\d(?:\\.\\d+)?` : `${hhmm}(?::[0-5]\\d(?:\\.\\d+)?)?`;
+  return regex2;
 }
 function time(args) {
   return new RegExp(`^${timeSource(args)}$`);
@@ -31538,8 +33270,8 @@ function datetime(args) {
 }
 var anyString = /^[\s\S]{0,}$/;
 var string = (params) => {
-  const regex = params ? `[\\s\\S]{${params?.minimum ?? 0},${params?.maximum ?? ""}}` : `[\\s\\S]*`;
-  return new RegExp(`^${regex}$`);
+  const regex2 = params ? `[\\s\\S]{${params?.minimum ?? 0},${params?.maximum ?? ""}}` : `[\\s\\S]*`;
+  return new RegExp(`^${regex2}$`);
 };
 var bigint = /^-?\d+n?$/;
 var integer = /^-?\d+$/;
@@ -45757,9 +47489,9 @@ var stringProcessor = (schema, ctx, _json, _params) => {
       json2.pattern = patternList[0].source;
     else if (patternList.length > 1) {
       json2.allOf = [
-        ...patternList.map((regex) => ({
+        ...patternList.map((regex2) => ({
           ...ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0" ? { type: "string" } : {},
-          pattern: regex.source
+          pattern: regex2.source
         }))
       ];
     }
@@ -46699,15 +48431,15 @@ var initializer2 = (inst, issues) => {
   if (_installedErrorProtos.has(proto))
     return;
   _installedErrorProtos.add(proto);
-  _lazyMethod(proto, "format", (self) => (mapper) => formatError(self, mapper));
-  _lazyMethod(proto, "flatten", (self) => (mapper) => flattenError(self, mapper));
-  _lazyMethod(proto, "addIssue", (self) => (issue3) => {
-    self.issues.push(issue3);
-    self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
+  _lazyMethod(proto, "format", (self2) => (mapper) => formatError(self2, mapper));
+  _lazyMethod(proto, "flatten", (self2) => (mapper) => flattenError(self2, mapper));
+  _lazyMethod(proto, "addIssue", (self2) => (issue3) => {
+    self2.issues.push(issue3);
+    self2.message = JSON.stringify(self2.issues, jsonStringifyReplacer, 2);
   });
-  _lazyMethod(proto, "addIssues", (self) => (issues2) => {
-    self.issues.push(...issues2);
-    self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
+  _lazyMethod(proto, "addIssues", (self2) => (issues2) => {
+    self2.issues.push(...issues2);
+    self2.message = JSON.stringify(self2.issues, jsonStringifyReplacer, 2);
   });
   Object.defineProperty(proto, "isEmpty", {
     configurable: true,
@@ -47274,10 +49006,10 @@ function currencyCode2(_params) {
 function hash(alg, params) {
   const enc = params?.enc ?? "hex";
   const format = `${alg}_${enc}`;
-  const regex = regexes_exports[format];
-  if (!regex)
+  const regex2 = regexes_exports[format];
+  if (!regex2)
     throw new Error(`Unrecognized hash format: ${format}`);
-  return _stringFormat(ZodCustomStringFormat, format, regex, params);
+  return _stringFormat(ZodCustomStringFormat, format, regex2, params);
 }
 var ZodNumber = /* @__PURE__ */ $constructor(
   "ZodNumber",
@@ -47553,7 +49285,7 @@ var ZodObject = /* @__PURE__ */ $constructor("ZodObject", (inst, def) => {
   $ZodObjectJIT.init(inst, def);
   ZodType.init(inst, def);
   inst._zod.processJSONSchema = (ctx, json2, params) => objectProcessor(inst, ctx, json2, params);
-  util_exports.installLazyProp(inst, "shape", (self) => self._zod.def.shape, false);
+  util_exports.installLazyProp(inst, "shape", (self2) => self2._zod.def.shape, false);
 }, {
   keyof() {
     return _enum2(Object.keys(this._zod.def.shape));
@@ -48352,13 +50084,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path17 = ref.slice(1).split("/").filter(Boolean);
-  if (path17.length === 0) {
+  const path19 = ref.slice(1).split("/").filter(Boolean);
+  if (path19.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path17[0] === defsKey) {
-    const key = path17[1] === void 0 ? void 0 : decodeJSONPointerSegment(path17[1]);
+  if (path19[0] === defsKey) {
+    const key = path19[1] === void 0 ? void 0 : decodeJSONPointerSegment(path19[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -48787,7 +50519,7 @@ function convertBaseSchema(schema, ctx) {
             for (const key of Object.keys(payload.value)) {
               if (propertyKeys.includes(key))
                 continue;
-              if (patterns.some((regex) => regex.test(key)))
+              if (patterns.some((regex2) => regex2.test(key)))
                 continue;
               unrecognized.push(key);
             }
@@ -49258,22 +50990,9 @@ var SYSBENCH_OWNED_OPTIONS = {
   "--rand-seed": "pgperf (the same seed for every arm within a round)",
   "--report-interval": "pgperf (always 1 second)"
 };
-var RESERVED_SETTINGS = [
-  "port",
-  "listen_addresses",
-  "unix_socket_directories",
-  "data_directory",
-  "hba_file",
-  "ident_file",
-  "config_file",
-  "external_pid_file",
-  "include",
-  "include_dir",
-  "include_if_exists"
-];
 var positiveInt = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
-var settingName = external_exports.string().regex(/^[a-z_][a-z0-9_.]*$/, "a setting name like shared_buffers");
+var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
 var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
 var nameField = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results.");
 var descriptionField = external_exports.string().default("").describe("What the workload shows and why.");
@@ -49381,14 +51100,9 @@ function refineClients(w, ctx) {
   }
 }
 function refineSettingsAndArgs(w, ctx, checkArg) {
-  for (const name of Object.keys(w.settings)) {
-    if (RESERVED_SETTINGS.includes(name)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["settings", name],
-        message: `"${name}" is set by pgperf for every cluster and cannot be overridden`
-      });
-    }
+  for (const [name, value] of Object.entries(w.settings)) {
+    const problem = settingProblem(name, String(value));
+    if (problem) ctx.addIssue({ code: "custom", path: ["settings", name], message: problem });
   }
   w.extraArgs.forEach((arg, i) => {
     const problem = checkArg(arg);
@@ -49425,7 +51139,7 @@ function checkSysbenchExtraArg(arg) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile7(file2, "utf8");
+    text2 = await readFile8(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -49454,10 +51168,10 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path8.dirname(path8.resolve(file2));
+  const dir = path9.dirname(path9.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path8.resolve(dir, script.file);
+    const resolved = path9.resolve(dir, script.file);
     try {
       await access4(resolved);
     } catch {
@@ -49569,15 +51283,59 @@ function schemaShapeAt(root, p) {
   return schema?._zod?.def?.shape ?? {};
 }
 
+// src/config/shipped-workloads.ts
+import { existsSync as existsSync2, readdirSync } from "node:fs";
+import path10 from "node:path";
+function shippedWorkloadNames(workloadsDir) {
+  try {
+    return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
+  } catch {
+    return [];
+  }
+}
+function shippedWorkloadFile(name, workloadsDir, what) {
+  const file2 = path10.join(workloadsDir, `${name}.yml`);
+  if (existsSync2(file2)) return file2;
+  throw new UserError(
+    `${what}: no shipped workload is named '${name}' (shipped: ${shippedWorkloadNames(workloadsDir).join(", ")}); give one of those names or the path of a workload file`
+  );
+}
+
 // src/github/api.ts
 var GitHubApiError = class extends Error {
-  constructor(message, status) {
+  constructor(message, status, kind) {
     super(message);
     this.status = status;
     this.name = "GitHubApiError";
+    this.kind = kind ?? kindOfStatus(status);
   }
   status;
+  kind;
 };
+function kindOfStatus(status) {
+  if (status === void 0 || status === 0) return "network";
+  if (status === 429) return "rate-limit";
+  if (status === 401 || status === 403) return "permission";
+  if (status === 404 || status === 410 || status === 422) return "not-found";
+  if (status >= 500) return "server";
+  return "other";
+}
+function apiFailureHint(e, permission) {
+  switch (e.kind) {
+    case "rate-limit":
+      return "GitHub's API rate limit was hit (not a permission problem); the call was retried and gave up. Run fewer jobs with this token at once, or retry the workflow later.";
+    case "permission":
+      return `The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in the README).`;
+    case "not-found":
+      return `Not found: check the repository, the number or commit, and the token's access ('${permission}').`;
+    case "server":
+      return "GitHub answered with a server error on every retry; retry the workflow later.";
+    case "network":
+      return "GitHub could not be reached; check GITHUB_API_URL and the network of the runner.";
+    default:
+      return "";
+  }
+}
 
 // src/github/sticky-comment.ts
 async function upsertStickyComment(api, input2) {
@@ -50211,17 +51969,17 @@ function roundsAndOrder(ctx, trims) {
 function executionOrder(executed) {
   const lines = [];
   let round = null;
-  let groups = [];
+  let groups2 = [];
   let cell = "";
   let runs = [];
   const flushCell = () => {
-    if (runs.length > 0) groups.push(`${cell} ${runs.join(" ")}`);
+    if (runs.length > 0) groups2.push(`${cell} ${runs.join(" ")}`);
     runs = [];
   };
   const flushRound = () => {
     flushCell();
-    if (round !== null) lines.push(`- round ${round}: ${groups.join(" \xB7 ")}`);
-    groups = [];
+    if (round !== null) lines.push(`- round ${round}: ${groups2.join(" \xB7 ")}`);
+    groups2 = [];
   };
   for (const run3 of executed) {
     if (run3.round !== round) {
@@ -51249,16 +53007,16 @@ function recommendRounds(input2) {
   return n;
 }
 function measuredNoiseCvPct(result, metric) {
-  const groups = /* @__PURE__ */ new Map();
+  const groups2 = /* @__PURE__ */ new Map();
   for (const s of result.samples) {
     const value = s.metrics[metric];
     if (s.status !== "ok" || value === void 0 || !(Number.isFinite(value) && value > 0)) continue;
     const key = `${cellId(s)}\0${s.arm}`;
-    const list = groups.get(key) ?? [];
+    const list = groups2.get(key) ?? [];
     list.push(value);
-    groups.set(key, list);
+    groups2.set(key, list);
   }
-  const spreads = [...groups.values()].filter((v) => v.length >= 3).map(robustLogSpread);
+  const spreads = [...groups2.values()].filter((v) => v.length >= 3).map(robustLogSpread);
   if (spreads.length === 0) return null;
   spreads.sort((a, b) => a - b);
   const mid = spreads.length >> 1;
@@ -52254,13 +54012,13 @@ function analyse(result, overrides = {}) {
 }
 
 // src/pipeline/pipeline.ts
-import path13 from "node:path";
+import path15 from "node:path";
 
 // src/results/write-results.ts
-import { mkdir as mkdir5, open as open3, rename as rename3, rm as rm6 } from "node:fs/promises";
-import path9 from "node:path";
+import { mkdir as mkdir5, open as open3, rename as rename3, rm as rm7 } from "node:fs/promises";
+import path11 from "node:path";
 async function writeResults(file2, result) {
-  await mkdir5(path9.dirname(file2), { recursive: true });
+  await mkdir5(path11.dirname(file2), { recursive: true });
   const tmp = `${file2}.tmp-${process.pid}`;
   const handle = await open3(tmp, "w");
   try {
@@ -52269,7 +54027,7 @@ async function writeResults(file2, result) {
     await handle.sync();
   } catch (e) {
     await handle.close();
-    await rm6(tmp, { force: true });
+    await rm7(tmp, { force: true });
     throw e;
   }
   await handle.close();
@@ -52300,19 +54058,26 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile as copyFile2, mkdir as mkdir6 } from "node:fs/promises";
 import os11 from "node:os";
-import path12 from "node:path";
+import path14 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/run-as.ts
-var DEFAULT_RUN_AS = "postgres";
+var DEFAULT_RUN_AS = "pgperf";
 async function resolveRunAs(requested, deps) {
   const isRoot = deps.isRoot ?? process.getuid?.() === 0;
   if (!isRoot) return void 0;
   const name = requested ?? DEFAULT_RUN_AS;
-  if (name === "root") {
+  if (name === "root" || name === "0") {
     throw new UserError("--run-as root: PostgreSQL refuses to run as root; name an unprivileged user");
   }
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
+    throw new UserError(
+      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`
+    );
+  }
   const found = await lookupUser(name, deps.runner);
+  if (found?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
   if (found) return found;
   const created = await deps.runner.run("useradd", [
     "--system",
@@ -52325,6 +54090,8 @@ async function resolveRunAs(requested, deps) {
     name
   ]);
   const user = created.exitCode === 0 ? await lookupUser(name, deps.runner) : void 0;
+  if (user?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
   if (!user) {
     throw new UserError(
       `pgperf runs as root and PostgreSQL refuses to; creating the user "${name}" to run it failed (${created.spawnError ?? created.stderr.trim()}). Create an unprivileged user and pass --run-as USER, or run pgperf as a non-root user.`
@@ -52346,9 +54113,8 @@ async function lookupUser(name, runner) {
 }
 
 // src/drivers/pgbench/driver.ts
-import { mkdtemp as mkdtemp2, writeFile as writeFile5 } from "node:fs/promises";
-import os9 from "node:os";
-import path10 from "node:path";
+import { writeFile as writeFile5 } from "node:fs/promises";
+import path12 from "node:path";
 
 // src/drivers/shared.ts
 var RUN_GRACE_S = 120;
@@ -52862,14 +54628,14 @@ function reportCounts(r) {
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const pgbench = path10.join(options.clientBinDir, "pgbench");
-  const env = { ...process.env, LC_ALL: "C", PGAPPNAME: "pgbench" };
+  const pgbench = path12.join(options.clientBinDir, "pgbench");
+  const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
-      const dir = await mkdtemp2(path10.join(os9.tmpdir(), "pgperf-scripts-"));
-      const file2 = path10.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      const { dir } = await makeTempDir("pgperf-scripts-");
+      const file2 = path12.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile5(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
@@ -52939,7 +54705,7 @@ ${tail(res.stderr)}`
 
 // src/drivers/sysbench/driver.ts
 import { access as access5, constants as constants5 } from "node:fs/promises";
-import path11 from "node:path";
+import path13 from "node:path";
 
 // src/drivers/sysbench/command.ts
 function connectionArgs2(c) {
@@ -53205,9 +54971,9 @@ function progressPoint(i) {
 // src/drivers/sysbench/driver.ts
 var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
 async function findOnPath2(name, searchPath) {
-  for (const dir of searchPath.split(path11.delimiter)) {
+  for (const dir of searchPath.split(path13.delimiter)) {
     if (!dir) continue;
-    const file2 = path11.join(dir, name);
+    const file2 = path13.join(dir, name);
     try {
       await access5(file2, constants5.X_OK);
       return file2;
@@ -53218,7 +54984,7 @@ async function findOnPath2(name, searchPath) {
 }
 function sysbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const env = { ...process.env, LC_ALL: "C", PGAPPNAME: "sysbench" };
+  const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
   const cwd = "/";
   let located;
   const sysbench = () => located ??= findOnPath2("sysbench", options.searchPath ?? process.env.PATH ?? "").then((bin) => {
@@ -53237,7 +55003,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path11.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path13.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -53342,7 +55108,7 @@ function createDriver(workload, deps) {
 }
 
 // src/env/environment.ts
-import { readFile as readFile8 } from "node:fs/promises";
+import { readFile as readFile9 } from "node:fs/promises";
 import os10 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -53388,7 +55154,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile8(file2, "utf8")).trim();
+    return (await readFile9(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -53694,15 +55460,22 @@ async function runBenchmark(req, deps) {
       const cluster = clusters.get(clusterKey(run3.arm, dataSetOf.get(run3.workload).name));
       const durationS = kind === "warmup" ? workload.warmup : workload.duration;
       const randomSeed = deriveSeed(seed, run3.round);
-      await driver.beforeRun(cluster);
       const started = Date.now();
-      const out = await driver.run(cluster, {
+      const maintenance = await driver.beforeRun(cluster).then(
+        () => void 0,
+        (e) => {
+          deps.signal?.throwIfAborted();
+          return maintenanceFailure(e, started);
+        }
+      );
+      let out = maintenance ?? await driver.run(cluster, {
         clients: run3.clients,
         durationS,
         seed: randomSeed,
         signal: deps.signal
       });
       deps.signal?.throwIfAborted();
+      if (!out.ok) out = await withServerDeath(cluster, out);
       progress.finished(durationS, (Date.now() - started) / 1e3);
       result.plan.executed.push({ ...run3, kind, attempt, status: out.ok ? "ok" : "failed" });
       if (kind === "measured") {
@@ -53815,14 +55588,42 @@ function groupDataSets(workloads) {
   }
   return [...byKey.values()];
 }
+var MAX_RESTARTS_PER_CLUSTER = 3;
+function maintenanceFailure(e, started) {
+  const at = new Date(started).toISOString();
+  return {
+    ok: false,
+    failureReason: `pre-run maintenance failed: ${errorMessage(e).split("\n")[0]}`,
+    metrics: {},
+    counts: {},
+    progress: [],
+    command: [],
+    exitCode: null,
+    startedAt: at,
+    endedAt: (/* @__PURE__ */ new Date()).toISOString()
+  };
+}
+async function withServerDeath(cluster, out) {
+  if (await cluster.isRunning()) return out;
+  const pid = await cluster.postmasterPid();
+  const reason = `${out.failureReason ?? "failed"}; the server died (postmaster pid ${pid ?? "?"} is gone)`;
+  return { ...out, failureReason: `${reason}; server log tail:
+${await cluster.logTail(15)}` };
+}
 async function reviveIfDown(cluster, warn) {
   if (await cluster.isRunning()) return;
+  const logTail = await cluster.logTail(15);
+  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
+    throw new UserError(
+      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run (the samples so far are kept). Server log tail (${cluster.logFile}):
+${logTail}`
+    );
+  }
   warn(
-    `arm ${cluster.spec.label}: the server stopped during a run; restarting it. Log tail:
-${await cluster.logTail(15)}`
+    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:
+${logTail}`
   );
-  await cluster.stop();
-  await cluster.start();
+  await cluster.restartAfterCrash();
 }
 async function releaseClusters(clusters, logsDir, logger) {
   for (const cluster of clusters.values()) {
@@ -53831,7 +55632,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir6(logsDir, { recursive: true });
         await copyFile2(
           cluster.logFile,
-          path12.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path14.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -53846,11 +55647,11 @@ async function releaseClusters(clusters, logsDir, logger) {
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path13.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path15.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, ...run3 } = req;
-  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path13.join(runDir, "logs") }, deps);
+  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path15.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -53897,7 +55698,7 @@ function reportInputOf(result, comparison, fallbackRunUrl) {
 }
 
 // src/results/read-results.ts
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile10 } from "node:fs/promises";
 
 // src/results/results-schema.ts
 var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
@@ -54006,12 +55807,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path17) {
-  return path17.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path19) {
+  return path19.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path17) {
+function valueAt2(doc, path19) {
   let v = doc;
-  for (const key of path17) {
+  for (const key of path19) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -54019,14 +55820,14 @@ function valueAt2(doc, path17) {
 }
 
 // src/results/read-results.ts
-async function readResults(path17) {
+async function readResults(path19) {
   let text2;
   try {
-    text2 = await readFile9(path17, "utf8");
+    text2 = await readFile10(path19, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path17}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path19}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path17);
+  return parseResults(text2, path19);
 }
 function parseResults(text2, source) {
   let doc;
@@ -54056,7 +55857,7 @@ function validateResults(doc, source) {
 }
 
 // src/action/build-arms.ts
-import path14 from "node:path";
+import path16 from "node:path";
 async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
   const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
   return {
@@ -54067,59 +55868,12 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path14.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path16.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
     cacheDir
   };
-}
-
-// src/action/context.ts
-function pullRequestOf(ctx) {
-  const pr = ctx.payload.pull_request;
-  return pr && typeof pr.number === "number" && pr.head?.sha && pr.base?.sha ? pr : void 0;
-}
-async function chooseCommits(ctx, inputs, api) {
-  const pr = pullRequestOf(ctx);
-  const prNumber = inputs.prNumber ?? pr?.number;
-  const explicit = (label, ref) => ({
-    label,
-    ref,
-    chosenBy: `input ${label}-ref`
-  });
-  if (pr) {
-    const head = inputs.headRef ? explicit("head", inputs.headRef) : { label: "head", ref: pr.head.ref, sha: pr.head.sha, chosenBy: `head of PR #${pr.number}` };
-    if (inputs.baseRef) return { base: explicit("base", inputs.baseRef), head, prNumber };
-    if (!api)
-      throw new UserError(
-        "choosing the PR's merge-base needs the GitHub API: set 'github-token', or set 'base-ref'"
-      );
-    const sha = await api.mergeBase(pr.base.sha, head.sha ?? pr.head.sha);
-    return {
-      base: {
-        label: "base",
-        ref: pr.base.ref,
-        sha,
-        chosenBy: `merge-base of ${pr.base.ref} and the PR head`
-      },
-      head,
-      prNumber
-    };
-  }
-  if (inputs.baseRef && inputs.headRef) {
-    return { base: explicit("base", inputs.baseRef), head: explicit("head", inputs.headRef), prNumber };
-  }
-  if (inputs.baseBinDir && inputs.headBinDir) {
-    const given = (label, dir) => ({
-      label,
-      chosenBy: `input ${label}-bin-dir (${dir})`
-    });
-    return { base: given("base", inputs.baseBinDir), head: given("head", inputs.headBinDir), prNumber };
-  }
-  throw new UserError(
-    `the '${ctx.eventName}' event has no pull request: set the inputs 'base-ref' and 'head-ref' (or 'base-bin-dir' and 'head-bin-dir')`
-  );
 }
 
 // src/action/trusted-target.ts
@@ -54186,9 +55940,9 @@ async function commentTarget(ctx, result, prNumberInput, api, file2) {
 // src/action/run-action.ts
 var REPORT_FILE = "report.md";
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path15.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path17.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === "comment") {
-    const resultsFile = path15.join(resultsDir, RESULTS_FILE);
+    const resultsFile = path17.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
     const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
     deps.logger.info(`comment mode: publishing for ${target2.basis}`);
@@ -54237,8 +55991,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path15.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path15.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path17.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path17.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -54251,16 +56005,16 @@ async function armSource(commits2, inputs, ctx, deps) {
 }
 function workloadPath(name, workspace, actionDir) {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
-    return path15.join(actionDir, "workloads", `${name}.yml`);
+    return shippedWorkloadFile(name, path17.join(actionDir, "workloads"), "input 'workloads'");
   }
-  return path15.resolve(workspace, name);
+  return path17.resolve(workspace, name);
 }
 async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
   const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
   await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path15.join(resultsDir, REPORT_FILE);
+  const reportFile = path17.join(resultsDir, REPORT_FILE);
   await writeFile6(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
@@ -54268,7 +56022,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   const worst = worstDelta(comparison);
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path15.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path17.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
     completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
@@ -54306,7 +56060,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path15.join(resultsDir, RESULTS_FILE),
+    resultsFile: path17.join(resultsDir, RESULTS_FILE),
     reportFile
   };
 }
@@ -54371,13 +56125,15 @@ async function tolerateApiError(logger, permission, fn) {
     await fn();
   } catch (e) {
     if (!(e instanceof GitHubApiError)) throw e;
-    const hint = e.status === 403 ? ` The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in the README).` : e.status === 404 ? ` Not found: check the repository and the token's access ('${permission}').` : "";
-    logger.warn(`${e.message}.${hint} The results are saved and the verdict still decides the step.`);
+    const hint = apiFailureHint(e, permission);
+    logger.warn(
+      `${e.message}.${hint ? ` ${hint}` : ""} The results are saved and the verdict still decides the step.`
+    );
   }
 }
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync, existsSync as existsSync2 } from "fs";
+import { readFileSync, existsSync as existsSync3 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -54387,11 +56143,11 @@ var Context = class {
     var _a3, _b, _c;
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
-      if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
+      if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path17 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path17} does not exist${EOL5}`);
+        const path19 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path19} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -58541,17 +60297,345 @@ function getOctokit(token, options, ...additionalPlugins) {
   return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 
+// node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var import_light = __toESM(require_light(), 1);
+var VERSION7 = "0.0.0-development";
+function isRequestError(error63) {
+  return error63.request !== void 0;
+}
+async function errorRequest(state, octokit, error63, options) {
+  if (!isRequestError(error63) || !error63?.request.request) {
+    throw error63;
+  }
+  if (error63.status >= 400 && !state.doNotRetry.includes(error63.status)) {
+    const retries = options.request.retries != null ? options.request.retries : state.retries;
+    const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
+    throw octokit.retry.retryRequest(error63, retries, retryAfter);
+  }
+  throw error63;
+}
+async function wrapRequest(state, octokit, request2, options) {
+  const limiter = new import_light.default();
+  limiter.on("failed", function(error63, info2) {
+    const maxRetries = ~~error63.request.request?.retries;
+    const after = ~~error63.request.request?.retryAfter;
+    options.request.retryCount = info2.retryCount + 1;
+    if (maxRetries > info2.retryCount) {
+      return after * state.retryAfterBaseValue;
+    }
+  });
+  return limiter.schedule(
+    requestWithGraphqlErrorHandling.bind(null, state, octokit, request2),
+    options
+  );
+}
+async function requestWithGraphqlErrorHandling(state, octokit, request2, options) {
+  const response = await request2(options);
+  if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
+    response.data.errors[0].message
+  )) {
+    const error63 = new RequestError(response.data.errors[0].message, 500, {
+      request: options,
+      response
+    });
+    return errorRequest(state, octokit, error63, options);
+  }
+  return response;
+}
+function retry(octokit, octokitOptions) {
+  const state = Object.assign(
+    {
+      enabled: true,
+      retryAfterBaseValue: 1e3,
+      doNotRetry: [400, 401, 403, 404, 410, 422, 451],
+      retries: 3
+    },
+    octokitOptions.retry
+  );
+  const retryPlugin = {
+    retry: {
+      retryRequest: (error63, retries, retryAfter) => {
+        error63.request.request = Object.assign({}, error63.request.request, {
+          retries,
+          retryAfter
+        });
+        return error63;
+      }
+    }
+  };
+  if (state.enabled) {
+    octokit.hook.error("request", errorRequest.bind(null, state, retryPlugin));
+    octokit.hook.wrap("request", wrapRequest.bind(null, state, retryPlugin));
+  }
+  return retryPlugin;
+}
+retry.VERSION = VERSION7;
+
+// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var import_light2 = __toESM(require_light(), 1);
+var VERSION8 = "0.0.0-development";
+var noop3 = () => Promise.resolve();
+function wrapRequest2(state, request2, options) {
+  return state.retryLimiter.schedule(doRequest, state, request2, options);
+}
+async function doRequest(state, request2, options) {
+  const { pathname } = new URL(options.url, "http://github.test");
+  const isAuth = isAuthRequest(options.method, pathname);
+  const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
+  const isSearch = options.method === "GET" && pathname.startsWith("/search/");
+  const isGraphQL = pathname.startsWith("/graphql");
+  const retryCount = ~~request2.retryCount;
+  const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
+  if (state.clustering) {
+    jobOptions.expiration = 1e3 * 60;
+  }
+  if (isWrite || isGraphQL) {
+    await state.write.key(state.id).schedule(jobOptions, noop3);
+  }
+  if (isWrite && state.triggersNotification(pathname)) {
+    await state.notifications.key(state.id).schedule(jobOptions, noop3);
+  }
+  if (isSearch) {
+    await state.search.key(state.id).schedule(jobOptions, noop3);
+  }
+  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request2, options);
+  if (isGraphQL) {
+    const res = await req;
+    if (res.data.errors != null && res.data.errors.some((error63) => error63.type === "RATE_LIMITED")) {
+      const error63 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+        response: res,
+        data: res.data
+      });
+      throw error63;
+    }
+  }
+  return req;
+}
+function isAuthRequest(method, pathname) {
+  return method === "PATCH" && // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-a-scoped-access-token
+  /^\/applications\/[^/]+\/token\/scoped$/.test(pathname) || method === "POST" && // https://docs.github.com/en/rest/apps/oauth-applications?apiVersion=2022-11-28#reset-a-token
+  (/^\/applications\/[^/]+\/token$/.test(pathname) || // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-an-installation-access-token-for-an-app
+  /^\/app\/installations\/[^/]+\/access_tokens$/.test(pathname) || // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
+  pathname === "/login/oauth/access_token");
+}
+var triggers_notification_paths_default = [
+  "/orgs/{org}/invitations",
+  "/orgs/{org}/invitations/{invitation_id}",
+  "/orgs/{org}/teams/{team_slug}/discussions",
+  "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
+  "/repos/{owner}/{repo}/collaborators/{username}",
+  "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
+  "/repos/{owner}/{repo}/issues",
+  "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
+  "/repos/{owner}/{repo}/pulls",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+  "/repos/{owner}/{repo}/releases",
+  "/teams/{team_id}/discussions",
+  "/teams/{team_id}/discussions/{discussion_number}/comments"
+];
+function routeMatcher(paths) {
+  const regexes = paths.map(
+    (path19) => path19.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+  );
+  const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
+  return new RegExp(regex2, "i");
+}
+var regex = routeMatcher(triggers_notification_paths_default);
+var triggersNotification = regex.test.bind(regex);
+var groups = {};
+var createGroups = function(Bottleneck2, common) {
+  groups.global = new Bottleneck2.Group({
+    id: "octokit-global",
+    maxConcurrent: 10,
+    ...common
+  });
+  groups.auth = new Bottleneck2.Group({
+    id: "octokit-auth",
+    maxConcurrent: 1,
+    ...common
+  });
+  groups.search = new Bottleneck2.Group({
+    id: "octokit-search",
+    maxConcurrent: 1,
+    minTime: 2e3,
+    ...common
+  });
+  groups.write = new Bottleneck2.Group({
+    id: "octokit-write",
+    maxConcurrent: 1,
+    minTime: 1e3,
+    ...common
+  });
+  groups.notifications = new Bottleneck2.Group({
+    id: "octokit-notifications",
+    maxConcurrent: 1,
+    minTime: 3e3,
+    ...common
+  });
+};
+function throttling(octokit, octokitOptions) {
+  const {
+    enabled = true,
+    Bottleneck: Bottleneck2 = import_light2.default,
+    id = "no-id",
+    timeout = 1e3 * 60 * 2,
+    // Redis TTL: 2 minutes
+    connection
+  } = octokitOptions.throttle || {};
+  if (!enabled) {
+    return {};
+  }
+  const common = { timeout };
+  if (typeof connection !== "undefined") {
+    common.connection = connection;
+  }
+  const state = Object.assign(
+    {
+      clustering: connection != null,
+      triggersNotification,
+      fallbackSecondaryRateRetryAfter: 60,
+      retryAfterBaseValue: 1e3,
+      id
+    },
+    octokitOptions.throttle
+  );
+  if (typeof state.onSecondaryRateLimit !== "function" || typeof state.onRateLimit !== "function") {
+    throw new Error(`octokit/plugin-throttling error:
+        You must pass the onSecondaryRateLimit and onRateLimit error handlers.
+        See https://octokit.github.io/rest.js/#throttling
+
+        const octokit = new Octokit({
+          throttle: {
+            onSecondaryRateLimit: (retryAfter, options) => {/* ... */},
+            onRateLimit: (retryAfter, options) => {/* ... */}
+          }
+        })
+    `);
+  }
+  let initialized = false;
+  const initializeBottleneck = () => {
+    if (initialized) {
+      return;
+    }
+    initialized = true;
+    if (groups.global == null) {
+      createGroups(Bottleneck2, common);
+    }
+    state.global = state.global ?? groups.global;
+    state.auth = state.auth ?? groups.auth;
+    state.search = state.search ?? groups.search;
+    state.write = state.write ?? groups.write;
+    state.notifications = state.notifications ?? groups.notifications;
+    state.retryLimiter = state.retryLimiter ?? new Bottleneck2();
+    const events = {};
+    const emitter = new Bottleneck2.Events(events);
+    events.on("secondary-limit", state.onSecondaryRateLimit);
+    events.on("rate-limit", state.onRateLimit);
+    events.on(
+      "error",
+      (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
+    );
+    state.retryLimiter.on("failed", async function(error63, info2) {
+      const [state2, request2, options] = info2.args;
+      const { pathname } = new URL(options.url, "http://github.test");
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error63.status !== 401;
+      if (!(shouldRetryGraphQL || error63.status === 403 || error63.status === 429)) {
+        return;
+      }
+      const retryCount = ~~request2.retryCount;
+      request2.retryCount = retryCount;
+      options.request.retryCount = retryCount;
+      const { wantRetry, retryAfter = 0 } = await (async function() {
+        if (/\bsecondary rate\b/i.test(error63.message)) {
+          const retryAfter2 = Number(error63.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+          const wantRetry2 = await emitter.trigger(
+            "secondary-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        if (error63.response.headers != null && error63.response.headers["x-ratelimit-remaining"] === "0" || (error63.response.data?.errors ?? []).some(
+          (error210) => error210.type === "RATE_LIMITED"
+        )) {
+          const rateLimitReset = new Date(
+            ~~error63.response.headers["x-ratelimit-reset"] * 1e3
+          ).getTime();
+          const retryAfter2 = Math.max(
+            // Add one second so we retry _after_ the reset time
+            // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
+            Math.ceil((rateLimitReset - Date.now()) / 1e3) + 1,
+            0
+          );
+          const wantRetry2 = await emitter.trigger(
+            "rate-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        return {};
+      })();
+      if (wantRetry) {
+        request2.retryCount++;
+        return retryAfter * state2.retryAfterBaseValue;
+      }
+    });
+  };
+  octokit.hook.wrap("request", (request2, options) => {
+    initializeBottleneck();
+    return wrapRequest2(state, request2, options);
+  });
+  return {};
+}
+throttling.VERSION = VERSION8;
+throttling.triggersNotification = triggersNotification;
+
 // src/github/octokit-api.ts
 var ACTIONS_BOT_LOGIN = "github-actions[bot]";
 function octokitApi(options) {
-  const octokit = getOctokit(options.token, { baseUrl: options.baseUrl, request: { retries: 0 } });
+  const tuning = options.retry ?? {};
+  const maxWaitS = tuning.maxRateLimitWaitS ?? 60;
+  const rateLimitRetries = tuning.rateLimitRetries ?? 2;
+  let rateLimited;
+  const onLimit = (secondary) => (retryAfterS, _options, _octokit, retryCount) => {
+    rateLimited = { retryAfterS, secondary };
+    return retryCount < rateLimitRetries && retryAfterS <= maxWaitS;
+  };
+  const octokit = getOctokit(
+    options.token,
+    {
+      baseUrl: options.baseUrl,
+      retry: {
+        retries: tuning.retries ?? 3,
+        ...tuning.backoffUnitMs !== void 0 ? { retryAfterBaseValue: tuning.backoffUnitMs } : {}
+      },
+      throttle: {
+        onRateLimit: onLimit(false),
+        onSecondaryRateLimit: onLimit(true),
+        ...tuning.rateLimitUnitMs !== void 0 ? { retryAfterBaseValue: tuning.rateLimitUnitMs } : {}
+      }
+    },
+    retry,
+    throttling
+  );
   const { owner, repo } = options;
   const call = async (what, fn) => {
+    rateLimited = void 0;
     try {
       return await fn();
     } catch (e) {
-      const status = e.status;
-      throw new GitHubApiError(`${what}: ${e.message}`, status);
+      throw toApiError(what, e, rateLimited);
     }
   };
   const toComment = (c) => ({
@@ -58565,9 +60649,9 @@ function octokitApi(options) {
         const { data } = await octokit.rest.users.getAuthenticated();
         return data.login;
       } catch (e) {
-        const status = e.status;
-        if (status === 403 || status === 404) return ACTIONS_BOT_LOGIN;
-        throw new GitHubApiError(`GET /user: ${e.message}`, status);
+        const error63 = toApiError("GET /user", e);
+        if (error63.kind === "permission" || error63.kind === "not-found") return ACTIONS_BOT_LOGIN;
+        throw error63;
       }
     },
     listComments: (issueNumber) => call(`list comments of #${issueNumber}`, async () => {
@@ -58617,6 +60701,71 @@ function octokitApi(options) {
     })
   };
 }
+function toApiError(what, e, rateLimited) {
+  const err = e;
+  const status = typeof err.status === "number" ? err.status : void 0;
+  const headers = err.response?.headers ?? {};
+  const message = err.message ?? String(e);
+  const limited = status === 429 || (status === 403 || status === 429) && (headers["x-ratelimit-remaining"] === "0" || /rate limit/i.test(message)) || rateLimited !== void 0 && (status === 403 || status === 429);
+  if (limited) {
+    const reset = Number(headers["x-ratelimit-reset"]);
+    const when = Number.isFinite(reset) && reset > 0 ? `; it resets at ${new Date(reset * 1e3).toISOString()}` : "";
+    const which2 = rateLimited?.secondary || /secondary/i.test(message) ? "secondary rate limit" : "rate limit";
+    return new GitHubApiError(
+      `${what}: GitHub ${which2} exceeded (HTTP ${status})${when}`,
+      status,
+      "rate-limit"
+    );
+  }
+  return new GitHubApiError(`${what}: ${message}`, status, kindOfStatus(status));
+}
+
+// src/util/signals.ts
+var EXIT_INTERNAL = 70;
+var SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 };
+function signalExitCode(signal) {
+  return 128 + SIGNAL_NUMBERS[signal];
+}
+function installSignalHandlers(options) {
+  const source = options.source ?? process;
+  const cleanup = options.cleanup ?? runCleanups;
+  const exit = options.exit ?? ((code) => process.exit(code));
+  const { logger } = options;
+  let first;
+  let exiting = false;
+  const forceExit = (code) => {
+    if (exiting) return;
+    exiting = true;
+    void cleanup().catch((e) => logger.error(`cleanup failed: ${errorMessage(e)}`)).finally(() => exit(code));
+  };
+  const onSignal = (signal) => {
+    if (first === void 0) {
+      first = signal;
+      logger.warn(
+        `${signal}: stopping; keeping what was measured so far and stopping the servers (${signal} again to force)`
+      );
+      options.onFirst(signal);
+      return;
+    }
+    logger.warn(`${signal} again: stopping the servers and exiting now`);
+    forceExit(signalExitCode(signal));
+  };
+  const onFatal = (e) => {
+    logger.error(`internal error: ${errorMessage(e)}; stopping the servers and exiting`);
+    if (e instanceof Error && e.stack) logger.debug(e.stack);
+    forceExit(EXIT_INTERNAL);
+  };
+  const listeners = {
+    SIGINT: () => onSignal("SIGINT"),
+    SIGTERM: () => onSignal("SIGTERM"),
+    uncaughtException: onFatal,
+    unhandledRejection: onFatal
+  };
+  for (const [event, listener] of Object.entries(listeners)) source.on(event, listener);
+  return () => {
+    for (const [event, listener] of Object.entries(listeners)) source.off(event, listener);
+  };
+}
 
 // src/action.ts
 var coreLogger = {
@@ -58626,21 +60775,22 @@ var coreLogger = {
   debug: (m) => debug(m),
   group: (name, fn) => group(name, fn)
 };
+function maskSecrets(values) {
+  for (const secret of secretsToMask(values)) setSecret(secret);
+}
 async function run2() {
   const controller = new AbortController();
-  let received;
-  const onSignal = (signal) => {
-    if (received) {
-      void runCleanups().finally(() => process.exit(signal === "SIGTERM" ? 143 : 130));
-      return;
+  let stoppedBy;
+  const disposeSignals = installSignalHandlers({
+    logger: coreLogger,
+    onFirst: (signal) => {
+      stoppedBy = signal;
+      controller.abort(new Error(`cancelled by ${signal}`));
     }
-    received = signal;
-    controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  });
   try {
     const inputs = parseInputs((name) => getInput(name));
+    maskSecrets([inputs.githubToken]);
     const ctx = await readContext(process.env);
     const api = inputs.githubToken ? octokitApi({
       token: inputs.githubToken,
@@ -58648,7 +60798,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path16.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os12.homedir());
+    const cacheDir = inputs.cacheDir ? path18.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os12.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -58661,43 +60811,22 @@ async function run2() {
       api,
       build: (request2, signal) => buildArms(request2, { runner: nodeProcessRunner, logger: coreLogger, signal }),
       cacheDir,
-      actionDir: path16.resolve(path16.dirname(fileURLToPath(import.meta.url)), ".."),
+      actionDir: path18.resolve(path18.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal
     });
     if (outcome.failure) setFailed(outcome.failure);
-    if (received && inputs.failOn !== "never") process.exitCode = received === "SIGTERM" ? 143 : 130;
   } catch (e) {
     if (!(e instanceof UserError)) debug(e instanceof Error && e.stack ? e.stack : String(e));
     setFailed(errorMessage(e));
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
     await runCleanups();
-  }
-}
-async function readContext(env) {
-  const [owner = "", repo = ""] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (!owner || !repo)
-    throw new UserError("GITHUB_REPOSITORY is not set (owner/name): is this running in GitHub Actions?");
-  let payload = {};
-  if (env.GITHUB_EVENT_PATH) {
-    try {
-      payload = JSON.parse(await readFile10(env.GITHUB_EVENT_PATH, "utf8"));
-    } catch (e) {
-      throw new UserError(`cannot read the event payload ${env.GITHUB_EVENT_PATH}: ${errorMessage(e)}`);
+    disposeSignals();
+    if (stoppedBy) {
+      if (process.exitCode === void 0 || process.exitCode === 0)
+        setFailed(`cancelled by ${stoppedBy}`);
+      process.exitCode = signalExitCode(stoppedBy);
     }
   }
-  const serverUrl = env.GITHUB_SERVER_URL ?? "https://github.com";
-  return {
-    eventName: env.GITHUB_EVENT_NAME ?? "",
-    payload,
-    owner,
-    repo,
-    sha: env.GITHUB_SHA ?? "",
-    serverUrl,
-    runUrl: env.GITHUB_RUN_ID ? `${serverUrl}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
-    workspace: env.GITHUB_WORKSPACE ?? process.cwd()
-  };
 }
 
 // src/index.ts

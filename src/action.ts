@@ -2,21 +2,22 @@
  * GitHub Action adapter: the only place that reads inputs and the runner's environment, and the only
  * user of @actions/core. Everything else is the pipeline in action/run-action.ts.
  */
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as core from '@actions/core';
-import { buildArms } from './pipeline/build-stage.js';
-import type { ActionContext } from './action/context.js';
+import { readContext } from './action/context.js';
 import { parseInputs } from './action/inputs.js';
+import { buildArms } from './pipeline/build-stage.js';
 import { runAction } from './action/run-action.js';
 import { defaultCacheDir } from './build/cache.js';
 import { runCleanups } from './cluster/cleanup.js';
 import { octokitApi } from './github/octokit-api.js';
+import { secretsToMask } from './util/child-env.js';
 import { UserError, errorMessage } from './util/errors.js';
 import type { Logger } from './util/logger.js';
 import { nodeProcessRunner } from './util/process.js';
+import { installSignalHandlers, signalExitCode, type StopSignal } from './util/signals.js';
 
 const coreLogger: Logger = {
   info: (m) => core.info(m),
@@ -26,22 +27,26 @@ const coreLogger: Logger = {
   group: (name, fn) => core.group(name, fn),
 };
 
+/** Masks secret values (the token, a store URL and its password) in everything the runner logs. */
+export function maskSecrets(values: ReadonlyArray<string | undefined>): void {
+  for (const secret of secretsToMask(values)) core.setSecret(secret);
+}
+
 export async function run(): Promise<void> {
   const controller = new AbortController();
-  // A cancelled workflow sends SIGINT (then SIGTERM): stop, keep what was measured, and exit 130/143.
-  let received: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (received) {
-      void runCleanups().finally(() => process.exit(signal === 'SIGTERM' ? 143 : 130));
-      return;
-    }
-    received = signal;
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  let stoppedBy: StopSignal | undefined;
+  // First signal: stop the run and publish what was measured; second: clean up and exit at once.
+  const disposeSignals = installSignalHandlers({
+    logger: coreLogger,
+    onFirst: (signal) => {
+      stoppedBy = signal;
+      controller.abort(new Error(`cancelled by ${signal}`));
+    },
+  });
   try {
     const inputs = parseInputs((name) => core.getInput(name));
+    // Before anything can print them (validation messages never quote the token).
+    maskSecrets([inputs.githubToken]);
     const ctx = await readContext(process.env);
     const api = inputs.githubToken
       ? octokitApi({
@@ -71,39 +76,17 @@ export async function run(): Promise<void> {
       signal: controller.signal,
     });
     if (outcome.failure) core.setFailed(outcome.failure);
-    if (received && inputs.failOn !== 'never') process.exitCode = received === 'SIGTERM' ? 143 : 130;
   } catch (e) {
     if (!(e instanceof UserError)) core.debug(e instanceof Error && e.stack ? e.stack : String(e));
     core.setFailed(errorMessage(e));
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    // Cleanups first, with the handlers still installed: a signal now must not kill us half-way.
     await runCleanups();
-  }
-}
-
-/** The workflow run, from the variables the runner sets. */
-async function readContext(env: NodeJS.ProcessEnv): Promise<ActionContext> {
-  const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? '').split('/');
-  if (!owner || !repo)
-    throw new UserError('GITHUB_REPOSITORY is not set (owner/name): is this running in GitHub Actions?');
-  let payload: Record<string, unknown> = {};
-  if (env.GITHUB_EVENT_PATH) {
-    try {
-      payload = JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')) as Record<string, unknown>;
-    } catch (e) {
-      throw new UserError(`cannot read the event payload ${env.GITHUB_EVENT_PATH}: ${errorMessage(e)}`);
+    disposeSignals();
+    if (stoppedBy) {
+      if (process.exitCode === undefined || process.exitCode === 0)
+        core.setFailed(`cancelled by ${stoppedBy}`);
+      process.exitCode = signalExitCode(stoppedBy);
     }
   }
-  const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com';
-  return {
-    eventName: env.GITHUB_EVENT_NAME ?? '',
-    payload,
-    owner,
-    repo,
-    sha: env.GITHUB_SHA ?? '',
-    serverUrl,
-    runUrl: env.GITHUB_RUN_ID ? `${serverUrl}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
-    workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
-  };
 }

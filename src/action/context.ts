@@ -2,7 +2,8 @@
  * What the action knows about the workflow run (from the runner's environment and the event payload),
  * parsed once by the adapter, and the choice of base and head commits.
  */
-import { UserError } from '../util/errors.js';
+import { readFile } from 'node:fs/promises';
+import { UserError, errorMessage } from '../util/errors.js';
 import type { GitHubApi } from '../github/api.js';
 import type { ActionInputs } from './inputs.js';
 
@@ -71,7 +72,15 @@ export async function chooseCommits(
       throw new UserError(
         "choosing the PR's merge-base needs the GitHub API: set 'github-token', or set 'base-ref'",
       );
-    const sha = await api.mergeBase(pr.base.sha, head.sha ?? pr.head.sha);
+    let sha: string;
+    try {
+      sha = await api.mergeBase(pr.base.sha, head.sha ?? pr.head.sha);
+    } catch (e) {
+      throw new UserError(
+        `cannot look up the merge-base of ${pr.base.ref} and the PR head through the GitHub API (${errorMessage(e)}); ` +
+          "set the input 'base-ref' to choose the base commit yourself",
+      );
+    }
     return {
       base: {
         label: 'base',
@@ -96,4 +105,58 @@ export async function chooseCommits(
   throw new UserError(
     `the '${ctx.eventName}' event has no pull request: set the inputs 'base-ref' and 'head-ref' (or 'base-bin-dir' and 'head-bin-dir')`,
   );
+}
+
+/**
+ * The workflow run, from the variables the runner sets and the event payload file. A payload that is
+ * missing, unreadable, not JSON or not an object is refused naming GITHUB_EVENT_PATH and the file.
+ */
+export async function readContext(
+  env: NodeJS.ProcessEnv,
+  read: (file: string) => Promise<string> = (file) => readFile(file, 'utf8'),
+): Promise<ActionContext> {
+  const [owner = '', repo = '', ...rest] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  if (!owner || !repo || rest.length > 0) {
+    throw new UserError(
+      `GITHUB_REPOSITORY must be owner/name, got '${env.GITHUB_REPOSITORY ?? ''}': is this running in GitHub Actions?`,
+    );
+  }
+  let payload: Record<string, unknown> = {};
+  const eventPath = env.GITHUB_EVENT_PATH;
+  if (eventPath) {
+    let text: string;
+    try {
+      text = await read(eventPath);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UserError(
+        `GITHUB_EVENT_PATH ${eventPath}: cannot read the event payload (${code ?? errorMessage(e)}); expected the JSON file the runner writes`,
+      );
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw new UserError(
+        `GITHUB_EVENT_PATH ${eventPath}: the event payload is not JSON (${errorMessage(e)}); expected the JSON file the runner writes`,
+      );
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new UserError(
+        `GITHUB_EVENT_PATH ${eventPath}: the event payload must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : JSON.stringify(parsed)}`,
+      );
+    }
+    payload = parsed as Record<string, unknown>;
+  }
+  const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com';
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    payload,
+    owner,
+    repo,
+    sha: env.GITHUB_SHA ?? '',
+    serverUrl,
+    runUrl: env.GITHUB_RUN_ID ? `${serverUrl}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
+    workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
+  };
 }

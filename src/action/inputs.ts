@@ -96,6 +96,35 @@ export function parseInputs(read: InputReader): ActionInputs {
   if (Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
     throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
   }
+  if (inputs.baseBinDir) {
+    // Pre-built installs are used as they are: build inputs would be silently ignored.
+    const building = (
+      [
+        ['patches', inputs.patches.length > 0],
+        ['build-options', inputs.buildOptions.length > 0],
+        ['repo', inputs.repo !== undefined],
+      ] as const
+    ).filter(([, set]) => set);
+    if (building.length > 0) {
+      throw new UserError(
+        `input '${building[0]![0]}' builds PostgreSQL, but 'base-bin-dir' and 'head-bin-dir' give pre-built installs: ` +
+          `remove '${building.map(([n]) => n).join("', '")}' or the bin-dir inputs`,
+      );
+    }
+  }
+  for (const [name, value] of [
+    ['base-ref', inputs.baseRef],
+    ['head-ref', inputs.headRef],
+  ] as const) {
+    if (value !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._/@^~-]*$/.test(value)) {
+      throw new UserError(
+        `input '${name}' must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value}'`,
+      );
+    }
+  }
+  for (const w of inputs.workloads) {
+    if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
+  }
   return inputs;
 }
 

@@ -6,9 +6,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadWorkloadFile } from '../config/load-workload.js';
+import { shippedWorkloadFile } from '../config/shipped-workloads.js';
 import type { Workload } from '../config/workload-schema.js';
 import type { OverallVerdict, RunComparison } from '../compare/types.js';
-import { GitHubApiError, type CommitState, type GitHubApi } from '../github/api.js';
+import { GitHubApiError, apiFailureHint, type CommitState, type GitHubApi } from '../github/api.js';
 import { upsertStickyComment } from '../github/sticky-comment.js';
 import { commentMarker, renderJobSummary, renderMarkdownReport } from '../report/markdown.js';
 import { analyse, resolveAnalysis } from '../pipeline/analysis.js';
@@ -144,7 +145,7 @@ async function armSource(
 /** A bare name (select-only) is a workload shipped with the action; anything else a path in the workspace. */
 export function workloadPath(name: string, workspace: string, actionDir: string): string {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith('.yml') && !name.endsWith('.yaml')) {
-    return path.join(actionDir, 'workloads', `${name}.yml`);
+    return shippedWorkloadFile(name, path.join(actionDir, 'workloads'), "input 'workloads'");
   }
   return path.resolve(workspace, name);
 }
@@ -299,12 +300,9 @@ async function tolerateApiError(logger: Logger, permission: string, fn: () => Pr
     await fn();
   } catch (e) {
     if (!(e instanceof GitHubApiError)) throw e;
-    const hint =
-      e.status === 403
-        ? ` The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in the README).`
-        : e.status === 404
-          ? ` Not found: check the repository and the token's access ('${permission}').`
-          : '';
-    logger.warn(`${e.message}.${hint} The results are saved and the verdict still decides the step.`);
+    const hint = apiFailureHint(e, permission);
+    logger.warn(
+      `${e.message}.${hint ? ` ${hint}` : ''} The results are saved and the verdict still decides the step.`,
+    );
   }
 }

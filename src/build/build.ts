@@ -307,7 +307,7 @@ async function findCompleted(
   started: number,
   logger: Logger,
 ): Promise<BuiltInstall | undefined> {
-  const stored = await readCompleted<BuildRecord>(paths.install);
+  const stored = await readCompleted<BuildRecord>(paths.install, (m) => logger.warn(m));
   if (stored?.key !== key) return undefined;
   const hitS = Math.round((Date.now() - started) / 100) / 10;
   const record: BuildRecord = {

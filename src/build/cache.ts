@@ -13,7 +13,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
-import { chmod, cp, link, mkdir, readFile, rename, rm, statfs, unlink, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import {
+  chmod,
+  cp,
+  link,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  statfs,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError, errorMessage } from '../util/errors.js';
@@ -136,20 +150,89 @@ export function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** The build record in a finished install's marker, or undefined when the install is absent or unfinished. */
-export async function readCompleted<T>(installDir: string): Promise<T | undefined> {
+/** The directories of an install whose content the marker's hash covers: the programs and libraries. */
+export const HASHED_DIRS = ['bin', 'lib'] as const;
+
+/**
+ * The content hash of an install: sha256 over every entry under bin/ and lib/ in name order, each as
+ * its relative path, type, size and the sha256 of its bytes (symlinks: their target). Recorded in the
+ * marker at build time and checked before every reuse, so that an install changed after it was built
+ * (by another job writing into the shared cache, or by hand) is never benchmarked as that commit.
+ */
+export async function installContentHash(installDir: string): Promise<string> {
+  const outer = createHash('sha256');
+  const walk = async (rel: string): Promise<void> => {
+    const abs = path.join(installDir, rel);
+    let entries: Dirent[];
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      outer.update(`missing ${rel}\n`);
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const child = path.join(rel, entry.name);
+      if (entry.isSymbolicLink())
+        outer.update(`link ${child} -> ${await readlink(path.join(installDir, child))}\n`);
+      else if (entry.isDirectory()) {
+        outer.update(`dir ${child}\n`);
+        await walk(child);
+      } else if (entry.isFile()) {
+        const bytes = await readFile(path.join(installDir, child));
+        outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}\n`);
+      } else outer.update(`other ${child}\n`);
+    }
+  };
+  for (const dir of HASHED_DIRS) await walk(dir);
+  return outer.digest('hex');
+}
+
+/** The marker's record plus the content hash it was written with. */
+interface Marker {
+  contentHash?: string;
+}
+
+/**
+ * The build record in a finished install's marker, or undefined when the install is absent,
+ * unfinished, or its content no longer matches the hash recorded at build time (then the caller
+ * rebuilds; `onMismatch` says why).
+ */
+export async function readCompleted<T>(
+  installDir: string,
+  onMismatch?: (message: string) => void,
+): Promise<T | undefined> {
+  let record: T & Marker;
   try {
-    return JSON.parse(await readFile(path.join(installDir, COMPLETE_MARKER), 'utf8')) as T;
+    record = JSON.parse(await readFile(path.join(installDir, COMPLETE_MARKER), 'utf8')) as T & Marker;
   } catch {
     return undefined;
   }
+  if (typeof record !== 'object' || record === null) return undefined;
+  const actual = await installContentHash(installDir).catch(() => 'unreadable');
+  if (record.contentHash !== actual) {
+    onMismatch?.(
+      record.contentHash === undefined
+        ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it`
+        : `the cached install ${installDir} does not match the content hash recorded when it was built ` +
+            `(its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: ` +
+            'give each runner its own cache directory, owned by the user that runs pgperf',
+    );
+    return undefined;
+  }
+  return record;
 }
 
-/** Writes the completion marker: the last step of a build, after the install was verified in place. */
-export async function markComplete(installDir: string, record: unknown): Promise<void> {
+/**
+ * Writes the completion marker: the last step of a build, after the install was verified in place. The
+ * marker holds the build record and the install's content hash.
+ */
+export async function markComplete(installDir: string, record: object): Promise<void> {
   const marker = path.join(installDir, COMPLETE_MARKER);
   const tmp = `${marker}.tmp-${process.pid}`;
-  await writeFile(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644 });
+  const contentHash = await installContentHash(installDir);
+  await writeFile(tmp, `${JSON.stringify({ ...record, contentHash }, null, 2)}\n`, { mode: 0o644 });
   await rename(tmp, marker);
 }
 

@@ -3,12 +3,13 @@
  * what was measured; second: force cleanup and exit), and the report printed at the end, verdict first.
  */
 import path from 'node:path';
-import { runCleanups } from '../cluster/cleanup.js';
 import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../pipeline/pipeline.js';
 import { runPipeline } from '../pipeline/pipeline.js';
 import { renderComparisonText } from '../report/comparison-text.js';
 import type { Logger } from '../util/logger.js';
 import { nodeProcessRunner } from '../util/process.js';
+import { installSignalHandlers, signalExitCode, type StopSignal } from '../util/signals.js';
+import { checkOutDir, checkTmpDir } from './validate.js';
 
 export interface ExecuteRunOptions extends Omit<PipelineRequest, 'runDir'> {
   /** The results directory; each run gets its own run-<time> directory inside. */
@@ -23,21 +24,18 @@ export async function executeRun(
   extra: ExecuteRunDeps = {},
 ): Promise<PipelineOutcome> {
   const runDir = path.resolve(options.outDir, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  await checkOutDir(options.outDir);
+  await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    signals++;
-    if (signals === 1) {
-      logger.warn(
-        `${signal}: stopping; keeping the samples measured so far and stopping the servers (again to force)`,
-      );
-      controller.abort();
-      return;
-    }
-    void runCleanups().finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  let stoppedBy: StopSignal | undefined;
+  // First signal: stop after the current run, keep what was measured; second: clean up and exit at once.
+  const disposeSignals = installSignalHandlers({
+    logger,
+    onFirst: (signal) => {
+      stoppedBy = signal;
+      controller.abort(new Error(`interrupted by ${signal}`));
+    },
+  });
   try {
     logger.info(`results: ${path.join(runDir, 'results.json')}`);
     const { outDir: _outDir, ...request } = options;
@@ -51,10 +49,9 @@ export async function executeRun(
       process.stdout.write(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}\n`);
     }
     if (outcome.archiveError) logger.warn(outcome.archiveError);
-    if (outcome.result.status === 'interrupted') process.exitCode = 130;
+    if (outcome.result.status === 'interrupted') process.exitCode = signalExitCode(stoppedBy ?? 'SIGINT');
     return outcome;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    disposeSignals();
   }
 }

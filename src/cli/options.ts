@@ -1,5 +1,6 @@
 /** Flag parsers that teach: each error names the flag, the bad value and the expected form. */
 import { InvalidArgumentError } from 'commander';
+import { settingProblem } from '../config/settings.js';
 
 export function positiveInt(flag: string) {
   return (value: string): number => {
@@ -44,13 +45,16 @@ export interface SetFlag {
 
 /** --set ARM:NAME=VALUE, repeatable: a postgresql.conf setting for one arm only. */
 export function collectSet(value: string, previous: SetFlag[] = []): SetFlag[] {
-  const m = /^([^:=]+):([a-z_][a-z0-9_.]*)=(.*)$/.exec(value);
+  const m = /^([^:=]+):([^=]+)=(.*)$/s.exec(value);
   if (!m) {
     throw new InvalidArgumentError(
-      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${value}'`,
+      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${printable(value)}'`,
     );
   }
-  return [...previous, { arm: m[1]!, name: m[2]!, value: m[3]! }];
+  const [, arm, name, settingValue] = m as unknown as [string, string, string, string];
+  const problem = settingProblem(name, settingValue);
+  if (problem) throw new InvalidArgumentError(`--set ${printable(`${arm}:${name}`)}: ${problem}`);
+  return [...previous, { arm, name, value: settingValue }];
 }
 
 export function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
@@ -60,4 +64,9 @@ export function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
     }
     return value as T;
   };
+}
+
+/** A value as it can be shown in one message line: control characters escaped. */
+export function printable(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
 }

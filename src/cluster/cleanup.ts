@@ -1,8 +1,14 @@
 /**
- * Last-resort cleanup: every started server and temp directory registers how to release itself, so
- * that a second Ctrl-C or an unexpected exit still stops what pgperf started. Normal paths release
- * resources in `finally` blocks and unregister.
+ * The one cleanup registry: every started server and temp directory registers how to release itself,
+ * so that whatever way pgperf ends (an error, a first or second signal, an uncaught exception, or
+ * normally) it stops what it started. Normal paths release resources in `finally` blocks and
+ * unregister; the adapters (CLI main, Action) run what is left with `runCleanups()` on every path, and
+ * src/util/signals.ts runs it before a forced exit.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
 const tasks = new Map<number, () => Promise<void>>();
 let nextId = 1;
 
@@ -13,8 +19,19 @@ export function onCleanup(task: () => Promise<void>): () => void {
   return () => tasks.delete(id);
 }
 
-/** Runs every registered cleanup (newest first), ignoring failures so that the others still run. */
-export async function runCleanups(): Promise<void> {
+let draining: Promise<void> = Promise.resolve();
+
+/**
+ * Runs every registered cleanup (newest first), ignoring failures so that the others still run. A call
+ * while another is still running waits for it (a second Ctrl-C during the first cleanup must not exit
+ * before the servers are down), then runs whatever was registered meanwhile.
+ */
+export function runCleanups(): Promise<void> {
+  draining = draining.then(drain);
+  return draining;
+}
+
+async function drain(): Promise<void> {
   const pending = [...tasks.entries()].reverse();
   tasks.clear();
   for (const [, task] of pending) {
@@ -28,4 +45,27 @@ export async function runCleanups(): Promise<void> {
 
 export function pendingCleanups(): number {
   return tasks.size;
+}
+
+/** A private temp directory that is removed by `remove()` or, at the latest, by `runCleanups()`. */
+export interface TempDir {
+  dir: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * mkdtemp under `parent` (default the OS temp dir), registered for removal: nothing pgperf creates in
+ * /tmp outlives it, even when it is interrupted.
+ */
+export async function makeTempDir(prefix: string, parent = os.tmpdir()): Promise<TempDir> {
+  const dir = await mkdtemp(path.join(parent, prefix));
+  const release = () => rm(dir, { recursive: true, force: true });
+  const unregister = onCleanup(release);
+  return {
+    dir,
+    async remove() {
+      unregister();
+      await release();
+    },
+  };
 }

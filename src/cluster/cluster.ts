@@ -10,6 +10,7 @@ import {
   mkdir,
   mkdtemp,
   readFile,
+  readdir,
   rm,
   writeFile,
   appendFile,
@@ -257,7 +258,7 @@ export class PgCluster {
         '-c',
         sql,
       ],
-      { env: { ...process.env, LC_ALL: 'C', PGAPPNAME: 'pgperf' } },
+      { env: { LC_ALL: 'C', PGAPPNAME: 'pgperf' } },
     );
     if (res.exitCode !== 0) {
       throw new Error(
@@ -267,15 +268,49 @@ export class PgCluster {
     return res.stdout;
   }
 
-  /** True when the postmaster answers pg_ctl status. */
+  /**
+   * True when this cluster's postmaster is alive: the pid in postmaster.pid exists, is not a zombie and
+   * is a postgres of this data directory. Not `pg_ctl status`, which trusts a stale pid file (it said
+   * "running" for a postmaster killed with kill -9 whose pid had become a zombie).
+   */
   async isRunning(): Promise<boolean> {
-    const res = await this.pg('pg_ctl', ['status', '-D', this.dataDir]);
-    return res.exitCode === 0;
+    const pid = await this.postmasterPid();
+    return pid !== undefined && (await postmasterAlive(pid, this.dataDir));
+  }
+
+  /** How often the server was restarted after dying during a run. */
+  restarts = 0;
+
+  /**
+   * Starts the server again after its postmaster died: waits until the dead postmaster's backends have
+   * let go of its shared memory (they notice its death and exit; stragglers are killed after
+   * `waitS`), then starts on a fresh port. Counts the restart.
+   */
+  async restartAfterCrash(waitS = ORPHAN_WAIT_S): Promise<void> {
+    this.restarts++;
+    const shm = await this.sharedMemoryId();
+    if (shm !== undefined) await releaseSharedMemory(shm, waitS, this.deps.logger, this.spec.label);
+    // The dead postmaster may linger as a zombie (its parent, often a container's init, does not reap
+    // it): PostgreSQL's own check (kill(pid, 0)) would then refuse the lock file. It is dead and its
+    // memory released, so its lock file goes.
+    if (!(await this.isRunning())) await rm(path.join(this.dataDir, 'postmaster.pid'), { force: true });
+    await this.start();
+  }
+
+  /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
+  private async sharedMemoryId(): Promise<number | undefined> {
+    try {
+      const line = (await readFile(path.join(this.dataDir, 'postmaster.pid'), 'utf8')).split('\n')[6];
+      const id = Number(line?.trim().split(/\s+/)[1]);
+      return Number.isInteger(id) && id >= 0 ? id : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Stops the server: fast shutdown, then immediate, then SIGKILL to the postmaster's own pid. */
   async stop(): Promise<void> {
-    if (!(await this.hasPidFile())) {
+    if (!(await this.isRunning())) {
       return;
     }
     for (const mode of ['fast', 'immediate']) {
@@ -339,7 +374,7 @@ export class PgCluster {
 
   /** Runs a server-side binary as the run-as user. */
   private pg(bin: string, args: string[]) {
-    const options: RunOptions = { env: { ...process.env, LC_ALL: 'C' } };
+    const options: RunOptions = { env: { LC_ALL: 'C' } };
     if (this.spec.runAs) {
       options.uid = this.spec.runAs.uid;
       options.gid = this.spec.runAs.gid;
@@ -348,6 +383,99 @@ export class PgCluster {
     }
     return this.deps.runner.run(path.join(this.spec.binDir, bin), args, options);
   }
+}
+
+/** Seconds the backends of a dead postmaster get to exit before they are killed. */
+const ORPHAN_WAIT_S = 30;
+
+/** State letter of a process from /proc/<pid>/stat ("R", "S", "Z", ...), or undefined when gone. */
+async function processState(pid: number): Promise<string | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) S ...": comm may hold spaces and parentheses; the state follows the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `pid` is a live postmaster of `dataDir`: kill(pid, 0) succeeds, /proc says it is not a
+ * zombie or dead, and (where /proc shows the command line) it is a postgres started on that data
+ * directory, so a recycled pid is not mistaken for the server.
+ */
+export async function postmasterAlive(pid: number, dataDir: string): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const state = await processState(pid);
+  if (state === undefined) return process.platform !== 'linux';
+  if (state === 'Z' || state === 'X' || state === 'x') return false;
+  try {
+    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+    return cmdline.includes(dataDir) || cmdline.some((arg) => arg.includes(dataDir));
+  } catch {
+    return true;
+  }
+}
+
+/** Attach count of a System V shared memory segment, or undefined when it no longer exists. */
+async function shmAttachCount(shmid: number): Promise<number | undefined> {
+  try {
+    const rows = (await readFile('/proc/sysvipc/shm', 'utf8')).split('\n').slice(1);
+    for (const row of rows) {
+      const f = row.trim().split(/\s+/);
+      if (Number(f[1]) === shmid) return Number(f[6]);
+    }
+  } catch {
+    // No /proc/sysvipc: cannot tell; the start below says if the memory is still in use.
+  }
+  return undefined;
+}
+
+/**
+ * Waits until nobody is attached to the dead postmaster's shared memory (PostgreSQL refuses to start
+ * while old backends hold it); after `waitS` seconds kills the processes that still map it.
+ */
+async function releaseSharedMemory(shmid: number, waitS: number, logger: Logger, label: string) {
+  const deadline = Date.now() + waitS * 1000;
+  while (Date.now() < deadline) {
+    const n = await shmAttachCount(shmid);
+    if (!n) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const holders = await processesMappingShm(shmid);
+  logger.warn(
+    `arm ${label}: ${holders.length} backend(s) of the dead server still hold its shared memory after ${waitS} s; killing pids ${holders.join(', ')}`,
+  );
+  for (const pid of holders) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  for (let i = 0; i < 50 && (await shmAttachCount(shmid)); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Pids whose memory maps show the segment (as "/SYSV<key> (deleted)" with the segment's id as inode). */
+async function processesMappingShm(shmid: number): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const maps = await readFile(`/proc/${entry}/maps`, 'utf8');
+      if (maps.split('\n').some((l) => l.includes('/SYSV') && l.trim().split(/\s+/)[4] === String(shmid)))
+        pids.push(Number(entry));
+    } catch {
+      // Ended, or not ours to read.
+    }
+  }
+  return pids;
 }
 
 /** A TCP port on loopback that is free right now (PostgreSQL also names its socket file after it). */

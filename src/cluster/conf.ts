@@ -6,6 +6,7 @@
  * raise them.
  */
 import { createHash } from 'node:crypto';
+import { SETTING_NAME } from '../config/settings.js';
 
 /** Connections pgperf itself may hold (psql for VACUUM/CHECKPOINT, monitoring) plus slack. */
 export const PGPERF_CONNECTIONS = 5;
@@ -62,7 +63,13 @@ export function clusterSettings(input: ConfInput): Record<string, string> {
 
 export function renderConf(settings: Record<string, string>): string {
   const lines = ['# Written by pgperf; included at the end of postgresql.conf.'];
-  for (const [k, v] of Object.entries(settings)) lines.push(`${k} = ${formatValue(v)}`);
+  for (const [k, v] of Object.entries(settings)) {
+    // Validated where settings enter (workload files, --set); a line break here would add a setting.
+    if (!SETTING_NAME.test(k) || /[\n\r\0]/.test(v)) {
+      throw new Error(`refusing to write setting ${JSON.stringify(k)} = ${JSON.stringify(v)}`);
+    }
+    lines.push(`${k} = ${formatValue(v)}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -79,7 +86,8 @@ export function settingsHash(settings: Record<string, string>): string {
 
 /** Leaves numbers, on/off and already-quoted values alone; quotes the rest. */
 function formatValue(v: string): string {
-  if (/^'.*'$/s.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v)) return v;
+  if (/^'(?:[^'\\]|''|\\.)*'$/.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v))
+    return v;
   return quote(v);
 }
 

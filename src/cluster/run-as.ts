@@ -12,12 +12,16 @@ export interface RunAsUser {
   gid: number;
 }
 
-/** The user Debian's PostgreSQL packages create; reused when present. */
-export const DEFAULT_RUN_AS = 'postgres';
+/**
+ * pgperf's own unprivileged system user (no home, no login shell), created when missing. Not Debian's
+ * `postgres`, which owns the machine's real clusters: code under test (a PR's server, a workload's
+ * `\shell`) must not be able to touch them.
+ */
+export const DEFAULT_RUN_AS = 'pgperf';
 
 /**
  * Who runs the server: undefined means "the current user" (not root). As root, the requested user
- * (default `postgres`), created as a system user when missing.
+ * (default `pgperf`), created as a system user when missing.
  */
 export async function resolveRunAs(
   requested: string | undefined,
@@ -26,10 +30,17 @@ export async function resolveRunAs(
   const isRoot = deps.isRoot ?? process.getuid?.() === 0;
   if (!isRoot) return undefined;
   const name = requested ?? DEFAULT_RUN_AS;
-  if (name === 'root') {
+  if (name === 'root' || name === '0') {
     throw new UserError('--run-as root: PostgreSQL refuses to run as root; name an unprivileged user');
   }
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
+    throw new UserError(
+      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`,
+    );
+  }
   const found = await lookupUser(name, deps.runner);
+  if (found?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
   if (found) return found;
   const created = await deps.runner.run('useradd', [
     '--system',
@@ -42,6 +53,8 @@ export async function resolveRunAs(
     name,
   ]);
   const user = created.exitCode === 0 ? await lookupUser(name, deps.runner) : undefined;
+  if (user?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
   if (!user) {
     throw new UserError(
       `pgperf runs as root and PostgreSQL refuses to; creating the user "${name}" to run it failed ` +

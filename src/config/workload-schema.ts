@@ -5,6 +5,7 @@
  * both (clients, duration, warmup, rounds, settings, ...) have the same name and definition.
  */
 import { z } from 'zod';
+import { SETTING_NAME, settingProblem } from './settings.js';
 
 export const BUILTIN_SCRIPTS = ['tpcb-like', 'simple-update', 'select-only'] as const;
 export const QUERY_MODES = ['simple', 'extended', 'prepared'] as const;
@@ -73,24 +74,12 @@ const SYSBENCH_OWNED_OPTIONS: Record<string, string> = {
   '--report-interval': 'pgperf (always 1 second)',
 };
 
-/** Settings pgperf owns: the cluster would not be reachable or comparable if a workload set them. */
-export const RESERVED_SETTINGS = [
-  'port',
-  'listen_addresses',
-  'unix_socket_directories',
-  'data_directory',
-  'hba_file',
-  'ident_file',
-  'config_file',
-  'external_pid_file',
-  'include',
-  'include_dir',
-  'include_if_exists',
-];
+/** Settings pgperf owns (see settings.ts); kept here for the schema's users. */
+export { RESERVED_SETTINGS } from './settings.js';
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
-const settingName = z.string().regex(/^[a-z_][a-z0-9_.]*$/, 'a setting name like shared_buffers');
+const settingName = z.string().regex(SETTING_NAME, 'a setting name like shared_buffers');
 const settingValue = z.union([z.string(), z.number(), z.boolean()]);
 
 // Fields that mean the same in every variant; each variant lists them in its own order.
@@ -294,14 +283,9 @@ function refineSettingsAndArgs(
   ctx: RefineContext,
   checkArg: (arg: string) => string | undefined,
 ): void {
-  for (const name of Object.keys(w.settings)) {
-    if (RESERVED_SETTINGS.includes(name)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['settings', name],
-        message: `"${name}" is set by pgperf for every cluster and cannot be overridden`,
-      });
-    }
+  for (const [name, value] of Object.entries(w.settings)) {
+    const problem = settingProblem(name, String(value));
+    if (problem) ctx.addIssue({ code: 'custom', path: ['settings', name], message: problem });
   }
   w.extraArgs.forEach((arg, i) => {
     const problem = checkArg(arg);

@@ -27,13 +27,55 @@ export interface GitHubApi {
   pullRequestHead(prNumber: number): Promise<string>;
 }
 
-/** An API failure with its HTTP status, so callers can say which permission is missing. */
+/**
+ * What kind of failure an API error is, so that a rate limit is not reported as a missing permission:
+ * - `rate-limit`: primary or secondary rate limit (403/429 with the rate-limit headers or message);
+ * - `permission`: 401/403 otherwise (a fork's read-only token, a missing `permissions:` entry);
+ * - `not-found`: 404 (or 410/422 for a sha or PR that does not exist);
+ * - `server`: 5xx after the retries;
+ * - `network`: no HTTP answer at all;
+ * - `other`: anything else.
+ */
+export type GitHubApiErrorKind = 'rate-limit' | 'permission' | 'not-found' | 'server' | 'network' | 'other';
+
+/** An API failure with its HTTP status and kind, so callers can say what to do about it. */
 export class GitHubApiError extends Error {
+  readonly kind: GitHubApiErrorKind;
   constructor(
     message: string,
     readonly status: number | undefined,
+    kind?: GitHubApiErrorKind,
   ) {
     super(message);
     this.name = 'GitHubApiError';
+    this.kind = kind ?? kindOfStatus(status);
+  }
+}
+
+/** The kind an HTTP status means when nothing else (rate-limit headers) says more. */
+export function kindOfStatus(status: number | undefined): GitHubApiErrorKind {
+  if (status === undefined || status === 0) return 'network';
+  if (status === 429) return 'rate-limit';
+  if (status === 401 || status === 403) return 'permission';
+  if (status === 404 || status === 410 || status === 422) return 'not-found';
+  if (status >= 500) return 'server';
+  return 'other';
+}
+
+/** What to tell the user about a failed call that needed `permission`, by the failure's kind. */
+export function apiFailureHint(e: GitHubApiError, permission: string): string {
+  switch (e.kind) {
+    case 'rate-limit':
+      return "GitHub's API rate limit was hit (not a permission problem); the call was retried and gave up. Run fewer jobs with this token at once, or retry the workflow later.";
+    case 'permission':
+      return `The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in the README).`;
+    case 'not-found':
+      return `Not found: check the repository, the number or commit, and the token's access ('${permission}').`;
+    case 'server':
+      return 'GitHub answered with a server error on every retry; retry the workflow later.';
+    case 'network':
+      return 'GitHub could not be reached; check GITHUB_API_URL and the network of the runner.';
+    default:
+      return '';
   }
 }

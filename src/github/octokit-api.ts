@@ -1,6 +1,14 @@
-/** GitHubApi over octokit (from @actions/github), for one repository. */
+/**
+ * GitHubApi over octokit (from @actions/github), for one repository, with GitHub's recommended
+ * resilience: @octokit/plugin-retry retries 5xx and 429 answers with backoff, and
+ * @octokit/plugin-throttling queues writes and waits out primary and secondary rate limits (when the
+ * wait is short). Whatever still fails becomes a GitHubApiError whose `kind` says a rate limit from a
+ * missing permission.
+ */
 import { getOctokit } from '@actions/github';
-import { GitHubApiError, type GitHubApi, type IssueComment } from './api.js';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { GitHubApiError, kindOfStatus, type GitHubApi, type IssueComment } from './api.js';
 
 /** The login GITHUB_TOKEN's comments carry; GET /user is not allowed for that token. */
 export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
@@ -11,17 +19,59 @@ export interface OctokitApiOptions {
   baseUrl: string;
   owner: string;
   repo: string;
+  /** Retry tuning (tests make the waits tiny). */
+  retry?: RetryTuning;
+}
+
+export interface RetryTuning {
+  /** Retries of a 5xx/429 answer (default 3). */
+  retries?: number;
+  /** Milliseconds per backoff unit: retry n waits n^2 units (default 1000). */
+  backoffUnitMs?: number;
+  /** Milliseconds per second of a rate limit's retry-after (default 1000). */
+  rateLimitUnitMs?: number;
+  /** Longest rate-limit wait, in seconds, that is waited out rather than reported (default 60). */
+  maxRateLimitWaitS?: number;
+  /** Retries after a rate limit (default 2). */
+  rateLimitRetries?: number;
 }
 
 export function octokitApi(options: OctokitApiOptions): GitHubApi {
-  const octokit = getOctokit(options.token, { baseUrl: options.baseUrl, request: { retries: 0 } });
+  const tuning = options.retry ?? {};
+  const maxWaitS = tuning.maxRateLimitWaitS ?? 60;
+  const rateLimitRetries = tuning.rateLimitRetries ?? 2;
+  /** Rate limits seen, so that the error after the last retry is reported as one. */
+  let rateLimited: { retryAfterS: number; secondary: boolean } | undefined;
+  const onLimit =
+    (secondary: boolean) =>
+    (retryAfterS: number, _options: unknown, _octokit: unknown, retryCount: number): boolean => {
+      rateLimited = { retryAfterS, secondary };
+      return retryCount < rateLimitRetries && retryAfterS <= maxWaitS;
+    };
+  const octokit = getOctokit(
+    options.token,
+    {
+      baseUrl: options.baseUrl,
+      retry: {
+        retries: tuning.retries ?? 3,
+        ...(tuning.backoffUnitMs !== undefined ? { retryAfterBaseValue: tuning.backoffUnitMs } : {}),
+      },
+      throttle: {
+        onRateLimit: onLimit(false),
+        onSecondaryRateLimit: onLimit(true),
+        ...(tuning.rateLimitUnitMs !== undefined ? { retryAfterBaseValue: tuning.rateLimitUnitMs } : {}),
+      },
+    },
+    retry,
+    throttling,
+  );
   const { owner, repo } = options;
   const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    rateLimited = undefined;
     try {
       return await fn();
     } catch (e) {
-      const status = (e as { status?: number }).status;
-      throw new GitHubApiError(`${what}: ${(e as Error).message}`, status);
+      throw toApiError(what, e, rateLimited);
     }
   };
   const toComment = (c: {
@@ -41,9 +91,9 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
         return data.login;
       } catch (e) {
         // Installation tokens (GITHUB_TOKEN) may not read /user; their comments are the Actions bot's.
-        const status = (e as { status?: number }).status;
-        if (status === 403 || status === 404) return ACTIONS_BOT_LOGIN;
-        throw new GitHubApiError(`GET /user: ${(e as Error).message}`, status);
+        const error = toApiError('GET /user', e);
+        if (error.kind === 'permission' || error.kind === 'not-found') return ACTIONS_BOT_LOGIN;
+        throw error;
       }
     },
     listComments: (issueNumber) =>
@@ -96,4 +146,38 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
         return data.head.sha;
       }),
   };
+}
+
+/** A failed call as a GitHubApiError: rate limits (headers, message, or seen by the throttler) say so. */
+export function toApiError(
+  what: string,
+  e: unknown,
+  rateLimited?: { retryAfterS: number; secondary: boolean },
+): GitHubApiError {
+  const err = e as {
+    status?: number;
+    message?: string;
+    response?: { headers?: Record<string, string | undefined> };
+  };
+  const status = typeof err.status === 'number' ? err.status : undefined;
+  const headers = err.response?.headers ?? {};
+  const message = err.message ?? String(e);
+  const limited =
+    status === 429 ||
+    ((status === 403 || status === 429) &&
+      (headers['x-ratelimit-remaining'] === '0' || /rate limit/i.test(message))) ||
+    (rateLimited !== undefined && (status === 403 || status === 429));
+  if (limited) {
+    const reset = Number(headers['x-ratelimit-reset']);
+    const when =
+      Number.isFinite(reset) && reset > 0 ? `; it resets at ${new Date(reset * 1000).toISOString()}` : '';
+    const which =
+      rateLimited?.secondary || /secondary/i.test(message) ? 'secondary rate limit' : 'rate limit';
+    return new GitHubApiError(
+      `${what}: GitHub ${which} exceeded (HTTP ${status})${when}`,
+      status,
+      'rate-limit',
+    );
+  }
+  return new GitHubApiError(`${what}: ${message}`, status, kindOfStatus(status));
 }

@@ -233,15 +233,25 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       const cluster = clusters.get(clusterKey(run.arm, dataSetOf.get(run.workload)!.name))!;
       const durationS = kind === 'warmup' ? workload.warmup : workload.duration;
       const randomSeed = deriveSeed(seed, run.round);
-      await driver.beforeRun(cluster);
       const started = Date.now();
-      const out = await driver.run(cluster, {
-        clients: run.clients,
-        durationS,
-        seed: randomSeed,
-        signal: deps.signal,
-      });
+      // A failing TRUNCATE/VACUUM/CHECKPOINT is a failed attempt like a failed run, not a crash.
+      const maintenance = await driver.beforeRun(cluster).then(
+        () => undefined,
+        (e: unknown) => {
+          deps.signal?.throwIfAborted();
+          return maintenanceFailure(e, started);
+        },
+      );
+      let out =
+        maintenance ??
+        (await driver.run(cluster, {
+          clients: run.clients,
+          durationS,
+          seed: randomSeed,
+          signal: deps.signal,
+        }));
       deps.signal?.throwIfAborted();
+      if (!out.ok) out = await withServerDeath(cluster, out);
       progress.finished(durationS, (Date.now() - started) / 1000);
       result.plan.executed.push({ ...run, kind, attempt, status: out.ok ? 'ok' : 'failed' });
       if (kind === 'measured') {
@@ -362,14 +372,50 @@ function groupDataSets(workloads: Workload[]): DataSet[] {
   return [...byKey.values()];
 }
 
-/** After a failed run: if the server died, say so with its log tail and start it again. */
+/** Restarts of one cluster after its server died, before the run stops. */
+export const MAX_RESTARTS_PER_CLUSTER = 3;
+
+/** A failed attempt for a pre-run maintenance step that failed (no measurement was taken). */
+function maintenanceFailure(e: unknown, started: number): RunOutcome {
+  const at = new Date(started).toISOString();
+  return {
+    ok: false,
+    failureReason: `pre-run maintenance failed: ${errorMessage(e).split('\n')[0]}`,
+    metrics: {},
+    counts: {},
+    progress: [],
+    command: [],
+    exitCode: null,
+    startedAt: at,
+    endedAt: new Date().toISOString(),
+  };
+}
+
+/** A failed run whose server died says so, with the postmaster's pid and the server log's tail. */
+async function withServerDeath(cluster: PgCluster, out: RunOutcome): Promise<RunOutcome> {
+  if (await cluster.isRunning()) return out;
+  const pid = await cluster.postmasterPid();
+  const reason = `${out.failureReason ?? 'failed'}; the server died (postmaster pid ${pid ?? '?'} is gone)`;
+  return { ...out, failureReason: `${reason}; server log tail:\n${await cluster.logTail(15)}` };
+}
+
+/**
+ * After a failed run: if the server died, say so with its log tail and start it again, up to
+ * MAX_RESTARTS_PER_CLUSTER times; then the run stops with the reason.
+ */
 async function reviveIfDown(cluster: PgCluster, warn: (m: string) => void): Promise<void> {
   if (await cluster.isRunning()) return;
+  const logTail = await cluster.logTail(15);
+  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
+    throw new UserError(
+      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run ` +
+        `(the samples so far are kept). Server log tail (${cluster.logFile}):\n${logTail}`,
+    );
+  }
   warn(
-    `arm ${cluster.spec.label}: the server stopped during a run; restarting it. Log tail:\n${await cluster.logTail(15)}`,
+    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:\n${logTail}`,
   );
-  await cluster.stop();
-  await cluster.start();
+  await cluster.restartAfterCrash();
 }
 
 async function releaseClusters(

@@ -3,8 +3,13 @@
  * integration tests and the CLI, and every process pgperf starts can be found (and stopped) by pid.
  */
 import { spawn } from 'node:child_process';
+import { childEnvironment } from './child-env.js';
 
 export interface RunOptions {
+  /**
+   * Variables for the child, on top of the allow-listed part of pgperf's environment (see
+   * child-env.ts); secret-looking names are dropped even when given here.
+   */
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   /** Run as this uid/gid (used to run PostgreSQL unprivileged when pgperf is root). */
@@ -43,7 +48,7 @@ export const nodeProcessRunner: ProcessRunner = {
     const started = Date.now();
     return new Promise((resolve) => {
       const child = spawn(command, args, {
-        env: options.env ?? process.env,
+        env: childEnvironment(process.env, options.env),
         cwd: options.cwd,
         uid: options.uid,
         gid: options.gid,

@@ -116,7 +116,7 @@ describe('PgCluster (real PostgreSQL)', () => {
           deps,
         ),
       ).rejects.toThrow(
-        /arm p: the user "postgres" that runs PostgreSQL cannot enter .*private-.*Choose a --tmp-dir/,
+        /arm p: the user "pgperf" that runs PostgreSQL cannot enter .*private-.*Choose a --tmp-dir/,
       );
     },
   );

@@ -102,7 +102,7 @@ describe('cache on disk', () => {
     expect(await readdir(path.join(installDir))).toEqual(['bin']);
     expect(await readCompleted(installDir)).toBeUndefined();
     await markComplete(installDir, { key: 'k' });
-    expect(await readCompleted(installDir)).toEqual({ key: 'k' });
+    expect(await readCompleted(installDir)).toMatchObject({ key: 'k' });
     expect((await readdir(installDir)).sort()).toEqual(['.complete', 'bin']);
   });
 

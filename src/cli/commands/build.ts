@@ -4,9 +4,15 @@ import { Command } from 'commander';
 import { buildPostgres } from '../../build/build.js';
 import { defaultCacheDir } from '../../build/cache.js';
 import { DEFAULT_REPO, parseRepo, readPatches } from '../../build/source.js';
-import { UserError, errorMessage } from '../../util/errors.js';
+import { errorMessage } from '../../util/errors.js';
 import { consoleLogger, type Logger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
+import {
+  InterruptedError,
+  installSignalHandlers,
+  signalExitCode,
+  type StopSignal,
+} from '../../util/signals.js';
 
 interface BuildFlags {
   repo: string;
@@ -86,25 +92,24 @@ export function collectString(value: string, previous: string[] = []): string[] 
  */
 export async function withInterrupt<T>(logger: Logger, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    signals++;
-    if (signals === 1) {
-      logger.warn(`${signal}: stopping the build and cleaning up (again to force)`);
+  let stoppedBy: StopSignal | undefined;
+  const dispose = installSignalHandlers({
+    logger,
+    onFirst: (signal) => {
+      stoppedBy = signal;
       controller.abort(new Error(`build interrupted by ${signal}`));
-      return;
-    }
-    process.exit(130);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+    },
+  });
   try {
     return await fn(controller.signal);
   } catch (e) {
     if (!controller.signal.aborted) throw e;
-    throw new UserError(`interrupted (${errorMessage(e).split('\n')[0]}): nothing half-built was kept`);
+    process.exitCode = signalExitCode(stoppedBy ?? 'SIGINT');
+    throw new InterruptedError(
+      `interrupted (${errorMessage(e).split('\n')[0]}): nothing half-built was kept`,
+      process.exitCode,
+    );
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    dispose();
   }
 }

@@ -6,6 +6,7 @@ import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
 import { resolveAnalysis } from '../../pipeline/analysis.js';
 import { executeRun } from '../execute-run.js';
+import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { positiveInt } from '../options.js';
 
 /**
@@ -31,30 +32,37 @@ export function demoCommand(): Command {
     .option('--bin <dir>', 'PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)')
     .option('--out <dir>', 'results directory', 'pgperf-results')
     .option('--rounds <n>', 'rounds', positiveInt('--rounds'))
+    .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
-    .action(async (flags: { bin?: string; out: string; rounds?: number; runAs?: string }) => {
+    .action(async (flags: { bin?: string; out: string; rounds?: number; runAs?: string; store?: string }) => {
       const logger = consoleLogger();
       const binDir = flags.bin ?? (await findInstalledBinDir());
       logger.info(`demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}`);
-      await executeRun(
-        {
-          arms: {
-            kind: 'installed',
-            arms: [
-              { label: 'sync-on', binDir, settings: {} },
-              { label: 'sync-off', binDir, settings: { synchronous_commit: 'off' } },
-            ],
+      const store = await openCliStore(flags.store, logger, true);
+      try {
+        await executeRun(
+          {
+            arms: {
+              kind: 'installed',
+              arms: [
+                { label: 'sync-on', binDir, settings: {} },
+                { label: 'sync-off', binDir, settings: { synchronous_commit: 'off' } },
+              ],
+            },
+            analysis: resolveAnalysis(),
+            workloads: [DEMO_WORKLOAD],
+            rounds: flags.rounds,
+            order: 'random',
+            runAs: flags.runAs,
+            dataChecksums: false,
+            outDir: flags.out,
           },
-          analysis: resolveAnalysis(),
-          workloads: [DEMO_WORKLOAD],
-          rounds: flags.rounds,
-          order: 'random',
-          runAs: flags.runAs,
-          dataChecksums: false,
-          outDir: flags.out,
-        },
-        logger,
-      );
+          logger,
+          { archive: store },
+        );
+      } finally {
+        await store.close();
+      }
     });
 }
 

@@ -10,6 +10,8 @@ import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { executeRun } from '../execute-run.js';
+import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
+import { checkArmCount } from '../validate.js';
 import { collectArm, collectSet, oneOf, positiveInt, type ArmFlag, type SetFlag } from '../options.js';
 import { cacheDirHelp, collectString, resolveCacheDir } from './build.js';
 
@@ -38,6 +40,8 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags {
   set: SetFlag[];
   dataChecksums: boolean;
   tmpDir?: string;
+  /** A directory or URL; false with --no-store. */
+  store?: string | false;
   verbose: boolean;
 }
 
@@ -95,7 +99,7 @@ export function runCommand(): Command {
     )
     .option(
       '--run-as <user>',
-      'unprivileged user to run PostgreSQL as when pgperf is root (default: postgres; created if missing)',
+      'unprivileged user to run PostgreSQL as when pgperf is root (default: a dedicated user pgperf, created if missing)',
     )
     .option(
       '--set <arm:name=value>',
@@ -109,33 +113,41 @@ export function runCommand(): Command {
       false,
     )
     .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
+    .option('--store <dir|url>', STORE_OPTION_HELP)
+    .option('--no-store', 'do not save the run to the results store')
     .option('-v, --verbose', 'debug output', false);
   return addAnalysisOptions(command, 'run').action(async (flags: RunFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
     const arms = await armSource(flags);
-    await executeRun(
-      {
-        arms,
-        analysis: resolveAnalysis(analysisFromFlags(flags)),
-        workloads,
-        rounds: flags.rounds,
-        durationS: flags.duration,
-        seed: flags.seed,
-        order: flags.order,
-        clientBinDir: flags.clientBin,
-        runAs: flags.runAs,
-        dataChecksums: flags.dataChecksums,
-        tmpDir: flags.tmpDir,
-        outDir: flags.out,
-      },
-      logger,
-      {
-        build: (request, signal) =>
-          buildArms(request, { runner: nodeProcessRunner, logger, ...(signal ? { signal } : {}) }),
-      },
-    );
+    const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
+    try {
+      await executeRun(
+        {
+          arms,
+          analysis: resolveAnalysis(analysisFromFlags(flags)),
+          workloads,
+          rounds: flags.rounds,
+          durationS: flags.duration,
+          seed: flags.seed,
+          order: flags.order,
+          clientBinDir: flags.clientBin,
+          runAs: flags.runAs,
+          dataChecksums: flags.dataChecksums,
+          tmpDir: flags.tmpDir,
+          outDir: flags.out,
+        },
+        logger,
+        {
+          build: (request, signal) =>
+            buildArms(request, { runner: nodeProcessRunner, logger, ...(signal ? { signal } : {}) }),
+          ...(store ? { archive: store } : {}),
+        },
+      );
+    } finally {
+      await store?.close();
+    }
   });
 }
 
@@ -150,6 +162,7 @@ async function armSource(flags: RunFlags): Promise<ArmSource> {
     return { kind: 'build', request: await buildRequest(flags) };
   }
   const arms = flags.arm ?? [];
+  checkArmCount(arms.length);
   if (arms.length === 0) {
     throw new UserError(
       'nothing to run: give the arms as --arm LABEL=BINDIR (two or more), or build them with --base REF --head REF [--repo URL|PATH]',

@@ -83,6 +83,11 @@ async function readValues(file: string): Promise<number[]> {
     }
     values.push(value);
   });
+  if (values.length === 0) {
+    throw new UserError(
+      `${file}: no values (empty, or only blank and # lines); expected one number per line`,
+    );
+  }
   return values;
 }
 

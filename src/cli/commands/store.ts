@@ -1,9 +1,8 @@
-import os from 'node:os';
 import { Command } from 'commander';
 import { readResults } from '../../results/read-results.js';
 import type { RunResult } from '../../results/types.js';
 import { writeResults } from '../../results/write-results.js';
-import { openStore } from '../../store/open-store.js';
+import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { renderRunDetails, renderRunTable } from '../../store/run-table.js';
 import type { ResultStore, RunFilter, StoredRun } from '../../store/store.js';
 import { consoleLogger } from '../../util/logger.js';
@@ -107,13 +106,7 @@ interface StoreFlags {
 
 /** The --store option, and errors thrown to main() like those of top-level commands. */
 function withStoreOption(cmd: Command): Command {
-  return cmd
-    .exitOverride()
-    .showHelpAfterError()
-    .option(
-      '--store <dir|url>',
-      'results store: a directory or postgresql://USER:PASSWORD@HOST/DB (default: $PGPERF_STORE, else ~/.local/share/pgperf/store)',
-    );
+  return cmd.exitOverride().showHelpAfterError().option('--store <dir|url>', STORE_OPTION_HELP);
 }
 
 async function withStore(
@@ -122,13 +115,7 @@ async function withStore(
   fn: (s: ResultStore) => Promise<void>,
 ): Promise<void> {
   const logger = consoleLogger();
-  const store = await openStore(flags.store ?? process.env.PGPERF_STORE, {
-    home: os.homedir(),
-    xdgDataHome: process.env.XDG_DATA_HOME,
-    warn: (m) => logger.warn(m),
-    info: (m) => logger.info(m),
-    write,
-  });
+  const store = await openCliStore(flags.store, logger, write);
   try {
     logger.debug(store.description);
     await fn(store);

@@ -1,7 +1,7 @@
 /** The pgbench driver: data load, per-run reset, one measured run -> sample fields. */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { makeTempDir } from '../../cluster/cleanup.js';
 import type { PgbenchWorkload } from '../../config/workload-schema.js';
 import { UserError } from '../../util/errors.js';
 import type { Logger } from '../../util/logger.js';
@@ -26,13 +26,14 @@ export interface PgbenchDriverOptions {
 export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
   const { workload, runner, logger } = options;
   const pgbench = path.join(options.clientBinDir, 'pgbench');
-  const env = { ...process.env, LC_ALL: 'C', PGAPPNAME: 'pgbench' };
+  const env = { LC_ALL: 'C', PGAPPNAME: 'pgbench' };
   let pipelineScript: Promise<string> | undefined;
 
   const scriptForPipeline = () => {
     if (workload.pipeline === undefined) return Promise.resolve(undefined);
     pipelineScript ??= (async () => {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-scripts-'));
+      // Registered: removed when the CLI or the Action ends, however it ends.
+      const { dir } = await makeTempDir('pgperf-scripts-');
       const file = path.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile(file, pipelinedSelectScript(workload.pipeline!), { mode: 0o644 });
       return file;

@@ -41,7 +41,7 @@ async function findOnPath(name: string, searchPath: string): Promise<string | un
 
 export function sysbenchDriver(options: SysbenchDriverOptions): Driver {
   const { workload, runner, logger } = options;
-  const env = { ...process.env, LC_ALL: 'C', PGAPPNAME: 'sysbench' };
+  const env = { LC_ALL: 'C', PGAPPNAME: 'sysbench' };
   // sysbench looks for ./<script>.lua first: run it where no such file can be.
   const cwd = '/';
   let located: Promise<string> | undefined;

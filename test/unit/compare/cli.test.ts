@@ -66,10 +66,14 @@ describe('pgperf stat', () => {
     expect(json.ci95!.lowerPct).toBeCloseTo(-3.70180861838, 9);
   });
 
-  it('reports empty files and unusable values as an inconclusive result, not an error', async () => {
-    const empty = await file('empty.txt', '');
+  it('refuses an empty file; reports unusable values as an inconclusive result, not an error', async () => {
+    const empty = await file('empty.txt', '# nothing\n\n');
     const weird = await file('weird.txt', '0\n-3\nNaN\ninf\n100\n');
-    const json = JSON.parse(await run(statCommand, [empty, weird, '--json'])) as SampleComparison;
+    await expect(run(statCommand, [empty, weird])).rejects.toThrow(
+      `${empty}: no values (empty, or only blank and # lines); expected one number per line`,
+    );
+    const zero = await file('zero.txt', '0\n');
+    const json = JSON.parse(await run(statCommand, [zero, weird, '--json'])) as SampleComparison;
     expect(json.verdict).toBe('inconclusive');
     expect(json.reasons[0]!.message).toBe(
       'base has 0 usable run(s) and head has 1 usable run(s); at least 2 per arm are needed',

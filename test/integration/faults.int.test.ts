@@ -1,0 +1,250 @@
+/**
+ * Faults with real servers (the machine's PostgreSQL as both arms):
+ * - SIGINT once, twice, and SIGTERM to a running `node dist/cli.js run`: exit 130/143, no postgres
+ *   left, the temp dir emptied, the samples so far kept in results.json;
+ * - kill -9 of a postmaster while pgbench runs against it: the sample is recorded failed with the
+ *   server log tail, the cluster is restarted, the run continues and completes;
+ * - a CHECKPOINT that fails (the server's pg_logical/snapshots made unreadable to it): every attempt is
+ *   recorded failed with the reason, retried, given up, and the run still completes.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseWorkload } from '../../src/config/load-workload.js';
+import type { RunResult } from '../../src/results/types.js';
+import { runBenchmark } from '../../src/runner/run-loop.js';
+import { memoryLogger, type Logger } from '../../src/util/logger.js';
+import { nodeProcessRunner } from '../../src/util/process.js';
+import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { resolveAnalysis } from '../../src/pipeline/analysis.js';
+import { fileSink } from '../../src/results/sink.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const cli = path.join(root, 'dist/cli.js');
+const binDir = installedBinDir();
+let tmp: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-faults-'));
+  await chmod(tmp, 0o755);
+});
+afterAll(async () => {
+  // A failed test may leave a server behind: stop it by its own pid before removing its directory.
+  for (const pid of processesMentioning(tmp)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone.
+    }
+  }
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const selectOnly = (retries: number, duration = 2) =>
+  parseWorkload(
+    [
+      'name: faults',
+      'tool: pgbench',
+      'builtin: select-only',
+      'scale: 1',
+      'clients: [1]',
+      `duration: ${duration}`,
+      'warmup: 0',
+      'rounds: 3',
+      `retries: ${retries}`,
+      'settings: { shared_buffers: 32MB }',
+    ].join('\n'),
+    'faults.yml',
+  );
+
+/** A logger that also calls `onLine` for every line (to act at a point of the run). */
+function watchingLogger(onLine: (line: string) => void): Logger & { lines: string[] } {
+  const inner = memoryLogger();
+  const wrap =
+    (f: (m: string) => void) =>
+    (m: string): void => {
+      f(m);
+      onLine(m);
+    };
+  return { ...inner, info: wrap(inner.info), warn: wrap(inner.warn), error: wrap(inner.error) };
+}
+
+/** The cluster directories of an arm under a parent directory. */
+const clusterDirs = (parent: string, arm: string) =>
+  readdirSync(parent)
+    .filter((d) => d.startsWith(`pgperf-${arm}-`))
+    .map((d) => path.join(parent, d));
+
+describe('faults with real servers', () => {
+  it('kill -9 of a postmaster mid-run: sample failed with the log tail, restarted, run completes', async () => {
+    const parent = await mkdtemp(path.join(tmp, 'kill9-'));
+    await chmod(parent, 0o755);
+    let killed: number | undefined;
+    let poller: NodeJS.Timeout | undefined;
+    const logger = watchingLogger((line) => {
+      if (!line.startsWith('plan:') || poller) return;
+      const [headDir] = clusterDirs(parent, 'head');
+      poller = setInterval(() => {
+        // pgbench is connected to head's socket: kill head's postmaster under it.
+        if (killed || processesMentioning(path.join(headDir!, 'socket')).length === 0) return;
+        const pid = Number(
+          readFileSync(path.join(headDir!, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
+        );
+        process.kill(pid, 'SIGKILL');
+        killed = pid;
+      }, 50);
+    });
+    const resultsFile = path.join(parent, 'results.json');
+    let result: RunResult;
+    try {
+      result = await runBenchmark(
+        {
+          arms: [
+            { label: 'base', binDir, settings: {} },
+            { label: 'head', binDir, settings: {} },
+          ],
+          workloads: [selectOnly(2, 3)],
+          order: 'random',
+          sink: fileSink(resultsFile),
+          analysis: resolveAnalysis(),
+          dataChecksums: false,
+          tmpDir: parent,
+          seed: 7,
+        },
+        { runner: nodeProcessRunner, logger },
+      );
+    } finally {
+      clearInterval(poller);
+    }
+    expect(killed).toBeDefined();
+    expect(result.status).toBe('complete');
+    const failed = result.samples.filter((s) => s.status === 'failed');
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(failed[0]!.arm).toBe('head');
+    expect(failed[0]!.failureReason).toMatch(
+      new RegExp(`the server died \\(postmaster pid ${killed} is gone\\); server log tail:`),
+    );
+    expect(failed[0]!.failureReason).toMatch(/terminated by signal 9|was terminated|database system/i);
+    // Every planned cell-arm-round still got its ok sample, after the restart.
+    const okHead = result.samples.filter((s) => s.arm === 'head' && s.status === 'ok');
+    expect(okHead).toHaveLength(3);
+    expect(logger.lines.join('\n')).toMatch(
+      /the server died during a run; restarting it \(restart 1 of at most 3\)/,
+    );
+    const onDisk = JSON.parse(await readFile(resultsFile, 'utf8')) as RunResult;
+    expect(onDisk.samples).toHaveLength(result.samples.length);
+    expect(processesMentioning(parent)).toEqual([]);
+    expect(await readdir(parent)).toEqual(['results.json']);
+  });
+
+  it('a failing CHECKPOINT: attempts recorded failed with the reason, retried, the run completes', async () => {
+    const parent = await mkdtemp(path.join(tmp, 'checkpoint-'));
+    await chmod(parent, 0o755);
+    const logger = watchingLogger((line) => {
+      if (!line.startsWith('plan:')) return;
+      // The checkpointer reads pg_logical/snapshots; unreadable, every CHECKPOINT on head fails.
+      const [headDir] = clusterDirs(parent, 'head');
+      chmodSync(path.join(headDir!, 'data', 'pg_logical', 'snapshots'), 0o000);
+    });
+    const result = await runBenchmark(
+      {
+        arms: [
+          { label: 'base', binDir, settings: {} },
+          { label: 'head', binDir, settings: {} },
+        ],
+        workloads: [{ ...selectOnly(1), rounds: 2 }],
+        order: 'random',
+        sink: fileSink(path.join(parent, 'results.json')),
+        analysis: resolveAnalysis(),
+        dataChecksums: false,
+        tmpDir: parent,
+        seed: 3,
+      },
+      { runner: nodeProcessRunner, logger },
+    );
+    expect(result.status).toBe('complete');
+    const head = result.samples.filter((s) => s.arm === 'head');
+    expect(head).toHaveLength(4); // 2 rounds x (attempt + 1 retry)
+    for (const s of head) {
+      expect(s.status).toBe('failed');
+      expect(s.failureReason).toMatch(/^pre-run maintenance failed: .*checkpoint request failed/);
+    }
+    expect(result.samples.filter((s) => s.arm === 'base' && s.status === 'ok')).toHaveLength(2);
+    expect(result.warnings.join('\n')).toMatch(/failed 2 times, giving up this run/);
+    expect(logger.lines.join('\n')).not.toMatch(/internal error/);
+    expect(processesMentioning(parent)).toEqual([]);
+    expect(await readdir(parent)).toEqual(['results.json']);
+  });
+});
+
+interface Ran {
+  code: number | null;
+  stderr: string;
+}
+
+/** Runs the built CLI; sends `signals` (in order, `gapMs` apart) once the first measured run is logged. */
+function runAndSignal(args: string[], signals: NodeJS.Signals[], gapMs = 300): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && /round \d+\/\d+/.test(stderr)) {
+        sent = true;
+        signals.forEach((s, i) => setTimeout(() => child.kill(s), i * gapMs));
+      }
+    });
+    child.stdout.on('data', () => {});
+    // Never outlive the test: a run that did not stop is killed (and then fails the assertions).
+    const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe('signals to a running `pgperf run` (dist/cli.js)', () => {
+  const runArgs = (parent: string, out: string) => [
+    'run',
+    '--arm',
+    `base=${binDir}`,
+    '--arm',
+    `head=${binDir}`,
+    '--workload',
+    path.join(root, 'workloads/smoke.yml'),
+    '--rounds',
+    '20',
+    '--duration',
+    '2',
+    '--out',
+    out,
+    '--tmp-dir',
+    parent,
+  ];
+
+  it.each([
+    { name: 'SIGINT once', signals: ['SIGINT'] as NodeJS.Signals[], code: 130 },
+    { name: 'SIGINT twice', signals: ['SIGINT', 'SIGINT'] as NodeJS.Signals[], code: 130 },
+    { name: 'SIGTERM', signals: ['SIGTERM'] as NodeJS.Signals[], code: 143 },
+  ])('$name: exit $code, no server left, temp dir emptied, samples kept', async ({ signals, code }) => {
+    const parent = await mkdtemp(path.join(tmp, 'sig-'));
+    await chmod(parent, 0o755);
+    const out = path.join(parent, 'out');
+    const ran = await runAndSignal(runArgs(parent, out), signals);
+    expect(ran.stderr).not.toMatch(/internal error/);
+    expect(ran.code).toBe(code);
+    expect(processesMentioning(parent)).toEqual([]);
+    expect((await readdir(parent)).filter((d) => d.startsWith('pgperf-'))).toEqual([]);
+    const [runDir] = await readdir(out);
+    const result = JSON.parse(await readFile(path.join(out, runDir!, 'results.json'), 'utf8')) as RunResult;
+    // A forced exit (second signal) cannot finish the document: it keeps the samples, never "complete".
+    if (signals.length === 1) expect(result.status).toBe('interrupted');
+    else expect(result.status).not.toBe('complete');
+    expect(result.samples.length).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,335 @@
+/**
+ * Bad input, table-driven: every case is refused before anything starts, with a message that names
+ * the flag, input, file or field, the bad value and what is expected; and nothing is left behind (no
+ * new pgperf temp directory, no postgres process, no results file). Cases run the real parsers: the
+ * commander program for CLI flags, parseInputs with INPUT_-style names for Action inputs, the workload
+ * loader for YAML, readContext for event payloads.
+ */
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readContext } from '../../src/action/context.js';
+import { parseInputs } from '../../src/action/inputs.js';
+import { main } from '../../src/cli/main.js';
+import { checkArmCount, checkOutDir, checkSetArms, checkTmpDir } from '../../src/cli/validate.js';
+import { parseWorkload } from '../../src/config/load-workload.js';
+import { shippedWorkloadFile } from '../../src/config/shipped-workloads.js';
+import { processesMentioning } from '../helpers/postgres.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+let dir: string;
+let aFile: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'bad-input-'));
+  aFile = path.join(dir, 'a-file');
+  await writeFile(aFile, 'x');
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** pgperf temp dirs and processes, to check that a refused input left nothing behind. */
+async function leftovers(): Promise<string[]> {
+  const tmp = (await readdir(os.tmpdir())).filter((f) => /^pgperf-/.test(f));
+  return [...tmp, ...processesMentioning(dir).map(String)];
+}
+
+/** Runs the CLI in-process; returns the exit code and what it wrote to stderr. */
+async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = '';
+  const write = process.stderr.write.bind(process.stderr);
+  const writeOut = process.stdout.write.bind(process.stdout);
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  }) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    const code = await main(args);
+    return { code, stderr };
+  } finally {
+    process.stderr.write = write;
+    process.stdout.write = writeOut;
+    process.exitCode = undefined;
+  }
+}
+
+const bin = '/usr/lib/postgresql/15/bin';
+const wl = () => path.join(root, 'workloads/smoke.yml');
+
+type Case = [string, () => Promise<unknown> | unknown, RegExp];
+
+const cliCases: Case[] = [
+  [
+    '--arm without =',
+    () => cli(['run', '--arm', 'base', '--workload', wl()]),
+    /--arm must be LABEL=BINDIR .*got 'base'/,
+  ],
+  [
+    '--rounds 0',
+    () => cli(['run', '--rounds', '0', '--workload', wl()]),
+    /--rounds must be a positive integer, got '0'/,
+  ],
+  [
+    '--rounds x',
+    () => cli(['run', '--rounds', 'x', '--workload', wl()]),
+    /--rounds must be a positive integer, got 'x'/,
+  ],
+  [
+    '--duration -1',
+    () => cli(['run', '--duration', '-1', '--workload', wl()]),
+    /--duration must be a positive integer, got '-1'/,
+  ],
+  [
+    '--seed 1.5',
+    () => cli(['run', '--seed', '1.5', '--workload', wl()]),
+    /--seed must be a positive integer, got '1.5'/,
+  ],
+  [
+    '--order zigzag',
+    () => cli(['run', '--order', 'zigzag', '--workload', wl()]),
+    /--order must be one of random, abba, got 'zigzag'/,
+  ],
+  [
+    '--set without arm',
+    () => cli(['run', '--set', 'work_mem=4MB', '--workload', wl()]),
+    /--set must be ARM:NAME=VALUE .*got 'work_mem=4MB'/,
+  ],
+  [
+    '--set head:port=5432',
+    () => cli(['run', '--set', 'head:port=5432', '--workload', wl()]),
+    /--set head:port: "port" is set by pgperf/,
+  ],
+  [
+    '--set head:hba_file',
+    () => cli(['run', '--set', 'head:hba_file=/tmp/x', '--workload', wl()]),
+    /"hba_file" is set by pgperf/,
+  ],
+  [
+    '--set multi-line value',
+    () => cli(['run', '--set', "head:work_mem=4MB\nhba_file='/tmp/x'", '--workload', wl()]),
+    /must be a single line/,
+  ],
+  [
+    '--set bad name',
+    () => cli(['run', '--set', 'head:Work-Mem=1', '--workload', wl()]),
+    /"Work-Mem" is not a setting name/,
+  ],
+  [
+    '--set library path',
+    () => cli(['run', '--set', 'head:shared_preload_libraries=/tmp/x.so', '--workload', wl()]),
+    /library names .* not paths/,
+  ],
+  [
+    'missing workload file',
+    () => cli(['run', '--arm', `a=${bin}`, '--arm', `b=${bin}`, '--workload', path.join(dir, 'nope.yml')]),
+    /workload file .*nope\.yml: cannot read it \(ENOENT\)/,
+  ],
+  ['no arms', () => cli(['run', '--workload', wl()]), /nothing to run: give the arms as --arm LABEL=BINDIR/],
+  ['unknown command', () => cli(['frobnicate']), /unknown command 'frobnicate'/],
+  [
+    'stat empty file',
+    async () => {
+      const empty = path.join(dir, 'empty.txt');
+      await writeFile(empty, '\n# only a comment\n');
+      return cli(['stat', empty, empty]);
+    },
+    /empty\.txt: no values .*expected one number per line/,
+  ],
+  [
+    'stat --alpha 2',
+    () => cli(['stat', aFile, aFile, '--alpha', '2']),
+    /--alpha must be a number between 0 and 1, got '2'/,
+  ],
+  ['stat not a number', () => cli(['stat', aFile, aFile]), /a-file line 1: 'x' is not a number/],
+  [
+    '--tmp-dir missing',
+    () => checkTmpDir(path.join(dir, 'missing')),
+    /--tmp-dir .*missing: no such directory/,
+  ],
+  ['--tmp-dir a file', () => checkTmpDir(aFile), /--tmp-dir .*a-file: not a directory/],
+  ['--out a file', () => checkOutDir(aFile), /--out .*a-file: is a file; expected a directory/],
+  ['a single --arm', () => checkArmCount(1), /--arm given once: a comparison needs two or more arms/],
+  [
+    '--set for an unknown arm',
+    () => checkSetArms([{ arm: 'hed', name: 'work_mem' }], ['base', 'head']),
+    /--set hed:work_mem: no arm is labelled "hed" \(arms: base, head\)/,
+  ],
+];
+
+const defaults: Record<string, string> = { 'github-token': 'ghs_x', mode: 'benchmark' };
+const action = (inputs: Record<string, string>) => () =>
+  parseInputs((name) => ({ ...defaults, ...inputs })[name] ?? '');
+
+const actionCases: Case[] = [
+  ['mode', action({ mode: 'bench' }), /input 'mode' must be one of benchmark, comment, got 'bench'/],
+  [
+    'fail-on',
+    action({ 'fail-on': 'always' }),
+    /input 'fail-on' must be one of regression, inconclusive, never, got 'always'/,
+  ],
+  ['rounds', action({ rounds: 'many' }), /input 'rounds' must be a whole number >= 1, got 'many'/],
+  ['duration 0', action({ duration: '0' }), /input 'duration' must be a whole number >= 1, got '0'/],
+  [
+    'alpha',
+    action({ alpha: '1.5' }),
+    /input 'alpha' must be a number between 0 and 1 \(exclusive\), got '1.5'/,
+  ],
+  ['threshold', action({ threshold: '-2' }), /input 'threshold' must be a number between 0 and 100/],
+  ['comment', action({ comment: 'yes' }), /input 'comment' must be true or false, got 'yes'/],
+  ['pr-number', action({ 'pr-number': '#12' }), /input 'pr-number' must be a whole number >= 1, got '#12'/],
+  ['comment-id', action({ 'comment-id': 'a b' }), /input 'comment-id' must be letters, digits/],
+  [
+    'no token',
+    action({ 'github-token': '' }),
+    /input 'github-token' is empty but 'comment' or 'commit-status' is on/,
+  ],
+  ['one bin dir', action({ 'base-bin-dir': bin }), /inputs 'base-bin-dir' and 'head-bin-dir' go together/],
+  [
+    'patches with bin dirs',
+    action({ 'base-bin-dir': bin, 'head-bin-dir': bin, patches: 'a.patch' }),
+    /input 'patches' builds PostgreSQL, but 'base-bin-dir' and 'head-bin-dir' give pre-built installs/,
+  ],
+  [
+    'build-options with bin dirs',
+    action({ 'base-bin-dir': bin, 'head-bin-dir': bin, 'build-options': '-Db_lto=true' }),
+    /input 'build-options' builds PostgreSQL/,
+  ],
+  [
+    'head-ref with a space',
+    action({ 'head-ref': 'main; rm -rf /' }),
+    /input 'head-ref' must be a branch, tag or commit sha/,
+  ],
+  [
+    'unknown shipped workload',
+    () => shippedWorkloadFile('select-onyl', path.join(root, 'workloads'), "input 'workloads'"),
+    /input 'workloads': no shipped workload is named 'select-onyl' \(shipped: .*select-only.*tpcb-like/,
+  ],
+];
+
+/** A workload that is valid except for what a case changes. */
+const yaml = (extra: string) => `name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1]\n${extra}`;
+const workloadCases: Case[] = [
+  [
+    'reserved setting',
+    () => parseWorkload(yaml('settings:\n  port: 5433\n'), 'w.yml'),
+    /w\.yml:\d+:\d+: settings\.port: "port" is set by pgperf/,
+  ],
+  [
+    'multi-line setting',
+    () => parseWorkload(yaml('settings:\n  work_mem: "4MB\\nhba_file = /tmp/x"\n'), 'w.yml'),
+    /settings\.work_mem: the value of "work_mem" must be a single line/,
+  ],
+  [
+    'archive_command',
+    () => parseWorkload(yaml("settings:\n  archive_command: 'curl x'\n"), 'w.yml'),
+    /"archive_command" is set by pgperf/,
+  ],
+  [
+    'clients empty',
+    () => parseWorkload('name: w\ntool: pgbench\nbuiltin: select-only\nclients: []\n', 'w.yml'),
+    /clients: expected at least 1 entries/,
+  ],
+  [
+    'clients as text',
+    () => parseWorkload('name: w\ntool: pgbench\nbuiltin: select-only\nclients: many\n', 'w.yml'),
+    /clients: expected array, got "many"/,
+  ],
+  [
+    'unknown tool',
+    () => parseWorkload('name: w\ntool: hammerdb\nclients: [1]\n', 'w.yml'),
+    /tool: expected one of "pgbench", "sysbench"/,
+  ],
+  [
+    'not a mapping',
+    () => parseWorkload('- a\n- b\n', 'w.yml'),
+    /w\.yml: expected a mapping of workload fields/,
+  ],
+  ['invalid YAML', () => parseWorkload('name: [w\n', 'w.yml'), /w\.yml:\d+:\d+: invalid YAML/],
+  [
+    'extraArgs outside the allow-list',
+    () => parseWorkload(yaml('extraArgs: ["--file=/etc/passwd"]\n'), 'w.yml'),
+    /extraArgs\[0\]/,
+  ],
+];
+
+const write = async (name: string, text: string) => {
+  const file = path.join(dir, name);
+  await writeFile(file, text);
+  return file;
+};
+const ctx =
+  (file: string | undefined, extra: NodeJS.ProcessEnv = {}) =>
+  () =>
+    readContext({ GITHUB_REPOSITORY: 'o/r', ...(file ? { GITHUB_EVENT_PATH: file } : {}), ...extra });
+
+const eventCases: Case[] = [
+  [
+    'event file missing',
+    ctx('/nonexistent/event.json'),
+    /GITHUB_EVENT_PATH \/nonexistent\/event\.json: cannot read the event payload \(ENOENT\)/,
+  ],
+  [
+    'event file not JSON',
+    async () => ctx(await write('event.txt', 'not json {'))(),
+    /event\.txt: the event payload is not JSON/,
+  ],
+  [
+    'event payload an array',
+    async () => ctx(await write('event-array.json', '[1,2]'))(),
+    /event-array\.json: the event payload must be a JSON object, got an array/,
+  ],
+  [
+    'event payload null',
+    async () => ctx(await write('event-null.json', 'null'))(),
+    /the event payload must be a JSON object, got null/,
+  ],
+  ['GITHUB_REPOSITORY missing', () => readContext({}), /GITHUB_REPOSITORY must be owner\/name, got ''/],
+  [
+    'GITHUB_REPOSITORY malformed',
+    () => readContext({ GITHUB_REPOSITORY: 'a/b/c' }),
+    /GITHUB_REPOSITORY must be owner\/name, got 'a\/b\/c'/,
+  ],
+];
+
+describe.each([
+  ['CLI flags', cliCases],
+  ['Action inputs', actionCases],
+  ['workload YAML', workloadCases],
+  ['event payloads', eventCases],
+])('bad input: %s', (_group, cases) => {
+  it.each(cases)('%s', async (_name, attempt, message) => {
+    const before = new Set(await leftovers());
+    let outcome: unknown;
+    try {
+      outcome = await attempt();
+    } catch (e) {
+      outcome = e;
+    }
+    const text =
+      outcome instanceof Error
+        ? outcome.message
+        : typeof outcome === 'object' && outcome !== null && 'stderr' in outcome
+          ? (outcome as { stderr: string; code: number }).stderr
+          : `accepted: ${JSON.stringify(outcome)}`;
+    expect(text).toMatch(message);
+    if (typeof outcome === 'object' && outcome !== null && 'code' in outcome) {
+      expect((outcome as { code: number }).code).not.toBe(0);
+      expect(text).not.toMatch(/internal error|at .*\.ts:\d+/);
+    }
+    const after = (await leftovers()).filter((f) => !before.has(f));
+    expect(after).toEqual([]);
+    expect((await readdir(dir)).filter((f) => /results|run-/.test(f))).toEqual([]);
+  });
+});
+
+it('has at least 40 cases', () => {
+  expect(
+    cliCases.length + actionCases.length + workloadCases.length + eventCases.length,
+  ).toBeGreaterThanOrEqual(40);
+});
