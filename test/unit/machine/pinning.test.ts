@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseWorkload } from '../../../src/config/load-workload.js';
+import type { PgbenchWorkload } from '../../../src/config/workload-schema.js';
+import { threadsFor } from '../../../src/drivers/pgbench/command.js';
 import { formatCpuList } from '../../../src/env/sysfs.js';
 import { readTopology } from '../../../src/env/topology.js';
 import { autoSplit, findPinningTools, planCpus, withCpuPrefix } from '../../../src/machine/pinning.js';
@@ -104,5 +107,21 @@ describe('prefix helpers', () => {
   it('finds taskset on a PATH and nothing on an empty one', async () => {
     expect((await findPinningTools('/nonexistent:/usr/bin:/bin')).taskset).toMatch(/\/taskset$/);
     expect(await findPinningTools('')).toEqual({});
+  });
+});
+
+describe('pgbench -j when pinned', () => {
+  const w = (threads: string) =>
+    parseWorkload(
+      `name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1]\nthreads: ${threads}\n`,
+      'w.yml',
+    ) as PgbenchWorkload;
+
+  it('auto follows the client CPUs, not the machine, and never exceeds the clients', () => {
+    expect(threadsFor(w('auto'), 64, 128, 16)).toBe(16);
+    expect(threadsFor(w('auto'), 8, 128, 16)).toBe(8);
+    expect(threadsFor(w('auto'), 64, 128)).toBe(64);
+    expect(threadsFor(w('clients'), 64, 128, 16)).toBe(64);
+    expect(threadsFor(w('4'), 64, 128, 16)).toBe(4);
   });
 });
