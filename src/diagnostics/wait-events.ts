@@ -40,7 +40,7 @@ export interface RunningDiagnostics {
 export const DIAGNOSTICS_APPLICATION_NAME = 'pgperf-diagnostics';
 const LOCK_SAMPLE_INTERVAL_MS = 1000;
 
-const ACTIVITY_SQL = `
+export const ACTIVITY_SQL = `
 SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
        coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
   FROM pg_stat_activity
