@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path19 = __require("node:path");
+    var path20 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path19.resolve(baseDir, baseName);
+          const localBin = path20.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path19.extname(baseName))) return void 0;
+          if (sourceExt.includes(path20.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path19.resolve(
-            path19.dirname(resolvedScriptPath),
+          executableDir = path20.resolve(
+            path20.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path19.basename(
+            const legacyName = path20.basename(
               this._scriptPath,
-              path19.extname(this._scriptPath)
+              path20.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path19.extname(executableFile));
+        launchWithNode = sourceExt.includes(path20.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path19.basename(filename, path19.extname(filename));
+        this._name = path20.basename(filename, path20.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path20) {
-        if (path20 === void 0) return this._executableDir;
-        this._executableDir = path20;
+      executableDir(path21) {
+        if (path21 === void 0) return this._executableDir;
+        this._executableDir = path21;
         return this;
       }
       /**
@@ -4413,13 +4413,13 @@ var require_binaryParsers = __commonJS({
       if (offset % 8 + bits >= 8) {
         result = callback(0, inv(data[offsetBytes]) & mask, firstBits);
       }
-      var bytes = bits + offset >> 3;
-      for (var i = offsetBytes + 1; i < bytes; i++) {
+      var bytes2 = bits + offset >> 3;
+      for (var i = offsetBytes + 1; i < bytes2; i++) {
         result = callback(result, inv(data[i]), 8);
       }
       var lastBits = (bits + offset) % 8;
       if (lastBits > 0) {
-        result = callback(result, inv(data[bytes]) >> 8 - lastBits, lastBits);
+        result = callback(result, inv(data[bytes2]) >> 8 - lastBits, lastBits);
       }
       return result;
     };
@@ -6568,9 +6568,9 @@ var require_parser = __commonJS({
           this.bufferLength = buffer.byteLength;
         }
       }
-      handlePacket(offset, code, length, bytes) {
+      handlePacket(offset, code, length, bytes2) {
         const { reader } = this;
-        reader.setBuffer(offset, bytes);
+        reader.setBuffer(offset, bytes2);
         let message;
         switch (code) {
           case 50:
@@ -7205,7 +7205,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path19 = __require("path");
+    var path20 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -7244,7 +7244,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path19.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path19.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path20.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path20.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7376,7 +7376,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path19 = __require("path");
+    var path20 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -9611,17 +9611,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path19) {
-      const ctrl = callVisitor(key, node2, visitor, path19);
+    function visit_(key, node2, visitor, path20) {
+      const ctrl = callVisitor(key, node2, visitor, path20);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path19, ctrl);
-        return visit_(key, ctrl, visitor, path19);
+        replaceNode(key, path20, ctrl);
+        return visit_(key, ctrl, visitor, path20);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path19 = Object.freeze(path19.concat(node2));
+          path20 = Object.freeze(path20.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path19);
+            const ci = visit_(i, node2.items[i], visitor, path20);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9632,13 +9632,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path19 = Object.freeze(path19.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path19);
+          path20 = Object.freeze(path20.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path20);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path19);
+          const cv = visit_("value", node2.value, visitor, path20);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9659,17 +9659,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path19) {
-      const ctrl = await callVisitor(key, node2, visitor, path19);
+    async function visitAsync_(key, node2, visitor, path20) {
+      const ctrl = await callVisitor(key, node2, visitor, path20);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path19, ctrl);
-        return visitAsync_(key, ctrl, visitor, path19);
+        replaceNode(key, path20, ctrl);
+        return visitAsync_(key, ctrl, visitor, path20);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path19 = Object.freeze(path19.concat(node2));
+          path20 = Object.freeze(path20.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path19);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path20);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9680,13 +9680,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path19 = Object.freeze(path19.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path19);
+          path20 = Object.freeze(path20.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path20);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path19);
+          const cv = await visitAsync_("value", node2.value, visitor, path20);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9713,23 +9713,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path19) {
+    function callVisitor(key, node2, visitor, path20) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path19);
+        return visitor(key, node2, path20);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path19);
+        return visitor.Map?.(key, node2, path20);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path19);
+        return visitor.Seq?.(key, node2, path20);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path19);
+        return visitor.Pair?.(key, node2, path20);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path19);
+        return visitor.Scalar?.(key, node2, path20);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path19);
+        return visitor.Alias?.(key, node2, path20);
       return void 0;
     }
-    function replaceNode(key, path19, node2) {
-      const parent = path19[path19.length - 1];
+    function replaceNode(key, path20, node2) {
+      const parent = path20[path20.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -10341,10 +10341,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path19, value) {
+    function collectionFromPath(schema, path20, value) {
       let v = value;
-      for (let i = path19.length - 1; i >= 0; --i) {
-        const k = path19[i];
+      for (let i = path20.length - 1; i >= 0; --i) {
+        const k = path20[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -10363,7 +10363,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path19) => path19 == null || typeof path19 === "object" && !!path19[Symbol.iterator]().next().done;
+    var isEmptyPath = (path20) => path20 == null || typeof path20 === "object" && !!path20[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -10393,11 +10393,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path19, value) {
-        if (isEmptyPath(path19))
+      addIn(path20, value) {
+        if (isEmptyPath(path20))
           this.add(value);
         else {
-          const [key, ...rest] = path19;
+          const [key, ...rest] = path20;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -10411,8 +10411,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path19) {
-        const [key, ...rest] = path19;
+      deleteIn(path20) {
+        const [key, ...rest] = path20;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -10426,8 +10426,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path19, keepScalar) {
-        const [key, ...rest] = path19;
+      getIn(path20, keepScalar) {
+        const [key, ...rest] = path20;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -10445,8 +10445,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path19) {
-        const [key, ...rest] = path19;
+      hasIn(path20) {
+        const [key, ...rest] = path20;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -10456,8 +10456,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path19, value) {
-        const [key, ...rest] = path19;
+      setIn(path20, value) {
+        const [key, ...rest] = path20;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -12972,9 +12972,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path19, value) {
+      addIn(path20, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path19, value);
+          this.contents.addIn(path20, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -13049,14 +13049,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path19) {
-        if (Collection.isEmptyPath(path19)) {
+      deleteIn(path20) {
+        if (Collection.isEmptyPath(path20)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path19) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path20) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -13071,10 +13071,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path19, keepScalar) {
-        if (Collection.isEmptyPath(path19))
+      getIn(path20, keepScalar) {
+        if (Collection.isEmptyPath(path20))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path19, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path20, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -13085,10 +13085,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path19) {
-        if (Collection.isEmptyPath(path19))
+      hasIn(path20) {
+        if (Collection.isEmptyPath(path20))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path19) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path20) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -13105,13 +13105,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path19, value) {
-        if (Collection.isEmptyPath(path19)) {
+      setIn(path20, value) {
+        if (Collection.isEmptyPath(path20)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path19), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path20), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path19, value);
+          this.contents.setIn(path20, value);
         }
       }
       /**
@@ -15072,9 +15072,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path19) => {
+    visit2.itemAtPath = (cst, path20) => {
       let item = cst;
-      for (const [field, index] of path19) {
+      for (const [field, index] of path20) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -15083,23 +15083,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path19) => {
-      const parent = visit2.itemAtPath(cst, path19.slice(0, -1));
-      const field = path19[path19.length - 1][0];
+    visit2.parentCollection = (cst, path20) => {
+      const parent = visit2.itemAtPath(cst, path20.slice(0, -1));
+      const field = path20[path20.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path19, item, visitor) {
-      let ctrl = visitor(item, path19);
+    function _visit(path20, item, visitor) {
+      let ctrl = visitor(item, path20);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path19.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path20.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -15110,10 +15110,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path19);
+            ctrl = ctrl(item, path20);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path19) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path20) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -17353,17 +17353,11 @@ ${tail(res.stderr + res.stdout)}`
       this.port = await freePort();
       await writeFile(path2.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
-      const res = await this.pg("pg_ctl", [
-        "start",
-        "-D",
-        this.dataDir,
-        "-l",
-        this.logFile,
-        "-w",
-        "-t",
-        String(START_TIMEOUT_S),
-        "-s"
-      ]);
+      const res = await this.pg(
+        "pg_ctl",
+        ["start", "-D", this.dataDir, "-l", this.logFile, "-w", "-t", String(START_TIMEOUT_S), "-s"],
+        this.spec.cpuPrefix
+      );
       if (res.exitCode === 0) {
         this.deps.logger.debug(`arm ${this.spec.label}: server up on ${this.socketDir} port ${this.port}`);
         await this.ensureDatabase();
@@ -17516,15 +17510,19 @@ ${log || res.stderr}`
   async hasPidFile() {
     return await this.postmasterPid() !== void 0;
   }
-  /** Runs a server-side binary as the run-as user. */
-  pg(bin, args) {
+  /** Runs a server-side binary as the run-as user, optionally under a command prefix. */
+  pg(bin, args, prefix) {
     const options = { env: { LC_ALL: "C" } };
     if (this.spec.runAs) {
       options.uid = this.spec.runAs.uid;
       options.gid = this.spec.runAs.gid;
       options.cwd = this.dir;
     }
-    return this.deps.runner.run(path2.join(this.spec.binDir, bin), args, options);
+    const command = path2.join(this.spec.binDir, bin);
+    if (prefix && prefix.length > 0) {
+      return this.deps.runner.run(prefix[0], [...prefix.slice(1), command, ...args], options);
+    }
+    return this.deps.runner.run(command, args, options);
   }
 };
 var ORPHAN_WAIT_S = 30;
@@ -18016,8 +18014,8 @@ async function installContentHash(installDir) {
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile3(path5.join(installDir, child));
-        outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
+        const bytes2 = await readFile3(path5.join(installDir, child));
+        outer.update(`file ${child} ${bytes2.length} ${sha256(bytes2)}
 `);
       } else outer.update(`other ${child}
 `);
@@ -19577,10 +19575,10 @@ function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE
 }
 
 // src/compare/format.ts
-function formatPct(pct3, decimals = 2) {
-  const text2 = Math.abs(pct3).toFixed(decimals);
+function formatPct(pct4, decimals = 2) {
+  const text2 = Math.abs(pct4).toFixed(decimals);
   if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
-  return `${pct3 < 0 ? "-" : "+"}${text2}%`;
+  return `${pct4 < 0 ? "-" : "+"}${text2}%`;
 }
 function formatPctInterval(lower, upper) {
   return `[${formatPct(lower)}, ${formatPct(upper)}]`;
@@ -22461,10 +22459,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path19) {
-  if (!path19)
+function getElementAtPath(obj, path20) {
+  if (!path20)
     return obj;
-  return path19.reduce((acc, key) => acc?.[key], obj);
+  return path20.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -22804,11 +22802,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path19, issues) {
+function prefixIssues(path20, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path19);
+    iss.path.unshift(path20);
     return iss;
   });
 }
@@ -22927,16 +22925,16 @@ function cleanEnum(obj) {
 }
 function base64ToUint8Array(base643) {
   const binaryString = atob(base643);
-  const bytes = new Uint8Array(binaryString.length);
+  const bytes2 = new Uint8Array(binaryString.length);
   for (let i = 0; i < binaryString.length; i++) {
-    bytes[i] = binaryString.charCodeAt(i);
+    bytes2[i] = binaryString.charCodeAt(i);
   }
-  return bytes;
+  return bytes2;
 }
-function uint8ArrayToBase64(bytes) {
+function uint8ArrayToBase64(bytes2) {
   let binaryString = "";
-  for (let i = 0; i < bytes.length; i++) {
-    binaryString += String.fromCharCode(bytes[i]);
+  for (let i = 0; i < bytes2.length; i++) {
+    binaryString += String.fromCharCode(bytes2[i]);
   }
   return btoa(binaryString);
 }
@@ -22945,22 +22943,22 @@ function base64urlToUint8Array(base64url3) {
   const padding = "=".repeat((4 - base643.length % 4) % 4);
   return base64ToUint8Array(base643 + padding);
 }
-function uint8ArrayToBase64url(bytes) {
-  return uint8ArrayToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
+function uint8ArrayToBase64url(bytes2) {
+  return uint8ArrayToBase64(bytes2).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
 }
 function hexToUint8Array(hex3) {
   const cleanHex = hex3.replace(/^0x/, "");
   if (cleanHex.length % 2 !== 0) {
     throw new Error("Invalid hex string length");
   }
-  const bytes = new Uint8Array(cleanHex.length / 2);
+  const bytes2 = new Uint8Array(cleanHex.length / 2);
   for (let i = 0; i < cleanHex.length; i += 2) {
-    bytes[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
+    bytes2[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
   }
-  return bytes;
+  return bytes2;
 }
-function uint8ArrayToHex(bytes) {
-  return Array.from(bytes).map((b) => b.toString(16).padStart(2, "0")).join("");
+function uint8ArrayToHex(bytes2) {
+  return Array.from(bytes2).map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 var Class = class {
   constructor(..._args) {
@@ -23270,16 +23268,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path19 = []) => {
+  const processError = (error63, path20 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path19, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path20, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else {
-        const fullpath = [...path19, ...issue2.path];
+        const fullpath = [...path20, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -23318,17 +23316,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path19 = []) => {
+  const processError = (error63, path20 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path19, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path20, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else {
-        const fullpath = [...path19, ...issue2.path];
+        const fullpath = [...path20, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -23367,8 +23365,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path19 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path19) {
+  const path20 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path20) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -40506,13 +40504,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path19 = ref.slice(1).split("/").filter(Boolean);
-  if (path19.length === 0) {
+  const path20 = ref.slice(1).split("/").filter(Boolean);
+  if (path20.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path19[0] === defsKey) {
-    const key = path19[1] === void 0 ? void 0 : decodeJSONPointerSegment(path19[1]);
+  if (path20[0] === defsKey) {
+    const key = path20[1] === void 0 ? void 0 : decodeJSONPointerSegment(path20[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -41468,12 +41466,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path19) {
-  return path19.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path20) {
+  return path20.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path19) {
+function valueAt(doc, path20) {
   let v = doc;
-  for (const key of path19) {
+  for (const key of path20) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -41482,14 +41480,14 @@ function valueAt(doc, path19) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path19) {
+async function readResults(path20) {
   let text2;
   try {
-    text2 = await readFile7(path19, "utf8");
+    text2 = await readFile7(path20, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path19}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path20}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path19);
+  return parseResults(text2, path20);
 }
 function parseResults(text2, source) {
   let doc;
@@ -41641,6 +41639,20 @@ function compareCommand() {
 import { readdir as readdir5 } from "node:fs/promises";
 
 // src/config/workload-schema.ts
+import os7 from "node:os";
+
+// src/machine/client-sweep.ts
+function autoClientSweep(logicalCpus) {
+  if (!Number.isInteger(logicalCpus) || logicalCpus < 1) {
+    throw new Error(`autoClientSweep: logicalCpus must be a positive integer, got ${logicalCpus}`);
+  }
+  const top = 2 * logicalCpus;
+  const points = /* @__PURE__ */ new Set([logicalCpus, top]);
+  for (let c = 1; c <= top; c *= 2) points.add(c);
+  return [...points].sort((a, b) => a - b);
+}
+
+// src/config/workload-schema.ts
 var BUILTIN_SCRIPTS = ["tpcb-like", "simple-update", "select-only"];
 var QUERY_MODES = ["simple", "extended", "prepared"];
 var PGBENCH_EXTRA_OPTIONS = {
@@ -41704,6 +41716,28 @@ var settingsField = external_exports.record(settingName, settingValue).default({
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+function clientsField(what, description) {
+  return external_exports.preprocess(
+    (v) => v === "auto" ? autoClientSweep(os7.availableParallelism()) : v,
+    external_exports.array(positiveInt2).min(1, `at least one ${what}`)
+  ).describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
+}
+var cpuList = external_exports.preprocess(
+  (v) => typeof v === "number" ? String(v) : v,
+  external_exports.string().regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, "a CPU list like 0-3,8")
+);
+var cpusField = external_exports.union(
+  [
+    external_exports.literal("auto"),
+    external_exports.strictObject({
+      server: cpuList.describe('CPUs of the PostgreSQL server (taskset -c list), e.g. "0-3".'),
+      client: cpuList.describe('CPUs of the benchmark client, e.g. "4-7"; pgbench -j follows their count.')
+    })
+  ],
+  { error: 'expected "auto" or {server: "0-3", client: "4-7"} (kernel CPU lists)' }
+).optional().describe(
+  'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.'
+);
 var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
 var scriptFile = external_exports.strictObject({
   file: external_exports.string().min(1).describe("Path of a pgbench script, relative to the workload file."),
@@ -41724,7 +41758,7 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   pipeline: external_exports.number().int().min(2).max(100).optional().describe("Run builtin select-only as pipelines of this many queries (PG14+)."),
   queryMode: external_exports.enum(QUERY_MODES).default("prepared").describe("pgbench -M."),
   scale: positiveInt2.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
-  clients: external_exports.array(positiveInt2).min(1, "at least one client count").describe("The client-count sweep: one cell per entry."),
+  clients: clientsField("client count", "The client-count sweep: one cell per entry."),
   threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt2]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
   duration: durationField,
   warmup: warmupField,
@@ -41735,7 +41769,8 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   checkpoint: checkpointField,
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
   threshold: thresholdField,
-  retries: retriesField
+  retries: retriesField,
+  cpus: cpusField
 }).superRefine((w, ctx) => {
   if (w.builtin === void 0 === (w.scripts === void 0)) {
     ctx.addIssue({
@@ -41770,7 +41805,10 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   script: external_exports.enum(SYSBENCH_SCRIPTS).describe("The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`)."),
   tables: positiveInt2.default(1).describe("sysbench --tables: number of sbtestN tables."),
   tableSize: positiveInt2.default(1e4).describe("sysbench --table-size: rows per table."),
-  clients: external_exports.array(positiveInt2).min(1, "at least one thread count").describe("The thread sweep, sysbench --threads (one connection per thread): one cell per entry."),
+  clients: clientsField(
+    "thread count",
+    "The thread sweep, sysbench --threads (one connection per thread): one cell per entry."
+  ),
   duration: durationField,
   warmup: warmupField,
   rounds: roundsField,
@@ -41785,7 +41823,8 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   checkpoint: checkpointField,
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
   threshold: thresholdField,
-  retries: retriesField
+  retries: retriesField,
+  cpus: cpusField
 }).superRefine((w, ctx) => {
   refineClients(w, ctx);
   refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
@@ -41837,7 +41876,18 @@ function checkSysbenchExtraArg(arg) {
 }
 function workloadJsonSchema() {
   return {
-    ...external_exports.toJSONSchema(workloadSchema, { io: "input", unrepresentable: "any" }),
+    ...external_exports.toJSONSchema(workloadSchema, {
+      io: "input",
+      unrepresentable: "any",
+      override: (ctx) => {
+        const json2 = ctx.jsonSchema;
+        if (json2.type !== "array" || typeof json2.description !== "string" || !json2.description.includes('"auto"'))
+          return;
+        const { description, ...list } = json2;
+        for (const key of Object.keys(json2)) delete json2[key];
+        Object.assign(json2, { description, anyOf: [list, { type: "string", const: "auto" }] });
+      }
+    }),
     $id: "https://github.com/pgperf/pgperf/workloads/workload.schema.json",
     title: "pgperf workload"
   };
@@ -41895,7 +41945,7 @@ function combineSinks(...sinks) {
 
 // src/runner/run-loop.ts
 import { copyFile, mkdir as mkdir5 } from "node:fs/promises";
-import os8 from "node:os";
+import os9 from "node:os";
 import path13 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
@@ -41997,9 +42047,9 @@ function initArgs(w, c) {
   if (w.init.unloggedTables) args.push("--unlogged-tables");
   return [...args, ...connectionArgs(c), c.database];
 }
-function threadsFor(w, clients, cpuCount) {
+function threadsFor(w, clients, cpuCount, clientCpus) {
   if (w.threads === "clients") return clients;
-  if (w.threads === "auto") return Math.max(1, Math.min(clients, cpuCount));
+  if (w.threads === "auto") return Math.max(1, Math.min(clients, clientCpus ?? cpuCount));
   return Math.min(w.threads, clients);
 }
 function measureArgs(input2) {
@@ -42012,7 +42062,7 @@ function measureArgs(input2) {
     "-c",
     String(clients),
     "-j",
-    String(threadsFor(w, clients, input2.cpuCount)),
+    String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
     "-T",
     String(input2.durationS),
     "-P",
@@ -42764,10 +42814,10 @@ function judgeSysbenchRun(input2) {
     return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
   }
   if (!report.transactions) return fail("no transactions were processed");
-  const pct3 = ignoredErrorsPct(report);
-  if (pct3 !== void 0 && pct3 > input2.maxIgnoredErrorsPct) {
+  const pct4 = ignoredErrorsPct(report);
+  if (pct4 !== void 0 && pct4 > input2.maxIgnoredErrorsPct) {
     return fail(
-      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct3.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
+      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct4.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
     );
   }
   return { ok: true, report };
@@ -42950,7 +43000,7 @@ function createDriver(workload, deps) {
 
 // src/env/environment.ts
 import { readFile as readFile8 } from "node:fs/promises";
-import os7 from "node:os";
+import os8 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
   scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
@@ -42958,14 +43008,19 @@ var FACT_FILES = {
   boost: "/sys/devices/system/cpu/cpufreq/boost",
   intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
   smtControl: "/sys/devices/system/cpu/smt/control",
+  smtActive: "/sys/devices/system/cpu/smt/active",
+  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
+  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
+  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
   cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
   transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
+  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
   numaBalancing: "/proc/sys/kernel/numa_balancing",
   clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
   nrHugepages: "/proc/sys/vm/nr_hugepages"
 };
 async function captureEnvironment(settingsHash2) {
-  const cpus = os7.cpus();
+  const cpus = os8.cpus();
   const facts = {};
   await Promise.all(
     Object.entries(FACT_FILES).map(async ([name, file2]) => {
@@ -42973,16 +43028,16 @@ async function captureEnvironment(settingsHash2) {
       if (value !== void 0) facts[name] = value;
     })
   );
-  const loadavg = os7.loadavg().map((l) => l.toFixed(2));
+  const loadavg = os8.loadavg().map((l) => l.toFixed(2));
   facts.loadavgAtStart = loadavg.join(" ");
   return {
-    hostname: os7.hostname(),
-    os: await osPrettyName() ?? `${os7.type()} ${os7.release()}`,
-    kernel: os7.release(),
-    arch: os7.arch(),
+    hostname: os8.hostname(),
+    os: await osPrettyName() ?? `${os8.type()} ${os8.release()}`,
+    kernel: os8.release(),
+    arch: os8.arch(),
     cpuModel: cpus[0]?.model.trim() ?? "unknown",
-    cpuCount: os7.availableParallelism(),
-    memoryBytes: os7.totalmem(),
+    cpuCount: os8.availableParallelism(),
+    memoryBytes: os8.totalmem(),
     facts,
     nodeVersion: process.version,
     settingsHash: settingsHash2
@@ -43088,9 +43143,9 @@ var ProgressTracker = class {
     this.overheadSeconds += Math.max(0, actualS - plannedS);
   }
   /** A retry adds a run that was not planned. */
-  addRun(seconds) {
+  addRun(seconds2) {
     this.plannedRuns++;
-    this.plannedSeconds += seconds;
+    this.plannedSeconds += seconds2;
   }
   /** Estimated seconds left: planned run time left plus the per-run overhead seen so far. */
   remainingSeconds() {
@@ -43108,8 +43163,8 @@ var ProgressTracker = class {
 function formatTps(tps) {
   return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
 }
-function formatDuration(seconds) {
-  const s = Math.round(seconds);
+function formatDuration(seconds2) {
+  const s = Math.round(seconds2);
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
@@ -43120,7 +43175,7 @@ function formatDuration(seconds) {
 async function runBenchmark(req, deps) {
   const { logger, runner } = deps;
   validateRequest(req);
-  const cpuCount = deps.cpuCount ?? os8.availableParallelism();
+  const cpuCount = deps.cpuCount ?? os9.availableParallelism();
   const workloads = req.workloads.map((w) => applyOverrides(w, req));
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
@@ -43528,7 +43583,7 @@ async function executeRun(options, logger, extra = {}) {
 }
 
 // src/cli/store-option.ts
-import os9 from "node:os";
+import os10 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
@@ -43752,7 +43807,7 @@ async function openStore(spec, opts) {
 var STORE_OPTION_HELP = "results store: a directory or postgresql://USER:PASSWORD@HOST/DB (default: $PGPERF_STORE, else ~/.local/share/pgperf/store)";
 function openCliStore(flag, logger, write) {
   return openStore(flag ?? process.env.PGPERF_STORE, {
-    home: os9.homedir(),
+    home: os10.homedir(),
     xdgDataHome: process.env.XDG_DATA_HOME,
     warn: (m) => logger.warn(m),
     info: (m) => logger.info(m),
@@ -43816,15 +43871,656 @@ async function findInstalledBinDir() {
   );
 }
 
+// src/env/sysfs.ts
+import { readdir as readdir6, readFile as readFile10 } from "node:fs/promises";
+import path18 from "node:path";
+async function readText(root, rel) {
+  try {
+    return await readFile10(path18.join(root, rel), "utf8");
+  } catch {
+    return void 0;
+  }
+}
+async function readValue(root, rel) {
+  const text2 = await readText(root, rel);
+  return text2 === void 0 ? void 0 : text2.trim();
+}
+async function readInt(root, rel) {
+  const text2 = await readValue(root, rel);
+  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
+  return Number(text2);
+}
+async function listDir(root, rel, pattern) {
+  try {
+    return (await readdir6(path18.join(root, rel))).filter((e) => pattern.test(e));
+  } catch {
+    return [];
+  }
+}
+function parseCpuList(text2, what = "CPU list") {
+  const trimmed = text2.trim();
+  if (trimmed === "") return [];
+  const cpus = /* @__PURE__ */ new Set();
+  for (const part of trimmed.split(",")) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
+    const from = Number(m[1]);
+    const to = m[2] === void 0 ? from : Number(m[2]);
+    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
+    for (let c = from; c <= to; c++) cpus.add(c);
+  }
+  return [...cpus].sort((a, b) => a - b);
+}
+function formatCpuList(cpus) {
+  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
+  const parts = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+// src/env/load-sample.ts
+function parseProcStat(text2) {
+  const line = text2.split("\n").find((l) => /^cpu\s/.test(l));
+  if (!line) throw new Error('/proc/stat: no aggregate "cpu" line');
+  const f = line.trim().split(/\s+/).slice(1).map(Number);
+  const at = (i) => f[i] ?? 0;
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { total, idle: at(3) + at(4), steal: at(7) };
+}
+function parsePidStat(text2) {
+  const open4 = text2.indexOf("(");
+  const close = text2.lastIndexOf(")");
+  if (open4 < 0 || close < open4) return void 0;
+  const pid = Number(text2.slice(0, open4).trim());
+  const rest = text2.slice(close + 1).trim().split(/\s+/);
+  const utime = Number(rest[11]);
+  const stime = Number(rest[12]);
+  if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
+  return { pid, comm: text2.slice(open4 + 1, close), cpu: utime + stime };
+}
+async function takeLoadSnapshot(root) {
+  const stat5 = await readText(root, "proc/stat");
+  if (stat5 === void 0) return void 0;
+  const procs = [];
+  for (const entry of await listDir(root, "proc", /^\d+$/)) {
+    const text2 = await readText(root, `proc/${entry}/stat`);
+    const parsed = text2 && parsePidStat(text2);
+    if (parsed) procs.push(parsed);
+  }
+  return { cpu: parseProcStat(stat5), procs };
+}
+function loadWindow(before, after, logicalCpus, exclude = []) {
+  const dTotal = after.cpu.total - before.cpu.total;
+  if (dTotal <= 0) return { busyShare: 0, stealShare: 0, processes: [] };
+  const dIdle = after.cpu.idle - before.cpu.idle;
+  const dSteal = after.cpu.steal - before.cpu.steal;
+  const perCpu2 = dTotal / Math.max(1, logicalCpus);
+  const earlier = new Map(before.procs.map((p) => [p.pid, p.cpu]));
+  const processes = [];
+  for (const p of after.procs) {
+    const was = earlier.get(p.pid);
+    if (was === void 0 || exclude.includes(p.pid)) continue;
+    const used = p.cpu - was;
+    if (used > 0) processes.push({ pid: p.pid, comm: p.comm, cpus: used / perCpu2 });
+  }
+  processes.sort((a, b) => b.cpus - a.cpus || a.pid - b.pid);
+  return {
+    busyShare: clamp01((dTotal - dIdle - dSteal) / dTotal),
+    stealShare: clamp01(dSteal / dTotal),
+    processes
+  };
+}
+function clamp01(x) {
+  return Math.min(1, Math.max(0, x));
+}
+
+// src/env/topology.ts
+var CPU_DIR = "sys/devices/system/cpu";
+var NODE_DIR = "sys/devices/system/node";
+async function readTopology(root = "/") {
+  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
+  let online;
+  if (onlineText !== void 0) {
+    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
+  } else {
+    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
+  }
+  const nodeOf = await readNodes(root);
+  const cpus = [];
+  for (const cpu of online) {
+    const base = `${CPU_DIR}/cpu${cpu}`;
+    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
+    const l3 = await readL3(root, base);
+    cpus.push({
+      cpu,
+      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
+      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
+      node: nodeOf.get(cpu) ?? 0,
+      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
+      ...l3 ? { l3 } : {}
+    });
+  }
+  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
+}
+async function readNodes(root) {
+  const nodeOf = /* @__PURE__ */ new Map();
+  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
+    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
+    if (!list) continue;
+    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
+      nodeOf.set(cpu, Number(entry.slice(4)));
+  }
+  return nodeOf;
+}
+async function readL3(root, base) {
+  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
+    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
+    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
+    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
+  }
+  return void 0;
+}
+function summarise2(cpus, smtControl, hasNodes) {
+  const groups = (key) => {
+    const byKey = /* @__PURE__ */ new Map();
+    for (const c of cpus) {
+      const k = key(c);
+      if (k === void 0) continue;
+      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
+    }
+    return [...byKey.values()];
+  };
+  const cores = groups((c) => formatCpuList(c.siblings)).length;
+  const nodes = /* @__PURE__ */ new Map();
+  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
+  return {
+    cpus,
+    logicalCpus: cpus.length,
+    sockets: new Set(cpus.map((c) => c.socket)).size,
+    cores,
+    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
+    ...smtControl !== void 0 ? { smtControl } : {},
+    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node2, list]) => ({ node: node2, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
+    l3Groups: groups((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
+  };
+}
+function describeTopology(t) {
+  const plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
+  return `${plural2(t.sockets, "socket")}, ${plural2(t.numaNodes.length, "NUMA node")}, ${plural2(t.cores, "core")}, ${plural2(t.logicalCpus, "CPU")}${smt}, ${plural2(t.l3Groups.length, "L3 group")}`;
+}
+
+// src/env/preflight.ts
+var LIMITS = {
+  /** Enabled idle states with a wake-up latency above this (µs) cost latency on every wake-up. */
+  deepIdleLatencyUs: 10,
+  busyShareWarn: 0.05,
+  busyShareBad: 0.25,
+  stealShareWarn: 0.01,
+  stealShareBad: 0.05,
+  /** PSI cpu "some" avg10 (percent of time some task waited for a CPU). */
+  psiWarn: 5,
+  psiBad: 20,
+  /** Other processes' CPU, summed, in CPUs. */
+  otherCpusWarn: 0.1,
+  otherCpusBad: 0.5,
+  /** A process is listed when it used at least this much of one CPU. */
+  listProcessCpus: 0.02,
+  /** RLIMIT_NOFILE soft limit; pgbench needs one per client plus a few, the server one per backend file. */
+  nofileWarn: 4096,
+  nofileBad: 1024,
+  /** Free memory without a known shared_buffers. */
+  minAvailableBytes: 1024 ** 3
+};
+var CPU_DIR2 = "sys/devices/system/cpu";
+async function preflight(options = {}) {
+  const root = options.root ?? "/";
+  const windowS = options.windowS ?? 2;
+  const sleep2 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const topology = await readTopology(root);
+  const before = await takeLoadSnapshot(root);
+  if (windowS > 0) await sleep2(windowS * 1e3);
+  const after = await takeLoadSnapshot(root);
+  const window = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
+  const facts = [
+    topologyFact(topology),
+    ...await frequencyFacts(root, topology),
+    ...await idleFacts(root, topology),
+    ...await memoryFacts(root, topology, options.sharedBuffersBytes),
+    ...await kernelFacts(root),
+    await virtualisationFact(root),
+    ...loadFacts(
+      window,
+      windowS,
+      await readText(root, "proc/loadavg"),
+      await readText(root, "proc/pressure/cpu")
+    ),
+    await nofileFact(root)
+  ];
+  return { verdict: overallVerdict2(facts), facts, topology, windowS, capturedAt: (/* @__PURE__ */ new Date()).toISOString() };
+}
+function overallVerdict2(facts) {
+  if (facts.some((f) => f.verdict === "bad")) return "not fit for benchmarking";
+  if (facts.some((f) => f.verdict === "warn")) return "usable with warnings";
+  return "ready";
+}
+function topologyFact(t) {
+  return { id: "topology", group: "cpu", name: "CPU topology", value: describeTopology(t), verdict: "ok" };
+}
+async function perCpu(root, t, rel) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const c of t.cpus) {
+    const v = await readValue(root, `${CPU_DIR2}/cpu${c.cpu}/${rel}`);
+    if (v !== void 0) counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  if (counts.size === 0) return void 0;
+  if (counts.size === 1) return [...counts.keys()][0];
+  return [...counts.entries()].map(([v, n]) => `${v} (${n})`).join(", ");
+}
+async function frequencyFacts(root, t) {
+  const driver = await perCpu(root, t, "cpufreq/scaling_driver");
+  const governor = await perCpu(root, t, "cpufreq/scaling_governor");
+  if (driver === void 0 && governor === void 0) {
+    return [
+      {
+        id: "cpufreq",
+        group: "frequency",
+        name: "frequency scaling",
+        value: "not exposed (no cpufreq: the hypervisor or firmware sets the clock)",
+        verdict: "ok"
+      }
+    ];
+  }
+  const facts = [];
+  const pstate = await readValue(root, `${CPU_DIR2}/intel_pstate/status`) ?? await readValue(root, `${CPU_DIR2}/amd_pstate/status`);
+  facts.push({
+    id: "scalingDriver",
+    group: "frequency",
+    name: "frequency driver",
+    value: `${driver ?? "unknown"}${pstate ? ` (${pstate} mode)` : ""}`,
+    verdict: "ok"
+  });
+  const fixGovernor = "cpupower frequency-set -g performance   # or: echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor";
+  facts.push(
+    governor === "performance" ? { id: "governor", group: "frequency", name: "governor", value: governor, verdict: "ok" } : {
+      id: "governor",
+      group: "frequency",
+      name: "governor",
+      value: governor ?? "unknown",
+      verdict: "warn",
+      why: "the clock ramps up with load, which skews low-client runs",
+      fix: `${fixGovernor}   (pgperf can do it for the run: controls.governor: performance)`
+    }
+  );
+  const epp = await perCpu(root, t, "cpufreq/energy_performance_preference");
+  if (epp !== void 0) {
+    facts.push(
+      epp === "performance" ? { id: "epp", group: "frequency", name: "energy/performance preference", value: epp, verdict: "ok" } : {
+        id: "epp",
+        group: "frequency",
+        name: "energy/performance preference",
+        value: epp,
+        verdict: "warn",
+        why: "the hardware trades speed for power",
+        fix: "echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/energy_performance_preference"
+      }
+    );
+  }
+  const boost = await readInt(root, `${CPU_DIR2}/cpufreq/boost`);
+  const noTurbo = await readInt(root, `${CPU_DIR2}/intel_pstate/no_turbo`);
+  if (boost !== void 0 || noTurbo !== void 0) {
+    const on = boost === 1 || noTurbo === 0;
+    facts.push({
+      id: "boost",
+      group: "frequency",
+      name: "turbo/boost",
+      value: on ? "on" : "off",
+      verdict: on ? "warn" : "ok",
+      ...on ? {
+        why: "the boost clock depends on how many cores are busy, which bends client sweeps",
+        fix: noTurbo !== void 0 ? "echo 1 | tee /sys/devices/system/cpu/intel_pstate/no_turbo" : "echo 0 | tee /sys/devices/system/cpu/cpufreq/boost"
+      } : {}
+    });
+  }
+  return facts;
+}
+async function idleFacts(root, t) {
+  const driver = await readValue(root, `${CPU_DIR2}/cpuidle/current_driver`);
+  const governor = await readValue(root, `${CPU_DIR2}/cpuidle/current_governor_ro`) ?? await readValue(root, `${CPU_DIR2}/cpuidle/current_governor`);
+  const first = t.cpus[0]?.cpu ?? 0;
+  const states = [];
+  const dir = `${CPU_DIR2}/cpu${first}/cpuidle`;
+  const entries = (await listDir(root, dir, /^state\d+$/)).sort(
+    (a, b) => Number(a.slice(5)) - Number(b.slice(5))
+  );
+  for (const s of entries) {
+    states.push({
+      name: await readValue(root, `${dir}/${s}/name`) ?? s,
+      latencyUs: await readInt(root, `${dir}/${s}/latency`) ?? 0,
+      disabled: await readInt(root, `${dir}/${s}/disable`) === 1
+    });
+  }
+  const listed = states.map((s) => `${s.name} ${s.latencyUs}\xB5s${s.disabled ? " (disabled)" : ""}`).join(", ");
+  const value = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed ? `: ${listed}` : ""}`;
+  const deep = states.filter((s) => !s.disabled && s.latencyUs > LIMITS.deepIdleLatencyUs);
+  if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value, verdict: "ok" }];
+  const worst = Math.max(...deep.map((s) => s.latencyUs));
+  return [
+    {
+      id: "cpuidle",
+      group: "idle",
+      name: "idle states",
+      value,
+      verdict: "warn",
+      why: `deep idle states are enabled (${deep.map((s) => s.name).join(", ")}; wake-up up to ${worst}\xB5s): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
+      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: controls.cpuDmaLatency: 0)`
+    }
+  ];
+}
+async function memoryFacts(root, t, sharedBuffers) {
+  const facts = [];
+  const meminfo = await readText(root, "proc/meminfo") ?? "";
+  const kb = (key) => {
+    const m = new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(meminfo);
+    return m ? Number(m[1]) * 1024 : void 0;
+  };
+  const available = kb("MemAvailable");
+  const total = kb("MemTotal");
+  if (available !== void 0) {
+    const need = sharedBuffers;
+    let verdict = "ok";
+    let why;
+    if (need !== void 0 && available < need) {
+      verdict = "bad";
+      why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
+    } else if (need !== void 0 && available < 2 * need) {
+      verdict = "warn";
+      why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
+    } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
+      verdict = "warn";
+      why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
+    }
+    facts.push({
+      id: "memory",
+      group: "memory",
+      name: "available memory",
+      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
+      verdict,
+      ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
+    });
+  }
+  const thpRaw = await readValue(root, "sys/kernel/mm/transparent_hugepage/enabled");
+  if (thpRaw !== void 0) {
+    const thp = /\[(\w+)\]/.exec(thpRaw)?.[1] ?? thpRaw;
+    facts.push({
+      id: "thp",
+      group: "memory",
+      name: "transparent huge pages",
+      value: thp,
+      verdict: thp === "always" ? "warn" : "ok",
+      ...thp === "always" ? {
+        why: "khugepaged compacts and collapses backend memory during runs",
+        fix: "echo madvise | tee /sys/kernel/mm/transparent_hugepage/enabled"
+      } : {}
+    });
+  }
+  const balancing = await readInt(root, "proc/sys/kernel/numa_balancing");
+  if (balancing !== void 0) {
+    const moving = balancing !== 0 && t.numaNodes.length > 1;
+    facts.push({
+      id: "numaBalancing",
+      group: "memory",
+      name: "NUMA balancing",
+      value: `${balancing === 0 ? "off" : "on"} (${t.numaNodes.length} node${t.numaNodes.length === 1 ? "" : "s"})`,
+      verdict: moving ? "warn" : "ok",
+      ...moving ? {
+        why: "the kernel migrates pages and tasks between nodes during runs",
+        fix: "sysctl -w kernel.numa_balancing=0"
+      } : {}
+    });
+  }
+  return facts;
+}
+var GOOD_CLOCKSOURCES = ["tsc", "kvm-clock", "arch_sys_counter", "hyperv_clocksource_tsc_page", "timebase"];
+async function kernelFacts(root) {
+  const current = await readValue(root, "sys/devices/system/clocksource/clocksource0/current_clocksource");
+  if (current === void 0) return [];
+  const available = await readValue(root, "sys/devices/system/clocksource/clocksource0/available_clocksource") ?? "";
+  const slow = current === "hpet" || current === "acpi_pm";
+  const good = GOOD_CLOCKSOURCES.includes(current);
+  const better = available.split(/\s+/).find((c) => c === "tsc") ?? available.split(/\s+/).find((c) => GOOD_CLOCKSOURCES.includes(c));
+  return [
+    {
+      id: "clocksource",
+      group: "kernel",
+      name: "clocksource",
+      value: `${current}${available ? ` (available: ${available})` : ""}`,
+      verdict: good ? "ok" : slow ? "bad" : "warn",
+      ...good ? {} : {
+        why: `clock_gettime through ${current} is slow; pgbench -P and track_io_timing call it constantly`,
+        fix: better ? `echo ${better} | tee /sys/devices/system/clocksource/clocksource0/current_clocksource` : 'boot with a stable TSC (check dmesg for "TSC unstable") or use another machine'
+      }
+    }
+  ];
+}
+async function virtualisationFact(root) {
+  const cpuinfo = await readText(root, "proc/cpuinfo") ?? "";
+  const flagged = /^flags\s*:.*\bhypervisor\b/m.test(cpuinfo);
+  const xen = await readValue(root, "sys/hypervisor/type");
+  const product = await readValue(root, "sys/class/dmi/id/product_name");
+  const vendor = await readValue(root, "sys/class/dmi/id/sys_vendor");
+  const dmiVm = /kvm|qemu|vmware|virtualbox|virtual machine|hvm domu|google compute|amazon ec2|bochs|standard pc/i.test(
+    `${product ?? ""} ${vendor ?? ""}`
+  );
+  const vm = flagged || xen !== void 0 || dmiVm;
+  const evidence = [
+    flagged ? "cpuinfo hypervisor flag" : void 0,
+    xen ? `/sys/hypervisor/type ${xen}` : void 0,
+    product ? `DMI product "${product}"` : void 0
+  ].filter((e) => e !== void 0);
+  return {
+    id: "virtualisation",
+    group: "virtualisation",
+    name: "virtualisation",
+    value: `${vm ? "virtual machine" : "bare metal"}${evidence.length ? ` (${evidence.join(", ")})` : ""}`,
+    verdict: vm ? "warn" : "ok",
+    ...vm ? {
+      why: "other guests share the host: steal time and host scheduling add noise",
+      fix: "gate on a bare-metal runner or a VM with dedicated (pinned) vCPUs"
+    } : {}
+  };
+}
+var QUIET_FIX = "stop them, or keep them off the benchmark CPUs: taskset -apc <other CPUs> <pid>";
+function loadFacts(window, windowS, loadavgText, psiText) {
+  const facts = [];
+  const loadavg = loadavgText?.trim().split(/\s+/).slice(0, 3).join(" ");
+  if (window && windowS > 0) {
+    facts.push(
+      graded({
+        id: "busy",
+        group: "load",
+        name: "CPU busy",
+        value: `${pct3(window.busyShare)} of all CPUs over ${windowS} s${loadavg ? ` (loadavg ${loadavg})` : ""}`,
+        x: window.busyShare,
+        warnAt: LIMITS.busyShareWarn,
+        badAt: LIMITS.busyShareBad,
+        why: "other work competes with the benchmark for CPUs",
+        fix: QUIET_FIX
+      }),
+      graded({
+        id: "steal",
+        group: "load",
+        name: "steal time",
+        value: `${pct3(window.stealShare)} over ${windowS} s`,
+        x: window.stealShare,
+        warnAt: LIMITS.stealShareWarn,
+        badAt: LIMITS.stealShareBad,
+        why: "the hypervisor runs other guests on these CPUs",
+        fix: "use a runner with dedicated vCPUs or bare metal"
+      }),
+      busyProcessesFact(window.processes, windowS)
+    );
+  } else if (loadavg) {
+    facts.push({ id: "loadavg", group: "load", name: "load average", value: loadavg, verdict: "ok" });
+  }
+  const some = psiText && /^some .*avg10=([\d.]+)/m.exec(psiText)?.[1];
+  if (some) {
+    facts.push(
+      graded({
+        id: "psiCpu",
+        group: "load",
+        name: "CPU pressure (PSI some avg10)",
+        value: `${some}%`,
+        x: Number(some),
+        warnAt: LIMITS.psiWarn,
+        badAt: LIMITS.psiBad,
+        why: "runnable tasks waited for a CPU in the last 10 s",
+        fix: QUIET_FIX
+      })
+    );
+  }
+  return facts;
+}
+function busyProcessesFact(processes, windowS) {
+  const listed = processes.filter((p) => p.cpus >= LIMITS.listProcessCpus);
+  const sum2 = processes.reduce((a, p) => a + p.cpus, 0);
+  const top = listed.slice(0, 5).map((p) => `${p.comm} (pid ${p.pid}) ${p.cpus.toFixed(2)} CPU`);
+  return graded({
+    id: "busyProcesses",
+    group: "load",
+    name: "other busy processes",
+    value: top.length ? `${top.join(", ")}; ${sum2.toFixed(2)} CPU in all over ${windowS} s` : "none",
+    x: sum2,
+    warnAt: LIMITS.otherCpusWarn,
+    badAt: LIMITS.otherCpusBad,
+    why: "these processes used CPU during the sample window",
+    fix: QUIET_FIX
+  });
+}
+async function nofileFact(root) {
+  const limits = await readText(root, "proc/self/limits") ?? "";
+  const m = /^Max open files\s+(\S+)\s+(\S+)/m.exec(limits);
+  const soft = m ? m[1] === "unlimited" ? Infinity : Number(m[1]) : void 0;
+  const hard = m?.[2];
+  if (soft === void 0) {
+    return { id: "nofile", group: "limits", name: "open files (ulimit -n)", value: "unknown", verdict: "ok" };
+  }
+  const verdict = soft < LIMITS.nofileBad ? "bad" : soft < LIMITS.nofileWarn ? "warn" : "ok";
+  return {
+    id: "nofile",
+    group: "limits",
+    name: "open files (ulimit -n)",
+    value: `${m[1]} (hard ${hard})`,
+    verdict,
+    ...verdict === "ok" ? {} : {
+      why: 'pgbench needs a descriptor per client; high client counts fail with "too many open files"',
+      fix: `ulimit -n ${hard === "unlimited" ? 65536 : Math.min(65536, Number(hard) || 65536)}   (in the shell that starts pgperf; raise the hard limit in /etc/security/limits.conf or LimitNOFILE= for a service)`
+    }
+  };
+}
+function graded(f) {
+  const verdict = f.x >= f.badAt ? "bad" : f.x >= f.warnAt ? "warn" : "ok";
+  return {
+    id: f.id,
+    group: f.group,
+    name: f.name,
+    value: f.value,
+    verdict,
+    ...verdict === "ok" ? {} : { why: f.why, fix: f.fix }
+  };
+}
+function pct3(share) {
+  return `${(share * 100).toFixed(1)}%`;
+}
+function formatBytes(bytes2) {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let v = bytes2;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+// src/env/preflight-text.ts
+var GROUP_TITLES = {
+  cpu: "CPU",
+  frequency: "Frequency",
+  idle: "Idle states",
+  memory: "Memory",
+  kernel: "Kernel",
+  virtualisation: "Virtualisation",
+  load: "Load",
+  limits: "Limits"
+};
+var MARK = { ok: "ok  ", warn: "WARN", bad: "BAD " };
+function renderPreflight(report) {
+  const bad = report.facts.filter((f) => f.verdict === "bad").length;
+  const warn = report.facts.filter((f) => f.verdict === "warn").length;
+  const counts = [bad ? `${bad} bad` : "", warn ? `${warn} warning${warn === 1 ? "" : "s"}` : ""].filter(Boolean).join(", ");
+  const lines = [`verdict: ${report.verdict}${counts ? ` (${counts})` : ""}`];
+  const groups = /* @__PURE__ */ new Map();
+  for (const f of report.facts) groups.set(f.group, [...groups.get(f.group) ?? [], f]);
+  for (const [group, facts] of groups) {
+    lines.push("", GROUP_TITLES[group]);
+    for (const f of facts) {
+      lines.push(`  ${MARK[f.verdict]}  ${f.name}: ${f.value}`);
+      if (f.why) lines.push(`          why: ${f.why}`);
+      if (f.fix) lines.push(`          fix: ${f.fix}`);
+    }
+  }
+  return `${lines.join("\n")}
+`;
+}
+
+// src/cli/commands/doctor.ts
+function doctorCommand() {
+  return new Command("doctor").description("check whether this machine is fit for benchmarking, and print the fix for each problem").option("--json", "print the report as JSON").option("--strict", 'exit 1 when the verdict is "not fit for benchmarking"').option(
+    "--window <seconds>",
+    "seconds to sample load, steal time and busy processes (default 2)",
+    seconds,
+    2
+  ).option("--shared-buffers <size>", "check free memory against this shared_buffers (e.g. 8GB)", bytes).option("--root <dir>", "read sysfs/procfs under this directory (a captured tree) instead of /", "/").action(async (flags) => {
+    const report = await preflight({
+      root: flags.root,
+      windowS: flags.window,
+      sharedBuffersBytes: flags.sharedBuffers
+    });
+    process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
+` : renderPreflight(report));
+    if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
+  });
+}
+function seconds(value) {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 600) {
+    throw new InvalidArgumentError(`--window must be a number of seconds from 0 to 600, got '${value}'`);
+  }
+  return n;
+}
+var UNITS = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 };
+function bytes(value) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?b)?\s*$/i.exec(value);
+  if (!m)
+    throw new InvalidArgumentError(`--shared-buffers must be a size such as 8GB or 512MB, got '${value}'`);
+  return Math.round(Number(m[1]) * UNITS[(m[2] ?? "B").toUpperCase()]);
+}
+
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
-import { access as access5, readFile as readFile10 } from "node:fs/promises";
-import path18 from "node:path";
+import { access as access5, readFile as readFile11 } from "node:fs/promises";
+import path19 from "node:path";
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile10(file2, "utf8");
+    text2 = await readFile11(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -43853,10 +44549,10 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path18.dirname(path18.resolve(file2));
+  const dir = path19.dirname(path19.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path18.resolve(dir, script.file);
+    const resolved = path19.resolve(dir, script.file);
     try {
       await access5(resolved);
     } catch {
@@ -43900,6 +44596,7 @@ function expectation(issue2) {
       if ("options" in issue2 && Array.isArray(issue2.options)) {
         return `expected one of ${issue2.options.map((v) => JSON.stringify(v)).join(", ")}`;
       }
+      if (issue2.message && !issue2.message.startsWith("Invalid input")) return issue2.message;
       return "expected one of the allowed forms (see the JSON Schema)";
     default:
       return issue2.message;
@@ -44140,7 +44837,7 @@ function schemaCommand() {
 }
 
 // src/cli/commands/stat.ts
-import { readFile as readFile11 } from "node:fs/promises";
+import { readFile as readFile12 } from "node:fs/promises";
 
 // src/compare/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -44187,7 +44884,7 @@ function parseNumberFlag(flag, raw, fallback, valid, expected) {
 async function readValues(file2) {
   let text2;
   try {
-    text2 = await readFile11(file2, "utf8");
+    text2 = await readFile12(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -44391,7 +45088,8 @@ var commands = [
   compareCommand,
   statCommand,
   schemaCommand,
-  storeCommand
+  storeCommand,
+  doctorCommand
 ];
 
 // src/cli/main.ts

@@ -28576,7 +28576,7 @@ var require_light = __commonJS({
 });
 
 // src/action.ts
-import os12 from "node:os";
+import os13 from "node:os";
 import path18 from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -29773,17 +29773,11 @@ ${tail(res.stderr + res.stdout)}`
       this.port = await freePort();
       await writeFile2(path2.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
-      const res = await this.pg("pg_ctl", [
-        "start",
-        "-D",
-        this.dataDir,
-        "-l",
-        this.logFile,
-        "-w",
-        "-t",
-        String(START_TIMEOUT_S),
-        "-s"
-      ]);
+      const res = await this.pg(
+        "pg_ctl",
+        ["start", "-D", this.dataDir, "-l", this.logFile, "-w", "-t", String(START_TIMEOUT_S), "-s"],
+        this.spec.cpuPrefix
+      );
       if (res.exitCode === 0) {
         this.deps.logger.debug(`arm ${this.spec.label}: server up on ${this.socketDir} port ${this.port}`);
         await this.ensureDatabase();
@@ -29936,15 +29930,19 @@ ${log || res.stderr}`
   async hasPidFile() {
     return await this.postmasterPid() !== void 0;
   }
-  /** Runs a server-side binary as the run-as user. */
-  pg(bin, args) {
+  /** Runs a server-side binary as the run-as user, optionally under a command prefix. */
+  pg(bin, args, prefix) {
     const options = { env: { LC_ALL: "C" } };
     if (this.spec.runAs) {
       options.uid = this.spec.runAs.uid;
       options.gid = this.spec.runAs.gid;
       options.cwd = this.dir;
     }
-    return this.deps.runner.run(path2.join(this.spec.binDir, bin), args, options);
+    const command = path2.join(this.spec.binDir, bin);
+    if (prefix && prefix.length > 0) {
+      return this.deps.runner.run(prefix[0], [...prefix.slice(1), command, ...args], options);
+    }
+    return this.deps.runner.run(command, args, options);
   }
 };
 var ORPHAN_WAIT_S = 30;
@@ -31221,6 +31219,9 @@ import path17 from "node:path";
 var import_yaml = __toESM(require_dist(), 1);
 import { access as access4, readFile as readFile8 } from "node:fs/promises";
 import path9 from "node:path";
+
+// src/config/workload-schema.ts
+import os10 from "node:os";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -50939,6 +50940,17 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/machine/client-sweep.ts
+function autoClientSweep(logicalCpus) {
+  if (!Number.isInteger(logicalCpus) || logicalCpus < 1) {
+    throw new Error(`autoClientSweep: logicalCpus must be a positive integer, got ${logicalCpus}`);
+  }
+  const top = 2 * logicalCpus;
+  const points = /* @__PURE__ */ new Set([logicalCpus, top]);
+  for (let c = 1; c <= top; c *= 2) points.add(c);
+  return [...points].sort((a, b) => a - b);
+}
+
 // src/config/workload-schema.ts
 var BUILTIN_SCRIPTS = ["tpcb-like", "simple-update", "select-only"];
 var QUERY_MODES = ["simple", "extended", "prepared"];
@@ -51003,6 +51015,28 @@ var settingsField = external_exports.record(settingName, settingValue).default({
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+function clientsField(what, description) {
+  return external_exports.preprocess(
+    (v) => v === "auto" ? autoClientSweep(os10.availableParallelism()) : v,
+    external_exports.array(positiveInt).min(1, `at least one ${what}`)
+  ).describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
+}
+var cpuList = external_exports.preprocess(
+  (v) => typeof v === "number" ? String(v) : v,
+  external_exports.string().regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, "a CPU list like 0-3,8")
+);
+var cpusField = external_exports.union(
+  [
+    external_exports.literal("auto"),
+    external_exports.strictObject({
+      server: cpuList.describe('CPUs of the PostgreSQL server (taskset -c list), e.g. "0-3".'),
+      client: cpuList.describe('CPUs of the benchmark client, e.g. "4-7"; pgbench -j follows their count.')
+    })
+  ],
+  { error: 'expected "auto" or {server: "0-3", client: "4-7"} (kernel CPU lists)' }
+).optional().describe(
+  'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.'
+);
 var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
 var scriptFile = external_exports.strictObject({
   file: external_exports.string().min(1).describe("Path of a pgbench script, relative to the workload file."),
@@ -51023,7 +51057,7 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   pipeline: external_exports.number().int().min(2).max(100).optional().describe("Run builtin select-only as pipelines of this many queries (PG14+)."),
   queryMode: external_exports.enum(QUERY_MODES).default("prepared").describe("pgbench -M."),
   scale: positiveInt.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
-  clients: external_exports.array(positiveInt).min(1, "at least one client count").describe("The client-count sweep: one cell per entry."),
+  clients: clientsField("client count", "The client-count sweep: one cell per entry."),
   threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
   duration: durationField,
   warmup: warmupField,
@@ -51034,7 +51068,8 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   checkpoint: checkpointField,
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
   threshold: thresholdField,
-  retries: retriesField
+  retries: retriesField,
+  cpus: cpusField
 }).superRefine((w, ctx) => {
   if (w.builtin === void 0 === (w.scripts === void 0)) {
     ctx.addIssue({
@@ -51069,7 +51104,10 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   script: external_exports.enum(SYSBENCH_SCRIPTS).describe("The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`)."),
   tables: positiveInt.default(1).describe("sysbench --tables: number of sbtestN tables."),
   tableSize: positiveInt.default(1e4).describe("sysbench --table-size: rows per table."),
-  clients: external_exports.array(positiveInt).min(1, "at least one thread count").describe("The thread sweep, sysbench --threads (one connection per thread): one cell per entry."),
+  clients: clientsField(
+    "thread count",
+    "The thread sweep, sysbench --threads (one connection per thread): one cell per entry."
+  ),
   duration: durationField,
   warmup: warmupField,
   rounds: roundsField,
@@ -51084,7 +51122,8 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   checkpoint: checkpointField,
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
   threshold: thresholdField,
-  retries: retriesField
+  retries: retriesField,
+  cpus: cpusField
 }).superRefine((w, ctx) => {
   refineClients(w, ctx);
   refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
@@ -51215,6 +51254,7 @@ function expectation(issue3) {
       if ("options" in issue3 && Array.isArray(issue3.options)) {
         return `expected one of ${issue3.options.map((v) => JSON.stringify(v)).join(", ")}`;
       }
+      if (issue3.message && !issue3.message.startsWith("Invalid input")) return issue3.message;
       return "expected one of the allowed forms (see the JSON Schema)";
     default:
       return issue3.message;
@@ -54057,7 +54097,7 @@ function combineSinks(...sinks) {
 
 // src/runner/run-loop.ts
 import { copyFile as copyFile2, mkdir as mkdir6 } from "node:fs/promises";
-import os11 from "node:os";
+import os12 from "node:os";
 import path14 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
@@ -54157,9 +54197,9 @@ function initArgs(w, c) {
   if (w.init.unloggedTables) args.push("--unlogged-tables");
   return [...args, ...connectionArgs(c), c.database];
 }
-function threadsFor(w, clients, cpuCount) {
+function threadsFor(w, clients, cpuCount, clientCpus) {
   if (w.threads === "clients") return clients;
-  if (w.threads === "auto") return Math.max(1, Math.min(clients, cpuCount));
+  if (w.threads === "auto") return Math.max(1, Math.min(clients, clientCpus ?? cpuCount));
   return Math.min(w.threads, clients);
 }
 function measureArgs(input2) {
@@ -54172,7 +54212,7 @@ function measureArgs(input2) {
     "-c",
     String(clients),
     "-j",
-    String(threadsFor(w, clients, input2.cpuCount)),
+    String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
     "-T",
     String(input2.durationS),
     "-P",
@@ -55109,7 +55149,7 @@ function createDriver(workload, deps) {
 
 // src/env/environment.ts
 import { readFile as readFile9 } from "node:fs/promises";
-import os10 from "node:os";
+import os11 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
   scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
@@ -55117,14 +55157,19 @@ var FACT_FILES = {
   boost: "/sys/devices/system/cpu/cpufreq/boost",
   intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
   smtControl: "/sys/devices/system/cpu/smt/control",
+  smtActive: "/sys/devices/system/cpu/smt/active",
+  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
+  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
+  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
   cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
   transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
+  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
   numaBalancing: "/proc/sys/kernel/numa_balancing",
   clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
   nrHugepages: "/proc/sys/vm/nr_hugepages"
 };
 async function captureEnvironment(settingsHash2) {
-  const cpus = os10.cpus();
+  const cpus = os11.cpus();
   const facts = {};
   await Promise.all(
     Object.entries(FACT_FILES).map(async ([name, file2]) => {
@@ -55132,16 +55177,16 @@ async function captureEnvironment(settingsHash2) {
       if (value !== void 0) facts[name] = value;
     })
   );
-  const loadavg = os10.loadavg().map((l) => l.toFixed(2));
+  const loadavg = os11.loadavg().map((l) => l.toFixed(2));
   facts.loadavgAtStart = loadavg.join(" ");
   return {
-    hostname: os10.hostname(),
-    os: await osPrettyName() ?? `${os10.type()} ${os10.release()}`,
-    kernel: os10.release(),
-    arch: os10.arch(),
+    hostname: os11.hostname(),
+    os: await osPrettyName() ?? `${os11.type()} ${os11.release()}`,
+    kernel: os11.release(),
+    arch: os11.arch(),
     cpuModel: cpus[0]?.model.trim() ?? "unknown",
-    cpuCount: os10.availableParallelism(),
-    memoryBytes: os10.totalmem(),
+    cpuCount: os11.availableParallelism(),
+    memoryBytes: os11.totalmem(),
     facts,
     nodeVersion: process.version,
     settingsHash: settingsHash2
@@ -55339,7 +55384,7 @@ function formatDuration(seconds) {
 async function runBenchmark(req, deps) {
   const { logger, runner } = deps;
   validateRequest(req);
-  const cpuCount = deps.cpuCount ?? os11.availableParallelism();
+  const cpuCount = deps.cpuCount ?? os12.availableParallelism();
   const workloads = req.workloads.map((w) => applyOverrides(w, req));
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
@@ -60798,7 +60843,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path18.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os12.homedir());
+    const cacheDir = inputs.cacheDir ? path18.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,

@@ -44,6 +44,11 @@ export interface ClusterSpec {
   dataChecksums?: boolean;
   /** Seconds each shutdown mode may take before the next, harsher one (default 60). */
   stopTimeoutS?: number;
+  /**
+   * Runs `pg_ctl start` under this command prefix (e.g. ["taskset", "-c", "0-3"], from
+   * src/machine/pinning.ts): the postmaster and every backend inherit the CPU set.
+   */
+  cpuPrefix?: string[];
 }
 
 export interface ClusterDeps {
@@ -193,17 +198,11 @@ export class PgCluster {
       this.port = await freePort();
       await writeFile(path.join(this.dataDir, 'pgperf.conf'), renderConf(this.settings));
       await this.includeConf();
-      const res = await this.pg('pg_ctl', [
-        'start',
-        '-D',
-        this.dataDir,
-        '-l',
-        this.logFile,
-        '-w',
-        '-t',
-        String(START_TIMEOUT_S),
-        '-s',
-      ]);
+      const res = await this.pg(
+        'pg_ctl',
+        ['start', '-D', this.dataDir, '-l', this.logFile, '-w', '-t', String(START_TIMEOUT_S), '-s'],
+        this.spec.cpuPrefix,
+      );
       if (res.exitCode === 0) {
         this.deps.logger.debug(`arm ${this.spec.label}: server up on ${this.socketDir} port ${this.port}`);
         await this.ensureDatabase();
@@ -372,8 +371,8 @@ export class PgCluster {
     return (await this.postmasterPid()) !== undefined;
   }
 
-  /** Runs a server-side binary as the run-as user. */
-  private pg(bin: string, args: string[]) {
+  /** Runs a server-side binary as the run-as user, optionally under a command prefix. */
+  private pg(bin: string, args: string[], prefix?: string[]) {
     const options: RunOptions = { env: { LC_ALL: 'C' } };
     if (this.spec.runAs) {
       options.uid = this.spec.runAs.uid;
@@ -381,7 +380,11 @@ export class PgCluster {
       // The run-as user cannot enter root's cwd (e.g. /root); start it somewhere neutral.
       options.cwd = this.dir;
     }
-    return this.deps.runner.run(path.join(this.spec.binDir, bin), args, options);
+    const command = path.join(this.spec.binDir, bin);
+    if (prefix && prefix.length > 0) {
+      return this.deps.runner.run(prefix[0]!, [...prefix.slice(1), command, ...args], options);
+    }
+    return this.deps.runner.run(command, args, options);
   }
 }
 

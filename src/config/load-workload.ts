@@ -103,6 +103,8 @@ function expectation(issue: z.core.$ZodIssue): string {
       if ('options' in issue && Array.isArray(issue.options)) {
         return `expected one of ${issue.options.map((v) => JSON.stringify(v)).join(', ')}`;
       }
+      // A union with its own message (e.g. cpus: "auto" or {server, client}) says what it expects.
+      if (issue.message && !issue.message.startsWith('Invalid input')) return issue.message;
       return 'expected one of the allowed forms (see the JSON Schema)';
     default:
       return issue.message;

@@ -4,8 +4,10 @@
  * one of two variants, told apart by `tool`: pgbench or sysbench. Fields that mean the same thing in
  * both (clients, duration, warmup, rounds, settings, ...) have the same name and definition.
  */
+import os from 'node:os';
 import { z } from 'zod';
 import { SETTING_NAME, settingProblem } from './settings.js';
+import { autoClientSweep } from '../machine/client-sweep.js';
 
 export const BUILTIN_SCRIPTS = ['tpcb-like', 'simple-update', 'select-only'] as const;
 export const QUERY_MODES = ['simple', 'extended', 'prepared'] as const;
@@ -111,6 +113,39 @@ const thresholdField = z
   .max(100)
   .optional()
   .describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+/**
+ * `clients: auto` becomes the machine's sweep (autoClientSweep) when the file is read, so every later
+ * stage sees a plain list; the CPU count is the one this process may use (its affinity).
+ */
+function clientsField(what: string, description: string) {
+  return z
+    .preprocess(
+      (v) => (v === 'auto' ? autoClientSweep(os.availableParallelism()) : v),
+      z.array(positiveInt).min(1, `at least one ${what}`),
+    )
+    .describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
+}
+
+const cpuList = z.preprocess(
+  (v) => (typeof v === 'number' ? String(v) : v),
+  z.string().regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, 'a CPU list like 0-3,8'),
+);
+const cpusField = z
+  .union(
+    [
+      z.literal('auto'),
+      z.strictObject({
+        server: cpuList.describe('CPUs of the PostgreSQL server (taskset -c list), e.g. "0-3".'),
+        client: cpuList.describe('CPUs of the benchmark client, e.g. "4-7"; pgbench -j follows their count.'),
+      }),
+    ],
+    { error: 'expected "auto" or {server: "0-3", client: "4-7"} (kernel CPU lists)' },
+  )
+  .optional()
+  .describe(
+    'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.',
+  );
+
 const retriesField = nonNegativeInt
   .max(10)
   .default(2)
@@ -154,10 +189,7 @@ export const pgbenchWorkloadSchema = z
       .describe('Run builtin select-only as pipelines of this many queries (PG14+).'),
     queryMode: z.enum(QUERY_MODES).default('prepared').describe('pgbench -M.'),
     scale: positiveInt.default(10).describe('pgbench scale factor (100,000 pgbench_accounts rows per unit).'),
-    clients: z
-      .array(positiveInt)
-      .min(1, 'at least one client count')
-      .describe('The client-count sweep: one cell per entry.'),
+    clients: clientsField('client count', 'The client-count sweep: one cell per entry.'),
     threads: z
       .union([z.enum(['auto', 'clients']), positiveInt])
       .default('auto')
@@ -177,6 +209,7 @@ export const pgbenchWorkloadSchema = z
       .describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
     threshold: thresholdField,
     retries: retriesField,
+    cpus: cpusField,
   })
   .superRefine((w, ctx) => {
     if ((w.builtin === undefined) === (w.scripts === undefined)) {
@@ -216,10 +249,10 @@ export const sysbenchWorkloadSchema = z
       .describe('The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`).'),
     tables: positiveInt.default(1).describe('sysbench --tables: number of sbtestN tables.'),
     tableSize: positiveInt.default(10000).describe('sysbench --table-size: rows per table.'),
-    clients: z
-      .array(positiveInt)
-      .min(1, 'at least one thread count')
-      .describe('The thread sweep, sysbench --threads (one connection per thread): one cell per entry.'),
+    clients: clientsField(
+      'thread count',
+      'The thread sweep, sysbench --threads (one connection per thread): one cell per entry.',
+    ),
     duration: durationField,
     warmup: warmupField,
     rounds: roundsField,
@@ -255,6 +288,7 @@ export const sysbenchWorkloadSchema = z
       .describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
     threshold: thresholdField,
     retries: retriesField,
+    cpus: cpusField,
   })
   .superRefine((w, ctx) => {
     refineClients(w, ctx);
@@ -337,7 +371,23 @@ export type Workload = PgbenchWorkload | SysbenchWorkload;
 /** The JSON Schema editors use to validate and complete workload files. */
 export function workloadJsonSchema(): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(workloadSchema, { io: 'input', unrepresentable: 'any' }),
+    ...z.toJSONSchema(workloadSchema, {
+      io: 'input',
+      unrepresentable: 'any',
+      override: (ctx) => {
+        // clients: the list, or "auto" (which the preprocess step turns into a list).
+        const json = ctx.jsonSchema as Record<string, unknown>;
+        if (
+          json.type !== 'array' ||
+          typeof json.description !== 'string' ||
+          !json.description.includes('"auto"')
+        )
+          return;
+        const { description, ...list } = json;
+        for (const key of Object.keys(json)) delete json[key];
+        Object.assign(json, { description, anyOf: [list, { type: 'string', const: 'auto' }] });
+      },
+    }),
     $id: 'https://github.com/pgperf/pgperf/workloads/workload.schema.json',
     title: 'pgperf workload',
   };

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { buildCommand } from './build.js';
 import { compareCommand } from './compare.js';
 import { demoCommand } from './demo.js';
+import { doctorCommand } from './doctor.js';
 import { runCommand } from './run.js';
 import { schemaCommand } from './schema.js';
 import { statCommand } from './stat.js';
@@ -16,4 +17,5 @@ export const commands: Array<() => Command> = [
   statCommand,
   schemaCommand,
   storeCommand,
+  doctorCommand,
 ];

@@ -17,10 +17,18 @@ export function initArgs(w: PgbenchWorkload, c: Connection): string[] {
   return [...args, ...connectionArgs(c), c.database];
 }
 
-/** pgbench -j for a cell: the workload's rule, capped at the client count as pgbench itself does. */
-export function threadsFor(w: PgbenchWorkload, clients: number, cpuCount: number): number {
+/**
+ * pgbench -j for a cell: the workload's rule, capped at the client count as pgbench itself does. When
+ * the client is pinned, `auto` follows the client CPUs instead of the machine's.
+ */
+export function threadsFor(
+  w: PgbenchWorkload,
+  clients: number,
+  cpuCount: number,
+  clientCpus?: number,
+): number {
   if (w.threads === 'clients') return clients;
-  if (w.threads === 'auto') return Math.max(1, Math.min(clients, cpuCount));
+  if (w.threads === 'auto') return Math.max(1, Math.min(clients, clientCpus ?? cpuCount));
   return Math.min(w.threads, clients);
 }
 
@@ -31,6 +39,8 @@ export interface MeasureArgsInput {
   durationS: number;
   seed: number;
   cpuCount: number;
+  /** CPUs the client is pinned to (src/machine/pinning.ts CpuPlan.client.length), if pinned. */
+  clientCpus?: number;
   /** Path of the generated pipeline script, when the workload pipelines select-only. */
   pipelineScript?: string;
 }
@@ -44,7 +54,7 @@ export function measureArgs(input: MeasureArgsInput): string[] {
     '-c',
     String(clients),
     '-j',
-    String(threadsFor(w, clients, input.cpuCount)),
+    String(threadsFor(w, clients, input.cpuCount, input.clientCpus)),
     '-T',
     String(input.durationS),
     '-P',

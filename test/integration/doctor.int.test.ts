@@ -1,0 +1,54 @@
+/** `pgperf doctor` through the built CLI (dist/cli.js), on this machine and on captured fixture trees. */
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { PreflightReport } from '../../src/env/preflight.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const cli = path.join(root, 'dist/cli.js');
+const fixture = (name: string) => path.join(root, 'test/fixtures/sysfs', name);
+
+function pgperf(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('pgperf doctor', () => {
+  it('on this machine: verdict first, then grouped facts; --json agrees with the topology Node sees', async () => {
+    const text = await pgperf(['doctor', '--window', '0.5']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^verdict: (ready|usable with warnings|not fit for benchmarking)/);
+    expect(text.stdout).toContain('\nCPU\n');
+    const json = await pgperf(['doctor', '--json', '--window', '0']);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as PreflightReport;
+    expect(report.topology.logicalCpus).toBe(os.cpus().length);
+    expect(report.facts.map((f) => f.id)).toEqual(expect.arrayContaining(['topology', 'memory', 'nofile']));
+  });
+
+  it('--strict exits 1 on a machine that is not fit (the captured busy guest), 0 on one with warnings only', async () => {
+    const busy = await pgperf(['doctor', '--strict', '--window', '0', '--root', fixture('kvm-guest')]);
+    expect(busy.code).toBe(1);
+    expect(busy.stdout).toMatch(/^verdict: not fit for benchmarking/);
+    expect(busy.stdout).toContain('BAD ');
+    const epyc = await pgperf(['doctor', '--strict', '--window', '0', '--root', fixture('epyc-many-ccx')]);
+    expect(epyc.code).toBe(0);
+    expect(epyc.stdout).toMatch(/^verdict: usable with warnings/);
+    expect(epyc.stdout).toContain('fix: echo 0 | tee /sys/devices/system/cpu/cpufreq/boost');
+  });
+
+  it('bad flags name the flag, the value and the expected form', async () => {
+    const res = await pgperf(['doctor', '--window', 'soon']);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toContain("--window must be a number of seconds from 0 to 600, got 'soon'");
+    const sb = await pgperf(['doctor', '--shared-buffers', 'lots']);
+    expect(sb.stderr).toContain("--shared-buffers must be a size such as 8GB or 512MB, got 'lots'");
+  });
+});

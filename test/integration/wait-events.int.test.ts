@@ -1,0 +1,111 @@
+/**
+ * The wait-event sampler against a real server: every pgbench client updates the same row, so all but
+ * one wait for the row's transaction lock, and Lock waits must dominate the profile.
+ */
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgCluster } from '../../src/cluster/cluster.js';
+import { resolveRunAs, type RunAsUser } from '../../src/cluster/run-as.js';
+import { startDiagnostics } from '../../src/diagnostics/wait-events.js';
+import { renderWaitEventComparison } from '../../src/diagnostics/render.js';
+import { memoryLogger } from '../../src/util/logger.js';
+import { nodeProcessRunner } from '../../src/util/process.js';
+import { installedBinDir } from '../helpers/postgres.js';
+
+const binDir = installedBinDir();
+const deps = { runner: nodeProcessRunner, logger: memoryLogger() };
+let tmpDir: string;
+let runAs: RunAsUser | undefined;
+
+beforeAll(async () => {
+  tmpDir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-waits-'));
+  await chmod(tmpDir, 0o755);
+  runAs = await resolveRunAs(undefined, deps);
+});
+afterAll(async () => {
+  await rm(tmpDir, { recursive: true, force: true });
+});
+
+describe('startDiagnostics (real PostgreSQL)', () => {
+  it('a hot-row update workload is dominated by Lock waits, and counters move with the transactions', async () => {
+    const cluster = await PgCluster.create(
+      { label: 'waits', binDir, parentDir: tmpDir, conf: { maxClients: 20, workloadSettings: {} }, runAs },
+      deps,
+    );
+    try {
+      await cluster.start();
+      await cluster.psql(
+        'CREATE TABLE hot (id int PRIMARY KEY, n bigint NOT NULL); INSERT INTO hot VALUES (1, 0);',
+      );
+      const script = path.join(tmpDir, 'hot-row.sql');
+      await writeFile(script, 'UPDATE hot SET n = n + 1 WHERE id = 1;\n', { mode: 0o644 });
+      const { host, port, user, database } = cluster.connection;
+
+      const running = await startDiagnostics(cluster.connection, { hz: 10 });
+      const bench = await nodeProcessRunner.run(
+        path.join(binDir, 'pgbench'),
+        [
+          '-n',
+          '-f',
+          script,
+          '-c',
+          '8',
+          '-j',
+          '2',
+          '-T',
+          '4',
+          '-h',
+          host,
+          '-p',
+          String(port),
+          '-U',
+          user,
+          database,
+        ],
+        { env: { ...process.env, PGAPPNAME: 'pgbench' } },
+      );
+      const diagnostics = await running.stop();
+      expect(bench.exitCode, bench.stderr).toBe(0);
+
+      // Real waits: 7 of 8 clients queue behind the holder of the row's transaction lock.
+      expect(diagnostics.samples).toBeGreaterThan(5);
+      expect(diagnostics.observations).toBeGreaterThan(diagnostics.samples);
+      const lockShare = diagnostics.waitEvents
+        .filter((e) => e.event.startsWith('Lock:'))
+        .reduce((a, e) => a + e.share, 0);
+      expect(lockShare).toBeGreaterThan(0.5);
+      expect(['Lock:transactionid', 'Lock:tuple']).toContain(diagnostics.waitEvents[0]!.event);
+      expect(diagnostics.lockWaits.map((l) => l.lock.split(' ')[0])).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^(transactionid|tuple)$/)]),
+      );
+      const shareSum = diagnostics.waitEvents.reduce((a, e) => a + e.share, 0);
+      expect(shareSum).toBeCloseTo(1, 6);
+
+      // Counters: the updates committed, and wrote WAL; versions without a view say so.
+      const updated = Number((await cluster.psql('SELECT n FROM hot')).trim());
+      expect(updated).toBeGreaterThan(0);
+      expect(diagnostics.transactions).toBeGreaterThan(0);
+      expect(diagnostics.counters['database.xact_commit']).toBeGreaterThan(0);
+      expect(diagnostics.counters['database.tup_updated']).toBeGreaterThan(0);
+      const major = Math.floor(diagnostics.serverVersionNum / 10000);
+      if (major >= 14) expect(diagnostics.counters['wal.wal_records']).toBeGreaterThan(0);
+      if (major >= 16) {
+        expect(Object.keys(diagnostics.counters).some((k) => k.startsWith('io.'))).toBe(true);
+      } else {
+        expect(diagnostics.unavailable).toContain('pg_stat_io (PostgreSQL 16+)');
+      }
+      expect(JSON.parse(JSON.stringify(diagnostics))).toEqual(diagnostics);
+
+      // The sampler's connection is gone after stop().
+      const left = await cluster.psql(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgperf-diagnostics'",
+      );
+      expect(left.trim()).toBe('0');
+      expect(renderWaitEventComparison([diagnostics], [diagnostics])).toContain('Lock:');
+    } finally {
+      await cluster.destroy();
+    }
+  });
+});
