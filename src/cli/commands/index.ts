@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { buildCommand } from './build.js';
+import { changepointsCommand } from './changepoints.js';
 import { compareCommand } from './compare.js';
 import { demoCommand } from './demo.js';
 import { runCommand } from './run.js';
@@ -13,5 +14,6 @@ export const commands: Array<() => Command> = [
   demoCommand,
   compareCommand,
   statCommand,
+  changepointsCommand,
   schemaCommand,
 ];
