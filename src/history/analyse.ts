@@ -9,7 +9,7 @@ import {
   detectChangePoints,
   minPointsForDetection,
 } from '../stats/e-divisive.js';
-import { buildSeries, type Series, type SeriesPoint, type StoredRun } from './series.js';
+import { buildSeries, type Series, type SeriesPoint, type HistoryRun } from './series.js';
 
 export interface HistoryOptions {
   /** Significance level of a change point (default 0.001). */
@@ -55,7 +55,7 @@ export interface HistoryAnalysis {
 }
 
 /** Builds the series of the runs and analyses each one. Pure: no I/O, deterministic. */
-export function analyseHistory(runs: readonly StoredRun[], options: HistoryOptions = {}): HistoryAnalysis {
+export function analyseHistory(runs: readonly HistoryRun[], options: HistoryOptions = {}): HistoryAnalysis {
   const resolved: Required<HistoryOptions> = {
     maxP: options.maxP ?? DEFAULT_MAX_P,
     minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,

@@ -15,10 +15,10 @@ import type { RunResult } from '../results/types.js';
 import { medianCi } from '../stats/median-ci.js';
 
 /**
- * A stored run: a results document with the store's fields (src/results/types.ts gains them with the
+ * A run of the history: a results document with the store's fields (src/results/types.ts gains them with the
  * results store; declared here too so this module does not depend on that change).
  */
-export type StoredRun = RunResult & {
+export type HistoryRun = RunResult & {
   runId?: string;
   fingerprint?: { id: string; facts: Record<string, string> };
 };
@@ -70,7 +70,7 @@ export function seriesId(key: SeriesKey): string {
  * Every series in a set of stored runs, ordered by fingerprint, workload, metric and client count; each
  * series' points ordered by run date (then run id). Runs still running are skipped.
  */
-export function buildSeries(runs: readonly StoredRun[]): Series[] {
+export function buildSeries(runs: readonly HistoryRun[]): Series[] {
   const byId = new Map<string, Series>();
   for (const run of runs) {
     if (run.status === 'running') continue;

@@ -3,6 +3,7 @@ import { buildCommand } from './build.js';
 import { changepointsCommand } from './changepoints.js';
 import { compareCommand } from './compare.js';
 import { demoCommand } from './demo.js';
+import { historyCommand } from './history.js';
 import { runCommand } from './run.js';
 import { schemaCommand } from './schema.js';
 import { statCommand } from './stat.js';
@@ -15,5 +16,6 @@ export const commands: Array<() => Command> = [
   compareCommand,
   statCommand,
   changepointsCommand,
+  historyCommand,
   schemaCommand,
 ];
