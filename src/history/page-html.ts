@@ -147,6 +147,7 @@ tr.improvement td:first-child { color: #080; font-weight: 600; }
 .tooltip .hint { color: #666; }
 .note { color: #8a5a00; }
 #errors { color: #c00; }
+table.change-points td { white-space: nowrap; }
 </style>
 </head>
 <body>

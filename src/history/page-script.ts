@@ -2,8 +2,8 @@
  * The script of a workload page, run in the browser after uPlot's: it reads the page's data (a JSON
  * script element), draws one uPlot chart per entry with one line per client count, marks change points
  * with dashed vertical lines, shows a tooltip (commit, date, median [CI], n) at the cursor and opens the
- * commit on click. It records what it drew on the chart elements (data-drawn, data-markers) and any
- * script error in #errors, so a headless browser's DOM dump shows whether the page really rendered.
+ * commit on click. It records what it drew on the chart elements (data-drawn, data-markers), how many
+ * resources the page fetched (data-resources on body) and any script error in #errors, so a headless browser's DOM dump shows whether the page really rendered.
  * Plain ES2017, no imports: the page must work from file:// with no network.
  */
 export const PAGE_SCRIPT = String.raw`
@@ -146,5 +146,7 @@ export const PAGE_SCRIPT = String.raw`
     }
   });
   document.body.setAttribute('data-charts', String(data.charts.length));
+  // Resources fetched by the page (scripts, styles, images, fetch/XHR): 0 for a self-contained page.
+  document.body.setAttribute('data-resources', String(performance.getEntriesByType('resource').length));
 })();
 `;
