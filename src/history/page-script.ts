@@ -138,6 +138,8 @@ export const PAGE_SCRIPT = String.raw`
           draw: [function () {
             host.setAttribute('data-drawn', String((Number(host.getAttribute('data-drawn')) || 0) + 1));
             host.setAttribute('data-draw-ms', String(Math.round(performance.now() - started)));
+            // Since navigation start: what a reader waits from opening the page to this chart drawn.
+            host.setAttribute('data-drawn-at-ms', String(Math.round(performance.now())));
           }],
         },
       }, columns, host);
