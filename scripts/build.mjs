@@ -1,12 +1,28 @@
 // Bundles the CLI and the action entry into dist/ (committed; CI checks it matches src/).
-import { chmod } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 // Bundled CommonJS dependencies (pg, ...) call require(); give the ESM bundle one.
 const requireShim =
   "import { createRequire as __pgperfCreateRequire } from 'node:module';\nconst require = __pgperfCreateRequire(import.meta.url);";
 
+// The history page inlines uPlot; in the bundle its files are embedded, so dist/ needs no node_modules.
+const embedChartAssets = {
+  name: 'embed-chart-assets',
+  setup(b) {
+    b.onLoad({ filter: /src[\\/]history[\\/]uplot-assets\.ts$/ }, async () => {
+      const script = await readFile('node_modules/uplot/dist/uPlot.iife.min.js', 'utf8');
+      const css = await readFile('node_modules/uplot/dist/uPlot.min.css', 'utf8');
+      return {
+        loader: 'ts',
+        contents: `export async function loadChartAssets() { return { script: ${JSON.stringify(script)}, css: ${JSON.stringify(css)} }; }`,
+      };
+    });
+  },
+};
+
 const common = {
+  plugins: [embedChartAssets],
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -14,7 +14,8 @@ have_pg || missing+=(postgresql postgresql-contrib)
 command -v sysbench >/dev/null || missing+=(sysbench)
 # Building PostgreSQL from source (pgperf build, the build tests): compiler, build tools, libraries, ccache.
 if $for_tests; then
-  for pkg in gcc make git bison flex pkg-config meson ninja-build ccache libreadline-dev zlib1g-dev libicu-dev; do
+  # chromium (headless) renders the history page in its browser test.
+  for pkg in gcc make git bison flex pkg-config meson ninja-build ccache libreadline-dev zlib1g-dev libicu-dev chromium; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
 fi

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { buildCommand } from './build.js';
+import { changepointsCommand } from './changepoints.js';
 import { compareCommand } from './compare.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
+import { historyCommand } from './history.js';
 import { runCommand } from './run.js';
 import { schemaCommand } from './schema.js';
 import { statCommand } from './stat.js';
@@ -15,6 +17,8 @@ export const commands: Array<() => Command> = [
   demoCommand,
   compareCommand,
   statCommand,
+  changepointsCommand,
+  historyCommand,
   schemaCommand,
   storeCommand,
   doctorCommand,

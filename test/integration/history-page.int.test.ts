@@ -1,0 +1,269 @@
+/**
+ * The history site end to end: `pgperf history` (the CLI, through tsx) renders stored runs built from the
+ * real noisy-runner captures with a planted slowdown (test/fixtures/history/README.md), and Debian's
+ * headless Chromium opens the pages from file:// with all traffic sent to a recording proxy on loopback.
+ * Checked as rendered: the chart drawn (canvas, legend with one entry per client count, the change-point
+ * markers counted by the page as it drew them), no script or console errors, no request from the page,
+ * and in the screenshot (kept in test-artifacts/history/) the red dashed marker and both lines' colours.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitSha, noisyHistory, WORKLOAD } from '../unit/history/noisy-history.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const artifacts = path.join(root, 'test-artifacts/history');
+const chromium = ['chromium', 'chromium-browser'].find((c) => spawnSync(c, ['--version']).status === 0);
+let tmp: string;
+let site: string;
+let proxy: http.Server;
+let proxyPort: number;
+const proxied: string[] = [];
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], timeoutMs = 90_000): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function pgperf(args: string[]): Promise<Ran> {
+  return run(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...args]);
+}
+
+/** Headless Chromium on a page, every request through the recording proxy. */
+async function browse(file: string, mode: string[]): Promise<Ran> {
+  const profile = await mkdtemp(path.join(tmp, 'profile-'));
+  return run(chromium!, [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    `--user-data-dir=${profile}`,
+    `--proxy-server=http://127.0.0.1:${proxyPort}`,
+    '--proxy-bypass-list=<-loopback>',
+    '--enable-logging=stderr',
+    '--v=0',
+    '--window-size=1280,1100',
+    '--virtual-time-budget=5000',
+    ...mode,
+    `file://${file}`,
+  ]);
+}
+
+/**
+ * Requests the page could have made: everything the proxy saw except Chromium's own service traffic
+ * (component updates, network time, accounts), which it sends to Google hosts whatever the page.
+ */
+function pageRequests(): string[] {
+  return proxied.filter((r) => !/\b(google\.com|googleapis\.com|gstatic\.com|gvt1\.com)\b/.test(r));
+}
+
+beforeAll(async () => {
+  if (!chromium) throw new Error("Debian's chromium is not installed: apt-get install -y chromium");
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-history-'));
+  site = path.join(tmp, 'site');
+  for (const r of noisyHistory()) {
+    const dir = path.join(tmp, 'results', r.runId!);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'results.json'), JSON.stringify(r, null, 2));
+  }
+  proxy = http.createServer((req, res) => {
+    proxied.push(`${req.method} ${req.url}`);
+    res.writeHead(502).end();
+  });
+  proxy.on('connect', (req, socket) => {
+    proxied.push(`CONNECT ${req.url}`);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyPort = (proxy.address() as AddressInfo).port;
+  await mkdir(artifacts, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => proxy?.close(resolve));
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe('pgperf history in headless Chromium', () => {
+  let page: string;
+
+  it('renders the site from a directory of results files and prints the job summary', async () => {
+    const r = await pgperf([
+      'history',
+      '--results',
+      path.join(tmp, 'results'),
+      '--out',
+      site,
+      '--repo-url',
+      'https://github.com/postgres/postgres',
+    ]);
+    expect(r.stderr).toContain(`wrote 2 pages to ${site}`);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^### Performance history\n\n\*\*2 regressions, 1 improvement\*\*/);
+    expect(r.stdout).toContain(`https://github.com/postgres/postgres/commit/${commitSha(26)}`);
+    page = path.join(site, `workload-${WORKLOAD}.html`);
+    const html = await readFile(page, 'utf8');
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/i);
+  }, 120_000);
+
+  it('draws the chart with a line per client count and the change points marked, without errors', async () => {
+    const r = await browse(page, ['--dump-dom']);
+    expect(r.code).toBe(0);
+    const dom = r.stdout;
+    await writeFile(path.join(artifacts, 'workload-dom.html'), dom);
+    expect(r.stderr.split('\n').filter((l) => l.includes(':CONSOLE'))).toEqual([]);
+    expect(dom).toMatch(/<body[^>]* data-charts="1"/);
+    expect(dom).not.toMatch(/<body[^>]* data-errors=/);
+    expect(dom).toMatch(/<body[^>]* data-resources="0"/);
+    const chart = /<div class="chart" id="chart-1"([^>]*)>/.exec(dom)![1]!;
+    expect(chart).toMatch(/data-drawn="[1-9]\d*"/);
+    // Three change points in the data (a regression per client count, one improvement at 2 clients).
+    expect(chart).toContain('data-markers="3"');
+    expect(dom).toContain('<canvas');
+    const legend = /<table class="u-legend[^"]*">([\s\S]*?)<\/table>/.exec(dom)![1]!;
+    expect(legend).toContain('1 client');
+    expect(legend).toContain('2 clients');
+    expect(dom).toMatch(
+      new RegExp(
+        `<tr class="regression" data-change-point="tps@1">.*commit/${commitSha(25)}.*commit/${commitSha(26)}`,
+      ),
+    );
+    expect(pageRequests()).toEqual([]);
+  }, 120_000);
+
+  it('shows the lines and the red dashed change-point marker in a screenshot', async () => {
+    const shot = path.join(artifacts, 'workload.png');
+    const r = await browse(page, [`--screenshot=${shot}`]);
+    expect(r.code).toBe(0);
+    const image = decodePng(await readFile(shot));
+    expect([image.width, image.height]).toEqual([1280, 1100]);
+    const count = (rgb: [number, number, number]) => countColour(image, rgb, 24);
+    expect(count([0xd6, 0x27, 0x28])).toBeGreaterThan(100); // regression marker
+    expect(count([0x2c, 0xa0, 0x2c])).toBeGreaterThan(50); // improvement marker
+    expect(count([0x1f, 0x77, 0xb4])).toBeGreaterThan(300); // 1 client line
+    expect(count([0xff, 0x7f, 0x0e])).toBeGreaterThan(300); // 2 clients line
+    expect(pageRequests()).toEqual([]);
+  }, 120_000);
+
+  it('renders the index with the verdict and a link to the workload page', async () => {
+    const shot = path.join(artifacts, 'index.png');
+    const r = await browse(path.join(site, 'index.html'), ['--dump-dom']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('<b>2 regressions, 1 improvement</b> in 2 series over 40 runs');
+    expect(r.stdout).toContain(`<a href="workload-${WORKLOAD}.html">${WORKLOAD}</a>`);
+    expect((await browse(path.join(site, 'index.html'), [`--screenshot=${shot}`])).code).toBe(0);
+    expect(pageRequests()).toEqual([]);
+  }, 120_000);
+
+  it('refuses an unknown workload, naming the ones there are', async () => {
+    const r = await pgperf([
+      'history',
+      '--results',
+      path.join(tmp, 'results'),
+      '--out',
+      site,
+      '--workload',
+      'tpcb',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--workload 'tpcb' is not in the history; its workloads are: ${WORKLOAD}`);
+  }, 120_000);
+});
+
+interface Png {
+  width: number;
+  height: number;
+  channels: number;
+  pixels: Buffer;
+}
+
+/** A minimal decoder for Chromium's screenshots: 8-bit RGB or RGBA, not interlaced. */
+function decodePng(file: Buffer): Png {
+  expect(file.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  let offset = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 0;
+  const data: Buffer[] = [];
+  while (offset < file.length) {
+    const length = file.readUInt32BE(offset);
+    const type = file.toString('ascii', offset + 4, offset + 8);
+    const body = file.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      expect(body[8]).toBe(8); // bit depth
+      channels = body[9] === 6 ? 4 : body[9] === 2 ? 3 : 0;
+      expect(channels).toBeGreaterThan(0);
+      expect(body[12]).toBe(0); // no interlace
+    } else if (type === 'IDAT') data.push(body);
+    offset += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(data));
+  const stride = width * channels;
+  const pixels = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    for (let x = 0; x < stride; x++) {
+      const byte = raw[y * (stride + 1) + 1 + x]!;
+      const a = x >= channels ? pixels[y * stride + x - channels]! : 0;
+      const b = y > 0 ? pixels[(y - 1) * stride + x]! : 0;
+      const c = x >= channels && y > 0 ? pixels[(y - 1) * stride + x - channels]! : 0;
+      const p = a + b - c;
+      const predictor =
+        filter === 0
+          ? 0
+          : filter === 1
+            ? a
+            : filter === 2
+              ? b
+              : filter === 3
+                ? (a + b) >> 1
+                : Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+                  ? a
+                  : Math.abs(p - b) <= Math.abs(p - c)
+                    ? b
+                    : c;
+      pixels[y * stride + x] = (byte + predictor) & 0xff;
+    }
+  }
+  return { width, height, channels, pixels };
+}
+
+function countColour(image: Png, [r, g, b]: [number, number, number], tolerance: number): number {
+  let n = 0;
+  for (let i = 0; i < image.pixels.length; i += image.channels) {
+    const px = image.pixels;
+    if (
+      Math.abs(px[i]! - r) <= tolerance &&
+      Math.abs(px[i + 1]! - g) <= tolerance &&
+      Math.abs(px[i + 2]! - b) <= tolerance
+    )
+      n++;
+  }
+  return n;
+}
