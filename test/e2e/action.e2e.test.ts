@@ -318,6 +318,91 @@ describe('gating and failures', () => {
   });
 });
 
+describe('mode comment trusts the event, not results.json (fork artifacts)', () => {
+  let regression: RunResult;
+  beforeAll(async () => {
+    regression = await regressionResults();
+  });
+  const OTHER_PR = 99;
+  const OTHER_SHA = 'd'.repeat(40);
+  const workflowRun = (pullRequests: number[]) => ({
+    action: 'completed',
+    workflow_run: { head_sha: HEAD_SHA, pull_requests: pullRequests.map((number) => ({ number })) },
+  });
+
+  it('posts on the PR the workflow_run event names, and sets the status on its head', async () => {
+    await writeResults('wr', regression);
+    const ran = await runAction({ mode: 'comment', 'results-dir': 'wr' }, workflowRun([PR]), 'workflow_run');
+    expect(ran.code).toBe(1); // the regression gates
+    expect(mine(PR)).toHaveLength(1);
+    expect(gh.statuses).toEqual([expect.objectContaining({ sha: HEAD_SHA, state: 'failure' })]);
+  });
+
+  it('a forged PR number in results.json cannot redirect the comment or the status', async () => {
+    gh.pullHeads.set(OTHER_PR, OTHER_SHA);
+    await writeResults('forged-pr', { ...regression, source: { ...regression.source, prNumber: OTHER_PR } });
+    // A fork's workflow_run lists no PRs: the claim is checked against the API and refused.
+    const ran = await runAction(
+      { mode: 'comment', 'results-dir': 'forged-pr' },
+      workflowRun([]),
+      'workflow_run',
+    );
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(/::error::mode comment: PR #99's head is dddddddddddd, not aaaaaaaaaaaa/);
+    expect(gh.comments.get(OTHER_PR) ?? []).toEqual([]);
+    expect(gh.statuses).toEqual([]);
+    expect(gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('results of another commit are refused, naming the file and both commits', async () => {
+    const forged = {
+      ...regression,
+      source: { ...regression.source, head: { sha: OTHER_SHA, chosenBy: 'forged' } },
+    };
+    await writeResults('forged-sha', forged);
+    const ran = await runAction(
+      { mode: 'comment', 'results-dir': 'forged-sha' },
+      workflowRun([PR]),
+      'workflow_run',
+    );
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(
+      /forged-sha\/results\.json: source\.head\.sha is dddddddddddd, but the workflow_run event/,
+    );
+    expect(gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('a wrongly typed results.json is an error naming the field, not a crash', async () => {
+    const broken = JSON.parse(JSON.stringify(regression)) as Record<string, unknown>;
+    (broken.samples as Array<Record<string, unknown>>)[0]!.metrics = { tps: 'fast' };
+    await mkdir(path.join(tmp, 'typed'), { recursive: true });
+    await writeFile(path.join(tmp, 'typed', 'results.json'), JSON.stringify(broken));
+    const ran = await runAction({ mode: 'comment', 'results-dir': 'typed' });
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(/::error::.*typed\/results\.json: samples\[0\]\.metrics\.tps is "fast"/);
+    expect(gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('an interrupted run sets an error status, fails the step and keeps the earlier verdict in the comment', async () => {
+    await writeResults('earlier', regression);
+    await runAction({ mode: 'comment', 'results-dir': 'earlier' });
+    const earlier = mine(PR)[0]!.body;
+    await writeResults('cancelled', {
+      ...regression,
+      status: 'interrupted',
+      stopReason: 'interrupted (signal)',
+    });
+    const ran = await runAction({ mode: 'comment', 'results-dir': 'cancelled', 'fail-on': 'regression' });
+    expect(ran.code).toBe(1);
+    expect(gh.statuses.at(-1)).toMatchObject({ sha: HEAD_SHA, state: 'error' });
+    const body = mine(PR)[0]!.body;
+    expect(mine(PR)).toHaveLength(1);
+    expect(body).toMatch(/A later run was interrupted/);
+    // The earlier complete report is still there, below the note.
+    expect(body).toContain(earlier.split('\n').slice(1).join('\n'));
+  });
+});
+
 async function writeResults(dir: string, result: RunResult): Promise<void> {
   await mkdir(path.join(tmp, dir), { recursive: true });
   await writeFile(path.join(tmp, dir, 'results.json'), JSON.stringify(result));
