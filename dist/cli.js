@@ -45030,6 +45030,14 @@ async function isDirectory(p) {
     return false;
   }
 }
+async function loadStoredRuns(store, workloads) {
+  const listed = (await store.list()).filter(
+    (r) => r.status === "complete" && (!workloads?.length || r.workloads.some((w) => workloads.includes(w)))
+  );
+  const runs = [];
+  for (const entry of listed.reverse()) runs.push(await store.load(entry.id));
+  return runs;
+}
 
 // src/history/markdown.ts
 function renderHistoryMarkdown(analysis, options = {}) {
@@ -45462,7 +45470,7 @@ async function writeSite(dir, files) {
 // src/cli/commands/history.ts
 init_errors();
 function historyCommand() {
-  return new Command("history").description("render the performance history of stored runs as a static site with change points").requiredOption("--results <paths...>", "results.json files, directories of them, or a directory store").requiredOption("--out <dir>", "directory to write the site into (index.html + one page per workload)").option(
+  return new Command("history").description("render the performance history of stored runs as a static site with change points").option("--results <paths...>", "results.json files, directories of them, or a directory store").option("--store <dir|url>", `${STORE_OPTION_HELP}; read when --results is not given`).requiredOption("--out <dir>", "directory to write the site into (index.html + one page per workload)").option(
     "--repo-url <url>",
     "link commits to <url>/commit/<sha>, e.g. https://github.com/postgres/postgres"
   ).option("--workload <name...>", "only these workloads").option("--title <text>", "page title", "pgperf history").option("--p <p>", `significance level of a change point (default ${DEFAULT_MAX_P})`).option(
@@ -45486,12 +45494,26 @@ function historyCommand() {
         "a whole number >= 2"
       );
       const magnitude = numberFlag2("--magnitude", flags.magnitude, 0, (v) => v >= 0, "a percentage >= 0");
-      const runs = await loadRuns(flags.results);
+      const logger = consoleLogger();
+      let runs;
+      let from;
+      if (flags.results) {
+        runs = await loadRuns(flags.results);
+        from = flags.results.join(", ");
+      } else {
+        const store = await openCliStore(flags.store, logger, false);
+        try {
+          runs = await loadStoredRuns(store, flags.workload);
+          from = store.description;
+        } finally {
+          await store.close();
+        }
+      }
       const analysis = analyseHistory(runs, { maxP, minSegment, minMagnitude: magnitude / 100 });
       const known = workloadNames(analysis);
       if (known.length === 0) {
         throw new UserError(
-          `the ${runs.length} run${runs.length === 1 ? "" : "s"} in ${flags.results.join(", ")} hold no usable measurements (complete runs with TPS or latency samples)`
+          `the ${runs.length} run${runs.length === 1 ? "" : "s"} in ${from} hold no usable measurements (complete runs with TPS or latency samples)`
         );
       }
       for (const w of flags.workload ?? []) {

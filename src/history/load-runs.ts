@@ -2,12 +2,13 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readResults } from '../results/read-results.js';
 import { UserError, errorMessage } from '../util/errors.js';
+import type { ResultStore } from '../store/store.js';
 import type { HistoryRun } from './series.js';
 
 /**
  * The runs of `pgperf history --results`: each argument is a results file, or a directory. A directory
  * store (one with a `runs/` subdirectory) contributes `runs/*.json`; any other directory contributes every
- * `results.json` in its tree. Until `--store` lands this is the one place history reads runs from.
+ * `results.json` in its tree. `loadStoredRuns` reads them from a results store instead.
  */
 export async function loadRuns(inputs: readonly string[]): Promise<HistoryRun[]> {
   if (inputs.length === 0) throw new UserError('--results needs at least one results file or directory');
@@ -48,4 +49,17 @@ async function isDirectory(p: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Every complete run of a results store (optionally of some workloads), oldest first. */
+export async function loadStoredRuns(
+  store: ResultStore,
+  workloads?: readonly string[],
+): Promise<HistoryRun[]> {
+  const listed = (await store.list()).filter(
+    (r) => r.status === 'complete' && (!workloads?.length || r.workloads.some((w) => workloads.includes(w))),
+  );
+  const runs: HistoryRun[] = [];
+  for (const entry of listed.reverse()) runs.push((await store.load(entry.id)) as HistoryRun);
+  return runs;
 }

@@ -7,7 +7,7 @@
  * and in the screenshot (kept in test-artifacts/history/) the red dashed marker and both lines' colours.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -129,6 +129,28 @@ describe('pgperf history in headless Chromium', () => {
     const html = await readFile(page, 'utf8');
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/i);
   }, 120_000);
+
+  it('reads the same history from a results store (--store) as from the files', async () => {
+    const store = path.join(tmp, 'store');
+    const files = (await readdir(path.join(tmp, 'results'))).map((d) =>
+      path.join(tmp, 'results', d, 'results.json'),
+    );
+    const imported = await pgperf(['store', 'import', '--store', store, ...files]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const fromFiles = await pgperf([
+      'history',
+      '--results',
+      path.join(tmp, 'results'),
+      '--out',
+      path.join(tmp, 'a'),
+    ]);
+    const fromStore = await pgperf(['history', '--store', store, '--out', path.join(tmp, 'b')]);
+    expect(fromStore.code, fromStore.stderr).toBe(0);
+    expect(fromStore.stdout).toBe(fromFiles.stdout);
+    expect(await readFile(path.join(tmp, 'b', `workload-${WORKLOAD}.html`), 'utf8')).toBe(
+      await readFile(path.join(tmp, 'a', `workload-${WORKLOAD}.html`), 'utf8'),
+    );
+  }, 180_000);
 
   it('draws the chart with a line per client count and the change points marked, without errors', async () => {
     const r = await browse(page, ['--dump-dom']);

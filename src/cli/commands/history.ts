@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { analyseHistory } from '../../history/analyse.js';
-import { loadRuns } from '../../history/load-runs.js';
+import { loadRuns, loadStoredRuns } from '../../history/load-runs.js';
 import { renderHistoryMarkdown } from '../../history/markdown.js';
 import { historySiteData, workloadNames } from '../../history/page-data.js';
 import { renderHistorySite } from '../../history/page-html.js';
@@ -8,6 +8,8 @@ import { loadChartAssets } from '../../history/uplot-assets.js';
 import { writeSite } from '../../history/write-site.js';
 import { DEFAULT_MAX_P, DEFAULT_MIN_SEGMENT } from '../../stats/e-divisive.js';
 import { UserError } from '../../util/errors.js';
+import { consoleLogger } from '../../util/logger.js';
+import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 
 /**
  * `pgperf history --results DIR|FILE... --out DIR [--repo-url URL] [--workload W...]`:
@@ -18,7 +20,8 @@ import { UserError } from '../../util/errors.js';
 export function historyCommand(): Command {
   return new Command('history')
     .description('render the performance history of stored runs as a static site with change points')
-    .requiredOption('--results <paths...>', 'results.json files, directories of them, or a directory store')
+    .option('--results <paths...>', 'results.json files, directories of them, or a directory store')
+    .option('--store <dir|url>', `${STORE_OPTION_HELP}; read when --results is not given`)
     .requiredOption('--out <dir>', 'directory to write the site into (index.html + one page per workload)')
     .option(
       '--repo-url <url>',
@@ -34,7 +37,8 @@ export function historyCommand(): Command {
     .option('--magnitude <pct>', 'ignore changes no larger than this, in percent (default 0)')
     .action(
       async (flags: {
-        results: string[];
+        results?: string[];
+        store?: string;
         out: string;
         repoUrl?: string;
         workload?: string[];
@@ -59,12 +63,26 @@ export function historyCommand(): Command {
           'a whole number >= 2',
         );
         const magnitude = numberFlag('--magnitude', flags.magnitude, 0, (v) => v >= 0, 'a percentage >= 0');
-        const runs = await loadRuns(flags.results);
+        const logger = consoleLogger();
+        let runs;
+        let from: string;
+        if (flags.results) {
+          runs = await loadRuns(flags.results);
+          from = flags.results.join(', ');
+        } else {
+          const store = await openCliStore(flags.store, logger, false);
+          try {
+            runs = await loadStoredRuns(store, flags.workload);
+            from = store.description;
+          } finally {
+            await store.close();
+          }
+        }
         const analysis = analyseHistory(runs, { maxP, minSegment, minMagnitude: magnitude / 100 });
         const known = workloadNames(analysis);
         if (known.length === 0) {
           throw new UserError(
-            `the ${runs.length} run${runs.length === 1 ? '' : 's'} in ${flags.results.join(', ')} hold no usable measurements (complete runs with TPS or latency samples)`,
+            `the ${runs.length} run${runs.length === 1 ? '' : 's'} in ${from} hold no usable measurements (complete runs with TPS or latency samples)`,
           );
         }
         for (const w of flags.workload ?? []) {
