@@ -60688,6 +60688,13 @@ function octokitApi(options) {
     body: c.body ?? "",
     userLogin: c.user?.login ?? ""
   });
+  const toIssue = (i) => ({
+    number: i.number,
+    title: i.title,
+    body: i.body ?? "",
+    state: i.state === "closed" ? "closed" : "open",
+    userLogin: i.user?.login ?? ""
+  });
   return {
     async viewerLogin() {
       try {
@@ -60740,6 +60747,26 @@ function octokitApi(options) {
       });
       return data.merge_base_commit.sha;
     }),
+    listIssues: (label) => call(`list issues labelled ${label}`, async () => {
+      const all = await octokit.paginate(octokit.rest.issues.listForRepo, {
+        owner,
+        repo,
+        labels: label,
+        state: "all",
+        per_page: 100
+      });
+      return all.filter((i) => !i.pull_request).map(toIssue);
+    }),
+    createIssue: (issue3) => call(
+      `open an issue`,
+      async () => toIssue((await octokit.rest.issues.create({ owner, repo, ...issue3 })).data)
+    ),
+    updateIssue: (issueNumber, change) => call(
+      `update issue #${issueNumber}`,
+      async () => toIssue(
+        (await octokit.rest.issues.update({ owner, repo, issue_number: issueNumber, ...change })).data
+      )
+    ),
     pullRequestHead: (prNumber) => call(`read PR #${prNumber}`, async () => {
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
       return data.head.sha;

@@ -8,6 +8,15 @@ export interface IssueComment {
   userLogin: string;
 }
 
+/** An issue (never a pull request) as pgperf's regression notifications see it. */
+export interface IssueSummary {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  userLogin: string;
+}
+
 export type CommitState = 'success' | 'failure' | 'error' | 'pending';
 
 export interface GitHubApi {
@@ -25,6 +34,13 @@ export interface GitHubApi {
   mergeBase(base: string, head: string): Promise<string>;
   /** The sha of a pull request's head commit (to check that results belong to it). */
   pullRequestHead(prNumber: number): Promise<string>;
+  /** Every issue (open and closed, no pull requests) carrying the label, across all pages. */
+  listIssues(label: string): Promise<IssueSummary[]>;
+  createIssue(issue: { title: string; body: string; labels: string[] }): Promise<IssueSummary>;
+  updateIssue(
+    issueNumber: number,
+    change: { title?: string; body?: string; state?: 'open' | 'closed' },
+  ): Promise<IssueSummary>;
 }
 
 /**

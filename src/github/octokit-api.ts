@@ -8,7 +8,7 @@
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import { GitHubApiError, kindOfStatus, type GitHubApi, type IssueComment } from './api.js';
+import { GitHubApiError, kindOfStatus, type GitHubApi, type IssueComment, type IssueSummary } from './api.js';
 
 /** The login GITHUB_TOKEN's comments carry; GET /user is not allowed for that token. */
 export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
@@ -84,6 +84,20 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
     userLogin: c.user?.login ?? '',
   });
 
+  const toIssue = (i: {
+    number: number;
+    title: string;
+    body?: string | null;
+    state: string;
+    user?: { login: string } | null;
+  }): IssueSummary => ({
+    number: i.number,
+    title: i.title,
+    body: i.body ?? '',
+    state: i.state === 'closed' ? 'closed' : 'open',
+    userLogin: i.user?.login ?? '',
+  });
+
   return {
     async viewerLogin() {
       try {
@@ -140,6 +154,27 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
         });
         return data.merge_base_commit.sha;
       }),
+    listIssues: (label) =>
+      call(`list issues labelled ${label}`, async () => {
+        const all = await octokit.paginate(octokit.rest.issues.listForRepo, {
+          owner,
+          repo,
+          labels: label,
+          state: 'all',
+          per_page: 100,
+        });
+        return all.filter((i) => !i.pull_request).map(toIssue);
+      }),
+    createIssue: (issue) =>
+      call(`open an issue`, async () =>
+        toIssue((await octokit.rest.issues.create({ owner, repo, ...issue })).data),
+      ),
+    updateIssue: (issueNumber, change) =>
+      call(`update issue #${issueNumber}`, async () =>
+        toIssue(
+          (await octokit.rest.issues.update({ owner, repo, issue_number: issueNumber, ...change })).data,
+        ),
+      ),
     pullRequestHead: (prNumber) =>
       call(`read PR #${prNumber}`, async () => {
         const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });

@@ -18,6 +18,15 @@ export interface FakeComment {
   user: { login: string };
 }
 
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  labels: Array<{ name: string }>;
+  user: { login: string };
+}
+
 export interface FakeGitHub {
   url: string;
   requests: RecordedRequest[];
@@ -27,6 +36,8 @@ export interface FakeGitHub {
   /** The login behind the token; undefined answers GET /user with 403, as for GITHUB_TOKEN. */
   login: string | undefined;
   mergeBaseSha: string;
+  /** Issues by number (GET/POST /repos/o/r/issues, PATCH /repos/o/r/issues/N). */
+  issues: Map<number, FakeIssue>;
   /** Head sha per open pull request number (GET /repos/o/r/pulls/N); others answer 404. */
   pullHeads: Map<number, string>;
   /** Answer matching requests with this status (e.g. 403 for a fork's read-only token). */
@@ -46,6 +57,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     login: 'pgperf-bot',
     mergeBaseSha: 'b'.repeat(40),
     pullHeads: new Map(),
+    issues: new Map(),
     refuse: [],
     addComment(issue: number, login: string, body: string) {
       const comment = { id: nextId++, body, user: { login } };
@@ -82,6 +94,36 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         return fake.login
           ? send(200, { login: fake.login, type: 'User' })
           : send(403, { message: 'Resource not accessible by integration' });
+      }
+      if (/^\/repos\/[^/]+\/[^/]+\/issues$/.test(url.pathname)) {
+        if (req.method === 'GET') {
+          const label = url.searchParams.get('labels');
+          const state = url.searchParams.get('state') ?? 'open';
+          const all = [...fake.issues.values()].filter(
+            (i) =>
+              (!label || i.labels.some((l) => l.name === label)) && (state === 'all' || i.state === state),
+          );
+          return send(200, all);
+        }
+        if (req.method === 'POST') {
+          const b = body as { title: string; body: string; labels?: string[] };
+          const issue: FakeIssue = {
+            number: 500 + fake.issues.size,
+            title: b.title,
+            body: b.body,
+            state: 'open',
+            labels: (b.labels ?? []).map((name) => ({ name })),
+            user: { login: fake.login ?? 'github-actions[bot]' },
+          };
+          fake.issues.set(issue.number, issue);
+          return send(201, issue);
+        }
+      }
+      if (req.method === 'PATCH' && (m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)$/.exec(url.pathname))) {
+        const issue = fake.issues.get(Number(m[1]));
+        if (!issue) return send(404, { message: 'Not Found' });
+        Object.assign(issue, body as Partial<FakeIssue>);
+        return send(200, issue);
       }
       if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(url.pathname))) {
         const head = fake.pullHeads.get(Number(m[1]));
