@@ -16,7 +16,10 @@ export interface ExecuteRunOptions extends Omit<PipelineRequest, 'runDir'> {
   outDir: string;
 }
 
-export type ExecuteRunDeps = Pick<PipelineDeps, 'build' | 'archive'>;
+export type ExecuteRunDeps = Pick<PipelineDeps, 'build' | 'archive'> & {
+  /** Print the comparison table (default true; a one-arm nightly run has nothing to compare). */
+  printComparison?: boolean;
+};
 
 export async function executeRun(
   options: ExecuteRunOptions,
@@ -41,13 +44,22 @@ export async function executeRun(
     const { outDir: _outDir, ...request } = options;
     const outcome = await runPipeline(
       { ...request, runDir },
-      { runner: nodeProcessRunner, logger, signal: controller.signal, ...extra },
+      {
+        runner: nodeProcessRunner,
+        logger,
+        signal: controller.signal,
+        build: extra.build,
+        archive: extra.archive,
+      },
     );
-    process.stdout.write(renderComparisonText(outcome.comparison));
-    process.stdout.write(`results written to ${outcome.resultsFile}\n`);
-    if (outcome.archived) {
-      process.stdout.write(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}\n`);
-    }
+    const print =
+      extra.printComparison === false
+        ? (line: string) => logger.info(line.trimEnd())
+        : (line: string) => process.stdout.write(line);
+    if (extra.printComparison !== false) process.stdout.write(renderComparisonText(outcome.comparison));
+    print(`results written to ${outcome.resultsFile}\n`);
+    if (outcome.archived)
+      print(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}\n`);
     if (outcome.archiveError) logger.warn(outcome.archiveError);
     if (outcome.result.status === 'interrupted') process.exitCode = signalExitCode(stoppedBy ?? 'SIGINT');
     return outcome;

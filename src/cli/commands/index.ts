@@ -5,6 +5,7 @@ import { compareCommand } from './compare.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
 import { historyCommand } from './history.js';
+import { nightlyCommand } from './nightly.js';
 import { runCommand } from './run.js';
 import { schemaCommand } from './schema.js';
 import { statCommand } from './stat.js';
@@ -19,6 +20,7 @@ export const commands: Array<() => Command> = [
   statCommand,
   changepointsCommand,
   historyCommand,
+  nightlyCommand,
   schemaCommand,
   storeCommand,
   doctorCommand,
