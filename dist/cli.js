@@ -63002,7 +63002,13 @@ var resultsSchema = external_exports.looseObject({
     order: external_exports.enum(["random", "abba"]),
     rounds: count,
     cells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() })),
-    executed: external_exports.array(external_exports.looseObject({}))
+    executed: external_exports.array(external_exports.looseObject({})),
+    shard: external_exports.looseObject({
+      planId: text,
+      index: external_exports.number().int().nonnegative(),
+      count: external_exports.number().int().positive(),
+      allCells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() }))
+    }).optional()
   }),
   source: external_exports.looseObject({
     repository: text.optional(),
@@ -63190,6 +63196,139 @@ function compareCommand() {
     } else {
       process.stdout.write(renderComparisonText(comparison));
     }
+  });
+}
+
+// src/fleet/consolidate.ts
+init_fingerprint();
+init_types();
+init_errors();
+function consolidateShards(files) {
+  if (files.length === 0) throw new UserError("consolidate: no results files given");
+  const first = files[0];
+  const shardOf2 = (f) => {
+    const shard = f.result.plan.shard;
+    if (!shard) throw new UserError(`${f.file}: not a shard (no plan.shard); run it with --shard I/N`);
+    return shard;
+  };
+  const ref = shardOf2(first);
+  const armsOf = (r) => r.arms.map(
+    (a) => `${a.label}=${a.build?.sha ?? (a.label === "base" ? r.source?.base?.sha : a.label === "head" ? r.source?.head?.sha : void 0) ?? a.serverVersion}`
+  ).join(", ");
+  for (const f of files.slice(1)) {
+    const s = shardOf2(f);
+    if (s.planId !== ref.planId || s.count !== ref.count) {
+      throw new UserError(
+        `${f.file}: plan ${s.planId} (${s.count} shards), but ${first.file} is plan ${ref.planId} (${ref.count} shards): the shards belong to different comparisons`
+      );
+    }
+    if (armsOf(f.result) !== armsOf(first.result)) {
+      throw new UserError(
+        `${f.file}: arms ${armsOf(f.result)}, but ${first.file} has ${armsOf(first.result)}: the shards compare different builds`
+      );
+    }
+  }
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const f of files) {
+    const id = f.result.fingerprint?.id ?? environmentFingerprint(f.result).id;
+    groups2.set(id, [...groups2.get(id) ?? [], f]);
+  }
+  const classes = [...groups2.entries()].map(([fingerprint, group]) => mergeClass(fingerprint, group, ref));
+  return { planId: ref.planId, count: ref.count, classes };
+}
+function mergeClass(fingerprint, group, ref) {
+  const byIndex = /* @__PURE__ */ new Map();
+  for (const f of group) {
+    const index = f.result.plan.shard.index;
+    const other = byIndex.get(index);
+    if (other)
+      throw new UserError(
+        `${f.file} and ${other.file} are both shard ${index}/${ref.count} of machine class ${fingerprint}`
+      );
+    byIndex.set(index, f);
+  }
+  const present = [...byIndex.keys()].sort((a, b) => a - b);
+  const missing = Array.from({ length: ref.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  const failed = present.filter((i) => byIndex.get(i).result.status !== "complete");
+  const docs = present.map((i) => byIndex.get(i).result);
+  const base = docs[0];
+  const covered = new Set(docs.flatMap((d) => d.plan.cells.map(cellId)));
+  const lost = ref.allCells.filter((c) => !covered.has(cellId(c))).map(cellId);
+  const warnings = docs.flatMap((d) => d.warnings);
+  if (missing.length) {
+    warnings.unshift(
+      `shard${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${ref.count} missing: no data for ${lost.join(", ")}`
+    );
+  }
+  for (const i of failed) {
+    const d = byIndex.get(i);
+    warnings.unshift(
+      `shard ${i} of ${ref.count} (${d.file}) is '${d.result.status}'${d.result.stopReason ? `: ${d.result.stopReason}` : ""}`
+    );
+  }
+  const incomplete = missing.length > 0 || failed.length > 0;
+  const result = {
+    ...base,
+    status: incomplete ? "failed" : "complete",
+    ...incomplete ? {
+      stopReason: `incomplete consolidation: ${[missing.length ? `missing shard(s) ${missing.join(", ")}` : "", failed.length ? `failed shard(s) ${failed.join(", ")}` : ""].filter(Boolean).join("; ")}`
+    } : {},
+    workloads: Object.assign({}, ...docs.map((d) => d.workloads)),
+    plan: {
+      ...base.plan,
+      rounds: Math.max(...docs.map((d) => d.plan.rounds)),
+      cells: ref.allCells,
+      executed: docs.flatMap((d) => d.plan.executed),
+      shard: { ...ref, index: 0 }
+    },
+    samples: docs.flatMap((d) => d.samples),
+    warnings
+  };
+  return {
+    fingerprint,
+    facts: base.fingerprint?.facts ?? environmentFingerprint(base).facts,
+    result,
+    present,
+    missing,
+    failed
+  };
+}
+
+// src/cli/commands/consolidate.ts
+function consolidateCommand() {
+  return new Command("consolidate").description("merge the shards of a comparison (run --shard) into one report per machine class").argument("<results.json...>", "the shards' results files").addOption(
+    new Option("--format <format>", "text or markdown").argParser(oneOf("--format", ["text", "markdown"])).default("text")
+  ).option("--comment-id <id>", "the markdown's comment id", "default").action(async (files, flags) => {
+    const docs = [];
+    for (const file2 of files) docs.push({ file: file2, result: await readResults(file2) });
+    const merged = consolidateShards(docs);
+    const sections2 = merged.classes.map((c) => ({ c, comparison: analyse(c.result) }));
+    const overall = overallVerdict(
+      sections2.map(({ c, comparison }) => ({
+        id: c.fingerprint,
+        verdict: c.missing.length || c.failed.length ? "inconclusive" : comparison.verdict
+      }))
+    );
+    const out = [
+      `${flags.format === "markdown" ? "## " : ""}verdict: ${overall.verdict} over ${sections2.length} machine class${sections2.length === 1 ? "" : "es"} (plan ${merged.planId}, ${merged.count} shards)`,
+      ""
+    ];
+    for (const { c, comparison } of sections2) {
+      const what = `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
+      const shards = `shards ${c.present.join(", ")} of ${merged.count}${c.missing.length ? `; MISSING ${c.missing.join(", ")}` : ""}`;
+      out.push(
+        `${flags.format === "markdown" ? "### " : "== "}machine class ${c.fingerprint} (${what}; ${shards})`,
+        ""
+      );
+      out.push(
+        flags.format === "markdown" ? renderMarkdownReport({
+          ...reportInputOf(c.result, comparison),
+          commentId: `${flags.commentId}-${c.fingerprint}`
+        }) : renderComparisonText(comparison)
+      );
+    }
+    process.stdout.write(`${out.join("\n")}
+`);
   });
 }
 
@@ -64776,7 +64915,8 @@ async function runBenchmark(req, deps) {
       order: req.order,
       rounds: rounds.length,
       cells: cells.map(({ workload, clients }) => ({ workload, clients })),
-      executed: []
+      executed: [],
+      ...req.shard ? { shard: req.shard } : {}
     },
     ...req.source ? { source: req.source } : {},
     samples: [],
@@ -71738,6 +71878,106 @@ function githubTarget(spec, env) {
   return { token, baseUrl: env.GITHUB_API_URL ?? "https://api.github.com", owner: m[1], repo: m[2] };
 }
 
+// src/fleet/shards.ts
+init_fingerprint();
+init_types();
+import { createHash as createHash7 } from "node:crypto";
+function planShards(workloads, count2, arms = 2) {
+  if (!Number.isInteger(count2) || count2 < 1)
+    throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
+  const cells = workloads.flatMap(
+    (w) => w.clients.map((clients) => ({
+      workload: w.name,
+      clients,
+      estimatedS: arms * (w.rounds * w.duration + w.warmup)
+    }))
+  );
+  if (count2 > cells.length) {
+    throw new RangeError(`${count2} shards for ${cells.length} cells: a shard needs at least one cell`);
+  }
+  const shards = Array.from({ length: count2 }, (_, i) => ({
+    index: i + 1,
+    cells: [],
+    estimatedS: 0
+  }));
+  const order = [...cells].sort((a, b) => b.estimatedS - a.estimatedS || cellId(a).localeCompare(cellId(b)));
+  for (const cell of order) {
+    const target = shards.reduce((best, s) => s.estimatedS < best.estimatedS ? s : best, shards[0]);
+    target.cells.push(cell);
+    target.estimatedS += cell.estimatedS;
+  }
+  const position = new Map(cells.map((c, i) => [cellId(c), i]));
+  for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
+  const planId = createHash7("sha256").update(
+    canonicalJson({
+      count: count2,
+      workloads: workloads.map((w) => ({
+        name: w.name,
+        hash: workloadHash(w),
+        rounds: w.rounds,
+        clients: w.clients
+      }))
+    })
+  ).digest("hex").slice(0, 16);
+  return { planId, count: count2, shards };
+}
+function parseShardSpec(spec, what) {
+  const m = /^(\d+)\/(\d+)$/.exec(spec.trim());
+  const index = Number(m?.[1]);
+  const count2 = Number(m?.[2]);
+  if (!m || count2 < 1 || index < 1 || index > count2) {
+    throw new RangeError(`${what} must be I/N with 1 <= I <= N (e.g. 2/3), got '${spec}'`);
+  }
+  return { index, count: count2 };
+}
+function workloadsOfShard(workloads, shard) {
+  return workloads.flatMap((w) => {
+    const clients = w.clients.filter(
+      (c) => shard.cells.some((s) => s.workload === w.name && s.clients === c)
+    );
+    return clients.length ? [{ ...w, clients }] : [];
+  });
+}
+
+// src/cli/commands/plan.ts
+init_errors();
+function planCommand() {
+  return new Command("plan").description("split the cells of a comparison into shards for several machines (see run --shard)").requiredOption("--workload <file...>", "workload files").requiredOption("--shards <n>", "number of shards", positiveInt("--shards")).option("--rounds <n>", "rounds (overrides the workloads')", positiveInt("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt("--duration")).option("--arms <n>", "arms per cell (default 2)", positiveInt("--arms"), 2).option("--json", "print the plan as JSON").action(
+    async (flags) => {
+      const workloads = [];
+      for (const file2 of flags.workload) {
+        const w = await loadWorkloadFile(file2);
+        workloads.push({ ...w, rounds: flags.rounds ?? w.rounds, duration: flags.duration ?? w.duration });
+      }
+      let plan;
+      try {
+        plan = planShards(workloads, flags.shards, flags.arms);
+      } catch (e) {
+        throw new UserError(`--shards ${flags.shards}: ${errorMessage(e)}`);
+      }
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(plan, null, 2)}
+`);
+        return;
+      }
+      const total = plan.shards.reduce((t, s) => t + s.estimatedS, 0);
+      const longest = Math.max(...plan.shards.map((s) => s.estimatedS));
+      process.stdout.write(
+        `plan ${plan.planId}: ${plan.count} shards, longest ${minutes(longest)} (${minutes(total)} on one machine)
+`
+      );
+      for (const s of plan.shards) {
+        const cells = s.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
+        process.stdout.write(
+          `  shard ${s.index}/${plan.count}  ${minutes(s.estimatedS).padStart(8)}  ${cells}
+`
+        );
+      }
+    }
+  );
+}
+var minutes = (s) => `${(s / 60).toFixed(1)} min`;
+
 // src/pipeline/build-stage.ts
 async function buildArms(request2, deps) {
   const built = await buildComparison(request2, deps);
@@ -71793,11 +72033,12 @@ function runCommand() {
     "--data-checksums",
     "initdb with data checksums (default: off, pinned, since PG18 turned them on)",
     false
-  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option("-v, --verbose", "debug output", false);
+  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option("-v, --verbose", "debug output", false);
   return addAnalysisOptions(command, "run").action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
+    const sharded = flags.shard ? shardOf(workloads, flags) : void 0;
     const arms = await armSource(flags);
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     try {
@@ -71805,7 +72046,8 @@ function runCommand() {
         {
           arms,
           analysis: resolveAnalysis(analysisFromFlags(flags)),
-          workloads,
+          workloads: sharded?.workloads ?? workloads,
+          ...sharded ? { shard: sharded.info } : {},
           rounds: flags.rounds,
           durationS: flags.duration,
           seed: flags.seed,
@@ -71826,6 +72068,40 @@ function runCommand() {
       await store?.close();
     }
   });
+}
+function shardOf(workloads, flags) {
+  let spec;
+  try {
+    spec = parseShardSpec(flags.shard, "--shard");
+  } catch (e) {
+    throw new UserError(errorMessage(e));
+  }
+  if (flags.seed === void 0) {
+    throw new UserError(
+      "--shard needs --seed N: every shard must use the same seed (e.g. the workflow run number)"
+    );
+  }
+  const effective = workloads.map((w) => ({
+    ...w,
+    rounds: flags.rounds ?? w.rounds,
+    duration: flags.duration ?? w.duration
+  }));
+  let plan;
+  try {
+    plan = planShards(effective, spec.count);
+  } catch (e) {
+    throw new UserError(`--shard ${flags.shard}: ${errorMessage(e)}`);
+  }
+  const shard = plan.shards[spec.index - 1];
+  return {
+    workloads: workloadsOfShard(workloads, shard),
+    info: {
+      planId: plan.planId,
+      index: spec.index,
+      count: spec.count,
+      allCells: effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })))
+    }
+  };
 }
 async function armSource(flags) {
   if (wantsBuild(flags)) {
@@ -72159,6 +72435,8 @@ var commands = [
   buildCommand,
   demoCommand,
   compareCommand,
+  planCommand,
+  consolidateCommand,
   statCommand,
   changepointsCommand,
   historyCommand,

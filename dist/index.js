@@ -55427,7 +55427,8 @@ async function runBenchmark(req, deps) {
       order: req.order,
       rounds: rounds.length,
       cells: cells.map(({ workload, clients }) => ({ workload, clients })),
-      executed: []
+      executed: [],
+      ...req.shard ? { shard: req.shard } : {}
     },
     ...req.source ? { source: req.source } : {},
     samples: [],
@@ -55830,7 +55831,13 @@ var resultsSchema = external_exports.looseObject({
     order: external_exports.enum(["random", "abba"]),
     rounds: count,
     cells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() })),
-    executed: external_exports.array(external_exports.looseObject({}))
+    executed: external_exports.array(external_exports.looseObject({})),
+    shard: external_exports.looseObject({
+      planId: text,
+      index: external_exports.number().int().nonnegative(),
+      count: external_exports.number().int().positive(),
+      allCells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() }))
+    }).optional()
   }),
   source: external_exports.looseObject({
     repository: text.optional(),

@@ -101,6 +101,14 @@ export const resultsSchema = z.looseObject({
     rounds: count,
     cells: z.array(z.looseObject({ workload: text, clients: z.number().int().positive() })),
     executed: z.array(z.looseObject({})),
+    shard: z
+      .looseObject({
+        planId: text,
+        index: z.number().int().nonnegative(),
+        count: z.number().int().positive(),
+        allCells: z.array(z.looseObject({ workload: text, clients: z.number().int().positive() })),
+      })
+      .optional(),
   }),
   source: z
     .looseObject({

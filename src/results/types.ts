@@ -5,6 +5,7 @@
  */
 import type { BuildRecord } from '../build/build.js';
 import type { Fingerprint } from '../env/fingerprint.js';
+import type { ShardInfo } from '../fleet/shards.js';
 import type { MetricName } from './metrics.js';
 
 export const RESULTS_SCHEMA_VERSION = 1;
@@ -108,6 +109,8 @@ export interface PlanInfo {
   cells: CellKey[];
   /** Every run the loop started, in the order it ran (warm-ups and retries included). */
   executed: ExecutedRun[];
+  /** Set when this run is one shard of a comparison split over machines (index 0: consolidated). */
+  shard?: ShardInfo;
 }
 
 export interface CellKey {

@@ -18,6 +18,7 @@ import { createDriver } from '../drivers/factory.js';
 import { dataShape as sysbenchDataShape } from '../drivers/sysbench/command.js';
 import { captureEnvironment } from '../env/environment.js';
 import { environmentFingerprint } from '../env/fingerprint.js';
+import type { ShardInfo } from '../fleet/shards.js';
 import {
   RESULTS_SCHEMA_VERSION,
   cellId,
@@ -69,6 +70,8 @@ export interface RunRequest {
   tmpDir?: string;
   /** Recorded as-is in the results (commits, PR). */
   source?: RunSource;
+  /** This run is one shard of a comparison split over machines (recorded in plan.shard). */
+  shard?: ShardInfo;
 }
 
 export interface RunDeps {
@@ -141,6 +144,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       rounds: rounds.length,
       cells: cells.map(({ workload, clients }) => ({ workload, clients })),
       executed: [],
+      ...(req.shard ? { shard: req.shard } : {}),
     },
     ...(req.source ? { source: req.source } : {}),
     samples: [],

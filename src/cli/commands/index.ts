@@ -2,10 +2,12 @@ import type { Command } from 'commander';
 import { buildCommand } from './build.js';
 import { changepointsCommand } from './changepoints.js';
 import { compareCommand } from './compare.js';
+import { consolidateCommand } from './consolidate.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
 import { historyCommand } from './history.js';
 import { nightlyCommand } from './nightly.js';
+import { planCommand } from './plan.js';
 import { runCommand } from './run.js';
 import { schemaCommand } from './schema.js';
 import { statCommand } from './stat.js';
@@ -17,6 +19,8 @@ export const commands: Array<() => Command> = [
   buildCommand,
   demoCommand,
   compareCommand,
+  planCommand,
+  consolidateCommand,
   statCommand,
   changepointsCommand,
   historyCommand,

@@ -5,7 +5,9 @@ import { loadWorkloadFile } from '../../config/load-workload.js';
 import { resolveAnalysis } from '../../pipeline/analysis.js';
 import { buildArms } from '../../pipeline/build-stage.js';
 import type { ArmSource } from '../../pipeline/pipeline.js';
-import { UserError } from '../../util/errors.js';
+import type { Workload } from '../../config/workload-schema.js';
+import { parseShardSpec, planShards, workloadsOfShard, type ShardInfo } from '../../fleet/shards.js';
+import { UserError, errorMessage } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
@@ -40,6 +42,7 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags {
   set: SetFlag[];
   dataChecksums: boolean;
   tmpDir?: string;
+  shard?: string;
   /** A directory or URL; false with --no-store. */
   store?: string | false;
   verbose: boolean;
@@ -113,6 +116,7 @@ export function runCommand(): Command {
       false,
     )
     .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
+    .option('--shard <i/n>', 'run only shard I of N of the cells (see pgperf plan; consolidate the shards)')
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--no-store', 'do not save the run to the results store')
     .option('-v, --verbose', 'debug output', false);
@@ -120,6 +124,7 @@ export function runCommand(): Command {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
+    const sharded = flags.shard ? shardOf(workloads, flags) : undefined;
     const arms = await armSource(flags);
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
     try {
@@ -127,7 +132,8 @@ export function runCommand(): Command {
         {
           arms,
           analysis: resolveAnalysis(analysisFromFlags(flags)),
-          workloads,
+          workloads: sharded?.workloads ?? workloads,
+          ...(sharded ? { shard: sharded.info } : {}),
           rounds: flags.rounds,
           durationS: flags.duration,
           seed: flags.seed,
@@ -149,6 +155,42 @@ export function runCommand(): Command {
       await store?.close();
     }
   });
+}
+
+/** The workloads of shard I/N (the split computed from the workloads with the flags' overrides). */
+function shardOf(workloads: Workload[], flags: RunFlags): { workloads: Workload[]; info: ShardInfo } {
+  let spec;
+  try {
+    spec = parseShardSpec(flags.shard!, '--shard');
+  } catch (e) {
+    throw new UserError(errorMessage(e));
+  }
+  if (flags.seed === undefined) {
+    throw new UserError(
+      '--shard needs --seed N: every shard must use the same seed (e.g. the workflow run number)',
+    );
+  }
+  const effective = workloads.map((w) => ({
+    ...w,
+    rounds: flags.rounds ?? w.rounds,
+    duration: flags.duration ?? w.duration,
+  }));
+  let plan;
+  try {
+    plan = planShards(effective, spec.count);
+  } catch (e) {
+    throw new UserError(`--shard ${flags.shard}: ${errorMessage(e)}`);
+  }
+  const shard = plan.shards[spec.index - 1]!;
+  return {
+    workloads: workloadsOfShard(workloads, shard),
+    info: {
+      planId: plan.planId,
+      index: spec.index,
+      count: spec.count,
+      allCells: effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients }))),
+    },
+  };
 }
 
 /** The arms: bin dirs (--arm, with their --set settings), or base and head to build from source. */

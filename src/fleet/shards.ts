@@ -1,0 +1,105 @@
+/**
+ * Splitting a comparison over machines: a shard is a set of whole cells (a cell is never split, so base and
+ * head of a cell stay interleaved on one machine), balanced by estimated time with the longest-processing-
+ * time rule. Deterministic from the workloads alone (no seed, no clock), so every job of a matrix computes
+ * the same split and the same plan id, which consolidation later checks.
+ */
+import { createHash } from 'node:crypto';
+import type { Workload } from '../config/workload-schema.js';
+import { canonicalJson, workloadHash } from '../env/fingerprint.js';
+import { cellId, type CellKey } from '../results/types.js';
+
+export interface ShardCell extends CellKey {
+  /** Estimated seconds for this cell over all arms: rounds x (duration + warm-up share) x arms. */
+  estimatedS: number;
+}
+
+export interface Shard {
+  /** 1-based. */
+  index: number;
+  cells: ShardCell[];
+  estimatedS: number;
+}
+
+export interface ShardPlan {
+  /** Identifies the comparison's split: the workloads' definitions, rounds, cells and the shard count. */
+  planId: string;
+  count: number;
+  shards: Shard[];
+}
+
+/** What a shard's results record (results.json plan.shard). */
+export interface ShardInfo {
+  planId: string;
+  index: number;
+  count: number;
+  /** Every cell of the whole plan, so consolidation can name what is missing. */
+  allCells: CellKey[];
+}
+
+/** Splits the cells of `workloads` into `count` shards of about equal estimated time. */
+export function planShards(workloads: readonly Workload[], count: number, arms = 2): ShardPlan {
+  if (!Number.isInteger(count) || count < 1)
+    throw new RangeError(`shards must be a whole number >= 1, got ${count}`);
+  const cells: ShardCell[] = workloads.flatMap((w) =>
+    w.clients.map((clients) => ({
+      workload: w.name,
+      clients,
+      estimatedS: arms * (w.rounds * w.duration + w.warmup),
+    })),
+  );
+  if (count > cells.length) {
+    throw new RangeError(`${count} shards for ${cells.length} cells: a shard needs at least one cell`);
+  }
+  const shards: Shard[] = Array.from({ length: count }, (_, i) => ({
+    index: i + 1,
+    cells: [],
+    estimatedS: 0,
+  }));
+  // Longest first, ties by cell id; each to the least loaded shard (lowest index on ties).
+  const order = [...cells].sort((a, b) => b.estimatedS - a.estimatedS || cellId(a).localeCompare(cellId(b)));
+  for (const cell of order) {
+    const target = shards.reduce((best, s) => (s.estimatedS < best.estimatedS ? s : best), shards[0]!);
+    target.cells.push(cell);
+    target.estimatedS += cell.estimatedS;
+  }
+  // Declaration order inside a shard, as an unsharded run lists them.
+  const position = new Map(cells.map((c, i) => [cellId(c), i]));
+  for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a))! - position.get(cellId(b))!);
+  const planId = createHash('sha256')
+    .update(
+      canonicalJson({
+        count,
+        workloads: workloads.map((w) => ({
+          name: w.name,
+          hash: workloadHash(w),
+          rounds: w.rounds,
+          clients: w.clients,
+        })),
+      }),
+    )
+    .digest('hex')
+    .slice(0, 16);
+  return { planId, count, shards };
+}
+
+/** "2/3" -> {index: 2, count: 3}; what names the flag or input in errors. */
+export function parseShardSpec(spec: string, what: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(spec.trim());
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count) {
+    throw new RangeError(`${what} must be I/N with 1 <= I <= N (e.g. 2/3), got '${spec}'`);
+  }
+  return { index, count };
+}
+
+/** The workloads restricted to one shard's cells (workloads without any are left out). */
+export function workloadsOfShard(workloads: readonly Workload[], shard: Shard): Workload[] {
+  return workloads.flatMap((w) => {
+    const clients = w.clients.filter((c) =>
+      shard.cells.some((s) => s.workload === w.name && s.clients === c),
+    );
+    return clients.length ? [{ ...w, clients }] : [];
+  });
+}
