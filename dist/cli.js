@@ -40938,35 +40938,43 @@ function summarize(values, from, to) {
   return { n, mean: mean2, sd: n > 1 ? Math.sqrt(squares / (n - 1)) : 0 };
 }
 
+// src/cli/change-point-flags.ts
+init_errors();
+function addChangePointOptions(command, unit = "values") {
+  return command.option("--p <p>", `significance level of a change point, between 0 and 1 (default ${DEFAULT_MAX_P})`).option(
+    "--min-segment <n>",
+    `fewest ${unit} on either side of a change point (default ${DEFAULT_MIN_SEGMENT})`
+  ).option("--magnitude <pct>", "ignore changes no larger than this, in percent (default 0)");
+}
+function changePointSettings(flags) {
+  return {
+    maxP: numberFlag("--p", flags.p, DEFAULT_MAX_P, (v) => v > 0 && v < 1, "a number between 0 and 1"),
+    minSegment: numberFlag(
+      "--min-segment",
+      flags.minSegment,
+      DEFAULT_MIN_SEGMENT,
+      (v) => Number.isInteger(v) && v >= 2,
+      "a whole number >= 2"
+    ),
+    magnitudePct: numberFlag("--magnitude", flags.magnitude, 0, (v) => v >= 0, "a percentage >= 0 such as 2")
+  };
+}
+function numberFlag(flag, raw, fallback, valid, expected) {
+  if (raw === void 0) return fallback;
+  const value = Number(raw.trim().replace(/%$/, ""));
+  if (raw.trim() === "" || !Number.isFinite(value) || !valid(value)) {
+    throw new UserError(`${flag} must be ${expected}, got '${raw}'`);
+  }
+  return value;
+}
+
 // src/cli/commands/changepoints.ts
 init_errors();
 function changepointsCommand() {
-  return new Command("changepoints").description("find change points in a series of numbers (one per line, oldest first)").argument("<file>", "values, one per line, oldest first").option("--p <p>", `significance level of a change point, between 0 and 1 (default ${DEFAULT_MAX_P})`).option(
-    "--min-segment <n>",
-    `fewest values on either side of a change point (default ${DEFAULT_MIN_SEGMENT})`
-  ).option("--magnitude <pct>", "ignore changes no larger than this, in percent (default 0)").option("--log", "analyse ln of the values (positive values; gives a CI of each change)").option("--json", "print the change points as JSON").action(
+  const command = new Command("changepoints").description("find change points in a series of numbers (one per line, oldest first)").argument("<file>", "values, one per line, oldest first").option("--log", "analyse ln of the values (positive values; gives a CI of each change)").option("--json", "print the change points as JSON");
+  return addChangePointOptions(command).action(
     async (file2, flags) => {
-      const maxP = numberFlag(
-        "--p",
-        flags.p,
-        DEFAULT_MAX_P,
-        (v) => v > 0 && v < 1,
-        "a number between 0 and 1"
-      );
-      const minSegment = numberFlag(
-        "--min-segment",
-        flags.minSegment,
-        DEFAULT_MIN_SEGMENT,
-        (v) => Number.isInteger(v) && v >= 2,
-        "a whole number >= 2"
-      );
-      const magnitudePct = numberFlag(
-        "--magnitude",
-        flags.magnitude,
-        0,
-        (v) => v >= 0,
-        "a percentage >= 0 such as 2"
-      );
+      const { maxP, minSegment, magnitudePct } = changePointSettings(flags);
       const series = await readSeriesFile(file2);
       const needed = minPointsForDetection(minSegment);
       if (series.values.length < needed) {
@@ -41004,14 +41012,6 @@ function changepointsCommand() {
       );
     }
   );
-}
-function numberFlag(flag, raw, fallback, valid, expected) {
-  if (raw === void 0) return fallback;
-  const value = Number(raw.trim().replace(/%$/, ""));
-  if (raw.trim() === "" || !Number.isFinite(value) || !valid(value)) {
-    throw new UserError(`${flag} must be ${expected}, got '${raw}'`);
-  }
-  return value;
 }
 
 // src/compare/adaptive.ts
@@ -66821,30 +66821,14 @@ async function writeSite(dir, files) {
 // src/cli/commands/history.ts
 init_errors();
 function historyCommand() {
-  return new Command("history").description("render the performance history of stored runs as a static site with change points").option("--results <paths...>", "results.json files, directories of them, or a directory store").option("--store <dir|url>", `${STORE_OPTION_HELP}; read when --results is not given`).requiredOption("--out <dir>", "directory to write the site into (index.html + one page per workload)").option(
+  const command = new Command("history").description("render the performance history of stored runs as a static site with change points").option("--results <paths...>", "results.json files, directories of them, or a directory store").option("--store <dir|url>", `${STORE_OPTION_HELP}; read when --results is not given`).requiredOption("--out <dir>", "directory to write the site into (index.html + one page per workload)").option(
     "--repo-url <url>",
     "link commits to <url>/commit/<sha>, e.g. https://github.com/postgres/postgres"
-  ).option("--workload <name...>", "only these workloads").option("--title <text>", "page title", "pgperf history").option("--p <p>", `significance level of a change point (default ${DEFAULT_MAX_P})`).option(
-    "--min-segment <n>",
-    `fewest runs on either side of a change point (default ${DEFAULT_MIN_SEGMENT})`
-  ).option("--magnitude <pct>", "ignore changes no larger than this, in percent (default 0)").action(
+  ).option("--workload <name...>", "only these workloads").option("--title <text>", "page title", "pgperf history");
+  return addChangePointOptions(command, "runs").action(
     async (flags) => {
       const repoUrl = flags.repoUrl === void 0 ? void 0 : parseRepoUrl(flags.repoUrl);
-      const maxP = numberFlag2(
-        "--p",
-        flags.p,
-        DEFAULT_MAX_P,
-        (v) => v > 0 && v < 1,
-        "a number between 0 and 1"
-      );
-      const minSegment = numberFlag2(
-        "--min-segment",
-        flags.minSegment,
-        DEFAULT_MIN_SEGMENT,
-        (v) => Number.isInteger(v) && v >= 2,
-        "a whole number >= 2"
-      );
-      const magnitude = numberFlag2("--magnitude", flags.magnitude, 0, (v) => v >= 0, "a percentage >= 0");
+      const { maxP, minSegment, magnitudePct: magnitude } = changePointSettings(flags);
       const logger = consoleLogger();
       let runs;
       let from;
@@ -66898,14 +66882,6 @@ function parseRepoUrl(raw) {
   }
   if (url2.username || url2.password) throw new UserError("--repo-url must not contain credentials");
   return url2.toString().replace(/\/+$/, "");
-}
-function numberFlag2(flag, raw, fallback, valid, expected) {
-  if (raw === void 0) return fallback;
-  const value = Number(raw.trim().replace(/%$/, ""));
-  if (raw.trim() === "" || !Number.isFinite(value) || !valid(value)) {
-    throw new UserError(`${flag} must be ${expected}, got '${raw}'`);
-  }
-  return value;
 }
 
 // src/config/load-workload.ts
@@ -71796,13 +71772,11 @@ var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 // src/cli/commands/nightly.ts
 init_errors();
 function nightlyCommand() {
-  return new Command("nightly").description("measure the branch head, store it, find change points in the history and report them").option("--bin <dir>", "an installed PostgreSQL bin directory to measure (instead of building --ref)").option("--commit <sha>", "the commit --bin was built from (recorded; the history plots by it)").option("--repo <url|path>", `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`).option("--ref <ref>", "branch, tag or sha to build and measure, e.g. master").option("--cache-dir <dir>", cacheDirHelp()).option("--build-option <option>", "extra build option (repeatable)", collectString, []).requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads')", positiveInt("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt("--duration")).option("--out <dir>", "results directory", "pgperf-results").option("--store <dir|url>", STORE_OPTION_HELP).option("--site <dir>", "also render the history site into this directory").option("--repo-url <url>", "link commits to <url>/commit/<sha>").option("--github-repo <owner/name>", "open/update/close regression issues there (token: $GITHUB_TOKEN)").option("--p <p>", "significance level of a change point (default 0.001)").option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the cluster lives while running (default: the OS temp dir)").action(async (flags) => {
+  const command = new Command("nightly").description("measure the branch head, store it, find change points in the history and report them").option("--bin <dir>", "an installed PostgreSQL bin directory to measure (instead of building --ref)").option("--commit <sha>", "the commit --bin was built from (recorded; the history plots by it)").option("--repo <url|path>", `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`).option("--ref <ref>", "branch, tag or sha to build and measure, e.g. master").option("--cache-dir <dir>", cacheDirHelp()).option("--build-option <option>", "extra build option (repeatable)", collectString, []).requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads')", positiveInt("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt("--duration")).option("--out <dir>", "results directory", "pgperf-results").option("--store <dir|url>", STORE_OPTION_HELP).option("--site <dir>", "also render the history site into this directory").option("--repo-url <url>", "link commits to <url>/commit/<sha>").option("--github-repo <owner/name>", "open/update/close regression issues there (token: $GITHUB_TOKEN)").option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the cluster lives while running (default: the OS temp dir)");
+  return addChangePointOptions(command, "runs").action(async (flags) => {
     const logger = consoleLogger();
     const github = flags.githubRepo ? githubTarget(flags.githubRepo, process.env) : void 0;
-    const maxP = flags.p === void 0 ? void 0 : Number(flags.p);
-    if (maxP !== void 0 && !(maxP > 0 && maxP < 1)) {
-      throw new UserError(`--p must be a number between 0 and 1, got '${flags.p}'`);
-    }
+    const changePoints = changePointSettings(flags);
     const workloads = [];
     for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
     const store = await openCliStore(flags.store, logger, true);
@@ -71832,7 +71806,11 @@ function nightlyCommand() {
         { archive: store, printComparison: false }
       );
       if (outcome.result.status !== "complete") return;
-      const analysis = analyseHistory(await loadStoredRuns(store), maxP ? { maxP } : {});
+      const analysis = analyseHistory(await loadStoredRuns(store), {
+        maxP: changePoints.maxP,
+        minSegment: changePoints.minSegment,
+        minMagnitude: changePoints.magnitudePct / 100
+      });
       const repoUrl = flags.repoUrl?.replace(/\/+$/, "");
       process.stdout.write(renderHistoryMarkdown(analysis, { repoUrl }));
       if (flags.site) {
@@ -72199,14 +72177,14 @@ init_errors();
 function statCommand() {
   return new Command("stat").description("compare two files of measurements (one number per line), like ministat").argument("<base-file>", "baseline values, one per line").argument("<head-file>", "head values, one per line").option("--alpha <a>", `significance level, between 0 and 1 (default ${DEFAULT_ALPHA})`).option("--threshold <pct>", `practical threshold in percent (default ${DEFAULT_THRESHOLD_PCT})`).option("--json", "print the comparison as JSON").action(
     async (baseFile, headFile, flags) => {
-      const alpha = parseNumberFlag(
+      const alpha = numberFlag(
         "--alpha",
         flags.alpha,
         DEFAULT_ALPHA,
         (v) => v > 0 && v < 1,
         "a number between 0 and 1"
       );
-      const thresholdPct = parseNumberFlag(
+      const thresholdPct = numberFlag(
         "--threshold",
         flags.threshold,
         DEFAULT_THRESHOLD_PCT,
@@ -72221,14 +72199,6 @@ function statCommand() {
       );
     }
   );
-}
-function parseNumberFlag(flag, raw, fallback, valid, expected) {
-  if (raw === void 0) return fallback;
-  const value = Number(raw.trim().replace(/%$/, ""));
-  if (raw.trim() === "" || !Number.isFinite(value) || !valid(value)) {
-    throw new UserError(`${flag} must be ${expected}, got '${raw}'`);
-  }
-  return value;
 }
 async function readValues(file2) {
   let text2;

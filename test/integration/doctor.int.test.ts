@@ -1,24 +1,14 @@
 /** `pgperf doctor` through the built CLI (dist/cli.js), on this machine and on captured fixture trees. */
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PreflightReport } from '../../src/env/preflight.js';
+import { runCli } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const cli = path.join(root, 'dist/cli.js');
 const fixture = (name: string) => path.join(root, 'test/fixtures/sysfs', name);
 
-function pgperf(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const pgperf = (args: string[]) => runCli(args);
 
 describe('pgperf doctor', () => {
   it('on this machine: verdict first, then grouped facts; --json agrees with the topology Node sees', async () => {

@@ -3,7 +3,6 @@
  * on this machine (two arms: the installed PostgreSQL with synchronous_commit on and off), consolidated into
  * one report; a missing shard; shards of two different comparisons refused.
  */
-import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,23 +11,14 @@ import { consolidateShards } from '../../src/fleet/consolidate.js';
 import { readResults } from '../../src/results/read-results.js';
 import { cellId } from '../../src/results/types.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { runCli } from '../helpers/cli.js';
 
-const root = new URL('../../', import.meta.url).pathname;
 const binDir = installedBinDir();
 let tmp: string;
 let workloadFile: string;
 const shardFiles: string[] = [];
 
-function pgperf(args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, 'dist/cli.js'), ...args], { cwd: tmp });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const pgperf = (args: string[]) => runCli(args, { cwd: tmp });
 
 const runArgs = (extra: string[]) => [
   'run',

@@ -4,7 +4,6 @@
  * planted -20% step, test/unit/history/noisy-history.ts), prints the change points, renders the site, and
  * opens the regression issues on a recording fake of the GitHub API on 127.0.0.1.
  */
-import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { DirStore } from '../../src/store/dir-store.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
 import { noisyHistory } from '../unit/history/noisy-history.js';
+import { runCli } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 let tmp: string;
@@ -32,19 +32,8 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-function pgperf(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, 'dist/cli.js'), ...args], {
-      cwd: tmp,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const pgperf = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runCli(args, { cwd: tmp, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
 
 describe('pgperf nightly', () => {
   it('measures, stores, reports the change points, renders the site and opens the regression issues', async () => {

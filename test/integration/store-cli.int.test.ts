@@ -2,7 +2,6 @@
  * `pgperf store` through the built CLI (dist/cli.js; `node scripts/build.mjs` first), as a user runs it:
  * a directory store chosen by --store or PGPERF_STORE, and a PostgreSQL store started here.
  */
-import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,9 +12,8 @@ import type { RunResult } from '../../src/results/types.js';
 import type { StoredRun } from '../../src/store/store.js';
 import { startTestPgServer, type TestPgServer } from '../helpers/pg-server.js';
 import { FIXTURE_FILE, fixtureVariant, minutesAfter, readFixture } from './store-fixture.js';
+import { runCli, type Ran } from '../helpers/cli.js';
 
-const root = new URL('../../', import.meta.url).pathname;
-const cli = path.join(root, 'dist/cli.js');
 const PASSWORD = 'cli-s3cret/pw';
 let tmp: string;
 let server: TestPgServer;
@@ -32,25 +30,9 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function pgperf(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  return new Promise((resolve) => {
-    const { PGPERF_STORE: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd: tmp,
-      env: { ...inherited, HOME: tmp, XDG_DATA_HOME: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const { PGPERF_STORE: _ignored, ...inherited } = process.env;
+  return runCli(args, { cwd: tmp, env: { ...inherited, HOME: tmp, XDG_DATA_HOME: '', ...env } });
 }
 
 describe('pgperf store (dist/cli.js)', () => {

@@ -6,7 +6,7 @@ import { historySiteData, workloadNames } from '../../history/page-data.js';
 import { renderHistorySite } from '../../history/page-html.js';
 import { loadChartAssets } from '../../history/uplot-assets.js';
 import { writeSite } from '../../history/write-site.js';
-import { DEFAULT_MAX_P, DEFAULT_MIN_SEGMENT } from '../../stats/e-divisive.js';
+import { addChangePointOptions, changePointSettings } from '../change-point-flags.js';
 import { UserError } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
@@ -18,7 +18,7 @@ import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
  * on stdout. Exits 0 whatever it finds; 2 on bad input.
  */
 export function historyCommand(): Command {
-  return new Command('history')
+  const command = new Command('history')
     .description('render the performance history of stored runs as a static site with change points')
     .option('--results <paths...>', 'results.json files, directories of them, or a directory store')
     .option('--store <dir|url>', `${STORE_OPTION_HELP}; read when --results is not given`)
@@ -28,76 +28,56 @@ export function historyCommand(): Command {
       'link commits to <url>/commit/<sha>, e.g. https://github.com/postgres/postgres',
     )
     .option('--workload <name...>', 'only these workloads')
-    .option('--title <text>', 'page title', 'pgperf history')
-    .option('--p <p>', `significance level of a change point (default ${DEFAULT_MAX_P})`)
-    .option(
-      '--min-segment <n>',
-      `fewest runs on either side of a change point (default ${DEFAULT_MIN_SEGMENT})`,
-    )
-    .option('--magnitude <pct>', 'ignore changes no larger than this, in percent (default 0)')
-    .action(
-      async (flags: {
-        results?: string[];
-        store?: string;
-        out: string;
-        repoUrl?: string;
-        workload?: string[];
-        title: string;
-        p?: string;
-        minSegment?: string;
-        magnitude?: string;
-      }) => {
-        const repoUrl = flags.repoUrl === undefined ? undefined : parseRepoUrl(flags.repoUrl);
-        const maxP = numberFlag(
-          '--p',
-          flags.p,
-          DEFAULT_MAX_P,
-          (v) => v > 0 && v < 1,
-          'a number between 0 and 1',
-        );
-        const minSegment = numberFlag(
-          '--min-segment',
-          flags.minSegment,
-          DEFAULT_MIN_SEGMENT,
-          (v) => Number.isInteger(v) && v >= 2,
-          'a whole number >= 2',
-        );
-        const magnitude = numberFlag('--magnitude', flags.magnitude, 0, (v) => v >= 0, 'a percentage >= 0');
-        const logger = consoleLogger();
-        let runs;
-        let from: string;
-        if (flags.results) {
-          runs = await loadRuns(flags.results);
-          from = flags.results.join(', ');
-        } else {
-          const store = await openCliStore(flags.store, logger, false);
-          try {
-            runs = await loadStoredRuns(store, flags.workload);
-            from = store.description;
-          } finally {
-            await store.close();
-          }
+    .option('--title <text>', 'page title', 'pgperf history');
+  return addChangePointOptions(command, 'runs').action(
+    async (flags: {
+      results?: string[];
+      store?: string;
+      out: string;
+      repoUrl?: string;
+      workload?: string[];
+      title: string;
+      p?: string;
+      minSegment?: string;
+      magnitude?: string;
+    }) => {
+      const repoUrl = flags.repoUrl === undefined ? undefined : parseRepoUrl(flags.repoUrl);
+      const { maxP, minSegment, magnitudePct: magnitude } = changePointSettings(flags);
+      const logger = consoleLogger();
+      let runs;
+      let from: string;
+      if (flags.results) {
+        runs = await loadRuns(flags.results);
+        from = flags.results.join(', ');
+      } else {
+        const store = await openCliStore(flags.store, logger, false);
+        try {
+          runs = await loadStoredRuns(store, flags.workload);
+          from = store.description;
+        } finally {
+          await store.close();
         }
-        const analysis = analyseHistory(runs, { maxP, minSegment, minMagnitude: magnitude / 100 });
-        const known = workloadNames(analysis);
-        if (known.length === 0) {
+      }
+      const analysis = analyseHistory(runs, { maxP, minSegment, minMagnitude: magnitude / 100 });
+      const known = workloadNames(analysis);
+      if (known.length === 0) {
+        throw new UserError(
+          `the ${runs.length} run${runs.length === 1 ? '' : 's'} in ${from} hold no usable measurements (complete runs with TPS or latency samples)`,
+        );
+      }
+      for (const w of flags.workload ?? []) {
+        if (!known.includes(w)) {
           throw new UserError(
-            `the ${runs.length} run${runs.length === 1 ? '' : 's'} in ${from} hold no usable measurements (complete runs with TPS or latency samples)`,
+            `--workload '${w}' is not in the history; its workloads are: ${known.join(', ')}`,
           );
         }
-        for (const w of flags.workload ?? []) {
-          if (!known.includes(w)) {
-            throw new UserError(
-              `--workload '${w}' is not in the history; its workloads are: ${known.join(', ')}`,
-            );
-          }
-        }
-        const site = historySiteData(analysis, { title: flags.title, repoUrl, workloads: flags.workload });
-        const files = await writeSite(flags.out, renderHistorySite(site, await loadChartAssets()));
-        process.stdout.write(renderHistoryMarkdown(analysis, { repoUrl }));
-        process.stderr.write(`pgperf: wrote ${files.length} pages to ${flags.out}\n`);
-      },
-    );
+      }
+      const site = historySiteData(analysis, { title: flags.title, repoUrl, workloads: flags.workload });
+      const files = await writeSite(flags.out, renderHistorySite(site, await loadChartAssets()));
+      process.stdout.write(renderHistoryMarkdown(analysis, { repoUrl }));
+      process.stderr.write(`pgperf: wrote ${files.length} pages to ${flags.out}\n`);
+    },
+  );
 }
 
 function parseRepoUrl(raw: string): string {
@@ -116,19 +96,4 @@ function parseRepoUrl(raw: string): string {
   }
   if (url.username || url.password) throw new UserError('--repo-url must not contain credentials');
   return url.toString().replace(/\/+$/, '');
-}
-
-function numberFlag(
-  flag: string,
-  raw: string | undefined,
-  fallback: number,
-  valid: (v: number) => boolean,
-  expected: string,
-): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw.trim().replace(/%$/, ''));
-  if (raw.trim() === '' || !Number.isFinite(value) || !valid(value)) {
-    throw new UserError(`${flag} must be ${expected}, got '${raw}'`);
-  }
-  return value;
 }

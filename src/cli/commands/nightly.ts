@@ -16,12 +16,13 @@ import type { ArmSpec } from '../../runner/run-loop.js';
 import { UserError } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
+import { addChangePointOptions, changePointSettings, type ChangePointFlags } from '../change-point-flags.js';
 import { executeRun } from '../execute-run.js';
 import { positiveInt } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { cacheDirHelp, collectString, resolveCacheDir } from './build.js';
 
-interface NightlyFlags {
+interface NightlyFlags extends ChangePointFlags {
   bin?: string;
   commit?: string;
   repo?: string;
@@ -36,7 +37,6 @@ interface NightlyFlags {
   site?: string;
   repoUrl?: string;
   githubRepo?: string;
-  p?: string;
   runAs?: string;
   tmpDir?: string;
 }
@@ -48,7 +48,7 @@ interface NightlyFlags {
  * per regressed series, updated in place and closed on recovery.
  */
 export function nightlyCommand(): Command {
-  return new Command('nightly')
+  const command = new Command('nightly')
     .description('measure the branch head, store it, find change points in the history and report them')
     .option('--bin <dir>', 'an installed PostgreSQL bin directory to measure (instead of building --ref)')
     .option('--commit <sha>', 'the commit --bin was built from (recorded; the history plots by it)')
@@ -64,63 +64,63 @@ export function nightlyCommand(): Command {
     .option('--site <dir>', 'also render the history site into this directory')
     .option('--repo-url <url>', 'link commits to <url>/commit/<sha>')
     .option('--github-repo <owner/name>', 'open/update/close regression issues there (token: $GITHUB_TOKEN)')
-    .option('--p <p>', 'significance level of a change point (default 0.001)')
     .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
-    .option('--tmp-dir <dir>', 'where the cluster lives while running (default: the OS temp dir)')
-    .action(async (flags: NightlyFlags) => {
-      const logger = consoleLogger();
-      const github = flags.githubRepo ? githubTarget(flags.githubRepo, process.env) : undefined;
-      const maxP = flags.p === undefined ? undefined : Number(flags.p);
-      if (maxP !== undefined && !(maxP > 0 && maxP < 1)) {
-        throw new UserError(`--p must be a number between 0 and 1, got '${flags.p}'`);
-      }
-      const workloads = [];
-      for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
-      const store = await openCliStore(flags.store, logger, true);
-      try {
-        const arm = await headArm(flags, logger);
-        const outcome = await executeRun(
-          {
-            arms: { kind: 'installed', arms: [arm] },
-            analysis: resolveAnalysis(),
-            workloads,
-            rounds: flags.rounds,
-            durationS: flags.duration,
-            order: 'random',
-            runAs: flags.runAs,
-            tmpDir: flags.tmpDir,
-            dataChecksums: false,
-            outDir: flags.out,
-            source: {
-              head: {
-                ...(arm.build ? { ref: arm.build.ref, sha: arm.build.sha } : {}),
-                ...(flags.commit ? { sha: flags.commit } : {}),
-                chosenBy: flags.ref ? `nightly build of ${flags.ref}` : 'nightly (--bin)',
-              },
+    .option('--tmp-dir <dir>', 'where the cluster lives while running (default: the OS temp dir)');
+  return addChangePointOptions(command, 'runs').action(async (flags: NightlyFlags) => {
+    const logger = consoleLogger();
+    const github = flags.githubRepo ? githubTarget(flags.githubRepo, process.env) : undefined;
+    const changePoints = changePointSettings(flags);
+    const workloads = [];
+    for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
+    const store = await openCliStore(flags.store, logger, true);
+    try {
+      const arm = await headArm(flags, logger);
+      const outcome = await executeRun(
+        {
+          arms: { kind: 'installed', arms: [arm] },
+          analysis: resolveAnalysis(),
+          workloads,
+          rounds: flags.rounds,
+          durationS: flags.duration,
+          order: 'random',
+          runAs: flags.runAs,
+          tmpDir: flags.tmpDir,
+          dataChecksums: false,
+          outDir: flags.out,
+          source: {
+            head: {
+              ...(arm.build ? { ref: arm.build.ref, sha: arm.build.sha } : {}),
+              ...(flags.commit ? { sha: flags.commit } : {}),
+              chosenBy: flags.ref ? `nightly build of ${flags.ref}` : 'nightly (--bin)',
             },
           },
-          logger,
-          { archive: store, printComparison: false },
-        );
-        if (outcome.result.status !== 'complete') return;
-        const analysis = analyseHistory(await loadStoredRuns(store), maxP ? { maxP } : {});
-        const repoUrl = flags.repoUrl?.replace(/\/+$/, '');
-        process.stdout.write(renderHistoryMarkdown(analysis, { repoUrl }));
-        if (flags.site) {
-          const site = historySiteData(analysis, { title: 'pgperf nightly', repoUrl });
-          const files = await writeSite(flags.site, renderHistorySite(site, await loadChartAssets()));
-          logger.info(`history site: ${files.length} pages in ${flags.site}`);
-        }
-        if (github) {
-          const done = await syncRegressionIssues(octokitApi(github), analysis, { repoUrl });
-          logger.info(
-            `regression issues in ${github.owner}/${github.repo}: ${done.opened.length} opened, ${done.updated.length} updated, ${done.closed.length} closed`,
-          );
-        }
-      } finally {
-        await store.close();
+        },
+        logger,
+        { archive: store, printComparison: false },
+      );
+      if (outcome.result.status !== 'complete') return;
+      const analysis = analyseHistory(await loadStoredRuns(store), {
+        maxP: changePoints.maxP,
+        minSegment: changePoints.minSegment,
+        minMagnitude: changePoints.magnitudePct / 100,
+      });
+      const repoUrl = flags.repoUrl?.replace(/\/+$/, '');
+      process.stdout.write(renderHistoryMarkdown(analysis, { repoUrl }));
+      if (flags.site) {
+        const site = historySiteData(analysis, { title: 'pgperf nightly', repoUrl });
+        const files = await writeSite(flags.site, renderHistorySite(site, await loadChartAssets()));
+        logger.info(`history site: ${files.length} pages in ${flags.site}`);
       }
-    });
+      if (github) {
+        const done = await syncRegressionIssues(octokitApi(github), analysis, { repoUrl });
+        logger.info(
+          `regression issues in ${github.owner}/${github.repo}: ${done.opened.length} opened, ${done.updated.length} updated, ${done.closed.length} closed`,
+        );
+      }
+    } finally {
+      await store.close();
+    }
+  });
 }
 
 async function headArm(flags: NightlyFlags, logger: ReturnType<typeof consoleLogger>): Promise<ArmSpec> {

@@ -5,6 +5,7 @@ import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../../compare/defaults.js'
 import { formatLevel, formatP, formatPct, formatPctInterval } from '../../compare/format.js';
 import type { DeltaInterval, SampleComparison } from '../../compare/types.js';
 import { UserError, errorMessage } from '../../util/errors.js';
+import { numberFlag } from '../change-point-flags.js';
 
 /**
  * `pgperf stat BASE_FILE HEAD_FILE [--alpha A] [--threshold PCT] [--json]`: a ministat-like comparison of
@@ -26,14 +27,14 @@ export function statCommand(): Command {
         headFile: string,
         flags: { alpha?: string; threshold?: string; json?: boolean },
       ) => {
-        const alpha = parseNumberFlag(
+        const alpha = numberFlag(
           '--alpha',
           flags.alpha,
           DEFAULT_ALPHA,
           (v) => v > 0 && v < 1,
           'a number between 0 and 1',
         );
-        const thresholdPct = parseNumberFlag(
+        const thresholdPct = numberFlag(
           '--threshold',
           flags.threshold,
           DEFAULT_THRESHOLD_PCT,
@@ -47,21 +48,6 @@ export function statCommand(): Command {
         );
       },
     );
-}
-
-function parseNumberFlag(
-  flag: string,
-  raw: string | undefined,
-  fallback: number,
-  valid: (v: number) => boolean,
-  expected: string,
-): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw.trim().replace(/%$/, ''));
-  if (raw.trim() === '' || !Number.isFinite(value) || !valid(value)) {
-    throw new UserError(`${flag} must be ${expected}, got '${raw}'`);
-  }
-  return value;
 }
 
 /** One number per line; unparseable lines are user errors naming file and line. */
