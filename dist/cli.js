@@ -1220,7 +1220,7 @@ var require_command = __commonJS({
     var { Help: Help2, stripColor } = require_help();
     var { Option: Option2, DualOptions } = require_option();
     var { suggestSimilar } = require_suggestSimilar();
-    var Command3 = class _Command extends EventEmitter {
+    var Command4 = class _Command extends EventEmitter {
       /**
        * Initialize a new `Command`.
        *
@@ -3448,7 +3448,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         return true;
       return void 0;
     }
-    exports.Command = Command3;
+    exports.Command = Command4;
     exports.useColor = useColor;
   }
 });
@@ -3457,15 +3457,15 @@ Expecting one of '${allowedValues.join("', '")}'`);
 var require_commander = __commonJS({
   "node_modules/commander/index.js"(exports) {
     var { Argument: Argument2 } = require_argument();
-    var { Command: Command3 } = require_command();
+    var { Command: Command4 } = require_command();
     var { CommanderError: CommanderError2, InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var { Help: Help2 } = require_help();
     var { Option: Option2 } = require_option();
-    exports.program = new Command3();
-    exports.createCommand = (name) => new Command3(name);
+    exports.program = new Command4();
+    exports.createCommand = (name) => new Command4(name);
     exports.createOption = (flags, description) => new Option2(flags, description);
     exports.createArgument = (name, description) => new Argument2(name, description);
-    exports.Command = Command3;
+    exports.Command = Command4;
     exports.Option = Option2;
     exports.Argument = Argument2;
     exports.Help = Help2;
@@ -42249,6 +42249,9 @@ function dataWarnings(ctx, comparisons, sequential) {
 // src/compare/adaptive.ts
 var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
 var DEFAULT_SPENDING = "obrien-fleming";
+function planAdaptive(input2) {
+  return buildPlan(input2, true);
+}
 function buildPlan(input2, checkFirstLook) {
   const alpha = input2.alpha ?? DEFAULT_ALPHA;
   const spending = input2.spending ?? DEFAULT_SPENDING;
@@ -42388,6 +42391,30 @@ function adaptiveLook(result, plan, options = {}) {
     };
   }
 }
+function adaptiveRecord(plan, look) {
+  return { plan, looks: look.history };
+}
+function planFromJson(value) {
+  const v = typeof value === "object" && value !== null ? value : {};
+  const field = (name, ok) => {
+    if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
+  };
+  field("schedule", Array.isArray(v.schedule) && v.schedule.every((r) => typeof r === "number"));
+  field("maxRounds", typeof v.maxRounds === "number");
+  field("alpha", typeof v.alpha === "number");
+  field("spending", SPENDING_FUNCTIONS.includes(v.spending));
+  field("test", v.test === "signed-rank" || v.test === "mann-whitney");
+  return buildPlan(
+    {
+      schedule: v.schedule,
+      maxRounds: v.maxRounds,
+      alpha: v.alpha,
+      spending: v.spending,
+      test: v.test
+    },
+    false
+  );
+}
 function lookAtRounds(schedule, rounds) {
   let look = 0;
   schedule.forEach((r, i) => {
@@ -42449,10 +42476,14 @@ function analysisOf(result, overrides = {}) {
 }
 function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
+  const lastLook = result.adaptive?.looks.at(-1)?.look;
   return compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
-    metric: settings2.metric
+    metric: settings2.metric,
+    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
+    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
+    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {}
   });
 }
 
@@ -62997,6 +63028,15 @@ var resultsSchema = external_exports.looseObject({
     thresholdPct: external_exports.number().gt(0).lt(100),
     metric: external_exports.enum(Object.keys(METRICS))
   }).optional(),
+  adaptive: external_exports.looseObject({
+    plan: external_exports.looseObject({
+      schedule: external_exports.array(external_exports.number().int().positive()),
+      maxRounds: external_exports.number().int().positive()
+    }),
+    looks: external_exports.array(
+      external_exports.looseObject({ look: external_exports.number().int().positive(), rounds: external_exports.number().int().nonnegative() })
+    )
+  }).optional(),
   plan: external_exports.looseObject({
     seed: external_exports.number().int(),
     order: external_exports.enum(["random", "abba"]),
@@ -64817,6 +64857,71 @@ function rotate(items, by) {
   return [...items.slice(by), ...items.slice(0, by)];
 }
 
+// src/runner/adaptive-control.ts
+init_types();
+var AdaptiveControl = class {
+  constructor(plan, analysis, budget, now = Date.now) {
+    this.plan = plan;
+    this.analysis = analysis;
+    this.budget = budget;
+    this.now = now;
+  }
+  plan;
+  analysis;
+  budget;
+  now;
+  open = null;
+  // null: every cell open
+  looked = 0;
+  startedMs = null;
+  /**
+   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
+   * and returns why to stop, or null to go on.
+   */
+  beforeRound(result, round2, log) {
+    this.startedMs ??= this.now();
+    const done = round2 - 1;
+    const k = this.plan.schedule.indexOf(done);
+    if (k >= 0 && k + 1 > this.looked) {
+      const stop = this.look(result, k + 1, log);
+      if (stop) return stop;
+    }
+    if (round2 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
+    const { timeBudgetS } = this.budget;
+    if (timeBudgetS !== void 0) {
+      const elapsedS = (this.now() - this.startedMs) / 1e3;
+      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
+      if (elapsedS + perRoundS > timeBudgetS) {
+        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round2} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
+      }
+    }
+    return null;
+  }
+  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
+  finish(result, roundsDone, log) {
+    const k = this.plan.schedule.indexOf(roundsDone);
+    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
+  }
+  /** Whether the run of this cell is still needed. */
+  isOpen(cell) {
+    return this.open === null || this.open.has(cellId(cell));
+  }
+  look(result, look, log) {
+    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
+    this.looked = look;
+    result.adaptive = adaptiveRecord(this.plan, outcome);
+    this.open = new Set(outcome.openCells.map(cellId));
+    const decided = outcome.decidedCells.filter((d) => d.look === look);
+    log(
+      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
+    );
+    return outcome.stop ? outcome.reason : null;
+  }
+};
+function formatS(s) {
+  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
+}
+
 // src/runner/progress.ts
 var ProgressTracker = class {
   /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
@@ -65030,10 +65135,31 @@ async function runBenchmark(req, deps) {
       if (!out.ok) await reviveIfDown(cluster, warn);
       return out;
     };
+    const adaptive = req.adaptive ? new AdaptiveControl(
+      req.adaptive.plan,
+      { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
+      {
+        ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
+        estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
+      }
+    ) : null;
+    if (adaptive) {
+      const p = adaptive.plan;
+      logger.info(
+        `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
+      );
+    }
+    let roundsDone = 0;
     for (const [r, roundRuns] of rounds.entries()) {
+      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
+      if (stop) {
+        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
+        break;
+      }
       await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
         for (const run2 of roundRuns) {
           deps.signal?.throwIfAborted();
+          if (adaptive && !adaptive.isOpen(run2)) continue;
           const workload = workloadByName.get(run2.workload);
           if (warmupBefore.has(run2)) await execute(run2, "warmup", 1);
           for (let attempt = 1; ; attempt++) {
@@ -65049,7 +65175,9 @@ async function runBenchmark(req, deps) {
           }
         }
       });
+      roundsDone = r + 1;
     }
+    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
     result.status = "complete";
   } catch (e) {
     const interrupted = deps.signal?.aborted === true;
@@ -65105,7 +65233,8 @@ function validateRequest(req) {
 }
 function applyOverrides(w, req) {
   const duration3 = req.durationS ?? w.duration;
-  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds: req.rounds ?? w.rounds };
+  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
+  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds };
 }
 function groupDataSets(workloads) {
   const byKey = /* @__PURE__ */ new Map();
@@ -71967,6 +72096,94 @@ async function buildArms(request2, deps) {
 
 // src/cli/commands/run.ts
 init_errors();
+
+// src/runner/round-seconds.ts
+function roundSeconds(workloads, arms, durationS) {
+  return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
+}
+
+// src/util/duration.ts
+function parseDurationS(text2) {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m|min|h)?$/.exec(text2.trim());
+  if (!m) return void 0;
+  const unit = { s: 1, m: 60, min: 60, h: 3600 }[m[2] ?? "s"];
+  const seconds2 = Number(m[1]) * unit;
+  return seconds2 > 0 ? seconds2 : void 0;
+}
+
+// src/cli/adaptive-flags.ts
+init_errors();
+function addAdaptiveOptions(command) {
+  return command.option(
+    "--max-rounds <n>",
+    "adaptive rounds: look after blocks of rounds, stop decided cells, at most N rounds",
+    positiveInt("--max-rounds")
+  ).option(
+    "--time-budget <duration>",
+    "adaptive rounds within this time (e.g. 45m, 1h, 900s)",
+    parseDuration
+  ).option(
+    "--schedule <rounds>",
+    `looks, cumulative rounds (default ${DEFAULT_SCHEDULE.join(",")})`,
+    parseSchedule
+  ).option("--spending <name>", `alpha-spending function: ${SPENDING_FUNCTIONS.join(", ")}`, parseSpending);
+}
+function adaptiveFromFlags(flags, alpha, roundS) {
+  if (flags.maxRounds === void 0 && flags.timeBudget === void 0) {
+    if (flags.schedule || flags.spending) {
+      throw new UserError(
+        "--schedule and --spending shape adaptive rounds: give --max-rounds N or --time-budget too"
+      );
+    }
+    return void 0;
+  }
+  let plan;
+  try {
+    plan = planAdaptive({
+      alpha,
+      ...flags.schedule ? { schedule: flags.schedule } : {},
+      ...flags.spending ? { spending: flags.spending } : {},
+      ...flags.maxRounds !== void 0 ? { maxRounds: flags.maxRounds } : {}
+    });
+  } catch (e) {
+    const which = flags.maxRounds !== void 0 && /maxRounds/.test(errorMessage(e)) ? "--max-rounds" : "--schedule";
+    throw new UserError(`${which}: ${errorMessage(e)}`);
+  }
+  if (flags.timeBudget !== void 0 && flags.timeBudget < roundS) {
+    throw new UserError(
+      `--time-budget ${flags.timeBudget} s is less than one round (about ${Math.ceil(roundS)} s for every cell and arm); give at least ${Math.ceil(plan.schedule[0] * roundS)} s for the first look`
+    );
+  }
+  return { plan, ...flags.timeBudget !== void 0 ? { timeBudgetS: flags.timeBudget } : {} };
+}
+function parseDuration(value) {
+  const seconds2 = parseDurationS(value);
+  if (seconds2 === void 0) {
+    throw new InvalidArgumentError(
+      `--time-budget must be a duration such as 45m, 1h or 900s, got '${value}'`
+    );
+  }
+  return seconds2;
+}
+function parseSchedule(value) {
+  const rounds = value.split(",").map((v) => Number(v.trim()));
+  if (!rounds.every((r) => Number.isInteger(r) && r > 0)) {
+    throw new InvalidArgumentError(
+      `--schedule must be increasing round counts such as 6,10,15,20,30, got '${value}'`
+    );
+  }
+  return rounds;
+}
+function parseSpending(value) {
+  if (!SPENDING_FUNCTIONS.includes(value)) {
+    throw new InvalidArgumentError(
+      `--spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${value}'`
+    );
+  }
+  return value;
+}
+
+// src/cli/commands/run.ts
 function runCommand() {
   const command = new Command("run").description(
     "run workloads against two or more PostgreSQL installs (arms), interleaved, and save every sample"
@@ -72012,18 +72229,31 @@ function runCommand() {
     "initdb with data checksums (default: off, pinned, since PG18 turned them on)",
     false
   ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option("-v, --verbose", "debug output", false);
-  return addAnalysisOptions(command, "run").action(async (flags) => {
+  return addAdaptiveOptions(addAnalysisOptions(command, "run")).action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
     const sharded = flags.shard ? shardOf(workloads, flags) : void 0;
     const arms = await armSource(flags);
+    const analysis = resolveAnalysis(analysisFromFlags(flags));
+    const armCount = arms.kind === "installed" ? arms.arms.length : 2;
+    const adaptive = adaptiveFromFlags(
+      flags,
+      analysis.alpha,
+      roundSeconds(sharded?.workloads ?? workloads, armCount, flags.duration)
+    );
+    if (adaptive && flags.rounds !== void 0) {
+      throw new UserError(
+        "--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks"
+      );
+    }
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     try {
       await executeRun(
         {
           arms,
-          analysis: resolveAnalysis(analysisFromFlags(flags)),
+          analysis,
+          ...adaptive ? { adaptive } : {},
           workloads: sharded?.workloads ?? workloads,
           ...sharded ? { shard: sharded.info } : {},
           rounds: flags.rounds,

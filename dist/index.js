@@ -29250,6 +29250,15 @@ async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
   };
 }
 
+// src/util/duration.ts
+function parseDurationS(text2) {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m|min|h)?$/.exec(text2.trim());
+  if (!m) return void 0;
+  const unit = { s: 1, m: 60, min: 60, h: 3600 }[m[2] ?? "s"];
+  const seconds = Number(m[1]) * unit;
+  return seconds > 0 ? seconds : void 0;
+}
+
 // src/action/inputs.ts
 var FAIL_ON = ["regression", "inconclusive", "never"];
 var MODES = ["benchmark", "comment"];
@@ -29268,6 +29277,8 @@ function parseInputs(read) {
     patches: list("patches"),
     workloads: list("workloads"),
     rounds: optionalNumber(read, "rounds", { integer: true, min: 1 }),
+    maxRounds: optionalNumber(read, "max-rounds", { integer: true, min: 1 }),
+    timeBudgetS: optionalDuration(read, "time-budget"),
     duration: optionalNumber(read, "duration", { integer: true, min: 1 }),
     alpha: optionalNumber(read, "alpha", { min: 0, max: 1, exclusive: true }) ?? 0.05,
     threshold: optionalNumber(read, "threshold", { min: 0, max: 100, exclusive: true }) ?? 2,
@@ -29349,6 +29360,15 @@ function optionalNumber(read, name, rule) {
     throw new UserError(`input '${name}' must be ${kind}${range}, got '${raw}'`);
   }
   return n;
+}
+function optionalDuration(read, name) {
+  const raw = read(name).trim();
+  if (raw === "") return void 0;
+  const seconds = parseDurationS(raw);
+  if (seconds === void 0) {
+    throw new UserError(`input '${name}' must be a duration such as 45m, 1h or 900s, got '${raw}'`);
+  }
+  return seconds;
 }
 
 // src/build/build.ts
@@ -53844,6 +53864,9 @@ function dataWarnings(ctx, comparisons, sequential) {
 // src/compare/adaptive.ts
 var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
 var DEFAULT_SPENDING = "obrien-fleming";
+function planAdaptive(input2) {
+  return buildPlan(input2, true);
+}
 function buildPlan(input2, checkFirstLook) {
   const alpha = input2.alpha ?? DEFAULT_ALPHA;
   const spending = input2.spending ?? DEFAULT_SPENDING;
@@ -53983,6 +54006,30 @@ function adaptiveLook(result, plan, options = {}) {
     };
   }
 }
+function adaptiveRecord(plan, look) {
+  return { plan, looks: look.history };
+}
+function planFromJson(value) {
+  const v = typeof value === "object" && value !== null ? value : {};
+  const field = (name, ok) => {
+    if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
+  };
+  field("schedule", Array.isArray(v.schedule) && v.schedule.every((r) => typeof r === "number"));
+  field("maxRounds", typeof v.maxRounds === "number");
+  field("alpha", typeof v.alpha === "number");
+  field("spending", SPENDING_FUNCTIONS.includes(v.spending));
+  field("test", v.test === "signed-rank" || v.test === "mann-whitney");
+  return buildPlan(
+    {
+      schedule: v.schedule,
+      maxRounds: v.maxRounds,
+      alpha: v.alpha,
+      spending: v.spending,
+      test: v.test
+    },
+    false
+  );
+}
 function lookAtRounds(schedule, rounds) {
   let look = 0;
   schedule.forEach((r, i) => {
@@ -54044,10 +54091,14 @@ function analysisOf(result, overrides = {}) {
 }
 function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
+  const lastLook = result.adaptive?.looks.at(-1)?.look;
   return compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
-    metric: settings2.metric
+    metric: settings2.metric,
+    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
+    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
+    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {}
   });
 }
 
@@ -55329,6 +55380,70 @@ function rotate(items, by) {
   return [...items.slice(by), ...items.slice(0, by)];
 }
 
+// src/runner/adaptive-control.ts
+var AdaptiveControl = class {
+  constructor(plan, analysis, budget, now = Date.now) {
+    this.plan = plan;
+    this.analysis = analysis;
+    this.budget = budget;
+    this.now = now;
+  }
+  plan;
+  analysis;
+  budget;
+  now;
+  open = null;
+  // null: every cell open
+  looked = 0;
+  startedMs = null;
+  /**
+   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
+   * and returns why to stop, or null to go on.
+   */
+  beforeRound(result, round, log) {
+    this.startedMs ??= this.now();
+    const done = round - 1;
+    const k = this.plan.schedule.indexOf(done);
+    if (k >= 0 && k + 1 > this.looked) {
+      const stop = this.look(result, k + 1, log);
+      if (stop) return stop;
+    }
+    if (round > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
+    const { timeBudgetS } = this.budget;
+    if (timeBudgetS !== void 0) {
+      const elapsedS = (this.now() - this.startedMs) / 1e3;
+      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
+      if (elapsedS + perRoundS > timeBudgetS) {
+        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
+      }
+    }
+    return null;
+  }
+  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
+  finish(result, roundsDone, log) {
+    const k = this.plan.schedule.indexOf(roundsDone);
+    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
+  }
+  /** Whether the run of this cell is still needed. */
+  isOpen(cell) {
+    return this.open === null || this.open.has(cellId(cell));
+  }
+  look(result, look, log) {
+    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
+    this.looked = look;
+    result.adaptive = adaptiveRecord(this.plan, outcome);
+    this.open = new Set(outcome.openCells.map(cellId));
+    const decided = outcome.decidedCells.filter((d) => d.look === look);
+    log(
+      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
+    );
+    return outcome.stop ? outcome.reason : null;
+  }
+};
+function formatS(s) {
+  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
+}
+
 // src/runner/progress.ts
 var ProgressTracker = class {
   /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
@@ -55542,10 +55657,31 @@ async function runBenchmark(req, deps) {
       if (!out.ok) await reviveIfDown(cluster, warn);
       return out;
     };
+    const adaptive = req.adaptive ? new AdaptiveControl(
+      req.adaptive.plan,
+      { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
+      {
+        ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
+        estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
+      }
+    ) : null;
+    if (adaptive) {
+      const p = adaptive.plan;
+      logger.info(
+        `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
+      );
+    }
+    let roundsDone = 0;
     for (const [r, roundRuns] of rounds.entries()) {
+      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
+      if (stop) {
+        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
+        break;
+      }
       await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
         for (const run3 of roundRuns) {
           deps.signal?.throwIfAborted();
+          if (adaptive && !adaptive.isOpen(run3)) continue;
           const workload = workloadByName.get(run3.workload);
           if (warmupBefore.has(run3)) await execute(run3, "warmup", 1);
           for (let attempt = 1; ; attempt++) {
@@ -55561,7 +55697,9 @@ async function runBenchmark(req, deps) {
           }
         }
       });
+      roundsDone = r + 1;
     }
+    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
     result.status = "complete";
   } catch (e) {
     const interrupted = deps.signal?.aborted === true;
@@ -55617,7 +55755,8 @@ function validateRequest(req) {
 }
 function applyOverrides(w, req) {
   const duration3 = req.durationS ?? w.duration;
-  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds: req.rounds ?? w.rounds };
+  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
+  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds };
 }
 function groupDataSets(workloads) {
   const byKey = /* @__PURE__ */ new Map();
@@ -55826,6 +55965,15 @@ var resultsSchema = external_exports.looseObject({
     thresholdPct: external_exports.number().gt(0).lt(100),
     metric: external_exports.enum(Object.keys(METRICS))
   }).optional(),
+  adaptive: external_exports.looseObject({
+    plan: external_exports.looseObject({
+      schedule: external_exports.array(external_exports.number().int().positive()),
+      maxRounds: external_exports.number().int().positive()
+    }),
+    looks: external_exports.array(
+      external_exports.looseObject({ look: external_exports.number().int().positive(), rounds: external_exports.number().int().nonnegative() })
+    )
+  }).optional(),
   plan: external_exports.looseObject({
     seed: external_exports.number().int(),
     order: external_exports.enum(["random", "abba"]),
@@ -55906,6 +56054,11 @@ function validateResults(doc, source) {
   const parsed = resultsSchema.safeParse(doc);
   if (!parsed.success) throw new UserError(`${source}: ${describeIssues(parsed.error, doc)}`);
   return doc;
+}
+
+// src/runner/round-seconds.ts
+function roundSeconds(workloads, arms, durationS) {
+  return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
 }
 
 // src/action/build-arms.ts
@@ -56013,13 +56166,16 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
     workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, deps.actionDir)));
   }
   const arms = await armSource(commits2, inputs, ctx, deps);
+  const analysis = resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold });
+  const adaptive = adaptiveFromInputs(inputs, analysis.alpha, roundSeconds(workloads, 2, inputs.duration));
   return logger.group(
     "Benchmark",
     () => runPipeline(
       {
         arms,
         workloads,
-        analysis: resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold }),
+        analysis,
+        ...adaptive ? { adaptive } : {},
         rounds: inputs.rounds,
         durationS: inputs.duration,
         order: "random",
@@ -56054,6 +56210,29 @@ async function armSource(commits2, inputs, ctx, deps) {
     );
   }
   return { kind: "build", request: await buildRequestFor(ctx, commits2, inputs, deps.cacheDir) };
+}
+function adaptiveFromInputs(inputs, alpha, roundS) {
+  if (inputs.maxRounds === void 0 && inputs.timeBudgetS === void 0) return void 0;
+  if (inputs.rounds !== void 0) {
+    throw new UserError(
+      "inputs 'rounds' and 'max-rounds'/'time-budget' both set: adaptive runs take their rounds from the looks"
+    );
+  }
+  let plan;
+  try {
+    plan = planAdaptive({
+      alpha,
+      ...inputs.maxRounds !== void 0 ? { maxRounds: inputs.maxRounds } : {}
+    });
+  } catch (e) {
+    throw new UserError(`input 'max-rounds': ${errorMessage(e)}`);
+  }
+  if (inputs.timeBudgetS !== void 0 && inputs.timeBudgetS < roundS) {
+    throw new UserError(
+      `input 'time-budget' (${inputs.timeBudgetS} s) is less than one round (about ${Math.ceil(roundS)} s for every cell and arm)`
+    );
+  }
+  return { plan, ...inputs.timeBudgetS !== void 0 ? { timeBudgetS: inputs.timeBudgetS } : {} };
 }
 function workloadPath(name, workspace, actionDir) {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {

@@ -2,6 +2,7 @@
  * The action's inputs, parsed once into a typed object. Only the adapter (src/action.ts) knows where
  * they come from; validation messages name the input, the bad value and the expected form.
  */
+import { parseDurationS } from '../util/duration.js';
 import { UserError } from '../util/errors.js';
 
 export const FAIL_ON = ['regression', 'inconclusive', 'never'] as const;
@@ -23,6 +24,10 @@ export interface ActionInputs {
   /** Workload files, or names of the workloads shipped with the action (e.g. select-only). */
   workloads: string[];
   rounds?: number;
+  /** Adaptive rounds: at most this many (looks after blocks of rounds; decided cells stop). */
+  maxRounds?: number;
+  /** Adaptive rounds within this many seconds of measurement. */
+  timeBudgetS?: number;
   duration?: number;
   alpha: number;
   /** Practical threshold in percent. */
@@ -66,6 +71,8 @@ export function parseInputs(read: InputReader): ActionInputs {
     patches: list('patches'),
     workloads: list('workloads'),
     rounds: optionalNumber(read, 'rounds', { integer: true, min: 1 }),
+    maxRounds: optionalNumber(read, 'max-rounds', { integer: true, min: 1 }),
+    timeBudgetS: optionalDuration(read, 'time-budget'),
     duration: optionalNumber(read, 'duration', { integer: true, min: 1 }),
     alpha: optionalNumber(read, 'alpha', { min: 0, max: 1, exclusive: true }) ?? 0.05,
     threshold: optionalNumber(read, 'threshold', { min: 0, max: 100, exclusive: true }) ?? 2,
@@ -166,4 +173,14 @@ function optionalNumber(
     throw new UserError(`input '${name}' must be ${kind}${range}, got '${raw}'`);
   }
   return n;
+}
+
+function optionalDuration(read: InputReader, name: string): number | undefined {
+  const raw = read(name).trim();
+  if (raw === '') return undefined;
+  const seconds = parseDurationS(raw);
+  if (seconds === undefined) {
+    throw new UserError(`input '${name}' must be a duration such as 45m, 1h or 900s, got '${raw}'`);
+  }
+  return seconds;
 }

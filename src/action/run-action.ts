@@ -23,7 +23,9 @@ import {
 import { reportInputOf } from '../pipeline/report-input.js';
 import { readResults } from '../results/read-results.js';
 import type { RunResult } from '../results/types.js';
-import { UserError } from '../util/errors.js';
+import { UserError, errorMessage } from '../util/errors.js';
+import { planAdaptive } from '../compare/adaptive.js';
+import { roundSeconds } from '../runner/round-seconds.js';
 import type { Logger } from '../util/logger.js';
 import type { ProcessRunner } from '../util/process.js';
 import { buildRequestFor } from './build-arms.js';
@@ -94,12 +96,15 @@ async function benchmark(
     workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, deps.actionDir)));
   }
   const arms = await armSource(commits, inputs, ctx, deps);
+  const analysis = resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold });
+  const adaptive = adaptiveFromInputs(inputs, analysis.alpha, roundSeconds(workloads, 2, inputs.duration));
   return logger.group('Benchmark', () =>
     runPipeline(
       {
         arms,
         workloads,
-        analysis: resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold }),
+        analysis,
+        ...(adaptive ? { adaptive } : {}),
         rounds: inputs.rounds,
         durationS: inputs.duration,
         order: 'random',
@@ -140,6 +145,31 @@ async function armSource(
     );
   }
   return { kind: 'build', request: await buildRequestFor(ctx, commits, inputs, deps.cacheDir) };
+}
+
+/** The adaptive design of the inputs max-rounds / time-budget (errors name the inputs), or undefined. */
+function adaptiveFromInputs(inputs: ActionInputs, alpha: number, roundS: number) {
+  if (inputs.maxRounds === undefined && inputs.timeBudgetS === undefined) return undefined;
+  if (inputs.rounds !== undefined) {
+    throw new UserError(
+      "inputs 'rounds' and 'max-rounds'/'time-budget' both set: adaptive runs take their rounds from the looks",
+    );
+  }
+  let plan;
+  try {
+    plan = planAdaptive({
+      alpha,
+      ...(inputs.maxRounds !== undefined ? { maxRounds: inputs.maxRounds } : {}),
+    });
+  } catch (e) {
+    throw new UserError(`input 'max-rounds': ${errorMessage(e)}`);
+  }
+  if (inputs.timeBudgetS !== undefined && inputs.timeBudgetS < roundS) {
+    throw new UserError(
+      `input 'time-budget' (${inputs.timeBudgetS} s) is less than one round (about ${Math.ceil(roundS)} s for every cell and arm)`,
+    );
+  }
+  return { plan, ...(inputs.timeBudgetS !== undefined ? { timeBudgetS: inputs.timeBudgetS } : {}) };
 }
 
 /** A bare name (select-only) is a workload shipped with the action; anything else a path in the workspace. */

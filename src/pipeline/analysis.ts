@@ -3,6 +3,7 @@
  * recorded in results.json, and read back from there by every later analysis, so the PR comment, the power
  * check before the run and `pgperf compare` on the artifact all judge with the same numbers.
  */
+import { planFromJson } from '../compare/adaptive.js';
 import { compareRun } from '../compare/compare-run.js';
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../compare/defaults.js';
 import type { RunComparison } from '../compare/types.js';
@@ -27,9 +28,13 @@ export function analysisOf(result: RunResult, overrides: Partial<AnalysisSetting
 /** The comparison of a results document with its recorded analysis settings (or the overrides). */
 export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> = {}): RunComparison {
   const settings = analysisOf(result, overrides);
+  const lastLook = result.adaptive?.looks.at(-1)?.look;
   return compareRun(result, {
     alpha: settings.alpha,
     thresholdPct: settings.thresholdPct,
     metric: settings.metric,
+    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
+    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
+    ...(lastLook ? { adaptive: { plan: planFromJson(result.adaptive!.plan), look: lastLook } } : {}),
   });
 }

@@ -95,6 +95,17 @@ export const resultsSchema = z.looseObject({
       metric: z.enum(Object.keys(METRICS) as [keyof typeof METRICS, ...Array<keyof typeof METRICS>]),
     })
     .optional(),
+  adaptive: z
+    .looseObject({
+      plan: z.looseObject({
+        schedule: z.array(z.number().int().positive()),
+        maxRounds: z.number().int().positive(),
+      }),
+      looks: z.array(
+        z.looseObject({ look: z.number().int().positive(), rounds: z.number().int().nonnegative() }),
+      ),
+    })
+    .optional(),
   plan: z.looseObject({
     seed: z.number().int(),
     order: z.enum(['random', 'abba']),

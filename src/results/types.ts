@@ -4,6 +4,7 @@
  * Bump RESULTS_SCHEMA_VERSION on any incompatible change and teach readResults() to migrate.
  */
 import type { BuildRecord } from '../build/build.js';
+import type { AdaptiveRecord } from '../compare/adaptive.js';
 import type { Fingerprint } from '../env/fingerprint.js';
 import type { ShardInfo } from '../fleet/shards.js';
 import type { MetricName } from './metrics.js';
@@ -36,6 +37,8 @@ export interface RunResult {
   /** How the run is analysed (recorded so that the PR comment, `pgperf compare` and the power check agree);
    * absent in documents written before it was recorded, which then get the defaults. */
   analysis?: AnalysisSettings;
+  /** The adaptive design the run followed and every look it took (src/compare/adaptive.ts). */
+  adaptive?: AdaptiveRecord;
   plan: PlanInfo;
   /** Where the arms came from (repository, PR, commits and how they were chosen), for reports. */
   source?: RunSource;

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { BuildRecord } from '../build/build.js';
 import type { Workload } from '../config/workload-schema.js';
 import { inspectBinDir, PgCluster } from '../cluster/cluster.js';
+import type { AdaptivePlan } from '../compare/adaptive.js';
 import { checkPlan } from '../compare/power.js';
 import { settingsHash } from '../cluster/conf.js';
 import { resolveRunAs } from '../cluster/run-as.js';
@@ -35,6 +36,7 @@ import type { Logger } from '../util/logger.js';
 import type { ProcessRunner } from '../util/process.js';
 import { PGPERF_VERSION } from '../version.js';
 import { deriveSeed, newSeed, planRounds, type ArmOrder, type PlannedRun } from './plan.js';
+import { AdaptiveControl } from './adaptive-control.js';
 import { ProgressTracker } from './progress.js';
 
 export interface ArmSpec {
@@ -70,6 +72,9 @@ export interface RunRequest {
   tmpDir?: string;
   /** Recorded as-is in the results (commits, PR). */
   source?: RunSource;
+  /** Adaptive rounds: looks after blocks of rounds, decided cells stop (replaces every workload's rounds
+   * by the plan's maxRounds). */
+  adaptive?: { plan: AdaptivePlan; timeBudgetS?: number };
   /** This run is one shard of a comparison split over machines (recorded in plan.shard). */
   shard?: ShardInfo;
 }
@@ -277,10 +282,33 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       return out;
     };
 
+    const adaptive = req.adaptive
+      ? new AdaptiveControl(
+          req.adaptive.plan,
+          { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
+          {
+            ...(req.adaptive.timeBudgetS !== undefined ? { timeBudgetS: req.adaptive.timeBudgetS } : {}),
+            estimatedRoundS: plannedSeconds / Math.max(1, rounds.length),
+          },
+        )
+      : null;
+    if (adaptive) {
+      const p = adaptive.plan;
+      logger.info(
+        `adaptive: looks at ${p.schedule.join(', ')} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`,
+      );
+    }
+    let roundsDone = 0;
     for (const [r, roundRuns] of rounds.entries()) {
+      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
+      if (stop) {
+        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
+        break;
+      }
       await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
         for (const run of roundRuns) {
           deps.signal?.throwIfAborted();
+          if (adaptive && !adaptive.isOpen(run)) continue;
           const workload = workloadByName.get(run.workload)!;
           if (warmupBefore.has(run)) await execute(run, 'warmup', 1);
           for (let attempt = 1; ; attempt++) {
@@ -296,7 +324,9 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
           }
         }
       });
+      roundsDone = r + 1;
     }
+    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
     result.status = 'complete';
   } catch (e) {
     const interrupted = deps.signal?.aborted === true;
@@ -357,7 +387,8 @@ function validateRequest(req: RunRequest): void {
 
 function applyOverrides(w: Workload, req: RunRequest): Workload {
   const duration = req.durationS ?? w.duration;
-  return { ...w, duration, warmup: Math.min(w.warmup, duration), rounds: req.rounds ?? w.rounds };
+  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
+  return { ...w, duration, warmup: Math.min(w.warmup, duration), rounds };
 }
 
 function groupDataSets(workloads: Workload[]): DataSet[] {

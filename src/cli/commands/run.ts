@@ -10,6 +10,8 @@ import { parseShardSpec, planShards, workloadsOfShard, type ShardInfo } from '..
 import { UserError, errorMessage } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
+import { roundSeconds } from '../../runner/round-seconds.js';
+import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
@@ -29,7 +31,7 @@ export interface BuildArmFlags {
   buildOption: string[];
 }
 
-interface RunFlags extends BuildArmFlags, AnalysisFlags {
+interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags {
   arm?: ArmFlag[];
   workload: string[];
   rounds?: number;
@@ -120,18 +122,31 @@ export function runCommand(): Command {
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--no-store', 'do not save the run to the results store')
     .option('-v, --verbose', 'debug output', false);
-  return addAnalysisOptions(command, 'run').action(async (flags: RunFlags) => {
+  return addAdaptiveOptions(addAnalysisOptions(command, 'run')).action(async (flags: RunFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
     const sharded = flags.shard ? shardOf(workloads, flags) : undefined;
     const arms = await armSource(flags);
+    const analysis = resolveAnalysis(analysisFromFlags(flags));
+    const armCount = arms.kind === 'installed' ? arms.arms.length : 2;
+    const adaptive = adaptiveFromFlags(
+      flags,
+      analysis.alpha,
+      roundSeconds(sharded?.workloads ?? workloads, armCount, flags.duration),
+    );
+    if (adaptive && flags.rounds !== undefined) {
+      throw new UserError(
+        '--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks',
+      );
+    }
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
     try {
       await executeRun(
         {
           arms,
-          analysis: resolveAnalysis(analysisFromFlags(flags)),
+          analysis,
+          ...(adaptive ? { adaptive } : {}),
           workloads: sharded?.workloads ?? workloads,
           ...(sharded ? { shard: sharded.info } : {}),
           rounds: flags.rounds,

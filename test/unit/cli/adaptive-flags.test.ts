@@ -1,0 +1,56 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import {
+  addAdaptiveOptions,
+  adaptiveFromFlags,
+  parseDuration,
+  type AdaptiveFlags,
+} from '../../../src/cli/adaptive-flags.js';
+
+/** Parses argv with the adaptive options and returns the plan (or throws what the user would see). */
+function plan(argv: string[], roundS = 10) {
+  const cmd = addAdaptiveOptions(new Command('run'))
+    .exitOverride()
+    .configureOutput({ writeErr: () => {} });
+  cmd.parse(argv, { from: 'user' });
+  return adaptiveFromFlags(cmd.opts<AdaptiveFlags>(), 0.05, roundS);
+}
+
+describe('adaptive flags', () => {
+  it('are off without --max-rounds or --time-budget, and build the plan with them', () => {
+    expect(plan([])).toBeUndefined();
+    expect(plan(['--max-rounds', '20'])!.plan.maxRounds).toBe(20);
+    const timed = plan(['--time-budget', '45m', '--schedule', '6,12', '--spending', 'pocock'])!;
+    expect(timed.timeBudgetS).toBe(2700);
+    expect(timed.plan).toMatchObject({ schedule: [6, 12], spending: 'pocock' });
+  });
+
+  it.each([
+    [
+      ['--max-rounds', '3'],
+      /^--max-rounds: maxRounds must be an integer ≥ the first look \(6 rounds\), got 3/,
+    ],
+    [['--max-rounds', '20', '--schedule', '10,8'], /^--schedule: /],
+    [['--time-budget', '30s'], /^--time-budget 30 s is less than one round \(about 60 s/],
+    [
+      ['--schedule', '6,10'],
+      /^--schedule and --spending shape adaptive rounds: give --max-rounds N or --time-budget too/,
+    ],
+    [
+      ['--spending', 'linear', '--max-rounds', '10'],
+      /--spending must be one of obrien-fleming, pocock, got 'linear'/,
+    ],
+    [['--time-budget', 'soon'], /--time-budget must be a duration such as 45m, 1h or 900s, got 'soon'/],
+  ])('refuse %j before anything starts', (argv, message) => {
+    expect(() => plan(argv, 60)).toThrow(message);
+  });
+
+  it('reads durations in seconds, minutes and hours', () => {
+    expect([
+      parseDuration('900'),
+      parseDuration('900s'),
+      parseDuration('15m'),
+      parseDuration('1.5h'),
+    ]).toEqual([900, 900, 900, 5400]);
+  });
+});
