@@ -3598,168 +3598,6 @@ var init_fingerprint = __esm({
   }
 });
 
-// src/store/store.ts
-import { createHash as createHash5 } from "node:crypto";
-function runIdOf(result) {
-  if (result.runId !== void 0) {
-    if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
-      throw new UserError(
-        `runId ${JSON.stringify(result.runId)} is not a valid run id; expected letters, digits, ".", "_" and "-" (at most 128)`
-      );
-    }
-    return result.runId;
-  }
-  const started = new Date(result.startedAt);
-  if (Number.isNaN(started.getTime())) {
-    throw new UserError(`startedAt ${JSON.stringify(result.startedAt)} is not an ISO date-time`);
-  }
-  const compact = started.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  const identity = canonicalJson({
-    startedAt: result.startedAt,
-    hostname: result.environment?.hostname,
-    seed: result.plan?.seed
-  });
-  return `${compact}-${createHash5("sha256").update(identity).digest("hex").slice(0, 8)}`;
-}
-function checkRunId(id) {
-  if (!RUN_ID.test(id)) {
-    throw new UserError(
-      `run id '${id}' is not valid; expected an id as printed by "pgperf store list" (letters, digits, ".", "_", "-")`
-    );
-  }
-  return id;
-}
-function documentToStore(result, where) {
-  checkSchemaVersion(result.schemaVersion, where);
-  const runId = runIdOf(result);
-  return { ...result, runId, fingerprint: result.fingerprint ?? environmentFingerprint(result) };
-}
-function checkSchemaVersion(version2, where) {
-  if (version2 === RESULTS_SCHEMA_VERSION) return;
-  if (typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION) {
-    throw new UserError(
-      `${where}: schemaVersion ${version2} is newer than this pgperf reads (${RESULTS_SCHEMA_VERSION}); upgrade pgperf to read it`
-    );
-  }
-  throw new UserError(
-    `${where}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}`
-  );
-}
-function summarize2(doc, savedAt) {
-  const commits2 = doc.arms.map((arm) => {
-    const build = arm.build ?? {};
-    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
-    const ref = typeof build.ref === "string" ? build.ref : source?.ref;
-    const sha = typeof build.sha === "string" ? build.sha : source?.sha;
-    return { arm: arm.label, ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
-  });
-  const workloads = [...new Set(doc.plan.cells.map((c) => c.workload))];
-  return {
-    id: doc.runId,
-    savedAt,
-    startedAt: doc.startedAt,
-    status: doc.status,
-    fingerprint: doc.fingerprint.id,
-    ...doc.source?.repository !== void 0 ? { repository: doc.source.repository } : {},
-    commits: commits2,
-    workloads,
-    cells: doc.plan.cells.length,
-    samples: doc.samples.length
-  };
-}
-function resolveFilter(filter = {}) {
-  const out = {};
-  const text2 = (name, v) => {
-    if (v === void 0) return void 0;
-    if (v.trim() === "") throw new UserError(`--${name} must not be empty`);
-    return v.trim();
-  };
-  out.commit = text2("commit", filter.commit);
-  out.arm = text2("arm", filter.arm);
-  out.workload = text2("workload", filter.workload);
-  const fp = text2("fingerprint", filter.fingerprint);
-  if (fp !== void 0) {
-    if (!/^[0-9a-f]{1,16}$/i.test(fp)) {
-      throw new UserError(`--fingerprint must be a fingerprint id or its prefix (hex), got '${fp}'`);
-    }
-    out.fingerprint = fp.toLowerCase();
-  }
-  if (filter.since !== void 0) out.sinceMs = parseDate("since", filter.since);
-  if (filter.until !== void 0) {
-    const t = parseDate("until", filter.until);
-    out.untilMs = DATE_ONLY.test(filter.until.trim()) ? t + DAY_MS : t + 1;
-  }
-  if (filter.limit !== void 0) {
-    if (!Number.isSafeInteger(filter.limit) || filter.limit <= 0) {
-      throw new UserError(`--limit must be a positive integer, got '${filter.limit}'`);
-    }
-    out.limit = filter.limit;
-  }
-  for (const k of Object.keys(out)) if (out[k] === void 0) delete out[k];
-  return out;
-}
-function parseDate(name, value) {
-  const v = value.trim();
-  const t = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v) : NaN;
-  if (Number.isNaN(t)) {
-    throw new UserError(
-      `--${name} must be an ISO date or date-time such as 2026-11-23 or 2026-11-23T14:00:00Z, got '${value}'`
-    );
-  }
-  return t;
-}
-function matchesFilter(run2, f) {
-  if (f.fingerprint !== void 0 && !run2.fingerprint.startsWith(f.fingerprint)) return false;
-  if (f.workload !== void 0 && !run2.workloads.includes(f.workload)) return false;
-  const started = Date.parse(run2.startedAt);
-  if (f.sinceMs !== void 0 && !(started >= f.sinceMs)) return false;
-  if (f.untilMs !== void 0 && !(started < f.untilMs)) return false;
-  const arms = f.arm === void 0 ? run2.commits : run2.commits.filter((c) => c.arm === f.arm);
-  if (f.arm !== void 0 && arms.length === 0) return false;
-  if (f.commit !== void 0 && !arms.some((c) => commitMatches(c, f.commit))) return false;
-  return true;
-}
-function commitMatches(c, wanted) {
-  if (c.ref === wanted) return true;
-  return /^[0-9a-f]+$/i.test(wanted) && c.sha !== void 0 && c.sha.toLowerCase().startsWith(wanted.toLowerCase());
-}
-function newestFirst(a, b) {
-  const d = Date.parse(b.startedAt) - Date.parse(a.startedAt);
-  return d !== 0 ? d : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-var RUN_ID, DATE_ONLY, DAY_MS;
-var init_store = __esm({
-  "src/store/store.ts"() {
-    "use strict";
-    init_fingerprint();
-    init_types();
-    init_errors();
-    RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-    DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-    DAY_MS = 24 * 3600 * 1e3;
-  }
-});
-
-// src/store/mask-url.ts
-function maskUrl(url2) {
-  let out = url2;
-  const scheme = out.indexOf("://");
-  if (scheme >= 0) {
-    const at = out.lastIndexOf("@");
-    if (at > scheme) {
-      const userinfo = out.slice(scheme + 3, at);
-      const colon = userinfo.indexOf(":");
-      if (colon >= 0) out = `${out.slice(0, scheme + 3)}${userinfo.slice(0, colon)}:***${out.slice(at)}`;
-    }
-  }
-  return out.replace(/([?&]password=)[^&#]*/gi, "$1***");
-}
-var init_mask_url = __esm({
-  "src/store/mask-url.ts"() {
-    "use strict";
-  }
-});
-
 // node_modules/postgres-array/index.js
 var require_postgres_array = __commonJS({
   "node_modules/postgres-array/index.js"(exports) {
@@ -8134,15 +7972,15 @@ var require_pg_pool = __commonJS({
       });
       return { callback: cb, result };
     }
-    function makeIdleListener(pool, client) {
+    function makeIdleListener(pool2, client) {
       return function idleListener(err) {
         err.client = client;
         client.removeListener("error", idleListener);
         client.on("error", () => {
-          pool.log("additional client error after disconnection due to error", err);
+          pool2.log("additional client error after disconnection due to error", err);
         });
-        pool._remove(client);
-        pool.emit("error", err, client);
+        pool2._remove(client);
+        pool2.emit("error", err, client);
       };
     }
     var Pool2 = class extends EventEmitter {
@@ -9091,6 +8929,168 @@ var init_esm = __esm({
   }
 });
 
+// src/store/store.ts
+import { createHash as createHash5 } from "node:crypto";
+function runIdOf(result) {
+  if (result.runId !== void 0) {
+    if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
+      throw new UserError(
+        `runId ${JSON.stringify(result.runId)} is not a valid run id; expected letters, digits, ".", "_" and "-" (at most 128)`
+      );
+    }
+    return result.runId;
+  }
+  const started = new Date(result.startedAt);
+  if (Number.isNaN(started.getTime())) {
+    throw new UserError(`startedAt ${JSON.stringify(result.startedAt)} is not an ISO date-time`);
+  }
+  const compact = started.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const identity = canonicalJson({
+    startedAt: result.startedAt,
+    hostname: result.environment?.hostname,
+    seed: result.plan?.seed
+  });
+  return `${compact}-${createHash5("sha256").update(identity).digest("hex").slice(0, 8)}`;
+}
+function checkRunId(id) {
+  if (!RUN_ID.test(id)) {
+    throw new UserError(
+      `run id '${id}' is not valid; expected an id as printed by "pgperf store list" (letters, digits, ".", "_", "-")`
+    );
+  }
+  return id;
+}
+function documentToStore(result, where) {
+  checkSchemaVersion(result.schemaVersion, where);
+  const runId = runIdOf(result);
+  return { ...result, runId, fingerprint: result.fingerprint ?? environmentFingerprint(result) };
+}
+function checkSchemaVersion(version2, where) {
+  if (version2 === RESULTS_SCHEMA_VERSION) return;
+  if (typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION) {
+    throw new UserError(
+      `${where}: schemaVersion ${version2} is newer than this pgperf reads (${RESULTS_SCHEMA_VERSION}); upgrade pgperf to read it`
+    );
+  }
+  throw new UserError(
+    `${where}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}`
+  );
+}
+function summarize2(doc, savedAt) {
+  const commits2 = doc.arms.map((arm) => {
+    const build = arm.build ?? {};
+    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+    const ref = typeof build.ref === "string" ? build.ref : source?.ref;
+    const sha = typeof build.sha === "string" ? build.sha : source?.sha;
+    return { arm: arm.label, ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+  });
+  const workloads = [...new Set(doc.plan.cells.map((c) => c.workload))];
+  return {
+    id: doc.runId,
+    savedAt,
+    startedAt: doc.startedAt,
+    status: doc.status,
+    fingerprint: doc.fingerprint.id,
+    ...doc.source?.repository !== void 0 ? { repository: doc.source.repository } : {},
+    commits: commits2,
+    workloads,
+    cells: doc.plan.cells.length,
+    samples: doc.samples.length
+  };
+}
+function resolveFilter(filter = {}) {
+  const out = {};
+  const text2 = (name, v) => {
+    if (v === void 0) return void 0;
+    if (v.trim() === "") throw new UserError(`--${name} must not be empty`);
+    return v.trim();
+  };
+  out.commit = text2("commit", filter.commit);
+  out.arm = text2("arm", filter.arm);
+  out.workload = text2("workload", filter.workload);
+  const fp = text2("fingerprint", filter.fingerprint);
+  if (fp !== void 0) {
+    if (!/^[0-9a-f]{1,16}$/i.test(fp)) {
+      throw new UserError(`--fingerprint must be a fingerprint id or its prefix (hex), got '${fp}'`);
+    }
+    out.fingerprint = fp.toLowerCase();
+  }
+  if (filter.since !== void 0) out.sinceMs = parseDate("since", filter.since);
+  if (filter.until !== void 0) {
+    const t = parseDate("until", filter.until);
+    out.untilMs = DATE_ONLY.test(filter.until.trim()) ? t + DAY_MS : t + 1;
+  }
+  if (filter.limit !== void 0) {
+    if (!Number.isSafeInteger(filter.limit) || filter.limit <= 0) {
+      throw new UserError(`--limit must be a positive integer, got '${filter.limit}'`);
+    }
+    out.limit = filter.limit;
+  }
+  for (const k of Object.keys(out)) if (out[k] === void 0) delete out[k];
+  return out;
+}
+function parseDate(name, value) {
+  const v = value.trim();
+  const t = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v) : NaN;
+  if (Number.isNaN(t)) {
+    throw new UserError(
+      `--${name} must be an ISO date or date-time such as 2026-11-23 or 2026-11-23T14:00:00Z, got '${value}'`
+    );
+  }
+  return t;
+}
+function matchesFilter(run2, f) {
+  if (f.fingerprint !== void 0 && !run2.fingerprint.startsWith(f.fingerprint)) return false;
+  if (f.workload !== void 0 && !run2.workloads.includes(f.workload)) return false;
+  const started = Date.parse(run2.startedAt);
+  if (f.sinceMs !== void 0 && !(started >= f.sinceMs)) return false;
+  if (f.untilMs !== void 0 && !(started < f.untilMs)) return false;
+  const arms = f.arm === void 0 ? run2.commits : run2.commits.filter((c) => c.arm === f.arm);
+  if (f.arm !== void 0 && arms.length === 0) return false;
+  if (f.commit !== void 0 && !arms.some((c) => commitMatches(c, f.commit))) return false;
+  return true;
+}
+function commitMatches(c, wanted) {
+  if (c.ref === wanted) return true;
+  return /^[0-9a-f]+$/i.test(wanted) && c.sha !== void 0 && c.sha.toLowerCase().startsWith(wanted.toLowerCase());
+}
+function newestFirst(a, b) {
+  const d = Date.parse(b.startedAt) - Date.parse(a.startedAt);
+  return d !== 0 ? d : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+var RUN_ID, DATE_ONLY, DAY_MS;
+var init_store = __esm({
+  "src/store/store.ts"() {
+    "use strict";
+    init_fingerprint();
+    init_types();
+    init_errors();
+    RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+    DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+    DAY_MS = 24 * 3600 * 1e3;
+  }
+});
+
+// src/store/mask-url.ts
+function maskUrl(url2) {
+  let out = url2;
+  const scheme = out.indexOf("://");
+  if (scheme >= 0) {
+    const at = out.lastIndexOf("@");
+    if (at > scheme) {
+      const userinfo = out.slice(scheme + 3, at);
+      const colon = userinfo.indexOf(":");
+      if (colon >= 0) out = `${out.slice(0, scheme + 3)}${userinfo.slice(0, colon)}:***${out.slice(at)}`;
+    }
+  }
+  return out.replace(/([?&]password=)[^&#]*/gi, "$1***");
+}
+var init_mask_url = __esm({
+  "src/store/mask-url.ts"() {
+    "use strict";
+  }
+});
+
 // src/store/pg-store.ts
 var pg_store_exports = {};
 __export(pg_store_exports, {
@@ -9279,8 +9279,8 @@ var init_pg_store = __esm({
     ]);
     RETRYABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired/i;
     PgStore = class _PgStore {
-      constructor(pool, url2, options) {
-        this.pool = pool;
+      constructor(pool2, url2, options) {
+        this.pool = pool2;
         this.url = url2;
         this.options = options;
         this.description = `PostgreSQL store ${maskUrl(url2)}`;
@@ -9292,19 +9292,19 @@ var init_pg_store = __esm({
       /** Connects and brings the schema up to date; errors name the masked URL and what to check. */
       static async connect(url2, options) {
         checkUrl(url2);
-        const pool = new esm_default.Pool({
+        const pool2 = new esm_default.Pool({
           connectionString: url2,
           max: 2,
           connectionTimeoutMillis: (options.connectTimeoutS ?? 10) * 1e3,
           application_name: "pgperf"
         });
-        pool.on("error", () => {
+        pool2.on("error", () => {
         });
-        const store = new _PgStore(pool, url2, options);
+        const store = new _PgStore(pool2, url2, options);
         try {
           await store.withClient("apply the store schema", (c) => store.migrate(c));
         } catch (e) {
-          await pool.end().catch(() => {
+          await pool2.end().catch(() => {
           });
           throw e;
         }
@@ -25091,8 +25091,8 @@ var require_pool_stats = __commonJS({
     var { kFree, kConnected, kPending, kQueued, kRunning, kSize } = require_symbols();
     var kPool = /* @__PURE__ */ Symbol("pool");
     var PoolStats = class {
-      constructor(pool) {
-        this[kPool] = pool;
+      constructor(pool2) {
+        this[kPool] = pool2;
       }
       get connected() {
         return this[kPool][kConnected];
@@ -25143,35 +25143,35 @@ var require_pool_base = __commonJS({
         this[kQueue] = new FixedQueue();
         this[kClients] = [];
         this[kQueued] = 0;
-        const pool = this;
+        const pool2 = this;
         this[kOnDrain] = function onDrain(origin, targets) {
-          const queue = pool[kQueue];
+          const queue = pool2[kQueue];
           let needDrain = false;
           while (!needDrain) {
             const item = queue.shift();
             if (!item) {
               break;
             }
-            pool[kQueued]--;
+            pool2[kQueued]--;
             needDrain = !this.dispatch(item.opts, item.handler);
           }
           this[kNeedDrain] = needDrain;
-          if (!this[kNeedDrain] && pool[kNeedDrain]) {
-            pool[kNeedDrain] = false;
-            pool.emit("drain", origin, [pool, ...targets]);
+          if (!this[kNeedDrain] && pool2[kNeedDrain]) {
+            pool2[kNeedDrain] = false;
+            pool2.emit("drain", origin, [pool2, ...targets]);
           }
-          if (pool[kClosedResolve] && queue.isEmpty()) {
-            Promise.all(pool[kClients].map((c) => c.close())).then(pool[kClosedResolve]);
+          if (pool2[kClosedResolve] && queue.isEmpty()) {
+            Promise.all(pool2[kClients].map((c) => c.close())).then(pool2[kClosedResolve]);
           }
         };
         this[kOnConnect] = (origin, targets) => {
-          pool.emit("connect", origin, [pool, ...targets]);
+          pool2.emit("connect", origin, [pool2, ...targets]);
         };
         this[kOnDisconnect] = (origin, targets, err) => {
-          pool.emit("disconnect", origin, [pool, ...targets], err);
+          pool2.emit("disconnect", origin, [pool2, ...targets], err);
         };
         this[kOnConnectionError] = (origin, targets, err) => {
-          pool.emit("connectionError", origin, [pool, ...targets], err);
+          pool2.emit("connectionError", origin, [pool2, ...targets], err);
         };
         this[kStats] = new PoolStats(this);
       }
@@ -25425,22 +25425,22 @@ var require_balanced_pool = __commonJS({
       }
       addUpstream(upstream) {
         const upstreamOrigin = parseOrigin(upstream).origin;
-        if (this[kClients].find((pool2) => pool2[kUrl].origin === upstreamOrigin && pool2.closed !== true && pool2.destroyed !== true)) {
+        if (this[kClients].find((pool3) => pool3[kUrl].origin === upstreamOrigin && pool3.closed !== true && pool3.destroyed !== true)) {
           return this;
         }
-        const pool = this[kFactory](upstreamOrigin, Object.assign({}, this[kOptions]));
-        this[kAddClient](pool);
-        pool.on("connect", () => {
-          pool[kWeight] = Math.min(this[kMaxWeightPerServer], pool[kWeight] + this[kErrorPenalty]);
+        const pool2 = this[kFactory](upstreamOrigin, Object.assign({}, this[kOptions]));
+        this[kAddClient](pool2);
+        pool2.on("connect", () => {
+          pool2[kWeight] = Math.min(this[kMaxWeightPerServer], pool2[kWeight] + this[kErrorPenalty]);
         });
-        pool.on("connectionError", () => {
-          pool[kWeight] = Math.max(1, pool[kWeight] - this[kErrorPenalty]);
+        pool2.on("connectionError", () => {
+          pool2[kWeight] = Math.max(1, pool2[kWeight] - this[kErrorPenalty]);
           this._updateBalancedPoolStats();
         });
-        pool.on("disconnect", (...args) => {
+        pool2.on("disconnect", (...args) => {
           const err = args[2];
           if (err && err.code === "UND_ERR_SOCKET") {
-            pool[kWeight] = Math.max(1, pool[kWeight] - this[kErrorPenalty]);
+            pool2[kWeight] = Math.max(1, pool2[kWeight] - this[kErrorPenalty]);
             this._updateBalancedPoolStats();
           }
         });
@@ -25459,9 +25459,9 @@ var require_balanced_pool = __commonJS({
       }
       removeUpstream(upstream) {
         const upstreamOrigin = parseOrigin(upstream).origin;
-        const pool = this[kClients].find((pool2) => pool2[kUrl].origin === upstreamOrigin && pool2.closed !== true && pool2.destroyed !== true);
-        if (pool) {
-          this[kRemoveClient](pool);
+        const pool2 = this[kClients].find((pool3) => pool3[kUrl].origin === upstreamOrigin && pool3.closed !== true && pool3.destroyed !== true);
+        if (pool2) {
+          this[kRemoveClient](pool2);
         }
         return this;
       }
@@ -25476,16 +25476,16 @@ var require_balanced_pool = __commonJS({
         if (!dispatcher) {
           return;
         }
-        const allClientsBusy = this[kClients].map((pool) => pool[kNeedDrain]).reduce((a, b) => a && b, true);
+        const allClientsBusy = this[kClients].map((pool2) => pool2[kNeedDrain]).reduce((a, b) => a && b, true);
         if (allClientsBusy) {
           return;
         }
         let counter = 0;
-        let maxWeightIndex = this[kClients].findIndex((pool) => !pool[kNeedDrain]);
+        let maxWeightIndex = this[kClients].findIndex((pool2) => !pool2[kNeedDrain]);
         while (counter++ < this[kClients].length) {
           this[kIndex] = (this[kIndex] + 1) % this[kClients].length;
-          const pool = this[kClients][this[kIndex]];
-          if (pool[kWeight] > this[kClients][maxWeightIndex][kWeight] && !pool[kNeedDrain]) {
+          const pool2 = this[kClients][this[kIndex]];
+          if (pool2[kWeight] > this[kClients][maxWeightIndex][kWeight] && !pool2[kNeedDrain]) {
             maxWeightIndex = this[kIndex];
           }
           if (this[kIndex] === 0) {
@@ -25494,8 +25494,8 @@ var require_balanced_pool = __commonJS({
               this[kCurrentWeight] = this[kMaxWeightPerServer];
             }
           }
-          if (pool[kWeight] >= this[kCurrentWeight] && !pool[kNeedDrain]) {
-            return pool;
+          if (pool2[kWeight] >= this[kCurrentWeight] && !pool2[kNeedDrain]) {
+            return pool2;
           }
         }
         this[kCurrentWeight] = this[kClients][maxWeightIndex][kWeight];
@@ -40870,12 +40870,12 @@ function bestSplit(values, from, to, minSegment) {
   return { index: from + best, statistic: t[best] };
 }
 function mergeStep(values, weak, o) {
-  const bound = (i, points2) => i < 0 ? 0 : i >= points2.length ? values.length : points2[i].index;
-  const retest = (points2, i) => {
-    if (i < 0 || i >= points2.length) return;
-    points2[i] = testSplit(values, bound(i - 1, points2), points2[i].index, bound(i + 1, points2), o);
+  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? values.length : points3[i].index;
+  const retest = (points3, i) => {
+    if (i < 0 || i >= points3.length) return;
+    points3[i] = testSplit(values, bound(i - 1, points3), points3[i].index, bound(i + 1, points3), o);
   };
-  const points = weak.map(
+  const points2 = weak.map(
     (index, i) => testSplit(
       values,
       i === 0 ? 0 : weak[i - 1],
@@ -40884,17 +40884,17 @@ function mergeStep(values, weak, o) {
       o
     )
   );
-  while (points.length > 0) {
-    let weakest = argBest(points, (a, b) => a.p > b.p);
-    if (points[weakest].p < o.maxP) {
-      weakest = argBest(points, (a, b) => a.magnitude < b.magnitude);
-      if (points[weakest].magnitude > o.minMagnitude) break;
+  while (points2.length > 0) {
+    let weakest = argBest(points2, (a, b) => a.p > b.p);
+    if (points2[weakest].p < o.maxP) {
+      weakest = argBest(points2, (a, b) => a.magnitude < b.magnitude);
+      if (points2[weakest].magnitude > o.minMagnitude) break;
     }
-    points.splice(weakest, 1);
-    retest(points, weakest - 1);
-    retest(points, weakest);
+    points2.splice(weakest, 1);
+    retest(points2, weakest - 1);
+    retest(points2, weakest);
   }
-  return points;
+  return points2;
 }
 function argBest(items, beats) {
   let best = 0;
@@ -41241,8 +41241,8 @@ var DEFAULT_POWER = 0.8;
 var PCT_TOLERANCE = 1e-9;
 
 // src/compare/curve.ts
-function curveSummary(arm, points, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
-  const curve = points.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
+function curveSummary(arm, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
+  const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
   if (curve.length === 0) return null;
   let peak = curve[0];
   for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
@@ -42178,9 +42178,9 @@ function curves(ctx, head) {
   const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
   const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
   return workloads.flatMap((workload) => {
-    const points = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
-    const basePoints = points(ctx.baseline ?? "");
-    const headPoints = points(head);
+    const points2 = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
+    const basePoints = points2(ctx.baseline ?? "");
+    const headPoints = points2(head);
     const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
     const headCurve = curveSummary(head, headPoints, ctx.collapseFraction);
     const tolerance = Math.max(
@@ -42190,8 +42190,8 @@ function curves(ctx, head) {
     return base && headCurve ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, tolerance)] : [];
   });
 }
-function medianNoiseTolerancePct(points) {
-  const usable2 = points.map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0)).filter((v) => v.length >= 3);
+function medianNoiseTolerancePct(points2) {
+  const usable2 = points2.map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0)).filter((v) => v.length >= 3);
   if (usable2.length === 0) return 0;
   const sigma = median(usable2.map(robustLogSpread));
   const n = median(usable2.map((v) => v.length));
@@ -42680,6 +42680,100 @@ function niceCeiling(value) {
   return step * magnitude;
 }
 
+// src/diagnostics/render.ts
+var SKIPPED_COUNTERS = /* @__PURE__ */ new Set(["database.xact_commit", "database.xact_rollback", "database.numbackends"]);
+function pool(runs) {
+  const counts = /* @__PURE__ */ new Map();
+  const sums = /* @__PURE__ */ new Map();
+  let observations = 0;
+  let transactions = 0;
+  for (const r of runs) {
+    observations += r.observations;
+    transactions += r.transactions;
+    for (const e of r.waitEvents) counts.set(e.event, (counts.get(e.event) ?? 0) + e.count);
+    for (const [k, v] of Object.entries(r.counters)) sums.set(k, (sums.get(k) ?? 0) + v);
+  }
+  const shares2 = new Map([...counts].map(([k, c]) => [k, observations > 0 ? c / observations : 0]));
+  const perTransaction = new Map(
+    [...sums].filter(([k]) => !SKIPPED_COUNTERS.has(k)).map(([k, s]) => [k, transactions > 0 ? s / transactions : 0])
+  );
+  return { shares: shares2, observations, perTransaction, transactions };
+}
+function renderWaitEventComparison(base, head, options = {}) {
+  const top = options.top ?? 8;
+  const b = pool(base);
+  const h = pool(head);
+  const lines = [];
+  if (b.observations === 0 && h.observations === 0) {
+    lines.push("No wait-event samples were taken.");
+  } else {
+    const events = [.../* @__PURE__ */ new Set([...b.shares.keys(), ...h.shares.keys()])].map((event) => ({ event, base: b.shares.get(event) ?? 0, head: h.shares.get(event) ?? 0 })).sort((x, y) => Math.max(y.base, y.head) - Math.max(x.base, x.head) || x.event.localeCompare(y.event)).slice(0, top);
+    lines.push(
+      `Wait events (share of backend samples; base ${b.observations}, head ${h.observations} observations):`,
+      "",
+      "| Wait event | Base | Head | Change |",
+      "|---|--:|--:|--:|",
+      ...events.map(
+        (e) => `| ${escapeMarkdown(e.event)} | ${percent(e.base)} | ${percent(e.head)} | ${points(e.head - e.base)} |`
+      )
+    );
+  }
+  const counters = [.../* @__PURE__ */ new Set([...b.perTransaction.keys(), ...h.perTransaction.keys()])].map((name) => ({ name, base: b.perTransaction.get(name) ?? 0, head: h.perTransaction.get(name) ?? 0 })).filter((c) => c.base !== c.head).map((c) => ({
+    ...c,
+    relative: Math.abs(c.head - c.base) / Math.max(Math.abs(c.base), Math.abs(c.head))
+  })).sort((x, y) => y.relative - x.relative || x.name.localeCompare(y.name)).slice(0, top);
+  if (b.transactions > 0 && h.transactions > 0 && counters.length > 0) {
+    lines.push(
+      "",
+      `Largest counter changes per transaction (base ${b.transactions}, head ${h.transactions} transactions):`,
+      "",
+      "| Counter | Base / txn | Head / txn | Change |",
+      "|---|--:|--:|--:|",
+      ...counters.map(
+        (c) => `| ${escapeMarkdown(c.name)} | ${number(c.base)} | ${number(c.head)} | ${c.base === 0 ? "new" : relativeChange(c.head / c.base - 1)} |`
+      )
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+function percent(share) {
+  return `${(share * 100).toFixed(1)}%`;
+}
+function points(delta) {
+  const pp = delta * 100;
+  return `${pp > 0 ? "+" : pp < 0 ? "\u2212" : "\xB1"}${Math.abs(pp).toFixed(1)} pp`;
+}
+function relativeChange(ratio) {
+  const pct5 = ratio * 100;
+  return `${pct5 > 0 ? "+" : pct5 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct5).toFixed(1)}%`;
+}
+function number(x) {
+  if (x === 0) return "0";
+  const abs = Math.abs(x);
+  if (abs >= 1e3) return Math.round(x).toLocaleString("en-US");
+  return Number(x.toPrecision(3)).toString();
+}
+
+// src/report/wait-event-section.ts
+init_types();
+function waitEventSections(result, comparison) {
+  const of = (arm, id) => result.samples.filter((s) => s.arm === arm && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
+  return comparison.comparisons.flatMap(
+    (arm) => arm.cells.filter((cell) => cell.verdict === "regression" || cell.verdict === "improvement").flatMap((cell) => {
+      const base = of(arm.baseline, cell.id);
+      const head = of(arm.head, cell.id);
+      if (base.length === 0 || head.length === 0) return [];
+      return [
+        {
+          title: `${cell.id}: ${cell.verdict} (${arm.head} vs ${arm.baseline})`,
+          markdown: renderWaitEventComparison(base, head)
+        }
+      ];
+    })
+  );
+}
+
 // src/report/markdown.ts
 var GITHUB_COMMENT_LIMIT = 65536;
 var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
@@ -42960,20 +43054,20 @@ function groupedNumber(value, decimals) {
 }
 function chartBlocks(ctx, arm, curve) {
   const headByClients = new Map(curve.head.points.map((p) => [p.clients, p.medianTps]));
-  const points = curve.base.points.flatMap((p) => {
+  const points2 = curve.base.points.flatMap((p) => {
     const head = headByClients.get(p.clients);
     return head === void 0 ? [] : [{ clients: p.clients, base: p.medianTps, head }];
   });
-  if (points.length < 2) return [];
+  if (points2.length < 2) return [];
   const [baseLine, headLine] = CHART_LINES;
   const collapse = (clients) => clients === null ? "none" : clientsText(clients);
   const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm.head)}. Peak ${groupedNumber(curve.base.peakTps, 1)} TPS at ${clientsText(curve.base.peakClients)} \u2192 ${groupedNumber(curve.head.peakTps, 1)} at ${curve.head.peakClients} (${formatPct(curve.peakDeltaPct)}); collapse (>${Math.round(curve.collapseFraction * 100)}% below the peak): ${collapse(curve.base.collapseClients)} \u2192 ${collapse(curve.head.collapseClients)}.`;
   const chart = renderScalingChart({
     title: `${curve.workload}: median TPS`,
     yAxisTitle: "TPS",
-    clients: points.map((p) => p.clients),
-    base: points.map((p) => p.base),
-    head: points.map((p) => p.head)
+    clients: points2.map((p) => p.clients),
+    base: points2.map((p) => p.base),
+    head: points2.map((p) => p.head)
   });
   return [legend, chart.join("\n")];
 }
@@ -43005,6 +43099,11 @@ function detailBlocks(ctx, trims) {
       trims.has("samples") ? [omitted(ctx, "Raw samples")] : rawSamples(ctx)
     )
   ];
+  for (const section of waitEventSections(ctx.result, ctx.c)) {
+    blocks.push(
+      details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
+    );
+  }
   if (warnings.length > 0) {
     blocks.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
   }
@@ -43424,7 +43523,7 @@ __export(external_exports, {
   null: () => _null3,
   nullable: () => nullable,
   nullish: () => nullish2,
-  number: () => number2,
+  number: () => number3,
   object: () => object,
   optional: () => optional,
   output: () => output,
@@ -45183,7 +45282,7 @@ __export(regexes_exports, {
   nanoid: () => nanoid,
   nanoidOfLength: () => nanoidOfLength,
   null: () => _null,
-  number: () => number,
+  number: () => number2,
   rfc5322Email: () => rfc5322Email,
   sha1_base64: () => sha1_base64,
   sha1_base64url: () => sha1_base64url,
@@ -45284,7 +45383,7 @@ var string = (params) => {
 };
 var bigint = /^-?\d+n?$/;
 var integer = /^-?\d+$/;
-var number = /^-?\d+(?:\.\d+)?$/;
+var number2 = /^-?\d+(?:\.\d+)?$/;
 var boolean = /^(?:true|false)$/i;
 var _null = /^null$/i;
 var _undefined = /^undefined$/i;
@@ -46411,7 +46510,7 @@ var $ZodCustomStringFormat = /* @__PURE__ */ $constructor("$ZodCustomStringForma
 });
 var $ZodNumber = /* @__PURE__ */ $constructor("$ZodNumber", (inst, def) => {
   $ZodType.init(inst, def);
-  inst._zod.pattern = number;
+  inst._zod.pattern = number2;
   inst._zod.parse = (payload, _ctx) => {
     if (def.coerce)
       try {
@@ -47514,7 +47613,7 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         if (keyResult instanceof Promise) {
           throw new Error("Async schemas not supported in object keys currently");
         }
-        const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
+        const checkNumericKey = typeof key === "string" && number2.test(key) && keyResult.issues.length;
         if (checkNumericKey) {
           const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
           if (retryResult instanceof Promise) {
@@ -48083,7 +48182,7 @@ function leafPattern(schema) {
   if (minimum !== void 0 || maximum !== void 0)
     return string({ minimum, maximum }).source;
   const own2 = schema._zod.pattern;
-  return (isInt && own2 === number ? integer : own2)?.source;
+  return (isInt && own2 === number2 ? integer : own2)?.source;
 }
 function partPattern(schema) {
   const def = schema._zod.def;
@@ -52584,8 +52683,8 @@ function ko_default() {
 var capitalizeFirstCharacter = (text2) => {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
 };
-function getUnitTypeFromNumber(number4) {
-  const abs = Math.abs(number4);
+function getUnitTypeFromNumber(number5) {
+  const abs = Math.abs(number5);
   const last = abs % 10;
   const last2 = abs % 100;
   if (last2 >= 11 && last2 <= 19 || last === 0)
@@ -57563,7 +57662,7 @@ function generateRecordCheck(doc, ctx, schema, accessor) {
     if (keyFn.definite === false)
       ctx.definite = false;
     const keyFast = addConstant(ctx, keyFn);
-    const numericConst = addConstant(ctx, number);
+    const numericConst = addConstant(ctx, number2);
     const outKeyVar = newVar(ctx);
     emitOwnKeys(doc, ctx, accessor, kVar, (d) => {
       d.write(`let ${outKeyVar} = ${keyFast}(${kVar});`);
@@ -59873,7 +59972,7 @@ function stringifyKeyNames(bySchema, json3, visited) {
     return rest;
   rest.type = "string";
   if (!values)
-    rest.pattern = (types2.includes("number") ? number : integer).source;
+    rest.pattern = (types2.includes("number") ? number2 : integer).source;
   return rest;
 }
 var pendingRecords = /* @__PURE__ */ new WeakMap();
@@ -60344,7 +60443,7 @@ __export(schemas_exports2, {
   null: () => _null3,
   nullable: () => nullable,
   nullish: () => nullish2,
-  number: () => number2,
+  number: () => number3,
   object: () => object,
   optional: () => optional,
   partialRecord: () => partialRecord,
@@ -61090,7 +61189,7 @@ var ZodNumber = /* @__PURE__ */ $constructor(
     }
   })
 );
-function number2(params) {
+function number3(params) {
   return _number(ZodNumber, params);
 }
 var ZodNumberFormat = /* @__PURE__ */ $constructor("ZodNumberFormat", (inst, def) => {
@@ -61930,7 +62029,7 @@ var stringbool = (...args) => _stringbool({
 }, ...args);
 function json(params) {
   const jsonSchema = lazy(() => {
-    return union([string2(params), number2(), boolean2(), _null3(), array(jsonSchema), record(string2(), jsonSchema)]);
+    return union([string2(params), number3(), boolean2(), _null3(), array(jsonSchema), record(string2(), jsonSchema)]);
   });
   return jsonSchema;
 }
@@ -62929,13 +63028,13 @@ __export(coerce_exports, {
   bigint: () => bigint3,
   boolean: () => boolean3,
   date: () => date4,
-  number: () => number3,
+  number: () => number4,
   string: () => string3
 });
 function string3(params) {
   return _coercedString(ZodString, params);
 }
-function number3(params) {
+function number4(params) {
   return _coercedNumber(ZodNumber, params);
 }
 function boolean3(params) {
@@ -63373,7 +63472,7 @@ function consolidateCommand() {
 }
 
 // src/cli/commands/demo.ts
-import { readdir as readdir5 } from "node:fs/promises";
+import { readdir as readdir6 } from "node:fs/promises";
 
 // src/config/workload-schema.ts
 import os7 from "node:os";
@@ -63384,9 +63483,9 @@ function autoClientSweep(logicalCpus) {
     throw new Error(`autoClientSweep: logicalCpus must be a positive integer, got ${logicalCpus}`);
   }
   const top = 2 * logicalCpus;
-  const points = /* @__PURE__ */ new Set([logicalCpus, top]);
-  for (let c = 1; c <= top; c *= 2) points.add(c);
-  return [...points].sort((a, b) => a - b);
+  const points2 = /* @__PURE__ */ new Set([logicalCpus, top]);
+  for (let c = 1; c <= top; c *= 2) points2.add(c);
+  return [...points2].sort((a, b) => a - b);
 }
 
 // src/config/workload-schema.ts
@@ -63634,10 +63733,10 @@ function workloadJsonSchema() {
 init_errors();
 
 // src/cli/execute-run.ts
-import path15 from "node:path";
+import path16 from "node:path";
 
 // src/pipeline/pipeline.ts
-import path14 from "node:path";
+import path15 from "node:path";
 
 // src/results/write-results.ts
 import { mkdir as mkdir4, open as open2, rename as rename2, rm as rm6 } from "node:fs/promises";
@@ -63683,7 +63782,7 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile, mkdir as mkdir5 } from "node:fs/promises";
 import os9 from "node:os";
-import path13 from "node:path";
+import path14 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/run-as.ts
@@ -64185,7 +64284,7 @@ function finite2(s) {
   return Number.isFinite(v) ? v : void 0;
 }
 function parsePgbenchProgress(stderr, options = {}) {
-  const points = [];
+  const points2 = [];
   for (const raw of stderr.split(/\r?\n/)) {
     const m = PROGRESS_RE.exec(raw.trim());
     if (!m) continue;
@@ -64203,13 +64302,13 @@ function parsePgbenchProgress(stderr, options = {}) {
     if (m[8] !== void 0) point.retried = Number(m[8]);
     if (m[9] !== void 0) point.retries = Number(m[9]);
     if (point.t >= EPOCH_THRESHOLD) point.epochSeconds = point.t;
-    points.push(point);
+    points2.push(point);
   }
-  relativiseTimestamps(points, options.startEpochSeconds);
-  return points;
+  relativiseTimestamps(points2, options.startEpochSeconds);
+  return points2;
 }
-function relativiseTimestamps(points, start) {
-  const stamped = points.filter((p) => p.epochSeconds !== void 0);
+function relativiseTimestamps(points2, start) {
+  const stamped = points2.filter((p) => p.epochSeconds !== void 0);
   const first = stamped[0];
   if (!first) return;
   let origin = start;
@@ -64793,923 +64892,12 @@ async function readTrimmed(file2) {
   }
 }
 
-// src/runner/run-loop.ts
-init_fingerprint();
-init_types();
-
-// src/results/run-id.ts
-import { randomBytes } from "node:crypto";
-function newRunId(startedAt) {
-  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes(4).toString("hex")}`;
-}
-
-// src/runner/run-loop.ts
-init_errors();
-
-// src/runner/plan.ts
-function planRounds(input2) {
-  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
-  const rounds = [];
-  for (let round2 = 1; round2 <= totalRounds; round2++) {
-    const random = seededRandom2(deriveSeed(input2.seed, round2));
-    const cells = shuffle(
-      input2.cells.filter((c) => c.rounds >= round2),
-      random
-    );
-    const runs = [];
-    cells.forEach((cell, k) => {
-      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
-      for (const arm of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm });
-    });
-    rounds.push(runs);
-  }
-  return rounds;
-}
-function deriveSeed(seed, round2) {
-  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
-  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
-  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
-  return (h ^ h >>> 16) & 2147483647;
-}
-function newSeed() {
-  return Math.floor(Math.random() * 2147483647);
-}
-function seededRandom2(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = a + 1831565813 >>> 0;
-    let t = a;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-}
-function shuffle(items, random) {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-function rotate(items, by) {
-  return [...items.slice(by), ...items.slice(0, by)];
-}
-
-// src/runner/adaptive-control.ts
-init_types();
-var AdaptiveControl = class {
-  constructor(plan, analysis, budget, now = Date.now) {
-    this.plan = plan;
-    this.analysis = analysis;
-    this.budget = budget;
-    this.now = now;
-  }
-  plan;
-  analysis;
-  budget;
-  now;
-  open = null;
-  // null: every cell open
-  looked = 0;
-  startedMs = null;
-  /**
-   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
-   * and returns why to stop, or null to go on.
-   */
-  beforeRound(result, round2, log) {
-    this.startedMs ??= this.now();
-    const done = round2 - 1;
-    const k = this.plan.schedule.indexOf(done);
-    if (k >= 0 && k + 1 > this.looked) {
-      const stop = this.look(result, k + 1, log);
-      if (stop) return stop;
-    }
-    if (round2 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
-    const { timeBudgetS } = this.budget;
-    if (timeBudgetS !== void 0) {
-      const elapsedS = (this.now() - this.startedMs) / 1e3;
-      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
-      if (elapsedS + perRoundS > timeBudgetS) {
-        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round2} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
-      }
-    }
-    return null;
-  }
-  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
-  finish(result, roundsDone, log) {
-    const k = this.plan.schedule.indexOf(roundsDone);
-    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
-  }
-  /** Whether the run of this cell is still needed. */
-  isOpen(cell) {
-    return this.open === null || this.open.has(cellId(cell));
-  }
-  look(result, look, log) {
-    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
-    this.looked = look;
-    result.adaptive = adaptiveRecord(this.plan, outcome);
-    this.open = new Set(outcome.openCells.map(cellId));
-    const decided = outcome.decidedCells.filter((d) => d.look === look);
-    log(
-      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
-    );
-    return outcome.stop ? outcome.reason : null;
-  }
-};
-function formatS(s) {
-  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
-}
-
-// src/runner/progress.ts
-var ProgressTracker = class {
-  /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
-  constructor(plannedRuns, plannedSeconds, now = Date.now) {
-    this.plannedRuns = plannedRuns;
-    this.plannedSeconds = plannedSeconds;
-    this.now = now;
-    this.started = now();
-  }
-  plannedRuns;
-  plannedSeconds;
-  now;
-  done = 0;
-  doneSeconds = 0;
-  overheadSeconds = 0;
-  started;
-  /** Records a finished run that was planned to take `plannedS` and took `actualS` wall-clock seconds. */
-  finished(plannedS, actualS) {
-    this.done++;
-    this.doneSeconds += plannedS;
-    this.overheadSeconds += Math.max(0, actualS - plannedS);
-  }
-  /** A retry adds a run that was not planned. */
-  addRun(seconds2) {
-    this.plannedRuns++;
-    this.plannedSeconds += seconds2;
-  }
-  /** Estimated seconds left: planned run time left plus the per-run overhead seen so far. */
-  remainingSeconds() {
-    const runsLeft = Math.max(0, this.plannedRuns - this.done);
-    const overheadPerRun = this.done > 0 ? this.overheadSeconds / this.done : 2;
-    return Math.max(0, this.plannedSeconds - this.doneSeconds) + runsLeft * overheadPerRun;
-  }
-  line(e) {
-    const elapsed = (this.now() - this.started) / 1e3;
-    const what = e.kind === "warmup" ? "warm-up" : `round ${e.round}/${e.rounds}`;
-    const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
-    return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
-  }
-};
-function formatTps(tps) {
-  return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
-}
-function formatDuration(seconds2) {
-  const s = Math.round(seconds2);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
-}
-
-// src/runner/run-loop.ts
-async function runBenchmark(req, deps) {
-  const { logger, runner } = deps;
-  validateRequest(req);
-  const cpuCount = deps.cpuCount ?? os9.availableParallelism();
-  const workloads = req.workloads.map((w) => applyOverrides(w, req));
-  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
-  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
-  const drivers = new Map(
-    workloads.map((w) => [w.name, createDriver(w, { clientBinDir, cpuCount, runner, logger })])
-  );
-  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
-  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
-  const runAs = await resolveRunAs(req.runAs, deps);
-  if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
-  const seed = req.seed ?? newSeed();
-  const dataSets = groupDataSets(workloads);
-  const cells = workloads.flatMap(
-    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
-  );
-  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
-  const workloadByName = new Map(workloads.map((w) => [w.name, w]));
-  const arms = req.arms.map((a, i) => ({
-    label: a.label,
-    binDir: a.binDir,
-    serverVersion: versions[i].text,
-    settingOverrides: a.settings,
-    ...a.build ? { build: a.build } : {}
-  }));
-  const startedAt = /* @__PURE__ */ new Date();
-  const result = {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
-    pgperfVersion: PGPERF_VERSION,
-    runId: newRunId(startedAt),
-    status: "running",
-    startedAt: startedAt.toISOString(),
-    updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    environment: await captureEnvironment(""),
-    arms,
-    clients: clientInfos,
-    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
-    analysis: req.analysis,
-    plan: {
-      seed,
-      order: req.order,
-      rounds: rounds.length,
-      cells: cells.map(({ workload, clients }) => ({ workload, clients })),
-      executed: [],
-      ...req.shard ? { shard: req.shard } : {}
-    },
-    ...req.source ? { source: req.source } : {},
-    samples: [],
-    warnings: []
-  };
-  const save = async () => {
-    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await req.sink.update(result);
-  };
-  const warn = (message) => {
-    result.warnings.push(message);
-    logger.warn(message);
-  };
-  const clusters = /* @__PURE__ */ new Map();
-  const clusterKey = (arm, dataSet) => `${arm}\0${dataSet}`;
-  const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
-  try {
-    await logger.group("Setting up clusters", async () => {
-      for (const dataSet of dataSets) {
-        for (const arm of req.arms) {
-          deps.signal?.throwIfAborted();
-          const w = dataSet.workloads[0];
-          const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
-          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)].text})`);
-          const cluster = await PgCluster.create(
-            {
-              label,
-              binDir: arm.binDir,
-              parentDir: req.tmpDir,
-              conf: {
-                maxClients: dataSet.maxClients,
-                workloadSettings: w.settings,
-                armSettings: arm.settings
-              },
-              runAs,
-              dataChecksums: req.dataChecksums
-            },
-            deps
-          );
-          clusters.set(clusterKey(arm.label, dataSet.name), cluster);
-          await cluster.start();
-          await drivers.get(w.name).prepare(cluster, deps.signal);
-        }
-      }
-    });
-    const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
-    result.environment.settingsHash = createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
-    result.fingerprint = environmentFingerprint(result);
-    await save();
-    const plannedRuns = rounds.flat();
-    const warmupBefore = /* @__PURE__ */ new Set();
-    const visited = /* @__PURE__ */ new Set();
-    for (const run2 of plannedRuns) {
-      const visit2 = `${cellId(run2)}|${run2.arm}`;
-      if (!visited.has(visit2) && workloadByName.get(run2.workload).warmup > 0) warmupBefore.add(run2);
-      visited.add(visit2);
-    }
-    const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
-    const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
-    for (const w of workloads) {
-      const check2 = checkPlan({
-        rounds: w.rounds,
-        cells: cells.length,
-        alpha: req.analysis.alpha,
-        thresholdPct: w.threshold ?? req.analysis.thresholdPct
-      });
-      for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
-    }
-    logger.info(
-      `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
-    );
-    const execute = async (run2, kind, attempt) => {
-      const workload = workloadByName.get(run2.workload);
-      const driver = drivers.get(run2.workload);
-      const cluster = clusters.get(clusterKey(run2.arm, dataSetOf.get(run2.workload).name));
-      const durationS = kind === "warmup" ? workload.warmup : workload.duration;
-      const randomSeed = deriveSeed(seed, run2.round);
-      const started = Date.now();
-      const maintenance = await driver.beforeRun(cluster).then(
-        () => void 0,
-        (e) => {
-          deps.signal?.throwIfAborted();
-          return maintenanceFailure(e, started);
-        }
-      );
-      let out = maintenance ?? await driver.run(cluster, {
-        clients: run2.clients,
-        durationS,
-        seed: randomSeed,
-        signal: deps.signal
-      });
-      deps.signal?.throwIfAborted();
-      if (!out.ok) out = await withServerDeath(cluster, out);
-      progress.finished(durationS, (Date.now() - started) / 1e3);
-      result.plan.executed.push({ ...run2, kind, attempt, status: out.ok ? "ok" : "failed" });
-      if (kind === "measured") {
-        result.samples.push(toSample(run2, attempt, randomSeed, out));
-        await save();
-      }
-      logger.info(
-        progress.line({
-          kind,
-          round: run2.round,
-          rounds: rounds.length,
-          cell: cellId(run2),
-          arm: run2.arm,
-          tps: out.metrics.tps,
-          failure: out.failureReason
-        })
-      );
-      if (!out.ok) await reviveIfDown(cluster, warn);
-      return out;
-    };
-    const adaptive = req.adaptive ? new AdaptiveControl(
-      req.adaptive.plan,
-      { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
-      {
-        ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
-        estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
-      }
-    ) : null;
-    if (adaptive) {
-      const p = adaptive.plan;
-      logger.info(
-        `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
-      );
-    }
-    let roundsDone = 0;
-    for (const [r, roundRuns] of rounds.entries()) {
-      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
-      if (stop) {
-        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
-        break;
-      }
-      await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
-        for (const run2 of roundRuns) {
-          deps.signal?.throwIfAborted();
-          if (adaptive && !adaptive.isOpen(run2)) continue;
-          const workload = workloadByName.get(run2.workload);
-          if (warmupBefore.has(run2)) await execute(run2, "warmup", 1);
-          for (let attempt = 1; ; attempt++) {
-            const out = await execute(run2, "measured", attempt);
-            if (out.ok) break;
-            const what = `${cellId(run2)} ${run2.arm} round ${run2.round}`;
-            if (attempt > workload.retries) {
-              warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
-              break;
-            }
-            progress.addRun(workload.duration);
-            logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
-          }
-        }
-      });
-      roundsDone = r + 1;
-    }
-    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
-    result.status = "complete";
-  } catch (e) {
-    const interrupted = deps.signal?.aborted === true;
-    result.status = interrupted ? "interrupted" : "failed";
-    result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
-    if (!interrupted) throw e;
-  } finally {
-    await releaseClusters(clusters, req.logsDir, logger);
-    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await req.sink.finish(result).catch((e) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
-  }
-  return result;
-}
-function toSample(run2, attempt, randomSeed, out) {
-  return {
-    round: run2.round,
-    workload: run2.workload,
-    clients: run2.clients,
-    arm: run2.arm,
-    attempt,
-    status: out.ok ? "ok" : "failed",
-    ...out.failureReason ? { failureReason: out.failureReason } : {},
-    startedAt: out.startedAt,
-    endedAt: out.endedAt,
-    randomSeed,
-    metrics: out.metrics,
-    counts: out.counts,
-    progress: out.progress,
-    command: out.command,
-    exitCode: out.exitCode
-  };
-}
-function validateRequest(req) {
-  if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
-  const labels = /* @__PURE__ */ new Set();
-  for (const arm of req.arms) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm.label)) {
-      throw new UserError(
-        `--arm ${arm.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
-      );
-    }
-    if (labels.has(arm.label))
-      throw new UserError(`--arm ${arm.label}: the label is given twice; labels must be unique`);
-    labels.add(arm.label);
-  }
-  if (req.workloads.length === 0) throw new UserError("no workloads: give at least one --workload FILE");
-  const names = /* @__PURE__ */ new Set();
-  for (const w of req.workloads) {
-    if (names.has(w.name))
-      throw new UserError(`workload name "${w.name}" is used by two workload files; names must be unique`);
-    names.add(w.name);
-  }
-}
-function applyOverrides(w, req) {
-  const duration3 = req.durationS ?? w.duration;
-  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
-  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds };
-}
-function groupDataSets(workloads) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const w of workloads) {
-    const shape = w.tool === "pgbench" ? [w.scale, w.init] : [dataShape(w)];
-    const key = JSON.stringify([w.tool, ...shape, Object.entries(w.settings).sort()]);
-    const existing = byKey.get(key);
-    if (existing) {
-      existing.workloads.push(w);
-      existing.maxClients = Math.max(existing.maxClients, ...w.clients);
-    } else {
-      byKey.set(key, { name: w.name, workloads: [w], maxClients: Math.max(...w.clients) });
-    }
-  }
-  return [...byKey.values()];
-}
-var MAX_RESTARTS_PER_CLUSTER = 3;
-function maintenanceFailure(e, started) {
-  const at = new Date(started).toISOString();
-  return {
-    ok: false,
-    failureReason: `pre-run maintenance failed: ${errorMessage(e).split("\n")[0]}`,
-    metrics: {},
-    counts: {},
-    progress: [],
-    command: [],
-    exitCode: null,
-    startedAt: at,
-    endedAt: (/* @__PURE__ */ new Date()).toISOString()
-  };
-}
-async function withServerDeath(cluster, out) {
-  if (await cluster.isRunning()) return out;
-  const pid = await cluster.postmasterPid();
-  const reason = `${out.failureReason ?? "failed"}; the server died (postmaster pid ${pid ?? "?"} is gone)`;
-  return { ...out, failureReason: `${reason}; server log tail:
-${await cluster.logTail(15)}` };
-}
-async function reviveIfDown(cluster, warn) {
-  if (await cluster.isRunning()) return;
-  const logTail = await cluster.logTail(15);
-  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
-    throw new UserError(
-      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run (the samples so far are kept). Server log tail (${cluster.logFile}):
-${logTail}`
-    );
-  }
-  warn(
-    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:
-${logTail}`
-  );
-  await cluster.restartAfterCrash();
-}
-async function releaseClusters(clusters, logsDir, logger) {
-  for (const cluster of clusters.values()) {
-    try {
-      if (logsDir) {
-        await mkdir5(logsDir, { recursive: true });
-        await copyFile(
-          cluster.logFile,
-          path13.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
-        ).catch(() => {
-        });
-      }
-      await cluster.destroy();
-    } catch (e) {
-      logger.warn(`arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`);
-    }
-  }
-}
-
-// src/pipeline/pipeline.ts
-init_errors();
-var RESULTS_FILE = "results.json";
-async function runPipeline(req, deps) {
-  const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path14.join(req.runDir, RESULTS_FILE);
-  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
-  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const { arms: _source, runDir, ...run2 } = req;
-  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path14.join(runDir, "logs") }, deps);
-  return {
-    result,
-    comparison: analyse(result),
-    resultsFile,
-    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
-    ...archive?.error ? { archiveError: archive.error } : {}
-  };
-}
-async function resolveArms(source, deps) {
-  if (source.kind === "installed") return source.arms;
-  if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
-  return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
-}
-function archiveSink(store) {
-  const state = {
-    sink: {
-      description: `the store ${store.description}`,
-      update: async () => {
-      },
-      finish: async (result) => {
-        if (result.samples.length === 0) return;
-        try {
-          state.saved = await store.save(result);
-        } catch (e) {
-          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
-        }
-      }
-    }
-  };
-  return state;
-}
-
-// src/cli/validate.ts
-init_errors();
-import { stat as stat3 } from "node:fs/promises";
-async function checkTmpDir(dir) {
-  if (dir === void 0) return;
-  const st = await stat3(dir).catch(() => void 0);
-  if (!st)
-    throw new UserError(`--tmp-dir ${dir}: no such directory; create it or choose another (e.g. /tmp)`);
-  if (!st.isDirectory())
-    throw new UserError(`--tmp-dir ${dir}: not a directory; expected a directory (e.g. /tmp)`);
-}
-async function checkOutDir(dir) {
-  const st = await stat3(dir).catch(() => void 0);
-  if (st && !st.isDirectory()) {
-    throw new UserError(`--out ${dir}: is a file; expected a directory for the results (created if missing)`);
-  }
-}
-function checkArmCount(count2) {
-  if (count2 === 1) {
-    throw new UserError(
-      "--arm given once: a comparison needs two or more arms (e.g. --arm base=/usr/lib/postgresql/15/bin --arm head=/opt/pg/bin)"
-    );
-  }
-}
-
-// src/cli/execute-run.ts
-async function executeRun(options, logger, extra = {}) {
-  const runDir = path15.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
-  await checkOutDir(options.outDir);
-  await checkTmpDir(options.tmpDir);
-  const controller = new AbortController();
-  let stoppedBy;
-  const disposeSignals = installSignalHandlers({
-    logger,
-    onFirst: (signal) => {
-      stoppedBy = signal;
-      controller.abort(new Error(`interrupted by ${signal}`));
-    }
-  });
-  try {
-    logger.info(`results: ${path15.join(runDir, "results.json")}`);
-    const { outDir: _outDir, ...request2 } = options;
-    const outcome = await runPipeline(
-      { ...request2, runDir },
-      {
-        runner: nodeProcessRunner,
-        logger,
-        signal: controller.signal,
-        build: extra.build,
-        archive: extra.archive
-      }
-    );
-    const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
-    if (extra.printComparison !== false) process.stdout.write(renderComparisonText(outcome.comparison));
-    print(`results written to ${outcome.resultsFile}
-`);
-    if (outcome.archived)
-      print(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}
-`);
-    if (outcome.archiveError) logger.warn(outcome.archiveError);
-    if (outcome.result.status === "interrupted") process.exitCode = signalExitCode(stoppedBy ?? "SIGINT");
-    return outcome;
-  } finally {
-    disposeSignals();
-  }
-}
-
-// src/cli/store-option.ts
-import os10 from "node:os";
-
-// src/store/open-store.ts
-init_errors();
-import path17 from "node:path";
-
-// src/store/dir-store.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { constants as constants4 } from "node:fs";
-import { access as access4, mkdir as mkdir6, open as open3, readdir as readdir4, readFile as readFile10, rename as rename3, rm as rm7, stat as stat4 } from "node:fs/promises";
-import path16 from "node:path";
-init_errors();
-init_store();
-var READ_CONCURRENCY = 64;
-var DirStore = class _DirStore {
-  constructor(dir, options) {
-    this.dir = dir;
-    this.options = options;
-    this.description = `directory store ${dir}`;
-    this.runsDir = path16.join(dir, "runs");
-    this.indexDir = path16.join(dir, "index");
-  }
-  dir;
-  options;
-  description;
-  runsDir;
-  indexDir;
-  /**
-   * Opens the store at `dir`. With `write`, creates it and checks that it is writable now (so a run
-   * fails before measuring, not after); otherwise a missing directory is an empty store.
-   */
-  static async open(dir, options) {
-    const store = new _DirStore(path16.resolve(dir), options);
-    const st = await stat4(store.dir).catch((e) => {
-      if (e.code === "ENOENT") return void 0;
-      throw store.notUsable(e);
-    });
-    if (st && !st.isDirectory()) {
-      throw new UserError(
-        `store directory ${store.dir} is not a directory; pass --store with a directory or a postgresql:// URL`
-      );
-    }
-    if (options.write) await store.ensureWritable();
-    return store;
-  }
-  async save(result) {
-    const doc = documentToStore(result, "results document");
-    const entry = summarize2(doc, (this.options.now?.() ?? /* @__PURE__ */ new Date()).toISOString());
-    await this.ensureWritable();
-    await writeAtomically(this.runFile(entry.id), `${JSON.stringify(doc)}
-`);
-    await writeAtomically(this.entryFile(entry.id), `${JSON.stringify(entry)}
-`);
-    return entry;
-  }
-  async load(id) {
-    checkRunId(id);
-    const file2 = this.runFile(id);
-    let text2;
-    try {
-      text2 = await readFile10(file2, "utf8");
-    } catch (e) {
-      if (e.code === "ENOENT") {
-        throw new UserError(
-          `no run '${id}' in ${this.description}; "pgperf store list" shows the stored runs`
-        );
-      }
-      throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
-    }
-    let doc;
-    try {
-      doc = JSON.parse(text2);
-    } catch (e) {
-      throw new UserError(
-        `${file2} is corrupt (not valid JSON: ${errorMessage(e)}); restore it or delete it and its index entry`
-      );
-    }
-    checkSchemaVersion(doc?.schemaVersion, file2);
-    return readResults(file2);
-  }
-  async list(filter) {
-    const f = resolveFilter(filter);
-    const [runNames, entryNames] = await Promise.all([jsonNames(this.runsDir), jsonNames(this.indexDir)]);
-    const entries = new Set(entryNames);
-    const runs = [];
-    await forEachLimited(runNames, READ_CONCURRENCY, async (id) => {
-      const entry = (entries.has(id) ? await this.readEntry(id) : void 0) ?? await this.reindex(id);
-      if (entry && matchesFilter(entry, f)) runs.push(entry);
-    });
-    runs.sort(newestFirst);
-    return f.limit !== void 0 ? runs.slice(0, f.limit) : runs;
-  }
-  /** Rewrites every index entry from the run files (after a restore, a merge, or by hand). */
-  async rebuildIndex() {
-    const ids = await jsonNames(this.runsDir);
-    let count2 = 0;
-    await forEachLimited(ids, 8, async (id) => {
-      if (await this.reindex(id)) count2++;
-    });
-    return count2;
-  }
-  async close() {
-  }
-  runFile(id) {
-    return path16.join(this.runsDir, `${id}.json`);
-  }
-  entryFile(id) {
-    return path16.join(this.indexDir, `${id}.json`);
-  }
-  /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
-  async readEntry(id) {
-    try {
-      const entry = JSON.parse(await readFile10(this.entryFile(id), "utf8"));
-      if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
-    } catch {
-    }
-    return void 0;
-  }
-  /**
-   * The entry rebuilt from the run file and written back (when the store is writable). A corrupt or
-   * unreadable run file is reported through `warn` and skipped: one bad file never hides the others.
-   */
-  async reindex(id) {
-    const file2 = this.runFile(id);
-    let doc;
-    try {
-      const parsed = JSON.parse(await readFile10(file2, "utf8"));
-      checkSchemaVersion(parsed?.schemaVersion, file2);
-      if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
-        throw new Error("not a results document (no arms, samples or plan.cells)");
-      }
-      doc = documentToStore({ ...parsed, runId: parsed.runId ?? id }, file2);
-    } catch (e) {
-      this.options.warn(`skipping ${file2}: ${errorMessage(e)}`);
-      return void 0;
-    }
-    const savedAt = (await stat4(file2)).mtime.toISOString();
-    const entry = summarize2(doc, savedAt);
-    try {
-      await mkdir6(this.indexDir, { recursive: true });
-      await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}
-`);
-    } catch {
-    }
-    return entry;
-  }
-  async ensureWritable() {
-    try {
-      await mkdir6(this.runsDir, { recursive: true });
-      await mkdir6(this.indexDir, { recursive: true });
-      await access4(this.runsDir, constants4.W_OK);
-      await access4(this.indexDir, constants4.W_OK);
-    } catch (e) {
-      throw this.notUsable(e);
-    }
-  }
-  notUsable(e) {
-    return new UserError(
-      `store directory ${this.dir} is not writable (${e.code ?? errorMessage(e)}): pass --store DIR with a directory you can write, set PGPERF_STORE, or fix its permissions`
-    );
-  }
-};
-async function writeAtomically(file2, text2) {
-  const tmp = path16.join(
-    path16.dirname(file2),
-    `.${path16.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
-  );
-  const handle = await open3(tmp, "wx");
-  try {
-    await handle.writeFile(text2);
-    await handle.sync();
-    await handle.close();
-    await rename3(tmp, file2);
-  } catch (e) {
-    await handle.close().catch(() => {
-    });
-    await rm7(tmp, { force: true });
-    throw e;
-  }
-}
-async function jsonNames(dir) {
-  try {
-    return (await readdir4(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
-  } catch (e) {
-    if (e.code === "ENOENT") return [];
-    throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
-  }
-}
-async function forEachLimited(items, limit, fn) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-// src/store/open-store.ts
-init_mask_url();
-function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path17.isAbsolute(xdgDataHome) ? xdgDataHome : path17.join(home, ".local", "share");
-  return path17.join(base, "pgperf", "store");
-}
-function isPostgresUrl(spec) {
-  return /^postgres(ql)?:\/\//i.test(spec.trim());
-}
-async function openStore(spec, opts) {
-  const value = spec?.trim();
-  if (!value) return DirStore.open(defaultStoreDir(opts.home, opts.xdgDataHome), opts);
-  if (isPostgresUrl(value)) {
-    const { PgStore: PgStore2 } = await Promise.resolve().then(() => (init_pg_store(), pg_store_exports));
-    return PgStore2.connect(value, { warn: opts.warn, info: opts.info });
-  }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    throw new UserError(
-      `store '${maskUrl(value)}' is not supported: expected a directory or a postgresql:// URL`
-    );
-  }
-  return DirStore.open(value, opts);
-}
-
-// src/cli/store-option.ts
-var STORE_OPTION_HELP = "results store: a directory or postgresql://USER:PASSWORD@HOST/DB (default: $PGPERF_STORE, else ~/.local/share/pgperf/store)";
-function openCliStore(flag, logger, write) {
-  return openStore(flag ?? process.env.PGPERF_STORE, {
-    home: os10.homedir(),
-    xdgDataHome: process.env.XDG_DATA_HOME,
-    warn: (m) => logger.warn(m),
-    info: (m) => logger.info(m),
-    write
-  });
-}
-
-// src/cli/commands/demo.ts
-var DEMO_WORKLOAD = workloadSchema.parse({
-  name: "demo-tpcb-like",
-  description: "tpcb-like writes at 1 and 4 clients; the arms differ only in synchronous_commit",
-  tool: "pgbench",
-  builtin: "tpcb-like",
-  scale: 4,
-  clients: [1, 4],
-  duration: 3,
-  warmup: 2,
-  // Five rounds: the fewest for which an exact rank test over two cells can reach p < 0.05 after Holm.
-  rounds: 5
-});
-function demoCommand() {
-  return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", "rounds", positiveInt("--rounds")).option("--store <dir|url>", STORE_OPTION_HELP).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").action(async (flags) => {
-    const logger = consoleLogger();
-    const binDir = flags.bin ?? await findInstalledBinDir();
-    logger.info(`demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}`);
-    const store = await openCliStore(flags.store, logger, true);
-    try {
-      await executeRun(
-        {
-          arms: {
-            kind: "installed",
-            arms: [
-              { label: "sync-on", binDir, settings: {} },
-              { label: "sync-off", binDir, settings: { synchronous_commit: "off" } }
-            ]
-          },
-          analysis: resolveAnalysis(),
-          workloads: [DEMO_WORKLOAD],
-          rounds: flags.rounds,
-          order: "random",
-          runAs: flags.runAs,
-          dataChecksums: false,
-          outDir: flags.out
-        },
-        logger,
-        { archive: store }
-      );
-    } finally {
-      await store.close();
-    }
-  });
-}
-async function findInstalledBinDir() {
-  const versions = await readdir5("/usr/lib/postgresql").catch(() => []);
-  const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
-  if (newest) return `/usr/lib/postgresql/${newest}/bin`;
-  const res = await nodeProcessRunner.run("pg_config", ["--bindir"]);
-  if (res.exitCode === 0 && res.stdout.trim()) return res.stdout.trim();
-  throw new UserError(
-    "demo: no installed PostgreSQL found (nothing under /usr/lib/postgresql, no pg_config); run `bash scripts/setup.sh` or pass --bin DIR"
-  );
-}
-
 // src/env/sysfs.ts
-import { readdir as readdir6, readFile as readFile11 } from "node:fs/promises";
-import path18 from "node:path";
+import { readdir as readdir4, readFile as readFile10 } from "node:fs/promises";
+import path13 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile11(path18.join(root, rel), "utf8");
+    return await readFile10(path13.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -65725,7 +64913,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir6(path18.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir4(path13.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -65941,6 +65129,11 @@ function overallVerdict2(facts) {
   if (facts.some((f) => f.verdict === "bad")) return "not fit for benchmarking";
   if (facts.some((f) => f.verdict === "warn")) return "usable with warnings";
   return "ready";
+}
+function preflightFacts(report) {
+  const out = { "preflight.verdict": report.verdict };
+  for (const f of report.facts) out[`preflight.${f.id}`] = `${f.value} [${f.verdict}]`;
+  return out;
 }
 function topologyFact(t) {
   return { id: "topology", group: "cpu", name: "CPU topology", value: describeTopology(t), verdict: "ok" };
@@ -66279,6 +65472,1116 @@ function formatBytes(bytes2) {
     i++;
   }
   return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+// src/diagnostics/wait-events.ts
+init_esm();
+var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
+var LOCK_SAMPLE_INTERVAL_MS = 1e3;
+var ACTIVITY_SQL = `
+SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
+       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
+  FROM pg_stat_activity
+ WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
+var LOCKS_SQL = `
+SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
+  FROM pg_locks WHERE NOT granted GROUP BY 1`;
+var COUNTER_VIEWS = [
+  {
+    prefix: "database",
+    view: "pg_stat_database",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
+  },
+  {
+    prefix: "wal",
+    view: "pg_stat_wal",
+    minVersion: 14e4,
+    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+  },
+  {
+    prefix: "bgwriter",
+    view: "pg_stat_bgwriter",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
+  },
+  {
+    prefix: "checkpointer",
+    view: "pg_stat_checkpointer",
+    minVersion: 17e4,
+    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
+  },
+  {
+    prefix: "io",
+    view: "pg_stat_io",
+    minVersion: 16e4,
+    // Summed over backend types, objects and contexts: one number per operation.
+    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
+            SELECT key, sum(value::numeric) AS total
+              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
+             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
+             GROUP BY key) s`
+  }
+];
+var VIEW_VERSION_NAMES = {
+  pg_stat_wal: "PostgreSQL 14+",
+  pg_stat_checkpointer: "PostgreSQL 17+",
+  pg_stat_io: "PostgreSQL 16+"
+};
+async function startDiagnostics(target, options = {}) {
+  const hz = options.hz ?? 10;
+  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: DIAGNOSTICS_APPLICATION_NAME
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const versionNum = Number(
+      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
+    );
+    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
+    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
+      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
+    );
+    const readCounters = async () => {
+      const out = {};
+      for (const v of views) {
+        const row3 = (await client.query(v.sql)).rows[0];
+        for (const [key, value] of Object.entries(row3?.j ?? {})) {
+          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
+        }
+      }
+      return out;
+    };
+    const before = await readCounters();
+    const started = Date.now();
+    const events = /* @__PURE__ */ new Map();
+    const locks = /* @__PURE__ */ new Map();
+    let samples = 0;
+    let missedTicks = 0;
+    let observations = 0;
+    let busy;
+    let lastLockSample = 0;
+    const sample = async () => {
+      const rows = (await client.query(ACTIVITY_SQL)).rows;
+      samples++;
+      for (const r of rows) {
+        const key = `${r.type}:${r.event}`;
+        events.set(key, (events.get(key) ?? 0) + 1);
+        observations++;
+      }
+      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
+        lastLockSample = Date.now();
+        for (const r of (await client.query(LOCKS_SQL)).rows) {
+          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
+        }
+      }
+    };
+    const timer = setInterval(() => {
+      if (busy) {
+        missedTicks++;
+        return;
+      }
+      busy = sample().catch((e) => {
+        failure2 ??= e;
+      }).finally(() => {
+        busy = void 0;
+      });
+    }, 1e3 / hz);
+    let stopped;
+    return {
+      stop() {
+        stopped ??= (async () => {
+          clearInterval(timer);
+          try {
+            await busy;
+            if (failure2) throw failure2;
+            const after = await readCounters();
+            const counters = {};
+            for (const [key, value] of Object.entries(after)) {
+              const was = before[key];
+              if (was !== void 0) counters[key] = value - was;
+            }
+            return {
+              version: 1,
+              serverVersionNum: versionNum,
+              hz,
+              durationS: (Date.now() - started) / 1e3,
+              samples,
+              missedTicks,
+              observations,
+              waitEvents: shares(events, observations),
+              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
+              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
+              counters,
+              unavailable
+            };
+          } finally {
+            await client.end().catch(() => {
+            });
+          }
+        })();
+        return stopped;
+      }
+    };
+  } catch (e) {
+    await client.end().catch(() => {
+    });
+    throw e;
+  }
+}
+function shares(counts, total) {
+  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
+}
+
+// src/runner/run-loop.ts
+init_fingerprint();
+init_types();
+
+// src/results/run-id.ts
+import { randomBytes } from "node:crypto";
+function newRunId(startedAt) {
+  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${randomBytes(4).toString("hex")}`;
+}
+
+// src/runner/run-loop.ts
+init_errors();
+
+// src/runner/plan.ts
+function planRounds(input2) {
+  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
+  const rounds = [];
+  for (let round2 = 1; round2 <= totalRounds; round2++) {
+    const random = seededRandom2(deriveSeed(input2.seed, round2));
+    const cells = shuffle(
+      input2.cells.filter((c) => c.rounds >= round2),
+      random
+    );
+    const runs = [];
+    cells.forEach((cell, k) => {
+      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
+      for (const arm of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm });
+    });
+    rounds.push(runs);
+  }
+  return rounds;
+}
+function deriveSeed(seed, round2) {
+  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
+  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
+  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
+  return (h ^ h >>> 16) & 2147483647;
+}
+function newSeed() {
+  return Math.floor(Math.random() * 2147483647);
+}
+function seededRandom2(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+}
+function shuffle(items, random) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+function rotate(items, by) {
+  return [...items.slice(by), ...items.slice(0, by)];
+}
+
+// src/runner/adaptive-control.ts
+init_types();
+var AdaptiveControl = class {
+  constructor(plan, analysis, budget, now = Date.now) {
+    this.plan = plan;
+    this.analysis = analysis;
+    this.budget = budget;
+    this.now = now;
+  }
+  plan;
+  analysis;
+  budget;
+  now;
+  open = null;
+  // null: every cell open
+  looked = 0;
+  startedMs = null;
+  /**
+   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
+   * and returns why to stop, or null to go on.
+   */
+  beforeRound(result, round2, log) {
+    this.startedMs ??= this.now();
+    const done = round2 - 1;
+    const k = this.plan.schedule.indexOf(done);
+    if (k >= 0 && k + 1 > this.looked) {
+      const stop = this.look(result, k + 1, log);
+      if (stop) return stop;
+    }
+    if (round2 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
+    const { timeBudgetS } = this.budget;
+    if (timeBudgetS !== void 0) {
+      const elapsedS = (this.now() - this.startedMs) / 1e3;
+      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
+      if (elapsedS + perRoundS > timeBudgetS) {
+        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round2} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
+      }
+    }
+    return null;
+  }
+  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
+  finish(result, roundsDone, log) {
+    const k = this.plan.schedule.indexOf(roundsDone);
+    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
+  }
+  /** Whether the run of this cell is still needed. */
+  isOpen(cell) {
+    return this.open === null || this.open.has(cellId(cell));
+  }
+  look(result, look, log) {
+    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
+    this.looked = look;
+    result.adaptive = adaptiveRecord(this.plan, outcome);
+    this.open = new Set(outcome.openCells.map(cellId));
+    const decided = outcome.decidedCells.filter((d) => d.look === look);
+    log(
+      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
+    );
+    return outcome.stop ? outcome.reason : null;
+  }
+};
+function formatS(s) {
+  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
+}
+
+// src/runner/progress.ts
+var ProgressTracker = class {
+  /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
+  constructor(plannedRuns, plannedSeconds, now = Date.now) {
+    this.plannedRuns = plannedRuns;
+    this.plannedSeconds = plannedSeconds;
+    this.now = now;
+    this.started = now();
+  }
+  plannedRuns;
+  plannedSeconds;
+  now;
+  done = 0;
+  doneSeconds = 0;
+  overheadSeconds = 0;
+  started;
+  /** Records a finished run that was planned to take `plannedS` and took `actualS` wall-clock seconds. */
+  finished(plannedS, actualS) {
+    this.done++;
+    this.doneSeconds += plannedS;
+    this.overheadSeconds += Math.max(0, actualS - plannedS);
+  }
+  /** A retry adds a run that was not planned. */
+  addRun(seconds2) {
+    this.plannedRuns++;
+    this.plannedSeconds += seconds2;
+  }
+  /** Estimated seconds left: planned run time left plus the per-run overhead seen so far. */
+  remainingSeconds() {
+    const runsLeft = Math.max(0, this.plannedRuns - this.done);
+    const overheadPerRun = this.done > 0 ? this.overheadSeconds / this.done : 2;
+    return Math.max(0, this.plannedSeconds - this.doneSeconds) + runsLeft * overheadPerRun;
+  }
+  line(e) {
+    const elapsed = (this.now() - this.started) / 1e3;
+    const what = e.kind === "warmup" ? "warm-up" : `round ${e.round}/${e.rounds}`;
+    const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
+    return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
+  }
+};
+function formatTps(tps) {
+  return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
+}
+function formatDuration(seconds2) {
+  const s = Math.round(seconds2);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
+
+// src/runner/run-loop.ts
+async function runBenchmark(req, deps) {
+  const { logger, runner } = deps;
+  validateRequest(req);
+  const cpuCount = deps.cpuCount ?? os9.availableParallelism();
+  const workloads = req.workloads.map((w) => applyOverrides(w, req));
+  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
+  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const drivers = new Map(
+    workloads.map((w) => [w.name, createDriver(w, { clientBinDir, cpuCount, runner, logger })])
+  );
+  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
+  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
+  const runAs = await resolveRunAs(req.runAs, deps);
+  if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
+  const seed = req.seed ?? newSeed();
+  const dataSets = groupDataSets(workloads);
+  const cells = workloads.flatMap(
+    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
+  );
+  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
+  const workloadByName = new Map(workloads.map((w) => [w.name, w]));
+  const arms = req.arms.map((a, i) => ({
+    label: a.label,
+    binDir: a.binDir,
+    serverVersion: versions[i].text,
+    settingOverrides: a.settings,
+    ...a.build ? { build: a.build } : {}
+  }));
+  const startedAt = /* @__PURE__ */ new Date();
+  const result = {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    pgperfVersion: PGPERF_VERSION,
+    runId: newRunId(startedAt),
+    status: "running",
+    startedAt: startedAt.toISOString(),
+    updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    environment: await machineCheck(req, logger),
+    arms,
+    clients: clientInfos,
+    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    analysis: req.analysis,
+    plan: {
+      seed,
+      order: req.order,
+      rounds: rounds.length,
+      cells: cells.map(({ workload, clients }) => ({ workload, clients })),
+      executed: [],
+      ...req.shard ? { shard: req.shard } : {}
+    },
+    ...req.source ? { source: req.source } : {},
+    samples: [],
+    warnings: []
+  };
+  const save = async () => {
+    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+    await req.sink.update(result);
+  };
+  const warn = (message) => {
+    result.warnings.push(message);
+    logger.warn(message);
+  };
+  const clusters = /* @__PURE__ */ new Map();
+  const clusterKey = (arm, dataSet) => `${arm}\0${dataSet}`;
+  const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
+  try {
+    await logger.group("Setting up clusters", async () => {
+      for (const dataSet of dataSets) {
+        for (const arm of req.arms) {
+          deps.signal?.throwIfAborted();
+          const w = dataSet.workloads[0];
+          const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
+          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)].text})`);
+          const cluster = await PgCluster.create(
+            {
+              label,
+              binDir: arm.binDir,
+              parentDir: req.tmpDir,
+              conf: {
+                maxClients: dataSet.maxClients,
+                workloadSettings: w.settings,
+                armSettings: arm.settings
+              },
+              runAs,
+              dataChecksums: req.dataChecksums
+            },
+            deps
+          );
+          clusters.set(clusterKey(arm.label, dataSet.name), cluster);
+          await cluster.start();
+          await drivers.get(w.name).prepare(cluster, deps.signal);
+        }
+      }
+    });
+    const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
+    result.environment.settingsHash = createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    result.fingerprint = environmentFingerprint(result);
+    await save();
+    const plannedRuns = rounds.flat();
+    const warmupBefore = /* @__PURE__ */ new Set();
+    const visited = /* @__PURE__ */ new Set();
+    for (const run2 of plannedRuns) {
+      const visit2 = `${cellId(run2)}|${run2.arm}`;
+      if (!visited.has(visit2) && workloadByName.get(run2.workload).warmup > 0) warmupBefore.add(run2);
+      visited.add(visit2);
+    }
+    const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
+    const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
+    for (const w of workloads) {
+      const check2 = checkPlan({
+        rounds: w.rounds,
+        cells: cells.length,
+        alpha: req.analysis.alpha,
+        thresholdPct: w.threshold ?? req.analysis.thresholdPct
+      });
+      for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
+    }
+    logger.info(
+      `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
+    );
+    const execute = async (run2, kind, attempt) => {
+      const workload = workloadByName.get(run2.workload);
+      const driver = drivers.get(run2.workload);
+      const cluster = clusters.get(clusterKey(run2.arm, dataSetOf.get(run2.workload).name));
+      const durationS = kind === "warmup" ? workload.warmup : workload.duration;
+      const randomSeed = deriveSeed(seed, run2.round);
+      const started = Date.now();
+      const maintenance = await driver.beforeRun(cluster).then(
+        () => void 0,
+        (e) => {
+          deps.signal?.throwIfAborted();
+          return maintenanceFailure(e, started);
+        }
+      );
+      const sampler = maintenance || kind !== "measured" || req.diagnostics === false ? void 0 : await startDiagnostics(cluster.connection).catch((e) => {
+        logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
+        return void 0;
+      });
+      let out;
+      let diagnostics;
+      try {
+        out = maintenance ?? await driver.run(cluster, {
+          clients: run2.clients,
+          durationS,
+          seed: randomSeed,
+          signal: deps.signal
+        });
+      } finally {
+        diagnostics = await sampler?.stop().catch(() => void 0);
+      }
+      deps.signal?.throwIfAborted();
+      if (!out.ok) out = await withServerDeath(cluster, out);
+      progress.finished(durationS, (Date.now() - started) / 1e3);
+      result.plan.executed.push({ ...run2, kind, attempt, status: out.ok ? "ok" : "failed" });
+      if (kind === "measured") {
+        result.samples.push({
+          ...toSample(run2, attempt, randomSeed, out),
+          ...diagnostics ? { diagnostics } : {}
+        });
+        await save();
+      }
+      logger.info(
+        progress.line({
+          kind,
+          round: run2.round,
+          rounds: rounds.length,
+          cell: cellId(run2),
+          arm: run2.arm,
+          tps: out.metrics.tps,
+          failure: out.failureReason
+        })
+      );
+      if (!out.ok) await reviveIfDown(cluster, warn);
+      return out;
+    };
+    const adaptive = req.adaptive ? new AdaptiveControl(
+      req.adaptive.plan,
+      { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
+      {
+        ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
+        estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
+      }
+    ) : null;
+    if (adaptive) {
+      const p = adaptive.plan;
+      logger.info(
+        `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
+      );
+    }
+    let roundsDone = 0;
+    for (const [r, roundRuns] of rounds.entries()) {
+      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
+      if (stop) {
+        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
+        break;
+      }
+      await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
+        for (const run2 of roundRuns) {
+          deps.signal?.throwIfAborted();
+          if (adaptive && !adaptive.isOpen(run2)) continue;
+          const workload = workloadByName.get(run2.workload);
+          if (warmupBefore.has(run2)) await execute(run2, "warmup", 1);
+          for (let attempt = 1; ; attempt++) {
+            const out = await execute(run2, "measured", attempt);
+            if (out.ok) break;
+            const what = `${cellId(run2)} ${run2.arm} round ${run2.round}`;
+            if (attempt > workload.retries) {
+              warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
+              break;
+            }
+            progress.addRun(workload.duration);
+            logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
+          }
+        }
+      });
+      roundsDone = r + 1;
+    }
+    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
+    result.status = "complete";
+  } catch (e) {
+    const interrupted = deps.signal?.aborted === true;
+    result.status = interrupted ? "interrupted" : "failed";
+    result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
+    if (!interrupted) throw e;
+  } finally {
+    await releaseClusters(clusters, req.logsDir, logger);
+    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+    await req.sink.finish(result).catch((e) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
+  }
+  return result;
+}
+async function machineCheck(req, logger) {
+  const environment2 = await captureEnvironment("");
+  const report = await preflight({ windowS: req.preflightWindowS ?? 1 });
+  environment2.preflight = report;
+  Object.assign(environment2.facts, preflightFacts(report));
+  const problems = report.facts.filter((f) => f.verdict !== "ok");
+  logger.info(
+    `machine: ${report.verdict}${problems.length ? ` (${problems.map((f) => `${f.name}: ${f.value} [${f.verdict}]`).join("; ")})` : ""}; pgperf doctor says how to fix each`
+  );
+  if (req.strictPreflight && report.verdict === "not fit for benchmarking") {
+    const bad = report.facts.filter((f) => f.verdict === "bad");
+    throw new UserError(
+      `--strict: this machine is not fit for benchmarking: ${bad.map((f) => `${f.name} ${f.value}${f.fix ? ` (fix: ${f.fix})` : ""}`).join("; ")}`
+    );
+  }
+  return environment2;
+}
+function toSample(run2, attempt, randomSeed, out) {
+  return {
+    round: run2.round,
+    workload: run2.workload,
+    clients: run2.clients,
+    arm: run2.arm,
+    attempt,
+    status: out.ok ? "ok" : "failed",
+    ...out.failureReason ? { failureReason: out.failureReason } : {},
+    startedAt: out.startedAt,
+    endedAt: out.endedAt,
+    randomSeed,
+    metrics: out.metrics,
+    counts: out.counts,
+    progress: out.progress,
+    command: out.command,
+    exitCode: out.exitCode
+  };
+}
+function validateRequest(req) {
+  if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
+  const labels = /* @__PURE__ */ new Set();
+  for (const arm of req.arms) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm.label)) {
+      throw new UserError(
+        `--arm ${arm.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
+      );
+    }
+    if (labels.has(arm.label))
+      throw new UserError(`--arm ${arm.label}: the label is given twice; labels must be unique`);
+    labels.add(arm.label);
+  }
+  if (req.workloads.length === 0) throw new UserError("no workloads: give at least one --workload FILE");
+  const names = /* @__PURE__ */ new Set();
+  for (const w of req.workloads) {
+    if (names.has(w.name))
+      throw new UserError(`workload name "${w.name}" is used by two workload files; names must be unique`);
+    names.add(w.name);
+  }
+}
+function applyOverrides(w, req) {
+  const duration3 = req.durationS ?? w.duration;
+  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
+  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds };
+}
+function groupDataSets(workloads) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const w of workloads) {
+    const shape = w.tool === "pgbench" ? [w.scale, w.init] : [dataShape(w)];
+    const key = JSON.stringify([w.tool, ...shape, Object.entries(w.settings).sort()]);
+    const existing = byKey.get(key);
+    if (existing) {
+      existing.workloads.push(w);
+      existing.maxClients = Math.max(existing.maxClients, ...w.clients);
+    } else {
+      byKey.set(key, { name: w.name, workloads: [w], maxClients: Math.max(...w.clients) });
+    }
+  }
+  return [...byKey.values()];
+}
+var MAX_RESTARTS_PER_CLUSTER = 3;
+function maintenanceFailure(e, started) {
+  const at = new Date(started).toISOString();
+  return {
+    ok: false,
+    failureReason: `pre-run maintenance failed: ${errorMessage(e).split("\n")[0]}`,
+    metrics: {},
+    counts: {},
+    progress: [],
+    command: [],
+    exitCode: null,
+    startedAt: at,
+    endedAt: (/* @__PURE__ */ new Date()).toISOString()
+  };
+}
+async function withServerDeath(cluster, out) {
+  if (await cluster.isRunning()) return out;
+  const pid = await cluster.postmasterPid();
+  const reason = `${out.failureReason ?? "failed"}; the server died (postmaster pid ${pid ?? "?"} is gone)`;
+  return { ...out, failureReason: `${reason}; server log tail:
+${await cluster.logTail(15)}` };
+}
+async function reviveIfDown(cluster, warn) {
+  if (await cluster.isRunning()) return;
+  const logTail = await cluster.logTail(15);
+  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
+    throw new UserError(
+      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run (the samples so far are kept). Server log tail (${cluster.logFile}):
+${logTail}`
+    );
+  }
+  warn(
+    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:
+${logTail}`
+  );
+  await cluster.restartAfterCrash();
+}
+async function releaseClusters(clusters, logsDir, logger) {
+  for (const cluster of clusters.values()) {
+    try {
+      if (logsDir) {
+        await mkdir5(logsDir, { recursive: true });
+        await copyFile(
+          cluster.logFile,
+          path14.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+        ).catch(() => {
+        });
+      }
+      await cluster.destroy();
+    } catch (e) {
+      logger.warn(`arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`);
+    }
+  }
+}
+
+// src/pipeline/pipeline.ts
+init_errors();
+var RESULTS_FILE = "results.json";
+async function runPipeline(req, deps) {
+  const arms = await resolveArms(req.arms, deps);
+  const resultsFile = path15.join(req.runDir, RESULTS_FILE);
+  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
+  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const { arms: _source, runDir, ...run2 } = req;
+  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path15.join(runDir, "logs") }, deps);
+  return {
+    result,
+    comparison: analyse(result),
+    resultsFile,
+    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
+    ...archive?.error ? { archiveError: archive.error } : {}
+  };
+}
+async function resolveArms(source, deps) {
+  if (source.kind === "installed") return source.arms;
+  if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
+  return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
+}
+function archiveSink(store) {
+  const state = {
+    sink: {
+      description: `the store ${store.description}`,
+      update: async () => {
+      },
+      finish: async (result) => {
+        if (result.samples.length === 0) return;
+        try {
+          state.saved = await store.save(result);
+        } catch (e) {
+          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
+        }
+      }
+    }
+  };
+  return state;
+}
+
+// src/cli/validate.ts
+init_errors();
+import { stat as stat3 } from "node:fs/promises";
+async function checkTmpDir(dir) {
+  if (dir === void 0) return;
+  const st = await stat3(dir).catch(() => void 0);
+  if (!st)
+    throw new UserError(`--tmp-dir ${dir}: no such directory; create it or choose another (e.g. /tmp)`);
+  if (!st.isDirectory())
+    throw new UserError(`--tmp-dir ${dir}: not a directory; expected a directory (e.g. /tmp)`);
+}
+async function checkOutDir(dir) {
+  const st = await stat3(dir).catch(() => void 0);
+  if (st && !st.isDirectory()) {
+    throw new UserError(`--out ${dir}: is a file; expected a directory for the results (created if missing)`);
+  }
+}
+function checkArmCount(count2) {
+  if (count2 === 1) {
+    throw new UserError(
+      "--arm given once: a comparison needs two or more arms (e.g. --arm base=/usr/lib/postgresql/15/bin --arm head=/opt/pg/bin)"
+    );
+  }
+}
+
+// src/cli/execute-run.ts
+async function executeRun(options, logger, extra = {}) {
+  const runDir = path16.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  await checkOutDir(options.outDir);
+  await checkTmpDir(options.tmpDir);
+  const controller = new AbortController();
+  let stoppedBy;
+  const disposeSignals = installSignalHandlers({
+    logger,
+    onFirst: (signal) => {
+      stoppedBy = signal;
+      controller.abort(new Error(`interrupted by ${signal}`));
+    }
+  });
+  try {
+    logger.info(`results: ${path16.join(runDir, "results.json")}`);
+    const { outDir: _outDir, ...request2 } = options;
+    const outcome = await runPipeline(
+      { ...request2, runDir },
+      {
+        runner: nodeProcessRunner,
+        logger,
+        signal: controller.signal,
+        build: extra.build,
+        archive: extra.archive
+      }
+    );
+    const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
+    if (extra.printComparison !== false) process.stdout.write(renderComparisonText(outcome.comparison));
+    print(`results written to ${outcome.resultsFile}
+`);
+    if (outcome.archived)
+      print(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}
+`);
+    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    if (outcome.result.status === "interrupted") process.exitCode = signalExitCode(stoppedBy ?? "SIGINT");
+    return outcome;
+  } finally {
+    disposeSignals();
+  }
+}
+
+// src/cli/store-option.ts
+import os10 from "node:os";
+
+// src/store/open-store.ts
+init_errors();
+import path18 from "node:path";
+
+// src/store/dir-store.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { constants as constants4 } from "node:fs";
+import { access as access4, mkdir as mkdir6, open as open3, readdir as readdir5, readFile as readFile11, rename as rename3, rm as rm7, stat as stat4 } from "node:fs/promises";
+import path17 from "node:path";
+init_errors();
+init_store();
+var READ_CONCURRENCY = 64;
+var DirStore = class _DirStore {
+  constructor(dir, options) {
+    this.dir = dir;
+    this.options = options;
+    this.description = `directory store ${dir}`;
+    this.runsDir = path17.join(dir, "runs");
+    this.indexDir = path17.join(dir, "index");
+  }
+  dir;
+  options;
+  description;
+  runsDir;
+  indexDir;
+  /**
+   * Opens the store at `dir`. With `write`, creates it and checks that it is writable now (so a run
+   * fails before measuring, not after); otherwise a missing directory is an empty store.
+   */
+  static async open(dir, options) {
+    const store = new _DirStore(path17.resolve(dir), options);
+    const st = await stat4(store.dir).catch((e) => {
+      if (e.code === "ENOENT") return void 0;
+      throw store.notUsable(e);
+    });
+    if (st && !st.isDirectory()) {
+      throw new UserError(
+        `store directory ${store.dir} is not a directory; pass --store with a directory or a postgresql:// URL`
+      );
+    }
+    if (options.write) await store.ensureWritable();
+    return store;
+  }
+  async save(result) {
+    const doc = documentToStore(result, "results document");
+    const entry = summarize2(doc, (this.options.now?.() ?? /* @__PURE__ */ new Date()).toISOString());
+    await this.ensureWritable();
+    await writeAtomically(this.runFile(entry.id), `${JSON.stringify(doc)}
+`);
+    await writeAtomically(this.entryFile(entry.id), `${JSON.stringify(entry)}
+`);
+    return entry;
+  }
+  async load(id) {
+    checkRunId(id);
+    const file2 = this.runFile(id);
+    let text2;
+    try {
+      text2 = await readFile11(file2, "utf8");
+    } catch (e) {
+      if (e.code === "ENOENT") {
+        throw new UserError(
+          `no run '${id}' in ${this.description}; "pgperf store list" shows the stored runs`
+        );
+      }
+      throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
+    }
+    let doc;
+    try {
+      doc = JSON.parse(text2);
+    } catch (e) {
+      throw new UserError(
+        `${file2} is corrupt (not valid JSON: ${errorMessage(e)}); restore it or delete it and its index entry`
+      );
+    }
+    checkSchemaVersion(doc?.schemaVersion, file2);
+    return readResults(file2);
+  }
+  async list(filter) {
+    const f = resolveFilter(filter);
+    const [runNames, entryNames] = await Promise.all([jsonNames(this.runsDir), jsonNames(this.indexDir)]);
+    const entries = new Set(entryNames);
+    const runs = [];
+    await forEachLimited(runNames, READ_CONCURRENCY, async (id) => {
+      const entry = (entries.has(id) ? await this.readEntry(id) : void 0) ?? await this.reindex(id);
+      if (entry && matchesFilter(entry, f)) runs.push(entry);
+    });
+    runs.sort(newestFirst);
+    return f.limit !== void 0 ? runs.slice(0, f.limit) : runs;
+  }
+  /** Rewrites every index entry from the run files (after a restore, a merge, or by hand). */
+  async rebuildIndex() {
+    const ids = await jsonNames(this.runsDir);
+    let count2 = 0;
+    await forEachLimited(ids, 8, async (id) => {
+      if (await this.reindex(id)) count2++;
+    });
+    return count2;
+  }
+  async close() {
+  }
+  runFile(id) {
+    return path17.join(this.runsDir, `${id}.json`);
+  }
+  entryFile(id) {
+    return path17.join(this.indexDir, `${id}.json`);
+  }
+  /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
+  async readEntry(id) {
+    try {
+      const entry = JSON.parse(await readFile11(this.entryFile(id), "utf8"));
+      if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
+    } catch {
+    }
+    return void 0;
+  }
+  /**
+   * The entry rebuilt from the run file and written back (when the store is writable). A corrupt or
+   * unreadable run file is reported through `warn` and skipped: one bad file never hides the others.
+   */
+  async reindex(id) {
+    const file2 = this.runFile(id);
+    let doc;
+    try {
+      const parsed = JSON.parse(await readFile11(file2, "utf8"));
+      checkSchemaVersion(parsed?.schemaVersion, file2);
+      if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
+        throw new Error("not a results document (no arms, samples or plan.cells)");
+      }
+      doc = documentToStore({ ...parsed, runId: parsed.runId ?? id }, file2);
+    } catch (e) {
+      this.options.warn(`skipping ${file2}: ${errorMessage(e)}`);
+      return void 0;
+    }
+    const savedAt = (await stat4(file2)).mtime.toISOString();
+    const entry = summarize2(doc, savedAt);
+    try {
+      await mkdir6(this.indexDir, { recursive: true });
+      await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}
+`);
+    } catch {
+    }
+    return entry;
+  }
+  async ensureWritable() {
+    try {
+      await mkdir6(this.runsDir, { recursive: true });
+      await mkdir6(this.indexDir, { recursive: true });
+      await access4(this.runsDir, constants4.W_OK);
+      await access4(this.indexDir, constants4.W_OK);
+    } catch (e) {
+      throw this.notUsable(e);
+    }
+  }
+  notUsable(e) {
+    return new UserError(
+      `store directory ${this.dir} is not writable (${e.code ?? errorMessage(e)}): pass --store DIR with a directory you can write, set PGPERF_STORE, or fix its permissions`
+    );
+  }
+};
+async function writeAtomically(file2, text2) {
+  const tmp = path17.join(
+    path17.dirname(file2),
+    `.${path17.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
+  );
+  const handle = await open3(tmp, "wx");
+  try {
+    await handle.writeFile(text2);
+    await handle.sync();
+    await handle.close();
+    await rename3(tmp, file2);
+  } catch (e) {
+    await handle.close().catch(() => {
+    });
+    await rm7(tmp, { force: true });
+    throw e;
+  }
+}
+async function jsonNames(dir) {
+  try {
+    return (await readdir5(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+  } catch (e) {
+    if (e.code === "ENOENT") return [];
+    throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
+  }
+}
+async function forEachLimited(items, limit, fn) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+// src/store/open-store.ts
+init_mask_url();
+function defaultStoreDir(home, xdgDataHome) {
+  const base = xdgDataHome && path18.isAbsolute(xdgDataHome) ? xdgDataHome : path18.join(home, ".local", "share");
+  return path18.join(base, "pgperf", "store");
+}
+function isPostgresUrl(spec) {
+  return /^postgres(ql)?:\/\//i.test(spec.trim());
+}
+async function openStore(spec, opts) {
+  const value = spec?.trim();
+  if (!value) return DirStore.open(defaultStoreDir(opts.home, opts.xdgDataHome), opts);
+  if (isPostgresUrl(value)) {
+    const { PgStore: PgStore2 } = await Promise.resolve().then(() => (init_pg_store(), pg_store_exports));
+    return PgStore2.connect(value, { warn: opts.warn, info: opts.info });
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    throw new UserError(
+      `store '${maskUrl(value)}' is not supported: expected a directory or a postgresql:// URL`
+    );
+  }
+  return DirStore.open(value, opts);
+}
+
+// src/cli/store-option.ts
+var STORE_OPTION_HELP = "results store: a directory or postgresql://USER:PASSWORD@HOST/DB (default: $PGPERF_STORE, else ~/.local/share/pgperf/store)";
+function openCliStore(flag, logger, write) {
+  return openStore(flag ?? process.env.PGPERF_STORE, {
+    home: os10.homedir(),
+    xdgDataHome: process.env.XDG_DATA_HOME,
+    warn: (m) => logger.warn(m),
+    info: (m) => logger.info(m),
+    write
+  });
+}
+
+// src/cli/commands/demo.ts
+var DEMO_WORKLOAD = workloadSchema.parse({
+  name: "demo-tpcb-like",
+  description: "tpcb-like writes at 1 and 4 clients; the arms differ only in synchronous_commit",
+  tool: "pgbench",
+  builtin: "tpcb-like",
+  scale: 4,
+  clients: [1, 4],
+  duration: 3,
+  warmup: 2,
+  // Five rounds: the fewest for which an exact rank test over two cells can reach p < 0.05 after Holm.
+  rounds: 5
+});
+function demoCommand() {
+  return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", "rounds", positiveInt("--rounds")).option("--store <dir|url>", STORE_OPTION_HELP).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").action(async (flags) => {
+    const logger = consoleLogger();
+    const binDir = flags.bin ?? await findInstalledBinDir();
+    logger.info(`demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}`);
+    const store = await openCliStore(flags.store, logger, true);
+    try {
+      await executeRun(
+        {
+          arms: {
+            kind: "installed",
+            arms: [
+              { label: "sync-on", binDir, settings: {} },
+              { label: "sync-off", binDir, settings: { synchronous_commit: "off" } }
+            ]
+          },
+          analysis: resolveAnalysis(),
+          workloads: [DEMO_WORKLOAD],
+          rounds: flags.rounds,
+          order: "random",
+          runAs: flags.runAs,
+          dataChecksums: false,
+          outDir: flags.out
+        },
+        logger,
+        { archive: store }
+      );
+    } finally {
+      await store.close();
+    }
+  });
+}
+async function findInstalledBinDir() {
+  const versions = await readdir6("/usr/lib/postgresql").catch(() => []);
+  const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
+  if (newest) return `/usr/lib/postgresql/${newest}/bin`;
+  const res = await nodeProcessRunner.run("pg_config", ["--bindir"]);
+  if (res.exitCode === 0 && res.stdout.trim()) return res.stdout.trim();
+  throw new UserError(
+    "demo: no installed PostgreSQL found (nothing under /usr/lib/postgresql, no pg_config); run `bash scripts/setup.sh` or pass --bin DIR"
+  );
 }
 
 // src/env/preflight-text.ts
@@ -66822,8 +67125,8 @@ function renderIndex(data) {
   const series = data.workloads.reduce((n, w) => n + w.charts.reduce((m, c) => m + c.lines.length, 0), 0);
   const rows = data.workloads.map((w) => {
     const own2 = allChangePoints(data, [w]);
-    const points = w.charts.reduce((n, c) => n + c.runs.length, 0);
-    return `<tr><td><a href="${attr(w.file)}">${esc2(w.workload)}</a></td><td>${w.charts.length}</td><td>${points}</td><td>${esc2(verdict(own2))}</td></tr>`;
+    const points2 = w.charts.reduce((n, c) => n + c.runs.length, 0);
+    return `<tr><td><a href="${attr(w.file)}">${esc2(w.workload)}</a></td><td>${w.charts.length}</td><td>${points2}</td><td>${esc2(verdict(own2))}</td></tr>`;
   }).join("\n");
   const body = `
 <h1>${esc2(data.title)}</h1>
@@ -72228,7 +72531,7 @@ function runCommand() {
     "--data-checksums",
     "initdb with data checksums (default: off, pinned, since PG18 turned them on)",
     false
-  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option("-v, --verbose", "debug output", false);
+  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--strict", 'refuse to measure when the machine check says "not fit for benchmarking"', false).option("--no-diagnostics", "do not sample wait events and counters during the runs").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option("-v, --verbose", "debug output", false);
   return addAdaptiveOptions(addAnalysisOptions(command, "run")).action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
@@ -72254,6 +72557,8 @@ function runCommand() {
           arms,
           analysis,
           ...adaptive ? { adaptive } : {},
+          strictPreflight: flags.strict,
+          diagnostics: flags.diagnostics,
           workloads: sharded?.workloads ?? workloads,
           ...sharded ? { shard: sharded.info } : {},
           rounds: flags.rounds,

@@ -33,6 +33,7 @@ import { METRICS } from '../results/metrics.js';
 import type { ArmInfo, ClientInfo, Environment, RunResult, Sample } from '../results/types.js';
 import { escapeMarkdown, markdownLink, shortSha } from './markdown-escape.js';
 import { CHART_LINES, renderScalingChart } from './mermaid-chart.js';
+import { waitEventSections } from './wait-event-section.js';
 
 /** A commit the report names: the arm's label, and where known its sha, ref and why it was chosen. */
 export interface CommitInfo {
@@ -514,6 +515,11 @@ function detailBlocks(ctx: Context, trims: ReadonlySet<TrimId>): string[] {
       trims.has('samples') ? [omitted(ctx, 'Raw samples')] : rawSamples(ctx),
     ),
   ];
+  for (const section of waitEventSections(ctx.result, ctx.c)) {
+    blocks.push(
+      details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown]),
+    );
+  }
   if (warnings.length > 0) {
     blocks.push(details(`⚠️ Warnings (${warnings.length})`, warningList(warnings, trims.has('warnings'))));
   }

@@ -5,7 +5,9 @@
  */
 import type { BuildRecord } from '../build/build.js';
 import type { AdaptiveRecord } from '../compare/adaptive.js';
+import type { RunDiagnostics } from '../diagnostics/types.js';
 import type { Fingerprint } from '../env/fingerprint.js';
+import type { PreflightReport } from '../env/preflight.js';
 import type { ShardInfo } from '../fleet/shards.js';
 import type { MetricName } from './metrics.js';
 
@@ -69,6 +71,8 @@ export interface Environment {
   nodeVersion: string;
   /** Hash over the rendered postgresql.conf of every arm, so series are never mixed across settings. */
   settingsHash: string;
+  /** The machine check before the run (pgperf doctor's report). */
+  preflight?: PreflightReport;
 }
 
 export interface ArmInfo {
@@ -155,6 +159,8 @@ export interface Sample {
   /** The exact command line that produced the sample. */
   command: string[];
   exitCode: number | null;
+  /** Wait events and counter deltas sampled during the run (src/diagnostics). */
+  diagnostics?: RunDiagnostics;
 }
 
 export interface ProgressPoint {

@@ -18,12 +18,16 @@ import type { Driver, RunOutcome } from '../drivers/driver.js';
 import { createDriver } from '../drivers/factory.js';
 import { dataShape as sysbenchDataShape } from '../drivers/sysbench/command.js';
 import { captureEnvironment } from '../env/environment.js';
+import { preflight, preflightFacts } from '../env/preflight.js';
+import { startDiagnostics } from '../diagnostics/wait-events.js';
+import type { RunDiagnostics } from '../diagnostics/types.js';
 import { environmentFingerprint } from '../env/fingerprint.js';
 import type { ShardInfo } from '../fleet/shards.js';
 import {
   RESULTS_SCHEMA_VERSION,
   cellId,
   type ArmInfo,
+  type Environment,
   type RunResult,
   type RunSource,
   type Sample,
@@ -75,6 +79,12 @@ export interface RunRequest {
   /** Adaptive rounds: looks after blocks of rounds, decided cells stop (replaces every workload's rounds
    * by the plan's maxRounds). */
   adaptive?: { plan: AdaptivePlan; timeBudgetS?: number };
+  /** Seconds of the machine check before the run (load, steal, busy processes); 0 skips the window. */
+  preflightWindowS?: number;
+  /** Refuse to measure when the machine check says "not fit for benchmarking". */
+  strictPreflight?: boolean;
+  /** Sample wait events and counters during every measured run (default true). */
+  diagnostics?: boolean;
   /** This run is one shard of a comparison split over machines (recorded in plan.shard). */
   shard?: ShardInfo;
 }
@@ -138,7 +148,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     status: 'running',
     startedAt: startedAt.toISOString(),
     updatedAt: new Date().toISOString(),
-    environment: await captureEnvironment(''),
+    environment: await machineCheck(req, logger),
     arms,
     clients: clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
@@ -251,20 +261,37 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
           return maintenanceFailure(e, started);
         },
       );
-      let out =
-        maintenance ??
-        (await driver.run(cluster, {
-          clients: run.clients,
-          durationS,
-          seed: randomSeed,
-          signal: deps.signal,
-        }));
+      // Wait events and counters of measured runs only; a sampler that cannot start never fails the run.
+      const sampler =
+        maintenance || kind !== 'measured' || req.diagnostics === false
+          ? undefined
+          : await startDiagnostics(cluster.connection).catch((e: unknown) => {
+              logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
+              return undefined;
+            });
+      let out: RunOutcome;
+      let diagnostics: RunDiagnostics | undefined;
+      try {
+        out =
+          maintenance ??
+          (await driver.run(cluster, {
+            clients: run.clients,
+            durationS,
+            seed: randomSeed,
+            signal: deps.signal,
+          }));
+      } finally {
+        diagnostics = await sampler?.stop().catch(() => undefined);
+      }
       deps.signal?.throwIfAborted();
       if (!out.ok) out = await withServerDeath(cluster, out);
       progress.finished(durationS, (Date.now() - started) / 1000);
       result.plan.executed.push({ ...run, kind, attempt, status: out.ok ? 'ok' : 'failed' });
       if (kind === 'measured') {
-        result.samples.push(toSample(run, attempt, randomSeed, out));
+        result.samples.push({
+          ...toSample(run, attempt, randomSeed, out),
+          ...(diagnostics ? { diagnostics } : {}),
+        });
         await save();
       }
       logger.info(
@@ -341,6 +368,29 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       .catch((e: unknown) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
   }
   return result;
+}
+
+/**
+ * The environment with the machine check: its report is recorded (environment.preflight, and flat
+ * "preflight.*" facts, which the fingerprint does not read: load and steal change between runs), its
+ * verdict logged; with strictPreflight a machine that is not fit is refused before any server starts.
+ */
+async function machineCheck(req: RunRequest, logger: Logger): Promise<Environment> {
+  const environment = await captureEnvironment('');
+  const report = await preflight({ windowS: req.preflightWindowS ?? 1 });
+  environment.preflight = report;
+  Object.assign(environment.facts, preflightFacts(report));
+  const problems = report.facts.filter((f) => f.verdict !== 'ok');
+  logger.info(
+    `machine: ${report.verdict}${problems.length ? ` (${problems.map((f) => `${f.name}: ${f.value} [${f.verdict}]`).join('; ')})` : ''}; pgperf doctor says how to fix each`,
+  );
+  if (req.strictPreflight && report.verdict === 'not fit for benchmarking') {
+    const bad = report.facts.filter((f) => f.verdict === 'bad');
+    throw new UserError(
+      `--strict: this machine is not fit for benchmarking: ${bad.map((f) => `${f.name} ${f.value}${f.fix ? ` (fix: ${f.fix})` : ''}`).join('; ')}`,
+    );
+  }
+  return environment;
 }
 
 function toSample(run: PlannedRun, attempt: number, randomSeed: number, out: RunOutcome): Sample {

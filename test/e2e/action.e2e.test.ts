@@ -270,6 +270,9 @@ describe('gating and failures', () => {
       description: expect.stringMatching(/^Regression/),
     });
     expect(mine()[0]!.body).toMatch(/regression/i);
+    // Why it changed: the wait events of the regressed cell, base vs head, sampled during every run.
+    expect(regression.samples.some((s) => (s.diagnostics?.observations ?? 0) > 0)).toBe(true);
+    expect(mine()[0]!.body).toMatch(/<summary>Why it changed: wait events, writes(@|&#64;)1: regression/);
 
     const lenient = await runAction({ mode: 'comment', 'results-dir': 'reg', 'fail-on': 'never' });
     expect(lenient.code).toBe(0);

@@ -70,6 +70,11 @@ describe('adaptive rounds in the run loop', () => {
     for (const look of looks) expect(plan.schedule).toContain(look.rounds);
     expect(logger.lines.some((l) => /^look 1 of 2 at 8 rounds: /.test(l))).toBe(true);
     expect(processesMentioning(tmp)).toEqual([]);
+    // The machine check ran before the run and is recorded, verdict and facts.
+    expect(result.environment.preflight?.verdict).toMatch(
+      /^(ready|usable with warnings|not fit for benchmarking)$/,
+    );
+    expect(result.environment.facts['preflight.verdict']).toBe(result.environment.preflight?.verdict);
   });
 
   it('stops a decided cell at its look and keeps measuring the open ones', () => {

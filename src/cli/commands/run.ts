@@ -45,6 +45,8 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags {
   dataChecksums: boolean;
   tmpDir?: string;
   shard?: string;
+  strict: boolean;
+  diagnostics: boolean;
   /** A directory or URL; false with --no-store. */
   store?: string | false;
   verbose: boolean;
@@ -119,6 +121,8 @@ export function runCommand(): Command {
     )
     .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
     .option('--shard <i/n>', 'run only shard I of N of the cells (see pgperf plan; consolidate the shards)')
+    .option('--strict', 'refuse to measure when the machine check says "not fit for benchmarking"', false)
+    .option('--no-diagnostics', 'do not sample wait events and counters during the runs')
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--no-store', 'do not save the run to the results store')
     .option('-v, --verbose', 'debug output', false);
@@ -147,6 +151,8 @@ export function runCommand(): Command {
           arms,
           analysis,
           ...(adaptive ? { adaptive } : {}),
+          strictPreflight: flags.strict,
+          diagnostics: flags.diagnostics,
           workloads: sharded?.workloads ?? workloads,
           ...(sharded ? { shard: sharded.info } : {}),
           rounds: flags.rounds,
