@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path22 = __require("node:path");
+    var path23 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path22.resolve(baseDir, baseName);
+          const localBin = path23.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path22.extname(baseName))) return void 0;
+          if (sourceExt.includes(path23.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path22.resolve(
-            path22.dirname(resolvedScriptPath),
+          executableDir = path23.resolve(
+            path23.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path22.basename(
+            const legacyName = path23.basename(
               this._scriptPath,
-              path22.extname(this._scriptPath)
+              path23.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path22.extname(executableFile));
+        launchWithNode = sourceExt.includes(path23.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path22.basename(filename, path22.extname(filename));
+        this._name = path23.basename(filename, path23.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path23) {
-        if (path23 === void 0) return this._executableDir;
-        this._executableDir = path23;
+      executableDir(path24) {
+        if (path24 === void 0) return this._executableDir;
+        this._executableDir = path24;
         return this;
       }
       /**
@@ -7043,7 +7043,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path22 = __require("path");
+    var path23 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -7082,7 +7082,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path22.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path22.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path23.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path23.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7214,7 +7214,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path22 = __require("path");
+    var path23 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -9611,17 +9611,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path22) {
-      const ctrl = callVisitor(key, node2, visitor, path22);
+    function visit_(key, node2, visitor, path23) {
+      const ctrl = callVisitor(key, node2, visitor, path23);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path22, ctrl);
-        return visit_(key, ctrl, visitor, path22);
+        replaceNode(key, path23, ctrl);
+        return visit_(key, ctrl, visitor, path23);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
+          path23 = Object.freeze(path23.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path22);
+            const ci = visit_(i, node2.items[i], visitor, path23);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9632,13 +9632,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path22);
+          path23 = Object.freeze(path23.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path23);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path22);
+          const cv = visit_("value", node2.value, visitor, path23);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9659,17 +9659,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path22) {
-      const ctrl = await callVisitor(key, node2, visitor, path22);
+    async function visitAsync_(key, node2, visitor, path23) {
+      const ctrl = await callVisitor(key, node2, visitor, path23);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path22, ctrl);
-        return visitAsync_(key, ctrl, visitor, path22);
+        replaceNode(key, path23, ctrl);
+        return visitAsync_(key, ctrl, visitor, path23);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
+          path23 = Object.freeze(path23.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path22);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path23);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9680,13 +9680,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path22);
+          path23 = Object.freeze(path23.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path23);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path22);
+          const cv = await visitAsync_("value", node2.value, visitor, path23);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9713,23 +9713,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path22) {
+    function callVisitor(key, node2, visitor, path23) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path22);
+        return visitor(key, node2, path23);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path22);
+        return visitor.Map?.(key, node2, path23);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path22);
+        return visitor.Seq?.(key, node2, path23);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path22);
+        return visitor.Pair?.(key, node2, path23);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path22);
+        return visitor.Scalar?.(key, node2, path23);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path22);
+        return visitor.Alias?.(key, node2, path23);
       return void 0;
     }
-    function replaceNode(key, path22, node2) {
-      const parent = path22[path22.length - 1];
+    function replaceNode(key, path23, node2) {
+      const parent = path23[path23.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -10341,10 +10341,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path22, value) {
+    function collectionFromPath(schema, path23, value) {
       let v = value;
-      for (let i = path22.length - 1; i >= 0; --i) {
-        const k = path22[i];
+      for (let i = path23.length - 1; i >= 0; --i) {
+        const k = path23[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -10363,7 +10363,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path22) => path22 == null || typeof path22 === "object" && !!path22[Symbol.iterator]().next().done;
+    var isEmptyPath = (path23) => path23 == null || typeof path23 === "object" && !!path23[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -10393,11 +10393,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path22, value) {
-        if (isEmptyPath(path22))
+      addIn(path23, value) {
+        if (isEmptyPath(path23))
           this.add(value);
         else {
-          const [key, ...rest] = path22;
+          const [key, ...rest] = path23;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -10411,8 +10411,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        const [key, ...rest] = path22;
+      deleteIn(path23) {
+        const [key, ...rest] = path23;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -10426,8 +10426,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        const [key, ...rest] = path22;
+      getIn(path23, keepScalar) {
+        const [key, ...rest] = path23;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -10445,8 +10445,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path22) {
-        const [key, ...rest] = path22;
+      hasIn(path23) {
+        const [key, ...rest] = path23;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -10456,8 +10456,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        const [key, ...rest] = path22;
+      setIn(path23, value) {
+        const [key, ...rest] = path23;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -12972,9 +12972,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path22, value) {
+      addIn(path23, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path22, value);
+          this.contents.addIn(path23, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -13049,14 +13049,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        if (Collection2.isEmptyPath(path22)) {
+      deleteIn(path23) {
+        if (Collection2.isEmptyPath(path23)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path22) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path23) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -13071,10 +13071,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        if (Collection2.isEmptyPath(path22))
+      getIn(path23, keepScalar) {
+        if (Collection2.isEmptyPath(path23))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path22, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path23, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -13085,10 +13085,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path22) {
-        if (Collection2.isEmptyPath(path22))
+      hasIn(path23) {
+        if (Collection2.isEmptyPath(path23))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path22) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path23) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -13105,13 +13105,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        if (Collection2.isEmptyPath(path22)) {
+      setIn(path23, value) {
+        if (Collection2.isEmptyPath(path23)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path22), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path23), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path22, value);
+          this.contents.setIn(path23, value);
         }
       }
       /**
@@ -15072,9 +15072,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path22) => {
+    visit2.itemAtPath = (cst, path23) => {
       let item = cst;
-      for (const [field, index] of path22) {
+      for (const [field, index] of path23) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -15083,23 +15083,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path22) => {
-      const parent = visit2.itemAtPath(cst, path22.slice(0, -1));
-      const field = path22[path22.length - 1][0];
+    visit2.parentCollection = (cst, path23) => {
+      const parent = visit2.itemAtPath(cst, path23.slice(0, -1));
+      const field = path23[path23.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path22, item, visitor) {
-      let ctrl = visitor(item, path22);
+    function _visit(path23, item, visitor) {
+      let ctrl = visitor(item, path23);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path22.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path23.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -15110,10 +15110,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path22);
+            ctrl = ctrl(item, path23);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path22) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path23) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -17984,14 +17984,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path22 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path23 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path22 && path22[0] !== "/") {
-          path22 = `/${path22}`;
+        if (path23 && path23[0] !== "/") {
+          path23 = `/${path23}`;
         }
-        return new URL(`${origin}${path22}`);
+        return new URL(`${origin}${path23}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18442,39 +18442,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path22, origin }
+          request: { method, path: path23, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path22);
+        debuglog("sending request to %s %s/%s", method, origin, path23);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path22, origin },
+          request: { method, path: path23, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path22,
+          path23,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path22, origin }
+          request: { method, path: path23, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path22);
+        debuglog("trailers received from %s %s/%s", method, origin, path23);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path22, origin },
+          request: { method, path: path23, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path22,
+          path23,
           error62.message
         );
       });
@@ -18523,9 +18523,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path22, origin }
+            request: { method, path: path23, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path22);
+          debuglog("sending request to %s %s/%s", method, origin, path23);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18588,7 +18588,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path22,
+        path: path23,
         method,
         body,
         headers,
@@ -18603,11 +18603,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path22 !== "string") {
+        if (typeof path23 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path22[0] !== "/" && !(path22.startsWith("http://") || path22.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path23[0] !== "/" && !(path23.startsWith("http://") || path23.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path22)) {
+        } else if (invalidPathRegex.test(path23)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18673,7 +18673,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path22, query) : path22;
+        this.path = query ? buildURL(path23, query) : path23;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -22695,7 +22695,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants5 = require_constants2();
+    var constants6 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -22770,7 +22770,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants6.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -22865,11 +22865,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants5.ERROR.OK) {
+          if (ret !== constants6.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants5.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants6.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants5.ERROR.PAUSED) {
+            } else if (ret === constants6.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -22892,10 +22892,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants5.ERROR.OK) {
+        if (ret === constants6.ERROR.OK) {
           return null;
         }
-        if (ret === constants5.ERROR.PAUSED || ret === constants5.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants6.ERROR.PAUSED || ret === constants6.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -22912,7 +22912,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants5.ERROR[ret], data);
+        return new HTTPParserError(message, constants6.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -23092,7 +23092,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants5.ERROR.PAUSED : 0;
+        return pause ? constants6.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -23114,7 +23114,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -23150,13 +23150,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants5.ERROR.PAUSED;
+          return constants6.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -23366,7 +23366,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path22, host, upgrade, blocking, reset } = request2;
+      const { method, path: path23, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23447,7 +23447,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path22} HTTP/1.1\r
+      let header = `${method} ${path23} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -23976,7 +23976,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path22, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path23, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24073,7 +24073,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path22;
+      headers[HTTP2_HEADER_PATH] = path23;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24426,9 +24426,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path22 = search ? `${pathname}${search}` : pathname;
+        const path23 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path22;
+        this.opts.path = path23;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25667,10 +25667,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path22 = "/",
+          path: path23 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path22;
+        opts.path = origin + path23;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27642,20 +27642,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path22) {
-      if (typeof path22 !== "string") {
-        return path22;
+    function safeUrl2(path23) {
+      if (typeof path23 !== "string") {
+        return path23;
       }
-      const pathSegments = path22.split("?");
+      const pathSegments = path23.split("?");
       if (pathSegments.length !== 2) {
-        return path22;
+        return path23;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path22, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path22);
+    function matchKey(mockDispatch2, { path: path23, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path23);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27677,7 +27677,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path22 }) => matchValue(safeUrl2(path22), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path23 }) => matchValue(safeUrl2(path23), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27715,9 +27715,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path22, method, body, headers, query } = opts;
+      const { path: path23, method, body, headers, query } = opts;
       return {
-        path: path22,
+        path: path23,
         method,
         body,
         headers,
@@ -28180,10 +28180,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path22, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path23, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path22,
+            Path: path23,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33062,9 +33062,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path22) {
-      for (let i = 0; i < path22.length; ++i) {
-        const code = path22.charCodeAt(i);
+    function validateCookiePath(path23) {
+      for (let i = 0; i < path23.length; ++i) {
+        const code = path23.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -35984,11 +35984,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path22 = opts.path;
+          let path23 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path22 = `/${path22}`;
+            path23 = `/${path23}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path22);
+          url2 = new URL(util.parseOrigin(url2).origin + path23);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -38232,9 +38232,9 @@ function allowedEnvironment(parent) {
   }
   return env;
 }
-function childEnvironment(parent, explicit) {
+function childEnvironment(parent, explicit2) {
   const env = { ...allowedEnvironment(parent) };
-  for (const [name, value] of Object.entries(explicit ?? {})) {
+  for (const [name, value] of Object.entries(explicit2 ?? {})) {
     if (value !== void 0 && !isSecretName(name)) env[name] = value;
   }
   return env;
@@ -44147,10 +44147,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path22) {
-  if (!path22)
+function getElementAtPath(obj, path23) {
+  if (!path23)
     return obj;
-  return path22.reduce((acc, key) => acc?.[key], obj);
+  return path23.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -44490,11 +44490,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path22, issues) {
+function prefixIssues(path23, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path22);
+    iss.path.unshift(path23);
     return iss;
   });
 }
@@ -44956,16 +44956,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path22 = []) => {
+  const processError = (error63, path23 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path22, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else {
-        const fullpath = [...path22, ...issue2.path];
+        const fullpath = [...path23, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -45004,17 +45004,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path22 = []) => {
+  const processError = (error63, path23 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path22, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else {
-        const fullpath = [...path22, ...issue2.path];
+        const fullpath = [...path23, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -45053,8 +45053,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path22 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path22) {
+  const path23 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path23) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -62192,13 +62192,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path22 = ref.slice(1).split("/").filter(Boolean);
-  if (path22.length === 0) {
+  const path23 = ref.slice(1).split("/").filter(Boolean);
+  if (path23.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path22[0] === defsKey) {
-    const key = path22[1] === void 0 ? void 0 : decodeJSONPointerSegment(path22[1]);
+  if (path23[0] === defsKey) {
+    const key = path23[1] === void 0 ? void 0 : decodeJSONPointerSegment(path23[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -63169,12 +63169,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path22) {
-  return path22.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path23) {
+  return path23.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path22) {
+function valueAt(doc, path23) {
   let v = doc;
-  for (const key of path22) {
+  for (const key of path23) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -63183,14 +63183,14 @@ function valueAt(doc, path22) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path22) {
+async function readResults(path23) {
   let text2;
   try {
-    text2 = await readFile8(path22, "utf8");
+    text2 = await readFile8(path23, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path22}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path23}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path22);
+  return parseResults(text2, path23);
 }
 function parseResults(text2, source) {
   let doc;
@@ -63733,10 +63733,10 @@ function workloadJsonSchema() {
 init_errors();
 
 // src/cli/execute-run.ts
-import path16 from "node:path";
+import path17 from "node:path";
 
 // src/pipeline/pipeline.ts
-import path15 from "node:path";
+import path16 from "node:path";
 
 // src/results/write-results.ts
 import { mkdir as mkdir4, open as open2, rename as rename2, rm as rm6 } from "node:fs/promises";
@@ -63782,7 +63782,7 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile, mkdir as mkdir5 } from "node:fs/promises";
 import os9 from "node:os";
-import path14 from "node:path";
+import path15 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/run-as.ts
@@ -65823,6 +65823,154 @@ function formatDuration(seconds2) {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
 }
 
+// src/machine/pinning.ts
+import { access as access4, constants as constants4 } from "node:fs/promises";
+import path14 from "node:path";
+init_errors();
+function planCpus(spec, topology, tools, where = "cpus") {
+  if (!tools.taskset && !tools.numactl) {
+    throw new UserError(
+      `${where}: pinning needs taskset (util-linux) or numactl, and neither is on the PATH: install util-linux (apt-get install util-linux) or remove "cpus"`
+    );
+  }
+  const { server, client } = spec === "auto" ? autoSplit(topology, where) : explicit(spec, topology, where);
+  const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
+  const nodes = (cpus) => [...new Set(cpus.map((c) => nodeOf.get(c) ?? 0))].sort((a, b) => a - b);
+  const serverNodes = nodes(server);
+  const clientNodes = nodes(client);
+  const warnings = [];
+  const byCpu = new Map(topology.cpus.map((c) => [c.cpu, c]));
+  const clientSet = new Set(client);
+  const split = server.filter((cpu) => byCpu.get(cpu)?.siblings.some((s) => s !== cpu && clientSet.has(s)));
+  if (split.length > 0) {
+    warnings.push(
+      `${where}: server CPUs ${formatCpuList(split)} share cores (SMT siblings) with client CPUs; keep siblings on one side`
+    );
+  }
+  if (topology.numaNodes.length > 1 && serverNodes.length > 1) {
+    warnings.push(
+      `${where}: the server spans NUMA nodes ${serverNodes.join(",")}; memory is bound to all of them`
+    );
+  }
+  const useNumactl = tools.numactl !== void 0;
+  const prefix = (cpus, memNodes) => useNumactl ? [
+    tools.numactl,
+    `--physcpubind=${formatCpuList(cpus)}`,
+    ...memNodes ? [`--membind=${memNodes.join(",")}`] : []
+  ] : [tools.taskset, "-c", formatCpuList(cpus)];
+  return {
+    server,
+    client,
+    serverNodes,
+    clientNodes,
+    // Server memory (shared_buffers) on the server's nodes; clients allocate little, locally by default.
+    serverPrefix: prefix(server, serverNodes),
+    clientPrefix: prefix(client, void 0),
+    tool: useNumactl ? "numactl" : "taskset",
+    warnings
+  };
+}
+function explicit(spec, topology, where) {
+  const online = new Set(topology.cpus.map((c) => c.cpu));
+  const side = (name) => {
+    let cpus;
+    try {
+      cpus = parseCpuList(String(spec[name]), `${where}.${name}`);
+    } catch (e) {
+      throw new UserError(errorMessage(e));
+    }
+    if (cpus.length === 0) throw new UserError(`${where}.${name}: expected a CPU list like 0-3, got ""`);
+    const missing = cpus.filter((c) => !online.has(c));
+    if (missing.length > 0) {
+      throw new UserError(
+        `${where}.${name}: CPU${missing.length === 1 ? "" : "s"} ${formatCpuList(missing)} of "${spec[name]}" ${missing.length === 1 ? "does" : "do"} not exist on this machine (online CPUs: ${formatCpuList([...online])})`
+      );
+    }
+    return cpus;
+  };
+  const server = side("server");
+  const client = side("client");
+  const overlap = server.filter((c) => client.includes(c));
+  if (overlap.length > 0) {
+    throw new UserError(
+      `${where}: server "${spec.server}" and client "${spec.client}" overlap on CPU${overlap.length === 1 ? "" : "s"} ${formatCpuList(overlap)}; give each side its own CPUs`
+    );
+  }
+  return { server, client };
+}
+function autoSplit(topology, where = "cpus") {
+  const cores = coresInOrder(topology.cpus);
+  if (cores.length < 2) {
+    throw new UserError(
+      `${where}: "auto" needs at least 2 cores to split between server and clients, this machine has ${cores.length}`
+    );
+  }
+  const nodes = topology.numaNodes.map((n) => n.node);
+  let serverCores;
+  let clientCores;
+  if (nodes.length > 1) {
+    const serverNodes = new Set(nodes.slice(0, Math.ceil(nodes.length / 2)));
+    const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
+    serverCores = cores.filter((core) => serverNodes.has(nodeOf.get(core[0]) ?? 0));
+    clientCores = cores.filter((core) => !serverNodes.has(nodeOf.get(core[0]) ?? 0));
+  } else {
+    const half = Math.ceil(cores.length / 2);
+    serverCores = cores.slice(0, half);
+    clientCores = cores.slice(half);
+  }
+  const flat = (list) => list.flat().sort((a, b) => a - b);
+  return { server: flat(serverCores), client: flat(clientCores) };
+}
+function coresInOrder(cpus) {
+  const online = new Set(cpus.map((c) => c.cpu));
+  const seen = /* @__PURE__ */ new Set();
+  const cores = [];
+  for (const c of cpus) {
+    const siblings = c.siblings.filter((s) => online.has(s));
+    const id = formatCpuList(siblings);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    cores.push({ key: [c.node, Math.min(...c.l3 ?? [c.cpu]), Math.min(...siblings)], cpus: siblings });
+  }
+  cores.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
+  return cores.map((c) => c.cpus);
+}
+function withCpuPrefix(prefix, command, args) {
+  if (!prefix || prefix.length === 0) return { command, args: [...args] };
+  return { command: prefix[0], args: [...prefix.slice(1), command, ...args] };
+}
+async function findPinningTools(searchPath) {
+  const find = async (name) => {
+    for (const dir of searchPath.split(path14.delimiter)) {
+      if (!dir) continue;
+      try {
+        await access4(path14.join(dir, name), constants4.X_OK);
+        return path14.join(dir, name);
+      } catch {
+      }
+    }
+    return void 0;
+  };
+  const [taskset, numactl] = await Promise.all([find("taskset"), find("numactl")]);
+  return { ...taskset ? { taskset } : {}, ...numactl ? { numactl } : {} };
+}
+function pinnedRunner(runner, prefix) {
+  return {
+    run(command, args, options) {
+      const pinned = withCpuPrefix(prefix, command, args);
+      return runner.run(pinned.command, pinned.args, options);
+    }
+  };
+}
+async function workloadCpuPlans(workloads, searchPath) {
+  const pinned = workloads.filter((w) => w.cpus !== void 0);
+  const plans = /* @__PURE__ */ new Map();
+  if (pinned.length === 0) return plans;
+  const [topology, tools] = await Promise.all([readTopology(), findPinningTools(searchPath)]);
+  for (const w of pinned) plans.set(w.name, planCpus(w.cpus, topology, tools, `workload ${w.name}: cpus`));
+  return plans;
+}
+
 // src/runner/run-loop.ts
 async function runBenchmark(req, deps) {
   const { logger, runner } = deps;
@@ -65831,8 +65979,13 @@ async function runBenchmark(req, deps) {
   const workloads = req.workloads.map((w) => applyOverrides(w, req));
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
   const drivers = new Map(
-    workloads.map((w) => [w.name, createDriver(w, { clientBinDir, cpuCount, runner, logger })])
+    workloads.map((w) => {
+      const plan = cpuPlans.get(w.name);
+      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
+      return [w.name, createDriver(w, { clientBinDir, ...clientDeps, logger })];
+    })
   );
   const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
   const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
@@ -65861,6 +66014,14 @@ async function runBenchmark(req, deps) {
     startedAt: startedAt.toISOString(),
     updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
     environment: await machineCheck(req, logger),
+    ...cpuPlans.size ? {
+      pinning: Object.fromEntries(
+        [...cpuPlans].map(([name, p]) => [
+          name,
+          { server: p.server, client: p.client, tool: p.tool, warnings: p.warnings }
+        ])
+      )
+    } : {},
     arms,
     clients: clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
@@ -65896,9 +66057,11 @@ async function runBenchmark(req, deps) {
           const w = dataSet.workloads[0];
           const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
           logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)].text})`);
+          const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
           const cluster = await PgCluster.create(
             {
               label,
+              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
               binDir: arm.binDir,
               parentDir: req.tmpDir,
               conf: {
@@ -66175,7 +66338,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir5(logsDir, { recursive: true });
         await copyFile(
           cluster.logFile,
-          path14.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path15.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -66191,11 +66354,11 @@ init_errors();
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path15.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path16.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, ...run2 } = req;
-  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path15.join(runDir, "logs") }, deps);
+  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path16.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -66255,7 +66418,7 @@ function checkArmCount(count2) {
 
 // src/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
-  const runDir = path16.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path17.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -66268,7 +66431,7 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path16.join(runDir, "results.json")}`);
+    logger.info(`results: ${path17.join(runDir, "results.json")}`);
     const { outDir: _outDir, ...request2 } = options;
     const outcome = await runPipeline(
       { ...request2, runDir },
@@ -66276,6 +66439,7 @@ async function executeRun(options, logger, extra = {}) {
         runner: nodeProcessRunner,
         logger,
         signal: controller.signal,
+        searchPath: process.env.PATH ?? "",
         build: extra.build,
         archive: extra.archive
       }
@@ -66300,13 +66464,13 @@ import os10 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/store/dir-store.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { constants as constants4 } from "node:fs";
-import { access as access4, mkdir as mkdir6, open as open3, readdir as readdir5, readFile as readFile11, rename as rename3, rm as rm7, stat as stat4 } from "node:fs/promises";
-import path17 from "node:path";
+import { constants as constants5 } from "node:fs";
+import { access as access5, mkdir as mkdir6, open as open3, readdir as readdir5, readFile as readFile11, rename as rename3, rm as rm7, stat as stat4 } from "node:fs/promises";
+import path18 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -66315,8 +66479,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path17.join(dir, "runs");
-    this.indexDir = path17.join(dir, "index");
+    this.runsDir = path18.join(dir, "runs");
+    this.indexDir = path18.join(dir, "index");
   }
   dir;
   options;
@@ -66328,7 +66492,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path17.resolve(dir), options);
+    const store = new _DirStore(path18.resolve(dir), options);
     const st = await stat4(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -66400,10 +66564,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path17.join(this.runsDir, `${id}.json`);
+    return path18.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path17.join(this.indexDir, `${id}.json`);
+    return path18.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -66446,8 +66610,8 @@ var DirStore = class _DirStore {
     try {
       await mkdir6(this.runsDir, { recursive: true });
       await mkdir6(this.indexDir, { recursive: true });
-      await access4(this.runsDir, constants4.W_OK);
-      await access4(this.indexDir, constants4.W_OK);
+      await access5(this.runsDir, constants5.W_OK);
+      await access5(this.indexDir, constants5.W_OK);
     } catch (e) {
       throw this.notUsable(e);
     }
@@ -66459,9 +66623,9 @@ var DirStore = class _DirStore {
   }
 };
 async function writeAtomically(file2, text2) {
-  const tmp = path17.join(
-    path17.dirname(file2),
-    `.${path17.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
+  const tmp = path18.join(
+    path18.dirname(file2),
+    `.${path18.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
   );
   const handle = await open3(tmp, "wx");
   try {
@@ -66495,8 +66659,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path18.isAbsolute(xdgDataHome) ? xdgDataHome : path18.join(home, ".local", "share");
-  return path18.join(base, "pgperf", "store");
+  const base = xdgDataHome && path19.isAbsolute(xdgDataHome) ? xdgDataHome : path19.join(home, ".local", "share");
+  return path19.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -66777,7 +66941,7 @@ function analyseSeries(series, options) {
 
 // src/history/load-runs.ts
 import { readdir as readdir7, stat as stat5 } from "node:fs/promises";
-import path19 from "node:path";
+import path20 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -66788,7 +66952,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path19.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path20.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -66799,12 +66963,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path19.join(input2, "runs");
+  const runsDir = path20.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path19.join(runsDir, n));
+    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path20.join(runsDir, n));
   }
   const entries = await readdir7(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path19.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path20.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -67236,13 +67400,13 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir7, rename as rename4, writeFile as writeFile5 } from "node:fs/promises";
-import path20 from "node:path";
+import path21 from "node:path";
 async function writeSite(dir, files) {
   await mkdir7(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path20.join(dir, f.file);
-    const tmp = path20.join(dir, `.${f.file}.${process.pid}.tmp`);
+    const target = path21.join(dir, f.file);
+    const tmp = path21.join(dir, `.${f.file}.${process.pid}.tmp`);
     await writeFile5(tmp, f.html, "utf8");
     await rename4(tmp, target);
     written.push(target);
@@ -67319,8 +67483,8 @@ function parseRepoUrl(raw) {
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
-import { access as access5, readFile as readFile12 } from "node:fs/promises";
-import path21 from "node:path";
+import { access as access6, readFile as readFile12 } from "node:fs/promises";
+import path22 from "node:path";
 async function loadWorkloadFile(file2) {
   let text2;
   try {
@@ -67353,12 +67517,12 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path21.dirname(path21.resolve(file2));
+  const dir = path22.dirname(path22.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path21.resolve(dir, script.file);
+    const resolved = path22.resolve(dir, script.file);
     try {
-      await access5(resolved);
+      await access6(resolved);
     } catch {
       throw new UserError(
         `${file2}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`
@@ -67483,8 +67647,8 @@ var Context = class {
       if (existsSync(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path22 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path22} does not exist${EOL}`);
+        const path23 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path23} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -71778,7 +71942,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path22) => path22.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path23) => path23.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");

@@ -1079,14 +1079,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path20 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path21 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path20 && path20[0] !== "/") {
-          path20 = `/${path20}`;
+        if (path21 && path21[0] !== "/") {
+          path21 = `/${path21}`;
         }
-        return new URL(`${origin}${path20}`);
+        return new URL(`${origin}${path21}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1537,39 +1537,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path20, origin }
+          request: { method, path: path21, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path20);
+        debuglog("sending request to %s %s/%s", method, origin, path21);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path20, origin },
+          request: { method, path: path21, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path20,
+          path21,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path20, origin }
+          request: { method, path: path21, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path20);
+        debuglog("trailers received from %s %s/%s", method, origin, path21);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path20, origin },
+          request: { method, path: path21, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path20,
+          path21,
           error63.message
         );
       });
@@ -1618,9 +1618,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path20, origin }
+            request: { method, path: path21, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path20);
+          debuglog("sending request to %s %s/%s", method, origin, path21);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1683,7 +1683,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path20,
+        path: path21,
         method,
         body,
         headers,
@@ -1698,11 +1698,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path20 !== "string") {
+        if (typeof path21 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path20[0] !== "/" && !(path20.startsWith("http://") || path20.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path21[0] !== "/" && !(path21.startsWith("http://") || path21.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path20)) {
+        } else if (invalidPathRegex.test(path21)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1768,7 +1768,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path20, query) : path20;
+        this.path = query ? buildURL(path21, query) : path21;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -5790,7 +5790,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants6 = require_constants2();
+    var constants7 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5865,7 +5865,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants6.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants7.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5960,11 +5960,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants6.ERROR.OK) {
+          if (ret !== constants7.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants6.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants7.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants6.ERROR.PAUSED) {
+            } else if (ret === constants7.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5987,10 +5987,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants6.ERROR.OK) {
+        if (ret === constants7.ERROR.OK) {
           return null;
         }
-        if (ret === constants6.ERROR.PAUSED || ret === constants6.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants7.ERROR.PAUSED || ret === constants7.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6007,7 +6007,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants6.ERROR[ret], data);
+        return new HTTPParserError(message, constants7.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -6187,7 +6187,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants6.ERROR.PAUSED : 0;
+        return pause ? constants7.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6209,7 +6209,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6245,13 +6245,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -6461,7 +6461,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path20, host, upgrade, blocking, reset } = request2;
+      const { method, path: path21, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6542,7 +6542,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path20} HTTP/1.1\r
+      let header = `${method} ${path21} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7071,7 +7071,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path20, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path21, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7168,7 +7168,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path20;
+      headers[HTTP2_HEADER_PATH] = path21;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7521,9 +7521,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path20 = search ? `${pathname}${search}` : pathname;
+        const path21 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path20;
+        this.opts.path = path21;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8762,10 +8762,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path20 = "/",
+          path: path21 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path20;
+        opts.path = origin + path21;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10737,20 +10737,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path20) {
-      if (typeof path20 !== "string") {
-        return path20;
+    function safeUrl2(path21) {
+      if (typeof path21 !== "string") {
+        return path21;
       }
-      const pathSegments = path20.split("?");
+      const pathSegments = path21.split("?");
       if (pathSegments.length !== 2) {
-        return path20;
+        return path21;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path20, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path20);
+    function matchKey(mockDispatch2, { path: path21, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path21);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10772,7 +10772,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path20 }) => matchValue(safeUrl2(path20), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path21 }) => matchValue(safeUrl2(path21), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10810,9 +10810,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path20, method, body, headers, query } = opts;
+      const { path: path21, method, body, headers, query } = opts;
       return {
-        path: path20,
+        path: path21,
         method,
         body,
         headers,
@@ -11275,10 +11275,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path20, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path21, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path20,
+            Path: path21,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16157,9 +16157,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path20) {
-      for (let i = 0; i < path20.length; ++i) {
-        const code = path20.charCodeAt(i);
+    function validateCookiePath(path21) {
+      for (let i = 0; i < path21.length; ++i) {
+        const code = path21.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19079,11 +19079,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path20 = opts.path;
+          let path21 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path20 = `/${path20}`;
+            path21 = `/${path21}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path20);
+          url2 = new URL(util.parseOrigin(url2).origin + path21);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19231,17 +19231,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path20) {
-      const ctrl = callVisitor(key, node2, visitor, path20);
+    function visit_(key, node2, visitor, path21) {
+      const ctrl = callVisitor(key, node2, visitor, path21);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path20, ctrl);
-        return visit_(key, ctrl, visitor, path20);
+        replaceNode(key, path21, ctrl);
+        return visit_(key, ctrl, visitor, path21);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path20 = Object.freeze(path20.concat(node2));
+          path21 = Object.freeze(path21.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path20);
+            const ci = visit_(i, node2.items[i], visitor, path21);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19252,13 +19252,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path20 = Object.freeze(path20.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path20);
+          path21 = Object.freeze(path21.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path21);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path20);
+          const cv = visit_("value", node2.value, visitor, path21);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19279,17 +19279,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path20) {
-      const ctrl = await callVisitor(key, node2, visitor, path20);
+    async function visitAsync_(key, node2, visitor, path21) {
+      const ctrl = await callVisitor(key, node2, visitor, path21);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path20, ctrl);
-        return visitAsync_(key, ctrl, visitor, path20);
+        replaceNode(key, path21, ctrl);
+        return visitAsync_(key, ctrl, visitor, path21);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path20 = Object.freeze(path20.concat(node2));
+          path21 = Object.freeze(path21.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path20);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path21);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19300,13 +19300,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path20 = Object.freeze(path20.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path20);
+          path21 = Object.freeze(path21.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path21);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path20);
+          const cv = await visitAsync_("value", node2.value, visitor, path21);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19333,23 +19333,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path20) {
+    function callVisitor(key, node2, visitor, path21) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path20);
+        return visitor(key, node2, path21);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path20);
+        return visitor.Map?.(key, node2, path21);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path20);
+        return visitor.Seq?.(key, node2, path21);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path20);
+        return visitor.Pair?.(key, node2, path21);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path20);
+        return visitor.Scalar?.(key, node2, path21);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path20);
+        return visitor.Alias?.(key, node2, path21);
       return void 0;
     }
-    function replaceNode(key, path20, node2) {
-      const parent = path20[path20.length - 1];
+    function replaceNode(key, path21, node2) {
+      const parent = path21[path21.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -19961,10 +19961,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path20, value) {
+    function collectionFromPath(schema, path21, value) {
       let v = value;
-      for (let i = path20.length - 1; i >= 0; --i) {
-        const k = path20[i];
+      for (let i = path21.length - 1; i >= 0; --i) {
+        const k = path21[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -19983,7 +19983,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path20) => path20 == null || typeof path20 === "object" && !!path20[Symbol.iterator]().next().done;
+    var isEmptyPath = (path21) => path21 == null || typeof path21 === "object" && !!path21[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20013,11 +20013,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path20, value) {
-        if (isEmptyPath(path20))
+      addIn(path21, value) {
+        if (isEmptyPath(path21))
           this.add(value);
         else {
-          const [key, ...rest] = path20;
+          const [key, ...rest] = path21;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -20031,8 +20031,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path20) {
-        const [key, ...rest] = path20;
+      deleteIn(path21) {
+        const [key, ...rest] = path21;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -20046,8 +20046,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path20, keepScalar) {
-        const [key, ...rest] = path20;
+      getIn(path21, keepScalar) {
+        const [key, ...rest] = path21;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -20065,8 +20065,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path20) {
-        const [key, ...rest] = path20;
+      hasIn(path21) {
+        const [key, ...rest] = path21;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -20076,8 +20076,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path20, value) {
-        const [key, ...rest] = path20;
+      setIn(path21, value) {
+        const [key, ...rest] = path21;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22592,9 +22592,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path20, value) {
+      addIn(path21, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path20, value);
+          this.contents.addIn(path21, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -22669,14 +22669,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path20) {
-        if (Collection2.isEmptyPath(path20)) {
+      deleteIn(path21) {
+        if (Collection2.isEmptyPath(path21)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path20) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path21) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -22691,10 +22691,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path20, keepScalar) {
-        if (Collection2.isEmptyPath(path20))
+      getIn(path21, keepScalar) {
+        if (Collection2.isEmptyPath(path21))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path20, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path21, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -22705,10 +22705,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path20) {
-        if (Collection2.isEmptyPath(path20))
+      hasIn(path21) {
+        if (Collection2.isEmptyPath(path21))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path20) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path21) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -22725,13 +22725,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path20, value) {
-        if (Collection2.isEmptyPath(path20)) {
+      setIn(path21, value) {
+        if (Collection2.isEmptyPath(path21)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path20), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path21), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path20, value);
+          this.contents.setIn(path21, value);
         }
       }
       /**
@@ -24692,9 +24692,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path20) => {
+    visit2.itemAtPath = (cst, path21) => {
       let item = cst;
-      for (const [field, index] of path20) {
+      for (const [field, index] of path21) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -24703,23 +24703,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path20) => {
-      const parent = visit2.itemAtPath(cst, path20.slice(0, -1));
-      const field = path20[path20.length - 1][0];
+    visit2.parentCollection = (cst, path21) => {
+      const parent = visit2.itemAtPath(cst, path21.slice(0, -1));
+      const field = path21[path21.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path20, item, visitor) {
-      let ctrl = visitor(item, path20);
+    function _visit(path21, item, visitor) {
+      let ctrl = visitor(item, path21);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path20.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path21.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24730,10 +24730,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path20);
+            ctrl = ctrl(item, path21);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path20) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path21) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -29929,7 +29929,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path20 = __require("path");
+    var path21 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -29968,7 +29968,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path20.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path20.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path21.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path21.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -30100,7 +30100,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path20 = __require("path");
+    var path21 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -33888,7 +33888,7 @@ var require_light = __commonJS({
 
 // src/action.ts
 import os13 from "node:os";
-import path19 from "node:path";
+import path20 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -34469,14 +34469,14 @@ function pullRequestOf(ctx) {
 async function chooseCommits(ctx, inputs, api) {
   const pr = pullRequestOf(ctx);
   const prNumber = inputs.prNumber ?? pr?.number;
-  const explicit = (label, ref) => ({
+  const explicit2 = (label, ref) => ({
     label,
     ref,
     chosenBy: `input ${label}-ref`
   });
   if (pr) {
-    const head = inputs.headRef ? explicit("head", inputs.headRef) : { label: "head", ref: pr.head.ref, sha: pr.head.sha, chosenBy: `head of PR #${pr.number}` };
-    if (inputs.baseRef) return { base: explicit("base", inputs.baseRef), head, prNumber };
+    const head = inputs.headRef ? explicit2("head", inputs.headRef) : { label: "head", ref: pr.head.ref, sha: pr.head.sha, chosenBy: `head of PR #${pr.number}` };
+    if (inputs.baseRef) return { base: explicit2("base", inputs.baseRef), head, prNumber };
     if (!api)
       throw new UserError(
         "choosing the PR's merge-base needs the GitHub API: set 'github-token', or set 'base-ref'"
@@ -34501,7 +34501,7 @@ async function chooseCommits(ctx, inputs, api) {
     };
   }
   if (inputs.baseRef && inputs.headRef) {
-    return { base: explicit("base", inputs.baseRef), head: explicit("head", inputs.headRef), prNumber };
+    return { base: explicit2("base", inputs.baseRef), head: explicit2("head", inputs.headRef), prNumber };
   }
   if (inputs.baseBinDir && inputs.headBinDir) {
     const given = (label, dir) => ({
@@ -34722,9 +34722,9 @@ function allowedEnvironment(parent) {
   }
   return env;
 }
-function childEnvironment(parent, explicit) {
+function childEnvironment(parent, explicit2) {
   const env = { ...allowedEnvironment(parent) };
-  for (const [name, value] of Object.entries(explicit ?? {})) {
+  for (const [name, value] of Object.entries(explicit2 ?? {})) {
     if (value !== void 0 && !isSecretName(name)) env[name] = value;
   }
   return env;
@@ -36544,7 +36544,7 @@ async function buildArms(request2, deps) {
 
 // src/action/run-action.ts
 import { mkdir as mkdir7, writeFile as writeFile6 } from "node:fs/promises";
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -37371,10 +37371,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path20) {
-  if (!path20)
+function getElementAtPath(obj, path21) {
+  if (!path21)
     return obj;
-  return path20.reduce((acc, key) => acc?.[key], obj);
+  return path21.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -37714,11 +37714,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path20, issues) {
+function prefixIssues(path21, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path20);
+    iss.path.unshift(path21);
     return iss;
   });
 }
@@ -38180,16 +38180,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path20 = []) => {
+  const processError = (error64, path21 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path20, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path21, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path20, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path21, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path20, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path21, ...issue3.path]);
       } else {
-        const fullpath = [...path20, ...issue3.path];
+        const fullpath = [...path21, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -38228,17 +38228,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path20 = []) => {
+  const processError = (error64, path21 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path20, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path21, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path20, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path21, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path20, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path21, ...issue3.path]);
       } else {
-        const fullpath = [...path20, ...issue3.path];
+        const fullpath = [...path21, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -38277,8 +38277,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path20 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path20) {
+  const path21 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path21) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -55416,13 +55416,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path20 = ref.slice(1).split("/").filter(Boolean);
-  if (path20.length === 0) {
+  const path21 = ref.slice(1).split("/").filter(Boolean);
+  if (path21.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path20[0] === defsKey) {
-    const key = path20[1] === void 0 ? void 0 : decodeJSONPointerSegment(path20[1]);
+  if (path21[0] === defsKey) {
+    const key = path21[1] === void 0 ? void 0 : decodeJSONPointerSegment(path21[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -59512,7 +59512,7 @@ function analyse(result, overrides = {}) {
 }
 
 // src/pipeline/pipeline.ts
-import path16 from "node:path";
+import path17 from "node:path";
 
 // src/results/write-results.ts
 import { mkdir as mkdir5, open as open3, rename as rename3, rm as rm7 } from "node:fs/promises";
@@ -59558,7 +59558,7 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile as copyFile2, mkdir as mkdir6 } from "node:fs/promises";
 import os12 from "node:os";
-import path15 from "node:path";
+import path16 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/run-as.ts
@@ -61669,6 +61669,153 @@ function formatDuration(seconds) {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
 }
 
+// src/machine/pinning.ts
+import { access as access6, constants as constants6 } from "node:fs/promises";
+import path15 from "node:path";
+function planCpus(spec, topology, tools, where = "cpus") {
+  if (!tools.taskset && !tools.numactl) {
+    throw new UserError(
+      `${where}: pinning needs taskset (util-linux) or numactl, and neither is on the PATH: install util-linux (apt-get install util-linux) or remove "cpus"`
+    );
+  }
+  const { server, client } = spec === "auto" ? autoSplit(topology, where) : explicit(spec, topology, where);
+  const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
+  const nodes = (cpus) => [...new Set(cpus.map((c) => nodeOf.get(c) ?? 0))].sort((a, b) => a - b);
+  const serverNodes = nodes(server);
+  const clientNodes = nodes(client);
+  const warnings = [];
+  const byCpu = new Map(topology.cpus.map((c) => [c.cpu, c]));
+  const clientSet = new Set(client);
+  const split = server.filter((cpu) => byCpu.get(cpu)?.siblings.some((s) => s !== cpu && clientSet.has(s)));
+  if (split.length > 0) {
+    warnings.push(
+      `${where}: server CPUs ${formatCpuList(split)} share cores (SMT siblings) with client CPUs; keep siblings on one side`
+    );
+  }
+  if (topology.numaNodes.length > 1 && serverNodes.length > 1) {
+    warnings.push(
+      `${where}: the server spans NUMA nodes ${serverNodes.join(",")}; memory is bound to all of them`
+    );
+  }
+  const useNumactl = tools.numactl !== void 0;
+  const prefix = (cpus, memNodes) => useNumactl ? [
+    tools.numactl,
+    `--physcpubind=${formatCpuList(cpus)}`,
+    ...memNodes ? [`--membind=${memNodes.join(",")}`] : []
+  ] : [tools.taskset, "-c", formatCpuList(cpus)];
+  return {
+    server,
+    client,
+    serverNodes,
+    clientNodes,
+    // Server memory (shared_buffers) on the server's nodes; clients allocate little, locally by default.
+    serverPrefix: prefix(server, serverNodes),
+    clientPrefix: prefix(client, void 0),
+    tool: useNumactl ? "numactl" : "taskset",
+    warnings
+  };
+}
+function explicit(spec, topology, where) {
+  const online = new Set(topology.cpus.map((c) => c.cpu));
+  const side = (name) => {
+    let cpus;
+    try {
+      cpus = parseCpuList(String(spec[name]), `${where}.${name}`);
+    } catch (e) {
+      throw new UserError(errorMessage(e));
+    }
+    if (cpus.length === 0) throw new UserError(`${where}.${name}: expected a CPU list like 0-3, got ""`);
+    const missing = cpus.filter((c) => !online.has(c));
+    if (missing.length > 0) {
+      throw new UserError(
+        `${where}.${name}: CPU${missing.length === 1 ? "" : "s"} ${formatCpuList(missing)} of "${spec[name]}" ${missing.length === 1 ? "does" : "do"} not exist on this machine (online CPUs: ${formatCpuList([...online])})`
+      );
+    }
+    return cpus;
+  };
+  const server = side("server");
+  const client = side("client");
+  const overlap = server.filter((c) => client.includes(c));
+  if (overlap.length > 0) {
+    throw new UserError(
+      `${where}: server "${spec.server}" and client "${spec.client}" overlap on CPU${overlap.length === 1 ? "" : "s"} ${formatCpuList(overlap)}; give each side its own CPUs`
+    );
+  }
+  return { server, client };
+}
+function autoSplit(topology, where = "cpus") {
+  const cores = coresInOrder(topology.cpus);
+  if (cores.length < 2) {
+    throw new UserError(
+      `${where}: "auto" needs at least 2 cores to split between server and clients, this machine has ${cores.length}`
+    );
+  }
+  const nodes = topology.numaNodes.map((n) => n.node);
+  let serverCores;
+  let clientCores;
+  if (nodes.length > 1) {
+    const serverNodes = new Set(nodes.slice(0, Math.ceil(nodes.length / 2)));
+    const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
+    serverCores = cores.filter((core) => serverNodes.has(nodeOf.get(core[0]) ?? 0));
+    clientCores = cores.filter((core) => !serverNodes.has(nodeOf.get(core[0]) ?? 0));
+  } else {
+    const half = Math.ceil(cores.length / 2);
+    serverCores = cores.slice(0, half);
+    clientCores = cores.slice(half);
+  }
+  const flat = (list) => list.flat().sort((a, b) => a - b);
+  return { server: flat(serverCores), client: flat(clientCores) };
+}
+function coresInOrder(cpus) {
+  const online = new Set(cpus.map((c) => c.cpu));
+  const seen = /* @__PURE__ */ new Set();
+  const cores = [];
+  for (const c of cpus) {
+    const siblings = c.siblings.filter((s) => online.has(s));
+    const id = formatCpuList(siblings);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    cores.push({ key: [c.node, Math.min(...c.l3 ?? [c.cpu]), Math.min(...siblings)], cpus: siblings });
+  }
+  cores.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
+  return cores.map((c) => c.cpus);
+}
+function withCpuPrefix(prefix, command, args) {
+  if (!prefix || prefix.length === 0) return { command, args: [...args] };
+  return { command: prefix[0], args: [...prefix.slice(1), command, ...args] };
+}
+async function findPinningTools(searchPath) {
+  const find = async (name) => {
+    for (const dir of searchPath.split(path15.delimiter)) {
+      if (!dir) continue;
+      try {
+        await access6(path15.join(dir, name), constants6.X_OK);
+        return path15.join(dir, name);
+      } catch {
+      }
+    }
+    return void 0;
+  };
+  const [taskset, numactl] = await Promise.all([find("taskset"), find("numactl")]);
+  return { ...taskset ? { taskset } : {}, ...numactl ? { numactl } : {} };
+}
+function pinnedRunner(runner, prefix) {
+  return {
+    run(command, args, options) {
+      const pinned = withCpuPrefix(prefix, command, args);
+      return runner.run(pinned.command, pinned.args, options);
+    }
+  };
+}
+async function workloadCpuPlans(workloads, searchPath) {
+  const pinned = workloads.filter((w) => w.cpus !== void 0);
+  const plans = /* @__PURE__ */ new Map();
+  if (pinned.length === 0) return plans;
+  const [topology, tools] = await Promise.all([readTopology(), findPinningTools(searchPath)]);
+  for (const w of pinned) plans.set(w.name, planCpus(w.cpus, topology, tools, `workload ${w.name}: cpus`));
+  return plans;
+}
+
 // src/runner/run-loop.ts
 async function runBenchmark(req, deps) {
   const { logger, runner } = deps;
@@ -61677,8 +61824,13 @@ async function runBenchmark(req, deps) {
   const workloads = req.workloads.map((w) => applyOverrides(w, req));
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
   const drivers = new Map(
-    workloads.map((w) => [w.name, createDriver(w, { clientBinDir, cpuCount, runner, logger })])
+    workloads.map((w) => {
+      const plan = cpuPlans.get(w.name);
+      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
+      return [w.name, createDriver(w, { clientBinDir, ...clientDeps, logger })];
+    })
   );
   const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
   const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
@@ -61707,6 +61859,14 @@ async function runBenchmark(req, deps) {
     startedAt: startedAt.toISOString(),
     updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
     environment: await machineCheck(req, logger),
+    ...cpuPlans.size ? {
+      pinning: Object.fromEntries(
+        [...cpuPlans].map(([name, p]) => [
+          name,
+          { server: p.server, client: p.client, tool: p.tool, warnings: p.warnings }
+        ])
+      )
+    } : {},
     arms,
     clients: clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
@@ -61742,9 +61902,11 @@ async function runBenchmark(req, deps) {
           const w = dataSet.workloads[0];
           const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
           logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)].text})`);
+          const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
           const cluster = await PgCluster.create(
             {
               label,
+              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
               binDir: arm.binDir,
               parentDir: req.tmpDir,
               conf: {
@@ -62021,7 +62183,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir6(logsDir, { recursive: true });
         await copyFile2(
           cluster.logFile,
-          path15.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path16.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -62036,11 +62198,11 @@ async function releaseClusters(clusters, logsDir, logger) {
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path16.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path17.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, ...run3 } = req;
-  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path16.join(runDir, "logs") }, deps);
+  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path17.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -62211,12 +62373,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path20) {
-  return path20.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path21) {
+  return path21.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path20) {
+function valueAt2(doc, path21) {
   let v = doc;
-  for (const key of path20) {
+  for (const key of path21) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -62224,14 +62386,14 @@ function valueAt2(doc, path20) {
 }
 
 // src/results/read-results.ts
-async function readResults(path20) {
+async function readResults(path21) {
   let text2;
   try {
-    text2 = await readFile11(path20, "utf8");
+    text2 = await readFile11(path21, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path20}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path21}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path20);
+  return parseResults(text2, path21);
 }
 function parseResults(text2, source) {
   let doc;
@@ -62266,7 +62428,7 @@ function roundSeconds(workloads, arms, durationS) {
 }
 
 // src/action/build-arms.ts
-import path17 from "node:path";
+import path18 from "node:path";
 async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
   const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
   return {
@@ -62277,7 +62439,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path17.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path18.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -62349,9 +62511,9 @@ async function commentTarget(ctx, result, prNumberInput, api, file2) {
 // src/action/run-action.ts
 var REPORT_FILE = "report.md";
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path18.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path19.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === "comment") {
-    const resultsFile = path18.join(resultsDir, RESULTS_FILE);
+    const resultsFile = path19.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
     const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
     deps.logger.info(`comment mode: publishing for ${target2.basis}`);
@@ -62394,7 +62556,7 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
           head: { ref: commits2.head.ref, sha: commits2.head.sha, chosenBy: commits2.head.chosenBy }
         }
       },
-      { runner: deps.runner, logger, signal: deps.signal, build: deps.build }
+      { runner: deps.runner, logger, signal: deps.signal, build: deps.build, searchPath: deps.searchPath }
     )
   );
 }
@@ -62403,8 +62565,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path18.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path18.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path19.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path19.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -62440,16 +62602,16 @@ function adaptiveFromInputs(inputs, alpha, roundS) {
 }
 function workloadPath(name, workspace, actionDir) {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
-    return shippedWorkloadFile(name, path18.join(actionDir, "workloads"), "input 'workloads'");
+    return shippedWorkloadFile(name, path19.join(actionDir, "workloads"), "input 'workloads'");
   }
-  return path18.resolve(workspace, name);
+  return path19.resolve(workspace, name);
 }
 async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
   const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
   await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path18.join(resultsDir, REPORT_FILE);
+  const reportFile = path19.join(resultsDir, REPORT_FILE);
   await writeFile6(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
@@ -62457,7 +62619,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   const worst = worstDelta(comparison);
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path18.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path19.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
     completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
@@ -62495,7 +62657,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path18.join(resultsDir, RESULTS_FILE),
+    resultsFile: path19.join(resultsDir, RESULTS_FILE),
     reportFile
   };
 }
@@ -62581,8 +62743,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path20 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path20} does not exist${EOL5}`);
+        const path21 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path21} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -66876,7 +67038,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path20) => path20.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path21) => path21.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -67260,7 +67422,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path19.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path20.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -67273,8 +67435,9 @@ async function run2() {
       api,
       build: (request2, signal) => buildArms(request2, { runner: nodeProcessRunner, logger: coreLogger, signal }),
       cacheDir,
-      actionDir: path19.resolve(path19.dirname(fileURLToPath(import.meta.url)), ".."),
-      signal: controller.signal
+      actionDir: path20.resolve(path20.dirname(fileURLToPath(import.meta.url)), ".."),
+      signal: controller.signal,
+      searchPath: process.env.PATH ?? ""
     });
     if (outcome.failure) setFailed(outcome.failure);
   } catch (e) {

@@ -74,6 +74,7 @@ export async function run(): Promise<void> {
       cacheDir,
       actionDir: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
       signal: controller.signal,
+      searchPath: process.env.PATH ?? '',
     });
     if (outcome.failure) core.setFailed(outcome.failure);
   } catch (e) {

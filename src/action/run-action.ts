@@ -51,6 +51,8 @@ export interface ActionDeps {
   /** The action's own directory (for the shipped workloads). */
   actionDir: string;
   signal?: AbortSignal;
+  /** The PATH to find taskset/numactl on (workloads with `cpus`). */
+  searchPath?: string;
 }
 
 export interface ActionOutcome {
@@ -119,7 +121,7 @@ async function benchmark(
           head: { ref: commits.head.ref, sha: commits.head.sha, chosenBy: commits.head.chosenBy },
         },
       },
-      { runner: deps.runner, logger, signal: deps.signal, build: deps.build },
+      { runner: deps.runner, logger, signal: deps.signal, build: deps.build, searchPath: deps.searchPath },
     ),
   );
 }

@@ -48,6 +48,7 @@ export async function executeRun(
         runner: nodeProcessRunner,
         logger,
         signal: controller.signal,
+        searchPath: process.env.PATH ?? '',
         build: extra.build,
         archive: extra.archive,
       },

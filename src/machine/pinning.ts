@@ -10,8 +10,9 @@
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { formatCpuList, parseCpuList } from '../env/sysfs.js';
-import type { LogicalCpu, Topology } from '../env/topology.js';
+import { readTopology, type LogicalCpu, type Topology } from '../env/topology.js';
 import { UserError, errorMessage } from '../util/errors.js';
+import type { ProcessRunner } from '../util/process.js';
 
 /** The workload's `cpus` field: explicit kernel CPU lists, or 'auto'. */
 export type CpusSpec = 'auto' | { server: string; client: string };
@@ -193,4 +194,27 @@ export async function findPinningTools(searchPath: string): Promise<PinningTools
   };
   const [taskset, numactl] = await Promise.all([find('taskset'), find('numactl')]);
   return { ...(taskset ? { taskset } : {}), ...(numactl ? { numactl } : {}) };
+}
+
+/** A process runner that starts every command under `prefix` (the client side of a CPU plan). */
+export function pinnedRunner(runner: ProcessRunner, prefix: readonly string[]): ProcessRunner {
+  return {
+    run(command, args, options) {
+      const pinned = withCpuPrefix(prefix, command, args);
+      return runner.run(pinned.command, pinned.args, options);
+    },
+  };
+}
+
+/** The CPU plan of every workload with `cpus`, checked before any server starts (errors name the workload). */
+export async function workloadCpuPlans(
+  workloads: ReadonlyArray<{ name: string; cpus?: CpusSpec }>,
+  searchPath: string,
+): Promise<Map<string, CpuPlan>> {
+  const pinned = workloads.filter((w) => w.cpus !== undefined);
+  const plans = new Map<string, CpuPlan>();
+  if (pinned.length === 0) return plans;
+  const [topology, tools] = await Promise.all([readTopology(), findPinningTools(searchPath)]);
+  for (const w of pinned) plans.set(w.name, planCpus(w.cpus!, topology, tools, `workload ${w.name}: cpus`));
+  return plans;
 }

@@ -39,6 +39,8 @@ export interface RunResult {
   /** How the run is analysed (recorded so that the PR comment, `pgperf compare` and the power check agree);
    * absent in documents written before it was recorded, which then get the defaults. */
   analysis?: AnalysisSettings;
+  /** CPU pinning per workload with `cpus` (server and client CPU lists, the tool). */
+  pinning?: Record<string, { server: number[]; client: number[]; tool: string; warnings: string[] }>;
   /** The adaptive design the run followed and every look it took (src/compare/adaptive.ts). */
   adaptive?: AdaptiveRecord;
   plan: PlanInfo;

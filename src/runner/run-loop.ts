@@ -42,6 +42,7 @@ import { PGPERF_VERSION } from '../version.js';
 import { deriveSeed, newSeed, planRounds, type ArmOrder, type PlannedRun } from './plan.js';
 import { AdaptiveControl } from './adaptive-control.js';
 import { ProgressTracker } from './progress.js';
+import { pinnedRunner, workloadCpuPlans } from '../machine/pinning.js';
 
 export interface ArmSpec {
   label: string;
@@ -95,6 +96,8 @@ export interface RunDeps {
   /** Aborting stops the current run, keeps what was measured and cleans up. */
   signal?: AbortSignal;
   cpuCount?: number;
+  /** The PATH to find taskset/numactl on, for workloads with `cpus` (the adapters pass theirs). */
+  searchPath?: string;
 }
 
 /**
@@ -116,8 +119,17 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   // Everything that can be checked is checked before any server starts.
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0]!.binDir;
+  // Pinning (workload `cpus`): the server under the plan's server CPUs, the client under its client CPUs,
+  // and pgbench -j follows the client CPU count.
+  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? '');
   const drivers = new Map<string, Driver>(
-    workloads.map((w) => [w.name, createDriver(w, { clientBinDir, cpuCount, runner, logger })]),
+    workloads.map((w) => {
+      const plan = cpuPlans.get(w.name);
+      const clientDeps = plan
+        ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) }
+        : { cpuCount, runner };
+      return [w.name, createDriver(w, { clientBinDir, ...clientDeps, logger })];
+    }),
   );
   // One client per tool drives every arm; each is checked before any server starts.
   const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)!]));
@@ -149,6 +161,16 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     startedAt: startedAt.toISOString(),
     updatedAt: new Date().toISOString(),
     environment: await machineCheck(req, logger),
+    ...(cpuPlans.size
+      ? {
+          pinning: Object.fromEntries(
+            [...cpuPlans].map(([name, p]) => [
+              name,
+              { server: p.server, client: p.client, tool: p.tool, warnings: p.warnings },
+            ]),
+          ),
+        }
+      : {}),
     arms,
     clients: clientInfos,
     workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
@@ -185,9 +207,11 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
           const w = dataSet.workloads[0]!;
           const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
           logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)]!.text})`);
+          const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
           const cluster = await PgCluster.create(
             {
               label,
+              ...(serverPrefix ? { cpuPrefix: serverPrefix } : {}),
               binDir: arm.binDir,
               parentDir: req.tmpDir,
               conf: {

@@ -33,10 +33,11 @@ afterAll(async () => {
   await rm(tmpDir, { recursive: true, force: true });
 });
 
-/** The affinity mask `taskset -p` reports for a pid, e.g. "1" for CPU 0. */
-async function affinityMask(pid: number): Promise<string> {
+/** The affinity mask `taskset -p` reports for a pid, e.g. "1" for CPU 0; null when the process is gone. */
+async function affinityMask(pid: number): Promise<string | null> {
   const res = await nodeProcessRunner.run('taskset', ['-p', String(pid)]);
   const mask = /current affinity mask: ([0-9a-f]+)/.exec(res.stdout)?.[1];
+  if (!mask && /No such process/.test(res.stderr)) return null;
   if (!mask) throw new Error(`taskset -p ${pid}: ${res.stdout}${res.stderr}`);
   return mask;
 }
@@ -81,7 +82,11 @@ describe('pinning (real PostgreSQL and pgbench)', () => {
         expect(await affinityMask(postmaster)).toBe('1');
         const auxiliaries = await childrenOf(postmaster);
         expect(auxiliaries.length).toBeGreaterThan(0);
-        for (const pid of auxiliaries) expect(await affinityMask(pid)).toBe('1');
+        // An auxiliary process may end between listing and asking (the startup process): skip those.
+        for (const pid of auxiliaries) {
+          const mask = await affinityMask(pid);
+          if (mask !== null) expect(mask).toBe('1');
+        }
 
         const workload = parseWorkload(
           'name: pin\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [2]\n',
@@ -131,4 +136,47 @@ describe('pinning (real PostgreSQL and pgbench)', () => {
       }
     },
   );
+});
+
+describe('pinning through the run loop', () => {
+  it('runs a workload with cpus pinned, records the plan, and -j follows the client CPUs', async () => {
+    const { runBenchmark } = await import('../../src/runner/run-loop.js');
+    const { fileSink } = await import('../../src/results/sink.js');
+    const { resolveAnalysis } = await import('../../src/pipeline/analysis.js');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-pinned-run-'));
+    await chmod(dir, 0o755);
+    try {
+      const workload = parseWorkload(
+        'name: pinned\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [2]\nduration: 1\nwarmup: 0\nrounds: 2\ncpus: { server: "0", client: "1" }\n',
+        'pinned.yml',
+      );
+      const binDir = installedBinDir();
+      const result = await runBenchmark(
+        {
+          arms: [
+            { label: 'base', binDir, settings: {} },
+            { label: 'head', binDir, settings: {} },
+          ],
+          workloads: [workload],
+          order: 'random',
+          seed: 5,
+          sink: fileSink(path.join(dir, 'results.json')),
+          analysis: resolveAnalysis(),
+          dataChecksums: false,
+          diagnostics: false,
+          preflightWindowS: 0,
+          tmpDir: dir,
+        },
+        { runner: nodeProcessRunner, logger: memoryLogger(), searchPath: process.env.PATH ?? '' },
+      );
+      expect(result.status).toBe('complete');
+      expect(result.pinning?.pinned).toMatchObject({ server: [0], client: [1] });
+      for (const s of result.samples) {
+        expect(s.status).toBe('ok');
+        expect(s.command.join(' ')).toMatch(/ -j 1( |$)/);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
