@@ -83,26 +83,12 @@ describe('pgperf nightly', () => {
   }, 300_000);
 
   it('refuses a bad --github-repo and a missing token before measuring anything', async () => {
-    const bad = await pgperf([
-      'nightly',
-      '--bin',
-      installedBinDir(),
-      '--workload',
-      'x.yml',
-      '--github-repo',
-      'nope',
-    ]);
+    const nightly = (repo: string) =>
+      pgperf(['nightly', '--bin', installedBinDir(), '--workload', 'x.yml', '--github-repo', repo]);
+    const bad = await nightly('nope');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--github-repo must be OWNER/NAME (e.g. postgres/postgres), got 'nope'");
-    const noToken = await pgperf([
-      'nightly',
-      '--bin',
-      installedBinDir(),
-      '--workload',
-      'x.yml',
-      '--github-repo',
-      'a/b',
-    ]);
+    const noToken = await nightly('a/b');
     expect(noToken.stderr).toContain('--github-repo needs a token in $GITHUB_TOKEN');
   });
 });
