@@ -38689,11 +38689,11 @@ ${log || res.stderr}`
   }
   /** Stops the server and removes the cluster's directory. Safe to call more than once. */
   async destroy() {
-    this.unregister();
     try {
       await this.stop();
     } finally {
       await rm2(this.dir, { recursive: true, force: true });
+      this.unregister();
     }
   }
   async logTail(lines = 20) {

@@ -341,11 +341,13 @@ export class PgCluster {
 
   /** Stops the server and removes the cluster's directory. Safe to call more than once. */
   async destroy(): Promise<void> {
-    this.unregister();
+    // Unregistered only once the directory is gone: a second Ctrl-C during a slow stop then still finds
+    // this cluster in the registry, and the forced cleanup finishes the job before pgperf exits.
     try {
       await this.stop();
     } finally {
       await rm(this.dir, { recursive: true, force: true });
+      this.unregister();
     }
   }
 
