@@ -1,4 +1,5 @@
 import { tInference } from './t-inference.js';
+import type { WelchResult } from './welch-t.js';
 
 /**
  * Student's two-sample t-test with pooled variance, from summary statistics: H₀ says both samples share
@@ -56,18 +57,5 @@ export interface SampleSummary {
   sd: number;
 }
 
-export interface StudentTTwoSampleResult {
-  /** (mean after − mean before)/se. */
-  t: number;
-  /** n₁ + n₂ − 2. */
-  df: number;
-  /** Two-sided p-value. */
-  p: number;
-  /** mean(after) − mean(before). */
-  difference: number;
-  /** Standard error of the difference under the pooled variance. */
-  se: number;
-  /** Confidence interval for the difference of means at the requested level. */
-  lower: number;
-  upper: number;
-}
+/** The same shape as Welch's result: t, df, p, the difference of means, its se and CI (df = n₁ + n₂ − 2). */
+export type StudentTTwoSampleResult = WelchResult;
