@@ -38,7 +38,9 @@ beforeAll(async () => {
   result = await runBenchmark(
     {
       arms: [
-        { label: 'base', binDir, settings: {} },
+        // Base commits wait 10 ms before each WAL flush (commit_siblings 0: always); head's asynchronous
+        // commits never flush at commit. Writes differ beyond any runner noise, reads not at all.
+        { label: 'base', binDir, settings: { commit_delay: '10000', commit_siblings: '0' } },
         { label: 'head', binDir, settings: { synchronous_commit: 'off' } },
       ],
       workloads: [writes, reads],
@@ -79,7 +81,7 @@ describe('adaptive rounds in the run loop', () => {
 
   it('stops a decided cell at its look and keeps measuring the open ones', () => {
     const looks = result.adaptive!.looks;
-    // synchronous_commit off makes single-client writes much faster: decided at the first look.
+    // Asynchronous commit against a 10 ms commit delay: decided at the first look.
     expect(looks[0]!.decided).toContainEqual({ id: 'head:writes@1', verdict: 'improvement' });
     for (const look of looks) {
       for (const d of look.decided) {
