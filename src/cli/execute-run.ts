@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../pipeline/pipeline.js';
 import { runPipeline } from '../pipeline/pipeline.js';
+import { runStoredBaseline, type StoredBaselineOptions } from '../pipeline/stored-baseline.js';
 import { renderComparisonText } from '../report/comparison-text.js';
 import type { Logger } from '../util/logger.js';
 import { nodeProcessRunner } from '../util/process.js';
@@ -14,6 +15,8 @@ import { checkOutDir, checkTmpDir } from './validate.js';
 export interface ExecuteRunOptions extends Omit<PipelineRequest, 'runDir'> {
   /** The results directory; each run gets its own run-<time> directory inside. */
   outDir: string;
+  /** Compare head with a stored baseline instead of measuring base in this job (`--baseline stored`). */
+  storedBaseline?: StoredBaselineOptions;
 }
 
 export type ExecuteRunDeps = Pick<PipelineDeps, 'build' | 'archive'>;
@@ -38,12 +41,12 @@ export async function executeRun(
   });
   try {
     logger.info(`results: ${path.join(runDir, 'results.json')}`);
-    const { outDir: _outDir, ...request } = options;
-    const outcome = await runPipeline(
-      { ...request, runDir },
-      { runner: nodeProcessRunner, logger, signal: controller.signal, ...extra },
-    );
-    process.stdout.write(renderComparisonText(outcome.comparison));
+    const { outDir: _outDir, storedBaseline, ...request } = options;
+    const deps = { runner: nodeProcessRunner, logger, signal: controller.signal, ...extra };
+    const outcome = storedBaseline
+      ? await runStoredBaseline({ ...request, runDir }, storedBaseline, deps)
+      : await runPipeline({ ...request, runDir }, deps);
+    process.stdout.write(renderComparisonText(outcome.comparison, outcome.result.baseline));
     process.stdout.write(`results written to ${outcome.resultsFile}\n`);
     if (outcome.archived) {
       process.stdout.write(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}\n`);

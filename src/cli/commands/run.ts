@@ -5,6 +5,7 @@ import { loadWorkloadFile } from '../../config/load-workload.js';
 import { resolveAnalysis } from '../../pipeline/analysis.js';
 import { buildArms } from '../../pipeline/build-stage.js';
 import type { ArmSource } from '../../pipeline/pipeline.js';
+import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../pipeline/stored-baseline.js';
 import { UserError } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
@@ -12,7 +13,15 @@ import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../an
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkArmCount } from '../validate.js';
-import { collectArm, collectSet, oneOf, positiveInt, type ArmFlag, type SetFlag } from '../options.js';
+import {
+  collectArm,
+  collectSet,
+  nonNegativeInt,
+  oneOf,
+  positiveInt,
+  type ArmFlag,
+  type SetFlag,
+} from '../options.js';
 import { cacheDirHelp, collectString, resolveCacheDir } from './build.js';
 
 /** Flags that build the arms from source instead of taking bin dirs. */
@@ -42,6 +51,10 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags {
   tmpDir?: string;
   /** A directory or URL; false with --no-store. */
   store?: string | false;
+  baseline: string;
+  allowFingerprintMismatch: boolean;
+  sentinelRounds: number;
+  onDrift: 'refuse' | 'inconclusive';
   verbose: boolean;
 }
 
@@ -115,12 +128,40 @@ export function runCommand(): Command {
     .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--no-store', 'do not save the run to the results store')
+    .option(
+      '--baseline <same-job|stored[:REF]>',
+      'same-job: measure base here (default); stored: compare head with the newest stored run on this fingerprint; stored:REF: with the newest stored run of that sha prefix or ref',
+      'same-job',
+    )
+    .option(
+      '--allow-fingerprint-mismatch',
+      'with --baseline stored: compare even when the stored run was measured under another environment (the report says so)',
+      false,
+    )
+    .option(
+      '--sentinel-rounds <n>',
+      'with --baseline stored: rounds re-measuring the stored base install with head, to detect machine drift (0: none)',
+      nonNegativeInt('--sentinel-rounds'),
+      DEFAULT_SENTINEL_ROUNDS,
+    )
+    .addOption(
+      new Option(
+        '--on-drift <action>',
+        'with --baseline stored: when the sentinel finds drift, refuse or mark inconclusive',
+      )
+        .argParser(oneOf('--on-drift', ['refuse', 'inconclusive'] as const))
+        .default('inconclusive'),
+    )
     .option('-v, --verbose', 'debug output', false);
   return addAnalysisOptions(command, 'run').action(async (flags: RunFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
-    const arms = await armSource(flags);
+    const baseline = parseBaselineSpec(flags.baseline, '--baseline');
+    if (baseline.kind === 'stored' && flags.store === false) {
+      throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');
+    }
+    const arms = baseline.kind === 'stored' ? storedBaselineArms(flags) : await armSource(flags);
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
     try {
       await executeRun(
@@ -137,6 +178,17 @@ export function runCommand(): Command {
           dataChecksums: flags.dataChecksums,
           tmpDir: flags.tmpDir,
           outDir: flags.out,
+          ...(baseline.kind === 'stored' && store
+            ? {
+                storedBaseline: {
+                  ...(baseline.ref !== undefined ? { ref: baseline.ref } : {}),
+                  store,
+                  allowFingerprintMismatch: flags.allowFingerprintMismatch,
+                  sentinelRounds: flags.sentinelRounds,
+                  onDrift: flags.onDrift,
+                },
+              }
+            : {}),
         },
         logger,
         {
@@ -149,6 +201,22 @@ export function runCommand(): Command {
       await store?.close();
     }
   });
+}
+
+/** --baseline stored: one installed arm, head; base comes from the store. */
+function storedBaselineArms(flags: RunFlags): ArmSource {
+  if (wantsBuild(flags)) {
+    throw new UserError(
+      '--baseline stored compares an installed head: give --arm head=BINDIR, not --base/--head',
+    );
+  }
+  const arms = flags.arm ?? [];
+  if (arms.length !== 1) {
+    throw new UserError(
+      `--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (got ${arms.length})`,
+    );
+  }
+  return { kind: 'installed', arms: armsWithSettings(arms, flags.set) };
 }
 
 /** The arms: bin dirs (--arm, with their --set settings), or base and head to build from source. */
