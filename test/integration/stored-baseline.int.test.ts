@@ -213,7 +213,8 @@ describe('pgperf run --baseline stored', () => {
     const result = await resultsOf('out-drift');
     expect(result.baseline?.sentinel).toMatchObject({ status: 'drifted', onDrift: 'inconclusive' });
 
-    const refused = await headRun(store, 'out-drift-refuse', [
+    // A fresh store: the first store now also holds the merged run just saved, whose head is the newest baseline.
+    const refused = await headRun(await storeWith('store-drift-refuse', drifted), 'out-drift-refuse', [
       '--baseline',
       'stored',
       '--rounds',
