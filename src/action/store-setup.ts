@@ -36,6 +36,11 @@ export async function openActionStore(
   deps: { runner: ProcessRunner; logger: Logger },
 ): Promise<ActionStore | undefined> {
   if (inputs.storeBranch) {
+    if (inputs.store && (path.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes('..'))) {
+      throw new UserError(
+        `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`,
+      );
+    }
     if (!access.dataBranchRemote) {
       throw new UserError(
         `input 'store-branch' (${inputs.storeBranch}) pushes to the workflow's repository: pass 'github-token' with contents: write`,
