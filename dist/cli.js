@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path23 = __require("node:path");
+    var path24 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path23.resolve(baseDir, baseName);
+          const localBin = path24.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path23.extname(baseName))) return void 0;
+          if (sourceExt.includes(path24.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path23.resolve(
-            path23.dirname(resolvedScriptPath),
+          executableDir = path24.resolve(
+            path24.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path23.basename(
+            const legacyName = path24.basename(
               this._scriptPath,
-              path23.extname(this._scriptPath)
+              path24.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path23.extname(executableFile));
+        launchWithNode = sourceExt.includes(path24.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path23.basename(filename, path23.extname(filename));
+        this._name = path24.basename(filename, path24.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path24) {
-        if (path24 === void 0) return this._executableDir;
-        this._executableDir = path24;
+      executableDir(path25) {
+        if (path25 === void 0) return this._executableDir;
+        this._executableDir = path25;
         return this;
       }
       /**
@@ -3549,6 +3549,10 @@ function workloadHash(spec) {
     Object.entries(spec).filter(([k]) => !WORKLOAD_HASH_IGNORED.includes(k))
   ) : spec;
   return sha256Hex(canonicalJson(relevant)).slice(0, FINGERPRINT_ID_LENGTH);
+}
+function diffFingerprints(a, b) {
+  const names = [.../* @__PURE__ */ new Set([...Object.keys(a.facts), ...Object.keys(b.facts)])].sort();
+  return names.filter((fact) => a.facts[fact] !== b.facts[fact]).map((fact) => ({ fact, a: a.facts[fact], b: b.facts[fact] }));
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value)) ?? "null";
@@ -7043,7 +7047,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path23 = __require("path");
+    var path24 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -7082,7 +7086,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path23.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path23.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path24.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path24.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7214,13 +7218,13 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path23 = __require("path");
+    var path24 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs.stat(file2, function(err, stat6) {
-        if (err || !helper.usePgPass(stat6, file2)) {
+      fs.stat(file2, function(err, stat7) {
+        if (err || !helper.usePgPass(stat7, file2)) {
           return cb(void 0);
         }
         var st = fs.createReadStream(file2);
@@ -9611,17 +9615,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path23) {
-      const ctrl = callVisitor(key, node2, visitor, path23);
+    function visit_(key, node2, visitor, path24) {
+      const ctrl = callVisitor(key, node2, visitor, path24);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path23, ctrl);
-        return visit_(key, ctrl, visitor, path23);
+        replaceNode(key, path24, ctrl);
+        return visit_(key, ctrl, visitor, path24);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
+          path24 = Object.freeze(path24.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path23);
+            const ci = visit_(i, node2.items[i], visitor, path24);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9632,13 +9636,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path23);
+          path24 = Object.freeze(path24.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path24);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path23);
+          const cv = visit_("value", node2.value, visitor, path24);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9659,17 +9663,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path23) {
-      const ctrl = await callVisitor(key, node2, visitor, path23);
+    async function visitAsync_(key, node2, visitor, path24) {
+      const ctrl = await callVisitor(key, node2, visitor, path24);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path23, ctrl);
-        return visitAsync_(key, ctrl, visitor, path23);
+        replaceNode(key, path24, ctrl);
+        return visitAsync_(key, ctrl, visitor, path24);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
+          path24 = Object.freeze(path24.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path23);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path24);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9680,13 +9684,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path23);
+          path24 = Object.freeze(path24.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path24);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path23);
+          const cv = await visitAsync_("value", node2.value, visitor, path24);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9713,23 +9717,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path23) {
+    function callVisitor(key, node2, visitor, path24) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path23);
+        return visitor(key, node2, path24);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path23);
+        return visitor.Map?.(key, node2, path24);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path23);
+        return visitor.Seq?.(key, node2, path24);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path23);
+        return visitor.Pair?.(key, node2, path24);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path23);
+        return visitor.Scalar?.(key, node2, path24);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path23);
+        return visitor.Alias?.(key, node2, path24);
       return void 0;
     }
-    function replaceNode(key, path23, node2) {
-      const parent = path23[path23.length - 1];
+    function replaceNode(key, path24, node2) {
+      const parent = path24[path24.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -10341,10 +10345,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path23, value) {
+    function collectionFromPath(schema, path24, value) {
       let v = value;
-      for (let i = path23.length - 1; i >= 0; --i) {
-        const k = path23[i];
+      for (let i = path24.length - 1; i >= 0; --i) {
+        const k = path24[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -10363,7 +10367,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path23) => path23 == null || typeof path23 === "object" && !!path23[Symbol.iterator]().next().done;
+    var isEmptyPath = (path24) => path24 == null || typeof path24 === "object" && !!path24[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -10393,11 +10397,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path23, value) {
-        if (isEmptyPath(path23))
+      addIn(path24, value) {
+        if (isEmptyPath(path24))
           this.add(value);
         else {
-          const [key, ...rest] = path23;
+          const [key, ...rest] = path24;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -10411,8 +10415,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        const [key, ...rest] = path23;
+      deleteIn(path24) {
+        const [key, ...rest] = path24;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -10426,8 +10430,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        const [key, ...rest] = path23;
+      getIn(path24, keepScalar) {
+        const [key, ...rest] = path24;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -10445,8 +10449,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path23) {
-        const [key, ...rest] = path23;
+      hasIn(path24) {
+        const [key, ...rest] = path24;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -10456,8 +10460,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        const [key, ...rest] = path23;
+      setIn(path24, value) {
+        const [key, ...rest] = path24;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -12972,9 +12976,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path23, value) {
+      addIn(path24, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path23, value);
+          this.contents.addIn(path24, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -13049,14 +13053,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        if (Collection2.isEmptyPath(path23)) {
+      deleteIn(path24) {
+        if (Collection2.isEmptyPath(path24)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path23) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path24) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -13071,10 +13075,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        if (Collection2.isEmptyPath(path23))
+      getIn(path24, keepScalar) {
+        if (Collection2.isEmptyPath(path24))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path23, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path24, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -13085,10 +13089,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path23) {
-        if (Collection2.isEmptyPath(path23))
+      hasIn(path24) {
+        if (Collection2.isEmptyPath(path24))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path23) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path24) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -13105,13 +13109,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        if (Collection2.isEmptyPath(path23)) {
+      setIn(path24, value) {
+        if (Collection2.isEmptyPath(path24)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path23), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path24), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path23, value);
+          this.contents.setIn(path24, value);
         }
       }
       /**
@@ -15072,9 +15076,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path23) => {
+    visit2.itemAtPath = (cst, path24) => {
       let item = cst;
-      for (const [field, index] of path23) {
+      for (const [field, index] of path24) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -15083,23 +15087,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path23) => {
-      const parent = visit2.itemAtPath(cst, path23.slice(0, -1));
-      const field = path23[path23.length - 1][0];
+    visit2.parentCollection = (cst, path24) => {
+      const parent = visit2.itemAtPath(cst, path24.slice(0, -1));
+      const field = path24[path24.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path23, item, visitor) {
-      let ctrl = visitor(item, path23);
+    function _visit(path24, item, visitor) {
+      let ctrl = visitor(item, path24);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path23.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path24.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -15110,10 +15114,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path23);
+            ctrl = ctrl(item, path24);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path23) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path24) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -17984,14 +17988,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path23 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path24 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path23 && path23[0] !== "/") {
-          path23 = `/${path23}`;
+        if (path24 && path24[0] !== "/") {
+          path24 = `/${path24}`;
         }
-        return new URL(`${origin}${path23}`);
+        return new URL(`${origin}${path24}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18442,39 +18446,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path23, origin }
+          request: { method, path: path24, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path23);
+        debuglog("sending request to %s %s/%s", method, origin, path24);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path23, origin },
+          request: { method, path: path24, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path23,
+          path24,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path23, origin }
+          request: { method, path: path24, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path23);
+        debuglog("trailers received from %s %s/%s", method, origin, path24);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path23, origin },
+          request: { method, path: path24, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path23,
+          path24,
           error62.message
         );
       });
@@ -18523,9 +18527,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path23, origin }
+            request: { method, path: path24, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path23);
+          debuglog("sending request to %s %s/%s", method, origin, path24);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18588,7 +18592,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path23,
+        path: path24,
         method,
         body,
         headers,
@@ -18603,11 +18607,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path23 !== "string") {
+        if (typeof path24 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path23[0] !== "/" && !(path23.startsWith("http://") || path23.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path24[0] !== "/" && !(path24.startsWith("http://") || path24.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path23)) {
+        } else if (invalidPathRegex.test(path24)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18673,7 +18677,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path23, query) : path23;
+        this.path = query ? buildURL(path24, query) : path24;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -23366,7 +23370,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path23, host, upgrade, blocking, reset } = request2;
+      const { method, path: path24, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23447,7 +23451,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path23} HTTP/1.1\r
+      let header = `${method} ${path24} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -23976,7 +23980,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path23, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path24, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24073,7 +24077,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path23;
+      headers[HTTP2_HEADER_PATH] = path24;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24426,9 +24430,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path23 = search ? `${pathname}${search}` : pathname;
+        const path24 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path23;
+        this.opts.path = path24;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25667,10 +25671,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path23 = "/",
+          path: path24 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path23;
+        opts.path = origin + path24;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27642,20 +27646,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path23) {
-      if (typeof path23 !== "string") {
-        return path23;
+    function safeUrl2(path24) {
+      if (typeof path24 !== "string") {
+        return path24;
       }
-      const pathSegments = path23.split("?");
+      const pathSegments = path24.split("?");
       if (pathSegments.length !== 2) {
-        return path23;
+        return path24;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path23, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path23);
+    function matchKey(mockDispatch2, { path: path24, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path24);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27677,7 +27681,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path23 }) => matchValue(safeUrl2(path23), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path24 }) => matchValue(safeUrl2(path24), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27715,9 +27719,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path23, method, body, headers, query } = opts;
+      const { path: path24, method, body, headers, query } = opts;
       return {
-        path: path23,
+        path: path24,
         method,
         body,
         headers,
@@ -28180,10 +28184,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path23, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path24, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path23,
+            Path: path24,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33062,9 +33066,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path23) {
-      for (let i = 0; i < path23.length; ++i) {
-        const code = path23.charCodeAt(i);
+    function validateCookiePath(path24) {
+      for (let i = 0; i < path24.length; ++i) {
+        const code = path24.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -35984,11 +35988,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path23 = opts.path;
+          let path24 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path23 = `/${path23}`;
+            path24 = `/${path24}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path23);
+          url2 = new URL(util.parseOrigin(url2).origin + path24);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -38733,8 +38737,8 @@ ${log || res.stderr}`
 var ORPHAN_WAIT_S = 30;
 async function processState(pid) {
   try {
-    const stat6 = await readFile(`/proc/${pid}/stat`, "utf8");
-    return stat6.slice(stat6.lastIndexOf(")") + 2).split(" ")[0];
+    const stat7 = await readFile(`/proc/${pid}/stat`, "utf8");
+    return stat7.slice(stat7.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -42477,14 +42481,28 @@ function analysisOf(result, overrides = {}) {
 function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
   const lastLook = result.adaptive?.looks.at(-1)?.look;
-  return compareRun(result, {
+  const comparison = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
     metric: settings2.metric,
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
     // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
-    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {}
+    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
+    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
+    ...result.baseline ? { test: "unpaired" } : {}
   });
+  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
+}
+function withStoredBaseline(c, baseline) {
+  if (baseline.sentinel.status !== "drifted") return c;
+  const reason = baseline.sentinel.reason;
+  return {
+    ...c,
+    verdict: "inconclusive",
+    decidingArms: [],
+    comparisons: c.comparisons.map((a) => ({ ...a, verdict: "inconclusive", decidingCells: [] })),
+    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
+  };
 }
 
 // src/pipeline/report-input.ts
@@ -42501,8 +42519,12 @@ function reportInputOf(result, comparison, fallbackRunUrl) {
 }
 
 // src/report/comparison-text.ts
-function renderComparisonText(c) {
-  const lines = [headline(c), ...design(c)];
+function renderComparisonText(c, baseline) {
+  const lines = [
+    headline(c),
+    ...baseline ? [describeStoredBaseline(baseline)] : [],
+    ...design(c)
+  ];
   for (const arm of c.comparisons) lines.push("", ...renderArm(c, arm));
   if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
   return `${lines.join("\n")}
@@ -42584,6 +42606,11 @@ function table(rows, right) {
   return rows.map(
     (r) => r.map((cell, i) => right[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i])).join("  ").trimEnd()
   );
+}
+function describeStoredBaseline(b) {
+  const commit3 = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
+  const mismatch = b.fingerprintMismatch?.length ? `; fingerprint mismatch allowed (${b.fingerprintMismatch.join(", ")} differ)` : "";
+  return `baseline: stored run ${b.runId}, ${commit3}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
 }
 
 // src/report/markdown-escape.ts
@@ -42877,6 +42904,7 @@ function headline2(ctx) {
     }
     parts.push(commits(ctx));
   }
+  if (result.baseline) parts.push(`\u{1F4E6} ${escapeMarkdown(describeStoredBaseline(result.baseline))}`);
   const partial2 = partialText(result);
   if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
   return parts.join(" \xB7 ");
@@ -44147,10 +44175,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path23) {
-  if (!path23)
+function getElementAtPath(obj, path24) {
+  if (!path24)
     return obj;
-  return path23.reduce((acc, key) => acc?.[key], obj);
+  return path24.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -44490,11 +44518,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path23, issues) {
+function prefixIssues(path24, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path23);
+    iss.path.unshift(path24);
     return iss;
   });
 }
@@ -44956,16 +44984,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path23 = []) => {
+  const processError = (error63, path24 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path24, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else {
-        const fullpath = [...path23, ...issue2.path];
+        const fullpath = [...path24, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -45004,17 +45032,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path23 = []) => {
+  const processError = (error63, path24 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path24, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
       } else {
-        const fullpath = [...path23, ...issue2.path];
+        const fullpath = [...path24, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -45053,8 +45081,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path23 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path23) {
+  const path24 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path24) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -62192,13 +62220,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path23 = ref.slice(1).split("/").filter(Boolean);
-  if (path23.length === 0) {
+  const path24 = ref.slice(1).split("/").filter(Boolean);
+  if (path24.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path23[0] === defsKey) {
-    const key = path23[1] === void 0 ? void 0 : decodeJSONPointerSegment(path23[1]);
+  if (path24[0] === defsKey) {
+    const key = path24[1] === void 0 ? void 0 : decodeJSONPointerSegment(path24[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -63156,6 +63184,20 @@ var resultsSchema = external_exports.looseObject({
     base: commitRef.optional(),
     head: commitRef.optional()
   }).optional(),
+  baseline: external_exports.looseObject({
+    runId: text,
+    commit: text.optional(),
+    ref: text.optional(),
+    storedAt: text,
+    measuredAt: text,
+    ageDays: finite,
+    fingerprintMismatch: external_exports.array(text).optional(),
+    sentinel: external_exports.looseObject({
+      status: external_exports.enum(["steady", "drifted", "skipped"]),
+      reason: text,
+      onDrift: external_exports.enum(["refuse", "inconclusive"])
+    })
+  }).optional(),
   samples: external_exports.array(sampleSchema),
   warnings: external_exports.array(text)
 });
@@ -63169,12 +63211,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path23) {
-  return path23.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path24) {
+  return path24.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path23) {
+function valueAt(doc, path24) {
   let v = doc;
-  for (const key of path23) {
+  for (const key of path24) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -63183,14 +63225,14 @@ function valueAt(doc, path23) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path23) {
+async function readResults(path24) {
   let text2;
   try {
-    text2 = await readFile8(path23, "utf8");
+    text2 = await readFile8(path24, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path23}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path24}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path23);
+  return parseResults(text2, path24);
 }
 function parseResults(text2, source) {
   let doc;
@@ -63280,6 +63322,15 @@ function positiveInt(flag) {
     return n;
   };
 }
+function nonNegativeInt(flag) {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
+      throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${value}'`);
+    }
+    return n;
+  };
+}
 function collectArm(value, previous = []) {
   const m = /^([^=]+)=(.+)$/.exec(value);
   if (!m)
@@ -63333,7 +63384,7 @@ function compareCommand() {
         renderMarkdownReport({ ...reportInputOf(result, comparison), commentId: flags.commentId })
       );
     } else {
-      process.stdout.write(renderComparisonText(comparison));
+      process.stdout.write(renderComparisonText(comparison, result.baseline));
     }
   });
 }
@@ -63540,13 +63591,13 @@ var SYSBENCH_OWNED_OPTIONS = {
   "--report-interval": "pgperf (always 1 second)"
 };
 var positiveInt2 = external_exports.number().int().positive();
-var nonNegativeInt = external_exports.number().int().nonnegative();
+var nonNegativeInt2 = external_exports.number().int().nonnegative();
 var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
 var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
 var nameField = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results.");
 var descriptionField = external_exports.string().default("").describe("What the workload shows and why.");
 var durationField = positiveInt2.default(60).describe("Seconds per measured run.");
-var warmupField = nonNegativeInt.default(10).describe("Seconds of the uncounted warm-up run per arm and cell (0 = none).");
+var warmupField = nonNegativeInt2.default(10).describe("Seconds of the uncounted warm-up run per arm and cell (0 = none).");
 var roundsField = positiveInt2.default(5).describe("Rounds: every cell runs every arm once per round.");
 var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
@@ -63574,14 +63625,14 @@ var cpusField = external_exports.union(
 ).optional().describe(
   'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.'
 );
-var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
+var retriesField = nonNegativeInt2.max(10).default(2).describe("Retries of a failed run before it is given up.");
 var scriptFile = external_exports.strictObject({
   file: external_exports.string().min(1).describe("Path of a pgbench script, relative to the workload file."),
   weight: positiveInt2.default(1).describe("Relative weight (pgbench -f file@weight).")
 });
 var initOptions = external_exports.strictObject({
   steps: external_exports.string().regex(/^[dtgGvpf]+$/, "init steps made of the letters d t g G v p f").default("dtgvp").describe("pgbench -I init steps (d, t, g, G, v, p, f)."),
-  partitions: nonNegativeInt.default(0).describe("--partitions=N for pgbench_accounts (0 = not partitioned)."),
+  partitions: nonNegativeInt2.default(0).describe("--partitions=N for pgbench_accounts (0 = not partitioned)."),
   fillfactor: external_exports.number().int().min(10).max(100).default(100).describe("--fillfactor for the pgbench tables."),
   unloggedTables: external_exports.boolean().default(false).describe("--unlogged-tables.")
 });
@@ -63733,7 +63784,7 @@ function workloadJsonSchema() {
 init_errors();
 
 // src/cli/execute-run.ts
-import path17 from "node:path";
+import path18 from "node:path";
 
 // src/pipeline/pipeline.ts
 import path16 from "node:path";
@@ -64965,15 +65016,15 @@ function parsePidStat(text2) {
   return { pid, comm: text2.slice(open4 + 1, close), cpu: utime + stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat6 = await readText(root, "proc/stat");
-  if (stat6 === void 0) return void 0;
+  const stat7 = await readText(root, "proc/stat");
+  if (stat7 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat6), procs };
+  return { cpu: parseProcStat(stat7), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -66391,19 +66442,304 @@ function archiveSink(store) {
   return state;
 }
 
+// src/pipeline/stored-baseline.ts
+import { stat as stat3 } from "node:fs/promises";
+import path17 from "node:path";
+init_fingerprint();
+init_store();
+init_errors();
+function parseBaselineSpec(value, name) {
+  const v = value.trim();
+  if (v === "same-job") return { kind: "same-job" };
+  if (v === "stored") return { kind: "stored" };
+  if (v.startsWith("stored:") && v.length > "stored:".length)
+    return { kind: "stored", ref: v.slice(7).trim() };
+  throw new UserError(
+    `${name} '${value}' is not a baseline; expected same-job, stored (the newest stored run) or stored:REF (a sha prefix or a ref name)`
+  );
+}
+var DEFAULT_SENTINEL_ROUNDS = 3;
+var DAY_MS2 = 24 * 3600 * 1e3;
+async function runStoredBaseline(req, options, deps) {
+  const head = headArm(req);
+  const workloads = req.workloads.map((w) => w.name);
+  const candidates = await candidateRuns(options, workloads);
+  const preliminary = candidates[0];
+  const preDoc = await options.store.load(preliminary.id);
+  const preBase = baselineArm(preDoc);
+  const { archive, ...measureDeps } = deps;
+  const rounds = req.rounds ?? Math.max(...req.workloads.map((w) => w.rounds));
+  const sentinelRounds = Math.min(options.sentinelRounds, rounds);
+  const installed = await binDirExists(preBase.binDir);
+  const warnings = [];
+  let sentinelDoc;
+  let skippedBecause;
+  if (sentinelRounds <= 0) skippedBecause = "no sentinel: --sentinel-rounds is 0";
+  else if (!installed) skippedBecause = `no sentinel: the baseline install is gone (${preBase.binDir})`;
+  if (skippedBecause === void 0) {
+    deps.logger.info(`sentinel: base ${preBase.binDir} and head interleaved for ${sentinelRounds} round(s)`);
+    const sentinel2 = await runPipeline(
+      {
+        ...req,
+        rounds: sentinelRounds,
+        arms: {
+          kind: "installed",
+          arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
+        },
+        runDir: path17.join(req.runDir, "sentinel")
+      },
+      measureDeps
+    );
+    sentinelDoc = sentinel2.result;
+  } else {
+    warnings.push(skippedBecause);
+  }
+  let headOnly;
+  const remaining = rounds - (sentinelDoc ? sentinelRounds : 0);
+  if (remaining > 0 && sentinelDoc?.status !== "interrupted") {
+    const measured = await runPipeline(
+      {
+        ...req,
+        rounds: remaining,
+        arms: { kind: "installed", arms: [head] },
+        runDir: path17.join(req.runDir, "head")
+      },
+      measureDeps
+    );
+    headOnly = measured.result;
+  }
+  const reference = sentinelDoc ?? headOnly;
+  const ignoreSettings = sentinelDoc === void 0;
+  const choice = chooseByFingerprint(candidates, reference.fingerprint, ignoreSettings);
+  const storedEntry = choice.run ?? preliminary;
+  const storedDoc = storedEntry.id === preDoc.runId ? preDoc : await options.store.load(storedEntry.id);
+  const mismatch = diffFingerprints(storedDoc.fingerprint, reference.fingerprint).filter(
+    (d) => !(ignoreSettings && d.fact === "settingsHash")
+  );
+  if (ignoreSettings) {
+    warnings.push(
+      "the settings hash was not compared: without a sentinel only head was measured in this job"
+    );
+  }
+  if (mismatch.length > 0) {
+    const facts = mismatch.map((d) => `${d.fact}: stored ${d.a ?? "(absent)"}, now ${d.b ?? "(absent)"}`);
+    if (!options.allowFingerprintMismatch) {
+      throw new UserError(
+        `the stored baseline ${storedEntry.id} (fingerprint ${storedDoc.fingerprint.id}) was measured under another environment than this run (fingerprint ${reference.fingerprint.id}): ${facts.join("; ")}. Measure a baseline on this machine, or pass --allow-fingerprint-mismatch to compare anyway`
+      );
+    }
+    warnings.push(
+      `fingerprint mismatch allowed (--allow-fingerprint-mismatch): the baseline ${storedEntry.id} was measured under another environment: ${facts.join("; ")}`
+    );
+  }
+  const storedBase = baselineArm(storedDoc);
+  let sentinel;
+  if (sentinelDoc && storedBase.binDir === preBase.binDir) {
+    sentinel = judgeSentinel(storedDoc, storedBase, sentinelDoc, options.onDrift);
+  } else {
+    const reason = skippedBecause ?? "no sentinel: the sentinel measured another install than the chosen baseline";
+    sentinel = { status: "skipped", reason, onDrift: options.onDrift };
+    if (!skippedBecause) warnings.push(reason);
+  }
+  if (sentinel.status === "drifted") warnings.push(sentinel.reason);
+  const now = options.now?.() ?? new Date(reference.startedAt);
+  const baseCommit = commitOf(storedDoc, storedBase);
+  const info = {
+    runId: storedDoc.runId,
+    ...baseCommit.sha !== void 0 ? { commit: baseCommit.sha } : {},
+    ...baseCommit.ref !== void 0 ? { ref: baseCommit.ref } : {},
+    storedAt: storedEntry.savedAt,
+    measuredAt: storedDoc.startedAt,
+    ageDays: Math.max(0, Math.round((now.getTime() - Date.parse(storedDoc.startedAt)) / DAY_MS2 * 10) / 10),
+    ...mismatch.length > 0 ? { fingerprintMismatch: mismatch.map((d) => d.fact) } : {},
+    sentinel
+  };
+  const merged = mergeRuns(
+    storedDoc,
+    storedBase,
+    head.label,
+    sentinelDoc,
+    headOnly,
+    sentinelRounds,
+    info,
+    warnings
+  );
+  const resultsFile = path17.join(req.runDir, RESULTS_FILE);
+  await writeResults(resultsFile, merged);
+  let archived;
+  let archiveError;
+  if (archive) {
+    try {
+      archived = { id: (await archive.save(merged)).id, description: archive.description };
+    } catch (e) {
+      archiveError = `could not save the run to ${archive.description}: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  if (sentinel.status === "drifted" && options.onDrift === "refuse") {
+    throw new UserError(
+      `${sentinel.reason}; refusing the comparison (--on-drift refuse). The results are in ${resultsFile}`
+    );
+  }
+  return {
+    result: merged,
+    comparison: analyse(merged),
+    resultsFile,
+    ...archived ? { archived } : {},
+    ...archiveError ? { archiveError } : {}
+  };
+}
+function headArm(req) {
+  if (req.arms.kind !== "installed" || req.arms.arms.length !== 1) {
+    throw new UserError(
+      "--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (e.g. --arm head=/opt/pg/bin)"
+    );
+  }
+  const head = req.arms.arms[0];
+  if (head.label === "base") {
+    throw new UserError(
+      `--arm base=${head.binDir}: with --baseline stored the stored run is the arm "base"; label the measured arm otherwise (e.g. head)`
+    );
+  }
+  return head;
+}
+async function candidateRuns(options, workloads) {
+  const listed = await options.store.list({ workload: workloads[0] });
+  const ofWorkloads = listed.filter((r) => workloads.every((w) => r.workloads.includes(w)));
+  const ref = options.ref;
+  const found = ref === void 0 ? ofWorkloads.filter((r) => r.status === "complete") : ofWorkloads.filter(
+    (r) => r.status !== "running" && commitMatches(baselineCommit(r.commits) ?? {}, ref)
+  );
+  if (found.length === 0) {
+    const what = `workload${workloads.length > 1 ? "s" : ""} ${workloads.join(", ")}`;
+    if (ref !== void 0) {
+      throw new UserError(
+        `--baseline stored:${ref}: no stored run of ${what} in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; see "pgperf store list --workload ${workloads[0]}" for the commits stored`
+      );
+    }
+    throw new UserError(
+      `--baseline stored: no complete stored run of ${what} in ${options.store.description} (any fingerprint); measure a baseline first (pgperf run ... with the store), and see "pgperf store list --workload ${workloads[0]}"`
+    );
+  }
+  return found;
+}
+function chooseByFingerprint(candidates, fingerprint, ignoreSettings) {
+  if (!ignoreSettings) return { run: candidates.find((c) => c.fingerprint === fingerprint.id) };
+  return {};
+}
+function baselineCommit(commits2) {
+  return commits2.length === 1 ? commits2[0] : commits2.find((c) => c.arm === "head") ?? commits2.at(-1);
+}
+function baselineArm(doc) {
+  const arms = doc.arms;
+  return arms.length === 1 ? arms[0] : arms.find((a) => a.label === "head") ?? arms.at(-1);
+}
+function commitOf(doc, arm) {
+  const build = arm.build ?? {};
+  const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+  const ref = typeof build.ref === "string" ? build.ref : source?.ref;
+  const sha = typeof build.sha === "string" ? build.sha : source?.sha;
+  return { ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+}
+async function binDirExists(binDir) {
+  try {
+    return (await stat3(path17.join(binDir, "postgres"))).isFile();
+  } catch {
+    return false;
+  }
+}
+function judgeSentinel(stored, storedBase, sentinel, onDrift) {
+  const settings2 = analysisOf(sentinel);
+  const doc = {
+    ...sentinel,
+    arms: [
+      { ...storedBase, label: "stored" },
+      { ...sentinel.arms[0], label: "now" }
+    ],
+    samples: [
+      ...stored.samples.filter((s) => s.arm === storedBase.label).map((s) => ({ ...s, arm: "stored" })),
+      ...sentinel.samples.filter((s) => s.arm === "base").map((s) => ({ ...s, arm: "now" }))
+    ],
+    warnings: []
+  };
+  const comparison = compareRun(doc, { ...settings2, test: "unpaired" });
+  const cells = comparison.comparisons[0]?.cells ?? [];
+  const moved = cells.filter((c) => drifted(c));
+  const what = `${settings2.metric}, threshold ${settings2.thresholdPct}%`;
+  if (moved.length === 0) {
+    const tested = cells.filter((c) => c.deltaPct !== null).length;
+    return {
+      status: "steady",
+      reason: `sentinel: the base install re-measured now did not move beyond the threshold in ${tested} cell(s) (${what})`,
+      onDrift
+    };
+  }
+  const list = moved.map((c) => `${c.id} ${c.deltaPct >= 0 ? "+" : ""}${c.deltaPct.toFixed(1)}%`).join(", ");
+  const effect = onDrift === "refuse" ? "the comparison is refused" : "the comparison is inconclusive";
+  return {
+    status: "drifted",
+    reason: `machine drift: the base install re-measured now differs from its stored samples beyond the threshold (${list}; ${what}): ${effect}`,
+    onDrift
+  };
+}
+function drifted(c) {
+  if (c.verdict === "regression" || c.verdict === "improvement") return true;
+  const ci = c.ci95;
+  const t = c.thresholdPct;
+  return ci !== null && (ci.lowerPct > t || ci.upperPct < -t);
+}
+function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly, sentinelRounds, info, warnings) {
+  const reference = sentinel ?? headOnly;
+  const cells = new Set(reference.plan.cells.map((c) => `${c.workload}@${c.clients}`));
+  const baseSamples = stored.samples.filter((s) => s.arm === storedBase.label && cells.has(`${s.workload}@${s.clients}`)).map((s) => ({ ...s, arm: "base" }));
+  const offset = sentinel ? sentinelRounds : 0;
+  const headSamples = [
+    ...sentinel?.samples.filter((s) => s.arm === headLabel) ?? [],
+    ...headOnly?.samples.map((s) => ({ ...s, round: s.round + offset })) ?? []
+  ];
+  const headInfo = reference.arms.find((a) => a.label === headLabel);
+  const executed = [
+    ...sentinel?.plan.executed.filter((e) => e.arm === headLabel) ?? [],
+    ...headOnly?.plan.executed.map((e) => ({ ...e, round: e.round + offset })) ?? []
+  ];
+  const statuses = [sentinel?.status, headOnly?.status].filter((s) => s !== void 0);
+  const status = statuses.find((s) => s !== "complete") ?? "complete";
+  const stopReason = [sentinel?.stopReason, headOnly?.stopReason].find((r) => r !== void 0);
+  const base = commitOf(stored, storedBase);
+  const last = headOnly ?? sentinel;
+  return {
+    ...reference,
+    status,
+    ...stopReason !== void 0 ? { stopReason } : {},
+    updatedAt: last.updatedAt,
+    arms: [{ ...storedBase, label: "base" }, headInfo],
+    plan: {
+      ...reference.plan,
+      rounds: Math.max(stored.plan.rounds, offset + (headOnly?.plan.rounds ?? 0)),
+      executed
+    },
+    source: {
+      ...reference.source,
+      base: { ...base, chosenBy: `stored run ${info.runId} (${info.ageDays} day(s) old)` }
+    },
+    baseline: info,
+    samples: [...baseSamples, ...headSamples],
+    warnings: [.../* @__PURE__ */ new Set([...sentinel?.warnings ?? [], ...headOnly?.warnings ?? [], ...warnings])]
+  };
+}
+
 // src/cli/validate.ts
 init_errors();
-import { stat as stat3 } from "node:fs/promises";
+import { stat as stat4 } from "node:fs/promises";
 async function checkTmpDir(dir) {
   if (dir === void 0) return;
-  const st = await stat3(dir).catch(() => void 0);
+  const st = await stat4(dir).catch(() => void 0);
   if (!st)
     throw new UserError(`--tmp-dir ${dir}: no such directory; create it or choose another (e.g. /tmp)`);
   if (!st.isDirectory())
     throw new UserError(`--tmp-dir ${dir}: not a directory; expected a directory (e.g. /tmp)`);
 }
 async function checkOutDir(dir) {
-  const st = await stat3(dir).catch(() => void 0);
+  const st = await stat4(dir).catch(() => void 0);
   if (st && !st.isDirectory()) {
     throw new UserError(`--out ${dir}: is a file; expected a directory for the results (created if missing)`);
   }
@@ -66418,7 +66754,7 @@ function checkArmCount(count2) {
 
 // src/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
-  const runDir = path17.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path18.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -66431,21 +66767,20 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path17.join(runDir, "results.json")}`);
-    const { outDir: _outDir, ...request2 } = options;
-    const outcome = await runPipeline(
-      { ...request2, runDir },
-      {
-        runner: nodeProcessRunner,
-        logger,
-        signal: controller.signal,
-        searchPath: process.env.PATH ?? "",
-        build: extra.build,
-        archive: extra.archive
-      }
-    );
+    logger.info(`results: ${path18.join(runDir, "results.json")}`);
+    const { outDir: _outDir, storedBaseline, ...request2 } = options;
+    const deps = {
+      runner: nodeProcessRunner,
+      logger,
+      signal: controller.signal,
+      searchPath: process.env.PATH ?? "",
+      build: extra.build,
+      archive: extra.archive
+    };
+    const outcome = storedBaseline ? await runStoredBaseline({ ...request2, runDir }, storedBaseline, deps) : await runPipeline({ ...request2, runDir }, deps);
     const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
-    if (extra.printComparison !== false) process.stdout.write(renderComparisonText(outcome.comparison));
+    if (extra.printComparison !== false)
+      process.stdout.write(renderComparisonText(outcome.comparison, outcome.result.baseline));
     print(`results written to ${outcome.resultsFile}
 `);
     if (outcome.archived)
@@ -66464,13 +66799,13 @@ import os10 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/store/dir-store.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { constants as constants5 } from "node:fs";
-import { access as access5, mkdir as mkdir6, open as open3, readdir as readdir5, readFile as readFile11, rename as rename3, rm as rm7, stat as stat4 } from "node:fs/promises";
-import path18 from "node:path";
+import { access as access5, mkdir as mkdir6, open as open3, readdir as readdir5, readFile as readFile11, rename as rename3, rm as rm7, stat as stat5 } from "node:fs/promises";
+import path19 from "node:path";
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -66479,8 +66814,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path18.join(dir, "runs");
-    this.indexDir = path18.join(dir, "index");
+    this.runsDir = path19.join(dir, "runs");
+    this.indexDir = path19.join(dir, "index");
   }
   dir;
   options;
@@ -66492,8 +66827,8 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path18.resolve(dir), options);
-    const st = await stat4(store.dir).catch((e) => {
+    const store = new _DirStore(path19.resolve(dir), options);
+    const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
     });
@@ -66564,10 +66899,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path18.join(this.runsDir, `${id}.json`);
+    return path19.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path18.join(this.indexDir, `${id}.json`);
+    return path19.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -66596,7 +66931,7 @@ var DirStore = class _DirStore {
       this.options.warn(`skipping ${file2}: ${errorMessage(e)}`);
       return void 0;
     }
-    const savedAt = (await stat4(file2)).mtime.toISOString();
+    const savedAt = (await stat5(file2)).mtime.toISOString();
     const entry = summarize2(doc, savedAt);
     try {
       await mkdir6(this.indexDir, { recursive: true });
@@ -66623,9 +66958,9 @@ var DirStore = class _DirStore {
   }
 };
 async function writeAtomically(file2, text2) {
-  const tmp = path18.join(
-    path18.dirname(file2),
-    `.${path18.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
+  const tmp = path19.join(
+    path19.dirname(file2),
+    `.${path19.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
   );
   const handle = await open3(tmp, "wx");
   try {
@@ -66659,8 +66994,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path19.isAbsolute(xdgDataHome) ? xdgDataHome : path19.join(home, ".local", "share");
-  return path19.join(base, "pgperf", "store");
+  const base = xdgDataHome && path20.isAbsolute(xdgDataHome) ? xdgDataHome : path20.join(home, ".local", "share");
+  return path20.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -66940,8 +67275,8 @@ function analyseSeries(series, options) {
 }
 
 // src/history/load-runs.ts
-import { readdir as readdir7, stat as stat5 } from "node:fs/promises";
-import path20 from "node:path";
+import { readdir as readdir7, stat as stat6 } from "node:fs/promises";
+import path21 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -66952,27 +67287,27 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path20.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path21.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
   let info;
   try {
-    info = await stat5(input2);
+    info = await stat6(input2);
   } catch (e) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path20.join(input2, "runs");
+  const runsDir = path21.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path20.join(runsDir, n));
+    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path21.join(runsDir, n));
   }
   const entries = await readdir7(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path20.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path21.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
-    return (await stat5(p)).isDirectory();
+    return (await stat6(p)).isDirectory();
   } catch {
     return false;
   }
@@ -67400,13 +67735,13 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir7, rename as rename4, writeFile as writeFile5 } from "node:fs/promises";
-import path21 from "node:path";
+import path22 from "node:path";
 async function writeSite(dir, files) {
   await mkdir7(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path21.join(dir, f.file);
-    const tmp = path21.join(dir, `.${f.file}.${process.pid}.tmp`);
+    const target = path22.join(dir, f.file);
+    const tmp = path22.join(dir, `.${f.file}.${process.pid}.tmp`);
     await writeFile5(tmp, f.html, "utf8");
     await rename4(tmp, target);
     written.push(target);
@@ -67484,7 +67819,7 @@ function parseRepoUrl(raw) {
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
 import { access as access6, readFile as readFile12 } from "node:fs/promises";
-import path22 from "node:path";
+import path23 from "node:path";
 async function loadWorkloadFile(file2) {
   let text2;
   try {
@@ -67517,10 +67852,10 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path22.dirname(path22.resolve(file2));
+  const dir = path23.dirname(path23.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path22.resolve(dir, script.file);
+    const resolved = path23.resolve(dir, script.file);
     try {
       await access6(resolved);
     } catch {
@@ -67647,8 +67982,8 @@ var Context = class {
       if (existsSync(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path23 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path23} does not exist${EOL}`);
+        const path24 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path24} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -71942,7 +72277,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path23) => path23.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path24) => path24.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -72377,7 +72712,7 @@ function nightlyCommand() {
     for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
     const store = await openCliStore(flags.store, logger, true);
     try {
-      const arm = await headArm(flags, logger);
+      const arm = await headArm2(flags, logger);
       const outcome = await executeRun(
         {
           arms: { kind: "installed", arms: [arm] },
@@ -72425,7 +72760,7 @@ function nightlyCommand() {
     }
   });
 }
-async function headArm(flags, logger) {
+async function headArm2(flags, logger) {
   if (flags.bin && flags.ref)
     throw new UserError("--bin and --ref both given: measure an install or build a ref");
   if (flags.bin) return { label: "head", binDir: flags.bin, settings: {} };
@@ -72695,13 +73030,35 @@ function runCommand() {
     "--data-checksums",
     "initdb with data checksums (default: off, pinned, since PG18 turned them on)",
     false
-  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--strict", 'refuse to measure when the machine check says "not fit for benchmarking"', false).option("--no-diagnostics", "do not sample wait events and counters during the runs").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option("-v, --verbose", "debug output", false);
+  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--strict", 'refuse to measure when the machine check says "not fit for benchmarking"', false).option("--no-diagnostics", "do not sample wait events and counters during the runs").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option(
+    "--baseline <same-job|stored[:REF]>",
+    "same-job: measure base here (default); stored: compare head with the newest stored run on this fingerprint; stored:REF: with the newest stored run of that sha prefix or ref",
+    "same-job"
+  ).option(
+    "--allow-fingerprint-mismatch",
+    "with --baseline stored: compare even when the stored run was measured under another environment (the report says so)",
+    false
+  ).option(
+    "--sentinel-rounds <n>",
+    "with --baseline stored: rounds re-measuring the stored base install with head, to detect machine drift (0: none)",
+    nonNegativeInt("--sentinel-rounds"),
+    DEFAULT_SENTINEL_ROUNDS
+  ).addOption(
+    new Option(
+      "--on-drift <action>",
+      "with --baseline stored: when the sentinel finds drift, refuse or mark inconclusive"
+    ).argParser(oneOf("--on-drift", ["refuse", "inconclusive"])).default("inconclusive")
+  ).option("-v, --verbose", "debug output", false);
   return addAdaptiveOptions(addAnalysisOptions(command, "run")).action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
+    const baseline = parseBaselineSpec(flags.baseline, "--baseline");
+    if (baseline.kind === "stored" && flags.store === false) {
+      throw new UserError("--baseline stored reads the baseline from the results store: drop --no-store");
+    }
     const sharded = flags.shard ? shardOf(workloads, flags) : void 0;
-    const arms = await armSource(flags);
+    const arms = baseline.kind === "stored" ? storedBaselineArms(flags) : await armSource(flags);
     const analysis = resolveAnalysis(analysisFromFlags(flags));
     const armCount = arms.kind === "installed" ? arms.arms.length : 2;
     const adaptive = adaptiveFromFlags(
@@ -72712,6 +73069,11 @@ function runCommand() {
     if (adaptive && flags.rounds !== void 0) {
       throw new UserError(
         "--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks"
+      );
+    }
+    if (adaptive && baseline.kind === "stored") {
+      throw new UserError(
+        "--baseline stored and --max-rounds/--time-budget both given: a stored baseline is compared once, give --rounds"
       );
     }
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
@@ -72733,7 +73095,16 @@ function runCommand() {
           runAs: flags.runAs,
           dataChecksums: flags.dataChecksums,
           tmpDir: flags.tmpDir,
-          outDir: flags.out
+          outDir: flags.out,
+          ...baseline.kind === "stored" && store ? {
+            storedBaseline: {
+              ...baseline.ref !== void 0 ? { ref: baseline.ref } : {},
+              store,
+              allowFingerprintMismatch: flags.allowFingerprintMismatch,
+              sentinelRounds: flags.sentinelRounds,
+              onDrift: flags.onDrift
+            }
+          } : {}
         },
         logger,
         {
@@ -72779,6 +73150,20 @@ function shardOf(workloads, flags) {
       allCells: effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })))
     }
   };
+}
+function storedBaselineArms(flags) {
+  if (wantsBuild(flags)) {
+    throw new UserError(
+      "--baseline stored compares an installed head: give --arm head=BINDIR, not --base/--head"
+    );
+  }
+  const arms = flags.arm ?? [];
+  if (arms.length !== 1) {
+    throw new UserError(
+      `--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (got ${arms.length})`
+    );
+  }
+  return { kind: "installed", arms: armsWithSettings(arms, flags.set) };
 }
 async function armSource(flags) {
   if (wantsBuild(flags)) {

@@ -12,6 +12,14 @@ var __require = /* @__PURE__ */ ((x) => typeof require !== "undefined" ? require
   if (typeof require !== "undefined") return require.apply(this, arguments);
   throw Error('Dynamic require of "' + x + '" is not supported');
 });
+var __esm = (fn, res, err) => function __init() {
+  if (err) throw err[0];
+  try {
+    return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
+  } catch (e) {
+    throw err = [e], e;
+  }
+};
 var __commonJS = (cb, mod) => function __require2() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
@@ -1079,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path21 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path26 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path21 && path21[0] !== "/") {
-          path21 = `/${path21}`;
+        if (path26 && path26[0] !== "/") {
+          path26 = `/${path26}`;
         }
-        return new URL(`${origin}${path21}`);
+        return new URL(`${origin}${path26}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1537,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path21, origin }
+          request: { method, path: path26, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path21);
+        debuglog("sending request to %s %s/%s", method, origin, path26);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path21, origin },
+          request: { method, path: path26, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path21,
+          path26,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path21, origin }
+          request: { method, path: path26, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path21);
+        debuglog("trailers received from %s %s/%s", method, origin, path26);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path21, origin },
+          request: { method, path: path26, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path21,
+          path26,
           error63.message
         );
       });
@@ -1618,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path21, origin }
+            request: { method, path: path26, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path21);
+          debuglog("sending request to %s %s/%s", method, origin, path26);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1683,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path21,
+        path: path26,
         method,
         body,
         headers,
@@ -1698,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path21 !== "string") {
+        if (typeof path26 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path21[0] !== "/" && !(path21.startsWith("http://") || path21.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path26[0] !== "/" && !(path26.startsWith("http://") || path26.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path21)) {
+        } else if (invalidPathRegex.test(path26)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1768,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path21, query) : path21;
+        this.path = query ? buildURL(path26, query) : path26;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -5790,7 +5798,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants7 = require_constants2();
+    var constants8 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5865,7 +5873,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants7.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants8.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5960,11 +5968,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants7.ERROR.OK) {
+          if (ret !== constants8.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants7.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants8.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants7.ERROR.PAUSED) {
+            } else if (ret === constants8.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5987,10 +5995,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants7.ERROR.OK) {
+        if (ret === constants8.ERROR.OK) {
           return null;
         }
-        if (ret === constants7.ERROR.PAUSED || ret === constants7.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants8.ERROR.PAUSED || ret === constants8.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6007,7 +6015,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants7.ERROR[ret], data);
+        return new HTTPParserError(message, constants8.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -6187,7 +6195,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants7.ERROR.PAUSED : 0;
+        return pause ? constants8.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6209,7 +6217,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6245,13 +6253,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -6461,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path21, host, upgrade, blocking, reset } = request2;
+      const { method, path: path26, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6542,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path21} HTTP/1.1\r
+      let header = `${method} ${path26} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7071,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path21, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path26, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7168,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path21;
+      headers[HTTP2_HEADER_PATH] = path26;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7521,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path21 = search ? `${pathname}${search}` : pathname;
+        const path26 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path21;
+        this.opts.path = path26;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8762,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path21 = "/",
+          path: path26 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path21;
+        opts.path = origin + path26;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10737,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path21) {
-      if (typeof path21 !== "string") {
-        return path21;
+    function safeUrl2(path26) {
+      if (typeof path26 !== "string") {
+        return path26;
       }
-      const pathSegments = path21.split("?");
+      const pathSegments = path26.split("?");
       if (pathSegments.length !== 2) {
-        return path21;
+        return path26;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path21, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path21);
+    function matchKey(mockDispatch2, { path: path26, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path26);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10772,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path21 }) => matchValue(safeUrl2(path21), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path26 }) => matchValue(safeUrl2(path26), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10810,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path21, method, body, headers, query } = opts;
+      const { path: path26, method, body, headers, query } = opts;
       return {
-        path: path21,
+        path: path26,
         method,
         body,
         headers,
@@ -11275,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path21, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path26, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path21,
+            Path: path26,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16157,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path21) {
-      for (let i = 0; i < path21.length; ++i) {
-        const code = path21.charCodeAt(i);
+    function validateCookiePath(path26) {
+      for (let i = 0; i < path26.length; ++i) {
+        const code = path26.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19079,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path21 = opts.path;
+          let path26 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path21 = `/${path21}`;
+            path26 = `/${path26}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path21);
+          url2 = new URL(util.parseOrigin(url2).origin + path26);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19151,6 +19159,6069 @@ var require_undici = __commonJS({
     module.exports.mockErrors = mockErrors;
     var { EventSource } = require_eventsource();
     module.exports.EventSource = EventSource;
+  }
+});
+
+// src/util/errors.ts
+function errorMessage(e) {
+  if (e instanceof Error) return e.message;
+  if (typeof e === "string") return e;
+  try {
+    return JSON.stringify(e);
+  } catch {
+    return String(e);
+  }
+}
+var UserError;
+var init_errors = __esm({
+  "src/util/errors.ts"() {
+    "use strict";
+    UserError = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "UserError";
+      }
+    };
+  }
+});
+
+// src/results/types.ts
+function cellId(cell) {
+  return `${cell.workload}@${cell.clients}`;
+}
+var RESULTS_SCHEMA_VERSION;
+var init_types = __esm({
+  "src/results/types.ts"() {
+    "use strict";
+    RESULTS_SCHEMA_VERSION = 1;
+  }
+});
+
+// src/env/fingerprint.ts
+import { createHash } from "node:crypto";
+function environmentFingerprint(result) {
+  const env = result.environment;
+  const facts = {
+    cpuModel: env.cpuModel,
+    cpuCount: String(env.cpuCount),
+    memoryGiB: String(Math.round(env.memoryBytes / 1024 ** 3)),
+    kernel: env.kernel,
+    os: env.os,
+    arch: env.arch,
+    settingsHash: env.settingsHash
+  };
+  for (const [fact, key] of OPTIONAL_FACTS) {
+    const value = env.facts?.[key];
+    if (value !== void 0 && value !== "") facts[fact] = value;
+  }
+  const builds2 = result.arms.map((a) => a.build).filter((b) => isObject(b));
+  const compilers = distinct(
+    builds2.map((b) => isObject(b.compiler) ? stringOf(b.compiler.version) : void 0)
+  );
+  if (compilers) facts.compiler = compilers;
+  const options = distinct(
+    builds2.map((b) => Array.isArray(b.options) ? b.options.map(String).join(" ") : void 0)
+  );
+  if (options !== void 0) facts.buildOptions = options;
+  const buildSystems = distinct(builds2.map((b) => stringOf(b.buildSystem)));
+  if (buildSystems) facts.buildSystem = buildSystems;
+  for (const client of result.clients ?? []) facts[`client.${client.tool}`] = client.version;
+  return { id: fingerprintId(facts), facts };
+}
+function fingerprintId(facts) {
+  return sha256Hex(canonicalJson(facts)).slice(0, FINGERPRINT_ID_LENGTH);
+}
+function workloadHash(spec) {
+  const relevant = isObject(spec) ? Object.fromEntries(
+    Object.entries(spec).filter(([k]) => !WORKLOAD_HASH_IGNORED.includes(k))
+  ) : spec;
+  return sha256Hex(canonicalJson(relevant)).slice(0, FINGERPRINT_ID_LENGTH);
+}
+function diffFingerprints(a, b) {
+  const names = [.../* @__PURE__ */ new Set([...Object.keys(a.facts), ...Object.keys(b.facts)])].sort();
+  return names.filter((fact) => a.facts[fact] !== b.facts[fact]).map((fact) => ({ fact, a: a.facts[fact], b: b.facts[fact] }));
+}
+function canonicalJson(value) {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
+  if (!isObject(value)) return value;
+  const out = {};
+  for (const key of Object.keys(value).sort()) {
+    if (value[key] !== void 0) out[key] = sortKeys(value[key]);
+  }
+  return out;
+}
+function distinct(values) {
+  const set2 = [...new Set(values.filter((v) => v !== void 0))].sort();
+  return set2.length ? set2.join(" | ") : void 0;
+}
+function stringOf(v) {
+  return typeof v === "string" ? v : void 0;
+}
+function sha256Hex(text2) {
+  return createHash("sha256").update(text2).digest("hex");
+}
+function isObject(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+var FINGERPRINT_ID_LENGTH, OPTIONAL_FACTS, WORKLOAD_HASH_IGNORED;
+var init_fingerprint = __esm({
+  "src/env/fingerprint.ts"() {
+    "use strict";
+    FINGERPRINT_ID_LENGTH = 16;
+    OPTIONAL_FACTS = [
+      ["smt", "smtControl"],
+      ["governor", "governor"],
+      ["cpuidleDriver", "cpuidleDriver"],
+      ["runnerLabel", "runnerLabel"]
+    ];
+    WORKLOAD_HASH_IGNORED = [
+      "name",
+      "description",
+      "rounds",
+      "threshold",
+      "retries",
+      "clients",
+      "maxIgnoredErrorsPct"
+    ];
+  }
+});
+
+// src/store/store.ts
+import { createHash as createHash2 } from "node:crypto";
+function runIdOf(result) {
+  if (result.runId !== void 0) {
+    if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
+      throw new UserError(
+        `runId ${JSON.stringify(result.runId)} is not a valid run id; expected letters, digits, ".", "_" and "-" (at most 128)`
+      );
+    }
+    return result.runId;
+  }
+  const started = new Date(result.startedAt);
+  if (Number.isNaN(started.getTime())) {
+    throw new UserError(`startedAt ${JSON.stringify(result.startedAt)} is not an ISO date-time`);
+  }
+  const compact = started.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const identity = canonicalJson({
+    startedAt: result.startedAt,
+    hostname: result.environment?.hostname,
+    seed: result.plan?.seed
+  });
+  return `${compact}-${createHash2("sha256").update(identity).digest("hex").slice(0, 8)}`;
+}
+function checkRunId(id) {
+  if (!RUN_ID.test(id)) {
+    throw new UserError(
+      `run id '${id}' is not valid; expected an id as printed by "pgperf store list" (letters, digits, ".", "_", "-")`
+    );
+  }
+  return id;
+}
+function documentToStore(result, where) {
+  checkSchemaVersion(result.schemaVersion, where);
+  const runId = runIdOf(result);
+  return { ...result, runId, fingerprint: result.fingerprint ?? environmentFingerprint(result) };
+}
+function checkSchemaVersion(version2, where) {
+  if (version2 === RESULTS_SCHEMA_VERSION) return;
+  if (typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION) {
+    throw new UserError(
+      `${where}: schemaVersion ${version2} is newer than this pgperf reads (${RESULTS_SCHEMA_VERSION}); upgrade pgperf to read it`
+    );
+  }
+  throw new UserError(
+    `${where}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}`
+  );
+}
+function summarize(doc, savedAt) {
+  const commits2 = doc.arms.map((arm) => {
+    const build = arm.build ?? {};
+    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+    const ref = typeof build.ref === "string" ? build.ref : source?.ref;
+    const sha = typeof build.sha === "string" ? build.sha : source?.sha;
+    return { arm: arm.label, ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+  });
+  const workloads = [...new Set(doc.plan.cells.map((c) => c.workload))];
+  return {
+    id: doc.runId,
+    savedAt,
+    startedAt: doc.startedAt,
+    status: doc.status,
+    fingerprint: doc.fingerprint.id,
+    ...doc.source?.repository !== void 0 ? { repository: doc.source.repository } : {},
+    commits: commits2,
+    workloads,
+    cells: doc.plan.cells.length,
+    samples: doc.samples.length
+  };
+}
+function resolveFilter(filter = {}) {
+  const out = {};
+  const text2 = (name, v) => {
+    if (v === void 0) return void 0;
+    if (v.trim() === "") throw new UserError(`--${name} must not be empty`);
+    return v.trim();
+  };
+  out.commit = text2("commit", filter.commit);
+  out.arm = text2("arm", filter.arm);
+  out.workload = text2("workload", filter.workload);
+  const fp = text2("fingerprint", filter.fingerprint);
+  if (fp !== void 0) {
+    if (!/^[0-9a-f]{1,16}$/i.test(fp)) {
+      throw new UserError(`--fingerprint must be a fingerprint id or its prefix (hex), got '${fp}'`);
+    }
+    out.fingerprint = fp.toLowerCase();
+  }
+  if (filter.since !== void 0) out.sinceMs = parseDate("since", filter.since);
+  if (filter.until !== void 0) {
+    const t = parseDate("until", filter.until);
+    out.untilMs = DATE_ONLY.test(filter.until.trim()) ? t + DAY_MS : t + 1;
+  }
+  if (filter.limit !== void 0) {
+    if (!Number.isSafeInteger(filter.limit) || filter.limit <= 0) {
+      throw new UserError(`--limit must be a positive integer, got '${filter.limit}'`);
+    }
+    out.limit = filter.limit;
+  }
+  for (const k of Object.keys(out)) if (out[k] === void 0) delete out[k];
+  return out;
+}
+function parseDate(name, value) {
+  const v = value.trim();
+  const t = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v) : NaN;
+  if (Number.isNaN(t)) {
+    throw new UserError(
+      `--${name} must be an ISO date or date-time such as 2026-11-23 or 2026-11-23T14:00:00Z, got '${value}'`
+    );
+  }
+  return t;
+}
+function matchesFilter(run3, f) {
+  if (f.fingerprint !== void 0 && !run3.fingerprint.startsWith(f.fingerprint)) return false;
+  if (f.workload !== void 0 && !run3.workloads.includes(f.workload)) return false;
+  const started = Date.parse(run3.startedAt);
+  if (f.sinceMs !== void 0 && !(started >= f.sinceMs)) return false;
+  if (f.untilMs !== void 0 && !(started < f.untilMs)) return false;
+  const arms = f.arm === void 0 ? run3.commits : run3.commits.filter((c) => c.arm === f.arm);
+  if (f.arm !== void 0 && arms.length === 0) return false;
+  if (f.commit !== void 0 && !arms.some((c) => commitMatches(c, f.commit))) return false;
+  return true;
+}
+function commitMatches(c, wanted) {
+  if (c.ref === wanted) return true;
+  return /^[0-9a-f]+$/i.test(wanted) && c.sha !== void 0 && c.sha.toLowerCase().startsWith(wanted.toLowerCase());
+}
+function newestFirst(a, b) {
+  const d = Date.parse(b.startedAt) - Date.parse(a.startedAt);
+  return d !== 0 ? d : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+var RUN_ID, DATE_ONLY, DAY_MS;
+var init_store = __esm({
+  "src/store/store.ts"() {
+    "use strict";
+    init_fingerprint();
+    init_types();
+    init_errors();
+    RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+    DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+    DAY_MS = 24 * 3600 * 1e3;
+  }
+});
+
+// node_modules/postgres-array/index.js
+var require_postgres_array = __commonJS({
+  "node_modules/postgres-array/index.js"(exports) {
+    "use strict";
+    exports.parse = function(source, transform2) {
+      return new ArrayParser(source, transform2).parse();
+    };
+    var ArrayParser = class _ArrayParser {
+      constructor(source, transform2) {
+        this.source = source;
+        this.transform = transform2 || identity;
+        this.position = 0;
+        this.entries = [];
+        this.recorded = [];
+        this.dimension = 0;
+      }
+      isEof() {
+        return this.position >= this.source.length;
+      }
+      nextCharacter() {
+        var character = this.source[this.position++];
+        if (character === "\\") {
+          return {
+            value: this.source[this.position++],
+            escaped: true
+          };
+        }
+        return {
+          value: character,
+          escaped: false
+        };
+      }
+      record(character) {
+        this.recorded.push(character);
+      }
+      newEntry(includeEmpty) {
+        var entry;
+        if (this.recorded.length > 0 || includeEmpty) {
+          entry = this.recorded.join("");
+          if (entry === "NULL" && !includeEmpty) {
+            entry = null;
+          }
+          if (entry !== null) entry = this.transform(entry);
+          this.entries.push(entry);
+          this.recorded = [];
+        }
+      }
+      consumeDimensions() {
+        if (this.source[0] === "[") {
+          while (!this.isEof()) {
+            var char = this.nextCharacter();
+            if (char.value === "=") break;
+          }
+        }
+      }
+      parse(nested) {
+        var character, parser, quote2;
+        this.consumeDimensions();
+        while (!this.isEof()) {
+          character = this.nextCharacter();
+          if (character.value === "{" && !quote2) {
+            this.dimension++;
+            if (this.dimension > 1) {
+              parser = new _ArrayParser(this.source.substr(this.position - 1), this.transform);
+              this.entries.push(parser.parse(true));
+              this.position += parser.position - 2;
+            }
+          } else if (character.value === "}" && !quote2) {
+            this.dimension--;
+            if (!this.dimension) {
+              this.newEntry();
+              if (nested) return this.entries;
+            }
+          } else if (character.value === '"' && !character.escaped) {
+            if (quote2) this.newEntry(true);
+            quote2 = !quote2;
+          } else if (character.value === "," && !quote2) {
+            this.newEntry();
+          } else {
+            this.record(character.value);
+          }
+        }
+        if (this.dimension !== 0) {
+          throw new Error("array dimension not balanced");
+        }
+        return this.entries;
+      }
+    };
+    function identity(value) {
+      return value;
+    }
+  }
+});
+
+// node_modules/pg-types/lib/arrayParser.js
+var require_arrayParser = __commonJS({
+  "node_modules/pg-types/lib/arrayParser.js"(exports, module) {
+    var array2 = require_postgres_array();
+    module.exports = {
+      create: function(source, transform2) {
+        return {
+          parse: function() {
+            return array2.parse(source, transform2);
+          }
+        };
+      }
+    };
+  }
+});
+
+// node_modules/postgres-date/index.js
+var require_postgres_date = __commonJS({
+  "node_modules/postgres-date/index.js"(exports, module) {
+    "use strict";
+    var DATE_TIME = /(\d{1,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,})?.*?( BC)?$/;
+    var DATE = /^(\d{1,})-(\d{2})-(\d{2})( BC)?$/;
+    var TIME_ZONE = /([Z+-])(\d{2})?:?(\d{2})?:?(\d{2})?/;
+    var INFINITY = /^-?infinity$/;
+    module.exports = function parseDate2(isoDate) {
+      if (INFINITY.test(isoDate)) {
+        return Number(isoDate.replace("i", "I"));
+      }
+      var matches = DATE_TIME.exec(isoDate);
+      if (!matches) {
+        return getDate(isoDate) || null;
+      }
+      var isBC = !!matches[8];
+      var year = parseInt(matches[1], 10);
+      if (isBC) {
+        year = bcYearToNegativeYear(year);
+      }
+      var month = parseInt(matches[2], 10) - 1;
+      var day = matches[3];
+      var hour = parseInt(matches[4], 10);
+      var minute = parseInt(matches[5], 10);
+      var second = parseInt(matches[6], 10);
+      var ms = matches[7];
+      ms = ms ? 1e3 * parseFloat(ms) : 0;
+      var date5;
+      var offset = timeZoneOffset(isoDate);
+      if (offset != null) {
+        date5 = new Date(Date.UTC(year, month, day, hour, minute, second, ms));
+        if (is0To99(year)) {
+          date5.setUTCFullYear(year);
+        }
+        if (offset !== 0) {
+          date5.setTime(date5.getTime() - offset);
+        }
+      } else {
+        date5 = new Date(year, month, day, hour, minute, second, ms);
+        if (is0To99(year)) {
+          date5.setFullYear(year);
+        }
+      }
+      return date5;
+    };
+    function getDate(isoDate) {
+      var matches = DATE.exec(isoDate);
+      if (!matches) {
+        return;
+      }
+      var year = parseInt(matches[1], 10);
+      var isBC = !!matches[4];
+      if (isBC) {
+        year = bcYearToNegativeYear(year);
+      }
+      var month = parseInt(matches[2], 10) - 1;
+      var day = matches[3];
+      var date5 = new Date(year, month, day);
+      if (is0To99(year)) {
+        date5.setFullYear(year);
+      }
+      return date5;
+    }
+    function timeZoneOffset(isoDate) {
+      if (isoDate.endsWith("+00")) {
+        return 0;
+      }
+      var zone = TIME_ZONE.exec(isoDate.split(" ")[1]);
+      if (!zone) return;
+      var type = zone[1];
+      if (type === "Z") {
+        return 0;
+      }
+      var sign = type === "-" ? -1 : 1;
+      var offset = parseInt(zone[2], 10) * 3600 + parseInt(zone[3] || 0, 10) * 60 + parseInt(zone[4] || 0, 10);
+      return offset * sign * 1e3;
+    }
+    function bcYearToNegativeYear(year) {
+      return -(year - 1);
+    }
+    function is0To99(num3) {
+      return num3 >= 0 && num3 < 100;
+    }
+  }
+});
+
+// node_modules/xtend/mutable.js
+var require_mutable = __commonJS({
+  "node_modules/xtend/mutable.js"(exports, module) {
+    module.exports = extend2;
+    var hasOwnProperty = Object.prototype.hasOwnProperty;
+    function extend2(target) {
+      for (var i = 1; i < arguments.length; i++) {
+        var source = arguments[i];
+        for (var key in source) {
+          if (hasOwnProperty.call(source, key)) {
+            target[key] = source[key];
+          }
+        }
+      }
+      return target;
+    }
+  }
+});
+
+// node_modules/postgres-interval/index.js
+var require_postgres_interval = __commonJS({
+  "node_modules/postgres-interval/index.js"(exports, module) {
+    "use strict";
+    var extend2 = require_mutable();
+    module.exports = PostgresInterval;
+    function PostgresInterval(raw) {
+      if (!(this instanceof PostgresInterval)) {
+        return new PostgresInterval(raw);
+      }
+      extend2(this, parse5(raw));
+    }
+    var properties = ["seconds", "minutes", "hours", "days", "months", "years"];
+    PostgresInterval.prototype.toPostgres = function() {
+      var filtered = properties.filter(this.hasOwnProperty, this);
+      if (this.milliseconds && filtered.indexOf("seconds") < 0) {
+        filtered.push("seconds");
+      }
+      if (filtered.length === 0) return "0";
+      return filtered.map(function(property) {
+        var value = this[property] || 0;
+        if (property === "seconds" && this.milliseconds) {
+          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/\.?0+$/, "");
+        }
+        return value + " " + property;
+      }, this).join(" ");
+    };
+    var propertiesISOEquivalent = {
+      years: "Y",
+      months: "M",
+      days: "D",
+      hours: "H",
+      minutes: "M",
+      seconds: "S"
+    };
+    var dateProperties = ["years", "months", "days"];
+    var timeProperties = ["hours", "minutes", "seconds"];
+    PostgresInterval.prototype.toISOString = PostgresInterval.prototype.toISO = function() {
+      var datePart = dateProperties.map(buildProperty, this).join("");
+      var timePart = timeProperties.map(buildProperty, this).join("");
+      return "P" + datePart + "T" + timePart;
+      function buildProperty(property) {
+        var value = this[property] || 0;
+        if (property === "seconds" && this.milliseconds) {
+          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/0+$/, "");
+        }
+        return value + propertiesISOEquivalent[property];
+      }
+    };
+    var NUMBER = "([+-]?\\d+)";
+    var YEAR = NUMBER + "\\s+years?";
+    var MONTH = NUMBER + "\\s+mons?";
+    var DAY = NUMBER + "\\s+days?";
+    var TIME = "([+-])?([\\d]*):(\\d\\d):(\\d\\d)\\.?(\\d{1,6})?";
+    var INTERVAL = new RegExp([YEAR, MONTH, DAY, TIME].map(function(regexString) {
+      return "(" + regexString + ")?";
+    }).join("\\s*"));
+    var positions = {
+      years: 2,
+      months: 4,
+      days: 6,
+      hours: 9,
+      minutes: 10,
+      seconds: 11,
+      milliseconds: 12
+    };
+    var negatives = ["hours", "minutes", "seconds", "milliseconds"];
+    function parseMilliseconds(fraction) {
+      var microseconds = fraction + "000000".slice(fraction.length);
+      return parseInt(microseconds, 10) / 1e3;
+    }
+    function parse5(interval) {
+      if (!interval) return {};
+      var matches = INTERVAL.exec(interval);
+      var isNegative = matches[8] === "-";
+      return Object.keys(positions).reduce(function(parsed, property) {
+        var position = positions[property];
+        var value = matches[position];
+        if (!value) return parsed;
+        value = property === "milliseconds" ? parseMilliseconds(value) : parseInt(value, 10);
+        if (!value) return parsed;
+        if (isNegative && ~negatives.indexOf(property)) {
+          value *= -1;
+        }
+        parsed[property] = value;
+        return parsed;
+      }, {});
+    }
+  }
+});
+
+// node_modules/postgres-bytea/index.js
+var require_postgres_bytea = __commonJS({
+  "node_modules/postgres-bytea/index.js"(exports, module) {
+    "use strict";
+    var bufferFrom = Buffer.from || Buffer;
+    module.exports = function parseBytea(input2) {
+      if (/^\\x/.test(input2)) {
+        return bufferFrom(input2.substr(2), "hex");
+      }
+      var output2 = "";
+      var i = 0;
+      while (i < input2.length) {
+        if (input2[i] !== "\\") {
+          output2 += input2[i];
+          ++i;
+        } else {
+          if (/[0-7]{3}/.test(input2.substr(i + 1, 3))) {
+            output2 += String.fromCharCode(parseInt(input2.substr(i + 1, 3), 8));
+            i += 4;
+          } else {
+            var backslashes = 1;
+            while (i + backslashes < input2.length && input2[i + backslashes] === "\\") {
+              backslashes++;
+            }
+            for (var k = 0; k < Math.floor(backslashes / 2); ++k) {
+              output2 += "\\";
+            }
+            i += Math.floor(backslashes / 2) * 2;
+          }
+        }
+      }
+      return bufferFrom(output2, "binary");
+    };
+  }
+});
+
+// node_modules/pg-types/lib/textParsers.js
+var require_textParsers = __commonJS({
+  "node_modules/pg-types/lib/textParsers.js"(exports, module) {
+    var array2 = require_postgres_array();
+    var arrayParser = require_arrayParser();
+    var parseDate2 = require_postgres_date();
+    var parseInterval = require_postgres_interval();
+    var parseByteA = require_postgres_bytea();
+    function allowNull(fn) {
+      return function nullAllowed(value) {
+        if (value === null) return value;
+        return fn(value);
+      };
+    }
+    function parseBool(value) {
+      if (value === null) return value;
+      return value === "TRUE" || value === "t" || value === "true" || value === "y" || value === "yes" || value === "on" || value === "1";
+    }
+    function parseBoolArray(value) {
+      if (!value) return null;
+      return array2.parse(value, parseBool);
+    }
+    function parseBaseTenInt(string4) {
+      return parseInt(string4, 10);
+    }
+    function parseIntegerArray(value) {
+      if (!value) return null;
+      return array2.parse(value, allowNull(parseBaseTenInt));
+    }
+    function parseBigIntegerArray(value) {
+      if (!value) return null;
+      return array2.parse(value, allowNull(function(entry) {
+        return parseBigInteger(entry).trim();
+      }));
+    }
+    var parsePointArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parsePoint(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseFloatArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parseFloat(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseStringArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value);
+      return p.parse();
+    };
+    var parseDateArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parseDate2(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseIntervalArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parseInterval(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseByteAArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      return array2.parse(value, allowNull(parseByteA));
+    };
+    var parseInteger = function(value) {
+      return parseInt(value, 10);
+    };
+    var parseBigInteger = function(value) {
+      var valStr = String(value);
+      if (/^\d+$/.test(valStr)) {
+        return valStr;
+      }
+      return value;
+    };
+    var parseJsonArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      return array2.parse(value, allowNull(JSON.parse));
+    };
+    var parsePoint = function(value) {
+      if (value[0] !== "(") {
+        return null;
+      }
+      value = value.substring(1, value.length - 1).split(",");
+      return {
+        x: parseFloat(value[0]),
+        y: parseFloat(value[1])
+      };
+    };
+    var parseCircle = function(value) {
+      if (value[0] !== "<" && value[1] !== "(") {
+        return null;
+      }
+      var point = "(";
+      var radius = "";
+      var pointParsed = false;
+      for (var i = 2; i < value.length - 1; i++) {
+        if (!pointParsed) {
+          point += value[i];
+        }
+        if (value[i] === ")") {
+          pointParsed = true;
+          continue;
+        } else if (!pointParsed) {
+          continue;
+        }
+        if (value[i] === ",") {
+          continue;
+        }
+        radius += value[i];
+      }
+      var result = parsePoint(point);
+      result.radius = parseFloat(radius);
+      return result;
+    };
+    var init = function(register2) {
+      register2(20, parseBigInteger);
+      register2(21, parseInteger);
+      register2(23, parseInteger);
+      register2(26, parseInteger);
+      register2(700, parseFloat);
+      register2(701, parseFloat);
+      register2(16, parseBool);
+      register2(1082, parseDate2);
+      register2(1114, parseDate2);
+      register2(1184, parseDate2);
+      register2(600, parsePoint);
+      register2(651, parseStringArray);
+      register2(718, parseCircle);
+      register2(1e3, parseBoolArray);
+      register2(1001, parseByteAArray);
+      register2(1005, parseIntegerArray);
+      register2(1007, parseIntegerArray);
+      register2(1028, parseIntegerArray);
+      register2(1016, parseBigIntegerArray);
+      register2(1017, parsePointArray);
+      register2(1021, parseFloatArray);
+      register2(1022, parseFloatArray);
+      register2(1231, parseFloatArray);
+      register2(1014, parseStringArray);
+      register2(1015, parseStringArray);
+      register2(1008, parseStringArray);
+      register2(1009, parseStringArray);
+      register2(1040, parseStringArray);
+      register2(1041, parseStringArray);
+      register2(1115, parseDateArray);
+      register2(1182, parseDateArray);
+      register2(1185, parseDateArray);
+      register2(1186, parseInterval);
+      register2(1187, parseIntervalArray);
+      register2(17, parseByteA);
+      register2(114, JSON.parse.bind(JSON));
+      register2(3802, JSON.parse.bind(JSON));
+      register2(199, parseJsonArray);
+      register2(3807, parseJsonArray);
+      register2(3907, parseStringArray);
+      register2(2951, parseStringArray);
+      register2(791, parseStringArray);
+      register2(1183, parseStringArray);
+      register2(1270, parseStringArray);
+    };
+    module.exports = {
+      init
+    };
+  }
+});
+
+// node_modules/pg-int8/index.js
+var require_pg_int8 = __commonJS({
+  "node_modules/pg-int8/index.js"(exports, module) {
+    "use strict";
+    var BASE = 1e6;
+    function readInt8(buffer) {
+      var high = buffer.readInt32BE(0);
+      var low = buffer.readUInt32BE(4);
+      var sign = "";
+      if (high < 0) {
+        high = ~high + (low === 0);
+        low = ~low + 1 >>> 0;
+        sign = "-";
+      }
+      var result = "";
+      var carry;
+      var t;
+      var digits;
+      var pad;
+      var l;
+      var i;
+      {
+        carry = high % BASE;
+        high = high / BASE >>> 0;
+        t = 4294967296 * carry + low;
+        low = t / BASE >>> 0;
+        digits = "" + (t - BASE * low);
+        if (low === 0 && high === 0) {
+          return sign + digits + result;
+        }
+        pad = "";
+        l = 6 - digits.length;
+        for (i = 0; i < l; i++) {
+          pad += "0";
+        }
+        result = pad + digits + result;
+      }
+      {
+        carry = high % BASE;
+        high = high / BASE >>> 0;
+        t = 4294967296 * carry + low;
+        low = t / BASE >>> 0;
+        digits = "" + (t - BASE * low);
+        if (low === 0 && high === 0) {
+          return sign + digits + result;
+        }
+        pad = "";
+        l = 6 - digits.length;
+        for (i = 0; i < l; i++) {
+          pad += "0";
+        }
+        result = pad + digits + result;
+      }
+      {
+        carry = high % BASE;
+        high = high / BASE >>> 0;
+        t = 4294967296 * carry + low;
+        low = t / BASE >>> 0;
+        digits = "" + (t - BASE * low);
+        if (low === 0 && high === 0) {
+          return sign + digits + result;
+        }
+        pad = "";
+        l = 6 - digits.length;
+        for (i = 0; i < l; i++) {
+          pad += "0";
+        }
+        result = pad + digits + result;
+      }
+      {
+        carry = high % BASE;
+        t = 4294967296 * carry + low;
+        digits = "" + t % BASE;
+        return sign + digits + result;
+      }
+    }
+    module.exports = readInt8;
+  }
+});
+
+// node_modules/pg-types/lib/binaryParsers.js
+var require_binaryParsers = __commonJS({
+  "node_modules/pg-types/lib/binaryParsers.js"(exports, module) {
+    var parseInt64 = require_pg_int8();
+    var parseBits = function(data, bits, offset, invert, callback) {
+      offset = offset || 0;
+      invert = invert || false;
+      callback = callback || function(lastValue, newValue, bits2) {
+        return lastValue * Math.pow(2, bits2) + newValue;
+      };
+      var offsetBytes = offset >> 3;
+      var inv = function(value) {
+        if (invert) {
+          return ~value & 255;
+        }
+        return value;
+      };
+      var mask = 255;
+      var firstBits = 8 - offset % 8;
+      if (bits < firstBits) {
+        mask = 255 << 8 - bits & 255;
+        firstBits = bits;
+      }
+      if (offset) {
+        mask = mask >> offset % 8;
+      }
+      var result = 0;
+      if (offset % 8 + bits >= 8) {
+        result = callback(0, inv(data[offsetBytes]) & mask, firstBits);
+      }
+      var bytes = bits + offset >> 3;
+      for (var i = offsetBytes + 1; i < bytes; i++) {
+        result = callback(result, inv(data[i]), 8);
+      }
+      var lastBits = (bits + offset) % 8;
+      if (lastBits > 0) {
+        result = callback(result, inv(data[bytes]) >> 8 - lastBits, lastBits);
+      }
+      return result;
+    };
+    var parseFloatFromBits = function(data, precisionBits, exponentBits) {
+      var bias = Math.pow(2, exponentBits - 1) - 1;
+      var sign = parseBits(data, 1);
+      var exponent = parseBits(data, exponentBits, 1);
+      if (exponent === 0) {
+        return 0;
+      }
+      var precisionBitsCounter = 1;
+      var parsePrecisionBits = function(lastValue, newValue, bits) {
+        if (lastValue === 0) {
+          lastValue = 1;
+        }
+        for (var i = 1; i <= bits; i++) {
+          precisionBitsCounter /= 2;
+          if ((newValue & 1 << bits - i) > 0) {
+            lastValue += precisionBitsCounter;
+          }
+        }
+        return lastValue;
+      };
+      var mantissa = parseBits(data, precisionBits, exponentBits + 1, false, parsePrecisionBits);
+      if (exponent == Math.pow(2, exponentBits + 1) - 1) {
+        if (mantissa === 0) {
+          return sign === 0 ? Infinity : -Infinity;
+        }
+        return NaN;
+      }
+      return (sign === 0 ? 1 : -1) * Math.pow(2, exponent - bias) * mantissa;
+    };
+    var parseInt16 = function(value) {
+      if (parseBits(value, 1) == 1) {
+        return -1 * (parseBits(value, 15, 1, true) + 1);
+      }
+      return parseBits(value, 15, 1);
+    };
+    var parseInt32 = function(value) {
+      if (parseBits(value, 1) == 1) {
+        return -1 * (parseBits(value, 31, 1, true) + 1);
+      }
+      return parseBits(value, 31, 1);
+    };
+    var parseFloat32 = function(value) {
+      return parseFloatFromBits(value, 23, 8);
+    };
+    var parseFloat64 = function(value) {
+      return parseFloatFromBits(value, 52, 11);
+    };
+    var parseNumeric = function(value) {
+      var sign = parseBits(value, 16, 32);
+      if (sign == 49152) {
+        return NaN;
+      }
+      var weight = Math.pow(1e4, parseBits(value, 16, 16));
+      var result = 0;
+      var digits = [];
+      var ndigits = parseBits(value, 16);
+      for (var i = 0; i < ndigits; i++) {
+        result += parseBits(value, 16, 64 + 16 * i) * weight;
+        weight /= 1e4;
+      }
+      var scale = Math.pow(10, parseBits(value, 16, 48));
+      return (sign === 0 ? 1 : -1) * Math.round(result * scale) / scale;
+    };
+    var parseDate2 = function(isUTC, value) {
+      var sign = parseBits(value, 1);
+      var rawValue = parseBits(value, 63, 1);
+      var result = new Date((sign === 0 ? 1 : -1) * rawValue / 1e3 + 9466848e5);
+      if (!isUTC) {
+        result.setTime(result.getTime() + result.getTimezoneOffset() * 6e4);
+      }
+      result.usec = rawValue % 1e3;
+      result.getMicroSeconds = function() {
+        return this.usec;
+      };
+      result.setMicroSeconds = function(value2) {
+        this.usec = value2;
+      };
+      result.getUTCMicroSeconds = function() {
+        return this.usec;
+      };
+      return result;
+    };
+    var parseArray = function(value) {
+      var dim = parseBits(value, 32);
+      var flags = parseBits(value, 32, 32);
+      var elementType = parseBits(value, 32, 64);
+      var offset = 96;
+      var dims = [];
+      for (var i = 0; i < dim; i++) {
+        dims[i] = parseBits(value, 32, offset);
+        offset += 32;
+        offset += 32;
+      }
+      var parseElement = function(elementType2) {
+        var length = parseBits(value, 32, offset);
+        offset += 32;
+        if (length == 4294967295) {
+          return null;
+        }
+        var result;
+        if (elementType2 == 23 || elementType2 == 20) {
+          result = parseBits(value, length * 8, offset);
+          offset += length * 8;
+          return result;
+        } else if (elementType2 == 25) {
+          result = value.toString(this.encoding, offset >> 3, (offset += length << 3) >> 3);
+          return result;
+        } else {
+          console.log("ERROR: ElementType not implemented: " + elementType2);
+        }
+      };
+      var parse5 = function(dimension, elementType2) {
+        var array2 = [];
+        var i2;
+        if (dimension.length > 1) {
+          var count2 = dimension.shift();
+          for (i2 = 0; i2 < count2; i2++) {
+            array2[i2] = parse5(dimension, elementType2);
+          }
+          dimension.unshift(count2);
+        } else {
+          for (i2 = 0; i2 < dimension[0]; i2++) {
+            array2[i2] = parseElement(elementType2);
+          }
+        }
+        return array2;
+      };
+      return parse5(dims, elementType);
+    };
+    var parseText = function(value) {
+      return value.toString("utf8");
+    };
+    var parseBool = function(value) {
+      if (value === null) return null;
+      return parseBits(value, 8) > 0;
+    };
+    var init = function(register2) {
+      register2(20, parseInt64);
+      register2(21, parseInt16);
+      register2(23, parseInt32);
+      register2(26, parseInt32);
+      register2(1700, parseNumeric);
+      register2(700, parseFloat32);
+      register2(701, parseFloat64);
+      register2(16, parseBool);
+      register2(1114, parseDate2.bind(null, false));
+      register2(1184, parseDate2.bind(null, true));
+      register2(1e3, parseArray);
+      register2(1007, parseArray);
+      register2(1016, parseArray);
+      register2(1008, parseArray);
+      register2(1009, parseArray);
+      register2(25, parseText);
+    };
+    module.exports = {
+      init
+    };
+  }
+});
+
+// node_modules/pg-types/lib/builtins.js
+var require_builtins = __commonJS({
+  "node_modules/pg-types/lib/builtins.js"(exports, module) {
+    module.exports = {
+      BOOL: 16,
+      BYTEA: 17,
+      CHAR: 18,
+      INT8: 20,
+      INT2: 21,
+      INT4: 23,
+      REGPROC: 24,
+      TEXT: 25,
+      OID: 26,
+      TID: 27,
+      XID: 28,
+      CID: 29,
+      JSON: 114,
+      XML: 142,
+      PG_NODE_TREE: 194,
+      SMGR: 210,
+      PATH: 602,
+      POLYGON: 604,
+      CIDR: 650,
+      FLOAT4: 700,
+      FLOAT8: 701,
+      ABSTIME: 702,
+      RELTIME: 703,
+      TINTERVAL: 704,
+      CIRCLE: 718,
+      MACADDR8: 774,
+      MONEY: 790,
+      MACADDR: 829,
+      INET: 869,
+      ACLITEM: 1033,
+      BPCHAR: 1042,
+      VARCHAR: 1043,
+      DATE: 1082,
+      TIME: 1083,
+      TIMESTAMP: 1114,
+      TIMESTAMPTZ: 1184,
+      INTERVAL: 1186,
+      TIMETZ: 1266,
+      BIT: 1560,
+      VARBIT: 1562,
+      NUMERIC: 1700,
+      REFCURSOR: 1790,
+      REGPROCEDURE: 2202,
+      REGOPER: 2203,
+      REGOPERATOR: 2204,
+      REGCLASS: 2205,
+      REGTYPE: 2206,
+      UUID: 2950,
+      TXID_SNAPSHOT: 2970,
+      PG_LSN: 3220,
+      PG_NDISTINCT: 3361,
+      PG_DEPENDENCIES: 3402,
+      TSVECTOR: 3614,
+      TSQUERY: 3615,
+      GTSVECTOR: 3642,
+      REGCONFIG: 3734,
+      REGDICTIONARY: 3769,
+      JSONB: 3802,
+      REGNAMESPACE: 4089,
+      REGROLE: 4096
+    };
+  }
+});
+
+// node_modules/pg-types/index.js
+var require_pg_types = __commonJS({
+  "node_modules/pg-types/index.js"(exports) {
+    var textParsers = require_textParsers();
+    var binaryParsers = require_binaryParsers();
+    var arrayParser = require_arrayParser();
+    var builtinTypes = require_builtins();
+    exports.getTypeParser = getTypeParser;
+    exports.setTypeParser = setTypeParser;
+    exports.arrayParser = arrayParser;
+    exports.builtins = builtinTypes;
+    var typeParsers = {
+      text: {},
+      binary: {}
+    };
+    function noParse(val) {
+      return String(val);
+    }
+    function getTypeParser(oid, format) {
+      format = format || "text";
+      if (!typeParsers[format]) {
+        return noParse;
+      }
+      return typeParsers[format][oid] || noParse;
+    }
+    function setTypeParser(oid, format, parseFn) {
+      if (typeof format == "function") {
+        parseFn = format;
+        format = "text";
+      }
+      typeParsers[format][oid] = parseFn;
+    }
+    textParsers.init(function(oid, converter) {
+      typeParsers.text[oid] = converter;
+    });
+    binaryParsers.init(function(oid, converter) {
+      typeParsers.binary[oid] = converter;
+    });
+  }
+});
+
+// node_modules/pg/lib/defaults.js
+var require_defaults = __commonJS({
+  "node_modules/pg/lib/defaults.js"(exports, module) {
+    "use strict";
+    var user;
+    try {
+      user = process.platform === "win32" ? process.env.USERNAME : process.env.USER;
+    } catch {
+    }
+    module.exports = {
+      // database host. defaults to localhost
+      host: "localhost",
+      // database user's name
+      user,
+      // name of database to connect
+      database: void 0,
+      // database user's password
+      password: null,
+      // a Postgres connection string to be used instead of setting individual connection items
+      // NOTE:  Setting this value will cause it to override any other value (such as database or user) defined
+      // in the defaults object.
+      connectionString: void 0,
+      // database port
+      port: 5432,
+      // number of rows to return at a time from a prepared statement's
+      // portal. 0 will return all rows at once
+      rows: 0,
+      // binary result mode
+      binary: false,
+      // Connection pool options - see https://github.com/brianc/node-pg-pool
+      // number of connections to use in connection pool
+      // 0 will disable connection pooling
+      max: 10,
+      // max milliseconds a client can go unused before it is removed
+      // from the pool and destroyed
+      idleTimeoutMillis: 3e4,
+      client_encoding: "",
+      ssl: false,
+      // SSL negotiation style: 'postgres' (traditional SSLRequest) or 'direct'
+      sslnegotiation: void 0,
+      application_name: void 0,
+      fallback_application_name: void 0,
+      options: void 0,
+      parseInputDatesAsUTC: false,
+      // max milliseconds any query using this connection will execute for before timing out in error.
+      // false=unlimited
+      statement_timeout: false,
+      // Abort any statement that waits longer than the specified duration in milliseconds while attempting to acquire a lock.
+      // false=unlimited
+      lock_timeout: false,
+      // Terminate any session with an open transaction that has been idle for longer than the specified duration in milliseconds
+      // false=unlimited
+      idle_in_transaction_session_timeout: false,
+      // max milliseconds to wait for query to complete (client side)
+      query_timeout: false,
+      connect_timeout: 0,
+      keepalives: 1,
+      keepalives_idle: 0
+    };
+    var pgTypes = require_pg_types();
+    var parseBigInteger = pgTypes.getTypeParser(20, "text");
+    var parseBigIntegerArray = pgTypes.getTypeParser(1016, "text");
+    module.exports.__defineSetter__("parseInt8", function(val) {
+      pgTypes.setTypeParser(20, "text", val ? pgTypes.getTypeParser(23, "text") : parseBigInteger);
+      pgTypes.setTypeParser(1016, "text", val ? pgTypes.getTypeParser(1007, "text") : parseBigIntegerArray);
+    });
+  }
+});
+
+// node_modules/pg/lib/utils.js
+var require_utils2 = __commonJS({
+  "node_modules/pg/lib/utils.js"(exports, module) {
+    "use strict";
+    var defaults3 = require_defaults();
+    var nodeUtils = __require("util");
+    var { isDate } = __require("util/types");
+    var invalidDateDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Sending an invalid date to Postgres is deprecated and will throw an error in the next major version of pg. Ensure any Date object passed as a query parameter is valid.",
+      "PG_INVALID_DATE"
+    );
+    function escapeElement(elementRepresentation) {
+      const escaped = elementRepresentation.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+      return '"' + escaped + '"';
+    }
+    function arrayString(val) {
+      let result = "{";
+      for (let i = 0; i < val.length; i++) {
+        if (i > 0) {
+          result += ",";
+        }
+        let item = val[i];
+        if (item == null) {
+          result += "NULL";
+        } else if (Array.isArray(item)) {
+          result += arrayString(item);
+        } else if (ArrayBuffer.isView(item)) {
+          if (!(item instanceof Buffer)) {
+            item = Buffer.from(item.buffer, item.byteOffset, item.byteLength);
+          }
+          result += "\\\\x" + item.toString("hex");
+        } else {
+          result += escapeElement(prepareValue(item));
+        }
+      }
+      result += "}";
+      return result;
+    }
+    var prepareValue = function(val, seen) {
+      if (val == null) {
+        return null;
+      }
+      if (typeof val === "object") {
+        if (val instanceof Buffer) {
+          return val;
+        }
+        if (ArrayBuffer.isView(val)) {
+          return Buffer.from(val.buffer, val.byteOffset, val.byteLength);
+        }
+        if (isDate(val)) {
+          if (isNaN(val.getTime())) {
+            invalidDateDeprecationNotice();
+          }
+          if (defaults3.parseInputDatesAsUTC) {
+            return dateToStringUTC(val);
+          } else {
+            return dateToString(val);
+          }
+        }
+        if (Array.isArray(val)) {
+          return arrayString(val);
+        }
+        return prepareObject(val, seen);
+      }
+      return val.toString();
+    };
+    function prepareObject(val, seen) {
+      if (val && typeof val.toPostgres === "function") {
+        seen = seen || [];
+        if (seen.indexOf(val) !== -1) {
+          throw new Error('circular reference detected while preparing "' + val + '" for query');
+        }
+        seen.push(val);
+        return prepareValue(val.toPostgres(prepareValue), seen);
+      }
+      return JSON.stringify(val);
+    }
+    function dateToString(date5) {
+      let offset = -date5.getTimezoneOffset();
+      let year = date5.getFullYear();
+      const isBCYear = year < 1;
+      if (isBCYear) year = Math.abs(year) + 1;
+      let ret = String(year).padStart(4, "0") + "-" + String(date5.getMonth() + 1).padStart(2, "0") + "-" + String(date5.getDate()).padStart(2, "0") + "T" + String(date5.getHours()).padStart(2, "0") + ":" + String(date5.getMinutes()).padStart(2, "0") + ":" + String(date5.getSeconds()).padStart(2, "0") + "." + String(date5.getMilliseconds()).padStart(3, "0");
+      if (offset < 0) {
+        ret += "-";
+        offset *= -1;
+      } else {
+        ret += "+";
+      }
+      ret += String(Math.floor(offset / 60)).padStart(2, "0") + ":" + String(offset % 60).padStart(2, "0");
+      if (isBCYear) ret += " BC";
+      return ret;
+    }
+    function dateToStringUTC(date5) {
+      let year = date5.getUTCFullYear();
+      const isBCYear = year < 1;
+      if (isBCYear) year = Math.abs(year) + 1;
+      let ret = String(year).padStart(4, "0") + "-" + String(date5.getUTCMonth() + 1).padStart(2, "0") + "-" + String(date5.getUTCDate()).padStart(2, "0") + "T" + String(date5.getUTCHours()).padStart(2, "0") + ":" + String(date5.getUTCMinutes()).padStart(2, "0") + ":" + String(date5.getUTCSeconds()).padStart(2, "0") + "." + String(date5.getUTCMilliseconds()).padStart(3, "0");
+      ret += "+00:00";
+      if (isBCYear) ret += " BC";
+      return ret;
+    }
+    function normalizeQueryConfig(config2, values, callback) {
+      config2 = typeof config2 === "string" ? { text: config2 } : cloneQueryConfig(config2);
+      if (values) {
+        if (typeof values === "function") {
+          config2.callback = values;
+        } else {
+          config2.values = values;
+        }
+      }
+      if (callback) {
+        config2.callback = callback;
+      }
+      return config2;
+    }
+    function cloneQueryConfig(config2) {
+      if (config2 == null) {
+        return config2;
+      }
+      return Object.defineProperties(Object.create(Object.getPrototypeOf(config2)), Object.getOwnPropertyDescriptors(config2));
+    }
+    var escapeIdentifier2 = function(str) {
+      return '"' + str.replace(/"/g, '""') + '"';
+    };
+    var escapeLiteral2 = function(str) {
+      let hasBackslash = false;
+      let escaped = "'";
+      if (str == null) {
+        return "''";
+      }
+      if (typeof str !== "string") {
+        return "''";
+      }
+      for (let i = 0; i < str.length; i++) {
+        const c = str[i];
+        if (c === "'") {
+          escaped += c + c;
+        } else if (c === "\\") {
+          escaped += c + c;
+          hasBackslash = true;
+        } else {
+          escaped += c;
+        }
+      }
+      escaped += "'";
+      if (hasBackslash === true) {
+        escaped = " E" + escaped;
+      }
+      return escaped;
+    };
+    module.exports = {
+      prepareValue: function prepareValueWrapper(value) {
+        return prepareValue(value);
+      },
+      normalizeQueryConfig,
+      escapeIdentifier: escapeIdentifier2,
+      escapeLiteral: escapeLiteral2
+    };
+  }
+});
+
+// node_modules/pg/lib/crypto/utils.js
+var require_utils3 = __commonJS({
+  "node_modules/pg/lib/crypto/utils.js"(exports, module) {
+    var nodeCrypto = __require("crypto");
+    module.exports = {
+      postgresMd5PasswordHash,
+      randomBytes: randomBytes3,
+      deriveKey,
+      sha256: sha2562,
+      hashByName,
+      hmacSha256,
+      md5
+    };
+    var webCrypto = nodeCrypto.webcrypto || globalThis.crypto;
+    var subtleCrypto = webCrypto.subtle;
+    var textEncoder = new TextEncoder();
+    function randomBytes3(length) {
+      return webCrypto.getRandomValues(Buffer.alloc(length));
+    }
+    async function md5(string4) {
+      try {
+        return nodeCrypto.createHash("md5").update(string4, "utf-8").digest("hex");
+      } catch (e) {
+        const data = typeof string4 === "string" ? textEncoder.encode(string4) : string4;
+        const hash2 = await subtleCrypto.digest("MD5", data);
+        return Array.from(new Uint8Array(hash2)).map((b) => b.toString(16).padStart(2, "0")).join("");
+      }
+    }
+    async function postgresMd5PasswordHash(user, password, salt) {
+      const inner = await md5(password + user);
+      const outer = await md5(Buffer.concat([Buffer.from(inner), salt]));
+      return "md5" + outer;
+    }
+    async function sha2562(text2) {
+      return await subtleCrypto.digest("SHA-256", text2);
+    }
+    async function hashByName(hashName, text2) {
+      return await subtleCrypto.digest(hashName, text2);
+    }
+    async function hmacSha256(keyBuffer, msg) {
+      const key = await subtleCrypto.importKey("raw", keyBuffer, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      return await subtleCrypto.sign("HMAC", key, textEncoder.encode(msg));
+    }
+    async function deriveKey(password, salt, iterations) {
+      const key = await subtleCrypto.importKey("raw", textEncoder.encode(password), "PBKDF2", false, ["deriveBits"]);
+      const params = { name: "PBKDF2", hash: "SHA-256", salt, iterations };
+      return await subtleCrypto.deriveBits(params, key, 32 * 8, ["deriveBits"]);
+    }
+  }
+});
+
+// node_modules/pg/lib/crypto/cert-signatures.js
+var require_cert_signatures = __commonJS({
+  "node_modules/pg/lib/crypto/cert-signatures.js"(exports, module) {
+    function x509Error(msg, cert) {
+      return new Error("SASL channel binding: " + msg + " when parsing public certificate " + cert.toString("base64"));
+    }
+    function readASN1Length(data, index) {
+      let length = data[index++];
+      if (length < 128) return { length, index };
+      const lengthBytes = length & 127;
+      if (lengthBytes > 4) throw x509Error("bad length", data);
+      length = 0;
+      for (let i = 0; i < lengthBytes; i++) {
+        length = length << 8 | data[index++];
+      }
+      return { length, index };
+    }
+    function readASN1OID(data, index) {
+      if (data[index++] !== 6) throw x509Error("non-OID data", data);
+      const { length: OIDLength, index: indexAfterOIDLength } = readASN1Length(data, index);
+      index = indexAfterOIDLength;
+      const lastIndex = index + OIDLength;
+      const byte1 = data[index++];
+      let oid = (byte1 / 40 >> 0) + "." + byte1 % 40;
+      while (index < lastIndex) {
+        let value = 0;
+        while (index < lastIndex) {
+          const nextByte = data[index++];
+          value = value << 7 | nextByte & 127;
+          if (nextByte < 128) break;
+        }
+        oid += "." + value;
+      }
+      return { oid, index };
+    }
+    function expectASN1Seq(data, index) {
+      if (data[index++] !== 48) throw x509Error("non-sequence data", data);
+      return readASN1Length(data, index);
+    }
+    function signatureAlgorithmHashFromCertificate(data, index) {
+      if (index === void 0) index = 0;
+      index = expectASN1Seq(data, index).index;
+      const { length: certInfoLength, index: indexAfterCertInfoLength } = expectASN1Seq(data, index);
+      index = indexAfterCertInfoLength + certInfoLength;
+      index = expectASN1Seq(data, index).index;
+      const { oid, index: indexAfterOID } = readASN1OID(data, index);
+      switch (oid) {
+        // RSA
+        case "1.2.840.113549.1.1.4":
+          return "MD5";
+        case "1.2.840.113549.1.1.5":
+          return "SHA-1";
+        case "1.2.840.113549.1.1.11":
+          return "SHA-256";
+        case "1.2.840.113549.1.1.12":
+          return "SHA-384";
+        case "1.2.840.113549.1.1.13":
+          return "SHA-512";
+        case "1.2.840.113549.1.1.14":
+          return "SHA-224";
+        case "1.2.840.113549.1.1.15":
+          return "SHA512-224";
+        case "1.2.840.113549.1.1.16":
+          return "SHA512-256";
+        // ECDSA
+        case "1.2.840.10045.4.1":
+          return "SHA-1";
+        case "1.2.840.10045.4.3.1":
+          return "SHA-224";
+        case "1.2.840.10045.4.3.2":
+          return "SHA-256";
+        case "1.2.840.10045.4.3.3":
+          return "SHA-384";
+        case "1.2.840.10045.4.3.4":
+          return "SHA-512";
+        // RSASSA-PSS: hash is indicated separately
+        case "1.2.840.113549.1.1.10": {
+          index = indexAfterOID;
+          index = expectASN1Seq(data, index).index;
+          if (data[index++] !== 160) throw x509Error("non-tag data", data);
+          index = readASN1Length(data, index).index;
+          index = expectASN1Seq(data, index).index;
+          const { oid: hashOID } = readASN1OID(data, index);
+          switch (hashOID) {
+            // standalone hash OIDs
+            case "1.2.840.113549.2.5":
+              return "MD5";
+            case "1.3.14.3.2.26":
+              return "SHA-1";
+            case "2.16.840.1.101.3.4.2.1":
+              return "SHA-256";
+            case "2.16.840.1.101.3.4.2.2":
+              return "SHA-384";
+            case "2.16.840.1.101.3.4.2.3":
+              return "SHA-512";
+          }
+          throw x509Error("unknown hash OID " + hashOID, data);
+        }
+        // Ed25519 -- see https://github.com/openssl/openssl/issues/15477
+        case "1.3.101.110":
+        case "1.3.101.112":
+          return "SHA-512";
+        // Ed448 -- still not in pg 17.2 (if supported, digest would be SHAKE256 x 64 bytes)
+        case "1.3.101.111":
+        case "1.3.101.113":
+          throw x509Error("Ed448 certificate channel binding is not currently supported by Postgres");
+      }
+      throw x509Error("unknown OID " + oid, data);
+    }
+    module.exports = { signatureAlgorithmHashFromCertificate };
+  }
+});
+
+// node_modules/pg/lib/crypto/sasl.js
+var require_sasl = __commonJS({
+  "node_modules/pg/lib/crypto/sasl.js"(exports, module) {
+    "use strict";
+    var crypto2 = require_utils3();
+    var { signatureAlgorithmHashFromCertificate } = require_cert_signatures();
+    function saslprep(password) {
+      const nonAsciiSpace = /[\u00A0\u1680\u2000-\u200B\u202F\u205F\u3000]/g;
+      const mappedToNothing = /[\u00AD\u034F\u1806\u180B\u180C\u180D\u200C\u200D\u2060\uFE00-\uFE0F\uFEFF]/g;
+      return password.replace(nonAsciiSpace, " ").replace(mappedToNothing, "").normalize("NFKC");
+    }
+    var DEFAULT_MAX_SCRAM_ITERATIONS = 1e5;
+    function startSession(mechanisms, stream, scramMaxIterations = DEFAULT_MAX_SCRAM_ITERATIONS) {
+      const candidates = ["SCRAM-SHA-256"];
+      if (stream) candidates.unshift("SCRAM-SHA-256-PLUS");
+      const mechanism = candidates.find((candidate) => mechanisms.includes(candidate));
+      if (!mechanism) {
+        throw new Error("SASL: Only mechanism(s) " + candidates.join(" and ") + " are supported");
+      }
+      if (mechanism === "SCRAM-SHA-256-PLUS" && typeof stream.getPeerCertificate !== "function") {
+        throw new Error("SASL: Mechanism SCRAM-SHA-256-PLUS requires a certificate");
+      }
+      const clientNonce = crypto2.randomBytes(18).toString("base64");
+      const gs2Header = mechanism === "SCRAM-SHA-256-PLUS" ? "p=tls-server-end-point" : stream ? "y" : "n";
+      return {
+        mechanism,
+        clientNonce,
+        response: gs2Header + ",,n=*,r=" + clientNonce,
+        message: "SASLInitialResponse",
+        scramMaxIterations
+      };
+    }
+    async function continueSession(session, password, serverData, stream) {
+      if (session.message !== "SASLInitialResponse") {
+        throw new Error("SASL: Last message was not SASLInitialResponse");
+      }
+      if (typeof password !== "string") {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string");
+      }
+      if (password === "") {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a non-empty string");
+      }
+      if (typeof serverData !== "string") {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: serverData must be a string");
+      }
+      const sv = parseServerFirstMessage(serverData);
+      if (!sv.nonce.startsWith(session.clientNonce)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce does not start with client nonce");
+      } else if (sv.nonce.length === session.clientNonce.length) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce is too short");
+      }
+      const scramMaxIterations = typeof session.scramMaxIterations === "number" ? session.scramMaxIterations : DEFAULT_MAX_SCRAM_ITERATIONS;
+      if (scramMaxIterations !== 0 && sv.iteration > scramMaxIterations) {
+        throw new Error(
+          "SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration count " + sv.iteration + " exceeds scramMaxIterations of " + scramMaxIterations
+        );
+      }
+      const clientFirstMessageBare = "n=*,r=" + session.clientNonce;
+      const serverFirstMessage = "r=" + sv.nonce + ",s=" + sv.salt + ",i=" + sv.iteration;
+      let channelBinding = stream ? "eSws" : "biws";
+      if (session.mechanism === "SCRAM-SHA-256-PLUS") {
+        const peerCert = stream.getPeerCertificate().raw;
+        let hashName = signatureAlgorithmHashFromCertificate(peerCert);
+        if (hashName === "MD5" || hashName === "SHA-1") hashName = "SHA-256";
+        const certHash = await crypto2.hashByName(hashName, peerCert);
+        const bindingData = Buffer.concat([Buffer.from("p=tls-server-end-point,,"), Buffer.from(certHash)]);
+        channelBinding = bindingData.toString("base64");
+      }
+      const clientFinalMessageWithoutProof = "c=" + channelBinding + ",r=" + sv.nonce;
+      const authMessage = clientFirstMessageBare + "," + serverFirstMessage + "," + clientFinalMessageWithoutProof;
+      const saltBytes = Buffer.from(sv.salt, "base64");
+      const saltedPassword = await crypto2.deriveKey(saslprep(password), saltBytes, sv.iteration);
+      const clientKey = await crypto2.hmacSha256(saltedPassword, "Client Key");
+      const storedKey = await crypto2.sha256(clientKey);
+      const clientSignature = await crypto2.hmacSha256(storedKey, authMessage);
+      const clientProof = xorBuffers(Buffer.from(clientKey), Buffer.from(clientSignature)).toString("base64");
+      const serverKey = await crypto2.hmacSha256(saltedPassword, "Server Key");
+      const serverSignatureBytes = await crypto2.hmacSha256(serverKey, authMessage);
+      session.message = "SASLResponse";
+      session.serverSignature = Buffer.from(serverSignatureBytes).toString("base64");
+      session.response = clientFinalMessageWithoutProof + ",p=" + clientProof;
+    }
+    function finalizeSession(session, serverData) {
+      if (session.message !== "SASLResponse") {
+        throw new Error("SASL: Last message was not SASLResponse");
+      }
+      if (typeof serverData !== "string") {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: serverData must be a string");
+      }
+      const { serverSignature } = parseServerFinalMessage(serverData);
+      if (serverSignature !== session.serverSignature) {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature does not match");
+      }
+    }
+    function isPrintableChars(text2) {
+      if (typeof text2 !== "string") {
+        throw new TypeError("SASL: text must be a string");
+      }
+      return text2.split("").map((_, i) => text2.charCodeAt(i)).every((c) => c >= 33 && c <= 43 || c >= 45 && c <= 126);
+    }
+    function isBase64(text2) {
+      return /^(?:[a-zA-Z0-9+/]{4})*(?:[a-zA-Z0-9+/]{2}==|[a-zA-Z0-9+/]{3}=)?$/.test(text2);
+    }
+    function parseAttributePairs(text2) {
+      if (typeof text2 !== "string") {
+        throw new TypeError("SASL: attribute pairs text must be a string");
+      }
+      return new Map(
+        text2.split(",").map((attrValue) => {
+          if (!/^.=/.test(attrValue)) {
+            throw new Error("SASL: Invalid attribute pair entry");
+          }
+          const name = attrValue[0];
+          const value = attrValue.substring(2);
+          return [name, value];
+        })
+      );
+    }
+    function parseServerFirstMessage(data) {
+      const attrPairs = parseAttributePairs(data);
+      const nonce = attrPairs.get("r");
+      if (!nonce) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce missing");
+      } else if (!isPrintableChars(nonce)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce must only contain printable characters");
+      }
+      const salt = attrPairs.get("s");
+      if (!salt) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt missing");
+      } else if (!isBase64(salt)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt must be base64");
+      }
+      const iterationText = attrPairs.get("i");
+      if (!iterationText) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration missing");
+      } else if (!/^[1-9][0-9]*$/.test(iterationText)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: invalid iteration count");
+      }
+      const iteration = parseInt(iterationText, 10);
+      return {
+        nonce,
+        salt,
+        iteration
+      };
+    }
+    function parseServerFinalMessage(serverData) {
+      const attrPairs = parseAttributePairs(serverData);
+      const error63 = attrPairs.get("e");
+      const serverSignature = attrPairs.get("v");
+      if (error63) {
+        throw new Error(`SASL: SCRAM-SERVER-FINAL-MESSAGE: server returned error: "${error63}"`);
+      }
+      if (!serverSignature) {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature is missing");
+      } else if (!isBase64(serverSignature)) {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature must be base64");
+      }
+      return {
+        serverSignature
+      };
+    }
+    function xorBuffers(a, b) {
+      if (!Buffer.isBuffer(a)) {
+        throw new TypeError("first argument must be a Buffer");
+      }
+      if (!Buffer.isBuffer(b)) {
+        throw new TypeError("second argument must be a Buffer");
+      }
+      if (a.length !== b.length) {
+        throw new Error("Buffer lengths must match");
+      }
+      if (a.length === 0) {
+        throw new Error("Buffers cannot be empty");
+      }
+      return Buffer.from(a.map((_, i) => a[i] ^ b[i]));
+    }
+    module.exports = {
+      startSession,
+      continueSession,
+      finalizeSession,
+      DEFAULT_MAX_SCRAM_ITERATIONS
+    };
+  }
+});
+
+// node_modules/pg/lib/type-overrides.js
+var require_type_overrides = __commonJS({
+  "node_modules/pg/lib/type-overrides.js"(exports, module) {
+    "use strict";
+    var types2 = require_pg_types();
+    function TypeOverrides2(userTypes) {
+      this._types = userTypes || types2;
+      this.text = {};
+      this.binary = {};
+    }
+    TypeOverrides2.prototype.getOverrides = function(format) {
+      switch (format) {
+        case "text":
+          return this.text;
+        case "binary":
+          return this.binary;
+        default:
+          return {};
+      }
+    };
+    TypeOverrides2.prototype.setTypeParser = function(oid, format, parseFn) {
+      if (typeof format === "function") {
+        parseFn = format;
+        format = "text";
+      }
+      this.getOverrides(format)[oid] = parseFn;
+    };
+    TypeOverrides2.prototype.getTypeParser = function(oid, format) {
+      format = format || "text";
+      return this.getOverrides(format)[oid] || this._types.getTypeParser(oid, format);
+    };
+    module.exports = TypeOverrides2;
+  }
+});
+
+// node_modules/pg-connection-string/index.js
+var require_pg_connection_string = __commonJS({
+  "node_modules/pg-connection-string/index.js"(exports, module) {
+    "use strict";
+    function parse5(str, options = {}) {
+      if (str.charAt(0) === "/") {
+        const config3 = str.split(" ");
+        return { host: config3[0], database: config3[1] };
+      }
+      const config2 = /* @__PURE__ */ Object.create(null);
+      let result;
+      let dummyHost = false;
+      if (/ |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(str)) {
+        str = encodeURI(str).replace(/%25(\d\d)/g, "%$1");
+      }
+      try {
+        try {
+          result = new URL(str, "postgres://base");
+        } catch (e) {
+          result = new URL(str.replace("@/", "@___DUMMY___/"), "postgres://base");
+          dummyHost = true;
+        }
+      } catch (err) {
+        err.input && (err.input = "*****REDACTED*****");
+        throw err;
+      }
+      for (const entry of result.searchParams.entries()) {
+        config2[entry[0]] = entry[1];
+      }
+      config2.user = config2.user || decodeURIComponent(result.username);
+      config2.password = config2.password || decodeURIComponent(result.password);
+      if (result.protocol == "socket:") {
+        config2.host = decodeURI(result.pathname);
+        config2.database = result.searchParams.get("db");
+        config2.client_encoding = result.searchParams.get("encoding");
+        return config2;
+      }
+      const hostname3 = (dummyHost ? "" : result.hostname).replace(/^\[(.+)\]$/, "$1");
+      if (!config2.host) {
+        config2.host = decodeURIComponent(hostname3);
+      } else if (hostname3 && /^%2f/i.test(hostname3)) {
+        result.pathname = hostname3 + result.pathname;
+      }
+      if (!config2.port) {
+        config2.port = result.port;
+      }
+      const pathname = result.pathname.slice(1) || null;
+      config2.database = pathname ? decodeURI(pathname) : null;
+      if (config2.ssl === "true" || config2.ssl === "1") {
+        config2.ssl = true;
+      }
+      if (config2.ssl === "0") {
+        config2.ssl = false;
+      }
+      if (config2.sslcert || config2.sslkey || config2.sslrootcert || config2.sslmode) {
+        config2.ssl = {};
+      }
+      if (config2.sslnegotiation === "direct" && config2.ssl === void 0) {
+        config2.ssl = true;
+      }
+      const fs3 = config2.sslcert || config2.sslkey || config2.sslrootcert ? __require("fs") : null;
+      if (config2.sslcert) {
+        config2.ssl.cert = fs3.readFileSync(config2.sslcert).toString();
+      }
+      if (config2.sslkey) {
+        config2.ssl.key = fs3.readFileSync(config2.sslkey).toString();
+      }
+      if (config2.sslrootcert) {
+        config2.ssl.ca = fs3.readFileSync(config2.sslrootcert).toString();
+      }
+      if (options.useLibpqCompat && config2.uselibpqcompat) {
+        throw new Error("Both useLibpqCompat and uselibpqcompat are set. Please use only one of them.");
+      }
+      if (config2.uselibpqcompat === "true" || options.useLibpqCompat) {
+        switch (config2.sslmode) {
+          case "disable": {
+            config2.ssl = false;
+            break;
+          }
+          case "prefer": {
+            config2.ssl.rejectUnauthorized = false;
+            break;
+          }
+          case "require": {
+            if (config2.sslrootcert) {
+              config2.ssl.checkServerIdentity = function() {
+              };
+            } else {
+              config2.ssl.rejectUnauthorized = false;
+            }
+            break;
+          }
+          case "verify-ca": {
+            if (!config2.ssl.ca) {
+              throw new Error(
+                "SECURITY WARNING: Using sslmode=verify-ca requires specifying a CA with sslrootcert. If a public CA is used, verify-ca allows connections to a server that somebody else may have registered with the CA, making you vulnerable to Man-in-the-Middle attacks. Either specify a custom CA certificate with sslrootcert parameter or use sslmode=verify-full for proper security."
+              );
+            }
+            config2.ssl.checkServerIdentity = function() {
+            };
+            break;
+          }
+          case "verify-full": {
+            break;
+          }
+        }
+      } else {
+        switch (config2.sslmode) {
+          case "disable": {
+            config2.ssl = false;
+            break;
+          }
+          case "prefer":
+          case "require":
+          case "verify-ca":
+          case "verify-full": {
+            if (config2.sslmode !== "verify-full") {
+              deprecatedSslModeWarning(config2.sslmode);
+            }
+            break;
+          }
+          case "no-verify": {
+            config2.ssl.rejectUnauthorized = false;
+            break;
+          }
+        }
+      }
+      return config2;
+    }
+    function toConnectionOptions(sslConfig) {
+      const connectionOptions = Object.entries(sslConfig).reduce((c, [key, value]) => {
+        if (value !== void 0 && value !== null) {
+          c[key] = value;
+        }
+        return c;
+      }, /* @__PURE__ */ Object.create(null));
+      return connectionOptions;
+    }
+    function toClientConfig(config2) {
+      const poolConfig = Object.entries(config2).reduce((c, [key, value]) => {
+        if (key === "ssl") {
+          const sslConfig = value;
+          if (typeof sslConfig === "boolean") {
+            c[key] = sslConfig;
+          }
+          if (typeof sslConfig === "object") {
+            c[key] = toConnectionOptions(sslConfig);
+          }
+        } else if (value !== void 0 && value !== null) {
+          if (key === "port") {
+            if (value !== "") {
+              const v = parseInt(value, 10);
+              if (isNaN(v)) {
+                throw new Error(`Invalid ${key}: ${value}`);
+              }
+              c[key] = v;
+            }
+          } else {
+            c[key] = value;
+          }
+        }
+        return c;
+      }, /* @__PURE__ */ Object.create(null));
+      return poolConfig;
+    }
+    function parseIntoClientConfig(str) {
+      return toClientConfig(parse5(str));
+    }
+    function deprecatedSslModeWarning(sslmode) {
+      if (!deprecatedSslModeWarning.warned && typeof process !== "undefined" && process.emitWarning) {
+        deprecatedSslModeWarning.warned = true;
+        process.emitWarning(`SECURITY WARNING: The SSL modes 'prefer', 'require', and 'verify-ca' are treated as aliases for 'verify-full'.
+In the next major version (pg-connection-string v3.0.0 and pg v9.0.0), these modes will adopt standard libpq semantics, which have weaker security guarantees.
+
+To prepare for this change:
+- If you want the current behavior, explicitly use 'sslmode=verify-full'
+- If you want libpq compatibility now, use 'uselibpqcompat=true&sslmode=${sslmode}'
+
+See https://www.postgresql.org/docs/current/libpq-ssl.html for libpq SSL mode definitions.`);
+      }
+    }
+    module.exports = parse5;
+    parse5.parse = parse5;
+    parse5.toClientConfig = toClientConfig;
+    parse5.parseIntoClientConfig = parseIntoClientConfig;
+  }
+});
+
+// node_modules/pg/lib/connection-parameters.js
+var require_connection_parameters = __commonJS({
+  "node_modules/pg/lib/connection-parameters.js"(exports, module) {
+    "use strict";
+    var dns = __require("dns");
+    var defaults3 = require_defaults();
+    var parse5 = require_pg_connection_string().parse;
+    var val = function(key, config2, envVar) {
+      if (config2[key]) {
+        return config2[key];
+      }
+      if (envVar === void 0) {
+        envVar = process.env["PG" + key.toUpperCase()];
+      } else if (envVar === false) {
+      } else {
+        envVar = process.env[envVar];
+      }
+      return envVar || defaults3[key];
+    };
+    var readSSLConfigFromEnvironment = function() {
+      switch (process.env.PGSSLMODE) {
+        case "disable":
+          return false;
+        case "prefer":
+        case "require":
+        case "verify-ca":
+        case "verify-full":
+          return true;
+        case "no-verify":
+          return { rejectUnauthorized: false };
+      }
+      return defaults3.ssl;
+    };
+    var quoteParamValue = function(value) {
+      return "'" + ("" + value).replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
+    };
+    var add = function(params, config2, paramName) {
+      const value = config2[paramName];
+      if (value !== void 0 && value !== null) {
+        params.push(paramName + "=" + quoteParamValue(value));
+      }
+    };
+    var ConnectionParameters = class {
+      constructor(config2) {
+        config2 = typeof config2 === "string" ? parse5(config2) : config2 || {};
+        if (config2.connectionString) {
+          config2 = Object.assign({}, config2, parse5(config2.connectionString));
+        }
+        this.user = val("user", config2);
+        this.database = val("database", config2);
+        if (this.database === void 0) {
+          this.database = this.user;
+        }
+        this.port = parseInt(val("port", config2), 10);
+        this.host = val("host", config2);
+        Object.defineProperty(this, "password", {
+          configurable: true,
+          enumerable: false,
+          writable: true,
+          value: val("password", config2)
+        });
+        this.binary = val("binary", config2);
+        this.options = val("options", config2);
+        this.ssl = typeof config2.ssl === "undefined" ? readSSLConfigFromEnvironment() : config2.ssl;
+        if (typeof this.ssl === "string") {
+          if (this.ssl === "true") {
+            this.ssl = true;
+          }
+        }
+        if (this.ssl === "no-verify") {
+          this.ssl = { rejectUnauthorized: false };
+        }
+        if (this.ssl && this.ssl.key) {
+          Object.defineProperty(this.ssl, "key", {
+            enumerable: false
+          });
+        }
+        this.sslnegotiation = val("sslnegotiation", config2, "PGSSLNEGOTIATION");
+        if (this.sslnegotiation !== void 0 && this.sslnegotiation !== "postgres" && this.sslnegotiation !== "direct") {
+          throw new Error(
+            `Invalid sslnegotiation value: "${this.sslnegotiation}". Valid values are "postgres" and "direct".`
+          );
+        }
+        if (this.sslnegotiation === "direct" && !this.ssl) {
+          throw new Error("sslnegotiation=direct requires SSL to be enabled");
+        }
+        this.client_encoding = val("client_encoding", config2);
+        this.replication = val("replication", config2);
+        this.isDomainSocket = !(this.host || "").indexOf("/");
+        this.application_name = val("application_name", config2, "PGAPPNAME");
+        this.fallback_application_name = val("fallback_application_name", config2, false);
+        this.statement_timeout = val("statement_timeout", config2, false);
+        this.lock_timeout = val("lock_timeout", config2, false);
+        this.idle_in_transaction_session_timeout = val("idle_in_transaction_session_timeout", config2, false);
+        this.query_timeout = val("query_timeout", config2, false);
+        if (config2.connectionTimeoutMillis === void 0) {
+          this.connect_timeout = process.env.PGCONNECT_TIMEOUT || 0;
+        } else {
+          this.connect_timeout = Math.floor(config2.connectionTimeoutMillis / 1e3);
+        }
+        if (config2.keepAlive === false) {
+          this.keepalives = 0;
+        } else if (config2.keepAlive === true) {
+          this.keepalives = 1;
+        }
+        if (typeof config2.keepAliveInitialDelayMillis === "number") {
+          this.keepalives_idle = Math.floor(config2.keepAliveInitialDelayMillis / 1e3);
+        }
+      }
+      getLibpqConnectionString(cb) {
+        const params = [];
+        add(params, this, "user");
+        add(params, this, "password");
+        add(params, this, "port");
+        add(params, this, "application_name");
+        add(params, this, "fallback_application_name");
+        add(params, this, "connect_timeout");
+        add(params, this, "options");
+        const ssl = typeof this.ssl === "object" ? this.ssl : this.ssl ? { sslmode: this.ssl } : {};
+        add(params, ssl, "sslmode");
+        add(params, ssl, "sslca");
+        add(params, ssl, "sslkey");
+        add(params, ssl, "sslcert");
+        add(params, ssl, "sslrootcert");
+        add(params, this, "sslnegotiation");
+        if (this.database) {
+          params.push("dbname=" + quoteParamValue(this.database));
+        }
+        if (this.replication) {
+          params.push("replication=" + quoteParamValue(this.replication));
+        }
+        if (this.host) {
+          params.push("host=" + quoteParamValue(this.host));
+        }
+        if (this.isDomainSocket) {
+          return cb(null, params.join(" "));
+        }
+        if (this.client_encoding) {
+          params.push("client_encoding=" + quoteParamValue(this.client_encoding));
+        }
+        dns.lookup(this.host, function(err, address) {
+          if (err) return cb(err, null);
+          params.push("hostaddr=" + quoteParamValue(address));
+          return cb(null, params.join(" "));
+        });
+      }
+    };
+    module.exports = ConnectionParameters;
+  }
+});
+
+// node_modules/pg/lib/result.js
+var require_result = __commonJS({
+  "node_modules/pg/lib/result.js"(exports, module) {
+    "use strict";
+    var types2 = require_pg_types();
+    var matchRegexp = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
+    var Result2 = class {
+      constructor(rowMode, types3) {
+        this.command = null;
+        this.rowCount = null;
+        this.oid = null;
+        this.rows = [];
+        this.fields = [];
+        this._parsers = void 0;
+        this._types = types3;
+        this.RowCtor = null;
+        this.rowAsArray = rowMode === "array";
+        if (this.rowAsArray) {
+          this.parseRow = this._parseRowAsArray;
+        }
+        this._prebuiltEmptyResultObject = null;
+      }
+      // adds a command complete message
+      addCommandComplete(msg) {
+        let match;
+        if (msg.text) {
+          match = matchRegexp.exec(msg.text);
+        } else {
+          match = matchRegexp.exec(msg.command);
+        }
+        if (match) {
+          this.command = match[1];
+          if (match[3]) {
+            this.oid = parseInt(match[2], 10);
+            this.rowCount = parseInt(match[3], 10);
+          } else if (match[2]) {
+            this.rowCount = parseInt(match[2], 10);
+          }
+        }
+      }
+      _parseRowAsArray(rowData) {
+        const row2 = new Array(rowData.length);
+        for (let i = 0, len = rowData.length; i < len; i++) {
+          const rawValue = rowData[i];
+          if (rawValue !== null) {
+            row2[i] = this._parsers[i](rawValue);
+          } else {
+            row2[i] = null;
+          }
+        }
+        return row2;
+      }
+      parseRow(rowData) {
+        const row2 = { ...this._prebuiltEmptyResultObject };
+        for (let i = 0, len = rowData.length; i < len; i++) {
+          const rawValue = rowData[i];
+          const field = this.fields[i].name;
+          if (rawValue !== null) {
+            const v = this.fields[i].format === "binary" ? Buffer.from(rawValue) : rawValue;
+            row2[field] = this._parsers[i](v);
+          } else {
+            row2[field] = null;
+          }
+        }
+        return row2;
+      }
+      addRow(row2) {
+        this.rows.push(row2);
+      }
+      addFields(fieldDescriptions) {
+        this.fields = fieldDescriptions;
+        if (this.fields.length) {
+          this._parsers = new Array(fieldDescriptions.length);
+        }
+        const row2 = /* @__PURE__ */ Object.create(null);
+        for (let i = 0; i < fieldDescriptions.length; i++) {
+          const desc = fieldDescriptions[i];
+          row2[desc.name] = null;
+          if (this._types) {
+            this._parsers[i] = this._types.getTypeParser(desc.dataTypeID, desc.format || "text");
+          } else {
+            this._parsers[i] = types2.getTypeParser(desc.dataTypeID, desc.format || "text");
+          }
+        }
+        this._prebuiltEmptyResultObject = { ...row2 };
+      }
+    };
+    module.exports = Result2;
+  }
+});
+
+// node_modules/pg/lib/query.js
+var require_query = __commonJS({
+  "node_modules/pg/lib/query.js"(exports, module) {
+    "use strict";
+    var { EventEmitter } = __require("events");
+    var Result2 = require_result();
+    var utils = require_utils2();
+    var Query2 = class extends EventEmitter {
+      constructor(config2, values, callback) {
+        super();
+        config2 = utils.normalizeQueryConfig(config2, values, callback);
+        this.text = config2.text;
+        this.values = config2.values;
+        this.rows = config2.rows;
+        this.types = config2.types;
+        this.name = config2.name;
+        this.queryMode = config2.queryMode;
+        this.binary = config2.binary;
+        this.portal = config2.portal || "";
+        this.callback = config2.callback;
+        this._rowMode = config2.rowMode;
+        if (process.domain && config2.callback) {
+          this.callback = process.domain.bind(config2.callback);
+        }
+        this._result = new Result2(this._rowMode, this.types);
+        this._results = this._result;
+        this._canceledDueToError = false;
+      }
+      requiresPreparation() {
+        if (this.queryMode === "extended") {
+          return true;
+        }
+        if (this.name) {
+          return true;
+        }
+        if (this.rows) {
+          return true;
+        }
+        if (!this.text) {
+          return false;
+        }
+        if (!this.values) {
+          return false;
+        }
+        return this.values.length > 0;
+      }
+      _checkForMultirow() {
+        if (this._result.command) {
+          if (!Array.isArray(this._results)) {
+            this._results = [this._result];
+          }
+          this._result = new Result2(this._rowMode, this._result._types);
+          this._results.push(this._result);
+        }
+      }
+      // associates row metadata from the supplied
+      // message with this query object
+      // metadata used when parsing row results
+      handleRowDescription(msg) {
+        this._checkForMultirow();
+        this._result.addFields(msg.fields);
+        this._accumulateRows = this.callback || !this.listeners("row").length;
+      }
+      handleDataRow(msg) {
+        let row2;
+        if (this._canceledDueToError) {
+          return;
+        }
+        try {
+          row2 = this._result.parseRow(msg.fields);
+        } catch (err) {
+          this._canceledDueToError = err;
+          return;
+        }
+        this.emit("row", row2, this._result);
+        if (this._accumulateRows) {
+          this._result.addRow(row2);
+        }
+      }
+      handleCommandComplete(msg, connection) {
+        this._checkForMultirow();
+        this._result.addCommandComplete(msg);
+        if (this.rows) {
+          connection.sync();
+        }
+      }
+      // if a named prepared statement is created with empty query text
+      // the backend will send an emptyQuery message but *not* a command complete message
+      // since we pipeline sync immediately after execute we don't need to do anything here
+      // unless we have rows specified, in which case we did not pipeline the initial sync call
+      handleEmptyQuery(connection) {
+        if (this.rows) {
+          connection.sync();
+        }
+      }
+      handleError(err, connection) {
+        if (this._canceledDueToError) {
+          err = this._canceledDueToError;
+          this._canceledDueToError = false;
+        }
+        if (this.callback) {
+          return this.callback(err);
+        }
+        this.emit("error", err);
+      }
+      handleReadyForQuery(con) {
+        if (this._canceledDueToError) {
+          return this.handleError(this._canceledDueToError, con);
+        }
+        if (this.callback) {
+          try {
+            this.callback(null, this._results);
+          } catch (err) {
+            process.nextTick(() => {
+              throw err;
+            });
+          }
+        }
+        this.emit("end", this._results);
+      }
+      submit(connection) {
+        if (typeof this.text !== "string" && typeof this.name !== "string") {
+          return new Error("A query must have either text or a name. Supplying neither is unsupported.");
+        }
+        const previous = connection.parsedStatements[this.name] || connection.submittedNamedStatements[this.name];
+        if (this.text && previous && this.text !== previous) {
+          return new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
+        }
+        if (this.values && !Array.isArray(this.values)) {
+          return new Error("Query values must be an array");
+        }
+        if (this.requiresPreparation()) {
+          connection.stream.cork && connection.stream.cork();
+          try {
+            this.prepare(connection);
+          } finally {
+            connection.stream.uncork && connection.stream.uncork();
+          }
+        } else {
+          connection.query(this.text);
+        }
+        return null;
+      }
+      hasBeenParsed(connection) {
+        return this.name && (connection.parsedStatements[this.name] !== void 0 || connection.submittedNamedStatements[this.name] !== void 0);
+      }
+      handlePortalSuspended(connection) {
+        this._getRows(connection, this.rows);
+      }
+      _getRows(connection, rows) {
+        connection.execute({
+          portal: this.portal,
+          rows
+        });
+        if (!rows) {
+          connection.sync();
+        } else {
+          connection.flush();
+        }
+      }
+      // http://developer.postgresql.org/pgdocs/postgres/protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY
+      prepare(connection) {
+        if (!this.hasBeenParsed(connection)) {
+          connection.parse({
+            text: this.text,
+            name: this.name,
+            types: this.types
+          });
+          if (this.name) {
+            connection.submittedNamedStatements[this.name] = this.text;
+          }
+        }
+        try {
+          connection.bind({
+            portal: this.portal,
+            statement: this.name,
+            values: this.values,
+            binary: this.binary,
+            valueMapper: utils.prepareValue
+          });
+        } catch (err) {
+          connection.close({ type: "S", name: this.name });
+          connection.sync();
+          this.handleError(err, connection);
+          return;
+        }
+        connection.describe({
+          type: "P",
+          name: this.portal || ""
+        });
+        this._getRows(connection, this.rows);
+      }
+      handleCopyInResponse(connection) {
+        connection.sendCopyFail("No source stream defined");
+      }
+      handleCopyData(msg, connection) {
+      }
+    };
+    module.exports = Query2;
+  }
+});
+
+// node_modules/pg-protocol/dist/messages.js
+var require_messages = __commonJS({
+  "node_modules/pg-protocol/dist/messages.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.NoticeMessage = exports.DataRowMessage = exports.CommandCompleteMessage = exports.ReadyForQueryMessage = exports.NotificationResponseMessage = exports.BackendKeyDataMessage = exports.AuthenticationMD5Password = exports.ParameterStatusMessage = exports.ParameterDescriptionMessage = exports.RowDescriptionMessage = exports.Field = exports.CopyResponse = exports.CopyDataMessage = exports.DatabaseError = exports.copyDone = exports.emptyQuery = exports.replicationStart = exports.portalSuspended = exports.noData = exports.closeComplete = exports.bindComplete = exports.parseComplete = void 0;
+    exports.parseComplete = {
+      name: "parseComplete",
+      length: 5
+    };
+    exports.bindComplete = {
+      name: "bindComplete",
+      length: 5
+    };
+    exports.closeComplete = {
+      name: "closeComplete",
+      length: 5
+    };
+    exports.noData = {
+      name: "noData",
+      length: 5
+    };
+    exports.portalSuspended = {
+      name: "portalSuspended",
+      length: 5
+    };
+    exports.replicationStart = {
+      name: "replicationStart",
+      length: 4
+    };
+    exports.emptyQuery = {
+      name: "emptyQuery",
+      length: 4
+    };
+    exports.copyDone = {
+      name: "copyDone",
+      length: 4
+    };
+    var DatabaseError2 = class extends Error {
+      constructor(message, length, name) {
+        super(message);
+        this.length = length;
+        this.name = name;
+      }
+    };
+    exports.DatabaseError = DatabaseError2;
+    var CopyDataMessage = class {
+      constructor(length, chunk) {
+        this.length = length;
+        this.chunk = chunk;
+        this.name = "copyData";
+      }
+    };
+    exports.CopyDataMessage = CopyDataMessage;
+    var CopyResponse = class {
+      constructor(length, name, binary, columnCount) {
+        this.length = length;
+        this.name = name;
+        this.binary = binary;
+        this.columnTypes = new Array(columnCount);
+      }
+    };
+    exports.CopyResponse = CopyResponse;
+    var Field = class {
+      constructor(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, format) {
+        this.name = name;
+        this.tableID = tableID;
+        this.columnID = columnID;
+        this.dataTypeID = dataTypeID;
+        this.dataTypeSize = dataTypeSize;
+        this.dataTypeModifier = dataTypeModifier;
+        this.format = format;
+      }
+    };
+    exports.Field = Field;
+    var RowDescriptionMessage = class {
+      constructor(length, fieldCount) {
+        this.length = length;
+        this.fieldCount = fieldCount;
+        this.name = "rowDescription";
+        this.fields = new Array(this.fieldCount);
+      }
+    };
+    exports.RowDescriptionMessage = RowDescriptionMessage;
+    var ParameterDescriptionMessage = class {
+      constructor(length, parameterCount) {
+        this.length = length;
+        this.parameterCount = parameterCount;
+        this.name = "parameterDescription";
+        this.dataTypeIDs = new Array(this.parameterCount);
+      }
+    };
+    exports.ParameterDescriptionMessage = ParameterDescriptionMessage;
+    var ParameterStatusMessage = class {
+      constructor(length, parameterName, parameterValue) {
+        this.length = length;
+        this.parameterName = parameterName;
+        this.parameterValue = parameterValue;
+        this.name = "parameterStatus";
+      }
+    };
+    exports.ParameterStatusMessage = ParameterStatusMessage;
+    var AuthenticationMD5Password = class {
+      constructor(length, salt) {
+        this.length = length;
+        this.salt = salt;
+        this.name = "authenticationMD5Password";
+      }
+    };
+    exports.AuthenticationMD5Password = AuthenticationMD5Password;
+    var BackendKeyDataMessage = class {
+      constructor(length, processID, secretKey) {
+        this.length = length;
+        this.processID = processID;
+        this.secretKey = secretKey;
+        this.name = "backendKeyData";
+      }
+    };
+    exports.BackendKeyDataMessage = BackendKeyDataMessage;
+    var NotificationResponseMessage = class {
+      constructor(length, processId, channel, payload) {
+        this.length = length;
+        this.processId = processId;
+        this.channel = channel;
+        this.payload = payload;
+        this.name = "notification";
+      }
+    };
+    exports.NotificationResponseMessage = NotificationResponseMessage;
+    var ReadyForQueryMessage = class {
+      constructor(length, status) {
+        this.length = length;
+        this.status = status;
+        this.name = "readyForQuery";
+      }
+    };
+    exports.ReadyForQueryMessage = ReadyForQueryMessage;
+    var CommandCompleteMessage = class {
+      constructor(length, text2) {
+        this.length = length;
+        this.text = text2;
+        this.name = "commandComplete";
+      }
+    };
+    exports.CommandCompleteMessage = CommandCompleteMessage;
+    var DataRowMessage = class {
+      constructor(length, fields) {
+        this.length = length;
+        this.fields = fields;
+        this.name = "dataRow";
+        this.fieldCount = fields.length;
+      }
+    };
+    exports.DataRowMessage = DataRowMessage;
+    var NoticeMessage = class {
+      constructor(length, message) {
+        this.length = length;
+        this.message = message;
+        this.name = "notice";
+      }
+    };
+    exports.NoticeMessage = NoticeMessage;
+  }
+});
+
+// node_modules/pg-protocol/dist/buffer-writer.js
+var require_buffer_writer = __commonJS({
+  "node_modules/pg-protocol/dist/buffer-writer.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Writer = void 0;
+    var Writer = class {
+      constructor(size = 256) {
+        this.size = size;
+        this.offset = 5;
+        this.headerPosition = 0;
+        this.buffer = Buffer.allocUnsafe(size);
+      }
+      ensure(size) {
+        const remaining = this.buffer.length - this.offset;
+        if (remaining < size) {
+          const oldBuffer = this.buffer;
+          const newSize = oldBuffer.length + (oldBuffer.length >> 1) + size;
+          this.buffer = Buffer.allocUnsafe(newSize);
+          oldBuffer.copy(this.buffer, 0, 0, this.offset);
+        }
+      }
+      addInt32(num3) {
+        this.ensure(4);
+        this.buffer[this.offset++] = num3 >>> 24 & 255;
+        this.buffer[this.offset++] = num3 >>> 16 & 255;
+        this.buffer[this.offset++] = num3 >>> 8 & 255;
+        this.buffer[this.offset++] = num3 >>> 0 & 255;
+        return this;
+      }
+      addInt16(num3) {
+        this.ensure(2);
+        this.buffer[this.offset++] = num3 >>> 8 & 255;
+        this.buffer[this.offset++] = num3 >>> 0 & 255;
+        return this;
+      }
+      addCString(string4) {
+        if (!string4) {
+          this.ensure(1);
+        } else {
+          const len = Buffer.byteLength(string4);
+          this.ensure(len + 1);
+          this.buffer.write(string4, this.offset, "utf-8");
+          this.offset += len;
+        }
+        this.buffer[this.offset++] = 0;
+        return this;
+      }
+      addString(string4 = "") {
+        const len = Buffer.byteLength(string4);
+        this.ensure(len);
+        this.buffer.write(string4, this.offset);
+        this.offset += len;
+        return this;
+      }
+      // Write an Int32 byte-length prefix immediately followed by the string's UTF-8
+      // bytes. Postgres' Bind wire format prefixes every parameter with its length,
+      // and doing it in one method computes Buffer.byteLength ONCE — the previous
+      // `addInt32(Buffer.byteLength(s)).addString(s)` pairing scanned the string
+      // three times (byteLength for the prefix, byteLength again inside addString,
+      // then the encode), which is costly for large text parameters.
+      addInt32PrefixedString(string4) {
+        const len = Buffer.byteLength(string4);
+        this.ensure(4 + len);
+        const buffer = this.buffer;
+        let offset = this.offset;
+        buffer[offset++] = len >>> 24 & 255;
+        buffer[offset++] = len >>> 16 & 255;
+        buffer[offset++] = len >>> 8 & 255;
+        buffer[offset++] = len >>> 0 & 255;
+        buffer.write(string4, offset, "utf-8");
+        this.offset = offset + len;
+        return this;
+      }
+      add(otherBuffer) {
+        this.ensure(otherBuffer.length);
+        otherBuffer.copy(this.buffer, this.offset);
+        this.offset += otherBuffer.length;
+        return this;
+      }
+      /**
+       * Appends an uninitialized block of {@link size} bytes to the buffer and returns its offset.
+       */
+      reserveUnsafe(size) {
+        const offset = this.offset;
+        this.ensure(size);
+        this.offset += size;
+        return offset;
+      }
+      join(code) {
+        if (code) {
+          this.buffer[this.headerPosition] = code;
+          const length = this.offset - (this.headerPosition + 1);
+          this.buffer.writeInt32BE(length, this.headerPosition + 1);
+        }
+        return this.buffer.slice(code ? 0 : 5, this.offset);
+      }
+      flush(code) {
+        const result = this.join(code);
+        this.offset = 5;
+        this.headerPosition = 0;
+        this.buffer = Buffer.allocUnsafe(this.size);
+        return result;
+      }
+      clear() {
+        this.offset = 5;
+        this.headerPosition = 0;
+      }
+    };
+    exports.Writer = Writer;
+  }
+});
+
+// node_modules/pg-protocol/dist/serializer.js
+var require_serializer = __commonJS({
+  "node_modules/pg-protocol/dist/serializer.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.serialize = void 0;
+    var buffer_writer_1 = require_buffer_writer();
+    var writer = new buffer_writer_1.Writer();
+    var startup = (opts) => {
+      writer.addInt16(3).addInt16(0);
+      for (const key of Object.keys(opts)) {
+        writer.addCString(key).addCString(opts[key]);
+      }
+      writer.addCString("client_encoding").addCString("UTF8");
+      const bodyBuffer = writer.addCString("").flush();
+      const length = bodyBuffer.length + 4;
+      return new buffer_writer_1.Writer().addInt32(length).add(bodyBuffer).flush();
+    };
+    var requestSsl = () => {
+      const response = Buffer.allocUnsafe(8);
+      response.writeInt32BE(8, 0);
+      response.writeInt32BE(80877103, 4);
+      return response;
+    };
+    var password = (password2) => {
+      return writer.addCString(password2).flush(
+        112
+        /* code.startup */
+      );
+    };
+    var sendSASLInitialResponseMessage = function(mechanism, initialResponse) {
+      writer.addCString(mechanism).addInt32PrefixedString(initialResponse);
+      return writer.flush(
+        112
+        /* code.startup */
+      );
+    };
+    var sendSCRAMClientFinalMessage = function(additionalData) {
+      return writer.addString(additionalData).flush(
+        112
+        /* code.startup */
+      );
+    };
+    var query = (text2) => {
+      return writer.addCString(text2).flush(
+        81
+        /* code.query */
+      );
+    };
+    var emptyArray = [];
+    var parse5 = (query2) => {
+      const name = query2.name || "";
+      if (name.length > 63) {
+        console.error("Warning! Postgres only supports 63 characters for query names.");
+        console.error("You supplied %s (%s)", name, name.length);
+        console.error("This can cause conflicts and silent errors executing queries");
+      }
+      const types2 = query2.types || emptyArray;
+      const len = types2.length;
+      const buffer = writer.addCString(name).addCString(query2.text).addInt16(len);
+      for (let i = 0; i < len; i++) {
+        buffer.addInt32(types2[i]);
+      }
+      return writer.flush(
+        80
+        /* code.parse */
+      );
+    };
+    var writeValues = function(values, valueMapper, formatsOffset) {
+      const len = values.length;
+      for (let i = 0; i < len; i++) {
+        const mappedVal = valueMapper ? valueMapper(values[i], i) : values[i];
+        let formatByte = 0;
+        if (mappedVal == null) {
+          writer.addInt32(-1);
+        } else if (mappedVal instanceof Buffer) {
+          formatByte = 1;
+          writer.addInt32(mappedVal.length);
+          writer.add(mappedVal);
+        } else {
+          writer.addInt32PrefixedString(mappedVal);
+        }
+        const buf = writer.buffer;
+        buf[formatsOffset++] = 0;
+        buf[formatsOffset++] = formatByte;
+      }
+    };
+    var bind2 = (config2 = {}) => {
+      const portal = config2.portal || "";
+      const statement = config2.statement || "";
+      const binary = config2.binary || false;
+      const values = config2.values || emptyArray;
+      const len = values.length;
+      writer.addCString(portal).addCString(statement);
+      writer.addInt16(len);
+      const formatsOffset = writer.reserveUnsafe(len * 2);
+      writer.addInt16(len);
+      try {
+        writeValues(values, config2.valueMapper, formatsOffset);
+      } catch (err) {
+        writer.clear();
+        throw err;
+      }
+      writer.addInt16(1);
+      writer.addInt16(
+        binary ? 1 : 0
+        /* ParamType.STRING */
+      );
+      return writer.flush(
+        66
+        /* code.bind */
+      );
+    };
+    var emptyExecute = Buffer.from([69, 0, 0, 0, 9, 0, 0, 0, 0, 0]);
+    var execute = (config2) => {
+      if (!config2 || !config2.portal && !config2.rows) {
+        return emptyExecute;
+      }
+      const portal = config2.portal || "";
+      const rows = config2.rows || 0;
+      const portalLength = Buffer.byteLength(portal);
+      const len = 4 + portalLength + 1 + 4;
+      const buff = Buffer.allocUnsafe(1 + len);
+      buff[0] = 69;
+      buff.writeInt32BE(len, 1);
+      buff.write(portal, 5, "utf-8");
+      buff[portalLength + 5] = 0;
+      buff.writeUInt32BE(rows, buff.length - 4);
+      return buff;
+    };
+    var cancel = (processID, secretKey) => {
+      const buffer = Buffer.allocUnsafe(16);
+      buffer.writeInt32BE(16, 0);
+      buffer.writeInt16BE(1234, 4);
+      buffer.writeInt16BE(5678, 6);
+      buffer.writeInt32BE(processID, 8);
+      buffer.writeInt32BE(secretKey, 12);
+      return buffer;
+    };
+    var cstringMessage = (code, string4) => {
+      const stringLen = Buffer.byteLength(string4);
+      const len = 4 + stringLen + 1;
+      const buffer = Buffer.allocUnsafe(1 + len);
+      buffer[0] = code;
+      buffer.writeInt32BE(len, 1);
+      buffer.write(string4, 5, "utf-8");
+      buffer[len] = 0;
+      return buffer;
+    };
+    var emptyDescribePortal = writer.addCString("P").flush(
+      68
+      /* code.describe */
+    );
+    var emptyDescribeStatement = writer.addCString("S").flush(
+      68
+      /* code.describe */
+    );
+    var describe3 = (msg) => {
+      return msg.name ? cstringMessage(68, `${msg.type}${msg.name || ""}`) : msg.type === "P" ? emptyDescribePortal : emptyDescribeStatement;
+    };
+    var close = (msg) => {
+      const text2 = `${msg.type}${msg.name || ""}`;
+      return cstringMessage(67, text2);
+    };
+    var copyData = (chunk) => {
+      return writer.add(chunk).flush(
+        100
+        /* code.copyFromChunk */
+      );
+    };
+    var copyFail = (message) => {
+      return cstringMessage(102, message);
+    };
+    var codeOnlyBuffer = (code) => Buffer.from([code, 0, 0, 0, 4]);
+    var flushBuffer = codeOnlyBuffer(
+      72
+      /* code.flush */
+    );
+    var syncBuffer = codeOnlyBuffer(
+      83
+      /* code.sync */
+    );
+    var endBuffer = codeOnlyBuffer(
+      88
+      /* code.end */
+    );
+    var copyDoneBuffer = codeOnlyBuffer(
+      99
+      /* code.copyDone */
+    );
+    var serialize = {
+      startup,
+      password,
+      requestSsl,
+      sendSASLInitialResponseMessage,
+      sendSCRAMClientFinalMessage,
+      query,
+      parse: parse5,
+      bind: bind2,
+      execute,
+      describe: describe3,
+      close,
+      flush: () => flushBuffer,
+      sync: () => syncBuffer,
+      end: () => endBuffer,
+      copyData,
+      copyDone: () => copyDoneBuffer,
+      copyFail,
+      cancel
+    };
+    exports.serialize = serialize;
+  }
+});
+
+// node_modules/pg-protocol/dist/buffer-reader.js
+var require_buffer_reader = __commonJS({
+  "node_modules/pg-protocol/dist/buffer-reader.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.BufferReader = void 0;
+    var BufferReader = class {
+      constructor(offset = 0) {
+        this.offset = offset;
+        this.buffer = Buffer.allocUnsafe(0);
+        this.encoding = "utf-8";
+      }
+      setBuffer(offset, buffer) {
+        this.offset = offset;
+        this.buffer = buffer;
+      }
+      int16() {
+        const result = this.buffer.readInt16BE(this.offset);
+        this.offset += 2;
+        return result;
+      }
+      byte() {
+        const result = this.buffer[this.offset];
+        this.offset++;
+        return result;
+      }
+      int32() {
+        const result = this.buffer.readInt32BE(this.offset);
+        this.offset += 4;
+        return result;
+      }
+      uint32() {
+        const result = this.buffer.readUInt32BE(this.offset);
+        this.offset += 4;
+        return result;
+      }
+      string(length) {
+        const result = this.buffer.toString(this.encoding, this.offset, this.offset + length);
+        this.offset += length;
+        return result;
+      }
+      cstring() {
+        const start = this.offset;
+        let end = start;
+        while (this.buffer[end++]) {
+        }
+        this.offset = end;
+        return this.buffer.toString(this.encoding, start, end - 1);
+      }
+      bytes(length) {
+        const result = this.buffer.slice(this.offset, this.offset + length);
+        this.offset += length;
+        return result;
+      }
+    };
+    exports.BufferReader = BufferReader;
+  }
+});
+
+// node_modules/pg-protocol/dist/parser.js
+var require_parser = __commonJS({
+  "node_modules/pg-protocol/dist/parser.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Parser = void 0;
+    var messages_1 = require_messages();
+    var buffer_reader_1 = require_buffer_reader();
+    var CODE_LENGTH = 1;
+    var LEN_LENGTH = 4;
+    var HEADER_LENGTH = CODE_LENGTH + LEN_LENGTH;
+    var LATEINIT_LENGTH = -1;
+    var emptyBuffer = Buffer.allocUnsafe(0);
+    var Parser = class {
+      constructor(opts) {
+        this.buffer = emptyBuffer;
+        this.bufferLength = 0;
+        this.bufferOffset = 0;
+        this.reader = new buffer_reader_1.BufferReader();
+        if ((opts === null || opts === void 0 ? void 0 : opts.mode) === "binary") {
+          throw new Error("Binary mode not supported yet");
+        }
+        this.mode = (opts === null || opts === void 0 ? void 0 : opts.mode) || "text";
+      }
+      parse(buffer, callback) {
+        this.mergeBuffer(buffer);
+        const bufferFullLength = this.bufferOffset + this.bufferLength;
+        let offset = this.bufferOffset;
+        while (offset + HEADER_LENGTH <= bufferFullLength) {
+          const code = this.buffer[offset];
+          const length = this.buffer.readUInt32BE(offset + CODE_LENGTH);
+          const fullMessageLength = CODE_LENGTH + length;
+          if (fullMessageLength + offset <= bufferFullLength) {
+            const message = this.handlePacket(offset + HEADER_LENGTH, code, length, this.buffer);
+            callback(message);
+            offset += fullMessageLength;
+          } else {
+            break;
+          }
+        }
+        if (offset === bufferFullLength) {
+          this.buffer = emptyBuffer;
+          this.bufferLength = 0;
+          this.bufferOffset = 0;
+        } else {
+          this.bufferLength = bufferFullLength - offset;
+          this.bufferOffset = offset;
+        }
+      }
+      mergeBuffer(buffer) {
+        if (this.bufferLength > 0) {
+          const newLength = this.bufferLength + buffer.byteLength;
+          const newFullLength = newLength + this.bufferOffset;
+          if (newFullLength > this.buffer.byteLength) {
+            let newBuffer;
+            if (newLength <= this.buffer.byteLength && this.bufferOffset >= this.bufferLength) {
+              newBuffer = this.buffer;
+            } else {
+              let newBufferLength = this.buffer.byteLength * 2;
+              while (newLength >= newBufferLength) {
+                newBufferLength *= 2;
+              }
+              newBuffer = Buffer.allocUnsafe(newBufferLength);
+            }
+            this.buffer.copy(newBuffer, 0, this.bufferOffset, this.bufferOffset + this.bufferLength);
+            this.buffer = newBuffer;
+            this.bufferOffset = 0;
+          }
+          buffer.copy(this.buffer, this.bufferOffset + this.bufferLength);
+          this.bufferLength = newLength;
+        } else {
+          this.buffer = buffer;
+          this.bufferOffset = 0;
+          this.bufferLength = buffer.byteLength;
+        }
+      }
+      handlePacket(offset, code, length, bytes) {
+        const { reader } = this;
+        reader.setBuffer(offset, bytes);
+        let message;
+        switch (code) {
+          case 50:
+            message = messages_1.bindComplete;
+            break;
+          case 49:
+            message = messages_1.parseComplete;
+            break;
+          case 51:
+            message = messages_1.closeComplete;
+            break;
+          case 110:
+            message = messages_1.noData;
+            break;
+          case 115:
+            message = messages_1.portalSuspended;
+            break;
+          case 99:
+            message = messages_1.copyDone;
+            break;
+          case 87:
+            message = messages_1.replicationStart;
+            break;
+          case 73:
+            message = messages_1.emptyQuery;
+            break;
+          case 68:
+            message = parseDataRowMessage(reader);
+            break;
+          case 67:
+            message = parseCommandCompleteMessage(reader);
+            break;
+          case 90:
+            message = parseReadyForQueryMessage(reader);
+            break;
+          case 65:
+            message = parseNotificationMessage(reader);
+            break;
+          case 82:
+            message = parseAuthenticationResponse(reader, length);
+            break;
+          case 83:
+            message = parseParameterStatusMessage(reader);
+            break;
+          case 75:
+            message = parseBackendKeyData(reader);
+            break;
+          case 69:
+            message = parseErrorMessage(reader, "error");
+            break;
+          case 78:
+            message = parseErrorMessage(reader, "notice");
+            break;
+          case 84:
+            message = parseRowDescriptionMessage(reader);
+            break;
+          case 116:
+            message = parseParameterDescriptionMessage(reader);
+            break;
+          case 71:
+            message = parseCopyInMessage(reader);
+            break;
+          case 72:
+            message = parseCopyOutMessage(reader);
+            break;
+          case 100:
+            message = parseCopyData(reader, length);
+            break;
+          default:
+            return new messages_1.DatabaseError("received invalid response: " + code.toString(16), length, "error");
+        }
+        reader.setBuffer(0, emptyBuffer);
+        message.length = length;
+        return message;
+      }
+    };
+    exports.Parser = Parser;
+    var parseReadyForQueryMessage = (reader) => {
+      const status = reader.string(1);
+      return new messages_1.ReadyForQueryMessage(LATEINIT_LENGTH, status);
+    };
+    var parseCommandCompleteMessage = (reader) => {
+      const text2 = reader.cstring();
+      return new messages_1.CommandCompleteMessage(LATEINIT_LENGTH, text2);
+    };
+    var parseCopyData = (reader, length) => {
+      const chunk = reader.bytes(length - 4);
+      return new messages_1.CopyDataMessage(LATEINIT_LENGTH, chunk);
+    };
+    var parseCopyInMessage = (reader) => parseCopyMessage(reader, "copyInResponse");
+    var parseCopyOutMessage = (reader) => parseCopyMessage(reader, "copyOutResponse");
+    var parseCopyMessage = (reader, messageName) => {
+      const isBinary = reader.byte() !== 0;
+      const columnCount = reader.int16();
+      const message = new messages_1.CopyResponse(LATEINIT_LENGTH, messageName, isBinary, columnCount);
+      for (let i = 0; i < columnCount; i++) {
+        message.columnTypes[i] = reader.int16();
+      }
+      return message;
+    };
+    var parseNotificationMessage = (reader) => {
+      const processId = reader.int32();
+      const channel = reader.cstring();
+      const payload = reader.cstring();
+      return new messages_1.NotificationResponseMessage(LATEINIT_LENGTH, processId, channel, payload);
+    };
+    var parseRowDescriptionMessage = (reader) => {
+      const fieldCount = reader.int16();
+      const message = new messages_1.RowDescriptionMessage(LATEINIT_LENGTH, fieldCount);
+      for (let i = 0; i < fieldCount; i++) {
+        message.fields[i] = parseField(reader);
+      }
+      return message;
+    };
+    var parseField = (reader) => {
+      const name = reader.cstring();
+      const tableID = reader.uint32();
+      const columnID = reader.int16();
+      const dataTypeID = reader.uint32();
+      const dataTypeSize = reader.int16();
+      const dataTypeModifier = reader.int32();
+      const mode = reader.int16() === 0 ? "text" : "binary";
+      return new messages_1.Field(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, mode);
+    };
+    var parseParameterDescriptionMessage = (reader) => {
+      const parameterCount = reader.int16();
+      const message = new messages_1.ParameterDescriptionMessage(LATEINIT_LENGTH, parameterCount);
+      for (let i = 0; i < parameterCount; i++) {
+        message.dataTypeIDs[i] = reader.uint32();
+      }
+      return message;
+    };
+    var parseDataRowMessage = (reader) => {
+      const fieldCount = reader.int16();
+      const fields = new Array(fieldCount);
+      for (let i = 0; i < fieldCount; i++) {
+        const len = reader.int32();
+        fields[i] = len === -1 ? null : reader.string(len);
+      }
+      return new messages_1.DataRowMessage(LATEINIT_LENGTH, fields);
+    };
+    var parseParameterStatusMessage = (reader) => {
+      const name = reader.cstring();
+      const value = reader.cstring();
+      return new messages_1.ParameterStatusMessage(LATEINIT_LENGTH, name, value);
+    };
+    var parseBackendKeyData = (reader) => {
+      const processID = reader.int32();
+      const secretKey = reader.int32();
+      return new messages_1.BackendKeyDataMessage(LATEINIT_LENGTH, processID, secretKey);
+    };
+    var parseAuthenticationResponse = (reader, length) => {
+      const code = reader.int32();
+      const message = {
+        name: "authenticationOk",
+        length
+      };
+      switch (code) {
+        case 0:
+          break;
+        case 3:
+          if (message.length === 8) {
+            message.name = "authenticationCleartextPassword";
+          }
+          break;
+        case 5:
+          if (message.length === 12) {
+            message.name = "authenticationMD5Password";
+            const salt = reader.bytes(4);
+            return new messages_1.AuthenticationMD5Password(LATEINIT_LENGTH, salt);
+          }
+          break;
+        case 10:
+          {
+            message.name = "authenticationSASL";
+            message.mechanisms = [];
+            let mechanism;
+            do {
+              mechanism = reader.cstring();
+              if (mechanism) {
+                message.mechanisms.push(mechanism);
+              }
+            } while (mechanism);
+          }
+          break;
+        case 11:
+          message.name = "authenticationSASLContinue";
+          message.data = reader.string(length - 8);
+          break;
+        case 12:
+          message.name = "authenticationSASLFinal";
+          message.data = reader.string(length - 8);
+          break;
+        default:
+          throw new Error("Unknown authenticationOk message type " + code);
+      }
+      return message;
+    };
+    var parseErrorMessage = (reader, name) => {
+      const fields = {};
+      let fieldType = reader.string(1);
+      while (fieldType !== "\0") {
+        fields[fieldType] = reader.cstring();
+        fieldType = reader.string(1);
+      }
+      const messageValue = fields.M;
+      const message = name === "notice" ? new messages_1.NoticeMessage(LATEINIT_LENGTH, messageValue) : new messages_1.DatabaseError(messageValue, LATEINIT_LENGTH, name);
+      message.severity = fields.S;
+      message.code = fields.C;
+      message.detail = fields.D;
+      message.hint = fields.H;
+      message.position = fields.P;
+      message.internalPosition = fields.p;
+      message.internalQuery = fields.q;
+      message.where = fields.W;
+      message.schema = fields.s;
+      message.table = fields.t;
+      message.column = fields.c;
+      message.dataType = fields.d;
+      message.constraint = fields.n;
+      message.file = fields.F;
+      message.line = fields.L;
+      message.routine = fields.R;
+      return message;
+    };
+  }
+});
+
+// node_modules/pg-protocol/dist/index.js
+var require_dist = __commonJS({
+  "node_modules/pg-protocol/dist/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.DatabaseError = exports.serialize = void 0;
+    exports.parse = parse5;
+    var messages_1 = require_messages();
+    Object.defineProperty(exports, "DatabaseError", { enumerable: true, get: function() {
+      return messages_1.DatabaseError;
+    } });
+    var serializer_1 = require_serializer();
+    Object.defineProperty(exports, "serialize", { enumerable: true, get: function() {
+      return serializer_1.serialize;
+    } });
+    var parser_1 = require_parser();
+    function parse5(stream, callback) {
+      const parser = new parser_1.Parser();
+      stream.on("data", (buffer) => parser.parse(buffer, callback));
+      return new Promise((resolve) => stream.on("end", () => resolve()));
+    }
+  }
+});
+
+// node_modules/pg-cloudflare/dist/empty.js
+var require_empty = __commonJS({
+  "node_modules/pg-cloudflare/dist/empty.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {};
+  }
+});
+
+// node_modules/pg/lib/stream.js
+var require_stream = __commonJS({
+  "node_modules/pg/lib/stream.js"(exports, module) {
+    var { getStream, getSecureStream } = getStreamFuncs();
+    module.exports = {
+      /**
+       * Get a socket stream compatible with the current runtime environment.
+       * @returns {Duplex}
+       */
+      getStream,
+      /**
+       * Get a TLS secured socket, compatible with the current environment,
+       * using the socket and other settings given in `options`.
+       * @returns {Duplex}
+       */
+      getSecureStream
+    };
+    function getNodejsStreamFuncs() {
+      function getStream2(ssl) {
+        const net2 = __require("net");
+        return new net2.Socket();
+      }
+      function getSecureStream2(options) {
+        const tls = __require("tls");
+        return tls.connect(options);
+      }
+      return {
+        getStream: getStream2,
+        getSecureStream: getSecureStream2
+      };
+    }
+    function getCloudflareStreamFuncs() {
+      function getStream2(ssl) {
+        const { CloudflareSocket } = require_empty();
+        return new CloudflareSocket(ssl);
+      }
+      function getSecureStream2(options) {
+        options.socket.startTls(options);
+        return options.socket;
+      }
+      return {
+        getStream: getStream2,
+        getSecureStream: getSecureStream2
+      };
+    }
+    function isCloudflareRuntime() {
+      if (typeof navigator === "object" && navigator !== null && typeof navigator.userAgent === "string") {
+        return navigator.userAgent === "Cloudflare-Workers";
+      }
+      if (typeof Response === "function") {
+        const resp = new Response(null, { cf: { thing: true } });
+        if (typeof resp.cf === "object" && resp.cf !== null && resp.cf.thing) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function getStreamFuncs() {
+      if (isCloudflareRuntime()) {
+        return getCloudflareStreamFuncs();
+      }
+      return getNodejsStreamFuncs();
+    }
+  }
+});
+
+// node_modules/pg/lib/connection.js
+var require_connection2 = __commonJS({
+  "node_modules/pg/lib/connection.js"(exports, module) {
+    "use strict";
+    var EventEmitter = __require("events").EventEmitter;
+    var { parse: parse5, serialize } = require_dist();
+    var stream = require_stream();
+    var { getStream } = stream;
+    var flushBuffer = serialize.flush();
+    var syncBuffer = serialize.sync();
+    var endBuffer = serialize.end();
+    var Connection2 = class extends EventEmitter {
+      constructor(config2) {
+        super();
+        config2 = config2 || {};
+        this.stream = config2.stream || getStream(config2.ssl);
+        if (typeof this.stream === "function") {
+          this.stream = this.stream(config2);
+        }
+        this._keepAlive = config2.keepAlive;
+        this._keepAliveInitialDelayMillis = config2.keepAliveInitialDelayMillis;
+        this.parsedStatements = {};
+        this.submittedNamedStatements = {};
+        this.ssl = config2.ssl || false;
+        this.sslNegotiation = config2.sslNegotiation || "postgres";
+        this._ending = false;
+        this._emitMessage = false;
+        const self2 = this;
+        this.on("newListener", function(eventName) {
+          if (eventName === "message") {
+            self2._emitMessage = true;
+          }
+        });
+      }
+      connect(port, host) {
+        const self2 = this;
+        this._connecting = true;
+        this.stream.setNoDelay(true);
+        this.stream.connect(port, host);
+        this.stream.once("connect", function() {
+          if (self2._keepAlive) {
+            self2.stream.setKeepAlive(true, self2._keepAliveInitialDelayMillis);
+          }
+          self2.emit("connect");
+        });
+        const reportStreamError = function(error63) {
+          if (self2._ending && (error63.code === "ECONNRESET" || error63.code === "EPIPE")) {
+            return;
+          }
+          self2.emit("error", error63);
+        };
+        this.stream.on("error", reportStreamError);
+        this.stream.on("close", function() {
+          self2.emit("end");
+        });
+        if (!this.ssl) {
+          return this.attachListeners(this.stream);
+        }
+        if (this.sslNegotiation === "direct") {
+          return this.stream.once("connect", function() {
+            self2.upgradeToSSL(host, reportStreamError);
+          });
+        }
+        this.stream.once("data", function(buffer) {
+          const responseCode = buffer.toString("utf8");
+          switch (responseCode) {
+            case "S":
+              break;
+            case "N":
+              self2.stream.end();
+              return self2.emit("error", new Error("The server does not support SSL connections"));
+            default:
+              self2.stream.end();
+              return self2.emit("error", new Error("There was an error establishing an SSL connection"));
+          }
+          self2.upgradeToSSL(host, reportStreamError);
+        });
+      }
+      upgradeToSSL(host, reportStreamError) {
+        const self2 = this;
+        const options = {
+          socket: self2.stream,
+          // tls.connect checks the server identity against `servername`, falling
+          // back to `host` and then to 'localhost'. `servername` must stay unset
+          // for IP addresses (see below), so `host` is needed to keep certificate
+          // validation working when connecting to an IP address.
+          host
+        };
+        if (self2.ssl !== true) {
+          Object.assign(options, self2.ssl);
+          if ("key" in self2.ssl) {
+            options.key = self2.ssl.key;
+          }
+        }
+        if (self2.sslNegotiation === "direct") {
+          options.ALPNProtocols = ["postgresql"];
+        }
+        const net2 = __require("net");
+        if (net2.isIP && net2.isIP(host) === 0) {
+          options.servername = host;
+        }
+        try {
+          self2.stream = stream.getSecureStream(options);
+        } catch (err) {
+          return self2.emit("error", err);
+        }
+        self2.attachListeners(self2.stream);
+        self2.stream.on("error", reportStreamError);
+        self2.emit("sslconnect");
+      }
+      attachListeners(stream2) {
+        parse5(stream2, (msg) => {
+          const eventName = msg.name === "error" ? "errorMessage" : msg.name;
+          if (this._emitMessage) {
+            this.emit("message", msg);
+          }
+          this.emit(eventName, msg);
+        });
+      }
+      requestSsl() {
+        this.stream.write(serialize.requestSsl());
+      }
+      startup(config2) {
+        this.stream.write(serialize.startup(config2));
+      }
+      cancel(processID, secretKey) {
+        this._send(serialize.cancel(processID, secretKey));
+      }
+      password(password) {
+        this._send(serialize.password(password));
+      }
+      sendSASLInitialResponseMessage(mechanism, initialResponse) {
+        this._send(serialize.sendSASLInitialResponseMessage(mechanism, initialResponse));
+      }
+      sendSCRAMClientFinalMessage(additionalData) {
+        this._send(serialize.sendSCRAMClientFinalMessage(additionalData));
+      }
+      _send(buffer) {
+        if (!this.stream.writable) {
+          return false;
+        }
+        return this.stream.write(buffer);
+      }
+      query(text2) {
+        this._send(serialize.query(text2));
+      }
+      // send parse message
+      parse(query) {
+        this._send(serialize.parse(query));
+      }
+      // send bind message
+      bind(config2) {
+        this._send(serialize.bind(config2));
+      }
+      // send execute message
+      execute(config2) {
+        this._send(serialize.execute(config2));
+      }
+      flush() {
+        if (this.stream.writable) {
+          this.stream.write(flushBuffer);
+        }
+      }
+      sync() {
+        this._send(syncBuffer);
+      }
+      ref() {
+        this.stream.ref();
+      }
+      unref() {
+        this.stream.unref();
+      }
+      end() {
+        this._ending = true;
+        if (!this._connecting || !this.stream.writable) {
+          this.stream.end();
+          return;
+        }
+        return this.stream.write(endBuffer, () => {
+          this.stream.end();
+        });
+      }
+      close(msg) {
+        this._send(serialize.close(msg));
+      }
+      describe(msg) {
+        this._send(serialize.describe(msg));
+      }
+      sendCopyFromChunk(chunk) {
+        this._send(serialize.copyData(chunk));
+      }
+      endCopyFrom() {
+        this._send(serialize.copyDone());
+      }
+      sendCopyFail(msg) {
+        this._send(serialize.copyFail(msg));
+      }
+    };
+    module.exports = Connection2;
+  }
+});
+
+// node_modules/split2/index.js
+var require_split2 = __commonJS({
+  "node_modules/split2/index.js"(exports, module) {
+    "use strict";
+    var { Transform } = __require("stream");
+    var { StringDecoder } = __require("string_decoder");
+    var kLast = /* @__PURE__ */ Symbol("last");
+    var kDecoder = /* @__PURE__ */ Symbol("decoder");
+    function transform2(chunk, enc, cb) {
+      let list;
+      if (this.overflow) {
+        const buf = this[kDecoder].write(chunk);
+        list = buf.split(this.matcher);
+        if (list.length === 1) return cb();
+        list.shift();
+        this.overflow = false;
+      } else {
+        this[kLast] += this[kDecoder].write(chunk);
+        list = this[kLast].split(this.matcher);
+      }
+      this[kLast] = list.pop();
+      for (let i = 0; i < list.length; i++) {
+        try {
+          push(this, this.mapper(list[i]));
+        } catch (error63) {
+          return cb(error63);
+        }
+      }
+      this.overflow = this[kLast].length > this.maxLength;
+      if (this.overflow && !this.skipOverflow) {
+        cb(new Error("maximum buffer reached"));
+        return;
+      }
+      cb();
+    }
+    function flush(cb) {
+      this[kLast] += this[kDecoder].end();
+      if (this[kLast]) {
+        try {
+          push(this, this.mapper(this[kLast]));
+        } catch (error63) {
+          return cb(error63);
+        }
+      }
+      cb();
+    }
+    function push(self2, val) {
+      if (val !== void 0) {
+        self2.push(val);
+      }
+    }
+    function noop4(incoming) {
+      return incoming;
+    }
+    function split(matcher, mapper, options) {
+      matcher = matcher || /\r?\n/;
+      mapper = mapper || noop4;
+      options = options || {};
+      switch (arguments.length) {
+        case 1:
+          if (typeof matcher === "function") {
+            mapper = matcher;
+            matcher = /\r?\n/;
+          } else if (typeof matcher === "object" && !(matcher instanceof RegExp) && !matcher[Symbol.split]) {
+            options = matcher;
+            matcher = /\r?\n/;
+          }
+          break;
+        case 2:
+          if (typeof matcher === "function") {
+            options = mapper;
+            mapper = matcher;
+            matcher = /\r?\n/;
+          } else if (typeof mapper === "object") {
+            options = mapper;
+            mapper = noop4;
+          }
+      }
+      options = Object.assign({}, options);
+      options.autoDestroy = true;
+      options.transform = transform2;
+      options.flush = flush;
+      options.readableObjectMode = true;
+      const stream = new Transform(options);
+      stream[kLast] = "";
+      stream[kDecoder] = new StringDecoder("utf8");
+      stream.matcher = matcher;
+      stream.mapper = mapper;
+      stream.maxLength = options.maxLength;
+      stream.skipOverflow = options.skipOverflow || false;
+      stream.overflow = false;
+      stream._destroy = function(err, cb) {
+        this._writableState.errorEmitted = false;
+        cb(err);
+      };
+      return stream;
+    }
+    module.exports = split;
+  }
+});
+
+// node_modules/pgpass/lib/helper.js
+var require_helper = __commonJS({
+  "node_modules/pgpass/lib/helper.js"(exports, module) {
+    "use strict";
+    var path26 = __require("path");
+    var Stream = __require("stream").Stream;
+    var split = require_split2();
+    var util = __require("util");
+    var defaultPort = 5432;
+    var isWin = process.platform === "win32";
+    var warnStream = process.stderr;
+    var S_IRWXG = 56;
+    var S_IRWXO = 7;
+    var S_IFMT = 61440;
+    var S_IFREG = 32768;
+    function isRegFile(mode) {
+      return (mode & S_IFMT) == S_IFREG;
+    }
+    var fieldNames = ["host", "port", "database", "user", "password"];
+    var nrOfFields = fieldNames.length;
+    var passKey = fieldNames[nrOfFields - 1];
+    function warn() {
+      var isWritable = warnStream instanceof Stream && true === warnStream.writable;
+      if (isWritable) {
+        var args = Array.prototype.slice.call(arguments).concat("\n");
+        warnStream.write(util.format.apply(util, args));
+      }
+    }
+    Object.defineProperty(module.exports, "isWin", {
+      get: function() {
+        return isWin;
+      },
+      set: function(val) {
+        isWin = val;
+      }
+    });
+    module.exports.warnTo = function(stream) {
+      var old = warnStream;
+      warnStream = stream;
+      return old;
+    };
+    module.exports.getFileName = function(rawEnv) {
+      var env = rawEnv || process.env;
+      var file2 = env.PGPASSFILE || (isWin ? path26.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path26.join(env.HOME || "./", ".pgpass"));
+      return file2;
+    };
+    module.exports.usePgPass = function(stats, fname) {
+      if (Object.prototype.hasOwnProperty.call(process.env, "PGPASSWORD")) {
+        return false;
+      }
+      if (isWin) {
+        return true;
+      }
+      fname = fname || "<unkn>";
+      if (!isRegFile(stats.mode)) {
+        warn('WARNING: password file "%s" is not a plain file', fname);
+        return false;
+      }
+      if (stats.mode & (S_IRWXG | S_IRWXO)) {
+        warn('WARNING: password file "%s" has group or world access; permissions should be u=rw (0600) or less', fname);
+        return false;
+      }
+      return true;
+    };
+    var matcher = module.exports.match = function(connInfo, entry) {
+      return fieldNames.slice(0, -1).reduce(function(prev, field, idx) {
+        if (idx == 1) {
+          if (Number(connInfo[field] || defaultPort) === Number(entry[field])) {
+            return prev && true;
+          }
+        }
+        return prev && (entry[field] === "*" || entry[field] === connInfo[field]);
+      }, true);
+    };
+    module.exports.getPassword = function(connInfo, stream, cb) {
+      var pass;
+      var lineStream = stream.pipe(split());
+      function onLine(line) {
+        var entry = parseLine(line);
+        if (entry && isValidEntry(entry) && matcher(connInfo, entry)) {
+          pass = entry[passKey];
+          lineStream.end();
+        }
+      }
+      var onEnd = function() {
+        stream.destroy();
+        cb(pass);
+      };
+      var onErr = function(err) {
+        stream.destroy();
+        warn("WARNING: error on reading file: %s", err);
+        cb(void 0);
+      };
+      stream.on("error", onErr);
+      lineStream.on("data", onLine).on("end", onEnd).on("error", onErr);
+    };
+    var parseLine = module.exports.parseLine = function(line) {
+      if (line.length < 11 || line.match(/^\s+#/)) {
+        return null;
+      }
+      var curChar = "";
+      var prevChar = "";
+      var fieldIdx = 0;
+      var startIdx = 0;
+      var endIdx = 0;
+      var obj = {};
+      var isLastField = false;
+      var addToObj = function(idx, i0, i1) {
+        var field = line.substring(i0, i1);
+        if (!Object.hasOwnProperty.call(process.env, "PGPASS_NO_DEESCAPE")) {
+          field = field.replace(/\\([:\\])/g, "$1");
+        }
+        obj[fieldNames[idx]] = field;
+      };
+      for (var i = 0; i < line.length - 1; i += 1) {
+        curChar = line.charAt(i + 1);
+        prevChar = line.charAt(i);
+        isLastField = fieldIdx == nrOfFields - 1;
+        if (isLastField) {
+          addToObj(fieldIdx, startIdx);
+          break;
+        }
+        if (i >= 0 && curChar == ":" && prevChar !== "\\") {
+          addToObj(fieldIdx, startIdx, i + 1);
+          startIdx = i + 2;
+          fieldIdx += 1;
+        }
+      }
+      obj = Object.keys(obj).length === nrOfFields ? obj : null;
+      return obj;
+    };
+    var isValidEntry = module.exports.isValidEntry = function(entry) {
+      var rules = {
+        // host
+        0: function(x) {
+          return x.length > 0;
+        },
+        // port
+        1: function(x) {
+          if (x === "*") {
+            return true;
+          }
+          x = Number(x);
+          return isFinite(x) && x > 0 && x < 9007199254740992 && Math.floor(x) === x;
+        },
+        // database
+        2: function(x) {
+          return x.length > 0;
+        },
+        // username
+        3: function(x) {
+          return x.length > 0;
+        },
+        // password
+        4: function(x) {
+          return x.length > 0;
+        }
+      };
+      for (var idx = 0; idx < fieldNames.length; idx += 1) {
+        var rule = rules[idx];
+        var value = entry[fieldNames[idx]] || "";
+        var res = rule(value);
+        if (!res) {
+          return false;
+        }
+      }
+      return true;
+    };
+  }
+});
+
+// node_modules/pgpass/lib/index.js
+var require_lib = __commonJS({
+  "node_modules/pgpass/lib/index.js"(exports, module) {
+    "use strict";
+    var path26 = __require("path");
+    var fs3 = __require("fs");
+    var helper = require_helper();
+    module.exports = function(connInfo, cb) {
+      var file2 = helper.getFileName();
+      fs3.stat(file2, function(err, stat6) {
+        if (err || !helper.usePgPass(stat6, file2)) {
+          return cb(void 0);
+        }
+        var st = fs3.createReadStream(file2);
+        helper.getPassword(connInfo, st, cb);
+      });
+    };
+    module.exports.warnTo = helper.warnTo;
+  }
+});
+
+// node_modules/pg/lib/client.js
+var require_client2 = __commonJS({
+  "node_modules/pg/lib/client.js"(exports, module) {
+    var EventEmitter = __require("events").EventEmitter;
+    var utils = require_utils2();
+    var nodeUtils = __require("util");
+    var sasl = require_sasl();
+    var TypeOverrides2 = require_type_overrides();
+    var ConnectionParameters = require_connection_parameters();
+    var Query2 = require_query();
+    var defaults3 = require_defaults();
+    var Connection2 = require_connection2();
+    var crypto2 = require_utils3();
+    var activeQueryDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Client.activeQuery is deprecated and will be removed in pg@9.0"
+    );
+    var queryQueueDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Client.queryQueue is deprecated and will be removed in pg@9.0."
+    );
+    var pgPassDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "pgpass support is deprecated and will be removed in pg@9.0. You can provide an async function as the password property to the Client/Pool constructor that returns a password instead. Within this function you can call the pgpass module in your own code."
+    );
+    var byoPromiseDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Passing a custom Promise implementation to the Client/Pool constructor is deprecated and will be removed in pg@9.0."
+    );
+    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
+    );
+    function coerceNumberOrDefault(value, defaultValue) {
+      if (typeof value === "number") {
+        return Number.isFinite(value) ? value : defaultValue;
+      }
+      if (typeof value === "string" && value.trim() !== "") {
+        const n = Number(value);
+        return Number.isFinite(n) ? n : defaultValue;
+      }
+      return defaultValue;
+    }
+    var Client2 = class extends EventEmitter {
+      constructor(config2) {
+        super();
+        this.connectionParameters = new ConnectionParameters(config2);
+        this.user = this.connectionParameters.user;
+        this.database = this.connectionParameters.database;
+        this.port = this.connectionParameters.port;
+        this.host = this.connectionParameters.host;
+        Object.defineProperty(this, "password", {
+          configurable: true,
+          enumerable: false,
+          writable: true,
+          value: this.connectionParameters.password
+        });
+        this.replication = this.connectionParameters.replication;
+        const c = config2 || {};
+        if (c.Promise) {
+          byoPromiseDeprecationNotice();
+        }
+        this._Promise = c.Promise || global.Promise;
+        this._types = new TypeOverrides2(c.types);
+        this._ending = false;
+        this._ended = false;
+        this._connecting = false;
+        this._connected = false;
+        this._connectionError = false;
+        this._queryable = true;
+        this._activeQuery = null;
+        this._txStatus = null;
+        this.enableChannelBinding = Boolean(c.enableChannelBinding);
+        this.scramMaxIterations = coerceNumberOrDefault(c.scramMaxIterations, sasl.DEFAULT_MAX_SCRAM_ITERATIONS);
+        this.connection = c.connection || new Connection2({
+          stream: c.stream,
+          ssl: this.connectionParameters.ssl,
+          sslNegotiation: this.connectionParameters.sslnegotiation,
+          keepAlive: c.keepAlive || false,
+          keepAliveInitialDelayMillis: c.keepAliveInitialDelayMillis || 0,
+          encoding: this.connectionParameters.client_encoding || "utf8"
+        });
+        this._queryQueue = [];
+        this._sentQueryQueue = [];
+        this.pipeline = Boolean(c.pipeline);
+        this.binary = c.binary || defaults3.binary;
+        this.processID = null;
+        this.secretKey = null;
+        this.ssl = this.connectionParameters.ssl || false;
+        this.sslNegotiation = this.connectionParameters.sslnegotiation || "postgres";
+        if (this.ssl && this.ssl.key) {
+          Object.defineProperty(this.ssl, "key", {
+            enumerable: false
+          });
+        }
+        this._connectionTimeoutMillis = c.connectionTimeoutMillis || 0;
+      }
+      get activeQuery() {
+        activeQueryDeprecationNotice();
+        return this._activeQuery;
+      }
+      set activeQuery(val) {
+        activeQueryDeprecationNotice();
+        this._activeQuery = val;
+      }
+      _getActiveQuery() {
+        return this._activeQuery;
+      }
+      _errorAllQueries(err) {
+        const enqueueError = (query) => {
+          process.nextTick(() => {
+            query.handleError(err, this.connection);
+          });
+        };
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery) {
+          enqueueError(activeQuery);
+          this._activeQuery = null;
+        }
+        this._sentQueryQueue.forEach(enqueueError);
+        this._sentQueryQueue.length = 0;
+        this._queryQueue.forEach(enqueueError);
+        this._queryQueue.length = 0;
+      }
+      _connect(callback) {
+        const self2 = this;
+        const con = this.connection;
+        this._connectionCallback = callback;
+        if (this._connecting || this._connected) {
+          const err = new Error("Client has already been connected. You cannot reuse a client.");
+          process.nextTick(() => {
+            callback(err);
+          });
+          return;
+        }
+        this._connecting = true;
+        if (this._connectionTimeoutMillis > 0) {
+          this.connectionTimeoutHandle = setTimeout(() => {
+            con._ending = true;
+            con.stream.destroy(new Error("timeout expired"));
+          }, this._connectionTimeoutMillis);
+          if (this.connectionTimeoutHandle.unref) {
+            this.connectionTimeoutHandle.unref();
+          }
+        }
+        if (this.host && this.host.indexOf("/") === 0) {
+          con.connect(this.host + "/.s.PGSQL." + this.port);
+        } else {
+          con.connect(this.port, this.host);
+        }
+        con.on("connect", function() {
+          if (self2.ssl) {
+            if (self2.sslNegotiation !== "direct") {
+              con.requestSsl();
+            }
+          } else {
+            con.startup(self2.getStartupConf());
+          }
+        });
+        con.on("sslconnect", function() {
+          con.startup(self2.getStartupConf());
+        });
+        this._attachListeners(con);
+        con.once("end", () => {
+          const error63 = this._ending ? new Error("Connection terminated") : new Error("Connection terminated unexpectedly");
+          clearTimeout(this.connectionTimeoutHandle);
+          this._errorAllQueries(error63);
+          this._ended = true;
+          if (!this._ending) {
+            if (this._connecting && !this._connectionError) {
+              if (this._connectionCallback) {
+                this._connectionCallback(error63);
+              } else {
+                this._handleErrorEvent(error63);
+              }
+            } else if (!this._connectionError) {
+              this._handleErrorEvent(error63);
+            }
+          }
+          process.nextTick(() => {
+            this.emit("end");
+          });
+        });
+      }
+      connect(callback) {
+        if (callback) {
+          this._connect(callback);
+          return;
+        }
+        return new this._Promise((resolve, reject) => {
+          this._connect((error63) => {
+            if (error63) {
+              reject(error63);
+            } else {
+              resolve(this);
+            }
+          });
+        });
+      }
+      _attachListeners(con) {
+        con.on("authenticationCleartextPassword", this._handleAuthCleartextPassword.bind(this));
+        con.on("authenticationMD5Password", this._handleAuthMD5Password.bind(this));
+        con.on("authenticationSASL", this._handleAuthSASL.bind(this));
+        con.on("authenticationSASLContinue", this._handleAuthSASLContinue.bind(this));
+        con.on("authenticationSASLFinal", this._handleAuthSASLFinal.bind(this));
+        con.on("backendKeyData", this._handleBackendKeyData.bind(this));
+        con.on("error", this._handleErrorEvent.bind(this));
+        con.on("errorMessage", this._handleErrorMessage.bind(this));
+        con.on("readyForQuery", this._handleReadyForQuery.bind(this));
+        con.on("notice", this._handleNotice.bind(this));
+        con.on("rowDescription", this._handleRowDescription.bind(this));
+        con.on("dataRow", this._handleDataRow.bind(this));
+        con.on("portalSuspended", this._handlePortalSuspended.bind(this));
+        con.on("emptyQuery", this._handleEmptyQuery.bind(this));
+        con.on("commandComplete", this._handleCommandComplete.bind(this));
+        con.on("parseComplete", this._handleParseComplete.bind(this));
+        con.on("copyInResponse", this._handleCopyInResponse.bind(this));
+        con.on("copyData", this._handleCopyData.bind(this));
+        con.on("notification", this._handleNotification.bind(this));
+      }
+      _getPassword(cb) {
+        const con = this.connection;
+        if (typeof this.password === "function") {
+          this._Promise.resolve().then(() => this.password(this.connectionParameters)).then((pass) => {
+            if (pass !== void 0) {
+              if (typeof pass !== "string") {
+                con.emit("error", new TypeError("Password must be a string"));
+                return;
+              }
+              this.connectionParameters.password = this.password = pass;
+            } else {
+              this.connectionParameters.password = this.password = null;
+            }
+            cb();
+          }).catch((err) => {
+            con.emit("error", err);
+          });
+        } else if (this.password !== null) {
+          cb();
+        } else {
+          try {
+            const pgPass = require_lib();
+            pgPass(this.connectionParameters, (pass) => {
+              if (void 0 !== pass) {
+                pgPassDeprecationNotice();
+                this.connectionParameters.password = this.password = pass;
+              }
+              cb();
+            });
+          } catch (e) {
+            this.emit("error", e);
+          }
+        }
+      }
+      _handleAuthCleartextPassword(msg) {
+        this._getPassword(() => {
+          this.connection.password(this.password);
+        });
+      }
+      _handleAuthMD5Password(msg) {
+        this._getPassword(async () => {
+          try {
+            const hashedPassword = await crypto2.postgresMd5PasswordHash(this.user, this.password, msg.salt);
+            this.connection.password(hashedPassword);
+          } catch (e) {
+            this.emit("error", e);
+          }
+        });
+      }
+      _handleAuthSASL(msg) {
+        this._getPassword(() => {
+          try {
+            this.saslSession = sasl.startSession(
+              msg.mechanisms,
+              this.enableChannelBinding && this.connection.stream,
+              this.scramMaxIterations
+            );
+            this.connection.sendSASLInitialResponseMessage(this.saslSession.mechanism, this.saslSession.response);
+          } catch (err) {
+            this.connection.emit("error", err);
+          }
+        });
+      }
+      async _handleAuthSASLContinue(msg) {
+        try {
+          await sasl.continueSession(
+            this.saslSession,
+            this.password,
+            msg.data,
+            this.enableChannelBinding && this.connection.stream
+          );
+          this.connection.sendSCRAMClientFinalMessage(this.saslSession.response);
+        } catch (err) {
+          this.connection.emit("error", err);
+        }
+      }
+      _handleAuthSASLFinal(msg) {
+        try {
+          sasl.finalizeSession(this.saslSession, msg.data);
+          this.saslSession = null;
+        } catch (err) {
+          this.connection.emit("error", err);
+        }
+      }
+      _handleBackendKeyData(msg) {
+        this.processID = msg.processID;
+        this.secretKey = msg.secretKey;
+      }
+      _handleReadyForQuery(msg) {
+        if (this._connecting) {
+          this._connecting = false;
+          this._connected = true;
+          clearTimeout(this.connectionTimeoutHandle);
+          if (this._connectionCallback) {
+            this._connectionCallback(null, this);
+            this._connectionCallback = null;
+          }
+          this.emit("connect");
+        }
+        const activeQuery = this._getActiveQuery();
+        this._activeQuery = null;
+        this._txStatus = msg?.status ?? null;
+        this.readyForQuery = true;
+        if (activeQuery) {
+          activeQuery.handleReadyForQuery(this.connection);
+        }
+        this._pulseQueryQueue();
+      }
+      // if we receive an error event or error message
+      // during the connection process we handle it here
+      _handleErrorWhileConnecting(err) {
+        if (this._connectionError) {
+          return;
+        }
+        this._connectionError = true;
+        clearTimeout(this.connectionTimeoutHandle);
+        if (this._connectionCallback) {
+          return this._connectionCallback(err);
+        }
+        this.emit("error", err);
+      }
+      // if we're connected and we receive an error event from the connection
+      // this means the socket is dead - do a hard abort of all queries and emit
+      // the socket error on the client as well
+      _handleErrorEvent(err) {
+        if (this._connecting) {
+          return this._handleErrorWhileConnecting(err);
+        }
+        this._queryable = false;
+        this._errorAllQueries(err);
+        this.emit("error", err);
+      }
+      // handle error messages from the postgres backend
+      _handleErrorMessage(msg) {
+        if (this._connecting) {
+          return this._handleErrorWhileConnecting(msg);
+        }
+        const activeQuery = this._getActiveQuery();
+        if (!activeQuery) {
+          this._handleErrorEvent(msg);
+          return;
+        }
+        this._activeQuery = null;
+        if (activeQuery.name) {
+          delete this.connection.submittedNamedStatements[activeQuery.name];
+        }
+        activeQuery.handleError(msg, this.connection);
+      }
+      _handleRowDescription(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected rowDescription message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleRowDescription(msg);
+      }
+      _handleDataRow(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected dataRow message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleDataRow(msg);
+      }
+      _handlePortalSuspended(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected portalSuspended message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handlePortalSuspended(this.connection);
+      }
+      _handleEmptyQuery(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected emptyQuery message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleEmptyQuery(this.connection);
+      }
+      _handleCommandComplete(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected commandComplete message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleCommandComplete(msg, this.connection);
+      }
+      _handleParseComplete() {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected parseComplete message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        if (activeQuery.name) {
+          this.connection.parsedStatements[activeQuery.name] = activeQuery.text;
+          delete this.connection.submittedNamedStatements[activeQuery.name];
+        }
+      }
+      _handleCopyInResponse(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected copyInResponse message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleCopyInResponse(this.connection);
+      }
+      _handleCopyData(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error63 = new Error("Received unexpected copyData message from backend.");
+          this._handleErrorEvent(error63);
+          return;
+        }
+        activeQuery.handleCopyData(msg, this.connection);
+      }
+      _handleNotification(msg) {
+        this.emit("notification", msg);
+      }
+      _handleNotice(msg) {
+        this.emit("notice", msg);
+      }
+      getStartupConf() {
+        const params = this.connectionParameters;
+        const data = {
+          user: params.user,
+          database: params.database
+        };
+        const appName = params.application_name || params.fallback_application_name;
+        if (appName) {
+          data.application_name = appName;
+        }
+        if (params.replication) {
+          data.replication = "" + params.replication;
+        }
+        if (params.statement_timeout) {
+          data.statement_timeout = String(parseInt(params.statement_timeout, 10));
+        }
+        if (params.lock_timeout) {
+          data.lock_timeout = String(parseInt(params.lock_timeout, 10));
+        }
+        if (params.idle_in_transaction_session_timeout) {
+          data.idle_in_transaction_session_timeout = String(parseInt(params.idle_in_transaction_session_timeout, 10));
+        }
+        if (params.options) {
+          data.options = params.options;
+        }
+        return data;
+      }
+      cancel(client, query) {
+        if (client.activeQuery === query) {
+          const con = this.connection;
+          if (this.host && this.host.indexOf("/") === 0) {
+            con.connect(this.host + "/.s.PGSQL." + this.port);
+          } else {
+            con.connect(this.port, this.host);
+          }
+          con.on("connect", function() {
+            con.cancel(client.processID, client.secretKey);
+          });
+        } else if (client._queryQueue.indexOf(query) !== -1) {
+          client._queryQueue.splice(client._queryQueue.indexOf(query), 1);
+        } else if (client._sentQueryQueue.indexOf(query) !== -1) {
+          query.callback = () => {
+          };
+        }
+      }
+      setTypeParser(oid, format, parseFn) {
+        return this._types.setTypeParser(oid, format, parseFn);
+      }
+      getTypeParser(oid, format) {
+        return this._types.getTypeParser(oid, format);
+      }
+      // escapeIdentifier and escapeLiteral moved to utility functions & exported
+      // on PG
+      // re-exported here for backwards compatibility
+      escapeIdentifier(str) {
+        return utils.escapeIdentifier(str);
+      }
+      escapeLiteral(str) {
+        return utils.escapeLiteral(str);
+      }
+      _pulseQueryQueue() {
+        if (this.pipeline) {
+          this._pulsePipelinedQueryQueue();
+          return;
+        }
+        if (this.readyForQuery === true) {
+          this._activeQuery = this._queryQueue.shift();
+          const activeQuery = this._getActiveQuery();
+          if (activeQuery) {
+            this.readyForQuery = false;
+            this.hasExecuted = true;
+            const queryError = activeQuery.submit(this.connection);
+            if (queryError) {
+              process.nextTick(() => {
+                activeQuery.handleError(queryError, this.connection);
+                this.readyForQuery = true;
+                this._pulseQueryQueue();
+              });
+            }
+          } else if (this.hasExecuted) {
+            this._activeQuery = null;
+            this.emit("drain");
+          }
+        }
+      }
+      _pulsePipelinedQueryQueue() {
+        if (!this._connected || !this._queryable) {
+          return;
+        }
+        while (this._queryQueue.length > 0) {
+          const query = this._queryQueue.shift();
+          this.hasExecuted = true;
+          const queryError = query.submit(this.connection);
+          if (queryError) {
+            process.nextTick(() => {
+              query.handleError(queryError, this.connection);
+            });
+            continue;
+          }
+          this._sentQueryQueue.push(query);
+        }
+        if (this.readyForQuery && !this._activeQuery && this._sentQueryQueue.length > 0) {
+          this._activeQuery = this._sentQueryQueue.shift();
+          this.readyForQuery = false;
+        }
+        if (!this._activeQuery && this._sentQueryQueue.length === 0 && this._queryQueue.length === 0 && this.hasExecuted) {
+          this.emit("drain");
+        }
+      }
+      query(config2, values, callback) {
+        let query;
+        let result;
+        if (config2 == null) {
+          throw new TypeError("Client was passed a null or undefined query");
+        }
+        if (typeof config2.submit === "function") {
+          result = query = config2;
+          if (!query.callback) {
+            if (typeof values === "function") {
+              query.callback = values;
+            } else if (callback) {
+              query.callback = callback;
+            }
+          }
+        } else {
+          query = new Query2(config2, values, callback);
+          if (!query.callback) {
+            result = new this._Promise((resolve, reject) => {
+              query.callback = (err, res) => err ? reject(err) : resolve(res);
+            }).catch((err) => {
+              Error.captureStackTrace(err);
+              throw err;
+            });
+          } else if (typeof query.callback !== "function") {
+            throw new TypeError("callback is not a function");
+          }
+        }
+        const readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
+        if (readTimeout) {
+          const queryCallback = query.callback || (() => {
+          });
+          const readTimeoutTimer = setTimeout(() => {
+            const error63 = new Error("Query read timeout");
+            process.nextTick(() => {
+              query.handleError(error63, this.connection);
+            });
+            queryCallback(error63);
+            query.callback = () => {
+            };
+            const index = this._queryQueue.indexOf(query);
+            if (index > -1) {
+              this._queryQueue.splice(index, 1);
+            } else if (this.pipeline) {
+              this.connection.stream.destroy();
+              return;
+            }
+            this._pulseQueryQueue();
+          }, readTimeout);
+          query.callback = (err, res) => {
+            clearTimeout(readTimeoutTimer);
+            queryCallback(err, res);
+          };
+        }
+        if (this.binary && !query.binary) {
+          query.binary = true;
+        }
+        if (query._result && !query._result._types) {
+          query._result._types = this._types;
+        }
+        if (this.pipeline) {
+          const portalQuery = typeof config2.submit === "function" && !(query instanceof Query2) ? "Custom query classes such as pg-cursor and pg-query-stream are" : query.rows ? "The `rows` option is" : null;
+          if (portalQuery) {
+            process.nextTick(() => {
+              query.handleError(new Error(`${portalQuery} not supported in pipeline mode`), this.connection);
+            });
+            return result;
+          }
+        }
+        if (!this._queryable) {
+          process.nextTick(() => {
+            query.handleError(new Error("Client has encountered a connection error and is not queryable"), this.connection);
+          });
+          return result;
+        }
+        if (this._ending) {
+          process.nextTick(() => {
+            query.handleError(new Error("Client was closed and is not queryable"), this.connection);
+          });
+          return result;
+        }
+        if (this._queryQueue.length > 0 && !this.pipeline) {
+          queryQueueLengthDeprecationNotice();
+        }
+        this._queryQueue.push(query);
+        this._pulseQueryQueue();
+        return result;
+      }
+      ref() {
+        this.connection.ref();
+      }
+      unref() {
+        this.connection.unref();
+      }
+      getTransactionStatus() {
+        return this._txStatus;
+      }
+      end(cb) {
+        this._ending = true;
+        if (!this.connection._connecting || this._ended) {
+          if (cb) {
+            cb();
+            return;
+          } else {
+            return this._Promise.resolve();
+          }
+        }
+        if (!this._queryable) {
+          this.connection.stream.destroy();
+        } else if (this.pipeline && (this._getActiveQuery() || this._sentQueryQueue.length > 0 || this._queryQueue.length > 0)) {
+          this.once("drain", () => this.connection.end());
+        } else if (this._getActiveQuery()) {
+          this.connection.stream.destroy();
+        } else {
+          this.connection.end();
+        }
+        if (cb) {
+          this.connection.once("end", cb);
+        } else {
+          return new this._Promise((resolve) => {
+            this.connection.once("end", resolve);
+          });
+        }
+      }
+      get queryQueue() {
+        queryQueueDeprecationNotice();
+        return this._queryQueue;
+      }
+    };
+    Client2.Query = Query2;
+    module.exports = Client2;
+  }
+});
+
+// node_modules/pg-pool/index.js
+var require_pg_pool = __commonJS({
+  "node_modules/pg-pool/index.js"(exports, module) {
+    "use strict";
+    var EventEmitter = __require("events").EventEmitter;
+    var NOOP = function() {
+    };
+    var removeWhere = (list, predicate) => {
+      const i = list.findIndex(predicate);
+      return i === -1 ? void 0 : list.splice(i, 1)[0];
+    };
+    var IdleItem = class {
+      constructor(client, idleListener, timeoutId) {
+        this.client = client;
+        this.idleListener = idleListener;
+        this.timeoutId = timeoutId;
+      }
+    };
+    var PendingItem = class {
+      constructor(callback) {
+        this.callback = callback;
+      }
+    };
+    function throwOnDoubleRelease() {
+      throw new Error("Release called on client which has already been released to the pool.");
+    }
+    function promisify(Promise2, callback) {
+      if (callback) {
+        return { callback, result: void 0 };
+      }
+      let rej;
+      let res;
+      const cb = function(err, client) {
+        err ? rej(err) : res(client);
+      };
+      const result = new Promise2(function(resolve, reject) {
+        res = resolve;
+        rej = reject;
+      }).catch((err) => {
+        Error.captureStackTrace(err);
+        throw err;
+      });
+      return { callback: cb, result };
+    }
+    function makeIdleListener(pool2, client) {
+      return function idleListener(err) {
+        err.client = client;
+        client.removeListener("error", idleListener);
+        client.on("error", () => {
+          pool2.log("additional client error after disconnection due to error", err);
+        });
+        pool2._remove(client);
+        pool2.emit("error", err, client);
+      };
+    }
+    var Pool2 = class extends EventEmitter {
+      constructor(options, Client2) {
+        super();
+        this.options = Object.assign({}, options);
+        if (options != null && "password" in options) {
+          Object.defineProperty(this.options, "password", {
+            configurable: true,
+            enumerable: false,
+            writable: true,
+            value: options.password
+          });
+        }
+        if (options != null && options.ssl && options.ssl.key) {
+          Object.defineProperty(this.options.ssl, "key", {
+            enumerable: false
+          });
+        }
+        this.options.max = this.options.max || this.options.poolSize || 10;
+        this.options.min = this.options.min || 0;
+        this.options.maxUses = this.options.maxUses || Infinity;
+        this.options.allowExitOnIdle = this.options.allowExitOnIdle || false;
+        this.options.maxLifetimeSeconds = this.options.maxLifetimeSeconds || 0;
+        this.log = this.options.log || function() {
+        };
+        this.Client = this.options.Client || Client2 || require_lib2().Client;
+        this.Promise = this.options.Promise || global.Promise;
+        if (typeof this.options.idleTimeoutMillis === "undefined") {
+          this.options.idleTimeoutMillis = 1e4;
+        }
+        this._clients = [];
+        this._idle = [];
+        this._expired = /* @__PURE__ */ new WeakSet();
+        this._pendingQueue = [];
+        this._endCallback = void 0;
+        this.ending = false;
+        this.ended = false;
+      }
+      _promiseTry(f) {
+        const Promise2 = this.Promise;
+        if (typeof Promise2.try === "function") {
+          return Promise2.try(f);
+        }
+        return new Promise2((resolve) => resolve(f()));
+      }
+      _isFull() {
+        return this._clients.length >= this.options.max;
+      }
+      _isAboveMin() {
+        return this._clients.length > this.options.min;
+      }
+      _pulseQueue() {
+        this.log("pulse queue");
+        if (this.ended) {
+          this.log("pulse queue ended");
+          return;
+        }
+        if (this.ending) {
+          this.log("pulse queue on ending");
+          if (this._idle.length) {
+            this._idle.slice().map((item) => {
+              this._remove(item.client);
+            });
+          }
+          if (!this._clients.length) {
+            this.ended = true;
+            this._endCallback();
+          }
+          return;
+        }
+        if (!this._pendingQueue.length) {
+          this.log("no queued requests");
+          return;
+        }
+        if (!this._idle.length && this._isFull()) {
+          return;
+        }
+        const pendingItem = this._pendingQueue.shift();
+        if (this._idle.length) {
+          const idleItem = this._idle.pop();
+          clearTimeout(idleItem.timeoutId);
+          const client = idleItem.client;
+          client.ref && client.ref();
+          const idleListener = idleItem.idleListener;
+          return this._acquireClient(client, pendingItem, idleListener, false);
+        }
+        if (!this._isFull()) {
+          return this.newClient(pendingItem);
+        }
+        throw new Error("unexpected condition");
+      }
+      _remove(client, callback) {
+        const removed = removeWhere(this._idle, (item) => item.client === client);
+        if (removed !== void 0) {
+          clearTimeout(removed.timeoutId);
+        }
+        this._clients = this._clients.filter((c) => c !== client);
+        const context3 = this;
+        client.end(() => {
+          context3.emit("remove", client);
+          if (typeof callback === "function") {
+            callback();
+          }
+        });
+      }
+      connect(cb) {
+        if (this.ending) {
+          const err = new Error("Cannot use a pool after calling end on the pool");
+          return cb ? cb(err) : this.Promise.reject(err);
+        }
+        const response = promisify(this.Promise, cb);
+        const result = response.result;
+        if (this._isFull() || this._idle.length) {
+          if (this._idle.length) {
+            process.nextTick(() => this._pulseQueue());
+          }
+          if (!this.options.connectionTimeoutMillis) {
+            this._pendingQueue.push(new PendingItem(response.callback));
+            return result;
+          }
+          const queueCallback = (err, res, done) => {
+            clearTimeout(tid);
+            response.callback(err, res, done);
+          };
+          const pendingItem = new PendingItem(queueCallback);
+          const tid = setTimeout(() => {
+            removeWhere(this._pendingQueue, (i) => i.callback === queueCallback);
+            pendingItem.timedOut = true;
+            response.callback(new Error("timeout exceeded when trying to connect"));
+          }, this.options.connectionTimeoutMillis);
+          if (tid.unref) {
+            tid.unref();
+          }
+          this._pendingQueue.push(pendingItem);
+          return result;
+        }
+        this.newClient(new PendingItem(response.callback));
+        return result;
+      }
+      newClient(pendingItem) {
+        const client = new this.Client(this.options);
+        this._clients.push(client);
+        const idleListener = makeIdleListener(this, client);
+        this.log("checking client timeout");
+        let tid;
+        let timeoutHit = false;
+        if (this.options.connectionTimeoutMillis) {
+          tid = setTimeout(() => {
+            if (client.connection) {
+              this.log("ending client due to timeout");
+              timeoutHit = true;
+              client.connection.stream.destroy();
+            } else if (!client.isConnected()) {
+              this.log("ending client due to timeout");
+              timeoutHit = true;
+              client.end();
+            }
+          }, this.options.connectionTimeoutMillis);
+        }
+        this.log("connecting new client");
+        client.connect((err) => {
+          if (tid) {
+            clearTimeout(tid);
+          }
+          client.on("error", idleListener);
+          if (err) {
+            this.log("client failed to connect", err);
+            this._clients = this._clients.filter((c) => c !== client);
+            if (timeoutHit) {
+              err = new Error("Connection terminated due to connection timeout", { cause: err });
+            }
+            this._pulseQueue();
+            if (!pendingItem.timedOut) {
+              pendingItem.callback(err, void 0, NOOP);
+            }
+          } else {
+            this.log("new client connected");
+            if (this.options.onConnect) {
+              this._promiseTry(() => this.options.onConnect(client)).then(
+                () => {
+                  this._afterConnect(client, pendingItem, idleListener);
+                },
+                (hookErr) => {
+                  this._clients = this._clients.filter((c) => c !== client);
+                  client.end(() => {
+                    this._pulseQueue();
+                    if (!pendingItem.timedOut) {
+                      pendingItem.callback(hookErr, void 0, NOOP);
+                    }
+                  });
+                }
+              );
+              return;
+            }
+            return this._afterConnect(client, pendingItem, idleListener);
+          }
+        });
+      }
+      _afterConnect(client, pendingItem, idleListener) {
+        if (this.options.maxLifetimeSeconds !== 0) {
+          const maxLifetimeTimeout = setTimeout(() => {
+            this.log("ending client due to expired lifetime");
+            this._expired.add(client);
+            const idleIndex = this._idle.findIndex((idleItem) => idleItem.client === client);
+            if (idleIndex !== -1) {
+              this._acquireClient(
+                client,
+                new PendingItem((err, client2, clientRelease) => clientRelease()),
+                idleListener,
+                false
+              );
+            }
+          }, this.options.maxLifetimeSeconds * 1e3);
+          maxLifetimeTimeout.unref();
+          client.once("end", () => clearTimeout(maxLifetimeTimeout));
+        }
+        return this._acquireClient(client, pendingItem, idleListener, true);
+      }
+      // acquire a client for a pending work item
+      _acquireClient(client, pendingItem, idleListener, isNew) {
+        if (isNew) {
+          this.emit("connect", client);
+        }
+        this.emit("acquire", client);
+        client.release = this._releaseOnce(client, idleListener);
+        client.removeListener("error", idleListener);
+        if (!pendingItem.timedOut) {
+          if (isNew && this.options.verify) {
+            this.options.verify(client, (err) => {
+              if (err) {
+                client.release(err);
+                return pendingItem.callback(err, void 0, NOOP);
+              }
+              pendingItem.callback(void 0, client, client.release);
+            });
+          } else {
+            pendingItem.callback(void 0, client, client.release);
+          }
+        } else {
+          if (isNew && this.options.verify) {
+            this.options.verify(client, client.release);
+          } else {
+            client.release();
+          }
+        }
+      }
+      // returns a function that wraps _release and throws if called more than once
+      _releaseOnce(client, idleListener) {
+        let released = false;
+        return (err) => {
+          if (released) {
+            throwOnDoubleRelease();
+          }
+          released = true;
+          this._release(client, idleListener, err);
+        };
+      }
+      // release a client back to the poll, include an error
+      // to remove it from the pool
+      _release(client, idleListener, err) {
+        client.on("error", idleListener);
+        client._poolUseCount = (client._poolUseCount || 0) + 1;
+        this.emit("release", err, client);
+        if (err || this.ending || !client._queryable || client._ending || client._poolUseCount >= this.options.maxUses) {
+          if (client._poolUseCount >= this.options.maxUses) {
+            this.log("remove expended client");
+          }
+          return this._remove(client, this._pulseQueue.bind(this));
+        }
+        const isExpired = this._expired.has(client);
+        if (isExpired) {
+          this.log("remove expired client");
+          this._expired.delete(client);
+          return this._remove(client, this._pulseQueue.bind(this));
+        }
+        let tid;
+        if (this.options.idleTimeoutMillis && this._isAboveMin()) {
+          tid = setTimeout(() => {
+            if (this._isAboveMin()) {
+              this.log("remove idle client");
+              this._remove(client, this._pulseQueue.bind(this));
+            }
+          }, this.options.idleTimeoutMillis);
+          if (this.options.allowExitOnIdle) {
+            tid.unref();
+          }
+        }
+        if (this.options.allowExitOnIdle) {
+          client.unref();
+        }
+        this._idle.push(new IdleItem(client, idleListener, tid));
+        this._pulseQueue();
+      }
+      query(text2, values, cb) {
+        if (typeof text2 === "function") {
+          const response2 = promisify(this.Promise, text2);
+          setImmediate(function() {
+            return response2.callback(new Error("Passing a function as the first parameter to pool.query is not supported"));
+          });
+          return response2.result;
+        }
+        if (typeof values === "function") {
+          cb = values;
+          values = void 0;
+        }
+        const response = promisify(this.Promise, cb);
+        cb = response.callback;
+        this.connect((err, client) => {
+          if (err) {
+            return cb(err);
+          }
+          let clientReleased = false;
+          const onError = (err2) => {
+            if (clientReleased) {
+              return;
+            }
+            clientReleased = true;
+            client.release(err2);
+            cb(err2);
+          };
+          client.once("error", onError);
+          this.log("dispatching query");
+          try {
+            client.query(text2, values, (err2, res) => {
+              this.log("query dispatched");
+              client.removeListener("error", onError);
+              if (clientReleased) {
+                return;
+              }
+              clientReleased = true;
+              client.release(err2);
+              if (err2) {
+                return cb(err2);
+              }
+              return cb(void 0, res);
+            });
+          } catch (err2) {
+            client.release(err2);
+            return cb(err2);
+          }
+        });
+        return response.result;
+      }
+      end(cb) {
+        this.log("ending");
+        if (this.ending) {
+          const err = new Error("Called end on pool more than once");
+          return cb ? cb(err) : this.Promise.reject(err);
+        }
+        this.ending = true;
+        const promised = promisify(this.Promise, cb);
+        this._endCallback = promised.callback;
+        this._pulseQueue();
+        return promised.result;
+      }
+      get waitingCount() {
+        return this._pendingQueue.length;
+      }
+      get idleCount() {
+        return this._idle.length;
+      }
+      get expiredCount() {
+        return this._clients.reduce((acc, client) => acc + (this._expired.has(client) ? 1 : 0), 0);
+      }
+      get totalCount() {
+        return this._clients.length;
+      }
+    };
+    module.exports = Pool2;
+  }
+});
+
+// node_modules/pg/lib/native/query.js
+var require_query2 = __commonJS({
+  "node_modules/pg/lib/native/query.js"(exports, module) {
+    "use strict";
+    var EventEmitter = __require("events").EventEmitter;
+    var util = __require("util");
+    var utils = require_utils2();
+    var NativeQuery = module.exports = function(config2, values, callback) {
+      EventEmitter.call(this);
+      config2 = utils.normalizeQueryConfig(config2, values, callback);
+      this.text = config2.text;
+      this.values = config2.values;
+      this.name = config2.name;
+      this.queryMode = config2.queryMode;
+      this.callback = config2.callback;
+      this.state = "new";
+      this._arrayMode = config2.rowMode === "array";
+      this._emitRowEvents = false;
+      this.on(
+        "newListener",
+        function(event) {
+          if (event === "row") this._emitRowEvents = true;
+        }.bind(this)
+      );
+    };
+    util.inherits(NativeQuery, EventEmitter);
+    var errorFieldMap = {
+      sqlState: "code",
+      statementPosition: "position",
+      messagePrimary: "message",
+      messageDetail: "detail",
+      messageHint: "hint",
+      context: "where",
+      schemaName: "schema",
+      tableName: "table",
+      columnName: "column",
+      dataTypeName: "dataType",
+      constraintName: "constraint",
+      sourceFile: "file",
+      sourceLine: "line",
+      sourceFunction: "routine"
+    };
+    NativeQuery.prototype.handleError = function(err) {
+      const fields = this.native && this.native.pq.resultErrorFields();
+      if (fields) {
+        for (const key in fields) {
+          const normalizedFieldName = errorFieldMap[key] || key;
+          err[normalizedFieldName] = fields[key];
+        }
+      }
+      if (this.callback) {
+        this.callback(err);
+      } else {
+        this.emit("error", err);
+      }
+      this.state = "error";
+    };
+    NativeQuery.prototype.then = function(onSuccess, onFailure) {
+      return this._getPromise().then(onSuccess, onFailure);
+    };
+    NativeQuery.prototype.catch = function(callback) {
+      return this._getPromise().catch(callback);
+    };
+    NativeQuery.prototype._getPromise = function() {
+      if (this._promise) return this._promise;
+      this._promise = new Promise(
+        function(resolve, reject) {
+          this._once("end", resolve);
+          this._once("error", reject);
+        }.bind(this)
+      );
+      return this._promise;
+    };
+    NativeQuery.prototype.submit = function(client) {
+      this.state = "running";
+      const self2 = this;
+      this.native = client.native;
+      client.native.arrayMode = this._arrayMode;
+      let after = function(err, rows, results) {
+        client.native.arrayMode = false;
+        setImmediate(function() {
+          self2.emit("_done");
+        });
+        if (err) {
+          return self2.handleError(err);
+        }
+        if (self2._emitRowEvents) {
+          if (results.length > 1) {
+            rows.forEach((rowOfRows, i) => {
+              rowOfRows.forEach((row2) => {
+                self2.emit("row", row2, results[i]);
+              });
+            });
+          } else {
+            rows.forEach(function(row2) {
+              self2.emit("row", row2, results);
+            });
+          }
+        }
+        self2.state = "end";
+        self2.emit("end", results);
+        if (self2.callback) {
+          self2.callback(null, results);
+        }
+      };
+      if (process.domain) {
+        after = process.domain.bind(after);
+      }
+      if (this.name) {
+        if (this.name.length > 63) {
+          console.error("Warning! Postgres only supports 63 characters for query names.");
+          console.error("You supplied %s (%s)", this.name, this.name.length);
+          console.error("This can cause conflicts and silent errors executing queries");
+        }
+        const values = (this.values || []).map(utils.prepareValue);
+        if (client.namedQueries[this.name] !== void 0) {
+          if (this.text && client.namedQueries[this.name] !== this.text) {
+            const err = new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
+            return after(err);
+          }
+          return client.native.execute(this.name, values, after);
+        }
+        return client.native.prepare(this.name, this.text, values.length, function(err) {
+          if (err) return after(err);
+          client.namedQueries[self2.name] = self2.text;
+          return self2.native.execute(self2.name, values, after);
+        });
+      } else if (this.values) {
+        if (!Array.isArray(this.values)) {
+          const err = new Error("Query values must be an array");
+          return after(err);
+        }
+        const vals = this.values.map(utils.prepareValue);
+        client.native.query(this.text, vals, after);
+      } else if (this.queryMode === "extended") {
+        client.native.query(this.text, [], after);
+      } else {
+        client.native.query(this.text, after);
+      }
+    };
+  }
+});
+
+// node_modules/pg/lib/native/client.js
+var require_client3 = __commonJS({
+  "node_modules/pg/lib/native/client.js"(exports, module) {
+    var nodeUtils = __require("util");
+    var Native;
+    try {
+      Native = __require("pg-native");
+    } catch (e) {
+      throw e;
+    }
+    var TypeOverrides2 = require_type_overrides();
+    var EventEmitter = __require("events").EventEmitter;
+    var util = __require("util");
+    var ConnectionParameters = require_connection_parameters();
+    var NativeQuery = require_query2();
+    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
+    );
+    var Client2 = module.exports = function(config2) {
+      EventEmitter.call(this);
+      config2 = config2 || {};
+      this._Promise = config2.Promise || global.Promise;
+      this._types = new TypeOverrides2(config2.types);
+      this.native = new Native({
+        types: this._types
+      });
+      this._queryQueue = [];
+      this._ending = false;
+      this._connecting = false;
+      this._connected = false;
+      this._queryable = true;
+      this.pipeline = Boolean(config2.pipeline);
+      this._pipelineInFlight = false;
+      const cp2 = this.connectionParameters = new ConnectionParameters(config2);
+      if (config2.nativeConnectionString) cp2.nativeConnectionString = config2.nativeConnectionString;
+      this.user = cp2.user;
+      Object.defineProperty(this, "password", {
+        configurable: true,
+        enumerable: false,
+        writable: true,
+        value: cp2.password
+      });
+      this.database = cp2.database;
+      this.host = cp2.host;
+      this.port = cp2.port;
+      this.namedQueries = {};
+    };
+    Client2.Query = NativeQuery;
+    util.inherits(Client2, EventEmitter);
+    Client2.prototype._errorAllQueries = function(err) {
+      const enqueueError = (query) => {
+        process.nextTick(() => {
+          query.native = this.native;
+          query.handleError(err);
+        });
+      };
+      if (this._hasActiveQuery()) {
+        enqueueError(this._activeQuery);
+        this._activeQuery = null;
+      }
+      this._queryQueue.forEach(enqueueError);
+      this._queryQueue.length = 0;
+    };
+    Client2.prototype._connect = function(cb) {
+      const self2 = this;
+      if (this._connecting) {
+        process.nextTick(() => cb(new Error("Client has already been connected. You cannot reuse a client.")));
+        return;
+      }
+      this._connecting = true;
+      this.connectionParameters.getLibpqConnectionString(function(err, conString) {
+        if (self2.connectionParameters.nativeConnectionString) conString = self2.connectionParameters.nativeConnectionString;
+        if (err) return cb(err);
+        self2.native.connect(conString, function(err2) {
+          if (err2) {
+            self2.native.end();
+            return cb(err2);
+          }
+          self2._connected = true;
+          self2.native.on("error", function(err3) {
+            self2._queryable = false;
+            self2._errorAllQueries(err3);
+            self2.emit("error", err3);
+          });
+          self2.native.on("notification", function(msg) {
+            self2.emit("notification", {
+              channel: msg.relname,
+              payload: msg.extra
+            });
+          });
+          self2.emit("connect");
+          self2._pulseQueryQueue(true);
+          cb(null, this);
+        });
+      });
+    };
+    Client2.prototype.connect = function(callback) {
+      if (callback) {
+        this._connect(callback);
+        return;
+      }
+      return new this._Promise((resolve, reject) => {
+        this._connect((error63) => {
+          if (error63) {
+            reject(error63);
+          } else {
+            resolve(this);
+          }
+        });
+      });
+    };
+    Client2.prototype.query = function(config2, values, callback) {
+      let query;
+      let result;
+      let readTimeout;
+      let readTimeoutTimer;
+      let queryCallback;
+      if (config2 === null || config2 === void 0) {
+        throw new TypeError("Client was passed a null or undefined query");
+      } else if (typeof config2.submit === "function") {
+        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
+        result = query = config2;
+        if (typeof values === "function") {
+          config2.callback = values;
+        }
+      } else {
+        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
+        query = new NativeQuery(config2, values, callback);
+        if (!query.callback) {
+          let resolveOut, rejectOut;
+          result = new this._Promise((resolve, reject) => {
+            resolveOut = resolve;
+            rejectOut = reject;
+          }).catch((err) => {
+            Error.captureStackTrace(err);
+            throw err;
+          });
+          query.callback = (err, res) => err ? rejectOut(err) : resolveOut(res);
+        }
+      }
+      if (readTimeout) {
+        queryCallback = query.callback || (() => {
+        });
+        readTimeoutTimer = setTimeout(() => {
+          const error63 = new Error("Query read timeout");
+          process.nextTick(() => {
+            query.handleError(error63, this.connection);
+          });
+          queryCallback(error63);
+          query.callback = () => {
+          };
+          const index = this._queryQueue.indexOf(query);
+          if (index > -1) {
+            this._queryQueue.splice(index, 1);
+          }
+          this._pulseQueryQueue();
+        }, readTimeout);
+        query.callback = (err, res) => {
+          clearTimeout(readTimeoutTimer);
+          queryCallback(err, res);
+        };
+      }
+      if (!this._queryable) {
+        query.native = this.native;
+        process.nextTick(() => {
+          query.handleError(new Error("Client has encountered a connection error and is not queryable"));
+        });
+        return result;
+      }
+      if (this._ending) {
+        query.native = this.native;
+        process.nextTick(() => {
+          query.handleError(new Error("Client was closed and is not queryable"));
+        });
+        return result;
+      }
+      if (this._queryQueue.length > 0 && !this.pipeline) {
+        queryQueueLengthDeprecationNotice();
+      }
+      this._queryQueue.push(query);
+      this._pulseQueryQueue();
+      return result;
+    };
+    Client2.prototype.end = function(cb) {
+      const self2 = this;
+      this._ending = true;
+      if (this._connecting && !this._connected) {
+        this.once("connect", () => {
+          this.end(() => {
+          });
+        });
+      }
+      let result;
+      if (!cb) {
+        result = new this._Promise(function(resolve, reject) {
+          cb = (err) => err ? reject(err) : resolve();
+        });
+      }
+      const doEnd = function() {
+        self2.native.end(function() {
+          self2._connected = false;
+          self2._errorAllQueries(new Error("Connection terminated"));
+          process.nextTick(() => {
+            self2.emit("end");
+            if (cb) cb();
+          });
+        });
+      };
+      if (this.pipeline && (this._pipelineInFlight || this._queryQueue.length > 0)) {
+        this.once("drain", doEnd);
+      } else {
+        doEnd();
+      }
+      return result;
+    };
+    Client2.prototype._hasActiveQuery = function() {
+      return this._activeQuery && this._activeQuery.state !== "error" && this._activeQuery.state !== "end";
+    };
+    Client2.prototype._pulseQueryQueue = function(initialConnection) {
+      if (!this._connected) {
+        return;
+      }
+      if (this.pipeline && !initialConnection) {
+        return this._pulsePipelinedQueryQueue();
+      }
+      if (this._hasActiveQuery()) {
+        return;
+      }
+      const query = this._queryQueue.shift();
+      if (!query) {
+        if (!initialConnection) {
+          this.emit("drain");
+        }
+        return;
+      }
+      this._activeQuery = query;
+      query.submit(this);
+      const self2 = this;
+      query.once("_done", function() {
+        self2._pulseQueryQueue();
+      });
+    };
+    Client2.prototype._pulsePipelinedQueryQueue = function() {
+      if (!this._connected || this._pipelineInFlight) {
+        return;
+      }
+      if (this._queryQueue.length === 0) {
+        if (this.hasExecuted) {
+          this.emit("drain");
+        }
+        return;
+      }
+      this._pipelineInFlight = true;
+      const self2 = this;
+      const queries = [];
+      const nativeQueries = [];
+      const utils = require_utils2();
+      while (this._queryQueue.length > 0) {
+        const query = this._queryQueue.shift();
+        this.hasExecuted = true;
+        nativeQueries.push(query);
+        const values = query.values ? query.values.map(utils.prepareValue) : null;
+        const pipelineEntry = { text: query.text, name: query.name, arrayMode: query._arrayMode };
+        if (values) {
+          pipelineEntry.values = values;
+        }
+        if (query.name && this.namedQueries[query.name]) {
+          pipelineEntry._alreadyPrepared = true;
+        }
+        queries.push(pipelineEntry);
+      }
+      this.native.pipeline(queries, function(err, results) {
+        self2._pipelineInFlight = false;
+        if (err) {
+          self2._connected = false;
+          self2._queryable = false;
+          for (let i = 0; i < nativeQueries.length; i++) {
+            const q = nativeQueries[i];
+            q.native = self2.native;
+            q.handleError(err);
+          }
+          self2._errorAllQueries(err);
+          self2.emit("error", err);
+          self2.emit("end");
+          return;
+        }
+        for (let i = 0; i < nativeQueries.length; i++) {
+          const q = nativeQueries[i];
+          const r = results[i];
+          q.native = self2.native;
+          if (r.err) {
+            q.handleError(r.err);
+          } else {
+            if (q.name) {
+              self2.namedQueries[q.name] = q.text;
+            }
+            q.state = "end";
+            q.emit("end", r.result);
+            if (q.callback) {
+              q.callback(null, r.result);
+            }
+          }
+          setImmediate(function() {
+            q.emit("_done");
+          });
+        }
+        self2._pulsePipelinedQueryQueue();
+      });
+    };
+    Client2.prototype.cancel = function(query) {
+      if (this._activeQuery === query) {
+        this.native.cancel(function() {
+        });
+      } else if (this._queryQueue.indexOf(query) !== -1) {
+        this._queryQueue.splice(this._queryQueue.indexOf(query), 1);
+      }
+    };
+    Client2.prototype.ref = function() {
+    };
+    Client2.prototype.unref = function() {
+    };
+    Client2.prototype.setTypeParser = function(oid, format, parseFn) {
+      return this._types.setTypeParser(oid, format, parseFn);
+    };
+    Client2.prototype.getTypeParser = function(oid, format) {
+      return this._types.getTypeParser(oid, format);
+    };
+    Client2.prototype.isConnected = function() {
+      return this._connected;
+    };
+    Client2.prototype.getTransactionStatus = function() {
+      return this.native.getTransactionStatus();
+    };
+  }
+});
+
+// node_modules/pg/lib/native/index.js
+var require_native = __commonJS({
+  "node_modules/pg/lib/native/index.js"(exports, module) {
+    "use strict";
+    module.exports = require_client3();
+  }
+});
+
+// node_modules/pg/lib/index.js
+var require_lib2 = __commonJS({
+  "node_modules/pg/lib/index.js"(exports, module) {
+    "use strict";
+    var Client2 = require_client2();
+    var defaults3 = require_defaults();
+    var Connection2 = require_connection2();
+    var Result2 = require_result();
+    var utils = require_utils2();
+    var Pool2 = require_pg_pool();
+    var TypeOverrides2 = require_type_overrides();
+    var { DatabaseError: DatabaseError2 } = require_dist();
+    var { escapeIdentifier: escapeIdentifier2, escapeLiteral: escapeLiteral2 } = require_utils2();
+    var poolFactory = (Client3) => {
+      return class BoundPool extends Pool2 {
+        constructor(options) {
+          super(options, Client3);
+        }
+      };
+    };
+    var PG = function(clientConstructor2) {
+      this.defaults = defaults3;
+      this.Client = clientConstructor2;
+      this.Query = this.Client.Query;
+      this.Pool = poolFactory(this.Client);
+      this._pools = [];
+      this.Connection = Connection2;
+      this.types = require_pg_types();
+      this.DatabaseError = DatabaseError2;
+      this.TypeOverrides = TypeOverrides2;
+      this.escapeIdentifier = escapeIdentifier2;
+      this.escapeLiteral = escapeLiteral2;
+      this.Result = Result2;
+      this.utils = utils;
+    };
+    var clientConstructor = Client2;
+    var forceNative = false;
+    try {
+      forceNative = !!process.env.NODE_PG_FORCE_NATIVE;
+    } catch {
+    }
+    if (forceNative) {
+      clientConstructor = require_native();
+    }
+    module.exports = new PG(clientConstructor);
+    Object.defineProperty(module.exports, "native", {
+      configurable: true,
+      enumerable: false,
+      get() {
+        let native = null;
+        try {
+          native = new PG(require_native());
+        } catch (err) {
+          if (err.code !== "MODULE_NOT_FOUND") {
+            throw err;
+          }
+        }
+        Object.defineProperty(module.exports, "native", {
+          value: native
+        });
+        return native;
+      }
+    });
+  }
+});
+
+// node_modules/pg/esm/index.mjs
+var import_lib, Client, Pool, Connection, types, Query, DatabaseError, escapeIdentifier, escapeLiteral, Result, TypeOverrides, defaults, esm_default;
+var init_esm = __esm({
+  "node_modules/pg/esm/index.mjs"() {
+    import_lib = __toESM(require_lib2(), 1);
+    Client = import_lib.default.Client;
+    Pool = import_lib.default.Pool;
+    Connection = import_lib.default.Connection;
+    types = import_lib.default.types;
+    Query = import_lib.default.Query;
+    DatabaseError = import_lib.default.DatabaseError;
+    escapeIdentifier = import_lib.default.escapeIdentifier;
+    escapeLiteral = import_lib.default.escapeLiteral;
+    Result = import_lib.default.Result;
+    TypeOverrides = import_lib.default.TypeOverrides;
+    defaults = import_lib.default.defaults;
+    esm_default = import_lib.default;
+  }
+});
+
+// src/store/mask-url.ts
+function maskUrl(url2) {
+  let out = url2;
+  const scheme = out.indexOf("://");
+  if (scheme >= 0) {
+    const at = out.lastIndexOf("@");
+    if (at > scheme) {
+      const userinfo = out.slice(scheme + 3, at);
+      const colon = userinfo.indexOf(":");
+      if (colon >= 0) out = `${out.slice(0, scheme + 3)}${userinfo.slice(0, colon)}:***${out.slice(at)}`;
+    }
+  }
+  return out.replace(/([?&]password=)[^&#]*/gi, "$1***");
+}
+var init_mask_url = __esm({
+  "src/store/mask-url.ts"() {
+    "use strict";
+  }
+});
+
+// src/store/pg-store.ts
+var pg_store_exports = {};
+__export(pg_store_exports, {
+  MIGRATIONS: () => MIGRATIONS,
+  PgStore: () => PgStore
+});
+function childRows(doc) {
+  const builds2 = doc.arms.map((arm, i) => {
+    const b = arm.build ?? {};
+    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+    return {
+      arm_no: i,
+      arm: arm.label,
+      ref: typeof b.ref === "string" ? b.ref : source?.ref ?? null,
+      sha: typeof b.sha === "string" ? b.sha : source?.sha ?? null,
+      build: arm.build ?? null
+    };
+  });
+  const cellNo = new Map(doc.plan.cells.map((c, i) => [cellId(c), i]));
+  const cells = doc.plan.cells.map((c, i) => ({
+    cell_no: i,
+    workload: c.workload,
+    clients: c.clients,
+    workload_hash: workloadHash(doc.workloads?.[c.workload] ?? null)
+  }));
+  const samples = doc.samples.map((s, i) => ({
+    sample_no: i,
+    cell_no: cellNo.get(cellId(s)) ?? null,
+    arm: s.arm,
+    round: s.round,
+    attempt: s.attempt ?? 1,
+    status: s.status,
+    metrics: s.metrics
+  }));
+  return { builds: builds2, cells, samples };
+}
+async function inTransaction(c, fn) {
+  await c.query("BEGIN");
+  try {
+    const value = await fn();
+    await c.query("COMMIT");
+    return value;
+  } catch (e) {
+    await c.query("ROLLBACK").catch(() => {
+    });
+    throw e;
+  }
+}
+function ignoreError() {
+}
+function isRetryable(e) {
+  const err = e;
+  if (!err) return false;
+  if (err.code && RETRYABLE_CODES.has(err.code)) return true;
+  if (err.code && err.code.startsWith("08")) return true;
+  return RETRYABLE_MESSAGES.test(err.message ?? "");
+}
+function checkUrl(url2) {
+  let parsed;
+  try {
+    parsed = new URL(url2.replace("@/", "@localhost/"));
+  } catch {
+    throw new UserError(
+      `store URL '${maskUrl(url2)}' does not parse; expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (percent-encode special characters in the password)`
+    );
+  }
+  if (!/^postgres(ql)?:$/.test(parsed.protocol)) {
+    throw new UserError(`store URL '${maskUrl(url2)}' must start with postgresql:// or postgres://`);
+  }
+  if (parsed.port !== "" && !(Number(parsed.port) > 0)) {
+    throw new UserError(`store URL '${maskUrl(url2)}' has an invalid port '${parsed.port}'`);
+  }
+}
+function userOf(url2) {
+  try {
+    return decodeURIComponent(new URL(url2).username);
+  } catch {
+    return "";
+  }
+}
+function passwordOf(url2) {
+  try {
+    return decodeURIComponent(new URL(url2).password);
+  } catch {
+    return "";
+  }
+}
+var MIGRATIONS, MIGRATION_LOCK_KEY, RETRYABLE_CODES, RETRYABLE_MESSAGES, PgStore;
+var init_pg_store = __esm({
+  "src/store/pg-store.ts"() {
+    "use strict";
+    init_esm();
+    init_fingerprint();
+    init_types();
+    init_errors();
+    init_mask_url();
+    init_store();
+    MIGRATIONS = [
+      {
+        version: 1,
+        name: "runs, environments, builds, cells, samples",
+        sql: `
+      CREATE TABLE pgperf_environments (
+        fingerprint text PRIMARY KEY,
+        facts jsonb NOT NULL,
+        first_seen timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE pgperf_runs (
+        run_id text PRIMARY KEY,
+        saved_at timestamptz NOT NULL,
+        started_at timestamptz NOT NULL,
+        status text NOT NULL,
+        schema_version integer NOT NULL,
+        fingerprint text NOT NULL REFERENCES pgperf_environments,
+        repository text,
+        workloads text[] NOT NULL,
+        cell_count integer NOT NULL,
+        sample_count integer NOT NULL,
+        summary jsonb NOT NULL,
+        document json NOT NULL
+      );
+      CREATE INDEX pgperf_runs_started ON pgperf_runs (started_at DESC, run_id COLLATE "C" DESC);
+      CREATE INDEX pgperf_runs_fingerprint ON pgperf_runs (fingerprint, started_at DESC);
+      CREATE INDEX pgperf_runs_workloads ON pgperf_runs USING gin (workloads);
+      CREATE TABLE pgperf_builds (
+        run_id text NOT NULL REFERENCES pgperf_runs ON DELETE CASCADE,
+        arm_no integer NOT NULL,
+        arm text NOT NULL,
+        ref text,
+        sha text,
+        build jsonb,
+        PRIMARY KEY (run_id, arm_no)
+      );
+      CREATE INDEX pgperf_builds_sha ON pgperf_builds (sha text_pattern_ops);
+      CREATE INDEX pgperf_builds_ref ON pgperf_builds (ref);
+      CREATE TABLE pgperf_cells (
+        run_id text NOT NULL REFERENCES pgperf_runs ON DELETE CASCADE,
+        cell_no integer NOT NULL,
+        workload text NOT NULL,
+        clients integer NOT NULL,
+        workload_hash text NOT NULL,
+        fingerprint text NOT NULL,
+        PRIMARY KEY (run_id, cell_no)
+      );
+      CREATE INDEX pgperf_cells_series ON pgperf_cells (workload, clients, fingerprint);
+      -- No foreign keys on samples: a save deletes and inserts a run's samples itself, in one transaction,
+      -- and 3,840 per-row foreign-key checks would double the cost of saving a big run.
+      CREATE TABLE pgperf_samples (
+        run_id text NOT NULL,
+        sample_no integer NOT NULL,
+        cell_no integer,
+        arm text NOT NULL,
+        round integer NOT NULL,
+        attempt integer NOT NULL,
+        status text NOT NULL,
+        metrics jsonb NOT NULL,
+        PRIMARY KEY (run_id, sample_no)
+      );
+      CREATE INDEX pgperf_samples_cell ON pgperf_samples (run_id, cell_no, arm);
+      -- lz4 compresses the big documents several times faster than the default pglz (PostgreSQL 14+,
+      -- when built with lz4; otherwise the default stays).
+      DO $$
+      BEGIN
+        IF current_setting('server_version_num')::integer >= 140000 THEN
+          EXECUTE 'ALTER TABLE pgperf_runs ALTER COLUMN document SET COMPRESSION lz4';
+        END IF;
+      EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN
+        NULL;
+      END
+      $$;
+    `
+      }
+    ];
+    MIGRATION_LOCK_KEY = "123589569639014";
+    RETRYABLE_CODES = /* @__PURE__ */ new Set([
+      "ECONNRESET",
+      "EPIPE",
+      "ECONNREFUSED",
+      "ETIMEDOUT",
+      "57P01",
+      // admin_shutdown (pg_terminate_backend, a fast shutdown)
+      "57P02",
+      // crash_shutdown
+      "57P03"
+      // cannot_connect_now (starting up)
+    ]);
+    RETRYABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired/i;
+    PgStore = class _PgStore {
+      constructor(pool2, url2, options) {
+        this.pool = pool2;
+        this.url = url2;
+        this.options = options;
+        this.description = `PostgreSQL store ${maskUrl(url2)}`;
+      }
+      pool;
+      url;
+      options;
+      description;
+      /** Connects and brings the schema up to date; errors name the masked URL and what to check. */
+      static async connect(url2, options) {
+        checkUrl(url2);
+        const pool2 = new esm_default.Pool({
+          connectionString: url2,
+          max: 2,
+          connectionTimeoutMillis: (options.connectTimeoutS ?? 10) * 1e3,
+          application_name: "pgperf"
+        });
+        pool2.on("error", () => {
+        });
+        const store = new _PgStore(pool2, url2, options);
+        try {
+          await store.withClient("apply the store schema", (c) => store.migrate(c));
+        } catch (e) {
+          await pool2.end().catch(() => {
+          });
+          throw e;
+        }
+        return store;
+      }
+      async save(result) {
+        const doc = documentToStore(result, "results document");
+        const fingerprint = doc.fingerprint;
+        const rows = childRows(doc);
+        return this.withClient(`save run ${doc.runId}`, async (c) => {
+          const entry = summarize(doc, (/* @__PURE__ */ new Date()).toISOString());
+          await inTransaction(c, async () => {
+            await c.query(
+              "INSERT INTO pgperf_environments (fingerprint, facts) VALUES ($1, $2) ON CONFLICT (fingerprint) DO NOTHING",
+              [fingerprint.id, JSON.stringify(fingerprint.facts)]
+            );
+            await c.query(
+              `INSERT INTO pgperf_runs (run_id, saved_at, started_at, status, schema_version, fingerprint, repository,
+             workloads, cell_count, sample_count, summary, document)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+           ON CONFLICT (run_id) DO UPDATE SET saved_at = EXCLUDED.saved_at, started_at = EXCLUDED.started_at,
+             status = EXCLUDED.status, schema_version = EXCLUDED.schema_version,
+             fingerprint = EXCLUDED.fingerprint, repository = EXCLUDED.repository,
+             workloads = EXCLUDED.workloads, cell_count = EXCLUDED.cell_count,
+             sample_count = EXCLUDED.sample_count, summary = EXCLUDED.summary, document = EXCLUDED.document`,
+              [
+                entry.id,
+                entry.savedAt,
+                entry.startedAt,
+                entry.status,
+                doc.schemaVersion,
+                entry.fingerprint,
+                entry.repository ?? null,
+                entry.workloads,
+                entry.cells,
+                entry.samples,
+                JSON.stringify(entry),
+                JSON.stringify(doc)
+              ]
+            );
+            await c.query("DELETE FROM pgperf_samples WHERE run_id = $1", [entry.id]);
+            await c.query("DELETE FROM pgperf_cells WHERE run_id = $1", [entry.id]);
+            await c.query("DELETE FROM pgperf_builds WHERE run_id = $1", [entry.id]);
+            await c.query(
+              `INSERT INTO pgperf_builds (run_id, arm_no, arm, ref, sha, build)
+           SELECT $1, x.arm_no, x.arm, x.ref, x.sha, x.build
+           FROM jsonb_to_recordset($2::jsonb) AS x(arm_no integer, arm text, ref text, sha text, build jsonb)`,
+              [entry.id, JSON.stringify(rows.builds)]
+            );
+            await c.query(
+              `INSERT INTO pgperf_cells (run_id, cell_no, workload, clients, workload_hash, fingerprint)
+           SELECT $1, x.cell_no, x.workload, x.clients, x.workload_hash, $3
+           FROM jsonb_to_recordset($2::jsonb) AS x(cell_no integer, workload text, clients integer, workload_hash text)`,
+              [entry.id, JSON.stringify(rows.cells), entry.fingerprint]
+            );
+            await c.query(
+              `INSERT INTO pgperf_samples (run_id, sample_no, cell_no, arm, round, attempt, status, metrics)
+           SELECT $1, x.sample_no, x.cell_no, x.arm, x.round, x.attempt, x.status, x.metrics
+           FROM json_to_recordset($2::json) AS x(sample_no integer, cell_no integer, arm text, round integer,
+             attempt integer, status text, metrics jsonb)`,
+              [entry.id, JSON.stringify(rows.samples)]
+            );
+          });
+          return entry;
+        });
+      }
+      async load(id) {
+        checkRunId(id);
+        return this.withClient(`load run ${id}`, async (c) => {
+          const res = await c.query(
+            "SELECT document::text AS document, schema_version FROM pgperf_runs WHERE run_id = $1",
+            [id]
+          );
+          const run3 = res.rows[0];
+          if (!run3) {
+            throw new UserError(
+              `no run '${id}' in ${this.description}; "pgperf store list" shows the stored runs`
+            );
+          }
+          const where = `run ${id} in ${this.description}`;
+          checkSchemaVersion(run3.schema_version, where);
+          const doc = JSON.parse(run3.document);
+          checkSchemaVersion(doc.schemaVersion, where);
+          return doc;
+        });
+      }
+      async list(filter) {
+        const f = resolveFilter(filter);
+        const iso = (ms) => ms === void 0 ? null : new Date(ms).toISOString();
+        return this.withClient("list runs", async (c) => {
+          const res = await c.query(
+            `SELECT r.summary FROM pgperf_runs r
+         WHERE ($1::text IS NULL OR left(r.fingerprint, length($1)) = $1)
+           AND ($2::text IS NULL OR $2 = ANY (r.workloads))
+           AND ($3::timestamptz IS NULL OR r.started_at >= $3)
+           AND ($4::timestamptz IS NULL OR r.started_at < $4)
+           AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM pgperf_builds b WHERE b.run_id = r.run_id AND b.arm = $5))
+           AND ($6::text IS NULL OR EXISTS (
+             SELECT 1 FROM pgperf_builds b
+             WHERE b.run_id = r.run_id AND ($5::text IS NULL OR b.arm = $5)
+               AND (b.ref = $6 OR ($6 ~ '^[0-9A-Fa-f]+$' AND left(lower(b.sha), length($6)) = lower($6)))))
+         ORDER BY r.started_at DESC, r.run_id COLLATE "C" DESC
+         LIMIT $7`,
+            [
+              f.fingerprint ?? null,
+              f.workload ?? null,
+              iso(f.sinceMs),
+              iso(f.untilMs),
+              f.arm ?? null,
+              f.commit ?? null,
+              f.limit ?? null
+            ]
+          );
+          return res.rows.map((r) => r.summary);
+        });
+      }
+      async close() {
+        await this.pool.end();
+      }
+      /** Applies the missing migrations under the advisory lock; refuses a schema newer than this pgperf. */
+      async migrate(c) {
+        await c.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        try {
+          const exists3 = await c.query(
+            "SELECT to_regclass('pgperf_schema_migrations') IS NOT NULL AS found"
+          );
+          if (!exists3.rows[0]?.found) {
+            await c.query(`CREATE TABLE IF NOT EXISTS pgperf_schema_migrations (
+          version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+          }
+          const applied = await c.query("SELECT version FROM pgperf_schema_migrations");
+          const done = new Set(applied.rows.map((r) => r.version));
+          const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
+          const newest = Math.max(0, ...done);
+          if (newest > latest) {
+            throw new UserError(
+              `${this.description} has store schema version ${newest}, newer than this pgperf knows (${latest}); upgrade pgperf`
+            );
+          }
+          for (const m of MIGRATIONS) {
+            if (done.has(m.version)) continue;
+            await inTransaction(c, async () => {
+              await c.query(m.sql);
+              await c.query("INSERT INTO pgperf_schema_migrations (version, name) VALUES ($1, $2)", [
+                m.version,
+                m.name
+              ]);
+            });
+            this.options.info?.(`${this.description}: applied schema migration ${m.version} (${m.name})`);
+          }
+        } finally {
+          await c.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {
+          });
+        }
+      }
+      /**
+       * Runs an idempotent operation on a pooled connection. When the connection drops (the server
+       * restarted, the backend was terminated, the network hiccuped) the connection is discarded and the
+       * operation runs again on a fresh one, a few times with growing pauses. Other errors are explained.
+       */
+      async withClient(what, fn) {
+        const attempts = this.options.attempts ?? 4;
+        for (let attempt = 1; ; attempt++) {
+          let client;
+          try {
+            client = await this.pool.connect();
+            client.on("error", ignoreError);
+            const value = await fn(client);
+            client.off("error", ignoreError);
+            client.release();
+            return value;
+          } catch (e) {
+            client?.off("error", ignoreError);
+            client?.release(true);
+            if (e instanceof UserError) throw e;
+            if (!isRetryable(e) || attempt >= attempts) throw this.explain(e, what);
+            const waitMs = (this.options.backoffMs ?? 200) * 2 ** (attempt - 1);
+            this.options.warn(
+              `${what}: the connection to ${this.description} was lost (${this.scrub(errorMessage(e))}); retrying on a new connection in ${waitMs} ms (attempt ${attempt + 1} of ${attempts})`
+            );
+            await new Promise((r) => setTimeout(r, waitMs));
+          }
+        }
+      }
+      /** A user-facing error for a database failure, with the URL masked and the password scrubbed. */
+      explain(e, what) {
+        const err = e;
+        const code = err.code ?? "";
+        const message = this.scrub(errorMessage(e));
+        const where = maskUrl(this.url);
+        const user = userOf(this.url);
+        if (code === "28P01" || code === "28000") {
+          return new UserError(
+            `cannot log in to the results store ${where}${user ? ` as "${user}"` : ""}: ${message}. Check the user name and password in the URL (or PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf`
+          );
+        }
+        if (code === "3D000") {
+          return new UserError(
+            `the results store ${where}: ${message}. Create it first (createdb) or fix the database name`
+          );
+        }
+        if (code === "42501") {
+          const hint = /schema/i.test(message) ? `grant it (GRANT CREATE ON SCHEMA public TO ${user || "the user"}), or let a user who may create tables connect once so the pgperf tables exist` : `grant ${user || "the user"} SELECT, INSERT, UPDATE and DELETE on the pgperf_* tables`;
+          return new UserError(
+            `the database user${user ? ` "${user}"` : ""} lacks a privilege the results store ${where} needs to ${what}: ${message}; ${hint}`
+          );
+        }
+        if (isRetryable(e) || /ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOENT|connect/i.test(`${code} ${message}`)) {
+          return new UserError(
+            `cannot reach the results store ${where} (${what}): ${message}. Check that PostgreSQL runs there and accepts connections (host, port, socket directory, firewall)`
+          );
+        }
+        return new Error(
+          `results store ${where}: ${what} failed: ${message}${code ? ` (SQLSTATE ${code})` : ""}`
+        );
+      }
+      /** The message with the password (plain or URL-encoded) replaced by ***. */
+      scrub(message) {
+        let out = message.split(this.url).join(maskUrl(this.url));
+        const password = passwordOf(this.url);
+        if (password) {
+          for (const p of /* @__PURE__ */ new Set([password, encodeURIComponent(password)])) out = out.split(p).join("***");
+        }
+        return out;
+      }
+    };
   }
 });
 
@@ -19231,17 +25302,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path21) {
-      const ctrl = callVisitor(key, node2, visitor, path21);
+    function visit_(key, node2, visitor, path26) {
+      const ctrl = callVisitor(key, node2, visitor, path26);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path21, ctrl);
-        return visit_(key, ctrl, visitor, path21);
+        replaceNode(key, path26, ctrl);
+        return visit_(key, ctrl, visitor, path26);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path21 = Object.freeze(path21.concat(node2));
+          path26 = Object.freeze(path26.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path21);
+            const ci = visit_(i, node2.items[i], visitor, path26);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19252,13 +25323,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path21 = Object.freeze(path21.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path21);
+          path26 = Object.freeze(path26.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path26);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path21);
+          const cv = visit_("value", node2.value, visitor, path26);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19279,17 +25350,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path21) {
-      const ctrl = await callVisitor(key, node2, visitor, path21);
+    async function visitAsync_(key, node2, visitor, path26) {
+      const ctrl = await callVisitor(key, node2, visitor, path26);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path21, ctrl);
-        return visitAsync_(key, ctrl, visitor, path21);
+        replaceNode(key, path26, ctrl);
+        return visitAsync_(key, ctrl, visitor, path26);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path21 = Object.freeze(path21.concat(node2));
+          path26 = Object.freeze(path26.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path21);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path26);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -19300,13 +25371,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path21 = Object.freeze(path21.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path21);
+          path26 = Object.freeze(path26.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path26);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path21);
+          const cv = await visitAsync_("value", node2.value, visitor, path26);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19333,23 +25404,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path21) {
+    function callVisitor(key, node2, visitor, path26) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path21);
+        return visitor(key, node2, path26);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path21);
+        return visitor.Map?.(key, node2, path26);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path21);
+        return visitor.Seq?.(key, node2, path26);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path21);
+        return visitor.Pair?.(key, node2, path26);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path21);
+        return visitor.Scalar?.(key, node2, path26);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path21);
+        return visitor.Alias?.(key, node2, path26);
       return void 0;
     }
-    function replaceNode(key, path21, node2) {
-      const parent = path21[path21.length - 1];
+    function replaceNode(key, path26, node2) {
+      const parent = path26[path26.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -19961,10 +26032,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path21, value) {
+    function collectionFromPath(schema, path26, value) {
       let v = value;
-      for (let i = path21.length - 1; i >= 0; --i) {
-        const k = path21[i];
+      for (let i = path26.length - 1; i >= 0; --i) {
+        const k = path26[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -19983,7 +26054,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path21) => path21 == null || typeof path21 === "object" && !!path21[Symbol.iterator]().next().done;
+    var isEmptyPath = (path26) => path26 == null || typeof path26 === "object" && !!path26[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20013,11 +26084,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path21, value) {
-        if (isEmptyPath(path21))
+      addIn(path26, value) {
+        if (isEmptyPath(path26))
           this.add(value);
         else {
-          const [key, ...rest] = path21;
+          const [key, ...rest] = path26;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -20031,8 +26102,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path21) {
-        const [key, ...rest] = path21;
+      deleteIn(path26) {
+        const [key, ...rest] = path26;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -20046,8 +26117,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path21, keepScalar) {
-        const [key, ...rest] = path21;
+      getIn(path26, keepScalar) {
+        const [key, ...rest] = path26;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -20065,8 +26136,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path21) {
-        const [key, ...rest] = path21;
+      hasIn(path26) {
+        const [key, ...rest] = path26;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -20076,8 +26147,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path21, value) {
-        const [key, ...rest] = path21;
+      setIn(path26, value) {
+        const [key, ...rest] = path26;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22592,9 +28663,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path21, value) {
+      addIn(path26, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path21, value);
+          this.contents.addIn(path26, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -22669,14 +28740,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path21) {
-        if (Collection2.isEmptyPath(path21)) {
+      deleteIn(path26) {
+        if (Collection2.isEmptyPath(path26)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path21) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path26) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -22691,10 +28762,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path21, keepScalar) {
-        if (Collection2.isEmptyPath(path21))
+      getIn(path26, keepScalar) {
+        if (Collection2.isEmptyPath(path26))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path21, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path26, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -22705,10 +28776,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path21) {
-        if (Collection2.isEmptyPath(path21))
+      hasIn(path26) {
+        if (Collection2.isEmptyPath(path26))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path21) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path26) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -22725,13 +28796,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path21, value) {
-        if (Collection2.isEmptyPath(path21)) {
+      setIn(path26, value) {
+        if (Collection2.isEmptyPath(path26)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path21), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path26), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path21, value);
+          this.contents.setIn(path26, value);
         }
       }
       /**
@@ -24692,9 +30763,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path21) => {
+    visit2.itemAtPath = (cst, path26) => {
       let item = cst;
-      for (const [field, index] of path21) {
+      for (const [field, index] of path26) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -24703,23 +30774,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path21) => {
-      const parent = visit2.itemAtPath(cst, path21.slice(0, -1));
-      const field = path21[path21.length - 1][0];
+    visit2.parentCollection = (cst, path26) => {
+      const parent = visit2.itemAtPath(cst, path26.slice(0, -1));
+      const field = path26[path26.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path21, item, visitor) {
-      let ctrl = visitor(item, path21);
+    function _visit(path26, item, visitor) {
+      let ctrl = visitor(item, path26);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path21.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path26.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24730,10 +30801,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path21);
+            ctrl = ctrl(item, path26);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path21) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path26) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -25462,7 +31533,7 @@ var require_line_counter = __commonJS({
 });
 
 // node_modules/yaml/dist/parse/parser.js
-var require_parser = __commonJS({
+var require_parser2 = __commonJS({
   "node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
@@ -26345,7 +32416,7 @@ var require_public_api = __commonJS({
     var log = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
-    var parser = require_parser();
+    var parser = require_parser2();
     function parseOptions(options) {
       const prettyErrors = options.prettyErrors !== false;
       const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
@@ -26433,7 +32504,7 @@ var require_public_api = __commonJS({
 });
 
 // node_modules/yaml/dist/index.js
-var require_dist = __commonJS({
+var require_dist2 = __commonJS({
   "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
@@ -26449,7 +32520,7 @@ var require_dist = __commonJS({
     var cst = require_cst();
     var lexer = require_lexer();
     var lineCounter = require_line_counter();
-    var parser = require_parser();
+    var parser = require_parser2();
     var publicApi = require_public_api();
     var visit2 = require_visit();
     exports.Composer = composer.Composer;
@@ -26481,5317 +32552,6 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
-  }
-});
-
-// node_modules/postgres-array/index.js
-var require_postgres_array = __commonJS({
-  "node_modules/postgres-array/index.js"(exports) {
-    "use strict";
-    exports.parse = function(source, transform2) {
-      return new ArrayParser(source, transform2).parse();
-    };
-    var ArrayParser = class _ArrayParser {
-      constructor(source, transform2) {
-        this.source = source;
-        this.transform = transform2 || identity;
-        this.position = 0;
-        this.entries = [];
-        this.recorded = [];
-        this.dimension = 0;
-      }
-      isEof() {
-        return this.position >= this.source.length;
-      }
-      nextCharacter() {
-        var character = this.source[this.position++];
-        if (character === "\\") {
-          return {
-            value: this.source[this.position++],
-            escaped: true
-          };
-        }
-        return {
-          value: character,
-          escaped: false
-        };
-      }
-      record(character) {
-        this.recorded.push(character);
-      }
-      newEntry(includeEmpty) {
-        var entry;
-        if (this.recorded.length > 0 || includeEmpty) {
-          entry = this.recorded.join("");
-          if (entry === "NULL" && !includeEmpty) {
-            entry = null;
-          }
-          if (entry !== null) entry = this.transform(entry);
-          this.entries.push(entry);
-          this.recorded = [];
-        }
-      }
-      consumeDimensions() {
-        if (this.source[0] === "[") {
-          while (!this.isEof()) {
-            var char = this.nextCharacter();
-            if (char.value === "=") break;
-          }
-        }
-      }
-      parse(nested) {
-        var character, parser, quote2;
-        this.consumeDimensions();
-        while (!this.isEof()) {
-          character = this.nextCharacter();
-          if (character.value === "{" && !quote2) {
-            this.dimension++;
-            if (this.dimension > 1) {
-              parser = new _ArrayParser(this.source.substr(this.position - 1), this.transform);
-              this.entries.push(parser.parse(true));
-              this.position += parser.position - 2;
-            }
-          } else if (character.value === "}" && !quote2) {
-            this.dimension--;
-            if (!this.dimension) {
-              this.newEntry();
-              if (nested) return this.entries;
-            }
-          } else if (character.value === '"' && !character.escaped) {
-            if (quote2) this.newEntry(true);
-            quote2 = !quote2;
-          } else if (character.value === "," && !quote2) {
-            this.newEntry();
-          } else {
-            this.record(character.value);
-          }
-        }
-        if (this.dimension !== 0) {
-          throw new Error("array dimension not balanced");
-        }
-        return this.entries;
-      }
-    };
-    function identity(value) {
-      return value;
-    }
-  }
-});
-
-// node_modules/pg-types/lib/arrayParser.js
-var require_arrayParser = __commonJS({
-  "node_modules/pg-types/lib/arrayParser.js"(exports, module) {
-    var array2 = require_postgres_array();
-    module.exports = {
-      create: function(source, transform2) {
-        return {
-          parse: function() {
-            return array2.parse(source, transform2);
-          }
-        };
-      }
-    };
-  }
-});
-
-// node_modules/postgres-date/index.js
-var require_postgres_date = __commonJS({
-  "node_modules/postgres-date/index.js"(exports, module) {
-    "use strict";
-    var DATE_TIME = /(\d{1,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,})?.*?( BC)?$/;
-    var DATE = /^(\d{1,})-(\d{2})-(\d{2})( BC)?$/;
-    var TIME_ZONE = /([Z+-])(\d{2})?:?(\d{2})?:?(\d{2})?/;
-    var INFINITY = /^-?infinity$/;
-    module.exports = function parseDate(isoDate) {
-      if (INFINITY.test(isoDate)) {
-        return Number(isoDate.replace("i", "I"));
-      }
-      var matches = DATE_TIME.exec(isoDate);
-      if (!matches) {
-        return getDate(isoDate) || null;
-      }
-      var isBC = !!matches[8];
-      var year = parseInt(matches[1], 10);
-      if (isBC) {
-        year = bcYearToNegativeYear(year);
-      }
-      var month = parseInt(matches[2], 10) - 1;
-      var day = matches[3];
-      var hour = parseInt(matches[4], 10);
-      var minute = parseInt(matches[5], 10);
-      var second = parseInt(matches[6], 10);
-      var ms = matches[7];
-      ms = ms ? 1e3 * parseFloat(ms) : 0;
-      var date5;
-      var offset = timeZoneOffset(isoDate);
-      if (offset != null) {
-        date5 = new Date(Date.UTC(year, month, day, hour, minute, second, ms));
-        if (is0To99(year)) {
-          date5.setUTCFullYear(year);
-        }
-        if (offset !== 0) {
-          date5.setTime(date5.getTime() - offset);
-        }
-      } else {
-        date5 = new Date(year, month, day, hour, minute, second, ms);
-        if (is0To99(year)) {
-          date5.setFullYear(year);
-        }
-      }
-      return date5;
-    };
-    function getDate(isoDate) {
-      var matches = DATE.exec(isoDate);
-      if (!matches) {
-        return;
-      }
-      var year = parseInt(matches[1], 10);
-      var isBC = !!matches[4];
-      if (isBC) {
-        year = bcYearToNegativeYear(year);
-      }
-      var month = parseInt(matches[2], 10) - 1;
-      var day = matches[3];
-      var date5 = new Date(year, month, day);
-      if (is0To99(year)) {
-        date5.setFullYear(year);
-      }
-      return date5;
-    }
-    function timeZoneOffset(isoDate) {
-      if (isoDate.endsWith("+00")) {
-        return 0;
-      }
-      var zone = TIME_ZONE.exec(isoDate.split(" ")[1]);
-      if (!zone) return;
-      var type = zone[1];
-      if (type === "Z") {
-        return 0;
-      }
-      var sign = type === "-" ? -1 : 1;
-      var offset = parseInt(zone[2], 10) * 3600 + parseInt(zone[3] || 0, 10) * 60 + parseInt(zone[4] || 0, 10);
-      return offset * sign * 1e3;
-    }
-    function bcYearToNegativeYear(year) {
-      return -(year - 1);
-    }
-    function is0To99(num3) {
-      return num3 >= 0 && num3 < 100;
-    }
-  }
-});
-
-// node_modules/xtend/mutable.js
-var require_mutable = __commonJS({
-  "node_modules/xtend/mutable.js"(exports, module) {
-    module.exports = extend2;
-    var hasOwnProperty = Object.prototype.hasOwnProperty;
-    function extend2(target) {
-      for (var i = 1; i < arguments.length; i++) {
-        var source = arguments[i];
-        for (var key in source) {
-          if (hasOwnProperty.call(source, key)) {
-            target[key] = source[key];
-          }
-        }
-      }
-      return target;
-    }
-  }
-});
-
-// node_modules/postgres-interval/index.js
-var require_postgres_interval = __commonJS({
-  "node_modules/postgres-interval/index.js"(exports, module) {
-    "use strict";
-    var extend2 = require_mutable();
-    module.exports = PostgresInterval;
-    function PostgresInterval(raw) {
-      if (!(this instanceof PostgresInterval)) {
-        return new PostgresInterval(raw);
-      }
-      extend2(this, parse5(raw));
-    }
-    var properties = ["seconds", "minutes", "hours", "days", "months", "years"];
-    PostgresInterval.prototype.toPostgres = function() {
-      var filtered = properties.filter(this.hasOwnProperty, this);
-      if (this.milliseconds && filtered.indexOf("seconds") < 0) {
-        filtered.push("seconds");
-      }
-      if (filtered.length === 0) return "0";
-      return filtered.map(function(property) {
-        var value = this[property] || 0;
-        if (property === "seconds" && this.milliseconds) {
-          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/\.?0+$/, "");
-        }
-        return value + " " + property;
-      }, this).join(" ");
-    };
-    var propertiesISOEquivalent = {
-      years: "Y",
-      months: "M",
-      days: "D",
-      hours: "H",
-      minutes: "M",
-      seconds: "S"
-    };
-    var dateProperties = ["years", "months", "days"];
-    var timeProperties = ["hours", "minutes", "seconds"];
-    PostgresInterval.prototype.toISOString = PostgresInterval.prototype.toISO = function() {
-      var datePart = dateProperties.map(buildProperty, this).join("");
-      var timePart = timeProperties.map(buildProperty, this).join("");
-      return "P" + datePart + "T" + timePart;
-      function buildProperty(property) {
-        var value = this[property] || 0;
-        if (property === "seconds" && this.milliseconds) {
-          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/0+$/, "");
-        }
-        return value + propertiesISOEquivalent[property];
-      }
-    };
-    var NUMBER = "([+-]?\\d+)";
-    var YEAR = NUMBER + "\\s+years?";
-    var MONTH = NUMBER + "\\s+mons?";
-    var DAY = NUMBER + "\\s+days?";
-    var TIME = "([+-])?([\\d]*):(\\d\\d):(\\d\\d)\\.?(\\d{1,6})?";
-    var INTERVAL = new RegExp([YEAR, MONTH, DAY, TIME].map(function(regexString) {
-      return "(" + regexString + ")?";
-    }).join("\\s*"));
-    var positions = {
-      years: 2,
-      months: 4,
-      days: 6,
-      hours: 9,
-      minutes: 10,
-      seconds: 11,
-      milliseconds: 12
-    };
-    var negatives = ["hours", "minutes", "seconds", "milliseconds"];
-    function parseMilliseconds(fraction) {
-      var microseconds = fraction + "000000".slice(fraction.length);
-      return parseInt(microseconds, 10) / 1e3;
-    }
-    function parse5(interval) {
-      if (!interval) return {};
-      var matches = INTERVAL.exec(interval);
-      var isNegative = matches[8] === "-";
-      return Object.keys(positions).reduce(function(parsed, property) {
-        var position = positions[property];
-        var value = matches[position];
-        if (!value) return parsed;
-        value = property === "milliseconds" ? parseMilliseconds(value) : parseInt(value, 10);
-        if (!value) return parsed;
-        if (isNegative && ~negatives.indexOf(property)) {
-          value *= -1;
-        }
-        parsed[property] = value;
-        return parsed;
-      }, {});
-    }
-  }
-});
-
-// node_modules/postgres-bytea/index.js
-var require_postgres_bytea = __commonJS({
-  "node_modules/postgres-bytea/index.js"(exports, module) {
-    "use strict";
-    var bufferFrom = Buffer.from || Buffer;
-    module.exports = function parseBytea(input2) {
-      if (/^\\x/.test(input2)) {
-        return bufferFrom(input2.substr(2), "hex");
-      }
-      var output2 = "";
-      var i = 0;
-      while (i < input2.length) {
-        if (input2[i] !== "\\") {
-          output2 += input2[i];
-          ++i;
-        } else {
-          if (/[0-7]{3}/.test(input2.substr(i + 1, 3))) {
-            output2 += String.fromCharCode(parseInt(input2.substr(i + 1, 3), 8));
-            i += 4;
-          } else {
-            var backslashes = 1;
-            while (i + backslashes < input2.length && input2[i + backslashes] === "\\") {
-              backslashes++;
-            }
-            for (var k = 0; k < Math.floor(backslashes / 2); ++k) {
-              output2 += "\\";
-            }
-            i += Math.floor(backslashes / 2) * 2;
-          }
-        }
-      }
-      return bufferFrom(output2, "binary");
-    };
-  }
-});
-
-// node_modules/pg-types/lib/textParsers.js
-var require_textParsers = __commonJS({
-  "node_modules/pg-types/lib/textParsers.js"(exports, module) {
-    var array2 = require_postgres_array();
-    var arrayParser = require_arrayParser();
-    var parseDate = require_postgres_date();
-    var parseInterval = require_postgres_interval();
-    var parseByteA = require_postgres_bytea();
-    function allowNull(fn) {
-      return function nullAllowed(value) {
-        if (value === null) return value;
-        return fn(value);
-      };
-    }
-    function parseBool(value) {
-      if (value === null) return value;
-      return value === "TRUE" || value === "t" || value === "true" || value === "y" || value === "yes" || value === "on" || value === "1";
-    }
-    function parseBoolArray(value) {
-      if (!value) return null;
-      return array2.parse(value, parseBool);
-    }
-    function parseBaseTenInt(string4) {
-      return parseInt(string4, 10);
-    }
-    function parseIntegerArray(value) {
-      if (!value) return null;
-      return array2.parse(value, allowNull(parseBaseTenInt));
-    }
-    function parseBigIntegerArray(value) {
-      if (!value) return null;
-      return array2.parse(value, allowNull(function(entry) {
-        return parseBigInteger(entry).trim();
-      }));
-    }
-    var parsePointArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parsePoint(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseFloatArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parseFloat(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseStringArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value);
-      return p.parse();
-    };
-    var parseDateArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parseDate(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseIntervalArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parseInterval(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseByteAArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      return array2.parse(value, allowNull(parseByteA));
-    };
-    var parseInteger = function(value) {
-      return parseInt(value, 10);
-    };
-    var parseBigInteger = function(value) {
-      var valStr = String(value);
-      if (/^\d+$/.test(valStr)) {
-        return valStr;
-      }
-      return value;
-    };
-    var parseJsonArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      return array2.parse(value, allowNull(JSON.parse));
-    };
-    var parsePoint = function(value) {
-      if (value[0] !== "(") {
-        return null;
-      }
-      value = value.substring(1, value.length - 1).split(",");
-      return {
-        x: parseFloat(value[0]),
-        y: parseFloat(value[1])
-      };
-    };
-    var parseCircle = function(value) {
-      if (value[0] !== "<" && value[1] !== "(") {
-        return null;
-      }
-      var point = "(";
-      var radius = "";
-      var pointParsed = false;
-      for (var i = 2; i < value.length - 1; i++) {
-        if (!pointParsed) {
-          point += value[i];
-        }
-        if (value[i] === ")") {
-          pointParsed = true;
-          continue;
-        } else if (!pointParsed) {
-          continue;
-        }
-        if (value[i] === ",") {
-          continue;
-        }
-        radius += value[i];
-      }
-      var result = parsePoint(point);
-      result.radius = parseFloat(radius);
-      return result;
-    };
-    var init = function(register2) {
-      register2(20, parseBigInteger);
-      register2(21, parseInteger);
-      register2(23, parseInteger);
-      register2(26, parseInteger);
-      register2(700, parseFloat);
-      register2(701, parseFloat);
-      register2(16, parseBool);
-      register2(1082, parseDate);
-      register2(1114, parseDate);
-      register2(1184, parseDate);
-      register2(600, parsePoint);
-      register2(651, parseStringArray);
-      register2(718, parseCircle);
-      register2(1e3, parseBoolArray);
-      register2(1001, parseByteAArray);
-      register2(1005, parseIntegerArray);
-      register2(1007, parseIntegerArray);
-      register2(1028, parseIntegerArray);
-      register2(1016, parseBigIntegerArray);
-      register2(1017, parsePointArray);
-      register2(1021, parseFloatArray);
-      register2(1022, parseFloatArray);
-      register2(1231, parseFloatArray);
-      register2(1014, parseStringArray);
-      register2(1015, parseStringArray);
-      register2(1008, parseStringArray);
-      register2(1009, parseStringArray);
-      register2(1040, parseStringArray);
-      register2(1041, parseStringArray);
-      register2(1115, parseDateArray);
-      register2(1182, parseDateArray);
-      register2(1185, parseDateArray);
-      register2(1186, parseInterval);
-      register2(1187, parseIntervalArray);
-      register2(17, parseByteA);
-      register2(114, JSON.parse.bind(JSON));
-      register2(3802, JSON.parse.bind(JSON));
-      register2(199, parseJsonArray);
-      register2(3807, parseJsonArray);
-      register2(3907, parseStringArray);
-      register2(2951, parseStringArray);
-      register2(791, parseStringArray);
-      register2(1183, parseStringArray);
-      register2(1270, parseStringArray);
-    };
-    module.exports = {
-      init
-    };
-  }
-});
-
-// node_modules/pg-int8/index.js
-var require_pg_int8 = __commonJS({
-  "node_modules/pg-int8/index.js"(exports, module) {
-    "use strict";
-    var BASE = 1e6;
-    function readInt8(buffer) {
-      var high = buffer.readInt32BE(0);
-      var low = buffer.readUInt32BE(4);
-      var sign = "";
-      if (high < 0) {
-        high = ~high + (low === 0);
-        low = ~low + 1 >>> 0;
-        sign = "-";
-      }
-      var result = "";
-      var carry;
-      var t;
-      var digits;
-      var pad;
-      var l;
-      var i;
-      {
-        carry = high % BASE;
-        high = high / BASE >>> 0;
-        t = 4294967296 * carry + low;
-        low = t / BASE >>> 0;
-        digits = "" + (t - BASE * low);
-        if (low === 0 && high === 0) {
-          return sign + digits + result;
-        }
-        pad = "";
-        l = 6 - digits.length;
-        for (i = 0; i < l; i++) {
-          pad += "0";
-        }
-        result = pad + digits + result;
-      }
-      {
-        carry = high % BASE;
-        high = high / BASE >>> 0;
-        t = 4294967296 * carry + low;
-        low = t / BASE >>> 0;
-        digits = "" + (t - BASE * low);
-        if (low === 0 && high === 0) {
-          return sign + digits + result;
-        }
-        pad = "";
-        l = 6 - digits.length;
-        for (i = 0; i < l; i++) {
-          pad += "0";
-        }
-        result = pad + digits + result;
-      }
-      {
-        carry = high % BASE;
-        high = high / BASE >>> 0;
-        t = 4294967296 * carry + low;
-        low = t / BASE >>> 0;
-        digits = "" + (t - BASE * low);
-        if (low === 0 && high === 0) {
-          return sign + digits + result;
-        }
-        pad = "";
-        l = 6 - digits.length;
-        for (i = 0; i < l; i++) {
-          pad += "0";
-        }
-        result = pad + digits + result;
-      }
-      {
-        carry = high % BASE;
-        t = 4294967296 * carry + low;
-        digits = "" + t % BASE;
-        return sign + digits + result;
-      }
-    }
-    module.exports = readInt8;
-  }
-});
-
-// node_modules/pg-types/lib/binaryParsers.js
-var require_binaryParsers = __commonJS({
-  "node_modules/pg-types/lib/binaryParsers.js"(exports, module) {
-    var parseInt64 = require_pg_int8();
-    var parseBits = function(data, bits, offset, invert, callback) {
-      offset = offset || 0;
-      invert = invert || false;
-      callback = callback || function(lastValue, newValue, bits2) {
-        return lastValue * Math.pow(2, bits2) + newValue;
-      };
-      var offsetBytes = offset >> 3;
-      var inv = function(value) {
-        if (invert) {
-          return ~value & 255;
-        }
-        return value;
-      };
-      var mask = 255;
-      var firstBits = 8 - offset % 8;
-      if (bits < firstBits) {
-        mask = 255 << 8 - bits & 255;
-        firstBits = bits;
-      }
-      if (offset) {
-        mask = mask >> offset % 8;
-      }
-      var result = 0;
-      if (offset % 8 + bits >= 8) {
-        result = callback(0, inv(data[offsetBytes]) & mask, firstBits);
-      }
-      var bytes = bits + offset >> 3;
-      for (var i = offsetBytes + 1; i < bytes; i++) {
-        result = callback(result, inv(data[i]), 8);
-      }
-      var lastBits = (bits + offset) % 8;
-      if (lastBits > 0) {
-        result = callback(result, inv(data[bytes]) >> 8 - lastBits, lastBits);
-      }
-      return result;
-    };
-    var parseFloatFromBits = function(data, precisionBits, exponentBits) {
-      var bias = Math.pow(2, exponentBits - 1) - 1;
-      var sign = parseBits(data, 1);
-      var exponent = parseBits(data, exponentBits, 1);
-      if (exponent === 0) {
-        return 0;
-      }
-      var precisionBitsCounter = 1;
-      var parsePrecisionBits = function(lastValue, newValue, bits) {
-        if (lastValue === 0) {
-          lastValue = 1;
-        }
-        for (var i = 1; i <= bits; i++) {
-          precisionBitsCounter /= 2;
-          if ((newValue & 1 << bits - i) > 0) {
-            lastValue += precisionBitsCounter;
-          }
-        }
-        return lastValue;
-      };
-      var mantissa = parseBits(data, precisionBits, exponentBits + 1, false, parsePrecisionBits);
-      if (exponent == Math.pow(2, exponentBits + 1) - 1) {
-        if (mantissa === 0) {
-          return sign === 0 ? Infinity : -Infinity;
-        }
-        return NaN;
-      }
-      return (sign === 0 ? 1 : -1) * Math.pow(2, exponent - bias) * mantissa;
-    };
-    var parseInt16 = function(value) {
-      if (parseBits(value, 1) == 1) {
-        return -1 * (parseBits(value, 15, 1, true) + 1);
-      }
-      return parseBits(value, 15, 1);
-    };
-    var parseInt32 = function(value) {
-      if (parseBits(value, 1) == 1) {
-        return -1 * (parseBits(value, 31, 1, true) + 1);
-      }
-      return parseBits(value, 31, 1);
-    };
-    var parseFloat32 = function(value) {
-      return parseFloatFromBits(value, 23, 8);
-    };
-    var parseFloat64 = function(value) {
-      return parseFloatFromBits(value, 52, 11);
-    };
-    var parseNumeric = function(value) {
-      var sign = parseBits(value, 16, 32);
-      if (sign == 49152) {
-        return NaN;
-      }
-      var weight = Math.pow(1e4, parseBits(value, 16, 16));
-      var result = 0;
-      var digits = [];
-      var ndigits = parseBits(value, 16);
-      for (var i = 0; i < ndigits; i++) {
-        result += parseBits(value, 16, 64 + 16 * i) * weight;
-        weight /= 1e4;
-      }
-      var scale = Math.pow(10, parseBits(value, 16, 48));
-      return (sign === 0 ? 1 : -1) * Math.round(result * scale) / scale;
-    };
-    var parseDate = function(isUTC, value) {
-      var sign = parseBits(value, 1);
-      var rawValue = parseBits(value, 63, 1);
-      var result = new Date((sign === 0 ? 1 : -1) * rawValue / 1e3 + 9466848e5);
-      if (!isUTC) {
-        result.setTime(result.getTime() + result.getTimezoneOffset() * 6e4);
-      }
-      result.usec = rawValue % 1e3;
-      result.getMicroSeconds = function() {
-        return this.usec;
-      };
-      result.setMicroSeconds = function(value2) {
-        this.usec = value2;
-      };
-      result.getUTCMicroSeconds = function() {
-        return this.usec;
-      };
-      return result;
-    };
-    var parseArray = function(value) {
-      var dim = parseBits(value, 32);
-      var flags = parseBits(value, 32, 32);
-      var elementType = parseBits(value, 32, 64);
-      var offset = 96;
-      var dims = [];
-      for (var i = 0; i < dim; i++) {
-        dims[i] = parseBits(value, 32, offset);
-        offset += 32;
-        offset += 32;
-      }
-      var parseElement = function(elementType2) {
-        var length = parseBits(value, 32, offset);
-        offset += 32;
-        if (length == 4294967295) {
-          return null;
-        }
-        var result;
-        if (elementType2 == 23 || elementType2 == 20) {
-          result = parseBits(value, length * 8, offset);
-          offset += length * 8;
-          return result;
-        } else if (elementType2 == 25) {
-          result = value.toString(this.encoding, offset >> 3, (offset += length << 3) >> 3);
-          return result;
-        } else {
-          console.log("ERROR: ElementType not implemented: " + elementType2);
-        }
-      };
-      var parse5 = function(dimension, elementType2) {
-        var array2 = [];
-        var i2;
-        if (dimension.length > 1) {
-          var count2 = dimension.shift();
-          for (i2 = 0; i2 < count2; i2++) {
-            array2[i2] = parse5(dimension, elementType2);
-          }
-          dimension.unshift(count2);
-        } else {
-          for (i2 = 0; i2 < dimension[0]; i2++) {
-            array2[i2] = parseElement(elementType2);
-          }
-        }
-        return array2;
-      };
-      return parse5(dims, elementType);
-    };
-    var parseText = function(value) {
-      return value.toString("utf8");
-    };
-    var parseBool = function(value) {
-      if (value === null) return null;
-      return parseBits(value, 8) > 0;
-    };
-    var init = function(register2) {
-      register2(20, parseInt64);
-      register2(21, parseInt16);
-      register2(23, parseInt32);
-      register2(26, parseInt32);
-      register2(1700, parseNumeric);
-      register2(700, parseFloat32);
-      register2(701, parseFloat64);
-      register2(16, parseBool);
-      register2(1114, parseDate.bind(null, false));
-      register2(1184, parseDate.bind(null, true));
-      register2(1e3, parseArray);
-      register2(1007, parseArray);
-      register2(1016, parseArray);
-      register2(1008, parseArray);
-      register2(1009, parseArray);
-      register2(25, parseText);
-    };
-    module.exports = {
-      init
-    };
-  }
-});
-
-// node_modules/pg-types/lib/builtins.js
-var require_builtins = __commonJS({
-  "node_modules/pg-types/lib/builtins.js"(exports, module) {
-    module.exports = {
-      BOOL: 16,
-      BYTEA: 17,
-      CHAR: 18,
-      INT8: 20,
-      INT2: 21,
-      INT4: 23,
-      REGPROC: 24,
-      TEXT: 25,
-      OID: 26,
-      TID: 27,
-      XID: 28,
-      CID: 29,
-      JSON: 114,
-      XML: 142,
-      PG_NODE_TREE: 194,
-      SMGR: 210,
-      PATH: 602,
-      POLYGON: 604,
-      CIDR: 650,
-      FLOAT4: 700,
-      FLOAT8: 701,
-      ABSTIME: 702,
-      RELTIME: 703,
-      TINTERVAL: 704,
-      CIRCLE: 718,
-      MACADDR8: 774,
-      MONEY: 790,
-      MACADDR: 829,
-      INET: 869,
-      ACLITEM: 1033,
-      BPCHAR: 1042,
-      VARCHAR: 1043,
-      DATE: 1082,
-      TIME: 1083,
-      TIMESTAMP: 1114,
-      TIMESTAMPTZ: 1184,
-      INTERVAL: 1186,
-      TIMETZ: 1266,
-      BIT: 1560,
-      VARBIT: 1562,
-      NUMERIC: 1700,
-      REFCURSOR: 1790,
-      REGPROCEDURE: 2202,
-      REGOPER: 2203,
-      REGOPERATOR: 2204,
-      REGCLASS: 2205,
-      REGTYPE: 2206,
-      UUID: 2950,
-      TXID_SNAPSHOT: 2970,
-      PG_LSN: 3220,
-      PG_NDISTINCT: 3361,
-      PG_DEPENDENCIES: 3402,
-      TSVECTOR: 3614,
-      TSQUERY: 3615,
-      GTSVECTOR: 3642,
-      REGCONFIG: 3734,
-      REGDICTIONARY: 3769,
-      JSONB: 3802,
-      REGNAMESPACE: 4089,
-      REGROLE: 4096
-    };
-  }
-});
-
-// node_modules/pg-types/index.js
-var require_pg_types = __commonJS({
-  "node_modules/pg-types/index.js"(exports) {
-    var textParsers = require_textParsers();
-    var binaryParsers = require_binaryParsers();
-    var arrayParser = require_arrayParser();
-    var builtinTypes = require_builtins();
-    exports.getTypeParser = getTypeParser;
-    exports.setTypeParser = setTypeParser;
-    exports.arrayParser = arrayParser;
-    exports.builtins = builtinTypes;
-    var typeParsers = {
-      text: {},
-      binary: {}
-    };
-    function noParse(val) {
-      return String(val);
-    }
-    function getTypeParser(oid, format) {
-      format = format || "text";
-      if (!typeParsers[format]) {
-        return noParse;
-      }
-      return typeParsers[format][oid] || noParse;
-    }
-    function setTypeParser(oid, format, parseFn) {
-      if (typeof format == "function") {
-        parseFn = format;
-        format = "text";
-      }
-      typeParsers[format][oid] = parseFn;
-    }
-    textParsers.init(function(oid, converter) {
-      typeParsers.text[oid] = converter;
-    });
-    binaryParsers.init(function(oid, converter) {
-      typeParsers.binary[oid] = converter;
-    });
-  }
-});
-
-// node_modules/pg/lib/defaults.js
-var require_defaults = __commonJS({
-  "node_modules/pg/lib/defaults.js"(exports, module) {
-    "use strict";
-    var user;
-    try {
-      user = process.platform === "win32" ? process.env.USERNAME : process.env.USER;
-    } catch {
-    }
-    module.exports = {
-      // database host. defaults to localhost
-      host: "localhost",
-      // database user's name
-      user,
-      // name of database to connect
-      database: void 0,
-      // database user's password
-      password: null,
-      // a Postgres connection string to be used instead of setting individual connection items
-      // NOTE:  Setting this value will cause it to override any other value (such as database or user) defined
-      // in the defaults object.
-      connectionString: void 0,
-      // database port
-      port: 5432,
-      // number of rows to return at a time from a prepared statement's
-      // portal. 0 will return all rows at once
-      rows: 0,
-      // binary result mode
-      binary: false,
-      // Connection pool options - see https://github.com/brianc/node-pg-pool
-      // number of connections to use in connection pool
-      // 0 will disable connection pooling
-      max: 10,
-      // max milliseconds a client can go unused before it is removed
-      // from the pool and destroyed
-      idleTimeoutMillis: 3e4,
-      client_encoding: "",
-      ssl: false,
-      // SSL negotiation style: 'postgres' (traditional SSLRequest) or 'direct'
-      sslnegotiation: void 0,
-      application_name: void 0,
-      fallback_application_name: void 0,
-      options: void 0,
-      parseInputDatesAsUTC: false,
-      // max milliseconds any query using this connection will execute for before timing out in error.
-      // false=unlimited
-      statement_timeout: false,
-      // Abort any statement that waits longer than the specified duration in milliseconds while attempting to acquire a lock.
-      // false=unlimited
-      lock_timeout: false,
-      // Terminate any session with an open transaction that has been idle for longer than the specified duration in milliseconds
-      // false=unlimited
-      idle_in_transaction_session_timeout: false,
-      // max milliseconds to wait for query to complete (client side)
-      query_timeout: false,
-      connect_timeout: 0,
-      keepalives: 1,
-      keepalives_idle: 0
-    };
-    var pgTypes = require_pg_types();
-    var parseBigInteger = pgTypes.getTypeParser(20, "text");
-    var parseBigIntegerArray = pgTypes.getTypeParser(1016, "text");
-    module.exports.__defineSetter__("parseInt8", function(val) {
-      pgTypes.setTypeParser(20, "text", val ? pgTypes.getTypeParser(23, "text") : parseBigInteger);
-      pgTypes.setTypeParser(1016, "text", val ? pgTypes.getTypeParser(1007, "text") : parseBigIntegerArray);
-    });
-  }
-});
-
-// node_modules/pg/lib/utils.js
-var require_utils2 = __commonJS({
-  "node_modules/pg/lib/utils.js"(exports, module) {
-    "use strict";
-    var defaults3 = require_defaults();
-    var nodeUtils = __require("util");
-    var { isDate } = __require("util/types");
-    var invalidDateDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Sending an invalid date to Postgres is deprecated and will throw an error in the next major version of pg. Ensure any Date object passed as a query parameter is valid.",
-      "PG_INVALID_DATE"
-    );
-    function escapeElement(elementRepresentation) {
-      const escaped = elementRepresentation.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
-      return '"' + escaped + '"';
-    }
-    function arrayString(val) {
-      let result = "{";
-      for (let i = 0; i < val.length; i++) {
-        if (i > 0) {
-          result += ",";
-        }
-        let item = val[i];
-        if (item == null) {
-          result += "NULL";
-        } else if (Array.isArray(item)) {
-          result += arrayString(item);
-        } else if (ArrayBuffer.isView(item)) {
-          if (!(item instanceof Buffer)) {
-            item = Buffer.from(item.buffer, item.byteOffset, item.byteLength);
-          }
-          result += "\\\\x" + item.toString("hex");
-        } else {
-          result += escapeElement(prepareValue(item));
-        }
-      }
-      result += "}";
-      return result;
-    }
-    var prepareValue = function(val, seen) {
-      if (val == null) {
-        return null;
-      }
-      if (typeof val === "object") {
-        if (val instanceof Buffer) {
-          return val;
-        }
-        if (ArrayBuffer.isView(val)) {
-          return Buffer.from(val.buffer, val.byteOffset, val.byteLength);
-        }
-        if (isDate(val)) {
-          if (isNaN(val.getTime())) {
-            invalidDateDeprecationNotice();
-          }
-          if (defaults3.parseInputDatesAsUTC) {
-            return dateToStringUTC(val);
-          } else {
-            return dateToString(val);
-          }
-        }
-        if (Array.isArray(val)) {
-          return arrayString(val);
-        }
-        return prepareObject(val, seen);
-      }
-      return val.toString();
-    };
-    function prepareObject(val, seen) {
-      if (val && typeof val.toPostgres === "function") {
-        seen = seen || [];
-        if (seen.indexOf(val) !== -1) {
-          throw new Error('circular reference detected while preparing "' + val + '" for query');
-        }
-        seen.push(val);
-        return prepareValue(val.toPostgres(prepareValue), seen);
-      }
-      return JSON.stringify(val);
-    }
-    function dateToString(date5) {
-      let offset = -date5.getTimezoneOffset();
-      let year = date5.getFullYear();
-      const isBCYear = year < 1;
-      if (isBCYear) year = Math.abs(year) + 1;
-      let ret = String(year).padStart(4, "0") + "-" + String(date5.getMonth() + 1).padStart(2, "0") + "-" + String(date5.getDate()).padStart(2, "0") + "T" + String(date5.getHours()).padStart(2, "0") + ":" + String(date5.getMinutes()).padStart(2, "0") + ":" + String(date5.getSeconds()).padStart(2, "0") + "." + String(date5.getMilliseconds()).padStart(3, "0");
-      if (offset < 0) {
-        ret += "-";
-        offset *= -1;
-      } else {
-        ret += "+";
-      }
-      ret += String(Math.floor(offset / 60)).padStart(2, "0") + ":" + String(offset % 60).padStart(2, "0");
-      if (isBCYear) ret += " BC";
-      return ret;
-    }
-    function dateToStringUTC(date5) {
-      let year = date5.getUTCFullYear();
-      const isBCYear = year < 1;
-      if (isBCYear) year = Math.abs(year) + 1;
-      let ret = String(year).padStart(4, "0") + "-" + String(date5.getUTCMonth() + 1).padStart(2, "0") + "-" + String(date5.getUTCDate()).padStart(2, "0") + "T" + String(date5.getUTCHours()).padStart(2, "0") + ":" + String(date5.getUTCMinutes()).padStart(2, "0") + ":" + String(date5.getUTCSeconds()).padStart(2, "0") + "." + String(date5.getUTCMilliseconds()).padStart(3, "0");
-      ret += "+00:00";
-      if (isBCYear) ret += " BC";
-      return ret;
-    }
-    function normalizeQueryConfig(config2, values, callback) {
-      config2 = typeof config2 === "string" ? { text: config2 } : cloneQueryConfig(config2);
-      if (values) {
-        if (typeof values === "function") {
-          config2.callback = values;
-        } else {
-          config2.values = values;
-        }
-      }
-      if (callback) {
-        config2.callback = callback;
-      }
-      return config2;
-    }
-    function cloneQueryConfig(config2) {
-      if (config2 == null) {
-        return config2;
-      }
-      return Object.defineProperties(Object.create(Object.getPrototypeOf(config2)), Object.getOwnPropertyDescriptors(config2));
-    }
-    var escapeIdentifier2 = function(str) {
-      return '"' + str.replace(/"/g, '""') + '"';
-    };
-    var escapeLiteral2 = function(str) {
-      let hasBackslash = false;
-      let escaped = "'";
-      if (str == null) {
-        return "''";
-      }
-      if (typeof str !== "string") {
-        return "''";
-      }
-      for (let i = 0; i < str.length; i++) {
-        const c = str[i];
-        if (c === "'") {
-          escaped += c + c;
-        } else if (c === "\\") {
-          escaped += c + c;
-          hasBackslash = true;
-        } else {
-          escaped += c;
-        }
-      }
-      escaped += "'";
-      if (hasBackslash === true) {
-        escaped = " E" + escaped;
-      }
-      return escaped;
-    };
-    module.exports = {
-      prepareValue: function prepareValueWrapper(value) {
-        return prepareValue(value);
-      },
-      normalizeQueryConfig,
-      escapeIdentifier: escapeIdentifier2,
-      escapeLiteral: escapeLiteral2
-    };
-  }
-});
-
-// node_modules/pg/lib/crypto/utils.js
-var require_utils3 = __commonJS({
-  "node_modules/pg/lib/crypto/utils.js"(exports, module) {
-    var nodeCrypto = __require("crypto");
-    module.exports = {
-      postgresMd5PasswordHash,
-      randomBytes: randomBytes2,
-      deriveKey,
-      sha256: sha2562,
-      hashByName,
-      hmacSha256,
-      md5
-    };
-    var webCrypto = nodeCrypto.webcrypto || globalThis.crypto;
-    var subtleCrypto = webCrypto.subtle;
-    var textEncoder = new TextEncoder();
-    function randomBytes2(length) {
-      return webCrypto.getRandomValues(Buffer.alloc(length));
-    }
-    async function md5(string4) {
-      try {
-        return nodeCrypto.createHash("md5").update(string4, "utf-8").digest("hex");
-      } catch (e) {
-        const data = typeof string4 === "string" ? textEncoder.encode(string4) : string4;
-        const hash2 = await subtleCrypto.digest("MD5", data);
-        return Array.from(new Uint8Array(hash2)).map((b) => b.toString(16).padStart(2, "0")).join("");
-      }
-    }
-    async function postgresMd5PasswordHash(user, password, salt) {
-      const inner = await md5(password + user);
-      const outer = await md5(Buffer.concat([Buffer.from(inner), salt]));
-      return "md5" + outer;
-    }
-    async function sha2562(text2) {
-      return await subtleCrypto.digest("SHA-256", text2);
-    }
-    async function hashByName(hashName, text2) {
-      return await subtleCrypto.digest(hashName, text2);
-    }
-    async function hmacSha256(keyBuffer, msg) {
-      const key = await subtleCrypto.importKey("raw", keyBuffer, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-      return await subtleCrypto.sign("HMAC", key, textEncoder.encode(msg));
-    }
-    async function deriveKey(password, salt, iterations) {
-      const key = await subtleCrypto.importKey("raw", textEncoder.encode(password), "PBKDF2", false, ["deriveBits"]);
-      const params = { name: "PBKDF2", hash: "SHA-256", salt, iterations };
-      return await subtleCrypto.deriveBits(params, key, 32 * 8, ["deriveBits"]);
-    }
-  }
-});
-
-// node_modules/pg/lib/crypto/cert-signatures.js
-var require_cert_signatures = __commonJS({
-  "node_modules/pg/lib/crypto/cert-signatures.js"(exports, module) {
-    function x509Error(msg, cert) {
-      return new Error("SASL channel binding: " + msg + " when parsing public certificate " + cert.toString("base64"));
-    }
-    function readASN1Length(data, index) {
-      let length = data[index++];
-      if (length < 128) return { length, index };
-      const lengthBytes = length & 127;
-      if (lengthBytes > 4) throw x509Error("bad length", data);
-      length = 0;
-      for (let i = 0; i < lengthBytes; i++) {
-        length = length << 8 | data[index++];
-      }
-      return { length, index };
-    }
-    function readASN1OID(data, index) {
-      if (data[index++] !== 6) throw x509Error("non-OID data", data);
-      const { length: OIDLength, index: indexAfterOIDLength } = readASN1Length(data, index);
-      index = indexAfterOIDLength;
-      const lastIndex = index + OIDLength;
-      const byte1 = data[index++];
-      let oid = (byte1 / 40 >> 0) + "." + byte1 % 40;
-      while (index < lastIndex) {
-        let value = 0;
-        while (index < lastIndex) {
-          const nextByte = data[index++];
-          value = value << 7 | nextByte & 127;
-          if (nextByte < 128) break;
-        }
-        oid += "." + value;
-      }
-      return { oid, index };
-    }
-    function expectASN1Seq(data, index) {
-      if (data[index++] !== 48) throw x509Error("non-sequence data", data);
-      return readASN1Length(data, index);
-    }
-    function signatureAlgorithmHashFromCertificate(data, index) {
-      if (index === void 0) index = 0;
-      index = expectASN1Seq(data, index).index;
-      const { length: certInfoLength, index: indexAfterCertInfoLength } = expectASN1Seq(data, index);
-      index = indexAfterCertInfoLength + certInfoLength;
-      index = expectASN1Seq(data, index).index;
-      const { oid, index: indexAfterOID } = readASN1OID(data, index);
-      switch (oid) {
-        // RSA
-        case "1.2.840.113549.1.1.4":
-          return "MD5";
-        case "1.2.840.113549.1.1.5":
-          return "SHA-1";
-        case "1.2.840.113549.1.1.11":
-          return "SHA-256";
-        case "1.2.840.113549.1.1.12":
-          return "SHA-384";
-        case "1.2.840.113549.1.1.13":
-          return "SHA-512";
-        case "1.2.840.113549.1.1.14":
-          return "SHA-224";
-        case "1.2.840.113549.1.1.15":
-          return "SHA512-224";
-        case "1.2.840.113549.1.1.16":
-          return "SHA512-256";
-        // ECDSA
-        case "1.2.840.10045.4.1":
-          return "SHA-1";
-        case "1.2.840.10045.4.3.1":
-          return "SHA-224";
-        case "1.2.840.10045.4.3.2":
-          return "SHA-256";
-        case "1.2.840.10045.4.3.3":
-          return "SHA-384";
-        case "1.2.840.10045.4.3.4":
-          return "SHA-512";
-        // RSASSA-PSS: hash is indicated separately
-        case "1.2.840.113549.1.1.10": {
-          index = indexAfterOID;
-          index = expectASN1Seq(data, index).index;
-          if (data[index++] !== 160) throw x509Error("non-tag data", data);
-          index = readASN1Length(data, index).index;
-          index = expectASN1Seq(data, index).index;
-          const { oid: hashOID } = readASN1OID(data, index);
-          switch (hashOID) {
-            // standalone hash OIDs
-            case "1.2.840.113549.2.5":
-              return "MD5";
-            case "1.3.14.3.2.26":
-              return "SHA-1";
-            case "2.16.840.1.101.3.4.2.1":
-              return "SHA-256";
-            case "2.16.840.1.101.3.4.2.2":
-              return "SHA-384";
-            case "2.16.840.1.101.3.4.2.3":
-              return "SHA-512";
-          }
-          throw x509Error("unknown hash OID " + hashOID, data);
-        }
-        // Ed25519 -- see https://github.com/openssl/openssl/issues/15477
-        case "1.3.101.110":
-        case "1.3.101.112":
-          return "SHA-512";
-        // Ed448 -- still not in pg 17.2 (if supported, digest would be SHAKE256 x 64 bytes)
-        case "1.3.101.111":
-        case "1.3.101.113":
-          throw x509Error("Ed448 certificate channel binding is not currently supported by Postgres");
-      }
-      throw x509Error("unknown OID " + oid, data);
-    }
-    module.exports = { signatureAlgorithmHashFromCertificate };
-  }
-});
-
-// node_modules/pg/lib/crypto/sasl.js
-var require_sasl = __commonJS({
-  "node_modules/pg/lib/crypto/sasl.js"(exports, module) {
-    "use strict";
-    var crypto2 = require_utils3();
-    var { signatureAlgorithmHashFromCertificate } = require_cert_signatures();
-    function saslprep(password) {
-      const nonAsciiSpace = /[\u00A0\u1680\u2000-\u200B\u202F\u205F\u3000]/g;
-      const mappedToNothing = /[\u00AD\u034F\u1806\u180B\u180C\u180D\u200C\u200D\u2060\uFE00-\uFE0F\uFEFF]/g;
-      return password.replace(nonAsciiSpace, " ").replace(mappedToNothing, "").normalize("NFKC");
-    }
-    var DEFAULT_MAX_SCRAM_ITERATIONS = 1e5;
-    function startSession(mechanisms, stream, scramMaxIterations = DEFAULT_MAX_SCRAM_ITERATIONS) {
-      const candidates = ["SCRAM-SHA-256"];
-      if (stream) candidates.unshift("SCRAM-SHA-256-PLUS");
-      const mechanism = candidates.find((candidate) => mechanisms.includes(candidate));
-      if (!mechanism) {
-        throw new Error("SASL: Only mechanism(s) " + candidates.join(" and ") + " are supported");
-      }
-      if (mechanism === "SCRAM-SHA-256-PLUS" && typeof stream.getPeerCertificate !== "function") {
-        throw new Error("SASL: Mechanism SCRAM-SHA-256-PLUS requires a certificate");
-      }
-      const clientNonce = crypto2.randomBytes(18).toString("base64");
-      const gs2Header = mechanism === "SCRAM-SHA-256-PLUS" ? "p=tls-server-end-point" : stream ? "y" : "n";
-      return {
-        mechanism,
-        clientNonce,
-        response: gs2Header + ",,n=*,r=" + clientNonce,
-        message: "SASLInitialResponse",
-        scramMaxIterations
-      };
-    }
-    async function continueSession(session, password, serverData, stream) {
-      if (session.message !== "SASLInitialResponse") {
-        throw new Error("SASL: Last message was not SASLInitialResponse");
-      }
-      if (typeof password !== "string") {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string");
-      }
-      if (password === "") {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a non-empty string");
-      }
-      if (typeof serverData !== "string") {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: serverData must be a string");
-      }
-      const sv = parseServerFirstMessage(serverData);
-      if (!sv.nonce.startsWith(session.clientNonce)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce does not start with client nonce");
-      } else if (sv.nonce.length === session.clientNonce.length) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce is too short");
-      }
-      const scramMaxIterations = typeof session.scramMaxIterations === "number" ? session.scramMaxIterations : DEFAULT_MAX_SCRAM_ITERATIONS;
-      if (scramMaxIterations !== 0 && sv.iteration > scramMaxIterations) {
-        throw new Error(
-          "SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration count " + sv.iteration + " exceeds scramMaxIterations of " + scramMaxIterations
-        );
-      }
-      const clientFirstMessageBare = "n=*,r=" + session.clientNonce;
-      const serverFirstMessage = "r=" + sv.nonce + ",s=" + sv.salt + ",i=" + sv.iteration;
-      let channelBinding = stream ? "eSws" : "biws";
-      if (session.mechanism === "SCRAM-SHA-256-PLUS") {
-        const peerCert = stream.getPeerCertificate().raw;
-        let hashName = signatureAlgorithmHashFromCertificate(peerCert);
-        if (hashName === "MD5" || hashName === "SHA-1") hashName = "SHA-256";
-        const certHash = await crypto2.hashByName(hashName, peerCert);
-        const bindingData = Buffer.concat([Buffer.from("p=tls-server-end-point,,"), Buffer.from(certHash)]);
-        channelBinding = bindingData.toString("base64");
-      }
-      const clientFinalMessageWithoutProof = "c=" + channelBinding + ",r=" + sv.nonce;
-      const authMessage = clientFirstMessageBare + "," + serverFirstMessage + "," + clientFinalMessageWithoutProof;
-      const saltBytes = Buffer.from(sv.salt, "base64");
-      const saltedPassword = await crypto2.deriveKey(saslprep(password), saltBytes, sv.iteration);
-      const clientKey = await crypto2.hmacSha256(saltedPassword, "Client Key");
-      const storedKey = await crypto2.sha256(clientKey);
-      const clientSignature = await crypto2.hmacSha256(storedKey, authMessage);
-      const clientProof = xorBuffers(Buffer.from(clientKey), Buffer.from(clientSignature)).toString("base64");
-      const serverKey = await crypto2.hmacSha256(saltedPassword, "Server Key");
-      const serverSignatureBytes = await crypto2.hmacSha256(serverKey, authMessage);
-      session.message = "SASLResponse";
-      session.serverSignature = Buffer.from(serverSignatureBytes).toString("base64");
-      session.response = clientFinalMessageWithoutProof + ",p=" + clientProof;
-    }
-    function finalizeSession(session, serverData) {
-      if (session.message !== "SASLResponse") {
-        throw new Error("SASL: Last message was not SASLResponse");
-      }
-      if (typeof serverData !== "string") {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: serverData must be a string");
-      }
-      const { serverSignature } = parseServerFinalMessage(serverData);
-      if (serverSignature !== session.serverSignature) {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature does not match");
-      }
-    }
-    function isPrintableChars(text2) {
-      if (typeof text2 !== "string") {
-        throw new TypeError("SASL: text must be a string");
-      }
-      return text2.split("").map((_, i) => text2.charCodeAt(i)).every((c) => c >= 33 && c <= 43 || c >= 45 && c <= 126);
-    }
-    function isBase64(text2) {
-      return /^(?:[a-zA-Z0-9+/]{4})*(?:[a-zA-Z0-9+/]{2}==|[a-zA-Z0-9+/]{3}=)?$/.test(text2);
-    }
-    function parseAttributePairs(text2) {
-      if (typeof text2 !== "string") {
-        throw new TypeError("SASL: attribute pairs text must be a string");
-      }
-      return new Map(
-        text2.split(",").map((attrValue) => {
-          if (!/^.=/.test(attrValue)) {
-            throw new Error("SASL: Invalid attribute pair entry");
-          }
-          const name = attrValue[0];
-          const value = attrValue.substring(2);
-          return [name, value];
-        })
-      );
-    }
-    function parseServerFirstMessage(data) {
-      const attrPairs = parseAttributePairs(data);
-      const nonce = attrPairs.get("r");
-      if (!nonce) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce missing");
-      } else if (!isPrintableChars(nonce)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce must only contain printable characters");
-      }
-      const salt = attrPairs.get("s");
-      if (!salt) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt missing");
-      } else if (!isBase64(salt)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt must be base64");
-      }
-      const iterationText = attrPairs.get("i");
-      if (!iterationText) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration missing");
-      } else if (!/^[1-9][0-9]*$/.test(iterationText)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: invalid iteration count");
-      }
-      const iteration = parseInt(iterationText, 10);
-      return {
-        nonce,
-        salt,
-        iteration
-      };
-    }
-    function parseServerFinalMessage(serverData) {
-      const attrPairs = parseAttributePairs(serverData);
-      const error63 = attrPairs.get("e");
-      const serverSignature = attrPairs.get("v");
-      if (error63) {
-        throw new Error(`SASL: SCRAM-SERVER-FINAL-MESSAGE: server returned error: "${error63}"`);
-      }
-      if (!serverSignature) {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature is missing");
-      } else if (!isBase64(serverSignature)) {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature must be base64");
-      }
-      return {
-        serverSignature
-      };
-    }
-    function xorBuffers(a, b) {
-      if (!Buffer.isBuffer(a)) {
-        throw new TypeError("first argument must be a Buffer");
-      }
-      if (!Buffer.isBuffer(b)) {
-        throw new TypeError("second argument must be a Buffer");
-      }
-      if (a.length !== b.length) {
-        throw new Error("Buffer lengths must match");
-      }
-      if (a.length === 0) {
-        throw new Error("Buffers cannot be empty");
-      }
-      return Buffer.from(a.map((_, i) => a[i] ^ b[i]));
-    }
-    module.exports = {
-      startSession,
-      continueSession,
-      finalizeSession,
-      DEFAULT_MAX_SCRAM_ITERATIONS
-    };
-  }
-});
-
-// node_modules/pg/lib/type-overrides.js
-var require_type_overrides = __commonJS({
-  "node_modules/pg/lib/type-overrides.js"(exports, module) {
-    "use strict";
-    var types2 = require_pg_types();
-    function TypeOverrides2(userTypes) {
-      this._types = userTypes || types2;
-      this.text = {};
-      this.binary = {};
-    }
-    TypeOverrides2.prototype.getOverrides = function(format) {
-      switch (format) {
-        case "text":
-          return this.text;
-        case "binary":
-          return this.binary;
-        default:
-          return {};
-      }
-    };
-    TypeOverrides2.prototype.setTypeParser = function(oid, format, parseFn) {
-      if (typeof format === "function") {
-        parseFn = format;
-        format = "text";
-      }
-      this.getOverrides(format)[oid] = parseFn;
-    };
-    TypeOverrides2.prototype.getTypeParser = function(oid, format) {
-      format = format || "text";
-      return this.getOverrides(format)[oid] || this._types.getTypeParser(oid, format);
-    };
-    module.exports = TypeOverrides2;
-  }
-});
-
-// node_modules/pg-connection-string/index.js
-var require_pg_connection_string = __commonJS({
-  "node_modules/pg-connection-string/index.js"(exports, module) {
-    "use strict";
-    function parse5(str, options = {}) {
-      if (str.charAt(0) === "/") {
-        const config3 = str.split(" ");
-        return { host: config3[0], database: config3[1] };
-      }
-      const config2 = /* @__PURE__ */ Object.create(null);
-      let result;
-      let dummyHost = false;
-      if (/ |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(str)) {
-        str = encodeURI(str).replace(/%25(\d\d)/g, "%$1");
-      }
-      try {
-        try {
-          result = new URL(str, "postgres://base");
-        } catch (e) {
-          result = new URL(str.replace("@/", "@___DUMMY___/"), "postgres://base");
-          dummyHost = true;
-        }
-      } catch (err) {
-        err.input && (err.input = "*****REDACTED*****");
-        throw err;
-      }
-      for (const entry of result.searchParams.entries()) {
-        config2[entry[0]] = entry[1];
-      }
-      config2.user = config2.user || decodeURIComponent(result.username);
-      config2.password = config2.password || decodeURIComponent(result.password);
-      if (result.protocol == "socket:") {
-        config2.host = decodeURI(result.pathname);
-        config2.database = result.searchParams.get("db");
-        config2.client_encoding = result.searchParams.get("encoding");
-        return config2;
-      }
-      const hostname3 = (dummyHost ? "" : result.hostname).replace(/^\[(.+)\]$/, "$1");
-      if (!config2.host) {
-        config2.host = decodeURIComponent(hostname3);
-      } else if (hostname3 && /^%2f/i.test(hostname3)) {
-        result.pathname = hostname3 + result.pathname;
-      }
-      if (!config2.port) {
-        config2.port = result.port;
-      }
-      const pathname = result.pathname.slice(1) || null;
-      config2.database = pathname ? decodeURI(pathname) : null;
-      if (config2.ssl === "true" || config2.ssl === "1") {
-        config2.ssl = true;
-      }
-      if (config2.ssl === "0") {
-        config2.ssl = false;
-      }
-      if (config2.sslcert || config2.sslkey || config2.sslrootcert || config2.sslmode) {
-        config2.ssl = {};
-      }
-      if (config2.sslnegotiation === "direct" && config2.ssl === void 0) {
-        config2.ssl = true;
-      }
-      const fs3 = config2.sslcert || config2.sslkey || config2.sslrootcert ? __require("fs") : null;
-      if (config2.sslcert) {
-        config2.ssl.cert = fs3.readFileSync(config2.sslcert).toString();
-      }
-      if (config2.sslkey) {
-        config2.ssl.key = fs3.readFileSync(config2.sslkey).toString();
-      }
-      if (config2.sslrootcert) {
-        config2.ssl.ca = fs3.readFileSync(config2.sslrootcert).toString();
-      }
-      if (options.useLibpqCompat && config2.uselibpqcompat) {
-        throw new Error("Both useLibpqCompat and uselibpqcompat are set. Please use only one of them.");
-      }
-      if (config2.uselibpqcompat === "true" || options.useLibpqCompat) {
-        switch (config2.sslmode) {
-          case "disable": {
-            config2.ssl = false;
-            break;
-          }
-          case "prefer": {
-            config2.ssl.rejectUnauthorized = false;
-            break;
-          }
-          case "require": {
-            if (config2.sslrootcert) {
-              config2.ssl.checkServerIdentity = function() {
-              };
-            } else {
-              config2.ssl.rejectUnauthorized = false;
-            }
-            break;
-          }
-          case "verify-ca": {
-            if (!config2.ssl.ca) {
-              throw new Error(
-                "SECURITY WARNING: Using sslmode=verify-ca requires specifying a CA with sslrootcert. If a public CA is used, verify-ca allows connections to a server that somebody else may have registered with the CA, making you vulnerable to Man-in-the-Middle attacks. Either specify a custom CA certificate with sslrootcert parameter or use sslmode=verify-full for proper security."
-              );
-            }
-            config2.ssl.checkServerIdentity = function() {
-            };
-            break;
-          }
-          case "verify-full": {
-            break;
-          }
-        }
-      } else {
-        switch (config2.sslmode) {
-          case "disable": {
-            config2.ssl = false;
-            break;
-          }
-          case "prefer":
-          case "require":
-          case "verify-ca":
-          case "verify-full": {
-            if (config2.sslmode !== "verify-full") {
-              deprecatedSslModeWarning(config2.sslmode);
-            }
-            break;
-          }
-          case "no-verify": {
-            config2.ssl.rejectUnauthorized = false;
-            break;
-          }
-        }
-      }
-      return config2;
-    }
-    function toConnectionOptions(sslConfig) {
-      const connectionOptions = Object.entries(sslConfig).reduce((c, [key, value]) => {
-        if (value !== void 0 && value !== null) {
-          c[key] = value;
-        }
-        return c;
-      }, /* @__PURE__ */ Object.create(null));
-      return connectionOptions;
-    }
-    function toClientConfig(config2) {
-      const poolConfig = Object.entries(config2).reduce((c, [key, value]) => {
-        if (key === "ssl") {
-          const sslConfig = value;
-          if (typeof sslConfig === "boolean") {
-            c[key] = sslConfig;
-          }
-          if (typeof sslConfig === "object") {
-            c[key] = toConnectionOptions(sslConfig);
-          }
-        } else if (value !== void 0 && value !== null) {
-          if (key === "port") {
-            if (value !== "") {
-              const v = parseInt(value, 10);
-              if (isNaN(v)) {
-                throw new Error(`Invalid ${key}: ${value}`);
-              }
-              c[key] = v;
-            }
-          } else {
-            c[key] = value;
-          }
-        }
-        return c;
-      }, /* @__PURE__ */ Object.create(null));
-      return poolConfig;
-    }
-    function parseIntoClientConfig(str) {
-      return toClientConfig(parse5(str));
-    }
-    function deprecatedSslModeWarning(sslmode) {
-      if (!deprecatedSslModeWarning.warned && typeof process !== "undefined" && process.emitWarning) {
-        deprecatedSslModeWarning.warned = true;
-        process.emitWarning(`SECURITY WARNING: The SSL modes 'prefer', 'require', and 'verify-ca' are treated as aliases for 'verify-full'.
-In the next major version (pg-connection-string v3.0.0 and pg v9.0.0), these modes will adopt standard libpq semantics, which have weaker security guarantees.
-
-To prepare for this change:
-- If you want the current behavior, explicitly use 'sslmode=verify-full'
-- If you want libpq compatibility now, use 'uselibpqcompat=true&sslmode=${sslmode}'
-
-See https://www.postgresql.org/docs/current/libpq-ssl.html for libpq SSL mode definitions.`);
-      }
-    }
-    module.exports = parse5;
-    parse5.parse = parse5;
-    parse5.toClientConfig = toClientConfig;
-    parse5.parseIntoClientConfig = parseIntoClientConfig;
-  }
-});
-
-// node_modules/pg/lib/connection-parameters.js
-var require_connection_parameters = __commonJS({
-  "node_modules/pg/lib/connection-parameters.js"(exports, module) {
-    "use strict";
-    var dns = __require("dns");
-    var defaults3 = require_defaults();
-    var parse5 = require_pg_connection_string().parse;
-    var val = function(key, config2, envVar) {
-      if (config2[key]) {
-        return config2[key];
-      }
-      if (envVar === void 0) {
-        envVar = process.env["PG" + key.toUpperCase()];
-      } else if (envVar === false) {
-      } else {
-        envVar = process.env[envVar];
-      }
-      return envVar || defaults3[key];
-    };
-    var readSSLConfigFromEnvironment = function() {
-      switch (process.env.PGSSLMODE) {
-        case "disable":
-          return false;
-        case "prefer":
-        case "require":
-        case "verify-ca":
-        case "verify-full":
-          return true;
-        case "no-verify":
-          return { rejectUnauthorized: false };
-      }
-      return defaults3.ssl;
-    };
-    var quoteParamValue = function(value) {
-      return "'" + ("" + value).replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
-    };
-    var add = function(params, config2, paramName) {
-      const value = config2[paramName];
-      if (value !== void 0 && value !== null) {
-        params.push(paramName + "=" + quoteParamValue(value));
-      }
-    };
-    var ConnectionParameters = class {
-      constructor(config2) {
-        config2 = typeof config2 === "string" ? parse5(config2) : config2 || {};
-        if (config2.connectionString) {
-          config2 = Object.assign({}, config2, parse5(config2.connectionString));
-        }
-        this.user = val("user", config2);
-        this.database = val("database", config2);
-        if (this.database === void 0) {
-          this.database = this.user;
-        }
-        this.port = parseInt(val("port", config2), 10);
-        this.host = val("host", config2);
-        Object.defineProperty(this, "password", {
-          configurable: true,
-          enumerable: false,
-          writable: true,
-          value: val("password", config2)
-        });
-        this.binary = val("binary", config2);
-        this.options = val("options", config2);
-        this.ssl = typeof config2.ssl === "undefined" ? readSSLConfigFromEnvironment() : config2.ssl;
-        if (typeof this.ssl === "string") {
-          if (this.ssl === "true") {
-            this.ssl = true;
-          }
-        }
-        if (this.ssl === "no-verify") {
-          this.ssl = { rejectUnauthorized: false };
-        }
-        if (this.ssl && this.ssl.key) {
-          Object.defineProperty(this.ssl, "key", {
-            enumerable: false
-          });
-        }
-        this.sslnegotiation = val("sslnegotiation", config2, "PGSSLNEGOTIATION");
-        if (this.sslnegotiation !== void 0 && this.sslnegotiation !== "postgres" && this.sslnegotiation !== "direct") {
-          throw new Error(
-            `Invalid sslnegotiation value: "${this.sslnegotiation}". Valid values are "postgres" and "direct".`
-          );
-        }
-        if (this.sslnegotiation === "direct" && !this.ssl) {
-          throw new Error("sslnegotiation=direct requires SSL to be enabled");
-        }
-        this.client_encoding = val("client_encoding", config2);
-        this.replication = val("replication", config2);
-        this.isDomainSocket = !(this.host || "").indexOf("/");
-        this.application_name = val("application_name", config2, "PGAPPNAME");
-        this.fallback_application_name = val("fallback_application_name", config2, false);
-        this.statement_timeout = val("statement_timeout", config2, false);
-        this.lock_timeout = val("lock_timeout", config2, false);
-        this.idle_in_transaction_session_timeout = val("idle_in_transaction_session_timeout", config2, false);
-        this.query_timeout = val("query_timeout", config2, false);
-        if (config2.connectionTimeoutMillis === void 0) {
-          this.connect_timeout = process.env.PGCONNECT_TIMEOUT || 0;
-        } else {
-          this.connect_timeout = Math.floor(config2.connectionTimeoutMillis / 1e3);
-        }
-        if (config2.keepAlive === false) {
-          this.keepalives = 0;
-        } else if (config2.keepAlive === true) {
-          this.keepalives = 1;
-        }
-        if (typeof config2.keepAliveInitialDelayMillis === "number") {
-          this.keepalives_idle = Math.floor(config2.keepAliveInitialDelayMillis / 1e3);
-        }
-      }
-      getLibpqConnectionString(cb) {
-        const params = [];
-        add(params, this, "user");
-        add(params, this, "password");
-        add(params, this, "port");
-        add(params, this, "application_name");
-        add(params, this, "fallback_application_name");
-        add(params, this, "connect_timeout");
-        add(params, this, "options");
-        const ssl = typeof this.ssl === "object" ? this.ssl : this.ssl ? { sslmode: this.ssl } : {};
-        add(params, ssl, "sslmode");
-        add(params, ssl, "sslca");
-        add(params, ssl, "sslkey");
-        add(params, ssl, "sslcert");
-        add(params, ssl, "sslrootcert");
-        add(params, this, "sslnegotiation");
-        if (this.database) {
-          params.push("dbname=" + quoteParamValue(this.database));
-        }
-        if (this.replication) {
-          params.push("replication=" + quoteParamValue(this.replication));
-        }
-        if (this.host) {
-          params.push("host=" + quoteParamValue(this.host));
-        }
-        if (this.isDomainSocket) {
-          return cb(null, params.join(" "));
-        }
-        if (this.client_encoding) {
-          params.push("client_encoding=" + quoteParamValue(this.client_encoding));
-        }
-        dns.lookup(this.host, function(err, address) {
-          if (err) return cb(err, null);
-          params.push("hostaddr=" + quoteParamValue(address));
-          return cb(null, params.join(" "));
-        });
-      }
-    };
-    module.exports = ConnectionParameters;
-  }
-});
-
-// node_modules/pg/lib/result.js
-var require_result = __commonJS({
-  "node_modules/pg/lib/result.js"(exports, module) {
-    "use strict";
-    var types2 = require_pg_types();
-    var matchRegexp = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
-    var Result2 = class {
-      constructor(rowMode, types3) {
-        this.command = null;
-        this.rowCount = null;
-        this.oid = null;
-        this.rows = [];
-        this.fields = [];
-        this._parsers = void 0;
-        this._types = types3;
-        this.RowCtor = null;
-        this.rowAsArray = rowMode === "array";
-        if (this.rowAsArray) {
-          this.parseRow = this._parseRowAsArray;
-        }
-        this._prebuiltEmptyResultObject = null;
-      }
-      // adds a command complete message
-      addCommandComplete(msg) {
-        let match;
-        if (msg.text) {
-          match = matchRegexp.exec(msg.text);
-        } else {
-          match = matchRegexp.exec(msg.command);
-        }
-        if (match) {
-          this.command = match[1];
-          if (match[3]) {
-            this.oid = parseInt(match[2], 10);
-            this.rowCount = parseInt(match[3], 10);
-          } else if (match[2]) {
-            this.rowCount = parseInt(match[2], 10);
-          }
-        }
-      }
-      _parseRowAsArray(rowData) {
-        const row2 = new Array(rowData.length);
-        for (let i = 0, len = rowData.length; i < len; i++) {
-          const rawValue = rowData[i];
-          if (rawValue !== null) {
-            row2[i] = this._parsers[i](rawValue);
-          } else {
-            row2[i] = null;
-          }
-        }
-        return row2;
-      }
-      parseRow(rowData) {
-        const row2 = { ...this._prebuiltEmptyResultObject };
-        for (let i = 0, len = rowData.length; i < len; i++) {
-          const rawValue = rowData[i];
-          const field = this.fields[i].name;
-          if (rawValue !== null) {
-            const v = this.fields[i].format === "binary" ? Buffer.from(rawValue) : rawValue;
-            row2[field] = this._parsers[i](v);
-          } else {
-            row2[field] = null;
-          }
-        }
-        return row2;
-      }
-      addRow(row2) {
-        this.rows.push(row2);
-      }
-      addFields(fieldDescriptions) {
-        this.fields = fieldDescriptions;
-        if (this.fields.length) {
-          this._parsers = new Array(fieldDescriptions.length);
-        }
-        const row2 = /* @__PURE__ */ Object.create(null);
-        for (let i = 0; i < fieldDescriptions.length; i++) {
-          const desc = fieldDescriptions[i];
-          row2[desc.name] = null;
-          if (this._types) {
-            this._parsers[i] = this._types.getTypeParser(desc.dataTypeID, desc.format || "text");
-          } else {
-            this._parsers[i] = types2.getTypeParser(desc.dataTypeID, desc.format || "text");
-          }
-        }
-        this._prebuiltEmptyResultObject = { ...row2 };
-      }
-    };
-    module.exports = Result2;
-  }
-});
-
-// node_modules/pg/lib/query.js
-var require_query = __commonJS({
-  "node_modules/pg/lib/query.js"(exports, module) {
-    "use strict";
-    var { EventEmitter } = __require("events");
-    var Result2 = require_result();
-    var utils = require_utils2();
-    var Query2 = class extends EventEmitter {
-      constructor(config2, values, callback) {
-        super();
-        config2 = utils.normalizeQueryConfig(config2, values, callback);
-        this.text = config2.text;
-        this.values = config2.values;
-        this.rows = config2.rows;
-        this.types = config2.types;
-        this.name = config2.name;
-        this.queryMode = config2.queryMode;
-        this.binary = config2.binary;
-        this.portal = config2.portal || "";
-        this.callback = config2.callback;
-        this._rowMode = config2.rowMode;
-        if (process.domain && config2.callback) {
-          this.callback = process.domain.bind(config2.callback);
-        }
-        this._result = new Result2(this._rowMode, this.types);
-        this._results = this._result;
-        this._canceledDueToError = false;
-      }
-      requiresPreparation() {
-        if (this.queryMode === "extended") {
-          return true;
-        }
-        if (this.name) {
-          return true;
-        }
-        if (this.rows) {
-          return true;
-        }
-        if (!this.text) {
-          return false;
-        }
-        if (!this.values) {
-          return false;
-        }
-        return this.values.length > 0;
-      }
-      _checkForMultirow() {
-        if (this._result.command) {
-          if (!Array.isArray(this._results)) {
-            this._results = [this._result];
-          }
-          this._result = new Result2(this._rowMode, this._result._types);
-          this._results.push(this._result);
-        }
-      }
-      // associates row metadata from the supplied
-      // message with this query object
-      // metadata used when parsing row results
-      handleRowDescription(msg) {
-        this._checkForMultirow();
-        this._result.addFields(msg.fields);
-        this._accumulateRows = this.callback || !this.listeners("row").length;
-      }
-      handleDataRow(msg) {
-        let row2;
-        if (this._canceledDueToError) {
-          return;
-        }
-        try {
-          row2 = this._result.parseRow(msg.fields);
-        } catch (err) {
-          this._canceledDueToError = err;
-          return;
-        }
-        this.emit("row", row2, this._result);
-        if (this._accumulateRows) {
-          this._result.addRow(row2);
-        }
-      }
-      handleCommandComplete(msg, connection) {
-        this._checkForMultirow();
-        this._result.addCommandComplete(msg);
-        if (this.rows) {
-          connection.sync();
-        }
-      }
-      // if a named prepared statement is created with empty query text
-      // the backend will send an emptyQuery message but *not* a command complete message
-      // since we pipeline sync immediately after execute we don't need to do anything here
-      // unless we have rows specified, in which case we did not pipeline the initial sync call
-      handleEmptyQuery(connection) {
-        if (this.rows) {
-          connection.sync();
-        }
-      }
-      handleError(err, connection) {
-        if (this._canceledDueToError) {
-          err = this._canceledDueToError;
-          this._canceledDueToError = false;
-        }
-        if (this.callback) {
-          return this.callback(err);
-        }
-        this.emit("error", err);
-      }
-      handleReadyForQuery(con) {
-        if (this._canceledDueToError) {
-          return this.handleError(this._canceledDueToError, con);
-        }
-        if (this.callback) {
-          try {
-            this.callback(null, this._results);
-          } catch (err) {
-            process.nextTick(() => {
-              throw err;
-            });
-          }
-        }
-        this.emit("end", this._results);
-      }
-      submit(connection) {
-        if (typeof this.text !== "string" && typeof this.name !== "string") {
-          return new Error("A query must have either text or a name. Supplying neither is unsupported.");
-        }
-        const previous = connection.parsedStatements[this.name] || connection.submittedNamedStatements[this.name];
-        if (this.text && previous && this.text !== previous) {
-          return new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
-        }
-        if (this.values && !Array.isArray(this.values)) {
-          return new Error("Query values must be an array");
-        }
-        if (this.requiresPreparation()) {
-          connection.stream.cork && connection.stream.cork();
-          try {
-            this.prepare(connection);
-          } finally {
-            connection.stream.uncork && connection.stream.uncork();
-          }
-        } else {
-          connection.query(this.text);
-        }
-        return null;
-      }
-      hasBeenParsed(connection) {
-        return this.name && (connection.parsedStatements[this.name] !== void 0 || connection.submittedNamedStatements[this.name] !== void 0);
-      }
-      handlePortalSuspended(connection) {
-        this._getRows(connection, this.rows);
-      }
-      _getRows(connection, rows) {
-        connection.execute({
-          portal: this.portal,
-          rows
-        });
-        if (!rows) {
-          connection.sync();
-        } else {
-          connection.flush();
-        }
-      }
-      // http://developer.postgresql.org/pgdocs/postgres/protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY
-      prepare(connection) {
-        if (!this.hasBeenParsed(connection)) {
-          connection.parse({
-            text: this.text,
-            name: this.name,
-            types: this.types
-          });
-          if (this.name) {
-            connection.submittedNamedStatements[this.name] = this.text;
-          }
-        }
-        try {
-          connection.bind({
-            portal: this.portal,
-            statement: this.name,
-            values: this.values,
-            binary: this.binary,
-            valueMapper: utils.prepareValue
-          });
-        } catch (err) {
-          connection.close({ type: "S", name: this.name });
-          connection.sync();
-          this.handleError(err, connection);
-          return;
-        }
-        connection.describe({
-          type: "P",
-          name: this.portal || ""
-        });
-        this._getRows(connection, this.rows);
-      }
-      handleCopyInResponse(connection) {
-        connection.sendCopyFail("No source stream defined");
-      }
-      handleCopyData(msg, connection) {
-      }
-    };
-    module.exports = Query2;
-  }
-});
-
-// node_modules/pg-protocol/dist/messages.js
-var require_messages = __commonJS({
-  "node_modules/pg-protocol/dist/messages.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.NoticeMessage = exports.DataRowMessage = exports.CommandCompleteMessage = exports.ReadyForQueryMessage = exports.NotificationResponseMessage = exports.BackendKeyDataMessage = exports.AuthenticationMD5Password = exports.ParameterStatusMessage = exports.ParameterDescriptionMessage = exports.RowDescriptionMessage = exports.Field = exports.CopyResponse = exports.CopyDataMessage = exports.DatabaseError = exports.copyDone = exports.emptyQuery = exports.replicationStart = exports.portalSuspended = exports.noData = exports.closeComplete = exports.bindComplete = exports.parseComplete = void 0;
-    exports.parseComplete = {
-      name: "parseComplete",
-      length: 5
-    };
-    exports.bindComplete = {
-      name: "bindComplete",
-      length: 5
-    };
-    exports.closeComplete = {
-      name: "closeComplete",
-      length: 5
-    };
-    exports.noData = {
-      name: "noData",
-      length: 5
-    };
-    exports.portalSuspended = {
-      name: "portalSuspended",
-      length: 5
-    };
-    exports.replicationStart = {
-      name: "replicationStart",
-      length: 4
-    };
-    exports.emptyQuery = {
-      name: "emptyQuery",
-      length: 4
-    };
-    exports.copyDone = {
-      name: "copyDone",
-      length: 4
-    };
-    var DatabaseError2 = class extends Error {
-      constructor(message, length, name) {
-        super(message);
-        this.length = length;
-        this.name = name;
-      }
-    };
-    exports.DatabaseError = DatabaseError2;
-    var CopyDataMessage = class {
-      constructor(length, chunk) {
-        this.length = length;
-        this.chunk = chunk;
-        this.name = "copyData";
-      }
-    };
-    exports.CopyDataMessage = CopyDataMessage;
-    var CopyResponse = class {
-      constructor(length, name, binary, columnCount) {
-        this.length = length;
-        this.name = name;
-        this.binary = binary;
-        this.columnTypes = new Array(columnCount);
-      }
-    };
-    exports.CopyResponse = CopyResponse;
-    var Field = class {
-      constructor(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, format) {
-        this.name = name;
-        this.tableID = tableID;
-        this.columnID = columnID;
-        this.dataTypeID = dataTypeID;
-        this.dataTypeSize = dataTypeSize;
-        this.dataTypeModifier = dataTypeModifier;
-        this.format = format;
-      }
-    };
-    exports.Field = Field;
-    var RowDescriptionMessage = class {
-      constructor(length, fieldCount) {
-        this.length = length;
-        this.fieldCount = fieldCount;
-        this.name = "rowDescription";
-        this.fields = new Array(this.fieldCount);
-      }
-    };
-    exports.RowDescriptionMessage = RowDescriptionMessage;
-    var ParameterDescriptionMessage = class {
-      constructor(length, parameterCount) {
-        this.length = length;
-        this.parameterCount = parameterCount;
-        this.name = "parameterDescription";
-        this.dataTypeIDs = new Array(this.parameterCount);
-      }
-    };
-    exports.ParameterDescriptionMessage = ParameterDescriptionMessage;
-    var ParameterStatusMessage = class {
-      constructor(length, parameterName, parameterValue) {
-        this.length = length;
-        this.parameterName = parameterName;
-        this.parameterValue = parameterValue;
-        this.name = "parameterStatus";
-      }
-    };
-    exports.ParameterStatusMessage = ParameterStatusMessage;
-    var AuthenticationMD5Password = class {
-      constructor(length, salt) {
-        this.length = length;
-        this.salt = salt;
-        this.name = "authenticationMD5Password";
-      }
-    };
-    exports.AuthenticationMD5Password = AuthenticationMD5Password;
-    var BackendKeyDataMessage = class {
-      constructor(length, processID, secretKey) {
-        this.length = length;
-        this.processID = processID;
-        this.secretKey = secretKey;
-        this.name = "backendKeyData";
-      }
-    };
-    exports.BackendKeyDataMessage = BackendKeyDataMessage;
-    var NotificationResponseMessage = class {
-      constructor(length, processId, channel, payload) {
-        this.length = length;
-        this.processId = processId;
-        this.channel = channel;
-        this.payload = payload;
-        this.name = "notification";
-      }
-    };
-    exports.NotificationResponseMessage = NotificationResponseMessage;
-    var ReadyForQueryMessage = class {
-      constructor(length, status) {
-        this.length = length;
-        this.status = status;
-        this.name = "readyForQuery";
-      }
-    };
-    exports.ReadyForQueryMessage = ReadyForQueryMessage;
-    var CommandCompleteMessage = class {
-      constructor(length, text2) {
-        this.length = length;
-        this.text = text2;
-        this.name = "commandComplete";
-      }
-    };
-    exports.CommandCompleteMessage = CommandCompleteMessage;
-    var DataRowMessage = class {
-      constructor(length, fields) {
-        this.length = length;
-        this.fields = fields;
-        this.name = "dataRow";
-        this.fieldCount = fields.length;
-      }
-    };
-    exports.DataRowMessage = DataRowMessage;
-    var NoticeMessage = class {
-      constructor(length, message) {
-        this.length = length;
-        this.message = message;
-        this.name = "notice";
-      }
-    };
-    exports.NoticeMessage = NoticeMessage;
-  }
-});
-
-// node_modules/pg-protocol/dist/buffer-writer.js
-var require_buffer_writer = __commonJS({
-  "node_modules/pg-protocol/dist/buffer-writer.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.Writer = void 0;
-    var Writer = class {
-      constructor(size = 256) {
-        this.size = size;
-        this.offset = 5;
-        this.headerPosition = 0;
-        this.buffer = Buffer.allocUnsafe(size);
-      }
-      ensure(size) {
-        const remaining = this.buffer.length - this.offset;
-        if (remaining < size) {
-          const oldBuffer = this.buffer;
-          const newSize = oldBuffer.length + (oldBuffer.length >> 1) + size;
-          this.buffer = Buffer.allocUnsafe(newSize);
-          oldBuffer.copy(this.buffer, 0, 0, this.offset);
-        }
-      }
-      addInt32(num3) {
-        this.ensure(4);
-        this.buffer[this.offset++] = num3 >>> 24 & 255;
-        this.buffer[this.offset++] = num3 >>> 16 & 255;
-        this.buffer[this.offset++] = num3 >>> 8 & 255;
-        this.buffer[this.offset++] = num3 >>> 0 & 255;
-        return this;
-      }
-      addInt16(num3) {
-        this.ensure(2);
-        this.buffer[this.offset++] = num3 >>> 8 & 255;
-        this.buffer[this.offset++] = num3 >>> 0 & 255;
-        return this;
-      }
-      addCString(string4) {
-        if (!string4) {
-          this.ensure(1);
-        } else {
-          const len = Buffer.byteLength(string4);
-          this.ensure(len + 1);
-          this.buffer.write(string4, this.offset, "utf-8");
-          this.offset += len;
-        }
-        this.buffer[this.offset++] = 0;
-        return this;
-      }
-      addString(string4 = "") {
-        const len = Buffer.byteLength(string4);
-        this.ensure(len);
-        this.buffer.write(string4, this.offset);
-        this.offset += len;
-        return this;
-      }
-      // Write an Int32 byte-length prefix immediately followed by the string's UTF-8
-      // bytes. Postgres' Bind wire format prefixes every parameter with its length,
-      // and doing it in one method computes Buffer.byteLength ONCE — the previous
-      // `addInt32(Buffer.byteLength(s)).addString(s)` pairing scanned the string
-      // three times (byteLength for the prefix, byteLength again inside addString,
-      // then the encode), which is costly for large text parameters.
-      addInt32PrefixedString(string4) {
-        const len = Buffer.byteLength(string4);
-        this.ensure(4 + len);
-        const buffer = this.buffer;
-        let offset = this.offset;
-        buffer[offset++] = len >>> 24 & 255;
-        buffer[offset++] = len >>> 16 & 255;
-        buffer[offset++] = len >>> 8 & 255;
-        buffer[offset++] = len >>> 0 & 255;
-        buffer.write(string4, offset, "utf-8");
-        this.offset = offset + len;
-        return this;
-      }
-      add(otherBuffer) {
-        this.ensure(otherBuffer.length);
-        otherBuffer.copy(this.buffer, this.offset);
-        this.offset += otherBuffer.length;
-        return this;
-      }
-      /**
-       * Appends an uninitialized block of {@link size} bytes to the buffer and returns its offset.
-       */
-      reserveUnsafe(size) {
-        const offset = this.offset;
-        this.ensure(size);
-        this.offset += size;
-        return offset;
-      }
-      join(code) {
-        if (code) {
-          this.buffer[this.headerPosition] = code;
-          const length = this.offset - (this.headerPosition + 1);
-          this.buffer.writeInt32BE(length, this.headerPosition + 1);
-        }
-        return this.buffer.slice(code ? 0 : 5, this.offset);
-      }
-      flush(code) {
-        const result = this.join(code);
-        this.offset = 5;
-        this.headerPosition = 0;
-        this.buffer = Buffer.allocUnsafe(this.size);
-        return result;
-      }
-      clear() {
-        this.offset = 5;
-        this.headerPosition = 0;
-      }
-    };
-    exports.Writer = Writer;
-  }
-});
-
-// node_modules/pg-protocol/dist/serializer.js
-var require_serializer = __commonJS({
-  "node_modules/pg-protocol/dist/serializer.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.serialize = void 0;
-    var buffer_writer_1 = require_buffer_writer();
-    var writer = new buffer_writer_1.Writer();
-    var startup = (opts) => {
-      writer.addInt16(3).addInt16(0);
-      for (const key of Object.keys(opts)) {
-        writer.addCString(key).addCString(opts[key]);
-      }
-      writer.addCString("client_encoding").addCString("UTF8");
-      const bodyBuffer = writer.addCString("").flush();
-      const length = bodyBuffer.length + 4;
-      return new buffer_writer_1.Writer().addInt32(length).add(bodyBuffer).flush();
-    };
-    var requestSsl = () => {
-      const response = Buffer.allocUnsafe(8);
-      response.writeInt32BE(8, 0);
-      response.writeInt32BE(80877103, 4);
-      return response;
-    };
-    var password = (password2) => {
-      return writer.addCString(password2).flush(
-        112
-        /* code.startup */
-      );
-    };
-    var sendSASLInitialResponseMessage = function(mechanism, initialResponse) {
-      writer.addCString(mechanism).addInt32PrefixedString(initialResponse);
-      return writer.flush(
-        112
-        /* code.startup */
-      );
-    };
-    var sendSCRAMClientFinalMessage = function(additionalData) {
-      return writer.addString(additionalData).flush(
-        112
-        /* code.startup */
-      );
-    };
-    var query = (text2) => {
-      return writer.addCString(text2).flush(
-        81
-        /* code.query */
-      );
-    };
-    var emptyArray = [];
-    var parse5 = (query2) => {
-      const name = query2.name || "";
-      if (name.length > 63) {
-        console.error("Warning! Postgres only supports 63 characters for query names.");
-        console.error("You supplied %s (%s)", name, name.length);
-        console.error("This can cause conflicts and silent errors executing queries");
-      }
-      const types2 = query2.types || emptyArray;
-      const len = types2.length;
-      const buffer = writer.addCString(name).addCString(query2.text).addInt16(len);
-      for (let i = 0; i < len; i++) {
-        buffer.addInt32(types2[i]);
-      }
-      return writer.flush(
-        80
-        /* code.parse */
-      );
-    };
-    var writeValues = function(values, valueMapper, formatsOffset) {
-      const len = values.length;
-      for (let i = 0; i < len; i++) {
-        const mappedVal = valueMapper ? valueMapper(values[i], i) : values[i];
-        let formatByte = 0;
-        if (mappedVal == null) {
-          writer.addInt32(-1);
-        } else if (mappedVal instanceof Buffer) {
-          formatByte = 1;
-          writer.addInt32(mappedVal.length);
-          writer.add(mappedVal);
-        } else {
-          writer.addInt32PrefixedString(mappedVal);
-        }
-        const buf = writer.buffer;
-        buf[formatsOffset++] = 0;
-        buf[formatsOffset++] = formatByte;
-      }
-    };
-    var bind2 = (config2 = {}) => {
-      const portal = config2.portal || "";
-      const statement = config2.statement || "";
-      const binary = config2.binary || false;
-      const values = config2.values || emptyArray;
-      const len = values.length;
-      writer.addCString(portal).addCString(statement);
-      writer.addInt16(len);
-      const formatsOffset = writer.reserveUnsafe(len * 2);
-      writer.addInt16(len);
-      try {
-        writeValues(values, config2.valueMapper, formatsOffset);
-      } catch (err) {
-        writer.clear();
-        throw err;
-      }
-      writer.addInt16(1);
-      writer.addInt16(
-        binary ? 1 : 0
-        /* ParamType.STRING */
-      );
-      return writer.flush(
-        66
-        /* code.bind */
-      );
-    };
-    var emptyExecute = Buffer.from([69, 0, 0, 0, 9, 0, 0, 0, 0, 0]);
-    var execute = (config2) => {
-      if (!config2 || !config2.portal && !config2.rows) {
-        return emptyExecute;
-      }
-      const portal = config2.portal || "";
-      const rows = config2.rows || 0;
-      const portalLength = Buffer.byteLength(portal);
-      const len = 4 + portalLength + 1 + 4;
-      const buff = Buffer.allocUnsafe(1 + len);
-      buff[0] = 69;
-      buff.writeInt32BE(len, 1);
-      buff.write(portal, 5, "utf-8");
-      buff[portalLength + 5] = 0;
-      buff.writeUInt32BE(rows, buff.length - 4);
-      return buff;
-    };
-    var cancel = (processID, secretKey) => {
-      const buffer = Buffer.allocUnsafe(16);
-      buffer.writeInt32BE(16, 0);
-      buffer.writeInt16BE(1234, 4);
-      buffer.writeInt16BE(5678, 6);
-      buffer.writeInt32BE(processID, 8);
-      buffer.writeInt32BE(secretKey, 12);
-      return buffer;
-    };
-    var cstringMessage = (code, string4) => {
-      const stringLen = Buffer.byteLength(string4);
-      const len = 4 + stringLen + 1;
-      const buffer = Buffer.allocUnsafe(1 + len);
-      buffer[0] = code;
-      buffer.writeInt32BE(len, 1);
-      buffer.write(string4, 5, "utf-8");
-      buffer[len] = 0;
-      return buffer;
-    };
-    var emptyDescribePortal = writer.addCString("P").flush(
-      68
-      /* code.describe */
-    );
-    var emptyDescribeStatement = writer.addCString("S").flush(
-      68
-      /* code.describe */
-    );
-    var describe3 = (msg) => {
-      return msg.name ? cstringMessage(68, `${msg.type}${msg.name || ""}`) : msg.type === "P" ? emptyDescribePortal : emptyDescribeStatement;
-    };
-    var close = (msg) => {
-      const text2 = `${msg.type}${msg.name || ""}`;
-      return cstringMessage(67, text2);
-    };
-    var copyData = (chunk) => {
-      return writer.add(chunk).flush(
-        100
-        /* code.copyFromChunk */
-      );
-    };
-    var copyFail = (message) => {
-      return cstringMessage(102, message);
-    };
-    var codeOnlyBuffer = (code) => Buffer.from([code, 0, 0, 0, 4]);
-    var flushBuffer = codeOnlyBuffer(
-      72
-      /* code.flush */
-    );
-    var syncBuffer = codeOnlyBuffer(
-      83
-      /* code.sync */
-    );
-    var endBuffer = codeOnlyBuffer(
-      88
-      /* code.end */
-    );
-    var copyDoneBuffer = codeOnlyBuffer(
-      99
-      /* code.copyDone */
-    );
-    var serialize = {
-      startup,
-      password,
-      requestSsl,
-      sendSASLInitialResponseMessage,
-      sendSCRAMClientFinalMessage,
-      query,
-      parse: parse5,
-      bind: bind2,
-      execute,
-      describe: describe3,
-      close,
-      flush: () => flushBuffer,
-      sync: () => syncBuffer,
-      end: () => endBuffer,
-      copyData,
-      copyDone: () => copyDoneBuffer,
-      copyFail,
-      cancel
-    };
-    exports.serialize = serialize;
-  }
-});
-
-// node_modules/pg-protocol/dist/buffer-reader.js
-var require_buffer_reader = __commonJS({
-  "node_modules/pg-protocol/dist/buffer-reader.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.BufferReader = void 0;
-    var BufferReader = class {
-      constructor(offset = 0) {
-        this.offset = offset;
-        this.buffer = Buffer.allocUnsafe(0);
-        this.encoding = "utf-8";
-      }
-      setBuffer(offset, buffer) {
-        this.offset = offset;
-        this.buffer = buffer;
-      }
-      int16() {
-        const result = this.buffer.readInt16BE(this.offset);
-        this.offset += 2;
-        return result;
-      }
-      byte() {
-        const result = this.buffer[this.offset];
-        this.offset++;
-        return result;
-      }
-      int32() {
-        const result = this.buffer.readInt32BE(this.offset);
-        this.offset += 4;
-        return result;
-      }
-      uint32() {
-        const result = this.buffer.readUInt32BE(this.offset);
-        this.offset += 4;
-        return result;
-      }
-      string(length) {
-        const result = this.buffer.toString(this.encoding, this.offset, this.offset + length);
-        this.offset += length;
-        return result;
-      }
-      cstring() {
-        const start = this.offset;
-        let end = start;
-        while (this.buffer[end++]) {
-        }
-        this.offset = end;
-        return this.buffer.toString(this.encoding, start, end - 1);
-      }
-      bytes(length) {
-        const result = this.buffer.slice(this.offset, this.offset + length);
-        this.offset += length;
-        return result;
-      }
-    };
-    exports.BufferReader = BufferReader;
-  }
-});
-
-// node_modules/pg-protocol/dist/parser.js
-var require_parser2 = __commonJS({
-  "node_modules/pg-protocol/dist/parser.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.Parser = void 0;
-    var messages_1 = require_messages();
-    var buffer_reader_1 = require_buffer_reader();
-    var CODE_LENGTH = 1;
-    var LEN_LENGTH = 4;
-    var HEADER_LENGTH = CODE_LENGTH + LEN_LENGTH;
-    var LATEINIT_LENGTH = -1;
-    var emptyBuffer = Buffer.allocUnsafe(0);
-    var Parser = class {
-      constructor(opts) {
-        this.buffer = emptyBuffer;
-        this.bufferLength = 0;
-        this.bufferOffset = 0;
-        this.reader = new buffer_reader_1.BufferReader();
-        if ((opts === null || opts === void 0 ? void 0 : opts.mode) === "binary") {
-          throw new Error("Binary mode not supported yet");
-        }
-        this.mode = (opts === null || opts === void 0 ? void 0 : opts.mode) || "text";
-      }
-      parse(buffer, callback) {
-        this.mergeBuffer(buffer);
-        const bufferFullLength = this.bufferOffset + this.bufferLength;
-        let offset = this.bufferOffset;
-        while (offset + HEADER_LENGTH <= bufferFullLength) {
-          const code = this.buffer[offset];
-          const length = this.buffer.readUInt32BE(offset + CODE_LENGTH);
-          const fullMessageLength = CODE_LENGTH + length;
-          if (fullMessageLength + offset <= bufferFullLength) {
-            const message = this.handlePacket(offset + HEADER_LENGTH, code, length, this.buffer);
-            callback(message);
-            offset += fullMessageLength;
-          } else {
-            break;
-          }
-        }
-        if (offset === bufferFullLength) {
-          this.buffer = emptyBuffer;
-          this.bufferLength = 0;
-          this.bufferOffset = 0;
-        } else {
-          this.bufferLength = bufferFullLength - offset;
-          this.bufferOffset = offset;
-        }
-      }
-      mergeBuffer(buffer) {
-        if (this.bufferLength > 0) {
-          const newLength = this.bufferLength + buffer.byteLength;
-          const newFullLength = newLength + this.bufferOffset;
-          if (newFullLength > this.buffer.byteLength) {
-            let newBuffer;
-            if (newLength <= this.buffer.byteLength && this.bufferOffset >= this.bufferLength) {
-              newBuffer = this.buffer;
-            } else {
-              let newBufferLength = this.buffer.byteLength * 2;
-              while (newLength >= newBufferLength) {
-                newBufferLength *= 2;
-              }
-              newBuffer = Buffer.allocUnsafe(newBufferLength);
-            }
-            this.buffer.copy(newBuffer, 0, this.bufferOffset, this.bufferOffset + this.bufferLength);
-            this.buffer = newBuffer;
-            this.bufferOffset = 0;
-          }
-          buffer.copy(this.buffer, this.bufferOffset + this.bufferLength);
-          this.bufferLength = newLength;
-        } else {
-          this.buffer = buffer;
-          this.bufferOffset = 0;
-          this.bufferLength = buffer.byteLength;
-        }
-      }
-      handlePacket(offset, code, length, bytes) {
-        const { reader } = this;
-        reader.setBuffer(offset, bytes);
-        let message;
-        switch (code) {
-          case 50:
-            message = messages_1.bindComplete;
-            break;
-          case 49:
-            message = messages_1.parseComplete;
-            break;
-          case 51:
-            message = messages_1.closeComplete;
-            break;
-          case 110:
-            message = messages_1.noData;
-            break;
-          case 115:
-            message = messages_1.portalSuspended;
-            break;
-          case 99:
-            message = messages_1.copyDone;
-            break;
-          case 87:
-            message = messages_1.replicationStart;
-            break;
-          case 73:
-            message = messages_1.emptyQuery;
-            break;
-          case 68:
-            message = parseDataRowMessage(reader);
-            break;
-          case 67:
-            message = parseCommandCompleteMessage(reader);
-            break;
-          case 90:
-            message = parseReadyForQueryMessage(reader);
-            break;
-          case 65:
-            message = parseNotificationMessage(reader);
-            break;
-          case 82:
-            message = parseAuthenticationResponse(reader, length);
-            break;
-          case 83:
-            message = parseParameterStatusMessage(reader);
-            break;
-          case 75:
-            message = parseBackendKeyData(reader);
-            break;
-          case 69:
-            message = parseErrorMessage(reader, "error");
-            break;
-          case 78:
-            message = parseErrorMessage(reader, "notice");
-            break;
-          case 84:
-            message = parseRowDescriptionMessage(reader);
-            break;
-          case 116:
-            message = parseParameterDescriptionMessage(reader);
-            break;
-          case 71:
-            message = parseCopyInMessage(reader);
-            break;
-          case 72:
-            message = parseCopyOutMessage(reader);
-            break;
-          case 100:
-            message = parseCopyData(reader, length);
-            break;
-          default:
-            return new messages_1.DatabaseError("received invalid response: " + code.toString(16), length, "error");
-        }
-        reader.setBuffer(0, emptyBuffer);
-        message.length = length;
-        return message;
-      }
-    };
-    exports.Parser = Parser;
-    var parseReadyForQueryMessage = (reader) => {
-      const status = reader.string(1);
-      return new messages_1.ReadyForQueryMessage(LATEINIT_LENGTH, status);
-    };
-    var parseCommandCompleteMessage = (reader) => {
-      const text2 = reader.cstring();
-      return new messages_1.CommandCompleteMessage(LATEINIT_LENGTH, text2);
-    };
-    var parseCopyData = (reader, length) => {
-      const chunk = reader.bytes(length - 4);
-      return new messages_1.CopyDataMessage(LATEINIT_LENGTH, chunk);
-    };
-    var parseCopyInMessage = (reader) => parseCopyMessage(reader, "copyInResponse");
-    var parseCopyOutMessage = (reader) => parseCopyMessage(reader, "copyOutResponse");
-    var parseCopyMessage = (reader, messageName) => {
-      const isBinary = reader.byte() !== 0;
-      const columnCount = reader.int16();
-      const message = new messages_1.CopyResponse(LATEINIT_LENGTH, messageName, isBinary, columnCount);
-      for (let i = 0; i < columnCount; i++) {
-        message.columnTypes[i] = reader.int16();
-      }
-      return message;
-    };
-    var parseNotificationMessage = (reader) => {
-      const processId = reader.int32();
-      const channel = reader.cstring();
-      const payload = reader.cstring();
-      return new messages_1.NotificationResponseMessage(LATEINIT_LENGTH, processId, channel, payload);
-    };
-    var parseRowDescriptionMessage = (reader) => {
-      const fieldCount = reader.int16();
-      const message = new messages_1.RowDescriptionMessage(LATEINIT_LENGTH, fieldCount);
-      for (let i = 0; i < fieldCount; i++) {
-        message.fields[i] = parseField(reader);
-      }
-      return message;
-    };
-    var parseField = (reader) => {
-      const name = reader.cstring();
-      const tableID = reader.uint32();
-      const columnID = reader.int16();
-      const dataTypeID = reader.uint32();
-      const dataTypeSize = reader.int16();
-      const dataTypeModifier = reader.int32();
-      const mode = reader.int16() === 0 ? "text" : "binary";
-      return new messages_1.Field(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, mode);
-    };
-    var parseParameterDescriptionMessage = (reader) => {
-      const parameterCount = reader.int16();
-      const message = new messages_1.ParameterDescriptionMessage(LATEINIT_LENGTH, parameterCount);
-      for (let i = 0; i < parameterCount; i++) {
-        message.dataTypeIDs[i] = reader.uint32();
-      }
-      return message;
-    };
-    var parseDataRowMessage = (reader) => {
-      const fieldCount = reader.int16();
-      const fields = new Array(fieldCount);
-      for (let i = 0; i < fieldCount; i++) {
-        const len = reader.int32();
-        fields[i] = len === -1 ? null : reader.string(len);
-      }
-      return new messages_1.DataRowMessage(LATEINIT_LENGTH, fields);
-    };
-    var parseParameterStatusMessage = (reader) => {
-      const name = reader.cstring();
-      const value = reader.cstring();
-      return new messages_1.ParameterStatusMessage(LATEINIT_LENGTH, name, value);
-    };
-    var parseBackendKeyData = (reader) => {
-      const processID = reader.int32();
-      const secretKey = reader.int32();
-      return new messages_1.BackendKeyDataMessage(LATEINIT_LENGTH, processID, secretKey);
-    };
-    var parseAuthenticationResponse = (reader, length) => {
-      const code = reader.int32();
-      const message = {
-        name: "authenticationOk",
-        length
-      };
-      switch (code) {
-        case 0:
-          break;
-        case 3:
-          if (message.length === 8) {
-            message.name = "authenticationCleartextPassword";
-          }
-          break;
-        case 5:
-          if (message.length === 12) {
-            message.name = "authenticationMD5Password";
-            const salt = reader.bytes(4);
-            return new messages_1.AuthenticationMD5Password(LATEINIT_LENGTH, salt);
-          }
-          break;
-        case 10:
-          {
-            message.name = "authenticationSASL";
-            message.mechanisms = [];
-            let mechanism;
-            do {
-              mechanism = reader.cstring();
-              if (mechanism) {
-                message.mechanisms.push(mechanism);
-              }
-            } while (mechanism);
-          }
-          break;
-        case 11:
-          message.name = "authenticationSASLContinue";
-          message.data = reader.string(length - 8);
-          break;
-        case 12:
-          message.name = "authenticationSASLFinal";
-          message.data = reader.string(length - 8);
-          break;
-        default:
-          throw new Error("Unknown authenticationOk message type " + code);
-      }
-      return message;
-    };
-    var parseErrorMessage = (reader, name) => {
-      const fields = {};
-      let fieldType = reader.string(1);
-      while (fieldType !== "\0") {
-        fields[fieldType] = reader.cstring();
-        fieldType = reader.string(1);
-      }
-      const messageValue = fields.M;
-      const message = name === "notice" ? new messages_1.NoticeMessage(LATEINIT_LENGTH, messageValue) : new messages_1.DatabaseError(messageValue, LATEINIT_LENGTH, name);
-      message.severity = fields.S;
-      message.code = fields.C;
-      message.detail = fields.D;
-      message.hint = fields.H;
-      message.position = fields.P;
-      message.internalPosition = fields.p;
-      message.internalQuery = fields.q;
-      message.where = fields.W;
-      message.schema = fields.s;
-      message.table = fields.t;
-      message.column = fields.c;
-      message.dataType = fields.d;
-      message.constraint = fields.n;
-      message.file = fields.F;
-      message.line = fields.L;
-      message.routine = fields.R;
-      return message;
-    };
-  }
-});
-
-// node_modules/pg-protocol/dist/index.js
-var require_dist2 = __commonJS({
-  "node_modules/pg-protocol/dist/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.DatabaseError = exports.serialize = void 0;
-    exports.parse = parse5;
-    var messages_1 = require_messages();
-    Object.defineProperty(exports, "DatabaseError", { enumerable: true, get: function() {
-      return messages_1.DatabaseError;
-    } });
-    var serializer_1 = require_serializer();
-    Object.defineProperty(exports, "serialize", { enumerable: true, get: function() {
-      return serializer_1.serialize;
-    } });
-    var parser_1 = require_parser2();
-    function parse5(stream, callback) {
-      const parser = new parser_1.Parser();
-      stream.on("data", (buffer) => parser.parse(buffer, callback));
-      return new Promise((resolve) => stream.on("end", () => resolve()));
-    }
-  }
-});
-
-// node_modules/pg-cloudflare/dist/empty.js
-var require_empty = __commonJS({
-  "node_modules/pg-cloudflare/dist/empty.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = {};
-  }
-});
-
-// node_modules/pg/lib/stream.js
-var require_stream = __commonJS({
-  "node_modules/pg/lib/stream.js"(exports, module) {
-    var { getStream, getSecureStream } = getStreamFuncs();
-    module.exports = {
-      /**
-       * Get a socket stream compatible with the current runtime environment.
-       * @returns {Duplex}
-       */
-      getStream,
-      /**
-       * Get a TLS secured socket, compatible with the current environment,
-       * using the socket and other settings given in `options`.
-       * @returns {Duplex}
-       */
-      getSecureStream
-    };
-    function getNodejsStreamFuncs() {
-      function getStream2(ssl) {
-        const net2 = __require("net");
-        return new net2.Socket();
-      }
-      function getSecureStream2(options) {
-        const tls = __require("tls");
-        return tls.connect(options);
-      }
-      return {
-        getStream: getStream2,
-        getSecureStream: getSecureStream2
-      };
-    }
-    function getCloudflareStreamFuncs() {
-      function getStream2(ssl) {
-        const { CloudflareSocket } = require_empty();
-        return new CloudflareSocket(ssl);
-      }
-      function getSecureStream2(options) {
-        options.socket.startTls(options);
-        return options.socket;
-      }
-      return {
-        getStream: getStream2,
-        getSecureStream: getSecureStream2
-      };
-    }
-    function isCloudflareRuntime() {
-      if (typeof navigator === "object" && navigator !== null && typeof navigator.userAgent === "string") {
-        return navigator.userAgent === "Cloudflare-Workers";
-      }
-      if (typeof Response === "function") {
-        const resp = new Response(null, { cf: { thing: true } });
-        if (typeof resp.cf === "object" && resp.cf !== null && resp.cf.thing) {
-          return true;
-        }
-      }
-      return false;
-    }
-    function getStreamFuncs() {
-      if (isCloudflareRuntime()) {
-        return getCloudflareStreamFuncs();
-      }
-      return getNodejsStreamFuncs();
-    }
-  }
-});
-
-// node_modules/pg/lib/connection.js
-var require_connection2 = __commonJS({
-  "node_modules/pg/lib/connection.js"(exports, module) {
-    "use strict";
-    var EventEmitter = __require("events").EventEmitter;
-    var { parse: parse5, serialize } = require_dist2();
-    var stream = require_stream();
-    var { getStream } = stream;
-    var flushBuffer = serialize.flush();
-    var syncBuffer = serialize.sync();
-    var endBuffer = serialize.end();
-    var Connection2 = class extends EventEmitter {
-      constructor(config2) {
-        super();
-        config2 = config2 || {};
-        this.stream = config2.stream || getStream(config2.ssl);
-        if (typeof this.stream === "function") {
-          this.stream = this.stream(config2);
-        }
-        this._keepAlive = config2.keepAlive;
-        this._keepAliveInitialDelayMillis = config2.keepAliveInitialDelayMillis;
-        this.parsedStatements = {};
-        this.submittedNamedStatements = {};
-        this.ssl = config2.ssl || false;
-        this.sslNegotiation = config2.sslNegotiation || "postgres";
-        this._ending = false;
-        this._emitMessage = false;
-        const self2 = this;
-        this.on("newListener", function(eventName) {
-          if (eventName === "message") {
-            self2._emitMessage = true;
-          }
-        });
-      }
-      connect(port, host) {
-        const self2 = this;
-        this._connecting = true;
-        this.stream.setNoDelay(true);
-        this.stream.connect(port, host);
-        this.stream.once("connect", function() {
-          if (self2._keepAlive) {
-            self2.stream.setKeepAlive(true, self2._keepAliveInitialDelayMillis);
-          }
-          self2.emit("connect");
-        });
-        const reportStreamError = function(error63) {
-          if (self2._ending && (error63.code === "ECONNRESET" || error63.code === "EPIPE")) {
-            return;
-          }
-          self2.emit("error", error63);
-        };
-        this.stream.on("error", reportStreamError);
-        this.stream.on("close", function() {
-          self2.emit("end");
-        });
-        if (!this.ssl) {
-          return this.attachListeners(this.stream);
-        }
-        if (this.sslNegotiation === "direct") {
-          return this.stream.once("connect", function() {
-            self2.upgradeToSSL(host, reportStreamError);
-          });
-        }
-        this.stream.once("data", function(buffer) {
-          const responseCode = buffer.toString("utf8");
-          switch (responseCode) {
-            case "S":
-              break;
-            case "N":
-              self2.stream.end();
-              return self2.emit("error", new Error("The server does not support SSL connections"));
-            default:
-              self2.stream.end();
-              return self2.emit("error", new Error("There was an error establishing an SSL connection"));
-          }
-          self2.upgradeToSSL(host, reportStreamError);
-        });
-      }
-      upgradeToSSL(host, reportStreamError) {
-        const self2 = this;
-        const options = {
-          socket: self2.stream,
-          // tls.connect checks the server identity against `servername`, falling
-          // back to `host` and then to 'localhost'. `servername` must stay unset
-          // for IP addresses (see below), so `host` is needed to keep certificate
-          // validation working when connecting to an IP address.
-          host
-        };
-        if (self2.ssl !== true) {
-          Object.assign(options, self2.ssl);
-          if ("key" in self2.ssl) {
-            options.key = self2.ssl.key;
-          }
-        }
-        if (self2.sslNegotiation === "direct") {
-          options.ALPNProtocols = ["postgresql"];
-        }
-        const net2 = __require("net");
-        if (net2.isIP && net2.isIP(host) === 0) {
-          options.servername = host;
-        }
-        try {
-          self2.stream = stream.getSecureStream(options);
-        } catch (err) {
-          return self2.emit("error", err);
-        }
-        self2.attachListeners(self2.stream);
-        self2.stream.on("error", reportStreamError);
-        self2.emit("sslconnect");
-      }
-      attachListeners(stream2) {
-        parse5(stream2, (msg) => {
-          const eventName = msg.name === "error" ? "errorMessage" : msg.name;
-          if (this._emitMessage) {
-            this.emit("message", msg);
-          }
-          this.emit(eventName, msg);
-        });
-      }
-      requestSsl() {
-        this.stream.write(serialize.requestSsl());
-      }
-      startup(config2) {
-        this.stream.write(serialize.startup(config2));
-      }
-      cancel(processID, secretKey) {
-        this._send(serialize.cancel(processID, secretKey));
-      }
-      password(password) {
-        this._send(serialize.password(password));
-      }
-      sendSASLInitialResponseMessage(mechanism, initialResponse) {
-        this._send(serialize.sendSASLInitialResponseMessage(mechanism, initialResponse));
-      }
-      sendSCRAMClientFinalMessage(additionalData) {
-        this._send(serialize.sendSCRAMClientFinalMessage(additionalData));
-      }
-      _send(buffer) {
-        if (!this.stream.writable) {
-          return false;
-        }
-        return this.stream.write(buffer);
-      }
-      query(text2) {
-        this._send(serialize.query(text2));
-      }
-      // send parse message
-      parse(query) {
-        this._send(serialize.parse(query));
-      }
-      // send bind message
-      bind(config2) {
-        this._send(serialize.bind(config2));
-      }
-      // send execute message
-      execute(config2) {
-        this._send(serialize.execute(config2));
-      }
-      flush() {
-        if (this.stream.writable) {
-          this.stream.write(flushBuffer);
-        }
-      }
-      sync() {
-        this._send(syncBuffer);
-      }
-      ref() {
-        this.stream.ref();
-      }
-      unref() {
-        this.stream.unref();
-      }
-      end() {
-        this._ending = true;
-        if (!this._connecting || !this.stream.writable) {
-          this.stream.end();
-          return;
-        }
-        return this.stream.write(endBuffer, () => {
-          this.stream.end();
-        });
-      }
-      close(msg) {
-        this._send(serialize.close(msg));
-      }
-      describe(msg) {
-        this._send(serialize.describe(msg));
-      }
-      sendCopyFromChunk(chunk) {
-        this._send(serialize.copyData(chunk));
-      }
-      endCopyFrom() {
-        this._send(serialize.copyDone());
-      }
-      sendCopyFail(msg) {
-        this._send(serialize.copyFail(msg));
-      }
-    };
-    module.exports = Connection2;
-  }
-});
-
-// node_modules/split2/index.js
-var require_split2 = __commonJS({
-  "node_modules/split2/index.js"(exports, module) {
-    "use strict";
-    var { Transform } = __require("stream");
-    var { StringDecoder } = __require("string_decoder");
-    var kLast = /* @__PURE__ */ Symbol("last");
-    var kDecoder = /* @__PURE__ */ Symbol("decoder");
-    function transform2(chunk, enc, cb) {
-      let list;
-      if (this.overflow) {
-        const buf = this[kDecoder].write(chunk);
-        list = buf.split(this.matcher);
-        if (list.length === 1) return cb();
-        list.shift();
-        this.overflow = false;
-      } else {
-        this[kLast] += this[kDecoder].write(chunk);
-        list = this[kLast].split(this.matcher);
-      }
-      this[kLast] = list.pop();
-      for (let i = 0; i < list.length; i++) {
-        try {
-          push(this, this.mapper(list[i]));
-        } catch (error63) {
-          return cb(error63);
-        }
-      }
-      this.overflow = this[kLast].length > this.maxLength;
-      if (this.overflow && !this.skipOverflow) {
-        cb(new Error("maximum buffer reached"));
-        return;
-      }
-      cb();
-    }
-    function flush(cb) {
-      this[kLast] += this[kDecoder].end();
-      if (this[kLast]) {
-        try {
-          push(this, this.mapper(this[kLast]));
-        } catch (error63) {
-          return cb(error63);
-        }
-      }
-      cb();
-    }
-    function push(self2, val) {
-      if (val !== void 0) {
-        self2.push(val);
-      }
-    }
-    function noop4(incoming) {
-      return incoming;
-    }
-    function split(matcher, mapper, options) {
-      matcher = matcher || /\r?\n/;
-      mapper = mapper || noop4;
-      options = options || {};
-      switch (arguments.length) {
-        case 1:
-          if (typeof matcher === "function") {
-            mapper = matcher;
-            matcher = /\r?\n/;
-          } else if (typeof matcher === "object" && !(matcher instanceof RegExp) && !matcher[Symbol.split]) {
-            options = matcher;
-            matcher = /\r?\n/;
-          }
-          break;
-        case 2:
-          if (typeof matcher === "function") {
-            options = mapper;
-            mapper = matcher;
-            matcher = /\r?\n/;
-          } else if (typeof mapper === "object") {
-            options = mapper;
-            mapper = noop4;
-          }
-      }
-      options = Object.assign({}, options);
-      options.autoDestroy = true;
-      options.transform = transform2;
-      options.flush = flush;
-      options.readableObjectMode = true;
-      const stream = new Transform(options);
-      stream[kLast] = "";
-      stream[kDecoder] = new StringDecoder("utf8");
-      stream.matcher = matcher;
-      stream.mapper = mapper;
-      stream.maxLength = options.maxLength;
-      stream.skipOverflow = options.skipOverflow || false;
-      stream.overflow = false;
-      stream._destroy = function(err, cb) {
-        this._writableState.errorEmitted = false;
-        cb(err);
-      };
-      return stream;
-    }
-    module.exports = split;
-  }
-});
-
-// node_modules/pgpass/lib/helper.js
-var require_helper = __commonJS({
-  "node_modules/pgpass/lib/helper.js"(exports, module) {
-    "use strict";
-    var path21 = __require("path");
-    var Stream = __require("stream").Stream;
-    var split = require_split2();
-    var util = __require("util");
-    var defaultPort = 5432;
-    var isWin = process.platform === "win32";
-    var warnStream = process.stderr;
-    var S_IRWXG = 56;
-    var S_IRWXO = 7;
-    var S_IFMT = 61440;
-    var S_IFREG = 32768;
-    function isRegFile(mode) {
-      return (mode & S_IFMT) == S_IFREG;
-    }
-    var fieldNames = ["host", "port", "database", "user", "password"];
-    var nrOfFields = fieldNames.length;
-    var passKey = fieldNames[nrOfFields - 1];
-    function warn() {
-      var isWritable = warnStream instanceof Stream && true === warnStream.writable;
-      if (isWritable) {
-        var args = Array.prototype.slice.call(arguments).concat("\n");
-        warnStream.write(util.format.apply(util, args));
-      }
-    }
-    Object.defineProperty(module.exports, "isWin", {
-      get: function() {
-        return isWin;
-      },
-      set: function(val) {
-        isWin = val;
-      }
-    });
-    module.exports.warnTo = function(stream) {
-      var old = warnStream;
-      warnStream = stream;
-      return old;
-    };
-    module.exports.getFileName = function(rawEnv) {
-      var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path21.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path21.join(env.HOME || "./", ".pgpass"));
-      return file2;
-    };
-    module.exports.usePgPass = function(stats, fname) {
-      if (Object.prototype.hasOwnProperty.call(process.env, "PGPASSWORD")) {
-        return false;
-      }
-      if (isWin) {
-        return true;
-      }
-      fname = fname || "<unkn>";
-      if (!isRegFile(stats.mode)) {
-        warn('WARNING: password file "%s" is not a plain file', fname);
-        return false;
-      }
-      if (stats.mode & (S_IRWXG | S_IRWXO)) {
-        warn('WARNING: password file "%s" has group or world access; permissions should be u=rw (0600) or less', fname);
-        return false;
-      }
-      return true;
-    };
-    var matcher = module.exports.match = function(connInfo, entry) {
-      return fieldNames.slice(0, -1).reduce(function(prev, field, idx) {
-        if (idx == 1) {
-          if (Number(connInfo[field] || defaultPort) === Number(entry[field])) {
-            return prev && true;
-          }
-        }
-        return prev && (entry[field] === "*" || entry[field] === connInfo[field]);
-      }, true);
-    };
-    module.exports.getPassword = function(connInfo, stream, cb) {
-      var pass;
-      var lineStream = stream.pipe(split());
-      function onLine(line) {
-        var entry = parseLine(line);
-        if (entry && isValidEntry(entry) && matcher(connInfo, entry)) {
-          pass = entry[passKey];
-          lineStream.end();
-        }
-      }
-      var onEnd = function() {
-        stream.destroy();
-        cb(pass);
-      };
-      var onErr = function(err) {
-        stream.destroy();
-        warn("WARNING: error on reading file: %s", err);
-        cb(void 0);
-      };
-      stream.on("error", onErr);
-      lineStream.on("data", onLine).on("end", onEnd).on("error", onErr);
-    };
-    var parseLine = module.exports.parseLine = function(line) {
-      if (line.length < 11 || line.match(/^\s+#/)) {
-        return null;
-      }
-      var curChar = "";
-      var prevChar = "";
-      var fieldIdx = 0;
-      var startIdx = 0;
-      var endIdx = 0;
-      var obj = {};
-      var isLastField = false;
-      var addToObj = function(idx, i0, i1) {
-        var field = line.substring(i0, i1);
-        if (!Object.hasOwnProperty.call(process.env, "PGPASS_NO_DEESCAPE")) {
-          field = field.replace(/\\([:\\])/g, "$1");
-        }
-        obj[fieldNames[idx]] = field;
-      };
-      for (var i = 0; i < line.length - 1; i += 1) {
-        curChar = line.charAt(i + 1);
-        prevChar = line.charAt(i);
-        isLastField = fieldIdx == nrOfFields - 1;
-        if (isLastField) {
-          addToObj(fieldIdx, startIdx);
-          break;
-        }
-        if (i >= 0 && curChar == ":" && prevChar !== "\\") {
-          addToObj(fieldIdx, startIdx, i + 1);
-          startIdx = i + 2;
-          fieldIdx += 1;
-        }
-      }
-      obj = Object.keys(obj).length === nrOfFields ? obj : null;
-      return obj;
-    };
-    var isValidEntry = module.exports.isValidEntry = function(entry) {
-      var rules = {
-        // host
-        0: function(x) {
-          return x.length > 0;
-        },
-        // port
-        1: function(x) {
-          if (x === "*") {
-            return true;
-          }
-          x = Number(x);
-          return isFinite(x) && x > 0 && x < 9007199254740992 && Math.floor(x) === x;
-        },
-        // database
-        2: function(x) {
-          return x.length > 0;
-        },
-        // username
-        3: function(x) {
-          return x.length > 0;
-        },
-        // password
-        4: function(x) {
-          return x.length > 0;
-        }
-      };
-      for (var idx = 0; idx < fieldNames.length; idx += 1) {
-        var rule = rules[idx];
-        var value = entry[fieldNames[idx]] || "";
-        var res = rule(value);
-        if (!res) {
-          return false;
-        }
-      }
-      return true;
-    };
-  }
-});
-
-// node_modules/pgpass/lib/index.js
-var require_lib = __commonJS({
-  "node_modules/pgpass/lib/index.js"(exports, module) {
-    "use strict";
-    var path21 = __require("path");
-    var fs3 = __require("fs");
-    var helper = require_helper();
-    module.exports = function(connInfo, cb) {
-      var file2 = helper.getFileName();
-      fs3.stat(file2, function(err, stat4) {
-        if (err || !helper.usePgPass(stat4, file2)) {
-          return cb(void 0);
-        }
-        var st = fs3.createReadStream(file2);
-        helper.getPassword(connInfo, st, cb);
-      });
-    };
-    module.exports.warnTo = helper.warnTo;
-  }
-});
-
-// node_modules/pg/lib/client.js
-var require_client2 = __commonJS({
-  "node_modules/pg/lib/client.js"(exports, module) {
-    var EventEmitter = __require("events").EventEmitter;
-    var utils = require_utils2();
-    var nodeUtils = __require("util");
-    var sasl = require_sasl();
-    var TypeOverrides2 = require_type_overrides();
-    var ConnectionParameters = require_connection_parameters();
-    var Query2 = require_query();
-    var defaults3 = require_defaults();
-    var Connection2 = require_connection2();
-    var crypto2 = require_utils3();
-    var activeQueryDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Client.activeQuery is deprecated and will be removed in pg@9.0"
-    );
-    var queryQueueDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Client.queryQueue is deprecated and will be removed in pg@9.0."
-    );
-    var pgPassDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "pgpass support is deprecated and will be removed in pg@9.0. You can provide an async function as the password property to the Client/Pool constructor that returns a password instead. Within this function you can call the pgpass module in your own code."
-    );
-    var byoPromiseDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Passing a custom Promise implementation to the Client/Pool constructor is deprecated and will be removed in pg@9.0."
-    );
-    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
-    );
-    function coerceNumberOrDefault(value, defaultValue) {
-      if (typeof value === "number") {
-        return Number.isFinite(value) ? value : defaultValue;
-      }
-      if (typeof value === "string" && value.trim() !== "") {
-        const n = Number(value);
-        return Number.isFinite(n) ? n : defaultValue;
-      }
-      return defaultValue;
-    }
-    var Client2 = class extends EventEmitter {
-      constructor(config2) {
-        super();
-        this.connectionParameters = new ConnectionParameters(config2);
-        this.user = this.connectionParameters.user;
-        this.database = this.connectionParameters.database;
-        this.port = this.connectionParameters.port;
-        this.host = this.connectionParameters.host;
-        Object.defineProperty(this, "password", {
-          configurable: true,
-          enumerable: false,
-          writable: true,
-          value: this.connectionParameters.password
-        });
-        this.replication = this.connectionParameters.replication;
-        const c = config2 || {};
-        if (c.Promise) {
-          byoPromiseDeprecationNotice();
-        }
-        this._Promise = c.Promise || global.Promise;
-        this._types = new TypeOverrides2(c.types);
-        this._ending = false;
-        this._ended = false;
-        this._connecting = false;
-        this._connected = false;
-        this._connectionError = false;
-        this._queryable = true;
-        this._activeQuery = null;
-        this._txStatus = null;
-        this.enableChannelBinding = Boolean(c.enableChannelBinding);
-        this.scramMaxIterations = coerceNumberOrDefault(c.scramMaxIterations, sasl.DEFAULT_MAX_SCRAM_ITERATIONS);
-        this.connection = c.connection || new Connection2({
-          stream: c.stream,
-          ssl: this.connectionParameters.ssl,
-          sslNegotiation: this.connectionParameters.sslnegotiation,
-          keepAlive: c.keepAlive || false,
-          keepAliveInitialDelayMillis: c.keepAliveInitialDelayMillis || 0,
-          encoding: this.connectionParameters.client_encoding || "utf8"
-        });
-        this._queryQueue = [];
-        this._sentQueryQueue = [];
-        this.pipeline = Boolean(c.pipeline);
-        this.binary = c.binary || defaults3.binary;
-        this.processID = null;
-        this.secretKey = null;
-        this.ssl = this.connectionParameters.ssl || false;
-        this.sslNegotiation = this.connectionParameters.sslnegotiation || "postgres";
-        if (this.ssl && this.ssl.key) {
-          Object.defineProperty(this.ssl, "key", {
-            enumerable: false
-          });
-        }
-        this._connectionTimeoutMillis = c.connectionTimeoutMillis || 0;
-      }
-      get activeQuery() {
-        activeQueryDeprecationNotice();
-        return this._activeQuery;
-      }
-      set activeQuery(val) {
-        activeQueryDeprecationNotice();
-        this._activeQuery = val;
-      }
-      _getActiveQuery() {
-        return this._activeQuery;
-      }
-      _errorAllQueries(err) {
-        const enqueueError = (query) => {
-          process.nextTick(() => {
-            query.handleError(err, this.connection);
-          });
-        };
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery) {
-          enqueueError(activeQuery);
-          this._activeQuery = null;
-        }
-        this._sentQueryQueue.forEach(enqueueError);
-        this._sentQueryQueue.length = 0;
-        this._queryQueue.forEach(enqueueError);
-        this._queryQueue.length = 0;
-      }
-      _connect(callback) {
-        const self2 = this;
-        const con = this.connection;
-        this._connectionCallback = callback;
-        if (this._connecting || this._connected) {
-          const err = new Error("Client has already been connected. You cannot reuse a client.");
-          process.nextTick(() => {
-            callback(err);
-          });
-          return;
-        }
-        this._connecting = true;
-        if (this._connectionTimeoutMillis > 0) {
-          this.connectionTimeoutHandle = setTimeout(() => {
-            con._ending = true;
-            con.stream.destroy(new Error("timeout expired"));
-          }, this._connectionTimeoutMillis);
-          if (this.connectionTimeoutHandle.unref) {
-            this.connectionTimeoutHandle.unref();
-          }
-        }
-        if (this.host && this.host.indexOf("/") === 0) {
-          con.connect(this.host + "/.s.PGSQL." + this.port);
-        } else {
-          con.connect(this.port, this.host);
-        }
-        con.on("connect", function() {
-          if (self2.ssl) {
-            if (self2.sslNegotiation !== "direct") {
-              con.requestSsl();
-            }
-          } else {
-            con.startup(self2.getStartupConf());
-          }
-        });
-        con.on("sslconnect", function() {
-          con.startup(self2.getStartupConf());
-        });
-        this._attachListeners(con);
-        con.once("end", () => {
-          const error63 = this._ending ? new Error("Connection terminated") : new Error("Connection terminated unexpectedly");
-          clearTimeout(this.connectionTimeoutHandle);
-          this._errorAllQueries(error63);
-          this._ended = true;
-          if (!this._ending) {
-            if (this._connecting && !this._connectionError) {
-              if (this._connectionCallback) {
-                this._connectionCallback(error63);
-              } else {
-                this._handleErrorEvent(error63);
-              }
-            } else if (!this._connectionError) {
-              this._handleErrorEvent(error63);
-            }
-          }
-          process.nextTick(() => {
-            this.emit("end");
-          });
-        });
-      }
-      connect(callback) {
-        if (callback) {
-          this._connect(callback);
-          return;
-        }
-        return new this._Promise((resolve, reject) => {
-          this._connect((error63) => {
-            if (error63) {
-              reject(error63);
-            } else {
-              resolve(this);
-            }
-          });
-        });
-      }
-      _attachListeners(con) {
-        con.on("authenticationCleartextPassword", this._handleAuthCleartextPassword.bind(this));
-        con.on("authenticationMD5Password", this._handleAuthMD5Password.bind(this));
-        con.on("authenticationSASL", this._handleAuthSASL.bind(this));
-        con.on("authenticationSASLContinue", this._handleAuthSASLContinue.bind(this));
-        con.on("authenticationSASLFinal", this._handleAuthSASLFinal.bind(this));
-        con.on("backendKeyData", this._handleBackendKeyData.bind(this));
-        con.on("error", this._handleErrorEvent.bind(this));
-        con.on("errorMessage", this._handleErrorMessage.bind(this));
-        con.on("readyForQuery", this._handleReadyForQuery.bind(this));
-        con.on("notice", this._handleNotice.bind(this));
-        con.on("rowDescription", this._handleRowDescription.bind(this));
-        con.on("dataRow", this._handleDataRow.bind(this));
-        con.on("portalSuspended", this._handlePortalSuspended.bind(this));
-        con.on("emptyQuery", this._handleEmptyQuery.bind(this));
-        con.on("commandComplete", this._handleCommandComplete.bind(this));
-        con.on("parseComplete", this._handleParseComplete.bind(this));
-        con.on("copyInResponse", this._handleCopyInResponse.bind(this));
-        con.on("copyData", this._handleCopyData.bind(this));
-        con.on("notification", this._handleNotification.bind(this));
-      }
-      _getPassword(cb) {
-        const con = this.connection;
-        if (typeof this.password === "function") {
-          this._Promise.resolve().then(() => this.password(this.connectionParameters)).then((pass) => {
-            if (pass !== void 0) {
-              if (typeof pass !== "string") {
-                con.emit("error", new TypeError("Password must be a string"));
-                return;
-              }
-              this.connectionParameters.password = this.password = pass;
-            } else {
-              this.connectionParameters.password = this.password = null;
-            }
-            cb();
-          }).catch((err) => {
-            con.emit("error", err);
-          });
-        } else if (this.password !== null) {
-          cb();
-        } else {
-          try {
-            const pgPass = require_lib();
-            pgPass(this.connectionParameters, (pass) => {
-              if (void 0 !== pass) {
-                pgPassDeprecationNotice();
-                this.connectionParameters.password = this.password = pass;
-              }
-              cb();
-            });
-          } catch (e) {
-            this.emit("error", e);
-          }
-        }
-      }
-      _handleAuthCleartextPassword(msg) {
-        this._getPassword(() => {
-          this.connection.password(this.password);
-        });
-      }
-      _handleAuthMD5Password(msg) {
-        this._getPassword(async () => {
-          try {
-            const hashedPassword = await crypto2.postgresMd5PasswordHash(this.user, this.password, msg.salt);
-            this.connection.password(hashedPassword);
-          } catch (e) {
-            this.emit("error", e);
-          }
-        });
-      }
-      _handleAuthSASL(msg) {
-        this._getPassword(() => {
-          try {
-            this.saslSession = sasl.startSession(
-              msg.mechanisms,
-              this.enableChannelBinding && this.connection.stream,
-              this.scramMaxIterations
-            );
-            this.connection.sendSASLInitialResponseMessage(this.saslSession.mechanism, this.saslSession.response);
-          } catch (err) {
-            this.connection.emit("error", err);
-          }
-        });
-      }
-      async _handleAuthSASLContinue(msg) {
-        try {
-          await sasl.continueSession(
-            this.saslSession,
-            this.password,
-            msg.data,
-            this.enableChannelBinding && this.connection.stream
-          );
-          this.connection.sendSCRAMClientFinalMessage(this.saslSession.response);
-        } catch (err) {
-          this.connection.emit("error", err);
-        }
-      }
-      _handleAuthSASLFinal(msg) {
-        try {
-          sasl.finalizeSession(this.saslSession, msg.data);
-          this.saslSession = null;
-        } catch (err) {
-          this.connection.emit("error", err);
-        }
-      }
-      _handleBackendKeyData(msg) {
-        this.processID = msg.processID;
-        this.secretKey = msg.secretKey;
-      }
-      _handleReadyForQuery(msg) {
-        if (this._connecting) {
-          this._connecting = false;
-          this._connected = true;
-          clearTimeout(this.connectionTimeoutHandle);
-          if (this._connectionCallback) {
-            this._connectionCallback(null, this);
-            this._connectionCallback = null;
-          }
-          this.emit("connect");
-        }
-        const activeQuery = this._getActiveQuery();
-        this._activeQuery = null;
-        this._txStatus = msg?.status ?? null;
-        this.readyForQuery = true;
-        if (activeQuery) {
-          activeQuery.handleReadyForQuery(this.connection);
-        }
-        this._pulseQueryQueue();
-      }
-      // if we receive an error event or error message
-      // during the connection process we handle it here
-      _handleErrorWhileConnecting(err) {
-        if (this._connectionError) {
-          return;
-        }
-        this._connectionError = true;
-        clearTimeout(this.connectionTimeoutHandle);
-        if (this._connectionCallback) {
-          return this._connectionCallback(err);
-        }
-        this.emit("error", err);
-      }
-      // if we're connected and we receive an error event from the connection
-      // this means the socket is dead - do a hard abort of all queries and emit
-      // the socket error on the client as well
-      _handleErrorEvent(err) {
-        if (this._connecting) {
-          return this._handleErrorWhileConnecting(err);
-        }
-        this._queryable = false;
-        this._errorAllQueries(err);
-        this.emit("error", err);
-      }
-      // handle error messages from the postgres backend
-      _handleErrorMessage(msg) {
-        if (this._connecting) {
-          return this._handleErrorWhileConnecting(msg);
-        }
-        const activeQuery = this._getActiveQuery();
-        if (!activeQuery) {
-          this._handleErrorEvent(msg);
-          return;
-        }
-        this._activeQuery = null;
-        if (activeQuery.name) {
-          delete this.connection.submittedNamedStatements[activeQuery.name];
-        }
-        activeQuery.handleError(msg, this.connection);
-      }
-      _handleRowDescription(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected rowDescription message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleRowDescription(msg);
-      }
-      _handleDataRow(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected dataRow message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleDataRow(msg);
-      }
-      _handlePortalSuspended(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected portalSuspended message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handlePortalSuspended(this.connection);
-      }
-      _handleEmptyQuery(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected emptyQuery message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleEmptyQuery(this.connection);
-      }
-      _handleCommandComplete(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected commandComplete message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleCommandComplete(msg, this.connection);
-      }
-      _handleParseComplete() {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected parseComplete message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        if (activeQuery.name) {
-          this.connection.parsedStatements[activeQuery.name] = activeQuery.text;
-          delete this.connection.submittedNamedStatements[activeQuery.name];
-        }
-      }
-      _handleCopyInResponse(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected copyInResponse message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleCopyInResponse(this.connection);
-      }
-      _handleCopyData(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error63 = new Error("Received unexpected copyData message from backend.");
-          this._handleErrorEvent(error63);
-          return;
-        }
-        activeQuery.handleCopyData(msg, this.connection);
-      }
-      _handleNotification(msg) {
-        this.emit("notification", msg);
-      }
-      _handleNotice(msg) {
-        this.emit("notice", msg);
-      }
-      getStartupConf() {
-        const params = this.connectionParameters;
-        const data = {
-          user: params.user,
-          database: params.database
-        };
-        const appName = params.application_name || params.fallback_application_name;
-        if (appName) {
-          data.application_name = appName;
-        }
-        if (params.replication) {
-          data.replication = "" + params.replication;
-        }
-        if (params.statement_timeout) {
-          data.statement_timeout = String(parseInt(params.statement_timeout, 10));
-        }
-        if (params.lock_timeout) {
-          data.lock_timeout = String(parseInt(params.lock_timeout, 10));
-        }
-        if (params.idle_in_transaction_session_timeout) {
-          data.idle_in_transaction_session_timeout = String(parseInt(params.idle_in_transaction_session_timeout, 10));
-        }
-        if (params.options) {
-          data.options = params.options;
-        }
-        return data;
-      }
-      cancel(client, query) {
-        if (client.activeQuery === query) {
-          const con = this.connection;
-          if (this.host && this.host.indexOf("/") === 0) {
-            con.connect(this.host + "/.s.PGSQL." + this.port);
-          } else {
-            con.connect(this.port, this.host);
-          }
-          con.on("connect", function() {
-            con.cancel(client.processID, client.secretKey);
-          });
-        } else if (client._queryQueue.indexOf(query) !== -1) {
-          client._queryQueue.splice(client._queryQueue.indexOf(query), 1);
-        } else if (client._sentQueryQueue.indexOf(query) !== -1) {
-          query.callback = () => {
-          };
-        }
-      }
-      setTypeParser(oid, format, parseFn) {
-        return this._types.setTypeParser(oid, format, parseFn);
-      }
-      getTypeParser(oid, format) {
-        return this._types.getTypeParser(oid, format);
-      }
-      // escapeIdentifier and escapeLiteral moved to utility functions & exported
-      // on PG
-      // re-exported here for backwards compatibility
-      escapeIdentifier(str) {
-        return utils.escapeIdentifier(str);
-      }
-      escapeLiteral(str) {
-        return utils.escapeLiteral(str);
-      }
-      _pulseQueryQueue() {
-        if (this.pipeline) {
-          this._pulsePipelinedQueryQueue();
-          return;
-        }
-        if (this.readyForQuery === true) {
-          this._activeQuery = this._queryQueue.shift();
-          const activeQuery = this._getActiveQuery();
-          if (activeQuery) {
-            this.readyForQuery = false;
-            this.hasExecuted = true;
-            const queryError = activeQuery.submit(this.connection);
-            if (queryError) {
-              process.nextTick(() => {
-                activeQuery.handleError(queryError, this.connection);
-                this.readyForQuery = true;
-                this._pulseQueryQueue();
-              });
-            }
-          } else if (this.hasExecuted) {
-            this._activeQuery = null;
-            this.emit("drain");
-          }
-        }
-      }
-      _pulsePipelinedQueryQueue() {
-        if (!this._connected || !this._queryable) {
-          return;
-        }
-        while (this._queryQueue.length > 0) {
-          const query = this._queryQueue.shift();
-          this.hasExecuted = true;
-          const queryError = query.submit(this.connection);
-          if (queryError) {
-            process.nextTick(() => {
-              query.handleError(queryError, this.connection);
-            });
-            continue;
-          }
-          this._sentQueryQueue.push(query);
-        }
-        if (this.readyForQuery && !this._activeQuery && this._sentQueryQueue.length > 0) {
-          this._activeQuery = this._sentQueryQueue.shift();
-          this.readyForQuery = false;
-        }
-        if (!this._activeQuery && this._sentQueryQueue.length === 0 && this._queryQueue.length === 0 && this.hasExecuted) {
-          this.emit("drain");
-        }
-      }
-      query(config2, values, callback) {
-        let query;
-        let result;
-        if (config2 == null) {
-          throw new TypeError("Client was passed a null or undefined query");
-        }
-        if (typeof config2.submit === "function") {
-          result = query = config2;
-          if (!query.callback) {
-            if (typeof values === "function") {
-              query.callback = values;
-            } else if (callback) {
-              query.callback = callback;
-            }
-          }
-        } else {
-          query = new Query2(config2, values, callback);
-          if (!query.callback) {
-            result = new this._Promise((resolve, reject) => {
-              query.callback = (err, res) => err ? reject(err) : resolve(res);
-            }).catch((err) => {
-              Error.captureStackTrace(err);
-              throw err;
-            });
-          } else if (typeof query.callback !== "function") {
-            throw new TypeError("callback is not a function");
-          }
-        }
-        const readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
-        if (readTimeout) {
-          const queryCallback = query.callback || (() => {
-          });
-          const readTimeoutTimer = setTimeout(() => {
-            const error63 = new Error("Query read timeout");
-            process.nextTick(() => {
-              query.handleError(error63, this.connection);
-            });
-            queryCallback(error63);
-            query.callback = () => {
-            };
-            const index = this._queryQueue.indexOf(query);
-            if (index > -1) {
-              this._queryQueue.splice(index, 1);
-            } else if (this.pipeline) {
-              this.connection.stream.destroy();
-              return;
-            }
-            this._pulseQueryQueue();
-          }, readTimeout);
-          query.callback = (err, res) => {
-            clearTimeout(readTimeoutTimer);
-            queryCallback(err, res);
-          };
-        }
-        if (this.binary && !query.binary) {
-          query.binary = true;
-        }
-        if (query._result && !query._result._types) {
-          query._result._types = this._types;
-        }
-        if (this.pipeline) {
-          const portalQuery = typeof config2.submit === "function" && !(query instanceof Query2) ? "Custom query classes such as pg-cursor and pg-query-stream are" : query.rows ? "The `rows` option is" : null;
-          if (portalQuery) {
-            process.nextTick(() => {
-              query.handleError(new Error(`${portalQuery} not supported in pipeline mode`), this.connection);
-            });
-            return result;
-          }
-        }
-        if (!this._queryable) {
-          process.nextTick(() => {
-            query.handleError(new Error("Client has encountered a connection error and is not queryable"), this.connection);
-          });
-          return result;
-        }
-        if (this._ending) {
-          process.nextTick(() => {
-            query.handleError(new Error("Client was closed and is not queryable"), this.connection);
-          });
-          return result;
-        }
-        if (this._queryQueue.length > 0 && !this.pipeline) {
-          queryQueueLengthDeprecationNotice();
-        }
-        this._queryQueue.push(query);
-        this._pulseQueryQueue();
-        return result;
-      }
-      ref() {
-        this.connection.ref();
-      }
-      unref() {
-        this.connection.unref();
-      }
-      getTransactionStatus() {
-        return this._txStatus;
-      }
-      end(cb) {
-        this._ending = true;
-        if (!this.connection._connecting || this._ended) {
-          if (cb) {
-            cb();
-            return;
-          } else {
-            return this._Promise.resolve();
-          }
-        }
-        if (!this._queryable) {
-          this.connection.stream.destroy();
-        } else if (this.pipeline && (this._getActiveQuery() || this._sentQueryQueue.length > 0 || this._queryQueue.length > 0)) {
-          this.once("drain", () => this.connection.end());
-        } else if (this._getActiveQuery()) {
-          this.connection.stream.destroy();
-        } else {
-          this.connection.end();
-        }
-        if (cb) {
-          this.connection.once("end", cb);
-        } else {
-          return new this._Promise((resolve) => {
-            this.connection.once("end", resolve);
-          });
-        }
-      }
-      get queryQueue() {
-        queryQueueDeprecationNotice();
-        return this._queryQueue;
-      }
-    };
-    Client2.Query = Query2;
-    module.exports = Client2;
-  }
-});
-
-// node_modules/pg-pool/index.js
-var require_pg_pool = __commonJS({
-  "node_modules/pg-pool/index.js"(exports, module) {
-    "use strict";
-    var EventEmitter = __require("events").EventEmitter;
-    var NOOP = function() {
-    };
-    var removeWhere = (list, predicate) => {
-      const i = list.findIndex(predicate);
-      return i === -1 ? void 0 : list.splice(i, 1)[0];
-    };
-    var IdleItem = class {
-      constructor(client, idleListener, timeoutId) {
-        this.client = client;
-        this.idleListener = idleListener;
-        this.timeoutId = timeoutId;
-      }
-    };
-    var PendingItem = class {
-      constructor(callback) {
-        this.callback = callback;
-      }
-    };
-    function throwOnDoubleRelease() {
-      throw new Error("Release called on client which has already been released to the pool.");
-    }
-    function promisify(Promise2, callback) {
-      if (callback) {
-        return { callback, result: void 0 };
-      }
-      let rej;
-      let res;
-      const cb = function(err, client) {
-        err ? rej(err) : res(client);
-      };
-      const result = new Promise2(function(resolve, reject) {
-        res = resolve;
-        rej = reject;
-      }).catch((err) => {
-        Error.captureStackTrace(err);
-        throw err;
-      });
-      return { callback: cb, result };
-    }
-    function makeIdleListener(pool2, client) {
-      return function idleListener(err) {
-        err.client = client;
-        client.removeListener("error", idleListener);
-        client.on("error", () => {
-          pool2.log("additional client error after disconnection due to error", err);
-        });
-        pool2._remove(client);
-        pool2.emit("error", err, client);
-      };
-    }
-    var Pool2 = class extends EventEmitter {
-      constructor(options, Client2) {
-        super();
-        this.options = Object.assign({}, options);
-        if (options != null && "password" in options) {
-          Object.defineProperty(this.options, "password", {
-            configurable: true,
-            enumerable: false,
-            writable: true,
-            value: options.password
-          });
-        }
-        if (options != null && options.ssl && options.ssl.key) {
-          Object.defineProperty(this.options.ssl, "key", {
-            enumerable: false
-          });
-        }
-        this.options.max = this.options.max || this.options.poolSize || 10;
-        this.options.min = this.options.min || 0;
-        this.options.maxUses = this.options.maxUses || Infinity;
-        this.options.allowExitOnIdle = this.options.allowExitOnIdle || false;
-        this.options.maxLifetimeSeconds = this.options.maxLifetimeSeconds || 0;
-        this.log = this.options.log || function() {
-        };
-        this.Client = this.options.Client || Client2 || require_lib2().Client;
-        this.Promise = this.options.Promise || global.Promise;
-        if (typeof this.options.idleTimeoutMillis === "undefined") {
-          this.options.idleTimeoutMillis = 1e4;
-        }
-        this._clients = [];
-        this._idle = [];
-        this._expired = /* @__PURE__ */ new WeakSet();
-        this._pendingQueue = [];
-        this._endCallback = void 0;
-        this.ending = false;
-        this.ended = false;
-      }
-      _promiseTry(f) {
-        const Promise2 = this.Promise;
-        if (typeof Promise2.try === "function") {
-          return Promise2.try(f);
-        }
-        return new Promise2((resolve) => resolve(f()));
-      }
-      _isFull() {
-        return this._clients.length >= this.options.max;
-      }
-      _isAboveMin() {
-        return this._clients.length > this.options.min;
-      }
-      _pulseQueue() {
-        this.log("pulse queue");
-        if (this.ended) {
-          this.log("pulse queue ended");
-          return;
-        }
-        if (this.ending) {
-          this.log("pulse queue on ending");
-          if (this._idle.length) {
-            this._idle.slice().map((item) => {
-              this._remove(item.client);
-            });
-          }
-          if (!this._clients.length) {
-            this.ended = true;
-            this._endCallback();
-          }
-          return;
-        }
-        if (!this._pendingQueue.length) {
-          this.log("no queued requests");
-          return;
-        }
-        if (!this._idle.length && this._isFull()) {
-          return;
-        }
-        const pendingItem = this._pendingQueue.shift();
-        if (this._idle.length) {
-          const idleItem = this._idle.pop();
-          clearTimeout(idleItem.timeoutId);
-          const client = idleItem.client;
-          client.ref && client.ref();
-          const idleListener = idleItem.idleListener;
-          return this._acquireClient(client, pendingItem, idleListener, false);
-        }
-        if (!this._isFull()) {
-          return this.newClient(pendingItem);
-        }
-        throw new Error("unexpected condition");
-      }
-      _remove(client, callback) {
-        const removed = removeWhere(this._idle, (item) => item.client === client);
-        if (removed !== void 0) {
-          clearTimeout(removed.timeoutId);
-        }
-        this._clients = this._clients.filter((c) => c !== client);
-        const context3 = this;
-        client.end(() => {
-          context3.emit("remove", client);
-          if (typeof callback === "function") {
-            callback();
-          }
-        });
-      }
-      connect(cb) {
-        if (this.ending) {
-          const err = new Error("Cannot use a pool after calling end on the pool");
-          return cb ? cb(err) : this.Promise.reject(err);
-        }
-        const response = promisify(this.Promise, cb);
-        const result = response.result;
-        if (this._isFull() || this._idle.length) {
-          if (this._idle.length) {
-            process.nextTick(() => this._pulseQueue());
-          }
-          if (!this.options.connectionTimeoutMillis) {
-            this._pendingQueue.push(new PendingItem(response.callback));
-            return result;
-          }
-          const queueCallback = (err, res, done) => {
-            clearTimeout(tid);
-            response.callback(err, res, done);
-          };
-          const pendingItem = new PendingItem(queueCallback);
-          const tid = setTimeout(() => {
-            removeWhere(this._pendingQueue, (i) => i.callback === queueCallback);
-            pendingItem.timedOut = true;
-            response.callback(new Error("timeout exceeded when trying to connect"));
-          }, this.options.connectionTimeoutMillis);
-          if (tid.unref) {
-            tid.unref();
-          }
-          this._pendingQueue.push(pendingItem);
-          return result;
-        }
-        this.newClient(new PendingItem(response.callback));
-        return result;
-      }
-      newClient(pendingItem) {
-        const client = new this.Client(this.options);
-        this._clients.push(client);
-        const idleListener = makeIdleListener(this, client);
-        this.log("checking client timeout");
-        let tid;
-        let timeoutHit = false;
-        if (this.options.connectionTimeoutMillis) {
-          tid = setTimeout(() => {
-            if (client.connection) {
-              this.log("ending client due to timeout");
-              timeoutHit = true;
-              client.connection.stream.destroy();
-            } else if (!client.isConnected()) {
-              this.log("ending client due to timeout");
-              timeoutHit = true;
-              client.end();
-            }
-          }, this.options.connectionTimeoutMillis);
-        }
-        this.log("connecting new client");
-        client.connect((err) => {
-          if (tid) {
-            clearTimeout(tid);
-          }
-          client.on("error", idleListener);
-          if (err) {
-            this.log("client failed to connect", err);
-            this._clients = this._clients.filter((c) => c !== client);
-            if (timeoutHit) {
-              err = new Error("Connection terminated due to connection timeout", { cause: err });
-            }
-            this._pulseQueue();
-            if (!pendingItem.timedOut) {
-              pendingItem.callback(err, void 0, NOOP);
-            }
-          } else {
-            this.log("new client connected");
-            if (this.options.onConnect) {
-              this._promiseTry(() => this.options.onConnect(client)).then(
-                () => {
-                  this._afterConnect(client, pendingItem, idleListener);
-                },
-                (hookErr) => {
-                  this._clients = this._clients.filter((c) => c !== client);
-                  client.end(() => {
-                    this._pulseQueue();
-                    if (!pendingItem.timedOut) {
-                      pendingItem.callback(hookErr, void 0, NOOP);
-                    }
-                  });
-                }
-              );
-              return;
-            }
-            return this._afterConnect(client, pendingItem, idleListener);
-          }
-        });
-      }
-      _afterConnect(client, pendingItem, idleListener) {
-        if (this.options.maxLifetimeSeconds !== 0) {
-          const maxLifetimeTimeout = setTimeout(() => {
-            this.log("ending client due to expired lifetime");
-            this._expired.add(client);
-            const idleIndex = this._idle.findIndex((idleItem) => idleItem.client === client);
-            if (idleIndex !== -1) {
-              this._acquireClient(
-                client,
-                new PendingItem((err, client2, clientRelease) => clientRelease()),
-                idleListener,
-                false
-              );
-            }
-          }, this.options.maxLifetimeSeconds * 1e3);
-          maxLifetimeTimeout.unref();
-          client.once("end", () => clearTimeout(maxLifetimeTimeout));
-        }
-        return this._acquireClient(client, pendingItem, idleListener, true);
-      }
-      // acquire a client for a pending work item
-      _acquireClient(client, pendingItem, idleListener, isNew) {
-        if (isNew) {
-          this.emit("connect", client);
-        }
-        this.emit("acquire", client);
-        client.release = this._releaseOnce(client, idleListener);
-        client.removeListener("error", idleListener);
-        if (!pendingItem.timedOut) {
-          if (isNew && this.options.verify) {
-            this.options.verify(client, (err) => {
-              if (err) {
-                client.release(err);
-                return pendingItem.callback(err, void 0, NOOP);
-              }
-              pendingItem.callback(void 0, client, client.release);
-            });
-          } else {
-            pendingItem.callback(void 0, client, client.release);
-          }
-        } else {
-          if (isNew && this.options.verify) {
-            this.options.verify(client, client.release);
-          } else {
-            client.release();
-          }
-        }
-      }
-      // returns a function that wraps _release and throws if called more than once
-      _releaseOnce(client, idleListener) {
-        let released = false;
-        return (err) => {
-          if (released) {
-            throwOnDoubleRelease();
-          }
-          released = true;
-          this._release(client, idleListener, err);
-        };
-      }
-      // release a client back to the poll, include an error
-      // to remove it from the pool
-      _release(client, idleListener, err) {
-        client.on("error", idleListener);
-        client._poolUseCount = (client._poolUseCount || 0) + 1;
-        this.emit("release", err, client);
-        if (err || this.ending || !client._queryable || client._ending || client._poolUseCount >= this.options.maxUses) {
-          if (client._poolUseCount >= this.options.maxUses) {
-            this.log("remove expended client");
-          }
-          return this._remove(client, this._pulseQueue.bind(this));
-        }
-        const isExpired = this._expired.has(client);
-        if (isExpired) {
-          this.log("remove expired client");
-          this._expired.delete(client);
-          return this._remove(client, this._pulseQueue.bind(this));
-        }
-        let tid;
-        if (this.options.idleTimeoutMillis && this._isAboveMin()) {
-          tid = setTimeout(() => {
-            if (this._isAboveMin()) {
-              this.log("remove idle client");
-              this._remove(client, this._pulseQueue.bind(this));
-            }
-          }, this.options.idleTimeoutMillis);
-          if (this.options.allowExitOnIdle) {
-            tid.unref();
-          }
-        }
-        if (this.options.allowExitOnIdle) {
-          client.unref();
-        }
-        this._idle.push(new IdleItem(client, idleListener, tid));
-        this._pulseQueue();
-      }
-      query(text2, values, cb) {
-        if (typeof text2 === "function") {
-          const response2 = promisify(this.Promise, text2);
-          setImmediate(function() {
-            return response2.callback(new Error("Passing a function as the first parameter to pool.query is not supported"));
-          });
-          return response2.result;
-        }
-        if (typeof values === "function") {
-          cb = values;
-          values = void 0;
-        }
-        const response = promisify(this.Promise, cb);
-        cb = response.callback;
-        this.connect((err, client) => {
-          if (err) {
-            return cb(err);
-          }
-          let clientReleased = false;
-          const onError = (err2) => {
-            if (clientReleased) {
-              return;
-            }
-            clientReleased = true;
-            client.release(err2);
-            cb(err2);
-          };
-          client.once("error", onError);
-          this.log("dispatching query");
-          try {
-            client.query(text2, values, (err2, res) => {
-              this.log("query dispatched");
-              client.removeListener("error", onError);
-              if (clientReleased) {
-                return;
-              }
-              clientReleased = true;
-              client.release(err2);
-              if (err2) {
-                return cb(err2);
-              }
-              return cb(void 0, res);
-            });
-          } catch (err2) {
-            client.release(err2);
-            return cb(err2);
-          }
-        });
-        return response.result;
-      }
-      end(cb) {
-        this.log("ending");
-        if (this.ending) {
-          const err = new Error("Called end on pool more than once");
-          return cb ? cb(err) : this.Promise.reject(err);
-        }
-        this.ending = true;
-        const promised = promisify(this.Promise, cb);
-        this._endCallback = promised.callback;
-        this._pulseQueue();
-        return promised.result;
-      }
-      get waitingCount() {
-        return this._pendingQueue.length;
-      }
-      get idleCount() {
-        return this._idle.length;
-      }
-      get expiredCount() {
-        return this._clients.reduce((acc, client) => acc + (this._expired.has(client) ? 1 : 0), 0);
-      }
-      get totalCount() {
-        return this._clients.length;
-      }
-    };
-    module.exports = Pool2;
-  }
-});
-
-// node_modules/pg/lib/native/query.js
-var require_query2 = __commonJS({
-  "node_modules/pg/lib/native/query.js"(exports, module) {
-    "use strict";
-    var EventEmitter = __require("events").EventEmitter;
-    var util = __require("util");
-    var utils = require_utils2();
-    var NativeQuery = module.exports = function(config2, values, callback) {
-      EventEmitter.call(this);
-      config2 = utils.normalizeQueryConfig(config2, values, callback);
-      this.text = config2.text;
-      this.values = config2.values;
-      this.name = config2.name;
-      this.queryMode = config2.queryMode;
-      this.callback = config2.callback;
-      this.state = "new";
-      this._arrayMode = config2.rowMode === "array";
-      this._emitRowEvents = false;
-      this.on(
-        "newListener",
-        function(event) {
-          if (event === "row") this._emitRowEvents = true;
-        }.bind(this)
-      );
-    };
-    util.inherits(NativeQuery, EventEmitter);
-    var errorFieldMap = {
-      sqlState: "code",
-      statementPosition: "position",
-      messagePrimary: "message",
-      messageDetail: "detail",
-      messageHint: "hint",
-      context: "where",
-      schemaName: "schema",
-      tableName: "table",
-      columnName: "column",
-      dataTypeName: "dataType",
-      constraintName: "constraint",
-      sourceFile: "file",
-      sourceLine: "line",
-      sourceFunction: "routine"
-    };
-    NativeQuery.prototype.handleError = function(err) {
-      const fields = this.native && this.native.pq.resultErrorFields();
-      if (fields) {
-        for (const key in fields) {
-          const normalizedFieldName = errorFieldMap[key] || key;
-          err[normalizedFieldName] = fields[key];
-        }
-      }
-      if (this.callback) {
-        this.callback(err);
-      } else {
-        this.emit("error", err);
-      }
-      this.state = "error";
-    };
-    NativeQuery.prototype.then = function(onSuccess, onFailure) {
-      return this._getPromise().then(onSuccess, onFailure);
-    };
-    NativeQuery.prototype.catch = function(callback) {
-      return this._getPromise().catch(callback);
-    };
-    NativeQuery.prototype._getPromise = function() {
-      if (this._promise) return this._promise;
-      this._promise = new Promise(
-        function(resolve, reject) {
-          this._once("end", resolve);
-          this._once("error", reject);
-        }.bind(this)
-      );
-      return this._promise;
-    };
-    NativeQuery.prototype.submit = function(client) {
-      this.state = "running";
-      const self2 = this;
-      this.native = client.native;
-      client.native.arrayMode = this._arrayMode;
-      let after = function(err, rows, results) {
-        client.native.arrayMode = false;
-        setImmediate(function() {
-          self2.emit("_done");
-        });
-        if (err) {
-          return self2.handleError(err);
-        }
-        if (self2._emitRowEvents) {
-          if (results.length > 1) {
-            rows.forEach((rowOfRows, i) => {
-              rowOfRows.forEach((row2) => {
-                self2.emit("row", row2, results[i]);
-              });
-            });
-          } else {
-            rows.forEach(function(row2) {
-              self2.emit("row", row2, results);
-            });
-          }
-        }
-        self2.state = "end";
-        self2.emit("end", results);
-        if (self2.callback) {
-          self2.callback(null, results);
-        }
-      };
-      if (process.domain) {
-        after = process.domain.bind(after);
-      }
-      if (this.name) {
-        if (this.name.length > 63) {
-          console.error("Warning! Postgres only supports 63 characters for query names.");
-          console.error("You supplied %s (%s)", this.name, this.name.length);
-          console.error("This can cause conflicts and silent errors executing queries");
-        }
-        const values = (this.values || []).map(utils.prepareValue);
-        if (client.namedQueries[this.name] !== void 0) {
-          if (this.text && client.namedQueries[this.name] !== this.text) {
-            const err = new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
-            return after(err);
-          }
-          return client.native.execute(this.name, values, after);
-        }
-        return client.native.prepare(this.name, this.text, values.length, function(err) {
-          if (err) return after(err);
-          client.namedQueries[self2.name] = self2.text;
-          return self2.native.execute(self2.name, values, after);
-        });
-      } else if (this.values) {
-        if (!Array.isArray(this.values)) {
-          const err = new Error("Query values must be an array");
-          return after(err);
-        }
-        const vals = this.values.map(utils.prepareValue);
-        client.native.query(this.text, vals, after);
-      } else if (this.queryMode === "extended") {
-        client.native.query(this.text, [], after);
-      } else {
-        client.native.query(this.text, after);
-      }
-    };
-  }
-});
-
-// node_modules/pg/lib/native/client.js
-var require_client3 = __commonJS({
-  "node_modules/pg/lib/native/client.js"(exports, module) {
-    var nodeUtils = __require("util");
-    var Native;
-    try {
-      Native = __require("pg-native");
-    } catch (e) {
-      throw e;
-    }
-    var TypeOverrides2 = require_type_overrides();
-    var EventEmitter = __require("events").EventEmitter;
-    var util = __require("util");
-    var ConnectionParameters = require_connection_parameters();
-    var NativeQuery = require_query2();
-    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
-    );
-    var Client2 = module.exports = function(config2) {
-      EventEmitter.call(this);
-      config2 = config2 || {};
-      this._Promise = config2.Promise || global.Promise;
-      this._types = new TypeOverrides2(config2.types);
-      this.native = new Native({
-        types: this._types
-      });
-      this._queryQueue = [];
-      this._ending = false;
-      this._connecting = false;
-      this._connected = false;
-      this._queryable = true;
-      this.pipeline = Boolean(config2.pipeline);
-      this._pipelineInFlight = false;
-      const cp2 = this.connectionParameters = new ConnectionParameters(config2);
-      if (config2.nativeConnectionString) cp2.nativeConnectionString = config2.nativeConnectionString;
-      this.user = cp2.user;
-      Object.defineProperty(this, "password", {
-        configurable: true,
-        enumerable: false,
-        writable: true,
-        value: cp2.password
-      });
-      this.database = cp2.database;
-      this.host = cp2.host;
-      this.port = cp2.port;
-      this.namedQueries = {};
-    };
-    Client2.Query = NativeQuery;
-    util.inherits(Client2, EventEmitter);
-    Client2.prototype._errorAllQueries = function(err) {
-      const enqueueError = (query) => {
-        process.nextTick(() => {
-          query.native = this.native;
-          query.handleError(err);
-        });
-      };
-      if (this._hasActiveQuery()) {
-        enqueueError(this._activeQuery);
-        this._activeQuery = null;
-      }
-      this._queryQueue.forEach(enqueueError);
-      this._queryQueue.length = 0;
-    };
-    Client2.prototype._connect = function(cb) {
-      const self2 = this;
-      if (this._connecting) {
-        process.nextTick(() => cb(new Error("Client has already been connected. You cannot reuse a client.")));
-        return;
-      }
-      this._connecting = true;
-      this.connectionParameters.getLibpqConnectionString(function(err, conString) {
-        if (self2.connectionParameters.nativeConnectionString) conString = self2.connectionParameters.nativeConnectionString;
-        if (err) return cb(err);
-        self2.native.connect(conString, function(err2) {
-          if (err2) {
-            self2.native.end();
-            return cb(err2);
-          }
-          self2._connected = true;
-          self2.native.on("error", function(err3) {
-            self2._queryable = false;
-            self2._errorAllQueries(err3);
-            self2.emit("error", err3);
-          });
-          self2.native.on("notification", function(msg) {
-            self2.emit("notification", {
-              channel: msg.relname,
-              payload: msg.extra
-            });
-          });
-          self2.emit("connect");
-          self2._pulseQueryQueue(true);
-          cb(null, this);
-        });
-      });
-    };
-    Client2.prototype.connect = function(callback) {
-      if (callback) {
-        this._connect(callback);
-        return;
-      }
-      return new this._Promise((resolve, reject) => {
-        this._connect((error63) => {
-          if (error63) {
-            reject(error63);
-          } else {
-            resolve(this);
-          }
-        });
-      });
-    };
-    Client2.prototype.query = function(config2, values, callback) {
-      let query;
-      let result;
-      let readTimeout;
-      let readTimeoutTimer;
-      let queryCallback;
-      if (config2 === null || config2 === void 0) {
-        throw new TypeError("Client was passed a null or undefined query");
-      } else if (typeof config2.submit === "function") {
-        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
-        result = query = config2;
-        if (typeof values === "function") {
-          config2.callback = values;
-        }
-      } else {
-        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
-        query = new NativeQuery(config2, values, callback);
-        if (!query.callback) {
-          let resolveOut, rejectOut;
-          result = new this._Promise((resolve, reject) => {
-            resolveOut = resolve;
-            rejectOut = reject;
-          }).catch((err) => {
-            Error.captureStackTrace(err);
-            throw err;
-          });
-          query.callback = (err, res) => err ? rejectOut(err) : resolveOut(res);
-        }
-      }
-      if (readTimeout) {
-        queryCallback = query.callback || (() => {
-        });
-        readTimeoutTimer = setTimeout(() => {
-          const error63 = new Error("Query read timeout");
-          process.nextTick(() => {
-            query.handleError(error63, this.connection);
-          });
-          queryCallback(error63);
-          query.callback = () => {
-          };
-          const index = this._queryQueue.indexOf(query);
-          if (index > -1) {
-            this._queryQueue.splice(index, 1);
-          }
-          this._pulseQueryQueue();
-        }, readTimeout);
-        query.callback = (err, res) => {
-          clearTimeout(readTimeoutTimer);
-          queryCallback(err, res);
-        };
-      }
-      if (!this._queryable) {
-        query.native = this.native;
-        process.nextTick(() => {
-          query.handleError(new Error("Client has encountered a connection error and is not queryable"));
-        });
-        return result;
-      }
-      if (this._ending) {
-        query.native = this.native;
-        process.nextTick(() => {
-          query.handleError(new Error("Client was closed and is not queryable"));
-        });
-        return result;
-      }
-      if (this._queryQueue.length > 0 && !this.pipeline) {
-        queryQueueLengthDeprecationNotice();
-      }
-      this._queryQueue.push(query);
-      this._pulseQueryQueue();
-      return result;
-    };
-    Client2.prototype.end = function(cb) {
-      const self2 = this;
-      this._ending = true;
-      if (this._connecting && !this._connected) {
-        this.once("connect", () => {
-          this.end(() => {
-          });
-        });
-      }
-      let result;
-      if (!cb) {
-        result = new this._Promise(function(resolve, reject) {
-          cb = (err) => err ? reject(err) : resolve();
-        });
-      }
-      const doEnd = function() {
-        self2.native.end(function() {
-          self2._connected = false;
-          self2._errorAllQueries(new Error("Connection terminated"));
-          process.nextTick(() => {
-            self2.emit("end");
-            if (cb) cb();
-          });
-        });
-      };
-      if (this.pipeline && (this._pipelineInFlight || this._queryQueue.length > 0)) {
-        this.once("drain", doEnd);
-      } else {
-        doEnd();
-      }
-      return result;
-    };
-    Client2.prototype._hasActiveQuery = function() {
-      return this._activeQuery && this._activeQuery.state !== "error" && this._activeQuery.state !== "end";
-    };
-    Client2.prototype._pulseQueryQueue = function(initialConnection) {
-      if (!this._connected) {
-        return;
-      }
-      if (this.pipeline && !initialConnection) {
-        return this._pulsePipelinedQueryQueue();
-      }
-      if (this._hasActiveQuery()) {
-        return;
-      }
-      const query = this._queryQueue.shift();
-      if (!query) {
-        if (!initialConnection) {
-          this.emit("drain");
-        }
-        return;
-      }
-      this._activeQuery = query;
-      query.submit(this);
-      const self2 = this;
-      query.once("_done", function() {
-        self2._pulseQueryQueue();
-      });
-    };
-    Client2.prototype._pulsePipelinedQueryQueue = function() {
-      if (!this._connected || this._pipelineInFlight) {
-        return;
-      }
-      if (this._queryQueue.length === 0) {
-        if (this.hasExecuted) {
-          this.emit("drain");
-        }
-        return;
-      }
-      this._pipelineInFlight = true;
-      const self2 = this;
-      const queries = [];
-      const nativeQueries = [];
-      const utils = require_utils2();
-      while (this._queryQueue.length > 0) {
-        const query = this._queryQueue.shift();
-        this.hasExecuted = true;
-        nativeQueries.push(query);
-        const values = query.values ? query.values.map(utils.prepareValue) : null;
-        const pipelineEntry = { text: query.text, name: query.name, arrayMode: query._arrayMode };
-        if (values) {
-          pipelineEntry.values = values;
-        }
-        if (query.name && this.namedQueries[query.name]) {
-          pipelineEntry._alreadyPrepared = true;
-        }
-        queries.push(pipelineEntry);
-      }
-      this.native.pipeline(queries, function(err, results) {
-        self2._pipelineInFlight = false;
-        if (err) {
-          self2._connected = false;
-          self2._queryable = false;
-          for (let i = 0; i < nativeQueries.length; i++) {
-            const q = nativeQueries[i];
-            q.native = self2.native;
-            q.handleError(err);
-          }
-          self2._errorAllQueries(err);
-          self2.emit("error", err);
-          self2.emit("end");
-          return;
-        }
-        for (let i = 0; i < nativeQueries.length; i++) {
-          const q = nativeQueries[i];
-          const r = results[i];
-          q.native = self2.native;
-          if (r.err) {
-            q.handleError(r.err);
-          } else {
-            if (q.name) {
-              self2.namedQueries[q.name] = q.text;
-            }
-            q.state = "end";
-            q.emit("end", r.result);
-            if (q.callback) {
-              q.callback(null, r.result);
-            }
-          }
-          setImmediate(function() {
-            q.emit("_done");
-          });
-        }
-        self2._pulsePipelinedQueryQueue();
-      });
-    };
-    Client2.prototype.cancel = function(query) {
-      if (this._activeQuery === query) {
-        this.native.cancel(function() {
-        });
-      } else if (this._queryQueue.indexOf(query) !== -1) {
-        this._queryQueue.splice(this._queryQueue.indexOf(query), 1);
-      }
-    };
-    Client2.prototype.ref = function() {
-    };
-    Client2.prototype.unref = function() {
-    };
-    Client2.prototype.setTypeParser = function(oid, format, parseFn) {
-      return this._types.setTypeParser(oid, format, parseFn);
-    };
-    Client2.prototype.getTypeParser = function(oid, format) {
-      return this._types.getTypeParser(oid, format);
-    };
-    Client2.prototype.isConnected = function() {
-      return this._connected;
-    };
-    Client2.prototype.getTransactionStatus = function() {
-      return this.native.getTransactionStatus();
-    };
-  }
-});
-
-// node_modules/pg/lib/native/index.js
-var require_native = __commonJS({
-  "node_modules/pg/lib/native/index.js"(exports, module) {
-    "use strict";
-    module.exports = require_client3();
-  }
-});
-
-// node_modules/pg/lib/index.js
-var require_lib2 = __commonJS({
-  "node_modules/pg/lib/index.js"(exports, module) {
-    "use strict";
-    var Client2 = require_client2();
-    var defaults3 = require_defaults();
-    var Connection2 = require_connection2();
-    var Result2 = require_result();
-    var utils = require_utils2();
-    var Pool2 = require_pg_pool();
-    var TypeOverrides2 = require_type_overrides();
-    var { DatabaseError: DatabaseError2 } = require_dist2();
-    var { escapeIdentifier: escapeIdentifier2, escapeLiteral: escapeLiteral2 } = require_utils2();
-    var poolFactory = (Client3) => {
-      return class BoundPool extends Pool2 {
-        constructor(options) {
-          super(options, Client3);
-        }
-      };
-    };
-    var PG = function(clientConstructor2) {
-      this.defaults = defaults3;
-      this.Client = clientConstructor2;
-      this.Query = this.Client.Query;
-      this.Pool = poolFactory(this.Client);
-      this._pools = [];
-      this.Connection = Connection2;
-      this.types = require_pg_types();
-      this.DatabaseError = DatabaseError2;
-      this.TypeOverrides = TypeOverrides2;
-      this.escapeIdentifier = escapeIdentifier2;
-      this.escapeLiteral = escapeLiteral2;
-      this.Result = Result2;
-      this.utils = utils;
-    };
-    var clientConstructor = Client2;
-    var forceNative = false;
-    try {
-      forceNative = !!process.env.NODE_PG_FORCE_NATIVE;
-    } catch {
-    }
-    if (forceNative) {
-      clientConstructor = require_native();
-    }
-    module.exports = new PG(clientConstructor);
-    Object.defineProperty(module.exports, "native", {
-      configurable: true,
-      enumerable: false,
-      get() {
-        let native = null;
-        try {
-          native = new PG(require_native());
-        } catch (err) {
-          if (err.code !== "MODULE_NOT_FOUND") {
-            throw err;
-          }
-        }
-        Object.defineProperty(module.exports, "native", {
-          value: native
-        });
-        return native;
-      }
-    });
   }
 });
 
@@ -33888,7 +34648,7 @@ var require_light = __commonJS({
 
 // src/action.ts
 import os13 from "node:os";
-import path20 from "node:path";
+import path25 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -34442,26 +35202,8 @@ function group(name, fn) {
 }
 
 // src/action/context.ts
+init_errors();
 import { readFile } from "node:fs/promises";
-
-// src/util/errors.ts
-var UserError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "UserError";
-  }
-};
-function errorMessage(e) {
-  if (e instanceof Error) return e.message;
-  if (typeof e === "string") return e;
-  try {
-    return JSON.stringify(e);
-  } catch {
-    return String(e);
-  }
-}
-
-// src/action/context.ts
 function pullRequestOf(ctx) {
   const pr = ctx.payload.pull_request;
   return pr && typeof pr.number === "number" && pr.head?.sha && pr.base?.sha ? pr : void 0;
@@ -34570,139 +35312,2146 @@ function parseDurationS(text2) {
   return seconds > 0 ? seconds : void 0;
 }
 
-// src/action/inputs.ts
-var FAIL_ON = ["regression", "inconclusive", "never"];
-var MODES = ["benchmark", "comment"];
-function parseInputs(read) {
-  const text2 = (name) => read(name).trim() || void 0;
-  const list = (name) => read(name).split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
-  const comment = bool(read, "comment", true);
-  const token = text2("github-token");
-  const inputs = {
-    mode: choice(read, "mode", MODES, "benchmark"),
-    repo: text2("repo"),
-    baseRef: text2("base-ref"),
-    headRef: text2("head-ref"),
-    baseBinDir: text2("base-bin-dir"),
-    headBinDir: text2("head-bin-dir"),
-    patches: list("patches"),
-    workloads: list("workloads"),
-    rounds: optionalNumber(read, "rounds", { integer: true, min: 1 }),
-    maxRounds: optionalNumber(read, "max-rounds", { integer: true, min: 1 }),
-    timeBudgetS: optionalDuration(read, "time-budget"),
-    duration: optionalNumber(read, "duration", { integer: true, min: 1 }),
-    alpha: optionalNumber(read, "alpha", { min: 0, max: 1, exclusive: true }) ?? 0.05,
-    threshold: optionalNumber(read, "threshold", { min: 0, max: 100, exclusive: true }) ?? 2,
-    failOn: choice(read, "fail-on", FAIL_ON, "regression"),
-    comment,
-    commentId: text2("comment-id") ?? "default",
-    commitStatus: bool(read, "commit-status", true),
-    prNumber: optionalNumber(read, "pr-number", { integer: true, min: 1 }),
-    githubToken: token,
-    resultsDir: text2("results-dir") ?? "pgperf-results",
-    runAs: text2("run-as"),
-    cacheDir: text2("cache-dir"),
-    buildOptions: read("build-options").split("\n").map((s) => s.trim()).filter(Boolean)
-  };
-  if (!/^[A-Za-z0-9._-]+$/.test(inputs.commentId)) {
-    throw new UserError(
-      `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`
-    );
-  }
-  if (!token && (inputs.comment || inputs.commitStatus)) {
-    throw new UserError(
-      "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false"
-    );
-  }
-  if (Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
-    throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
-  }
-  if (inputs.baseBinDir) {
-    const building = [
-      ["patches", inputs.patches.length > 0],
-      ["build-options", inputs.buildOptions.length > 0],
-      ["repo", inputs.repo !== void 0]
-    ].filter(([, set2]) => set2);
-    if (building.length > 0) {
-      throw new UserError(
-        `input '${building[0][0]}' builds PostgreSQL, but 'base-bin-dir' and 'head-bin-dir' give pre-built installs: remove '${building.map(([n]) => n).join("', '")}' or the bin-dir inputs`
-      );
+// src/pipeline/stored-baseline.ts
+import { stat as stat2 } from "node:fs/promises";
+import path10 from "node:path";
+
+// src/compare/adaptive.ts
+init_types();
+
+// src/stats/normal-cdf.ts
+function normalCdf(z3) {
+  if (Number.isNaN(z3)) return Number.NaN;
+  const y = Math.abs(z3);
+  if (y <= SMALL_LIMIT) {
+    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
+    let num3 = A[4] * zsq;
+    let den = zsq;
+    for (let i = 0; i < 3; i++) {
+      num3 = (num3 + A[i]) * zsq;
+      den = (den + B[i]) * zsq;
     }
+    return 0.5 + z3 * (num3 + A[3]) / (den + B[3]);
   }
-  for (const [name, value] of [
-    ["base-ref", inputs.baseRef],
-    ["head-ref", inputs.headRef]
-  ]) {
-    if (value !== void 0 && !/^[A-Za-z0-9][A-Za-z0-9._/@^~-]*$/.test(value)) {
-      throw new UserError(
-        `input '${name}' must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value}'`
-      );
+  let tail2;
+  if (y <= MEDIUM_LIMIT) {
+    let num3 = C[8] * y;
+    let den = y;
+    for (let i = 0; i < 7; i++) {
+      num3 = (num3 + C[i]) * y;
+      den = (den + D[i]) * y;
     }
+    tail2 = gaussianFactor(y) * ((num3 + C[7]) / (den + D[7]));
+  } else if (y < UNDERFLOW_LIMIT) {
+    const xsq = 1 / (y * y);
+    let num3 = P[5] * xsq;
+    let den = xsq;
+    for (let i = 0; i < 4; i++) {
+      num3 = (num3 + P[i]) * xsq;
+      den = (den + Q[i]) * xsq;
+    }
+    const r = xsq * (num3 + P[4]) / (den + Q[4]);
+    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
+  } else {
+    tail2 = 0;
   }
-  for (const w of inputs.workloads) {
-    if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
-  }
-  return inputs;
+  return z3 > 0 ? 1 - tail2 : tail2;
 }
-function choice(read, name, allowed, fallback) {
-  const value = read(name).trim();
-  if (value === "") return fallback;
-  if (!allowed.includes(value)) {
-    throw new UserError(`input '${name}' must be one of ${allowed.join(", ")}, got '${value}'`);
+function gaussianFactor(y) {
+  const s = Math.trunc(y * 16) / 16;
+  const del = (y - s) * (y + s);
+  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
+}
+var SMALL_LIMIT = 0.67448975;
+var MEDIUM_LIMIT = Math.sqrt(32);
+var UNDERFLOW_LIMIT = 37.5193;
+var INV_SQRT_2PI = 0.3989422804014327;
+var A = [
+  2.2352520354606837,
+  161.02823106855587,
+  1067.6894854603709,
+  18154.98125334356,
+  0.06568233791820745
+];
+var B = [
+  47.202581904688245,
+  976.0985517377767,
+  10260.932208618979,
+  45507.78933502673
+];
+var C = [
+  0.39894151208813466,
+  8.883149794388377,
+  93.50665613217785,
+  597.2702763948002,
+  2494.5375852903726,
+  6848.190450536283,
+  11602.65143764735,
+  9842.714838383978,
+  10765576773720192e-24
+];
+var D = [
+  22.266688044328117,
+  235.387901782625,
+  1519.3775994075547,
+  6485.558298266761,
+  18615.571640885097,
+  34900.95272114598,
+  38912.00328609327,
+  19685.429676859992
+];
+var P = [
+  0.215898534057957,
+  0.12740116116024736,
+  0.022235277870649807,
+  0.0014216191932278934,
+  29112874951168793e-21,
+  0.023073441764940174
+];
+var Q = [
+  1.284260096144911,
+  0.4682382124808651,
+  0.06598813786892856,
+  0.0037823963320275824,
+  7297515550839662e-20
+];
+
+// src/stats/normal-quantile.ts
+function normalQuantile(p) {
+  if (!(p >= 0 && p <= 1)) return Number.NaN;
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  const q = p - 0.5;
+  if (Math.abs(q) <= CENTRAL_SPLIT) {
+    const r2 = CENTRAL_CONST - q * q;
+    return q * horner(A2, r2) / horner(B2, r2);
   }
+  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
+  let z3;
+  if (r <= TAIL_SPLIT) {
+    r -= 1.6;
+    z3 = horner(C2, r) / horner(D2, r);
+  } else {
+    r -= TAIL_SPLIT;
+    z3 = horner(E, r) / horner(F, r);
+  }
+  return q < 0 ? -z3 : z3;
+}
+function horner(c, x) {
+  let value = 0;
+  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
   return value;
 }
-function bool(read, name, fallback) {
-  const value = read(name).trim().toLowerCase();
-  if (value === "") return fallback;
-  if (value === "true") return true;
-  if (value === "false") return false;
-  throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
+var CENTRAL_SPLIT = 0.425;
+var CENTRAL_CONST = 0.180625;
+var TAIL_SPLIT = 5;
+var A2 = [
+  3.3871328727963665,
+  133.14166789178438,
+  1971.5909503065513,
+  13731.69376550946,
+  45921.95393154987,
+  67265.7709270087,
+  33430.57558358813,
+  2509.0809287301227
+];
+var B2 = [
+  1,
+  42.31333070160091,
+  687.1870074920579,
+  5394.196021424751,
+  21213.794301586597,
+  39307.89580009271,
+  28729.085735721943,
+  5226.495278852854
+];
+var C2 = [
+  1.4234371107496835,
+  4.630337846156546,
+  5.769497221460691,
+  3.6478483247632045,
+  1.2704582524523684,
+  0.2417807251774506,
+  0.022723844989269184,
+  7745450142783414e-19
+];
+var D2 = [
+  1,
+  2.053191626637759,
+  1.6763848301838038,
+  0.6897673349851,
+  0.14810397642748008,
+  0.015198666563616457,
+  5475938084995345e-19,
+  10507500716444169e-25
+];
+var E = [
+  6.657904643501103,
+  5.463784911164114,
+  1.7848265399172913,
+  0.29656057182850487,
+  0.026532189526576124,
+  0.0012426609473880784,
+  27115555687434876e-21,
+  20103343992922881e-23
+];
+var F = [
+  1,
+  0.599832206555888,
+  0.1369298809227358,
+  0.014875361290850615,
+  7868691311456133e-19,
+  18463183175100548e-21,
+  1421511758316446e-22,
+  20442631033899397e-31
+];
+
+// src/stats/alpha-spending.ts
+function alphaSpent(spending, alpha, t) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(t >= 0 && t <= 1)) throw new RangeError(`the information fraction must be in [0, 1], got ${t}`);
+  if (t === 0) return 0;
+  if (t === 1) return alpha;
+  switch (spending) {
+    case "obrien-fleming":
+      return 2 - 2 * normalCdf(normalQuantile(1 - alpha / 2) / Math.sqrt(t));
+    case "pocock":
+      return alpha * Math.log(1 + (Math.E - 1) * t);
+  }
 }
-function optionalNumber(read, name, rule) {
-  const raw = read(name).trim();
-  if (raw === "") return void 0;
-  const n = Number(raw);
-  const low = rule.min === void 0 || (rule.exclusive ? n > rule.min : n >= rule.min);
-  const high = rule.max === void 0 || (rule.exclusive ? n < rule.max : n <= rule.max);
-  if (raw === "" || !Number.isFinite(n) || rule.integer && !Number.isInteger(n) || !low || !high) {
-    const kind = rule.integer ? "a whole number" : "a number";
-    const range = rule.max !== void 0 ? ` between ${rule.min} and ${rule.max}${rule.exclusive ? " (exclusive)" : ""}` : rule.min !== void 0 ? ` >= ${rule.min}` : "";
-    throw new UserError(`input '${name}' must be ${kind}${range}, got '${raw}'`);
+var SPENDING_FUNCTIONS = ["obrien-fleming", "pocock"];
+function perLookLevels(spending, alpha, fractions) {
+  let previous = 0;
+  let spent = 0;
+  return fractions.map((t) => {
+    if (!(t > previous && t <= 1)) {
+      throw new RangeError(
+        `information fractions must increase within (0, 1], got [${fractions.join(", ")}]`
+      );
+    }
+    previous = t;
+    const cumulative = alphaSpent(spending, alpha, t);
+    const level = cumulative - spent;
+    spent = cumulative;
+    return level;
+  });
+}
+
+// src/results/metrics.ts
+var METRICS = {
+  tps: { label: "TPS", unit: "tx/s", better: "higher" },
+  qps: { label: "QPS", unit: "queries/s", better: "higher" },
+  latencyAvgMs: { label: "latency avg", unit: "ms", better: "lower" },
+  latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
+  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" }
+};
+var PRIMARY_METRIC = "tps";
+
+// src/compare/analysis.ts
+init_types();
+
+// node_modules/simple-statistics/dist/simple-statistics.mjs
+function sum(x) {
+  if (x.length === 0) {
+    return 0;
+  }
+  var sum2 = x[0];
+  var correction = 0;
+  var transition;
+  if (typeof sum2 !== "number") {
+    return Number.NaN;
+  }
+  for (var i = 1; i < x.length; i++) {
+    if (typeof x[i] !== "number") {
+      return Number.NaN;
+    }
+    transition = sum2 + x[i];
+    if (Math.abs(sum2) >= Math.abs(x[i])) {
+      correction += sum2 - transition + x[i];
+    } else {
+      correction += x[i] - transition + sum2;
+    }
+    sum2 = transition;
+  }
+  return sum2 + correction;
+}
+function mean(x) {
+  if (x.length === 0) {
+    throw new Error("mean requires at least one data point");
+  }
+  return sum(x) / x.length;
+}
+function sumNthPowerDeviations(x, n) {
+  var meanValue = mean(x);
+  var sum2 = 0;
+  var tempValue;
+  var i;
+  if (n === 2) {
+    for (i = 0; i < x.length; i++) {
+      tempValue = x[i] - meanValue;
+      sum2 += tempValue * tempValue;
+    }
+  } else {
+    for (i = 0; i < x.length; i++) {
+      sum2 += Math.pow(x[i] - meanValue, n);
+    }
+  }
+  return sum2;
+}
+function sampleVariance(x) {
+  if (x.length < 2) {
+    throw new Error("sampleVariance requires at least two data points");
+  }
+  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
+  var besselsCorrection = x.length - 1;
+  return sumSquaredDeviationsValue / besselsCorrection;
+}
+function sampleStandardDeviation(x) {
+  var sampleVarianceX = sampleVariance(x);
+  return Math.sqrt(sampleVarianceX);
+}
+function quantileSorted(x, p) {
+  var idx = (x.length - 1) * p;
+  if (x.length === 0) {
+    throw new Error("quantile requires at least one data point.");
+  } else if (p < 0 || p > 1) {
+    throw new Error("quantiles must be between 0 and 1");
+  } else if (p === 1) {
+    return x[x.length - 1];
+  } else if (p === 0) {
+    return x[0];
+  } else if (idx % 1 !== 0) {
+    var lower = Math.floor(idx);
+    var upper = Math.ceil(idx);
+    var fraction = idx - lower;
+    return x[lower] + fraction * (x[upper] - x[lower]);
+  } else {
+    return x[idx];
+  }
+}
+function quickselect(arr, k, left, right) {
+  left = left || 0;
+  right = right || arr.length - 1;
+  while (right > left) {
+    if (right - left > 600) {
+      var n = right - left + 1;
+      var m = k - left + 1;
+      var z3 = Math.log(n);
+      var s = 0.5 * Math.exp(2 * z3 / 3);
+      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
+      if (m - n / 2 < 0) {
+        sd *= -1;
+      }
+      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
+      var newRight = Math.min(
+        right,
+        Math.floor(k + (n - m) * s / n + sd)
+      );
+      quickselect(arr, k, newLeft, newRight);
+    }
+    var t = arr[k];
+    var i = left;
+    var j = right;
+    swap(arr, left, k);
+    if (arr[right] > t) {
+      swap(arr, left, right);
+    }
+    while (i < j) {
+      swap(arr, i, j);
+      i++;
+      j--;
+      while (arr[i] < t) {
+        i++;
+      }
+      while (arr[j] > t) {
+        j--;
+      }
+    }
+    if (arr[left] === t) {
+      swap(arr, left, j);
+    } else {
+      j++;
+      swap(arr, j, right);
+    }
+    if (j <= k) {
+      left = j + 1;
+    }
+    if (k <= j) {
+      right = j - 1;
+    }
+  }
+}
+function swap(arr, i, j) {
+  var tmp = arr[i];
+  arr[i] = arr[j];
+  arr[j] = tmp;
+}
+function quantile(x, p) {
+  var copy = x.slice();
+  if (Array.isArray(p)) {
+    multiQuantileSelect(copy, p);
+    var results = [];
+    for (var i = 0; i < p.length; i++) {
+      results[i] = quantileSorted(copy, p[i]);
+    }
+    return results;
+  } else {
+    var idx = quantileIndex(copy.length, p);
+    quantileSelect(copy, idx, 0, copy.length - 1);
+    return quantileSorted(copy, p);
+  }
+}
+function quantileSelect(arr, k, left, right) {
+  if (k % 1 === 0) {
+    quickselect(arr, k, left, right);
+  } else {
+    k = Math.floor(k);
+    quickselect(arr, k, left, right);
+    quickselect(arr, k + 1, k + 1, right);
+  }
+}
+function multiQuantileSelect(arr, p) {
+  var positions = /* @__PURE__ */ new Set();
+  for (var i = 0; i < p.length; i++) {
+    var idx = quantileIndex(arr.length, p[i]);
+    positions.add(Math.floor(idx));
+    positions.add(Math.ceil(idx));
+  }
+  var indices = Array.from(positions).sort(compare);
+  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
+}
+function multiselect(arr, indices, lo, hi, left, right) {
+  if (lo > hi) {
+    return;
+  }
+  var mid = lo + hi >> 1;
+  quickselect(arr, indices[mid], left, right);
+  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
+  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
+}
+function compare(a, b) {
+  return a - b;
+}
+function quantileIndex(len, p) {
+  var idx = (len - 1) * p;
+  if (p === 1) {
+    return len - 1;
+  } else if (p === 0) {
+    return 0;
+  } else if (idx % 1 !== 0) {
+    return idx;
+  } else {
+    return idx;
+  }
+}
+function median(x) {
+  return +quantile(x, 0.5);
+}
+function medianAbsoluteDeviation(x) {
+  var medianValue = median(x);
+  var medianAbsoluteDeviations = [];
+  for (var i = 0; i < x.length; i++) {
+    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
+  }
+  return median(medianAbsoluteDeviations);
+}
+var BayesianClassifier = function BayesianClassifier2() {
+  this.totalCount = 0;
+  this.data = {};
+};
+BayesianClassifier.prototype.train = function train(item, category) {
+  if (!this.data[category]) {
+    this.data[category] = {};
+  }
+  for (var k in item) {
+    var v = item[k];
+    if (this.data[category][k] === void 0) {
+      this.data[category][k] = {};
+    }
+    if (this.data[category][k][v] === void 0) {
+      this.data[category][k][v] = 0;
+    }
+    this.data[category][k][v]++;
+  }
+  this.totalCount++;
+};
+BayesianClassifier.prototype.score = function score(item) {
+  var odds = {};
+  var category;
+  for (var k in item) {
+    var v = item[k];
+    for (category in this.data) {
+      if (odds[category] === void 0) {
+        odds[category] = {};
+      }
+      if (this.data[category][k]) {
+        odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
+      } else {
+        odds[category][k + "_" + v] = 0;
+      }
+    }
+  }
+  var oddsSums = {};
+  for (category in odds) {
+    oddsSums[category] = 0;
+    for (var combination in odds[category]) {
+      oddsSums[category] += odds[category][combination];
+    }
+  }
+  return oddsSums;
+};
+var COEFFICIENTS = [
+  0.9999999999999971,
+  57.15623566586292,
+  -59.59796035547549,
+  14.136097974741746,
+  -0.4919138160976202,
+  3399464998481189e-20,
+  4652362892704858e-20,
+  -9837447530487956e-20,
+  1580887032249125e-19,
+  -21026444172410488e-20,
+  21743961811521265e-20,
+  -1643181065367639e-19,
+  8441822398385275e-20,
+  -26190838401581408e-21,
+  36899182659531625e-22
+];
+var g = 607 / 128;
+var LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
+function gammaln(n) {
+  if (n <= 0) {
+    return Number.POSITIVE_INFINITY;
+  }
+  n--;
+  var a = COEFFICIENTS[0];
+  for (var i = 1; i < 15; i++) {
+    a += COEFFICIENTS[i] / (n + i);
+  }
+  var tmp = g + 0.5 + n;
+  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
+}
+var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
+function cumulativeDistribution(z3) {
+  var sum2 = z3;
+  var tmp = z3;
+  for (var i = 1; i < 30; i++) {
+    tmp *= z3 * z3 / (2 * i + 1);
+    sum2 += tmp;
+  }
+  return Math.round((0.5 + sum2 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
+}
+var standardNormalTable = [];
+for (z = 0; z <= 3.09; z += 0.01) {
+  standardNormalTable.push(cumulativeDistribution(z));
+}
+var z;
+var SQRT_2PI = Math.sqrt(2 * Math.PI);
+var PerceptronModel = function PerceptronModel2() {
+  this.weights = [];
+  this.bias = 0;
+};
+PerceptronModel.prototype.predict = function predict(features) {
+  if (features.length !== this.weights.length) {
+    return null;
+  }
+  var score2 = 0;
+  for (var i = 0; i < this.weights.length; i++) {
+    score2 += this.weights[i] * features[i];
+  }
+  score2 += this.bias;
+  if (score2 > 0) {
+    return 1;
+  } else {
+    return 0;
+  }
+};
+PerceptronModel.prototype.train = function train2(features, label) {
+  if (label !== 0 && label !== 1) {
+    return null;
+  }
+  if (features.length !== this.weights.length) {
+    this.weights = features.slice();
+    this.bias = 1;
+  }
+  var prediction = this.predict(features);
+  if (typeof prediction === "number" && prediction !== label) {
+    var gradient = label - prediction;
+    for (var i = 0; i < this.weights.length; i++) {
+      this.weights[i] += gradient * features[i];
+    }
+    this.bias += gradient;
+  }
+  return this;
+};
+
+// src/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running;
+  });
+  return adjusted;
+}
+
+// src/stats/robust-log-spread.ts
+function robustLogSpread(values) {
+  if (values.length < 2) return 0;
+  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
+}
+var MAD_TO_SD = 1.4826;
+
+// src/compare/cell-runs.ts
+init_types();
+function collectCellRuns(samples, metric, value = "final") {
+  const cells = /* @__PURE__ */ new Map();
+  const attempts = /* @__PURE__ */ new Map();
+  for (const s of samples) {
+    const id = cellId(s);
+    let arms = cells.get(id);
+    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
+    let runs = arms.get(s.arm);
+    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
+    if (s.status !== "ok") {
+      runs.failed++;
+      continue;
+    }
+    const key = `${id}\0${s.arm}\0${s.round}`;
+    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
+    attempts.set(key, s.attempt);
+    runs.byRound.set(s.round, runValue(s, metric, value));
+  }
+  return cells;
+}
+function runValue(sample, metric, value = "final") {
+  if (value === "progress-median" && metric === "tps") {
+    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
+    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
+  }
+  return sample.metrics[metric] ?? Number.NaN;
+}
+var PROGRESS_SKIP_SECONDS = 1;
+var PROGRESS_MIN_POINTS = 3;
+function documentCells(result) {
+  const seen = /* @__PURE__ */ new Set();
+  const cells = [];
+  for (const c of [...result.plan.cells, ...result.samples]) {
+    const id = cellId(c);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    cells.push({ workload: c.workload, clients: c.clients });
+  }
+  return cells;
+}
+function runValues(runs) {
+  if (!runs) return [];
+  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+}
+
+// src/compare/defaults.ts
+var DEFAULT_ALPHA = 0.05;
+var DEFAULT_THRESHOLD_PCT = 2;
+var REPORT_LEVEL = 0.95;
+var EQUIVALENCE_LEVEL = 0.9;
+var MIN_RUNS_PER_ARM = 2;
+var BOOTSTRAP_MIN_RUNS = 10;
+var DEFAULT_COLLAPSE_FRACTION = 0.2;
+var DEFAULT_ASSUMED_NOISE_CV_PCT = 2;
+var DEFAULT_POWER = 0.8;
+var PCT_TOLERANCE = 1e-9;
+
+// src/compare/curve.ts
+function curveSummary(arm, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
+  const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
+  if (curve.length === 0) return null;
+  let peak = curve[0];
+  for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
+  const floor = (1 - collapseFraction) * peak.medianTps;
+  const collapse = curve.find((p) => p.clients > peak.clients && p.medianTps < floor);
+  return {
+    arm,
+    points: curve,
+    peakTps: peak.medianTps,
+    peakClients: peak.clients,
+    collapseClients: collapse?.clients ?? null
+  };
+}
+function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
+  const tol = tolerancePct / 100;
+  const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
+  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
+  const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
+  const state = (c, clients) => {
+    const v = at(c, clients);
+    if (v === void 0 || clients <= c.peakClients) return v === void 0 ? null : "standing";
+    if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
+    if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
+    return "unclear";
+  };
+  const collapseMoved = base.points.some((p) => {
+    const b = state(base, p.clients);
+    const h = state(head, p.clients);
+    return b === "collapsed" && h === "standing" || b === "standing" && h === "collapsed";
+  });
+  return {
+    workload,
+    collapseFraction,
+    base,
+    head,
+    peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
+    tolerancePct,
+    peakMoved,
+    collapseMoved
+  };
+}
+
+// src/compare/format.ts
+function formatPct(pct4, decimals = 2) {
+  const text2 = Math.abs(pct4).toFixed(decimals);
+  if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
+  return `${pct4 < 0 ? "-" : "+"}${text2}%`;
+}
+function formatPctInterval(lower, upper) {
+  return `[${formatPct(lower)}, ${formatPct(upper)}]`;
+}
+function formatP(p) {
+  if (p >= 0.9995) return "1";
+  if (p >= 1e-3) return String(Number(p.toPrecision(2)));
+  return p.toExponential(1);
+}
+function formatLevel(level) {
+  return `${Number((level * 100).toFixed(1))}%`;
+}
+function formatDeltaCi(cell) {
+  if (cell.deltaPct === null || !cell.ci95) return void 0;
+  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
+  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
+}
+function formatPAdjusted(cell) {
+  return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
+}
+
+// src/compare/overall.ts
+function overallVerdict(items) {
+  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
+  const regressed = ids((v) => v === "regression" || v === "mixed");
+  const improved = ids((v) => v === "improvement" || v === "mixed");
+  if (regressed.length > 0 && improved.length > 0) {
+    return {
+      verdict: "mixed",
+      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
+    };
+  }
+  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
+  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
+  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
+    return { verdict: "no-change", deciding: items.map((i) => i.id) };
+  }
+  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
+}
+
+// src/compare/power.ts
+init_types();
+
+// src/stats/binomial-coefficient.ts
+function binomialCoefficient(n, k) {
+  if (k < 0 || k > n) return 0;
+  const small = Math.min(k, n - k);
+  let c = 1;
+  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
+  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
+}
+
+// src/stats/min-achievable-p.ts
+function minAchievableP(m, n) {
+  if (m < 1 || n < 1) return 1;
+  return Math.min(1, 2 / binomialCoefficient(m + n, m));
+}
+
+// src/stats/log-beta.ts
+function logBeta(a, b) {
+  const p = Math.min(a, b);
+  const q = Math.max(a, b);
+  if (!(p > 0)) return Number.NaN;
+  if (p >= STIRLING_MIN) {
+    const corr = stirlingCorrection(p) + stirlingCorrection(q) - stirlingCorrection(p + q);
+    return -0.5 * Math.log(q) + LN_SQRT_2PI + corr + (p - 0.5) * Math.log(p / (p + q)) + q * Math.log1p(-p / (p + q));
+  }
+  if (q >= STIRLING_MIN) {
+    const corr = stirlingCorrection(q) - stirlingCorrection(p + q);
+    return gammaln(p) + corr + p - p * Math.log(p + q) + (q - 0.5) * Math.log1p(-p / (p + q));
+  }
+  return gammaln(p) + gammaln(q) - gammaln(p + q);
+}
+function stirlingCorrection(x) {
+  const inv2 = 1 / (x * x);
+  let sum2 = 0;
+  for (let k = STIRLING_SERIES.length - 1; k >= 0; k--) sum2 = sum2 * inv2 + STIRLING_SERIES[k];
+  return sum2 / x;
+}
+var STIRLING_MIN = 10;
+var LN_SQRT_2PI = 0.9189385332046728;
+var STIRLING_SERIES = [1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156];
+
+// src/stats/regularized-incomplete-beta.ts
+function regularizedIncompleteBeta(x, a, b, complement = 1 - x) {
+  if (!(x >= 0 && x <= 1 && a > 0 && b > 0)) return Number.NaN;
+  if (x === 0 || complement === 0) return x === 0 ? 0 : 1;
+  if (x > (a + 1) / (a + b + 2)) return 1 - lowerTail(complement, b, a, x);
+  return lowerTail(x, a, b, complement);
+}
+function lowerTail(x, a, b, y) {
+  const logFront = a * Math.log(x) + b * Math.log(y) - logBeta(a, b);
+  return Math.exp(logFront) / a * continuedFraction(x, a, b);
+}
+function continuedFraction(x, a, b) {
+  const qab = a + b;
+  const qap = a + 1;
+  const qam = a - 1;
+  let c = 1;
+  let d = guard(1 - qab * x / qap);
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= MAX_ITERATIONS; m++) {
+    const m2 = 2 * m;
+    let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+    d = 1 / guard(1 + aa * d);
+    c = guard(1 + aa / c);
+    h *= d * c;
+    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+    d = 1 / guard(1 + aa * d);
+    c = guard(1 + aa / c);
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < EPSILON) break;
+  }
+  return h;
+}
+function guard(v) {
+  return Math.abs(v) < TINY ? TINY : v;
+}
+var MAX_ITERATIONS = 1e4;
+var EPSILON = 1e-16;
+var TINY = 1e-300;
+
+// src/stats/student-t-cdf.ts
+function studentTCdf(t, df) {
+  if (Number.isNaN(t) || !(df > 0)) return Number.NaN;
+  if (!Number.isFinite(t)) return t > 0 ? 1 : 0;
+  const t2 = t * t;
+  const lower = 0.5 * regularizedIncompleteBeta(df / (df + t2), df / 2, 0.5, t2 / (df + t2));
+  return t > 0 ? 1 - lower : lower;
+}
+
+// src/stats/student-t-quantile.ts
+function studentTQuantile(p, df) {
+  if (!(p >= 0 && p <= 1) || !(df > 0)) return Number.NaN;
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  if (p === 0.5) return 0;
+  const tail2 = Math.min(p, 1 - p);
+  const z3 = -normalQuantile(tail2);
+  let lo = z3;
+  let hi = Math.max(2 * z3, 1);
+  while (studentTCdf(-hi, df) > tail2 && hi < Number.MAX_VALUE / 2) {
+    lo = hi;
+    hi *= 2;
+  }
+  const z32 = z3 * z3 * z3;
+  let t = clamp(z3 + (z32 + z3) / (4 * df) + (5 * z32 * z3 * z3 + 16 * z32 + 3 * z3) / (96 * df * df), lo, hi);
+  const logDensityConst = gammaln((df + 1) / 2) - gammaln(df / 2) - 0.5 * Math.log(df * Math.PI);
+  for (let i = 0; i < MAX_ITERATIONS2; i++) {
+    const f = studentTCdf(-t, df);
+    if (f > tail2) lo = t;
+    else hi = t;
+    const density = Math.exp(logDensityConst - (df + 1) / 2 * Math.log1p(t * t / df));
+    let next = t + (Math.log(f) - Math.log(tail2)) * f / density;
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
+    const converged = Math.abs(next - t) <= TOLERANCE * t;
+    t = next;
+    if (converged || hi - lo <= TOLERANCE * t) break;
+  }
+  return p < 0.5 ? -t : t;
+}
+function clamp(v, lo, hi) {
+  return Math.min(Math.max(v, lo), hi);
+}
+var MAX_ITERATIONS2 = 200;
+var TOLERANCE = 1e-15;
+
+// src/stats/midranks.ts
+function midranks(values) {
+  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
+  const ranks = new Array(values.length);
+  const tieSizes = [];
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && values[order[end]] === values[order[start]]) end++;
+    const rank = (start + 1 + end) / 2;
+    for (let k = start; k < end; k++) ranks[order[k]] = rank;
+    tieSizes.push(end - start);
+    start = end;
+  }
+  return { ranks, tieSizes };
+}
+
+// src/stats/signed-rank-null-counts.ts
+function signedRankNullCounts(doubledRanks) {
+  const noTies = doubledRanks.every((r, i) => r === 2 * (i + 1));
+  const n = doubledRanks.length;
+  if (noTies) {
+    const cached2 = cache.get(n);
+    if (cached2) return cached2;
+  }
+  let total = 0;
+  for (const r of doubledRanks) {
+    if (!Number.isInteger(r) || r < 1)
+      throw new RangeError(`doubled ranks must be positive integers, got ${r}`);
+    total += r;
+  }
+  const counts = new Float64Array(total + 1);
+  counts[0] = 1;
+  let reach = 0;
+  for (const r of doubledRanks) {
+    for (let s = reach; s >= 0; s--) if (counts[s] !== 0) counts[s + r] = counts[s + r] + counts[s];
+    reach += r;
+  }
+  if (noTies) cache.set(n, counts);
+  return counts;
+}
+var cache = /* @__PURE__ */ new Map();
+
+// src/stats/wilcoxon-signed-rank.ts
+function wilcoxonSignedRank(d) {
+  const nonzero = d.filter((x) => x !== 0);
+  const n = nonzero.length;
+  const zeros = d.length - n;
+  if (n === 0) return { tPlus: 0, n, zeros, ties: false, p: 1, method: "exact" };
+  const { ranks, tieSizes } = midranks(nonzero.map(Math.abs));
+  const ties = tieSizes.some((t) => t > 1);
+  let doubledPlus = 0;
+  nonzero.forEach((x, i) => {
+    if (x > 0) doubledPlus += 2 * ranks[i];
+  });
+  const doubledRanks = ties ? ranks.map((r) => 2 * r) : Array.from({ length: n }, (_, i) => 2 * (i + 1));
+  const counts = signedRankNullCounts(doubledRanks);
+  const totalDoubled = counts.length - 1;
+  const observed = Math.abs(2 * doubledPlus - totalDoubled);
+  let extreme = 0;
+  for (let s = 0; s <= totalDoubled; s++)
+    if (Math.abs(2 * s - totalDoubled) >= observed - 1e-9) extreme += counts[s];
+  return {
+    tPlus: doubledPlus / 2,
+    n,
+    zeros,
+    ties,
+    p: Math.min(1, extreme / 2 ** n),
+    method: ties ? "exact-conditional" : "exact"
+  };
+}
+function signedRankMinP(n) {
+  return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
+}
+
+// src/compare/power.ts
+function minRoundsFor(test, cells, alpha) {
+  let n = 1;
+  while (Math.max(1, cells) * minPFor(test, n) >= alpha) n++;
+  return n;
+}
+function pairedMinRounds(cells, alpha) {
+  let n = 1;
+  while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
+  return n;
+}
+function minPFor(test, n) {
+  const unpaired = minAchievableP(n, n);
+  return test === "mann-whitney" ? unpaired : Math.min(unpaired, signedRankMinP(n));
+}
+function checkPlan(input2) {
+  const alpha = input2.alpha ?? DEFAULT_ALPHA;
+  const testAlpha = alpha;
+  const test = input2.test ?? "signed-rank";
+  const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const noiseAssumed = input2.noiseCvPct === void 0 || input2.noiseCvPct === null;
+  const noiseCvPct = input2.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
+  const cells = Math.max(1, input2.cells);
+  const minAdjustedP = Math.min(1, cells * minPFor(test, input2.rounds));
+  const minRounds = minRoundsFor(test, cells, testAlpha);
+  const recommendedRounds = recommendRounds({
+    test,
+    noiseCvPct,
+    thresholdPct,
+    cells,
+    alpha: testAlpha,
+    power: input2.power ?? DEFAULT_POWER
+  });
+  const warnings = [];
+  const canReachAlpha = minAdjustedP < testAlpha;
+  if (!canReachAlpha) {
+    warnings.push(
+      `${input2.rounds} rounds per arm over ${cells} cells can never reach significance after Holm (smallest possible adjusted p ${formatP(minAdjustedP)} \u2265 \u03B1 ${formatP(testAlpha)}); plan at least ${minRounds} rounds`
+    );
+  }
+  if (recommendedRounds > input2.rounds) {
+    warnings.push(
+      `with ${noiseCvPct.toFixed(1)}% run-to-run noise (${noiseAssumed ? "assumed" : "measured"}), detecting a ${thresholdPct}% change over ${cells} cells with ${Math.round((input2.power ?? DEFAULT_POWER) * 100)}% power needs about ${recommendedRounds} rounds; ${input2.rounds} planned`
+    );
+  }
+  return {
+    testAlpha,
+    minAdjustedP,
+    canReachAlpha,
+    minRounds,
+    recommendedRounds,
+    noiseCvPct,
+    noiseAssumed,
+    warnings
+  };
+}
+function recommendRounds(input2) {
+  const { noiseCvPct, thresholdPct, cells, alpha, power } = input2;
+  const test = input2.test ?? "signed-rank";
+  const sigma = Math.log1p(noiseCvPct / 100);
+  const effect = Math.log1p(thresholdPct / 100);
+  let n = minRoundsFor(test, cells, alpha);
+  if (!(sigma > 0)) return n;
+  for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
+    const df = test === "mann-whitney" ? 2 * n - 2 : n - 1;
+    const noncentrality = effect / (sigma * Math.sqrt(2 / n)) * Math.sqrt(MWU_EFFICIENCY);
+    const critical = studentTQuantile(1 - alpha / (2 * cells), df);
+    if (studentTCdf(noncentrality - critical, df) >= power) break;
   }
   return n;
 }
-function optionalDuration(read, name) {
-  const raw = read(name).trim();
-  if (raw === "") return void 0;
-  const seconds = parseDurationS(raw);
-  if (seconds === void 0) {
-    throw new UserError(`input '${name}' must be a duration such as 45m, 1h or 900s, got '${raw}'`);
+function measuredNoiseCvPct(result, metric) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const s of result.samples) {
+    const value = s.metrics[metric];
+    if (s.status !== "ok" || value === void 0 || !(Number.isFinite(value) && value > 0)) continue;
+    const key = `${cellId(s)}\0${s.arm}`;
+    const list = groups2.get(key) ?? [];
+    list.push(value);
+    groups2.set(key, list);
   }
-  return seconds;
+  const spreads = [...groups2.values()].filter((v) => v.length >= 3).map(robustLogSpread);
+  if (spreads.length === 0) return null;
+  spreads.sort((a, b) => a - b);
+  const mid = spreads.length >> 1;
+  const spread = spreads.length % 2 === 1 ? spreads[mid] : (spreads[mid - 1] + spreads[mid]) / 2;
+  return 100 * Math.expm1(spread);
+}
+var MWU_EFFICIENCY = 3 / Math.PI;
+var MAX_RECOMMENDED_ROUNDS = 1e3;
+
+// src/stats/t-inference.ts
+function tInference(estimate, se, df, level) {
+  if (se === 0) {
+    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
+    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
+  }
+  const t = estimate / se;
+  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
+  return {
+    t,
+    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
+    lower: estimate - margin,
+    upper: estimate + margin
+  };
 }
 
-// src/build/build.ts
-import { mkdir as mkdir4, readdir as readdir4, readFile as readFile7, rm as rm6, writeFile as writeFile4 } from "node:fs/promises";
-import os9 from "node:os";
+// src/stats/one-sample-t.ts
+function oneSampleT(values, level = 0.95) {
+  const n = values.length;
+  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const estimate = mean(values);
+  const se = sampleStandardDeviation(values) / Math.sqrt(n);
+  const df = n - 1;
+  return { ...tInference(estimate, se, df, level), df, estimate };
+}
+
+// src/stats/walsh-hodges-lehmann.ts
+function walshHodgesLehmann(d, levels) {
+  const n = d.length;
+  if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
+  const total = n * (n + 1) / 2;
+  const walsh = new Float64Array(total);
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
+  walsh.sort();
+  const mid = total >> 1;
+  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
+  const intervals = levels.map((level) => {
+    const { index, achievedLevel } = signedRankCiIndex(n, level);
+    return { level, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
+  });
+  return { shift, intervals };
+}
+function signedRankCiIndex(n, level) {
+  if (!(n >= 1 && level > 0 && level < 1)) {
+    throw new RangeError(`signed-rank CI needs n \u2265 1 and 0 < level < 1, got n=${n}, level=${level}`);
+  }
+  const doubled = signedRankNullCounts(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
+  const all = 2 ** n;
+  const tail2 = (1 - level) / 2;
+  let below = 0;
+  let q = 0;
+  while ((below + doubled[2 * q]) / all < tail2) below += doubled[2 * q++];
+  if (q === 0) return { index: 1, achievedLevel: 1 - 2 * doubled[0] / all };
+  return { index: q, achievedLevel: 1 - 2 * below / all };
+}
+
+// src/stats/seeded-random.ts
+function seededRandom(seed) {
+  let s = seed >>> 0;
+  const splitMix32 = () => {
+    s = s + 2654435769 | 0;
+    let z3 = s;
+    z3 = Math.imul(z3 ^ z3 >>> 16, 2246822507);
+    z3 = Math.imul(z3 ^ z3 >>> 13, 3266489909);
+    return (z3 ^ z3 >>> 16) >>> 0;
+  };
+  let a = splitMix32();
+  let b = splitMix32();
+  let c = splitMix32();
+  let d = splitMix32();
+  return () => {
+    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    return result / 4294967296;
+  };
+}
+function rotl(x, k) {
+  return x << k | x >>> 32 - k;
+}
+
+// src/stats/bootstrap-ratio-of-means.ts
+function bootstrapRatioOfMeans(base, head, options) {
+  const { seed, resamples = DEFAULT_RESAMPLES, level = 0.95 } = options;
+  if (base.length === 0 || head.length === 0) throw new RangeError("bootstrap needs values in both arms");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  if (!(resamples >= 1)) throw new RangeError(`resamples must be at least 1, got ${resamples}`);
+  const random = seededRandom(seed);
+  const resampledMean = (x) => {
+    let sum2 = 0;
+    for (let i = 0; i < x.length; i++) sum2 += x[Math.floor(random() * x.length)];
+    return sum2 / x.length;
+  };
+  const ratios = new Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    const b = resampledMean(base);
+    ratios[r] = resampledMean(head) / b;
+  }
+  ratios.sort((x, y) => x - y);
+  const tail2 = (1 - level) / 2;
+  return {
+    ratio: mean(head) / mean(base),
+    lower: quantileSorted(ratios, tail2),
+    upper: quantileSorted(ratios, 1 - tail2),
+    resamples,
+    seed
+  };
+}
+var DEFAULT_RESAMPLES = 1e4;
+
+// src/stats/mann-whitney-null-counts.ts
+function mannWhitneyNullCounts(m, n) {
+  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 0 || n < 0 || m * n > MAX_EXACT_PRODUCT) {
+    throw new RangeError(
+      `exact Mann-Whitney distribution needs integer sizes with m\xB7n \u2264 ${MAX_EXACT_PRODUCT}, got ${m}, ${n}`
+    );
+  }
+  const [small, large] = m <= n ? [m, n] : [n, m];
+  const key = small * 100003 + large;
+  let counts = cache2.get(key);
+  if (!counts) {
+    counts = compute(small, large);
+    cache2.set(key, counts);
+  }
+  return counts;
+}
+var MAX_EXACT_PRODUCT = 1e4;
+var cache2 = /* @__PURE__ */ new Map();
+function compute(m, n) {
+  let prev = [];
+  for (let i = 0; i <= m; i++) prev.push(Float64Array.of(1));
+  for (let k = 1; k <= n; k++) {
+    const next = [Float64Array.of(1)];
+    for (let i = 1; i <= m; i++) {
+      const f = new Float64Array(i * k + 1);
+      f.set(prev[i]);
+      const withLargestFirst = next[i - 1];
+      for (let u = 0; u < withLargestFirst.length; u++) f[u + k] += withLargestFirst[u];
+      next.push(f);
+    }
+    prev = next;
+  }
+  return prev[m];
+}
+
+// src/stats/shift-ci-index.ts
+function shiftCiIndex(m, n, level) {
+  if (!(m >= 1 && n >= 1 && level > 0 && level < 1)) {
+    throw new RangeError(`shift CI needs m, n \u2265 1 and 0 < level < 1, got m=${m}, n=${n}, level=${level}`);
+  }
+  const tail2 = (1 - level) / 2;
+  if (m * n <= MAX_EXACT_PRODUCT) {
+    const counts = mannWhitneyNullCounts(m, n);
+    const total = binomialCoefficient(m + n, m);
+    let below = 0;
+    let q2 = 0;
+    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
+    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
+    return { index: q2, achievedLevel: 1 - 2 * below / total };
+  }
+  const mean2 = m * n / 2;
+  const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
+  const q = Math.max(1, Math.ceil(mean2 - 0.5 + sigma * normalQuantile(tail2)));
+  return { index: q, achievedLevel: 1 - 2 * normalCdf((q - 1 + 0.5 - mean2) / sigma) };
+}
+
+// src/stats/hodges-lehmann.ts
+function hodgesLehmann(base, head, levels) {
+  const m = base.length;
+  const n = head.length;
+  if (m === 0 || n === 0) throw new RangeError("Hodges-Lehmann needs at least one value in each arm");
+  const diffs = new Float64Array(m * n);
+  let k = 0;
+  for (const h of head) for (const b of base) diffs[k++] = h - b;
+  diffs.sort();
+  const mid = diffs.length >> 1;
+  const shift = diffs.length % 2 === 1 ? diffs[mid] : (diffs[mid - 1] + diffs[mid]) / 2;
+  const intervals = levels.map((level) => {
+    const { index, achievedLevel } = shiftCiIndex(m, n, level);
+    return { level, lower: diffs[index - 1], upper: diffs[m * n - index], index, achievedLevel };
+  });
+  return { shift, intervals };
+}
+
+// src/stats/mann-whitney-normal-p.ts
+function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
+  const N = m + n;
+  const tieTerm = tieSizes.reduce((sum2, t) => sum2 + (t * t * t - t), 0);
+  const sigma = Math.sqrt(m * n / 12 * (N + 1 - tieTerm / (N * (N - 1))));
+  if (!(sigma > 0)) return { z: 0, p: 1, sigma: 0 };
+  const z3 = (Math.max(uBase, m * n - uBase) - m * n / 2 - (continuity ? CONTINUITY_CORRECTION : 0)) / sigma;
+  return { z: z3, p: Math.min(1, 2 * normalCdf(-z3)), sigma };
+}
+var CONTINUITY_CORRECTION = 0.5;
+
+// src/stats/tied-rank-sum-null-counts.ts
+function tiedRankSumNullCounts(tieSizes, m) {
+  const total = tieSizes.reduce((a, b) => a + b, 0);
+  const maxSum = m * (2 * total - m + 1);
+  const width = maxSum + 1;
+  const ways = new Float64Array((m + 1) * width);
+  ways[0] = 1;
+  let before = 0;
+  for (const t of tieSizes) {
+    const doubledRank = 2 * before + t + 1;
+    const choose = binomialRow(t);
+    for (let j = Math.min(m, before); j >= 0; j--) {
+      const from = j * width;
+      for (let s = 0; s <= maxSum; s++) {
+        const w = ways[from + s];
+        if (w === 0) continue;
+        for (let c = 1; c <= t && j + c <= m; c++) {
+          const to = (j + c) * width + s + c * doubledRank;
+          ways[to] = ways[to] + w * choose[c];
+        }
+      }
+    }
+    before += t;
+  }
+  const counts = new Float64Array(2 * m * (total - m) + 1);
+  const offset = m * width + m * (m + 1);
+  for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
+  return counts;
+}
+function binomialRow(t) {
+  const row2 = [1];
+  for (let k = 1; k <= t; k++) row2.push(row2[k - 1] * (t - k + 1) / k);
+  return row2;
+}
+
+// src/stats/mann-whitney.ts
+function mannWhitneyU(base, head) {
+  const m = base.length;
+  const n = head.length;
+  if (m === 0 || n === 0) throw new RangeError("Mann-Whitney U needs at least one value in each arm");
+  const { ranks, tieSizes } = midranks([...base, ...head]);
+  let rankSumBase = 0;
+  for (let i = 0; i < m; i++) rankSumBase += ranks[i];
+  const uBase = rankSumBase - m * (m + 1) / 2;
+  const uHead = m * n - uBase;
+  const ties = tieSizes.some((t) => t > 1);
+  const common = { uBase, uHead, ties, probabilityHeadHigher: uHead / (m * n) };
+  const splits = binomialCoefficient(m + n, m);
+  if (!ties && m * n <= MAX_EXACT_PRODUCT) {
+    const counts = mannWhitneyNullCounts(m, n);
+    let lower = 0;
+    for (let u = 0; u <= Math.min(uBase, uHead); u++) lower += counts[u];
+    return { ...common, method: "exact", p: Math.min(1, 2 * lower / splits), z: null };
+  }
+  if (ties && tiedExactCost(m, n) <= MAX_TIED_EXACT_COST) {
+    const counts = tiedRankSumNullCounts(tieSizes, m);
+    const observed = Math.abs(2 * uBase - m * n);
+    let extreme = 0;
+    for (let u2 = 0; u2 < counts.length; u2++) if (Math.abs(u2 - m * n) >= observed) extreme += counts[u2];
+    return { ...common, method: "exact-conditional", p: Math.min(1, extreme / splits), z: null };
+  }
+  const { z: z3, p } = mannWhitneyNormalP(uBase, m, n, tieSizes);
+  return { ...common, method: "normal-approximation", p, z: z3 };
+}
+function tiedExactCost(m, n) {
+  const total = m + n;
+  return total * m * (m * (2 * total - m + 1));
+}
+var MAX_TIED_EXACT_COST = 5e7;
+
+// src/stats/welch-t.ts
+function welchT(base, head, level = 0.95) {
+  if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const vb = sampleVariance(base) / base.length;
+  const vh = sampleVariance(head) / head.length;
+  const difference = mean(head) - mean(base);
+  const se = Math.sqrt(vb + vh);
+  const df = se === 0 ? base.length + head.length - 2 : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
+  return { ...tInference(difference, se, df, level), df, difference, se };
+}
+
+// src/compare/shift-statistics.ts
+function shiftStatistics(baseValues, headValues, options = {}) {
+  const base = usable(baseValues);
+  const head = usable(headValues);
+  const failed = options.failed ?? { base: 0, head: 0 };
+  const notes = [];
+  if (failed.base + failed.head > 0) {
+    notes.push({
+      code: "failed-runs-excluded",
+      message: `${failed.base} failed base run(s) and ${failed.head} failed head run(s) excluded`
+    });
+  }
+  if (base.invalid + head.invalid > 0) {
+    notes.push({
+      code: "invalid-values-excluded",
+      message: `${base.invalid} base and ${head.invalid} head value(s) excluded as non-finite or not positive`
+    });
+  }
+  const summaries = { base: summarise(base, failed.base), head: summarise(head, failed.head) };
+  const empty = {
+    ...summaries,
+    test: "mann-whitney",
+    pairs: null,
+    deltaPct: null,
+    ci95: null,
+    ci90: null,
+    ciEquivalence: null,
+    pairedT: null,
+    p: null,
+    method: null,
+    minAchievableP: null,
+    welch: null,
+    bootstrap: null,
+    notes
+  };
+  const short2 = [
+    ["base", base],
+    ["head", head]
+  ].filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
+  if (short2.length > 0) {
+    const which2 = short2.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
+    return { ...empty, unusable: `${which2}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
+  }
+  const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
+  const logBase = base.values.map(Math.log);
+  const logHead = head.values.map(Math.log);
+  const welch = welchT(logBase, logHead, REPORT_LEVEL);
+  const welchDiagnostic = {
+    t: welch.t,
+    df: welch.df,
+    p: welch.p,
+    ci95: {
+      level: REPORT_LEVEL,
+      achievedLevel: REPORT_LEVEL,
+      lowerPct: pct(welch.lower),
+      upperPct: pct(welch.upper)
+    }
+  };
+  const ratios = options.rounds ? logRatios(options.rounds.base, options.rounds.head) : null;
+  if (ratios && ratios.pairs.length < MIN_RUNS_PER_ARM) {
+    notes.push({
+      code: "unpaired-fallback",
+      message: `only ${ratios.pairs.length} round(s) with a usable run in both arms: the unpaired Mann-Whitney test decides`
+    });
+  } else if (ratios) {
+    if (ratios.unpaired > 0) {
+      notes.push({
+        code: "unpaired-rounds-dropped",
+        message: `${ratios.unpaired} round(s) with a usable run in only one arm left out of the paired analysis`
+      });
+    }
+    const d = ratios.pairs;
+    const sr = wilcoxonSignedRank(d);
+    const hl2 = walshHodgesLehmann(d, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
+    const [ci952, ci902, ciEq2] = hl2.intervals.map(toPct);
+    const t = oneSampleT(d, REPORT_LEVEL);
+    if (sr.ties || sr.zeros > 0) {
+      notes.push({
+        code: "ties-approximate-ci",
+        message: "tied or zero log-ratios: p is exact given them, but the intervals\u2019 confidence is approximate"
+      });
+    }
+    return {
+      ...empty,
+      test: "signed-rank",
+      pairs: d.length,
+      deltaPct: pct(hl2.shift),
+      ci95: ci952,
+      ci90: ci902,
+      ciEquivalence: ciEq2,
+      p: sr.p,
+      method: sr.method,
+      minAchievableP: signedRankMinP(d.length),
+      welch: welchDiagnostic,
+      pairedT: {
+        t: t.t,
+        df: t.df,
+        p: t.p,
+        ci95: {
+          level: REPORT_LEVEL,
+          achievedLevel: REPORT_LEVEL,
+          lowerPct: pct(t.lower),
+          upperPct: pct(t.upper)
+        }
+      },
+      bootstrap: bootstrap(base.values, head.values, options.bootstrap),
+      unusable: null
+    };
+  }
+  const mwu = mannWhitneyU(base.values, head.values);
+  const hl = hodgesLehmann(logBase, logHead, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
+  const [ci95, ci90, ciEq] = hl.intervals.map(toPct);
+  if (mwu.ties) {
+    notes.push({
+      code: "ties-approximate-ci",
+      message: "tied values: p is exact given the ties, but the intervals\u2019 confidence is approximate"
+    });
+  }
+  return {
+    ...empty,
+    deltaPct: pct(hl.shift),
+    ci95,
+    ci90,
+    ciEquivalence: ciEq,
+    p: mwu.p,
+    method: mwu.method,
+    minAchievableP: minAchievableP(base.values.length, head.values.length),
+    welch: welchDiagnostic,
+    bootstrap: bootstrap(base.values, head.values, options.bootstrap),
+    unusable: null
+  };
+}
+function logRatios(base, head) {
+  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
+  const rounds = [.../* @__PURE__ */ new Set([...base.keys(), ...head.keys()])].sort((a, b) => a - b);
+  const pairs = [];
+  let unpaired = 0;
+  for (const r of rounds) {
+    const b = base.get(r);
+    const h = head.get(r);
+    if (ok(b) && ok(h)) pairs.push(Math.log(h / b));
+    else if (ok(b) || ok(h)) unpaired++;
+  }
+  return { pairs, unpaired };
+}
+function usable(values) {
+  const kept = values.filter((v) => Number.isFinite(v) && v > 0);
+  return { values: kept, invalid: values.length - kept.length };
+}
+function summarise(arm, failed) {
+  const n = arm.values.length;
+  return {
+    n,
+    failed,
+    invalid: arm.invalid,
+    median: n > 0 ? median(arm.values) : null,
+    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm.values) / mean(arm.values) : null
+  };
+}
+function pct(logRatio) {
+  return 100 * Math.expm1(logRatio);
+}
+function toPct(ci) {
+  return {
+    level: ci.level,
+    achievedLevel: ci.achievedLevel,
+    lowerPct: pct(ci.lower),
+    upperPct: pct(ci.upper)
+  };
+}
+function bootstrap(base, head, options) {
+  if (!options || Math.min(base.length, head.length) < BOOTSTRAP_MIN_RUNS) return null;
+  const r = bootstrapRatioOfMeans(base, head, { ...options, level: REPORT_LEVEL });
+  return {
+    ratioOfMeansPct: 100 * (r.ratio - 1),
+    ci95: {
+      level: REPORT_LEVEL,
+      achievedLevel: REPORT_LEVEL,
+      lowerPct: 100 * (r.lower - 1),
+      upperPct: 100 * (r.upper - 1)
+    },
+    seed: r.seed,
+    resamples: r.resamples
+  };
+}
+
+// src/compare/verdict.ts
+function decideVerdict(stats, context3 = {}) {
+  const alpha = context3.alpha ?? DEFAULT_ALPHA;
+  const thresholdPct = context3.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const better = context3.better ?? "higher";
+  const familySize = context3.familySize ?? 1;
+  const pAdjusted = context3.pAdjusted === void 0 ? stats.p : context3.pAdjusted;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(thresholdPct > 0 && Number.isFinite(thresholdPct))) {
+    throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
+  }
+  const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
+  const { deltaPct, p, minAchievableP: minAchievableP2 } = stats;
+  const ci90 = stats.ciEquivalence ?? stats.ci90;
+  if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
+    const message = stats.unusable ?? "no test was possible";
+    return { ...common, verdict: "inconclusive", reasons: [{ code: "insufficient-data", message }] };
+  }
+  const notes = [...stats.notes];
+  const tDiagnostic = stats.test === "signed-rank" ? stats.pairedT : stats.welch;
+  if (tDiagnostic && tDiagnostic.p < alpha !== p < alpha && (minAchievableP2 ?? 1) < alpha) {
+    const [tName, rankName] = stats.test === "signed-rank" ? ["the paired t on log-ratios", "the signed-rank test"] : ["Welch's t on logs", "Mann-Whitney"];
+    notes.push({
+      code: "welch-disagrees",
+      message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at \u03B1 ${formatP(alpha)}: look for outliers or a bimodal arm`
+    });
+  }
+  const withNotes = { ...common, notes };
+  const significant = pAdjusted < alpha;
+  const gain = better === "higher" ? deltaPct : -deltaPct;
+  const direction = better === "higher" ? "higher is better" : "lower is better";
+  const testText = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
+  if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
+    const verdict = gain < 0 ? "regression" : "improvement";
+    const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
+    return { ...withNotes, verdict, reasons: [{ code: "significant-beyond-threshold", message }] };
+  }
+  const reasons = [];
+  if (significant) {
+    reasons.push({
+      code: "significant-below-threshold",
+      message: `${testText}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
+    });
+  }
+  const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
+  const levelText = formatLevel(ci90.level);
+  const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
+  const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
+  if (inside && levelReached) {
+    const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
+    return {
+      ...withNotes,
+      verdict: "no-change",
+      reasons: [{ code: "ci-inside-threshold", message }, ...reasons]
+    };
+  }
+  const ci90Plain = stats.ci90 ?? ci90;
+  const adverse = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
+  if (adverse && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
+    reasons.push({
+      code: "likely-regression",
+      message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === "higher" ? "-" : "+"}${thresholdPct}%`
+    });
+  }
+  const smallestP = minAchievableP2 ?? 1;
+  if (!significant && familySize * smallestP >= alpha) {
+    const afterHolm = familySize > 1 ? `, ${formatP(familySize * smallestP)} after Holm over ${familySize} cells` : "";
+    reasons.push({
+      code: "too-few-runs",
+      message: `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === "signed-rank" ? "rounds with both arms" : "runs per arm"} are needed`
+    });
+  }
+  if (!levelReached) {
+    reasons.push({
+      code: "ci-level-not-reached",
+      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${levelText}`
+    });
+  }
+  if (!inside) {
+    reasons.push({
+      code: "ci-wider-than-threshold",
+      message: `the ${levelText} CI ${interval} reaches beyond \xB1${thresholdPct}%; more runs would narrow it`
+    });
+  }
+  return { ...withNotes, verdict: "inconclusive", reasons };
+}
+function sizes(stats) {
+  return stats.test === "signed-rank" ? `${stats.pairs} round(s) with both arms` : `${stats.base.n} and ${stats.head.n} runs`;
+}
+
+// src/compare/analysis.ts
+function prepareRun(result, options = {}) {
+  const metric = options.metric ?? PRIMARY_METRIC;
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  const thresholdPct = options.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const warnings = [...result.warnings];
+  if (result.status !== "complete") {
+    const why = result.stopReason ? ` (${result.stopReason})` : "";
+    warnings.push(`the results are '${result.status}'${why}: verdicts use only the runs recorded so far`);
+  }
+  const [baseline, ...heads] = result.arms.map((a) => a.label);
+  if (baseline === void 0 || heads.length === 0) {
+    warnings.push(
+      `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
+    );
+  }
+  return {
+    result,
+    metric,
+    better: METRICS[metric].better,
+    alpha,
+    thresholdPct,
+    baseline,
+    heads: baseline === void 0 ? [] : heads,
+    cells: documentCells(result),
+    test: options.test ?? "paired",
+    value: options.value ?? "final",
+    thresholds: workloadThresholds(result, thresholdPct, warnings),
+    collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
+    bootstrap: options.bootstrap,
+    warnings
+  };
+}
+function hypothesisKey(head, cell) {
+  return `${head}\0${cellId(cell)}`;
+}
+function analyseLook(ctx, spec) {
+  const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
+  const runs = collectCellRuns(samples, ctx.metric, ctx.value);
+  const statistics = (head, cell, paired) => {
+    const arms = runs.get(cellId(cell));
+    const baseRuns = arms?.get(ctx.baseline);
+    const headRuns = arms?.get(head);
+    const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
+      failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
+      equivalenceLevel: spec.equivalenceLevel,
+      ...paired && baseRuns && headRuns ? { rounds: { base: baseRuns.byRound, head: headRuns.byRound } } : {},
+      ...ctx.bootstrap ? { bootstrap: ctx.bootstrap } : {}
+    });
+    const missing = [!baseRuns && `base (${ctx.baseline})`, !headRuns && `head (${head})`].filter(Boolean);
+    if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(" or ")}`;
+    return stats;
+  };
+  const measured = ctx.heads.flatMap(
+    (head) => ctx.cells.map((cell) => {
+      const key = hypothesisKey(head, cell);
+      const frozen = spec.frozen.get(key) ?? null;
+      return {
+        head,
+        cell,
+        key,
+        frozen,
+        stats: frozen ? null : statistics(head, cell, ctx.test === "paired")
+      };
+    })
+  );
+  const m = measured.filter((x) => x.stats?.p != null).length + measured.filter(
+    (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
+  ).length;
+  for (const x of measured) {
+    const st = x.stats;
+    if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
+    if (st.minAchievableP * m < spec.alpha) continue;
+    const unpaired = statistics(x.head, x.cell, false);
+    if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
+    unpaired.notes.push({
+      code: "unpaired-fallback",
+      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides`
+    });
+    x.stats = unpaired;
+  }
+  const open5 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const stillIn = measured.filter(
+    (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
+  ).length;
+  const adjusted = holmAdjust([...open5.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open5.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open5.length + stillIn;
+  const byHead = new Map(ctx.heads.map((h) => [h, []]));
+  for (const m2 of measured) {
+    if (m2.frozen) {
+      byHead.get(m2.head).push(m2.frozen);
+      continue;
+    }
+    const decided = decideVerdict(m2.stats, {
+      alpha: spec.alpha,
+      thresholdPct: ctx.thresholds(m2.cell.workload),
+      better: ctx.better,
+      pAdjusted: adjustedByKey.get(m2.key) ?? null,
+      familySize
+    });
+    byHead.get(m2.head).push({ id: cellId(m2.cell), workload: m2.cell.workload, clients: m2.cell.clients, ...decided });
+  }
+  return byHead;
+}
+function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
+  const warnings = [...ctx.warnings];
+  const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
+  const comparisons = ctx.heads.map((head) => {
+    const cells = byHead.get(head) ?? [];
+    const overall2 = overallVerdict(cells);
+    return {
+      baseline: ctx.baseline ?? "",
+      head,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      likelyRegressionCells: cells.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
+      familySize,
+      cells,
+      curves: curves(ctx, head)
+    };
+  });
+  warnings.push(...dataWarnings(ctx, comparisons, sequential));
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
+  const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
+  return {
+    metric: ctx.metric,
+    better: ctx.better,
+    alpha: ctx.alpha,
+    testAlpha,
+    thresholdPct: ctx.thresholdPct,
+    baseline: ctx.baseline ?? null,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding,
+    comparisons,
+    sequential,
+    primaryTest,
+    likelyRegressions: comparisons.flatMap((c) => c.likelyRegressionCells.map((id) => `${c.head}:${id}`)),
+    warnings
+  };
+}
+function curves(ctx, head) {
+  const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
+  const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
+  return workloads.flatMap((workload) => {
+    const points2 = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
+    const basePoints = points2(ctx.baseline ?? "");
+    const headPoints = points2(head);
+    const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
+    const headCurve = curveSummary(head, headPoints, ctx.collapseFraction);
+    const tolerance = Math.max(
+      ctx.thresholds(workload),
+      medianNoiseTolerancePct([...basePoints, ...headPoints])
+    );
+    return base && headCurve ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, tolerance)] : [];
+  });
+}
+function medianNoiseTolerancePct(points2) {
+  const usable2 = points2.map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0)).filter((v) => v.length >= 3);
+  if (usable2.length === 0) return 0;
+  const sigma = median(usable2.map(robustLogSpread));
+  const n = median(usable2.map((v) => v.length));
+  return 100 * CURVE_TOLERANCE_Z * Math.SQRT2 * MEDIAN_SE_FACTOR * (sigma / Math.sqrt(n));
+}
+var CURVE_TOLERANCE_Z = 2;
+var MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
+function workloadThresholds(result, fallback, warnings) {
+  const overrides = /* @__PURE__ */ new Map();
+  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
+    const value = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
+    if (value === void 0) continue;
+    if (typeof value === "number" && Number.isFinite(value) && value > 0) overrides.set(name, value);
+    else
+      warnings.push(
+        `workload '${name}' has threshold ${JSON.stringify(value)}, not a positive percentage; using ${fallback}%`
+      );
+  }
+  return (workload) => overrides.get(workload) ?? fallback;
+}
+function dataWarnings(ctx, comparisons, sequential) {
+  const { result, metric, alpha, thresholdPct } = ctx;
+  const warnings = [];
+  const failed = result.samples.filter((s) => s.status !== "ok").length;
+  if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
+  const cells = comparisons.flatMap((c) => c.cells.map((cell) => ({ head: c.head, cell })));
+  const label = ({ head, cell }) => comparisons.length > 1 ? `${head}:${cell.id}` : cell.id;
+  const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "insufficient-data"));
+  if (unusable.length > 0) {
+    warnings.push(
+      `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
+    );
+  }
+  const likely = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "likely-regression"));
+  if (likely.length > 0) {
+    warnings.push(
+      `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
+    );
+  }
+  if (cells.some(({ cell }) => cell.verdict === "inconclusive")) {
+    const paired = ctx.test === "paired";
+    const plan = checkPlan({
+      rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
+      cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
+      alpha: sequential ? sequential.perLookAlpha : alpha,
+      thresholdPct,
+      noiseCvPct: measuredNoiseCvPct(result, metric),
+      test: paired ? "signed-rank" : "mann-whitney"
+    });
+    warnings.push(...plan.warnings);
+  }
+  return warnings;
+}
+
+// src/compare/adaptive.ts
+var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
+var DEFAULT_SPENDING = "obrien-fleming";
+function planAdaptive(input2) {
+  return buildPlan(input2, true);
+}
+function buildPlan(input2, checkFirstLook) {
+  const alpha = input2.alpha ?? DEFAULT_ALPHA;
+  const spending = input2.spending ?? DEFAULT_SPENDING;
+  const test = input2.test ?? "signed-rank";
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!SPENDING_FUNCTIONS.includes(spending)) {
+    throw new RangeError(
+      `spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${String(spending)}'`
+    );
+  }
+  const s = input2.schedule ?? DEFAULT_SCHEDULE;
+  const bad = s.findIndex((r, i) => !Number.isInteger(r) || r < 1 || i > 0 && r <= s[i - 1]);
+  if (s.length === 0 || bad >= 0) {
+    throw new RangeError(
+      `the schedule must be strictly increasing positive round counts, e.g. [6, 10, 15, 20, 30]; got [${s.join(", ")}]` + (bad >= 0 ? ` (look ${bad + 1}: ${s[bad]})` : "")
+    );
+  }
+  const first = s[0];
+  const needed = test === "signed-rank" ? pairedMinRounds(1, alpha) : minRoundsFor(test, 1, alpha);
+  if (checkFirstLook && first < needed) {
+    throw new RangeError(
+      `the first look at ${first} rounds is below the ${needed} rounds the ${test} test needs to reach \u03B1 ${alpha} at all`
+    );
+  }
+  const maxRounds = input2.maxRounds ?? s[s.length - 1];
+  if (!Number.isInteger(maxRounds) || maxRounds < first) {
+    throw new RangeError(`maxRounds must be an integer \u2265 the first look (${first} rounds), got ${maxRounds}`);
+  }
+  const schedule = s.filter((r) => r < maxRounds);
+  schedule.push(maxRounds);
+  const informationFractions = schedule.map((r) => r / maxRounds);
+  const lookAlpha = perLookLevels(spending, alpha, informationFractions);
+  let spent = 0;
+  const cumulativeAlpha = lookAlpha.map((a) => spent += a);
+  return {
+    schedule,
+    maxRounds,
+    alpha,
+    spending,
+    test,
+    informationFractions,
+    cumulativeAlpha,
+    lookAlpha,
+    equivalenceLevels: lookAlpha.map((a) => 1 - 2 * a),
+    method: "bonferroni-spent-increments"
+  };
+}
+function adaptiveLook(result, plan, options = {}) {
+  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
+  const look = options.look ?? lookAtRounds(plan.schedule, recorded);
+  if (!Number.isInteger(look) || look < 1 || look > plan.schedule.length) {
+    throw new RangeError(
+      options.look === void 0 ? `${recorded} round(s) recorded, before the first look at ${plan.schedule[0]} rounds` : `look must be between 1 and ${plan.schedule.length}, got ${look}`
+    );
+  }
+  const ctx = prepareRun(result, {
+    ...options,
+    alpha: plan.alpha,
+    test: plan.test === "signed-rank" ? "paired" : "unpaired"
+  });
+  const frozen = /* @__PURE__ */ new Map();
+  const decidedCells = [];
+  const history = [];
+  let byHead = /* @__PURE__ */ new Map();
+  let stopReason = null;
+  for (let k = 1; k <= look; k++) {
+    const rounds = plan.schedule[k - 1];
+    byHead = analyseLook(ctx, {
+      maxRound: rounds,
+      alpha: plan.lookAlpha[k - 1],
+      equivalenceLevel: plan.equivalenceLevels[k - 1],
+      frozen
+    });
+    const decidedNow = [];
+    const open5 = [];
+    for (const [head, cells] of byHead) {
+      for (const c of cells) {
+        const key = hypothesisKey(head, c);
+        if (frozen.has(key)) continue;
+        if (c.verdict === "inconclusive") {
+          open5.push(`${head}:${c.id}`);
+          continue;
+        }
+        frozen.set(key, c);
+        decidedNow.push({ id: `${head}:${c.id}`, verdict: c.verdict });
+        decidedCells.push({
+          head,
+          cell: { workload: c.workload, clients: c.clients },
+          id: c.id,
+          verdict: c.verdict,
+          look: k,
+          reason: c.reasons[0].code
+        });
+      }
+    }
+    const regressed = decidedCells.filter((d) => d.verdict === "regression");
+    stopReason = open5.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open5.length} cell(s) stay undecided` : null;
+    history.push({
+      look: k,
+      rounds,
+      lookAlpha: plan.lookAlpha[k - 1],
+      equivalenceLevel: plan.equivalenceLevels[k - 1],
+      decided: decidedNow,
+      open: open5,
+      stop: stopReason !== null,
+      reason: stopReason ?? `${open5.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+    });
+    if (stopReason !== null && k < look) {
+      return finish(k);
+    }
+  }
+  return finish(look);
+  function finish(k) {
+    const outcome = history[k - 1];
+    const comparison = assemble(
+      ctx,
+      byHead,
+      {
+        schedule: [...plan.schedule],
+        look: k,
+        looks: plan.schedule.length,
+        perLookAlpha: plan.lookAlpha[k - 1]
+      },
+      plan.lookAlpha[k - 1]
+    );
+    const openIds = new Set(outcome.open.map((id) => id.slice(id.indexOf(":") + 1)));
+    return {
+      look: k,
+      rounds: plan.schedule[k - 1],
+      comparison,
+      openCells: ctx.cells.filter((c) => openIds.has(cellId(c))),
+      decidedCells,
+      nextRounds: outcome.stop ? null : plan.schedule[k],
+      stop: outcome.stop,
+      reason: outcome.reason,
+      history: history.slice(0, k)
+    };
+  }
+}
+function adaptiveRecord(plan, look) {
+  return { plan, looks: look.history };
+}
+function planFromJson(value) {
+  const v = typeof value === "object" && value !== null ? value : {};
+  const field = (name, ok) => {
+    if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
+  };
+  field("schedule", Array.isArray(v.schedule) && v.schedule.every((r) => typeof r === "number"));
+  field("maxRounds", typeof v.maxRounds === "number");
+  field("alpha", typeof v.alpha === "number");
+  field("spending", SPENDING_FUNCTIONS.includes(v.spending));
+  field("test", v.test === "signed-rank" || v.test === "mann-whitney");
+  return buildPlan(
+    {
+      schedule: v.schedule,
+      maxRounds: v.maxRounds,
+      alpha: v.alpha,
+      spending: v.spending,
+      test: v.test
+    },
+    false
+  );
+}
+function lookAtRounds(schedule, rounds) {
+  let look = 0;
+  schedule.forEach((r, i) => {
+    if (r <= rounds) look = i + 1;
+  });
+  return look;
+}
+function adaptiveCompare(result, options, spec) {
+  const test = options.test === "unpaired" ? "mann-whitney" : "signed-rank";
+  const plan = buildPlan(
+    { schedule: spec.schedule, alpha: options.alpha ?? DEFAULT_ALPHA, spending: "pocock", test },
+    false
+  );
+  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
+  const look = spec.look ?? Math.max(1, lookAtRounds(plan.schedule, recorded));
+  const r = adaptiveLook(result, plan, { ...options, look, stopOnRegression: false });
+  if (spec.look === void 0 && lookAtRounds(plan.schedule, recorded) === 0) {
+    r.comparison.warnings.push(
+      `${recorded} round(s) completed, before the first scheduled look at ${plan.schedule[0]} rounds`
+    );
+  }
+  return r.comparison;
+}
+
+// src/compare/compare-run.ts
+function compareRun(result, options = {}) {
+  if (options.adaptive) {
+    const { plan, look } = options.adaptive;
+    return adaptiveLook(result, plan, {
+      ...options,
+      ...look === void 0 ? {} : { look },
+      stopOnRegression: true
+    }).comparison;
+  }
+  if (options.sequential) {
+    return adaptiveCompare(result, options, options.sequential);
+  }
+  const context3 = prepareRun(result, options);
+  const cells = analyseLook(context3, {
+    maxRound: Number.POSITIVE_INFINITY,
+    alpha: context3.alpha,
+    equivalenceLevel: EQUIVALENCE_LEVEL,
+    frozen: /* @__PURE__ */ new Map()
+  });
+  return assemble(context3, cells, null);
+}
+
+// src/pipeline/stored-baseline.ts
+init_fingerprint();
+
+// src/results/write-results.ts
+import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
+import path from "node:path";
+async function writeResults(file2, result) {
+  await mkdir2(path.dirname(file2), { recursive: true });
+  const tmp = `${file2}.tmp-${process.pid}`;
+  const handle = await open2(tmp, "w");
+  try {
+    await handle.writeFile(`${JSON.stringify(result, null, 2)}
+`);
+    await handle.sync();
+  } catch (e) {
+    await handle.close();
+    await rm2(tmp, { force: true });
+    throw e;
+  }
+  await handle.close();
+  await rename2(tmp, file2);
+}
+
+// src/pipeline/stored-baseline.ts
+init_store();
+init_errors();
+
+// src/pipeline/analysis.ts
+function resolveAnalysis(given = {}) {
+  return {
+    alpha: given.alpha ?? DEFAULT_ALPHA,
+    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
+    metric: given.metric ?? PRIMARY_METRIC
+  };
+}
+function analysisOf(result, overrides = {}) {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
+  return resolveAnalysis({ ...result.analysis, ...defined });
+}
+function analyse(result, overrides = {}) {
+  const settings2 = analysisOf(result, overrides);
+  const lastLook = result.adaptive?.looks.at(-1)?.look;
+  const comparison = compareRun(result, {
+    alpha: settings2.alpha,
+    thresholdPct: settings2.thresholdPct,
+    metric: settings2.metric,
+    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
+    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
+    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
+    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
+    ...result.baseline ? { test: "unpaired" } : {}
+  });
+  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
+}
+function withStoredBaseline(c, baseline) {
+  if (baseline.sentinel.status !== "drifted") return c;
+  const reason = baseline.sentinel.reason;
+  return {
+    ...c,
+    verdict: "inconclusive",
+    decidingArms: [],
+    comparisons: c.comparisons.map((a) => ({ ...a, verdict: "inconclusive", decidingCells: [] })),
+    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
+  };
+}
+
+// src/pipeline/pipeline.ts
+import path9 from "node:path";
+
+// src/results/sink.ts
+function fileSink(file2) {
+  return {
+    description: file2,
+    update: (result) => writeResults(file2, result),
+    finish: (result) => writeResults(file2, result)
+  };
+}
+function combineSinks(...sinks) {
+  const each = async (fn) => {
+    const outcomes = await Promise.allSettled(sinks.map(fn));
+    const failed = outcomes.find((o) => o.status === "rejected");
+    if (failed) throw failed.reason;
+  };
+  return {
+    description: sinks.map((s) => s.description).join(" and "),
+    update: (result) => each((s) => s.update(result)),
+    finish: (result) => each((s) => s.finish(result))
+  };
+}
+
+// src/runner/run-loop.ts
+import { copyFile as copyFile2, mkdir as mkdir4 } from "node:fs/promises";
+import os8 from "node:os";
 import path8 from "node:path";
+import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/cluster.ts
+init_errors();
 import {
   access as access2,
   chown,
   constants as constants3,
-  mkdir as mkdir2,
+  mkdir as mkdir3,
   mkdtemp as mkdtemp2,
   readFile as readFile2,
   readdir as readdir2,
-  rm as rm3,
+  rm as rm4,
   writeFile as writeFile2,
   appendFile as appendFile2
 } from "node:fs/promises";
 import net from "node:net";
 import os6 from "node:os";
-import path2 from "node:path";
+import path3 from "node:path";
 
 // src/util/process.ts
 import { spawn } from "node:child_process";
@@ -34823,9 +37572,9 @@ function describeExit(result) {
 }
 
 // src/cluster/cleanup.ts
-import { mkdtemp, rm as rm2 } from "node:fs/promises";
+import { mkdtemp, rm as rm3 } from "node:fs/promises";
 import os5 from "node:os";
-import path from "node:path";
+import path2 from "node:path";
 var tasks = /* @__PURE__ */ new Map();
 var nextId = 1;
 function onCleanup(task) {
@@ -34849,8 +37598,8 @@ async function drain() {
   }
 }
 async function makeTempDir(prefix, parent = os5.tmpdir()) {
-  const dir = await mkdtemp(path.join(parent, prefix));
-  const release = () => rm2(dir, { recursive: true, force: true });
+  const dir = await mkdtemp(path2.join(parent, prefix));
+  const release = () => rm3(dir, { recursive: true, force: true });
   const unregister = onCleanup(release);
   return {
     dir,
@@ -34862,7 +37611,7 @@ async function makeTempDir(prefix, parent = os5.tmpdir()) {
 }
 
 // src/cluster/conf.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 
 // src/config/settings.ts
 var RESERVED_SETTINGS = [
@@ -34968,7 +37717,7 @@ function renderConf(settings2) {
 }
 function settingsHash(settings2) {
   const relevant = Object.entries(settings2).filter(([k]) => !["port", "unix_socket_directories"].includes(k)).sort(([a], [b]) => a.localeCompare(b));
-  return createHash("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
+  return createHash3("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
 }
 function formatValue(v) {
   if (/^'(?:[^'\\]|''|\\.)*'$/.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v))
@@ -34989,14 +37738,14 @@ var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
 async function inspectBinDir(binDir, what, runner) {
   for (const bin of REQUIRED_BINARIES) {
     try {
-      await access2(path2.join(binDir, bin), constants3.X_OK);
+      await access2(path3.join(binDir, bin), constants3.X_OK);
     } catch {
       throw new UserError(
         `${what}: ${binDir} has no executable ${bin} (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)`
       );
     }
   }
-  const res = await runner.run(path2.join(binDir, "postgres"), ["--version"]);
+  const res = await runner.run(path3.join(binDir, "postgres"), ["--version"]);
   const text2 = res.stdout.trim();
   const major = parseMajor(text2);
   if (res.exitCode !== 0 || major === void 0) {
@@ -35028,13 +37777,13 @@ var PgCluster = class _PgCluster {
     return this.spec.label;
   }
   get dataDir() {
-    return path2.join(this.dir, "data");
+    return path3.join(this.dir, "data");
   }
   get socketDir() {
-    return path2.join(this.dir, "socket");
+    return path3.join(this.dir, "socket");
   }
   get logFile() {
-    return path2.join(this.dir, "server.log");
+    return path3.join(this.dir, "server.log");
   }
   get connection() {
     return { host: this.socketDir, port: this.port, user: SUPERUSER, database: BENCH_DATABASE };
@@ -35045,11 +37794,11 @@ var PgCluster = class _PgCluster {
   /** initdb into a new private directory. The caller must destroy() it. */
   static async create(spec, deps) {
     const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
-    const dir = await mkdtemp2(path2.join(spec.parentDir ?? os6.tmpdir(), `pgperf-${safeName(spec.label)}-`));
+    const dir = await mkdtemp2(path3.join(spec.parentDir ?? os6.tmpdir(), `pgperf-${safeName(spec.label)}-`));
     const cluster = new _PgCluster(spec, dir, version2, deps);
     cluster.unregister = onCleanup(() => cluster.destroy());
     try {
-      await mkdir2(cluster.socketDir, { mode: 448 });
+      await mkdir3(cluster.socketDir, { mode: 448 });
       if (spec.runAs) {
         await chown(dir, spec.runAs.uid, spec.runAs.gid);
         await chown(cluster.socketDir, spec.runAs.uid, spec.runAs.gid);
@@ -35102,7 +37851,7 @@ ${tail(res.stderr + res.stdout)}`
   async start() {
     for (let attempt = 1; ; attempt++) {
       this.port = await freePort();
-      await writeFile2(path2.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
+      await writeFile2(path3.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
       const res = await this.pg(
         "pg_ctl",
@@ -35127,7 +37876,7 @@ ${log || res.stderr}`
     }
   }
   async includeConf() {
-    const conf = path2.join(this.dataDir, "postgresql.conf");
+    const conf = path3.join(this.dataDir, "postgresql.conf");
     const text2 = await readFile2(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
@@ -35142,7 +37891,7 @@ ${log || res.stderr}`
   async psql(sql, database = BENCH_DATABASE) {
     const { host, port, user } = this.connection;
     const res = await this.deps.runner.run(
-      path2.join(this.spec.binDir, "psql"),
+      path3.join(this.spec.binDir, "psql"),
       [
         "-X",
         "-q",
@@ -35190,13 +37939,13 @@ ${log || res.stderr}`
     this.restarts++;
     const shm = await this.sharedMemoryId();
     if (shm !== void 0) await releaseSharedMemory(shm, waitS, this.deps.logger, this.spec.label);
-    if (!await this.isRunning()) await rm3(path2.join(this.dataDir, "postmaster.pid"), { force: true });
+    if (!await this.isRunning()) await rm4(path3.join(this.dataDir, "postmaster.pid"), { force: true });
     await this.start();
   }
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile2(path2.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile2(path3.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -35238,7 +37987,7 @@ ${log || res.stderr}`
     try {
       await this.stop();
     } finally {
-      await rm3(this.dir, { recursive: true, force: true });
+      await rm4(this.dir, { recursive: true, force: true });
       this.unregister();
     }
   }
@@ -35251,7 +38000,7 @@ ${log || res.stderr}`
   }
   async postmasterPid() {
     try {
-      const first = (await readFile2(path2.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile2(path3.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -35269,7 +38018,7 @@ ${log || res.stderr}`
       options.gid = this.spec.runAs.gid;
       options.cwd = this.dir;
     }
-    const command = path2.join(this.spec.binDir, bin);
+    const command = path3.join(this.spec.binDir, bin);
     if (prefix && prefix.length > 0) {
       return this.deps.runner.run(prefix[0], [...prefix.slice(1), command, ...args], options);
     }
@@ -35279,8 +38028,8 @@ ${log || res.stderr}`
 var ORPHAN_WAIT_S = 30;
 async function processState(pid) {
   try {
-    const stat4 = await readFile2(`/proc/${pid}/stat`, "utf8");
-    return stat4.slice(stat4.lastIndexOf(")") + 2).split(" ")[0];
+    const stat6 = await readFile2(`/proc/${pid}/stat`, "utf8");
+    return stat6.slice(stat6.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -35363,1196 +38112,2908 @@ function safeName(label) {
   return label.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 40);
 }
 
-// src/version.ts
-var PGPERF_VERSION = "0.1.0";
-
-// src/build/builder.ts
-import { appendFile as appendFile3, readFile as readFile3, stat as stat2 } from "node:fs/promises";
-import path4 from "node:path";
-
-// src/build/deps.ts
-import { access as access3, constants as constants4 } from "node:fs/promises";
-import path3 from "node:path";
-var TOOL_PACKAGES = {
-  git: "git",
-  gcc: "gcc",
-  cc: "gcc",
-  make: "make",
-  meson: "meson",
-  ninja: "ninja-build",
-  bison: "bison",
-  flex: "flex",
-  perl: "perl",
-  "pkg-config": "pkg-config",
-  ccache: "ccache"
-};
-var LIBRARY_PACKAGES = {
-  readline: "libreadline-dev",
-  zlib: "zlib1g-dev",
-  "icu-uc": "libicu-dev",
-  "icu-i18n": "libicu-dev"
-};
-function requiredTools(system) {
-  const common = ["git", "bison", "flex", "perl", "pkg-config"];
-  return system === "meson" ? [...common, "meson", "ninja"] : [...common, "make"];
+// src/cluster/run-as.ts
+init_errors();
+var DEFAULT_RUN_AS = "pgperf";
+async function resolveRunAs(requested, deps) {
+  const isRoot = deps.isRoot ?? process.getuid?.() === 0;
+  if (!isRoot) return void 0;
+  const name = requested ?? DEFAULT_RUN_AS;
+  if (name === "root" || name === "0") {
+    throw new UserError("--run-as root: PostgreSQL refuses to run as root; name an unprivileged user");
+  }
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
+    throw new UserError(
+      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`
+    );
+  }
+  const found = await lookupUser(name, deps.runner);
+  if (found?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
+  if (found) return found;
+  const created = await deps.runner.run("useradd", [
+    "--system",
+    "--user-group",
+    "--no-create-home",
+    "--home-dir",
+    "/nonexistent",
+    "--shell",
+    "/usr/sbin/nologin",
+    name
+  ]);
+  const user = created.exitCode === 0 ? await lookupUser(name, deps.runner) : void 0;
+  if (user?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
+  if (!user) {
+    throw new UserError(
+      `pgperf runs as root and PostgreSQL refuses to; creating the user "${name}" to run it failed (${created.spawnError ?? created.stderr.trim()}). Create an unprivileged user and pass --run-as USER, or run pgperf as a non-root user.`
+    );
+  }
+  deps.logger.info(
+    `created system user "${name}" to run PostgreSQL (pgperf runs as root; PostgreSQL refuses to)`
+  );
+  return user;
 }
-async function findOnPath(name, pathVar) {
-  for (const dir of (pathVar ?? "").split(path3.delimiter)) {
+async function lookupUser(name, runner) {
+  const res = await runner.run("getent", ["passwd", name]);
+  if (res.exitCode !== 0) return void 0;
+  const fields = res.stdout.trim().split(":");
+  const uid = Number(fields[2]);
+  const gid = Number(fields[3]);
+  if (!Number.isInteger(uid) || !Number.isInteger(gid)) return void 0;
+  return { name, uid, gid };
+}
+
+// src/drivers/pgbench/driver.ts
+import { writeFile as writeFile3 } from "node:fs/promises";
+import path4 from "node:path";
+init_errors();
+
+// src/drivers/shared.ts
+var RUN_GRACE_S = 120;
+async function resetBeforeRun(target, options) {
+  for (const table2 of options.truncate ?? []) await target.psql(`TRUNCATE ${table2}`);
+  if (options.vacuum) await target.psql("VACUUM");
+  if (options.checkpoint) await target.psql("CHECKPOINT");
+}
+function judgeInput(res, tool) {
+  return {
+    exitCode: res.spawnError ? null : res.exitCode,
+    signal: res.signal,
+    stdout: res.stdout,
+    stderr: res.spawnError ? `could not start ${tool}: ${res.spawnError}` : res.stderr
+  };
+}
+function runOutcome(res, judged, read) {
+  const report = judged.report;
+  return {
+    ok: judged.ok,
+    failureReason: judged.ok ? void 0 : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
+    metrics: report ? read.metrics(report) : {},
+    counts: report ? read.counts(report) : {},
+    progress: read.progress(report),
+    command: res.command,
+    exitCode: res.exitCode,
+    startedAt: read.startedAt,
+    endedAt: read.endedAt
+  };
+}
+
+// src/drivers/pgbench/command.ts
+function connectionArgs(c) {
+  return ["-h", c.host, "-p", String(c.port), "-U", c.user];
+}
+function initArgs(w, c) {
+  const args = ["-i", "-I", w.init.steps, "-s", String(w.scale), "-q"];
+  if (w.init.partitions > 0) args.push(`--partitions=${w.init.partitions}`);
+  if (w.init.fillfactor !== 100) args.push("-F", String(w.init.fillfactor));
+  if (w.init.unloggedTables) args.push("--unlogged-tables");
+  return [...args, ...connectionArgs(c), c.database];
+}
+function threadsFor(w, clients, cpuCount, clientCpus) {
+  if (w.threads === "clients") return clients;
+  if (w.threads === "auto") return Math.max(1, Math.min(clients, clientCpus ?? cpuCount));
+  return Math.min(w.threads, clients);
+}
+function measureArgs(input2) {
+  const { workload: w, clients } = input2;
+  const args = [
+    "-n",
+    // pgperf vacuums and checkpoints itself, the same way for every arm
+    "-M",
+    w.queryMode,
+    "-c",
+    String(clients),
+    "-j",
+    String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
+    "-T",
+    String(input2.durationS),
+    "-P",
+    "1",
+    `--random-seed=${input2.seed}`
+  ];
+  if (input2.pipelineScript) {
+    args.push("-f", input2.pipelineScript, "-s", String(w.scale));
+  } else if (w.builtin) {
+    args.push("-b", w.builtin);
+  } else {
+    for (const s of w.scripts ?? []) args.push("-f", `${s.file}@${s.weight}`);
+    args.push("-s", String(w.scale));
+  }
+  args.push(...w.extraArgs);
+  return [...args, ...connectionArgs(input2.connection), input2.connection.database];
+}
+function pipelinedSelectScript(depth) {
+  const lines = [];
+  for (let i = 1; i <= depth; i++) lines.push(`\\set aid${i} random(1, 100000 * :scale)`);
+  lines.push("\\startpipeline");
+  for (let i = 1; i <= depth; i++) lines.push(`SELECT abalance FROM pgbench_accounts WHERE aid = :aid${i};`);
+  lines.push("\\endpipeline");
+  return `${lines.join("\n")}
+`;
+}
+function writesHistory(w) {
+  return w.builtin === "tpcb-like" || w.builtin === "simple-update";
+}
+
+// src/drivers/pgbench/parse-report.ts
+var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
+var PCT = String.raw`\((-?\d+(?:\.\d+)?|-?nan|-?inf) ?%\)`;
+var COUNT_PCT = new RegExp(String.raw`^(\d+) ${PCT}$`, "i");
+function num(s) {
+  return Number(s);
+}
+function countPct(value) {
+  const m = COUNT_PCT.exec(value.trim());
+  if (!m) return void 0;
+  return { count: num(m[1]), percent: pctValue(m[2]) };
+}
+function pctValue(s) {
+  return /nan|inf/i.test(s) ? NaN : num(s);
+}
+function parseCounterLine(key, value, target) {
+  if (key === "total number of retries") {
+    target.totalRetries = num(value);
+    return true;
+  }
+  const cp2 = countPct(value);
+  if (!cp2) return false;
+  switch (key) {
+    case "number of failed transactions":
+      target.failed = cp2.count;
+      target.failedPercent = cp2.percent;
+      return true;
+    case "number of serialization failures":
+      target.serializationFailures = cp2.count;
+      return true;
+    case "number of deadlock failures":
+      target.deadlockFailures = cp2.count;
+      return true;
+    case "number of other failures":
+      target.otherFailures = cp2.count;
+      return true;
+    case "number of transactions retried":
+      target.retried = cp2.count;
+      return true;
+    case "number of transactions skipped":
+      target.skipped = cp2.count;
+      target.skippedPercent = cp2.percent;
+      return true;
+    default:
+      return false;
+  }
+}
+var LATENCY_RE = new RegExp(String.raw`^latency (average|stddev) = ${NUM} ms( \(including failures\))?$`);
+var TPS_RE = new RegExp(
+  String.raw`^tps = ${NUM} \((without initial connection time|excluding connections establishing|including connections establishing|including reconnection times)\)$`
+);
+var LATE_RE = new RegExp(
+  String.raw`^number of transactions above the ${NUM} ms latency limit: (\d+)/(\d+) ${PCT}$`,
+  "i"
+);
+var LAG_RE = new RegExp(String.raw`^rate limit schedule lag: avg ${NUM} \(max ${NUM}\) ms$`);
+var PROCESSED_RE = /^(\d+)(?:\/(\d+))?$/;
+var STMT_HEADER_RE = /^(?: - )?statement latencies in milliseconds( and failures|, failures and retries)?:$/;
+var SCRIPT_HEADER_RE = /^SQL script (\d+): (.*)$/;
+var WEIGHT_RE = new RegExp(String.raw`^weight: (\d+) \(targets ${NUM}% of total\)$`);
+var SCRIPT_XACTS_RE = new RegExp(String.raw`^(\d+) transactions \(${NUM}% of total(?:, tps = ${NUM})?\)$`);
+var SCRIPT_PROCESSED_RE = new RegExp(
+  String.raw`^number of transactions actually processed: (\d+) \(tps = ${NUM}\)$`
+);
+var TPS_KINDS = {
+  "without initial connection time": "without-initial-connection",
+  "excluding connections establishing": "excluding-connections",
+  "including connections establishing": "including-connections",
+  "including reconnection times": "including-reconnection"
+};
+function parseBanner(body, report) {
+  const i = body.indexOf(", server ");
+  const client = i >= 0 ? body.slice(0, i) : body;
+  report.clientVersion = client;
+  if (i >= 0) report.serverVersion = body.slice(i + ", server ".length);
+  const major = /^(\d+)/.exec(client);
+  if (major) report.clientMajor = num(major[1]);
+}
+function parsePgbenchReport(stdout) {
+  const report = { empty: true, scripts: [], statements: [], unparsed: [] };
+  let stmt;
+  let script;
+  for (const raw of stdout.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    if (line.trim() === "") continue;
+    if (stmt && /^\s{3}/.test(line)) {
+      const row2 = parseStatementRow(line, stmt.script, stmt.intColumns);
+      if (row2) {
+        report.statements.push(row2);
+        continue;
+      }
+    }
+    stmt = void 0;
+    const header = STMT_HEADER_RE.exec(line);
+    if (header) {
+      const intColumns = header[1] === void 0 ? 0 : header[1] === " and failures" ? 1 : 2;
+      stmt = { script: script?.index ?? 1, intColumns };
+      continue;
+    }
+    const banner = /^pgbench \((.*)\)$/.exec(line);
+    if (banner) {
+      parseBanner(banner[1], report);
+      continue;
+    }
+    const scriptHeader = SCRIPT_HEADER_RE.exec(line);
+    if (scriptHeader) {
+      script = { index: num(scriptHeader[1]), name: scriptHeader[2] };
+      report.scripts.push(script);
+      continue;
+    }
+    if (script && line.startsWith(" - ")) {
+      if (parseScriptLine(line.slice(3), script)) continue;
+      report.unparsed.push(line);
+      continue;
+    }
+    if (!parseTopLine(line, report)) report.unparsed.push(line);
+  }
+  for (const s of report.scripts) {
+    if (s.processed === void 0 && s.transactions !== void 0) {
+      s.processed = s.failed === void 0 ? s.transactions - (s.skipped ?? 0) : s.transactions;
+    }
+  }
+  return report;
+}
+function parseStatementRow(line, script, intColumns) {
+  const ints = String.raw`\s+(\d+)`.repeat(intColumns);
+  const m = new RegExp(String.raw`^\s+(-?\d+\.\d+)${ints}\s(.*)$`).exec(line);
+  if (!m) return void 0;
+  const row2 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
+  if (intColumns >= 1) row2.failures = num(m[2]);
+  if (intColumns >= 2) row2.retries = num(m[3]);
+  return row2;
+}
+function parseScriptLine(line, s) {
+  let m = WEIGHT_RE.exec(line);
+  if (m) {
+    s.weight = num(m[1]);
+    s.weightPercent = num(m[2]);
+    return true;
+  }
+  m = SCRIPT_XACTS_RE.exec(line);
+  if (m) {
+    s.transactions = num(m[1]);
+    s.transactionsPercent = num(m[2]);
+    if (m[3] !== void 0) s.tps = num(m[3]);
+    return true;
+  }
+  m = SCRIPT_PROCESSED_RE.exec(line);
+  if (m) {
+    s.processed = num(m[1]);
+    s.tps = num(m[2]);
+    return true;
+  }
+  m = LATENCY_RE.exec(line);
+  if (m) {
+    if (m[1] === "average") s.latencyAvgMs = num(m[2]);
+    else s.latencyStddevMs = num(m[2]);
+    return true;
+  }
+  const colon = line.indexOf(": ");
+  if (colon < 0) return false;
+  return parseCounterLine(line.slice(0, colon), line.slice(colon + 2), s);
+}
+function parseTopLine(line, report) {
+  let m = TPS_RE.exec(line);
+  if (m) {
+    const kind = TPS_KINDS[m[2]];
+    const value2 = num(m[1]);
+    if (kind === "including-connections") {
+      report.tpsIncludingConnections = value2;
+      if (report.tps === void 0) {
+        report.tps = value2;
+        report.tpsKind = kind;
+      }
+    } else {
+      report.tps = value2;
+      report.tpsKind = kind;
+    }
+    return true;
+  }
+  m = LATENCY_RE.exec(line);
+  if (m) {
+    if (m[1] === "average") {
+      report.latencyAvgMs = num(m[2]);
+      report.latencyIncludesFailures = m[3] !== void 0;
+    } else {
+      report.latencyStddevMs = num(m[2]);
+    }
+    return true;
+  }
+  m = LATE_RE.exec(line);
+  if (m) {
+    report.latencyLimitMs = num(m[1]);
+    report.late = num(m[2]);
+    report.lateOutOf = num(m[3]);
+    report.latePercent = pctValue(m[4]);
+    return true;
+  }
+  m = LAG_RE.exec(line);
+  if (m) {
+    report.lagAvgMs = num(m[1]);
+    report.lagMaxMs = num(m[2]);
+    return true;
+  }
+  m = /^(initial|average) connection time = (-?\d+(?:\.\d+)?) ms$/.exec(line);
+  if (m) {
+    if (m[1] === "initial") report.initialConnectionTimeMs = num(m[2]);
+    else report.averageConnectionTimeMs = num(m[2]);
+    return true;
+  }
+  const colon = line.indexOf(": ");
+  if (colon < 0) return false;
+  const key = line.slice(0, colon);
+  const value = line.slice(colon + 2).trim();
+  switch (key) {
+    case "transaction type":
+      report.transactionType = value;
+      report.empty = false;
+      return true;
+    case "scaling factor":
+      report.scalingFactor = num(value);
+      return true;
+    case "partition method":
+      report.partitionMethod = value;
+      return true;
+    case "partitions":
+      report.partitions = num(value);
+      return true;
+    case "query mode":
+      report.queryMode = value;
+      return true;
+    case "number of clients":
+      report.clients = num(value);
+      return true;
+    case "number of threads":
+      report.threads = num(value);
+      return true;
+    case "maximum number of tries":
+      report.maxTries = num(value);
+      return true;
+    case "duration": {
+      const d = /^(\d+) s$/.exec(value);
+      if (!d) return false;
+      report.durationSeconds = num(d[1]);
+      return true;
+    }
+    case "number of transactions per client":
+      report.transactionsPerClient = num(value);
+      return true;
+    case "number of transactions actually processed": {
+      const p = PROCESSED_RE.exec(value);
+      if (!p) return false;
+      report.processed = num(p[1]);
+      if (p[2] !== void 0) report.plannedTransactions = num(p[2]);
+      return true;
+    }
+    default:
+      return parseCounterLine(key, value, report);
+  }
+}
+
+// src/drivers/pgbench/judge-run.ts
+var ABORT_RE = /\bclient (\d+) (?:script \d+ )?aborted\b.*$/;
+var ERROR_RE = /^pgbench: (?:error|fatal): (.*)$/;
+function oneLine(s) {
+  return s.replace(/\s+/g, " ").trim();
+}
+function findAborts(stderr) {
+  const clients = /* @__PURE__ */ new Set();
+  let first;
+  for (const line of stderr.split(/\r?\n/)) {
+    const m = ABORT_RE.exec(line.trimEnd());
+    if (!m) continue;
+    clients.add(Number(m[1]));
+    first ??= oneLine(m[0]);
+  }
+  return first === void 0 ? { clients } : { clients, first };
+}
+function firstError(stderr) {
+  for (const line of stderr.split(/\r?\n/)) {
+    const m = ERROR_RE.exec(line.trimEnd());
+    if (m) return oneLine(m[1]);
+  }
+  return void 0;
+}
+function pct2(p) {
+  return p === void 0 || Number.isNaN(p) ? "" : ` (${p.toFixed(3)}%)`;
+}
+function failureDetail(r) {
+  const parts = [];
+  if (r.serializationFailures !== void 0) parts.push(`serialization ${r.serializationFailures}`);
+  if (r.deadlockFailures !== void 0) parts.push(`deadlock ${r.deadlockFailures}`);
+  if (r.otherFailures !== void 0) parts.push(`other ${r.otherFailures}`);
+  return parts.length > 0 ? `: ${parts.join(", ")}` : "";
+}
+function judgePgbenchRun(input2) {
+  const report = parsePgbenchReport(input2.stdout);
+  const aborts = findAborts(input2.stderr);
+  const lost = aborts.clients.size;
+  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
+  if (input2.exitCode === null) {
+    return fail(`pgbench was terminated by signal ${input2.signal ?? "unknown"}`);
+  }
+  if (input2.exitCode === 1) {
+    const err = firstError(input2.stderr);
+    return fail(`pgbench setup or connection failure (exit code 1)${err ? `: ${err}` : ""}`);
+  }
+  if (input2.exitCode === 2) {
+    if (lost > 0) {
+      return fail(
+        `run aborted (exit code 2): ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`
+      );
+    }
+    const err = firstError(input2.stderr);
+    return fail(`run aborted (exit code 2)${err ? `: ${err}` : ""}`);
+  }
+  if (input2.exitCode !== 0) {
+    const err = firstError(input2.stderr);
+    return fail(`pgbench exited with code ${input2.exitCode}${err ? `: ${err}` : ""}`);
+  }
+  if (report.empty) return fail("pgbench exited 0 but printed no report");
+  if (report.failed !== void 0 && report.failed > 0) {
+    return fail(`${report.failed} failed transactions${pct2(report.failedPercent)}${failureDetail(report)}`);
+  }
+  if (lost > 0) {
+    return fail(`lost clients: ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`);
+  }
+  if (report.clients !== void 0 && report.clients < input2.expectedClients) {
+    return fail(
+      `lost clients: the report shows ${report.clients} clients, expected ${input2.expectedClients}`
+    );
+  }
+  if (report.processed === void 0 || report.processed === 0) return fail("no transactions were processed");
+  const accounted = report.processed + (report.failed ?? 0) + (report.skipped ?? 0);
+  if (report.plannedTransactions !== void 0 && accounted < report.plannedTransactions) {
+    return fail(
+      `incomplete run: ${accounted} of ${report.plannedTransactions} planned transactions accounted for`
+    );
+  }
+  if (report.tps === void 0) return fail("no tps line in the report");
+  return { ok: true, report };
+}
+
+// src/drivers/pgbench/parse-progress.ts
+var FLOAT = String.raw`(-?(?:\d+(?:\.\d+)?|nan|inf))`;
+var PROGRESS_RE = new RegExp(
+  String.raw`^progress: (\d+(?:\.\d+)?) s, ${FLOAT} tps, lat ${FLOAT} ms stddev ${FLOAT}` + String.raw`(?:, (\d+) failed)?(?:, lag ${FLOAT} ms)?(?:, (\d+) skipped)?(?:, (\d+) retried, (\d+) retries)?$`,
+  "i"
+);
+var EPOCH_THRESHOLD = 1e8;
+function finite(s) {
+  const v = Number(s);
+  return Number.isFinite(v) ? v : void 0;
+}
+function parsePgbenchProgress(stderr, options = {}) {
+  const points2 = [];
+  for (const raw of stderr.split(/\r?\n/)) {
+    const m = PROGRESS_RE.exec(raw.trim());
+    if (!m) continue;
+    const point = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
+    const lat = finite(m[3]);
+    if (lat !== void 0) point.latencyAvgMs = lat;
+    const sd = finite(m[4]);
+    if (sd !== void 0) point.latencyStddevMs = sd;
+    if (m[5] !== void 0) point.failed = Number(m[5]);
+    if (m[6] !== void 0) {
+      const lag = finite(m[6]);
+      if (lag !== void 0) point.lagMs = lag;
+    }
+    if (m[7] !== void 0) point.skipped = Number(m[7]);
+    if (m[8] !== void 0) point.retried = Number(m[8]);
+    if (m[9] !== void 0) point.retries = Number(m[9]);
+    if (point.t >= EPOCH_THRESHOLD) point.epochSeconds = point.t;
+    points2.push(point);
+  }
+  relativiseTimestamps(points2, options.startEpochSeconds);
+  return points2;
+}
+function relativiseTimestamps(points2, start) {
+  const stamped = points2.filter((p) => p.epochSeconds !== void 0);
+  const first = stamped[0];
+  if (!first) return;
+  let origin = start;
+  if (origin === void 0) {
+    let interval = Infinity;
+    for (let i = 1; i < stamped.length; i++) {
+      interval = Math.min(interval, stamped[i].epochSeconds - stamped[i - 1].epochSeconds);
+    }
+    interval = Number.isFinite(interval) ? Math.max(0.1, Math.round(interval * 10) / 10) : 1;
+    origin = first.epochSeconds - interval;
+  }
+  for (const p of stamped) p.t = Math.round((p.epochSeconds - origin) * 1e3) / 1e3;
+}
+
+// src/drivers/pgbench/report-metrics.ts
+function reportMetrics(r) {
+  const metrics = {};
+  if (r.tps !== void 0) metrics.tps = r.tps;
+  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
+  if (r.latencyStddevMs !== void 0) metrics.latencyStddevMs = r.latencyStddevMs;
+  return metrics;
+}
+var COUNTERS = [
+  "processed",
+  "failed",
+  "serializationFailures",
+  "deadlockFailures",
+  "retried",
+  "totalRetries",
+  "skipped",
+  "late",
+  "initialConnectionTimeMs"
+];
+function reportCounts(r) {
+  const counts = {};
+  for (const key of COUNTERS) {
+    const value = r[key];
+    if (typeof value === "number") counts[key] = value;
+  }
+  return counts;
+}
+
+// src/drivers/pgbench/driver.ts
+function pgbenchDriver(options) {
+  const { workload, runner, logger } = options;
+  const pgbench = path4.join(options.clientBinDir, "pgbench");
+  const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
+  let pipelineScript;
+  const scriptForPipeline = () => {
+    if (workload.pipeline === void 0) return Promise.resolve(void 0);
+    pipelineScript ??= (async () => {
+      const { dir } = await makeTempDir("pgperf-scripts-");
+      const file2 = path4.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      await writeFile3(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
+      return file2;
+    })();
+    return pipelineScript;
+  };
+  return {
+    async client() {
+      const res = await runner.run(pgbench, ["--version"], { env });
+      if (res.exitCode !== 0) {
+        throw new UserError(
+          `client: cannot run ${pgbench} (${describeExit(res)}); pass --client-bin DIR with a pgbench, or install Debian's postgresql package`
+        );
+      }
+      return { tool: "pgbench", binDir: options.clientBinDir, version: res.stdout.trim() };
+    },
+    async prepare(target, signal) {
+      const args = initArgs(workload, target.connection);
+      const res = await runner.run(pgbench, args, { env, signal });
+      if (res.exitCode !== 0) {
+        throw new UserError(
+          `workload ${workload.name}, arm ${target.label}: pgbench -i failed (${describeExit(res)}):
+${tail(res.stderr)}`
+        );
+      }
+      const done = /done in (.*?)\.?$/m.exec(res.stderr)?.[1];
+      logger.info(`  ${target.label}: loaded scale ${workload.scale}${done ? `, ${done}` : ""}`);
+    },
+    async beforeRun(target) {
+      await resetBeforeRun(target, {
+        truncate: writesHistory(workload) ? ["pgbench_history"] : [],
+        vacuum: workload.vacuum,
+        checkpoint: workload.checkpoint
+      });
+    },
+    async run(target, spec) {
+      const args = measureArgs({
+        workload,
+        connection: target.connection,
+        clients: spec.clients,
+        durationS: spec.durationS,
+        seed: spec.seed,
+        cpuCount: options.cpuCount,
+        pipelineScript: await scriptForPipeline()
+      });
+      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const res = await runner.run(pgbench, args, {
+        env,
+        signal: spec.signal,
+        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
+        onStderrLine: spec.onProgress ? (line) => {
+          const point = parsePgbenchProgress(line)[0];
+          if (point) spec.onProgress(point);
+        } : void 0
+      });
+      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
+      return runOutcome(res, judged, {
+        startedAt,
+        endedAt,
+        metrics: reportMetrics,
+        counts: reportCounts,
+        progress: () => parsePgbenchProgress(res.stderr)
+      });
+    }
+  };
+}
+
+// src/drivers/sysbench/driver.ts
+init_errors();
+import { access as access3, constants as constants4 } from "node:fs/promises";
+import path5 from "node:path";
+
+// src/drivers/sysbench/command.ts
+function connectionArgs2(c) {
+  return [
+    "--db-driver=pgsql",
+    `--pgsql-host=${c.host}`,
+    `--pgsql-port=${c.port}`,
+    `--pgsql-user=${c.user}`,
+    `--pgsql-db=${c.database}`
+  ];
+}
+var DATA_SHAPE_OPTIONS = ["--secondary", "--create-secondary"];
+function isDataShapeOption(arg) {
+  return DATA_SHAPE_OPTIONS.includes((arg.split("=", 1)[0] ?? "").replace(/_/g, "-"));
+}
+function dataShape(w) {
+  return {
+    family: "oltp",
+    tables: w.tables,
+    tableSize: w.tableSize,
+    options: w.extraArgs.filter(isDataShapeOption).sort()
+  };
+}
+function dataArgs(w) {
+  return [`--tables=${w.tables}`, `--table-size=${w.tableSize}`, ...dataShape(w).options];
+}
+function prepareThreads(w, cpuCount) {
+  return Math.max(1, Math.min(w.tables, cpuCount, Math.max(...w.clients)));
+}
+function prepareArgs(w, c, cpuCount) {
+  return [
+    w.script,
+    ...connectionArgs2(c),
+    ...dataArgs(w),
+    `--threads=${prepareThreads(w, cpuCount)}`,
+    "prepare"
+  ];
+}
+function cleanupArgs(w, c) {
+  return [w.script, ...connectionArgs2(c), ...dataArgs(w), "cleanup"];
+}
+function measureArgs2(input2) {
+  const { workload: w } = input2;
+  return [
+    w.script,
+    ...connectionArgs2(input2.connection),
+    ...dataArgs(w),
+    `--threads=${input2.clients}`,
+    `--time=${input2.durationS}`,
+    "--report-interval=1",
+    // Pinned: the default is "special" in 1.0.x and "uniform" in later sysbench.
+    `--rand-type=${w.randType}`,
+    // 0 would make sysbench seed from the clock; every other value is reproducible.
+    `--rand-seed=${input2.seed === 0 ? 1 : input2.seed}`,
+    `--db-ps-mode=${w.psMode}`,
+    `--percentile=${w.percentile}`,
+    ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
+    "run"
+  ];
+}
+
+// src/drivers/sysbench/parse-output.ts
+var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
+var INTERVAL_RE = new RegExp(
+  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM2}\s+qps:\s+${NUM2}\s+` + String.raw`\(r/w/o:\s+${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM2}\s+` + String.raw`err/s:\s+${NUM2}\s+reconn/s:\s+${NUM2}`
+);
+function parseSysbenchInterval(line) {
+  const m = INTERVAL_RE.exec(line.trim());
+  if (!m) return void 0;
+  const n = (i) => Number(m[i]);
+  return {
+    t: n(1),
+    threads: n(2),
+    tps: n(3),
+    qps: n(4),
+    readsPerS: n(5),
+    writesPerS: n(6),
+    otherPerS: n(7),
+    percentile: n(8),
+    latencyPctMs: n(9),
+    errorsPerS: n(10),
+    reconnectsPerS: n(11)
+  };
+}
+function sysbenchFatalMessages(text2) {
+  const out = [];
+  for (const line of text2.split(/\r?\n/)) {
+    const m = /^FATAL: (.*)$/.exec(line.trimEnd());
+    if (m) out.push(m[1].trim());
+  }
+  return out;
+}
+function sections(text2) {
+  const out = /* @__PURE__ */ new Map();
+  let current;
+  for (const raw of text2.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    const header = /^([A-Z][^:]*):$/.exec(line);
+    if (header) {
+      current = /* @__PURE__ */ new Map();
+      out.set(header[1], current);
+      continue;
+    }
+    if (!/^\s/.test(line)) {
+      current = void 0;
+      continue;
+    }
+    const kv = /^\s+([^:]+):\s+(\S.*)$/.exec(line);
+    if (kv && current) current.set(kv[1].trim(), kv[2].trim());
+  }
+  return out;
+}
+function num2(s) {
+  if (s === void 0) return void 0;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : void 0;
+}
+function countAndRate(s) {
+  const m = s === void 0 ? null : /^(\d+)\s+\((\d+(?:\.\d+)?) per sec\.\)$/.exec(s);
+  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
+}
+function pair(s) {
+  const m = s === void 0 ? null : /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(s);
+  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
+}
+function assignDefined(target, values) {
+  for (const [k, v] of Object.entries(values)) {
+    if (v !== void 0) target[k] = v;
+  }
+}
+function parseSysbenchOutput(text2) {
+  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text2) };
+  const version2 = /^sysbench (\S+)/m.exec(text2)?.[1];
+  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text2)?.[1];
+  assignDefined(report, {
+    version: version2,
+    threads: num2(/^Number of threads: (\d+)$/m.exec(text2)?.[1]),
+    randSeed: num2(seed)
+  });
+  for (const line of text2.split(/\r?\n/)) {
+    const point = parseSysbenchInterval(line);
+    if (point) report.intervals.push(point);
+  }
+  const s = sections(text2);
+  const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
+  const general = s.get("General statistics") ?? /* @__PURE__ */ new Map();
+  const latency = s.get("Latency (ms)") ?? /* @__PURE__ */ new Map();
+  const fairness = s.get("Threads fairness") ?? /* @__PURE__ */ new Map();
+  const [transactions, tps] = countAndRate(sql.get("transactions"));
+  const [queries, qps] = countAndRate(sql.get("queries"));
+  const [ignoredErrors, ignoredErrorsPerS] = countAndRate(sql.get("ignored errors"));
+  const [reconnects, reconnectsPerS] = countAndRate(sql.get("reconnects"));
+  const [eventsPerThreadAvg, eventsPerThreadStddev] = pair(fairness.get("events (avg/stddev)"));
+  const [execTimePerThreadAvgS, execTimePerThreadStddevS] = pair(fairness.get("execution time (avg/stddev)"));
+  let percentile;
+  let latencyPctMs;
+  for (const [key, value] of latency) {
+    const m = /^(\d+)(?:st|nd|rd|th) percentile$/.exec(key);
+    if (m) {
+      percentile = Number(m[1]);
+      latencyPctMs = num2(value);
+    }
+  }
+  assignDefined(report, {
+    reads: num2(sql.get("read")),
+    writes: num2(sql.get("write")),
+    other: num2(sql.get("other")),
+    totalQueries: num2(sql.get("total")),
+    transactions,
+    tps,
+    queries,
+    qps,
+    ignoredErrors,
+    ignoredErrorsPerS,
+    reconnects,
+    reconnectsPerS,
+    totalTimeS: num2(general.get("total time")?.replace(/s$/, "")),
+    events: num2(general.get("total number of events")),
+    latencyMinMs: num2(latency.get("min")),
+    latencyAvgMs: num2(latency.get("avg")),
+    latencyMaxMs: num2(latency.get("max")),
+    percentile,
+    latencyPctMs,
+    latencySumMs: num2(latency.get("sum")),
+    eventsPerThreadAvg,
+    eventsPerThreadStddev,
+    execTimePerThreadAvgS,
+    execTimePerThreadStddevS
+  });
+  report.empty = report.transactions === void 0;
+  return report;
+}
+
+// src/drivers/sysbench/judge-run.ts
+function ignoredErrorsPct(r) {
+  if (r.ignoredErrors === void 0 || r.transactions === void 0) return void 0;
+  const attempts = r.transactions + r.ignoredErrors;
+  return attempts === 0 ? 0 : 100 * r.ignoredErrors / attempts;
+}
+function oneLine2(s) {
+  return s.replace(/\s+/g, " ").trim();
+}
+function judgeSysbenchRun(input2) {
+  const report = parseSysbenchOutput(input2.stdout);
+  const fatal = [...report.fatal, ...sysbenchFatalMessages(input2.stderr)];
+  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
+  const firstFatal = fatal[0] === void 0 ? "" : `: ${oneLine2(fatal[0])}`;
+  if (input2.exitCode === null) {
+    return fail(`sysbench was terminated by signal ${input2.signal ?? "unknown"}`);
+  }
+  if (input2.exitCode !== 0) return fail(`sysbench exited with code ${input2.exitCode}${firstFatal}`);
+  if (fatal.length > 0) return fail(`sysbench reported ${fatal.length} FATAL errors${firstFatal}`);
+  if (report.empty) return fail("sysbench exited 0 but printed no report");
+  if (report.threads !== void 0 && report.threads !== input2.expectedThreads) {
+    return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
+  }
+  if (!report.transactions) return fail("no transactions were processed");
+  const pct4 = ignoredErrorsPct(report);
+  if (pct4 !== void 0 && pct4 > input2.maxIgnoredErrorsPct) {
+    return fail(
+      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct4.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
+    );
+  }
+  return { ok: true, report };
+}
+
+// src/drivers/sysbench/report-metrics.ts
+function reportMetrics2(r) {
+  const metrics = {};
+  if (r.tps !== void 0) metrics.tps = r.tps;
+  if (r.qps !== void 0) metrics.qps = r.qps;
+  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
+  if (r.latencyPctMs !== void 0) metrics.latencyPctMs = r.latencyPctMs;
+  return metrics;
+}
+var COUNTERS2 = {
+  transactions: "transactions",
+  queries: "queries",
+  read: "reads",
+  write: "writes",
+  other: "other",
+  ignoredErrors: "ignoredErrors",
+  reconnects: "reconnects",
+  events: "events",
+  totalTimeS: "totalTimeS",
+  latencyMinMs: "latencyMinMs",
+  latencyMaxMs: "latencyMaxMs",
+  percentile: "percentile"
+};
+function reportCounts2(r) {
+  const counts = {};
+  for (const [name, key] of Object.entries(COUNTERS2)) {
+    const value = r[key];
+    if (typeof value === "number") counts[name] = value;
+  }
+  counts.errors = r.fatal.length;
+  return counts;
+}
+function progressPoint(i) {
+  return { t: i.t, tps: i.tps, qps: i.qps, latencyPctMs: i.latencyPctMs, ignoredErrorsPerS: i.errorsPerS };
+}
+
+// src/drivers/sysbench/driver.ts
+var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
+async function findOnPath(name, searchPath) {
+  for (const dir of searchPath.split(path5.delimiter)) {
     if (!dir) continue;
-    const candidate = path3.join(dir, name);
+    const file2 = path5.join(dir, name);
     try {
-      await access3(candidate, constants4.X_OK);
-      return candidate;
+      await access3(file2, constants4.X_OK);
+      return file2;
     } catch {
     }
   }
   return void 0;
 }
-function missingDependencyError(missing, what) {
-  const list = missing.map((m) => `${m.kind} ${m.name} (Debian package ${m.package})`).join(", ");
-  const packages = [...new Set(missing.map((m) => m.package))].join(" ");
-  return new UserError(
-    `${what}: missing build dependencies: ${list}. Install them with: apt-get install ${packages} (or run scripts/setup.sh)`
-  );
-}
-async function findMissingDependencies(system, env, runner) {
-  const missing = [];
-  for (const tool of requiredTools(system)) {
-    if (!await findOnPath(tool, env.PATH)) {
-      missing.push({ name: tool, kind: "program", package: TOOL_PACKAGES[tool] });
-    }
-  }
-  if (missing.some((m) => m.name === "pkg-config")) return missing;
-  for (const [lib, pkg] of Object.entries(LIBRARY_PACKAGES)) {
-    const res = await runner.run("pkg-config", ["--exists", lib], { env });
-    if (res.exitCode !== 0 && !missing.some((m) => m.package === pkg)) {
-      missing.push({ name: lib, kind: "library", package: pkg });
-    }
-  }
-  return missing;
-}
-function packagesMissingFromLog(log) {
-  const found = /* @__PURE__ */ new Set();
-  const patterns = [
-    [/Program '([^']+)' not found/g, (m) => TOOL_PACKAGES[m[1]]],
-    [/Dependency "([^"]+)" not found/g, (m) => LIBRARY_PACKAGES[m[1]]],
-    [/Package '([^']+)',? .*not found/g, (m) => LIBRARY_PACKAGES[m[1]]],
-    [/readline library not found/g, () => "libreadline-dev"],
-    [/zlib library not found/g, () => "zlib1g-dev"],
-    [/ICU library not found|icu-uc.*not found/g, () => "libicu-dev"],
-    [
-      /`?(bison|flex)'? is missing on your system|\b(bison|flex): (?:command )?not found/g,
-      (m) => m[1] ?? m[2]
-    ],
-    [/no acceptable C compiler found/g, () => "gcc"]
-  ];
-  for (const [re, pkg] of patterns) {
-    for (const m of log.matchAll(re)) {
-      const p = pkg(m);
-      if (p) found.add(p);
-    }
-  }
-  return [...found];
-}
-
-// src/build/options.ts
-var BUILD_RECIPE_VERSION = 1;
-var OPTIMIZATION = "2";
-var ENABLED_FEATURES = ["readline", "zlib", "icu"];
-var MESON_PINNED = [
-  ["libdir", "lib"],
-  ["optimization", OPTIMIZATION],
-  ["debug", "false"],
-  ["cassert", "false"],
-  ["injection_points", "false"],
-  ["rpath", "true"],
-  ["auto_features", "disabled"],
-  ...ENABLED_FEATURES.map((f) => [f, "enabled"]),
-  ["ssl", "none"],
-  ["uuid", "none"],
-  ["libedit_preferred", "false"]
-];
-var MESON_BUILTIN = /* @__PURE__ */ new Set(["prefix", "libdir", "optimization", "debug", "auto_features", "buildtype"]);
-var CONFIGURE_PINNED = [
-  "--disable-cassert",
-  "--disable-debug",
-  "--disable-nls",
-  "--disable-tap-tests",
-  "--disable-dtrace",
-  "--disable-profiling",
-  "--disable-coverage",
-  "--disable-injection-points",
-  ...ENABLED_FEATURES.map((f) => `--with-${f}`),
-  "--without-openssl",
-  "--without-gssapi",
-  "--without-ldap",
-  "--without-pam",
-  "--without-bsd-auth",
-  "--without-systemd",
-  "--without-selinux",
-  "--without-bonjour",
-  "--without-llvm",
-  "--without-lz4",
-  "--without-zstd",
-  "--without-libxml",
-  "--without-libxslt",
-  "--without-perl",
-  "--without-python",
-  "--without-tcl"
-];
-function mesonOptions(input2) {
-  const user = /* @__PURE__ */ new Map();
-  for (const opt of input2.extra) {
-    const m = /^-D([A-Za-z0-9_.:-]+)=(.*)$/.exec(opt);
-    if (!m) {
-      throw new UserError(
-        `--build-option ${opt}: this tree builds with meson, which takes -DNAME=VALUE options (e.g. -Dc_args=-fno-omit-frame-pointer)`
-      );
-    }
-    const name = m[1];
-    if (name === "prefix") {
-      throw new UserError(
-        `--build-option ${opt}: the prefix is pgperf's to choose; use --prefix DIR instead`
-      );
-    }
-    if (!input2.available.has(name) && !MESON_BUILTIN.has(name) && !isMesonBaseOption(name)) {
-      throw new UserError(
-        `--build-option ${opt}: this tree has no meson option "${name}" (see meson_options.txt or meson.options)`
-      );
-    }
-    user.set(name, m[2]);
-  }
-  const pinned = MESON_PINNED.filter(
-    ([name]) => (MESON_BUILTIN.has(name) || input2.available.has(name)) && !user.has(name)
-  );
-  return [
-    `--prefix=${input2.prefix}`,
-    ...pinned.map(([name, value]) => `-D${name}=${value}`),
-    ...[...user].map(([name, value]) => `-D${name}=${value}`)
-  ];
-}
-function isMesonBaseOption(name) {
-  return /^(b_|c_|backend_|buildtype$|warning_level$|werror$|strip$|default_library$)/.test(name);
-}
-function configureOptions(input2) {
-  for (const opt of input2.extra) {
-    if (opt.startsWith("-D")) {
-      throw new UserError(
-        `--build-option ${opt}: this tree builds with ./configure (PostgreSQL 15 and older), which takes --with-X/--enable-X or VAR=VALUE options`
-      );
-    }
-    if (opt.startsWith("--prefix")) {
-      throw new UserError(
-        `--build-option ${opt}: the prefix is pgperf's to choose; use --prefix DIR instead`
-      );
-    }
-  }
-  return [`--prefix=${input2.prefix}`, ...CONFIGURE_PINNED, ...input2.extra];
-}
-function parseMesonOptionNames(text2) {
-  const names = /* @__PURE__ */ new Set();
-  for (const m of text2.matchAll(/^\s*option\(\s*'([^']+)'/gm)) names.add(m[1]);
-  return names;
-}
-
-// src/build/builder.ts
-var BuildStepError = class extends UserError {
-  constructor(step, message, logFile) {
-    super(message);
-    this.step = step;
-    this.logFile = logFile;
-    this.name = "BuildStepError";
-  }
-  step;
-  logFile;
-};
-var TAIL_LINES = 25;
-var mesonStrategy = {
-  system: "meson",
-  async options(ctx, extra) {
-    let text2 = "";
-    for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile3(path4.join(ctx.srcDir, name), "utf8").catch(() => "");
-    }
-    return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
-  },
-  async configure(ctx, options) {
-    await runStep(ctx, "configure", "meson", ["setup", ctx.buildDir, ctx.srcDir, ...options], ctx.srcDir);
-  },
-  async compile(ctx) {
-    await runStep(ctx, "compile", "ninja", ["-C", ctx.buildDir, `-j${ctx.jobs}`], ctx.srcDir);
-  },
-  async install(ctx) {
-    await runStep(
-      ctx,
-      "install",
-      "meson",
-      ["install", "-C", ctx.buildDir, "--no-rebuild", "--quiet", "--destdir", ctx.stageDir],
-      ctx.srcDir
-    );
-  }
-};
-var autoconfStrategy = {
-  system: "autoconf",
-  async options(ctx, extra) {
-    return configureOptions({ prefix: ctx.prefix, extra });
-  },
-  async configure(ctx, options) {
-    await runStep(ctx, "configure", "./configure", [...options], ctx.srcDir);
-  },
-  async compile(ctx) {
-    await runStep(ctx, "compile", "make", [`-j${ctx.jobs}`, "world-bin"], ctx.srcDir);
-  },
-  async install(ctx) {
-    await runStep(ctx, "install", "make", ["-s", "install-world-bin", `DESTDIR=${ctx.stageDir}`], ctx.srcDir);
-  }
-};
-async function chooseStrategy(has, what) {
-  if (await has("meson.build")) return mesonStrategy;
-  if (await has("configure")) return autoconfStrategy;
-  throw new UserError(
-    `${what}: the tree has neither meson.build nor configure: not a PostgreSQL source tree (check --repo and the ref)`
-  );
-}
-async function runStep(ctx, step, command, args, cwd) {
-  const line = [command, ...args].join(" ");
-  await appendFile3(ctx.logFile, `
-==> ${step}: ${line}
-    (in ${cwd})
-`);
-  const start = (await stat2(ctx.logFile)).size;
-  const res = await ctx.runner.run(
-    "sh",
-    ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
-    {
-      cwd,
-      env: { ...ctx.env, PGPERF_BUILD_LOG: ctx.logFile },
-      signal: ctx.signal
-    }
-  );
-  await appendFile3(
-    ctx.logFile,
-    `==> ${step}: ${describeExit(res)} after ${(res.durationMs / 1e3).toFixed(1)} s
-`
-  );
-  if (res.exitCode === 0) return;
-  ctx.signal?.throwIfAborted();
-  const output2 = (await readFile3(ctx.logFile, "utf8").catch(() => "")).slice(start);
-  throw new BuildStepError(
-    step,
-    stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
-    ctx.logFile
-  );
-}
-function stepFailureMessage(input2) {
-  const hints = [];
-  const packages = packagesMissingFromLog(input2.output);
-  if (packages.length) hints.push(`missing build dependencies: apt-get install ${packages.join(" ")}`);
-  if (/No space left on device/i.test(input2.output)) {
-    hints.push("the disk is full: free space or pass --cache-dir DIR on a larger disk");
-  }
-  return `${input2.what}: ${input2.step} failed (${input2.res}): ${input2.line}
-` + (hints.length ? `${hints.join("; ")}
-` : "") + `--- last lines of its output ---
-${tail(input2.output, TAIL_LINES)}
---- full log: ${input2.logFile}`;
-}
-
-// src/build/cache.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
-import { createHash as createHash2 } from "node:crypto";
-import {
-  chmod as chmod2,
-  cp,
-  link,
-  mkdir as mkdir3,
-  readdir as readdir3,
-  readFile as readFile4,
-  readlink as readlink2,
-  rename as rename2,
-  rm as rm4,
-  statfs,
-  unlink as unlink2,
-  writeFile as writeFile3
-} from "node:fs/promises";
-import os7 from "node:os";
-import path5 from "node:path";
-async function mkdirPublic(dir) {
-  const first = await mkdir3(dir, { recursive: true });
-  if (!first) return;
-  for (let d = dir; ; d = path5.dirname(d)) {
-    await chmod2(d, 493);
-    if (d === first || d === path5.dirname(d)) break;
-  }
-}
-var COMPLETE_MARKER = ".complete";
-var MIN_FREE_BYTES = 2 * 1024 ** 3;
-function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path5.resolve(env.PGPERF_CACHE_DIR);
-  if (uid === 0) return "/var/cache/pgperf";
-  return path5.join(env.XDG_CACHE_HOME || path5.join(home, ".cache"), "pgperf");
-}
-function cacheLayout(root) {
-  return {
-    root,
-    git: path5.join(root, "git"),
-    builds: path5.join(root, "builds"),
-    installs: path5.join(root, "installs"),
-    ccache: path5.join(root, "ccache"),
-    logs: path5.join(root, "logs"),
-    locks: path5.join(root, "locks")
-  };
-}
-function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path5.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path5.join(layout.builds, slot);
-  return {
-    slot,
-    work,
-    src: path5.join(work, "src"),
-    build: path5.join(work, "build"),
-    stage: path5.join(work, "stage"),
-    statsLog: path5.join(work, "ccache-stats.log"),
-    install: prefix ? path5.resolve(prefix) : path5.join(layout.installs, slot),
-    lock: path5.join(layout.locks, `${slot}.lock`),
-    log: path5.join(layout.logs, `${slot}.log`)
-  };
-}
-function buildKey(input2) {
-  const identity = JSON.stringify({
-    recipe: input2.recipe,
-    sha: input2.sha,
-    patches: input2.patchHashes,
-    options: input2.extraOptions,
-    compiler: {
-      command: input2.compiler.command,
-      version: input2.compiler.version,
-      target: input2.compiler.target
-    },
-    platform: input2.platform
+function sysbenchDriver(options) {
+  const { workload, runner, logger } = options;
+  const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
+  const cwd = "/";
+  let located;
+  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath ?? process.env.PATH ?? "").then((bin) => {
+    if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
+    return bin;
   });
-  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
-}
-function sha256(data) {
-  return createHash2("sha256").update(data).digest("hex");
-}
-var HASHED_DIRS = ["bin", "lib"];
-async function installContentHash(installDir) {
-  const outer = createHash2("sha256");
-  const walk = async (rel) => {
-    const abs = path5.join(installDir, rel);
-    let entries;
-    try {
-      entries = await readdir3(abs, { withFileTypes: true });
-    } catch (e) {
-      if (e.code !== "ENOENT") throw e;
-      outer.update(`missing ${rel}
-`);
-      return;
-    }
-    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-    for (const entry of entries) {
-      const child = path5.join(rel, entry.name);
-      if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink2(path5.join(installDir, child))}
-`);
-      else if (entry.isDirectory()) {
-        outer.update(`dir ${child}
-`);
-        await walk(child);
-      } else if (entry.isFile()) {
-        const bytes = await readFile4(path5.join(installDir, child));
-        outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
-`);
-      } else outer.update(`other ${child}
-`);
+  const where = (target) => `workload ${workload.name}, arm ${target.label}`;
+  return {
+    async client() {
+      const bin = await sysbench();
+      const res = await runner.run(bin, ["--version"], { env, cwd });
+      if (res.exitCode !== 0) {
+        throw new UserError(`client: cannot run ${bin} (${describeExit(res)}); ${SYSBENCH_MISSING}`);
+      }
+      const version2 = res.stdout.trim();
+      if (!/^sysbench 1\.0\./.test(version2)) {
+        logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
+      }
+      return { tool: "sysbench", binDir: path5.dirname(bin), version: version2 };
+    },
+    async prepare(target, signal) {
+      const bin = await sysbench();
+      const args = prepareArgs(workload, target.connection, options.cpuCount);
+      const started = Date.now();
+      const res = await runner.run(bin, args, { env, cwd, signal });
+      signal?.throwIfAborted();
+      const output2 = `${res.stdout}
+${res.stderr}`;
+      const fatal = sysbenchFatalMessages(output2);
+      let problem;
+      if (res.exitCode !== 0 || res.spawnError) {
+        problem = `${describeExit(res)}${fatal[0] === void 0 ? "" : `: ${fatal[0]}`}`;
+      } else if (fatal[0] !== void 0) {
+        problem = `FATAL: ${fatal[0]}`;
+      } else {
+        problem = await checkRows(target, workload);
+      }
+      if (problem) {
+        const log = target.logTail ? await target.logTail(15) : "";
+        throw new UserError(
+          `${where(target)}: sysbench ${workload.script} prepare failed (${problem}). sysbench output:
+${tail(output2.trim(), 15)}${log ? `
+Server log tail:
+${log}` : ""}`
+        );
+      }
+      logger.info(
+        `  ${target.label}: loaded ${workload.tables} tables x ${workload.tableSize} rows (${prepareThreads(workload, options.cpuCount)} threads, ${((Date.now() - started) / 1e3).toFixed(1)} s)`
+      );
+    },
+    async beforeRun(target) {
+      await resetBeforeRun(target, { vacuum: workload.vacuum, checkpoint: workload.checkpoint });
+    },
+    async run(target, spec) {
+      const bin = await sysbench();
+      const args = measureArgs2({
+        workload,
+        connection: target.connection,
+        clients: spec.clients,
+        durationS: spec.durationS,
+        seed: spec.seed
+      });
+      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const res = await runner.run(bin, args, {
+        env,
+        cwd,
+        signal: spec.signal,
+        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3
+      });
+      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const judged = judgeSysbenchRun({
+        ...judgeInput(res, "sysbench"),
+        expectedThreads: spec.clients,
+        maxIgnoredErrorsPct: workload.maxIgnoredErrorsPct
+      });
+      return runOutcome(res, judged, {
+        startedAt,
+        endedAt,
+        metrics: reportMetrics2,
+        counts: reportCounts2,
+        progress: (report) => report ? report.intervals.map(progressPoint) : []
+      });
+    },
+    async cleanup(target, signal) {
+      const res = await runner.run(await sysbench(), cleanupArgs(workload, target.connection), {
+        env,
+        cwd,
+        signal
+      });
+      const fatal = sysbenchFatalMessages(res.stdout);
+      if (res.exitCode !== 0 || fatal.length > 0) {
+        throw new UserError(
+          `${where(target)}: sysbench ${workload.script} cleanup failed (${describeExit(res)}):
+${tail(res.stdout + res.stderr)}`
+        );
+      }
     }
   };
-  for (const dir of HASHED_DIRS) await walk(dir);
-  return outer.digest("hex");
 }
-async function readCompleted(installDir, onMismatch) {
-  let record2;
+async function checkRows(target, w) {
+  const tables = Array.from({ length: w.tables }, (_, i) => `sbtest${i + 1}`);
+  const sql = `SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})`).join(" || ',' || ")}`;
+  let counts;
   try {
-    record2 = JSON.parse(await readFile4(path5.join(installDir, COMPLETE_MARKER), "utf8"));
+    counts = (await target.psql(sql)).trim();
+  } catch (e) {
+    return `the tables are not there: ${errorMessage(e)}`;
+  }
+  const short2 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
+  return short2.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short2.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
+}
+
+// src/drivers/factory.ts
+function createDriver(workload, deps) {
+  switch (workload.tool) {
+    case "pgbench":
+      return pgbenchDriver({ workload, ...deps });
+    case "sysbench":
+      return sysbenchDriver({ workload, cpuCount: deps.cpuCount, runner: deps.runner, logger: deps.logger });
+  }
+}
+
+// src/env/environment.ts
+import { readFile as readFile3 } from "node:fs/promises";
+import os7 from "node:os";
+var FACT_FILES = {
+  governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+  scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
+  energyPerformancePreference: "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
+  boost: "/sys/devices/system/cpu/cpufreq/boost",
+  intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
+  smtControl: "/sys/devices/system/cpu/smt/control",
+  smtActive: "/sys/devices/system/cpu/smt/active",
+  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
+  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
+  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
+  cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
+  transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
+  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
+  numaBalancing: "/proc/sys/kernel/numa_balancing",
+  clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+  nrHugepages: "/proc/sys/vm/nr_hugepages"
+};
+async function captureEnvironment(settingsHash2) {
+  const cpus = os7.cpus();
+  const facts = {};
+  await Promise.all(
+    Object.entries(FACT_FILES).map(async ([name, file2]) => {
+      const value = await readTrimmed(file2);
+      if (value !== void 0) facts[name] = value;
+    })
+  );
+  const loadavg = os7.loadavg().map((l) => l.toFixed(2));
+  facts.loadavgAtStart = loadavg.join(" ");
+  return {
+    hostname: os7.hostname(),
+    os: await osPrettyName() ?? `${os7.type()} ${os7.release()}`,
+    kernel: os7.release(),
+    arch: os7.arch(),
+    cpuModel: cpus[0]?.model.trim() ?? "unknown",
+    cpuCount: os7.availableParallelism(),
+    memoryBytes: os7.totalmem(),
+    facts,
+    nodeVersion: process.version,
+    settingsHash: settingsHash2
+  };
+}
+async function osPrettyName() {
+  const text2 = await readTrimmed("/etc/os-release");
+  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
+  return m ? m[1] : void 0;
+}
+async function readTrimmed(file2) {
+  try {
+    return (await readFile3(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
-  if (typeof record2 !== "object" || record2 === null) return void 0;
-  const actual = await installContentHash(installDir).catch(() => "unreadable");
-  if (record2.contentHash !== actual) {
-    onMismatch?.(
-      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
-    );
-    return void 0;
-  }
-  return record2;
-}
-async function markComplete(installDir, record2) {
-  const marker = path5.join(installDir, COMPLETE_MARKER);
-  const tmp = `${marker}.tmp-${process.pid}`;
-  const contentHash = await installContentHash(installDir);
-  await writeFile3(tmp, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
-`, { mode: 420 });
-  await rename2(tmp, marker);
-}
-async function moveIntoPlace(staged, installDir) {
-  await rm4(installDir, { recursive: true, force: true });
-  await mkdirPublic(path5.dirname(installDir));
-  try {
-    await rename2(staged, installDir);
-  } catch (e) {
-    if (e.code !== "EXDEV") throw e;
-    const sibling = `${installDir}.tmp-${process.pid}`;
-    try {
-      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-      await rename2(sibling, installDir);
-    } finally {
-      await rm4(sibling, { recursive: true, force: true });
-    }
-  }
-}
-async function checkFreeSpace(dir, needBytes) {
-  const stats = await statfs(dir);
-  const free = Number(stats.bavail) * Number(stats.bsize);
-  if (free < needBytes) {
-    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
-    throw new UserError(
-      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
-    );
-  }
-}
-async function acquireLock(file2, options) {
-  let announced = false;
-  while (true) {
-    options.signal?.throwIfAborted();
-    const taken = await takeLock(file2, options.logger);
-    if (typeof taken === "function") return taken;
-    if (!announced) {
-      options.logger.info(
-        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file2})`
-      );
-      announced = true;
-    }
-    await sleep(options.pollMs ?? 1e3, options.signal);
-  }
-}
-async function tryLock(file2, logger) {
-  const taken = await takeLock(file2, logger);
-  return typeof taken === "function" ? taken : void 0;
-}
-async function takeLock(file2, logger) {
-  await mkdir3(path5.dirname(file2), { recursive: true, mode: 493 });
-  const me = { pid: process.pid, host: os7.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
-  while (true) {
-    const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
-    await writeFile3(tmp, JSON.stringify(me), { mode: 420 });
-    let taken = false;
-    try {
-      await link(tmp, file2);
-      taken = true;
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
-    } finally {
-      await unlink2(tmp).catch(() => {
-      });
-    }
-    if (taken) {
-      return async () => {
-        const owner2 = await readOwner(file2);
-        if (typeof owner2 === "object" && owner2.pid === me.pid && owner2.host === me.host) {
-          await unlink2(file2).catch(() => {
-          });
-        }
-      };
-    }
-    const owner = await readOwner(file2);
-    if (owner === "gone") continue;
-    if (owner === void 0 || owner.host === me.host && !processAlive(owner.pid)) {
-      logger.debug(`removing stale lock ${file2} (${owner ? `pid ${owner.pid} is gone` : "unreadable"})`);
-      await unlink2(file2).catch(() => {
-      });
-      continue;
-    }
-    return owner;
-  }
-}
-async function readOwner(file2) {
-  try {
-    const owner = JSON.parse(await readFile4(file2, "utf8"));
-    if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
-    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
-  } catch (e) {
-    return e.code === "ENOENT" ? "gone" : void 0;
-  }
-}
-function processAlive(pid) {
-  if (pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-function sleep(ms, signal) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
-// src/build/source.ts
-import { readFile as readFile5, rm as rm5, stat as stat3 } from "node:fs/promises";
+// src/env/sysfs.ts
+import { readdir as readdir3, readFile as readFile4 } from "node:fs/promises";
 import path6 from "node:path";
-var FULL_SHA = /^[0-9a-f]{40}$/i;
-var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
-var DEEPEN_STEPS = [64, 512, 4096];
-function parseRepo(repo, cwd) {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
-    return { input: repo, url: repo, local: repo.startsWith("file://") };
+async function readText(root, rel) {
+  try {
+    return await readFile4(path6.join(root, rel), "utf8");
+  } catch {
+    return void 0;
   }
-  return { input: repo, url: `file://${path6.resolve(cwd, repo)}`, local: true };
 }
-var SourceMirror = class {
-  constructor(repo, gitRoot, locksDir, deps) {
-    this.repo = repo;
-    this.deps = deps;
-    const name = sha256(repo.url).slice(0, 16);
-    this.dir = path6.join(gitRoot, `${name}.git`);
-    this.lockFile = path6.join(locksDir, `git-${name}.lock`);
-  }
-  repo;
-  deps;
-  dir;
-  lockFile;
-  /**
-   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
-   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
-   */
-  async resolve(ref) {
-    if (FULL_SHA.test(ref)) return ref.toLowerCase();
-    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
-    await this.checkLocalRepo();
-    const res = await this.git(["ls-remote", this.repo.url, ref, `${ref}^{}`], {
-      timeoutMs: GIT_NETWORK_TIMEOUT_MS
-    });
-    if (res.exitCode !== 0) throw this.unreachable(res);
-    const sha = pickRef(parseLsRemote(res.stdout), ref);
-    if (sha) return sha;
-    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
-    if (abbreviated) return abbreviated;
-    throw new UserError(
-      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
-    );
-  }
-  /** Fetches (depth 1) the commits the mirror does not have yet. */
-  async ensureCommits(shas) {
-    await this.withLock(async () => {
-      const missing = [];
-      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
-      if (missing.length === 0) return;
-      await this.checkLocalRepo();
-      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
-      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
-    });
-  }
-  /**
-   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
-   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
-   */
-  async mergeBase(a, b) {
-    await this.ensureCommits([a, b]);
-    return this.withLock(async () => {
-      const steps = [
-        void 0,
-        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
-        "--unshallow"
-      ];
-      for (const step of steps) {
-        if (step) {
-          if (step === "--unshallow" && !await this.isShallow()) break;
-          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
-          await this.fetch([step, this.repo.url, a, b], [a, b]);
-        }
-        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
-        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
-      }
-      throw new UserError(
-        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
-      );
-    });
-  }
-  /** Whether the commit has this file (a path from the top of the tree). */
-  async hasFile(sha, file2) {
-    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
-  }
-  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
-  async checkout(sha, dir) {
-    await rm5(dir, { recursive: true, force: true });
-    await this.withLock(async () => {
-      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
-      if (res.exitCode !== 0) {
-        throw new Error(
-          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
-        );
-      }
-    });
-  }
-  /** Removes a checkout and its registration in the mirror. */
-  async removeCheckout(dir) {
-    await rm5(dir, { recursive: true, force: true });
-    if (!await exists2(path6.join(this.dir, "worktrees"))) return;
-    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
-      abortable: false
-    });
-  }
-  async fetch(args, wanted) {
-    await this.init();
-    const res = await this.git(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args], {
-      timeoutMs: GIT_NETWORK_TIMEOUT_MS
-    });
-    if (res.exitCode !== 0) {
-      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
-        throw new UserError(
-          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
-        );
-      }
-      throw this.unreachable(res);
-    }
-    for (const sha of wanted) {
-      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
-    }
-  }
-  async init() {
-    if (await exists2(path6.join(this.dir, "HEAD"))) return;
-    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
-    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
-  }
-  async isShallow() {
-    return exists2(path6.join(this.dir, "shallow"));
-  }
-  /** The full sha of a commit the mirror already has, else undefined. */
-  async localCommit(rev) {
-    if (!await exists2(path6.join(this.dir, "HEAD"))) return void 0;
-    const res = await this.git([
-      "--git-dir",
-      this.dir,
-      "rev-parse",
-      "--verify",
-      "--quiet",
-      `${rev}^{commit}`
-    ]);
-    const sha = res.stdout.trim();
-    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
-  }
-  async checkLocalRepo() {
-    if (!this.repo.local) return;
-    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
-    if (!await exists2(dir)) {
-      throw new UserError(
-        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
-      );
-    }
-  }
-  unreachable(res) {
-    return new UserError(
-      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
-    );
-  }
-  async withLock(fn, options = { abortable: true }) {
-    const release = await acquireLock(this.lockFile, {
-      logger: this.deps.logger,
-      what: `the git mirror of ${this.repo.input}`,
-      signal: options.abortable ? this.deps.signal : void 0
-    });
-    try {
-      return await fn();
-    } finally {
-      await release();
-    }
-  }
-  git(args, options = {}) {
-    return runGit(args, this.deps, options);
-  }
-};
-function runGit(args, deps, options = {}, extraEnv = {}) {
-  return deps.runner.run("git", args, {
-    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
-    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
-    signal: deps.signal,
-    ...options
-  });
+async function readValue(root, rel) {
+  const text2 = await readText(root, rel);
+  return text2 === void 0 ? void 0 : text2.trim();
 }
-function parseLsRemote(stdout) {
-  const refs = /* @__PURE__ */ new Map();
-  for (const line of stdout.split("\n")) {
-    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
-    if (m) refs.set(m[2], m[1]);
-  }
-  return refs;
+async function readInt(root, rel) {
+  const text2 = await readValue(root, rel);
+  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
+  return Number(text2);
 }
-function pickRef(refs, ref) {
-  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
-  for (const name of names) {
-    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
-    if (sha) return sha;
+async function listDir(root, rel, pattern) {
+  try {
+    return (await readdir3(path6.join(root, rel))).filter((e) => pattern.test(e));
+  } catch {
+    return [];
+  }
+}
+function parseCpuList(text2, what = "CPU list") {
+  const trimmed = text2.trim();
+  if (trimmed === "") return [];
+  const cpus = /* @__PURE__ */ new Set();
+  for (const part of trimmed.split(",")) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
+    const from = Number(m[1]);
+    const to = m[2] === void 0 ? from : Number(m[2]);
+    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
+    for (let c = from; c <= to; c++) cpus.add(c);
+  }
+  return [...cpus].sort((a, b) => a - b);
+}
+function formatCpuList(cpus) {
+  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
+  const parts = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+// src/env/load-sample.ts
+function parseProcStat(text2) {
+  const line = text2.split("\n").find((l) => /^cpu\s/.test(l));
+  if (!line) throw new Error('/proc/stat: no aggregate "cpu" line');
+  const f = line.trim().split(/\s+/).slice(1).map(Number);
+  const at = (i) => f[i] ?? 0;
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { total, idle: at(3) + at(4), steal: at(7) };
+}
+function parsePidStat(text2) {
+  const open5 = text2.indexOf("(");
+  const close = text2.lastIndexOf(")");
+  if (open5 < 0 || close < open5) return void 0;
+  const pid = Number(text2.slice(0, open5).trim());
+  const rest = text2.slice(close + 1).trim().split(/\s+/);
+  const utime = Number(rest[11]);
+  const stime = Number(rest[12]);
+  if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
+  return { pid, comm: text2.slice(open5 + 1, close), cpu: utime + stime };
+}
+async function takeLoadSnapshot(root) {
+  const stat6 = await readText(root, "proc/stat");
+  if (stat6 === void 0) return void 0;
+  const procs = [];
+  for (const entry of await listDir(root, "proc", /^\d+$/)) {
+    const text2 = await readText(root, `proc/${entry}/stat`);
+    const parsed = text2 && parsePidStat(text2);
+    if (parsed) procs.push(parsed);
+  }
+  return { cpu: parseProcStat(stat6), procs };
+}
+function loadWindow(before, after, logicalCpus, exclude = []) {
+  const dTotal = after.cpu.total - before.cpu.total;
+  if (dTotal <= 0) return { busyShare: 0, stealShare: 0, processes: [] };
+  const dIdle = after.cpu.idle - before.cpu.idle;
+  const dSteal = after.cpu.steal - before.cpu.steal;
+  const perCpu2 = dTotal / Math.max(1, logicalCpus);
+  const earlier = new Map(before.procs.map((p) => [p.pid, p.cpu]));
+  const processes = [];
+  for (const p of after.procs) {
+    const was = earlier.get(p.pid);
+    if (was === void 0 || exclude.includes(p.pid)) continue;
+    const used = p.cpu - was;
+    if (used > 0) processes.push({ pid: p.pid, comm: p.comm, cpus: used / perCpu2 });
+  }
+  processes.sort((a, b) => b.cpus - a.cpus || a.pid - b.pid);
+  return {
+    busyShare: clamp01((dTotal - dIdle - dSteal) / dTotal),
+    stealShare: clamp01(dSteal / dTotal),
+    processes
+  };
+}
+function clamp01(x) {
+  return Math.min(1, Math.max(0, x));
+}
+
+// src/env/topology.ts
+var CPU_DIR = "sys/devices/system/cpu";
+var NODE_DIR = "sys/devices/system/node";
+async function readTopology(root = "/") {
+  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
+  let online;
+  if (onlineText !== void 0) {
+    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
+  } else {
+    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
+  }
+  const nodeOf = await readNodes(root);
+  const cpus = [];
+  for (const cpu of online) {
+    const base = `${CPU_DIR}/cpu${cpu}`;
+    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
+    const l3 = await readL3(root, base);
+    cpus.push({
+      cpu,
+      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
+      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
+      node: nodeOf.get(cpu) ?? 0,
+      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
+      ...l3 ? { l3 } : {}
+    });
+  }
+  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
+}
+async function readNodes(root) {
+  const nodeOf = /* @__PURE__ */ new Map();
+  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
+    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
+    if (!list) continue;
+    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
+      nodeOf.set(cpu, Number(entry.slice(4)));
+  }
+  return nodeOf;
+}
+async function readL3(root, base) {
+  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
+    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
+    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
+    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
   }
   return void 0;
 }
-async function readPatches(files, flag) {
-  const patches = [];
-  for (const file2 of files) {
-    let content;
-    try {
-      content = await readFile5(file2, "utf8");
-    } catch (e) {
-      throw new UserError(
-        `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
-      );
+function summarise2(cpus, smtControl, hasNodes) {
+  const groups2 = (key) => {
+    const byKey = /* @__PURE__ */ new Map();
+    for (const c of cpus) {
+      const k = key(c);
+      if (k === void 0) continue;
+      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
     }
-    patches.push({ file: file2, sha256: sha256(content), content });
-  }
-  return patches;
+    return [...byKey.values()];
+  };
+  const cores = groups2((c) => formatCpuList(c.siblings)).length;
+  const nodes = /* @__PURE__ */ new Map();
+  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
+  return {
+    cpus,
+    logicalCpus: cpus.length,
+    sockets: new Set(cpus.map((c) => c.socket)).size,
+    cores,
+    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
+    ...smtControl !== void 0 ? { smtControl } : {},
+    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node2, list]) => ({ node: node2, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
+    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
+  };
 }
-function isMailPatch(text2) {
-  const head = text2.slice(0, 4096).split("\n");
-  if (/^From [0-9a-f]{40} /.test(head[0] ?? "")) return true;
-  const headers = head.slice(
-    0,
-    head.findIndex((l) => l.trim() === "")
+function describeTopology(t) {
+  const plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
+  return `${plural2(t.sockets, "socket")}, ${plural2(t.numaNodes.length, "NUMA node")}, ${plural2(t.cores, "core")}, ${plural2(t.logicalCpus, "CPU")}${smt}, ${plural2(t.l3Groups.length, "L3 group")}`;
+}
+
+// src/env/preflight.ts
+var LIMITS = {
+  /** Enabled idle states with a wake-up latency above this (µs) cost latency on every wake-up. */
+  deepIdleLatencyUs: 10,
+  busyShareWarn: 0.05,
+  busyShareBad: 0.25,
+  stealShareWarn: 0.01,
+  stealShareBad: 0.05,
+  /** PSI cpu "some" avg10 (percent of time some task waited for a CPU). */
+  psiWarn: 5,
+  psiBad: 20,
+  /** Other processes' CPU, summed, in CPUs. */
+  otherCpusWarn: 0.1,
+  otherCpusBad: 0.5,
+  /** A process is listed when it used at least this much of one CPU. */
+  listProcessCpus: 0.02,
+  /** RLIMIT_NOFILE soft limit; pgbench needs one per client plus a few, the server one per backend file. */
+  nofileWarn: 4096,
+  nofileBad: 1024,
+  /** Free memory without a known shared_buffers. */
+  minAvailableBytes: 1024 ** 3
+};
+var CPU_DIR2 = "sys/devices/system/cpu";
+async function preflight(options = {}) {
+  const root = options.root ?? "/";
+  const windowS = options.windowS ?? 2;
+  const sleep2 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const topology = await readTopology(root);
+  const before = await takeLoadSnapshot(root);
+  if (windowS > 0) await sleep2(windowS * 1e3);
+  const after = await takeLoadSnapshot(root);
+  const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
+  const facts = [
+    topologyFact(topology),
+    ...await frequencyFacts(root, topology),
+    ...await idleFacts(root, topology),
+    ...await memoryFacts(root, topology, options.sharedBuffersBytes),
+    ...await kernelFacts(root),
+    await virtualisationFact(root),
+    ...loadFacts(
+      window2,
+      windowS,
+      await readText(root, "proc/loadavg"),
+      await readText(root, "proc/pressure/cpu")
+    ),
+    await nofileFact(root)
+  ];
+  return { verdict: overallVerdict2(facts), facts, topology, windowS, capturedAt: (/* @__PURE__ */ new Date()).toISOString() };
+}
+function overallVerdict2(facts) {
+  if (facts.some((f) => f.verdict === "bad")) return "not fit for benchmarking";
+  if (facts.some((f) => f.verdict === "warn")) return "usable with warnings";
+  return "ready";
+}
+function preflightFacts(report) {
+  const out = { "preflight.verdict": report.verdict };
+  for (const f of report.facts) out[`preflight.${f.id}`] = `${f.value} [${f.verdict}]`;
+  return out;
+}
+function topologyFact(t) {
+  return { id: "topology", group: "cpu", name: "CPU topology", value: describeTopology(t), verdict: "ok" };
+}
+async function perCpu(root, t, rel) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const c of t.cpus) {
+    const v = await readValue(root, `${CPU_DIR2}/cpu${c.cpu}/${rel}`);
+    if (v !== void 0) counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  if (counts.size === 0) return void 0;
+  if (counts.size === 1) return [...counts.keys()][0];
+  return [...counts.entries()].map(([v, n]) => `${v} (${n})`).join(", ");
+}
+async function frequencyFacts(root, t) {
+  const driver = await perCpu(root, t, "cpufreq/scaling_driver");
+  const governor = await perCpu(root, t, "cpufreq/scaling_governor");
+  if (driver === void 0 && governor === void 0) {
+    return [
+      {
+        id: "cpufreq",
+        group: "frequency",
+        name: "frequency scaling",
+        value: "not exposed (no cpufreq: the hypervisor or firmware sets the clock)",
+        verdict: "ok"
+      }
+    ];
+  }
+  const facts = [];
+  const pstate = await readValue(root, `${CPU_DIR2}/intel_pstate/status`) ?? await readValue(root, `${CPU_DIR2}/amd_pstate/status`);
+  facts.push({
+    id: "scalingDriver",
+    group: "frequency",
+    name: "frequency driver",
+    value: `${driver ?? "unknown"}${pstate ? ` (${pstate} mode)` : ""}`,
+    verdict: "ok"
+  });
+  const fixGovernor = "cpupower frequency-set -g performance   # or: echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor";
+  facts.push(
+    governor === "performance" ? { id: "governor", group: "frequency", name: "governor", value: governor, verdict: "ok" } : {
+      id: "governor",
+      group: "frequency",
+      name: "governor",
+      value: governor ?? "unknown",
+      verdict: "warn",
+      why: "the clock ramps up with load, which skews low-client runs",
+      fix: `${fixGovernor}   (pgperf can do it for the run: controls.governor: performance)`
+    }
   );
-  return headers.some((l) => /^Subject: /.test(l)) && headers.some((l) => /^From: /.test(l));
-}
-function failingFiles(stderr) {
-  const files = /* @__PURE__ */ new Set();
-  for (const re of [
-    /^error: patch failed: (.+?):\d+$/gm,
-    /^error: (.+?): (?:patch does not apply|does not exist in index|No such file or directory|already exists in (?:working directory|index))$/gm
-  ]) {
-    for (const m of stderr.matchAll(re)) files.add(m[1]);
-  }
-  return [...files];
-}
-async function applyPatches(dir, patches, what, deps) {
-  for (const patch of patches) {
-    const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path6.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path6.resolve(patch.file)];
-    deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
-    const res = await runGit(
-      args,
-      deps,
-      { cwd: dir },
-      { GIT_COMMITTER_NAME: "pgperf", GIT_COMMITTER_EMAIL: "pgperf@localhost" }
+  const epp = await perCpu(root, t, "cpufreq/energy_performance_preference");
+  if (epp !== void 0) {
+    facts.push(
+      epp === "performance" ? { id: "epp", group: "frequency", name: "energy/performance preference", value: epp, verdict: "ok" } : {
+        id: "epp",
+        group: "frequency",
+        name: "energy/performance preference",
+        value: epp,
+        verdict: "warn",
+        why: "the hardware trades speed for power",
+        fix: "echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/energy_performance_preference"
+      }
     );
-    if (res.exitCode !== 0) {
-      const files = failingFiles(res.stderr);
+  }
+  const boost = await readInt(root, `${CPU_DIR2}/cpufreq/boost`);
+  const noTurbo = await readInt(root, `${CPU_DIR2}/intel_pstate/no_turbo`);
+  if (boost !== void 0 || noTurbo !== void 0) {
+    const on = boost === 1 || noTurbo === 0;
+    facts.push({
+      id: "boost",
+      group: "frequency",
+      name: "turbo/boost",
+      value: on ? "on" : "off",
+      verdict: on ? "warn" : "ok",
+      ...on ? {
+        why: "the boost clock depends on how many cores are busy, which bends client sweeps",
+        fix: noTurbo !== void 0 ? "echo 1 | tee /sys/devices/system/cpu/intel_pstate/no_turbo" : "echo 0 | tee /sys/devices/system/cpu/cpufreq/boost"
+      } : {}
+    });
+  }
+  return facts;
+}
+async function idleFacts(root, t) {
+  const driver = await readValue(root, `${CPU_DIR2}/cpuidle/current_driver`);
+  const governor = await readValue(root, `${CPU_DIR2}/cpuidle/current_governor_ro`) ?? await readValue(root, `${CPU_DIR2}/cpuidle/current_governor`);
+  const first = t.cpus[0]?.cpu ?? 0;
+  const states = [];
+  const dir = `${CPU_DIR2}/cpu${first}/cpuidle`;
+  const entries = (await listDir(root, dir, /^state\d+$/)).sort(
+    (a, b) => Number(a.slice(5)) - Number(b.slice(5))
+  );
+  for (const s of entries) {
+    states.push({
+      name: await readValue(root, `${dir}/${s}/name`) ?? s,
+      latencyUs: await readInt(root, `${dir}/${s}/latency`) ?? 0,
+      disabled: await readInt(root, `${dir}/${s}/disable`) === 1
+    });
+  }
+  const listed = states.map((s) => `${s.name} ${s.latencyUs}\xB5s${s.disabled ? " (disabled)" : ""}`).join(", ");
+  const value = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed ? `: ${listed}` : ""}`;
+  const deep = states.filter((s) => !s.disabled && s.latencyUs > LIMITS.deepIdleLatencyUs);
+  if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value, verdict: "ok" }];
+  const worst = Math.max(...deep.map((s) => s.latencyUs));
+  return [
+    {
+      id: "cpuidle",
+      group: "idle",
+      name: "idle states",
+      value,
+      verdict: "warn",
+      why: `deep idle states are enabled (${deep.map((s) => s.name).join(", ")}; wake-up up to ${worst}\xB5s): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
+      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: controls.cpuDmaLatency: 0)`
+    }
+  ];
+}
+async function memoryFacts(root, t, sharedBuffers) {
+  const facts = [];
+  const meminfo = await readText(root, "proc/meminfo") ?? "";
+  const kb = (key) => {
+    const m = new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(meminfo);
+    return m ? Number(m[1]) * 1024 : void 0;
+  };
+  const available = kb("MemAvailable");
+  const total = kb("MemTotal");
+  if (available !== void 0) {
+    const need = sharedBuffers;
+    let verdict = "ok";
+    let why;
+    if (need !== void 0 && available < need) {
+      verdict = "bad";
+      why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
+    } else if (need !== void 0 && available < 2 * need) {
+      verdict = "warn";
+      why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
+    } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
+      verdict = "warn";
+      why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
+    }
+    facts.push({
+      id: "memory",
+      group: "memory",
+      name: "available memory",
+      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
+      verdict,
+      ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
+    });
+  }
+  const thpRaw = await readValue(root, "sys/kernel/mm/transparent_hugepage/enabled");
+  if (thpRaw !== void 0) {
+    const thp = /\[(\w+)\]/.exec(thpRaw)?.[1] ?? thpRaw;
+    facts.push({
+      id: "thp",
+      group: "memory",
+      name: "transparent huge pages",
+      value: thp,
+      verdict: thp === "always" ? "warn" : "ok",
+      ...thp === "always" ? {
+        why: "khugepaged compacts and collapses backend memory during runs",
+        fix: "echo madvise | tee /sys/kernel/mm/transparent_hugepage/enabled"
+      } : {}
+    });
+  }
+  const balancing = await readInt(root, "proc/sys/kernel/numa_balancing");
+  if (balancing !== void 0) {
+    const moving = balancing !== 0 && t.numaNodes.length > 1;
+    facts.push({
+      id: "numaBalancing",
+      group: "memory",
+      name: "NUMA balancing",
+      value: `${balancing === 0 ? "off" : "on"} (${t.numaNodes.length} node${t.numaNodes.length === 1 ? "" : "s"})`,
+      verdict: moving ? "warn" : "ok",
+      ...moving ? {
+        why: "the kernel migrates pages and tasks between nodes during runs",
+        fix: "sysctl -w kernel.numa_balancing=0"
+      } : {}
+    });
+  }
+  return facts;
+}
+var GOOD_CLOCKSOURCES = ["tsc", "kvm-clock", "arch_sys_counter", "hyperv_clocksource_tsc_page", "timebase"];
+async function kernelFacts(root) {
+  const current = await readValue(root, "sys/devices/system/clocksource/clocksource0/current_clocksource");
+  if (current === void 0) return [];
+  const available = await readValue(root, "sys/devices/system/clocksource/clocksource0/available_clocksource") ?? "";
+  const slow = current === "hpet" || current === "acpi_pm";
+  const good = GOOD_CLOCKSOURCES.includes(current);
+  const better = available.split(/\s+/).find((c) => c === "tsc") ?? available.split(/\s+/).find((c) => GOOD_CLOCKSOURCES.includes(c));
+  return [
+    {
+      id: "clocksource",
+      group: "kernel",
+      name: "clocksource",
+      value: `${current}${available ? ` (available: ${available})` : ""}`,
+      verdict: good ? "ok" : slow ? "bad" : "warn",
+      ...good ? {} : {
+        why: `clock_gettime through ${current} is slow; pgbench -P and track_io_timing call it constantly`,
+        fix: better ? `echo ${better} | tee /sys/devices/system/clocksource/clocksource0/current_clocksource` : 'boot with a stable TSC (check dmesg for "TSC unstable") or use another machine'
+      }
+    }
+  ];
+}
+async function virtualisationFact(root) {
+  const cpuinfo = await readText(root, "proc/cpuinfo") ?? "";
+  const flagged = /^flags\s*:.*\bhypervisor\b/m.test(cpuinfo);
+  const xen = await readValue(root, "sys/hypervisor/type");
+  const product = await readValue(root, "sys/class/dmi/id/product_name");
+  const vendor = await readValue(root, "sys/class/dmi/id/sys_vendor");
+  const dmiVm = /kvm|qemu|vmware|virtualbox|virtual machine|hvm domu|google compute|amazon ec2|bochs|standard pc/i.test(
+    `${product ?? ""} ${vendor ?? ""}`
+  );
+  const vm = flagged || xen !== void 0 || dmiVm;
+  const evidence = [
+    flagged ? "cpuinfo hypervisor flag" : void 0,
+    xen ? `/sys/hypervisor/type ${xen}` : void 0,
+    product ? `DMI product "${product}"` : void 0
+  ].filter((e) => e !== void 0);
+  return {
+    id: "virtualisation",
+    group: "virtualisation",
+    name: "virtualisation",
+    value: `${vm ? "virtual machine" : "bare metal"}${evidence.length ? ` (${evidence.join(", ")})` : ""}`,
+    verdict: vm ? "warn" : "ok",
+    ...vm ? {
+      why: "other guests share the host: steal time and host scheduling add noise",
+      fix: "gate on a bare-metal runner or a VM with dedicated (pinned) vCPUs"
+    } : {}
+  };
+}
+var QUIET_FIX = "stop them, or keep them off the benchmark CPUs: taskset -apc <other CPUs> <pid>";
+function loadFacts(window2, windowS, loadavgText, psiText) {
+  const facts = [];
+  const loadavg = loadavgText?.trim().split(/\s+/).slice(0, 3).join(" ");
+  if (window2 && windowS > 0) {
+    facts.push(
+      graded({
+        id: "busy",
+        group: "load",
+        name: "CPU busy",
+        value: `${pct3(window2.busyShare)} of all CPUs over ${windowS} s${loadavg ? ` (loadavg ${loadavg})` : ""}`,
+        x: window2.busyShare,
+        warnAt: LIMITS.busyShareWarn,
+        badAt: LIMITS.busyShareBad,
+        why: "other work competes with the benchmark for CPUs",
+        fix: QUIET_FIX
+      }),
+      graded({
+        id: "steal",
+        group: "load",
+        name: "steal time",
+        value: `${pct3(window2.stealShare)} over ${windowS} s`,
+        x: window2.stealShare,
+        warnAt: LIMITS.stealShareWarn,
+        badAt: LIMITS.stealShareBad,
+        why: "the hypervisor runs other guests on these CPUs",
+        fix: "use a runner with dedicated vCPUs or bare metal"
+      }),
+      busyProcessesFact(window2.processes, windowS)
+    );
+  } else if (loadavg) {
+    facts.push({ id: "loadavg", group: "load", name: "load average", value: loadavg, verdict: "ok" });
+  }
+  const some = psiText && /^some .*avg10=([\d.]+)/m.exec(psiText)?.[1];
+  if (some) {
+    facts.push(
+      graded({
+        id: "psiCpu",
+        group: "load",
+        name: "CPU pressure (PSI some avg10)",
+        value: `${some}%`,
+        x: Number(some),
+        warnAt: LIMITS.psiWarn,
+        badAt: LIMITS.psiBad,
+        why: "runnable tasks waited for a CPU in the last 10 s",
+        fix: QUIET_FIX
+      })
+    );
+  }
+  return facts;
+}
+function busyProcessesFact(processes, windowS) {
+  const listed = processes.filter((p) => p.cpus >= LIMITS.listProcessCpus);
+  const sum2 = processes.reduce((a, p) => a + p.cpus, 0);
+  const top = listed.slice(0, 5).map((p) => `${p.comm} (pid ${p.pid}) ${p.cpus.toFixed(2)} CPU`);
+  return graded({
+    id: "busyProcesses",
+    group: "load",
+    name: "other busy processes",
+    value: top.length ? `${top.join(", ")}; ${sum2.toFixed(2)} CPU in all over ${windowS} s` : "none",
+    x: sum2,
+    warnAt: LIMITS.otherCpusWarn,
+    badAt: LIMITS.otherCpusBad,
+    why: "these processes used CPU during the sample window",
+    fix: QUIET_FIX
+  });
+}
+async function nofileFact(root) {
+  const limits = await readText(root, "proc/self/limits") ?? "";
+  const m = /^Max open files\s+(\S+)\s+(\S+)/m.exec(limits);
+  const soft = m ? m[1] === "unlimited" ? Infinity : Number(m[1]) : void 0;
+  const hard = m?.[2];
+  if (soft === void 0) {
+    return { id: "nofile", group: "limits", name: "open files (ulimit -n)", value: "unknown", verdict: "ok" };
+  }
+  const verdict = soft < LIMITS.nofileBad ? "bad" : soft < LIMITS.nofileWarn ? "warn" : "ok";
+  return {
+    id: "nofile",
+    group: "limits",
+    name: "open files (ulimit -n)",
+    value: `${m[1]} (hard ${hard})`,
+    verdict,
+    ...verdict === "ok" ? {} : {
+      why: 'pgbench needs a descriptor per client; high client counts fail with "too many open files"',
+      fix: `ulimit -n ${hard === "unlimited" ? 65536 : Math.min(65536, Number(hard) || 65536)}   (in the shell that starts pgperf; raise the hard limit in /etc/security/limits.conf or LimitNOFILE= for a service)`
+    }
+  };
+}
+function graded(f) {
+  const verdict = f.x >= f.badAt ? "bad" : f.x >= f.warnAt ? "warn" : "ok";
+  return {
+    id: f.id,
+    group: f.group,
+    name: f.name,
+    value: f.value,
+    verdict,
+    ...verdict === "ok" ? {} : { why: f.why, fix: f.fix }
+  };
+}
+function pct3(share) {
+  return `${(share * 100).toFixed(1)}%`;
+}
+function formatBytes(bytes) {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let v = bytes;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+// src/diagnostics/wait-events.ts
+init_esm();
+var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
+var LOCK_SAMPLE_INTERVAL_MS = 1e3;
+var ACTIVITY_SQL = `
+SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
+       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
+  FROM pg_stat_activity
+ WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
+var LOCKS_SQL = `
+SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
+  FROM pg_locks WHERE NOT granted GROUP BY 1`;
+var COUNTER_VIEWS = [
+  {
+    prefix: "database",
+    view: "pg_stat_database",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
+  },
+  {
+    prefix: "wal",
+    view: "pg_stat_wal",
+    minVersion: 14e4,
+    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+  },
+  {
+    prefix: "bgwriter",
+    view: "pg_stat_bgwriter",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
+  },
+  {
+    prefix: "checkpointer",
+    view: "pg_stat_checkpointer",
+    minVersion: 17e4,
+    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
+  },
+  {
+    prefix: "io",
+    view: "pg_stat_io",
+    minVersion: 16e4,
+    // Summed over backend types, objects and contexts: one number per operation.
+    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
+            SELECT key, sum(value::numeric) AS total
+              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
+             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
+             GROUP BY key) s`
+  }
+];
+var VIEW_VERSION_NAMES = {
+  pg_stat_wal: "PostgreSQL 14+",
+  pg_stat_checkpointer: "PostgreSQL 17+",
+  pg_stat_io: "PostgreSQL 16+"
+};
+async function startDiagnostics(target, options = {}) {
+  const hz = options.hz ?? 10;
+  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: DIAGNOSTICS_APPLICATION_NAME
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const versionNum = Number(
+      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
+    );
+    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
+    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
+      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
+    );
+    const readCounters = async () => {
+      const out = {};
+      for (const v of views) {
+        const row2 = (await client.query(v.sql)).rows[0];
+        for (const [key, value] of Object.entries(row2?.j ?? {})) {
+          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
+        }
+      }
+      return out;
+    };
+    const before = await readCounters();
+    const started = Date.now();
+    const events = /* @__PURE__ */ new Map();
+    const locks = /* @__PURE__ */ new Map();
+    let samples = 0;
+    let missedTicks = 0;
+    let observations = 0;
+    let busy;
+    let lastLockSample = 0;
+    const sample = async () => {
+      const rows = (await client.query(ACTIVITY_SQL)).rows;
+      samples++;
+      for (const r of rows) {
+        const key = `${r.type}:${r.event}`;
+        events.set(key, (events.get(key) ?? 0) + 1);
+        observations++;
+      }
+      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
+        lastLockSample = Date.now();
+        for (const r of (await client.query(LOCKS_SQL)).rows) {
+          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
+        }
+      }
+    };
+    const timer = setInterval(() => {
+      if (busy) {
+        missedTicks++;
+        return;
+      }
+      busy = sample().catch((e) => {
+        failure2 ??= e;
+      }).finally(() => {
+        busy = void 0;
+      });
+    }, 1e3 / hz);
+    let stopped;
+    return {
+      stop() {
+        stopped ??= (async () => {
+          clearInterval(timer);
+          try {
+            await busy;
+            if (failure2) throw failure2;
+            const after = await readCounters();
+            const counters = {};
+            for (const [key, value] of Object.entries(after)) {
+              const was = before[key];
+              if (was !== void 0) counters[key] = value - was;
+            }
+            return {
+              version: 1,
+              serverVersionNum: versionNum,
+              hz,
+              durationS: (Date.now() - started) / 1e3,
+              samples,
+              missedTicks,
+              observations,
+              waitEvents: shares(events, observations),
+              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
+              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
+              counters,
+              unavailable
+            };
+          } finally {
+            await client.end().catch(() => {
+            });
+          }
+        })();
+        return stopped;
+      }
+    };
+  } catch (e) {
+    await client.end().catch(() => {
+    });
+    throw e;
+  }
+}
+function shares(counts, total) {
+  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
+}
+
+// src/runner/run-loop.ts
+init_fingerprint();
+init_types();
+
+// src/results/run-id.ts
+import { randomBytes } from "node:crypto";
+function newRunId(startedAt) {
+  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${randomBytes(4).toString("hex")}`;
+}
+
+// src/runner/run-loop.ts
+init_errors();
+
+// src/version.ts
+var PGPERF_VERSION = "0.1.0";
+
+// src/runner/plan.ts
+function planRounds(input2) {
+  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
+  const rounds = [];
+  for (let round = 1; round <= totalRounds; round++) {
+    const random = seededRandom2(deriveSeed(input2.seed, round));
+    const cells = shuffle(
+      input2.cells.filter((c) => c.rounds >= round),
+      random
+    );
+    const runs = [];
+    cells.forEach((cell, k) => {
+      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round - 1) % input2.arms.length);
+      for (const arm of arms) runs.push({ round, workload: cell.workload, clients: cell.clients, arm });
+    });
+    rounds.push(runs);
+  }
+  return rounds;
+}
+function deriveSeed(seed, round) {
+  let h = (seed ^ Math.imul(round, 2654435761)) >>> 0;
+  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
+  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
+  return (h ^ h >>> 16) & 2147483647;
+}
+function newSeed() {
+  return Math.floor(Math.random() * 2147483647);
+}
+function seededRandom2(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+}
+function shuffle(items, random) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+function rotate(items, by) {
+  return [...items.slice(by), ...items.slice(0, by)];
+}
+
+// src/runner/adaptive-control.ts
+init_types();
+var AdaptiveControl = class {
+  constructor(plan, analysis, budget, now = Date.now) {
+    this.plan = plan;
+    this.analysis = analysis;
+    this.budget = budget;
+    this.now = now;
+  }
+  plan;
+  analysis;
+  budget;
+  now;
+  open = null;
+  // null: every cell open
+  looked = 0;
+  startedMs = null;
+  /**
+   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
+   * and returns why to stop, or null to go on.
+   */
+  beforeRound(result, round, log) {
+    this.startedMs ??= this.now();
+    const done = round - 1;
+    const k = this.plan.schedule.indexOf(done);
+    if (k >= 0 && k + 1 > this.looked) {
+      const stop = this.look(result, k + 1, log);
+      if (stop) return stop;
+    }
+    if (round > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
+    const { timeBudgetS } = this.budget;
+    if (timeBudgetS !== void 0) {
+      const elapsedS = (this.now() - this.startedMs) / 1e3;
+      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
+      if (elapsedS + perRoundS > timeBudgetS) {
+        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
+      }
+    }
+    return null;
+  }
+  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
+  finish(result, roundsDone, log) {
+    const k = this.plan.schedule.indexOf(roundsDone);
+    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
+  }
+  /** Whether the run of this cell is still needed. */
+  isOpen(cell) {
+    return this.open === null || this.open.has(cellId(cell));
+  }
+  look(result, look, log) {
+    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
+    this.looked = look;
+    result.adaptive = adaptiveRecord(this.plan, outcome);
+    this.open = new Set(outcome.openCells.map(cellId));
+    const decided = outcome.decidedCells.filter((d) => d.look === look);
+    log(
+      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
+    );
+    return outcome.stop ? outcome.reason : null;
+  }
+};
+function formatS(s) {
+  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
+}
+
+// src/runner/progress.ts
+var ProgressTracker = class {
+  /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
+  constructor(plannedRuns, plannedSeconds, now = Date.now) {
+    this.plannedRuns = plannedRuns;
+    this.plannedSeconds = plannedSeconds;
+    this.now = now;
+    this.started = now();
+  }
+  plannedRuns;
+  plannedSeconds;
+  now;
+  done = 0;
+  doneSeconds = 0;
+  overheadSeconds = 0;
+  started;
+  /** Records a finished run that was planned to take `plannedS` and took `actualS` wall-clock seconds. */
+  finished(plannedS, actualS) {
+    this.done++;
+    this.doneSeconds += plannedS;
+    this.overheadSeconds += Math.max(0, actualS - plannedS);
+  }
+  /** A retry adds a run that was not planned. */
+  addRun(seconds) {
+    this.plannedRuns++;
+    this.plannedSeconds += seconds;
+  }
+  /** Estimated seconds left: planned run time left plus the per-run overhead seen so far. */
+  remainingSeconds() {
+    const runsLeft = Math.max(0, this.plannedRuns - this.done);
+    const overheadPerRun = this.done > 0 ? this.overheadSeconds / this.done : 2;
+    return Math.max(0, this.plannedSeconds - this.doneSeconds) + runsLeft * overheadPerRun;
+  }
+  line(e) {
+    const elapsed = (this.now() - this.started) / 1e3;
+    const what = e.kind === "warmup" ? "warm-up" : `round ${e.round}/${e.rounds}`;
+    const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
+    return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
+  }
+};
+function formatTps(tps) {
+  return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
+}
+function formatDuration(seconds) {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
+
+// src/machine/pinning.ts
+import { access as access4, constants as constants5 } from "node:fs/promises";
+import path7 from "node:path";
+init_errors();
+function planCpus(spec, topology, tools, where = "cpus") {
+  if (!tools.taskset && !tools.numactl) {
+    throw new UserError(
+      `${where}: pinning needs taskset (util-linux) or numactl, and neither is on the PATH: install util-linux (apt-get install util-linux) or remove "cpus"`
+    );
+  }
+  const { server, client } = spec === "auto" ? autoSplit(topology, where) : explicit(spec, topology, where);
+  const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
+  const nodes = (cpus) => [...new Set(cpus.map((c) => nodeOf.get(c) ?? 0))].sort((a, b) => a - b);
+  const serverNodes = nodes(server);
+  const clientNodes = nodes(client);
+  const warnings = [];
+  const byCpu = new Map(topology.cpus.map((c) => [c.cpu, c]));
+  const clientSet = new Set(client);
+  const split = server.filter((cpu) => byCpu.get(cpu)?.siblings.some((s) => s !== cpu && clientSet.has(s)));
+  if (split.length > 0) {
+    warnings.push(
+      `${where}: server CPUs ${formatCpuList(split)} share cores (SMT siblings) with client CPUs; keep siblings on one side`
+    );
+  }
+  if (topology.numaNodes.length > 1 && serverNodes.length > 1) {
+    warnings.push(
+      `${where}: the server spans NUMA nodes ${serverNodes.join(",")}; memory is bound to all of them`
+    );
+  }
+  const useNumactl = tools.numactl !== void 0;
+  const prefix = (cpus, memNodes) => useNumactl ? [
+    tools.numactl,
+    `--physcpubind=${formatCpuList(cpus)}`,
+    ...memNodes ? [`--membind=${memNodes.join(",")}`] : []
+  ] : [tools.taskset, "-c", formatCpuList(cpus)];
+  return {
+    server,
+    client,
+    serverNodes,
+    clientNodes,
+    // Server memory (shared_buffers) on the server's nodes; clients allocate little, locally by default.
+    serverPrefix: prefix(server, serverNodes),
+    clientPrefix: prefix(client, void 0),
+    tool: useNumactl ? "numactl" : "taskset",
+    warnings
+  };
+}
+function explicit(spec, topology, where) {
+  const online = new Set(topology.cpus.map((c) => c.cpu));
+  const side = (name) => {
+    let cpus;
+    try {
+      cpus = parseCpuList(String(spec[name]), `${where}.${name}`);
+    } catch (e) {
+      throw new UserError(errorMessage(e));
+    }
+    if (cpus.length === 0) throw new UserError(`${where}.${name}: expected a CPU list like 0-3, got ""`);
+    const missing = cpus.filter((c) => !online.has(c));
+    if (missing.length > 0) {
       throw new UserError(
-        `${what}: patch ${patch.file} does not apply` + (files.length ? ` (failing: ${files.join(", ")})` : "") + `. git ${args[0]} said:
-${tail(res.stderr, 8)}
-Rebase the patch onto this ref, or build the ref it was made for.`
+        `${where}.${name}: CPU${missing.length === 1 ? "" : "s"} ${formatCpuList(missing)} of "${spec[name]}" ${missing.length === 1 ? "does" : "do"} not exist on this machine (online CPUs: ${formatCpuList([...online])})`
       );
+    }
+    return cpus;
+  };
+  const server = side("server");
+  const client = side("client");
+  const overlap = server.filter((c) => client.includes(c));
+  if (overlap.length > 0) {
+    throw new UserError(
+      `${where}: server "${spec.server}" and client "${spec.client}" overlap on CPU${overlap.length === 1 ? "" : "s"} ${formatCpuList(overlap)}; give each side its own CPUs`
+    );
+  }
+  return { server, client };
+}
+function autoSplit(topology, where = "cpus") {
+  const cores = coresInOrder(topology.cpus);
+  if (cores.length < 2) {
+    throw new UserError(
+      `${where}: "auto" needs at least 2 cores to split between server and clients, this machine has ${cores.length}`
+    );
+  }
+  const nodes = topology.numaNodes.map((n) => n.node);
+  let serverCores;
+  let clientCores;
+  if (nodes.length > 1) {
+    const serverNodes = new Set(nodes.slice(0, Math.ceil(nodes.length / 2)));
+    const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
+    serverCores = cores.filter((core) => serverNodes.has(nodeOf.get(core[0]) ?? 0));
+    clientCores = cores.filter((core) => !serverNodes.has(nodeOf.get(core[0]) ?? 0));
+  } else {
+    const half = Math.ceil(cores.length / 2);
+    serverCores = cores.slice(0, half);
+    clientCores = cores.slice(half);
+  }
+  const flat = (list) => list.flat().sort((a, b) => a - b);
+  return { server: flat(serverCores), client: flat(clientCores) };
+}
+function coresInOrder(cpus) {
+  const online = new Set(cpus.map((c) => c.cpu));
+  const seen = /* @__PURE__ */ new Set();
+  const cores = [];
+  for (const c of cpus) {
+    const siblings = c.siblings.filter((s) => online.has(s));
+    const id = formatCpuList(siblings);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    cores.push({ key: [c.node, Math.min(...c.l3 ?? [c.cpu]), Math.min(...siblings)], cpus: siblings });
+  }
+  cores.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
+  return cores.map((c) => c.cpus);
+}
+function withCpuPrefix(prefix, command, args) {
+  if (!prefix || prefix.length === 0) return { command, args: [...args] };
+  return { command: prefix[0], args: [...prefix.slice(1), command, ...args] };
+}
+async function findPinningTools(searchPath) {
+  const find = async (name) => {
+    for (const dir of searchPath.split(path7.delimiter)) {
+      if (!dir) continue;
+      try {
+        await access4(path7.join(dir, name), constants5.X_OK);
+        return path7.join(dir, name);
+      } catch {
+      }
+    }
+    return void 0;
+  };
+  const [taskset, numactl] = await Promise.all([find("taskset"), find("numactl")]);
+  return { ...taskset ? { taskset } : {}, ...numactl ? { numactl } : {} };
+}
+function pinnedRunner(runner, prefix) {
+  return {
+    run(command, args, options) {
+      const pinned = withCpuPrefix(prefix, command, args);
+      return runner.run(pinned.command, pinned.args, options);
+    }
+  };
+}
+async function workloadCpuPlans(workloads, searchPath) {
+  const pinned = workloads.filter((w) => w.cpus !== void 0);
+  const plans = /* @__PURE__ */ new Map();
+  if (pinned.length === 0) return plans;
+  const [topology, tools] = await Promise.all([readTopology(), findPinningTools(searchPath)]);
+  for (const w of pinned) plans.set(w.name, planCpus(w.cpus, topology, tools, `workload ${w.name}: cpus`));
+  return plans;
+}
+
+// src/runner/run-loop.ts
+async function runBenchmark(req, deps) {
+  const { logger, runner } = deps;
+  validateRequest(req);
+  const cpuCount = deps.cpuCount ?? os8.availableParallelism();
+  const workloads = req.workloads.map((w) => applyOverrides(w, req));
+  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
+  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
+  const drivers = new Map(
+    workloads.map((w) => {
+      const plan = cpuPlans.get(w.name);
+      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
+      return [w.name, createDriver(w, { clientBinDir, ...clientDeps, logger })];
+    })
+  );
+  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
+  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
+  const runAs = await resolveRunAs(req.runAs, deps);
+  if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
+  const seed = req.seed ?? newSeed();
+  const dataSets = groupDataSets(workloads);
+  const cells = workloads.flatMap(
+    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
+  );
+  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
+  const workloadByName = new Map(workloads.map((w) => [w.name, w]));
+  const arms = req.arms.map((a, i) => ({
+    label: a.label,
+    binDir: a.binDir,
+    serverVersion: versions[i].text,
+    settingOverrides: a.settings,
+    ...a.build ? { build: a.build } : {}
+  }));
+  const startedAt = /* @__PURE__ */ new Date();
+  const result = {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    pgperfVersion: PGPERF_VERSION,
+    runId: newRunId(startedAt),
+    status: "running",
+    startedAt: startedAt.toISOString(),
+    updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    environment: await machineCheck(req, logger),
+    ...cpuPlans.size ? {
+      pinning: Object.fromEntries(
+        [...cpuPlans].map(([name, p]) => [
+          name,
+          { server: p.server, client: p.client, tool: p.tool, warnings: p.warnings }
+        ])
+      )
+    } : {},
+    arms,
+    clients: clientInfos,
+    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    analysis: req.analysis,
+    plan: {
+      seed,
+      order: req.order,
+      rounds: rounds.length,
+      cells: cells.map(({ workload, clients }) => ({ workload, clients })),
+      executed: [],
+      ...req.shard ? { shard: req.shard } : {}
+    },
+    ...req.source ? { source: req.source } : {},
+    samples: [],
+    warnings: []
+  };
+  const save = async () => {
+    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+    await req.sink.update(result);
+  };
+  const warn = (message) => {
+    result.warnings.push(message);
+    logger.warn(message);
+  };
+  const clusters = /* @__PURE__ */ new Map();
+  const clusterKey = (arm, dataSet) => `${arm}\0${dataSet}`;
+  const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
+  try {
+    await logger.group("Setting up clusters", async () => {
+      for (const dataSet of dataSets) {
+        for (const arm of req.arms) {
+          deps.signal?.throwIfAborted();
+          const w = dataSet.workloads[0];
+          const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
+          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)].text})`);
+          const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
+          const cluster = await PgCluster.create(
+            {
+              label,
+              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
+              binDir: arm.binDir,
+              parentDir: req.tmpDir,
+              conf: {
+                maxClients: dataSet.maxClients,
+                workloadSettings: w.settings,
+                armSettings: arm.settings
+              },
+              runAs,
+              dataChecksums: req.dataChecksums
+            },
+            deps
+          );
+          clusters.set(clusterKey(arm.label, dataSet.name), cluster);
+          await cluster.start();
+          await drivers.get(w.name).prepare(cluster, deps.signal);
+        }
+      }
+    });
+    const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
+    result.environment.settingsHash = createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    result.fingerprint = environmentFingerprint(result);
+    await save();
+    const plannedRuns = rounds.flat();
+    const warmupBefore = /* @__PURE__ */ new Set();
+    const visited = /* @__PURE__ */ new Set();
+    for (const run3 of plannedRuns) {
+      const visit2 = `${cellId(run3)}|${run3.arm}`;
+      if (!visited.has(visit2) && workloadByName.get(run3.workload).warmup > 0) warmupBefore.add(run3);
+      visited.add(visit2);
+    }
+    const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
+    const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
+    for (const w of workloads) {
+      const check2 = checkPlan({
+        rounds: w.rounds,
+        cells: cells.length,
+        alpha: req.analysis.alpha,
+        thresholdPct: w.threshold ?? req.analysis.thresholdPct
+      });
+      for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
+    }
+    logger.info(
+      `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
+    );
+    const execute = async (run3, kind, attempt) => {
+      const workload = workloadByName.get(run3.workload);
+      const driver = drivers.get(run3.workload);
+      const cluster = clusters.get(clusterKey(run3.arm, dataSetOf.get(run3.workload).name));
+      const durationS = kind === "warmup" ? workload.warmup : workload.duration;
+      const randomSeed = deriveSeed(seed, run3.round);
+      const started = Date.now();
+      const maintenance = await driver.beforeRun(cluster).then(
+        () => void 0,
+        (e) => {
+          deps.signal?.throwIfAborted();
+          return maintenanceFailure(e, started);
+        }
+      );
+      const sampler = maintenance || kind !== "measured" || req.diagnostics === false ? void 0 : await startDiagnostics(cluster.connection).catch((e) => {
+        logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
+        return void 0;
+      });
+      let out;
+      let diagnostics;
+      try {
+        out = maintenance ?? await driver.run(cluster, {
+          clients: run3.clients,
+          durationS,
+          seed: randomSeed,
+          signal: deps.signal
+        });
+      } finally {
+        diagnostics = await sampler?.stop().catch(() => void 0);
+      }
+      deps.signal?.throwIfAborted();
+      if (!out.ok) out = await withServerDeath(cluster, out);
+      progress.finished(durationS, (Date.now() - started) / 1e3);
+      result.plan.executed.push({ ...run3, kind, attempt, status: out.ok ? "ok" : "failed" });
+      if (kind === "measured") {
+        result.samples.push({
+          ...toSample(run3, attempt, randomSeed, out),
+          ...diagnostics ? { diagnostics } : {}
+        });
+        await save();
+      }
+      logger.info(
+        progress.line({
+          kind,
+          round: run3.round,
+          rounds: rounds.length,
+          cell: cellId(run3),
+          arm: run3.arm,
+          tps: out.metrics.tps,
+          failure: out.failureReason
+        })
+      );
+      if (!out.ok) await reviveIfDown(cluster, warn);
+      return out;
+    };
+    const adaptive = req.adaptive ? new AdaptiveControl(
+      req.adaptive.plan,
+      { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
+      {
+        ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
+        estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
+      }
+    ) : null;
+    if (adaptive) {
+      const p = adaptive.plan;
+      logger.info(
+        `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
+      );
+    }
+    let roundsDone = 0;
+    for (const [r, roundRuns] of rounds.entries()) {
+      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
+      if (stop) {
+        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
+        break;
+      }
+      await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
+        for (const run3 of roundRuns) {
+          deps.signal?.throwIfAborted();
+          if (adaptive && !adaptive.isOpen(run3)) continue;
+          const workload = workloadByName.get(run3.workload);
+          if (warmupBefore.has(run3)) await execute(run3, "warmup", 1);
+          for (let attempt = 1; ; attempt++) {
+            const out = await execute(run3, "measured", attempt);
+            if (out.ok) break;
+            const what = `${cellId(run3)} ${run3.arm} round ${run3.round}`;
+            if (attempt > workload.retries) {
+              warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
+              break;
+            }
+            progress.addRun(workload.duration);
+            logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
+          }
+        }
+      });
+      roundsDone = r + 1;
+    }
+    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
+    result.status = "complete";
+  } catch (e) {
+    const interrupted = deps.signal?.aborted === true;
+    result.status = interrupted ? "interrupted" : "failed";
+    result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
+    if (!interrupted) throw e;
+  } finally {
+    await releaseClusters(clusters, req.logsDir, logger);
+    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+    await req.sink.finish(result).catch((e) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
+  }
+  return result;
+}
+async function machineCheck(req, logger) {
+  const environment2 = await captureEnvironment("");
+  const report = await preflight({ windowS: req.preflightWindowS ?? 1 });
+  environment2.preflight = report;
+  Object.assign(environment2.facts, preflightFacts(report));
+  const problems = report.facts.filter((f) => f.verdict !== "ok");
+  logger.info(
+    `machine: ${report.verdict}${problems.length ? ` (${problems.map((f) => `${f.name}: ${f.value} [${f.verdict}]`).join("; ")})` : ""}; pgperf doctor says how to fix each`
+  );
+  if (req.strictPreflight && report.verdict === "not fit for benchmarking") {
+    const bad = report.facts.filter((f) => f.verdict === "bad");
+    throw new UserError(
+      `--strict: this machine is not fit for benchmarking: ${bad.map((f) => `${f.name} ${f.value}${f.fix ? ` (fix: ${f.fix})` : ""}`).join("; ")}`
+    );
+  }
+  return environment2;
+}
+function toSample(run3, attempt, randomSeed, out) {
+  return {
+    round: run3.round,
+    workload: run3.workload,
+    clients: run3.clients,
+    arm: run3.arm,
+    attempt,
+    status: out.ok ? "ok" : "failed",
+    ...out.failureReason ? { failureReason: out.failureReason } : {},
+    startedAt: out.startedAt,
+    endedAt: out.endedAt,
+    randomSeed,
+    metrics: out.metrics,
+    counts: out.counts,
+    progress: out.progress,
+    command: out.command,
+    exitCode: out.exitCode
+  };
+}
+function validateRequest(req) {
+  if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
+  const labels = /* @__PURE__ */ new Set();
+  for (const arm of req.arms) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm.label)) {
+      throw new UserError(
+        `--arm ${arm.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
+      );
+    }
+    if (labels.has(arm.label))
+      throw new UserError(`--arm ${arm.label}: the label is given twice; labels must be unique`);
+    labels.add(arm.label);
+  }
+  if (req.workloads.length === 0) throw new UserError("no workloads: give at least one --workload FILE");
+  const names = /* @__PURE__ */ new Set();
+  for (const w of req.workloads) {
+    if (names.has(w.name))
+      throw new UserError(`workload name "${w.name}" is used by two workload files; names must be unique`);
+    names.add(w.name);
+  }
+}
+function applyOverrides(w, req) {
+  const duration3 = req.durationS ?? w.duration;
+  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
+  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds };
+}
+function groupDataSets(workloads) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const w of workloads) {
+    const shape = w.tool === "pgbench" ? [w.scale, w.init] : [dataShape(w)];
+    const key = JSON.stringify([w.tool, ...shape, Object.entries(w.settings).sort()]);
+    const existing = byKey.get(key);
+    if (existing) {
+      existing.workloads.push(w);
+      existing.maxClients = Math.max(existing.maxClients, ...w.clients);
+    } else {
+      byKey.set(key, { name: w.name, workloads: [w], maxClients: Math.max(...w.clients) });
+    }
+  }
+  return [...byKey.values()];
+}
+var MAX_RESTARTS_PER_CLUSTER = 3;
+function maintenanceFailure(e, started) {
+  const at = new Date(started).toISOString();
+  return {
+    ok: false,
+    failureReason: `pre-run maintenance failed: ${errorMessage(e).split("\n")[0]}`,
+    metrics: {},
+    counts: {},
+    progress: [],
+    command: [],
+    exitCode: null,
+    startedAt: at,
+    endedAt: (/* @__PURE__ */ new Date()).toISOString()
+  };
+}
+async function withServerDeath(cluster, out) {
+  if (await cluster.isRunning()) return out;
+  const pid = await cluster.postmasterPid();
+  const reason = `${out.failureReason ?? "failed"}; the server died (postmaster pid ${pid ?? "?"} is gone)`;
+  return { ...out, failureReason: `${reason}; server log tail:
+${await cluster.logTail(15)}` };
+}
+async function reviveIfDown(cluster, warn) {
+  if (await cluster.isRunning()) return;
+  const logTail = await cluster.logTail(15);
+  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
+    throw new UserError(
+      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run (the samples so far are kept). Server log tail (${cluster.logFile}):
+${logTail}`
+    );
+  }
+  warn(
+    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:
+${logTail}`
+  );
+  await cluster.restartAfterCrash();
+}
+async function releaseClusters(clusters, logsDir, logger) {
+  for (const cluster of clusters.values()) {
+    try {
+      if (logsDir) {
+        await mkdir4(logsDir, { recursive: true });
+        await copyFile2(
+          cluster.logFile,
+          path8.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+        ).catch(() => {
+        });
+      }
+      await cluster.destroy();
+    } catch (e) {
+      logger.warn(`arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`);
     }
   }
 }
-function short(sha) {
-  return sha.slice(0, 7);
+
+// src/pipeline/pipeline.ts
+init_errors();
+var RESULTS_FILE = "results.json";
+async function runPipeline(req, deps) {
+  const arms = await resolveArms(req.arms, deps);
+  const resultsFile = path9.join(req.runDir, RESULTS_FILE);
+  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
+  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const { arms: _source, runDir, ...run3 } = req;
+  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path9.join(runDir, "logs") }, deps);
+  return {
+    result,
+    comparison: analyse(result),
+    resultsFile,
+    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
+    ...archive?.error ? { archiveError: archive.error } : {}
+  };
 }
-async function exists2(file2) {
+async function resolveArms(source, deps) {
+  if (source.kind === "installed") return source.arms;
+  if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
+  return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
+}
+function archiveSink(store) {
+  const state = {
+    sink: {
+      description: `the store ${store.description}`,
+      update: async () => {
+      },
+      finish: async (result) => {
+        if (result.samples.length === 0) return;
+        try {
+          state.saved = await store.save(result);
+        } catch (e) {
+          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
+        }
+      }
+    }
+  };
+  return state;
+}
+
+// src/pipeline/stored-baseline.ts
+function parseBaselineSpec(value, name) {
+  const v = value.trim();
+  if (v === "same-job") return { kind: "same-job" };
+  if (v === "stored") return { kind: "stored" };
+  if (v.startsWith("stored:") && v.length > "stored:".length)
+    return { kind: "stored", ref: v.slice(7).trim() };
+  throw new UserError(
+    `${name} '${value}' is not a baseline; expected same-job, stored (the newest stored run) or stored:REF (a sha prefix or a ref name)`
+  );
+}
+var DEFAULT_SENTINEL_ROUNDS = 3;
+var DAY_MS2 = 24 * 3600 * 1e3;
+async function runStoredBaseline(req, options, deps) {
+  const head = headArm(req);
+  const workloads = req.workloads.map((w) => w.name);
+  const candidates = await candidateRuns(options, workloads);
+  const preliminary = candidates[0];
+  const preDoc = await options.store.load(preliminary.id);
+  const preBase = baselineArm(preDoc);
+  const { archive, ...measureDeps } = deps;
+  const rounds = req.rounds ?? Math.max(...req.workloads.map((w) => w.rounds));
+  const sentinelRounds = Math.min(options.sentinelRounds, rounds);
+  const installed = await binDirExists(preBase.binDir);
+  const warnings = [];
+  let sentinelDoc;
+  let skippedBecause;
+  if (sentinelRounds <= 0) skippedBecause = "no sentinel: --sentinel-rounds is 0";
+  else if (!installed) skippedBecause = `no sentinel: the baseline install is gone (${preBase.binDir})`;
+  if (skippedBecause === void 0) {
+    deps.logger.info(`sentinel: base ${preBase.binDir} and head interleaved for ${sentinelRounds} round(s)`);
+    const sentinel2 = await runPipeline(
+      {
+        ...req,
+        rounds: sentinelRounds,
+        arms: {
+          kind: "installed",
+          arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
+        },
+        runDir: path10.join(req.runDir, "sentinel")
+      },
+      measureDeps
+    );
+    sentinelDoc = sentinel2.result;
+  } else {
+    warnings.push(skippedBecause);
+  }
+  let headOnly2;
+  const remaining = rounds - (sentinelDoc ? sentinelRounds : 0);
+  if (remaining > 0 && sentinelDoc?.status !== "interrupted") {
+    const measured = await runPipeline(
+      {
+        ...req,
+        rounds: remaining,
+        arms: { kind: "installed", arms: [head] },
+        runDir: path10.join(req.runDir, "head")
+      },
+      measureDeps
+    );
+    headOnly2 = measured.result;
+  }
+  const reference = sentinelDoc ?? headOnly2;
+  const ignoreSettings = sentinelDoc === void 0;
+  const choice2 = chooseByFingerprint(candidates, reference.fingerprint, ignoreSettings);
+  const storedEntry = choice2.run ?? preliminary;
+  const storedDoc = storedEntry.id === preDoc.runId ? preDoc : await options.store.load(storedEntry.id);
+  const mismatch = diffFingerprints(storedDoc.fingerprint, reference.fingerprint).filter(
+    (d) => !(ignoreSettings && d.fact === "settingsHash")
+  );
+  if (ignoreSettings) {
+    warnings.push(
+      "the settings hash was not compared: without a sentinel only head was measured in this job"
+    );
+  }
+  if (mismatch.length > 0) {
+    const facts = mismatch.map((d) => `${d.fact}: stored ${d.a ?? "(absent)"}, now ${d.b ?? "(absent)"}`);
+    if (!options.allowFingerprintMismatch) {
+      throw new UserError(
+        `the stored baseline ${storedEntry.id} (fingerprint ${storedDoc.fingerprint.id}) was measured under another environment than this run (fingerprint ${reference.fingerprint.id}): ${facts.join("; ")}. Measure a baseline on this machine, or pass --allow-fingerprint-mismatch to compare anyway`
+      );
+    }
+    warnings.push(
+      `fingerprint mismatch allowed (--allow-fingerprint-mismatch): the baseline ${storedEntry.id} was measured under another environment: ${facts.join("; ")}`
+    );
+  }
+  const storedBase = baselineArm(storedDoc);
+  let sentinel;
+  if (sentinelDoc && storedBase.binDir === preBase.binDir) {
+    sentinel = judgeSentinel(storedDoc, storedBase, sentinelDoc, options.onDrift);
+  } else {
+    const reason = skippedBecause ?? "no sentinel: the sentinel measured another install than the chosen baseline";
+    sentinel = { status: "skipped", reason, onDrift: options.onDrift };
+    if (!skippedBecause) warnings.push(reason);
+  }
+  if (sentinel.status === "drifted") warnings.push(sentinel.reason);
+  const now = options.now?.() ?? new Date(reference.startedAt);
+  const baseCommit = commitOf(storedDoc, storedBase);
+  const info2 = {
+    runId: storedDoc.runId,
+    ...baseCommit.sha !== void 0 ? { commit: baseCommit.sha } : {},
+    ...baseCommit.ref !== void 0 ? { ref: baseCommit.ref } : {},
+    storedAt: storedEntry.savedAt,
+    measuredAt: storedDoc.startedAt,
+    ageDays: Math.max(0, Math.round((now.getTime() - Date.parse(storedDoc.startedAt)) / DAY_MS2 * 10) / 10),
+    ...mismatch.length > 0 ? { fingerprintMismatch: mismatch.map((d) => d.fact) } : {},
+    sentinel
+  };
+  const merged = mergeRuns(
+    storedDoc,
+    storedBase,
+    head.label,
+    sentinelDoc,
+    headOnly2,
+    sentinelRounds,
+    info2,
+    warnings
+  );
+  const resultsFile = path10.join(req.runDir, RESULTS_FILE);
+  await writeResults(resultsFile, merged);
+  let archived;
+  let archiveError;
+  if (archive) {
+    try {
+      archived = { id: (await archive.save(merged)).id, description: archive.description };
+    } catch (e) {
+      archiveError = `could not save the run to ${archive.description}: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  if (sentinel.status === "drifted" && options.onDrift === "refuse") {
+    throw new UserError(
+      `${sentinel.reason}; refusing the comparison (--on-drift refuse). The results are in ${resultsFile}`
+    );
+  }
+  return {
+    result: merged,
+    comparison: analyse(merged),
+    resultsFile,
+    ...archived ? { archived } : {},
+    ...archiveError ? { archiveError } : {}
+  };
+}
+function headArm(req) {
+  if (req.arms.kind !== "installed" || req.arms.arms.length !== 1) {
+    throw new UserError(
+      "--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (e.g. --arm head=/opt/pg/bin)"
+    );
+  }
+  const head = req.arms.arms[0];
+  if (head.label === "base") {
+    throw new UserError(
+      `--arm base=${head.binDir}: with --baseline stored the stored run is the arm "base"; label the measured arm otherwise (e.g. head)`
+    );
+  }
+  return head;
+}
+async function candidateRuns(options, workloads) {
+  const listed = await options.store.list({ workload: workloads[0] });
+  const ofWorkloads = listed.filter((r) => workloads.every((w) => r.workloads.includes(w)));
+  const ref = options.ref;
+  const found = ref === void 0 ? ofWorkloads.filter((r) => r.status === "complete") : ofWorkloads.filter(
+    (r) => r.status !== "running" && commitMatches(baselineCommit(r.commits) ?? {}, ref)
+  );
+  if (found.length === 0) {
+    const what = `workload${workloads.length > 1 ? "s" : ""} ${workloads.join(", ")}`;
+    if (ref !== void 0) {
+      throw new UserError(
+        `--baseline stored:${ref}: no stored run of ${what} in ${options.store.description} has a head (or only) arm whose sha starts with or whose ref is '${ref}'; see "pgperf store list --workload ${workloads[0]}" for the commits stored`
+      );
+    }
+    throw new UserError(
+      `--baseline stored: no complete stored run of ${what} in ${options.store.description} (any fingerprint); measure a baseline first (pgperf run ... with the store), and see "pgperf store list --workload ${workloads[0]}"`
+    );
+  }
+  return found;
+}
+function chooseByFingerprint(candidates, fingerprint, ignoreSettings) {
+  if (!ignoreSettings) return { run: candidates.find((c) => c.fingerprint === fingerprint.id) };
+  return {};
+}
+function baselineCommit(commits2) {
+  return commits2.length === 1 ? commits2[0] : commits2.find((c) => c.arm === "head") ?? commits2.at(-1);
+}
+function baselineArm(doc) {
+  const arms = doc.arms;
+  return arms.length === 1 ? arms[0] : arms.find((a) => a.label === "head") ?? arms.at(-1);
+}
+function commitOf(doc, arm) {
+  const build = arm.build ?? {};
+  const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+  const ref = typeof build.ref === "string" ? build.ref : source?.ref;
+  const sha = typeof build.sha === "string" ? build.sha : source?.sha;
+  return { ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+}
+async function binDirExists(binDir) {
   try {
-    await stat3(file2);
-    return true;
+    return (await stat2(path10.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
 }
-
-// src/build/toolchain.ts
-import { readFile as readFile6 } from "node:fs/promises";
-import os8 from "node:os";
-import path7 from "node:path";
-function compilerCommand(env) {
-  const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path7.basename(words[0]) === "ccache" ? words.slice(1) : words;
-  return withoutWrapper.join(" ") || "gcc";
-}
-async function detectToolchain(env, runner) {
-  const command = compilerCommand(env);
-  const program = command.split(" ")[0];
-  const resolved = program.includes("/") ? program : await findOnPath(program, env.PATH);
-  const version2 = resolved ? await runner.run(resolved, ["--version"], { env }) : void 0;
-  if (!resolved || version2?.exitCode !== 0) {
-    throw missingDependencyError(
-      [{ name: program, kind: "program", package: TOOL_PACKAGES[program] ?? "gcc" }],
-      "build"
-    );
-  }
-  const target = await runner.run(resolved, ["-dumpmachine"], { env });
-  const ccache = await findOnPath("ccache", env.PATH);
-  return {
-    compiler: {
-      command,
-      path: resolved,
-      version: version2.stdout.split("\n")[0].trim(),
-      target: target.stdout.trim()
-    },
-    platform: { os: os8.platform(), arch: os8.arch(), release: await osRelease() },
-    ...ccache ? { ccache } : {}
+function judgeSentinel(stored, storedBase, sentinel, onDrift) {
+  const settings2 = analysisOf(sentinel);
+  const doc = {
+    ...sentinel,
+    arms: [
+      { ...storedBase, label: "stored" },
+      { ...sentinel.arms[0], label: "now" }
+    ],
+    samples: [
+      ...stored.samples.filter((s) => s.arm === storedBase.label).map((s) => ({ ...s, arm: "stored" })),
+      ...sentinel.samples.filter((s) => s.arm === "base").map((s) => ({ ...s, arm: "now" }))
+    ],
+    warnings: []
   };
-}
-async function osRelease() {
-  try {
-    return parseOsRelease(await readFile6("/etc/os-release", "utf8"));
-  } catch {
-    return `${os8.type()} ${os8.release()}`;
-  }
-}
-function parseOsRelease(text2) {
-  const field = (name) => new RegExp(`^${name}=(.*)$`, "m").exec(text2)?.[1]?.replace(/^"(.*)"$/, "$1") ?? "";
-  return `${field("ID")} ${field("VERSION_ID")}`.trim() || "unknown";
-}
-function ccacheEnv(input2) {
-  return {
-    CCACHE_DIR: input2.ccacheDir,
-    CCACHE_BASEDIR: input2.buildsRoot,
-    CCACHE_NOHASHDIR: "true"
-  };
-}
-function parseCcacheStatsLog(text2) {
-  let hits = 0;
-  let misses = 0;
-  for (const line of text2.split("\n")) {
-    const counter = line.trim();
-    if (counter === "direct_cache_hit" || counter === "preprocessed_cache_hit") hits++;
-    else if (counter === "cache_miss") misses++;
-  }
-  const total = hits + misses;
-  return { hits, misses, hitRate: total ? hits / total : 0 };
-}
-
-// src/build/build.ts
-async function buildPostgres(req, deps) {
-  const started = Date.now();
-  const env = deps.env ?? process.env;
-  const what = `build ${req.label}`;
-  const layout = cacheLayout(path8.resolve(req.cacheDir));
-  const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
-  await requireGit(env, what);
-  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, gitDeps);
-  const resolveStart = Date.now();
-  const sha = req.sha ?? await inStep("fetch", what, void 0, () => mirror.resolve(req.ref));
-  const resolveS = req.sha ? void 0 : (Date.now() - resolveStart) / 1e3;
-  const key = buildKey({
-    sha,
-    patchHashes: req.patches.map((p) => p.sha256),
-    extraOptions: req.extraOptions,
-    compiler: toolchain.compiler,
-    platform: toolchain.platform,
-    recipe: BUILD_RECIPE_VERSION
-  });
-  const paths = slotPaths(layout, key, req.prefix);
-  const found = await findCompleted(paths, key, req, started, deps.logger);
-  if (found) return found;
-  if (req.prefix) await checkPrefixUsable(paths.install);
-  await mkdirPublic(layout.root);
-  await checkFreeSpace(layout.root, deps.minFreeBytes ?? MIN_FREE_BYTES);
-  await sweepAbandoned(layout, deps.logger);
-  const release = await acquireLock(paths.lock, {
-    logger: deps.logger,
-    what: `another build of ${short(sha)} (${req.label})`,
-    signal: deps.signal
-  });
-  try {
-    const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger);
-    if (builtMeanwhile) return builtMeanwhile;
-    return await buildSlot({
-      req,
-      deps,
-      env,
-      what,
-      sha,
-      key,
-      paths,
-      layout,
-      toolchain,
-      mirror,
-      gitDeps,
-      resolveS
-    });
-  } finally {
-    await release();
-  }
-}
-async function buildSlot(s) {
-  const { req, deps, paths, what } = s;
-  const durations = s.resolveS === void 0 ? {} : { resolve: s.resolveS };
-  const timed = async (phase, step, fn) => {
-    const t0 = Date.now();
-    try {
-      return await inStep(step, what, paths.log, fn);
-    } finally {
-      durations[phase] = ((durations[phase] ?? 0) * 1e3 + Date.now() - t0) / 1e3;
-    }
-  };
-  await removeUnfinished(s);
-  await mkdir4(paths.work, { recursive: true, mode: 493 });
-  await mkdir4(path8.dirname(paths.log), { recursive: true, mode: 493 });
-  await writeFile4(
-    paths.log,
-    `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
-`
-  );
-  const patchNote = req.patches.length ? ` + ${req.patches.length} patch(es)` : "";
-  deps.logger.info(`${what}: building ${short(s.sha)} (${req.ref}${patchNote}); log: ${paths.log}`);
-  const cc = s.toolchain.ccache ? `ccache ${s.toolchain.compiler.command}` : s.toolchain.compiler.command;
-  if (!s.toolchain.ccache) {
-    deps.logger.warn(`${what}: ccache is not installed, so builds share no objects (apt-get install ccache)`);
-  }
-  let moved = false;
-  try {
-    await timed("fetch", "fetch", () => s.mirror.ensureCommits([s.sha]));
-    const strategy = await timed("configure", "configure", async () => {
-      const chosen = await chooseStrategy((file2) => s.mirror.hasFile(s.sha, file2), what);
-      const missing = await findMissingDependencies(chosen.system, s.env, deps.runner);
-      if (missing.length) throw missingDependencyError(missing, what);
-      return chosen;
-    });
-    await timed("fetch", "fetch", () => s.mirror.checkout(s.sha, paths.src));
-    if (req.patches.length) {
-      await timed("patch", "patch", () => applyPatches(paths.src, req.patches, what, s.gitDeps));
-    }
-    const ctx = {
-      what,
-      srcDir: paths.src,
-      buildDir: strategy.system === "meson" ? paths.build : paths.src,
-      stageDir: paths.stage,
-      prefix: paths.install,
-      env: {
-        ...s.env,
-        ...ccacheEnv({ ccacheDir: s.layout.ccache, buildsRoot: s.layout.builds }),
-        CC: cc,
-        LC_ALL: "C"
-      },
-      jobs: deps.jobs ?? os9.availableParallelism(),
-      logFile: paths.log,
-      runner: deps.runner,
-      signal: deps.signal
+  const comparison = compareRun(doc, { ...settings2, test: "unpaired" });
+  const cells = comparison.comparisons[0]?.cells ?? [];
+  const moved = cells.filter((c) => drifted(c));
+  const what = `${settings2.metric}, threshold ${settings2.thresholdPct}%`;
+  if (moved.length === 0) {
+    const tested = cells.filter((c) => c.deltaPct !== null).length;
+    return {
+      status: "steady",
+      reason: `sentinel: the base install re-measured now did not move beyond the threshold in ${tested} cell(s) (${what})`,
+      onDrift
     };
-    const options = await timed("configure", "configure", async () => {
-      const opts = await strategy.options(ctx, req.extraOptions);
-      await strategy.configure(ctx, opts);
-      return opts;
-    });
-    await timed(
-      "compile",
-      "compile",
-      () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
-    );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile7(paths.statsLog, "utf8").catch(() => "")) : void 0;
-    const verified = await timed("install", "install", async () => {
-      await strategy.install(ctx);
-      const staged = path8.join(paths.stage, paths.install);
-      await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
-      await moveIntoPlace(staged, paths.install);
-      moved = true;
-      return verifyInstall(paths.install, what, deps.runner);
-    });
-    const record2 = {
-      repo: req.repo.input,
-      ref: req.ref,
-      sha: s.sha,
-      patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
-      ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
-      key: s.key,
-      buildSystem: strategy.system,
-      options,
-      cc,
-      compiler: s.toolchain.compiler,
-      platform: s.toolchain.platform,
-      cflags: verified.cflags,
-      serverVersion: verified.version,
-      ...ccache ? { ccache } : {},
-      durationsS: roundAll(durations),
-      builtAt: (/* @__PURE__ */ new Date()).toISOString(),
-      cacheHit: false,
-      installPrefix: paths.install,
-      logFile: paths.log,
-      pgperfVersion: PGPERF_VERSION
-    };
-    await markComplete(paths.install, record2);
-    deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path8.join(paths.install, "bin"), record: record2 };
-  } catch (e) {
-    if (moved) await rm6(paths.install, { recursive: true, force: true });
-    throw e;
-  } finally {
-    await s.mirror.removeCheckout(paths.src).catch(() => {
-    });
-    await rm6(paths.work, { recursive: true, force: true });
   }
-}
-async function findCompleted(paths, key, req, started, logger) {
-  const stored = await readCompleted(paths.install, (m) => logger.warn(m));
-  if (stored?.key !== key) return void 0;
-  const hitS = Math.round((Date.now() - started) / 100) / 10;
-  const record2 = {
-    ...stored,
-    // The same install may be reached through another ref or patch file name: record this request's.
-    repo: req.repo.input,
-    ref: req.ref,
-    patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
-    ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
-    cacheHit: true,
-    hitS
+  const list = moved.map((c) => `${c.id} ${c.deltaPct >= 0 ? "+" : ""}${c.deltaPct.toFixed(1)}%`).join(", ");
+  const effect = onDrift === "refuse" ? "the comparison is refused" : "the comparison is inconclusive";
+  return {
+    status: "drifted",
+    reason: `machine drift: the base install re-measured now differs from its stored samples beyond the threshold (${list}; ${what}): ${effect}`,
+    onDrift
   };
-  if (!req.baseChosenBy) delete record2.baseChosenBy;
-  logger.info(
-    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
-  );
-  return { installDir: paths.install, binDir: path8.join(paths.install, "bin"), record: record2 };
 }
-function summaryLine(label, record2) {
-  const phases = Object.entries(record2.durationsS).map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`).join(", ");
-  const cc = record2.ccache ? `; ccache ${record2.ccache.hits}/${record2.ccache.hits + record2.ccache.misses} hits (${(record2.ccache.hitRate * 100).toFixed(1)}%)` : "";
-  return `build ${label} (sha ${short(record2.sha)}, ${record2.buildSystem}): ${phases}${cc}`;
+function drifted(c) {
+  if (c.verdict === "regression" || c.verdict === "improvement") return true;
+  const ci = c.ci95;
+  const t = c.thresholdPct;
+  return ci !== null && (ci.lowerPct > t || ci.upperPct < -t);
 }
-async function inStep(step, what, logFile, fn) {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof BuildStepError || e instanceof Error && e.name === "AbortError") throw e;
-    const full = errorMessage(e);
-    const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
-    const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
-    if (logFile)
-      await writeFile4(logFile, `
-==> ${step} failed: ${message}
-`, { flag: "a" }).catch(() => {
-      });
-    throw new BuildStepError(
-      step,
-      `${what}: ${step} failed: ${message}${hint}${logFile ? `
---- full log: ${logFile}` : ""}`,
-      logFile
-    );
-  }
-}
-async function requireGit(env, what) {
-  if (!await findOnPath("git", env.PATH)) {
-    throw missingDependencyError([{ name: "git", kind: "program", package: "git" }], what);
-  }
-}
-async function checkPrefixUsable(dir) {
-  let entries;
-  try {
-    entries = await readdir4(dir);
-  } catch {
-    return;
-  }
-  if (entries.length && !entries.includes(COMPLETE_MARKER)) {
-    throw new UserError(
-      `--prefix ${dir}: the directory exists and is not a pgperf install; give a new or empty directory`
-    );
-  }
-}
-async function sweepAbandoned(layout, logger) {
-  for (const slot of await readdir4(layout.builds).catch(() => [])) {
-    const release = await tryLock(path8.join(layout.locks, `${slot}.lock`), logger);
-    if (!release) continue;
-    try {
-      logger.debug(`removing the work directory of an abandoned build: ${path8.join(layout.builds, slot)}`);
-      await rm6(path8.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path8.join(layout.installs, slot);
-      if (!await readCompleted(install)) await rm6(install, { recursive: true, force: true });
-    } finally {
-      await release();
-    }
-  }
-}
-async function removeUnfinished(s) {
-  if (!s.req.prefix) await rm6(s.paths.install, { recursive: true, force: true });
-  await s.mirror.removeCheckout(s.paths.src).catch(() => {
-  });
-  await rm6(s.paths.work, { recursive: true, force: true });
-}
-async function verifyInstall(installDir, what, runner) {
-  const binDir = path8.join(installDir, "bin");
-  const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path8.join(binDir, "pg_config"), ["--cflags"]);
-  return { version: version2.text, cflags: cflags.stdout.trim() };
-}
-async function run(runner, command, args) {
-  const res = await runner.run(command, args);
-  if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
-}
-var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
-function roundAll(durations) {
-  return Object.fromEntries(
-    PHASES.filter((p) => durations[p] !== void 0).map((p) => [p, Math.round(durations[p] * 10) / 10])
-  );
-}
-async function buildComparison(req, deps) {
-  const env = deps.env ?? process.env;
-  await requireGit(env, "build");
-  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path8.resolve(req.cacheDir));
-  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
-    runner: deps.runner,
-    logger: deps.logger,
-    env,
-    signal: deps.signal
-  });
-  const shared = { repo: req.repo, extraOptions: req.extraOptions, cacheDir: req.cacheDir };
-  const headSha = await inStep("fetch", "build head", void 0, () => mirror.resolve(req.headRef));
-  let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
-  let baseRef = req.baseRef;
-  let baseChosenBy = "explicit ref";
-  if (req.mergeBase) {
-    baseSha = await inStep("fetch", "build base", void 0, () => mirror.mergeBase(baseSha, headSha));
-    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
-    baseRef = baseSha;
-    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
-  }
-  const withToolchain = { ...deps, toolchain };
-  const base = await buildPostgres(
-    { ...shared, label: "base", ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
-    withToolchain
-  );
-  const head = await buildPostgres(
-    { ...shared, label: "head", ref: req.headRef, sha: headSha, patches: req.headPatches },
-    withToolchain
-  );
-  return { base, head };
-}
-
-// src/pipeline/build-stage.ts
-async function buildArms(request2, deps) {
-  const built = await buildComparison(request2, deps);
-  return [
-    { label: "base", binDir: built.base.binDir, settings: {}, build: { ...built.base.record } },
-    { label: "head", binDir: built.head.binDir, settings: {}, build: { ...built.head.record } }
+function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelRounds, info2, warnings) {
+  const reference = sentinel ?? headOnly2;
+  const cells = new Set(reference.plan.cells.map((c) => `${c.workload}@${c.clients}`));
+  const baseSamples = stored.samples.filter((s) => s.arm === storedBase.label && cells.has(`${s.workload}@${s.clients}`)).map((s) => ({ ...s, arm: "base" }));
+  const offset = sentinel ? sentinelRounds : 0;
+  const headSamples = [
+    ...sentinel?.samples.filter((s) => s.arm === headLabel) ?? [],
+    ...headOnly2?.samples.map((s) => ({ ...s, round: s.round + offset })) ?? []
   ];
+  const headInfo = reference.arms.find((a) => a.label === headLabel);
+  const executed = [
+    ...sentinel?.plan.executed.filter((e) => e.arm === headLabel) ?? [],
+    ...headOnly2?.plan.executed.map((e) => ({ ...e, round: e.round + offset })) ?? []
+  ];
+  const statuses = [sentinel?.status, headOnly2?.status].filter((s) => s !== void 0);
+  const status = statuses.find((s) => s !== "complete") ?? "complete";
+  const stopReason = [sentinel?.stopReason, headOnly2?.stopReason].find((r) => r !== void 0);
+  const base = commitOf(stored, storedBase);
+  const last = headOnly2 ?? sentinel;
+  return {
+    ...reference,
+    status,
+    ...stopReason !== void 0 ? { stopReason } : {},
+    updatedAt: last.updatedAt,
+    arms: [{ ...storedBase, label: "base" }, headInfo],
+    plan: {
+      ...reference.plan,
+      rounds: Math.max(stored.plan.rounds, offset + (headOnly2?.plan.rounds ?? 0)),
+      executed
+    },
+    source: {
+      ...reference.source,
+      base: { ...base, chosenBy: `stored run ${info2.runId} (${info2.ageDays} day(s) old)` }
+    },
+    baseline: info2,
+    samples: [...baseSamples, ...headSamples],
+    warnings: [.../* @__PURE__ */ new Set([...sentinel?.warnings ?? [], ...headOnly2?.warnings ?? [], ...warnings])]
+  };
 }
 
-// src/action/run-action.ts
-import { mkdir as mkdir7, writeFile as writeFile6 } from "node:fs/promises";
-import path19 from "node:path";
+// src/store/open-store.ts
+init_errors();
+import path12 from "node:path";
 
-// src/config/load-workload.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { access as access4, readFile as readFile8 } from "node:fs/promises";
-import path9 from "node:path";
+// src/store/dir-store.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { constants as constants6 } from "node:fs";
+import { access as access5, mkdir as mkdir5, open as open4, readdir as readdir4, readFile as readFile6, rename as rename3, rm as rm5, stat as stat3 } from "node:fs/promises";
+import path11 from "node:path";
 
-// src/config/workload-schema.ts
-import os10 from "node:os";
+// src/results/read-results.ts
+init_errors();
+import { readFile as readFile5 } from "node:fs/promises";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -37178,7 +41639,7 @@ __export(util_exports, {
   hexToUint8Array: () => hexToUint8Array,
   hide: () => hide,
   installLazyProp: () => installLazyProp,
-  isObject: () => isObject,
+  isObject: () => isObject2,
   isPlainObject: () => isPlainObject,
   issue: () => issue2,
   joinValues: () => joinValues,
@@ -37371,10 +41832,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path21) {
-  if (!path21)
+function getElementAtPath(obj, path26) {
+  if (!path26)
     return obj;
-  return path21.reduce((acc, key) => acc?.[key], obj);
+  return path26.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -37403,7 +41864,7 @@ function slugify(input2) {
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
-function isObject(data) {
+function isObject2(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 var allowsEval = /* @__PURE__ */ cached(() => {
@@ -37422,7 +41883,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
   }
 });
 function isPlainObject(o) {
-  if (isObject(o) === false)
+  if (isObject2(o) === false)
     return false;
   const ctor = o.constructor;
   if (ctor === void 0)
@@ -37430,7 +41891,7 @@ function isPlainObject(o) {
   if (typeof ctor !== "function")
     return true;
   const prot = ctor.prototype;
-  if (isObject(prot) === false)
+  if (isObject2(prot) === false)
     return false;
   if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
     return false;
@@ -37714,11 +42175,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path21, issues) {
+function prefixIssues(path26, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path21);
+    iss.path.unshift(path26);
     return iss;
   });
 }
@@ -38180,16 +42641,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path21 = []) => {
+  const processError = (error64, path26 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path21, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path26, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path21, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path21, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
       } else {
-        const fullpath = [...path21, ...issue3.path];
+        const fullpath = [...path26, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -38228,17 +42689,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path21 = []) => {
+  const processError = (error64, path26 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path21, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path26, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path21, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path21, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
       } else {
-        const fullpath = [...path21, ...issue3.path];
+        const fullpath = [...path26, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -38277,8 +42738,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path21 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path21) {
+  const path26 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path26) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -40116,7 +44577,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject3 = isObject;
+  const isObject3 = isObject2;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -40260,7 +44721,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject3 = isObject;
+  const isObject3 = isObject2;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -40477,7 +44938,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
   const disc = cached(() => discriminatorMap(def));
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isObject(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         code: "invalid_type",
         expected: "object",
@@ -41770,7 +46231,7 @@ function bucketFor(state, inst) {
   return bucket;
 }
 var handoff;
-var open2 = [];
+var open3 = [];
 var memo = {
   alloc(_inst, payload, empty) {
     const bucket = handoff;
@@ -41779,7 +46240,7 @@ var memo = {
     handoff = void 0;
     const entry = { value: empty, issues: null };
     bucket.set(payload.value, entry);
-    open2.push(entry);
+    open3.push(entry);
     return empty;
   },
   guard(inst) {
@@ -41850,10 +46311,10 @@ var memo = {
           return payload;
         }
         handoff = bucket;
-        const depth = open2.length;
+        const depth = open3.length;
         const result = base(payload, ctx);
         handoff = void 0;
-        const entry = open2.length > depth ? open2.pop() : void 0;
+        const entry = open3.length > depth ? open3.pop() : void 0;
         if (result instanceof Promise) {
           return result.then((r) => {
             if (entry)
@@ -55317,7 +59778,7 @@ function duration2(params) {
 }
 
 // node_modules/zod/v4/classic/from-json-schema.js
-var z = {
+var z2 = {
   ...schemas_exports2,
   ...checks_exports2,
   iso: iso_exports
@@ -55416,13 +59877,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path21 = ref.slice(1).split("/").filter(Boolean);
-  if (path21.length === 0) {
+  const path26 = ref.slice(1).split("/").filter(Boolean);
+  if (path26.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path21[0] === defsKey) {
-    const key = path21[1] === void 0 ? void 0 : decodeJSONPointerSegment(path21[1]);
+  if (path26[0] === defsKey) {
+    const key = path26[1] === void 0 ? void 0 : decodeJSONPointerSegment(path26[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -55431,7 +59892,7 @@ function resolveRef(ref, ctx) {
   throw new Error(`Reference not found: ${ref}`);
 }
 function checkObjectGuards(objectSchema, guards) {
-  const guard2 = z.transform((value) => value).check((payload) => {
+  const guard2 = z2.transform((value) => value).check((payload) => {
     const value = payload.value;
     if (typeof value !== "object" || value === null || Array.isArray(value))
       return;
@@ -55560,7 +60021,7 @@ function plural(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
-  const guard2 = z.transform((value) => value).check((payload) => {
+  const guard2 = z2.transform((value) => value).check((payload) => {
     const items = payload.value;
     if (!Array.isArray(items))
       return;
@@ -55617,7 +60078,7 @@ function getTupleRest(restSchema, ctx) {
     return void 0;
   }
   if (restSchema === void 0 || restSchema === true) {
-    return z.any();
+    return z2.any();
   }
   return convertSchema(restSchema, ctx);
 }
@@ -55625,7 +60086,7 @@ var fullTime = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2
 function convertBaseSchema(schema, ctx) {
   if (schema.not !== void 0) {
     if (typeof schema.not === "object" && Object.keys(schema.not).length === 0) {
-      return z.never();
+      return z2.never();
     }
     throw new Error("not is not supported in Zod (except { not: {} } for never)");
   }
@@ -55647,7 +60108,7 @@ function convertBaseSchema(schema, ctx) {
       return ctx.refs.get(refPath);
     }
     if (ctx.processing.has(refPath)) {
-      return z.lazy(() => {
+      return z2.lazy(() => {
         if (!ctx.refs.has(refPath)) {
           throw new Error(`Circular reference not resolved: ${refPath}`);
         }
@@ -55664,25 +60125,25 @@ function convertBaseSchema(schema, ctx) {
   if (schema.enum !== void 0) {
     const enumValues = schema.enum;
     if (ctx.version === "openapi-3.0" && schema.nullable === true && enumValues.length === 1 && enumValues[0] === null) {
-      return z.null();
+      return z2.null();
     }
     if (enumValues.length === 0) {
-      return z.never();
+      return z2.never();
     }
     if (enumValues.length === 1) {
-      return z.literal(enumValues[0]);
+      return z2.literal(enumValues[0]);
     }
     if (enumValues.every((v) => typeof v === "string")) {
-      return z.enum(enumValues);
+      return z2.enum(enumValues);
     }
-    const literalSchemas = enumValues.map((v) => z.literal(v));
+    const literalSchemas = enumValues.map((v) => z2.literal(v));
     if (literalSchemas.length < 2) {
       return literalSchemas[0];
     }
-    return z.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
+    return z2.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
   }
   if (schema.const !== void 0) {
-    return z.literal(schema.const);
+    return z2.literal(schema.const);
   }
   const type = schema.type;
   if (Array.isArray(type)) {
@@ -55691,74 +60152,74 @@ function convertBaseSchema(schema, ctx) {
       return convertBaseSchema(typeSchema, ctx);
     });
     if (typeSchemas.length === 0) {
-      return z.never();
+      return z2.never();
     }
     if (typeSchemas.length === 1) {
       return typeSchemas[0];
     }
-    return z.union(typeSchemas);
+    return z2.union(typeSchemas);
   }
   if (!type) {
-    return z.any();
+    return z2.any();
   }
   let zodSchema;
   switch (type) {
     case "string": {
-      let stringSchema = z.string();
+      let stringSchema = z2.string();
       if (schema.format) {
         const format = schema.format;
         if (format === "email") {
-          stringSchema = stringSchema.check(z.email());
+          stringSchema = stringSchema.check(z2.email());
         } else if (format === "uri" || format === "uri-reference") {
-          stringSchema = stringSchema.check(z.url());
+          stringSchema = stringSchema.check(z2.url());
         } else if (format === "uuid" || format === "guid") {
-          stringSchema = stringSchema.check(z.uuid());
+          stringSchema = stringSchema.check(z2.uuid());
         } else if (format === "date-time") {
-          stringSchema = stringSchema.check(z.iso.datetime({ offset: true }));
+          stringSchema = stringSchema.check(z2.iso.datetime({ offset: true }));
         } else if (format === "date") {
-          stringSchema = stringSchema.check(z.iso.date());
+          stringSchema = stringSchema.check(z2.iso.date());
         } else if (format === "time") {
-          stringSchema = stringSchema.check(z.regex(fullTime));
+          stringSchema = stringSchema.check(z2.regex(fullTime));
         } else if (format === "duration") {
-          stringSchema = stringSchema.check(z.iso.duration());
+          stringSchema = stringSchema.check(z2.iso.duration());
         } else if (format === "hostname") {
-          stringSchema = stringSchema.check(z.hostname());
+          stringSchema = stringSchema.check(z2.hostname());
         } else if (format === "ipv4") {
-          stringSchema = stringSchema.check(z.ipv4());
+          stringSchema = stringSchema.check(z2.ipv4());
         } else if (format === "ipv6") {
-          stringSchema = stringSchema.check(z.ipv6());
+          stringSchema = stringSchema.check(z2.ipv6());
         } else if (format === "mac") {
-          stringSchema = stringSchema.check(z.mac());
+          stringSchema = stringSchema.check(z2.mac());
         } else if (format === "cidr") {
-          stringSchema = stringSchema.check(z.cidrv4());
+          stringSchema = stringSchema.check(z2.cidrv4());
         } else if (format === "cidr-v6") {
-          stringSchema = stringSchema.check(z.cidrv6());
+          stringSchema = stringSchema.check(z2.cidrv6());
         } else if (format === "base64") {
-          stringSchema = stringSchema.check(z.base64());
+          stringSchema = stringSchema.check(z2.base64());
         } else if (format === "base64url") {
-          stringSchema = stringSchema.check(z.base64url());
+          stringSchema = stringSchema.check(z2.base64url());
         } else if (format === "e164") {
-          stringSchema = stringSchema.check(z.e164());
+          stringSchema = stringSchema.check(z2.e164());
         } else if (format === "credit_card") {
-          stringSchema = stringSchema.check(z.creditCard());
+          stringSchema = stringSchema.check(z2.creditCard());
         } else if (format === "iban") {
-          stringSchema = stringSchema.check(z.iban());
+          stringSchema = stringSchema.check(z2.iban());
         } else if (format === "jwt") {
-          stringSchema = stringSchema.check(z.jwt());
+          stringSchema = stringSchema.check(z2.jwt());
         } else if (format === "emoji") {
-          stringSchema = stringSchema.check(z.emoji());
+          stringSchema = stringSchema.check(z2.emoji());
         } else if (format === "nanoid") {
-          stringSchema = stringSchema.check(z.nanoid());
+          stringSchema = stringSchema.check(z2.nanoid());
         } else if (format === "cuid") {
-          stringSchema = stringSchema.check(z.cuid());
+          stringSchema = stringSchema.check(z2.cuid());
         } else if (format === "cuid2") {
-          stringSchema = stringSchema.check(z.cuid2());
+          stringSchema = stringSchema.check(z2.cuid2());
         } else if (format === "ulid") {
-          stringSchema = stringSchema.check(z.ulid());
+          stringSchema = stringSchema.check(z2.ulid());
         } else if (format === "xid") {
-          stringSchema = stringSchema.check(z.xid());
+          stringSchema = stringSchema.check(z2.xid());
         } else if (format === "ksuid") {
-          stringSchema = stringSchema.check(z.ksuid());
+          stringSchema = stringSchema.check(z2.ksuid());
         }
       }
       if (typeof schema.minLength === "number") {
@@ -55775,7 +60236,7 @@ function convertBaseSchema(schema, ctx) {
     }
     case "number":
     case "integer": {
-      let numberSchema = type === "integer" ? z.number().int() : z.number();
+      let numberSchema = type === "integer" ? z2.number().int() : z2.number();
       if (typeof schema.minimum === "number" && schema.exclusiveMinimum !== true) {
         numberSchema = numberSchema.min(schema.minimum);
       }
@@ -55799,11 +60260,11 @@ function convertBaseSchema(schema, ctx) {
       break;
     }
     case "boolean": {
-      zodSchema = z.boolean();
+      zodSchema = z2.boolean();
       break;
     }
     case "null": {
-      zodSchema = z.null();
+      zodSchema = z2.null();
       break;
     }
     case "object": {
@@ -55821,22 +60282,22 @@ function convertBaseSchema(schema, ctx) {
         const looseRecords = [];
         for (const pattern of patternKeys) {
           const patternValue = convertSchema(patternProps[pattern], ctx);
-          const keySchema = z.string().regex(new RegExp(pattern));
-          looseRecords.push(z.looseRecord(keySchema, patternValue));
+          const keySchema = z2.string().regex(new RegExp(pattern));
+          looseRecords.push(z2.looseRecord(keySchema, patternValue));
         }
         const schemasToIntersect = [];
         if (Object.keys(shape).length > 0) {
-          schemasToIntersect.push(z.object(shape).passthrough());
+          schemasToIntersect.push(z2.object(shape).passthrough());
         }
         schemasToIntersect.push(...looseRecords);
         if (schemasToIntersect.length === 0) {
-          zodSchema = z.object({}).passthrough();
+          zodSchema = z2.object({}).passthrough();
         } else if (schemasToIntersect.length === 1) {
           zodSchema = schemasToIntersect[0];
         } else {
-          let result = z.intersection(schemasToIntersect[0], schemasToIntersect[1]);
+          let result = z2.intersection(schemasToIntersect[0], schemasToIntersect[1]);
           for (let i = 2; i < schemasToIntersect.length; i++) {
-            result = z.intersection(result, schemasToIntersect[i]);
+            result = z2.intersection(result, schemasToIntersect[i]);
           }
           zodSchema = result;
         }
@@ -55866,7 +60327,7 @@ function convertBaseSchema(schema, ctx) {
           });
         }
       } else {
-        const objectSchema = z.object(shape);
+        const objectSchema = z2.object(shape);
         if (schema.additionalProperties === false) {
           zodSchema = objectSchema.strict();
         } else if (additionalSchema) {
@@ -55896,30 +60357,30 @@ function convertBaseSchema(schema, ctx) {
         const tupleItems = prefixItems.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = !Array.isArray(items) ? getTupleRest(items, ctx) : void 0;
-        const tupleSchema = z.tuple(positionalItems);
+        const tupleSchema = z2.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
         }
       } else if (Array.isArray(items)) {
         const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
         const tupleItems = items.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = getTupleRest(schema.additionalItems, ctx);
-        const tupleSchema = z.tuple(positionalItems);
+        const tupleSchema = z2.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
         }
       } else if (items !== void 0) {
         const element = convertSchema(items, ctx);
-        let arraySchema = z.array(element);
+        let arraySchema = z2.array(element);
         if (typeof schema.minItems === "number") {
           arraySchema = arraySchema.min(schema.minItems);
         }
@@ -55928,7 +60389,7 @@ function convertBaseSchema(schema, ctx) {
         }
         zodSchema = arraySchema;
       } else {
-        zodSchema = z.array(z.any());
+        zodSchema = z2.array(z2.any());
       }
       if (schema.uniqueItems === true || schema.contains !== void 0) {
         zodSchema = checkArrayGuards(zodSchema, {
@@ -55947,37 +60408,37 @@ function convertBaseSchema(schema, ctx) {
 }
 function convertSchema(schema, ctx) {
   if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
+    return schema ? z2.any() : z2.never();
   }
   let baseSchema = convertBaseSchema(schema, ctx);
   const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
   if (schema.anyOf && Array.isArray(schema.anyOf)) {
     const options = schema.anyOf.map((s) => convertSchema(s, ctx));
-    const anyOfUnion = z.union(options);
-    baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
+    const anyOfUnion = z2.union(options);
+    baseSchema = hasExplicitType ? z2.intersection(baseSchema, anyOfUnion) : anyOfUnion;
   }
   if (schema.oneOf && Array.isArray(schema.oneOf)) {
     const options = schema.oneOf.map((s) => convertSchema(s, ctx));
-    const oneOfUnion = z.xor(options);
-    baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
+    const oneOfUnion = z2.xor(options);
+    baseSchema = hasExplicitType ? z2.intersection(baseSchema, oneOfUnion) : oneOfUnion;
   }
   if (schema.allOf && Array.isArray(schema.allOf)) {
     if (schema.allOf.length === 0) {
-      baseSchema = hasExplicitType ? baseSchema : z.any();
+      baseSchema = hasExplicitType ? baseSchema : z2.any();
     } else {
       let result = hasExplicitType ? baseSchema : convertSchema(schema.allOf[0], ctx);
       const startIdx = hasExplicitType ? 0 : 1;
       for (let i = startIdx; i < schema.allOf.length; i++) {
-        result = z.intersection(result, convertSchema(schema.allOf[i], ctx));
+        result = z2.intersection(result, convertSchema(schema.allOf[i], ctx));
       }
       baseSchema = result;
     }
   }
   if (schema.nullable === true && ctx.version === "openapi-3.0") {
-    baseSchema = z.nullable(baseSchema);
+    baseSchema = z2.nullable(baseSchema);
   }
   if (schema.readOnly === true) {
-    baseSchema = z.readonly(baseSchema);
+    baseSchema = z2.readonly(baseSchema);
   }
   if (schema.default !== void 0) {
     baseSchema = baseSchema.default(schema.default);
@@ -56028,7 +60489,7 @@ function convertSchema(schema, ctx) {
 }
 function fromJSONSchema(schema, params) {
   if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
+    return schema ? z2.any() : z2.never();
   }
   let normalized;
   try {
@@ -56271,6 +60732,1728 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/results/results-schema.ts
+var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var count = external_exports.number().int().nonnegative();
+var text = external_exports.string();
+var metricsSchema = external_exports.record(text, finite2);
+var commitRef = external_exports.looseObject({
+  ref: text.optional(),
+  sha: text.optional(),
+  chosenBy: text.optional()
+});
+var buildRecordSchema = external_exports.looseObject({
+  repo: text,
+  ref: text,
+  sha: text,
+  options: external_exports.array(text),
+  serverVersion: text.optional(),
+  cacheHit: external_exports.boolean().optional(),
+  compiler: external_exports.looseObject({}).optional()
+});
+var sampleSchema = external_exports.looseObject({
+  round: external_exports.number().int().positive(),
+  workload: text,
+  clients: external_exports.number().int().positive(),
+  arm: text,
+  attempt: external_exports.number().int().positive().optional(),
+  status: external_exports.enum(["ok", "failed"]),
+  failureReason: text.optional(),
+  startedAt: text.optional(),
+  endedAt: text.optional(),
+  metrics: metricsSchema,
+  counts: external_exports.record(text, finite2).optional(),
+  progress: external_exports.array(external_exports.looseObject({ t: finite2, tps: finite2 })).optional(),
+  command: external_exports.array(text).optional(),
+  exitCode: external_exports.number().int().nullable().optional()
+});
+var workloadRecord = external_exports.looseObject({
+  name: text,
+  tool: external_exports.enum(["pgbench", "sysbench"]),
+  clients: external_exports.array(external_exports.number().int().positive()).optional(),
+  threshold: external_exports.number().positive().optional(),
+  rounds: external_exports.number().int().positive().optional(),
+  duration: external_exports.number().positive().optional()
+});
+var resultsSchema = external_exports.looseObject({
+  schemaVersion: external_exports.number().int(),
+  pgperfVersion: text,
+  runId: text.optional(),
+  fingerprint: external_exports.looseObject({ id: text, facts: external_exports.record(text, text) }).optional(),
+  status: external_exports.enum(["running", "complete", "interrupted", "failed"]),
+  stopReason: text.optional(),
+  startedAt: text,
+  updatedAt: text,
+  environment: external_exports.looseObject({
+    hostname: text,
+    os: text,
+    kernel: text,
+    arch: text,
+    cpuModel: text,
+    cpuCount: count,
+    memoryBytes: count,
+    facts: external_exports.record(text, text),
+    nodeVersion: text,
+    settingsHash: text
+  }),
+  arms: external_exports.array(
+    external_exports.looseObject({
+      label: text,
+      binDir: text,
+      serverVersion: text,
+      settingOverrides: external_exports.record(text, text),
+      build: buildRecordSchema.optional()
+    })
+  ).min(1),
+  clients: external_exports.array(external_exports.looseObject({ tool: external_exports.enum(["pgbench", "sysbench"]), binDir: text, version: text })),
+  workloads: external_exports.record(text, workloadRecord),
+  analysis: external_exports.looseObject({
+    alpha: external_exports.number().gt(0).lt(0.5),
+    thresholdPct: external_exports.number().gt(0).lt(100),
+    metric: external_exports.enum(Object.keys(METRICS))
+  }).optional(),
+  adaptive: external_exports.looseObject({
+    plan: external_exports.looseObject({
+      schedule: external_exports.array(external_exports.number().int().positive()),
+      maxRounds: external_exports.number().int().positive()
+    }),
+    looks: external_exports.array(
+      external_exports.looseObject({ look: external_exports.number().int().positive(), rounds: external_exports.number().int().nonnegative() })
+    )
+  }).optional(),
+  plan: external_exports.looseObject({
+    seed: external_exports.number().int(),
+    order: external_exports.enum(["random", "abba"]),
+    rounds: count,
+    cells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() })),
+    executed: external_exports.array(external_exports.looseObject({})),
+    shard: external_exports.looseObject({
+      planId: text,
+      index: external_exports.number().int().nonnegative(),
+      count: external_exports.number().int().positive(),
+      allCells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() }))
+    }).optional()
+  }),
+  source: external_exports.looseObject({
+    repository: text.optional(),
+    prNumber: external_exports.number().int().positive().optional(),
+    runUrl: text.optional(),
+    base: commitRef.optional(),
+    head: commitRef.optional()
+  }).optional(),
+  baseline: external_exports.looseObject({
+    runId: text,
+    commit: text.optional(),
+    ref: text.optional(),
+    storedAt: text,
+    measuredAt: text,
+    ageDays: finite2,
+    fingerprintMismatch: external_exports.array(text).optional(),
+    sentinel: external_exports.looseObject({
+      status: external_exports.enum(["steady", "drifted", "skipped"]),
+      reason: text,
+      onDrift: external_exports.enum(["refuse", "inconclusive"])
+    })
+  }).optional(),
+  samples: external_exports.array(sampleSchema),
+  warnings: external_exports.array(text)
+});
+function describeIssues(error63, doc, limit = 3) {
+  const lines = error63.issues.slice(0, limit).map((issue3) => {
+    if (issue3.path.length === 0) return `(document): ${issue3.message}`;
+    const value = valueAt(doc, issue3.path);
+    const shown = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
+    return `${formatPath(issue3.path)} is ${shown}: ${issue3.message}`;
+  });
+  const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
+  return lines.join("; ") + more;
+}
+function formatPath(path26) {
+  return path26.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+}
+function valueAt(doc, path26) {
+  let v = doc;
+  for (const key of path26) {
+    if (typeof v !== "object" || v === null) return void 0;
+    v = v[key];
+  }
+  return v;
+}
+
+// src/results/read-results.ts
+init_types();
+async function readResults(path26) {
+  let text2;
+  try {
+    text2 = await readFile5(path26, "utf8");
+  } catch (e) {
+    throw new UserError(`cannot read results file ${path26}: ${errorMessage(e)}`);
+  }
+  return parseResults(text2, path26);
+}
+function parseResults(text2, source) {
+  let doc;
+  try {
+    doc = JSON.parse(text2);
+  } catch (e) {
+    throw new UserError(
+      `${source} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
+    );
+  }
+  return validateResults(doc, source);
+}
+function validateResults(doc, source) {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+    throw new UserError(`${source}: expected a JSON object (a results document from pgperf run)`);
+  }
+  const version2 = doc.schemaVersion;
+  if (version2 !== RESULTS_SCHEMA_VERSION) {
+    const newer = typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION;
+    throw new UserError(
+      `${source}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}` + (newer ? " (the file was written by a newer pgperf: upgrade pgperf to read it)" : "")
+    );
+  }
+  const parsed = resultsSchema.safeParse(doc);
+  if (!parsed.success) throw new UserError(`${source}: ${describeIssues(parsed.error, doc)}`);
+  return doc;
+}
+
+// src/store/dir-store.ts
+init_errors();
+init_store();
+var READ_CONCURRENCY = 64;
+var DirStore = class _DirStore {
+  constructor(dir, options) {
+    this.dir = dir;
+    this.options = options;
+    this.description = `directory store ${dir}`;
+    this.runsDir = path11.join(dir, "runs");
+    this.indexDir = path11.join(dir, "index");
+  }
+  dir;
+  options;
+  description;
+  runsDir;
+  indexDir;
+  /**
+   * Opens the store at `dir`. With `write`, creates it and checks that it is writable now (so a run
+   * fails before measuring, not after); otherwise a missing directory is an empty store.
+   */
+  static async open(dir, options) {
+    const store = new _DirStore(path11.resolve(dir), options);
+    const st = await stat3(store.dir).catch((e) => {
+      if (e.code === "ENOENT") return void 0;
+      throw store.notUsable(e);
+    });
+    if (st && !st.isDirectory()) {
+      throw new UserError(
+        `store directory ${store.dir} is not a directory; pass --store with a directory or a postgresql:// URL`
+      );
+    }
+    if (options.write) await store.ensureWritable();
+    return store;
+  }
+  async save(result) {
+    const doc = documentToStore(result, "results document");
+    const entry = summarize(doc, (this.options.now?.() ?? /* @__PURE__ */ new Date()).toISOString());
+    await this.ensureWritable();
+    await writeAtomically(this.runFile(entry.id), `${JSON.stringify(doc)}
+`);
+    await writeAtomically(this.entryFile(entry.id), `${JSON.stringify(entry)}
+`);
+    return entry;
+  }
+  async load(id) {
+    checkRunId(id);
+    const file2 = this.runFile(id);
+    let text2;
+    try {
+      text2 = await readFile6(file2, "utf8");
+    } catch (e) {
+      if (e.code === "ENOENT") {
+        throw new UserError(
+          `no run '${id}' in ${this.description}; "pgperf store list" shows the stored runs`
+        );
+      }
+      throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
+    }
+    let doc;
+    try {
+      doc = JSON.parse(text2);
+    } catch (e) {
+      throw new UserError(
+        `${file2} is corrupt (not valid JSON: ${errorMessage(e)}); restore it or delete it and its index entry`
+      );
+    }
+    checkSchemaVersion(doc?.schemaVersion, file2);
+    return readResults(file2);
+  }
+  async list(filter) {
+    const f = resolveFilter(filter);
+    const [runNames, entryNames] = await Promise.all([jsonNames(this.runsDir), jsonNames(this.indexDir)]);
+    const entries = new Set(entryNames);
+    const runs = [];
+    await forEachLimited(runNames, READ_CONCURRENCY, async (id) => {
+      const entry = (entries.has(id) ? await this.readEntry(id) : void 0) ?? await this.reindex(id);
+      if (entry && matchesFilter(entry, f)) runs.push(entry);
+    });
+    runs.sort(newestFirst);
+    return f.limit !== void 0 ? runs.slice(0, f.limit) : runs;
+  }
+  /** Rewrites every index entry from the run files (after a restore, a merge, or by hand). */
+  async rebuildIndex() {
+    const ids = await jsonNames(this.runsDir);
+    let count2 = 0;
+    await forEachLimited(ids, 8, async (id) => {
+      if (await this.reindex(id)) count2++;
+    });
+    return count2;
+  }
+  async close() {
+  }
+  runFile(id) {
+    return path11.join(this.runsDir, `${id}.json`);
+  }
+  entryFile(id) {
+    return path11.join(this.indexDir, `${id}.json`);
+  }
+  /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
+  async readEntry(id) {
+    try {
+      const entry = JSON.parse(await readFile6(this.entryFile(id), "utf8"));
+      if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
+    } catch {
+    }
+    return void 0;
+  }
+  /**
+   * The entry rebuilt from the run file and written back (when the store is writable). A corrupt or
+   * unreadable run file is reported through `warn` and skipped: one bad file never hides the others.
+   */
+  async reindex(id) {
+    const file2 = this.runFile(id);
+    let doc;
+    try {
+      const parsed = JSON.parse(await readFile6(file2, "utf8"));
+      checkSchemaVersion(parsed?.schemaVersion, file2);
+      if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
+        throw new Error("not a results document (no arms, samples or plan.cells)");
+      }
+      doc = documentToStore({ ...parsed, runId: parsed.runId ?? id }, file2);
+    } catch (e) {
+      this.options.warn(`skipping ${file2}: ${errorMessage(e)}`);
+      return void 0;
+    }
+    const savedAt = (await stat3(file2)).mtime.toISOString();
+    const entry = summarize(doc, savedAt);
+    try {
+      await mkdir5(this.indexDir, { recursive: true });
+      await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}
+`);
+    } catch {
+    }
+    return entry;
+  }
+  async ensureWritable() {
+    try {
+      await mkdir5(this.runsDir, { recursive: true });
+      await mkdir5(this.indexDir, { recursive: true });
+      await access5(this.runsDir, constants6.W_OK);
+      await access5(this.indexDir, constants6.W_OK);
+    } catch (e) {
+      throw this.notUsable(e);
+    }
+  }
+  notUsable(e) {
+    return new UserError(
+      `store directory ${this.dir} is not writable (${e.code ?? errorMessage(e)}): pass --store DIR with a directory you can write, set PGPERF_STORE, or fix its permissions`
+    );
+  }
+};
+async function writeAtomically(file2, text2) {
+  const tmp = path11.join(
+    path11.dirname(file2),
+    `.${path11.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
+  );
+  const handle = await open4(tmp, "wx");
+  try {
+    await handle.writeFile(text2);
+    await handle.sync();
+    await handle.close();
+    await rename3(tmp, file2);
+  } catch (e) {
+    await handle.close().catch(() => {
+    });
+    await rm5(tmp, { force: true });
+    throw e;
+  }
+}
+async function jsonNames(dir) {
+  try {
+    return (await readdir4(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+  } catch (e) {
+    if (e.code === "ENOENT") return [];
+    throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
+  }
+}
+async function forEachLimited(items, limit, fn) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+// src/store/open-store.ts
+init_mask_url();
+function defaultStoreDir(home, xdgDataHome) {
+  const base = xdgDataHome && path12.isAbsolute(xdgDataHome) ? xdgDataHome : path12.join(home, ".local", "share");
+  return path12.join(base, "pgperf", "store");
+}
+function isPostgresUrl(spec) {
+  return /^postgres(ql)?:\/\//i.test(spec.trim());
+}
+async function openStore(spec, opts) {
+  const value = spec?.trim();
+  if (!value) return DirStore.open(defaultStoreDir(opts.home, opts.xdgDataHome), opts);
+  if (isPostgresUrl(value)) {
+    const { PgStore: PgStore2 } = await Promise.resolve().then(() => (init_pg_store(), pg_store_exports));
+    return PgStore2.connect(value, { warn: opts.warn, info: opts.info });
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    throw new UserError(
+      `store '${maskUrl(value)}' is not supported: expected a directory or a postgresql:// URL`
+    );
+  }
+  return DirStore.open(value, opts);
+}
+
+// src/action/inputs.ts
+init_errors();
+var FAIL_ON = ["regression", "inconclusive", "never"];
+var MODES = ["benchmark", "comment"];
+function parseInputs(read) {
+  const text2 = (name) => read(name).trim() || void 0;
+  const list = (name) => read(name).split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+  const comment = bool(read, "comment", true);
+  const token = text2("github-token");
+  const inputs = {
+    mode: choice(read, "mode", MODES, "benchmark"),
+    repo: text2("repo"),
+    baseRef: text2("base-ref"),
+    headRef: text2("head-ref"),
+    baseBinDir: text2("base-bin-dir"),
+    headBinDir: text2("head-bin-dir"),
+    patches: list("patches"),
+    workloads: list("workloads"),
+    rounds: optionalNumber(read, "rounds", { integer: true, min: 1 }),
+    maxRounds: optionalNumber(read, "max-rounds", { integer: true, min: 1 }),
+    timeBudgetS: optionalDuration(read, "time-budget"),
+    duration: optionalNumber(read, "duration", { integer: true, min: 1 }),
+    alpha: optionalNumber(read, "alpha", { min: 0, max: 1, exclusive: true }) ?? 0.05,
+    threshold: optionalNumber(read, "threshold", { min: 0, max: 100, exclusive: true }) ?? 2,
+    failOn: choice(read, "fail-on", FAIL_ON, "regression"),
+    comment,
+    commentId: text2("comment-id") ?? "default",
+    commitStatus: bool(read, "commit-status", true),
+    prNumber: optionalNumber(read, "pr-number", { integer: true, min: 1 }),
+    githubToken: token,
+    resultsDir: text2("results-dir") ?? "pgperf-results",
+    runAs: text2("run-as"),
+    cacheDir: text2("cache-dir"),
+    buildOptions: read("build-options").split("\n").map((s) => s.trim()).filter(Boolean),
+    store: text2("store"),
+    storeBranch: text2("store-branch"),
+    baseline: parseBaselineSpec(read("baseline").trim() || "same-job", "input 'baseline'")
+  };
+  if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
+    throw new UserError(
+      "inputs 'store' (a postgresql:// URL) and 'store-branch' (a directory store on a git branch) exclude each other: set one"
+    );
+  }
+  if (inputs.baseline.kind === "stored" && !inputs.store && !inputs.storeBranch) {
+    throw new UserError(
+      "input 'baseline' is stored, which reads the baseline from a results store: set 'store' (a directory or postgresql:// URL) or 'store-branch'"
+    );
+  }
+  if (!/^[A-Za-z0-9._-]+$/.test(inputs.commentId)) {
+    throw new UserError(
+      `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`
+    );
+  }
+  if (!token && (inputs.comment || inputs.commitStatus)) {
+    throw new UserError(
+      "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false"
+    );
+  }
+  if (Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
+    throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
+  }
+  if (inputs.baseBinDir) {
+    const building = [
+      ["patches", inputs.patches.length > 0],
+      ["build-options", inputs.buildOptions.length > 0],
+      ["repo", inputs.repo !== void 0]
+    ].filter(([, set2]) => set2);
+    if (building.length > 0) {
+      throw new UserError(
+        `input '${building[0][0]}' builds PostgreSQL, but 'base-bin-dir' and 'head-bin-dir' give pre-built installs: remove '${building.map(([n]) => n).join("', '")}' or the bin-dir inputs`
+      );
+    }
+  }
+  for (const [name, value] of [
+    ["base-ref", inputs.baseRef],
+    ["head-ref", inputs.headRef]
+  ]) {
+    if (value !== void 0 && !/^[A-Za-z0-9][A-Za-z0-9._/@^~-]*$/.test(value)) {
+      throw new UserError(
+        `input '${name}' must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value}'`
+      );
+    }
+  }
+  for (const w of inputs.workloads) {
+    if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
+  }
+  return inputs;
+}
+function choice(read, name, allowed, fallback) {
+  const value = read(name).trim();
+  if (value === "") return fallback;
+  if (!allowed.includes(value)) {
+    throw new UserError(`input '${name}' must be one of ${allowed.join(", ")}, got '${value}'`);
+  }
+  return value;
+}
+function bool(read, name, fallback) {
+  const value = read(name).trim().toLowerCase();
+  if (value === "") return fallback;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
+}
+function optionalNumber(read, name, rule) {
+  const raw = read(name).trim();
+  if (raw === "") return void 0;
+  const n = Number(raw);
+  const low = rule.min === void 0 || (rule.exclusive ? n > rule.min : n >= rule.min);
+  const high = rule.max === void 0 || (rule.exclusive ? n < rule.max : n <= rule.max);
+  if (raw === "" || !Number.isFinite(n) || rule.integer && !Number.isInteger(n) || !low || !high) {
+    const kind = rule.integer ? "a whole number" : "a number";
+    const range = rule.max !== void 0 ? ` between ${rule.min} and ${rule.max}${rule.exclusive ? " (exclusive)" : ""}` : rule.min !== void 0 ? ` >= ${rule.min}` : "";
+    throw new UserError(`input '${name}' must be ${kind}${range}, got '${raw}'`);
+  }
+  return n;
+}
+function optionalDuration(read, name) {
+  const raw = read(name).trim();
+  if (raw === "") return void 0;
+  const seconds = parseDurationS(raw);
+  if (seconds === void 0) {
+    throw new UserError(`input '${name}' must be a duration such as 45m, 1h or 900s, got '${raw}'`);
+  }
+  return seconds;
+}
+
+// src/build/build.ts
+import { mkdir as mkdir7, readdir as readdir6, readFile as readFile11, rm as rm8, writeFile as writeFile5 } from "node:fs/promises";
+import os11 from "node:os";
+import path18 from "node:path";
+init_errors();
+
+// src/build/builder.ts
+init_errors();
+import { appendFile as appendFile3, readFile as readFile7, stat as stat4 } from "node:fs/promises";
+import path14 from "node:path";
+
+// src/build/deps.ts
+init_errors();
+import { access as access6, constants as constants7 } from "node:fs/promises";
+import path13 from "node:path";
+var TOOL_PACKAGES = {
+  git: "git",
+  gcc: "gcc",
+  cc: "gcc",
+  make: "make",
+  meson: "meson",
+  ninja: "ninja-build",
+  bison: "bison",
+  flex: "flex",
+  perl: "perl",
+  "pkg-config": "pkg-config",
+  ccache: "ccache"
+};
+var LIBRARY_PACKAGES = {
+  readline: "libreadline-dev",
+  zlib: "zlib1g-dev",
+  "icu-uc": "libicu-dev",
+  "icu-i18n": "libicu-dev"
+};
+function requiredTools(system) {
+  const common = ["git", "bison", "flex", "perl", "pkg-config"];
+  return system === "meson" ? [...common, "meson", "ninja"] : [...common, "make"];
+}
+async function findOnPath2(name, pathVar) {
+  for (const dir of (pathVar ?? "").split(path13.delimiter)) {
+    if (!dir) continue;
+    const candidate = path13.join(dir, name);
+    try {
+      await access6(candidate, constants7.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return void 0;
+}
+function missingDependencyError(missing, what) {
+  const list = missing.map((m) => `${m.kind} ${m.name} (Debian package ${m.package})`).join(", ");
+  const packages = [...new Set(missing.map((m) => m.package))].join(" ");
+  return new UserError(
+    `${what}: missing build dependencies: ${list}. Install them with: apt-get install ${packages} (or run scripts/setup.sh)`
+  );
+}
+async function findMissingDependencies(system, env, runner) {
+  const missing = [];
+  for (const tool of requiredTools(system)) {
+    if (!await findOnPath2(tool, env.PATH)) {
+      missing.push({ name: tool, kind: "program", package: TOOL_PACKAGES[tool] });
+    }
+  }
+  if (missing.some((m) => m.name === "pkg-config")) return missing;
+  for (const [lib, pkg] of Object.entries(LIBRARY_PACKAGES)) {
+    const res = await runner.run("pkg-config", ["--exists", lib], { env });
+    if (res.exitCode !== 0 && !missing.some((m) => m.package === pkg)) {
+      missing.push({ name: lib, kind: "library", package: pkg });
+    }
+  }
+  return missing;
+}
+function packagesMissingFromLog(log) {
+  const found = /* @__PURE__ */ new Set();
+  const patterns = [
+    [/Program '([^']+)' not found/g, (m) => TOOL_PACKAGES[m[1]]],
+    [/Dependency "([^"]+)" not found/g, (m) => LIBRARY_PACKAGES[m[1]]],
+    [/Package '([^']+)',? .*not found/g, (m) => LIBRARY_PACKAGES[m[1]]],
+    [/readline library not found/g, () => "libreadline-dev"],
+    [/zlib library not found/g, () => "zlib1g-dev"],
+    [/ICU library not found|icu-uc.*not found/g, () => "libicu-dev"],
+    [
+      /`?(bison|flex)'? is missing on your system|\b(bison|flex): (?:command )?not found/g,
+      (m) => m[1] ?? m[2]
+    ],
+    [/no acceptable C compiler found/g, () => "gcc"]
+  ];
+  for (const [re, pkg] of patterns) {
+    for (const m of log.matchAll(re)) {
+      const p = pkg(m);
+      if (p) found.add(p);
+    }
+  }
+  return [...found];
+}
+
+// src/build/options.ts
+init_errors();
+var BUILD_RECIPE_VERSION = 1;
+var OPTIMIZATION = "2";
+var ENABLED_FEATURES = ["readline", "zlib", "icu"];
+var MESON_PINNED = [
+  ["libdir", "lib"],
+  ["optimization", OPTIMIZATION],
+  ["debug", "false"],
+  ["cassert", "false"],
+  ["injection_points", "false"],
+  ["rpath", "true"],
+  ["auto_features", "disabled"],
+  ...ENABLED_FEATURES.map((f) => [f, "enabled"]),
+  ["ssl", "none"],
+  ["uuid", "none"],
+  ["libedit_preferred", "false"]
+];
+var MESON_BUILTIN = /* @__PURE__ */ new Set(["prefix", "libdir", "optimization", "debug", "auto_features", "buildtype"]);
+var CONFIGURE_PINNED = [
+  "--disable-cassert",
+  "--disable-debug",
+  "--disable-nls",
+  "--disable-tap-tests",
+  "--disable-dtrace",
+  "--disable-profiling",
+  "--disable-coverage",
+  "--disable-injection-points",
+  ...ENABLED_FEATURES.map((f) => `--with-${f}`),
+  "--without-openssl",
+  "--without-gssapi",
+  "--without-ldap",
+  "--without-pam",
+  "--without-bsd-auth",
+  "--without-systemd",
+  "--without-selinux",
+  "--without-bonjour",
+  "--without-llvm",
+  "--without-lz4",
+  "--without-zstd",
+  "--without-libxml",
+  "--without-libxslt",
+  "--without-perl",
+  "--without-python",
+  "--without-tcl"
+];
+function mesonOptions(input2) {
+  const user = /* @__PURE__ */ new Map();
+  for (const opt of input2.extra) {
+    const m = /^-D([A-Za-z0-9_.:-]+)=(.*)$/.exec(opt);
+    if (!m) {
+      throw new UserError(
+        `--build-option ${opt}: this tree builds with meson, which takes -DNAME=VALUE options (e.g. -Dc_args=-fno-omit-frame-pointer)`
+      );
+    }
+    const name = m[1];
+    if (name === "prefix") {
+      throw new UserError(
+        `--build-option ${opt}: the prefix is pgperf's to choose; use --prefix DIR instead`
+      );
+    }
+    if (!input2.available.has(name) && !MESON_BUILTIN.has(name) && !isMesonBaseOption(name)) {
+      throw new UserError(
+        `--build-option ${opt}: this tree has no meson option "${name}" (see meson_options.txt or meson.options)`
+      );
+    }
+    user.set(name, m[2]);
+  }
+  const pinned = MESON_PINNED.filter(
+    ([name]) => (MESON_BUILTIN.has(name) || input2.available.has(name)) && !user.has(name)
+  );
+  return [
+    `--prefix=${input2.prefix}`,
+    ...pinned.map(([name, value]) => `-D${name}=${value}`),
+    ...[...user].map(([name, value]) => `-D${name}=${value}`)
+  ];
+}
+function isMesonBaseOption(name) {
+  return /^(b_|c_|backend_|buildtype$|warning_level$|werror$|strip$|default_library$)/.test(name);
+}
+function configureOptions(input2) {
+  for (const opt of input2.extra) {
+    if (opt.startsWith("-D")) {
+      throw new UserError(
+        `--build-option ${opt}: this tree builds with ./configure (PostgreSQL 15 and older), which takes --with-X/--enable-X or VAR=VALUE options`
+      );
+    }
+    if (opt.startsWith("--prefix")) {
+      throw new UserError(
+        `--build-option ${opt}: the prefix is pgperf's to choose; use --prefix DIR instead`
+      );
+    }
+  }
+  return [`--prefix=${input2.prefix}`, ...CONFIGURE_PINNED, ...input2.extra];
+}
+function parseMesonOptionNames(text2) {
+  const names = /* @__PURE__ */ new Set();
+  for (const m of text2.matchAll(/^\s*option\(\s*'([^']+)'/gm)) names.add(m[1]);
+  return names;
+}
+
+// src/build/builder.ts
+var BuildStepError = class extends UserError {
+  constructor(step, message, logFile) {
+    super(message);
+    this.step = step;
+    this.logFile = logFile;
+    this.name = "BuildStepError";
+  }
+  step;
+  logFile;
+};
+var TAIL_LINES = 25;
+var mesonStrategy = {
+  system: "meson",
+  async options(ctx, extra) {
+    let text2 = "";
+    for (const name of ["meson_options.txt", "meson.options"]) {
+      text2 += await readFile7(path14.join(ctx.srcDir, name), "utf8").catch(() => "");
+    }
+    return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
+  },
+  async configure(ctx, options) {
+    await runStep(ctx, "configure", "meson", ["setup", ctx.buildDir, ctx.srcDir, ...options], ctx.srcDir);
+  },
+  async compile(ctx) {
+    await runStep(ctx, "compile", "ninja", ["-C", ctx.buildDir, `-j${ctx.jobs}`], ctx.srcDir);
+  },
+  async install(ctx) {
+    await runStep(
+      ctx,
+      "install",
+      "meson",
+      ["install", "-C", ctx.buildDir, "--no-rebuild", "--quiet", "--destdir", ctx.stageDir],
+      ctx.srcDir
+    );
+  }
+};
+var autoconfStrategy = {
+  system: "autoconf",
+  async options(ctx, extra) {
+    return configureOptions({ prefix: ctx.prefix, extra });
+  },
+  async configure(ctx, options) {
+    await runStep(ctx, "configure", "./configure", [...options], ctx.srcDir);
+  },
+  async compile(ctx) {
+    await runStep(ctx, "compile", "make", [`-j${ctx.jobs}`, "world-bin"], ctx.srcDir);
+  },
+  async install(ctx) {
+    await runStep(ctx, "install", "make", ["-s", "install-world-bin", `DESTDIR=${ctx.stageDir}`], ctx.srcDir);
+  }
+};
+async function chooseStrategy(has, what) {
+  if (await has("meson.build")) return mesonStrategy;
+  if (await has("configure")) return autoconfStrategy;
+  throw new UserError(
+    `${what}: the tree has neither meson.build nor configure: not a PostgreSQL source tree (check --repo and the ref)`
+  );
+}
+async function runStep(ctx, step, command, args, cwd) {
+  const line = [command, ...args].join(" ");
+  await appendFile3(ctx.logFile, `
+==> ${step}: ${line}
+    (in ${cwd})
+`);
+  const start = (await stat4(ctx.logFile)).size;
+  const res = await ctx.runner.run(
+    "sh",
+    ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
+    {
+      cwd,
+      env: { ...ctx.env, PGPERF_BUILD_LOG: ctx.logFile },
+      signal: ctx.signal
+    }
+  );
+  await appendFile3(
+    ctx.logFile,
+    `==> ${step}: ${describeExit(res)} after ${(res.durationMs / 1e3).toFixed(1)} s
+`
+  );
+  if (res.exitCode === 0) return;
+  ctx.signal?.throwIfAborted();
+  const output2 = (await readFile7(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  throw new BuildStepError(
+    step,
+    stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
+    ctx.logFile
+  );
+}
+function stepFailureMessage(input2) {
+  const hints = [];
+  const packages = packagesMissingFromLog(input2.output);
+  if (packages.length) hints.push(`missing build dependencies: apt-get install ${packages.join(" ")}`);
+  if (/No space left on device/i.test(input2.output)) {
+    hints.push("the disk is full: free space or pass --cache-dir DIR on a larger disk");
+  }
+  return `${input2.what}: ${input2.step} failed (${input2.res}): ${input2.line}
+` + (hints.length ? `${hints.join("; ")}
+` : "") + `--- last lines of its output ---
+${tail(input2.output, TAIL_LINES)}
+--- full log: ${input2.logFile}`;
+}
+
+// src/build/cache.ts
+init_errors();
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
+import {
+  chmod as chmod2,
+  cp,
+  link,
+  mkdir as mkdir6,
+  readdir as readdir5,
+  readFile as readFile8,
+  readlink as readlink2,
+  rename as rename4,
+  rm as rm6,
+  statfs,
+  unlink as unlink2,
+  writeFile as writeFile4
+} from "node:fs/promises";
+import os9 from "node:os";
+import path15 from "node:path";
+async function mkdirPublic(dir) {
+  const first = await mkdir6(dir, { recursive: true });
+  if (!first) return;
+  for (let d = dir; ; d = path15.dirname(d)) {
+    await chmod2(d, 493);
+    if (d === first || d === path15.dirname(d)) break;
+  }
+}
+var COMPLETE_MARKER = ".complete";
+var MIN_FREE_BYTES = 2 * 1024 ** 3;
+function defaultCacheDir(env, uid, home) {
+  if (env.PGPERF_CACHE_DIR) return path15.resolve(env.PGPERF_CACHE_DIR);
+  if (uid === 0) return "/var/cache/pgperf";
+  return path15.join(env.XDG_CACHE_HOME || path15.join(home, ".cache"), "pgperf");
+}
+function cacheLayout(root) {
+  return {
+    root,
+    git: path15.join(root, "git"),
+    builds: path15.join(root, "builds"),
+    installs: path15.join(root, "installs"),
+    ccache: path15.join(root, "ccache"),
+    logs: path15.join(root, "logs"),
+    locks: path15.join(root, "locks")
+  };
+}
+function slotPaths(layout, key, prefix) {
+  const slot = prefix ? `${key}-p${sha256(path15.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path15.join(layout.builds, slot);
+  return {
+    slot,
+    work,
+    src: path15.join(work, "src"),
+    build: path15.join(work, "build"),
+    stage: path15.join(work, "stage"),
+    statsLog: path15.join(work, "ccache-stats.log"),
+    install: prefix ? path15.resolve(prefix) : path15.join(layout.installs, slot),
+    lock: path15.join(layout.locks, `${slot}.lock`),
+    log: path15.join(layout.logs, `${slot}.log`)
+  };
+}
+function buildKey(input2) {
+  const identity = JSON.stringify({
+    recipe: input2.recipe,
+    sha: input2.sha,
+    patches: input2.patchHashes,
+    options: input2.extraOptions,
+    compiler: {
+      command: input2.compiler.command,
+      version: input2.compiler.version,
+      target: input2.compiler.target
+    },
+    platform: input2.platform
+  });
+  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
+}
+function sha256(data) {
+  return createHash5("sha256").update(data).digest("hex");
+}
+var HASHED_DIRS = ["bin", "lib"];
+async function installContentHash(installDir) {
+  const outer = createHash5("sha256");
+  const walk = async (rel) => {
+    const abs = path15.join(installDir, rel);
+    let entries;
+    try {
+      entries = await readdir5(abs, { withFileTypes: true });
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+      outer.update(`missing ${rel}
+`);
+      return;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of entries) {
+      const child = path15.join(rel, entry.name);
+      if (entry.isSymbolicLink())
+        outer.update(`link ${child} -> ${await readlink2(path15.join(installDir, child))}
+`);
+      else if (entry.isDirectory()) {
+        outer.update(`dir ${child}
+`);
+        await walk(child);
+      } else if (entry.isFile()) {
+        const bytes = await readFile8(path15.join(installDir, child));
+        outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
+`);
+      } else outer.update(`other ${child}
+`);
+    }
+  };
+  for (const dir of HASHED_DIRS) await walk(dir);
+  return outer.digest("hex");
+}
+async function readCompleted(installDir, onMismatch) {
+  let record2;
+  try {
+    record2 = JSON.parse(await readFile8(path15.join(installDir, COMPLETE_MARKER), "utf8"));
+  } catch {
+    return void 0;
+  }
+  if (typeof record2 !== "object" || record2 === null) return void 0;
+  const actual = await installContentHash(installDir).catch(() => "unreadable");
+  if (record2.contentHash !== actual) {
+    onMismatch?.(
+      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
+    );
+    return void 0;
+  }
+  return record2;
+}
+async function markComplete(installDir, record2) {
+  const marker = path15.join(installDir, COMPLETE_MARKER);
+  const tmp = `${marker}.tmp-${process.pid}`;
+  const contentHash = await installContentHash(installDir);
+  await writeFile4(tmp, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
+`, { mode: 420 });
+  await rename4(tmp, marker);
+}
+async function moveIntoPlace(staged, installDir) {
+  await rm6(installDir, { recursive: true, force: true });
+  await mkdirPublic(path15.dirname(installDir));
+  try {
+    await rename4(staged, installDir);
+  } catch (e) {
+    if (e.code !== "EXDEV") throw e;
+    const sibling = `${installDir}.tmp-${process.pid}`;
+    try {
+      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      await rename4(sibling, installDir);
+    } finally {
+      await rm6(sibling, { recursive: true, force: true });
+    }
+  }
+}
+async function checkFreeSpace(dir, needBytes) {
+  const stats = await statfs(dir);
+  const free = Number(stats.bavail) * Number(stats.bsize);
+  if (free < needBytes) {
+    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
+    throw new UserError(
+      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
+    );
+  }
+}
+async function acquireLock(file2, options) {
+  let announced = false;
+  while (true) {
+    options.signal?.throwIfAborted();
+    const taken = await takeLock(file2, options.logger);
+    if (typeof taken === "function") return taken;
+    if (!announced) {
+      options.logger.info(
+        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file2})`
+      );
+      announced = true;
+    }
+    await sleep(options.pollMs ?? 1e3, options.signal);
+  }
+}
+async function tryLock(file2, logger) {
+  const taken = await takeLock(file2, logger);
+  return typeof taken === "function" ? taken : void 0;
+}
+async function takeLock(file2, logger) {
+  await mkdir6(path15.dirname(file2), { recursive: true, mode: 493 });
+  const me = { pid: process.pid, host: os9.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
+  while (true) {
+    const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
+    await writeFile4(tmp, JSON.stringify(me), { mode: 420 });
+    let taken = false;
+    try {
+      await link(tmp, file2);
+      taken = true;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+    } finally {
+      await unlink2(tmp).catch(() => {
+      });
+    }
+    if (taken) {
+      return async () => {
+        const owner2 = await readOwner(file2);
+        if (typeof owner2 === "object" && owner2.pid === me.pid && owner2.host === me.host) {
+          await unlink2(file2).catch(() => {
+          });
+        }
+      };
+    }
+    const owner = await readOwner(file2);
+    if (owner === "gone") continue;
+    if (owner === void 0 || owner.host === me.host && !processAlive(owner.pid)) {
+      logger.debug(`removing stale lock ${file2} (${owner ? `pid ${owner.pid} is gone` : "unreadable"})`);
+      await unlink2(file2).catch(() => {
+      });
+      continue;
+    }
+    return owner;
+  }
+}
+async function readOwner(file2) {
+  try {
+    const owner = JSON.parse(await readFile8(file2, "utf8"));
+    if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
+    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
+  } catch (e) {
+    return e.code === "ENOENT" ? "gone" : void 0;
+  }
+}
+function processAlive(pid) {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// src/build/source.ts
+init_errors();
+import { readFile as readFile9, rm as rm7, stat as stat5 } from "node:fs/promises";
+import path16 from "node:path";
+var FULL_SHA = /^[0-9a-f]{40}$/i;
+var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
+var DEEPEN_STEPS = [64, 512, 4096];
+function parseRepo(repo, cwd) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
+    return { input: repo, url: repo, local: repo.startsWith("file://") };
+  }
+  return { input: repo, url: `file://${path16.resolve(cwd, repo)}`, local: true };
+}
+var SourceMirror = class {
+  constructor(repo, gitRoot, locksDir, deps) {
+    this.repo = repo;
+    this.deps = deps;
+    const name = sha256(repo.url).slice(0, 16);
+    this.dir = path16.join(gitRoot, `${name}.git`);
+    this.lockFile = path16.join(locksDir, `git-${name}.lock`);
+  }
+  repo;
+  deps;
+  dir;
+  lockFile;
+  /**
+   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
+   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
+   */
+  async resolve(ref) {
+    if (FULL_SHA.test(ref)) return ref.toLowerCase();
+    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
+    await this.checkLocalRepo();
+    const res = await this.git(["ls-remote", this.repo.url, ref, `${ref}^{}`], {
+      timeoutMs: GIT_NETWORK_TIMEOUT_MS
+    });
+    if (res.exitCode !== 0) throw this.unreachable(res);
+    const sha = pickRef(parseLsRemote(res.stdout), ref);
+    if (sha) return sha;
+    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
+    if (abbreviated) return abbreviated;
+    throw new UserError(
+      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
+    );
+  }
+  /** Fetches (depth 1) the commits the mirror does not have yet. */
+  async ensureCommits(shas) {
+    await this.withLock(async () => {
+      const missing = [];
+      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
+      if (missing.length === 0) return;
+      await this.checkLocalRepo();
+      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
+      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
+    });
+  }
+  /**
+   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
+   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
+   */
+  async mergeBase(a, b) {
+    await this.ensureCommits([a, b]);
+    return this.withLock(async () => {
+      const steps = [
+        void 0,
+        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
+        "--unshallow"
+      ];
+      for (const step of steps) {
+        if (step) {
+          if (step === "--unshallow" && !await this.isShallow()) break;
+          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
+          await this.fetch([step, this.repo.url, a, b], [a, b]);
+        }
+        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
+        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
+      }
+      throw new UserError(
+        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
+      );
+    });
+  }
+  /** Whether the commit has this file (a path from the top of the tree). */
+  async hasFile(sha, file2) {
+    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
+  }
+  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
+  async checkout(sha, dir) {
+    await rm7(dir, { recursive: true, force: true });
+    await this.withLock(async () => {
+      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
+      if (res.exitCode !== 0) {
+        throw new Error(
+          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
+        );
+      }
+    });
+  }
+  /** Removes a checkout and its registration in the mirror. */
+  async removeCheckout(dir) {
+    await rm7(dir, { recursive: true, force: true });
+    if (!await exists2(path16.join(this.dir, "worktrees"))) return;
+    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
+      abortable: false
+    });
+  }
+  async fetch(args, wanted) {
+    await this.init();
+    const res = await this.git(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args], {
+      timeoutMs: GIT_NETWORK_TIMEOUT_MS
+    });
+    if (res.exitCode !== 0) {
+      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
+        throw new UserError(
+          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
+        );
+      }
+      throw this.unreachable(res);
+    }
+    for (const sha of wanted) {
+      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
+    }
+  }
+  async init() {
+    if (await exists2(path16.join(this.dir, "HEAD"))) return;
+    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
+    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
+  }
+  async isShallow() {
+    return exists2(path16.join(this.dir, "shallow"));
+  }
+  /** The full sha of a commit the mirror already has, else undefined. */
+  async localCommit(rev) {
+    if (!await exists2(path16.join(this.dir, "HEAD"))) return void 0;
+    const res = await this.git([
+      "--git-dir",
+      this.dir,
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `${rev}^{commit}`
+    ]);
+    const sha = res.stdout.trim();
+    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
+  }
+  async checkLocalRepo() {
+    if (!this.repo.local) return;
+    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
+    if (!await exists2(dir)) {
+      throw new UserError(
+        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
+      );
+    }
+  }
+  unreachable(res) {
+    return new UserError(
+      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
+    );
+  }
+  async withLock(fn, options = { abortable: true }) {
+    const release = await acquireLock(this.lockFile, {
+      logger: this.deps.logger,
+      what: `the git mirror of ${this.repo.input}`,
+      signal: options.abortable ? this.deps.signal : void 0
+    });
+    try {
+      return await fn();
+    } finally {
+      await release();
+    }
+  }
+  git(args, options = {}) {
+    return runGit(args, this.deps, options);
+  }
+};
+function runGit(args, deps, options = {}, extraEnv = {}) {
+  return deps.runner.run("git", args, {
+    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
+    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
+    signal: deps.signal,
+    ...options
+  });
+}
+function parseLsRemote(stdout) {
+  const refs = /* @__PURE__ */ new Map();
+  for (const line of stdout.split("\n")) {
+    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
+    if (m) refs.set(m[2], m[1]);
+  }
+  return refs;
+}
+function pickRef(refs, ref) {
+  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
+  for (const name of names) {
+    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
+    if (sha) return sha;
+  }
+  return void 0;
+}
+async function readPatches(files, flag) {
+  const patches = [];
+  for (const file2 of files) {
+    let content;
+    try {
+      content = await readFile9(file2, "utf8");
+    } catch (e) {
+      throw new UserError(
+        `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
+      );
+    }
+    patches.push({ file: file2, sha256: sha256(content), content });
+  }
+  return patches;
+}
+function isMailPatch(text2) {
+  const head = text2.slice(0, 4096).split("\n");
+  if (/^From [0-9a-f]{40} /.test(head[0] ?? "")) return true;
+  const headers = head.slice(
+    0,
+    head.findIndex((l) => l.trim() === "")
+  );
+  return headers.some((l) => /^Subject: /.test(l)) && headers.some((l) => /^From: /.test(l));
+}
+function failingFiles(stderr) {
+  const files = /* @__PURE__ */ new Set();
+  for (const re of [
+    /^error: patch failed: (.+?):\d+$/gm,
+    /^error: (.+?): (?:patch does not apply|does not exist in index|No such file or directory|already exists in (?:working directory|index))$/gm
+  ]) {
+    for (const m of stderr.matchAll(re)) files.add(m[1]);
+  }
+  return [...files];
+}
+async function applyPatches(dir, patches, what, deps) {
+  for (const patch of patches) {
+    const mail = isMailPatch(patch.content);
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path16.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path16.resolve(patch.file)];
+    deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
+    const res = await runGit(
+      args,
+      deps,
+      { cwd: dir },
+      { GIT_COMMITTER_NAME: "pgperf", GIT_COMMITTER_EMAIL: "pgperf@localhost" }
+    );
+    if (res.exitCode !== 0) {
+      const files = failingFiles(res.stderr);
+      throw new UserError(
+        `${what}: patch ${patch.file} does not apply` + (files.length ? ` (failing: ${files.join(", ")})` : "") + `. git ${args[0]} said:
+${tail(res.stderr, 8)}
+Rebase the patch onto this ref, or build the ref it was made for.`
+      );
+    }
+  }
+}
+function short(sha) {
+  return sha.slice(0, 7);
+}
+async function exists2(file2) {
+  try {
+    await stat5(file2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// src/build/toolchain.ts
+import { readFile as readFile10 } from "node:fs/promises";
+import os10 from "node:os";
+import path17 from "node:path";
+function compilerCommand(env) {
+  const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
+  const withoutWrapper = words[0] && path17.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  return withoutWrapper.join(" ") || "gcc";
+}
+async function detectToolchain(env, runner) {
+  const command = compilerCommand(env);
+  const program = command.split(" ")[0];
+  const resolved = program.includes("/") ? program : await findOnPath2(program, env.PATH);
+  const version2 = resolved ? await runner.run(resolved, ["--version"], { env }) : void 0;
+  if (!resolved || version2?.exitCode !== 0) {
+    throw missingDependencyError(
+      [{ name: program, kind: "program", package: TOOL_PACKAGES[program] ?? "gcc" }],
+      "build"
+    );
+  }
+  const target = await runner.run(resolved, ["-dumpmachine"], { env });
+  const ccache = await findOnPath2("ccache", env.PATH);
+  return {
+    compiler: {
+      command,
+      path: resolved,
+      version: version2.stdout.split("\n")[0].trim(),
+      target: target.stdout.trim()
+    },
+    platform: { os: os10.platform(), arch: os10.arch(), release: await osRelease() },
+    ...ccache ? { ccache } : {}
+  };
+}
+async function osRelease() {
+  try {
+    return parseOsRelease(await readFile10("/etc/os-release", "utf8"));
+  } catch {
+    return `${os10.type()} ${os10.release()}`;
+  }
+}
+function parseOsRelease(text2) {
+  const field = (name) => new RegExp(`^${name}=(.*)$`, "m").exec(text2)?.[1]?.replace(/^"(.*)"$/, "$1") ?? "";
+  return `${field("ID")} ${field("VERSION_ID")}`.trim() || "unknown";
+}
+function ccacheEnv(input2) {
+  return {
+    CCACHE_DIR: input2.ccacheDir,
+    CCACHE_BASEDIR: input2.buildsRoot,
+    CCACHE_NOHASHDIR: "true"
+  };
+}
+function parseCcacheStatsLog(text2) {
+  let hits = 0;
+  let misses = 0;
+  for (const line of text2.split("\n")) {
+    const counter = line.trim();
+    if (counter === "direct_cache_hit" || counter === "preprocessed_cache_hit") hits++;
+    else if (counter === "cache_miss") misses++;
+  }
+  const total = hits + misses;
+  return { hits, misses, hitRate: total ? hits / total : 0 };
+}
+
+// src/build/build.ts
+async function buildPostgres(req, deps) {
+  const started = Date.now();
+  const env = deps.env ?? process.env;
+  const what = `build ${req.label}`;
+  const layout = cacheLayout(path18.resolve(req.cacheDir));
+  const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
+  await requireGit(env, what);
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, gitDeps);
+  const resolveStart = Date.now();
+  const sha = req.sha ?? await inStep("fetch", what, void 0, () => mirror.resolve(req.ref));
+  const resolveS = req.sha ? void 0 : (Date.now() - resolveStart) / 1e3;
+  const key = buildKey({
+    sha,
+    patchHashes: req.patches.map((p) => p.sha256),
+    extraOptions: req.extraOptions,
+    compiler: toolchain.compiler,
+    platform: toolchain.platform,
+    recipe: BUILD_RECIPE_VERSION
+  });
+  const paths = slotPaths(layout, key, req.prefix);
+  const found = await findCompleted(paths, key, req, started, deps.logger);
+  if (found) return found;
+  if (req.prefix) await checkPrefixUsable(paths.install);
+  await mkdirPublic(layout.root);
+  await checkFreeSpace(layout.root, deps.minFreeBytes ?? MIN_FREE_BYTES);
+  await sweepAbandoned(layout, deps.logger);
+  const release = await acquireLock(paths.lock, {
+    logger: deps.logger,
+    what: `another build of ${short(sha)} (${req.label})`,
+    signal: deps.signal
+  });
+  try {
+    const builtMeanwhile = await findCompleted(paths, key, req, started, deps.logger);
+    if (builtMeanwhile) return builtMeanwhile;
+    return await buildSlot({
+      req,
+      deps,
+      env,
+      what,
+      sha,
+      key,
+      paths,
+      layout,
+      toolchain,
+      mirror,
+      gitDeps,
+      resolveS
+    });
+  } finally {
+    await release();
+  }
+}
+async function buildSlot(s) {
+  const { req, deps, paths, what } = s;
+  const durations = s.resolveS === void 0 ? {} : { resolve: s.resolveS };
+  const timed = async (phase, step, fn) => {
+    const t0 = Date.now();
+    try {
+      return await inStep(step, what, paths.log, fn);
+    } finally {
+      durations[phase] = ((durations[phase] ?? 0) * 1e3 + Date.now() - t0) / 1e3;
+    }
+  };
+  await removeUnfinished(s);
+  await mkdir7(paths.work, { recursive: true, mode: 493 });
+  await mkdir7(path18.dirname(paths.log), { recursive: true, mode: 493 });
+  await writeFile5(
+    paths.log,
+    `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
+`
+  );
+  const patchNote = req.patches.length ? ` + ${req.patches.length} patch(es)` : "";
+  deps.logger.info(`${what}: building ${short(s.sha)} (${req.ref}${patchNote}); log: ${paths.log}`);
+  const cc = s.toolchain.ccache ? `ccache ${s.toolchain.compiler.command}` : s.toolchain.compiler.command;
+  if (!s.toolchain.ccache) {
+    deps.logger.warn(`${what}: ccache is not installed, so builds share no objects (apt-get install ccache)`);
+  }
+  let moved = false;
+  try {
+    await timed("fetch", "fetch", () => s.mirror.ensureCommits([s.sha]));
+    const strategy = await timed("configure", "configure", async () => {
+      const chosen = await chooseStrategy((file2) => s.mirror.hasFile(s.sha, file2), what);
+      const missing = await findMissingDependencies(chosen.system, s.env, deps.runner);
+      if (missing.length) throw missingDependencyError(missing, what);
+      return chosen;
+    });
+    await timed("fetch", "fetch", () => s.mirror.checkout(s.sha, paths.src));
+    if (req.patches.length) {
+      await timed("patch", "patch", () => applyPatches(paths.src, req.patches, what, s.gitDeps));
+    }
+    const ctx = {
+      what,
+      srcDir: paths.src,
+      buildDir: strategy.system === "meson" ? paths.build : paths.src,
+      stageDir: paths.stage,
+      prefix: paths.install,
+      env: {
+        ...s.env,
+        ...ccacheEnv({ ccacheDir: s.layout.ccache, buildsRoot: s.layout.builds }),
+        CC: cc,
+        LC_ALL: "C"
+      },
+      jobs: deps.jobs ?? os11.availableParallelism(),
+      logFile: paths.log,
+      runner: deps.runner,
+      signal: deps.signal
+    };
+    const options = await timed("configure", "configure", async () => {
+      const opts = await strategy.options(ctx, req.extraOptions);
+      await strategy.configure(ctx, opts);
+      return opts;
+    });
+    await timed(
+      "compile",
+      "compile",
+      () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
+    );
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile11(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const verified = await timed("install", "install", async () => {
+      await strategy.install(ctx);
+      const staged = path18.join(paths.stage, paths.install);
+      await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
+      await moveIntoPlace(staged, paths.install);
+      moved = true;
+      return verifyInstall(paths.install, what, deps.runner);
+    });
+    const record2 = {
+      repo: req.repo.input,
+      ref: req.ref,
+      sha: s.sha,
+      patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
+      ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
+      key: s.key,
+      buildSystem: strategy.system,
+      options,
+      cc,
+      compiler: s.toolchain.compiler,
+      platform: s.toolchain.platform,
+      cflags: verified.cflags,
+      serverVersion: verified.version,
+      ...ccache ? { ccache } : {},
+      durationsS: roundAll(durations),
+      builtAt: (/* @__PURE__ */ new Date()).toISOString(),
+      cacheHit: false,
+      installPrefix: paths.install,
+      logFile: paths.log,
+      pgperfVersion: PGPERF_VERSION
+    };
+    await markComplete(paths.install, record2);
+    deps.logger.info(summaryLine(req.label, record2));
+    return { installDir: paths.install, binDir: path18.join(paths.install, "bin"), record: record2 };
+  } catch (e) {
+    if (moved) await rm8(paths.install, { recursive: true, force: true });
+    throw e;
+  } finally {
+    await s.mirror.removeCheckout(paths.src).catch(() => {
+    });
+    await rm8(paths.work, { recursive: true, force: true });
+  }
+}
+async function findCompleted(paths, key, req, started, logger) {
+  const stored = await readCompleted(paths.install, (m) => logger.warn(m));
+  if (stored?.key !== key) return void 0;
+  const hitS = Math.round((Date.now() - started) / 100) / 10;
+  const record2 = {
+    ...stored,
+    // The same install may be reached through another ref or patch file name: record this request's.
+    repo: req.repo.input,
+    ref: req.ref,
+    patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
+    ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
+    cacheHit: true,
+    hitS
+  };
+  if (!req.baseChosenBy) delete record2.baseChosenBy;
+  logger.info(
+    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
+  );
+  return { installDir: paths.install, binDir: path18.join(paths.install, "bin"), record: record2 };
+}
+function summaryLine(label, record2) {
+  const phases = Object.entries(record2.durationsS).map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`).join(", ");
+  const cc = record2.ccache ? `; ccache ${record2.ccache.hits}/${record2.ccache.hits + record2.ccache.misses} hits (${(record2.ccache.hitRate * 100).toFixed(1)}%)` : "";
+  return `build ${label} (sha ${short(record2.sha)}, ${record2.buildSystem}): ${phases}${cc}`;
+}
+async function inStep(step, what, logFile, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof BuildStepError || e instanceof Error && e.name === "AbortError") throw e;
+    const full = errorMessage(e);
+    const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
+    const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
+    if (logFile)
+      await writeFile5(logFile, `
+==> ${step} failed: ${message}
+`, { flag: "a" }).catch(() => {
+      });
+    throw new BuildStepError(
+      step,
+      `${what}: ${step} failed: ${message}${hint}${logFile ? `
+--- full log: ${logFile}` : ""}`,
+      logFile
+    );
+  }
+}
+async function requireGit(env, what) {
+  if (!await findOnPath2("git", env.PATH)) {
+    throw missingDependencyError([{ name: "git", kind: "program", package: "git" }], what);
+  }
+}
+async function checkPrefixUsable(dir) {
+  let entries;
+  try {
+    entries = await readdir6(dir);
+  } catch {
+    return;
+  }
+  if (entries.length && !entries.includes(COMPLETE_MARKER)) {
+    throw new UserError(
+      `--prefix ${dir}: the directory exists and is not a pgperf install; give a new or empty directory`
+    );
+  }
+}
+async function sweepAbandoned(layout, logger) {
+  for (const slot of await readdir6(layout.builds).catch(() => [])) {
+    const release = await tryLock(path18.join(layout.locks, `${slot}.lock`), logger);
+    if (!release) continue;
+    try {
+      logger.debug(`removing the work directory of an abandoned build: ${path18.join(layout.builds, slot)}`);
+      await rm8(path18.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path18.join(layout.installs, slot);
+      if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
+    } finally {
+      await release();
+    }
+  }
+}
+async function removeUnfinished(s) {
+  if (!s.req.prefix) await rm8(s.paths.install, { recursive: true, force: true });
+  await s.mirror.removeCheckout(s.paths.src).catch(() => {
+  });
+  await rm8(s.paths.work, { recursive: true, force: true });
+}
+async function verifyInstall(installDir, what, runner) {
+  const binDir = path18.join(installDir, "bin");
+  const version2 = await inspectBinDir(binDir, what, runner);
+  const cflags = await runner.run(path18.join(binDir, "pg_config"), ["--cflags"]);
+  return { version: version2.text, cflags: cflags.stdout.trim() };
+}
+async function run(runner, command, args) {
+  const res = await runner.run(command, args);
+  if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
+}
+var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
+function roundAll(durations) {
+  return Object.fromEntries(
+    PHASES.filter((p) => durations[p] !== void 0).map((p) => [p, Math.round(durations[p] * 10) / 10])
+  );
+}
+async function buildComparison(req, deps) {
+  const env = deps.env ?? process.env;
+  await requireGit(env, "build");
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
+  const layout = cacheLayout(path18.resolve(req.cacheDir));
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
+    runner: deps.runner,
+    logger: deps.logger,
+    env,
+    signal: deps.signal
+  });
+  const shared = { repo: req.repo, extraOptions: req.extraOptions, cacheDir: req.cacheDir };
+  const headSha = await inStep("fetch", "build head", void 0, () => mirror.resolve(req.headRef));
+  let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
+  let baseRef = req.baseRef;
+  let baseChosenBy = "explicit ref";
+  if (req.mergeBase) {
+    baseSha = await inStep("fetch", "build base", void 0, () => mirror.mergeBase(baseSha, headSha));
+    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
+    baseRef = baseSha;
+    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
+  }
+  const withToolchain = { ...deps, toolchain };
+  const base = await buildPostgres(
+    { ...shared, label: "base", ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
+    withToolchain
+  );
+  const head = await buildPostgres(
+    { ...shared, label: "head", ref: req.headRef, sha: headSha, patches: req.headPatches },
+    withToolchain
+  );
+  return { base, head };
+}
+
+// src/pipeline/build-stage.ts
+async function buildArms(request2, deps) {
+  const built = await buildComparison(request2, deps);
+  return [
+    { label: "base", binDir: built.base.binDir, settings: {}, build: { ...built.base.record } },
+    { label: "head", binDir: built.head.binDir, settings: {}, build: { ...built.head.record } }
+  ];
+}
+
+// src/action/run-action.ts
+import { mkdir as mkdir9, writeFile as writeFile6 } from "node:fs/promises";
+import path24 from "node:path";
+
+// src/config/load-workload.ts
+var import_yaml = __toESM(require_dist2(), 1);
+init_errors();
+import { access as access7, readFile as readFile12 } from "node:fs/promises";
+import path19 from "node:path";
+
+// src/config/workload-schema.ts
+import os12 from "node:os";
+
 // src/machine/client-sweep.ts
 function autoClientSweep(logicalCpus) {
   if (!Number.isInteger(logicalCpus) || logicalCpus < 1) {
@@ -56348,7 +62531,7 @@ var checkpointField = external_exports.boolean().default(true).describe("CHECKPO
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
 function clientsField(what, description) {
   return external_exports.preprocess(
-    (v) => v === "auto" ? autoClientSweep(os10.availableParallelism()) : v,
+    (v) => v === "auto" ? autoClientSweep(os12.availableParallelism()) : v,
     external_exports.array(positiveInt).min(1, `at least one ${what}`)
   ).describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
 }
@@ -56509,7 +62692,7 @@ function checkSysbenchExtraArg(arg) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile8(file2, "utf8");
+    text2 = await readFile12(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -56538,12 +62721,12 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path9.dirname(path9.resolve(file2));
+  const dir = path19.dirname(path19.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path9.resolve(dir, script.file);
+    const resolved = path19.resolve(dir, script.file);
     try {
-      await access4(resolved);
+      await access7(resolved);
     } catch {
       throw new UserError(
         `${file2}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`
@@ -56554,7 +62737,7 @@ async function resolveScripts(workload, file2) {
   return { ...workload, scripts };
 }
 function describeIssue(issue3, data, doc, lineCounter, source) {
-  const field = formatPath(issue3.path);
+  const field = formatPath2(issue3.path);
   if (issue3.code === "unrecognized_keys") {
     const keys = issue3.keys.map((k) => `"${k}"`).join(", ");
     const where2 = locate(doc, lineCounter, [...issue3.path, issue3.keys[0]], true);
@@ -56562,7 +62745,7 @@ function describeIssue(issue3, data, doc, lineCounter, source) {
     return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue3.path, issue3.keys)}`;
   }
   const where = locate(doc, lineCounter, issue3.path, false);
-  const value = valueAt(data, issue3.path);
+  const value = valueAt2(data, issue3.path);
   if (issue3.path.length === 0) return `${source}${where}: ${expectation(issue3)}`;
   const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
   return `${source}${where}: ${field}: ${expectation(issue3)}, ${got}`;
@@ -56591,13 +62774,13 @@ function expectation(issue3) {
       return issue3.message;
   }
 }
-function formatPath(p) {
+function formatPath2(p) {
   return p.reduce(
     (acc, k) => typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k),
     ""
   );
 }
-function valueAt(data, p) {
+function valueAt2(data, p) {
   let cur = data;
   for (const k of p) {
     if (cur === null || typeof cur !== "object") return void 0;
@@ -56655,8 +62838,9 @@ function schemaShapeAt(root, p) {
 }
 
 // src/config/shipped-workloads.ts
+init_errors();
 import { existsSync as existsSync2, readdirSync } from "node:fs";
-import path10 from "node:path";
+import path20 from "node:path";
 function shippedWorkloadNames(workloadsDir) {
   try {
     return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
@@ -56665,7 +62849,7 @@ function shippedWorkloadNames(workloadsDir) {
   }
 }
 function shippedWorkloadFile(name, workloadsDir, what) {
-  const file2 = path10.join(workloadsDir, `${name}.yml`);
+  const file2 = path20.join(workloadsDir, `${name}.yml`);
   if (existsSync2(file2)) return file2;
   throw new UserError(
     `${what}: no shipped workload is named '${name}' (shipped: ${shippedWorkloadNames(workloadsDir).join(", ")}); give one of those names or the path of a workload file`
@@ -56718,61 +62902,6 @@ async function upsertStickyComment(api, input2) {
   return { action: "created", comment: await api.createComment(input2.issueNumber, body) };
 }
 
-// src/compare/format.ts
-function formatPct(pct4, decimals = 2) {
-  const text2 = Math.abs(pct4).toFixed(decimals);
-  if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
-  return `${pct4 < 0 ? "-" : "+"}${text2}%`;
-}
-function formatPctInterval(lower, upper) {
-  return `[${formatPct(lower)}, ${formatPct(upper)}]`;
-}
-function formatP(p) {
-  if (p >= 0.9995) return "1";
-  if (p >= 1e-3) return String(Number(p.toPrecision(2)));
-  return p.toExponential(1);
-}
-function formatLevel(level) {
-  return `${Number((level * 100).toFixed(1))}%`;
-}
-function formatDeltaCi(cell) {
-  if (cell.deltaPct === null || !cell.ci95) return void 0;
-  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
-  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
-}
-function formatPAdjusted(cell) {
-  return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
-}
-
-// src/compare/overall.ts
-function overallVerdict(items) {
-  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
-  const regressed = ids((v) => v === "regression" || v === "mixed");
-  const improved = ids((v) => v === "improvement" || v === "mixed");
-  if (regressed.length > 0 && improved.length > 0) {
-    return {
-      verdict: "mixed",
-      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
-    };
-  }
-  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
-  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
-  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
-    return { verdict: "no-change", deciding: items.map((i) => i.id) };
-  }
-  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
-}
-
-// src/results/metrics.ts
-var METRICS = {
-  tps: { label: "TPS", unit: "tx/s", better: "higher" },
-  qps: { label: "QPS", unit: "queries/s", better: "higher" },
-  latencyAvgMs: { label: "latency avg", unit: "ms", better: "lower" },
-  latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
-  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" }
-};
-var PRIMARY_METRIC = "tps";
-
 // src/report/markdown-escape.ts
 var REFERENCES = {
   "&": "&amp;",
@@ -56820,6 +62949,13 @@ function safeUrl(url2) {
 function markdownLink(label, url2) {
   const safe = url2 === void 0 ? null : safeUrl(url2);
   return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
+}
+
+// src/report/comparison-text.ts
+function describeStoredBaseline(b) {
+  const commit = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
+  const mismatch = b.fingerprintMismatch?.length ? `; fingerprint mismatch allowed (${b.fingerprintMismatch.join(", ")} differ)` : "";
+  return `baseline: stored run ${b.runId}, ${commit}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
 }
 
 // src/report/mermaid-chart.ts
@@ -56942,13 +63078,8 @@ function number4(x) {
   return Number(x.toPrecision(3)).toString();
 }
 
-// src/results/types.ts
-var RESULTS_SCHEMA_VERSION = 1;
-function cellId(cell) {
-  return `${cell.workload}@${cell.clients}`;
-}
-
 // src/report/wait-event-section.ts
+init_types();
 function waitEventSections(result, comparison) {
   const of = (arm, id) => result.samples.filter((s) => s.arm === arm && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
   return comparison.comparisons.flatMap(
@@ -57032,12 +63163,12 @@ function renderReport(input2, options) {
   let text2 = "";
   for (let steps = 0; steps <= TRIM_STEPS.length; steps++) {
     const trims = new Set(TRIM_STEPS.slice(0, steps).map((s) => s.id));
-    text2 = assemble(ctx, top, trims);
+    text2 = assemble2(ctx, top, trims);
     if (options.size(text2) <= options.maxSize) return text2;
   }
   return cutToSize(text2, options);
 }
-function assemble(ctx, top, trims) {
+function assemble2(ctx, top, trims) {
   const blocks = [...top];
   for (const arm of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm, trims));
   if (trims.size > 0) blocks.push(trimNote(ctx, trims));
@@ -57079,6 +63210,7 @@ function headline(ctx) {
     }
     parts.push(commits(ctx));
   }
+  if (result.baseline) parts.push(`\u{1F4E6} ${escapeMarkdown(describeStoredBaseline(result.baseline))}`);
   const partial2 = partialText(result);
   if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
   return parts.join(" \xB7 ");
@@ -57528,4713 +63660,6 @@ function warningList(warnings, shorten) {
   return shown;
 }
 
-// src/stats/normal-cdf.ts
-function normalCdf(z3) {
-  if (Number.isNaN(z3)) return Number.NaN;
-  const y = Math.abs(z3);
-  if (y <= SMALL_LIMIT) {
-    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num3 = A[4] * zsq;
-    let den = zsq;
-    for (let i = 0; i < 3; i++) {
-      num3 = (num3 + A[i]) * zsq;
-      den = (den + B[i]) * zsq;
-    }
-    return 0.5 + z3 * (num3 + A[3]) / (den + B[3]);
-  }
-  let tail2;
-  if (y <= MEDIUM_LIMIT) {
-    let num3 = C[8] * y;
-    let den = y;
-    for (let i = 0; i < 7; i++) {
-      num3 = (num3 + C[i]) * y;
-      den = (den + D[i]) * y;
-    }
-    tail2 = gaussianFactor(y) * ((num3 + C[7]) / (den + D[7]));
-  } else if (y < UNDERFLOW_LIMIT) {
-    const xsq = 1 / (y * y);
-    let num3 = P[5] * xsq;
-    let den = xsq;
-    for (let i = 0; i < 4; i++) {
-      num3 = (num3 + P[i]) * xsq;
-      den = (den + Q[i]) * xsq;
-    }
-    const r = xsq * (num3 + P[4]) / (den + Q[4]);
-    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
-  } else {
-    tail2 = 0;
-  }
-  return z3 > 0 ? 1 - tail2 : tail2;
-}
-function gaussianFactor(y) {
-  const s = Math.trunc(y * 16) / 16;
-  const del = (y - s) * (y + s);
-  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
-}
-var SMALL_LIMIT = 0.67448975;
-var MEDIUM_LIMIT = Math.sqrt(32);
-var UNDERFLOW_LIMIT = 37.5193;
-var INV_SQRT_2PI = 0.3989422804014327;
-var A = [
-  2.2352520354606837,
-  161.02823106855587,
-  1067.6894854603709,
-  18154.98125334356,
-  0.06568233791820745
-];
-var B = [
-  47.202581904688245,
-  976.0985517377767,
-  10260.932208618979,
-  45507.78933502673
-];
-var C = [
-  0.39894151208813466,
-  8.883149794388377,
-  93.50665613217785,
-  597.2702763948002,
-  2494.5375852903726,
-  6848.190450536283,
-  11602.65143764735,
-  9842.714838383978,
-  10765576773720192e-24
-];
-var D = [
-  22.266688044328117,
-  235.387901782625,
-  1519.3775994075547,
-  6485.558298266761,
-  18615.571640885097,
-  34900.95272114598,
-  38912.00328609327,
-  19685.429676859992
-];
-var P = [
-  0.215898534057957,
-  0.12740116116024736,
-  0.022235277870649807,
-  0.0014216191932278934,
-  29112874951168793e-21,
-  0.023073441764940174
-];
-var Q = [
-  1.284260096144911,
-  0.4682382124808651,
-  0.06598813786892856,
-  0.0037823963320275824,
-  7297515550839662e-20
-];
-
-// src/stats/normal-quantile.ts
-function normalQuantile(p) {
-  if (!(p >= 0 && p <= 1)) return Number.NaN;
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  const q = p - 0.5;
-  if (Math.abs(q) <= CENTRAL_SPLIT) {
-    const r2 = CENTRAL_CONST - q * q;
-    return q * horner(A2, r2) / horner(B2, r2);
-  }
-  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
-  let z3;
-  if (r <= TAIL_SPLIT) {
-    r -= 1.6;
-    z3 = horner(C2, r) / horner(D2, r);
-  } else {
-    r -= TAIL_SPLIT;
-    z3 = horner(E, r) / horner(F, r);
-  }
-  return q < 0 ? -z3 : z3;
-}
-function horner(c, x) {
-  let value = 0;
-  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
-  return value;
-}
-var CENTRAL_SPLIT = 0.425;
-var CENTRAL_CONST = 0.180625;
-var TAIL_SPLIT = 5;
-var A2 = [
-  3.3871328727963665,
-  133.14166789178438,
-  1971.5909503065513,
-  13731.69376550946,
-  45921.95393154987,
-  67265.7709270087,
-  33430.57558358813,
-  2509.0809287301227
-];
-var B2 = [
-  1,
-  42.31333070160091,
-  687.1870074920579,
-  5394.196021424751,
-  21213.794301586597,
-  39307.89580009271,
-  28729.085735721943,
-  5226.495278852854
-];
-var C2 = [
-  1.4234371107496835,
-  4.630337846156546,
-  5.769497221460691,
-  3.6478483247632045,
-  1.2704582524523684,
-  0.2417807251774506,
-  0.022723844989269184,
-  7745450142783414e-19
-];
-var D2 = [
-  1,
-  2.053191626637759,
-  1.6763848301838038,
-  0.6897673349851,
-  0.14810397642748008,
-  0.015198666563616457,
-  5475938084995345e-19,
-  10507500716444169e-25
-];
-var E = [
-  6.657904643501103,
-  5.463784911164114,
-  1.7848265399172913,
-  0.29656057182850487,
-  0.026532189526576124,
-  0.0012426609473880784,
-  27115555687434876e-21,
-  20103343992922881e-23
-];
-var F = [
-  1,
-  0.599832206555888,
-  0.1369298809227358,
-  0.014875361290850615,
-  7868691311456133e-19,
-  18463183175100548e-21,
-  1421511758316446e-22,
-  20442631033899397e-31
-];
-
-// src/stats/alpha-spending.ts
-function alphaSpent(spending, alpha, t) {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(t >= 0 && t <= 1)) throw new RangeError(`the information fraction must be in [0, 1], got ${t}`);
-  if (t === 0) return 0;
-  if (t === 1) return alpha;
-  switch (spending) {
-    case "obrien-fleming":
-      return 2 - 2 * normalCdf(normalQuantile(1 - alpha / 2) / Math.sqrt(t));
-    case "pocock":
-      return alpha * Math.log(1 + (Math.E - 1) * t);
-  }
-}
-var SPENDING_FUNCTIONS = ["obrien-fleming", "pocock"];
-function perLookLevels(spending, alpha, fractions) {
-  let previous = 0;
-  let spent = 0;
-  return fractions.map((t) => {
-    if (!(t > previous && t <= 1)) {
-      throw new RangeError(
-        `information fractions must increase within (0, 1], got [${fractions.join(", ")}]`
-      );
-    }
-    previous = t;
-    const cumulative = alphaSpent(spending, alpha, t);
-    const level = cumulative - spent;
-    spent = cumulative;
-    return level;
-  });
-}
-
-// node_modules/simple-statistics/dist/simple-statistics.mjs
-function sum(x) {
-  if (x.length === 0) {
-    return 0;
-  }
-  var sum2 = x[0];
-  var correction = 0;
-  var transition;
-  if (typeof sum2 !== "number") {
-    return Number.NaN;
-  }
-  for (var i = 1; i < x.length; i++) {
-    if (typeof x[i] !== "number") {
-      return Number.NaN;
-    }
-    transition = sum2 + x[i];
-    if (Math.abs(sum2) >= Math.abs(x[i])) {
-      correction += sum2 - transition + x[i];
-    } else {
-      correction += x[i] - transition + sum2;
-    }
-    sum2 = transition;
-  }
-  return sum2 + correction;
-}
-function mean(x) {
-  if (x.length === 0) {
-    throw new Error("mean requires at least one data point");
-  }
-  return sum(x) / x.length;
-}
-function sumNthPowerDeviations(x, n) {
-  var meanValue = mean(x);
-  var sum2 = 0;
-  var tempValue;
-  var i;
-  if (n === 2) {
-    for (i = 0; i < x.length; i++) {
-      tempValue = x[i] - meanValue;
-      sum2 += tempValue * tempValue;
-    }
-  } else {
-    for (i = 0; i < x.length; i++) {
-      sum2 += Math.pow(x[i] - meanValue, n);
-    }
-  }
-  return sum2;
-}
-function sampleVariance(x) {
-  if (x.length < 2) {
-    throw new Error("sampleVariance requires at least two data points");
-  }
-  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
-  var besselsCorrection = x.length - 1;
-  return sumSquaredDeviationsValue / besselsCorrection;
-}
-function sampleStandardDeviation(x) {
-  var sampleVarianceX = sampleVariance(x);
-  return Math.sqrt(sampleVarianceX);
-}
-function quantileSorted(x, p) {
-  var idx = (x.length - 1) * p;
-  if (x.length === 0) {
-    throw new Error("quantile requires at least one data point.");
-  } else if (p < 0 || p > 1) {
-    throw new Error("quantiles must be between 0 and 1");
-  } else if (p === 1) {
-    return x[x.length - 1];
-  } else if (p === 0) {
-    return x[0];
-  } else if (idx % 1 !== 0) {
-    var lower = Math.floor(idx);
-    var upper = Math.ceil(idx);
-    var fraction = idx - lower;
-    return x[lower] + fraction * (x[upper] - x[lower]);
-  } else {
-    return x[idx];
-  }
-}
-function quickselect(arr, k, left, right) {
-  left = left || 0;
-  right = right || arr.length - 1;
-  while (right > left) {
-    if (right - left > 600) {
-      var n = right - left + 1;
-      var m = k - left + 1;
-      var z3 = Math.log(n);
-      var s = 0.5 * Math.exp(2 * z3 / 3);
-      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
-      if (m - n / 2 < 0) {
-        sd *= -1;
-      }
-      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
-      var newRight = Math.min(
-        right,
-        Math.floor(k + (n - m) * s / n + sd)
-      );
-      quickselect(arr, k, newLeft, newRight);
-    }
-    var t = arr[k];
-    var i = left;
-    var j = right;
-    swap(arr, left, k);
-    if (arr[right] > t) {
-      swap(arr, left, right);
-    }
-    while (i < j) {
-      swap(arr, i, j);
-      i++;
-      j--;
-      while (arr[i] < t) {
-        i++;
-      }
-      while (arr[j] > t) {
-        j--;
-      }
-    }
-    if (arr[left] === t) {
-      swap(arr, left, j);
-    } else {
-      j++;
-      swap(arr, j, right);
-    }
-    if (j <= k) {
-      left = j + 1;
-    }
-    if (k <= j) {
-      right = j - 1;
-    }
-  }
-}
-function swap(arr, i, j) {
-  var tmp = arr[i];
-  arr[i] = arr[j];
-  arr[j] = tmp;
-}
-function quantile(x, p) {
-  var copy = x.slice();
-  if (Array.isArray(p)) {
-    multiQuantileSelect(copy, p);
-    var results = [];
-    for (var i = 0; i < p.length; i++) {
-      results[i] = quantileSorted(copy, p[i]);
-    }
-    return results;
-  } else {
-    var idx = quantileIndex(copy.length, p);
-    quantileSelect(copy, idx, 0, copy.length - 1);
-    return quantileSorted(copy, p);
-  }
-}
-function quantileSelect(arr, k, left, right) {
-  if (k % 1 === 0) {
-    quickselect(arr, k, left, right);
-  } else {
-    k = Math.floor(k);
-    quickselect(arr, k, left, right);
-    quickselect(arr, k + 1, k + 1, right);
-  }
-}
-function multiQuantileSelect(arr, p) {
-  var positions = /* @__PURE__ */ new Set();
-  for (var i = 0; i < p.length; i++) {
-    var idx = quantileIndex(arr.length, p[i]);
-    positions.add(Math.floor(idx));
-    positions.add(Math.ceil(idx));
-  }
-  var indices = Array.from(positions).sort(compare);
-  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
-}
-function multiselect(arr, indices, lo, hi, left, right) {
-  if (lo > hi) {
-    return;
-  }
-  var mid = lo + hi >> 1;
-  quickselect(arr, indices[mid], left, right);
-  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
-  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
-}
-function compare(a, b) {
-  return a - b;
-}
-function quantileIndex(len, p) {
-  var idx = (len - 1) * p;
-  if (p === 1) {
-    return len - 1;
-  } else if (p === 0) {
-    return 0;
-  } else if (idx % 1 !== 0) {
-    return idx;
-  } else {
-    return idx;
-  }
-}
-function median(x) {
-  return +quantile(x, 0.5);
-}
-function medianAbsoluteDeviation(x) {
-  var medianValue = median(x);
-  var medianAbsoluteDeviations = [];
-  for (var i = 0; i < x.length; i++) {
-    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
-  }
-  return median(medianAbsoluteDeviations);
-}
-var BayesianClassifier = function BayesianClassifier2() {
-  this.totalCount = 0;
-  this.data = {};
-};
-BayesianClassifier.prototype.train = function train(item, category) {
-  if (!this.data[category]) {
-    this.data[category] = {};
-  }
-  for (var k in item) {
-    var v = item[k];
-    if (this.data[category][k] === void 0) {
-      this.data[category][k] = {};
-    }
-    if (this.data[category][k][v] === void 0) {
-      this.data[category][k][v] = 0;
-    }
-    this.data[category][k][v]++;
-  }
-  this.totalCount++;
-};
-BayesianClassifier.prototype.score = function score(item) {
-  var odds = {};
-  var category;
-  for (var k in item) {
-    var v = item[k];
-    for (category in this.data) {
-      if (odds[category] === void 0) {
-        odds[category] = {};
-      }
-      if (this.data[category][k]) {
-        odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
-      } else {
-        odds[category][k + "_" + v] = 0;
-      }
-    }
-  }
-  var oddsSums = {};
-  for (category in odds) {
-    oddsSums[category] = 0;
-    for (var combination in odds[category]) {
-      oddsSums[category] += odds[category][combination];
-    }
-  }
-  return oddsSums;
-};
-var COEFFICIENTS = [
-  0.9999999999999971,
-  57.15623566586292,
-  -59.59796035547549,
-  14.136097974741746,
-  -0.4919138160976202,
-  3399464998481189e-20,
-  4652362892704858e-20,
-  -9837447530487956e-20,
-  1580887032249125e-19,
-  -21026444172410488e-20,
-  21743961811521265e-20,
-  -1643181065367639e-19,
-  8441822398385275e-20,
-  -26190838401581408e-21,
-  36899182659531625e-22
-];
-var g = 607 / 128;
-var LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
-function gammaln(n) {
-  if (n <= 0) {
-    return Number.POSITIVE_INFINITY;
-  }
-  n--;
-  var a = COEFFICIENTS[0];
-  for (var i = 1; i < 15; i++) {
-    a += COEFFICIENTS[i] / (n + i);
-  }
-  var tmp = g + 0.5 + n;
-  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
-}
-var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
-function cumulativeDistribution(z3) {
-  var sum2 = z3;
-  var tmp = z3;
-  for (var i = 1; i < 30; i++) {
-    tmp *= z3 * z3 / (2 * i + 1);
-    sum2 += tmp;
-  }
-  return Math.round((0.5 + sum2 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
-}
-var standardNormalTable = [];
-for (z2 = 0; z2 <= 3.09; z2 += 0.01) {
-  standardNormalTable.push(cumulativeDistribution(z2));
-}
-var z2;
-var SQRT_2PI = Math.sqrt(2 * Math.PI);
-var PerceptronModel = function PerceptronModel2() {
-  this.weights = [];
-  this.bias = 0;
-};
-PerceptronModel.prototype.predict = function predict(features) {
-  if (features.length !== this.weights.length) {
-    return null;
-  }
-  var score2 = 0;
-  for (var i = 0; i < this.weights.length; i++) {
-    score2 += this.weights[i] * features[i];
-  }
-  score2 += this.bias;
-  if (score2 > 0) {
-    return 1;
-  } else {
-    return 0;
-  }
-};
-PerceptronModel.prototype.train = function train2(features, label) {
-  if (label !== 0 && label !== 1) {
-    return null;
-  }
-  if (features.length !== this.weights.length) {
-    this.weights = features.slice();
-    this.bias = 1;
-  }
-  var prediction = this.predict(features);
-  if (typeof prediction === "number" && prediction !== label) {
-    var gradient = label - prediction;
-    for (var i = 0; i < this.weights.length; i++) {
-      this.weights[i] += gradient * features[i];
-    }
-    this.bias += gradient;
-  }
-  return this;
-};
-
-// src/stats/holm.ts
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
-  const adjusted = new Array(m);
-  let running = 0;
-  order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running;
-  });
-  return adjusted;
-}
-
-// src/stats/robust-log-spread.ts
-function robustLogSpread(values) {
-  if (values.length < 2) return 0;
-  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
-}
-var MAD_TO_SD = 1.4826;
-
-// src/compare/cell-runs.ts
-function collectCellRuns(samples, metric, value = "final") {
-  const cells = /* @__PURE__ */ new Map();
-  const attempts = /* @__PURE__ */ new Map();
-  for (const s of samples) {
-    const id = cellId(s);
-    let arms = cells.get(id);
-    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
-    let runs = arms.get(s.arm);
-    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
-    if (s.status !== "ok") {
-      runs.failed++;
-      continue;
-    }
-    const key = `${id}\0${s.arm}\0${s.round}`;
-    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
-    attempts.set(key, s.attempt);
-    runs.byRound.set(s.round, runValue(s, metric, value));
-  }
-  return cells;
-}
-function runValue(sample, metric, value = "final") {
-  if (value === "progress-median" && metric === "tps") {
-    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
-    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
-  }
-  return sample.metrics[metric] ?? Number.NaN;
-}
-var PROGRESS_SKIP_SECONDS = 1;
-var PROGRESS_MIN_POINTS = 3;
-function documentCells(result) {
-  const seen = /* @__PURE__ */ new Set();
-  const cells = [];
-  for (const c of [...result.plan.cells, ...result.samples]) {
-    const id = cellId(c);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    cells.push({ workload: c.workload, clients: c.clients });
-  }
-  return cells;
-}
-function runValues(runs) {
-  if (!runs) return [];
-  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-}
-
-// src/compare/defaults.ts
-var DEFAULT_ALPHA = 0.05;
-var DEFAULT_THRESHOLD_PCT = 2;
-var REPORT_LEVEL = 0.95;
-var EQUIVALENCE_LEVEL = 0.9;
-var MIN_RUNS_PER_ARM = 2;
-var BOOTSTRAP_MIN_RUNS = 10;
-var DEFAULT_COLLAPSE_FRACTION = 0.2;
-var DEFAULT_ASSUMED_NOISE_CV_PCT = 2;
-var DEFAULT_POWER = 0.8;
-var PCT_TOLERANCE = 1e-9;
-
-// src/compare/curve.ts
-function curveSummary(arm, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
-  const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
-  if (curve.length === 0) return null;
-  let peak = curve[0];
-  for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
-  const floor = (1 - collapseFraction) * peak.medianTps;
-  const collapse = curve.find((p) => p.clients > peak.clients && p.medianTps < floor);
-  return {
-    arm,
-    points: curve,
-    peakTps: peak.medianTps,
-    peakClients: peak.clients,
-    collapseClients: collapse?.clients ?? null
-  };
-}
-function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
-  const tol = tolerancePct / 100;
-  const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
-  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
-  const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
-  const state = (c, clients) => {
-    const v = at(c, clients);
-    if (v === void 0 || clients <= c.peakClients) return v === void 0 ? null : "standing";
-    if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
-    if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
-    return "unclear";
-  };
-  const collapseMoved = base.points.some((p) => {
-    const b = state(base, p.clients);
-    const h = state(head, p.clients);
-    return b === "collapsed" && h === "standing" || b === "standing" && h === "collapsed";
-  });
-  return {
-    workload,
-    collapseFraction,
-    base,
-    head,
-    peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
-    tolerancePct,
-    peakMoved,
-    collapseMoved
-  };
-}
-
-// src/stats/binomial-coefficient.ts
-function binomialCoefficient(n, k) {
-  if (k < 0 || k > n) return 0;
-  const small = Math.min(k, n - k);
-  let c = 1;
-  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
-  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
-}
-
-// src/stats/min-achievable-p.ts
-function minAchievableP(m, n) {
-  if (m < 1 || n < 1) return 1;
-  return Math.min(1, 2 / binomialCoefficient(m + n, m));
-}
-
-// src/stats/log-beta.ts
-function logBeta(a, b) {
-  const p = Math.min(a, b);
-  const q = Math.max(a, b);
-  if (!(p > 0)) return Number.NaN;
-  if (p >= STIRLING_MIN) {
-    const corr = stirlingCorrection(p) + stirlingCorrection(q) - stirlingCorrection(p + q);
-    return -0.5 * Math.log(q) + LN_SQRT_2PI + corr + (p - 0.5) * Math.log(p / (p + q)) + q * Math.log1p(-p / (p + q));
-  }
-  if (q >= STIRLING_MIN) {
-    const corr = stirlingCorrection(q) - stirlingCorrection(p + q);
-    return gammaln(p) + corr + p - p * Math.log(p + q) + (q - 0.5) * Math.log1p(-p / (p + q));
-  }
-  return gammaln(p) + gammaln(q) - gammaln(p + q);
-}
-function stirlingCorrection(x) {
-  const inv2 = 1 / (x * x);
-  let sum2 = 0;
-  for (let k = STIRLING_SERIES.length - 1; k >= 0; k--) sum2 = sum2 * inv2 + STIRLING_SERIES[k];
-  return sum2 / x;
-}
-var STIRLING_MIN = 10;
-var LN_SQRT_2PI = 0.9189385332046728;
-var STIRLING_SERIES = [1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156];
-
-// src/stats/regularized-incomplete-beta.ts
-function regularizedIncompleteBeta(x, a, b, complement = 1 - x) {
-  if (!(x >= 0 && x <= 1 && a > 0 && b > 0)) return Number.NaN;
-  if (x === 0 || complement === 0) return x === 0 ? 0 : 1;
-  if (x > (a + 1) / (a + b + 2)) return 1 - lowerTail(complement, b, a, x);
-  return lowerTail(x, a, b, complement);
-}
-function lowerTail(x, a, b, y) {
-  const logFront = a * Math.log(x) + b * Math.log(y) - logBeta(a, b);
-  return Math.exp(logFront) / a * continuedFraction(x, a, b);
-}
-function continuedFraction(x, a, b) {
-  const qab = a + b;
-  const qap = a + 1;
-  const qam = a - 1;
-  let c = 1;
-  let d = guard(1 - qab * x / qap);
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= MAX_ITERATIONS; m++) {
-    const m2 = 2 * m;
-    let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-    d = 1 / guard(1 + aa * d);
-    c = guard(1 + aa / c);
-    h *= d * c;
-    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-    d = 1 / guard(1 + aa * d);
-    c = guard(1 + aa / c);
-    const step = d * c;
-    h *= step;
-    if (Math.abs(step - 1) < EPSILON) break;
-  }
-  return h;
-}
-function guard(v) {
-  return Math.abs(v) < TINY ? TINY : v;
-}
-var MAX_ITERATIONS = 1e4;
-var EPSILON = 1e-16;
-var TINY = 1e-300;
-
-// src/stats/student-t-cdf.ts
-function studentTCdf(t, df) {
-  if (Number.isNaN(t) || !(df > 0)) return Number.NaN;
-  if (!Number.isFinite(t)) return t > 0 ? 1 : 0;
-  const t2 = t * t;
-  const lower = 0.5 * regularizedIncompleteBeta(df / (df + t2), df / 2, 0.5, t2 / (df + t2));
-  return t > 0 ? 1 - lower : lower;
-}
-
-// src/stats/student-t-quantile.ts
-function studentTQuantile(p, df) {
-  if (!(p >= 0 && p <= 1) || !(df > 0)) return Number.NaN;
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  if (p === 0.5) return 0;
-  const tail2 = Math.min(p, 1 - p);
-  const z3 = -normalQuantile(tail2);
-  let lo = z3;
-  let hi = Math.max(2 * z3, 1);
-  while (studentTCdf(-hi, df) > tail2 && hi < Number.MAX_VALUE / 2) {
-    lo = hi;
-    hi *= 2;
-  }
-  const z32 = z3 * z3 * z3;
-  let t = clamp(z3 + (z32 + z3) / (4 * df) + (5 * z32 * z3 * z3 + 16 * z32 + 3 * z3) / (96 * df * df), lo, hi);
-  const logDensityConst = gammaln((df + 1) / 2) - gammaln(df / 2) - 0.5 * Math.log(df * Math.PI);
-  for (let i = 0; i < MAX_ITERATIONS2; i++) {
-    const f = studentTCdf(-t, df);
-    if (f > tail2) lo = t;
-    else hi = t;
-    const density = Math.exp(logDensityConst - (df + 1) / 2 * Math.log1p(t * t / df));
-    let next = t + (Math.log(f) - Math.log(tail2)) * f / density;
-    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
-    const converged = Math.abs(next - t) <= TOLERANCE * t;
-    t = next;
-    if (converged || hi - lo <= TOLERANCE * t) break;
-  }
-  return p < 0.5 ? -t : t;
-}
-function clamp(v, lo, hi) {
-  return Math.min(Math.max(v, lo), hi);
-}
-var MAX_ITERATIONS2 = 200;
-var TOLERANCE = 1e-15;
-
-// src/stats/midranks.ts
-function midranks(values) {
-  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
-  const ranks = new Array(values.length);
-  const tieSizes = [];
-  for (let start = 0; start < order.length; ) {
-    let end = start + 1;
-    while (end < order.length && values[order[end]] === values[order[start]]) end++;
-    const rank = (start + 1 + end) / 2;
-    for (let k = start; k < end; k++) ranks[order[k]] = rank;
-    tieSizes.push(end - start);
-    start = end;
-  }
-  return { ranks, tieSizes };
-}
-
-// src/stats/signed-rank-null-counts.ts
-function signedRankNullCounts(doubledRanks) {
-  const noTies = doubledRanks.every((r, i) => r === 2 * (i + 1));
-  const n = doubledRanks.length;
-  if (noTies) {
-    const cached2 = cache.get(n);
-    if (cached2) return cached2;
-  }
-  let total = 0;
-  for (const r of doubledRanks) {
-    if (!Number.isInteger(r) || r < 1)
-      throw new RangeError(`doubled ranks must be positive integers, got ${r}`);
-    total += r;
-  }
-  const counts = new Float64Array(total + 1);
-  counts[0] = 1;
-  let reach = 0;
-  for (const r of doubledRanks) {
-    for (let s = reach; s >= 0; s--) if (counts[s] !== 0) counts[s + r] = counts[s + r] + counts[s];
-    reach += r;
-  }
-  if (noTies) cache.set(n, counts);
-  return counts;
-}
-var cache = /* @__PURE__ */ new Map();
-
-// src/stats/wilcoxon-signed-rank.ts
-function wilcoxonSignedRank(d) {
-  const nonzero = d.filter((x) => x !== 0);
-  const n = nonzero.length;
-  const zeros = d.length - n;
-  if (n === 0) return { tPlus: 0, n, zeros, ties: false, p: 1, method: "exact" };
-  const { ranks, tieSizes } = midranks(nonzero.map(Math.abs));
-  const ties = tieSizes.some((t) => t > 1);
-  let doubledPlus = 0;
-  nonzero.forEach((x, i) => {
-    if (x > 0) doubledPlus += 2 * ranks[i];
-  });
-  const doubledRanks = ties ? ranks.map((r) => 2 * r) : Array.from({ length: n }, (_, i) => 2 * (i + 1));
-  const counts = signedRankNullCounts(doubledRanks);
-  const totalDoubled = counts.length - 1;
-  const observed = Math.abs(2 * doubledPlus - totalDoubled);
-  let extreme = 0;
-  for (let s = 0; s <= totalDoubled; s++)
-    if (Math.abs(2 * s - totalDoubled) >= observed - 1e-9) extreme += counts[s];
-  return {
-    tPlus: doubledPlus / 2,
-    n,
-    zeros,
-    ties,
-    p: Math.min(1, extreme / 2 ** n),
-    method: ties ? "exact-conditional" : "exact"
-  };
-}
-function signedRankMinP(n) {
-  return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
-}
-
-// src/compare/power.ts
-function minRoundsFor(test, cells, alpha) {
-  let n = 1;
-  while (Math.max(1, cells) * minPFor(test, n) >= alpha) n++;
-  return n;
-}
-function pairedMinRounds(cells, alpha) {
-  let n = 1;
-  while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
-  return n;
-}
-function minPFor(test, n) {
-  const unpaired = minAchievableP(n, n);
-  return test === "mann-whitney" ? unpaired : Math.min(unpaired, signedRankMinP(n));
-}
-function checkPlan(input2) {
-  const alpha = input2.alpha ?? DEFAULT_ALPHA;
-  const testAlpha = alpha;
-  const test = input2.test ?? "signed-rank";
-  const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const noiseAssumed = input2.noiseCvPct === void 0 || input2.noiseCvPct === null;
-  const noiseCvPct = input2.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
-  const cells = Math.max(1, input2.cells);
-  const minAdjustedP = Math.min(1, cells * minPFor(test, input2.rounds));
-  const minRounds = minRoundsFor(test, cells, testAlpha);
-  const recommendedRounds = recommendRounds({
-    test,
-    noiseCvPct,
-    thresholdPct,
-    cells,
-    alpha: testAlpha,
-    power: input2.power ?? DEFAULT_POWER
-  });
-  const warnings = [];
-  const canReachAlpha = minAdjustedP < testAlpha;
-  if (!canReachAlpha) {
-    warnings.push(
-      `${input2.rounds} rounds per arm over ${cells} cells can never reach significance after Holm (smallest possible adjusted p ${formatP(minAdjustedP)} \u2265 \u03B1 ${formatP(testAlpha)}); plan at least ${minRounds} rounds`
-    );
-  }
-  if (recommendedRounds > input2.rounds) {
-    warnings.push(
-      `with ${noiseCvPct.toFixed(1)}% run-to-run noise (${noiseAssumed ? "assumed" : "measured"}), detecting a ${thresholdPct}% change over ${cells} cells with ${Math.round((input2.power ?? DEFAULT_POWER) * 100)}% power needs about ${recommendedRounds} rounds; ${input2.rounds} planned`
-    );
-  }
-  return {
-    testAlpha,
-    minAdjustedP,
-    canReachAlpha,
-    minRounds,
-    recommendedRounds,
-    noiseCvPct,
-    noiseAssumed,
-    warnings
-  };
-}
-function recommendRounds(input2) {
-  const { noiseCvPct, thresholdPct, cells, alpha, power } = input2;
-  const test = input2.test ?? "signed-rank";
-  const sigma = Math.log1p(noiseCvPct / 100);
-  const effect = Math.log1p(thresholdPct / 100);
-  let n = minRoundsFor(test, cells, alpha);
-  if (!(sigma > 0)) return n;
-  for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
-    const df = test === "mann-whitney" ? 2 * n - 2 : n - 1;
-    const noncentrality = effect / (sigma * Math.sqrt(2 / n)) * Math.sqrt(MWU_EFFICIENCY);
-    const critical = studentTQuantile(1 - alpha / (2 * cells), df);
-    if (studentTCdf(noncentrality - critical, df) >= power) break;
-  }
-  return n;
-}
-function measuredNoiseCvPct(result, metric) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const s of result.samples) {
-    const value = s.metrics[metric];
-    if (s.status !== "ok" || value === void 0 || !(Number.isFinite(value) && value > 0)) continue;
-    const key = `${cellId(s)}\0${s.arm}`;
-    const list = groups2.get(key) ?? [];
-    list.push(value);
-    groups2.set(key, list);
-  }
-  const spreads = [...groups2.values()].filter((v) => v.length >= 3).map(robustLogSpread);
-  if (spreads.length === 0) return null;
-  spreads.sort((a, b) => a - b);
-  const mid = spreads.length >> 1;
-  const spread = spreads.length % 2 === 1 ? spreads[mid] : (spreads[mid - 1] + spreads[mid]) / 2;
-  return 100 * Math.expm1(spread);
-}
-var MWU_EFFICIENCY = 3 / Math.PI;
-var MAX_RECOMMENDED_ROUNDS = 1e3;
-
-// src/stats/t-inference.ts
-function tInference(estimate, se, df, level) {
-  if (se === 0) {
-    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
-    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
-  }
-  const t = estimate / se;
-  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
-  return {
-    t,
-    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
-    lower: estimate - margin,
-    upper: estimate + margin
-  };
-}
-
-// src/stats/one-sample-t.ts
-function oneSampleT(values, level = 0.95) {
-  const n = values.length;
-  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const estimate = mean(values);
-  const se = sampleStandardDeviation(values) / Math.sqrt(n);
-  const df = n - 1;
-  return { ...tInference(estimate, se, df, level), df, estimate };
-}
-
-// src/stats/walsh-hodges-lehmann.ts
-function walshHodgesLehmann(d, levels) {
-  const n = d.length;
-  if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
-  const total = n * (n + 1) / 2;
-  const walsh = new Float64Array(total);
-  let k = 0;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
-  walsh.sort();
-  const mid = total >> 1;
-  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
-  const intervals = levels.map((level) => {
-    const { index, achievedLevel } = signedRankCiIndex(n, level);
-    return { level, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
-  });
-  return { shift, intervals };
-}
-function signedRankCiIndex(n, level) {
-  if (!(n >= 1 && level > 0 && level < 1)) {
-    throw new RangeError(`signed-rank CI needs n \u2265 1 and 0 < level < 1, got n=${n}, level=${level}`);
-  }
-  const doubled = signedRankNullCounts(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
-  const all = 2 ** n;
-  const tail2 = (1 - level) / 2;
-  let below = 0;
-  let q = 0;
-  while ((below + doubled[2 * q]) / all < tail2) below += doubled[2 * q++];
-  if (q === 0) return { index: 1, achievedLevel: 1 - 2 * doubled[0] / all };
-  return { index: q, achievedLevel: 1 - 2 * below / all };
-}
-
-// src/stats/seeded-random.ts
-function seededRandom(seed) {
-  let s = seed >>> 0;
-  const splitMix32 = () => {
-    s = s + 2654435769 | 0;
-    let z3 = s;
-    z3 = Math.imul(z3 ^ z3 >>> 16, 2246822507);
-    z3 = Math.imul(z3 ^ z3 >>> 13, 3266489909);
-    return (z3 ^ z3 >>> 16) >>> 0;
-  };
-  let a = splitMix32();
-  let b = splitMix32();
-  let c = splitMix32();
-  let d = splitMix32();
-  return () => {
-    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotl(d, 11);
-    return result / 4294967296;
-  };
-}
-function rotl(x, k) {
-  return x << k | x >>> 32 - k;
-}
-
-// src/stats/bootstrap-ratio-of-means.ts
-function bootstrapRatioOfMeans(base, head, options) {
-  const { seed, resamples = DEFAULT_RESAMPLES, level = 0.95 } = options;
-  if (base.length === 0 || head.length === 0) throw new RangeError("bootstrap needs values in both arms");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  if (!(resamples >= 1)) throw new RangeError(`resamples must be at least 1, got ${resamples}`);
-  const random = seededRandom(seed);
-  const resampledMean = (x) => {
-    let sum2 = 0;
-    for (let i = 0; i < x.length; i++) sum2 += x[Math.floor(random() * x.length)];
-    return sum2 / x.length;
-  };
-  const ratios = new Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    const b = resampledMean(base);
-    ratios[r] = resampledMean(head) / b;
-  }
-  ratios.sort((x, y) => x - y);
-  const tail2 = (1 - level) / 2;
-  return {
-    ratio: mean(head) / mean(base),
-    lower: quantileSorted(ratios, tail2),
-    upper: quantileSorted(ratios, 1 - tail2),
-    resamples,
-    seed
-  };
-}
-var DEFAULT_RESAMPLES = 1e4;
-
-// src/stats/mann-whitney-null-counts.ts
-function mannWhitneyNullCounts(m, n) {
-  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 0 || n < 0 || m * n > MAX_EXACT_PRODUCT) {
-    throw new RangeError(
-      `exact Mann-Whitney distribution needs integer sizes with m\xB7n \u2264 ${MAX_EXACT_PRODUCT}, got ${m}, ${n}`
-    );
-  }
-  const [small, large] = m <= n ? [m, n] : [n, m];
-  const key = small * 100003 + large;
-  let counts = cache2.get(key);
-  if (!counts) {
-    counts = compute(small, large);
-    cache2.set(key, counts);
-  }
-  return counts;
-}
-var MAX_EXACT_PRODUCT = 1e4;
-var cache2 = /* @__PURE__ */ new Map();
-function compute(m, n) {
-  let prev = [];
-  for (let i = 0; i <= m; i++) prev.push(Float64Array.of(1));
-  for (let k = 1; k <= n; k++) {
-    const next = [Float64Array.of(1)];
-    for (let i = 1; i <= m; i++) {
-      const f = new Float64Array(i * k + 1);
-      f.set(prev[i]);
-      const withLargestFirst = next[i - 1];
-      for (let u = 0; u < withLargestFirst.length; u++) f[u + k] += withLargestFirst[u];
-      next.push(f);
-    }
-    prev = next;
-  }
-  return prev[m];
-}
-
-// src/stats/shift-ci-index.ts
-function shiftCiIndex(m, n, level) {
-  if (!(m >= 1 && n >= 1 && level > 0 && level < 1)) {
-    throw new RangeError(`shift CI needs m, n \u2265 1 and 0 < level < 1, got m=${m}, n=${n}, level=${level}`);
-  }
-  const tail2 = (1 - level) / 2;
-  if (m * n <= MAX_EXACT_PRODUCT) {
-    const counts = mannWhitneyNullCounts(m, n);
-    const total = binomialCoefficient(m + n, m);
-    let below = 0;
-    let q2 = 0;
-    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
-    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
-    return { index: q2, achievedLevel: 1 - 2 * below / total };
-  }
-  const mean2 = m * n / 2;
-  const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
-  const q = Math.max(1, Math.ceil(mean2 - 0.5 + sigma * normalQuantile(tail2)));
-  return { index: q, achievedLevel: 1 - 2 * normalCdf((q - 1 + 0.5 - mean2) / sigma) };
-}
-
-// src/stats/hodges-lehmann.ts
-function hodgesLehmann(base, head, levels) {
-  const m = base.length;
-  const n = head.length;
-  if (m === 0 || n === 0) throw new RangeError("Hodges-Lehmann needs at least one value in each arm");
-  const diffs = new Float64Array(m * n);
-  let k = 0;
-  for (const h of head) for (const b of base) diffs[k++] = h - b;
-  diffs.sort();
-  const mid = diffs.length >> 1;
-  const shift = diffs.length % 2 === 1 ? diffs[mid] : (diffs[mid - 1] + diffs[mid]) / 2;
-  const intervals = levels.map((level) => {
-    const { index, achievedLevel } = shiftCiIndex(m, n, level);
-    return { level, lower: diffs[index - 1], upper: diffs[m * n - index], index, achievedLevel };
-  });
-  return { shift, intervals };
-}
-
-// src/stats/mann-whitney-normal-p.ts
-function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
-  const N = m + n;
-  const tieTerm = tieSizes.reduce((sum2, t) => sum2 + (t * t * t - t), 0);
-  const sigma = Math.sqrt(m * n / 12 * (N + 1 - tieTerm / (N * (N - 1))));
-  if (!(sigma > 0)) return { z: 0, p: 1, sigma: 0 };
-  const z3 = (Math.max(uBase, m * n - uBase) - m * n / 2 - (continuity ? CONTINUITY_CORRECTION : 0)) / sigma;
-  return { z: z3, p: Math.min(1, 2 * normalCdf(-z3)), sigma };
-}
-var CONTINUITY_CORRECTION = 0.5;
-
-// src/stats/tied-rank-sum-null-counts.ts
-function tiedRankSumNullCounts(tieSizes, m) {
-  const total = tieSizes.reduce((a, b) => a + b, 0);
-  const maxSum = m * (2 * total - m + 1);
-  const width = maxSum + 1;
-  const ways = new Float64Array((m + 1) * width);
-  ways[0] = 1;
-  let before = 0;
-  for (const t of tieSizes) {
-    const doubledRank = 2 * before + t + 1;
-    const choose = binomialRow(t);
-    for (let j = Math.min(m, before); j >= 0; j--) {
-      const from = j * width;
-      for (let s = 0; s <= maxSum; s++) {
-        const w = ways[from + s];
-        if (w === 0) continue;
-        for (let c = 1; c <= t && j + c <= m; c++) {
-          const to = (j + c) * width + s + c * doubledRank;
-          ways[to] = ways[to] + w * choose[c];
-        }
-      }
-    }
-    before += t;
-  }
-  const counts = new Float64Array(2 * m * (total - m) + 1);
-  const offset = m * width + m * (m + 1);
-  for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
-  return counts;
-}
-function binomialRow(t) {
-  const row2 = [1];
-  for (let k = 1; k <= t; k++) row2.push(row2[k - 1] * (t - k + 1) / k);
-  return row2;
-}
-
-// src/stats/mann-whitney.ts
-function mannWhitneyU(base, head) {
-  const m = base.length;
-  const n = head.length;
-  if (m === 0 || n === 0) throw new RangeError("Mann-Whitney U needs at least one value in each arm");
-  const { ranks, tieSizes } = midranks([...base, ...head]);
-  let rankSumBase = 0;
-  for (let i = 0; i < m; i++) rankSumBase += ranks[i];
-  const uBase = rankSumBase - m * (m + 1) / 2;
-  const uHead = m * n - uBase;
-  const ties = tieSizes.some((t) => t > 1);
-  const common = { uBase, uHead, ties, probabilityHeadHigher: uHead / (m * n) };
-  const splits = binomialCoefficient(m + n, m);
-  if (!ties && m * n <= MAX_EXACT_PRODUCT) {
-    const counts = mannWhitneyNullCounts(m, n);
-    let lower = 0;
-    for (let u = 0; u <= Math.min(uBase, uHead); u++) lower += counts[u];
-    return { ...common, method: "exact", p: Math.min(1, 2 * lower / splits), z: null };
-  }
-  if (ties && tiedExactCost(m, n) <= MAX_TIED_EXACT_COST) {
-    const counts = tiedRankSumNullCounts(tieSizes, m);
-    const observed = Math.abs(2 * uBase - m * n);
-    let extreme = 0;
-    for (let u2 = 0; u2 < counts.length; u2++) if (Math.abs(u2 - m * n) >= observed) extreme += counts[u2];
-    return { ...common, method: "exact-conditional", p: Math.min(1, extreme / splits), z: null };
-  }
-  const { z: z3, p } = mannWhitneyNormalP(uBase, m, n, tieSizes);
-  return { ...common, method: "normal-approximation", p, z: z3 };
-}
-function tiedExactCost(m, n) {
-  const total = m + n;
-  return total * m * (m * (2 * total - m + 1));
-}
-var MAX_TIED_EXACT_COST = 5e7;
-
-// src/stats/welch-t.ts
-function welchT(base, head, level = 0.95) {
-  if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const vb = sampleVariance(base) / base.length;
-  const vh = sampleVariance(head) / head.length;
-  const difference = mean(head) - mean(base);
-  const se = Math.sqrt(vb + vh);
-  const df = se === 0 ? base.length + head.length - 2 : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
-  return { ...tInference(difference, se, df, level), df, difference, se };
-}
-
-// src/compare/shift-statistics.ts
-function shiftStatistics(baseValues, headValues, options = {}) {
-  const base = usable(baseValues);
-  const head = usable(headValues);
-  const failed = options.failed ?? { base: 0, head: 0 };
-  const notes = [];
-  if (failed.base + failed.head > 0) {
-    notes.push({
-      code: "failed-runs-excluded",
-      message: `${failed.base} failed base run(s) and ${failed.head} failed head run(s) excluded`
-    });
-  }
-  if (base.invalid + head.invalid > 0) {
-    notes.push({
-      code: "invalid-values-excluded",
-      message: `${base.invalid} base and ${head.invalid} head value(s) excluded as non-finite or not positive`
-    });
-  }
-  const summaries = { base: summarise(base, failed.base), head: summarise(head, failed.head) };
-  const empty = {
-    ...summaries,
-    test: "mann-whitney",
-    pairs: null,
-    deltaPct: null,
-    ci95: null,
-    ci90: null,
-    ciEquivalence: null,
-    pairedT: null,
-    p: null,
-    method: null,
-    minAchievableP: null,
-    welch: null,
-    bootstrap: null,
-    notes
-  };
-  const short2 = [
-    ["base", base],
-    ["head", head]
-  ].filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
-  if (short2.length > 0) {
-    const which2 = short2.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
-    return { ...empty, unusable: `${which2}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
-  }
-  const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
-  const logBase = base.values.map(Math.log);
-  const logHead = head.values.map(Math.log);
-  const welch = welchT(logBase, logHead, REPORT_LEVEL);
-  const welchDiagnostic = {
-    t: welch.t,
-    df: welch.df,
-    p: welch.p,
-    ci95: {
-      level: REPORT_LEVEL,
-      achievedLevel: REPORT_LEVEL,
-      lowerPct: pct(welch.lower),
-      upperPct: pct(welch.upper)
-    }
-  };
-  const ratios = options.rounds ? logRatios(options.rounds.base, options.rounds.head) : null;
-  if (ratios && ratios.pairs.length < MIN_RUNS_PER_ARM) {
-    notes.push({
-      code: "unpaired-fallback",
-      message: `only ${ratios.pairs.length} round(s) with a usable run in both arms: the unpaired Mann-Whitney test decides`
-    });
-  } else if (ratios) {
-    if (ratios.unpaired > 0) {
-      notes.push({
-        code: "unpaired-rounds-dropped",
-        message: `${ratios.unpaired} round(s) with a usable run in only one arm left out of the paired analysis`
-      });
-    }
-    const d = ratios.pairs;
-    const sr = wilcoxonSignedRank(d);
-    const hl2 = walshHodgesLehmann(d, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
-    const [ci952, ci902, ciEq2] = hl2.intervals.map(toPct);
-    const t = oneSampleT(d, REPORT_LEVEL);
-    if (sr.ties || sr.zeros > 0) {
-      notes.push({
-        code: "ties-approximate-ci",
-        message: "tied or zero log-ratios: p is exact given them, but the intervals\u2019 confidence is approximate"
-      });
-    }
-    return {
-      ...empty,
-      test: "signed-rank",
-      pairs: d.length,
-      deltaPct: pct(hl2.shift),
-      ci95: ci952,
-      ci90: ci902,
-      ciEquivalence: ciEq2,
-      p: sr.p,
-      method: sr.method,
-      minAchievableP: signedRankMinP(d.length),
-      welch: welchDiagnostic,
-      pairedT: {
-        t: t.t,
-        df: t.df,
-        p: t.p,
-        ci95: {
-          level: REPORT_LEVEL,
-          achievedLevel: REPORT_LEVEL,
-          lowerPct: pct(t.lower),
-          upperPct: pct(t.upper)
-        }
-      },
-      bootstrap: bootstrap(base.values, head.values, options.bootstrap),
-      unusable: null
-    };
-  }
-  const mwu = mannWhitneyU(base.values, head.values);
-  const hl = hodgesLehmann(logBase, logHead, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
-  const [ci95, ci90, ciEq] = hl.intervals.map(toPct);
-  if (mwu.ties) {
-    notes.push({
-      code: "ties-approximate-ci",
-      message: "tied values: p is exact given the ties, but the intervals\u2019 confidence is approximate"
-    });
-  }
-  return {
-    ...empty,
-    deltaPct: pct(hl.shift),
-    ci95,
-    ci90,
-    ciEquivalence: ciEq,
-    p: mwu.p,
-    method: mwu.method,
-    minAchievableP: minAchievableP(base.values.length, head.values.length),
-    welch: welchDiagnostic,
-    bootstrap: bootstrap(base.values, head.values, options.bootstrap),
-    unusable: null
-  };
-}
-function logRatios(base, head) {
-  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
-  const rounds = [.../* @__PURE__ */ new Set([...base.keys(), ...head.keys()])].sort((a, b) => a - b);
-  const pairs = [];
-  let unpaired = 0;
-  for (const r of rounds) {
-    const b = base.get(r);
-    const h = head.get(r);
-    if (ok(b) && ok(h)) pairs.push(Math.log(h / b));
-    else if (ok(b) || ok(h)) unpaired++;
-  }
-  return { pairs, unpaired };
-}
-function usable(values) {
-  const kept = values.filter((v) => Number.isFinite(v) && v > 0);
-  return { values: kept, invalid: values.length - kept.length };
-}
-function summarise(arm, failed) {
-  const n = arm.values.length;
-  return {
-    n,
-    failed,
-    invalid: arm.invalid,
-    median: n > 0 ? median(arm.values) : null,
-    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm.values) / mean(arm.values) : null
-  };
-}
-function pct(logRatio) {
-  return 100 * Math.expm1(logRatio);
-}
-function toPct(ci) {
-  return {
-    level: ci.level,
-    achievedLevel: ci.achievedLevel,
-    lowerPct: pct(ci.lower),
-    upperPct: pct(ci.upper)
-  };
-}
-function bootstrap(base, head, options) {
-  if (!options || Math.min(base.length, head.length) < BOOTSTRAP_MIN_RUNS) return null;
-  const r = bootstrapRatioOfMeans(base, head, { ...options, level: REPORT_LEVEL });
-  return {
-    ratioOfMeansPct: 100 * (r.ratio - 1),
-    ci95: {
-      level: REPORT_LEVEL,
-      achievedLevel: REPORT_LEVEL,
-      lowerPct: 100 * (r.lower - 1),
-      upperPct: 100 * (r.upper - 1)
-    },
-    seed: r.seed,
-    resamples: r.resamples
-  };
-}
-
-// src/compare/verdict.ts
-function decideVerdict(stats, context3 = {}) {
-  const alpha = context3.alpha ?? DEFAULT_ALPHA;
-  const thresholdPct = context3.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const better = context3.better ?? "higher";
-  const familySize = context3.familySize ?? 1;
-  const pAdjusted = context3.pAdjusted === void 0 ? stats.p : context3.pAdjusted;
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(thresholdPct > 0 && Number.isFinite(thresholdPct))) {
-    throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
-  }
-  const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
-  const { deltaPct, p, minAchievableP: minAchievableP2 } = stats;
-  const ci90 = stats.ciEquivalence ?? stats.ci90;
-  if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
-    const message = stats.unusable ?? "no test was possible";
-    return { ...common, verdict: "inconclusive", reasons: [{ code: "insufficient-data", message }] };
-  }
-  const notes = [...stats.notes];
-  const tDiagnostic = stats.test === "signed-rank" ? stats.pairedT : stats.welch;
-  if (tDiagnostic && tDiagnostic.p < alpha !== p < alpha && (minAchievableP2 ?? 1) < alpha) {
-    const [tName, rankName] = stats.test === "signed-rank" ? ["the paired t on log-ratios", "the signed-rank test"] : ["Welch's t on logs", "Mann-Whitney"];
-    notes.push({
-      code: "welch-disagrees",
-      message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at \u03B1 ${formatP(alpha)}: look for outliers or a bimodal arm`
-    });
-  }
-  const withNotes = { ...common, notes };
-  const significant = pAdjusted < alpha;
-  const gain = better === "higher" ? deltaPct : -deltaPct;
-  const direction = better === "higher" ? "higher is better" : "lower is better";
-  const testText = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
-  if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
-    const verdict = gain < 0 ? "regression" : "improvement";
-    const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
-    return { ...withNotes, verdict, reasons: [{ code: "significant-beyond-threshold", message }] };
-  }
-  const reasons = [];
-  if (significant) {
-    reasons.push({
-      code: "significant-below-threshold",
-      message: `${testText}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
-    });
-  }
-  const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
-  const levelText = formatLevel(ci90.level);
-  const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
-  const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
-  if (inside && levelReached) {
-    const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
-    return {
-      ...withNotes,
-      verdict: "no-change",
-      reasons: [{ code: "ci-inside-threshold", message }, ...reasons]
-    };
-  }
-  const ci90Plain = stats.ci90 ?? ci90;
-  const adverse = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
-  if (adverse && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
-    reasons.push({
-      code: "likely-regression",
-      message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === "higher" ? "-" : "+"}${thresholdPct}%`
-    });
-  }
-  const smallestP = minAchievableP2 ?? 1;
-  if (!significant && familySize * smallestP >= alpha) {
-    const afterHolm = familySize > 1 ? `, ${formatP(familySize * smallestP)} after Holm over ${familySize} cells` : "";
-    reasons.push({
-      code: "too-few-runs",
-      message: `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === "signed-rank" ? "rounds with both arms" : "runs per arm"} are needed`
-    });
-  }
-  if (!levelReached) {
-    reasons.push({
-      code: "ci-level-not-reached",
-      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${levelText}`
-    });
-  }
-  if (!inside) {
-    reasons.push({
-      code: "ci-wider-than-threshold",
-      message: `the ${levelText} CI ${interval} reaches beyond \xB1${thresholdPct}%; more runs would narrow it`
-    });
-  }
-  return { ...withNotes, verdict: "inconclusive", reasons };
-}
-function sizes(stats) {
-  return stats.test === "signed-rank" ? `${stats.pairs} round(s) with both arms` : `${stats.base.n} and ${stats.head.n} runs`;
-}
-
-// src/compare/analysis.ts
-function prepareRun(result, options = {}) {
-  const metric = options.metric ?? PRIMARY_METRIC;
-  const alpha = options.alpha ?? DEFAULT_ALPHA;
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  const thresholdPct = options.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const warnings = [...result.warnings];
-  if (result.status !== "complete") {
-    const why = result.stopReason ? ` (${result.stopReason})` : "";
-    warnings.push(`the results are '${result.status}'${why}: verdicts use only the runs recorded so far`);
-  }
-  const [baseline, ...heads] = result.arms.map((a) => a.label);
-  if (baseline === void 0 || heads.length === 0) {
-    warnings.push(
-      `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
-    );
-  }
-  return {
-    result,
-    metric,
-    better: METRICS[metric].better,
-    alpha,
-    thresholdPct,
-    baseline,
-    heads: baseline === void 0 ? [] : heads,
-    cells: documentCells(result),
-    test: options.test ?? "paired",
-    value: options.value ?? "final",
-    thresholds: workloadThresholds(result, thresholdPct, warnings),
-    collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
-    bootstrap: options.bootstrap,
-    warnings
-  };
-}
-function hypothesisKey(head, cell) {
-  return `${head}\0${cellId(cell)}`;
-}
-function analyseLook(ctx, spec) {
-  const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
-  const runs = collectCellRuns(samples, ctx.metric, ctx.value);
-  const statistics = (head, cell, paired) => {
-    const arms = runs.get(cellId(cell));
-    const baseRuns = arms?.get(ctx.baseline);
-    const headRuns = arms?.get(head);
-    const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
-      failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
-      equivalenceLevel: spec.equivalenceLevel,
-      ...paired && baseRuns && headRuns ? { rounds: { base: baseRuns.byRound, head: headRuns.byRound } } : {},
-      ...ctx.bootstrap ? { bootstrap: ctx.bootstrap } : {}
-    });
-    const missing = [!baseRuns && `base (${ctx.baseline})`, !headRuns && `head (${head})`].filter(Boolean);
-    if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(" or ")}`;
-    return stats;
-  };
-  const measured = ctx.heads.flatMap(
-    (head) => ctx.cells.map((cell) => {
-      const key = hypothesisKey(head, cell);
-      const frozen = spec.frozen.get(key) ?? null;
-      return {
-        head,
-        cell,
-        key,
-        frozen,
-        stats: frozen ? null : statistics(head, cell, ctx.test === "paired")
-      };
-    })
-  );
-  const m = measured.filter((x) => x.stats?.p != null).length + measured.filter(
-    (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
-  ).length;
-  for (const x of measured) {
-    const st = x.stats;
-    if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
-    if (st.minAchievableP * m < spec.alpha) continue;
-    const unpaired = statistics(x.head, x.cell, false);
-    if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
-    unpaired.notes.push({
-      code: "unpaired-fallback",
-      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides`
-    });
-    x.stats = unpaired;
-  }
-  const open4 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
-  const stillIn = measured.filter(
-    (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
-  ).length;
-  const adjusted = holmAdjust([...open4.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open4.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open4.length + stillIn;
-  const byHead = new Map(ctx.heads.map((h) => [h, []]));
-  for (const m2 of measured) {
-    if (m2.frozen) {
-      byHead.get(m2.head).push(m2.frozen);
-      continue;
-    }
-    const decided = decideVerdict(m2.stats, {
-      alpha: spec.alpha,
-      thresholdPct: ctx.thresholds(m2.cell.workload),
-      better: ctx.better,
-      pAdjusted: adjustedByKey.get(m2.key) ?? null,
-      familySize
-    });
-    byHead.get(m2.head).push({ id: cellId(m2.cell), workload: m2.cell.workload, clients: m2.cell.clients, ...decided });
-  }
-  return byHead;
-}
-function assemble2(ctx, byHead, sequential, testAlpha = ctx.alpha) {
-  const warnings = [...ctx.warnings];
-  const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
-  const comparisons = ctx.heads.map((head) => {
-    const cells = byHead.get(head) ?? [];
-    const overall2 = overallVerdict(cells);
-    return {
-      baseline: ctx.baseline ?? "",
-      head,
-      verdict: overall2.verdict,
-      decidingCells: overall2.deciding,
-      likelyRegressionCells: cells.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
-      familySize,
-      cells,
-      curves: curves(ctx, head)
-    };
-  });
-  warnings.push(...dataWarnings(ctx, comparisons, sequential));
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
-  const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
-  return {
-    metric: ctx.metric,
-    better: ctx.better,
-    alpha: ctx.alpha,
-    testAlpha,
-    thresholdPct: ctx.thresholdPct,
-    baseline: ctx.baseline ?? null,
-    verdict: overall.verdict,
-    decidingArms: overall.deciding,
-    comparisons,
-    sequential,
-    primaryTest,
-    likelyRegressions: comparisons.flatMap((c) => c.likelyRegressionCells.map((id) => `${c.head}:${id}`)),
-    warnings
-  };
-}
-function curves(ctx, head) {
-  const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
-  const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
-  return workloads.flatMap((workload) => {
-    const points2 = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
-    const basePoints = points2(ctx.baseline ?? "");
-    const headPoints = points2(head);
-    const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
-    const headCurve = curveSummary(head, headPoints, ctx.collapseFraction);
-    const tolerance = Math.max(
-      ctx.thresholds(workload),
-      medianNoiseTolerancePct([...basePoints, ...headPoints])
-    );
-    return base && headCurve ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, tolerance)] : [];
-  });
-}
-function medianNoiseTolerancePct(points2) {
-  const usable2 = points2.map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0)).filter((v) => v.length >= 3);
-  if (usable2.length === 0) return 0;
-  const sigma = median(usable2.map(robustLogSpread));
-  const n = median(usable2.map((v) => v.length));
-  return 100 * CURVE_TOLERANCE_Z * Math.SQRT2 * MEDIAN_SE_FACTOR * (sigma / Math.sqrt(n));
-}
-var CURVE_TOLERANCE_Z = 2;
-var MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
-function workloadThresholds(result, fallback, warnings) {
-  const overrides = /* @__PURE__ */ new Map();
-  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
-    const value = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
-    if (value === void 0) continue;
-    if (typeof value === "number" && Number.isFinite(value) && value > 0) overrides.set(name, value);
-    else
-      warnings.push(
-        `workload '${name}' has threshold ${JSON.stringify(value)}, not a positive percentage; using ${fallback}%`
-      );
-  }
-  return (workload) => overrides.get(workload) ?? fallback;
-}
-function dataWarnings(ctx, comparisons, sequential) {
-  const { result, metric, alpha, thresholdPct } = ctx;
-  const warnings = [];
-  const failed = result.samples.filter((s) => s.status !== "ok").length;
-  if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
-  const cells = comparisons.flatMap((c) => c.cells.map((cell) => ({ head: c.head, cell })));
-  const label = ({ head, cell }) => comparisons.length > 1 ? `${head}:${cell.id}` : cell.id;
-  const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "insufficient-data"));
-  if (unusable.length > 0) {
-    warnings.push(
-      `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
-    );
-  }
-  const likely = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "likely-regression"));
-  if (likely.length > 0) {
-    warnings.push(
-      `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
-    );
-  }
-  if (cells.some(({ cell }) => cell.verdict === "inconclusive")) {
-    const paired = ctx.test === "paired";
-    const plan = checkPlan({
-      rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
-      cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
-      alpha: sequential ? sequential.perLookAlpha : alpha,
-      thresholdPct,
-      noiseCvPct: measuredNoiseCvPct(result, metric),
-      test: paired ? "signed-rank" : "mann-whitney"
-    });
-    warnings.push(...plan.warnings);
-  }
-  return warnings;
-}
-
-// src/compare/adaptive.ts
-var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
-var DEFAULT_SPENDING = "obrien-fleming";
-function planAdaptive(input2) {
-  return buildPlan(input2, true);
-}
-function buildPlan(input2, checkFirstLook) {
-  const alpha = input2.alpha ?? DEFAULT_ALPHA;
-  const spending = input2.spending ?? DEFAULT_SPENDING;
-  const test = input2.test ?? "signed-rank";
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!SPENDING_FUNCTIONS.includes(spending)) {
-    throw new RangeError(
-      `spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${String(spending)}'`
-    );
-  }
-  const s = input2.schedule ?? DEFAULT_SCHEDULE;
-  const bad = s.findIndex((r, i) => !Number.isInteger(r) || r < 1 || i > 0 && r <= s[i - 1]);
-  if (s.length === 0 || bad >= 0) {
-    throw new RangeError(
-      `the schedule must be strictly increasing positive round counts, e.g. [6, 10, 15, 20, 30]; got [${s.join(", ")}]` + (bad >= 0 ? ` (look ${bad + 1}: ${s[bad]})` : "")
-    );
-  }
-  const first = s[0];
-  const needed = test === "signed-rank" ? pairedMinRounds(1, alpha) : minRoundsFor(test, 1, alpha);
-  if (checkFirstLook && first < needed) {
-    throw new RangeError(
-      `the first look at ${first} rounds is below the ${needed} rounds the ${test} test needs to reach \u03B1 ${alpha} at all`
-    );
-  }
-  const maxRounds = input2.maxRounds ?? s[s.length - 1];
-  if (!Number.isInteger(maxRounds) || maxRounds < first) {
-    throw new RangeError(`maxRounds must be an integer \u2265 the first look (${first} rounds), got ${maxRounds}`);
-  }
-  const schedule = s.filter((r) => r < maxRounds);
-  schedule.push(maxRounds);
-  const informationFractions = schedule.map((r) => r / maxRounds);
-  const lookAlpha = perLookLevels(spending, alpha, informationFractions);
-  let spent = 0;
-  const cumulativeAlpha = lookAlpha.map((a) => spent += a);
-  return {
-    schedule,
-    maxRounds,
-    alpha,
-    spending,
-    test,
-    informationFractions,
-    cumulativeAlpha,
-    lookAlpha,
-    equivalenceLevels: lookAlpha.map((a) => 1 - 2 * a),
-    method: "bonferroni-spent-increments"
-  };
-}
-function adaptiveLook(result, plan, options = {}) {
-  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
-  const look = options.look ?? lookAtRounds(plan.schedule, recorded);
-  if (!Number.isInteger(look) || look < 1 || look > plan.schedule.length) {
-    throw new RangeError(
-      options.look === void 0 ? `${recorded} round(s) recorded, before the first look at ${plan.schedule[0]} rounds` : `look must be between 1 and ${plan.schedule.length}, got ${look}`
-    );
-  }
-  const ctx = prepareRun(result, {
-    ...options,
-    alpha: plan.alpha,
-    test: plan.test === "signed-rank" ? "paired" : "unpaired"
-  });
-  const frozen = /* @__PURE__ */ new Map();
-  const decidedCells = [];
-  const history = [];
-  let byHead = /* @__PURE__ */ new Map();
-  let stopReason = null;
-  for (let k = 1; k <= look; k++) {
-    const rounds = plan.schedule[k - 1];
-    byHead = analyseLook(ctx, {
-      maxRound: rounds,
-      alpha: plan.lookAlpha[k - 1],
-      equivalenceLevel: plan.equivalenceLevels[k - 1],
-      frozen
-    });
-    const decidedNow = [];
-    const open4 = [];
-    for (const [head, cells] of byHead) {
-      for (const c of cells) {
-        const key = hypothesisKey(head, c);
-        if (frozen.has(key)) continue;
-        if (c.verdict === "inconclusive") {
-          open4.push(`${head}:${c.id}`);
-          continue;
-        }
-        frozen.set(key, c);
-        decidedNow.push({ id: `${head}:${c.id}`, verdict: c.verdict });
-        decidedCells.push({
-          head,
-          cell: { workload: c.workload, clients: c.clients },
-          id: c.id,
-          verdict: c.verdict,
-          look: k,
-          reason: c.reasons[0].code
-        });
-      }
-    }
-    const regressed = decidedCells.filter((d) => d.verdict === "regression");
-    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
-    history.push({
-      look: k,
-      rounds,
-      lookAlpha: plan.lookAlpha[k - 1],
-      equivalenceLevel: plan.equivalenceLevels[k - 1],
-      decided: decidedNow,
-      open: open4,
-      stop: stopReason !== null,
-      reason: stopReason ?? `${open4.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
-    });
-    if (stopReason !== null && k < look) {
-      return finish(k);
-    }
-  }
-  return finish(look);
-  function finish(k) {
-    const outcome = history[k - 1];
-    const comparison = assemble2(
-      ctx,
-      byHead,
-      {
-        schedule: [...plan.schedule],
-        look: k,
-        looks: plan.schedule.length,
-        perLookAlpha: plan.lookAlpha[k - 1]
-      },
-      plan.lookAlpha[k - 1]
-    );
-    const openIds = new Set(outcome.open.map((id) => id.slice(id.indexOf(":") + 1)));
-    return {
-      look: k,
-      rounds: plan.schedule[k - 1],
-      comparison,
-      openCells: ctx.cells.filter((c) => openIds.has(cellId(c))),
-      decidedCells,
-      nextRounds: outcome.stop ? null : plan.schedule[k],
-      stop: outcome.stop,
-      reason: outcome.reason,
-      history: history.slice(0, k)
-    };
-  }
-}
-function adaptiveRecord(plan, look) {
-  return { plan, looks: look.history };
-}
-function planFromJson(value) {
-  const v = typeof value === "object" && value !== null ? value : {};
-  const field = (name, ok) => {
-    if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
-  };
-  field("schedule", Array.isArray(v.schedule) && v.schedule.every((r) => typeof r === "number"));
-  field("maxRounds", typeof v.maxRounds === "number");
-  field("alpha", typeof v.alpha === "number");
-  field("spending", SPENDING_FUNCTIONS.includes(v.spending));
-  field("test", v.test === "signed-rank" || v.test === "mann-whitney");
-  return buildPlan(
-    {
-      schedule: v.schedule,
-      maxRounds: v.maxRounds,
-      alpha: v.alpha,
-      spending: v.spending,
-      test: v.test
-    },
-    false
-  );
-}
-function lookAtRounds(schedule, rounds) {
-  let look = 0;
-  schedule.forEach((r, i) => {
-    if (r <= rounds) look = i + 1;
-  });
-  return look;
-}
-function adaptiveCompare(result, options, spec) {
-  const test = options.test === "unpaired" ? "mann-whitney" : "signed-rank";
-  const plan = buildPlan(
-    { schedule: spec.schedule, alpha: options.alpha ?? DEFAULT_ALPHA, spending: "pocock", test },
-    false
-  );
-  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
-  const look = spec.look ?? Math.max(1, lookAtRounds(plan.schedule, recorded));
-  const r = adaptiveLook(result, plan, { ...options, look, stopOnRegression: false });
-  if (spec.look === void 0 && lookAtRounds(plan.schedule, recorded) === 0) {
-    r.comparison.warnings.push(
-      `${recorded} round(s) completed, before the first scheduled look at ${plan.schedule[0]} rounds`
-    );
-  }
-  return r.comparison;
-}
-
-// src/compare/compare-run.ts
-function compareRun(result, options = {}) {
-  if (options.adaptive) {
-    const { plan, look } = options.adaptive;
-    return adaptiveLook(result, plan, {
-      ...options,
-      ...look === void 0 ? {} : { look },
-      stopOnRegression: true
-    }).comparison;
-  }
-  if (options.sequential) {
-    return adaptiveCompare(result, options, options.sequential);
-  }
-  const context3 = prepareRun(result, options);
-  const cells = analyseLook(context3, {
-    maxRound: Number.POSITIVE_INFINITY,
-    alpha: context3.alpha,
-    equivalenceLevel: EQUIVALENCE_LEVEL,
-    frozen: /* @__PURE__ */ new Map()
-  });
-  return assemble2(context3, cells, null);
-}
-
-// src/pipeline/analysis.ts
-function resolveAnalysis(given = {}) {
-  return {
-    alpha: given.alpha ?? DEFAULT_ALPHA,
-    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
-    metric: given.metric ?? PRIMARY_METRIC
-  };
-}
-function analysisOf(result, overrides = {}) {
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
-  return resolveAnalysis({ ...result.analysis, ...defined });
-}
-function analyse(result, overrides = {}) {
-  const settings2 = analysisOf(result, overrides);
-  const lastLook = result.adaptive?.looks.at(-1)?.look;
-  return compareRun(result, {
-    alpha: settings2.alpha,
-    thresholdPct: settings2.thresholdPct,
-    metric: settings2.metric,
-    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
-    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
-    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {}
-  });
-}
-
-// src/pipeline/pipeline.ts
-import path17 from "node:path";
-
-// src/results/write-results.ts
-import { mkdir as mkdir5, open as open3, rename as rename3, rm as rm7 } from "node:fs/promises";
-import path11 from "node:path";
-async function writeResults(file2, result) {
-  await mkdir5(path11.dirname(file2), { recursive: true });
-  const tmp = `${file2}.tmp-${process.pid}`;
-  const handle = await open3(tmp, "w");
-  try {
-    await handle.writeFile(`${JSON.stringify(result, null, 2)}
-`);
-    await handle.sync();
-  } catch (e) {
-    await handle.close();
-    await rm7(tmp, { force: true });
-    throw e;
-  }
-  await handle.close();
-  await rename3(tmp, file2);
-}
-
-// src/results/sink.ts
-function fileSink(file2) {
-  return {
-    description: file2,
-    update: (result) => writeResults(file2, result),
-    finish: (result) => writeResults(file2, result)
-  };
-}
-function combineSinks(...sinks) {
-  const each = async (fn) => {
-    const outcomes = await Promise.allSettled(sinks.map(fn));
-    const failed = outcomes.find((o) => o.status === "rejected");
-    if (failed) throw failed.reason;
-  };
-  return {
-    description: sinks.map((s) => s.description).join(" and "),
-    update: (result) => each((s) => s.update(result)),
-    finish: (result) => each((s) => s.finish(result))
-  };
-}
-
-// src/runner/run-loop.ts
-import { copyFile as copyFile2, mkdir as mkdir6 } from "node:fs/promises";
-import os12 from "node:os";
-import path16 from "node:path";
-import { createHash as createHash4 } from "node:crypto";
-
-// src/cluster/run-as.ts
-var DEFAULT_RUN_AS = "pgperf";
-async function resolveRunAs(requested, deps) {
-  const isRoot = deps.isRoot ?? process.getuid?.() === 0;
-  if (!isRoot) return void 0;
-  const name = requested ?? DEFAULT_RUN_AS;
-  if (name === "root" || name === "0") {
-    throw new UserError("--run-as root: PostgreSQL refuses to run as root; name an unprivileged user");
-  }
-  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
-    throw new UserError(
-      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`
-    );
-  }
-  const found = await lookupUser(name, deps.runner);
-  if (found?.uid === 0)
-    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
-  if (found) return found;
-  const created = await deps.runner.run("useradd", [
-    "--system",
-    "--user-group",
-    "--no-create-home",
-    "--home-dir",
-    "/nonexistent",
-    "--shell",
-    "/usr/sbin/nologin",
-    name
-  ]);
-  const user = created.exitCode === 0 ? await lookupUser(name, deps.runner) : void 0;
-  if (user?.uid === 0)
-    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
-  if (!user) {
-    throw new UserError(
-      `pgperf runs as root and PostgreSQL refuses to; creating the user "${name}" to run it failed (${created.spawnError ?? created.stderr.trim()}). Create an unprivileged user and pass --run-as USER, or run pgperf as a non-root user.`
-    );
-  }
-  deps.logger.info(
-    `created system user "${name}" to run PostgreSQL (pgperf runs as root; PostgreSQL refuses to)`
-  );
-  return user;
-}
-async function lookupUser(name, runner) {
-  const res = await runner.run("getent", ["passwd", name]);
-  if (res.exitCode !== 0) return void 0;
-  const fields = res.stdout.trim().split(":");
-  const uid = Number(fields[2]);
-  const gid = Number(fields[3]);
-  if (!Number.isInteger(uid) || !Number.isInteger(gid)) return void 0;
-  return { name, uid, gid };
-}
-
-// src/drivers/pgbench/driver.ts
-import { writeFile as writeFile5 } from "node:fs/promises";
-import path12 from "node:path";
-
-// src/drivers/shared.ts
-var RUN_GRACE_S = 120;
-async function resetBeforeRun(target, options) {
-  for (const table2 of options.truncate ?? []) await target.psql(`TRUNCATE ${table2}`);
-  if (options.vacuum) await target.psql("VACUUM");
-  if (options.checkpoint) await target.psql("CHECKPOINT");
-}
-function judgeInput(res, tool) {
-  return {
-    exitCode: res.spawnError ? null : res.exitCode,
-    signal: res.signal,
-    stdout: res.stdout,
-    stderr: res.spawnError ? `could not start ${tool}: ${res.spawnError}` : res.stderr
-  };
-}
-function runOutcome(res, judged, read) {
-  const report = judged.report;
-  return {
-    ok: judged.ok,
-    failureReason: judged.ok ? void 0 : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
-    metrics: report ? read.metrics(report) : {},
-    counts: report ? read.counts(report) : {},
-    progress: read.progress(report),
-    command: res.command,
-    exitCode: res.exitCode,
-    startedAt: read.startedAt,
-    endedAt: read.endedAt
-  };
-}
-
-// src/drivers/pgbench/command.ts
-function connectionArgs(c) {
-  return ["-h", c.host, "-p", String(c.port), "-U", c.user];
-}
-function initArgs(w, c) {
-  const args = ["-i", "-I", w.init.steps, "-s", String(w.scale), "-q"];
-  if (w.init.partitions > 0) args.push(`--partitions=${w.init.partitions}`);
-  if (w.init.fillfactor !== 100) args.push("-F", String(w.init.fillfactor));
-  if (w.init.unloggedTables) args.push("--unlogged-tables");
-  return [...args, ...connectionArgs(c), c.database];
-}
-function threadsFor(w, clients, cpuCount, clientCpus) {
-  if (w.threads === "clients") return clients;
-  if (w.threads === "auto") return Math.max(1, Math.min(clients, clientCpus ?? cpuCount));
-  return Math.min(w.threads, clients);
-}
-function measureArgs(input2) {
-  const { workload: w, clients } = input2;
-  const args = [
-    "-n",
-    // pgperf vacuums and checkpoints itself, the same way for every arm
-    "-M",
-    w.queryMode,
-    "-c",
-    String(clients),
-    "-j",
-    String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
-    "-T",
-    String(input2.durationS),
-    "-P",
-    "1",
-    `--random-seed=${input2.seed}`
-  ];
-  if (input2.pipelineScript) {
-    args.push("-f", input2.pipelineScript, "-s", String(w.scale));
-  } else if (w.builtin) {
-    args.push("-b", w.builtin);
-  } else {
-    for (const s of w.scripts ?? []) args.push("-f", `${s.file}@${s.weight}`);
-    args.push("-s", String(w.scale));
-  }
-  args.push(...w.extraArgs);
-  return [...args, ...connectionArgs(input2.connection), input2.connection.database];
-}
-function pipelinedSelectScript(depth) {
-  const lines = [];
-  for (let i = 1; i <= depth; i++) lines.push(`\\set aid${i} random(1, 100000 * :scale)`);
-  lines.push("\\startpipeline");
-  for (let i = 1; i <= depth; i++) lines.push(`SELECT abalance FROM pgbench_accounts WHERE aid = :aid${i};`);
-  lines.push("\\endpipeline");
-  return `${lines.join("\n")}
-`;
-}
-function writesHistory(w) {
-  return w.builtin === "tpcb-like" || w.builtin === "simple-update";
-}
-
-// src/drivers/pgbench/parse-report.ts
-var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
-var PCT = String.raw`\((-?\d+(?:\.\d+)?|-?nan|-?inf) ?%\)`;
-var COUNT_PCT = new RegExp(String.raw`^(\d+) ${PCT}$`, "i");
-function num(s) {
-  return Number(s);
-}
-function countPct(value) {
-  const m = COUNT_PCT.exec(value.trim());
-  if (!m) return void 0;
-  return { count: num(m[1]), percent: pctValue(m[2]) };
-}
-function pctValue(s) {
-  return /nan|inf/i.test(s) ? NaN : num(s);
-}
-function parseCounterLine(key, value, target) {
-  if (key === "total number of retries") {
-    target.totalRetries = num(value);
-    return true;
-  }
-  const cp2 = countPct(value);
-  if (!cp2) return false;
-  switch (key) {
-    case "number of failed transactions":
-      target.failed = cp2.count;
-      target.failedPercent = cp2.percent;
-      return true;
-    case "number of serialization failures":
-      target.serializationFailures = cp2.count;
-      return true;
-    case "number of deadlock failures":
-      target.deadlockFailures = cp2.count;
-      return true;
-    case "number of other failures":
-      target.otherFailures = cp2.count;
-      return true;
-    case "number of transactions retried":
-      target.retried = cp2.count;
-      return true;
-    case "number of transactions skipped":
-      target.skipped = cp2.count;
-      target.skippedPercent = cp2.percent;
-      return true;
-    default:
-      return false;
-  }
-}
-var LATENCY_RE = new RegExp(String.raw`^latency (average|stddev) = ${NUM} ms( \(including failures\))?$`);
-var TPS_RE = new RegExp(
-  String.raw`^tps = ${NUM} \((without initial connection time|excluding connections establishing|including connections establishing|including reconnection times)\)$`
-);
-var LATE_RE = new RegExp(
-  String.raw`^number of transactions above the ${NUM} ms latency limit: (\d+)/(\d+) ${PCT}$`,
-  "i"
-);
-var LAG_RE = new RegExp(String.raw`^rate limit schedule lag: avg ${NUM} \(max ${NUM}\) ms$`);
-var PROCESSED_RE = /^(\d+)(?:\/(\d+))?$/;
-var STMT_HEADER_RE = /^(?: - )?statement latencies in milliseconds( and failures|, failures and retries)?:$/;
-var SCRIPT_HEADER_RE = /^SQL script (\d+): (.*)$/;
-var WEIGHT_RE = new RegExp(String.raw`^weight: (\d+) \(targets ${NUM}% of total\)$`);
-var SCRIPT_XACTS_RE = new RegExp(String.raw`^(\d+) transactions \(${NUM}% of total(?:, tps = ${NUM})?\)$`);
-var SCRIPT_PROCESSED_RE = new RegExp(
-  String.raw`^number of transactions actually processed: (\d+) \(tps = ${NUM}\)$`
-);
-var TPS_KINDS = {
-  "without initial connection time": "without-initial-connection",
-  "excluding connections establishing": "excluding-connections",
-  "including connections establishing": "including-connections",
-  "including reconnection times": "including-reconnection"
-};
-function parseBanner(body, report) {
-  const i = body.indexOf(", server ");
-  const client = i >= 0 ? body.slice(0, i) : body;
-  report.clientVersion = client;
-  if (i >= 0) report.serverVersion = body.slice(i + ", server ".length);
-  const major = /^(\d+)/.exec(client);
-  if (major) report.clientMajor = num(major[1]);
-}
-function parsePgbenchReport(stdout) {
-  const report = { empty: true, scripts: [], statements: [], unparsed: [] };
-  let stmt;
-  let script;
-  for (const raw of stdout.split(/\r?\n/)) {
-    const line = raw.trimEnd();
-    if (line.trim() === "") continue;
-    if (stmt && /^\s{3}/.test(line)) {
-      const row2 = parseStatementRow(line, stmt.script, stmt.intColumns);
-      if (row2) {
-        report.statements.push(row2);
-        continue;
-      }
-    }
-    stmt = void 0;
-    const header = STMT_HEADER_RE.exec(line);
-    if (header) {
-      const intColumns = header[1] === void 0 ? 0 : header[1] === " and failures" ? 1 : 2;
-      stmt = { script: script?.index ?? 1, intColumns };
-      continue;
-    }
-    const banner = /^pgbench \((.*)\)$/.exec(line);
-    if (banner) {
-      parseBanner(banner[1], report);
-      continue;
-    }
-    const scriptHeader = SCRIPT_HEADER_RE.exec(line);
-    if (scriptHeader) {
-      script = { index: num(scriptHeader[1]), name: scriptHeader[2] };
-      report.scripts.push(script);
-      continue;
-    }
-    if (script && line.startsWith(" - ")) {
-      if (parseScriptLine(line.slice(3), script)) continue;
-      report.unparsed.push(line);
-      continue;
-    }
-    if (!parseTopLine(line, report)) report.unparsed.push(line);
-  }
-  for (const s of report.scripts) {
-    if (s.processed === void 0 && s.transactions !== void 0) {
-      s.processed = s.failed === void 0 ? s.transactions - (s.skipped ?? 0) : s.transactions;
-    }
-  }
-  return report;
-}
-function parseStatementRow(line, script, intColumns) {
-  const ints = String.raw`\s+(\d+)`.repeat(intColumns);
-  const m = new RegExp(String.raw`^\s+(-?\d+\.\d+)${ints}\s(.*)$`).exec(line);
-  if (!m) return void 0;
-  const row2 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
-  if (intColumns >= 1) row2.failures = num(m[2]);
-  if (intColumns >= 2) row2.retries = num(m[3]);
-  return row2;
-}
-function parseScriptLine(line, s) {
-  let m = WEIGHT_RE.exec(line);
-  if (m) {
-    s.weight = num(m[1]);
-    s.weightPercent = num(m[2]);
-    return true;
-  }
-  m = SCRIPT_XACTS_RE.exec(line);
-  if (m) {
-    s.transactions = num(m[1]);
-    s.transactionsPercent = num(m[2]);
-    if (m[3] !== void 0) s.tps = num(m[3]);
-    return true;
-  }
-  m = SCRIPT_PROCESSED_RE.exec(line);
-  if (m) {
-    s.processed = num(m[1]);
-    s.tps = num(m[2]);
-    return true;
-  }
-  m = LATENCY_RE.exec(line);
-  if (m) {
-    if (m[1] === "average") s.latencyAvgMs = num(m[2]);
-    else s.latencyStddevMs = num(m[2]);
-    return true;
-  }
-  const colon = line.indexOf(": ");
-  if (colon < 0) return false;
-  return parseCounterLine(line.slice(0, colon), line.slice(colon + 2), s);
-}
-function parseTopLine(line, report) {
-  let m = TPS_RE.exec(line);
-  if (m) {
-    const kind = TPS_KINDS[m[2]];
-    const value2 = num(m[1]);
-    if (kind === "including-connections") {
-      report.tpsIncludingConnections = value2;
-      if (report.tps === void 0) {
-        report.tps = value2;
-        report.tpsKind = kind;
-      }
-    } else {
-      report.tps = value2;
-      report.tpsKind = kind;
-    }
-    return true;
-  }
-  m = LATENCY_RE.exec(line);
-  if (m) {
-    if (m[1] === "average") {
-      report.latencyAvgMs = num(m[2]);
-      report.latencyIncludesFailures = m[3] !== void 0;
-    } else {
-      report.latencyStddevMs = num(m[2]);
-    }
-    return true;
-  }
-  m = LATE_RE.exec(line);
-  if (m) {
-    report.latencyLimitMs = num(m[1]);
-    report.late = num(m[2]);
-    report.lateOutOf = num(m[3]);
-    report.latePercent = pctValue(m[4]);
-    return true;
-  }
-  m = LAG_RE.exec(line);
-  if (m) {
-    report.lagAvgMs = num(m[1]);
-    report.lagMaxMs = num(m[2]);
-    return true;
-  }
-  m = /^(initial|average) connection time = (-?\d+(?:\.\d+)?) ms$/.exec(line);
-  if (m) {
-    if (m[1] === "initial") report.initialConnectionTimeMs = num(m[2]);
-    else report.averageConnectionTimeMs = num(m[2]);
-    return true;
-  }
-  const colon = line.indexOf(": ");
-  if (colon < 0) return false;
-  const key = line.slice(0, colon);
-  const value = line.slice(colon + 2).trim();
-  switch (key) {
-    case "transaction type":
-      report.transactionType = value;
-      report.empty = false;
-      return true;
-    case "scaling factor":
-      report.scalingFactor = num(value);
-      return true;
-    case "partition method":
-      report.partitionMethod = value;
-      return true;
-    case "partitions":
-      report.partitions = num(value);
-      return true;
-    case "query mode":
-      report.queryMode = value;
-      return true;
-    case "number of clients":
-      report.clients = num(value);
-      return true;
-    case "number of threads":
-      report.threads = num(value);
-      return true;
-    case "maximum number of tries":
-      report.maxTries = num(value);
-      return true;
-    case "duration": {
-      const d = /^(\d+) s$/.exec(value);
-      if (!d) return false;
-      report.durationSeconds = num(d[1]);
-      return true;
-    }
-    case "number of transactions per client":
-      report.transactionsPerClient = num(value);
-      return true;
-    case "number of transactions actually processed": {
-      const p = PROCESSED_RE.exec(value);
-      if (!p) return false;
-      report.processed = num(p[1]);
-      if (p[2] !== void 0) report.plannedTransactions = num(p[2]);
-      return true;
-    }
-    default:
-      return parseCounterLine(key, value, report);
-  }
-}
-
-// src/drivers/pgbench/judge-run.ts
-var ABORT_RE = /\bclient (\d+) (?:script \d+ )?aborted\b.*$/;
-var ERROR_RE = /^pgbench: (?:error|fatal): (.*)$/;
-function oneLine(s) {
-  return s.replace(/\s+/g, " ").trim();
-}
-function findAborts(stderr) {
-  const clients = /* @__PURE__ */ new Set();
-  let first;
-  for (const line of stderr.split(/\r?\n/)) {
-    const m = ABORT_RE.exec(line.trimEnd());
-    if (!m) continue;
-    clients.add(Number(m[1]));
-    first ??= oneLine(m[0]);
-  }
-  return first === void 0 ? { clients } : { clients, first };
-}
-function firstError(stderr) {
-  for (const line of stderr.split(/\r?\n/)) {
-    const m = ERROR_RE.exec(line.trimEnd());
-    if (m) return oneLine(m[1]);
-  }
-  return void 0;
-}
-function pct2(p) {
-  return p === void 0 || Number.isNaN(p) ? "" : ` (${p.toFixed(3)}%)`;
-}
-function failureDetail(r) {
-  const parts = [];
-  if (r.serializationFailures !== void 0) parts.push(`serialization ${r.serializationFailures}`);
-  if (r.deadlockFailures !== void 0) parts.push(`deadlock ${r.deadlockFailures}`);
-  if (r.otherFailures !== void 0) parts.push(`other ${r.otherFailures}`);
-  return parts.length > 0 ? `: ${parts.join(", ")}` : "";
-}
-function judgePgbenchRun(input2) {
-  const report = parsePgbenchReport(input2.stdout);
-  const aborts = findAborts(input2.stderr);
-  const lost = aborts.clients.size;
-  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
-  if (input2.exitCode === null) {
-    return fail(`pgbench was terminated by signal ${input2.signal ?? "unknown"}`);
-  }
-  if (input2.exitCode === 1) {
-    const err = firstError(input2.stderr);
-    return fail(`pgbench setup or connection failure (exit code 1)${err ? `: ${err}` : ""}`);
-  }
-  if (input2.exitCode === 2) {
-    if (lost > 0) {
-      return fail(
-        `run aborted (exit code 2): ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`
-      );
-    }
-    const err = firstError(input2.stderr);
-    return fail(`run aborted (exit code 2)${err ? `: ${err}` : ""}`);
-  }
-  if (input2.exitCode !== 0) {
-    const err = firstError(input2.stderr);
-    return fail(`pgbench exited with code ${input2.exitCode}${err ? `: ${err}` : ""}`);
-  }
-  if (report.empty) return fail("pgbench exited 0 but printed no report");
-  if (report.failed !== void 0 && report.failed > 0) {
-    return fail(`${report.failed} failed transactions${pct2(report.failedPercent)}${failureDetail(report)}`);
-  }
-  if (lost > 0) {
-    return fail(`lost clients: ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`);
-  }
-  if (report.clients !== void 0 && report.clients < input2.expectedClients) {
-    return fail(
-      `lost clients: the report shows ${report.clients} clients, expected ${input2.expectedClients}`
-    );
-  }
-  if (report.processed === void 0 || report.processed === 0) return fail("no transactions were processed");
-  const accounted = report.processed + (report.failed ?? 0) + (report.skipped ?? 0);
-  if (report.plannedTransactions !== void 0 && accounted < report.plannedTransactions) {
-    return fail(
-      `incomplete run: ${accounted} of ${report.plannedTransactions} planned transactions accounted for`
-    );
-  }
-  if (report.tps === void 0) return fail("no tps line in the report");
-  return { ok: true, report };
-}
-
-// src/drivers/pgbench/parse-progress.ts
-var FLOAT = String.raw`(-?(?:\d+(?:\.\d+)?|nan|inf))`;
-var PROGRESS_RE = new RegExp(
-  String.raw`^progress: (\d+(?:\.\d+)?) s, ${FLOAT} tps, lat ${FLOAT} ms stddev ${FLOAT}` + String.raw`(?:, (\d+) failed)?(?:, lag ${FLOAT} ms)?(?:, (\d+) skipped)?(?:, (\d+) retried, (\d+) retries)?$`,
-  "i"
-);
-var EPOCH_THRESHOLD = 1e8;
-function finite(s) {
-  const v = Number(s);
-  return Number.isFinite(v) ? v : void 0;
-}
-function parsePgbenchProgress(stderr, options = {}) {
-  const points2 = [];
-  for (const raw of stderr.split(/\r?\n/)) {
-    const m = PROGRESS_RE.exec(raw.trim());
-    if (!m) continue;
-    const point = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
-    const lat = finite(m[3]);
-    if (lat !== void 0) point.latencyAvgMs = lat;
-    const sd = finite(m[4]);
-    if (sd !== void 0) point.latencyStddevMs = sd;
-    if (m[5] !== void 0) point.failed = Number(m[5]);
-    if (m[6] !== void 0) {
-      const lag = finite(m[6]);
-      if (lag !== void 0) point.lagMs = lag;
-    }
-    if (m[7] !== void 0) point.skipped = Number(m[7]);
-    if (m[8] !== void 0) point.retried = Number(m[8]);
-    if (m[9] !== void 0) point.retries = Number(m[9]);
-    if (point.t >= EPOCH_THRESHOLD) point.epochSeconds = point.t;
-    points2.push(point);
-  }
-  relativiseTimestamps(points2, options.startEpochSeconds);
-  return points2;
-}
-function relativiseTimestamps(points2, start) {
-  const stamped = points2.filter((p) => p.epochSeconds !== void 0);
-  const first = stamped[0];
-  if (!first) return;
-  let origin = start;
-  if (origin === void 0) {
-    let interval = Infinity;
-    for (let i = 1; i < stamped.length; i++) {
-      interval = Math.min(interval, stamped[i].epochSeconds - stamped[i - 1].epochSeconds);
-    }
-    interval = Number.isFinite(interval) ? Math.max(0.1, Math.round(interval * 10) / 10) : 1;
-    origin = first.epochSeconds - interval;
-  }
-  for (const p of stamped) p.t = Math.round((p.epochSeconds - origin) * 1e3) / 1e3;
-}
-
-// src/drivers/pgbench/report-metrics.ts
-function reportMetrics(r) {
-  const metrics = {};
-  if (r.tps !== void 0) metrics.tps = r.tps;
-  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
-  if (r.latencyStddevMs !== void 0) metrics.latencyStddevMs = r.latencyStddevMs;
-  return metrics;
-}
-var COUNTERS = [
-  "processed",
-  "failed",
-  "serializationFailures",
-  "deadlockFailures",
-  "retried",
-  "totalRetries",
-  "skipped",
-  "late",
-  "initialConnectionTimeMs"
-];
-function reportCounts(r) {
-  const counts = {};
-  for (const key of COUNTERS) {
-    const value = r[key];
-    if (typeof value === "number") counts[key] = value;
-  }
-  return counts;
-}
-
-// src/drivers/pgbench/driver.ts
-function pgbenchDriver(options) {
-  const { workload, runner, logger } = options;
-  const pgbench = path12.join(options.clientBinDir, "pgbench");
-  const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
-  let pipelineScript;
-  const scriptForPipeline = () => {
-    if (workload.pipeline === void 0) return Promise.resolve(void 0);
-    pipelineScript ??= (async () => {
-      const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path12.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
-      await writeFile5(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
-      return file2;
-    })();
-    return pipelineScript;
-  };
-  return {
-    async client() {
-      const res = await runner.run(pgbench, ["--version"], { env });
-      if (res.exitCode !== 0) {
-        throw new UserError(
-          `client: cannot run ${pgbench} (${describeExit(res)}); pass --client-bin DIR with a pgbench, or install Debian's postgresql package`
-        );
-      }
-      return { tool: "pgbench", binDir: options.clientBinDir, version: res.stdout.trim() };
-    },
-    async prepare(target, signal) {
-      const args = initArgs(workload, target.connection);
-      const res = await runner.run(pgbench, args, { env, signal });
-      if (res.exitCode !== 0) {
-        throw new UserError(
-          `workload ${workload.name}, arm ${target.label}: pgbench -i failed (${describeExit(res)}):
-${tail(res.stderr)}`
-        );
-      }
-      const done = /done in (.*?)\.?$/m.exec(res.stderr)?.[1];
-      logger.info(`  ${target.label}: loaded scale ${workload.scale}${done ? `, ${done}` : ""}`);
-    },
-    async beforeRun(target) {
-      await resetBeforeRun(target, {
-        truncate: writesHistory(workload) ? ["pgbench_history"] : [],
-        vacuum: workload.vacuum,
-        checkpoint: workload.checkpoint
-      });
-    },
-    async run(target, spec) {
-      const args = measureArgs({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed,
-        cpuCount: options.cpuCount,
-        pipelineScript: await scriptForPipeline()
-      });
-      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const res = await runner.run(pgbench, args, {
-        env,
-        signal: spec.signal,
-        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
-        onStderrLine: spec.onProgress ? (line) => {
-          const point = parsePgbenchProgress(line)[0];
-          if (point) spec.onProgress(point);
-        } : void 0
-      });
-      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
-      return runOutcome(res, judged, {
-        startedAt,
-        endedAt,
-        metrics: reportMetrics,
-        counts: reportCounts,
-        progress: () => parsePgbenchProgress(res.stderr)
-      });
-    }
-  };
-}
-
-// src/drivers/sysbench/driver.ts
-import { access as access5, constants as constants5 } from "node:fs/promises";
-import path13 from "node:path";
-
-// src/drivers/sysbench/command.ts
-function connectionArgs2(c) {
-  return [
-    "--db-driver=pgsql",
-    `--pgsql-host=${c.host}`,
-    `--pgsql-port=${c.port}`,
-    `--pgsql-user=${c.user}`,
-    `--pgsql-db=${c.database}`
-  ];
-}
-var DATA_SHAPE_OPTIONS = ["--secondary", "--create-secondary"];
-function isDataShapeOption(arg) {
-  return DATA_SHAPE_OPTIONS.includes((arg.split("=", 1)[0] ?? "").replace(/_/g, "-"));
-}
-function dataShape(w) {
-  return {
-    family: "oltp",
-    tables: w.tables,
-    tableSize: w.tableSize,
-    options: w.extraArgs.filter(isDataShapeOption).sort()
-  };
-}
-function dataArgs(w) {
-  return [`--tables=${w.tables}`, `--table-size=${w.tableSize}`, ...dataShape(w).options];
-}
-function prepareThreads(w, cpuCount) {
-  return Math.max(1, Math.min(w.tables, cpuCount, Math.max(...w.clients)));
-}
-function prepareArgs(w, c, cpuCount) {
-  return [
-    w.script,
-    ...connectionArgs2(c),
-    ...dataArgs(w),
-    `--threads=${prepareThreads(w, cpuCount)}`,
-    "prepare"
-  ];
-}
-function cleanupArgs(w, c) {
-  return [w.script, ...connectionArgs2(c), ...dataArgs(w), "cleanup"];
-}
-function measureArgs2(input2) {
-  const { workload: w } = input2;
-  return [
-    w.script,
-    ...connectionArgs2(input2.connection),
-    ...dataArgs(w),
-    `--threads=${input2.clients}`,
-    `--time=${input2.durationS}`,
-    "--report-interval=1",
-    // Pinned: the default is "special" in 1.0.x and "uniform" in later sysbench.
-    `--rand-type=${w.randType}`,
-    // 0 would make sysbench seed from the clock; every other value is reproducible.
-    `--rand-seed=${input2.seed === 0 ? 1 : input2.seed}`,
-    `--db-ps-mode=${w.psMode}`,
-    `--percentile=${w.percentile}`,
-    ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
-    "run"
-  ];
-}
-
-// src/drivers/sysbench/parse-output.ts
-var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
-var INTERVAL_RE = new RegExp(
-  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM2}\s+qps:\s+${NUM2}\s+` + String.raw`\(r/w/o:\s+${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM2}\s+` + String.raw`err/s:\s+${NUM2}\s+reconn/s:\s+${NUM2}`
-);
-function parseSysbenchInterval(line) {
-  const m = INTERVAL_RE.exec(line.trim());
-  if (!m) return void 0;
-  const n = (i) => Number(m[i]);
-  return {
-    t: n(1),
-    threads: n(2),
-    tps: n(3),
-    qps: n(4),
-    readsPerS: n(5),
-    writesPerS: n(6),
-    otherPerS: n(7),
-    percentile: n(8),
-    latencyPctMs: n(9),
-    errorsPerS: n(10),
-    reconnectsPerS: n(11)
-  };
-}
-function sysbenchFatalMessages(text2) {
-  const out = [];
-  for (const line of text2.split(/\r?\n/)) {
-    const m = /^FATAL: (.*)$/.exec(line.trimEnd());
-    if (m) out.push(m[1].trim());
-  }
-  return out;
-}
-function sections(text2) {
-  const out = /* @__PURE__ */ new Map();
-  let current;
-  for (const raw of text2.split(/\r?\n/)) {
-    const line = raw.trimEnd();
-    const header = /^([A-Z][^:]*):$/.exec(line);
-    if (header) {
-      current = /* @__PURE__ */ new Map();
-      out.set(header[1], current);
-      continue;
-    }
-    if (!/^\s/.test(line)) {
-      current = void 0;
-      continue;
-    }
-    const kv = /^\s+([^:]+):\s+(\S.*)$/.exec(line);
-    if (kv && current) current.set(kv[1].trim(), kv[2].trim());
-  }
-  return out;
-}
-function num2(s) {
-  if (s === void 0) return void 0;
-  const n = Number(s);
-  return Number.isFinite(n) ? n : void 0;
-}
-function countAndRate(s) {
-  const m = s === void 0 ? null : /^(\d+)\s+\((\d+(?:\.\d+)?) per sec\.\)$/.exec(s);
-  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
-}
-function pair(s) {
-  const m = s === void 0 ? null : /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(s);
-  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
-}
-function assignDefined(target, values) {
-  for (const [k, v] of Object.entries(values)) {
-    if (v !== void 0) target[k] = v;
-  }
-}
-function parseSysbenchOutput(text2) {
-  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text2) };
-  const version2 = /^sysbench (\S+)/m.exec(text2)?.[1];
-  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text2)?.[1];
-  assignDefined(report, {
-    version: version2,
-    threads: num2(/^Number of threads: (\d+)$/m.exec(text2)?.[1]),
-    randSeed: num2(seed)
-  });
-  for (const line of text2.split(/\r?\n/)) {
-    const point = parseSysbenchInterval(line);
-    if (point) report.intervals.push(point);
-  }
-  const s = sections(text2);
-  const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
-  const general = s.get("General statistics") ?? /* @__PURE__ */ new Map();
-  const latency = s.get("Latency (ms)") ?? /* @__PURE__ */ new Map();
-  const fairness = s.get("Threads fairness") ?? /* @__PURE__ */ new Map();
-  const [transactions, tps] = countAndRate(sql.get("transactions"));
-  const [queries, qps] = countAndRate(sql.get("queries"));
-  const [ignoredErrors, ignoredErrorsPerS] = countAndRate(sql.get("ignored errors"));
-  const [reconnects, reconnectsPerS] = countAndRate(sql.get("reconnects"));
-  const [eventsPerThreadAvg, eventsPerThreadStddev] = pair(fairness.get("events (avg/stddev)"));
-  const [execTimePerThreadAvgS, execTimePerThreadStddevS] = pair(fairness.get("execution time (avg/stddev)"));
-  let percentile;
-  let latencyPctMs;
-  for (const [key, value] of latency) {
-    const m = /^(\d+)(?:st|nd|rd|th) percentile$/.exec(key);
-    if (m) {
-      percentile = Number(m[1]);
-      latencyPctMs = num2(value);
-    }
-  }
-  assignDefined(report, {
-    reads: num2(sql.get("read")),
-    writes: num2(sql.get("write")),
-    other: num2(sql.get("other")),
-    totalQueries: num2(sql.get("total")),
-    transactions,
-    tps,
-    queries,
-    qps,
-    ignoredErrors,
-    ignoredErrorsPerS,
-    reconnects,
-    reconnectsPerS,
-    totalTimeS: num2(general.get("total time")?.replace(/s$/, "")),
-    events: num2(general.get("total number of events")),
-    latencyMinMs: num2(latency.get("min")),
-    latencyAvgMs: num2(latency.get("avg")),
-    latencyMaxMs: num2(latency.get("max")),
-    percentile,
-    latencyPctMs,
-    latencySumMs: num2(latency.get("sum")),
-    eventsPerThreadAvg,
-    eventsPerThreadStddev,
-    execTimePerThreadAvgS,
-    execTimePerThreadStddevS
-  });
-  report.empty = report.transactions === void 0;
-  return report;
-}
-
-// src/drivers/sysbench/judge-run.ts
-function ignoredErrorsPct(r) {
-  if (r.ignoredErrors === void 0 || r.transactions === void 0) return void 0;
-  const attempts = r.transactions + r.ignoredErrors;
-  return attempts === 0 ? 0 : 100 * r.ignoredErrors / attempts;
-}
-function oneLine2(s) {
-  return s.replace(/\s+/g, " ").trim();
-}
-function judgeSysbenchRun(input2) {
-  const report = parseSysbenchOutput(input2.stdout);
-  const fatal = [...report.fatal, ...sysbenchFatalMessages(input2.stderr)];
-  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
-  const firstFatal = fatal[0] === void 0 ? "" : `: ${oneLine2(fatal[0])}`;
-  if (input2.exitCode === null) {
-    return fail(`sysbench was terminated by signal ${input2.signal ?? "unknown"}`);
-  }
-  if (input2.exitCode !== 0) return fail(`sysbench exited with code ${input2.exitCode}${firstFatal}`);
-  if (fatal.length > 0) return fail(`sysbench reported ${fatal.length} FATAL errors${firstFatal}`);
-  if (report.empty) return fail("sysbench exited 0 but printed no report");
-  if (report.threads !== void 0 && report.threads !== input2.expectedThreads) {
-    return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
-  }
-  if (!report.transactions) return fail("no transactions were processed");
-  const pct4 = ignoredErrorsPct(report);
-  if (pct4 !== void 0 && pct4 > input2.maxIgnoredErrorsPct) {
-    return fail(
-      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct4.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
-    );
-  }
-  return { ok: true, report };
-}
-
-// src/drivers/sysbench/report-metrics.ts
-function reportMetrics2(r) {
-  const metrics = {};
-  if (r.tps !== void 0) metrics.tps = r.tps;
-  if (r.qps !== void 0) metrics.qps = r.qps;
-  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
-  if (r.latencyPctMs !== void 0) metrics.latencyPctMs = r.latencyPctMs;
-  return metrics;
-}
-var COUNTERS2 = {
-  transactions: "transactions",
-  queries: "queries",
-  read: "reads",
-  write: "writes",
-  other: "other",
-  ignoredErrors: "ignoredErrors",
-  reconnects: "reconnects",
-  events: "events",
-  totalTimeS: "totalTimeS",
-  latencyMinMs: "latencyMinMs",
-  latencyMaxMs: "latencyMaxMs",
-  percentile: "percentile"
-};
-function reportCounts2(r) {
-  const counts = {};
-  for (const [name, key] of Object.entries(COUNTERS2)) {
-    const value = r[key];
-    if (typeof value === "number") counts[name] = value;
-  }
-  counts.errors = r.fatal.length;
-  return counts;
-}
-function progressPoint(i) {
-  return { t: i.t, tps: i.tps, qps: i.qps, latencyPctMs: i.latencyPctMs, ignoredErrorsPerS: i.errorsPerS };
-}
-
-// src/drivers/sysbench/driver.ts
-var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
-async function findOnPath2(name, searchPath) {
-  for (const dir of searchPath.split(path13.delimiter)) {
-    if (!dir) continue;
-    const file2 = path13.join(dir, name);
-    try {
-      await access5(file2, constants5.X_OK);
-      return file2;
-    } catch {
-    }
-  }
-  return void 0;
-}
-function sysbenchDriver(options) {
-  const { workload, runner, logger } = options;
-  const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
-  const cwd = "/";
-  let located;
-  const sysbench = () => located ??= findOnPath2("sysbench", options.searchPath ?? process.env.PATH ?? "").then((bin) => {
-    if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
-    return bin;
-  });
-  const where = (target) => `workload ${workload.name}, arm ${target.label}`;
-  return {
-    async client() {
-      const bin = await sysbench();
-      const res = await runner.run(bin, ["--version"], { env, cwd });
-      if (res.exitCode !== 0) {
-        throw new UserError(`client: cannot run ${bin} (${describeExit(res)}); ${SYSBENCH_MISSING}`);
-      }
-      const version2 = res.stdout.trim();
-      if (!/^sysbench 1\.0\./.test(version2)) {
-        logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
-      }
-      return { tool: "sysbench", binDir: path13.dirname(bin), version: version2 };
-    },
-    async prepare(target, signal) {
-      const bin = await sysbench();
-      const args = prepareArgs(workload, target.connection, options.cpuCount);
-      const started = Date.now();
-      const res = await runner.run(bin, args, { env, cwd, signal });
-      signal?.throwIfAborted();
-      const output2 = `${res.stdout}
-${res.stderr}`;
-      const fatal = sysbenchFatalMessages(output2);
-      let problem;
-      if (res.exitCode !== 0 || res.spawnError) {
-        problem = `${describeExit(res)}${fatal[0] === void 0 ? "" : `: ${fatal[0]}`}`;
-      } else if (fatal[0] !== void 0) {
-        problem = `FATAL: ${fatal[0]}`;
-      } else {
-        problem = await checkRows(target, workload);
-      }
-      if (problem) {
-        const log = target.logTail ? await target.logTail(15) : "";
-        throw new UserError(
-          `${where(target)}: sysbench ${workload.script} prepare failed (${problem}). sysbench output:
-${tail(output2.trim(), 15)}${log ? `
-Server log tail:
-${log}` : ""}`
-        );
-      }
-      logger.info(
-        `  ${target.label}: loaded ${workload.tables} tables x ${workload.tableSize} rows (${prepareThreads(workload, options.cpuCount)} threads, ${((Date.now() - started) / 1e3).toFixed(1)} s)`
-      );
-    },
-    async beforeRun(target) {
-      await resetBeforeRun(target, { vacuum: workload.vacuum, checkpoint: workload.checkpoint });
-    },
-    async run(target, spec) {
-      const bin = await sysbench();
-      const args = measureArgs2({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed
-      });
-      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const res = await runner.run(bin, args, {
-        env,
-        cwd,
-        signal: spec.signal,
-        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3
-      });
-      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const judged = judgeSysbenchRun({
-        ...judgeInput(res, "sysbench"),
-        expectedThreads: spec.clients,
-        maxIgnoredErrorsPct: workload.maxIgnoredErrorsPct
-      });
-      return runOutcome(res, judged, {
-        startedAt,
-        endedAt,
-        metrics: reportMetrics2,
-        counts: reportCounts2,
-        progress: (report) => report ? report.intervals.map(progressPoint) : []
-      });
-    },
-    async cleanup(target, signal) {
-      const res = await runner.run(await sysbench(), cleanupArgs(workload, target.connection), {
-        env,
-        cwd,
-        signal
-      });
-      const fatal = sysbenchFatalMessages(res.stdout);
-      if (res.exitCode !== 0 || fatal.length > 0) {
-        throw new UserError(
-          `${where(target)}: sysbench ${workload.script} cleanup failed (${describeExit(res)}):
-${tail(res.stdout + res.stderr)}`
-        );
-      }
-    }
-  };
-}
-async function checkRows(target, w) {
-  const tables = Array.from({ length: w.tables }, (_, i) => `sbtest${i + 1}`);
-  const sql = `SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})`).join(" || ',' || ")}`;
-  let counts;
-  try {
-    counts = (await target.psql(sql)).trim();
-  } catch (e) {
-    return `the tables are not there: ${errorMessage(e)}`;
-  }
-  const short2 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
-  return short2.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short2.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
-}
-
-// src/drivers/factory.ts
-function createDriver(workload, deps) {
-  switch (workload.tool) {
-    case "pgbench":
-      return pgbenchDriver({ workload, ...deps });
-    case "sysbench":
-      return sysbenchDriver({ workload, cpuCount: deps.cpuCount, runner: deps.runner, logger: deps.logger });
-  }
-}
-
-// src/env/environment.ts
-import { readFile as readFile9 } from "node:fs/promises";
-import os11 from "node:os";
-var FACT_FILES = {
-  governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-  scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
-  energyPerformancePreference: "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
-  boost: "/sys/devices/system/cpu/cpufreq/boost",
-  intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
-  smtControl: "/sys/devices/system/cpu/smt/control",
-  smtActive: "/sys/devices/system/cpu/smt/active",
-  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
-  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
-  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
-  cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
-  transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
-  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
-  numaBalancing: "/proc/sys/kernel/numa_balancing",
-  clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
-  nrHugepages: "/proc/sys/vm/nr_hugepages"
-};
-async function captureEnvironment(settingsHash2) {
-  const cpus = os11.cpus();
-  const facts = {};
-  await Promise.all(
-    Object.entries(FACT_FILES).map(async ([name, file2]) => {
-      const value = await readTrimmed(file2);
-      if (value !== void 0) facts[name] = value;
-    })
-  );
-  const loadavg = os11.loadavg().map((l) => l.toFixed(2));
-  facts.loadavgAtStart = loadavg.join(" ");
-  return {
-    hostname: os11.hostname(),
-    os: await osPrettyName() ?? `${os11.type()} ${os11.release()}`,
-    kernel: os11.release(),
-    arch: os11.arch(),
-    cpuModel: cpus[0]?.model.trim() ?? "unknown",
-    cpuCount: os11.availableParallelism(),
-    memoryBytes: os11.totalmem(),
-    facts,
-    nodeVersion: process.version,
-    settingsHash: settingsHash2
-  };
-}
-async function osPrettyName() {
-  const text2 = await readTrimmed("/etc/os-release");
-  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
-  return m ? m[1] : void 0;
-}
-async function readTrimmed(file2) {
-  try {
-    return (await readFile9(file2, "utf8")).trim();
-  } catch {
-    return void 0;
-  }
-}
-
-// src/env/sysfs.ts
-import { readdir as readdir5, readFile as readFile10 } from "node:fs/promises";
-import path14 from "node:path";
-async function readText(root, rel) {
-  try {
-    return await readFile10(path14.join(root, rel), "utf8");
-  } catch {
-    return void 0;
-  }
-}
-async function readValue(root, rel) {
-  const text2 = await readText(root, rel);
-  return text2 === void 0 ? void 0 : text2.trim();
-}
-async function readInt(root, rel) {
-  const text2 = await readValue(root, rel);
-  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
-  return Number(text2);
-}
-async function listDir(root, rel, pattern) {
-  try {
-    return (await readdir5(path14.join(root, rel))).filter((e) => pattern.test(e));
-  } catch {
-    return [];
-  }
-}
-function parseCpuList(text2, what = "CPU list") {
-  const trimmed = text2.trim();
-  if (trimmed === "") return [];
-  const cpus = /* @__PURE__ */ new Set();
-  for (const part of trimmed.split(",")) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
-    const from = Number(m[1]);
-    const to = m[2] === void 0 ? from : Number(m[2]);
-    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
-    for (let c = from; c <= to; c++) cpus.add(c);
-  }
-  return [...cpus].sort((a, b) => a - b);
-}
-function formatCpuList(cpus) {
-  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
-  const parts = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
-    i = j + 1;
-  }
-  return parts.join(",");
-}
-
-// src/env/load-sample.ts
-function parseProcStat(text2) {
-  const line = text2.split("\n").find((l) => /^cpu\s/.test(l));
-  if (!line) throw new Error('/proc/stat: no aggregate "cpu" line');
-  const f = line.trim().split(/\s+/).slice(1).map(Number);
-  const at = (i) => f[i] ?? 0;
-  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { total, idle: at(3) + at(4), steal: at(7) };
-}
-function parsePidStat(text2) {
-  const open4 = text2.indexOf("(");
-  const close = text2.lastIndexOf(")");
-  if (open4 < 0 || close < open4) return void 0;
-  const pid = Number(text2.slice(0, open4).trim());
-  const rest = text2.slice(close + 1).trim().split(/\s+/);
-  const utime = Number(rest[11]);
-  const stime = Number(rest[12]);
-  if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
-  return { pid, comm: text2.slice(open4 + 1, close), cpu: utime + stime };
-}
-async function takeLoadSnapshot(root) {
-  const stat4 = await readText(root, "proc/stat");
-  if (stat4 === void 0) return void 0;
-  const procs = [];
-  for (const entry of await listDir(root, "proc", /^\d+$/)) {
-    const text2 = await readText(root, `proc/${entry}/stat`);
-    const parsed = text2 && parsePidStat(text2);
-    if (parsed) procs.push(parsed);
-  }
-  return { cpu: parseProcStat(stat4), procs };
-}
-function loadWindow(before, after, logicalCpus, exclude = []) {
-  const dTotal = after.cpu.total - before.cpu.total;
-  if (dTotal <= 0) return { busyShare: 0, stealShare: 0, processes: [] };
-  const dIdle = after.cpu.idle - before.cpu.idle;
-  const dSteal = after.cpu.steal - before.cpu.steal;
-  const perCpu2 = dTotal / Math.max(1, logicalCpus);
-  const earlier = new Map(before.procs.map((p) => [p.pid, p.cpu]));
-  const processes = [];
-  for (const p of after.procs) {
-    const was = earlier.get(p.pid);
-    if (was === void 0 || exclude.includes(p.pid)) continue;
-    const used = p.cpu - was;
-    if (used > 0) processes.push({ pid: p.pid, comm: p.comm, cpus: used / perCpu2 });
-  }
-  processes.sort((a, b) => b.cpus - a.cpus || a.pid - b.pid);
-  return {
-    busyShare: clamp01((dTotal - dIdle - dSteal) / dTotal),
-    stealShare: clamp01(dSteal / dTotal),
-    processes
-  };
-}
-function clamp01(x) {
-  return Math.min(1, Math.max(0, x));
-}
-
-// src/env/topology.ts
-var CPU_DIR = "sys/devices/system/cpu";
-var NODE_DIR = "sys/devices/system/node";
-async function readTopology(root = "/") {
-  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
-  let online;
-  if (onlineText !== void 0) {
-    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
-  } else {
-    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
-  }
-  const nodeOf = await readNodes(root);
-  const cpus = [];
-  for (const cpu of online) {
-    const base = `${CPU_DIR}/cpu${cpu}`;
-    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
-    const l3 = await readL3(root, base);
-    cpus.push({
-      cpu,
-      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
-      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
-      node: nodeOf.get(cpu) ?? 0,
-      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
-      ...l3 ? { l3 } : {}
-    });
-  }
-  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
-}
-async function readNodes(root) {
-  const nodeOf = /* @__PURE__ */ new Map();
-  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
-    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
-    if (!list) continue;
-    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
-      nodeOf.set(cpu, Number(entry.slice(4)));
-  }
-  return nodeOf;
-}
-async function readL3(root, base) {
-  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
-    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
-    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
-    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
-  }
-  return void 0;
-}
-function summarise2(cpus, smtControl, hasNodes) {
-  const groups2 = (key) => {
-    const byKey = /* @__PURE__ */ new Map();
-    for (const c of cpus) {
-      const k = key(c);
-      if (k === void 0) continue;
-      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
-    }
-    return [...byKey.values()];
-  };
-  const cores = groups2((c) => formatCpuList(c.siblings)).length;
-  const nodes = /* @__PURE__ */ new Map();
-  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
-  return {
-    cpus,
-    logicalCpus: cpus.length,
-    sockets: new Set(cpus.map((c) => c.socket)).size,
-    cores,
-    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
-    ...smtControl !== void 0 ? { smtControl } : {},
-    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node2, list]) => ({ node: node2, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
-    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
-  };
-}
-function describeTopology(t) {
-  const plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
-  return `${plural2(t.sockets, "socket")}, ${plural2(t.numaNodes.length, "NUMA node")}, ${plural2(t.cores, "core")}, ${plural2(t.logicalCpus, "CPU")}${smt}, ${plural2(t.l3Groups.length, "L3 group")}`;
-}
-
-// src/env/preflight.ts
-var LIMITS = {
-  /** Enabled idle states with a wake-up latency above this (µs) cost latency on every wake-up. */
-  deepIdleLatencyUs: 10,
-  busyShareWarn: 0.05,
-  busyShareBad: 0.25,
-  stealShareWarn: 0.01,
-  stealShareBad: 0.05,
-  /** PSI cpu "some" avg10 (percent of time some task waited for a CPU). */
-  psiWarn: 5,
-  psiBad: 20,
-  /** Other processes' CPU, summed, in CPUs. */
-  otherCpusWarn: 0.1,
-  otherCpusBad: 0.5,
-  /** A process is listed when it used at least this much of one CPU. */
-  listProcessCpus: 0.02,
-  /** RLIMIT_NOFILE soft limit; pgbench needs one per client plus a few, the server one per backend file. */
-  nofileWarn: 4096,
-  nofileBad: 1024,
-  /** Free memory without a known shared_buffers. */
-  minAvailableBytes: 1024 ** 3
-};
-var CPU_DIR2 = "sys/devices/system/cpu";
-async function preflight(options = {}) {
-  const root = options.root ?? "/";
-  const windowS = options.windowS ?? 2;
-  const sleep2 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-  const topology = await readTopology(root);
-  const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep2(windowS * 1e3);
-  const after = await takeLoadSnapshot(root);
-  const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
-  const facts = [
-    topologyFact(topology),
-    ...await frequencyFacts(root, topology),
-    ...await idleFacts(root, topology),
-    ...await memoryFacts(root, topology, options.sharedBuffersBytes),
-    ...await kernelFacts(root),
-    await virtualisationFact(root),
-    ...loadFacts(
-      window2,
-      windowS,
-      await readText(root, "proc/loadavg"),
-      await readText(root, "proc/pressure/cpu")
-    ),
-    await nofileFact(root)
-  ];
-  return { verdict: overallVerdict2(facts), facts, topology, windowS, capturedAt: (/* @__PURE__ */ new Date()).toISOString() };
-}
-function overallVerdict2(facts) {
-  if (facts.some((f) => f.verdict === "bad")) return "not fit for benchmarking";
-  if (facts.some((f) => f.verdict === "warn")) return "usable with warnings";
-  return "ready";
-}
-function preflightFacts(report) {
-  const out = { "preflight.verdict": report.verdict };
-  for (const f of report.facts) out[`preflight.${f.id}`] = `${f.value} [${f.verdict}]`;
-  return out;
-}
-function topologyFact(t) {
-  return { id: "topology", group: "cpu", name: "CPU topology", value: describeTopology(t), verdict: "ok" };
-}
-async function perCpu(root, t, rel) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const c of t.cpus) {
-    const v = await readValue(root, `${CPU_DIR2}/cpu${c.cpu}/${rel}`);
-    if (v !== void 0) counts.set(v, (counts.get(v) ?? 0) + 1);
-  }
-  if (counts.size === 0) return void 0;
-  if (counts.size === 1) return [...counts.keys()][0];
-  return [...counts.entries()].map(([v, n]) => `${v} (${n})`).join(", ");
-}
-async function frequencyFacts(root, t) {
-  const driver = await perCpu(root, t, "cpufreq/scaling_driver");
-  const governor = await perCpu(root, t, "cpufreq/scaling_governor");
-  if (driver === void 0 && governor === void 0) {
-    return [
-      {
-        id: "cpufreq",
-        group: "frequency",
-        name: "frequency scaling",
-        value: "not exposed (no cpufreq: the hypervisor or firmware sets the clock)",
-        verdict: "ok"
-      }
-    ];
-  }
-  const facts = [];
-  const pstate = await readValue(root, `${CPU_DIR2}/intel_pstate/status`) ?? await readValue(root, `${CPU_DIR2}/amd_pstate/status`);
-  facts.push({
-    id: "scalingDriver",
-    group: "frequency",
-    name: "frequency driver",
-    value: `${driver ?? "unknown"}${pstate ? ` (${pstate} mode)` : ""}`,
-    verdict: "ok"
-  });
-  const fixGovernor = "cpupower frequency-set -g performance   # or: echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor";
-  facts.push(
-    governor === "performance" ? { id: "governor", group: "frequency", name: "governor", value: governor, verdict: "ok" } : {
-      id: "governor",
-      group: "frequency",
-      name: "governor",
-      value: governor ?? "unknown",
-      verdict: "warn",
-      why: "the clock ramps up with load, which skews low-client runs",
-      fix: `${fixGovernor}   (pgperf can do it for the run: controls.governor: performance)`
-    }
-  );
-  const epp = await perCpu(root, t, "cpufreq/energy_performance_preference");
-  if (epp !== void 0) {
-    facts.push(
-      epp === "performance" ? { id: "epp", group: "frequency", name: "energy/performance preference", value: epp, verdict: "ok" } : {
-        id: "epp",
-        group: "frequency",
-        name: "energy/performance preference",
-        value: epp,
-        verdict: "warn",
-        why: "the hardware trades speed for power",
-        fix: "echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/energy_performance_preference"
-      }
-    );
-  }
-  const boost = await readInt(root, `${CPU_DIR2}/cpufreq/boost`);
-  const noTurbo = await readInt(root, `${CPU_DIR2}/intel_pstate/no_turbo`);
-  if (boost !== void 0 || noTurbo !== void 0) {
-    const on = boost === 1 || noTurbo === 0;
-    facts.push({
-      id: "boost",
-      group: "frequency",
-      name: "turbo/boost",
-      value: on ? "on" : "off",
-      verdict: on ? "warn" : "ok",
-      ...on ? {
-        why: "the boost clock depends on how many cores are busy, which bends client sweeps",
-        fix: noTurbo !== void 0 ? "echo 1 | tee /sys/devices/system/cpu/intel_pstate/no_turbo" : "echo 0 | tee /sys/devices/system/cpu/cpufreq/boost"
-      } : {}
-    });
-  }
-  return facts;
-}
-async function idleFacts(root, t) {
-  const driver = await readValue(root, `${CPU_DIR2}/cpuidle/current_driver`);
-  const governor = await readValue(root, `${CPU_DIR2}/cpuidle/current_governor_ro`) ?? await readValue(root, `${CPU_DIR2}/cpuidle/current_governor`);
-  const first = t.cpus[0]?.cpu ?? 0;
-  const states = [];
-  const dir = `${CPU_DIR2}/cpu${first}/cpuidle`;
-  const entries = (await listDir(root, dir, /^state\d+$/)).sort(
-    (a, b) => Number(a.slice(5)) - Number(b.slice(5))
-  );
-  for (const s of entries) {
-    states.push({
-      name: await readValue(root, `${dir}/${s}/name`) ?? s,
-      latencyUs: await readInt(root, `${dir}/${s}/latency`) ?? 0,
-      disabled: await readInt(root, `${dir}/${s}/disable`) === 1
-    });
-  }
-  const listed = states.map((s) => `${s.name} ${s.latencyUs}\xB5s${s.disabled ? " (disabled)" : ""}`).join(", ");
-  const value = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed ? `: ${listed}` : ""}`;
-  const deep = states.filter((s) => !s.disabled && s.latencyUs > LIMITS.deepIdleLatencyUs);
-  if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value, verdict: "ok" }];
-  const worst = Math.max(...deep.map((s) => s.latencyUs));
-  return [
-    {
-      id: "cpuidle",
-      group: "idle",
-      name: "idle states",
-      value,
-      verdict: "warn",
-      why: `deep idle states are enabled (${deep.map((s) => s.name).join(", ")}; wake-up up to ${worst}\xB5s): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
-      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: controls.cpuDmaLatency: 0)`
-    }
-  ];
-}
-async function memoryFacts(root, t, sharedBuffers) {
-  const facts = [];
-  const meminfo = await readText(root, "proc/meminfo") ?? "";
-  const kb = (key) => {
-    const m = new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(meminfo);
-    return m ? Number(m[1]) * 1024 : void 0;
-  };
-  const available = kb("MemAvailable");
-  const total = kb("MemTotal");
-  if (available !== void 0) {
-    const need = sharedBuffers;
-    let verdict = "ok";
-    let why;
-    if (need !== void 0 && available < need) {
-      verdict = "bad";
-      why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
-    } else if (need !== void 0 && available < 2 * need) {
-      verdict = "warn";
-      why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
-    } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
-      verdict = "warn";
-      why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
-    }
-    facts.push({
-      id: "memory",
-      group: "memory",
-      name: "available memory",
-      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
-      verdict,
-      ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
-    });
-  }
-  const thpRaw = await readValue(root, "sys/kernel/mm/transparent_hugepage/enabled");
-  if (thpRaw !== void 0) {
-    const thp = /\[(\w+)\]/.exec(thpRaw)?.[1] ?? thpRaw;
-    facts.push({
-      id: "thp",
-      group: "memory",
-      name: "transparent huge pages",
-      value: thp,
-      verdict: thp === "always" ? "warn" : "ok",
-      ...thp === "always" ? {
-        why: "khugepaged compacts and collapses backend memory during runs",
-        fix: "echo madvise | tee /sys/kernel/mm/transparent_hugepage/enabled"
-      } : {}
-    });
-  }
-  const balancing = await readInt(root, "proc/sys/kernel/numa_balancing");
-  if (balancing !== void 0) {
-    const moving = balancing !== 0 && t.numaNodes.length > 1;
-    facts.push({
-      id: "numaBalancing",
-      group: "memory",
-      name: "NUMA balancing",
-      value: `${balancing === 0 ? "off" : "on"} (${t.numaNodes.length} node${t.numaNodes.length === 1 ? "" : "s"})`,
-      verdict: moving ? "warn" : "ok",
-      ...moving ? {
-        why: "the kernel migrates pages and tasks between nodes during runs",
-        fix: "sysctl -w kernel.numa_balancing=0"
-      } : {}
-    });
-  }
-  return facts;
-}
-var GOOD_CLOCKSOURCES = ["tsc", "kvm-clock", "arch_sys_counter", "hyperv_clocksource_tsc_page", "timebase"];
-async function kernelFacts(root) {
-  const current = await readValue(root, "sys/devices/system/clocksource/clocksource0/current_clocksource");
-  if (current === void 0) return [];
-  const available = await readValue(root, "sys/devices/system/clocksource/clocksource0/available_clocksource") ?? "";
-  const slow = current === "hpet" || current === "acpi_pm";
-  const good = GOOD_CLOCKSOURCES.includes(current);
-  const better = available.split(/\s+/).find((c) => c === "tsc") ?? available.split(/\s+/).find((c) => GOOD_CLOCKSOURCES.includes(c));
-  return [
-    {
-      id: "clocksource",
-      group: "kernel",
-      name: "clocksource",
-      value: `${current}${available ? ` (available: ${available})` : ""}`,
-      verdict: good ? "ok" : slow ? "bad" : "warn",
-      ...good ? {} : {
-        why: `clock_gettime through ${current} is slow; pgbench -P and track_io_timing call it constantly`,
-        fix: better ? `echo ${better} | tee /sys/devices/system/clocksource/clocksource0/current_clocksource` : 'boot with a stable TSC (check dmesg for "TSC unstable") or use another machine'
-      }
-    }
-  ];
-}
-async function virtualisationFact(root) {
-  const cpuinfo = await readText(root, "proc/cpuinfo") ?? "";
-  const flagged = /^flags\s*:.*\bhypervisor\b/m.test(cpuinfo);
-  const xen = await readValue(root, "sys/hypervisor/type");
-  const product = await readValue(root, "sys/class/dmi/id/product_name");
-  const vendor = await readValue(root, "sys/class/dmi/id/sys_vendor");
-  const dmiVm = /kvm|qemu|vmware|virtualbox|virtual machine|hvm domu|google compute|amazon ec2|bochs|standard pc/i.test(
-    `${product ?? ""} ${vendor ?? ""}`
-  );
-  const vm = flagged || xen !== void 0 || dmiVm;
-  const evidence = [
-    flagged ? "cpuinfo hypervisor flag" : void 0,
-    xen ? `/sys/hypervisor/type ${xen}` : void 0,
-    product ? `DMI product "${product}"` : void 0
-  ].filter((e) => e !== void 0);
-  return {
-    id: "virtualisation",
-    group: "virtualisation",
-    name: "virtualisation",
-    value: `${vm ? "virtual machine" : "bare metal"}${evidence.length ? ` (${evidence.join(", ")})` : ""}`,
-    verdict: vm ? "warn" : "ok",
-    ...vm ? {
-      why: "other guests share the host: steal time and host scheduling add noise",
-      fix: "gate on a bare-metal runner or a VM with dedicated (pinned) vCPUs"
-    } : {}
-  };
-}
-var QUIET_FIX = "stop them, or keep them off the benchmark CPUs: taskset -apc <other CPUs> <pid>";
-function loadFacts(window2, windowS, loadavgText, psiText) {
-  const facts = [];
-  const loadavg = loadavgText?.trim().split(/\s+/).slice(0, 3).join(" ");
-  if (window2 && windowS > 0) {
-    facts.push(
-      graded({
-        id: "busy",
-        group: "load",
-        name: "CPU busy",
-        value: `${pct3(window2.busyShare)} of all CPUs over ${windowS} s${loadavg ? ` (loadavg ${loadavg})` : ""}`,
-        x: window2.busyShare,
-        warnAt: LIMITS.busyShareWarn,
-        badAt: LIMITS.busyShareBad,
-        why: "other work competes with the benchmark for CPUs",
-        fix: QUIET_FIX
-      }),
-      graded({
-        id: "steal",
-        group: "load",
-        name: "steal time",
-        value: `${pct3(window2.stealShare)} over ${windowS} s`,
-        x: window2.stealShare,
-        warnAt: LIMITS.stealShareWarn,
-        badAt: LIMITS.stealShareBad,
-        why: "the hypervisor runs other guests on these CPUs",
-        fix: "use a runner with dedicated vCPUs or bare metal"
-      }),
-      busyProcessesFact(window2.processes, windowS)
-    );
-  } else if (loadavg) {
-    facts.push({ id: "loadavg", group: "load", name: "load average", value: loadavg, verdict: "ok" });
-  }
-  const some = psiText && /^some .*avg10=([\d.]+)/m.exec(psiText)?.[1];
-  if (some) {
-    facts.push(
-      graded({
-        id: "psiCpu",
-        group: "load",
-        name: "CPU pressure (PSI some avg10)",
-        value: `${some}%`,
-        x: Number(some),
-        warnAt: LIMITS.psiWarn,
-        badAt: LIMITS.psiBad,
-        why: "runnable tasks waited for a CPU in the last 10 s",
-        fix: QUIET_FIX
-      })
-    );
-  }
-  return facts;
-}
-function busyProcessesFact(processes, windowS) {
-  const listed = processes.filter((p) => p.cpus >= LIMITS.listProcessCpus);
-  const sum2 = processes.reduce((a, p) => a + p.cpus, 0);
-  const top = listed.slice(0, 5).map((p) => `${p.comm} (pid ${p.pid}) ${p.cpus.toFixed(2)} CPU`);
-  return graded({
-    id: "busyProcesses",
-    group: "load",
-    name: "other busy processes",
-    value: top.length ? `${top.join(", ")}; ${sum2.toFixed(2)} CPU in all over ${windowS} s` : "none",
-    x: sum2,
-    warnAt: LIMITS.otherCpusWarn,
-    badAt: LIMITS.otherCpusBad,
-    why: "these processes used CPU during the sample window",
-    fix: QUIET_FIX
-  });
-}
-async function nofileFact(root) {
-  const limits = await readText(root, "proc/self/limits") ?? "";
-  const m = /^Max open files\s+(\S+)\s+(\S+)/m.exec(limits);
-  const soft = m ? m[1] === "unlimited" ? Infinity : Number(m[1]) : void 0;
-  const hard = m?.[2];
-  if (soft === void 0) {
-    return { id: "nofile", group: "limits", name: "open files (ulimit -n)", value: "unknown", verdict: "ok" };
-  }
-  const verdict = soft < LIMITS.nofileBad ? "bad" : soft < LIMITS.nofileWarn ? "warn" : "ok";
-  return {
-    id: "nofile",
-    group: "limits",
-    name: "open files (ulimit -n)",
-    value: `${m[1]} (hard ${hard})`,
-    verdict,
-    ...verdict === "ok" ? {} : {
-      why: 'pgbench needs a descriptor per client; high client counts fail with "too many open files"',
-      fix: `ulimit -n ${hard === "unlimited" ? 65536 : Math.min(65536, Number(hard) || 65536)}   (in the shell that starts pgperf; raise the hard limit in /etc/security/limits.conf or LimitNOFILE= for a service)`
-    }
-  };
-}
-function graded(f) {
-  const verdict = f.x >= f.badAt ? "bad" : f.x >= f.warnAt ? "warn" : "ok";
-  return {
-    id: f.id,
-    group: f.group,
-    name: f.name,
-    value: f.value,
-    verdict,
-    ...verdict === "ok" ? {} : { why: f.why, fix: f.fix }
-  };
-}
-function pct3(share) {
-  return `${(share * 100).toFixed(1)}%`;
-}
-function formatBytes(bytes) {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let v = bytes;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
-}
-
-// node_modules/pg/esm/index.mjs
-var import_lib = __toESM(require_lib2(), 1);
-var Client = import_lib.default.Client;
-var Pool = import_lib.default.Pool;
-var Connection = import_lib.default.Connection;
-var types = import_lib.default.types;
-var Query = import_lib.default.Query;
-var DatabaseError = import_lib.default.DatabaseError;
-var escapeIdentifier = import_lib.default.escapeIdentifier;
-var escapeLiteral = import_lib.default.escapeLiteral;
-var Result = import_lib.default.Result;
-var TypeOverrides = import_lib.default.TypeOverrides;
-var defaults = import_lib.default.defaults;
-var esm_default = import_lib.default;
-
-// src/diagnostics/wait-events.ts
-var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
-var LOCK_SAMPLE_INTERVAL_MS = 1e3;
-var ACTIVITY_SQL = `
-SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
-       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
-  FROM pg_stat_activity
- WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
-var LOCKS_SQL = `
-SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
-  FROM pg_locks WHERE NOT granted GROUP BY 1`;
-var COUNTER_VIEWS = [
-  {
-    prefix: "database",
-    view: "pg_stat_database",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
-  },
-  {
-    prefix: "wal",
-    view: "pg_stat_wal",
-    minVersion: 14e4,
-    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
-  },
-  {
-    prefix: "bgwriter",
-    view: "pg_stat_bgwriter",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
-  },
-  {
-    prefix: "checkpointer",
-    view: "pg_stat_checkpointer",
-    minVersion: 17e4,
-    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
-  },
-  {
-    prefix: "io",
-    view: "pg_stat_io",
-    minVersion: 16e4,
-    // Summed over backend types, objects and contexts: one number per operation.
-    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
-            SELECT key, sum(value::numeric) AS total
-              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
-             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
-             GROUP BY key) s`
-  }
-];
-var VIEW_VERSION_NAMES = {
-  pg_stat_wal: "PostgreSQL 14+",
-  pg_stat_checkpointer: "PostgreSQL 17+",
-  pg_stat_io: "PostgreSQL 16+"
-};
-async function startDiagnostics(target, options = {}) {
-  const hz = options.hz ?? 10;
-  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: DIAGNOSTICS_APPLICATION_NAME
-  });
-  let failure2;
-  client.on("error", (e) => {
-    failure2 ??= e;
-  });
-  await client.connect();
-  try {
-    const versionNum = Number(
-      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
-    );
-    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
-    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
-      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
-    );
-    const readCounters = async () => {
-      const out = {};
-      for (const v of views) {
-        const row2 = (await client.query(v.sql)).rows[0];
-        for (const [key, value] of Object.entries(row2?.j ?? {})) {
-          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
-          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
-        }
-      }
-      return out;
-    };
-    const before = await readCounters();
-    const started = Date.now();
-    const events = /* @__PURE__ */ new Map();
-    const locks = /* @__PURE__ */ new Map();
-    let samples = 0;
-    let missedTicks = 0;
-    let observations = 0;
-    let busy;
-    let lastLockSample = 0;
-    const sample = async () => {
-      const rows = (await client.query(ACTIVITY_SQL)).rows;
-      samples++;
-      for (const r of rows) {
-        const key = `${r.type}:${r.event}`;
-        events.set(key, (events.get(key) ?? 0) + 1);
-        observations++;
-      }
-      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
-        lastLockSample = Date.now();
-        for (const r of (await client.query(LOCKS_SQL)).rows) {
-          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
-        }
-      }
-    };
-    const timer = setInterval(() => {
-      if (busy) {
-        missedTicks++;
-        return;
-      }
-      busy = sample().catch((e) => {
-        failure2 ??= e;
-      }).finally(() => {
-        busy = void 0;
-      });
-    }, 1e3 / hz);
-    let stopped;
-    return {
-      stop() {
-        stopped ??= (async () => {
-          clearInterval(timer);
-          try {
-            await busy;
-            if (failure2) throw failure2;
-            const after = await readCounters();
-            const counters = {};
-            for (const [key, value] of Object.entries(after)) {
-              const was = before[key];
-              if (was !== void 0) counters[key] = value - was;
-            }
-            return {
-              version: 1,
-              serverVersionNum: versionNum,
-              hz,
-              durationS: (Date.now() - started) / 1e3,
-              samples,
-              missedTicks,
-              observations,
-              waitEvents: shares(events, observations),
-              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
-              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
-              counters,
-              unavailable
-            };
-          } finally {
-            await client.end().catch(() => {
-            });
-          }
-        })();
-        return stopped;
-      }
-    };
-  } catch (e) {
-    await client.end().catch(() => {
-    });
-    throw e;
-  }
-}
-function shares(counts, total) {
-  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
-}
-
-// src/env/fingerprint.ts
-import { createHash as createHash3 } from "node:crypto";
-var FINGERPRINT_ID_LENGTH = 16;
-var OPTIONAL_FACTS = [
-  ["smt", "smtControl"],
-  ["governor", "governor"],
-  ["cpuidleDriver", "cpuidleDriver"],
-  ["runnerLabel", "runnerLabel"]
-];
-function environmentFingerprint(result) {
-  const env = result.environment;
-  const facts = {
-    cpuModel: env.cpuModel,
-    cpuCount: String(env.cpuCount),
-    memoryGiB: String(Math.round(env.memoryBytes / 1024 ** 3)),
-    kernel: env.kernel,
-    os: env.os,
-    arch: env.arch,
-    settingsHash: env.settingsHash
-  };
-  for (const [fact, key] of OPTIONAL_FACTS) {
-    const value = env.facts?.[key];
-    if (value !== void 0 && value !== "") facts[fact] = value;
-  }
-  const builds2 = result.arms.map((a) => a.build).filter((b) => isObject2(b));
-  const compilers = distinct(
-    builds2.map((b) => isObject2(b.compiler) ? stringOf(b.compiler.version) : void 0)
-  );
-  if (compilers) facts.compiler = compilers;
-  const options = distinct(
-    builds2.map((b) => Array.isArray(b.options) ? b.options.map(String).join(" ") : void 0)
-  );
-  if (options !== void 0) facts.buildOptions = options;
-  const buildSystems = distinct(builds2.map((b) => stringOf(b.buildSystem)));
-  if (buildSystems) facts.buildSystem = buildSystems;
-  for (const client of result.clients ?? []) facts[`client.${client.tool}`] = client.version;
-  return { id: fingerprintId(facts), facts };
-}
-function fingerprintId(facts) {
-  return sha256Hex(canonicalJson(facts)).slice(0, FINGERPRINT_ID_LENGTH);
-}
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value)) ?? "null";
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
-  if (!isObject2(value)) return value;
-  const out = {};
-  for (const key of Object.keys(value).sort()) {
-    if (value[key] !== void 0) out[key] = sortKeys(value[key]);
-  }
-  return out;
-}
-function distinct(values) {
-  const set2 = [...new Set(values.filter((v) => v !== void 0))].sort();
-  return set2.length ? set2.join(" | ") : void 0;
-}
-function stringOf(v) {
-  return typeof v === "string" ? v : void 0;
-}
-function sha256Hex(text2) {
-  return createHash3("sha256").update(text2).digest("hex");
-}
-function isObject2(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-// src/results/run-id.ts
-import { randomBytes } from "node:crypto";
-function newRunId(startedAt) {
-  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes(4).toString("hex")}`;
-}
-
-// src/runner/plan.ts
-function planRounds(input2) {
-  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
-  const rounds = [];
-  for (let round = 1; round <= totalRounds; round++) {
-    const random = seededRandom2(deriveSeed(input2.seed, round));
-    const cells = shuffle(
-      input2.cells.filter((c) => c.rounds >= round),
-      random
-    );
-    const runs = [];
-    cells.forEach((cell, k) => {
-      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round - 1) % input2.arms.length);
-      for (const arm of arms) runs.push({ round, workload: cell.workload, clients: cell.clients, arm });
-    });
-    rounds.push(runs);
-  }
-  return rounds;
-}
-function deriveSeed(seed, round) {
-  let h = (seed ^ Math.imul(round, 2654435761)) >>> 0;
-  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
-  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
-  return (h ^ h >>> 16) & 2147483647;
-}
-function newSeed() {
-  return Math.floor(Math.random() * 2147483647);
-}
-function seededRandom2(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = a + 1831565813 >>> 0;
-    let t = a;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-}
-function shuffle(items, random) {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-function rotate(items, by) {
-  return [...items.slice(by), ...items.slice(0, by)];
-}
-
-// src/runner/adaptive-control.ts
-var AdaptiveControl = class {
-  constructor(plan, analysis, budget, now = Date.now) {
-    this.plan = plan;
-    this.analysis = analysis;
-    this.budget = budget;
-    this.now = now;
-  }
-  plan;
-  analysis;
-  budget;
-  now;
-  open = null;
-  // null: every cell open
-  looked = 0;
-  startedMs = null;
-  /**
-   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
-   * and returns why to stop, or null to go on.
-   */
-  beforeRound(result, round, log) {
-    this.startedMs ??= this.now();
-    const done = round - 1;
-    const k = this.plan.schedule.indexOf(done);
-    if (k >= 0 && k + 1 > this.looked) {
-      const stop = this.look(result, k + 1, log);
-      if (stop) return stop;
-    }
-    if (round > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
-    const { timeBudgetS } = this.budget;
-    if (timeBudgetS !== void 0) {
-      const elapsedS = (this.now() - this.startedMs) / 1e3;
-      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
-      if (elapsedS + perRoundS > timeBudgetS) {
-        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
-      }
-    }
-    return null;
-  }
-  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
-  finish(result, roundsDone, log) {
-    const k = this.plan.schedule.indexOf(roundsDone);
-    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
-  }
-  /** Whether the run of this cell is still needed. */
-  isOpen(cell) {
-    return this.open === null || this.open.has(cellId(cell));
-  }
-  look(result, look, log) {
-    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
-    this.looked = look;
-    result.adaptive = adaptiveRecord(this.plan, outcome);
-    this.open = new Set(outcome.openCells.map(cellId));
-    const decided = outcome.decidedCells.filter((d) => d.look === look);
-    log(
-      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
-    );
-    return outcome.stop ? outcome.reason : null;
-  }
-};
-function formatS(s) {
-  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
-}
-
-// src/runner/progress.ts
-var ProgressTracker = class {
-  /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
-  constructor(plannedRuns, plannedSeconds, now = Date.now) {
-    this.plannedRuns = plannedRuns;
-    this.plannedSeconds = plannedSeconds;
-    this.now = now;
-    this.started = now();
-  }
-  plannedRuns;
-  plannedSeconds;
-  now;
-  done = 0;
-  doneSeconds = 0;
-  overheadSeconds = 0;
-  started;
-  /** Records a finished run that was planned to take `plannedS` and took `actualS` wall-clock seconds. */
-  finished(plannedS, actualS) {
-    this.done++;
-    this.doneSeconds += plannedS;
-    this.overheadSeconds += Math.max(0, actualS - plannedS);
-  }
-  /** A retry adds a run that was not planned. */
-  addRun(seconds) {
-    this.plannedRuns++;
-    this.plannedSeconds += seconds;
-  }
-  /** Estimated seconds left: planned run time left plus the per-run overhead seen so far. */
-  remainingSeconds() {
-    const runsLeft = Math.max(0, this.plannedRuns - this.done);
-    const overheadPerRun = this.done > 0 ? this.overheadSeconds / this.done : 2;
-    return Math.max(0, this.plannedSeconds - this.doneSeconds) + runsLeft * overheadPerRun;
-  }
-  line(e) {
-    const elapsed = (this.now() - this.started) / 1e3;
-    const what = e.kind === "warmup" ? "warm-up" : `round ${e.round}/${e.rounds}`;
-    const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
-    return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
-  }
-};
-function formatTps(tps) {
-  return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
-}
-function formatDuration(seconds) {
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
-}
-
-// src/machine/pinning.ts
-import { access as access6, constants as constants6 } from "node:fs/promises";
-import path15 from "node:path";
-function planCpus(spec, topology, tools, where = "cpus") {
-  if (!tools.taskset && !tools.numactl) {
-    throw new UserError(
-      `${where}: pinning needs taskset (util-linux) or numactl, and neither is on the PATH: install util-linux (apt-get install util-linux) or remove "cpus"`
-    );
-  }
-  const { server, client } = spec === "auto" ? autoSplit(topology, where) : explicit(spec, topology, where);
-  const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
-  const nodes = (cpus) => [...new Set(cpus.map((c) => nodeOf.get(c) ?? 0))].sort((a, b) => a - b);
-  const serverNodes = nodes(server);
-  const clientNodes = nodes(client);
-  const warnings = [];
-  const byCpu = new Map(topology.cpus.map((c) => [c.cpu, c]));
-  const clientSet = new Set(client);
-  const split = server.filter((cpu) => byCpu.get(cpu)?.siblings.some((s) => s !== cpu && clientSet.has(s)));
-  if (split.length > 0) {
-    warnings.push(
-      `${where}: server CPUs ${formatCpuList(split)} share cores (SMT siblings) with client CPUs; keep siblings on one side`
-    );
-  }
-  if (topology.numaNodes.length > 1 && serverNodes.length > 1) {
-    warnings.push(
-      `${where}: the server spans NUMA nodes ${serverNodes.join(",")}; memory is bound to all of them`
-    );
-  }
-  const useNumactl = tools.numactl !== void 0;
-  const prefix = (cpus, memNodes) => useNumactl ? [
-    tools.numactl,
-    `--physcpubind=${formatCpuList(cpus)}`,
-    ...memNodes ? [`--membind=${memNodes.join(",")}`] : []
-  ] : [tools.taskset, "-c", formatCpuList(cpus)];
-  return {
-    server,
-    client,
-    serverNodes,
-    clientNodes,
-    // Server memory (shared_buffers) on the server's nodes; clients allocate little, locally by default.
-    serverPrefix: prefix(server, serverNodes),
-    clientPrefix: prefix(client, void 0),
-    tool: useNumactl ? "numactl" : "taskset",
-    warnings
-  };
-}
-function explicit(spec, topology, where) {
-  const online = new Set(topology.cpus.map((c) => c.cpu));
-  const side = (name) => {
-    let cpus;
-    try {
-      cpus = parseCpuList(String(spec[name]), `${where}.${name}`);
-    } catch (e) {
-      throw new UserError(errorMessage(e));
-    }
-    if (cpus.length === 0) throw new UserError(`${where}.${name}: expected a CPU list like 0-3, got ""`);
-    const missing = cpus.filter((c) => !online.has(c));
-    if (missing.length > 0) {
-      throw new UserError(
-        `${where}.${name}: CPU${missing.length === 1 ? "" : "s"} ${formatCpuList(missing)} of "${spec[name]}" ${missing.length === 1 ? "does" : "do"} not exist on this machine (online CPUs: ${formatCpuList([...online])})`
-      );
-    }
-    return cpus;
-  };
-  const server = side("server");
-  const client = side("client");
-  const overlap = server.filter((c) => client.includes(c));
-  if (overlap.length > 0) {
-    throw new UserError(
-      `${where}: server "${spec.server}" and client "${spec.client}" overlap on CPU${overlap.length === 1 ? "" : "s"} ${formatCpuList(overlap)}; give each side its own CPUs`
-    );
-  }
-  return { server, client };
-}
-function autoSplit(topology, where = "cpus") {
-  const cores = coresInOrder(topology.cpus);
-  if (cores.length < 2) {
-    throw new UserError(
-      `${where}: "auto" needs at least 2 cores to split between server and clients, this machine has ${cores.length}`
-    );
-  }
-  const nodes = topology.numaNodes.map((n) => n.node);
-  let serverCores;
-  let clientCores;
-  if (nodes.length > 1) {
-    const serverNodes = new Set(nodes.slice(0, Math.ceil(nodes.length / 2)));
-    const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
-    serverCores = cores.filter((core) => serverNodes.has(nodeOf.get(core[0]) ?? 0));
-    clientCores = cores.filter((core) => !serverNodes.has(nodeOf.get(core[0]) ?? 0));
-  } else {
-    const half = Math.ceil(cores.length / 2);
-    serverCores = cores.slice(0, half);
-    clientCores = cores.slice(half);
-  }
-  const flat = (list) => list.flat().sort((a, b) => a - b);
-  return { server: flat(serverCores), client: flat(clientCores) };
-}
-function coresInOrder(cpus) {
-  const online = new Set(cpus.map((c) => c.cpu));
-  const seen = /* @__PURE__ */ new Set();
-  const cores = [];
-  for (const c of cpus) {
-    const siblings = c.siblings.filter((s) => online.has(s));
-    const id = formatCpuList(siblings);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    cores.push({ key: [c.node, Math.min(...c.l3 ?? [c.cpu]), Math.min(...siblings)], cpus: siblings });
-  }
-  cores.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
-  return cores.map((c) => c.cpus);
-}
-function withCpuPrefix(prefix, command, args) {
-  if (!prefix || prefix.length === 0) return { command, args: [...args] };
-  return { command: prefix[0], args: [...prefix.slice(1), command, ...args] };
-}
-async function findPinningTools(searchPath) {
-  const find = async (name) => {
-    for (const dir of searchPath.split(path15.delimiter)) {
-      if (!dir) continue;
-      try {
-        await access6(path15.join(dir, name), constants6.X_OK);
-        return path15.join(dir, name);
-      } catch {
-      }
-    }
-    return void 0;
-  };
-  const [taskset, numactl] = await Promise.all([find("taskset"), find("numactl")]);
-  return { ...taskset ? { taskset } : {}, ...numactl ? { numactl } : {} };
-}
-function pinnedRunner(runner, prefix) {
-  return {
-    run(command, args, options) {
-      const pinned = withCpuPrefix(prefix, command, args);
-      return runner.run(pinned.command, pinned.args, options);
-    }
-  };
-}
-async function workloadCpuPlans(workloads, searchPath) {
-  const pinned = workloads.filter((w) => w.cpus !== void 0);
-  const plans = /* @__PURE__ */ new Map();
-  if (pinned.length === 0) return plans;
-  const [topology, tools] = await Promise.all([readTopology(), findPinningTools(searchPath)]);
-  for (const w of pinned) plans.set(w.name, planCpus(w.cpus, topology, tools, `workload ${w.name}: cpus`));
-  return plans;
-}
-
-// src/runner/run-loop.ts
-async function runBenchmark(req, deps) {
-  const { logger, runner } = deps;
-  validateRequest(req);
-  const cpuCount = deps.cpuCount ?? os12.availableParallelism();
-  const workloads = req.workloads.map((w) => applyOverrides(w, req));
-  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
-  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
-  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
-  const drivers = new Map(
-    workloads.map((w) => {
-      const plan = cpuPlans.get(w.name);
-      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
-      return [w.name, createDriver(w, { clientBinDir, ...clientDeps, logger })];
-    })
-  );
-  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
-  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
-  const runAs = await resolveRunAs(req.runAs, deps);
-  if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
-  const seed = req.seed ?? newSeed();
-  const dataSets = groupDataSets(workloads);
-  const cells = workloads.flatMap(
-    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
-  );
-  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
-  const workloadByName = new Map(workloads.map((w) => [w.name, w]));
-  const arms = req.arms.map((a, i) => ({
-    label: a.label,
-    binDir: a.binDir,
-    serverVersion: versions[i].text,
-    settingOverrides: a.settings,
-    ...a.build ? { build: a.build } : {}
-  }));
-  const startedAt = /* @__PURE__ */ new Date();
-  const result = {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
-    pgperfVersion: PGPERF_VERSION,
-    runId: newRunId(startedAt),
-    status: "running",
-    startedAt: startedAt.toISOString(),
-    updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    environment: await machineCheck(req, logger),
-    ...cpuPlans.size ? {
-      pinning: Object.fromEntries(
-        [...cpuPlans].map(([name, p]) => [
-          name,
-          { server: p.server, client: p.client, tool: p.tool, warnings: p.warnings }
-        ])
-      )
-    } : {},
-    arms,
-    clients: clientInfos,
-    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
-    analysis: req.analysis,
-    plan: {
-      seed,
-      order: req.order,
-      rounds: rounds.length,
-      cells: cells.map(({ workload, clients }) => ({ workload, clients })),
-      executed: [],
-      ...req.shard ? { shard: req.shard } : {}
-    },
-    ...req.source ? { source: req.source } : {},
-    samples: [],
-    warnings: []
-  };
-  const save = async () => {
-    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await req.sink.update(result);
-  };
-  const warn = (message) => {
-    result.warnings.push(message);
-    logger.warn(message);
-  };
-  const clusters = /* @__PURE__ */ new Map();
-  const clusterKey = (arm, dataSet) => `${arm}\0${dataSet}`;
-  const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
-  try {
-    await logger.group("Setting up clusters", async () => {
-      for (const dataSet of dataSets) {
-        for (const arm of req.arms) {
-          deps.signal?.throwIfAborted();
-          const w = dataSet.workloads[0];
-          const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
-          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)].text})`);
-          const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
-          const cluster = await PgCluster.create(
-            {
-              label,
-              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
-              binDir: arm.binDir,
-              parentDir: req.tmpDir,
-              conf: {
-                maxClients: dataSet.maxClients,
-                workloadSettings: w.settings,
-                armSettings: arm.settings
-              },
-              runAs,
-              dataChecksums: req.dataChecksums
-            },
-            deps
-          );
-          clusters.set(clusterKey(arm.label, dataSet.name), cluster);
-          await cluster.start();
-          await drivers.get(w.name).prepare(cluster, deps.signal);
-        }
-      }
-    });
-    const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
-    result.environment.settingsHash = createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
-    result.fingerprint = environmentFingerprint(result);
-    await save();
-    const plannedRuns = rounds.flat();
-    const warmupBefore = /* @__PURE__ */ new Set();
-    const visited = /* @__PURE__ */ new Set();
-    for (const run3 of plannedRuns) {
-      const visit2 = `${cellId(run3)}|${run3.arm}`;
-      if (!visited.has(visit2) && workloadByName.get(run3.workload).warmup > 0) warmupBefore.add(run3);
-      visited.add(visit2);
-    }
-    const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
-    const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
-    for (const w of workloads) {
-      const check2 = checkPlan({
-        rounds: w.rounds,
-        cells: cells.length,
-        alpha: req.analysis.alpha,
-        thresholdPct: w.threshold ?? req.analysis.thresholdPct
-      });
-      for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
-    }
-    logger.info(
-      `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
-    );
-    const execute = async (run3, kind, attempt) => {
-      const workload = workloadByName.get(run3.workload);
-      const driver = drivers.get(run3.workload);
-      const cluster = clusters.get(clusterKey(run3.arm, dataSetOf.get(run3.workload).name));
-      const durationS = kind === "warmup" ? workload.warmup : workload.duration;
-      const randomSeed = deriveSeed(seed, run3.round);
-      const started = Date.now();
-      const maintenance = await driver.beforeRun(cluster).then(
-        () => void 0,
-        (e) => {
-          deps.signal?.throwIfAborted();
-          return maintenanceFailure(e, started);
-        }
-      );
-      const sampler = maintenance || kind !== "measured" || req.diagnostics === false ? void 0 : await startDiagnostics(cluster.connection).catch((e) => {
-        logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
-        return void 0;
-      });
-      let out;
-      let diagnostics;
-      try {
-        out = maintenance ?? await driver.run(cluster, {
-          clients: run3.clients,
-          durationS,
-          seed: randomSeed,
-          signal: deps.signal
-        });
-      } finally {
-        diagnostics = await sampler?.stop().catch(() => void 0);
-      }
-      deps.signal?.throwIfAborted();
-      if (!out.ok) out = await withServerDeath(cluster, out);
-      progress.finished(durationS, (Date.now() - started) / 1e3);
-      result.plan.executed.push({ ...run3, kind, attempt, status: out.ok ? "ok" : "failed" });
-      if (kind === "measured") {
-        result.samples.push({
-          ...toSample(run3, attempt, randomSeed, out),
-          ...diagnostics ? { diagnostics } : {}
-        });
-        await save();
-      }
-      logger.info(
-        progress.line({
-          kind,
-          round: run3.round,
-          rounds: rounds.length,
-          cell: cellId(run3),
-          arm: run3.arm,
-          tps: out.metrics.tps,
-          failure: out.failureReason
-        })
-      );
-      if (!out.ok) await reviveIfDown(cluster, warn);
-      return out;
-    };
-    const adaptive = req.adaptive ? new AdaptiveControl(
-      req.adaptive.plan,
-      { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
-      {
-        ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
-        estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
-      }
-    ) : null;
-    if (adaptive) {
-      const p = adaptive.plan;
-      logger.info(
-        `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
-      );
-    }
-    let roundsDone = 0;
-    for (const [r, roundRuns] of rounds.entries()) {
-      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
-      if (stop) {
-        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
-        break;
-      }
-      await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
-        for (const run3 of roundRuns) {
-          deps.signal?.throwIfAborted();
-          if (adaptive && !adaptive.isOpen(run3)) continue;
-          const workload = workloadByName.get(run3.workload);
-          if (warmupBefore.has(run3)) await execute(run3, "warmup", 1);
-          for (let attempt = 1; ; attempt++) {
-            const out = await execute(run3, "measured", attempt);
-            if (out.ok) break;
-            const what = `${cellId(run3)} ${run3.arm} round ${run3.round}`;
-            if (attempt > workload.retries) {
-              warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
-              break;
-            }
-            progress.addRun(workload.duration);
-            logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
-          }
-        }
-      });
-      roundsDone = r + 1;
-    }
-    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
-    result.status = "complete";
-  } catch (e) {
-    const interrupted = deps.signal?.aborted === true;
-    result.status = interrupted ? "interrupted" : "failed";
-    result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
-    if (!interrupted) throw e;
-  } finally {
-    await releaseClusters(clusters, req.logsDir, logger);
-    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await req.sink.finish(result).catch((e) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
-  }
-  return result;
-}
-async function machineCheck(req, logger) {
-  const environment2 = await captureEnvironment("");
-  const report = await preflight({ windowS: req.preflightWindowS ?? 1 });
-  environment2.preflight = report;
-  Object.assign(environment2.facts, preflightFacts(report));
-  const problems = report.facts.filter((f) => f.verdict !== "ok");
-  logger.info(
-    `machine: ${report.verdict}${problems.length ? ` (${problems.map((f) => `${f.name}: ${f.value} [${f.verdict}]`).join("; ")})` : ""}; pgperf doctor says how to fix each`
-  );
-  if (req.strictPreflight && report.verdict === "not fit for benchmarking") {
-    const bad = report.facts.filter((f) => f.verdict === "bad");
-    throw new UserError(
-      `--strict: this machine is not fit for benchmarking: ${bad.map((f) => `${f.name} ${f.value}${f.fix ? ` (fix: ${f.fix})` : ""}`).join("; ")}`
-    );
-  }
-  return environment2;
-}
-function toSample(run3, attempt, randomSeed, out) {
-  return {
-    round: run3.round,
-    workload: run3.workload,
-    clients: run3.clients,
-    arm: run3.arm,
-    attempt,
-    status: out.ok ? "ok" : "failed",
-    ...out.failureReason ? { failureReason: out.failureReason } : {},
-    startedAt: out.startedAt,
-    endedAt: out.endedAt,
-    randomSeed,
-    metrics: out.metrics,
-    counts: out.counts,
-    progress: out.progress,
-    command: out.command,
-    exitCode: out.exitCode
-  };
-}
-function validateRequest(req) {
-  if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
-  const labels = /* @__PURE__ */ new Set();
-  for (const arm of req.arms) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm.label)) {
-      throw new UserError(
-        `--arm ${arm.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
-      );
-    }
-    if (labels.has(arm.label))
-      throw new UserError(`--arm ${arm.label}: the label is given twice; labels must be unique`);
-    labels.add(arm.label);
-  }
-  if (req.workloads.length === 0) throw new UserError("no workloads: give at least one --workload FILE");
-  const names = /* @__PURE__ */ new Set();
-  for (const w of req.workloads) {
-    if (names.has(w.name))
-      throw new UserError(`workload name "${w.name}" is used by two workload files; names must be unique`);
-    names.add(w.name);
-  }
-}
-function applyOverrides(w, req) {
-  const duration3 = req.durationS ?? w.duration;
-  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
-  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds };
-}
-function groupDataSets(workloads) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const w of workloads) {
-    const shape = w.tool === "pgbench" ? [w.scale, w.init] : [dataShape(w)];
-    const key = JSON.stringify([w.tool, ...shape, Object.entries(w.settings).sort()]);
-    const existing = byKey.get(key);
-    if (existing) {
-      existing.workloads.push(w);
-      existing.maxClients = Math.max(existing.maxClients, ...w.clients);
-    } else {
-      byKey.set(key, { name: w.name, workloads: [w], maxClients: Math.max(...w.clients) });
-    }
-  }
-  return [...byKey.values()];
-}
-var MAX_RESTARTS_PER_CLUSTER = 3;
-function maintenanceFailure(e, started) {
-  const at = new Date(started).toISOString();
-  return {
-    ok: false,
-    failureReason: `pre-run maintenance failed: ${errorMessage(e).split("\n")[0]}`,
-    metrics: {},
-    counts: {},
-    progress: [],
-    command: [],
-    exitCode: null,
-    startedAt: at,
-    endedAt: (/* @__PURE__ */ new Date()).toISOString()
-  };
-}
-async function withServerDeath(cluster, out) {
-  if (await cluster.isRunning()) return out;
-  const pid = await cluster.postmasterPid();
-  const reason = `${out.failureReason ?? "failed"}; the server died (postmaster pid ${pid ?? "?"} is gone)`;
-  return { ...out, failureReason: `${reason}; server log tail:
-${await cluster.logTail(15)}` };
-}
-async function reviveIfDown(cluster, warn) {
-  if (await cluster.isRunning()) return;
-  const logTail = await cluster.logTail(15);
-  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
-    throw new UserError(
-      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run (the samples so far are kept). Server log tail (${cluster.logFile}):
-${logTail}`
-    );
-  }
-  warn(
-    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:
-${logTail}`
-  );
-  await cluster.restartAfterCrash();
-}
-async function releaseClusters(clusters, logsDir, logger) {
-  for (const cluster of clusters.values()) {
-    try {
-      if (logsDir) {
-        await mkdir6(logsDir, { recursive: true });
-        await copyFile2(
-          cluster.logFile,
-          path16.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
-        ).catch(() => {
-        });
-      }
-      await cluster.destroy();
-    } catch (e) {
-      logger.warn(`arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`);
-    }
-  }
-}
-
-// src/pipeline/pipeline.ts
-var RESULTS_FILE = "results.json";
-async function runPipeline(req, deps) {
-  const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path17.join(req.runDir, RESULTS_FILE);
-  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
-  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const { arms: _source, runDir, ...run3 } = req;
-  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path17.join(runDir, "logs") }, deps);
-  return {
-    result,
-    comparison: analyse(result),
-    resultsFile,
-    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
-    ...archive?.error ? { archiveError: archive.error } : {}
-  };
-}
-async function resolveArms(source, deps) {
-  if (source.kind === "installed") return source.arms;
-  if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
-  return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
-}
-function archiveSink(store) {
-  const state = {
-    sink: {
-      description: `the store ${store.description}`,
-      update: async () => {
-      },
-      finish: async (result) => {
-        if (result.samples.length === 0) return;
-        try {
-          state.saved = await store.save(result);
-        } catch (e) {
-          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
-        }
-      }
-    }
-  };
-  return state;
-}
-
 // src/pipeline/report-input.ts
 function reportInputOf(result, comparison, fallbackRunUrl) {
   const source = result.source ?? {};
@@ -62248,179 +63673,8 @@ function reportInputOf(result, comparison, fallbackRunUrl) {
   };
 }
 
-// src/results/read-results.ts
-import { readFile as readFile11 } from "node:fs/promises";
-
-// src/results/results-schema.ts
-var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
-var count = external_exports.number().int().nonnegative();
-var text = external_exports.string();
-var metricsSchema = external_exports.record(text, finite2);
-var commitRef = external_exports.looseObject({
-  ref: text.optional(),
-  sha: text.optional(),
-  chosenBy: text.optional()
-});
-var buildRecordSchema = external_exports.looseObject({
-  repo: text,
-  ref: text,
-  sha: text,
-  options: external_exports.array(text),
-  serverVersion: text.optional(),
-  cacheHit: external_exports.boolean().optional(),
-  compiler: external_exports.looseObject({}).optional()
-});
-var sampleSchema = external_exports.looseObject({
-  round: external_exports.number().int().positive(),
-  workload: text,
-  clients: external_exports.number().int().positive(),
-  arm: text,
-  attempt: external_exports.number().int().positive().optional(),
-  status: external_exports.enum(["ok", "failed"]),
-  failureReason: text.optional(),
-  startedAt: text.optional(),
-  endedAt: text.optional(),
-  metrics: metricsSchema,
-  counts: external_exports.record(text, finite2).optional(),
-  progress: external_exports.array(external_exports.looseObject({ t: finite2, tps: finite2 })).optional(),
-  command: external_exports.array(text).optional(),
-  exitCode: external_exports.number().int().nullable().optional()
-});
-var workloadRecord = external_exports.looseObject({
-  name: text,
-  tool: external_exports.enum(["pgbench", "sysbench"]),
-  clients: external_exports.array(external_exports.number().int().positive()).optional(),
-  threshold: external_exports.number().positive().optional(),
-  rounds: external_exports.number().int().positive().optional(),
-  duration: external_exports.number().positive().optional()
-});
-var resultsSchema = external_exports.looseObject({
-  schemaVersion: external_exports.number().int(),
-  pgperfVersion: text,
-  runId: text.optional(),
-  fingerprint: external_exports.looseObject({ id: text, facts: external_exports.record(text, text) }).optional(),
-  status: external_exports.enum(["running", "complete", "interrupted", "failed"]),
-  stopReason: text.optional(),
-  startedAt: text,
-  updatedAt: text,
-  environment: external_exports.looseObject({
-    hostname: text,
-    os: text,
-    kernel: text,
-    arch: text,
-    cpuModel: text,
-    cpuCount: count,
-    memoryBytes: count,
-    facts: external_exports.record(text, text),
-    nodeVersion: text,
-    settingsHash: text
-  }),
-  arms: external_exports.array(
-    external_exports.looseObject({
-      label: text,
-      binDir: text,
-      serverVersion: text,
-      settingOverrides: external_exports.record(text, text),
-      build: buildRecordSchema.optional()
-    })
-  ).min(1),
-  clients: external_exports.array(external_exports.looseObject({ tool: external_exports.enum(["pgbench", "sysbench"]), binDir: text, version: text })),
-  workloads: external_exports.record(text, workloadRecord),
-  analysis: external_exports.looseObject({
-    alpha: external_exports.number().gt(0).lt(0.5),
-    thresholdPct: external_exports.number().gt(0).lt(100),
-    metric: external_exports.enum(Object.keys(METRICS))
-  }).optional(),
-  adaptive: external_exports.looseObject({
-    plan: external_exports.looseObject({
-      schedule: external_exports.array(external_exports.number().int().positive()),
-      maxRounds: external_exports.number().int().positive()
-    }),
-    looks: external_exports.array(
-      external_exports.looseObject({ look: external_exports.number().int().positive(), rounds: external_exports.number().int().nonnegative() })
-    )
-  }).optional(),
-  plan: external_exports.looseObject({
-    seed: external_exports.number().int(),
-    order: external_exports.enum(["random", "abba"]),
-    rounds: count,
-    cells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() })),
-    executed: external_exports.array(external_exports.looseObject({})),
-    shard: external_exports.looseObject({
-      planId: text,
-      index: external_exports.number().int().nonnegative(),
-      count: external_exports.number().int().positive(),
-      allCells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() }))
-    }).optional()
-  }),
-  source: external_exports.looseObject({
-    repository: text.optional(),
-    prNumber: external_exports.number().int().positive().optional(),
-    runUrl: text.optional(),
-    base: commitRef.optional(),
-    head: commitRef.optional()
-  }).optional(),
-  samples: external_exports.array(sampleSchema),
-  warnings: external_exports.array(text)
-});
-function describeIssues(error63, doc, limit = 3) {
-  const lines = error63.issues.slice(0, limit).map((issue3) => {
-    if (issue3.path.length === 0) return `(document): ${issue3.message}`;
-    const value = valueAt2(doc, issue3.path);
-    const shown = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
-    return `${formatPath2(issue3.path)} is ${shown}: ${issue3.message}`;
-  });
-  const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
-  return lines.join("; ") + more;
-}
-function formatPath2(path21) {
-  return path21.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
-}
-function valueAt2(doc, path21) {
-  let v = doc;
-  for (const key of path21) {
-    if (typeof v !== "object" || v === null) return void 0;
-    v = v[key];
-  }
-  return v;
-}
-
-// src/results/read-results.ts
-async function readResults(path21) {
-  let text2;
-  try {
-    text2 = await readFile11(path21, "utf8");
-  } catch (e) {
-    throw new UserError(`cannot read results file ${path21}: ${errorMessage(e)}`);
-  }
-  return parseResults(text2, path21);
-}
-function parseResults(text2, source) {
-  let doc;
-  try {
-    doc = JSON.parse(text2);
-  } catch (e) {
-    throw new UserError(
-      `${source} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
-    );
-  }
-  return validateResults(doc, source);
-}
-function validateResults(doc, source) {
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    throw new UserError(`${source}: expected a JSON object (a results document from pgperf run)`);
-  }
-  const version2 = doc.schemaVersion;
-  if (version2 !== RESULTS_SCHEMA_VERSION) {
-    const newer = typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION;
-    throw new UserError(
-      `${source}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}` + (newer ? " (the file was written by a newer pgperf: upgrade pgperf to read it)" : "")
-    );
-  }
-  const parsed = resultsSchema.safeParse(doc);
-  if (!parsed.success) throw new UserError(`${source}: ${describeIssues(parsed.error, doc)}`);
-  return doc;
-}
+// src/action/run-action.ts
+init_errors();
 
 // src/runner/round-seconds.ts
 function roundSeconds(workloads, arms, durationS) {
@@ -62428,7 +63682,7 @@ function roundSeconds(workloads, arms, durationS) {
 }
 
 // src/action/build-arms.ts
-import path18 from "node:path";
+import path21 from "node:path";
 async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
   const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
   return {
@@ -62439,7 +63693,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path18.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path21.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -62447,7 +63701,196 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
   };
 }
 
+// src/action/store-setup.ts
+import path23 from "node:path";
+import { mkdtemp as mkdtemp3 } from "node:fs/promises";
+
+// src/store/data-branch.ts
+init_errors();
+init_mask_url();
+import { mkdir as mkdir8, rm as rm9 } from "node:fs/promises";
+import path22 from "node:path";
+var BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![./])$/;
+var DataBranch = class _DataBranch {
+  constructor(opts, deps, exists3) {
+    this.opts = opts;
+    this.deps = deps;
+    this.exists = exists3;
+  }
+  opts;
+  deps;
+  exists;
+  /** Fetches the branch (or starts it, when the remote has none) into `workDir`. */
+  static async checkout(options, deps) {
+    if (!BRANCH.test(options.branch)) {
+      throw new UserError(
+        `store-branch '${options.branch}' is not a valid branch name; expected e.g. pgperf-data (letters, digits, ".", "_", "-", "/")`
+      );
+    }
+    const opts = {
+      storePath: "store",
+      author: { name: "pgperf", email: "pgperf@users.noreply.github.com" },
+      maxAttempts: 5,
+      backoffMs: 1e3,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      ...options
+    };
+    await mkdir8(opts.workDir, { recursive: true });
+    const branch = new _DataBranch(opts, deps, false);
+    await branch.git(["init", "-q"]);
+    await branch.git(["remote", "add", "origin", opts.remote]);
+    await branch.fetch();
+    if (branch.exists) await branch.git(["checkout", "-q", "-B", opts.branch, branch.remoteRef]);
+    else await branch.git(["checkout", "-q", "--orphan", opts.branch]);
+    return branch;
+  }
+  /** The directory store's directory inside the work tree. */
+  get storeDir() {
+    return path22.join(this.opts.workDir, this.opts.storePath);
+  }
+  get remoteRef() {
+    return `refs/remotes/origin/${this.opts.branch}`;
+  }
+  /**
+   * Saves with `save` (which writes into storeDir and returns the commit message), commits and pushes,
+   * retrying a rejected push on top of the newly fetched branch. A UserError after `maxAttempts`.
+   */
+  async publish(save) {
+    const { logger } = this.deps;
+    let message = await save(this.storeDir);
+    await this.commit(message);
+    for (let attempt = 1; ; attempt++) {
+      const pushed = await this.git(["push", "-q", "origin", `HEAD:refs/heads/${this.opts.branch}`], true);
+      if (pushed.exitCode === 0)
+        return { commit: (await this.git(["rev-parse", "HEAD"])).stdout.trim(), attempts: attempt };
+      if (!isRejection(pushed)) throw this.failure("git push", pushed);
+      if (attempt >= this.opts.maxAttempts) {
+        throw new UserError(
+          `store-branch ${this.opts.branch}: the push to ${maskUrl(this.opts.remote)} was rejected ${attempt} times (others kept pushing first); the run is saved in ${this.storeDir} but not on the branch`
+        );
+      }
+      const wait = this.opts.backoffMs * 2 ** (attempt - 1) * (1 + Math.random() / 2);
+      logger.info(
+        `store-branch ${this.opts.branch}: another job pushed first; fetching and retrying in ${Math.round(wait)} ms (attempt ${attempt + 1} of ${this.opts.maxAttempts})`
+      );
+      await this.opts.sleep(wait);
+      await this.fetch();
+      const rebased = await this.git(["rebase", "-q", this.remoteRef], true);
+      if (rebased.exitCode !== 0) {
+        await this.git(["rebase", "--abort"], true);
+        await this.git(["reset", "-q", "--hard", this.remoteRef]);
+        message = await save(this.storeDir);
+        await this.commit(message);
+      }
+    }
+  }
+  /** Removes the work tree. */
+  async close() {
+    await rm9(this.opts.workDir, { recursive: true, force: true });
+  }
+  async fetch() {
+    const listed = await this.git(["ls-remote", "--heads", "origin", `refs/heads/${this.opts.branch}`]);
+    this.exists = listed.stdout.trim() !== "";
+    if (this.exists) {
+      await this.git(["fetch", "-q", "origin", `+refs/heads/${this.opts.branch}:${this.remoteRef}`]);
+    }
+  }
+  async commit(message) {
+    await this.git(["add", "-A", "--", this.opts.storePath]);
+    const { name, email: email3 } = this.opts.author;
+    await this.git([
+      "-c",
+      `user.name=${name}`,
+      "-c",
+      `user.email=${email3}`,
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      message
+    ]);
+  }
+  async git(args, allowFailure = false) {
+    const result = await this.deps.runner.run("git", ["-C", this.opts.workDir, ...args], {
+      env: { GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1" },
+      timeoutMs: 12e4
+    });
+    if (!allowFailure && result.exitCode !== 0) throw this.failure(`git ${args[0]}`, result);
+    return result;
+  }
+  failure(what, result) {
+    const output2 = (result.spawnError ?? `${result.stderr}${result.stdout}`).trim().split("\n").slice(-5).join(" / ");
+    return new UserError(
+      `store-branch ${this.opts.branch}: ${what} on ${maskUrl(this.opts.remote)} failed: ${maskSecretsIn(output2, this.opts.remote)}`
+    );
+  }
+};
+function isRejection(result) {
+  return /\[rejected\]|non-fast-forward|fetch first|failed to update ref|cannot lock ref|stale info/i.test(
+    result.stderr
+  );
+}
+function maskSecretsIn(text2, remote) {
+  return text2.split(remote).join(maskUrl(remote));
+}
+
+// src/action/store-setup.ts
+init_errors();
+async function openActionStore(inputs, workspace, access8, deps) {
+  if (inputs.storeBranch) {
+    if (inputs.store && (path23.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+      throw new UserError(
+        `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
+      );
+    }
+    if (!access8.dataBranchRemote) {
+      throw new UserError(
+        `input 'store-branch' (${inputs.storeBranch}) pushes to the workflow's repository: pass 'github-token' with contents: write`
+      );
+    }
+    const branch = await DataBranch.checkout(
+      {
+        remote: access8.dataBranchRemote,
+        branch: inputs.storeBranch,
+        workDir: await mkdtemp3(path23.join(access8.tempDir, "pgperf-data-branch-")),
+        ...inputs.store ? { storePath: inputs.store } : {}
+      },
+      deps
+    );
+    const reader = await access8.open(branch.storeDir, true);
+    const archive = {
+      description: `branch ${inputs.storeBranch} (${reader.description})`,
+      save: async (result) => {
+        let id = "";
+        await branch.publish(async (dir) => {
+          const store2 = await access8.open(dir, true);
+          try {
+            id = (await store2.save(result)).id;
+          } finally {
+            await store2.close();
+          }
+          return `pgperf: run ${id}`;
+        });
+        return { id };
+      }
+    };
+    return {
+      reader,
+      archive,
+      close: async () => {
+        await reader.close();
+        await branch.close();
+      }
+    };
+  }
+  if (!inputs.store) return void 0;
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path23.resolve(workspace, inputs.store);
+  const store = await access8.open(spec, true);
+  return { reader: store, archive: store, close: () => store.close() };
+}
+
 // src/action/trusted-target.ts
+init_errors();
 function benchmarkTarget(ctx, result, prNumberInput) {
   const pr = pullRequestOf(ctx);
   return {
@@ -62511,9 +63954,9 @@ async function commentTarget(ctx, result, prNumberInput, api, file2) {
 // src/action/run-action.ts
 var REPORT_FILE = "report.md";
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path19.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path24.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === "comment") {
-    const resultsFile = path19.join(resultsDir, RESULTS_FILE);
+    const resultsFile = path24.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
     const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
     deps.logger.info(`comment mode: publishing for ${target2.basis}`);
@@ -62532,41 +63975,81 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
     workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, deps.actionDir)));
   }
   const arms = await armSource(commits2, inputs, ctx, deps);
+  const store = (inputs.store || inputs.storeBranch) && deps.stores ? await openActionStore(inputs, ctx.workspace, deps.stores, deps) : void 0;
+  if ((inputs.store || inputs.storeBranch) && !store) {
+    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  }
   const analysis = resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold });
   const adaptive = adaptiveFromInputs(inputs, analysis.alpha, roundSeconds(workloads, 2, inputs.duration));
-  return logger.group(
-    "Benchmark",
-    () => runPipeline(
-      {
-        arms,
-        workloads,
-        analysis,
-        ...adaptive ? { adaptive } : {},
-        rounds: inputs.rounds,
-        durationS: inputs.duration,
-        order: "random",
-        runAs: inputs.runAs,
-        runDir: resultsDir,
-        dataChecksums: false,
-        source: {
-          repository: `${ctx.owner}/${ctx.repo}`,
-          ...commits2.prNumber ? { prNumber: commits2.prNumber } : {},
-          ...ctx.runUrl ? { runUrl: ctx.runUrl } : {},
-          base: { ref: commits2.base.ref, sha: commits2.base.sha, chosenBy: commits2.base.chosenBy },
-          head: { ref: commits2.head.ref, sha: commits2.head.sha, chosenBy: commits2.head.chosenBy }
-        }
-      },
-      { runner: deps.runner, logger, signal: deps.signal, build: deps.build, searchPath: deps.searchPath }
-    )
-  );
+  if (adaptive && inputs.baseline.kind === "stored") {
+    throw new UserError(
+      "inputs 'baseline: stored' and 'max-rounds'/'time-budget' both given: a stored baseline is compared once, give 'rounds'"
+    );
+  }
+  const request2 = {
+    arms,
+    workloads,
+    analysis,
+    ...adaptive ? { adaptive } : {},
+    rounds: inputs.rounds,
+    durationS: inputs.duration,
+    order: "random",
+    runAs: inputs.runAs,
+    runDir: resultsDir,
+    dataChecksums: false,
+    source: {
+      repository: `${ctx.owner}/${ctx.repo}`,
+      ...commits2.prNumber ? { prNumber: commits2.prNumber } : {},
+      ...ctx.runUrl ? { runUrl: ctx.runUrl } : {},
+      base: { ref: commits2.base.ref, sha: commits2.base.sha, chosenBy: commits2.base.chosenBy },
+      head: { ref: commits2.head.ref, sha: commits2.head.sha, chosenBy: commits2.head.chosenBy }
+    }
+  };
+  const pipelineDeps = {
+    runner: deps.runner,
+    logger,
+    signal: deps.signal,
+    build: deps.build,
+    searchPath: deps.searchPath,
+    ...store ? { archive: store.archive } : {}
+  };
+  try {
+    const outcome = await logger.group("Benchmark", async () => {
+      if (inputs.baseline.kind === "same-job") return runPipeline(request2, pipelineDeps);
+      const head = await headOnly(arms, pipelineDeps);
+      return runStoredBaseline(
+        { ...request2, arms: { kind: "installed", arms: [head] } },
+        {
+          ...inputs.baseline.ref !== void 0 ? { ref: inputs.baseline.ref } : {},
+          store: store.reader,
+          allowFingerprintMismatch: false,
+          sentinelRounds: DEFAULT_SENTINEL_ROUNDS,
+          onDrift: "inconclusive"
+        },
+        pipelineDeps
+      );
+    });
+    if (outcome.archived)
+      logger.info(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
+    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    return outcome;
+  } finally {
+    await store?.close();
+  }
+}
+async function headOnly(arms, deps) {
+  const all = arms.kind === "installed" ? arms.arms : await deps.logger.group("Building PostgreSQL", () => deps.build(arms.request, deps.signal));
+  const head = all.find((a) => a.label === "head");
+  if (!head) throw new Error("no head arm to measure against the stored baseline");
+  return head;
 }
 async function armSource(commits2, inputs, ctx, deps) {
   if (inputs.baseBinDir && inputs.headBinDir) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path19.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path19.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path24.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path24.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -62602,16 +64085,16 @@ function adaptiveFromInputs(inputs, alpha, roundS) {
 }
 function workloadPath(name, workspace, actionDir) {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
-    return shippedWorkloadFile(name, path19.join(actionDir, "workloads"), "input 'workloads'");
+    return shippedWorkloadFile(name, path24.join(actionDir, "workloads"), "input 'workloads'");
   }
-  return path19.resolve(workspace, name);
+  return path24.resolve(workspace, name);
 }
 async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
   const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
-  await mkdir7(resultsDir, { recursive: true });
-  const reportFile = path19.join(resultsDir, REPORT_FILE);
+  await mkdir9(resultsDir, { recursive: true });
+  const reportFile = path24.join(resultsDir, REPORT_FILE);
   await writeFile6(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
@@ -62619,7 +64102,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   const worst = worstDelta(comparison);
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path19.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path24.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
     completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
@@ -62657,7 +64140,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path19.join(resultsDir, RESULTS_FILE),
+    resultsFile: path24.join(resultsDir, RESULTS_FILE),
     reportFile
   };
 }
@@ -62743,8 +64226,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path21 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path21} does not exist${EOL5}`);
+        const path26 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path26} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -67038,7 +68521,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path21) => path21.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path26) => path26.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -67344,7 +68827,11 @@ function toApiError(what, e, rateLimited) {
   return new GitHubApiError(`${what}: ${message}`, status, kindOfStatus(status));
 }
 
+// src/action.ts
+init_errors();
+
 // src/util/signals.ts
+init_errors();
 var EXIT_INTERNAL = 70;
 var SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 };
 function signalExitCode(signal) {
@@ -67414,7 +68901,7 @@ async function run2() {
   });
   try {
     const inputs = parseInputs((name) => getInput(name));
-    maskSecrets([inputs.githubToken]);
+    maskSecrets([inputs.githubToken, inputs.store && isPostgresUrl(inputs.store) ? inputs.store : void 0]);
     const ctx = await readContext(process.env);
     const api = inputs.githubToken ? octokitApi({
       token: inputs.githubToken,
@@ -67422,7 +68909,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path20.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path25.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -67435,7 +68922,18 @@ async function run2() {
       api,
       build: (request2, signal) => buildArms(request2, { runner: nodeProcessRunner, logger: coreLogger, signal }),
       cacheDir,
-      actionDir: path20.resolve(path20.dirname(fileURLToPath(import.meta.url)), ".."),
+      stores: {
+        open: (spec, write) => openStore(spec, {
+          home: os13.homedir(),
+          xdgDataHome: process.env.XDG_DATA_HOME,
+          warn: (m) => coreLogger.warn(m),
+          info: (m) => coreLogger.info(m),
+          write
+        }),
+        tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
+        ...inputs.storeBranch && inputs.githubToken ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) } : {}
+      },
+      actionDir: path25.resolve(path25.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });
@@ -67452,6 +68950,10 @@ async function run2() {
       process.exitCode = signalExitCode(stoppedBy);
     }
   }
+}
+function dataBranchRemote(ctx, token) {
+  const server = new URL(ctx.serverUrl);
+  return `${server.protocol}//x-access-token:${encodeURIComponent(token)}@${server.host}/${ctx.owner}/${ctx.repo}.git`;
 }
 
 // src/index.ts

@@ -17,6 +17,8 @@ import { secretsToMask } from './util/child-env.js';
 import { UserError, errorMessage } from './util/errors.js';
 import type { Logger } from './util/logger.js';
 import { nodeProcessRunner } from './util/process.js';
+import { isPostgresUrl, openStore } from './store/open-store.js';
+import type { ActionContext } from './action/context.js';
 import { installSignalHandlers, signalExitCode, type StopSignal } from './util/signals.js';
 
 const coreLogger: Logger = {
@@ -46,7 +48,7 @@ export async function run(): Promise<void> {
   try {
     const inputs = parseInputs((name) => core.getInput(name));
     // Before anything can print them (validation messages never quote the token).
-    maskSecrets([inputs.githubToken]);
+    maskSecrets([inputs.githubToken, inputs.store && isPostgresUrl(inputs.store) ? inputs.store : undefined]);
     const ctx = await readContext(process.env);
     const api = inputs.githubToken
       ? octokitApi({
@@ -72,6 +74,20 @@ export async function run(): Promise<void> {
       build: (request, signal) =>
         buildArms(request, { runner: nodeProcessRunner, logger: coreLogger, signal }),
       cacheDir,
+      stores: {
+        open: (spec, write) =>
+          openStore(spec, {
+            home: os.homedir(),
+            xdgDataHome: process.env.XDG_DATA_HOME,
+            warn: (m) => coreLogger.warn(m),
+            info: (m) => coreLogger.info(m),
+            write,
+          }),
+        tempDir: process.env.RUNNER_TEMP || os.tmpdir(),
+        ...(inputs.storeBranch && inputs.githubToken
+          ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) }
+          : {}),
+      },
       actionDir: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
       signal: controller.signal,
       searchPath: process.env.PATH ?? '',
@@ -90,4 +106,10 @@ export async function run(): Promise<void> {
       process.exitCode = signalExitCode(stoppedBy);
     }
   }
+}
+
+/** The workflow's repository as a git remote that the token may push to (the token is masked). */
+function dataBranchRemote(ctx: ActionContext, token: string): string {
+  const server = new URL(ctx.serverUrl);
+  return `${server.protocol}//x-access-token:${encodeURIComponent(token)}@${server.host}/${ctx.owner}/${ctx.repo}.git`;
 }

@@ -3,6 +3,8 @@
  * they come from; validation messages name the input, the bad value and the expected form.
  */
 import { parseDurationS } from '../util/duration.js';
+import { parseBaselineSpec, type BaselineSpec } from '../pipeline/stored-baseline.js';
+import { isPostgresUrl } from '../store/open-store.js';
 import { UserError } from '../util/errors.js';
 
 export const FAIL_ON = ['regression', 'inconclusive', 'never'] as const;
@@ -47,6 +49,12 @@ export interface ActionInputs {
   cacheDir?: string;
   /** Extra build options (meson -D... or configure --...), one per line. */
   buildOptions: string[];
+  /** The results store every benchmark run is saved to: a directory (in the workspace) or a postgresql:// URL. */
+  store?: string;
+  /** Keep the directory store on this branch of the workflow's repository (fetched, committed, pushed). */
+  storeBranch?: string;
+  /** Measure base in this job (same-job), or compare head with a stored run (stored, stored:REF). */
+  baseline: BaselineSpec;
 }
 
 /** Reads an input by its action.yml name; '' when unset (as @actions/core does). */
@@ -89,7 +97,20 @@ export function parseInputs(read: InputReader): ActionInputs {
       .split('\n')
       .map((s) => s.trim())
       .filter(Boolean),
+    store: text('store'),
+    storeBranch: text('store-branch'),
+    baseline: parseBaselineSpec(read('baseline').trim() || 'same-job', "input 'baseline'"),
   };
+  if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
+    throw new UserError(
+      "inputs 'store' (a postgresql:// URL) and 'store-branch' (a directory store on a git branch) exclude each other: set one",
+    );
+  }
+  if (inputs.baseline.kind === 'stored' && !inputs.store && !inputs.storeBranch) {
+    throw new UserError(
+      "input 'baseline' is stored, which reads the baseline from a results store: set 'store' (a directory or postgresql:// URL) or 'store-branch'",
+    );
+  }
   if (!/^[A-Za-z0-9._-]+$/.test(inputs.commentId)) {
     throw new UserError(
       `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`,

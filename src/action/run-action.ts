@@ -31,6 +31,8 @@ import type { ProcessRunner } from '../util/process.js';
 import { buildRequestFor } from './build-arms.js';
 import { chooseCommits, type ActionContext, type Commits } from './context.js';
 import type { ActionInputs } from './inputs.js';
+import { openActionStore, type StoreAccess } from './store-setup.js';
+import { DEFAULT_SENTINEL_ROUNDS, runStoredBaseline } from '../pipeline/stored-baseline.js';
 import { benchmarkTarget, commentTarget, type PublishTarget } from './trusted-target.js';
 
 export interface ActionIO {
@@ -50,6 +52,8 @@ export interface ActionDeps {
   cacheDir: string;
   /** The action's own directory (for the shipped workloads). */
   actionDir: string;
+  /** Opens the results store (`store`, `store-branch`); absent: runs are not stored. */
+  stores?: StoreAccess;
   signal?: AbortSignal;
   /** The PATH to find taskset/numactl on (workloads with `cpus`). */
   searchPath?: string;
@@ -98,32 +102,83 @@ async function benchmark(
     workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, deps.actionDir)));
   }
   const arms = await armSource(commits, inputs, ctx, deps);
+  const store =
+    (inputs.store || inputs.storeBranch) && deps.stores
+      ? await openActionStore(inputs, ctx.workspace, deps.stores, deps)
+      : undefined;
+  if ((inputs.store || inputs.storeBranch) && !store) {
+    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  }
   const analysis = resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold });
   const adaptive = adaptiveFromInputs(inputs, analysis.alpha, roundSeconds(workloads, 2, inputs.duration));
-  return logger.group('Benchmark', () =>
-    runPipeline(
-      {
-        arms,
-        workloads,
-        analysis,
-        ...(adaptive ? { adaptive } : {}),
-        rounds: inputs.rounds,
-        durationS: inputs.duration,
-        order: 'random',
-        runAs: inputs.runAs,
-        runDir: resultsDir,
-        dataChecksums: false,
-        source: {
-          repository: `${ctx.owner}/${ctx.repo}`,
-          ...(commits.prNumber ? { prNumber: commits.prNumber } : {}),
-          ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
-          base: { ref: commits.base.ref, sha: commits.base.sha, chosenBy: commits.base.chosenBy },
-          head: { ref: commits.head.ref, sha: commits.head.sha, chosenBy: commits.head.chosenBy },
+  if (adaptive && inputs.baseline.kind === 'stored') {
+    // The looks test paired rounds; stored base samples pair with no round of head.
+    throw new UserError(
+      "inputs 'baseline: stored' and 'max-rounds'/'time-budget' both given: a stored baseline is compared once, give 'rounds'",
+    );
+  }
+  const request = {
+    arms,
+    workloads,
+    analysis,
+    ...(adaptive ? { adaptive } : {}),
+    rounds: inputs.rounds,
+    durationS: inputs.duration,
+    order: 'random' as const,
+    runAs: inputs.runAs,
+    runDir: resultsDir,
+    dataChecksums: false,
+    source: {
+      repository: `${ctx.owner}/${ctx.repo}`,
+      ...(commits.prNumber ? { prNumber: commits.prNumber } : {}),
+      ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+      base: { ref: commits.base.ref, sha: commits.base.sha, chosenBy: commits.base.chosenBy },
+      head: { ref: commits.head.ref, sha: commits.head.sha, chosenBy: commits.head.chosenBy },
+    },
+  };
+  const pipelineDeps: PipelineDeps = {
+    runner: deps.runner,
+    logger,
+    signal: deps.signal,
+    build: deps.build,
+    searchPath: deps.searchPath,
+    ...(store ? { archive: store.archive } : {}),
+  };
+  try {
+    const outcome = await logger.group('Benchmark', async () => {
+      if (inputs.baseline.kind === 'same-job') return runPipeline(request, pipelineDeps);
+      // Stored baseline: only head is measured (built arms: the head build; base comes from the store).
+      const head = await headOnly(arms, pipelineDeps);
+      return runStoredBaseline(
+        { ...request, arms: { kind: 'installed', arms: [head] } },
+        {
+          ...(inputs.baseline.ref !== undefined ? { ref: inputs.baseline.ref } : {}),
+          store: store!.reader,
+          allowFingerprintMismatch: false,
+          sentinelRounds: DEFAULT_SENTINEL_ROUNDS,
+          onDrift: 'inconclusive',
         },
-      },
-      { runner: deps.runner, logger, signal: deps.signal, build: deps.build, searchPath: deps.searchPath },
-    ),
-  );
+        pipelineDeps,
+      );
+    });
+    if (outcome.archived)
+      logger.info(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
+    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    return outcome;
+  } finally {
+    await store?.close();
+  }
+}
+
+/** The head arm: given, or built (the build stage builds base and head; base is then not measured). */
+async function headOnly(arms: ArmSource, deps: PipelineDeps) {
+  const all =
+    arms.kind === 'installed'
+      ? arms.arms
+      : await deps.logger.group('Building PostgreSQL', () => deps.build!(arms.request, deps.signal));
+  const head = all.find((a) => a.label === 'head');
+  if (!head) throw new Error('no head arm to measure against the stored baseline');
+  return head;
 }
 
 async function armSource(

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../pipeline/pipeline.js';
 import { runPipeline } from '../pipeline/pipeline.js';
+import { runStoredBaseline, type StoredBaselineOptions } from '../pipeline/stored-baseline.js';
 import { renderComparisonText } from '../report/comparison-text.js';
 import type { Logger } from '../util/logger.js';
 import { nodeProcessRunner } from '../util/process.js';
@@ -14,6 +15,8 @@ import { checkOutDir, checkTmpDir } from './validate.js';
 export interface ExecuteRunOptions extends Omit<PipelineRequest, 'runDir'> {
   /** The results directory; each run gets its own run-<time> directory inside. */
   outDir: string;
+  /** Compare head with a stored baseline instead of measuring base in this job (`--baseline stored`). */
+  storedBaseline?: StoredBaselineOptions;
 }
 
 export type ExecuteRunDeps = Pick<PipelineDeps, 'build' | 'archive'> & {
@@ -41,23 +44,24 @@ export async function executeRun(
   });
   try {
     logger.info(`results: ${path.join(runDir, 'results.json')}`);
-    const { outDir: _outDir, ...request } = options;
-    const outcome = await runPipeline(
-      { ...request, runDir },
-      {
-        runner: nodeProcessRunner,
-        logger,
-        signal: controller.signal,
-        searchPath: process.env.PATH ?? '',
-        build: extra.build,
-        archive: extra.archive,
-      },
-    );
+    const { outDir: _outDir, storedBaseline, ...request } = options;
+    const deps = {
+      runner: nodeProcessRunner,
+      logger,
+      signal: controller.signal,
+      searchPath: process.env.PATH ?? '',
+      build: extra.build,
+      archive: extra.archive,
+    };
+    const outcome = storedBaseline
+      ? await runStoredBaseline({ ...request, runDir }, storedBaseline, deps)
+      : await runPipeline({ ...request, runDir }, deps);
     const print =
       extra.printComparison === false
         ? (line: string) => logger.info(line.trimEnd())
         : (line: string) => process.stdout.write(line);
-    if (extra.printComparison !== false) process.stdout.write(renderComparisonText(outcome.comparison));
+    if (extra.printComparison !== false)
+      process.stdout.write(renderComparisonText(outcome.comparison, outcome.result.baseline));
     print(`results written to ${outcome.resultsFile}\n`);
     if (outcome.archived)
       print(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}\n`);

@@ -8,7 +8,7 @@ import { compareRun } from '../compare/compare-run.js';
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../compare/defaults.js';
 import type { RunComparison } from '../compare/types.js';
 import { PRIMARY_METRIC } from '../results/metrics.js';
-import type { AnalysisSettings, RunResult } from '../results/types.js';
+import type { AnalysisSettings, RunResult, StoredBaselineInfo } from '../results/types.js';
 
 /** The settings with defaults filled in (DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, PRIMARY_METRIC). */
 export function resolveAnalysis(given: Partial<AnalysisSettings> = {}): AnalysisSettings {
@@ -29,12 +29,31 @@ export function analysisOf(result: RunResult, overrides: Partial<AnalysisSetting
 export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> = {}): RunComparison {
   const settings = analysisOf(result, overrides);
   const lastLook = result.adaptive?.looks.at(-1)?.look;
-  return compareRun(result, {
+  const comparison = compareRun(result, {
     alpha: settings.alpha,
     thresholdPct: settings.thresholdPct,
     metric: settings.metric,
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
     // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
     ...(lastLook ? { adaptive: { plan: planFromJson(result.adaptive!.plan), look: lastLook } } : {}),
+    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
+    ...(result.baseline ? { test: 'unpaired' as const } : {}),
   });
+  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
+}
+
+/**
+ * A comparison against a stored baseline: a drifted sentinel (with `onDrift: 'inconclusive'`) makes every
+ * verdict inconclusive, and says why; cells keep their statistics.
+ */
+function withStoredBaseline(c: RunComparison, baseline: StoredBaselineInfo): RunComparison {
+  if (baseline.sentinel.status !== 'drifted') return c;
+  const reason = baseline.sentinel.reason;
+  return {
+    ...c,
+    verdict: 'inconclusive',
+    decidingArms: [],
+    comparisons: c.comparisons.map((a) => ({ ...a, verdict: 'inconclusive', decidingCells: [] })),
+    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings],
+  };
 }

@@ -12,9 +12,15 @@ import type {
   RunComparison,
 } from '../compare/types.js';
 import { METRICS } from '../results/metrics.js';
+import type { StoredBaselineInfo } from '../results/types.js';
 
-export function renderComparisonText(c: RunComparison): string {
-  const lines: string[] = [headline(c), ...design(c)];
+/** `baseline`: the stored run the base samples came from (`--baseline stored`), named under the verdict. */
+export function renderComparisonText(c: RunComparison, baseline?: StoredBaselineInfo): string {
+  const lines: string[] = [
+    headline(c),
+    ...(baseline ? [describeStoredBaseline(baseline)] : []),
+    ...design(c),
+  ];
   for (const arm of c.comparisons) lines.push('', ...renderArm(c, arm));
   if (c.warnings.length > 0) lines.push('', 'warnings:', ...c.warnings.map((w) => `  - ${w}`));
   return `${lines.join('\n')}\n`;
@@ -112,4 +118,20 @@ function table(rows: string[][], right: boolean[]): string[] {
       .join('  ')
       .trimEnd(),
   );
+}
+
+/**
+ * "baseline: stored run 20261123T132303Z-a92636b5, commit 1a2b3c4d5e (master), measured 2.5 day(s) ago;
+ * sentinel: steady (...)": which stored samples the base is, how old, and what the drift check found.
+ */
+export function describeStoredBaseline(b: StoredBaselineInfo): string {
+  const commit = b.commit
+    ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ''}`
+    : b.ref
+      ? `ref ${b.ref}`
+      : 'commit not recorded';
+  const mismatch = b.fingerprintMismatch?.length
+    ? `; fingerprint mismatch allowed (${b.fingerprintMismatch.join(', ')} differ)`
+    : '';
+  return `baseline: stored run ${b.runId}, ${commit}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
 }

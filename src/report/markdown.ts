@@ -32,6 +32,7 @@ import type {
 import { METRICS } from '../results/metrics.js';
 import type { ArmInfo, ClientInfo, Environment, RunResult, Sample } from '../results/types.js';
 import { escapeMarkdown, markdownLink, shortSha } from './markdown-escape.js';
+import { describeStoredBaseline } from './comparison-text.js';
 import { CHART_LINES, renderScalingChart } from './mermaid-chart.js';
 import { waitEventSections } from './wait-event-section.js';
 
@@ -220,6 +221,7 @@ function headline(ctx: Context): string {
     }
     parts.push(commits(ctx));
   }
+  if (result.baseline) parts.push(`📦 ${escapeMarkdown(describeStoredBaseline(result.baseline))}`);
   const partial = partialText(result);
   if (partial) parts.push(`⚠️ ${partial}`);
   return parts.join(' · ');

@@ -130,6 +130,22 @@ export const resultsSchema = z.looseObject({
       head: commitRef.optional(),
     })
     .optional(),
+  baseline: z
+    .looseObject({
+      runId: text,
+      commit: text.optional(),
+      ref: text.optional(),
+      storedAt: text,
+      measuredAt: text,
+      ageDays: finite,
+      fingerprintMismatch: z.array(text).optional(),
+      sentinel: z.looseObject({
+        status: z.enum(['steady', 'drifted', 'skipped']),
+        reason: text,
+        onDrift: z.enum(['refuse', 'inconclusive']),
+      }),
+    })
+    .optional(),
   samples: z.array(sampleSchema),
   warnings: z.array(text),
 });

@@ -46,8 +46,38 @@ export interface RunResult {
   plan: PlanInfo;
   /** Where the arms came from (repository, PR, commits and how they were chosen), for reports. */
   source?: RunSource;
+  /** Set when arms[0] are stored samples of an earlier run (`--baseline stored`), not measured in this job. */
+  baseline?: StoredBaselineInfo;
   samples: Sample[];
   warnings: string[];
+}
+
+/** The stored run a `--baseline stored` comparison used as its base (src/pipeline/stored-baseline.ts). */
+export interface StoredBaselineInfo {
+  /** Store id of the run the base samples come from. */
+  runId: string;
+  /** The base arm's commit sha and ref, when recorded. */
+  commit?: string;
+  ref?: string;
+  /** When the store saved that run (ISO). */
+  storedAt: string;
+  /** When that run was measured (ISO); ageDays counts from here. */
+  measuredAt: string;
+  /** Days between the stored run's measurement and this run's start. */
+  ageDays: number;
+  /** Fingerprint facts that differ, when the user allowed a mismatch (--allow-fingerprint-mismatch). */
+  fingerprintMismatch?: string[];
+  /** The drift check: the base install re-measured now against its stored samples. */
+  sentinel: SentinelOutcome;
+}
+
+export interface SentinelOutcome {
+  /** 'skipped': not measured (0 rounds, or the install is gone); 'drifted': the base moved beyond the threshold. */
+  status: 'steady' | 'drifted' | 'skipped';
+  /** One sentence for the report. */
+  reason: string;
+  /** What a drift does to the comparison. */
+  onDrift: 'refuse' | 'inconclusive';
 }
 
 /** The analysis settings a run was planned and is judged with. */

@@ -46,7 +46,7 @@ export function compareCommand(): Command {
         renderMarkdownReport({ ...reportInputOf(result, comparison), commentId: flags.commentId }),
       );
     } else {
-      process.stdout.write(renderComparisonText(comparison));
+      process.stdout.write(renderComparisonText(comparison, result.baseline));
     }
   });
 }

@@ -7,6 +7,7 @@ import { buildArms } from '../../pipeline/build-stage.js';
 import type { ArmSource } from '../../pipeline/pipeline.js';
 import type { Workload } from '../../config/workload-schema.js';
 import { parseShardSpec, planShards, workloadsOfShard, type ShardInfo } from '../../fleet/shards.js';
+import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../pipeline/stored-baseline.js';
 import { UserError, errorMessage } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
@@ -16,7 +17,15 @@ import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../an
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkArmCount } from '../validate.js';
-import { collectArm, collectSet, oneOf, positiveInt, type ArmFlag, type SetFlag } from '../options.js';
+import {
+  collectArm,
+  collectSet,
+  nonNegativeInt,
+  oneOf,
+  positiveInt,
+  type ArmFlag,
+  type SetFlag,
+} from '../options.js';
 import { cacheDirHelp, collectString, resolveCacheDir } from './build.js';
 
 /** Flags that build the arms from source instead of taking bin dirs. */
@@ -49,6 +58,10 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags {
   diagnostics: boolean;
   /** A directory or URL; false with --no-store. */
   store?: string | false;
+  baseline: string;
+  allowFingerprintMismatch: boolean;
+  sentinelRounds: number;
+  onDrift: 'refuse' | 'inconclusive';
   verbose: boolean;
 }
 
@@ -125,13 +138,41 @@ export function runCommand(): Command {
     .option('--no-diagnostics', 'do not sample wait events and counters during the runs')
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--no-store', 'do not save the run to the results store')
+    .option(
+      '--baseline <same-job|stored[:REF]>',
+      'same-job: measure base here (default); stored: compare head with the newest stored run on this fingerprint; stored:REF: with the newest stored run of that sha prefix or ref',
+      'same-job',
+    )
+    .option(
+      '--allow-fingerprint-mismatch',
+      'with --baseline stored: compare even when the stored run was measured under another environment (the report says so)',
+      false,
+    )
+    .option(
+      '--sentinel-rounds <n>',
+      'with --baseline stored: rounds re-measuring the stored base install with head, to detect machine drift (0: none)',
+      nonNegativeInt('--sentinel-rounds'),
+      DEFAULT_SENTINEL_ROUNDS,
+    )
+    .addOption(
+      new Option(
+        '--on-drift <action>',
+        'with --baseline stored: when the sentinel finds drift, refuse or mark inconclusive',
+      )
+        .argParser(oneOf('--on-drift', ['refuse', 'inconclusive'] as const))
+        .default('inconclusive'),
+    )
     .option('-v, --verbose', 'debug output', false);
   return addAdaptiveOptions(addAnalysisOptions(command, 'run')).action(async (flags: RunFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
+    const baseline = parseBaselineSpec(flags.baseline, '--baseline');
+    if (baseline.kind === 'stored' && flags.store === false) {
+      throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');
+    }
     const sharded = flags.shard ? shardOf(workloads, flags) : undefined;
-    const arms = await armSource(flags);
+    const arms = baseline.kind === 'stored' ? storedBaselineArms(flags) : await armSource(flags);
     const analysis = resolveAnalysis(analysisFromFlags(flags));
     const armCount = arms.kind === 'installed' ? arms.arms.length : 2;
     const adaptive = adaptiveFromFlags(
@@ -142,6 +183,12 @@ export function runCommand(): Command {
     if (adaptive && flags.rounds !== undefined) {
       throw new UserError(
         '--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks',
+      );
+    }
+    if (adaptive && baseline.kind === 'stored') {
+      // The looks test paired rounds; stored base samples pair with no round of head.
+      throw new UserError(
+        '--baseline stored and --max-rounds/--time-budget both given: a stored baseline is compared once, give --rounds',
       );
     }
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
@@ -164,6 +211,17 @@ export function runCommand(): Command {
           dataChecksums: flags.dataChecksums,
           tmpDir: flags.tmpDir,
           outDir: flags.out,
+          ...(baseline.kind === 'stored' && store
+            ? {
+                storedBaseline: {
+                  ...(baseline.ref !== undefined ? { ref: baseline.ref } : {}),
+                  store,
+                  allowFingerprintMismatch: flags.allowFingerprintMismatch,
+                  sentinelRounds: flags.sentinelRounds,
+                  onDrift: flags.onDrift,
+                },
+              }
+            : {}),
         },
         logger,
         {
@@ -212,6 +270,22 @@ function shardOf(workloads: Workload[], flags: RunFlags): { workloads: Workload[
       allCells: effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients }))),
     },
   };
+}
+
+/** --baseline stored: one installed arm, head; base comes from the store. */
+function storedBaselineArms(flags: RunFlags): ArmSource {
+  if (wantsBuild(flags)) {
+    throw new UserError(
+      '--baseline stored compares an installed head: give --arm head=BINDIR, not --base/--head',
+    );
+  }
+  const arms = flags.arm ?? [];
+  if (arms.length !== 1) {
+    throw new UserError(
+      `--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (got ${arms.length})`,
+    );
+  }
+  return { kind: 'installed', arms: armsWithSettings(arms, flags.set) };
 }
 
 /** The arms: bin dirs (--arm, with their --set settings), or base and head to build from source. */

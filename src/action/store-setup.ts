@@ -1,0 +1,88 @@
+/**
+ * The Action's results store: the `store` input (a directory in the workspace or a postgresql:// URL), or
+ * the directory store kept on a data branch of the workflow's repository (`store-branch`). Gives the
+ * pipeline a reader (for stored baselines) and an archive every benchmark run is saved to.
+ */
+import path from 'node:path';
+import { mkdtemp } from 'node:fs/promises';
+import type { RunArchive } from '../pipeline/pipeline.js';
+import { DataBranch } from '../store/data-branch.js';
+import { isPostgresUrl } from '../store/open-store.js';
+import type { ResultStore } from '../store/store.js';
+import { UserError } from '../util/errors.js';
+import type { Logger } from '../util/logger.js';
+import type { ProcessRunner } from '../util/process.js';
+import type { ActionInputs } from './inputs.js';
+
+/** How the adapter opens stores (src/action.ts: openStore with the runner's home). */
+export interface StoreAccess {
+  open(spec: string, write: boolean): Promise<ResultStore>;
+  /** Parent of private temp directories (RUNNER_TEMP). */
+  tempDir: string;
+  /** The workflow's repository as a remote the token may push to; required for store-branch. */
+  dataBranchRemote?: string;
+}
+
+export interface ActionStore {
+  reader: ResultStore;
+  archive: RunArchive;
+  close(): Promise<void>;
+}
+
+export async function openActionStore(
+  inputs: Pick<ActionInputs, 'store' | 'storeBranch'>,
+  workspace: string,
+  access: StoreAccess,
+  deps: { runner: ProcessRunner; logger: Logger },
+): Promise<ActionStore | undefined> {
+  if (inputs.storeBranch) {
+    if (inputs.store && (path.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes('..'))) {
+      throw new UserError(
+        `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`,
+      );
+    }
+    if (!access.dataBranchRemote) {
+      throw new UserError(
+        `input 'store-branch' (${inputs.storeBranch}) pushes to the workflow's repository: pass 'github-token' with contents: write`,
+      );
+    }
+    const branch = await DataBranch.checkout(
+      {
+        remote: access.dataBranchRemote,
+        branch: inputs.storeBranch,
+        workDir: await mkdtemp(path.join(access.tempDir, 'pgperf-data-branch-')),
+        ...(inputs.store ? { storePath: inputs.store } : {}),
+      },
+      deps,
+    );
+    const reader = await access.open(branch.storeDir, true);
+    const archive: RunArchive = {
+      description: `branch ${inputs.storeBranch} (${reader.description})`,
+      save: async (result) => {
+        let id = '';
+        await branch.publish(async (dir) => {
+          const store = await access.open(dir, true);
+          try {
+            id = (await store.save(result)).id;
+          } finally {
+            await store.close();
+          }
+          return `pgperf: run ${id}`;
+        });
+        return { id };
+      },
+    };
+    return {
+      reader,
+      archive,
+      close: async () => {
+        await reader.close();
+        await branch.close();
+      },
+    };
+  }
+  if (!inputs.store) return undefined;
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path.resolve(workspace, inputs.store);
+  const store = await access.open(spec, true);
+  return { reader: store, archive: store, close: () => store.close() };
+}

@@ -1,0 +1,234 @@
+/**
+ * `pgperf run --baseline stored` end to end with the machine's PostgreSQL: a base run measured and saved to
+ * a directory store through the pipeline, then head alone measured through the CLI and compared with it;
+ * a fingerprint mismatch refused (and allowed); a drifted sentinel marking the comparison inconclusive.
+ */
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseWorkload } from '../../src/config/load-workload.js';
+import { fingerprintId } from '../../src/env/fingerprint.js';
+import { resolveAnalysis } from '../../src/pipeline/analysis.js';
+import { runPipeline } from '../../src/pipeline/pipeline.js';
+import { readResults } from '../../src/results/read-results.js';
+import type { RunResult } from '../../src/results/types.js';
+import { openStore } from '../../src/store/open-store.js';
+import { memoryLogger } from '../../src/util/logger.js';
+import { nodeProcessRunner } from '../../src/util/process.js';
+import { installedBinDir } from '../helpers/postgres.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const binDir = installedBinDir();
+const BASE_SHA = '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d';
+const WORKLOAD =
+  'name: tiny\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 1\nrounds: 6\n';
+let tmp: string;
+let workloadFile: string;
+let baseDoc: RunResult;
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function pgperf(args: string[]): Promise<Ran> {
+  return new Promise((resolve) => {
+    const { PGPERF_STORE: _ignored, ...env } = process.env;
+    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/cli.ts'), ...args], {
+      cwd: tmp,
+      env: { ...env, HOME: tmp, XDG_DATA_HOME: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A store holding `doc` only. */
+async function storeWith(name: string, doc: RunResult): Promise<string> {
+  const dir = path.join(tmp, name);
+  const store = await openStore(dir, { home: tmp, warn: () => {}, write: true });
+  await store.save(doc);
+  await store.close();
+  return dir;
+}
+
+function headRun(store: string, out: string, extra: string[]): Promise<Ran> {
+  return pgperf([
+    'run',
+    '--arm',
+    `head=${binDir}`,
+    '--workload',
+    workloadFile,
+    '--store',
+    store,
+    '--out',
+    path.join(tmp, out),
+    '--seed',
+    '11',
+    ...extra,
+  ]);
+}
+
+async function resultsFileOf(out: string): Promise<string> {
+  const runs = await readdir(path.join(tmp, out));
+  return path.join(tmp, out, runs[0]!, 'results.json');
+}
+
+async function resultsOf(out: string): Promise<RunResult> {
+  return readResults(await resultsFileOf(out));
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-stored-base-'));
+  await chmod(tmp, 0o755); // the run-as user must reach the clusters inside
+  workloadFile = path.join(tmp, 'tiny.yml');
+  await writeFile(workloadFile, WORKLOAD);
+  const store = await openStore(path.join(tmp, 'store'), { home: tmp, warn: () => {}, write: true });
+  try {
+    const outcome = await runPipeline(
+      {
+        arms: {
+          kind: 'installed',
+          arms: [
+            { label: 'base', binDir, settings: {} },
+            { label: 'head', binDir, settings: {} },
+          ],
+        },
+        workloads: [parseWorkload(WORKLOAD, 'tiny.yml')],
+        order: 'random',
+        seed: 5,
+        analysis: resolveAnalysis(),
+        dataChecksums: false,
+        source: { head: { ref: 'master', sha: BASE_SHA } },
+        runDir: path.join(tmp, 'base-run'),
+      },
+      { runner: nodeProcessRunner, logger: memoryLogger(), archive: store },
+    );
+    expect(outcome.archived).toBeDefined();
+    baseDoc = await store.load(outcome.archived!.id);
+  } finally {
+    await store.close();
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('pgperf run --baseline stored', () => {
+  it('measures head only (after a sentinel) and compares it with the stored base, naming its commit and age', async () => {
+    expect(baseDoc.status).toBe('complete');
+    const ran = await headRun(path.join(tmp, 'store'), 'out-ok', [
+      '--baseline',
+      'stored:1a2b3c4',
+      '--rounds',
+      '4',
+      '--sentinel-rounds',
+      '2',
+    ]);
+    expect(ran.stderr).not.toContain('internal error');
+    expect(ran.stdout).toMatch(/^verdict: /m);
+    expect(ran.stdout).toContain(
+      `baseline: stored run ${baseDoc.runId}, commit 1a2b3c4d5e (master), measured 0 day(s) ago`,
+    );
+    expect(ran.stdout).toMatch(/sentinel: |machine drift/);
+    const result = await resultsOf('out-ok');
+    expect(result.baseline).toMatchObject({ runId: baseDoc.runId, commit: BASE_SHA, ref: 'master' });
+    expect(result.arms.map((a) => a.label)).toEqual(['base', 'head']);
+    // The base samples are the stored ones, rounds kept; head was measured in this job: 2 + 2 rounds.
+    const stored = baseDoc.samples.filter((s) => s.arm === 'head').map((s) => s.startedAt);
+    const base = result.samples.filter((s) => s.arm === 'base');
+    expect(base.map((s) => s.startedAt)).toEqual(stored);
+    const head = result.samples.filter((s) => s.arm === 'head' && s.status === 'ok');
+    expect(head.map((s) => s.round).sort()).toEqual([1, 2, 3, 4]);
+    expect(head.every((s) => Date.parse(s.startedAt) > Date.parse(baseDoc.updatedAt))).toBe(true);
+    // `compare` on the artifact uses the unpaired test; the merged run is in the store.
+    const compared = await pgperf(['compare', '--format', 'json', await resultsFileOf('out-ok')]);
+    expect(JSON.parse(compared.stdout)).toMatchObject({ primaryTest: 'mann-whitney', baseline: 'base' });
+    const listed = await pgperf(['store', 'list', '--store', path.join(tmp, 'store'), '--json']);
+    expect((JSON.parse(listed.stdout) as Array<{ id: string }>).map((r) => r.id)).toContain(result.runId);
+  }, 300_000);
+
+  it('refuses a stored run measured under another fingerprint, naming the fact; allows it when told, and says so', async () => {
+    const facts = { ...baseDoc.fingerprint!.facts, cpuModel: 'Imaginary CPU 9000' };
+    const other: RunResult = {
+      ...baseDoc,
+      fingerprint: { id: fingerprintId(facts), facts },
+      arms: baseDoc.arms.map((a) => ({ ...a, binDir: path.join(tmp, 'gone', 'bin') })),
+    };
+    const store = await storeWith('store-mismatch', other);
+    const refused = await headRun(store, 'out-mismatch', ['--baseline', 'stored', '--rounds', '2']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('cpuModel: stored Imaginary CPU 9000, now ');
+    expect(refused.stderr).toContain('--allow-fingerprint-mismatch');
+
+    const allowed = await headRun(store, 'out-allowed', [
+      '--baseline',
+      'stored',
+      '--rounds',
+      '2',
+      '--allow-fingerprint-mismatch',
+    ]);
+    expect(allowed.stderr).not.toContain('internal error');
+    expect(allowed.stdout).toContain('fingerprint mismatch allowed (cpuModel differ)');
+    expect(allowed.stdout).toContain('no sentinel: the baseline install is gone');
+    const result = await resultsOf('out-allowed');
+    expect(result.baseline?.fingerprintMismatch).toEqual(['cpuModel']);
+    expect(result.baseline?.sentinel.status).toBe('skipped');
+  }, 300_000);
+
+  it('an unknown REF is refused with the store and the workload named', async () => {
+    const ran = await headRun(path.join(tmp, 'store'), 'out-unknown', ['--baseline', 'stored:feedface']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('--baseline stored:feedface: no stored run of workload tiny');
+  }, 60_000);
+
+  it('a drifted sentinel (stored base samples far faster than the install measures now) makes the comparison inconclusive', async () => {
+    // Every stored base sample ten times the fastest this machine measured: base-now is slower in every
+    // run, whatever the noise (a 1 s run on a starved machine can be 10x slower than its neighbours).
+    const fastest = Math.max(...baseDoc.samples.map((s) => s.metrics.tps ?? 0));
+    let i = 0;
+    const drifted: RunResult = {
+      ...baseDoc,
+      samples: baseDoc.samples.map((s) =>
+        s.arm === 'head' ? { ...s, metrics: { ...s.metrics, tps: fastest * (10 + i++ / 10) } } : s,
+      ),
+    };
+    const store = await storeWith('store-drift', drifted);
+    const ran = await headRun(store, 'out-drift', [
+      '--baseline',
+      'stored',
+      '--rounds',
+      '4',
+      '--sentinel-rounds',
+      '4',
+    ]);
+    expect(ran.stderr).not.toContain('internal error');
+    expect(ran.stdout).toMatch(/^verdict: INCONCLUSIVE/m);
+    expect(ran.stdout).toContain(
+      'machine drift: the base install re-measured now differs from its stored samples',
+    );
+    const result = await resultsOf('out-drift');
+    expect(result.baseline?.sentinel).toMatchObject({ status: 'drifted', onDrift: 'inconclusive' });
+
+    // A fresh store: the first store now also holds the merged run just saved, whose head is the newest baseline.
+    const refused = await headRun(await storeWith('store-drift-refuse', drifted), 'out-drift-refuse', [
+      '--baseline',
+      'stored',
+      '--rounds',
+      '4',
+      '--sentinel-rounds',
+      '4',
+      '--on-drift',
+      'refuse',
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('refusing the comparison (--on-drift refuse)');
+  }, 300_000);
+});
