@@ -3498,6046 +3498,6 @@ var init_errors = __esm({
   }
 });
 
-// src/results/types.ts
-function cellId(cell) {
-  return `${cell.workload}@${cell.clients}`;
-}
-var RESULTS_SCHEMA_VERSION;
-var init_types = __esm({
-  "src/results/types.ts"() {
-    "use strict";
-    RESULTS_SCHEMA_VERSION = 1;
-  }
-});
-
-// src/env/fingerprint.ts
-import { createHash as createHash3 } from "node:crypto";
-function environmentFingerprint(result) {
-  const env = result.environment;
-  const facts = {
-    cpuModel: env.cpuModel,
-    cpuCount: String(env.cpuCount),
-    memoryGiB: String(Math.round(env.memoryBytes / 1024 ** 3)),
-    kernel: env.kernel,
-    os: env.os,
-    arch: env.arch,
-    settingsHash: env.settingsHash
-  };
-  for (const [fact, key] of OPTIONAL_FACTS) {
-    const value = env.facts?.[key];
-    if (value !== void 0 && value !== "") facts[fact] = value;
-  }
-  const builds2 = result.arms.map((a) => a.build).filter((b) => isObject2(b));
-  const compilers = distinct(
-    builds2.map((b) => isObject2(b.compiler) ? stringOf(b.compiler.version) : void 0)
-  );
-  if (compilers) facts.compiler = compilers;
-  const options = distinct(
-    builds2.map((b) => Array.isArray(b.options) ? b.options.map(String).join(" ") : void 0)
-  );
-  if (options !== void 0) facts.buildOptions = options;
-  const buildSystems = distinct(builds2.map((b) => stringOf(b.buildSystem)));
-  if (buildSystems) facts.buildSystem = buildSystems;
-  for (const client of result.clients ?? []) facts[`client.${client.tool}`] = client.version;
-  return { id: fingerprintId(facts), facts };
-}
-function fingerprintId(facts) {
-  return sha256Hex(canonicalJson(facts)).slice(0, FINGERPRINT_ID_LENGTH);
-}
-function workloadHash(spec) {
-  const relevant = isObject2(spec) ? Object.fromEntries(
-    Object.entries(spec).filter(([k]) => !WORKLOAD_HASH_IGNORED.includes(k))
-  ) : spec;
-  return sha256Hex(canonicalJson(relevant)).slice(0, FINGERPRINT_ID_LENGTH);
-}
-function diffFingerprints(a, b) {
-  const names = [.../* @__PURE__ */ new Set([...Object.keys(a.facts), ...Object.keys(b.facts)])].sort();
-  return names.filter((fact) => a.facts[fact] !== b.facts[fact]).map((fact) => ({ fact, a: a.facts[fact], b: b.facts[fact] }));
-}
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value)) ?? "null";
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
-  if (!isObject2(value)) return value;
-  const out = {};
-  for (const key of Object.keys(value).sort()) {
-    if (value[key] !== void 0) out[key] = sortKeys(value[key]);
-  }
-  return out;
-}
-function distinct(values) {
-  const set2 = [...new Set(values.filter((v) => v !== void 0))].sort();
-  return set2.length ? set2.join(" | ") : void 0;
-}
-function stringOf(v) {
-  return typeof v === "string" ? v : void 0;
-}
-function sha256Hex(text2) {
-  return createHash3("sha256").update(text2).digest("hex");
-}
-function isObject2(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-var FINGERPRINT_ID_LENGTH, OPTIONAL_FACTS, WORKLOAD_HASH_IGNORED;
-var init_fingerprint = __esm({
-  "src/env/fingerprint.ts"() {
-    "use strict";
-    FINGERPRINT_ID_LENGTH = 16;
-    OPTIONAL_FACTS = [
-      ["smt", "smtControl"],
-      ["governor", "governor"],
-      ["cpuidleDriver", "cpuidleDriver"],
-      ["runnerLabel", "runnerLabel"]
-    ];
-    WORKLOAD_HASH_IGNORED = [
-      "name",
-      "description",
-      "rounds",
-      "threshold",
-      "retries",
-      "clients",
-      "maxIgnoredErrorsPct"
-    ];
-  }
-});
-
-// node_modules/postgres-array/index.js
-var require_postgres_array = __commonJS({
-  "node_modules/postgres-array/index.js"(exports) {
-    "use strict";
-    exports.parse = function(source, transform2) {
-      return new ArrayParser(source, transform2).parse();
-    };
-    var ArrayParser = class _ArrayParser {
-      constructor(source, transform2) {
-        this.source = source;
-        this.transform = transform2 || identity;
-        this.position = 0;
-        this.entries = [];
-        this.recorded = [];
-        this.dimension = 0;
-      }
-      isEof() {
-        return this.position >= this.source.length;
-      }
-      nextCharacter() {
-        var character = this.source[this.position++];
-        if (character === "\\") {
-          return {
-            value: this.source[this.position++],
-            escaped: true
-          };
-        }
-        return {
-          value: character,
-          escaped: false
-        };
-      }
-      record(character) {
-        this.recorded.push(character);
-      }
-      newEntry(includeEmpty) {
-        var entry;
-        if (this.recorded.length > 0 || includeEmpty) {
-          entry = this.recorded.join("");
-          if (entry === "NULL" && !includeEmpty) {
-            entry = null;
-          }
-          if (entry !== null) entry = this.transform(entry);
-          this.entries.push(entry);
-          this.recorded = [];
-        }
-      }
-      consumeDimensions() {
-        if (this.source[0] === "[") {
-          while (!this.isEof()) {
-            var char = this.nextCharacter();
-            if (char.value === "=") break;
-          }
-        }
-      }
-      parse(nested) {
-        var character, parser, quote2;
-        this.consumeDimensions();
-        while (!this.isEof()) {
-          character = this.nextCharacter();
-          if (character.value === "{" && !quote2) {
-            this.dimension++;
-            if (this.dimension > 1) {
-              parser = new _ArrayParser(this.source.substr(this.position - 1), this.transform);
-              this.entries.push(parser.parse(true));
-              this.position += parser.position - 2;
-            }
-          } else if (character.value === "}" && !quote2) {
-            this.dimension--;
-            if (!this.dimension) {
-              this.newEntry();
-              if (nested) return this.entries;
-            }
-          } else if (character.value === '"' && !character.escaped) {
-            if (quote2) this.newEntry(true);
-            quote2 = !quote2;
-          } else if (character.value === "," && !quote2) {
-            this.newEntry();
-          } else {
-            this.record(character.value);
-          }
-        }
-        if (this.dimension !== 0) {
-          throw new Error("array dimension not balanced");
-        }
-        return this.entries;
-      }
-    };
-    function identity(value) {
-      return value;
-    }
-  }
-});
-
-// node_modules/pg-types/lib/arrayParser.js
-var require_arrayParser = __commonJS({
-  "node_modules/pg-types/lib/arrayParser.js"(exports, module) {
-    var array2 = require_postgres_array();
-    module.exports = {
-      create: function(source, transform2) {
-        return {
-          parse: function() {
-            return array2.parse(source, transform2);
-          }
-        };
-      }
-    };
-  }
-});
-
-// node_modules/postgres-date/index.js
-var require_postgres_date = __commonJS({
-  "node_modules/postgres-date/index.js"(exports, module) {
-    "use strict";
-    var DATE_TIME = /(\d{1,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,})?.*?( BC)?$/;
-    var DATE = /^(\d{1,})-(\d{2})-(\d{2})( BC)?$/;
-    var TIME_ZONE = /([Z+-])(\d{2})?:?(\d{2})?:?(\d{2})?/;
-    var INFINITY = /^-?infinity$/;
-    module.exports = function parseDate2(isoDate) {
-      if (INFINITY.test(isoDate)) {
-        return Number(isoDate.replace("i", "I"));
-      }
-      var matches = DATE_TIME.exec(isoDate);
-      if (!matches) {
-        return getDate(isoDate) || null;
-      }
-      var isBC = !!matches[8];
-      var year = parseInt(matches[1], 10);
-      if (isBC) {
-        year = bcYearToNegativeYear(year);
-      }
-      var month = parseInt(matches[2], 10) - 1;
-      var day = matches[3];
-      var hour = parseInt(matches[4], 10);
-      var minute = parseInt(matches[5], 10);
-      var second = parseInt(matches[6], 10);
-      var ms = matches[7];
-      ms = ms ? 1e3 * parseFloat(ms) : 0;
-      var date5;
-      var offset = timeZoneOffset(isoDate);
-      if (offset != null) {
-        date5 = new Date(Date.UTC(year, month, day, hour, minute, second, ms));
-        if (is0To99(year)) {
-          date5.setUTCFullYear(year);
-        }
-        if (offset !== 0) {
-          date5.setTime(date5.getTime() - offset);
-        }
-      } else {
-        date5 = new Date(year, month, day, hour, minute, second, ms);
-        if (is0To99(year)) {
-          date5.setFullYear(year);
-        }
-      }
-      return date5;
-    };
-    function getDate(isoDate) {
-      var matches = DATE.exec(isoDate);
-      if (!matches) {
-        return;
-      }
-      var year = parseInt(matches[1], 10);
-      var isBC = !!matches[4];
-      if (isBC) {
-        year = bcYearToNegativeYear(year);
-      }
-      var month = parseInt(matches[2], 10) - 1;
-      var day = matches[3];
-      var date5 = new Date(year, month, day);
-      if (is0To99(year)) {
-        date5.setFullYear(year);
-      }
-      return date5;
-    }
-    function timeZoneOffset(isoDate) {
-      if (isoDate.endsWith("+00")) {
-        return 0;
-      }
-      var zone = TIME_ZONE.exec(isoDate.split(" ")[1]);
-      if (!zone) return;
-      var type = zone[1];
-      if (type === "Z") {
-        return 0;
-      }
-      var sign = type === "-" ? -1 : 1;
-      var offset = parseInt(zone[2], 10) * 3600 + parseInt(zone[3] || 0, 10) * 60 + parseInt(zone[4] || 0, 10);
-      return offset * sign * 1e3;
-    }
-    function bcYearToNegativeYear(year) {
-      return -(year - 1);
-    }
-    function is0To99(num3) {
-      return num3 >= 0 && num3 < 100;
-    }
-  }
-});
-
-// node_modules/xtend/mutable.js
-var require_mutable = __commonJS({
-  "node_modules/xtend/mutable.js"(exports, module) {
-    module.exports = extend2;
-    var hasOwnProperty = Object.prototype.hasOwnProperty;
-    function extend2(target) {
-      for (var i = 1; i < arguments.length; i++) {
-        var source = arguments[i];
-        for (var key in source) {
-          if (hasOwnProperty.call(source, key)) {
-            target[key] = source[key];
-          }
-        }
-      }
-      return target;
-    }
-  }
-});
-
-// node_modules/postgres-interval/index.js
-var require_postgres_interval = __commonJS({
-  "node_modules/postgres-interval/index.js"(exports, module) {
-    "use strict";
-    var extend2 = require_mutable();
-    module.exports = PostgresInterval;
-    function PostgresInterval(raw) {
-      if (!(this instanceof PostgresInterval)) {
-        return new PostgresInterval(raw);
-      }
-      extend2(this, parse5(raw));
-    }
-    var properties = ["seconds", "minutes", "hours", "days", "months", "years"];
-    PostgresInterval.prototype.toPostgres = function() {
-      var filtered = properties.filter(this.hasOwnProperty, this);
-      if (this.milliseconds && filtered.indexOf("seconds") < 0) {
-        filtered.push("seconds");
-      }
-      if (filtered.length === 0) return "0";
-      return filtered.map(function(property) {
-        var value = this[property] || 0;
-        if (property === "seconds" && this.milliseconds) {
-          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/\.?0+$/, "");
-        }
-        return value + " " + property;
-      }, this).join(" ");
-    };
-    var propertiesISOEquivalent = {
-      years: "Y",
-      months: "M",
-      days: "D",
-      hours: "H",
-      minutes: "M",
-      seconds: "S"
-    };
-    var dateProperties = ["years", "months", "days"];
-    var timeProperties = ["hours", "minutes", "seconds"];
-    PostgresInterval.prototype.toISOString = PostgresInterval.prototype.toISO = function() {
-      var datePart = dateProperties.map(buildProperty, this).join("");
-      var timePart = timeProperties.map(buildProperty, this).join("");
-      return "P" + datePart + "T" + timePart;
-      function buildProperty(property) {
-        var value = this[property] || 0;
-        if (property === "seconds" && this.milliseconds) {
-          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/0+$/, "");
-        }
-        return value + propertiesISOEquivalent[property];
-      }
-    };
-    var NUMBER = "([+-]?\\d+)";
-    var YEAR = NUMBER + "\\s+years?";
-    var MONTH = NUMBER + "\\s+mons?";
-    var DAY = NUMBER + "\\s+days?";
-    var TIME = "([+-])?([\\d]*):(\\d\\d):(\\d\\d)\\.?(\\d{1,6})?";
-    var INTERVAL = new RegExp([YEAR, MONTH, DAY, TIME].map(function(regexString) {
-      return "(" + regexString + ")?";
-    }).join("\\s*"));
-    var positions = {
-      years: 2,
-      months: 4,
-      days: 6,
-      hours: 9,
-      minutes: 10,
-      seconds: 11,
-      milliseconds: 12
-    };
-    var negatives = ["hours", "minutes", "seconds", "milliseconds"];
-    function parseMilliseconds(fraction) {
-      var microseconds = fraction + "000000".slice(fraction.length);
-      return parseInt(microseconds, 10) / 1e3;
-    }
-    function parse5(interval) {
-      if (!interval) return {};
-      var matches = INTERVAL.exec(interval);
-      var isNegative = matches[8] === "-";
-      return Object.keys(positions).reduce(function(parsed, property) {
-        var position = positions[property];
-        var value = matches[position];
-        if (!value) return parsed;
-        value = property === "milliseconds" ? parseMilliseconds(value) : parseInt(value, 10);
-        if (!value) return parsed;
-        if (isNegative && ~negatives.indexOf(property)) {
-          value *= -1;
-        }
-        parsed[property] = value;
-        return parsed;
-      }, {});
-    }
-  }
-});
-
-// node_modules/postgres-bytea/index.js
-var require_postgres_bytea = __commonJS({
-  "node_modules/postgres-bytea/index.js"(exports, module) {
-    "use strict";
-    var bufferFrom = Buffer.from || Buffer;
-    module.exports = function parseBytea(input2) {
-      if (/^\\x/.test(input2)) {
-        return bufferFrom(input2.substr(2), "hex");
-      }
-      var output2 = "";
-      var i = 0;
-      while (i < input2.length) {
-        if (input2[i] !== "\\") {
-          output2 += input2[i];
-          ++i;
-        } else {
-          if (/[0-7]{3}/.test(input2.substr(i + 1, 3))) {
-            output2 += String.fromCharCode(parseInt(input2.substr(i + 1, 3), 8));
-            i += 4;
-          } else {
-            var backslashes = 1;
-            while (i + backslashes < input2.length && input2[i + backslashes] === "\\") {
-              backslashes++;
-            }
-            for (var k = 0; k < Math.floor(backslashes / 2); ++k) {
-              output2 += "\\";
-            }
-            i += Math.floor(backslashes / 2) * 2;
-          }
-        }
-      }
-      return bufferFrom(output2, "binary");
-    };
-  }
-});
-
-// node_modules/pg-types/lib/textParsers.js
-var require_textParsers = __commonJS({
-  "node_modules/pg-types/lib/textParsers.js"(exports, module) {
-    var array2 = require_postgres_array();
-    var arrayParser = require_arrayParser();
-    var parseDate2 = require_postgres_date();
-    var parseInterval = require_postgres_interval();
-    var parseByteA = require_postgres_bytea();
-    function allowNull(fn) {
-      return function nullAllowed(value) {
-        if (value === null) return value;
-        return fn(value);
-      };
-    }
-    function parseBool(value) {
-      if (value === null) return value;
-      return value === "TRUE" || value === "t" || value === "true" || value === "y" || value === "yes" || value === "on" || value === "1";
-    }
-    function parseBoolArray(value) {
-      if (!value) return null;
-      return array2.parse(value, parseBool);
-    }
-    function parseBaseTenInt(string4) {
-      return parseInt(string4, 10);
-    }
-    function parseIntegerArray(value) {
-      if (!value) return null;
-      return array2.parse(value, allowNull(parseBaseTenInt));
-    }
-    function parseBigIntegerArray(value) {
-      if (!value) return null;
-      return array2.parse(value, allowNull(function(entry) {
-        return parseBigInteger(entry).trim();
-      }));
-    }
-    var parsePointArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parsePoint(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseFloatArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parseFloat(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseStringArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value);
-      return p.parse();
-    };
-    var parseDateArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parseDate2(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseIntervalArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      var p = arrayParser.create(value, function(entry) {
-        if (entry !== null) {
-          entry = parseInterval(entry);
-        }
-        return entry;
-      });
-      return p.parse();
-    };
-    var parseByteAArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      return array2.parse(value, allowNull(parseByteA));
-    };
-    var parseInteger = function(value) {
-      return parseInt(value, 10);
-    };
-    var parseBigInteger = function(value) {
-      var valStr = String(value);
-      if (/^\d+$/.test(valStr)) {
-        return valStr;
-      }
-      return value;
-    };
-    var parseJsonArray = function(value) {
-      if (!value) {
-        return null;
-      }
-      return array2.parse(value, allowNull(JSON.parse));
-    };
-    var parsePoint = function(value) {
-      if (value[0] !== "(") {
-        return null;
-      }
-      value = value.substring(1, value.length - 1).split(",");
-      return {
-        x: parseFloat(value[0]),
-        y: parseFloat(value[1])
-      };
-    };
-    var parseCircle = function(value) {
-      if (value[0] !== "<" && value[1] !== "(") {
-        return null;
-      }
-      var point = "(";
-      var radius = "";
-      var pointParsed = false;
-      for (var i = 2; i < value.length - 1; i++) {
-        if (!pointParsed) {
-          point += value[i];
-        }
-        if (value[i] === ")") {
-          pointParsed = true;
-          continue;
-        } else if (!pointParsed) {
-          continue;
-        }
-        if (value[i] === ",") {
-          continue;
-        }
-        radius += value[i];
-      }
-      var result = parsePoint(point);
-      result.radius = parseFloat(radius);
-      return result;
-    };
-    var init = function(register2) {
-      register2(20, parseBigInteger);
-      register2(21, parseInteger);
-      register2(23, parseInteger);
-      register2(26, parseInteger);
-      register2(700, parseFloat);
-      register2(701, parseFloat);
-      register2(16, parseBool);
-      register2(1082, parseDate2);
-      register2(1114, parseDate2);
-      register2(1184, parseDate2);
-      register2(600, parsePoint);
-      register2(651, parseStringArray);
-      register2(718, parseCircle);
-      register2(1e3, parseBoolArray);
-      register2(1001, parseByteAArray);
-      register2(1005, parseIntegerArray);
-      register2(1007, parseIntegerArray);
-      register2(1028, parseIntegerArray);
-      register2(1016, parseBigIntegerArray);
-      register2(1017, parsePointArray);
-      register2(1021, parseFloatArray);
-      register2(1022, parseFloatArray);
-      register2(1231, parseFloatArray);
-      register2(1014, parseStringArray);
-      register2(1015, parseStringArray);
-      register2(1008, parseStringArray);
-      register2(1009, parseStringArray);
-      register2(1040, parseStringArray);
-      register2(1041, parseStringArray);
-      register2(1115, parseDateArray);
-      register2(1182, parseDateArray);
-      register2(1185, parseDateArray);
-      register2(1186, parseInterval);
-      register2(1187, parseIntervalArray);
-      register2(17, parseByteA);
-      register2(114, JSON.parse.bind(JSON));
-      register2(3802, JSON.parse.bind(JSON));
-      register2(199, parseJsonArray);
-      register2(3807, parseJsonArray);
-      register2(3907, parseStringArray);
-      register2(2951, parseStringArray);
-      register2(791, parseStringArray);
-      register2(1183, parseStringArray);
-      register2(1270, parseStringArray);
-    };
-    module.exports = {
-      init
-    };
-  }
-});
-
-// node_modules/pg-int8/index.js
-var require_pg_int8 = __commonJS({
-  "node_modules/pg-int8/index.js"(exports, module) {
-    "use strict";
-    var BASE = 1e6;
-    function readInt8(buffer) {
-      var high = buffer.readInt32BE(0);
-      var low = buffer.readUInt32BE(4);
-      var sign = "";
-      if (high < 0) {
-        high = ~high + (low === 0);
-        low = ~low + 1 >>> 0;
-        sign = "-";
-      }
-      var result = "";
-      var carry;
-      var t;
-      var digits;
-      var pad;
-      var l;
-      var i;
-      {
-        carry = high % BASE;
-        high = high / BASE >>> 0;
-        t = 4294967296 * carry + low;
-        low = t / BASE >>> 0;
-        digits = "" + (t - BASE * low);
-        if (low === 0 && high === 0) {
-          return sign + digits + result;
-        }
-        pad = "";
-        l = 6 - digits.length;
-        for (i = 0; i < l; i++) {
-          pad += "0";
-        }
-        result = pad + digits + result;
-      }
-      {
-        carry = high % BASE;
-        high = high / BASE >>> 0;
-        t = 4294967296 * carry + low;
-        low = t / BASE >>> 0;
-        digits = "" + (t - BASE * low);
-        if (low === 0 && high === 0) {
-          return sign + digits + result;
-        }
-        pad = "";
-        l = 6 - digits.length;
-        for (i = 0; i < l; i++) {
-          pad += "0";
-        }
-        result = pad + digits + result;
-      }
-      {
-        carry = high % BASE;
-        high = high / BASE >>> 0;
-        t = 4294967296 * carry + low;
-        low = t / BASE >>> 0;
-        digits = "" + (t - BASE * low);
-        if (low === 0 && high === 0) {
-          return sign + digits + result;
-        }
-        pad = "";
-        l = 6 - digits.length;
-        for (i = 0; i < l; i++) {
-          pad += "0";
-        }
-        result = pad + digits + result;
-      }
-      {
-        carry = high % BASE;
-        t = 4294967296 * carry + low;
-        digits = "" + t % BASE;
-        return sign + digits + result;
-      }
-    }
-    module.exports = readInt8;
-  }
-});
-
-// node_modules/pg-types/lib/binaryParsers.js
-var require_binaryParsers = __commonJS({
-  "node_modules/pg-types/lib/binaryParsers.js"(exports, module) {
-    var parseInt64 = require_pg_int8();
-    var parseBits = function(data, bits, offset, invert, callback) {
-      offset = offset || 0;
-      invert = invert || false;
-      callback = callback || function(lastValue, newValue, bits2) {
-        return lastValue * Math.pow(2, bits2) + newValue;
-      };
-      var offsetBytes = offset >> 3;
-      var inv = function(value) {
-        if (invert) {
-          return ~value & 255;
-        }
-        return value;
-      };
-      var mask = 255;
-      var firstBits = 8 - offset % 8;
-      if (bits < firstBits) {
-        mask = 255 << 8 - bits & 255;
-        firstBits = bits;
-      }
-      if (offset) {
-        mask = mask >> offset % 8;
-      }
-      var result = 0;
-      if (offset % 8 + bits >= 8) {
-        result = callback(0, inv(data[offsetBytes]) & mask, firstBits);
-      }
-      var bytes2 = bits + offset >> 3;
-      for (var i = offsetBytes + 1; i < bytes2; i++) {
-        result = callback(result, inv(data[i]), 8);
-      }
-      var lastBits = (bits + offset) % 8;
-      if (lastBits > 0) {
-        result = callback(result, inv(data[bytes2]) >> 8 - lastBits, lastBits);
-      }
-      return result;
-    };
-    var parseFloatFromBits = function(data, precisionBits, exponentBits) {
-      var bias = Math.pow(2, exponentBits - 1) - 1;
-      var sign = parseBits(data, 1);
-      var exponent = parseBits(data, exponentBits, 1);
-      if (exponent === 0) {
-        return 0;
-      }
-      var precisionBitsCounter = 1;
-      var parsePrecisionBits = function(lastValue, newValue, bits) {
-        if (lastValue === 0) {
-          lastValue = 1;
-        }
-        for (var i = 1; i <= bits; i++) {
-          precisionBitsCounter /= 2;
-          if ((newValue & 1 << bits - i) > 0) {
-            lastValue += precisionBitsCounter;
-          }
-        }
-        return lastValue;
-      };
-      var mantissa = parseBits(data, precisionBits, exponentBits + 1, false, parsePrecisionBits);
-      if (exponent == Math.pow(2, exponentBits + 1) - 1) {
-        if (mantissa === 0) {
-          return sign === 0 ? Infinity : -Infinity;
-        }
-        return NaN;
-      }
-      return (sign === 0 ? 1 : -1) * Math.pow(2, exponent - bias) * mantissa;
-    };
-    var parseInt16 = function(value) {
-      if (parseBits(value, 1) == 1) {
-        return -1 * (parseBits(value, 15, 1, true) + 1);
-      }
-      return parseBits(value, 15, 1);
-    };
-    var parseInt32 = function(value) {
-      if (parseBits(value, 1) == 1) {
-        return -1 * (parseBits(value, 31, 1, true) + 1);
-      }
-      return parseBits(value, 31, 1);
-    };
-    var parseFloat32 = function(value) {
-      return parseFloatFromBits(value, 23, 8);
-    };
-    var parseFloat64 = function(value) {
-      return parseFloatFromBits(value, 52, 11);
-    };
-    var parseNumeric = function(value) {
-      var sign = parseBits(value, 16, 32);
-      if (sign == 49152) {
-        return NaN;
-      }
-      var weight = Math.pow(1e4, parseBits(value, 16, 16));
-      var result = 0;
-      var digits = [];
-      var ndigits = parseBits(value, 16);
-      for (var i = 0; i < ndigits; i++) {
-        result += parseBits(value, 16, 64 + 16 * i) * weight;
-        weight /= 1e4;
-      }
-      var scale = Math.pow(10, parseBits(value, 16, 48));
-      return (sign === 0 ? 1 : -1) * Math.round(result * scale) / scale;
-    };
-    var parseDate2 = function(isUTC, value) {
-      var sign = parseBits(value, 1);
-      var rawValue = parseBits(value, 63, 1);
-      var result = new Date((sign === 0 ? 1 : -1) * rawValue / 1e3 + 9466848e5);
-      if (!isUTC) {
-        result.setTime(result.getTime() + result.getTimezoneOffset() * 6e4);
-      }
-      result.usec = rawValue % 1e3;
-      result.getMicroSeconds = function() {
-        return this.usec;
-      };
-      result.setMicroSeconds = function(value2) {
-        this.usec = value2;
-      };
-      result.getUTCMicroSeconds = function() {
-        return this.usec;
-      };
-      return result;
-    };
-    var parseArray = function(value) {
-      var dim = parseBits(value, 32);
-      var flags = parseBits(value, 32, 32);
-      var elementType = parseBits(value, 32, 64);
-      var offset = 96;
-      var dims = [];
-      for (var i = 0; i < dim; i++) {
-        dims[i] = parseBits(value, 32, offset);
-        offset += 32;
-        offset += 32;
-      }
-      var parseElement = function(elementType2) {
-        var length = parseBits(value, 32, offset);
-        offset += 32;
-        if (length == 4294967295) {
-          return null;
-        }
-        var result;
-        if (elementType2 == 23 || elementType2 == 20) {
-          result = parseBits(value, length * 8, offset);
-          offset += length * 8;
-          return result;
-        } else if (elementType2 == 25) {
-          result = value.toString(this.encoding, offset >> 3, (offset += length << 3) >> 3);
-          return result;
-        } else {
-          console.log("ERROR: ElementType not implemented: " + elementType2);
-        }
-      };
-      var parse5 = function(dimension, elementType2) {
-        var array2 = [];
-        var i2;
-        if (dimension.length > 1) {
-          var count2 = dimension.shift();
-          for (i2 = 0; i2 < count2; i2++) {
-            array2[i2] = parse5(dimension, elementType2);
-          }
-          dimension.unshift(count2);
-        } else {
-          for (i2 = 0; i2 < dimension[0]; i2++) {
-            array2[i2] = parseElement(elementType2);
-          }
-        }
-        return array2;
-      };
-      return parse5(dims, elementType);
-    };
-    var parseText = function(value) {
-      return value.toString("utf8");
-    };
-    var parseBool = function(value) {
-      if (value === null) return null;
-      return parseBits(value, 8) > 0;
-    };
-    var init = function(register2) {
-      register2(20, parseInt64);
-      register2(21, parseInt16);
-      register2(23, parseInt32);
-      register2(26, parseInt32);
-      register2(1700, parseNumeric);
-      register2(700, parseFloat32);
-      register2(701, parseFloat64);
-      register2(16, parseBool);
-      register2(1114, parseDate2.bind(null, false));
-      register2(1184, parseDate2.bind(null, true));
-      register2(1e3, parseArray);
-      register2(1007, parseArray);
-      register2(1016, parseArray);
-      register2(1008, parseArray);
-      register2(1009, parseArray);
-      register2(25, parseText);
-    };
-    module.exports = {
-      init
-    };
-  }
-});
-
-// node_modules/pg-types/lib/builtins.js
-var require_builtins = __commonJS({
-  "node_modules/pg-types/lib/builtins.js"(exports, module) {
-    module.exports = {
-      BOOL: 16,
-      BYTEA: 17,
-      CHAR: 18,
-      INT8: 20,
-      INT2: 21,
-      INT4: 23,
-      REGPROC: 24,
-      TEXT: 25,
-      OID: 26,
-      TID: 27,
-      XID: 28,
-      CID: 29,
-      JSON: 114,
-      XML: 142,
-      PG_NODE_TREE: 194,
-      SMGR: 210,
-      PATH: 602,
-      POLYGON: 604,
-      CIDR: 650,
-      FLOAT4: 700,
-      FLOAT8: 701,
-      ABSTIME: 702,
-      RELTIME: 703,
-      TINTERVAL: 704,
-      CIRCLE: 718,
-      MACADDR8: 774,
-      MONEY: 790,
-      MACADDR: 829,
-      INET: 869,
-      ACLITEM: 1033,
-      BPCHAR: 1042,
-      VARCHAR: 1043,
-      DATE: 1082,
-      TIME: 1083,
-      TIMESTAMP: 1114,
-      TIMESTAMPTZ: 1184,
-      INTERVAL: 1186,
-      TIMETZ: 1266,
-      BIT: 1560,
-      VARBIT: 1562,
-      NUMERIC: 1700,
-      REFCURSOR: 1790,
-      REGPROCEDURE: 2202,
-      REGOPER: 2203,
-      REGOPERATOR: 2204,
-      REGCLASS: 2205,
-      REGTYPE: 2206,
-      UUID: 2950,
-      TXID_SNAPSHOT: 2970,
-      PG_LSN: 3220,
-      PG_NDISTINCT: 3361,
-      PG_DEPENDENCIES: 3402,
-      TSVECTOR: 3614,
-      TSQUERY: 3615,
-      GTSVECTOR: 3642,
-      REGCONFIG: 3734,
-      REGDICTIONARY: 3769,
-      JSONB: 3802,
-      REGNAMESPACE: 4089,
-      REGROLE: 4096
-    };
-  }
-});
-
-// node_modules/pg-types/index.js
-var require_pg_types = __commonJS({
-  "node_modules/pg-types/index.js"(exports) {
-    var textParsers = require_textParsers();
-    var binaryParsers = require_binaryParsers();
-    var arrayParser = require_arrayParser();
-    var builtinTypes = require_builtins();
-    exports.getTypeParser = getTypeParser;
-    exports.setTypeParser = setTypeParser;
-    exports.arrayParser = arrayParser;
-    exports.builtins = builtinTypes;
-    var typeParsers = {
-      text: {},
-      binary: {}
-    };
-    function noParse(val) {
-      return String(val);
-    }
-    function getTypeParser(oid, format) {
-      format = format || "text";
-      if (!typeParsers[format]) {
-        return noParse;
-      }
-      return typeParsers[format][oid] || noParse;
-    }
-    function setTypeParser(oid, format, parseFn) {
-      if (typeof format == "function") {
-        parseFn = format;
-        format = "text";
-      }
-      typeParsers[format][oid] = parseFn;
-    }
-    textParsers.init(function(oid, converter) {
-      typeParsers.text[oid] = converter;
-    });
-    binaryParsers.init(function(oid, converter) {
-      typeParsers.binary[oid] = converter;
-    });
-  }
-});
-
-// node_modules/pg/lib/defaults.js
-var require_defaults = __commonJS({
-  "node_modules/pg/lib/defaults.js"(exports, module) {
-    "use strict";
-    var user;
-    try {
-      user = process.platform === "win32" ? process.env.USERNAME : process.env.USER;
-    } catch {
-    }
-    module.exports = {
-      // database host. defaults to localhost
-      host: "localhost",
-      // database user's name
-      user,
-      // name of database to connect
-      database: void 0,
-      // database user's password
-      password: null,
-      // a Postgres connection string to be used instead of setting individual connection items
-      // NOTE:  Setting this value will cause it to override any other value (such as database or user) defined
-      // in the defaults object.
-      connectionString: void 0,
-      // database port
-      port: 5432,
-      // number of rows to return at a time from a prepared statement's
-      // portal. 0 will return all rows at once
-      rows: 0,
-      // binary result mode
-      binary: false,
-      // Connection pool options - see https://github.com/brianc/node-pg-pool
-      // number of connections to use in connection pool
-      // 0 will disable connection pooling
-      max: 10,
-      // max milliseconds a client can go unused before it is removed
-      // from the pool and destroyed
-      idleTimeoutMillis: 3e4,
-      client_encoding: "",
-      ssl: false,
-      // SSL negotiation style: 'postgres' (traditional SSLRequest) or 'direct'
-      sslnegotiation: void 0,
-      application_name: void 0,
-      fallback_application_name: void 0,
-      options: void 0,
-      parseInputDatesAsUTC: false,
-      // max milliseconds any query using this connection will execute for before timing out in error.
-      // false=unlimited
-      statement_timeout: false,
-      // Abort any statement that waits longer than the specified duration in milliseconds while attempting to acquire a lock.
-      // false=unlimited
-      lock_timeout: false,
-      // Terminate any session with an open transaction that has been idle for longer than the specified duration in milliseconds
-      // false=unlimited
-      idle_in_transaction_session_timeout: false,
-      // max milliseconds to wait for query to complete (client side)
-      query_timeout: false,
-      connect_timeout: 0,
-      keepalives: 1,
-      keepalives_idle: 0
-    };
-    var pgTypes = require_pg_types();
-    var parseBigInteger = pgTypes.getTypeParser(20, "text");
-    var parseBigIntegerArray = pgTypes.getTypeParser(1016, "text");
-    module.exports.__defineSetter__("parseInt8", function(val) {
-      pgTypes.setTypeParser(20, "text", val ? pgTypes.getTypeParser(23, "text") : parseBigInteger);
-      pgTypes.setTypeParser(1016, "text", val ? pgTypes.getTypeParser(1007, "text") : parseBigIntegerArray);
-    });
-  }
-});
-
-// node_modules/pg/lib/utils.js
-var require_utils = __commonJS({
-  "node_modules/pg/lib/utils.js"(exports, module) {
-    "use strict";
-    var defaults3 = require_defaults();
-    var nodeUtils = __require("util");
-    var { isDate } = __require("util/types");
-    var invalidDateDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Sending an invalid date to Postgres is deprecated and will throw an error in the next major version of pg. Ensure any Date object passed as a query parameter is valid.",
-      "PG_INVALID_DATE"
-    );
-    function escapeElement(elementRepresentation) {
-      const escaped = elementRepresentation.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
-      return '"' + escaped + '"';
-    }
-    function arrayString(val) {
-      let result = "{";
-      for (let i = 0; i < val.length; i++) {
-        if (i > 0) {
-          result += ",";
-        }
-        let item = val[i];
-        if (item == null) {
-          result += "NULL";
-        } else if (Array.isArray(item)) {
-          result += arrayString(item);
-        } else if (ArrayBuffer.isView(item)) {
-          if (!(item instanceof Buffer)) {
-            item = Buffer.from(item.buffer, item.byteOffset, item.byteLength);
-          }
-          result += "\\\\x" + item.toString("hex");
-        } else {
-          result += escapeElement(prepareValue(item));
-        }
-      }
-      result += "}";
-      return result;
-    }
-    var prepareValue = function(val, seen) {
-      if (val == null) {
-        return null;
-      }
-      if (typeof val === "object") {
-        if (val instanceof Buffer) {
-          return val;
-        }
-        if (ArrayBuffer.isView(val)) {
-          return Buffer.from(val.buffer, val.byteOffset, val.byteLength);
-        }
-        if (isDate(val)) {
-          if (isNaN(val.getTime())) {
-            invalidDateDeprecationNotice();
-          }
-          if (defaults3.parseInputDatesAsUTC) {
-            return dateToStringUTC(val);
-          } else {
-            return dateToString(val);
-          }
-        }
-        if (Array.isArray(val)) {
-          return arrayString(val);
-        }
-        return prepareObject(val, seen);
-      }
-      return val.toString();
-    };
-    function prepareObject(val, seen) {
-      if (val && typeof val.toPostgres === "function") {
-        seen = seen || [];
-        if (seen.indexOf(val) !== -1) {
-          throw new Error('circular reference detected while preparing "' + val + '" for query');
-        }
-        seen.push(val);
-        return prepareValue(val.toPostgres(prepareValue), seen);
-      }
-      return JSON.stringify(val);
-    }
-    function dateToString(date5) {
-      let offset = -date5.getTimezoneOffset();
-      let year = date5.getFullYear();
-      const isBCYear = year < 1;
-      if (isBCYear) year = Math.abs(year) + 1;
-      let ret = String(year).padStart(4, "0") + "-" + String(date5.getMonth() + 1).padStart(2, "0") + "-" + String(date5.getDate()).padStart(2, "0") + "T" + String(date5.getHours()).padStart(2, "0") + ":" + String(date5.getMinutes()).padStart(2, "0") + ":" + String(date5.getSeconds()).padStart(2, "0") + "." + String(date5.getMilliseconds()).padStart(3, "0");
-      if (offset < 0) {
-        ret += "-";
-        offset *= -1;
-      } else {
-        ret += "+";
-      }
-      ret += String(Math.floor(offset / 60)).padStart(2, "0") + ":" + String(offset % 60).padStart(2, "0");
-      if (isBCYear) ret += " BC";
-      return ret;
-    }
-    function dateToStringUTC(date5) {
-      let year = date5.getUTCFullYear();
-      const isBCYear = year < 1;
-      if (isBCYear) year = Math.abs(year) + 1;
-      let ret = String(year).padStart(4, "0") + "-" + String(date5.getUTCMonth() + 1).padStart(2, "0") + "-" + String(date5.getUTCDate()).padStart(2, "0") + "T" + String(date5.getUTCHours()).padStart(2, "0") + ":" + String(date5.getUTCMinutes()).padStart(2, "0") + ":" + String(date5.getUTCSeconds()).padStart(2, "0") + "." + String(date5.getUTCMilliseconds()).padStart(3, "0");
-      ret += "+00:00";
-      if (isBCYear) ret += " BC";
-      return ret;
-    }
-    function normalizeQueryConfig(config2, values, callback) {
-      config2 = typeof config2 === "string" ? { text: config2 } : cloneQueryConfig(config2);
-      if (values) {
-        if (typeof values === "function") {
-          config2.callback = values;
-        } else {
-          config2.values = values;
-        }
-      }
-      if (callback) {
-        config2.callback = callback;
-      }
-      return config2;
-    }
-    function cloneQueryConfig(config2) {
-      if (config2 == null) {
-        return config2;
-      }
-      return Object.defineProperties(Object.create(Object.getPrototypeOf(config2)), Object.getOwnPropertyDescriptors(config2));
-    }
-    var escapeIdentifier2 = function(str) {
-      return '"' + str.replace(/"/g, '""') + '"';
-    };
-    var escapeLiteral2 = function(str) {
-      let hasBackslash = false;
-      let escaped = "'";
-      if (str == null) {
-        return "''";
-      }
-      if (typeof str !== "string") {
-        return "''";
-      }
-      for (let i = 0; i < str.length; i++) {
-        const c = str[i];
-        if (c === "'") {
-          escaped += c + c;
-        } else if (c === "\\") {
-          escaped += c + c;
-          hasBackslash = true;
-        } else {
-          escaped += c;
-        }
-      }
-      escaped += "'";
-      if (hasBackslash === true) {
-        escaped = " E" + escaped;
-      }
-      return escaped;
-    };
-    module.exports = {
-      prepareValue: function prepareValueWrapper(value) {
-        return prepareValue(value);
-      },
-      normalizeQueryConfig,
-      escapeIdentifier: escapeIdentifier2,
-      escapeLiteral: escapeLiteral2
-    };
-  }
-});
-
-// node_modules/pg/lib/crypto/utils.js
-var require_utils2 = __commonJS({
-  "node_modules/pg/lib/crypto/utils.js"(exports, module) {
-    var nodeCrypto = __require("crypto");
-    module.exports = {
-      postgresMd5PasswordHash,
-      randomBytes: randomBytes3,
-      deriveKey,
-      sha256: sha2562,
-      hashByName,
-      hmacSha256,
-      md5
-    };
-    var webCrypto = nodeCrypto.webcrypto || globalThis.crypto;
-    var subtleCrypto = webCrypto.subtle;
-    var textEncoder = new TextEncoder();
-    function randomBytes3(length) {
-      return webCrypto.getRandomValues(Buffer.alloc(length));
-    }
-    async function md5(string4) {
-      try {
-        return nodeCrypto.createHash("md5").update(string4, "utf-8").digest("hex");
-      } catch (e) {
-        const data = typeof string4 === "string" ? textEncoder.encode(string4) : string4;
-        const hash2 = await subtleCrypto.digest("MD5", data);
-        return Array.from(new Uint8Array(hash2)).map((b) => b.toString(16).padStart(2, "0")).join("");
-      }
-    }
-    async function postgresMd5PasswordHash(user, password, salt) {
-      const inner = await md5(password + user);
-      const outer = await md5(Buffer.concat([Buffer.from(inner), salt]));
-      return "md5" + outer;
-    }
-    async function sha2562(text2) {
-      return await subtleCrypto.digest("SHA-256", text2);
-    }
-    async function hashByName(hashName, text2) {
-      return await subtleCrypto.digest(hashName, text2);
-    }
-    async function hmacSha256(keyBuffer, msg) {
-      const key = await subtleCrypto.importKey("raw", keyBuffer, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-      return await subtleCrypto.sign("HMAC", key, textEncoder.encode(msg));
-    }
-    async function deriveKey(password, salt, iterations) {
-      const key = await subtleCrypto.importKey("raw", textEncoder.encode(password), "PBKDF2", false, ["deriveBits"]);
-      const params = { name: "PBKDF2", hash: "SHA-256", salt, iterations };
-      return await subtleCrypto.deriveBits(params, key, 32 * 8, ["deriveBits"]);
-    }
-  }
-});
-
-// node_modules/pg/lib/crypto/cert-signatures.js
-var require_cert_signatures = __commonJS({
-  "node_modules/pg/lib/crypto/cert-signatures.js"(exports, module) {
-    function x509Error(msg, cert) {
-      return new Error("SASL channel binding: " + msg + " when parsing public certificate " + cert.toString("base64"));
-    }
-    function readASN1Length(data, index) {
-      let length = data[index++];
-      if (length < 128) return { length, index };
-      const lengthBytes = length & 127;
-      if (lengthBytes > 4) throw x509Error("bad length", data);
-      length = 0;
-      for (let i = 0; i < lengthBytes; i++) {
-        length = length << 8 | data[index++];
-      }
-      return { length, index };
-    }
-    function readASN1OID(data, index) {
-      if (data[index++] !== 6) throw x509Error("non-OID data", data);
-      const { length: OIDLength, index: indexAfterOIDLength } = readASN1Length(data, index);
-      index = indexAfterOIDLength;
-      const lastIndex = index + OIDLength;
-      const byte1 = data[index++];
-      let oid = (byte1 / 40 >> 0) + "." + byte1 % 40;
-      while (index < lastIndex) {
-        let value = 0;
-        while (index < lastIndex) {
-          const nextByte = data[index++];
-          value = value << 7 | nextByte & 127;
-          if (nextByte < 128) break;
-        }
-        oid += "." + value;
-      }
-      return { oid, index };
-    }
-    function expectASN1Seq(data, index) {
-      if (data[index++] !== 48) throw x509Error("non-sequence data", data);
-      return readASN1Length(data, index);
-    }
-    function signatureAlgorithmHashFromCertificate(data, index) {
-      if (index === void 0) index = 0;
-      index = expectASN1Seq(data, index).index;
-      const { length: certInfoLength, index: indexAfterCertInfoLength } = expectASN1Seq(data, index);
-      index = indexAfterCertInfoLength + certInfoLength;
-      index = expectASN1Seq(data, index).index;
-      const { oid, index: indexAfterOID } = readASN1OID(data, index);
-      switch (oid) {
-        // RSA
-        case "1.2.840.113549.1.1.4":
-          return "MD5";
-        case "1.2.840.113549.1.1.5":
-          return "SHA-1";
-        case "1.2.840.113549.1.1.11":
-          return "SHA-256";
-        case "1.2.840.113549.1.1.12":
-          return "SHA-384";
-        case "1.2.840.113549.1.1.13":
-          return "SHA-512";
-        case "1.2.840.113549.1.1.14":
-          return "SHA-224";
-        case "1.2.840.113549.1.1.15":
-          return "SHA512-224";
-        case "1.2.840.113549.1.1.16":
-          return "SHA512-256";
-        // ECDSA
-        case "1.2.840.10045.4.1":
-          return "SHA-1";
-        case "1.2.840.10045.4.3.1":
-          return "SHA-224";
-        case "1.2.840.10045.4.3.2":
-          return "SHA-256";
-        case "1.2.840.10045.4.3.3":
-          return "SHA-384";
-        case "1.2.840.10045.4.3.4":
-          return "SHA-512";
-        // RSASSA-PSS: hash is indicated separately
-        case "1.2.840.113549.1.1.10": {
-          index = indexAfterOID;
-          index = expectASN1Seq(data, index).index;
-          if (data[index++] !== 160) throw x509Error("non-tag data", data);
-          index = readASN1Length(data, index).index;
-          index = expectASN1Seq(data, index).index;
-          const { oid: hashOID } = readASN1OID(data, index);
-          switch (hashOID) {
-            // standalone hash OIDs
-            case "1.2.840.113549.2.5":
-              return "MD5";
-            case "1.3.14.3.2.26":
-              return "SHA-1";
-            case "2.16.840.1.101.3.4.2.1":
-              return "SHA-256";
-            case "2.16.840.1.101.3.4.2.2":
-              return "SHA-384";
-            case "2.16.840.1.101.3.4.2.3":
-              return "SHA-512";
-          }
-          throw x509Error("unknown hash OID " + hashOID, data);
-        }
-        // Ed25519 -- see https://github.com/openssl/openssl/issues/15477
-        case "1.3.101.110":
-        case "1.3.101.112":
-          return "SHA-512";
-        // Ed448 -- still not in pg 17.2 (if supported, digest would be SHAKE256 x 64 bytes)
-        case "1.3.101.111":
-        case "1.3.101.113":
-          throw x509Error("Ed448 certificate channel binding is not currently supported by Postgres");
-      }
-      throw x509Error("unknown OID " + oid, data);
-    }
-    module.exports = { signatureAlgorithmHashFromCertificate };
-  }
-});
-
-// node_modules/pg/lib/crypto/sasl.js
-var require_sasl = __commonJS({
-  "node_modules/pg/lib/crypto/sasl.js"(exports, module) {
-    "use strict";
-    var crypto = require_utils2();
-    var { signatureAlgorithmHashFromCertificate } = require_cert_signatures();
-    function saslprep(password) {
-      const nonAsciiSpace = /[\u00A0\u1680\u2000-\u200B\u202F\u205F\u3000]/g;
-      const mappedToNothing = /[\u00AD\u034F\u1806\u180B\u180C\u180D\u200C\u200D\u2060\uFE00-\uFE0F\uFEFF]/g;
-      return password.replace(nonAsciiSpace, " ").replace(mappedToNothing, "").normalize("NFKC");
-    }
-    var DEFAULT_MAX_SCRAM_ITERATIONS = 1e5;
-    function startSession(mechanisms, stream, scramMaxIterations = DEFAULT_MAX_SCRAM_ITERATIONS) {
-      const candidates = ["SCRAM-SHA-256"];
-      if (stream) candidates.unshift("SCRAM-SHA-256-PLUS");
-      const mechanism = candidates.find((candidate) => mechanisms.includes(candidate));
-      if (!mechanism) {
-        throw new Error("SASL: Only mechanism(s) " + candidates.join(" and ") + " are supported");
-      }
-      if (mechanism === "SCRAM-SHA-256-PLUS" && typeof stream.getPeerCertificate !== "function") {
-        throw new Error("SASL: Mechanism SCRAM-SHA-256-PLUS requires a certificate");
-      }
-      const clientNonce = crypto.randomBytes(18).toString("base64");
-      const gs2Header = mechanism === "SCRAM-SHA-256-PLUS" ? "p=tls-server-end-point" : stream ? "y" : "n";
-      return {
-        mechanism,
-        clientNonce,
-        response: gs2Header + ",,n=*,r=" + clientNonce,
-        message: "SASLInitialResponse",
-        scramMaxIterations
-      };
-    }
-    async function continueSession(session, password, serverData, stream) {
-      if (session.message !== "SASLInitialResponse") {
-        throw new Error("SASL: Last message was not SASLInitialResponse");
-      }
-      if (typeof password !== "string") {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string");
-      }
-      if (password === "") {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a non-empty string");
-      }
-      if (typeof serverData !== "string") {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: serverData must be a string");
-      }
-      const sv = parseServerFirstMessage(serverData);
-      if (!sv.nonce.startsWith(session.clientNonce)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce does not start with client nonce");
-      } else if (sv.nonce.length === session.clientNonce.length) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce is too short");
-      }
-      const scramMaxIterations = typeof session.scramMaxIterations === "number" ? session.scramMaxIterations : DEFAULT_MAX_SCRAM_ITERATIONS;
-      if (scramMaxIterations !== 0 && sv.iteration > scramMaxIterations) {
-        throw new Error(
-          "SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration count " + sv.iteration + " exceeds scramMaxIterations of " + scramMaxIterations
-        );
-      }
-      const clientFirstMessageBare = "n=*,r=" + session.clientNonce;
-      const serverFirstMessage = "r=" + sv.nonce + ",s=" + sv.salt + ",i=" + sv.iteration;
-      let channelBinding = stream ? "eSws" : "biws";
-      if (session.mechanism === "SCRAM-SHA-256-PLUS") {
-        const peerCert = stream.getPeerCertificate().raw;
-        let hashName = signatureAlgorithmHashFromCertificate(peerCert);
-        if (hashName === "MD5" || hashName === "SHA-1") hashName = "SHA-256";
-        const certHash = await crypto.hashByName(hashName, peerCert);
-        const bindingData = Buffer.concat([Buffer.from("p=tls-server-end-point,,"), Buffer.from(certHash)]);
-        channelBinding = bindingData.toString("base64");
-      }
-      const clientFinalMessageWithoutProof = "c=" + channelBinding + ",r=" + sv.nonce;
-      const authMessage = clientFirstMessageBare + "," + serverFirstMessage + "," + clientFinalMessageWithoutProof;
-      const saltBytes = Buffer.from(sv.salt, "base64");
-      const saltedPassword = await crypto.deriveKey(saslprep(password), saltBytes, sv.iteration);
-      const clientKey = await crypto.hmacSha256(saltedPassword, "Client Key");
-      const storedKey = await crypto.sha256(clientKey);
-      const clientSignature = await crypto.hmacSha256(storedKey, authMessage);
-      const clientProof = xorBuffers(Buffer.from(clientKey), Buffer.from(clientSignature)).toString("base64");
-      const serverKey = await crypto.hmacSha256(saltedPassword, "Server Key");
-      const serverSignatureBytes = await crypto.hmacSha256(serverKey, authMessage);
-      session.message = "SASLResponse";
-      session.serverSignature = Buffer.from(serverSignatureBytes).toString("base64");
-      session.response = clientFinalMessageWithoutProof + ",p=" + clientProof;
-    }
-    function finalizeSession(session, serverData) {
-      if (session.message !== "SASLResponse") {
-        throw new Error("SASL: Last message was not SASLResponse");
-      }
-      if (typeof serverData !== "string") {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: serverData must be a string");
-      }
-      const { serverSignature } = parseServerFinalMessage(serverData);
-      if (serverSignature !== session.serverSignature) {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature does not match");
-      }
-    }
-    function isPrintableChars(text2) {
-      if (typeof text2 !== "string") {
-        throw new TypeError("SASL: text must be a string");
-      }
-      return text2.split("").map((_, i) => text2.charCodeAt(i)).every((c) => c >= 33 && c <= 43 || c >= 45 && c <= 126);
-    }
-    function isBase64(text2) {
-      return /^(?:[a-zA-Z0-9+/]{4})*(?:[a-zA-Z0-9+/]{2}==|[a-zA-Z0-9+/]{3}=)?$/.test(text2);
-    }
-    function parseAttributePairs(text2) {
-      if (typeof text2 !== "string") {
-        throw new TypeError("SASL: attribute pairs text must be a string");
-      }
-      return new Map(
-        text2.split(",").map((attrValue) => {
-          if (!/^.=/.test(attrValue)) {
-            throw new Error("SASL: Invalid attribute pair entry");
-          }
-          const name = attrValue[0];
-          const value = attrValue.substring(2);
-          return [name, value];
-        })
-      );
-    }
-    function parseServerFirstMessage(data) {
-      const attrPairs = parseAttributePairs(data);
-      const nonce = attrPairs.get("r");
-      if (!nonce) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce missing");
-      } else if (!isPrintableChars(nonce)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce must only contain printable characters");
-      }
-      const salt = attrPairs.get("s");
-      if (!salt) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt missing");
-      } else if (!isBase64(salt)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt must be base64");
-      }
-      const iterationText = attrPairs.get("i");
-      if (!iterationText) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration missing");
-      } else if (!/^[1-9][0-9]*$/.test(iterationText)) {
-        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: invalid iteration count");
-      }
-      const iteration = parseInt(iterationText, 10);
-      return {
-        nonce,
-        salt,
-        iteration
-      };
-    }
-    function parseServerFinalMessage(serverData) {
-      const attrPairs = parseAttributePairs(serverData);
-      const error62 = attrPairs.get("e");
-      const serverSignature = attrPairs.get("v");
-      if (error62) {
-        throw new Error(`SASL: SCRAM-SERVER-FINAL-MESSAGE: server returned error: "${error62}"`);
-      }
-      if (!serverSignature) {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature is missing");
-      } else if (!isBase64(serverSignature)) {
-        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature must be base64");
-      }
-      return {
-        serverSignature
-      };
-    }
-    function xorBuffers(a, b) {
-      if (!Buffer.isBuffer(a)) {
-        throw new TypeError("first argument must be a Buffer");
-      }
-      if (!Buffer.isBuffer(b)) {
-        throw new TypeError("second argument must be a Buffer");
-      }
-      if (a.length !== b.length) {
-        throw new Error("Buffer lengths must match");
-      }
-      if (a.length === 0) {
-        throw new Error("Buffers cannot be empty");
-      }
-      return Buffer.from(a.map((_, i) => a[i] ^ b[i]));
-    }
-    module.exports = {
-      startSession,
-      continueSession,
-      finalizeSession,
-      DEFAULT_MAX_SCRAM_ITERATIONS
-    };
-  }
-});
-
-// node_modules/pg/lib/type-overrides.js
-var require_type_overrides = __commonJS({
-  "node_modules/pg/lib/type-overrides.js"(exports, module) {
-    "use strict";
-    var types2 = require_pg_types();
-    function TypeOverrides2(userTypes) {
-      this._types = userTypes || types2;
-      this.text = {};
-      this.binary = {};
-    }
-    TypeOverrides2.prototype.getOverrides = function(format) {
-      switch (format) {
-        case "text":
-          return this.text;
-        case "binary":
-          return this.binary;
-        default:
-          return {};
-      }
-    };
-    TypeOverrides2.prototype.setTypeParser = function(oid, format, parseFn) {
-      if (typeof format === "function") {
-        parseFn = format;
-        format = "text";
-      }
-      this.getOverrides(format)[oid] = parseFn;
-    };
-    TypeOverrides2.prototype.getTypeParser = function(oid, format) {
-      format = format || "text";
-      return this.getOverrides(format)[oid] || this._types.getTypeParser(oid, format);
-    };
-    module.exports = TypeOverrides2;
-  }
-});
-
-// node_modules/pg-connection-string/index.js
-var require_pg_connection_string = __commonJS({
-  "node_modules/pg-connection-string/index.js"(exports, module) {
-    "use strict";
-    function parse5(str, options = {}) {
-      if (str.charAt(0) === "/") {
-        const config3 = str.split(" ");
-        return { host: config3[0], database: config3[1] };
-      }
-      const config2 = /* @__PURE__ */ Object.create(null);
-      let result;
-      let dummyHost = false;
-      if (/ |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(str)) {
-        str = encodeURI(str).replace(/%25(\d\d)/g, "%$1");
-      }
-      try {
-        try {
-          result = new URL(str, "postgres://base");
-        } catch (e) {
-          result = new URL(str.replace("@/", "@___DUMMY___/"), "postgres://base");
-          dummyHost = true;
-        }
-      } catch (err) {
-        err.input && (err.input = "*****REDACTED*****");
-        throw err;
-      }
-      for (const entry of result.searchParams.entries()) {
-        config2[entry[0]] = entry[1];
-      }
-      config2.user = config2.user || decodeURIComponent(result.username);
-      config2.password = config2.password || decodeURIComponent(result.password);
-      if (result.protocol == "socket:") {
-        config2.host = decodeURI(result.pathname);
-        config2.database = result.searchParams.get("db");
-        config2.client_encoding = result.searchParams.get("encoding");
-        return config2;
-      }
-      const hostname3 = (dummyHost ? "" : result.hostname).replace(/^\[(.+)\]$/, "$1");
-      if (!config2.host) {
-        config2.host = decodeURIComponent(hostname3);
-      } else if (hostname3 && /^%2f/i.test(hostname3)) {
-        result.pathname = hostname3 + result.pathname;
-      }
-      if (!config2.port) {
-        config2.port = result.port;
-      }
-      const pathname = result.pathname.slice(1) || null;
-      config2.database = pathname ? decodeURI(pathname) : null;
-      if (config2.ssl === "true" || config2.ssl === "1") {
-        config2.ssl = true;
-      }
-      if (config2.ssl === "0") {
-        config2.ssl = false;
-      }
-      if (config2.sslcert || config2.sslkey || config2.sslrootcert || config2.sslmode) {
-        config2.ssl = {};
-      }
-      if (config2.sslnegotiation === "direct" && config2.ssl === void 0) {
-        config2.ssl = true;
-      }
-      const fs = config2.sslcert || config2.sslkey || config2.sslrootcert ? __require("fs") : null;
-      if (config2.sslcert) {
-        config2.ssl.cert = fs.readFileSync(config2.sslcert).toString();
-      }
-      if (config2.sslkey) {
-        config2.ssl.key = fs.readFileSync(config2.sslkey).toString();
-      }
-      if (config2.sslrootcert) {
-        config2.ssl.ca = fs.readFileSync(config2.sslrootcert).toString();
-      }
-      if (options.useLibpqCompat && config2.uselibpqcompat) {
-        throw new Error("Both useLibpqCompat and uselibpqcompat are set. Please use only one of them.");
-      }
-      if (config2.uselibpqcompat === "true" || options.useLibpqCompat) {
-        switch (config2.sslmode) {
-          case "disable": {
-            config2.ssl = false;
-            break;
-          }
-          case "prefer": {
-            config2.ssl.rejectUnauthorized = false;
-            break;
-          }
-          case "require": {
-            if (config2.sslrootcert) {
-              config2.ssl.checkServerIdentity = function() {
-              };
-            } else {
-              config2.ssl.rejectUnauthorized = false;
-            }
-            break;
-          }
-          case "verify-ca": {
-            if (!config2.ssl.ca) {
-              throw new Error(
-                "SECURITY WARNING: Using sslmode=verify-ca requires specifying a CA with sslrootcert. If a public CA is used, verify-ca allows connections to a server that somebody else may have registered with the CA, making you vulnerable to Man-in-the-Middle attacks. Either specify a custom CA certificate with sslrootcert parameter or use sslmode=verify-full for proper security."
-              );
-            }
-            config2.ssl.checkServerIdentity = function() {
-            };
-            break;
-          }
-          case "verify-full": {
-            break;
-          }
-        }
-      } else {
-        switch (config2.sslmode) {
-          case "disable": {
-            config2.ssl = false;
-            break;
-          }
-          case "prefer":
-          case "require":
-          case "verify-ca":
-          case "verify-full": {
-            if (config2.sslmode !== "verify-full") {
-              deprecatedSslModeWarning(config2.sslmode);
-            }
-            break;
-          }
-          case "no-verify": {
-            config2.ssl.rejectUnauthorized = false;
-            break;
-          }
-        }
-      }
-      return config2;
-    }
-    function toConnectionOptions(sslConfig) {
-      const connectionOptions = Object.entries(sslConfig).reduce((c, [key, value]) => {
-        if (value !== void 0 && value !== null) {
-          c[key] = value;
-        }
-        return c;
-      }, /* @__PURE__ */ Object.create(null));
-      return connectionOptions;
-    }
-    function toClientConfig(config2) {
-      const poolConfig = Object.entries(config2).reduce((c, [key, value]) => {
-        if (key === "ssl") {
-          const sslConfig = value;
-          if (typeof sslConfig === "boolean") {
-            c[key] = sslConfig;
-          }
-          if (typeof sslConfig === "object") {
-            c[key] = toConnectionOptions(sslConfig);
-          }
-        } else if (value !== void 0 && value !== null) {
-          if (key === "port") {
-            if (value !== "") {
-              const v = parseInt(value, 10);
-              if (isNaN(v)) {
-                throw new Error(`Invalid ${key}: ${value}`);
-              }
-              c[key] = v;
-            }
-          } else {
-            c[key] = value;
-          }
-        }
-        return c;
-      }, /* @__PURE__ */ Object.create(null));
-      return poolConfig;
-    }
-    function parseIntoClientConfig(str) {
-      return toClientConfig(parse5(str));
-    }
-    function deprecatedSslModeWarning(sslmode) {
-      if (!deprecatedSslModeWarning.warned && typeof process !== "undefined" && process.emitWarning) {
-        deprecatedSslModeWarning.warned = true;
-        process.emitWarning(`SECURITY WARNING: The SSL modes 'prefer', 'require', and 'verify-ca' are treated as aliases for 'verify-full'.
-In the next major version (pg-connection-string v3.0.0 and pg v9.0.0), these modes will adopt standard libpq semantics, which have weaker security guarantees.
-
-To prepare for this change:
-- If you want the current behavior, explicitly use 'sslmode=verify-full'
-- If you want libpq compatibility now, use 'uselibpqcompat=true&sslmode=${sslmode}'
-
-See https://www.postgresql.org/docs/current/libpq-ssl.html for libpq SSL mode definitions.`);
-      }
-    }
-    module.exports = parse5;
-    parse5.parse = parse5;
-    parse5.toClientConfig = toClientConfig;
-    parse5.parseIntoClientConfig = parseIntoClientConfig;
-  }
-});
-
-// node_modules/pg/lib/connection-parameters.js
-var require_connection_parameters = __commonJS({
-  "node_modules/pg/lib/connection-parameters.js"(exports, module) {
-    "use strict";
-    var dns = __require("dns");
-    var defaults3 = require_defaults();
-    var parse5 = require_pg_connection_string().parse;
-    var val = function(key, config2, envVar) {
-      if (config2[key]) {
-        return config2[key];
-      }
-      if (envVar === void 0) {
-        envVar = process.env["PG" + key.toUpperCase()];
-      } else if (envVar === false) {
-      } else {
-        envVar = process.env[envVar];
-      }
-      return envVar || defaults3[key];
-    };
-    var readSSLConfigFromEnvironment = function() {
-      switch (process.env.PGSSLMODE) {
-        case "disable":
-          return false;
-        case "prefer":
-        case "require":
-        case "verify-ca":
-        case "verify-full":
-          return true;
-        case "no-verify":
-          return { rejectUnauthorized: false };
-      }
-      return defaults3.ssl;
-    };
-    var quoteParamValue = function(value) {
-      return "'" + ("" + value).replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
-    };
-    var add = function(params, config2, paramName) {
-      const value = config2[paramName];
-      if (value !== void 0 && value !== null) {
-        params.push(paramName + "=" + quoteParamValue(value));
-      }
-    };
-    var ConnectionParameters = class {
-      constructor(config2) {
-        config2 = typeof config2 === "string" ? parse5(config2) : config2 || {};
-        if (config2.connectionString) {
-          config2 = Object.assign({}, config2, parse5(config2.connectionString));
-        }
-        this.user = val("user", config2);
-        this.database = val("database", config2);
-        if (this.database === void 0) {
-          this.database = this.user;
-        }
-        this.port = parseInt(val("port", config2), 10);
-        this.host = val("host", config2);
-        Object.defineProperty(this, "password", {
-          configurable: true,
-          enumerable: false,
-          writable: true,
-          value: val("password", config2)
-        });
-        this.binary = val("binary", config2);
-        this.options = val("options", config2);
-        this.ssl = typeof config2.ssl === "undefined" ? readSSLConfigFromEnvironment() : config2.ssl;
-        if (typeof this.ssl === "string") {
-          if (this.ssl === "true") {
-            this.ssl = true;
-          }
-        }
-        if (this.ssl === "no-verify") {
-          this.ssl = { rejectUnauthorized: false };
-        }
-        if (this.ssl && this.ssl.key) {
-          Object.defineProperty(this.ssl, "key", {
-            enumerable: false
-          });
-        }
-        this.sslnegotiation = val("sslnegotiation", config2, "PGSSLNEGOTIATION");
-        if (this.sslnegotiation !== void 0 && this.sslnegotiation !== "postgres" && this.sslnegotiation !== "direct") {
-          throw new Error(
-            `Invalid sslnegotiation value: "${this.sslnegotiation}". Valid values are "postgres" and "direct".`
-          );
-        }
-        if (this.sslnegotiation === "direct" && !this.ssl) {
-          throw new Error("sslnegotiation=direct requires SSL to be enabled");
-        }
-        this.client_encoding = val("client_encoding", config2);
-        this.replication = val("replication", config2);
-        this.isDomainSocket = !(this.host || "").indexOf("/");
-        this.application_name = val("application_name", config2, "PGAPPNAME");
-        this.fallback_application_name = val("fallback_application_name", config2, false);
-        this.statement_timeout = val("statement_timeout", config2, false);
-        this.lock_timeout = val("lock_timeout", config2, false);
-        this.idle_in_transaction_session_timeout = val("idle_in_transaction_session_timeout", config2, false);
-        this.query_timeout = val("query_timeout", config2, false);
-        if (config2.connectionTimeoutMillis === void 0) {
-          this.connect_timeout = process.env.PGCONNECT_TIMEOUT || 0;
-        } else {
-          this.connect_timeout = Math.floor(config2.connectionTimeoutMillis / 1e3);
-        }
-        if (config2.keepAlive === false) {
-          this.keepalives = 0;
-        } else if (config2.keepAlive === true) {
-          this.keepalives = 1;
-        }
-        if (typeof config2.keepAliveInitialDelayMillis === "number") {
-          this.keepalives_idle = Math.floor(config2.keepAliveInitialDelayMillis / 1e3);
-        }
-      }
-      getLibpqConnectionString(cb) {
-        const params = [];
-        add(params, this, "user");
-        add(params, this, "password");
-        add(params, this, "port");
-        add(params, this, "application_name");
-        add(params, this, "fallback_application_name");
-        add(params, this, "connect_timeout");
-        add(params, this, "options");
-        const ssl = typeof this.ssl === "object" ? this.ssl : this.ssl ? { sslmode: this.ssl } : {};
-        add(params, ssl, "sslmode");
-        add(params, ssl, "sslca");
-        add(params, ssl, "sslkey");
-        add(params, ssl, "sslcert");
-        add(params, ssl, "sslrootcert");
-        add(params, this, "sslnegotiation");
-        if (this.database) {
-          params.push("dbname=" + quoteParamValue(this.database));
-        }
-        if (this.replication) {
-          params.push("replication=" + quoteParamValue(this.replication));
-        }
-        if (this.host) {
-          params.push("host=" + quoteParamValue(this.host));
-        }
-        if (this.isDomainSocket) {
-          return cb(null, params.join(" "));
-        }
-        if (this.client_encoding) {
-          params.push("client_encoding=" + quoteParamValue(this.client_encoding));
-        }
-        dns.lookup(this.host, function(err, address) {
-          if (err) return cb(err, null);
-          params.push("hostaddr=" + quoteParamValue(address));
-          return cb(null, params.join(" "));
-        });
-      }
-    };
-    module.exports = ConnectionParameters;
-  }
-});
-
-// node_modules/pg/lib/result.js
-var require_result = __commonJS({
-  "node_modules/pg/lib/result.js"(exports, module) {
-    "use strict";
-    var types2 = require_pg_types();
-    var matchRegexp = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
-    var Result2 = class {
-      constructor(rowMode, types3) {
-        this.command = null;
-        this.rowCount = null;
-        this.oid = null;
-        this.rows = [];
-        this.fields = [];
-        this._parsers = void 0;
-        this._types = types3;
-        this.RowCtor = null;
-        this.rowAsArray = rowMode === "array";
-        if (this.rowAsArray) {
-          this.parseRow = this._parseRowAsArray;
-        }
-        this._prebuiltEmptyResultObject = null;
-      }
-      // adds a command complete message
-      addCommandComplete(msg) {
-        let match;
-        if (msg.text) {
-          match = matchRegexp.exec(msg.text);
-        } else {
-          match = matchRegexp.exec(msg.command);
-        }
-        if (match) {
-          this.command = match[1];
-          if (match[3]) {
-            this.oid = parseInt(match[2], 10);
-            this.rowCount = parseInt(match[3], 10);
-          } else if (match[2]) {
-            this.rowCount = parseInt(match[2], 10);
-          }
-        }
-      }
-      _parseRowAsArray(rowData) {
-        const row3 = new Array(rowData.length);
-        for (let i = 0, len = rowData.length; i < len; i++) {
-          const rawValue = rowData[i];
-          if (rawValue !== null) {
-            row3[i] = this._parsers[i](rawValue);
-          } else {
-            row3[i] = null;
-          }
-        }
-        return row3;
-      }
-      parseRow(rowData) {
-        const row3 = { ...this._prebuiltEmptyResultObject };
-        for (let i = 0, len = rowData.length; i < len; i++) {
-          const rawValue = rowData[i];
-          const field = this.fields[i].name;
-          if (rawValue !== null) {
-            const v = this.fields[i].format === "binary" ? Buffer.from(rawValue) : rawValue;
-            row3[field] = this._parsers[i](v);
-          } else {
-            row3[field] = null;
-          }
-        }
-        return row3;
-      }
-      addRow(row3) {
-        this.rows.push(row3);
-      }
-      addFields(fieldDescriptions) {
-        this.fields = fieldDescriptions;
-        if (this.fields.length) {
-          this._parsers = new Array(fieldDescriptions.length);
-        }
-        const row3 = /* @__PURE__ */ Object.create(null);
-        for (let i = 0; i < fieldDescriptions.length; i++) {
-          const desc = fieldDescriptions[i];
-          row3[desc.name] = null;
-          if (this._types) {
-            this._parsers[i] = this._types.getTypeParser(desc.dataTypeID, desc.format || "text");
-          } else {
-            this._parsers[i] = types2.getTypeParser(desc.dataTypeID, desc.format || "text");
-          }
-        }
-        this._prebuiltEmptyResultObject = { ...row3 };
-      }
-    };
-    module.exports = Result2;
-  }
-});
-
-// node_modules/pg/lib/query.js
-var require_query = __commonJS({
-  "node_modules/pg/lib/query.js"(exports, module) {
-    "use strict";
-    var { EventEmitter } = __require("events");
-    var Result2 = require_result();
-    var utils = require_utils();
-    var Query2 = class extends EventEmitter {
-      constructor(config2, values, callback) {
-        super();
-        config2 = utils.normalizeQueryConfig(config2, values, callback);
-        this.text = config2.text;
-        this.values = config2.values;
-        this.rows = config2.rows;
-        this.types = config2.types;
-        this.name = config2.name;
-        this.queryMode = config2.queryMode;
-        this.binary = config2.binary;
-        this.portal = config2.portal || "";
-        this.callback = config2.callback;
-        this._rowMode = config2.rowMode;
-        if (process.domain && config2.callback) {
-          this.callback = process.domain.bind(config2.callback);
-        }
-        this._result = new Result2(this._rowMode, this.types);
-        this._results = this._result;
-        this._canceledDueToError = false;
-      }
-      requiresPreparation() {
-        if (this.queryMode === "extended") {
-          return true;
-        }
-        if (this.name) {
-          return true;
-        }
-        if (this.rows) {
-          return true;
-        }
-        if (!this.text) {
-          return false;
-        }
-        if (!this.values) {
-          return false;
-        }
-        return this.values.length > 0;
-      }
-      _checkForMultirow() {
-        if (this._result.command) {
-          if (!Array.isArray(this._results)) {
-            this._results = [this._result];
-          }
-          this._result = new Result2(this._rowMode, this._result._types);
-          this._results.push(this._result);
-        }
-      }
-      // associates row metadata from the supplied
-      // message with this query object
-      // metadata used when parsing row results
-      handleRowDescription(msg) {
-        this._checkForMultirow();
-        this._result.addFields(msg.fields);
-        this._accumulateRows = this.callback || !this.listeners("row").length;
-      }
-      handleDataRow(msg) {
-        let row3;
-        if (this._canceledDueToError) {
-          return;
-        }
-        try {
-          row3 = this._result.parseRow(msg.fields);
-        } catch (err) {
-          this._canceledDueToError = err;
-          return;
-        }
-        this.emit("row", row3, this._result);
-        if (this._accumulateRows) {
-          this._result.addRow(row3);
-        }
-      }
-      handleCommandComplete(msg, connection) {
-        this._checkForMultirow();
-        this._result.addCommandComplete(msg);
-        if (this.rows) {
-          connection.sync();
-        }
-      }
-      // if a named prepared statement is created with empty query text
-      // the backend will send an emptyQuery message but *not* a command complete message
-      // since we pipeline sync immediately after execute we don't need to do anything here
-      // unless we have rows specified, in which case we did not pipeline the initial sync call
-      handleEmptyQuery(connection) {
-        if (this.rows) {
-          connection.sync();
-        }
-      }
-      handleError(err, connection) {
-        if (this._canceledDueToError) {
-          err = this._canceledDueToError;
-          this._canceledDueToError = false;
-        }
-        if (this.callback) {
-          return this.callback(err);
-        }
-        this.emit("error", err);
-      }
-      handleReadyForQuery(con) {
-        if (this._canceledDueToError) {
-          return this.handleError(this._canceledDueToError, con);
-        }
-        if (this.callback) {
-          try {
-            this.callback(null, this._results);
-          } catch (err) {
-            process.nextTick(() => {
-              throw err;
-            });
-          }
-        }
-        this.emit("end", this._results);
-      }
-      submit(connection) {
-        if (typeof this.text !== "string" && typeof this.name !== "string") {
-          return new Error("A query must have either text or a name. Supplying neither is unsupported.");
-        }
-        const previous = connection.parsedStatements[this.name] || connection.submittedNamedStatements[this.name];
-        if (this.text && previous && this.text !== previous) {
-          return new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
-        }
-        if (this.values && !Array.isArray(this.values)) {
-          return new Error("Query values must be an array");
-        }
-        if (this.requiresPreparation()) {
-          connection.stream.cork && connection.stream.cork();
-          try {
-            this.prepare(connection);
-          } finally {
-            connection.stream.uncork && connection.stream.uncork();
-          }
-        } else {
-          connection.query(this.text);
-        }
-        return null;
-      }
-      hasBeenParsed(connection) {
-        return this.name && (connection.parsedStatements[this.name] !== void 0 || connection.submittedNamedStatements[this.name] !== void 0);
-      }
-      handlePortalSuspended(connection) {
-        this._getRows(connection, this.rows);
-      }
-      _getRows(connection, rows) {
-        connection.execute({
-          portal: this.portal,
-          rows
-        });
-        if (!rows) {
-          connection.sync();
-        } else {
-          connection.flush();
-        }
-      }
-      // http://developer.postgresql.org/pgdocs/postgres/protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY
-      prepare(connection) {
-        if (!this.hasBeenParsed(connection)) {
-          connection.parse({
-            text: this.text,
-            name: this.name,
-            types: this.types
-          });
-          if (this.name) {
-            connection.submittedNamedStatements[this.name] = this.text;
-          }
-        }
-        try {
-          connection.bind({
-            portal: this.portal,
-            statement: this.name,
-            values: this.values,
-            binary: this.binary,
-            valueMapper: utils.prepareValue
-          });
-        } catch (err) {
-          connection.close({ type: "S", name: this.name });
-          connection.sync();
-          this.handleError(err, connection);
-          return;
-        }
-        connection.describe({
-          type: "P",
-          name: this.portal || ""
-        });
-        this._getRows(connection, this.rows);
-      }
-      handleCopyInResponse(connection) {
-        connection.sendCopyFail("No source stream defined");
-      }
-      handleCopyData(msg, connection) {
-      }
-    };
-    module.exports = Query2;
-  }
-});
-
-// node_modules/pg-protocol/dist/messages.js
-var require_messages = __commonJS({
-  "node_modules/pg-protocol/dist/messages.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.NoticeMessage = exports.DataRowMessage = exports.CommandCompleteMessage = exports.ReadyForQueryMessage = exports.NotificationResponseMessage = exports.BackendKeyDataMessage = exports.AuthenticationMD5Password = exports.ParameterStatusMessage = exports.ParameterDescriptionMessage = exports.RowDescriptionMessage = exports.Field = exports.CopyResponse = exports.CopyDataMessage = exports.DatabaseError = exports.copyDone = exports.emptyQuery = exports.replicationStart = exports.portalSuspended = exports.noData = exports.closeComplete = exports.bindComplete = exports.parseComplete = void 0;
-    exports.parseComplete = {
-      name: "parseComplete",
-      length: 5
-    };
-    exports.bindComplete = {
-      name: "bindComplete",
-      length: 5
-    };
-    exports.closeComplete = {
-      name: "closeComplete",
-      length: 5
-    };
-    exports.noData = {
-      name: "noData",
-      length: 5
-    };
-    exports.portalSuspended = {
-      name: "portalSuspended",
-      length: 5
-    };
-    exports.replicationStart = {
-      name: "replicationStart",
-      length: 4
-    };
-    exports.emptyQuery = {
-      name: "emptyQuery",
-      length: 4
-    };
-    exports.copyDone = {
-      name: "copyDone",
-      length: 4
-    };
-    var DatabaseError2 = class extends Error {
-      constructor(message, length, name) {
-        super(message);
-        this.length = length;
-        this.name = name;
-      }
-    };
-    exports.DatabaseError = DatabaseError2;
-    var CopyDataMessage = class {
-      constructor(length, chunk) {
-        this.length = length;
-        this.chunk = chunk;
-        this.name = "copyData";
-      }
-    };
-    exports.CopyDataMessage = CopyDataMessage;
-    var CopyResponse = class {
-      constructor(length, name, binary, columnCount) {
-        this.length = length;
-        this.name = name;
-        this.binary = binary;
-        this.columnTypes = new Array(columnCount);
-      }
-    };
-    exports.CopyResponse = CopyResponse;
-    var Field = class {
-      constructor(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, format) {
-        this.name = name;
-        this.tableID = tableID;
-        this.columnID = columnID;
-        this.dataTypeID = dataTypeID;
-        this.dataTypeSize = dataTypeSize;
-        this.dataTypeModifier = dataTypeModifier;
-        this.format = format;
-      }
-    };
-    exports.Field = Field;
-    var RowDescriptionMessage = class {
-      constructor(length, fieldCount) {
-        this.length = length;
-        this.fieldCount = fieldCount;
-        this.name = "rowDescription";
-        this.fields = new Array(this.fieldCount);
-      }
-    };
-    exports.RowDescriptionMessage = RowDescriptionMessage;
-    var ParameterDescriptionMessage = class {
-      constructor(length, parameterCount) {
-        this.length = length;
-        this.parameterCount = parameterCount;
-        this.name = "parameterDescription";
-        this.dataTypeIDs = new Array(this.parameterCount);
-      }
-    };
-    exports.ParameterDescriptionMessage = ParameterDescriptionMessage;
-    var ParameterStatusMessage = class {
-      constructor(length, parameterName, parameterValue) {
-        this.length = length;
-        this.parameterName = parameterName;
-        this.parameterValue = parameterValue;
-        this.name = "parameterStatus";
-      }
-    };
-    exports.ParameterStatusMessage = ParameterStatusMessage;
-    var AuthenticationMD5Password = class {
-      constructor(length, salt) {
-        this.length = length;
-        this.salt = salt;
-        this.name = "authenticationMD5Password";
-      }
-    };
-    exports.AuthenticationMD5Password = AuthenticationMD5Password;
-    var BackendKeyDataMessage = class {
-      constructor(length, processID, secretKey) {
-        this.length = length;
-        this.processID = processID;
-        this.secretKey = secretKey;
-        this.name = "backendKeyData";
-      }
-    };
-    exports.BackendKeyDataMessage = BackendKeyDataMessage;
-    var NotificationResponseMessage = class {
-      constructor(length, processId, channel, payload) {
-        this.length = length;
-        this.processId = processId;
-        this.channel = channel;
-        this.payload = payload;
-        this.name = "notification";
-      }
-    };
-    exports.NotificationResponseMessage = NotificationResponseMessage;
-    var ReadyForQueryMessage = class {
-      constructor(length, status) {
-        this.length = length;
-        this.status = status;
-        this.name = "readyForQuery";
-      }
-    };
-    exports.ReadyForQueryMessage = ReadyForQueryMessage;
-    var CommandCompleteMessage = class {
-      constructor(length, text2) {
-        this.length = length;
-        this.text = text2;
-        this.name = "commandComplete";
-      }
-    };
-    exports.CommandCompleteMessage = CommandCompleteMessage;
-    var DataRowMessage = class {
-      constructor(length, fields) {
-        this.length = length;
-        this.fields = fields;
-        this.name = "dataRow";
-        this.fieldCount = fields.length;
-      }
-    };
-    exports.DataRowMessage = DataRowMessage;
-    var NoticeMessage = class {
-      constructor(length, message) {
-        this.length = length;
-        this.message = message;
-        this.name = "notice";
-      }
-    };
-    exports.NoticeMessage = NoticeMessage;
-  }
-});
-
-// node_modules/pg-protocol/dist/buffer-writer.js
-var require_buffer_writer = __commonJS({
-  "node_modules/pg-protocol/dist/buffer-writer.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.Writer = void 0;
-    var Writer = class {
-      constructor(size = 256) {
-        this.size = size;
-        this.offset = 5;
-        this.headerPosition = 0;
-        this.buffer = Buffer.allocUnsafe(size);
-      }
-      ensure(size) {
-        const remaining = this.buffer.length - this.offset;
-        if (remaining < size) {
-          const oldBuffer = this.buffer;
-          const newSize = oldBuffer.length + (oldBuffer.length >> 1) + size;
-          this.buffer = Buffer.allocUnsafe(newSize);
-          oldBuffer.copy(this.buffer, 0, 0, this.offset);
-        }
-      }
-      addInt32(num3) {
-        this.ensure(4);
-        this.buffer[this.offset++] = num3 >>> 24 & 255;
-        this.buffer[this.offset++] = num3 >>> 16 & 255;
-        this.buffer[this.offset++] = num3 >>> 8 & 255;
-        this.buffer[this.offset++] = num3 >>> 0 & 255;
-        return this;
-      }
-      addInt16(num3) {
-        this.ensure(2);
-        this.buffer[this.offset++] = num3 >>> 8 & 255;
-        this.buffer[this.offset++] = num3 >>> 0 & 255;
-        return this;
-      }
-      addCString(string4) {
-        if (!string4) {
-          this.ensure(1);
-        } else {
-          const len = Buffer.byteLength(string4);
-          this.ensure(len + 1);
-          this.buffer.write(string4, this.offset, "utf-8");
-          this.offset += len;
-        }
-        this.buffer[this.offset++] = 0;
-        return this;
-      }
-      addString(string4 = "") {
-        const len = Buffer.byteLength(string4);
-        this.ensure(len);
-        this.buffer.write(string4, this.offset);
-        this.offset += len;
-        return this;
-      }
-      // Write an Int32 byte-length prefix immediately followed by the string's UTF-8
-      // bytes. Postgres' Bind wire format prefixes every parameter with its length,
-      // and doing it in one method computes Buffer.byteLength ONCE — the previous
-      // `addInt32(Buffer.byteLength(s)).addString(s)` pairing scanned the string
-      // three times (byteLength for the prefix, byteLength again inside addString,
-      // then the encode), which is costly for large text parameters.
-      addInt32PrefixedString(string4) {
-        const len = Buffer.byteLength(string4);
-        this.ensure(4 + len);
-        const buffer = this.buffer;
-        let offset = this.offset;
-        buffer[offset++] = len >>> 24 & 255;
-        buffer[offset++] = len >>> 16 & 255;
-        buffer[offset++] = len >>> 8 & 255;
-        buffer[offset++] = len >>> 0 & 255;
-        buffer.write(string4, offset, "utf-8");
-        this.offset = offset + len;
-        return this;
-      }
-      add(otherBuffer) {
-        this.ensure(otherBuffer.length);
-        otherBuffer.copy(this.buffer, this.offset);
-        this.offset += otherBuffer.length;
-        return this;
-      }
-      /**
-       * Appends an uninitialized block of {@link size} bytes to the buffer and returns its offset.
-       */
-      reserveUnsafe(size) {
-        const offset = this.offset;
-        this.ensure(size);
-        this.offset += size;
-        return offset;
-      }
-      join(code) {
-        if (code) {
-          this.buffer[this.headerPosition] = code;
-          const length = this.offset - (this.headerPosition + 1);
-          this.buffer.writeInt32BE(length, this.headerPosition + 1);
-        }
-        return this.buffer.slice(code ? 0 : 5, this.offset);
-      }
-      flush(code) {
-        const result = this.join(code);
-        this.offset = 5;
-        this.headerPosition = 0;
-        this.buffer = Buffer.allocUnsafe(this.size);
-        return result;
-      }
-      clear() {
-        this.offset = 5;
-        this.headerPosition = 0;
-      }
-    };
-    exports.Writer = Writer;
-  }
-});
-
-// node_modules/pg-protocol/dist/serializer.js
-var require_serializer = __commonJS({
-  "node_modules/pg-protocol/dist/serializer.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.serialize = void 0;
-    var buffer_writer_1 = require_buffer_writer();
-    var writer = new buffer_writer_1.Writer();
-    var startup = (opts) => {
-      writer.addInt16(3).addInt16(0);
-      for (const key of Object.keys(opts)) {
-        writer.addCString(key).addCString(opts[key]);
-      }
-      writer.addCString("client_encoding").addCString("UTF8");
-      const bodyBuffer = writer.addCString("").flush();
-      const length = bodyBuffer.length + 4;
-      return new buffer_writer_1.Writer().addInt32(length).add(bodyBuffer).flush();
-    };
-    var requestSsl = () => {
-      const response = Buffer.allocUnsafe(8);
-      response.writeInt32BE(8, 0);
-      response.writeInt32BE(80877103, 4);
-      return response;
-    };
-    var password = (password2) => {
-      return writer.addCString(password2).flush(
-        112
-        /* code.startup */
-      );
-    };
-    var sendSASLInitialResponseMessage = function(mechanism, initialResponse) {
-      writer.addCString(mechanism).addInt32PrefixedString(initialResponse);
-      return writer.flush(
-        112
-        /* code.startup */
-      );
-    };
-    var sendSCRAMClientFinalMessage = function(additionalData) {
-      return writer.addString(additionalData).flush(
-        112
-        /* code.startup */
-      );
-    };
-    var query = (text2) => {
-      return writer.addCString(text2).flush(
-        81
-        /* code.query */
-      );
-    };
-    var emptyArray = [];
-    var parse5 = (query2) => {
-      const name = query2.name || "";
-      if (name.length > 63) {
-        console.error("Warning! Postgres only supports 63 characters for query names.");
-        console.error("You supplied %s (%s)", name, name.length);
-        console.error("This can cause conflicts and silent errors executing queries");
-      }
-      const types2 = query2.types || emptyArray;
-      const len = types2.length;
-      const buffer = writer.addCString(name).addCString(query2.text).addInt16(len);
-      for (let i = 0; i < len; i++) {
-        buffer.addInt32(types2[i]);
-      }
-      return writer.flush(
-        80
-        /* code.parse */
-      );
-    };
-    var writeValues = function(values, valueMapper, formatsOffset) {
-      const len = values.length;
-      for (let i = 0; i < len; i++) {
-        const mappedVal = valueMapper ? valueMapper(values[i], i) : values[i];
-        let formatByte = 0;
-        if (mappedVal == null) {
-          writer.addInt32(-1);
-        } else if (mappedVal instanceof Buffer) {
-          formatByte = 1;
-          writer.addInt32(mappedVal.length);
-          writer.add(mappedVal);
-        } else {
-          writer.addInt32PrefixedString(mappedVal);
-        }
-        const buf = writer.buffer;
-        buf[formatsOffset++] = 0;
-        buf[formatsOffset++] = formatByte;
-      }
-    };
-    var bind2 = (config2 = {}) => {
-      const portal = config2.portal || "";
-      const statement = config2.statement || "";
-      const binary = config2.binary || false;
-      const values = config2.values || emptyArray;
-      const len = values.length;
-      writer.addCString(portal).addCString(statement);
-      writer.addInt16(len);
-      const formatsOffset = writer.reserveUnsafe(len * 2);
-      writer.addInt16(len);
-      try {
-        writeValues(values, config2.valueMapper, formatsOffset);
-      } catch (err) {
-        writer.clear();
-        throw err;
-      }
-      writer.addInt16(1);
-      writer.addInt16(
-        binary ? 1 : 0
-        /* ParamType.STRING */
-      );
-      return writer.flush(
-        66
-        /* code.bind */
-      );
-    };
-    var emptyExecute = Buffer.from([69, 0, 0, 0, 9, 0, 0, 0, 0, 0]);
-    var execute = (config2) => {
-      if (!config2 || !config2.portal && !config2.rows) {
-        return emptyExecute;
-      }
-      const portal = config2.portal || "";
-      const rows = config2.rows || 0;
-      const portalLength = Buffer.byteLength(portal);
-      const len = 4 + portalLength + 1 + 4;
-      const buff = Buffer.allocUnsafe(1 + len);
-      buff[0] = 69;
-      buff.writeInt32BE(len, 1);
-      buff.write(portal, 5, "utf-8");
-      buff[portalLength + 5] = 0;
-      buff.writeUInt32BE(rows, buff.length - 4);
-      return buff;
-    };
-    var cancel = (processID, secretKey) => {
-      const buffer = Buffer.allocUnsafe(16);
-      buffer.writeInt32BE(16, 0);
-      buffer.writeInt16BE(1234, 4);
-      buffer.writeInt16BE(5678, 6);
-      buffer.writeInt32BE(processID, 8);
-      buffer.writeInt32BE(secretKey, 12);
-      return buffer;
-    };
-    var cstringMessage = (code, string4) => {
-      const stringLen = Buffer.byteLength(string4);
-      const len = 4 + stringLen + 1;
-      const buffer = Buffer.allocUnsafe(1 + len);
-      buffer[0] = code;
-      buffer.writeInt32BE(len, 1);
-      buffer.write(string4, 5, "utf-8");
-      buffer[len] = 0;
-      return buffer;
-    };
-    var emptyDescribePortal = writer.addCString("P").flush(
-      68
-      /* code.describe */
-    );
-    var emptyDescribeStatement = writer.addCString("S").flush(
-      68
-      /* code.describe */
-    );
-    var describe3 = (msg) => {
-      return msg.name ? cstringMessage(68, `${msg.type}${msg.name || ""}`) : msg.type === "P" ? emptyDescribePortal : emptyDescribeStatement;
-    };
-    var close = (msg) => {
-      const text2 = `${msg.type}${msg.name || ""}`;
-      return cstringMessage(67, text2);
-    };
-    var copyData = (chunk) => {
-      return writer.add(chunk).flush(
-        100
-        /* code.copyFromChunk */
-      );
-    };
-    var copyFail = (message) => {
-      return cstringMessage(102, message);
-    };
-    var codeOnlyBuffer = (code) => Buffer.from([code, 0, 0, 0, 4]);
-    var flushBuffer = codeOnlyBuffer(
-      72
-      /* code.flush */
-    );
-    var syncBuffer = codeOnlyBuffer(
-      83
-      /* code.sync */
-    );
-    var endBuffer = codeOnlyBuffer(
-      88
-      /* code.end */
-    );
-    var copyDoneBuffer = codeOnlyBuffer(
-      99
-      /* code.copyDone */
-    );
-    var serialize = {
-      startup,
-      password,
-      requestSsl,
-      sendSASLInitialResponseMessage,
-      sendSCRAMClientFinalMessage,
-      query,
-      parse: parse5,
-      bind: bind2,
-      execute,
-      describe: describe3,
-      close,
-      flush: () => flushBuffer,
-      sync: () => syncBuffer,
-      end: () => endBuffer,
-      copyData,
-      copyDone: () => copyDoneBuffer,
-      copyFail,
-      cancel
-    };
-    exports.serialize = serialize;
-  }
-});
-
-// node_modules/pg-protocol/dist/buffer-reader.js
-var require_buffer_reader = __commonJS({
-  "node_modules/pg-protocol/dist/buffer-reader.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.BufferReader = void 0;
-    var BufferReader = class {
-      constructor(offset = 0) {
-        this.offset = offset;
-        this.buffer = Buffer.allocUnsafe(0);
-        this.encoding = "utf-8";
-      }
-      setBuffer(offset, buffer) {
-        this.offset = offset;
-        this.buffer = buffer;
-      }
-      int16() {
-        const result = this.buffer.readInt16BE(this.offset);
-        this.offset += 2;
-        return result;
-      }
-      byte() {
-        const result = this.buffer[this.offset];
-        this.offset++;
-        return result;
-      }
-      int32() {
-        const result = this.buffer.readInt32BE(this.offset);
-        this.offset += 4;
-        return result;
-      }
-      uint32() {
-        const result = this.buffer.readUInt32BE(this.offset);
-        this.offset += 4;
-        return result;
-      }
-      string(length) {
-        const result = this.buffer.toString(this.encoding, this.offset, this.offset + length);
-        this.offset += length;
-        return result;
-      }
-      cstring() {
-        const start = this.offset;
-        let end = start;
-        while (this.buffer[end++]) {
-        }
-        this.offset = end;
-        return this.buffer.toString(this.encoding, start, end - 1);
-      }
-      bytes(length) {
-        const result = this.buffer.slice(this.offset, this.offset + length);
-        this.offset += length;
-        return result;
-      }
-    };
-    exports.BufferReader = BufferReader;
-  }
-});
-
-// node_modules/pg-protocol/dist/parser.js
-var require_parser = __commonJS({
-  "node_modules/pg-protocol/dist/parser.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.Parser = void 0;
-    var messages_1 = require_messages();
-    var buffer_reader_1 = require_buffer_reader();
-    var CODE_LENGTH = 1;
-    var LEN_LENGTH = 4;
-    var HEADER_LENGTH = CODE_LENGTH + LEN_LENGTH;
-    var LATEINIT_LENGTH = -1;
-    var emptyBuffer = Buffer.allocUnsafe(0);
-    var Parser = class {
-      constructor(opts) {
-        this.buffer = emptyBuffer;
-        this.bufferLength = 0;
-        this.bufferOffset = 0;
-        this.reader = new buffer_reader_1.BufferReader();
-        if ((opts === null || opts === void 0 ? void 0 : opts.mode) === "binary") {
-          throw new Error("Binary mode not supported yet");
-        }
-        this.mode = (opts === null || opts === void 0 ? void 0 : opts.mode) || "text";
-      }
-      parse(buffer, callback) {
-        this.mergeBuffer(buffer);
-        const bufferFullLength = this.bufferOffset + this.bufferLength;
-        let offset = this.bufferOffset;
-        while (offset + HEADER_LENGTH <= bufferFullLength) {
-          const code = this.buffer[offset];
-          const length = this.buffer.readUInt32BE(offset + CODE_LENGTH);
-          const fullMessageLength = CODE_LENGTH + length;
-          if (fullMessageLength + offset <= bufferFullLength) {
-            const message = this.handlePacket(offset + HEADER_LENGTH, code, length, this.buffer);
-            callback(message);
-            offset += fullMessageLength;
-          } else {
-            break;
-          }
-        }
-        if (offset === bufferFullLength) {
-          this.buffer = emptyBuffer;
-          this.bufferLength = 0;
-          this.bufferOffset = 0;
-        } else {
-          this.bufferLength = bufferFullLength - offset;
-          this.bufferOffset = offset;
-        }
-      }
-      mergeBuffer(buffer) {
-        if (this.bufferLength > 0) {
-          const newLength = this.bufferLength + buffer.byteLength;
-          const newFullLength = newLength + this.bufferOffset;
-          if (newFullLength > this.buffer.byteLength) {
-            let newBuffer;
-            if (newLength <= this.buffer.byteLength && this.bufferOffset >= this.bufferLength) {
-              newBuffer = this.buffer;
-            } else {
-              let newBufferLength = this.buffer.byteLength * 2;
-              while (newLength >= newBufferLength) {
-                newBufferLength *= 2;
-              }
-              newBuffer = Buffer.allocUnsafe(newBufferLength);
-            }
-            this.buffer.copy(newBuffer, 0, this.bufferOffset, this.bufferOffset + this.bufferLength);
-            this.buffer = newBuffer;
-            this.bufferOffset = 0;
-          }
-          buffer.copy(this.buffer, this.bufferOffset + this.bufferLength);
-          this.bufferLength = newLength;
-        } else {
-          this.buffer = buffer;
-          this.bufferOffset = 0;
-          this.bufferLength = buffer.byteLength;
-        }
-      }
-      handlePacket(offset, code, length, bytes2) {
-        const { reader } = this;
-        reader.setBuffer(offset, bytes2);
-        let message;
-        switch (code) {
-          case 50:
-            message = messages_1.bindComplete;
-            break;
-          case 49:
-            message = messages_1.parseComplete;
-            break;
-          case 51:
-            message = messages_1.closeComplete;
-            break;
-          case 110:
-            message = messages_1.noData;
-            break;
-          case 115:
-            message = messages_1.portalSuspended;
-            break;
-          case 99:
-            message = messages_1.copyDone;
-            break;
-          case 87:
-            message = messages_1.replicationStart;
-            break;
-          case 73:
-            message = messages_1.emptyQuery;
-            break;
-          case 68:
-            message = parseDataRowMessage(reader);
-            break;
-          case 67:
-            message = parseCommandCompleteMessage(reader);
-            break;
-          case 90:
-            message = parseReadyForQueryMessage(reader);
-            break;
-          case 65:
-            message = parseNotificationMessage(reader);
-            break;
-          case 82:
-            message = parseAuthenticationResponse(reader, length);
-            break;
-          case 83:
-            message = parseParameterStatusMessage(reader);
-            break;
-          case 75:
-            message = parseBackendKeyData(reader);
-            break;
-          case 69:
-            message = parseErrorMessage(reader, "error");
-            break;
-          case 78:
-            message = parseErrorMessage(reader, "notice");
-            break;
-          case 84:
-            message = parseRowDescriptionMessage(reader);
-            break;
-          case 116:
-            message = parseParameterDescriptionMessage(reader);
-            break;
-          case 71:
-            message = parseCopyInMessage(reader);
-            break;
-          case 72:
-            message = parseCopyOutMessage(reader);
-            break;
-          case 100:
-            message = parseCopyData(reader, length);
-            break;
-          default:
-            return new messages_1.DatabaseError("received invalid response: " + code.toString(16), length, "error");
-        }
-        reader.setBuffer(0, emptyBuffer);
-        message.length = length;
-        return message;
-      }
-    };
-    exports.Parser = Parser;
-    var parseReadyForQueryMessage = (reader) => {
-      const status = reader.string(1);
-      return new messages_1.ReadyForQueryMessage(LATEINIT_LENGTH, status);
-    };
-    var parseCommandCompleteMessage = (reader) => {
-      const text2 = reader.cstring();
-      return new messages_1.CommandCompleteMessage(LATEINIT_LENGTH, text2);
-    };
-    var parseCopyData = (reader, length) => {
-      const chunk = reader.bytes(length - 4);
-      return new messages_1.CopyDataMessage(LATEINIT_LENGTH, chunk);
-    };
-    var parseCopyInMessage = (reader) => parseCopyMessage(reader, "copyInResponse");
-    var parseCopyOutMessage = (reader) => parseCopyMessage(reader, "copyOutResponse");
-    var parseCopyMessage = (reader, messageName) => {
-      const isBinary = reader.byte() !== 0;
-      const columnCount = reader.int16();
-      const message = new messages_1.CopyResponse(LATEINIT_LENGTH, messageName, isBinary, columnCount);
-      for (let i = 0; i < columnCount; i++) {
-        message.columnTypes[i] = reader.int16();
-      }
-      return message;
-    };
-    var parseNotificationMessage = (reader) => {
-      const processId = reader.int32();
-      const channel = reader.cstring();
-      const payload = reader.cstring();
-      return new messages_1.NotificationResponseMessage(LATEINIT_LENGTH, processId, channel, payload);
-    };
-    var parseRowDescriptionMessage = (reader) => {
-      const fieldCount = reader.int16();
-      const message = new messages_1.RowDescriptionMessage(LATEINIT_LENGTH, fieldCount);
-      for (let i = 0; i < fieldCount; i++) {
-        message.fields[i] = parseField(reader);
-      }
-      return message;
-    };
-    var parseField = (reader) => {
-      const name = reader.cstring();
-      const tableID = reader.uint32();
-      const columnID = reader.int16();
-      const dataTypeID = reader.uint32();
-      const dataTypeSize = reader.int16();
-      const dataTypeModifier = reader.int32();
-      const mode = reader.int16() === 0 ? "text" : "binary";
-      return new messages_1.Field(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, mode);
-    };
-    var parseParameterDescriptionMessage = (reader) => {
-      const parameterCount = reader.int16();
-      const message = new messages_1.ParameterDescriptionMessage(LATEINIT_LENGTH, parameterCount);
-      for (let i = 0; i < parameterCount; i++) {
-        message.dataTypeIDs[i] = reader.uint32();
-      }
-      return message;
-    };
-    var parseDataRowMessage = (reader) => {
-      const fieldCount = reader.int16();
-      const fields = new Array(fieldCount);
-      for (let i = 0; i < fieldCount; i++) {
-        const len = reader.int32();
-        fields[i] = len === -1 ? null : reader.string(len);
-      }
-      return new messages_1.DataRowMessage(LATEINIT_LENGTH, fields);
-    };
-    var parseParameterStatusMessage = (reader) => {
-      const name = reader.cstring();
-      const value = reader.cstring();
-      return new messages_1.ParameterStatusMessage(LATEINIT_LENGTH, name, value);
-    };
-    var parseBackendKeyData = (reader) => {
-      const processID = reader.int32();
-      const secretKey = reader.int32();
-      return new messages_1.BackendKeyDataMessage(LATEINIT_LENGTH, processID, secretKey);
-    };
-    var parseAuthenticationResponse = (reader, length) => {
-      const code = reader.int32();
-      const message = {
-        name: "authenticationOk",
-        length
-      };
-      switch (code) {
-        case 0:
-          break;
-        case 3:
-          if (message.length === 8) {
-            message.name = "authenticationCleartextPassword";
-          }
-          break;
-        case 5:
-          if (message.length === 12) {
-            message.name = "authenticationMD5Password";
-            const salt = reader.bytes(4);
-            return new messages_1.AuthenticationMD5Password(LATEINIT_LENGTH, salt);
-          }
-          break;
-        case 10:
-          {
-            message.name = "authenticationSASL";
-            message.mechanisms = [];
-            let mechanism;
-            do {
-              mechanism = reader.cstring();
-              if (mechanism) {
-                message.mechanisms.push(mechanism);
-              }
-            } while (mechanism);
-          }
-          break;
-        case 11:
-          message.name = "authenticationSASLContinue";
-          message.data = reader.string(length - 8);
-          break;
-        case 12:
-          message.name = "authenticationSASLFinal";
-          message.data = reader.string(length - 8);
-          break;
-        default:
-          throw new Error("Unknown authenticationOk message type " + code);
-      }
-      return message;
-    };
-    var parseErrorMessage = (reader, name) => {
-      const fields = {};
-      let fieldType = reader.string(1);
-      while (fieldType !== "\0") {
-        fields[fieldType] = reader.cstring();
-        fieldType = reader.string(1);
-      }
-      const messageValue = fields.M;
-      const message = name === "notice" ? new messages_1.NoticeMessage(LATEINIT_LENGTH, messageValue) : new messages_1.DatabaseError(messageValue, LATEINIT_LENGTH, name);
-      message.severity = fields.S;
-      message.code = fields.C;
-      message.detail = fields.D;
-      message.hint = fields.H;
-      message.position = fields.P;
-      message.internalPosition = fields.p;
-      message.internalQuery = fields.q;
-      message.where = fields.W;
-      message.schema = fields.s;
-      message.table = fields.t;
-      message.column = fields.c;
-      message.dataType = fields.d;
-      message.constraint = fields.n;
-      message.file = fields.F;
-      message.line = fields.L;
-      message.routine = fields.R;
-      return message;
-    };
-  }
-});
-
-// node_modules/pg-protocol/dist/index.js
-var require_dist = __commonJS({
-  "node_modules/pg-protocol/dist/index.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.DatabaseError = exports.serialize = void 0;
-    exports.parse = parse5;
-    var messages_1 = require_messages();
-    Object.defineProperty(exports, "DatabaseError", { enumerable: true, get: function() {
-      return messages_1.DatabaseError;
-    } });
-    var serializer_1 = require_serializer();
-    Object.defineProperty(exports, "serialize", { enumerable: true, get: function() {
-      return serializer_1.serialize;
-    } });
-    var parser_1 = require_parser();
-    function parse5(stream, callback) {
-      const parser = new parser_1.Parser();
-      stream.on("data", (buffer) => parser.parse(buffer, callback));
-      return new Promise((resolve) => stream.on("end", () => resolve()));
-    }
-  }
-});
-
-// node_modules/pg-cloudflare/dist/empty.js
-var require_empty = __commonJS({
-  "node_modules/pg-cloudflare/dist/empty.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = {};
-  }
-});
-
-// node_modules/pg/lib/stream.js
-var require_stream = __commonJS({
-  "node_modules/pg/lib/stream.js"(exports, module) {
-    var { getStream, getSecureStream } = getStreamFuncs();
-    module.exports = {
-      /**
-       * Get a socket stream compatible with the current runtime environment.
-       * @returns {Duplex}
-       */
-      getStream,
-      /**
-       * Get a TLS secured socket, compatible with the current environment,
-       * using the socket and other settings given in `options`.
-       * @returns {Duplex}
-       */
-      getSecureStream
-    };
-    function getNodejsStreamFuncs() {
-      function getStream2(ssl) {
-        const net2 = __require("net");
-        return new net2.Socket();
-      }
-      function getSecureStream2(options) {
-        const tls = __require("tls");
-        return tls.connect(options);
-      }
-      return {
-        getStream: getStream2,
-        getSecureStream: getSecureStream2
-      };
-    }
-    function getCloudflareStreamFuncs() {
-      function getStream2(ssl) {
-        const { CloudflareSocket } = require_empty();
-        return new CloudflareSocket(ssl);
-      }
-      function getSecureStream2(options) {
-        options.socket.startTls(options);
-        return options.socket;
-      }
-      return {
-        getStream: getStream2,
-        getSecureStream: getSecureStream2
-      };
-    }
-    function isCloudflareRuntime() {
-      if (typeof navigator === "object" && navigator !== null && typeof navigator.userAgent === "string") {
-        return navigator.userAgent === "Cloudflare-Workers";
-      }
-      if (typeof Response === "function") {
-        const resp = new Response(null, { cf: { thing: true } });
-        if (typeof resp.cf === "object" && resp.cf !== null && resp.cf.thing) {
-          return true;
-        }
-      }
-      return false;
-    }
-    function getStreamFuncs() {
-      if (isCloudflareRuntime()) {
-        return getCloudflareStreamFuncs();
-      }
-      return getNodejsStreamFuncs();
-    }
-  }
-});
-
-// node_modules/pg/lib/connection.js
-var require_connection = __commonJS({
-  "node_modules/pg/lib/connection.js"(exports, module) {
-    "use strict";
-    var EventEmitter = __require("events").EventEmitter;
-    var { parse: parse5, serialize } = require_dist();
-    var stream = require_stream();
-    var { getStream } = stream;
-    var flushBuffer = serialize.flush();
-    var syncBuffer = serialize.sync();
-    var endBuffer = serialize.end();
-    var Connection2 = class extends EventEmitter {
-      constructor(config2) {
-        super();
-        config2 = config2 || {};
-        this.stream = config2.stream || getStream(config2.ssl);
-        if (typeof this.stream === "function") {
-          this.stream = this.stream(config2);
-        }
-        this._keepAlive = config2.keepAlive;
-        this._keepAliveInitialDelayMillis = config2.keepAliveInitialDelayMillis;
-        this.parsedStatements = {};
-        this.submittedNamedStatements = {};
-        this.ssl = config2.ssl || false;
-        this.sslNegotiation = config2.sslNegotiation || "postgres";
-        this._ending = false;
-        this._emitMessage = false;
-        const self2 = this;
-        this.on("newListener", function(eventName) {
-          if (eventName === "message") {
-            self2._emitMessage = true;
-          }
-        });
-      }
-      connect(port, host) {
-        const self2 = this;
-        this._connecting = true;
-        this.stream.setNoDelay(true);
-        this.stream.connect(port, host);
-        this.stream.once("connect", function() {
-          if (self2._keepAlive) {
-            self2.stream.setKeepAlive(true, self2._keepAliveInitialDelayMillis);
-          }
-          self2.emit("connect");
-        });
-        const reportStreamError = function(error62) {
-          if (self2._ending && (error62.code === "ECONNRESET" || error62.code === "EPIPE")) {
-            return;
-          }
-          self2.emit("error", error62);
-        };
-        this.stream.on("error", reportStreamError);
-        this.stream.on("close", function() {
-          self2.emit("end");
-        });
-        if (!this.ssl) {
-          return this.attachListeners(this.stream);
-        }
-        if (this.sslNegotiation === "direct") {
-          return this.stream.once("connect", function() {
-            self2.upgradeToSSL(host, reportStreamError);
-          });
-        }
-        this.stream.once("data", function(buffer) {
-          const responseCode = buffer.toString("utf8");
-          switch (responseCode) {
-            case "S":
-              break;
-            case "N":
-              self2.stream.end();
-              return self2.emit("error", new Error("The server does not support SSL connections"));
-            default:
-              self2.stream.end();
-              return self2.emit("error", new Error("There was an error establishing an SSL connection"));
-          }
-          self2.upgradeToSSL(host, reportStreamError);
-        });
-      }
-      upgradeToSSL(host, reportStreamError) {
-        const self2 = this;
-        const options = {
-          socket: self2.stream,
-          // tls.connect checks the server identity against `servername`, falling
-          // back to `host` and then to 'localhost'. `servername` must stay unset
-          // for IP addresses (see below), so `host` is needed to keep certificate
-          // validation working when connecting to an IP address.
-          host
-        };
-        if (self2.ssl !== true) {
-          Object.assign(options, self2.ssl);
-          if ("key" in self2.ssl) {
-            options.key = self2.ssl.key;
-          }
-        }
-        if (self2.sslNegotiation === "direct") {
-          options.ALPNProtocols = ["postgresql"];
-        }
-        const net2 = __require("net");
-        if (net2.isIP && net2.isIP(host) === 0) {
-          options.servername = host;
-        }
-        try {
-          self2.stream = stream.getSecureStream(options);
-        } catch (err) {
-          return self2.emit("error", err);
-        }
-        self2.attachListeners(self2.stream);
-        self2.stream.on("error", reportStreamError);
-        self2.emit("sslconnect");
-      }
-      attachListeners(stream2) {
-        parse5(stream2, (msg) => {
-          const eventName = msg.name === "error" ? "errorMessage" : msg.name;
-          if (this._emitMessage) {
-            this.emit("message", msg);
-          }
-          this.emit(eventName, msg);
-        });
-      }
-      requestSsl() {
-        this.stream.write(serialize.requestSsl());
-      }
-      startup(config2) {
-        this.stream.write(serialize.startup(config2));
-      }
-      cancel(processID, secretKey) {
-        this._send(serialize.cancel(processID, secretKey));
-      }
-      password(password) {
-        this._send(serialize.password(password));
-      }
-      sendSASLInitialResponseMessage(mechanism, initialResponse) {
-        this._send(serialize.sendSASLInitialResponseMessage(mechanism, initialResponse));
-      }
-      sendSCRAMClientFinalMessage(additionalData) {
-        this._send(serialize.sendSCRAMClientFinalMessage(additionalData));
-      }
-      _send(buffer) {
-        if (!this.stream.writable) {
-          return false;
-        }
-        return this.stream.write(buffer);
-      }
-      query(text2) {
-        this._send(serialize.query(text2));
-      }
-      // send parse message
-      parse(query) {
-        this._send(serialize.parse(query));
-      }
-      // send bind message
-      bind(config2) {
-        this._send(serialize.bind(config2));
-      }
-      // send execute message
-      execute(config2) {
-        this._send(serialize.execute(config2));
-      }
-      flush() {
-        if (this.stream.writable) {
-          this.stream.write(flushBuffer);
-        }
-      }
-      sync() {
-        this._send(syncBuffer);
-      }
-      ref() {
-        this.stream.ref();
-      }
-      unref() {
-        this.stream.unref();
-      }
-      end() {
-        this._ending = true;
-        if (!this._connecting || !this.stream.writable) {
-          this.stream.end();
-          return;
-        }
-        return this.stream.write(endBuffer, () => {
-          this.stream.end();
-        });
-      }
-      close(msg) {
-        this._send(serialize.close(msg));
-      }
-      describe(msg) {
-        this._send(serialize.describe(msg));
-      }
-      sendCopyFromChunk(chunk) {
-        this._send(serialize.copyData(chunk));
-      }
-      endCopyFrom() {
-        this._send(serialize.copyDone());
-      }
-      sendCopyFail(msg) {
-        this._send(serialize.copyFail(msg));
-      }
-    };
-    module.exports = Connection2;
-  }
-});
-
-// node_modules/split2/index.js
-var require_split2 = __commonJS({
-  "node_modules/split2/index.js"(exports, module) {
-    "use strict";
-    var { Transform } = __require("stream");
-    var { StringDecoder } = __require("string_decoder");
-    var kLast = /* @__PURE__ */ Symbol("last");
-    var kDecoder = /* @__PURE__ */ Symbol("decoder");
-    function transform2(chunk, enc, cb) {
-      let list;
-      if (this.overflow) {
-        const buf = this[kDecoder].write(chunk);
-        list = buf.split(this.matcher);
-        if (list.length === 1) return cb();
-        list.shift();
-        this.overflow = false;
-      } else {
-        this[kLast] += this[kDecoder].write(chunk);
-        list = this[kLast].split(this.matcher);
-      }
-      this[kLast] = list.pop();
-      for (let i = 0; i < list.length; i++) {
-        try {
-          push(this, this.mapper(list[i]));
-        } catch (error62) {
-          return cb(error62);
-        }
-      }
-      this.overflow = this[kLast].length > this.maxLength;
-      if (this.overflow && !this.skipOverflow) {
-        cb(new Error("maximum buffer reached"));
-        return;
-      }
-      cb();
-    }
-    function flush(cb) {
-      this[kLast] += this[kDecoder].end();
-      if (this[kLast]) {
-        try {
-          push(this, this.mapper(this[kLast]));
-        } catch (error62) {
-          return cb(error62);
-        }
-      }
-      cb();
-    }
-    function push(self2, val) {
-      if (val !== void 0) {
-        self2.push(val);
-      }
-    }
-    function noop4(incoming) {
-      return incoming;
-    }
-    function split(matcher, mapper, options) {
-      matcher = matcher || /\r?\n/;
-      mapper = mapper || noop4;
-      options = options || {};
-      switch (arguments.length) {
-        case 1:
-          if (typeof matcher === "function") {
-            mapper = matcher;
-            matcher = /\r?\n/;
-          } else if (typeof matcher === "object" && !(matcher instanceof RegExp) && !matcher[Symbol.split]) {
-            options = matcher;
-            matcher = /\r?\n/;
-          }
-          break;
-        case 2:
-          if (typeof matcher === "function") {
-            options = mapper;
-            mapper = matcher;
-            matcher = /\r?\n/;
-          } else if (typeof mapper === "object") {
-            options = mapper;
-            mapper = noop4;
-          }
-      }
-      options = Object.assign({}, options);
-      options.autoDestroy = true;
-      options.transform = transform2;
-      options.flush = flush;
-      options.readableObjectMode = true;
-      const stream = new Transform(options);
-      stream[kLast] = "";
-      stream[kDecoder] = new StringDecoder("utf8");
-      stream.matcher = matcher;
-      stream.mapper = mapper;
-      stream.maxLength = options.maxLength;
-      stream.skipOverflow = options.skipOverflow || false;
-      stream.overflow = false;
-      stream._destroy = function(err, cb) {
-        this._writableState.errorEmitted = false;
-        cb(err);
-      };
-      return stream;
-    }
-    module.exports = split;
-  }
-});
-
-// node_modules/pgpass/lib/helper.js
-var require_helper = __commonJS({
-  "node_modules/pgpass/lib/helper.js"(exports, module) {
-    "use strict";
-    var path24 = __require("path");
-    var Stream = __require("stream").Stream;
-    var split = require_split2();
-    var util = __require("util");
-    var defaultPort = 5432;
-    var isWin = process.platform === "win32";
-    var warnStream = process.stderr;
-    var S_IRWXG = 56;
-    var S_IRWXO = 7;
-    var S_IFMT = 61440;
-    var S_IFREG = 32768;
-    function isRegFile(mode) {
-      return (mode & S_IFMT) == S_IFREG;
-    }
-    var fieldNames = ["host", "port", "database", "user", "password"];
-    var nrOfFields = fieldNames.length;
-    var passKey = fieldNames[nrOfFields - 1];
-    function warn() {
-      var isWritable = warnStream instanceof Stream && true === warnStream.writable;
-      if (isWritable) {
-        var args = Array.prototype.slice.call(arguments).concat("\n");
-        warnStream.write(util.format.apply(util, args));
-      }
-    }
-    Object.defineProperty(module.exports, "isWin", {
-      get: function() {
-        return isWin;
-      },
-      set: function(val) {
-        isWin = val;
-      }
-    });
-    module.exports.warnTo = function(stream) {
-      var old = warnStream;
-      warnStream = stream;
-      return old;
-    };
-    module.exports.getFileName = function(rawEnv) {
-      var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path24.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path24.join(env.HOME || "./", ".pgpass"));
-      return file2;
-    };
-    module.exports.usePgPass = function(stats, fname) {
-      if (Object.prototype.hasOwnProperty.call(process.env, "PGPASSWORD")) {
-        return false;
-      }
-      if (isWin) {
-        return true;
-      }
-      fname = fname || "<unkn>";
-      if (!isRegFile(stats.mode)) {
-        warn('WARNING: password file "%s" is not a plain file', fname);
-        return false;
-      }
-      if (stats.mode & (S_IRWXG | S_IRWXO)) {
-        warn('WARNING: password file "%s" has group or world access; permissions should be u=rw (0600) or less', fname);
-        return false;
-      }
-      return true;
-    };
-    var matcher = module.exports.match = function(connInfo, entry) {
-      return fieldNames.slice(0, -1).reduce(function(prev, field, idx) {
-        if (idx == 1) {
-          if (Number(connInfo[field] || defaultPort) === Number(entry[field])) {
-            return prev && true;
-          }
-        }
-        return prev && (entry[field] === "*" || entry[field] === connInfo[field]);
-      }, true);
-    };
-    module.exports.getPassword = function(connInfo, stream, cb) {
-      var pass;
-      var lineStream = stream.pipe(split());
-      function onLine(line) {
-        var entry = parseLine(line);
-        if (entry && isValidEntry(entry) && matcher(connInfo, entry)) {
-          pass = entry[passKey];
-          lineStream.end();
-        }
-      }
-      var onEnd = function() {
-        stream.destroy();
-        cb(pass);
-      };
-      var onErr = function(err) {
-        stream.destroy();
-        warn("WARNING: error on reading file: %s", err);
-        cb(void 0);
-      };
-      stream.on("error", onErr);
-      lineStream.on("data", onLine).on("end", onEnd).on("error", onErr);
-    };
-    var parseLine = module.exports.parseLine = function(line) {
-      if (line.length < 11 || line.match(/^\s+#/)) {
-        return null;
-      }
-      var curChar = "";
-      var prevChar = "";
-      var fieldIdx = 0;
-      var startIdx = 0;
-      var endIdx = 0;
-      var obj = {};
-      var isLastField = false;
-      var addToObj = function(idx, i0, i1) {
-        var field = line.substring(i0, i1);
-        if (!Object.hasOwnProperty.call(process.env, "PGPASS_NO_DEESCAPE")) {
-          field = field.replace(/\\([:\\])/g, "$1");
-        }
-        obj[fieldNames[idx]] = field;
-      };
-      for (var i = 0; i < line.length - 1; i += 1) {
-        curChar = line.charAt(i + 1);
-        prevChar = line.charAt(i);
-        isLastField = fieldIdx == nrOfFields - 1;
-        if (isLastField) {
-          addToObj(fieldIdx, startIdx);
-          break;
-        }
-        if (i >= 0 && curChar == ":" && prevChar !== "\\") {
-          addToObj(fieldIdx, startIdx, i + 1);
-          startIdx = i + 2;
-          fieldIdx += 1;
-        }
-      }
-      obj = Object.keys(obj).length === nrOfFields ? obj : null;
-      return obj;
-    };
-    var isValidEntry = module.exports.isValidEntry = function(entry) {
-      var rules = {
-        // host
-        0: function(x) {
-          return x.length > 0;
-        },
-        // port
-        1: function(x) {
-          if (x === "*") {
-            return true;
-          }
-          x = Number(x);
-          return isFinite(x) && x > 0 && x < 9007199254740992 && Math.floor(x) === x;
-        },
-        // database
-        2: function(x) {
-          return x.length > 0;
-        },
-        // username
-        3: function(x) {
-          return x.length > 0;
-        },
-        // password
-        4: function(x) {
-          return x.length > 0;
-        }
-      };
-      for (var idx = 0; idx < fieldNames.length; idx += 1) {
-        var rule = rules[idx];
-        var value = entry[fieldNames[idx]] || "";
-        var res = rule(value);
-        if (!res) {
-          return false;
-        }
-      }
-      return true;
-    };
-  }
-});
-
-// node_modules/pgpass/lib/index.js
-var require_lib = __commonJS({
-  "node_modules/pgpass/lib/index.js"(exports, module) {
-    "use strict";
-    var path24 = __require("path");
-    var fs = __require("fs");
-    var helper = require_helper();
-    module.exports = function(connInfo, cb) {
-      var file2 = helper.getFileName();
-      fs.stat(file2, function(err, stat7) {
-        if (err || !helper.usePgPass(stat7, file2)) {
-          return cb(void 0);
-        }
-        var st = fs.createReadStream(file2);
-        helper.getPassword(connInfo, st, cb);
-      });
-    };
-    module.exports.warnTo = helper.warnTo;
-  }
-});
-
-// node_modules/pg/lib/client.js
-var require_client = __commonJS({
-  "node_modules/pg/lib/client.js"(exports, module) {
-    var EventEmitter = __require("events").EventEmitter;
-    var utils = require_utils();
-    var nodeUtils = __require("util");
-    var sasl = require_sasl();
-    var TypeOverrides2 = require_type_overrides();
-    var ConnectionParameters = require_connection_parameters();
-    var Query2 = require_query();
-    var defaults3 = require_defaults();
-    var Connection2 = require_connection();
-    var crypto = require_utils2();
-    var activeQueryDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Client.activeQuery is deprecated and will be removed in pg@9.0"
-    );
-    var queryQueueDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Client.queryQueue is deprecated and will be removed in pg@9.0."
-    );
-    var pgPassDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "pgpass support is deprecated and will be removed in pg@9.0. You can provide an async function as the password property to the Client/Pool constructor that returns a password instead. Within this function you can call the pgpass module in your own code."
-    );
-    var byoPromiseDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Passing a custom Promise implementation to the Client/Pool constructor is deprecated and will be removed in pg@9.0."
-    );
-    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
-    );
-    function coerceNumberOrDefault(value, defaultValue) {
-      if (typeof value === "number") {
-        return Number.isFinite(value) ? value : defaultValue;
-      }
-      if (typeof value === "string" && value.trim() !== "") {
-        const n = Number(value);
-        return Number.isFinite(n) ? n : defaultValue;
-      }
-      return defaultValue;
-    }
-    var Client2 = class extends EventEmitter {
-      constructor(config2) {
-        super();
-        this.connectionParameters = new ConnectionParameters(config2);
-        this.user = this.connectionParameters.user;
-        this.database = this.connectionParameters.database;
-        this.port = this.connectionParameters.port;
-        this.host = this.connectionParameters.host;
-        Object.defineProperty(this, "password", {
-          configurable: true,
-          enumerable: false,
-          writable: true,
-          value: this.connectionParameters.password
-        });
-        this.replication = this.connectionParameters.replication;
-        const c = config2 || {};
-        if (c.Promise) {
-          byoPromiseDeprecationNotice();
-        }
-        this._Promise = c.Promise || global.Promise;
-        this._types = new TypeOverrides2(c.types);
-        this._ending = false;
-        this._ended = false;
-        this._connecting = false;
-        this._connected = false;
-        this._connectionError = false;
-        this._queryable = true;
-        this._activeQuery = null;
-        this._txStatus = null;
-        this.enableChannelBinding = Boolean(c.enableChannelBinding);
-        this.scramMaxIterations = coerceNumberOrDefault(c.scramMaxIterations, sasl.DEFAULT_MAX_SCRAM_ITERATIONS);
-        this.connection = c.connection || new Connection2({
-          stream: c.stream,
-          ssl: this.connectionParameters.ssl,
-          sslNegotiation: this.connectionParameters.sslnegotiation,
-          keepAlive: c.keepAlive || false,
-          keepAliveInitialDelayMillis: c.keepAliveInitialDelayMillis || 0,
-          encoding: this.connectionParameters.client_encoding || "utf8"
-        });
-        this._queryQueue = [];
-        this._sentQueryQueue = [];
-        this.pipeline = Boolean(c.pipeline);
-        this.binary = c.binary || defaults3.binary;
-        this.processID = null;
-        this.secretKey = null;
-        this.ssl = this.connectionParameters.ssl || false;
-        this.sslNegotiation = this.connectionParameters.sslnegotiation || "postgres";
-        if (this.ssl && this.ssl.key) {
-          Object.defineProperty(this.ssl, "key", {
-            enumerable: false
-          });
-        }
-        this._connectionTimeoutMillis = c.connectionTimeoutMillis || 0;
-      }
-      get activeQuery() {
-        activeQueryDeprecationNotice();
-        return this._activeQuery;
-      }
-      set activeQuery(val) {
-        activeQueryDeprecationNotice();
-        this._activeQuery = val;
-      }
-      _getActiveQuery() {
-        return this._activeQuery;
-      }
-      _errorAllQueries(err) {
-        const enqueueError = (query) => {
-          process.nextTick(() => {
-            query.handleError(err, this.connection);
-          });
-        };
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery) {
-          enqueueError(activeQuery);
-          this._activeQuery = null;
-        }
-        this._sentQueryQueue.forEach(enqueueError);
-        this._sentQueryQueue.length = 0;
-        this._queryQueue.forEach(enqueueError);
-        this._queryQueue.length = 0;
-      }
-      _connect(callback) {
-        const self2 = this;
-        const con = this.connection;
-        this._connectionCallback = callback;
-        if (this._connecting || this._connected) {
-          const err = new Error("Client has already been connected. You cannot reuse a client.");
-          process.nextTick(() => {
-            callback(err);
-          });
-          return;
-        }
-        this._connecting = true;
-        if (this._connectionTimeoutMillis > 0) {
-          this.connectionTimeoutHandle = setTimeout(() => {
-            con._ending = true;
-            con.stream.destroy(new Error("timeout expired"));
-          }, this._connectionTimeoutMillis);
-          if (this.connectionTimeoutHandle.unref) {
-            this.connectionTimeoutHandle.unref();
-          }
-        }
-        if (this.host && this.host.indexOf("/") === 0) {
-          con.connect(this.host + "/.s.PGSQL." + this.port);
-        } else {
-          con.connect(this.port, this.host);
-        }
-        con.on("connect", function() {
-          if (self2.ssl) {
-            if (self2.sslNegotiation !== "direct") {
-              con.requestSsl();
-            }
-          } else {
-            con.startup(self2.getStartupConf());
-          }
-        });
-        con.on("sslconnect", function() {
-          con.startup(self2.getStartupConf());
-        });
-        this._attachListeners(con);
-        con.once("end", () => {
-          const error62 = this._ending ? new Error("Connection terminated") : new Error("Connection terminated unexpectedly");
-          clearTimeout(this.connectionTimeoutHandle);
-          this._errorAllQueries(error62);
-          this._ended = true;
-          if (!this._ending) {
-            if (this._connecting && !this._connectionError) {
-              if (this._connectionCallback) {
-                this._connectionCallback(error62);
-              } else {
-                this._handleErrorEvent(error62);
-              }
-            } else if (!this._connectionError) {
-              this._handleErrorEvent(error62);
-            }
-          }
-          process.nextTick(() => {
-            this.emit("end");
-          });
-        });
-      }
-      connect(callback) {
-        if (callback) {
-          this._connect(callback);
-          return;
-        }
-        return new this._Promise((resolve, reject) => {
-          this._connect((error62) => {
-            if (error62) {
-              reject(error62);
-            } else {
-              resolve(this);
-            }
-          });
-        });
-      }
-      _attachListeners(con) {
-        con.on("authenticationCleartextPassword", this._handleAuthCleartextPassword.bind(this));
-        con.on("authenticationMD5Password", this._handleAuthMD5Password.bind(this));
-        con.on("authenticationSASL", this._handleAuthSASL.bind(this));
-        con.on("authenticationSASLContinue", this._handleAuthSASLContinue.bind(this));
-        con.on("authenticationSASLFinal", this._handleAuthSASLFinal.bind(this));
-        con.on("backendKeyData", this._handleBackendKeyData.bind(this));
-        con.on("error", this._handleErrorEvent.bind(this));
-        con.on("errorMessage", this._handleErrorMessage.bind(this));
-        con.on("readyForQuery", this._handleReadyForQuery.bind(this));
-        con.on("notice", this._handleNotice.bind(this));
-        con.on("rowDescription", this._handleRowDescription.bind(this));
-        con.on("dataRow", this._handleDataRow.bind(this));
-        con.on("portalSuspended", this._handlePortalSuspended.bind(this));
-        con.on("emptyQuery", this._handleEmptyQuery.bind(this));
-        con.on("commandComplete", this._handleCommandComplete.bind(this));
-        con.on("parseComplete", this._handleParseComplete.bind(this));
-        con.on("copyInResponse", this._handleCopyInResponse.bind(this));
-        con.on("copyData", this._handleCopyData.bind(this));
-        con.on("notification", this._handleNotification.bind(this));
-      }
-      _getPassword(cb) {
-        const con = this.connection;
-        if (typeof this.password === "function") {
-          this._Promise.resolve().then(() => this.password(this.connectionParameters)).then((pass) => {
-            if (pass !== void 0) {
-              if (typeof pass !== "string") {
-                con.emit("error", new TypeError("Password must be a string"));
-                return;
-              }
-              this.connectionParameters.password = this.password = pass;
-            } else {
-              this.connectionParameters.password = this.password = null;
-            }
-            cb();
-          }).catch((err) => {
-            con.emit("error", err);
-          });
-        } else if (this.password !== null) {
-          cb();
-        } else {
-          try {
-            const pgPass = require_lib();
-            pgPass(this.connectionParameters, (pass) => {
-              if (void 0 !== pass) {
-                pgPassDeprecationNotice();
-                this.connectionParameters.password = this.password = pass;
-              }
-              cb();
-            });
-          } catch (e) {
-            this.emit("error", e);
-          }
-        }
-      }
-      _handleAuthCleartextPassword(msg) {
-        this._getPassword(() => {
-          this.connection.password(this.password);
-        });
-      }
-      _handleAuthMD5Password(msg) {
-        this._getPassword(async () => {
-          try {
-            const hashedPassword = await crypto.postgresMd5PasswordHash(this.user, this.password, msg.salt);
-            this.connection.password(hashedPassword);
-          } catch (e) {
-            this.emit("error", e);
-          }
-        });
-      }
-      _handleAuthSASL(msg) {
-        this._getPassword(() => {
-          try {
-            this.saslSession = sasl.startSession(
-              msg.mechanisms,
-              this.enableChannelBinding && this.connection.stream,
-              this.scramMaxIterations
-            );
-            this.connection.sendSASLInitialResponseMessage(this.saslSession.mechanism, this.saslSession.response);
-          } catch (err) {
-            this.connection.emit("error", err);
-          }
-        });
-      }
-      async _handleAuthSASLContinue(msg) {
-        try {
-          await sasl.continueSession(
-            this.saslSession,
-            this.password,
-            msg.data,
-            this.enableChannelBinding && this.connection.stream
-          );
-          this.connection.sendSCRAMClientFinalMessage(this.saslSession.response);
-        } catch (err) {
-          this.connection.emit("error", err);
-        }
-      }
-      _handleAuthSASLFinal(msg) {
-        try {
-          sasl.finalizeSession(this.saslSession, msg.data);
-          this.saslSession = null;
-        } catch (err) {
-          this.connection.emit("error", err);
-        }
-      }
-      _handleBackendKeyData(msg) {
-        this.processID = msg.processID;
-        this.secretKey = msg.secretKey;
-      }
-      _handleReadyForQuery(msg) {
-        if (this._connecting) {
-          this._connecting = false;
-          this._connected = true;
-          clearTimeout(this.connectionTimeoutHandle);
-          if (this._connectionCallback) {
-            this._connectionCallback(null, this);
-            this._connectionCallback = null;
-          }
-          this.emit("connect");
-        }
-        const activeQuery = this._getActiveQuery();
-        this._activeQuery = null;
-        this._txStatus = msg?.status ?? null;
-        this.readyForQuery = true;
-        if (activeQuery) {
-          activeQuery.handleReadyForQuery(this.connection);
-        }
-        this._pulseQueryQueue();
-      }
-      // if we receive an error event or error message
-      // during the connection process we handle it here
-      _handleErrorWhileConnecting(err) {
-        if (this._connectionError) {
-          return;
-        }
-        this._connectionError = true;
-        clearTimeout(this.connectionTimeoutHandle);
-        if (this._connectionCallback) {
-          return this._connectionCallback(err);
-        }
-        this.emit("error", err);
-      }
-      // if we're connected and we receive an error event from the connection
-      // this means the socket is dead - do a hard abort of all queries and emit
-      // the socket error on the client as well
-      _handleErrorEvent(err) {
-        if (this._connecting) {
-          return this._handleErrorWhileConnecting(err);
-        }
-        this._queryable = false;
-        this._errorAllQueries(err);
-        this.emit("error", err);
-      }
-      // handle error messages from the postgres backend
-      _handleErrorMessage(msg) {
-        if (this._connecting) {
-          return this._handleErrorWhileConnecting(msg);
-        }
-        const activeQuery = this._getActiveQuery();
-        if (!activeQuery) {
-          this._handleErrorEvent(msg);
-          return;
-        }
-        this._activeQuery = null;
-        if (activeQuery.name) {
-          delete this.connection.submittedNamedStatements[activeQuery.name];
-        }
-        activeQuery.handleError(msg, this.connection);
-      }
-      _handleRowDescription(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error62 = new Error("Received unexpected rowDescription message from backend.");
-          this._handleErrorEvent(error62);
-          return;
-        }
-        activeQuery.handleRowDescription(msg);
-      }
-      _handleDataRow(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error62 = new Error("Received unexpected dataRow message from backend.");
-          this._handleErrorEvent(error62);
-          return;
-        }
-        activeQuery.handleDataRow(msg);
-      }
-      _handlePortalSuspended(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error62 = new Error("Received unexpected portalSuspended message from backend.");
-          this._handleErrorEvent(error62);
-          return;
-        }
-        activeQuery.handlePortalSuspended(this.connection);
-      }
-      _handleEmptyQuery(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error62 = new Error("Received unexpected emptyQuery message from backend.");
-          this._handleErrorEvent(error62);
-          return;
-        }
-        activeQuery.handleEmptyQuery(this.connection);
-      }
-      _handleCommandComplete(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error62 = new Error("Received unexpected commandComplete message from backend.");
-          this._handleErrorEvent(error62);
-          return;
-        }
-        activeQuery.handleCommandComplete(msg, this.connection);
-      }
-      _handleParseComplete() {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error62 = new Error("Received unexpected parseComplete message from backend.");
-          this._handleErrorEvent(error62);
-          return;
-        }
-        if (activeQuery.name) {
-          this.connection.parsedStatements[activeQuery.name] = activeQuery.text;
-          delete this.connection.submittedNamedStatements[activeQuery.name];
-        }
-      }
-      _handleCopyInResponse(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error62 = new Error("Received unexpected copyInResponse message from backend.");
-          this._handleErrorEvent(error62);
-          return;
-        }
-        activeQuery.handleCopyInResponse(this.connection);
-      }
-      _handleCopyData(msg) {
-        const activeQuery = this._getActiveQuery();
-        if (activeQuery == null) {
-          const error62 = new Error("Received unexpected copyData message from backend.");
-          this._handleErrorEvent(error62);
-          return;
-        }
-        activeQuery.handleCopyData(msg, this.connection);
-      }
-      _handleNotification(msg) {
-        this.emit("notification", msg);
-      }
-      _handleNotice(msg) {
-        this.emit("notice", msg);
-      }
-      getStartupConf() {
-        const params = this.connectionParameters;
-        const data = {
-          user: params.user,
-          database: params.database
-        };
-        const appName = params.application_name || params.fallback_application_name;
-        if (appName) {
-          data.application_name = appName;
-        }
-        if (params.replication) {
-          data.replication = "" + params.replication;
-        }
-        if (params.statement_timeout) {
-          data.statement_timeout = String(parseInt(params.statement_timeout, 10));
-        }
-        if (params.lock_timeout) {
-          data.lock_timeout = String(parseInt(params.lock_timeout, 10));
-        }
-        if (params.idle_in_transaction_session_timeout) {
-          data.idle_in_transaction_session_timeout = String(parseInt(params.idle_in_transaction_session_timeout, 10));
-        }
-        if (params.options) {
-          data.options = params.options;
-        }
-        return data;
-      }
-      cancel(client, query) {
-        if (client.activeQuery === query) {
-          const con = this.connection;
-          if (this.host && this.host.indexOf("/") === 0) {
-            con.connect(this.host + "/.s.PGSQL." + this.port);
-          } else {
-            con.connect(this.port, this.host);
-          }
-          con.on("connect", function() {
-            con.cancel(client.processID, client.secretKey);
-          });
-        } else if (client._queryQueue.indexOf(query) !== -1) {
-          client._queryQueue.splice(client._queryQueue.indexOf(query), 1);
-        } else if (client._sentQueryQueue.indexOf(query) !== -1) {
-          query.callback = () => {
-          };
-        }
-      }
-      setTypeParser(oid, format, parseFn) {
-        return this._types.setTypeParser(oid, format, parseFn);
-      }
-      getTypeParser(oid, format) {
-        return this._types.getTypeParser(oid, format);
-      }
-      // escapeIdentifier and escapeLiteral moved to utility functions & exported
-      // on PG
-      // re-exported here for backwards compatibility
-      escapeIdentifier(str) {
-        return utils.escapeIdentifier(str);
-      }
-      escapeLiteral(str) {
-        return utils.escapeLiteral(str);
-      }
-      _pulseQueryQueue() {
-        if (this.pipeline) {
-          this._pulsePipelinedQueryQueue();
-          return;
-        }
-        if (this.readyForQuery === true) {
-          this._activeQuery = this._queryQueue.shift();
-          const activeQuery = this._getActiveQuery();
-          if (activeQuery) {
-            this.readyForQuery = false;
-            this.hasExecuted = true;
-            const queryError = activeQuery.submit(this.connection);
-            if (queryError) {
-              process.nextTick(() => {
-                activeQuery.handleError(queryError, this.connection);
-                this.readyForQuery = true;
-                this._pulseQueryQueue();
-              });
-            }
-          } else if (this.hasExecuted) {
-            this._activeQuery = null;
-            this.emit("drain");
-          }
-        }
-      }
-      _pulsePipelinedQueryQueue() {
-        if (!this._connected || !this._queryable) {
-          return;
-        }
-        while (this._queryQueue.length > 0) {
-          const query = this._queryQueue.shift();
-          this.hasExecuted = true;
-          const queryError = query.submit(this.connection);
-          if (queryError) {
-            process.nextTick(() => {
-              query.handleError(queryError, this.connection);
-            });
-            continue;
-          }
-          this._sentQueryQueue.push(query);
-        }
-        if (this.readyForQuery && !this._activeQuery && this._sentQueryQueue.length > 0) {
-          this._activeQuery = this._sentQueryQueue.shift();
-          this.readyForQuery = false;
-        }
-        if (!this._activeQuery && this._sentQueryQueue.length === 0 && this._queryQueue.length === 0 && this.hasExecuted) {
-          this.emit("drain");
-        }
-      }
-      query(config2, values, callback) {
-        let query;
-        let result;
-        if (config2 == null) {
-          throw new TypeError("Client was passed a null or undefined query");
-        }
-        if (typeof config2.submit === "function") {
-          result = query = config2;
-          if (!query.callback) {
-            if (typeof values === "function") {
-              query.callback = values;
-            } else if (callback) {
-              query.callback = callback;
-            }
-          }
-        } else {
-          query = new Query2(config2, values, callback);
-          if (!query.callback) {
-            result = new this._Promise((resolve, reject) => {
-              query.callback = (err, res) => err ? reject(err) : resolve(res);
-            }).catch((err) => {
-              Error.captureStackTrace(err);
-              throw err;
-            });
-          } else if (typeof query.callback !== "function") {
-            throw new TypeError("callback is not a function");
-          }
-        }
-        const readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
-        if (readTimeout) {
-          const queryCallback = query.callback || (() => {
-          });
-          const readTimeoutTimer = setTimeout(() => {
-            const error62 = new Error("Query read timeout");
-            process.nextTick(() => {
-              query.handleError(error62, this.connection);
-            });
-            queryCallback(error62);
-            query.callback = () => {
-            };
-            const index = this._queryQueue.indexOf(query);
-            if (index > -1) {
-              this._queryQueue.splice(index, 1);
-            } else if (this.pipeline) {
-              this.connection.stream.destroy();
-              return;
-            }
-            this._pulseQueryQueue();
-          }, readTimeout);
-          query.callback = (err, res) => {
-            clearTimeout(readTimeoutTimer);
-            queryCallback(err, res);
-          };
-        }
-        if (this.binary && !query.binary) {
-          query.binary = true;
-        }
-        if (query._result && !query._result._types) {
-          query._result._types = this._types;
-        }
-        if (this.pipeline) {
-          const portalQuery = typeof config2.submit === "function" && !(query instanceof Query2) ? "Custom query classes such as pg-cursor and pg-query-stream are" : query.rows ? "The `rows` option is" : null;
-          if (portalQuery) {
-            process.nextTick(() => {
-              query.handleError(new Error(`${portalQuery} not supported in pipeline mode`), this.connection);
-            });
-            return result;
-          }
-        }
-        if (!this._queryable) {
-          process.nextTick(() => {
-            query.handleError(new Error("Client has encountered a connection error and is not queryable"), this.connection);
-          });
-          return result;
-        }
-        if (this._ending) {
-          process.nextTick(() => {
-            query.handleError(new Error("Client was closed and is not queryable"), this.connection);
-          });
-          return result;
-        }
-        if (this._queryQueue.length > 0 && !this.pipeline) {
-          queryQueueLengthDeprecationNotice();
-        }
-        this._queryQueue.push(query);
-        this._pulseQueryQueue();
-        return result;
-      }
-      ref() {
-        this.connection.ref();
-      }
-      unref() {
-        this.connection.unref();
-      }
-      getTransactionStatus() {
-        return this._txStatus;
-      }
-      end(cb) {
-        this._ending = true;
-        if (!this.connection._connecting || this._ended) {
-          if (cb) {
-            cb();
-            return;
-          } else {
-            return this._Promise.resolve();
-          }
-        }
-        if (!this._queryable) {
-          this.connection.stream.destroy();
-        } else if (this.pipeline && (this._getActiveQuery() || this._sentQueryQueue.length > 0 || this._queryQueue.length > 0)) {
-          this.once("drain", () => this.connection.end());
-        } else if (this._getActiveQuery()) {
-          this.connection.stream.destroy();
-        } else {
-          this.connection.end();
-        }
-        if (cb) {
-          this.connection.once("end", cb);
-        } else {
-          return new this._Promise((resolve) => {
-            this.connection.once("end", resolve);
-          });
-        }
-      }
-      get queryQueue() {
-        queryQueueDeprecationNotice();
-        return this._queryQueue;
-      }
-    };
-    Client2.Query = Query2;
-    module.exports = Client2;
-  }
-});
-
-// node_modules/pg-pool/index.js
-var require_pg_pool = __commonJS({
-  "node_modules/pg-pool/index.js"(exports, module) {
-    "use strict";
-    var EventEmitter = __require("events").EventEmitter;
-    var NOOP = function() {
-    };
-    var removeWhere = (list, predicate) => {
-      const i = list.findIndex(predicate);
-      return i === -1 ? void 0 : list.splice(i, 1)[0];
-    };
-    var IdleItem = class {
-      constructor(client, idleListener, timeoutId) {
-        this.client = client;
-        this.idleListener = idleListener;
-        this.timeoutId = timeoutId;
-      }
-    };
-    var PendingItem = class {
-      constructor(callback) {
-        this.callback = callback;
-      }
-    };
-    function throwOnDoubleRelease() {
-      throw new Error("Release called on client which has already been released to the pool.");
-    }
-    function promisify(Promise2, callback) {
-      if (callback) {
-        return { callback, result: void 0 };
-      }
-      let rej;
-      let res;
-      const cb = function(err, client) {
-        err ? rej(err) : res(client);
-      };
-      const result = new Promise2(function(resolve, reject) {
-        res = resolve;
-        rej = reject;
-      }).catch((err) => {
-        Error.captureStackTrace(err);
-        throw err;
-      });
-      return { callback: cb, result };
-    }
-    function makeIdleListener(pool2, client) {
-      return function idleListener(err) {
-        err.client = client;
-        client.removeListener("error", idleListener);
-        client.on("error", () => {
-          pool2.log("additional client error after disconnection due to error", err);
-        });
-        pool2._remove(client);
-        pool2.emit("error", err, client);
-      };
-    }
-    var Pool2 = class extends EventEmitter {
-      constructor(options, Client2) {
-        super();
-        this.options = Object.assign({}, options);
-        if (options != null && "password" in options) {
-          Object.defineProperty(this.options, "password", {
-            configurable: true,
-            enumerable: false,
-            writable: true,
-            value: options.password
-          });
-        }
-        if (options != null && options.ssl && options.ssl.key) {
-          Object.defineProperty(this.options.ssl, "key", {
-            enumerable: false
-          });
-        }
-        this.options.max = this.options.max || this.options.poolSize || 10;
-        this.options.min = this.options.min || 0;
-        this.options.maxUses = this.options.maxUses || Infinity;
-        this.options.allowExitOnIdle = this.options.allowExitOnIdle || false;
-        this.options.maxLifetimeSeconds = this.options.maxLifetimeSeconds || 0;
-        this.log = this.options.log || function() {
-        };
-        this.Client = this.options.Client || Client2 || require_lib2().Client;
-        this.Promise = this.options.Promise || global.Promise;
-        if (typeof this.options.idleTimeoutMillis === "undefined") {
-          this.options.idleTimeoutMillis = 1e4;
-        }
-        this._clients = [];
-        this._idle = [];
-        this._expired = /* @__PURE__ */ new WeakSet();
-        this._pendingQueue = [];
-        this._endCallback = void 0;
-        this.ending = false;
-        this.ended = false;
-      }
-      _promiseTry(f) {
-        const Promise2 = this.Promise;
-        if (typeof Promise2.try === "function") {
-          return Promise2.try(f);
-        }
-        return new Promise2((resolve) => resolve(f()));
-      }
-      _isFull() {
-        return this._clients.length >= this.options.max;
-      }
-      _isAboveMin() {
-        return this._clients.length > this.options.min;
-      }
-      _pulseQueue() {
-        this.log("pulse queue");
-        if (this.ended) {
-          this.log("pulse queue ended");
-          return;
-        }
-        if (this.ending) {
-          this.log("pulse queue on ending");
-          if (this._idle.length) {
-            this._idle.slice().map((item) => {
-              this._remove(item.client);
-            });
-          }
-          if (!this._clients.length) {
-            this.ended = true;
-            this._endCallback();
-          }
-          return;
-        }
-        if (!this._pendingQueue.length) {
-          this.log("no queued requests");
-          return;
-        }
-        if (!this._idle.length && this._isFull()) {
-          return;
-        }
-        const pendingItem = this._pendingQueue.shift();
-        if (this._idle.length) {
-          const idleItem = this._idle.pop();
-          clearTimeout(idleItem.timeoutId);
-          const client = idleItem.client;
-          client.ref && client.ref();
-          const idleListener = idleItem.idleListener;
-          return this._acquireClient(client, pendingItem, idleListener, false);
-        }
-        if (!this._isFull()) {
-          return this.newClient(pendingItem);
-        }
-        throw new Error("unexpected condition");
-      }
-      _remove(client, callback) {
-        const removed = removeWhere(this._idle, (item) => item.client === client);
-        if (removed !== void 0) {
-          clearTimeout(removed.timeoutId);
-        }
-        this._clients = this._clients.filter((c) => c !== client);
-        const context3 = this;
-        client.end(() => {
-          context3.emit("remove", client);
-          if (typeof callback === "function") {
-            callback();
-          }
-        });
-      }
-      connect(cb) {
-        if (this.ending) {
-          const err = new Error("Cannot use a pool after calling end on the pool");
-          return cb ? cb(err) : this.Promise.reject(err);
-        }
-        const response = promisify(this.Promise, cb);
-        const result = response.result;
-        if (this._isFull() || this._idle.length) {
-          if (this._idle.length) {
-            process.nextTick(() => this._pulseQueue());
-          }
-          if (!this.options.connectionTimeoutMillis) {
-            this._pendingQueue.push(new PendingItem(response.callback));
-            return result;
-          }
-          const queueCallback = (err, res, done) => {
-            clearTimeout(tid);
-            response.callback(err, res, done);
-          };
-          const pendingItem = new PendingItem(queueCallback);
-          const tid = setTimeout(() => {
-            removeWhere(this._pendingQueue, (i) => i.callback === queueCallback);
-            pendingItem.timedOut = true;
-            response.callback(new Error("timeout exceeded when trying to connect"));
-          }, this.options.connectionTimeoutMillis);
-          if (tid.unref) {
-            tid.unref();
-          }
-          this._pendingQueue.push(pendingItem);
-          return result;
-        }
-        this.newClient(new PendingItem(response.callback));
-        return result;
-      }
-      newClient(pendingItem) {
-        const client = new this.Client(this.options);
-        this._clients.push(client);
-        const idleListener = makeIdleListener(this, client);
-        this.log("checking client timeout");
-        let tid;
-        let timeoutHit = false;
-        if (this.options.connectionTimeoutMillis) {
-          tid = setTimeout(() => {
-            if (client.connection) {
-              this.log("ending client due to timeout");
-              timeoutHit = true;
-              client.connection.stream.destroy();
-            } else if (!client.isConnected()) {
-              this.log("ending client due to timeout");
-              timeoutHit = true;
-              client.end();
-            }
-          }, this.options.connectionTimeoutMillis);
-        }
-        this.log("connecting new client");
-        client.connect((err) => {
-          if (tid) {
-            clearTimeout(tid);
-          }
-          client.on("error", idleListener);
-          if (err) {
-            this.log("client failed to connect", err);
-            this._clients = this._clients.filter((c) => c !== client);
-            if (timeoutHit) {
-              err = new Error("Connection terminated due to connection timeout", { cause: err });
-            }
-            this._pulseQueue();
-            if (!pendingItem.timedOut) {
-              pendingItem.callback(err, void 0, NOOP);
-            }
-          } else {
-            this.log("new client connected");
-            if (this.options.onConnect) {
-              this._promiseTry(() => this.options.onConnect(client)).then(
-                () => {
-                  this._afterConnect(client, pendingItem, idleListener);
-                },
-                (hookErr) => {
-                  this._clients = this._clients.filter((c) => c !== client);
-                  client.end(() => {
-                    this._pulseQueue();
-                    if (!pendingItem.timedOut) {
-                      pendingItem.callback(hookErr, void 0, NOOP);
-                    }
-                  });
-                }
-              );
-              return;
-            }
-            return this._afterConnect(client, pendingItem, idleListener);
-          }
-        });
-      }
-      _afterConnect(client, pendingItem, idleListener) {
-        if (this.options.maxLifetimeSeconds !== 0) {
-          const maxLifetimeTimeout = setTimeout(() => {
-            this.log("ending client due to expired lifetime");
-            this._expired.add(client);
-            const idleIndex = this._idle.findIndex((idleItem) => idleItem.client === client);
-            if (idleIndex !== -1) {
-              this._acquireClient(
-                client,
-                new PendingItem((err, client2, clientRelease) => clientRelease()),
-                idleListener,
-                false
-              );
-            }
-          }, this.options.maxLifetimeSeconds * 1e3);
-          maxLifetimeTimeout.unref();
-          client.once("end", () => clearTimeout(maxLifetimeTimeout));
-        }
-        return this._acquireClient(client, pendingItem, idleListener, true);
-      }
-      // acquire a client for a pending work item
-      _acquireClient(client, pendingItem, idleListener, isNew) {
-        if (isNew) {
-          this.emit("connect", client);
-        }
-        this.emit("acquire", client);
-        client.release = this._releaseOnce(client, idleListener);
-        client.removeListener("error", idleListener);
-        if (!pendingItem.timedOut) {
-          if (isNew && this.options.verify) {
-            this.options.verify(client, (err) => {
-              if (err) {
-                client.release(err);
-                return pendingItem.callback(err, void 0, NOOP);
-              }
-              pendingItem.callback(void 0, client, client.release);
-            });
-          } else {
-            pendingItem.callback(void 0, client, client.release);
-          }
-        } else {
-          if (isNew && this.options.verify) {
-            this.options.verify(client, client.release);
-          } else {
-            client.release();
-          }
-        }
-      }
-      // returns a function that wraps _release and throws if called more than once
-      _releaseOnce(client, idleListener) {
-        let released = false;
-        return (err) => {
-          if (released) {
-            throwOnDoubleRelease();
-          }
-          released = true;
-          this._release(client, idleListener, err);
-        };
-      }
-      // release a client back to the poll, include an error
-      // to remove it from the pool
-      _release(client, idleListener, err) {
-        client.on("error", idleListener);
-        client._poolUseCount = (client._poolUseCount || 0) + 1;
-        this.emit("release", err, client);
-        if (err || this.ending || !client._queryable || client._ending || client._poolUseCount >= this.options.maxUses) {
-          if (client._poolUseCount >= this.options.maxUses) {
-            this.log("remove expended client");
-          }
-          return this._remove(client, this._pulseQueue.bind(this));
-        }
-        const isExpired = this._expired.has(client);
-        if (isExpired) {
-          this.log("remove expired client");
-          this._expired.delete(client);
-          return this._remove(client, this._pulseQueue.bind(this));
-        }
-        let tid;
-        if (this.options.idleTimeoutMillis && this._isAboveMin()) {
-          tid = setTimeout(() => {
-            if (this._isAboveMin()) {
-              this.log("remove idle client");
-              this._remove(client, this._pulseQueue.bind(this));
-            }
-          }, this.options.idleTimeoutMillis);
-          if (this.options.allowExitOnIdle) {
-            tid.unref();
-          }
-        }
-        if (this.options.allowExitOnIdle) {
-          client.unref();
-        }
-        this._idle.push(new IdleItem(client, idleListener, tid));
-        this._pulseQueue();
-      }
-      query(text2, values, cb) {
-        if (typeof text2 === "function") {
-          const response2 = promisify(this.Promise, text2);
-          setImmediate(function() {
-            return response2.callback(new Error("Passing a function as the first parameter to pool.query is not supported"));
-          });
-          return response2.result;
-        }
-        if (typeof values === "function") {
-          cb = values;
-          values = void 0;
-        }
-        const response = promisify(this.Promise, cb);
-        cb = response.callback;
-        this.connect((err, client) => {
-          if (err) {
-            return cb(err);
-          }
-          let clientReleased = false;
-          const onError = (err2) => {
-            if (clientReleased) {
-              return;
-            }
-            clientReleased = true;
-            client.release(err2);
-            cb(err2);
-          };
-          client.once("error", onError);
-          this.log("dispatching query");
-          try {
-            client.query(text2, values, (err2, res) => {
-              this.log("query dispatched");
-              client.removeListener("error", onError);
-              if (clientReleased) {
-                return;
-              }
-              clientReleased = true;
-              client.release(err2);
-              if (err2) {
-                return cb(err2);
-              }
-              return cb(void 0, res);
-            });
-          } catch (err2) {
-            client.release(err2);
-            return cb(err2);
-          }
-        });
-        return response.result;
-      }
-      end(cb) {
-        this.log("ending");
-        if (this.ending) {
-          const err = new Error("Called end on pool more than once");
-          return cb ? cb(err) : this.Promise.reject(err);
-        }
-        this.ending = true;
-        const promised = promisify(this.Promise, cb);
-        this._endCallback = promised.callback;
-        this._pulseQueue();
-        return promised.result;
-      }
-      get waitingCount() {
-        return this._pendingQueue.length;
-      }
-      get idleCount() {
-        return this._idle.length;
-      }
-      get expiredCount() {
-        return this._clients.reduce((acc, client) => acc + (this._expired.has(client) ? 1 : 0), 0);
-      }
-      get totalCount() {
-        return this._clients.length;
-      }
-    };
-    module.exports = Pool2;
-  }
-});
-
-// node_modules/pg/lib/native/query.js
-var require_query2 = __commonJS({
-  "node_modules/pg/lib/native/query.js"(exports, module) {
-    "use strict";
-    var EventEmitter = __require("events").EventEmitter;
-    var util = __require("util");
-    var utils = require_utils();
-    var NativeQuery = module.exports = function(config2, values, callback) {
-      EventEmitter.call(this);
-      config2 = utils.normalizeQueryConfig(config2, values, callback);
-      this.text = config2.text;
-      this.values = config2.values;
-      this.name = config2.name;
-      this.queryMode = config2.queryMode;
-      this.callback = config2.callback;
-      this.state = "new";
-      this._arrayMode = config2.rowMode === "array";
-      this._emitRowEvents = false;
-      this.on(
-        "newListener",
-        function(event) {
-          if (event === "row") this._emitRowEvents = true;
-        }.bind(this)
-      );
-    };
-    util.inherits(NativeQuery, EventEmitter);
-    var errorFieldMap = {
-      sqlState: "code",
-      statementPosition: "position",
-      messagePrimary: "message",
-      messageDetail: "detail",
-      messageHint: "hint",
-      context: "where",
-      schemaName: "schema",
-      tableName: "table",
-      columnName: "column",
-      dataTypeName: "dataType",
-      constraintName: "constraint",
-      sourceFile: "file",
-      sourceLine: "line",
-      sourceFunction: "routine"
-    };
-    NativeQuery.prototype.handleError = function(err) {
-      const fields = this.native && this.native.pq.resultErrorFields();
-      if (fields) {
-        for (const key in fields) {
-          const normalizedFieldName = errorFieldMap[key] || key;
-          err[normalizedFieldName] = fields[key];
-        }
-      }
-      if (this.callback) {
-        this.callback(err);
-      } else {
-        this.emit("error", err);
-      }
-      this.state = "error";
-    };
-    NativeQuery.prototype.then = function(onSuccess, onFailure) {
-      return this._getPromise().then(onSuccess, onFailure);
-    };
-    NativeQuery.prototype.catch = function(callback) {
-      return this._getPromise().catch(callback);
-    };
-    NativeQuery.prototype._getPromise = function() {
-      if (this._promise) return this._promise;
-      this._promise = new Promise(
-        function(resolve, reject) {
-          this._once("end", resolve);
-          this._once("error", reject);
-        }.bind(this)
-      );
-      return this._promise;
-    };
-    NativeQuery.prototype.submit = function(client) {
-      this.state = "running";
-      const self2 = this;
-      this.native = client.native;
-      client.native.arrayMode = this._arrayMode;
-      let after = function(err, rows, results) {
-        client.native.arrayMode = false;
-        setImmediate(function() {
-          self2.emit("_done");
-        });
-        if (err) {
-          return self2.handleError(err);
-        }
-        if (self2._emitRowEvents) {
-          if (results.length > 1) {
-            rows.forEach((rowOfRows, i) => {
-              rowOfRows.forEach((row3) => {
-                self2.emit("row", row3, results[i]);
-              });
-            });
-          } else {
-            rows.forEach(function(row3) {
-              self2.emit("row", row3, results);
-            });
-          }
-        }
-        self2.state = "end";
-        self2.emit("end", results);
-        if (self2.callback) {
-          self2.callback(null, results);
-        }
-      };
-      if (process.domain) {
-        after = process.domain.bind(after);
-      }
-      if (this.name) {
-        if (this.name.length > 63) {
-          console.error("Warning! Postgres only supports 63 characters for query names.");
-          console.error("You supplied %s (%s)", this.name, this.name.length);
-          console.error("This can cause conflicts and silent errors executing queries");
-        }
-        const values = (this.values || []).map(utils.prepareValue);
-        if (client.namedQueries[this.name] !== void 0) {
-          if (this.text && client.namedQueries[this.name] !== this.text) {
-            const err = new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
-            return after(err);
-          }
-          return client.native.execute(this.name, values, after);
-        }
-        return client.native.prepare(this.name, this.text, values.length, function(err) {
-          if (err) return after(err);
-          client.namedQueries[self2.name] = self2.text;
-          return self2.native.execute(self2.name, values, after);
-        });
-      } else if (this.values) {
-        if (!Array.isArray(this.values)) {
-          const err = new Error("Query values must be an array");
-          return after(err);
-        }
-        const vals = this.values.map(utils.prepareValue);
-        client.native.query(this.text, vals, after);
-      } else if (this.queryMode === "extended") {
-        client.native.query(this.text, [], after);
-      } else {
-        client.native.query(this.text, after);
-      }
-    };
-  }
-});
-
-// node_modules/pg/lib/native/client.js
-var require_client2 = __commonJS({
-  "node_modules/pg/lib/native/client.js"(exports, module) {
-    var nodeUtils = __require("util");
-    var Native;
-    try {
-      Native = __require("pg-native");
-    } catch (e) {
-      throw e;
-    }
-    var TypeOverrides2 = require_type_overrides();
-    var EventEmitter = __require("events").EventEmitter;
-    var util = __require("util");
-    var ConnectionParameters = require_connection_parameters();
-    var NativeQuery = require_query2();
-    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
-      () => {
-      },
-      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
-    );
-    var Client2 = module.exports = function(config2) {
-      EventEmitter.call(this);
-      config2 = config2 || {};
-      this._Promise = config2.Promise || global.Promise;
-      this._types = new TypeOverrides2(config2.types);
-      this.native = new Native({
-        types: this._types
-      });
-      this._queryQueue = [];
-      this._ending = false;
-      this._connecting = false;
-      this._connected = false;
-      this._queryable = true;
-      this.pipeline = Boolean(config2.pipeline);
-      this._pipelineInFlight = false;
-      const cp2 = this.connectionParameters = new ConnectionParameters(config2);
-      if (config2.nativeConnectionString) cp2.nativeConnectionString = config2.nativeConnectionString;
-      this.user = cp2.user;
-      Object.defineProperty(this, "password", {
-        configurable: true,
-        enumerable: false,
-        writable: true,
-        value: cp2.password
-      });
-      this.database = cp2.database;
-      this.host = cp2.host;
-      this.port = cp2.port;
-      this.namedQueries = {};
-    };
-    Client2.Query = NativeQuery;
-    util.inherits(Client2, EventEmitter);
-    Client2.prototype._errorAllQueries = function(err) {
-      const enqueueError = (query) => {
-        process.nextTick(() => {
-          query.native = this.native;
-          query.handleError(err);
-        });
-      };
-      if (this._hasActiveQuery()) {
-        enqueueError(this._activeQuery);
-        this._activeQuery = null;
-      }
-      this._queryQueue.forEach(enqueueError);
-      this._queryQueue.length = 0;
-    };
-    Client2.prototype._connect = function(cb) {
-      const self2 = this;
-      if (this._connecting) {
-        process.nextTick(() => cb(new Error("Client has already been connected. You cannot reuse a client.")));
-        return;
-      }
-      this._connecting = true;
-      this.connectionParameters.getLibpqConnectionString(function(err, conString) {
-        if (self2.connectionParameters.nativeConnectionString) conString = self2.connectionParameters.nativeConnectionString;
-        if (err) return cb(err);
-        self2.native.connect(conString, function(err2) {
-          if (err2) {
-            self2.native.end();
-            return cb(err2);
-          }
-          self2._connected = true;
-          self2.native.on("error", function(err3) {
-            self2._queryable = false;
-            self2._errorAllQueries(err3);
-            self2.emit("error", err3);
-          });
-          self2.native.on("notification", function(msg) {
-            self2.emit("notification", {
-              channel: msg.relname,
-              payload: msg.extra
-            });
-          });
-          self2.emit("connect");
-          self2._pulseQueryQueue(true);
-          cb(null, this);
-        });
-      });
-    };
-    Client2.prototype.connect = function(callback) {
-      if (callback) {
-        this._connect(callback);
-        return;
-      }
-      return new this._Promise((resolve, reject) => {
-        this._connect((error62) => {
-          if (error62) {
-            reject(error62);
-          } else {
-            resolve(this);
-          }
-        });
-      });
-    };
-    Client2.prototype.query = function(config2, values, callback) {
-      let query;
-      let result;
-      let readTimeout;
-      let readTimeoutTimer;
-      let queryCallback;
-      if (config2 === null || config2 === void 0) {
-        throw new TypeError("Client was passed a null or undefined query");
-      } else if (typeof config2.submit === "function") {
-        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
-        result = query = config2;
-        if (typeof values === "function") {
-          config2.callback = values;
-        }
-      } else {
-        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
-        query = new NativeQuery(config2, values, callback);
-        if (!query.callback) {
-          let resolveOut, rejectOut;
-          result = new this._Promise((resolve, reject) => {
-            resolveOut = resolve;
-            rejectOut = reject;
-          }).catch((err) => {
-            Error.captureStackTrace(err);
-            throw err;
-          });
-          query.callback = (err, res) => err ? rejectOut(err) : resolveOut(res);
-        }
-      }
-      if (readTimeout) {
-        queryCallback = query.callback || (() => {
-        });
-        readTimeoutTimer = setTimeout(() => {
-          const error62 = new Error("Query read timeout");
-          process.nextTick(() => {
-            query.handleError(error62, this.connection);
-          });
-          queryCallback(error62);
-          query.callback = () => {
-          };
-          const index = this._queryQueue.indexOf(query);
-          if (index > -1) {
-            this._queryQueue.splice(index, 1);
-          }
-          this._pulseQueryQueue();
-        }, readTimeout);
-        query.callback = (err, res) => {
-          clearTimeout(readTimeoutTimer);
-          queryCallback(err, res);
-        };
-      }
-      if (!this._queryable) {
-        query.native = this.native;
-        process.nextTick(() => {
-          query.handleError(new Error("Client has encountered a connection error and is not queryable"));
-        });
-        return result;
-      }
-      if (this._ending) {
-        query.native = this.native;
-        process.nextTick(() => {
-          query.handleError(new Error("Client was closed and is not queryable"));
-        });
-        return result;
-      }
-      if (this._queryQueue.length > 0 && !this.pipeline) {
-        queryQueueLengthDeprecationNotice();
-      }
-      this._queryQueue.push(query);
-      this._pulseQueryQueue();
-      return result;
-    };
-    Client2.prototype.end = function(cb) {
-      const self2 = this;
-      this._ending = true;
-      if (this._connecting && !this._connected) {
-        this.once("connect", () => {
-          this.end(() => {
-          });
-        });
-      }
-      let result;
-      if (!cb) {
-        result = new this._Promise(function(resolve, reject) {
-          cb = (err) => err ? reject(err) : resolve();
-        });
-      }
-      const doEnd = function() {
-        self2.native.end(function() {
-          self2._connected = false;
-          self2._errorAllQueries(new Error("Connection terminated"));
-          process.nextTick(() => {
-            self2.emit("end");
-            if (cb) cb();
-          });
-        });
-      };
-      if (this.pipeline && (this._pipelineInFlight || this._queryQueue.length > 0)) {
-        this.once("drain", doEnd);
-      } else {
-        doEnd();
-      }
-      return result;
-    };
-    Client2.prototype._hasActiveQuery = function() {
-      return this._activeQuery && this._activeQuery.state !== "error" && this._activeQuery.state !== "end";
-    };
-    Client2.prototype._pulseQueryQueue = function(initialConnection) {
-      if (!this._connected) {
-        return;
-      }
-      if (this.pipeline && !initialConnection) {
-        return this._pulsePipelinedQueryQueue();
-      }
-      if (this._hasActiveQuery()) {
-        return;
-      }
-      const query = this._queryQueue.shift();
-      if (!query) {
-        if (!initialConnection) {
-          this.emit("drain");
-        }
-        return;
-      }
-      this._activeQuery = query;
-      query.submit(this);
-      const self2 = this;
-      query.once("_done", function() {
-        self2._pulseQueryQueue();
-      });
-    };
-    Client2.prototype._pulsePipelinedQueryQueue = function() {
-      if (!this._connected || this._pipelineInFlight) {
-        return;
-      }
-      if (this._queryQueue.length === 0) {
-        if (this.hasExecuted) {
-          this.emit("drain");
-        }
-        return;
-      }
-      this._pipelineInFlight = true;
-      const self2 = this;
-      const queries = [];
-      const nativeQueries = [];
-      const utils = require_utils();
-      while (this._queryQueue.length > 0) {
-        const query = this._queryQueue.shift();
-        this.hasExecuted = true;
-        nativeQueries.push(query);
-        const values = query.values ? query.values.map(utils.prepareValue) : null;
-        const pipelineEntry = { text: query.text, name: query.name, arrayMode: query._arrayMode };
-        if (values) {
-          pipelineEntry.values = values;
-        }
-        if (query.name && this.namedQueries[query.name]) {
-          pipelineEntry._alreadyPrepared = true;
-        }
-        queries.push(pipelineEntry);
-      }
-      this.native.pipeline(queries, function(err, results) {
-        self2._pipelineInFlight = false;
-        if (err) {
-          self2._connected = false;
-          self2._queryable = false;
-          for (let i = 0; i < nativeQueries.length; i++) {
-            const q = nativeQueries[i];
-            q.native = self2.native;
-            q.handleError(err);
-          }
-          self2._errorAllQueries(err);
-          self2.emit("error", err);
-          self2.emit("end");
-          return;
-        }
-        for (let i = 0; i < nativeQueries.length; i++) {
-          const q = nativeQueries[i];
-          const r = results[i];
-          q.native = self2.native;
-          if (r.err) {
-            q.handleError(r.err);
-          } else {
-            if (q.name) {
-              self2.namedQueries[q.name] = q.text;
-            }
-            q.state = "end";
-            q.emit("end", r.result);
-            if (q.callback) {
-              q.callback(null, r.result);
-            }
-          }
-          setImmediate(function() {
-            q.emit("_done");
-          });
-        }
-        self2._pulsePipelinedQueryQueue();
-      });
-    };
-    Client2.prototype.cancel = function(query) {
-      if (this._activeQuery === query) {
-        this.native.cancel(function() {
-        });
-      } else if (this._queryQueue.indexOf(query) !== -1) {
-        this._queryQueue.splice(this._queryQueue.indexOf(query), 1);
-      }
-    };
-    Client2.prototype.ref = function() {
-    };
-    Client2.prototype.unref = function() {
-    };
-    Client2.prototype.setTypeParser = function(oid, format, parseFn) {
-      return this._types.setTypeParser(oid, format, parseFn);
-    };
-    Client2.prototype.getTypeParser = function(oid, format) {
-      return this._types.getTypeParser(oid, format);
-    };
-    Client2.prototype.isConnected = function() {
-      return this._connected;
-    };
-    Client2.prototype.getTransactionStatus = function() {
-      return this.native.getTransactionStatus();
-    };
-  }
-});
-
-// node_modules/pg/lib/native/index.js
-var require_native = __commonJS({
-  "node_modules/pg/lib/native/index.js"(exports, module) {
-    "use strict";
-    module.exports = require_client2();
-  }
-});
-
-// node_modules/pg/lib/index.js
-var require_lib2 = __commonJS({
-  "node_modules/pg/lib/index.js"(exports, module) {
-    "use strict";
-    var Client2 = require_client();
-    var defaults3 = require_defaults();
-    var Connection2 = require_connection();
-    var Result2 = require_result();
-    var utils = require_utils();
-    var Pool2 = require_pg_pool();
-    var TypeOverrides2 = require_type_overrides();
-    var { DatabaseError: DatabaseError2 } = require_dist();
-    var { escapeIdentifier: escapeIdentifier2, escapeLiteral: escapeLiteral2 } = require_utils();
-    var poolFactory = (Client3) => {
-      return class BoundPool extends Pool2 {
-        constructor(options) {
-          super(options, Client3);
-        }
-      };
-    };
-    var PG = function(clientConstructor2) {
-      this.defaults = defaults3;
-      this.Client = clientConstructor2;
-      this.Query = this.Client.Query;
-      this.Pool = poolFactory(this.Client);
-      this._pools = [];
-      this.Connection = Connection2;
-      this.types = require_pg_types();
-      this.DatabaseError = DatabaseError2;
-      this.TypeOverrides = TypeOverrides2;
-      this.escapeIdentifier = escapeIdentifier2;
-      this.escapeLiteral = escapeLiteral2;
-      this.Result = Result2;
-      this.utils = utils;
-    };
-    var clientConstructor = Client2;
-    var forceNative = false;
-    try {
-      forceNative = !!process.env.NODE_PG_FORCE_NATIVE;
-    } catch {
-    }
-    if (forceNative) {
-      clientConstructor = require_native();
-    }
-    module.exports = new PG(clientConstructor);
-    Object.defineProperty(module.exports, "native", {
-      configurable: true,
-      enumerable: false,
-      get() {
-        let native = null;
-        try {
-          native = new PG(require_native());
-        } catch (err) {
-          if (err.code !== "MODULE_NOT_FOUND") {
-            throw err;
-          }
-        }
-        Object.defineProperty(module.exports, "native", {
-          value: native
-        });
-        return native;
-      }
-    });
-  }
-});
-
-// node_modules/pg/esm/index.mjs
-var import_lib, Client, Pool, Connection, types, Query, DatabaseError, escapeIdentifier, escapeLiteral, Result, TypeOverrides, defaults, esm_default;
-var init_esm = __esm({
-  "node_modules/pg/esm/index.mjs"() {
-    import_lib = __toESM(require_lib2(), 1);
-    Client = import_lib.default.Client;
-    Pool = import_lib.default.Pool;
-    Connection = import_lib.default.Connection;
-    types = import_lib.default.types;
-    Query = import_lib.default.Query;
-    DatabaseError = import_lib.default.DatabaseError;
-    escapeIdentifier = import_lib.default.escapeIdentifier;
-    escapeLiteral = import_lib.default.escapeLiteral;
-    Result = import_lib.default.Result;
-    TypeOverrides = import_lib.default.TypeOverrides;
-    defaults = import_lib.default.defaults;
-    esm_default = import_lib.default;
-  }
-});
-
-// src/store/store.ts
-import { createHash as createHash5 } from "node:crypto";
-function runIdOf(result) {
-  if (result.runId !== void 0) {
-    if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
-      throw new UserError(
-        `runId ${JSON.stringify(result.runId)} is not a valid run id; expected letters, digits, ".", "_" and "-" (at most 128)`
-      );
-    }
-    return result.runId;
-  }
-  const started = new Date(result.startedAt);
-  if (Number.isNaN(started.getTime())) {
-    throw new UserError(`startedAt ${JSON.stringify(result.startedAt)} is not an ISO date-time`);
-  }
-  const compact = started.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  const identity = canonicalJson({
-    startedAt: result.startedAt,
-    hostname: result.environment?.hostname,
-    seed: result.plan?.seed
-  });
-  return `${compact}-${createHash5("sha256").update(identity).digest("hex").slice(0, 8)}`;
-}
-function checkRunId(id) {
-  if (!RUN_ID.test(id)) {
-    throw new UserError(
-      `run id '${id}' is not valid; expected an id as printed by "pgperf store list" (letters, digits, ".", "_", "-")`
-    );
-  }
-  return id;
-}
-function documentToStore(result, where) {
-  checkSchemaVersion(result.schemaVersion, where);
-  const runId = runIdOf(result);
-  return { ...result, runId, fingerprint: result.fingerprint ?? environmentFingerprint(result) };
-}
-function checkSchemaVersion(version2, where) {
-  if (version2 === RESULTS_SCHEMA_VERSION) return;
-  if (typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION) {
-    throw new UserError(
-      `${where}: schemaVersion ${version2} is newer than this pgperf reads (${RESULTS_SCHEMA_VERSION}); upgrade pgperf to read it`
-    );
-  }
-  throw new UserError(
-    `${where}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}`
-  );
-}
-function summarize2(doc, savedAt) {
-  const commits2 = doc.arms.map((arm) => {
-    const build = arm.build ?? {};
-    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
-    const ref = typeof build.ref === "string" ? build.ref : source?.ref;
-    const sha = typeof build.sha === "string" ? build.sha : source?.sha;
-    return { arm: arm.label, ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
-  });
-  const workloads = [...new Set(doc.plan.cells.map((c) => c.workload))];
-  return {
-    id: doc.runId,
-    savedAt,
-    startedAt: doc.startedAt,
-    status: doc.status,
-    fingerprint: doc.fingerprint.id,
-    ...doc.source?.repository !== void 0 ? { repository: doc.source.repository } : {},
-    commits: commits2,
-    workloads,
-    cells: doc.plan.cells.length,
-    samples: doc.samples.length
-  };
-}
-function resolveFilter(filter = {}) {
-  const out = {};
-  const text2 = (name, v) => {
-    if (v === void 0) return void 0;
-    if (v.trim() === "") throw new UserError(`--${name} must not be empty`);
-    return v.trim();
-  };
-  out.commit = text2("commit", filter.commit);
-  out.arm = text2("arm", filter.arm);
-  out.workload = text2("workload", filter.workload);
-  const fp = text2("fingerprint", filter.fingerprint);
-  if (fp !== void 0) {
-    if (!/^[0-9a-f]{1,16}$/i.test(fp)) {
-      throw new UserError(`--fingerprint must be a fingerprint id or its prefix (hex), got '${fp}'`);
-    }
-    out.fingerprint = fp.toLowerCase();
-  }
-  if (filter.since !== void 0) out.sinceMs = parseDate("since", filter.since);
-  if (filter.until !== void 0) {
-    const t = parseDate("until", filter.until);
-    out.untilMs = DATE_ONLY.test(filter.until.trim()) ? t + DAY_MS : t + 1;
-  }
-  if (filter.limit !== void 0) {
-    if (!Number.isSafeInteger(filter.limit) || filter.limit <= 0) {
-      throw new UserError(`--limit must be a positive integer, got '${filter.limit}'`);
-    }
-    out.limit = filter.limit;
-  }
-  for (const k of Object.keys(out)) if (out[k] === void 0) delete out[k];
-  return out;
-}
-function parseDate(name, value) {
-  const v = value.trim();
-  const t = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v) : NaN;
-  if (Number.isNaN(t)) {
-    throw new UserError(
-      `--${name} must be an ISO date or date-time such as 2026-11-23 or 2026-11-23T14:00:00Z, got '${value}'`
-    );
-  }
-  return t;
-}
-function matchesFilter(run2, f) {
-  if (f.fingerprint !== void 0 && !run2.fingerprint.startsWith(f.fingerprint)) return false;
-  if (f.workload !== void 0 && !run2.workloads.includes(f.workload)) return false;
-  const started = Date.parse(run2.startedAt);
-  if (f.sinceMs !== void 0 && !(started >= f.sinceMs)) return false;
-  if (f.untilMs !== void 0 && !(started < f.untilMs)) return false;
-  const arms = f.arm === void 0 ? run2.commits : run2.commits.filter((c) => c.arm === f.arm);
-  if (f.arm !== void 0 && arms.length === 0) return false;
-  if (f.commit !== void 0 && !arms.some((c) => commitMatches(c, f.commit))) return false;
-  return true;
-}
-function commitMatches(c, wanted) {
-  if (c.ref === wanted) return true;
-  return /^[0-9a-f]+$/i.test(wanted) && c.sha !== void 0 && c.sha.toLowerCase().startsWith(wanted.toLowerCase());
-}
-function newestFirst(a, b) {
-  const d = Date.parse(b.startedAt) - Date.parse(a.startedAt);
-  return d !== 0 ? d : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-var RUN_ID, DATE_ONLY, DAY_MS;
-var init_store = __esm({
-  "src/store/store.ts"() {
-    "use strict";
-    init_fingerprint();
-    init_types();
-    init_errors();
-    RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-    DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-    DAY_MS = 24 * 3600 * 1e3;
-  }
-});
-
-// src/store/mask-url.ts
-function maskUrl(url2) {
-  let out = url2;
-  const scheme = out.indexOf("://");
-  if (scheme >= 0) {
-    const at = out.lastIndexOf("@");
-    if (at > scheme) {
-      const userinfo = out.slice(scheme + 3, at);
-      const colon = userinfo.indexOf(":");
-      if (colon >= 0) out = `${out.slice(0, scheme + 3)}${userinfo.slice(0, colon)}:***${out.slice(at)}`;
-    }
-  }
-  return out.replace(/([?&]password=)[^&#]*/gi, "$1***");
-}
-var init_mask_url = __esm({
-  "src/store/mask-url.ts"() {
-    "use strict";
-  }
-});
-
-// src/store/pg-store.ts
-var pg_store_exports = {};
-__export(pg_store_exports, {
-  MIGRATIONS: () => MIGRATIONS,
-  PgStore: () => PgStore
-});
-function childRows(doc) {
-  const builds2 = doc.arms.map((arm, i) => {
-    const b = arm.build ?? {};
-    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
-    return {
-      arm_no: i,
-      arm: arm.label,
-      ref: typeof b.ref === "string" ? b.ref : source?.ref ?? null,
-      sha: typeof b.sha === "string" ? b.sha : source?.sha ?? null,
-      build: arm.build ?? null
-    };
-  });
-  const cellNo = new Map(doc.plan.cells.map((c, i) => [cellId(c), i]));
-  const cells = doc.plan.cells.map((c, i) => ({
-    cell_no: i,
-    workload: c.workload,
-    clients: c.clients,
-    workload_hash: workloadHash(doc.workloads?.[c.workload] ?? null)
-  }));
-  const samples = doc.samples.map((s, i) => ({
-    sample_no: i,
-    cell_no: cellNo.get(cellId(s)) ?? null,
-    arm: s.arm,
-    round: s.round,
-    attempt: s.attempt ?? 1,
-    status: s.status,
-    metrics: s.metrics
-  }));
-  return { builds: builds2, cells, samples };
-}
-async function inTransaction(c, fn) {
-  await c.query("BEGIN");
-  try {
-    const value = await fn();
-    await c.query("COMMIT");
-    return value;
-  } catch (e) {
-    await c.query("ROLLBACK").catch(() => {
-    });
-    throw e;
-  }
-}
-function ignoreError() {
-}
-function isRetryable(e) {
-  const err = e;
-  if (!err) return false;
-  if (err.code && RETRYABLE_CODES.has(err.code)) return true;
-  if (err.code && err.code.startsWith("08")) return true;
-  return RETRYABLE_MESSAGES.test(err.message ?? "");
-}
-function checkUrl(url2) {
-  let parsed;
-  try {
-    parsed = new URL(url2.replace("@/", "@localhost/"));
-  } catch {
-    throw new UserError(
-      `store URL '${maskUrl(url2)}' does not parse; expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (percent-encode special characters in the password)`
-    );
-  }
-  if (!/^postgres(ql)?:$/.test(parsed.protocol)) {
-    throw new UserError(`store URL '${maskUrl(url2)}' must start with postgresql:// or postgres://`);
-  }
-  if (parsed.port !== "" && !(Number(parsed.port) > 0)) {
-    throw new UserError(`store URL '${maskUrl(url2)}' has an invalid port '${parsed.port}'`);
-  }
-}
-function userOf(url2) {
-  try {
-    return decodeURIComponent(new URL(url2).username);
-  } catch {
-    return "";
-  }
-}
-function passwordOf(url2) {
-  try {
-    return decodeURIComponent(new URL(url2).password);
-  } catch {
-    return "";
-  }
-}
-var MIGRATIONS, MIGRATION_LOCK_KEY, RETRYABLE_CODES, RETRYABLE_MESSAGES, PgStore;
-var init_pg_store = __esm({
-  "src/store/pg-store.ts"() {
-    "use strict";
-    init_esm();
-    init_fingerprint();
-    init_types();
-    init_errors();
-    init_mask_url();
-    init_store();
-    MIGRATIONS = [
-      {
-        version: 1,
-        name: "runs, environments, builds, cells, samples",
-        sql: `
-      CREATE TABLE pgperf_environments (
-        fingerprint text PRIMARY KEY,
-        facts jsonb NOT NULL,
-        first_seen timestamptz NOT NULL DEFAULT now()
-      );
-      CREATE TABLE pgperf_runs (
-        run_id text PRIMARY KEY,
-        saved_at timestamptz NOT NULL,
-        started_at timestamptz NOT NULL,
-        status text NOT NULL,
-        schema_version integer NOT NULL,
-        fingerprint text NOT NULL REFERENCES pgperf_environments,
-        repository text,
-        workloads text[] NOT NULL,
-        cell_count integer NOT NULL,
-        sample_count integer NOT NULL,
-        summary jsonb NOT NULL,
-        document json NOT NULL
-      );
-      CREATE INDEX pgperf_runs_started ON pgperf_runs (started_at DESC, run_id COLLATE "C" DESC);
-      CREATE INDEX pgperf_runs_fingerprint ON pgperf_runs (fingerprint, started_at DESC);
-      CREATE INDEX pgperf_runs_workloads ON pgperf_runs USING gin (workloads);
-      CREATE TABLE pgperf_builds (
-        run_id text NOT NULL REFERENCES pgperf_runs ON DELETE CASCADE,
-        arm_no integer NOT NULL,
-        arm text NOT NULL,
-        ref text,
-        sha text,
-        build jsonb,
-        PRIMARY KEY (run_id, arm_no)
-      );
-      CREATE INDEX pgperf_builds_sha ON pgperf_builds (sha text_pattern_ops);
-      CREATE INDEX pgperf_builds_ref ON pgperf_builds (ref);
-      CREATE TABLE pgperf_cells (
-        run_id text NOT NULL REFERENCES pgperf_runs ON DELETE CASCADE,
-        cell_no integer NOT NULL,
-        workload text NOT NULL,
-        clients integer NOT NULL,
-        workload_hash text NOT NULL,
-        fingerprint text NOT NULL,
-        PRIMARY KEY (run_id, cell_no)
-      );
-      CREATE INDEX pgperf_cells_series ON pgperf_cells (workload, clients, fingerprint);
-      -- No foreign keys on samples: a save deletes and inserts a run's samples itself, in one transaction,
-      -- and 3,840 per-row foreign-key checks would double the cost of saving a big run.
-      CREATE TABLE pgperf_samples (
-        run_id text NOT NULL,
-        sample_no integer NOT NULL,
-        cell_no integer,
-        arm text NOT NULL,
-        round integer NOT NULL,
-        attempt integer NOT NULL,
-        status text NOT NULL,
-        metrics jsonb NOT NULL,
-        PRIMARY KEY (run_id, sample_no)
-      );
-      CREATE INDEX pgperf_samples_cell ON pgperf_samples (run_id, cell_no, arm);
-      -- lz4 compresses the big documents several times faster than the default pglz (PostgreSQL 14+,
-      -- when built with lz4; otherwise the default stays).
-      DO $$
-      BEGIN
-        IF current_setting('server_version_num')::integer >= 140000 THEN
-          EXECUTE 'ALTER TABLE pgperf_runs ALTER COLUMN document SET COMPRESSION lz4';
-        END IF;
-      EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN
-        NULL;
-      END
-      $$;
-    `
-      }
-    ];
-    MIGRATION_LOCK_KEY = "123589569639014";
-    RETRYABLE_CODES = /* @__PURE__ */ new Set([
-      "ECONNRESET",
-      "EPIPE",
-      "ECONNREFUSED",
-      "ETIMEDOUT",
-      "57P01",
-      // admin_shutdown (pg_terminate_backend, a fast shutdown)
-      "57P02",
-      // crash_shutdown
-      "57P03"
-      // cannot_connect_now (starting up)
-    ]);
-    RETRYABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired/i;
-    PgStore = class _PgStore {
-      constructor(pool2, url2, options) {
-        this.pool = pool2;
-        this.url = url2;
-        this.options = options;
-        this.description = `PostgreSQL store ${maskUrl(url2)}`;
-      }
-      pool;
-      url;
-      options;
-      description;
-      /** Connects and brings the schema up to date; errors name the masked URL and what to check. */
-      static async connect(url2, options) {
-        checkUrl(url2);
-        const pool2 = new esm_default.Pool({
-          connectionString: url2,
-          max: 2,
-          connectionTimeoutMillis: (options.connectTimeoutS ?? 10) * 1e3,
-          application_name: "pgperf"
-        });
-        pool2.on("error", () => {
-        });
-        const store = new _PgStore(pool2, url2, options);
-        try {
-          await store.withClient("apply the store schema", (c) => store.migrate(c));
-        } catch (e) {
-          await pool2.end().catch(() => {
-          });
-          throw e;
-        }
-        return store;
-      }
-      async save(result) {
-        const doc = documentToStore(result, "results document");
-        const fingerprint = doc.fingerprint;
-        const rows = childRows(doc);
-        return this.withClient(`save run ${doc.runId}`, async (c) => {
-          const entry = summarize2(doc, (/* @__PURE__ */ new Date()).toISOString());
-          await inTransaction(c, async () => {
-            await c.query(
-              "INSERT INTO pgperf_environments (fingerprint, facts) VALUES ($1, $2) ON CONFLICT (fingerprint) DO NOTHING",
-              [fingerprint.id, JSON.stringify(fingerprint.facts)]
-            );
-            await c.query(
-              `INSERT INTO pgperf_runs (run_id, saved_at, started_at, status, schema_version, fingerprint, repository,
-             workloads, cell_count, sample_count, summary, document)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-           ON CONFLICT (run_id) DO UPDATE SET saved_at = EXCLUDED.saved_at, started_at = EXCLUDED.started_at,
-             status = EXCLUDED.status, schema_version = EXCLUDED.schema_version,
-             fingerprint = EXCLUDED.fingerprint, repository = EXCLUDED.repository,
-             workloads = EXCLUDED.workloads, cell_count = EXCLUDED.cell_count,
-             sample_count = EXCLUDED.sample_count, summary = EXCLUDED.summary, document = EXCLUDED.document`,
-              [
-                entry.id,
-                entry.savedAt,
-                entry.startedAt,
-                entry.status,
-                doc.schemaVersion,
-                entry.fingerprint,
-                entry.repository ?? null,
-                entry.workloads,
-                entry.cells,
-                entry.samples,
-                JSON.stringify(entry),
-                JSON.stringify(doc)
-              ]
-            );
-            await c.query("DELETE FROM pgperf_samples WHERE run_id = $1", [entry.id]);
-            await c.query("DELETE FROM pgperf_cells WHERE run_id = $1", [entry.id]);
-            await c.query("DELETE FROM pgperf_builds WHERE run_id = $1", [entry.id]);
-            await c.query(
-              `INSERT INTO pgperf_builds (run_id, arm_no, arm, ref, sha, build)
-           SELECT $1, x.arm_no, x.arm, x.ref, x.sha, x.build
-           FROM jsonb_to_recordset($2::jsonb) AS x(arm_no integer, arm text, ref text, sha text, build jsonb)`,
-              [entry.id, JSON.stringify(rows.builds)]
-            );
-            await c.query(
-              `INSERT INTO pgperf_cells (run_id, cell_no, workload, clients, workload_hash, fingerprint)
-           SELECT $1, x.cell_no, x.workload, x.clients, x.workload_hash, $3
-           FROM jsonb_to_recordset($2::jsonb) AS x(cell_no integer, workload text, clients integer, workload_hash text)`,
-              [entry.id, JSON.stringify(rows.cells), entry.fingerprint]
-            );
-            await c.query(
-              `INSERT INTO pgperf_samples (run_id, sample_no, cell_no, arm, round, attempt, status, metrics)
-           SELECT $1, x.sample_no, x.cell_no, x.arm, x.round, x.attempt, x.status, x.metrics
-           FROM json_to_recordset($2::json) AS x(sample_no integer, cell_no integer, arm text, round integer,
-             attempt integer, status text, metrics jsonb)`,
-              [entry.id, JSON.stringify(rows.samples)]
-            );
-          });
-          return entry;
-        });
-      }
-      async load(id) {
-        checkRunId(id);
-        return this.withClient(`load run ${id}`, async (c) => {
-          const res = await c.query(
-            "SELECT document::text AS document, schema_version FROM pgperf_runs WHERE run_id = $1",
-            [id]
-          );
-          const run2 = res.rows[0];
-          if (!run2) {
-            throw new UserError(
-              `no run '${id}' in ${this.description}; "pgperf store list" shows the stored runs`
-            );
-          }
-          const where = `run ${id} in ${this.description}`;
-          checkSchemaVersion(run2.schema_version, where);
-          const doc = JSON.parse(run2.document);
-          checkSchemaVersion(doc.schemaVersion, where);
-          return doc;
-        });
-      }
-      async list(filter) {
-        const f = resolveFilter(filter);
-        const iso = (ms) => ms === void 0 ? null : new Date(ms).toISOString();
-        return this.withClient("list runs", async (c) => {
-          const res = await c.query(
-            `SELECT r.summary FROM pgperf_runs r
-         WHERE ($1::text IS NULL OR left(r.fingerprint, length($1)) = $1)
-           AND ($2::text IS NULL OR $2 = ANY (r.workloads))
-           AND ($3::timestamptz IS NULL OR r.started_at >= $3)
-           AND ($4::timestamptz IS NULL OR r.started_at < $4)
-           AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM pgperf_builds b WHERE b.run_id = r.run_id AND b.arm = $5))
-           AND ($6::text IS NULL OR EXISTS (
-             SELECT 1 FROM pgperf_builds b
-             WHERE b.run_id = r.run_id AND ($5::text IS NULL OR b.arm = $5)
-               AND (b.ref = $6 OR ($6 ~ '^[0-9A-Fa-f]+$' AND left(lower(b.sha), length($6)) = lower($6)))))
-         ORDER BY r.started_at DESC, r.run_id COLLATE "C" DESC
-         LIMIT $7`,
-            [
-              f.fingerprint ?? null,
-              f.workload ?? null,
-              iso(f.sinceMs),
-              iso(f.untilMs),
-              f.arm ?? null,
-              f.commit ?? null,
-              f.limit ?? null
-            ]
-          );
-          return res.rows.map((r) => r.summary);
-        });
-      }
-      async close() {
-        await this.pool.end();
-      }
-      /** Applies the missing migrations under the advisory lock; refuses a schema newer than this pgperf. */
-      async migrate(c) {
-        await c.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
-        try {
-          const exists2 = await c.query(
-            "SELECT to_regclass('pgperf_schema_migrations') IS NOT NULL AS found"
-          );
-          if (!exists2.rows[0]?.found) {
-            await c.query(`CREATE TABLE IF NOT EXISTS pgperf_schema_migrations (
-          version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-          }
-          const applied = await c.query("SELECT version FROM pgperf_schema_migrations");
-          const done = new Set(applied.rows.map((r) => r.version));
-          const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
-          const newest = Math.max(0, ...done);
-          if (newest > latest) {
-            throw new UserError(
-              `${this.description} has store schema version ${newest}, newer than this pgperf knows (${latest}); upgrade pgperf`
-            );
-          }
-          for (const m of MIGRATIONS) {
-            if (done.has(m.version)) continue;
-            await inTransaction(c, async () => {
-              await c.query(m.sql);
-              await c.query("INSERT INTO pgperf_schema_migrations (version, name) VALUES ($1, $2)", [
-                m.version,
-                m.name
-              ]);
-            });
-            this.options.info?.(`${this.description}: applied schema migration ${m.version} (${m.name})`);
-          }
-        } finally {
-          await c.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {
-          });
-        }
-      }
-      /**
-       * Runs an idempotent operation on a pooled connection. When the connection drops (the server
-       * restarted, the backend was terminated, the network hiccuped) the connection is discarded and the
-       * operation runs again on a fresh one, a few times with growing pauses. Other errors are explained.
-       */
-      async withClient(what, fn) {
-        const attempts = this.options.attempts ?? 4;
-        for (let attempt = 1; ; attempt++) {
-          let client;
-          try {
-            client = await this.pool.connect();
-            client.on("error", ignoreError);
-            const value = await fn(client);
-            client.off("error", ignoreError);
-            client.release();
-            return value;
-          } catch (e) {
-            client?.off("error", ignoreError);
-            client?.release(true);
-            if (e instanceof UserError) throw e;
-            if (!isRetryable(e) || attempt >= attempts) throw this.explain(e, what);
-            const waitMs = (this.options.backoffMs ?? 200) * 2 ** (attempt - 1);
-            this.options.warn(
-              `${what}: the connection to ${this.description} was lost (${this.scrub(errorMessage(e))}); retrying on a new connection in ${waitMs} ms (attempt ${attempt + 1} of ${attempts})`
-            );
-            await new Promise((r) => setTimeout(r, waitMs));
-          }
-        }
-      }
-      /** A user-facing error for a database failure, with the URL masked and the password scrubbed. */
-      explain(e, what) {
-        const err = e;
-        const code = err.code ?? "";
-        const message = this.scrub(errorMessage(e));
-        const where = maskUrl(this.url);
-        const user = userOf(this.url);
-        if (code === "28P01" || code === "28000") {
-          return new UserError(
-            `cannot log in to the results store ${where}${user ? ` as "${user}"` : ""}: ${message}. Check the user name and password in the URL (or PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf`
-          );
-        }
-        if (code === "3D000") {
-          return new UserError(
-            `the results store ${where}: ${message}. Create it first (createdb) or fix the database name`
-          );
-        }
-        if (code === "42501") {
-          const hint = /schema/i.test(message) ? `grant it (GRANT CREATE ON SCHEMA public TO ${user || "the user"}), or let a user who may create tables connect once so the pgperf tables exist` : `grant ${user || "the user"} SELECT, INSERT, UPDATE and DELETE on the pgperf_* tables`;
-          return new UserError(
-            `the database user${user ? ` "${user}"` : ""} lacks a privilege the results store ${where} needs to ${what}: ${message}; ${hint}`
-          );
-        }
-        if (isRetryable(e) || /ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOENT|connect/i.test(`${code} ${message}`)) {
-          return new UserError(
-            `cannot reach the results store ${where} (${what}): ${message}. Check that PostgreSQL runs there and accepts connections (host, port, socket directory, firewall)`
-          );
-        }
-        return new Error(
-          `results store ${where}: ${what} failed: ${message}${code ? ` (SQLSTATE ${code})` : ""}`
-        );
-      }
-      /** The message with the password (plain or URL-encoded) replaced by ***. */
-      scrub(message) {
-        let out = message.split(this.url).join(maskUrl(this.url));
-        const password = passwordOf(this.url);
-        if (password) {
-          for (const p of /* @__PURE__ */ new Set([password, encodeURIComponent(password)])) out = out.split(p).join("***");
-        }
-        return out;
-      }
-    };
-  }
-});
-
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -15846,7 +9806,7 @@ var require_line_counter = __commonJS({
 });
 
 // node_modules/yaml/dist/parse/parser.js
-var require_parser2 = __commonJS({
+var require_parser = __commonJS({
   "node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
@@ -16729,7 +10689,7 @@ var require_public_api = __commonJS({
     var log = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
-    var parser = require_parser2();
+    var parser = require_parser();
     function parseOptions(options) {
       const prettyErrors = options.prettyErrors !== false;
       const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
@@ -16817,7 +10777,7 @@ var require_public_api = __commonJS({
 });
 
 // node_modules/yaml/dist/index.js
-var require_dist2 = __commonJS({
+var require_dist = __commonJS({
   "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
@@ -16833,7 +10793,7 @@ var require_dist2 = __commonJS({
     var cst = require_cst();
     var lexer = require_lexer();
     var lineCounter = require_line_counter();
-    var parser = require_parser2();
+    var parser = require_parser();
     var publicApi = require_public_api();
     var visit2 = require_visit();
     exports.Composer = composer.Composer;
@@ -16865,6 +10825,6046 @@ var require_dist2 = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
+  }
+});
+
+// src/results/types.ts
+function cellId(cell) {
+  return `${cell.workload}@${cell.clients}`;
+}
+var RESULTS_SCHEMA_VERSION;
+var init_types = __esm({
+  "src/results/types.ts"() {
+    "use strict";
+    RESULTS_SCHEMA_VERSION = 1;
+  }
+});
+
+// node_modules/postgres-array/index.js
+var require_postgres_array = __commonJS({
+  "node_modules/postgres-array/index.js"(exports) {
+    "use strict";
+    exports.parse = function(source, transform2) {
+      return new ArrayParser(source, transform2).parse();
+    };
+    var ArrayParser = class _ArrayParser {
+      constructor(source, transform2) {
+        this.source = source;
+        this.transform = transform2 || identity;
+        this.position = 0;
+        this.entries = [];
+        this.recorded = [];
+        this.dimension = 0;
+      }
+      isEof() {
+        return this.position >= this.source.length;
+      }
+      nextCharacter() {
+        var character = this.source[this.position++];
+        if (character === "\\") {
+          return {
+            value: this.source[this.position++],
+            escaped: true
+          };
+        }
+        return {
+          value: character,
+          escaped: false
+        };
+      }
+      record(character) {
+        this.recorded.push(character);
+      }
+      newEntry(includeEmpty) {
+        var entry;
+        if (this.recorded.length > 0 || includeEmpty) {
+          entry = this.recorded.join("");
+          if (entry === "NULL" && !includeEmpty) {
+            entry = null;
+          }
+          if (entry !== null) entry = this.transform(entry);
+          this.entries.push(entry);
+          this.recorded = [];
+        }
+      }
+      consumeDimensions() {
+        if (this.source[0] === "[") {
+          while (!this.isEof()) {
+            var char = this.nextCharacter();
+            if (char.value === "=") break;
+          }
+        }
+      }
+      parse(nested) {
+        var character, parser, quote2;
+        this.consumeDimensions();
+        while (!this.isEof()) {
+          character = this.nextCharacter();
+          if (character.value === "{" && !quote2) {
+            this.dimension++;
+            if (this.dimension > 1) {
+              parser = new _ArrayParser(this.source.substr(this.position - 1), this.transform);
+              this.entries.push(parser.parse(true));
+              this.position += parser.position - 2;
+            }
+          } else if (character.value === "}" && !quote2) {
+            this.dimension--;
+            if (!this.dimension) {
+              this.newEntry();
+              if (nested) return this.entries;
+            }
+          } else if (character.value === '"' && !character.escaped) {
+            if (quote2) this.newEntry(true);
+            quote2 = !quote2;
+          } else if (character.value === "," && !quote2) {
+            this.newEntry();
+          } else {
+            this.record(character.value);
+          }
+        }
+        if (this.dimension !== 0) {
+          throw new Error("array dimension not balanced");
+        }
+        return this.entries;
+      }
+    };
+    function identity(value) {
+      return value;
+    }
+  }
+});
+
+// node_modules/pg-types/lib/arrayParser.js
+var require_arrayParser = __commonJS({
+  "node_modules/pg-types/lib/arrayParser.js"(exports, module) {
+    var array2 = require_postgres_array();
+    module.exports = {
+      create: function(source, transform2) {
+        return {
+          parse: function() {
+            return array2.parse(source, transform2);
+          }
+        };
+      }
+    };
+  }
+});
+
+// node_modules/postgres-date/index.js
+var require_postgres_date = __commonJS({
+  "node_modules/postgres-date/index.js"(exports, module) {
+    "use strict";
+    var DATE_TIME = /(\d{1,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,})?.*?( BC)?$/;
+    var DATE = /^(\d{1,})-(\d{2})-(\d{2})( BC)?$/;
+    var TIME_ZONE = /([Z+-])(\d{2})?:?(\d{2})?:?(\d{2})?/;
+    var INFINITY = /^-?infinity$/;
+    module.exports = function parseDate2(isoDate) {
+      if (INFINITY.test(isoDate)) {
+        return Number(isoDate.replace("i", "I"));
+      }
+      var matches = DATE_TIME.exec(isoDate);
+      if (!matches) {
+        return getDate(isoDate) || null;
+      }
+      var isBC = !!matches[8];
+      var year = parseInt(matches[1], 10);
+      if (isBC) {
+        year = bcYearToNegativeYear(year);
+      }
+      var month = parseInt(matches[2], 10) - 1;
+      var day = matches[3];
+      var hour = parseInt(matches[4], 10);
+      var minute = parseInt(matches[5], 10);
+      var second = parseInt(matches[6], 10);
+      var ms = matches[7];
+      ms = ms ? 1e3 * parseFloat(ms) : 0;
+      var date5;
+      var offset = timeZoneOffset(isoDate);
+      if (offset != null) {
+        date5 = new Date(Date.UTC(year, month, day, hour, minute, second, ms));
+        if (is0To99(year)) {
+          date5.setUTCFullYear(year);
+        }
+        if (offset !== 0) {
+          date5.setTime(date5.getTime() - offset);
+        }
+      } else {
+        date5 = new Date(year, month, day, hour, minute, second, ms);
+        if (is0To99(year)) {
+          date5.setFullYear(year);
+        }
+      }
+      return date5;
+    };
+    function getDate(isoDate) {
+      var matches = DATE.exec(isoDate);
+      if (!matches) {
+        return;
+      }
+      var year = parseInt(matches[1], 10);
+      var isBC = !!matches[4];
+      if (isBC) {
+        year = bcYearToNegativeYear(year);
+      }
+      var month = parseInt(matches[2], 10) - 1;
+      var day = matches[3];
+      var date5 = new Date(year, month, day);
+      if (is0To99(year)) {
+        date5.setFullYear(year);
+      }
+      return date5;
+    }
+    function timeZoneOffset(isoDate) {
+      if (isoDate.endsWith("+00")) {
+        return 0;
+      }
+      var zone = TIME_ZONE.exec(isoDate.split(" ")[1]);
+      if (!zone) return;
+      var type = zone[1];
+      if (type === "Z") {
+        return 0;
+      }
+      var sign = type === "-" ? -1 : 1;
+      var offset = parseInt(zone[2], 10) * 3600 + parseInt(zone[3] || 0, 10) * 60 + parseInt(zone[4] || 0, 10);
+      return offset * sign * 1e3;
+    }
+    function bcYearToNegativeYear(year) {
+      return -(year - 1);
+    }
+    function is0To99(num3) {
+      return num3 >= 0 && num3 < 100;
+    }
+  }
+});
+
+// node_modules/xtend/mutable.js
+var require_mutable = __commonJS({
+  "node_modules/xtend/mutable.js"(exports, module) {
+    module.exports = extend2;
+    var hasOwnProperty = Object.prototype.hasOwnProperty;
+    function extend2(target) {
+      for (var i = 1; i < arguments.length; i++) {
+        var source = arguments[i];
+        for (var key in source) {
+          if (hasOwnProperty.call(source, key)) {
+            target[key] = source[key];
+          }
+        }
+      }
+      return target;
+    }
+  }
+});
+
+// node_modules/postgres-interval/index.js
+var require_postgres_interval = __commonJS({
+  "node_modules/postgres-interval/index.js"(exports, module) {
+    "use strict";
+    var extend2 = require_mutable();
+    module.exports = PostgresInterval;
+    function PostgresInterval(raw) {
+      if (!(this instanceof PostgresInterval)) {
+        return new PostgresInterval(raw);
+      }
+      extend2(this, parse5(raw));
+    }
+    var properties = ["seconds", "minutes", "hours", "days", "months", "years"];
+    PostgresInterval.prototype.toPostgres = function() {
+      var filtered = properties.filter(this.hasOwnProperty, this);
+      if (this.milliseconds && filtered.indexOf("seconds") < 0) {
+        filtered.push("seconds");
+      }
+      if (filtered.length === 0) return "0";
+      return filtered.map(function(property) {
+        var value = this[property] || 0;
+        if (property === "seconds" && this.milliseconds) {
+          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/\.?0+$/, "");
+        }
+        return value + " " + property;
+      }, this).join(" ");
+    };
+    var propertiesISOEquivalent = {
+      years: "Y",
+      months: "M",
+      days: "D",
+      hours: "H",
+      minutes: "M",
+      seconds: "S"
+    };
+    var dateProperties = ["years", "months", "days"];
+    var timeProperties = ["hours", "minutes", "seconds"];
+    PostgresInterval.prototype.toISOString = PostgresInterval.prototype.toISO = function() {
+      var datePart = dateProperties.map(buildProperty, this).join("");
+      var timePart = timeProperties.map(buildProperty, this).join("");
+      return "P" + datePart + "T" + timePart;
+      function buildProperty(property) {
+        var value = this[property] || 0;
+        if (property === "seconds" && this.milliseconds) {
+          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/0+$/, "");
+        }
+        return value + propertiesISOEquivalent[property];
+      }
+    };
+    var NUMBER = "([+-]?\\d+)";
+    var YEAR = NUMBER + "\\s+years?";
+    var MONTH = NUMBER + "\\s+mons?";
+    var DAY = NUMBER + "\\s+days?";
+    var TIME = "([+-])?([\\d]*):(\\d\\d):(\\d\\d)\\.?(\\d{1,6})?";
+    var INTERVAL = new RegExp([YEAR, MONTH, DAY, TIME].map(function(regexString) {
+      return "(" + regexString + ")?";
+    }).join("\\s*"));
+    var positions = {
+      years: 2,
+      months: 4,
+      days: 6,
+      hours: 9,
+      minutes: 10,
+      seconds: 11,
+      milliseconds: 12
+    };
+    var negatives = ["hours", "minutes", "seconds", "milliseconds"];
+    function parseMilliseconds(fraction) {
+      var microseconds = fraction + "000000".slice(fraction.length);
+      return parseInt(microseconds, 10) / 1e3;
+    }
+    function parse5(interval) {
+      if (!interval) return {};
+      var matches = INTERVAL.exec(interval);
+      var isNegative = matches[8] === "-";
+      return Object.keys(positions).reduce(function(parsed, property) {
+        var position = positions[property];
+        var value = matches[position];
+        if (!value) return parsed;
+        value = property === "milliseconds" ? parseMilliseconds(value) : parseInt(value, 10);
+        if (!value) return parsed;
+        if (isNegative && ~negatives.indexOf(property)) {
+          value *= -1;
+        }
+        parsed[property] = value;
+        return parsed;
+      }, {});
+    }
+  }
+});
+
+// node_modules/postgres-bytea/index.js
+var require_postgres_bytea = __commonJS({
+  "node_modules/postgres-bytea/index.js"(exports, module) {
+    "use strict";
+    var bufferFrom = Buffer.from || Buffer;
+    module.exports = function parseBytea(input2) {
+      if (/^\\x/.test(input2)) {
+        return bufferFrom(input2.substr(2), "hex");
+      }
+      var output2 = "";
+      var i = 0;
+      while (i < input2.length) {
+        if (input2[i] !== "\\") {
+          output2 += input2[i];
+          ++i;
+        } else {
+          if (/[0-7]{3}/.test(input2.substr(i + 1, 3))) {
+            output2 += String.fromCharCode(parseInt(input2.substr(i + 1, 3), 8));
+            i += 4;
+          } else {
+            var backslashes = 1;
+            while (i + backslashes < input2.length && input2[i + backslashes] === "\\") {
+              backslashes++;
+            }
+            for (var k = 0; k < Math.floor(backslashes / 2); ++k) {
+              output2 += "\\";
+            }
+            i += Math.floor(backslashes / 2) * 2;
+          }
+        }
+      }
+      return bufferFrom(output2, "binary");
+    };
+  }
+});
+
+// node_modules/pg-types/lib/textParsers.js
+var require_textParsers = __commonJS({
+  "node_modules/pg-types/lib/textParsers.js"(exports, module) {
+    var array2 = require_postgres_array();
+    var arrayParser = require_arrayParser();
+    var parseDate2 = require_postgres_date();
+    var parseInterval = require_postgres_interval();
+    var parseByteA = require_postgres_bytea();
+    function allowNull(fn) {
+      return function nullAllowed(value) {
+        if (value === null) return value;
+        return fn(value);
+      };
+    }
+    function parseBool(value) {
+      if (value === null) return value;
+      return value === "TRUE" || value === "t" || value === "true" || value === "y" || value === "yes" || value === "on" || value === "1";
+    }
+    function parseBoolArray(value) {
+      if (!value) return null;
+      return array2.parse(value, parseBool);
+    }
+    function parseBaseTenInt(string4) {
+      return parseInt(string4, 10);
+    }
+    function parseIntegerArray(value) {
+      if (!value) return null;
+      return array2.parse(value, allowNull(parseBaseTenInt));
+    }
+    function parseBigIntegerArray(value) {
+      if (!value) return null;
+      return array2.parse(value, allowNull(function(entry) {
+        return parseBigInteger(entry).trim();
+      }));
+    }
+    var parsePointArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parsePoint(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseFloatArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parseFloat(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseStringArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value);
+      return p.parse();
+    };
+    var parseDateArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parseDate2(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseIntervalArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      var p = arrayParser.create(value, function(entry) {
+        if (entry !== null) {
+          entry = parseInterval(entry);
+        }
+        return entry;
+      });
+      return p.parse();
+    };
+    var parseByteAArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      return array2.parse(value, allowNull(parseByteA));
+    };
+    var parseInteger = function(value) {
+      return parseInt(value, 10);
+    };
+    var parseBigInteger = function(value) {
+      var valStr = String(value);
+      if (/^\d+$/.test(valStr)) {
+        return valStr;
+      }
+      return value;
+    };
+    var parseJsonArray = function(value) {
+      if (!value) {
+        return null;
+      }
+      return array2.parse(value, allowNull(JSON.parse));
+    };
+    var parsePoint = function(value) {
+      if (value[0] !== "(") {
+        return null;
+      }
+      value = value.substring(1, value.length - 1).split(",");
+      return {
+        x: parseFloat(value[0]),
+        y: parseFloat(value[1])
+      };
+    };
+    var parseCircle = function(value) {
+      if (value[0] !== "<" && value[1] !== "(") {
+        return null;
+      }
+      var point = "(";
+      var radius = "";
+      var pointParsed = false;
+      for (var i = 2; i < value.length - 1; i++) {
+        if (!pointParsed) {
+          point += value[i];
+        }
+        if (value[i] === ")") {
+          pointParsed = true;
+          continue;
+        } else if (!pointParsed) {
+          continue;
+        }
+        if (value[i] === ",") {
+          continue;
+        }
+        radius += value[i];
+      }
+      var result = parsePoint(point);
+      result.radius = parseFloat(radius);
+      return result;
+    };
+    var init = function(register2) {
+      register2(20, parseBigInteger);
+      register2(21, parseInteger);
+      register2(23, parseInteger);
+      register2(26, parseInteger);
+      register2(700, parseFloat);
+      register2(701, parseFloat);
+      register2(16, parseBool);
+      register2(1082, parseDate2);
+      register2(1114, parseDate2);
+      register2(1184, parseDate2);
+      register2(600, parsePoint);
+      register2(651, parseStringArray);
+      register2(718, parseCircle);
+      register2(1e3, parseBoolArray);
+      register2(1001, parseByteAArray);
+      register2(1005, parseIntegerArray);
+      register2(1007, parseIntegerArray);
+      register2(1028, parseIntegerArray);
+      register2(1016, parseBigIntegerArray);
+      register2(1017, parsePointArray);
+      register2(1021, parseFloatArray);
+      register2(1022, parseFloatArray);
+      register2(1231, parseFloatArray);
+      register2(1014, parseStringArray);
+      register2(1015, parseStringArray);
+      register2(1008, parseStringArray);
+      register2(1009, parseStringArray);
+      register2(1040, parseStringArray);
+      register2(1041, parseStringArray);
+      register2(1115, parseDateArray);
+      register2(1182, parseDateArray);
+      register2(1185, parseDateArray);
+      register2(1186, parseInterval);
+      register2(1187, parseIntervalArray);
+      register2(17, parseByteA);
+      register2(114, JSON.parse.bind(JSON));
+      register2(3802, JSON.parse.bind(JSON));
+      register2(199, parseJsonArray);
+      register2(3807, parseJsonArray);
+      register2(3907, parseStringArray);
+      register2(2951, parseStringArray);
+      register2(791, parseStringArray);
+      register2(1183, parseStringArray);
+      register2(1270, parseStringArray);
+    };
+    module.exports = {
+      init
+    };
+  }
+});
+
+// node_modules/pg-int8/index.js
+var require_pg_int8 = __commonJS({
+  "node_modules/pg-int8/index.js"(exports, module) {
+    "use strict";
+    var BASE = 1e6;
+    function readInt8(buffer) {
+      var high = buffer.readInt32BE(0);
+      var low = buffer.readUInt32BE(4);
+      var sign = "";
+      if (high < 0) {
+        high = ~high + (low === 0);
+        low = ~low + 1 >>> 0;
+        sign = "-";
+      }
+      var result = "";
+      var carry;
+      var t;
+      var digits;
+      var pad;
+      var l;
+      var i;
+      {
+        carry = high % BASE;
+        high = high / BASE >>> 0;
+        t = 4294967296 * carry + low;
+        low = t / BASE >>> 0;
+        digits = "" + (t - BASE * low);
+        if (low === 0 && high === 0) {
+          return sign + digits + result;
+        }
+        pad = "";
+        l = 6 - digits.length;
+        for (i = 0; i < l; i++) {
+          pad += "0";
+        }
+        result = pad + digits + result;
+      }
+      {
+        carry = high % BASE;
+        high = high / BASE >>> 0;
+        t = 4294967296 * carry + low;
+        low = t / BASE >>> 0;
+        digits = "" + (t - BASE * low);
+        if (low === 0 && high === 0) {
+          return sign + digits + result;
+        }
+        pad = "";
+        l = 6 - digits.length;
+        for (i = 0; i < l; i++) {
+          pad += "0";
+        }
+        result = pad + digits + result;
+      }
+      {
+        carry = high % BASE;
+        high = high / BASE >>> 0;
+        t = 4294967296 * carry + low;
+        low = t / BASE >>> 0;
+        digits = "" + (t - BASE * low);
+        if (low === 0 && high === 0) {
+          return sign + digits + result;
+        }
+        pad = "";
+        l = 6 - digits.length;
+        for (i = 0; i < l; i++) {
+          pad += "0";
+        }
+        result = pad + digits + result;
+      }
+      {
+        carry = high % BASE;
+        t = 4294967296 * carry + low;
+        digits = "" + t % BASE;
+        return sign + digits + result;
+      }
+    }
+    module.exports = readInt8;
+  }
+});
+
+// node_modules/pg-types/lib/binaryParsers.js
+var require_binaryParsers = __commonJS({
+  "node_modules/pg-types/lib/binaryParsers.js"(exports, module) {
+    var parseInt64 = require_pg_int8();
+    var parseBits = function(data, bits, offset, invert, callback) {
+      offset = offset || 0;
+      invert = invert || false;
+      callback = callback || function(lastValue, newValue, bits2) {
+        return lastValue * Math.pow(2, bits2) + newValue;
+      };
+      var offsetBytes = offset >> 3;
+      var inv = function(value) {
+        if (invert) {
+          return ~value & 255;
+        }
+        return value;
+      };
+      var mask = 255;
+      var firstBits = 8 - offset % 8;
+      if (bits < firstBits) {
+        mask = 255 << 8 - bits & 255;
+        firstBits = bits;
+      }
+      if (offset) {
+        mask = mask >> offset % 8;
+      }
+      var result = 0;
+      if (offset % 8 + bits >= 8) {
+        result = callback(0, inv(data[offsetBytes]) & mask, firstBits);
+      }
+      var bytes2 = bits + offset >> 3;
+      for (var i = offsetBytes + 1; i < bytes2; i++) {
+        result = callback(result, inv(data[i]), 8);
+      }
+      var lastBits = (bits + offset) % 8;
+      if (lastBits > 0) {
+        result = callback(result, inv(data[bytes2]) >> 8 - lastBits, lastBits);
+      }
+      return result;
+    };
+    var parseFloatFromBits = function(data, precisionBits, exponentBits) {
+      var bias = Math.pow(2, exponentBits - 1) - 1;
+      var sign = parseBits(data, 1);
+      var exponent = parseBits(data, exponentBits, 1);
+      if (exponent === 0) {
+        return 0;
+      }
+      var precisionBitsCounter = 1;
+      var parsePrecisionBits = function(lastValue, newValue, bits) {
+        if (lastValue === 0) {
+          lastValue = 1;
+        }
+        for (var i = 1; i <= bits; i++) {
+          precisionBitsCounter /= 2;
+          if ((newValue & 1 << bits - i) > 0) {
+            lastValue += precisionBitsCounter;
+          }
+        }
+        return lastValue;
+      };
+      var mantissa = parseBits(data, precisionBits, exponentBits + 1, false, parsePrecisionBits);
+      if (exponent == Math.pow(2, exponentBits + 1) - 1) {
+        if (mantissa === 0) {
+          return sign === 0 ? Infinity : -Infinity;
+        }
+        return NaN;
+      }
+      return (sign === 0 ? 1 : -1) * Math.pow(2, exponent - bias) * mantissa;
+    };
+    var parseInt16 = function(value) {
+      if (parseBits(value, 1) == 1) {
+        return -1 * (parseBits(value, 15, 1, true) + 1);
+      }
+      return parseBits(value, 15, 1);
+    };
+    var parseInt32 = function(value) {
+      if (parseBits(value, 1) == 1) {
+        return -1 * (parseBits(value, 31, 1, true) + 1);
+      }
+      return parseBits(value, 31, 1);
+    };
+    var parseFloat32 = function(value) {
+      return parseFloatFromBits(value, 23, 8);
+    };
+    var parseFloat64 = function(value) {
+      return parseFloatFromBits(value, 52, 11);
+    };
+    var parseNumeric = function(value) {
+      var sign = parseBits(value, 16, 32);
+      if (sign == 49152) {
+        return NaN;
+      }
+      var weight = Math.pow(1e4, parseBits(value, 16, 16));
+      var result = 0;
+      var digits = [];
+      var ndigits = parseBits(value, 16);
+      for (var i = 0; i < ndigits; i++) {
+        result += parseBits(value, 16, 64 + 16 * i) * weight;
+        weight /= 1e4;
+      }
+      var scale = Math.pow(10, parseBits(value, 16, 48));
+      return (sign === 0 ? 1 : -1) * Math.round(result * scale) / scale;
+    };
+    var parseDate2 = function(isUTC, value) {
+      var sign = parseBits(value, 1);
+      var rawValue = parseBits(value, 63, 1);
+      var result = new Date((sign === 0 ? 1 : -1) * rawValue / 1e3 + 9466848e5);
+      if (!isUTC) {
+        result.setTime(result.getTime() + result.getTimezoneOffset() * 6e4);
+      }
+      result.usec = rawValue % 1e3;
+      result.getMicroSeconds = function() {
+        return this.usec;
+      };
+      result.setMicroSeconds = function(value2) {
+        this.usec = value2;
+      };
+      result.getUTCMicroSeconds = function() {
+        return this.usec;
+      };
+      return result;
+    };
+    var parseArray = function(value) {
+      var dim = parseBits(value, 32);
+      var flags = parseBits(value, 32, 32);
+      var elementType = parseBits(value, 32, 64);
+      var offset = 96;
+      var dims = [];
+      for (var i = 0; i < dim; i++) {
+        dims[i] = parseBits(value, 32, offset);
+        offset += 32;
+        offset += 32;
+      }
+      var parseElement = function(elementType2) {
+        var length = parseBits(value, 32, offset);
+        offset += 32;
+        if (length == 4294967295) {
+          return null;
+        }
+        var result;
+        if (elementType2 == 23 || elementType2 == 20) {
+          result = parseBits(value, length * 8, offset);
+          offset += length * 8;
+          return result;
+        } else if (elementType2 == 25) {
+          result = value.toString(this.encoding, offset >> 3, (offset += length << 3) >> 3);
+          return result;
+        } else {
+          console.log("ERROR: ElementType not implemented: " + elementType2);
+        }
+      };
+      var parse5 = function(dimension, elementType2) {
+        var array2 = [];
+        var i2;
+        if (dimension.length > 1) {
+          var count2 = dimension.shift();
+          for (i2 = 0; i2 < count2; i2++) {
+            array2[i2] = parse5(dimension, elementType2);
+          }
+          dimension.unshift(count2);
+        } else {
+          for (i2 = 0; i2 < dimension[0]; i2++) {
+            array2[i2] = parseElement(elementType2);
+          }
+        }
+        return array2;
+      };
+      return parse5(dims, elementType);
+    };
+    var parseText = function(value) {
+      return value.toString("utf8");
+    };
+    var parseBool = function(value) {
+      if (value === null) return null;
+      return parseBits(value, 8) > 0;
+    };
+    var init = function(register2) {
+      register2(20, parseInt64);
+      register2(21, parseInt16);
+      register2(23, parseInt32);
+      register2(26, parseInt32);
+      register2(1700, parseNumeric);
+      register2(700, parseFloat32);
+      register2(701, parseFloat64);
+      register2(16, parseBool);
+      register2(1114, parseDate2.bind(null, false));
+      register2(1184, parseDate2.bind(null, true));
+      register2(1e3, parseArray);
+      register2(1007, parseArray);
+      register2(1016, parseArray);
+      register2(1008, parseArray);
+      register2(1009, parseArray);
+      register2(25, parseText);
+    };
+    module.exports = {
+      init
+    };
+  }
+});
+
+// node_modules/pg-types/lib/builtins.js
+var require_builtins = __commonJS({
+  "node_modules/pg-types/lib/builtins.js"(exports, module) {
+    module.exports = {
+      BOOL: 16,
+      BYTEA: 17,
+      CHAR: 18,
+      INT8: 20,
+      INT2: 21,
+      INT4: 23,
+      REGPROC: 24,
+      TEXT: 25,
+      OID: 26,
+      TID: 27,
+      XID: 28,
+      CID: 29,
+      JSON: 114,
+      XML: 142,
+      PG_NODE_TREE: 194,
+      SMGR: 210,
+      PATH: 602,
+      POLYGON: 604,
+      CIDR: 650,
+      FLOAT4: 700,
+      FLOAT8: 701,
+      ABSTIME: 702,
+      RELTIME: 703,
+      TINTERVAL: 704,
+      CIRCLE: 718,
+      MACADDR8: 774,
+      MONEY: 790,
+      MACADDR: 829,
+      INET: 869,
+      ACLITEM: 1033,
+      BPCHAR: 1042,
+      VARCHAR: 1043,
+      DATE: 1082,
+      TIME: 1083,
+      TIMESTAMP: 1114,
+      TIMESTAMPTZ: 1184,
+      INTERVAL: 1186,
+      TIMETZ: 1266,
+      BIT: 1560,
+      VARBIT: 1562,
+      NUMERIC: 1700,
+      REFCURSOR: 1790,
+      REGPROCEDURE: 2202,
+      REGOPER: 2203,
+      REGOPERATOR: 2204,
+      REGCLASS: 2205,
+      REGTYPE: 2206,
+      UUID: 2950,
+      TXID_SNAPSHOT: 2970,
+      PG_LSN: 3220,
+      PG_NDISTINCT: 3361,
+      PG_DEPENDENCIES: 3402,
+      TSVECTOR: 3614,
+      TSQUERY: 3615,
+      GTSVECTOR: 3642,
+      REGCONFIG: 3734,
+      REGDICTIONARY: 3769,
+      JSONB: 3802,
+      REGNAMESPACE: 4089,
+      REGROLE: 4096
+    };
+  }
+});
+
+// node_modules/pg-types/index.js
+var require_pg_types = __commonJS({
+  "node_modules/pg-types/index.js"(exports) {
+    var textParsers = require_textParsers();
+    var binaryParsers = require_binaryParsers();
+    var arrayParser = require_arrayParser();
+    var builtinTypes = require_builtins();
+    exports.getTypeParser = getTypeParser;
+    exports.setTypeParser = setTypeParser;
+    exports.arrayParser = arrayParser;
+    exports.builtins = builtinTypes;
+    var typeParsers = {
+      text: {},
+      binary: {}
+    };
+    function noParse(val) {
+      return String(val);
+    }
+    function getTypeParser(oid, format) {
+      format = format || "text";
+      if (!typeParsers[format]) {
+        return noParse;
+      }
+      return typeParsers[format][oid] || noParse;
+    }
+    function setTypeParser(oid, format, parseFn) {
+      if (typeof format == "function") {
+        parseFn = format;
+        format = "text";
+      }
+      typeParsers[format][oid] = parseFn;
+    }
+    textParsers.init(function(oid, converter) {
+      typeParsers.text[oid] = converter;
+    });
+    binaryParsers.init(function(oid, converter) {
+      typeParsers.binary[oid] = converter;
+    });
+  }
+});
+
+// node_modules/pg/lib/defaults.js
+var require_defaults = __commonJS({
+  "node_modules/pg/lib/defaults.js"(exports, module) {
+    "use strict";
+    var user;
+    try {
+      user = process.platform === "win32" ? process.env.USERNAME : process.env.USER;
+    } catch {
+    }
+    module.exports = {
+      // database host. defaults to localhost
+      host: "localhost",
+      // database user's name
+      user,
+      // name of database to connect
+      database: void 0,
+      // database user's password
+      password: null,
+      // a Postgres connection string to be used instead of setting individual connection items
+      // NOTE:  Setting this value will cause it to override any other value (such as database or user) defined
+      // in the defaults object.
+      connectionString: void 0,
+      // database port
+      port: 5432,
+      // number of rows to return at a time from a prepared statement's
+      // portal. 0 will return all rows at once
+      rows: 0,
+      // binary result mode
+      binary: false,
+      // Connection pool options - see https://github.com/brianc/node-pg-pool
+      // number of connections to use in connection pool
+      // 0 will disable connection pooling
+      max: 10,
+      // max milliseconds a client can go unused before it is removed
+      // from the pool and destroyed
+      idleTimeoutMillis: 3e4,
+      client_encoding: "",
+      ssl: false,
+      // SSL negotiation style: 'postgres' (traditional SSLRequest) or 'direct'
+      sslnegotiation: void 0,
+      application_name: void 0,
+      fallback_application_name: void 0,
+      options: void 0,
+      parseInputDatesAsUTC: false,
+      // max milliseconds any query using this connection will execute for before timing out in error.
+      // false=unlimited
+      statement_timeout: false,
+      // Abort any statement that waits longer than the specified duration in milliseconds while attempting to acquire a lock.
+      // false=unlimited
+      lock_timeout: false,
+      // Terminate any session with an open transaction that has been idle for longer than the specified duration in milliseconds
+      // false=unlimited
+      idle_in_transaction_session_timeout: false,
+      // max milliseconds to wait for query to complete (client side)
+      query_timeout: false,
+      connect_timeout: 0,
+      keepalives: 1,
+      keepalives_idle: 0
+    };
+    var pgTypes = require_pg_types();
+    var parseBigInteger = pgTypes.getTypeParser(20, "text");
+    var parseBigIntegerArray = pgTypes.getTypeParser(1016, "text");
+    module.exports.__defineSetter__("parseInt8", function(val) {
+      pgTypes.setTypeParser(20, "text", val ? pgTypes.getTypeParser(23, "text") : parseBigInteger);
+      pgTypes.setTypeParser(1016, "text", val ? pgTypes.getTypeParser(1007, "text") : parseBigIntegerArray);
+    });
+  }
+});
+
+// node_modules/pg/lib/utils.js
+var require_utils = __commonJS({
+  "node_modules/pg/lib/utils.js"(exports, module) {
+    "use strict";
+    var defaults3 = require_defaults();
+    var nodeUtils = __require("util");
+    var { isDate } = __require("util/types");
+    var invalidDateDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Sending an invalid date to Postgres is deprecated and will throw an error in the next major version of pg. Ensure any Date object passed as a query parameter is valid.",
+      "PG_INVALID_DATE"
+    );
+    function escapeElement(elementRepresentation) {
+      const escaped = elementRepresentation.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+      return '"' + escaped + '"';
+    }
+    function arrayString(val) {
+      let result = "{";
+      for (let i = 0; i < val.length; i++) {
+        if (i > 0) {
+          result += ",";
+        }
+        let item = val[i];
+        if (item == null) {
+          result += "NULL";
+        } else if (Array.isArray(item)) {
+          result += arrayString(item);
+        } else if (ArrayBuffer.isView(item)) {
+          if (!(item instanceof Buffer)) {
+            item = Buffer.from(item.buffer, item.byteOffset, item.byteLength);
+          }
+          result += "\\\\x" + item.toString("hex");
+        } else {
+          result += escapeElement(prepareValue(item));
+        }
+      }
+      result += "}";
+      return result;
+    }
+    var prepareValue = function(val, seen) {
+      if (val == null) {
+        return null;
+      }
+      if (typeof val === "object") {
+        if (val instanceof Buffer) {
+          return val;
+        }
+        if (ArrayBuffer.isView(val)) {
+          return Buffer.from(val.buffer, val.byteOffset, val.byteLength);
+        }
+        if (isDate(val)) {
+          if (isNaN(val.getTime())) {
+            invalidDateDeprecationNotice();
+          }
+          if (defaults3.parseInputDatesAsUTC) {
+            return dateToStringUTC(val);
+          } else {
+            return dateToString(val);
+          }
+        }
+        if (Array.isArray(val)) {
+          return arrayString(val);
+        }
+        return prepareObject(val, seen);
+      }
+      return val.toString();
+    };
+    function prepareObject(val, seen) {
+      if (val && typeof val.toPostgres === "function") {
+        seen = seen || [];
+        if (seen.indexOf(val) !== -1) {
+          throw new Error('circular reference detected while preparing "' + val + '" for query');
+        }
+        seen.push(val);
+        return prepareValue(val.toPostgres(prepareValue), seen);
+      }
+      return JSON.stringify(val);
+    }
+    function dateToString(date5) {
+      let offset = -date5.getTimezoneOffset();
+      let year = date5.getFullYear();
+      const isBCYear = year < 1;
+      if (isBCYear) year = Math.abs(year) + 1;
+      let ret = String(year).padStart(4, "0") + "-" + String(date5.getMonth() + 1).padStart(2, "0") + "-" + String(date5.getDate()).padStart(2, "0") + "T" + String(date5.getHours()).padStart(2, "0") + ":" + String(date5.getMinutes()).padStart(2, "0") + ":" + String(date5.getSeconds()).padStart(2, "0") + "." + String(date5.getMilliseconds()).padStart(3, "0");
+      if (offset < 0) {
+        ret += "-";
+        offset *= -1;
+      } else {
+        ret += "+";
+      }
+      ret += String(Math.floor(offset / 60)).padStart(2, "0") + ":" + String(offset % 60).padStart(2, "0");
+      if (isBCYear) ret += " BC";
+      return ret;
+    }
+    function dateToStringUTC(date5) {
+      let year = date5.getUTCFullYear();
+      const isBCYear = year < 1;
+      if (isBCYear) year = Math.abs(year) + 1;
+      let ret = String(year).padStart(4, "0") + "-" + String(date5.getUTCMonth() + 1).padStart(2, "0") + "-" + String(date5.getUTCDate()).padStart(2, "0") + "T" + String(date5.getUTCHours()).padStart(2, "0") + ":" + String(date5.getUTCMinutes()).padStart(2, "0") + ":" + String(date5.getUTCSeconds()).padStart(2, "0") + "." + String(date5.getUTCMilliseconds()).padStart(3, "0");
+      ret += "+00:00";
+      if (isBCYear) ret += " BC";
+      return ret;
+    }
+    function normalizeQueryConfig(config2, values, callback) {
+      config2 = typeof config2 === "string" ? { text: config2 } : cloneQueryConfig(config2);
+      if (values) {
+        if (typeof values === "function") {
+          config2.callback = values;
+        } else {
+          config2.values = values;
+        }
+      }
+      if (callback) {
+        config2.callback = callback;
+      }
+      return config2;
+    }
+    function cloneQueryConfig(config2) {
+      if (config2 == null) {
+        return config2;
+      }
+      return Object.defineProperties(Object.create(Object.getPrototypeOf(config2)), Object.getOwnPropertyDescriptors(config2));
+    }
+    var escapeIdentifier2 = function(str) {
+      return '"' + str.replace(/"/g, '""') + '"';
+    };
+    var escapeLiteral2 = function(str) {
+      let hasBackslash = false;
+      let escaped = "'";
+      if (str == null) {
+        return "''";
+      }
+      if (typeof str !== "string") {
+        return "''";
+      }
+      for (let i = 0; i < str.length; i++) {
+        const c = str[i];
+        if (c === "'") {
+          escaped += c + c;
+        } else if (c === "\\") {
+          escaped += c + c;
+          hasBackslash = true;
+        } else {
+          escaped += c;
+        }
+      }
+      escaped += "'";
+      if (hasBackslash === true) {
+        escaped = " E" + escaped;
+      }
+      return escaped;
+    };
+    module.exports = {
+      prepareValue: function prepareValueWrapper(value) {
+        return prepareValue(value);
+      },
+      normalizeQueryConfig,
+      escapeIdentifier: escapeIdentifier2,
+      escapeLiteral: escapeLiteral2
+    };
+  }
+});
+
+// node_modules/pg/lib/crypto/utils.js
+var require_utils2 = __commonJS({
+  "node_modules/pg/lib/crypto/utils.js"(exports, module) {
+    var nodeCrypto = __require("crypto");
+    module.exports = {
+      postgresMd5PasswordHash,
+      randomBytes: randomBytes3,
+      deriveKey,
+      sha256: sha2562,
+      hashByName,
+      hmacSha256,
+      md5
+    };
+    var webCrypto = nodeCrypto.webcrypto || globalThis.crypto;
+    var subtleCrypto = webCrypto.subtle;
+    var textEncoder = new TextEncoder();
+    function randomBytes3(length) {
+      return webCrypto.getRandomValues(Buffer.alloc(length));
+    }
+    async function md5(string4) {
+      try {
+        return nodeCrypto.createHash("md5").update(string4, "utf-8").digest("hex");
+      } catch (e) {
+        const data = typeof string4 === "string" ? textEncoder.encode(string4) : string4;
+        const hash2 = await subtleCrypto.digest("MD5", data);
+        return Array.from(new Uint8Array(hash2)).map((b) => b.toString(16).padStart(2, "0")).join("");
+      }
+    }
+    async function postgresMd5PasswordHash(user, password, salt) {
+      const inner = await md5(password + user);
+      const outer = await md5(Buffer.concat([Buffer.from(inner), salt]));
+      return "md5" + outer;
+    }
+    async function sha2562(text2) {
+      return await subtleCrypto.digest("SHA-256", text2);
+    }
+    async function hashByName(hashName, text2) {
+      return await subtleCrypto.digest(hashName, text2);
+    }
+    async function hmacSha256(keyBuffer, msg) {
+      const key = await subtleCrypto.importKey("raw", keyBuffer, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      return await subtleCrypto.sign("HMAC", key, textEncoder.encode(msg));
+    }
+    async function deriveKey(password, salt, iterations) {
+      const key = await subtleCrypto.importKey("raw", textEncoder.encode(password), "PBKDF2", false, ["deriveBits"]);
+      const params = { name: "PBKDF2", hash: "SHA-256", salt, iterations };
+      return await subtleCrypto.deriveBits(params, key, 32 * 8, ["deriveBits"]);
+    }
+  }
+});
+
+// node_modules/pg/lib/crypto/cert-signatures.js
+var require_cert_signatures = __commonJS({
+  "node_modules/pg/lib/crypto/cert-signatures.js"(exports, module) {
+    function x509Error(msg, cert) {
+      return new Error("SASL channel binding: " + msg + " when parsing public certificate " + cert.toString("base64"));
+    }
+    function readASN1Length(data, index) {
+      let length = data[index++];
+      if (length < 128) return { length, index };
+      const lengthBytes = length & 127;
+      if (lengthBytes > 4) throw x509Error("bad length", data);
+      length = 0;
+      for (let i = 0; i < lengthBytes; i++) {
+        length = length << 8 | data[index++];
+      }
+      return { length, index };
+    }
+    function readASN1OID(data, index) {
+      if (data[index++] !== 6) throw x509Error("non-OID data", data);
+      const { length: OIDLength, index: indexAfterOIDLength } = readASN1Length(data, index);
+      index = indexAfterOIDLength;
+      const lastIndex = index + OIDLength;
+      const byte1 = data[index++];
+      let oid = (byte1 / 40 >> 0) + "." + byte1 % 40;
+      while (index < lastIndex) {
+        let value = 0;
+        while (index < lastIndex) {
+          const nextByte = data[index++];
+          value = value << 7 | nextByte & 127;
+          if (nextByte < 128) break;
+        }
+        oid += "." + value;
+      }
+      return { oid, index };
+    }
+    function expectASN1Seq(data, index) {
+      if (data[index++] !== 48) throw x509Error("non-sequence data", data);
+      return readASN1Length(data, index);
+    }
+    function signatureAlgorithmHashFromCertificate(data, index) {
+      if (index === void 0) index = 0;
+      index = expectASN1Seq(data, index).index;
+      const { length: certInfoLength, index: indexAfterCertInfoLength } = expectASN1Seq(data, index);
+      index = indexAfterCertInfoLength + certInfoLength;
+      index = expectASN1Seq(data, index).index;
+      const { oid, index: indexAfterOID } = readASN1OID(data, index);
+      switch (oid) {
+        // RSA
+        case "1.2.840.113549.1.1.4":
+          return "MD5";
+        case "1.2.840.113549.1.1.5":
+          return "SHA-1";
+        case "1.2.840.113549.1.1.11":
+          return "SHA-256";
+        case "1.2.840.113549.1.1.12":
+          return "SHA-384";
+        case "1.2.840.113549.1.1.13":
+          return "SHA-512";
+        case "1.2.840.113549.1.1.14":
+          return "SHA-224";
+        case "1.2.840.113549.1.1.15":
+          return "SHA512-224";
+        case "1.2.840.113549.1.1.16":
+          return "SHA512-256";
+        // ECDSA
+        case "1.2.840.10045.4.1":
+          return "SHA-1";
+        case "1.2.840.10045.4.3.1":
+          return "SHA-224";
+        case "1.2.840.10045.4.3.2":
+          return "SHA-256";
+        case "1.2.840.10045.4.3.3":
+          return "SHA-384";
+        case "1.2.840.10045.4.3.4":
+          return "SHA-512";
+        // RSASSA-PSS: hash is indicated separately
+        case "1.2.840.113549.1.1.10": {
+          index = indexAfterOID;
+          index = expectASN1Seq(data, index).index;
+          if (data[index++] !== 160) throw x509Error("non-tag data", data);
+          index = readASN1Length(data, index).index;
+          index = expectASN1Seq(data, index).index;
+          const { oid: hashOID } = readASN1OID(data, index);
+          switch (hashOID) {
+            // standalone hash OIDs
+            case "1.2.840.113549.2.5":
+              return "MD5";
+            case "1.3.14.3.2.26":
+              return "SHA-1";
+            case "2.16.840.1.101.3.4.2.1":
+              return "SHA-256";
+            case "2.16.840.1.101.3.4.2.2":
+              return "SHA-384";
+            case "2.16.840.1.101.3.4.2.3":
+              return "SHA-512";
+          }
+          throw x509Error("unknown hash OID " + hashOID, data);
+        }
+        // Ed25519 -- see https://github.com/openssl/openssl/issues/15477
+        case "1.3.101.110":
+        case "1.3.101.112":
+          return "SHA-512";
+        // Ed448 -- still not in pg 17.2 (if supported, digest would be SHAKE256 x 64 bytes)
+        case "1.3.101.111":
+        case "1.3.101.113":
+          throw x509Error("Ed448 certificate channel binding is not currently supported by Postgres");
+      }
+      throw x509Error("unknown OID " + oid, data);
+    }
+    module.exports = { signatureAlgorithmHashFromCertificate };
+  }
+});
+
+// node_modules/pg/lib/crypto/sasl.js
+var require_sasl = __commonJS({
+  "node_modules/pg/lib/crypto/sasl.js"(exports, module) {
+    "use strict";
+    var crypto = require_utils2();
+    var { signatureAlgorithmHashFromCertificate } = require_cert_signatures();
+    function saslprep(password) {
+      const nonAsciiSpace = /[\u00A0\u1680\u2000-\u200B\u202F\u205F\u3000]/g;
+      const mappedToNothing = /[\u00AD\u034F\u1806\u180B\u180C\u180D\u200C\u200D\u2060\uFE00-\uFE0F\uFEFF]/g;
+      return password.replace(nonAsciiSpace, " ").replace(mappedToNothing, "").normalize("NFKC");
+    }
+    var DEFAULT_MAX_SCRAM_ITERATIONS = 1e5;
+    function startSession(mechanisms, stream, scramMaxIterations = DEFAULT_MAX_SCRAM_ITERATIONS) {
+      const candidates = ["SCRAM-SHA-256"];
+      if (stream) candidates.unshift("SCRAM-SHA-256-PLUS");
+      const mechanism = candidates.find((candidate) => mechanisms.includes(candidate));
+      if (!mechanism) {
+        throw new Error("SASL: Only mechanism(s) " + candidates.join(" and ") + " are supported");
+      }
+      if (mechanism === "SCRAM-SHA-256-PLUS" && typeof stream.getPeerCertificate !== "function") {
+        throw new Error("SASL: Mechanism SCRAM-SHA-256-PLUS requires a certificate");
+      }
+      const clientNonce = crypto.randomBytes(18).toString("base64");
+      const gs2Header = mechanism === "SCRAM-SHA-256-PLUS" ? "p=tls-server-end-point" : stream ? "y" : "n";
+      return {
+        mechanism,
+        clientNonce,
+        response: gs2Header + ",,n=*,r=" + clientNonce,
+        message: "SASLInitialResponse",
+        scramMaxIterations
+      };
+    }
+    async function continueSession(session, password, serverData, stream) {
+      if (session.message !== "SASLInitialResponse") {
+        throw new Error("SASL: Last message was not SASLInitialResponse");
+      }
+      if (typeof password !== "string") {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string");
+      }
+      if (password === "") {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a non-empty string");
+      }
+      if (typeof serverData !== "string") {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: serverData must be a string");
+      }
+      const sv = parseServerFirstMessage(serverData);
+      if (!sv.nonce.startsWith(session.clientNonce)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce does not start with client nonce");
+      } else if (sv.nonce.length === session.clientNonce.length) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: server nonce is too short");
+      }
+      const scramMaxIterations = typeof session.scramMaxIterations === "number" ? session.scramMaxIterations : DEFAULT_MAX_SCRAM_ITERATIONS;
+      if (scramMaxIterations !== 0 && sv.iteration > scramMaxIterations) {
+        throw new Error(
+          "SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration count " + sv.iteration + " exceeds scramMaxIterations of " + scramMaxIterations
+        );
+      }
+      const clientFirstMessageBare = "n=*,r=" + session.clientNonce;
+      const serverFirstMessage = "r=" + sv.nonce + ",s=" + sv.salt + ",i=" + sv.iteration;
+      let channelBinding = stream ? "eSws" : "biws";
+      if (session.mechanism === "SCRAM-SHA-256-PLUS") {
+        const peerCert = stream.getPeerCertificate().raw;
+        let hashName = signatureAlgorithmHashFromCertificate(peerCert);
+        if (hashName === "MD5" || hashName === "SHA-1") hashName = "SHA-256";
+        const certHash = await crypto.hashByName(hashName, peerCert);
+        const bindingData = Buffer.concat([Buffer.from("p=tls-server-end-point,,"), Buffer.from(certHash)]);
+        channelBinding = bindingData.toString("base64");
+      }
+      const clientFinalMessageWithoutProof = "c=" + channelBinding + ",r=" + sv.nonce;
+      const authMessage = clientFirstMessageBare + "," + serverFirstMessage + "," + clientFinalMessageWithoutProof;
+      const saltBytes = Buffer.from(sv.salt, "base64");
+      const saltedPassword = await crypto.deriveKey(saslprep(password), saltBytes, sv.iteration);
+      const clientKey = await crypto.hmacSha256(saltedPassword, "Client Key");
+      const storedKey = await crypto.sha256(clientKey);
+      const clientSignature = await crypto.hmacSha256(storedKey, authMessage);
+      const clientProof = xorBuffers(Buffer.from(clientKey), Buffer.from(clientSignature)).toString("base64");
+      const serverKey = await crypto.hmacSha256(saltedPassword, "Server Key");
+      const serverSignatureBytes = await crypto.hmacSha256(serverKey, authMessage);
+      session.message = "SASLResponse";
+      session.serverSignature = Buffer.from(serverSignatureBytes).toString("base64");
+      session.response = clientFinalMessageWithoutProof + ",p=" + clientProof;
+    }
+    function finalizeSession(session, serverData) {
+      if (session.message !== "SASLResponse") {
+        throw new Error("SASL: Last message was not SASLResponse");
+      }
+      if (typeof serverData !== "string") {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: serverData must be a string");
+      }
+      const { serverSignature } = parseServerFinalMessage(serverData);
+      if (serverSignature !== session.serverSignature) {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature does not match");
+      }
+    }
+    function isPrintableChars(text2) {
+      if (typeof text2 !== "string") {
+        throw new TypeError("SASL: text must be a string");
+      }
+      return text2.split("").map((_, i) => text2.charCodeAt(i)).every((c) => c >= 33 && c <= 43 || c >= 45 && c <= 126);
+    }
+    function isBase64(text2) {
+      return /^(?:[a-zA-Z0-9+/]{4})*(?:[a-zA-Z0-9+/]{2}==|[a-zA-Z0-9+/]{3}=)?$/.test(text2);
+    }
+    function parseAttributePairs(text2) {
+      if (typeof text2 !== "string") {
+        throw new TypeError("SASL: attribute pairs text must be a string");
+      }
+      return new Map(
+        text2.split(",").map((attrValue) => {
+          if (!/^.=/.test(attrValue)) {
+            throw new Error("SASL: Invalid attribute pair entry");
+          }
+          const name = attrValue[0];
+          const value = attrValue.substring(2);
+          return [name, value];
+        })
+      );
+    }
+    function parseServerFirstMessage(data) {
+      const attrPairs = parseAttributePairs(data);
+      const nonce = attrPairs.get("r");
+      if (!nonce) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce missing");
+      } else if (!isPrintableChars(nonce)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: nonce must only contain printable characters");
+      }
+      const salt = attrPairs.get("s");
+      if (!salt) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt missing");
+      } else if (!isBase64(salt)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: salt must be base64");
+      }
+      const iterationText = attrPairs.get("i");
+      if (!iterationText) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: iteration missing");
+      } else if (!/^[1-9][0-9]*$/.test(iterationText)) {
+        throw new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: invalid iteration count");
+      }
+      const iteration = parseInt(iterationText, 10);
+      return {
+        nonce,
+        salt,
+        iteration
+      };
+    }
+    function parseServerFinalMessage(serverData) {
+      const attrPairs = parseAttributePairs(serverData);
+      const error62 = attrPairs.get("e");
+      const serverSignature = attrPairs.get("v");
+      if (error62) {
+        throw new Error(`SASL: SCRAM-SERVER-FINAL-MESSAGE: server returned error: "${error62}"`);
+      }
+      if (!serverSignature) {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature is missing");
+      } else if (!isBase64(serverSignature)) {
+        throw new Error("SASL: SCRAM-SERVER-FINAL-MESSAGE: server signature must be base64");
+      }
+      return {
+        serverSignature
+      };
+    }
+    function xorBuffers(a, b) {
+      if (!Buffer.isBuffer(a)) {
+        throw new TypeError("first argument must be a Buffer");
+      }
+      if (!Buffer.isBuffer(b)) {
+        throw new TypeError("second argument must be a Buffer");
+      }
+      if (a.length !== b.length) {
+        throw new Error("Buffer lengths must match");
+      }
+      if (a.length === 0) {
+        throw new Error("Buffers cannot be empty");
+      }
+      return Buffer.from(a.map((_, i) => a[i] ^ b[i]));
+    }
+    module.exports = {
+      startSession,
+      continueSession,
+      finalizeSession,
+      DEFAULT_MAX_SCRAM_ITERATIONS
+    };
+  }
+});
+
+// node_modules/pg/lib/type-overrides.js
+var require_type_overrides = __commonJS({
+  "node_modules/pg/lib/type-overrides.js"(exports, module) {
+    "use strict";
+    var types2 = require_pg_types();
+    function TypeOverrides2(userTypes) {
+      this._types = userTypes || types2;
+      this.text = {};
+      this.binary = {};
+    }
+    TypeOverrides2.prototype.getOverrides = function(format) {
+      switch (format) {
+        case "text":
+          return this.text;
+        case "binary":
+          return this.binary;
+        default:
+          return {};
+      }
+    };
+    TypeOverrides2.prototype.setTypeParser = function(oid, format, parseFn) {
+      if (typeof format === "function") {
+        parseFn = format;
+        format = "text";
+      }
+      this.getOverrides(format)[oid] = parseFn;
+    };
+    TypeOverrides2.prototype.getTypeParser = function(oid, format) {
+      format = format || "text";
+      return this.getOverrides(format)[oid] || this._types.getTypeParser(oid, format);
+    };
+    module.exports = TypeOverrides2;
+  }
+});
+
+// node_modules/pg-connection-string/index.js
+var require_pg_connection_string = __commonJS({
+  "node_modules/pg-connection-string/index.js"(exports, module) {
+    "use strict";
+    function parse5(str, options = {}) {
+      if (str.charAt(0) === "/") {
+        const config3 = str.split(" ");
+        return { host: config3[0], database: config3[1] };
+      }
+      const config2 = /* @__PURE__ */ Object.create(null);
+      let result;
+      let dummyHost = false;
+      if (/ |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(str)) {
+        str = encodeURI(str).replace(/%25(\d\d)/g, "%$1");
+      }
+      try {
+        try {
+          result = new URL(str, "postgres://base");
+        } catch (e) {
+          result = new URL(str.replace("@/", "@___DUMMY___/"), "postgres://base");
+          dummyHost = true;
+        }
+      } catch (err) {
+        err.input && (err.input = "*****REDACTED*****");
+        throw err;
+      }
+      for (const entry of result.searchParams.entries()) {
+        config2[entry[0]] = entry[1];
+      }
+      config2.user = config2.user || decodeURIComponent(result.username);
+      config2.password = config2.password || decodeURIComponent(result.password);
+      if (result.protocol == "socket:") {
+        config2.host = decodeURI(result.pathname);
+        config2.database = result.searchParams.get("db");
+        config2.client_encoding = result.searchParams.get("encoding");
+        return config2;
+      }
+      const hostname3 = (dummyHost ? "" : result.hostname).replace(/^\[(.+)\]$/, "$1");
+      if (!config2.host) {
+        config2.host = decodeURIComponent(hostname3);
+      } else if (hostname3 && /^%2f/i.test(hostname3)) {
+        result.pathname = hostname3 + result.pathname;
+      }
+      if (!config2.port) {
+        config2.port = result.port;
+      }
+      const pathname = result.pathname.slice(1) || null;
+      config2.database = pathname ? decodeURI(pathname) : null;
+      if (config2.ssl === "true" || config2.ssl === "1") {
+        config2.ssl = true;
+      }
+      if (config2.ssl === "0") {
+        config2.ssl = false;
+      }
+      if (config2.sslcert || config2.sslkey || config2.sslrootcert || config2.sslmode) {
+        config2.ssl = {};
+      }
+      if (config2.sslnegotiation === "direct" && config2.ssl === void 0) {
+        config2.ssl = true;
+      }
+      const fs = config2.sslcert || config2.sslkey || config2.sslrootcert ? __require("fs") : null;
+      if (config2.sslcert) {
+        config2.ssl.cert = fs.readFileSync(config2.sslcert).toString();
+      }
+      if (config2.sslkey) {
+        config2.ssl.key = fs.readFileSync(config2.sslkey).toString();
+      }
+      if (config2.sslrootcert) {
+        config2.ssl.ca = fs.readFileSync(config2.sslrootcert).toString();
+      }
+      if (options.useLibpqCompat && config2.uselibpqcompat) {
+        throw new Error("Both useLibpqCompat and uselibpqcompat are set. Please use only one of them.");
+      }
+      if (config2.uselibpqcompat === "true" || options.useLibpqCompat) {
+        switch (config2.sslmode) {
+          case "disable": {
+            config2.ssl = false;
+            break;
+          }
+          case "prefer": {
+            config2.ssl.rejectUnauthorized = false;
+            break;
+          }
+          case "require": {
+            if (config2.sslrootcert) {
+              config2.ssl.checkServerIdentity = function() {
+              };
+            } else {
+              config2.ssl.rejectUnauthorized = false;
+            }
+            break;
+          }
+          case "verify-ca": {
+            if (!config2.ssl.ca) {
+              throw new Error(
+                "SECURITY WARNING: Using sslmode=verify-ca requires specifying a CA with sslrootcert. If a public CA is used, verify-ca allows connections to a server that somebody else may have registered with the CA, making you vulnerable to Man-in-the-Middle attacks. Either specify a custom CA certificate with sslrootcert parameter or use sslmode=verify-full for proper security."
+              );
+            }
+            config2.ssl.checkServerIdentity = function() {
+            };
+            break;
+          }
+          case "verify-full": {
+            break;
+          }
+        }
+      } else {
+        switch (config2.sslmode) {
+          case "disable": {
+            config2.ssl = false;
+            break;
+          }
+          case "prefer":
+          case "require":
+          case "verify-ca":
+          case "verify-full": {
+            if (config2.sslmode !== "verify-full") {
+              deprecatedSslModeWarning(config2.sslmode);
+            }
+            break;
+          }
+          case "no-verify": {
+            config2.ssl.rejectUnauthorized = false;
+            break;
+          }
+        }
+      }
+      return config2;
+    }
+    function toConnectionOptions(sslConfig) {
+      const connectionOptions = Object.entries(sslConfig).reduce((c, [key, value]) => {
+        if (value !== void 0 && value !== null) {
+          c[key] = value;
+        }
+        return c;
+      }, /* @__PURE__ */ Object.create(null));
+      return connectionOptions;
+    }
+    function toClientConfig(config2) {
+      const poolConfig = Object.entries(config2).reduce((c, [key, value]) => {
+        if (key === "ssl") {
+          const sslConfig = value;
+          if (typeof sslConfig === "boolean") {
+            c[key] = sslConfig;
+          }
+          if (typeof sslConfig === "object") {
+            c[key] = toConnectionOptions(sslConfig);
+          }
+        } else if (value !== void 0 && value !== null) {
+          if (key === "port") {
+            if (value !== "") {
+              const v = parseInt(value, 10);
+              if (isNaN(v)) {
+                throw new Error(`Invalid ${key}: ${value}`);
+              }
+              c[key] = v;
+            }
+          } else {
+            c[key] = value;
+          }
+        }
+        return c;
+      }, /* @__PURE__ */ Object.create(null));
+      return poolConfig;
+    }
+    function parseIntoClientConfig(str) {
+      return toClientConfig(parse5(str));
+    }
+    function deprecatedSslModeWarning(sslmode) {
+      if (!deprecatedSslModeWarning.warned && typeof process !== "undefined" && process.emitWarning) {
+        deprecatedSslModeWarning.warned = true;
+        process.emitWarning(`SECURITY WARNING: The SSL modes 'prefer', 'require', and 'verify-ca' are treated as aliases for 'verify-full'.
+In the next major version (pg-connection-string v3.0.0 and pg v9.0.0), these modes will adopt standard libpq semantics, which have weaker security guarantees.
+
+To prepare for this change:
+- If you want the current behavior, explicitly use 'sslmode=verify-full'
+- If you want libpq compatibility now, use 'uselibpqcompat=true&sslmode=${sslmode}'
+
+See https://www.postgresql.org/docs/current/libpq-ssl.html for libpq SSL mode definitions.`);
+      }
+    }
+    module.exports = parse5;
+    parse5.parse = parse5;
+    parse5.toClientConfig = toClientConfig;
+    parse5.parseIntoClientConfig = parseIntoClientConfig;
+  }
+});
+
+// node_modules/pg/lib/connection-parameters.js
+var require_connection_parameters = __commonJS({
+  "node_modules/pg/lib/connection-parameters.js"(exports, module) {
+    "use strict";
+    var dns = __require("dns");
+    var defaults3 = require_defaults();
+    var parse5 = require_pg_connection_string().parse;
+    var val = function(key, config2, envVar) {
+      if (config2[key]) {
+        return config2[key];
+      }
+      if (envVar === void 0) {
+        envVar = process.env["PG" + key.toUpperCase()];
+      } else if (envVar === false) {
+      } else {
+        envVar = process.env[envVar];
+      }
+      return envVar || defaults3[key];
+    };
+    var readSSLConfigFromEnvironment = function() {
+      switch (process.env.PGSSLMODE) {
+        case "disable":
+          return false;
+        case "prefer":
+        case "require":
+        case "verify-ca":
+        case "verify-full":
+          return true;
+        case "no-verify":
+          return { rejectUnauthorized: false };
+      }
+      return defaults3.ssl;
+    };
+    var quoteParamValue = function(value) {
+      return "'" + ("" + value).replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
+    };
+    var add = function(params, config2, paramName) {
+      const value = config2[paramName];
+      if (value !== void 0 && value !== null) {
+        params.push(paramName + "=" + quoteParamValue(value));
+      }
+    };
+    var ConnectionParameters = class {
+      constructor(config2) {
+        config2 = typeof config2 === "string" ? parse5(config2) : config2 || {};
+        if (config2.connectionString) {
+          config2 = Object.assign({}, config2, parse5(config2.connectionString));
+        }
+        this.user = val("user", config2);
+        this.database = val("database", config2);
+        if (this.database === void 0) {
+          this.database = this.user;
+        }
+        this.port = parseInt(val("port", config2), 10);
+        this.host = val("host", config2);
+        Object.defineProperty(this, "password", {
+          configurable: true,
+          enumerable: false,
+          writable: true,
+          value: val("password", config2)
+        });
+        this.binary = val("binary", config2);
+        this.options = val("options", config2);
+        this.ssl = typeof config2.ssl === "undefined" ? readSSLConfigFromEnvironment() : config2.ssl;
+        if (typeof this.ssl === "string") {
+          if (this.ssl === "true") {
+            this.ssl = true;
+          }
+        }
+        if (this.ssl === "no-verify") {
+          this.ssl = { rejectUnauthorized: false };
+        }
+        if (this.ssl && this.ssl.key) {
+          Object.defineProperty(this.ssl, "key", {
+            enumerable: false
+          });
+        }
+        this.sslnegotiation = val("sslnegotiation", config2, "PGSSLNEGOTIATION");
+        if (this.sslnegotiation !== void 0 && this.sslnegotiation !== "postgres" && this.sslnegotiation !== "direct") {
+          throw new Error(
+            `Invalid sslnegotiation value: "${this.sslnegotiation}". Valid values are "postgres" and "direct".`
+          );
+        }
+        if (this.sslnegotiation === "direct" && !this.ssl) {
+          throw new Error("sslnegotiation=direct requires SSL to be enabled");
+        }
+        this.client_encoding = val("client_encoding", config2);
+        this.replication = val("replication", config2);
+        this.isDomainSocket = !(this.host || "").indexOf("/");
+        this.application_name = val("application_name", config2, "PGAPPNAME");
+        this.fallback_application_name = val("fallback_application_name", config2, false);
+        this.statement_timeout = val("statement_timeout", config2, false);
+        this.lock_timeout = val("lock_timeout", config2, false);
+        this.idle_in_transaction_session_timeout = val("idle_in_transaction_session_timeout", config2, false);
+        this.query_timeout = val("query_timeout", config2, false);
+        if (config2.connectionTimeoutMillis === void 0) {
+          this.connect_timeout = process.env.PGCONNECT_TIMEOUT || 0;
+        } else {
+          this.connect_timeout = Math.floor(config2.connectionTimeoutMillis / 1e3);
+        }
+        if (config2.keepAlive === false) {
+          this.keepalives = 0;
+        } else if (config2.keepAlive === true) {
+          this.keepalives = 1;
+        }
+        if (typeof config2.keepAliveInitialDelayMillis === "number") {
+          this.keepalives_idle = Math.floor(config2.keepAliveInitialDelayMillis / 1e3);
+        }
+      }
+      getLibpqConnectionString(cb) {
+        const params = [];
+        add(params, this, "user");
+        add(params, this, "password");
+        add(params, this, "port");
+        add(params, this, "application_name");
+        add(params, this, "fallback_application_name");
+        add(params, this, "connect_timeout");
+        add(params, this, "options");
+        const ssl = typeof this.ssl === "object" ? this.ssl : this.ssl ? { sslmode: this.ssl } : {};
+        add(params, ssl, "sslmode");
+        add(params, ssl, "sslca");
+        add(params, ssl, "sslkey");
+        add(params, ssl, "sslcert");
+        add(params, ssl, "sslrootcert");
+        add(params, this, "sslnegotiation");
+        if (this.database) {
+          params.push("dbname=" + quoteParamValue(this.database));
+        }
+        if (this.replication) {
+          params.push("replication=" + quoteParamValue(this.replication));
+        }
+        if (this.host) {
+          params.push("host=" + quoteParamValue(this.host));
+        }
+        if (this.isDomainSocket) {
+          return cb(null, params.join(" "));
+        }
+        if (this.client_encoding) {
+          params.push("client_encoding=" + quoteParamValue(this.client_encoding));
+        }
+        dns.lookup(this.host, function(err, address) {
+          if (err) return cb(err, null);
+          params.push("hostaddr=" + quoteParamValue(address));
+          return cb(null, params.join(" "));
+        });
+      }
+    };
+    module.exports = ConnectionParameters;
+  }
+});
+
+// node_modules/pg/lib/result.js
+var require_result = __commonJS({
+  "node_modules/pg/lib/result.js"(exports, module) {
+    "use strict";
+    var types2 = require_pg_types();
+    var matchRegexp = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
+    var Result2 = class {
+      constructor(rowMode, types3) {
+        this.command = null;
+        this.rowCount = null;
+        this.oid = null;
+        this.rows = [];
+        this.fields = [];
+        this._parsers = void 0;
+        this._types = types3;
+        this.RowCtor = null;
+        this.rowAsArray = rowMode === "array";
+        if (this.rowAsArray) {
+          this.parseRow = this._parseRowAsArray;
+        }
+        this._prebuiltEmptyResultObject = null;
+      }
+      // adds a command complete message
+      addCommandComplete(msg) {
+        let match;
+        if (msg.text) {
+          match = matchRegexp.exec(msg.text);
+        } else {
+          match = matchRegexp.exec(msg.command);
+        }
+        if (match) {
+          this.command = match[1];
+          if (match[3]) {
+            this.oid = parseInt(match[2], 10);
+            this.rowCount = parseInt(match[3], 10);
+          } else if (match[2]) {
+            this.rowCount = parseInt(match[2], 10);
+          }
+        }
+      }
+      _parseRowAsArray(rowData) {
+        const row3 = new Array(rowData.length);
+        for (let i = 0, len = rowData.length; i < len; i++) {
+          const rawValue = rowData[i];
+          if (rawValue !== null) {
+            row3[i] = this._parsers[i](rawValue);
+          } else {
+            row3[i] = null;
+          }
+        }
+        return row3;
+      }
+      parseRow(rowData) {
+        const row3 = { ...this._prebuiltEmptyResultObject };
+        for (let i = 0, len = rowData.length; i < len; i++) {
+          const rawValue = rowData[i];
+          const field = this.fields[i].name;
+          if (rawValue !== null) {
+            const v = this.fields[i].format === "binary" ? Buffer.from(rawValue) : rawValue;
+            row3[field] = this._parsers[i](v);
+          } else {
+            row3[field] = null;
+          }
+        }
+        return row3;
+      }
+      addRow(row3) {
+        this.rows.push(row3);
+      }
+      addFields(fieldDescriptions) {
+        this.fields = fieldDescriptions;
+        if (this.fields.length) {
+          this._parsers = new Array(fieldDescriptions.length);
+        }
+        const row3 = /* @__PURE__ */ Object.create(null);
+        for (let i = 0; i < fieldDescriptions.length; i++) {
+          const desc = fieldDescriptions[i];
+          row3[desc.name] = null;
+          if (this._types) {
+            this._parsers[i] = this._types.getTypeParser(desc.dataTypeID, desc.format || "text");
+          } else {
+            this._parsers[i] = types2.getTypeParser(desc.dataTypeID, desc.format || "text");
+          }
+        }
+        this._prebuiltEmptyResultObject = { ...row3 };
+      }
+    };
+    module.exports = Result2;
+  }
+});
+
+// node_modules/pg/lib/query.js
+var require_query = __commonJS({
+  "node_modules/pg/lib/query.js"(exports, module) {
+    "use strict";
+    var { EventEmitter } = __require("events");
+    var Result2 = require_result();
+    var utils = require_utils();
+    var Query2 = class extends EventEmitter {
+      constructor(config2, values, callback) {
+        super();
+        config2 = utils.normalizeQueryConfig(config2, values, callback);
+        this.text = config2.text;
+        this.values = config2.values;
+        this.rows = config2.rows;
+        this.types = config2.types;
+        this.name = config2.name;
+        this.queryMode = config2.queryMode;
+        this.binary = config2.binary;
+        this.portal = config2.portal || "";
+        this.callback = config2.callback;
+        this._rowMode = config2.rowMode;
+        if (process.domain && config2.callback) {
+          this.callback = process.domain.bind(config2.callback);
+        }
+        this._result = new Result2(this._rowMode, this.types);
+        this._results = this._result;
+        this._canceledDueToError = false;
+      }
+      requiresPreparation() {
+        if (this.queryMode === "extended") {
+          return true;
+        }
+        if (this.name) {
+          return true;
+        }
+        if (this.rows) {
+          return true;
+        }
+        if (!this.text) {
+          return false;
+        }
+        if (!this.values) {
+          return false;
+        }
+        return this.values.length > 0;
+      }
+      _checkForMultirow() {
+        if (this._result.command) {
+          if (!Array.isArray(this._results)) {
+            this._results = [this._result];
+          }
+          this._result = new Result2(this._rowMode, this._result._types);
+          this._results.push(this._result);
+        }
+      }
+      // associates row metadata from the supplied
+      // message with this query object
+      // metadata used when parsing row results
+      handleRowDescription(msg) {
+        this._checkForMultirow();
+        this._result.addFields(msg.fields);
+        this._accumulateRows = this.callback || !this.listeners("row").length;
+      }
+      handleDataRow(msg) {
+        let row3;
+        if (this._canceledDueToError) {
+          return;
+        }
+        try {
+          row3 = this._result.parseRow(msg.fields);
+        } catch (err) {
+          this._canceledDueToError = err;
+          return;
+        }
+        this.emit("row", row3, this._result);
+        if (this._accumulateRows) {
+          this._result.addRow(row3);
+        }
+      }
+      handleCommandComplete(msg, connection) {
+        this._checkForMultirow();
+        this._result.addCommandComplete(msg);
+        if (this.rows) {
+          connection.sync();
+        }
+      }
+      // if a named prepared statement is created with empty query text
+      // the backend will send an emptyQuery message but *not* a command complete message
+      // since we pipeline sync immediately after execute we don't need to do anything here
+      // unless we have rows specified, in which case we did not pipeline the initial sync call
+      handleEmptyQuery(connection) {
+        if (this.rows) {
+          connection.sync();
+        }
+      }
+      handleError(err, connection) {
+        if (this._canceledDueToError) {
+          err = this._canceledDueToError;
+          this._canceledDueToError = false;
+        }
+        if (this.callback) {
+          return this.callback(err);
+        }
+        this.emit("error", err);
+      }
+      handleReadyForQuery(con) {
+        if (this._canceledDueToError) {
+          return this.handleError(this._canceledDueToError, con);
+        }
+        if (this.callback) {
+          try {
+            this.callback(null, this._results);
+          } catch (err) {
+            process.nextTick(() => {
+              throw err;
+            });
+          }
+        }
+        this.emit("end", this._results);
+      }
+      submit(connection) {
+        if (typeof this.text !== "string" && typeof this.name !== "string") {
+          return new Error("A query must have either text or a name. Supplying neither is unsupported.");
+        }
+        const previous = connection.parsedStatements[this.name] || connection.submittedNamedStatements[this.name];
+        if (this.text && previous && this.text !== previous) {
+          return new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
+        }
+        if (this.values && !Array.isArray(this.values)) {
+          return new Error("Query values must be an array");
+        }
+        if (this.requiresPreparation()) {
+          connection.stream.cork && connection.stream.cork();
+          try {
+            this.prepare(connection);
+          } finally {
+            connection.stream.uncork && connection.stream.uncork();
+          }
+        } else {
+          connection.query(this.text);
+        }
+        return null;
+      }
+      hasBeenParsed(connection) {
+        return this.name && (connection.parsedStatements[this.name] !== void 0 || connection.submittedNamedStatements[this.name] !== void 0);
+      }
+      handlePortalSuspended(connection) {
+        this._getRows(connection, this.rows);
+      }
+      _getRows(connection, rows) {
+        connection.execute({
+          portal: this.portal,
+          rows
+        });
+        if (!rows) {
+          connection.sync();
+        } else {
+          connection.flush();
+        }
+      }
+      // http://developer.postgresql.org/pgdocs/postgres/protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY
+      prepare(connection) {
+        if (!this.hasBeenParsed(connection)) {
+          connection.parse({
+            text: this.text,
+            name: this.name,
+            types: this.types
+          });
+          if (this.name) {
+            connection.submittedNamedStatements[this.name] = this.text;
+          }
+        }
+        try {
+          connection.bind({
+            portal: this.portal,
+            statement: this.name,
+            values: this.values,
+            binary: this.binary,
+            valueMapper: utils.prepareValue
+          });
+        } catch (err) {
+          connection.close({ type: "S", name: this.name });
+          connection.sync();
+          this.handleError(err, connection);
+          return;
+        }
+        connection.describe({
+          type: "P",
+          name: this.portal || ""
+        });
+        this._getRows(connection, this.rows);
+      }
+      handleCopyInResponse(connection) {
+        connection.sendCopyFail("No source stream defined");
+      }
+      handleCopyData(msg, connection) {
+      }
+    };
+    module.exports = Query2;
+  }
+});
+
+// node_modules/pg-protocol/dist/messages.js
+var require_messages = __commonJS({
+  "node_modules/pg-protocol/dist/messages.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.NoticeMessage = exports.DataRowMessage = exports.CommandCompleteMessage = exports.ReadyForQueryMessage = exports.NotificationResponseMessage = exports.BackendKeyDataMessage = exports.AuthenticationMD5Password = exports.ParameterStatusMessage = exports.ParameterDescriptionMessage = exports.RowDescriptionMessage = exports.Field = exports.CopyResponse = exports.CopyDataMessage = exports.DatabaseError = exports.copyDone = exports.emptyQuery = exports.replicationStart = exports.portalSuspended = exports.noData = exports.closeComplete = exports.bindComplete = exports.parseComplete = void 0;
+    exports.parseComplete = {
+      name: "parseComplete",
+      length: 5
+    };
+    exports.bindComplete = {
+      name: "bindComplete",
+      length: 5
+    };
+    exports.closeComplete = {
+      name: "closeComplete",
+      length: 5
+    };
+    exports.noData = {
+      name: "noData",
+      length: 5
+    };
+    exports.portalSuspended = {
+      name: "portalSuspended",
+      length: 5
+    };
+    exports.replicationStart = {
+      name: "replicationStart",
+      length: 4
+    };
+    exports.emptyQuery = {
+      name: "emptyQuery",
+      length: 4
+    };
+    exports.copyDone = {
+      name: "copyDone",
+      length: 4
+    };
+    var DatabaseError2 = class extends Error {
+      constructor(message, length, name) {
+        super(message);
+        this.length = length;
+        this.name = name;
+      }
+    };
+    exports.DatabaseError = DatabaseError2;
+    var CopyDataMessage = class {
+      constructor(length, chunk) {
+        this.length = length;
+        this.chunk = chunk;
+        this.name = "copyData";
+      }
+    };
+    exports.CopyDataMessage = CopyDataMessage;
+    var CopyResponse = class {
+      constructor(length, name, binary, columnCount) {
+        this.length = length;
+        this.name = name;
+        this.binary = binary;
+        this.columnTypes = new Array(columnCount);
+      }
+    };
+    exports.CopyResponse = CopyResponse;
+    var Field = class {
+      constructor(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, format) {
+        this.name = name;
+        this.tableID = tableID;
+        this.columnID = columnID;
+        this.dataTypeID = dataTypeID;
+        this.dataTypeSize = dataTypeSize;
+        this.dataTypeModifier = dataTypeModifier;
+        this.format = format;
+      }
+    };
+    exports.Field = Field;
+    var RowDescriptionMessage = class {
+      constructor(length, fieldCount) {
+        this.length = length;
+        this.fieldCount = fieldCount;
+        this.name = "rowDescription";
+        this.fields = new Array(this.fieldCount);
+      }
+    };
+    exports.RowDescriptionMessage = RowDescriptionMessage;
+    var ParameterDescriptionMessage = class {
+      constructor(length, parameterCount) {
+        this.length = length;
+        this.parameterCount = parameterCount;
+        this.name = "parameterDescription";
+        this.dataTypeIDs = new Array(this.parameterCount);
+      }
+    };
+    exports.ParameterDescriptionMessage = ParameterDescriptionMessage;
+    var ParameterStatusMessage = class {
+      constructor(length, parameterName, parameterValue) {
+        this.length = length;
+        this.parameterName = parameterName;
+        this.parameterValue = parameterValue;
+        this.name = "parameterStatus";
+      }
+    };
+    exports.ParameterStatusMessage = ParameterStatusMessage;
+    var AuthenticationMD5Password = class {
+      constructor(length, salt) {
+        this.length = length;
+        this.salt = salt;
+        this.name = "authenticationMD5Password";
+      }
+    };
+    exports.AuthenticationMD5Password = AuthenticationMD5Password;
+    var BackendKeyDataMessage = class {
+      constructor(length, processID, secretKey) {
+        this.length = length;
+        this.processID = processID;
+        this.secretKey = secretKey;
+        this.name = "backendKeyData";
+      }
+    };
+    exports.BackendKeyDataMessage = BackendKeyDataMessage;
+    var NotificationResponseMessage = class {
+      constructor(length, processId, channel, payload) {
+        this.length = length;
+        this.processId = processId;
+        this.channel = channel;
+        this.payload = payload;
+        this.name = "notification";
+      }
+    };
+    exports.NotificationResponseMessage = NotificationResponseMessage;
+    var ReadyForQueryMessage = class {
+      constructor(length, status) {
+        this.length = length;
+        this.status = status;
+        this.name = "readyForQuery";
+      }
+    };
+    exports.ReadyForQueryMessage = ReadyForQueryMessage;
+    var CommandCompleteMessage = class {
+      constructor(length, text2) {
+        this.length = length;
+        this.text = text2;
+        this.name = "commandComplete";
+      }
+    };
+    exports.CommandCompleteMessage = CommandCompleteMessage;
+    var DataRowMessage = class {
+      constructor(length, fields) {
+        this.length = length;
+        this.fields = fields;
+        this.name = "dataRow";
+        this.fieldCount = fields.length;
+      }
+    };
+    exports.DataRowMessage = DataRowMessage;
+    var NoticeMessage = class {
+      constructor(length, message) {
+        this.length = length;
+        this.message = message;
+        this.name = "notice";
+      }
+    };
+    exports.NoticeMessage = NoticeMessage;
+  }
+});
+
+// node_modules/pg-protocol/dist/buffer-writer.js
+var require_buffer_writer = __commonJS({
+  "node_modules/pg-protocol/dist/buffer-writer.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Writer = void 0;
+    var Writer = class {
+      constructor(size = 256) {
+        this.size = size;
+        this.offset = 5;
+        this.headerPosition = 0;
+        this.buffer = Buffer.allocUnsafe(size);
+      }
+      ensure(size) {
+        const remaining = this.buffer.length - this.offset;
+        if (remaining < size) {
+          const oldBuffer = this.buffer;
+          const newSize = oldBuffer.length + (oldBuffer.length >> 1) + size;
+          this.buffer = Buffer.allocUnsafe(newSize);
+          oldBuffer.copy(this.buffer, 0, 0, this.offset);
+        }
+      }
+      addInt32(num3) {
+        this.ensure(4);
+        this.buffer[this.offset++] = num3 >>> 24 & 255;
+        this.buffer[this.offset++] = num3 >>> 16 & 255;
+        this.buffer[this.offset++] = num3 >>> 8 & 255;
+        this.buffer[this.offset++] = num3 >>> 0 & 255;
+        return this;
+      }
+      addInt16(num3) {
+        this.ensure(2);
+        this.buffer[this.offset++] = num3 >>> 8 & 255;
+        this.buffer[this.offset++] = num3 >>> 0 & 255;
+        return this;
+      }
+      addCString(string4) {
+        if (!string4) {
+          this.ensure(1);
+        } else {
+          const len = Buffer.byteLength(string4);
+          this.ensure(len + 1);
+          this.buffer.write(string4, this.offset, "utf-8");
+          this.offset += len;
+        }
+        this.buffer[this.offset++] = 0;
+        return this;
+      }
+      addString(string4 = "") {
+        const len = Buffer.byteLength(string4);
+        this.ensure(len);
+        this.buffer.write(string4, this.offset);
+        this.offset += len;
+        return this;
+      }
+      // Write an Int32 byte-length prefix immediately followed by the string's UTF-8
+      // bytes. Postgres' Bind wire format prefixes every parameter with its length,
+      // and doing it in one method computes Buffer.byteLength ONCE — the previous
+      // `addInt32(Buffer.byteLength(s)).addString(s)` pairing scanned the string
+      // three times (byteLength for the prefix, byteLength again inside addString,
+      // then the encode), which is costly for large text parameters.
+      addInt32PrefixedString(string4) {
+        const len = Buffer.byteLength(string4);
+        this.ensure(4 + len);
+        const buffer = this.buffer;
+        let offset = this.offset;
+        buffer[offset++] = len >>> 24 & 255;
+        buffer[offset++] = len >>> 16 & 255;
+        buffer[offset++] = len >>> 8 & 255;
+        buffer[offset++] = len >>> 0 & 255;
+        buffer.write(string4, offset, "utf-8");
+        this.offset = offset + len;
+        return this;
+      }
+      add(otherBuffer) {
+        this.ensure(otherBuffer.length);
+        otherBuffer.copy(this.buffer, this.offset);
+        this.offset += otherBuffer.length;
+        return this;
+      }
+      /**
+       * Appends an uninitialized block of {@link size} bytes to the buffer and returns its offset.
+       */
+      reserveUnsafe(size) {
+        const offset = this.offset;
+        this.ensure(size);
+        this.offset += size;
+        return offset;
+      }
+      join(code) {
+        if (code) {
+          this.buffer[this.headerPosition] = code;
+          const length = this.offset - (this.headerPosition + 1);
+          this.buffer.writeInt32BE(length, this.headerPosition + 1);
+        }
+        return this.buffer.slice(code ? 0 : 5, this.offset);
+      }
+      flush(code) {
+        const result = this.join(code);
+        this.offset = 5;
+        this.headerPosition = 0;
+        this.buffer = Buffer.allocUnsafe(this.size);
+        return result;
+      }
+      clear() {
+        this.offset = 5;
+        this.headerPosition = 0;
+      }
+    };
+    exports.Writer = Writer;
+  }
+});
+
+// node_modules/pg-protocol/dist/serializer.js
+var require_serializer = __commonJS({
+  "node_modules/pg-protocol/dist/serializer.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.serialize = void 0;
+    var buffer_writer_1 = require_buffer_writer();
+    var writer = new buffer_writer_1.Writer();
+    var startup = (opts) => {
+      writer.addInt16(3).addInt16(0);
+      for (const key of Object.keys(opts)) {
+        writer.addCString(key).addCString(opts[key]);
+      }
+      writer.addCString("client_encoding").addCString("UTF8");
+      const bodyBuffer = writer.addCString("").flush();
+      const length = bodyBuffer.length + 4;
+      return new buffer_writer_1.Writer().addInt32(length).add(bodyBuffer).flush();
+    };
+    var requestSsl = () => {
+      const response = Buffer.allocUnsafe(8);
+      response.writeInt32BE(8, 0);
+      response.writeInt32BE(80877103, 4);
+      return response;
+    };
+    var password = (password2) => {
+      return writer.addCString(password2).flush(
+        112
+        /* code.startup */
+      );
+    };
+    var sendSASLInitialResponseMessage = function(mechanism, initialResponse) {
+      writer.addCString(mechanism).addInt32PrefixedString(initialResponse);
+      return writer.flush(
+        112
+        /* code.startup */
+      );
+    };
+    var sendSCRAMClientFinalMessage = function(additionalData) {
+      return writer.addString(additionalData).flush(
+        112
+        /* code.startup */
+      );
+    };
+    var query = (text2) => {
+      return writer.addCString(text2).flush(
+        81
+        /* code.query */
+      );
+    };
+    var emptyArray = [];
+    var parse5 = (query2) => {
+      const name = query2.name || "";
+      if (name.length > 63) {
+        console.error("Warning! Postgres only supports 63 characters for query names.");
+        console.error("You supplied %s (%s)", name, name.length);
+        console.error("This can cause conflicts and silent errors executing queries");
+      }
+      const types2 = query2.types || emptyArray;
+      const len = types2.length;
+      const buffer = writer.addCString(name).addCString(query2.text).addInt16(len);
+      for (let i = 0; i < len; i++) {
+        buffer.addInt32(types2[i]);
+      }
+      return writer.flush(
+        80
+        /* code.parse */
+      );
+    };
+    var writeValues = function(values, valueMapper, formatsOffset) {
+      const len = values.length;
+      for (let i = 0; i < len; i++) {
+        const mappedVal = valueMapper ? valueMapper(values[i], i) : values[i];
+        let formatByte = 0;
+        if (mappedVal == null) {
+          writer.addInt32(-1);
+        } else if (mappedVal instanceof Buffer) {
+          formatByte = 1;
+          writer.addInt32(mappedVal.length);
+          writer.add(mappedVal);
+        } else {
+          writer.addInt32PrefixedString(mappedVal);
+        }
+        const buf = writer.buffer;
+        buf[formatsOffset++] = 0;
+        buf[formatsOffset++] = formatByte;
+      }
+    };
+    var bind2 = (config2 = {}) => {
+      const portal = config2.portal || "";
+      const statement = config2.statement || "";
+      const binary = config2.binary || false;
+      const values = config2.values || emptyArray;
+      const len = values.length;
+      writer.addCString(portal).addCString(statement);
+      writer.addInt16(len);
+      const formatsOffset = writer.reserveUnsafe(len * 2);
+      writer.addInt16(len);
+      try {
+        writeValues(values, config2.valueMapper, formatsOffset);
+      } catch (err) {
+        writer.clear();
+        throw err;
+      }
+      writer.addInt16(1);
+      writer.addInt16(
+        binary ? 1 : 0
+        /* ParamType.STRING */
+      );
+      return writer.flush(
+        66
+        /* code.bind */
+      );
+    };
+    var emptyExecute = Buffer.from([69, 0, 0, 0, 9, 0, 0, 0, 0, 0]);
+    var execute = (config2) => {
+      if (!config2 || !config2.portal && !config2.rows) {
+        return emptyExecute;
+      }
+      const portal = config2.portal || "";
+      const rows = config2.rows || 0;
+      const portalLength = Buffer.byteLength(portal);
+      const len = 4 + portalLength + 1 + 4;
+      const buff = Buffer.allocUnsafe(1 + len);
+      buff[0] = 69;
+      buff.writeInt32BE(len, 1);
+      buff.write(portal, 5, "utf-8");
+      buff[portalLength + 5] = 0;
+      buff.writeUInt32BE(rows, buff.length - 4);
+      return buff;
+    };
+    var cancel = (processID, secretKey) => {
+      const buffer = Buffer.allocUnsafe(16);
+      buffer.writeInt32BE(16, 0);
+      buffer.writeInt16BE(1234, 4);
+      buffer.writeInt16BE(5678, 6);
+      buffer.writeInt32BE(processID, 8);
+      buffer.writeInt32BE(secretKey, 12);
+      return buffer;
+    };
+    var cstringMessage = (code, string4) => {
+      const stringLen = Buffer.byteLength(string4);
+      const len = 4 + stringLen + 1;
+      const buffer = Buffer.allocUnsafe(1 + len);
+      buffer[0] = code;
+      buffer.writeInt32BE(len, 1);
+      buffer.write(string4, 5, "utf-8");
+      buffer[len] = 0;
+      return buffer;
+    };
+    var emptyDescribePortal = writer.addCString("P").flush(
+      68
+      /* code.describe */
+    );
+    var emptyDescribeStatement = writer.addCString("S").flush(
+      68
+      /* code.describe */
+    );
+    var describe3 = (msg) => {
+      return msg.name ? cstringMessage(68, `${msg.type}${msg.name || ""}`) : msg.type === "P" ? emptyDescribePortal : emptyDescribeStatement;
+    };
+    var close = (msg) => {
+      const text2 = `${msg.type}${msg.name || ""}`;
+      return cstringMessage(67, text2);
+    };
+    var copyData = (chunk) => {
+      return writer.add(chunk).flush(
+        100
+        /* code.copyFromChunk */
+      );
+    };
+    var copyFail = (message) => {
+      return cstringMessage(102, message);
+    };
+    var codeOnlyBuffer = (code) => Buffer.from([code, 0, 0, 0, 4]);
+    var flushBuffer = codeOnlyBuffer(
+      72
+      /* code.flush */
+    );
+    var syncBuffer = codeOnlyBuffer(
+      83
+      /* code.sync */
+    );
+    var endBuffer = codeOnlyBuffer(
+      88
+      /* code.end */
+    );
+    var copyDoneBuffer = codeOnlyBuffer(
+      99
+      /* code.copyDone */
+    );
+    var serialize = {
+      startup,
+      password,
+      requestSsl,
+      sendSASLInitialResponseMessage,
+      sendSCRAMClientFinalMessage,
+      query,
+      parse: parse5,
+      bind: bind2,
+      execute,
+      describe: describe3,
+      close,
+      flush: () => flushBuffer,
+      sync: () => syncBuffer,
+      end: () => endBuffer,
+      copyData,
+      copyDone: () => copyDoneBuffer,
+      copyFail,
+      cancel
+    };
+    exports.serialize = serialize;
+  }
+});
+
+// node_modules/pg-protocol/dist/buffer-reader.js
+var require_buffer_reader = __commonJS({
+  "node_modules/pg-protocol/dist/buffer-reader.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.BufferReader = void 0;
+    var BufferReader = class {
+      constructor(offset = 0) {
+        this.offset = offset;
+        this.buffer = Buffer.allocUnsafe(0);
+        this.encoding = "utf-8";
+      }
+      setBuffer(offset, buffer) {
+        this.offset = offset;
+        this.buffer = buffer;
+      }
+      int16() {
+        const result = this.buffer.readInt16BE(this.offset);
+        this.offset += 2;
+        return result;
+      }
+      byte() {
+        const result = this.buffer[this.offset];
+        this.offset++;
+        return result;
+      }
+      int32() {
+        const result = this.buffer.readInt32BE(this.offset);
+        this.offset += 4;
+        return result;
+      }
+      uint32() {
+        const result = this.buffer.readUInt32BE(this.offset);
+        this.offset += 4;
+        return result;
+      }
+      string(length) {
+        const result = this.buffer.toString(this.encoding, this.offset, this.offset + length);
+        this.offset += length;
+        return result;
+      }
+      cstring() {
+        const start = this.offset;
+        let end = start;
+        while (this.buffer[end++]) {
+        }
+        this.offset = end;
+        return this.buffer.toString(this.encoding, start, end - 1);
+      }
+      bytes(length) {
+        const result = this.buffer.slice(this.offset, this.offset + length);
+        this.offset += length;
+        return result;
+      }
+    };
+    exports.BufferReader = BufferReader;
+  }
+});
+
+// node_modules/pg-protocol/dist/parser.js
+var require_parser2 = __commonJS({
+  "node_modules/pg-protocol/dist/parser.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.Parser = void 0;
+    var messages_1 = require_messages();
+    var buffer_reader_1 = require_buffer_reader();
+    var CODE_LENGTH = 1;
+    var LEN_LENGTH = 4;
+    var HEADER_LENGTH = CODE_LENGTH + LEN_LENGTH;
+    var LATEINIT_LENGTH = -1;
+    var emptyBuffer = Buffer.allocUnsafe(0);
+    var Parser = class {
+      constructor(opts) {
+        this.buffer = emptyBuffer;
+        this.bufferLength = 0;
+        this.bufferOffset = 0;
+        this.reader = new buffer_reader_1.BufferReader();
+        if ((opts === null || opts === void 0 ? void 0 : opts.mode) === "binary") {
+          throw new Error("Binary mode not supported yet");
+        }
+        this.mode = (opts === null || opts === void 0 ? void 0 : opts.mode) || "text";
+      }
+      parse(buffer, callback) {
+        this.mergeBuffer(buffer);
+        const bufferFullLength = this.bufferOffset + this.bufferLength;
+        let offset = this.bufferOffset;
+        while (offset + HEADER_LENGTH <= bufferFullLength) {
+          const code = this.buffer[offset];
+          const length = this.buffer.readUInt32BE(offset + CODE_LENGTH);
+          const fullMessageLength = CODE_LENGTH + length;
+          if (fullMessageLength + offset <= bufferFullLength) {
+            const message = this.handlePacket(offset + HEADER_LENGTH, code, length, this.buffer);
+            callback(message);
+            offset += fullMessageLength;
+          } else {
+            break;
+          }
+        }
+        if (offset === bufferFullLength) {
+          this.buffer = emptyBuffer;
+          this.bufferLength = 0;
+          this.bufferOffset = 0;
+        } else {
+          this.bufferLength = bufferFullLength - offset;
+          this.bufferOffset = offset;
+        }
+      }
+      mergeBuffer(buffer) {
+        if (this.bufferLength > 0) {
+          const newLength = this.bufferLength + buffer.byteLength;
+          const newFullLength = newLength + this.bufferOffset;
+          if (newFullLength > this.buffer.byteLength) {
+            let newBuffer;
+            if (newLength <= this.buffer.byteLength && this.bufferOffset >= this.bufferLength) {
+              newBuffer = this.buffer;
+            } else {
+              let newBufferLength = this.buffer.byteLength * 2;
+              while (newLength >= newBufferLength) {
+                newBufferLength *= 2;
+              }
+              newBuffer = Buffer.allocUnsafe(newBufferLength);
+            }
+            this.buffer.copy(newBuffer, 0, this.bufferOffset, this.bufferOffset + this.bufferLength);
+            this.buffer = newBuffer;
+            this.bufferOffset = 0;
+          }
+          buffer.copy(this.buffer, this.bufferOffset + this.bufferLength);
+          this.bufferLength = newLength;
+        } else {
+          this.buffer = buffer;
+          this.bufferOffset = 0;
+          this.bufferLength = buffer.byteLength;
+        }
+      }
+      handlePacket(offset, code, length, bytes2) {
+        const { reader } = this;
+        reader.setBuffer(offset, bytes2);
+        let message;
+        switch (code) {
+          case 50:
+            message = messages_1.bindComplete;
+            break;
+          case 49:
+            message = messages_1.parseComplete;
+            break;
+          case 51:
+            message = messages_1.closeComplete;
+            break;
+          case 110:
+            message = messages_1.noData;
+            break;
+          case 115:
+            message = messages_1.portalSuspended;
+            break;
+          case 99:
+            message = messages_1.copyDone;
+            break;
+          case 87:
+            message = messages_1.replicationStart;
+            break;
+          case 73:
+            message = messages_1.emptyQuery;
+            break;
+          case 68:
+            message = parseDataRowMessage(reader);
+            break;
+          case 67:
+            message = parseCommandCompleteMessage(reader);
+            break;
+          case 90:
+            message = parseReadyForQueryMessage(reader);
+            break;
+          case 65:
+            message = parseNotificationMessage(reader);
+            break;
+          case 82:
+            message = parseAuthenticationResponse(reader, length);
+            break;
+          case 83:
+            message = parseParameterStatusMessage(reader);
+            break;
+          case 75:
+            message = parseBackendKeyData(reader);
+            break;
+          case 69:
+            message = parseErrorMessage(reader, "error");
+            break;
+          case 78:
+            message = parseErrorMessage(reader, "notice");
+            break;
+          case 84:
+            message = parseRowDescriptionMessage(reader);
+            break;
+          case 116:
+            message = parseParameterDescriptionMessage(reader);
+            break;
+          case 71:
+            message = parseCopyInMessage(reader);
+            break;
+          case 72:
+            message = parseCopyOutMessage(reader);
+            break;
+          case 100:
+            message = parseCopyData(reader, length);
+            break;
+          default:
+            return new messages_1.DatabaseError("received invalid response: " + code.toString(16), length, "error");
+        }
+        reader.setBuffer(0, emptyBuffer);
+        message.length = length;
+        return message;
+      }
+    };
+    exports.Parser = Parser;
+    var parseReadyForQueryMessage = (reader) => {
+      const status = reader.string(1);
+      return new messages_1.ReadyForQueryMessage(LATEINIT_LENGTH, status);
+    };
+    var parseCommandCompleteMessage = (reader) => {
+      const text2 = reader.cstring();
+      return new messages_1.CommandCompleteMessage(LATEINIT_LENGTH, text2);
+    };
+    var parseCopyData = (reader, length) => {
+      const chunk = reader.bytes(length - 4);
+      return new messages_1.CopyDataMessage(LATEINIT_LENGTH, chunk);
+    };
+    var parseCopyInMessage = (reader) => parseCopyMessage(reader, "copyInResponse");
+    var parseCopyOutMessage = (reader) => parseCopyMessage(reader, "copyOutResponse");
+    var parseCopyMessage = (reader, messageName) => {
+      const isBinary = reader.byte() !== 0;
+      const columnCount = reader.int16();
+      const message = new messages_1.CopyResponse(LATEINIT_LENGTH, messageName, isBinary, columnCount);
+      for (let i = 0; i < columnCount; i++) {
+        message.columnTypes[i] = reader.int16();
+      }
+      return message;
+    };
+    var parseNotificationMessage = (reader) => {
+      const processId = reader.int32();
+      const channel = reader.cstring();
+      const payload = reader.cstring();
+      return new messages_1.NotificationResponseMessage(LATEINIT_LENGTH, processId, channel, payload);
+    };
+    var parseRowDescriptionMessage = (reader) => {
+      const fieldCount = reader.int16();
+      const message = new messages_1.RowDescriptionMessage(LATEINIT_LENGTH, fieldCount);
+      for (let i = 0; i < fieldCount; i++) {
+        message.fields[i] = parseField(reader);
+      }
+      return message;
+    };
+    var parseField = (reader) => {
+      const name = reader.cstring();
+      const tableID = reader.uint32();
+      const columnID = reader.int16();
+      const dataTypeID = reader.uint32();
+      const dataTypeSize = reader.int16();
+      const dataTypeModifier = reader.int32();
+      const mode = reader.int16() === 0 ? "text" : "binary";
+      return new messages_1.Field(name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, mode);
+    };
+    var parseParameterDescriptionMessage = (reader) => {
+      const parameterCount = reader.int16();
+      const message = new messages_1.ParameterDescriptionMessage(LATEINIT_LENGTH, parameterCount);
+      for (let i = 0; i < parameterCount; i++) {
+        message.dataTypeIDs[i] = reader.uint32();
+      }
+      return message;
+    };
+    var parseDataRowMessage = (reader) => {
+      const fieldCount = reader.int16();
+      const fields = new Array(fieldCount);
+      for (let i = 0; i < fieldCount; i++) {
+        const len = reader.int32();
+        fields[i] = len === -1 ? null : reader.string(len);
+      }
+      return new messages_1.DataRowMessage(LATEINIT_LENGTH, fields);
+    };
+    var parseParameterStatusMessage = (reader) => {
+      const name = reader.cstring();
+      const value = reader.cstring();
+      return new messages_1.ParameterStatusMessage(LATEINIT_LENGTH, name, value);
+    };
+    var parseBackendKeyData = (reader) => {
+      const processID = reader.int32();
+      const secretKey = reader.int32();
+      return new messages_1.BackendKeyDataMessage(LATEINIT_LENGTH, processID, secretKey);
+    };
+    var parseAuthenticationResponse = (reader, length) => {
+      const code = reader.int32();
+      const message = {
+        name: "authenticationOk",
+        length
+      };
+      switch (code) {
+        case 0:
+          break;
+        case 3:
+          if (message.length === 8) {
+            message.name = "authenticationCleartextPassword";
+          }
+          break;
+        case 5:
+          if (message.length === 12) {
+            message.name = "authenticationMD5Password";
+            const salt = reader.bytes(4);
+            return new messages_1.AuthenticationMD5Password(LATEINIT_LENGTH, salt);
+          }
+          break;
+        case 10:
+          {
+            message.name = "authenticationSASL";
+            message.mechanisms = [];
+            let mechanism;
+            do {
+              mechanism = reader.cstring();
+              if (mechanism) {
+                message.mechanisms.push(mechanism);
+              }
+            } while (mechanism);
+          }
+          break;
+        case 11:
+          message.name = "authenticationSASLContinue";
+          message.data = reader.string(length - 8);
+          break;
+        case 12:
+          message.name = "authenticationSASLFinal";
+          message.data = reader.string(length - 8);
+          break;
+        default:
+          throw new Error("Unknown authenticationOk message type " + code);
+      }
+      return message;
+    };
+    var parseErrorMessage = (reader, name) => {
+      const fields = {};
+      let fieldType = reader.string(1);
+      while (fieldType !== "\0") {
+        fields[fieldType] = reader.cstring();
+        fieldType = reader.string(1);
+      }
+      const messageValue = fields.M;
+      const message = name === "notice" ? new messages_1.NoticeMessage(LATEINIT_LENGTH, messageValue) : new messages_1.DatabaseError(messageValue, LATEINIT_LENGTH, name);
+      message.severity = fields.S;
+      message.code = fields.C;
+      message.detail = fields.D;
+      message.hint = fields.H;
+      message.position = fields.P;
+      message.internalPosition = fields.p;
+      message.internalQuery = fields.q;
+      message.where = fields.W;
+      message.schema = fields.s;
+      message.table = fields.t;
+      message.column = fields.c;
+      message.dataType = fields.d;
+      message.constraint = fields.n;
+      message.file = fields.F;
+      message.line = fields.L;
+      message.routine = fields.R;
+      return message;
+    };
+  }
+});
+
+// node_modules/pg-protocol/dist/index.js
+var require_dist2 = __commonJS({
+  "node_modules/pg-protocol/dist/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.DatabaseError = exports.serialize = void 0;
+    exports.parse = parse5;
+    var messages_1 = require_messages();
+    Object.defineProperty(exports, "DatabaseError", { enumerable: true, get: function() {
+      return messages_1.DatabaseError;
+    } });
+    var serializer_1 = require_serializer();
+    Object.defineProperty(exports, "serialize", { enumerable: true, get: function() {
+      return serializer_1.serialize;
+    } });
+    var parser_1 = require_parser2();
+    function parse5(stream, callback) {
+      const parser = new parser_1.Parser();
+      stream.on("data", (buffer) => parser.parse(buffer, callback));
+      return new Promise((resolve) => stream.on("end", () => resolve()));
+    }
+  }
+});
+
+// node_modules/pg-cloudflare/dist/empty.js
+var require_empty = __commonJS({
+  "node_modules/pg-cloudflare/dist/empty.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {};
+  }
+});
+
+// node_modules/pg/lib/stream.js
+var require_stream = __commonJS({
+  "node_modules/pg/lib/stream.js"(exports, module) {
+    var { getStream, getSecureStream } = getStreamFuncs();
+    module.exports = {
+      /**
+       * Get a socket stream compatible with the current runtime environment.
+       * @returns {Duplex}
+       */
+      getStream,
+      /**
+       * Get a TLS secured socket, compatible with the current environment,
+       * using the socket and other settings given in `options`.
+       * @returns {Duplex}
+       */
+      getSecureStream
+    };
+    function getNodejsStreamFuncs() {
+      function getStream2(ssl) {
+        const net2 = __require("net");
+        return new net2.Socket();
+      }
+      function getSecureStream2(options) {
+        const tls = __require("tls");
+        return tls.connect(options);
+      }
+      return {
+        getStream: getStream2,
+        getSecureStream: getSecureStream2
+      };
+    }
+    function getCloudflareStreamFuncs() {
+      function getStream2(ssl) {
+        const { CloudflareSocket } = require_empty();
+        return new CloudflareSocket(ssl);
+      }
+      function getSecureStream2(options) {
+        options.socket.startTls(options);
+        return options.socket;
+      }
+      return {
+        getStream: getStream2,
+        getSecureStream: getSecureStream2
+      };
+    }
+    function isCloudflareRuntime() {
+      if (typeof navigator === "object" && navigator !== null && typeof navigator.userAgent === "string") {
+        return navigator.userAgent === "Cloudflare-Workers";
+      }
+      if (typeof Response === "function") {
+        const resp = new Response(null, { cf: { thing: true } });
+        if (typeof resp.cf === "object" && resp.cf !== null && resp.cf.thing) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function getStreamFuncs() {
+      if (isCloudflareRuntime()) {
+        return getCloudflareStreamFuncs();
+      }
+      return getNodejsStreamFuncs();
+    }
+  }
+});
+
+// node_modules/pg/lib/connection.js
+var require_connection = __commonJS({
+  "node_modules/pg/lib/connection.js"(exports, module) {
+    "use strict";
+    var EventEmitter = __require("events").EventEmitter;
+    var { parse: parse5, serialize } = require_dist2();
+    var stream = require_stream();
+    var { getStream } = stream;
+    var flushBuffer = serialize.flush();
+    var syncBuffer = serialize.sync();
+    var endBuffer = serialize.end();
+    var Connection2 = class extends EventEmitter {
+      constructor(config2) {
+        super();
+        config2 = config2 || {};
+        this.stream = config2.stream || getStream(config2.ssl);
+        if (typeof this.stream === "function") {
+          this.stream = this.stream(config2);
+        }
+        this._keepAlive = config2.keepAlive;
+        this._keepAliveInitialDelayMillis = config2.keepAliveInitialDelayMillis;
+        this.parsedStatements = {};
+        this.submittedNamedStatements = {};
+        this.ssl = config2.ssl || false;
+        this.sslNegotiation = config2.sslNegotiation || "postgres";
+        this._ending = false;
+        this._emitMessage = false;
+        const self2 = this;
+        this.on("newListener", function(eventName) {
+          if (eventName === "message") {
+            self2._emitMessage = true;
+          }
+        });
+      }
+      connect(port, host) {
+        const self2 = this;
+        this._connecting = true;
+        this.stream.setNoDelay(true);
+        this.stream.connect(port, host);
+        this.stream.once("connect", function() {
+          if (self2._keepAlive) {
+            self2.stream.setKeepAlive(true, self2._keepAliveInitialDelayMillis);
+          }
+          self2.emit("connect");
+        });
+        const reportStreamError = function(error62) {
+          if (self2._ending && (error62.code === "ECONNRESET" || error62.code === "EPIPE")) {
+            return;
+          }
+          self2.emit("error", error62);
+        };
+        this.stream.on("error", reportStreamError);
+        this.stream.on("close", function() {
+          self2.emit("end");
+        });
+        if (!this.ssl) {
+          return this.attachListeners(this.stream);
+        }
+        if (this.sslNegotiation === "direct") {
+          return this.stream.once("connect", function() {
+            self2.upgradeToSSL(host, reportStreamError);
+          });
+        }
+        this.stream.once("data", function(buffer) {
+          const responseCode = buffer.toString("utf8");
+          switch (responseCode) {
+            case "S":
+              break;
+            case "N":
+              self2.stream.end();
+              return self2.emit("error", new Error("The server does not support SSL connections"));
+            default:
+              self2.stream.end();
+              return self2.emit("error", new Error("There was an error establishing an SSL connection"));
+          }
+          self2.upgradeToSSL(host, reportStreamError);
+        });
+      }
+      upgradeToSSL(host, reportStreamError) {
+        const self2 = this;
+        const options = {
+          socket: self2.stream,
+          // tls.connect checks the server identity against `servername`, falling
+          // back to `host` and then to 'localhost'. `servername` must stay unset
+          // for IP addresses (see below), so `host` is needed to keep certificate
+          // validation working when connecting to an IP address.
+          host
+        };
+        if (self2.ssl !== true) {
+          Object.assign(options, self2.ssl);
+          if ("key" in self2.ssl) {
+            options.key = self2.ssl.key;
+          }
+        }
+        if (self2.sslNegotiation === "direct") {
+          options.ALPNProtocols = ["postgresql"];
+        }
+        const net2 = __require("net");
+        if (net2.isIP && net2.isIP(host) === 0) {
+          options.servername = host;
+        }
+        try {
+          self2.stream = stream.getSecureStream(options);
+        } catch (err) {
+          return self2.emit("error", err);
+        }
+        self2.attachListeners(self2.stream);
+        self2.stream.on("error", reportStreamError);
+        self2.emit("sslconnect");
+      }
+      attachListeners(stream2) {
+        parse5(stream2, (msg) => {
+          const eventName = msg.name === "error" ? "errorMessage" : msg.name;
+          if (this._emitMessage) {
+            this.emit("message", msg);
+          }
+          this.emit(eventName, msg);
+        });
+      }
+      requestSsl() {
+        this.stream.write(serialize.requestSsl());
+      }
+      startup(config2) {
+        this.stream.write(serialize.startup(config2));
+      }
+      cancel(processID, secretKey) {
+        this._send(serialize.cancel(processID, secretKey));
+      }
+      password(password) {
+        this._send(serialize.password(password));
+      }
+      sendSASLInitialResponseMessage(mechanism, initialResponse) {
+        this._send(serialize.sendSASLInitialResponseMessage(mechanism, initialResponse));
+      }
+      sendSCRAMClientFinalMessage(additionalData) {
+        this._send(serialize.sendSCRAMClientFinalMessage(additionalData));
+      }
+      _send(buffer) {
+        if (!this.stream.writable) {
+          return false;
+        }
+        return this.stream.write(buffer);
+      }
+      query(text2) {
+        this._send(serialize.query(text2));
+      }
+      // send parse message
+      parse(query) {
+        this._send(serialize.parse(query));
+      }
+      // send bind message
+      bind(config2) {
+        this._send(serialize.bind(config2));
+      }
+      // send execute message
+      execute(config2) {
+        this._send(serialize.execute(config2));
+      }
+      flush() {
+        if (this.stream.writable) {
+          this.stream.write(flushBuffer);
+        }
+      }
+      sync() {
+        this._send(syncBuffer);
+      }
+      ref() {
+        this.stream.ref();
+      }
+      unref() {
+        this.stream.unref();
+      }
+      end() {
+        this._ending = true;
+        if (!this._connecting || !this.stream.writable) {
+          this.stream.end();
+          return;
+        }
+        return this.stream.write(endBuffer, () => {
+          this.stream.end();
+        });
+      }
+      close(msg) {
+        this._send(serialize.close(msg));
+      }
+      describe(msg) {
+        this._send(serialize.describe(msg));
+      }
+      sendCopyFromChunk(chunk) {
+        this._send(serialize.copyData(chunk));
+      }
+      endCopyFrom() {
+        this._send(serialize.copyDone());
+      }
+      sendCopyFail(msg) {
+        this._send(serialize.copyFail(msg));
+      }
+    };
+    module.exports = Connection2;
+  }
+});
+
+// node_modules/split2/index.js
+var require_split2 = __commonJS({
+  "node_modules/split2/index.js"(exports, module) {
+    "use strict";
+    var { Transform } = __require("stream");
+    var { StringDecoder } = __require("string_decoder");
+    var kLast = /* @__PURE__ */ Symbol("last");
+    var kDecoder = /* @__PURE__ */ Symbol("decoder");
+    function transform2(chunk, enc, cb) {
+      let list;
+      if (this.overflow) {
+        const buf = this[kDecoder].write(chunk);
+        list = buf.split(this.matcher);
+        if (list.length === 1) return cb();
+        list.shift();
+        this.overflow = false;
+      } else {
+        this[kLast] += this[kDecoder].write(chunk);
+        list = this[kLast].split(this.matcher);
+      }
+      this[kLast] = list.pop();
+      for (let i = 0; i < list.length; i++) {
+        try {
+          push(this, this.mapper(list[i]));
+        } catch (error62) {
+          return cb(error62);
+        }
+      }
+      this.overflow = this[kLast].length > this.maxLength;
+      if (this.overflow && !this.skipOverflow) {
+        cb(new Error("maximum buffer reached"));
+        return;
+      }
+      cb();
+    }
+    function flush(cb) {
+      this[kLast] += this[kDecoder].end();
+      if (this[kLast]) {
+        try {
+          push(this, this.mapper(this[kLast]));
+        } catch (error62) {
+          return cb(error62);
+        }
+      }
+      cb();
+    }
+    function push(self2, val) {
+      if (val !== void 0) {
+        self2.push(val);
+      }
+    }
+    function noop4(incoming) {
+      return incoming;
+    }
+    function split(matcher, mapper, options) {
+      matcher = matcher || /\r?\n/;
+      mapper = mapper || noop4;
+      options = options || {};
+      switch (arguments.length) {
+        case 1:
+          if (typeof matcher === "function") {
+            mapper = matcher;
+            matcher = /\r?\n/;
+          } else if (typeof matcher === "object" && !(matcher instanceof RegExp) && !matcher[Symbol.split]) {
+            options = matcher;
+            matcher = /\r?\n/;
+          }
+          break;
+        case 2:
+          if (typeof matcher === "function") {
+            options = mapper;
+            mapper = matcher;
+            matcher = /\r?\n/;
+          } else if (typeof mapper === "object") {
+            options = mapper;
+            mapper = noop4;
+          }
+      }
+      options = Object.assign({}, options);
+      options.autoDestroy = true;
+      options.transform = transform2;
+      options.flush = flush;
+      options.readableObjectMode = true;
+      const stream = new Transform(options);
+      stream[kLast] = "";
+      stream[kDecoder] = new StringDecoder("utf8");
+      stream.matcher = matcher;
+      stream.mapper = mapper;
+      stream.maxLength = options.maxLength;
+      stream.skipOverflow = options.skipOverflow || false;
+      stream.overflow = false;
+      stream._destroy = function(err, cb) {
+        this._writableState.errorEmitted = false;
+        cb(err);
+      };
+      return stream;
+    }
+    module.exports = split;
+  }
+});
+
+// node_modules/pgpass/lib/helper.js
+var require_helper = __commonJS({
+  "node_modules/pgpass/lib/helper.js"(exports, module) {
+    "use strict";
+    var path24 = __require("path");
+    var Stream = __require("stream").Stream;
+    var split = require_split2();
+    var util = __require("util");
+    var defaultPort = 5432;
+    var isWin = process.platform === "win32";
+    var warnStream = process.stderr;
+    var S_IRWXG = 56;
+    var S_IRWXO = 7;
+    var S_IFMT = 61440;
+    var S_IFREG = 32768;
+    function isRegFile(mode) {
+      return (mode & S_IFMT) == S_IFREG;
+    }
+    var fieldNames = ["host", "port", "database", "user", "password"];
+    var nrOfFields = fieldNames.length;
+    var passKey = fieldNames[nrOfFields - 1];
+    function warn() {
+      var isWritable = warnStream instanceof Stream && true === warnStream.writable;
+      if (isWritable) {
+        var args = Array.prototype.slice.call(arguments).concat("\n");
+        warnStream.write(util.format.apply(util, args));
+      }
+    }
+    Object.defineProperty(module.exports, "isWin", {
+      get: function() {
+        return isWin;
+      },
+      set: function(val) {
+        isWin = val;
+      }
+    });
+    module.exports.warnTo = function(stream) {
+      var old = warnStream;
+      warnStream = stream;
+      return old;
+    };
+    module.exports.getFileName = function(rawEnv) {
+      var env = rawEnv || process.env;
+      var file2 = env.PGPASSFILE || (isWin ? path24.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path24.join(env.HOME || "./", ".pgpass"));
+      return file2;
+    };
+    module.exports.usePgPass = function(stats, fname) {
+      if (Object.prototype.hasOwnProperty.call(process.env, "PGPASSWORD")) {
+        return false;
+      }
+      if (isWin) {
+        return true;
+      }
+      fname = fname || "<unkn>";
+      if (!isRegFile(stats.mode)) {
+        warn('WARNING: password file "%s" is not a plain file', fname);
+        return false;
+      }
+      if (stats.mode & (S_IRWXG | S_IRWXO)) {
+        warn('WARNING: password file "%s" has group or world access; permissions should be u=rw (0600) or less', fname);
+        return false;
+      }
+      return true;
+    };
+    var matcher = module.exports.match = function(connInfo, entry) {
+      return fieldNames.slice(0, -1).reduce(function(prev, field, idx) {
+        if (idx == 1) {
+          if (Number(connInfo[field] || defaultPort) === Number(entry[field])) {
+            return prev && true;
+          }
+        }
+        return prev && (entry[field] === "*" || entry[field] === connInfo[field]);
+      }, true);
+    };
+    module.exports.getPassword = function(connInfo, stream, cb) {
+      var pass;
+      var lineStream = stream.pipe(split());
+      function onLine(line) {
+        var entry = parseLine(line);
+        if (entry && isValidEntry(entry) && matcher(connInfo, entry)) {
+          pass = entry[passKey];
+          lineStream.end();
+        }
+      }
+      var onEnd = function() {
+        stream.destroy();
+        cb(pass);
+      };
+      var onErr = function(err) {
+        stream.destroy();
+        warn("WARNING: error on reading file: %s", err);
+        cb(void 0);
+      };
+      stream.on("error", onErr);
+      lineStream.on("data", onLine).on("end", onEnd).on("error", onErr);
+    };
+    var parseLine = module.exports.parseLine = function(line) {
+      if (line.length < 11 || line.match(/^\s+#/)) {
+        return null;
+      }
+      var curChar = "";
+      var prevChar = "";
+      var fieldIdx = 0;
+      var startIdx = 0;
+      var endIdx = 0;
+      var obj = {};
+      var isLastField = false;
+      var addToObj = function(idx, i0, i1) {
+        var field = line.substring(i0, i1);
+        if (!Object.hasOwnProperty.call(process.env, "PGPASS_NO_DEESCAPE")) {
+          field = field.replace(/\\([:\\])/g, "$1");
+        }
+        obj[fieldNames[idx]] = field;
+      };
+      for (var i = 0; i < line.length - 1; i += 1) {
+        curChar = line.charAt(i + 1);
+        prevChar = line.charAt(i);
+        isLastField = fieldIdx == nrOfFields - 1;
+        if (isLastField) {
+          addToObj(fieldIdx, startIdx);
+          break;
+        }
+        if (i >= 0 && curChar == ":" && prevChar !== "\\") {
+          addToObj(fieldIdx, startIdx, i + 1);
+          startIdx = i + 2;
+          fieldIdx += 1;
+        }
+      }
+      obj = Object.keys(obj).length === nrOfFields ? obj : null;
+      return obj;
+    };
+    var isValidEntry = module.exports.isValidEntry = function(entry) {
+      var rules = {
+        // host
+        0: function(x) {
+          return x.length > 0;
+        },
+        // port
+        1: function(x) {
+          if (x === "*") {
+            return true;
+          }
+          x = Number(x);
+          return isFinite(x) && x > 0 && x < 9007199254740992 && Math.floor(x) === x;
+        },
+        // database
+        2: function(x) {
+          return x.length > 0;
+        },
+        // username
+        3: function(x) {
+          return x.length > 0;
+        },
+        // password
+        4: function(x) {
+          return x.length > 0;
+        }
+      };
+      for (var idx = 0; idx < fieldNames.length; idx += 1) {
+        var rule = rules[idx];
+        var value = entry[fieldNames[idx]] || "";
+        var res = rule(value);
+        if (!res) {
+          return false;
+        }
+      }
+      return true;
+    };
+  }
+});
+
+// node_modules/pgpass/lib/index.js
+var require_lib = __commonJS({
+  "node_modules/pgpass/lib/index.js"(exports, module) {
+    "use strict";
+    var path24 = __require("path");
+    var fs = __require("fs");
+    var helper = require_helper();
+    module.exports = function(connInfo, cb) {
+      var file2 = helper.getFileName();
+      fs.stat(file2, function(err, stat7) {
+        if (err || !helper.usePgPass(stat7, file2)) {
+          return cb(void 0);
+        }
+        var st = fs.createReadStream(file2);
+        helper.getPassword(connInfo, st, cb);
+      });
+    };
+    module.exports.warnTo = helper.warnTo;
+  }
+});
+
+// node_modules/pg/lib/client.js
+var require_client = __commonJS({
+  "node_modules/pg/lib/client.js"(exports, module) {
+    var EventEmitter = __require("events").EventEmitter;
+    var utils = require_utils();
+    var nodeUtils = __require("util");
+    var sasl = require_sasl();
+    var TypeOverrides2 = require_type_overrides();
+    var ConnectionParameters = require_connection_parameters();
+    var Query2 = require_query();
+    var defaults3 = require_defaults();
+    var Connection2 = require_connection();
+    var crypto = require_utils2();
+    var activeQueryDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Client.activeQuery is deprecated and will be removed in pg@9.0"
+    );
+    var queryQueueDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Client.queryQueue is deprecated and will be removed in pg@9.0."
+    );
+    var pgPassDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "pgpass support is deprecated and will be removed in pg@9.0. You can provide an async function as the password property to the Client/Pool constructor that returns a password instead. Within this function you can call the pgpass module in your own code."
+    );
+    var byoPromiseDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Passing a custom Promise implementation to the Client/Pool constructor is deprecated and will be removed in pg@9.0."
+    );
+    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
+    );
+    function coerceNumberOrDefault(value, defaultValue) {
+      if (typeof value === "number") {
+        return Number.isFinite(value) ? value : defaultValue;
+      }
+      if (typeof value === "string" && value.trim() !== "") {
+        const n = Number(value);
+        return Number.isFinite(n) ? n : defaultValue;
+      }
+      return defaultValue;
+    }
+    var Client2 = class extends EventEmitter {
+      constructor(config2) {
+        super();
+        this.connectionParameters = new ConnectionParameters(config2);
+        this.user = this.connectionParameters.user;
+        this.database = this.connectionParameters.database;
+        this.port = this.connectionParameters.port;
+        this.host = this.connectionParameters.host;
+        Object.defineProperty(this, "password", {
+          configurable: true,
+          enumerable: false,
+          writable: true,
+          value: this.connectionParameters.password
+        });
+        this.replication = this.connectionParameters.replication;
+        const c = config2 || {};
+        if (c.Promise) {
+          byoPromiseDeprecationNotice();
+        }
+        this._Promise = c.Promise || global.Promise;
+        this._types = new TypeOverrides2(c.types);
+        this._ending = false;
+        this._ended = false;
+        this._connecting = false;
+        this._connected = false;
+        this._connectionError = false;
+        this._queryable = true;
+        this._activeQuery = null;
+        this._txStatus = null;
+        this.enableChannelBinding = Boolean(c.enableChannelBinding);
+        this.scramMaxIterations = coerceNumberOrDefault(c.scramMaxIterations, sasl.DEFAULT_MAX_SCRAM_ITERATIONS);
+        this.connection = c.connection || new Connection2({
+          stream: c.stream,
+          ssl: this.connectionParameters.ssl,
+          sslNegotiation: this.connectionParameters.sslnegotiation,
+          keepAlive: c.keepAlive || false,
+          keepAliveInitialDelayMillis: c.keepAliveInitialDelayMillis || 0,
+          encoding: this.connectionParameters.client_encoding || "utf8"
+        });
+        this._queryQueue = [];
+        this._sentQueryQueue = [];
+        this.pipeline = Boolean(c.pipeline);
+        this.binary = c.binary || defaults3.binary;
+        this.processID = null;
+        this.secretKey = null;
+        this.ssl = this.connectionParameters.ssl || false;
+        this.sslNegotiation = this.connectionParameters.sslnegotiation || "postgres";
+        if (this.ssl && this.ssl.key) {
+          Object.defineProperty(this.ssl, "key", {
+            enumerable: false
+          });
+        }
+        this._connectionTimeoutMillis = c.connectionTimeoutMillis || 0;
+      }
+      get activeQuery() {
+        activeQueryDeprecationNotice();
+        return this._activeQuery;
+      }
+      set activeQuery(val) {
+        activeQueryDeprecationNotice();
+        this._activeQuery = val;
+      }
+      _getActiveQuery() {
+        return this._activeQuery;
+      }
+      _errorAllQueries(err) {
+        const enqueueError = (query) => {
+          process.nextTick(() => {
+            query.handleError(err, this.connection);
+          });
+        };
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery) {
+          enqueueError(activeQuery);
+          this._activeQuery = null;
+        }
+        this._sentQueryQueue.forEach(enqueueError);
+        this._sentQueryQueue.length = 0;
+        this._queryQueue.forEach(enqueueError);
+        this._queryQueue.length = 0;
+      }
+      _connect(callback) {
+        const self2 = this;
+        const con = this.connection;
+        this._connectionCallback = callback;
+        if (this._connecting || this._connected) {
+          const err = new Error("Client has already been connected. You cannot reuse a client.");
+          process.nextTick(() => {
+            callback(err);
+          });
+          return;
+        }
+        this._connecting = true;
+        if (this._connectionTimeoutMillis > 0) {
+          this.connectionTimeoutHandle = setTimeout(() => {
+            con._ending = true;
+            con.stream.destroy(new Error("timeout expired"));
+          }, this._connectionTimeoutMillis);
+          if (this.connectionTimeoutHandle.unref) {
+            this.connectionTimeoutHandle.unref();
+          }
+        }
+        if (this.host && this.host.indexOf("/") === 0) {
+          con.connect(this.host + "/.s.PGSQL." + this.port);
+        } else {
+          con.connect(this.port, this.host);
+        }
+        con.on("connect", function() {
+          if (self2.ssl) {
+            if (self2.sslNegotiation !== "direct") {
+              con.requestSsl();
+            }
+          } else {
+            con.startup(self2.getStartupConf());
+          }
+        });
+        con.on("sslconnect", function() {
+          con.startup(self2.getStartupConf());
+        });
+        this._attachListeners(con);
+        con.once("end", () => {
+          const error62 = this._ending ? new Error("Connection terminated") : new Error("Connection terminated unexpectedly");
+          clearTimeout(this.connectionTimeoutHandle);
+          this._errorAllQueries(error62);
+          this._ended = true;
+          if (!this._ending) {
+            if (this._connecting && !this._connectionError) {
+              if (this._connectionCallback) {
+                this._connectionCallback(error62);
+              } else {
+                this._handleErrorEvent(error62);
+              }
+            } else if (!this._connectionError) {
+              this._handleErrorEvent(error62);
+            }
+          }
+          process.nextTick(() => {
+            this.emit("end");
+          });
+        });
+      }
+      connect(callback) {
+        if (callback) {
+          this._connect(callback);
+          return;
+        }
+        return new this._Promise((resolve, reject) => {
+          this._connect((error62) => {
+            if (error62) {
+              reject(error62);
+            } else {
+              resolve(this);
+            }
+          });
+        });
+      }
+      _attachListeners(con) {
+        con.on("authenticationCleartextPassword", this._handleAuthCleartextPassword.bind(this));
+        con.on("authenticationMD5Password", this._handleAuthMD5Password.bind(this));
+        con.on("authenticationSASL", this._handleAuthSASL.bind(this));
+        con.on("authenticationSASLContinue", this._handleAuthSASLContinue.bind(this));
+        con.on("authenticationSASLFinal", this._handleAuthSASLFinal.bind(this));
+        con.on("backendKeyData", this._handleBackendKeyData.bind(this));
+        con.on("error", this._handleErrorEvent.bind(this));
+        con.on("errorMessage", this._handleErrorMessage.bind(this));
+        con.on("readyForQuery", this._handleReadyForQuery.bind(this));
+        con.on("notice", this._handleNotice.bind(this));
+        con.on("rowDescription", this._handleRowDescription.bind(this));
+        con.on("dataRow", this._handleDataRow.bind(this));
+        con.on("portalSuspended", this._handlePortalSuspended.bind(this));
+        con.on("emptyQuery", this._handleEmptyQuery.bind(this));
+        con.on("commandComplete", this._handleCommandComplete.bind(this));
+        con.on("parseComplete", this._handleParseComplete.bind(this));
+        con.on("copyInResponse", this._handleCopyInResponse.bind(this));
+        con.on("copyData", this._handleCopyData.bind(this));
+        con.on("notification", this._handleNotification.bind(this));
+      }
+      _getPassword(cb) {
+        const con = this.connection;
+        if (typeof this.password === "function") {
+          this._Promise.resolve().then(() => this.password(this.connectionParameters)).then((pass) => {
+            if (pass !== void 0) {
+              if (typeof pass !== "string") {
+                con.emit("error", new TypeError("Password must be a string"));
+                return;
+              }
+              this.connectionParameters.password = this.password = pass;
+            } else {
+              this.connectionParameters.password = this.password = null;
+            }
+            cb();
+          }).catch((err) => {
+            con.emit("error", err);
+          });
+        } else if (this.password !== null) {
+          cb();
+        } else {
+          try {
+            const pgPass = require_lib();
+            pgPass(this.connectionParameters, (pass) => {
+              if (void 0 !== pass) {
+                pgPassDeprecationNotice();
+                this.connectionParameters.password = this.password = pass;
+              }
+              cb();
+            });
+          } catch (e) {
+            this.emit("error", e);
+          }
+        }
+      }
+      _handleAuthCleartextPassword(msg) {
+        this._getPassword(() => {
+          this.connection.password(this.password);
+        });
+      }
+      _handleAuthMD5Password(msg) {
+        this._getPassword(async () => {
+          try {
+            const hashedPassword = await crypto.postgresMd5PasswordHash(this.user, this.password, msg.salt);
+            this.connection.password(hashedPassword);
+          } catch (e) {
+            this.emit("error", e);
+          }
+        });
+      }
+      _handleAuthSASL(msg) {
+        this._getPassword(() => {
+          try {
+            this.saslSession = sasl.startSession(
+              msg.mechanisms,
+              this.enableChannelBinding && this.connection.stream,
+              this.scramMaxIterations
+            );
+            this.connection.sendSASLInitialResponseMessage(this.saslSession.mechanism, this.saslSession.response);
+          } catch (err) {
+            this.connection.emit("error", err);
+          }
+        });
+      }
+      async _handleAuthSASLContinue(msg) {
+        try {
+          await sasl.continueSession(
+            this.saslSession,
+            this.password,
+            msg.data,
+            this.enableChannelBinding && this.connection.stream
+          );
+          this.connection.sendSCRAMClientFinalMessage(this.saslSession.response);
+        } catch (err) {
+          this.connection.emit("error", err);
+        }
+      }
+      _handleAuthSASLFinal(msg) {
+        try {
+          sasl.finalizeSession(this.saslSession, msg.data);
+          this.saslSession = null;
+        } catch (err) {
+          this.connection.emit("error", err);
+        }
+      }
+      _handleBackendKeyData(msg) {
+        this.processID = msg.processID;
+        this.secretKey = msg.secretKey;
+      }
+      _handleReadyForQuery(msg) {
+        if (this._connecting) {
+          this._connecting = false;
+          this._connected = true;
+          clearTimeout(this.connectionTimeoutHandle);
+          if (this._connectionCallback) {
+            this._connectionCallback(null, this);
+            this._connectionCallback = null;
+          }
+          this.emit("connect");
+        }
+        const activeQuery = this._getActiveQuery();
+        this._activeQuery = null;
+        this._txStatus = msg?.status ?? null;
+        this.readyForQuery = true;
+        if (activeQuery) {
+          activeQuery.handleReadyForQuery(this.connection);
+        }
+        this._pulseQueryQueue();
+      }
+      // if we receive an error event or error message
+      // during the connection process we handle it here
+      _handleErrorWhileConnecting(err) {
+        if (this._connectionError) {
+          return;
+        }
+        this._connectionError = true;
+        clearTimeout(this.connectionTimeoutHandle);
+        if (this._connectionCallback) {
+          return this._connectionCallback(err);
+        }
+        this.emit("error", err);
+      }
+      // if we're connected and we receive an error event from the connection
+      // this means the socket is dead - do a hard abort of all queries and emit
+      // the socket error on the client as well
+      _handleErrorEvent(err) {
+        if (this._connecting) {
+          return this._handleErrorWhileConnecting(err);
+        }
+        this._queryable = false;
+        this._errorAllQueries(err);
+        this.emit("error", err);
+      }
+      // handle error messages from the postgres backend
+      _handleErrorMessage(msg) {
+        if (this._connecting) {
+          return this._handleErrorWhileConnecting(msg);
+        }
+        const activeQuery = this._getActiveQuery();
+        if (!activeQuery) {
+          this._handleErrorEvent(msg);
+          return;
+        }
+        this._activeQuery = null;
+        if (activeQuery.name) {
+          delete this.connection.submittedNamedStatements[activeQuery.name];
+        }
+        activeQuery.handleError(msg, this.connection);
+      }
+      _handleRowDescription(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error62 = new Error("Received unexpected rowDescription message from backend.");
+          this._handleErrorEvent(error62);
+          return;
+        }
+        activeQuery.handleRowDescription(msg);
+      }
+      _handleDataRow(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error62 = new Error("Received unexpected dataRow message from backend.");
+          this._handleErrorEvent(error62);
+          return;
+        }
+        activeQuery.handleDataRow(msg);
+      }
+      _handlePortalSuspended(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error62 = new Error("Received unexpected portalSuspended message from backend.");
+          this._handleErrorEvent(error62);
+          return;
+        }
+        activeQuery.handlePortalSuspended(this.connection);
+      }
+      _handleEmptyQuery(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error62 = new Error("Received unexpected emptyQuery message from backend.");
+          this._handleErrorEvent(error62);
+          return;
+        }
+        activeQuery.handleEmptyQuery(this.connection);
+      }
+      _handleCommandComplete(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error62 = new Error("Received unexpected commandComplete message from backend.");
+          this._handleErrorEvent(error62);
+          return;
+        }
+        activeQuery.handleCommandComplete(msg, this.connection);
+      }
+      _handleParseComplete() {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error62 = new Error("Received unexpected parseComplete message from backend.");
+          this._handleErrorEvent(error62);
+          return;
+        }
+        if (activeQuery.name) {
+          this.connection.parsedStatements[activeQuery.name] = activeQuery.text;
+          delete this.connection.submittedNamedStatements[activeQuery.name];
+        }
+      }
+      _handleCopyInResponse(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error62 = new Error("Received unexpected copyInResponse message from backend.");
+          this._handleErrorEvent(error62);
+          return;
+        }
+        activeQuery.handleCopyInResponse(this.connection);
+      }
+      _handleCopyData(msg) {
+        const activeQuery = this._getActiveQuery();
+        if (activeQuery == null) {
+          const error62 = new Error("Received unexpected copyData message from backend.");
+          this._handleErrorEvent(error62);
+          return;
+        }
+        activeQuery.handleCopyData(msg, this.connection);
+      }
+      _handleNotification(msg) {
+        this.emit("notification", msg);
+      }
+      _handleNotice(msg) {
+        this.emit("notice", msg);
+      }
+      getStartupConf() {
+        const params = this.connectionParameters;
+        const data = {
+          user: params.user,
+          database: params.database
+        };
+        const appName = params.application_name || params.fallback_application_name;
+        if (appName) {
+          data.application_name = appName;
+        }
+        if (params.replication) {
+          data.replication = "" + params.replication;
+        }
+        if (params.statement_timeout) {
+          data.statement_timeout = String(parseInt(params.statement_timeout, 10));
+        }
+        if (params.lock_timeout) {
+          data.lock_timeout = String(parseInt(params.lock_timeout, 10));
+        }
+        if (params.idle_in_transaction_session_timeout) {
+          data.idle_in_transaction_session_timeout = String(parseInt(params.idle_in_transaction_session_timeout, 10));
+        }
+        if (params.options) {
+          data.options = params.options;
+        }
+        return data;
+      }
+      cancel(client, query) {
+        if (client.activeQuery === query) {
+          const con = this.connection;
+          if (this.host && this.host.indexOf("/") === 0) {
+            con.connect(this.host + "/.s.PGSQL." + this.port);
+          } else {
+            con.connect(this.port, this.host);
+          }
+          con.on("connect", function() {
+            con.cancel(client.processID, client.secretKey);
+          });
+        } else if (client._queryQueue.indexOf(query) !== -1) {
+          client._queryQueue.splice(client._queryQueue.indexOf(query), 1);
+        } else if (client._sentQueryQueue.indexOf(query) !== -1) {
+          query.callback = () => {
+          };
+        }
+      }
+      setTypeParser(oid, format, parseFn) {
+        return this._types.setTypeParser(oid, format, parseFn);
+      }
+      getTypeParser(oid, format) {
+        return this._types.getTypeParser(oid, format);
+      }
+      // escapeIdentifier and escapeLiteral moved to utility functions & exported
+      // on PG
+      // re-exported here for backwards compatibility
+      escapeIdentifier(str) {
+        return utils.escapeIdentifier(str);
+      }
+      escapeLiteral(str) {
+        return utils.escapeLiteral(str);
+      }
+      _pulseQueryQueue() {
+        if (this.pipeline) {
+          this._pulsePipelinedQueryQueue();
+          return;
+        }
+        if (this.readyForQuery === true) {
+          this._activeQuery = this._queryQueue.shift();
+          const activeQuery = this._getActiveQuery();
+          if (activeQuery) {
+            this.readyForQuery = false;
+            this.hasExecuted = true;
+            const queryError = activeQuery.submit(this.connection);
+            if (queryError) {
+              process.nextTick(() => {
+                activeQuery.handleError(queryError, this.connection);
+                this.readyForQuery = true;
+                this._pulseQueryQueue();
+              });
+            }
+          } else if (this.hasExecuted) {
+            this._activeQuery = null;
+            this.emit("drain");
+          }
+        }
+      }
+      _pulsePipelinedQueryQueue() {
+        if (!this._connected || !this._queryable) {
+          return;
+        }
+        while (this._queryQueue.length > 0) {
+          const query = this._queryQueue.shift();
+          this.hasExecuted = true;
+          const queryError = query.submit(this.connection);
+          if (queryError) {
+            process.nextTick(() => {
+              query.handleError(queryError, this.connection);
+            });
+            continue;
+          }
+          this._sentQueryQueue.push(query);
+        }
+        if (this.readyForQuery && !this._activeQuery && this._sentQueryQueue.length > 0) {
+          this._activeQuery = this._sentQueryQueue.shift();
+          this.readyForQuery = false;
+        }
+        if (!this._activeQuery && this._sentQueryQueue.length === 0 && this._queryQueue.length === 0 && this.hasExecuted) {
+          this.emit("drain");
+        }
+      }
+      query(config2, values, callback) {
+        let query;
+        let result;
+        if (config2 == null) {
+          throw new TypeError("Client was passed a null or undefined query");
+        }
+        if (typeof config2.submit === "function") {
+          result = query = config2;
+          if (!query.callback) {
+            if (typeof values === "function") {
+              query.callback = values;
+            } else if (callback) {
+              query.callback = callback;
+            }
+          }
+        } else {
+          query = new Query2(config2, values, callback);
+          if (!query.callback) {
+            result = new this._Promise((resolve, reject) => {
+              query.callback = (err, res) => err ? reject(err) : resolve(res);
+            }).catch((err) => {
+              Error.captureStackTrace(err);
+              throw err;
+            });
+          } else if (typeof query.callback !== "function") {
+            throw new TypeError("callback is not a function");
+          }
+        }
+        const readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
+        if (readTimeout) {
+          const queryCallback = query.callback || (() => {
+          });
+          const readTimeoutTimer = setTimeout(() => {
+            const error62 = new Error("Query read timeout");
+            process.nextTick(() => {
+              query.handleError(error62, this.connection);
+            });
+            queryCallback(error62);
+            query.callback = () => {
+            };
+            const index = this._queryQueue.indexOf(query);
+            if (index > -1) {
+              this._queryQueue.splice(index, 1);
+            } else if (this.pipeline) {
+              this.connection.stream.destroy();
+              return;
+            }
+            this._pulseQueryQueue();
+          }, readTimeout);
+          query.callback = (err, res) => {
+            clearTimeout(readTimeoutTimer);
+            queryCallback(err, res);
+          };
+        }
+        if (this.binary && !query.binary) {
+          query.binary = true;
+        }
+        if (query._result && !query._result._types) {
+          query._result._types = this._types;
+        }
+        if (this.pipeline) {
+          const portalQuery = typeof config2.submit === "function" && !(query instanceof Query2) ? "Custom query classes such as pg-cursor and pg-query-stream are" : query.rows ? "The `rows` option is" : null;
+          if (portalQuery) {
+            process.nextTick(() => {
+              query.handleError(new Error(`${portalQuery} not supported in pipeline mode`), this.connection);
+            });
+            return result;
+          }
+        }
+        if (!this._queryable) {
+          process.nextTick(() => {
+            query.handleError(new Error("Client has encountered a connection error and is not queryable"), this.connection);
+          });
+          return result;
+        }
+        if (this._ending) {
+          process.nextTick(() => {
+            query.handleError(new Error("Client was closed and is not queryable"), this.connection);
+          });
+          return result;
+        }
+        if (this._queryQueue.length > 0 && !this.pipeline) {
+          queryQueueLengthDeprecationNotice();
+        }
+        this._queryQueue.push(query);
+        this._pulseQueryQueue();
+        return result;
+      }
+      ref() {
+        this.connection.ref();
+      }
+      unref() {
+        this.connection.unref();
+      }
+      getTransactionStatus() {
+        return this._txStatus;
+      }
+      end(cb) {
+        this._ending = true;
+        if (!this.connection._connecting || this._ended) {
+          if (cb) {
+            cb();
+            return;
+          } else {
+            return this._Promise.resolve();
+          }
+        }
+        if (!this._queryable) {
+          this.connection.stream.destroy();
+        } else if (this.pipeline && (this._getActiveQuery() || this._sentQueryQueue.length > 0 || this._queryQueue.length > 0)) {
+          this.once("drain", () => this.connection.end());
+        } else if (this._getActiveQuery()) {
+          this.connection.stream.destroy();
+        } else {
+          this.connection.end();
+        }
+        if (cb) {
+          this.connection.once("end", cb);
+        } else {
+          return new this._Promise((resolve) => {
+            this.connection.once("end", resolve);
+          });
+        }
+      }
+      get queryQueue() {
+        queryQueueDeprecationNotice();
+        return this._queryQueue;
+      }
+    };
+    Client2.Query = Query2;
+    module.exports = Client2;
+  }
+});
+
+// node_modules/pg-pool/index.js
+var require_pg_pool = __commonJS({
+  "node_modules/pg-pool/index.js"(exports, module) {
+    "use strict";
+    var EventEmitter = __require("events").EventEmitter;
+    var NOOP = function() {
+    };
+    var removeWhere = (list, predicate) => {
+      const i = list.findIndex(predicate);
+      return i === -1 ? void 0 : list.splice(i, 1)[0];
+    };
+    var IdleItem = class {
+      constructor(client, idleListener, timeoutId) {
+        this.client = client;
+        this.idleListener = idleListener;
+        this.timeoutId = timeoutId;
+      }
+    };
+    var PendingItem = class {
+      constructor(callback) {
+        this.callback = callback;
+      }
+    };
+    function throwOnDoubleRelease() {
+      throw new Error("Release called on client which has already been released to the pool.");
+    }
+    function promisify(Promise2, callback) {
+      if (callback) {
+        return { callback, result: void 0 };
+      }
+      let rej;
+      let res;
+      const cb = function(err, client) {
+        err ? rej(err) : res(client);
+      };
+      const result = new Promise2(function(resolve, reject) {
+        res = resolve;
+        rej = reject;
+      }).catch((err) => {
+        Error.captureStackTrace(err);
+        throw err;
+      });
+      return { callback: cb, result };
+    }
+    function makeIdleListener(pool2, client) {
+      return function idleListener(err) {
+        err.client = client;
+        client.removeListener("error", idleListener);
+        client.on("error", () => {
+          pool2.log("additional client error after disconnection due to error", err);
+        });
+        pool2._remove(client);
+        pool2.emit("error", err, client);
+      };
+    }
+    var Pool2 = class extends EventEmitter {
+      constructor(options, Client2) {
+        super();
+        this.options = Object.assign({}, options);
+        if (options != null && "password" in options) {
+          Object.defineProperty(this.options, "password", {
+            configurable: true,
+            enumerable: false,
+            writable: true,
+            value: options.password
+          });
+        }
+        if (options != null && options.ssl && options.ssl.key) {
+          Object.defineProperty(this.options.ssl, "key", {
+            enumerable: false
+          });
+        }
+        this.options.max = this.options.max || this.options.poolSize || 10;
+        this.options.min = this.options.min || 0;
+        this.options.maxUses = this.options.maxUses || Infinity;
+        this.options.allowExitOnIdle = this.options.allowExitOnIdle || false;
+        this.options.maxLifetimeSeconds = this.options.maxLifetimeSeconds || 0;
+        this.log = this.options.log || function() {
+        };
+        this.Client = this.options.Client || Client2 || require_lib2().Client;
+        this.Promise = this.options.Promise || global.Promise;
+        if (typeof this.options.idleTimeoutMillis === "undefined") {
+          this.options.idleTimeoutMillis = 1e4;
+        }
+        this._clients = [];
+        this._idle = [];
+        this._expired = /* @__PURE__ */ new WeakSet();
+        this._pendingQueue = [];
+        this._endCallback = void 0;
+        this.ending = false;
+        this.ended = false;
+      }
+      _promiseTry(f) {
+        const Promise2 = this.Promise;
+        if (typeof Promise2.try === "function") {
+          return Promise2.try(f);
+        }
+        return new Promise2((resolve) => resolve(f()));
+      }
+      _isFull() {
+        return this._clients.length >= this.options.max;
+      }
+      _isAboveMin() {
+        return this._clients.length > this.options.min;
+      }
+      _pulseQueue() {
+        this.log("pulse queue");
+        if (this.ended) {
+          this.log("pulse queue ended");
+          return;
+        }
+        if (this.ending) {
+          this.log("pulse queue on ending");
+          if (this._idle.length) {
+            this._idle.slice().map((item) => {
+              this._remove(item.client);
+            });
+          }
+          if (!this._clients.length) {
+            this.ended = true;
+            this._endCallback();
+          }
+          return;
+        }
+        if (!this._pendingQueue.length) {
+          this.log("no queued requests");
+          return;
+        }
+        if (!this._idle.length && this._isFull()) {
+          return;
+        }
+        const pendingItem = this._pendingQueue.shift();
+        if (this._idle.length) {
+          const idleItem = this._idle.pop();
+          clearTimeout(idleItem.timeoutId);
+          const client = idleItem.client;
+          client.ref && client.ref();
+          const idleListener = idleItem.idleListener;
+          return this._acquireClient(client, pendingItem, idleListener, false);
+        }
+        if (!this._isFull()) {
+          return this.newClient(pendingItem);
+        }
+        throw new Error("unexpected condition");
+      }
+      _remove(client, callback) {
+        const removed = removeWhere(this._idle, (item) => item.client === client);
+        if (removed !== void 0) {
+          clearTimeout(removed.timeoutId);
+        }
+        this._clients = this._clients.filter((c) => c !== client);
+        const context3 = this;
+        client.end(() => {
+          context3.emit("remove", client);
+          if (typeof callback === "function") {
+            callback();
+          }
+        });
+      }
+      connect(cb) {
+        if (this.ending) {
+          const err = new Error("Cannot use a pool after calling end on the pool");
+          return cb ? cb(err) : this.Promise.reject(err);
+        }
+        const response = promisify(this.Promise, cb);
+        const result = response.result;
+        if (this._isFull() || this._idle.length) {
+          if (this._idle.length) {
+            process.nextTick(() => this._pulseQueue());
+          }
+          if (!this.options.connectionTimeoutMillis) {
+            this._pendingQueue.push(new PendingItem(response.callback));
+            return result;
+          }
+          const queueCallback = (err, res, done) => {
+            clearTimeout(tid);
+            response.callback(err, res, done);
+          };
+          const pendingItem = new PendingItem(queueCallback);
+          const tid = setTimeout(() => {
+            removeWhere(this._pendingQueue, (i) => i.callback === queueCallback);
+            pendingItem.timedOut = true;
+            response.callback(new Error("timeout exceeded when trying to connect"));
+          }, this.options.connectionTimeoutMillis);
+          if (tid.unref) {
+            tid.unref();
+          }
+          this._pendingQueue.push(pendingItem);
+          return result;
+        }
+        this.newClient(new PendingItem(response.callback));
+        return result;
+      }
+      newClient(pendingItem) {
+        const client = new this.Client(this.options);
+        this._clients.push(client);
+        const idleListener = makeIdleListener(this, client);
+        this.log("checking client timeout");
+        let tid;
+        let timeoutHit = false;
+        if (this.options.connectionTimeoutMillis) {
+          tid = setTimeout(() => {
+            if (client.connection) {
+              this.log("ending client due to timeout");
+              timeoutHit = true;
+              client.connection.stream.destroy();
+            } else if (!client.isConnected()) {
+              this.log("ending client due to timeout");
+              timeoutHit = true;
+              client.end();
+            }
+          }, this.options.connectionTimeoutMillis);
+        }
+        this.log("connecting new client");
+        client.connect((err) => {
+          if (tid) {
+            clearTimeout(tid);
+          }
+          client.on("error", idleListener);
+          if (err) {
+            this.log("client failed to connect", err);
+            this._clients = this._clients.filter((c) => c !== client);
+            if (timeoutHit) {
+              err = new Error("Connection terminated due to connection timeout", { cause: err });
+            }
+            this._pulseQueue();
+            if (!pendingItem.timedOut) {
+              pendingItem.callback(err, void 0, NOOP);
+            }
+          } else {
+            this.log("new client connected");
+            if (this.options.onConnect) {
+              this._promiseTry(() => this.options.onConnect(client)).then(
+                () => {
+                  this._afterConnect(client, pendingItem, idleListener);
+                },
+                (hookErr) => {
+                  this._clients = this._clients.filter((c) => c !== client);
+                  client.end(() => {
+                    this._pulseQueue();
+                    if (!pendingItem.timedOut) {
+                      pendingItem.callback(hookErr, void 0, NOOP);
+                    }
+                  });
+                }
+              );
+              return;
+            }
+            return this._afterConnect(client, pendingItem, idleListener);
+          }
+        });
+      }
+      _afterConnect(client, pendingItem, idleListener) {
+        if (this.options.maxLifetimeSeconds !== 0) {
+          const maxLifetimeTimeout = setTimeout(() => {
+            this.log("ending client due to expired lifetime");
+            this._expired.add(client);
+            const idleIndex = this._idle.findIndex((idleItem) => idleItem.client === client);
+            if (idleIndex !== -1) {
+              this._acquireClient(
+                client,
+                new PendingItem((err, client2, clientRelease) => clientRelease()),
+                idleListener,
+                false
+              );
+            }
+          }, this.options.maxLifetimeSeconds * 1e3);
+          maxLifetimeTimeout.unref();
+          client.once("end", () => clearTimeout(maxLifetimeTimeout));
+        }
+        return this._acquireClient(client, pendingItem, idleListener, true);
+      }
+      // acquire a client for a pending work item
+      _acquireClient(client, pendingItem, idleListener, isNew) {
+        if (isNew) {
+          this.emit("connect", client);
+        }
+        this.emit("acquire", client);
+        client.release = this._releaseOnce(client, idleListener);
+        client.removeListener("error", idleListener);
+        if (!pendingItem.timedOut) {
+          if (isNew && this.options.verify) {
+            this.options.verify(client, (err) => {
+              if (err) {
+                client.release(err);
+                return pendingItem.callback(err, void 0, NOOP);
+              }
+              pendingItem.callback(void 0, client, client.release);
+            });
+          } else {
+            pendingItem.callback(void 0, client, client.release);
+          }
+        } else {
+          if (isNew && this.options.verify) {
+            this.options.verify(client, client.release);
+          } else {
+            client.release();
+          }
+        }
+      }
+      // returns a function that wraps _release and throws if called more than once
+      _releaseOnce(client, idleListener) {
+        let released = false;
+        return (err) => {
+          if (released) {
+            throwOnDoubleRelease();
+          }
+          released = true;
+          this._release(client, idleListener, err);
+        };
+      }
+      // release a client back to the poll, include an error
+      // to remove it from the pool
+      _release(client, idleListener, err) {
+        client.on("error", idleListener);
+        client._poolUseCount = (client._poolUseCount || 0) + 1;
+        this.emit("release", err, client);
+        if (err || this.ending || !client._queryable || client._ending || client._poolUseCount >= this.options.maxUses) {
+          if (client._poolUseCount >= this.options.maxUses) {
+            this.log("remove expended client");
+          }
+          return this._remove(client, this._pulseQueue.bind(this));
+        }
+        const isExpired = this._expired.has(client);
+        if (isExpired) {
+          this.log("remove expired client");
+          this._expired.delete(client);
+          return this._remove(client, this._pulseQueue.bind(this));
+        }
+        let tid;
+        if (this.options.idleTimeoutMillis && this._isAboveMin()) {
+          tid = setTimeout(() => {
+            if (this._isAboveMin()) {
+              this.log("remove idle client");
+              this._remove(client, this._pulseQueue.bind(this));
+            }
+          }, this.options.idleTimeoutMillis);
+          if (this.options.allowExitOnIdle) {
+            tid.unref();
+          }
+        }
+        if (this.options.allowExitOnIdle) {
+          client.unref();
+        }
+        this._idle.push(new IdleItem(client, idleListener, tid));
+        this._pulseQueue();
+      }
+      query(text2, values, cb) {
+        if (typeof text2 === "function") {
+          const response2 = promisify(this.Promise, text2);
+          setImmediate(function() {
+            return response2.callback(new Error("Passing a function as the first parameter to pool.query is not supported"));
+          });
+          return response2.result;
+        }
+        if (typeof values === "function") {
+          cb = values;
+          values = void 0;
+        }
+        const response = promisify(this.Promise, cb);
+        cb = response.callback;
+        this.connect((err, client) => {
+          if (err) {
+            return cb(err);
+          }
+          let clientReleased = false;
+          const onError = (err2) => {
+            if (clientReleased) {
+              return;
+            }
+            clientReleased = true;
+            client.release(err2);
+            cb(err2);
+          };
+          client.once("error", onError);
+          this.log("dispatching query");
+          try {
+            client.query(text2, values, (err2, res) => {
+              this.log("query dispatched");
+              client.removeListener("error", onError);
+              if (clientReleased) {
+                return;
+              }
+              clientReleased = true;
+              client.release(err2);
+              if (err2) {
+                return cb(err2);
+              }
+              return cb(void 0, res);
+            });
+          } catch (err2) {
+            client.release(err2);
+            return cb(err2);
+          }
+        });
+        return response.result;
+      }
+      end(cb) {
+        this.log("ending");
+        if (this.ending) {
+          const err = new Error("Called end on pool more than once");
+          return cb ? cb(err) : this.Promise.reject(err);
+        }
+        this.ending = true;
+        const promised = promisify(this.Promise, cb);
+        this._endCallback = promised.callback;
+        this._pulseQueue();
+        return promised.result;
+      }
+      get waitingCount() {
+        return this._pendingQueue.length;
+      }
+      get idleCount() {
+        return this._idle.length;
+      }
+      get expiredCount() {
+        return this._clients.reduce((acc, client) => acc + (this._expired.has(client) ? 1 : 0), 0);
+      }
+      get totalCount() {
+        return this._clients.length;
+      }
+    };
+    module.exports = Pool2;
+  }
+});
+
+// node_modules/pg/lib/native/query.js
+var require_query2 = __commonJS({
+  "node_modules/pg/lib/native/query.js"(exports, module) {
+    "use strict";
+    var EventEmitter = __require("events").EventEmitter;
+    var util = __require("util");
+    var utils = require_utils();
+    var NativeQuery = module.exports = function(config2, values, callback) {
+      EventEmitter.call(this);
+      config2 = utils.normalizeQueryConfig(config2, values, callback);
+      this.text = config2.text;
+      this.values = config2.values;
+      this.name = config2.name;
+      this.queryMode = config2.queryMode;
+      this.callback = config2.callback;
+      this.state = "new";
+      this._arrayMode = config2.rowMode === "array";
+      this._emitRowEvents = false;
+      this.on(
+        "newListener",
+        function(event) {
+          if (event === "row") this._emitRowEvents = true;
+        }.bind(this)
+      );
+    };
+    util.inherits(NativeQuery, EventEmitter);
+    var errorFieldMap = {
+      sqlState: "code",
+      statementPosition: "position",
+      messagePrimary: "message",
+      messageDetail: "detail",
+      messageHint: "hint",
+      context: "where",
+      schemaName: "schema",
+      tableName: "table",
+      columnName: "column",
+      dataTypeName: "dataType",
+      constraintName: "constraint",
+      sourceFile: "file",
+      sourceLine: "line",
+      sourceFunction: "routine"
+    };
+    NativeQuery.prototype.handleError = function(err) {
+      const fields = this.native && this.native.pq.resultErrorFields();
+      if (fields) {
+        for (const key in fields) {
+          const normalizedFieldName = errorFieldMap[key] || key;
+          err[normalizedFieldName] = fields[key];
+        }
+      }
+      if (this.callback) {
+        this.callback(err);
+      } else {
+        this.emit("error", err);
+      }
+      this.state = "error";
+    };
+    NativeQuery.prototype.then = function(onSuccess, onFailure) {
+      return this._getPromise().then(onSuccess, onFailure);
+    };
+    NativeQuery.prototype.catch = function(callback) {
+      return this._getPromise().catch(callback);
+    };
+    NativeQuery.prototype._getPromise = function() {
+      if (this._promise) return this._promise;
+      this._promise = new Promise(
+        function(resolve, reject) {
+          this._once("end", resolve);
+          this._once("error", reject);
+        }.bind(this)
+      );
+      return this._promise;
+    };
+    NativeQuery.prototype.submit = function(client) {
+      this.state = "running";
+      const self2 = this;
+      this.native = client.native;
+      client.native.arrayMode = this._arrayMode;
+      let after = function(err, rows, results) {
+        client.native.arrayMode = false;
+        setImmediate(function() {
+          self2.emit("_done");
+        });
+        if (err) {
+          return self2.handleError(err);
+        }
+        if (self2._emitRowEvents) {
+          if (results.length > 1) {
+            rows.forEach((rowOfRows, i) => {
+              rowOfRows.forEach((row3) => {
+                self2.emit("row", row3, results[i]);
+              });
+            });
+          } else {
+            rows.forEach(function(row3) {
+              self2.emit("row", row3, results);
+            });
+          }
+        }
+        self2.state = "end";
+        self2.emit("end", results);
+        if (self2.callback) {
+          self2.callback(null, results);
+        }
+      };
+      if (process.domain) {
+        after = process.domain.bind(after);
+      }
+      if (this.name) {
+        if (this.name.length > 63) {
+          console.error("Warning! Postgres only supports 63 characters for query names.");
+          console.error("You supplied %s (%s)", this.name, this.name.length);
+          console.error("This can cause conflicts and silent errors executing queries");
+        }
+        const values = (this.values || []).map(utils.prepareValue);
+        if (client.namedQueries[this.name] !== void 0) {
+          if (this.text && client.namedQueries[this.name] !== this.text) {
+            const err = new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
+            return after(err);
+          }
+          return client.native.execute(this.name, values, after);
+        }
+        return client.native.prepare(this.name, this.text, values.length, function(err) {
+          if (err) return after(err);
+          client.namedQueries[self2.name] = self2.text;
+          return self2.native.execute(self2.name, values, after);
+        });
+      } else if (this.values) {
+        if (!Array.isArray(this.values)) {
+          const err = new Error("Query values must be an array");
+          return after(err);
+        }
+        const vals = this.values.map(utils.prepareValue);
+        client.native.query(this.text, vals, after);
+      } else if (this.queryMode === "extended") {
+        client.native.query(this.text, [], after);
+      } else {
+        client.native.query(this.text, after);
+      }
+    };
+  }
+});
+
+// node_modules/pg/lib/native/client.js
+var require_client2 = __commonJS({
+  "node_modules/pg/lib/native/client.js"(exports, module) {
+    var nodeUtils = __require("util");
+    var Native;
+    try {
+      Native = __require("pg-native");
+    } catch (e) {
+      throw e;
+    }
+    var TypeOverrides2 = require_type_overrides();
+    var EventEmitter = __require("events").EventEmitter;
+    var util = __require("util");
+    var ConnectionParameters = require_connection_parameters();
+    var NativeQuery = require_query2();
+    var queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
+      () => {
+      },
+      "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
+    );
+    var Client2 = module.exports = function(config2) {
+      EventEmitter.call(this);
+      config2 = config2 || {};
+      this._Promise = config2.Promise || global.Promise;
+      this._types = new TypeOverrides2(config2.types);
+      this.native = new Native({
+        types: this._types
+      });
+      this._queryQueue = [];
+      this._ending = false;
+      this._connecting = false;
+      this._connected = false;
+      this._queryable = true;
+      this.pipeline = Boolean(config2.pipeline);
+      this._pipelineInFlight = false;
+      const cp2 = this.connectionParameters = new ConnectionParameters(config2);
+      if (config2.nativeConnectionString) cp2.nativeConnectionString = config2.nativeConnectionString;
+      this.user = cp2.user;
+      Object.defineProperty(this, "password", {
+        configurable: true,
+        enumerable: false,
+        writable: true,
+        value: cp2.password
+      });
+      this.database = cp2.database;
+      this.host = cp2.host;
+      this.port = cp2.port;
+      this.namedQueries = {};
+    };
+    Client2.Query = NativeQuery;
+    util.inherits(Client2, EventEmitter);
+    Client2.prototype._errorAllQueries = function(err) {
+      const enqueueError = (query) => {
+        process.nextTick(() => {
+          query.native = this.native;
+          query.handleError(err);
+        });
+      };
+      if (this._hasActiveQuery()) {
+        enqueueError(this._activeQuery);
+        this._activeQuery = null;
+      }
+      this._queryQueue.forEach(enqueueError);
+      this._queryQueue.length = 0;
+    };
+    Client2.prototype._connect = function(cb) {
+      const self2 = this;
+      if (this._connecting) {
+        process.nextTick(() => cb(new Error("Client has already been connected. You cannot reuse a client.")));
+        return;
+      }
+      this._connecting = true;
+      this.connectionParameters.getLibpqConnectionString(function(err, conString) {
+        if (self2.connectionParameters.nativeConnectionString) conString = self2.connectionParameters.nativeConnectionString;
+        if (err) return cb(err);
+        self2.native.connect(conString, function(err2) {
+          if (err2) {
+            self2.native.end();
+            return cb(err2);
+          }
+          self2._connected = true;
+          self2.native.on("error", function(err3) {
+            self2._queryable = false;
+            self2._errorAllQueries(err3);
+            self2.emit("error", err3);
+          });
+          self2.native.on("notification", function(msg) {
+            self2.emit("notification", {
+              channel: msg.relname,
+              payload: msg.extra
+            });
+          });
+          self2.emit("connect");
+          self2._pulseQueryQueue(true);
+          cb(null, this);
+        });
+      });
+    };
+    Client2.prototype.connect = function(callback) {
+      if (callback) {
+        this._connect(callback);
+        return;
+      }
+      return new this._Promise((resolve, reject) => {
+        this._connect((error62) => {
+          if (error62) {
+            reject(error62);
+          } else {
+            resolve(this);
+          }
+        });
+      });
+    };
+    Client2.prototype.query = function(config2, values, callback) {
+      let query;
+      let result;
+      let readTimeout;
+      let readTimeoutTimer;
+      let queryCallback;
+      if (config2 === null || config2 === void 0) {
+        throw new TypeError("Client was passed a null or undefined query");
+      } else if (typeof config2.submit === "function") {
+        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
+        result = query = config2;
+        if (typeof values === "function") {
+          config2.callback = values;
+        }
+      } else {
+        readTimeout = config2.query_timeout || this.connectionParameters.query_timeout;
+        query = new NativeQuery(config2, values, callback);
+        if (!query.callback) {
+          let resolveOut, rejectOut;
+          result = new this._Promise((resolve, reject) => {
+            resolveOut = resolve;
+            rejectOut = reject;
+          }).catch((err) => {
+            Error.captureStackTrace(err);
+            throw err;
+          });
+          query.callback = (err, res) => err ? rejectOut(err) : resolveOut(res);
+        }
+      }
+      if (readTimeout) {
+        queryCallback = query.callback || (() => {
+        });
+        readTimeoutTimer = setTimeout(() => {
+          const error62 = new Error("Query read timeout");
+          process.nextTick(() => {
+            query.handleError(error62, this.connection);
+          });
+          queryCallback(error62);
+          query.callback = () => {
+          };
+          const index = this._queryQueue.indexOf(query);
+          if (index > -1) {
+            this._queryQueue.splice(index, 1);
+          }
+          this._pulseQueryQueue();
+        }, readTimeout);
+        query.callback = (err, res) => {
+          clearTimeout(readTimeoutTimer);
+          queryCallback(err, res);
+        };
+      }
+      if (!this._queryable) {
+        query.native = this.native;
+        process.nextTick(() => {
+          query.handleError(new Error("Client has encountered a connection error and is not queryable"));
+        });
+        return result;
+      }
+      if (this._ending) {
+        query.native = this.native;
+        process.nextTick(() => {
+          query.handleError(new Error("Client was closed and is not queryable"));
+        });
+        return result;
+      }
+      if (this._queryQueue.length > 0 && !this.pipeline) {
+        queryQueueLengthDeprecationNotice();
+      }
+      this._queryQueue.push(query);
+      this._pulseQueryQueue();
+      return result;
+    };
+    Client2.prototype.end = function(cb) {
+      const self2 = this;
+      this._ending = true;
+      if (this._connecting && !this._connected) {
+        this.once("connect", () => {
+          this.end(() => {
+          });
+        });
+      }
+      let result;
+      if (!cb) {
+        result = new this._Promise(function(resolve, reject) {
+          cb = (err) => err ? reject(err) : resolve();
+        });
+      }
+      const doEnd = function() {
+        self2.native.end(function() {
+          self2._connected = false;
+          self2._errorAllQueries(new Error("Connection terminated"));
+          process.nextTick(() => {
+            self2.emit("end");
+            if (cb) cb();
+          });
+        });
+      };
+      if (this.pipeline && (this._pipelineInFlight || this._queryQueue.length > 0)) {
+        this.once("drain", doEnd);
+      } else {
+        doEnd();
+      }
+      return result;
+    };
+    Client2.prototype._hasActiveQuery = function() {
+      return this._activeQuery && this._activeQuery.state !== "error" && this._activeQuery.state !== "end";
+    };
+    Client2.prototype._pulseQueryQueue = function(initialConnection) {
+      if (!this._connected) {
+        return;
+      }
+      if (this.pipeline && !initialConnection) {
+        return this._pulsePipelinedQueryQueue();
+      }
+      if (this._hasActiveQuery()) {
+        return;
+      }
+      const query = this._queryQueue.shift();
+      if (!query) {
+        if (!initialConnection) {
+          this.emit("drain");
+        }
+        return;
+      }
+      this._activeQuery = query;
+      query.submit(this);
+      const self2 = this;
+      query.once("_done", function() {
+        self2._pulseQueryQueue();
+      });
+    };
+    Client2.prototype._pulsePipelinedQueryQueue = function() {
+      if (!this._connected || this._pipelineInFlight) {
+        return;
+      }
+      if (this._queryQueue.length === 0) {
+        if (this.hasExecuted) {
+          this.emit("drain");
+        }
+        return;
+      }
+      this._pipelineInFlight = true;
+      const self2 = this;
+      const queries = [];
+      const nativeQueries = [];
+      const utils = require_utils();
+      while (this._queryQueue.length > 0) {
+        const query = this._queryQueue.shift();
+        this.hasExecuted = true;
+        nativeQueries.push(query);
+        const values = query.values ? query.values.map(utils.prepareValue) : null;
+        const pipelineEntry = { text: query.text, name: query.name, arrayMode: query._arrayMode };
+        if (values) {
+          pipelineEntry.values = values;
+        }
+        if (query.name && this.namedQueries[query.name]) {
+          pipelineEntry._alreadyPrepared = true;
+        }
+        queries.push(pipelineEntry);
+      }
+      this.native.pipeline(queries, function(err, results) {
+        self2._pipelineInFlight = false;
+        if (err) {
+          self2._connected = false;
+          self2._queryable = false;
+          for (let i = 0; i < nativeQueries.length; i++) {
+            const q = nativeQueries[i];
+            q.native = self2.native;
+            q.handleError(err);
+          }
+          self2._errorAllQueries(err);
+          self2.emit("error", err);
+          self2.emit("end");
+          return;
+        }
+        for (let i = 0; i < nativeQueries.length; i++) {
+          const q = nativeQueries[i];
+          const r = results[i];
+          q.native = self2.native;
+          if (r.err) {
+            q.handleError(r.err);
+          } else {
+            if (q.name) {
+              self2.namedQueries[q.name] = q.text;
+            }
+            q.state = "end";
+            q.emit("end", r.result);
+            if (q.callback) {
+              q.callback(null, r.result);
+            }
+          }
+          setImmediate(function() {
+            q.emit("_done");
+          });
+        }
+        self2._pulsePipelinedQueryQueue();
+      });
+    };
+    Client2.prototype.cancel = function(query) {
+      if (this._activeQuery === query) {
+        this.native.cancel(function() {
+        });
+      } else if (this._queryQueue.indexOf(query) !== -1) {
+        this._queryQueue.splice(this._queryQueue.indexOf(query), 1);
+      }
+    };
+    Client2.prototype.ref = function() {
+    };
+    Client2.prototype.unref = function() {
+    };
+    Client2.prototype.setTypeParser = function(oid, format, parseFn) {
+      return this._types.setTypeParser(oid, format, parseFn);
+    };
+    Client2.prototype.getTypeParser = function(oid, format) {
+      return this._types.getTypeParser(oid, format);
+    };
+    Client2.prototype.isConnected = function() {
+      return this._connected;
+    };
+    Client2.prototype.getTransactionStatus = function() {
+      return this.native.getTransactionStatus();
+    };
+  }
+});
+
+// node_modules/pg/lib/native/index.js
+var require_native = __commonJS({
+  "node_modules/pg/lib/native/index.js"(exports, module) {
+    "use strict";
+    module.exports = require_client2();
+  }
+});
+
+// node_modules/pg/lib/index.js
+var require_lib2 = __commonJS({
+  "node_modules/pg/lib/index.js"(exports, module) {
+    "use strict";
+    var Client2 = require_client();
+    var defaults3 = require_defaults();
+    var Connection2 = require_connection();
+    var Result2 = require_result();
+    var utils = require_utils();
+    var Pool2 = require_pg_pool();
+    var TypeOverrides2 = require_type_overrides();
+    var { DatabaseError: DatabaseError2 } = require_dist2();
+    var { escapeIdentifier: escapeIdentifier2, escapeLiteral: escapeLiteral2 } = require_utils();
+    var poolFactory = (Client3) => {
+      return class BoundPool extends Pool2 {
+        constructor(options) {
+          super(options, Client3);
+        }
+      };
+    };
+    var PG = function(clientConstructor2) {
+      this.defaults = defaults3;
+      this.Client = clientConstructor2;
+      this.Query = this.Client.Query;
+      this.Pool = poolFactory(this.Client);
+      this._pools = [];
+      this.Connection = Connection2;
+      this.types = require_pg_types();
+      this.DatabaseError = DatabaseError2;
+      this.TypeOverrides = TypeOverrides2;
+      this.escapeIdentifier = escapeIdentifier2;
+      this.escapeLiteral = escapeLiteral2;
+      this.Result = Result2;
+      this.utils = utils;
+    };
+    var clientConstructor = Client2;
+    var forceNative = false;
+    try {
+      forceNative = !!process.env.NODE_PG_FORCE_NATIVE;
+    } catch {
+    }
+    if (forceNative) {
+      clientConstructor = require_native();
+    }
+    module.exports = new PG(clientConstructor);
+    Object.defineProperty(module.exports, "native", {
+      configurable: true,
+      enumerable: false,
+      get() {
+        let native = null;
+        try {
+          native = new PG(require_native());
+        } catch (err) {
+          if (err.code !== "MODULE_NOT_FOUND") {
+            throw err;
+          }
+        }
+        Object.defineProperty(module.exports, "native", {
+          value: native
+        });
+        return native;
+      }
+    });
+  }
+});
+
+// node_modules/pg/esm/index.mjs
+var import_lib, Client, Pool, Connection, types, Query, DatabaseError, escapeIdentifier, escapeLiteral, Result, TypeOverrides, defaults, esm_default;
+var init_esm = __esm({
+  "node_modules/pg/esm/index.mjs"() {
+    import_lib = __toESM(require_lib2(), 1);
+    Client = import_lib.default.Client;
+    Pool = import_lib.default.Pool;
+    Connection = import_lib.default.Connection;
+    types = import_lib.default.types;
+    Query = import_lib.default.Query;
+    DatabaseError = import_lib.default.DatabaseError;
+    escapeIdentifier = import_lib.default.escapeIdentifier;
+    escapeLiteral = import_lib.default.escapeLiteral;
+    Result = import_lib.default.Result;
+    TypeOverrides = import_lib.default.TypeOverrides;
+    defaults = import_lib.default.defaults;
+    esm_default = import_lib.default;
+  }
+});
+
+// src/env/fingerprint.ts
+import { createHash as createHash3 } from "node:crypto";
+function environmentFingerprint(result) {
+  const env = result.environment;
+  const facts = {
+    cpuModel: env.cpuModel,
+    cpuCount: String(env.cpuCount),
+    memoryGiB: String(Math.round(env.memoryBytes / 1024 ** 3)),
+    kernel: env.kernel,
+    os: env.os,
+    arch: env.arch,
+    settingsHash: env.settingsHash
+  };
+  for (const [fact, key] of OPTIONAL_FACTS) {
+    const value = env.facts?.[key];
+    if (value !== void 0 && value !== "") facts[fact] = value;
+  }
+  const builds2 = result.arms.map((a) => a.build).filter((b) => isObject2(b));
+  const compilers = distinct(
+    builds2.map((b) => isObject2(b.compiler) ? stringOf(b.compiler.version) : void 0)
+  );
+  if (compilers) facts.compiler = compilers;
+  const options = distinct(
+    builds2.map((b) => Array.isArray(b.options) ? b.options.map(String).join(" ") : void 0)
+  );
+  if (options !== void 0) facts.buildOptions = options;
+  const buildSystems = distinct(builds2.map((b) => stringOf(b.buildSystem)));
+  if (buildSystems) facts.buildSystem = buildSystems;
+  for (const client of result.clients ?? []) facts[`client.${client.tool}`] = client.version;
+  return { id: fingerprintId(facts), facts };
+}
+function fingerprintId(facts) {
+  return sha256Hex(canonicalJson(facts)).slice(0, FINGERPRINT_ID_LENGTH);
+}
+function workloadHash(spec) {
+  const relevant = isObject2(spec) ? Object.fromEntries(
+    Object.entries(spec).filter(([k]) => !WORKLOAD_HASH_IGNORED.includes(k))
+  ) : spec;
+  return sha256Hex(canonicalJson(relevant)).slice(0, FINGERPRINT_ID_LENGTH);
+}
+function diffFingerprints(a, b) {
+  const names = [.../* @__PURE__ */ new Set([...Object.keys(a.facts), ...Object.keys(b.facts)])].sort();
+  return names.filter((fact) => a.facts[fact] !== b.facts[fact]).map((fact) => ({ fact, a: a.facts[fact], b: b.facts[fact] }));
+}
+function canonicalJson(value) {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
+  if (!isObject2(value)) return value;
+  const out = {};
+  for (const key of Object.keys(value).sort()) {
+    if (value[key] !== void 0) out[key] = sortKeys(value[key]);
+  }
+  return out;
+}
+function distinct(values) {
+  const set2 = [...new Set(values.filter((v) => v !== void 0))].sort();
+  return set2.length ? set2.join(" | ") : void 0;
+}
+function stringOf(v) {
+  return typeof v === "string" ? v : void 0;
+}
+function sha256Hex(text2) {
+  return createHash3("sha256").update(text2).digest("hex");
+}
+function isObject2(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+var FINGERPRINT_ID_LENGTH, OPTIONAL_FACTS, WORKLOAD_HASH_IGNORED;
+var init_fingerprint = __esm({
+  "src/env/fingerprint.ts"() {
+    "use strict";
+    FINGERPRINT_ID_LENGTH = 16;
+    OPTIONAL_FACTS = [
+      ["smt", "smtControl"],
+      ["governor", "governor"],
+      ["cpuidleDriver", "cpuidleDriver"],
+      ["runnerLabel", "runnerLabel"]
+    ];
+    WORKLOAD_HASH_IGNORED = [
+      "name",
+      "description",
+      "rounds",
+      "threshold",
+      "retries",
+      "clients",
+      "maxIgnoredErrorsPct"
+    ];
+  }
+});
+
+// src/store/store.ts
+import { createHash as createHash5 } from "node:crypto";
+function runIdOf(result) {
+  if (result.runId !== void 0) {
+    if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
+      throw new UserError(
+        `runId ${JSON.stringify(result.runId)} is not a valid run id; expected letters, digits, ".", "_" and "-" (at most 128)`
+      );
+    }
+    return result.runId;
+  }
+  const started = new Date(result.startedAt);
+  if (Number.isNaN(started.getTime())) {
+    throw new UserError(`startedAt ${JSON.stringify(result.startedAt)} is not an ISO date-time`);
+  }
+  const compact = started.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const identity = canonicalJson({
+    startedAt: result.startedAt,
+    hostname: result.environment?.hostname,
+    seed: result.plan?.seed
+  });
+  return `${compact}-${createHash5("sha256").update(identity).digest("hex").slice(0, 8)}`;
+}
+function checkRunId(id) {
+  if (!RUN_ID.test(id)) {
+    throw new UserError(
+      `run id '${id}' is not valid; expected an id as printed by "pgperf store list" (letters, digits, ".", "_", "-")`
+    );
+  }
+  return id;
+}
+function documentToStore(result, where) {
+  checkSchemaVersion(result.schemaVersion, where);
+  const runId = runIdOf(result);
+  return { ...result, runId, fingerprint: result.fingerprint ?? environmentFingerprint(result) };
+}
+function checkSchemaVersion(version2, where) {
+  if (version2 === RESULTS_SCHEMA_VERSION) return;
+  if (typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION) {
+    throw new UserError(
+      `${where}: schemaVersion ${version2} is newer than this pgperf reads (${RESULTS_SCHEMA_VERSION}); upgrade pgperf to read it`
+    );
+  }
+  throw new UserError(
+    `${where}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}`
+  );
+}
+function summarize(doc, savedAt) {
+  const commits2 = doc.arms.map((arm) => {
+    const build = arm.build ?? {};
+    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+    const ref = typeof build.ref === "string" ? build.ref : source?.ref;
+    const sha = typeof build.sha === "string" ? build.sha : source?.sha;
+    return { arm: arm.label, ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+  });
+  const workloads = [...new Set(doc.plan.cells.map((c) => c.workload))];
+  return {
+    id: doc.runId,
+    savedAt,
+    startedAt: doc.startedAt,
+    status: doc.status,
+    fingerprint: doc.fingerprint.id,
+    ...doc.source?.repository !== void 0 ? { repository: doc.source.repository } : {},
+    commits: commits2,
+    workloads,
+    cells: doc.plan.cells.length,
+    samples: doc.samples.length
+  };
+}
+function resolveFilter(filter = {}) {
+  const out = {};
+  const text2 = (name, v) => {
+    if (v === void 0) return void 0;
+    if (v.trim() === "") throw new UserError(`--${name} must not be empty`);
+    return v.trim();
+  };
+  out.commit = text2("commit", filter.commit);
+  out.arm = text2("arm", filter.arm);
+  out.workload = text2("workload", filter.workload);
+  const fp = text2("fingerprint", filter.fingerprint);
+  if (fp !== void 0) {
+    if (!/^[0-9a-f]{1,16}$/i.test(fp)) {
+      throw new UserError(`--fingerprint must be a fingerprint id or its prefix (hex), got '${fp}'`);
+    }
+    out.fingerprint = fp.toLowerCase();
+  }
+  if (filter.since !== void 0) out.sinceMs = parseDate("since", filter.since);
+  if (filter.until !== void 0) {
+    const t = parseDate("until", filter.until);
+    out.untilMs = DATE_ONLY.test(filter.until.trim()) ? t + DAY_MS : t + 1;
+  }
+  if (filter.limit !== void 0) {
+    if (!Number.isSafeInteger(filter.limit) || filter.limit <= 0) {
+      throw new UserError(`--limit must be a positive integer, got '${filter.limit}'`);
+    }
+    out.limit = filter.limit;
+  }
+  for (const k of Object.keys(out)) if (out[k] === void 0) delete out[k];
+  return out;
+}
+function parseDate(name, value) {
+  const v = value.trim();
+  const t = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v) : NaN;
+  if (Number.isNaN(t)) {
+    throw new UserError(
+      `--${name} must be an ISO date or date-time such as 2026-11-23 or 2026-11-23T14:00:00Z, got '${value}'`
+    );
+  }
+  return t;
+}
+function matchesFilter(run2, f) {
+  if (f.fingerprint !== void 0 && !run2.fingerprint.startsWith(f.fingerprint)) return false;
+  if (f.workload !== void 0 && !run2.workloads.includes(f.workload)) return false;
+  const started = Date.parse(run2.startedAt);
+  if (f.sinceMs !== void 0 && !(started >= f.sinceMs)) return false;
+  if (f.untilMs !== void 0 && !(started < f.untilMs)) return false;
+  const arms = f.arm === void 0 ? run2.commits : run2.commits.filter((c) => c.arm === f.arm);
+  if (f.arm !== void 0 && arms.length === 0) return false;
+  if (f.commit !== void 0 && !arms.some((c) => commitMatches(c, f.commit))) return false;
+  return true;
+}
+function commitMatches(c, wanted) {
+  if (c.ref === wanted) return true;
+  return /^[0-9a-f]+$/i.test(wanted) && c.sha !== void 0 && c.sha.toLowerCase().startsWith(wanted.toLowerCase());
+}
+function newestFirst(a, b) {
+  const d = Date.parse(b.startedAt) - Date.parse(a.startedAt);
+  return d !== 0 ? d : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+var RUN_ID, DATE_ONLY, DAY_MS;
+var init_store = __esm({
+  "src/store/store.ts"() {
+    "use strict";
+    init_fingerprint();
+    init_types();
+    init_errors();
+    RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+    DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+    DAY_MS = 24 * 3600 * 1e3;
+  }
+});
+
+// src/store/mask-url.ts
+function maskUrl(url2) {
+  let out = url2;
+  const scheme = out.indexOf("://");
+  if (scheme >= 0) {
+    const at = out.lastIndexOf("@");
+    if (at > scheme) {
+      const userinfo = out.slice(scheme + 3, at);
+      const colon = userinfo.indexOf(":");
+      if (colon >= 0) out = `${out.slice(0, scheme + 3)}${userinfo.slice(0, colon)}:***${out.slice(at)}`;
+    }
+  }
+  return out.replace(/([?&]password=)[^&#]*/gi, "$1***");
+}
+var init_mask_url = __esm({
+  "src/store/mask-url.ts"() {
+    "use strict";
+  }
+});
+
+// src/store/pg-store.ts
+var pg_store_exports = {};
+__export(pg_store_exports, {
+  MIGRATIONS: () => MIGRATIONS,
+  PgStore: () => PgStore
+});
+function childRows(doc) {
+  const builds2 = doc.arms.map((arm, i) => {
+    const b = arm.build ?? {};
+    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+    return {
+      arm_no: i,
+      arm: arm.label,
+      ref: typeof b.ref === "string" ? b.ref : source?.ref ?? null,
+      sha: typeof b.sha === "string" ? b.sha : source?.sha ?? null,
+      build: arm.build ?? null
+    };
+  });
+  const cellNo = new Map(doc.plan.cells.map((c, i) => [cellId(c), i]));
+  const cells = doc.plan.cells.map((c, i) => ({
+    cell_no: i,
+    workload: c.workload,
+    clients: c.clients,
+    workload_hash: workloadHash(doc.workloads?.[c.workload] ?? null)
+  }));
+  const samples = doc.samples.map((s, i) => ({
+    sample_no: i,
+    cell_no: cellNo.get(cellId(s)) ?? null,
+    arm: s.arm,
+    round: s.round,
+    attempt: s.attempt ?? 1,
+    status: s.status,
+    metrics: s.metrics
+  }));
+  return { builds: builds2, cells, samples };
+}
+async function inTransaction(c, fn) {
+  await c.query("BEGIN");
+  try {
+    const value = await fn();
+    await c.query("COMMIT");
+    return value;
+  } catch (e) {
+    await c.query("ROLLBACK").catch(() => {
+    });
+    throw e;
+  }
+}
+function ignoreError() {
+}
+function isRetryable(e) {
+  const err = e;
+  if (!err) return false;
+  if (err.code && RETRYABLE_CODES.has(err.code)) return true;
+  if (err.code && err.code.startsWith("08")) return true;
+  return RETRYABLE_MESSAGES.test(err.message ?? "");
+}
+function checkUrl(url2) {
+  let parsed;
+  try {
+    parsed = new URL(url2.replace("@/", "@localhost/"));
+  } catch {
+    throw new UserError(
+      `store URL '${maskUrl(url2)}' does not parse; expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (percent-encode special characters in the password)`
+    );
+  }
+  if (!/^postgres(ql)?:$/.test(parsed.protocol)) {
+    throw new UserError(`store URL '${maskUrl(url2)}' must start with postgresql:// or postgres://`);
+  }
+  if (parsed.port !== "" && !(Number(parsed.port) > 0)) {
+    throw new UserError(`store URL '${maskUrl(url2)}' has an invalid port '${parsed.port}'`);
+  }
+}
+function userOf(url2) {
+  try {
+    return decodeURIComponent(new URL(url2).username);
+  } catch {
+    return "";
+  }
+}
+function passwordOf(url2) {
+  try {
+    return decodeURIComponent(new URL(url2).password);
+  } catch {
+    return "";
+  }
+}
+var MIGRATIONS, MIGRATION_LOCK_KEY, RETRYABLE_CODES, RETRYABLE_MESSAGES, PgStore;
+var init_pg_store = __esm({
+  "src/store/pg-store.ts"() {
+    "use strict";
+    init_esm();
+    init_fingerprint();
+    init_types();
+    init_errors();
+    init_mask_url();
+    init_store();
+    MIGRATIONS = [
+      {
+        version: 1,
+        name: "runs, environments, builds, cells, samples",
+        sql: `
+      CREATE TABLE pgperf_environments (
+        fingerprint text PRIMARY KEY,
+        facts jsonb NOT NULL,
+        first_seen timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE pgperf_runs (
+        run_id text PRIMARY KEY,
+        saved_at timestamptz NOT NULL,
+        started_at timestamptz NOT NULL,
+        status text NOT NULL,
+        schema_version integer NOT NULL,
+        fingerprint text NOT NULL REFERENCES pgperf_environments,
+        repository text,
+        workloads text[] NOT NULL,
+        cell_count integer NOT NULL,
+        sample_count integer NOT NULL,
+        summary jsonb NOT NULL,
+        document json NOT NULL
+      );
+      CREATE INDEX pgperf_runs_started ON pgperf_runs (started_at DESC, run_id COLLATE "C" DESC);
+      CREATE INDEX pgperf_runs_fingerprint ON pgperf_runs (fingerprint, started_at DESC);
+      CREATE INDEX pgperf_runs_workloads ON pgperf_runs USING gin (workloads);
+      CREATE TABLE pgperf_builds (
+        run_id text NOT NULL REFERENCES pgperf_runs ON DELETE CASCADE,
+        arm_no integer NOT NULL,
+        arm text NOT NULL,
+        ref text,
+        sha text,
+        build jsonb,
+        PRIMARY KEY (run_id, arm_no)
+      );
+      CREATE INDEX pgperf_builds_sha ON pgperf_builds (sha text_pattern_ops);
+      CREATE INDEX pgperf_builds_ref ON pgperf_builds (ref);
+      CREATE TABLE pgperf_cells (
+        run_id text NOT NULL REFERENCES pgperf_runs ON DELETE CASCADE,
+        cell_no integer NOT NULL,
+        workload text NOT NULL,
+        clients integer NOT NULL,
+        workload_hash text NOT NULL,
+        fingerprint text NOT NULL,
+        PRIMARY KEY (run_id, cell_no)
+      );
+      CREATE INDEX pgperf_cells_series ON pgperf_cells (workload, clients, fingerprint);
+      -- No foreign keys on samples: a save deletes and inserts a run's samples itself, in one transaction,
+      -- and 3,840 per-row foreign-key checks would double the cost of saving a big run.
+      CREATE TABLE pgperf_samples (
+        run_id text NOT NULL,
+        sample_no integer NOT NULL,
+        cell_no integer,
+        arm text NOT NULL,
+        round integer NOT NULL,
+        attempt integer NOT NULL,
+        status text NOT NULL,
+        metrics jsonb NOT NULL,
+        PRIMARY KEY (run_id, sample_no)
+      );
+      CREATE INDEX pgperf_samples_cell ON pgperf_samples (run_id, cell_no, arm);
+      -- lz4 compresses the big documents several times faster than the default pglz (PostgreSQL 14+,
+      -- when built with lz4; otherwise the default stays).
+      DO $$
+      BEGIN
+        IF current_setting('server_version_num')::integer >= 140000 THEN
+          EXECUTE 'ALTER TABLE pgperf_runs ALTER COLUMN document SET COMPRESSION lz4';
+        END IF;
+      EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN
+        NULL;
+      END
+      $$;
+    `
+      }
+    ];
+    MIGRATION_LOCK_KEY = "123589569639014";
+    RETRYABLE_CODES = /* @__PURE__ */ new Set([
+      "ECONNRESET",
+      "EPIPE",
+      "ECONNREFUSED",
+      "ETIMEDOUT",
+      "57P01",
+      // admin_shutdown (pg_terminate_backend, a fast shutdown)
+      "57P02",
+      // crash_shutdown
+      "57P03"
+      // cannot_connect_now (starting up)
+    ]);
+    RETRYABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired/i;
+    PgStore = class _PgStore {
+      constructor(pool2, url2, options) {
+        this.pool = pool2;
+        this.url = url2;
+        this.options = options;
+        this.description = `PostgreSQL store ${maskUrl(url2)}`;
+      }
+      pool;
+      url;
+      options;
+      description;
+      /** Connects and brings the schema up to date; errors name the masked URL and what to check. */
+      static async connect(url2, options) {
+        checkUrl(url2);
+        const pool2 = new esm_default.Pool({
+          connectionString: url2,
+          max: 2,
+          connectionTimeoutMillis: (options.connectTimeoutS ?? 10) * 1e3,
+          application_name: "pgperf"
+        });
+        pool2.on("error", () => {
+        });
+        const store = new _PgStore(pool2, url2, options);
+        try {
+          await store.withClient("apply the store schema", (c) => store.migrate(c));
+        } catch (e) {
+          await pool2.end().catch(() => {
+          });
+          throw e;
+        }
+        return store;
+      }
+      async save(result) {
+        const doc = documentToStore(result, "results document");
+        const fingerprint = doc.fingerprint;
+        const rows = childRows(doc);
+        return this.withClient(`save run ${doc.runId}`, async (c) => {
+          const entry = summarize(doc, (/* @__PURE__ */ new Date()).toISOString());
+          await inTransaction(c, async () => {
+            await c.query(
+              "INSERT INTO pgperf_environments (fingerprint, facts) VALUES ($1, $2) ON CONFLICT (fingerprint) DO NOTHING",
+              [fingerprint.id, JSON.stringify(fingerprint.facts)]
+            );
+            await c.query(
+              `INSERT INTO pgperf_runs (run_id, saved_at, started_at, status, schema_version, fingerprint, repository,
+             workloads, cell_count, sample_count, summary, document)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+           ON CONFLICT (run_id) DO UPDATE SET saved_at = EXCLUDED.saved_at, started_at = EXCLUDED.started_at,
+             status = EXCLUDED.status, schema_version = EXCLUDED.schema_version,
+             fingerprint = EXCLUDED.fingerprint, repository = EXCLUDED.repository,
+             workloads = EXCLUDED.workloads, cell_count = EXCLUDED.cell_count,
+             sample_count = EXCLUDED.sample_count, summary = EXCLUDED.summary, document = EXCLUDED.document`,
+              [
+                entry.id,
+                entry.savedAt,
+                entry.startedAt,
+                entry.status,
+                doc.schemaVersion,
+                entry.fingerprint,
+                entry.repository ?? null,
+                entry.workloads,
+                entry.cells,
+                entry.samples,
+                JSON.stringify(entry),
+                JSON.stringify(doc)
+              ]
+            );
+            await c.query("DELETE FROM pgperf_samples WHERE run_id = $1", [entry.id]);
+            await c.query("DELETE FROM pgperf_cells WHERE run_id = $1", [entry.id]);
+            await c.query("DELETE FROM pgperf_builds WHERE run_id = $1", [entry.id]);
+            await c.query(
+              `INSERT INTO pgperf_builds (run_id, arm_no, arm, ref, sha, build)
+           SELECT $1, x.arm_no, x.arm, x.ref, x.sha, x.build
+           FROM jsonb_to_recordset($2::jsonb) AS x(arm_no integer, arm text, ref text, sha text, build jsonb)`,
+              [entry.id, JSON.stringify(rows.builds)]
+            );
+            await c.query(
+              `INSERT INTO pgperf_cells (run_id, cell_no, workload, clients, workload_hash, fingerprint)
+           SELECT $1, x.cell_no, x.workload, x.clients, x.workload_hash, $3
+           FROM jsonb_to_recordset($2::jsonb) AS x(cell_no integer, workload text, clients integer, workload_hash text)`,
+              [entry.id, JSON.stringify(rows.cells), entry.fingerprint]
+            );
+            await c.query(
+              `INSERT INTO pgperf_samples (run_id, sample_no, cell_no, arm, round, attempt, status, metrics)
+           SELECT $1, x.sample_no, x.cell_no, x.arm, x.round, x.attempt, x.status, x.metrics
+           FROM json_to_recordset($2::json) AS x(sample_no integer, cell_no integer, arm text, round integer,
+             attempt integer, status text, metrics jsonb)`,
+              [entry.id, JSON.stringify(rows.samples)]
+            );
+          });
+          return entry;
+        });
+      }
+      async load(id) {
+        checkRunId(id);
+        return this.withClient(`load run ${id}`, async (c) => {
+          const res = await c.query(
+            "SELECT document::text AS document, schema_version FROM pgperf_runs WHERE run_id = $1",
+            [id]
+          );
+          const run2 = res.rows[0];
+          if (!run2) {
+            throw new UserError(
+              `no run '${id}' in ${this.description}; "pgperf store list" shows the stored runs`
+            );
+          }
+          const where = `run ${id} in ${this.description}`;
+          checkSchemaVersion(run2.schema_version, where);
+          const doc = JSON.parse(run2.document);
+          checkSchemaVersion(doc.schemaVersion, where);
+          return doc;
+        });
+      }
+      async list(filter) {
+        const f = resolveFilter(filter);
+        const iso = (ms) => ms === void 0 ? null : new Date(ms).toISOString();
+        return this.withClient("list runs", async (c) => {
+          const res = await c.query(
+            `SELECT r.summary FROM pgperf_runs r
+         WHERE ($1::text IS NULL OR left(r.fingerprint, length($1)) = $1)
+           AND ($2::text IS NULL OR $2 = ANY (r.workloads))
+           AND ($3::timestamptz IS NULL OR r.started_at >= $3)
+           AND ($4::timestamptz IS NULL OR r.started_at < $4)
+           AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM pgperf_builds b WHERE b.run_id = r.run_id AND b.arm = $5))
+           AND ($6::text IS NULL OR EXISTS (
+             SELECT 1 FROM pgperf_builds b
+             WHERE b.run_id = r.run_id AND ($5::text IS NULL OR b.arm = $5)
+               AND (b.ref = $6 OR ($6 ~ '^[0-9A-Fa-f]+$' AND left(lower(b.sha), length($6)) = lower($6)))))
+         ORDER BY r.started_at DESC, r.run_id COLLATE "C" DESC
+         LIMIT $7`,
+            [
+              f.fingerprint ?? null,
+              f.workload ?? null,
+              iso(f.sinceMs),
+              iso(f.untilMs),
+              f.arm ?? null,
+              f.commit ?? null,
+              f.limit ?? null
+            ]
+          );
+          return res.rows.map((r) => r.summary);
+        });
+      }
+      async close() {
+        await this.pool.end();
+      }
+      /** Applies the missing migrations under the advisory lock; refuses a schema newer than this pgperf. */
+      async migrate(c) {
+        await c.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        try {
+          const exists2 = await c.query(
+            "SELECT to_regclass('pgperf_schema_migrations') IS NOT NULL AS found"
+          );
+          if (!exists2.rows[0]?.found) {
+            await c.query(`CREATE TABLE IF NOT EXISTS pgperf_schema_migrations (
+          version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+          }
+          const applied = await c.query("SELECT version FROM pgperf_schema_migrations");
+          const done = new Set(applied.rows.map((r) => r.version));
+          const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
+          const newest = Math.max(0, ...done);
+          if (newest > latest) {
+            throw new UserError(
+              `${this.description} has store schema version ${newest}, newer than this pgperf knows (${latest}); upgrade pgperf`
+            );
+          }
+          for (const m of MIGRATIONS) {
+            if (done.has(m.version)) continue;
+            await inTransaction(c, async () => {
+              await c.query(m.sql);
+              await c.query("INSERT INTO pgperf_schema_migrations (version, name) VALUES ($1, $2)", [
+                m.version,
+                m.name
+              ]);
+            });
+            this.options.info?.(`${this.description}: applied schema migration ${m.version} (${m.name})`);
+          }
+        } finally {
+          await c.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {
+          });
+        }
+      }
+      /**
+       * Runs an idempotent operation on a pooled connection. When the connection drops (the server
+       * restarted, the backend was terminated, the network hiccuped) the connection is discarded and the
+       * operation runs again on a fresh one, a few times with growing pauses. Other errors are explained.
+       */
+      async withClient(what, fn) {
+        const attempts = this.options.attempts ?? 4;
+        for (let attempt = 1; ; attempt++) {
+          let client;
+          try {
+            client = await this.pool.connect();
+            client.on("error", ignoreError);
+            const value = await fn(client);
+            client.off("error", ignoreError);
+            client.release();
+            return value;
+          } catch (e) {
+            client?.off("error", ignoreError);
+            client?.release(true);
+            if (e instanceof UserError) throw e;
+            if (!isRetryable(e) || attempt >= attempts) throw this.explain(e, what);
+            const waitMs = (this.options.backoffMs ?? 200) * 2 ** (attempt - 1);
+            this.options.warn(
+              `${what}: the connection to ${this.description} was lost (${this.scrub(errorMessage(e))}); retrying on a new connection in ${waitMs} ms (attempt ${attempt + 1} of ${attempts})`
+            );
+            await new Promise((r) => setTimeout(r, waitMs));
+          }
+        }
+      }
+      /** A user-facing error for a database failure, with the URL masked and the password scrubbed. */
+      explain(e, what) {
+        const err = e;
+        const code = err.code ?? "";
+        const message = this.scrub(errorMessage(e));
+        const where = maskUrl(this.url);
+        const user = userOf(this.url);
+        if (code === "28P01" || code === "28000") {
+          return new UserError(
+            `cannot log in to the results store ${where}${user ? ` as "${user}"` : ""}: ${message}. Check the user name and password in the URL (or PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf`
+          );
+        }
+        if (code === "3D000") {
+          return new UserError(
+            `the results store ${where}: ${message}. Create it first (createdb) or fix the database name`
+          );
+        }
+        if (code === "42501") {
+          const hint = /schema/i.test(message) ? `grant it (GRANT CREATE ON SCHEMA public TO ${user || "the user"}), or let a user who may create tables connect once so the pgperf tables exist` : `grant ${user || "the user"} SELECT, INSERT, UPDATE and DELETE on the pgperf_* tables`;
+          return new UserError(
+            `the database user${user ? ` "${user}"` : ""} lacks a privilege the results store ${where} needs to ${what}: ${message}; ${hint}`
+          );
+        }
+        if (isRetryable(e) || /ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOENT|connect/i.test(`${code} ${message}`)) {
+          return new UserError(
+            `cannot reach the results store ${where} (${what}): ${message}. Check that PostgreSQL runs there and accepts connections (host, port, socket directory, firewall)`
+          );
+        }
+        return new Error(
+          `results store ${where}: ${what} failed: ${message}${code ? ` (SQLSTATE ${code})` : ""}`
+        );
+      }
+      /** The message with the password (plain or URL-encoded) replaced by ***. */
+      scrub(message) {
+        let out = message.split(this.url).join(maskUrl(this.url));
+        const password = passwordOf(this.url);
+        if (password) {
+          for (const p of /* @__PURE__ */ new Set([password, encodeURIComponent(password)])) out = out.split(p).join("***");
+        }
+        return out;
+      }
+    };
   }
 });
 
@@ -40087,3276 +40087,14 @@ async function withInterrupt(logger, fn) {
   }
 }
 
-// src/compare/format.ts
-function formatPct(pct5, decimals = 2) {
-  const text2 = Math.abs(pct5).toFixed(decimals);
-  if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
-  return `${pct5 < 0 ? "-" : "+"}${text2}%`;
-}
-function formatPctInterval(lower, upper) {
-  return `[${formatPct(lower)}, ${formatPct(upper)}]`;
-}
-function formatP(p) {
-  if (p >= 0.9995) return "1";
-  if (p >= 1e-3) return String(Number(p.toPrecision(2)));
-  return p.toExponential(1);
-}
-function formatLevel(level) {
-  return `${Number((level * 100).toFixed(1))}%`;
-}
-function formatDeltaCi(cell) {
-  if (cell.deltaPct === null || !cell.ci95) return void 0;
-  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
-  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
-}
-function formatPAdjusted(cell) {
-  return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
-}
-
-// src/history/changepoints-text.ts
-function renderChangePointsText(r) {
-  const count2 = r.changePoints.length;
-  const criteria = `p < ${formatP(r.maxP)}, min segment ${r.minSegment}, magnitude > ${r.magnitudePct}%`;
-  const lines = [
-    `verdict: ${count2 === 0 ? "no change point" : `${count2} change point${count2 === 1 ? "" : "s"}`} in ${r.n} values of ${r.file} (${criteria})`
-  ];
-  if (count2 > 0) {
-    const rows = r.changePoints.map((c) => [
-      String(c.index),
-      String(c.line),
-      formatMean(c.meanBefore),
-      formatMean(c.meanAfter),
-      formatPct(c.relativeChange * 100) + (c.ci ? ` ${formatPctInterval(c.ci.lower * 100, c.ci.upper * 100)}` : ""),
-      formatP(c.p),
-      `${c.nBefore}/${c.nAfter}`
-    ]);
-    const header = [
-      "index",
-      "line",
-      "mean before",
-      "mean after",
-      r.scale === "log" ? "change [95% CI]" : "change",
-      "p",
-      "n before/after"
-    ];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row3) => row3[i].length)));
-    const format = (row3) => row3.map((cell, i) => cell.padStart(widths[i])).join("  ");
-    lines.push(format(header), ...rows.map(format));
-    if (r.scale === "log") lines.push("means are geometric (the analysis ran on ln of the values)");
-  }
-  return `${lines.join("\n")}
-`;
-}
-function formatMean(v) {
-  return String(Number(v.toPrecision(6)));
-}
-
-// src/history/read-series-file.ts
+// src/config/load-workload.ts
+var import_yaml = __toESM(require_dist(), 1);
 init_errors();
-import { readFile as readFile7 } from "node:fs/promises";
-async function readSeriesFile(file2) {
-  let text2;
-  try {
-    text2 = await readFile7(file2, "utf8");
-  } catch (e) {
-    throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
-  }
-  return parseSeries(file2, text2);
-}
-function parseSeries(file2, text2) {
-  const values = [];
-  const lines = [];
-  text2.split(/\r?\n/).forEach((line, i) => {
-    const token = line.trim();
-    if (token === "" || token.startsWith("#")) return;
-    const value = Number(token);
-    if (!Number.isFinite(value)) {
-      throw new UserError(
-        `${file2}:${i + 1}: '${token}' is not a finite number; expected one number per line, oldest first`
-      );
-    }
-    values.push(value);
-    lines.push(i + 1);
-  });
-  return { file: file2, values, lines };
-}
+import { access as access3, readFile as readFile7 } from "node:fs/promises";
+import path10 from "node:path";
 
-// src/stats/e-divisive-statistic.ts
-function eDivisiveStatistic(values, start = 0, end = values.length) {
-  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= values.length)) {
-    throw new RangeError(`bad interval [${start}, ${end}) of a series of ${values.length} values`);
-  }
-  const length = end - start;
-  const statistic = new Float64Array(length);
-  let cross = 0;
-  let withinX = 0;
-  let withinY = 0;
-  for (let i = start; i < end; i++) {
-    const vi = values[i];
-    for (let j = i + 1; j < end; j++) withinY += Math.abs(vi - values[j]);
-  }
-  for (let tau = start; tau < end; tau++) {
-    const n = tau - start;
-    const m = end - tau;
-    if (n > 0) {
-      const e = 2 * cross / (n * m) - 2 * withinX / (n * n) - 2 * withinY / (m * m);
-      statistic[n] = n * m / (n + m) * e;
-    }
-    const v = values[tau];
-    let toX = 0;
-    for (let i = start; i < tau; i++) toX += Math.abs(values[i] - v);
-    let toY = 0;
-    for (let j = tau + 1; j < end; j++) toY += Math.abs(v - values[j]);
-    cross += toY - toX;
-    withinX += toX;
-    withinY -= toY;
-  }
-  return statistic;
-}
-
-// node_modules/simple-statistics/dist/simple-statistics.mjs
-function sum(x) {
-  if (x.length === 0) {
-    return 0;
-  }
-  var sum2 = x[0];
-  var correction = 0;
-  var transition;
-  if (typeof sum2 !== "number") {
-    return Number.NaN;
-  }
-  for (var i = 1; i < x.length; i++) {
-    if (typeof x[i] !== "number") {
-      return Number.NaN;
-    }
-    transition = sum2 + x[i];
-    if (Math.abs(sum2) >= Math.abs(x[i])) {
-      correction += sum2 - transition + x[i];
-    } else {
-      correction += x[i] - transition + sum2;
-    }
-    sum2 = transition;
-  }
-  return sum2 + correction;
-}
-function mean(x) {
-  if (x.length === 0) {
-    throw new Error("mean requires at least one data point");
-  }
-  return sum(x) / x.length;
-}
-function sumNthPowerDeviations(x, n) {
-  var meanValue = mean(x);
-  var sum2 = 0;
-  var tempValue;
-  var i;
-  if (n === 2) {
-    for (i = 0; i < x.length; i++) {
-      tempValue = x[i] - meanValue;
-      sum2 += tempValue * tempValue;
-    }
-  } else {
-    for (i = 0; i < x.length; i++) {
-      sum2 += Math.pow(x[i] - meanValue, n);
-    }
-  }
-  return sum2;
-}
-function sampleVariance(x) {
-  if (x.length < 2) {
-    throw new Error("sampleVariance requires at least two data points");
-  }
-  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
-  var besselsCorrection = x.length - 1;
-  return sumSquaredDeviationsValue / besselsCorrection;
-}
-function sampleStandardDeviation(x) {
-  var sampleVarianceX = sampleVariance(x);
-  return Math.sqrt(sampleVarianceX);
-}
-function quantileSorted(x, p) {
-  var idx = (x.length - 1) * p;
-  if (x.length === 0) {
-    throw new Error("quantile requires at least one data point.");
-  } else if (p < 0 || p > 1) {
-    throw new Error("quantiles must be between 0 and 1");
-  } else if (p === 1) {
-    return x[x.length - 1];
-  } else if (p === 0) {
-    return x[0];
-  } else if (idx % 1 !== 0) {
-    var lower = Math.floor(idx);
-    var upper = Math.ceil(idx);
-    var fraction = idx - lower;
-    return x[lower] + fraction * (x[upper] - x[lower]);
-  } else {
-    return x[idx];
-  }
-}
-function quickselect(arr, k, left, right) {
-  left = left || 0;
-  right = right || arr.length - 1;
-  while (right > left) {
-    if (right - left > 600) {
-      var n = right - left + 1;
-      var m = k - left + 1;
-      var z3 = Math.log(n);
-      var s = 0.5 * Math.exp(2 * z3 / 3);
-      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
-      if (m - n / 2 < 0) {
-        sd *= -1;
-      }
-      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
-      var newRight = Math.min(
-        right,
-        Math.floor(k + (n - m) * s / n + sd)
-      );
-      quickselect(arr, k, newLeft, newRight);
-    }
-    var t = arr[k];
-    var i = left;
-    var j = right;
-    swap(arr, left, k);
-    if (arr[right] > t) {
-      swap(arr, left, right);
-    }
-    while (i < j) {
-      swap(arr, i, j);
-      i++;
-      j--;
-      while (arr[i] < t) {
-        i++;
-      }
-      while (arr[j] > t) {
-        j--;
-      }
-    }
-    if (arr[left] === t) {
-      swap(arr, left, j);
-    } else {
-      j++;
-      swap(arr, j, right);
-    }
-    if (j <= k) {
-      left = j + 1;
-    }
-    if (k <= j) {
-      right = j - 1;
-    }
-  }
-}
-function swap(arr, i, j) {
-  var tmp = arr[i];
-  arr[i] = arr[j];
-  arr[j] = tmp;
-}
-function quantile(x, p) {
-  var copy = x.slice();
-  if (Array.isArray(p)) {
-    multiQuantileSelect(copy, p);
-    var results = [];
-    for (var i = 0; i < p.length; i++) {
-      results[i] = quantileSorted(copy, p[i]);
-    }
-    return results;
-  } else {
-    var idx = quantileIndex(copy.length, p);
-    quantileSelect(copy, idx, 0, copy.length - 1);
-    return quantileSorted(copy, p);
-  }
-}
-function quantileSelect(arr, k, left, right) {
-  if (k % 1 === 0) {
-    quickselect(arr, k, left, right);
-  } else {
-    k = Math.floor(k);
-    quickselect(arr, k, left, right);
-    quickselect(arr, k + 1, k + 1, right);
-  }
-}
-function multiQuantileSelect(arr, p) {
-  var positions = /* @__PURE__ */ new Set();
-  for (var i = 0; i < p.length; i++) {
-    var idx = quantileIndex(arr.length, p[i]);
-    positions.add(Math.floor(idx));
-    positions.add(Math.ceil(idx));
-  }
-  var indices = Array.from(positions).sort(compare);
-  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
-}
-function multiselect(arr, indices, lo, hi, left, right) {
-  if (lo > hi) {
-    return;
-  }
-  var mid = lo + hi >> 1;
-  quickselect(arr, indices[mid], left, right);
-  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
-  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
-}
-function compare(a, b) {
-  return a - b;
-}
-function quantileIndex(len, p) {
-  var idx = (len - 1) * p;
-  if (p === 1) {
-    return len - 1;
-  } else if (p === 0) {
-    return 0;
-  } else if (idx % 1 !== 0) {
-    return idx;
-  } else {
-    return idx;
-  }
-}
-function median(x) {
-  return +quantile(x, 0.5);
-}
-function medianAbsoluteDeviation(x) {
-  var medianValue = median(x);
-  var medianAbsoluteDeviations = [];
-  for (var i = 0; i < x.length; i++) {
-    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
-  }
-  return median(medianAbsoluteDeviations);
-}
-var BayesianClassifier = function BayesianClassifier2() {
-  this.totalCount = 0;
-  this.data = {};
-};
-BayesianClassifier.prototype.train = function train(item, category) {
-  if (!this.data[category]) {
-    this.data[category] = {};
-  }
-  for (var k in item) {
-    var v = item[k];
-    if (this.data[category][k] === void 0) {
-      this.data[category][k] = {};
-    }
-    if (this.data[category][k][v] === void 0) {
-      this.data[category][k][v] = 0;
-    }
-    this.data[category][k][v]++;
-  }
-  this.totalCount++;
-};
-BayesianClassifier.prototype.score = function score(item) {
-  var odds = {};
-  var category;
-  for (var k in item) {
-    var v = item[k];
-    for (category in this.data) {
-      if (odds[category] === void 0) {
-        odds[category] = {};
-      }
-      if (this.data[category][k]) {
-        odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
-      } else {
-        odds[category][k + "_" + v] = 0;
-      }
-    }
-  }
-  var oddsSums = {};
-  for (category in odds) {
-    oddsSums[category] = 0;
-    for (var combination in odds[category]) {
-      oddsSums[category] += odds[category][combination];
-    }
-  }
-  return oddsSums;
-};
-var COEFFICIENTS = [
-  0.9999999999999971,
-  57.15623566586292,
-  -59.59796035547549,
-  14.136097974741746,
-  -0.4919138160976202,
-  3399464998481189e-20,
-  4652362892704858e-20,
-  -9837447530487956e-20,
-  1580887032249125e-19,
-  -21026444172410488e-20,
-  21743961811521265e-20,
-  -1643181065367639e-19,
-  8441822398385275e-20,
-  -26190838401581408e-21,
-  36899182659531625e-22
-];
-var g = 607 / 128;
-var LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
-function gammaln(n) {
-  if (n <= 0) {
-    return Number.POSITIVE_INFINITY;
-  }
-  n--;
-  var a = COEFFICIENTS[0];
-  for (var i = 1; i < 15; i++) {
-    a += COEFFICIENTS[i] / (n + i);
-  }
-  var tmp = g + 0.5 + n;
-  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
-}
-var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
-function cumulativeDistribution(z3) {
-  var sum2 = z3;
-  var tmp = z3;
-  for (var i = 1; i < 30; i++) {
-    tmp *= z3 * z3 / (2 * i + 1);
-    sum2 += tmp;
-  }
-  return Math.round((0.5 + sum2 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
-}
-var standardNormalTable = [];
-for (z = 0; z <= 3.09; z += 0.01) {
-  standardNormalTable.push(cumulativeDistribution(z));
-}
-var z;
-var SQRT_2PI = Math.sqrt(2 * Math.PI);
-var PerceptronModel = function PerceptronModel2() {
-  this.weights = [];
-  this.bias = 0;
-};
-PerceptronModel.prototype.predict = function predict(features) {
-  if (features.length !== this.weights.length) {
-    return null;
-  }
-  var score2 = 0;
-  for (var i = 0; i < this.weights.length; i++) {
-    score2 += this.weights[i] * features[i];
-  }
-  score2 += this.bias;
-  if (score2 > 0) {
-    return 1;
-  } else {
-    return 0;
-  }
-};
-PerceptronModel.prototype.train = function train2(features, label) {
-  if (label !== 0 && label !== 1) {
-    return null;
-  }
-  if (features.length !== this.weights.length) {
-    this.weights = features.slice();
-    this.bias = 1;
-  }
-  var prediction = this.predict(features);
-  if (typeof prediction === "number" && prediction !== label) {
-    var gradient = label - prediction;
-    for (var i = 0; i < this.weights.length; i++) {
-      this.weights[i] += gradient * features[i];
-    }
-    this.bias += gradient;
-  }
-  return this;
-};
-
-// src/stats/log-beta.ts
-function logBeta(a, b) {
-  const p = Math.min(a, b);
-  const q = Math.max(a, b);
-  if (!(p > 0)) return Number.NaN;
-  if (p >= STIRLING_MIN) {
-    const corr = stirlingCorrection(p) + stirlingCorrection(q) - stirlingCorrection(p + q);
-    return -0.5 * Math.log(q) + LN_SQRT_2PI + corr + (p - 0.5) * Math.log(p / (p + q)) + q * Math.log1p(-p / (p + q));
-  }
-  if (q >= STIRLING_MIN) {
-    const corr = stirlingCorrection(q) - stirlingCorrection(p + q);
-    return gammaln(p) + corr + p - p * Math.log(p + q) + (q - 0.5) * Math.log1p(-p / (p + q));
-  }
-  return gammaln(p) + gammaln(q) - gammaln(p + q);
-}
-function stirlingCorrection(x) {
-  const inv2 = 1 / (x * x);
-  let sum2 = 0;
-  for (let k = STIRLING_SERIES.length - 1; k >= 0; k--) sum2 = sum2 * inv2 + STIRLING_SERIES[k];
-  return sum2 / x;
-}
-var STIRLING_MIN = 10;
-var LN_SQRT_2PI = 0.9189385332046728;
-var STIRLING_SERIES = [1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156];
-
-// src/stats/regularized-incomplete-beta.ts
-function regularizedIncompleteBeta(x, a, b, complement = 1 - x) {
-  if (!(x >= 0 && x <= 1 && a > 0 && b > 0)) return Number.NaN;
-  if (x === 0 || complement === 0) return x === 0 ? 0 : 1;
-  if (x > (a + 1) / (a + b + 2)) return 1 - lowerTail(complement, b, a, x);
-  return lowerTail(x, a, b, complement);
-}
-function lowerTail(x, a, b, y) {
-  const logFront = a * Math.log(x) + b * Math.log(y) - logBeta(a, b);
-  return Math.exp(logFront) / a * continuedFraction(x, a, b);
-}
-function continuedFraction(x, a, b) {
-  const qab = a + b;
-  const qap = a + 1;
-  const qam = a - 1;
-  let c = 1;
-  let d = guard(1 - qab * x / qap);
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= MAX_ITERATIONS; m++) {
-    const m2 = 2 * m;
-    let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-    d = 1 / guard(1 + aa * d);
-    c = guard(1 + aa / c);
-    h *= d * c;
-    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-    d = 1 / guard(1 + aa * d);
-    c = guard(1 + aa / c);
-    const step = d * c;
-    h *= step;
-    if (Math.abs(step - 1) < EPSILON) break;
-  }
-  return h;
-}
-function guard(v) {
-  return Math.abs(v) < TINY ? TINY : v;
-}
-var MAX_ITERATIONS = 1e4;
-var EPSILON = 1e-16;
-var TINY = 1e-300;
-
-// src/stats/student-t-cdf.ts
-function studentTCdf(t, df) {
-  if (Number.isNaN(t) || !(df > 0)) return Number.NaN;
-  if (!Number.isFinite(t)) return t > 0 ? 1 : 0;
-  const t2 = t * t;
-  const lower = 0.5 * regularizedIncompleteBeta(df / (df + t2), df / 2, 0.5, t2 / (df + t2));
-  return t > 0 ? 1 - lower : lower;
-}
-
-// src/stats/normal-quantile.ts
-function normalQuantile(p) {
-  if (!(p >= 0 && p <= 1)) return Number.NaN;
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  const q = p - 0.5;
-  if (Math.abs(q) <= CENTRAL_SPLIT) {
-    const r2 = CENTRAL_CONST - q * q;
-    return q * horner(A, r2) / horner(B, r2);
-  }
-  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
-  let z3;
-  if (r <= TAIL_SPLIT) {
-    r -= 1.6;
-    z3 = horner(C, r) / horner(D, r);
-  } else {
-    r -= TAIL_SPLIT;
-    z3 = horner(E, r) / horner(F, r);
-  }
-  return q < 0 ? -z3 : z3;
-}
-function horner(c, x) {
-  let value = 0;
-  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
-  return value;
-}
-var CENTRAL_SPLIT = 0.425;
-var CENTRAL_CONST = 0.180625;
-var TAIL_SPLIT = 5;
-var A = [
-  3.3871328727963665,
-  133.14166789178438,
-  1971.5909503065513,
-  13731.69376550946,
-  45921.95393154987,
-  67265.7709270087,
-  33430.57558358813,
-  2509.0809287301227
-];
-var B = [
-  1,
-  42.31333070160091,
-  687.1870074920579,
-  5394.196021424751,
-  21213.794301586597,
-  39307.89580009271,
-  28729.085735721943,
-  5226.495278852854
-];
-var C = [
-  1.4234371107496835,
-  4.630337846156546,
-  5.769497221460691,
-  3.6478483247632045,
-  1.2704582524523684,
-  0.2417807251774506,
-  0.022723844989269184,
-  7745450142783414e-19
-];
-var D = [
-  1,
-  2.053191626637759,
-  1.6763848301838038,
-  0.6897673349851,
-  0.14810397642748008,
-  0.015198666563616457,
-  5475938084995345e-19,
-  10507500716444169e-25
-];
-var E = [
-  6.657904643501103,
-  5.463784911164114,
-  1.7848265399172913,
-  0.29656057182850487,
-  0.026532189526576124,
-  0.0012426609473880784,
-  27115555687434876e-21,
-  20103343992922881e-23
-];
-var F = [
-  1,
-  0.599832206555888,
-  0.1369298809227358,
-  0.014875361290850615,
-  7868691311456133e-19,
-  18463183175100548e-21,
-  1421511758316446e-22,
-  20442631033899397e-31
-];
-
-// src/stats/student-t-quantile.ts
-function studentTQuantile(p, df) {
-  if (!(p >= 0 && p <= 1) || !(df > 0)) return Number.NaN;
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  if (p === 0.5) return 0;
-  const tail2 = Math.min(p, 1 - p);
-  const z3 = -normalQuantile(tail2);
-  let lo = z3;
-  let hi = Math.max(2 * z3, 1);
-  while (studentTCdf(-hi, df) > tail2 && hi < Number.MAX_VALUE / 2) {
-    lo = hi;
-    hi *= 2;
-  }
-  const z32 = z3 * z3 * z3;
-  let t = clamp(z3 + (z32 + z3) / (4 * df) + (5 * z32 * z3 * z3 + 16 * z32 + 3 * z3) / (96 * df * df), lo, hi);
-  const logDensityConst = gammaln((df + 1) / 2) - gammaln(df / 2) - 0.5 * Math.log(df * Math.PI);
-  for (let i = 0; i < MAX_ITERATIONS2; i++) {
-    const f = studentTCdf(-t, df);
-    if (f > tail2) lo = t;
-    else hi = t;
-    const density = Math.exp(logDensityConst - (df + 1) / 2 * Math.log1p(t * t / df));
-    let next = t + (Math.log(f) - Math.log(tail2)) * f / density;
-    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
-    const converged = Math.abs(next - t) <= TOLERANCE * t;
-    t = next;
-    if (converged || hi - lo <= TOLERANCE * t) break;
-  }
-  return p < 0.5 ? -t : t;
-}
-function clamp(v, lo, hi) {
-  return Math.min(Math.max(v, lo), hi);
-}
-var MAX_ITERATIONS2 = 200;
-var TOLERANCE = 1e-15;
-
-// src/stats/t-inference.ts
-function tInference(estimate, se, df, level) {
-  if (se === 0) {
-    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
-    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
-  }
-  const t = estimate / se;
-  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
-  return {
-    t,
-    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
-    lower: estimate - margin,
-    upper: estimate + margin
-  };
-}
-
-// src/stats/student-t-two-sample.ts
-function studentTTwoSample(before, after, level = 0.95) {
-  if (!(before.n >= 1 && after.n >= 1))
-    throw new RangeError("a two-sample t-test needs values on both sides");
-  if (!(before.sd >= 0 && after.sd >= 0)) throw new RangeError("standard deviations must be >= 0");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const difference = after.mean - before.mean;
-  const df = before.n + after.n - 2;
-  if (df < 1) {
-    return {
-      t: 0,
-      df,
-      p: 1,
-      difference,
-      se: Number.POSITIVE_INFINITY,
-      lower: Number.NEGATIVE_INFINITY,
-      upper: Number.POSITIVE_INFINITY
-    };
-  }
-  const pooledVariance = ((before.n - 1) * before.sd ** 2 + (after.n - 1) * after.sd ** 2) / df;
-  const se = Math.sqrt(pooledVariance * (1 / before.n + 1 / after.n));
-  return { ...tInference(difference, se, df, level), df, difference, se };
-}
-
-// src/stats/e-divisive.ts
-function detectChangePoints(values, options = {}) {
-  const o = resolveOptions(options);
-  values.forEach((v, i) => {
-    if (!Number.isFinite(v))
-      throw new RangeError(`value ${i} is ${v}; change-point detection needs finite numbers`);
-  });
-  if (values.length < minPointsForDetection(o.minSegment)) return [];
-  const weak = splitStep(values, o);
-  return mergeStep(values, weak, o);
-}
-function minPointsForDetection(minSegment = DEFAULT_MIN_SEGMENT) {
-  return 2 * minSegment;
-}
-var DEFAULT_MAX_P = 1e-3;
-var DEFAULT_MIN_SEGMENT = 3;
-var DEFAULT_WINDOW_LENGTH = 50;
-function firstPassP(maxP) {
-  return maxP < 0.05 ? maxP * 10 : maxP < 0.5 ? maxP * 2 : maxP;
-}
-function resolveOptions(options) {
-  const o = {
-    maxP: options.maxP ?? DEFAULT_MAX_P,
-    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
-    minMagnitude: options.minMagnitude ?? 0,
-    windowLength: options.windowLength ?? DEFAULT_WINDOW_LENGTH,
-    scale: options.scale ?? "linear",
-    level: options.level ?? 0.95
-  };
-  if (!(o.maxP > 0 && o.maxP < 1)) throw new RangeError(`maxP must be in (0, 1), got ${o.maxP}`);
-  if (!(Number.isInteger(o.minSegment) && o.minSegment >= 2)) {
-    throw new RangeError(`minSegment must be an integer >= 2, got ${o.minSegment}`);
-  }
-  if (!(o.minMagnitude >= 0)) throw new RangeError(`minMagnitude must be >= 0, got ${o.minMagnitude}`);
-  if (!(Number.isInteger(o.windowLength) && o.windowLength >= 2 * o.minSegment)) {
-    throw new RangeError(
-      `windowLength must be an integer >= 2\xB7minSegment (${2 * o.minSegment}), got ${o.windowLength}`
-    );
-  }
-  if (!(o.level > 0 && o.level < 1)) throw new RangeError(`level must be in (0, 1), got ${o.level}`);
-  return o;
-}
-function splitStep(values, o) {
-  const level = firstPassP(o.maxP);
-  const step = Math.floor(o.windowLength / 2);
-  const weak = /* @__PURE__ */ new Set();
-  let start = 0;
-  while (start < values.length) {
-    const end = Math.min(start + o.windowLength, values.length);
-    const found = divideWindow(values, start, end, level, o);
-    for (const index of found) weak.add(index);
-    start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step);
-  }
-  return [...weak].sort((a, b) => a - b);
-}
-function divideWindow(values, start, end, level, o) {
-  const cuts = [];
-  const candidates = /* @__PURE__ */ new Map();
-  for (; ; ) {
-    const bounds = [start, ...cuts, end];
-    let best = null;
-    for (let i = 0; i + 1 < bounds.length; i++) {
-      const from = bounds[i];
-      const to = bounds[i + 1];
-      const key = `${from}:${to}`;
-      if (!candidates.has(key)) candidates.set(key, bestSplit(values, from, to, o.minSegment));
-      const c = candidates.get(key);
-      if (c && (best === null || c.statistic > best.statistic)) best = { ...c, from, to };
-    }
-    if (best === null) return cuts;
-    const test = testSplit(values, best.from, best.index, best.to, o);
-    if (!(test.p < level)) return cuts;
-    cuts.push(best.index);
-    cuts.sort((a, b) => a - b);
-  }
-}
-function bestSplit(values, from, to, minSegment) {
-  if (to - from < 2 * minSegment) return null;
-  const t = eDivisiveStatistic(values, from, to);
-  let best = minSegment;
-  for (let k = minSegment + 1; k <= to - from - minSegment; k++) if (t[k] > t[best]) best = k;
-  return { index: from + best, statistic: t[best] };
-}
-function mergeStep(values, weak, o) {
-  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? values.length : points3[i].index;
-  const retest = (points3, i) => {
-    if (i < 0 || i >= points3.length) return;
-    points3[i] = testSplit(values, bound(i - 1, points3), points3[i].index, bound(i + 1, points3), o);
-  };
-  const points2 = weak.map(
-    (index, i) => testSplit(
-      values,
-      i === 0 ? 0 : weak[i - 1],
-      index,
-      i + 1 < weak.length ? weak[i + 1] : values.length,
-      o
-    )
-  );
-  while (points2.length > 0) {
-    let weakest = argBest(points2, (a, b) => a.p > b.p);
-    if (points2[weakest].p < o.maxP) {
-      weakest = argBest(points2, (a, b) => a.magnitude < b.magnitude);
-      if (points2[weakest].magnitude > o.minMagnitude) break;
-    }
-    points2.splice(weakest, 1);
-    retest(points2, weakest - 1);
-    retest(points2, weakest);
-  }
-  return points2;
-}
-function argBest(items, beats) {
-  let best = 0;
-  for (let i = 1; i < items.length; i++) if (beats(items[i], items[best])) best = i;
-  return best;
-}
-function testSplit(values, from, cut, to, o) {
-  const before = summarize(values, from, cut);
-  const after = summarize(values, cut, to);
-  const test = studentTTwoSample(before, after, o.level);
-  const common = { index: cut, nBefore: before.n, nAfter: after.n, p: test.p, t: test.t, df: test.df };
-  if (o.scale === "log") {
-    const d = test.difference;
-    return {
-      ...common,
-      meanBefore: Math.exp(before.mean),
-      meanAfter: Math.exp(after.mean),
-      relativeChange: Math.expm1(d),
-      magnitude: Math.expm1(Math.abs(d)),
-      ci: { level: o.level, lower: Math.expm1(test.lower), upper: Math.expm1(test.upper) }
-    };
-  }
-  const forward = after.mean / before.mean - 1;
-  const backward = before.mean / after.mean - 1;
-  return {
-    ...common,
-    meanBefore: before.mean,
-    meanAfter: after.mean,
-    relativeChange: forward,
-    magnitude: Math.max(Math.abs(forward), Math.abs(backward)),
-    ci: null
-  };
-}
-function summarize(values, from, to) {
-  const n = to - from;
-  let sum2 = 0;
-  for (let i = from; i < to; i++) sum2 += values[i];
-  const mean2 = sum2 / n;
-  let squares = 0;
-  for (let i = from; i < to; i++) squares += (values[i] - mean2) ** 2;
-  return { n, mean: mean2, sd: n > 1 ? Math.sqrt(squares / (n - 1)) : 0 };
-}
-
-// src/cli/change-point-flags.ts
-init_errors();
-function addChangePointOptions(command, unit = "values") {
-  return command.option("--p <p>", `significance level of a change point, between 0 and 1 (default ${DEFAULT_MAX_P})`).option(
-    "--min-segment <n>",
-    `fewest ${unit} on either side of a change point (default ${DEFAULT_MIN_SEGMENT})`
-  ).option("--magnitude <pct>", "ignore changes no larger than this, in percent (default 0)");
-}
-function changePointSettings(flags) {
-  return {
-    maxP: numberFlag("--p", flags.p, DEFAULT_MAX_P, (v) => v > 0 && v < 1, "a number between 0 and 1"),
-    minSegment: numberFlag(
-      "--min-segment",
-      flags.minSegment,
-      DEFAULT_MIN_SEGMENT,
-      (v) => Number.isInteger(v) && v >= 2,
-      "a whole number >= 2"
-    ),
-    magnitudePct: numberFlag("--magnitude", flags.magnitude, 0, (v) => v >= 0, "a percentage >= 0 such as 2")
-  };
-}
-function numberFlag(flag, raw, fallback, valid, expected) {
-  if (raw === void 0) return fallback;
-  const value = Number(raw.trim().replace(/%$/, ""));
-  if (raw.trim() === "" || !Number.isFinite(value) || !valid(value)) {
-    throw new UserError(`${flag} must be ${expected}, got '${raw}'`);
-  }
-  return value;
-}
-
-// src/cli/commands/changepoints.ts
-init_errors();
-function changepointsCommand() {
-  const command = new Command("changepoints").description("find change points in a series of numbers (one per line, oldest first)").argument("<file>", "values, one per line, oldest first").option("--log", "analyse ln of the values (positive values; gives a CI of each change)").option("--json", "print the change points as JSON");
-  return addChangePointOptions(command).action(
-    async (file2, flags) => {
-      const { maxP, minSegment, magnitudePct } = changePointSettings(flags);
-      const series = await readSeriesFile(file2);
-      const needed = minPointsForDetection(minSegment);
-      if (series.values.length < needed) {
-        throw new UserError(
-          `${file2} has ${series.values.length} value${series.values.length === 1 ? "" : "s"}; change-point detection needs at least ${needed} (${minSegment} on each side of a change, --min-segment)`
-        );
-      }
-      const scale = flags.log ? "log" : "linear";
-      if (scale === "log") {
-        const bad = series.values.findIndex((v) => v <= 0);
-        if (bad >= 0) {
-          throw new UserError(
-            `${file2}:${series.lines[bad]}: ${series.values[bad]} is not positive; --log needs values > 0 (drop --log to analyse them as they are)`
-          );
-        }
-      }
-      const found = detectChangePoints(scale === "log" ? series.values.map(Math.log) : series.values, {
-        maxP,
-        minSegment,
-        minMagnitude: magnitudePct / 100,
-        scale
-      });
-      const report = {
-        file: file2,
-        n: series.values.length,
-        maxP,
-        minSegment,
-        magnitudePct,
-        scale,
-        changePoints: found.map((c) => ({ ...c, line: series.lines[c.index] }))
-      };
-      process.stdout.write(
-        flags.json ? `${JSON.stringify(report, null, 2)}
-` : renderChangePointsText(report)
-      );
-    }
-  );
-}
-
-// src/compare/adaptive.ts
-init_types();
-
-// src/stats/normal-cdf.ts
-function normalCdf(z3) {
-  if (Number.isNaN(z3)) return Number.NaN;
-  const y = Math.abs(z3);
-  if (y <= SMALL_LIMIT) {
-    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num3 = A2[4] * zsq;
-    let den = zsq;
-    for (let i = 0; i < 3; i++) {
-      num3 = (num3 + A2[i]) * zsq;
-      den = (den + B2[i]) * zsq;
-    }
-    return 0.5 + z3 * (num3 + A2[3]) / (den + B2[3]);
-  }
-  let tail2;
-  if (y <= MEDIUM_LIMIT) {
-    let num3 = C2[8] * y;
-    let den = y;
-    for (let i = 0; i < 7; i++) {
-      num3 = (num3 + C2[i]) * y;
-      den = (den + D2[i]) * y;
-    }
-    tail2 = gaussianFactor(y) * ((num3 + C2[7]) / (den + D2[7]));
-  } else if (y < UNDERFLOW_LIMIT) {
-    const xsq = 1 / (y * y);
-    let num3 = P[5] * xsq;
-    let den = xsq;
-    for (let i = 0; i < 4; i++) {
-      num3 = (num3 + P[i]) * xsq;
-      den = (den + Q[i]) * xsq;
-    }
-    const r = xsq * (num3 + P[4]) / (den + Q[4]);
-    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
-  } else {
-    tail2 = 0;
-  }
-  return z3 > 0 ? 1 - tail2 : tail2;
-}
-function gaussianFactor(y) {
-  const s = Math.trunc(y * 16) / 16;
-  const del = (y - s) * (y + s);
-  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
-}
-var SMALL_LIMIT = 0.67448975;
-var MEDIUM_LIMIT = Math.sqrt(32);
-var UNDERFLOW_LIMIT = 37.5193;
-var INV_SQRT_2PI = 0.3989422804014327;
-var A2 = [
-  2.2352520354606837,
-  161.02823106855587,
-  1067.6894854603709,
-  18154.98125334356,
-  0.06568233791820745
-];
-var B2 = [
-  47.202581904688245,
-  976.0985517377767,
-  10260.932208618979,
-  45507.78933502673
-];
-var C2 = [
-  0.39894151208813466,
-  8.883149794388377,
-  93.50665613217785,
-  597.2702763948002,
-  2494.5375852903726,
-  6848.190450536283,
-  11602.65143764735,
-  9842.714838383978,
-  10765576773720192e-24
-];
-var D2 = [
-  22.266688044328117,
-  235.387901782625,
-  1519.3775994075547,
-  6485.558298266761,
-  18615.571640885097,
-  34900.95272114598,
-  38912.00328609327,
-  19685.429676859992
-];
-var P = [
-  0.215898534057957,
-  0.12740116116024736,
-  0.022235277870649807,
-  0.0014216191932278934,
-  29112874951168793e-21,
-  0.023073441764940174
-];
-var Q = [
-  1.284260096144911,
-  0.4682382124808651,
-  0.06598813786892856,
-  0.0037823963320275824,
-  7297515550839662e-20
-];
-
-// src/stats/alpha-spending.ts
-function alphaSpent(spending, alpha, t) {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(t >= 0 && t <= 1)) throw new RangeError(`the information fraction must be in [0, 1], got ${t}`);
-  if (t === 0) return 0;
-  if (t === 1) return alpha;
-  switch (spending) {
-    case "obrien-fleming":
-      return 2 - 2 * normalCdf(normalQuantile(1 - alpha / 2) / Math.sqrt(t));
-    case "pocock":
-      return alpha * Math.log(1 + (Math.E - 1) * t);
-  }
-}
-var SPENDING_FUNCTIONS = ["obrien-fleming", "pocock"];
-function perLookLevels(spending, alpha, fractions) {
-  let previous = 0;
-  let spent = 0;
-  return fractions.map((t) => {
-    if (!(t > previous && t <= 1)) {
-      throw new RangeError(
-        `information fractions must increase within (0, 1], got [${fractions.join(", ")}]`
-      );
-    }
-    previous = t;
-    const cumulative = alphaSpent(spending, alpha, t);
-    const level = cumulative - spent;
-    spent = cumulative;
-    return level;
-  });
-}
-
-// src/results/metrics.ts
-var METRICS = {
-  tps: { label: "TPS", unit: "tx/s", better: "higher" },
-  qps: { label: "QPS", unit: "queries/s", better: "higher" },
-  latencyAvgMs: { label: "latency avg", unit: "ms", better: "lower" },
-  latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
-  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" }
-};
-var PRIMARY_METRIC = "tps";
-function isMetricName(name) {
-  return Object.hasOwn(METRICS, name);
-}
-
-// src/compare/analysis.ts
-init_types();
-
-// src/stats/holm.ts
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
-  const adjusted = new Array(m);
-  let running = 0;
-  order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running;
-  });
-  return adjusted;
-}
-
-// src/stats/robust-log-spread.ts
-function robustLogSpread(values) {
-  if (values.length < 2) return 0;
-  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
-}
-var MAD_TO_SD = 1.4826;
-
-// src/compare/cell-runs.ts
-init_types();
-function collectCellRuns(samples, metric, value = "final") {
-  const cells = /* @__PURE__ */ new Map();
-  const attempts = /* @__PURE__ */ new Map();
-  for (const s of samples) {
-    const id = cellId(s);
-    let arms = cells.get(id);
-    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
-    let runs = arms.get(s.arm);
-    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
-    if (s.status !== "ok") {
-      runs.failed++;
-      continue;
-    }
-    const key = `${id}\0${s.arm}\0${s.round}`;
-    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
-    attempts.set(key, s.attempt);
-    runs.byRound.set(s.round, runValue(s, metric, value));
-  }
-  return cells;
-}
-function runValue(sample, metric, value = "final") {
-  if (value === "progress-median" && metric === "tps") {
-    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
-    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
-  }
-  return sample.metrics[metric] ?? Number.NaN;
-}
-var PROGRESS_SKIP_SECONDS = 1;
-var PROGRESS_MIN_POINTS = 3;
-function documentCells(result) {
-  const seen = /* @__PURE__ */ new Set();
-  const cells = [];
-  for (const c of [...result.plan.cells, ...result.samples]) {
-    const id = cellId(c);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    cells.push({ workload: c.workload, clients: c.clients });
-  }
-  return cells;
-}
-function runValues(runs) {
-  if (!runs) return [];
-  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-}
-
-// src/compare/defaults.ts
-var DEFAULT_ALPHA = 0.05;
-var DEFAULT_THRESHOLD_PCT = 2;
-var REPORT_LEVEL = 0.95;
-var EQUIVALENCE_LEVEL = 0.9;
-var MIN_RUNS_PER_ARM = 2;
-var BOOTSTRAP_MIN_RUNS = 10;
-var DEFAULT_COLLAPSE_FRACTION = 0.2;
-var DEFAULT_ASSUMED_NOISE_CV_PCT = 2;
-var DEFAULT_POWER = 0.8;
-var PCT_TOLERANCE = 1e-9;
-
-// src/compare/curve.ts
-function curveSummary(arm, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
-  const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
-  if (curve.length === 0) return null;
-  let peak = curve[0];
-  for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
-  const floor = (1 - collapseFraction) * peak.medianTps;
-  const collapse = curve.find((p) => p.clients > peak.clients && p.medianTps < floor);
-  return {
-    arm,
-    points: curve,
-    peakTps: peak.medianTps,
-    peakClients: peak.clients,
-    collapseClients: collapse?.clients ?? null
-  };
-}
-function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
-  const tol = tolerancePct / 100;
-  const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
-  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
-  const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
-  const state = (c, clients) => {
-    const v = at(c, clients);
-    if (v === void 0 || clients <= c.peakClients) return v === void 0 ? null : "standing";
-    if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
-    if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
-    return "unclear";
-  };
-  const collapseMoved = base.points.some((p) => {
-    const b = state(base, p.clients);
-    const h = state(head, p.clients);
-    return b === "collapsed" && h === "standing" || b === "standing" && h === "collapsed";
-  });
-  return {
-    workload,
-    collapseFraction,
-    base,
-    head,
-    peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
-    tolerancePct,
-    peakMoved,
-    collapseMoved
-  };
-}
-
-// src/compare/overall.ts
-function overallVerdict(items) {
-  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
-  const regressed = ids((v) => v === "regression" || v === "mixed");
-  const improved = ids((v) => v === "improvement" || v === "mixed");
-  if (regressed.length > 0 && improved.length > 0) {
-    return {
-      verdict: "mixed",
-      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
-    };
-  }
-  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
-  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
-  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
-    return { verdict: "no-change", deciding: items.map((i) => i.id) };
-  }
-  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
-}
-
-// src/compare/power.ts
-init_types();
-
-// src/stats/binomial-coefficient.ts
-function binomialCoefficient(n, k) {
-  if (k < 0 || k > n) return 0;
-  const small = Math.min(k, n - k);
-  let c = 1;
-  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
-  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
-}
-
-// src/stats/min-achievable-p.ts
-function minAchievableP(m, n) {
-  if (m < 1 || n < 1) return 1;
-  return Math.min(1, 2 / binomialCoefficient(m + n, m));
-}
-
-// src/stats/midranks.ts
-function midranks(values) {
-  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
-  const ranks = new Array(values.length);
-  const tieSizes = [];
-  for (let start = 0; start < order.length; ) {
-    let end = start + 1;
-    while (end < order.length && values[order[end]] === values[order[start]]) end++;
-    const rank = (start + 1 + end) / 2;
-    for (let k = start; k < end; k++) ranks[order[k]] = rank;
-    tieSizes.push(end - start);
-    start = end;
-  }
-  return { ranks, tieSizes };
-}
-
-// src/stats/signed-rank-null-counts.ts
-function signedRankNullCounts(doubledRanks) {
-  const noTies = doubledRanks.every((r, i) => r === 2 * (i + 1));
-  const n = doubledRanks.length;
-  if (noTies) {
-    const cached2 = cache.get(n);
-    if (cached2) return cached2;
-  }
-  let total = 0;
-  for (const r of doubledRanks) {
-    if (!Number.isInteger(r) || r < 1)
-      throw new RangeError(`doubled ranks must be positive integers, got ${r}`);
-    total += r;
-  }
-  const counts = new Float64Array(total + 1);
-  counts[0] = 1;
-  let reach = 0;
-  for (const r of doubledRanks) {
-    for (let s = reach; s >= 0; s--) if (counts[s] !== 0) counts[s + r] = counts[s + r] + counts[s];
-    reach += r;
-  }
-  if (noTies) cache.set(n, counts);
-  return counts;
-}
-var cache = /* @__PURE__ */ new Map();
-
-// src/stats/wilcoxon-signed-rank.ts
-function wilcoxonSignedRank(d) {
-  const nonzero = d.filter((x) => x !== 0);
-  const n = nonzero.length;
-  const zeros = d.length - n;
-  if (n === 0) return { tPlus: 0, n, zeros, ties: false, p: 1, method: "exact" };
-  const { ranks, tieSizes } = midranks(nonzero.map(Math.abs));
-  const ties = tieSizes.some((t) => t > 1);
-  let doubledPlus = 0;
-  nonzero.forEach((x, i) => {
-    if (x > 0) doubledPlus += 2 * ranks[i];
-  });
-  const doubledRanks = ties ? ranks.map((r) => 2 * r) : Array.from({ length: n }, (_, i) => 2 * (i + 1));
-  const counts = signedRankNullCounts(doubledRanks);
-  const totalDoubled = counts.length - 1;
-  const observed = Math.abs(2 * doubledPlus - totalDoubled);
-  let extreme = 0;
-  for (let s = 0; s <= totalDoubled; s++)
-    if (Math.abs(2 * s - totalDoubled) >= observed - 1e-9) extreme += counts[s];
-  return {
-    tPlus: doubledPlus / 2,
-    n,
-    zeros,
-    ties,
-    p: Math.min(1, extreme / 2 ** n),
-    method: ties ? "exact-conditional" : "exact"
-  };
-}
-function signedRankMinP(n) {
-  return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
-}
-
-// src/compare/power.ts
-function minRoundsFor(test, cells, alpha) {
-  let n = 1;
-  while (Math.max(1, cells) * minPFor(test, n) >= alpha) n++;
-  return n;
-}
-function pairedMinRounds(cells, alpha) {
-  let n = 1;
-  while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
-  return n;
-}
-function minPFor(test, n) {
-  const unpaired = minAchievableP(n, n);
-  return test === "mann-whitney" ? unpaired : Math.min(unpaired, signedRankMinP(n));
-}
-function checkPlan(input2) {
-  const alpha = input2.alpha ?? DEFAULT_ALPHA;
-  const testAlpha = alpha;
-  const test = input2.test ?? "signed-rank";
-  const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const noiseAssumed = input2.noiseCvPct === void 0 || input2.noiseCvPct === null;
-  const noiseCvPct = input2.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
-  const cells = Math.max(1, input2.cells);
-  const minAdjustedP = Math.min(1, cells * minPFor(test, input2.rounds));
-  const minRounds = minRoundsFor(test, cells, testAlpha);
-  const recommendedRounds = recommendRounds({
-    test,
-    noiseCvPct,
-    thresholdPct,
-    cells,
-    alpha: testAlpha,
-    power: input2.power ?? DEFAULT_POWER
-  });
-  const warnings = [];
-  const canReachAlpha = minAdjustedP < testAlpha;
-  if (!canReachAlpha) {
-    warnings.push(
-      `${input2.rounds} rounds per arm over ${cells} cells can never reach significance after Holm (smallest possible adjusted p ${formatP(minAdjustedP)} \u2265 \u03B1 ${formatP(testAlpha)}); plan at least ${minRounds} rounds`
-    );
-  }
-  if (recommendedRounds > input2.rounds) {
-    warnings.push(
-      `with ${noiseCvPct.toFixed(1)}% run-to-run noise (${noiseAssumed ? "assumed" : "measured"}), detecting a ${thresholdPct}% change over ${cells} cells with ${Math.round((input2.power ?? DEFAULT_POWER) * 100)}% power needs about ${recommendedRounds} rounds; ${input2.rounds} planned`
-    );
-  }
-  return {
-    testAlpha,
-    minAdjustedP,
-    canReachAlpha,
-    minRounds,
-    recommendedRounds,
-    noiseCvPct,
-    noiseAssumed,
-    warnings
-  };
-}
-function recommendRounds(input2) {
-  const { noiseCvPct, thresholdPct, cells, alpha, power } = input2;
-  const test = input2.test ?? "signed-rank";
-  const sigma = Math.log1p(noiseCvPct / 100);
-  const effect = Math.log1p(thresholdPct / 100);
-  let n = minRoundsFor(test, cells, alpha);
-  if (!(sigma > 0)) return n;
-  for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
-    const df = test === "mann-whitney" ? 2 * n - 2 : n - 1;
-    const noncentrality = effect / (sigma * Math.sqrt(2 / n)) * Math.sqrt(MWU_EFFICIENCY);
-    const critical = studentTQuantile(1 - alpha / (2 * cells), df);
-    if (studentTCdf(noncentrality - critical, df) >= power) break;
-  }
-  return n;
-}
-function measuredNoiseCvPct(result, metric) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const s of result.samples) {
-    const value = s.metrics[metric];
-    if (s.status !== "ok" || value === void 0 || !(Number.isFinite(value) && value > 0)) continue;
-    const key = `${cellId(s)}\0${s.arm}`;
-    const list = groups2.get(key) ?? [];
-    list.push(value);
-    groups2.set(key, list);
-  }
-  const spreads = [...groups2.values()].filter((v) => v.length >= 3).map(robustLogSpread);
-  if (spreads.length === 0) return null;
-  spreads.sort((a, b) => a - b);
-  const mid = spreads.length >> 1;
-  const spread = spreads.length % 2 === 1 ? spreads[mid] : (spreads[mid - 1] + spreads[mid]) / 2;
-  return 100 * Math.expm1(spread);
-}
-var MWU_EFFICIENCY = 3 / Math.PI;
-var MAX_RECOMMENDED_ROUNDS = 1e3;
-
-// src/stats/one-sample-t.ts
-function oneSampleT(values, level = 0.95) {
-  const n = values.length;
-  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const estimate = mean(values);
-  const se = sampleStandardDeviation(values) / Math.sqrt(n);
-  const df = n - 1;
-  return { ...tInference(estimate, se, df, level), df, estimate };
-}
-
-// src/stats/walsh-hodges-lehmann.ts
-function walshHodgesLehmann(d, levels) {
-  const n = d.length;
-  if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
-  const total = n * (n + 1) / 2;
-  const walsh = new Float64Array(total);
-  let k = 0;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
-  walsh.sort();
-  const mid = total >> 1;
-  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
-  const intervals = levels.map((level) => {
-    const { index, achievedLevel } = signedRankCiIndex(n, level);
-    return { level, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
-  });
-  return { shift, intervals };
-}
-function signedRankCiIndex(n, level) {
-  if (!(n >= 1 && level > 0 && level < 1)) {
-    throw new RangeError(`signed-rank CI needs n \u2265 1 and 0 < level < 1, got n=${n}, level=${level}`);
-  }
-  const doubled = signedRankNullCounts(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
-  const all = 2 ** n;
-  const tail2 = (1 - level) / 2;
-  let below = 0;
-  let q = 0;
-  while ((below + doubled[2 * q]) / all < tail2) below += doubled[2 * q++];
-  if (q === 0) return { index: 1, achievedLevel: 1 - 2 * doubled[0] / all };
-  return { index: q, achievedLevel: 1 - 2 * below / all };
-}
-
-// src/stats/seeded-random.ts
-function seededRandom(seed) {
-  let s = seed >>> 0;
-  const splitMix32 = () => {
-    s = s + 2654435769 | 0;
-    let z3 = s;
-    z3 = Math.imul(z3 ^ z3 >>> 16, 2246822507);
-    z3 = Math.imul(z3 ^ z3 >>> 13, 3266489909);
-    return (z3 ^ z3 >>> 16) >>> 0;
-  };
-  let a = splitMix32();
-  let b = splitMix32();
-  let c = splitMix32();
-  let d = splitMix32();
-  return () => {
-    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotl(d, 11);
-    return result / 4294967296;
-  };
-}
-function rotl(x, k) {
-  return x << k | x >>> 32 - k;
-}
-
-// src/stats/bootstrap-ratio-of-means.ts
-function bootstrapRatioOfMeans(base, head, options) {
-  const { seed, resamples = DEFAULT_RESAMPLES, level = 0.95 } = options;
-  if (base.length === 0 || head.length === 0) throw new RangeError("bootstrap needs values in both arms");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  if (!(resamples >= 1)) throw new RangeError(`resamples must be at least 1, got ${resamples}`);
-  const random = seededRandom(seed);
-  const resampledMean = (x) => {
-    let sum2 = 0;
-    for (let i = 0; i < x.length; i++) sum2 += x[Math.floor(random() * x.length)];
-    return sum2 / x.length;
-  };
-  const ratios = new Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    const b = resampledMean(base);
-    ratios[r] = resampledMean(head) / b;
-  }
-  ratios.sort((x, y) => x - y);
-  const tail2 = (1 - level) / 2;
-  return {
-    ratio: mean(head) / mean(base),
-    lower: quantileSorted(ratios, tail2),
-    upper: quantileSorted(ratios, 1 - tail2),
-    resamples,
-    seed
-  };
-}
-var DEFAULT_RESAMPLES = 1e4;
-
-// src/stats/mann-whitney-null-counts.ts
-function mannWhitneyNullCounts(m, n) {
-  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 0 || n < 0 || m * n > MAX_EXACT_PRODUCT) {
-    throw new RangeError(
-      `exact Mann-Whitney distribution needs integer sizes with m\xB7n \u2264 ${MAX_EXACT_PRODUCT}, got ${m}, ${n}`
-    );
-  }
-  const [small, large] = m <= n ? [m, n] : [n, m];
-  const key = small * 100003 + large;
-  let counts = cache2.get(key);
-  if (!counts) {
-    counts = compute(small, large);
-    cache2.set(key, counts);
-  }
-  return counts;
-}
-var MAX_EXACT_PRODUCT = 1e4;
-var cache2 = /* @__PURE__ */ new Map();
-function compute(m, n) {
-  let prev = [];
-  for (let i = 0; i <= m; i++) prev.push(Float64Array.of(1));
-  for (let k = 1; k <= n; k++) {
-    const next = [Float64Array.of(1)];
-    for (let i = 1; i <= m; i++) {
-      const f = new Float64Array(i * k + 1);
-      f.set(prev[i]);
-      const withLargestFirst = next[i - 1];
-      for (let u = 0; u < withLargestFirst.length; u++) f[u + k] += withLargestFirst[u];
-      next.push(f);
-    }
-    prev = next;
-  }
-  return prev[m];
-}
-
-// src/stats/shift-ci-index.ts
-function shiftCiIndex(m, n, level) {
-  if (!(m >= 1 && n >= 1 && level > 0 && level < 1)) {
-    throw new RangeError(`shift CI needs m, n \u2265 1 and 0 < level < 1, got m=${m}, n=${n}, level=${level}`);
-  }
-  const tail2 = (1 - level) / 2;
-  if (m * n <= MAX_EXACT_PRODUCT) {
-    const counts = mannWhitneyNullCounts(m, n);
-    const total = binomialCoefficient(m + n, m);
-    let below = 0;
-    let q2 = 0;
-    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
-    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
-    return { index: q2, achievedLevel: 1 - 2 * below / total };
-  }
-  const mean2 = m * n / 2;
-  const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
-  const q = Math.max(1, Math.ceil(mean2 - 0.5 + sigma * normalQuantile(tail2)));
-  return { index: q, achievedLevel: 1 - 2 * normalCdf((q - 1 + 0.5 - mean2) / sigma) };
-}
-
-// src/stats/hodges-lehmann.ts
-function hodgesLehmann(base, head, levels) {
-  const m = base.length;
-  const n = head.length;
-  if (m === 0 || n === 0) throw new RangeError("Hodges-Lehmann needs at least one value in each arm");
-  const diffs = new Float64Array(m * n);
-  let k = 0;
-  for (const h of head) for (const b of base) diffs[k++] = h - b;
-  diffs.sort();
-  const mid = diffs.length >> 1;
-  const shift = diffs.length % 2 === 1 ? diffs[mid] : (diffs[mid - 1] + diffs[mid]) / 2;
-  const intervals = levels.map((level) => {
-    const { index, achievedLevel } = shiftCiIndex(m, n, level);
-    return { level, lower: diffs[index - 1], upper: diffs[m * n - index], index, achievedLevel };
-  });
-  return { shift, intervals };
-}
-
-// src/stats/mann-whitney-normal-p.ts
-function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
-  const N = m + n;
-  const tieTerm = tieSizes.reduce((sum2, t) => sum2 + (t * t * t - t), 0);
-  const sigma = Math.sqrt(m * n / 12 * (N + 1 - tieTerm / (N * (N - 1))));
-  if (!(sigma > 0)) return { z: 0, p: 1, sigma: 0 };
-  const z3 = (Math.max(uBase, m * n - uBase) - m * n / 2 - (continuity ? CONTINUITY_CORRECTION : 0)) / sigma;
-  return { z: z3, p: Math.min(1, 2 * normalCdf(-z3)), sigma };
-}
-var CONTINUITY_CORRECTION = 0.5;
-
-// src/stats/tied-rank-sum-null-counts.ts
-function tiedRankSumNullCounts(tieSizes, m) {
-  const total = tieSizes.reduce((a, b) => a + b, 0);
-  const maxSum = m * (2 * total - m + 1);
-  const width = maxSum + 1;
-  const ways = new Float64Array((m + 1) * width);
-  ways[0] = 1;
-  let before = 0;
-  for (const t of tieSizes) {
-    const doubledRank = 2 * before + t + 1;
-    const choose = binomialRow(t);
-    for (let j = Math.min(m, before); j >= 0; j--) {
-      const from = j * width;
-      for (let s = 0; s <= maxSum; s++) {
-        const w = ways[from + s];
-        if (w === 0) continue;
-        for (let c = 1; c <= t && j + c <= m; c++) {
-          const to = (j + c) * width + s + c * doubledRank;
-          ways[to] = ways[to] + w * choose[c];
-        }
-      }
-    }
-    before += t;
-  }
-  const counts = new Float64Array(2 * m * (total - m) + 1);
-  const offset = m * width + m * (m + 1);
-  for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
-  return counts;
-}
-function binomialRow(t) {
-  const row3 = [1];
-  for (let k = 1; k <= t; k++) row3.push(row3[k - 1] * (t - k + 1) / k);
-  return row3;
-}
-
-// src/stats/mann-whitney.ts
-function mannWhitneyU(base, head) {
-  const m = base.length;
-  const n = head.length;
-  if (m === 0 || n === 0) throw new RangeError("Mann-Whitney U needs at least one value in each arm");
-  const { ranks, tieSizes } = midranks([...base, ...head]);
-  let rankSumBase = 0;
-  for (let i = 0; i < m; i++) rankSumBase += ranks[i];
-  const uBase = rankSumBase - m * (m + 1) / 2;
-  const uHead = m * n - uBase;
-  const ties = tieSizes.some((t) => t > 1);
-  const common = { uBase, uHead, ties, probabilityHeadHigher: uHead / (m * n) };
-  const splits = binomialCoefficient(m + n, m);
-  if (!ties && m * n <= MAX_EXACT_PRODUCT) {
-    const counts = mannWhitneyNullCounts(m, n);
-    let lower = 0;
-    for (let u = 0; u <= Math.min(uBase, uHead); u++) lower += counts[u];
-    return { ...common, method: "exact", p: Math.min(1, 2 * lower / splits), z: null };
-  }
-  if (ties && tiedExactCost(m, n) <= MAX_TIED_EXACT_COST) {
-    const counts = tiedRankSumNullCounts(tieSizes, m);
-    const observed = Math.abs(2 * uBase - m * n);
-    let extreme = 0;
-    for (let u2 = 0; u2 < counts.length; u2++) if (Math.abs(u2 - m * n) >= observed) extreme += counts[u2];
-    return { ...common, method: "exact-conditional", p: Math.min(1, extreme / splits), z: null };
-  }
-  const { z: z3, p } = mannWhitneyNormalP(uBase, m, n, tieSizes);
-  return { ...common, method: "normal-approximation", p, z: z3 };
-}
-function tiedExactCost(m, n) {
-  const total = m + n;
-  return total * m * (m * (2 * total - m + 1));
-}
-var MAX_TIED_EXACT_COST = 5e7;
-
-// src/stats/welch-t.ts
-function welchT(base, head, level = 0.95) {
-  if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const vb = sampleVariance(base) / base.length;
-  const vh = sampleVariance(head) / head.length;
-  const difference = mean(head) - mean(base);
-  const se = Math.sqrt(vb + vh);
-  const df = se === 0 ? base.length + head.length - 2 : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
-  return { ...tInference(difference, se, df, level), df, difference, se };
-}
-
-// src/compare/shift-statistics.ts
-function shiftStatistics(baseValues, headValues, options = {}) {
-  const base = usable(baseValues);
-  const head = usable(headValues);
-  const failed = options.failed ?? { base: 0, head: 0 };
-  const notes = [];
-  if (failed.base + failed.head > 0) {
-    notes.push({
-      code: "failed-runs-excluded",
-      message: `${failed.base} failed base run(s) and ${failed.head} failed head run(s) excluded`
-    });
-  }
-  if (base.invalid + head.invalid > 0) {
-    notes.push({
-      code: "invalid-values-excluded",
-      message: `${base.invalid} base and ${head.invalid} head value(s) excluded as non-finite or not positive`
-    });
-  }
-  const summaries = { base: summarise(base, failed.base), head: summarise(head, failed.head) };
-  const empty = {
-    ...summaries,
-    test: "mann-whitney",
-    pairs: null,
-    deltaPct: null,
-    ci95: null,
-    ci90: null,
-    ciEquivalence: null,
-    pairedT: null,
-    p: null,
-    method: null,
-    minAchievableP: null,
-    welch: null,
-    bootstrap: null,
-    notes
-  };
-  const short3 = [
-    ["base", base],
-    ["head", head]
-  ].filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
-  if (short3.length > 0) {
-    const which = short3.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
-    return { ...empty, unusable: `${which}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
-  }
-  const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
-  const logBase = base.values.map(Math.log);
-  const logHead = head.values.map(Math.log);
-  const welch = welchT(logBase, logHead, REPORT_LEVEL);
-  const welchDiagnostic = {
-    t: welch.t,
-    df: welch.df,
-    p: welch.p,
-    ci95: {
-      level: REPORT_LEVEL,
-      achievedLevel: REPORT_LEVEL,
-      lowerPct: pct(welch.lower),
-      upperPct: pct(welch.upper)
-    }
-  };
-  const ratios = options.rounds ? logRatios(options.rounds.base, options.rounds.head) : null;
-  if (ratios && ratios.pairs.length < MIN_RUNS_PER_ARM) {
-    notes.push({
-      code: "unpaired-fallback",
-      message: `only ${ratios.pairs.length} round(s) with a usable run in both arms: the unpaired Mann-Whitney test decides`
-    });
-  } else if (ratios) {
-    if (ratios.unpaired > 0) {
-      notes.push({
-        code: "unpaired-rounds-dropped",
-        message: `${ratios.unpaired} round(s) with a usable run in only one arm left out of the paired analysis`
-      });
-    }
-    const d = ratios.pairs;
-    const sr = wilcoxonSignedRank(d);
-    const hl2 = walshHodgesLehmann(d, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
-    const [ci952, ci902, ciEq2] = hl2.intervals.map(toPct);
-    const t = oneSampleT(d, REPORT_LEVEL);
-    if (sr.ties || sr.zeros > 0) {
-      notes.push({
-        code: "ties-approximate-ci",
-        message: "tied or zero log-ratios: p is exact given them, but the intervals\u2019 confidence is approximate"
-      });
-    }
-    return {
-      ...empty,
-      test: "signed-rank",
-      pairs: d.length,
-      deltaPct: pct(hl2.shift),
-      ci95: ci952,
-      ci90: ci902,
-      ciEquivalence: ciEq2,
-      p: sr.p,
-      method: sr.method,
-      minAchievableP: signedRankMinP(d.length),
-      welch: welchDiagnostic,
-      pairedT: {
-        t: t.t,
-        df: t.df,
-        p: t.p,
-        ci95: {
-          level: REPORT_LEVEL,
-          achievedLevel: REPORT_LEVEL,
-          lowerPct: pct(t.lower),
-          upperPct: pct(t.upper)
-        }
-      },
-      bootstrap: bootstrap(base.values, head.values, options.bootstrap),
-      unusable: null
-    };
-  }
-  const mwu = mannWhitneyU(base.values, head.values);
-  const hl = hodgesLehmann(logBase, logHead, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
-  const [ci95, ci90, ciEq] = hl.intervals.map(toPct);
-  if (mwu.ties) {
-    notes.push({
-      code: "ties-approximate-ci",
-      message: "tied values: p is exact given the ties, but the intervals\u2019 confidence is approximate"
-    });
-  }
-  return {
-    ...empty,
-    deltaPct: pct(hl.shift),
-    ci95,
-    ci90,
-    ciEquivalence: ciEq,
-    p: mwu.p,
-    method: mwu.method,
-    minAchievableP: minAchievableP(base.values.length, head.values.length),
-    welch: welchDiagnostic,
-    bootstrap: bootstrap(base.values, head.values, options.bootstrap),
-    unusable: null
-  };
-}
-function logRatios(base, head) {
-  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
-  const rounds = [.../* @__PURE__ */ new Set([...base.keys(), ...head.keys()])].sort((a, b) => a - b);
-  const pairs = [];
-  let unpaired = 0;
-  for (const r of rounds) {
-    const b = base.get(r);
-    const h = head.get(r);
-    if (ok(b) && ok(h)) pairs.push(Math.log(h / b));
-    else if (ok(b) || ok(h)) unpaired++;
-  }
-  return { pairs, unpaired };
-}
-function usable(values) {
-  const kept = values.filter((v) => Number.isFinite(v) && v > 0);
-  return { values: kept, invalid: values.length - kept.length };
-}
-function summarise(arm, failed) {
-  const n = arm.values.length;
-  return {
-    n,
-    failed,
-    invalid: arm.invalid,
-    median: n > 0 ? median(arm.values) : null,
-    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm.values) / mean(arm.values) : null
-  };
-}
-function pct(logRatio) {
-  return 100 * Math.expm1(logRatio);
-}
-function toPct(ci) {
-  return {
-    level: ci.level,
-    achievedLevel: ci.achievedLevel,
-    lowerPct: pct(ci.lower),
-    upperPct: pct(ci.upper)
-  };
-}
-function bootstrap(base, head, options) {
-  if (!options || Math.min(base.length, head.length) < BOOTSTRAP_MIN_RUNS) return null;
-  const r = bootstrapRatioOfMeans(base, head, { ...options, level: REPORT_LEVEL });
-  return {
-    ratioOfMeansPct: 100 * (r.ratio - 1),
-    ci95: {
-      level: REPORT_LEVEL,
-      achievedLevel: REPORT_LEVEL,
-      lowerPct: 100 * (r.lower - 1),
-      upperPct: 100 * (r.upper - 1)
-    },
-    seed: r.seed,
-    resamples: r.resamples
-  };
-}
-
-// src/compare/verdict.ts
-function decideVerdict(stats, context3 = {}) {
-  const alpha = context3.alpha ?? DEFAULT_ALPHA;
-  const thresholdPct = context3.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const better = context3.better ?? "higher";
-  const familySize = context3.familySize ?? 1;
-  const pAdjusted = context3.pAdjusted === void 0 ? stats.p : context3.pAdjusted;
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(thresholdPct > 0 && Number.isFinite(thresholdPct))) {
-    throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
-  }
-  const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
-  const { deltaPct, p, minAchievableP: minAchievableP2 } = stats;
-  const ci90 = stats.ciEquivalence ?? stats.ci90;
-  if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
-    const message = stats.unusable ?? "no test was possible";
-    return { ...common, verdict: "inconclusive", reasons: [{ code: "insufficient-data", message }] };
-  }
-  const notes = [...stats.notes];
-  const tDiagnostic = stats.test === "signed-rank" ? stats.pairedT : stats.welch;
-  if (tDiagnostic && tDiagnostic.p < alpha !== p < alpha && (minAchievableP2 ?? 1) < alpha) {
-    const [tName, rankName] = stats.test === "signed-rank" ? ["the paired t on log-ratios", "the signed-rank test"] : ["Welch's t on logs", "Mann-Whitney"];
-    notes.push({
-      code: "welch-disagrees",
-      message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at \u03B1 ${formatP(alpha)}: look for outliers or a bimodal arm`
-    });
-  }
-  const withNotes = { ...common, notes };
-  const significant = pAdjusted < alpha;
-  const gain = better === "higher" ? deltaPct : -deltaPct;
-  const direction = better === "higher" ? "higher is better" : "lower is better";
-  const testText = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
-  if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
-    const verdict2 = gain < 0 ? "regression" : "improvement";
-    const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
-    return { ...withNotes, verdict: verdict2, reasons: [{ code: "significant-beyond-threshold", message }] };
-  }
-  const reasons = [];
-  if (significant) {
-    reasons.push({
-      code: "significant-below-threshold",
-      message: `${testText}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
-    });
-  }
-  const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
-  const levelText = formatLevel(ci90.level);
-  const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
-  const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
-  if (inside && levelReached) {
-    const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
-    return {
-      ...withNotes,
-      verdict: "no-change",
-      reasons: [{ code: "ci-inside-threshold", message }, ...reasons]
-    };
-  }
-  const ci90Plain = stats.ci90 ?? ci90;
-  const adverse = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
-  if (adverse && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
-    reasons.push({
-      code: "likely-regression",
-      message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === "higher" ? "-" : "+"}${thresholdPct}%`
-    });
-  }
-  const smallestP = minAchievableP2 ?? 1;
-  if (!significant && familySize * smallestP >= alpha) {
-    const afterHolm = familySize > 1 ? `, ${formatP(familySize * smallestP)} after Holm over ${familySize} cells` : "";
-    reasons.push({
-      code: "too-few-runs",
-      message: `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === "signed-rank" ? "rounds with both arms" : "runs per arm"} are needed`
-    });
-  }
-  if (!levelReached) {
-    reasons.push({
-      code: "ci-level-not-reached",
-      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${levelText}`
-    });
-  }
-  if (!inside) {
-    reasons.push({
-      code: "ci-wider-than-threshold",
-      message: `the ${levelText} CI ${interval} reaches beyond \xB1${thresholdPct}%; more runs would narrow it`
-    });
-  }
-  return { ...withNotes, verdict: "inconclusive", reasons };
-}
-function sizes(stats) {
-  return stats.test === "signed-rank" ? `${stats.pairs} round(s) with both arms` : `${stats.base.n} and ${stats.head.n} runs`;
-}
-
-// src/compare/analysis.ts
-function prepareRun(result, options = {}) {
-  const metric = options.metric ?? PRIMARY_METRIC;
-  const alpha = options.alpha ?? DEFAULT_ALPHA;
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  const thresholdPct = options.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const warnings = [...result.warnings];
-  if (result.status !== "complete") {
-    const why = result.stopReason ? ` (${result.stopReason})` : "";
-    warnings.push(`the results are '${result.status}'${why}: verdicts use only the runs recorded so far`);
-  }
-  const [baseline, ...heads] = result.arms.map((a) => a.label);
-  if (baseline === void 0 || heads.length === 0) {
-    warnings.push(
-      `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
-    );
-  }
-  return {
-    result,
-    metric,
-    better: METRICS[metric].better,
-    alpha,
-    thresholdPct,
-    baseline,
-    heads: baseline === void 0 ? [] : heads,
-    cells: documentCells(result),
-    test: options.test ?? "paired",
-    value: options.value ?? "final",
-    thresholds: workloadThresholds(result, thresholdPct, warnings),
-    collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
-    bootstrap: options.bootstrap,
-    warnings
-  };
-}
-function hypothesisKey(head, cell) {
-  return `${head}\0${cellId(cell)}`;
-}
-function analyseLook(ctx, spec) {
-  const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
-  const runs = collectCellRuns(samples, ctx.metric, ctx.value);
-  const statistics = (head, cell, paired) => {
-    const arms = runs.get(cellId(cell));
-    const baseRuns = arms?.get(ctx.baseline);
-    const headRuns = arms?.get(head);
-    const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
-      failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
-      equivalenceLevel: spec.equivalenceLevel,
-      ...paired && baseRuns && headRuns ? { rounds: { base: baseRuns.byRound, head: headRuns.byRound } } : {},
-      ...ctx.bootstrap ? { bootstrap: ctx.bootstrap } : {}
-    });
-    const missing = [!baseRuns && `base (${ctx.baseline})`, !headRuns && `head (${head})`].filter(Boolean);
-    if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(" or ")}`;
-    return stats;
-  };
-  const measured = ctx.heads.flatMap(
-    (head) => ctx.cells.map((cell) => {
-      const key = hypothesisKey(head, cell);
-      const frozen = spec.frozen.get(key) ?? null;
-      return {
-        head,
-        cell,
-        key,
-        frozen,
-        stats: frozen ? null : statistics(head, cell, ctx.test === "paired")
-      };
-    })
-  );
-  const m = measured.filter((x) => x.stats?.p != null).length + measured.filter(
-    (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
-  ).length;
-  for (const x of measured) {
-    const st = x.stats;
-    if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
-    if (st.minAchievableP * m < spec.alpha) continue;
-    const unpaired = statistics(x.head, x.cell, false);
-    if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
-    unpaired.notes.push({
-      code: "unpaired-fallback",
-      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides`
-    });
-    x.stats = unpaired;
-  }
-  const open4 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
-  const stillIn = measured.filter(
-    (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
-  ).length;
-  const adjusted = holmAdjust([...open4.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open4.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open4.length + stillIn;
-  const byHead = new Map(ctx.heads.map((h) => [h, []]));
-  for (const m2 of measured) {
-    if (m2.frozen) {
-      byHead.get(m2.head).push(m2.frozen);
-      continue;
-    }
-    const decided = decideVerdict(m2.stats, {
-      alpha: spec.alpha,
-      thresholdPct: ctx.thresholds(m2.cell.workload),
-      better: ctx.better,
-      pAdjusted: adjustedByKey.get(m2.key) ?? null,
-      familySize
-    });
-    byHead.get(m2.head).push({ id: cellId(m2.cell), workload: m2.cell.workload, clients: m2.cell.clients, ...decided });
-  }
-  return byHead;
-}
-function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
-  const warnings = [...ctx.warnings];
-  const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
-  const comparisons = ctx.heads.map((head) => {
-    const cells = byHead.get(head) ?? [];
-    const overall2 = overallVerdict(cells);
-    return {
-      baseline: ctx.baseline ?? "",
-      head,
-      verdict: overall2.verdict,
-      decidingCells: overall2.deciding,
-      likelyRegressionCells: cells.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
-      familySize,
-      cells,
-      curves: curves(ctx, head)
-    };
-  });
-  warnings.push(...dataWarnings(ctx, comparisons, sequential));
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
-  const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
-  return {
-    metric: ctx.metric,
-    better: ctx.better,
-    alpha: ctx.alpha,
-    testAlpha,
-    thresholdPct: ctx.thresholdPct,
-    baseline: ctx.baseline ?? null,
-    verdict: overall.verdict,
-    decidingArms: overall.deciding,
-    comparisons,
-    sequential,
-    primaryTest,
-    likelyRegressions: comparisons.flatMap((c) => c.likelyRegressionCells.map((id) => `${c.head}:${id}`)),
-    warnings
-  };
-}
-function curves(ctx, head) {
-  const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
-  const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
-  return workloads.flatMap((workload) => {
-    const points2 = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
-    const basePoints = points2(ctx.baseline ?? "");
-    const headPoints = points2(head);
-    const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
-    const headCurve = curveSummary(head, headPoints, ctx.collapseFraction);
-    const tolerance = Math.max(
-      ctx.thresholds(workload),
-      medianNoiseTolerancePct([...basePoints, ...headPoints])
-    );
-    return base && headCurve ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, tolerance)] : [];
-  });
-}
-function medianNoiseTolerancePct(points2) {
-  const usable2 = points2.map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0)).filter((v) => v.length >= 3);
-  if (usable2.length === 0) return 0;
-  const sigma = median(usable2.map(robustLogSpread));
-  const n = median(usable2.map((v) => v.length));
-  return 100 * CURVE_TOLERANCE_Z * Math.SQRT2 * MEDIAN_SE_FACTOR * (sigma / Math.sqrt(n));
-}
-var CURVE_TOLERANCE_Z = 2;
-var MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
-function workloadThresholds(result, fallback, warnings) {
-  const overrides = /* @__PURE__ */ new Map();
-  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
-    const value = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
-    if (value === void 0) continue;
-    if (typeof value === "number" && Number.isFinite(value) && value > 0) overrides.set(name, value);
-    else
-      warnings.push(
-        `workload '${name}' has threshold ${JSON.stringify(value)}, not a positive percentage; using ${fallback}%`
-      );
-  }
-  return (workload) => overrides.get(workload) ?? fallback;
-}
-function dataWarnings(ctx, comparisons, sequential) {
-  const { result, metric, alpha, thresholdPct } = ctx;
-  const warnings = [];
-  const failed = result.samples.filter((s) => s.status !== "ok").length;
-  if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
-  const cells = comparisons.flatMap((c) => c.cells.map((cell) => ({ head: c.head, cell })));
-  const label = ({ head, cell }) => comparisons.length > 1 ? `${head}:${cell.id}` : cell.id;
-  const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "insufficient-data"));
-  if (unusable.length > 0) {
-    warnings.push(
-      `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
-    );
-  }
-  const likely = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "likely-regression"));
-  if (likely.length > 0) {
-    warnings.push(
-      `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
-    );
-  }
-  if (cells.some(({ cell }) => cell.verdict === "inconclusive")) {
-    const paired = ctx.test === "paired";
-    const plan = checkPlan({
-      rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
-      cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
-      alpha: sequential ? sequential.perLookAlpha : alpha,
-      thresholdPct,
-      noiseCvPct: measuredNoiseCvPct(result, metric),
-      test: paired ? "signed-rank" : "mann-whitney"
-    });
-    warnings.push(...plan.warnings);
-  }
-  return warnings;
-}
-
-// src/compare/adaptive.ts
-var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
-var DEFAULT_SPENDING = "obrien-fleming";
-function planAdaptive(input2) {
-  return buildPlan(input2, true);
-}
-function buildPlan(input2, checkFirstLook) {
-  const alpha = input2.alpha ?? DEFAULT_ALPHA;
-  const spending = input2.spending ?? DEFAULT_SPENDING;
-  const test = input2.test ?? "signed-rank";
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!SPENDING_FUNCTIONS.includes(spending)) {
-    throw new RangeError(
-      `spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${String(spending)}'`
-    );
-  }
-  const s = input2.schedule ?? DEFAULT_SCHEDULE;
-  const bad = s.findIndex((r, i) => !Number.isInteger(r) || r < 1 || i > 0 && r <= s[i - 1]);
-  if (s.length === 0 || bad >= 0) {
-    throw new RangeError(
-      `the schedule must be strictly increasing positive round counts, e.g. [6, 10, 15, 20, 30]; got [${s.join(", ")}]` + (bad >= 0 ? ` (look ${bad + 1}: ${s[bad]})` : "")
-    );
-  }
-  const first = s[0];
-  const needed = test === "signed-rank" ? pairedMinRounds(1, alpha) : minRoundsFor(test, 1, alpha);
-  if (checkFirstLook && first < needed) {
-    throw new RangeError(
-      `the first look at ${first} rounds is below the ${needed} rounds the ${test} test needs to reach \u03B1 ${alpha} at all`
-    );
-  }
-  const maxRounds = input2.maxRounds ?? s[s.length - 1];
-  if (!Number.isInteger(maxRounds) || maxRounds < first) {
-    throw new RangeError(`maxRounds must be an integer \u2265 the first look (${first} rounds), got ${maxRounds}`);
-  }
-  const schedule = s.filter((r) => r < maxRounds);
-  schedule.push(maxRounds);
-  const informationFractions = schedule.map((r) => r / maxRounds);
-  const lookAlpha = perLookLevels(spending, alpha, informationFractions);
-  let spent = 0;
-  const cumulativeAlpha = lookAlpha.map((a) => spent += a);
-  return {
-    schedule,
-    maxRounds,
-    alpha,
-    spending,
-    test,
-    informationFractions,
-    cumulativeAlpha,
-    lookAlpha,
-    equivalenceLevels: lookAlpha.map((a) => 1 - 2 * a),
-    method: "bonferroni-spent-increments"
-  };
-}
-function adaptiveLook(result, plan, options = {}) {
-  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
-  const look = options.look ?? lookAtRounds(plan.schedule, recorded);
-  if (!Number.isInteger(look) || look < 1 || look > plan.schedule.length) {
-    throw new RangeError(
-      options.look === void 0 ? `${recorded} round(s) recorded, before the first look at ${plan.schedule[0]} rounds` : `look must be between 1 and ${plan.schedule.length}, got ${look}`
-    );
-  }
-  const ctx = prepareRun(result, {
-    ...options,
-    alpha: plan.alpha,
-    test: plan.test === "signed-rank" ? "paired" : "unpaired"
-  });
-  const frozen = /* @__PURE__ */ new Map();
-  const decidedCells = [];
-  const history = [];
-  let byHead = /* @__PURE__ */ new Map();
-  let stopReason = null;
-  for (let k = 1; k <= look; k++) {
-    const rounds = plan.schedule[k - 1];
-    byHead = analyseLook(ctx, {
-      maxRound: rounds,
-      alpha: plan.lookAlpha[k - 1],
-      equivalenceLevel: plan.equivalenceLevels[k - 1],
-      frozen
-    });
-    const decidedNow = [];
-    const open4 = [];
-    for (const [head, cells] of byHead) {
-      for (const c of cells) {
-        const key = hypothesisKey(head, c);
-        if (frozen.has(key)) continue;
-        if (c.verdict === "inconclusive") {
-          open4.push(`${head}:${c.id}`);
-          continue;
-        }
-        frozen.set(key, c);
-        decidedNow.push({ id: `${head}:${c.id}`, verdict: c.verdict });
-        decidedCells.push({
-          head,
-          cell: { workload: c.workload, clients: c.clients },
-          id: c.id,
-          verdict: c.verdict,
-          look: k,
-          reason: c.reasons[0].code
-        });
-      }
-    }
-    const regressed = decidedCells.filter((d) => d.verdict === "regression");
-    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
-    history.push({
-      look: k,
-      rounds,
-      lookAlpha: plan.lookAlpha[k - 1],
-      equivalenceLevel: plan.equivalenceLevels[k - 1],
-      decided: decidedNow,
-      open: open4,
-      stop: stopReason !== null,
-      reason: stopReason ?? `${open4.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
-    });
-    if (stopReason !== null && k < look) {
-      return finish(k);
-    }
-  }
-  return finish(look);
-  function finish(k) {
-    const outcome = history[k - 1];
-    const comparison = assemble(
-      ctx,
-      byHead,
-      {
-        schedule: [...plan.schedule],
-        look: k,
-        looks: plan.schedule.length,
-        perLookAlpha: plan.lookAlpha[k - 1]
-      },
-      plan.lookAlpha[k - 1]
-    );
-    const openIds = new Set(outcome.open.map((id) => id.slice(id.indexOf(":") + 1)));
-    return {
-      look: k,
-      rounds: plan.schedule[k - 1],
-      comparison,
-      openCells: ctx.cells.filter((c) => openIds.has(cellId(c))),
-      decidedCells,
-      nextRounds: outcome.stop ? null : plan.schedule[k],
-      stop: outcome.stop,
-      reason: outcome.reason,
-      history: history.slice(0, k)
-    };
-  }
-}
-function adaptiveRecord(plan, look) {
-  return { plan, looks: look.history };
-}
-function planFromJson(value) {
-  const v = typeof value === "object" && value !== null ? value : {};
-  const field = (name, ok) => {
-    if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
-  };
-  field("schedule", Array.isArray(v.schedule) && v.schedule.every((r) => typeof r === "number"));
-  field("maxRounds", typeof v.maxRounds === "number");
-  field("alpha", typeof v.alpha === "number");
-  field("spending", SPENDING_FUNCTIONS.includes(v.spending));
-  field("test", v.test === "signed-rank" || v.test === "mann-whitney");
-  return buildPlan(
-    {
-      schedule: v.schedule,
-      maxRounds: v.maxRounds,
-      alpha: v.alpha,
-      spending: v.spending,
-      test: v.test
-    },
-    false
-  );
-}
-function lookAtRounds(schedule, rounds) {
-  let look = 0;
-  schedule.forEach((r, i) => {
-    if (r <= rounds) look = i + 1;
-  });
-  return look;
-}
-function adaptiveCompare(result, options, spec) {
-  const test = options.test === "unpaired" ? "mann-whitney" : "signed-rank";
-  const plan = buildPlan(
-    { schedule: spec.schedule, alpha: options.alpha ?? DEFAULT_ALPHA, spending: "pocock", test },
-    false
-  );
-  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
-  const look = spec.look ?? Math.max(1, lookAtRounds(plan.schedule, recorded));
-  const r = adaptiveLook(result, plan, { ...options, look, stopOnRegression: false });
-  if (spec.look === void 0 && lookAtRounds(plan.schedule, recorded) === 0) {
-    r.comparison.warnings.push(
-      `${recorded} round(s) completed, before the first scheduled look at ${plan.schedule[0]} rounds`
-    );
-  }
-  return r.comparison;
-}
-
-// src/compare/compare-run.ts
-function compareRun(result, options = {}) {
-  if (options.adaptive) {
-    const { plan, look } = options.adaptive;
-    return adaptiveLook(result, plan, {
-      ...options,
-      ...look === void 0 ? {} : { look },
-      stopOnRegression: true
-    }).comparison;
-  }
-  if (options.sequential) {
-    return adaptiveCompare(result, options, options.sequential);
-  }
-  const context3 = prepareRun(result, options);
-  const cells = analyseLook(context3, {
-    maxRound: Number.POSITIVE_INFINITY,
-    alpha: context3.alpha,
-    equivalenceLevel: EQUIVALENCE_LEVEL,
-    frozen: /* @__PURE__ */ new Map()
-  });
-  return assemble(context3, cells, null);
-}
-
-// src/pipeline/analysis.ts
-function resolveAnalysis(given = {}) {
-  return {
-    alpha: given.alpha ?? DEFAULT_ALPHA,
-    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
-    metric: given.metric ?? PRIMARY_METRIC
-  };
-}
-function analysisOf(result, overrides = {}) {
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
-  return resolveAnalysis({ ...result.analysis, ...defined });
-}
-function analyse(result, overrides = {}) {
-  const settings2 = analysisOf(result, overrides);
-  const lastLook = result.adaptive?.looks.at(-1)?.look;
-  const comparison = compareRun(result, {
-    alpha: settings2.alpha,
-    thresholdPct: settings2.thresholdPct,
-    metric: settings2.metric,
-    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
-    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
-    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
-    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
-    ...result.baseline ? { test: "unpaired" } : {}
-  });
-  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
-}
-function withStoredBaseline(c, baseline) {
-  if (baseline.sentinel.status !== "drifted") return c;
-  const reason = baseline.sentinel.reason;
-  return {
-    ...c,
-    verdict: "inconclusive",
-    decidingArms: [],
-    comparisons: c.comparisons.map((a) => ({ ...a, verdict: "inconclusive", decidingCells: [] })),
-    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
-  };
-}
-
-// src/pipeline/report-input.ts
-function reportInputOf(result, comparison, fallbackRunUrl) {
-  const source = result.source ?? {};
-  const runUrl = source.runUrl ?? fallbackRunUrl;
-  return {
-    result,
-    comparison,
-    base: { label: "base", ...source.base },
-    head: { label: "head", ...source.head },
-    ...runUrl ? { runUrl } : {}
-  };
-}
-
-// src/report/comparison-text.ts
-function renderComparisonText(c, baseline) {
-  const lines = [
-    headline(c),
-    ...baseline ? [describeStoredBaseline(baseline)] : [],
-    ...design(c)
-  ];
-  for (const arm of c.comparisons) lines.push("", ...renderArm(c, arm));
-  if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
-  return `${lines.join("\n")}
-`;
-}
-function headline(c) {
-  const metric = METRICS[c.metric];
-  const what = `${metric.label}, ${c.better} is better`;
-  if (c.comparisons.length === 0) return `verdict: ${c.verdict.toUpperCase()}: nothing to compare (${what})`;
-  const arms = c.comparisons.map((a) => `'${a.head}'`).join(", ");
-  return `verdict: ${c.verdict.toUpperCase()}: ${arms} vs base '${c.baseline}' (${what})`;
-}
-function design(c) {
-  const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
-  const holm = families === "" ? "" : `, Holm over ${families} cell(s) per arm`;
-  const lines = [`alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%`];
-  if (c.sequential) {
-    const s = c.sequential;
-    lines.push(
-      `decided at sequential look ${s.look} of ${s.looks} (schedule ${s.schedule.join(", ")} rounds), per-look alpha ${formatP(s.perLookAlpha)}`
-    );
-  }
-  return lines;
-}
-function renderArm(c, arm) {
-  const decided = arm.decidingCells.length > 0 ? ` (decided by ${arm.decidingCells.join(", ")})` : "";
-  const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}`];
-  const unit = METRICS[c.metric].label;
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const threshold = cells[0]?.thresholdPct ?? c.thresholdPct;
-    lines.push("", `workload ${workload} (threshold ${threshold}%)`);
-    const header = [
-      "clients",
-      "n",
-      `base median ${unit}`,
-      `head median ${unit}`,
-      "delta % [95% CI]",
-      "p (adj)",
-      "verdict"
-    ];
-    lines.push(...table([header, ...cells.map(row)], [true, true, true, true, false, false, false]));
-    for (const cell of cells)
-      for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
-    const curve = arm.curves.find((k) => k.workload === workload);
-    if (curve) lines.push(renderCurve(curve));
-  }
-  return lines;
-}
-function row(cell) {
-  const median2 = (v) => v === null ? "-" : v.toFixed(1);
-  const delta = formatDeltaCi(cell) ?? "-";
-  const p = formatPAdjusted(cell) ?? "-";
-  const why = cell.verdict === "inconclusive" ? cell.reasons.map((r) => SHORT_REASON[r.code]).filter(Boolean) : [];
-  return [
-    String(cell.clients),
-    `${cell.base.n}/${cell.head.n}`,
-    median2(cell.base.median),
-    median2(cell.head.median),
-    delta,
-    p,
-    why.length > 0 ? `${cell.verdict} (${why.join(", ")})` : cell.verdict
-  ];
-}
-var SHORT_REASON = {
-  "insufficient-data": "no data",
-  "likely-regression": "regression likely, too few runs to certify",
-  "too-few-runs": "too few runs",
-  "ci-wider-than-threshold": "CI too wide",
-  "significant-below-threshold": "below threshold",
-  "ci-level-not-reached": "CI level not reached"
-};
-function renderCurve(k) {
-  const collapse = (clients) => clients === null ? "none" : `${clients} clients`;
-  return `  curve: peak ${k.base.peakTps.toFixed(1)} TPS at ${k.base.peakClients} clients -> ${k.head.peakTps.toFixed(1)} at ${k.head.peakClients} (${formatPct(k.peakDeltaPct)}); collapse (>${Math.round(k.collapseFraction * 100)}% below peak): ${collapse(k.base.collapseClients)} -> ${collapse(k.head.collapseClients)}`;
-}
-function table(rows, right) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map(
-    (r) => r.map((cell, i) => right[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i])).join("  ").trimEnd()
-  );
-}
-function describeStoredBaseline(b) {
-  const commit3 = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
-  const mismatch = b.fingerprintMismatch?.length ? `; fingerprint mismatch allowed (${b.fingerprintMismatch.join(", ")} differ)` : "";
-  return `baseline: stored run ${b.runId}, ${commit3}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
-}
-
-// src/report/markdown-escape.ts
-var REFERENCES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "&#124;",
-  "`": "&#96;",
-  "*": "&#42;",
-  _: "&#95;",
-  "[": "&#91;",
-  "]": "&#93;",
-  "\\": "&#92;",
-  "~": "&#126;",
-  $: "&#36;",
-  // GitHub notifies users and teams named with @ in a comment's source; untrusted text must not ping anyone.
-  "@": "&#64;"
-};
-var MARKUP = /[&<>|`*_[\]\\~$@]/g;
-var CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
-function escapeMarkdown(text2, maxChars) {
-  let plain = text2.replace(CONTROL, " ");
-  if (maxChars !== void 0 && plain.length > maxChars) {
-    let end = Math.max(0, maxChars - 1);
-    if (/[\ud800-\udbff]/.test(plain.charAt(end - 1))) end--;
-    plain = `${plain.slice(0, end)}\u2026`;
-  }
-  return plain.replace(MARKUP, (c) => REFERENCES[c] ?? c);
-}
-var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
-var SHORT_SHA_LENGTH = 7;
-function shortSha(sha) {
-  const trimmed = sha.trim();
-  return COMMIT_SHA.test(trimmed) ? `\`${trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()}\`` : escapeMarkdown(trimmed, 40);
-}
-function safeUrl(url2) {
-  const trimmed = url2.trim();
-  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
-  try {
-    new URL(trimmed);
-  } catch {
-    return null;
-  }
-  return trimmed;
-}
-function markdownLink(label, url2) {
-  const safe = url2 === void 0 ? null : safeUrl(url2);
-  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
-}
-
-// src/report/mermaid-chart.ts
-var CHART_LINES = [
-  { role: "base", colour: "blue", hex: "#1f77b4" },
-  { role: "head", colour: "orange", hex: "#ff7f0e" }
-];
-var MERMAID_UNSAFE = /[^A-Za-z0-9 .,:_()/+=-]/g;
-var MAX_TITLE_CHARS = 80;
-function mermaidText(text2) {
-  const safe = text2.replace(/\s+/g, " ").replace(MERMAID_UNSAFE, "_").trim();
-  return safe.length > MAX_TITLE_CHARS ? `${safe.slice(0, MAX_TITLE_CHARS - 3)}...` : safe;
-}
-function renderScalingChart(input2) {
-  const { clients, base, head } = input2;
-  if (base.length !== clients.length || head.length !== clients.length) {
-    throw new RangeError(
-      `chart series need one value per client count (${clients.length}), got ${base.length} and ${head.length}`
-    );
-  }
-  const values = [...base, ...head];
-  if (!values.every(Number.isFinite)) throw new RangeError("chart values must be finite numbers");
-  const palette = CHART_LINES.map((l) => l.hex).join(", ");
-  const series = (v) => `[${v.map(chartNumber).join(", ")}]`;
-  return [
-    "```mermaid",
-    `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
-    "xychart-beta",
-    `  title "${mermaidText(input2.title)}"`,
-    `  x-axis "clients" [${clients.map((c) => `"${c}"`).join(", ")}]`,
-    `  y-axis "${mermaidText(input2.yAxisTitle)}" 0 --> ${niceCeiling(Math.max(0, ...values))}`,
-    `  line ${series(base)}`,
-    `  line ${series(head)}`,
-    "```"
-  ];
-}
-function chartNumber(value) {
-  return value.toFixed(1);
-}
-function niceCeiling(value) {
-  const target = value * 1.05;
-  if (!(target > 1)) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(target));
-  const step = [1, 2, 2.5, 5, 10].find((s) => s * magnitude >= target) ?? 10;
-  return step * magnitude;
-}
-
-// src/diagnostics/render.ts
-var SKIPPED_COUNTERS = /* @__PURE__ */ new Set(["database.xact_commit", "database.xact_rollback", "database.numbackends"]);
-function pool(runs) {
-  const counts = /* @__PURE__ */ new Map();
-  const sums = /* @__PURE__ */ new Map();
-  let observations = 0;
-  let transactions = 0;
-  for (const r of runs) {
-    observations += r.observations;
-    transactions += r.transactions;
-    for (const e of r.waitEvents) counts.set(e.event, (counts.get(e.event) ?? 0) + e.count);
-    for (const [k, v] of Object.entries(r.counters)) sums.set(k, (sums.get(k) ?? 0) + v);
-  }
-  const shares2 = new Map([...counts].map(([k, c]) => [k, observations > 0 ? c / observations : 0]));
-  const perTransaction = new Map(
-    [...sums].filter(([k]) => !SKIPPED_COUNTERS.has(k)).map(([k, s]) => [k, transactions > 0 ? s / transactions : 0])
-  );
-  return { shares: shares2, observations, perTransaction, transactions };
-}
-function renderWaitEventComparison(base, head, options = {}) {
-  const top = options.top ?? 8;
-  const b = pool(base);
-  const h = pool(head);
-  const lines = [];
-  if (b.observations === 0 && h.observations === 0) {
-    lines.push("No wait-event samples were taken.");
-  } else {
-    const events = [.../* @__PURE__ */ new Set([...b.shares.keys(), ...h.shares.keys()])].map((event) => ({ event, base: b.shares.get(event) ?? 0, head: h.shares.get(event) ?? 0 })).sort((x, y) => Math.max(y.base, y.head) - Math.max(x.base, x.head) || x.event.localeCompare(y.event)).slice(0, top);
-    lines.push(
-      `Wait events (share of backend samples; base ${b.observations}, head ${h.observations} observations):`,
-      "",
-      "| Wait event | Base | Head | Change |",
-      "|---|--:|--:|--:|",
-      ...events.map(
-        (e) => `| ${escapeMarkdown(e.event)} | ${percent(e.base)} | ${percent(e.head)} | ${points(e.head - e.base)} |`
-      )
-    );
-  }
-  const counters = [.../* @__PURE__ */ new Set([...b.perTransaction.keys(), ...h.perTransaction.keys()])].map((name) => ({ name, base: b.perTransaction.get(name) ?? 0, head: h.perTransaction.get(name) ?? 0 })).filter((c) => c.base !== c.head).map((c) => ({
-    ...c,
-    relative: Math.abs(c.head - c.base) / Math.max(Math.abs(c.base), Math.abs(c.head))
-  })).sort((x, y) => y.relative - x.relative || x.name.localeCompare(y.name)).slice(0, top);
-  if (b.transactions > 0 && h.transactions > 0 && counters.length > 0) {
-    lines.push(
-      "",
-      `Largest counter changes per transaction (base ${b.transactions}, head ${h.transactions} transactions):`,
-      "",
-      "| Counter | Base / txn | Head / txn | Change |",
-      "|---|--:|--:|--:|",
-      ...counters.map(
-        (c) => `| ${escapeMarkdown(c.name)} | ${number(c.base)} | ${number(c.head)} | ${c.base === 0 ? "new" : relativeChange(c.head / c.base - 1)} |`
-      )
-    );
-  }
-  return `${lines.join("\n")}
-`;
-}
-function percent(share) {
-  return `${(share * 100).toFixed(1)}%`;
-}
-function points(delta) {
-  const pp = delta * 100;
-  return `${pp > 0 ? "+" : pp < 0 ? "\u2212" : "\xB1"}${Math.abs(pp).toFixed(1)} pp`;
-}
-function relativeChange(ratio) {
-  const pct5 = ratio * 100;
-  return `${pct5 > 0 ? "+" : pct5 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct5).toFixed(1)}%`;
-}
-function number(x) {
-  if (x === 0) return "0";
-  const abs = Math.abs(x);
-  if (abs >= 1e3) return Math.round(x).toLocaleString("en-US");
-  return Number(x.toPrecision(3)).toString();
-}
-
-// src/report/wait-event-section.ts
-init_types();
-function waitEventSections(result, comparison) {
-  const of = (arm, id) => result.samples.filter((s) => s.arm === arm && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
-  return comparison.comparisons.flatMap(
-    (arm) => arm.cells.filter((cell) => cell.verdict === "regression" || cell.verdict === "improvement").flatMap((cell) => {
-      const base = of(arm.baseline, cell.id);
-      const head = of(arm.head, cell.id);
-      if (base.length === 0 || head.length === 0) return [];
-      return [
-        {
-          title: `${cell.id}: ${cell.verdict} (${arm.head} vs ${arm.baseline})`,
-          markdown: renderWaitEventComparison(base, head)
-        }
-      ];
-    })
-  );
-}
-
-// src/report/markdown.ts
-var GITHUB_COMMENT_LIMIT = 65536;
-var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
-var GITHUB_JOB_SUMMARY_LIMIT_BYTES = 1024 * 1024;
-var VERDICT_DISPLAY = {
-  regression: { icon: "\u274C", title: "Regression", word: "regression" },
-  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
-  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
-  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
-  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
-};
-var MARKER_PREFIX = "<!-- pgperf:comment-id=";
-function commentMarker(id) {
-  if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
-  return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
-}
-function renderMarkdownReport(input2) {
-  return renderReport(input2, {
-    marker: commentMarker(input2.commentId),
-    maxSize: input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH,
-    size: (text2) => text2.length,
-    limitText: `${grouped(input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH)} characters (a GitHub comment holds at most ${grouped(GITHUB_COMMENT_LIMIT)})`
-  });
-}
-function grouped(n) {
-  return n.toLocaleString("en-US");
-}
-var TRIM_STEPS = [
-  { id: "samples", what: "raw samples omitted" },
-  { id: "order", what: "execution order omitted" },
-  { id: "facts", what: "environment facts omitted" },
-  { id: "warnings", what: "warnings shortened" },
-  { id: "details", what: "all other details omitted" },
-  { id: "charts", what: "scaling charts omitted" },
-  { id: "notes", what: "per-cell notes omitted" }
-];
-function renderReport(input2, options) {
-  if (!(options.maxSize > 0)) {
-    throw new RangeError(`maxLength must be a positive number, got ${options.maxSize}`);
-  }
-  const { result, comparison } = input2;
-  const info = METRICS[comparison.metric];
-  const ctx = {
-    result,
-    c: comparison,
-    input: input2,
-    metric: { label: info.label, unit: info.unit, decimals: info.unit === "ms" ? 3 : 1 },
-    limitText: options.limitText
-  };
-  const top = [
-    [options.marker, headline2(ctx)].filter((l) => l !== null).join("\n"),
-    ...designLines(ctx)
-  ];
-  let text2 = "";
-  for (let steps = 0; steps <= TRIM_STEPS.length; steps++) {
-    const trims = new Set(TRIM_STEPS.slice(0, steps).map((s) => s.id));
-    text2 = assemble2(ctx, top, trims);
-    if (options.size(text2) <= options.maxSize) return text2;
-  }
-  return cutToSize(text2, options);
-}
-function assemble2(ctx, top, trims) {
-  const blocks = [...top];
-  for (const arm of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm, trims));
-  if (trims.size > 0) blocks.push(trimNote(ctx, trims));
-  if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
-  return `${blocks.join("\n\n")}
-`;
-}
-function cutToSize(text2, options) {
-  const note = `
-
-\u2702\uFE0F **Cut to fit in ${options.limitText}**: the tables are incomplete; the results artifact has them all.
-`;
-  if (options.size(note) >= options.maxSize) {
-    let cut = text2.slice(0, options.maxSize);
-    while (options.size(cut) > options.maxSize) cut = cut.slice(0, -1);
-    return cut;
-  }
-  let end = Math.min(text2.length, options.maxSize);
-  while (end > 0 && options.size(text2.slice(0, end)) + options.size(note) > options.maxSize) {
-    const line = text2.lastIndexOf("\n", end - 1);
-    end = line > 0 ? line : Math.max(0, Math.min(end - 1, options.maxSize - options.size(note)));
-  }
-  return `${text2.slice(0, end)}${note}`;
-}
-function headline2(ctx) {
-  const { c, result } = ctx;
-  const v = VERDICT_DISPLAY[c.verdict];
-  const parts = [`${v.icon} **${v.title}**`];
-  if (c.comparisons.length === 0) {
-    parts.push(
-      `nothing to compare: the results list ${result.arms.length} arm(s), a comparison needs a base and a head`
-    );
-  } else {
-    const worst = extremeCell(c, "worst");
-    parts.push(worst ? `worst cell: ${describeCell(ctx, worst)}` : "no cell could be tested");
-    if (c.verdict === "improvement") {
-      const best = extremeCell(c, "best");
-      if (best && best.cell !== worst?.cell) parts.push(`best: ${describeCell(ctx, best)}`);
-    }
-    parts.push(commits(ctx));
-  }
-  if (result.baseline) parts.push(`\u{1F4E6} ${escapeMarkdown(describeStoredBaseline(result.baseline))}`);
-  const partial2 = partialText(result);
-  if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
-  return parts.join(" \xB7 ");
-}
-function extremeCell(c, which) {
-  let found = null;
-  let foundGain = 0;
-  for (const arm of c.comparisons) {
-    for (const cell of arm.cells) {
-      if (cell.deltaPct === null) continue;
-      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
-      if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm, cell };
-        foundGain = gain;
-      }
-    }
-  }
-  return found;
-}
-function describeCell(ctx, { arm, cell }) {
-  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
-  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
-  if (cell.deltaPct === null) return where;
-  const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
-  return `${where} **${formatPct(cell.deltaPct)}**${ci}`;
-}
-function commits(ctx) {
-  const { result, c, input: input2 } = ctx;
-  const source = recordedSource(result);
-  const baseArm = result.arms[0];
-  const heads = c.comparisons.map((a) => a.head);
-  const firstHead = result.arms.find((a) => a.label === heads[0]);
-  const head = describeCommit("head", input2.head ?? fromSource(source?.head, firstHead), firstHead);
-  const more = heads.length > 1 ? ` (+ ${heads.slice(1).map((h) => `**${escapeMarkdown(h)}**`).join(", ")})` : "";
-  const base = describeCommit("base", input2.base ?? fromSource(source?.base, baseArm), baseArm);
-  return `${head}${more} vs ${base}`;
-}
-function recordedSource(result) {
-  const source = result.source;
-  return typeof source === "object" && source !== null ? source : void 0;
-}
-function fromSource(recorded, arm) {
-  if (!recorded || !arm) return void 0;
-  const text2 = (v) => typeof v === "string" && v !== "" ? v : void 0;
-  const info = { label: arm.label };
-  const sha = text2(recorded.sha);
-  const ref = text2(recorded.ref);
-  const chosenBy = text2(recorded.chosenBy);
-  if (sha) info.sha = sha;
-  if (ref) info.ref = ref;
-  if (chosenBy) info.chosenBy = chosenBy;
-  return info;
-}
-function describeCommit(role, info, arm) {
-  const label = info?.label ?? arm?.label ?? role;
-  const buildSha = arm?.build?.sha;
-  const sha = info?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
-  const words = [armName(role, label)];
-  if (sha) words.push(shortSha(sha));
-  const extra = [info?.ref, info?.chosenBy].filter((s) => !!s && s.trim() !== "");
-  if (extra.length > 0) words.push(`(${extra.map((s) => escapeMarkdown(s, 120)).join(", ")})`);
-  return words.join(" ");
-}
-function partialText(result) {
-  const reason = result.stopReason ? ` (${escapeMarkdown(result.stopReason, 200)})` : "";
-  switch (result.status) {
-    case "complete":
-      return null;
-    case "running":
-      return `**partial results**: the run had not finished${reason}`;
-    case "interrupted":
-      return `**partial results**: the run was interrupted${reason}`;
-    case "failed":
-      return `**partial results**: the run failed${reason}`;
-    default:
-      return `**partial results**: status ${escapeMarkdown(String(result.status), 40)}${reason}`;
-  }
-}
-function designLines(ctx) {
-  const { c, result, input: input2, metric } = ctx;
-  const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
-  const parts = [
-    `${metric.label} (${metric.unit}), ${c.better} is better`,
-    `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} cell(s)`}`,
-    `threshold \xB1${c.thresholdPct}%`,
-    `${result.plan?.rounds ?? "?"} rounds`
-  ];
-  if (c.sequential) {
-    const s = c.sequential;
-    parts.push(`sequential look ${s.look} of ${s.looks} (per-look \u03B1 ${formatP(s.perLookAlpha)})`);
-  }
-  const warnings = allWarnings(ctx).length;
-  if (warnings > 0) parts.push(`${warnings} warning(s) below`);
-  if (input2.runUrl !== void 0) parts.push(markdownLink("workflow run", input2.runUrl));
-  parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? "?", 40)}`);
-  return [
-    parts.join(" \xB7 "),
-    "<sub>n: usable runs base/head \xB7 delta: Hodges-Lehmann shift of head vs base with its 95% CI (@x%: the level the sample sizes reach) \xB7 p: two-sided Mann-Whitney (Holm-adjusted)</sub>"
-  ];
-}
-function armBlocks(ctx, arm, trims) {
-  const blocks = [];
-  if (ctx.c.comparisons.length > 1) {
-    const v = VERDICT_DISPLAY[arm.verdict];
-    blocks.push(`## ${v.icon} ${escapeMarkdown(arm.head)} vs ${escapeMarkdown(arm.baseline)}: ${v.word}`);
-  }
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const verdict2 = overallVerdict(cells).verdict;
-    const v = VERDICT_DISPLAY[verdict2];
-    const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
-    blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
-    blocks.push(table2(ctx, cells));
-    if (!trims.has("notes")) {
-      const notes = cells.flatMap(
-        (cell) => cell.notes.map((n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`)
-      );
-      if (notes.length > 0) blocks.push(notes.join("\n"));
-    }
-    const curve = arm.curves.find((k) => k.workload === workload);
-    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm, curve));
-  }
-  return blocks;
-}
-function table2(ctx, cells) {
-  const unit = ctx.metric.label;
-  const rows = [
-    `| clients | n | base ${unit} (median) | head ${unit} (median) | delta % [95% CI] | p (adj.) | verdict |`,
-    "|---:|---:|---:|---:|---:|---:|:---|",
-    ...cells.map((cell) => `| ${row2(ctx, cell).join(" | ")} |`)
-  ];
-  return rows.join("\n");
-}
-function row2(ctx, cell) {
-  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, ctx.metric.decimals);
-  const delta = formatDeltaCi(cell) ?? "\u2013";
-  const p = formatPAdjusted(cell) ?? "\u2013";
-  const v = VERDICT_DISPLAY[cell.verdict];
-  const why = shortReason(cell);
-  return [
-    String(cell.clients),
-    `${cell.base.n}/${cell.head.n}`,
-    median2(cell.base.median),
-    median2(cell.head.median),
-    delta,
-    p,
-    `${v.icon} ${v.word}${why ? ` (${why})` : ""}`
-  ];
-}
-var SHORT_REASON2 = {
-  "insufficient-data": () => "no data",
-  "likely-regression": (t) => `regression likely (CI beyond \u2212${t}%), too few runs to certify`,
-  "too-few-runs": () => "too few runs",
-  "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
-  "significant-below-threshold": (t) => `significant, below ${t}%`,
-  "ci-level-not-reached": () => "CI level not reached"
-};
-function shortReason(cell) {
-  const t = cell.thresholdPct;
-  switch (cell.verdict) {
-    case "regression":
-    case "improvement":
-      return `significant, beyond \xB1${t}%`;
-    case "no-change":
-      return `90% CI inside \xB1${t}%`;
-    case "inconclusive":
-      return cell.reasons.map((r) => SHORT_REASON2[r.code]?.(t)).filter((s) => s !== void 0).join(", ");
-  }
-}
-function clientsText(clients) {
-  return `${clients} client${clients === 1 ? "" : "s"}`;
-}
-function groupedNumber(value, decimals) {
-  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-}
-function chartBlocks(ctx, arm, curve) {
-  const headByClients = new Map(curve.head.points.map((p) => [p.clients, p.medianTps]));
-  const points2 = curve.base.points.flatMap((p) => {
-    const head = headByClients.get(p.clients);
-    return head === void 0 ? [] : [{ clients: p.clients, base: p.medianTps, head }];
-  });
-  if (points2.length < 2) return [];
-  const [baseLine, headLine] = CHART_LINES;
-  const collapse = (clients) => clients === null ? "none" : clientsText(clients);
-  const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm.head)}. Peak ${groupedNumber(curve.base.peakTps, 1)} TPS at ${clientsText(curve.base.peakClients)} \u2192 ${groupedNumber(curve.head.peakTps, 1)} at ${curve.head.peakClients} (${formatPct(curve.peakDeltaPct)}); collapse (>${Math.round(curve.collapseFraction * 100)}% below the peak): ${collapse(curve.base.collapseClients)} \u2192 ${collapse(curve.head.collapseClients)}.`;
-  const chart = renderScalingChart({
-    title: `${curve.workload}: median TPS`,
-    yAxisTitle: "TPS",
-    clients: points2.map((p) => p.clients),
-    base: points2.map((p) => p.base),
-    head: points2.map((p) => p.head)
-  });
-  return [legend, chart.join("\n")];
-}
-function armName(role, label) {
-  return label === role ? role : `${role} **${escapeMarkdown(label)}**`;
-}
-function trimNote(ctx, trims) {
-  const what = TRIM_STEPS.filter((s) => trims.has(s.id)).map((s) => s.what);
-  return `\u2702\uFE0F **Trimmed to fit in ${ctx.limitText}:** ${what.join(", ")}; see the results artifact${artifactWhere(ctx)}.`;
-}
-function artifactWhere(ctx) {
-  return ctx.input.runUrl === void 0 ? "" : ` of the ${markdownLink("workflow run", ctx.input.runUrl)}`;
-}
-function details(summary, body) {
-  return [`<details><summary>${summary}</summary>`, "", ...body, "", "</details>"].join("\n");
-}
-function omitted(ctx, what) {
-  return `_${what} omitted for size: see the results artifact${artifactWhere(ctx)}._`;
-}
-function detailBlocks(ctx, trims) {
-  const warnings = allWarnings(ctx);
-  const blocks = [
-    details("Environment", environment(ctx, trims)),
-    details("Builds", builds(ctx)),
-    details("Settings", settings(ctx)),
-    details("Rounds and order", roundsAndOrder(ctx, trims)),
-    details(
-      trims.has("samples") ? "Raw samples (omitted)" : `Raw samples (${ctx.metric.label} per run)`,
-      trims.has("samples") ? [omitted(ctx, "Raw samples")] : rawSamples(ctx)
-    )
-  ];
-  for (const section of waitEventSections(ctx.result, ctx.c)) {
-    blocks.push(
-      details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
-    );
-  }
-  if (warnings.length > 0) {
-    blocks.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
-  }
-  return blocks;
-}
-function keyValueTable(header, rows) {
-  return [`| ${header[0]} | ${header[1]} |`, "|:---|:---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
-}
-function environment(ctx, trims) {
-  const { result } = ctx;
-  const env = result.environment;
-  const rows = [];
-  if (env) {
-    rows.push(
-      ["CPU", `${escapeMarkdown(env.cpuModel)} (${env.cpuCount} logical CPUs, ${escapeMarkdown(env.arch)})`],
-      ["memory", `${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB`],
-      ["OS", escapeMarkdown(env.os)],
-      ["kernel", escapeMarkdown(env.kernel)],
-      ["host", escapeMarkdown(env.hostname)],
-      ["Node.js", escapeMarkdown(env.nodeVersion)],
-      ["settings hash", escapeMarkdown(env.settingsHash)]
-    );
-  }
-  rows.push(
-    ["pgperf", escapeMarkdown(result.pgperfVersion ?? "?")],
-    [
-      "run",
-      `${escapeMarkdown(result.startedAt ?? "?")} to ${escapeMarkdown(result.updatedAt ?? "?")}, ${escapeMarkdown(result.status)}`
-    ]
-  );
-  const lines = keyValueTable(["machine", "value"], rows);
-  const facts = Object.entries(env?.facts ?? {});
-  if (facts.length > 0) {
-    lines.push("");
-    if (trims.has("facts")) lines.push(omitted(ctx, `${facts.length} environment facts`));
-    else
-      lines.push(
-        ...keyValueTable(
-          ["fact", "value"],
-          facts.map(([k, v]) => [escapeMarkdown(k), escapeMarkdown(String(v), 300)])
-        )
-      );
-  }
-  if (!env) lines.push("", "_The results record no environment._");
-  return lines;
-}
-var BUILD_KEYS = ["sha", "ref", "compiler", "options", "buildOptions", "cacheHit"];
-function builds(ctx) {
-  const rows = ctx.result.arms.map((arm) => {
-    const build = arm.build ? Object.entries(arm.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
-    return `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(arm.binDir ?? "?")} | ${escapeMarkdown(arm.serverVersion ?? "?")} | ${build} |`;
-  });
-  const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
-  const clients = ctx.result.clients ?? [];
-  for (const client of clients) {
-    lines.push(
-      "",
-      `Client: ${escapeMarkdown(client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`)} from ${escapeMarkdown(client.binDir)} drove every arm.`
-    );
-  }
-  return lines;
-}
-function buildKeyRank(key) {
-  const i = BUILD_KEYS.indexOf(key);
-  return i === -1 ? BUILD_KEYS.length : i;
-}
-function recordValue(value) {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(recordValue).join(" ");
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value).map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`).join(", ");
-  }
-  return String(value);
-}
-function settings(ctx) {
-  const { result } = ctx;
-  const overrides = result.arms.flatMap(
-    (arm) => Object.entries(arm.settingOverrides ?? {}).map(
-      ([name, value]) => `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
-    )
-  );
-  const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
-  const workloads = Object.entries(result.workloads ?? {});
-  if (workloads.length > 0) {
-    lines.push(
-      "",
-      "| workload | script | query mode | scale | duration (s) | threshold | settings |",
-      "|:---|:---|:---|---:|---:|---:|:---|",
-      ...workloads.map(([name, spec]) => workloadRow(name, spec))
-    );
-  }
-  return lines;
-}
-function workloadRow(name, spec) {
-  const w = typeof spec === "object" && spec !== null ? spec : {};
-  const text2 = (v) => v === void 0 || v === null ? "\u2013" : escapeMarkdown(recordValue(v), 200);
-  let script = text2(w.builtin ?? w.script);
-  if (Array.isArray(w.scripts)) {
-    script = w.scripts.map((s) => {
-      const entry = typeof s === "object" && s !== null ? s : {};
-      const file2 = typeof entry.file === "string" ? entry.file.split("/").pop() ?? entry.file : "?";
-      return escapeMarkdown(entry.weight === void 0 ? file2 : `${file2}@${String(entry.weight)}`, 120);
-    }).join(", ");
-  }
-  if (typeof w.pipeline === "number") script += ` (pipeline ${w.pipeline})`;
-  const conf = typeof w.settings === "object" && w.settings !== null ? Object.entries(w.settings).map(([k, v]) => `${escapeMarkdown(k)} = ${escapeMarkdown(String(v), 100)}`).join("; ") : "";
-  const threshold = typeof w.threshold === "number" ? `${w.threshold}%` : "default";
-  return `| ${escapeMarkdown(name)} | ${script} | ${text2(w.queryMode)} | ${text2(w.scale)} | ${text2(w.duration)} | ${threshold} | ${conf || "\u2013"} |`;
-}
-function roundsAndOrder(ctx, trims) {
-  const { result } = ctx;
-  const plan = result.plan;
-  const executed = plan?.executed ?? [];
-  const completed = result.samples.reduce((max, s) => s.status === "ok" ? Math.max(max, s.round) : max, 0);
-  const measured = executed.filter((r) => r.kind === "measured").length;
-  const warmups = executed.length - measured;
-  const retries = executed.filter((r) => r.attempt > 1).length;
-  const failed = result.samples.filter((s) => s.status !== "ok").length;
-  const lines = [
-    `Seed ${plan?.seed ?? "?"}, arm order ${escapeMarkdown(String(plan?.order ?? "?"))}, ${plan?.rounds ?? "?"} rounds planned, ${completed} with results; ${measured} measured runs, ${warmups} warm-ups, ${retries} retries, ${failed} failed runs.`
-  ];
-  if (executed.length === 0) {
-    lines.push("", "_The results record no execution order._");
-  } else if (trims.has("order")) {
-    lines.push("", omitted(ctx, "The execution order"));
-  } else {
-    lines.push(
-      "",
-      "Runs in the order they ran, per round and cell (w: warm-up, \u2717: failed, #n: attempt n):",
-      "",
-      ...executionOrder(executed)
-    );
-  }
-  return lines;
-}
-function executionOrder(executed) {
-  const lines = [];
-  let round2 = null;
-  let groups2 = [];
-  let cell = "";
-  let runs = [];
-  const flushCell = () => {
-    if (runs.length > 0) groups2.push(`${cell} ${runs.join(" ")}`);
-    runs = [];
-  };
-  const flushRound = () => {
-    flushCell();
-    if (round2 !== null) lines.push(`- round ${round2}: ${groups2.join(" \xB7 ")}`);
-    groups2 = [];
-  };
-  for (const run2 of executed) {
-    if (run2.round !== round2) {
-      flushRound();
-      round2 = run2.round;
-    }
-    const id = `${escapeMarkdown(run2.workload)}@${run2.clients}:`;
-    if (id !== cell) {
-      flushCell();
-      cell = id;
-    }
-    const marks = [
-      run2.kind === "warmup" ? "w" : "",
-      run2.status === "failed" ? "\u2717" : "",
-      run2.attempt > 1 ? `#${run2.attempt}` : ""
-    ].join("");
-    runs.push(`${escapeMarkdown(run2.arm)}${marks ? `(${marks})` : ""}`);
-  }
-  flushRound();
-  return lines;
-}
-function rawSamples(ctx) {
-  const { result, c } = ctx;
-  const byCell = /* @__PURE__ */ new Map();
-  const key = (workload, clients) => JSON.stringify([workload, clients]);
-  const cells = [...result.plan?.cells ?? [], ...result.samples];
-  for (const { workload, clients } of cells) {
-    if (!byCell.has(key(workload, clients))) byCell.set(key(workload, clients), /* @__PURE__ */ new Map());
-  }
-  for (const s of result.samples) {
-    const arms = byCell.get(key(s.workload, s.clients));
-    arms.set(s.arm, [...arms.get(s.arm) ?? [], s]);
-  }
-  const armOrder = result.arms.map((a) => a.label);
-  const rows = [];
-  for (const [cellKey, arms] of byCell) {
-    const [workload, clients] = JSON.parse(cellKey);
-    const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
-    for (const arm of labels) {
-      const samples = [...arms.get(arm) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
-      const values = samples.map((s) => {
-        const v = s.metrics[c.metric];
-        if (s.status !== "ok") return "\u2717";
-        return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
-      });
-      rows.push(
-        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm)} | ${values.join(", ") || "\u2013"} |`
-      );
-    }
-  }
-  if (rows.length === 0) return ["_No samples recorded._"];
-  return [
-    `In round order; \u2717: failed run (excluded), ?: no ${ctx.metric.label} value.`,
-    "",
-    `| workload | clients | arm | ${ctx.metric.label} per run |`,
-    "|:---|---:|:---|:---|",
-    ...rows
-  ];
-}
-function allWarnings(ctx) {
-  const run2 = ctx.result.warnings ?? [];
-  const seen = new Set(run2);
-  return [...run2, ...ctx.c.warnings.filter((w) => !seen.has(w))];
-}
-var SHORT_WARNINGS = { count: 20, chars: 300 };
-function warningList(warnings, shorten) {
-  if (!shorten) return warnings.map((w) => `- ${escapeMarkdown(w)}`);
-  const shown = warnings.slice(0, SHORT_WARNINGS.count).map((w) => `- ${escapeMarkdown(w, SHORT_WARNINGS.chars)}`);
-  const rest = warnings.length - SHORT_WARNINGS.count;
-  if (rest > 0) shown.push(`- \u2026 and ${rest} more in the results artifact`);
-  return shown;
-}
-
-// src/results/read-results.ts
-init_errors();
-import { readFile as readFile8 } from "node:fs/promises";
+// src/config/workload-schema.ts
+import os7 from "node:os";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -43551,7 +40289,7 @@ __export(external_exports, {
   null: () => _null3,
   nullable: () => nullable,
   nullish: () => nullish2,
-  number: () => number3,
+  number: () => number2,
   object: () => object,
   optional: () => optional,
   output: () => output,
@@ -45310,7 +42048,7 @@ __export(regexes_exports, {
   nanoid: () => nanoid,
   nanoidOfLength: () => nanoidOfLength,
   null: () => _null,
-  number: () => number2,
+  number: () => number,
   rfc5322Email: () => rfc5322Email,
   sha1_base64: () => sha1_base64,
   sha1_base64url: () => sha1_base64url,
@@ -45411,7 +42149,7 @@ var string = (params) => {
 };
 var bigint = /^-?\d+n?$/;
 var integer = /^-?\d+$/;
-var number2 = /^-?\d+(?:\.\d+)?$/;
+var number = /^-?\d+(?:\.\d+)?$/;
 var boolean = /^(?:true|false)$/i;
 var _null = /^null$/i;
 var _undefined = /^undefined$/i;
@@ -46538,7 +43276,7 @@ var $ZodCustomStringFormat = /* @__PURE__ */ $constructor("$ZodCustomStringForma
 });
 var $ZodNumber = /* @__PURE__ */ $constructor("$ZodNumber", (inst, def) => {
   $ZodType.init(inst, def);
-  inst._zod.pattern = number2;
+  inst._zod.pattern = number;
   inst._zod.parse = (payload, _ctx) => {
     if (def.coerce)
       try {
@@ -47641,7 +44379,7 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         if (keyResult instanceof Promise) {
           throw new Error("Async schemas not supported in object keys currently");
         }
-        const checkNumericKey = typeof key === "string" && number2.test(key) && keyResult.issues.length;
+        const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
         if (checkNumericKey) {
           const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
           if (retryResult instanceof Promise) {
@@ -48210,7 +44948,7 @@ function leafPattern(schema) {
   if (minimum !== void 0 || maximum !== void 0)
     return string({ minimum, maximum }).source;
   const own2 = schema._zod.pattern;
-  return (isInt && own2 === number2 ? integer : own2)?.source;
+  return (isInt && own2 === number ? integer : own2)?.source;
 }
 function partPattern(schema) {
   const def = schema._zod.def;
@@ -57690,7 +54428,7 @@ function generateRecordCheck(doc, ctx, schema, accessor) {
     if (keyFn.definite === false)
       ctx.definite = false;
     const keyFast = addConstant(ctx, keyFn);
-    const numericConst = addConstant(ctx, number2);
+    const numericConst = addConstant(ctx, number);
     const outKeyVar = newVar(ctx);
     emitOwnKeys(doc, ctx, accessor, kVar, (d) => {
       d.write(`let ${outKeyVar} = ${keyFast}(${kVar});`);
@@ -60000,7 +56738,7 @@ function stringifyKeyNames(bySchema, json3, visited) {
     return rest;
   rest.type = "string";
   if (!values)
-    rest.pattern = (types2.includes("number") ? number2 : integer).source;
+    rest.pattern = (types2.includes("number") ? number : integer).source;
   return rest;
 }
 var pendingRecords = /* @__PURE__ */ new WeakMap();
@@ -60471,7 +57209,7 @@ __export(schemas_exports2, {
   null: () => _null3,
   nullable: () => nullable,
   nullish: () => nullish2,
-  number: () => number3,
+  number: () => number2,
   object: () => object,
   optional: () => optional,
   partialRecord: () => partialRecord,
@@ -61217,7 +57955,7 @@ var ZodNumber = /* @__PURE__ */ $constructor(
     }
   })
 );
-function number3(params) {
+function number2(params) {
   return _number(ZodNumber, params);
 }
 var ZodNumberFormat = /* @__PURE__ */ $constructor("ZodNumberFormat", (inst, def) => {
@@ -62057,7 +58795,7 @@ var stringbool = (...args) => _stringbool({
 }, ...args);
 function json(params) {
   const jsonSchema = lazy(() => {
-    return union([string2(params), number3(), boolean2(), _null3(), array(jsonSchema), record(string2(), jsonSchema)]);
+    return union([string2(params), number2(), boolean2(), _null3(), array(jsonSchema), record(string2(), jsonSchema)]);
   });
   return jsonSchema;
 }
@@ -62121,7 +58859,7 @@ function duration2(params) {
 }
 
 // node_modules/zod/v4/classic/from-json-schema.js
-var z2 = {
+var z = {
   ...schemas_exports2,
   ...checks_exports2,
   iso: iso_exports
@@ -62235,7 +58973,7 @@ function resolveRef(ref, ctx) {
   throw new Error(`Reference not found: ${ref}`);
 }
 function checkObjectGuards(objectSchema, guards) {
-  const guard2 = z2.transform((value) => value).check((payload) => {
+  const guard2 = z.transform((value) => value).check((payload) => {
     const value = payload.value;
     if (typeof value !== "object" || value === null || Array.isArray(value))
       return;
@@ -62364,7 +59102,7 @@ function plural(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
-  const guard2 = z2.transform((value) => value).check((payload) => {
+  const guard2 = z.transform((value) => value).check((payload) => {
     const items = payload.value;
     if (!Array.isArray(items))
       return;
@@ -62421,7 +59159,7 @@ function getTupleRest(restSchema, ctx) {
     return void 0;
   }
   if (restSchema === void 0 || restSchema === true) {
-    return z2.any();
+    return z.any();
   }
   return convertSchema(restSchema, ctx);
 }
@@ -62429,7 +59167,7 @@ var fullTime = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2
 function convertBaseSchema(schema, ctx) {
   if (schema.not !== void 0) {
     if (typeof schema.not === "object" && Object.keys(schema.not).length === 0) {
-      return z2.never();
+      return z.never();
     }
     throw new Error("not is not supported in Zod (except { not: {} } for never)");
   }
@@ -62451,7 +59189,7 @@ function convertBaseSchema(schema, ctx) {
       return ctx.refs.get(refPath);
     }
     if (ctx.processing.has(refPath)) {
-      return z2.lazy(() => {
+      return z.lazy(() => {
         if (!ctx.refs.has(refPath)) {
           throw new Error(`Circular reference not resolved: ${refPath}`);
         }
@@ -62468,25 +59206,25 @@ function convertBaseSchema(schema, ctx) {
   if (schema.enum !== void 0) {
     const enumValues = schema.enum;
     if (ctx.version === "openapi-3.0" && schema.nullable === true && enumValues.length === 1 && enumValues[0] === null) {
-      return z2.null();
+      return z.null();
     }
     if (enumValues.length === 0) {
-      return z2.never();
+      return z.never();
     }
     if (enumValues.length === 1) {
-      return z2.literal(enumValues[0]);
+      return z.literal(enumValues[0]);
     }
     if (enumValues.every((v) => typeof v === "string")) {
-      return z2.enum(enumValues);
+      return z.enum(enumValues);
     }
-    const literalSchemas = enumValues.map((v) => z2.literal(v));
+    const literalSchemas = enumValues.map((v) => z.literal(v));
     if (literalSchemas.length < 2) {
       return literalSchemas[0];
     }
-    return z2.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
+    return z.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
   }
   if (schema.const !== void 0) {
-    return z2.literal(schema.const);
+    return z.literal(schema.const);
   }
   const type = schema.type;
   if (Array.isArray(type)) {
@@ -62495,74 +59233,74 @@ function convertBaseSchema(schema, ctx) {
       return convertBaseSchema(typeSchema, ctx);
     });
     if (typeSchemas.length === 0) {
-      return z2.never();
+      return z.never();
     }
     if (typeSchemas.length === 1) {
       return typeSchemas[0];
     }
-    return z2.union(typeSchemas);
+    return z.union(typeSchemas);
   }
   if (!type) {
-    return z2.any();
+    return z.any();
   }
   let zodSchema;
   switch (type) {
     case "string": {
-      let stringSchema = z2.string();
+      let stringSchema = z.string();
       if (schema.format) {
         const format = schema.format;
         if (format === "email") {
-          stringSchema = stringSchema.check(z2.email());
+          stringSchema = stringSchema.check(z.email());
         } else if (format === "uri" || format === "uri-reference") {
-          stringSchema = stringSchema.check(z2.url());
+          stringSchema = stringSchema.check(z.url());
         } else if (format === "uuid" || format === "guid") {
-          stringSchema = stringSchema.check(z2.uuid());
+          stringSchema = stringSchema.check(z.uuid());
         } else if (format === "date-time") {
-          stringSchema = stringSchema.check(z2.iso.datetime({ offset: true }));
+          stringSchema = stringSchema.check(z.iso.datetime({ offset: true }));
         } else if (format === "date") {
-          stringSchema = stringSchema.check(z2.iso.date());
+          stringSchema = stringSchema.check(z.iso.date());
         } else if (format === "time") {
-          stringSchema = stringSchema.check(z2.regex(fullTime));
+          stringSchema = stringSchema.check(z.regex(fullTime));
         } else if (format === "duration") {
-          stringSchema = stringSchema.check(z2.iso.duration());
+          stringSchema = stringSchema.check(z.iso.duration());
         } else if (format === "hostname") {
-          stringSchema = stringSchema.check(z2.hostname());
+          stringSchema = stringSchema.check(z.hostname());
         } else if (format === "ipv4") {
-          stringSchema = stringSchema.check(z2.ipv4());
+          stringSchema = stringSchema.check(z.ipv4());
         } else if (format === "ipv6") {
-          stringSchema = stringSchema.check(z2.ipv6());
+          stringSchema = stringSchema.check(z.ipv6());
         } else if (format === "mac") {
-          stringSchema = stringSchema.check(z2.mac());
+          stringSchema = stringSchema.check(z.mac());
         } else if (format === "cidr") {
-          stringSchema = stringSchema.check(z2.cidrv4());
+          stringSchema = stringSchema.check(z.cidrv4());
         } else if (format === "cidr-v6") {
-          stringSchema = stringSchema.check(z2.cidrv6());
+          stringSchema = stringSchema.check(z.cidrv6());
         } else if (format === "base64") {
-          stringSchema = stringSchema.check(z2.base64());
+          stringSchema = stringSchema.check(z.base64());
         } else if (format === "base64url") {
-          stringSchema = stringSchema.check(z2.base64url());
+          stringSchema = stringSchema.check(z.base64url());
         } else if (format === "e164") {
-          stringSchema = stringSchema.check(z2.e164());
+          stringSchema = stringSchema.check(z.e164());
         } else if (format === "credit_card") {
-          stringSchema = stringSchema.check(z2.creditCard());
+          stringSchema = stringSchema.check(z.creditCard());
         } else if (format === "iban") {
-          stringSchema = stringSchema.check(z2.iban());
+          stringSchema = stringSchema.check(z.iban());
         } else if (format === "jwt") {
-          stringSchema = stringSchema.check(z2.jwt());
+          stringSchema = stringSchema.check(z.jwt());
         } else if (format === "emoji") {
-          stringSchema = stringSchema.check(z2.emoji());
+          stringSchema = stringSchema.check(z.emoji());
         } else if (format === "nanoid") {
-          stringSchema = stringSchema.check(z2.nanoid());
+          stringSchema = stringSchema.check(z.nanoid());
         } else if (format === "cuid") {
-          stringSchema = stringSchema.check(z2.cuid());
+          stringSchema = stringSchema.check(z.cuid());
         } else if (format === "cuid2") {
-          stringSchema = stringSchema.check(z2.cuid2());
+          stringSchema = stringSchema.check(z.cuid2());
         } else if (format === "ulid") {
-          stringSchema = stringSchema.check(z2.ulid());
+          stringSchema = stringSchema.check(z.ulid());
         } else if (format === "xid") {
-          stringSchema = stringSchema.check(z2.xid());
+          stringSchema = stringSchema.check(z.xid());
         } else if (format === "ksuid") {
-          stringSchema = stringSchema.check(z2.ksuid());
+          stringSchema = stringSchema.check(z.ksuid());
         }
       }
       if (typeof schema.minLength === "number") {
@@ -62579,7 +59317,7 @@ function convertBaseSchema(schema, ctx) {
     }
     case "number":
     case "integer": {
-      let numberSchema = type === "integer" ? z2.number().int() : z2.number();
+      let numberSchema = type === "integer" ? z.number().int() : z.number();
       if (typeof schema.minimum === "number" && schema.exclusiveMinimum !== true) {
         numberSchema = numberSchema.min(schema.minimum);
       }
@@ -62603,11 +59341,11 @@ function convertBaseSchema(schema, ctx) {
       break;
     }
     case "boolean": {
-      zodSchema = z2.boolean();
+      zodSchema = z.boolean();
       break;
     }
     case "null": {
-      zodSchema = z2.null();
+      zodSchema = z.null();
       break;
     }
     case "object": {
@@ -62625,22 +59363,22 @@ function convertBaseSchema(schema, ctx) {
         const looseRecords = [];
         for (const pattern of patternKeys) {
           const patternValue = convertSchema(patternProps[pattern], ctx);
-          const keySchema = z2.string().regex(new RegExp(pattern));
-          looseRecords.push(z2.looseRecord(keySchema, patternValue));
+          const keySchema = z.string().regex(new RegExp(pattern));
+          looseRecords.push(z.looseRecord(keySchema, patternValue));
         }
         const schemasToIntersect = [];
         if (Object.keys(shape).length > 0) {
-          schemasToIntersect.push(z2.object(shape).passthrough());
+          schemasToIntersect.push(z.object(shape).passthrough());
         }
         schemasToIntersect.push(...looseRecords);
         if (schemasToIntersect.length === 0) {
-          zodSchema = z2.object({}).passthrough();
+          zodSchema = z.object({}).passthrough();
         } else if (schemasToIntersect.length === 1) {
           zodSchema = schemasToIntersect[0];
         } else {
-          let result = z2.intersection(schemasToIntersect[0], schemasToIntersect[1]);
+          let result = z.intersection(schemasToIntersect[0], schemasToIntersect[1]);
           for (let i = 2; i < schemasToIntersect.length; i++) {
-            result = z2.intersection(result, schemasToIntersect[i]);
+            result = z.intersection(result, schemasToIntersect[i]);
           }
           zodSchema = result;
         }
@@ -62670,7 +59408,7 @@ function convertBaseSchema(schema, ctx) {
           });
         }
       } else {
-        const objectSchema = z2.object(shape);
+        const objectSchema = z.object(shape);
         if (schema.additionalProperties === false) {
           zodSchema = objectSchema.strict();
         } else if (additionalSchema) {
@@ -62700,30 +59438,30 @@ function convertBaseSchema(schema, ctx) {
         const tupleItems = prefixItems.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = !Array.isArray(items) ? getTupleRest(items, ctx) : void 0;
-        const tupleSchema = z2.tuple(positionalItems);
+        const tupleSchema = z.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
         }
       } else if (Array.isArray(items)) {
         const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
         const tupleItems = items.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = getTupleRest(schema.additionalItems, ctx);
-        const tupleSchema = z2.tuple(positionalItems);
+        const tupleSchema = z.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
         }
       } else if (items !== void 0) {
         const element = convertSchema(items, ctx);
-        let arraySchema = z2.array(element);
+        let arraySchema = z.array(element);
         if (typeof schema.minItems === "number") {
           arraySchema = arraySchema.min(schema.minItems);
         }
@@ -62732,7 +59470,7 @@ function convertBaseSchema(schema, ctx) {
         }
         zodSchema = arraySchema;
       } else {
-        zodSchema = z2.array(z2.any());
+        zodSchema = z.array(z.any());
       }
       if (schema.uniqueItems === true || schema.contains !== void 0) {
         zodSchema = checkArrayGuards(zodSchema, {
@@ -62751,37 +59489,37 @@ function convertBaseSchema(schema, ctx) {
 }
 function convertSchema(schema, ctx) {
   if (typeof schema === "boolean") {
-    return schema ? z2.any() : z2.never();
+    return schema ? z.any() : z.never();
   }
   let baseSchema = convertBaseSchema(schema, ctx);
   const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
   if (schema.anyOf && Array.isArray(schema.anyOf)) {
     const options = schema.anyOf.map((s) => convertSchema(s, ctx));
-    const anyOfUnion = z2.union(options);
-    baseSchema = hasExplicitType ? z2.intersection(baseSchema, anyOfUnion) : anyOfUnion;
+    const anyOfUnion = z.union(options);
+    baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
   }
   if (schema.oneOf && Array.isArray(schema.oneOf)) {
     const options = schema.oneOf.map((s) => convertSchema(s, ctx));
-    const oneOfUnion = z2.xor(options);
-    baseSchema = hasExplicitType ? z2.intersection(baseSchema, oneOfUnion) : oneOfUnion;
+    const oneOfUnion = z.xor(options);
+    baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
   }
   if (schema.allOf && Array.isArray(schema.allOf)) {
     if (schema.allOf.length === 0) {
-      baseSchema = hasExplicitType ? baseSchema : z2.any();
+      baseSchema = hasExplicitType ? baseSchema : z.any();
     } else {
       let result = hasExplicitType ? baseSchema : convertSchema(schema.allOf[0], ctx);
       const startIdx = hasExplicitType ? 0 : 1;
       for (let i = startIdx; i < schema.allOf.length; i++) {
-        result = z2.intersection(result, convertSchema(schema.allOf[i], ctx));
+        result = z.intersection(result, convertSchema(schema.allOf[i], ctx));
       }
       baseSchema = result;
     }
   }
   if (schema.nullable === true && ctx.version === "openapi-3.0") {
-    baseSchema = z2.nullable(baseSchema);
+    baseSchema = z.nullable(baseSchema);
   }
   if (schema.readOnly === true) {
-    baseSchema = z2.readonly(baseSchema);
+    baseSchema = z.readonly(baseSchema);
   }
   if (schema.default !== void 0) {
     baseSchema = baseSchema.default(schema.default);
@@ -62832,7 +59570,7 @@ function convertSchema(schema, ctx) {
 }
 function fromJSONSchema(schema, params) {
   if (typeof schema === "boolean") {
-    return schema ? z2.any() : z2.never();
+    return schema ? z.any() : z.never();
   }
   let normalized;
   try {
@@ -63056,13 +59794,13 @@ __export(coerce_exports, {
   bigint: () => bigint3,
   boolean: () => boolean3,
   date: () => date4,
-  number: () => number4,
+  number: () => number3,
   string: () => string3
 });
 function string3(params) {
   return _coercedString(ZodString, params);
 }
-function number4(params) {
+function number3(params) {
   return _coercedNumber(ZodNumber, params);
 }
 function boolean3(params) {
@@ -63074,459 +59812,6 @@ function bigint3(params) {
 function date4(params) {
   return _coercedDate(ZodDate, params);
 }
-
-// src/results/results-schema.ts
-var finite = external_exports.number().refine(Number.isFinite, "expected a finite number");
-var count = external_exports.number().int().nonnegative();
-var text = external_exports.string();
-var metricsSchema = external_exports.record(text, finite);
-var commitRef = external_exports.looseObject({
-  ref: text.optional(),
-  sha: text.optional(),
-  chosenBy: text.optional()
-});
-var buildRecordSchema = external_exports.looseObject({
-  repo: text,
-  ref: text,
-  sha: text,
-  options: external_exports.array(text),
-  serverVersion: text.optional(),
-  cacheHit: external_exports.boolean().optional(),
-  compiler: external_exports.looseObject({}).optional()
-});
-var sampleSchema = external_exports.looseObject({
-  round: external_exports.number().int().positive(),
-  workload: text,
-  clients: external_exports.number().int().positive(),
-  arm: text,
-  attempt: external_exports.number().int().positive().optional(),
-  status: external_exports.enum(["ok", "failed"]),
-  failureReason: text.optional(),
-  startedAt: text.optional(),
-  endedAt: text.optional(),
-  metrics: metricsSchema,
-  counts: external_exports.record(text, finite).optional(),
-  progress: external_exports.array(external_exports.looseObject({ t: finite, tps: finite })).optional(),
-  command: external_exports.array(text).optional(),
-  exitCode: external_exports.number().int().nullable().optional()
-});
-var workloadRecord = external_exports.looseObject({
-  name: text,
-  tool: external_exports.enum(["pgbench", "sysbench"]),
-  clients: external_exports.array(external_exports.number().int().positive()).optional(),
-  threshold: external_exports.number().positive().optional(),
-  rounds: external_exports.number().int().positive().optional(),
-  duration: external_exports.number().positive().optional()
-});
-var resultsSchema = external_exports.looseObject({
-  schemaVersion: external_exports.number().int(),
-  pgperfVersion: text,
-  runId: text.optional(),
-  fingerprint: external_exports.looseObject({ id: text, facts: external_exports.record(text, text) }).optional(),
-  status: external_exports.enum(["running", "complete", "interrupted", "failed"]),
-  stopReason: text.optional(),
-  startedAt: text,
-  updatedAt: text,
-  environment: external_exports.looseObject({
-    hostname: text,
-    os: text,
-    kernel: text,
-    arch: text,
-    cpuModel: text,
-    cpuCount: count,
-    memoryBytes: count,
-    facts: external_exports.record(text, text),
-    nodeVersion: text,
-    settingsHash: text
-  }),
-  arms: external_exports.array(
-    external_exports.looseObject({
-      label: text,
-      binDir: text,
-      serverVersion: text,
-      settingOverrides: external_exports.record(text, text),
-      build: buildRecordSchema.optional()
-    })
-  ).min(1),
-  clients: external_exports.array(external_exports.looseObject({ tool: external_exports.enum(["pgbench", "sysbench"]), binDir: text, version: text })),
-  workloads: external_exports.record(text, workloadRecord),
-  analysis: external_exports.looseObject({
-    alpha: external_exports.number().gt(0).lt(0.5),
-    thresholdPct: external_exports.number().gt(0).lt(100),
-    metric: external_exports.enum(Object.keys(METRICS))
-  }).optional(),
-  adaptive: external_exports.looseObject({
-    plan: external_exports.looseObject({
-      schedule: external_exports.array(external_exports.number().int().positive()),
-      maxRounds: external_exports.number().int().positive()
-    }),
-    looks: external_exports.array(
-      external_exports.looseObject({ look: external_exports.number().int().positive(), rounds: external_exports.number().int().nonnegative() })
-    )
-  }).optional(),
-  plan: external_exports.looseObject({
-    seed: external_exports.number().int(),
-    order: external_exports.enum(["random", "abba"]),
-    rounds: count,
-    cells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() })),
-    executed: external_exports.array(external_exports.looseObject({})),
-    shard: external_exports.looseObject({
-      planId: text,
-      index: external_exports.number().int().nonnegative(),
-      count: external_exports.number().int().positive(),
-      allCells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() }))
-    }).optional()
-  }),
-  source: external_exports.looseObject({
-    repository: text.optional(),
-    prNumber: external_exports.number().int().positive().optional(),
-    runUrl: text.optional(),
-    base: commitRef.optional(),
-    head: commitRef.optional()
-  }).optional(),
-  baseline: external_exports.looseObject({
-    runId: text,
-    commit: text.optional(),
-    ref: text.optional(),
-    storedAt: text,
-    measuredAt: text,
-    ageDays: finite,
-    fingerprintMismatch: external_exports.array(text).optional(),
-    sentinel: external_exports.looseObject({
-      status: external_exports.enum(["steady", "drifted", "skipped"]),
-      reason: text,
-      onDrift: external_exports.enum(["refuse", "inconclusive"])
-    })
-  }).optional(),
-  samples: external_exports.array(sampleSchema),
-  warnings: external_exports.array(text)
-});
-function describeIssues(error62, doc, limit = 3) {
-  const lines = error62.issues.slice(0, limit).map((issue2) => {
-    if (issue2.path.length === 0) return `(document): ${issue2.message}`;
-    const value = valueAt(doc, issue2.path);
-    const shown = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
-    return `${formatPath(issue2.path)} is ${shown}: ${issue2.message}`;
-  });
-  const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
-  return lines.join("; ") + more;
-}
-function formatPath(path24) {
-  return path24.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
-}
-function valueAt(doc, path24) {
-  let v = doc;
-  for (const key of path24) {
-    if (typeof v !== "object" || v === null) return void 0;
-    v = v[key];
-  }
-  return v;
-}
-
-// src/results/read-results.ts
-init_types();
-async function readResults(path24) {
-  let text2;
-  try {
-    text2 = await readFile8(path24, "utf8");
-  } catch (e) {
-    throw new UserError(`cannot read results file ${path24}: ${errorMessage(e)}`);
-  }
-  return parseResults(text2, path24);
-}
-function parseResults(text2, source) {
-  let doc;
-  try {
-    doc = JSON.parse(text2);
-  } catch (e) {
-    throw new UserError(
-      `${source} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
-    );
-  }
-  return validateResults(doc, source);
-}
-function validateResults(doc, source) {
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    throw new UserError(`${source}: expected a JSON object (a results document from pgperf run)`);
-  }
-  const version2 = doc.schemaVersion;
-  if (version2 !== RESULTS_SCHEMA_VERSION) {
-    const newer = typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION;
-    throw new UserError(
-      `${source}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}` + (newer ? " (the file was written by a newer pgperf: upgrade pgperf to read it)" : "")
-    );
-  }
-  const parsed = resultsSchema.safeParse(doc);
-  if (!parsed.success) throw new UserError(`${source}: ${describeIssues(parsed.error, doc)}`);
-  return doc;
-}
-
-// src/cli/analysis-flags.ts
-function addAnalysisOptions(command, when) {
-  const recorded = when === "compare" ? "default: as recorded in the results, else " : "default ";
-  return command.addOption(
-    new Option("--alpha <p>", `family-wise false-alarm rate (${recorded}${DEFAULT_ALPHA})`).argParser(
-      parseAlpha
-    )
-  ).addOption(
-    new Option(
-      "--threshold <pct>",
-      `practical threshold in percent; smaller changes are never regressions (${recorded}${DEFAULT_THRESHOLD_PCT})`
-    ).argParser(parseThreshold)
-  ).addOption(
-    new Option(
-      "--metric <name>",
-      `metric that decides the verdict: ${Object.keys(METRICS).join(", ")} (${recorded}tps)`
-    ).argParser(parseMetric)
-  );
-}
-function analysisFromFlags(flags) {
-  return {
-    ...flags.alpha !== void 0 ? { alpha: flags.alpha } : {},
-    ...flags.threshold !== void 0 ? { thresholdPct: flags.threshold } : {},
-    ...flags.metric !== void 0 ? { metric: flags.metric } : {}
-  };
-}
-function parseAlpha(value) {
-  const n = Number(value);
-  if (value.trim() === "" || !(n > 0 && n < 0.5)) {
-    throw new InvalidArgumentError(`--alpha must be a number between 0 and 0.5 (e.g. 0.05), got '${value}'`);
-  }
-  return n;
-}
-function parseThreshold(value) {
-  const n = Number(value.replace(/%$/, ""));
-  if (value.trim() === "" || !(n > 0 && n < 100)) {
-    throw new InvalidArgumentError(
-      `--threshold must be a percentage between 0 and 100 (e.g. 2), got '${value}'`
-    );
-  }
-  return n;
-}
-function parseMetric(value) {
-  if (!isMetricName(value)) {
-    throw new InvalidArgumentError(
-      `--metric must be one of ${Object.keys(METRICS).join(", ")}, got '${value}'`
-    );
-  }
-  return value;
-}
-
-// src/cli/options.ts
-function positiveInt(flag) {
-  return (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
-      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${value}'`);
-    }
-    return n;
-  };
-}
-function nonNegativeInt(flag) {
-  return (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
-      throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${value}'`);
-    }
-    return n;
-  };
-}
-function collectArm(value, previous = []) {
-  const m = /^([^=]+)=(.+)$/.exec(value);
-  if (!m)
-    throw new InvalidArgumentError(
-      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${value}'`
-    );
-  return [...previous, { label: m[1], binDir: m[2] }];
-}
-function collectSet(value, previous = []) {
-  const m = /^([^:=]+):([^=]+)=(.*)$/s.exec(value);
-  if (!m) {
-    throw new InvalidArgumentError(
-      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${printable(value)}'`
-    );
-  }
-  const [, arm, name, settingValue2] = m;
-  const problem = settingProblem(name, settingValue2);
-  if (problem) throw new InvalidArgumentError(`--set ${printable(`${arm}:${name}`)}: ${problem}`);
-  return [...previous, { arm, name, value: settingValue2 }];
-}
-function oneOf(flag, allowed) {
-  return (value) => {
-    if (!allowed.includes(value)) {
-      throw new InvalidArgumentError(`${flag} must be one of ${allowed.join(", ")}, got '${value}'`);
-    }
-    return value;
-  };
-}
-function printable(value) {
-  return JSON.stringify(value).slice(1, -1);
-}
-
-// src/cli/commands/compare.ts
-function compareCommand() {
-  const command = new Command("compare").alias("report").description("compare every arm of a results file against the first: per-cell and overall verdicts").argument("<results.json>", "a results file written by pgperf run (or the Action)").addOption(
-    new Option("--format <format>", "text (a table), markdown (the PR comment) or json").argParser(oneOf("--format", ["text", "markdown", "json"])).default("text")
-  ).option("--json", "the same as --format json").option(
-    "--comment-id <id>",
-    "the comment id of the markdown's hidden marker (the Action's 'comment-id')",
-    "default"
-  );
-  return addAnalysisOptions(command, "compare").action(async (file2, flags) => {
-    const result = await readResults(file2);
-    const comparison = analyse(result, analysisFromFlags(flags));
-    const format = flags.json ? "json" : flags.format;
-    if (format === "json") {
-      process.stdout.write(`${JSON.stringify(comparison, null, 2)}
-`);
-    } else if (format === "markdown") {
-      process.stdout.write(
-        renderMarkdownReport({ ...reportInputOf(result, comparison), commentId: flags.commentId })
-      );
-    } else {
-      process.stdout.write(renderComparisonText(comparison, result.baseline));
-    }
-  });
-}
-
-// src/fleet/consolidate.ts
-init_fingerprint();
-init_types();
-init_errors();
-function consolidateShards(files) {
-  if (files.length === 0) throw new UserError("consolidate: no results files given");
-  const first = files[0];
-  const shardOf2 = (f) => {
-    const shard = f.result.plan.shard;
-    if (!shard) throw new UserError(`${f.file}: not a shard (no plan.shard); run it with --shard I/N`);
-    return shard;
-  };
-  const ref = shardOf2(first);
-  const armsOf = (r) => r.arms.map(
-    (a) => `${a.label}=${a.build?.sha ?? (a.label === "base" ? r.source?.base?.sha : a.label === "head" ? r.source?.head?.sha : void 0) ?? a.serverVersion}`
-  ).join(", ");
-  for (const f of files.slice(1)) {
-    const s = shardOf2(f);
-    if (s.planId !== ref.planId || s.count !== ref.count) {
-      throw new UserError(
-        `${f.file}: plan ${s.planId} (${s.count} shards), but ${first.file} is plan ${ref.planId} (${ref.count} shards): the shards belong to different comparisons`
-      );
-    }
-    if (armsOf(f.result) !== armsOf(first.result)) {
-      throw new UserError(
-        `${f.file}: arms ${armsOf(f.result)}, but ${first.file} has ${armsOf(first.result)}: the shards compare different builds`
-      );
-    }
-  }
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const f of files) {
-    const id = f.result.fingerprint?.id ?? environmentFingerprint(f.result).id;
-    groups2.set(id, [...groups2.get(id) ?? [], f]);
-  }
-  const classes = [...groups2.entries()].map(([fingerprint, group]) => mergeClass(fingerprint, group, ref));
-  return { planId: ref.planId, count: ref.count, classes };
-}
-function mergeClass(fingerprint, group, ref) {
-  const byIndex = /* @__PURE__ */ new Map();
-  for (const f of group) {
-    const index = f.result.plan.shard.index;
-    const other = byIndex.get(index);
-    if (other)
-      throw new UserError(
-        `${f.file} and ${other.file} are both shard ${index}/${ref.count} of machine class ${fingerprint}`
-      );
-    byIndex.set(index, f);
-  }
-  const present = [...byIndex.keys()].sort((a, b) => a - b);
-  const missing = Array.from({ length: ref.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-  const failed = present.filter((i) => byIndex.get(i).result.status !== "complete");
-  const docs = present.map((i) => byIndex.get(i).result);
-  const base = docs[0];
-  const covered = new Set(docs.flatMap((d) => d.plan.cells.map(cellId)));
-  const lost = ref.allCells.filter((c) => !covered.has(cellId(c))).map(cellId);
-  const warnings = docs.flatMap((d) => d.warnings);
-  if (missing.length) {
-    warnings.unshift(
-      `shard${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${ref.count} missing: no data for ${lost.join(", ")}`
-    );
-  }
-  for (const i of failed) {
-    const d = byIndex.get(i);
-    warnings.unshift(
-      `shard ${i} of ${ref.count} (${d.file}) is '${d.result.status}'${d.result.stopReason ? `: ${d.result.stopReason}` : ""}`
-    );
-  }
-  const incomplete = missing.length > 0 || failed.length > 0;
-  const result = {
-    ...base,
-    status: incomplete ? "failed" : "complete",
-    ...incomplete ? {
-      stopReason: `incomplete consolidation: ${[missing.length ? `missing shard(s) ${missing.join(", ")}` : "", failed.length ? `failed shard(s) ${failed.join(", ")}` : ""].filter(Boolean).join("; ")}`
-    } : {},
-    workloads: Object.assign({}, ...docs.map((d) => d.workloads)),
-    plan: {
-      ...base.plan,
-      rounds: Math.max(...docs.map((d) => d.plan.rounds)),
-      cells: ref.allCells,
-      executed: docs.flatMap((d) => d.plan.executed),
-      shard: { ...ref, index: 0 }
-    },
-    samples: docs.flatMap((d) => d.samples),
-    warnings
-  };
-  return {
-    fingerprint,
-    facts: base.fingerprint?.facts ?? environmentFingerprint(base).facts,
-    result,
-    present,
-    missing,
-    failed
-  };
-}
-
-// src/cli/commands/consolidate.ts
-function consolidateCommand() {
-  return new Command("consolidate").description("merge the shards of a comparison (run --shard) into one report per machine class").argument("<results.json...>", "the shards' results files").addOption(
-    new Option("--format <format>", "text or markdown").argParser(oneOf("--format", ["text", "markdown"])).default("text")
-  ).option("--comment-id <id>", "the markdown's comment id", "default").action(async (files, flags) => {
-    const docs = [];
-    for (const file2 of files) docs.push({ file: file2, result: await readResults(file2) });
-    const merged = consolidateShards(docs);
-    const sections2 = merged.classes.map((c) => ({ c, comparison: analyse(c.result) }));
-    const overall = overallVerdict(
-      sections2.map(({ c, comparison }) => ({
-        id: c.fingerprint,
-        verdict: c.missing.length || c.failed.length ? "inconclusive" : comparison.verdict
-      }))
-    );
-    const out = [
-      `${flags.format === "markdown" ? "## " : ""}verdict: ${overall.verdict} over ${sections2.length} machine class${sections2.length === 1 ? "" : "es"} (plan ${merged.planId}, ${merged.count} shards)`,
-      ""
-    ];
-    for (const { c, comparison } of sections2) {
-      const what = `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
-      const shards = `shards ${c.present.join(", ")} of ${merged.count}${c.missing.length ? `; MISSING ${c.missing.join(", ")}` : ""}`;
-      out.push(
-        `${flags.format === "markdown" ? "### " : "== "}machine class ${c.fingerprint} (${what}; ${shards})`,
-        ""
-      );
-      out.push(
-        flags.format === "markdown" ? renderMarkdownReport({
-          ...reportInputOf(c.result, comparison),
-          commentId: `${flags.commentId}-${c.fingerprint}`
-        }) : renderComparisonText(comparison)
-      );
-    }
-    process.stdout.write(`${out.join("\n")}
-`);
-  });
-}
-
-// src/cli/commands/demo.ts
-import { readdir as readdir6 } from "node:fs/promises";
-
-// src/config/workload-schema.ts
-import os7 from "node:os";
 
 // src/machine/client-sweep.ts
 function autoClientSweep(logicalCpus) {
@@ -63590,15 +59875,15 @@ var SYSBENCH_OWNED_OPTIONS = {
   "--rand-seed": "pgperf (the same seed for every arm within a round)",
   "--report-interval": "pgperf (always 1 second)"
 };
-var positiveInt2 = external_exports.number().int().positive();
-var nonNegativeInt2 = external_exports.number().int().nonnegative();
+var positiveInt = external_exports.number().int().positive();
+var nonNegativeInt = external_exports.number().int().nonnegative();
 var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
 var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
 var nameField = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results.");
 var descriptionField = external_exports.string().default("").describe("What the workload shows and why.");
-var durationField = positiveInt2.default(60).describe("Seconds per measured run.");
-var warmupField = nonNegativeInt2.default(10).describe("Seconds of the uncounted warm-up run per arm and cell (0 = none).");
-var roundsField = positiveInt2.default(5).describe("Rounds: every cell runs every arm once per round.");
+var durationField = positiveInt.default(60).describe("Seconds per measured run.");
+var warmupField = nonNegativeInt.default(10).describe("Seconds of the uncounted warm-up run per arm and cell (0 = none).");
+var roundsField = positiveInt.default(5).describe("Rounds: every cell runs every arm once per round.");
 var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
@@ -63606,7 +59891,7 @@ var thresholdField = external_exports.number().positive().max(100).optional().de
 function clientsField(what, description) {
   return external_exports.preprocess(
     (v) => v === "auto" ? autoClientSweep(os7.availableParallelism()) : v,
-    external_exports.array(positiveInt2).min(1, `at least one ${what}`)
+    external_exports.array(positiveInt).min(1, `at least one ${what}`)
   ).describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
 }
 var cpuList = external_exports.preprocess(
@@ -63625,14 +59910,14 @@ var cpusField = external_exports.union(
 ).optional().describe(
   'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.'
 );
-var retriesField = nonNegativeInt2.max(10).default(2).describe("Retries of a failed run before it is given up.");
+var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
 var scriptFile = external_exports.strictObject({
   file: external_exports.string().min(1).describe("Path of a pgbench script, relative to the workload file."),
-  weight: positiveInt2.default(1).describe("Relative weight (pgbench -f file@weight).")
+  weight: positiveInt.default(1).describe("Relative weight (pgbench -f file@weight).")
 });
 var initOptions = external_exports.strictObject({
   steps: external_exports.string().regex(/^[dtgGvpf]+$/, "init steps made of the letters d t g G v p f").default("dtgvp").describe("pgbench -I init steps (d, t, g, G, v, p, f)."),
-  partitions: nonNegativeInt2.default(0).describe("--partitions=N for pgbench_accounts (0 = not partitioned)."),
+  partitions: nonNegativeInt.default(0).describe("--partitions=N for pgbench_accounts (0 = not partitioned)."),
   fillfactor: external_exports.number().int().min(10).max(100).default(100).describe("--fillfactor for the pgbench tables."),
   unloggedTables: external_exports.boolean().default(false).describe("--unlogged-tables.")
 });
@@ -63644,9 +59929,9 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   scripts: external_exports.array(scriptFile).min(1).optional().describe("Custom pgbench scripts with weights; exclusive with builtin."),
   pipeline: external_exports.number().int().min(2).max(100).optional().describe("Run builtin select-only as pipelines of this many queries (PG14+)."),
   queryMode: external_exports.enum(QUERY_MODES).default("prepared").describe("pgbench -M."),
-  scale: positiveInt2.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
+  scale: positiveInt.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
   clients: clientsField("client count", "The client-count sweep: one cell per entry."),
-  threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt2]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
+  threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
   duration: durationField,
   warmup: warmupField,
   rounds: roundsField,
@@ -63690,8 +59975,8 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   description: descriptionField,
   tool: external_exports.literal("sysbench").describe("The client that drives the workload."),
   script: external_exports.enum(SYSBENCH_SCRIPTS).describe("The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`)."),
-  tables: positiveInt2.default(1).describe("sysbench --tables: number of sbtestN tables."),
-  tableSize: positiveInt2.default(1e4).describe("sysbench --table-size: rows per table."),
+  tables: positiveInt.default(1).describe("sysbench --tables: number of sbtestN tables."),
+  tableSize: positiveInt.default(1e4).describe("sysbench --table-size: rows per table."),
   clients: clientsField(
     "thread count",
     "The thread sweep, sysbench --threads (one connection per thread): one cell per entry."
@@ -63780,20 +60065,2362 @@ function workloadJsonSchema() {
   };
 }
 
-// src/cli/commands/demo.ts
-init_errors();
+// src/config/load-workload.ts
+async function loadWorkloadFile(file2) {
+  let text2;
+  try {
+    text2 = await readFile7(file2, "utf8");
+  } catch (e) {
+    throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
+  }
+  const workload = parseWorkload(text2, file2);
+  return resolveScripts(workload, file2);
+}
+function parseWorkload(text2, source) {
+  const lineCounter = new import_yaml.LineCounter();
+  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0];
+    const at = lineCounter.linePos(err.pos[0]);
+    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split("\n")[0]}`);
+  }
+  const data = doc.toJS();
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
+  }
+  const parsed = workloadSchema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue2) => describeIssue(issue2, data, doc, lineCounter, source));
+  throw new UserError(
+    problems.length === 1 ? problems[0] : `${source}: ${problems.length} problems:
+  ${problems.join("\n  ")}`
+  );
+}
+async function resolveScripts(workload, file2) {
+  if (workload.tool !== "pgbench" || !workload.scripts) return workload;
+  const dir = path10.dirname(path10.resolve(file2));
+  const scripts = [];
+  for (const [i, script] of workload.scripts.entries()) {
+    const resolved = path10.resolve(dir, script.file);
+    try {
+      await access3(resolved);
+    } catch {
+      throw new UserError(
+        `${file2}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`
+      );
+    }
+    scripts.push({ ...script, file: resolved });
+  }
+  return { ...workload, scripts };
+}
+function describeIssue(issue2, data, doc, lineCounter, source) {
+  const field = formatPath(issue2.path);
+  if (issue2.code === "unrecognized_keys") {
+    const keys = issue2.keys.map((k) => `"${k}"`).join(", ");
+    const where2 = locate(doc, lineCounter, [...issue2.path, issue2.keys[0]], true);
+    const known = Object.keys(schemaShapeAt(variantSchema(data), issue2.path)).join(", ");
+    return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue2.path, issue2.keys)}`;
+  }
+  const where = locate(doc, lineCounter, issue2.path, false);
+  const value = valueAt(data, issue2.path);
+  if (issue2.path.length === 0) return `${source}${where}: ${expectation(issue2)}`;
+  const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
+  return `${source}${where}: ${field}: ${expectation(issue2)}, ${got}`;
+}
+function expectation(issue2) {
+  switch (issue2.code) {
+    case "invalid_type":
+      return `expected ${issue2.expected}`;
+    case "too_small":
+      if (issue2.origin === "array") return `expected at least ${issue2.minimum} entries`;
+      return `expected a number ${issue2.inclusive ? ">=" : ">"} ${issue2.minimum}`;
+    case "too_big":
+      if (issue2.origin === "array") return `expected at most ${issue2.maximum} entries`;
+      return `expected a number ${issue2.inclusive ? "<=" : "<"} ${issue2.maximum}`;
+    case "invalid_value":
+      return `expected one of ${issue2.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_format":
+      return `expected ${issue2.message ?? issue2.format}`;
+    case "invalid_union":
+      if ("options" in issue2 && Array.isArray(issue2.options)) {
+        return `expected one of ${issue2.options.map((v) => JSON.stringify(v)).join(", ")}`;
+      }
+      if (issue2.message && !issue2.message.startsWith("Invalid input")) return issue2.message;
+      return "expected one of the allowed forms (see the JSON Schema)";
+    default:
+      return issue2.message;
+  }
+}
+function formatPath(p) {
+  return p.reduce(
+    (acc, k) => typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k),
+    ""
+  );
+}
+function valueAt(data, p) {
+  let cur = data;
+  for (const k of p) {
+    if (cur === null || typeof cur !== "object") return void 0;
+    cur = cur[k];
+  }
+  return cur;
+}
+function locate(doc, lineCounter, p, atKey) {
+  for (let depth = p.length; depth >= 0; depth--) {
+    const sub = p.slice(0, depth);
+    let offset;
+    if (atKey && depth === p.length && depth > 0) {
+      const parent = doc.getIn(sub.slice(0, -1), true);
+      if ((0, import_yaml.isMap)(parent)) {
+        const pair2 = parent.items.find((it) => (0, import_yaml.isPair)(it) && (0, import_yaml.isScalar)(it.key) && it.key.value === sub.at(-1));
+        offset = pair2 && (0, import_yaml.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
+      }
+    } else {
+      const node2 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
+      offset = node2?.range?.[0];
+    }
+    if (offset !== void 0) {
+      const { line, col } = lineCounter.linePos(offset);
+      return `:${line}:${col}`;
+    }
+  }
+  return "";
+}
+function variantSchema(data) {
+  const tool = data.tool;
+  return typeof tool === "string" && Object.hasOwn(WORKLOAD_VARIANTS, tool) ? WORKLOAD_VARIANTS[tool] : workloadSchema;
+}
+function otherToolHint(data, p, keys) {
+  const tool = data.tool;
+  if (p.length > 0 || typeof tool !== "string") return "";
+  const hints = Object.entries(WORKLOAD_VARIANTS).filter(([other]) => other !== tool).flatMap(
+    ([other, schema]) => keys.filter((k) => Object.hasOwn(schema.shape, k)).map((k) => `${k} is a ${other} field`)
+  );
+  return hints.length > 0 ? `; ${hints.join(", ")}` : "";
+}
+function schemaShapeAt(root, p) {
+  let schema = root;
+  for (const k of [...p, null]) {
+    for (let i = 0; i < 5; i++) {
+      const def2 = schema?._zod?.def;
+      if (def2?.innerType) schema = def2.innerType;
+      else if (def2?.in) schema = def2.in;
+      else break;
+    }
+    if (k === null) break;
+    const def = schema._zod.def;
+    schema = typeof k === "number" ? def.element : def.shape?.[String(k)];
+  }
+  return schema?._zod?.def?.shape ?? {};
+}
+
+// src/compare/adaptive.ts
+init_types();
+
+// src/stats/normal-cdf.ts
+function normalCdf(z3) {
+  if (Number.isNaN(z3)) return Number.NaN;
+  const y = Math.abs(z3);
+  if (y <= SMALL_LIMIT) {
+    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
+    let num3 = A[4] * zsq;
+    let den = zsq;
+    for (let i = 0; i < 3; i++) {
+      num3 = (num3 + A[i]) * zsq;
+      den = (den + B[i]) * zsq;
+    }
+    return 0.5 + z3 * (num3 + A[3]) / (den + B[3]);
+  }
+  let tail2;
+  if (y <= MEDIUM_LIMIT) {
+    let num3 = C[8] * y;
+    let den = y;
+    for (let i = 0; i < 7; i++) {
+      num3 = (num3 + C[i]) * y;
+      den = (den + D[i]) * y;
+    }
+    tail2 = gaussianFactor(y) * ((num3 + C[7]) / (den + D[7]));
+  } else if (y < UNDERFLOW_LIMIT) {
+    const xsq = 1 / (y * y);
+    let num3 = P[5] * xsq;
+    let den = xsq;
+    for (let i = 0; i < 4; i++) {
+      num3 = (num3 + P[i]) * xsq;
+      den = (den + Q[i]) * xsq;
+    }
+    const r = xsq * (num3 + P[4]) / (den + Q[4]);
+    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
+  } else {
+    tail2 = 0;
+  }
+  return z3 > 0 ? 1 - tail2 : tail2;
+}
+function gaussianFactor(y) {
+  const s = Math.trunc(y * 16) / 16;
+  const del = (y - s) * (y + s);
+  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
+}
+var SMALL_LIMIT = 0.67448975;
+var MEDIUM_LIMIT = Math.sqrt(32);
+var UNDERFLOW_LIMIT = 37.5193;
+var INV_SQRT_2PI = 0.3989422804014327;
+var A = [
+  2.2352520354606837,
+  161.02823106855587,
+  1067.6894854603709,
+  18154.98125334356,
+  0.06568233791820745
+];
+var B = [
+  47.202581904688245,
+  976.0985517377767,
+  10260.932208618979,
+  45507.78933502673
+];
+var C = [
+  0.39894151208813466,
+  8.883149794388377,
+  93.50665613217785,
+  597.2702763948002,
+  2494.5375852903726,
+  6848.190450536283,
+  11602.65143764735,
+  9842.714838383978,
+  10765576773720192e-24
+];
+var D = [
+  22.266688044328117,
+  235.387901782625,
+  1519.3775994075547,
+  6485.558298266761,
+  18615.571640885097,
+  34900.95272114598,
+  38912.00328609327,
+  19685.429676859992
+];
+var P = [
+  0.215898534057957,
+  0.12740116116024736,
+  0.022235277870649807,
+  0.0014216191932278934,
+  29112874951168793e-21,
+  0.023073441764940174
+];
+var Q = [
+  1.284260096144911,
+  0.4682382124808651,
+  0.06598813786892856,
+  0.0037823963320275824,
+  7297515550839662e-20
+];
+
+// src/stats/normal-quantile.ts
+function normalQuantile(p) {
+  if (!(p >= 0 && p <= 1)) return Number.NaN;
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  const q = p - 0.5;
+  if (Math.abs(q) <= CENTRAL_SPLIT) {
+    const r2 = CENTRAL_CONST - q * q;
+    return q * horner(A2, r2) / horner(B2, r2);
+  }
+  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
+  let z3;
+  if (r <= TAIL_SPLIT) {
+    r -= 1.6;
+    z3 = horner(C2, r) / horner(D2, r);
+  } else {
+    r -= TAIL_SPLIT;
+    z3 = horner(E, r) / horner(F, r);
+  }
+  return q < 0 ? -z3 : z3;
+}
+function horner(c, x) {
+  let value = 0;
+  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
+  return value;
+}
+var CENTRAL_SPLIT = 0.425;
+var CENTRAL_CONST = 0.180625;
+var TAIL_SPLIT = 5;
+var A2 = [
+  3.3871328727963665,
+  133.14166789178438,
+  1971.5909503065513,
+  13731.69376550946,
+  45921.95393154987,
+  67265.7709270087,
+  33430.57558358813,
+  2509.0809287301227
+];
+var B2 = [
+  1,
+  42.31333070160091,
+  687.1870074920579,
+  5394.196021424751,
+  21213.794301586597,
+  39307.89580009271,
+  28729.085735721943,
+  5226.495278852854
+];
+var C2 = [
+  1.4234371107496835,
+  4.630337846156546,
+  5.769497221460691,
+  3.6478483247632045,
+  1.2704582524523684,
+  0.2417807251774506,
+  0.022723844989269184,
+  7745450142783414e-19
+];
+var D2 = [
+  1,
+  2.053191626637759,
+  1.6763848301838038,
+  0.6897673349851,
+  0.14810397642748008,
+  0.015198666563616457,
+  5475938084995345e-19,
+  10507500716444169e-25
+];
+var E = [
+  6.657904643501103,
+  5.463784911164114,
+  1.7848265399172913,
+  0.29656057182850487,
+  0.026532189526576124,
+  0.0012426609473880784,
+  27115555687434876e-21,
+  20103343992922881e-23
+];
+var F = [
+  1,
+  0.599832206555888,
+  0.1369298809227358,
+  0.014875361290850615,
+  7868691311456133e-19,
+  18463183175100548e-21,
+  1421511758316446e-22,
+  20442631033899397e-31
+];
+
+// src/stats/alpha-spending.ts
+function alphaSpent(spending, alpha, t) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(t >= 0 && t <= 1)) throw new RangeError(`the information fraction must be in [0, 1], got ${t}`);
+  if (t === 0) return 0;
+  if (t === 1) return alpha;
+  switch (spending) {
+    case "obrien-fleming":
+      return 2 - 2 * normalCdf(normalQuantile(1 - alpha / 2) / Math.sqrt(t));
+    case "pocock":
+      return alpha * Math.log(1 + (Math.E - 1) * t);
+  }
+}
+var SPENDING_FUNCTIONS = ["obrien-fleming", "pocock"];
+function perLookLevels(spending, alpha, fractions) {
+  let previous = 0;
+  let spent = 0;
+  return fractions.map((t) => {
+    if (!(t > previous && t <= 1)) {
+      throw new RangeError(
+        `information fractions must increase within (0, 1], got [${fractions.join(", ")}]`
+      );
+    }
+    previous = t;
+    const cumulative = alphaSpent(spending, alpha, t);
+    const level = cumulative - spent;
+    spent = cumulative;
+    return level;
+  });
+}
+
+// src/results/metrics.ts
+var METRICS = {
+  tps: { label: "TPS", unit: "tx/s", better: "higher" },
+  qps: { label: "QPS", unit: "queries/s", better: "higher" },
+  latencyAvgMs: { label: "latency avg", unit: "ms", better: "lower" },
+  latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
+  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" }
+};
+var PRIMARY_METRIC = "tps";
+function isMetricName(name) {
+  return Object.hasOwn(METRICS, name);
+}
+
+// src/compare/analysis.ts
+init_types();
+
+// node_modules/simple-statistics/dist/simple-statistics.mjs
+function sum(x) {
+  if (x.length === 0) {
+    return 0;
+  }
+  var sum2 = x[0];
+  var correction = 0;
+  var transition;
+  if (typeof sum2 !== "number") {
+    return Number.NaN;
+  }
+  for (var i = 1; i < x.length; i++) {
+    if (typeof x[i] !== "number") {
+      return Number.NaN;
+    }
+    transition = sum2 + x[i];
+    if (Math.abs(sum2) >= Math.abs(x[i])) {
+      correction += sum2 - transition + x[i];
+    } else {
+      correction += x[i] - transition + sum2;
+    }
+    sum2 = transition;
+  }
+  return sum2 + correction;
+}
+function mean(x) {
+  if (x.length === 0) {
+    throw new Error("mean requires at least one data point");
+  }
+  return sum(x) / x.length;
+}
+function sumNthPowerDeviations(x, n) {
+  var meanValue = mean(x);
+  var sum2 = 0;
+  var tempValue;
+  var i;
+  if (n === 2) {
+    for (i = 0; i < x.length; i++) {
+      tempValue = x[i] - meanValue;
+      sum2 += tempValue * tempValue;
+    }
+  } else {
+    for (i = 0; i < x.length; i++) {
+      sum2 += Math.pow(x[i] - meanValue, n);
+    }
+  }
+  return sum2;
+}
+function sampleVariance(x) {
+  if (x.length < 2) {
+    throw new Error("sampleVariance requires at least two data points");
+  }
+  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
+  var besselsCorrection = x.length - 1;
+  return sumSquaredDeviationsValue / besselsCorrection;
+}
+function sampleStandardDeviation(x) {
+  var sampleVarianceX = sampleVariance(x);
+  return Math.sqrt(sampleVarianceX);
+}
+function quantileSorted(x, p) {
+  var idx = (x.length - 1) * p;
+  if (x.length === 0) {
+    throw new Error("quantile requires at least one data point.");
+  } else if (p < 0 || p > 1) {
+    throw new Error("quantiles must be between 0 and 1");
+  } else if (p === 1) {
+    return x[x.length - 1];
+  } else if (p === 0) {
+    return x[0];
+  } else if (idx % 1 !== 0) {
+    var lower = Math.floor(idx);
+    var upper = Math.ceil(idx);
+    var fraction = idx - lower;
+    return x[lower] + fraction * (x[upper] - x[lower]);
+  } else {
+    return x[idx];
+  }
+}
+function quickselect(arr, k, left, right) {
+  left = left || 0;
+  right = right || arr.length - 1;
+  while (right > left) {
+    if (right - left > 600) {
+      var n = right - left + 1;
+      var m = k - left + 1;
+      var z3 = Math.log(n);
+      var s = 0.5 * Math.exp(2 * z3 / 3);
+      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
+      if (m - n / 2 < 0) {
+        sd *= -1;
+      }
+      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
+      var newRight = Math.min(
+        right,
+        Math.floor(k + (n - m) * s / n + sd)
+      );
+      quickselect(arr, k, newLeft, newRight);
+    }
+    var t = arr[k];
+    var i = left;
+    var j = right;
+    swap(arr, left, k);
+    if (arr[right] > t) {
+      swap(arr, left, right);
+    }
+    while (i < j) {
+      swap(arr, i, j);
+      i++;
+      j--;
+      while (arr[i] < t) {
+        i++;
+      }
+      while (arr[j] > t) {
+        j--;
+      }
+    }
+    if (arr[left] === t) {
+      swap(arr, left, j);
+    } else {
+      j++;
+      swap(arr, j, right);
+    }
+    if (j <= k) {
+      left = j + 1;
+    }
+    if (k <= j) {
+      right = j - 1;
+    }
+  }
+}
+function swap(arr, i, j) {
+  var tmp = arr[i];
+  arr[i] = arr[j];
+  arr[j] = tmp;
+}
+function quantile(x, p) {
+  var copy = x.slice();
+  if (Array.isArray(p)) {
+    multiQuantileSelect(copy, p);
+    var results = [];
+    for (var i = 0; i < p.length; i++) {
+      results[i] = quantileSorted(copy, p[i]);
+    }
+    return results;
+  } else {
+    var idx = quantileIndex(copy.length, p);
+    quantileSelect(copy, idx, 0, copy.length - 1);
+    return quantileSorted(copy, p);
+  }
+}
+function quantileSelect(arr, k, left, right) {
+  if (k % 1 === 0) {
+    quickselect(arr, k, left, right);
+  } else {
+    k = Math.floor(k);
+    quickselect(arr, k, left, right);
+    quickselect(arr, k + 1, k + 1, right);
+  }
+}
+function multiQuantileSelect(arr, p) {
+  var positions = /* @__PURE__ */ new Set();
+  for (var i = 0; i < p.length; i++) {
+    var idx = quantileIndex(arr.length, p[i]);
+    positions.add(Math.floor(idx));
+    positions.add(Math.ceil(idx));
+  }
+  var indices = Array.from(positions).sort(compare);
+  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
+}
+function multiselect(arr, indices, lo, hi, left, right) {
+  if (lo > hi) {
+    return;
+  }
+  var mid = lo + hi >> 1;
+  quickselect(arr, indices[mid], left, right);
+  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
+  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
+}
+function compare(a, b) {
+  return a - b;
+}
+function quantileIndex(len, p) {
+  var idx = (len - 1) * p;
+  if (p === 1) {
+    return len - 1;
+  } else if (p === 0) {
+    return 0;
+  } else if (idx % 1 !== 0) {
+    return idx;
+  } else {
+    return idx;
+  }
+}
+function median(x) {
+  return +quantile(x, 0.5);
+}
+function medianAbsoluteDeviation(x) {
+  var medianValue = median(x);
+  var medianAbsoluteDeviations = [];
+  for (var i = 0; i < x.length; i++) {
+    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
+  }
+  return median(medianAbsoluteDeviations);
+}
+var BayesianClassifier = function BayesianClassifier2() {
+  this.totalCount = 0;
+  this.data = {};
+};
+BayesianClassifier.prototype.train = function train(item, category) {
+  if (!this.data[category]) {
+    this.data[category] = {};
+  }
+  for (var k in item) {
+    var v = item[k];
+    if (this.data[category][k] === void 0) {
+      this.data[category][k] = {};
+    }
+    if (this.data[category][k][v] === void 0) {
+      this.data[category][k][v] = 0;
+    }
+    this.data[category][k][v]++;
+  }
+  this.totalCount++;
+};
+BayesianClassifier.prototype.score = function score(item) {
+  var odds = {};
+  var category;
+  for (var k in item) {
+    var v = item[k];
+    for (category in this.data) {
+      if (odds[category] === void 0) {
+        odds[category] = {};
+      }
+      if (this.data[category][k]) {
+        odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
+      } else {
+        odds[category][k + "_" + v] = 0;
+      }
+    }
+  }
+  var oddsSums = {};
+  for (category in odds) {
+    oddsSums[category] = 0;
+    for (var combination in odds[category]) {
+      oddsSums[category] += odds[category][combination];
+    }
+  }
+  return oddsSums;
+};
+var COEFFICIENTS = [
+  0.9999999999999971,
+  57.15623566586292,
+  -59.59796035547549,
+  14.136097974741746,
+  -0.4919138160976202,
+  3399464998481189e-20,
+  4652362892704858e-20,
+  -9837447530487956e-20,
+  1580887032249125e-19,
+  -21026444172410488e-20,
+  21743961811521265e-20,
+  -1643181065367639e-19,
+  8441822398385275e-20,
+  -26190838401581408e-21,
+  36899182659531625e-22
+];
+var g = 607 / 128;
+var LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
+function gammaln(n) {
+  if (n <= 0) {
+    return Number.POSITIVE_INFINITY;
+  }
+  n--;
+  var a = COEFFICIENTS[0];
+  for (var i = 1; i < 15; i++) {
+    a += COEFFICIENTS[i] / (n + i);
+  }
+  var tmp = g + 0.5 + n;
+  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
+}
+var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
+function cumulativeDistribution(z3) {
+  var sum2 = z3;
+  var tmp = z3;
+  for (var i = 1; i < 30; i++) {
+    tmp *= z3 * z3 / (2 * i + 1);
+    sum2 += tmp;
+  }
+  return Math.round((0.5 + sum2 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
+}
+var standardNormalTable = [];
+for (z2 = 0; z2 <= 3.09; z2 += 0.01) {
+  standardNormalTable.push(cumulativeDistribution(z2));
+}
+var z2;
+var SQRT_2PI = Math.sqrt(2 * Math.PI);
+var PerceptronModel = function PerceptronModel2() {
+  this.weights = [];
+  this.bias = 0;
+};
+PerceptronModel.prototype.predict = function predict(features) {
+  if (features.length !== this.weights.length) {
+    return null;
+  }
+  var score2 = 0;
+  for (var i = 0; i < this.weights.length; i++) {
+    score2 += this.weights[i] * features[i];
+  }
+  score2 += this.bias;
+  if (score2 > 0) {
+    return 1;
+  } else {
+    return 0;
+  }
+};
+PerceptronModel.prototype.train = function train2(features, label) {
+  if (label !== 0 && label !== 1) {
+    return null;
+  }
+  if (features.length !== this.weights.length) {
+    this.weights = features.slice();
+    this.bias = 1;
+  }
+  var prediction = this.predict(features);
+  if (typeof prediction === "number" && prediction !== label) {
+    var gradient = label - prediction;
+    for (var i = 0; i < this.weights.length; i++) {
+      this.weights[i] += gradient * features[i];
+    }
+    this.bias += gradient;
+  }
+  return this;
+};
+
+// src/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running;
+  });
+  return adjusted;
+}
+
+// src/stats/robust-log-spread.ts
+function robustLogSpread(values) {
+  if (values.length < 2) return 0;
+  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
+}
+var MAD_TO_SD = 1.4826;
+
+// src/compare/cell-runs.ts
+init_types();
+function collectCellRuns(samples, metric, value = "final") {
+  const cells = /* @__PURE__ */ new Map();
+  const attempts = /* @__PURE__ */ new Map();
+  for (const s of samples) {
+    const id = cellId(s);
+    let arms = cells.get(id);
+    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
+    let runs = arms.get(s.arm);
+    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
+    if (s.status !== "ok") {
+      runs.failed++;
+      continue;
+    }
+    const key = `${id}\0${s.arm}\0${s.round}`;
+    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
+    attempts.set(key, s.attempt);
+    runs.byRound.set(s.round, runValue(s, metric, value));
+  }
+  return cells;
+}
+function runValue(sample, metric, value = "final") {
+  if (value === "progress-median" && metric === "tps") {
+    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
+    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
+  }
+  return sample.metrics[metric] ?? Number.NaN;
+}
+var PROGRESS_SKIP_SECONDS = 1;
+var PROGRESS_MIN_POINTS = 3;
+function documentCells(result) {
+  const seen = /* @__PURE__ */ new Set();
+  const cells = [];
+  for (const c of [...result.plan.cells, ...result.samples]) {
+    const id = cellId(c);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    cells.push({ workload: c.workload, clients: c.clients });
+  }
+  return cells;
+}
+function runValues(runs) {
+  if (!runs) return [];
+  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+}
+
+// src/compare/defaults.ts
+var DEFAULT_ALPHA = 0.05;
+var DEFAULT_THRESHOLD_PCT = 2;
+var REPORT_LEVEL = 0.95;
+var EQUIVALENCE_LEVEL = 0.9;
+var MIN_RUNS_PER_ARM = 2;
+var BOOTSTRAP_MIN_RUNS = 10;
+var DEFAULT_COLLAPSE_FRACTION = 0.2;
+var DEFAULT_ASSUMED_NOISE_CV_PCT = 2;
+var DEFAULT_POWER = 0.8;
+var PCT_TOLERANCE = 1e-9;
+
+// src/compare/curve.ts
+function curveSummary(arm, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
+  const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
+  if (curve.length === 0) return null;
+  let peak = curve[0];
+  for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
+  const floor = (1 - collapseFraction) * peak.medianTps;
+  const collapse = curve.find((p) => p.clients > peak.clients && p.medianTps < floor);
+  return {
+    arm,
+    points: curve,
+    peakTps: peak.medianTps,
+    peakClients: peak.clients,
+    collapseClients: collapse?.clients ?? null
+  };
+}
+function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
+  const tol = tolerancePct / 100;
+  const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
+  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
+  const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
+  const state = (c, clients) => {
+    const v = at(c, clients);
+    if (v === void 0 || clients <= c.peakClients) return v === void 0 ? null : "standing";
+    if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
+    if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
+    return "unclear";
+  };
+  const collapseMoved = base.points.some((p) => {
+    const b = state(base, p.clients);
+    const h = state(head, p.clients);
+    return b === "collapsed" && h === "standing" || b === "standing" && h === "collapsed";
+  });
+  return {
+    workload,
+    collapseFraction,
+    base,
+    head,
+    peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
+    tolerancePct,
+    peakMoved,
+    collapseMoved
+  };
+}
+
+// src/compare/format.ts
+function formatPct(pct5, decimals = 2) {
+  const text2 = Math.abs(pct5).toFixed(decimals);
+  if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
+  return `${pct5 < 0 ? "-" : "+"}${text2}%`;
+}
+function formatPctInterval(lower, upper) {
+  return `[${formatPct(lower)}, ${formatPct(upper)}]`;
+}
+function formatP(p) {
+  if (p >= 0.9995) return "1";
+  if (p >= 1e-3) return String(Number(p.toPrecision(2)));
+  return p.toExponential(1);
+}
+function formatLevel(level) {
+  return `${Number((level * 100).toFixed(1))}%`;
+}
+function formatDeltaCi(cell) {
+  if (cell.deltaPct === null || !cell.ci95) return void 0;
+  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
+  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
+}
+function formatPAdjusted(cell) {
+  return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
+}
+
+// src/compare/overall.ts
+function overallVerdict(items) {
+  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
+  const regressed = ids((v) => v === "regression" || v === "mixed");
+  const improved = ids((v) => v === "improvement" || v === "mixed");
+  if (regressed.length > 0 && improved.length > 0) {
+    return {
+      verdict: "mixed",
+      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
+    };
+  }
+  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
+  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
+  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
+    return { verdict: "no-change", deciding: items.map((i) => i.id) };
+  }
+  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
+}
+
+// src/compare/power.ts
+init_types();
+
+// src/stats/binomial-coefficient.ts
+function binomialCoefficient(n, k) {
+  if (k < 0 || k > n) return 0;
+  const small = Math.min(k, n - k);
+  let c = 1;
+  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
+  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
+}
+
+// src/stats/min-achievable-p.ts
+function minAchievableP(m, n) {
+  if (m < 1 || n < 1) return 1;
+  return Math.min(1, 2 / binomialCoefficient(m + n, m));
+}
+
+// src/stats/log-beta.ts
+function logBeta(a, b) {
+  const p = Math.min(a, b);
+  const q = Math.max(a, b);
+  if (!(p > 0)) return Number.NaN;
+  if (p >= STIRLING_MIN) {
+    const corr = stirlingCorrection(p) + stirlingCorrection(q) - stirlingCorrection(p + q);
+    return -0.5 * Math.log(q) + LN_SQRT_2PI + corr + (p - 0.5) * Math.log(p / (p + q)) + q * Math.log1p(-p / (p + q));
+  }
+  if (q >= STIRLING_MIN) {
+    const corr = stirlingCorrection(q) - stirlingCorrection(p + q);
+    return gammaln(p) + corr + p - p * Math.log(p + q) + (q - 0.5) * Math.log1p(-p / (p + q));
+  }
+  return gammaln(p) + gammaln(q) - gammaln(p + q);
+}
+function stirlingCorrection(x) {
+  const inv2 = 1 / (x * x);
+  let sum2 = 0;
+  for (let k = STIRLING_SERIES.length - 1; k >= 0; k--) sum2 = sum2 * inv2 + STIRLING_SERIES[k];
+  return sum2 / x;
+}
+var STIRLING_MIN = 10;
+var LN_SQRT_2PI = 0.9189385332046728;
+var STIRLING_SERIES = [1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156];
+
+// src/stats/regularized-incomplete-beta.ts
+function regularizedIncompleteBeta(x, a, b, complement = 1 - x) {
+  if (!(x >= 0 && x <= 1 && a > 0 && b > 0)) return Number.NaN;
+  if (x === 0 || complement === 0) return x === 0 ? 0 : 1;
+  if (x > (a + 1) / (a + b + 2)) return 1 - lowerTail(complement, b, a, x);
+  return lowerTail(x, a, b, complement);
+}
+function lowerTail(x, a, b, y) {
+  const logFront = a * Math.log(x) + b * Math.log(y) - logBeta(a, b);
+  return Math.exp(logFront) / a * continuedFraction(x, a, b);
+}
+function continuedFraction(x, a, b) {
+  const qab = a + b;
+  const qap = a + 1;
+  const qam = a - 1;
+  let c = 1;
+  let d = guard(1 - qab * x / qap);
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= MAX_ITERATIONS; m++) {
+    const m2 = 2 * m;
+    let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+    d = 1 / guard(1 + aa * d);
+    c = guard(1 + aa / c);
+    h *= d * c;
+    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+    d = 1 / guard(1 + aa * d);
+    c = guard(1 + aa / c);
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < EPSILON) break;
+  }
+  return h;
+}
+function guard(v) {
+  return Math.abs(v) < TINY ? TINY : v;
+}
+var MAX_ITERATIONS = 1e4;
+var EPSILON = 1e-16;
+var TINY = 1e-300;
+
+// src/stats/student-t-cdf.ts
+function studentTCdf(t, df) {
+  if (Number.isNaN(t) || !(df > 0)) return Number.NaN;
+  if (!Number.isFinite(t)) return t > 0 ? 1 : 0;
+  const t2 = t * t;
+  const lower = 0.5 * regularizedIncompleteBeta(df / (df + t2), df / 2, 0.5, t2 / (df + t2));
+  return t > 0 ? 1 - lower : lower;
+}
+
+// src/stats/student-t-quantile.ts
+function studentTQuantile(p, df) {
+  if (!(p >= 0 && p <= 1) || !(df > 0)) return Number.NaN;
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  if (p === 0.5) return 0;
+  const tail2 = Math.min(p, 1 - p);
+  const z3 = -normalQuantile(tail2);
+  let lo = z3;
+  let hi = Math.max(2 * z3, 1);
+  while (studentTCdf(-hi, df) > tail2 && hi < Number.MAX_VALUE / 2) {
+    lo = hi;
+    hi *= 2;
+  }
+  const z32 = z3 * z3 * z3;
+  let t = clamp(z3 + (z32 + z3) / (4 * df) + (5 * z32 * z3 * z3 + 16 * z32 + 3 * z3) / (96 * df * df), lo, hi);
+  const logDensityConst = gammaln((df + 1) / 2) - gammaln(df / 2) - 0.5 * Math.log(df * Math.PI);
+  for (let i = 0; i < MAX_ITERATIONS2; i++) {
+    const f = studentTCdf(-t, df);
+    if (f > tail2) lo = t;
+    else hi = t;
+    const density = Math.exp(logDensityConst - (df + 1) / 2 * Math.log1p(t * t / df));
+    let next = t + (Math.log(f) - Math.log(tail2)) * f / density;
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
+    const converged = Math.abs(next - t) <= TOLERANCE * t;
+    t = next;
+    if (converged || hi - lo <= TOLERANCE * t) break;
+  }
+  return p < 0.5 ? -t : t;
+}
+function clamp(v, lo, hi) {
+  return Math.min(Math.max(v, lo), hi);
+}
+var MAX_ITERATIONS2 = 200;
+var TOLERANCE = 1e-15;
+
+// src/stats/midranks.ts
+function midranks(values) {
+  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
+  const ranks = new Array(values.length);
+  const tieSizes = [];
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && values[order[end]] === values[order[start]]) end++;
+    const rank = (start + 1 + end) / 2;
+    for (let k = start; k < end; k++) ranks[order[k]] = rank;
+    tieSizes.push(end - start);
+    start = end;
+  }
+  return { ranks, tieSizes };
+}
+
+// src/stats/signed-rank-null-counts.ts
+function signedRankNullCounts(doubledRanks) {
+  const noTies = doubledRanks.every((r, i) => r === 2 * (i + 1));
+  const n = doubledRanks.length;
+  if (noTies) {
+    const cached2 = cache.get(n);
+    if (cached2) return cached2;
+  }
+  let total = 0;
+  for (const r of doubledRanks) {
+    if (!Number.isInteger(r) || r < 1)
+      throw new RangeError(`doubled ranks must be positive integers, got ${r}`);
+    total += r;
+  }
+  const counts = new Float64Array(total + 1);
+  counts[0] = 1;
+  let reach = 0;
+  for (const r of doubledRanks) {
+    for (let s = reach; s >= 0; s--) if (counts[s] !== 0) counts[s + r] = counts[s + r] + counts[s];
+    reach += r;
+  }
+  if (noTies) cache.set(n, counts);
+  return counts;
+}
+var cache = /* @__PURE__ */ new Map();
+
+// src/stats/wilcoxon-signed-rank.ts
+function wilcoxonSignedRank(d) {
+  const nonzero = d.filter((x) => x !== 0);
+  const n = nonzero.length;
+  const zeros = d.length - n;
+  if (n === 0) return { tPlus: 0, n, zeros, ties: false, p: 1, method: "exact" };
+  const { ranks, tieSizes } = midranks(nonzero.map(Math.abs));
+  const ties = tieSizes.some((t) => t > 1);
+  let doubledPlus = 0;
+  nonzero.forEach((x, i) => {
+    if (x > 0) doubledPlus += 2 * ranks[i];
+  });
+  const doubledRanks = ties ? ranks.map((r) => 2 * r) : Array.from({ length: n }, (_, i) => 2 * (i + 1));
+  const counts = signedRankNullCounts(doubledRanks);
+  const totalDoubled = counts.length - 1;
+  const observed = Math.abs(2 * doubledPlus - totalDoubled);
+  let extreme = 0;
+  for (let s = 0; s <= totalDoubled; s++)
+    if (Math.abs(2 * s - totalDoubled) >= observed - 1e-9) extreme += counts[s];
+  return {
+    tPlus: doubledPlus / 2,
+    n,
+    zeros,
+    ties,
+    p: Math.min(1, extreme / 2 ** n),
+    method: ties ? "exact-conditional" : "exact"
+  };
+}
+function signedRankMinP(n) {
+  return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
+}
+
+// src/compare/power.ts
+function minRoundsFor(test, cells, alpha) {
+  let n = 1;
+  while (Math.max(1, cells) * minPFor(test, n) >= alpha) n++;
+  return n;
+}
+function pairedMinRounds(cells, alpha) {
+  let n = 1;
+  while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
+  return n;
+}
+function minPFor(test, n) {
+  const unpaired = minAchievableP(n, n);
+  return test === "mann-whitney" ? unpaired : Math.min(unpaired, signedRankMinP(n));
+}
+function checkPlan(input2) {
+  const alpha = input2.alpha ?? DEFAULT_ALPHA;
+  const testAlpha = alpha;
+  const test = input2.test ?? "signed-rank";
+  const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const noiseAssumed = input2.noiseCvPct === void 0 || input2.noiseCvPct === null;
+  const noiseCvPct = input2.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
+  const cells = Math.max(1, input2.cells);
+  const minAdjustedP = Math.min(1, cells * minPFor(test, input2.rounds));
+  const minRounds = minRoundsFor(test, cells, testAlpha);
+  const recommendedRounds = recommendRounds({
+    test,
+    noiseCvPct,
+    thresholdPct,
+    cells,
+    alpha: testAlpha,
+    power: input2.power ?? DEFAULT_POWER
+  });
+  const warnings = [];
+  const canReachAlpha = minAdjustedP < testAlpha;
+  if (!canReachAlpha) {
+    warnings.push(
+      `${input2.rounds} rounds per arm over ${cells} cells can never reach significance after Holm (smallest possible adjusted p ${formatP(minAdjustedP)} \u2265 \u03B1 ${formatP(testAlpha)}); plan at least ${minRounds} rounds`
+    );
+  }
+  if (recommendedRounds > input2.rounds) {
+    warnings.push(
+      `with ${noiseCvPct.toFixed(1)}% run-to-run noise (${noiseAssumed ? "assumed" : "measured"}), detecting a ${thresholdPct}% change over ${cells} cells with ${Math.round((input2.power ?? DEFAULT_POWER) * 100)}% power needs about ${recommendedRounds} rounds; ${input2.rounds} planned`
+    );
+  }
+  return {
+    testAlpha,
+    minAdjustedP,
+    canReachAlpha,
+    minRounds,
+    recommendedRounds,
+    noiseCvPct,
+    noiseAssumed,
+    warnings
+  };
+}
+function recommendRounds(input2) {
+  const { noiseCvPct, thresholdPct, cells, alpha, power } = input2;
+  const test = input2.test ?? "signed-rank";
+  const sigma = Math.log1p(noiseCvPct / 100);
+  const effect = Math.log1p(thresholdPct / 100);
+  let n = minRoundsFor(test, cells, alpha);
+  if (!(sigma > 0)) return n;
+  for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
+    const df = test === "mann-whitney" ? 2 * n - 2 : n - 1;
+    const noncentrality = effect / (sigma * Math.sqrt(2 / n)) * Math.sqrt(MWU_EFFICIENCY);
+    const critical = studentTQuantile(1 - alpha / (2 * cells), df);
+    if (studentTCdf(noncentrality - critical, df) >= power) break;
+  }
+  return n;
+}
+function measuredNoiseCvPct(result, metric) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const s of result.samples) {
+    const value = s.metrics[metric];
+    if (s.status !== "ok" || value === void 0 || !(Number.isFinite(value) && value > 0)) continue;
+    const key = `${cellId(s)}\0${s.arm}`;
+    const list = groups2.get(key) ?? [];
+    list.push(value);
+    groups2.set(key, list);
+  }
+  const spreads = [...groups2.values()].filter((v) => v.length >= 3).map(robustLogSpread);
+  if (spreads.length === 0) return null;
+  spreads.sort((a, b) => a - b);
+  const mid = spreads.length >> 1;
+  const spread = spreads.length % 2 === 1 ? spreads[mid] : (spreads[mid - 1] + spreads[mid]) / 2;
+  return 100 * Math.expm1(spread);
+}
+var MWU_EFFICIENCY = 3 / Math.PI;
+var MAX_RECOMMENDED_ROUNDS = 1e3;
+var MIN_NOISE_ROUNDS = 3;
+function estimateNoise(result, cell, metric = "tps") {
+  const id = cellId(cell);
+  const arms = collectCellRuns(
+    result.samples.filter((s) => cellId(s) === id),
+    metric
+  ).get(id);
+  const [baseline, ...heads] = result.arms.map((a) => a.label);
+  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
+  const base = baseline === void 0 ? void 0 : arms?.get(baseline);
+  const ratios = [];
+  for (const head of heads) {
+    const h = arms?.get(head);
+    if (!base || !h) continue;
+    for (const [round2, b] of base.byRound) {
+      const v = h.byRound.get(round2);
+      if (ok(b) && ok(v)) ratios.push(v / b);
+    }
+  }
+  const spreads = [...arms?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
+  const pct5 = (spread) => 100 * Math.expm1(spread);
+  return {
+    cell,
+    rounds: ratios.length,
+    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct5(robustLogSpread(ratios)) : null,
+    runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
+  };
+}
+
+// src/stats/t-inference.ts
+function tInference(estimate, se, df, level) {
+  if (se === 0) {
+    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
+    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
+  }
+  const t = estimate / se;
+  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
+  return {
+    t,
+    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
+    lower: estimate - margin,
+    upper: estimate + margin
+  };
+}
+
+// src/stats/one-sample-t.ts
+function oneSampleT(values, level = 0.95) {
+  const n = values.length;
+  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const estimate = mean(values);
+  const se = sampleStandardDeviation(values) / Math.sqrt(n);
+  const df = n - 1;
+  return { ...tInference(estimate, se, df, level), df, estimate };
+}
+
+// src/stats/walsh-hodges-lehmann.ts
+function walshHodgesLehmann(d, levels) {
+  const n = d.length;
+  if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
+  const total = n * (n + 1) / 2;
+  const walsh = new Float64Array(total);
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
+  walsh.sort();
+  const mid = total >> 1;
+  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
+  const intervals = levels.map((level) => {
+    const { index, achievedLevel } = signedRankCiIndex(n, level);
+    return { level, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
+  });
+  return { shift, intervals };
+}
+function signedRankCiIndex(n, level) {
+  if (!(n >= 1 && level > 0 && level < 1)) {
+    throw new RangeError(`signed-rank CI needs n \u2265 1 and 0 < level < 1, got n=${n}, level=${level}`);
+  }
+  const doubled = signedRankNullCounts(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
+  const all = 2 ** n;
+  const tail2 = (1 - level) / 2;
+  let below = 0;
+  let q = 0;
+  while ((below + doubled[2 * q]) / all < tail2) below += doubled[2 * q++];
+  if (q === 0) return { index: 1, achievedLevel: 1 - 2 * doubled[0] / all };
+  return { index: q, achievedLevel: 1 - 2 * below / all };
+}
+
+// src/stats/seeded-random.ts
+function seededRandom(seed) {
+  let s = seed >>> 0;
+  const splitMix32 = () => {
+    s = s + 2654435769 | 0;
+    let z3 = s;
+    z3 = Math.imul(z3 ^ z3 >>> 16, 2246822507);
+    z3 = Math.imul(z3 ^ z3 >>> 13, 3266489909);
+    return (z3 ^ z3 >>> 16) >>> 0;
+  };
+  let a = splitMix32();
+  let b = splitMix32();
+  let c = splitMix32();
+  let d = splitMix32();
+  return () => {
+    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    return result / 4294967296;
+  };
+}
+function rotl(x, k) {
+  return x << k | x >>> 32 - k;
+}
+
+// src/stats/bootstrap-ratio-of-means.ts
+function bootstrapRatioOfMeans(base, head, options) {
+  const { seed, resamples = DEFAULT_RESAMPLES, level = 0.95 } = options;
+  if (base.length === 0 || head.length === 0) throw new RangeError("bootstrap needs values in both arms");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  if (!(resamples >= 1)) throw new RangeError(`resamples must be at least 1, got ${resamples}`);
+  const random = seededRandom(seed);
+  const resampledMean = (x) => {
+    let sum2 = 0;
+    for (let i = 0; i < x.length; i++) sum2 += x[Math.floor(random() * x.length)];
+    return sum2 / x.length;
+  };
+  const ratios = new Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    const b = resampledMean(base);
+    ratios[r] = resampledMean(head) / b;
+  }
+  ratios.sort((x, y) => x - y);
+  const tail2 = (1 - level) / 2;
+  return {
+    ratio: mean(head) / mean(base),
+    lower: quantileSorted(ratios, tail2),
+    upper: quantileSorted(ratios, 1 - tail2),
+    resamples,
+    seed
+  };
+}
+var DEFAULT_RESAMPLES = 1e4;
+
+// src/stats/mann-whitney-null-counts.ts
+function mannWhitneyNullCounts(m, n) {
+  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 0 || n < 0 || m * n > MAX_EXACT_PRODUCT) {
+    throw new RangeError(
+      `exact Mann-Whitney distribution needs integer sizes with m\xB7n \u2264 ${MAX_EXACT_PRODUCT}, got ${m}, ${n}`
+    );
+  }
+  const [small, large] = m <= n ? [m, n] : [n, m];
+  const key = small * 100003 + large;
+  let counts = cache2.get(key);
+  if (!counts) {
+    counts = compute(small, large);
+    cache2.set(key, counts);
+  }
+  return counts;
+}
+var MAX_EXACT_PRODUCT = 1e4;
+var cache2 = /* @__PURE__ */ new Map();
+function compute(m, n) {
+  let prev = [];
+  for (let i = 0; i <= m; i++) prev.push(Float64Array.of(1));
+  for (let k = 1; k <= n; k++) {
+    const next = [Float64Array.of(1)];
+    for (let i = 1; i <= m; i++) {
+      const f = new Float64Array(i * k + 1);
+      f.set(prev[i]);
+      const withLargestFirst = next[i - 1];
+      for (let u = 0; u < withLargestFirst.length; u++) f[u + k] += withLargestFirst[u];
+      next.push(f);
+    }
+    prev = next;
+  }
+  return prev[m];
+}
+
+// src/stats/shift-ci-index.ts
+function shiftCiIndex(m, n, level) {
+  if (!(m >= 1 && n >= 1 && level > 0 && level < 1)) {
+    throw new RangeError(`shift CI needs m, n \u2265 1 and 0 < level < 1, got m=${m}, n=${n}, level=${level}`);
+  }
+  const tail2 = (1 - level) / 2;
+  if (m * n <= MAX_EXACT_PRODUCT) {
+    const counts = mannWhitneyNullCounts(m, n);
+    const total = binomialCoefficient(m + n, m);
+    let below = 0;
+    let q2 = 0;
+    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
+    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
+    return { index: q2, achievedLevel: 1 - 2 * below / total };
+  }
+  const mean2 = m * n / 2;
+  const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
+  const q = Math.max(1, Math.ceil(mean2 - 0.5 + sigma * normalQuantile(tail2)));
+  return { index: q, achievedLevel: 1 - 2 * normalCdf((q - 1 + 0.5 - mean2) / sigma) };
+}
+
+// src/stats/hodges-lehmann.ts
+function hodgesLehmann(base, head, levels) {
+  const m = base.length;
+  const n = head.length;
+  if (m === 0 || n === 0) throw new RangeError("Hodges-Lehmann needs at least one value in each arm");
+  const diffs = new Float64Array(m * n);
+  let k = 0;
+  for (const h of head) for (const b of base) diffs[k++] = h - b;
+  diffs.sort();
+  const mid = diffs.length >> 1;
+  const shift = diffs.length % 2 === 1 ? diffs[mid] : (diffs[mid - 1] + diffs[mid]) / 2;
+  const intervals = levels.map((level) => {
+    const { index, achievedLevel } = shiftCiIndex(m, n, level);
+    return { level, lower: diffs[index - 1], upper: diffs[m * n - index], index, achievedLevel };
+  });
+  return { shift, intervals };
+}
+
+// src/stats/mann-whitney-normal-p.ts
+function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
+  const N = m + n;
+  const tieTerm = tieSizes.reduce((sum2, t) => sum2 + (t * t * t - t), 0);
+  const sigma = Math.sqrt(m * n / 12 * (N + 1 - tieTerm / (N * (N - 1))));
+  if (!(sigma > 0)) return { z: 0, p: 1, sigma: 0 };
+  const z3 = (Math.max(uBase, m * n - uBase) - m * n / 2 - (continuity ? CONTINUITY_CORRECTION : 0)) / sigma;
+  return { z: z3, p: Math.min(1, 2 * normalCdf(-z3)), sigma };
+}
+var CONTINUITY_CORRECTION = 0.5;
+
+// src/stats/tied-rank-sum-null-counts.ts
+function tiedRankSumNullCounts(tieSizes, m) {
+  const total = tieSizes.reduce((a, b) => a + b, 0);
+  const maxSum = m * (2 * total - m + 1);
+  const width = maxSum + 1;
+  const ways = new Float64Array((m + 1) * width);
+  ways[0] = 1;
+  let before = 0;
+  for (const t of tieSizes) {
+    const doubledRank = 2 * before + t + 1;
+    const choose = binomialRow(t);
+    for (let j = Math.min(m, before); j >= 0; j--) {
+      const from = j * width;
+      for (let s = 0; s <= maxSum; s++) {
+        const w = ways[from + s];
+        if (w === 0) continue;
+        for (let c = 1; c <= t && j + c <= m; c++) {
+          const to = (j + c) * width + s + c * doubledRank;
+          ways[to] = ways[to] + w * choose[c];
+        }
+      }
+    }
+    before += t;
+  }
+  const counts = new Float64Array(2 * m * (total - m) + 1);
+  const offset = m * width + m * (m + 1);
+  for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
+  return counts;
+}
+function binomialRow(t) {
+  const row3 = [1];
+  for (let k = 1; k <= t; k++) row3.push(row3[k - 1] * (t - k + 1) / k);
+  return row3;
+}
+
+// src/stats/mann-whitney.ts
+function mannWhitneyU(base, head) {
+  const m = base.length;
+  const n = head.length;
+  if (m === 0 || n === 0) throw new RangeError("Mann-Whitney U needs at least one value in each arm");
+  const { ranks, tieSizes } = midranks([...base, ...head]);
+  let rankSumBase = 0;
+  for (let i = 0; i < m; i++) rankSumBase += ranks[i];
+  const uBase = rankSumBase - m * (m + 1) / 2;
+  const uHead = m * n - uBase;
+  const ties = tieSizes.some((t) => t > 1);
+  const common = { uBase, uHead, ties, probabilityHeadHigher: uHead / (m * n) };
+  const splits = binomialCoefficient(m + n, m);
+  if (!ties && m * n <= MAX_EXACT_PRODUCT) {
+    const counts = mannWhitneyNullCounts(m, n);
+    let lower = 0;
+    for (let u = 0; u <= Math.min(uBase, uHead); u++) lower += counts[u];
+    return { ...common, method: "exact", p: Math.min(1, 2 * lower / splits), z: null };
+  }
+  if (ties && tiedExactCost(m, n) <= MAX_TIED_EXACT_COST) {
+    const counts = tiedRankSumNullCounts(tieSizes, m);
+    const observed = Math.abs(2 * uBase - m * n);
+    let extreme = 0;
+    for (let u2 = 0; u2 < counts.length; u2++) if (Math.abs(u2 - m * n) >= observed) extreme += counts[u2];
+    return { ...common, method: "exact-conditional", p: Math.min(1, extreme / splits), z: null };
+  }
+  const { z: z3, p } = mannWhitneyNormalP(uBase, m, n, tieSizes);
+  return { ...common, method: "normal-approximation", p, z: z3 };
+}
+function tiedExactCost(m, n) {
+  const total = m + n;
+  return total * m * (m * (2 * total - m + 1));
+}
+var MAX_TIED_EXACT_COST = 5e7;
+
+// src/stats/welch-t.ts
+function welchT(base, head, level = 0.95) {
+  if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const vb = sampleVariance(base) / base.length;
+  const vh = sampleVariance(head) / head.length;
+  const difference = mean(head) - mean(base);
+  const se = Math.sqrt(vb + vh);
+  const df = se === 0 ? base.length + head.length - 2 : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
+  return { ...tInference(difference, se, df, level), df, difference, se };
+}
+
+// src/compare/shift-statistics.ts
+function shiftStatistics(baseValues, headValues, options = {}) {
+  const base = usable(baseValues);
+  const head = usable(headValues);
+  const failed = options.failed ?? { base: 0, head: 0 };
+  const notes = [];
+  if (failed.base + failed.head > 0) {
+    notes.push({
+      code: "failed-runs-excluded",
+      message: `${failed.base} failed base run(s) and ${failed.head} failed head run(s) excluded`
+    });
+  }
+  if (base.invalid + head.invalid > 0) {
+    notes.push({
+      code: "invalid-values-excluded",
+      message: `${base.invalid} base and ${head.invalid} head value(s) excluded as non-finite or not positive`
+    });
+  }
+  const summaries = { base: summarise(base, failed.base), head: summarise(head, failed.head) };
+  const empty = {
+    ...summaries,
+    test: "mann-whitney",
+    pairs: null,
+    deltaPct: null,
+    ci95: null,
+    ci90: null,
+    ciEquivalence: null,
+    pairedT: null,
+    p: null,
+    method: null,
+    minAchievableP: null,
+    welch: null,
+    bootstrap: null,
+    notes
+  };
+  const short3 = [
+    ["base", base],
+    ["head", head]
+  ].filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
+  if (short3.length > 0) {
+    const which = short3.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
+    return { ...empty, unusable: `${which}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
+  }
+  const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
+  const logBase = base.values.map(Math.log);
+  const logHead = head.values.map(Math.log);
+  const welch = welchT(logBase, logHead, REPORT_LEVEL);
+  const welchDiagnostic = {
+    t: welch.t,
+    df: welch.df,
+    p: welch.p,
+    ci95: {
+      level: REPORT_LEVEL,
+      achievedLevel: REPORT_LEVEL,
+      lowerPct: pct(welch.lower),
+      upperPct: pct(welch.upper)
+    }
+  };
+  const ratios = options.rounds ? logRatios(options.rounds.base, options.rounds.head) : null;
+  if (ratios && ratios.pairs.length < MIN_RUNS_PER_ARM) {
+    notes.push({
+      code: "unpaired-fallback",
+      message: `only ${ratios.pairs.length} round(s) with a usable run in both arms: the unpaired Mann-Whitney test decides`
+    });
+  } else if (ratios) {
+    if (ratios.unpaired > 0) {
+      notes.push({
+        code: "unpaired-rounds-dropped",
+        message: `${ratios.unpaired} round(s) with a usable run in only one arm left out of the paired analysis`
+      });
+    }
+    const d = ratios.pairs;
+    const sr = wilcoxonSignedRank(d);
+    const hl2 = walshHodgesLehmann(d, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
+    const [ci952, ci902, ciEq2] = hl2.intervals.map(toPct);
+    const t = oneSampleT(d, REPORT_LEVEL);
+    if (sr.ties || sr.zeros > 0) {
+      notes.push({
+        code: "ties-approximate-ci",
+        message: "tied or zero log-ratios: p is exact given them, but the intervals\u2019 confidence is approximate"
+      });
+    }
+    return {
+      ...empty,
+      test: "signed-rank",
+      pairs: d.length,
+      deltaPct: pct(hl2.shift),
+      ci95: ci952,
+      ci90: ci902,
+      ciEquivalence: ciEq2,
+      p: sr.p,
+      method: sr.method,
+      minAchievableP: signedRankMinP(d.length),
+      welch: welchDiagnostic,
+      pairedT: {
+        t: t.t,
+        df: t.df,
+        p: t.p,
+        ci95: {
+          level: REPORT_LEVEL,
+          achievedLevel: REPORT_LEVEL,
+          lowerPct: pct(t.lower),
+          upperPct: pct(t.upper)
+        }
+      },
+      bootstrap: bootstrap(base.values, head.values, options.bootstrap),
+      unusable: null
+    };
+  }
+  const mwu = mannWhitneyU(base.values, head.values);
+  const hl = hodgesLehmann(logBase, logHead, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
+  const [ci95, ci90, ciEq] = hl.intervals.map(toPct);
+  if (mwu.ties) {
+    notes.push({
+      code: "ties-approximate-ci",
+      message: "tied values: p is exact given the ties, but the intervals\u2019 confidence is approximate"
+    });
+  }
+  return {
+    ...empty,
+    deltaPct: pct(hl.shift),
+    ci95,
+    ci90,
+    ciEquivalence: ciEq,
+    p: mwu.p,
+    method: mwu.method,
+    minAchievableP: minAchievableP(base.values.length, head.values.length),
+    welch: welchDiagnostic,
+    bootstrap: bootstrap(base.values, head.values, options.bootstrap),
+    unusable: null
+  };
+}
+function logRatios(base, head) {
+  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
+  const rounds = [.../* @__PURE__ */ new Set([...base.keys(), ...head.keys()])].sort((a, b) => a - b);
+  const pairs = [];
+  let unpaired = 0;
+  for (const r of rounds) {
+    const b = base.get(r);
+    const h = head.get(r);
+    if (ok(b) && ok(h)) pairs.push(Math.log(h / b));
+    else if (ok(b) || ok(h)) unpaired++;
+  }
+  return { pairs, unpaired };
+}
+function usable(values) {
+  const kept = values.filter((v) => Number.isFinite(v) && v > 0);
+  return { values: kept, invalid: values.length - kept.length };
+}
+function summarise(arm, failed) {
+  const n = arm.values.length;
+  return {
+    n,
+    failed,
+    invalid: arm.invalid,
+    median: n > 0 ? median(arm.values) : null,
+    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm.values) / mean(arm.values) : null
+  };
+}
+function pct(logRatio) {
+  return 100 * Math.expm1(logRatio);
+}
+function toPct(ci) {
+  return {
+    level: ci.level,
+    achievedLevel: ci.achievedLevel,
+    lowerPct: pct(ci.lower),
+    upperPct: pct(ci.upper)
+  };
+}
+function bootstrap(base, head, options) {
+  if (!options || Math.min(base.length, head.length) < BOOTSTRAP_MIN_RUNS) return null;
+  const r = bootstrapRatioOfMeans(base, head, { ...options, level: REPORT_LEVEL });
+  return {
+    ratioOfMeansPct: 100 * (r.ratio - 1),
+    ci95: {
+      level: REPORT_LEVEL,
+      achievedLevel: REPORT_LEVEL,
+      lowerPct: 100 * (r.lower - 1),
+      upperPct: 100 * (r.upper - 1)
+    },
+    seed: r.seed,
+    resamples: r.resamples
+  };
+}
+
+// src/compare/verdict.ts
+function decideVerdict(stats, context3 = {}) {
+  const alpha = context3.alpha ?? DEFAULT_ALPHA;
+  const thresholdPct = context3.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const better = context3.better ?? "higher";
+  const familySize = context3.familySize ?? 1;
+  const pAdjusted = context3.pAdjusted === void 0 ? stats.p : context3.pAdjusted;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(thresholdPct > 0 && Number.isFinite(thresholdPct))) {
+    throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
+  }
+  const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
+  const { deltaPct, p, minAchievableP: minAchievableP2 } = stats;
+  const ci90 = stats.ciEquivalence ?? stats.ci90;
+  if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
+    const message = stats.unusable ?? "no test was possible";
+    return { ...common, verdict: "inconclusive", reasons: [{ code: "insufficient-data", message }] };
+  }
+  const notes = [...stats.notes];
+  const tDiagnostic = stats.test === "signed-rank" ? stats.pairedT : stats.welch;
+  if (tDiagnostic && tDiagnostic.p < alpha !== p < alpha && (minAchievableP2 ?? 1) < alpha) {
+    const [tName, rankName] = stats.test === "signed-rank" ? ["the paired t on log-ratios", "the signed-rank test"] : ["Welch's t on logs", "Mann-Whitney"];
+    notes.push({
+      code: "welch-disagrees",
+      message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at \u03B1 ${formatP(alpha)}: look for outliers or a bimodal arm`
+    });
+  }
+  const withNotes = { ...common, notes };
+  const significant = pAdjusted < alpha;
+  const gain = better === "higher" ? deltaPct : -deltaPct;
+  const direction = better === "higher" ? "higher is better" : "lower is better";
+  const testText = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
+  if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
+    const verdict2 = gain < 0 ? "regression" : "improvement";
+    const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
+    return { ...withNotes, verdict: verdict2, reasons: [{ code: "significant-beyond-threshold", message }] };
+  }
+  const reasons = [];
+  if (significant) {
+    reasons.push({
+      code: "significant-below-threshold",
+      message: `${testText}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
+    });
+  }
+  const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
+  const levelText = formatLevel(ci90.level);
+  const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
+  const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
+  if (inside && levelReached) {
+    const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
+    return {
+      ...withNotes,
+      verdict: "no-change",
+      reasons: [{ code: "ci-inside-threshold", message }, ...reasons]
+    };
+  }
+  const ci90Plain = stats.ci90 ?? ci90;
+  const adverse = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
+  if (adverse && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
+    reasons.push({
+      code: "likely-regression",
+      message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === "higher" ? "-" : "+"}${thresholdPct}%`
+    });
+  }
+  const smallestP = minAchievableP2 ?? 1;
+  if (!significant && familySize * smallestP >= alpha) {
+    const afterHolm = familySize > 1 ? `, ${formatP(familySize * smallestP)} after Holm over ${familySize} cells` : "";
+    reasons.push({
+      code: "too-few-runs",
+      message: `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === "signed-rank" ? "rounds with both arms" : "runs per arm"} are needed`
+    });
+  }
+  if (!levelReached) {
+    reasons.push({
+      code: "ci-level-not-reached",
+      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${levelText}`
+    });
+  }
+  if (!inside) {
+    reasons.push({
+      code: "ci-wider-than-threshold",
+      message: `the ${levelText} CI ${interval} reaches beyond \xB1${thresholdPct}%; more runs would narrow it`
+    });
+  }
+  return { ...withNotes, verdict: "inconclusive", reasons };
+}
+function sizes(stats) {
+  return stats.test === "signed-rank" ? `${stats.pairs} round(s) with both arms` : `${stats.base.n} and ${stats.head.n} runs`;
+}
+
+// src/compare/analysis.ts
+function prepareRun(result, options = {}) {
+  const metric = options.metric ?? PRIMARY_METRIC;
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  const thresholdPct = options.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const warnings = [...result.warnings];
+  if (result.status !== "complete") {
+    const why = result.stopReason ? ` (${result.stopReason})` : "";
+    warnings.push(`the results are '${result.status}'${why}: verdicts use only the runs recorded so far`);
+  }
+  const [baseline, ...heads] = result.arms.map((a) => a.label);
+  if (baseline === void 0 || heads.length === 0) {
+    warnings.push(
+      `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
+    );
+  }
+  return {
+    result,
+    metric,
+    better: METRICS[metric].better,
+    alpha,
+    thresholdPct,
+    baseline,
+    heads: baseline === void 0 ? [] : heads,
+    cells: documentCells(result),
+    test: options.test ?? "paired",
+    value: options.value ?? "final",
+    thresholds: workloadThresholds(result, thresholdPct, warnings),
+    collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
+    bootstrap: options.bootstrap,
+    warnings
+  };
+}
+function hypothesisKey(head, cell) {
+  return `${head}\0${cellId(cell)}`;
+}
+function analyseLook(ctx, spec) {
+  const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
+  const runs = collectCellRuns(samples, ctx.metric, ctx.value);
+  const statistics = (head, cell, paired) => {
+    const arms = runs.get(cellId(cell));
+    const baseRuns = arms?.get(ctx.baseline);
+    const headRuns = arms?.get(head);
+    const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
+      failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
+      equivalenceLevel: spec.equivalenceLevel,
+      ...paired && baseRuns && headRuns ? { rounds: { base: baseRuns.byRound, head: headRuns.byRound } } : {},
+      ...ctx.bootstrap ? { bootstrap: ctx.bootstrap } : {}
+    });
+    const missing = [!baseRuns && `base (${ctx.baseline})`, !headRuns && `head (${head})`].filter(Boolean);
+    if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(" or ")}`;
+    return stats;
+  };
+  const measured = ctx.heads.flatMap(
+    (head) => ctx.cells.map((cell) => {
+      const key = hypothesisKey(head, cell);
+      const frozen = spec.frozen.get(key) ?? null;
+      return {
+        head,
+        cell,
+        key,
+        frozen,
+        stats: frozen ? null : statistics(head, cell, ctx.test === "paired")
+      };
+    })
+  );
+  const m = measured.filter((x) => x.stats?.p != null).length + measured.filter(
+    (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
+  ).length;
+  for (const x of measured) {
+    const st = x.stats;
+    if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
+    if (st.minAchievableP * m < spec.alpha) continue;
+    const unpaired = statistics(x.head, x.cell, false);
+    if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
+    unpaired.notes.push({
+      code: "unpaired-fallback",
+      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides`
+    });
+    x.stats = unpaired;
+  }
+  const open4 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const stillIn = measured.filter(
+    (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
+  ).length;
+  const adjusted = holmAdjust([...open4.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open4.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open4.length + stillIn;
+  const byHead = new Map(ctx.heads.map((h) => [h, []]));
+  for (const m2 of measured) {
+    if (m2.frozen) {
+      byHead.get(m2.head).push(m2.frozen);
+      continue;
+    }
+    const decided = decideVerdict(m2.stats, {
+      alpha: spec.alpha,
+      thresholdPct: ctx.thresholds(m2.cell.workload),
+      better: ctx.better,
+      pAdjusted: adjustedByKey.get(m2.key) ?? null,
+      familySize
+    });
+    byHead.get(m2.head).push({ id: cellId(m2.cell), workload: m2.cell.workload, clients: m2.cell.clients, ...decided });
+  }
+  return byHead;
+}
+function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
+  const warnings = [...ctx.warnings];
+  const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
+  const comparisons = ctx.heads.map((head) => {
+    const cells = byHead.get(head) ?? [];
+    const overall2 = overallVerdict(cells);
+    return {
+      baseline: ctx.baseline ?? "",
+      head,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      likelyRegressionCells: cells.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
+      familySize,
+      cells,
+      curves: curves(ctx, head)
+    };
+  });
+  warnings.push(...dataWarnings(ctx, comparisons, sequential));
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
+  const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
+  return {
+    metric: ctx.metric,
+    better: ctx.better,
+    alpha: ctx.alpha,
+    testAlpha,
+    thresholdPct: ctx.thresholdPct,
+    baseline: ctx.baseline ?? null,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding,
+    comparisons,
+    sequential,
+    primaryTest,
+    likelyRegressions: comparisons.flatMap((c) => c.likelyRegressionCells.map((id) => `${c.head}:${id}`)),
+    warnings
+  };
+}
+function curves(ctx, head) {
+  const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
+  const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
+  return workloads.flatMap((workload) => {
+    const points2 = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
+    const basePoints = points2(ctx.baseline ?? "");
+    const headPoints = points2(head);
+    const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
+    const headCurve = curveSummary(head, headPoints, ctx.collapseFraction);
+    const tolerance = Math.max(
+      ctx.thresholds(workload),
+      medianNoiseTolerancePct([...basePoints, ...headPoints])
+    );
+    return base && headCurve ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, tolerance)] : [];
+  });
+}
+function medianNoiseTolerancePct(points2) {
+  const usable2 = points2.map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0)).filter((v) => v.length >= 3);
+  if (usable2.length === 0) return 0;
+  const sigma = median(usable2.map(robustLogSpread));
+  const n = median(usable2.map((v) => v.length));
+  return 100 * CURVE_TOLERANCE_Z * Math.SQRT2 * MEDIAN_SE_FACTOR * (sigma / Math.sqrt(n));
+}
+var CURVE_TOLERANCE_Z = 2;
+var MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
+function workloadThresholds(result, fallback, warnings) {
+  const overrides = /* @__PURE__ */ new Map();
+  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
+    const value = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
+    if (value === void 0) continue;
+    if (typeof value === "number" && Number.isFinite(value) && value > 0) overrides.set(name, value);
+    else
+      warnings.push(
+        `workload '${name}' has threshold ${JSON.stringify(value)}, not a positive percentage; using ${fallback}%`
+      );
+  }
+  return (workload) => overrides.get(workload) ?? fallback;
+}
+function dataWarnings(ctx, comparisons, sequential) {
+  const { result, metric, alpha, thresholdPct } = ctx;
+  const warnings = [];
+  const failed = result.samples.filter((s) => s.status !== "ok").length;
+  if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
+  const cells = comparisons.flatMap((c) => c.cells.map((cell) => ({ head: c.head, cell })));
+  const label = ({ head, cell }) => comparisons.length > 1 ? `${head}:${cell.id}` : cell.id;
+  const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "insufficient-data"));
+  if (unusable.length > 0) {
+    warnings.push(
+      `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
+    );
+  }
+  const likely = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "likely-regression"));
+  if (likely.length > 0) {
+    warnings.push(
+      `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
+    );
+  }
+  if (cells.some(({ cell }) => cell.verdict === "inconclusive")) {
+    const paired = ctx.test === "paired";
+    const plan = checkPlan({
+      rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
+      cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
+      alpha: sequential ? sequential.perLookAlpha : alpha,
+      thresholdPct,
+      noiseCvPct: measuredNoiseCvPct(result, metric),
+      test: paired ? "signed-rank" : "mann-whitney"
+    });
+    warnings.push(...plan.warnings);
+  }
+  return warnings;
+}
+
+// src/compare/adaptive.ts
+var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
+var DEFAULT_SPENDING = "obrien-fleming";
+function planAdaptive(input2) {
+  return buildPlan(input2, true);
+}
+function buildPlan(input2, checkFirstLook) {
+  const alpha = input2.alpha ?? DEFAULT_ALPHA;
+  const spending = input2.spending ?? DEFAULT_SPENDING;
+  const test = input2.test ?? "signed-rank";
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!SPENDING_FUNCTIONS.includes(spending)) {
+    throw new RangeError(
+      `spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${String(spending)}'`
+    );
+  }
+  const s = input2.schedule ?? DEFAULT_SCHEDULE;
+  const bad = s.findIndex((r, i) => !Number.isInteger(r) || r < 1 || i > 0 && r <= s[i - 1]);
+  if (s.length === 0 || bad >= 0) {
+    throw new RangeError(
+      `the schedule must be strictly increasing positive round counts, e.g. [6, 10, 15, 20, 30]; got [${s.join(", ")}]` + (bad >= 0 ? ` (look ${bad + 1}: ${s[bad]})` : "")
+    );
+  }
+  const first = s[0];
+  const needed = test === "signed-rank" ? pairedMinRounds(1, alpha) : minRoundsFor(test, 1, alpha);
+  if (checkFirstLook && first < needed) {
+    throw new RangeError(
+      `the first look at ${first} rounds is below the ${needed} rounds the ${test} test needs to reach \u03B1 ${alpha} at all`
+    );
+  }
+  const maxRounds = input2.maxRounds ?? s[s.length - 1];
+  if (!Number.isInteger(maxRounds) || maxRounds < first) {
+    throw new RangeError(`maxRounds must be an integer \u2265 the first look (${first} rounds), got ${maxRounds}`);
+  }
+  const schedule = s.filter((r) => r < maxRounds);
+  schedule.push(maxRounds);
+  const informationFractions = schedule.map((r) => r / maxRounds);
+  const lookAlpha = perLookLevels(spending, alpha, informationFractions);
+  let spent = 0;
+  const cumulativeAlpha = lookAlpha.map((a) => spent += a);
+  return {
+    schedule,
+    maxRounds,
+    alpha,
+    spending,
+    test,
+    informationFractions,
+    cumulativeAlpha,
+    lookAlpha,
+    equivalenceLevels: lookAlpha.map((a) => 1 - 2 * a),
+    method: "bonferroni-spent-increments"
+  };
+}
+function adaptiveLook(result, plan, options = {}) {
+  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
+  const look = options.look ?? lookAtRounds(plan.schedule, recorded);
+  if (!Number.isInteger(look) || look < 1 || look > plan.schedule.length) {
+    throw new RangeError(
+      options.look === void 0 ? `${recorded} round(s) recorded, before the first look at ${plan.schedule[0]} rounds` : `look must be between 1 and ${plan.schedule.length}, got ${look}`
+    );
+  }
+  const ctx = prepareRun(result, {
+    ...options,
+    alpha: plan.alpha,
+    test: plan.test === "signed-rank" ? "paired" : "unpaired"
+  });
+  const frozen = /* @__PURE__ */ new Map();
+  const decidedCells = [];
+  const history = [];
+  let byHead = /* @__PURE__ */ new Map();
+  let stopReason = null;
+  for (let k = 1; k <= look; k++) {
+    const rounds = plan.schedule[k - 1];
+    byHead = analyseLook(ctx, {
+      maxRound: rounds,
+      alpha: plan.lookAlpha[k - 1],
+      equivalenceLevel: plan.equivalenceLevels[k - 1],
+      frozen
+    });
+    const decidedNow = [];
+    const open4 = [];
+    for (const [head, cells] of byHead) {
+      for (const c of cells) {
+        const key = hypothesisKey(head, c);
+        if (frozen.has(key)) continue;
+        if (c.verdict === "inconclusive") {
+          open4.push(`${head}:${c.id}`);
+          continue;
+        }
+        frozen.set(key, c);
+        decidedNow.push({ id: `${head}:${c.id}`, verdict: c.verdict });
+        decidedCells.push({
+          head,
+          cell: { workload: c.workload, clients: c.clients },
+          id: c.id,
+          verdict: c.verdict,
+          look: k,
+          reason: c.reasons[0].code
+        });
+      }
+    }
+    const regressed = decidedCells.filter((d) => d.verdict === "regression");
+    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
+    history.push({
+      look: k,
+      rounds,
+      lookAlpha: plan.lookAlpha[k - 1],
+      equivalenceLevel: plan.equivalenceLevels[k - 1],
+      decided: decidedNow,
+      open: open4,
+      stop: stopReason !== null,
+      reason: stopReason ?? `${open4.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+    });
+    if (stopReason !== null && k < look) {
+      return finish(k);
+    }
+  }
+  return finish(look);
+  function finish(k) {
+    const outcome = history[k - 1];
+    const comparison = assemble(
+      ctx,
+      byHead,
+      {
+        schedule: [...plan.schedule],
+        look: k,
+        looks: plan.schedule.length,
+        perLookAlpha: plan.lookAlpha[k - 1],
+        spending: plan.spending
+      },
+      plan.lookAlpha[k - 1]
+    );
+    const openIds = new Set(outcome.open.map((id) => id.slice(id.indexOf(":") + 1)));
+    return {
+      look: k,
+      rounds: plan.schedule[k - 1],
+      comparison,
+      openCells: ctx.cells.filter((c) => openIds.has(cellId(c))),
+      decidedCells,
+      nextRounds: outcome.stop ? null : plan.schedule[k],
+      stop: outcome.stop,
+      reason: outcome.reason,
+      history: history.slice(0, k)
+    };
+  }
+}
+function adaptiveRecord(plan, look) {
+  return { plan, looks: look.history };
+}
+function planFromJson(value) {
+  const v = typeof value === "object" && value !== null ? value : {};
+  const field = (name, ok) => {
+    if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
+  };
+  field("schedule", Array.isArray(v.schedule) && v.schedule.every((r) => typeof r === "number"));
+  field("maxRounds", typeof v.maxRounds === "number");
+  field("alpha", typeof v.alpha === "number");
+  field("spending", SPENDING_FUNCTIONS.includes(v.spending));
+  field("test", v.test === "signed-rank" || v.test === "mann-whitney");
+  return buildPlan(
+    {
+      schedule: v.schedule,
+      maxRounds: v.maxRounds,
+      alpha: v.alpha,
+      spending: v.spending,
+      test: v.test
+    },
+    false
+  );
+}
+function lookAtRounds(schedule, rounds) {
+  let look = 0;
+  schedule.forEach((r, i) => {
+    if (r <= rounds) look = i + 1;
+  });
+  return look;
+}
+function adaptiveCompare(result, options, spec) {
+  const test = options.test === "unpaired" ? "mann-whitney" : "signed-rank";
+  const plan = buildPlan(
+    { schedule: spec.schedule, alpha: options.alpha ?? DEFAULT_ALPHA, spending: "pocock", test },
+    false
+  );
+  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
+  const look = spec.look ?? Math.max(1, lookAtRounds(plan.schedule, recorded));
+  const r = adaptiveLook(result, plan, { ...options, look, stopOnRegression: false });
+  if (spec.look === void 0 && lookAtRounds(plan.schedule, recorded) === 0) {
+    r.comparison.warnings.push(
+      `${recorded} round(s) completed, before the first scheduled look at ${plan.schedule[0]} rounds`
+    );
+  }
+  return r.comparison;
+}
+
+// src/compare/compare-run.ts
+function compareRun(result, options = {}) {
+  if (options.adaptive) {
+    const { plan, look } = options.adaptive;
+    return adaptiveLook(result, plan, {
+      ...options,
+      ...look === void 0 ? {} : { look },
+      stopOnRegression: true
+    }).comparison;
+  }
+  if (options.sequential) {
+    return adaptiveCompare(result, options, options.sequential);
+  }
+  const context3 = prepareRun(result, options);
+  const cells = analyseLook(context3, {
+    maxRound: Number.POSITIVE_INFINITY,
+    alpha: context3.alpha,
+    equivalenceLevel: EQUIVALENCE_LEVEL,
+    frozen: /* @__PURE__ */ new Map()
+  });
+  return assemble(context3, cells, null);
+}
+
+// src/pipeline/analysis.ts
+function resolveAnalysis(given = {}) {
+  return {
+    alpha: given.alpha ?? DEFAULT_ALPHA,
+    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
+    metric: given.metric ?? PRIMARY_METRIC
+  };
+}
+function analysisOf(result, overrides = {}) {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
+  return resolveAnalysis({ ...result.analysis, ...defined });
+}
+function analyse(result, overrides = {}) {
+  const settings2 = analysisOf(result, overrides);
+  const lastLook = result.adaptive?.looks.at(-1)?.look;
+  const comparison = compareRun(result, {
+    alpha: settings2.alpha,
+    thresholdPct: settings2.thresholdPct,
+    metric: settings2.metric,
+    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
+    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
+    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
+    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
+    ...result.baseline ? { test: "unpaired" } : {}
+  });
+  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
+}
+function withStoredBaseline(c, baseline) {
+  if (baseline.sentinel.status !== "drifted") return c;
+  const reason = baseline.sentinel.reason;
+  return {
+    ...c,
+    verdict: "inconclusive",
+    decidingArms: [],
+    comparisons: c.comparisons.map((a) => ({ ...a, verdict: "inconclusive", decidingCells: [] })),
+    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
+  };
+}
+
+// src/pipeline/calibrate.ts
+init_types();
+function calibrationOf(result, comparison) {
+  const arm = comparison.comparisons[0];
+  const likely = new Set(comparison.likelyRegressions);
+  const metric = comparison.metric;
+  const cells = result.plan.cells.map((cell) => {
+    const id = cellId(cell);
+    const compared = arm?.cells.find((c) => c.id === id);
+    const noise = estimateNoise(result, cell, metric);
+    const verdict2 = compared?.verdict ?? "inconclusive";
+    return {
+      workload: cell.workload,
+      clients: cell.clients,
+      id,
+      rounds: noise.rounds,
+      pairedCvPct: noise.pairedCvPct,
+      runCvPct: noise.runCvPct,
+      verdict: verdict2,
+      falseAlarm: verdict2 === "regression" || verdict2 === "improvement" || likely.has(`${arm?.head ?? ""}:${id}`)
+    };
+  });
+  return {
+    runId: result.runId ?? null,
+    binDir: result.arms[0]?.binDir ?? "",
+    alpha: comparison.alpha,
+    cells,
+    falseAlarms: cells.filter((c) => c.falseAlarm).length
+  };
+}
+function renderCalibrationText(c) {
+  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
+  const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
+  const rows = [
+    ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
+    ...c.cells.map((x) => [
+      x.id,
+      String(x.rounds),
+      pct5(x.pairedCvPct),
+      pct5(x.runCvPct),
+      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
+    ])
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const lines = rows.map(
+    (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
+  );
+  return `${[head, "", ...lines].join("\n")}
+`;
+}
+
+// src/cli/analysis-flags.ts
+function addAnalysisOptions(command, when) {
+  const recorded = when === "compare" ? "default: as recorded in the results, else " : "default ";
+  return command.addOption(
+    new Option("--alpha <p>", `family-wise false-alarm rate (${recorded}${DEFAULT_ALPHA})`).argParser(
+      parseAlpha
+    )
+  ).addOption(
+    new Option(
+      "--threshold <pct>",
+      `practical threshold in percent; smaller changes are never regressions (${recorded}${DEFAULT_THRESHOLD_PCT})`
+    ).argParser(parseThreshold)
+  ).addOption(
+    new Option(
+      "--metric <name>",
+      `metric that decides the verdict: ${Object.keys(METRICS).join(", ")} (${recorded}tps)`
+    ).argParser(parseMetric)
+  );
+}
+function analysisFromFlags(flags) {
+  return {
+    ...flags.alpha !== void 0 ? { alpha: flags.alpha } : {},
+    ...flags.threshold !== void 0 ? { thresholdPct: flags.threshold } : {},
+    ...flags.metric !== void 0 ? { metric: flags.metric } : {}
+  };
+}
+function parseAlpha(value) {
+  const n = Number(value);
+  if (value.trim() === "" || !(n > 0 && n < 0.5)) {
+    throw new InvalidArgumentError(`--alpha must be a number between 0 and 0.5 (e.g. 0.05), got '${value}'`);
+  }
+  return n;
+}
+function parseThreshold(value) {
+  const n = Number(value.replace(/%$/, ""));
+  if (value.trim() === "" || !(n > 0 && n < 100)) {
+    throw new InvalidArgumentError(
+      `--threshold must be a percentage between 0 and 100 (e.g. 2), got '${value}'`
+    );
+  }
+  return n;
+}
+function parseMetric(value) {
+  if (!isMetricName(value)) {
+    throw new InvalidArgumentError(
+      `--metric must be one of ${Object.keys(METRICS).join(", ")}, got '${value}'`
+    );
+  }
+  return value;
+}
 
 // src/cli/execute-run.ts
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/pipeline/pipeline.ts
-import path16 from "node:path";
+import path17 from "node:path";
 
 // src/results/write-results.ts
 import { mkdir as mkdir4, open as open2, rename as rename2, rm as rm6 } from "node:fs/promises";
-import path10 from "node:path";
+import path11 from "node:path";
 async function writeResults(file2, result) {
-  await mkdir4(path10.dirname(file2), { recursive: true });
+  await mkdir4(path11.dirname(file2), { recursive: true });
   const tmp = `${file2}.tmp-${process.pid}`;
   const handle = await open2(tmp, "w");
   try {
@@ -63833,7 +62460,7 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile, mkdir as mkdir5 } from "node:fs/promises";
 import os9 from "node:os";
-import path15 from "node:path";
+import path16 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/run-as.ts
@@ -63890,7 +62517,7 @@ async function lookupUser(name, runner) {
 
 // src/drivers/pgbench/driver.ts
 import { writeFile as writeFile4 } from "node:fs/promises";
-import path11 from "node:path";
+import path12 from "node:path";
 init_errors();
 
 // src/drivers/shared.ts
@@ -64330,7 +62957,7 @@ var PROGRESS_RE = new RegExp(
   "i"
 );
 var EPOCH_THRESHOLD = 1e8;
-function finite2(s) {
+function finite(s) {
   const v = Number(s);
   return Number.isFinite(v) ? v : void 0;
 }
@@ -64339,14 +62966,14 @@ function parsePgbenchProgress(stderr, options = {}) {
   for (const raw of stderr.split(/\r?\n/)) {
     const m = PROGRESS_RE.exec(raw.trim());
     if (!m) continue;
-    const point = { t: Number(m[1]), tps: finite2(m[2]) ?? 0 };
-    const lat = finite2(m[3]);
+    const point = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
+    const lat = finite(m[3]);
     if (lat !== void 0) point.latencyAvgMs = lat;
-    const sd = finite2(m[4]);
+    const sd = finite(m[4]);
     if (sd !== void 0) point.latencyStddevMs = sd;
     if (m[5] !== void 0) point.failed = Number(m[5]);
     if (m[6] !== void 0) {
-      const lag = finite2(m[6]);
+      const lag = finite(m[6]);
       if (lag !== void 0) point.lagMs = lag;
     }
     if (m[7] !== void 0) point.skipped = Number(m[7]);
@@ -64405,14 +63032,14 @@ function reportCounts(r) {
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const pgbench = path11.join(options.clientBinDir, "pgbench");
+  const pgbench = path12.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path11.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      const file2 = path12.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile4(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
@@ -64482,8 +63109,8 @@ ${tail(res.stderr)}`
 
 // src/drivers/sysbench/driver.ts
 init_errors();
-import { access as access3, constants as constants3 } from "node:fs/promises";
-import path12 from "node:path";
+import { access as access4, constants as constants3 } from "node:fs/promises";
+import path13 from "node:path";
 
 // src/drivers/sysbench/command.ts
 function connectionArgs2(c) {
@@ -64749,11 +63376,11 @@ function progressPoint(i) {
 // src/drivers/sysbench/driver.ts
 var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
 async function findOnPath2(name, searchPath) {
-  for (const dir of searchPath.split(path12.delimiter)) {
+  for (const dir of searchPath.split(path13.delimiter)) {
     if (!dir) continue;
-    const file2 = path12.join(dir, name);
+    const file2 = path13.join(dir, name);
     try {
-      await access3(file2, constants3.X_OK);
+      await access4(file2, constants3.X_OK);
       return file2;
     } catch {
     }
@@ -64781,7 +63408,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path12.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path13.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -64886,7 +63513,7 @@ function createDriver(workload, deps) {
 }
 
 // src/env/environment.ts
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile8 } from "node:fs/promises";
 import os8 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -64937,18 +63564,18 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile9(file2, "utf8")).trim();
+    return (await readFile8(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
 }
 
 // src/env/sysfs.ts
-import { readdir as readdir4, readFile as readFile10 } from "node:fs/promises";
-import path13 from "node:path";
+import { readdir as readdir4, readFile as readFile9 } from "node:fs/promises";
+import path14 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile10(path13.join(root, rel), "utf8");
+    return await readFile9(path14.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -64964,7 +63591,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir4(path13.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir4(path14.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -65875,8 +64502,8 @@ function formatDuration(seconds2) {
 }
 
 // src/machine/pinning.ts
-import { access as access4, constants as constants4 } from "node:fs/promises";
-import path14 from "node:path";
+import { access as access5, constants as constants4 } from "node:fs/promises";
+import path15 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -65992,11 +64619,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path14.delimiter)) {
+    for (const dir of searchPath.split(path15.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path14.join(dir, name), constants4.X_OK);
-        return path14.join(dir, name);
+        await access5(path15.join(dir, name), constants4.X_OK);
+        return path15.join(dir, name);
       } catch {
       }
     }
@@ -66389,7 +65016,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir5(logsDir, { recursive: true });
         await copyFile(
           cluster.logFile,
-          path15.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path16.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -66405,11 +65032,11 @@ init_errors();
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path16.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path17.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, ...run2 } = req;
-  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path16.join(runDir, "logs") }, deps);
+  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path17.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -66444,7 +65071,7 @@ function archiveSink(store) {
 
 // src/pipeline/stored-baseline.ts
 import { stat as stat3 } from "node:fs/promises";
-import path17 from "node:path";
+import path18 from "node:path";
 init_fingerprint();
 init_store();
 init_errors();
@@ -66486,7 +65113,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
         },
-        runDir: path17.join(req.runDir, "sentinel")
+        runDir: path18.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -66502,7 +65129,7 @@ async function runStoredBaseline(req, options, deps) {
         ...req,
         rounds: remaining,
         arms: { kind: "installed", arms: [head] },
-        runDir: path17.join(req.runDir, "head")
+        runDir: path18.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -66564,7 +65191,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path17.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path18.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -66642,7 +65269,7 @@ function commitOf(doc, arm) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat3(path17.join(binDir, "postgres"))).isFile();
+    return (await stat3(path18.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -66727,6 +65354,101 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly, sentinelRo
   };
 }
 
+// src/report/comparison-text.ts
+function renderComparisonText(c, baseline) {
+  const lines = [
+    headline(c),
+    ...baseline ? [describeStoredBaseline(baseline)] : [],
+    ...design(c)
+  ];
+  for (const arm of c.comparisons) lines.push("", ...renderArm(c, arm));
+  if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
+  return `${lines.join("\n")}
+`;
+}
+function headline(c) {
+  const metric = METRICS[c.metric];
+  const what = `${metric.label}, ${c.better} is better`;
+  if (c.comparisons.length === 0) return `verdict: ${c.verdict.toUpperCase()}: nothing to compare (${what})`;
+  const arms = c.comparisons.map((a) => `'${a.head}'`).join(", ");
+  return `verdict: ${c.verdict.toUpperCase()}: ${arms} vs base '${c.baseline}' (${what})`;
+}
+function design(c) {
+  const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
+  const holm = families === "" ? "" : `, Holm over ${families} cell(s) per arm`;
+  const lines = [`alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%`];
+  if (c.sequential) {
+    const s = c.sequential;
+    lines.push(
+      `decided at sequential look ${s.look} of ${s.looks} (schedule ${s.schedule.join(", ")} rounds), per-look alpha ${formatP(s.perLookAlpha)}` + (s.spending ? `, ${s.spending === "pocock" ? "Pocock" : "O'Brien-Fleming"} alpha-spending` : "")
+    );
+  }
+  return lines;
+}
+function renderArm(c, arm) {
+  const decided = arm.decidingCells.length > 0 ? ` (decided by ${arm.decidingCells.join(", ")})` : "";
+  const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}`];
+  const unit = METRICS[c.metric].label;
+  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
+    const cells = arm.cells.filter((cell) => cell.workload === workload);
+    const threshold = cells[0]?.thresholdPct ?? c.thresholdPct;
+    lines.push("", `workload ${workload} (threshold ${threshold}%)`);
+    const header = [
+      "clients",
+      "n",
+      `base median ${unit}`,
+      `head median ${unit}`,
+      "delta % [95% CI]",
+      "p (adj)",
+      "verdict"
+    ];
+    lines.push(...table([header, ...cells.map(row)], [true, true, true, true, false, false, false]));
+    for (const cell of cells)
+      for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
+    const curve = arm.curves.find((k) => k.workload === workload);
+    if (curve) lines.push(renderCurve(curve));
+  }
+  return lines;
+}
+function row(cell) {
+  const median2 = (v) => v === null ? "-" : v.toFixed(1);
+  const delta = formatDeltaCi(cell) ?? "-";
+  const p = formatPAdjusted(cell) ?? "-";
+  const why = cell.verdict === "inconclusive" ? cell.reasons.map((r) => SHORT_REASON[r.code]).filter(Boolean) : [];
+  return [
+    String(cell.clients),
+    `${cell.base.n}/${cell.head.n}`,
+    median2(cell.base.median),
+    median2(cell.head.median),
+    delta,
+    p,
+    why.length > 0 ? `${cell.verdict} (${why.join(", ")})` : cell.verdict
+  ];
+}
+var SHORT_REASON = {
+  "insufficient-data": "no data",
+  "likely-regression": "regression likely, too few runs to certify",
+  "too-few-runs": "too few runs",
+  "ci-wider-than-threshold": "CI too wide",
+  "significant-below-threshold": "below threshold",
+  "ci-level-not-reached": "CI level not reached"
+};
+function renderCurve(k) {
+  const collapse = (clients) => clients === null ? "none" : `${clients} clients`;
+  return `  curve: peak ${k.base.peakTps.toFixed(1)} TPS at ${k.base.peakClients} clients -> ${k.head.peakTps.toFixed(1)} at ${k.head.peakClients} (${formatPct(k.peakDeltaPct)}); collapse (>${Math.round(k.collapseFraction * 100)}% below peak): ${collapse(k.base.collapseClients)} -> ${collapse(k.head.collapseClients)}`;
+}
+function table(rows, right) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map(
+    (r) => r.map((cell, i) => right[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i])).join("  ").trimEnd()
+  );
+}
+function describeStoredBaseline(b) {
+  const commit3 = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
+  const mismatch = b.fingerprintMismatch?.length ? `; fingerprint mismatch allowed (${b.fingerprintMismatch.join(", ")} differ)` : "";
+  return `baseline: stored run ${b.runId}, ${commit3}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
+}
+
 // src/cli/validate.ts
 init_errors();
 import { stat as stat4 } from "node:fs/promises";
@@ -66754,7 +65476,7 @@ function checkArmCount(count2) {
 
 // src/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
-  const runDir = path18.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path19.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -66767,7 +65489,7 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path18.join(runDir, "results.json")}`);
+    logger.info(`results: ${path19.join(runDir, "results.json")}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
     const deps = {
       runner: nodeProcessRunner,
@@ -66794,18 +65516,261 @@ async function executeRun(options, logger, extra = {}) {
   }
 }
 
+// src/cli/options.ts
+function positiveInt2(flag) {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
+      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${value}'`);
+    }
+    return n;
+  };
+}
+function nonNegativeInt2(flag) {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
+      throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${value}'`);
+    }
+    return n;
+  };
+}
+function collectArm(value, previous = []) {
+  const m = /^([^=]+)=(.+)$/.exec(value);
+  if (!m)
+    throw new InvalidArgumentError(
+      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${value}'`
+    );
+  return [...previous, { label: m[1], binDir: m[2] }];
+}
+function collectSet(value, previous = []) {
+  const m = /^([^:=]+):([^=]+)=(.*)$/s.exec(value);
+  if (!m) {
+    throw new InvalidArgumentError(
+      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${printable(value)}'`
+    );
+  }
+  const [, arm, name, settingValue2] = m;
+  const problem = settingProblem(name, settingValue2);
+  if (problem) throw new InvalidArgumentError(`--set ${printable(`${arm}:${name}`)}: ${problem}`);
+  return [...previous, { arm, name, value: settingValue2 }];
+}
+function oneOf(flag, allowed) {
+  return (value) => {
+    if (!allowed.includes(value)) {
+      throw new InvalidArgumentError(`${flag} must be one of ${allowed.join(", ")}, got '${value}'`);
+    }
+    return value;
+  };
+}
+function printable(value) {
+  return JSON.stringify(value).slice(1, -1);
+}
+
 // src/cli/store-option.ts
 import os10 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
-import path20 from "node:path";
+import path21 from "node:path";
 
 // src/store/dir-store.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { constants as constants5 } from "node:fs";
-import { access as access5, mkdir as mkdir6, open as open3, readdir as readdir5, readFile as readFile11, rename as rename3, rm as rm7, stat as stat5 } from "node:fs/promises";
-import path19 from "node:path";
+import { access as access6, mkdir as mkdir6, open as open3, readdir as readdir5, readFile as readFile11, rename as rename3, rm as rm7, stat as stat5 } from "node:fs/promises";
+import path20 from "node:path";
+
+// src/results/read-results.ts
+init_errors();
+import { readFile as readFile10 } from "node:fs/promises";
+
+// src/results/results-schema.ts
+var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var count = external_exports.number().int().nonnegative();
+var text = external_exports.string();
+var metricsSchema = external_exports.record(text, finite2);
+var commitRef = external_exports.looseObject({
+  ref: text.optional(),
+  sha: text.optional(),
+  chosenBy: text.optional()
+});
+var buildRecordSchema = external_exports.looseObject({
+  repo: text,
+  ref: text,
+  sha: text,
+  options: external_exports.array(text),
+  serverVersion: text.optional(),
+  cacheHit: external_exports.boolean().optional(),
+  compiler: external_exports.looseObject({}).optional()
+});
+var sampleSchema = external_exports.looseObject({
+  round: external_exports.number().int().positive(),
+  workload: text,
+  clients: external_exports.number().int().positive(),
+  arm: text,
+  attempt: external_exports.number().int().positive().optional(),
+  status: external_exports.enum(["ok", "failed"]),
+  failureReason: text.optional(),
+  startedAt: text.optional(),
+  endedAt: text.optional(),
+  metrics: metricsSchema,
+  counts: external_exports.record(text, finite2).optional(),
+  progress: external_exports.array(external_exports.looseObject({ t: finite2, tps: finite2 })).optional(),
+  command: external_exports.array(text).optional(),
+  exitCode: external_exports.number().int().nullable().optional()
+});
+var workloadRecord = external_exports.looseObject({
+  name: text,
+  tool: external_exports.enum(["pgbench", "sysbench"]),
+  clients: external_exports.array(external_exports.number().int().positive()).optional(),
+  threshold: external_exports.number().positive().optional(),
+  rounds: external_exports.number().int().positive().optional(),
+  duration: external_exports.number().positive().optional()
+});
+var resultsSchema = external_exports.looseObject({
+  schemaVersion: external_exports.number().int(),
+  pgperfVersion: text,
+  runId: text.optional(),
+  fingerprint: external_exports.looseObject({ id: text, facts: external_exports.record(text, text) }).optional(),
+  status: external_exports.enum(["running", "complete", "interrupted", "failed"]),
+  stopReason: text.optional(),
+  startedAt: text,
+  updatedAt: text,
+  environment: external_exports.looseObject({
+    hostname: text,
+    os: text,
+    kernel: text,
+    arch: text,
+    cpuModel: text,
+    cpuCount: count,
+    memoryBytes: count,
+    facts: external_exports.record(text, text),
+    nodeVersion: text,
+    settingsHash: text
+  }),
+  arms: external_exports.array(
+    external_exports.looseObject({
+      label: text,
+      binDir: text,
+      serverVersion: text,
+      settingOverrides: external_exports.record(text, text),
+      build: buildRecordSchema.optional()
+    })
+  ).min(1),
+  clients: external_exports.array(external_exports.looseObject({ tool: external_exports.enum(["pgbench", "sysbench"]), binDir: text, version: text })),
+  workloads: external_exports.record(text, workloadRecord),
+  analysis: external_exports.looseObject({
+    alpha: external_exports.number().gt(0).lt(0.5),
+    thresholdPct: external_exports.number().gt(0).lt(100),
+    metric: external_exports.enum(Object.keys(METRICS))
+  }).optional(),
+  adaptive: external_exports.looseObject({
+    plan: external_exports.looseObject({
+      schedule: external_exports.array(external_exports.number().int().positive()),
+      maxRounds: external_exports.number().int().positive()
+    }),
+    looks: external_exports.array(
+      external_exports.looseObject({ look: external_exports.number().int().positive(), rounds: external_exports.number().int().nonnegative() })
+    )
+  }).optional(),
+  plan: external_exports.looseObject({
+    seed: external_exports.number().int(),
+    order: external_exports.enum(["random", "abba"]),
+    rounds: count,
+    cells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() })),
+    executed: external_exports.array(external_exports.looseObject({})),
+    shard: external_exports.looseObject({
+      planId: text,
+      index: external_exports.number().int().nonnegative(),
+      count: external_exports.number().int().positive(),
+      allCells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() }))
+    }).optional()
+  }),
+  source: external_exports.looseObject({
+    repository: text.optional(),
+    prNumber: external_exports.number().int().positive().optional(),
+    runUrl: text.optional(),
+    base: commitRef.optional(),
+    head: commitRef.optional()
+  }).optional(),
+  baseline: external_exports.looseObject({
+    runId: text,
+    commit: text.optional(),
+    ref: text.optional(),
+    storedAt: text,
+    measuredAt: text,
+    ageDays: finite2,
+    fingerprintMismatch: external_exports.array(text).optional(),
+    sentinel: external_exports.looseObject({
+      status: external_exports.enum(["steady", "drifted", "skipped"]),
+      reason: text,
+      onDrift: external_exports.enum(["refuse", "inconclusive"])
+    })
+  }).optional(),
+  samples: external_exports.array(sampleSchema),
+  warnings: external_exports.array(text)
+});
+function describeIssues(error62, doc, limit = 3) {
+  const lines = error62.issues.slice(0, limit).map((issue2) => {
+    if (issue2.path.length === 0) return `(document): ${issue2.message}`;
+    const value = valueAt2(doc, issue2.path);
+    const shown = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
+    return `${formatPath2(issue2.path)} is ${shown}: ${issue2.message}`;
+  });
+  const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
+  return lines.join("; ") + more;
+}
+function formatPath2(path24) {
+  return path24.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+}
+function valueAt2(doc, path24) {
+  let v = doc;
+  for (const key of path24) {
+    if (typeof v !== "object" || v === null) return void 0;
+    v = v[key];
+  }
+  return v;
+}
+
+// src/results/read-results.ts
+init_types();
+async function readResults(path24) {
+  let text2;
+  try {
+    text2 = await readFile10(path24, "utf8");
+  } catch (e) {
+    throw new UserError(`cannot read results file ${path24}: ${errorMessage(e)}`);
+  }
+  return parseResults(text2, path24);
+}
+function parseResults(text2, source) {
+  let doc;
+  try {
+    doc = JSON.parse(text2);
+  } catch (e) {
+    throw new UserError(
+      `${source} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
+    );
+  }
+  return validateResults(doc, source);
+}
+function validateResults(doc, source) {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+    throw new UserError(`${source}: expected a JSON object (a results document from pgperf run)`);
+  }
+  const version2 = doc.schemaVersion;
+  if (version2 !== RESULTS_SCHEMA_VERSION) {
+    const newer = typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION;
+    throw new UserError(
+      `${source}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}` + (newer ? " (the file was written by a newer pgperf: upgrade pgperf to read it)" : "")
+    );
+  }
+  const parsed = resultsSchema.safeParse(doc);
+  if (!parsed.success) throw new UserError(`${source}: ${describeIssues(parsed.error, doc)}`);
+  return doc;
+}
+
+// src/store/dir-store.ts
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -66814,8 +65779,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path19.join(dir, "runs");
-    this.indexDir = path19.join(dir, "index");
+    this.runsDir = path20.join(dir, "runs");
+    this.indexDir = path20.join(dir, "index");
   }
   dir;
   options;
@@ -66827,7 +65792,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path19.resolve(dir), options);
+    const store = new _DirStore(path20.resolve(dir), options);
     const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -66842,7 +65807,7 @@ var DirStore = class _DirStore {
   }
   async save(result) {
     const doc = documentToStore(result, "results document");
-    const entry = summarize2(doc, (this.options.now?.() ?? /* @__PURE__ */ new Date()).toISOString());
+    const entry = summarize(doc, (this.options.now?.() ?? /* @__PURE__ */ new Date()).toISOString());
     await this.ensureWritable();
     await writeAtomically(this.runFile(entry.id), `${JSON.stringify(doc)}
 `);
@@ -66899,10 +65864,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path19.join(this.runsDir, `${id}.json`);
+    return path20.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path19.join(this.indexDir, `${id}.json`);
+    return path20.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -66932,7 +65897,7 @@ var DirStore = class _DirStore {
       return void 0;
     }
     const savedAt = (await stat5(file2)).mtime.toISOString();
-    const entry = summarize2(doc, savedAt);
+    const entry = summarize(doc, savedAt);
     try {
       await mkdir6(this.indexDir, { recursive: true });
       await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}
@@ -66945,8 +65910,8 @@ var DirStore = class _DirStore {
     try {
       await mkdir6(this.runsDir, { recursive: true });
       await mkdir6(this.indexDir, { recursive: true });
-      await access5(this.runsDir, constants5.W_OK);
-      await access5(this.indexDir, constants5.W_OK);
+      await access6(this.runsDir, constants5.W_OK);
+      await access6(this.indexDir, constants5.W_OK);
     } catch (e) {
       throw this.notUsable(e);
     }
@@ -66958,9 +65923,9 @@ var DirStore = class _DirStore {
   }
 };
 async function writeAtomically(file2, text2) {
-  const tmp = path19.join(
-    path19.dirname(file2),
-    `.${path19.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
+  const tmp = path20.join(
+    path20.dirname(file2),
+    `.${path20.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
   );
   const handle = await open3(tmp, "wx");
   try {
@@ -66994,8 +65959,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path20.isAbsolute(xdgDataHome) ? xdgDataHome : path20.join(home, ".local", "share");
-  return path20.join(base, "pgperf", "store");
+  const base = xdgDataHome && path21.isAbsolute(xdgDataHome) ? xdgDataHome : path21.join(home, ".local", "share");
+  return path21.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -67027,7 +65992,1328 @@ function openCliStore(flag, logger, write) {
   });
 }
 
+// src/cli/commands/calibrate.ts
+function calibrateCommand() {
+  const command = new Command("calibrate").description(
+    "measure this runner's noise: run the same install as both arms (A/A) and report the noise per cell and any false alarm"
+  ).requiredOption("--bin <dir>", "PostgreSQL bin directory measured as both arms").requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt2("--rounds")).option(
+    "--duration <seconds>",
+    "seconds per measured run (overrides the workloads)",
+    positiveInt2("--duration")
+  ).option("--out <dir>", "results directory", "pgperf-results").option("--seed <n>", "seed for the run order (default: random, recorded)", positiveInt2("--seed")).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option("--json", "print the calibration as JSON", false).option("-v, --verbose", "debug output", false);
+  return addAnalysisOptions(command, "run").action(async (flags) => {
+    const logger = consoleLogger({ verbose: flags.verbose });
+    const workloads = [];
+    for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
+    const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
+    try {
+      const outcome = await executeRun(
+        {
+          arms: {
+            kind: "installed",
+            arms: [
+              { label: "a", binDir: flags.bin, settings: {} },
+              { label: "b", binDir: flags.bin, settings: {} }
+            ]
+          },
+          analysis: resolveAnalysis(analysisFromFlags(flags)),
+          workloads,
+          rounds: flags.rounds,
+          durationS: flags.duration,
+          seed: flags.seed,
+          order: "random",
+          runAs: flags.runAs,
+          dataChecksums: false,
+          tmpDir: flags.tmpDir,
+          outDir: flags.out
+        },
+        logger,
+        { ...store ? { archive: store } : {}, printComparison: false }
+      );
+      const calibration = calibrationOf(outcome.result, analyse(outcome.result));
+      process.stdout.write(
+        flags.json ? `${JSON.stringify(calibration, null, 2)}
+` : renderCalibrationText(calibration)
+      );
+    } finally {
+      await store?.close();
+    }
+  });
+}
+
+// src/history/changepoints-text.ts
+function renderChangePointsText(r) {
+  const count2 = r.changePoints.length;
+  const criteria = `p < ${formatP(r.maxP)}, min segment ${r.minSegment}, magnitude > ${r.magnitudePct}%`;
+  const lines = [
+    `verdict: ${count2 === 0 ? "no change point" : `${count2} change point${count2 === 1 ? "" : "s"}`} in ${r.n} values of ${r.file} (${criteria})`
+  ];
+  if (count2 > 0) {
+    const rows = r.changePoints.map((c) => [
+      String(c.index),
+      String(c.line),
+      formatMean(c.meanBefore),
+      formatMean(c.meanAfter),
+      formatPct(c.relativeChange * 100) + (c.ci ? ` ${formatPctInterval(c.ci.lower * 100, c.ci.upper * 100)}` : ""),
+      formatP(c.p),
+      `${c.nBefore}/${c.nAfter}`
+    ]);
+    const header = [
+      "index",
+      "line",
+      "mean before",
+      "mean after",
+      r.scale === "log" ? "change [95% CI]" : "change",
+      "p",
+      "n before/after"
+    ];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row3) => row3[i].length)));
+    const format = (row3) => row3.map((cell, i) => cell.padStart(widths[i])).join("  ");
+    lines.push(format(header), ...rows.map(format));
+    if (r.scale === "log") lines.push("means are geometric (the analysis ran on ln of the values)");
+  }
+  return `${lines.join("\n")}
+`;
+}
+function formatMean(v) {
+  return String(Number(v.toPrecision(6)));
+}
+
+// src/history/read-series-file.ts
+init_errors();
+import { readFile as readFile12 } from "node:fs/promises";
+async function readSeriesFile(file2) {
+  let text2;
+  try {
+    text2 = await readFile12(file2, "utf8");
+  } catch (e) {
+    throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
+  }
+  return parseSeries(file2, text2);
+}
+function parseSeries(file2, text2) {
+  const values = [];
+  const lines = [];
+  text2.split(/\r?\n/).forEach((line, i) => {
+    const token = line.trim();
+    if (token === "" || token.startsWith("#")) return;
+    const value = Number(token);
+    if (!Number.isFinite(value)) {
+      throw new UserError(
+        `${file2}:${i + 1}: '${token}' is not a finite number; expected one number per line, oldest first`
+      );
+    }
+    values.push(value);
+    lines.push(i + 1);
+  });
+  return { file: file2, values, lines };
+}
+
+// src/stats/e-divisive-statistic.ts
+function eDivisiveStatistic(values, start = 0, end = values.length) {
+  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= values.length)) {
+    throw new RangeError(`bad interval [${start}, ${end}) of a series of ${values.length} values`);
+  }
+  const length = end - start;
+  const statistic = new Float64Array(length);
+  let cross = 0;
+  let withinX = 0;
+  let withinY = 0;
+  for (let i = start; i < end; i++) {
+    const vi = values[i];
+    for (let j = i + 1; j < end; j++) withinY += Math.abs(vi - values[j]);
+  }
+  for (let tau = start; tau < end; tau++) {
+    const n = tau - start;
+    const m = end - tau;
+    if (n > 0) {
+      const e = 2 * cross / (n * m) - 2 * withinX / (n * n) - 2 * withinY / (m * m);
+      statistic[n] = n * m / (n + m) * e;
+    }
+    const v = values[tau];
+    let toX = 0;
+    for (let i = start; i < tau; i++) toX += Math.abs(values[i] - v);
+    let toY = 0;
+    for (let j = tau + 1; j < end; j++) toY += Math.abs(v - values[j]);
+    cross += toY - toX;
+    withinX += toX;
+    withinY -= toY;
+  }
+  return statistic;
+}
+
+// src/stats/student-t-two-sample.ts
+function studentTTwoSample(before, after, level = 0.95) {
+  if (!(before.n >= 1 && after.n >= 1))
+    throw new RangeError("a two-sample t-test needs values on both sides");
+  if (!(before.sd >= 0 && after.sd >= 0)) throw new RangeError("standard deviations must be >= 0");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const difference = after.mean - before.mean;
+  const df = before.n + after.n - 2;
+  if (df < 1) {
+    return {
+      t: 0,
+      df,
+      p: 1,
+      difference,
+      se: Number.POSITIVE_INFINITY,
+      lower: Number.NEGATIVE_INFINITY,
+      upper: Number.POSITIVE_INFINITY
+    };
+  }
+  const pooledVariance = ((before.n - 1) * before.sd ** 2 + (after.n - 1) * after.sd ** 2) / df;
+  const se = Math.sqrt(pooledVariance * (1 / before.n + 1 / after.n));
+  return { ...tInference(difference, se, df, level), df, difference, se };
+}
+
+// src/stats/e-divisive.ts
+function detectChangePoints(values, options = {}) {
+  const o = resolveOptions(options);
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v))
+      throw new RangeError(`value ${i} is ${v}; change-point detection needs finite numbers`);
+  });
+  if (values.length < minPointsForDetection(o.minSegment)) return [];
+  const weak = splitStep(values, o);
+  return mergeStep(values, weak, o);
+}
+function minPointsForDetection(minSegment = DEFAULT_MIN_SEGMENT) {
+  return 2 * minSegment;
+}
+var DEFAULT_MAX_P = 1e-3;
+var DEFAULT_MIN_SEGMENT = 3;
+var DEFAULT_WINDOW_LENGTH = 50;
+function firstPassP(maxP) {
+  return maxP < 0.05 ? maxP * 10 : maxP < 0.5 ? maxP * 2 : maxP;
+}
+function resolveOptions(options) {
+  const o = {
+    maxP: options.maxP ?? DEFAULT_MAX_P,
+    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
+    minMagnitude: options.minMagnitude ?? 0,
+    windowLength: options.windowLength ?? DEFAULT_WINDOW_LENGTH,
+    scale: options.scale ?? "linear",
+    level: options.level ?? 0.95
+  };
+  if (!(o.maxP > 0 && o.maxP < 1)) throw new RangeError(`maxP must be in (0, 1), got ${o.maxP}`);
+  if (!(Number.isInteger(o.minSegment) && o.minSegment >= 2)) {
+    throw new RangeError(`minSegment must be an integer >= 2, got ${o.minSegment}`);
+  }
+  if (!(o.minMagnitude >= 0)) throw new RangeError(`minMagnitude must be >= 0, got ${o.minMagnitude}`);
+  if (!(Number.isInteger(o.windowLength) && o.windowLength >= 2 * o.minSegment)) {
+    throw new RangeError(
+      `windowLength must be an integer >= 2\xB7minSegment (${2 * o.minSegment}), got ${o.windowLength}`
+    );
+  }
+  if (!(o.level > 0 && o.level < 1)) throw new RangeError(`level must be in (0, 1), got ${o.level}`);
+  return o;
+}
+function splitStep(values, o) {
+  const level = firstPassP(o.maxP);
+  const step = Math.floor(o.windowLength / 2);
+  const weak = /* @__PURE__ */ new Set();
+  let start = 0;
+  while (start < values.length) {
+    const end = Math.min(start + o.windowLength, values.length);
+    const found = divideWindow(values, start, end, level, o);
+    for (const index of found) weak.add(index);
+    start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step);
+  }
+  return [...weak].sort((a, b) => a - b);
+}
+function divideWindow(values, start, end, level, o) {
+  const cuts = [];
+  const candidates = /* @__PURE__ */ new Map();
+  for (; ; ) {
+    const bounds = [start, ...cuts, end];
+    let best = null;
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const from = bounds[i];
+      const to = bounds[i + 1];
+      const key = `${from}:${to}`;
+      if (!candidates.has(key)) candidates.set(key, bestSplit(values, from, to, o.minSegment));
+      const c = candidates.get(key);
+      if (c && (best === null || c.statistic > best.statistic)) best = { ...c, from, to };
+    }
+    if (best === null) return cuts;
+    const test = testSplit(values, best.from, best.index, best.to, o);
+    if (!(test.p < level)) return cuts;
+    cuts.push(best.index);
+    cuts.sort((a, b) => a - b);
+  }
+}
+function bestSplit(values, from, to, minSegment) {
+  if (to - from < 2 * minSegment) return null;
+  const t = eDivisiveStatistic(values, from, to);
+  let best = minSegment;
+  for (let k = minSegment + 1; k <= to - from - minSegment; k++) if (t[k] > t[best]) best = k;
+  return { index: from + best, statistic: t[best] };
+}
+function mergeStep(values, weak, o) {
+  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? values.length : points3[i].index;
+  const retest = (points3, i) => {
+    if (i < 0 || i >= points3.length) return;
+    points3[i] = testSplit(values, bound(i - 1, points3), points3[i].index, bound(i + 1, points3), o);
+  };
+  const points2 = weak.map(
+    (index, i) => testSplit(
+      values,
+      i === 0 ? 0 : weak[i - 1],
+      index,
+      i + 1 < weak.length ? weak[i + 1] : values.length,
+      o
+    )
+  );
+  while (points2.length > 0) {
+    let weakest = argBest(points2, (a, b) => a.p > b.p);
+    if (points2[weakest].p < o.maxP) {
+      weakest = argBest(points2, (a, b) => a.magnitude < b.magnitude);
+      if (points2[weakest].magnitude > o.minMagnitude) break;
+    }
+    points2.splice(weakest, 1);
+    retest(points2, weakest - 1);
+    retest(points2, weakest);
+  }
+  return points2;
+}
+function argBest(items, beats) {
+  let best = 0;
+  for (let i = 1; i < items.length; i++) if (beats(items[i], items[best])) best = i;
+  return best;
+}
+function testSplit(values, from, cut, to, o) {
+  const before = summarize2(values, from, cut);
+  const after = summarize2(values, cut, to);
+  const test = studentTTwoSample(before, after, o.level);
+  const common = { index: cut, nBefore: before.n, nAfter: after.n, p: test.p, t: test.t, df: test.df };
+  if (o.scale === "log") {
+    const d = test.difference;
+    return {
+      ...common,
+      meanBefore: Math.exp(before.mean),
+      meanAfter: Math.exp(after.mean),
+      relativeChange: Math.expm1(d),
+      magnitude: Math.expm1(Math.abs(d)),
+      ci: { level: o.level, lower: Math.expm1(test.lower), upper: Math.expm1(test.upper) }
+    };
+  }
+  const forward = after.mean / before.mean - 1;
+  const backward = before.mean / after.mean - 1;
+  return {
+    ...common,
+    meanBefore: before.mean,
+    meanAfter: after.mean,
+    relativeChange: forward,
+    magnitude: Math.max(Math.abs(forward), Math.abs(backward)),
+    ci: null
+  };
+}
+function summarize2(values, from, to) {
+  const n = to - from;
+  let sum2 = 0;
+  for (let i = from; i < to; i++) sum2 += values[i];
+  const mean2 = sum2 / n;
+  let squares = 0;
+  for (let i = from; i < to; i++) squares += (values[i] - mean2) ** 2;
+  return { n, mean: mean2, sd: n > 1 ? Math.sqrt(squares / (n - 1)) : 0 };
+}
+
+// src/cli/change-point-flags.ts
+init_errors();
+function addChangePointOptions(command, unit = "values") {
+  return command.option("--p <p>", `significance level of a change point, between 0 and 1 (default ${DEFAULT_MAX_P})`).option(
+    "--min-segment <n>",
+    `fewest ${unit} on either side of a change point (default ${DEFAULT_MIN_SEGMENT})`
+  ).option("--magnitude <pct>", "ignore changes no larger than this, in percent (default 0)");
+}
+function changePointSettings(flags) {
+  return {
+    maxP: numberFlag("--p", flags.p, DEFAULT_MAX_P, (v) => v > 0 && v < 1, "a number between 0 and 1"),
+    minSegment: numberFlag(
+      "--min-segment",
+      flags.minSegment,
+      DEFAULT_MIN_SEGMENT,
+      (v) => Number.isInteger(v) && v >= 2,
+      "a whole number >= 2"
+    ),
+    magnitudePct: numberFlag("--magnitude", flags.magnitude, 0, (v) => v >= 0, "a percentage >= 0 such as 2")
+  };
+}
+function numberFlag(flag, raw, fallback, valid, expected) {
+  if (raw === void 0) return fallback;
+  const value = Number(raw.trim().replace(/%$/, ""));
+  if (raw.trim() === "" || !Number.isFinite(value) || !valid(value)) {
+    throw new UserError(`${flag} must be ${expected}, got '${raw}'`);
+  }
+  return value;
+}
+
+// src/cli/commands/changepoints.ts
+init_errors();
+function changepointsCommand() {
+  const command = new Command("changepoints").description("find change points in a series of numbers (one per line, oldest first)").argument("<file>", "values, one per line, oldest first").option("--log", "analyse ln of the values (positive values; gives a CI of each change)").option("--json", "print the change points as JSON");
+  return addChangePointOptions(command).action(
+    async (file2, flags) => {
+      const { maxP, minSegment, magnitudePct } = changePointSettings(flags);
+      const series = await readSeriesFile(file2);
+      const needed = minPointsForDetection(minSegment);
+      if (series.values.length < needed) {
+        throw new UserError(
+          `${file2} has ${series.values.length} value${series.values.length === 1 ? "" : "s"}; change-point detection needs at least ${needed} (${minSegment} on each side of a change, --min-segment)`
+        );
+      }
+      const scale = flags.log ? "log" : "linear";
+      if (scale === "log") {
+        const bad = series.values.findIndex((v) => v <= 0);
+        if (bad >= 0) {
+          throw new UserError(
+            `${file2}:${series.lines[bad]}: ${series.values[bad]} is not positive; --log needs values > 0 (drop --log to analyse them as they are)`
+          );
+        }
+      }
+      const found = detectChangePoints(scale === "log" ? series.values.map(Math.log) : series.values, {
+        maxP,
+        minSegment,
+        minMagnitude: magnitudePct / 100,
+        scale
+      });
+      const report = {
+        file: file2,
+        n: series.values.length,
+        maxP,
+        minSegment,
+        magnitudePct,
+        scale,
+        changePoints: found.map((c) => ({ ...c, line: series.lines[c.index] }))
+      };
+      process.stdout.write(
+        flags.json ? `${JSON.stringify(report, null, 2)}
+` : renderChangePointsText(report)
+      );
+    }
+  );
+}
+
+// src/pipeline/report-input.ts
+function reportInputOf(result, comparison, fallbackRunUrl) {
+  const source = result.source ?? {};
+  const runUrl = source.runUrl ?? fallbackRunUrl;
+  return {
+    result,
+    comparison,
+    base: { label: "base", ...source.base },
+    head: { label: "head", ...source.head },
+    ...runUrl ? { runUrl } : {}
+  };
+}
+
+// src/report/markdown-escape.ts
+var REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  "`": "&#96;",
+  "*": "&#42;",
+  _: "&#95;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "\\": "&#92;",
+  "~": "&#126;",
+  $: "&#36;",
+  // GitHub notifies users and teams named with @ in a comment's source; untrusted text must not ping anyone.
+  "@": "&#64;"
+};
+var MARKUP = /[&<>|`*_[\]\\~$@]/g;
+var CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
+function escapeMarkdown(text2, maxChars) {
+  let plain = text2.replace(CONTROL, " ");
+  if (maxChars !== void 0 && plain.length > maxChars) {
+    let end = Math.max(0, maxChars - 1);
+    if (/[\ud800-\udbff]/.test(plain.charAt(end - 1))) end--;
+    plain = `${plain.slice(0, end)}\u2026`;
+  }
+  return plain.replace(MARKUP, (c) => REFERENCES[c] ?? c);
+}
+var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
+var SHORT_SHA_LENGTH = 7;
+function shortSha(sha) {
+  const trimmed = sha.trim();
+  return COMMIT_SHA.test(trimmed) ? `\`${trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()}\`` : escapeMarkdown(trimmed, 40);
+}
+function safeUrl(url2) {
+  const trimmed = url2.trim();
+  if (!/^https?:\/\/[^\s<>()"'`\\]+$/i.test(trimmed)) return null;
+  try {
+    new URL(trimmed);
+  } catch {
+    return null;
+  }
+  return trimmed;
+}
+function markdownLink(label, url2) {
+  const safe = url2 === void 0 ? null : safeUrl(url2);
+  return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
+}
+
+// src/report/mermaid-chart.ts
+var CHART_LINES = [
+  { role: "base", colour: "blue", hex: "#1f77b4" },
+  { role: "head", colour: "orange", hex: "#ff7f0e" }
+];
+var MERMAID_UNSAFE = /[^A-Za-z0-9 .,:_()/+=-]/g;
+var MAX_TITLE_CHARS = 80;
+function mermaidText(text2) {
+  const safe = text2.replace(/\s+/g, " ").replace(MERMAID_UNSAFE, "_").trim();
+  return safe.length > MAX_TITLE_CHARS ? `${safe.slice(0, MAX_TITLE_CHARS - 3)}...` : safe;
+}
+function renderScalingChart(input2) {
+  const { clients, base, head } = input2;
+  if (base.length !== clients.length || head.length !== clients.length) {
+    throw new RangeError(
+      `chart series need one value per client count (${clients.length}), got ${base.length} and ${head.length}`
+    );
+  }
+  const values = [...base, ...head];
+  if (!values.every(Number.isFinite)) throw new RangeError("chart values must be finite numbers");
+  const palette = CHART_LINES.map((l) => l.hex).join(", ");
+  const series = (v) => `[${v.map(chartNumber).join(", ")}]`;
+  return [
+    "```mermaid",
+    `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
+    "xychart-beta",
+    `  title "${mermaidText(input2.title)}"`,
+    `  x-axis "clients" [${clients.map((c) => `"${c}"`).join(", ")}]`,
+    `  y-axis "${mermaidText(input2.yAxisTitle)}" 0 --> ${niceCeiling(Math.max(0, ...values))}`,
+    `  line ${series(base)}`,
+    `  line ${series(head)}`,
+    "```"
+  ];
+}
+function chartNumber(value) {
+  return value.toFixed(1);
+}
+function niceCeiling(value) {
+  const target = value * 1.05;
+  if (!(target > 1)) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(target));
+  const step = [1, 2, 2.5, 5, 10].find((s) => s * magnitude >= target) ?? 10;
+  return step * magnitude;
+}
+
+// src/diagnostics/render.ts
+var SKIPPED_COUNTERS = /* @__PURE__ */ new Set(["database.xact_commit", "database.xact_rollback", "database.numbackends"]);
+function pool(runs) {
+  const counts = /* @__PURE__ */ new Map();
+  const sums = /* @__PURE__ */ new Map();
+  let observations = 0;
+  let transactions = 0;
+  for (const r of runs) {
+    observations += r.observations;
+    transactions += r.transactions;
+    for (const e of r.waitEvents) counts.set(e.event, (counts.get(e.event) ?? 0) + e.count);
+    for (const [k, v] of Object.entries(r.counters)) sums.set(k, (sums.get(k) ?? 0) + v);
+  }
+  const shares2 = new Map([...counts].map(([k, c]) => [k, observations > 0 ? c / observations : 0]));
+  const perTransaction = new Map(
+    [...sums].filter(([k]) => !SKIPPED_COUNTERS.has(k)).map(([k, s]) => [k, transactions > 0 ? s / transactions : 0])
+  );
+  return { shares: shares2, observations, perTransaction, transactions };
+}
+function renderWaitEventComparison(base, head, options = {}) {
+  const top = options.top ?? 8;
+  const b = pool(base);
+  const h = pool(head);
+  const lines = [];
+  if (b.observations === 0 && h.observations === 0) {
+    lines.push("No wait-event samples were taken.");
+  } else {
+    const events = [.../* @__PURE__ */ new Set([...b.shares.keys(), ...h.shares.keys()])].map((event) => ({ event, base: b.shares.get(event) ?? 0, head: h.shares.get(event) ?? 0 })).sort((x, y) => Math.max(y.base, y.head) - Math.max(x.base, x.head) || x.event.localeCompare(y.event)).slice(0, top);
+    lines.push(
+      `Wait events (share of backend samples; base ${b.observations}, head ${h.observations} observations):`,
+      "",
+      "| Wait event | Base | Head | Change |",
+      "|---|--:|--:|--:|",
+      ...events.map(
+        (e) => `| ${escapeMarkdown(e.event)} | ${percent(e.base)} | ${percent(e.head)} | ${points(e.head - e.base)} |`
+      )
+    );
+  }
+  const counters = [.../* @__PURE__ */ new Set([...b.perTransaction.keys(), ...h.perTransaction.keys()])].map((name) => ({ name, base: b.perTransaction.get(name) ?? 0, head: h.perTransaction.get(name) ?? 0 })).filter((c) => c.base !== c.head).map((c) => ({
+    ...c,
+    relative: Math.abs(c.head - c.base) / Math.max(Math.abs(c.base), Math.abs(c.head))
+  })).sort((x, y) => y.relative - x.relative || x.name.localeCompare(y.name)).slice(0, top);
+  if (b.transactions > 0 && h.transactions > 0 && counters.length > 0) {
+    lines.push(
+      "",
+      `Largest counter changes per transaction (base ${b.transactions}, head ${h.transactions} transactions):`,
+      "",
+      "| Counter | Base / txn | Head / txn | Change |",
+      "|---|--:|--:|--:|",
+      ...counters.map(
+        (c) => `| ${escapeMarkdown(c.name)} | ${number4(c.base)} | ${number4(c.head)} | ${c.base === 0 ? "new" : relativeChange(c.head / c.base - 1)} |`
+      )
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+function percent(share) {
+  return `${(share * 100).toFixed(1)}%`;
+}
+function points(delta) {
+  const pp = delta * 100;
+  return `${pp > 0 ? "+" : pp < 0 ? "\u2212" : "\xB1"}${Math.abs(pp).toFixed(1)} pp`;
+}
+function relativeChange(ratio) {
+  const pct5 = ratio * 100;
+  return `${pct5 > 0 ? "+" : pct5 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct5).toFixed(1)}%`;
+}
+function number4(x) {
+  if (x === 0) return "0";
+  const abs = Math.abs(x);
+  if (abs >= 1e3) return Math.round(x).toLocaleString("en-US");
+  return Number(x.toPrecision(3)).toString();
+}
+
+// src/report/wait-event-section.ts
+init_types();
+function waitEventSections(result, comparison) {
+  const of = (arm, id) => result.samples.filter((s) => s.arm === arm && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
+  return comparison.comparisons.flatMap(
+    (arm) => arm.cells.filter((cell) => cell.verdict === "regression" || cell.verdict === "improvement").flatMap((cell) => {
+      const base = of(arm.baseline, cell.id);
+      const head = of(arm.head, cell.id);
+      if (base.length === 0 || head.length === 0) return [];
+      return [
+        {
+          title: `${cell.id}: ${cell.verdict} (${arm.head} vs ${arm.baseline})`,
+          markdown: renderWaitEventComparison(base, head)
+        }
+      ];
+    })
+  );
+}
+
+// src/report/markdown.ts
+var GITHUB_COMMENT_LIMIT = 65536;
+var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
+var GITHUB_JOB_SUMMARY_LIMIT_BYTES = 1024 * 1024;
+var VERDICT_DISPLAY = {
+  regression: { icon: "\u274C", title: "Regression", word: "regression" },
+  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
+  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
+  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
+  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
+};
+var MARKER_PREFIX = "<!-- pgperf:comment-id=";
+function commentMarker(id) {
+  if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
+  return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
+}
+function renderMarkdownReport(input2) {
+  return renderReport(input2, {
+    marker: commentMarker(input2.commentId),
+    maxSize: input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH,
+    size: (text2) => text2.length,
+    limitText: `${grouped(input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH)} characters (a GitHub comment holds at most ${grouped(GITHUB_COMMENT_LIMIT)})`
+  });
+}
+function grouped(n) {
+  return n.toLocaleString("en-US");
+}
+var TRIM_STEPS = [
+  { id: "samples", what: "raw samples omitted" },
+  { id: "order", what: "execution order omitted" },
+  { id: "facts", what: "environment facts omitted" },
+  { id: "warnings", what: "warnings shortened" },
+  { id: "details", what: "all other details omitted" },
+  { id: "charts", what: "scaling charts omitted" },
+  { id: "notes", what: "per-cell notes omitted" }
+];
+function renderReport(input2, options) {
+  if (!(options.maxSize > 0)) {
+    throw new RangeError(`maxLength must be a positive number, got ${options.maxSize}`);
+  }
+  const { result, comparison } = input2;
+  const info = METRICS[comparison.metric];
+  const ctx = {
+    result,
+    c: comparison,
+    input: input2,
+    metric: { label: info.label, unit: info.unit, decimals: info.unit === "ms" ? 3 : 1 },
+    limitText: options.limitText
+  };
+  const top = [
+    [options.marker, headline2(ctx)].filter((l) => l !== null).join("\n"),
+    ...designLines(ctx)
+  ];
+  let text2 = "";
+  for (let steps = 0; steps <= TRIM_STEPS.length; steps++) {
+    const trims = new Set(TRIM_STEPS.slice(0, steps).map((s) => s.id));
+    text2 = assemble2(ctx, top, trims);
+    if (options.size(text2) <= options.maxSize) return text2;
+  }
+  return cutToSize(text2, options);
+}
+function assemble2(ctx, top, trims) {
+  const blocks = [...top];
+  for (const arm of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm, trims));
+  if (trims.size > 0) blocks.push(trimNote(ctx, trims));
+  if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
+  return `${blocks.join("\n\n")}
+`;
+}
+function cutToSize(text2, options) {
+  const note = `
+
+\u2702\uFE0F **Cut to fit in ${options.limitText}**: the tables are incomplete; the results artifact has them all.
+`;
+  if (options.size(note) >= options.maxSize) {
+    let cut = text2.slice(0, options.maxSize);
+    while (options.size(cut) > options.maxSize) cut = cut.slice(0, -1);
+    return cut;
+  }
+  let end = Math.min(text2.length, options.maxSize);
+  while (end > 0 && options.size(text2.slice(0, end)) + options.size(note) > options.maxSize) {
+    const line = text2.lastIndexOf("\n", end - 1);
+    end = line > 0 ? line : Math.max(0, Math.min(end - 1, options.maxSize - options.size(note)));
+  }
+  return `${text2.slice(0, end)}${note}`;
+}
+function headline2(ctx) {
+  const { c, result } = ctx;
+  const v = VERDICT_DISPLAY[c.verdict];
+  const parts = [`${v.icon} **${v.title}**`];
+  if (c.comparisons.length === 0) {
+    parts.push(
+      `nothing to compare: the results list ${result.arms.length} arm(s), a comparison needs a base and a head`
+    );
+  } else {
+    const worst = extremeCell(c, "worst");
+    parts.push(worst ? `worst cell: ${describeCell(ctx, worst)}` : "no cell could be tested");
+    if (c.verdict === "improvement") {
+      const best = extremeCell(c, "best");
+      if (best && best.cell !== worst?.cell) parts.push(`best: ${describeCell(ctx, best)}`);
+    }
+    parts.push(commits(ctx));
+  }
+  if (result.baseline) parts.push(`\u{1F4E6} ${escapeMarkdown(describeStoredBaseline(result.baseline))}`);
+  const partial2 = partialText(result);
+  if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
+  return parts.join(" \xB7 ");
+}
+function extremeCell(c, which) {
+  let found = null;
+  let foundGain = 0;
+  for (const arm of c.comparisons) {
+    for (const cell of arm.cells) {
+      if (cell.deltaPct === null) continue;
+      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
+        found = { arm, cell };
+        foundGain = gain;
+      }
+    }
+  }
+  return found;
+}
+function describeCell(ctx, { arm, cell }) {
+  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
+  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
+  if (cell.deltaPct === null) return where;
+  const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
+  return `${where} **${formatPct(cell.deltaPct)}**${ci}`;
+}
+function commits(ctx) {
+  const { result, c, input: input2 } = ctx;
+  const source = recordedSource(result);
+  const baseArm = result.arms[0];
+  const heads = c.comparisons.map((a) => a.head);
+  const firstHead = result.arms.find((a) => a.label === heads[0]);
+  const head = describeCommit("head", input2.head ?? fromSource(source?.head, firstHead), firstHead);
+  const more = heads.length > 1 ? ` (+ ${heads.slice(1).map((h) => `**${escapeMarkdown(h)}**`).join(", ")})` : "";
+  const base = describeCommit("base", input2.base ?? fromSource(source?.base, baseArm), baseArm);
+  return `${head}${more} vs ${base}`;
+}
+function recordedSource(result) {
+  const source = result.source;
+  return typeof source === "object" && source !== null ? source : void 0;
+}
+function fromSource(recorded, arm) {
+  if (!recorded || !arm) return void 0;
+  const text2 = (v) => typeof v === "string" && v !== "" ? v : void 0;
+  const info = { label: arm.label };
+  const sha = text2(recorded.sha);
+  const ref = text2(recorded.ref);
+  const chosenBy = text2(recorded.chosenBy);
+  if (sha) info.sha = sha;
+  if (ref) info.ref = ref;
+  if (chosenBy) info.chosenBy = chosenBy;
+  return info;
+}
+function describeCommit(role, info, arm) {
+  const label = info?.label ?? arm?.label ?? role;
+  const buildSha = arm?.build?.sha;
+  const sha = info?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
+  const words = [armName(role, label)];
+  if (sha) words.push(shortSha(sha));
+  const extra = [info?.ref, info?.chosenBy].filter((s) => !!s && s.trim() !== "");
+  if (extra.length > 0) words.push(`(${extra.map((s) => escapeMarkdown(s, 120)).join(", ")})`);
+  return words.join(" ");
+}
+function partialText(result) {
+  const reason = result.stopReason ? ` (${escapeMarkdown(result.stopReason, 200)})` : "";
+  switch (result.status) {
+    case "complete":
+      return null;
+    case "running":
+      return `**partial results**: the run had not finished${reason}`;
+    case "interrupted":
+      return `**partial results**: the run was interrupted${reason}`;
+    case "failed":
+      return `**partial results**: the run failed${reason}`;
+    default:
+      return `**partial results**: status ${escapeMarkdown(String(result.status), 40)}${reason}`;
+  }
+}
+var SPENDING_NAMES = { "obrien-fleming": "O'Brien-Fleming", pocock: "Pocock" };
+function designLines(ctx) {
+  const { c, result, input: input2, metric } = ctx;
+  const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
+  const parts = [
+    `${metric.label} (${metric.unit}), ${c.better} is better`,
+    `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} cell(s)`}`,
+    `threshold \xB1${c.thresholdPct}%`,
+    `${result.plan?.rounds ?? "?"} rounds`
+  ];
+  if (c.sequential) {
+    const s = c.sequential;
+    const spending = s.spending ? `, ${SPENDING_NAMES[s.spending]} \u03B1-spending` : "";
+    parts.push(
+      `sequential look ${s.look} of ${s.looks} (per-look \u03B1 ${formatP(s.perLookAlpha)}; looks at ${s.schedule.join(", ")} rounds${spending})`
+    );
+  }
+  const warnings = allWarnings(ctx).length;
+  if (warnings > 0) parts.push(`${warnings} warning(s) below`);
+  if (input2.runUrl !== void 0) parts.push(markdownLink("workflow run", input2.runUrl));
+  parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? "?", 40)}`);
+  return [
+    parts.join(" \xB7 "),
+    "<sub>n: usable runs base/head \xB7 delta: Hodges-Lehmann shift of head vs base with its 95% CI (@x%: the level the sample sizes reach) \xB7 p: two-sided Mann-Whitney (Holm-adjusted)</sub>"
+  ];
+}
+function armBlocks(ctx, arm, trims) {
+  const blocks = [];
+  if (ctx.c.comparisons.length > 1) {
+    const v = VERDICT_DISPLAY[arm.verdict];
+    blocks.push(`## ${v.icon} ${escapeMarkdown(arm.head)} vs ${escapeMarkdown(arm.baseline)}: ${v.word}`);
+  }
+  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
+    const cells = arm.cells.filter((cell) => cell.workload === workload);
+    const verdict2 = overallVerdict(cells).verdict;
+    const v = VERDICT_DISPLAY[verdict2];
+    const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
+    blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
+    blocks.push(table2(ctx, cells));
+    if (!trims.has("notes")) {
+      const notes = cells.flatMap(
+        (cell) => cell.notes.map((n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`)
+      );
+      if (notes.length > 0) blocks.push(notes.join("\n"));
+    }
+    const curve = arm.curves.find((k) => k.workload === workload);
+    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm, curve));
+  }
+  return blocks;
+}
+function table2(ctx, cells) {
+  const unit = ctx.metric.label;
+  const rows = [
+    `| clients | n | base ${unit} (median) | head ${unit} (median) | delta % [95% CI] | p (adj.) | verdict |`,
+    "|---:|---:|---:|---:|---:|---:|:---|",
+    ...cells.map((cell) => `| ${row2(ctx, cell).join(" | ")} |`)
+  ];
+  return rows.join("\n");
+}
+function row2(ctx, cell) {
+  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, ctx.metric.decimals);
+  const delta = formatDeltaCi(cell) ?? "\u2013";
+  const p = formatPAdjusted(cell) ?? "\u2013";
+  const v = VERDICT_DISPLAY[cell.verdict];
+  const why = shortReason(cell);
+  return [
+    String(cell.clients),
+    `${cell.base.n}/${cell.head.n}`,
+    median2(cell.base.median),
+    median2(cell.head.median),
+    delta,
+    p,
+    `${v.icon} ${v.word}${why ? ` (${why})` : ""}`
+  ];
+}
+var SHORT_REASON2 = {
+  "insufficient-data": () => "no data",
+  "likely-regression": (t) => `regression likely (CI beyond \u2212${t}%), too few runs to certify`,
+  "too-few-runs": () => "too few runs",
+  "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
+  "significant-below-threshold": (t) => `significant, below ${t}%`,
+  "ci-level-not-reached": () => "CI level not reached"
+};
+function shortReason(cell) {
+  const t = cell.thresholdPct;
+  switch (cell.verdict) {
+    case "regression":
+    case "improvement":
+      return `significant, beyond \xB1${t}%`;
+    case "no-change":
+      return `90% CI inside \xB1${t}%`;
+    case "inconclusive":
+      return cell.reasons.map((r) => SHORT_REASON2[r.code]?.(t)).filter((s) => s !== void 0).join(", ");
+  }
+}
+function clientsText(clients) {
+  return `${clients} client${clients === 1 ? "" : "s"}`;
+}
+function groupedNumber(value, decimals) {
+  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+function chartBlocks(ctx, arm, curve) {
+  const headByClients = new Map(curve.head.points.map((p) => [p.clients, p.medianTps]));
+  const points2 = curve.base.points.flatMap((p) => {
+    const head = headByClients.get(p.clients);
+    return head === void 0 ? [] : [{ clients: p.clients, base: p.medianTps, head }];
+  });
+  if (points2.length < 2) return [];
+  const [baseLine, headLine] = CHART_LINES;
+  const collapse = (clients) => clients === null ? "none" : clientsText(clients);
+  const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm.head)}. Peak ${groupedNumber(curve.base.peakTps, 1)} TPS at ${clientsText(curve.base.peakClients)} \u2192 ${groupedNumber(curve.head.peakTps, 1)} at ${curve.head.peakClients} (${formatPct(curve.peakDeltaPct)}); collapse (>${Math.round(curve.collapseFraction * 100)}% below the peak): ${collapse(curve.base.collapseClients)} \u2192 ${collapse(curve.head.collapseClients)}.`;
+  const chart = renderScalingChart({
+    title: `${curve.workload}: median TPS`,
+    yAxisTitle: "TPS",
+    clients: points2.map((p) => p.clients),
+    base: points2.map((p) => p.base),
+    head: points2.map((p) => p.head)
+  });
+  return [legend, chart.join("\n")];
+}
+function armName(role, label) {
+  return label === role ? role : `${role} **${escapeMarkdown(label)}**`;
+}
+function trimNote(ctx, trims) {
+  const what = TRIM_STEPS.filter((s) => trims.has(s.id)).map((s) => s.what);
+  return `\u2702\uFE0F **Trimmed to fit in ${ctx.limitText}:** ${what.join(", ")}; see the results artifact${artifactWhere(ctx)}.`;
+}
+function artifactWhere(ctx) {
+  return ctx.input.runUrl === void 0 ? "" : ` of the ${markdownLink("workflow run", ctx.input.runUrl)}`;
+}
+function details(summary, body) {
+  return [`<details><summary>${summary}</summary>`, "", ...body, "", "</details>"].join("\n");
+}
+function omitted(ctx, what) {
+  return `_${what} omitted for size: see the results artifact${artifactWhere(ctx)}._`;
+}
+function detailBlocks(ctx, trims) {
+  const warnings = allWarnings(ctx);
+  const blocks = [
+    details("Environment", environment(ctx, trims)),
+    details("Builds", builds(ctx)),
+    details("Settings", settings(ctx)),
+    details("Rounds and order", roundsAndOrder(ctx, trims)),
+    details(
+      trims.has("samples") ? "Raw samples (omitted)" : `Raw samples (${ctx.metric.label} per run)`,
+      trims.has("samples") ? [omitted(ctx, "Raw samples")] : rawSamples(ctx)
+    )
+  ];
+  for (const section of waitEventSections(ctx.result, ctx.c)) {
+    blocks.push(
+      details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
+    );
+  }
+  if (warnings.length > 0) {
+    blocks.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
+  }
+  return blocks;
+}
+function keyValueTable(header, rows) {
+  return [`| ${header[0]} | ${header[1]} |`, "|:---|:---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
+}
+function environment(ctx, trims) {
+  const { result } = ctx;
+  const env = result.environment;
+  const rows = [];
+  if (env) {
+    rows.push(
+      ["CPU", `${escapeMarkdown(env.cpuModel)} (${env.cpuCount} logical CPUs, ${escapeMarkdown(env.arch)})`],
+      ["memory", `${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB`],
+      ["OS", escapeMarkdown(env.os)],
+      ["kernel", escapeMarkdown(env.kernel)],
+      ["host", escapeMarkdown(env.hostname)],
+      ["Node.js", escapeMarkdown(env.nodeVersion)],
+      ["settings hash", escapeMarkdown(env.settingsHash)]
+    );
+  }
+  rows.push(
+    ["pgperf", escapeMarkdown(result.pgperfVersion ?? "?")],
+    [
+      "run",
+      `${escapeMarkdown(result.startedAt ?? "?")} to ${escapeMarkdown(result.updatedAt ?? "?")}, ${escapeMarkdown(result.status)}`
+    ]
+  );
+  const lines = keyValueTable(["machine", "value"], rows);
+  const facts = Object.entries(env?.facts ?? {});
+  if (facts.length > 0) {
+    lines.push("");
+    if (trims.has("facts")) lines.push(omitted(ctx, `${facts.length} environment facts`));
+    else
+      lines.push(
+        ...keyValueTable(
+          ["fact", "value"],
+          facts.map(([k, v]) => [escapeMarkdown(k), escapeMarkdown(String(v), 300)])
+        )
+      );
+  }
+  if (!env) lines.push("", "_The results record no environment._");
+  return lines;
+}
+var BUILD_KEYS = ["sha", "ref", "compiler", "options", "buildOptions", "cacheHit"];
+function builds(ctx) {
+  const rows = ctx.result.arms.map((arm) => {
+    const build = arm.build ? Object.entries(arm.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
+    return `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(arm.binDir ?? "?")} | ${escapeMarkdown(arm.serverVersion ?? "?")} | ${build} |`;
+  });
+  const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
+  const clients = ctx.result.clients ?? [];
+  for (const client of clients) {
+    lines.push(
+      "",
+      `Client: ${escapeMarkdown(client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`)} from ${escapeMarkdown(client.binDir)} drove every arm.`
+    );
+  }
+  return lines;
+}
+function buildKeyRank(key) {
+  const i = BUILD_KEYS.indexOf(key);
+  return i === -1 ? BUILD_KEYS.length : i;
+}
+function recordValue(value) {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(recordValue).join(" ");
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`).join(", ");
+  }
+  return String(value);
+}
+function settings(ctx) {
+  const { result } = ctx;
+  const overrides = result.arms.flatMap(
+    (arm) => Object.entries(arm.settingOverrides ?? {}).map(
+      ([name, value]) => `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
+    )
+  );
+  const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
+  const workloads = Object.entries(result.workloads ?? {});
+  if (workloads.length > 0) {
+    lines.push(
+      "",
+      "| workload | script | query mode | scale | duration (s) | threshold | settings |",
+      "|:---|:---|:---|---:|---:|---:|:---|",
+      ...workloads.map(([name, spec]) => workloadRow(name, spec))
+    );
+  }
+  return lines;
+}
+function workloadRow(name, spec) {
+  const w = typeof spec === "object" && spec !== null ? spec : {};
+  const text2 = (v) => v === void 0 || v === null ? "\u2013" : escapeMarkdown(recordValue(v), 200);
+  let script = text2(w.builtin ?? w.script);
+  if (Array.isArray(w.scripts)) {
+    script = w.scripts.map((s) => {
+      const entry = typeof s === "object" && s !== null ? s : {};
+      const file2 = typeof entry.file === "string" ? entry.file.split("/").pop() ?? entry.file : "?";
+      return escapeMarkdown(entry.weight === void 0 ? file2 : `${file2}@${String(entry.weight)}`, 120);
+    }).join(", ");
+  }
+  if (typeof w.pipeline === "number") script += ` (pipeline ${w.pipeline})`;
+  const conf = typeof w.settings === "object" && w.settings !== null ? Object.entries(w.settings).map(([k, v]) => `${escapeMarkdown(k)} = ${escapeMarkdown(String(v), 100)}`).join("; ") : "";
+  const threshold = typeof w.threshold === "number" ? `${w.threshold}%` : "default";
+  return `| ${escapeMarkdown(name)} | ${script} | ${text2(w.queryMode)} | ${text2(w.scale)} | ${text2(w.duration)} | ${threshold} | ${conf || "\u2013"} |`;
+}
+function roundsAndOrder(ctx, trims) {
+  const { result } = ctx;
+  const plan = result.plan;
+  const executed = plan?.executed ?? [];
+  const completed = result.samples.reduce((max, s) => s.status === "ok" ? Math.max(max, s.round) : max, 0);
+  const measured = executed.filter((r) => r.kind === "measured").length;
+  const warmups = executed.length - measured;
+  const retries = executed.filter((r) => r.attempt > 1).length;
+  const failed = result.samples.filter((s) => s.status !== "ok").length;
+  const lines = [
+    `Seed ${plan?.seed ?? "?"}, arm order ${escapeMarkdown(String(plan?.order ?? "?"))}, ${plan?.rounds ?? "?"} rounds planned, ${completed} with results; ${measured} measured runs, ${warmups} warm-ups, ${retries} retries, ${failed} failed runs.`
+  ];
+  if (executed.length === 0) {
+    lines.push("", "_The results record no execution order._");
+  } else if (trims.has("order")) {
+    lines.push("", omitted(ctx, "The execution order"));
+  } else {
+    lines.push(
+      "",
+      "Runs in the order they ran, per round and cell (w: warm-up, \u2717: failed, #n: attempt n):",
+      "",
+      ...executionOrder(executed)
+    );
+  }
+  return lines;
+}
+function executionOrder(executed) {
+  const lines = [];
+  let round2 = null;
+  let groups2 = [];
+  let cell = "";
+  let runs = [];
+  const flushCell = () => {
+    if (runs.length > 0) groups2.push(`${cell} ${runs.join(" ")}`);
+    runs = [];
+  };
+  const flushRound = () => {
+    flushCell();
+    if (round2 !== null) lines.push(`- round ${round2}: ${groups2.join(" \xB7 ")}`);
+    groups2 = [];
+  };
+  for (const run2 of executed) {
+    if (run2.round !== round2) {
+      flushRound();
+      round2 = run2.round;
+    }
+    const id = `${escapeMarkdown(run2.workload)}@${run2.clients}:`;
+    if (id !== cell) {
+      flushCell();
+      cell = id;
+    }
+    const marks = [
+      run2.kind === "warmup" ? "w" : "",
+      run2.status === "failed" ? "\u2717" : "",
+      run2.attempt > 1 ? `#${run2.attempt}` : ""
+    ].join("");
+    runs.push(`${escapeMarkdown(run2.arm)}${marks ? `(${marks})` : ""}`);
+  }
+  flushRound();
+  return lines;
+}
+function rawSamples(ctx) {
+  const { result, c } = ctx;
+  const byCell = /* @__PURE__ */ new Map();
+  const key = (workload, clients) => JSON.stringify([workload, clients]);
+  const cells = [...result.plan?.cells ?? [], ...result.samples];
+  for (const { workload, clients } of cells) {
+    if (!byCell.has(key(workload, clients))) byCell.set(key(workload, clients), /* @__PURE__ */ new Map());
+  }
+  for (const s of result.samples) {
+    const arms = byCell.get(key(s.workload, s.clients));
+    arms.set(s.arm, [...arms.get(s.arm) ?? [], s]);
+  }
+  const armOrder = result.arms.map((a) => a.label);
+  const rows = [];
+  for (const [cellKey, arms] of byCell) {
+    const [workload, clients] = JSON.parse(cellKey);
+    const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
+    for (const arm of labels) {
+      const samples = [...arms.get(arm) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+      const values = samples.map((s) => {
+        const v = s.metrics[c.metric];
+        if (s.status !== "ok") return "\u2717";
+        return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
+      });
+      rows.push(
+        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm)} | ${values.join(", ") || "\u2013"} |`
+      );
+    }
+  }
+  if (rows.length === 0) return ["_No samples recorded._"];
+  return [
+    `In round order; \u2717: failed run (excluded), ?: no ${ctx.metric.label} value.`,
+    "",
+    `| workload | clients | arm | ${ctx.metric.label} per run |`,
+    "|:---|---:|:---|:---|",
+    ...rows
+  ];
+}
+function allWarnings(ctx) {
+  const run2 = ctx.result.warnings ?? [];
+  const seen = new Set(run2);
+  return [...run2, ...ctx.c.warnings.filter((w) => !seen.has(w))];
+}
+var SHORT_WARNINGS = { count: 20, chars: 300 };
+function warningList(warnings, shorten) {
+  if (!shorten) return warnings.map((w) => `- ${escapeMarkdown(w)}`);
+  const shown = warnings.slice(0, SHORT_WARNINGS.count).map((w) => `- ${escapeMarkdown(w, SHORT_WARNINGS.chars)}`);
+  const rest = warnings.length - SHORT_WARNINGS.count;
+  if (rest > 0) shown.push(`- \u2026 and ${rest} more in the results artifact`);
+  return shown;
+}
+
+// src/cli/commands/compare.ts
+function compareCommand() {
+  const command = new Command("compare").alias("report").description("compare every arm of a results file against the first: per-cell and overall verdicts").argument("<results.json>", "a results file written by pgperf run (or the Action)").addOption(
+    new Option("--format <format>", "text (a table), markdown (the PR comment) or json").argParser(oneOf("--format", ["text", "markdown", "json"])).default("text")
+  ).option("--json", "the same as --format json").option(
+    "--comment-id <id>",
+    "the comment id of the markdown's hidden marker (the Action's 'comment-id')",
+    "default"
+  );
+  return addAnalysisOptions(command, "compare").action(async (file2, flags) => {
+    const result = await readResults(file2);
+    const comparison = analyse(result, analysisFromFlags(flags));
+    const format = flags.json ? "json" : flags.format;
+    if (format === "json") {
+      process.stdout.write(`${JSON.stringify(comparison, null, 2)}
+`);
+    } else if (format === "markdown") {
+      process.stdout.write(
+        renderMarkdownReport({ ...reportInputOf(result, comparison), commentId: flags.commentId })
+      );
+    } else {
+      process.stdout.write(renderComparisonText(comparison, result.baseline));
+    }
+  });
+}
+
+// src/fleet/consolidate.ts
+init_fingerprint();
+init_types();
+init_errors();
+function consolidateShards(files) {
+  if (files.length === 0) throw new UserError("consolidate: no results files given");
+  const first = files[0];
+  const shardOf2 = (f) => {
+    const shard = f.result.plan.shard;
+    if (!shard) throw new UserError(`${f.file}: not a shard (no plan.shard); run it with --shard I/N`);
+    return shard;
+  };
+  const ref = shardOf2(first);
+  const armsOf = (r) => r.arms.map(
+    (a) => `${a.label}=${a.build?.sha ?? (a.label === "base" ? r.source?.base?.sha : a.label === "head" ? r.source?.head?.sha : void 0) ?? a.serverVersion}`
+  ).join(", ");
+  for (const f of files.slice(1)) {
+    const s = shardOf2(f);
+    if (s.planId !== ref.planId || s.count !== ref.count) {
+      throw new UserError(
+        `${f.file}: plan ${s.planId} (${s.count} shards), but ${first.file} is plan ${ref.planId} (${ref.count} shards): the shards belong to different comparisons`
+      );
+    }
+    if (armsOf(f.result) !== armsOf(first.result)) {
+      throw new UserError(
+        `${f.file}: arms ${armsOf(f.result)}, but ${first.file} has ${armsOf(first.result)}: the shards compare different builds`
+      );
+    }
+  }
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const f of files) {
+    const id = f.result.fingerprint?.id ?? environmentFingerprint(f.result).id;
+    groups2.set(id, [...groups2.get(id) ?? [], f]);
+  }
+  const classes = [...groups2.entries()].map(([fingerprint, group]) => mergeClass(fingerprint, group, ref));
+  return { planId: ref.planId, count: ref.count, classes };
+}
+function mergeClass(fingerprint, group, ref) {
+  const byIndex = /* @__PURE__ */ new Map();
+  for (const f of group) {
+    const index = f.result.plan.shard.index;
+    const other = byIndex.get(index);
+    if (other)
+      throw new UserError(
+        `${f.file} and ${other.file} are both shard ${index}/${ref.count} of machine class ${fingerprint}`
+      );
+    byIndex.set(index, f);
+  }
+  const present = [...byIndex.keys()].sort((a, b) => a - b);
+  const missing = Array.from({ length: ref.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  const failed = present.filter((i) => byIndex.get(i).result.status !== "complete");
+  const docs = present.map((i) => byIndex.get(i).result);
+  const base = docs[0];
+  const covered = new Set(docs.flatMap((d) => d.plan.cells.map(cellId)));
+  const lost = ref.allCells.filter((c) => !covered.has(cellId(c))).map(cellId);
+  const warnings = docs.flatMap((d) => d.warnings);
+  if (missing.length) {
+    warnings.unshift(
+      `shard${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${ref.count} missing: no data for ${lost.join(", ")}`
+    );
+  }
+  for (const i of failed) {
+    const d = byIndex.get(i);
+    warnings.unshift(
+      `shard ${i} of ${ref.count} (${d.file}) is '${d.result.status}'${d.result.stopReason ? `: ${d.result.stopReason}` : ""}`
+    );
+  }
+  const incomplete = missing.length > 0 || failed.length > 0;
+  const result = {
+    ...base,
+    status: incomplete ? "failed" : "complete",
+    ...incomplete ? {
+      stopReason: `incomplete consolidation: ${[missing.length ? `missing shard(s) ${missing.join(", ")}` : "", failed.length ? `failed shard(s) ${failed.join(", ")}` : ""].filter(Boolean).join("; ")}`
+    } : {},
+    workloads: Object.assign({}, ...docs.map((d) => d.workloads)),
+    plan: {
+      ...base.plan,
+      rounds: Math.max(...docs.map((d) => d.plan.rounds)),
+      cells: ref.allCells,
+      executed: docs.flatMap((d) => d.plan.executed),
+      shard: { ...ref, index: 0 }
+    },
+    samples: docs.flatMap((d) => d.samples),
+    warnings
+  };
+  return {
+    fingerprint,
+    facts: base.fingerprint?.facts ?? environmentFingerprint(base).facts,
+    result,
+    present,
+    missing,
+    failed
+  };
+}
+
+// src/cli/commands/consolidate.ts
+function consolidateCommand() {
+  return new Command("consolidate").description("merge the shards of a comparison (run --shard) into one report per machine class").argument("<results.json...>", "the shards' results files").addOption(
+    new Option("--format <format>", "text or markdown").argParser(oneOf("--format", ["text", "markdown"])).default("text")
+  ).option("--comment-id <id>", "the markdown's comment id", "default").action(async (files, flags) => {
+    const docs = [];
+    for (const file2 of files) docs.push({ file: file2, result: await readResults(file2) });
+    const merged = consolidateShards(docs);
+    const sections2 = merged.classes.map((c) => ({ c, comparison: analyse(c.result) }));
+    const overall = overallVerdict(
+      sections2.map(({ c, comparison }) => ({
+        id: c.fingerprint,
+        verdict: c.missing.length || c.failed.length ? "inconclusive" : comparison.verdict
+      }))
+    );
+    const out = [
+      `${flags.format === "markdown" ? "## " : ""}verdict: ${overall.verdict} over ${sections2.length} machine class${sections2.length === 1 ? "" : "es"} (plan ${merged.planId}, ${merged.count} shards)`,
+      ""
+    ];
+    for (const { c, comparison } of sections2) {
+      const what = `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
+      const shards = `shards ${c.present.join(", ")} of ${merged.count}${c.missing.length ? `; MISSING ${c.missing.join(", ")}` : ""}`;
+      out.push(
+        `${flags.format === "markdown" ? "### " : "== "}machine class ${c.fingerprint} (${what}; ${shards})`,
+        ""
+      );
+      out.push(
+        flags.format === "markdown" ? renderMarkdownReport({
+          ...reportInputOf(c.result, comparison),
+          commentId: `${flags.commentId}-${c.fingerprint}`
+        }) : renderComparisonText(comparison)
+      );
+    }
+    process.stdout.write(`${out.join("\n")}
+`);
+  });
+}
+
 // src/cli/commands/demo.ts
+import { readdir as readdir6 } from "node:fs/promises";
+init_errors();
 var DEMO_WORKLOAD = workloadSchema.parse({
   name: "demo-tpcb-like",
   description: "tpcb-like writes at 1 and 4 clients; the arms differ only in synchronous_commit",
@@ -67041,7 +67327,7 @@ var DEMO_WORKLOAD = workloadSchema.parse({
   rounds: 5
 });
 function demoCommand() {
-  return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", "rounds", positiveInt("--rounds")).option("--store <dir|url>", STORE_OPTION_HELP).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").action(async (flags) => {
+  return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", "rounds", positiveInt2("--rounds")).option("--store <dir|url>", STORE_OPTION_HELP).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").action(async (flags) => {
     const logger = consoleLogger();
     const binDir = flags.bin ?? await findInstalledBinDir();
     logger.info(`demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}`);
@@ -67276,7 +67562,7 @@ function analyseSeries(series, options) {
 
 // src/history/load-runs.ts
 import { readdir as readdir7, stat as stat6 } from "node:fs/promises";
-import path21 from "node:path";
+import path22 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -67287,7 +67573,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path21.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path22.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -67298,12 +67584,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path21.join(input2, "runs");
+  const runsDir = path22.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path21.join(runsDir, n));
+    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path22.join(runsDir, n));
   }
   const entries = await readdir7(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path21.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path22.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -67735,13 +68021,13 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir7, rename as rename4, writeFile as writeFile5 } from "node:fs/promises";
-import path22 from "node:path";
+import path23 from "node:path";
 async function writeSite(dir, files) {
   await mkdir7(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path22.join(dir, f.file);
-    const tmp = path22.join(dir, `.${f.file}.${process.pid}.tmp`);
+    const target = path23.join(dir, f.file);
+    const tmp = path23.join(dir, `.${f.file}.${process.pid}.tmp`);
     await writeFile5(tmp, f.html, "utf8");
     await rename4(tmp, target);
     written.push(target);
@@ -67813,159 +68099,6 @@ function parseRepoUrl(raw) {
   }
   if (url2.username || url2.password) throw new UserError("--repo-url must not contain credentials");
   return url2.toString().replace(/\/+$/, "");
-}
-
-// src/config/load-workload.ts
-var import_yaml = __toESM(require_dist2(), 1);
-init_errors();
-import { access as access6, readFile as readFile12 } from "node:fs/promises";
-import path23 from "node:path";
-async function loadWorkloadFile(file2) {
-  let text2;
-  try {
-    text2 = await readFile12(file2, "utf8");
-  } catch (e) {
-    throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
-  }
-  const workload = parseWorkload(text2, file2);
-  return resolveScripts(workload, file2);
-}
-function parseWorkload(text2, source) {
-  const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const err = doc.errors[0];
-    const at = lineCounter.linePos(err.pos[0]);
-    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split("\n")[0]}`);
-  }
-  const data = doc.toJS();
-  if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
-  }
-  const parsed = workloadSchema.safeParse(data);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue2) => describeIssue(issue2, data, doc, lineCounter, source));
-  throw new UserError(
-    problems.length === 1 ? problems[0] : `${source}: ${problems.length} problems:
-  ${problems.join("\n  ")}`
-  );
-}
-async function resolveScripts(workload, file2) {
-  if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path23.dirname(path23.resolve(file2));
-  const scripts = [];
-  for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path23.resolve(dir, script.file);
-    try {
-      await access6(resolved);
-    } catch {
-      throw new UserError(
-        `${file2}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`
-      );
-    }
-    scripts.push({ ...script, file: resolved });
-  }
-  return { ...workload, scripts };
-}
-function describeIssue(issue2, data, doc, lineCounter, source) {
-  const field = formatPath2(issue2.path);
-  if (issue2.code === "unrecognized_keys") {
-    const keys = issue2.keys.map((k) => `"${k}"`).join(", ");
-    const where2 = locate(doc, lineCounter, [...issue2.path, issue2.keys[0]], true);
-    const known = Object.keys(schemaShapeAt(variantSchema(data), issue2.path)).join(", ");
-    return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue2.path, issue2.keys)}`;
-  }
-  const where = locate(doc, lineCounter, issue2.path, false);
-  const value = valueAt2(data, issue2.path);
-  if (issue2.path.length === 0) return `${source}${where}: ${expectation(issue2)}`;
-  const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
-  return `${source}${where}: ${field}: ${expectation(issue2)}, ${got}`;
-}
-function expectation(issue2) {
-  switch (issue2.code) {
-    case "invalid_type":
-      return `expected ${issue2.expected}`;
-    case "too_small":
-      if (issue2.origin === "array") return `expected at least ${issue2.minimum} entries`;
-      return `expected a number ${issue2.inclusive ? ">=" : ">"} ${issue2.minimum}`;
-    case "too_big":
-      if (issue2.origin === "array") return `expected at most ${issue2.maximum} entries`;
-      return `expected a number ${issue2.inclusive ? "<=" : "<"} ${issue2.maximum}`;
-    case "invalid_value":
-      return `expected one of ${issue2.values.map((v) => JSON.stringify(v)).join(", ")}`;
-    case "invalid_format":
-      return `expected ${issue2.message ?? issue2.format}`;
-    case "invalid_union":
-      if ("options" in issue2 && Array.isArray(issue2.options)) {
-        return `expected one of ${issue2.options.map((v) => JSON.stringify(v)).join(", ")}`;
-      }
-      if (issue2.message && !issue2.message.startsWith("Invalid input")) return issue2.message;
-      return "expected one of the allowed forms (see the JSON Schema)";
-    default:
-      return issue2.message;
-  }
-}
-function formatPath2(p) {
-  return p.reduce(
-    (acc, k) => typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k),
-    ""
-  );
-}
-function valueAt2(data, p) {
-  let cur = data;
-  for (const k of p) {
-    if (cur === null || typeof cur !== "object") return void 0;
-    cur = cur[k];
-  }
-  return cur;
-}
-function locate(doc, lineCounter, p, atKey) {
-  for (let depth = p.length; depth >= 0; depth--) {
-    const sub = p.slice(0, depth);
-    let offset;
-    if (atKey && depth === p.length && depth > 0) {
-      const parent = doc.getIn(sub.slice(0, -1), true);
-      if ((0, import_yaml.isMap)(parent)) {
-        const pair2 = parent.items.find((it) => (0, import_yaml.isPair)(it) && (0, import_yaml.isScalar)(it.key) && it.key.value === sub.at(-1));
-        offset = pair2 && (0, import_yaml.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
-      }
-    } else {
-      const node2 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
-      offset = node2?.range?.[0];
-    }
-    if (offset !== void 0) {
-      const { line, col } = lineCounter.linePos(offset);
-      return `:${line}:${col}`;
-    }
-  }
-  return "";
-}
-function variantSchema(data) {
-  const tool = data.tool;
-  return typeof tool === "string" && Object.hasOwn(WORKLOAD_VARIANTS, tool) ? WORKLOAD_VARIANTS[tool] : workloadSchema;
-}
-function otherToolHint(data, p, keys) {
-  const tool = data.tool;
-  if (p.length > 0 || typeof tool !== "string") return "";
-  const hints = Object.entries(WORKLOAD_VARIANTS).filter(([other]) => other !== tool).flatMap(
-    ([other, schema]) => keys.filter((k) => Object.hasOwn(schema.shape, k)).map((k) => `${k} is a ${other} field`)
-  );
-  return hints.length > 0 ? `; ${hints.join(", ")}` : "";
-}
-function schemaShapeAt(root, p) {
-  let schema = root;
-  for (const k of [...p, null]) {
-    for (let i = 0; i < 5; i++) {
-      const def2 = schema?._zod?.def;
-      if (def2?.innerType) schema = def2.innerType;
-      else if (def2?.in) schema = def2.in;
-      else break;
-    }
-    if (k === null) break;
-    const def = schema._zod.def;
-    schema = typeof k === "number" ? def.element : def.shape?.[String(k)];
-  }
-  return schema?._zod?.def?.shape ?? {};
 }
 
 // node_modules/@actions/github/lib/context.js
@@ -72703,7 +72836,7 @@ var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 // src/cli/commands/nightly.ts
 init_errors();
 function nightlyCommand() {
-  const command = new Command("nightly").description("measure the branch head, store it, find change points in the history and report them").option("--bin <dir>", "an installed PostgreSQL bin directory to measure (instead of building --ref)").option("--commit <sha>", "the commit --bin was built from (recorded; the history plots by it)").option("--repo <url|path>", `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`).option("--ref <ref>", "branch, tag or sha to build and measure, e.g. master").option("--cache-dir <dir>", cacheDirHelp()).option("--build-option <option>", "extra build option (repeatable)", collectString, []).requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads')", positiveInt("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt("--duration")).option("--out <dir>", "results directory", "pgperf-results").option("--store <dir|url>", STORE_OPTION_HELP).option("--site <dir>", "also render the history site into this directory").option("--repo-url <url>", "link commits to <url>/commit/<sha>").option("--github-repo <owner/name>", "open/update/close regression issues there (token: $GITHUB_TOKEN)").option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the cluster lives while running (default: the OS temp dir)");
+  const command = new Command("nightly").description("measure the branch head, store it, find change points in the history and report them").option("--bin <dir>", "an installed PostgreSQL bin directory to measure (instead of building --ref)").option("--commit <sha>", "the commit --bin was built from (recorded; the history plots by it)").option("--repo <url|path>", `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`).option("--ref <ref>", "branch, tag or sha to build and measure, e.g. master").option("--cache-dir <dir>", cacheDirHelp()).option("--build-option <option>", "extra build option (repeatable)", collectString, []).requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads')", positiveInt2("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt2("--duration")).option("--out <dir>", "results directory", "pgperf-results").option("--store <dir|url>", STORE_OPTION_HELP).option("--site <dir>", "also render the history site into this directory").option("--repo-url <url>", "link commits to <url>/commit/<sha>").option("--github-repo <owner/name>", "open/update/close regression issues there (token: $GITHUB_TOKEN)").option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the cluster lives while running (default: the OS temp dir)");
   return addChangePointOptions(command, "runs").action(async (flags) => {
     const logger = consoleLogger();
     const github = flags.githubRepo ? githubTarget(flags.githubRepo, process.env) : void 0;
@@ -72851,7 +72984,7 @@ function workloadsOfShard(workloads, shard) {
 // src/cli/commands/plan.ts
 init_errors();
 function planCommand() {
-  return new Command("plan").description("split the cells of a comparison into shards for several machines (see run --shard)").requiredOption("--workload <file...>", "workload files").requiredOption("--shards <n>", "number of shards", positiveInt("--shards")).option("--rounds <n>", "rounds (overrides the workloads')", positiveInt("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt("--duration")).option("--arms <n>", "arms per cell (default 2)", positiveInt("--arms"), 2).option("--json", "print the plan as JSON").action(
+  return new Command("plan").description("split the cells of a comparison into shards for several machines (see run --shard)").requiredOption("--workload <file...>", "workload files").requiredOption("--shards <n>", "number of shards", positiveInt2("--shards")).option("--rounds <n>", "rounds (overrides the workloads')", positiveInt2("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt2("--duration")).option("--arms <n>", "arms per cell (default 2)", positiveInt2("--arms"), 2).option("--json", "print the plan as JSON").action(
     async (flags) => {
       const workloads = [];
       for (const file2 of flags.workload) {
@@ -72919,7 +73052,7 @@ function addAdaptiveOptions(command) {
   return command.option(
     "--max-rounds <n>",
     "adaptive rounds: look after blocks of rounds, stop decided cells, at most N rounds",
-    positiveInt("--max-rounds")
+    positiveInt2("--max-rounds")
   ).option(
     "--time-budget <duration>",
     "adaptive rounds within this time (e.g. 45m, 1h, 900s)",
@@ -73005,14 +73138,14 @@ function runCommand() {
     "extra build option for both arms: -DNAME=VALUE (meson) or --with-X (configure) (repeatable)",
     collectString,
     []
-  ).requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt("--rounds")).option(
+  ).requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt2("--rounds")).option(
     "--duration <seconds>",
     "seconds per measured run (overrides the workloads' duration)",
-    positiveInt("--duration")
+    positiveInt2("--duration")
   ).option("--out <dir>", "results directory", "pgperf-results").option(
     "--seed <n>",
     "seed for the run order and client random seeds (default: random, recorded)",
-    positiveInt("--seed")
+    positiveInt2("--seed")
   ).addOption(
     new Option("--order <order>", "arm order within a cell: random per round, or counterbalanced abba").argParser(oneOf("--order", ["random", "abba"])).default("random")
   ).option(
@@ -73041,7 +73174,7 @@ function runCommand() {
   ).option(
     "--sentinel-rounds <n>",
     "with --baseline stored: rounds re-measuring the stored base install with head, to detect machine drift (0: none)",
-    nonNegativeInt("--sentinel-rounds"),
+    nonNegativeInt2("--sentinel-rounds"),
     DEFAULT_SENTINEL_ROUNDS
   ).addOption(
     new Option(
@@ -73409,7 +73542,7 @@ function storeCommand() {
     "list, show, export and import stored runs (a directory, or a PostgreSQL database)"
   );
   store.addCommand(
-    withStoreOption(new Command("list")).description("list stored runs, newest first").option("--commit <sha|ref>", "runs with this commit (sha prefix or ref name) on any arm").option("--arm <label>", "runs with this arm (with --commit: the commit of this arm)").option("--workload <name>", "runs that measured this workload").option("--fingerprint <id>", "runs with this environment fingerprint (id or prefix)").option("--since <date>", "runs started at or after this ISO date or time (UTC)").option("--until <date>", "runs started at or before this ISO date (whole day) or time").option("--limit <n>", "at most this many runs", positiveInt("--limit")).option("--json", "print the runs as JSON").action(async (flags) => {
+    withStoreOption(new Command("list")).description("list stored runs, newest first").option("--commit <sha|ref>", "runs with this commit (sha prefix or ref name) on any arm").option("--arm <label>", "runs with this arm (with --commit: the commit of this arm)").option("--workload <name>", "runs that measured this workload").option("--fingerprint <id>", "runs with this environment fingerprint (id or prefix)").option("--since <date>", "runs started at or after this ISO date or time (UTC)").option("--until <date>", "runs started at or before this ISO date (whole day) or time").option("--limit <n>", "at most this many runs", positiveInt2("--limit")).option("--json", "print the runs as JSON").action(async (flags) => {
       const filter = {
         commit: flags.commit,
         arm: flags.arm,
@@ -73488,6 +73621,7 @@ var commands = [
   runCommand,
   buildCommand,
   demoCommand,
+  calibrateCommand,
   compareCommand,
   planCommand,
   consolidateCommand,

@@ -37250,7 +37250,8 @@ function adaptiveLook(result, plan, options = {}) {
         schedule: [...plan.schedule],
         look: k,
         looks: plan.schedule.length,
-        perLookAlpha: plan.lookAlpha[k - 1]
+        perLookAlpha: plan.lookAlpha[k - 1],
+        spending: plan.spending
       },
       plan.lookAlpha[k - 1]
     );
@@ -63289,6 +63290,7 @@ function partialText(result) {
       return `**partial results**: status ${escapeMarkdown(String(result.status), 40)}${reason}`;
   }
 }
+var SPENDING_NAMES = { "obrien-fleming": "O'Brien-Fleming", pocock: "Pocock" };
 function designLines(ctx) {
   const { c, result, input: input2, metric } = ctx;
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
@@ -63300,7 +63302,10 @@ function designLines(ctx) {
   ];
   if (c.sequential) {
     const s = c.sequential;
-    parts.push(`sequential look ${s.look} of ${s.looks} (per-look \u03B1 ${formatP(s.perLookAlpha)})`);
+    const spending = s.spending ? `, ${SPENDING_NAMES[s.spending]} \u03B1-spending` : "";
+    parts.push(
+      `sequential look ${s.look} of ${s.looks} (per-look \u03B1 ${formatP(s.perLookAlpha)}; looks at ${s.schedule.join(", ")} rounds${spending})`
+    );
   }
   const warnings = allWarnings(ctx).length;
   if (warnings > 0) parts.push(`${warnings} warning(s) below`);

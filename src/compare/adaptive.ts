@@ -284,6 +284,7 @@ export function adaptiveLook(
         look: k,
         looks: plan.schedule.length,
         perLookAlpha: plan.lookAlpha[k - 1]!,
+        spending: plan.spending,
       },
       plan.lookAlpha[k - 1]!,
     );

@@ -219,6 +219,8 @@ export interface SequentialLook {
   looks: number;
   /** The nominal α this look tests at: the α spent at this look (see AdaptivePlan). */
   perLookAlpha: number;
+  /** The α-spending function of the design (absent in comparisons made before it was recorded). */
+  spending?: 'obrien-fleming' | 'pocock';
 }
 
 export interface RunComparison {

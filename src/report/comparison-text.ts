@@ -42,7 +42,8 @@ function design(c: RunComparison): string[] {
     const s = c.sequential;
     lines.push(
       `decided at sequential look ${s.look} of ${s.looks} (schedule ${s.schedule.join(', ')} rounds), ` +
-        `per-look alpha ${formatP(s.perLookAlpha)}`,
+        `per-look alpha ${formatP(s.perLookAlpha)}` +
+        (s.spending ? `, ${s.spending === 'pocock' ? 'Pocock' : "O'Brien-Fleming"} alpha-spending` : ''),
     );
   }
   return lines;

@@ -336,6 +336,8 @@ function partialText(result: RunResult): string | null {
   }
 }
 
+const SPENDING_NAMES = { 'obrien-fleming': "O'Brien-Fleming", pocock: 'Pocock' } as const;
+
 function designLines(ctx: Context): string[] {
   const { c, result, input, metric } = ctx;
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join('/');
@@ -347,7 +349,11 @@ function designLines(ctx: Context): string[] {
   ];
   if (c.sequential) {
     const s = c.sequential;
-    parts.push(`sequential look ${s.look} of ${s.looks} (per-look α ${formatP(s.perLookAlpha)})`);
+    const spending = s.spending ? `, ${SPENDING_NAMES[s.spending]} α-spending` : '';
+    parts.push(
+      `sequential look ${s.look} of ${s.looks} (per-look α ${formatP(s.perLookAlpha)}; looks at ` +
+        `${s.schedule.join(', ')} rounds${spending})`,
+    );
   }
   const warnings = allWarnings(ctx).length;
   if (warnings > 0) parts.push(`${warnings} warning(s) below`);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { buildCommand } from './build.js';
+import { calibrateCommand } from './calibrate.js';
 import { changepointsCommand } from './changepoints.js';
 import { compareCommand } from './compare.js';
 import { consolidateCommand } from './consolidate.js';
@@ -18,6 +19,7 @@ export const commands: Array<() => Command> = [
   runCommand,
   buildCommand,
   demoCommand,
+  calibrateCommand,
   compareCommand,
   planCommand,
   consolidateCommand,

@@ -1,0 +1,65 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import type { Calibration } from '../../src/pipeline/calibrate.js';
+import { installedBinDir } from '../helpers/postgres.js';
+
+const binDir = installedBinDir();
+let tmp: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-calibrate-'));
+  await chmod(tmp, 0o755); // the run-as user must reach the clusters inside
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('pgperf calibrate (real PostgreSQL and pgbench)', () => {
+  it('measures one install as both arms and reports its noise per cell', async () => {
+    const file = path.join(tmp, 'cal.yml');
+    await writeFile(
+      file,
+      'name: cal\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 0\nrounds: 4\n',
+    );
+    await chmod(file, 0o644);
+    const out: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      out.push(String(chunk));
+      return true;
+    });
+    let code: number;
+    try {
+      code = await main([
+        'calibrate',
+        '--bin',
+        binDir,
+        '--workload',
+        file,
+        '--no-store',
+        '--json',
+        '--out',
+        path.join(tmp, 'out'),
+        '--tmp-dir',
+        tmp,
+      ]);
+    } finally {
+      write.mockRestore();
+    }
+    expect(code).toBe(0);
+    // stdout is the JSON document alone.
+    const calibration = JSON.parse(out.join('')) as Calibration;
+    expect(calibration.binDir).toBe(binDir);
+    expect(calibration.cells.map((c) => c.id)).toEqual(['cal@1']);
+    const [cell] = calibration.cells;
+    expect(cell!.rounds).toBeGreaterThanOrEqual(3);
+    expect(cell!.pairedCvPct).toBeGreaterThanOrEqual(0);
+    expect(cell!.runCvPct).toBeGreaterThanOrEqual(0);
+    expect(calibration.falseAlarms).toBe(calibration.cells.filter((c) => c.falseAlarm).length);
+    // Between identical arms a regression or improvement is a false alarm, and is reported as one.
+    if (cell!.verdict === 'regression' || cell!.verdict === 'improvement')
+      expect(cell!.falseAlarm).toBe(true);
+  }, 180_000);
+});
