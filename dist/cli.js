@@ -38090,7 +38090,7 @@ var {
   Help
 } = import_index.default;
 
-// src/cluster/cleanup.ts
+// src/util/cleanup.ts
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -66501,7 +66501,7 @@ function niceCeiling(value) {
   return step * magnitude;
 }
 
-// src/diagnostics/render.ts
+// src/report/wait-event-table.ts
 var SKIPPED_COUNTERS = /* @__PURE__ */ new Set(["database.xact_commit", "database.xact_rollback", "database.numbackends"]);
 function pool(runs) {
   const counts = /* @__PURE__ */ new Map();

@@ -37572,7 +37572,7 @@ function describeExit(result) {
   return `exit code ${result.exitCode}`;
 }
 
-// src/cluster/cleanup.ts
+// src/util/cleanup.ts
 import { mkdtemp, rm as rm3 } from "node:fs/promises";
 import os5 from "node:os";
 import path2 from "node:path";
@@ -63004,7 +63004,7 @@ function niceCeiling(value) {
   return step * magnitude;
 }
 
-// src/diagnostics/render.ts
+// src/report/wait-event-table.ts
 var SKIPPED_COUNTERS = /* @__PURE__ */ new Set(["database.xact_commit", "database.xact_rollback", "database.numbackends"]);
 function pool(runs) {
   const counts = /* @__PURE__ */ new Map();
