@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path26 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path28 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path26 && path26[0] !== "/") {
-          path26 = `/${path26}`;
+        if (path28 && path28[0] !== "/") {
+          path28 = `/${path28}`;
         }
-        return new URL(`${origin}${path26}`);
+        return new URL(`${origin}${path28}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin }
+          request: { method, path: path28, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path26);
+        debuglog("sending request to %s %s/%s", method, origin, path28);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin },
+          request: { method, path: path28, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path26,
+          path28,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin }
+          request: { method, path: path28, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path26);
+        debuglog("trailers received from %s %s/%s", method, origin, path28);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin },
+          request: { method, path: path28, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path26,
+          path28,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path26, origin }
+            request: { method, path: path28, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path26);
+          debuglog("sending request to %s %s/%s", method, origin, path28);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path26,
+        path: path28,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path26 !== "string") {
+        if (typeof path28 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path26[0] !== "/" && !(path26.startsWith("http://") || path26.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path28[0] !== "/" && !(path28.startsWith("http://") || path28.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path26)) {
+        } else if (invalidPathRegex.test(path28)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path26, query) : path26;
+        this.path = query ? buildURL(path28, query) : path28;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -5798,7 +5798,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants8 = require_constants2();
+    var constants7 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5873,7 +5873,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants8.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants7.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5968,11 +5968,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants8.ERROR.OK) {
+          if (ret !== constants7.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants8.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants7.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants8.ERROR.PAUSED) {
+            } else if (ret === constants7.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5995,10 +5995,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants8.ERROR.OK) {
+        if (ret === constants7.ERROR.OK) {
           return null;
         }
-        if (ret === constants8.ERROR.PAUSED || ret === constants8.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants7.ERROR.PAUSED || ret === constants7.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6015,7 +6015,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants8.ERROR[ret], data);
+        return new HTTPParserError(message, constants7.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -6195,7 +6195,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants8.ERROR.PAUSED : 0;
+        return pause ? constants7.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6217,7 +6217,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants8.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6253,13 +6253,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path26, host, upgrade, blocking, reset } = request2;
+      const { method, path: path28, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path26} HTTP/1.1\r
+      let header = `${method} ${path28} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path26, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path28, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path26;
+      headers[HTTP2_HEADER_PATH] = path28;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path26 = search ? `${pathname}${search}` : pathname;
+        const path28 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path26;
+        this.opts.path = path28;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path26 = "/",
+          path: path28 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path26;
+        opts.path = origin + path28;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path26) {
-      if (typeof path26 !== "string") {
-        return path26;
+    function safeUrl2(path28) {
+      if (typeof path28 !== "string") {
+        return path28;
       }
-      const pathSegments = path26.split("?");
+      const pathSegments = path28.split("?");
       if (pathSegments.length !== 2) {
-        return path26;
+        return path28;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path26, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path26);
+    function matchKey(mockDispatch2, { path: path28, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path28);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path26 }) => matchValue(safeUrl2(path26), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path28 }) => matchValue(safeUrl2(path28), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path26, method, body, headers, query } = opts;
+      const { path: path28, method, body, headers, query } = opts;
       return {
-        path: path26,
+        path: path28,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path26, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path28, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path26,
+            Path: path28,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path26) {
-      for (let i = 0; i < path26.length; ++i) {
-        const code = path26.charCodeAt(i);
+    function validateCookiePath(path28) {
+      for (let i = 0; i < path28.length; ++i) {
+        const code = path28.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path26 = opts.path;
+          let path28 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path26 = `/${path26}`;
+            path28 = `/${path28}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path26);
+          url2 = new URL(util.parseOrigin(url2).origin + path28);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22876,7 +22876,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path28 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22915,7 +22915,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path26.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path26.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path28.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path28.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23047,7 +23047,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path28 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -25302,17 +25302,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path26) {
-      const ctrl = callVisitor(key, node2, visitor, path26);
+    function visit_(key, node2, visitor, path28) {
+      const ctrl = callVisitor(key, node2, visitor, path28);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path26, ctrl);
-        return visit_(key, ctrl, visitor, path26);
+        replaceNode(key, path28, ctrl);
+        return visit_(key, ctrl, visitor, path28);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
+          path28 = Object.freeze(path28.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path26);
+            const ci = visit_(i, node2.items[i], visitor, path28);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25323,13 +25323,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path26);
+          path28 = Object.freeze(path28.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path28);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path26);
+          const cv = visit_("value", node2.value, visitor, path28);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25350,17 +25350,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path26) {
-      const ctrl = await callVisitor(key, node2, visitor, path26);
+    async function visitAsync_(key, node2, visitor, path28) {
+      const ctrl = await callVisitor(key, node2, visitor, path28);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path26, ctrl);
-        return visitAsync_(key, ctrl, visitor, path26);
+        replaceNode(key, path28, ctrl);
+        return visitAsync_(key, ctrl, visitor, path28);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
+          path28 = Object.freeze(path28.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path26);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path28);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25371,13 +25371,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path26);
+          path28 = Object.freeze(path28.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path28);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path26);
+          const cv = await visitAsync_("value", node2.value, visitor, path28);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25404,23 +25404,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path26) {
+    function callVisitor(key, node2, visitor, path28) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path26);
+        return visitor(key, node2, path28);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path26);
+        return visitor.Map?.(key, node2, path28);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path26);
+        return visitor.Seq?.(key, node2, path28);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path26);
+        return visitor.Pair?.(key, node2, path28);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path26);
+        return visitor.Scalar?.(key, node2, path28);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path26);
+        return visitor.Alias?.(key, node2, path28);
       return void 0;
     }
-    function replaceNode(key, path26, node2) {
-      const parent = path26[path26.length - 1];
+    function replaceNode(key, path28, node2) {
+      const parent = path28[path28.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -26032,10 +26032,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path26, value) {
+    function collectionFromPath(schema, path28, value) {
       let v = value;
-      for (let i = path26.length - 1; i >= 0; --i) {
-        const k = path26[i];
+      for (let i = path28.length - 1; i >= 0; --i) {
+        const k = path28[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -26054,7 +26054,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path26) => path26 == null || typeof path26 === "object" && !!path26[Symbol.iterator]().next().done;
+    var isEmptyPath = (path28) => path28 == null || typeof path28 === "object" && !!path28[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -26084,11 +26084,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path26, value) {
-        if (isEmptyPath(path26))
+      addIn(path28, value) {
+        if (isEmptyPath(path28))
           this.add(value);
         else {
-          const [key, ...rest] = path26;
+          const [key, ...rest] = path28;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -26102,8 +26102,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path26) {
-        const [key, ...rest] = path26;
+      deleteIn(path28) {
+        const [key, ...rest] = path28;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -26117,8 +26117,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path26, keepScalar) {
-        const [key, ...rest] = path26;
+      getIn(path28, keepScalar) {
+        const [key, ...rest] = path28;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -26136,8 +26136,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path26) {
-        const [key, ...rest] = path26;
+      hasIn(path28) {
+        const [key, ...rest] = path28;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -26147,8 +26147,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path26, value) {
-        const [key, ...rest] = path26;
+      setIn(path28, value) {
+        const [key, ...rest] = path28;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -28663,9 +28663,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path26, value) {
+      addIn(path28, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path26, value);
+          this.contents.addIn(path28, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28740,14 +28740,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path26) {
-        if (Collection2.isEmptyPath(path26)) {
+      deleteIn(path28) {
+        if (Collection2.isEmptyPath(path28)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path26) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path28) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28762,10 +28762,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path26, keepScalar) {
-        if (Collection2.isEmptyPath(path26))
+      getIn(path28, keepScalar) {
+        if (Collection2.isEmptyPath(path28))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path26, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path28, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28776,10 +28776,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path26) {
-        if (Collection2.isEmptyPath(path26))
+      hasIn(path28) {
+        if (Collection2.isEmptyPath(path28))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path26) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path28) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28796,13 +28796,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path26, value) {
-        if (Collection2.isEmptyPath(path26)) {
+      setIn(path28, value) {
+        if (Collection2.isEmptyPath(path28)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path26), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path28), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path26, value);
+          this.contents.setIn(path28, value);
         }
       }
       /**
@@ -30763,9 +30763,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path26) => {
+    visit2.itemAtPath = (cst, path28) => {
       let item = cst;
-      for (const [field, index] of path26) {
+      for (const [field, index] of path28) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30774,23 +30774,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path26) => {
-      const parent = visit2.itemAtPath(cst, path26.slice(0, -1));
-      const field = path26[path26.length - 1][0];
+    visit2.parentCollection = (cst, path28) => {
+      const parent = visit2.itemAtPath(cst, path28.slice(0, -1));
+      const field = path28[path28.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path26, item, visitor) {
-      let ctrl = visitor(item, path26);
+    function _visit(path28, item, visitor) {
+      let ctrl = visitor(item, path28);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path26.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path28.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30801,10 +30801,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path26);
+            ctrl = ctrl(item, path28);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path26) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path28) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -34648,7 +34648,7 @@ var require_light = __commonJS({
 
 // src/action.ts
 import os13 from "node:os";
-import path25 from "node:path";
+import path27 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -35314,7 +35314,7 @@ function parseDurationS(text2) {
 
 // src/pipeline/stored-baseline.ts
 import { stat as stat2 } from "node:fs/promises";
-import path10 from "node:path";
+import path12 from "node:path";
 
 // src/compare/adaptive.ts
 init_types();
@@ -36990,13 +36990,13 @@ function analyseLook(ctx, spec) {
     });
     x.stats = unpaired;
   }
-  const open5 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const open4 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured.filter(
     (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
   ).length;
-  const adjusted = holmAdjust([...open5.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open5.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open5.length + stillIn;
+  const adjusted = holmAdjust([...open4.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open4.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open4.length + stillIn;
   const byHead = new Map(ctx.heads.map((h) => [h, []]));
   for (const m2 of measured) {
     if (m2.frozen) {
@@ -37203,13 +37203,13 @@ function adaptiveLook(result, plan, options = {}) {
       frozen
     });
     const decidedNow = [];
-    const open5 = [];
+    const open4 = [];
     for (const [head, cells] of byHead) {
       for (const c of cells) {
         const key = hypothesisKey(head, c);
         if (frozen.has(key)) continue;
         if (c.verdict === "inconclusive") {
-          open5.push(`${head}:${c.id}`);
+          open4.push(`${head}:${c.id}`);
           continue;
         }
         frozen.set(key, c);
@@ -37225,16 +37225,16 @@ function adaptiveLook(result, plan, options = {}) {
       }
     }
     const regressed = decidedCells.filter((d) => d.verdict === "regression");
-    stopReason = open5.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open5.length} cell(s) stay undecided` : null;
+    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
       lookAlpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
       decided: decidedNow,
-      open: open5,
+      open: open4,
       stop: stopReason !== null,
-      reason: stopReason ?? `${open5.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+      reason: stopReason ?? `${open4.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
     });
     if (stopReason !== null && k < look) {
       return finish(k);
@@ -37344,23 +37344,37 @@ function compareRun(result, options = {}) {
 init_fingerprint();
 
 // src/results/write-results.ts
-import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
+import { mkdir as mkdir2 } from "node:fs/promises";
+import path2 from "node:path";
+
+// src/util/atomic-write.ts
+import { randomBytes } from "node:crypto";
+import { open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
 import path from "node:path";
-async function writeResults(file2, result) {
-  await mkdir2(path.dirname(file2), { recursive: true });
-  const tmp = `${file2}.tmp-${process.pid}`;
-  const handle = await open2(tmp, "w");
+async function writeAtomically(file2, text2, options = {}) {
+  const tmp = path.join(
+    path.dirname(file2),
+    `.${path.basename(file2)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
+  );
+  const handle = await open2(tmp, "wx", options.mode ?? 438);
   try {
-    await handle.writeFile(`${JSON.stringify(result, null, 2)}
-`);
+    await handle.writeFile(text2);
     await handle.sync();
-  } catch (e) {
     await handle.close();
+    await rename2(tmp, file2);
+  } catch (e) {
+    await handle.close().catch(() => {
+    });
     await rm2(tmp, { force: true });
     throw e;
   }
-  await handle.close();
-  await rename2(tmp, file2);
+}
+
+// src/results/write-results.ts
+async function writeResults(file2, result) {
+  await mkdir2(path2.dirname(file2), { recursive: true });
+  await writeAtomically(file2, `${JSON.stringify(result, null, 2)}
+`);
 }
 
 // src/pipeline/stored-baseline.ts
@@ -37407,7 +37421,7 @@ function withStoredBaseline(c, baseline) {
 }
 
 // src/pipeline/pipeline.ts
-import path9 from "node:path";
+import path11 from "node:path";
 
 // src/results/sink.ts
 function fileSink(file2) {
@@ -37433,7 +37447,7 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile as copyFile2, mkdir as mkdir4 } from "node:fs/promises";
 import os8 from "node:os";
-import path8 from "node:path";
+import path10 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/cluster.ts
@@ -37452,7 +37466,7 @@ import {
 } from "node:fs/promises";
 import net from "node:net";
 import os6 from "node:os";
-import path3 from "node:path";
+import path4 from "node:path";
 
 // src/util/process.ts
 import { spawn } from "node:child_process";
@@ -37575,7 +37589,7 @@ function describeExit(result) {
 // src/util/cleanup.ts
 import { mkdtemp, rm as rm3 } from "node:fs/promises";
 import os5 from "node:os";
-import path2 from "node:path";
+import path3 from "node:path";
 var tasks = /* @__PURE__ */ new Map();
 var nextId = 1;
 function onCleanup(task) {
@@ -37599,7 +37613,7 @@ async function drain() {
   }
 }
 async function makeTempDir(prefix, parent = os5.tmpdir()) {
-  const dir = await mkdtemp(path2.join(parent, prefix));
+  const dir = await mkdtemp(path3.join(parent, prefix));
   const release = () => rm3(dir, { recursive: true, force: true });
   const unregister = onCleanup(release);
   return {
@@ -37739,14 +37753,14 @@ var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
 async function inspectBinDir(binDir, what, runner) {
   for (const bin of REQUIRED_BINARIES) {
     try {
-      await access2(path3.join(binDir, bin), constants3.X_OK);
+      await access2(path4.join(binDir, bin), constants3.X_OK);
     } catch {
       throw new UserError(
         `${what}: ${binDir} has no executable ${bin} (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)`
       );
     }
   }
-  const res = await runner.run(path3.join(binDir, "postgres"), ["--version"]);
+  const res = await runner.run(path4.join(binDir, "postgres"), ["--version"]);
   const text2 = res.stdout.trim();
   const major = parseMajor(text2);
   if (res.exitCode !== 0 || major === void 0) {
@@ -37778,13 +37792,13 @@ var PgCluster = class _PgCluster {
     return this.spec.label;
   }
   get dataDir() {
-    return path3.join(this.dir, "data");
+    return path4.join(this.dir, "data");
   }
   get socketDir() {
-    return path3.join(this.dir, "socket");
+    return path4.join(this.dir, "socket");
   }
   get logFile() {
-    return path3.join(this.dir, "server.log");
+    return path4.join(this.dir, "server.log");
   }
   get connection() {
     return { host: this.socketDir, port: this.port, user: SUPERUSER, database: BENCH_DATABASE };
@@ -37795,7 +37809,7 @@ var PgCluster = class _PgCluster {
   /** initdb into a new private directory. The caller must destroy() it. */
   static async create(spec, deps) {
     const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
-    const dir = await mkdtemp2(path3.join(spec.parentDir ?? os6.tmpdir(), `pgperf-${safeName(spec.label)}-`));
+    const dir = await mkdtemp2(path4.join(spec.parentDir ?? os6.tmpdir(), `pgperf-${safeName(spec.label)}-`));
     const cluster = new _PgCluster(spec, dir, version2, deps);
     cluster.unregister = onCleanup(() => cluster.destroy());
     try {
@@ -37852,7 +37866,7 @@ ${tail(res.stderr + res.stdout)}`
   async start() {
     for (let attempt = 1; ; attempt++) {
       this.port = await freePort();
-      await writeFile2(path3.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
+      await writeFile2(path4.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
       const res = await this.pg(
         "pg_ctl",
@@ -37877,7 +37891,7 @@ ${log || res.stderr}`
     }
   }
   async includeConf() {
-    const conf = path3.join(this.dataDir, "postgresql.conf");
+    const conf = path4.join(this.dataDir, "postgresql.conf");
     const text2 = await readFile2(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
@@ -37892,7 +37906,7 @@ ${log || res.stderr}`
   async psql(sql, database = BENCH_DATABASE) {
     const { host, port, user } = this.connection;
     const res = await this.deps.runner.run(
-      path3.join(this.spec.binDir, "psql"),
+      path4.join(this.spec.binDir, "psql"),
       [
         "-X",
         "-q",
@@ -37940,13 +37954,13 @@ ${log || res.stderr}`
     this.restarts++;
     const shm = await this.sharedMemoryId();
     if (shm !== void 0) await releaseSharedMemory(shm, waitS, this.deps.logger, this.spec.label);
-    if (!await this.isRunning()) await rm4(path3.join(this.dataDir, "postmaster.pid"), { force: true });
+    if (!await this.isRunning()) await rm4(path4.join(this.dataDir, "postmaster.pid"), { force: true });
     await this.start();
   }
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile2(path3.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile2(path4.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -38001,7 +38015,7 @@ ${log || res.stderr}`
   }
   async postmasterPid() {
     try {
-      const first = (await readFile2(path3.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile2(path4.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -38019,7 +38033,7 @@ ${log || res.stderr}`
       options.gid = this.spec.runAs.gid;
       options.cwd = this.dir;
     }
-    const command = path3.join(this.spec.binDir, bin);
+    const command = path4.join(this.spec.binDir, bin);
     if (prefix && prefix.length > 0) {
       return this.deps.runner.run(prefix[0], [...prefix.slice(1), command, ...args], options);
     }
@@ -38167,7 +38181,7 @@ async function lookupUser(name, runner) {
 
 // src/drivers/pgbench/driver.ts
 import { writeFile as writeFile3 } from "node:fs/promises";
-import path4 from "node:path";
+import path5 from "node:path";
 init_errors();
 
 // src/drivers/shared.ts
@@ -38682,14 +38696,14 @@ function reportCounts(r) {
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const pgbench = path4.join(options.clientBinDir, "pgbench");
+  const pgbench = path5.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path4.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      const file2 = path5.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile3(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
@@ -38758,9 +38772,27 @@ ${tail(res.stderr)}`
 }
 
 // src/drivers/sysbench/driver.ts
+import path7 from "node:path";
+
+// src/util/find-on-path.ts
+import { constants as constants4 } from "node:fs";
+import { access as access3 } from "node:fs/promises";
+import path6 from "node:path";
+async function findOnPath(name, searchPath) {
+  for (const dir of (searchPath ?? "").split(path6.delimiter)) {
+    if (!dir) continue;
+    const candidate = path6.join(dir, name);
+    try {
+      await access3(candidate, constants4.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return void 0;
+}
+
+// src/drivers/sysbench/driver.ts
 init_errors();
-import { access as access3, constants as constants4 } from "node:fs/promises";
-import path5 from "node:path";
 
 // src/drivers/sysbench/command.ts
 function connectionArgs2(c) {
@@ -39025,18 +39057,6 @@ function progressPoint(i) {
 
 // src/drivers/sysbench/driver.ts
 var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
-async function findOnPath(name, searchPath) {
-  for (const dir of searchPath.split(path5.delimiter)) {
-    if (!dir) continue;
-    const file2 = path5.join(dir, name);
-    try {
-      await access3(file2, constants4.X_OK);
-      return file2;
-    } catch {
-    }
-  }
-  return void 0;
-}
 function sysbenchDriver(options) {
   const { workload, runner, logger } = options;
   const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
@@ -39058,7 +39078,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path5.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path7.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -39222,10 +39242,10 @@ async function readTrimmed(file2) {
 
 // src/env/sysfs.ts
 import { readdir as readdir3, readFile as readFile4 } from "node:fs/promises";
-import path6 from "node:path";
+import path8 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile4(path6.join(root, rel), "utf8");
+    return await readFile4(path8.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -39241,7 +39261,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir3(path6.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir3(path8.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -39282,15 +39302,15 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const open5 = text2.indexOf("(");
+  const open4 = text2.indexOf("(");
   const close = text2.lastIndexOf(")");
-  if (open5 < 0 || close < open5) return void 0;
-  const pid = Number(text2.slice(0, open5).trim());
+  if (open4 < 0 || close < open4) return void 0;
+  const pid = Number(text2.slice(0, open4).trim());
   const rest = text2.slice(close + 1).trim().split(/\s+/);
   const utime = Number(rest[11]);
   const stime = Number(rest[12]);
   if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
-  return { pid, comm: text2.slice(open5 + 1, close), cpu: utime + stime };
+  return { pid, comm: text2.slice(open4 + 1, close), cpu: utime + stime };
 }
 async function takeLoadSnapshot(root) {
   const stat6 = await readText(root, "proc/stat");
@@ -39976,10 +39996,10 @@ init_fingerprint();
 init_types();
 
 // src/results/run-id.ts
-import { randomBytes } from "node:crypto";
+import { randomBytes as randomBytes2 } from "node:crypto";
 function newRunId(startedAt) {
   const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes(4).toString("hex")}`;
+  return `${stamp}-${randomBytes2(4).toString("hex")}`;
 }
 
 // src/runner/run-loop.ts
@@ -40156,7 +40176,7 @@ function formatDuration(seconds) {
 
 // src/machine/pinning.ts
 import { access as access4, constants as constants5 } from "node:fs/promises";
-import path7 from "node:path";
+import path9 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -40272,11 +40292,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path7.delimiter)) {
+    for (const dir of searchPath.split(path9.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path7.join(dir, name), constants5.X_OK);
-        return path7.join(dir, name);
+        await access4(path9.join(dir, name), constants5.X_OK);
+        return path9.join(dir, name);
       } catch {
       }
     }
@@ -40669,7 +40689,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir4(logsDir, { recursive: true });
         await copyFile2(
           cluster.logFile,
-          path8.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path10.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -40685,11 +40705,11 @@ init_errors();
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path9.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path11.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, ...run3 } = req;
-  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path9.join(runDir, "logs") }, deps);
+  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path11.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -40761,7 +40781,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
         },
-        runDir: path10.join(req.runDir, "sentinel")
+        runDir: path12.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -40777,7 +40797,7 @@ async function runStoredBaseline(req, options, deps) {
         ...req,
         rounds: remaining,
         arms: { kind: "installed", arms: [head] },
-        runDir: path10.join(req.runDir, "head")
+        runDir: path12.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -40839,7 +40859,7 @@ async function runStoredBaseline(req, options, deps) {
     info2,
     warnings
   );
-  const resultsFile = path10.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path12.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -40917,7 +40937,7 @@ function commitOf(doc, arm) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat2(path10.join(binDir, "postgres"))).isFile();
+    return (await stat2(path12.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -41004,13 +41024,12 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
 
 // src/store/open-store.ts
 init_errors();
-import path12 from "node:path";
+import path14 from "node:path";
 
 // src/store/dir-store.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
 import { constants as constants6 } from "node:fs";
-import { access as access5, mkdir as mkdir5, open as open4, readdir as readdir4, readFile as readFile6, rename as rename3, rm as rm5, stat as stat3 } from "node:fs/promises";
-import path11 from "node:path";
+import { access as access5, mkdir as mkdir5, readdir as readdir4, readFile as readFile6, stat as stat3 } from "node:fs/promises";
+import path13 from "node:path";
 
 // src/results/read-results.ts
 init_errors();
@@ -41833,10 +41852,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path26) {
-  if (!path26)
+function getElementAtPath(obj, path28) {
+  if (!path28)
     return obj;
-  return path26.reduce((acc, key) => acc?.[key], obj);
+  return path28.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -42176,11 +42195,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path26, issues) {
+function prefixIssues(path28, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path26);
+    iss.path.unshift(path28);
     return iss;
   });
 }
@@ -42642,16 +42661,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path26 = []) => {
+  const processError = (error64, path28 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path26, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path28, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path28, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path28, ...issue3.path]);
       } else {
-        const fullpath = [...path26, ...issue3.path];
+        const fullpath = [...path28, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -42690,17 +42709,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path26 = []) => {
+  const processError = (error64, path28 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path26, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path28, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path28, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path28, ...issue3.path]);
       } else {
-        const fullpath = [...path26, ...issue3.path];
+        const fullpath = [...path28, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -42739,8 +42758,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path26 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path26) {
+  const path28 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path28) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -59878,13 +59897,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path26 = ref.slice(1).split("/").filter(Boolean);
-  if (path26.length === 0) {
+  const path28 = ref.slice(1).split("/").filter(Boolean);
+  if (path28.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path26[0] === defsKey) {
-    const key = path26[1] === void 0 ? void 0 : decodeJSONPointerSegment(path26[1]);
+  if (path28[0] === defsKey) {
+    const key = path28[1] === void 0 ? void 0 : decodeJSONPointerSegment(path28[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -60869,12 +60888,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path26) {
-  return path26.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path28) {
+  return path28.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path26) {
+function valueAt(doc, path28) {
   let v = doc;
-  for (const key of path26) {
+  for (const key of path28) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -60883,14 +60902,14 @@ function valueAt(doc, path26) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path26) {
+async function readResults(path28) {
   let text2;
   try {
-    text2 = await readFile5(path26, "utf8");
+    text2 = await readFile5(path28, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path26}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path28}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path26);
+  return parseResults(text2, path28);
 }
 function parseResults(text2, source) {
   let doc;
@@ -60928,8 +60947,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path11.join(dir, "runs");
-    this.indexDir = path11.join(dir, "index");
+    this.runsDir = path13.join(dir, "runs");
+    this.indexDir = path13.join(dir, "index");
   }
   dir;
   options;
@@ -60941,7 +60960,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path11.resolve(dir), options);
+    const store = new _DirStore(path13.resolve(dir), options);
     const st = await stat3(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -61013,10 +61032,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path11.join(this.runsDir, `${id}.json`);
+    return path13.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path11.join(this.indexDir, `${id}.json`);
+    return path13.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -61071,24 +61090,6 @@ var DirStore = class _DirStore {
     );
   }
 };
-async function writeAtomically(file2, text2) {
-  const tmp = path11.join(
-    path11.dirname(file2),
-    `.${path11.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
-  );
-  const handle = await open4(tmp, "wx");
-  try {
-    await handle.writeFile(text2);
-    await handle.sync();
-    await handle.close();
-    await rename3(tmp, file2);
-  } catch (e) {
-    await handle.close().catch(() => {
-    });
-    await rm5(tmp, { force: true });
-    throw e;
-  }
-}
 async function jsonNames(dir) {
   try {
     return (await readdir4(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
@@ -61108,8 +61109,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path12.isAbsolute(xdgDataHome) ? xdgDataHome : path12.join(home, ".local", "share");
-  return path12.join(base, "pgperf", "store");
+  const base = xdgDataHome && path14.isAbsolute(xdgDataHome) ? xdgDataHome : path14.join(home, ".local", "share");
+  return path14.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -61256,20 +61257,18 @@ function optionalDuration(read, name) {
 }
 
 // src/build/build.ts
-import { mkdir as mkdir7, readdir as readdir6, readFile as readFile11, rm as rm8, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir as mkdir8, readdir as readdir6, readFile as readFile12, rm as rm7, writeFile as writeFile5 } from "node:fs/promises";
 import os11 from "node:os";
-import path18 from "node:path";
+import path20 from "node:path";
 init_errors();
 
 // src/build/builder.ts
 init_errors();
 import { appendFile as appendFile3, readFile as readFile7, stat as stat4 } from "node:fs/promises";
-import path14 from "node:path";
+import path15 from "node:path";
 
 // src/build/deps.ts
 init_errors();
-import { access as access6, constants as constants7 } from "node:fs/promises";
-import path13 from "node:path";
 var TOOL_PACKAGES = {
   git: "git",
   gcc: "gcc",
@@ -61293,18 +61292,6 @@ function requiredTools(system) {
   const common = ["git", "bison", "flex", "perl", "pkg-config"];
   return system === "meson" ? [...common, "meson", "ninja"] : [...common, "make"];
 }
-async function findOnPath2(name, pathVar) {
-  for (const dir of (pathVar ?? "").split(path13.delimiter)) {
-    if (!dir) continue;
-    const candidate = path13.join(dir, name);
-    try {
-      await access6(candidate, constants7.X_OK);
-      return candidate;
-    } catch {
-    }
-  }
-  return void 0;
-}
 function missingDependencyError(missing, what) {
   const list = missing.map((m) => `${m.kind} ${m.name} (Debian package ${m.package})`).join(", ");
   const packages = [...new Set(missing.map((m) => m.package))].join(" ");
@@ -61315,7 +61302,7 @@ function missingDependencyError(missing, what) {
 async function findMissingDependencies(system, env, runner) {
   const missing = [];
   for (const tool of requiredTools(system)) {
-    if (!await findOnPath2(tool, env.PATH)) {
+    if (!await findOnPath(tool, env.PATH)) {
       missing.push({ name: tool, kind: "program", package: TOOL_PACKAGES[tool] });
     }
   }
@@ -61470,7 +61457,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile7(path14.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile7(path15.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -61557,64 +61544,49 @@ ${tail(input2.output, TAIL_LINES)}
 }
 
 // src/build/cache.ts
-init_errors();
-import { randomUUID as randomUUID2 } from "node:crypto";
 import { createHash as createHash5 } from "node:crypto";
-import {
-  chmod as chmod2,
-  cp,
-  link,
-  mkdir as mkdir6,
-  readdir as readdir5,
-  readFile as readFile8,
-  readlink as readlink2,
-  rename as rename4,
-  rm as rm6,
-  statfs,
-  unlink as unlink2,
-  writeFile as writeFile4
-} from "node:fs/promises";
-import os9 from "node:os";
-import path15 from "node:path";
+import { chmod as chmod2, cp, mkdir as mkdir6, readdir as readdir5, readFile as readFile8, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
+import path16 from "node:path";
+init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir6(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path15.dirname(d)) {
+  for (let d = dir; ; d = path16.dirname(d)) {
     await chmod2(d, 493);
-    if (d === first || d === path15.dirname(d)) break;
+    if (d === first || d === path16.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path15.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path16.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path15.join(env.XDG_CACHE_HOME || path15.join(home, ".cache"), "pgperf");
+  return path16.join(env.XDG_CACHE_HOME || path16.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path15.join(root, "git"),
-    builds: path15.join(root, "builds"),
-    installs: path15.join(root, "installs"),
-    ccache: path15.join(root, "ccache"),
-    logs: path15.join(root, "logs"),
-    locks: path15.join(root, "locks")
+    git: path16.join(root, "git"),
+    builds: path16.join(root, "builds"),
+    installs: path16.join(root, "installs"),
+    ccache: path16.join(root, "ccache"),
+    logs: path16.join(root, "logs"),
+    locks: path16.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path15.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path15.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path16.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path16.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path15.join(work, "src"),
-    build: path15.join(work, "build"),
-    stage: path15.join(work, "stage"),
-    statsLog: path15.join(work, "ccache-stats.log"),
-    install: prefix ? path15.resolve(prefix) : path15.join(layout.installs, slot),
-    lock: path15.join(layout.locks, `${slot}.lock`),
-    log: path15.join(layout.logs, `${slot}.log`)
+    src: path16.join(work, "src"),
+    build: path16.join(work, "build"),
+    stage: path16.join(work, "stage"),
+    statsLog: path16.join(work, "ccache-stats.log"),
+    install: prefix ? path16.resolve(prefix) : path16.join(layout.installs, slot),
+    lock: path16.join(layout.locks, `${slot}.lock`),
+    log: path16.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -61639,7 +61611,7 @@ var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
   const outer = createHash5("sha256");
   const walk = async (rel) => {
-    const abs = path15.join(installDir, rel);
+    const abs = path16.join(installDir, rel);
     let entries;
     try {
       entries = await readdir5(abs, { withFileTypes: true });
@@ -61651,16 +61623,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path15.join(rel, entry.name);
+      const child = path16.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink2(path15.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink2(path16.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile8(path15.join(installDir, child));
+        const bytes = await readFile8(path16.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -61673,7 +61645,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile8(path15.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile8(path16.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -61688,26 +61660,24 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path15.join(installDir, COMPLETE_MARKER);
-  const tmp = `${marker}.tmp-${process.pid}`;
+  const marker = path16.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
-  await writeFile4(tmp, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
+  await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
-  await rename4(tmp, marker);
 }
 async function moveIntoPlace(staged, installDir) {
-  await rm6(installDir, { recursive: true, force: true });
-  await mkdirPublic(path15.dirname(installDir));
+  await rm5(installDir, { recursive: true, force: true });
+  await mkdirPublic(path16.dirname(installDir));
   try {
-    await rename4(staged, installDir);
+    await rename3(staged, installDir);
   } catch (e) {
     if (e.code !== "EXDEV") throw e;
     const sibling = `${installDir}.tmp-${process.pid}`;
     try {
       await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-      await rename4(sibling, installDir);
+      await rename3(sibling, installDir);
     } finally {
-      await rm6(sibling, { recursive: true, force: true });
+      await rm5(sibling, { recursive: true, force: true });
     }
   }
 }
@@ -61721,6 +61691,13 @@ async function checkFreeSpace(dir, needBytes) {
     );
   }
 }
+
+// src/util/file-lock.ts
+init_errors();
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { link, mkdir as mkdir7, readFile as readFile9, unlink as unlink2, writeFile as writeFile4 } from "node:fs/promises";
+import os9 from "node:os";
+import path17 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -61741,7 +61718,7 @@ async function tryLock(file2, logger) {
   return typeof taken === "function" ? taken : void 0;
 }
 async function takeLock(file2, logger) {
-  await mkdir6(path15.dirname(file2), { recursive: true, mode: 493 });
+  await mkdir7(path17.dirname(file2), { recursive: true, mode: 493 });
   const me = { pid: process.pid, host: os9.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   while (true) {
     const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
@@ -61778,7 +61755,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile8(file2, "utf8"));
+    const owner = JSON.parse(await readFile9(file2, "utf8"));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -61810,8 +61787,8 @@ function sleep(ms, signal) {
 
 // src/build/source.ts
 init_errors();
-import { readFile as readFile9, rm as rm7, stat as stat5 } from "node:fs/promises";
-import path16 from "node:path";
+import { readFile as readFile10, rm as rm6, stat as stat5 } from "node:fs/promises";
+import path18 from "node:path";
 var FULL_SHA = /^[0-9a-f]{40}$/i;
 var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
 var DEEPEN_STEPS = [64, 512, 4096];
@@ -61819,15 +61796,15 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path16.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path18.resolve(cwd, repo)}`, local: true };
 }
 var SourceMirror = class {
   constructor(repo, gitRoot, locksDir, deps) {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path16.join(gitRoot, `${name}.git`);
-    this.lockFile = path16.join(locksDir, `git-${name}.lock`);
+    this.dir = path18.join(gitRoot, `${name}.git`);
+    this.lockFile = path18.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -61896,7 +61873,7 @@ var SourceMirror = class {
   }
   /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
   async checkout(sha, dir) {
-    await rm7(dir, { recursive: true, force: true });
+    await rm6(dir, { recursive: true, force: true });
     await this.withLock(async () => {
       const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
       if (res.exitCode !== 0) {
@@ -61908,8 +61885,8 @@ var SourceMirror = class {
   }
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
-    await rm7(dir, { recursive: true, force: true });
-    if (!await exists2(path16.join(this.dir, "worktrees"))) return;
+    await rm6(dir, { recursive: true, force: true });
+    if (!await exists2(path18.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -61932,16 +61909,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path16.join(this.dir, "HEAD"))) return;
+    if (await exists2(path18.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path16.join(this.dir, "shallow"));
+    return exists2(path18.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path16.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path18.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -62012,7 +61989,7 @@ async function readPatches(files, flag) {
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile9(file2, "utf8");
+      content = await readFile10(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -62044,7 +62021,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path16.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path16.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path18.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path18.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -62075,18 +62052,18 @@ async function exists2(file2) {
 }
 
 // src/build/toolchain.ts
-import { readFile as readFile10 } from "node:fs/promises";
+import { readFile as readFile11 } from "node:fs/promises";
 import os10 from "node:os";
-import path17 from "node:path";
+import path19 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path17.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path19.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
   const command = compilerCommand(env);
   const program = command.split(" ")[0];
-  const resolved = program.includes("/") ? program : await findOnPath2(program, env.PATH);
+  const resolved = program.includes("/") ? program : await findOnPath(program, env.PATH);
   const version2 = resolved ? await runner.run(resolved, ["--version"], { env }) : void 0;
   if (!resolved || version2?.exitCode !== 0) {
     throw missingDependencyError(
@@ -62095,7 +62072,7 @@ async function detectToolchain(env, runner) {
     );
   }
   const target = await runner.run(resolved, ["-dumpmachine"], { env });
-  const ccache = await findOnPath2("ccache", env.PATH);
+  const ccache = await findOnPath("ccache", env.PATH);
   return {
     compiler: {
       command,
@@ -62109,7 +62086,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile10("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile11("/etc/os-release", "utf8"));
   } catch {
     return `${os10.type()} ${os10.release()}`;
   }
@@ -62142,7 +62119,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path18.resolve(req.cacheDir));
+  const layout = cacheLayout(path20.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -62203,8 +62180,8 @@ async function buildSlot(s) {
     }
   };
   await removeUnfinished(s);
-  await mkdir7(paths.work, { recursive: true, mode: 493 });
-  await mkdir7(path18.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir8(paths.work, { recursive: true, mode: 493 });
+  await mkdir8(path20.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile5(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -62256,10 +62233,10 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile11(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile12(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path18.join(paths.stage, paths.install);
+      const staged = path20.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -62289,14 +62266,14 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path18.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path20.join(paths.install, "bin"), record: record2 };
   } catch (e) {
-    if (moved) await rm8(paths.install, { recursive: true, force: true });
+    if (moved) await rm7(paths.install, { recursive: true, force: true });
     throw e;
   } finally {
     await s.mirror.removeCheckout(paths.src).catch(() => {
     });
-    await rm8(paths.work, { recursive: true, force: true });
+    await rm7(paths.work, { recursive: true, force: true });
   }
 }
 async function findCompleted(paths, key, req, started, logger) {
@@ -62317,7 +62294,7 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path18.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path20.join(paths.install, "bin"), record: record2 };
 }
 function summaryLine(label, record2) {
   const phases = Object.entries(record2.durationsS).map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`).join(", ");
@@ -62346,7 +62323,7 @@ async function inStep(step, what, logFile, fn) {
   }
 }
 async function requireGit(env, what) {
-  if (!await findOnPath2("git", env.PATH)) {
+  if (!await findOnPath("git", env.PATH)) {
     throw missingDependencyError([{ name: "git", kind: "program", package: "git" }], what);
   }
 }
@@ -62365,28 +62342,28 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir6(layout.builds).catch(() => [])) {
-    const release = await tryLock(path18.join(layout.locks, `${slot}.lock`), logger);
+    const release = await tryLock(path20.join(layout.locks, `${slot}.lock`), logger);
     if (!release) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path18.join(layout.builds, slot)}`);
-      await rm8(path18.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path18.join(layout.installs, slot);
-      if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
+      logger.debug(`removing the work directory of an abandoned build: ${path20.join(layout.builds, slot)}`);
+      await rm7(path20.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path20.join(layout.installs, slot);
+      if (!await readCompleted(install)) await rm7(install, { recursive: true, force: true });
     } finally {
       await release();
     }
   }
 }
 async function removeUnfinished(s) {
-  if (!s.req.prefix) await rm8(s.paths.install, { recursive: true, force: true });
+  if (!s.req.prefix) await rm7(s.paths.install, { recursive: true, force: true });
   await s.mirror.removeCheckout(s.paths.src).catch(() => {
   });
-  await rm8(s.paths.work, { recursive: true, force: true });
+  await rm7(s.paths.work, { recursive: true, force: true });
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path18.join(installDir, "bin");
+  const binDir = path20.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path18.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path20.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 async function run(runner, command, args) {
@@ -62403,7 +62380,7 @@ async function buildComparison(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path18.resolve(req.cacheDir));
+  const layout = cacheLayout(path20.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -62443,14 +62420,14 @@ async function buildArms(request2, deps) {
 }
 
 // src/action/run-action.ts
-import { mkdir as mkdir9, writeFile as writeFile6 } from "node:fs/promises";
-import path24 from "node:path";
+import { mkdir as mkdir10, writeFile as writeFile6 } from "node:fs/promises";
+import path26 from "node:path";
 
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
-import { access as access7, readFile as readFile12 } from "node:fs/promises";
-import path19 from "node:path";
+import { access as access6, readFile as readFile13 } from "node:fs/promises";
+import path21 from "node:path";
 
 // src/config/workload-schema.ts
 import os12 from "node:os";
@@ -62693,7 +62670,7 @@ function checkSysbenchExtraArg(arg) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile12(file2, "utf8");
+    text2 = await readFile13(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -62722,12 +62699,12 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path19.dirname(path19.resolve(file2));
+  const dir = path21.dirname(path21.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path19.resolve(dir, script.file);
+    const resolved = path21.resolve(dir, script.file);
     try {
-      await access7(resolved);
+      await access6(resolved);
     } catch {
       throw new UserError(
         `${file2}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`
@@ -62841,7 +62818,7 @@ function schemaShapeAt(root, p) {
 // src/config/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync } from "node:fs";
-import path20 from "node:path";
+import path22 from "node:path";
 function shippedWorkloadNames(workloadsDir) {
   try {
     return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
@@ -62850,7 +62827,7 @@ function shippedWorkloadNames(workloadsDir) {
   }
 }
 function shippedWorkloadFile(name, workloadsDir, what) {
-  const file2 = path20.join(workloadsDir, `${name}.yml`);
+  const file2 = path22.join(workloadsDir, `${name}.yml`);
   if (existsSync2(file2)) return file2;
   throw new UserError(
     `${what}: no shipped workload is named '${name}' (shipped: ${shippedWorkloadNames(workloadsDir).join(", ")}); give one of those names or the path of a workload file`
@@ -63687,7 +63664,7 @@ function roundSeconds(workloads, arms, durationS) {
 }
 
 // src/action/build-arms.ts
-import path21 from "node:path";
+import path23 from "node:path";
 async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
   const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
   return {
@@ -63698,7 +63675,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path21.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path23.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -63707,14 +63684,14 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
 }
 
 // src/action/store-setup.ts
-import path23 from "node:path";
+import path25 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/data-branch.ts
 init_errors();
 init_mask_url();
-import { mkdir as mkdir8, rm as rm9 } from "node:fs/promises";
-import path22 from "node:path";
+import { mkdir as mkdir9, rm as rm8 } from "node:fs/promises";
+import path24 from "node:path";
 var BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![./])$/;
 var DataBranch = class _DataBranch {
   constructor(opts, deps, exists3) {
@@ -63740,7 +63717,7 @@ var DataBranch = class _DataBranch {
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
       ...options
     };
-    await mkdir8(opts.workDir, { recursive: true });
+    await mkdir9(opts.workDir, { recursive: true });
     const branch = new _DataBranch(opts, deps, false);
     await branch.git(["init", "-q"]);
     await branch.git(["remote", "add", "origin", opts.remote]);
@@ -63751,7 +63728,7 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path22.join(this.opts.workDir, this.opts.storePath);
+    return path24.join(this.opts.workDir, this.opts.storePath);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -63791,7 +63768,7 @@ var DataBranch = class _DataBranch {
   }
   /** Removes the work tree. */
   async close() {
-    await rm9(this.opts.workDir, { recursive: true, force: true });
+    await rm8(this.opts.workDir, { recursive: true, force: true });
   }
   async fetch() {
     const listed = await this.git(["ls-remote", "--heads", "origin", `refs/heads/${this.opts.branch}`]);
@@ -63841,34 +63818,34 @@ function maskSecretsIn(text2, remote) {
 
 // src/action/store-setup.ts
 init_errors();
-async function openActionStore(inputs, workspace, access8, deps) {
+async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path23.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path25.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
     }
-    if (!access8.dataBranchRemote) {
+    if (!access7.dataBranchRemote) {
       throw new UserError(
         `input 'store-branch' (${inputs.storeBranch}) pushes to the workflow's repository: pass 'github-token' with contents: write`
       );
     }
     const branch = await DataBranch.checkout(
       {
-        remote: access8.dataBranchRemote,
+        remote: access7.dataBranchRemote,
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path23.join(access8.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path25.join(access7.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
     );
-    const reader = await access8.open(branch.storeDir, true);
+    const reader = await access7.open(branch.storeDir, true);
     const archive = {
       description: `branch ${inputs.storeBranch} (${reader.description})`,
       save: async (result) => {
         let id = "";
         await branch.publish(async (dir) => {
-          const store2 = await access8.open(dir, true);
+          const store2 = await access7.open(dir, true);
           try {
             id = (await store2.save(result)).id;
           } finally {
@@ -63889,8 +63866,8 @@ async function openActionStore(inputs, workspace, access8, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path23.resolve(workspace, inputs.store);
-  const store = await access8.open(spec, true);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path25.resolve(workspace, inputs.store);
+  const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
 
@@ -63959,9 +63936,9 @@ async function commentTarget(ctx, result, prNumberInput, api, file2) {
 // src/action/run-action.ts
 var REPORT_FILE = "report.md";
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path24.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path26.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === "comment") {
-    const resultsFile = path24.join(resultsDir, RESULTS_FILE);
+    const resultsFile = path26.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
     const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
     deps.logger.info(`comment mode: publishing for ${target2.basis}`);
@@ -64053,8 +64030,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path24.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path24.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path26.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path26.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -64090,16 +64067,16 @@ function adaptiveFromInputs(inputs, alpha, roundS) {
 }
 function workloadPath(name, workspace, actionDir) {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
-    return shippedWorkloadFile(name, path24.join(actionDir, "workloads"), "input 'workloads'");
+    return shippedWorkloadFile(name, path26.join(actionDir, "workloads"), "input 'workloads'");
   }
-  return path24.resolve(workspace, name);
+  return path26.resolve(workspace, name);
 }
 async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
   const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
-  await mkdir9(resultsDir, { recursive: true });
-  const reportFile = path24.join(resultsDir, REPORT_FILE);
+  await mkdir10(resultsDir, { recursive: true });
+  const reportFile = path26.join(resultsDir, REPORT_FILE);
   await writeFile6(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
@@ -64107,7 +64084,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   const worst = worstDelta(comparison);
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path24.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path26.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
     completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
@@ -64145,7 +64122,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path24.join(resultsDir, RESULTS_FILE),
+    resultsFile: path26.join(resultsDir, RESULTS_FILE),
     reportFile
   };
 }
@@ -64231,8 +64208,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path26 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path26} does not exist${EOL5}`);
+        const path28 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path28} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -68526,7 +68503,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path26) => path26.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path28) => path28.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -68914,7 +68891,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path25.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path27.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -68938,7 +68915,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) } : {}
       },
-      actionDir: path25.resolve(path25.dirname(fileURLToPath(import.meta.url)), ".."),
+      actionDir: path27.resolve(path27.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

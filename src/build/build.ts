@@ -14,7 +14,6 @@ import type { ProcessRunner } from '../util/process.js';
 import { PGPERF_VERSION } from '../version.js';
 import { BuildStepError, chooseStrategy, type BuildStep, type StepContext } from './builder.js';
 import {
-  acquireLock,
   buildKey,
   cacheLayout,
   checkFreeSpace,
@@ -24,12 +23,13 @@ import {
   readCompleted,
   mkdirPublic,
   slotPaths,
-  tryLock,
   COMPLETE_MARKER,
   type CacheLayout,
   type SlotPaths,
 } from './cache.js';
-import { findMissingDependencies, findOnPath, missingDependencyError } from './deps.js';
+import { acquireLock, tryLock } from '../util/file-lock.js';
+import { findOnPath } from '../util/find-on-path.js';
+import { findMissingDependencies, missingDependencyError } from './deps.js';
 import { BUILD_RECIPE_VERSION, type BuildSystem } from './options.js';
 import { SourceMirror, applyPatches, short, type GitDeps, type PatchFile, type RepoSpec } from './source.js';
 import {

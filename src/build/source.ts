@@ -14,7 +14,8 @@ import {
   type ProcessRunner,
   type RunOptions,
 } from '../util/process.js';
-import { acquireLock, sha256 } from './cache.js';
+import { acquireLock } from '../util/file-lock.js';
+import { sha256 } from './cache.js';
 
 /** Upstream PostgreSQL, the default --repo. */
 export const DEFAULT_REPO = 'https://github.com/postgres/postgres.git';

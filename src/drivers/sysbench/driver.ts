@@ -1,6 +1,6 @@
 /** The sysbench driver: data load (prepare), per-run reset, one measured run -> sample fields, cleanup. */
-import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
+import { findOnPath } from '../../util/find-on-path.js';
 import type { SysbenchWorkload } from '../../config/workload-schema.js';
 import type { ClientInfo } from '../../results/types.js';
 import { UserError, errorMessage } from '../../util/errors.js';
@@ -22,21 +22,6 @@ export interface SysbenchDriverOptions {
   logger: Logger;
   /** Directories searched for the sysbench binary (default: $PATH); it is not in PostgreSQL's bin dir. */
   searchPath?: string;
-}
-
-/** The first executable `name` in a PATH-style list of directories. */
-async function findOnPath(name: string, searchPath: string): Promise<string | undefined> {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (!dir) continue;
-    const file = path.join(dir, name);
-    try {
-      await access(file, constants.X_OK);
-      return file;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
 }
 
 export function sysbenchDriver(options: SysbenchDriverOptions): Driver {
