@@ -66382,6 +66382,23 @@ function reportInputOf(result, comparison, fallbackRunUrl) {
   };
 }
 
+// src/compare/extreme-cell.ts
+function extremeCell(c, which) {
+  let found = null;
+  let foundGain = 0;
+  for (const arm of c.comparisons) {
+    for (const cell of arm.cells) {
+      if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
+      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
+        found = { arm, cell };
+        foundGain = gain;
+      }
+    }
+  }
+  return found;
+}
+
 // src/report/markdown-escape.ts
 var REFERENCES = {
   "&": "&amp;",
@@ -66677,21 +66694,6 @@ function headline2(ctx) {
   const partial2 = partialText(result);
   if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
   return parts.join(" \xB7 ");
-}
-function extremeCell(c, which) {
-  let found = null;
-  let foundGain = 0;
-  for (const arm of c.comparisons) {
-    for (const cell of arm.cells) {
-      if (cell.deltaPct === null) continue;
-      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
-      if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm, cell };
-        foundGain = gain;
-      }
-    }
-  }
-  return found;
 }
 function describeCell(ctx, { arm, cell }) {
   const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";

@@ -62834,6 +62834,23 @@ function shippedWorkloadFile(name, workloadsDir, what) {
   );
 }
 
+// src/compare/extreme-cell.ts
+function extremeCell(c, which2) {
+  let found = null;
+  let foundGain = 0;
+  for (const arm of c.comparisons) {
+    for (const cell of arm.cells) {
+      if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
+      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
+        found = { arm, cell };
+        foundGain = gain;
+      }
+    }
+  }
+  return found;
+}
+
 // src/github/api.ts
 var GitHubApiError = class extends Error {
   constructor(message, status, kind) {
@@ -63192,21 +63209,6 @@ function headline(ctx) {
   const partial2 = partialText(result);
   if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
   return parts.join(" \xB7 ");
-}
-function extremeCell(c, which2) {
-  let found = null;
-  let foundGain = 0;
-  for (const arm of c.comparisons) {
-    for (const cell of arm.cells) {
-      if (cell.deltaPct === null) continue;
-      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
-      if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm, cell };
-        foundGain = gain;
-      }
-    }
-  }
-  return found;
 }
 function describeCell(ctx, { arm, cell }) {
   const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
@@ -64081,7 +64083,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
   const failure2 = completed ? gateFailure(comparison, inputs.failOn) : unfinishedFailure(result, inputs.failOn);
-  const worst = worstDelta(comparison);
+  const worst = extremeCell(comparison, "worst")?.cell.deltaPct ?? void 0;
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
   io.setOutput("results-json", path26.join(resultsDir, RESULTS_FILE));
@@ -64149,18 +64151,6 @@ function gateFailure(comparison, failOn) {
   if (failOn === "inconclusive" && v === "inconclusive")
     return "the comparison is inconclusive (fail-on: inconclusive)";
   return void 0;
-}
-function worstDelta(comparison) {
-  const sign = comparison.better === "higher" ? 1 : -1;
-  let worst;
-  for (const arm of comparison.comparisons) {
-    for (const cell of arm.cells) {
-      const d = cell.deltaPct;
-      if (d === null || d === void 0 || !Number.isFinite(d)) continue;
-      if (worst === void 0 || sign * d < sign * worst) worst = d;
-    }
-  }
-  return worst;
 }
 function statusState(comparison, failure2) {
   if (failure2) return "failure";

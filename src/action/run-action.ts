@@ -9,6 +9,7 @@ import { loadWorkloadFile } from '../config/load-workload.js';
 import { shippedWorkloadFile } from '../config/shipped-workloads.js';
 import type { Workload } from '../config/workload-schema.js';
 import type { OverallVerdict, RunComparison } from '../compare/types.js';
+import { extremeCell } from '../compare/extreme-cell.js';
 import { GitHubApiError, apiFailureHint, type CommitState, type GitHubApi } from '../github/api.js';
 import { upsertStickyComment } from '../github/sticky-comment.js';
 import { commentMarker, renderJobSummary, renderMarkdownReport } from '../report/markdown.js';
@@ -259,7 +260,7 @@ async function publish(
   const failure = completed
     ? gateFailure(comparison, inputs.failOn)
     : unfinishedFailure(result, inputs.failOn);
-  const worst = worstDelta(comparison);
+  const worst = extremeCell(comparison, 'worst')?.cell.deltaPct ?? undefined;
   io.setOutput('verdict', completed ? comparison.verdict : 'inconclusive');
   io.setOutput('worst-delta', worst === undefined ? '' : worst.toFixed(2));
   io.setOutput('results-json', path.join(resultsDir, RESULTS_FILE));
@@ -338,20 +339,6 @@ export function gateFailure(comparison: RunComparison, failOn: ActionInputs['fai
   if (failOn === 'inconclusive' && v === 'inconclusive')
     return 'the comparison is inconclusive (fail-on: inconclusive)';
   return undefined;
-}
-
-/** The most adverse delta % over all cells (most negative for TPS), or undefined without data. */
-export function worstDelta(comparison: RunComparison): number | undefined {
-  const sign = comparison.better === 'higher' ? 1 : -1;
-  let worst: number | undefined;
-  for (const arm of comparison.comparisons) {
-    for (const cell of arm.cells) {
-      const d = cell.deltaPct;
-      if (d === null || d === undefined || !Number.isFinite(d)) continue;
-      if (worst === undefined || sign * d < sign * worst) worst = d;
-    }
-  }
-  return worst;
 }
 
 /**
