@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path26 = __require("node:path");
+    var path29 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path26.resolve(baseDir, baseName);
+          const localBin = path29.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path26.extname(baseName))) return void 0;
+          if (sourceExt.includes(path29.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path26.resolve(
-            path26.dirname(resolvedScriptPath),
+          executableDir = path29.resolve(
+            path29.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path26.basename(
+            const legacyName = path29.basename(
               this._scriptPath,
-              path26.extname(this._scriptPath)
+              path29.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path26.extname(executableFile));
+        launchWithNode = sourceExt.includes(path29.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path26.basename(filename, path26.extname(filename));
+        this._name = path29.basename(filename, path29.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path27) {
-        if (path27 === void 0) return this._executableDir;
-        this._executableDir = path27;
+      executableDir(path30) {
+        if (path30 === void 0) return this._executableDir;
+        this._executableDir = path30;
         return this;
       }
       /**
@@ -3575,17 +3575,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path26) {
-      const ctrl = callVisitor(key, node2, visitor, path26);
+    function visit_(key, node2, visitor, path29) {
+      const ctrl = callVisitor(key, node2, visitor, path29);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path26, ctrl);
-        return visit_(key, ctrl, visitor, path26);
+        replaceNode(key, path29, ctrl);
+        return visit_(key, ctrl, visitor, path29);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
+          path29 = Object.freeze(path29.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path26);
+            const ci = visit_(i, node2.items[i], visitor, path29);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3596,13 +3596,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path26);
+          path29 = Object.freeze(path29.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path29);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path26);
+          const cv = visit_("value", node2.value, visitor, path29);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3623,17 +3623,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path26) {
-      const ctrl = await callVisitor(key, node2, visitor, path26);
+    async function visitAsync_(key, node2, visitor, path29) {
+      const ctrl = await callVisitor(key, node2, visitor, path29);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path26, ctrl);
-        return visitAsync_(key, ctrl, visitor, path26);
+        replaceNode(key, path29, ctrl);
+        return visitAsync_(key, ctrl, visitor, path29);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
+          path29 = Object.freeze(path29.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path26);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path29);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3644,13 +3644,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path26);
+          path29 = Object.freeze(path29.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path29);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path26);
+          const cv = await visitAsync_("value", node2.value, visitor, path29);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3677,23 +3677,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path26) {
+    function callVisitor(key, node2, visitor, path29) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path26);
+        return visitor(key, node2, path29);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path26);
+        return visitor.Map?.(key, node2, path29);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path26);
+        return visitor.Seq?.(key, node2, path29);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path26);
+        return visitor.Pair?.(key, node2, path29);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path26);
+        return visitor.Scalar?.(key, node2, path29);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path26);
+        return visitor.Alias?.(key, node2, path29);
       return void 0;
     }
-    function replaceNode(key, path26, node2) {
-      const parent = path26[path26.length - 1];
+    function replaceNode(key, path29, node2) {
+      const parent = path29[path29.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -4305,10 +4305,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path26, value) {
+    function collectionFromPath(schema, path29, value) {
       let v = value;
-      for (let i = path26.length - 1; i >= 0; --i) {
-        const k = path26[i];
+      for (let i = path29.length - 1; i >= 0; --i) {
+        const k = path29[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4327,7 +4327,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path26) => path26 == null || typeof path26 === "object" && !!path26[Symbol.iterator]().next().done;
+    var isEmptyPath = (path29) => path29 == null || typeof path29 === "object" && !!path29[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4357,11 +4357,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path26, value) {
-        if (isEmptyPath(path26))
+      addIn(path29, value) {
+        if (isEmptyPath(path29))
           this.add(value);
         else {
-          const [key, ...rest] = path26;
+          const [key, ...rest] = path29;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -4375,8 +4375,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path26) {
-        const [key, ...rest] = path26;
+      deleteIn(path29) {
+        const [key, ...rest] = path29;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -4390,8 +4390,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path26, keepScalar) {
-        const [key, ...rest] = path26;
+      getIn(path29, keepScalar) {
+        const [key, ...rest] = path29;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -4409,8 +4409,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path26) {
-        const [key, ...rest] = path26;
+      hasIn(path29) {
+        const [key, ...rest] = path29;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -4420,8 +4420,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path26, value) {
-        const [key, ...rest] = path26;
+      setIn(path29, value) {
+        const [key, ...rest] = path29;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -6936,9 +6936,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path26, value) {
+      addIn(path29, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path26, value);
+          this.contents.addIn(path29, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -7013,14 +7013,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path26) {
-        if (Collection2.isEmptyPath(path26)) {
+      deleteIn(path29) {
+        if (Collection2.isEmptyPath(path29)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path26) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path29) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7035,10 +7035,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path26, keepScalar) {
-        if (Collection2.isEmptyPath(path26))
+      getIn(path29, keepScalar) {
+        if (Collection2.isEmptyPath(path29))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path26, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path29, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7049,10 +7049,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path26) {
-        if (Collection2.isEmptyPath(path26))
+      hasIn(path29) {
+        if (Collection2.isEmptyPath(path29))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path26) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path29) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7069,13 +7069,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path26, value) {
-        if (Collection2.isEmptyPath(path26)) {
+      setIn(path29, value) {
+        if (Collection2.isEmptyPath(path29)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path26), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path29), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path26, value);
+          this.contents.setIn(path29, value);
         }
       }
       /**
@@ -9036,9 +9036,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path26) => {
+    visit2.itemAtPath = (cst, path29) => {
       let item = cst;
-      for (const [field, index] of path26) {
+      for (const [field, index] of path29) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9047,23 +9047,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path26) => {
-      const parent = visit2.itemAtPath(cst, path26.slice(0, -1));
-      const field = path26[path26.length - 1][0];
+    visit2.parentCollection = (cst, path29) => {
+      const parent = visit2.itemAtPath(cst, path29.slice(0, -1));
+      const field = path29[path29.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path26, item, visitor) {
-      let ctrl = visitor(item, path26);
+    function _visit(path29, item, visitor) {
+      let ctrl = visitor(item, path29);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path26.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path29.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9074,10 +9074,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path26);
+            ctrl = ctrl(item, path29);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path26) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path29) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -14285,7 +14285,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path29 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -14324,7 +14324,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path26.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path26.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path29.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path29.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -14456,7 +14456,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path29 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -17988,14 +17988,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path26 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path29 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path26 && path26[0] !== "/") {
-          path26 = `/${path26}`;
+        if (path29 && path29[0] !== "/") {
+          path29 = `/${path29}`;
         }
-        return new URL(`${origin}${path26}`);
+        return new URL(`${origin}${path29}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18446,39 +18446,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin }
+          request: { method, path: path29, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path26);
+        debuglog("sending request to %s %s/%s", method, origin, path29);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin },
+          request: { method, path: path29, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path26,
+          path29,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin }
+          request: { method, path: path29, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path26);
+        debuglog("trailers received from %s %s/%s", method, origin, path29);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin },
+          request: { method, path: path29, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path26,
+          path29,
           error62.message
         );
       });
@@ -18527,9 +18527,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path26, origin }
+            request: { method, path: path29, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path26);
+          debuglog("sending request to %s %s/%s", method, origin, path29);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18592,7 +18592,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path26,
+        path: path29,
         method,
         body,
         headers,
@@ -18607,11 +18607,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path26 !== "string") {
+        if (typeof path29 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path26[0] !== "/" && !(path26.startsWith("http://") || path26.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path29[0] !== "/" && !(path29.startsWith("http://") || path29.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path26)) {
+        } else if (invalidPathRegex.test(path29)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18677,7 +18677,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path26, query) : path26;
+        this.path = query ? buildURL(path29, query) : path29;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -19294,9 +19294,9 @@ var require_timers = __commonJS({
        * before the specified function or code is executed.
        * @param {*} arg
        */
-      constructor(callback, delay, arg) {
+      constructor(callback, delay2, arg) {
         this._onTimeout = callback;
-        this._idleTimeout = delay;
+        this._idleTimeout = delay2;
         this._timerArg = arg;
         this.refresh();
       }
@@ -19341,8 +19341,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {NodeJS.Timeout|FastTimer}
        */
-      setTimeout(callback, delay, arg) {
-        return delay <= RESOLUTION_MS ? setTimeout(callback, delay, arg) : new FastTimer(callback, delay, arg);
+      setTimeout(callback, delay2, arg) {
+        return delay2 <= RESOLUTION_MS ? setTimeout(callback, delay2, arg) : new FastTimer(callback, delay2, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated Timer previously created
@@ -19368,8 +19368,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {FastTimer}
        */
-      setFastTimeout(callback, delay, arg) {
-        return new FastTimer(callback, delay, arg);
+      setFastTimeout(callback, delay2, arg) {
+        return new FastTimer(callback, delay2, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated FastTimer previously
@@ -19395,8 +19395,8 @@ var require_timers = __commonJS({
        * @deprecated
        * @param {number} [delay=0] The delay in milliseconds to add to the now value.
        */
-      tick(delay = 0) {
-        fastNow += delay - RESOLUTION_MS + 1;
+      tick(delay2 = 0) {
+        fastNow += delay2 - RESOLUTION_MS + 1;
         onTick();
         onTick();
       },
@@ -22795,21 +22795,21 @@ var require_client_h1 = __commonJS({
         this.connection = "";
         this.maxResponseSize = client[kMaxResponseSize];
       }
-      setTimeout(delay, type) {
-        if (delay !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
+      setTimeout(delay2, type) {
+        if (delay2 !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
           if (this.timeout) {
             timers.clearTimeout(this.timeout);
             this.timeout = null;
           }
-          if (delay) {
+          if (delay2) {
             if (type & USE_FAST_TIMER) {
-              this.timeout = timers.setFastTimeout(onParserTimeout, delay, new WeakRef(this));
+              this.timeout = timers.setFastTimeout(onParserTimeout, delay2, new WeakRef(this));
             } else {
-              this.timeout = setTimeout(onParserTimeout, delay, new WeakRef(this));
+              this.timeout = setTimeout(onParserTimeout, delay2, new WeakRef(this));
               this.timeout.unref();
             }
           }
-          this.timeoutValue = delay;
+          this.timeoutValue = delay2;
         } else if (this.timeout) {
           if (this.timeout.refresh) {
             this.timeout.refresh();
@@ -23370,7 +23370,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path26, host, upgrade, blocking, reset } = request2;
+      const { method, path: path29, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23451,7 +23451,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path26} HTTP/1.1\r
+      let header = `${method} ${path29} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -23980,7 +23980,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path26, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path29, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24077,7 +24077,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path26;
+      headers[HTTP2_HEADER_PATH] = path29;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24430,9 +24430,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path26 = search ? `${pathname}${search}` : pathname;
+        const path29 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path26;
+        this.opts.path = path29;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25671,10 +25671,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path26 = "/",
+          path: path29 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path26;
+        opts.path = origin + path29;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27646,20 +27646,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path26) {
-      if (typeof path26 !== "string") {
-        return path26;
+    function safeUrl2(path29) {
+      if (typeof path29 !== "string") {
+        return path29;
       }
-      const pathSegments = path26.split("?");
+      const pathSegments = path29.split("?");
       if (pathSegments.length !== 2) {
-        return path26;
+        return path29;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path26, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path26);
+    function matchKey(mockDispatch2, { path: path29, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path29);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27681,7 +27681,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path26 }) => matchValue(safeUrl2(path26), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path29 }) => matchValue(safeUrl2(path29), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27719,9 +27719,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path26, method, body, headers, query } = opts;
+      const { path: path29, method, body, headers, query } = opts;
       return {
-        path: path26,
+        path: path29,
         method,
         body,
         headers,
@@ -27762,7 +27762,7 @@ var require_mock_utils = __commonJS({
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
       }
-      const { data: { statusCode, data, headers, trailers, error: error62 }, delay, persist } = mockDispatch2;
+      const { data: { statusCode, data, headers, trailers, error: error62 }, delay: delay2, persist } = mockDispatch2;
       const { timesInvoked, times } = mockDispatch2;
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
@@ -27771,10 +27771,10 @@ var require_mock_utils = __commonJS({
         handler2.onError(error62);
         return true;
       }
-      if (typeof delay === "number" && delay > 0) {
+      if (typeof delay2 === "number" && delay2 > 0) {
         setTimeout(() => {
           handleReply(this[kDispatches]);
-        }, delay);
+        }, delay2);
       } else {
         handleReply(this[kDispatches]);
       }
@@ -28184,10 +28184,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path26, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path29, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path26,
+            Path: path29,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33066,9 +33066,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path26) {
-      for (let i = 0; i < path26.length; ++i) {
-        const code = path26.charCodeAt(i);
+    function validateCookiePath(path29) {
+      for (let i = 0; i < path29.length; ++i) {
+        const code = path29.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -35203,7 +35203,7 @@ var require_util8 = __commonJS({
       }
       return true;
     }
-    function delay(ms) {
+    function delay2(ms) {
       return new Promise((resolve) => {
         setTimeout(resolve, ms).unref();
       });
@@ -35211,7 +35211,7 @@ var require_util8 = __commonJS({
     module.exports = {
       isValidLastEventId,
       isASCIINumber,
-      delay
+      delay: delay2
     };
   }
 });
@@ -35633,7 +35633,7 @@ var require_eventsource = __commonJS({
     var { parseMIMEType } = require_data_url();
     var { createFastMessageEvent } = require_events();
     var { isNetworkError } = require_response();
-    var { delay } = require_util8();
+    var { delay: delay2 } = require_util8();
     var { kEnumerableProperty } = require_util();
     var { environmentSettingsObject } = require_util2();
     var { getGlobalDispatcher } = require_global2();
@@ -35806,7 +35806,7 @@ var require_eventsource = __commonJS({
         if (this.#readyState === CLOSED) return;
         this.#readyState = CONNECTING;
         this.dispatchEvent(new Event("error"));
-        await delay(this.#state.reconnectionTime);
+        await delay2(this.#state.reconnectionTime);
         if (this.#readyState !== CONNECTING) return;
         if (this.#state.lastEventId.length) {
           this.#request.headersList.set("last-event-id", this.#state.lastEventId, true);
@@ -35988,11 +35988,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path26 = opts.path;
+          let path29 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path26 = `/${path26}`;
+            path29 = `/${path29}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path26);
+          url2 = new URL(util.parseOrigin(url2).origin + path29);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -38193,12 +38193,12 @@ var PGPERF_VERSION = "0.1.0";
 
 // src/cli/commands/build.ts
 import os6 from "node:os";
-import path11 from "node:path";
+import path13 from "node:path";
 
 // src/build/build.ts
-import { mkdir as mkdir4, readdir as readdir3, readFile as readFile7, rm as rm6, writeFile as writeFile3 } from "node:fs/promises";
+import { mkdir as mkdir4, readFile as readFile7, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
 import os5 from "node:os";
-import path10 from "node:path";
+import path12 from "node:path";
 
 // src/cluster/cluster.ts
 init_errors();
@@ -38821,22 +38821,525 @@ function safeName(label) {
   return label.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 40);
 }
 
-// src/build/build.ts
+// src/util/file-lock.ts
 init_errors();
+import { randomUUID } from "node:crypto";
+import { link, mkdir as mkdir2, readFile as readFile2, unlink, writeFile as writeFile2 } from "node:fs/promises";
+import os3 from "node:os";
+import path3 from "node:path";
+async function acquireLock(file2, options) {
+  let announced = false;
+  while (true) {
+    options.signal?.throwIfAborted();
+    const taken = await takeLock(file2, options.logger);
+    if (typeof taken === "function") return taken;
+    if (!announced) {
+      options.logger.info(
+        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file2})`
+      );
+      announced = true;
+    }
+    await sleep(options.pollMs ?? 1e3, options.signal);
+  }
+}
+async function tryLock(file2, logger) {
+  const taken = await takeLock(file2, logger);
+  return typeof taken === "function" ? taken : void 0;
+}
+async function takeLock(file2, logger) {
+  await mkdir2(path3.dirname(file2), { recursive: true, mode: 493 });
+  const me = { pid: process.pid, host: os3.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
+  while (true) {
+    const tmp = `${file2}.${process.pid}.${randomUUID()}.tmp`;
+    await writeFile2(tmp, JSON.stringify(me), { mode: 420 });
+    let taken = false;
+    try {
+      await link(tmp, file2);
+      taken = true;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+    } finally {
+      await unlink(tmp).catch(() => {
+      });
+    }
+    if (taken) {
+      return async () => {
+        const owner2 = await readOwner(file2);
+        if (typeof owner2 === "object" && owner2.pid === me.pid && owner2.host === me.host) {
+          await unlink(file2).catch(() => {
+          });
+        }
+      };
+    }
+    const owner = await readOwner(file2);
+    if (owner === "gone") continue;
+    if (owner === void 0 || owner.host === me.host && !processAlive(owner.pid)) {
+      logger.debug(`removing stale lock ${file2} (${owner ? `pid ${owner.pid} is gone` : "unreadable"})`);
+      await unlink(file2).catch(() => {
+      });
+      continue;
+    }
+    return owner;
+  }
+}
+async function readOwner(file2) {
+  try {
+    const owner = JSON.parse(await readFile2(file2, "utf8"));
+    if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
+    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
+  } catch (e) {
+    return e.code === "ENOENT" ? "gone" : void 0;
+  }
+}
+function processAlive(pid) {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
 
-// src/build/builder.ts
+// src/build/source.ts
 init_errors();
-import { appendFile as appendFile2, readFile as readFile2, stat } from "node:fs/promises";
+import { rm as rm5, stat } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
+import path6 from "node:path";
+
+// src/build/cache.ts
+import { createHash as createHash2 } from "node:crypto";
+import { chmod, cp, mkdir as mkdir3, readdir as readdir2, readFile as readFile3, readlink, rename as rename2, rm as rm4, statfs } from "node:fs/promises";
+import path5 from "node:path";
+
+// src/util/atomic-write.ts
+import { randomBytes } from "node:crypto";
+import { open, rename, rm as rm3 } from "node:fs/promises";
 import path4 from "node:path";
+async function writeAtomically(file2, text2, options = {}) {
+  const tmp = path4.join(
+    path4.dirname(file2),
+    `.${path4.basename(file2)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
+  );
+  const handle = await open(tmp, "wx", options.mode ?? 438);
+  try {
+    await handle.writeFile(text2);
+    await handle.sync();
+    await handle.close();
+    await rename(tmp, file2);
+  } catch (e) {
+    await handle.close().catch(() => {
+    });
+    await rm3(tmp, { force: true });
+    throw e;
+  }
+}
+
+// src/build/cache.ts
+init_errors();
+async function mkdirPublic(dir) {
+  const first = await mkdir3(dir, { recursive: true });
+  if (!first) return;
+  for (let d = dir; ; d = path5.dirname(d)) {
+    await chmod(d, 493);
+    if (d === first || d === path5.dirname(d)) break;
+  }
+}
+var COMPLETE_MARKER = ".complete";
+var MIN_FREE_BYTES = 2 * 1024 ** 3;
+function defaultCacheDir(env, uid, home) {
+  if (env.PGPERF_CACHE_DIR) return path5.resolve(env.PGPERF_CACHE_DIR);
+  if (uid === 0) return "/var/cache/pgperf";
+  return path5.join(env.XDG_CACHE_HOME || path5.join(home, ".cache"), "pgperf");
+}
+function cacheLayout(root) {
+  return {
+    root,
+    git: path5.join(root, "git"),
+    builds: path5.join(root, "builds"),
+    installs: path5.join(root, "installs"),
+    ccache: path5.join(root, "ccache"),
+    logs: path5.join(root, "logs"),
+    locks: path5.join(root, "locks")
+  };
+}
+function slotPaths(layout, key, prefix) {
+  const slot = prefix ? `${key}-p${sha256(path5.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path5.join(layout.builds, slot);
+  return {
+    slot,
+    work,
+    src: path5.join(work, "src"),
+    build: path5.join(work, "build"),
+    stage: path5.join(work, "stage"),
+    statsLog: path5.join(work, "ccache-stats.log"),
+    install: prefix ? path5.resolve(prefix) : path5.join(layout.installs, slot),
+    lock: path5.join(layout.locks, `${slot}.lock`),
+    log: path5.join(layout.logs, `${slot}.log`)
+  };
+}
+function buildKey(input2) {
+  const identity = JSON.stringify({
+    recipe: input2.recipe,
+    sha: input2.sha,
+    patches: input2.patchHashes,
+    options: input2.extraOptions,
+    compiler: {
+      command: input2.compiler.command,
+      version: input2.compiler.version,
+      target: input2.compiler.target
+    },
+    platform: input2.platform
+  });
+  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
+}
+function sha256(data) {
+  return createHash2("sha256").update(data).digest("hex");
+}
+var HASHED_DIRS = ["bin", "lib"];
+async function installContentHash(installDir) {
+  const outer = createHash2("sha256");
+  const walk = async (rel) => {
+    const abs = path5.join(installDir, rel);
+    let entries;
+    try {
+      entries = await readdir2(abs, { withFileTypes: true });
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+      outer.update(`missing ${rel}
+`);
+      return;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of entries) {
+      const child = path5.join(rel, entry.name);
+      if (entry.isSymbolicLink())
+        outer.update(`link ${child} -> ${await readlink(path5.join(installDir, child))}
+`);
+      else if (entry.isDirectory()) {
+        outer.update(`dir ${child}
+`);
+        await walk(child);
+      } else if (entry.isFile()) {
+        const bytes2 = await readFile3(path5.join(installDir, child));
+        outer.update(`file ${child} ${bytes2.length} ${sha256(bytes2)}
+`);
+      } else outer.update(`other ${child}
+`);
+    }
+  };
+  for (const dir of HASHED_DIRS) await walk(dir);
+  return outer.digest("hex");
+}
+async function readCompleted(installDir, onMismatch) {
+  let record2;
+  try {
+    record2 = JSON.parse(await readFile3(path5.join(installDir, COMPLETE_MARKER), "utf8"));
+  } catch {
+    return void 0;
+  }
+  if (typeof record2 !== "object" || record2 === null) return void 0;
+  const actual = await installContentHash(installDir).catch(() => "unreadable");
+  if (record2.contentHash !== actual) {
+    onMismatch?.(
+      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
+    );
+    return void 0;
+  }
+  return record2;
+}
+async function markComplete(installDir, record2) {
+  const marker = path5.join(installDir, COMPLETE_MARKER);
+  const contentHash = await installContentHash(installDir);
+  await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
+`, { mode: 420 });
+}
+async function moveIntoPlace(staged, installDir) {
+  await rm4(installDir, { recursive: true, force: true });
+  await mkdirPublic(path5.dirname(installDir));
+  try {
+    await rename2(staged, installDir);
+  } catch (e) {
+    if (e.code !== "EXDEV") throw e;
+    const sibling = `${installDir}.tmp-${process.pid}`;
+    try {
+      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      await rename2(sibling, installDir);
+    } finally {
+      await rm4(sibling, { recursive: true, force: true });
+    }
+  }
+}
+async function checkFreeSpace(dir, needBytes) {
+  const stats = await statfs(dir);
+  const free = Number(stats.bavail) * Number(stats.bsize);
+  if (free < needBytes) {
+    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
+    throw new UserError(
+      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
+    );
+  }
+}
+
+// src/build/source.ts
+var DEFAULT_REPO = "https://github.com/postgres/postgres.git";
+var FULL_SHA = /^[0-9a-f]{40}$/i;
+var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
+var DEEPEN_STEPS = [64, 512, 4096];
+function parseRepo(repo, cwd) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
+    return { input: repo, url: repo, local: repo.startsWith("file://") };
+  }
+  return { input: repo, url: `file://${path6.resolve(cwd, repo)}`, local: true };
+}
+var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
+var SourceMirror = class {
+  constructor(repo, gitRoot, locksDir, deps) {
+    this.repo = repo;
+    this.deps = deps;
+    const name = sha256(repo.url).slice(0, 16);
+    this.dir = path6.join(gitRoot, `${name}.git`);
+    this.lockFile = path6.join(locksDir, `git-${name}.lock`);
+  }
+  repo;
+  deps;
+  dir;
+  lockFile;
+  /**
+   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
+   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
+   */
+  async resolve(ref) {
+    if (FULL_SHA.test(ref)) return ref.toLowerCase();
+    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
+    await this.checkLocalRepo();
+    const res = await this.networkGit(["ls-remote", this.repo.url, ref, `${ref}^{}`]);
+    if (res.exitCode !== 0) throw this.unreachable(res);
+    const sha = pickRef(parseLsRemote(res.stdout), ref);
+    if (sha) return sha;
+    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
+    if (abbreviated) return abbreviated;
+    throw new UserError(
+      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
+    );
+  }
+  /** Fetches (depth 1) the commits the mirror does not have yet. */
+  async ensureCommits(shas) {
+    await this.withLock(async () => {
+      const missing = [];
+      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
+      if (missing.length === 0) return;
+      await this.checkLocalRepo();
+      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
+      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
+    });
+  }
+  /**
+   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
+   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
+   */
+  async mergeBase(a, b) {
+    await this.ensureCommits([a, b]);
+    return this.withLock(async () => {
+      const steps = [
+        void 0,
+        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
+        "--unshallow"
+      ];
+      for (const step of steps) {
+        if (step) {
+          if (step === "--unshallow" && !await this.isShallow()) break;
+          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
+          await this.fetch([step, this.repo.url, a, b], [a, b]);
+        }
+        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
+        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
+      }
+      throw new UserError(
+        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
+      );
+    });
+  }
+  /** Whether the commit has this file (a path from the top of the tree). */
+  async hasFile(sha, file2) {
+    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
+  }
+  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
+  async checkout(sha, dir) {
+    await rm5(dir, { recursive: true, force: true });
+    await this.withLock(async () => {
+      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
+      if (res.exitCode !== 0) {
+        throw new Error(
+          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
+        );
+      }
+    });
+  }
+  /** Removes a checkout and its registration in the mirror. */
+  async removeCheckout(dir) {
+    await rm5(dir, { recursive: true, force: true });
+    if (!await exists(path6.join(this.dir, "worktrees"))) return;
+    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
+      abortable: false
+    });
+  }
+  async fetch(args, wanted) {
+    await this.init();
+    const res = await this.networkGit(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args]);
+    if (res.exitCode !== 0) {
+      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
+        throw new UserError(
+          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
+        );
+      }
+      throw this.unreachable(res);
+    }
+    for (const sha of wanted) {
+      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
+    }
+  }
+  async init() {
+    if (await exists(path6.join(this.dir, "HEAD"))) return;
+    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
+    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
+  }
+  async isShallow() {
+    return exists(path6.join(this.dir, "shallow"));
+  }
+  /** The full sha of a commit the mirror already has, else undefined. */
+  async localCommit(rev) {
+    if (!await exists(path6.join(this.dir, "HEAD"))) return void 0;
+    const res = await this.git([
+      "--git-dir",
+      this.dir,
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `${rev}^{commit}`
+    ]);
+    const sha = res.stdout.trim();
+    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
+  }
+  async checkLocalRepo() {
+    if (!this.repo.local) return;
+    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
+    if (!await exists(dir)) {
+      throw new UserError(
+        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
+      );
+    }
+  }
+  unreachable(res) {
+    return new UserError(
+      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
+    );
+  }
+  async withLock(fn, options = { abortable: true }) {
+    const release = await acquireLock(this.lockFile, {
+      logger: this.deps.logger,
+      what: `the git mirror of ${this.repo.input}`,
+      signal: options.abortable ? this.deps.signal : void 0
+    });
+    try {
+      return await fn();
+    } finally {
+      await release();
+    }
+  }
+  /**
+   * A git command that talks to the remote: a network remote that fails on the connection (not on the
+   * request: an unknown ref fails at once) is tried again after a pause that doubles each time.
+   */
+  async networkGit(args) {
+    const attempts = this.repo.local ? 1 : this.deps.networkAttempts ?? 4;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.git(args, { timeoutMs: GIT_NETWORK_TIMEOUT_MS });
+      if (res.exitCode === 0 || attempt >= attempts || !TRANSIENT_GIT.test(res.stderr)) return res;
+      const waitMs = (this.deps.networkBackoffMs ?? 2e3) * 2 ** (attempt - 1);
+      this.deps.logger.warn(
+        `git ${args.includes("fetch") ? "fetch" : args[0]} from ${this.repo.input} failed (${tail(res.stderr, 1)}); trying again in ${Math.round(waitMs / 1e3)} s (attempt ${attempt + 1} of ${attempts})`
+      );
+      await delay(waitMs, void 0, { signal: this.deps.signal });
+    }
+  }
+  git(args, options = {}) {
+    return runGit(args, this.deps, options);
+  }
+};
+function runGit(args, deps, options = {}, extraEnv = {}) {
+  return deps.runner.run("git", args, {
+    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
+    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
+    signal: deps.signal,
+    ...options
+  });
+}
+function parseLsRemote(stdout) {
+  const refs = /* @__PURE__ */ new Map();
+  for (const line of stdout.split("\n")) {
+    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
+    if (m) refs.set(m[2], m[1]);
+  }
+  return refs;
+}
+function pickRef(refs, ref) {
+  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
+  for (const name of names) {
+    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
+    if (sha) return sha;
+  }
+  return void 0;
+}
+function short(sha) {
+  return sha.slice(0, 7);
+}
+async function exists(file2) {
+  try {
+    await stat(file2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// src/build/build-record.ts
+var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
+function roundAll(durations) {
+  return Object.fromEntries(
+    PHASES.filter((p) => durations[p] !== void 0).map((p) => [p, Math.round(durations[p] * 10) / 10])
+  );
+}
+function summaryLine(label, record2) {
+  const phases = Object.entries(record2.durationsS).map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`).join(", ");
+  const cc = record2.ccache ? `; ccache ${record2.ccache.hits}/${record2.ccache.hits + record2.ccache.misses} hits (${(record2.ccache.hitRate * 100).toFixed(1)}%)` : "";
+  return `build ${label} (sha ${short(record2.sha)}, ${record2.buildSystem}): ${phases}${cc}`;
+}
+
+// src/build/build-step.ts
+import { writeFile as writeFile3 } from "node:fs/promises";
 
 // src/util/find-on-path.ts
 import { constants as constants2 } from "node:fs";
 import { access as access2 } from "node:fs/promises";
-import path3 from "node:path";
+import path7 from "node:path";
 async function findOnPath(name, searchPath) {
-  for (const dir of (searchPath ?? "").split(path3.delimiter)) {
+  for (const dir of (searchPath ?? "").split(path7.delimiter)) {
     if (!dir) continue;
-    const candidate = path3.join(dir, name);
+    const candidate = path7.join(dir, name);
     try {
       await access2(candidate, constants2.X_OK);
       return candidate;
@@ -38845,6 +39348,14 @@ async function findOnPath(name, searchPath) {
   }
   return void 0;
 }
+
+// src/build/build-step.ts
+init_errors();
+
+// src/build/builder.ts
+init_errors();
+import { appendFile as appendFile2, readFile as readFile4, stat as stat2 } from "node:fs/promises";
+import path8 from "node:path";
 
 // src/build/deps.ts
 init_errors();
@@ -39036,7 +39547,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile2(path4.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile4(path8.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -39084,7 +39595,7 @@ async function runStep(ctx, step, command, args, cwd) {
 ==> ${step}: ${line}
     (in ${cwd})
 `);
-  const start = (await stat(ctx.logFile)).size;
+  const start = (await stat2(ctx.logFile)).size;
   const res = await ctx.runner.run(
     "sh",
     ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
@@ -39101,7 +39612,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile2(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile4(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -39122,473 +39633,100 @@ ${tail(input2.output, TAIL_LINES)}
 --- full log: ${input2.logFile}`;
 }
 
-// src/build/cache.ts
-import { createHash as createHash2 } from "node:crypto";
-import { chmod, cp, mkdir as mkdir2, readdir as readdir2, readFile as readFile3, readlink, rename as rename2, rm as rm4, statfs } from "node:fs/promises";
-import path6 from "node:path";
+// src/build/build-step.ts
+async function inStep(step, what, logFile, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof BuildStepError || e instanceof Error && e.name === "AbortError") throw e;
+    const full = errorMessage(e);
+    const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
+    const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
+    if (logFile)
+      await writeFile3(logFile, `
+==> ${step} failed: ${message}
+`, { flag: "a" }).catch(() => {
+      });
+    throw new BuildStepError(
+      step,
+      `${what}: ${step} failed: ${message}${hint}${logFile ? `
+--- full log: ${logFile}` : ""}`,
+      logFile
+    );
+  }
+}
+async function requireGit(env, what) {
+  if (!await findOnPath("git", env.PATH)) {
+    throw missingDependencyError([{ name: "git", kind: "program", package: "git" }], what);
+  }
+}
+async function run(runner, command, args) {
+  const res = await runner.run(command, args);
+  if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
+}
 
-// src/util/atomic-write.ts
-import { randomBytes } from "node:crypto";
-import { open, rename, rm as rm3 } from "node:fs/promises";
-import path5 from "node:path";
-async function writeAtomically(file2, text2, options = {}) {
-  const tmp = path5.join(
-    path5.dirname(file2),
-    `.${path5.basename(file2)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
+// src/build/slot.ts
+import { readdir as readdir3, rm as rm6 } from "node:fs/promises";
+import path9 from "node:path";
+init_errors();
+async function findCompleted(paths, key, req, started, logger) {
+  const stored = await readCompleted(paths.install, (m) => logger.warn(m));
+  if (stored?.key !== key) return void 0;
+  const hitS = Math.round((Date.now() - started) / 100) / 10;
+  const record2 = {
+    ...stored,
+    // The same install may be reached through another ref or patch file name: record this request's.
+    repo: req.repo.input,
+    ref: req.ref,
+    patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
+    ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
+    cacheHit: true,
+    hitS
+  };
+  if (!req.baseChosenBy) delete record2.baseChosenBy;
+  logger.info(
+    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  const handle = await open(tmp, "wx", options.mode ?? 438);
+  return { installDir: paths.install, binDir: path9.join(paths.install, "bin"), record: record2 };
+}
+async function checkPrefixUsable(dir) {
+  let entries;
   try {
-    await handle.writeFile(text2);
-    await handle.sync();
-    await handle.close();
-    await rename(tmp, file2);
-  } catch (e) {
-    await handle.close().catch(() => {
-    });
-    await rm3(tmp, { force: true });
-    throw e;
-  }
-}
-
-// src/build/cache.ts
-init_errors();
-async function mkdirPublic(dir) {
-  const first = await mkdir2(dir, { recursive: true });
-  if (!first) return;
-  for (let d = dir; ; d = path6.dirname(d)) {
-    await chmod(d, 493);
-    if (d === first || d === path6.dirname(d)) break;
-  }
-}
-var COMPLETE_MARKER = ".complete";
-var MIN_FREE_BYTES = 2 * 1024 ** 3;
-function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path6.resolve(env.PGPERF_CACHE_DIR);
-  if (uid === 0) return "/var/cache/pgperf";
-  return path6.join(env.XDG_CACHE_HOME || path6.join(home, ".cache"), "pgperf");
-}
-function cacheLayout(root) {
-  return {
-    root,
-    git: path6.join(root, "git"),
-    builds: path6.join(root, "builds"),
-    installs: path6.join(root, "installs"),
-    ccache: path6.join(root, "ccache"),
-    logs: path6.join(root, "logs"),
-    locks: path6.join(root, "locks")
-  };
-}
-function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path6.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path6.join(layout.builds, slot);
-  return {
-    slot,
-    work,
-    src: path6.join(work, "src"),
-    build: path6.join(work, "build"),
-    stage: path6.join(work, "stage"),
-    statsLog: path6.join(work, "ccache-stats.log"),
-    install: prefix ? path6.resolve(prefix) : path6.join(layout.installs, slot),
-    lock: path6.join(layout.locks, `${slot}.lock`),
-    log: path6.join(layout.logs, `${slot}.log`)
-  };
-}
-function buildKey(input2) {
-  const identity = JSON.stringify({
-    recipe: input2.recipe,
-    sha: input2.sha,
-    patches: input2.patchHashes,
-    options: input2.extraOptions,
-    compiler: {
-      command: input2.compiler.command,
-      version: input2.compiler.version,
-      target: input2.compiler.target
-    },
-    platform: input2.platform
-  });
-  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
-}
-function sha256(data) {
-  return createHash2("sha256").update(data).digest("hex");
-}
-var HASHED_DIRS = ["bin", "lib"];
-async function installContentHash(installDir) {
-  const outer = createHash2("sha256");
-  const walk = async (rel) => {
-    const abs = path6.join(installDir, rel);
-    let entries;
-    try {
-      entries = await readdir2(abs, { withFileTypes: true });
-    } catch (e) {
-      if (e.code !== "ENOENT") throw e;
-      outer.update(`missing ${rel}
-`);
-      return;
-    }
-    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-    for (const entry of entries) {
-      const child = path6.join(rel, entry.name);
-      if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink(path6.join(installDir, child))}
-`);
-      else if (entry.isDirectory()) {
-        outer.update(`dir ${child}
-`);
-        await walk(child);
-      } else if (entry.isFile()) {
-        const bytes2 = await readFile3(path6.join(installDir, child));
-        outer.update(`file ${child} ${bytes2.length} ${sha256(bytes2)}
-`);
-      } else outer.update(`other ${child}
-`);
-    }
-  };
-  for (const dir of HASHED_DIRS) await walk(dir);
-  return outer.digest("hex");
-}
-async function readCompleted(installDir, onMismatch) {
-  let record2;
-  try {
-    record2 = JSON.parse(await readFile3(path6.join(installDir, COMPLETE_MARKER), "utf8"));
+    entries = await readdir3(dir);
   } catch {
-    return void 0;
+    return;
   }
-  if (typeof record2 !== "object" || record2 === null) return void 0;
-  const actual = await installContentHash(installDir).catch(() => "unreadable");
-  if (record2.contentHash !== actual) {
-    onMismatch?.(
-      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
-    );
-    return void 0;
-  }
-  return record2;
-}
-async function markComplete(installDir, record2) {
-  const marker = path6.join(installDir, COMPLETE_MARKER);
-  const contentHash = await installContentHash(installDir);
-  await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
-`, { mode: 420 });
-}
-async function moveIntoPlace(staged, installDir) {
-  await rm4(installDir, { recursive: true, force: true });
-  await mkdirPublic(path6.dirname(installDir));
-  try {
-    await rename2(staged, installDir);
-  } catch (e) {
-    if (e.code !== "EXDEV") throw e;
-    const sibling = `${installDir}.tmp-${process.pid}`;
-    try {
-      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-      await rename2(sibling, installDir);
-    } finally {
-      await rm4(sibling, { recursive: true, force: true });
-    }
-  }
-}
-async function checkFreeSpace(dir, needBytes) {
-  const stats = await statfs(dir);
-  const free = Number(stats.bavail) * Number(stats.bsize);
-  if (free < needBytes) {
-    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
+  if (entries.length && !entries.includes(COMPLETE_MARKER)) {
     throw new UserError(
-      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
+      `--prefix ${dir}: the directory exists and is not a pgperf install; give a new or empty directory`
     );
   }
 }
-
-// src/util/file-lock.ts
-init_errors();
-import { randomUUID } from "node:crypto";
-import { link, mkdir as mkdir3, readFile as readFile4, unlink, writeFile as writeFile2 } from "node:fs/promises";
-import os3 from "node:os";
-import path7 from "node:path";
-async function acquireLock(file2, options) {
-  let announced = false;
-  while (true) {
-    options.signal?.throwIfAborted();
-    const taken = await takeLock(file2, options.logger);
-    if (typeof taken === "function") return taken;
-    if (!announced) {
-      options.logger.info(
-        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file2})`
-      );
-      announced = true;
-    }
-    await sleep(options.pollMs ?? 1e3, options.signal);
-  }
-}
-async function tryLock(file2, logger) {
-  const taken = await takeLock(file2, logger);
-  return typeof taken === "function" ? taken : void 0;
-}
-async function takeLock(file2, logger) {
-  await mkdir3(path7.dirname(file2), { recursive: true, mode: 493 });
-  const me = { pid: process.pid, host: os3.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
-  while (true) {
-    const tmp = `${file2}.${process.pid}.${randomUUID()}.tmp`;
-    await writeFile2(tmp, JSON.stringify(me), { mode: 420 });
-    let taken = false;
+async function sweepAbandoned(layout, logger) {
+  for (const slot of await readdir3(layout.builds).catch(() => [])) {
+    const release = await tryLock(path9.join(layout.locks, `${slot}.lock`), logger);
+    if (!release) continue;
     try {
-      await link(tmp, file2);
-      taken = true;
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
-    } finally {
-      await unlink(tmp).catch(() => {
-      });
-    }
-    if (taken) {
-      return async () => {
-        const owner2 = await readOwner(file2);
-        if (typeof owner2 === "object" && owner2.pid === me.pid && owner2.host === me.host) {
-          await unlink(file2).catch(() => {
-          });
-        }
-      };
-    }
-    const owner = await readOwner(file2);
-    if (owner === "gone") continue;
-    if (owner === void 0 || owner.host === me.host && !processAlive(owner.pid)) {
-      logger.debug(`removing stale lock ${file2} (${owner ? `pid ${owner.pid} is gone` : "unreadable"})`);
-      await unlink(file2).catch(() => {
-      });
-      continue;
-    }
-    return owner;
-  }
-}
-async function readOwner(file2) {
-  try {
-    const owner = JSON.parse(await readFile4(file2, "utf8"));
-    if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
-    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
-  } catch (e) {
-    return e.code === "ENOENT" ? "gone" : void 0;
-  }
-}
-function processAlive(pid) {
-  if (pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-function sleep(ms, signal) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-// src/build/source.ts
-init_errors();
-import { readFile as readFile5, rm as rm5, stat as stat2 } from "node:fs/promises";
-import path8 from "node:path";
-var DEFAULT_REPO = "https://github.com/postgres/postgres.git";
-var FULL_SHA = /^[0-9a-f]{40}$/i;
-var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
-var DEEPEN_STEPS = [64, 512, 4096];
-function parseRepo(repo, cwd) {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
-    return { input: repo, url: repo, local: repo.startsWith("file://") };
-  }
-  return { input: repo, url: `file://${path8.resolve(cwd, repo)}`, local: true };
-}
-var SourceMirror = class {
-  constructor(repo, gitRoot, locksDir, deps) {
-    this.repo = repo;
-    this.deps = deps;
-    const name = sha256(repo.url).slice(0, 16);
-    this.dir = path8.join(gitRoot, `${name}.git`);
-    this.lockFile = path8.join(locksDir, `git-${name}.lock`);
-  }
-  repo;
-  deps;
-  dir;
-  lockFile;
-  /**
-   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
-   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
-   */
-  async resolve(ref) {
-    if (FULL_SHA.test(ref)) return ref.toLowerCase();
-    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
-    await this.checkLocalRepo();
-    const res = await this.git(["ls-remote", this.repo.url, ref, `${ref}^{}`], {
-      timeoutMs: GIT_NETWORK_TIMEOUT_MS
-    });
-    if (res.exitCode !== 0) throw this.unreachable(res);
-    const sha = pickRef(parseLsRemote(res.stdout), ref);
-    if (sha) return sha;
-    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
-    if (abbreviated) return abbreviated;
-    throw new UserError(
-      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
-    );
-  }
-  /** Fetches (depth 1) the commits the mirror does not have yet. */
-  async ensureCommits(shas) {
-    await this.withLock(async () => {
-      const missing = [];
-      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
-      if (missing.length === 0) return;
-      await this.checkLocalRepo();
-      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
-      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
-    });
-  }
-  /**
-   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
-   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
-   */
-  async mergeBase(a, b) {
-    await this.ensureCommits([a, b]);
-    return this.withLock(async () => {
-      const steps = [
-        void 0,
-        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
-        "--unshallow"
-      ];
-      for (const step of steps) {
-        if (step) {
-          if (step === "--unshallow" && !await this.isShallow()) break;
-          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
-          await this.fetch([step, this.repo.url, a, b], [a, b]);
-        }
-        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
-        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
-      }
-      throw new UserError(
-        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
-      );
-    });
-  }
-  /** Whether the commit has this file (a path from the top of the tree). */
-  async hasFile(sha, file2) {
-    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
-  }
-  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
-  async checkout(sha, dir) {
-    await rm5(dir, { recursive: true, force: true });
-    await this.withLock(async () => {
-      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
-      if (res.exitCode !== 0) {
-        throw new Error(
-          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
-        );
-      }
-    });
-  }
-  /** Removes a checkout and its registration in the mirror. */
-  async removeCheckout(dir) {
-    await rm5(dir, { recursive: true, force: true });
-    if (!await exists(path8.join(this.dir, "worktrees"))) return;
-    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
-      abortable: false
-    });
-  }
-  async fetch(args, wanted) {
-    await this.init();
-    const res = await this.git(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args], {
-      timeoutMs: GIT_NETWORK_TIMEOUT_MS
-    });
-    if (res.exitCode !== 0) {
-      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
-        throw new UserError(
-          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
-        );
-      }
-      throw this.unreachable(res);
-    }
-    for (const sha of wanted) {
-      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
-    }
-  }
-  async init() {
-    if (await exists(path8.join(this.dir, "HEAD"))) return;
-    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
-    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
-  }
-  async isShallow() {
-    return exists(path8.join(this.dir, "shallow"));
-  }
-  /** The full sha of a commit the mirror already has, else undefined. */
-  async localCommit(rev) {
-    if (!await exists(path8.join(this.dir, "HEAD"))) return void 0;
-    const res = await this.git([
-      "--git-dir",
-      this.dir,
-      "rev-parse",
-      "--verify",
-      "--quiet",
-      `${rev}^{commit}`
-    ]);
-    const sha = res.stdout.trim();
-    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
-  }
-  async checkLocalRepo() {
-    if (!this.repo.local) return;
-    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
-    if (!await exists(dir)) {
-      throw new UserError(
-        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
-      );
-    }
-  }
-  unreachable(res) {
-    return new UserError(
-      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
-    );
-  }
-  async withLock(fn, options = { abortable: true }) {
-    const release = await acquireLock(this.lockFile, {
-      logger: this.deps.logger,
-      what: `the git mirror of ${this.repo.input}`,
-      signal: options.abortable ? this.deps.signal : void 0
-    });
-    try {
-      return await fn();
+      logger.debug(`removing the work directory of an abandoned build: ${path9.join(layout.builds, slot)}`);
+      await rm6(path9.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path9.join(layout.installs, slot);
+      if (!await readCompleted(install)) await rm6(install, { recursive: true, force: true });
     } finally {
       await release();
     }
   }
-  git(args, options = {}) {
-    return runGit(args, this.deps, options);
-  }
-};
-function runGit(args, deps, options = {}, extraEnv = {}) {
-  return deps.runner.run("git", args, {
-    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
-    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
-    signal: deps.signal,
-    ...options
+}
+async function removeUnfinished(paths, ownPrefix, mirror) {
+  if (!ownPrefix) await rm6(paths.install, { recursive: true, force: true });
+  await mirror.removeCheckout(paths.src).catch(() => {
   });
+  await rm6(paths.work, { recursive: true, force: true });
 }
-function parseLsRemote(stdout) {
-  const refs = /* @__PURE__ */ new Map();
-  for (const line of stdout.split("\n")) {
-    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
-    if (m) refs.set(m[2], m[1]);
-  }
-  return refs;
-}
-function pickRef(refs, ref) {
-  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
-  for (const name of names) {
-    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
-    if (sha) return sha;
-  }
-  return void 0;
-}
+
+// src/build/patches.ts
+init_errors();
+import { readFile as readFile5 } from "node:fs/promises";
+import path10 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
@@ -39626,7 +39764,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path8.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path8.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path10.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path10.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -39644,25 +39782,14 @@ Rebase the patch onto this ref, or build the ref it was made for.`
     }
   }
 }
-function short(sha) {
-  return sha.slice(0, 7);
-}
-async function exists(file2) {
-  try {
-    await stat2(file2);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // src/build/toolchain.ts
 import { readFile as readFile6 } from "node:fs/promises";
 import os4 from "node:os";
-import path9 from "node:path";
+import path11 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path9.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path11.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -39724,7 +39851,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path10.resolve(req.cacheDir));
+  const layout = cacheLayout(path12.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -39784,10 +39911,10 @@ async function buildSlot(s) {
       durations[phase] = ((durations[phase] ?? 0) * 1e3 + Date.now() - t0) / 1e3;
     }
   };
-  await removeUnfinished(s);
+  await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir4(paths.work, { recursive: true, mode: 493 });
-  await mkdir4(path10.dirname(paths.log), { recursive: true, mode: 493 });
-  await writeFile3(
+  await mkdir4(path12.dirname(paths.log), { recursive: true, mode: 493 });
+  await writeFile4(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
 `
@@ -39841,7 +39968,7 @@ async function buildSlot(s) {
     const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile7(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path10.join(paths.stage, paths.install);
+      const staged = path12.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -39871,148 +39998,21 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path10.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path12.join(paths.install, "bin"), record: record2 };
   } catch (e) {
-    if (moved) await rm6(paths.install, { recursive: true, force: true });
+    if (moved) await rm7(paths.install, { recursive: true, force: true });
     throw e;
   } finally {
     await s.mirror.removeCheckout(paths.src).catch(() => {
     });
-    await rm6(paths.work, { recursive: true, force: true });
+    await rm7(paths.work, { recursive: true, force: true });
   }
-}
-async function findCompleted(paths, key, req, started, logger) {
-  const stored = await readCompleted(paths.install, (m) => logger.warn(m));
-  if (stored?.key !== key) return void 0;
-  const hitS = Math.round((Date.now() - started) / 100) / 10;
-  const record2 = {
-    ...stored,
-    // The same install may be reached through another ref or patch file name: record this request's.
-    repo: req.repo.input,
-    ref: req.ref,
-    patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
-    ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
-    cacheHit: true,
-    hitS
-  };
-  if (!req.baseChosenBy) delete record2.baseChosenBy;
-  logger.info(
-    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
-  );
-  return { installDir: paths.install, binDir: path10.join(paths.install, "bin"), record: record2 };
-}
-function summaryLine(label, record2) {
-  const phases = Object.entries(record2.durationsS).map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`).join(", ");
-  const cc = record2.ccache ? `; ccache ${record2.ccache.hits}/${record2.ccache.hits + record2.ccache.misses} hits (${(record2.ccache.hitRate * 100).toFixed(1)}%)` : "";
-  return `build ${label} (sha ${short(record2.sha)}, ${record2.buildSystem}): ${phases}${cc}`;
-}
-async function inStep(step, what, logFile, fn) {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof BuildStepError || e instanceof Error && e.name === "AbortError") throw e;
-    const full = errorMessage(e);
-    const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
-    const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
-    if (logFile)
-      await writeFile3(logFile, `
-==> ${step} failed: ${message}
-`, { flag: "a" }).catch(() => {
-      });
-    throw new BuildStepError(
-      step,
-      `${what}: ${step} failed: ${message}${hint}${logFile ? `
---- full log: ${logFile}` : ""}`,
-      logFile
-    );
-  }
-}
-async function requireGit(env, what) {
-  if (!await findOnPath("git", env.PATH)) {
-    throw missingDependencyError([{ name: "git", kind: "program", package: "git" }], what);
-  }
-}
-async function checkPrefixUsable(dir) {
-  let entries;
-  try {
-    entries = await readdir3(dir);
-  } catch {
-    return;
-  }
-  if (entries.length && !entries.includes(COMPLETE_MARKER)) {
-    throw new UserError(
-      `--prefix ${dir}: the directory exists and is not a pgperf install; give a new or empty directory`
-    );
-  }
-}
-async function sweepAbandoned(layout, logger) {
-  for (const slot of await readdir3(layout.builds).catch(() => [])) {
-    const release = await tryLock(path10.join(layout.locks, `${slot}.lock`), logger);
-    if (!release) continue;
-    try {
-      logger.debug(`removing the work directory of an abandoned build: ${path10.join(layout.builds, slot)}`);
-      await rm6(path10.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path10.join(layout.installs, slot);
-      if (!await readCompleted(install)) await rm6(install, { recursive: true, force: true });
-    } finally {
-      await release();
-    }
-  }
-}
-async function removeUnfinished(s) {
-  if (!s.req.prefix) await rm6(s.paths.install, { recursive: true, force: true });
-  await s.mirror.removeCheckout(s.paths.src).catch(() => {
-  });
-  await rm6(s.paths.work, { recursive: true, force: true });
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path10.join(installDir, "bin");
+  const binDir = path12.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path10.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path12.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
-}
-async function run(runner, command, args) {
-  const res = await runner.run(command, args);
-  if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
-}
-var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
-function roundAll(durations) {
-  return Object.fromEntries(
-    PHASES.filter((p) => durations[p] !== void 0).map((p) => [p, Math.round(durations[p] * 10) / 10])
-  );
-}
-async function buildComparison(req, deps) {
-  const env = deps.env ?? process.env;
-  await requireGit(env, "build");
-  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path10.resolve(req.cacheDir));
-  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
-    runner: deps.runner,
-    logger: deps.logger,
-    env,
-    signal: deps.signal
-  });
-  const shared = { repo: req.repo, extraOptions: req.extraOptions, cacheDir: req.cacheDir };
-  const headSha = await inStep("fetch", "build head", void 0, () => mirror.resolve(req.headRef));
-  let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
-  let baseRef = req.baseRef;
-  let baseChosenBy = "explicit ref";
-  if (req.mergeBase) {
-    baseSha = await inStep("fetch", "build base", void 0, () => mirror.mergeBase(baseSha, headSha));
-    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
-    baseRef = baseSha;
-    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
-  }
-  const withToolchain = { ...deps, toolchain };
-  const base = await buildPostgres(
-    { ...shared, label: "base", ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
-    withToolchain
-  );
-  const head = await buildPostgres(
-    { ...shared, label: "head", ref: req.headRef, sha: headSha, patches: req.headPatches },
-    withToolchain
-  );
-  return { base, head };
 }
 
 // src/cli/commands/build.ts
@@ -40060,7 +40060,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir: resolveCacheDir(flags.cacheDir),
-          ...flags.prefix ? { prefix: path11.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path13.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -40073,7 +40073,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path11.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os6.homedir());
+  return flag ? path13.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os6.homedir());
 }
 function cacheDirHelp() {
   return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
@@ -40109,7 +40109,7 @@ async function withInterrupt(logger, fn) {
 var import_yaml = __toESM(require_dist(), 1);
 init_errors();
 import { access as access3, readFile as readFile8 } from "node:fs/promises";
-import path12 from "node:path";
+import path14 from "node:path";
 
 // src/config/workload-schema.ts
 import os7 from "node:os";
@@ -40931,10 +40931,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path26) {
-  if (!path26)
+function getElementAtPath(obj, path29) {
+  if (!path29)
     return obj;
-  return path26.reduce((acc, key) => acc?.[key], obj);
+  return path29.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -41274,11 +41274,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path26, issues) {
+function prefixIssues(path29, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path26);
+    iss.path.unshift(path29);
     return iss;
   });
 }
@@ -41740,16 +41740,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path26 = []) => {
+  const processError = (error63, path29 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path26, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path29, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path29, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path29, ...issue2.path]);
       } else {
-        const fullpath = [...path26, ...issue2.path];
+        const fullpath = [...path29, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -41788,17 +41788,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path26 = []) => {
+  const processError = (error63, path29 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path26, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path29, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path29, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path26, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path29, ...issue2.path]);
       } else {
-        const fullpath = [...path26, ...issue2.path];
+        const fullpath = [...path29, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -41837,8 +41837,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path26 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path26) {
+  const path29 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path29) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -58976,13 +58976,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path26 = ref.slice(1).split("/").filter(Boolean);
-  if (path26.length === 0) {
+  const path29 = ref.slice(1).split("/").filter(Boolean);
+  if (path29.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path26[0] === defsKey) {
-    const key = path26[1] === void 0 ? void 0 : decodeJSONPointerSegment(path26[1]);
+  if (path29[0] === defsKey) {
+    const key = path29[1] === void 0 ? void 0 : decodeJSONPointerSegment(path29[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -60116,10 +60116,10 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path12.dirname(path12.resolve(file2));
+  const dir = path14.dirname(path14.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path12.resolve(dir, script.file);
+    const resolved = path14.resolve(dir, script.file);
     try {
       await access3(resolved);
     } catch {
@@ -62429,16 +62429,16 @@ function parseMetric(value) {
 }
 
 // src/cli/execute-run.ts
-import path21 from "node:path";
+import path23 from "node:path";
 
 // src/pipeline/pipeline.ts
-import path19 from "node:path";
+import path21 from "node:path";
 
 // src/results/write-results.ts
 import { mkdir as mkdir5 } from "node:fs/promises";
-import path13 from "node:path";
+import path15 from "node:path";
 async function writeResults(file2, result) {
-  await mkdir5(path13.dirname(file2), { recursive: true });
+  await mkdir5(path15.dirname(file2), { recursive: true });
   await writeAtomically(file2, `${JSON.stringify(result, null, 2)}
 `);
 }
@@ -62467,7 +62467,7 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile, mkdir as mkdir6 } from "node:fs/promises";
 import os9 from "node:os";
-import path18 from "node:path";
+import path20 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/run-as.ts
@@ -62523,8 +62523,8 @@ async function lookupUser(name, runner) {
 }
 
 // src/drivers/pgbench/driver.ts
-import { writeFile as writeFile4 } from "node:fs/promises";
-import path14 from "node:path";
+import { writeFile as writeFile5 } from "node:fs/promises";
+import path16 from "node:path";
 init_errors();
 
 // src/drivers/shared.ts
@@ -63039,15 +63039,15 @@ function reportCounts(r) {
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const pgbench = path14.join(options.clientBinDir, "pgbench");
+  const pgbench = path16.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path14.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
-      await writeFile4(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
+      const file2 = path16.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      await writeFile5(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
     return pipelineScript;
@@ -63115,7 +63115,7 @@ ${tail(res.stderr)}`
 }
 
 // src/drivers/sysbench/driver.ts
-import path15 from "node:path";
+import path17 from "node:path";
 init_errors();
 
 // src/drivers/sysbench/command.ts
@@ -63402,7 +63402,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path15.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path17.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -63566,10 +63566,10 @@ async function readTrimmed(file2) {
 
 // src/env/sysfs.ts
 import { readdir as readdir4, readFile as readFile10 } from "node:fs/promises";
-import path16 from "node:path";
+import path18 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile10(path16.join(root, rel), "utf8");
+    return await readFile10(path18.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -63585,7 +63585,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir4(path16.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir4(path18.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -64497,7 +64497,7 @@ function formatDuration(seconds2) {
 
 // src/machine/pinning.ts
 import { access as access4, constants as constants3 } from "node:fs/promises";
-import path17 from "node:path";
+import path19 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -64613,11 +64613,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path17.delimiter)) {
+    for (const dir of searchPath.split(path19.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path17.join(dir, name), constants3.X_OK);
-        return path17.join(dir, name);
+        await access4(path19.join(dir, name), constants3.X_OK);
+        return path19.join(dir, name);
       } catch {
       }
     }
@@ -65010,7 +65010,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir6(logsDir, { recursive: true });
         await copyFile(
           cluster.logFile,
-          path18.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path20.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -65026,11 +65026,11 @@ init_errors();
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path19.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path21.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, ...run2 } = req;
-  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path19.join(runDir, "logs") }, deps);
+  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path21.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -65065,7 +65065,7 @@ function archiveSink(store) {
 
 // src/pipeline/stored-baseline.ts
 import { stat as stat3 } from "node:fs/promises";
-import path20 from "node:path";
+import path22 from "node:path";
 init_fingerprint();
 init_store();
 init_errors();
@@ -65107,7 +65107,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
         },
-        runDir: path20.join(req.runDir, "sentinel")
+        runDir: path22.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -65123,7 +65123,7 @@ async function runStoredBaseline(req, options, deps) {
         ...req,
         rounds: remaining,
         arms: { kind: "installed", arms: [head] },
-        runDir: path20.join(req.runDir, "head")
+        runDir: path22.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -65185,7 +65185,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path20.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path22.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -65263,7 +65263,7 @@ function commitOf(doc, arm) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat3(path20.join(binDir, "postgres"))).isFile();
+    return (await stat3(path22.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -65470,7 +65470,7 @@ function checkArmCount(count2) {
 
 // src/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
-  const runDir = path21.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path23.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -65483,7 +65483,7 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path21.join(runDir, "results.json")}`);
+    logger.info(`results: ${path23.join(runDir, "results.json")}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
     const deps = {
       runner: nodeProcessRunner,
@@ -65566,12 +65566,12 @@ import os10 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
-import path23 from "node:path";
+import path25 from "node:path";
 
 // src/store/dir-store.ts
 import { constants as constants4 } from "node:fs";
 import { access as access5, mkdir as mkdir7, readdir as readdir5, readFile as readFile12, stat as stat5 } from "node:fs/promises";
-import path22 from "node:path";
+import path24 from "node:path";
 
 // src/results/read-results.ts
 init_errors();
@@ -65713,12 +65713,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path26) {
-  return path26.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path29) {
+  return path29.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path26) {
+function valueAt2(doc, path29) {
   let v = doc;
-  for (const key of path26) {
+  for (const key of path29) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -65727,14 +65727,14 @@ function valueAt2(doc, path26) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path26) {
+async function readResults(path29) {
   let text2;
   try {
-    text2 = await readFile11(path26, "utf8");
+    text2 = await readFile11(path29, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path26}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path29}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path26);
+  return parseResults(text2, path29);
 }
 function parseResults(text2, source) {
   let doc;
@@ -65772,8 +65772,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path22.join(dir, "runs");
-    this.indexDir = path22.join(dir, "index");
+    this.runsDir = path24.join(dir, "runs");
+    this.indexDir = path24.join(dir, "index");
   }
   dir;
   options;
@@ -65785,7 +65785,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path22.resolve(dir), options);
+    const store = new _DirStore(path24.resolve(dir), options);
     const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -65857,10 +65857,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path22.join(this.runsDir, `${id}.json`);
+    return path24.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path22.join(this.indexDir, `${id}.json`);
+    return path24.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -65934,8 +65934,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path23.isAbsolute(xdgDataHome) ? xdgDataHome : path23.join(home, ".local", "share");
-  return path23.join(base, "pgperf", "store");
+  const base = xdgDataHome && path25.isAbsolute(xdgDataHome) ? xdgDataHome : path25.join(home, ".local", "share");
+  return path25.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -67539,7 +67539,7 @@ function analyseSeries(series, options) {
 
 // src/history/load-runs.ts
 import { readdir as readdir7, stat as stat6 } from "node:fs/promises";
-import path24 from "node:path";
+import path26 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -67550,7 +67550,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path24.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path26.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -67561,12 +67561,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path24.join(input2, "runs");
+  const runsDir = path26.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path24.join(runsDir, n));
+    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path26.join(runsDir, n));
   }
   const entries = await readdir7(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path24.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path26.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -67998,12 +67998,12 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir8 } from "node:fs/promises";
-import path25 from "node:path";
+import path27 from "node:path";
 async function writeSite(dir, files) {
   await mkdir8(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path25.join(dir, f.file);
+    const target = path27.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -68090,8 +68090,8 @@ var Context = class {
       if (existsSync(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path26 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path26} does not exist${EOL}`);
+        const path29 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path29} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -72385,7 +72385,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path26) => path26.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path29) => path29.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -72994,6 +72994,42 @@ function planCommand() {
   );
 }
 var minutes = (s) => `${(s / 60).toFixed(1)} min`;
+
+// src/build/build-pair.ts
+import path28 from "node:path";
+async function buildComparison(req, deps) {
+  const env = deps.env ?? process.env;
+  await requireGit(env, "build");
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
+  const layout = cacheLayout(path28.resolve(req.cacheDir));
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
+    runner: deps.runner,
+    logger: deps.logger,
+    env,
+    signal: deps.signal
+  });
+  const shared = { repo: req.repo, extraOptions: req.extraOptions, cacheDir: req.cacheDir };
+  const headSha = await inStep("fetch", "build head", void 0, () => mirror.resolve(req.headRef));
+  let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
+  let baseRef = req.baseRef;
+  let baseChosenBy = "explicit ref";
+  if (req.mergeBase) {
+    baseSha = await inStep("fetch", "build base", void 0, () => mirror.mergeBase(baseSha, headSha));
+    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
+    baseRef = baseSha;
+    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
+  }
+  const withToolchain = { ...deps, toolchain };
+  const base = await buildPostgres(
+    { ...shared, label: "base", ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
+    withToolchain
+  );
+  const head = await buildPostgres(
+    { ...shared, label: "head", ref: req.headRef, sha: headSha, patches: req.headPatches },
+    withToolchain
+  );
+  return { base, head };
+}
 
 // src/pipeline/build-stage.ts
 async function buildArms(request2, deps) {
