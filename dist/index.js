@@ -38771,28 +38771,12 @@ ${tail(res.stderr)}`
   };
 }
 
-// src/drivers/sysbench/driver.ts
-import path7 from "node:path";
-
-// src/util/find-on-path.ts
-import { constants as constants4 } from "node:fs";
-import { access as access3 } from "node:fs/promises";
-import path6 from "node:path";
-async function findOnPath(name, searchPath) {
-  for (const dir of (searchPath ?? "").split(path6.delimiter)) {
-    if (!dir) continue;
-    const candidate = path6.join(dir, name);
-    try {
-      await access3(candidate, constants4.X_OK);
-      return candidate;
-    } catch {
-    }
-  }
-  return void 0;
-}
-
-// src/drivers/sysbench/driver.ts
-init_errors();
+// src/drivers/pgbench/module.ts
+var pgbenchModule = {
+  create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
+  // pgbench -i builds the same tables for every builtin and script at one scale and init options.
+  dataSetShape: (w) => [w.scale, w.init]
+};
 
 // src/drivers/sysbench/command.ts
 function connectionArgs2(c) {
@@ -38853,6 +38837,29 @@ function measureArgs2(input2) {
     "run"
   ];
 }
+
+// src/drivers/sysbench/driver.ts
+import path7 from "node:path";
+
+// src/util/find-on-path.ts
+import { constants as constants4 } from "node:fs";
+import { access as access3 } from "node:fs/promises";
+import path6 from "node:path";
+async function findOnPath(name, searchPath) {
+  for (const dir of (searchPath ?? "").split(path6.delimiter)) {
+    if (!dir) continue;
+    const candidate = path6.join(dir, name);
+    try {
+      await access3(candidate, constants4.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return void 0;
+}
+
+// src/drivers/sysbench/driver.ts
+init_errors();
 
 // src/drivers/sysbench/parse-output.ts
 var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
@@ -39062,7 +39069,7 @@ function sysbenchDriver(options) {
   const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
   const cwd = "/";
   let located;
-  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath ?? process.env.PATH ?? "").then((bin) => {
+  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath).then((bin) => {
     if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
     return bin;
   });
@@ -39172,14 +39179,25 @@ async function checkRows(target, w) {
   return short2.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short2.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
 }
 
-// src/drivers/factory.ts
+// src/drivers/sysbench/module.ts
+var sysbenchModule = {
+  create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
+  dataSetShape: dataShape
+};
+
+// src/drivers/registry.ts
+var DRIVERS = {
+  pgbench: pgbenchModule,
+  sysbench: sysbenchModule
+};
+function moduleOf(workload) {
+  return DRIVERS[workload.tool];
+}
 function createDriver(workload, deps) {
-  switch (workload.tool) {
-    case "pgbench":
-      return pgbenchDriver({ workload, ...deps });
-    case "sysbench":
-      return sysbenchDriver({ workload, cpuCount: deps.cpuCount, runner: deps.runner, logger: deps.logger });
-  }
+  return moduleOf(workload).create(workload, deps);
+}
+function dataSetShape(workload) {
+  return moduleOf(workload).dataSetShape(workload);
 }
 
 // src/env/environment.ts
@@ -40335,7 +40353,10 @@ async function runBenchmark(req, deps) {
     workloads.map((w) => {
       const plan = cpuPlans.get(w.name);
       const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
-      return [w.name, createDriver(w, { clientBinDir, ...clientDeps, logger })];
+      return [
+        w.name,
+        createDriver(w, { clientBinDir, ...clientDeps, logger, searchPath: deps.searchPath ?? "" })
+      ];
     })
   );
   const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
@@ -40633,8 +40654,7 @@ function applyOverrides(w, req) {
 function groupDataSets(workloads) {
   const byKey = /* @__PURE__ */ new Map();
   for (const w of workloads) {
-    const shape = w.tool === "pgbench" ? [w.scale, w.init] : [dataShape(w)];
-    const key = JSON.stringify([w.tool, ...shape, Object.entries(w.settings).sort()]);
+    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
     const existing = byKey.get(key);
     if (existing) {
       existing.workloads.push(w);

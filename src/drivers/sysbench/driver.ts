@@ -20,8 +20,8 @@ export interface SysbenchDriverOptions {
   cpuCount: number;
   runner: ProcessRunner;
   logger: Logger;
-  /** Directories searched for the sysbench binary (default: $PATH); it is not in PostgreSQL's bin dir. */
-  searchPath?: string;
+  /** Directories searched for the sysbench binary (the adapters pass $PATH); it is not in PostgreSQL's bin dir. */
+  searchPath: string;
 }
 
 export function sysbenchDriver(options: SysbenchDriverOptions): Driver {
@@ -31,7 +31,7 @@ export function sysbenchDriver(options: SysbenchDriverOptions): Driver {
   const cwd = '/';
   let located: Promise<string> | undefined;
   const sysbench = () =>
-    (located ??= findOnPath('sysbench', options.searchPath ?? process.env.PATH ?? '').then((bin) => {
+    (located ??= findOnPath('sysbench', options.searchPath).then((bin) => {
       if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
       return bin;
     }));
