@@ -19,6 +19,7 @@ import { memoryLogger } from '../../src/util/logger.js';
 import { nodeProcessRunner } from '../../src/util/process.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { preparePgSourceRepo, testCacheDir } from '../helpers/pg-source.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
 import { WORKLOAD, noisyHistory } from '../unit/history/noisy-history.js';
 
@@ -181,6 +182,31 @@ describe('the action in mode nightly', () => {
     // The same series, the same issue (found again by its marker): never a duplicate.
     expect([...gh.issues.values()].filter((i) => i.body.includes(seriesMarker(REGRESSED)))).toHaveLength(1);
   }, 600_000);
+
+  it('builds head-ref from source (cache hits on a warm machine) and starts the history of a new store', async () => {
+    const cacheDir = testCacheDir();
+    // The same fixture repository and commits as the action's build test, so the same cached installs.
+    const repo = await preparePgSourceRepo({ major: 18, dir: path.join(cacheDir, 'repos', 'pg18-action') });
+    const ran = await nightly({
+      repo: repo.dir,
+      'head-ref': repo.headRef,
+      'head-bin-dir': '',
+      'cache-dir': cacheDir,
+      store: 'built-store',
+      'results-dir': 'built',
+    });
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.stdout).toMatch(/::group::Build/);
+    const result = JSON.parse(await readFile(ran.outputs['results-json']!, 'utf8')) as RunResult;
+    expect(result.arms.map((a) => [a.label, a.build?.sha])).toEqual([['head', repo.headSha]]);
+    expect(result.source?.head).toMatchObject({ ref: repo.headRef, chosenBy: 'nightly: input head-ref' });
+    // One night is no history yet: nothing regressed, and the summary says the series are too short.
+    expect(ran.outputs).toMatchObject({ verdict: 'no-change', regressions: '0' });
+    expect(ran.summary).toMatch(/^## pgperf nightly: ✅ no series regressed\n/);
+    expect(ran.summary).toMatch(/fewer than 6 runs and (was|were) not analysed yet/);
+    const runs = await storedRuns(path.join(tmp, 'built-store'));
+    expect(runs.map((r) => r.commits)).toEqual([[{ arm: 'head', ref: repo.headRef, sha: repo.headSha }]]);
+  }, 1_200_000);
 
   it('refuses a nightly without a store, and inputs that name a base, before measuring', async () => {
     const noStore = await nightly({});

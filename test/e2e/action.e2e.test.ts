@@ -250,7 +250,7 @@ describe('gating and failures', () => {
       { 'fail-on': 'sometimes' },
       "input 'fail-on' must be one of regression, inconclusive, never, got 'sometimes'",
     ],
-    [{ mode: 'publish' }, "input 'mode' must be one of benchmark, comment, got 'publish'"],
+    [{ mode: 'publish' }, "input 'mode' must be one of benchmark, comment, nightly, got 'publish'"],
     [{ 'github-token': '' }, "input 'github-token' is empty but 'comment' or 'commit-status' is on"],
     [{ rounds: 'many' }, "input 'rounds' must be a whole number >= 1, got 'many'"],
   ])('bad input %j is named', async (inputs, message) => {
