@@ -64966,10 +64966,17 @@ async function runNightlyMode(inputs, ctx, deps, resultsDir) {
     io.setOutput("results-json", resultsFile);
     if (outcome.result.status !== "complete") {
       const why = outcome.result.stopReason ? ` (${outcome.result.stopReason})` : "";
+      const failure2 = `the nightly run is '${outcome.result.status}'${why}: nothing was added to the history`;
+      await io.writeSummary(
+        `## pgperf nightly: \u26A0\uFE0F no verdict
+
+${escapeMarkdown(failure2)}; nothing was analysed.
+`
+      );
       io.setOutput("verdict", "inconclusive");
       return {
         verdict: "inconclusive",
-        failure: `the nightly run is '${outcome.result.status}'${why}: nothing was added to the history`,
+        failure: failure2,
         resultsFile,
         reportFile
       };

@@ -15,6 +15,7 @@ import type { HistoryOptions } from '../history/analyse.js';
 import { nightlyRunRequest } from '../pipeline/nightly.js';
 import { RESULTS_FILE, runPipeline, type PipelineDeps } from '../pipeline/pipeline.js';
 import type { ArmSpec } from '../runner/run-loop.js';
+import { escapeMarkdown } from '../report/markdown-escape.js';
 import { UserError } from '../util/errors.js';
 import { buildRequestFor } from './build-arms.js';
 import type { ActionContext, CommitChoice } from './context.js';
@@ -75,10 +76,14 @@ export async function runNightlyMode(
     io.setOutput('results-json', resultsFile);
     if (outcome.result.status !== 'complete') {
       const why = outcome.result.stopReason ? ` (${outcome.result.stopReason})` : '';
+      const failure = `the nightly run is '${outcome.result.status}'${why}: nothing was added to the history`;
+      await io.writeSummary(
+        `## pgperf nightly: ⚠️ no verdict\n\n${escapeMarkdown(failure)}; nothing was analysed.\n`,
+      );
       io.setOutput('verdict', 'inconclusive');
       return {
         verdict: 'inconclusive',
-        failure: `the nightly run is '${outcome.result.status}'${why}: nothing was added to the history`,
+        failure,
         resultsFile,
         reportFile,
       };
