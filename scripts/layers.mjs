@@ -35,17 +35,6 @@ export const LAYERS = {
   ],
   pipeline: ['build', 'compare', 'env', 'report', 'results', 'runner', 'store', 'util'],
   github: ['history'],
-  action: [
-    'build',
-    'compare',
-    'config',
-    'github',
-    'pipeline',
-    'report',
-    'results',
-    'runner',
-    'store',
-    'util',
-  ],
+  action: '*',
   cli: '*',
 };

@@ -15,6 +15,8 @@ export interface ActionContext {
   repo: string;
   /** GITHUB_SHA: the commit the workflow runs on. */
   sha: string;
+  /** GITHUB_REF_NAME (e.g. master): the branch or tag the workflow runs on, when set. */
+  refName?: string;
   serverUrl: string;
   runUrl?: string;
   workspace: string;
@@ -155,6 +157,7 @@ export async function readContext(
     owner,
     repo,
     sha: env.GITHUB_SHA ?? '',
+    ...(env.GITHUB_REF_NAME ? { refName: env.GITHUB_REF_NAME } : {}),
     serverUrl,
     runUrl: env.GITHUB_RUN_ID ? `${serverUrl}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
     workspace: env.GITHUB_WORKSPACE ?? process.cwd(),

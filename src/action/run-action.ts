@@ -35,6 +35,7 @@ import type { ActionInputs } from './inputs.js';
 import { openActionStore, type StoreAccess } from './store-setup.js';
 import { DEFAULT_SENTINEL_ROUNDS, runStoredBaseline } from '../pipeline/stored-baseline.js';
 import { benchmarkTarget, commentTarget, type PublishTarget } from './trusted-target.js';
+import { runNightlyMode } from './nightly-mode.js';
 
 export interface ActionIO {
   setOutput(name: string, value: string): void;
@@ -76,6 +77,7 @@ export async function runAction(
   deps: ActionDeps,
 ): Promise<ActionOutcome> {
   const resultsDir = path.resolve(ctx.workspace, inputs.resultsDir);
+  if (inputs.mode === 'nightly') return runNightlyMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === 'comment') {
     const resultsFile = path.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
@@ -98,10 +100,7 @@ async function benchmark(
   const { logger } = deps;
   const commits = await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit(commits.base)}; head: ${describeCommit(commits.head)}`);
-  const workloads: Workload[] = [];
-  for (const w of inputs.workloads.length ? inputs.workloads : ['select-only']) {
-    workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, deps.actionDir)));
-  }
+  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const arms = await armSource(commits, inputs, ctx, deps);
   const store =
     (inputs.store || inputs.storeBranch) && deps.stores
@@ -172,7 +171,7 @@ async function benchmark(
 }
 
 /** The head arm: given, or built (the build stage builds base and head; base is then not measured). */
-async function headOnly(arms: ArmSource, deps: PipelineDeps) {
+export async function headOnly(arms: ArmSource, deps: PipelineDeps) {
   const all =
     arms.kind === 'installed'
       ? arms.arms
@@ -228,6 +227,19 @@ function adaptiveFromInputs(inputs: ActionInputs, alpha: number, roundS: number)
     );
   }
   return { plan, ...(inputs.timeBudgetS !== undefined ? { timeBudgetS: inputs.timeBudgetS } : {}) };
+}
+
+/** The workloads of the input 'workloads' (default select-only). */
+export async function loadInputWorkloads(
+  inputs: Pick<ActionInputs, 'workloads'>,
+  ctx: ActionContext,
+  actionDir: string,
+): Promise<Workload[]> {
+  const workloads: Workload[] = [];
+  for (const w of inputs.workloads.length ? inputs.workloads : ['select-only']) {
+    workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, actionDir)));
+  }
+  return workloads;
 }
 
 /** A bare name (select-only) is a workload shipped with the action; anything else a path in the workspace. */
@@ -369,7 +381,11 @@ function describeCommit(c: { ref?: string; sha?: string; chosenBy: string }): st
 }
 
 /** Runs a GitHub call; a failure is a warning naming the permission the workflow probably lacks. */
-async function tolerateApiError(logger: Logger, permission: string, fn: () => Promise<void>): Promise<void> {
+export async function tolerateApiError(
+  logger: Logger,
+  permission: string,
+  fn: () => Promise<void>,
+): Promise<void> {
   try {
     await fn();
   } catch (e) {

@@ -167,7 +167,7 @@ const action = (inputs: Record<string, string>) => () =>
   parseInputs((name) => ({ ...defaults, ...inputs })[name] ?? '');
 
 const actionCases: Case[] = [
-  ['mode', action({ mode: 'bench' }), /input 'mode' must be one of benchmark, comment, got 'bench'/],
+  ['mode', action({ mode: 'bench' }), /input 'mode' must be one of benchmark, comment, nightly, got 'bench'/],
   [
     'fail-on',
     action({ 'fail-on': 'always' }),
@@ -204,6 +204,21 @@ const actionCases: Case[] = [
     'head-ref with a space',
     action({ 'head-ref': 'main; rm -rf /' }),
     /input 'head-ref' must be a branch, tag or commit sha/,
+  ],
+  [
+    'publish-site outside mode nightly',
+    action({ 'publish-site': 'docs', 'store-branch': 'pgperf-data' }),
+    /input 'publish-site' \(docs\) publishes the history site of mode nightly to the data branch: set 'mode: nightly' and 'store-branch'/,
+  ],
+  [
+    'publish-site escaping the branch',
+    action({ mode: 'nightly', 'publish-site': '../www', 'store-branch': 'pgperf-data' }),
+    /input 'publish-site' must be a directory inside the data branch such as docs .*got '\.\.\/www'/,
+  ],
+  [
+    'publish-site inside the store',
+    action({ mode: 'nightly', 'publish-site': 'store/site', 'store-branch': 'pgperf-data' }),
+    /input 'publish-site' \(store\/site\) would put the site inside the store's directory 'store'/,
   ],
   [
     'unknown shipped workload',
