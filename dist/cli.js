@@ -65549,7 +65549,7 @@ var DEFAULT_TRIES = 2;
 function bisectCommand() {
   const command = new Command("bisect").description(
     "find the first bad commit between --good and --bad: build each midpoint and A/B-test it against good"
-  ).option("--repo <url|path>", `git URL or local repository (default ${DEFAULT_REPO})`, DEFAULT_REPO).requiredOption("--good <ref>", "a commit without the regression (an ancestor of --bad)").requiredOption("--bad <ref>", "a commit with the regression").requiredOption("--workload <file>", "the workload that regressed (workloads/*.yml)").option(
+  ).option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--good <ref>", "a commit without the regression (an ancestor of --bad)").requiredOption("--bad <ref>", "a commit with the regression").requiredOption("--workload <file>", "the workload that regressed (workloads/*.yml)").option(
     "--clients <n>",
     "the client count to measure (default: the workload's, when it has one)",
     positiveInt2("--clients")
@@ -65559,7 +65559,7 @@ function bisectCommand() {
     positiveInt2("--duration")
   ).option(
     "--tries <n>",
-    `measurements per commit while the verdict is inconclusive, each with twice the rounds (default ${DEFAULT_TRIES})`,
+    "measurements per commit while the verdict is inconclusive, each with twice the rounds",
     positiveInt2("--tries"),
     DEFAULT_TRIES
   ).option("--no-verify-bad", "do not measure --bad first (assume it is bad)").option("--cache-dir <dir>", cacheDirHelp()).option(

@@ -47,7 +47,7 @@ export function bisectCommand(): Command {
     .description(
       'find the first bad commit between --good and --bad: build each midpoint and A/B-test it against good',
     )
-    .option('--repo <url|path>', `git URL or local repository (default ${DEFAULT_REPO})`, DEFAULT_REPO)
+    .option('--repo <url|path>', 'git URL or local repository', DEFAULT_REPO)
     .requiredOption('--good <ref>', 'a commit without the regression (an ancestor of --bad)')
     .requiredOption('--bad <ref>', 'a commit with the regression')
     .requiredOption('--workload <file>', 'the workload that regressed (workloads/*.yml)')
@@ -64,7 +64,7 @@ export function bisectCommand(): Command {
     )
     .option(
       '--tries <n>',
-      `measurements per commit while the verdict is inconclusive, each with twice the rounds (default ${DEFAULT_TRIES})`,
+      'measurements per commit while the verdict is inconclusive, each with twice the rounds',
       positiveInt('--tries'),
       DEFAULT_TRIES,
     )
