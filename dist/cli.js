@@ -65625,7 +65625,9 @@ function bisectCommand() {
     );
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderBisectText(report));
-    if (report.outcome.kind !== "found" && process.exitCode === void 0) process.exitCode = 1;
+    if (report.outcome.kind === "undecided" && report.outcome.interrupted) {
+      process.exitCode = signalExitCode("SIGINT");
+    } else if (report.outcome.kind !== "found" && process.exitCode === void 0) process.exitCode = 1;
   });
 }
 function oneCell(workload, clients) {

@@ -9,6 +9,7 @@ import { renderBisectText } from '../../report/bisect-text.js';
 import { UserError } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
+import { signalExitCode } from '../../util/signals.js';
 import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { positiveInt } from '../options.js';
@@ -140,7 +141,9 @@ export function bisectCommand(): Command {
       }),
     );
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderBisectText(report));
-    if (report.outcome.kind !== 'found' && process.exitCode === undefined) process.exitCode = 1;
+    if (report.outcome.kind === 'undecided' && report.outcome.interrupted) {
+      process.exitCode = signalExitCode('SIGINT'); // stopped by Ctrl-C after a run kept what it measured
+    } else if (report.outcome.kind !== 'found' && process.exitCode === undefined) process.exitCode = 1;
   });
 }
 
