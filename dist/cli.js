@@ -45026,19 +45026,19 @@ async function runBisection(req, deps) {
     call: t.call,
     judgement: t.detail
   }));
-  const judgementOf = (index) => search.tested.find((t) => t.index === index).detail;
+  const judgementOf = (index) => search.tested.find((t) => t.index === index)?.detail;
   const o = search.outcome;
   const outcome = o.kind === "found" ? {
     kind: "found",
     firstBad: commits2[o.firstBad],
     lastGood: commits2[o.lastGood],
-    judgement: judgementOf(o.firstBad)
+    ...judgementOf(o.firstBad) ? { judgement: judgementOf(o.firstBad) } : {}
   } : o.kind === "not-reproduced" ? { kind: "not-reproduced", judgement: judgementOf(commits2.length - 1) } : {
     kind: "undecided",
     lastGood: commits2[o.lastGood],
     candidates: commits2.slice(o.lastGood + 1, o.firstBad + 1),
     undecided: commits2[o.undecided],
-    interrupted: judgementOf(o.undecided).interrupted === true
+    interrupted: judgementOf(o.undecided)?.interrupted === true
   };
   cost.totalS = (Date.now() - started) / 1e3;
   for (const k of ["buildS", "measureS", "totalS"]) cost[k] = Math.round(cost[k] * 10) / 10;
@@ -65199,7 +65199,7 @@ function headline(r) {
   const o = r.outcome;
   const good = short(r.good.sha);
   if (o.kind === "found") {
-    return `first bad commit: ${short(o.firstBad.sha)} "${o.firstBad.subject}": ${measured(o.judgement)} vs good ${good} (last good: ${short(o.lastGood.sha)})`;
+    return `first bad commit: ${short(o.firstBad.sha)} "${o.firstBad.subject}": ${o.judgement ? measured(o.judgement) : "not measured (--no-verify-bad: bad assumed bad)"} vs good ${good} (last good: ${short(o.lastGood.sha)})`;
   }
   if (o.kind === "not-reproduced") {
     return `no first bad commit: bad ${short(r.bad.sha)} is not a regression against good ${good} here (${o.judgement.verdict}, ${measured(o.judgement)}); nothing to bisect`;

@@ -92,7 +92,13 @@ export interface TestedCommitReport extends RangeCommit {
 }
 
 export type BisectOutcome =
-  | { kind: 'found'; firstBad: RangeCommit; lastGood: RangeCommit; judgement: CommitJudgement }
+  | {
+      kind: 'found';
+      firstBad: RangeCommit;
+      lastGood: RangeCommit;
+      /** Absent when the first bad commit is bad itself, assumed bad and never measured (verifyBad false). */
+      judgement?: CommitJudgement;
+    }
   | { kind: 'not-reproduced'; judgement: CommitJudgement }
   | {
       kind: 'undecided';
@@ -299,7 +305,7 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
     call: t.call,
     judgement: t.detail,
   }));
-  const judgementOf = (index: number) => search.tested.find((t) => t.index === index)!.detail;
+  const judgementOf = (index: number) => search.tested.find((t) => t.index === index)?.detail;
   const o = search.outcome;
   const outcome: BisectOutcome =
     o.kind === 'found'
@@ -307,16 +313,16 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
           kind: 'found',
           firstBad: commits[o.firstBad]!,
           lastGood: commits[o.lastGood]!,
-          judgement: judgementOf(o.firstBad),
+          ...(judgementOf(o.firstBad) ? { judgement: judgementOf(o.firstBad)! } : {}),
         }
       : o.kind === 'not-reproduced'
-        ? { kind: 'not-reproduced', judgement: judgementOf(commits.length - 1) }
+        ? { kind: 'not-reproduced', judgement: judgementOf(commits.length - 1)! }
         : {
             kind: 'undecided',
             lastGood: commits[o.lastGood]!,
             candidates: commits.slice(o.lastGood + 1, o.firstBad + 1),
             undecided: commits[o.undecided]!,
-            interrupted: judgementOf(o.undecided).interrupted === true,
+            interrupted: judgementOf(o.undecided)?.interrupted === true,
           };
   cost.totalS = (Date.now() - started) / 1000;
   for (const k of ['buildS', 'measureS', 'totalS'] as const) cost[k] = Math.round(cost[k] * 10) / 10;

@@ -17,7 +17,8 @@ function headline(r: BisectReport): string {
   const good = short(r.good.sha);
   if (o.kind === 'found') {
     return (
-      `first bad commit: ${short(o.firstBad.sha)} "${o.firstBad.subject}": ${measured(o.judgement)} vs good ${good}` +
+      `first bad commit: ${short(o.firstBad.sha)} "${o.firstBad.subject}": ` +
+      `${o.judgement ? measured(o.judgement) : 'not measured (--no-verify-bad: bad assumed bad)'} vs good ${good}` +
       ` (last good: ${short(o.lastGood.sha)})`
     );
   }

@@ -95,9 +95,9 @@ describe('pgperf bisect on real PostgreSQL source', () => {
       expect(report.outcome.firstBad).toEqual({ sha: slow, subject: series.subjects[SLOW_COMMIT_INDEX] });
       expect(report.outcome.lastGood.sha).toBe(series.shas[SLOW_COMMIT_INDEX - 1]);
       // The slow commit is measured slower than good, its whole CI below zero.
-      expect(report.outcome.judgement.verdict).toBe('regression');
-      expect(report.outcome.judgement.deltaPct).toBeLessThan(0);
-      expect(report.outcome.judgement.ci95!.upperPct).toBeLessThan(0);
+      expect(report.outcome.judgement?.verdict).toBe('regression');
+      expect(report.outcome.judgement?.deltaPct).toBeLessThan(0);
+      expect(report.outcome.judgement?.ci95?.upperPct).toBeLessThan(0);
       expect(report.walk).toBe('first-parent');
       expect(report.candidates).toBe(series.shas.length - 1);
       // Bad first, then the binary search; every call follows the verdict engine's verdict.
@@ -121,6 +121,56 @@ describe('pgperf bisect on real PostgreSQL source', () => {
       console.log(text);
     },
     60 * 60_000,
+  );
+
+  it(
+    'stops at a commit that stays inconclusive after its tries, reporting the range instead of guessing',
+    async () => {
+      // alpha 0.001 cannot be reached in 6 rounds and a 0.5% threshold is far below the noise: the midpoint
+      // (a comment change) is inconclusive at 6 rounds, measured again at 12, and still inconclusive.
+      const ran = await pgperf([
+        'bisect',
+        ...common(),
+        '--good',
+        series.shas[0]!,
+        '--bad',
+        series.branch,
+        '--no-verify-bad',
+        '--alpha',
+        '0.001',
+        '--threshold',
+        '0.5',
+        '--tries',
+        '2',
+        '--out',
+        path.join(tmp, 'out'),
+        '--tmp-dir',
+        tmp,
+        '--json',
+      ]);
+      expect(ran.code).toBe(1);
+      const report = JSON.parse(ran.stdout) as BisectReport;
+      expect(report.outcome).toEqual({
+        kind: 'undecided',
+        lastGood: { sha: series.shas[0], subject: series.subjects[0] },
+        candidates: series.shas.slice(1).map((sha, i) => ({ sha, subject: series.subjects[i + 1] })),
+        undecided: { sha: series.shas[2], subject: series.subjects[2] },
+        interrupted: false,
+      });
+      expect(report.tested).toHaveLength(1);
+      const [only] = report.tested;
+      expect(only!.call).toBe('undecided');
+      expect(only!.judgement.tries.map((t) => [t.rounds, t.verdict])).toEqual([
+        [6, 'inconclusive'],
+        [12, 'inconclusive'],
+      ]);
+      expect(ran.stderr).toContain('(try 2 of 2, 12 rounds)');
+      expect(renderBisectText(report).split('\n')[0]).toBe(
+        `first bad commit NOT NAMED: ${short(series.shas[2]!)} stayed inconclusive after 2 tries; it is one of ` +
+          `5 commits ${short(series.shas[1]!)}..${short(series.shas[5]!)} (after last good ${short(series.shas[0]!)})`,
+      );
+    },
+    30 * 60_000,
   );
 
   it('refuses a good commit that is not an ancestor of bad, and good equal to bad, naming both', async () => {

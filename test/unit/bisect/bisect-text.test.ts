@@ -68,6 +68,17 @@ describe('bisect text report', () => {
     );
   });
 
+  it('says so when the first bad commit is bad itself, assumed bad and never measured', () => {
+    const text = renderBisectText(
+      report({ kind: 'found', firstBad: commits[3]!, lastGood: commits[2]! }, [
+        tested(2, 1, judged(0.1, 'no-change', [6]), 'good'),
+      ]),
+    );
+    expect(text.split('\n')[0]).toBe(
+      'first bad commit: ddddddd "comment": not measured (--no-verify-bad: bad assumed bad) vs good aaaaaaa (last good: ccccccc)',
+    );
+  });
+
   it('says when no commit is named, and why, before anything else', () => {
     const undecided = renderBisectText(
       report(

@@ -65,6 +65,14 @@ describe('bisect search', () => {
     expect(five.asked).not.toContain(5);
   });
 
+  it('without verifying bad, a range whose midpoints are all good ends at bad, which was never judged', async () => {
+    const { judge, asked } = fakeJudge(5);
+    const result = await bisect(range(6), judge, { verifyBad: false });
+    expect(result.outcome).toEqual({ kind: 'found', firstBad: 5, lastGood: 4 });
+    expect(asked).not.toContain(5);
+    expect(result.tested.map((t) => t.index)).not.toContain(5);
+  });
+
   it('reports a bad commit that measures good as not reproduced, blaming nothing', async () => {
     const { judge, asked } = fakeJudge(Infinity);
     expect((await bisect(range(8), judge)).outcome).toEqual({ kind: 'not-reproduced' });
