@@ -1,10 +1,11 @@
 /**
  * `pgperf bisect` end to end on real PostgreSQL 18 source (Debian's tarball as a local git repository,
- * test/helpers/pg-source.ts) with five commits of our own on top, one of which sleeps 200 µs in every
+ * test/helpers/pg-source.ts) with five commits of our own on top, one of which sleeps 50 ms in every
  * ExecutorRun (test/helpers/bisect-series.ts): every commit the search asks for is built (release build,
  * the fixed test cache and ccache) and A/B-tested against good with real pgbench; the bisection must name
- * the slow commit. A warm cache finds the installs of the last run; a cold one builds four commits
- * (ccache makes all but the first about a minute each).
+ * the slow commit, and must stop, naming the range, when a commit stays inconclusive. A warm cache finds
+ * the installs of the last run (about 5 minutes for the file on a loaded 2-core machine); a cold one also
+ * builds the three commits the search measures (ccache hits, about 4.5 minutes each there).
  */
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
