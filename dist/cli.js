@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path30 = __require("node:path");
+    var path33 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path30.resolve(baseDir, baseName);
+          const localBin = path33.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path30.extname(baseName))) return void 0;
+          if (sourceExt.includes(path33.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path30.resolve(
-            path30.dirname(resolvedScriptPath),
+          executableDir = path33.resolve(
+            path33.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path30.basename(
+            const legacyName = path33.basename(
               this._scriptPath,
-              path30.extname(this._scriptPath)
+              path33.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path30.extname(executableFile));
+        launchWithNode = sourceExt.includes(path33.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path30.basename(filename, path30.extname(filename));
+        this._name = path33.basename(filename, path33.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path31) {
-        if (path31 === void 0) return this._executableDir;
-        this._executableDir = path31;
+      executableDir(path34) {
+        if (path34 === void 0) return this._executableDir;
+        this._executableDir = path34;
         return this;
       }
       /**
@@ -3495,7336 +3495,6 @@ var init_errors = __esm({
         this.name = "UserError";
       }
     };
-  }
-});
-
-// node_modules/yaml/dist/nodes/identity.js
-var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
-    "use strict";
-    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
-    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
-    var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
-    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
-    var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
-    var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
-    var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
-    var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
-    var isPair2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
-    var isSeq = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
-    function isCollection(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
-          case MAP:
-          case SEQ:
-            return true;
-        }
-      return false;
-    }
-    function isNode(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
-          case ALIAS:
-          case MAP:
-          case SCALAR:
-          case SEQ:
-            return true;
-        }
-      return false;
-    }
-    var hasAnchor = (node2) => (isScalar2(node2) || isCollection(node2)) && !!node2.anchor;
-    exports.ALIAS = ALIAS;
-    exports.DOC = DOC;
-    exports.MAP = MAP;
-    exports.NODE_TYPE = NODE_TYPE;
-    exports.PAIR = PAIR;
-    exports.SCALAR = SCALAR;
-    exports.SEQ = SEQ;
-    exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias;
-    exports.isCollection = isCollection;
-    exports.isDocument = isDocument;
-    exports.isMap = isMap2;
-    exports.isNode = isNode;
-    exports.isPair = isPair2;
-    exports.isScalar = isScalar2;
-    exports.isSeq = isSeq;
-  }
-});
-
-// node_modules/yaml/dist/visit.js
-var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
-    var SKIP = /* @__PURE__ */ Symbol("skip children");
-    var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit2(node2, visitor) {
-      const visitor_ = initVisitor(visitor);
-      if (identity.isDocument(node2)) {
-        const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
-        if (cd === REMOVE)
-          node2.contents = null;
-      } else
-        visit_(null, node2, visitor_, Object.freeze([]));
-    }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path30) {
-      const ctrl = callVisitor(key, node2, visitor, path30);
-      if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path30, ctrl);
-        return visit_(key, ctrl, visitor, path30);
-      }
-      if (typeof ctrl !== "symbol") {
-        if (identity.isCollection(node2)) {
-          path30 = Object.freeze(path30.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path30);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
-            else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-        } else if (identity.isPair(node2)) {
-          path30 = Object.freeze(path30.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path30);
-          if (ck === BREAK)
-            return BREAK;
-          else if (ck === REMOVE)
-            node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path30);
-          if (cv === BREAK)
-            return BREAK;
-          else if (cv === REMOVE)
-            node2.value = null;
-        }
-      }
-      return ctrl;
-    }
-    async function visitAsync(node2, visitor) {
-      const visitor_ = initVisitor(visitor);
-      if (identity.isDocument(node2)) {
-        const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
-        if (cd === REMOVE)
-          node2.contents = null;
-      } else
-        await visitAsync_(null, node2, visitor_, Object.freeze([]));
-    }
-    visitAsync.BREAK = BREAK;
-    visitAsync.SKIP = SKIP;
-    visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path30) {
-      const ctrl = await callVisitor(key, node2, visitor, path30);
-      if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path30, ctrl);
-        return visitAsync_(key, ctrl, visitor, path30);
-      }
-      if (typeof ctrl !== "symbol") {
-        if (identity.isCollection(node2)) {
-          path30 = Object.freeze(path30.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path30);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
-            else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-        } else if (identity.isPair(node2)) {
-          path30 = Object.freeze(path30.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path30);
-          if (ck === BREAK)
-            return BREAK;
-          else if (ck === REMOVE)
-            node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path30);
-          if (cv === BREAK)
-            return BREAK;
-          else if (cv === REMOVE)
-            node2.value = null;
-        }
-      }
-      return ctrl;
-    }
-    function initVisitor(visitor) {
-      if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
-        return Object.assign({
-          Alias: visitor.Node,
-          Map: visitor.Node,
-          Scalar: visitor.Node,
-          Seq: visitor.Node
-        }, visitor.Value && {
-          Map: visitor.Value,
-          Scalar: visitor.Value,
-          Seq: visitor.Value
-        }, visitor.Collection && {
-          Map: visitor.Collection,
-          Seq: visitor.Collection
-        }, visitor);
-      }
-      return visitor;
-    }
-    function callVisitor(key, node2, visitor, path30) {
-      if (typeof visitor === "function")
-        return visitor(key, node2, path30);
-      if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path30);
-      if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path30);
-      if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path30);
-      if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path30);
-      if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path30);
-      return void 0;
-    }
-    function replaceNode(key, path30, node2) {
-      const parent = path30[path30.length - 1];
-      if (identity.isCollection(parent)) {
-        parent.items[key] = node2;
-      } else if (identity.isPair(parent)) {
-        if (key === "key")
-          parent.key = node2;
-        else
-          parent.value = node2;
-      } else if (identity.isDocument(parent)) {
-        parent.contents = node2;
-      } else {
-        const pt = identity.isAlias(parent) ? "alias" : "scalar";
-        throw new Error(`Cannot replace node with ${pt} parent`);
-      }
-    }
-    exports.visit = visit2;
-    exports.visitAsync = visitAsync;
-  }
-});
-
-// node_modules/yaml/dist/doc/directives.js
-var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var visit2 = require_visit();
-    var escapeChars = {
-      "!": "%21",
-      ",": "%2C",
-      "[": "%5B",
-      "]": "%5D",
-      "{": "%7B",
-      "}": "%7D"
-    };
-    var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
-    var Directives = class _Directives {
-      constructor(yaml, tags) {
-        this.docStart = null;
-        this.docEnd = false;
-        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
-        this.tags = Object.assign({}, _Directives.defaultTags, tags);
-      }
-      clone() {
-        const copy = new _Directives(this.yaml, this.tags);
-        copy.docStart = this.docStart;
-        return copy;
-      }
-      /**
-       * During parsing, get a Directives instance for the current document and
-       * update the stream state according to the current version's spec.
-       */
-      atDocument() {
-        const res = new _Directives(this.yaml, this.tags);
-        switch (this.yaml.version) {
-          case "1.1":
-            this.atNextDocument = true;
-            break;
-          case "1.2":
-            this.atNextDocument = false;
-            this.yaml = {
-              explicit: _Directives.defaultYaml.explicit,
-              version: "1.2"
-            };
-            this.tags = Object.assign({}, _Directives.defaultTags);
-            break;
-        }
-        return res;
-      }
-      /**
-       * @param onError - May be called even if the action was successful
-       * @returns `true` on success
-       */
-      add(line, onError) {
-        if (this.atNextDocument) {
-          this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
-          this.tags = Object.assign({}, _Directives.defaultTags);
-          this.atNextDocument = false;
-        }
-        const parts = line.trim().split(/[ \t]+/);
-        const name = parts.shift();
-        switch (name) {
-          case "%TAG": {
-            if (parts.length !== 2) {
-              onError(0, "%TAG directive should contain exactly two parts");
-              if (parts.length < 2)
-                return false;
-            }
-            const [handle, prefix] = parts;
-            this.tags[handle] = prefix;
-            return true;
-          }
-          case "%YAML": {
-            this.yaml.explicit = true;
-            if (parts.length !== 1) {
-              onError(0, "%YAML directive should contain exactly one part");
-              return false;
-            }
-            const [version2] = parts;
-            if (version2 === "1.1" || version2 === "1.2") {
-              this.yaml.version = version2;
-              return true;
-            } else {
-              const isValid = /^\d+\.\d+$/.test(version2);
-              onError(6, `Unsupported YAML version ${version2}`, isValid);
-              return false;
-            }
-          }
-          default:
-            onError(0, `Unknown directive ${name}`, true);
-            return false;
-        }
-      }
-      /**
-       * Resolves a tag, matching handles to those defined in %TAG directives.
-       *
-       * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
-       *   `'!local'` tag, or `null` if unresolvable.
-       */
-      tagName(source, onError) {
-        if (source === "!")
-          return "!";
-        if (source[0] !== "!") {
-          onError(`Not a valid tag: ${source}`);
-          return null;
-        }
-        if (source[1] === "<") {
-          const verbatim = source.slice(2, -1);
-          if (verbatim === "!" || verbatim === "!!") {
-            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
-            return null;
-          }
-          if (source[source.length - 1] !== ">")
-            onError("Verbatim tags must end with a >");
-          return verbatim;
-        }
-        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
-        if (!suffix)
-          onError(`The ${source} tag has no suffix`);
-        const prefix = this.tags[handle];
-        if (prefix) {
-          try {
-            return prefix + decodeURIComponent(suffix);
-          } catch (error62) {
-            onError(String(error62));
-            return null;
-          }
-        }
-        if (handle === "!")
-          return source;
-        onError(`Could not resolve tag: ${source}`);
-        return null;
-      }
-      /**
-       * Given a fully resolved tag, returns its printable string form,
-       * taking into account current tag prefixes and defaults.
-       */
-      tagString(tag) {
-        for (const [handle, prefix] of Object.entries(this.tags)) {
-          if (tag.startsWith(prefix))
-            return handle + escapeTagName(tag.substring(prefix.length));
-        }
-        return tag[0] === "!" ? tag : `!<${tag}>`;
-      }
-      toString(doc) {
-        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
-        const tagEntries = Object.entries(this.tags);
-        let tagNames;
-        if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
-          const tags = {};
-          visit2.visit(doc.contents, (_key, node2) => {
-            if (identity.isNode(node2) && node2.tag)
-              tags[node2.tag] = true;
-          });
-          tagNames = Object.keys(tags);
-        } else
-          tagNames = [];
-        for (const [handle, prefix] of tagEntries) {
-          if (handle === "!!" && prefix === "tag:yaml.org,2002:")
-            continue;
-          if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
-        }
-        return lines.join("\n");
-      }
-    };
-    Directives.defaultYaml = { explicit: false, version: "1.2" };
-    Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
-    exports.Directives = Directives;
-  }
-});
-
-// node_modules/yaml/dist/doc/anchors.js
-var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var visit2 = require_visit();
-    function anchorIsValid(anchor2) {
-      if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
-        const sa = JSON.stringify(anchor2);
-        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
-        throw new Error(msg);
-      }
-      return true;
-    }
-    function anchorNames(root) {
-      const anchors = /* @__PURE__ */ new Set();
-      visit2.visit(root, {
-        Value(_key, node2) {
-          if (node2.anchor)
-            anchors.add(node2.anchor);
-        }
-      });
-      return anchors;
-    }
-    function findNewAnchor(prefix, exclude) {
-      for (let i = 1; true; ++i) {
-        const name = `${prefix}${i}`;
-        if (!exclude.has(name))
-          return name;
-      }
-    }
-    function createNodeAnchors(doc, prefix) {
-      const aliasObjects = [];
-      const sourceObjects = /* @__PURE__ */ new Map();
-      let prevAnchors = null;
-      return {
-        onAnchor: (source) => {
-          aliasObjects.push(source);
-          prevAnchors ?? (prevAnchors = anchorNames(doc));
-          const anchor2 = findNewAnchor(prefix, prevAnchors);
-          prevAnchors.add(anchor2);
-          return anchor2;
-        },
-        /**
-         * With circular references, the source node is only resolved after all
-         * of its child nodes are. This is why anchors are set only after all of
-         * the nodes have been created.
-         */
-        setAnchors: () => {
-          for (const source of aliasObjects) {
-            const ref = sourceObjects.get(source);
-            if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
-              ref.node.anchor = ref.anchor;
-            } else {
-              const error62 = new Error("Failed to resolve repeated object (this should not happen)");
-              error62.source = source;
-              throw error62;
-            }
-          }
-        },
-        sourceObjects
-      };
-    }
-    exports.anchorIsValid = anchorIsValid;
-    exports.anchorNames = anchorNames;
-    exports.createNodeAnchors = createNodeAnchors;
-    exports.findNewAnchor = findNewAnchor;
-  }
-});
-
-// node_modules/yaml/dist/doc/applyReviver.js
-var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
-    "use strict";
-    function applyReviver(reviver, obj, key, val) {
-      if (val && typeof val === "object") {
-        if (Array.isArray(val)) {
-          for (let i = 0, len = val.length; i < len; ++i) {
-            const v0 = val[i];
-            const v1 = applyReviver(reviver, val, String(i), v0);
-            if (v1 === void 0)
-              delete val[i];
-            else if (v1 !== v0)
-              val[i] = v1;
-          }
-        } else if (val instanceof Map) {
-          for (const k of Array.from(val.keys())) {
-            const v0 = val.get(k);
-            const v1 = applyReviver(reviver, val, k, v0);
-            if (v1 === void 0)
-              val.delete(k);
-            else if (v1 !== v0)
-              val.set(k, v1);
-          }
-        } else if (val instanceof Set) {
-          for (const v0 of Array.from(val)) {
-            const v1 = applyReviver(reviver, val, v0, v0);
-            if (v1 === void 0)
-              val.delete(v0);
-            else if (v1 !== v0) {
-              val.delete(v0);
-              val.add(v1);
-            }
-          }
-        } else {
-          for (const [k, v0] of Object.entries(val)) {
-            const v1 = applyReviver(reviver, val, k, v0);
-            if (v1 === void 0)
-              delete val[k];
-            else if (v1 !== v0)
-              val[k] = v1;
-          }
-        }
-      }
-      return reviver.call(obj, key, val);
-    }
-    exports.applyReviver = applyReviver;
-  }
-});
-
-// node_modules/yaml/dist/nodes/toJS.js
-var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    function toJS(value, arg, ctx) {
-      if (Array.isArray(value))
-        return value.map((v, i) => toJS(v, String(i), ctx));
-      if (value && typeof value.toJSON === "function") {
-        if (!ctx || !identity.hasAnchor(value))
-          return value.toJSON(arg, ctx);
-        const data = { aliasCount: 0, count: 1, res: void 0 };
-        ctx.anchors.set(value, data);
-        ctx.onCreate = (res2) => {
-          data.res = res2;
-          delete ctx.onCreate;
-        };
-        const res = value.toJSON(arg, ctx);
-        if (ctx.onCreate)
-          ctx.onCreate(res);
-        return res;
-      }
-      if (typeof value === "bigint" && !ctx?.keep)
-        return Number(value);
-      return value;
-    }
-    exports.toJS = toJS;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Node.js
-var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
-    "use strict";
-    var applyReviver = require_applyReviver();
-    var identity = require_identity();
-    var toJS = require_toJS();
-    var NodeBase = class {
-      constructor(type) {
-        Object.defineProperty(this, identity.NODE_TYPE, { value: type });
-      }
-      /** Create a copy of this node.  */
-      clone() {
-        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
-        if (this.range)
-          copy.range = this.range.slice();
-        return copy;
-      }
-      /** A plain JavaScript representation of this node. */
-      toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
-        if (!identity.isDocument(doc))
-          throw new TypeError("A document argument is required");
-        const ctx = {
-          anchors: /* @__PURE__ */ new Map(),
-          doc,
-          keep: true,
-          mapAsMap: mapAsMap === true,
-          mapKeyWarned: false,
-          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
-        };
-        const res = toJS.toJS(this, "", ctx);
-        if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
-        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
-      }
-    };
-    exports.NodeBase = NodeBase;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Alias.js
-var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
-    "use strict";
-    var anchors = require_anchors();
-    var visit2 = require_visit();
-    var identity = require_identity();
-    var Node = require_Node();
-    var toJS = require_toJS();
-    var Alias = class extends Node.NodeBase {
-      constructor(source) {
-        super(identity.ALIAS);
-        this.source = source;
-        Object.defineProperty(this, "tag", {
-          set() {
-            throw new Error("Alias nodes cannot have tags");
-          }
-        });
-      }
-      /**
-       * Resolve the value of this alias within `doc`, finding the last
-       * instance of the `source` anchor before this node.
-       */
-      resolve(doc, ctx) {
-        if (ctx?.maxAliasCount === 0)
-          throw new ReferenceError("Alias resolution is disabled");
-        let nodes;
-        if (ctx?.aliasResolveCache) {
-          nodes = ctx.aliasResolveCache;
-        } else {
-          nodes = [];
-          visit2.visit(doc, {
-            Node: (_key, node2) => {
-              if (identity.isAlias(node2) || identity.hasAnchor(node2))
-                nodes.push(node2);
-            }
-          });
-          if (ctx)
-            ctx.aliasResolveCache = nodes;
-        }
-        let found = void 0;
-        for (const node2 of nodes) {
-          if (node2 === this)
-            break;
-          if (node2.anchor === this.source)
-            found = node2;
-        }
-        if (found && ctx) {
-          const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
-          let data = anchors2.get(found);
-          if (!data) {
-            toJS.toJS(found, null, ctx);
-            data = anchors2.get(found);
-          }
-          if (data?.res === void 0) {
-            const msg = "This should not happen: Alias anchor was not resolved?";
-            throw new ReferenceError(msg);
-          }
-          if (maxAliasCount >= 0) {
-            data.count += 1;
-            if (data.aliasCount === 0)
-              data.aliasCount = getAliasCount(doc2, found, anchors2);
-            if (data.count * data.aliasCount > maxAliasCount) {
-              const msg = "Excessive alias count indicates a resource exhaustion attack";
-              throw new ReferenceError(msg);
-            }
-          }
-        }
-        return found;
-      }
-      toJSON(_arg, ctx) {
-        if (!ctx)
-          return { source: this.source };
-        const source = this.resolve(ctx.doc, ctx);
-        if (!source) {
-          const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
-          throw new ReferenceError(msg);
-        }
-        return ctx.anchors.get(source).res;
-      }
-      toString(ctx, _onComment, _onChompKeep) {
-        const src = `*${this.source}`;
-        if (ctx) {
-          anchors.anchorIsValid(this.source);
-          if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
-            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
-            throw new Error(msg);
-          }
-          if (ctx.implicitKey)
-            return `${src} `;
-        }
-        return src;
-      }
-    };
-    function getAliasCount(doc, node2, anchors2) {
-      if (identity.isAlias(node2)) {
-        const source = node2.resolve(doc);
-        const anchor2 = anchors2 && source && anchors2.get(source);
-        return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
-      } else if (identity.isCollection(node2)) {
-        let count2 = 0;
-        for (const item of node2.items) {
-          const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
-        }
-        return count2;
-      } else if (identity.isPair(node2)) {
-        const kc = getAliasCount(doc, node2.key, anchors2);
-        const vc = getAliasCount(doc, node2.value, anchors2);
-        return Math.max(kc, vc);
-      }
-      return 1;
-    }
-    exports.Alias = Alias;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Scalar.js
-var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var Node = require_Node();
-    var toJS = require_toJS();
-    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar = class extends Node.NodeBase {
-      constructor(value) {
-        super(identity.SCALAR);
-        this.value = value;
-      }
-      toJSON(arg, ctx) {
-        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
-      }
-      toString() {
-        return String(this.value);
-      }
-    };
-    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
-    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
-    Scalar.PLAIN = "PLAIN";
-    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
-    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar;
-    exports.isScalarValue = isScalarValue;
-  }
-});
-
-// node_modules/yaml/dist/doc/createNode.js
-var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var identity = require_identity();
-    var Scalar = require_Scalar();
-    var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value, tagName, tags) {
-      if (tagName) {
-        const match = tags.filter((t) => t.tag === tagName);
-        const tagObj = match.find((t) => !t.format) ?? match[0];
-        if (!tagObj)
-          throw new Error(`Tag ${tagName} not found`);
-        return tagObj;
-      }
-      return tags.find((t) => t.identify?.(value) && !t.format);
-    }
-    function createNode(value, tagName, ctx) {
-      if (identity.isDocument(value))
-        value = value.contents;
-      if (identity.isNode(value))
-        return value;
-      if (identity.isPair(value)) {
-        const map2 = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
-        map2.items.push(value);
-        return map2;
-      }
-      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
-        value = value.valueOf();
-      }
-      const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
-      let ref = void 0;
-      if (aliasDuplicateObjects && value && typeof value === "object") {
-        ref = sourceObjects.get(value);
-        if (ref) {
-          ref.anchor ?? (ref.anchor = onAnchor(value));
-          return new Alias.Alias(ref.anchor);
-        } else {
-          ref = { anchor: null, node: null };
-          sourceObjects.set(value, ref);
-        }
-      }
-      if (tagName?.startsWith("!!"))
-        tagName = defaultTagPrefix + tagName.slice(2);
-      let tagObj = findTagObject(value, tagName, schema.tags);
-      if (!tagObj) {
-        if (value && typeof value.toJSON === "function") {
-          value = value.toJSON();
-        }
-        if (!value || typeof value !== "object") {
-          const node3 = new Scalar.Scalar(value);
-          if (ref)
-            ref.node = node3;
-          return node3;
-        }
-        tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
-      }
-      if (onTagObj) {
-        onTagObj(tagObj);
-        delete ctx.onTagObj;
-      }
-      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
-      if (tagName)
-        node2.tag = tagName;
-      else if (!tagObj.default)
-        node2.tag = tagObj.tag;
-      if (ref)
-        ref.node = node2;
-      return node2;
-    }
-    exports.createNode = createNode;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Collection.js
-var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var identity = require_identity();
-    var Node = require_Node();
-    function collectionFromPath(schema, path30, value) {
-      let v = value;
-      for (let i = path30.length - 1; i >= 0; --i) {
-        const k = path30[i];
-        if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
-          const a = [];
-          a[k] = v;
-          v = a;
-        } else {
-          v = /* @__PURE__ */ new Map([[k, v]]);
-        }
-      }
-      return createNode.createNode(v, void 0, {
-        aliasDuplicateObjects: false,
-        keepUndefined: false,
-        onAnchor: () => {
-          throw new Error("This should not happen, please report a bug.");
-        },
-        schema,
-        sourceObjects: /* @__PURE__ */ new Map()
-      });
-    }
-    var isEmptyPath = (path30) => path30 == null || typeof path30 === "object" && !!path30[Symbol.iterator]().next().done;
-    var Collection2 = class extends Node.NodeBase {
-      constructor(type, schema) {
-        super(type);
-        Object.defineProperty(this, "schema", {
-          value: schema,
-          configurable: true,
-          enumerable: false,
-          writable: true
-        });
-      }
-      /**
-       * Create a copy of this collection.
-       *
-       * @param schema - If defined, overwrites the original's schema
-       */
-      clone(schema) {
-        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
-        if (schema)
-          copy.schema = schema;
-        copy.items = copy.items.map((it) => identity.isNode(it) || identity.isPair(it) ? it.clone(schema) : it);
-        if (this.range)
-          copy.range = this.range.slice();
-        return copy;
-      }
-      /**
-       * Adds a value to the collection. For `!!map` and `!!omap` the value must
-       * be a Pair instance or a `{ key, value }` object, which may not have a key
-       * that already exists in the map.
-       */
-      addIn(path30, value) {
-        if (isEmptyPath(path30))
-          this.add(value);
-        else {
-          const [key, ...rest] = path30;
-          const node2 = this.get(key, true);
-          if (identity.isCollection(node2))
-            node2.addIn(rest, value);
-          else if (node2 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
-          else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
-        }
-      }
-      /**
-       * Removes a value from the collection.
-       * @returns `true` if the item was found and removed.
-       */
-      deleteIn(path30) {
-        const [key, ...rest] = path30;
-        if (rest.length === 0)
-          return this.delete(key);
-        const node2 = this.get(key, true);
-        if (identity.isCollection(node2))
-          return node2.deleteIn(rest);
-        else
-          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
-      }
-      /**
-       * Returns item at `key`, or `undefined` if not found. By default unwraps
-       * scalar values from their surrounding node; to disable set `keepScalar` to
-       * `true` (collections are always returned intact).
-       */
-      getIn(path30, keepScalar) {
-        const [key, ...rest] = path30;
-        const node2 = this.get(key, true);
-        if (rest.length === 0)
-          return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
-        else
-          return identity.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
-      }
-      hasAllNullValues(allowScalar) {
-        return this.items.every((node2) => {
-          if (!identity.isPair(node2))
-            return false;
-          const n = node2.value;
-          return n == null || allowScalar && identity.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
-        });
-      }
-      /**
-       * Checks if the collection includes a value with the key `key`.
-       */
-      hasIn(path30) {
-        const [key, ...rest] = path30;
-        if (rest.length === 0)
-          return this.has(key);
-        const node2 = this.get(key, true);
-        return identity.isCollection(node2) ? node2.hasIn(rest) : false;
-      }
-      /**
-       * Sets a value in this collection. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       */
-      setIn(path30, value) {
-        const [key, ...rest] = path30;
-        if (rest.length === 0) {
-          this.set(key, value);
-        } else {
-          const node2 = this.get(key, true);
-          if (identity.isCollection(node2))
-            node2.setIn(rest, value);
-          else if (node2 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
-          else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
-        }
-      }
-    };
-    exports.Collection = Collection2;
-    exports.collectionFromPath = collectionFromPath;
-    exports.isEmptyPath = isEmptyPath;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyComment.js
-var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
-    "use strict";
-    var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
-    function indentComment(comment, indent) {
-      if (/^\n+$/.test(comment))
-        return comment.substring(1);
-      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
-    }
-    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
-    exports.indentComment = indentComment;
-    exports.lineComment = lineComment;
-    exports.stringifyComment = stringifyComment;
-  }
-});
-
-// node_modules/yaml/dist/stringify/foldFlowLines.js
-var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
-    "use strict";
-    var FOLD_FLOW = "flow";
-    var FOLD_BLOCK = "block";
-    var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
-      if (!lineWidth || lineWidth < 0)
-        return text2;
-      if (lineWidth < minContentWidth)
-        minContentWidth = 0;
-      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text2.length <= endStep)
-        return text2;
-      const folds = [];
-      const escapedFolds = {};
-      let end = lineWidth - indent.length;
-      if (typeof indentAtStart === "number") {
-        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
-          folds.push(0);
-        else
-          end = lineWidth - indentAtStart;
-      }
-      let split = void 0;
-      let prev = void 0;
-      let overflow = false;
-      let i = -1;
-      let escStart = -1;
-      let escEnd = -1;
-      if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent.length);
-        if (i !== -1)
-          end = i + endStep;
-      }
-      for (let ch; ch = text2[i += 1]; ) {
-        if (mode === FOLD_QUOTED && ch === "\\") {
-          escStart = i;
-          switch (text2[i + 1]) {
-            case "x":
-              i += 3;
-              break;
-            case "u":
-              i += 5;
-              break;
-            case "U":
-              i += 9;
-              break;
-            default:
-              i += 1;
-          }
-          escEnd = i;
-        }
-        if (ch === "\n") {
-          if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent.length);
-          end = i + indent.length + endStep;
-          split = void 0;
-        } else {
-          if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text2[i + 1];
-            if (next && next !== " " && next !== "\n" && next !== "	")
-              split = i;
-          }
-          if (i >= end) {
-            if (split) {
-              folds.push(split);
-              end = split + endStep;
-              split = void 0;
-            } else if (mode === FOLD_QUOTED) {
-              while (prev === " " || prev === "	") {
-                prev = ch;
-                ch = text2[i += 1];
-                overflow = true;
-              }
-              const j = i > escEnd + 1 ? i - 2 : escStart - 1;
-              if (escapedFolds[j])
-                return text2;
-              folds.push(j);
-              escapedFolds[j] = true;
-              end = j + endStep;
-              split = void 0;
-            } else {
-              overflow = true;
-            }
-          }
-        }
-        prev = ch;
-      }
-      if (overflow && onOverflow)
-        onOverflow();
-      if (folds.length === 0)
-        return text2;
-      if (onFold)
-        onFold();
-      let res = text2.slice(0, folds[0]);
-      for (let i2 = 0; i2 < folds.length; ++i2) {
-        const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text2.length;
-        if (fold === 0)
-          res = `
-${indent}${text2.slice(0, end2)}`;
-        else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text2[fold]}\\`;
-          res += `
-${indent}${text2.slice(fold + 1, end2)}`;
-        }
-      }
-      return res;
-    }
-    function consumeMoreIndentedLines(text2, i, indent) {
-      let end = i;
-      let start = i + 1;
-      let ch = text2[start];
-      while (ch === " " || ch === "	") {
-        if (i < start + indent) {
-          ch = text2[++i];
-        } else {
-          do {
-            ch = text2[++i];
-          } while (ch && ch !== "\n");
-          end = i;
-          start = i + 1;
-          ch = text2[start];
-        }
-      }
-      return end;
-    }
-    exports.FOLD_BLOCK = FOLD_BLOCK;
-    exports.FOLD_FLOW = FOLD_FLOW;
-    exports.FOLD_QUOTED = FOLD_QUOTED;
-    exports.foldFlowLines = foldFlowLines;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyString.js
-var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var foldFlowLines = require_foldFlowLines();
-    var getFoldOptions = (ctx, isBlock) => ({
-      indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
-      lineWidth: ctx.options.lineWidth,
-      minContentWidth: ctx.options.minContentWidth
-    });
-    var containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
-    function lineLengthOverLimit(str, lineWidth, indentLength) {
-      if (!lineWidth || lineWidth < 0)
-        return false;
-      const limit = lineWidth - indentLength;
-      const strLen = str.length;
-      if (strLen <= limit)
-        return false;
-      for (let i = 0, start = 0; i < strLen; ++i) {
-        if (str[i] === "\n") {
-          if (i - start > limit)
-            return true;
-          start = i + 1;
-          if (strLen - start <= limit)
-            return false;
-        }
-      }
-      return true;
-    }
-    function doubleQuotedString(value, ctx) {
-      const json3 = JSON.stringify(value);
-      if (ctx.options.doubleQuotedAsJSON)
-        return json3;
-      const { implicitKey } = ctx;
-      const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str = "";
-      let start = 0;
-      for (let i = 0, ch = json3[i]; ch; ch = json3[++i]) {
-        if (ch === " " && json3[i + 1] === "\\" && json3[i + 2] === "n") {
-          str += json3.slice(start, i) + "\\ ";
-          i += 1;
-          start = i;
-          ch = "\\";
-        }
-        if (ch === "\\")
-          switch (json3[i + 1]) {
-            case "u":
-              {
-                str += json3.slice(start, i);
-                const code = json3.substr(i + 2, 4);
-                switch (code) {
-                  case "0000":
-                    str += "\\0";
-                    break;
-                  case "0007":
-                    str += "\\a";
-                    break;
-                  case "000b":
-                    str += "\\v";
-                    break;
-                  case "001b":
-                    str += "\\e";
-                    break;
-                  case "0085":
-                    str += "\\N";
-                    break;
-                  case "00a0":
-                    str += "\\_";
-                    break;
-                  case "2028":
-                    str += "\\L";
-                    break;
-                  case "2029":
-                    str += "\\P";
-                    break;
-                  default:
-                    if (code.substr(0, 2) === "00")
-                      str += "\\x" + code.substr(2);
-                    else
-                      str += json3.substr(i, 6);
-                }
-                i += 5;
-                start = i + 1;
-              }
-              break;
-            case "n":
-              if (implicitKey || json3[i + 2] === '"' || json3.length < minMultiLineLength) {
-                i += 1;
-              } else {
-                str += json3.slice(start, i) + "\n\n";
-                while (json3[i + 2] === "\\" && json3[i + 3] === "n" && json3[i + 4] !== '"') {
-                  str += "\n";
-                  i += 2;
-                }
-                str += indent;
-                if (json3[i + 2] === " ")
-                  str += "\\";
-                i += 1;
-                start = i + 1;
-              }
-              break;
-            default:
-              i += 1;
-          }
-      }
-      str = start ? str + json3.slice(start) : json3;
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
-    }
-    function singleQuotedString(value, ctx) {
-      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
-        return doubleQuotedString(value, ctx);
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
-${indent}`) + "'";
-      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
-    }
-    function quotedString(value, ctx) {
-      const { singleQuote } = ctx.options;
-      let qs;
-      if (singleQuote === false)
-        qs = doubleQuotedString;
-      else {
-        const hasDouble = value.includes('"');
-        const hasSingle = value.includes("'");
-        if (hasDouble && !hasSingle)
-          qs = singleQuotedString;
-        else if (hasSingle && !hasDouble)
-          qs = doubleQuotedString;
-        else
-          qs = singleQuote ? singleQuotedString : doubleQuotedString;
-      }
-      return qs(value, ctx);
-    }
-    var blockEndNewlines;
-    try {
-      blockEndNewlines = new RegExp("(^|(?<!\n))\n+(?!\n|$)", "g");
-    } catch {
-      blockEndNewlines = /\n+(?!\n|$)/g;
-    }
-    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
-      const { blockQuote, commentString, lineWidth } = ctx.options;
-      if (!blockQuote || /\n[\t ]+$/.test(value)) {
-        return quotedString(value, ctx);
-      }
-      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
-      if (!value)
-        return literal2 ? "|\n" : ">\n";
-      let chomp;
-      let endStart;
-      for (endStart = value.length; endStart > 0; --endStart) {
-        const ch = value[endStart - 1];
-        if (ch !== "\n" && ch !== "	" && ch !== " ")
-          break;
-      }
-      let end = value.substring(endStart);
-      const endNlPos = end.indexOf("\n");
-      if (endNlPos === -1) {
-        chomp = "-";
-      } else if (value === end || endNlPos !== end.length - 1) {
-        chomp = "+";
-        if (onChompKeep)
-          onChompKeep();
-      } else {
-        chomp = "";
-      }
-      if (end) {
-        value = value.slice(0, -end.length);
-        if (end[end.length - 1] === "\n")
-          end = end.slice(0, -1);
-        end = end.replace(blockEndNewlines, `$&${indent}`);
-      }
-      let startWithSpace = false;
-      let startEnd;
-      let startNlPos = -1;
-      for (startEnd = 0; startEnd < value.length; ++startEnd) {
-        const ch = value[startEnd];
-        if (ch === " ")
-          startWithSpace = true;
-        else if (ch === "\n")
-          startNlPos = startEnd;
-        else
-          break;
-      }
-      let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
-      if (start) {
-        value = value.substring(start.length);
-        start = start.replace(/\n+/g, `$&${indent}`);
-      }
-      const indentSize = indent ? "2" : "1";
-      let header = (startWithSpace ? indentSize : "") + chomp;
-      if (comment) {
-        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
-        if (onComment)
-          onComment();
-      }
-      if (!literal2) {
-        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
-        let literalFallback = false;
-        const foldOptions = getFoldOptions(ctx, true);
-        if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
-          foldOptions.onOverflow = () => {
-            literalFallback = true;
-          };
-        }
-        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
-        if (!literalFallback)
-          return `>${header}
-${indent}${body}`;
-      }
-      value = value.replace(/\n+/g, `$&${indent}`);
-      return `|${header}
-${indent}${start}${value}${end}`;
-    }
-    function plainString(item, ctx, onComment, onChompKeep) {
-      const { type, value } = item;
-      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
-      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
-        return quotedString(value, ctx);
-      }
-      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
-        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
-      }
-      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
-        return blockString(item, ctx, onComment, onChompKeep);
-      }
-      if (containsDocumentMarker(value)) {
-        if (indent === "") {
-          ctx.forceBlockIndent = true;
-          return blockString(item, ctx, onComment, onChompKeep);
-        } else if (implicitKey && indent === indentStep) {
-          return quotedString(value, ctx);
-        }
-      }
-      const str = value.replace(/\n+/g, `$&
-${indent}`);
-      if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
-        const { compat, tags } = ctx.doc.schema;
-        if (tags.some(test) || compat?.some(test))
-          return quotedString(value, ctx);
-      }
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
-    }
-    function stringifyString(item, ctx, onComment, onChompKeep) {
-      const { implicitKey, inFlow } = ctx;
-      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
-      let { type } = item;
-      if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
-        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
-          type = Scalar.Scalar.QUOTE_DOUBLE;
-      }
-      const _stringify = (_type) => {
-        switch (_type) {
-          case Scalar.Scalar.BLOCK_FOLDED:
-          case Scalar.Scalar.BLOCK_LITERAL:
-            return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
-          case Scalar.Scalar.QUOTE_DOUBLE:
-            return doubleQuotedString(ss.value, ctx);
-          case Scalar.Scalar.QUOTE_SINGLE:
-            return singleQuotedString(ss.value, ctx);
-          case Scalar.Scalar.PLAIN:
-            return plainString(ss, ctx, onComment, onChompKeep);
-          default:
-            return null;
-        }
-      };
-      let res = _stringify(type);
-      if (res === null) {
-        const { defaultKeyType, defaultStringType } = ctx.options;
-        const t = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t);
-        if (res === null)
-          throw new Error(`Unsupported default string type ${t}`);
-      }
-      return res;
-    }
-    exports.stringifyString = stringifyString;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringify.js
-var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
-    "use strict";
-    var anchors = require_anchors();
-    var identity = require_identity();
-    var stringifyComment = require_stringifyComment();
-    var stringifyString = require_stringifyString();
-    function createStringifyContext(doc, options) {
-      const opt = Object.assign({
-        blockQuote: true,
-        commentString: stringifyComment.stringifyComment,
-        defaultKeyType: null,
-        defaultStringType: "PLAIN",
-        directives: null,
-        doubleQuotedAsJSON: false,
-        doubleQuotedMinMultiLineLength: 40,
-        falseStr: "false",
-        flowCollectionPadding: true,
-        indentSeq: true,
-        lineWidth: 80,
-        minContentWidth: 20,
-        nullStr: "null",
-        simpleKeys: false,
-        singleQuote: null,
-        trailingComma: false,
-        trueStr: "true",
-        verifyAliasOrder: true
-      }, doc.schema.toStringOptions, options);
-      let inFlow;
-      switch (opt.collectionStyle) {
-        case "block":
-          inFlow = false;
-          break;
-        case "flow":
-          inFlow = true;
-          break;
-        default:
-          inFlow = null;
-      }
-      return {
-        anchors: /* @__PURE__ */ new Set(),
-        doc,
-        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
-        indent: "",
-        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
-        inFlow,
-        options: opt
-      };
-    }
-    function getTagObject(tags, item) {
-      if (item.tag) {
-        const match = tags.filter((t) => t.tag === item.tag);
-        if (match.length > 0)
-          return match.find((t) => t.format === item.format) ?? match[0];
-      }
-      let tagObj = void 0;
-      let obj;
-      if (identity.isScalar(item)) {
-        obj = item.value;
-        let match = tags.filter((t) => t.identify?.(obj));
-        if (match.length > 1) {
-          const testMatch = match.filter((t) => t.test);
-          if (testMatch.length > 0)
-            match = testMatch;
-        }
-        tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
-      } else {
-        obj = item;
-        tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
-      }
-      if (!tagObj) {
-        const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
-        throw new Error(`Tag not resolved for ${name} value`);
-      }
-      return tagObj;
-    }
-    function stringifyProps(node2, tagObj, { anchors: anchors$1, doc }) {
-      if (!doc.directives)
-        return "";
-      const props = [];
-      const anchor2 = (identity.isScalar(node2) || identity.isCollection(node2)) && node2.anchor;
-      if (anchor2 && anchors.anchorIsValid(anchor2)) {
-        anchors$1.add(anchor2);
-        props.push(`&${anchor2}`);
-      }
-      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
-      if (tag)
-        props.push(doc.directives.tagString(tag));
-      return props.join(" ");
-    }
-    function stringify(item, ctx, onComment, onChompKeep) {
-      if (identity.isPair(item))
-        return item.toString(ctx, onComment, onChompKeep);
-      if (identity.isAlias(item)) {
-        if (ctx.doc.directives)
-          return item.toString(ctx);
-        if (ctx.resolvedAliases?.has(item)) {
-          throw new TypeError(`Cannot stringify circular structure without alias nodes`);
-        } else {
-          if (ctx.resolvedAliases)
-            ctx.resolvedAliases.add(item);
-          else
-            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
-          item = item.resolve(ctx.doc);
-        }
-      }
-      let tagObj = void 0;
-      const node2 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
-      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
-      const props = stringifyProps(node2, tagObj, ctx);
-      if (props.length > 0)
-        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
-      if (!props)
-        return str;
-      return identity.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
-${ctx.indent}${str}`;
-    }
-    exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyPair.js
-var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var Scalar = require_Scalar();
-    var stringify = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
-      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity.isNode(key) && key.comment || null;
-      if (simpleKeys) {
-        if (keyComment) {
-          throw new Error("With simple keys, key nodes cannot have comments");
-        }
-        if (identity.isCollection(key) || !identity.isNode(key) && typeof key === "object") {
-          const msg = "With simple keys, collection cannot be used as a key value";
-          throw new Error(msg);
-        }
-      }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
-      ctx = Object.assign({}, ctx, {
-        allNullValues: false,
-        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
-        indent: indent + indentStep
-      });
-      let keyCommentDone = false;
-      let chompKeep = false;
-      let str = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str.length > 1024) {
-        if (simpleKeys)
-          throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
-        explicitKey = true;
-      }
-      if (ctx.inFlow) {
-        if (allNullValues || value == null) {
-          if (keyCommentDone && onComment)
-            onComment();
-          return str === "" ? "?" : explicitKey ? `? ${str}` : str;
-        }
-      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str = `? ${str}`;
-        if (keyComment && !keyCommentDone) {
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
-        } else if (chompKeep && onChompKeep)
-          onChompKeep();
-        return str;
-      }
-      if (keyCommentDone)
-        keyComment = null;
-      if (explicitKey) {
-        if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
-        str = `? ${str}
-${indent}:`;
-      } else {
-        str = `${str}:`;
-        if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
-      }
-      let vsb, vcb, valueComment;
-      if (identity.isNode(value)) {
-        vsb = !!value.spaceBefore;
-        vcb = value.commentBefore;
-        valueComment = value.comment;
-      } else {
-        vsb = false;
-        vcb = null;
-        valueComment = null;
-        if (value && typeof value === "object")
-          value = doc.createNode(value);
-      }
-      ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity.isScalar(value))
-        ctx.indentAtStart = str.length + 1;
-      chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
-        ctx.indent = ctx.indent.substring(2);
-      }
-      let valueCommentDone = false;
-      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
-      let ws = " ";
-      if (keyComment || vsb || vcb) {
-        ws = vsb ? "\n" : "";
-        if (vcb) {
-          const cs = commentString(vcb);
-          ws += `
-${stringifyComment.indentComment(cs, ctx.indent)}`;
-        }
-        if (valueStr === "" && !ctx.inFlow) {
-          if (ws === "\n" && valueComment)
-            ws = "\n\n";
-        } else {
-          ws += `
-${ctx.indent}`;
-        }
-      } else if (!explicitKey && identity.isCollection(value)) {
-        const vs0 = valueStr[0];
-        const nl0 = valueStr.indexOf("\n");
-        const hasNewline = nl0 !== -1;
-        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
-        if (hasNewline || !flow) {
-          let hasPropsLine = false;
-          if (hasNewline && (vs0 === "&" || vs0 === "!")) {
-            let sp0 = valueStr.indexOf(" ");
-            if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
-              sp0 = valueStr.indexOf(" ", sp0 + 1);
-            }
-            if (sp0 === -1 || nl0 < sp0)
-              hasPropsLine = true;
-          }
-          if (!hasPropsLine)
-            ws = `
-${ctx.indent}`;
-        }
-      } else if (valueStr === "" || valueStr[0] === "\n") {
-        ws = "";
-      }
-      str += ws + valueStr;
-      if (ctx.inFlow) {
-        if (valueCommentDone && onComment)
-          onComment();
-      } else if (valueComment && !valueCommentDone) {
-        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
-      } else if (chompKeep && onChompKeep) {
-        onChompKeep();
-      }
-      return str;
-    }
-    exports.stringifyPair = stringifyPair;
-  }
-});
-
-// node_modules/yaml/dist/log.js
-var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    function debug(logLevel, ...messages) {
-      if (logLevel === "debug")
-        console.log(...messages);
-    }
-    function warn(logLevel, warning) {
-      if (logLevel === "debug" || logLevel === "warn") {
-        if (typeof node_process.emitWarning === "function")
-          node_process.emitWarning(warning);
-        else
-          console.warn(warning);
-      }
-    }
-    exports.debug = debug;
-    exports.warn = warn;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
-var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var Scalar = require_Scalar();
-    var MERGE_KEY = "<<";
-    var merge3 = {
-      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
-      default: "key",
-      tag: "tag:yaml.org,2002:merge",
-      test: /^<<$/,
-      resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
-        addToJSMap: addMergeToJSMap
-      }),
-      stringify: () => MERGE_KEY
-    };
-    var isMergeKey = (ctx, key) => (merge3.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
-    function addMergeToJSMap(ctx, map2, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (identity.isSeq(source))
-        for (const it of source.items)
-          mergeValue(ctx, map2, it);
-      else if (Array.isArray(source))
-        for (const it of source)
-          mergeValue(ctx, map2, it);
-      else
-        mergeValue(ctx, map2, source);
-    }
-    function mergeValue(ctx, map2, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (!identity.isMap(source))
-        throw new Error("Merge sources must be maps or map aliases");
-      const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key, value2] of srcMap) {
-        if (map2 instanceof Map) {
-          if (!map2.has(key))
-            map2.set(key, value2);
-        } else if (map2 instanceof Set) {
-          map2.add(key);
-        } else if (!Object.prototype.hasOwnProperty.call(map2, key)) {
-          Object.defineProperty(map2, key, {
-            value: value2,
-            writable: true,
-            enumerable: true,
-            configurable: true
-          });
-        }
-      }
-      return map2;
-    }
-    function resolveAliasValue(ctx, value) {
-      return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
-    }
-    exports.addMergeToJSMap = addMergeToJSMap;
-    exports.isMergeKey = isMergeKey;
-    exports.merge = merge3;
-  }
-});
-
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
-var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
-    "use strict";
-    var log = require_log();
-    var merge3 = require_merge();
-    var stringify = require_stringify();
-    var identity = require_identity();
-    var toJS = require_toJS();
-    function addPairToJSMap(ctx, map2, { key, value }) {
-      if (identity.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map2, value);
-      else if (merge3.isMergeKey(ctx, key))
-        merge3.addMergeToJSMap(ctx, map2, value);
-      else {
-        const jsKey = toJS.toJS(key, "", ctx);
-        if (map2 instanceof Map) {
-          map2.set(jsKey, toJS.toJS(value, jsKey, ctx));
-        } else if (map2 instanceof Set) {
-          map2.add(jsKey);
-        } else {
-          const stringKey = stringifyKey(key, jsKey, ctx);
-          const jsValue = toJS.toJS(value, stringKey, ctx);
-          if (stringKey in map2)
-            Object.defineProperty(map2, stringKey, {
-              value: jsValue,
-              writable: true,
-              enumerable: true,
-              configurable: true
-            });
-          else
-            map2[stringKey] = jsValue;
-        }
-      }
-      return map2;
-    }
-    function stringifyKey(key, jsKey, ctx) {
-      if (jsKey === null)
-        return "";
-      if (typeof jsKey !== "object")
-        return String(jsKey);
-      if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify.createStringifyContext(ctx.doc, {});
-        strCtx.anchors = /* @__PURE__ */ new Set();
-        for (const node2 of ctx.anchors.keys())
-          strCtx.anchors.add(node2.anchor);
-        strCtx.inFlow = true;
-        strCtx.inStringifyKey = true;
-        const strKey = key.toString(strCtx);
-        if (!ctx.mapKeyWarned) {
-          let jsonStr = JSON.stringify(strKey);
-          if (jsonStr.length > 40)
-            jsonStr = jsonStr.substring(0, 36) + '..."';
-          log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
-          ctx.mapKeyWarned = true;
-        }
-        return strKey;
-      }
-      return JSON.stringify(jsKey);
-    }
-    exports.addPairToJSMap = addPairToJSMap;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Pair.js
-var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var stringifyPair = require_stringifyPair();
-    var addPairToJSMap = require_addPairToJSMap();
-    var identity = require_identity();
-    function createPair(key, value, ctx) {
-      const k = createNode.createNode(key, void 0, ctx);
-      const v = createNode.createNode(value, void 0, ctx);
-      return new Pair(k, v);
-    }
-    var Pair = class _Pair {
-      constructor(key, value = null) {
-        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
-        this.key = key;
-        this.value = value;
-      }
-      clone(schema) {
-        let { key, value } = this;
-        if (identity.isNode(key))
-          key = key.clone(schema);
-        if (identity.isNode(value))
-          value = value.clone(schema);
-        return new _Pair(key, value);
-      }
-      toJSON(_, ctx) {
-        const pair2 = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
-        return addPairToJSMap.addPairToJSMap(ctx, pair2, this);
-      }
-      toString(ctx, onComment, onChompKeep) {
-        return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
-      }
-    };
-    exports.Pair = Pair;
-    exports.createPair = createPair;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyCollection.js
-var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var stringify = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyCollection(collection, ctx, options) {
-      const flow = ctx.inFlow ?? collection.flow;
-      const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify2(collection, ctx, options);
-    }
-    function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
-      const { indent, options: { commentString } } = ctx;
-      const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
-      let chompKeep = false;
-      const lines = [];
-      for (let i = 0; i < items.length; ++i) {
-        const item = items[i];
-        let comment2 = null;
-        if (identity.isNode(item)) {
-          if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
-          if (item.comment)
-            comment2 = item.comment;
-        } else if (identity.isPair(item)) {
-          const ik = identity.isNode(item.key) ? item.key : null;
-          if (ik) {
-            if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
-          }
-        }
-        chompKeep = false;
-        let str2 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
-        if (comment2)
-          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
-        if (chompKeep && comment2)
-          chompKeep = false;
-        lines.push(blockItemPrefix + str2);
-      }
-      let str;
-      if (lines.length === 0) {
-        str = flowChars.start + flowChars.end;
-      } else {
-        str = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
-          str += line ? `
-${indent}${line}` : "\n";
-        }
-      }
-      if (comment) {
-        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
-        if (onComment)
-          onComment();
-      } else if (chompKeep && onChompKeep)
-        onChompKeep();
-      return str;
-    }
-    function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
-      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
-      itemIndent += indentStep;
-      const itemCtx = Object.assign({}, ctx, {
-        indent: itemIndent,
-        inFlow: true,
-        type: null
-      });
-      let reqNewline = false;
-      let linesAtValue = 0;
-      const lines = [];
-      for (let i = 0; i < items.length; ++i) {
-        const item = items[i];
-        let comment = null;
-        if (identity.isNode(item)) {
-          if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
-          if (item.comment)
-            comment = item.comment;
-        } else if (identity.isPair(item)) {
-          const ik = identity.isNode(item.key) ? item.key : null;
-          if (ik) {
-            if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
-            if (ik.comment)
-              reqNewline = true;
-          }
-          const iv = identity.isNode(item.value) ? item.value : null;
-          if (iv) {
-            if (iv.comment)
-              comment = iv.comment;
-            if (iv.commentBefore)
-              reqNewline = true;
-          } else if (item.value == null && ik?.comment) {
-            comment = ik.comment;
-          }
-        }
-        if (comment)
-          reqNewline = true;
-        let str = stringify.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
-        if (i < items.length - 1) {
-          str += ",";
-        } else if (ctx.options.trailingComma) {
-          if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
-          }
-          if (reqNewline) {
-            str += ",";
-          }
-        }
-        if (comment)
-          str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
-        lines.push(str);
-        linesAtValue = lines.length;
-      }
-      const { start, end } = flowChars;
-      if (lines.length === 0) {
-        return start + end;
-      } else {
-        if (!reqNewline) {
-          const len = lines.reduce((sum2, line) => sum2 + line.length + 2, 2);
-          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
-        }
-        if (reqNewline) {
-          let str = start;
-          for (const line of lines)
-            str += line ? `
-${indentStep}${indent}${line}` : "\n";
-          return `${str}
-${indent}${end}`;
-        } else {
-          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
-        }
-      }
-    }
-    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
-      if (comment && chompKeep)
-        comment = comment.replace(/^\n+/, "");
-      if (comment) {
-        const ic = stringifyComment.indentComment(commentString(comment), indent);
-        lines.push(ic.trimStart());
-      }
-    }
-    exports.stringifyCollection = stringifyCollection;
-  }
-});
-
-// node_modules/yaml/dist/nodes/YAMLMap.js
-var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
-    "use strict";
-    var stringifyCollection = require_stringifyCollection();
-    var addPairToJSMap = require_addPairToJSMap();
-    var Collection2 = require_Collection();
-    var identity = require_identity();
-    var Pair = require_Pair();
-    var Scalar = require_Scalar();
-    function findPair(items, key) {
-      const k = identity.isScalar(key) ? key.value : key;
-      for (const it of items) {
-        if (identity.isPair(it)) {
-          if (it.key === key || it.key === k)
-            return it;
-          if (identity.isScalar(it.key) && it.key.value === k)
-            return it;
-        }
-      }
-      return void 0;
-    }
-    var YAMLMap = class extends Collection2.Collection {
-      static get tagName() {
-        return "tag:yaml.org,2002:map";
-      }
-      constructor(schema) {
-        super(identity.MAP, schema);
-        this.items = [];
-      }
-      /**
-       * A generic collection parsing method that can be extended
-       * to other node classes that inherit from YAMLMap
-       */
-      static from(schema, obj, ctx) {
-        const { keepUndefined, replacer } = ctx;
-        const map2 = new this(schema);
-        const add = (key, value) => {
-          if (typeof replacer === "function")
-            value = replacer.call(obj, key, value);
-          else if (Array.isArray(replacer) && !replacer.includes(key))
-            return;
-          if (value !== void 0 || keepUndefined)
-            map2.items.push(Pair.createPair(key, value, ctx));
-        };
-        if (obj instanceof Map) {
-          for (const [key, value] of obj)
-            add(key, value);
-        } else if (obj && typeof obj === "object") {
-          for (const key of Object.keys(obj))
-            add(key, obj[key]);
-        }
-        if (typeof schema.sortMapEntries === "function") {
-          map2.items.sort(schema.sortMapEntries);
-        }
-        return map2;
-      }
-      /**
-       * Adds a value to the collection.
-       *
-       * @param overwrite - If not set `true`, using a key that is already in the
-       *   collection will throw. Otherwise, overwrites the previous value.
-       */
-      add(pair2, overwrite) {
-        let _pair;
-        if (identity.isPair(pair2))
-          _pair = pair2;
-        else if (!pair2 || typeof pair2 !== "object" || !("key" in pair2)) {
-          _pair = new Pair.Pair(pair2, pair2?.value);
-        } else
-          _pair = new Pair.Pair(pair2.key, pair2.value);
-        const prev = findPair(this.items, _pair.key);
-        const sortEntries = this.schema?.sortMapEntries;
-        if (prev) {
-          if (!overwrite)
-            throw new Error(`Key ${_pair.key} already set`);
-          if (identity.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
-            prev.value.value = _pair.value;
-          else
-            prev.value = _pair.value;
-        } else if (sortEntries) {
-          const i = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
-          if (i === -1)
-            this.items.push(_pair);
-          else
-            this.items.splice(i, 0, _pair);
-        } else {
-          this.items.push(_pair);
-        }
-      }
-      delete(key) {
-        const it = findPair(this.items, key);
-        if (!it)
-          return false;
-        const del = this.items.splice(this.items.indexOf(it), 1);
-        return del.length > 0;
-      }
-      get(key, keepScalar) {
-        const it = findPair(this.items, key);
-        const node2 = it?.value;
-        return (!keepScalar && identity.isScalar(node2) ? node2.value : node2) ?? void 0;
-      }
-      has(key) {
-        return !!findPair(this.items, key);
-      }
-      set(key, value) {
-        this.add(new Pair.Pair(key, value), true);
-      }
-      /**
-       * @param ctx - Conversion context, originally set in Document#toJS()
-       * @param {Class} Type - If set, forces the returned collection type
-       * @returns Instance of Type, Map, or Object
-       */
-      toJSON(_, ctx, Type) {
-        const map2 = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
-        if (ctx?.onCreate)
-          ctx.onCreate(map2);
-        for (const item of this.items)
-          addPairToJSMap.addPairToJSMap(ctx, map2, item);
-        return map2;
-      }
-      toString(ctx, onComment, onChompKeep) {
-        if (!ctx)
-          return JSON.stringify(this);
-        for (const item of this.items) {
-          if (!identity.isPair(item))
-            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
-        }
-        if (!ctx.allNullValues && this.hasAllNullValues(false))
-          ctx = Object.assign({}, ctx, { allNullValues: true });
-        return stringifyCollection.stringifyCollection(this, ctx, {
-          blockItemPrefix: "",
-          flowChars: { start: "{", end: "}" },
-          itemIndent: ctx.indent || "",
-          onChompKeep,
-          onComment
-        });
-      }
-    };
-    exports.YAMLMap = YAMLMap;
-    exports.findPair = findPair;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/map.js
-var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var YAMLMap = require_YAMLMap();
-    var map2 = {
-      collection: "map",
-      default: true,
-      nodeClass: YAMLMap.YAMLMap,
-      tag: "tag:yaml.org,2002:map",
-      resolve(map3, onError) {
-        if (!identity.isMap(map3))
-          onError("Expected a mapping for this tag");
-        return map3;
-      },
-      createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
-    };
-    exports.map = map2;
-  }
-});
-
-// node_modules/yaml/dist/nodes/YAMLSeq.js
-var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var stringifyCollection = require_stringifyCollection();
-    var Collection2 = require_Collection();
-    var identity = require_identity();
-    var Scalar = require_Scalar();
-    var toJS = require_toJS();
-    var YAMLSeq = class extends Collection2.Collection {
-      static get tagName() {
-        return "tag:yaml.org,2002:seq";
-      }
-      constructor(schema) {
-        super(identity.SEQ, schema);
-        this.items = [];
-      }
-      add(value) {
-        this.items.push(value);
-      }
-      /**
-       * Removes a value from the collection.
-       *
-       * `key` must contain a representation of an integer for this to succeed.
-       * It may be wrapped in a `Scalar`.
-       *
-       * @returns `true` if the item was found and removed.
-       */
-      delete(key) {
-        const idx = asItemIndex(key);
-        if (typeof idx !== "number")
-          return false;
-        const del = this.items.splice(idx, 1);
-        return del.length > 0;
-      }
-      get(key, keepScalar) {
-        const idx = asItemIndex(key);
-        if (typeof idx !== "number")
-          return void 0;
-        const it = this.items[idx];
-        return !keepScalar && identity.isScalar(it) ? it.value : it;
-      }
-      /**
-       * Checks if the collection includes a value with the key `key`.
-       *
-       * `key` must contain a representation of an integer for this to succeed.
-       * It may be wrapped in a `Scalar`.
-       */
-      has(key) {
-        const idx = asItemIndex(key);
-        return typeof idx === "number" && idx < this.items.length;
-      }
-      /**
-       * Sets a value in this collection. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       *
-       * If `key` does not contain a representation of an integer, this will throw.
-       * It may be wrapped in a `Scalar`.
-       */
-      set(key, value) {
-        const idx = asItemIndex(key);
-        if (typeof idx !== "number")
-          throw new Error(`Expected a valid index, not ${key}.`);
-        const prev = this.items[idx];
-        if (identity.isScalar(prev) && Scalar.isScalarValue(value))
-          prev.value = value;
-        else
-          this.items[idx] = value;
-      }
-      toJSON(_, ctx) {
-        const seq = [];
-        if (ctx?.onCreate)
-          ctx.onCreate(seq);
-        let i = 0;
-        for (const item of this.items)
-          seq.push(toJS.toJS(item, String(i++), ctx));
-        return seq;
-      }
-      toString(ctx, onComment, onChompKeep) {
-        if (!ctx)
-          return JSON.stringify(this);
-        return stringifyCollection.stringifyCollection(this, ctx, {
-          blockItemPrefix: "- ",
-          flowChars: { start: "[", end: "]" },
-          itemIndent: (ctx.indent || "") + "  ",
-          onChompKeep,
-          onComment
-        });
-      }
-      static from(schema, obj, ctx) {
-        const { replacer } = ctx;
-        const seq = new this(schema);
-        if (obj && Symbol.iterator in Object(obj)) {
-          let i = 0;
-          for (let it of obj) {
-            if (typeof replacer === "function") {
-              const key = obj instanceof Set ? it : String(i++);
-              it = replacer.call(obj, key, it);
-            }
-            seq.items.push(createNode.createNode(it, void 0, ctx));
-          }
-        }
-        return seq;
-      }
-    };
-    function asItemIndex(key) {
-      let idx = identity.isScalar(key) ? key.value : key;
-      if (idx && typeof idx === "string")
-        idx = Number(idx);
-      return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
-    }
-    exports.YAMLSeq = YAMLSeq;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/seq.js
-var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var YAMLSeq = require_YAMLSeq();
-    var seq = {
-      collection: "seq",
-      default: true,
-      nodeClass: YAMLSeq.YAMLSeq,
-      tag: "tag:yaml.org,2002:seq",
-      resolve(seq2, onError) {
-        if (!identity.isSeq(seq2))
-          onError("Expected a sequence for this tag");
-        return seq2;
-      },
-      createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
-    };
-    exports.seq = seq;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/string.js
-var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
-    "use strict";
-    var stringifyString = require_stringifyString();
-    var string4 = {
-      identify: (value) => typeof value === "string",
-      default: true,
-      tag: "tag:yaml.org,2002:str",
-      resolve: (str) => str,
-      stringify(item, ctx, onComment, onChompKeep) {
-        ctx = Object.assign({ actualString: true }, ctx);
-        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
-      }
-    };
-    exports.string = string4;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/null.js
-var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var nullTag = {
-      identify: (value) => value == null,
-      createNode: () => new Scalar.Scalar(null),
-      default: true,
-      tag: "tag:yaml.org,2002:null",
-      test: /^(?:~|[Nn]ull|NULL)?$/,
-      resolve: () => new Scalar.Scalar(null),
-      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
-    };
-    exports.nullTag = nullTag;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/bool.js
-var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var boolTag = {
-      identify: (value) => typeof value === "boolean",
-      default: true,
-      tag: "tag:yaml.org,2002:bool",
-      test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str) => new Scalar.Scalar(str[0] === "t" || str[0] === "T"),
-      stringify({ source, value }, ctx) {
-        if (source && boolTag.test.test(source)) {
-          const sv = source[0] === "t" || source[0] === "T";
-          if (value === sv)
-            return source;
-        }
-        return value ? ctx.options.trueStr : ctx.options.falseStr;
-      }
-    };
-    exports.boolTag = boolTag;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyNumber.js
-var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
-    "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value }) {
-      if (typeof value === "bigint")
-        return String(value);
-      const num3 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num3))
-        return isNaN(num3) ? ".nan" : num3 < 0 ? "-.inf" : ".inf";
-      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
-      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
-        let i = n.indexOf(".");
-        if (i < 0) {
-          i = n.length;
-          n += ".";
-        }
-        let d = minFractionDigits - (n.length - i - 1);
-        while (d-- > 0)
-          n += "0";
-      }
-      return n;
-    }
-    exports.stringifyNumber = stringifyNumber;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/float.js
-var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var stringifyNumber = require_stringifyNumber();
-    var floatNaN = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var floatExp = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      format: "EXP",
-      test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str),
-      stringify(node2) {
-        const num3 = Number(node2.value);
-        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
-      }
-    };
-    var float = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str));
-        const dot = str.indexOf(".");
-        if (dot !== -1 && str[str.length - 1] === "0")
-          node2.minFractionDigits = str.length - dot - 1;
-        return node2;
-      },
-      stringify: stringifyNumber.stringifyNumber
-    };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/int.js
-var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
-      if (intIdentify(value) && value >= 0)
-        return prefix + value.toString(radix);
-      return stringifyNumber.stringifyNumber(node2);
-    }
-    var intOct = {
-      identify: (value) => intIdentify(value) && value >= 0,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "OCT",
-      test: /^0o[0-7]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0o")
-    };
-    var int2 = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      test: /^[-+]?[0-9]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var intHex = {
-      identify: (value) => intIdentify(value) && value >= 0,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "HEX",
-      test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
-    };
-    exports.int = int2;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/schema.js
-var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
-    "use strict";
-    var map2 = require_map();
-    var _null4 = require_null();
-    var seq = require_seq();
-    var string4 = require_string();
-    var bool = require_bool();
-    var float = require_float();
-    var int2 = require_int();
-    var schema = [
-      map2.map,
-      seq.seq,
-      string4.string,
-      _null4.nullTag,
-      bool.boolTag,
-      int2.intOct,
-      int2.int,
-      int2.intHex,
-      float.floatNaN,
-      float.floatExp,
-      float.float
-    ];
-    exports.schema = schema;
-  }
-});
-
-// node_modules/yaml/dist/schema/json/schema.js
-var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var map2 = require_map();
-    var seq = require_seq();
-    function intIdentify(value) {
-      return typeof value === "bigint" || Number.isInteger(value);
-    }
-    var stringifyJSON = ({ value }) => JSON.stringify(value);
-    var jsonScalars = [
-      {
-        identify: (value) => typeof value === "string",
-        default: true,
-        tag: "tag:yaml.org,2002:str",
-        resolve: (str) => str,
-        stringify: stringifyJSON
-      },
-      {
-        identify: (value) => value == null,
-        createNode: () => new Scalar.Scalar(null),
-        default: true,
-        tag: "tag:yaml.org,2002:null",
-        test: /^null$/,
-        resolve: () => null,
-        stringify: stringifyJSON
-      },
-      {
-        identify: (value) => typeof value === "boolean",
-        default: true,
-        tag: "tag:yaml.org,2002:bool",
-        test: /^true$|^false$/,
-        resolve: (str) => str === "true",
-        stringify: stringifyJSON
-      },
-      {
-        identify: intIdentify,
-        default: true,
-        tag: "tag:yaml.org,2002:int",
-        test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
-        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
-      },
-      {
-        identify: (value) => typeof value === "number",
-        default: true,
-        tag: "tag:yaml.org,2002:float",
-        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str) => parseFloat(str),
-        stringify: stringifyJSON
-      }
-    ];
-    var jsonError = {
-      default: true,
-      tag: "",
-      test: /^/,
-      resolve(str, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
-        return str;
-      }
-    };
-    var schema = [map2.map, seq.seq].concat(jsonScalars, jsonError);
-    exports.schema = schema;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
-var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
-    "use strict";
-    var node_buffer = __require("buffer");
-    var Scalar = require_Scalar();
-    var stringifyString = require_stringifyString();
-    var binary = {
-      identify: (value) => value instanceof Uint8Array,
-      // Buffer inherits from Uint8Array
-      default: false,
-      tag: "tag:yaml.org,2002:binary",
-      /**
-       * Returns a Buffer in node and an Uint8Array in browsers
-       *
-       * To use the resulting buffer as an image, you'll want to do something like:
-       *
-       *   const blob = new Blob([buffer], { type: 'image/jpeg' })
-       *   document.querySelector('#photo').src = URL.createObjectURL(blob)
-       */
-      resolve(src, onError) {
-        if (typeof node_buffer.Buffer === "function") {
-          return node_buffer.Buffer.from(src, "base64");
-        } else if (typeof atob === "function") {
-          const str = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str.length);
-          for (let i = 0; i < str.length; ++i)
-            buffer[i] = str.charCodeAt(i);
-          return buffer;
-        } else {
-          onError("This environment does not support reading binary tags; either Buffer or atob is required");
-          return src;
-        }
-      },
-      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
-        if (!value)
-          return "";
-        const buf = value;
-        let str;
-        if (typeof node_buffer.Buffer === "function") {
-          str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
-        } else if (typeof btoa === "function") {
-          let s = "";
-          for (let i = 0; i < buf.length; ++i)
-            s += String.fromCharCode(buf[i]);
-          str = btoa(s);
-        } else {
-          throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
-        }
-        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
-        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
-          const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str.length / lineWidth);
-          const lines = new Array(n);
-          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str.substr(o, lineWidth);
-          }
-          str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
-        }
-        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
-      }
-    };
-    exports.binary = binary;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
-var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var Pair = require_Pair();
-    var Scalar = require_Scalar();
-    var YAMLSeq = require_YAMLSeq();
-    function resolvePairs(seq, onError) {
-      if (identity.isSeq(seq)) {
-        for (let i = 0; i < seq.items.length; ++i) {
-          let item = seq.items[i];
-          if (identity.isPair(item))
-            continue;
-          else if (identity.isMap(item)) {
-            if (item.items.length > 1)
-              onError("Each pair must have its own sequence indicator");
-            const pair2 = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
-            if (item.commentBefore)
-              pair2.key.commentBefore = pair2.key.commentBefore ? `${item.commentBefore}
-${pair2.key.commentBefore}` : item.commentBefore;
-            if (item.comment) {
-              const cn = pair2.value ?? pair2.key;
-              cn.comment = cn.comment ? `${item.comment}
-${cn.comment}` : item.comment;
-            }
-            item = pair2;
-          }
-          seq.items[i] = identity.isPair(item) ? item : new Pair.Pair(item);
-        }
-      } else
-        onError("Expected a sequence for this tag");
-      return seq;
-    }
-    function createPairs(schema, iterable, ctx) {
-      const { replacer } = ctx;
-      const pairs2 = new YAMLSeq.YAMLSeq(schema);
-      pairs2.tag = "tag:yaml.org,2002:pairs";
-      let i = 0;
-      if (iterable && Symbol.iterator in Object(iterable))
-        for (let it of iterable) {
-          if (typeof replacer === "function")
-            it = replacer.call(iterable, String(i++), it);
-          let key, value;
-          if (Array.isArray(it)) {
-            if (it.length === 2) {
-              key = it[0];
-              value = it[1];
-            } else
-              throw new TypeError(`Expected [key, value] tuple: ${it}`);
-          } else if (it && it instanceof Object) {
-            const keys = Object.keys(it);
-            if (keys.length === 1) {
-              key = keys[0];
-              value = it[key];
-            } else {
-              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
-            }
-          } else {
-            key = it;
-          }
-          pairs2.items.push(Pair.createPair(key, value, ctx));
-        }
-      return pairs2;
-    }
-    var pairs = {
-      collection: "seq",
-      default: false,
-      tag: "tag:yaml.org,2002:pairs",
-      resolve: resolvePairs,
-      createNode: createPairs
-    };
-    exports.createPairs = createPairs;
-    exports.pairs = pairs;
-    exports.resolvePairs = resolvePairs;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
-var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var toJS = require_toJS();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var pairs = require_pairs();
-    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
-      constructor() {
-        super();
-        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
-        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
-        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
-        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
-        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
-        this.tag = _YAMLOMap.tag;
-      }
-      /**
-       * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
-       * but TypeScript won't allow widening the signature of a child method.
-       */
-      toJSON(_, ctx) {
-        if (!ctx)
-          return super.toJSON(_);
-        const map2 = /* @__PURE__ */ new Map();
-        if (ctx?.onCreate)
-          ctx.onCreate(map2);
-        for (const pair2 of this.items) {
-          let key, value;
-          if (identity.isPair(pair2)) {
-            key = toJS.toJS(pair2.key, "", ctx);
-            value = toJS.toJS(pair2.value, key, ctx);
-          } else {
-            key = toJS.toJS(pair2, "", ctx);
-          }
-          if (map2.has(key))
-            throw new Error("Ordered maps must not include duplicate keys");
-          map2.set(key, value);
-        }
-        return map2;
-      }
-      static from(schema, iterable, ctx) {
-        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
-        const omap2 = new this();
-        omap2.items = pairs$1.items;
-        return omap2;
-      }
-    };
-    YAMLOMap.tag = "tag:yaml.org,2002:omap";
-    var omap = {
-      collection: "seq",
-      identify: (value) => value instanceof Map,
-      nodeClass: YAMLOMap,
-      default: false,
-      tag: "tag:yaml.org,2002:omap",
-      resolve(seq, onError) {
-        const pairs$1 = pairs.resolvePairs(seq, onError);
-        const seenKeys = [];
-        for (const { key } of pairs$1.items) {
-          if (identity.isScalar(key)) {
-            if (seenKeys.includes(key.value)) {
-              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
-            } else {
-              seenKeys.push(key.value);
-            }
-          }
-        }
-        return Object.assign(new YAMLOMap(), pairs$1);
-      },
-      createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
-    };
-    exports.YAMLOMap = YAMLOMap;
-    exports.omap = omap;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
-var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    function boolStringify({ value, source }, ctx) {
-      const boolObj = value ? trueTag : falseTag;
-      if (source && boolObj.test.test(source))
-        return source;
-      return value ? ctx.options.trueStr : ctx.options.falseStr;
-    }
-    var trueTag = {
-      identify: (value) => value === true,
-      default: true,
-      tag: "tag:yaml.org,2002:bool",
-      test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
-      resolve: () => new Scalar.Scalar(true),
-      stringify: boolStringify
-    };
-    var falseTag = {
-      identify: (value) => value === false,
-      default: true,
-      tag: "tag:yaml.org,2002:bool",
-      test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-      resolve: () => new Scalar.Scalar(false),
-      stringify: boolStringify
-    };
-    exports.falseTag = falseTag;
-    exports.trueTag = trueTag;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
-var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var stringifyNumber = require_stringifyNumber();
-    var floatNaN = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var floatExp = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      format: "EXP",
-      test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str.replace(/_/g, "")),
-      stringify(node2) {
-        const num3 = Number(node2.value);
-        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
-      }
-    };
-    var float = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
-        const dot = str.indexOf(".");
-        if (dot !== -1) {
-          const f = str.substring(dot + 1).replace(/_/g, "");
-          if (f[f.length - 1] === "0")
-            node2.minFractionDigits = f.length;
-        }
-        return node2;
-      },
-      stringify: stringifyNumber.stringifyNumber
-    };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
-var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str, offset, radix, { intAsBigInt }) {
-      const sign = str[0];
-      if (sign === "-" || sign === "+")
-        offset += 1;
-      str = str.substring(offset).replace(/_/g, "");
-      if (intAsBigInt) {
-        switch (radix) {
-          case 2:
-            str = `0b${str}`;
-            break;
-          case 8:
-            str = `0o${str}`;
-            break;
-          case 16:
-            str = `0x${str}`;
-            break;
-        }
-        const n2 = BigInt(str);
-        return sign === "-" ? BigInt(-1) * n2 : n2;
-      }
-      const n = parseInt(str, radix);
-      return sign === "-" ? -1 * n : n;
-    }
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
-      if (intIdentify(value)) {
-        const str = value.toString(radix);
-        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
-      }
-      return stringifyNumber.stringifyNumber(node2);
-    }
-    var intBin = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "BIN",
-      test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
-      stringify: (node2) => intStringify(node2, 2, "0b")
-    };
-    var intOct = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "OCT",
-      test: /^[-+]?0[0-7_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0")
-    };
-    var int2 = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var intHex = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "HEX",
-      test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
-    };
-    exports.int = int2;
-    exports.intBin = intBin;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
-var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var Pair = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
-      constructor(schema) {
-        super(schema);
-        this.tag = _YAMLSet.tag;
-      }
-      add(key) {
-        let pair2;
-        if (identity.isPair(key))
-          pair2 = key;
-        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
-          pair2 = new Pair.Pair(key.key, null);
-        else
-          pair2 = new Pair.Pair(key, null);
-        const prev = YAMLMap.findPair(this.items, pair2.key);
-        if (!prev)
-          this.items.push(pair2);
-      }
-      /**
-       * If `keepPair` is `true`, returns the Pair matching `key`.
-       * Otherwise, returns the value of that Pair's key.
-       */
-      get(key, keepPair) {
-        const pair2 = YAMLMap.findPair(this.items, key);
-        return !keepPair && identity.isPair(pair2) ? identity.isScalar(pair2.key) ? pair2.key.value : pair2.key : pair2;
-      }
-      set(key, value) {
-        if (typeof value !== "boolean")
-          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
-        const prev = YAMLMap.findPair(this.items, key);
-        if (prev && !value) {
-          this.items.splice(this.items.indexOf(prev), 1);
-        } else if (!prev && value) {
-          this.items.push(new Pair.Pair(key));
-        }
-      }
-      toJSON(_, ctx) {
-        return super.toJSON(_, ctx, Set);
-      }
-      toString(ctx, onComment, onChompKeep) {
-        if (!ctx)
-          return JSON.stringify(this);
-        if (this.hasAllNullValues(true))
-          return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
-        else
-          throw new Error("Set items must all have null values");
-      }
-      static from(schema, iterable, ctx) {
-        const { replacer } = ctx;
-        const set3 = new this(schema);
-        if (iterable && Symbol.iterator in Object(iterable))
-          for (let value of iterable) {
-            if (typeof replacer === "function")
-              value = replacer.call(iterable, value, value);
-            set3.items.push(Pair.createPair(value, null, ctx));
-          }
-        return set3;
-      }
-    };
-    YAMLSet.tag = "tag:yaml.org,2002:set";
-    var set2 = {
-      collection: "map",
-      identify: (value) => value instanceof Set,
-      nodeClass: YAMLSet,
-      default: false,
-      tag: "tag:yaml.org,2002:set",
-      createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
-      resolve(map2, onError) {
-        if (identity.isMap(map2)) {
-          if (map2.hasAllNullValues(true))
-            return Object.assign(new YAMLSet(), map2);
-          else
-            onError("Set items must all have null values");
-        } else
-          onError("Expected a mapping for this tag");
-        return map2;
-      }
-    };
-    exports.YAMLSet = YAMLSet;
-    exports.set = set2;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
-var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str, asBigInt) {
-      const sign = str[0];
-      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num3 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num3(60) + num3(p), num3(0));
-      return sign === "-" ? num3(-1) * res : res;
-    }
-    function stringifySexagesimal(node2) {
-      let { value } = node2;
-      let num3 = (n) => n;
-      if (typeof value === "bigint")
-        num3 = (n) => BigInt(n);
-      else if (isNaN(value) || !isFinite(value))
-        return stringifyNumber.stringifyNumber(node2);
-      let sign = "";
-      if (value < 0) {
-        sign = "-";
-        value *= num3(-1);
-      }
-      const _60 = num3(60);
-      const parts = [value % _60];
-      if (value < 60) {
-        parts.unshift(0);
-      } else {
-        value = (value - parts[0]) / _60;
-        parts.unshift(value % _60);
-        if (value >= 60) {
-          value = (value - parts[0]) / _60;
-          parts.unshift(value);
-        }
-      }
-      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
-    }
-    var intTime = {
-      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "TIME",
-      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
-      stringify: stringifySexagesimal
-    };
-    var floatTime = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      format: "TIME",
-      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str) => parseSexagesimal(str, false),
-      stringify: stringifySexagesimal
-    };
-    var timestamp = {
-      identify: (value) => value instanceof Date,
-      default: true,
-      tag: "tag:yaml.org,2002:timestamp",
-      // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
-      // may be omitted altogether, resulting in a date format. In such a case, the time part is
-      // assumed to be 00:00:00Z (start of day, UTC).
-      test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str) {
-        const match = str.match(timestamp.test);
-        if (!match)
-          throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
-        const [, year, month, day, hour, minute, second] = match.map(Number);
-        const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
-        let date5 = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
-        const tz = match[8];
-        if (tz && tz !== "Z") {
-          let d = parseSexagesimal(tz, false);
-          if (Math.abs(d) < 30)
-            d *= 60;
-          date5 -= 6e4 * d;
-        }
-        return new Date(date5);
-      },
-      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
-    };
-    exports.floatTime = floatTime;
-    exports.intTime = intTime;
-    exports.timestamp = timestamp;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
-var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
-    "use strict";
-    var map2 = require_map();
-    var _null4 = require_null();
-    var seq = require_seq();
-    var string4 = require_string();
-    var binary = require_binary();
-    var bool = require_bool2();
-    var float = require_float2();
-    var int2 = require_int2();
-    var merge3 = require_merge();
-    var omap = require_omap();
-    var pairs = require_pairs();
-    var set2 = require_set();
-    var timestamp = require_timestamp();
-    var schema = [
-      map2.map,
-      seq.seq,
-      string4.string,
-      _null4.nullTag,
-      bool.trueTag,
-      bool.falseTag,
-      int2.intBin,
-      int2.intOct,
-      int2.int,
-      int2.intHex,
-      float.floatNaN,
-      float.floatExp,
-      float.float,
-      binary.binary,
-      merge3.merge,
-      omap.omap,
-      pairs.pairs,
-      set2.set,
-      timestamp.intTime,
-      timestamp.floatTime,
-      timestamp.timestamp
-    ];
-    exports.schema = schema;
-  }
-});
-
-// node_modules/yaml/dist/schema/tags.js
-var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
-    "use strict";
-    var map2 = require_map();
-    var _null4 = require_null();
-    var seq = require_seq();
-    var string4 = require_string();
-    var bool = require_bool();
-    var float = require_float();
-    var int2 = require_int();
-    var schema = require_schema();
-    var schema$1 = require_schema2();
-    var binary = require_binary();
-    var merge3 = require_merge();
-    var omap = require_omap();
-    var pairs = require_pairs();
-    var schema$2 = require_schema3();
-    var set2 = require_set();
-    var timestamp = require_timestamp();
-    var schemas = /* @__PURE__ */ new Map([
-      ["core", schema.schema],
-      ["failsafe", [map2.map, seq.seq, string4.string]],
-      ["json", schema$1.schema],
-      ["yaml11", schema$2.schema],
-      ["yaml-1.1", schema$2.schema]
-    ]);
-    var tagsByName = {
-      binary: binary.binary,
-      bool: bool.boolTag,
-      float: float.float,
-      floatExp: float.floatExp,
-      floatNaN: float.floatNaN,
-      floatTime: timestamp.floatTime,
-      int: int2.int,
-      intHex: int2.intHex,
-      intOct: int2.intOct,
-      intTime: timestamp.intTime,
-      map: map2.map,
-      merge: merge3.merge,
-      null: _null4.nullTag,
-      omap: omap.omap,
-      pairs: pairs.pairs,
-      seq: seq.seq,
-      set: set2.set,
-      timestamp: timestamp.timestamp
-    };
-    var coreKnownTags = {
-      "tag:yaml.org,2002:binary": binary.binary,
-      "tag:yaml.org,2002:merge": merge3.merge,
-      "tag:yaml.org,2002:omap": omap.omap,
-      "tag:yaml.org,2002:pairs": pairs.pairs,
-      "tag:yaml.org,2002:set": set2.set,
-      "tag:yaml.org,2002:timestamp": timestamp.timestamp
-    };
-    function getTags(customTags, schemaName, addMergeTag) {
-      const schemaTags = schemas.get(schemaName);
-      if (schemaTags && !customTags) {
-        return addMergeTag && !schemaTags.includes(merge3.merge) ? schemaTags.concat(merge3.merge) : schemaTags.slice();
-      }
-      let tags = schemaTags;
-      if (!tags) {
-        if (Array.isArray(customTags))
-          tags = [];
-        else {
-          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
-          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
-        }
-      }
-      if (Array.isArray(customTags)) {
-        for (const tag of customTags)
-          tags = tags.concat(tag);
-      } else if (typeof customTags === "function") {
-        tags = customTags(tags.slice());
-      }
-      if (addMergeTag)
-        tags = tags.concat(merge3.merge);
-      return tags.reduce((tags2, tag) => {
-        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
-        if (!tagObj) {
-          const tagName = JSON.stringify(tag);
-          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
-          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
-        }
-        if (!tags2.includes(tagObj))
-          tags2.push(tagObj);
-        return tags2;
-      }, []);
-    }
-    exports.coreKnownTags = coreKnownTags;
-    exports.getTags = getTags;
-  }
-});
-
-// node_modules/yaml/dist/schema/Schema.js
-var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var map2 = require_map();
-    var seq = require_seq();
-    var string4 = require_string();
-    var tags = require_tags();
-    var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-    var Schema = class _Schema {
-      constructor({ compat, customTags, merge: merge3, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
-        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
-        this.name = typeof schema === "string" && schema || "core";
-        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge3);
-        this.toStringOptions = toStringDefaults ?? null;
-        Object.defineProperty(this, identity.MAP, { value: map2.map });
-        Object.defineProperty(this, identity.SCALAR, { value: string4.string });
-        Object.defineProperty(this, identity.SEQ, { value: seq.seq });
-        this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
-      }
-      clone() {
-        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
-        copy.tags = this.tags.slice();
-        return copy;
-      }
-    };
-    exports.Schema = Schema;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyDocument.js
-var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var stringify = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyDocument(doc, options) {
-      const lines = [];
-      let hasDirectives = options.directives === true;
-      if (options.directives !== false && doc.directives) {
-        const dir = doc.directives.toString(doc);
-        if (dir) {
-          lines.push(dir);
-          hasDirectives = true;
-        } else if (doc.directives.docStart)
-          hasDirectives = true;
-      }
-      if (hasDirectives)
-        lines.push("---");
-      const ctx = stringify.createStringifyContext(doc, options);
-      const { commentString } = ctx.options;
-      if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
-        const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
-      }
-      let chompKeep = false;
-      let contentComment = null;
-      if (doc.contents) {
-        if (identity.isNode(doc.contents)) {
-          if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
-          if (doc.contents.commentBefore) {
-            const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
-          }
-          ctx.forceBlockIndent = !!doc.comment;
-          contentComment = doc.contents.comment;
-        }
-        const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
-        if (contentComment)
-          body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
-        } else
-          lines.push(body);
-      } else {
-        lines.push(stringify.stringify(doc.contents, ctx));
-      }
-      if (doc.directives?.docEnd) {
-        if (doc.comment) {
-          const cs = commentString(doc.comment);
-          if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
-          } else {
-            lines.push(`... ${cs}`);
-          }
-        } else {
-          lines.push("...");
-        }
-      } else {
-        let dc = doc.comment;
-        if (dc && chompKeep)
-          dc = dc.replace(/^\n+/, "");
-        if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
-        }
-      }
-      return lines.join("\n") + "\n";
-    }
-    exports.stringifyDocument = stringifyDocument;
-  }
-});
-
-// node_modules/yaml/dist/doc/Document.js
-var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var Collection2 = require_Collection();
-    var identity = require_identity();
-    var Pair = require_Pair();
-    var toJS = require_toJS();
-    var Schema = require_Schema();
-    var stringifyDocument = require_stringifyDocument();
-    var anchors = require_anchors();
-    var applyReviver = require_applyReviver();
-    var createNode = require_createNode();
-    var directives = require_directives();
-    var Document = class _Document {
-      constructor(value, replacer, options) {
-        this.commentBefore = null;
-        this.comment = null;
-        this.errors = [];
-        this.warnings = [];
-        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.DOC });
-        let _replacer = null;
-        if (typeof replacer === "function" || Array.isArray(replacer)) {
-          _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
-          replacer = void 0;
-        }
-        const opt = Object.assign({
-          intAsBigInt: false,
-          keepSourceTokens: false,
-          logLevel: "warn",
-          prettyErrors: true,
-          strict: true,
-          stringKeys: false,
-          uniqueKeys: true,
-          version: "1.2"
-        }, options);
-        this.options = opt;
-        let { version: version2 } = opt;
-        if (options?._directives) {
-          this.directives = options._directives.atDocument();
-          if (this.directives.yaml.explicit)
-            version2 = this.directives.yaml.version;
-        } else
-          this.directives = new directives.Directives({ version: version2 });
-        this.setSchema(version2, options);
-        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
-      }
-      /**
-       * Create a deep copy of this Document and its contents.
-       *
-       * Custom Node values that inherit from `Object` still refer to their original instances.
-       */
-      clone() {
-        const copy = Object.create(_Document.prototype, {
-          [identity.NODE_TYPE]: { value: identity.DOC }
-        });
-        copy.commentBefore = this.commentBefore;
-        copy.comment = this.comment;
-        copy.errors = this.errors.slice();
-        copy.warnings = this.warnings.slice();
-        copy.options = Object.assign({}, this.options);
-        if (this.directives)
-          copy.directives = this.directives.clone();
-        copy.schema = this.schema.clone();
-        copy.contents = identity.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
-        if (this.range)
-          copy.range = this.range.slice();
-        return copy;
-      }
-      /** Adds a value to the document. */
-      add(value) {
-        if (assertCollection(this.contents))
-          this.contents.add(value);
-      }
-      /** Adds a value to the document. */
-      addIn(path30, value) {
-        if (assertCollection(this.contents))
-          this.contents.addIn(path30, value);
-      }
-      /**
-       * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
-       *
-       * If `node` already has an anchor, `name` is ignored.
-       * Otherwise, the `node.anchor` value will be set to `name`,
-       * or if an anchor with that name is already present in the document,
-       * `name` will be used as a prefix for a new unique anchor.
-       * If `name` is undefined, the generated anchor will use 'a' as a prefix.
-       */
-      createAlias(node2, name) {
-        if (!node2.anchor) {
-          const prev = anchors.anchorNames(this);
-          node2.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
-          !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
-        }
-        return new Alias.Alias(node2.anchor);
-      }
-      createNode(value, replacer, options) {
-        let _replacer = void 0;
-        if (typeof replacer === "function") {
-          value = replacer.call({ "": value }, "", value);
-          _replacer = replacer;
-        } else if (Array.isArray(replacer)) {
-          const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
-          const asStr = replacer.filter(keyToStr).map(String);
-          if (asStr.length > 0)
-            replacer = replacer.concat(asStr);
-          _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
-          replacer = void 0;
-        }
-        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
-        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
-          this,
-          // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
-          anchorPrefix || "a"
-        );
-        const ctx = {
-          aliasDuplicateObjects: aliasDuplicateObjects ?? true,
-          keepUndefined: keepUndefined ?? false,
-          onAnchor,
-          onTagObj,
-          replacer: _replacer,
-          schema: this.schema,
-          sourceObjects
-        };
-        const node2 = createNode.createNode(value, tag, ctx);
-        if (flow && identity.isCollection(node2))
-          node2.flow = true;
-        setAnchors();
-        return node2;
-      }
-      /**
-       * Convert a key and a value into a `Pair` using the current schema,
-       * recursively wrapping all values as `Scalar` or `Collection` nodes.
-       */
-      createPair(key, value, options = {}) {
-        const k = this.createNode(key, null, options);
-        const v = this.createNode(value, null, options);
-        return new Pair.Pair(k, v);
-      }
-      /**
-       * Removes a value from the document.
-       * @returns `true` if the item was found and removed.
-       */
-      delete(key) {
-        return assertCollection(this.contents) ? this.contents.delete(key) : false;
-      }
-      /**
-       * Removes a value from the document.
-       * @returns `true` if the item was found and removed.
-       */
-      deleteIn(path30) {
-        if (Collection2.isEmptyPath(path30)) {
-          if (this.contents == null)
-            return false;
-          this.contents = null;
-          return true;
-        }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path30) : false;
-      }
-      /**
-       * Returns item at `key`, or `undefined` if not found. By default unwraps
-       * scalar values from their surrounding node; to disable set `keepScalar` to
-       * `true` (collections are always returned intact).
-       */
-      get(key, keepScalar) {
-        return identity.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
-      }
-      /**
-       * Returns item at `path`, or `undefined` if not found. By default unwraps
-       * scalar values from their surrounding node; to disable set `keepScalar` to
-       * `true` (collections are always returned intact).
-       */
-      getIn(path30, keepScalar) {
-        if (Collection2.isEmptyPath(path30))
-          return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path30, keepScalar) : void 0;
-      }
-      /**
-       * Checks if the document includes a value with the key `key`.
-       */
-      has(key) {
-        return identity.isCollection(this.contents) ? this.contents.has(key) : false;
-      }
-      /**
-       * Checks if the document includes a value at `path`.
-       */
-      hasIn(path30) {
-        if (Collection2.isEmptyPath(path30))
-          return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path30) : false;
-      }
-      /**
-       * Sets a value in this document. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       */
-      set(key, value) {
-        if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
-        } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value);
-        }
-      }
-      /**
-       * Sets a value in this document. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       */
-      setIn(path30, value) {
-        if (Collection2.isEmptyPath(path30)) {
-          this.contents = value;
-        } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path30), value);
-        } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path30, value);
-        }
-      }
-      /**
-       * Change the YAML version and schema used by the document.
-       * A `null` version disables support for directives, explicit tags, anchors, and aliases.
-       * It also requires the `schema` option to be given as a `Schema` instance value.
-       *
-       * Overrides all previously set schema options.
-       */
-      setSchema(version2, options = {}) {
-        if (typeof version2 === "number")
-          version2 = String(version2);
-        let opt;
-        switch (version2) {
-          case "1.1":
-            if (this.directives)
-              this.directives.yaml.version = "1.1";
-            else
-              this.directives = new directives.Directives({ version: "1.1" });
-            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
-            break;
-          case "1.2":
-          case "next":
-            if (this.directives)
-              this.directives.yaml.version = version2;
-            else
-              this.directives = new directives.Directives({ version: version2 });
-            opt = { resolveKnownTags: true, schema: "core" };
-            break;
-          case null:
-            if (this.directives)
-              delete this.directives;
-            opt = null;
-            break;
-          default: {
-            const sv = JSON.stringify(version2);
-            throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
-          }
-        }
-        if (options.schema instanceof Object)
-          this.schema = options.schema;
-        else if (opt)
-          this.schema = new Schema.Schema(Object.assign(opt, options));
-        else
-          throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
-      }
-      // json & jsonArg are only used from toJSON()
-      toJS({ json: json3, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
-        const ctx = {
-          anchors: /* @__PURE__ */ new Map(),
-          doc: this,
-          keep: !json3,
-          mapAsMap: mapAsMap === true,
-          mapKeyWarned: false,
-          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
-        };
-        const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
-        if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
-        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
-      }
-      /**
-       * A JSON representation of the document `contents`.
-       *
-       * @param jsonArg Used by `JSON.stringify` to indicate the array index or
-       *   property name.
-       */
-      toJSON(jsonArg, onAnchor) {
-        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
-      }
-      /** A YAML representation of the document. */
-      toString(options = {}) {
-        if (this.errors.length > 0)
-          throw new Error("Document with errors cannot be stringified");
-        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
-          const s = JSON.stringify(options.indent);
-          throw new Error(`"indent" option must be a positive integer, not ${s}`);
-        }
-        return stringifyDocument.stringifyDocument(this, options);
-      }
-    };
-    function assertCollection(contents) {
-      if (identity.isCollection(contents))
-        return true;
-      throw new Error("Expected a YAML collection as document contents");
-    }
-    exports.Document = Document;
-  }
-});
-
-// node_modules/yaml/dist/errors.js
-var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
-    "use strict";
-    var YAMLError = class extends Error {
-      constructor(name, pos, code, message) {
-        super();
-        this.name = name;
-        this.code = code;
-        this.message = message;
-        this.pos = pos;
-      }
-    };
-    var YAMLParseError = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLParseError", pos, code, message);
-      }
-    };
-    var YAMLWarning = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLWarning", pos, code, message);
-      }
-    };
-    var prettifyError2 = (src, lc) => (error62) => {
-      if (error62.pos[0] === -1)
-        return;
-      error62.linePos = error62.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error62.linePos[0];
-      error62.message += ` at line ${line}, column ${col}`;
-      let ci = col - 1;
-      let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
-      if (ci >= 60 && lineStr.length > 80) {
-        const trimStart = Math.min(ci - 39, lineStr.length - 79);
-        lineStr = "\u2026" + lineStr.substring(trimStart);
-        ci -= trimStart - 1;
-      }
-      if (lineStr.length > 80)
-        lineStr = lineStr.substring(0, 79) + "\u2026";
-      if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
-        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
-        if (prev.length > 80)
-          prev = prev.substring(0, 79) + "\u2026\n";
-        lineStr = prev + lineStr;
-      }
-      if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
-        const end = error62.linePos[1];
-        if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
-        }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
-        error62.message += `:
-
-${lineStr}
-${pointer}
-`;
-      }
-    };
-    exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError;
-    exports.YAMLWarning = YAMLWarning;
-    exports.prettifyError = prettifyError2;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-props.js
-var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
-    "use strict";
-    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
-      let spaceBefore = false;
-      let atNewline = startOnNewline;
-      let hasSpace = startOnNewline;
-      let comment = "";
-      let commentSep = "";
-      let hasNewline = false;
-      let reqSpace = false;
-      let tab = null;
-      let anchor2 = null;
-      let tag = null;
-      let newlineAfterProp = null;
-      let comma = null;
-      let found = null;
-      let start = null;
-      for (const token of tokens) {
-        if (reqSpace) {
-          if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
-            onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
-          reqSpace = false;
-        }
-        if (tab) {
-          if (atNewline && token.type !== "comment" && token.type !== "newline") {
-            onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
-          }
-          tab = null;
-        }
-        switch (token.type) {
-          case "space":
-            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
-              tab = token;
-            }
-            hasSpace = true;
-            break;
-          case "comment": {
-            if (!hasSpace)
-              onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-            const cb = token.source.substring(1) || " ";
-            if (!comment)
-              comment = cb;
-            else
-              comment += commentSep + cb;
-            commentSep = "";
-            atNewline = false;
-            break;
-          }
-          case "newline":
-            if (atNewline) {
-              if (comment)
-                comment += token.source;
-              else if (!found || indicator !== "seq-item-ind")
-                spaceBefore = true;
-            } else
-              commentSep += token.source;
-            atNewline = true;
-            hasNewline = true;
-            if (anchor2 || tag)
-              newlineAfterProp = token;
-            hasSpace = true;
-            break;
-          case "anchor":
-            if (anchor2)
-              onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
-            if (token.source.endsWith(":"))
-              onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
-            anchor2 = token;
-            start ?? (start = token.offset);
-            atNewline = false;
-            hasSpace = false;
-            reqSpace = true;
-            break;
-          case "tag": {
-            if (tag)
-              onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
-            tag = token;
-            start ?? (start = token.offset);
-            atNewline = false;
-            hasSpace = false;
-            reqSpace = true;
-            break;
-          }
-          case indicator:
-            if (anchor2 || tag)
-              onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
-            if (found)
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
-            found = token;
-            atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
-            hasSpace = false;
-            break;
-          case "comma":
-            if (flow) {
-              if (comma)
-                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
-              comma = token;
-              atNewline = false;
-              hasSpace = false;
-              break;
-            }
-          // else fallthrough
-          default:
-            onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.type} token`);
-            atNewline = false;
-            hasSpace = false;
-        }
-      }
-      const last = tokens[tokens.length - 1];
-      const end = last ? last.offset + last.source.length : offset;
-      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
-        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
-      }
-      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
-        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
-      return {
-        comma,
-        found,
-        spaceBefore,
-        comment,
-        hasNewline,
-        anchor: anchor2,
-        tag,
-        newlineAfterProp,
-        end,
-        start: start ?? end
-      };
-    }
-    exports.resolveProps = resolveProps;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-contains-newline.js
-var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
-    "use strict";
-    function containsNewline(key) {
-      if (!key)
-        return null;
-      switch (key.type) {
-        case "alias":
-        case "scalar":
-        case "double-quoted-scalar":
-        case "single-quoted-scalar":
-          if (key.source.includes("\n"))
-            return true;
-          if (key.end) {
-            for (const st of key.end)
-              if (st.type === "newline")
-                return true;
-          }
-          return false;
-        case "flow-collection":
-          for (const it of key.items) {
-            for (const st of it.start)
-              if (st.type === "newline")
-                return true;
-            if (it.sep) {
-              for (const st of it.sep)
-                if (st.type === "newline")
-                  return true;
-            }
-            if (containsNewline(it.key) || containsNewline(it.value))
-              return true;
-          }
-          return false;
-        default:
-          return true;
-      }
-    }
-    exports.containsNewline = containsNewline;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
-var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
-    "use strict";
-    var utilContainsNewline = require_util_contains_newline();
-    function flowIndentCheck(indent, fc, onError) {
-      if (fc?.type === "flow-collection") {
-        const end = fc.end[0];
-        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
-          const msg = "Flow end indicator should be more indented than parent";
-          onError(end, "BAD_INDENT", msg, true);
-        }
-      }
-    }
-    exports.flowIndentCheck = flowIndentCheck;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-map-includes.js
-var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    function mapIncludes(ctx, items, search) {
-      const { uniqueKeys } = ctx.options;
-      if (uniqueKeys === false)
-        return false;
-      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
-      return items.some((pair2) => isEqual(pair2.key, search));
-    }
-    exports.mapIncludes = mapIncludes;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-block-map.js
-var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
-    "use strict";
-    var Pair = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var resolveProps = require_resolve_props();
-    var utilContainsNewline = require_util_contains_newline();
-    var utilFlowIndentCheck = require_util_flow_indent_check();
-    var utilMapIncludes = require_util_map_includes();
-    var startColMsg = "All mapping items must start at the same column";
-    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
-      const map2 = new NodeClass(ctx.schema);
-      if (ctx.atRoot)
-        ctx.atRoot = false;
-      let offset = bm.offset;
-      let commentEnd = null;
-      for (const collItem of bm.items) {
-        const { start, key, sep: sep2, value } = collItem;
-        const keyProps = resolveProps.resolveProps(start, {
-          indicator: "explicit-key-ind",
-          next: key ?? sep2?.[0],
-          offset,
-          onError,
-          parentIndent: bm.indent,
-          startOnNewline: true
-        });
-        const implicitKey = !keyProps.found;
-        if (implicitKey) {
-          if (key) {
-            if (key.type === "block-seq")
-              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
-            else if ("indent" in key && key.indent !== bm.indent)
-              onError(offset, "BAD_INDENT", startColMsg);
-          }
-          if (!keyProps.anchor && !keyProps.tag && !sep2) {
-            commentEnd = keyProps.end;
-            if (keyProps.comment) {
-              if (map2.comment)
-                map2.comment += "\n" + keyProps.comment;
-              else
-                map2.comment = keyProps.comment;
-            }
-            continue;
-          }
-          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
-            onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
-          }
-        } else if (keyProps.found?.indent !== bm.indent) {
-          onError(offset, "BAD_INDENT", startColMsg);
-        }
-        ctx.atKey = true;
-        const keyStart = keyProps.end;
-        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
-        if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
-        ctx.atKey = false;
-        if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
-          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
-          indicator: "map-value-ind",
-          next: value,
-          offset: keyNode.range[2],
-          onError,
-          parentIndent: bm.indent,
-          startOnNewline: !key || key.type === "block-scalar"
-        });
-        offset = valueProps.end;
-        if (valueProps.found) {
-          if (implicitKey) {
-            if (value?.type === "block-map" && !valueProps.hasNewline)
-              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
-            if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
-              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
-          }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
-          if (ctx.schema.compat)
-            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
-          offset = valueNode.range[2];
-          const pair2 = new Pair.Pair(keyNode, valueNode);
-          if (ctx.options.keepSourceTokens)
-            pair2.srcToken = collItem;
-          map2.items.push(pair2);
-        } else {
-          if (implicitKey)
-            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
-          if (valueProps.comment) {
-            if (keyNode.comment)
-              keyNode.comment += "\n" + valueProps.comment;
-            else
-              keyNode.comment = valueProps.comment;
-          }
-          const pair2 = new Pair.Pair(keyNode);
-          if (ctx.options.keepSourceTokens)
-            pair2.srcToken = collItem;
-          map2.items.push(pair2);
-        }
-      }
-      if (commentEnd && commentEnd < offset)
-        onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
-      map2.range = [bm.offset, offset, commentEnd ?? offset];
-      return map2;
-    }
-    exports.resolveBlockMap = resolveBlockMap;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-block-seq.js
-var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
-    "use strict";
-    var YAMLSeq = require_YAMLSeq();
-    var resolveProps = require_resolve_props();
-    var utilFlowIndentCheck = require_util_flow_indent_check();
-    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
-      const seq = new NodeClass(ctx.schema);
-      if (ctx.atRoot)
-        ctx.atRoot = false;
-      if (ctx.atKey)
-        ctx.atKey = false;
-      let offset = bs.offset;
-      let commentEnd = null;
-      for (const { start, value } of bs.items) {
-        const props = resolveProps.resolveProps(start, {
-          indicator: "seq-item-ind",
-          next: value,
-          offset,
-          onError,
-          parentIndent: bs.indent,
-          startOnNewline: true
-        });
-        if (!props.found) {
-          if (props.anchor || props.tag || value) {
-            if (value?.type === "block-seq")
-              onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
-            else
-              onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
-          } else {
-            commentEnd = props.end;
-            if (props.comment)
-              seq.comment = props.comment;
-            continue;
-          }
-        }
-        const node2 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
-        if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
-        offset = node2.range[2];
-        seq.items.push(node2);
-      }
-      seq.range = [bs.offset, offset, commentEnd ?? offset];
-      return seq;
-    }
-    exports.resolveBlockSeq = resolveBlockSeq;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-end.js
-var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
-    "use strict";
-    function resolveEnd(end, offset, reqSpace, onError) {
-      let comment = "";
-      if (end) {
-        let hasSpace = false;
-        let sep2 = "";
-        for (const token of end) {
-          const { source, type } = token;
-          switch (type) {
-            case "space":
-              hasSpace = true;
-              break;
-            case "comment": {
-              if (reqSpace && !hasSpace)
-                onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-              const cb = source.substring(1) || " ";
-              if (!comment)
-                comment = cb;
-              else
-                comment += sep2 + cb;
-              sep2 = "";
-              break;
-            }
-            case "newline":
-              if (comment)
-                sep2 += source;
-              hasSpace = true;
-              break;
-            default:
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
-          }
-          offset += source.length;
-        }
-      }
-      return { comment, offset };
-    }
-    exports.resolveEnd = resolveEnd;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
-var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var Pair = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var resolveEnd = require_resolve_end();
-    var resolveProps = require_resolve_props();
-    var utilContainsNewline = require_util_contains_newline();
-    var utilMapIncludes = require_util_map_includes();
-    var blockMsg = "Block collections are not allowed within flow collections";
-    var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
-    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
-      const coll = new NodeClass(ctx.schema);
-      coll.flow = true;
-      const atRoot = ctx.atRoot;
-      if (atRoot)
-        ctx.atRoot = false;
-      if (ctx.atKey)
-        ctx.atKey = false;
-      let offset = fc.offset + fc.start.source.length;
-      for (let i = 0; i < fc.items.length; ++i) {
-        const collItem = fc.items[i];
-        const { start, key, sep: sep2, value } = collItem;
-        const props = resolveProps.resolveProps(start, {
-          flow: fcName,
-          indicator: "explicit-key-ind",
-          next: key ?? sep2?.[0],
-          offset,
-          onError,
-          parentIndent: fc.indent,
-          startOnNewline: false
-        });
-        if (!props.found) {
-          if (!props.anchor && !props.tag && !sep2 && !value) {
-            if (i === 0 && props.comma)
-              onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
-            else if (i < fc.items.length - 1)
-              onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
-            if (props.comment) {
-              if (coll.comment)
-                coll.comment += "\n" + props.comment;
-              else
-                coll.comment = props.comment;
-            }
-            offset = props.end;
-            continue;
-          }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
-            onError(
-              key,
-              // checked by containsNewline()
-              "MULTILINE_IMPLICIT_KEY",
-              "Implicit keys of flow sequence pairs need to be on a single line"
-            );
-        }
-        if (i === 0) {
-          if (props.comma)
-            onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
-        } else {
-          if (!props.comma)
-            onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
-          if (props.comment) {
-            let prevItemComment = "";
-            loop: for (const st of start) {
-              switch (st.type) {
-                case "comma":
-                case "space":
-                  break;
-                case "comment":
-                  prevItemComment = st.source.substring(1);
-                  break loop;
-                default:
-                  break loop;
-              }
-            }
-            if (prevItemComment) {
-              let prev = coll.items[coll.items.length - 1];
-              if (identity.isPair(prev))
-                prev = prev.value ?? prev.key;
-              if (prev.comment)
-                prev.comment += "\n" + prevItemComment;
-              else
-                prev.comment = prevItemComment;
-              props.comment = props.comment.substring(prevItemComment.length + 1);
-            }
-          }
-        }
-        if (!isMap2 && !sep2 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
-          coll.items.push(valueNode);
-          offset = valueNode.range[2];
-          if (isBlock(value))
-            onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
-        } else {
-          ctx.atKey = true;
-          const keyStart = props.end;
-          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
-          if (isBlock(key))
-            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
-          ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
-            flow: fcName,
-            indicator: "map-value-ind",
-            next: value,
-            offset: keyNode.range[2],
-            onError,
-            parentIndent: fc.indent,
-            startOnNewline: false
-          });
-          if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep2)
-                for (const st of sep2) {
-                  if (st === valueProps.found)
-                    break;
-                  if (st.type === "newline") {
-                    onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
-                    break;
-                  }
-                }
-              if (props.start < valueProps.found.offset - 1024)
-                onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
-            }
-          } else if (value) {
-            if ("source" in value && value.source?.[0] === ":")
-              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
-            else
-              onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
-          }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
-          if (valueNode) {
-            if (isBlock(value))
-              onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
-          } else if (valueProps.comment) {
-            if (keyNode.comment)
-              keyNode.comment += "\n" + valueProps.comment;
-            else
-              keyNode.comment = valueProps.comment;
-          }
-          const pair2 = new Pair.Pair(keyNode, valueNode);
-          if (ctx.options.keepSourceTokens)
-            pair2.srcToken = collItem;
-          if (isMap2) {
-            const map2 = coll;
-            if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
-              onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-            map2.items.push(pair2);
-          } else {
-            const map2 = new YAMLMap.YAMLMap(ctx.schema);
-            map2.flow = true;
-            map2.items.push(pair2);
-            const endRange = (valueNode ?? keyNode).range;
-            map2.range = [keyNode.range[0], endRange[1], endRange[2]];
-            coll.items.push(map2);
-          }
-          offset = valueNode ? valueNode.range[2] : valueProps.end;
-        }
-      }
-      const expectedEnd = isMap2 ? "}" : "]";
-      const [ce, ...ee] = fc.end;
-      let cePos = offset;
-      if (ce?.source === expectedEnd)
-        cePos = ce.offset + ce.source.length;
-      else {
-        const name = fcName[0].toUpperCase() + fcName.substring(1);
-        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
-        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
-        if (ce && ce.source.length !== 1)
-          ee.unshift(ce);
-      }
-      if (ee.length > 0) {
-        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
-        if (end.comment) {
-          if (coll.comment)
-            coll.comment += "\n" + end.comment;
-          else
-            coll.comment = end.comment;
-        }
-        coll.range = [fc.offset, cePos, end.offset];
-      } else {
-        coll.range = [fc.offset, cePos, cePos];
-      }
-      return coll;
-    }
-    exports.resolveFlowCollection = resolveFlowCollection;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-collection.js
-var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var Scalar = require_Scalar();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var resolveBlockMap = require_resolve_block_map();
-    var resolveBlockSeq = require_resolve_block_seq();
-    var resolveFlowCollection = require_resolve_flow_collection();
-    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
-      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
-      const Coll = coll.constructor;
-      if (tagName === "!" || tagName === Coll.tagName) {
-        coll.tag = Coll.tagName;
-        return coll;
-      }
-      if (tagName)
-        coll.tag = tagName;
-      return coll;
-    }
-    function composeCollection(CN, ctx, token, props, onError) {
-      const tagToken = props.tag;
-      const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
-      if (token.type === "block-seq") {
-        const { anchor: anchor2, newlineAfterProp: nl } = props;
-        const lastProp = anchor2 && tagToken ? anchor2.offset > tagToken.offset ? anchor2 : tagToken : anchor2 ?? tagToken;
-        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
-          const message = "Missing newline after block sequence props";
-          onError(lastProp, "MISSING_CHAR", message);
-        }
-      }
-      const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
-      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
-        return resolveCollection(CN, ctx, token, onError, tagName);
-      }
-      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
-      if (!tag) {
-        const kt = ctx.schema.knownTags[tagName];
-        if (kt?.collection === expType) {
-          ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
-          tag = kt;
-        } else {
-          if (kt) {
-            onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
-          } else {
-            onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
-          }
-          return resolveCollection(CN, ctx, token, onError, tagName);
-        }
-      }
-      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
-      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node2 = identity.isNode(res) ? res : new Scalar.Scalar(res);
-      node2.range = coll.range;
-      node2.tag = tagName;
-      if (tag?.format)
-        node2.format = tag.format;
-      return node2;
-    }
-    exports.composeCollection = composeCollection;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
-var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    function resolveBlockScalar(ctx, scalar, onError) {
-      const start = scalar.offset;
-      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
-      if (!header)
-        return { value: "", type: null, comment: "", range: [start, start, start] };
-      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content = lines[i][1];
-        if (content === "" || content === "\r")
-          chompStart = i;
-        else
-          break;
-      }
-      if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
-        let end2 = start + header.length;
-        if (scalar.source)
-          end2 += scalar.source.length;
-        return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
-      }
-      let trimIndent = scalar.indent + header.indent;
-      let offset = scalar.offset + header.length;
-      let contentStart = 0;
-      for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines[i];
-        if (content === "" || content === "\r") {
-          if (header.indent === 0 && indent.length > trimIndent)
-            trimIndent = indent.length;
-        } else {
-          if (indent.length < trimIndent) {
-            const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent.length, "MISSING_CHAR", message);
-          }
-          if (header.indent === 0)
-            trimIndent = indent.length;
-          contentStart = i;
-          if (trimIndent === 0 && !ctx.atRoot) {
-            const message = "Block scalar values in collections must be indented";
-            onError(offset, "BAD_INDENT", message);
-          }
-          break;
-        }
-        offset += indent.length + content.length + 1;
-      }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
-          chompStart = i + 1;
-      }
-      let value = "";
-      let sep2 = "";
-      let prevMoreIndented = false;
-      for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
-      for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines[i];
-        offset += indent.length + content.length + 1;
-        const crlf = content[content.length - 1] === "\r";
-        if (crlf)
-          content = content.slice(0, -1);
-        if (content && indent.length < trimIndent) {
-          const src = header.indent ? "explicit indentation indicator" : "first line";
-          const message = `Block scalar lines must not be less indented than their ${src}`;
-          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
-          indent = "";
-        }
-        if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep2 + indent.slice(trimIndent) + content;
-          sep2 = "\n";
-        } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep2 === " ")
-            sep2 = "\n";
-          else if (!prevMoreIndented && sep2 === "\n")
-            sep2 = "\n\n";
-          value += sep2 + indent.slice(trimIndent) + content;
-          sep2 = "\n";
-          prevMoreIndented = true;
-        } else if (content === "") {
-          if (sep2 === "\n")
-            value += "\n";
-          else
-            sep2 = "\n";
-        } else {
-          value += sep2 + content;
-          sep2 = " ";
-          prevMoreIndented = false;
-        }
-      }
-      switch (header.chomp) {
-        case "-":
-          break;
-        case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
-          if (value[value.length - 1] !== "\n")
-            value += "\n";
-          break;
-        default:
-          value += "\n";
-      }
-      const end = start + header.length + scalar.source.length;
-      return { value, type, comment: header.comment, range: [start, end, end] };
-    }
-    function parseBlockScalarHeader({ offset, props }, strict, onError) {
-      if (props[0].type !== "block-scalar-header") {
-        onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
-        return null;
-      }
-      const { source } = props[0];
-      const mode = source[0];
-      let indent = 0;
-      let chomp = "";
-      let error62 = -1;
-      for (let i = 1; i < source.length; ++i) {
-        const ch = source[i];
-        if (!chomp && (ch === "-" || ch === "+"))
-          chomp = ch;
-        else {
-          const n = Number(ch);
-          if (!indent && n)
-            indent = n;
-          else if (error62 === -1)
-            error62 = offset + i;
-        }
-      }
-      if (error62 !== -1)
-        onError(error62, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
-      let hasSpace = false;
-      let comment = "";
-      let length = source.length;
-      for (let i = 1; i < props.length; ++i) {
-        const token = props[i];
-        switch (token.type) {
-          case "space":
-            hasSpace = true;
-          // fallthrough
-          case "newline":
-            length += token.source.length;
-            break;
-          case "comment":
-            if (strict && !hasSpace) {
-              const message = "Comments must be separated from other tokens by white space characters";
-              onError(token, "MISSING_CHAR", message);
-            }
-            length += token.source.length;
-            comment = token.source.substring(1);
-            break;
-          case "error":
-            onError(token, "UNEXPECTED_TOKEN", token.message);
-            length += token.source.length;
-            break;
-          /* istanbul ignore next should not happen */
-          default: {
-            const message = `Unexpected token in block scalar header: ${token.type}`;
-            onError(token, "UNEXPECTED_TOKEN", message);
-            const ts = token.source;
-            if (ts && typeof ts === "string")
-              length += ts.length;
-          }
-        }
-      }
-      return { mode, indent, chomp, comment, length };
-    }
-    function splitLines(source) {
-      const split = source.split(/\n( *)/);
-      const first = split[0];
-      const m = first.match(/^( *)/);
-      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
-      for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
-    }
-    exports.resolveBlockScalar = resolveBlockScalar;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
-var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var resolveEnd = require_resolve_end();
-    function resolveFlowScalar(scalar, strict, onError) {
-      const { offset, type, source, end } = scalar;
-      let _type;
-      let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
-      switch (type) {
-        case "scalar":
-          _type = Scalar.Scalar.PLAIN;
-          value = plainValue(source, _onError);
-          break;
-        case "single-quoted-scalar":
-          _type = Scalar.Scalar.QUOTE_SINGLE;
-          value = singleQuotedValue(source, _onError);
-          break;
-        case "double-quoted-scalar":
-          _type = Scalar.Scalar.QUOTE_DOUBLE;
-          value = doubleQuotedValue(source, _onError);
-          break;
-        /* istanbul ignore next should not happen */
-        default:
-          onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
-          return {
-            value: "",
-            type: null,
-            comment: "",
-            range: [offset, offset + source.length, offset + source.length]
-          };
-      }
-      const valueEnd = offset + source.length;
-      const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
-      return {
-        value,
-        type: _type,
-        comment: re.comment,
-        range: [offset, valueEnd, re.offset]
-      };
-    }
-    function plainValue(source, onError) {
-      let badChar = "";
-      switch (source[0]) {
-        /* istanbul ignore next should not happen */
-        case "	":
-          badChar = "a tab character";
-          break;
-        case ",":
-          badChar = "flow indicator character ,";
-          break;
-        case "%":
-          badChar = "directive indicator character %";
-          break;
-        case "|":
-        case ">": {
-          badChar = `block scalar indicator ${source[0]}`;
-          break;
-        }
-        case "@":
-        case "`": {
-          badChar = `reserved character ${source[0]}`;
-          break;
-        }
-      }
-      if (badChar)
-        onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
-      return unfoldLines(source);
-    }
-    function singleQuotedValue(source, onError) {
-      if (source[source.length - 1] !== "'" || source.length === 1)
-        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
-      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
-    }
-    function unfoldLines(source) {
-      const line = /(.*?)\r?\n/sy;
-      let match = line.exec(source);
-      if (!match)
-        return source;
-      let trimEnd, trimBoth;
-      try {
-        trimEnd = new RegExp("(?<![ 	])[ 	]+$");
-        trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
-      } catch {
-        trimEnd = /[ \t]+$/;
-        trimBoth = /^[ \t]+|[ \t]+$/g;
-      }
-      let res = match[1].replace(trimEnd, "");
-      let sep2 = " ";
-      let pos = line.lastIndex;
-      while (match = line.exec(source)) {
-        const lm = match[1].replace(trimBoth, "");
-        if (lm === "") {
-          if (sep2 === "\n")
-            res += sep2;
-          else
-            sep2 = "\n";
-        } else {
-          res += sep2 + lm;
-          sep2 = " ";
-        }
-        pos = line.lastIndex;
-      }
-      const last = /[ \t]*(.*)/sy;
-      last.lastIndex = pos;
-      match = last.exec(source);
-      return res + sep2 + (match?.[1] ?? "");
-    }
-    function doubleQuotedValue(source, onError) {
-      let res = "";
-      for (let i = 1; i < source.length - 1; ++i) {
-        const ch = source[i];
-        if (ch === "\r" && source[i + 1] === "\n")
-          continue;
-        if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
-          res += fold;
-          i = offset;
-        } else if (ch === "\\") {
-          let next = source[++i];
-          const cc = escapeCodes[next];
-          if (cc)
-            res += cc;
-          else if (next === "\n") {
-            next = source[i + 1];
-            while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "\r" && source[i + 1] === "\n") {
-            next = source[++i + 1];
-            while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "x" || next === "u" || next === "U") {
-            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
-            res += parseCharCode(source, i + 1, length, onError);
-            i += length;
-          } else {
-            const raw = source.substr(i - 1, 2);
-            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
-            res += raw;
-          }
-        } else if (ch === " " || ch === "	") {
-          const wsStart = i;
-          let next = source[i + 1];
-          while (next === " " || next === "	")
-            next = source[++i + 1];
-          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
-            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
-        } else {
-          res += ch;
-        }
-      }
-      if (source[source.length - 1] !== '"' || source.length === 1)
-        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
-      return res;
-    }
-    function foldNewline(source, offset) {
-      let fold = "";
-      let ch = source[offset + 1];
-      while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
-        if (ch === "\r" && source[offset + 2] !== "\n")
-          break;
-        if (ch === "\n")
-          fold += "\n";
-        offset += 1;
-        ch = source[offset + 1];
-      }
-      if (!fold)
-        fold = " ";
-      return { fold, offset };
-    }
-    var escapeCodes = {
-      "0": "\0",
-      // null character
-      a: "\x07",
-      // bell character
-      b: "\b",
-      // backspace
-      e: "\x1B",
-      // escape character
-      f: "\f",
-      // form feed
-      n: "\n",
-      // line feed
-      r: "\r",
-      // carriage return
-      t: "	",
-      // horizontal tab
-      v: "\v",
-      // vertical tab
-      N: "\x85",
-      // Unicode next line
-      _: "\xA0",
-      // Unicode non-breaking space
-      L: "\u2028",
-      // Unicode line separator
-      P: "\u2029",
-      // Unicode paragraph separator
-      " ": " ",
-      '"': '"',
-      "/": "/",
-      "\\": "\\",
-      "	": "	"
-    };
-    function parseCharCode(source, offset, length, onError) {
-      const cc = source.substr(offset, length);
-      const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code = ok ? parseInt(cc, 16) : NaN;
-      try {
-        return String.fromCodePoint(code);
-      } catch {
-        const raw = source.substr(offset - 2, length + 2);
-        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
-        return raw;
-      }
-    }
-    exports.resolveFlowScalar = resolveFlowScalar;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-scalar.js
-var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
-    "use strict";
-    var identity = require_identity();
-    var Scalar = require_Scalar();
-    var resolveBlockScalar = require_resolve_block_scalar();
-    var resolveFlowScalar = require_resolve_flow_scalar();
-    function composeScalar(ctx, token, tagToken, onError) {
-      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
-      const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
-      let tag;
-      if (ctx.options.stringKeys && ctx.atKey) {
-        tag = ctx.schema[identity.SCALAR];
-      } else if (tagName)
-        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
-      else if (token.type === "scalar")
-        tag = findScalarTagByTest(ctx, value, token, onError);
-      else
-        tag = ctx.schema[identity.SCALAR];
-      let scalar;
-      try {
-        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
-      } catch (error62) {
-        const msg = error62 instanceof Error ? error62.message : String(error62);
-        onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar.Scalar(value);
-      }
-      scalar.range = range;
-      scalar.source = value;
-      if (type)
-        scalar.type = type;
-      if (tagName)
-        scalar.tag = tagName;
-      if (tag.format)
-        scalar.format = tag.format;
-      if (comment)
-        scalar.comment = comment;
-      return scalar;
-    }
-    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
-      if (tagName === "!")
-        return schema[identity.SCALAR];
-      const matchWithTest = [];
-      for (const tag of schema.tags) {
-        if (!tag.collection && tag.tag === tagName) {
-          if (tag.default && tag.test)
-            matchWithTest.push(tag);
-          else
-            return tag;
-        }
-      }
-      for (const tag of matchWithTest)
-        if (tag.test?.test(value))
-          return tag;
-      const kt = schema.knownTags[tagName];
-      if (kt && !kt.collection) {
-        schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
-        return kt;
-      }
-      onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
-      return schema[identity.SCALAR];
-    }
-    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
-      if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
-        if (tag.tag !== compat.tag) {
-          const ts = directives.tagString(tag.tag);
-          const cs = directives.tagString(compat.tag);
-          const msg = `Value may be parsed as either ${ts} or ${cs}`;
-          onError(token, "TAG_RESOLVE_FAILED", msg, true);
-        }
-      }
-      return tag;
-    }
-    exports.composeScalar = composeScalar;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
-var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
-    "use strict";
-    function emptyScalarPosition(offset, before, pos) {
-      if (before) {
-        pos ?? (pos = before.length);
-        for (let i = pos - 1; i >= 0; --i) {
-          let st = before[i];
-          switch (st.type) {
-            case "space":
-            case "comment":
-            case "newline":
-              offset -= st.source.length;
-              continue;
-          }
-          st = before[++i];
-          while (st?.type === "space") {
-            offset += st.source.length;
-            st = before[++i];
-          }
-          break;
-        }
-      }
-      return offset;
-    }
-    exports.emptyScalarPosition = emptyScalarPosition;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-node.js
-var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var identity = require_identity();
-    var composeCollection = require_compose_collection();
-    var composeScalar = require_compose_scalar();
-    var resolveEnd = require_resolve_end();
-    var utilEmptyScalarPosition = require_util_empty_scalar_position();
-    var CN = { composeNode, composeEmptyNode };
-    function composeNode(ctx, token, props, onError) {
-      const atKey = ctx.atKey;
-      const { spaceBefore, comment, anchor: anchor2, tag } = props;
-      let node2;
-      let isSrcToken = true;
-      switch (token.type) {
-        case "alias":
-          node2 = composeAlias(ctx, token, onError);
-          if (anchor2 || tag)
-            onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
-          break;
-        case "scalar":
-        case "single-quoted-scalar":
-        case "double-quoted-scalar":
-        case "block-scalar":
-          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
-          if (anchor2)
-            node2.anchor = anchor2.source.substring(1);
-          break;
-        case "block-map":
-        case "block-seq":
-        case "flow-collection":
-          try {
-            node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
-            if (anchor2)
-              node2.anchor = anchor2.source.substring(1);
-          } catch (error62) {
-            const message = error62 instanceof Error ? error62.message : String(error62);
-            onError(token, "RESOURCE_EXHAUSTION", message);
-          }
-          break;
-        default: {
-          const message = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
-          onError(token, "UNEXPECTED_TOKEN", message);
-          isSrcToken = false;
-        }
-      }
-      node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
-      if (anchor2 && node2.anchor === "")
-        onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
-        const msg = "With stringKeys, all keys must be strings";
-        onError(tag ?? token, "NON_STRING_KEY", msg);
-      }
-      if (spaceBefore)
-        node2.spaceBefore = true;
-      if (comment) {
-        if (token.type === "scalar" && token.source === "")
-          node2.comment = comment;
-        else
-          node2.commentBefore = comment;
-      }
-      if (ctx.options.keepSourceTokens && isSrcToken)
-        node2.srcToken = token;
-      return node2;
-    }
-    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
-      const token = {
-        type: "scalar",
-        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
-        indent: -1,
-        source: ""
-      };
-      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
-      if (anchor2) {
-        node2.anchor = anchor2.source.substring(1);
-        if (node2.anchor === "")
-          onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
-      }
-      if (spaceBefore)
-        node2.spaceBefore = true;
-      if (comment) {
-        node2.comment = comment;
-        node2.range[2] = end;
-      }
-      return node2;
-    }
-    function composeAlias({ options }, { offset, source, end }, onError) {
-      const alias = new Alias.Alias(source.substring(1));
-      if (alias.source === "")
-        onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
-      if (alias.source.endsWith(":"))
-        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
-      const valueEnd = offset + source.length;
-      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
-      alias.range = [offset, valueEnd, re.offset];
-      if (re.comment)
-        alias.comment = re.comment;
-      return alias;
-    }
-    exports.composeEmptyNode = composeEmptyNode;
-    exports.composeNode = composeNode;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-doc.js
-var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
-    "use strict";
-    var Document = require_Document();
-    var composeNode = require_compose_node();
-    var resolveEnd = require_resolve_end();
-    var resolveProps = require_resolve_props();
-    function composeDoc(options, directives, { offset, start, value, end }, onError) {
-      const opts = Object.assign({ _directives: directives }, options);
-      const doc = new Document.Document(void 0, opts);
-      const ctx = {
-        atKey: false,
-        atRoot: true,
-        directives: doc.directives,
-        options: doc.options,
-        schema: doc.schema
-      };
-      const props = resolveProps.resolveProps(start, {
-        indicator: "doc-start",
-        next: value ?? end?.[0],
-        offset,
-        onError,
-        parentIndent: 0,
-        startOnNewline: true
-      });
-      if (props.found) {
-        doc.directives.docStart = true;
-        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
-          onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
-      }
-      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
-      const contentEnd = doc.contents.range[2];
-      const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
-      if (re.comment)
-        doc.comment = re.comment;
-      doc.range = [offset, contentEnd, re.offset];
-      return doc;
-    }
-    exports.composeDoc = composeDoc;
-  }
-});
-
-// node_modules/yaml/dist/compose/composer.js
-var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    var directives = require_directives();
-    var Document = require_Document();
-    var errors = require_errors();
-    var identity = require_identity();
-    var composeDoc = require_compose_doc();
-    var resolveEnd = require_resolve_end();
-    function getErrorPos(src) {
-      if (typeof src === "number")
-        return [src, src + 1];
-      if (Array.isArray(src))
-        return src.length === 2 ? src : [src[0], src[1]];
-      const { offset, source } = src;
-      return [offset, offset + (typeof source === "string" ? source.length : 1)];
-    }
-    function parsePrelude(prelude) {
-      let comment = "";
-      let atComment = false;
-      let afterEmptyLine = false;
-      for (let i = 0; i < prelude.length; ++i) {
-        const source = prelude[i];
-        switch (source[0]) {
-          case "#":
-            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
-            atComment = true;
-            afterEmptyLine = false;
-            break;
-          case "%":
-            if (prelude[i + 1]?.[0] !== "#")
-              i += 1;
-            atComment = false;
-            break;
-          default:
-            if (!atComment)
-              afterEmptyLine = true;
-            atComment = false;
-        }
-      }
-      return { comment, afterEmptyLine };
-    }
-    var Composer = class {
-      constructor(options = {}) {
-        this.doc = null;
-        this.atDirectives = false;
-        this.prelude = [];
-        this.errors = [];
-        this.warnings = [];
-        this.onError = (source, code, message, warning) => {
-          const pos = getErrorPos(source);
-          if (warning)
-            this.warnings.push(new errors.YAMLWarning(pos, code, message));
-          else
-            this.errors.push(new errors.YAMLParseError(pos, code, message));
-        };
-        this.directives = new directives.Directives({ version: options.version || "1.2" });
-        this.options = options;
-      }
-      decorate(doc, afterDoc) {
-        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
-        if (comment) {
-          const dc = doc.contents;
-          if (afterDoc) {
-            doc.comment = doc.comment ? `${doc.comment}
-${comment}` : comment;
-          } else if (afterEmptyLine || doc.directives.docStart || !dc) {
-            doc.commentBefore = comment;
-          } else if (identity.isCollection(dc) && !dc.flow && dc.items.length > 0) {
-            let it = dc.items[0];
-            if (identity.isPair(it))
-              it = it.key;
-            const cb = it.commentBefore;
-            it.commentBefore = cb ? `${comment}
-${cb}` : comment;
-          } else {
-            const cb = dc.commentBefore;
-            dc.commentBefore = cb ? `${comment}
-${cb}` : comment;
-          }
-        }
-        if (afterDoc) {
-          for (let i = 0; i < this.errors.length; ++i)
-            doc.errors.push(this.errors[i]);
-          for (let i = 0; i < this.warnings.length; ++i)
-            doc.warnings.push(this.warnings[i]);
-        } else {
-          doc.errors = this.errors;
-          doc.warnings = this.warnings;
-        }
-        this.prelude = [];
-        this.errors = [];
-        this.warnings = [];
-      }
-      /**
-       * Current stream status information.
-       *
-       * Mostly useful at the end of input for an empty stream.
-       */
-      streamInfo() {
-        return {
-          comment: parsePrelude(this.prelude).comment,
-          directives: this.directives,
-          errors: this.errors,
-          warnings: this.warnings
-        };
-      }
-      /**
-       * Compose tokens into documents.
-       *
-       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
-       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
-       */
-      *compose(tokens, forceDoc = false, endOffset = -1) {
-        for (const token of tokens)
-          yield* this.next(token);
-        yield* this.end(forceDoc, endOffset);
-      }
-      /** Advance the composer by one CST token. */
-      *next(token) {
-        if (node_process.env.LOG_STREAM)
-          console.dir(token, { depth: null });
-        switch (token.type) {
-          case "directive":
-            this.directives.add(token.source, (offset, message, warning) => {
-              const pos = getErrorPos(token);
-              pos[0] += offset;
-              this.onError(pos, "BAD_DIRECTIVE", message, warning);
-            });
-            this.prelude.push(token.source);
-            this.atDirectives = true;
-            break;
-          case "document": {
-            const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
-            if (this.atDirectives && !doc.directives.docStart)
-              this.onError(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
-            this.decorate(doc, false);
-            if (this.doc)
-              yield this.doc;
-            this.doc = doc;
-            this.atDirectives = false;
-            break;
-          }
-          case "byte-order-mark":
-          case "space":
-            break;
-          case "comment":
-          case "newline":
-            this.prelude.push(token.source);
-            break;
-          case "error": {
-            const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-            const error62 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
-            if (this.atDirectives || !this.doc)
-              this.errors.push(error62);
-            else
-              this.doc.errors.push(error62);
-            break;
-          }
-          case "doc-end": {
-            if (!this.doc) {
-              const msg = "Unexpected doc-end without preceding document";
-              this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg));
-              break;
-            }
-            this.doc.directives.docEnd = true;
-            const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
-            this.decorate(this.doc, true);
-            if (end.comment) {
-              const dc = this.doc.comment;
-              this.doc.comment = dc ? `${dc}
-${end.comment}` : end.comment;
-            }
-            this.doc.range[2] = end.offset;
-            break;
-          }
-          default:
-            this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", `Unsupported token ${token.type}`));
-        }
-      }
-      /**
-       * Call at end of input to yield any remaining document.
-       *
-       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
-       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
-       */
-      *end(forceDoc = false, endOffset = -1) {
-        if (this.doc) {
-          this.decorate(this.doc, true);
-          yield this.doc;
-          this.doc = null;
-        } else if (forceDoc) {
-          const opts = Object.assign({ _directives: this.directives }, this.options);
-          const doc = new Document.Document(void 0, opts);
-          if (this.atDirectives)
-            this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
-          doc.range = [0, endOffset, endOffset];
-          this.decorate(doc, false);
-          yield doc;
-        }
-      }
-    };
-    exports.Composer = Composer;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst-scalar.js
-var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
-    "use strict";
-    var resolveBlockScalar = require_resolve_block_scalar();
-    var resolveFlowScalar = require_resolve_flow_scalar();
-    var errors = require_errors();
-    var stringifyString = require_stringifyString();
-    function resolveAsScalar(token, strict = true, onError) {
-      if (token) {
-        const _onError = (pos, code, message) => {
-          const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
-          if (onError)
-            onError(offset, code, message);
-          else
-            throw new errors.YAMLParseError([offset, offset + 1], code, message);
-        };
-        switch (token.type) {
-          case "scalar":
-          case "single-quoted-scalar":
-          case "double-quoted-scalar":
-            return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
-          case "block-scalar":
-            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
-        }
-      }
-      return null;
-    }
-    function createScalarToken(value, context3) {
-      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context3;
-      const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey,
-        indent: indent > 0 ? " ".repeat(indent) : "",
-        inFlow,
-        options: { blockQuote: true, lineWidth: -1 }
-      });
-      const end = context3.end ?? [
-        { type: "newline", offset: -1, indent, source: "\n" }
-      ];
-      switch (source[0]) {
-        case "|":
-        case ">": {
-          const he = source.indexOf("\n");
-          const head = source.substring(0, he);
-          const body = source.substring(he + 1) + "\n";
-          const props = [
-            { type: "block-scalar-header", offset, indent, source: head }
-          ];
-          if (!addEndtoBlockProps(props, end))
-            props.push({ type: "newline", offset: -1, indent, source: "\n" });
-          return { type: "block-scalar", offset, indent, props, source: body };
-        }
-        case '"':
-          return { type: "double-quoted-scalar", offset, indent, source, end };
-        case "'":
-          return { type: "single-quoted-scalar", offset, indent, source, end };
-        default:
-          return { type: "scalar", offset, indent, source, end };
-      }
-    }
-    function setScalarValue(token, value, context3 = {}) {
-      let { afterKey = false, implicitKey = false, inFlow = false, type } = context3;
-      let indent = "indent" in token ? token.indent : null;
-      if (afterKey && typeof indent === "number")
-        indent += 2;
-      if (!type)
-        switch (token.type) {
-          case "single-quoted-scalar":
-            type = "QUOTE_SINGLE";
-            break;
-          case "double-quoted-scalar":
-            type = "QUOTE_DOUBLE";
-            break;
-          case "block-scalar": {
-            const header = token.props[0];
-            if (header.type !== "block-scalar-header")
-              throw new Error("Invalid block scalar header");
-            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
-            break;
-          }
-          default:
-            type = "PLAIN";
-        }
-      const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey: implicitKey || indent === null,
-        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
-        inFlow,
-        options: { blockQuote: true, lineWidth: -1 }
-      });
-      switch (source[0]) {
-        case "|":
-        case ">":
-          setBlockScalarValue(token, source);
-          break;
-        case '"':
-          setFlowScalarValue(token, source, "double-quoted-scalar");
-          break;
-        case "'":
-          setFlowScalarValue(token, source, "single-quoted-scalar");
-          break;
-        default:
-          setFlowScalarValue(token, source, "scalar");
-      }
-    }
-    function setBlockScalarValue(token, source) {
-      const he = source.indexOf("\n");
-      const head = source.substring(0, he);
-      const body = source.substring(he + 1) + "\n";
-      if (token.type === "block-scalar") {
-        const header = token.props[0];
-        if (header.type !== "block-scalar-header")
-          throw new Error("Invalid block scalar header");
-        header.source = head;
-        token.source = body;
-      } else {
-        const { offset } = token;
-        const indent = "indent" in token ? token.indent : -1;
-        const props = [
-          { type: "block-scalar-header", offset, indent, source: head }
-        ];
-        if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
-          props.push({ type: "newline", offset: -1, indent, source: "\n" });
-        for (const key of Object.keys(token))
-          if (key !== "type" && key !== "offset")
-            delete token[key];
-        Object.assign(token, { type: "block-scalar", indent, props, source: body });
-      }
-    }
-    function addEndtoBlockProps(props, end) {
-      if (end)
-        for (const st of end)
-          switch (st.type) {
-            case "space":
-            case "comment":
-              props.push(st);
-              break;
-            case "newline":
-              props.push(st);
-              return true;
-          }
-      return false;
-    }
-    function setFlowScalarValue(token, source, type) {
-      switch (token.type) {
-        case "scalar":
-        case "double-quoted-scalar":
-        case "single-quoted-scalar":
-          token.type = type;
-          token.source = source;
-          break;
-        case "block-scalar": {
-          const end = token.props.slice(1);
-          let oa = source.length;
-          if (token.props[0].type === "block-scalar-header")
-            oa -= token.props[0].source.length;
-          for (const tok of end)
-            tok.offset += oa;
-          delete token.props;
-          Object.assign(token, { type, source, end });
-          break;
-        }
-        case "block-map":
-        case "block-seq": {
-          const offset = token.offset + source.length;
-          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
-          delete token.items;
-          Object.assign(token, { type, source, end: [nl] });
-          break;
-        }
-        default: {
-          const indent = "indent" in token ? token.indent : -1;
-          const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key of Object.keys(token))
-            if (key !== "type" && key !== "offset")
-              delete token[key];
-          Object.assign(token, { type, indent, source, end });
-        }
-      }
-    }
-    exports.createScalarToken = createScalarToken;
-    exports.resolveAsScalar = resolveAsScalar;
-    exports.setScalarValue = setScalarValue;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst-stringify.js
-var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
-    "use strict";
-    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
-    function stringifyToken(token) {
-      switch (token.type) {
-        case "block-scalar": {
-          let res = "";
-          for (const tok of token.props)
-            res += stringifyToken(tok);
-          return res + token.source;
-        }
-        case "block-map":
-        case "block-seq": {
-          let res = "";
-          for (const item of token.items)
-            res += stringifyItem(item);
-          return res;
-        }
-        case "flow-collection": {
-          let res = token.start.source;
-          for (const item of token.items)
-            res += stringifyItem(item);
-          for (const st of token.end)
-            res += st.source;
-          return res;
-        }
-        case "document": {
-          let res = stringifyItem(token);
-          if (token.end)
-            for (const st of token.end)
-              res += st.source;
-          return res;
-        }
-        default: {
-          let res = token.source;
-          if ("end" in token && token.end)
-            for (const st of token.end)
-              res += st.source;
-          return res;
-        }
-      }
-    }
-    function stringifyItem({ start, key, sep: sep2, value }) {
-      let res = "";
-      for (const st of start)
-        res += st.source;
-      if (key)
-        res += stringifyToken(key);
-      if (sep2)
-        for (const st of sep2)
-          res += st.source;
-      if (value)
-        res += stringifyToken(value);
-      return res;
-    }
-    exports.stringify = stringify;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst-visit.js
-var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
-    "use strict";
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
-    var SKIP = /* @__PURE__ */ Symbol("skip children");
-    var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit2(cst, visitor) {
-      if ("type" in cst && cst.type === "document")
-        cst = { start: cst.start, value: cst.value };
-      _visit(Object.freeze([]), cst, visitor);
-    }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path30) => {
-      let item = cst;
-      for (const [field, index] of path30) {
-        const tok = item?.[field];
-        if (tok && "items" in tok) {
-          item = tok.items[index];
-        } else
-          return void 0;
-      }
-      return item;
-    };
-    visit2.parentCollection = (cst, path30) => {
-      const parent = visit2.itemAtPath(cst, path30.slice(0, -1));
-      const field = path30[path30.length - 1][0];
-      const coll = parent?.[field];
-      if (coll && "items" in coll)
-        return coll;
-      throw new Error("Parent collection not found");
-    };
-    function _visit(path30, item, visitor) {
-      let ctrl = visitor(item, path30);
-      if (typeof ctrl === "symbol")
-        return ctrl;
-      for (const field of ["key", "value"]) {
-        const token = item[field];
-        if (token && "items" in token) {
-          for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path30.concat([[field, i]])), token.items[i], visitor);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
-            else if (ci === REMOVE) {
-              token.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-          if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path30);
-        }
-      }
-      return typeof ctrl === "function" ? ctrl(item, path30) : ctrl;
-    }
-    exports.visit = visit2;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst.js
-var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
-    "use strict";
-    var cstScalar = require_cst_scalar();
-    var cstStringify = require_cst_stringify();
-    var cstVisit = require_cst_visit();
-    var BOM = "\uFEFF";
-    var DOCUMENT = "";
-    var FLOW_END = "";
-    var SCALAR = "";
-    var isCollection = (token) => !!token && "items" in token;
-    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
-    function prettyToken(token) {
-      switch (token) {
-        case BOM:
-          return "<BOM>";
-        case DOCUMENT:
-          return "<DOC>";
-        case FLOW_END:
-          return "<FLOW_END>";
-        case SCALAR:
-          return "<SCALAR>";
-        default:
-          return JSON.stringify(token);
-      }
-    }
-    function tokenType(source) {
-      switch (source) {
-        case BOM:
-          return "byte-order-mark";
-        case DOCUMENT:
-          return "doc-mode";
-        case FLOW_END:
-          return "flow-error-end";
-        case SCALAR:
-          return "scalar";
-        case "---":
-          return "doc-start";
-        case "...":
-          return "doc-end";
-        case "":
-        case "\n":
-        case "\r\n":
-          return "newline";
-        case "-":
-          return "seq-item-ind";
-        case "?":
-          return "explicit-key-ind";
-        case ":":
-          return "map-value-ind";
-        case "{":
-          return "flow-map-start";
-        case "}":
-          return "flow-map-end";
-        case "[":
-          return "flow-seq-start";
-        case "]":
-          return "flow-seq-end";
-        case ",":
-          return "comma";
-      }
-      switch (source[0]) {
-        case " ":
-        case "	":
-          return "space";
-        case "#":
-          return "comment";
-        case "%":
-          return "directive-line";
-        case "*":
-          return "alias";
-        case "&":
-          return "anchor";
-        case "!":
-          return "tag";
-        case "'":
-          return "single-quoted-scalar";
-        case '"':
-          return "double-quoted-scalar";
-        case "|":
-        case ">":
-          return "block-scalar-header";
-      }
-      return null;
-    }
-    exports.createScalarToken = cstScalar.createScalarToken;
-    exports.resolveAsScalar = cstScalar.resolveAsScalar;
-    exports.setScalarValue = cstScalar.setScalarValue;
-    exports.stringify = cstStringify.stringify;
-    exports.visit = cstVisit.visit;
-    exports.BOM = BOM;
-    exports.DOCUMENT = DOCUMENT;
-    exports.FLOW_END = FLOW_END;
-    exports.SCALAR = SCALAR;
-    exports.isCollection = isCollection;
-    exports.isScalar = isScalar2;
-    exports.prettyToken = prettyToken;
-    exports.tokenType = tokenType;
-  }
-});
-
-// node_modules/yaml/dist/parse/lexer.js
-var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
-    "use strict";
-    var cst = require_cst();
-    function isEmpty(ch) {
-      switch (ch) {
-        case void 0:
-        case " ":
-        case "\n":
-        case "\r":
-        case "	":
-          return true;
-        default:
-          return false;
-      }
-    }
-    var hexDigits = new Set("0123456789ABCDEFabcdef");
-    var tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
-    var flowIndicatorChars = new Set(",[]{}");
-    var invalidAnchorChars = new Set(" ,[]{}\n\r	");
-    var isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
-    var Lexer = class {
-      constructor() {
-        this.atEnd = false;
-        this.blockScalarIndent = -1;
-        this.blockScalarKeep = false;
-        this.buffer = "";
-        this.flowKey = false;
-        this.flowLevel = 0;
-        this.indentNext = 0;
-        this.indentValue = 0;
-        this.lineEndPos = null;
-        this.next = null;
-        this.pos = 0;
-      }
-      /**
-       * Generate YAML tokens from the `source` string. If `incomplete`,
-       * a part of the last line may be left as a buffer for the next call.
-       *
-       * @returns A generator of lexical tokens
-       */
-      *lex(source, incomplete = false) {
-        if (source) {
-          if (typeof source !== "string")
-            throw TypeError("source is not a string");
-          this.buffer = this.buffer ? this.buffer + source : source;
-          this.lineEndPos = null;
-        }
-        this.atEnd = !incomplete;
-        let next = this.next ?? "stream";
-        while (next && (incomplete || this.hasChars(1)))
-          next = yield* this.parseNext(next);
-      }
-      atLineEnd() {
-        let i = this.pos;
-        let ch = this.buffer[i];
-        while (ch === " " || ch === "	")
-          ch = this.buffer[++i];
-        if (!ch || ch === "#" || ch === "\n")
-          return true;
-        if (ch === "\r")
-          return this.buffer[i + 1] === "\n";
-        return false;
-      }
-      charAt(n) {
-        return this.buffer[this.pos + n];
-      }
-      continueScalar(offset) {
-        let ch = this.buffer[offset];
-        if (this.indentNext > 0) {
-          let indent = 0;
-          while (ch === " ")
-            ch = this.buffer[++indent + offset];
-          if (ch === "\r") {
-            const next = this.buffer[indent + offset + 1];
-            if (next === "\n" || !next && !this.atEnd)
-              return offset + indent + 1;
-          }
-          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
-        }
-        if (ch === "-" || ch === ".") {
-          const dt = this.buffer.substr(offset, 3);
-          if ((dt === "---" || dt === "...") && isEmpty(this.buffer[offset + 3]))
-            return -1;
-        }
-        return offset;
-      }
-      getLine() {
-        let end = this.lineEndPos;
-        if (typeof end !== "number" || end !== -1 && end < this.pos) {
-          end = this.buffer.indexOf("\n", this.pos);
-          this.lineEndPos = end;
-        }
-        if (end === -1)
-          return this.atEnd ? this.buffer.substring(this.pos) : null;
-        if (this.buffer[end - 1] === "\r")
-          end -= 1;
-        return this.buffer.substring(this.pos, end);
-      }
-      hasChars(n) {
-        return this.pos + n <= this.buffer.length;
-      }
-      setNext(state) {
-        this.buffer = this.buffer.substring(this.pos);
-        this.pos = 0;
-        this.lineEndPos = null;
-        this.next = state;
-        return null;
-      }
-      peek(n) {
-        return this.buffer.substr(this.pos, n);
-      }
-      *parseNext(next) {
-        switch (next) {
-          case "stream":
-            return yield* this.parseStream();
-          case "line-start":
-            return yield* this.parseLineStart();
-          case "block-start":
-            return yield* this.parseBlockStart();
-          case "doc":
-            return yield* this.parseDocument();
-          case "flow":
-            return yield* this.parseFlowCollection();
-          case "quoted-scalar":
-            return yield* this.parseQuotedScalar();
-          case "block-scalar":
-            return yield* this.parseBlockScalar();
-          case "plain-scalar":
-            return yield* this.parsePlainScalar();
-        }
-      }
-      *parseStream() {
-        let line = this.getLine();
-        if (line === null)
-          return this.setNext("stream");
-        if (line[0] === cst.BOM) {
-          yield* this.pushCount(1);
-          line = line.substring(1);
-        }
-        if (line[0] === "%") {
-          let dirEnd = line.length;
-          let cs = line.indexOf("#");
-          while (cs !== -1) {
-            const ch = line[cs - 1];
-            if (ch === " " || ch === "	") {
-              dirEnd = cs - 1;
-              break;
-            } else {
-              cs = line.indexOf("#", cs + 1);
-            }
-          }
-          while (true) {
-            const ch = line[dirEnd - 1];
-            if (ch === " " || ch === "	")
-              dirEnd -= 1;
-            else
-              break;
-          }
-          const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
-          yield* this.pushCount(line.length - n);
-          this.pushNewline();
-          return "stream";
-        }
-        if (this.atLineEnd()) {
-          const sp = yield* this.pushSpaces(true);
-          yield* this.pushCount(line.length - sp);
-          yield* this.pushNewline();
-          return "stream";
-        }
-        yield cst.DOCUMENT;
-        return yield* this.parseLineStart();
-      }
-      *parseLineStart() {
-        const ch = this.charAt(0);
-        if (!ch && !this.atEnd)
-          return this.setNext("line-start");
-        if (ch === "-" || ch === ".") {
-          if (!this.atEnd && !this.hasChars(4))
-            return this.setNext("line-start");
-          const s = this.peek(3);
-          if ((s === "---" || s === "...") && isEmpty(this.charAt(3))) {
-            yield* this.pushCount(3);
-            this.indentValue = 0;
-            this.indentNext = 0;
-            return s === "---" ? "doc" : "stream";
-          }
-        }
-        this.indentValue = yield* this.pushSpaces(false);
-        if (this.indentNext > this.indentValue && !isEmpty(this.charAt(1)))
-          this.indentNext = this.indentValue;
-        return yield* this.parseBlockStart();
-      }
-      *parseBlockStart() {
-        const [ch0, ch1] = this.peek(2);
-        if (!ch1 && !this.atEnd)
-          return this.setNext("block-start");
-        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty(ch1)) {
-          const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
-          this.indentNext = this.indentValue + 1;
-          this.indentValue += n;
-          return "block-start";
-        }
-        return "doc";
-      }
-      *parseDocument() {
-        yield* this.pushSpaces(true);
-        const line = this.getLine();
-        if (line === null)
-          return this.setNext("doc");
-        let n = yield* this.pushIndicators();
-        switch (line[n]) {
-          case "#":
-            yield* this.pushCount(line.length - n);
-          // fallthrough
-          case void 0:
-            yield* this.pushNewline();
-            return yield* this.parseLineStart();
-          case "{":
-          case "[":
-            yield* this.pushCount(1);
-            this.flowKey = false;
-            this.flowLevel = 1;
-            return "flow";
-          case "}":
-          case "]":
-            yield* this.pushCount(1);
-            return "doc";
-          case "*":
-            yield* this.pushUntil(isNotAnchorChar);
-            return "doc";
-          case '"':
-          case "'":
-            return yield* this.parseQuotedScalar();
-          case "|":
-          case ">":
-            n += yield* this.parseBlockScalarHeader();
-            n += yield* this.pushSpaces(true);
-            yield* this.pushCount(line.length - n);
-            yield* this.pushNewline();
-            return yield* this.parseBlockScalar();
-          default:
-            return yield* this.parsePlainScalar();
-        }
-      }
-      *parseFlowCollection() {
-        let nl, sp;
-        let indent = -1;
-        do {
-          nl = yield* this.pushNewline();
-          if (nl > 0) {
-            sp = yield* this.pushSpaces(false);
-            this.indentValue = indent = sp;
-          } else {
-            sp = 0;
-          }
-          sp += yield* this.pushSpaces(true);
-        } while (nl + sp > 0);
-        const line = this.getLine();
-        if (line === null)
-          return this.setNext("flow");
-        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
-          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
-          if (!atFlowEndMarker) {
-            this.flowLevel = 0;
-            yield cst.FLOW_END;
-            return yield* this.parseLineStart();
-          }
-        }
-        let n = 0;
-        while (line[n] === ",") {
-          n += yield* this.pushCount(1);
-          n += yield* this.pushSpaces(true);
-          this.flowKey = false;
-        }
-        n += yield* this.pushIndicators();
-        switch (line[n]) {
-          case void 0:
-            return "flow";
-          case "#":
-            yield* this.pushCount(line.length - n);
-            return "flow";
-          case "{":
-          case "[":
-            yield* this.pushCount(1);
-            this.flowKey = false;
-            this.flowLevel += 1;
-            return "flow";
-          case "}":
-          case "]":
-            yield* this.pushCount(1);
-            this.flowKey = true;
-            this.flowLevel -= 1;
-            return this.flowLevel ? "flow" : "doc";
-          case "*":
-            yield* this.pushUntil(isNotAnchorChar);
-            return "flow";
-          case '"':
-          case "'":
-            this.flowKey = true;
-            return yield* this.parseQuotedScalar();
-          case ":": {
-            const next = this.charAt(1);
-            if (this.flowKey || isEmpty(next) || next === ",") {
-              this.flowKey = false;
-              yield* this.pushCount(1);
-              yield* this.pushSpaces(true);
-              return "flow";
-            }
-          }
-          // fallthrough
-          default:
-            this.flowKey = false;
-            return yield* this.parsePlainScalar();
-        }
-      }
-      *parseQuotedScalar() {
-        const quote2 = this.charAt(0);
-        let end = this.buffer.indexOf(quote2, this.pos + 1);
-        if (quote2 === "'") {
-          while (end !== -1 && this.buffer[end + 1] === "'")
-            end = this.buffer.indexOf("'", end + 2);
-        } else {
-          while (end !== -1) {
-            let n = 0;
-            while (this.buffer[end - 1 - n] === "\\")
-              n += 1;
-            if (n % 2 === 0)
-              break;
-            end = this.buffer.indexOf('"', end + 1);
-          }
-        }
-        const qb = this.buffer.substring(0, end);
-        let nl = qb.indexOf("\n", this.pos);
-        if (nl !== -1) {
-          while (nl !== -1) {
-            const cs = this.continueScalar(nl + 1);
-            if (cs === -1)
-              break;
-            nl = qb.indexOf("\n", cs);
-          }
-          if (nl !== -1) {
-            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
-          }
-        }
-        if (end === -1) {
-          if (!this.atEnd)
-            return this.setNext("quoted-scalar");
-          end = this.buffer.length;
-        }
-        yield* this.pushToIndex(end + 1, false);
-        return this.flowLevel ? "flow" : "doc";
-      }
-      *parseBlockScalarHeader() {
-        this.blockScalarIndent = -1;
-        this.blockScalarKeep = false;
-        let i = this.pos;
-        while (true) {
-          const ch = this.buffer[++i];
-          if (ch === "+")
-            this.blockScalarKeep = true;
-          else if (ch > "0" && ch <= "9")
-            this.blockScalarIndent = Number(ch) - 1;
-          else if (ch !== "-")
-            break;
-        }
-        return yield* this.pushUntil((ch) => isEmpty(ch) || ch === "#");
-      }
-      *parseBlockScalar() {
-        let nl = this.pos - 1;
-        let indent = 0;
-        let ch;
-        loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
-          switch (ch) {
-            case " ":
-              indent += 1;
-              break;
-            case "\n":
-              nl = i2;
-              indent = 0;
-              break;
-            case "\r": {
-              const next = this.buffer[i2 + 1];
-              if (!next && !this.atEnd)
-                return this.setNext("block-scalar");
-              if (next === "\n")
-                break;
-            }
-            // fallthrough
-            default:
-              break loop;
-          }
-        }
-        if (!ch && !this.atEnd)
-          return this.setNext("block-scalar");
-        if (indent >= this.indentNext) {
-          if (this.blockScalarIndent === -1)
-            this.indentNext = indent;
-          else {
-            this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
-          }
-          do {
-            const cs = this.continueScalar(nl + 1);
-            if (cs === -1)
-              break;
-            nl = this.buffer.indexOf("\n", cs);
-          } while (nl !== -1);
-          if (nl === -1) {
-            if (!this.atEnd)
-              return this.setNext("block-scalar");
-            nl = this.buffer.length;
-          }
-        }
-        let i = nl + 1;
-        ch = this.buffer[i];
-        while (ch === " ")
-          ch = this.buffer[++i];
-        if (ch === "	") {
-          while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
-            ch = this.buffer[++i];
-          nl = i - 1;
-        } else if (!this.blockScalarKeep) {
-          do {
-            let i2 = nl - 1;
-            let ch2 = this.buffer[i2];
-            if (ch2 === "\r")
-              ch2 = this.buffer[--i2];
-            const lastChar = i2;
-            while (ch2 === " ")
-              ch2 = this.buffer[--i2];
-            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
-              nl = i2;
-            else
-              break;
-          } while (true);
-        }
-        yield cst.SCALAR;
-        yield* this.pushToIndex(nl + 1, true);
-        return yield* this.parseLineStart();
-      }
-      *parsePlainScalar() {
-        const inFlow = this.flowLevel > 0;
-        let end = this.pos - 1;
-        let i = this.pos - 1;
-        let ch;
-        while (ch = this.buffer[++i]) {
-          if (ch === ":") {
-            const next = this.buffer[i + 1];
-            if (isEmpty(next) || inFlow && flowIndicatorChars.has(next))
-              break;
-            end = i;
-          } else if (isEmpty(ch)) {
-            let next = this.buffer[i + 1];
-            if (ch === "\r") {
-              if (next === "\n") {
-                i += 1;
-                ch = "\n";
-                next = this.buffer[i + 1];
-              } else
-                end = i;
-            }
-            if (next === "#" || inFlow && flowIndicatorChars.has(next))
-              break;
-            if (ch === "\n") {
-              const cs = this.continueScalar(i + 1);
-              if (cs === -1)
-                break;
-              i = Math.max(i, cs - 2);
-            }
-          } else {
-            if (inFlow && flowIndicatorChars.has(ch))
-              break;
-            end = i;
-          }
-        }
-        if (!ch && !this.atEnd)
-          return this.setNext("plain-scalar");
-        yield cst.SCALAR;
-        yield* this.pushToIndex(end + 1, true);
-        return inFlow ? "flow" : "doc";
-      }
-      *pushCount(n) {
-        if (n > 0) {
-          yield this.buffer.substr(this.pos, n);
-          this.pos += n;
-          return n;
-        }
-        return 0;
-      }
-      *pushToIndex(i, allowEmpty) {
-        const s = this.buffer.slice(this.pos, i);
-        if (s) {
-          yield s;
-          this.pos += s.length;
-          return s.length;
-        } else if (allowEmpty)
-          yield "";
-        return 0;
-      }
-      *pushIndicators() {
-        let n = 0;
-        loop: while (true) {
-          switch (this.charAt(0)) {
-            case "!":
-              n += yield* this.pushTag();
-              n += yield* this.pushSpaces(true);
-              continue loop;
-            case "&":
-              n += yield* this.pushUntil(isNotAnchorChar);
-              n += yield* this.pushSpaces(true);
-              continue loop;
-            case "-":
-            // this is an error
-            case "?":
-            // this is an error outside flow collections
-            case ":": {
-              const inFlow = this.flowLevel > 0;
-              const ch1 = this.charAt(1);
-              if (isEmpty(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
-                if (!inFlow)
-                  this.indentNext = this.indentValue + 1;
-                else if (this.flowKey)
-                  this.flowKey = false;
-                n += yield* this.pushCount(1);
-                n += yield* this.pushSpaces(true);
-                continue loop;
-              }
-            }
-          }
-          break loop;
-        }
-        return n;
-      }
-      *pushTag() {
-        if (this.charAt(1) === "<") {
-          let i = this.pos + 2;
-          let ch = this.buffer[i];
-          while (!isEmpty(ch) && ch !== ">")
-            ch = this.buffer[++i];
-          return yield* this.pushToIndex(ch === ">" ? i + 1 : i, false);
-        } else {
-          let i = this.pos + 1;
-          let ch = this.buffer[i];
-          while (ch) {
-            if (tagChars.has(ch))
-              ch = this.buffer[++i];
-            else if (ch === "%" && hexDigits.has(this.buffer[i + 1]) && hexDigits.has(this.buffer[i + 2])) {
-              ch = this.buffer[i += 3];
-            } else
-              break;
-          }
-          return yield* this.pushToIndex(i, false);
-        }
-      }
-      *pushNewline() {
-        const ch = this.buffer[this.pos];
-        if (ch === "\n")
-          return yield* this.pushCount(1);
-        else if (ch === "\r" && this.charAt(1) === "\n")
-          return yield* this.pushCount(2);
-        else
-          return 0;
-      }
-      *pushSpaces(allowTabs) {
-        let i = this.pos - 1;
-        let ch;
-        do {
-          ch = this.buffer[++i];
-        } while (ch === " " || allowTabs && ch === "	");
-        const n = i - this.pos;
-        if (n > 0) {
-          yield this.buffer.substr(this.pos, n);
-          this.pos = i;
-        }
-        return n;
-      }
-      *pushUntil(test) {
-        let i = this.pos;
-        let ch = this.buffer[i];
-        while (!test(ch))
-          ch = this.buffer[++i];
-        return yield* this.pushToIndex(i, false);
-      }
-    };
-    exports.Lexer = Lexer;
-  }
-});
-
-// node_modules/yaml/dist/parse/line-counter.js
-var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
-    "use strict";
-    var LineCounter2 = class {
-      constructor() {
-        this.lineStarts = [];
-        this.addNewLine = (offset) => this.lineStarts.push(offset);
-        this.linePos = (offset) => {
-          let low = 0;
-          let high = this.lineStarts.length;
-          while (low < high) {
-            const mid = low + high >> 1;
-            if (this.lineStarts[mid] < offset)
-              low = mid + 1;
-            else
-              high = mid;
-          }
-          if (this.lineStarts[low] === offset)
-            return { line: low + 1, col: 1 };
-          if (low === 0)
-            return { line: 0, col: offset };
-          const start = this.lineStarts[low - 1];
-          return { line: low, col: offset - start + 1 };
-        };
-      }
-    };
-    exports.LineCounter = LineCounter2;
-  }
-});
-
-// node_modules/yaml/dist/parse/parser.js
-var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    var cst = require_cst();
-    var lexer = require_lexer();
-    function includesToken(list, type) {
-      for (let i = 0; i < list.length; ++i)
-        if (list[i].type === type)
-          return true;
-      return false;
-    }
-    function findNonEmptyIndex(list) {
-      for (let i = 0; i < list.length; ++i) {
-        switch (list[i].type) {
-          case "space":
-          case "comment":
-          case "newline":
-            break;
-          default:
-            return i;
-        }
-      }
-      return -1;
-    }
-    function isFlowToken(token) {
-      switch (token?.type) {
-        case "alias":
-        case "scalar":
-        case "single-quoted-scalar":
-        case "double-quoted-scalar":
-        case "flow-collection":
-          return true;
-        default:
-          return false;
-      }
-    }
-    function getPrevProps(parent) {
-      switch (parent.type) {
-        case "document":
-          return parent.start;
-        case "block-map": {
-          const it = parent.items[parent.items.length - 1];
-          return it.sep ?? it.start;
-        }
-        case "block-seq":
-          return parent.items[parent.items.length - 1].start;
-        /* istanbul ignore next should not happen */
-        default:
-          return [];
-      }
-    }
-    function getFirstKeyStartProps(prev) {
-      if (prev.length === 0)
-        return [];
-      let i = prev.length;
-      loop: while (--i >= 0) {
-        switch (prev[i].type) {
-          case "doc-start":
-          case "explicit-key-ind":
-          case "map-value-ind":
-          case "seq-item-ind":
-          case "newline":
-            break loop;
-        }
-      }
-      while (prev[++i]?.type === "space") {
-      }
-      return prev.splice(i, prev.length);
-    }
-    function arrayPushArray(target, source) {
-      if (source.length < 1e5)
-        Array.prototype.push.apply(target, source);
-      else
-        for (let i = 0; i < source.length; ++i)
-          target.push(source[i]);
-    }
-    function fixFlowSeqItems(fc) {
-      if (fc.start.type === "flow-seq-start") {
-        for (const it of fc.items) {
-          if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
-            if (it.key)
-              it.value = it.key;
-            delete it.key;
-            if (isFlowToken(it.value)) {
-              if (it.value.end)
-                arrayPushArray(it.value.end, it.sep);
-              else
-                it.value.end = it.sep;
-            } else
-              arrayPushArray(it.start, it.sep);
-            delete it.sep;
-          }
-        }
-      }
-    }
-    var Parser = class {
-      /**
-       * @param onNewLine - If defined, called separately with the start position of
-       *   each new line (in `parse()`, including the start of input).
-       */
-      constructor(onNewLine) {
-        this.atNewLine = true;
-        this.atScalar = false;
-        this.indent = 0;
-        this.offset = 0;
-        this.onKeyLine = false;
-        this.stack = [];
-        this.source = "";
-        this.type = "";
-        this.lexer = new lexer.Lexer();
-        this.onNewLine = onNewLine;
-      }
-      /**
-       * Parse `source` as a YAML stream.
-       * If `incomplete`, a part of the last line may be left as a buffer for the next call.
-       *
-       * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
-       *
-       * @returns A generator of tokens representing each directive, document, and other structure.
-       */
-      *parse(source, incomplete = false) {
-        if (this.onNewLine && this.offset === 0)
-          this.onNewLine(0);
-        for (const lexeme of this.lexer.lex(source, incomplete))
-          yield* this.next(lexeme);
-        if (!incomplete)
-          yield* this.end();
-      }
-      /**
-       * Advance the parser by the `source` of one lexical token.
-       */
-      *next(source) {
-        this.source = source;
-        if (node_process.env.LOG_TOKENS)
-          console.log("|", cst.prettyToken(source));
-        if (this.atScalar) {
-          this.atScalar = false;
-          yield* this.step();
-          this.offset += source.length;
-          return;
-        }
-        const type = cst.tokenType(source);
-        if (!type) {
-          const message = `Not a YAML token: ${source}`;
-          yield* this.pop({ type: "error", offset: this.offset, message, source });
-          this.offset += source.length;
-        } else if (type === "scalar") {
-          this.atNewLine = false;
-          this.atScalar = true;
-          this.type = "scalar";
-        } else {
-          this.type = type;
-          yield* this.step();
-          switch (type) {
-            case "newline":
-              this.atNewLine = true;
-              this.indent = 0;
-              if (this.onNewLine)
-                this.onNewLine(this.offset + source.length);
-              break;
-            case "space":
-              if (this.atNewLine && source[0] === " ")
-                this.indent += source.length;
-              break;
-            case "explicit-key-ind":
-            case "map-value-ind":
-            case "seq-item-ind":
-              if (this.atNewLine)
-                this.indent += source.length;
-              break;
-            case "doc-mode":
-            case "flow-error-end":
-              return;
-            default:
-              this.atNewLine = false;
-          }
-          this.offset += source.length;
-        }
-      }
-      /** Call at end of input to push out any remaining constructions */
-      *end() {
-        while (this.stack.length > 0)
-          yield* this.pop();
-      }
-      get sourceToken() {
-        const st = {
-          type: this.type,
-          offset: this.offset,
-          indent: this.indent,
-          source: this.source
-        };
-        return st;
-      }
-      *step() {
-        const top = this.peek(1);
-        if (this.type === "doc-end" && top?.type !== "doc-end") {
-          while (this.stack.length > 0)
-            yield* this.pop();
-          this.stack.push({
-            type: "doc-end",
-            offset: this.offset,
-            source: this.source
-          });
-          return;
-        }
-        if (!top)
-          return yield* this.stream();
-        switch (top.type) {
-          case "document":
-            return yield* this.document(top);
-          case "alias":
-          case "scalar":
-          case "single-quoted-scalar":
-          case "double-quoted-scalar":
-            return yield* this.scalar(top);
-          case "block-scalar":
-            return yield* this.blockScalar(top);
-          case "block-map":
-            return yield* this.blockMap(top);
-          case "block-seq":
-            return yield* this.blockSequence(top);
-          case "flow-collection":
-            return yield* this.flowCollection(top);
-          case "doc-end":
-            return yield* this.documentEnd(top);
-        }
-        yield* this.pop();
-      }
-      peek(n) {
-        return this.stack[this.stack.length - n];
-      }
-      *pop(error62) {
-        const token = error62 ?? this.stack.pop();
-        if (!token) {
-          const message = "Tried to pop an empty stack";
-          yield { type: "error", offset: this.offset, source: "", message };
-        } else if (this.stack.length === 0) {
-          yield token;
-        } else {
-          const top = this.peek(1);
-          if (token.type === "block-scalar") {
-            token.indent = "indent" in top ? top.indent : 0;
-          } else if (token.type === "flow-collection" && top.type === "document") {
-            token.indent = 0;
-          }
-          if (token.type === "flow-collection")
-            fixFlowSeqItems(token);
-          switch (top.type) {
-            case "document":
-              top.value = token;
-              break;
-            case "block-scalar":
-              top.props.push(token);
-              break;
-            case "block-map": {
-              const it = top.items[top.items.length - 1];
-              if (it.value) {
-                top.items.push({ start: [], key: token, sep: [] });
-                this.onKeyLine = true;
-                return;
-              } else if (it.sep) {
-                it.value = token;
-              } else {
-                Object.assign(it, { key: token, sep: [] });
-                this.onKeyLine = !it.explicitKey;
-                return;
-              }
-              break;
-            }
-            case "block-seq": {
-              const it = top.items[top.items.length - 1];
-              if (it.value)
-                top.items.push({ start: [], value: token });
-              else
-                it.value = token;
-              break;
-            }
-            case "flow-collection": {
-              const it = top.items[top.items.length - 1];
-              if (!it || it.value)
-                top.items.push({ start: [], key: token, sep: [] });
-              else if (it.sep)
-                it.value = token;
-              else
-                Object.assign(it, { key: token, sep: [] });
-              return;
-            }
-            /* istanbul ignore next should not happen */
-            default:
-              yield* this.pop();
-              yield* this.pop(token);
-          }
-          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
-            const last = token.items[token.items.length - 1];
-            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
-              if (top.type === "document")
-                top.end = last.start;
-              else
-                top.items.push({ start: last.start });
-              token.items.splice(-1, 1);
-            }
-          }
-        }
-      }
-      *stream() {
-        switch (this.type) {
-          case "directive-line":
-            yield { type: "directive", offset: this.offset, source: this.source };
-            return;
-          case "byte-order-mark":
-          case "space":
-          case "comment":
-          case "newline":
-            yield this.sourceToken;
-            return;
-          case "doc-mode":
-          case "doc-start": {
-            const doc = {
-              type: "document",
-              offset: this.offset,
-              start: []
-            };
-            if (this.type === "doc-start")
-              doc.start.push(this.sourceToken);
-            this.stack.push(doc);
-            return;
-          }
-        }
-        yield {
-          type: "error",
-          offset: this.offset,
-          message: `Unexpected ${this.type} token in YAML stream`,
-          source: this.source
-        };
-      }
-      *document(doc) {
-        if (doc.value)
-          return yield* this.lineEnd(doc);
-        switch (this.type) {
-          case "doc-start": {
-            if (findNonEmptyIndex(doc.start) !== -1) {
-              yield* this.pop();
-              yield* this.step();
-            } else
-              doc.start.push(this.sourceToken);
-            return;
-          }
-          case "anchor":
-          case "tag":
-          case "space":
-          case "comment":
-          case "newline":
-            doc.start.push(this.sourceToken);
-            return;
-        }
-        const bv = this.startBlockValue(doc);
-        if (bv)
-          this.stack.push(bv);
-        else {
-          yield {
-            type: "error",
-            offset: this.offset,
-            message: `Unexpected ${this.type} token in YAML document`,
-            source: this.source
-          };
-        }
-      }
-      *scalar(scalar) {
-        if (this.type === "map-value-ind") {
-          const prev = getPrevProps(this.peek(2));
-          const start = getFirstKeyStartProps(prev);
-          let sep2;
-          if (scalar.end) {
-            sep2 = scalar.end;
-            sep2.push(this.sourceToken);
-            delete scalar.end;
-          } else
-            sep2 = [this.sourceToken];
-          const map2 = {
-            type: "block-map",
-            offset: scalar.offset,
-            indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep2 }]
-          };
-          this.onKeyLine = true;
-          this.stack[this.stack.length - 1] = map2;
-        } else
-          yield* this.lineEnd(scalar);
-      }
-      *blockScalar(scalar) {
-        switch (this.type) {
-          case "space":
-          case "comment":
-          case "newline":
-            scalar.props.push(this.sourceToken);
-            return;
-          case "scalar":
-            scalar.source = this.source;
-            this.atNewLine = true;
-            this.indent = 0;
-            if (this.onNewLine) {
-              let nl = this.source.indexOf("\n") + 1;
-              while (nl !== 0) {
-                this.onNewLine(this.offset + nl);
-                nl = this.source.indexOf("\n", nl) + 1;
-              }
-            }
-            yield* this.pop();
-            break;
-          /* istanbul ignore next should not happen */
-          default:
-            yield* this.pop();
-            yield* this.step();
-        }
-      }
-      *blockMap(map2) {
-        const it = map2.items[map2.items.length - 1];
-        switch (this.type) {
-          case "newline":
-            this.onKeyLine = false;
-            if (it.value) {
-              const end = "end" in it.value ? it.value.end : void 0;
-              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
-              if (last?.type === "comment")
-                end?.push(this.sourceToken);
-              else
-                map2.items.push({ start: [this.sourceToken] });
-            } else if (it.sep) {
-              it.sep.push(this.sourceToken);
-            } else {
-              it.start.push(this.sourceToken);
-            }
-            return;
-          case "space":
-          case "comment":
-            if (it.value) {
-              map2.items.push({ start: [this.sourceToken] });
-            } else if (it.sep) {
-              it.sep.push(this.sourceToken);
-            } else {
-              if (this.atIndentedComment(it.start, map2.indent)) {
-                const prev = map2.items[map2.items.length - 2];
-                const end = prev?.value?.end;
-                if (Array.isArray(end)) {
-                  arrayPushArray(end, it.start);
-                  end.push(this.sourceToken);
-                  map2.items.pop();
-                  return;
-                }
-              }
-              it.start.push(this.sourceToken);
-            }
-            return;
-        }
-        if (this.indent >= map2.indent) {
-          const atMapIndent = !this.onKeyLine && this.indent === map2.indent;
-          const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
-          let start = [];
-          if (atNextItem && it.sep && !it.value) {
-            const nl = [];
-            for (let i = 0; i < it.sep.length; ++i) {
-              const st = it.sep[i];
-              switch (st.type) {
-                case "newline":
-                  nl.push(i);
-                  break;
-                case "space":
-                  break;
-                case "comment":
-                  if (st.indent > map2.indent)
-                    nl.length = 0;
-                  break;
-                default:
-                  nl.length = 0;
-              }
-            }
-            if (nl.length >= 2)
-              start = it.sep.splice(nl[1]);
-          }
-          switch (this.type) {
-            case "anchor":
-            case "tag":
-              if (atNextItem || it.value) {
-                start.push(this.sourceToken);
-                map2.items.push({ start });
-                this.onKeyLine = true;
-              } else if (it.sep) {
-                it.sep.push(this.sourceToken);
-              } else {
-                it.start.push(this.sourceToken);
-              }
-              return;
-            case "explicit-key-ind":
-              if (!it.sep && !it.explicitKey) {
-                it.start.push(this.sourceToken);
-                it.explicitKey = true;
-              } else if (atNextItem || it.value) {
-                start.push(this.sourceToken);
-                map2.items.push({ start, explicitKey: true });
-              } else {
-                this.stack.push({
-                  type: "block-map",
-                  offset: this.offset,
-                  indent: this.indent,
-                  items: [{ start: [this.sourceToken], explicitKey: true }]
-                });
-              }
-              this.onKeyLine = true;
-              return;
-            case "map-value-ind":
-              if (it.explicitKey) {
-                if (!it.sep) {
-                  if (includesToken(it.start, "newline")) {
-                    Object.assign(it, { key: null, sep: [this.sourceToken] });
-                  } else {
-                    const start2 = getFirstKeyStartProps(it.start);
-                    this.stack.push({
-                      type: "block-map",
-                      offset: this.offset,
-                      indent: this.indent,
-                      items: [{ start: start2, key: null, sep: [this.sourceToken] }]
-                    });
-                  }
-                } else if (it.value) {
-                  map2.items.push({ start: [], key: null, sep: [this.sourceToken] });
-                } else if (includesToken(it.sep, "map-value-ind")) {
-                  this.stack.push({
-                    type: "block-map",
-                    offset: this.offset,
-                    indent: this.indent,
-                    items: [{ start, key: null, sep: [this.sourceToken] }]
-                  });
-                } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
-                  const start2 = getFirstKeyStartProps(it.start);
-                  const key = it.key;
-                  const sep2 = it.sep;
-                  sep2.push(this.sourceToken);
-                  delete it.key;
-                  delete it.sep;
-                  this.stack.push({
-                    type: "block-map",
-                    offset: this.offset,
-                    indent: this.indent,
-                    items: [{ start: start2, key, sep: sep2 }]
-                  });
-                } else if (start.length > 0) {
-                  it.sep = it.sep.concat(start, this.sourceToken);
-                } else {
-                  it.sep.push(this.sourceToken);
-                }
-              } else {
-                if (!it.sep) {
-                  Object.assign(it, { key: null, sep: [this.sourceToken] });
-                } else if (it.value || atNextItem) {
-                  map2.items.push({ start, key: null, sep: [this.sourceToken] });
-                } else if (includesToken(it.sep, "map-value-ind")) {
-                  this.stack.push({
-                    type: "block-map",
-                    offset: this.offset,
-                    indent: this.indent,
-                    items: [{ start: [], key: null, sep: [this.sourceToken] }]
-                  });
-                } else {
-                  it.sep.push(this.sourceToken);
-                }
-              }
-              this.onKeyLine = true;
-              return;
-            case "alias":
-            case "scalar":
-            case "single-quoted-scalar":
-            case "double-quoted-scalar": {
-              const fs = this.flowScalar(this.type);
-              if (atNextItem || it.value) {
-                map2.items.push({ start, key: fs, sep: [] });
-                this.onKeyLine = true;
-              } else if (it.sep) {
-                this.stack.push(fs);
-              } else {
-                Object.assign(it, { key: fs, sep: [] });
-                this.onKeyLine = true;
-              }
-              return;
-            }
-            default: {
-              const bv = this.startBlockValue(map2);
-              if (bv) {
-                if (bv.type === "block-seq") {
-                  if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
-                    yield* this.pop({
-                      type: "error",
-                      offset: this.offset,
-                      message: "Unexpected block-seq-ind on same line with key",
-                      source: this.source
-                    });
-                    return;
-                  }
-                } else if (atMapIndent) {
-                  map2.items.push({ start });
-                }
-                this.stack.push(bv);
-                return;
-              }
-            }
-          }
-        }
-        yield* this.pop();
-        yield* this.step();
-      }
-      *blockSequence(seq) {
-        const it = seq.items[seq.items.length - 1];
-        switch (this.type) {
-          case "newline":
-            if (it.value) {
-              const end = "end" in it.value ? it.value.end : void 0;
-              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
-              if (last?.type === "comment")
-                end?.push(this.sourceToken);
-              else
-                seq.items.push({ start: [this.sourceToken] });
-            } else
-              it.start.push(this.sourceToken);
-            return;
-          case "space":
-          case "comment":
-            if (it.value)
-              seq.items.push({ start: [this.sourceToken] });
-            else {
-              if (this.atIndentedComment(it.start, seq.indent)) {
-                const prev = seq.items[seq.items.length - 2];
-                const end = prev?.value?.end;
-                if (Array.isArray(end)) {
-                  arrayPushArray(end, it.start);
-                  end.push(this.sourceToken);
-                  seq.items.pop();
-                  return;
-                }
-              }
-              it.start.push(this.sourceToken);
-            }
-            return;
-          case "anchor":
-          case "tag":
-            if (it.value || this.indent <= seq.indent)
-              break;
-            it.start.push(this.sourceToken);
-            return;
-          case "seq-item-ind":
-            if (this.indent !== seq.indent)
-              break;
-            if (it.value || includesToken(it.start, "seq-item-ind"))
-              seq.items.push({ start: [this.sourceToken] });
-            else
-              it.start.push(this.sourceToken);
-            return;
-        }
-        if (this.indent > seq.indent) {
-          const bv = this.startBlockValue(seq);
-          if (bv) {
-            this.stack.push(bv);
-            return;
-          }
-        }
-        yield* this.pop();
-        yield* this.step();
-      }
-      *flowCollection(fc) {
-        const it = fc.items[fc.items.length - 1];
-        if (this.type === "flow-error-end") {
-          let top;
-          do {
-            yield* this.pop();
-            top = this.peek(1);
-          } while (top?.type === "flow-collection");
-        } else if (fc.end.length === 0) {
-          switch (this.type) {
-            case "comma":
-            case "explicit-key-ind":
-              if (!it || it.sep)
-                fc.items.push({ start: [this.sourceToken] });
-              else
-                it.start.push(this.sourceToken);
-              return;
-            case "map-value-ind":
-              if (!it || it.value)
-                fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
-              else if (it.sep)
-                it.sep.push(this.sourceToken);
-              else
-                Object.assign(it, { key: null, sep: [this.sourceToken] });
-              return;
-            case "space":
-            case "comment":
-            case "newline":
-            case "anchor":
-            case "tag":
-              if (!it || it.value)
-                fc.items.push({ start: [this.sourceToken] });
-              else if (it.sep)
-                it.sep.push(this.sourceToken);
-              else
-                it.start.push(this.sourceToken);
-              return;
-            case "alias":
-            case "scalar":
-            case "single-quoted-scalar":
-            case "double-quoted-scalar": {
-              const fs = this.flowScalar(this.type);
-              if (!it || it.value)
-                fc.items.push({ start: [], key: fs, sep: [] });
-              else if (it.sep)
-                this.stack.push(fs);
-              else
-                Object.assign(it, { key: fs, sep: [] });
-              return;
-            }
-            case "flow-map-end":
-            case "flow-seq-end":
-              fc.end.push(this.sourceToken);
-              return;
-          }
-          const bv = this.startBlockValue(fc);
-          if (bv)
-            this.stack.push(bv);
-          else {
-            yield* this.pop();
-            yield* this.step();
-          }
-        } else {
-          const parent = this.peek(2);
-          if (parent.type === "block-map" && (this.type === "map-value-ind" && parent.indent === fc.indent || this.type === "newline" && !parent.items[parent.items.length - 1].sep)) {
-            yield* this.pop();
-            yield* this.step();
-          } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
-            const prev = getPrevProps(parent);
-            const start = getFirstKeyStartProps(prev);
-            fixFlowSeqItems(fc);
-            const sep2 = fc.end.splice(1, fc.end.length);
-            sep2.push(this.sourceToken);
-            const map2 = {
-              type: "block-map",
-              offset: fc.offset,
-              indent: fc.indent,
-              items: [{ start, key: fc, sep: sep2 }]
-            };
-            this.onKeyLine = true;
-            this.stack[this.stack.length - 1] = map2;
-          } else {
-            yield* this.lineEnd(fc);
-          }
-        }
-      }
-      flowScalar(type) {
-        if (this.onNewLine) {
-          let nl = this.source.indexOf("\n") + 1;
-          while (nl !== 0) {
-            this.onNewLine(this.offset + nl);
-            nl = this.source.indexOf("\n", nl) + 1;
-          }
-        }
-        return {
-          type,
-          offset: this.offset,
-          indent: this.indent,
-          source: this.source
-        };
-      }
-      startBlockValue(parent) {
-        switch (this.type) {
-          case "alias":
-          case "scalar":
-          case "single-quoted-scalar":
-          case "double-quoted-scalar":
-            return this.flowScalar(this.type);
-          case "block-scalar-header":
-            return {
-              type: "block-scalar",
-              offset: this.offset,
-              indent: this.indent,
-              props: [this.sourceToken],
-              source: ""
-            };
-          case "flow-map-start":
-          case "flow-seq-start":
-            return {
-              type: "flow-collection",
-              offset: this.offset,
-              indent: this.indent,
-              start: this.sourceToken,
-              items: [],
-              end: []
-            };
-          case "seq-item-ind":
-            return {
-              type: "block-seq",
-              offset: this.offset,
-              indent: this.indent,
-              items: [{ start: [this.sourceToken] }]
-            };
-          case "explicit-key-ind": {
-            this.onKeyLine = true;
-            const prev = getPrevProps(parent);
-            const start = getFirstKeyStartProps(prev);
-            start.push(this.sourceToken);
-            return {
-              type: "block-map",
-              offset: this.offset,
-              indent: this.indent,
-              items: [{ start, explicitKey: true }]
-            };
-          }
-          case "map-value-ind": {
-            this.onKeyLine = true;
-            const prev = getPrevProps(parent);
-            const start = getFirstKeyStartProps(prev);
-            return {
-              type: "block-map",
-              offset: this.offset,
-              indent: this.indent,
-              items: [{ start, key: null, sep: [this.sourceToken] }]
-            };
-          }
-        }
-        return null;
-      }
-      atIndentedComment(start, indent) {
-        if (this.type !== "comment")
-          return false;
-        if (this.indent <= indent)
-          return false;
-        return start.every((st) => st.type === "newline" || st.type === "space");
-      }
-      *documentEnd(docEnd) {
-        if (this.type !== "doc-mode") {
-          if (docEnd.end)
-            docEnd.end.push(this.sourceToken);
-          else
-            docEnd.end = [this.sourceToken];
-          if (this.type === "newline")
-            yield* this.pop();
-        }
-      }
-      *lineEnd(token) {
-        switch (this.type) {
-          case "comma":
-          case "doc-start":
-          case "doc-end":
-          case "flow-seq-end":
-          case "flow-map-end":
-          case "map-value-ind":
-            yield* this.pop();
-            yield* this.step();
-            break;
-          case "newline":
-            this.onKeyLine = false;
-          // fallthrough
-          case "space":
-          case "comment":
-          default:
-            if (token.end)
-              token.end.push(this.sourceToken);
-            else
-              token.end = [this.sourceToken];
-            if (this.type === "newline")
-              yield* this.pop();
-        }
-      }
-    };
-    exports.Parser = Parser;
-  }
-});
-
-// node_modules/yaml/dist/public-api.js
-var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
-    "use strict";
-    var composer = require_composer();
-    var Document = require_Document();
-    var errors = require_errors();
-    var log = require_log();
-    var identity = require_identity();
-    var lineCounter = require_line_counter();
-    var parser = require_parser();
-    function parseOptions(options) {
-      const prettyErrors = options.prettyErrors !== false;
-      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
-      return { lineCounter: lineCounter$1, prettyErrors };
-    }
-    function parseAllDocuments(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
-      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
-      if (prettyErrors && lineCounter2)
-        for (const doc of docs) {
-          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
-        }
-      if (docs.length > 0)
-        return docs;
-      return Object.assign([], { empty: true }, composer$1.streamInfo());
-    }
-    function parseDocument2(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
-      let doc = null;
-      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
-        if (!doc)
-          doc = _doc;
-        else if (doc.options.logLevel !== "silent") {
-          doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
-          break;
-        }
-      }
-      if (prettyErrors && lineCounter2) {
-        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
-      }
-      return doc;
-    }
-    function parse5(src, reviver, options) {
-      let _reviver = void 0;
-      if (typeof reviver === "function") {
-        _reviver = reviver;
-      } else if (options === void 0 && reviver && typeof reviver === "object") {
-        options = reviver;
-      }
-      const doc = parseDocument2(src, options);
-      if (!doc)
-        return null;
-      doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
-      if (doc.errors.length > 0) {
-        if (doc.options.logLevel !== "silent")
-          throw doc.errors[0];
-        else
-          doc.errors = [];
-      }
-      return doc.toJS(Object.assign({ reviver: _reviver }, options));
-    }
-    function stringify(value, replacer, options) {
-      let _replacer = null;
-      if (typeof replacer === "function" || Array.isArray(replacer)) {
-        _replacer = replacer;
-      } else if (options === void 0 && replacer) {
-        options = replacer;
-      }
-      if (typeof options === "string")
-        options = options.length;
-      if (typeof options === "number") {
-        const indent = Math.round(options);
-        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
-      }
-      if (value === void 0) {
-        const { keepUndefined } = options ?? replacer ?? {};
-        if (!keepUndefined)
-          return void 0;
-      }
-      if (identity.isDocument(value) && !_replacer)
-        return value.toString(options);
-      return new Document.Document(value, _replacer, options).toString(options);
-    }
-    exports.parse = parse5;
-    exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
-    exports.stringify = stringify;
-  }
-});
-
-// node_modules/yaml/dist/index.js
-var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
-    "use strict";
-    var composer = require_composer();
-    var Document = require_Document();
-    var Schema = require_Schema();
-    var errors = require_errors();
-    var Alias = require_Alias();
-    var identity = require_identity();
-    var Pair = require_Pair();
-    var Scalar = require_Scalar();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var cst = require_cst();
-    var lexer = require_lexer();
-    var lineCounter = require_line_counter();
-    var parser = require_parser();
-    var publicApi = require_public_api();
-    var visit2 = require_visit();
-    exports.Composer = composer.Composer;
-    exports.Document = Document.Document;
-    exports.Schema = Schema.Schema;
-    exports.YAMLError = errors.YAMLError;
-    exports.YAMLParseError = errors.YAMLParseError;
-    exports.YAMLWarning = errors.YAMLWarning;
-    exports.Alias = Alias.Alias;
-    exports.isAlias = identity.isAlias;
-    exports.isCollection = identity.isCollection;
-    exports.isDocument = identity.isDocument;
-    exports.isMap = identity.isMap;
-    exports.isNode = identity.isNode;
-    exports.isPair = identity.isPair;
-    exports.isScalar = identity.isScalar;
-    exports.isSeq = identity.isSeq;
-    exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar.Scalar;
-    exports.YAMLMap = YAMLMap.YAMLMap;
-    exports.YAMLSeq = YAMLSeq.YAMLSeq;
-    exports.CST = cst;
-    exports.Lexer = lexer.Lexer;
-    exports.LineCounter = lineCounter.LineCounter;
-    exports.Parser = parser.Parser;
-    exports.parse = publicApi.parse;
-    exports.parseAllDocuments = publicApi.parseAllDocuments;
-    exports.parseDocument = publicApi.parseDocument;
-    exports.stringify = publicApi.stringify;
-    exports.visit = visit2.visit;
-    exports.visitAsync = visit2.visitAsync;
   }
 });
 
@@ -13573,7 +6243,7 @@ var require_buffer_reader = __commonJS({
 });
 
 // node_modules/pg-protocol/dist/parser.js
-var require_parser2 = __commonJS({
+var require_parser = __commonJS({
   "node_modules/pg-protocol/dist/parser.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -13880,7 +6550,7 @@ var require_parser2 = __commonJS({
 });
 
 // node_modules/pg-protocol/dist/index.js
-var require_dist2 = __commonJS({
+var require_dist = __commonJS({
   "node_modules/pg-protocol/dist/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -13894,7 +6564,7 @@ var require_dist2 = __commonJS({
     Object.defineProperty(exports, "serialize", { enumerable: true, get: function() {
       return serializer_1.serialize;
     } });
-    var parser_1 = require_parser2();
+    var parser_1 = require_parser();
     function parse5(stream, callback) {
       const parser = new parser_1.Parser();
       stream.on("data", (buffer) => parser.parse(buffer, callback));
@@ -13983,7 +6653,7 @@ var require_connection = __commonJS({
   "node_modules/pg/lib/connection.js"(exports, module) {
     "use strict";
     var EventEmitter = __require("events").EventEmitter;
-    var { parse: parse5, serialize } = require_dist2();
+    var { parse: parse5, serialize } = require_dist();
     var stream = require_stream();
     var { getStream } = stream;
     var flushBuffer = serialize.flush();
@@ -14285,7 +6955,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path30 = __require("path");
+    var path33 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -14324,7 +6994,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path30.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path30.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path33.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path33.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -14456,7 +7126,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path30 = __require("path");
+    var path33 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -16096,7 +8766,7 @@ var require_lib2 = __commonJS({
     var utils = require_utils();
     var Pool2 = require_pg_pool();
     var TypeOverrides2 = require_type_overrides();
-    var { DatabaseError: DatabaseError2 } = require_dist2();
+    var { DatabaseError: DatabaseError2 } = require_dist();
     var { escapeIdentifier: escapeIdentifier2, escapeLiteral: escapeLiteral2 } = require_utils();
     var poolFactory = (Client3) => {
       return class BoundPool extends Pool2 {
@@ -16188,9 +8858,9 @@ function environmentFingerprint(result) {
     const value = env.facts?.[key];
     if (value !== void 0 && value !== "") facts[fact] = value;
   }
-  const builds2 = result.arms.map((a) => a.build).filter((b) => isObject2(b));
+  const builds2 = result.arms.map((a) => a.build).filter((b) => isObject(b));
   const compilers = distinct(
-    builds2.map((b) => isObject2(b.compiler) ? stringOf(b.compiler.version) : void 0)
+    builds2.map((b) => isObject(b.compiler) ? stringOf(b.compiler.version) : void 0)
   );
   if (compilers) facts.compiler = compilers;
   const options = distinct(
@@ -16206,7 +8876,7 @@ function fingerprintId(facts) {
   return sha256Hex(canonicalJson(facts)).slice(0, FINGERPRINT_ID_LENGTH);
 }
 function workloadHash(spec) {
-  const relevant = isObject2(spec) ? Object.fromEntries(
+  const relevant = isObject(spec) ? Object.fromEntries(
     Object.entries(spec).filter(([k]) => !WORKLOAD_HASH_IGNORED.includes(k))
   ) : spec;
   return sha256Hex(canonicalJson(relevant)).slice(0, FINGERPRINT_ID_LENGTH);
@@ -16220,7 +8890,7 @@ function canonicalJson(value) {
 }
 function sortKeys(value) {
   if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
-  if (!isObject2(value)) return value;
+  if (!isObject(value)) return value;
   const out = {};
   for (const key of Object.keys(value).sort()) {
     if (value[key] !== void 0) out[key] = sortKeys(value[key]);
@@ -16237,7 +8907,7 @@ function stringOf(v) {
 function sha256Hex(text2) {
   return createHash3("sha256").update(text2).digest("hex");
 }
-function isObject2(v) {
+function isObject(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 var FINGERPRINT_ID_LENGTH, OPTIONAL_FACTS, WORKLOAD_HASH_IGNORED;
@@ -16260,6 +8930,7336 @@ var init_fingerprint = __esm({
       "clients",
       "maxIgnoredErrorsPct"
     ];
+  }
+});
+
+// node_modules/yaml/dist/nodes/identity.js
+var require_identity = __commonJS({
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+    "use strict";
+    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
+    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
+    var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
+    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
+    var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
+    var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
+    var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
+    var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
+    var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
+    var isMap2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
+    var isPair2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
+    var isScalar2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
+    var isSeq = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
+    function isCollection(node2) {
+      if (node2 && typeof node2 === "object")
+        switch (node2[NODE_TYPE]) {
+          case MAP:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    function isNode(node2) {
+      if (node2 && typeof node2 === "object")
+        switch (node2[NODE_TYPE]) {
+          case ALIAS:
+          case MAP:
+          case SCALAR:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    var hasAnchor = (node2) => (isScalar2(node2) || isCollection(node2)) && !!node2.anchor;
+    exports.ALIAS = ALIAS;
+    exports.DOC = DOC;
+    exports.MAP = MAP;
+    exports.NODE_TYPE = NODE_TYPE;
+    exports.PAIR = PAIR;
+    exports.SCALAR = SCALAR;
+    exports.SEQ = SEQ;
+    exports.hasAnchor = hasAnchor;
+    exports.isAlias = isAlias;
+    exports.isCollection = isCollection;
+    exports.isDocument = isDocument;
+    exports.isMap = isMap2;
+    exports.isNode = isNode;
+    exports.isPair = isPair2;
+    exports.isScalar = isScalar2;
+    exports.isSeq = isSeq;
+  }
+});
+
+// node_modules/yaml/dist/visit.js
+var require_visit = __commonJS({
+  "node_modules/yaml/dist/visit.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove node");
+    function visit2(node2, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity.isDocument(node2)) {
+        const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
+        if (cd === REMOVE)
+          node2.contents = null;
+      } else
+        visit_(null, node2, visitor_, Object.freeze([]));
+    }
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP;
+    visit2.REMOVE = REMOVE;
+    function visit_(key, node2, visitor, path33) {
+      const ctrl = callVisitor(key, node2, visitor, path33);
+      if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path33, ctrl);
+        return visit_(key, ctrl, visitor, path33);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity.isCollection(node2)) {
+          path33 = Object.freeze(path33.concat(node2));
+          for (let i = 0; i < node2.items.length; ++i) {
+            const ci = visit_(i, node2.items[i], visitor, path33);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node2.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity.isPair(node2)) {
+          path33 = Object.freeze(path33.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path33);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node2.key = null;
+          const cv = visit_("value", node2.value, visitor, path33);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node2.value = null;
+        }
+      }
+      return ctrl;
+    }
+    async function visitAsync(node2, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity.isDocument(node2)) {
+        const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
+        if (cd === REMOVE)
+          node2.contents = null;
+      } else
+        await visitAsync_(null, node2, visitor_, Object.freeze([]));
+    }
+    visitAsync.BREAK = BREAK;
+    visitAsync.SKIP = SKIP;
+    visitAsync.REMOVE = REMOVE;
+    async function visitAsync_(key, node2, visitor, path33) {
+      const ctrl = await callVisitor(key, node2, visitor, path33);
+      if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path33, ctrl);
+        return visitAsync_(key, ctrl, visitor, path33);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity.isCollection(node2)) {
+          path33 = Object.freeze(path33.concat(node2));
+          for (let i = 0; i < node2.items.length; ++i) {
+            const ci = await visitAsync_(i, node2.items[i], visitor, path33);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node2.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity.isPair(node2)) {
+          path33 = Object.freeze(path33.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path33);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node2.key = null;
+          const cv = await visitAsync_("value", node2.value, visitor, path33);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node2.value = null;
+        }
+      }
+      return ctrl;
+    }
+    function initVisitor(visitor) {
+      if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
+        return Object.assign({
+          Alias: visitor.Node,
+          Map: visitor.Node,
+          Scalar: visitor.Node,
+          Seq: visitor.Node
+        }, visitor.Value && {
+          Map: visitor.Value,
+          Scalar: visitor.Value,
+          Seq: visitor.Value
+        }, visitor.Collection && {
+          Map: visitor.Collection,
+          Seq: visitor.Collection
+        }, visitor);
+      }
+      return visitor;
+    }
+    function callVisitor(key, node2, visitor, path33) {
+      if (typeof visitor === "function")
+        return visitor(key, node2, path33);
+      if (identity.isMap(node2))
+        return visitor.Map?.(key, node2, path33);
+      if (identity.isSeq(node2))
+        return visitor.Seq?.(key, node2, path33);
+      if (identity.isPair(node2))
+        return visitor.Pair?.(key, node2, path33);
+      if (identity.isScalar(node2))
+        return visitor.Scalar?.(key, node2, path33);
+      if (identity.isAlias(node2))
+        return visitor.Alias?.(key, node2, path33);
+      return void 0;
+    }
+    function replaceNode(key, path33, node2) {
+      const parent = path33[path33.length - 1];
+      if (identity.isCollection(parent)) {
+        parent.items[key] = node2;
+      } else if (identity.isPair(parent)) {
+        if (key === "key")
+          parent.key = node2;
+        else
+          parent.value = node2;
+      } else if (identity.isDocument(parent)) {
+        parent.contents = node2;
+      } else {
+        const pt = identity.isAlias(parent) ? "alias" : "scalar";
+        throw new Error(`Cannot replace node with ${pt} parent`);
+      }
+    }
+    exports.visit = visit2;
+    exports.visitAsync = visitAsync;
+  }
+});
+
+// node_modules/yaml/dist/doc/directives.js
+var require_directives = __commonJS({
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var visit2 = require_visit();
+    var escapeChars = {
+      "!": "%21",
+      ",": "%2C",
+      "[": "%5B",
+      "]": "%5D",
+      "{": "%7B",
+      "}": "%7D"
+    };
+    var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
+    var Directives = class _Directives {
+      constructor(yaml, tags) {
+        this.docStart = null;
+        this.docEnd = false;
+        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
+        this.tags = Object.assign({}, _Directives.defaultTags, tags);
+      }
+      clone() {
+        const copy = new _Directives(this.yaml, this.tags);
+        copy.docStart = this.docStart;
+        return copy;
+      }
+      /**
+       * During parsing, get a Directives instance for the current document and
+       * update the stream state according to the current version's spec.
+       */
+      atDocument() {
+        const res = new _Directives(this.yaml, this.tags);
+        switch (this.yaml.version) {
+          case "1.1":
+            this.atNextDocument = true;
+            break;
+          case "1.2":
+            this.atNextDocument = false;
+            this.yaml = {
+              explicit: _Directives.defaultYaml.explicit,
+              version: "1.2"
+            };
+            this.tags = Object.assign({}, _Directives.defaultTags);
+            break;
+        }
+        return res;
+      }
+      /**
+       * @param onError - May be called even if the action was successful
+       * @returns `true` on success
+       */
+      add(line, onError) {
+        if (this.atNextDocument) {
+          this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
+          this.tags = Object.assign({}, _Directives.defaultTags);
+          this.atNextDocument = false;
+        }
+        const parts = line.trim().split(/[ \t]+/);
+        const name = parts.shift();
+        switch (name) {
+          case "%TAG": {
+            if (parts.length !== 2) {
+              onError(0, "%TAG directive should contain exactly two parts");
+              if (parts.length < 2)
+                return false;
+            }
+            const [handle, prefix] = parts;
+            this.tags[handle] = prefix;
+            return true;
+          }
+          case "%YAML": {
+            this.yaml.explicit = true;
+            if (parts.length !== 1) {
+              onError(0, "%YAML directive should contain exactly one part");
+              return false;
+            }
+            const [version2] = parts;
+            if (version2 === "1.1" || version2 === "1.2") {
+              this.yaml.version = version2;
+              return true;
+            } else {
+              const isValid = /^\d+\.\d+$/.test(version2);
+              onError(6, `Unsupported YAML version ${version2}`, isValid);
+              return false;
+            }
+          }
+          default:
+            onError(0, `Unknown directive ${name}`, true);
+            return false;
+        }
+      }
+      /**
+       * Resolves a tag, matching handles to those defined in %TAG directives.
+       *
+       * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
+       *   `'!local'` tag, or `null` if unresolvable.
+       */
+      tagName(source, onError) {
+        if (source === "!")
+          return "!";
+        if (source[0] !== "!") {
+          onError(`Not a valid tag: ${source}`);
+          return null;
+        }
+        if (source[1] === "<") {
+          const verbatim = source.slice(2, -1);
+          if (verbatim === "!" || verbatim === "!!") {
+            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
+            return null;
+          }
+          if (source[source.length - 1] !== ">")
+            onError("Verbatim tags must end with a >");
+          return verbatim;
+        }
+        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        if (!suffix)
+          onError(`The ${source} tag has no suffix`);
+        const prefix = this.tags[handle];
+        if (prefix) {
+          try {
+            return prefix + decodeURIComponent(suffix);
+          } catch (error62) {
+            onError(String(error62));
+            return null;
+          }
+        }
+        if (handle === "!")
+          return source;
+        onError(`Could not resolve tag: ${source}`);
+        return null;
+      }
+      /**
+       * Given a fully resolved tag, returns its printable string form,
+       * taking into account current tag prefixes and defaults.
+       */
+      tagString(tag) {
+        for (const [handle, prefix] of Object.entries(this.tags)) {
+          if (tag.startsWith(prefix))
+            return handle + escapeTagName(tag.substring(prefix.length));
+        }
+        return tag[0] === "!" ? tag : `!<${tag}>`;
+      }
+      toString(doc) {
+        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const tagEntries = Object.entries(this.tags);
+        let tagNames;
+        if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
+          const tags = {};
+          visit2.visit(doc.contents, (_key, node2) => {
+            if (identity.isNode(node2) && node2.tag)
+              tags[node2.tag] = true;
+          });
+          tagNames = Object.keys(tags);
+        } else
+          tagNames = [];
+        for (const [handle, prefix] of tagEntries) {
+          if (handle === "!!" && prefix === "tag:yaml.org,2002:")
+            continue;
+          if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
+            lines.push(`%TAG ${handle} ${prefix}`);
+        }
+        return lines.join("\n");
+      }
+    };
+    Directives.defaultYaml = { explicit: false, version: "1.2" };
+    Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
+    exports.Directives = Directives;
+  }
+});
+
+// node_modules/yaml/dist/doc/anchors.js
+var require_anchors = __commonJS({
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var visit2 = require_visit();
+    function anchorIsValid(anchor2) {
+      if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
+        const sa = JSON.stringify(anchor2);
+        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
+        throw new Error(msg);
+      }
+      return true;
+    }
+    function anchorNames(root) {
+      const anchors = /* @__PURE__ */ new Set();
+      visit2.visit(root, {
+        Value(_key, node2) {
+          if (node2.anchor)
+            anchors.add(node2.anchor);
+        }
+      });
+      return anchors;
+    }
+    function findNewAnchor(prefix, exclude) {
+      for (let i = 1; true; ++i) {
+        const name = `${prefix}${i}`;
+        if (!exclude.has(name))
+          return name;
+      }
+    }
+    function createNodeAnchors(doc, prefix) {
+      const aliasObjects = [];
+      const sourceObjects = /* @__PURE__ */ new Map();
+      let prevAnchors = null;
+      return {
+        onAnchor: (source) => {
+          aliasObjects.push(source);
+          prevAnchors ?? (prevAnchors = anchorNames(doc));
+          const anchor2 = findNewAnchor(prefix, prevAnchors);
+          prevAnchors.add(anchor2);
+          return anchor2;
+        },
+        /**
+         * With circular references, the source node is only resolved after all
+         * of its child nodes are. This is why anchors are set only after all of
+         * the nodes have been created.
+         */
+        setAnchors: () => {
+          for (const source of aliasObjects) {
+            const ref = sourceObjects.get(source);
+            if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
+              ref.node.anchor = ref.anchor;
+            } else {
+              const error62 = new Error("Failed to resolve repeated object (this should not happen)");
+              error62.source = source;
+              throw error62;
+            }
+          }
+        },
+        sourceObjects
+      };
+    }
+    exports.anchorIsValid = anchorIsValid;
+    exports.anchorNames = anchorNames;
+    exports.createNodeAnchors = createNodeAnchors;
+    exports.findNewAnchor = findNewAnchor;
+  }
+});
+
+// node_modules/yaml/dist/doc/applyReviver.js
+var require_applyReviver = __commonJS({
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+    "use strict";
+    function applyReviver(reviver, obj, key, val) {
+      if (val && typeof val === "object") {
+        if (Array.isArray(val)) {
+          for (let i = 0, len = val.length; i < len; ++i) {
+            const v0 = val[i];
+            const v1 = applyReviver(reviver, val, String(i), v0);
+            if (v1 === void 0)
+              delete val[i];
+            else if (v1 !== v0)
+              val[i] = v1;
+          }
+        } else if (val instanceof Map) {
+          for (const k of Array.from(val.keys())) {
+            const v0 = val.get(k);
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              val.delete(k);
+            else if (v1 !== v0)
+              val.set(k, v1);
+          }
+        } else if (val instanceof Set) {
+          for (const v0 of Array.from(val)) {
+            const v1 = applyReviver(reviver, val, v0, v0);
+            if (v1 === void 0)
+              val.delete(v0);
+            else if (v1 !== v0) {
+              val.delete(v0);
+              val.add(v1);
+            }
+          }
+        } else {
+          for (const [k, v0] of Object.entries(val)) {
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              delete val[k];
+            else if (v1 !== v0)
+              val[k] = v1;
+          }
+        }
+      }
+      return reviver.call(obj, key, val);
+    }
+    exports.applyReviver = applyReviver;
+  }
+});
+
+// node_modules/yaml/dist/nodes/toJS.js
+var require_toJS = __commonJS({
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    function toJS(value, arg, ctx) {
+      if (Array.isArray(value))
+        return value.map((v, i) => toJS(v, String(i), ctx));
+      if (value && typeof value.toJSON === "function") {
+        if (!ctx || !identity.hasAnchor(value))
+          return value.toJSON(arg, ctx);
+        const data = { aliasCount: 0, count: 1, res: void 0 };
+        ctx.anchors.set(value, data);
+        ctx.onCreate = (res2) => {
+          data.res = res2;
+          delete ctx.onCreate;
+        };
+        const res = value.toJSON(arg, ctx);
+        if (ctx.onCreate)
+          ctx.onCreate(res);
+        return res;
+      }
+      if (typeof value === "bigint" && !ctx?.keep)
+        return Number(value);
+      return value;
+    }
+    exports.toJS = toJS;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Node.js
+var require_Node = __commonJS({
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+    "use strict";
+    var applyReviver = require_applyReviver();
+    var identity = require_identity();
+    var toJS = require_toJS();
+    var NodeBase = class {
+      constructor(type) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: type });
+      }
+      /** Create a copy of this node.  */
+      clone() {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** A plain JavaScript representation of this node. */
+      toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        if (!identity.isDocument(doc))
+          throw new TypeError("A document argument is required");
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc,
+          keep: true,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this, "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+    };
+    exports.NodeBase = NodeBase;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Alias.js
+var require_Alias = __commonJS({
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var visit2 = require_visit();
+    var identity = require_identity();
+    var Node = require_Node();
+    var toJS = require_toJS();
+    var Alias = class extends Node.NodeBase {
+      constructor(source) {
+        super(identity.ALIAS);
+        this.source = source;
+        Object.defineProperty(this, "tag", {
+          set() {
+            throw new Error("Alias nodes cannot have tags");
+          }
+        });
+      }
+      /**
+       * Resolve the value of this alias within `doc`, finding the last
+       * instance of the `source` anchor before this node.
+       */
+      resolve(doc, ctx) {
+        if (ctx?.maxAliasCount === 0)
+          throw new ReferenceError("Alias resolution is disabled");
+        let nodes;
+        if (ctx?.aliasResolveCache) {
+          nodes = ctx.aliasResolveCache;
+        } else {
+          nodes = [];
+          visit2.visit(doc, {
+            Node: (_key, node2) => {
+              if (identity.isAlias(node2) || identity.hasAnchor(node2))
+                nodes.push(node2);
+            }
+          });
+          if (ctx)
+            ctx.aliasResolveCache = nodes;
+        }
+        let found = void 0;
+        for (const node2 of nodes) {
+          if (node2 === this)
+            break;
+          if (node2.anchor === this.source)
+            found = node2;
+        }
+        if (found && ctx) {
+          const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
+          let data = anchors2.get(found);
+          if (!data) {
+            toJS.toJS(found, null, ctx);
+            data = anchors2.get(found);
+          }
+          if (data?.res === void 0) {
+            const msg = "This should not happen: Alias anchor was not resolved?";
+            throw new ReferenceError(msg);
+          }
+          if (maxAliasCount >= 0) {
+            data.count += 1;
+            if (data.aliasCount === 0)
+              data.aliasCount = getAliasCount(doc2, found, anchors2);
+            if (data.count * data.aliasCount > maxAliasCount) {
+              const msg = "Excessive alias count indicates a resource exhaustion attack";
+              throw new ReferenceError(msg);
+            }
+          }
+        }
+        return found;
+      }
+      toJSON(_arg, ctx) {
+        if (!ctx)
+          return { source: this.source };
+        const source = this.resolve(ctx.doc, ctx);
+        if (!source) {
+          const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+          throw new ReferenceError(msg);
+        }
+        return ctx.anchors.get(source).res;
+      }
+      toString(ctx, _onComment, _onChompKeep) {
+        const src = `*${this.source}`;
+        if (ctx) {
+          anchors.anchorIsValid(this.source);
+          if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
+            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+            throw new Error(msg);
+          }
+          if (ctx.implicitKey)
+            return `${src} `;
+        }
+        return src;
+      }
+    };
+    function getAliasCount(doc, node2, anchors2) {
+      if (identity.isAlias(node2)) {
+        const source = node2.resolve(doc);
+        const anchor2 = anchors2 && source && anchors2.get(source);
+        return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
+      } else if (identity.isCollection(node2)) {
+        let count2 = 0;
+        for (const item of node2.items) {
+          const c = getAliasCount(doc, item, anchors2);
+          if (c > count2)
+            count2 = c;
+        }
+        return count2;
+      } else if (identity.isPair(node2)) {
+        const kc = getAliasCount(doc, node2.key, anchors2);
+        const vc = getAliasCount(doc, node2.value, anchors2);
+        return Math.max(kc, vc);
+      }
+      return 1;
+    }
+    exports.Alias = Alias;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Scalar.js
+var require_Scalar = __commonJS({
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Node = require_Node();
+    var toJS = require_toJS();
+    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
+    var Scalar = class extends Node.NodeBase {
+      constructor(value) {
+        super(identity.SCALAR);
+        this.value = value;
+      }
+      toJSON(arg, ctx) {
+        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
+      }
+      toString() {
+        return String(this.value);
+      }
+    };
+    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar.PLAIN = "PLAIN";
+    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar;
+    exports.isScalarValue = isScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/doc/createNode.js
+var require_createNode = __commonJS({
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var defaultTagPrefix = "tag:yaml.org,2002:";
+    function findTagObject(value, tagName, tags) {
+      if (tagName) {
+        const match = tags.filter((t) => t.tag === tagName);
+        const tagObj = match.find((t) => !t.format) ?? match[0];
+        if (!tagObj)
+          throw new Error(`Tag ${tagName} not found`);
+        return tagObj;
+      }
+      return tags.find((t) => t.identify?.(value) && !t.format);
+    }
+    function createNode(value, tagName, ctx) {
+      if (identity.isDocument(value))
+        value = value.contents;
+      if (identity.isNode(value))
+        return value;
+      if (identity.isPair(value)) {
+        const map2 = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
+        map2.items.push(value);
+        return map2;
+      }
+      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
+        value = value.valueOf();
+      }
+      const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
+      let ref = void 0;
+      if (aliasDuplicateObjects && value && typeof value === "object") {
+        ref = sourceObjects.get(value);
+        if (ref) {
+          ref.anchor ?? (ref.anchor = onAnchor(value));
+          return new Alias.Alias(ref.anchor);
+        } else {
+          ref = { anchor: null, node: null };
+          sourceObjects.set(value, ref);
+        }
+      }
+      if (tagName?.startsWith("!!"))
+        tagName = defaultTagPrefix + tagName.slice(2);
+      let tagObj = findTagObject(value, tagName, schema.tags);
+      if (!tagObj) {
+        if (value && typeof value.toJSON === "function") {
+          value = value.toJSON();
+        }
+        if (!value || typeof value !== "object") {
+          const node3 = new Scalar.Scalar(value);
+          if (ref)
+            ref.node = node3;
+          return node3;
+        }
+        tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
+      }
+      if (onTagObj) {
+        onTagObj(tagObj);
+        delete ctx.onTagObj;
+      }
+      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      if (tagName)
+        node2.tag = tagName;
+      else if (!tagObj.default)
+        node2.tag = tagObj.tag;
+      if (ref)
+        ref.node = node2;
+      return node2;
+    }
+    exports.createNode = createNode;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Collection.js
+var require_Collection = __commonJS({
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var identity = require_identity();
+    var Node = require_Node();
+    function collectionFromPath(schema, path33, value) {
+      let v = value;
+      for (let i = path33.length - 1; i >= 0; --i) {
+        const k = path33[i];
+        if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
+          const a = [];
+          a[k] = v;
+          v = a;
+        } else {
+          v = /* @__PURE__ */ new Map([[k, v]]);
+        }
+      }
+      return createNode.createNode(v, void 0, {
+        aliasDuplicateObjects: false,
+        keepUndefined: false,
+        onAnchor: () => {
+          throw new Error("This should not happen, please report a bug.");
+        },
+        schema,
+        sourceObjects: /* @__PURE__ */ new Map()
+      });
+    }
+    var isEmptyPath = (path33) => path33 == null || typeof path33 === "object" && !!path33[Symbol.iterator]().next().done;
+    var Collection2 = class extends Node.NodeBase {
+      constructor(type, schema) {
+        super(type);
+        Object.defineProperty(this, "schema", {
+          value: schema,
+          configurable: true,
+          enumerable: false,
+          writable: true
+        });
+      }
+      /**
+       * Create a copy of this collection.
+       *
+       * @param schema - If defined, overwrites the original's schema
+       */
+      clone(schema) {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (schema)
+          copy.schema = schema;
+        copy.items = copy.items.map((it) => identity.isNode(it) || identity.isPair(it) ? it.clone(schema) : it);
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /**
+       * Adds a value to the collection. For `!!map` and `!!omap` the value must
+       * be a Pair instance or a `{ key, value }` object, which may not have a key
+       * that already exists in the map.
+       */
+      addIn(path33, value) {
+        if (isEmptyPath(path33))
+          this.add(value);
+        else {
+          const [key, ...rest] = path33;
+          const node2 = this.get(key, true);
+          if (identity.isCollection(node2))
+            node2.addIn(rest, value);
+          else if (node2 === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+      /**
+       * Removes a value from the collection.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path33) {
+        const [key, ...rest] = path33;
+        if (rest.length === 0)
+          return this.delete(key);
+        const node2 = this.get(key, true);
+        if (identity.isCollection(node2))
+          return node2.deleteIn(rest);
+        else
+          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path33, keepScalar) {
+        const [key, ...rest] = path33;
+        const node2 = this.get(key, true);
+        if (rest.length === 0)
+          return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
+        else
+          return identity.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
+      }
+      hasAllNullValues(allowScalar) {
+        return this.items.every((node2) => {
+          if (!identity.isPair(node2))
+            return false;
+          const n = node2.value;
+          return n == null || allowScalar && identity.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
+        });
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       */
+      hasIn(path33) {
+        const [key, ...rest] = path33;
+        if (rest.length === 0)
+          return this.has(key);
+        const node2 = this.get(key, true);
+        return identity.isCollection(node2) ? node2.hasIn(rest) : false;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path33, value) {
+        const [key, ...rest] = path33;
+        if (rest.length === 0) {
+          this.set(key, value);
+        } else {
+          const node2 = this.get(key, true);
+          if (identity.isCollection(node2))
+            node2.setIn(rest, value);
+          else if (node2 === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+    };
+    exports.Collection = Collection2;
+    exports.collectionFromPath = collectionFromPath;
+    exports.isEmptyPath = isEmptyPath;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyComment.js
+var require_stringifyComment = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+    "use strict";
+    var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
+    function indentComment(comment, indent) {
+      if (/^\n+$/.test(comment))
+        return comment.substring(1);
+      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+    }
+    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
+    exports.indentComment = indentComment;
+    exports.lineComment = lineComment;
+    exports.stringifyComment = stringifyComment;
+  }
+});
+
+// node_modules/yaml/dist/stringify/foldFlowLines.js
+var require_foldFlowLines = __commonJS({
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+    "use strict";
+    var FOLD_FLOW = "flow";
+    var FOLD_BLOCK = "block";
+    var FOLD_QUOTED = "quoted";
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+      if (!lineWidth || lineWidth < 0)
+        return text2;
+      if (lineWidth < minContentWidth)
+        minContentWidth = 0;
+      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
+      if (text2.length <= endStep)
+        return text2;
+      const folds = [];
+      const escapedFolds = {};
+      let end = lineWidth - indent.length;
+      if (typeof indentAtStart === "number") {
+        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
+          folds.push(0);
+        else
+          end = lineWidth - indentAtStart;
+      }
+      let split = void 0;
+      let prev = void 0;
+      let overflow = false;
+      let i = -1;
+      let escStart = -1;
+      let escEnd = -1;
+      if (mode === FOLD_BLOCK) {
+        i = consumeMoreIndentedLines(text2, i, indent.length);
+        if (i !== -1)
+          end = i + endStep;
+      }
+      for (let ch; ch = text2[i += 1]; ) {
+        if (mode === FOLD_QUOTED && ch === "\\") {
+          escStart = i;
+          switch (text2[i + 1]) {
+            case "x":
+              i += 3;
+              break;
+            case "u":
+              i += 5;
+              break;
+            case "U":
+              i += 9;
+              break;
+            default:
+              i += 1;
+          }
+          escEnd = i;
+        }
+        if (ch === "\n") {
+          if (mode === FOLD_BLOCK)
+            i = consumeMoreIndentedLines(text2, i, indent.length);
+          end = i + indent.length + endStep;
+          split = void 0;
+        } else {
+          if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
+            const next = text2[i + 1];
+            if (next && next !== " " && next !== "\n" && next !== "	")
+              split = i;
+          }
+          if (i >= end) {
+            if (split) {
+              folds.push(split);
+              end = split + endStep;
+              split = void 0;
+            } else if (mode === FOLD_QUOTED) {
+              while (prev === " " || prev === "	") {
+                prev = ch;
+                ch = text2[i += 1];
+                overflow = true;
+              }
+              const j = i > escEnd + 1 ? i - 2 : escStart - 1;
+              if (escapedFolds[j])
+                return text2;
+              folds.push(j);
+              escapedFolds[j] = true;
+              end = j + endStep;
+              split = void 0;
+            } else {
+              overflow = true;
+            }
+          }
+        }
+        prev = ch;
+      }
+      if (overflow && onOverflow)
+        onOverflow();
+      if (folds.length === 0)
+        return text2;
+      if (onFold)
+        onFold();
+      let res = text2.slice(0, folds[0]);
+      for (let i2 = 0; i2 < folds.length; ++i2) {
+        const fold = folds[i2];
+        const end2 = folds[i2 + 1] || text2.length;
+        if (fold === 0)
+          res = `
+${indent}${text2.slice(0, end2)}`;
+        else {
+          if (mode === FOLD_QUOTED && escapedFolds[fold])
+            res += `${text2[fold]}\\`;
+          res += `
+${indent}${text2.slice(fold + 1, end2)}`;
+        }
+      }
+      return res;
+    }
+    function consumeMoreIndentedLines(text2, i, indent) {
+      let end = i;
+      let start = i + 1;
+      let ch = text2[start];
+      while (ch === " " || ch === "	") {
+        if (i < start + indent) {
+          ch = text2[++i];
+        } else {
+          do {
+            ch = text2[++i];
+          } while (ch && ch !== "\n");
+          end = i;
+          start = i + 1;
+          ch = text2[start];
+        }
+      }
+      return end;
+    }
+    exports.FOLD_BLOCK = FOLD_BLOCK;
+    exports.FOLD_FLOW = FOLD_FLOW;
+    exports.FOLD_QUOTED = FOLD_QUOTED;
+    exports.foldFlowLines = foldFlowLines;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyString.js
+var require_stringifyString = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var foldFlowLines = require_foldFlowLines();
+    var getFoldOptions = (ctx, isBlock) => ({
+      indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
+      lineWidth: ctx.options.lineWidth,
+      minContentWidth: ctx.options.minContentWidth
+    });
+    var containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
+    function lineLengthOverLimit(str, lineWidth, indentLength) {
+      if (!lineWidth || lineWidth < 0)
+        return false;
+      const limit = lineWidth - indentLength;
+      const strLen = str.length;
+      if (strLen <= limit)
+        return false;
+      for (let i = 0, start = 0; i < strLen; ++i) {
+        if (str[i] === "\n") {
+          if (i - start > limit)
+            return true;
+          start = i + 1;
+          if (strLen - start <= limit)
+            return false;
+        }
+      }
+      return true;
+    }
+    function doubleQuotedString(value, ctx) {
+      const json3 = JSON.stringify(value);
+      if (ctx.options.doubleQuotedAsJSON)
+        return json3;
+      const { implicitKey } = ctx;
+      const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      let str = "";
+      let start = 0;
+      for (let i = 0, ch = json3[i]; ch; ch = json3[++i]) {
+        if (ch === " " && json3[i + 1] === "\\" && json3[i + 2] === "n") {
+          str += json3.slice(start, i) + "\\ ";
+          i += 1;
+          start = i;
+          ch = "\\";
+        }
+        if (ch === "\\")
+          switch (json3[i + 1]) {
+            case "u":
+              {
+                str += json3.slice(start, i);
+                const code = json3.substr(i + 2, 4);
+                switch (code) {
+                  case "0000":
+                    str += "\\0";
+                    break;
+                  case "0007":
+                    str += "\\a";
+                    break;
+                  case "000b":
+                    str += "\\v";
+                    break;
+                  case "001b":
+                    str += "\\e";
+                    break;
+                  case "0085":
+                    str += "\\N";
+                    break;
+                  case "00a0":
+                    str += "\\_";
+                    break;
+                  case "2028":
+                    str += "\\L";
+                    break;
+                  case "2029":
+                    str += "\\P";
+                    break;
+                  default:
+                    if (code.substr(0, 2) === "00")
+                      str += "\\x" + code.substr(2);
+                    else
+                      str += json3.substr(i, 6);
+                }
+                i += 5;
+                start = i + 1;
+              }
+              break;
+            case "n":
+              if (implicitKey || json3[i + 2] === '"' || json3.length < minMultiLineLength) {
+                i += 1;
+              } else {
+                str += json3.slice(start, i) + "\n\n";
+                while (json3[i + 2] === "\\" && json3[i + 3] === "n" && json3[i + 4] !== '"') {
+                  str += "\n";
+                  i += 2;
+                }
+                str += indent;
+                if (json3[i + 2] === " ")
+                  str += "\\";
+                i += 1;
+                start = i + 1;
+              }
+              break;
+            default:
+              i += 1;
+          }
+      }
+      str = start ? str + json3.slice(start) : json3;
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+    }
+    function singleQuotedString(value, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
+        return doubleQuotedString(value, ctx);
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
+${indent}`) + "'";
+      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function quotedString(value, ctx) {
+      const { singleQuote } = ctx.options;
+      let qs;
+      if (singleQuote === false)
+        qs = doubleQuotedString;
+      else {
+        const hasDouble = value.includes('"');
+        const hasSingle = value.includes("'");
+        if (hasDouble && !hasSingle)
+          qs = singleQuotedString;
+        else if (hasSingle && !hasDouble)
+          qs = doubleQuotedString;
+        else
+          qs = singleQuote ? singleQuotedString : doubleQuotedString;
+      }
+      return qs(value, ctx);
+    }
+    var blockEndNewlines;
+    try {
+      blockEndNewlines = new RegExp("(^|(?<!\n))\n+(?!\n|$)", "g");
+    } catch {
+      blockEndNewlines = /\n+(?!\n|$)/g;
+    }
+    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+      const { blockQuote, commentString, lineWidth } = ctx.options;
+      if (!blockQuote || /\n[\t ]+$/.test(value)) {
+        return quotedString(value, ctx);
+      }
+      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      if (!value)
+        return literal2 ? "|\n" : ">\n";
+      let chomp;
+      let endStart;
+      for (endStart = value.length; endStart > 0; --endStart) {
+        const ch = value[endStart - 1];
+        if (ch !== "\n" && ch !== "	" && ch !== " ")
+          break;
+      }
+      let end = value.substring(endStart);
+      const endNlPos = end.indexOf("\n");
+      if (endNlPos === -1) {
+        chomp = "-";
+      } else if (value === end || endNlPos !== end.length - 1) {
+        chomp = "+";
+        if (onChompKeep)
+          onChompKeep();
+      } else {
+        chomp = "";
+      }
+      if (end) {
+        value = value.slice(0, -end.length);
+        if (end[end.length - 1] === "\n")
+          end = end.slice(0, -1);
+        end = end.replace(blockEndNewlines, `$&${indent}`);
+      }
+      let startWithSpace = false;
+      let startEnd;
+      let startNlPos = -1;
+      for (startEnd = 0; startEnd < value.length; ++startEnd) {
+        const ch = value[startEnd];
+        if (ch === " ")
+          startWithSpace = true;
+        else if (ch === "\n")
+          startNlPos = startEnd;
+        else
+          break;
+      }
+      let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      if (start) {
+        value = value.substring(start.length);
+        start = start.replace(/\n+/g, `$&${indent}`);
+      }
+      const indentSize = indent ? "2" : "1";
+      let header = (startWithSpace ? indentSize : "") + chomp;
+      if (comment) {
+        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        if (onComment)
+          onComment();
+      }
+      if (!literal2) {
+        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+        let literalFallback = false;
+        const foldOptions = getFoldOptions(ctx, true);
+        if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
+          foldOptions.onOverflow = () => {
+            literalFallback = true;
+          };
+        }
+        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        if (!literalFallback)
+          return `>${header}
+${indent}${body}`;
+      }
+      value = value.replace(/\n+/g, `$&${indent}`);
+      return `|${header}
+${indent}${start}${value}${end}`;
+    }
+    function plainString(item, ctx, onComment, onChompKeep) {
+      const { type, value } = item;
+      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
+      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
+        return quotedString(value, ctx);
+      }
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
+        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
+        return blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (containsDocumentMarker(value)) {
+        if (indent === "") {
+          ctx.forceBlockIndent = true;
+          return blockString(item, ctx, onComment, onChompKeep);
+        } else if (implicitKey && indent === indentStep) {
+          return quotedString(value, ctx);
+        }
+      }
+      const str = value.replace(/\n+/g, `$&
+${indent}`);
+      if (actualString) {
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const { compat, tags } = ctx.doc.schema;
+        if (tags.some(test) || compat?.some(test))
+          return quotedString(value, ctx);
+      }
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function stringifyString(item, ctx, onComment, onChompKeep) {
+      const { implicitKey, inFlow } = ctx;
+      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
+      let { type } = item;
+      if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
+          type = Scalar.Scalar.QUOTE_DOUBLE;
+      }
+      const _stringify = (_type) => {
+        switch (_type) {
+          case Scalar.Scalar.BLOCK_FOLDED:
+          case Scalar.Scalar.BLOCK_LITERAL:
+            return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
+          case Scalar.Scalar.QUOTE_DOUBLE:
+            return doubleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.QUOTE_SINGLE:
+            return singleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.PLAIN:
+            return plainString(ss, ctx, onComment, onChompKeep);
+          default:
+            return null;
+        }
+      };
+      let res = _stringify(type);
+      if (res === null) {
+        const { defaultKeyType, defaultStringType } = ctx.options;
+        const t = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t);
+        if (res === null)
+          throw new Error(`Unsupported default string type ${t}`);
+      }
+      return res;
+    }
+    exports.stringifyString = stringifyString;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringify.js
+var require_stringify = __commonJS({
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var identity = require_identity();
+    var stringifyComment = require_stringifyComment();
+    var stringifyString = require_stringifyString();
+    function createStringifyContext(doc, options) {
+      const opt = Object.assign({
+        blockQuote: true,
+        commentString: stringifyComment.stringifyComment,
+        defaultKeyType: null,
+        defaultStringType: "PLAIN",
+        directives: null,
+        doubleQuotedAsJSON: false,
+        doubleQuotedMinMultiLineLength: 40,
+        falseStr: "false",
+        flowCollectionPadding: true,
+        indentSeq: true,
+        lineWidth: 80,
+        minContentWidth: 20,
+        nullStr: "null",
+        simpleKeys: false,
+        singleQuote: null,
+        trailingComma: false,
+        trueStr: "true",
+        verifyAliasOrder: true
+      }, doc.schema.toStringOptions, options);
+      let inFlow;
+      switch (opt.collectionStyle) {
+        case "block":
+          inFlow = false;
+          break;
+        case "flow":
+          inFlow = true;
+          break;
+        default:
+          inFlow = null;
+      }
+      return {
+        anchors: /* @__PURE__ */ new Set(),
+        doc,
+        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
+        indent: "",
+        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
+        inFlow,
+        options: opt
+      };
+    }
+    function getTagObject(tags, item) {
+      if (item.tag) {
+        const match = tags.filter((t) => t.tag === item.tag);
+        if (match.length > 0)
+          return match.find((t) => t.format === item.format) ?? match[0];
+      }
+      let tagObj = void 0;
+      let obj;
+      if (identity.isScalar(item)) {
+        obj = item.value;
+        let match = tags.filter((t) => t.identify?.(obj));
+        if (match.length > 1) {
+          const testMatch = match.filter((t) => t.test);
+          if (testMatch.length > 0)
+            match = testMatch;
+        }
+        tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
+      } else {
+        obj = item;
+        tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
+      }
+      if (!tagObj) {
+        const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
+        throw new Error(`Tag not resolved for ${name} value`);
+      }
+      return tagObj;
+    }
+    function stringifyProps(node2, tagObj, { anchors: anchors$1, doc }) {
+      if (!doc.directives)
+        return "";
+      const props = [];
+      const anchor2 = (identity.isScalar(node2) || identity.isCollection(node2)) && node2.anchor;
+      if (anchor2 && anchors.anchorIsValid(anchor2)) {
+        anchors$1.add(anchor2);
+        props.push(`&${anchor2}`);
+      }
+      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
+      if (tag)
+        props.push(doc.directives.tagString(tag));
+      return props.join(" ");
+    }
+    function stringify(item, ctx, onComment, onChompKeep) {
+      if (identity.isPair(item))
+        return item.toString(ctx, onComment, onChompKeep);
+      if (identity.isAlias(item)) {
+        if (ctx.doc.directives)
+          return item.toString(ctx);
+        if (ctx.resolvedAliases?.has(item)) {
+          throw new TypeError(`Cannot stringify circular structure without alias nodes`);
+        } else {
+          if (ctx.resolvedAliases)
+            ctx.resolvedAliases.add(item);
+          else
+            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
+          item = item.resolve(ctx.doc);
+        }
+      }
+      let tagObj = void 0;
+      const node2 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
+      const props = stringifyProps(node2, tagObj, ctx);
+      if (props.length > 0)
+        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      if (!props)
+        return str;
+      return identity.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+${ctx.indent}${str}`;
+    }
+    exports.createStringifyContext = createStringifyContext;
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyPair.js
+var require_stringifyPair = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+      let keyComment = identity.isNode(key) && key.comment || null;
+      if (simpleKeys) {
+        if (keyComment) {
+          throw new Error("With simple keys, key nodes cannot have comments");
+        }
+        if (identity.isCollection(key) || !identity.isNode(key) && typeof key === "object") {
+          const msg = "With simple keys, collection cannot be used as a key value";
+          throw new Error(msg);
+        }
+      }
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      ctx = Object.assign({}, ctx, {
+        allNullValues: false,
+        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
+        indent: indent + indentStep
+      });
+      let keyCommentDone = false;
+      let chompKeep = false;
+      let str = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str.length > 1024) {
+        if (simpleKeys)
+          throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
+        explicitKey = true;
+      }
+      if (ctx.inFlow) {
+        if (allNullValues || value == null) {
+          if (keyCommentDone && onComment)
+            onComment();
+          return str === "" ? "?" : explicitKey ? `? ${str}` : str;
+        }
+      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
+        str = `? ${str}`;
+        if (keyComment && !keyCommentDone) {
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        } else if (chompKeep && onChompKeep)
+          onChompKeep();
+        return str;
+      }
+      if (keyCommentDone)
+        keyComment = null;
+      if (explicitKey) {
+        if (keyComment)
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        str = `? ${str}
+${indent}:`;
+      } else {
+        str = `${str}:`;
+        if (keyComment)
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+      }
+      let vsb, vcb, valueComment;
+      if (identity.isNode(value)) {
+        vsb = !!value.spaceBefore;
+        vcb = value.commentBefore;
+        valueComment = value.comment;
+      } else {
+        vsb = false;
+        vcb = null;
+        valueComment = null;
+        if (value && typeof value === "object")
+          value = doc.createNode(value);
+      }
+      ctx.implicitKey = false;
+      if (!explicitKey && !keyComment && identity.isScalar(value))
+        ctx.indentAtStart = str.length + 1;
+      chompKeep = false;
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+        ctx.indent = ctx.indent.substring(2);
+      }
+      let valueCommentDone = false;
+      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      let ws = " ";
+      if (keyComment || vsb || vcb) {
+        ws = vsb ? "\n" : "";
+        if (vcb) {
+          const cs = commentString(vcb);
+          ws += `
+${stringifyComment.indentComment(cs, ctx.indent)}`;
+        }
+        if (valueStr === "" && !ctx.inFlow) {
+          if (ws === "\n" && valueComment)
+            ws = "\n\n";
+        } else {
+          ws += `
+${ctx.indent}`;
+        }
+      } else if (!explicitKey && identity.isCollection(value)) {
+        const vs0 = valueStr[0];
+        const nl0 = valueStr.indexOf("\n");
+        const hasNewline = nl0 !== -1;
+        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow) {
+          let hasPropsLine = false;
+          if (hasNewline && (vs0 === "&" || vs0 === "!")) {
+            let sp0 = valueStr.indexOf(" ");
+            if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
+              sp0 = valueStr.indexOf(" ", sp0 + 1);
+            }
+            if (sp0 === -1 || nl0 < sp0)
+              hasPropsLine = true;
+          }
+          if (!hasPropsLine)
+            ws = `
+${ctx.indent}`;
+        }
+      } else if (valueStr === "" || valueStr[0] === "\n") {
+        ws = "";
+      }
+      str += ws + valueStr;
+      if (ctx.inFlow) {
+        if (valueCommentDone && onComment)
+          onComment();
+      } else if (valueComment && !valueCommentDone) {
+        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
+      } else if (chompKeep && onChompKeep) {
+        onChompKeep();
+      }
+      return str;
+    }
+    exports.stringifyPair = stringifyPair;
+  }
+});
+
+// node_modules/yaml/dist/log.js
+var require_log = __commonJS({
+  "node_modules/yaml/dist/log.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    function debug(logLevel, ...messages) {
+      if (logLevel === "debug")
+        console.log(...messages);
+    }
+    function warn(logLevel, warning) {
+      if (logLevel === "debug" || logLevel === "warn") {
+        if (typeof node_process.emitWarning === "function")
+          node_process.emitWarning(warning);
+        else
+          console.warn(warning);
+      }
+    }
+    exports.debug = debug;
+    exports.warn = warn;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+var require_merge = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var MERGE_KEY = "<<";
+    var merge3 = {
+      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
+      default: "key",
+      tag: "tag:yaml.org,2002:merge",
+      test: /^<<$/,
+      resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
+        addToJSMap: addMergeToJSMap
+      }),
+      stringify: () => MERGE_KEY
+    };
+    var isMergeKey = (ctx, key) => (merge3.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
+    function addMergeToJSMap(ctx, map2, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (identity.isSeq(source))
+        for (const it of source.items)
+          mergeValue(ctx, map2, it);
+      else if (Array.isArray(source))
+        for (const it of source)
+          mergeValue(ctx, map2, it);
+      else
+        mergeValue(ctx, map2, source);
+    }
+    function mergeValue(ctx, map2, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (!identity.isMap(source))
+        throw new Error("Merge sources must be maps or map aliases");
+      const srcMap = source.toJSON(null, ctx, Map);
+      for (const [key, value2] of srcMap) {
+        if (map2 instanceof Map) {
+          if (!map2.has(key))
+            map2.set(key, value2);
+        } else if (map2 instanceof Set) {
+          map2.add(key);
+        } else if (!Object.prototype.hasOwnProperty.call(map2, key)) {
+          Object.defineProperty(map2, key, {
+            value: value2,
+            writable: true,
+            enumerable: true,
+            configurable: true
+          });
+        }
+      }
+      return map2;
+    }
+    function resolveAliasValue(ctx, value) {
+      return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+    }
+    exports.addMergeToJSMap = addMergeToJSMap;
+    exports.isMergeKey = isMergeKey;
+    exports.merge = merge3;
+  }
+});
+
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
+var require_addPairToJSMap = __commonJS({
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+    "use strict";
+    var log = require_log();
+    var merge3 = require_merge();
+    var stringify = require_stringify();
+    var identity = require_identity();
+    var toJS = require_toJS();
+    function addPairToJSMap(ctx, map2, { key, value }) {
+      if (identity.isNode(key) && key.addToJSMap)
+        key.addToJSMap(ctx, map2, value);
+      else if (merge3.isMergeKey(ctx, key))
+        merge3.addMergeToJSMap(ctx, map2, value);
+      else {
+        const jsKey = toJS.toJS(key, "", ctx);
+        if (map2 instanceof Map) {
+          map2.set(jsKey, toJS.toJS(value, jsKey, ctx));
+        } else if (map2 instanceof Set) {
+          map2.add(jsKey);
+        } else {
+          const stringKey = stringifyKey(key, jsKey, ctx);
+          const jsValue = toJS.toJS(value, stringKey, ctx);
+          if (stringKey in map2)
+            Object.defineProperty(map2, stringKey, {
+              value: jsValue,
+              writable: true,
+              enumerable: true,
+              configurable: true
+            });
+          else
+            map2[stringKey] = jsValue;
+        }
+      }
+      return map2;
+    }
+    function stringifyKey(key, jsKey, ctx) {
+      if (jsKey === null)
+        return "";
+      if (typeof jsKey !== "object")
+        return String(jsKey);
+      if (identity.isNode(key) && ctx?.doc) {
+        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        strCtx.anchors = /* @__PURE__ */ new Set();
+        for (const node2 of ctx.anchors.keys())
+          strCtx.anchors.add(node2.anchor);
+        strCtx.inFlow = true;
+        strCtx.inStringifyKey = true;
+        const strKey = key.toString(strCtx);
+        if (!ctx.mapKeyWarned) {
+          let jsonStr = JSON.stringify(strKey);
+          if (jsonStr.length > 40)
+            jsonStr = jsonStr.substring(0, 36) + '..."';
+          log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          ctx.mapKeyWarned = true;
+        }
+        return strKey;
+      }
+      return JSON.stringify(jsKey);
+    }
+    exports.addPairToJSMap = addPairToJSMap;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Pair.js
+var require_Pair = __commonJS({
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyPair = require_stringifyPair();
+    var addPairToJSMap = require_addPairToJSMap();
+    var identity = require_identity();
+    function createPair(key, value, ctx) {
+      const k = createNode.createNode(key, void 0, ctx);
+      const v = createNode.createNode(value, void 0, ctx);
+      return new Pair(k, v);
+    }
+    var Pair = class _Pair {
+      constructor(key, value = null) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
+        this.key = key;
+        this.value = value;
+      }
+      clone(schema) {
+        let { key, value } = this;
+        if (identity.isNode(key))
+          key = key.clone(schema);
+        if (identity.isNode(value))
+          value = value.clone(schema);
+        return new _Pair(key, value);
+      }
+      toJSON(_, ctx) {
+        const pair2 = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        return addPairToJSMap.addPairToJSMap(ctx, pair2, this);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
+      }
+    };
+    exports.Pair = Pair;
+    exports.createPair = createPair;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyCollection.js
+var require_stringifyCollection = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyCollection(collection, ctx, options) {
+      const flow = ctx.inFlow ?? collection.flow;
+      const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify2(collection, ctx, options);
+    }
+    function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
+      const { indent, options: { commentString } } = ctx;
+      const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
+      let chompKeep = false;
+      const lines = [];
+      for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment2 = null;
+        if (identity.isNode(item)) {
+          if (!chompKeep && item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+          if (item.comment)
+            comment2 = item.comment;
+        } else if (identity.isPair(item)) {
+          const ik = identity.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (!chompKeep && ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+          }
+        }
+        chompKeep = false;
+        let str2 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        if (comment2)
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
+        if (chompKeep && comment2)
+          chompKeep = false;
+        lines.push(blockItemPrefix + str2);
+      }
+      let str;
+      if (lines.length === 0) {
+        str = flowChars.start + flowChars.end;
+      } else {
+        str = lines[0];
+        for (let i = 1; i < lines.length; ++i) {
+          const line = lines[i];
+          str += line ? `
+${indent}${line}` : "\n";
+        }
+      }
+      if (comment) {
+        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        if (onComment)
+          onComment();
+      } else if (chompKeep && onChompKeep)
+        onChompKeep();
+      return str;
+    }
+    function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
+      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+      itemIndent += indentStep;
+      const itemCtx = Object.assign({}, ctx, {
+        indent: itemIndent,
+        inFlow: true,
+        type: null
+      });
+      let reqNewline = false;
+      let linesAtValue = 0;
+      const lines = [];
+      for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment = null;
+        if (identity.isNode(item)) {
+          if (item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, false);
+          if (item.comment)
+            comment = item.comment;
+        } else if (identity.isPair(item)) {
+          const ik = identity.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, false);
+            if (ik.comment)
+              reqNewline = true;
+          }
+          const iv = identity.isNode(item.value) ? item.value : null;
+          if (iv) {
+            if (iv.comment)
+              comment = iv.comment;
+            if (iv.commentBefore)
+              reqNewline = true;
+          } else if (item.value == null && ik?.comment) {
+            comment = ik.comment;
+          }
+        }
+        if (comment)
+          reqNewline = true;
+        let str = stringify.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
+        if (i < items.length - 1) {
+          str += ",";
+        } else if (ctx.options.trailingComma) {
+          if (ctx.options.lineWidth > 0) {
+            reqNewline || (reqNewline = lines.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+          }
+          if (reqNewline) {
+            str += ",";
+          }
+        }
+        if (comment)
+          str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
+        lines.push(str);
+        linesAtValue = lines.length;
+      }
+      const { start, end } = flowChars;
+      if (lines.length === 0) {
+        return start + end;
+      } else {
+        if (!reqNewline) {
+          const len = lines.reduce((sum2, line) => sum2 + line.length + 2, 2);
+          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
+        }
+        if (reqNewline) {
+          let str = start;
+          for (const line of lines)
+            str += line ? `
+${indentStep}${indent}${line}` : "\n";
+          return `${str}
+${indent}${end}`;
+        } else {
+          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+        }
+      }
+    }
+    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+      if (comment && chompKeep)
+        comment = comment.replace(/^\n+/, "");
+      if (comment) {
+        const ic = stringifyComment.indentComment(commentString(comment), indent);
+        lines.push(ic.trimStart());
+      }
+    }
+    exports.stringifyCollection = stringifyCollection;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLMap.js
+var require_YAMLMap = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+    "use strict";
+    var stringifyCollection = require_stringifyCollection();
+    var addPairToJSMap = require_addPairToJSMap();
+    var Collection2 = require_Collection();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    function findPair(items, key) {
+      const k = identity.isScalar(key) ? key.value : key;
+      for (const it of items) {
+        if (identity.isPair(it)) {
+          if (it.key === key || it.key === k)
+            return it;
+          if (identity.isScalar(it.key) && it.key.value === k)
+            return it;
+        }
+      }
+      return void 0;
+    }
+    var YAMLMap = class extends Collection2.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:map";
+      }
+      constructor(schema) {
+        super(identity.MAP, schema);
+        this.items = [];
+      }
+      /**
+       * A generic collection parsing method that can be extended
+       * to other node classes that inherit from YAMLMap
+       */
+      static from(schema, obj, ctx) {
+        const { keepUndefined, replacer } = ctx;
+        const map2 = new this(schema);
+        const add = (key, value) => {
+          if (typeof replacer === "function")
+            value = replacer.call(obj, key, value);
+          else if (Array.isArray(replacer) && !replacer.includes(key))
+            return;
+          if (value !== void 0 || keepUndefined)
+            map2.items.push(Pair.createPair(key, value, ctx));
+        };
+        if (obj instanceof Map) {
+          for (const [key, value] of obj)
+            add(key, value);
+        } else if (obj && typeof obj === "object") {
+          for (const key of Object.keys(obj))
+            add(key, obj[key]);
+        }
+        if (typeof schema.sortMapEntries === "function") {
+          map2.items.sort(schema.sortMapEntries);
+        }
+        return map2;
+      }
+      /**
+       * Adds a value to the collection.
+       *
+       * @param overwrite - If not set `true`, using a key that is already in the
+       *   collection will throw. Otherwise, overwrites the previous value.
+       */
+      add(pair2, overwrite) {
+        let _pair;
+        if (identity.isPair(pair2))
+          _pair = pair2;
+        else if (!pair2 || typeof pair2 !== "object" || !("key" in pair2)) {
+          _pair = new Pair.Pair(pair2, pair2?.value);
+        } else
+          _pair = new Pair.Pair(pair2.key, pair2.value);
+        const prev = findPair(this.items, _pair.key);
+        const sortEntries = this.schema?.sortMapEntries;
+        if (prev) {
+          if (!overwrite)
+            throw new Error(`Key ${_pair.key} already set`);
+          if (identity.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+            prev.value.value = _pair.value;
+          else
+            prev.value = _pair.value;
+        } else if (sortEntries) {
+          const i = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
+          if (i === -1)
+            this.items.push(_pair);
+          else
+            this.items.splice(i, 0, _pair);
+        } else {
+          this.items.push(_pair);
+        }
+      }
+      delete(key) {
+        const it = findPair(this.items, key);
+        if (!it)
+          return false;
+        const del = this.items.splice(this.items.indexOf(it), 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const it = findPair(this.items, key);
+        const node2 = it?.value;
+        return (!keepScalar && identity.isScalar(node2) ? node2.value : node2) ?? void 0;
+      }
+      has(key) {
+        return !!findPair(this.items, key);
+      }
+      set(key, value) {
+        this.add(new Pair.Pair(key, value), true);
+      }
+      /**
+       * @param ctx - Conversion context, originally set in Document#toJS()
+       * @param {Class} Type - If set, forces the returned collection type
+       * @returns Instance of Type, Map, or Object
+       */
+      toJSON(_, ctx, Type) {
+        const map2 = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        if (ctx?.onCreate)
+          ctx.onCreate(map2);
+        for (const item of this.items)
+          addPairToJSMap.addPairToJSMap(ctx, map2, item);
+        return map2;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        for (const item of this.items) {
+          if (!identity.isPair(item))
+            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
+        }
+        if (!ctx.allNullValues && this.hasAllNullValues(false))
+          ctx = Object.assign({}, ctx, { allNullValues: true });
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "",
+          flowChars: { start: "{", end: "}" },
+          itemIndent: ctx.indent || "",
+          onChompKeep,
+          onComment
+        });
+      }
+    };
+    exports.YAMLMap = YAMLMap;
+    exports.findPair = findPair;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/map.js
+var require_map = __commonJS({
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var YAMLMap = require_YAMLMap();
+    var map2 = {
+      collection: "map",
+      default: true,
+      nodeClass: YAMLMap.YAMLMap,
+      tag: "tag:yaml.org,2002:map",
+      resolve(map3, onError) {
+        if (!identity.isMap(map3))
+          onError("Expected a mapping for this tag");
+        return map3;
+      },
+      createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
+    };
+    exports.map = map2;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLSeq.js
+var require_YAMLSeq = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyCollection = require_stringifyCollection();
+    var Collection2 = require_Collection();
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var toJS = require_toJS();
+    var YAMLSeq = class extends Collection2.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:seq";
+      }
+      constructor(schema) {
+        super(identity.SEQ, schema);
+        this.items = [];
+      }
+      add(value) {
+        this.items.push(value);
+      }
+      /**
+       * Removes a value from the collection.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       *
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return false;
+        const del = this.items.splice(idx, 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return void 0;
+        const it = this.items[idx];
+        return !keepScalar && identity.isScalar(it) ? it.value : it;
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       */
+      has(key) {
+        const idx = asItemIndex(key);
+        return typeof idx === "number" && idx < this.items.length;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       *
+       * If `key` does not contain a representation of an integer, this will throw.
+       * It may be wrapped in a `Scalar`.
+       */
+      set(key, value) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          throw new Error(`Expected a valid index, not ${key}.`);
+        const prev = this.items[idx];
+        if (identity.isScalar(prev) && Scalar.isScalarValue(value))
+          prev.value = value;
+        else
+          this.items[idx] = value;
+      }
+      toJSON(_, ctx) {
+        const seq = [];
+        if (ctx?.onCreate)
+          ctx.onCreate(seq);
+        let i = 0;
+        for (const item of this.items)
+          seq.push(toJS.toJS(item, String(i++), ctx));
+        return seq;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "- ",
+          flowChars: { start: "[", end: "]" },
+          itemIndent: (ctx.indent || "") + "  ",
+          onChompKeep,
+          onComment
+        });
+      }
+      static from(schema, obj, ctx) {
+        const { replacer } = ctx;
+        const seq = new this(schema);
+        if (obj && Symbol.iterator in Object(obj)) {
+          let i = 0;
+          for (let it of obj) {
+            if (typeof replacer === "function") {
+              const key = obj instanceof Set ? it : String(i++);
+              it = replacer.call(obj, key, it);
+            }
+            seq.items.push(createNode.createNode(it, void 0, ctx));
+          }
+        }
+        return seq;
+      }
+    };
+    function asItemIndex(key) {
+      let idx = identity.isScalar(key) ? key.value : key;
+      if (idx && typeof idx === "string")
+        idx = Number(idx);
+      return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
+    }
+    exports.YAMLSeq = YAMLSeq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/seq.js
+var require_seq = __commonJS({
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var YAMLSeq = require_YAMLSeq();
+    var seq = {
+      collection: "seq",
+      default: true,
+      nodeClass: YAMLSeq.YAMLSeq,
+      tag: "tag:yaml.org,2002:seq",
+      resolve(seq2, onError) {
+        if (!identity.isSeq(seq2))
+          onError("Expected a sequence for this tag");
+        return seq2;
+      },
+      createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
+    };
+    exports.seq = seq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/string.js
+var require_string = __commonJS({
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+    "use strict";
+    var stringifyString = require_stringifyString();
+    var string4 = {
+      identify: (value) => typeof value === "string",
+      default: true,
+      tag: "tag:yaml.org,2002:str",
+      resolve: (str) => str,
+      stringify(item, ctx, onComment, onChompKeep) {
+        ctx = Object.assign({ actualString: true }, ctx);
+        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.string = string4;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/null.js
+var require_null = __commonJS({
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var nullTag = {
+      identify: (value) => value == null,
+      createNode: () => new Scalar.Scalar(null),
+      default: true,
+      tag: "tag:yaml.org,2002:null",
+      test: /^(?:~|[Nn]ull|NULL)?$/,
+      resolve: () => new Scalar.Scalar(null),
+      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
+    };
+    exports.nullTag = nullTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/bool.js
+var require_bool = __commonJS({
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var boolTag = {
+      identify: (value) => typeof value === "boolean",
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+      resolve: (str) => new Scalar.Scalar(str[0] === "t" || str[0] === "T"),
+      stringify({ source, value }, ctx) {
+        if (source && boolTag.test.test(source)) {
+          const sv = source[0] === "t" || source[0] === "T";
+          if (value === sv)
+            return source;
+        }
+        return value ? ctx.options.trueStr : ctx.options.falseStr;
+      }
+    };
+    exports.boolTag = boolTag;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyNumber.js
+var require_stringifyNumber = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+    "use strict";
+    function stringifyNumber({ format, minFractionDigits, tag, value }) {
+      if (typeof value === "bigint")
+        return String(value);
+      const num3 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num3))
+        return isNaN(num3) ? ".nan" : num3 < 0 ? "-.inf" : ".inf";
+      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+        let i = n.indexOf(".");
+        if (i < 0) {
+          i = n.length;
+          n += ".";
+        }
+        let d = minFractionDigits - (n.length - i - 1);
+        while (d-- > 0)
+          n += "0";
+      }
+      return n;
+    }
+    exports.stringifyNumber = stringifyNumber;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/float.js
+var require_float = __commonJS({
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+      resolve: (str) => parseFloat(str),
+      stringify(node2) {
+        const num3 = Number(node2.value);
+        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
+      }
+    };
+    var float = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+      resolve(str) {
+        const node2 = new Scalar.Scalar(parseFloat(str));
+        const dot = str.indexOf(".");
+        if (dot !== -1 && str[str.length - 1] === "0")
+          node2.minFractionDigits = str.length - dot - 1;
+        return node2;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/int.js
+var require_int = __commonJS({
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
+    function intStringify(node2, radix, prefix) {
+      const { value } = node2;
+      if (intIdentify(value) && value >= 0)
+        return prefix + value.toString(radix);
+      return stringifyNumber.stringifyNumber(node2);
+    }
+    var intOct = {
+      identify: (value) => intIdentify(value) && value >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^0o[0-7]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+      stringify: (node2) => intStringify(node2, 8, "0o")
+    };
+    var int2 = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: (value) => intIdentify(value) && value >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^0x[0-9a-fA-F]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      stringify: (node2) => intStringify(node2, 16, "0x")
+    };
+    exports.int = int2;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/schema.js
+var require_schema = __commonJS({
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+    "use strict";
+    var map2 = require_map();
+    var _null4 = require_null();
+    var seq = require_seq();
+    var string4 = require_string();
+    var bool = require_bool();
+    var float = require_float();
+    var int2 = require_int();
+    var schema = [
+      map2.map,
+      seq.seq,
+      string4.string,
+      _null4.nullTag,
+      bool.boolTag,
+      int2.intOct,
+      int2.int,
+      int2.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/json/schema.js
+var require_schema2 = __commonJS({
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var map2 = require_map();
+    var seq = require_seq();
+    function intIdentify(value) {
+      return typeof value === "bigint" || Number.isInteger(value);
+    }
+    var stringifyJSON = ({ value }) => JSON.stringify(value);
+    var jsonScalars = [
+      {
+        identify: (value) => typeof value === "string",
+        default: true,
+        tag: "tag:yaml.org,2002:str",
+        resolve: (str) => str,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value) => value == null,
+        createNode: () => new Scalar.Scalar(null),
+        default: true,
+        tag: "tag:yaml.org,2002:null",
+        test: /^null$/,
+        resolve: () => null,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value) => typeof value === "boolean",
+        default: true,
+        tag: "tag:yaml.org,2002:bool",
+        test: /^true$|^false$/,
+        resolve: (str) => str === "true",
+        stringify: stringifyJSON
+      },
+      {
+        identify: intIdentify,
+        default: true,
+        tag: "tag:yaml.org,2002:int",
+        test: /^-?(?:0|[1-9][0-9]*)$/,
+        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
+        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
+      },
+      {
+        identify: (value) => typeof value === "number",
+        default: true,
+        tag: "tag:yaml.org,2002:float",
+        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
+        resolve: (str) => parseFloat(str),
+        stringify: stringifyJSON
+      }
+    ];
+    var jsonError = {
+      default: true,
+      tag: "",
+      test: /^/,
+      resolve(str, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
+        return str;
+      }
+    };
+    var schema = [map2.map, seq.seq].concat(jsonScalars, jsonError);
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+var require_binary = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+    "use strict";
+    var node_buffer = __require("buffer");
+    var Scalar = require_Scalar();
+    var stringifyString = require_stringifyString();
+    var binary = {
+      identify: (value) => value instanceof Uint8Array,
+      // Buffer inherits from Uint8Array
+      default: false,
+      tag: "tag:yaml.org,2002:binary",
+      /**
+       * Returns a Buffer in node and an Uint8Array in browsers
+       *
+       * To use the resulting buffer as an image, you'll want to do something like:
+       *
+       *   const blob = new Blob([buffer], { type: 'image/jpeg' })
+       *   document.querySelector('#photo').src = URL.createObjectURL(blob)
+       */
+      resolve(src, onError) {
+        if (typeof node_buffer.Buffer === "function") {
+          return node_buffer.Buffer.from(src, "base64");
+        } else if (typeof atob === "function") {
+          const str = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str.length);
+          for (let i = 0; i < str.length; ++i)
+            buffer[i] = str.charCodeAt(i);
+          return buffer;
+        } else {
+          onError("This environment does not support reading binary tags; either Buffer or atob is required");
+          return src;
+        }
+      },
+      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
+        if (!value)
+          return "";
+        const buf = value;
+        let str;
+        if (typeof node_buffer.Buffer === "function") {
+          str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+        } else if (typeof btoa === "function") {
+          let s = "";
+          for (let i = 0; i < buf.length; ++i)
+            s += String.fromCharCode(buf[i]);
+          str = btoa(s);
+        } else {
+          throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
+        }
+        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+          const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
+          const n = Math.ceil(str.length / lineWidth);
+          const lines = new Array(n);
+          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
+            lines[i] = str.substr(o, lineWidth);
+          }
+          str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+        }
+        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.binary = binary;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+var require_pairs = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLSeq = require_YAMLSeq();
+    function resolvePairs(seq, onError) {
+      if (identity.isSeq(seq)) {
+        for (let i = 0; i < seq.items.length; ++i) {
+          let item = seq.items[i];
+          if (identity.isPair(item))
+            continue;
+          else if (identity.isMap(item)) {
+            if (item.items.length > 1)
+              onError("Each pair must have its own sequence indicator");
+            const pair2 = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            if (item.commentBefore)
+              pair2.key.commentBefore = pair2.key.commentBefore ? `${item.commentBefore}
+${pair2.key.commentBefore}` : item.commentBefore;
+            if (item.comment) {
+              const cn = pair2.value ?? pair2.key;
+              cn.comment = cn.comment ? `${item.comment}
+${cn.comment}` : item.comment;
+            }
+            item = pair2;
+          }
+          seq.items[i] = identity.isPair(item) ? item : new Pair.Pair(item);
+        }
+      } else
+        onError("Expected a sequence for this tag");
+      return seq;
+    }
+    function createPairs(schema, iterable, ctx) {
+      const { replacer } = ctx;
+      const pairs2 = new YAMLSeq.YAMLSeq(schema);
+      pairs2.tag = "tag:yaml.org,2002:pairs";
+      let i = 0;
+      if (iterable && Symbol.iterator in Object(iterable))
+        for (let it of iterable) {
+          if (typeof replacer === "function")
+            it = replacer.call(iterable, String(i++), it);
+          let key, value;
+          if (Array.isArray(it)) {
+            if (it.length === 2) {
+              key = it[0];
+              value = it[1];
+            } else
+              throw new TypeError(`Expected [key, value] tuple: ${it}`);
+          } else if (it && it instanceof Object) {
+            const keys = Object.keys(it);
+            if (keys.length === 1) {
+              key = keys[0];
+              value = it[key];
+            } else {
+              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
+            }
+          } else {
+            key = it;
+          }
+          pairs2.items.push(Pair.createPair(key, value, ctx));
+        }
+      return pairs2;
+    }
+    var pairs = {
+      collection: "seq",
+      default: false,
+      tag: "tag:yaml.org,2002:pairs",
+      resolve: resolvePairs,
+      createNode: createPairs
+    };
+    exports.createPairs = createPairs;
+    exports.pairs = pairs;
+    exports.resolvePairs = resolvePairs;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+var require_omap = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var toJS = require_toJS();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var pairs = require_pairs();
+    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
+      constructor() {
+        super();
+        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
+        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
+        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
+        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
+        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
+        this.tag = _YAMLOMap.tag;
+      }
+      /**
+       * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
+       * but TypeScript won't allow widening the signature of a child method.
+       */
+      toJSON(_, ctx) {
+        if (!ctx)
+          return super.toJSON(_);
+        const map2 = /* @__PURE__ */ new Map();
+        if (ctx?.onCreate)
+          ctx.onCreate(map2);
+        for (const pair2 of this.items) {
+          let key, value;
+          if (identity.isPair(pair2)) {
+            key = toJS.toJS(pair2.key, "", ctx);
+            value = toJS.toJS(pair2.value, key, ctx);
+          } else {
+            key = toJS.toJS(pair2, "", ctx);
+          }
+          if (map2.has(key))
+            throw new Error("Ordered maps must not include duplicate keys");
+          map2.set(key, value);
+        }
+        return map2;
+      }
+      static from(schema, iterable, ctx) {
+        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
+        const omap2 = new this();
+        omap2.items = pairs$1.items;
+        return omap2;
+      }
+    };
+    YAMLOMap.tag = "tag:yaml.org,2002:omap";
+    var omap = {
+      collection: "seq",
+      identify: (value) => value instanceof Map,
+      nodeClass: YAMLOMap,
+      default: false,
+      tag: "tag:yaml.org,2002:omap",
+      resolve(seq, onError) {
+        const pairs$1 = pairs.resolvePairs(seq, onError);
+        const seenKeys = [];
+        for (const { key } of pairs$1.items) {
+          if (identity.isScalar(key)) {
+            if (seenKeys.includes(key.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+            } else {
+              seenKeys.push(key.value);
+            }
+          }
+        }
+        return Object.assign(new YAMLOMap(), pairs$1);
+      },
+      createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
+    };
+    exports.YAMLOMap = YAMLOMap;
+    exports.omap = omap;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+var require_bool2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function boolStringify({ value, source }, ctx) {
+      const boolObj = value ? trueTag : falseTag;
+      if (source && boolObj.test.test(source))
+        return source;
+      return value ? ctx.options.trueStr : ctx.options.falseStr;
+    }
+    var trueTag = {
+      identify: (value) => value === true,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
+      resolve: () => new Scalar.Scalar(true),
+      stringify: boolStringify
+    };
+    var falseTag = {
+      identify: (value) => value === false,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+      resolve: () => new Scalar.Scalar(false),
+      stringify: boolStringify
+    };
+    exports.falseTag = falseTag;
+    exports.trueTag = trueTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
+var require_float2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+      resolve: (str) => parseFloat(str.replace(/_/g, "")),
+      stringify(node2) {
+        const num3 = Number(node2.value);
+        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
+      }
+    };
+    var float = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+      resolve(str) {
+        const node2 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
+        const dot = str.indexOf(".");
+        if (dot !== -1) {
+          const f = str.substring(dot + 1).replace(/_/g, "");
+          if (f[f.length - 1] === "0")
+            node2.minFractionDigits = f.length;
+        }
+        return node2;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
+var require_int2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    function intResolve(str, offset, radix, { intAsBigInt }) {
+      const sign = str[0];
+      if (sign === "-" || sign === "+")
+        offset += 1;
+      str = str.substring(offset).replace(/_/g, "");
+      if (intAsBigInt) {
+        switch (radix) {
+          case 2:
+            str = `0b${str}`;
+            break;
+          case 8:
+            str = `0o${str}`;
+            break;
+          case 16:
+            str = `0x${str}`;
+            break;
+        }
+        const n2 = BigInt(str);
+        return sign === "-" ? BigInt(-1) * n2 : n2;
+      }
+      const n = parseInt(str, radix);
+      return sign === "-" ? -1 * n : n;
+    }
+    function intStringify(node2, radix, prefix) {
+      const { value } = node2;
+      if (intIdentify(value)) {
+        const str = value.toString(radix);
+        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+      }
+      return stringifyNumber.stringifyNumber(node2);
+    }
+    var intBin = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "BIN",
+      test: /^[-+]?0b[0-1_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+      stringify: (node2) => intStringify(node2, 2, "0b")
+    };
+    var intOct = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^[-+]?0[0-7_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+      stringify: (node2) => intStringify(node2, 8, "0")
+    };
+    var int2 = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9][0-9_]*$/,
+      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^[-+]?0x[0-9a-fA-F_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      stringify: (node2) => intStringify(node2, 16, "0x")
+    };
+    exports.int = int2;
+    exports.intBin = intBin;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
+var require_set = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
+      constructor(schema) {
+        super(schema);
+        this.tag = _YAMLSet.tag;
+      }
+      add(key) {
+        let pair2;
+        if (identity.isPair(key))
+          pair2 = key;
+        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
+          pair2 = new Pair.Pair(key.key, null);
+        else
+          pair2 = new Pair.Pair(key, null);
+        const prev = YAMLMap.findPair(this.items, pair2.key);
+        if (!prev)
+          this.items.push(pair2);
+      }
+      /**
+       * If `keepPair` is `true`, returns the Pair matching `key`.
+       * Otherwise, returns the value of that Pair's key.
+       */
+      get(key, keepPair) {
+        const pair2 = YAMLMap.findPair(this.items, key);
+        return !keepPair && identity.isPair(pair2) ? identity.isScalar(pair2.key) ? pair2.key.value : pair2.key : pair2;
+      }
+      set(key, value) {
+        if (typeof value !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
+        const prev = YAMLMap.findPair(this.items, key);
+        if (prev && !value) {
+          this.items.splice(this.items.indexOf(prev), 1);
+        } else if (!prev && value) {
+          this.items.push(new Pair.Pair(key));
+        }
+      }
+      toJSON(_, ctx) {
+        return super.toJSON(_, ctx, Set);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        if (this.hasAllNullValues(true))
+          return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
+        else
+          throw new Error("Set items must all have null values");
+      }
+      static from(schema, iterable, ctx) {
+        const { replacer } = ctx;
+        const set3 = new this(schema);
+        if (iterable && Symbol.iterator in Object(iterable))
+          for (let value of iterable) {
+            if (typeof replacer === "function")
+              value = replacer.call(iterable, value, value);
+            set3.items.push(Pair.createPair(value, null, ctx));
+          }
+        return set3;
+      }
+    };
+    YAMLSet.tag = "tag:yaml.org,2002:set";
+    var set2 = {
+      collection: "map",
+      identify: (value) => value instanceof Set,
+      nodeClass: YAMLSet,
+      default: false,
+      tag: "tag:yaml.org,2002:set",
+      createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
+      resolve(map2, onError) {
+        if (identity.isMap(map2)) {
+          if (map2.hasAllNullValues(true))
+            return Object.assign(new YAMLSet(), map2);
+          else
+            onError("Set items must all have null values");
+        } else
+          onError("Expected a mapping for this tag");
+        return map2;
+      }
+    };
+    exports.YAMLSet = YAMLSet;
+    exports.set = set2;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+var require_timestamp = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    function parseSexagesimal(str, asBigInt) {
+      const sign = str[0];
+      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
+      const num3 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num3(60) + num3(p), num3(0));
+      return sign === "-" ? num3(-1) * res : res;
+    }
+    function stringifySexagesimal(node2) {
+      let { value } = node2;
+      let num3 = (n) => n;
+      if (typeof value === "bigint")
+        num3 = (n) => BigInt(n);
+      else if (isNaN(value) || !isFinite(value))
+        return stringifyNumber.stringifyNumber(node2);
+      let sign = "";
+      if (value < 0) {
+        sign = "-";
+        value *= num3(-1);
+      }
+      const _60 = num3(60);
+      const parts = [value % _60];
+      if (value < 60) {
+        parts.unshift(0);
+      } else {
+        value = (value - parts[0]) / _60;
+        parts.unshift(value % _60);
+        if (value >= 60) {
+          value = (value - parts[0]) / _60;
+          parts.unshift(value);
+        }
+      }
+      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+    }
+    var intTime = {
+      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+      resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
+      stringify: stringifySexagesimal
+    };
+    var floatTime = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      resolve: (str) => parseSexagesimal(str, false),
+      stringify: stringifySexagesimal
+    };
+    var timestamp = {
+      identify: (value) => value instanceof Date,
+      default: true,
+      tag: "tag:yaml.org,2002:timestamp",
+      // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
+      // may be omitted altogether, resulting in a date format. In such a case, the time part is
+      // assumed to be 00:00:00Z (start of day, UTC).
+      test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
+      resolve(str) {
+        const match = str.match(timestamp.test);
+        if (!match)
+          throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
+        const [, year, month, day, hour, minute, second] = match.map(Number);
+        const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
+        let date5 = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        const tz = match[8];
+        if (tz && tz !== "Z") {
+          let d = parseSexagesimal(tz, false);
+          if (Math.abs(d) < 30)
+            d *= 60;
+          date5 -= 6e4 * d;
+        }
+        return new Date(date5);
+      },
+      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+    };
+    exports.floatTime = floatTime;
+    exports.intTime = intTime;
+    exports.timestamp = timestamp;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+var require_schema3 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+    "use strict";
+    var map2 = require_map();
+    var _null4 = require_null();
+    var seq = require_seq();
+    var string4 = require_string();
+    var binary = require_binary();
+    var bool = require_bool2();
+    var float = require_float2();
+    var int2 = require_int2();
+    var merge3 = require_merge();
+    var omap = require_omap();
+    var pairs = require_pairs();
+    var set2 = require_set();
+    var timestamp = require_timestamp();
+    var schema = [
+      map2.map,
+      seq.seq,
+      string4.string,
+      _null4.nullTag,
+      bool.trueTag,
+      bool.falseTag,
+      int2.intBin,
+      int2.intOct,
+      int2.int,
+      int2.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float,
+      binary.binary,
+      merge3.merge,
+      omap.omap,
+      pairs.pairs,
+      set2.set,
+      timestamp.intTime,
+      timestamp.floatTime,
+      timestamp.timestamp
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/tags.js
+var require_tags = __commonJS({
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
+    "use strict";
+    var map2 = require_map();
+    var _null4 = require_null();
+    var seq = require_seq();
+    var string4 = require_string();
+    var bool = require_bool();
+    var float = require_float();
+    var int2 = require_int();
+    var schema = require_schema();
+    var schema$1 = require_schema2();
+    var binary = require_binary();
+    var merge3 = require_merge();
+    var omap = require_omap();
+    var pairs = require_pairs();
+    var schema$2 = require_schema3();
+    var set2 = require_set();
+    var timestamp = require_timestamp();
+    var schemas = /* @__PURE__ */ new Map([
+      ["core", schema.schema],
+      ["failsafe", [map2.map, seq.seq, string4.string]],
+      ["json", schema$1.schema],
+      ["yaml11", schema$2.schema],
+      ["yaml-1.1", schema$2.schema]
+    ]);
+    var tagsByName = {
+      binary: binary.binary,
+      bool: bool.boolTag,
+      float: float.float,
+      floatExp: float.floatExp,
+      floatNaN: float.floatNaN,
+      floatTime: timestamp.floatTime,
+      int: int2.int,
+      intHex: int2.intHex,
+      intOct: int2.intOct,
+      intTime: timestamp.intTime,
+      map: map2.map,
+      merge: merge3.merge,
+      null: _null4.nullTag,
+      omap: omap.omap,
+      pairs: pairs.pairs,
+      seq: seq.seq,
+      set: set2.set,
+      timestamp: timestamp.timestamp
+    };
+    var coreKnownTags = {
+      "tag:yaml.org,2002:binary": binary.binary,
+      "tag:yaml.org,2002:merge": merge3.merge,
+      "tag:yaml.org,2002:omap": omap.omap,
+      "tag:yaml.org,2002:pairs": pairs.pairs,
+      "tag:yaml.org,2002:set": set2.set,
+      "tag:yaml.org,2002:timestamp": timestamp.timestamp
+    };
+    function getTags(customTags, schemaName, addMergeTag) {
+      const schemaTags = schemas.get(schemaName);
+      if (schemaTags && !customTags) {
+        return addMergeTag && !schemaTags.includes(merge3.merge) ? schemaTags.concat(merge3.merge) : schemaTags.slice();
+      }
+      let tags = schemaTags;
+      if (!tags) {
+        if (Array.isArray(customTags))
+          tags = [];
+        else {
+          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
+        }
+      }
+      if (Array.isArray(customTags)) {
+        for (const tag of customTags)
+          tags = tags.concat(tag);
+      } else if (typeof customTags === "function") {
+        tags = customTags(tags.slice());
+      }
+      if (addMergeTag)
+        tags = tags.concat(merge3.merge);
+      return tags.reduce((tags2, tag) => {
+        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
+        if (!tagObj) {
+          const tagName = JSON.stringify(tag);
+          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
+        }
+        if (!tags2.includes(tagObj))
+          tags2.push(tagObj);
+        return tags2;
+      }, []);
+    }
+    exports.coreKnownTags = coreKnownTags;
+    exports.getTags = getTags;
+  }
+});
+
+// node_modules/yaml/dist/schema/Schema.js
+var require_Schema = __commonJS({
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var map2 = require_map();
+    var seq = require_seq();
+    var string4 = require_string();
+    var tags = require_tags();
+    var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+    var Schema = class _Schema {
+      constructor({ compat, customTags, merge: merge3, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
+        this.name = typeof schema === "string" && schema || "core";
+        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
+        this.tags = tags.getTags(customTags, this.name, merge3);
+        this.toStringOptions = toStringDefaults ?? null;
+        Object.defineProperty(this, identity.MAP, { value: map2.map });
+        Object.defineProperty(this, identity.SCALAR, { value: string4.string });
+        Object.defineProperty(this, identity.SEQ, { value: seq.seq });
+        this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
+      }
+      clone() {
+        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
+        copy.tags = this.tags.slice();
+        return copy;
+      }
+    };
+    exports.Schema = Schema;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyDocument.js
+var require_stringifyDocument = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var stringify = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyDocument(doc, options) {
+      const lines = [];
+      let hasDirectives = options.directives === true;
+      if (options.directives !== false && doc.directives) {
+        const dir = doc.directives.toString(doc);
+        if (dir) {
+          lines.push(dir);
+          hasDirectives = true;
+        } else if (doc.directives.docStart)
+          hasDirectives = true;
+      }
+      if (hasDirectives)
+        lines.push("---");
+      const ctx = stringify.createStringifyContext(doc, options);
+      const { commentString } = ctx.options;
+      if (doc.commentBefore) {
+        if (lines.length !== 1)
+          lines.unshift("");
+        const cs = commentString(doc.commentBefore);
+        lines.unshift(stringifyComment.indentComment(cs, ""));
+      }
+      let chompKeep = false;
+      let contentComment = null;
+      if (doc.contents) {
+        if (identity.isNode(doc.contents)) {
+          if (doc.contents.spaceBefore && hasDirectives)
+            lines.push("");
+          if (doc.contents.commentBefore) {
+            const cs = commentString(doc.contents.commentBefore);
+            lines.push(stringifyComment.indentComment(cs, ""));
+          }
+          ctx.forceBlockIndent = !!doc.comment;
+          contentComment = doc.contents.comment;
+        }
+        const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
+        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        if (contentComment)
+          body += stringifyComment.lineComment(body, "", commentString(contentComment));
+        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
+          lines[lines.length - 1] = `--- ${body}`;
+        } else
+          lines.push(body);
+      } else {
+        lines.push(stringify.stringify(doc.contents, ctx));
+      }
+      if (doc.directives?.docEnd) {
+        if (doc.comment) {
+          const cs = commentString(doc.comment);
+          if (cs.includes("\n")) {
+            lines.push("...");
+            lines.push(stringifyComment.indentComment(cs, ""));
+          } else {
+            lines.push(`... ${cs}`);
+          }
+        } else {
+          lines.push("...");
+        }
+      } else {
+        let dc = doc.comment;
+        if (dc && chompKeep)
+          dc = dc.replace(/^\n+/, "");
+        if (dc) {
+          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
+            lines.push("");
+          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+        }
+      }
+      return lines.join("\n") + "\n";
+    }
+    exports.stringifyDocument = stringifyDocument;
+  }
+});
+
+// node_modules/yaml/dist/doc/Document.js
+var require_Document = __commonJS({
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var Collection2 = require_Collection();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var toJS = require_toJS();
+    var Schema = require_Schema();
+    var stringifyDocument = require_stringifyDocument();
+    var anchors = require_anchors();
+    var applyReviver = require_applyReviver();
+    var createNode = require_createNode();
+    var directives = require_directives();
+    var Document = class _Document {
+      constructor(value, replacer, options) {
+        this.commentBefore = null;
+        this.comment = null;
+        this.errors = [];
+        this.warnings = [];
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.DOC });
+        let _replacer = null;
+        if (typeof replacer === "function" || Array.isArray(replacer)) {
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const opt = Object.assign({
+          intAsBigInt: false,
+          keepSourceTokens: false,
+          logLevel: "warn",
+          prettyErrors: true,
+          strict: true,
+          stringKeys: false,
+          uniqueKeys: true,
+          version: "1.2"
+        }, options);
+        this.options = opt;
+        let { version: version2 } = opt;
+        if (options?._directives) {
+          this.directives = options._directives.atDocument();
+          if (this.directives.yaml.explicit)
+            version2 = this.directives.yaml.version;
+        } else
+          this.directives = new directives.Directives({ version: version2 });
+        this.setSchema(version2, options);
+        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+      }
+      /**
+       * Create a deep copy of this Document and its contents.
+       *
+       * Custom Node values that inherit from `Object` still refer to their original instances.
+       */
+      clone() {
+        const copy = Object.create(_Document.prototype, {
+          [identity.NODE_TYPE]: { value: identity.DOC }
+        });
+        copy.commentBefore = this.commentBefore;
+        copy.comment = this.comment;
+        copy.errors = this.errors.slice();
+        copy.warnings = this.warnings.slice();
+        copy.options = Object.assign({}, this.options);
+        if (this.directives)
+          copy.directives = this.directives.clone();
+        copy.schema = this.schema.clone();
+        copy.contents = identity.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** Adds a value to the document. */
+      add(value) {
+        if (assertCollection(this.contents))
+          this.contents.add(value);
+      }
+      /** Adds a value to the document. */
+      addIn(path33, value) {
+        if (assertCollection(this.contents))
+          this.contents.addIn(path33, value);
+      }
+      /**
+       * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
+       *
+       * If `node` already has an anchor, `name` is ignored.
+       * Otherwise, the `node.anchor` value will be set to `name`,
+       * or if an anchor with that name is already present in the document,
+       * `name` will be used as a prefix for a new unique anchor.
+       * If `name` is undefined, the generated anchor will use 'a' as a prefix.
+       */
+      createAlias(node2, name) {
+        if (!node2.anchor) {
+          const prev = anchors.anchorNames(this);
+          node2.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
+        }
+        return new Alias.Alias(node2.anchor);
+      }
+      createNode(value, replacer, options) {
+        let _replacer = void 0;
+        if (typeof replacer === "function") {
+          value = replacer.call({ "": value }, "", value);
+          _replacer = replacer;
+        } else if (Array.isArray(replacer)) {
+          const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
+          const asStr = replacer.filter(keyToStr).map(String);
+          if (asStr.length > 0)
+            replacer = replacer.concat(asStr);
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
+          this,
+          // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          anchorPrefix || "a"
+        );
+        const ctx = {
+          aliasDuplicateObjects: aliasDuplicateObjects ?? true,
+          keepUndefined: keepUndefined ?? false,
+          onAnchor,
+          onTagObj,
+          replacer: _replacer,
+          schema: this.schema,
+          sourceObjects
+        };
+        const node2 = createNode.createNode(value, tag, ctx);
+        if (flow && identity.isCollection(node2))
+          node2.flow = true;
+        setAnchors();
+        return node2;
+      }
+      /**
+       * Convert a key and a value into a `Pair` using the current schema,
+       * recursively wrapping all values as `Scalar` or `Collection` nodes.
+       */
+      createPair(key, value, options = {}) {
+        const k = this.createNode(key, null, options);
+        const v = this.createNode(value, null, options);
+        return new Pair.Pair(k, v);
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path33) {
+        if (Collection2.isEmptyPath(path33)) {
+          if (this.contents == null)
+            return false;
+          this.contents = null;
+          return true;
+        }
+        return assertCollection(this.contents) ? this.contents.deleteIn(path33) : false;
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      get(key, keepScalar) {
+        return identity.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+      }
+      /**
+       * Returns item at `path`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path33, keepScalar) {
+        if (Collection2.isEmptyPath(path33))
+          return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path33, keepScalar) : void 0;
+      }
+      /**
+       * Checks if the document includes a value with the key `key`.
+       */
+      has(key) {
+        return identity.isCollection(this.contents) ? this.contents.has(key) : false;
+      }
+      /**
+       * Checks if the document includes a value at `path`.
+       */
+      hasIn(path33) {
+        if (Collection2.isEmptyPath(path33))
+          return this.contents !== void 0;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path33) : false;
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      set(key, value) {
+        if (this.contents == null) {
+          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
+        } else if (assertCollection(this.contents)) {
+          this.contents.set(key, value);
+        }
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path33, value) {
+        if (Collection2.isEmptyPath(path33)) {
+          this.contents = value;
+        } else if (this.contents == null) {
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path33), value);
+        } else if (assertCollection(this.contents)) {
+          this.contents.setIn(path33, value);
+        }
+      }
+      /**
+       * Change the YAML version and schema used by the document.
+       * A `null` version disables support for directives, explicit tags, anchors, and aliases.
+       * It also requires the `schema` option to be given as a `Schema` instance value.
+       *
+       * Overrides all previously set schema options.
+       */
+      setSchema(version2, options = {}) {
+        if (typeof version2 === "number")
+          version2 = String(version2);
+        let opt;
+        switch (version2) {
+          case "1.1":
+            if (this.directives)
+              this.directives.yaml.version = "1.1";
+            else
+              this.directives = new directives.Directives({ version: "1.1" });
+            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
+            break;
+          case "1.2":
+          case "next":
+            if (this.directives)
+              this.directives.yaml.version = version2;
+            else
+              this.directives = new directives.Directives({ version: version2 });
+            opt = { resolveKnownTags: true, schema: "core" };
+            break;
+          case null:
+            if (this.directives)
+              delete this.directives;
+            opt = null;
+            break;
+          default: {
+            const sv = JSON.stringify(version2);
+            throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
+          }
+        }
+        if (options.schema instanceof Object)
+          this.schema = options.schema;
+        else if (opt)
+          this.schema = new Schema.Schema(Object.assign(opt, options));
+        else
+          throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
+      }
+      // json & jsonArg are only used from toJSON()
+      toJS({ json: json3, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc: this,
+          keep: !json3,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+      /**
+       * A JSON representation of the document `contents`.
+       *
+       * @param jsonArg Used by `JSON.stringify` to indicate the array index or
+       *   property name.
+       */
+      toJSON(jsonArg, onAnchor) {
+        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
+      }
+      /** A YAML representation of the document. */
+      toString(options = {}) {
+        if (this.errors.length > 0)
+          throw new Error("Document with errors cannot be stringified");
+        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
+          const s = JSON.stringify(options.indent);
+          throw new Error(`"indent" option must be a positive integer, not ${s}`);
+        }
+        return stringifyDocument.stringifyDocument(this, options);
+      }
+    };
+    function assertCollection(contents) {
+      if (identity.isCollection(contents))
+        return true;
+      throw new Error("Expected a YAML collection as document contents");
+    }
+    exports.Document = Document;
+  }
+});
+
+// node_modules/yaml/dist/errors.js
+var require_errors = __commonJS({
+  "node_modules/yaml/dist/errors.js"(exports) {
+    "use strict";
+    var YAMLError = class extends Error {
+      constructor(name, pos, code, message) {
+        super();
+        this.name = name;
+        this.code = code;
+        this.message = message;
+        this.pos = pos;
+      }
+    };
+    var YAMLParseError = class extends YAMLError {
+      constructor(pos, code, message) {
+        super("YAMLParseError", pos, code, message);
+      }
+    };
+    var YAMLWarning = class extends YAMLError {
+      constructor(pos, code, message) {
+        super("YAMLWarning", pos, code, message);
+      }
+    };
+    var prettifyError2 = (src, lc) => (error62) => {
+      if (error62.pos[0] === -1)
+        return;
+      error62.linePos = error62.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error62.linePos[0];
+      error62.message += ` at line ${line}, column ${col}`;
+      let ci = col - 1;
+      let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
+      if (ci >= 60 && lineStr.length > 80) {
+        const trimStart = Math.min(ci - 39, lineStr.length - 79);
+        lineStr = "\u2026" + lineStr.substring(trimStart);
+        ci -= trimStart - 1;
+      }
+      if (lineStr.length > 80)
+        lineStr = lineStr.substring(0, 79) + "\u2026";
+      if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
+        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
+        if (prev.length > 80)
+          prev = prev.substring(0, 79) + "\u2026\n";
+        lineStr = prev + lineStr;
+      }
+      if (/[^ ]/.test(lineStr)) {
+        let count2 = 1;
+        const end = error62.linePos[1];
+        if (end?.line === line && end.col > col) {
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+        }
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        error62.message += `:
+
+${lineStr}
+${pointer}
+`;
+      }
+    };
+    exports.YAMLError = YAMLError;
+    exports.YAMLParseError = YAMLParseError;
+    exports.YAMLWarning = YAMLWarning;
+    exports.prettifyError = prettifyError2;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-props.js
+var require_resolve_props = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+    "use strict";
+    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+      let spaceBefore = false;
+      let atNewline = startOnNewline;
+      let hasSpace = startOnNewline;
+      let comment = "";
+      let commentSep = "";
+      let hasNewline = false;
+      let reqSpace = false;
+      let tab = null;
+      let anchor2 = null;
+      let tag = null;
+      let newlineAfterProp = null;
+      let comma = null;
+      let found = null;
+      let start = null;
+      for (const token of tokens) {
+        if (reqSpace) {
+          if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
+            onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+          reqSpace = false;
+        }
+        if (tab) {
+          if (atNewline && token.type !== "comment" && token.type !== "newline") {
+            onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+          }
+          tab = null;
+        }
+        switch (token.type) {
+          case "space":
+            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+              tab = token;
+            }
+            hasSpace = true;
+            break;
+          case "comment": {
+            if (!hasSpace)
+              onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+            const cb = token.source.substring(1) || " ";
+            if (!comment)
+              comment = cb;
+            else
+              comment += commentSep + cb;
+            commentSep = "";
+            atNewline = false;
+            break;
+          }
+          case "newline":
+            if (atNewline) {
+              if (comment)
+                comment += token.source;
+              else if (!found || indicator !== "seq-item-ind")
+                spaceBefore = true;
+            } else
+              commentSep += token.source;
+            atNewline = true;
+            hasNewline = true;
+            if (anchor2 || tag)
+              newlineAfterProp = token;
+            hasSpace = true;
+            break;
+          case "anchor":
+            if (anchor2)
+              onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
+            if (token.source.endsWith(":"))
+              onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
+            anchor2 = token;
+            start ?? (start = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          case "tag": {
+            if (tag)
+              onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
+            tag = token;
+            start ?? (start = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          }
+          case indicator:
+            if (anchor2 || tag)
+              onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
+            if (found)
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
+            found = token;
+            atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
+            hasSpace = false;
+            break;
+          case "comma":
+            if (flow) {
+              if (comma)
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
+              comma = token;
+              atNewline = false;
+              hasSpace = false;
+              break;
+            }
+          // else fallthrough
+          default:
+            onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.type} token`);
+            atNewline = false;
+            hasSpace = false;
+        }
+      }
+      const last = tokens[tokens.length - 1];
+      const end = last ? last.offset + last.source.length : offset;
+      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
+        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+      }
+      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
+        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+      return {
+        comma,
+        found,
+        spaceBefore,
+        comment,
+        hasNewline,
+        anchor: anchor2,
+        tag,
+        newlineAfterProp,
+        end,
+        start: start ?? end
+      };
+    }
+    exports.resolveProps = resolveProps;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-contains-newline.js
+var require_util_contains_newline = __commonJS({
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+    "use strict";
+    function containsNewline(key) {
+      if (!key)
+        return null;
+      switch (key.type) {
+        case "alias":
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          if (key.source.includes("\n"))
+            return true;
+          if (key.end) {
+            for (const st of key.end)
+              if (st.type === "newline")
+                return true;
+          }
+          return false;
+        case "flow-collection":
+          for (const it of key.items) {
+            for (const st of it.start)
+              if (st.type === "newline")
+                return true;
+            if (it.sep) {
+              for (const st of it.sep)
+                if (st.type === "newline")
+                  return true;
+            }
+            if (containsNewline(it.key) || containsNewline(it.value))
+              return true;
+          }
+          return false;
+        default:
+          return true;
+      }
+    }
+    exports.containsNewline = containsNewline;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
+var require_util_flow_indent_check = __commonJS({
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+    "use strict";
+    var utilContainsNewline = require_util_contains_newline();
+    function flowIndentCheck(indent, fc, onError) {
+      if (fc?.type === "flow-collection") {
+        const end = fc.end[0];
+        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
+          const msg = "Flow end indicator should be more indented than parent";
+          onError(end, "BAD_INDENT", msg, true);
+        }
+      }
+    }
+    exports.flowIndentCheck = flowIndentCheck;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-map-includes.js
+var require_util_map_includes = __commonJS({
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    function mapIncludes(ctx, items, search) {
+      const { uniqueKeys } = ctx.options;
+      if (uniqueKeys === false)
+        return false;
+      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
+      return items.some((pair2) => isEqual(pair2.key, search));
+    }
+    exports.mapIncludes = mapIncludes;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-map.js
+var require_resolve_block_map = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+    "use strict";
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    var utilMapIncludes = require_util_map_includes();
+    var startColMsg = "All mapping items must start at the same column";
+    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
+      const map2 = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      let offset = bm.offset;
+      let commentEnd = null;
+      for (const collItem of bm.items) {
+        const { start, key, sep: sep2, value } = collItem;
+        const keyProps = resolveProps.resolveProps(start, {
+          indicator: "explicit-key-ind",
+          next: key ?? sep2?.[0],
+          offset,
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: true
+        });
+        const implicitKey = !keyProps.found;
+        if (implicitKey) {
+          if (key) {
+            if (key.type === "block-seq")
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
+            else if ("indent" in key && key.indent !== bm.indent)
+              onError(offset, "BAD_INDENT", startColMsg);
+          }
+          if (!keyProps.anchor && !keyProps.tag && !sep2) {
+            commentEnd = keyProps.end;
+            if (keyProps.comment) {
+              if (map2.comment)
+                map2.comment += "\n" + keyProps.comment;
+              else
+                map2.comment = keyProps.comment;
+            }
+            continue;
+          }
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
+            onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          }
+        } else if (keyProps.found?.indent !== bm.indent) {
+          onError(offset, "BAD_INDENT", startColMsg);
+        }
+        ctx.atKey = true;
+        const keyStart = keyProps.end;
+        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+        ctx.atKey = false;
+        if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
+          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+          indicator: "map-value-ind",
+          next: value,
+          offset: keyNode.range[2],
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: !key || key.type === "block-scalar"
+        });
+        offset = valueProps.end;
+        if (valueProps.found) {
+          if (implicitKey) {
+            if (value?.type === "block-map" && !valueProps.hasNewline)
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
+            if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
+              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+          }
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
+          if (ctx.schema.compat)
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
+          offset = valueNode.range[2];
+          const pair2 = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair2.srcToken = collItem;
+          map2.items.push(pair2);
+        } else {
+          if (implicitKey)
+            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
+          if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair2 = new Pair.Pair(keyNode);
+          if (ctx.options.keepSourceTokens)
+            pair2.srcToken = collItem;
+          map2.items.push(pair2);
+        }
+      }
+      if (commentEnd && commentEnd < offset)
+        onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
+      map2.range = [bm.offset, offset, commentEnd ?? offset];
+      return map2;
+    }
+    exports.resolveBlockMap = resolveBlockMap;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-seq.js
+var require_resolve_block_seq = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+    "use strict";
+    var YAMLSeq = require_YAMLSeq();
+    var resolveProps = require_resolve_props();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
+      const seq = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = bs.offset;
+      let commentEnd = null;
+      for (const { start, value } of bs.items) {
+        const props = resolveProps.resolveProps(start, {
+          indicator: "seq-item-ind",
+          next: value,
+          offset,
+          onError,
+          parentIndent: bs.indent,
+          startOnNewline: true
+        });
+        if (!props.found) {
+          if (props.anchor || props.tag || value) {
+            if (value?.type === "block-seq")
+              onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
+            else
+              onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
+          } else {
+            commentEnd = props.end;
+            if (props.comment)
+              seq.comment = props.comment;
+            continue;
+          }
+        }
+        const node2 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
+        offset = node2.range[2];
+        seq.items.push(node2);
+      }
+      seq.range = [bs.offset, offset, commentEnd ?? offset];
+      return seq;
+    }
+    exports.resolveBlockSeq = resolveBlockSeq;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-end.js
+var require_resolve_end = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+    "use strict";
+    function resolveEnd(end, offset, reqSpace, onError) {
+      let comment = "";
+      if (end) {
+        let hasSpace = false;
+        let sep2 = "";
+        for (const token of end) {
+          const { source, type } = token;
+          switch (type) {
+            case "space":
+              hasSpace = true;
+              break;
+            case "comment": {
+              if (reqSpace && !hasSpace)
+                onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+              const cb = source.substring(1) || " ";
+              if (!comment)
+                comment = cb;
+              else
+                comment += sep2 + cb;
+              sep2 = "";
+              break;
+            }
+            case "newline":
+              if (comment)
+                sep2 += source;
+              hasSpace = true;
+              break;
+            default:
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
+          }
+          offset += source.length;
+        }
+      }
+      return { comment, offset };
+    }
+    exports.resolveEnd = resolveEnd;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
+var require_resolve_flow_collection = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilMapIncludes = require_util_map_includes();
+    var blockMsg = "Block collections are not allowed within flow collections";
+    var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
+    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
+      const isMap2 = fc.start.source === "{";
+      const fcName = isMap2 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const coll = new NodeClass(ctx.schema);
+      coll.flow = true;
+      const atRoot = ctx.atRoot;
+      if (atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = fc.offset + fc.start.source.length;
+      for (let i = 0; i < fc.items.length; ++i) {
+        const collItem = fc.items[i];
+        const { start, key, sep: sep2, value } = collItem;
+        const props = resolveProps.resolveProps(start, {
+          flow: fcName,
+          indicator: "explicit-key-ind",
+          next: key ?? sep2?.[0],
+          offset,
+          onError,
+          parentIndent: fc.indent,
+          startOnNewline: false
+        });
+        if (!props.found) {
+          if (!props.anchor && !props.tag && !sep2 && !value) {
+            if (i === 0 && props.comma)
+              onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+            else if (i < fc.items.length - 1)
+              onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
+            if (props.comment) {
+              if (coll.comment)
+                coll.comment += "\n" + props.comment;
+              else
+                coll.comment = props.comment;
+            }
+            offset = props.end;
+            continue;
+          }
+          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+            onError(
+              key,
+              // checked by containsNewline()
+              "MULTILINE_IMPLICIT_KEY",
+              "Implicit keys of flow sequence pairs need to be on a single line"
+            );
+        }
+        if (i === 0) {
+          if (props.comma)
+            onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+        } else {
+          if (!props.comma)
+            onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
+          if (props.comment) {
+            let prevItemComment = "";
+            loop: for (const st of start) {
+              switch (st.type) {
+                case "comma":
+                case "space":
+                  break;
+                case "comment":
+                  prevItemComment = st.source.substring(1);
+                  break loop;
+                default:
+                  break loop;
+              }
+            }
+            if (prevItemComment) {
+              let prev = coll.items[coll.items.length - 1];
+              if (identity.isPair(prev))
+                prev = prev.value ?? prev.key;
+              if (prev.comment)
+                prev.comment += "\n" + prevItemComment;
+              else
+                prev.comment = prevItemComment;
+              props.comment = props.comment.substring(prevItemComment.length + 1);
+            }
+          }
+        }
+        if (!isMap2 && !sep2 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
+          coll.items.push(valueNode);
+          offset = valueNode.range[2];
+          if (isBlock(value))
+            onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+        } else {
+          ctx.atKey = true;
+          const keyStart = props.end;
+          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          if (isBlock(key))
+            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
+          ctx.atKey = false;
+          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+            flow: fcName,
+            indicator: "map-value-ind",
+            next: value,
+            offset: keyNode.range[2],
+            onError,
+            parentIndent: fc.indent,
+            startOnNewline: false
+          });
+          if (valueProps.found) {
+            if (!isMap2 && !props.found && ctx.options.strict) {
+              if (sep2)
+                for (const st of sep2) {
+                  if (st === valueProps.found)
+                    break;
+                  if (st.type === "newline") {
+                    onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
+                    break;
+                  }
+                }
+              if (props.start < valueProps.found.offset - 1024)
+                onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
+            }
+          } else if (value) {
+            if ("source" in value && value.source?.[0] === ":")
+              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+            else
+              onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
+          }
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
+          if (valueNode) {
+            if (isBlock(value))
+              onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+          } else if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair2 = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair2.srcToken = collItem;
+          if (isMap2) {
+            const map2 = coll;
+            if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
+              onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+            map2.items.push(pair2);
+          } else {
+            const map2 = new YAMLMap.YAMLMap(ctx.schema);
+            map2.flow = true;
+            map2.items.push(pair2);
+            const endRange = (valueNode ?? keyNode).range;
+            map2.range = [keyNode.range[0], endRange[1], endRange[2]];
+            coll.items.push(map2);
+          }
+          offset = valueNode ? valueNode.range[2] : valueProps.end;
+        }
+      }
+      const expectedEnd = isMap2 ? "}" : "]";
+      const [ce, ...ee] = fc.end;
+      let cePos = offset;
+      if (ce?.source === expectedEnd)
+        cePos = ce.offset + ce.source.length;
+      else {
+        const name = fcName[0].toUpperCase() + fcName.substring(1);
+        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
+        if (ce && ce.source.length !== 1)
+          ee.unshift(ce);
+      }
+      if (ee.length > 0) {
+        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
+        if (end.comment) {
+          if (coll.comment)
+            coll.comment += "\n" + end.comment;
+          else
+            coll.comment = end.comment;
+        }
+        coll.range = [fc.offset, cePos, end.offset];
+      } else {
+        coll.range = [fc.offset, cePos, cePos];
+      }
+      return coll;
+    }
+    exports.resolveFlowCollection = resolveFlowCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-collection.js
+var require_compose_collection = __commonJS({
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveBlockMap = require_resolve_block_map();
+    var resolveBlockSeq = require_resolve_block_seq();
+    var resolveFlowCollection = require_resolve_flow_collection();
+    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
+      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+      const Coll = coll.constructor;
+      if (tagName === "!" || tagName === Coll.tagName) {
+        coll.tag = Coll.tagName;
+        return coll;
+      }
+      if (tagName)
+        coll.tag = tagName;
+      return coll;
+    }
+    function composeCollection(CN, ctx, token, props, onError) {
+      const tagToken = props.tag;
+      const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
+      if (token.type === "block-seq") {
+        const { anchor: anchor2, newlineAfterProp: nl } = props;
+        const lastProp = anchor2 && tagToken ? anchor2.offset > tagToken.offset ? anchor2 : tagToken : anchor2 ?? tagToken;
+        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+          const message = "Missing newline after block sequence props";
+          onError(lastProp, "MISSING_CHAR", message);
+        }
+      }
+      const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
+      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
+        return resolveCollection(CN, ctx, token, onError, tagName);
+      }
+      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
+      if (!tag) {
+        const kt = ctx.schema.knownTags[tagName];
+        if (kt?.collection === expType) {
+          ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
+          tag = kt;
+        } else {
+          if (kt) {
+            onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
+          } else {
+            onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
+          }
+          return resolveCollection(CN, ctx, token, onError, tagName);
+        }
+      }
+      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
+      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
+      const node2 = identity.isNode(res) ? res : new Scalar.Scalar(res);
+      node2.range = coll.range;
+      node2.tag = tagName;
+      if (tag?.format)
+        node2.format = tag.format;
+      return node2;
+    }
+    exports.composeCollection = composeCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
+var require_resolve_block_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function resolveBlockScalar(ctx, scalar, onError) {
+      const start = scalar.offset;
+      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+      if (!header)
+        return { value: "", type: null, comment: "", range: [start, start, start] };
+      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const lines = scalar.source ? splitLines(scalar.source) : [];
+      let chompStart = lines.length;
+      for (let i = lines.length - 1; i >= 0; --i) {
+        const content = lines[i][1];
+        if (content === "" || content === "\r")
+          chompStart = i;
+        else
+          break;
+      }
+      if (chompStart === 0) {
+        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start + header.length;
+        if (scalar.source)
+          end2 += scalar.source.length;
+        return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
+      }
+      let trimIndent = scalar.indent + header.indent;
+      let offset = scalar.offset + header.length;
+      let contentStart = 0;
+      for (let i = 0; i < chompStart; ++i) {
+        const [indent, content] = lines[i];
+        if (content === "" || content === "\r") {
+          if (header.indent === 0 && indent.length > trimIndent)
+            trimIndent = indent.length;
+        } else {
+          if (indent.length < trimIndent) {
+            const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+            onError(offset + indent.length, "MISSING_CHAR", message);
+          }
+          if (header.indent === 0)
+            trimIndent = indent.length;
+          contentStart = i;
+          if (trimIndent === 0 && !ctx.atRoot) {
+            const message = "Block scalar values in collections must be indented";
+            onError(offset, "BAD_INDENT", message);
+          }
+          break;
+        }
+        offset += indent.length + content.length + 1;
+      }
+      for (let i = lines.length - 1; i >= chompStart; --i) {
+        if (lines[i][0].length > trimIndent)
+          chompStart = i + 1;
+      }
+      let value = "";
+      let sep2 = "";
+      let prevMoreIndented = false;
+      for (let i = 0; i < contentStart; ++i)
+        value += lines[i][0].slice(trimIndent) + "\n";
+      for (let i = contentStart; i < chompStart; ++i) {
+        let [indent, content] = lines[i];
+        offset += indent.length + content.length + 1;
+        const crlf = content[content.length - 1] === "\r";
+        if (crlf)
+          content = content.slice(0, -1);
+        if (content && indent.length < trimIndent) {
+          const src = header.indent ? "explicit indentation indicator" : "first line";
+          const message = `Block scalar lines must not be less indented than their ${src}`;
+          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
+          indent = "";
+        }
+        if (type === Scalar.Scalar.BLOCK_LITERAL) {
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
+        } else if (indent.length > trimIndent || content[0] === "	") {
+          if (sep2 === " ")
+            sep2 = "\n";
+          else if (!prevMoreIndented && sep2 === "\n")
+            sep2 = "\n\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
+          prevMoreIndented = true;
+        } else if (content === "") {
+          if (sep2 === "\n")
+            value += "\n";
+          else
+            sep2 = "\n";
+        } else {
+          value += sep2 + content;
+          sep2 = " ";
+          prevMoreIndented = false;
+        }
+      }
+      switch (header.chomp) {
+        case "-":
+          break;
+        case "+":
+          for (let i = chompStart; i < lines.length; ++i)
+            value += "\n" + lines[i][0].slice(trimIndent);
+          if (value[value.length - 1] !== "\n")
+            value += "\n";
+          break;
+        default:
+          value += "\n";
+      }
+      const end = start + header.length + scalar.source.length;
+      return { value, type, comment: header.comment, range: [start, end, end] };
+    }
+    function parseBlockScalarHeader({ offset, props }, strict, onError) {
+      if (props[0].type !== "block-scalar-header") {
+        onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
+        return null;
+      }
+      const { source } = props[0];
+      const mode = source[0];
+      let indent = 0;
+      let chomp = "";
+      let error62 = -1;
+      for (let i = 1; i < source.length; ++i) {
+        const ch = source[i];
+        if (!chomp && (ch === "-" || ch === "+"))
+          chomp = ch;
+        else {
+          const n = Number(ch);
+          if (!indent && n)
+            indent = n;
+          else if (error62 === -1)
+            error62 = offset + i;
+        }
+      }
+      if (error62 !== -1)
+        onError(error62, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      let hasSpace = false;
+      let comment = "";
+      let length = source.length;
+      for (let i = 1; i < props.length; ++i) {
+        const token = props[i];
+        switch (token.type) {
+          case "space":
+            hasSpace = true;
+          // fallthrough
+          case "newline":
+            length += token.source.length;
+            break;
+          case "comment":
+            if (strict && !hasSpace) {
+              const message = "Comments must be separated from other tokens by white space characters";
+              onError(token, "MISSING_CHAR", message);
+            }
+            length += token.source.length;
+            comment = token.source.substring(1);
+            break;
+          case "error":
+            onError(token, "UNEXPECTED_TOKEN", token.message);
+            length += token.source.length;
+            break;
+          /* istanbul ignore next should not happen */
+          default: {
+            const message = `Unexpected token in block scalar header: ${token.type}`;
+            onError(token, "UNEXPECTED_TOKEN", message);
+            const ts = token.source;
+            if (ts && typeof ts === "string")
+              length += ts.length;
+          }
+        }
+      }
+      return { mode, indent, chomp, comment, length };
+    }
+    function splitLines(source) {
+      const split = source.split(/\n( *)/);
+      const first = split[0];
+      const m = first.match(/^( *)/);
+      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
+      const lines = [line0];
+      for (let i = 1; i < split.length; i += 2)
+        lines.push([split[i], split[i + 1]]);
+      return lines;
+    }
+    exports.resolveBlockScalar = resolveBlockScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+var require_resolve_flow_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var resolveEnd = require_resolve_end();
+    function resolveFlowScalar(scalar, strict, onError) {
+      const { offset, type, source, end } = scalar;
+      let _type;
+      let value;
+      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      switch (type) {
+        case "scalar":
+          _type = Scalar.Scalar.PLAIN;
+          value = plainValue(source, _onError);
+          break;
+        case "single-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_SINGLE;
+          value = singleQuotedValue(source, _onError);
+          break;
+        case "double-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_DOUBLE;
+          value = doubleQuotedValue(source, _onError);
+          break;
+        /* istanbul ignore next should not happen */
+        default:
+          onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
+          return {
+            value: "",
+            type: null,
+            comment: "",
+            range: [offset, offset + source.length, offset + source.length]
+          };
+      }
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
+      return {
+        value,
+        type: _type,
+        comment: re.comment,
+        range: [offset, valueEnd, re.offset]
+      };
+    }
+    function plainValue(source, onError) {
+      let badChar = "";
+      switch (source[0]) {
+        /* istanbul ignore next should not happen */
+        case "	":
+          badChar = "a tab character";
+          break;
+        case ",":
+          badChar = "flow indicator character ,";
+          break;
+        case "%":
+          badChar = "directive indicator character %";
+          break;
+        case "|":
+        case ">": {
+          badChar = `block scalar indicator ${source[0]}`;
+          break;
+        }
+        case "@":
+        case "`": {
+          badChar = `reserved character ${source[0]}`;
+          break;
+        }
+      }
+      if (badChar)
+        onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
+      return unfoldLines(source);
+    }
+    function singleQuotedValue(source, onError) {
+      if (source[source.length - 1] !== "'" || source.length === 1)
+        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
+      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+    }
+    function unfoldLines(source) {
+      const line = /(.*?)\r?\n/sy;
+      let match = line.exec(source);
+      if (!match)
+        return source;
+      let trimEnd, trimBoth;
+      try {
+        trimEnd = new RegExp("(?<![ 	])[ 	]+$");
+        trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
+      } catch {
+        trimEnd = /[ \t]+$/;
+        trimBoth = /^[ \t]+|[ \t]+$/g;
+      }
+      let res = match[1].replace(trimEnd, "");
+      let sep2 = " ";
+      let pos = line.lastIndex;
+      while (match = line.exec(source)) {
+        const lm = match[1].replace(trimBoth, "");
+        if (lm === "") {
+          if (sep2 === "\n")
+            res += sep2;
+          else
+            sep2 = "\n";
+        } else {
+          res += sep2 + lm;
+          sep2 = " ";
+        }
+        pos = line.lastIndex;
+      }
+      const last = /[ \t]*(.*)/sy;
+      last.lastIndex = pos;
+      match = last.exec(source);
+      return res + sep2 + (match?.[1] ?? "");
+    }
+    function doubleQuotedValue(source, onError) {
+      let res = "";
+      for (let i = 1; i < source.length - 1; ++i) {
+        const ch = source[i];
+        if (ch === "\r" && source[i + 1] === "\n")
+          continue;
+        if (ch === "\n") {
+          const { fold, offset } = foldNewline(source, i);
+          res += fold;
+          i = offset;
+        } else if (ch === "\\") {
+          let next = source[++i];
+          const cc = escapeCodes[next];
+          if (cc)
+            res += cc;
+          else if (next === "\n") {
+            next = source[i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "\r" && source[i + 1] === "\n") {
+            next = source[++i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "x" || next === "u" || next === "U") {
+            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
+            res += parseCharCode(source, i + 1, length, onError);
+            i += length;
+          } else {
+            const raw = source.substr(i - 1, 2);
+            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+            res += raw;
+          }
+        } else if (ch === " " || ch === "	") {
+          const wsStart = i;
+          let next = source[i + 1];
+          while (next === " " || next === "	")
+            next = source[++i + 1];
+          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
+            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+        } else {
+          res += ch;
+        }
+      }
+      if (source[source.length - 1] !== '"' || source.length === 1)
+        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
+      return res;
+    }
+    function foldNewline(source, offset) {
+      let fold = "";
+      let ch = source[offset + 1];
+      while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
+        if (ch === "\r" && source[offset + 2] !== "\n")
+          break;
+        if (ch === "\n")
+          fold += "\n";
+        offset += 1;
+        ch = source[offset + 1];
+      }
+      if (!fold)
+        fold = " ";
+      return { fold, offset };
+    }
+    var escapeCodes = {
+      "0": "\0",
+      // null character
+      a: "\x07",
+      // bell character
+      b: "\b",
+      // backspace
+      e: "\x1B",
+      // escape character
+      f: "\f",
+      // form feed
+      n: "\n",
+      // line feed
+      r: "\r",
+      // carriage return
+      t: "	",
+      // horizontal tab
+      v: "\v",
+      // vertical tab
+      N: "\x85",
+      // Unicode next line
+      _: "\xA0",
+      // Unicode non-breaking space
+      L: "\u2028",
+      // Unicode line separator
+      P: "\u2029",
+      // Unicode paragraph separator
+      " ": " ",
+      '"': '"',
+      "/": "/",
+      "\\": "\\",
+      "	": "	"
+    };
+    function parseCharCode(source, offset, length, onError) {
+      const cc = source.substr(offset, length);
+      const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+      const code = ok ? parseInt(cc, 16) : NaN;
+      try {
+        return String.fromCodePoint(code);
+      } catch {
+        const raw = source.substr(offset - 2, length + 2);
+        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+        return raw;
+      }
+    }
+    exports.resolveFlowScalar = resolveFlowScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-scalar.js
+var require_compose_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    function composeScalar(ctx, token, tagToken, onError) {
+      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
+      let tag;
+      if (ctx.options.stringKeys && ctx.atKey) {
+        tag = ctx.schema[identity.SCALAR];
+      } else if (tagName)
+        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+      else if (token.type === "scalar")
+        tag = findScalarTagByTest(ctx, value, token, onError);
+      else
+        tag = ctx.schema[identity.SCALAR];
+      let scalar;
+      try {
+        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
+      } catch (error62) {
+        const msg = error62 instanceof Error ? error62.message : String(error62);
+        onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
+        scalar = new Scalar.Scalar(value);
+      }
+      scalar.range = range;
+      scalar.source = value;
+      if (type)
+        scalar.type = type;
+      if (tagName)
+        scalar.tag = tagName;
+      if (tag.format)
+        scalar.format = tag.format;
+      if (comment)
+        scalar.comment = comment;
+      return scalar;
+    }
+    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+      if (tagName === "!")
+        return schema[identity.SCALAR];
+      const matchWithTest = [];
+      for (const tag of schema.tags) {
+        if (!tag.collection && tag.tag === tagName) {
+          if (tag.default && tag.test)
+            matchWithTest.push(tag);
+          else
+            return tag;
+        }
+      }
+      for (const tag of matchWithTest)
+        if (tag.test?.test(value))
+          return tag;
+      const kt = schema.knownTags[tagName];
+      if (kt && !kt.collection) {
+        schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
+        return kt;
+      }
+      onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
+      return schema[identity.SCALAR];
+    }
+    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
+      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
+      if (schema.compat) {
+        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
+        if (tag.tag !== compat.tag) {
+          const ts = directives.tagString(tag.tag);
+          const cs = directives.tagString(compat.tag);
+          const msg = `Value may be parsed as either ${ts} or ${cs}`;
+          onError(token, "TAG_RESOLVE_FAILED", msg, true);
+        }
+      }
+      return tag;
+    }
+    exports.composeScalar = composeScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+var require_util_empty_scalar_position = __commonJS({
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+    "use strict";
+    function emptyScalarPosition(offset, before, pos) {
+      if (before) {
+        pos ?? (pos = before.length);
+        for (let i = pos - 1; i >= 0; --i) {
+          let st = before[i];
+          switch (st.type) {
+            case "space":
+            case "comment":
+            case "newline":
+              offset -= st.source.length;
+              continue;
+          }
+          st = before[++i];
+          while (st?.type === "space") {
+            offset += st.source.length;
+            st = before[++i];
+          }
+          break;
+        }
+      }
+      return offset;
+    }
+    exports.emptyScalarPosition = emptyScalarPosition;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-node.js
+var require_compose_node = __commonJS({
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var composeCollection = require_compose_collection();
+    var composeScalar = require_compose_scalar();
+    var resolveEnd = require_resolve_end();
+    var utilEmptyScalarPosition = require_util_empty_scalar_position();
+    var CN = { composeNode, composeEmptyNode };
+    function composeNode(ctx, token, props, onError) {
+      const atKey = ctx.atKey;
+      const { spaceBefore, comment, anchor: anchor2, tag } = props;
+      let node2;
+      let isSrcToken = true;
+      switch (token.type) {
+        case "alias":
+          node2 = composeAlias(ctx, token, onError);
+          if (anchor2 || tag)
+            onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
+          break;
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "block-scalar":
+          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+          if (anchor2)
+            node2.anchor = anchor2.source.substring(1);
+          break;
+        case "block-map":
+        case "block-seq":
+        case "flow-collection":
+          try {
+            node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            if (anchor2)
+              node2.anchor = anchor2.source.substring(1);
+          } catch (error62) {
+            const message = error62 instanceof Error ? error62.message : String(error62);
+            onError(token, "RESOURCE_EXHAUSTION", message);
+          }
+          break;
+        default: {
+          const message = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
+          onError(token, "UNEXPECTED_TOKEN", message);
+          isSrcToken = false;
+        }
+      }
+      node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor2 && node2.anchor === "")
+        onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
+      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
+        const msg = "With stringKeys, all keys must be strings";
+        onError(tag ?? token, "NON_STRING_KEY", msg);
+      }
+      if (spaceBefore)
+        node2.spaceBefore = true;
+      if (comment) {
+        if (token.type === "scalar" && token.source === "")
+          node2.comment = comment;
+        else
+          node2.commentBefore = comment;
+      }
+      if (ctx.options.keepSourceTokens && isSrcToken)
+        node2.srcToken = token;
+      return node2;
+    }
+    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
+      const token = {
+        type: "scalar",
+        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
+        indent: -1,
+        source: ""
+      };
+      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+      if (anchor2) {
+        node2.anchor = anchor2.source.substring(1);
+        if (node2.anchor === "")
+          onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
+      }
+      if (spaceBefore)
+        node2.spaceBefore = true;
+      if (comment) {
+        node2.comment = comment;
+        node2.range[2] = end;
+      }
+      return node2;
+    }
+    function composeAlias({ options }, { offset, source, end }, onError) {
+      const alias = new Alias.Alias(source.substring(1));
+      if (alias.source === "")
+        onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
+      if (alias.source.endsWith(":"))
+        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+      alias.range = [offset, valueEnd, re.offset];
+      if (re.comment)
+        alias.comment = re.comment;
+      return alias;
+    }
+    exports.composeEmptyNode = composeEmptyNode;
+    exports.composeNode = composeNode;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-doc.js
+var require_compose_doc = __commonJS({
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+    "use strict";
+    var Document = require_Document();
+    var composeNode = require_compose_node();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    function composeDoc(options, directives, { offset, start, value, end }, onError) {
+      const opts = Object.assign({ _directives: directives }, options);
+      const doc = new Document.Document(void 0, opts);
+      const ctx = {
+        atKey: false,
+        atRoot: true,
+        directives: doc.directives,
+        options: doc.options,
+        schema: doc.schema
+      };
+      const props = resolveProps.resolveProps(start, {
+        indicator: "doc-start",
+        next: value ?? end?.[0],
+        offset,
+        onError,
+        parentIndent: 0,
+        startOnNewline: true
+      });
+      if (props.found) {
+        doc.directives.docStart = true;
+        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
+          onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
+      }
+      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+      const contentEnd = doc.contents.range[2];
+      const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
+      if (re.comment)
+        doc.comment = re.comment;
+      doc.range = [offset, contentEnd, re.offset];
+      return doc;
+    }
+    exports.composeDoc = composeDoc;
+  }
+});
+
+// node_modules/yaml/dist/compose/composer.js
+var require_composer = __commonJS({
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var directives = require_directives();
+    var Document = require_Document();
+    var errors = require_errors();
+    var identity = require_identity();
+    var composeDoc = require_compose_doc();
+    var resolveEnd = require_resolve_end();
+    function getErrorPos(src) {
+      if (typeof src === "number")
+        return [src, src + 1];
+      if (Array.isArray(src))
+        return src.length === 2 ? src : [src[0], src[1]];
+      const { offset, source } = src;
+      return [offset, offset + (typeof source === "string" ? source.length : 1)];
+    }
+    function parsePrelude(prelude) {
+      let comment = "";
+      let atComment = false;
+      let afterEmptyLine = false;
+      for (let i = 0; i < prelude.length; ++i) {
+        const source = prelude[i];
+        switch (source[0]) {
+          case "#":
+            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
+            atComment = true;
+            afterEmptyLine = false;
+            break;
+          case "%":
+            if (prelude[i + 1]?.[0] !== "#")
+              i += 1;
+            atComment = false;
+            break;
+          default:
+            if (!atComment)
+              afterEmptyLine = true;
+            atComment = false;
+        }
+      }
+      return { comment, afterEmptyLine };
+    }
+    var Composer = class {
+      constructor(options = {}) {
+        this.doc = null;
+        this.atDirectives = false;
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+        this.onError = (source, code, message, warning) => {
+          const pos = getErrorPos(source);
+          if (warning)
+            this.warnings.push(new errors.YAMLWarning(pos, code, message));
+          else
+            this.errors.push(new errors.YAMLParseError(pos, code, message));
+        };
+        this.directives = new directives.Directives({ version: options.version || "1.2" });
+        this.options = options;
+      }
+      decorate(doc, afterDoc) {
+        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
+        if (comment) {
+          const dc = doc.contents;
+          if (afterDoc) {
+            doc.comment = doc.comment ? `${doc.comment}
+${comment}` : comment;
+          } else if (afterEmptyLine || doc.directives.docStart || !dc) {
+            doc.commentBefore = comment;
+          } else if (identity.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+            let it = dc.items[0];
+            if (identity.isPair(it))
+              it = it.key;
+            const cb = it.commentBefore;
+            it.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          } else {
+            const cb = dc.commentBefore;
+            dc.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          }
+        }
+        if (afterDoc) {
+          for (let i = 0; i < this.errors.length; ++i)
+            doc.errors.push(this.errors[i]);
+          for (let i = 0; i < this.warnings.length; ++i)
+            doc.warnings.push(this.warnings[i]);
+        } else {
+          doc.errors = this.errors;
+          doc.warnings = this.warnings;
+        }
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+      }
+      /**
+       * Current stream status information.
+       *
+       * Mostly useful at the end of input for an empty stream.
+       */
+      streamInfo() {
+        return {
+          comment: parsePrelude(this.prelude).comment,
+          directives: this.directives,
+          errors: this.errors,
+          warnings: this.warnings
+        };
+      }
+      /**
+       * Compose tokens into documents.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *compose(tokens, forceDoc = false, endOffset = -1) {
+        for (const token of tokens)
+          yield* this.next(token);
+        yield* this.end(forceDoc, endOffset);
+      }
+      /** Advance the composer by one CST token. */
+      *next(token) {
+        if (node_process.env.LOG_STREAM)
+          console.dir(token, { depth: null });
+        switch (token.type) {
+          case "directive":
+            this.directives.add(token.source, (offset, message, warning) => {
+              const pos = getErrorPos(token);
+              pos[0] += offset;
+              this.onError(pos, "BAD_DIRECTIVE", message, warning);
+            });
+            this.prelude.push(token.source);
+            this.atDirectives = true;
+            break;
+          case "document": {
+            const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
+            if (this.atDirectives && !doc.directives.docStart)
+              this.onError(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
+            this.decorate(doc, false);
+            if (this.doc)
+              yield this.doc;
+            this.doc = doc;
+            this.atDirectives = false;
+            break;
+          }
+          case "byte-order-mark":
+          case "space":
+            break;
+          case "comment":
+          case "newline":
+            this.prelude.push(token.source);
+            break;
+          case "error": {
+            const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
+            const error62 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            if (this.atDirectives || !this.doc)
+              this.errors.push(error62);
+            else
+              this.doc.errors.push(error62);
+            break;
+          }
+          case "doc-end": {
+            if (!this.doc) {
+              const msg = "Unexpected doc-end without preceding document";
+              this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg));
+              break;
+            }
+            this.doc.directives.docEnd = true;
+            const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
+            this.decorate(this.doc, true);
+            if (end.comment) {
+              const dc = this.doc.comment;
+              this.doc.comment = dc ? `${dc}
+${end.comment}` : end.comment;
+            }
+            this.doc.range[2] = end.offset;
+            break;
+          }
+          default:
+            this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", `Unsupported token ${token.type}`));
+        }
+      }
+      /**
+       * Call at end of input to yield any remaining document.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *end(forceDoc = false, endOffset = -1) {
+        if (this.doc) {
+          this.decorate(this.doc, true);
+          yield this.doc;
+          this.doc = null;
+        } else if (forceDoc) {
+          const opts = Object.assign({ _directives: this.directives }, this.options);
+          const doc = new Document.Document(void 0, opts);
+          if (this.atDirectives)
+            this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
+          doc.range = [0, endOffset, endOffset];
+          this.decorate(doc, false);
+          yield doc;
+        }
+      }
+    };
+    exports.Composer = Composer;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-scalar.js
+var require_cst_scalar = __commonJS({
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+    "use strict";
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    var errors = require_errors();
+    var stringifyString = require_stringifyString();
+    function resolveAsScalar(token, strict = true, onError) {
+      if (token) {
+        const _onError = (pos, code, message) => {
+          const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
+          if (onError)
+            onError(offset, code, message);
+          else
+            throw new errors.YAMLParseError([offset, offset + 1], code, message);
+        };
+        switch (token.type) {
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
+          case "block-scalar":
+            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
+        }
+      }
+      return null;
+    }
+    function createScalarToken(value, context3) {
+      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context3;
+      const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey,
+        indent: indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      const end = context3.end ?? [
+        { type: "newline", offset: -1, indent, source: "\n" }
+      ];
+      switch (source[0]) {
+        case "|":
+        case ">": {
+          const he = source.indexOf("\n");
+          const head = source.substring(0, he);
+          const body = source.substring(he + 1) + "\n";
+          const props = [
+            { type: "block-scalar-header", offset, indent, source: head }
+          ];
+          if (!addEndtoBlockProps(props, end))
+            props.push({ type: "newline", offset: -1, indent, source: "\n" });
+          return { type: "block-scalar", offset, indent, props, source: body };
+        }
+        case '"':
+          return { type: "double-quoted-scalar", offset, indent, source, end };
+        case "'":
+          return { type: "single-quoted-scalar", offset, indent, source, end };
+        default:
+          return { type: "scalar", offset, indent, source, end };
+      }
+    }
+    function setScalarValue(token, value, context3 = {}) {
+      let { afterKey = false, implicitKey = false, inFlow = false, type } = context3;
+      let indent = "indent" in token ? token.indent : null;
+      if (afterKey && typeof indent === "number")
+        indent += 2;
+      if (!type)
+        switch (token.type) {
+          case "single-quoted-scalar":
+            type = "QUOTE_SINGLE";
+            break;
+          case "double-quoted-scalar":
+            type = "QUOTE_DOUBLE";
+            break;
+          case "block-scalar": {
+            const header = token.props[0];
+            if (header.type !== "block-scalar-header")
+              throw new Error("Invalid block scalar header");
+            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            break;
+          }
+          default:
+            type = "PLAIN";
+        }
+      const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey: implicitKey || indent === null,
+        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      switch (source[0]) {
+        case "|":
+        case ">":
+          setBlockScalarValue(token, source);
+          break;
+        case '"':
+          setFlowScalarValue(token, source, "double-quoted-scalar");
+          break;
+        case "'":
+          setFlowScalarValue(token, source, "single-quoted-scalar");
+          break;
+        default:
+          setFlowScalarValue(token, source, "scalar");
+      }
+    }
+    function setBlockScalarValue(token, source) {
+      const he = source.indexOf("\n");
+      const head = source.substring(0, he);
+      const body = source.substring(he + 1) + "\n";
+      if (token.type === "block-scalar") {
+        const header = token.props[0];
+        if (header.type !== "block-scalar-header")
+          throw new Error("Invalid block scalar header");
+        header.source = head;
+        token.source = body;
+      } else {
+        const { offset } = token;
+        const indent = "indent" in token ? token.indent : -1;
+        const props = [
+          { type: "block-scalar-header", offset, indent, source: head }
+        ];
+        if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
+          props.push({ type: "newline", offset: -1, indent, source: "\n" });
+        for (const key of Object.keys(token))
+          if (key !== "type" && key !== "offset")
+            delete token[key];
+        Object.assign(token, { type: "block-scalar", indent, props, source: body });
+      }
+    }
+    function addEndtoBlockProps(props, end) {
+      if (end)
+        for (const st of end)
+          switch (st.type) {
+            case "space":
+            case "comment":
+              props.push(st);
+              break;
+            case "newline":
+              props.push(st);
+              return true;
+          }
+      return false;
+    }
+    function setFlowScalarValue(token, source, type) {
+      switch (token.type) {
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          token.type = type;
+          token.source = source;
+          break;
+        case "block-scalar": {
+          const end = token.props.slice(1);
+          let oa = source.length;
+          if (token.props[0].type === "block-scalar-header")
+            oa -= token.props[0].source.length;
+          for (const tok of end)
+            tok.offset += oa;
+          delete token.props;
+          Object.assign(token, { type, source, end });
+          break;
+        }
+        case "block-map":
+        case "block-seq": {
+          const offset = token.offset + source.length;
+          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
+          delete token.items;
+          Object.assign(token, { type, source, end: [nl] });
+          break;
+        }
+        default: {
+          const indent = "indent" in token ? token.indent : -1;
+          const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
+          for (const key of Object.keys(token))
+            if (key !== "type" && key !== "offset")
+              delete token[key];
+          Object.assign(token, { type, indent, source, end });
+        }
+      }
+    }
+    exports.createScalarToken = createScalarToken;
+    exports.resolveAsScalar = resolveAsScalar;
+    exports.setScalarValue = setScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-stringify.js
+var require_cst_stringify = __commonJS({
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+    "use strict";
+    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    function stringifyToken(token) {
+      switch (token.type) {
+        case "block-scalar": {
+          let res = "";
+          for (const tok of token.props)
+            res += stringifyToken(tok);
+          return res + token.source;
+        }
+        case "block-map":
+        case "block-seq": {
+          let res = "";
+          for (const item of token.items)
+            res += stringifyItem(item);
+          return res;
+        }
+        case "flow-collection": {
+          let res = token.start.source;
+          for (const item of token.items)
+            res += stringifyItem(item);
+          for (const st of token.end)
+            res += st.source;
+          return res;
+        }
+        case "document": {
+          let res = stringifyItem(token);
+          if (token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+        default: {
+          let res = token.source;
+          if ("end" in token && token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+      }
+    }
+    function stringifyItem({ start, key, sep: sep2, value }) {
+      let res = "";
+      for (const st of start)
+        res += st.source;
+      if (key)
+        res += stringifyToken(key);
+      if (sep2)
+        for (const st of sep2)
+          res += st.source;
+      if (value)
+        res += stringifyToken(value);
+      return res;
+    }
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-visit.js
+var require_cst_visit = __commonJS({
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+    "use strict";
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove item");
+    function visit2(cst, visitor) {
+      if ("type" in cst && cst.type === "document")
+        cst = { start: cst.start, value: cst.value };
+      _visit(Object.freeze([]), cst, visitor);
+    }
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP;
+    visit2.REMOVE = REMOVE;
+    visit2.itemAtPath = (cst, path33) => {
+      let item = cst;
+      for (const [field, index] of path33) {
+        const tok = item?.[field];
+        if (tok && "items" in tok) {
+          item = tok.items[index];
+        } else
+          return void 0;
+      }
+      return item;
+    };
+    visit2.parentCollection = (cst, path33) => {
+      const parent = visit2.itemAtPath(cst, path33.slice(0, -1));
+      const field = path33[path33.length - 1][0];
+      const coll = parent?.[field];
+      if (coll && "items" in coll)
+        return coll;
+      throw new Error("Parent collection not found");
+    };
+    function _visit(path33, item, visitor) {
+      let ctrl = visitor(item, path33);
+      if (typeof ctrl === "symbol")
+        return ctrl;
+      for (const field of ["key", "value"]) {
+        const token = item[field];
+        if (token && "items" in token) {
+          for (let i = 0; i < token.items.length; ++i) {
+            const ci = _visit(Object.freeze(path33.concat([[field, i]])), token.items[i], visitor);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              token.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+          if (typeof ctrl === "function" && field === "key")
+            ctrl = ctrl(item, path33);
+        }
+      }
+      return typeof ctrl === "function" ? ctrl(item, path33) : ctrl;
+    }
+    exports.visit = visit2;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst.js
+var require_cst = __commonJS({
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
+    "use strict";
+    var cstScalar = require_cst_scalar();
+    var cstStringify = require_cst_stringify();
+    var cstVisit = require_cst_visit();
+    var BOM = "\uFEFF";
+    var DOCUMENT = "";
+    var FLOW_END = "";
+    var SCALAR = "";
+    var isCollection = (token) => !!token && "items" in token;
+    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    function prettyToken(token) {
+      switch (token) {
+        case BOM:
+          return "<BOM>";
+        case DOCUMENT:
+          return "<DOC>";
+        case FLOW_END:
+          return "<FLOW_END>";
+        case SCALAR:
+          return "<SCALAR>";
+        default:
+          return JSON.stringify(token);
+      }
+    }
+    function tokenType(source) {
+      switch (source) {
+        case BOM:
+          return "byte-order-mark";
+        case DOCUMENT:
+          return "doc-mode";
+        case FLOW_END:
+          return "flow-error-end";
+        case SCALAR:
+          return "scalar";
+        case "---":
+          return "doc-start";
+        case "...":
+          return "doc-end";
+        case "":
+        case "\n":
+        case "\r\n":
+          return "newline";
+        case "-":
+          return "seq-item-ind";
+        case "?":
+          return "explicit-key-ind";
+        case ":":
+          return "map-value-ind";
+        case "{":
+          return "flow-map-start";
+        case "}":
+          return "flow-map-end";
+        case "[":
+          return "flow-seq-start";
+        case "]":
+          return "flow-seq-end";
+        case ",":
+          return "comma";
+      }
+      switch (source[0]) {
+        case " ":
+        case "	":
+          return "space";
+        case "#":
+          return "comment";
+        case "%":
+          return "directive-line";
+        case "*":
+          return "alias";
+        case "&":
+          return "anchor";
+        case "!":
+          return "tag";
+        case "'":
+          return "single-quoted-scalar";
+        case '"':
+          return "double-quoted-scalar";
+        case "|":
+        case ">":
+          return "block-scalar-header";
+      }
+      return null;
+    }
+    exports.createScalarToken = cstScalar.createScalarToken;
+    exports.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports.setScalarValue = cstScalar.setScalarValue;
+    exports.stringify = cstStringify.stringify;
+    exports.visit = cstVisit.visit;
+    exports.BOM = BOM;
+    exports.DOCUMENT = DOCUMENT;
+    exports.FLOW_END = FLOW_END;
+    exports.SCALAR = SCALAR;
+    exports.isCollection = isCollection;
+    exports.isScalar = isScalar2;
+    exports.prettyToken = prettyToken;
+    exports.tokenType = tokenType;
+  }
+});
+
+// node_modules/yaml/dist/parse/lexer.js
+var require_lexer = __commonJS({
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+    "use strict";
+    var cst = require_cst();
+    function isEmpty(ch) {
+      switch (ch) {
+        case void 0:
+        case " ":
+        case "\n":
+        case "\r":
+        case "	":
+          return true;
+        default:
+          return false;
+      }
+    }
+    var hexDigits = new Set("0123456789ABCDEFabcdef");
+    var tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
+    var flowIndicatorChars = new Set(",[]{}");
+    var invalidAnchorChars = new Set(" ,[]{}\n\r	");
+    var isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
+    var Lexer = class {
+      constructor() {
+        this.atEnd = false;
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        this.buffer = "";
+        this.flowKey = false;
+        this.flowLevel = 0;
+        this.indentNext = 0;
+        this.indentValue = 0;
+        this.lineEndPos = null;
+        this.next = null;
+        this.pos = 0;
+      }
+      /**
+       * Generate YAML tokens from the `source` string. If `incomplete`,
+       * a part of the last line may be left as a buffer for the next call.
+       *
+       * @returns A generator of lexical tokens
+       */
+      *lex(source, incomplete = false) {
+        if (source) {
+          if (typeof source !== "string")
+            throw TypeError("source is not a string");
+          this.buffer = this.buffer ? this.buffer + source : source;
+          this.lineEndPos = null;
+        }
+        this.atEnd = !incomplete;
+        let next = this.next ?? "stream";
+        while (next && (incomplete || this.hasChars(1)))
+          next = yield* this.parseNext(next);
+      }
+      atLineEnd() {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (ch === " " || ch === "	")
+          ch = this.buffer[++i];
+        if (!ch || ch === "#" || ch === "\n")
+          return true;
+        if (ch === "\r")
+          return this.buffer[i + 1] === "\n";
+        return false;
+      }
+      charAt(n) {
+        return this.buffer[this.pos + n];
+      }
+      continueScalar(offset) {
+        let ch = this.buffer[offset];
+        if (this.indentNext > 0) {
+          let indent = 0;
+          while (ch === " ")
+            ch = this.buffer[++indent + offset];
+          if (ch === "\r") {
+            const next = this.buffer[indent + offset + 1];
+            if (next === "\n" || !next && !this.atEnd)
+              return offset + indent + 1;
+          }
+          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
+        }
+        if (ch === "-" || ch === ".") {
+          const dt = this.buffer.substr(offset, 3);
+          if ((dt === "---" || dt === "...") && isEmpty(this.buffer[offset + 3]))
+            return -1;
+        }
+        return offset;
+      }
+      getLine() {
+        let end = this.lineEndPos;
+        if (typeof end !== "number" || end !== -1 && end < this.pos) {
+          end = this.buffer.indexOf("\n", this.pos);
+          this.lineEndPos = end;
+        }
+        if (end === -1)
+          return this.atEnd ? this.buffer.substring(this.pos) : null;
+        if (this.buffer[end - 1] === "\r")
+          end -= 1;
+        return this.buffer.substring(this.pos, end);
+      }
+      hasChars(n) {
+        return this.pos + n <= this.buffer.length;
+      }
+      setNext(state) {
+        this.buffer = this.buffer.substring(this.pos);
+        this.pos = 0;
+        this.lineEndPos = null;
+        this.next = state;
+        return null;
+      }
+      peek(n) {
+        return this.buffer.substr(this.pos, n);
+      }
+      *parseNext(next) {
+        switch (next) {
+          case "stream":
+            return yield* this.parseStream();
+          case "line-start":
+            return yield* this.parseLineStart();
+          case "block-start":
+            return yield* this.parseBlockStart();
+          case "doc":
+            return yield* this.parseDocument();
+          case "flow":
+            return yield* this.parseFlowCollection();
+          case "quoted-scalar":
+            return yield* this.parseQuotedScalar();
+          case "block-scalar":
+            return yield* this.parseBlockScalar();
+          case "plain-scalar":
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseStream() {
+        let line = this.getLine();
+        if (line === null)
+          return this.setNext("stream");
+        if (line[0] === cst.BOM) {
+          yield* this.pushCount(1);
+          line = line.substring(1);
+        }
+        if (line[0] === "%") {
+          let dirEnd = line.length;
+          let cs = line.indexOf("#");
+          while (cs !== -1) {
+            const ch = line[cs - 1];
+            if (ch === " " || ch === "	") {
+              dirEnd = cs - 1;
+              break;
+            } else {
+              cs = line.indexOf("#", cs + 1);
+            }
+          }
+          while (true) {
+            const ch = line[dirEnd - 1];
+            if (ch === " " || ch === "	")
+              dirEnd -= 1;
+            else
+              break;
+          }
+          const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
+          yield* this.pushCount(line.length - n);
+          this.pushNewline();
+          return "stream";
+        }
+        if (this.atLineEnd()) {
+          const sp = yield* this.pushSpaces(true);
+          yield* this.pushCount(line.length - sp);
+          yield* this.pushNewline();
+          return "stream";
+        }
+        yield cst.DOCUMENT;
+        return yield* this.parseLineStart();
+      }
+      *parseLineStart() {
+        const ch = this.charAt(0);
+        if (!ch && !this.atEnd)
+          return this.setNext("line-start");
+        if (ch === "-" || ch === ".") {
+          if (!this.atEnd && !this.hasChars(4))
+            return this.setNext("line-start");
+          const s = this.peek(3);
+          if ((s === "---" || s === "...") && isEmpty(this.charAt(3))) {
+            yield* this.pushCount(3);
+            this.indentValue = 0;
+            this.indentNext = 0;
+            return s === "---" ? "doc" : "stream";
+          }
+        }
+        this.indentValue = yield* this.pushSpaces(false);
+        if (this.indentNext > this.indentValue && !isEmpty(this.charAt(1)))
+          this.indentNext = this.indentValue;
+        return yield* this.parseBlockStart();
+      }
+      *parseBlockStart() {
+        const [ch0, ch1] = this.peek(2);
+        if (!ch1 && !this.atEnd)
+          return this.setNext("block-start");
+        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty(ch1)) {
+          const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
+          this.indentNext = this.indentValue + 1;
+          this.indentValue += n;
+          return "block-start";
+        }
+        return "doc";
+      }
+      *parseDocument() {
+        yield* this.pushSpaces(true);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("doc");
+        let n = yield* this.pushIndicators();
+        switch (line[n]) {
+          case "#":
+            yield* this.pushCount(line.length - n);
+          // fallthrough
+          case void 0:
+            yield* this.pushNewline();
+            return yield* this.parseLineStart();
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel = 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            return "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "doc";
+          case '"':
+          case "'":
+            return yield* this.parseQuotedScalar();
+          case "|":
+          case ">":
+            n += yield* this.parseBlockScalarHeader();
+            n += yield* this.pushSpaces(true);
+            yield* this.pushCount(line.length - n);
+            yield* this.pushNewline();
+            return yield* this.parseBlockScalar();
+          default:
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseFlowCollection() {
+        let nl, sp;
+        let indent = -1;
+        do {
+          nl = yield* this.pushNewline();
+          if (nl > 0) {
+            sp = yield* this.pushSpaces(false);
+            this.indentValue = indent = sp;
+          } else {
+            sp = 0;
+          }
+          sp += yield* this.pushSpaces(true);
+        } while (nl + sp > 0);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("flow");
+        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
+          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+          if (!atFlowEndMarker) {
+            this.flowLevel = 0;
+            yield cst.FLOW_END;
+            return yield* this.parseLineStart();
+          }
+        }
+        let n = 0;
+        while (line[n] === ",") {
+          n += yield* this.pushCount(1);
+          n += yield* this.pushSpaces(true);
+          this.flowKey = false;
+        }
+        n += yield* this.pushIndicators();
+        switch (line[n]) {
+          case void 0:
+            return "flow";
+          case "#":
+            yield* this.pushCount(line.length - n);
+            return "flow";
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel += 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            this.flowKey = true;
+            this.flowLevel -= 1;
+            return this.flowLevel ? "flow" : "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "flow";
+          case '"':
+          case "'":
+            this.flowKey = true;
+            return yield* this.parseQuotedScalar();
+          case ":": {
+            const next = this.charAt(1);
+            if (this.flowKey || isEmpty(next) || next === ",") {
+              this.flowKey = false;
+              yield* this.pushCount(1);
+              yield* this.pushSpaces(true);
+              return "flow";
+            }
+          }
+          // fallthrough
+          default:
+            this.flowKey = false;
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseQuotedScalar() {
+        const quote2 = this.charAt(0);
+        let end = this.buffer.indexOf(quote2, this.pos + 1);
+        if (quote2 === "'") {
+          while (end !== -1 && this.buffer[end + 1] === "'")
+            end = this.buffer.indexOf("'", end + 2);
+        } else {
+          while (end !== -1) {
+            let n = 0;
+            while (this.buffer[end - 1 - n] === "\\")
+              n += 1;
+            if (n % 2 === 0)
+              break;
+            end = this.buffer.indexOf('"', end + 1);
+          }
+        }
+        const qb = this.buffer.substring(0, end);
+        let nl = qb.indexOf("\n", this.pos);
+        if (nl !== -1) {
+          while (nl !== -1) {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = qb.indexOf("\n", cs);
+          }
+          if (nl !== -1) {
+            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
+          }
+        }
+        if (end === -1) {
+          if (!this.atEnd)
+            return this.setNext("quoted-scalar");
+          end = this.buffer.length;
+        }
+        yield* this.pushToIndex(end + 1, false);
+        return this.flowLevel ? "flow" : "doc";
+      }
+      *parseBlockScalarHeader() {
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        let i = this.pos;
+        while (true) {
+          const ch = this.buffer[++i];
+          if (ch === "+")
+            this.blockScalarKeep = true;
+          else if (ch > "0" && ch <= "9")
+            this.blockScalarIndent = Number(ch) - 1;
+          else if (ch !== "-")
+            break;
+        }
+        return yield* this.pushUntil((ch) => isEmpty(ch) || ch === "#");
+      }
+      *parseBlockScalar() {
+        let nl = this.pos - 1;
+        let indent = 0;
+        let ch;
+        loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
+          switch (ch) {
+            case " ":
+              indent += 1;
+              break;
+            case "\n":
+              nl = i2;
+              indent = 0;
+              break;
+            case "\r": {
+              const next = this.buffer[i2 + 1];
+              if (!next && !this.atEnd)
+                return this.setNext("block-scalar");
+              if (next === "\n")
+                break;
+            }
+            // fallthrough
+            default:
+              break loop;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("block-scalar");
+        if (indent >= this.indentNext) {
+          if (this.blockScalarIndent === -1)
+            this.indentNext = indent;
+          else {
+            this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
+          }
+          do {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = this.buffer.indexOf("\n", cs);
+          } while (nl !== -1);
+          if (nl === -1) {
+            if (!this.atEnd)
+              return this.setNext("block-scalar");
+            nl = this.buffer.length;
+          }
+        }
+        let i = nl + 1;
+        ch = this.buffer[i];
+        while (ch === " ")
+          ch = this.buffer[++i];
+        if (ch === "	") {
+          while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
+            ch = this.buffer[++i];
+          nl = i - 1;
+        } else if (!this.blockScalarKeep) {
+          do {
+            let i2 = nl - 1;
+            let ch2 = this.buffer[i2];
+            if (ch2 === "\r")
+              ch2 = this.buffer[--i2];
+            const lastChar = i2;
+            while (ch2 === " ")
+              ch2 = this.buffer[--i2];
+            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
+              nl = i2;
+            else
+              break;
+          } while (true);
+        }
+        yield cst.SCALAR;
+        yield* this.pushToIndex(nl + 1, true);
+        return yield* this.parseLineStart();
+      }
+      *parsePlainScalar() {
+        const inFlow = this.flowLevel > 0;
+        let end = this.pos - 1;
+        let i = this.pos - 1;
+        let ch;
+        while (ch = this.buffer[++i]) {
+          if (ch === ":") {
+            const next = this.buffer[i + 1];
+            if (isEmpty(next) || inFlow && flowIndicatorChars.has(next))
+              break;
+            end = i;
+          } else if (isEmpty(ch)) {
+            let next = this.buffer[i + 1];
+            if (ch === "\r") {
+              if (next === "\n") {
+                i += 1;
+                ch = "\n";
+                next = this.buffer[i + 1];
+              } else
+                end = i;
+            }
+            if (next === "#" || inFlow && flowIndicatorChars.has(next))
+              break;
+            if (ch === "\n") {
+              const cs = this.continueScalar(i + 1);
+              if (cs === -1)
+                break;
+              i = Math.max(i, cs - 2);
+            }
+          } else {
+            if (inFlow && flowIndicatorChars.has(ch))
+              break;
+            end = i;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("plain-scalar");
+        yield cst.SCALAR;
+        yield* this.pushToIndex(end + 1, true);
+        return inFlow ? "flow" : "doc";
+      }
+      *pushCount(n) {
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos += n;
+          return n;
+        }
+        return 0;
+      }
+      *pushToIndex(i, allowEmpty) {
+        const s = this.buffer.slice(this.pos, i);
+        if (s) {
+          yield s;
+          this.pos += s.length;
+          return s.length;
+        } else if (allowEmpty)
+          yield "";
+        return 0;
+      }
+      *pushIndicators() {
+        let n = 0;
+        loop: while (true) {
+          switch (this.charAt(0)) {
+            case "!":
+              n += yield* this.pushTag();
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "&":
+              n += yield* this.pushUntil(isNotAnchorChar);
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "-":
+            // this is an error
+            case "?":
+            // this is an error outside flow collections
+            case ":": {
+              const inFlow = this.flowLevel > 0;
+              const ch1 = this.charAt(1);
+              if (isEmpty(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
+                if (!inFlow)
+                  this.indentNext = this.indentValue + 1;
+                else if (this.flowKey)
+                  this.flowKey = false;
+                n += yield* this.pushCount(1);
+                n += yield* this.pushSpaces(true);
+                continue loop;
+              }
+            }
+          }
+          break loop;
+        }
+        return n;
+      }
+      *pushTag() {
+        if (this.charAt(1) === "<") {
+          let i = this.pos + 2;
+          let ch = this.buffer[i];
+          while (!isEmpty(ch) && ch !== ">")
+            ch = this.buffer[++i];
+          return yield* this.pushToIndex(ch === ">" ? i + 1 : i, false);
+        } else {
+          let i = this.pos + 1;
+          let ch = this.buffer[i];
+          while (ch) {
+            if (tagChars.has(ch))
+              ch = this.buffer[++i];
+            else if (ch === "%" && hexDigits.has(this.buffer[i + 1]) && hexDigits.has(this.buffer[i + 2])) {
+              ch = this.buffer[i += 3];
+            } else
+              break;
+          }
+          return yield* this.pushToIndex(i, false);
+        }
+      }
+      *pushNewline() {
+        const ch = this.buffer[this.pos];
+        if (ch === "\n")
+          return yield* this.pushCount(1);
+        else if (ch === "\r" && this.charAt(1) === "\n")
+          return yield* this.pushCount(2);
+        else
+          return 0;
+      }
+      *pushSpaces(allowTabs) {
+        let i = this.pos - 1;
+        let ch;
+        do {
+          ch = this.buffer[++i];
+        } while (ch === " " || allowTabs && ch === "	");
+        const n = i - this.pos;
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos = i;
+        }
+        return n;
+      }
+      *pushUntil(test) {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (!test(ch))
+          ch = this.buffer[++i];
+        return yield* this.pushToIndex(i, false);
+      }
+    };
+    exports.Lexer = Lexer;
+  }
+});
+
+// node_modules/yaml/dist/parse/line-counter.js
+var require_line_counter = __commonJS({
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+    "use strict";
+    var LineCounter2 = class {
+      constructor() {
+        this.lineStarts = [];
+        this.addNewLine = (offset) => this.lineStarts.push(offset);
+        this.linePos = (offset) => {
+          let low = 0;
+          let high = this.lineStarts.length;
+          while (low < high) {
+            const mid = low + high >> 1;
+            if (this.lineStarts[mid] < offset)
+              low = mid + 1;
+            else
+              high = mid;
+          }
+          if (this.lineStarts[low] === offset)
+            return { line: low + 1, col: 1 };
+          if (low === 0)
+            return { line: 0, col: offset };
+          const start = this.lineStarts[low - 1];
+          return { line: low, col: offset - start + 1 };
+        };
+      }
+    };
+    exports.LineCounter = LineCounter2;
+  }
+});
+
+// node_modules/yaml/dist/parse/parser.js
+var require_parser2 = __commonJS({
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var cst = require_cst();
+    var lexer = require_lexer();
+    function includesToken(list, type) {
+      for (let i = 0; i < list.length; ++i)
+        if (list[i].type === type)
+          return true;
+      return false;
+    }
+    function findNonEmptyIndex(list) {
+      for (let i = 0; i < list.length; ++i) {
+        switch (list[i].type) {
+          case "space":
+          case "comment":
+          case "newline":
+            break;
+          default:
+            return i;
+        }
+      }
+      return -1;
+    }
+    function isFlowToken(token) {
+      switch (token?.type) {
+        case "alias":
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "flow-collection":
+          return true;
+        default:
+          return false;
+      }
+    }
+    function getPrevProps(parent) {
+      switch (parent.type) {
+        case "document":
+          return parent.start;
+        case "block-map": {
+          const it = parent.items[parent.items.length - 1];
+          return it.sep ?? it.start;
+        }
+        case "block-seq":
+          return parent.items[parent.items.length - 1].start;
+        /* istanbul ignore next should not happen */
+        default:
+          return [];
+      }
+    }
+    function getFirstKeyStartProps(prev) {
+      if (prev.length === 0)
+        return [];
+      let i = prev.length;
+      loop: while (--i >= 0) {
+        switch (prev[i].type) {
+          case "doc-start":
+          case "explicit-key-ind":
+          case "map-value-ind":
+          case "seq-item-ind":
+          case "newline":
+            break loop;
+        }
+      }
+      while (prev[++i]?.type === "space") {
+      }
+      return prev.splice(i, prev.length);
+    }
+    function arrayPushArray(target, source) {
+      if (source.length < 1e5)
+        Array.prototype.push.apply(target, source);
+      else
+        for (let i = 0; i < source.length; ++i)
+          target.push(source[i]);
+    }
+    function fixFlowSeqItems(fc) {
+      if (fc.start.type === "flow-seq-start") {
+        for (const it of fc.items) {
+          if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
+            if (it.key)
+              it.value = it.key;
+            delete it.key;
+            if (isFlowToken(it.value)) {
+              if (it.value.end)
+                arrayPushArray(it.value.end, it.sep);
+              else
+                it.value.end = it.sep;
+            } else
+              arrayPushArray(it.start, it.sep);
+            delete it.sep;
+          }
+        }
+      }
+    }
+    var Parser = class {
+      /**
+       * @param onNewLine - If defined, called separately with the start position of
+       *   each new line (in `parse()`, including the start of input).
+       */
+      constructor(onNewLine) {
+        this.atNewLine = true;
+        this.atScalar = false;
+        this.indent = 0;
+        this.offset = 0;
+        this.onKeyLine = false;
+        this.stack = [];
+        this.source = "";
+        this.type = "";
+        this.lexer = new lexer.Lexer();
+        this.onNewLine = onNewLine;
+      }
+      /**
+       * Parse `source` as a YAML stream.
+       * If `incomplete`, a part of the last line may be left as a buffer for the next call.
+       *
+       * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
+       *
+       * @returns A generator of tokens representing each directive, document, and other structure.
+       */
+      *parse(source, incomplete = false) {
+        if (this.onNewLine && this.offset === 0)
+          this.onNewLine(0);
+        for (const lexeme of this.lexer.lex(source, incomplete))
+          yield* this.next(lexeme);
+        if (!incomplete)
+          yield* this.end();
+      }
+      /**
+       * Advance the parser by the `source` of one lexical token.
+       */
+      *next(source) {
+        this.source = source;
+        if (node_process.env.LOG_TOKENS)
+          console.log("|", cst.prettyToken(source));
+        if (this.atScalar) {
+          this.atScalar = false;
+          yield* this.step();
+          this.offset += source.length;
+          return;
+        }
+        const type = cst.tokenType(source);
+        if (!type) {
+          const message = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message, source });
+          this.offset += source.length;
+        } else if (type === "scalar") {
+          this.atNewLine = false;
+          this.atScalar = true;
+          this.type = "scalar";
+        } else {
+          this.type = type;
+          yield* this.step();
+          switch (type) {
+            case "newline":
+              this.atNewLine = true;
+              this.indent = 0;
+              if (this.onNewLine)
+                this.onNewLine(this.offset + source.length);
+              break;
+            case "space":
+              if (this.atNewLine && source[0] === " ")
+                this.indent += source.length;
+              break;
+            case "explicit-key-ind":
+            case "map-value-ind":
+            case "seq-item-ind":
+              if (this.atNewLine)
+                this.indent += source.length;
+              break;
+            case "doc-mode":
+            case "flow-error-end":
+              return;
+            default:
+              this.atNewLine = false;
+          }
+          this.offset += source.length;
+        }
+      }
+      /** Call at end of input to push out any remaining constructions */
+      *end() {
+        while (this.stack.length > 0)
+          yield* this.pop();
+      }
+      get sourceToken() {
+        const st = {
+          type: this.type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+        return st;
+      }
+      *step() {
+        const top = this.peek(1);
+        if (this.type === "doc-end" && top?.type !== "doc-end") {
+          while (this.stack.length > 0)
+            yield* this.pop();
+          this.stack.push({
+            type: "doc-end",
+            offset: this.offset,
+            source: this.source
+          });
+          return;
+        }
+        if (!top)
+          return yield* this.stream();
+        switch (top.type) {
+          case "document":
+            return yield* this.document(top);
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return yield* this.scalar(top);
+          case "block-scalar":
+            return yield* this.blockScalar(top);
+          case "block-map":
+            return yield* this.blockMap(top);
+          case "block-seq":
+            return yield* this.blockSequence(top);
+          case "flow-collection":
+            return yield* this.flowCollection(top);
+          case "doc-end":
+            return yield* this.documentEnd(top);
+        }
+        yield* this.pop();
+      }
+      peek(n) {
+        return this.stack[this.stack.length - n];
+      }
+      *pop(error62) {
+        const token = error62 ?? this.stack.pop();
+        if (!token) {
+          const message = "Tried to pop an empty stack";
+          yield { type: "error", offset: this.offset, source: "", message };
+        } else if (this.stack.length === 0) {
+          yield token;
+        } else {
+          const top = this.peek(1);
+          if (token.type === "block-scalar") {
+            token.indent = "indent" in top ? top.indent : 0;
+          } else if (token.type === "flow-collection" && top.type === "document") {
+            token.indent = 0;
+          }
+          if (token.type === "flow-collection")
+            fixFlowSeqItems(token);
+          switch (top.type) {
+            case "document":
+              top.value = token;
+              break;
+            case "block-scalar":
+              top.props.push(token);
+              break;
+            case "block-map": {
+              const it = top.items[top.items.length - 1];
+              if (it.value) {
+                top.items.push({ start: [], key: token, sep: [] });
+                this.onKeyLine = true;
+                return;
+              } else if (it.sep) {
+                it.value = token;
+              } else {
+                Object.assign(it, { key: token, sep: [] });
+                this.onKeyLine = !it.explicitKey;
+                return;
+              }
+              break;
+            }
+            case "block-seq": {
+              const it = top.items[top.items.length - 1];
+              if (it.value)
+                top.items.push({ start: [], value: token });
+              else
+                it.value = token;
+              break;
+            }
+            case "flow-collection": {
+              const it = top.items[top.items.length - 1];
+              if (!it || it.value)
+                top.items.push({ start: [], key: token, sep: [] });
+              else if (it.sep)
+                it.value = token;
+              else
+                Object.assign(it, { key: token, sep: [] });
+              return;
+            }
+            /* istanbul ignore next should not happen */
+            default:
+              yield* this.pop();
+              yield* this.pop(token);
+          }
+          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
+            const last = token.items[token.items.length - 1];
+            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
+              if (top.type === "document")
+                top.end = last.start;
+              else
+                top.items.push({ start: last.start });
+              token.items.splice(-1, 1);
+            }
+          }
+        }
+      }
+      *stream() {
+        switch (this.type) {
+          case "directive-line":
+            yield { type: "directive", offset: this.offset, source: this.source };
+            return;
+          case "byte-order-mark":
+          case "space":
+          case "comment":
+          case "newline":
+            yield this.sourceToken;
+            return;
+          case "doc-mode":
+          case "doc-start": {
+            const doc = {
+              type: "document",
+              offset: this.offset,
+              start: []
+            };
+            if (this.type === "doc-start")
+              doc.start.push(this.sourceToken);
+            this.stack.push(doc);
+            return;
+          }
+        }
+        yield {
+          type: "error",
+          offset: this.offset,
+          message: `Unexpected ${this.type} token in YAML stream`,
+          source: this.source
+        };
+      }
+      *document(doc) {
+        if (doc.value)
+          return yield* this.lineEnd(doc);
+        switch (this.type) {
+          case "doc-start": {
+            if (findNonEmptyIndex(doc.start) !== -1) {
+              yield* this.pop();
+              yield* this.step();
+            } else
+              doc.start.push(this.sourceToken);
+            return;
+          }
+          case "anchor":
+          case "tag":
+          case "space":
+          case "comment":
+          case "newline":
+            doc.start.push(this.sourceToken);
+            return;
+        }
+        const bv = this.startBlockValue(doc);
+        if (bv)
+          this.stack.push(bv);
+        else {
+          yield {
+            type: "error",
+            offset: this.offset,
+            message: `Unexpected ${this.type} token in YAML document`,
+            source: this.source
+          };
+        }
+      }
+      *scalar(scalar) {
+        if (this.type === "map-value-ind") {
+          const prev = getPrevProps(this.peek(2));
+          const start = getFirstKeyStartProps(prev);
+          let sep2;
+          if (scalar.end) {
+            sep2 = scalar.end;
+            sep2.push(this.sourceToken);
+            delete scalar.end;
+          } else
+            sep2 = [this.sourceToken];
+          const map2 = {
+            type: "block-map",
+            offset: scalar.offset,
+            indent: scalar.indent,
+            items: [{ start, key: scalar, sep: sep2 }]
+          };
+          this.onKeyLine = true;
+          this.stack[this.stack.length - 1] = map2;
+        } else
+          yield* this.lineEnd(scalar);
+      }
+      *blockScalar(scalar) {
+        switch (this.type) {
+          case "space":
+          case "comment":
+          case "newline":
+            scalar.props.push(this.sourceToken);
+            return;
+          case "scalar":
+            scalar.source = this.source;
+            this.atNewLine = true;
+            this.indent = 0;
+            if (this.onNewLine) {
+              let nl = this.source.indexOf("\n") + 1;
+              while (nl !== 0) {
+                this.onNewLine(this.offset + nl);
+                nl = this.source.indexOf("\n", nl) + 1;
+              }
+            }
+            yield* this.pop();
+            break;
+          /* istanbul ignore next should not happen */
+          default:
+            yield* this.pop();
+            yield* this.step();
+        }
+      }
+      *blockMap(map2) {
+        const it = map2.items[map2.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            this.onKeyLine = false;
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                map2.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "space":
+          case "comment":
+            if (it.value) {
+              map2.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              if (this.atIndentedComment(it.start, map2.indent)) {
+                const prev = map2.items[map2.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  map2.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+        }
+        if (this.indent >= map2.indent) {
+          const atMapIndent = !this.onKeyLine && this.indent === map2.indent;
+          const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
+          let start = [];
+          if (atNextItem && it.sep && !it.value) {
+            const nl = [];
+            for (let i = 0; i < it.sep.length; ++i) {
+              const st = it.sep[i];
+              switch (st.type) {
+                case "newline":
+                  nl.push(i);
+                  break;
+                case "space":
+                  break;
+                case "comment":
+                  if (st.indent > map2.indent)
+                    nl.length = 0;
+                  break;
+                default:
+                  nl.length = 0;
+              }
+            }
+            if (nl.length >= 2)
+              start = it.sep.splice(nl[1]);
+          }
+          switch (this.type) {
+            case "anchor":
+            case "tag":
+              if (atNextItem || it.value) {
+                start.push(this.sourceToken);
+                map2.items.push({ start });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                it.sep.push(this.sourceToken);
+              } else {
+                it.start.push(this.sourceToken);
+              }
+              return;
+            case "explicit-key-ind":
+              if (!it.sep && !it.explicitKey) {
+                it.start.push(this.sourceToken);
+                it.explicitKey = true;
+              } else if (atNextItem || it.value) {
+                start.push(this.sourceToken);
+                map2.items.push({ start, explicitKey: true });
+              } else {
+                this.stack.push({
+                  type: "block-map",
+                  offset: this.offset,
+                  indent: this.indent,
+                  items: [{ start: [this.sourceToken], explicitKey: true }]
+                });
+              }
+              this.onKeyLine = true;
+              return;
+            case "map-value-ind":
+              if (it.explicitKey) {
+                if (!it.sep) {
+                  if (includesToken(it.start, "newline")) {
+                    Object.assign(it, { key: null, sep: [this.sourceToken] });
+                  } else {
+                    const start2 = getFirstKeyStartProps(it.start);
+                    this.stack.push({
+                      type: "block-map",
+                      offset: this.offset,
+                      indent: this.indent,
+                      items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+                    });
+                  }
+                } else if (it.value) {
+                  map2.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start, key: null, sep: [this.sourceToken] }]
+                  });
+                } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
+                  const start2 = getFirstKeyStartProps(it.start);
+                  const key = it.key;
+                  const sep2 = it.sep;
+                  sep2.push(this.sourceToken);
+                  delete it.key;
+                  delete it.sep;
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: start2, key, sep: sep2 }]
+                  });
+                } else if (start.length > 0) {
+                  it.sep = it.sep.concat(start, this.sourceToken);
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              } else {
+                if (!it.sep) {
+                  Object.assign(it, { key: null, sep: [this.sourceToken] });
+                } else if (it.value || atNextItem) {
+                  map2.items.push({ start, key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: [], key: null, sep: [this.sourceToken] }]
+                  });
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              }
+              this.onKeyLine = true;
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs = this.flowScalar(this.type);
+              if (atNextItem || it.value) {
+                map2.items.push({ start, key: fs, sep: [] });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                this.stack.push(fs);
+              } else {
+                Object.assign(it, { key: fs, sep: [] });
+                this.onKeyLine = true;
+              }
+              return;
+            }
+            default: {
+              const bv = this.startBlockValue(map2);
+              if (bv) {
+                if (bv.type === "block-seq") {
+                  if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
+                    yield* this.pop({
+                      type: "error",
+                      offset: this.offset,
+                      message: "Unexpected block-seq-ind on same line with key",
+                      source: this.source
+                    });
+                    return;
+                  }
+                } else if (atMapIndent) {
+                  map2.items.push({ start });
+                }
+                this.stack.push(bv);
+                return;
+              }
+            }
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *blockSequence(seq) {
+        const it = seq.items[seq.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                seq.items.push({ start: [this.sourceToken] });
+            } else
+              it.start.push(this.sourceToken);
+            return;
+          case "space":
+          case "comment":
+            if (it.value)
+              seq.items.push({ start: [this.sourceToken] });
+            else {
+              if (this.atIndentedComment(it.start, seq.indent)) {
+                const prev = seq.items[seq.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  seq.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "anchor":
+          case "tag":
+            if (it.value || this.indent <= seq.indent)
+              break;
+            it.start.push(this.sourceToken);
+            return;
+          case "seq-item-ind":
+            if (this.indent !== seq.indent)
+              break;
+            if (it.value || includesToken(it.start, "seq-item-ind"))
+              seq.items.push({ start: [this.sourceToken] });
+            else
+              it.start.push(this.sourceToken);
+            return;
+        }
+        if (this.indent > seq.indent) {
+          const bv = this.startBlockValue(seq);
+          if (bv) {
+            this.stack.push(bv);
+            return;
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *flowCollection(fc) {
+        const it = fc.items[fc.items.length - 1];
+        if (this.type === "flow-error-end") {
+          let top;
+          do {
+            yield* this.pop();
+            top = this.peek(1);
+          } while (top?.type === "flow-collection");
+        } else if (fc.end.length === 0) {
+          switch (this.type) {
+            case "comma":
+            case "explicit-key-ind":
+              if (!it || it.sep)
+                fc.items.push({ start: [this.sourceToken] });
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "map-value-ind":
+              if (!it || it.value)
+                fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                Object.assign(it, { key: null, sep: [this.sourceToken] });
+              return;
+            case "space":
+            case "comment":
+            case "newline":
+            case "anchor":
+            case "tag":
+              if (!it || it.value)
+                fc.items.push({ start: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs = this.flowScalar(this.type);
+              if (!it || it.value)
+                fc.items.push({ start: [], key: fs, sep: [] });
+              else if (it.sep)
+                this.stack.push(fs);
+              else
+                Object.assign(it, { key: fs, sep: [] });
+              return;
+            }
+            case "flow-map-end":
+            case "flow-seq-end":
+              fc.end.push(this.sourceToken);
+              return;
+          }
+          const bv = this.startBlockValue(fc);
+          if (bv)
+            this.stack.push(bv);
+          else {
+            yield* this.pop();
+            yield* this.step();
+          }
+        } else {
+          const parent = this.peek(2);
+          if (parent.type === "block-map" && (this.type === "map-value-ind" && parent.indent === fc.indent || this.type === "newline" && !parent.items[parent.items.length - 1].sep)) {
+            yield* this.pop();
+            yield* this.step();
+          } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            fixFlowSeqItems(fc);
+            const sep2 = fc.end.splice(1, fc.end.length);
+            sep2.push(this.sourceToken);
+            const map2 = {
+              type: "block-map",
+              offset: fc.offset,
+              indent: fc.indent,
+              items: [{ start, key: fc, sep: sep2 }]
+            };
+            this.onKeyLine = true;
+            this.stack[this.stack.length - 1] = map2;
+          } else {
+            yield* this.lineEnd(fc);
+          }
+        }
+      }
+      flowScalar(type) {
+        if (this.onNewLine) {
+          let nl = this.source.indexOf("\n") + 1;
+          while (nl !== 0) {
+            this.onNewLine(this.offset + nl);
+            nl = this.source.indexOf("\n", nl) + 1;
+          }
+        }
+        return {
+          type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+      }
+      startBlockValue(parent) {
+        switch (this.type) {
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return this.flowScalar(this.type);
+          case "block-scalar-header":
+            return {
+              type: "block-scalar",
+              offset: this.offset,
+              indent: this.indent,
+              props: [this.sourceToken],
+              source: ""
+            };
+          case "flow-map-start":
+          case "flow-seq-start":
+            return {
+              type: "flow-collection",
+              offset: this.offset,
+              indent: this.indent,
+              start: this.sourceToken,
+              items: [],
+              end: []
+            };
+          case "seq-item-ind":
+            return {
+              type: "block-seq",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: [this.sourceToken] }]
+            };
+          case "explicit-key-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            start.push(this.sourceToken);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start, explicitKey: true }]
+            };
+          }
+          case "map-value-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start, key: null, sep: [this.sourceToken] }]
+            };
+          }
+        }
+        return null;
+      }
+      atIndentedComment(start, indent) {
+        if (this.type !== "comment")
+          return false;
+        if (this.indent <= indent)
+          return false;
+        return start.every((st) => st.type === "newline" || st.type === "space");
+      }
+      *documentEnd(docEnd) {
+        if (this.type !== "doc-mode") {
+          if (docEnd.end)
+            docEnd.end.push(this.sourceToken);
+          else
+            docEnd.end = [this.sourceToken];
+          if (this.type === "newline")
+            yield* this.pop();
+        }
+      }
+      *lineEnd(token) {
+        switch (this.type) {
+          case "comma":
+          case "doc-start":
+          case "doc-end":
+          case "flow-seq-end":
+          case "flow-map-end":
+          case "map-value-ind":
+            yield* this.pop();
+            yield* this.step();
+            break;
+          case "newline":
+            this.onKeyLine = false;
+          // fallthrough
+          case "space":
+          case "comment":
+          default:
+            if (token.end)
+              token.end.push(this.sourceToken);
+            else
+              token.end = [this.sourceToken];
+            if (this.type === "newline")
+              yield* this.pop();
+        }
+      }
+    };
+    exports.Parser = Parser;
+  }
+});
+
+// node_modules/yaml/dist/public-api.js
+var require_public_api = __commonJS({
+  "node_modules/yaml/dist/public-api.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var errors = require_errors();
+    var log = require_log();
+    var identity = require_identity();
+    var lineCounter = require_line_counter();
+    var parser = require_parser2();
+    function parseOptions(options) {
+      const prettyErrors = options.prettyErrors !== false;
+      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
+      return { lineCounter: lineCounter$1, prettyErrors };
+    }
+    function parseAllDocuments(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
+      if (prettyErrors && lineCounter2)
+        for (const doc of docs) {
+          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+        }
+      if (docs.length > 0)
+        return docs;
+      return Object.assign([], { empty: true }, composer$1.streamInfo());
+    }
+    function parseDocument2(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      let doc = null;
+      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
+        if (!doc)
+          doc = _doc;
+        else if (doc.options.logLevel !== "silent") {
+          doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+          break;
+        }
+      }
+      if (prettyErrors && lineCounter2) {
+        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+      }
+      return doc;
+    }
+    function parse5(src, reviver, options) {
+      let _reviver = void 0;
+      if (typeof reviver === "function") {
+        _reviver = reviver;
+      } else if (options === void 0 && reviver && typeof reviver === "object") {
+        options = reviver;
+      }
+      const doc = parseDocument2(src, options);
+      if (!doc)
+        return null;
+      doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
+      if (doc.errors.length > 0) {
+        if (doc.options.logLevel !== "silent")
+          throw doc.errors[0];
+        else
+          doc.errors = [];
+      }
+      return doc.toJS(Object.assign({ reviver: _reviver }, options));
+    }
+    function stringify(value, replacer, options) {
+      let _replacer = null;
+      if (typeof replacer === "function" || Array.isArray(replacer)) {
+        _replacer = replacer;
+      } else if (options === void 0 && replacer) {
+        options = replacer;
+      }
+      if (typeof options === "string")
+        options = options.length;
+      if (typeof options === "number") {
+        const indent = Math.round(options);
+        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
+      }
+      if (value === void 0) {
+        const { keepUndefined } = options ?? replacer ?? {};
+        if (!keepUndefined)
+          return void 0;
+      }
+      if (identity.isDocument(value) && !_replacer)
+        return value.toString(options);
+      return new Document.Document(value, _replacer, options).toString(options);
+    }
+    exports.parse = parse5;
+    exports.parseAllDocuments = parseAllDocuments;
+    exports.parseDocument = parseDocument2;
+    exports.stringify = stringify;
+  }
+});
+
+// node_modules/yaml/dist/index.js
+var require_dist2 = __commonJS({
+  "node_modules/yaml/dist/index.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var Schema = require_Schema();
+    var errors = require_errors();
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var cst = require_cst();
+    var lexer = require_lexer();
+    var lineCounter = require_line_counter();
+    var parser = require_parser2();
+    var publicApi = require_public_api();
+    var visit2 = require_visit();
+    exports.Composer = composer.Composer;
+    exports.Document = Document.Document;
+    exports.Schema = Schema.Schema;
+    exports.YAMLError = errors.YAMLError;
+    exports.YAMLParseError = errors.YAMLParseError;
+    exports.YAMLWarning = errors.YAMLWarning;
+    exports.Alias = Alias.Alias;
+    exports.isAlias = identity.isAlias;
+    exports.isCollection = identity.isCollection;
+    exports.isDocument = identity.isDocument;
+    exports.isMap = identity.isMap;
+    exports.isNode = identity.isNode;
+    exports.isPair = identity.isPair;
+    exports.isScalar = identity.isScalar;
+    exports.isSeq = identity.isSeq;
+    exports.Pair = Pair.Pair;
+    exports.Scalar = Scalar.Scalar;
+    exports.YAMLMap = YAMLMap.YAMLMap;
+    exports.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports.CST = cst;
+    exports.Lexer = lexer.Lexer;
+    exports.LineCounter = lineCounter.LineCounter;
+    exports.Parser = parser.Parser;
+    exports.parse = publicApi.parse;
+    exports.parseAllDocuments = publicApi.parseAllDocuments;
+    exports.parseDocument = publicApi.parseDocument;
+    exports.stringify = publicApi.stringify;
+    exports.visit = visit2.visit;
+    exports.visitAsync = visit2.visitAsync;
   }
 });
 
@@ -17988,14 +17988,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path30 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path33 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path30 && path30[0] !== "/") {
-          path30 = `/${path30}`;
+        if (path33 && path33[0] !== "/") {
+          path33 = `/${path33}`;
         }
-        return new URL(`${origin}${path30}`);
+        return new URL(`${origin}${path33}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18446,39 +18446,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path30, origin }
+          request: { method, path: path33, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path30);
+        debuglog("sending request to %s %s/%s", method, origin, path33);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path30, origin },
+          request: { method, path: path33, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path30,
+          path33,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path30, origin }
+          request: { method, path: path33, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path30);
+        debuglog("trailers received from %s %s/%s", method, origin, path33);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path30, origin },
+          request: { method, path: path33, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path30,
+          path33,
           error62.message
         );
       });
@@ -18527,9 +18527,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path30, origin }
+            request: { method, path: path33, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path30);
+          debuglog("sending request to %s %s/%s", method, origin, path33);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18592,7 +18592,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path30,
+        path: path33,
         method,
         body,
         headers,
@@ -18607,11 +18607,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path30 !== "string") {
+        if (typeof path33 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path30[0] !== "/" && !(path30.startsWith("http://") || path30.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path33[0] !== "/" && !(path33.startsWith("http://") || path33.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path30)) {
+        } else if (invalidPathRegex.test(path33)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18677,7 +18677,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path30, query) : path30;
+        this.path = query ? buildURL(path33, query) : path33;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -23370,7 +23370,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path30, host, upgrade, blocking, reset } = request2;
+      const { method, path: path33, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23451,7 +23451,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path30} HTTP/1.1\r
+      let header = `${method} ${path33} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -23980,7 +23980,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path30, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path33, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24077,7 +24077,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path30;
+      headers[HTTP2_HEADER_PATH] = path33;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24430,9 +24430,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path30 = search ? `${pathname}${search}` : pathname;
+        const path33 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path30;
+        this.opts.path = path33;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25671,10 +25671,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path30 = "/",
+          path: path33 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path30;
+        opts.path = origin + path33;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27646,20 +27646,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path30) {
-      if (typeof path30 !== "string") {
-        return path30;
+    function safeUrl2(path33) {
+      if (typeof path33 !== "string") {
+        return path33;
       }
-      const pathSegments = path30.split("?");
+      const pathSegments = path33.split("?");
       if (pathSegments.length !== 2) {
-        return path30;
+        return path33;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path30, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path30);
+    function matchKey(mockDispatch2, { path: path33, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path33);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27681,7 +27681,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path30 }) => matchValue(safeUrl2(path30), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path33 }) => matchValue(safeUrl2(path33), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27719,9 +27719,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path30, method, body, headers, query } = opts;
+      const { path: path33, method, body, headers, query } = opts;
       return {
-        path: path30,
+        path: path33,
         method,
         body,
         headers,
@@ -28184,10 +28184,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path30, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path33, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path30,
+            Path: path33,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33066,9 +33066,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path30) {
-      for (let i = 0; i < path30.length; ++i) {
-        const code = path30.charCodeAt(i);
+    function validateCookiePath(path33) {
+      for (let i = 0; i < path33.length; ++i) {
+        const code = path33.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -35988,11 +35988,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path30 = opts.path;
+          let path33 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path30 = `/${path30}`;
+            path33 = `/${path33}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path30);
+          url2 = new URL(util.parseOrigin(url2).origin + path33);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -38191,9 +38191,11 @@ var InterruptedError = class extends UserError {
 // src/version.ts
 var PGPERF_VERSION = "0.1.0";
 
-// src/cli/commands/build.ts
-import os6 from "node:os";
-import path13 from "node:path";
+// src/cli/commands/bisect.ts
+import path24 from "node:path";
+
+// src/bisect/run-bisection.ts
+import path21 from "node:path";
 
 // src/build/build.ts
 import { mkdir as mkdir4, readFile as readFile7, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
@@ -40015,104 +40017,5073 @@ async function verifyInstall(installDir, what, runner) {
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
-// src/cli/commands/build.ts
+// src/compare/adaptive.ts
+init_types();
+
+// src/stats/normal-cdf.ts
+function normalCdf(z3) {
+  if (Number.isNaN(z3)) return Number.NaN;
+  const y = Math.abs(z3);
+  if (y <= SMALL_LIMIT) {
+    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
+    let num3 = A[4] * zsq;
+    let den = zsq;
+    for (let i = 0; i < 3; i++) {
+      num3 = (num3 + A[i]) * zsq;
+      den = (den + B[i]) * zsq;
+    }
+    return 0.5 + z3 * (num3 + A[3]) / (den + B[3]);
+  }
+  let tail2;
+  if (y <= MEDIUM_LIMIT) {
+    let num3 = C[8] * y;
+    let den = y;
+    for (let i = 0; i < 7; i++) {
+      num3 = (num3 + C[i]) * y;
+      den = (den + D[i]) * y;
+    }
+    tail2 = gaussianFactor(y) * ((num3 + C[7]) / (den + D[7]));
+  } else if (y < UNDERFLOW_LIMIT) {
+    const xsq = 1 / (y * y);
+    let num3 = P[5] * xsq;
+    let den = xsq;
+    for (let i = 0; i < 4; i++) {
+      num3 = (num3 + P[i]) * xsq;
+      den = (den + Q[i]) * xsq;
+    }
+    const r = xsq * (num3 + P[4]) / (den + Q[4]);
+    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
+  } else {
+    tail2 = 0;
+  }
+  return z3 > 0 ? 1 - tail2 : tail2;
+}
+function gaussianFactor(y) {
+  const s = Math.trunc(y * 16) / 16;
+  const del = (y - s) * (y + s);
+  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
+}
+var SMALL_LIMIT = 0.67448975;
+var MEDIUM_LIMIT = Math.sqrt(32);
+var UNDERFLOW_LIMIT = 37.5193;
+var INV_SQRT_2PI = 0.3989422804014327;
+var A = [
+  2.2352520354606837,
+  161.02823106855587,
+  1067.6894854603709,
+  18154.98125334356,
+  0.06568233791820745
+];
+var B = [
+  47.202581904688245,
+  976.0985517377767,
+  10260.932208618979,
+  45507.78933502673
+];
+var C = [
+  0.39894151208813466,
+  8.883149794388377,
+  93.50665613217785,
+  597.2702763948002,
+  2494.5375852903726,
+  6848.190450536283,
+  11602.65143764735,
+  9842.714838383978,
+  10765576773720192e-24
+];
+var D = [
+  22.266688044328117,
+  235.387901782625,
+  1519.3775994075547,
+  6485.558298266761,
+  18615.571640885097,
+  34900.95272114598,
+  38912.00328609327,
+  19685.429676859992
+];
+var P = [
+  0.215898534057957,
+  0.12740116116024736,
+  0.022235277870649807,
+  0.0014216191932278934,
+  29112874951168793e-21,
+  0.023073441764940174
+];
+var Q = [
+  1.284260096144911,
+  0.4682382124808651,
+  0.06598813786892856,
+  0.0037823963320275824,
+  7297515550839662e-20
+];
+
+// src/stats/normal-quantile.ts
+function normalQuantile(p) {
+  if (!(p >= 0 && p <= 1)) return Number.NaN;
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  const q = p - 0.5;
+  if (Math.abs(q) <= CENTRAL_SPLIT) {
+    const r2 = CENTRAL_CONST - q * q;
+    return q * horner(A2, r2) / horner(B2, r2);
+  }
+  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
+  let z3;
+  if (r <= TAIL_SPLIT) {
+    r -= 1.6;
+    z3 = horner(C2, r) / horner(D2, r);
+  } else {
+    r -= TAIL_SPLIT;
+    z3 = horner(E, r) / horner(F, r);
+  }
+  return q < 0 ? -z3 : z3;
+}
+function horner(c, x) {
+  let value = 0;
+  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
+  return value;
+}
+var CENTRAL_SPLIT = 0.425;
+var CENTRAL_CONST = 0.180625;
+var TAIL_SPLIT = 5;
+var A2 = [
+  3.3871328727963665,
+  133.14166789178438,
+  1971.5909503065513,
+  13731.69376550946,
+  45921.95393154987,
+  67265.7709270087,
+  33430.57558358813,
+  2509.0809287301227
+];
+var B2 = [
+  1,
+  42.31333070160091,
+  687.1870074920579,
+  5394.196021424751,
+  21213.794301586597,
+  39307.89580009271,
+  28729.085735721943,
+  5226.495278852854
+];
+var C2 = [
+  1.4234371107496835,
+  4.630337846156546,
+  5.769497221460691,
+  3.6478483247632045,
+  1.2704582524523684,
+  0.2417807251774506,
+  0.022723844989269184,
+  7745450142783414e-19
+];
+var D2 = [
+  1,
+  2.053191626637759,
+  1.6763848301838038,
+  0.6897673349851,
+  0.14810397642748008,
+  0.015198666563616457,
+  5475938084995345e-19,
+  10507500716444169e-25
+];
+var E = [
+  6.657904643501103,
+  5.463784911164114,
+  1.7848265399172913,
+  0.29656057182850487,
+  0.026532189526576124,
+  0.0012426609473880784,
+  27115555687434876e-21,
+  20103343992922881e-23
+];
+var F = [
+  1,
+  0.599832206555888,
+  0.1369298809227358,
+  0.014875361290850615,
+  7868691311456133e-19,
+  18463183175100548e-21,
+  1421511758316446e-22,
+  20442631033899397e-31
+];
+
+// src/stats/alpha-spending.ts
+function alphaSpent(spending, alpha, t) {
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(t >= 0 && t <= 1)) throw new RangeError(`the information fraction must be in [0, 1], got ${t}`);
+  if (t === 0) return 0;
+  if (t === 1) return alpha;
+  switch (spending) {
+    case "obrien-fleming":
+      return 2 - 2 * normalCdf(normalQuantile(1 - alpha / 2) / Math.sqrt(t));
+    case "pocock":
+      return alpha * Math.log(1 + (Math.E - 1) * t);
+  }
+}
+var SPENDING_FUNCTIONS = ["obrien-fleming", "pocock"];
+function perLookLevels(spending, alpha, fractions) {
+  let previous = 0;
+  let spent = 0;
+  return fractions.map((t) => {
+    if (!(t > previous && t <= 1)) {
+      throw new RangeError(
+        `information fractions must increase within (0, 1], got [${fractions.join(", ")}]`
+      );
+    }
+    previous = t;
+    const cumulative = alphaSpent(spending, alpha, t);
+    const level = cumulative - spent;
+    spent = cumulative;
+    return level;
+  });
+}
+
+// src/results/metrics.ts
+var METRICS = {
+  tps: { label: "TPS", unit: "tx/s", better: "higher" },
+  qps: { label: "QPS", unit: "queries/s", better: "higher" },
+  latencyAvgMs: { label: "latency avg", unit: "ms", better: "lower" },
+  latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
+  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" }
+};
+var PRIMARY_METRIC = "tps";
+function isMetricName(name) {
+  return Object.hasOwn(METRICS, name);
+}
+
+// src/compare/analysis.ts
+init_types();
+
+// node_modules/simple-statistics/dist/simple-statistics.mjs
+function sum(x) {
+  if (x.length === 0) {
+    return 0;
+  }
+  var sum2 = x[0];
+  var correction = 0;
+  var transition;
+  if (typeof sum2 !== "number") {
+    return Number.NaN;
+  }
+  for (var i = 1; i < x.length; i++) {
+    if (typeof x[i] !== "number") {
+      return Number.NaN;
+    }
+    transition = sum2 + x[i];
+    if (Math.abs(sum2) >= Math.abs(x[i])) {
+      correction += sum2 - transition + x[i];
+    } else {
+      correction += x[i] - transition + sum2;
+    }
+    sum2 = transition;
+  }
+  return sum2 + correction;
+}
+function mean(x) {
+  if (x.length === 0) {
+    throw new Error("mean requires at least one data point");
+  }
+  return sum(x) / x.length;
+}
+function sumNthPowerDeviations(x, n) {
+  var meanValue = mean(x);
+  var sum2 = 0;
+  var tempValue;
+  var i;
+  if (n === 2) {
+    for (i = 0; i < x.length; i++) {
+      tempValue = x[i] - meanValue;
+      sum2 += tempValue * tempValue;
+    }
+  } else {
+    for (i = 0; i < x.length; i++) {
+      sum2 += Math.pow(x[i] - meanValue, n);
+    }
+  }
+  return sum2;
+}
+function sampleVariance(x) {
+  if (x.length < 2) {
+    throw new Error("sampleVariance requires at least two data points");
+  }
+  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
+  var besselsCorrection = x.length - 1;
+  return sumSquaredDeviationsValue / besselsCorrection;
+}
+function sampleStandardDeviation(x) {
+  var sampleVarianceX = sampleVariance(x);
+  return Math.sqrt(sampleVarianceX);
+}
+function quantileSorted(x, p) {
+  var idx = (x.length - 1) * p;
+  if (x.length === 0) {
+    throw new Error("quantile requires at least one data point.");
+  } else if (p < 0 || p > 1) {
+    throw new Error("quantiles must be between 0 and 1");
+  } else if (p === 1) {
+    return x[x.length - 1];
+  } else if (p === 0) {
+    return x[0];
+  } else if (idx % 1 !== 0) {
+    var lower = Math.floor(idx);
+    var upper = Math.ceil(idx);
+    var fraction = idx - lower;
+    return x[lower] + fraction * (x[upper] - x[lower]);
+  } else {
+    return x[idx];
+  }
+}
+function quickselect(arr, k, left, right) {
+  left = left || 0;
+  right = right || arr.length - 1;
+  while (right > left) {
+    if (right - left > 600) {
+      var n = right - left + 1;
+      var m = k - left + 1;
+      var z3 = Math.log(n);
+      var s = 0.5 * Math.exp(2 * z3 / 3);
+      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
+      if (m - n / 2 < 0) {
+        sd *= -1;
+      }
+      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
+      var newRight = Math.min(
+        right,
+        Math.floor(k + (n - m) * s / n + sd)
+      );
+      quickselect(arr, k, newLeft, newRight);
+    }
+    var t = arr[k];
+    var i = left;
+    var j = right;
+    swap(arr, left, k);
+    if (arr[right] > t) {
+      swap(arr, left, right);
+    }
+    while (i < j) {
+      swap(arr, i, j);
+      i++;
+      j--;
+      while (arr[i] < t) {
+        i++;
+      }
+      while (arr[j] > t) {
+        j--;
+      }
+    }
+    if (arr[left] === t) {
+      swap(arr, left, j);
+    } else {
+      j++;
+      swap(arr, j, right);
+    }
+    if (j <= k) {
+      left = j + 1;
+    }
+    if (k <= j) {
+      right = j - 1;
+    }
+  }
+}
+function swap(arr, i, j) {
+  var tmp = arr[i];
+  arr[i] = arr[j];
+  arr[j] = tmp;
+}
+function quantile(x, p) {
+  var copy = x.slice();
+  if (Array.isArray(p)) {
+    multiQuantileSelect(copy, p);
+    var results = [];
+    for (var i = 0; i < p.length; i++) {
+      results[i] = quantileSorted(copy, p[i]);
+    }
+    return results;
+  } else {
+    var idx = quantileIndex(copy.length, p);
+    quantileSelect(copy, idx, 0, copy.length - 1);
+    return quantileSorted(copy, p);
+  }
+}
+function quantileSelect(arr, k, left, right) {
+  if (k % 1 === 0) {
+    quickselect(arr, k, left, right);
+  } else {
+    k = Math.floor(k);
+    quickselect(arr, k, left, right);
+    quickselect(arr, k + 1, k + 1, right);
+  }
+}
+function multiQuantileSelect(arr, p) {
+  var positions = /* @__PURE__ */ new Set();
+  for (var i = 0; i < p.length; i++) {
+    var idx = quantileIndex(arr.length, p[i]);
+    positions.add(Math.floor(idx));
+    positions.add(Math.ceil(idx));
+  }
+  var indices = Array.from(positions).sort(compare);
+  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
+}
+function multiselect(arr, indices, lo, hi, left, right) {
+  if (lo > hi) {
+    return;
+  }
+  var mid = lo + hi >> 1;
+  quickselect(arr, indices[mid], left, right);
+  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
+  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
+}
+function compare(a, b) {
+  return a - b;
+}
+function quantileIndex(len, p) {
+  var idx = (len - 1) * p;
+  if (p === 1) {
+    return len - 1;
+  } else if (p === 0) {
+    return 0;
+  } else if (idx % 1 !== 0) {
+    return idx;
+  } else {
+    return idx;
+  }
+}
+function median(x) {
+  return +quantile(x, 0.5);
+}
+function medianAbsoluteDeviation(x) {
+  var medianValue = median(x);
+  var medianAbsoluteDeviations = [];
+  for (var i = 0; i < x.length; i++) {
+    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
+  }
+  return median(medianAbsoluteDeviations);
+}
+var BayesianClassifier = function BayesianClassifier2() {
+  this.totalCount = 0;
+  this.data = {};
+};
+BayesianClassifier.prototype.train = function train(item, category) {
+  if (!this.data[category]) {
+    this.data[category] = {};
+  }
+  for (var k in item) {
+    var v = item[k];
+    if (this.data[category][k] === void 0) {
+      this.data[category][k] = {};
+    }
+    if (this.data[category][k][v] === void 0) {
+      this.data[category][k][v] = 0;
+    }
+    this.data[category][k][v]++;
+  }
+  this.totalCount++;
+};
+BayesianClassifier.prototype.score = function score(item) {
+  var odds = {};
+  var category;
+  for (var k in item) {
+    var v = item[k];
+    for (category in this.data) {
+      if (odds[category] === void 0) {
+        odds[category] = {};
+      }
+      if (this.data[category][k]) {
+        odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
+      } else {
+        odds[category][k + "_" + v] = 0;
+      }
+    }
+  }
+  var oddsSums = {};
+  for (category in odds) {
+    oddsSums[category] = 0;
+    for (var combination in odds[category]) {
+      oddsSums[category] += odds[category][combination];
+    }
+  }
+  return oddsSums;
+};
+var COEFFICIENTS = [
+  0.9999999999999971,
+  57.15623566586292,
+  -59.59796035547549,
+  14.136097974741746,
+  -0.4919138160976202,
+  3399464998481189e-20,
+  4652362892704858e-20,
+  -9837447530487956e-20,
+  1580887032249125e-19,
+  -21026444172410488e-20,
+  21743961811521265e-20,
+  -1643181065367639e-19,
+  8441822398385275e-20,
+  -26190838401581408e-21,
+  36899182659531625e-22
+];
+var g = 607 / 128;
+var LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
+function gammaln(n) {
+  if (n <= 0) {
+    return Number.POSITIVE_INFINITY;
+  }
+  n--;
+  var a = COEFFICIENTS[0];
+  for (var i = 1; i < 15; i++) {
+    a += COEFFICIENTS[i] / (n + i);
+  }
+  var tmp = g + 0.5 + n;
+  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
+}
+var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
+function cumulativeDistribution(z3) {
+  var sum2 = z3;
+  var tmp = z3;
+  for (var i = 1; i < 30; i++) {
+    tmp *= z3 * z3 / (2 * i + 1);
+    sum2 += tmp;
+  }
+  return Math.round((0.5 + sum2 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
+}
+var standardNormalTable = [];
+for (z = 0; z <= 3.09; z += 0.01) {
+  standardNormalTable.push(cumulativeDistribution(z));
+}
+var z;
+var SQRT_2PI = Math.sqrt(2 * Math.PI);
+var PerceptronModel = function PerceptronModel2() {
+  this.weights = [];
+  this.bias = 0;
+};
+PerceptronModel.prototype.predict = function predict(features) {
+  if (features.length !== this.weights.length) {
+    return null;
+  }
+  var score2 = 0;
+  for (var i = 0; i < this.weights.length; i++) {
+    score2 += this.weights[i] * features[i];
+  }
+  score2 += this.bias;
+  if (score2 > 0) {
+    return 1;
+  } else {
+    return 0;
+  }
+};
+PerceptronModel.prototype.train = function train2(features, label) {
+  if (label !== 0 && label !== 1) {
+    return null;
+  }
+  if (features.length !== this.weights.length) {
+    this.weights = features.slice();
+    this.bias = 1;
+  }
+  var prediction = this.predict(features);
+  if (typeof prediction === "number" && prediction !== label) {
+    var gradient = label - prediction;
+    for (var i = 0; i < this.weights.length; i++) {
+      this.weights[i] += gradient * features[i];
+    }
+    this.bias += gradient;
+  }
+  return this;
+};
+
+// src/stats/holm.ts
+function holmAdjust(pValues) {
+  const m = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
+  const adjusted = new Array(m);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
+    adjusted[index] = running;
+  });
+  return adjusted;
+}
+
+// src/stats/robust-log-spread.ts
+function robustLogSpread(values) {
+  if (values.length < 2) return 0;
+  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
+}
+var MAD_TO_SD = 1.4826;
+
+// src/compare/cell-runs.ts
+init_types();
+function collectCellRuns(samples, metric, value = "final") {
+  const cells = /* @__PURE__ */ new Map();
+  const attempts = /* @__PURE__ */ new Map();
+  for (const s of samples) {
+    const id = cellId(s);
+    let arms = cells.get(id);
+    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
+    let runs = arms.get(s.arm);
+    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
+    if (s.status !== "ok") {
+      runs.failed++;
+      continue;
+    }
+    const key = `${id}\0${s.arm}\0${s.round}`;
+    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
+    attempts.set(key, s.attempt);
+    runs.byRound.set(s.round, runValue(s, metric, value));
+  }
+  return cells;
+}
+function runValue(sample, metric, value = "final") {
+  if (value === "progress-median" && metric === "tps") {
+    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
+    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
+  }
+  return sample.metrics[metric] ?? Number.NaN;
+}
+var PROGRESS_SKIP_SECONDS = 1;
+var PROGRESS_MIN_POINTS = 3;
+function documentCells(result) {
+  const seen = /* @__PURE__ */ new Set();
+  const cells = [];
+  for (const c of [...result.plan.cells, ...result.samples]) {
+    const id = cellId(c);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    cells.push({ workload: c.workload, clients: c.clients });
+  }
+  return cells;
+}
+function runValues(runs) {
+  if (!runs) return [];
+  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+}
+
+// src/compare/defaults.ts
+var DEFAULT_ALPHA = 0.05;
+var DEFAULT_THRESHOLD_PCT = 2;
+var REPORT_LEVEL = 0.95;
+var EQUIVALENCE_LEVEL = 0.9;
+var MIN_RUNS_PER_ARM = 2;
+var BOOTSTRAP_MIN_RUNS = 10;
+var DEFAULT_COLLAPSE_FRACTION = 0.2;
+var DEFAULT_ASSUMED_NOISE_CV_PCT = 2;
+var DEFAULT_POWER = 0.8;
+var PCT_TOLERANCE = 1e-9;
+
+// src/compare/curve.ts
+function curveSummary(arm, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
+  const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
+  if (curve.length === 0) return null;
+  let peak = curve[0];
+  for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
+  const floor = (1 - collapseFraction) * peak.medianTps;
+  const collapse = curve.find((p) => p.clients > peak.clients && p.medianTps < floor);
+  return {
+    arm,
+    points: curve,
+    peakTps: peak.medianTps,
+    peakClients: peak.clients,
+    collapseClients: collapse?.clients ?? null
+  };
+}
+function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
+  const tol = tolerancePct / 100;
+  const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
+  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
+  const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
+  const state = (c, clients) => {
+    const v = at(c, clients);
+    if (v === void 0 || clients <= c.peakClients) return v === void 0 ? null : "standing";
+    if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
+    if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
+    return "unclear";
+  };
+  const collapseMoved = base.points.some((p) => {
+    const b = state(base, p.clients);
+    const h = state(head, p.clients);
+    return b === "collapsed" && h === "standing" || b === "standing" && h === "collapsed";
+  });
+  return {
+    workload,
+    collapseFraction,
+    base,
+    head,
+    peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
+    tolerancePct,
+    peakMoved,
+    collapseMoved
+  };
+}
+
+// src/compare/format.ts
+function formatPct(pct5, decimals = 2) {
+  const text2 = Math.abs(pct5).toFixed(decimals);
+  if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
+  return `${pct5 < 0 ? "-" : "+"}${text2}%`;
+}
+function formatPctInterval(lower, upper) {
+  return `[${formatPct(lower)}, ${formatPct(upper)}]`;
+}
+function formatP(p) {
+  if (p >= 0.9995) return "1";
+  if (p >= 1e-3) return String(Number(p.toPrecision(2)));
+  return p.toExponential(1);
+}
+function formatLevel(level) {
+  return `${Number((level * 100).toFixed(1))}%`;
+}
+function formatDeltaCi(cell) {
+  if (cell.deltaPct === null || !cell.ci95) return void 0;
+  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
+  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
+}
+function formatPAdjusted(cell) {
+  return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
+}
+
+// src/compare/overall.ts
+function overallVerdict(items) {
+  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
+  const regressed = ids((v) => v === "regression" || v === "mixed");
+  const improved = ids((v) => v === "improvement" || v === "mixed");
+  if (regressed.length > 0 && improved.length > 0) {
+    return {
+      verdict: "mixed",
+      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
+    };
+  }
+  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
+  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
+  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
+    return { verdict: "no-change", deciding: items.map((i) => i.id) };
+  }
+  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
+}
+
+// src/compare/power.ts
+init_types();
+
+// src/stats/binomial-coefficient.ts
+function binomialCoefficient(n, k) {
+  if (k < 0 || k > n) return 0;
+  const small = Math.min(k, n - k);
+  let c = 1;
+  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
+  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
+}
+
+// src/stats/min-achievable-p.ts
+function minAchievableP(m, n) {
+  if (m < 1 || n < 1) return 1;
+  return Math.min(1, 2 / binomialCoefficient(m + n, m));
+}
+
+// src/stats/log-beta.ts
+function logBeta(a, b) {
+  const p = Math.min(a, b);
+  const q = Math.max(a, b);
+  if (!(p > 0)) return Number.NaN;
+  if (p >= STIRLING_MIN) {
+    const corr = stirlingCorrection(p) + stirlingCorrection(q) - stirlingCorrection(p + q);
+    return -0.5 * Math.log(q) + LN_SQRT_2PI + corr + (p - 0.5) * Math.log(p / (p + q)) + q * Math.log1p(-p / (p + q));
+  }
+  if (q >= STIRLING_MIN) {
+    const corr = stirlingCorrection(q) - stirlingCorrection(p + q);
+    return gammaln(p) + corr + p - p * Math.log(p + q) + (q - 0.5) * Math.log1p(-p / (p + q));
+  }
+  return gammaln(p) + gammaln(q) - gammaln(p + q);
+}
+function stirlingCorrection(x) {
+  const inv2 = 1 / (x * x);
+  let sum2 = 0;
+  for (let k = STIRLING_SERIES.length - 1; k >= 0; k--) sum2 = sum2 * inv2 + STIRLING_SERIES[k];
+  return sum2 / x;
+}
+var STIRLING_MIN = 10;
+var LN_SQRT_2PI = 0.9189385332046728;
+var STIRLING_SERIES = [1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156];
+
+// src/stats/regularized-incomplete-beta.ts
+function regularizedIncompleteBeta(x, a, b, complement = 1 - x) {
+  if (!(x >= 0 && x <= 1 && a > 0 && b > 0)) return Number.NaN;
+  if (x === 0 || complement === 0) return x === 0 ? 0 : 1;
+  if (x > (a + 1) / (a + b + 2)) return 1 - lowerTail(complement, b, a, x);
+  return lowerTail(x, a, b, complement);
+}
+function lowerTail(x, a, b, y) {
+  const logFront = a * Math.log(x) + b * Math.log(y) - logBeta(a, b);
+  return Math.exp(logFront) / a * continuedFraction(x, a, b);
+}
+function continuedFraction(x, a, b) {
+  const qab = a + b;
+  const qap = a + 1;
+  const qam = a - 1;
+  let c = 1;
+  let d = guard(1 - qab * x / qap);
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= MAX_ITERATIONS; m++) {
+    const m2 = 2 * m;
+    let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+    d = 1 / guard(1 + aa * d);
+    c = guard(1 + aa / c);
+    h *= d * c;
+    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+    d = 1 / guard(1 + aa * d);
+    c = guard(1 + aa / c);
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < EPSILON) break;
+  }
+  return h;
+}
+function guard(v) {
+  return Math.abs(v) < TINY ? TINY : v;
+}
+var MAX_ITERATIONS = 1e4;
+var EPSILON = 1e-16;
+var TINY = 1e-300;
+
+// src/stats/student-t-cdf.ts
+function studentTCdf(t, df) {
+  if (Number.isNaN(t) || !(df > 0)) return Number.NaN;
+  if (!Number.isFinite(t)) return t > 0 ? 1 : 0;
+  const t2 = t * t;
+  const lower = 0.5 * regularizedIncompleteBeta(df / (df + t2), df / 2, 0.5, t2 / (df + t2));
+  return t > 0 ? 1 - lower : lower;
+}
+
+// src/stats/student-t-quantile.ts
+function studentTQuantile(p, df) {
+  if (!(p >= 0 && p <= 1) || !(df > 0)) return Number.NaN;
+  if (p === 0) return Number.NEGATIVE_INFINITY;
+  if (p === 1) return Number.POSITIVE_INFINITY;
+  if (p === 0.5) return 0;
+  const tail2 = Math.min(p, 1 - p);
+  const z3 = -normalQuantile(tail2);
+  let lo = z3;
+  let hi = Math.max(2 * z3, 1);
+  while (studentTCdf(-hi, df) > tail2 && hi < Number.MAX_VALUE / 2) {
+    lo = hi;
+    hi *= 2;
+  }
+  const z32 = z3 * z3 * z3;
+  let t = clamp(z3 + (z32 + z3) / (4 * df) + (5 * z32 * z3 * z3 + 16 * z32 + 3 * z3) / (96 * df * df), lo, hi);
+  const logDensityConst = gammaln((df + 1) / 2) - gammaln(df / 2) - 0.5 * Math.log(df * Math.PI);
+  for (let i = 0; i < MAX_ITERATIONS2; i++) {
+    const f = studentTCdf(-t, df);
+    if (f > tail2) lo = t;
+    else hi = t;
+    const density = Math.exp(logDensityConst - (df + 1) / 2 * Math.log1p(t * t / df));
+    let next = t + (Math.log(f) - Math.log(tail2)) * f / density;
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
+    const converged = Math.abs(next - t) <= TOLERANCE * t;
+    t = next;
+    if (converged || hi - lo <= TOLERANCE * t) break;
+  }
+  return p < 0.5 ? -t : t;
+}
+function clamp(v, lo, hi) {
+  return Math.min(Math.max(v, lo), hi);
+}
+var MAX_ITERATIONS2 = 200;
+var TOLERANCE = 1e-15;
+
+// src/stats/midranks.ts
+function midranks(values) {
+  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
+  const ranks = new Array(values.length);
+  const tieSizes = [];
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && values[order[end]] === values[order[start]]) end++;
+    const rank = (start + 1 + end) / 2;
+    for (let k = start; k < end; k++) ranks[order[k]] = rank;
+    tieSizes.push(end - start);
+    start = end;
+  }
+  return { ranks, tieSizes };
+}
+
+// src/stats/signed-rank-null-counts.ts
+function signedRankNullCounts(doubledRanks) {
+  const noTies = doubledRanks.every((r, i) => r === 2 * (i + 1));
+  const n = doubledRanks.length;
+  if (noTies) {
+    const cached2 = cache.get(n);
+    if (cached2) return cached2;
+  }
+  let total = 0;
+  for (const r of doubledRanks) {
+    if (!Number.isInteger(r) || r < 1)
+      throw new RangeError(`doubled ranks must be positive integers, got ${r}`);
+    total += r;
+  }
+  const counts = new Float64Array(total + 1);
+  counts[0] = 1;
+  let reach = 0;
+  for (const r of doubledRanks) {
+    for (let s = reach; s >= 0; s--) if (counts[s] !== 0) counts[s + r] = counts[s + r] + counts[s];
+    reach += r;
+  }
+  if (noTies) cache.set(n, counts);
+  return counts;
+}
+var cache = /* @__PURE__ */ new Map();
+
+// src/stats/wilcoxon-signed-rank.ts
+function wilcoxonSignedRank(d) {
+  const nonzero = d.filter((x) => x !== 0);
+  const n = nonzero.length;
+  const zeros = d.length - n;
+  if (n === 0) return { tPlus: 0, n, zeros, ties: false, p: 1, method: "exact" };
+  const { ranks, tieSizes } = midranks(nonzero.map(Math.abs));
+  const ties = tieSizes.some((t) => t > 1);
+  let doubledPlus = 0;
+  nonzero.forEach((x, i) => {
+    if (x > 0) doubledPlus += 2 * ranks[i];
+  });
+  const doubledRanks = ties ? ranks.map((r) => 2 * r) : Array.from({ length: n }, (_, i) => 2 * (i + 1));
+  const counts = signedRankNullCounts(doubledRanks);
+  const totalDoubled = counts.length - 1;
+  const observed = Math.abs(2 * doubledPlus - totalDoubled);
+  let extreme = 0;
+  for (let s = 0; s <= totalDoubled; s++)
+    if (Math.abs(2 * s - totalDoubled) >= observed - 1e-9) extreme += counts[s];
+  return {
+    tPlus: doubledPlus / 2,
+    n,
+    zeros,
+    ties,
+    p: Math.min(1, extreme / 2 ** n),
+    method: ties ? "exact-conditional" : "exact"
+  };
+}
+function signedRankMinP(n) {
+  return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
+}
+
+// src/compare/power.ts
+function minRoundsFor(test, cells, alpha) {
+  let n = 1;
+  while (Math.max(1, cells) * minPFor(test, n) >= alpha) n++;
+  return n;
+}
+function pairedMinRounds(cells, alpha) {
+  let n = 1;
+  while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
+  return n;
+}
+function minPFor(test, n) {
+  const unpaired = minAchievableP(n, n);
+  return test === "mann-whitney" ? unpaired : Math.min(unpaired, signedRankMinP(n));
+}
+function checkPlan(input2) {
+  const alpha = input2.alpha ?? DEFAULT_ALPHA;
+  const testAlpha = alpha;
+  const test = input2.test ?? "signed-rank";
+  const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const noiseAssumed = input2.noiseCvPct === void 0 || input2.noiseCvPct === null;
+  const noiseCvPct = input2.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
+  const cells = Math.max(1, input2.cells);
+  const minAdjustedP = Math.min(1, cells * minPFor(test, input2.rounds));
+  const minRounds = minRoundsFor(test, cells, testAlpha);
+  const recommendedRounds = recommendRounds({
+    test,
+    noiseCvPct,
+    thresholdPct,
+    cells,
+    alpha: testAlpha,
+    power: input2.power ?? DEFAULT_POWER
+  });
+  const warnings = [];
+  const canReachAlpha = minAdjustedP < testAlpha;
+  if (!canReachAlpha) {
+    warnings.push(
+      `${input2.rounds} rounds per arm over ${cells} cells can never reach significance after Holm (smallest possible adjusted p ${formatP(minAdjustedP)} \u2265 \u03B1 ${formatP(testAlpha)}); plan at least ${minRounds} rounds`
+    );
+  }
+  if (recommendedRounds > input2.rounds) {
+    warnings.push(
+      `with ${noiseCvPct.toFixed(1)}% run-to-run noise (${noiseAssumed ? "assumed" : "measured"}), detecting a ${thresholdPct}% change over ${cells} cells with ${Math.round((input2.power ?? DEFAULT_POWER) * 100)}% power needs about ${recommendedRounds} rounds; ${input2.rounds} planned`
+    );
+  }
+  return {
+    testAlpha,
+    minAdjustedP,
+    canReachAlpha,
+    minRounds,
+    recommendedRounds,
+    noiseCvPct,
+    noiseAssumed,
+    warnings
+  };
+}
+function recommendRounds(input2) {
+  const { noiseCvPct, thresholdPct, cells, alpha, power } = input2;
+  const test = input2.test ?? "signed-rank";
+  const sigma = Math.log1p(noiseCvPct / 100);
+  const effect = Math.log1p(thresholdPct / 100);
+  let n = minRoundsFor(test, cells, alpha);
+  if (!(sigma > 0)) return n;
+  for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
+    const df = test === "mann-whitney" ? 2 * n - 2 : n - 1;
+    const noncentrality = effect / (sigma * Math.sqrt(2 / n)) * Math.sqrt(MWU_EFFICIENCY);
+    const critical = studentTQuantile(1 - alpha / (2 * cells), df);
+    if (studentTCdf(noncentrality - critical, df) >= power) break;
+  }
+  return n;
+}
+function measuredNoiseCvPct(result, metric) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const s of result.samples) {
+    const value = s.metrics[metric];
+    if (s.status !== "ok" || value === void 0 || !(Number.isFinite(value) && value > 0)) continue;
+    const key = `${cellId(s)}\0${s.arm}`;
+    const list = groups2.get(key) ?? [];
+    list.push(value);
+    groups2.set(key, list);
+  }
+  const spreads = [...groups2.values()].filter((v) => v.length >= 3).map(robustLogSpread);
+  if (spreads.length === 0) return null;
+  spreads.sort((a, b) => a - b);
+  const mid = spreads.length >> 1;
+  const spread = spreads.length % 2 === 1 ? spreads[mid] : (spreads[mid - 1] + spreads[mid]) / 2;
+  return 100 * Math.expm1(spread);
+}
+var MWU_EFFICIENCY = 3 / Math.PI;
+var MAX_RECOMMENDED_ROUNDS = 1e3;
+var MIN_NOISE_ROUNDS = 3;
+function estimateNoise(result, cell, metric = "tps") {
+  const id = cellId(cell);
+  const arms = collectCellRuns(
+    result.samples.filter((s) => cellId(s) === id),
+    metric
+  ).get(id);
+  const [baseline, ...heads] = result.arms.map((a) => a.label);
+  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
+  const base = baseline === void 0 ? void 0 : arms?.get(baseline);
+  const ratios = [];
+  for (const head of heads) {
+    const h = arms?.get(head);
+    if (!base || !h) continue;
+    for (const [round2, b] of base.byRound) {
+      const v = h.byRound.get(round2);
+      if (ok(b) && ok(v)) ratios.push(v / b);
+    }
+  }
+  const spreads = [...arms?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
+  const pct5 = (spread) => 100 * Math.expm1(spread);
+  return {
+    cell,
+    rounds: ratios.length,
+    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct5(robustLogSpread(ratios)) : null,
+    runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
+  };
+}
+
+// src/stats/t-inference.ts
+function tInference(estimate, se, df, level) {
+  if (se === 0) {
+    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
+    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
+  }
+  const t = estimate / se;
+  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
+  return {
+    t,
+    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
+    lower: estimate - margin,
+    upper: estimate + margin
+  };
+}
+
+// src/stats/one-sample-t.ts
+function oneSampleT(values, level = 0.95) {
+  const n = values.length;
+  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const estimate = mean(values);
+  const se = sampleStandardDeviation(values) / Math.sqrt(n);
+  const df = n - 1;
+  return { ...tInference(estimate, se, df, level), df, estimate };
+}
+
+// src/stats/walsh-hodges-lehmann.ts
+function walshHodgesLehmann(d, levels) {
+  const n = d.length;
+  if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
+  const total = n * (n + 1) / 2;
+  const walsh = new Float64Array(total);
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
+  walsh.sort();
+  const mid = total >> 1;
+  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
+  const intervals = levels.map((level) => {
+    const { index, achievedLevel } = signedRankCiIndex(n, level);
+    return { level, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
+  });
+  return { shift, intervals };
+}
+function signedRankCiIndex(n, level) {
+  if (!(n >= 1 && level > 0 && level < 1)) {
+    throw new RangeError(`signed-rank CI needs n \u2265 1 and 0 < level < 1, got n=${n}, level=${level}`);
+  }
+  const doubled = signedRankNullCounts(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
+  const all = 2 ** n;
+  const tail2 = (1 - level) / 2;
+  let below = 0;
+  let q = 0;
+  while ((below + doubled[2 * q]) / all < tail2) below += doubled[2 * q++];
+  if (q === 0) return { index: 1, achievedLevel: 1 - 2 * doubled[0] / all };
+  return { index: q, achievedLevel: 1 - 2 * below / all };
+}
+
+// src/stats/seeded-random.ts
+function seededRandom(seed) {
+  let s = seed >>> 0;
+  const splitMix32 = () => {
+    s = s + 2654435769 | 0;
+    let z3 = s;
+    z3 = Math.imul(z3 ^ z3 >>> 16, 2246822507);
+    z3 = Math.imul(z3 ^ z3 >>> 13, 3266489909);
+    return (z3 ^ z3 >>> 16) >>> 0;
+  };
+  let a = splitMix32();
+  let b = splitMix32();
+  let c = splitMix32();
+  let d = splitMix32();
+  return () => {
+    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    return result / 4294967296;
+  };
+}
+function rotl(x, k) {
+  return x << k | x >>> 32 - k;
+}
+
+// src/stats/bootstrap-ratio-of-means.ts
+function bootstrapRatioOfMeans(base, head, options) {
+  const { seed, resamples = DEFAULT_RESAMPLES, level = 0.95 } = options;
+  if (base.length === 0 || head.length === 0) throw new RangeError("bootstrap needs values in both arms");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  if (!(resamples >= 1)) throw new RangeError(`resamples must be at least 1, got ${resamples}`);
+  const random = seededRandom(seed);
+  const resampledMean = (x) => {
+    let sum2 = 0;
+    for (let i = 0; i < x.length; i++) sum2 += x[Math.floor(random() * x.length)];
+    return sum2 / x.length;
+  };
+  const ratios = new Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    const b = resampledMean(base);
+    ratios[r] = resampledMean(head) / b;
+  }
+  ratios.sort((x, y) => x - y);
+  const tail2 = (1 - level) / 2;
+  return {
+    ratio: mean(head) / mean(base),
+    lower: quantileSorted(ratios, tail2),
+    upper: quantileSorted(ratios, 1 - tail2),
+    resamples,
+    seed
+  };
+}
+var DEFAULT_RESAMPLES = 1e4;
+
+// src/stats/mann-whitney-null-counts.ts
+function mannWhitneyNullCounts(m, n) {
+  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 0 || n < 0 || m * n > MAX_EXACT_PRODUCT) {
+    throw new RangeError(
+      `exact Mann-Whitney distribution needs integer sizes with m\xB7n \u2264 ${MAX_EXACT_PRODUCT}, got ${m}, ${n}`
+    );
+  }
+  const [small, large] = m <= n ? [m, n] : [n, m];
+  const key = small * 100003 + large;
+  let counts = cache2.get(key);
+  if (!counts) {
+    counts = compute(small, large);
+    cache2.set(key, counts);
+  }
+  return counts;
+}
+var MAX_EXACT_PRODUCT = 1e4;
+var cache2 = /* @__PURE__ */ new Map();
+function compute(m, n) {
+  let prev = [];
+  for (let i = 0; i <= m; i++) prev.push(Float64Array.of(1));
+  for (let k = 1; k <= n; k++) {
+    const next = [Float64Array.of(1)];
+    for (let i = 1; i <= m; i++) {
+      const f = new Float64Array(i * k + 1);
+      f.set(prev[i]);
+      const withLargestFirst = next[i - 1];
+      for (let u = 0; u < withLargestFirst.length; u++) f[u + k] += withLargestFirst[u];
+      next.push(f);
+    }
+    prev = next;
+  }
+  return prev[m];
+}
+
+// src/stats/shift-ci-index.ts
+function shiftCiIndex(m, n, level) {
+  if (!(m >= 1 && n >= 1 && level > 0 && level < 1)) {
+    throw new RangeError(`shift CI needs m, n \u2265 1 and 0 < level < 1, got m=${m}, n=${n}, level=${level}`);
+  }
+  const tail2 = (1 - level) / 2;
+  if (m * n <= MAX_EXACT_PRODUCT) {
+    const counts = mannWhitneyNullCounts(m, n);
+    const total = binomialCoefficient(m + n, m);
+    let below = 0;
+    let q2 = 0;
+    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
+    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
+    return { index: q2, achievedLevel: 1 - 2 * below / total };
+  }
+  const mean2 = m * n / 2;
+  const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
+  const q = Math.max(1, Math.ceil(mean2 - 0.5 + sigma * normalQuantile(tail2)));
+  return { index: q, achievedLevel: 1 - 2 * normalCdf((q - 1 + 0.5 - mean2) / sigma) };
+}
+
+// src/stats/hodges-lehmann.ts
+function hodgesLehmann(base, head, levels) {
+  const m = base.length;
+  const n = head.length;
+  if (m === 0 || n === 0) throw new RangeError("Hodges-Lehmann needs at least one value in each arm");
+  const diffs = new Float64Array(m * n);
+  let k = 0;
+  for (const h of head) for (const b of base) diffs[k++] = h - b;
+  diffs.sort();
+  const mid = diffs.length >> 1;
+  const shift = diffs.length % 2 === 1 ? diffs[mid] : (diffs[mid - 1] + diffs[mid]) / 2;
+  const intervals = levels.map((level) => {
+    const { index, achievedLevel } = shiftCiIndex(m, n, level);
+    return { level, lower: diffs[index - 1], upper: diffs[m * n - index], index, achievedLevel };
+  });
+  return { shift, intervals };
+}
+
+// src/stats/mann-whitney-normal-p.ts
+function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
+  const N = m + n;
+  const tieTerm = tieSizes.reduce((sum2, t) => sum2 + (t * t * t - t), 0);
+  const sigma = Math.sqrt(m * n / 12 * (N + 1 - tieTerm / (N * (N - 1))));
+  if (!(sigma > 0)) return { z: 0, p: 1, sigma: 0 };
+  const z3 = (Math.max(uBase, m * n - uBase) - m * n / 2 - (continuity ? CONTINUITY_CORRECTION : 0)) / sigma;
+  return { z: z3, p: Math.min(1, 2 * normalCdf(-z3)), sigma };
+}
+var CONTINUITY_CORRECTION = 0.5;
+
+// src/stats/tied-rank-sum-null-counts.ts
+function tiedRankSumNullCounts(tieSizes, m) {
+  const total = tieSizes.reduce((a, b) => a + b, 0);
+  const maxSum = m * (2 * total - m + 1);
+  const width = maxSum + 1;
+  const ways = new Float64Array((m + 1) * width);
+  ways[0] = 1;
+  let before = 0;
+  for (const t of tieSizes) {
+    const doubledRank = 2 * before + t + 1;
+    const choose = binomialRow(t);
+    for (let j = Math.min(m, before); j >= 0; j--) {
+      const from = j * width;
+      for (let s = 0; s <= maxSum; s++) {
+        const w = ways[from + s];
+        if (w === 0) continue;
+        for (let c = 1; c <= t && j + c <= m; c++) {
+          const to = (j + c) * width + s + c * doubledRank;
+          ways[to] = ways[to] + w * choose[c];
+        }
+      }
+    }
+    before += t;
+  }
+  const counts = new Float64Array(2 * m * (total - m) + 1);
+  const offset = m * width + m * (m + 1);
+  for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
+  return counts;
+}
+function binomialRow(t) {
+  const row3 = [1];
+  for (let k = 1; k <= t; k++) row3.push(row3[k - 1] * (t - k + 1) / k);
+  return row3;
+}
+
+// src/stats/mann-whitney.ts
+function mannWhitneyU(base, head) {
+  const m = base.length;
+  const n = head.length;
+  if (m === 0 || n === 0) throw new RangeError("Mann-Whitney U needs at least one value in each arm");
+  const { ranks, tieSizes } = midranks([...base, ...head]);
+  let rankSumBase = 0;
+  for (let i = 0; i < m; i++) rankSumBase += ranks[i];
+  const uBase = rankSumBase - m * (m + 1) / 2;
+  const uHead = m * n - uBase;
+  const ties = tieSizes.some((t) => t > 1);
+  const common = { uBase, uHead, ties, probabilityHeadHigher: uHead / (m * n) };
+  const splits = binomialCoefficient(m + n, m);
+  if (!ties && m * n <= MAX_EXACT_PRODUCT) {
+    const counts = mannWhitneyNullCounts(m, n);
+    let lower = 0;
+    for (let u = 0; u <= Math.min(uBase, uHead); u++) lower += counts[u];
+    return { ...common, method: "exact", p: Math.min(1, 2 * lower / splits), z: null };
+  }
+  if (ties && tiedExactCost(m, n) <= MAX_TIED_EXACT_COST) {
+    const counts = tiedRankSumNullCounts(tieSizes, m);
+    const observed = Math.abs(2 * uBase - m * n);
+    let extreme = 0;
+    for (let u2 = 0; u2 < counts.length; u2++) if (Math.abs(u2 - m * n) >= observed) extreme += counts[u2];
+    return { ...common, method: "exact-conditional", p: Math.min(1, extreme / splits), z: null };
+  }
+  const { z: z3, p } = mannWhitneyNormalP(uBase, m, n, tieSizes);
+  return { ...common, method: "normal-approximation", p, z: z3 };
+}
+function tiedExactCost(m, n) {
+  const total = m + n;
+  return total * m * (m * (2 * total - m + 1));
+}
+var MAX_TIED_EXACT_COST = 5e7;
+
+// src/stats/welch-t.ts
+function welchT(base, head, level = 0.95) {
+  if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const vb = sampleVariance(base) / base.length;
+  const vh = sampleVariance(head) / head.length;
+  const difference = mean(head) - mean(base);
+  const se = Math.sqrt(vb + vh);
+  const df = se === 0 ? base.length + head.length - 2 : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
+  return { ...tInference(difference, se, df, level), df, difference, se };
+}
+
+// src/compare/shift-statistics.ts
+function shiftStatistics(baseValues, headValues, options = {}) {
+  const base = usable(baseValues);
+  const head = usable(headValues);
+  const failed = options.failed ?? { base: 0, head: 0 };
+  const notes = [];
+  if (failed.base + failed.head > 0) {
+    notes.push({
+      code: "failed-runs-excluded",
+      message: `${failed.base} failed base run(s) and ${failed.head} failed head run(s) excluded`
+    });
+  }
+  if (base.invalid + head.invalid > 0) {
+    notes.push({
+      code: "invalid-values-excluded",
+      message: `${base.invalid} base and ${head.invalid} head value(s) excluded as non-finite or not positive`
+    });
+  }
+  const summaries = { base: summarise(base, failed.base), head: summarise(head, failed.head) };
+  const empty = {
+    ...summaries,
+    test: "mann-whitney",
+    pairs: null,
+    deltaPct: null,
+    ci95: null,
+    ci90: null,
+    ciEquivalence: null,
+    pairedT: null,
+    p: null,
+    method: null,
+    minAchievableP: null,
+    welch: null,
+    bootstrap: null,
+    notes
+  };
+  const short3 = [
+    ["base", base],
+    ["head", head]
+  ].filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
+  if (short3.length > 0) {
+    const which = short3.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
+    return { ...empty, unusable: `${which}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
+  }
+  const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
+  const logBase = base.values.map(Math.log);
+  const logHead = head.values.map(Math.log);
+  const welch = welchT(logBase, logHead, REPORT_LEVEL);
+  const welchDiagnostic = {
+    t: welch.t,
+    df: welch.df,
+    p: welch.p,
+    ci95: {
+      level: REPORT_LEVEL,
+      achievedLevel: REPORT_LEVEL,
+      lowerPct: pct(welch.lower),
+      upperPct: pct(welch.upper)
+    }
+  };
+  const ratios = options.rounds ? logRatios(options.rounds.base, options.rounds.head) : null;
+  if (ratios && ratios.pairs.length < MIN_RUNS_PER_ARM) {
+    notes.push({
+      code: "unpaired-fallback",
+      message: `only ${ratios.pairs.length} round(s) with a usable run in both arms: the unpaired Mann-Whitney test decides`
+    });
+  } else if (ratios) {
+    if (ratios.unpaired > 0) {
+      notes.push({
+        code: "unpaired-rounds-dropped",
+        message: `${ratios.unpaired} round(s) with a usable run in only one arm left out of the paired analysis`
+      });
+    }
+    const d = ratios.pairs;
+    const sr = wilcoxonSignedRank(d);
+    const hl2 = walshHodgesLehmann(d, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
+    const [ci952, ci902, ciEq2] = hl2.intervals.map(toPct);
+    const t = oneSampleT(d, REPORT_LEVEL);
+    if (sr.ties || sr.zeros > 0) {
+      notes.push({
+        code: "ties-approximate-ci",
+        message: "tied or zero log-ratios: p is exact given them, but the intervals\u2019 confidence is approximate"
+      });
+    }
+    return {
+      ...empty,
+      test: "signed-rank",
+      pairs: d.length,
+      deltaPct: pct(hl2.shift),
+      ci95: ci952,
+      ci90: ci902,
+      ciEquivalence: ciEq2,
+      p: sr.p,
+      method: sr.method,
+      minAchievableP: signedRankMinP(d.length),
+      welch: welchDiagnostic,
+      pairedT: {
+        t: t.t,
+        df: t.df,
+        p: t.p,
+        ci95: {
+          level: REPORT_LEVEL,
+          achievedLevel: REPORT_LEVEL,
+          lowerPct: pct(t.lower),
+          upperPct: pct(t.upper)
+        }
+      },
+      bootstrap: bootstrap(base.values, head.values, options.bootstrap),
+      unusable: null
+    };
+  }
+  const mwu = mannWhitneyU(base.values, head.values);
+  const hl = hodgesLehmann(logBase, logHead, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
+  const [ci95, ci90, ciEq] = hl.intervals.map(toPct);
+  if (mwu.ties) {
+    notes.push({
+      code: "ties-approximate-ci",
+      message: "tied values: p is exact given the ties, but the intervals\u2019 confidence is approximate"
+    });
+  }
+  return {
+    ...empty,
+    deltaPct: pct(hl.shift),
+    ci95,
+    ci90,
+    ciEquivalence: ciEq,
+    p: mwu.p,
+    method: mwu.method,
+    minAchievableP: minAchievableP(base.values.length, head.values.length),
+    welch: welchDiagnostic,
+    bootstrap: bootstrap(base.values, head.values, options.bootstrap),
+    unusable: null
+  };
+}
+function logRatios(base, head) {
+  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
+  const rounds = [.../* @__PURE__ */ new Set([...base.keys(), ...head.keys()])].sort((a, b) => a - b);
+  const pairs = [];
+  let unpaired = 0;
+  for (const r of rounds) {
+    const b = base.get(r);
+    const h = head.get(r);
+    if (ok(b) && ok(h)) pairs.push(Math.log(h / b));
+    else if (ok(b) || ok(h)) unpaired++;
+  }
+  return { pairs, unpaired };
+}
+function usable(values) {
+  const kept = values.filter((v) => Number.isFinite(v) && v > 0);
+  return { values: kept, invalid: values.length - kept.length };
+}
+function summarise(arm, failed) {
+  const n = arm.values.length;
+  return {
+    n,
+    failed,
+    invalid: arm.invalid,
+    median: n > 0 ? median(arm.values) : null,
+    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm.values) / mean(arm.values) : null
+  };
+}
+function pct(logRatio) {
+  return 100 * Math.expm1(logRatio);
+}
+function toPct(ci) {
+  return {
+    level: ci.level,
+    achievedLevel: ci.achievedLevel,
+    lowerPct: pct(ci.lower),
+    upperPct: pct(ci.upper)
+  };
+}
+function bootstrap(base, head, options) {
+  if (!options || Math.min(base.length, head.length) < BOOTSTRAP_MIN_RUNS) return null;
+  const r = bootstrapRatioOfMeans(base, head, { ...options, level: REPORT_LEVEL });
+  return {
+    ratioOfMeansPct: 100 * (r.ratio - 1),
+    ci95: {
+      level: REPORT_LEVEL,
+      achievedLevel: REPORT_LEVEL,
+      lowerPct: 100 * (r.lower - 1),
+      upperPct: 100 * (r.upper - 1)
+    },
+    seed: r.seed,
+    resamples: r.resamples
+  };
+}
+
+// src/compare/verdict.ts
+function decideVerdict(stats, context3 = {}) {
+  const alpha = context3.alpha ?? DEFAULT_ALPHA;
+  const thresholdPct = context3.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const better = context3.better ?? "higher";
+  const familySize = context3.familySize ?? 1;
+  const pAdjusted = context3.pAdjusted === void 0 ? stats.p : context3.pAdjusted;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!(thresholdPct > 0 && Number.isFinite(thresholdPct))) {
+    throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
+  }
+  const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
+  const { deltaPct, p, minAchievableP: minAchievableP2 } = stats;
+  const ci90 = stats.ciEquivalence ?? stats.ci90;
+  if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
+    const message = stats.unusable ?? "no test was possible";
+    return { ...common, verdict: "inconclusive", reasons: [{ code: "insufficient-data", message }] };
+  }
+  const notes = [...stats.notes];
+  const tDiagnostic = stats.test === "signed-rank" ? stats.pairedT : stats.welch;
+  if (tDiagnostic && tDiagnostic.p < alpha !== p < alpha && (minAchievableP2 ?? 1) < alpha) {
+    const [tName, rankName] = stats.test === "signed-rank" ? ["the paired t on log-ratios", "the signed-rank test"] : ["Welch's t on logs", "Mann-Whitney"];
+    notes.push({
+      code: "welch-disagrees",
+      message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at \u03B1 ${formatP(alpha)}: look for outliers or a bimodal arm`
+    });
+  }
+  const withNotes = { ...common, notes };
+  const significant = pAdjusted < alpha;
+  const gain = better === "higher" ? deltaPct : -deltaPct;
+  const direction = better === "higher" ? "higher is better" : "lower is better";
+  const testText = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
+  if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
+    const verdict2 = gain < 0 ? "regression" : "improvement";
+    const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
+    return { ...withNotes, verdict: verdict2, reasons: [{ code: "significant-beyond-threshold", message }] };
+  }
+  const reasons = [];
+  if (significant) {
+    reasons.push({
+      code: "significant-below-threshold",
+      message: `${testText}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
+    });
+  }
+  const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
+  const levelText = formatLevel(ci90.level);
+  const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
+  const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
+  if (inside && levelReached) {
+    const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
+    return {
+      ...withNotes,
+      verdict: "no-change",
+      reasons: [{ code: "ci-inside-threshold", message }, ...reasons]
+    };
+  }
+  const ci90Plain = stats.ci90 ?? ci90;
+  const adverse = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
+  if (adverse && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
+    reasons.push({
+      code: "likely-regression",
+      message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === "higher" ? "-" : "+"}${thresholdPct}%`
+    });
+  }
+  const smallestP = minAchievableP2 ?? 1;
+  if (!significant && familySize * smallestP >= alpha) {
+    const afterHolm = familySize > 1 ? `, ${formatP(familySize * smallestP)} after Holm over ${familySize} cells` : "";
+    reasons.push({
+      code: "too-few-runs",
+      message: `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === "signed-rank" ? "rounds with both arms" : "runs per arm"} are needed`
+    });
+  }
+  if (!levelReached) {
+    reasons.push({
+      code: "ci-level-not-reached",
+      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${levelText}`
+    });
+  }
+  if (!inside) {
+    reasons.push({
+      code: "ci-wider-than-threshold",
+      message: `the ${levelText} CI ${interval} reaches beyond \xB1${thresholdPct}%; more runs would narrow it`
+    });
+  }
+  return { ...withNotes, verdict: "inconclusive", reasons };
+}
+function sizes(stats) {
+  return stats.test === "signed-rank" ? `${stats.pairs} round(s) with both arms` : `${stats.base.n} and ${stats.head.n} runs`;
+}
+
+// src/compare/analysis.ts
+function prepareRun(result, options = {}) {
+  const metric = options.metric ?? PRIMARY_METRIC;
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  const thresholdPct = options.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const warnings = [...result.warnings];
+  if (result.status !== "complete") {
+    const why = result.stopReason ? ` (${result.stopReason})` : "";
+    warnings.push(`the results are '${result.status}'${why}: verdicts use only the runs recorded so far`);
+  }
+  const [baseline, ...heads] = result.arms.map((a) => a.label);
+  if (baseline === void 0 || heads.length === 0) {
+    warnings.push(
+      `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
+    );
+  }
+  return {
+    result,
+    metric,
+    better: METRICS[metric].better,
+    alpha,
+    thresholdPct,
+    baseline,
+    heads: baseline === void 0 ? [] : heads,
+    cells: documentCells(result),
+    test: options.test ?? "paired",
+    value: options.value ?? "final",
+    thresholds: workloadThresholds(result, thresholdPct, warnings),
+    collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
+    bootstrap: options.bootstrap,
+    warnings
+  };
+}
+function hypothesisKey(head, cell) {
+  return `${head}\0${cellId(cell)}`;
+}
+function analyseLook(ctx, spec) {
+  const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
+  const runs = collectCellRuns(samples, ctx.metric, ctx.value);
+  const statistics = (head, cell, paired) => {
+    const arms = runs.get(cellId(cell));
+    const baseRuns = arms?.get(ctx.baseline);
+    const headRuns = arms?.get(head);
+    const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
+      failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
+      equivalenceLevel: spec.equivalenceLevel,
+      ...paired && baseRuns && headRuns ? { rounds: { base: baseRuns.byRound, head: headRuns.byRound } } : {},
+      ...ctx.bootstrap ? { bootstrap: ctx.bootstrap } : {}
+    });
+    const missing = [!baseRuns && `base (${ctx.baseline})`, !headRuns && `head (${head})`].filter(Boolean);
+    if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(" or ")}`;
+    return stats;
+  };
+  const measured2 = ctx.heads.flatMap(
+    (head) => ctx.cells.map((cell) => {
+      const key = hypothesisKey(head, cell);
+      const frozen = spec.frozen.get(key) ?? null;
+      return {
+        head,
+        cell,
+        key,
+        frozen,
+        stats: frozen ? null : statistics(head, cell, ctx.test === "paired")
+      };
+    })
+  );
+  const m = measured2.filter((x) => x.stats?.p != null).length + measured2.filter(
+    (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
+  ).length;
+  for (const x of measured2) {
+    const st = x.stats;
+    if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
+    if (st.minAchievableP * m < spec.alpha) continue;
+    const unpaired = statistics(x.head, x.cell, false);
+    if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
+    unpaired.notes.push({
+      code: "unpaired-fallback",
+      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides`
+    });
+    x.stats = unpaired;
+  }
+  const open3 = measured2.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const stillIn = measured2.filter(
+    (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
+  ).length;
+  const adjusted = holmAdjust([...open3.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open3.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open3.length + stillIn;
+  const byHead = new Map(ctx.heads.map((h) => [h, []]));
+  for (const m2 of measured2) {
+    if (m2.frozen) {
+      byHead.get(m2.head).push(m2.frozen);
+      continue;
+    }
+    const decided = decideVerdict(m2.stats, {
+      alpha: spec.alpha,
+      thresholdPct: ctx.thresholds(m2.cell.workload),
+      better: ctx.better,
+      pAdjusted: adjustedByKey.get(m2.key) ?? null,
+      familySize
+    });
+    byHead.get(m2.head).push({ id: cellId(m2.cell), workload: m2.cell.workload, clients: m2.cell.clients, ...decided });
+  }
+  return byHead;
+}
+function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
+  const warnings = [...ctx.warnings];
+  const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
+  const comparisons = ctx.heads.map((head) => {
+    const cells = byHead.get(head) ?? [];
+    const overall2 = overallVerdict(cells);
+    return {
+      baseline: ctx.baseline ?? "",
+      head,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      likelyRegressionCells: cells.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
+      familySize,
+      cells,
+      curves: curves(ctx, head)
+    };
+  });
+  warnings.push(...dataWarnings(ctx, comparisons, sequential));
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
+  const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
+  return {
+    metric: ctx.metric,
+    better: ctx.better,
+    alpha: ctx.alpha,
+    testAlpha,
+    thresholdPct: ctx.thresholdPct,
+    baseline: ctx.baseline ?? null,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding,
+    comparisons,
+    sequential,
+    primaryTest,
+    likelyRegressions: comparisons.flatMap((c) => c.likelyRegressionCells.map((id) => `${c.head}:${id}`)),
+    warnings
+  };
+}
+function curves(ctx, head) {
+  const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
+  const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
+  return workloads.flatMap((workload) => {
+    const points2 = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
+    const basePoints = points2(ctx.baseline ?? "");
+    const headPoints = points2(head);
+    const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
+    const headCurve = curveSummary(head, headPoints, ctx.collapseFraction);
+    const tolerance = Math.max(
+      ctx.thresholds(workload),
+      medianNoiseTolerancePct([...basePoints, ...headPoints])
+    );
+    return base && headCurve ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, tolerance)] : [];
+  });
+}
+function medianNoiseTolerancePct(points2) {
+  const usable2 = points2.map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0)).filter((v) => v.length >= 3);
+  if (usable2.length === 0) return 0;
+  const sigma = median(usable2.map(robustLogSpread));
+  const n = median(usable2.map((v) => v.length));
+  return 100 * CURVE_TOLERANCE_Z * Math.SQRT2 * MEDIAN_SE_FACTOR * (sigma / Math.sqrt(n));
+}
+var CURVE_TOLERANCE_Z = 2;
+var MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
+function workloadThresholds(result, fallback, warnings) {
+  const overrides = /* @__PURE__ */ new Map();
+  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
+    const value = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
+    if (value === void 0) continue;
+    if (typeof value === "number" && Number.isFinite(value) && value > 0) overrides.set(name, value);
+    else
+      warnings.push(
+        `workload '${name}' has threshold ${JSON.stringify(value)}, not a positive percentage; using ${fallback}%`
+      );
+  }
+  return (workload) => overrides.get(workload) ?? fallback;
+}
+function dataWarnings(ctx, comparisons, sequential) {
+  const { result, metric, alpha, thresholdPct } = ctx;
+  const warnings = [];
+  const failed = result.samples.filter((s) => s.status !== "ok").length;
+  if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
+  const cells = comparisons.flatMap((c) => c.cells.map((cell) => ({ head: c.head, cell })));
+  const label = ({ head, cell }) => comparisons.length > 1 ? `${head}:${cell.id}` : cell.id;
+  const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "insufficient-data"));
+  if (unusable.length > 0) {
+    warnings.push(
+      `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
+    );
+  }
+  const likely = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "likely-regression"));
+  if (likely.length > 0) {
+    warnings.push(
+      `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
+    );
+  }
+  if (cells.some(({ cell }) => cell.verdict === "inconclusive")) {
+    const paired = ctx.test === "paired";
+    const plan = checkPlan({
+      rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
+      cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
+      alpha: sequential ? sequential.perLookAlpha : alpha,
+      thresholdPct,
+      noiseCvPct: measuredNoiseCvPct(result, metric),
+      test: paired ? "signed-rank" : "mann-whitney"
+    });
+    warnings.push(...plan.warnings);
+  }
+  return warnings;
+}
+
+// src/compare/adaptive.ts
+var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
+var DEFAULT_SPENDING = "obrien-fleming";
+function planAdaptive(input2) {
+  return buildPlan(input2, true);
+}
+function buildPlan(input2, checkFirstLook) {
+  const alpha = input2.alpha ?? DEFAULT_ALPHA;
+  const spending = input2.spending ?? DEFAULT_SPENDING;
+  const test = input2.test ?? "signed-rank";
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  if (!SPENDING_FUNCTIONS.includes(spending)) {
+    throw new RangeError(
+      `spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${String(spending)}'`
+    );
+  }
+  const s = input2.schedule ?? DEFAULT_SCHEDULE;
+  const bad = s.findIndex((r, i) => !Number.isInteger(r) || r < 1 || i > 0 && r <= s[i - 1]);
+  if (s.length === 0 || bad >= 0) {
+    throw new RangeError(
+      `the schedule must be strictly increasing positive round counts, e.g. [6, 10, 15, 20, 30]; got [${s.join(", ")}]` + (bad >= 0 ? ` (look ${bad + 1}: ${s[bad]})` : "")
+    );
+  }
+  const first = s[0];
+  const needed = test === "signed-rank" ? pairedMinRounds(1, alpha) : minRoundsFor(test, 1, alpha);
+  if (checkFirstLook && first < needed) {
+    throw new RangeError(
+      `the first look at ${first} rounds is below the ${needed} rounds the ${test} test needs to reach \u03B1 ${alpha} at all`
+    );
+  }
+  const maxRounds = input2.maxRounds ?? s[s.length - 1];
+  if (!Number.isInteger(maxRounds) || maxRounds < first) {
+    throw new RangeError(`maxRounds must be an integer \u2265 the first look (${first} rounds), got ${maxRounds}`);
+  }
+  const schedule = s.filter((r) => r < maxRounds);
+  schedule.push(maxRounds);
+  const informationFractions = schedule.map((r) => r / maxRounds);
+  const lookAlpha = perLookLevels(spending, alpha, informationFractions);
+  let spent = 0;
+  const cumulativeAlpha = lookAlpha.map((a) => spent += a);
+  return {
+    schedule,
+    maxRounds,
+    alpha,
+    spending,
+    test,
+    informationFractions,
+    cumulativeAlpha,
+    lookAlpha,
+    equivalenceLevels: lookAlpha.map((a) => 1 - 2 * a),
+    method: "bonferroni-spent-increments"
+  };
+}
+function adaptiveLook(result, plan, options = {}) {
+  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
+  const look = options.look ?? lookAtRounds(plan.schedule, recorded);
+  if (!Number.isInteger(look) || look < 1 || look > plan.schedule.length) {
+    throw new RangeError(
+      options.look === void 0 ? `${recorded} round(s) recorded, before the first look at ${plan.schedule[0]} rounds` : `look must be between 1 and ${plan.schedule.length}, got ${look}`
+    );
+  }
+  const ctx = prepareRun(result, {
+    ...options,
+    alpha: plan.alpha,
+    test: plan.test === "signed-rank" ? "paired" : "unpaired"
+  });
+  const frozen = /* @__PURE__ */ new Map();
+  const decidedCells = [];
+  const history = [];
+  let byHead = /* @__PURE__ */ new Map();
+  let stopReason = null;
+  for (let k = 1; k <= look; k++) {
+    const rounds = plan.schedule[k - 1];
+    byHead = analyseLook(ctx, {
+      maxRound: rounds,
+      alpha: plan.lookAlpha[k - 1],
+      equivalenceLevel: plan.equivalenceLevels[k - 1],
+      frozen
+    });
+    const decidedNow = [];
+    const open3 = [];
+    for (const [head, cells] of byHead) {
+      for (const c of cells) {
+        const key = hypothesisKey(head, c);
+        if (frozen.has(key)) continue;
+        if (c.verdict === "inconclusive") {
+          open3.push(`${head}:${c.id}`);
+          continue;
+        }
+        frozen.set(key, c);
+        decidedNow.push({ id: `${head}:${c.id}`, verdict: c.verdict });
+        decidedCells.push({
+          head,
+          cell: { workload: c.workload, clients: c.clients },
+          id: c.id,
+          verdict: c.verdict,
+          look: k,
+          reason: c.reasons[0].code
+        });
+      }
+    }
+    const regressed = decidedCells.filter((d) => d.verdict === "regression");
+    stopReason = open3.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open3.length} cell(s) stay undecided` : null;
+    history.push({
+      look: k,
+      rounds,
+      lookAlpha: plan.lookAlpha[k - 1],
+      equivalenceLevel: plan.equivalenceLevels[k - 1],
+      decided: decidedNow,
+      open: open3,
+      stop: stopReason !== null,
+      reason: stopReason ?? `${open3.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+    });
+    if (stopReason !== null && k < look) {
+      return finish(k);
+    }
+  }
+  return finish(look);
+  function finish(k) {
+    const outcome = history[k - 1];
+    const comparison = assemble(
+      ctx,
+      byHead,
+      {
+        schedule: [...plan.schedule],
+        look: k,
+        looks: plan.schedule.length,
+        perLookAlpha: plan.lookAlpha[k - 1],
+        spending: plan.spending
+      },
+      plan.lookAlpha[k - 1]
+    );
+    const openIds = new Set(outcome.open.map((id) => id.slice(id.indexOf(":") + 1)));
+    return {
+      look: k,
+      rounds: plan.schedule[k - 1],
+      comparison,
+      openCells: ctx.cells.filter((c) => openIds.has(cellId(c))),
+      decidedCells,
+      nextRounds: outcome.stop ? null : plan.schedule[k],
+      stop: outcome.stop,
+      reason: outcome.reason,
+      history: history.slice(0, k)
+    };
+  }
+}
+function adaptiveRecord(plan, look) {
+  return { plan, looks: look.history };
+}
+function planFromJson(value) {
+  const v = typeof value === "object" && value !== null ? value : {};
+  const field = (name, ok) => {
+    if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
+  };
+  field("schedule", Array.isArray(v.schedule) && v.schedule.every((r) => typeof r === "number"));
+  field("maxRounds", typeof v.maxRounds === "number");
+  field("alpha", typeof v.alpha === "number");
+  field("spending", SPENDING_FUNCTIONS.includes(v.spending));
+  field("test", v.test === "signed-rank" || v.test === "mann-whitney");
+  return buildPlan(
+    {
+      schedule: v.schedule,
+      maxRounds: v.maxRounds,
+      alpha: v.alpha,
+      spending: v.spending,
+      test: v.test
+    },
+    false
+  );
+}
+function lookAtRounds(schedule, rounds) {
+  let look = 0;
+  schedule.forEach((r, i) => {
+    if (r <= rounds) look = i + 1;
+  });
+  return look;
+}
+function adaptiveCompare(result, options, spec) {
+  const test = options.test === "unpaired" ? "mann-whitney" : "signed-rank";
+  const plan = buildPlan(
+    { schedule: spec.schedule, alpha: options.alpha ?? DEFAULT_ALPHA, spending: "pocock", test },
+    false
+  );
+  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
+  const look = spec.look ?? Math.max(1, lookAtRounds(plan.schedule, recorded));
+  const r = adaptiveLook(result, plan, { ...options, look, stopOnRegression: false });
+  if (spec.look === void 0 && lookAtRounds(plan.schedule, recorded) === 0) {
+    r.comparison.warnings.push(
+      `${recorded} round(s) completed, before the first scheduled look at ${plan.schedule[0]} rounds`
+    );
+  }
+  return r.comparison;
+}
+
+// src/pipeline/pipeline.ts
+import path19 from "node:path";
+
+// src/results/write-results.ts
+import { mkdir as mkdir5 } from "node:fs/promises";
+import path13 from "node:path";
+async function writeResults(file2, result) {
+  await mkdir5(path13.dirname(file2), { recursive: true });
+  await writeAtomically(file2, `${JSON.stringify(result, null, 2)}
+`);
+}
+
+// src/results/sink.ts
+function fileSink(file2) {
+  return {
+    description: file2,
+    update: (result) => writeResults(file2, result),
+    finish: (result) => writeResults(file2, result)
+  };
+}
+function combineSinks(...sinks) {
+  const each = async (fn) => {
+    const outcomes = await Promise.allSettled(sinks.map(fn));
+    const failed = outcomes.find((o) => o.status === "rejected");
+    if (failed) throw failed.reason;
+  };
+  return {
+    description: sinks.map((s) => s.description).join(" and "),
+    update: (result) => each((s) => s.update(result)),
+    finish: (result) => each((s) => s.finish(result))
+  };
+}
+
+// src/runner/run-loop.ts
+import { copyFile, mkdir as mkdir6 } from "node:fs/promises";
+import os7 from "node:os";
+import path18 from "node:path";
+import { createHash as createHash4 } from "node:crypto";
+
+// src/cluster/run-as.ts
+init_errors();
+var DEFAULT_RUN_AS = "pgperf";
+async function resolveRunAs(requested, deps) {
+  const isRoot = deps.isRoot ?? process.getuid?.() === 0;
+  if (!isRoot) return void 0;
+  const name = requested ?? DEFAULT_RUN_AS;
+  if (name === "root" || name === "0") {
+    throw new UserError("--run-as root: PostgreSQL refuses to run as root; name an unprivileged user");
+  }
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
+    throw new UserError(
+      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`
+    );
+  }
+  const found = await lookupUser(name, deps.runner);
+  if (found?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
+  if (found) return found;
+  const created = await deps.runner.run("useradd", [
+    "--system",
+    "--user-group",
+    "--no-create-home",
+    "--home-dir",
+    "/nonexistent",
+    "--shell",
+    "/usr/sbin/nologin",
+    name
+  ]);
+  const user = created.exitCode === 0 ? await lookupUser(name, deps.runner) : void 0;
+  if (user?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
+  if (!user) {
+    throw new UserError(
+      `pgperf runs as root and PostgreSQL refuses to; creating the user "${name}" to run it failed (${created.spawnError ?? created.stderr.trim()}). Create an unprivileged user and pass --run-as USER, or run pgperf as a non-root user.`
+    );
+  }
+  deps.logger.info(
+    `created system user "${name}" to run PostgreSQL (pgperf runs as root; PostgreSQL refuses to)`
+  );
+  return user;
+}
+async function lookupUser(name, runner) {
+  const res = await runner.run("getent", ["passwd", name]);
+  if (res.exitCode !== 0) return void 0;
+  const fields = res.stdout.trim().split(":");
+  const uid = Number(fields[2]);
+  const gid = Number(fields[3]);
+  if (!Number.isInteger(uid) || !Number.isInteger(gid)) return void 0;
+  return { name, uid, gid };
+}
+
+// src/drivers/pgbench/driver.ts
+import { writeFile as writeFile5 } from "node:fs/promises";
+import path14 from "node:path";
 init_errors();
 
-// src/util/logger.ts
-function consoleLogger(options = {}) {
-  const write = options.write ?? ((line) => process.stderr.write(`${line}
-`));
+// src/drivers/shared.ts
+var RUN_GRACE_S = 120;
+async function resetBeforeRun(target, options) {
+  for (const table3 of options.truncate ?? []) await target.psql(`TRUNCATE ${table3}`);
+  if (options.vacuum) await target.psql("VACUUM");
+  if (options.checkpoint) await target.psql("CHECKPOINT");
+}
+function judgeInput(res, tool) {
   return {
-    info: (m) => write(m),
-    warn: (m) => write(`warning: ${m}`),
-    error: (m) => write(`error: ${m}`),
-    debug: (m) => {
-      if (options.verbose) write(`debug: ${m}`);
+    exitCode: res.spawnError ? null : res.exitCode,
+    signal: res.signal,
+    stdout: res.stdout,
+    stderr: res.spawnError ? `could not start ${tool}: ${res.spawnError}` : res.stderr
+  };
+}
+function runOutcome(res, judged, read) {
+  const report = judged.report;
+  return {
+    ok: judged.ok,
+    failureReason: judged.ok ? void 0 : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
+    metrics: report ? read.metrics(report) : {},
+    counts: report ? read.counts(report) : {},
+    progress: read.progress(report),
+    command: res.command,
+    exitCode: res.exitCode,
+    startedAt: read.startedAt,
+    endedAt: read.endedAt
+  };
+}
+
+// src/drivers/pgbench/command.ts
+function connectionArgs(c) {
+  return ["-h", c.host, "-p", String(c.port), "-U", c.user];
+}
+function initArgs(w, c) {
+  const args = ["-i", "-I", w.init.steps, "-s", String(w.scale), "-q"];
+  if (w.init.partitions > 0) args.push(`--partitions=${w.init.partitions}`);
+  if (w.init.fillfactor !== 100) args.push("-F", String(w.init.fillfactor));
+  if (w.init.unloggedTables) args.push("--unlogged-tables");
+  return [...args, ...connectionArgs(c), c.database];
+}
+function threadsFor(w, clients, cpuCount, clientCpus) {
+  if (w.threads === "clients") return clients;
+  if (w.threads === "auto") return Math.max(1, Math.min(clients, clientCpus ?? cpuCount));
+  return Math.min(w.threads, clients);
+}
+function measureArgs(input2) {
+  const { workload: w, clients } = input2;
+  const args = [
+    "-n",
+    // pgperf vacuums and checkpoints itself, the same way for every arm
+    "-M",
+    w.queryMode,
+    "-c",
+    String(clients),
+    "-j",
+    String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
+    "-T",
+    String(input2.durationS),
+    "-P",
+    "1",
+    `--random-seed=${input2.seed}`
+  ];
+  if (input2.pipelineScript) {
+    args.push("-f", input2.pipelineScript, "-s", String(w.scale));
+  } else if (w.builtin) {
+    args.push("-b", w.builtin);
+  } else {
+    for (const s of w.scripts ?? []) args.push("-f", `${s.file}@${s.weight}`);
+    args.push("-s", String(w.scale));
+  }
+  args.push(...w.extraArgs);
+  return [...args, ...connectionArgs(input2.connection), input2.connection.database];
+}
+function pipelinedSelectScript(depth) {
+  const lines = [];
+  for (let i = 1; i <= depth; i++) lines.push(`\\set aid${i} random(1, 100000 * :scale)`);
+  lines.push("\\startpipeline");
+  for (let i = 1; i <= depth; i++) lines.push(`SELECT abalance FROM pgbench_accounts WHERE aid = :aid${i};`);
+  lines.push("\\endpipeline");
+  return `${lines.join("\n")}
+`;
+}
+function writesHistory(w) {
+  return w.builtin === "tpcb-like" || w.builtin === "simple-update";
+}
+
+// src/drivers/pgbench/parse-report.ts
+var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
+var PCT = String.raw`\((-?\d+(?:\.\d+)?|-?nan|-?inf) ?%\)`;
+var COUNT_PCT = new RegExp(String.raw`^(\d+) ${PCT}$`, "i");
+function num(s) {
+  return Number(s);
+}
+function countPct(value) {
+  const m = COUNT_PCT.exec(value.trim());
+  if (!m) return void 0;
+  return { count: num(m[1]), percent: pctValue(m[2]) };
+}
+function pctValue(s) {
+  return /nan|inf/i.test(s) ? NaN : num(s);
+}
+function parseCounterLine(key, value, target) {
+  if (key === "total number of retries") {
+    target.totalRetries = num(value);
+    return true;
+  }
+  const cp2 = countPct(value);
+  if (!cp2) return false;
+  switch (key) {
+    case "number of failed transactions":
+      target.failed = cp2.count;
+      target.failedPercent = cp2.percent;
+      return true;
+    case "number of serialization failures":
+      target.serializationFailures = cp2.count;
+      return true;
+    case "number of deadlock failures":
+      target.deadlockFailures = cp2.count;
+      return true;
+    case "number of other failures":
+      target.otherFailures = cp2.count;
+      return true;
+    case "number of transactions retried":
+      target.retried = cp2.count;
+      return true;
+    case "number of transactions skipped":
+      target.skipped = cp2.count;
+      target.skippedPercent = cp2.percent;
+      return true;
+    default:
+      return false;
+  }
+}
+var LATENCY_RE = new RegExp(String.raw`^latency (average|stddev) = ${NUM} ms( \(including failures\))?$`);
+var TPS_RE = new RegExp(
+  String.raw`^tps = ${NUM} \((without initial connection time|excluding connections establishing|including connections establishing|including reconnection times)\)$`
+);
+var LATE_RE = new RegExp(
+  String.raw`^number of transactions above the ${NUM} ms latency limit: (\d+)/(\d+) ${PCT}$`,
+  "i"
+);
+var LAG_RE = new RegExp(String.raw`^rate limit schedule lag: avg ${NUM} \(max ${NUM}\) ms$`);
+var PROCESSED_RE = /^(\d+)(?:\/(\d+))?$/;
+var STMT_HEADER_RE = /^(?: - )?statement latencies in milliseconds( and failures|, failures and retries)?:$/;
+var SCRIPT_HEADER_RE = /^SQL script (\d+): (.*)$/;
+var WEIGHT_RE = new RegExp(String.raw`^weight: (\d+) \(targets ${NUM}% of total\)$`);
+var SCRIPT_XACTS_RE = new RegExp(String.raw`^(\d+) transactions \(${NUM}% of total(?:, tps = ${NUM})?\)$`);
+var SCRIPT_PROCESSED_RE = new RegExp(
+  String.raw`^number of transactions actually processed: (\d+) \(tps = ${NUM}\)$`
+);
+var TPS_KINDS = {
+  "without initial connection time": "without-initial-connection",
+  "excluding connections establishing": "excluding-connections",
+  "including connections establishing": "including-connections",
+  "including reconnection times": "including-reconnection"
+};
+function parseBanner(body, report) {
+  const i = body.indexOf(", server ");
+  const client = i >= 0 ? body.slice(0, i) : body;
+  report.clientVersion = client;
+  if (i >= 0) report.serverVersion = body.slice(i + ", server ".length);
+  const major = /^(\d+)/.exec(client);
+  if (major) report.clientMajor = num(major[1]);
+}
+function parsePgbenchReport(stdout) {
+  const report = { empty: true, scripts: [], statements: [], unparsed: [] };
+  let stmt;
+  let script;
+  for (const raw of stdout.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    if (line.trim() === "") continue;
+    if (stmt && /^\s{3}/.test(line)) {
+      const row3 = parseStatementRow(line, stmt.script, stmt.intColumns);
+      if (row3) {
+        report.statements.push(row3);
+        continue;
+      }
+    }
+    stmt = void 0;
+    const header = STMT_HEADER_RE.exec(line);
+    if (header) {
+      const intColumns = header[1] === void 0 ? 0 : header[1] === " and failures" ? 1 : 2;
+      stmt = { script: script?.index ?? 1, intColumns };
+      continue;
+    }
+    const banner = /^pgbench \((.*)\)$/.exec(line);
+    if (banner) {
+      parseBanner(banner[1], report);
+      continue;
+    }
+    const scriptHeader = SCRIPT_HEADER_RE.exec(line);
+    if (scriptHeader) {
+      script = { index: num(scriptHeader[1]), name: scriptHeader[2] };
+      report.scripts.push(script);
+      continue;
+    }
+    if (script && line.startsWith(" - ")) {
+      if (parseScriptLine(line.slice(3), script)) continue;
+      report.unparsed.push(line);
+      continue;
+    }
+    if (!parseTopLine(line, report)) report.unparsed.push(line);
+  }
+  for (const s of report.scripts) {
+    if (s.processed === void 0 && s.transactions !== void 0) {
+      s.processed = s.failed === void 0 ? s.transactions - (s.skipped ?? 0) : s.transactions;
+    }
+  }
+  return report;
+}
+function parseStatementRow(line, script, intColumns) {
+  const ints = String.raw`\s+(\d+)`.repeat(intColumns);
+  const m = new RegExp(String.raw`^\s+(-?\d+\.\d+)${ints}\s(.*)$`).exec(line);
+  if (!m) return void 0;
+  const row3 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
+  if (intColumns >= 1) row3.failures = num(m[2]);
+  if (intColumns >= 2) row3.retries = num(m[3]);
+  return row3;
+}
+function parseScriptLine(line, s) {
+  let m = WEIGHT_RE.exec(line);
+  if (m) {
+    s.weight = num(m[1]);
+    s.weightPercent = num(m[2]);
+    return true;
+  }
+  m = SCRIPT_XACTS_RE.exec(line);
+  if (m) {
+    s.transactions = num(m[1]);
+    s.transactionsPercent = num(m[2]);
+    if (m[3] !== void 0) s.tps = num(m[3]);
+    return true;
+  }
+  m = SCRIPT_PROCESSED_RE.exec(line);
+  if (m) {
+    s.processed = num(m[1]);
+    s.tps = num(m[2]);
+    return true;
+  }
+  m = LATENCY_RE.exec(line);
+  if (m) {
+    if (m[1] === "average") s.latencyAvgMs = num(m[2]);
+    else s.latencyStddevMs = num(m[2]);
+    return true;
+  }
+  const colon = line.indexOf(": ");
+  if (colon < 0) return false;
+  return parseCounterLine(line.slice(0, colon), line.slice(colon + 2), s);
+}
+function parseTopLine(line, report) {
+  let m = TPS_RE.exec(line);
+  if (m) {
+    const kind = TPS_KINDS[m[2]];
+    const value2 = num(m[1]);
+    if (kind === "including-connections") {
+      report.tpsIncludingConnections = value2;
+      if (report.tps === void 0) {
+        report.tps = value2;
+        report.tpsKind = kind;
+      }
+    } else {
+      report.tps = value2;
+      report.tpsKind = kind;
+    }
+    return true;
+  }
+  m = LATENCY_RE.exec(line);
+  if (m) {
+    if (m[1] === "average") {
+      report.latencyAvgMs = num(m[2]);
+      report.latencyIncludesFailures = m[3] !== void 0;
+    } else {
+      report.latencyStddevMs = num(m[2]);
+    }
+    return true;
+  }
+  m = LATE_RE.exec(line);
+  if (m) {
+    report.latencyLimitMs = num(m[1]);
+    report.late = num(m[2]);
+    report.lateOutOf = num(m[3]);
+    report.latePercent = pctValue(m[4]);
+    return true;
+  }
+  m = LAG_RE.exec(line);
+  if (m) {
+    report.lagAvgMs = num(m[1]);
+    report.lagMaxMs = num(m[2]);
+    return true;
+  }
+  m = /^(initial|average) connection time = (-?\d+(?:\.\d+)?) ms$/.exec(line);
+  if (m) {
+    if (m[1] === "initial") report.initialConnectionTimeMs = num(m[2]);
+    else report.averageConnectionTimeMs = num(m[2]);
+    return true;
+  }
+  const colon = line.indexOf(": ");
+  if (colon < 0) return false;
+  const key = line.slice(0, colon);
+  const value = line.slice(colon + 2).trim();
+  switch (key) {
+    case "transaction type":
+      report.transactionType = value;
+      report.empty = false;
+      return true;
+    case "scaling factor":
+      report.scalingFactor = num(value);
+      return true;
+    case "partition method":
+      report.partitionMethod = value;
+      return true;
+    case "partitions":
+      report.partitions = num(value);
+      return true;
+    case "query mode":
+      report.queryMode = value;
+      return true;
+    case "number of clients":
+      report.clients = num(value);
+      return true;
+    case "number of threads":
+      report.threads = num(value);
+      return true;
+    case "maximum number of tries":
+      report.maxTries = num(value);
+      return true;
+    case "duration": {
+      const d = /^(\d+) s$/.exec(value);
+      if (!d) return false;
+      report.durationSeconds = num(d[1]);
+      return true;
+    }
+    case "number of transactions per client":
+      report.transactionsPerClient = num(value);
+      return true;
+    case "number of transactions actually processed": {
+      const p = PROCESSED_RE.exec(value);
+      if (!p) return false;
+      report.processed = num(p[1]);
+      if (p[2] !== void 0) report.plannedTransactions = num(p[2]);
+      return true;
+    }
+    default:
+      return parseCounterLine(key, value, report);
+  }
+}
+
+// src/drivers/pgbench/judge-run.ts
+var ABORT_RE = /\bclient (\d+) (?:script \d+ )?aborted\b.*$/;
+var ERROR_RE = /^pgbench: (?:error|fatal): (.*)$/;
+function oneLine(s) {
+  return s.replace(/\s+/g, " ").trim();
+}
+function findAborts(stderr) {
+  const clients = /* @__PURE__ */ new Set();
+  let first;
+  for (const line of stderr.split(/\r?\n/)) {
+    const m = ABORT_RE.exec(line.trimEnd());
+    if (!m) continue;
+    clients.add(Number(m[1]));
+    first ??= oneLine(m[0]);
+  }
+  return first === void 0 ? { clients } : { clients, first };
+}
+function firstError(stderr) {
+  for (const line of stderr.split(/\r?\n/)) {
+    const m = ERROR_RE.exec(line.trimEnd());
+    if (m) return oneLine(m[1]);
+  }
+  return void 0;
+}
+function pct2(p) {
+  return p === void 0 || Number.isNaN(p) ? "" : ` (${p.toFixed(3)}%)`;
+}
+function failureDetail(r) {
+  const parts = [];
+  if (r.serializationFailures !== void 0) parts.push(`serialization ${r.serializationFailures}`);
+  if (r.deadlockFailures !== void 0) parts.push(`deadlock ${r.deadlockFailures}`);
+  if (r.otherFailures !== void 0) parts.push(`other ${r.otherFailures}`);
+  return parts.length > 0 ? `: ${parts.join(", ")}` : "";
+}
+function judgePgbenchRun(input2) {
+  const report = parsePgbenchReport(input2.stdout);
+  const aborts = findAborts(input2.stderr);
+  const lost = aborts.clients.size;
+  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
+  if (input2.exitCode === null) {
+    return fail(`pgbench was terminated by signal ${input2.signal ?? "unknown"}`);
+  }
+  if (input2.exitCode === 1) {
+    const err = firstError(input2.stderr);
+    return fail(`pgbench setup or connection failure (exit code 1)${err ? `: ${err}` : ""}`);
+  }
+  if (input2.exitCode === 2) {
+    if (lost > 0) {
+      return fail(
+        `run aborted (exit code 2): ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`
+      );
+    }
+    const err = firstError(input2.stderr);
+    return fail(`run aborted (exit code 2)${err ? `: ${err}` : ""}`);
+  }
+  if (input2.exitCode !== 0) {
+    const err = firstError(input2.stderr);
+    return fail(`pgbench exited with code ${input2.exitCode}${err ? `: ${err}` : ""}`);
+  }
+  if (report.empty) return fail("pgbench exited 0 but printed no report");
+  if (report.failed !== void 0 && report.failed > 0) {
+    return fail(`${report.failed} failed transactions${pct2(report.failedPercent)}${failureDetail(report)}`);
+  }
+  if (lost > 0) {
+    return fail(`lost clients: ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`);
+  }
+  if (report.clients !== void 0 && report.clients < input2.expectedClients) {
+    return fail(
+      `lost clients: the report shows ${report.clients} clients, expected ${input2.expectedClients}`
+    );
+  }
+  if (report.processed === void 0 || report.processed === 0) return fail("no transactions were processed");
+  const accounted = report.processed + (report.failed ?? 0) + (report.skipped ?? 0);
+  if (report.plannedTransactions !== void 0 && accounted < report.plannedTransactions) {
+    return fail(
+      `incomplete run: ${accounted} of ${report.plannedTransactions} planned transactions accounted for`
+    );
+  }
+  if (report.tps === void 0) return fail("no tps line in the report");
+  return { ok: true, report };
+}
+
+// src/drivers/pgbench/parse-progress.ts
+var FLOAT = String.raw`(-?(?:\d+(?:\.\d+)?|nan|inf))`;
+var PROGRESS_RE = new RegExp(
+  String.raw`^progress: (\d+(?:\.\d+)?) s, ${FLOAT} tps, lat ${FLOAT} ms stddev ${FLOAT}` + String.raw`(?:, (\d+) failed)?(?:, lag ${FLOAT} ms)?(?:, (\d+) skipped)?(?:, (\d+) retried, (\d+) retries)?$`,
+  "i"
+);
+var EPOCH_THRESHOLD = 1e8;
+function finite(s) {
+  const v = Number(s);
+  return Number.isFinite(v) ? v : void 0;
+}
+function parsePgbenchProgress(stderr, options = {}) {
+  const points2 = [];
+  for (const raw of stderr.split(/\r?\n/)) {
+    const m = PROGRESS_RE.exec(raw.trim());
+    if (!m) continue;
+    const point = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
+    const lat = finite(m[3]);
+    if (lat !== void 0) point.latencyAvgMs = lat;
+    const sd = finite(m[4]);
+    if (sd !== void 0) point.latencyStddevMs = sd;
+    if (m[5] !== void 0) point.failed = Number(m[5]);
+    if (m[6] !== void 0) {
+      const lag = finite(m[6]);
+      if (lag !== void 0) point.lagMs = lag;
+    }
+    if (m[7] !== void 0) point.skipped = Number(m[7]);
+    if (m[8] !== void 0) point.retried = Number(m[8]);
+    if (m[9] !== void 0) point.retries = Number(m[9]);
+    if (point.t >= EPOCH_THRESHOLD) point.epochSeconds = point.t;
+    points2.push(point);
+  }
+  relativiseTimestamps(points2, options.startEpochSeconds);
+  return points2;
+}
+function relativiseTimestamps(points2, start) {
+  const stamped = points2.filter((p) => p.epochSeconds !== void 0);
+  const first = stamped[0];
+  if (!first) return;
+  let origin = start;
+  if (origin === void 0) {
+    let interval = Infinity;
+    for (let i = 1; i < stamped.length; i++) {
+      interval = Math.min(interval, stamped[i].epochSeconds - stamped[i - 1].epochSeconds);
+    }
+    interval = Number.isFinite(interval) ? Math.max(0.1, Math.round(interval * 10) / 10) : 1;
+    origin = first.epochSeconds - interval;
+  }
+  for (const p of stamped) p.t = Math.round((p.epochSeconds - origin) * 1e3) / 1e3;
+}
+
+// src/drivers/pgbench/report-metrics.ts
+function reportMetrics(r) {
+  const metrics = {};
+  if (r.tps !== void 0) metrics.tps = r.tps;
+  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
+  if (r.latencyStddevMs !== void 0) metrics.latencyStddevMs = r.latencyStddevMs;
+  return metrics;
+}
+var COUNTERS = [
+  "processed",
+  "failed",
+  "serializationFailures",
+  "deadlockFailures",
+  "retried",
+  "totalRetries",
+  "skipped",
+  "late",
+  "initialConnectionTimeMs"
+];
+function reportCounts(r) {
+  const counts = {};
+  for (const key of COUNTERS) {
+    const value = r[key];
+    if (typeof value === "number") counts[key] = value;
+  }
+  return counts;
+}
+
+// src/drivers/pgbench/driver.ts
+function pgbenchDriver(options) {
+  const { workload, runner, logger } = options;
+  const pgbench = path14.join(options.clientBinDir, "pgbench");
+  const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
+  let pipelineScript;
+  const scriptForPipeline = () => {
+    if (workload.pipeline === void 0) return Promise.resolve(void 0);
+    pipelineScript ??= (async () => {
+      const { dir } = await makeTempDir("pgperf-scripts-");
+      const file2 = path14.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      await writeFile5(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
+      return file2;
+    })();
+    return pipelineScript;
+  };
+  return {
+    async client() {
+      const res = await runner.run(pgbench, ["--version"], { env });
+      if (res.exitCode !== 0) {
+        throw new UserError(
+          `client: cannot run ${pgbench} (${describeExit(res)}); pass --client-bin DIR with a pgbench, or install Debian's postgresql package`
+        );
+      }
+      return { tool: "pgbench", binDir: options.clientBinDir, version: res.stdout.trim() };
     },
-    async group(name, fn) {
-      write(`== ${name}`);
-      return fn();
+    async prepare(target, signal) {
+      const args = initArgs(workload, target.connection);
+      const res = await runner.run(pgbench, args, { env, signal });
+      if (res.exitCode !== 0) {
+        throw new UserError(
+          `workload ${workload.name}, arm ${target.label}: pgbench -i failed (${describeExit(res)}):
+${tail(res.stderr)}`
+        );
+      }
+      const done = /done in (.*?)\.?$/m.exec(res.stderr)?.[1];
+      logger.info(`  ${target.label}: loaded scale ${workload.scale}${done ? `, ${done}` : ""}`);
+    },
+    async beforeRun(target) {
+      await resetBeforeRun(target, {
+        truncate: writesHistory(workload) ? ["pgbench_history"] : [],
+        vacuum: workload.vacuum,
+        checkpoint: workload.checkpoint
+      });
+    },
+    async run(target, spec) {
+      const args = measureArgs({
+        workload,
+        connection: target.connection,
+        clients: spec.clients,
+        durationS: spec.durationS,
+        seed: spec.seed,
+        cpuCount: options.cpuCount,
+        pipelineScript: await scriptForPipeline()
+      });
+      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const res = await runner.run(pgbench, args, {
+        env,
+        signal: spec.signal,
+        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
+        onStderrLine: spec.onProgress ? (line) => {
+          const point = parsePgbenchProgress(line)[0];
+          if (point) spec.onProgress(point);
+        } : void 0
+      });
+      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
+      return runOutcome(res, judged, {
+        startedAt,
+        endedAt,
+        metrics: reportMetrics,
+        counts: reportCounts,
+        progress: () => parsePgbenchProgress(res.stderr)
+      });
     }
   };
 }
 
-// src/cli/commands/build.ts
-function buildCommand() {
-  return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
-    "--patch <file...>",
-    "patches applied in order (git am for mail-format series, git apply otherwise)",
-    []
-  ).option("--prefix <dir>", "install into this directory instead of the cache").option("--cache-dir <dir>", cacheDirHelp()).option(
-    "--build-option <option>",
-    "extra build option after the pinned release ones: -DNAME=VALUE (meson, 16+) or --with-X (configure) (repeatable)",
-    collectString,
-    []
-  ).option("--json", "print the build record as JSON instead of the install path", false).option("-v, --verbose", "debug output", false).action(async (flags) => {
-    const logger = consoleLogger({ verbose: flags.verbose });
-    const patches = await readPatches(flags.patch, "--patch");
-    const built = await withInterrupt(
-      logger,
-      (signal) => buildPostgres(
-        {
-          label: /^[0-9a-f]{40}$/i.test(flags.ref) ? flags.ref.slice(0, 7) : flags.ref,
-          repo: parseRepo(flags.repo, process.cwd()),
-          ref: flags.ref,
-          patches,
-          extraOptions: flags.buildOption,
-          cacheDir: resolveCacheDir(flags.cacheDir),
-          ...flags.prefix ? { prefix: path13.resolve(flags.prefix) } : {}
-        },
-        { runner: nodeProcessRunner, logger, signal }
-      )
-    );
-    process.stdout.write(
-      flags.json ? `${JSON.stringify(built.record, null, 2)}
-` : `${built.installDir}
-`
-    );
-  });
+// src/drivers/pgbench/module.ts
+var pgbenchModule = {
+  create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
+  // pgbench -i builds the same tables for every builtin and script at one scale and init options.
+  dataSetShape: (w) => [w.scale, w.init]
+};
+
+// src/drivers/sysbench/command.ts
+function connectionArgs2(c) {
+  return [
+    "--db-driver=pgsql",
+    `--pgsql-host=${c.host}`,
+    `--pgsql-port=${c.port}`,
+    `--pgsql-user=${c.user}`,
+    `--pgsql-db=${c.database}`
+  ];
 }
-function resolveCacheDir(flag) {
-  return flag ? path13.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os6.homedir());
+var DATA_SHAPE_OPTIONS = ["--secondary", "--create-secondary"];
+function isDataShapeOption(arg) {
+  return DATA_SHAPE_OPTIONS.includes((arg.split("=", 1)[0] ?? "").replace(/_/g, "-"));
 }
-function cacheDirHelp() {
-  return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
+function dataShape(w) {
+  return {
+    family: "oltp",
+    tables: w.tables,
+    tableSize: w.tableSize,
+    options: w.extraArgs.filter(isDataShapeOption).sort()
+  };
 }
-function collectString(value, previous = []) {
-  return [...previous, value];
+function dataArgs(w) {
+  return [`--tables=${w.tables}`, `--table-size=${w.tableSize}`, ...dataShape(w).options];
 }
-async function withInterrupt(logger, fn) {
-  const controller = new AbortController();
-  let stoppedBy;
-  const dispose = installSignalHandlers({
-    logger,
-    onFirst: (signal) => {
-      stoppedBy = signal;
-      controller.abort(new Error(`build interrupted by ${signal}`));
+function prepareThreads(w, cpuCount) {
+  return Math.max(1, Math.min(w.tables, cpuCount, Math.max(...w.clients)));
+}
+function prepareArgs(w, c, cpuCount) {
+  return [
+    w.script,
+    ...connectionArgs2(c),
+    ...dataArgs(w),
+    `--threads=${prepareThreads(w, cpuCount)}`,
+    "prepare"
+  ];
+}
+function cleanupArgs(w, c) {
+  return [w.script, ...connectionArgs2(c), ...dataArgs(w), "cleanup"];
+}
+function measureArgs2(input2) {
+  const { workload: w } = input2;
+  return [
+    w.script,
+    ...connectionArgs2(input2.connection),
+    ...dataArgs(w),
+    `--threads=${input2.clients}`,
+    `--time=${input2.durationS}`,
+    "--report-interval=1",
+    // Pinned: the default is "special" in 1.0.x and "uniform" in later sysbench.
+    `--rand-type=${w.randType}`,
+    // 0 would make sysbench seed from the clock; every other value is reproducible.
+    `--rand-seed=${input2.seed === 0 ? 1 : input2.seed}`,
+    `--db-ps-mode=${w.psMode}`,
+    `--percentile=${w.percentile}`,
+    ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
+    "run"
+  ];
+}
+
+// src/drivers/sysbench/driver.ts
+import path15 from "node:path";
+init_errors();
+
+// src/drivers/sysbench/parse-output.ts
+var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
+var INTERVAL_RE = new RegExp(
+  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM2}\s+qps:\s+${NUM2}\s+` + String.raw`\(r/w/o:\s+${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM2}\s+` + String.raw`err/s:\s+${NUM2}\s+reconn/s:\s+${NUM2}`
+);
+function parseSysbenchInterval(line) {
+  const m = INTERVAL_RE.exec(line.trim());
+  if (!m) return void 0;
+  const n = (i) => Number(m[i]);
+  return {
+    t: n(1),
+    threads: n(2),
+    tps: n(3),
+    qps: n(4),
+    readsPerS: n(5),
+    writesPerS: n(6),
+    otherPerS: n(7),
+    percentile: n(8),
+    latencyPctMs: n(9),
+    errorsPerS: n(10),
+    reconnectsPerS: n(11)
+  };
+}
+function sysbenchFatalMessages(text2) {
+  const out = [];
+  for (const line of text2.split(/\r?\n/)) {
+    const m = /^FATAL: (.*)$/.exec(line.trimEnd());
+    if (m) out.push(m[1].trim());
+  }
+  return out;
+}
+function sections(text2) {
+  const out = /* @__PURE__ */ new Map();
+  let current;
+  for (const raw of text2.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    const header = /^([A-Z][^:]*):$/.exec(line);
+    if (header) {
+      current = /* @__PURE__ */ new Map();
+      out.set(header[1], current);
+      continue;
     }
+    if (!/^\s/.test(line)) {
+      current = void 0;
+      continue;
+    }
+    const kv = /^\s+([^:]+):\s+(\S.*)$/.exec(line);
+    if (kv && current) current.set(kv[1].trim(), kv[2].trim());
+  }
+  return out;
+}
+function num2(s) {
+  if (s === void 0) return void 0;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : void 0;
+}
+function countAndRate(s) {
+  const m = s === void 0 ? null : /^(\d+)\s+\((\d+(?:\.\d+)?) per sec\.\)$/.exec(s);
+  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
+}
+function pair(s) {
+  const m = s === void 0 ? null : /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(s);
+  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
+}
+function assignDefined(target, values) {
+  for (const [k, v] of Object.entries(values)) {
+    if (v !== void 0) target[k] = v;
+  }
+}
+function parseSysbenchOutput(text2) {
+  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text2) };
+  const version2 = /^sysbench (\S+)/m.exec(text2)?.[1];
+  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text2)?.[1];
+  assignDefined(report, {
+    version: version2,
+    threads: num2(/^Number of threads: (\d+)$/m.exec(text2)?.[1]),
+    randSeed: num2(seed)
   });
-  try {
-    return await fn(controller.signal);
-  } catch (e) {
-    if (!controller.signal.aborted) throw e;
-    process.exitCode = signalExitCode(stoppedBy ?? "SIGINT");
-    throw new InterruptedError(
-      `interrupted (${errorMessage(e).split("\n")[0]}): nothing half-built was kept`,
-      process.exitCode
+  for (const line of text2.split(/\r?\n/)) {
+    const point = parseSysbenchInterval(line);
+    if (point) report.intervals.push(point);
+  }
+  const s = sections(text2);
+  const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
+  const general = s.get("General statistics") ?? /* @__PURE__ */ new Map();
+  const latency = s.get("Latency (ms)") ?? /* @__PURE__ */ new Map();
+  const fairness = s.get("Threads fairness") ?? /* @__PURE__ */ new Map();
+  const [transactions, tps] = countAndRate(sql.get("transactions"));
+  const [queries, qps] = countAndRate(sql.get("queries"));
+  const [ignoredErrors, ignoredErrorsPerS] = countAndRate(sql.get("ignored errors"));
+  const [reconnects, reconnectsPerS] = countAndRate(sql.get("reconnects"));
+  const [eventsPerThreadAvg, eventsPerThreadStddev] = pair(fairness.get("events (avg/stddev)"));
+  const [execTimePerThreadAvgS, execTimePerThreadStddevS] = pair(fairness.get("execution time (avg/stddev)"));
+  let percentile;
+  let latencyPctMs;
+  for (const [key, value] of latency) {
+    const m = /^(\d+)(?:st|nd|rd|th) percentile$/.exec(key);
+    if (m) {
+      percentile = Number(m[1]);
+      latencyPctMs = num2(value);
+    }
+  }
+  assignDefined(report, {
+    reads: num2(sql.get("read")),
+    writes: num2(sql.get("write")),
+    other: num2(sql.get("other")),
+    totalQueries: num2(sql.get("total")),
+    transactions,
+    tps,
+    queries,
+    qps,
+    ignoredErrors,
+    ignoredErrorsPerS,
+    reconnects,
+    reconnectsPerS,
+    totalTimeS: num2(general.get("total time")?.replace(/s$/, "")),
+    events: num2(general.get("total number of events")),
+    latencyMinMs: num2(latency.get("min")),
+    latencyAvgMs: num2(latency.get("avg")),
+    latencyMaxMs: num2(latency.get("max")),
+    percentile,
+    latencyPctMs,
+    latencySumMs: num2(latency.get("sum")),
+    eventsPerThreadAvg,
+    eventsPerThreadStddev,
+    execTimePerThreadAvgS,
+    execTimePerThreadStddevS
+  });
+  report.empty = report.transactions === void 0;
+  return report;
+}
+
+// src/drivers/sysbench/judge-run.ts
+function ignoredErrorsPct(r) {
+  if (r.ignoredErrors === void 0 || r.transactions === void 0) return void 0;
+  const attempts = r.transactions + r.ignoredErrors;
+  return attempts === 0 ? 0 : 100 * r.ignoredErrors / attempts;
+}
+function oneLine2(s) {
+  return s.replace(/\s+/g, " ").trim();
+}
+function judgeSysbenchRun(input2) {
+  const report = parseSysbenchOutput(input2.stdout);
+  const fatal = [...report.fatal, ...sysbenchFatalMessages(input2.stderr)];
+  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
+  const firstFatal = fatal[0] === void 0 ? "" : `: ${oneLine2(fatal[0])}`;
+  if (input2.exitCode === null) {
+    return fail(`sysbench was terminated by signal ${input2.signal ?? "unknown"}`);
+  }
+  if (input2.exitCode !== 0) return fail(`sysbench exited with code ${input2.exitCode}${firstFatal}`);
+  if (fatal.length > 0) return fail(`sysbench reported ${fatal.length} FATAL errors${firstFatal}`);
+  if (report.empty) return fail("sysbench exited 0 but printed no report");
+  if (report.threads !== void 0 && report.threads !== input2.expectedThreads) {
+    return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
+  }
+  if (!report.transactions) return fail("no transactions were processed");
+  const pct5 = ignoredErrorsPct(report);
+  if (pct5 !== void 0 && pct5 > input2.maxIgnoredErrorsPct) {
+    return fail(
+      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct5.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
     );
-  } finally {
-    dispose();
+  }
+  return { ok: true, report };
+}
+
+// src/drivers/sysbench/report-metrics.ts
+function reportMetrics2(r) {
+  const metrics = {};
+  if (r.tps !== void 0) metrics.tps = r.tps;
+  if (r.qps !== void 0) metrics.qps = r.qps;
+  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
+  if (r.latencyPctMs !== void 0) metrics.latencyPctMs = r.latencyPctMs;
+  return metrics;
+}
+var COUNTERS2 = {
+  transactions: "transactions",
+  queries: "queries",
+  read: "reads",
+  write: "writes",
+  other: "other",
+  ignoredErrors: "ignoredErrors",
+  reconnects: "reconnects",
+  events: "events",
+  totalTimeS: "totalTimeS",
+  latencyMinMs: "latencyMinMs",
+  latencyMaxMs: "latencyMaxMs",
+  percentile: "percentile"
+};
+function reportCounts2(r) {
+  const counts = {};
+  for (const [name, key] of Object.entries(COUNTERS2)) {
+    const value = r[key];
+    if (typeof value === "number") counts[name] = value;
+  }
+  counts.errors = r.fatal.length;
+  return counts;
+}
+function progressPoint(i) {
+  return { t: i.t, tps: i.tps, qps: i.qps, latencyPctMs: i.latencyPctMs, ignoredErrorsPerS: i.errorsPerS };
+}
+
+// src/drivers/sysbench/driver.ts
+var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
+function sysbenchDriver(options) {
+  const { workload, runner, logger } = options;
+  const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
+  const cwd = "/";
+  let located;
+  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath).then((bin) => {
+    if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
+    return bin;
+  });
+  const where = (target) => `workload ${workload.name}, arm ${target.label}`;
+  return {
+    async client() {
+      const bin = await sysbench();
+      const res = await runner.run(bin, ["--version"], { env, cwd });
+      if (res.exitCode !== 0) {
+        throw new UserError(`client: cannot run ${bin} (${describeExit(res)}); ${SYSBENCH_MISSING}`);
+      }
+      const version2 = res.stdout.trim();
+      if (!/^sysbench 1\.0\./.test(version2)) {
+        logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
+      }
+      return { tool: "sysbench", binDir: path15.dirname(bin), version: version2 };
+    },
+    async prepare(target, signal) {
+      const bin = await sysbench();
+      const args = prepareArgs(workload, target.connection, options.cpuCount);
+      const started = Date.now();
+      const res = await runner.run(bin, args, { env, cwd, signal });
+      signal?.throwIfAborted();
+      const output2 = `${res.stdout}
+${res.stderr}`;
+      const fatal = sysbenchFatalMessages(output2);
+      let problem;
+      if (res.exitCode !== 0 || res.spawnError) {
+        problem = `${describeExit(res)}${fatal[0] === void 0 ? "" : `: ${fatal[0]}`}`;
+      } else if (fatal[0] !== void 0) {
+        problem = `FATAL: ${fatal[0]}`;
+      } else {
+        problem = await checkRows(target, workload);
+      }
+      if (problem) {
+        const log = target.logTail ? await target.logTail(15) : "";
+        throw new UserError(
+          `${where(target)}: sysbench ${workload.script} prepare failed (${problem}). sysbench output:
+${tail(output2.trim(), 15)}${log ? `
+Server log tail:
+${log}` : ""}`
+        );
+      }
+      logger.info(
+        `  ${target.label}: loaded ${workload.tables} tables x ${workload.tableSize} rows (${prepareThreads(workload, options.cpuCount)} threads, ${((Date.now() - started) / 1e3).toFixed(1)} s)`
+      );
+    },
+    async beforeRun(target) {
+      await resetBeforeRun(target, { vacuum: workload.vacuum, checkpoint: workload.checkpoint });
+    },
+    async run(target, spec) {
+      const bin = await sysbench();
+      const args = measureArgs2({
+        workload,
+        connection: target.connection,
+        clients: spec.clients,
+        durationS: spec.durationS,
+        seed: spec.seed
+      });
+      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const res = await runner.run(bin, args, {
+        env,
+        cwd,
+        signal: spec.signal,
+        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3
+      });
+      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const judged = judgeSysbenchRun({
+        ...judgeInput(res, "sysbench"),
+        expectedThreads: spec.clients,
+        maxIgnoredErrorsPct: workload.maxIgnoredErrorsPct
+      });
+      return runOutcome(res, judged, {
+        startedAt,
+        endedAt,
+        metrics: reportMetrics2,
+        counts: reportCounts2,
+        progress: (report) => report ? report.intervals.map(progressPoint) : []
+      });
+    },
+    async cleanup(target, signal) {
+      const res = await runner.run(await sysbench(), cleanupArgs(workload, target.connection), {
+        env,
+        cwd,
+        signal
+      });
+      const fatal = sysbenchFatalMessages(res.stdout);
+      if (res.exitCode !== 0 || fatal.length > 0) {
+        throw new UserError(
+          `${where(target)}: sysbench ${workload.script} cleanup failed (${describeExit(res)}):
+${tail(res.stdout + res.stderr)}`
+        );
+      }
+    }
+  };
+}
+async function checkRows(target, w) {
+  const tables = Array.from({ length: w.tables }, (_, i) => `sbtest${i + 1}`);
+  const sql = `SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})`).join(" || ',' || ")}`;
+  let counts;
+  try {
+    counts = (await target.psql(sql)).trim();
+  } catch (e) {
+    return `the tables are not there: ${errorMessage(e)}`;
+  }
+  const short3 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
+  return short3.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short3.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
+}
+
+// src/drivers/sysbench/module.ts
+var sysbenchModule = {
+  create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
+  dataSetShape: dataShape
+};
+
+// src/drivers/registry.ts
+var DRIVERS = {
+  pgbench: pgbenchModule,
+  sysbench: sysbenchModule
+};
+function moduleOf(workload) {
+  return DRIVERS[workload.tool];
+}
+function createDriver(workload, deps) {
+  return moduleOf(workload).create(workload, deps);
+}
+function dataSetShape(workload) {
+  return moduleOf(workload).dataSetShape(workload);
+}
+
+// src/env/environment.ts
+import { readFile as readFile8 } from "node:fs/promises";
+import os6 from "node:os";
+var FACT_FILES = {
+  governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+  scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
+  energyPerformancePreference: "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
+  boost: "/sys/devices/system/cpu/cpufreq/boost",
+  intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
+  smtControl: "/sys/devices/system/cpu/smt/control",
+  smtActive: "/sys/devices/system/cpu/smt/active",
+  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
+  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
+  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
+  cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
+  transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
+  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
+  numaBalancing: "/proc/sys/kernel/numa_balancing",
+  clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+  nrHugepages: "/proc/sys/vm/nr_hugepages"
+};
+async function captureEnvironment(settingsHash2) {
+  const cpus = os6.cpus();
+  const facts = {};
+  await Promise.all(
+    Object.entries(FACT_FILES).map(async ([name, file2]) => {
+      const value = await readTrimmed(file2);
+      if (value !== void 0) facts[name] = value;
+    })
+  );
+  const loadavg = os6.loadavg().map((l) => l.toFixed(2));
+  facts.loadavgAtStart = loadavg.join(" ");
+  return {
+    hostname: os6.hostname(),
+    os: await osPrettyName() ?? `${os6.type()} ${os6.release()}`,
+    kernel: os6.release(),
+    arch: os6.arch(),
+    cpuModel: cpus[0]?.model.trim() ?? "unknown",
+    cpuCount: os6.availableParallelism(),
+    memoryBytes: os6.totalmem(),
+    facts,
+    nodeVersion: process.version,
+    settingsHash: settingsHash2
+  };
+}
+async function osPrettyName() {
+  const text2 = await readTrimmed("/etc/os-release");
+  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
+  return m ? m[1] : void 0;
+}
+async function readTrimmed(file2) {
+  try {
+    return (await readFile8(file2, "utf8")).trim();
+  } catch {
+    return void 0;
   }
 }
 
-// src/config/load-workload.ts
-var import_yaml = __toESM(require_dist(), 1);
+// src/env/sysfs.ts
+import { readdir as readdir4, readFile as readFile9 } from "node:fs/promises";
+import path16 from "node:path";
+async function readText(root, rel) {
+  try {
+    return await readFile9(path16.join(root, rel), "utf8");
+  } catch {
+    return void 0;
+  }
+}
+async function readValue(root, rel) {
+  const text2 = await readText(root, rel);
+  return text2 === void 0 ? void 0 : text2.trim();
+}
+async function readInt(root, rel) {
+  const text2 = await readValue(root, rel);
+  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
+  return Number(text2);
+}
+async function listDir(root, rel, pattern) {
+  try {
+    return (await readdir4(path16.join(root, rel))).filter((e) => pattern.test(e));
+  } catch {
+    return [];
+  }
+}
+function parseCpuList(text2, what = "CPU list") {
+  const trimmed = text2.trim();
+  if (trimmed === "") return [];
+  const cpus = /* @__PURE__ */ new Set();
+  for (const part of trimmed.split(",")) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
+    const from = Number(m[1]);
+    const to = m[2] === void 0 ? from : Number(m[2]);
+    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
+    for (let c = from; c <= to; c++) cpus.add(c);
+  }
+  return [...cpus].sort((a, b) => a - b);
+}
+function formatCpuList(cpus) {
+  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
+  const parts = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+// src/env/load-sample.ts
+function parseProcStat(text2) {
+  const line = text2.split("\n").find((l) => /^cpu\s/.test(l));
+  if (!line) throw new Error('/proc/stat: no aggregate "cpu" line');
+  const f = line.trim().split(/\s+/).slice(1).map(Number);
+  const at = (i) => f[i] ?? 0;
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { total, idle: at(3) + at(4), steal: at(7) };
+}
+function parsePidStat(text2) {
+  const open3 = text2.indexOf("(");
+  const close = text2.lastIndexOf(")");
+  if (open3 < 0 || close < open3) return void 0;
+  const pid = Number(text2.slice(0, open3).trim());
+  const rest = text2.slice(close + 1).trim().split(/\s+/);
+  const utime = Number(rest[11]);
+  const stime = Number(rest[12]);
+  if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
+  return { pid, comm: text2.slice(open3 + 1, close), cpu: utime + stime };
+}
+async function takeLoadSnapshot(root) {
+  const stat7 = await readText(root, "proc/stat");
+  if (stat7 === void 0) return void 0;
+  const procs = [];
+  for (const entry of await listDir(root, "proc", /^\d+$/)) {
+    const text2 = await readText(root, `proc/${entry}/stat`);
+    const parsed = text2 && parsePidStat(text2);
+    if (parsed) procs.push(parsed);
+  }
+  return { cpu: parseProcStat(stat7), procs };
+}
+function loadWindow(before, after, logicalCpus, exclude = []) {
+  const dTotal = after.cpu.total - before.cpu.total;
+  if (dTotal <= 0) return { busyShare: 0, stealShare: 0, processes: [] };
+  const dIdle = after.cpu.idle - before.cpu.idle;
+  const dSteal = after.cpu.steal - before.cpu.steal;
+  const perCpu2 = dTotal / Math.max(1, logicalCpus);
+  const earlier = new Map(before.procs.map((p) => [p.pid, p.cpu]));
+  const processes = [];
+  for (const p of after.procs) {
+    const was = earlier.get(p.pid);
+    if (was === void 0 || exclude.includes(p.pid)) continue;
+    const used = p.cpu - was;
+    if (used > 0) processes.push({ pid: p.pid, comm: p.comm, cpus: used / perCpu2 });
+  }
+  processes.sort((a, b) => b.cpus - a.cpus || a.pid - b.pid);
+  return {
+    busyShare: clamp01((dTotal - dIdle - dSteal) / dTotal),
+    stealShare: clamp01(dSteal / dTotal),
+    processes
+  };
+}
+function clamp01(x) {
+  return Math.min(1, Math.max(0, x));
+}
+
+// src/env/topology.ts
+var CPU_DIR = "sys/devices/system/cpu";
+var NODE_DIR = "sys/devices/system/node";
+async function readTopology(root = "/") {
+  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
+  let online;
+  if (onlineText !== void 0) {
+    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
+  } else {
+    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
+  }
+  const nodeOf = await readNodes(root);
+  const cpus = [];
+  for (const cpu of online) {
+    const base = `${CPU_DIR}/cpu${cpu}`;
+    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
+    const l3 = await readL3(root, base);
+    cpus.push({
+      cpu,
+      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
+      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
+      node: nodeOf.get(cpu) ?? 0,
+      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
+      ...l3 ? { l3 } : {}
+    });
+  }
+  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
+}
+async function readNodes(root) {
+  const nodeOf = /* @__PURE__ */ new Map();
+  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
+    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
+    if (!list) continue;
+    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
+      nodeOf.set(cpu, Number(entry.slice(4)));
+  }
+  return nodeOf;
+}
+async function readL3(root, base) {
+  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
+    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
+    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
+    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
+  }
+  return void 0;
+}
+function summarise2(cpus, smtControl, hasNodes) {
+  const groups2 = (key) => {
+    const byKey = /* @__PURE__ */ new Map();
+    for (const c of cpus) {
+      const k = key(c);
+      if (k === void 0) continue;
+      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
+    }
+    return [...byKey.values()];
+  };
+  const cores = groups2((c) => formatCpuList(c.siblings)).length;
+  const nodes = /* @__PURE__ */ new Map();
+  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
+  return {
+    cpus,
+    logicalCpus: cpus.length,
+    sockets: new Set(cpus.map((c) => c.socket)).size,
+    cores,
+    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
+    ...smtControl !== void 0 ? { smtControl } : {},
+    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node2, list]) => ({ node: node2, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
+    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
+  };
+}
+function describeTopology(t) {
+  const plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
+  return `${plural2(t.sockets, "socket")}, ${plural2(t.numaNodes.length, "NUMA node")}, ${plural2(t.cores, "core")}, ${plural2(t.logicalCpus, "CPU")}${smt}, ${plural2(t.l3Groups.length, "L3 group")}`;
+}
+
+// src/env/preflight.ts
+var LIMITS = {
+  /** Enabled idle states with a wake-up latency above this (µs) cost latency on every wake-up. */
+  deepIdleLatencyUs: 10,
+  busyShareWarn: 0.05,
+  busyShareBad: 0.25,
+  stealShareWarn: 0.01,
+  stealShareBad: 0.05,
+  /** PSI cpu "some" avg10 (percent of time some task waited for a CPU). */
+  psiWarn: 5,
+  psiBad: 20,
+  /** Other processes' CPU, summed, in CPUs. */
+  otherCpusWarn: 0.1,
+  otherCpusBad: 0.5,
+  /** A process is listed when it used at least this much of one CPU. */
+  listProcessCpus: 0.02,
+  /** RLIMIT_NOFILE soft limit; pgbench needs one per client plus a few, the server one per backend file. */
+  nofileWarn: 4096,
+  nofileBad: 1024,
+  /** Free memory without a known shared_buffers. */
+  minAvailableBytes: 1024 ** 3
+};
+var CPU_DIR2 = "sys/devices/system/cpu";
+async function preflight(options = {}) {
+  const root = options.root ?? "/";
+  const windowS = options.windowS ?? 2;
+  const sleep2 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const topology = await readTopology(root);
+  const before = await takeLoadSnapshot(root);
+  if (windowS > 0) await sleep2(windowS * 1e3);
+  const after = await takeLoadSnapshot(root);
+  const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
+  const facts = [
+    topologyFact(topology),
+    ...await frequencyFacts(root, topology),
+    ...await idleFacts(root, topology),
+    ...await memoryFacts(root, topology, options.sharedBuffersBytes),
+    ...await kernelFacts(root),
+    await virtualisationFact(root),
+    ...loadFacts(
+      window2,
+      windowS,
+      await readText(root, "proc/loadavg"),
+      await readText(root, "proc/pressure/cpu")
+    ),
+    await nofileFact(root)
+  ];
+  return { verdict: overallVerdict2(facts), facts, topology, windowS, capturedAt: (/* @__PURE__ */ new Date()).toISOString() };
+}
+function overallVerdict2(facts) {
+  if (facts.some((f) => f.verdict === "bad")) return "not fit for benchmarking";
+  if (facts.some((f) => f.verdict === "warn")) return "usable with warnings";
+  return "ready";
+}
+function preflightFacts(report) {
+  const out = { "preflight.verdict": report.verdict };
+  for (const f of report.facts) out[`preflight.${f.id}`] = `${f.value} [${f.verdict}]`;
+  return out;
+}
+function topologyFact(t) {
+  return { id: "topology", group: "cpu", name: "CPU topology", value: describeTopology(t), verdict: "ok" };
+}
+async function perCpu(root, t, rel) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const c of t.cpus) {
+    const v = await readValue(root, `${CPU_DIR2}/cpu${c.cpu}/${rel}`);
+    if (v !== void 0) counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  if (counts.size === 0) return void 0;
+  if (counts.size === 1) return [...counts.keys()][0];
+  return [...counts.entries()].map(([v, n]) => `${v} (${n})`).join(", ");
+}
+async function frequencyFacts(root, t) {
+  const driver = await perCpu(root, t, "cpufreq/scaling_driver");
+  const governor = await perCpu(root, t, "cpufreq/scaling_governor");
+  if (driver === void 0 && governor === void 0) {
+    return [
+      {
+        id: "cpufreq",
+        group: "frequency",
+        name: "frequency scaling",
+        value: "not exposed (no cpufreq: the hypervisor or firmware sets the clock)",
+        verdict: "ok"
+      }
+    ];
+  }
+  const facts = [];
+  const pstate = await readValue(root, `${CPU_DIR2}/intel_pstate/status`) ?? await readValue(root, `${CPU_DIR2}/amd_pstate/status`);
+  facts.push({
+    id: "scalingDriver",
+    group: "frequency",
+    name: "frequency driver",
+    value: `${driver ?? "unknown"}${pstate ? ` (${pstate} mode)` : ""}`,
+    verdict: "ok"
+  });
+  const fixGovernor = "cpupower frequency-set -g performance   # or: echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor";
+  facts.push(
+    governor === "performance" ? { id: "governor", group: "frequency", name: "governor", value: governor, verdict: "ok" } : {
+      id: "governor",
+      group: "frequency",
+      name: "governor",
+      value: governor ?? "unknown",
+      verdict: "warn",
+      why: "the clock ramps up with load, which skews low-client runs",
+      fix: `${fixGovernor}   (pgperf can do it for the run: controls.governor: performance)`
+    }
+  );
+  const epp = await perCpu(root, t, "cpufreq/energy_performance_preference");
+  if (epp !== void 0) {
+    facts.push(
+      epp === "performance" ? { id: "epp", group: "frequency", name: "energy/performance preference", value: epp, verdict: "ok" } : {
+        id: "epp",
+        group: "frequency",
+        name: "energy/performance preference",
+        value: epp,
+        verdict: "warn",
+        why: "the hardware trades speed for power",
+        fix: "echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/energy_performance_preference"
+      }
+    );
+  }
+  const boost = await readInt(root, `${CPU_DIR2}/cpufreq/boost`);
+  const noTurbo = await readInt(root, `${CPU_DIR2}/intel_pstate/no_turbo`);
+  if (boost !== void 0 || noTurbo !== void 0) {
+    const on = boost === 1 || noTurbo === 0;
+    facts.push({
+      id: "boost",
+      group: "frequency",
+      name: "turbo/boost",
+      value: on ? "on" : "off",
+      verdict: on ? "warn" : "ok",
+      ...on ? {
+        why: "the boost clock depends on how many cores are busy, which bends client sweeps",
+        fix: noTurbo !== void 0 ? "echo 1 | tee /sys/devices/system/cpu/intel_pstate/no_turbo" : "echo 0 | tee /sys/devices/system/cpu/cpufreq/boost"
+      } : {}
+    });
+  }
+  return facts;
+}
+async function idleFacts(root, t) {
+  const driver = await readValue(root, `${CPU_DIR2}/cpuidle/current_driver`);
+  const governor = await readValue(root, `${CPU_DIR2}/cpuidle/current_governor_ro`) ?? await readValue(root, `${CPU_DIR2}/cpuidle/current_governor`);
+  const first = t.cpus[0]?.cpu ?? 0;
+  const states = [];
+  const dir = `${CPU_DIR2}/cpu${first}/cpuidle`;
+  const entries = (await listDir(root, dir, /^state\d+$/)).sort(
+    (a, b) => Number(a.slice(5)) - Number(b.slice(5))
+  );
+  for (const s of entries) {
+    states.push({
+      name: await readValue(root, `${dir}/${s}/name`) ?? s,
+      latencyUs: await readInt(root, `${dir}/${s}/latency`) ?? 0,
+      disabled: await readInt(root, `${dir}/${s}/disable`) === 1
+    });
+  }
+  const listed = states.map((s) => `${s.name} ${s.latencyUs}\xB5s${s.disabled ? " (disabled)" : ""}`).join(", ");
+  const value = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed ? `: ${listed}` : ""}`;
+  const deep = states.filter((s) => !s.disabled && s.latencyUs > LIMITS.deepIdleLatencyUs);
+  if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value, verdict: "ok" }];
+  const worst = Math.max(...deep.map((s) => s.latencyUs));
+  return [
+    {
+      id: "cpuidle",
+      group: "idle",
+      name: "idle states",
+      value,
+      verdict: "warn",
+      why: `deep idle states are enabled (${deep.map((s) => s.name).join(", ")}; wake-up up to ${worst}\xB5s): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
+      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: controls.cpuDmaLatency: 0)`
+    }
+  ];
+}
+async function memoryFacts(root, t, sharedBuffers) {
+  const facts = [];
+  const meminfo = await readText(root, "proc/meminfo") ?? "";
+  const kb = (key) => {
+    const m = new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(meminfo);
+    return m ? Number(m[1]) * 1024 : void 0;
+  };
+  const available = kb("MemAvailable");
+  const total = kb("MemTotal");
+  if (available !== void 0) {
+    const need = sharedBuffers;
+    let verdict2 = "ok";
+    let why;
+    if (need !== void 0 && available < need) {
+      verdict2 = "bad";
+      why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
+    } else if (need !== void 0 && available < 2 * need) {
+      verdict2 = "warn";
+      why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
+    } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
+      verdict2 = "warn";
+      why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
+    }
+    facts.push({
+      id: "memory",
+      group: "memory",
+      name: "available memory",
+      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
+      verdict: verdict2,
+      ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
+    });
+  }
+  const thpRaw = await readValue(root, "sys/kernel/mm/transparent_hugepage/enabled");
+  if (thpRaw !== void 0) {
+    const thp = /\[(\w+)\]/.exec(thpRaw)?.[1] ?? thpRaw;
+    facts.push({
+      id: "thp",
+      group: "memory",
+      name: "transparent huge pages",
+      value: thp,
+      verdict: thp === "always" ? "warn" : "ok",
+      ...thp === "always" ? {
+        why: "khugepaged compacts and collapses backend memory during runs",
+        fix: "echo madvise | tee /sys/kernel/mm/transparent_hugepage/enabled"
+      } : {}
+    });
+  }
+  const balancing = await readInt(root, "proc/sys/kernel/numa_balancing");
+  if (balancing !== void 0) {
+    const moving = balancing !== 0 && t.numaNodes.length > 1;
+    facts.push({
+      id: "numaBalancing",
+      group: "memory",
+      name: "NUMA balancing",
+      value: `${balancing === 0 ? "off" : "on"} (${t.numaNodes.length} node${t.numaNodes.length === 1 ? "" : "s"})`,
+      verdict: moving ? "warn" : "ok",
+      ...moving ? {
+        why: "the kernel migrates pages and tasks between nodes during runs",
+        fix: "sysctl -w kernel.numa_balancing=0"
+      } : {}
+    });
+  }
+  return facts;
+}
+var GOOD_CLOCKSOURCES = ["tsc", "kvm-clock", "arch_sys_counter", "hyperv_clocksource_tsc_page", "timebase"];
+async function kernelFacts(root) {
+  const current = await readValue(root, "sys/devices/system/clocksource/clocksource0/current_clocksource");
+  if (current === void 0) return [];
+  const available = await readValue(root, "sys/devices/system/clocksource/clocksource0/available_clocksource") ?? "";
+  const slow = current === "hpet" || current === "acpi_pm";
+  const good = GOOD_CLOCKSOURCES.includes(current);
+  const better = available.split(/\s+/).find((c) => c === "tsc") ?? available.split(/\s+/).find((c) => GOOD_CLOCKSOURCES.includes(c));
+  return [
+    {
+      id: "clocksource",
+      group: "kernel",
+      name: "clocksource",
+      value: `${current}${available ? ` (available: ${available})` : ""}`,
+      verdict: good ? "ok" : slow ? "bad" : "warn",
+      ...good ? {} : {
+        why: `clock_gettime through ${current} is slow; pgbench -P and track_io_timing call it constantly`,
+        fix: better ? `echo ${better} | tee /sys/devices/system/clocksource/clocksource0/current_clocksource` : 'boot with a stable TSC (check dmesg for "TSC unstable") or use another machine'
+      }
+    }
+  ];
+}
+async function virtualisationFact(root) {
+  const cpuinfo = await readText(root, "proc/cpuinfo") ?? "";
+  const flagged = /^flags\s*:.*\bhypervisor\b/m.test(cpuinfo);
+  const xen = await readValue(root, "sys/hypervisor/type");
+  const product = await readValue(root, "sys/class/dmi/id/product_name");
+  const vendor = await readValue(root, "sys/class/dmi/id/sys_vendor");
+  const dmiVm = /kvm|qemu|vmware|virtualbox|virtual machine|hvm domu|google compute|amazon ec2|bochs|standard pc/i.test(
+    `${product ?? ""} ${vendor ?? ""}`
+  );
+  const vm = flagged || xen !== void 0 || dmiVm;
+  const evidence = [
+    flagged ? "cpuinfo hypervisor flag" : void 0,
+    xen ? `/sys/hypervisor/type ${xen}` : void 0,
+    product ? `DMI product "${product}"` : void 0
+  ].filter((e) => e !== void 0);
+  return {
+    id: "virtualisation",
+    group: "virtualisation",
+    name: "virtualisation",
+    value: `${vm ? "virtual machine" : "bare metal"}${evidence.length ? ` (${evidence.join(", ")})` : ""}`,
+    verdict: vm ? "warn" : "ok",
+    ...vm ? {
+      why: "other guests share the host: steal time and host scheduling add noise",
+      fix: "gate on a bare-metal runner or a VM with dedicated (pinned) vCPUs"
+    } : {}
+  };
+}
+var QUIET_FIX = "stop them, or keep them off the benchmark CPUs: taskset -apc <other CPUs> <pid>";
+function loadFacts(window2, windowS, loadavgText, psiText) {
+  const facts = [];
+  const loadavg = loadavgText?.trim().split(/\s+/).slice(0, 3).join(" ");
+  if (window2 && windowS > 0) {
+    facts.push(
+      graded({
+        id: "busy",
+        group: "load",
+        name: "CPU busy",
+        value: `${pct3(window2.busyShare)} of all CPUs over ${windowS} s${loadavg ? ` (loadavg ${loadavg})` : ""}`,
+        x: window2.busyShare,
+        warnAt: LIMITS.busyShareWarn,
+        badAt: LIMITS.busyShareBad,
+        why: "other work competes with the benchmark for CPUs",
+        fix: QUIET_FIX
+      }),
+      graded({
+        id: "steal",
+        group: "load",
+        name: "steal time",
+        value: `${pct3(window2.stealShare)} over ${windowS} s`,
+        x: window2.stealShare,
+        warnAt: LIMITS.stealShareWarn,
+        badAt: LIMITS.stealShareBad,
+        why: "the hypervisor runs other guests on these CPUs",
+        fix: "use a runner with dedicated vCPUs or bare metal"
+      }),
+      busyProcessesFact(window2.processes, windowS)
+    );
+  } else if (loadavg) {
+    facts.push({ id: "loadavg", group: "load", name: "load average", value: loadavg, verdict: "ok" });
+  }
+  const some = psiText && /^some .*avg10=([\d.]+)/m.exec(psiText)?.[1];
+  if (some) {
+    facts.push(
+      graded({
+        id: "psiCpu",
+        group: "load",
+        name: "CPU pressure (PSI some avg10)",
+        value: `${some}%`,
+        x: Number(some),
+        warnAt: LIMITS.psiWarn,
+        badAt: LIMITS.psiBad,
+        why: "runnable tasks waited for a CPU in the last 10 s",
+        fix: QUIET_FIX
+      })
+    );
+  }
+  return facts;
+}
+function busyProcessesFact(processes, windowS) {
+  const listed = processes.filter((p) => p.cpus >= LIMITS.listProcessCpus);
+  const sum2 = processes.reduce((a, p) => a + p.cpus, 0);
+  const top = listed.slice(0, 5).map((p) => `${p.comm} (pid ${p.pid}) ${p.cpus.toFixed(2)} CPU`);
+  return graded({
+    id: "busyProcesses",
+    group: "load",
+    name: "other busy processes",
+    value: top.length ? `${top.join(", ")}; ${sum2.toFixed(2)} CPU in all over ${windowS} s` : "none",
+    x: sum2,
+    warnAt: LIMITS.otherCpusWarn,
+    badAt: LIMITS.otherCpusBad,
+    why: "these processes used CPU during the sample window",
+    fix: QUIET_FIX
+  });
+}
+async function nofileFact(root) {
+  const limits = await readText(root, "proc/self/limits") ?? "";
+  const m = /^Max open files\s+(\S+)\s+(\S+)/m.exec(limits);
+  const soft = m ? m[1] === "unlimited" ? Infinity : Number(m[1]) : void 0;
+  const hard = m?.[2];
+  if (soft === void 0) {
+    return { id: "nofile", group: "limits", name: "open files (ulimit -n)", value: "unknown", verdict: "ok" };
+  }
+  const verdict2 = soft < LIMITS.nofileBad ? "bad" : soft < LIMITS.nofileWarn ? "warn" : "ok";
+  return {
+    id: "nofile",
+    group: "limits",
+    name: "open files (ulimit -n)",
+    value: `${m[1]} (hard ${hard})`,
+    verdict: verdict2,
+    ...verdict2 === "ok" ? {} : {
+      why: 'pgbench needs a descriptor per client; high client counts fail with "too many open files"',
+      fix: `ulimit -n ${hard === "unlimited" ? 65536 : Math.min(65536, Number(hard) || 65536)}   (in the shell that starts pgperf; raise the hard limit in /etc/security/limits.conf or LimitNOFILE= for a service)`
+    }
+  };
+}
+function graded(f) {
+  const verdict2 = f.x >= f.badAt ? "bad" : f.x >= f.warnAt ? "warn" : "ok";
+  return {
+    id: f.id,
+    group: f.group,
+    name: f.name,
+    value: f.value,
+    verdict: verdict2,
+    ...verdict2 === "ok" ? {} : { why: f.why, fix: f.fix }
+  };
+}
+function pct3(share) {
+  return `${(share * 100).toFixed(1)}%`;
+}
+function formatBytes(bytes2) {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let v = bytes2;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+// src/diagnostics/wait-events.ts
+init_esm();
+var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
+var LOCK_SAMPLE_INTERVAL_MS = 1e3;
+var ACTIVITY_SQL = `
+SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
+       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
+  FROM pg_stat_activity
+ WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
+var LOCKS_SQL = `
+SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
+  FROM pg_locks WHERE NOT granted GROUP BY 1`;
+var COUNTER_VIEWS = [
+  {
+    prefix: "database",
+    view: "pg_stat_database",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
+  },
+  {
+    prefix: "wal",
+    view: "pg_stat_wal",
+    minVersion: 14e4,
+    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+  },
+  {
+    prefix: "bgwriter",
+    view: "pg_stat_bgwriter",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
+  },
+  {
+    prefix: "checkpointer",
+    view: "pg_stat_checkpointer",
+    minVersion: 17e4,
+    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
+  },
+  {
+    prefix: "io",
+    view: "pg_stat_io",
+    minVersion: 16e4,
+    // Summed over backend types, objects and contexts: one number per operation.
+    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
+            SELECT key, sum(value::numeric) AS total
+              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
+             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
+             GROUP BY key) s`
+  }
+];
+var VIEW_VERSION_NAMES = {
+  pg_stat_wal: "PostgreSQL 14+",
+  pg_stat_checkpointer: "PostgreSQL 17+",
+  pg_stat_io: "PostgreSQL 16+"
+};
+async function startDiagnostics(target, options = {}) {
+  const hz = options.hz ?? 10;
+  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: DIAGNOSTICS_APPLICATION_NAME
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const versionNum = Number(
+      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
+    );
+    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
+    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
+      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
+    );
+    const readCounters = async () => {
+      const out = {};
+      for (const v of views) {
+        const row3 = (await client.query(v.sql)).rows[0];
+        for (const [key, value] of Object.entries(row3?.j ?? {})) {
+          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
+        }
+      }
+      return out;
+    };
+    const before = await readCounters();
+    const started = Date.now();
+    const events = /* @__PURE__ */ new Map();
+    const locks = /* @__PURE__ */ new Map();
+    let samples = 0;
+    let missedTicks = 0;
+    let observations = 0;
+    let busy;
+    let lastLockSample = 0;
+    const sample = async () => {
+      const rows = (await client.query(ACTIVITY_SQL)).rows;
+      samples++;
+      for (const r of rows) {
+        const key = `${r.type}:${r.event}`;
+        events.set(key, (events.get(key) ?? 0) + 1);
+        observations++;
+      }
+      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
+        lastLockSample = Date.now();
+        for (const r of (await client.query(LOCKS_SQL)).rows) {
+          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
+        }
+      }
+    };
+    const timer = setInterval(() => {
+      if (busy) {
+        missedTicks++;
+        return;
+      }
+      busy = sample().catch((e) => {
+        failure2 ??= e;
+      }).finally(() => {
+        busy = void 0;
+      });
+    }, 1e3 / hz);
+    let stopped;
+    return {
+      stop() {
+        stopped ??= (async () => {
+          clearInterval(timer);
+          try {
+            await busy;
+            if (failure2) throw failure2;
+            const after = await readCounters();
+            const counters = {};
+            for (const [key, value] of Object.entries(after)) {
+              const was = before[key];
+              if (was !== void 0) counters[key] = value - was;
+            }
+            return {
+              version: 1,
+              serverVersionNum: versionNum,
+              hz,
+              durationS: (Date.now() - started) / 1e3,
+              samples,
+              missedTicks,
+              observations,
+              waitEvents: shares(events, observations),
+              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
+              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
+              counters,
+              unavailable
+            };
+          } finally {
+            await client.end().catch(() => {
+            });
+          }
+        })();
+        return stopped;
+      }
+    };
+  } catch (e) {
+    await client.end().catch(() => {
+    });
+    throw e;
+  }
+}
+function shares(counts, total) {
+  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
+}
+
+// src/runner/run-loop.ts
+init_fingerprint();
+init_types();
+
+// src/results/run-id.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+function newRunId(startedAt) {
+  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${randomBytes2(4).toString("hex")}`;
+}
+
+// src/runner/run-loop.ts
 init_errors();
-import { access as access3, readFile as readFile8 } from "node:fs/promises";
-import path14 from "node:path";
+
+// src/runner/plan.ts
+function planRounds(input2) {
+  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
+  const rounds = [];
+  for (let round2 = 1; round2 <= totalRounds; round2++) {
+    const random = seededRandom2(deriveSeed(input2.seed, round2));
+    const cells = shuffle(
+      input2.cells.filter((c) => c.rounds >= round2),
+      random
+    );
+    const runs = [];
+    cells.forEach((cell, k) => {
+      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
+      for (const arm of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm });
+    });
+    rounds.push(runs);
+  }
+  return rounds;
+}
+function deriveSeed(seed, round2) {
+  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
+  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
+  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
+  return (h ^ h >>> 16) & 2147483647;
+}
+function newSeed() {
+  return Math.floor(Math.random() * 2147483647);
+}
+function seededRandom2(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+}
+function shuffle(items, random) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+function rotate(items, by) {
+  return [...items.slice(by), ...items.slice(0, by)];
+}
+
+// src/runner/adaptive-control.ts
+init_types();
+var AdaptiveControl = class {
+  constructor(plan, analysis, budget, now = Date.now) {
+    this.plan = plan;
+    this.analysis = analysis;
+    this.budget = budget;
+    this.now = now;
+  }
+  plan;
+  analysis;
+  budget;
+  now;
+  open = null;
+  // null: every cell open
+  looked = 0;
+  startedMs = null;
+  /**
+   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
+   * and returns why to stop, or null to go on.
+   */
+  beforeRound(result, round2, log) {
+    this.startedMs ??= this.now();
+    const done = round2 - 1;
+    const k = this.plan.schedule.indexOf(done);
+    if (k >= 0 && k + 1 > this.looked) {
+      const stop = this.look(result, k + 1, log);
+      if (stop) return stop;
+    }
+    if (round2 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
+    const { timeBudgetS } = this.budget;
+    if (timeBudgetS !== void 0) {
+      const elapsedS = (this.now() - this.startedMs) / 1e3;
+      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
+      if (elapsedS + perRoundS > timeBudgetS) {
+        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round2} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
+      }
+    }
+    return null;
+  }
+  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
+  finish(result, roundsDone, log) {
+    const k = this.plan.schedule.indexOf(roundsDone);
+    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
+  }
+  /** Whether the run of this cell is still needed. */
+  isOpen(cell) {
+    return this.open === null || this.open.has(cellId(cell));
+  }
+  look(result, look, log) {
+    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
+    this.looked = look;
+    result.adaptive = adaptiveRecord(this.plan, outcome);
+    this.open = new Set(outcome.openCells.map(cellId));
+    const decided = outcome.decidedCells.filter((d) => d.look === look);
+    log(
+      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
+    );
+    return outcome.stop ? outcome.reason : null;
+  }
+};
+function formatS(s) {
+  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
+}
+
+// src/runner/progress.ts
+var ProgressTracker = class {
+  /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
+  constructor(plannedRuns, plannedSeconds, now = Date.now) {
+    this.plannedRuns = plannedRuns;
+    this.plannedSeconds = plannedSeconds;
+    this.now = now;
+    this.started = now();
+  }
+  plannedRuns;
+  plannedSeconds;
+  now;
+  done = 0;
+  doneSeconds = 0;
+  overheadSeconds = 0;
+  started;
+  /** Records a finished run that was planned to take `plannedS` and took `actualS` wall-clock seconds. */
+  finished(plannedS, actualS) {
+    this.done++;
+    this.doneSeconds += plannedS;
+    this.overheadSeconds += Math.max(0, actualS - plannedS);
+  }
+  /** A retry adds a run that was not planned. */
+  addRun(seconds2) {
+    this.plannedRuns++;
+    this.plannedSeconds += seconds2;
+  }
+  /** Estimated seconds left: planned run time left plus the per-run overhead seen so far. */
+  remainingSeconds() {
+    const runsLeft = Math.max(0, this.plannedRuns - this.done);
+    const overheadPerRun = this.done > 0 ? this.overheadSeconds / this.done : 2;
+    return Math.max(0, this.plannedSeconds - this.doneSeconds) + runsLeft * overheadPerRun;
+  }
+  line(e) {
+    const elapsed = (this.now() - this.started) / 1e3;
+    const what = e.kind === "warmup" ? "warm-up" : `round ${e.round}/${e.rounds}`;
+    const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
+    return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
+  }
+};
+function formatTps(tps) {
+  return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
+}
+function formatDuration(seconds2) {
+  const s = Math.round(seconds2);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
+
+// src/machine/pinning.ts
+import { access as access3, constants as constants3 } from "node:fs/promises";
+import path17 from "node:path";
+init_errors();
+function planCpus(spec, topology, tools, where = "cpus") {
+  if (!tools.taskset && !tools.numactl) {
+    throw new UserError(
+      `${where}: pinning needs taskset (util-linux) or numactl, and neither is on the PATH: install util-linux (apt-get install util-linux) or remove "cpus"`
+    );
+  }
+  const { server, client } = spec === "auto" ? autoSplit(topology, where) : explicit(spec, topology, where);
+  const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
+  const nodes = (cpus) => [...new Set(cpus.map((c) => nodeOf.get(c) ?? 0))].sort((a, b) => a - b);
+  const serverNodes = nodes(server);
+  const clientNodes = nodes(client);
+  const warnings = [];
+  const byCpu = new Map(topology.cpus.map((c) => [c.cpu, c]));
+  const clientSet = new Set(client);
+  const split = server.filter((cpu) => byCpu.get(cpu)?.siblings.some((s) => s !== cpu && clientSet.has(s)));
+  if (split.length > 0) {
+    warnings.push(
+      `${where}: server CPUs ${formatCpuList(split)} share cores (SMT siblings) with client CPUs; keep siblings on one side`
+    );
+  }
+  if (topology.numaNodes.length > 1 && serverNodes.length > 1) {
+    warnings.push(
+      `${where}: the server spans NUMA nodes ${serverNodes.join(",")}; memory is bound to all of them`
+    );
+  }
+  const useNumactl = tools.numactl !== void 0;
+  const prefix = (cpus, memNodes) => useNumactl ? [
+    tools.numactl,
+    `--physcpubind=${formatCpuList(cpus)}`,
+    ...memNodes ? [`--membind=${memNodes.join(",")}`] : []
+  ] : [tools.taskset, "-c", formatCpuList(cpus)];
+  return {
+    server,
+    client,
+    serverNodes,
+    clientNodes,
+    // Server memory (shared_buffers) on the server's nodes; clients allocate little, locally by default.
+    serverPrefix: prefix(server, serverNodes),
+    clientPrefix: prefix(client, void 0),
+    tool: useNumactl ? "numactl" : "taskset",
+    warnings
+  };
+}
+function explicit(spec, topology, where) {
+  const online = new Set(topology.cpus.map((c) => c.cpu));
+  const side = (name) => {
+    let cpus;
+    try {
+      cpus = parseCpuList(String(spec[name]), `${where}.${name}`);
+    } catch (e) {
+      throw new UserError(errorMessage(e));
+    }
+    if (cpus.length === 0) throw new UserError(`${where}.${name}: expected a CPU list like 0-3, got ""`);
+    const missing = cpus.filter((c) => !online.has(c));
+    if (missing.length > 0) {
+      throw new UserError(
+        `${where}.${name}: CPU${missing.length === 1 ? "" : "s"} ${formatCpuList(missing)} of "${spec[name]}" ${missing.length === 1 ? "does" : "do"} not exist on this machine (online CPUs: ${formatCpuList([...online])})`
+      );
+    }
+    return cpus;
+  };
+  const server = side("server");
+  const client = side("client");
+  const overlap = server.filter((c) => client.includes(c));
+  if (overlap.length > 0) {
+    throw new UserError(
+      `${where}: server "${spec.server}" and client "${spec.client}" overlap on CPU${overlap.length === 1 ? "" : "s"} ${formatCpuList(overlap)}; give each side its own CPUs`
+    );
+  }
+  return { server, client };
+}
+function autoSplit(topology, where = "cpus") {
+  const cores = coresInOrder(topology.cpus);
+  if (cores.length < 2) {
+    throw new UserError(
+      `${where}: "auto" needs at least 2 cores to split between server and clients, this machine has ${cores.length}`
+    );
+  }
+  const nodes = topology.numaNodes.map((n) => n.node);
+  let serverCores;
+  let clientCores;
+  if (nodes.length > 1) {
+    const serverNodes = new Set(nodes.slice(0, Math.ceil(nodes.length / 2)));
+    const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
+    serverCores = cores.filter((core) => serverNodes.has(nodeOf.get(core[0]) ?? 0));
+    clientCores = cores.filter((core) => !serverNodes.has(nodeOf.get(core[0]) ?? 0));
+  } else {
+    const half = Math.ceil(cores.length / 2);
+    serverCores = cores.slice(0, half);
+    clientCores = cores.slice(half);
+  }
+  const flat = (list) => list.flat().sort((a, b) => a - b);
+  return { server: flat(serverCores), client: flat(clientCores) };
+}
+function coresInOrder(cpus) {
+  const online = new Set(cpus.map((c) => c.cpu));
+  const seen = /* @__PURE__ */ new Set();
+  const cores = [];
+  for (const c of cpus) {
+    const siblings = c.siblings.filter((s) => online.has(s));
+    const id = formatCpuList(siblings);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    cores.push({ key: [c.node, Math.min(...c.l3 ?? [c.cpu]), Math.min(...siblings)], cpus: siblings });
+  }
+  cores.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
+  return cores.map((c) => c.cpus);
+}
+function withCpuPrefix(prefix, command, args) {
+  if (!prefix || prefix.length === 0) return { command, args: [...args] };
+  return { command: prefix[0], args: [...prefix.slice(1), command, ...args] };
+}
+async function findPinningTools(searchPath) {
+  const find = async (name) => {
+    for (const dir of searchPath.split(path17.delimiter)) {
+      if (!dir) continue;
+      try {
+        await access3(path17.join(dir, name), constants3.X_OK);
+        return path17.join(dir, name);
+      } catch {
+      }
+    }
+    return void 0;
+  };
+  const [taskset, numactl] = await Promise.all([find("taskset"), find("numactl")]);
+  return { ...taskset ? { taskset } : {}, ...numactl ? { numactl } : {} };
+}
+function pinnedRunner(runner, prefix) {
+  return {
+    run(command, args, options) {
+      const pinned = withCpuPrefix(prefix, command, args);
+      return runner.run(pinned.command, pinned.args, options);
+    }
+  };
+}
+async function workloadCpuPlans(workloads, searchPath) {
+  const pinned = workloads.filter((w) => w.cpus !== void 0);
+  const plans = /* @__PURE__ */ new Map();
+  if (pinned.length === 0) return plans;
+  const [topology, tools] = await Promise.all([readTopology(), findPinningTools(searchPath)]);
+  for (const w of pinned) plans.set(w.name, planCpus(w.cpus, topology, tools, `workload ${w.name}: cpus`));
+  return plans;
+}
+
+// src/runner/run-loop.ts
+async function runBenchmark(req, deps) {
+  const { logger, runner } = deps;
+  validateRequest(req);
+  const cpuCount = deps.cpuCount ?? os7.availableParallelism();
+  const workloads = req.workloads.map((w) => applyOverrides(w, req));
+  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
+  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
+  const drivers = new Map(
+    workloads.map((w) => {
+      const plan = cpuPlans.get(w.name);
+      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
+      return [
+        w.name,
+        createDriver(w, { clientBinDir, ...clientDeps, logger, searchPath: deps.searchPath ?? "" })
+      ];
+    })
+  );
+  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
+  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
+  const runAs = await resolveRunAs(req.runAs, deps);
+  if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
+  const seed = req.seed ?? newSeed();
+  const dataSets = groupDataSets(workloads);
+  const cells = workloads.flatMap(
+    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
+  );
+  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
+  const workloadByName = new Map(workloads.map((w) => [w.name, w]));
+  const arms = req.arms.map((a, i) => ({
+    label: a.label,
+    binDir: a.binDir,
+    serverVersion: versions[i].text,
+    settingOverrides: a.settings,
+    ...a.build ? { build: a.build } : {}
+  }));
+  const startedAt = /* @__PURE__ */ new Date();
+  const result = {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    pgperfVersion: PGPERF_VERSION,
+    runId: newRunId(startedAt),
+    status: "running",
+    startedAt: startedAt.toISOString(),
+    updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    environment: await machineCheck(req, logger),
+    ...cpuPlans.size ? {
+      pinning: Object.fromEntries(
+        [...cpuPlans].map(([name, p]) => [
+          name,
+          { server: p.server, client: p.client, tool: p.tool, warnings: p.warnings }
+        ])
+      )
+    } : {},
+    arms,
+    clients: clientInfos,
+    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    analysis: req.analysis,
+    plan: {
+      seed,
+      order: req.order,
+      rounds: rounds.length,
+      cells: cells.map(({ workload, clients }) => ({ workload, clients })),
+      executed: [],
+      ...req.shard ? { shard: req.shard } : {}
+    },
+    ...req.source ? { source: req.source } : {},
+    samples: [],
+    warnings: []
+  };
+  const save = async () => {
+    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+    await req.sink.update(result);
+  };
+  const warn = (message) => {
+    result.warnings.push(message);
+    logger.warn(message);
+  };
+  const clusters = /* @__PURE__ */ new Map();
+  const clusterKey = (arm, dataSet) => `${arm}\0${dataSet}`;
+  const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
+  try {
+    await logger.group("Setting up clusters", async () => {
+      for (const dataSet of dataSets) {
+        for (const arm of req.arms) {
+          deps.signal?.throwIfAborted();
+          const w = dataSet.workloads[0];
+          const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
+          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)].text})`);
+          const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
+          const cluster = await PgCluster.create(
+            {
+              label,
+              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
+              binDir: arm.binDir,
+              parentDir: req.tmpDir,
+              conf: {
+                maxClients: dataSet.maxClients,
+                workloadSettings: w.settings,
+                armSettings: arm.settings
+              },
+              runAs,
+              dataChecksums: req.dataChecksums
+            },
+            deps
+          );
+          clusters.set(clusterKey(arm.label, dataSet.name), cluster);
+          await cluster.start();
+          await drivers.get(w.name).prepare(cluster, deps.signal);
+        }
+      }
+    });
+    const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
+    result.environment.settingsHash = createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    result.fingerprint = environmentFingerprint(result);
+    await save();
+    const plannedRuns = rounds.flat();
+    const warmupBefore = /* @__PURE__ */ new Set();
+    const visited = /* @__PURE__ */ new Set();
+    for (const run2 of plannedRuns) {
+      const visit2 = `${cellId(run2)}|${run2.arm}`;
+      if (!visited.has(visit2) && workloadByName.get(run2.workload).warmup > 0) warmupBefore.add(run2);
+      visited.add(visit2);
+    }
+    const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
+    const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
+    for (const w of workloads) {
+      const check2 = checkPlan({
+        rounds: w.rounds,
+        cells: cells.length,
+        alpha: req.analysis.alpha,
+        thresholdPct: w.threshold ?? req.analysis.thresholdPct
+      });
+      for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
+    }
+    logger.info(
+      `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
+    );
+    const execute = async (run2, kind, attempt) => {
+      const workload = workloadByName.get(run2.workload);
+      const driver = drivers.get(run2.workload);
+      const cluster = clusters.get(clusterKey(run2.arm, dataSetOf.get(run2.workload).name));
+      const durationS = kind === "warmup" ? workload.warmup : workload.duration;
+      const randomSeed = deriveSeed(seed, run2.round);
+      const started = Date.now();
+      const maintenance = await driver.beforeRun(cluster).then(
+        () => void 0,
+        (e) => {
+          deps.signal?.throwIfAborted();
+          return maintenanceFailure(e, started);
+        }
+      );
+      const sampler = maintenance || kind !== "measured" || req.diagnostics === false ? void 0 : await startDiagnostics(cluster.connection).catch((e) => {
+        logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
+        return void 0;
+      });
+      let out;
+      let diagnostics;
+      try {
+        out = maintenance ?? await driver.run(cluster, {
+          clients: run2.clients,
+          durationS,
+          seed: randomSeed,
+          signal: deps.signal
+        });
+      } finally {
+        diagnostics = await sampler?.stop().catch(() => void 0);
+      }
+      deps.signal?.throwIfAborted();
+      if (!out.ok) out = await withServerDeath(cluster, out);
+      progress.finished(durationS, (Date.now() - started) / 1e3);
+      result.plan.executed.push({ ...run2, kind, attempt, status: out.ok ? "ok" : "failed" });
+      if (kind === "measured") {
+        result.samples.push({
+          ...toSample(run2, attempt, randomSeed, out),
+          ...diagnostics ? { diagnostics } : {}
+        });
+        await save();
+      }
+      logger.info(
+        progress.line({
+          kind,
+          round: run2.round,
+          rounds: rounds.length,
+          cell: cellId(run2),
+          arm: run2.arm,
+          tps: out.metrics.tps,
+          failure: out.failureReason
+        })
+      );
+      if (!out.ok) await reviveIfDown(cluster, warn);
+      return out;
+    };
+    const adaptive = req.adaptive ? new AdaptiveControl(
+      req.adaptive.plan,
+      { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
+      {
+        ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
+        estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
+      }
+    ) : null;
+    if (adaptive) {
+      const p = adaptive.plan;
+      logger.info(
+        `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
+      );
+    }
+    let roundsDone = 0;
+    for (const [r, roundRuns] of rounds.entries()) {
+      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
+      if (stop) {
+        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
+        break;
+      }
+      await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
+        for (const run2 of roundRuns) {
+          deps.signal?.throwIfAborted();
+          if (adaptive && !adaptive.isOpen(run2)) continue;
+          const workload = workloadByName.get(run2.workload);
+          if (warmupBefore.has(run2)) await execute(run2, "warmup", 1);
+          for (let attempt = 1; ; attempt++) {
+            const out = await execute(run2, "measured", attempt);
+            if (out.ok) break;
+            const what = `${cellId(run2)} ${run2.arm} round ${run2.round}`;
+            if (attempt > workload.retries) {
+              warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
+              break;
+            }
+            progress.addRun(workload.duration);
+            logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
+          }
+        }
+      });
+      roundsDone = r + 1;
+    }
+    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
+    result.status = "complete";
+  } catch (e) {
+    const interrupted = deps.signal?.aborted === true;
+    result.status = interrupted ? "interrupted" : "failed";
+    result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
+    if (!interrupted) throw e;
+  } finally {
+    await releaseClusters(clusters, req.logsDir, logger);
+    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+    await req.sink.finish(result).catch((e) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
+  }
+  return result;
+}
+async function machineCheck(req, logger) {
+  const environment2 = await captureEnvironment("");
+  const report = await preflight({ windowS: req.preflightWindowS ?? 1 });
+  environment2.preflight = report;
+  Object.assign(environment2.facts, preflightFacts(report));
+  const problems = report.facts.filter((f) => f.verdict !== "ok");
+  logger.info(
+    `machine: ${report.verdict}${problems.length ? ` (${problems.map((f) => `${f.name}: ${f.value} [${f.verdict}]`).join("; ")})` : ""}; pgperf doctor says how to fix each`
+  );
+  if (req.strictPreflight && report.verdict === "not fit for benchmarking") {
+    const bad = report.facts.filter((f) => f.verdict === "bad");
+    throw new UserError(
+      `--strict: this machine is not fit for benchmarking: ${bad.map((f) => `${f.name} ${f.value}${f.fix ? ` (fix: ${f.fix})` : ""}`).join("; ")}`
+    );
+  }
+  return environment2;
+}
+function toSample(run2, attempt, randomSeed, out) {
+  return {
+    round: run2.round,
+    workload: run2.workload,
+    clients: run2.clients,
+    arm: run2.arm,
+    attempt,
+    status: out.ok ? "ok" : "failed",
+    ...out.failureReason ? { failureReason: out.failureReason } : {},
+    startedAt: out.startedAt,
+    endedAt: out.endedAt,
+    randomSeed,
+    metrics: out.metrics,
+    counts: out.counts,
+    progress: out.progress,
+    command: out.command,
+    exitCode: out.exitCode
+  };
+}
+function validateRequest(req) {
+  if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
+  const labels = /* @__PURE__ */ new Set();
+  for (const arm of req.arms) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm.label)) {
+      throw new UserError(
+        `--arm ${arm.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
+      );
+    }
+    if (labels.has(arm.label))
+      throw new UserError(`--arm ${arm.label}: the label is given twice; labels must be unique`);
+    labels.add(arm.label);
+  }
+  if (req.workloads.length === 0) throw new UserError("no workloads: give at least one --workload FILE");
+  const names = /* @__PURE__ */ new Set();
+  for (const w of req.workloads) {
+    if (names.has(w.name))
+      throw new UserError(`workload name "${w.name}" is used by two workload files; names must be unique`);
+    names.add(w.name);
+  }
+}
+function applyOverrides(w, req) {
+  const duration3 = req.durationS ?? w.duration;
+  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
+  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds };
+}
+function groupDataSets(workloads) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const w of workloads) {
+    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
+    const existing = byKey.get(key);
+    if (existing) {
+      existing.workloads.push(w);
+      existing.maxClients = Math.max(existing.maxClients, ...w.clients);
+    } else {
+      byKey.set(key, { name: w.name, workloads: [w], maxClients: Math.max(...w.clients) });
+    }
+  }
+  return [...byKey.values()];
+}
+var MAX_RESTARTS_PER_CLUSTER = 3;
+function maintenanceFailure(e, started) {
+  const at = new Date(started).toISOString();
+  return {
+    ok: false,
+    failureReason: `pre-run maintenance failed: ${errorMessage(e).split("\n")[0]}`,
+    metrics: {},
+    counts: {},
+    progress: [],
+    command: [],
+    exitCode: null,
+    startedAt: at,
+    endedAt: (/* @__PURE__ */ new Date()).toISOString()
+  };
+}
+async function withServerDeath(cluster, out) {
+  if (await cluster.isRunning()) return out;
+  const pid = await cluster.postmasterPid();
+  const reason = `${out.failureReason ?? "failed"}; the server died (postmaster pid ${pid ?? "?"} is gone)`;
+  return { ...out, failureReason: `${reason}; server log tail:
+${await cluster.logTail(15)}` };
+}
+async function reviveIfDown(cluster, warn) {
+  if (await cluster.isRunning()) return;
+  const logTail = await cluster.logTail(15);
+  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
+    throw new UserError(
+      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run (the samples so far are kept). Server log tail (${cluster.logFile}):
+${logTail}`
+    );
+  }
+  warn(
+    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:
+${logTail}`
+  );
+  await cluster.restartAfterCrash();
+}
+async function releaseClusters(clusters, logsDir, logger) {
+  for (const cluster of clusters.values()) {
+    try {
+      if (logsDir) {
+        await mkdir6(logsDir, { recursive: true });
+        await copyFile(
+          cluster.logFile,
+          path18.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+        ).catch(() => {
+        });
+      }
+      await cluster.destroy();
+    } catch (e) {
+      logger.warn(`arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`);
+    }
+  }
+}
+
+// src/pipeline/pipeline.ts
+init_errors();
+
+// src/compare/compare-run.ts
+function compareRun(result, options = {}) {
+  if (options.adaptive) {
+    const { plan, look } = options.adaptive;
+    return adaptiveLook(result, plan, {
+      ...options,
+      ...look === void 0 ? {} : { look },
+      stopOnRegression: true
+    }).comparison;
+  }
+  if (options.sequential) {
+    return adaptiveCompare(result, options, options.sequential);
+  }
+  const context3 = prepareRun(result, options);
+  const cells = analyseLook(context3, {
+    maxRound: Number.POSITIVE_INFINITY,
+    alpha: context3.alpha,
+    equivalenceLevel: EQUIVALENCE_LEVEL,
+    frozen: /* @__PURE__ */ new Map()
+  });
+  return assemble(context3, cells, null);
+}
+
+// src/pipeline/analysis.ts
+function resolveAnalysis(given = {}) {
+  return {
+    alpha: given.alpha ?? DEFAULT_ALPHA,
+    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
+    metric: given.metric ?? PRIMARY_METRIC
+  };
+}
+function analysisOf(result, overrides = {}) {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
+  return resolveAnalysis({ ...result.analysis, ...defined });
+}
+function analyse(result, overrides = {}) {
+  const settings2 = analysisOf(result, overrides);
+  const lastLook = result.adaptive?.looks.at(-1)?.look;
+  const comparison = compareRun(result, {
+    alpha: settings2.alpha,
+    thresholdPct: settings2.thresholdPct,
+    metric: settings2.metric,
+    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
+    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
+    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
+    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
+    ...result.baseline ? { test: "unpaired" } : {}
+  });
+  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
+}
+function withStoredBaseline(c, baseline) {
+  if (baseline.sentinel.status !== "drifted") return c;
+  const reason = baseline.sentinel.reason;
+  return {
+    ...c,
+    verdict: "inconclusive",
+    decidingArms: [],
+    comparisons: c.comparisons.map((a) => ({ ...a, verdict: "inconclusive", decidingCells: [] })),
+    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
+  };
+}
+
+// src/pipeline/pipeline.ts
+var RESULTS_FILE = "results.json";
+async function runPipeline(req, deps) {
+  const arms = await resolveArms(req.arms, deps);
+  const resultsFile = path19.join(req.runDir, RESULTS_FILE);
+  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
+  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const { arms: _source, runDir, ...run2 } = req;
+  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path19.join(runDir, "logs") }, deps);
+  return {
+    result,
+    comparison: analyse(result),
+    resultsFile,
+    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
+    ...archive?.error ? { archiveError: archive.error } : {}
+  };
+}
+async function resolveArms(source, deps) {
+  if (source.kind === "installed") return source.arms;
+  if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
+  return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
+}
+function archiveSink(store) {
+  const state = {
+    sink: {
+      description: `the store ${store.description}`,
+      update: async () => {
+      },
+      finish: async (result) => {
+        if (result.samples.length === 0) return;
+        try {
+          state.saved = await store.save(result);
+        } catch (e) {
+          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
+        }
+      }
+    }
+  };
+  return state;
+}
+
+// src/bisect/commit-range.ts
+import path20 from "node:path";
+init_errors();
+async function commitRange(req, deps) {
+  const layout = cacheLayout(path20.resolve(req.cacheDir));
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
+  const good = await mirror.resolve(req.good);
+  const bad = await mirror.resolve(req.bad);
+  checkDistinct(req, good, bad);
+  let base;
+  try {
+    base = await mirror.mergeBase(good, bad);
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    throw new UserError(
+      `--good ${req.good} (${short(good)}) is not an ancestor of --bad ${req.bad} (${short(bad)}): they share no history in ${req.repo.input} (${errorMessage(e)})`
+    );
+  }
+  checkAncestor(req, good, bad, base);
+  const git = async (args) => {
+    const res = await deps.runner.run("git", ["--git-dir", mirror.dir, ...args], {
+      env: { ...deps.env, LC_ALL: "C" },
+      ...deps.signal ? { signal: deps.signal } : {}
+    });
+    if (res.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${tail(res.stderr, 5)}`);
+    return res.stdout;
+  };
+  const format = ["--format=%H%x09%P%x09%s", "--reverse", "--ancestry-path"];
+  const firstParent = parseLog(await git(["log", "--first-parent", ...format, `${good}..${bad}`]));
+  if (isChain(good, firstParent)) {
+    return {
+      commits: [{ sha: good, subject: await subjectOf(git, good) }, ...firstParent.map(commitOf)],
+      walk: "first-parent"
+    };
+  }
+  const ancestry = parseLog(await git(["log", "--topo-order", ...format, `${good}..${bad}`]));
+  return {
+    commits: [{ sha: good, subject: await subjectOf(git, good) }, ...ancestry.map(commitOf)],
+    walk: "ancestry-path"
+  };
+}
+var commitOf = ({ sha, subject }) => ({ sha, subject });
+async function subjectOf(git, sha) {
+  return (await git(["log", "-1", "--format=%s", sha])).trim();
+}
+function checkDistinct(req, good, bad) {
+  if (good === bad) {
+    throw new UserError(
+      `--good ${req.good} and --bad ${req.bad} are the same commit (${short(good)}): give a good commit older than the bad one`
+    );
+  }
+}
+function checkAncestor(req, good, bad, mergeBase) {
+  if (mergeBase === good) return;
+  const hint = mergeBase === bad ? " (it is the other way round: --bad is an ancestor of --good; swap them?)" : ` (they diverge at ${short(mergeBase)})`;
+  throw new UserError(
+    `--good ${req.good} (${short(good)}) is not an ancestor of --bad ${req.bad} (${short(bad)})${hint}: bisection needs a good commit in the history of the bad one`
+  );
+}
+function parseLog(stdout) {
+  return stdout.split("\n").filter((l) => l.trim() !== "").map((line) => {
+    const [sha = "", parents = "", ...subject] = line.split("	");
+    return { sha, parents: parents.split(" ").filter(Boolean), subject: subject.join("	") };
+  });
+}
+function isChain(good, rows) {
+  return rows.length > 0 && rows.every((r, i) => r.parents[0] === (i === 0 ? good : rows[i - 1].sha));
+}
+
+// src/bisect/search.ts
+function startSearch(size, options = {}) {
+  if (!Number.isInteger(size) || size < 2) {
+    throw new RangeError(`a bisection needs a good and a bad commit (at least 2 commits), got ${size}`);
+  }
+  return { size, lo: 0, hi: size - 1, badConfirmed: options.verifyBad === false, steps: 0 };
+}
+function nextIndex(state) {
+  if (state.stopped) return void 0;
+  if (!state.badConfirmed) return state.hi;
+  if (state.hi - state.lo <= 1) return void 0;
+  return state.lo + Math.floor((state.hi - state.lo) / 2);
+}
+function stepsLeft(state) {
+  if (state.stopped) return 0;
+  const span = state.hi - state.lo;
+  return (state.badConfirmed ? 0 : 1) + (span <= 1 ? 0 : Math.ceil(Math.log2(span)));
+}
+function afterCall(state, index, call) {
+  const expected = nextIndex(state);
+  if (index !== expected) {
+    throw new RangeError(`commit ${index} judged, but the search asked for ${String(expected)}`);
+  }
+  const steps = state.steps + 1;
+  if (call === "undecided") return { ...state, steps, stopped: { reason: "undecided", index } };
+  if (!state.badConfirmed) {
+    return call === "bad" ? { ...state, steps, badConfirmed: true } : { ...state, steps, stopped: { reason: "not-reproduced" } };
+  }
+  return call === "bad" ? { ...state, steps, hi: index } : { ...state, steps, lo: index };
+}
+function outcomeOf(state) {
+  if (nextIndex(state) !== void 0) throw new RangeError("the search is not finished");
+  if (state.stopped?.reason === "not-reproduced") return { kind: "not-reproduced" };
+  if (state.stopped?.reason === "undecided") {
+    return { kind: "undecided", lastGood: state.lo, firstBad: state.hi, undecided: state.stopped.index };
+  }
+  return { kind: "found", firstBad: state.hi, lastGood: state.lo };
+}
+async function bisect(commits2, judge, options = {}) {
+  let state = startSearch(commits2.length, options);
+  const tested = [];
+  for (let index = nextIndex(state); index !== void 0; index = nextIndex(state)) {
+    const step = state.steps + 1;
+    const judged = await judge(commits2[index], {
+      index,
+      step,
+      stepsEstimate: state.steps + stepsLeft(state)
+    });
+    tested.push({ index, commit: commits2[index], step, ...judged });
+    state = afterCall(state, index, judged.call);
+  }
+  return { outcome: outcomeOf(state), tested };
+}
+
+// src/bisect/run-bisection.ts
+async function runBisection(req, deps) {
+  const started = Date.now();
+  const { logger } = deps;
+  const env = deps.env ?? process.env;
+  const clients = req.workload.clients;
+  if (clients.length !== 1) {
+    throw new RangeError(
+      `a bisection measures one cell; workload ${req.workload.name} has clients ${clients.join(", ")}`
+    );
+  }
+  if (!(req.tries >= 1)) throw new RangeError(`tries must be at least 1, got ${req.tries}`);
+  const gitDeps = { runner: deps.runner, logger, env, ...deps.signal ? { signal: deps.signal } : {} };
+  const range = await commitRange(req, gitDeps);
+  const commits2 = range.commits;
+  const good = commits2[0];
+  const bad = commits2.at(-1);
+  const verifyBad = req.verifyBad !== false;
+  logger.info(
+    `bisect: ${commits2.length - 1} commit(s) after good ${short(good.sha)} up to bad ${short(bad.sha)} (${range.walk}); about ${stepsLeft(startSearch(commits2.length, { verifyBad }))} step(s)`
+  );
+  const cost = { builds: 0, cacheHits: 0, buildS: 0, measureS: 0, tests: 0, totalS: 0 };
+  const buildDeps = {
+    runner: deps.runner,
+    logger,
+    env,
+    ...deps.signal ? { signal: deps.signal } : {},
+    toolchain: await detectToolchain(env, deps.runner)
+  };
+  const build = async (commit3, label) => {
+    const t0 = Date.now();
+    const built = await (deps.build ?? buildPostgres)(
+      {
+        label,
+        repo: req.repo,
+        ref: commit3.sha,
+        sha: commit3.sha,
+        patches: [],
+        extraOptions: req.extraOptions,
+        cacheDir: req.cacheDir
+      },
+      buildDeps
+    );
+    const seconds2 = (Date.now() - t0) / 1e3;
+    cost.builds += 1;
+    cost.buildS += seconds2;
+    if (built.record.cacheHit) cost.cacheHits += 1;
+    return { built, seconds: seconds2 };
+  };
+  logger.info(`bisect: building good ${short(good.sha)} "${good.subject}"`);
+  const goodBuild = (await build(good, "good")).built;
+  const pipelineDeps = {
+    runner: deps.runner,
+    logger,
+    ...deps.signal ? { signal: deps.signal } : {},
+    searchPath: deps.searchPath ?? env.PATH ?? ""
+  };
+  const judge = async (commit3, at) => {
+    const where = `step ${at.step} of ~${at.stepsEstimate}`;
+    logger.info(
+      `bisect ${where}: building ${short(commit3.sha)} "${commit3.subject}" (commit ${at.index} of ${commits2.length - 1})`
+    );
+    const { built, seconds: seconds2 } = await build(commit3, short(commit3.sha));
+    const tries2 = [];
+    let interrupted = false;
+    for (let t = 1; t <= req.tries; t++) {
+      const scale = 2 ** (t - 1);
+      const rounds = req.adaptive ? req.adaptive.maxRounds * scale : (req.rounds ?? req.workload.rounds) * scale;
+      logger.info(
+        `bisect ${where}: measuring ${short(commit3.sha)} against good (try ${t} of ${req.tries}, ${req.adaptive ? "at most " : ""}${rounds} rounds)`
+      );
+      const measured2 = await measure(commit3, built, t, rounds, at.step);
+      tries2.push(measured2.try);
+      if (measured2.interrupted) {
+        interrupted = true;
+        break;
+      }
+      if (measured2.try.verdict !== "inconclusive") break;
+    }
+    const last = tries2.at(-1);
+    const judgement = {
+      verdict: last.verdict,
+      deltaPct: last.deltaPct,
+      ci95: last.ci95,
+      tries: tries2,
+      build: { cacheHit: built.record.cacheHit, seconds: seconds2, installDir: built.installDir },
+      ...interrupted ? { interrupted } : {}
+    };
+    const call = interrupted ? "undecided" : callOf(last.verdict);
+    logger.info(
+      `bisect ${where}: ${short(commit3.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? "no estimate"})`
+    );
+    return { call, detail: judgement };
+  };
+  const measure = async (commit3, built, t, rounds, step) => {
+    const t0 = Date.now();
+    const label = short(commit3.sha);
+    const runDir = path21.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const outcome2 = await runPipeline(
+      {
+        arms: {
+          kind: "installed",
+          arms: [
+            { label: "good", binDir: goodBuild.binDir, settings: {}, build: { ...goodBuild.record } },
+            { label, binDir: built.binDir, settings: {}, build: { ...built.record } }
+          ]
+        },
+        workloads: [req.workload],
+        ...req.adaptive ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } } : { rounds },
+        ...req.durationS !== void 0 ? { durationS: req.durationS } : {},
+        ...req.seed !== void 0 ? { seed: req.seed + t - 1 } : {},
+        order: "random",
+        ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
+        analysis: req.analysis,
+        dataChecksums: false,
+        ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
+        source: {
+          repository: req.repo.input,
+          base: { ref: req.good, sha: good.sha, chosenBy: "bisect: good" },
+          head: { sha: commit3.sha, chosenBy: `bisect step ${step}` }
+        },
+        runDir
+      },
+      pipelineDeps
+    );
+    const measureS = (Date.now() - t0) / 1e3;
+    cost.measureS += measureS;
+    cost.tests += 1;
+    const cell = outcome2.comparison.comparisons[0]?.cells[0];
+    return {
+      try: {
+        try: t,
+        rounds,
+        verdict: cell?.verdict ?? "inconclusive",
+        deltaPct: cell?.deltaPct ?? null,
+        ci95: cell?.ci95 ?? null,
+        pairs: cell?.pairs ?? null,
+        resultsFile: outcome2.resultsFile,
+        measureS: Math.round(measureS * 10) / 10
+      },
+      interrupted: outcome2.result.status === "interrupted" || deps.signal?.aborted === true
+    };
+  };
+  const search = await bisect(commits2, judge, { verifyBad });
+  const tested = search.tested.map((t) => ({
+    sha: t.commit.sha,
+    subject: t.commit.subject,
+    index: t.index,
+    step: t.step,
+    call: t.call,
+    judgement: t.detail
+  }));
+  const judgementOf = (index) => search.tested.find((t) => t.index === index)?.detail;
+  const o = search.outcome;
+  const outcome = o.kind === "found" ? {
+    kind: "found",
+    firstBad: commits2[o.firstBad],
+    lastGood: commits2[o.lastGood],
+    ...judgementOf(o.firstBad) ? { judgement: judgementOf(o.firstBad) } : {}
+  } : o.kind === "not-reproduced" ? { kind: "not-reproduced", judgement: judgementOf(commits2.length - 1) } : {
+    kind: "undecided",
+    lastGood: commits2[o.lastGood],
+    candidates: commits2.slice(o.lastGood + 1, o.firstBad + 1),
+    undecided: commits2[o.undecided],
+    interrupted: judgementOf(o.undecided)?.interrupted === true
+  };
+  cost.totalS = (Date.now() - started) / 1e3;
+  for (const k of ["buildS", "measureS", "totalS"]) cost[k] = Math.round(cost[k] * 10) / 10;
+  return {
+    repo: req.repo.input,
+    good,
+    bad,
+    walk: range.walk,
+    candidates: commits2.length - 1,
+    cell: { workload: req.workload.name, clients: clients[0] },
+    analysis: req.analysis,
+    outcome,
+    tested,
+    cost,
+    outDir: req.outDir
+  };
+}
+function callOf(verdict2) {
+  if (verdict2 === "regression") return "bad";
+  if (verdict2 === "inconclusive") return "undecided";
+  return "good";
+}
+
+// src/config/load-workload.ts
+var import_yaml = __toESM(require_dist2(), 1);
+init_errors();
+import { access as access4, readFile as readFile10 } from "node:fs/promises";
+import path22 from "node:path";
 
 // src/config/workload-schema.ts
-import os7 from "node:os";
+import os8 from "node:os";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -40738,7 +45709,7 @@ __export(util_exports, {
   hexToUint8Array: () => hexToUint8Array,
   hide: () => hide,
   installLazyProp: () => installLazyProp,
-  isObject: () => isObject,
+  isObject: () => isObject2,
   isPlainObject: () => isPlainObject,
   issue: () => issue,
   joinValues: () => joinValues,
@@ -40931,10 +45902,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path30) {
-  if (!path30)
+function getElementAtPath(obj, path33) {
+  if (!path33)
     return obj;
-  return path30.reduce((acc, key) => acc?.[key], obj);
+  return path33.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -40963,7 +45934,7 @@ function slugify(input2) {
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
-function isObject(data) {
+function isObject2(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 var allowsEval = /* @__PURE__ */ cached(() => {
@@ -40982,7 +45953,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
   }
 });
 function isPlainObject(o) {
-  if (isObject(o) === false)
+  if (isObject2(o) === false)
     return false;
   const ctor = o.constructor;
   if (ctor === void 0)
@@ -40990,7 +45961,7 @@ function isPlainObject(o) {
   if (typeof ctor !== "function")
     return true;
   const prot = ctor.prototype;
-  if (isObject(prot) === false)
+  if (isObject2(prot) === false)
     return false;
   if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
     return false;
@@ -41274,11 +46245,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path30, issues) {
+function prefixIssues(path33, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path30);
+    iss.path.unshift(path33);
     return iss;
   });
 }
@@ -41740,16 +46711,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path30 = []) => {
+  const processError = (error63, path33 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path30, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path33, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path30, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path30, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
       } else {
-        const fullpath = [...path30, ...issue2.path];
+        const fullpath = [...path33, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -41788,17 +46759,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path30 = []) => {
+  const processError = (error63, path33 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path30, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path33, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path30, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path30, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
       } else {
-        const fullpath = [...path30, ...issue2.path];
+        const fullpath = [...path33, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -41837,8 +46808,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path30 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path30) {
+  const path33 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path33) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -43676,7 +48647,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject3 = isObject;
+  const isObject3 = isObject2;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -43820,7 +48791,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject3 = isObject;
+  const isObject3 = isObject2;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -44037,7 +49008,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
   const disc = cached(() => discriminatorMap(def));
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isObject(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         code: "invalid_type",
         expected: "object",
@@ -58877,7 +63848,7 @@ function duration2(params) {
 }
 
 // node_modules/zod/v4/classic/from-json-schema.js
-var z = {
+var z2 = {
   ...schemas_exports2,
   ...checks_exports2,
   iso: iso_exports
@@ -58976,13 +63947,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path30 = ref.slice(1).split("/").filter(Boolean);
-  if (path30.length === 0) {
+  const path33 = ref.slice(1).split("/").filter(Boolean);
+  if (path33.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path30[0] === defsKey) {
-    const key = path30[1] === void 0 ? void 0 : decodeJSONPointerSegment(path30[1]);
+  if (path33[0] === defsKey) {
+    const key = path33[1] === void 0 ? void 0 : decodeJSONPointerSegment(path33[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -58991,7 +63962,7 @@ function resolveRef(ref, ctx) {
   throw new Error(`Reference not found: ${ref}`);
 }
 function checkObjectGuards(objectSchema, guards) {
-  const guard2 = z.transform((value) => value).check((payload) => {
+  const guard2 = z2.transform((value) => value).check((payload) => {
     const value = payload.value;
     if (typeof value !== "object" || value === null || Array.isArray(value))
       return;
@@ -59120,7 +64091,7 @@ function plural(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
-  const guard2 = z.transform((value) => value).check((payload) => {
+  const guard2 = z2.transform((value) => value).check((payload) => {
     const items = payload.value;
     if (!Array.isArray(items))
       return;
@@ -59177,7 +64148,7 @@ function getTupleRest(restSchema, ctx) {
     return void 0;
   }
   if (restSchema === void 0 || restSchema === true) {
-    return z.any();
+    return z2.any();
   }
   return convertSchema(restSchema, ctx);
 }
@@ -59185,7 +64156,7 @@ var fullTime = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2
 function convertBaseSchema(schema, ctx) {
   if (schema.not !== void 0) {
     if (typeof schema.not === "object" && Object.keys(schema.not).length === 0) {
-      return z.never();
+      return z2.never();
     }
     throw new Error("not is not supported in Zod (except { not: {} } for never)");
   }
@@ -59207,7 +64178,7 @@ function convertBaseSchema(schema, ctx) {
       return ctx.refs.get(refPath);
     }
     if (ctx.processing.has(refPath)) {
-      return z.lazy(() => {
+      return z2.lazy(() => {
         if (!ctx.refs.has(refPath)) {
           throw new Error(`Circular reference not resolved: ${refPath}`);
         }
@@ -59224,25 +64195,25 @@ function convertBaseSchema(schema, ctx) {
   if (schema.enum !== void 0) {
     const enumValues = schema.enum;
     if (ctx.version === "openapi-3.0" && schema.nullable === true && enumValues.length === 1 && enumValues[0] === null) {
-      return z.null();
+      return z2.null();
     }
     if (enumValues.length === 0) {
-      return z.never();
+      return z2.never();
     }
     if (enumValues.length === 1) {
-      return z.literal(enumValues[0]);
+      return z2.literal(enumValues[0]);
     }
     if (enumValues.every((v) => typeof v === "string")) {
-      return z.enum(enumValues);
+      return z2.enum(enumValues);
     }
-    const literalSchemas = enumValues.map((v) => z.literal(v));
+    const literalSchemas = enumValues.map((v) => z2.literal(v));
     if (literalSchemas.length < 2) {
       return literalSchemas[0];
     }
-    return z.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
+    return z2.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
   }
   if (schema.const !== void 0) {
-    return z.literal(schema.const);
+    return z2.literal(schema.const);
   }
   const type = schema.type;
   if (Array.isArray(type)) {
@@ -59251,74 +64222,74 @@ function convertBaseSchema(schema, ctx) {
       return convertBaseSchema(typeSchema, ctx);
     });
     if (typeSchemas.length === 0) {
-      return z.never();
+      return z2.never();
     }
     if (typeSchemas.length === 1) {
       return typeSchemas[0];
     }
-    return z.union(typeSchemas);
+    return z2.union(typeSchemas);
   }
   if (!type) {
-    return z.any();
+    return z2.any();
   }
   let zodSchema;
   switch (type) {
     case "string": {
-      let stringSchema = z.string();
+      let stringSchema = z2.string();
       if (schema.format) {
         const format = schema.format;
         if (format === "email") {
-          stringSchema = stringSchema.check(z.email());
+          stringSchema = stringSchema.check(z2.email());
         } else if (format === "uri" || format === "uri-reference") {
-          stringSchema = stringSchema.check(z.url());
+          stringSchema = stringSchema.check(z2.url());
         } else if (format === "uuid" || format === "guid") {
-          stringSchema = stringSchema.check(z.uuid());
+          stringSchema = stringSchema.check(z2.uuid());
         } else if (format === "date-time") {
-          stringSchema = stringSchema.check(z.iso.datetime({ offset: true }));
+          stringSchema = stringSchema.check(z2.iso.datetime({ offset: true }));
         } else if (format === "date") {
-          stringSchema = stringSchema.check(z.iso.date());
+          stringSchema = stringSchema.check(z2.iso.date());
         } else if (format === "time") {
-          stringSchema = stringSchema.check(z.regex(fullTime));
+          stringSchema = stringSchema.check(z2.regex(fullTime));
         } else if (format === "duration") {
-          stringSchema = stringSchema.check(z.iso.duration());
+          stringSchema = stringSchema.check(z2.iso.duration());
         } else if (format === "hostname") {
-          stringSchema = stringSchema.check(z.hostname());
+          stringSchema = stringSchema.check(z2.hostname());
         } else if (format === "ipv4") {
-          stringSchema = stringSchema.check(z.ipv4());
+          stringSchema = stringSchema.check(z2.ipv4());
         } else if (format === "ipv6") {
-          stringSchema = stringSchema.check(z.ipv6());
+          stringSchema = stringSchema.check(z2.ipv6());
         } else if (format === "mac") {
-          stringSchema = stringSchema.check(z.mac());
+          stringSchema = stringSchema.check(z2.mac());
         } else if (format === "cidr") {
-          stringSchema = stringSchema.check(z.cidrv4());
+          stringSchema = stringSchema.check(z2.cidrv4());
         } else if (format === "cidr-v6") {
-          stringSchema = stringSchema.check(z.cidrv6());
+          stringSchema = stringSchema.check(z2.cidrv6());
         } else if (format === "base64") {
-          stringSchema = stringSchema.check(z.base64());
+          stringSchema = stringSchema.check(z2.base64());
         } else if (format === "base64url") {
-          stringSchema = stringSchema.check(z.base64url());
+          stringSchema = stringSchema.check(z2.base64url());
         } else if (format === "e164") {
-          stringSchema = stringSchema.check(z.e164());
+          stringSchema = stringSchema.check(z2.e164());
         } else if (format === "credit_card") {
-          stringSchema = stringSchema.check(z.creditCard());
+          stringSchema = stringSchema.check(z2.creditCard());
         } else if (format === "iban") {
-          stringSchema = stringSchema.check(z.iban());
+          stringSchema = stringSchema.check(z2.iban());
         } else if (format === "jwt") {
-          stringSchema = stringSchema.check(z.jwt());
+          stringSchema = stringSchema.check(z2.jwt());
         } else if (format === "emoji") {
-          stringSchema = stringSchema.check(z.emoji());
+          stringSchema = stringSchema.check(z2.emoji());
         } else if (format === "nanoid") {
-          stringSchema = stringSchema.check(z.nanoid());
+          stringSchema = stringSchema.check(z2.nanoid());
         } else if (format === "cuid") {
-          stringSchema = stringSchema.check(z.cuid());
+          stringSchema = stringSchema.check(z2.cuid());
         } else if (format === "cuid2") {
-          stringSchema = stringSchema.check(z.cuid2());
+          stringSchema = stringSchema.check(z2.cuid2());
         } else if (format === "ulid") {
-          stringSchema = stringSchema.check(z.ulid());
+          stringSchema = stringSchema.check(z2.ulid());
         } else if (format === "xid") {
-          stringSchema = stringSchema.check(z.xid());
+          stringSchema = stringSchema.check(z2.xid());
         } else if (format === "ksuid") {
-          stringSchema = stringSchema.check(z.ksuid());
+          stringSchema = stringSchema.check(z2.ksuid());
         }
       }
       if (typeof schema.minLength === "number") {
@@ -59335,7 +64306,7 @@ function convertBaseSchema(schema, ctx) {
     }
     case "number":
     case "integer": {
-      let numberSchema = type === "integer" ? z.number().int() : z.number();
+      let numberSchema = type === "integer" ? z2.number().int() : z2.number();
       if (typeof schema.minimum === "number" && schema.exclusiveMinimum !== true) {
         numberSchema = numberSchema.min(schema.minimum);
       }
@@ -59359,11 +64330,11 @@ function convertBaseSchema(schema, ctx) {
       break;
     }
     case "boolean": {
-      zodSchema = z.boolean();
+      zodSchema = z2.boolean();
       break;
     }
     case "null": {
-      zodSchema = z.null();
+      zodSchema = z2.null();
       break;
     }
     case "object": {
@@ -59381,22 +64352,22 @@ function convertBaseSchema(schema, ctx) {
         const looseRecords = [];
         for (const pattern of patternKeys) {
           const patternValue = convertSchema(patternProps[pattern], ctx);
-          const keySchema = z.string().regex(new RegExp(pattern));
-          looseRecords.push(z.looseRecord(keySchema, patternValue));
+          const keySchema = z2.string().regex(new RegExp(pattern));
+          looseRecords.push(z2.looseRecord(keySchema, patternValue));
         }
         const schemasToIntersect = [];
         if (Object.keys(shape).length > 0) {
-          schemasToIntersect.push(z.object(shape).passthrough());
+          schemasToIntersect.push(z2.object(shape).passthrough());
         }
         schemasToIntersect.push(...looseRecords);
         if (schemasToIntersect.length === 0) {
-          zodSchema = z.object({}).passthrough();
+          zodSchema = z2.object({}).passthrough();
         } else if (schemasToIntersect.length === 1) {
           zodSchema = schemasToIntersect[0];
         } else {
-          let result = z.intersection(schemasToIntersect[0], schemasToIntersect[1]);
+          let result = z2.intersection(schemasToIntersect[0], schemasToIntersect[1]);
           for (let i = 2; i < schemasToIntersect.length; i++) {
-            result = z.intersection(result, schemasToIntersect[i]);
+            result = z2.intersection(result, schemasToIntersect[i]);
           }
           zodSchema = result;
         }
@@ -59426,7 +64397,7 @@ function convertBaseSchema(schema, ctx) {
           });
         }
       } else {
-        const objectSchema = z.object(shape);
+        const objectSchema = z2.object(shape);
         if (schema.additionalProperties === false) {
           zodSchema = objectSchema.strict();
         } else if (additionalSchema) {
@@ -59456,30 +64427,30 @@ function convertBaseSchema(schema, ctx) {
         const tupleItems = prefixItems.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = !Array.isArray(items) ? getTupleRest(items, ctx) : void 0;
-        const tupleSchema = z.tuple(positionalItems);
+        const tupleSchema = z2.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
         }
       } else if (Array.isArray(items)) {
         const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
         const tupleItems = items.map((item) => convertSchema(item, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = getTupleRest(schema.additionalItems, ctx);
-        const tupleSchema = z.tuple(positionalItems);
+        const tupleSchema = z2.tuple(positionalItems);
         zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
         if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
+          zodSchema = zodSchema.check(z2.minLength(schema.minItems));
         }
         if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
+          zodSchema = zodSchema.check(z2.maxLength(schema.maxItems));
         }
       } else if (items !== void 0) {
         const element = convertSchema(items, ctx);
-        let arraySchema = z.array(element);
+        let arraySchema = z2.array(element);
         if (typeof schema.minItems === "number") {
           arraySchema = arraySchema.min(schema.minItems);
         }
@@ -59488,7 +64459,7 @@ function convertBaseSchema(schema, ctx) {
         }
         zodSchema = arraySchema;
       } else {
-        zodSchema = z.array(z.any());
+        zodSchema = z2.array(z2.any());
       }
       if (schema.uniqueItems === true || schema.contains !== void 0) {
         zodSchema = checkArrayGuards(zodSchema, {
@@ -59507,37 +64478,37 @@ function convertBaseSchema(schema, ctx) {
 }
 function convertSchema(schema, ctx) {
   if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
+    return schema ? z2.any() : z2.never();
   }
   let baseSchema = convertBaseSchema(schema, ctx);
   const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
   if (schema.anyOf && Array.isArray(schema.anyOf)) {
     const options = schema.anyOf.map((s) => convertSchema(s, ctx));
-    const anyOfUnion = z.union(options);
-    baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
+    const anyOfUnion = z2.union(options);
+    baseSchema = hasExplicitType ? z2.intersection(baseSchema, anyOfUnion) : anyOfUnion;
   }
   if (schema.oneOf && Array.isArray(schema.oneOf)) {
     const options = schema.oneOf.map((s) => convertSchema(s, ctx));
-    const oneOfUnion = z.xor(options);
-    baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
+    const oneOfUnion = z2.xor(options);
+    baseSchema = hasExplicitType ? z2.intersection(baseSchema, oneOfUnion) : oneOfUnion;
   }
   if (schema.allOf && Array.isArray(schema.allOf)) {
     if (schema.allOf.length === 0) {
-      baseSchema = hasExplicitType ? baseSchema : z.any();
+      baseSchema = hasExplicitType ? baseSchema : z2.any();
     } else {
       let result = hasExplicitType ? baseSchema : convertSchema(schema.allOf[0], ctx);
       const startIdx = hasExplicitType ? 0 : 1;
       for (let i = startIdx; i < schema.allOf.length; i++) {
-        result = z.intersection(result, convertSchema(schema.allOf[i], ctx));
+        result = z2.intersection(result, convertSchema(schema.allOf[i], ctx));
       }
       baseSchema = result;
     }
   }
   if (schema.nullable === true && ctx.version === "openapi-3.0") {
-    baseSchema = z.nullable(baseSchema);
+    baseSchema = z2.nullable(baseSchema);
   }
   if (schema.readOnly === true) {
-    baseSchema = z.readonly(baseSchema);
+    baseSchema = z2.readonly(baseSchema);
   }
   if (schema.default !== void 0) {
     baseSchema = baseSchema.default(schema.default);
@@ -59588,7 +64559,7 @@ function convertSchema(schema, ctx) {
 }
 function fromJSONSchema(schema, params) {
   if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
+    return schema ? z2.any() : z2.never();
   }
   let normalized;
   try {
@@ -59908,7 +64879,7 @@ var checkpointField = external_exports.boolean().default(true).describe("CHECKPO
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
 function clientsField(what, description) {
   return external_exports.preprocess(
-    (v) => v === "auto" ? autoClientSweep(os7.availableParallelism()) : v,
+    (v) => v === "auto" ? autoClientSweep(os8.availableParallelism()) : v,
     external_exports.array(positiveInt).min(1, `at least one ${what}`)
   ).describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
 }
@@ -60087,7 +65058,7 @@ function workloadJsonSchema() {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile8(file2, "utf8");
+    text2 = await readFile10(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -60116,12 +65087,12 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path14.dirname(path14.resolve(file2));
+  const dir = path22.dirname(path22.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path14.resolve(dir, script.file);
+    const resolved = path22.resolve(dir, script.file);
     try {
-      await access3(resolved);
+      await access4(resolved);
     } catch {
       throw new UserError(
         `${file2}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`
@@ -60232,2149 +65203,211 @@ function schemaShapeAt(root, p) {
   return schema?._zod?.def?.shape ?? {};
 }
 
-// src/compare/adaptive.ts
-init_types();
-
-// src/stats/normal-cdf.ts
-function normalCdf(z3) {
-  if (Number.isNaN(z3)) return Number.NaN;
-  const y = Math.abs(z3);
-  if (y <= SMALL_LIMIT) {
-    const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num3 = A[4] * zsq;
-    let den = zsq;
-    for (let i = 0; i < 3; i++) {
-      num3 = (num3 + A[i]) * zsq;
-      den = (den + B[i]) * zsq;
-    }
-    return 0.5 + z3 * (num3 + A[3]) / (den + B[3]);
-  }
-  let tail2;
-  if (y <= MEDIUM_LIMIT) {
-    let num3 = C[8] * y;
-    let den = y;
-    for (let i = 0; i < 7; i++) {
-      num3 = (num3 + C[i]) * y;
-      den = (den + D[i]) * y;
-    }
-    tail2 = gaussianFactor(y) * ((num3 + C[7]) / (den + D[7]));
-  } else if (y < UNDERFLOW_LIMIT) {
-    const xsq = 1 / (y * y);
-    let num3 = P[5] * xsq;
-    let den = xsq;
-    for (let i = 0; i < 4; i++) {
-      num3 = (num3 + P[i]) * xsq;
-      den = (den + Q[i]) * xsq;
-    }
-    const r = xsq * (num3 + P[4]) / (den + Q[4]);
-    tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
-  } else {
-    tail2 = 0;
-  }
-  return z3 > 0 ? 1 - tail2 : tail2;
-}
-function gaussianFactor(y) {
-  const s = Math.trunc(y * 16) / 16;
-  const del = (y - s) * (y + s);
-  return Math.exp(-s * s / 2) * Math.exp(-del / 2);
-}
-var SMALL_LIMIT = 0.67448975;
-var MEDIUM_LIMIT = Math.sqrt(32);
-var UNDERFLOW_LIMIT = 37.5193;
-var INV_SQRT_2PI = 0.3989422804014327;
-var A = [
-  2.2352520354606837,
-  161.02823106855587,
-  1067.6894854603709,
-  18154.98125334356,
-  0.06568233791820745
-];
-var B = [
-  47.202581904688245,
-  976.0985517377767,
-  10260.932208618979,
-  45507.78933502673
-];
-var C = [
-  0.39894151208813466,
-  8.883149794388377,
-  93.50665613217785,
-  597.2702763948002,
-  2494.5375852903726,
-  6848.190450536283,
-  11602.65143764735,
-  9842.714838383978,
-  10765576773720192e-24
-];
-var D = [
-  22.266688044328117,
-  235.387901782625,
-  1519.3775994075547,
-  6485.558298266761,
-  18615.571640885097,
-  34900.95272114598,
-  38912.00328609327,
-  19685.429676859992
-];
-var P = [
-  0.215898534057957,
-  0.12740116116024736,
-  0.022235277870649807,
-  0.0014216191932278934,
-  29112874951168793e-21,
-  0.023073441764940174
-];
-var Q = [
-  1.284260096144911,
-  0.4682382124808651,
-  0.06598813786892856,
-  0.0037823963320275824,
-  7297515550839662e-20
-];
-
-// src/stats/normal-quantile.ts
-function normalQuantile(p) {
-  if (!(p >= 0 && p <= 1)) return Number.NaN;
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  const q = p - 0.5;
-  if (Math.abs(q) <= CENTRAL_SPLIT) {
-    const r2 = CENTRAL_CONST - q * q;
-    return q * horner(A2, r2) / horner(B2, r2);
-  }
-  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
-  let z3;
-  if (r <= TAIL_SPLIT) {
-    r -= 1.6;
-    z3 = horner(C2, r) / horner(D2, r);
-  } else {
-    r -= TAIL_SPLIT;
-    z3 = horner(E, r) / horner(F, r);
-  }
-  return q < 0 ? -z3 : z3;
-}
-function horner(c, x) {
-  let value = 0;
-  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
-  return value;
-}
-var CENTRAL_SPLIT = 0.425;
-var CENTRAL_CONST = 0.180625;
-var TAIL_SPLIT = 5;
-var A2 = [
-  3.3871328727963665,
-  133.14166789178438,
-  1971.5909503065513,
-  13731.69376550946,
-  45921.95393154987,
-  67265.7709270087,
-  33430.57558358813,
-  2509.0809287301227
-];
-var B2 = [
-  1,
-  42.31333070160091,
-  687.1870074920579,
-  5394.196021424751,
-  21213.794301586597,
-  39307.89580009271,
-  28729.085735721943,
-  5226.495278852854
-];
-var C2 = [
-  1.4234371107496835,
-  4.630337846156546,
-  5.769497221460691,
-  3.6478483247632045,
-  1.2704582524523684,
-  0.2417807251774506,
-  0.022723844989269184,
-  7745450142783414e-19
-];
-var D2 = [
-  1,
-  2.053191626637759,
-  1.6763848301838038,
-  0.6897673349851,
-  0.14810397642748008,
-  0.015198666563616457,
-  5475938084995345e-19,
-  10507500716444169e-25
-];
-var E = [
-  6.657904643501103,
-  5.463784911164114,
-  1.7848265399172913,
-  0.29656057182850487,
-  0.026532189526576124,
-  0.0012426609473880784,
-  27115555687434876e-21,
-  20103343992922881e-23
-];
-var F = [
-  1,
-  0.599832206555888,
-  0.1369298809227358,
-  0.014875361290850615,
-  7868691311456133e-19,
-  18463183175100548e-21,
-  1421511758316446e-22,
-  20442631033899397e-31
-];
-
-// src/stats/alpha-spending.ts
-function alphaSpent(spending, alpha, t) {
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(t >= 0 && t <= 1)) throw new RangeError(`the information fraction must be in [0, 1], got ${t}`);
-  if (t === 0) return 0;
-  if (t === 1) return alpha;
-  switch (spending) {
-    case "obrien-fleming":
-      return 2 - 2 * normalCdf(normalQuantile(1 - alpha / 2) / Math.sqrt(t));
-    case "pocock":
-      return alpha * Math.log(1 + (Math.E - 1) * t);
-  }
-}
-var SPENDING_FUNCTIONS = ["obrien-fleming", "pocock"];
-function perLookLevels(spending, alpha, fractions) {
-  let previous = 0;
-  let spent = 0;
-  return fractions.map((t) => {
-    if (!(t > previous && t <= 1)) {
-      throw new RangeError(
-        `information fractions must increase within (0, 1], got [${fractions.join(", ")}]`
-      );
-    }
-    previous = t;
-    const cumulative = alphaSpent(spending, alpha, t);
-    const level = cumulative - spent;
-    spent = cumulative;
-    return level;
-  });
-}
-
-// src/results/metrics.ts
-var METRICS = {
-  tps: { label: "TPS", unit: "tx/s", better: "higher" },
-  qps: { label: "QPS", unit: "queries/s", better: "higher" },
-  latencyAvgMs: { label: "latency avg", unit: "ms", better: "lower" },
-  latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
-  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" }
-};
-var PRIMARY_METRIC = "tps";
-function isMetricName(name) {
-  return Object.hasOwn(METRICS, name);
-}
-
-// src/compare/analysis.ts
-init_types();
-
-// node_modules/simple-statistics/dist/simple-statistics.mjs
-function sum(x) {
-  if (x.length === 0) {
-    return 0;
-  }
-  var sum2 = x[0];
-  var correction = 0;
-  var transition;
-  if (typeof sum2 !== "number") {
-    return Number.NaN;
-  }
-  for (var i = 1; i < x.length; i++) {
-    if (typeof x[i] !== "number") {
-      return Number.NaN;
-    }
-    transition = sum2 + x[i];
-    if (Math.abs(sum2) >= Math.abs(x[i])) {
-      correction += sum2 - transition + x[i];
-    } else {
-      correction += x[i] - transition + sum2;
-    }
-    sum2 = transition;
-  }
-  return sum2 + correction;
-}
-function mean(x) {
-  if (x.length === 0) {
-    throw new Error("mean requires at least one data point");
-  }
-  return sum(x) / x.length;
-}
-function sumNthPowerDeviations(x, n) {
-  var meanValue = mean(x);
-  var sum2 = 0;
-  var tempValue;
-  var i;
-  if (n === 2) {
-    for (i = 0; i < x.length; i++) {
-      tempValue = x[i] - meanValue;
-      sum2 += tempValue * tempValue;
-    }
-  } else {
-    for (i = 0; i < x.length; i++) {
-      sum2 += Math.pow(x[i] - meanValue, n);
-    }
-  }
-  return sum2;
-}
-function sampleVariance(x) {
-  if (x.length < 2) {
-    throw new Error("sampleVariance requires at least two data points");
-  }
-  var sumSquaredDeviationsValue = sumNthPowerDeviations(x, 2);
-  var besselsCorrection = x.length - 1;
-  return sumSquaredDeviationsValue / besselsCorrection;
-}
-function sampleStandardDeviation(x) {
-  var sampleVarianceX = sampleVariance(x);
-  return Math.sqrt(sampleVarianceX);
-}
-function quantileSorted(x, p) {
-  var idx = (x.length - 1) * p;
-  if (x.length === 0) {
-    throw new Error("quantile requires at least one data point.");
-  } else if (p < 0 || p > 1) {
-    throw new Error("quantiles must be between 0 and 1");
-  } else if (p === 1) {
-    return x[x.length - 1];
-  } else if (p === 0) {
-    return x[0];
-  } else if (idx % 1 !== 0) {
-    var lower = Math.floor(idx);
-    var upper = Math.ceil(idx);
-    var fraction = idx - lower;
-    return x[lower] + fraction * (x[upper] - x[lower]);
-  } else {
-    return x[idx];
-  }
-}
-function quickselect(arr, k, left, right) {
-  left = left || 0;
-  right = right || arr.length - 1;
-  while (right > left) {
-    if (right - left > 600) {
-      var n = right - left + 1;
-      var m = k - left + 1;
-      var z3 = Math.log(n);
-      var s = 0.5 * Math.exp(2 * z3 / 3);
-      var sd = 0.5 * Math.sqrt(z3 * s * (n - s) / n);
-      if (m - n / 2 < 0) {
-        sd *= -1;
-      }
-      var newLeft = Math.max(left, Math.floor(k - m * s / n + sd));
-      var newRight = Math.min(
-        right,
-        Math.floor(k + (n - m) * s / n + sd)
-      );
-      quickselect(arr, k, newLeft, newRight);
-    }
-    var t = arr[k];
-    var i = left;
-    var j = right;
-    swap(arr, left, k);
-    if (arr[right] > t) {
-      swap(arr, left, right);
-    }
-    while (i < j) {
-      swap(arr, i, j);
-      i++;
-      j--;
-      while (arr[i] < t) {
-        i++;
-      }
-      while (arr[j] > t) {
-        j--;
-      }
-    }
-    if (arr[left] === t) {
-      swap(arr, left, j);
-    } else {
-      j++;
-      swap(arr, j, right);
-    }
-    if (j <= k) {
-      left = j + 1;
-    }
-    if (k <= j) {
-      right = j - 1;
-    }
-  }
-}
-function swap(arr, i, j) {
-  var tmp = arr[i];
-  arr[i] = arr[j];
-  arr[j] = tmp;
-}
-function quantile(x, p) {
-  var copy = x.slice();
-  if (Array.isArray(p)) {
-    multiQuantileSelect(copy, p);
-    var results = [];
-    for (var i = 0; i < p.length; i++) {
-      results[i] = quantileSorted(copy, p[i]);
-    }
-    return results;
-  } else {
-    var idx = quantileIndex(copy.length, p);
-    quantileSelect(copy, idx, 0, copy.length - 1);
-    return quantileSorted(copy, p);
-  }
-}
-function quantileSelect(arr, k, left, right) {
-  if (k % 1 === 0) {
-    quickselect(arr, k, left, right);
-  } else {
-    k = Math.floor(k);
-    quickselect(arr, k, left, right);
-    quickselect(arr, k + 1, k + 1, right);
-  }
-}
-function multiQuantileSelect(arr, p) {
-  var positions = /* @__PURE__ */ new Set();
-  for (var i = 0; i < p.length; i++) {
-    var idx = quantileIndex(arr.length, p[i]);
-    positions.add(Math.floor(idx));
-    positions.add(Math.ceil(idx));
-  }
-  var indices = Array.from(positions).sort(compare);
-  multiselect(arr, indices, 0, indices.length - 1, 0, arr.length - 1);
-}
-function multiselect(arr, indices, lo, hi, left, right) {
-  if (lo > hi) {
-    return;
-  }
-  var mid = lo + hi >> 1;
-  quickselect(arr, indices[mid], left, right);
-  multiselect(arr, indices, lo, mid - 1, left, indices[mid] - 1);
-  multiselect(arr, indices, mid + 1, hi, indices[mid] + 1, right);
-}
-function compare(a, b) {
-  return a - b;
-}
-function quantileIndex(len, p) {
-  var idx = (len - 1) * p;
-  if (p === 1) {
-    return len - 1;
-  } else if (p === 0) {
-    return 0;
-  } else if (idx % 1 !== 0) {
-    return idx;
-  } else {
-    return idx;
-  }
-}
-function median(x) {
-  return +quantile(x, 0.5);
-}
-function medianAbsoluteDeviation(x) {
-  var medianValue = median(x);
-  var medianAbsoluteDeviations = [];
-  for (var i = 0; i < x.length; i++) {
-    medianAbsoluteDeviations.push(Math.abs(x[i] - medianValue));
-  }
-  return median(medianAbsoluteDeviations);
-}
-var BayesianClassifier = function BayesianClassifier2() {
-  this.totalCount = 0;
-  this.data = {};
-};
-BayesianClassifier.prototype.train = function train(item, category) {
-  if (!this.data[category]) {
-    this.data[category] = {};
-  }
-  for (var k in item) {
-    var v = item[k];
-    if (this.data[category][k] === void 0) {
-      this.data[category][k] = {};
-    }
-    if (this.data[category][k][v] === void 0) {
-      this.data[category][k][v] = 0;
-    }
-    this.data[category][k][v]++;
-  }
-  this.totalCount++;
-};
-BayesianClassifier.prototype.score = function score(item) {
-  var odds = {};
-  var category;
-  for (var k in item) {
-    var v = item[k];
-    for (category in this.data) {
-      if (odds[category] === void 0) {
-        odds[category] = {};
-      }
-      if (this.data[category][k]) {
-        odds[category][k + "_" + v] = (this.data[category][k][v] || 0) / this.totalCount;
-      } else {
-        odds[category][k + "_" + v] = 0;
-      }
-    }
-  }
-  var oddsSums = {};
-  for (category in odds) {
-    oddsSums[category] = 0;
-    for (var combination in odds[category]) {
-      oddsSums[category] += odds[category][combination];
-    }
-  }
-  return oddsSums;
-};
-var COEFFICIENTS = [
-  0.9999999999999971,
-  57.15623566586292,
-  -59.59796035547549,
-  14.136097974741746,
-  -0.4919138160976202,
-  3399464998481189e-20,
-  4652362892704858e-20,
-  -9837447530487956e-20,
-  1580887032249125e-19,
-  -21026444172410488e-20,
-  21743961811521265e-20,
-  -1643181065367639e-19,
-  8441822398385275e-20,
-  -26190838401581408e-21,
-  36899182659531625e-22
-];
-var g = 607 / 128;
-var LOGSQRT2PI = Math.log(Math.sqrt(2 * Math.PI));
-function gammaln(n) {
-  if (n <= 0) {
-    return Number.POSITIVE_INFINITY;
-  }
-  n--;
-  var a = COEFFICIENTS[0];
-  for (var i = 1; i < 15; i++) {
-    a += COEFFICIENTS[i] / (n + i);
-  }
-  var tmp = g + 0.5 + n;
-  return LOGSQRT2PI + Math.log(a) - tmp + (n + 0.5) * Math.log(tmp);
-}
-var SQRT_2PI$1 = Math.sqrt(2 * Math.PI);
-function cumulativeDistribution(z3) {
-  var sum2 = z3;
-  var tmp = z3;
-  for (var i = 1; i < 30; i++) {
-    tmp *= z3 * z3 / (2 * i + 1);
-    sum2 += tmp;
-  }
-  return Math.round((0.5 + sum2 / SQRT_2PI$1 * Math.exp(-z3 * z3 / 2)) * 1e4) / 1e4;
-}
-var standardNormalTable = [];
-for (z2 = 0; z2 <= 3.09; z2 += 0.01) {
-  standardNormalTable.push(cumulativeDistribution(z2));
-}
-var z2;
-var SQRT_2PI = Math.sqrt(2 * Math.PI);
-var PerceptronModel = function PerceptronModel2() {
-  this.weights = [];
-  this.bias = 0;
-};
-PerceptronModel.prototype.predict = function predict(features) {
-  if (features.length !== this.weights.length) {
-    return null;
-  }
-  var score2 = 0;
-  for (var i = 0; i < this.weights.length; i++) {
-    score2 += this.weights[i] * features[i];
-  }
-  score2 += this.bias;
-  if (score2 > 0) {
-    return 1;
-  } else {
-    return 0;
-  }
-};
-PerceptronModel.prototype.train = function train2(features, label) {
-  if (label !== 0 && label !== 1) {
-    return null;
-  }
-  if (features.length !== this.weights.length) {
-    this.weights = features.slice();
-    this.bias = 1;
-  }
-  var prediction = this.predict(features);
-  if (typeof prediction === "number" && prediction !== label) {
-    var gradient = label - prediction;
-    for (var i = 0; i < this.weights.length; i++) {
-      this.weights[i] += gradient * features[i];
-    }
-    this.bias += gradient;
-  }
-  return this;
-};
-
-// src/stats/holm.ts
-function holmAdjust(pValues) {
-  const m = pValues.length;
-  const order = pValues.map((_, i) => i).sort((a, b) => pValues[a] - pValues[b]);
-  const adjusted = new Array(m);
-  let running = 0;
-  order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = running;
-  });
-  return adjusted;
-}
-
-// src/stats/robust-log-spread.ts
-function robustLogSpread(values) {
-  if (values.length < 2) return 0;
-  return MAD_TO_SD * medianAbsoluteDeviation(values.map(Math.log));
-}
-var MAD_TO_SD = 1.4826;
-
-// src/compare/cell-runs.ts
-init_types();
-function collectCellRuns(samples, metric, value = "final") {
-  const cells = /* @__PURE__ */ new Map();
-  const attempts = /* @__PURE__ */ new Map();
-  for (const s of samples) {
-    const id = cellId(s);
-    let arms = cells.get(id);
-    if (!arms) cells.set(id, arms = /* @__PURE__ */ new Map());
-    let runs = arms.get(s.arm);
-    if (!runs) arms.set(s.arm, runs = { byRound: /* @__PURE__ */ new Map(), failed: 0 });
-    if (s.status !== "ok") {
-      runs.failed++;
-      continue;
-    }
-    const key = `${id}\0${s.arm}\0${s.round}`;
-    if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
-    attempts.set(key, s.attempt);
-    runs.byRound.set(s.round, runValue(s, metric, value));
-  }
-  return cells;
-}
-function runValue(sample, metric, value = "final") {
-  if (value === "progress-median" && metric === "tps") {
-    const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
-    if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
-  }
-  return sample.metrics[metric] ?? Number.NaN;
-}
-var PROGRESS_SKIP_SECONDS = 1;
-var PROGRESS_MIN_POINTS = 3;
-function documentCells(result) {
-  const seen = /* @__PURE__ */ new Set();
-  const cells = [];
-  for (const c of [...result.plan.cells, ...result.samples]) {
-    const id = cellId(c);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    cells.push({ workload: c.workload, clients: c.clients });
-  }
-  return cells;
-}
-function runValues(runs) {
-  if (!runs) return [];
-  return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-}
-
-// src/compare/defaults.ts
-var DEFAULT_ALPHA = 0.05;
-var DEFAULT_THRESHOLD_PCT = 2;
-var REPORT_LEVEL = 0.95;
-var EQUIVALENCE_LEVEL = 0.9;
-var MIN_RUNS_PER_ARM = 2;
-var BOOTSTRAP_MIN_RUNS = 10;
-var DEFAULT_COLLAPSE_FRACTION = 0.2;
-var DEFAULT_ASSUMED_NOISE_CV_PCT = 2;
-var DEFAULT_POWER = 0.8;
-var PCT_TOLERANCE = 1e-9;
-
-// src/compare/curve.ts
-function curveSummary(arm, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
-  const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
-  if (curve.length === 0) return null;
-  let peak = curve[0];
-  for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
-  const floor = (1 - collapseFraction) * peak.medianTps;
-  const collapse = curve.find((p) => p.clients > peak.clients && p.medianTps < floor);
-  return {
-    arm,
-    points: curve,
-    peakTps: peak.medianTps,
-    peakClients: peak.clients,
-    collapseClients: collapse?.clients ?? null
-  };
-}
-function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
-  const tol = tolerancePct / 100;
-  const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
-  const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
-  const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
-  const state = (c, clients) => {
-    const v = at(c, clients);
-    if (v === void 0 || clients <= c.peakClients) return v === void 0 ? null : "standing";
-    if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
-    if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
-    return "unclear";
-  };
-  const collapseMoved = base.points.some((p) => {
-    const b = state(base, p.clients);
-    const h = state(head, p.clients);
-    return b === "collapsed" && h === "standing" || b === "standing" && h === "collapsed";
-  });
-  return {
-    workload,
-    collapseFraction,
-    base,
-    head,
-    peakDeltaPct: 100 * (head.peakTps / base.peakTps - 1),
-    tolerancePct,
-    peakMoved,
-    collapseMoved
-  };
-}
-
-// src/compare/format.ts
-function formatPct(pct5, decimals = 2) {
-  const text2 = Math.abs(pct5).toFixed(decimals);
-  if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
-  return `${pct5 < 0 ? "-" : "+"}${text2}%`;
-}
-function formatPctInterval(lower, upper) {
-  return `[${formatPct(lower)}, ${formatPct(upper)}]`;
-}
-function formatP(p) {
-  if (p >= 0.9995) return "1";
-  if (p >= 1e-3) return String(Number(p.toPrecision(2)));
-  return p.toExponential(1);
-}
-function formatLevel(level) {
-  return `${Number((level * 100).toFixed(1))}%`;
-}
-function formatDeltaCi(cell) {
-  if (cell.deltaPct === null || !cell.ci95) return void 0;
-  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
-  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
-}
-function formatPAdjusted(cell) {
-  return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
-}
-
-// src/compare/overall.ts
-function overallVerdict(items) {
-  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
-  const regressed = ids((v) => v === "regression" || v === "mixed");
-  const improved = ids((v) => v === "improvement" || v === "mixed");
-  if (regressed.length > 0 && improved.length > 0) {
-    return {
-      verdict: "mixed",
-      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
-    };
-  }
-  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
-  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
-  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
-    return { verdict: "no-change", deciding: items.map((i) => i.id) };
-  }
-  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
-}
-
-// src/compare/power.ts
-init_types();
-
-// src/stats/binomial-coefficient.ts
-function binomialCoefficient(n, k) {
-  if (k < 0 || k > n) return 0;
-  const small = Math.min(k, n - k);
-  let c = 1;
-  for (let i = 1; i <= small; i++) c = c * (n - small + i) / i;
-  return c < Number.MAX_SAFE_INTEGER ? Math.round(c) : c;
-}
-
-// src/stats/min-achievable-p.ts
-function minAchievableP(m, n) {
-  if (m < 1 || n < 1) return 1;
-  return Math.min(1, 2 / binomialCoefficient(m + n, m));
-}
-
-// src/stats/log-beta.ts
-function logBeta(a, b) {
-  const p = Math.min(a, b);
-  const q = Math.max(a, b);
-  if (!(p > 0)) return Number.NaN;
-  if (p >= STIRLING_MIN) {
-    const corr = stirlingCorrection(p) + stirlingCorrection(q) - stirlingCorrection(p + q);
-    return -0.5 * Math.log(q) + LN_SQRT_2PI + corr + (p - 0.5) * Math.log(p / (p + q)) + q * Math.log1p(-p / (p + q));
-  }
-  if (q >= STIRLING_MIN) {
-    const corr = stirlingCorrection(q) - stirlingCorrection(p + q);
-    return gammaln(p) + corr + p - p * Math.log(p + q) + (q - 0.5) * Math.log1p(-p / (p + q));
-  }
-  return gammaln(p) + gammaln(q) - gammaln(p + q);
-}
-function stirlingCorrection(x) {
-  const inv2 = 1 / (x * x);
-  let sum2 = 0;
-  for (let k = STIRLING_SERIES.length - 1; k >= 0; k--) sum2 = sum2 * inv2 + STIRLING_SERIES[k];
-  return sum2 / x;
-}
-var STIRLING_MIN = 10;
-var LN_SQRT_2PI = 0.9189385332046728;
-var STIRLING_SERIES = [1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156];
-
-// src/stats/regularized-incomplete-beta.ts
-function regularizedIncompleteBeta(x, a, b, complement = 1 - x) {
-  if (!(x >= 0 && x <= 1 && a > 0 && b > 0)) return Number.NaN;
-  if (x === 0 || complement === 0) return x === 0 ? 0 : 1;
-  if (x > (a + 1) / (a + b + 2)) return 1 - lowerTail(complement, b, a, x);
-  return lowerTail(x, a, b, complement);
-}
-function lowerTail(x, a, b, y) {
-  const logFront = a * Math.log(x) + b * Math.log(y) - logBeta(a, b);
-  return Math.exp(logFront) / a * continuedFraction(x, a, b);
-}
-function continuedFraction(x, a, b) {
-  const qab = a + b;
-  const qap = a + 1;
-  const qam = a - 1;
-  let c = 1;
-  let d = guard(1 - qab * x / qap);
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= MAX_ITERATIONS; m++) {
-    const m2 = 2 * m;
-    let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-    d = 1 / guard(1 + aa * d);
-    c = guard(1 + aa / c);
-    h *= d * c;
-    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-    d = 1 / guard(1 + aa * d);
-    c = guard(1 + aa / c);
-    const step = d * c;
-    h *= step;
-    if (Math.abs(step - 1) < EPSILON) break;
-  }
-  return h;
-}
-function guard(v) {
-  return Math.abs(v) < TINY ? TINY : v;
-}
-var MAX_ITERATIONS = 1e4;
-var EPSILON = 1e-16;
-var TINY = 1e-300;
-
-// src/stats/student-t-cdf.ts
-function studentTCdf(t, df) {
-  if (Number.isNaN(t) || !(df > 0)) return Number.NaN;
-  if (!Number.isFinite(t)) return t > 0 ? 1 : 0;
-  const t2 = t * t;
-  const lower = 0.5 * regularizedIncompleteBeta(df / (df + t2), df / 2, 0.5, t2 / (df + t2));
-  return t > 0 ? 1 - lower : lower;
-}
-
-// src/stats/student-t-quantile.ts
-function studentTQuantile(p, df) {
-  if (!(p >= 0 && p <= 1) || !(df > 0)) return Number.NaN;
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  if (p === 0.5) return 0;
-  const tail2 = Math.min(p, 1 - p);
-  const z3 = -normalQuantile(tail2);
-  let lo = z3;
-  let hi = Math.max(2 * z3, 1);
-  while (studentTCdf(-hi, df) > tail2 && hi < Number.MAX_VALUE / 2) {
-    lo = hi;
-    hi *= 2;
-  }
-  const z32 = z3 * z3 * z3;
-  let t = clamp(z3 + (z32 + z3) / (4 * df) + (5 * z32 * z3 * z3 + 16 * z32 + 3 * z3) / (96 * df * df), lo, hi);
-  const logDensityConst = gammaln((df + 1) / 2) - gammaln(df / 2) - 0.5 * Math.log(df * Math.PI);
-  for (let i = 0; i < MAX_ITERATIONS2; i++) {
-    const f = studentTCdf(-t, df);
-    if (f > tail2) lo = t;
-    else hi = t;
-    const density = Math.exp(logDensityConst - (df + 1) / 2 * Math.log1p(t * t / df));
-    let next = t + (Math.log(f) - Math.log(tail2)) * f / density;
-    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
-    const converged = Math.abs(next - t) <= TOLERANCE * t;
-    t = next;
-    if (converged || hi - lo <= TOLERANCE * t) break;
-  }
-  return p < 0.5 ? -t : t;
-}
-function clamp(v, lo, hi) {
-  return Math.min(Math.max(v, lo), hi);
-}
-var MAX_ITERATIONS2 = 200;
-var TOLERANCE = 1e-15;
-
-// src/stats/midranks.ts
-function midranks(values) {
-  const order = values.map((_, i) => i).sort((i, j) => values[i] - values[j]);
-  const ranks = new Array(values.length);
-  const tieSizes = [];
-  for (let start = 0; start < order.length; ) {
-    let end = start + 1;
-    while (end < order.length && values[order[end]] === values[order[start]]) end++;
-    const rank = (start + 1 + end) / 2;
-    for (let k = start; k < end; k++) ranks[order[k]] = rank;
-    tieSizes.push(end - start);
-    start = end;
-  }
-  return { ranks, tieSizes };
-}
-
-// src/stats/signed-rank-null-counts.ts
-function signedRankNullCounts(doubledRanks) {
-  const noTies = doubledRanks.every((r, i) => r === 2 * (i + 1));
-  const n = doubledRanks.length;
-  if (noTies) {
-    const cached2 = cache.get(n);
-    if (cached2) return cached2;
-  }
-  let total = 0;
-  for (const r of doubledRanks) {
-    if (!Number.isInteger(r) || r < 1)
-      throw new RangeError(`doubled ranks must be positive integers, got ${r}`);
-    total += r;
-  }
-  const counts = new Float64Array(total + 1);
-  counts[0] = 1;
-  let reach = 0;
-  for (const r of doubledRanks) {
-    for (let s = reach; s >= 0; s--) if (counts[s] !== 0) counts[s + r] = counts[s + r] + counts[s];
-    reach += r;
-  }
-  if (noTies) cache.set(n, counts);
-  return counts;
-}
-var cache = /* @__PURE__ */ new Map();
-
-// src/stats/wilcoxon-signed-rank.ts
-function wilcoxonSignedRank(d) {
-  const nonzero = d.filter((x) => x !== 0);
-  const n = nonzero.length;
-  const zeros = d.length - n;
-  if (n === 0) return { tPlus: 0, n, zeros, ties: false, p: 1, method: "exact" };
-  const { ranks, tieSizes } = midranks(nonzero.map(Math.abs));
-  const ties = tieSizes.some((t) => t > 1);
-  let doubledPlus = 0;
-  nonzero.forEach((x, i) => {
-    if (x > 0) doubledPlus += 2 * ranks[i];
-  });
-  const doubledRanks = ties ? ranks.map((r) => 2 * r) : Array.from({ length: n }, (_, i) => 2 * (i + 1));
-  const counts = signedRankNullCounts(doubledRanks);
-  const totalDoubled = counts.length - 1;
-  const observed = Math.abs(2 * doubledPlus - totalDoubled);
-  let extreme = 0;
-  for (let s = 0; s <= totalDoubled; s++)
-    if (Math.abs(2 * s - totalDoubled) >= observed - 1e-9) extreme += counts[s];
-  return {
-    tPlus: doubledPlus / 2,
-    n,
-    zeros,
-    ties,
-    p: Math.min(1, extreme / 2 ** n),
-    method: ties ? "exact-conditional" : "exact"
-  };
-}
-function signedRankMinP(n) {
-  return n < 1 ? 1 : Math.min(1, 2 ** (1 - n));
-}
-
-// src/compare/power.ts
-function minRoundsFor(test, cells, alpha) {
-  let n = 1;
-  while (Math.max(1, cells) * minPFor(test, n) >= alpha) n++;
-  return n;
-}
-function pairedMinRounds(cells, alpha) {
-  let n = 1;
-  while (Math.max(1, cells) * signedRankMinP(n) >= alpha) n++;
-  return n;
-}
-function minPFor(test, n) {
-  const unpaired = minAchievableP(n, n);
-  return test === "mann-whitney" ? unpaired : Math.min(unpaired, signedRankMinP(n));
-}
-function checkPlan(input2) {
-  const alpha = input2.alpha ?? DEFAULT_ALPHA;
-  const testAlpha = alpha;
-  const test = input2.test ?? "signed-rank";
-  const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const noiseAssumed = input2.noiseCvPct === void 0 || input2.noiseCvPct === null;
-  const noiseCvPct = input2.noiseCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
-  const cells = Math.max(1, input2.cells);
-  const minAdjustedP = Math.min(1, cells * minPFor(test, input2.rounds));
-  const minRounds = minRoundsFor(test, cells, testAlpha);
-  const recommendedRounds = recommendRounds({
-    test,
-    noiseCvPct,
-    thresholdPct,
-    cells,
-    alpha: testAlpha,
-    power: input2.power ?? DEFAULT_POWER
-  });
-  const warnings = [];
-  const canReachAlpha = minAdjustedP < testAlpha;
-  if (!canReachAlpha) {
-    warnings.push(
-      `${input2.rounds} rounds per arm over ${cells} cells can never reach significance after Holm (smallest possible adjusted p ${formatP(minAdjustedP)} \u2265 \u03B1 ${formatP(testAlpha)}); plan at least ${minRounds} rounds`
-    );
-  }
-  if (recommendedRounds > input2.rounds) {
-    warnings.push(
-      `with ${noiseCvPct.toFixed(1)}% run-to-run noise (${noiseAssumed ? "assumed" : "measured"}), detecting a ${thresholdPct}% change over ${cells} cells with ${Math.round((input2.power ?? DEFAULT_POWER) * 100)}% power needs about ${recommendedRounds} rounds; ${input2.rounds} planned`
-    );
-  }
-  return {
-    testAlpha,
-    minAdjustedP,
-    canReachAlpha,
-    minRounds,
-    recommendedRounds,
-    noiseCvPct,
-    noiseAssumed,
-    warnings
-  };
-}
-function recommendRounds(input2) {
-  const { noiseCvPct, thresholdPct, cells, alpha, power } = input2;
-  const test = input2.test ?? "signed-rank";
-  const sigma = Math.log1p(noiseCvPct / 100);
-  const effect = Math.log1p(thresholdPct / 100);
-  let n = minRoundsFor(test, cells, alpha);
-  if (!(sigma > 0)) return n;
-  for (; n < MAX_RECOMMENDED_ROUNDS; n++) {
-    const df = test === "mann-whitney" ? 2 * n - 2 : n - 1;
-    const noncentrality = effect / (sigma * Math.sqrt(2 / n)) * Math.sqrt(MWU_EFFICIENCY);
-    const critical = studentTQuantile(1 - alpha / (2 * cells), df);
-    if (studentTCdf(noncentrality - critical, df) >= power) break;
-  }
-  return n;
-}
-function measuredNoiseCvPct(result, metric) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const s of result.samples) {
-    const value = s.metrics[metric];
-    if (s.status !== "ok" || value === void 0 || !(Number.isFinite(value) && value > 0)) continue;
-    const key = `${cellId(s)}\0${s.arm}`;
-    const list = groups2.get(key) ?? [];
-    list.push(value);
-    groups2.set(key, list);
-  }
-  const spreads = [...groups2.values()].filter((v) => v.length >= 3).map(robustLogSpread);
-  if (spreads.length === 0) return null;
-  spreads.sort((a, b) => a - b);
-  const mid = spreads.length >> 1;
-  const spread = spreads.length % 2 === 1 ? spreads[mid] : (spreads[mid - 1] + spreads[mid]) / 2;
-  return 100 * Math.expm1(spread);
-}
-var MWU_EFFICIENCY = 3 / Math.PI;
-var MAX_RECOMMENDED_ROUNDS = 1e3;
-var MIN_NOISE_ROUNDS = 3;
-function estimateNoise(result, cell, metric = "tps") {
-  const id = cellId(cell);
-  const arms = collectCellRuns(
-    result.samples.filter((s) => cellId(s) === id),
-    metric
-  ).get(id);
-  const [baseline, ...heads] = result.arms.map((a) => a.label);
-  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
-  const base = baseline === void 0 ? void 0 : arms?.get(baseline);
-  const ratios = [];
-  for (const head of heads) {
-    const h = arms?.get(head);
-    if (!base || !h) continue;
-    for (const [round2, b] of base.byRound) {
-      const v = h.byRound.get(round2);
-      if (ok(b) && ok(v)) ratios.push(v / b);
-    }
-  }
-  const spreads = [...arms?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
-  const pct5 = (spread) => 100 * Math.expm1(spread);
-  return {
-    cell,
-    rounds: ratios.length,
-    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct5(robustLogSpread(ratios)) : null,
-    runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
-  };
-}
-
-// src/stats/t-inference.ts
-function tInference(estimate, se, df, level) {
-  if (se === 0) {
-    const t2 = estimate === 0 ? 0 : Math.sign(estimate) * Number.POSITIVE_INFINITY;
-    return { t: t2, p: estimate === 0 ? 1 : 0, lower: estimate, upper: estimate };
-  }
-  const t = estimate / se;
-  const margin = studentTQuantile(1 - (1 - level) / 2, df) * se;
-  return {
-    t,
-    p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)),
-    lower: estimate - margin,
-    upper: estimate + margin
-  };
-}
-
-// src/stats/one-sample-t.ts
-function oneSampleT(values, level = 0.95) {
-  const n = values.length;
-  if (n < 2) throw new RangeError("a one-sample t-test needs at least 2 values");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const estimate = mean(values);
-  const se = sampleStandardDeviation(values) / Math.sqrt(n);
-  const df = n - 1;
-  return { ...tInference(estimate, se, df, level), df, estimate };
-}
-
-// src/stats/walsh-hodges-lehmann.ts
-function walshHodgesLehmann(d, levels) {
-  const n = d.length;
-  if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
-  const total = n * (n + 1) / 2;
-  const walsh = new Float64Array(total);
-  let k = 0;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
-  walsh.sort();
-  const mid = total >> 1;
-  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
-  const intervals = levels.map((level) => {
-    const { index, achievedLevel } = signedRankCiIndex(n, level);
-    return { level, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
-  });
-  return { shift, intervals };
-}
-function signedRankCiIndex(n, level) {
-  if (!(n >= 1 && level > 0 && level < 1)) {
-    throw new RangeError(`signed-rank CI needs n \u2265 1 and 0 < level < 1, got n=${n}, level=${level}`);
-  }
-  const doubled = signedRankNullCounts(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
-  const all = 2 ** n;
-  const tail2 = (1 - level) / 2;
-  let below = 0;
-  let q = 0;
-  while ((below + doubled[2 * q]) / all < tail2) below += doubled[2 * q++];
-  if (q === 0) return { index: 1, achievedLevel: 1 - 2 * doubled[0] / all };
-  return { index: q, achievedLevel: 1 - 2 * below / all };
-}
-
-// src/stats/seeded-random.ts
-function seededRandom(seed) {
-  let s = seed >>> 0;
-  const splitMix32 = () => {
-    s = s + 2654435769 | 0;
-    let z3 = s;
-    z3 = Math.imul(z3 ^ z3 >>> 16, 2246822507);
-    z3 = Math.imul(z3 ^ z3 >>> 13, 3266489909);
-    return (z3 ^ z3 >>> 16) >>> 0;
-  };
-  let a = splitMix32();
-  let b = splitMix32();
-  let c = splitMix32();
-  let d = splitMix32();
-  return () => {
-    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotl(d, 11);
-    return result / 4294967296;
-  };
-}
-function rotl(x, k) {
-  return x << k | x >>> 32 - k;
-}
-
-// src/stats/bootstrap-ratio-of-means.ts
-function bootstrapRatioOfMeans(base, head, options) {
-  const { seed, resamples = DEFAULT_RESAMPLES, level = 0.95 } = options;
-  if (base.length === 0 || head.length === 0) throw new RangeError("bootstrap needs values in both arms");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  if (!(resamples >= 1)) throw new RangeError(`resamples must be at least 1, got ${resamples}`);
-  const random = seededRandom(seed);
-  const resampledMean = (x) => {
-    let sum2 = 0;
-    for (let i = 0; i < x.length; i++) sum2 += x[Math.floor(random() * x.length)];
-    return sum2 / x.length;
-  };
-  const ratios = new Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    const b = resampledMean(base);
-    ratios[r] = resampledMean(head) / b;
-  }
-  ratios.sort((x, y) => x - y);
-  const tail2 = (1 - level) / 2;
-  return {
-    ratio: mean(head) / mean(base),
-    lower: quantileSorted(ratios, tail2),
-    upper: quantileSorted(ratios, 1 - tail2),
-    resamples,
-    seed
-  };
-}
-var DEFAULT_RESAMPLES = 1e4;
-
-// src/stats/mann-whitney-null-counts.ts
-function mannWhitneyNullCounts(m, n) {
-  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 0 || n < 0 || m * n > MAX_EXACT_PRODUCT) {
-    throw new RangeError(
-      `exact Mann-Whitney distribution needs integer sizes with m\xB7n \u2264 ${MAX_EXACT_PRODUCT}, got ${m}, ${n}`
-    );
-  }
-  const [small, large] = m <= n ? [m, n] : [n, m];
-  const key = small * 100003 + large;
-  let counts = cache2.get(key);
-  if (!counts) {
-    counts = compute(small, large);
-    cache2.set(key, counts);
-  }
-  return counts;
-}
-var MAX_EXACT_PRODUCT = 1e4;
-var cache2 = /* @__PURE__ */ new Map();
-function compute(m, n) {
-  let prev = [];
-  for (let i = 0; i <= m; i++) prev.push(Float64Array.of(1));
-  for (let k = 1; k <= n; k++) {
-    const next = [Float64Array.of(1)];
-    for (let i = 1; i <= m; i++) {
-      const f = new Float64Array(i * k + 1);
-      f.set(prev[i]);
-      const withLargestFirst = next[i - 1];
-      for (let u = 0; u < withLargestFirst.length; u++) f[u + k] += withLargestFirst[u];
-      next.push(f);
-    }
-    prev = next;
-  }
-  return prev[m];
-}
-
-// src/stats/shift-ci-index.ts
-function shiftCiIndex(m, n, level) {
-  if (!(m >= 1 && n >= 1 && level > 0 && level < 1)) {
-    throw new RangeError(`shift CI needs m, n \u2265 1 and 0 < level < 1, got m=${m}, n=${n}, level=${level}`);
-  }
-  const tail2 = (1 - level) / 2;
-  if (m * n <= MAX_EXACT_PRODUCT) {
-    const counts = mannWhitneyNullCounts(m, n);
-    const total = binomialCoefficient(m + n, m);
-    let below = 0;
-    let q2 = 0;
-    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
-    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
-    return { index: q2, achievedLevel: 1 - 2 * below / total };
-  }
-  const mean2 = m * n / 2;
-  const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
-  const q = Math.max(1, Math.ceil(mean2 - 0.5 + sigma * normalQuantile(tail2)));
-  return { index: q, achievedLevel: 1 - 2 * normalCdf((q - 1 + 0.5 - mean2) / sigma) };
-}
-
-// src/stats/hodges-lehmann.ts
-function hodgesLehmann(base, head, levels) {
-  const m = base.length;
-  const n = head.length;
-  if (m === 0 || n === 0) throw new RangeError("Hodges-Lehmann needs at least one value in each arm");
-  const diffs = new Float64Array(m * n);
-  let k = 0;
-  for (const h of head) for (const b of base) diffs[k++] = h - b;
-  diffs.sort();
-  const mid = diffs.length >> 1;
-  const shift = diffs.length % 2 === 1 ? diffs[mid] : (diffs[mid - 1] + diffs[mid]) / 2;
-  const intervals = levels.map((level) => {
-    const { index, achievedLevel } = shiftCiIndex(m, n, level);
-    return { level, lower: diffs[index - 1], upper: diffs[m * n - index], index, achievedLevel };
-  });
-  return { shift, intervals };
-}
-
-// src/stats/mann-whitney-normal-p.ts
-function mannWhitneyNormalP(uBase, m, n, tieSizes, continuity = true) {
-  const N = m + n;
-  const tieTerm = tieSizes.reduce((sum2, t) => sum2 + (t * t * t - t), 0);
-  const sigma = Math.sqrt(m * n / 12 * (N + 1 - tieTerm / (N * (N - 1))));
-  if (!(sigma > 0)) return { z: 0, p: 1, sigma: 0 };
-  const z3 = (Math.max(uBase, m * n - uBase) - m * n / 2 - (continuity ? CONTINUITY_CORRECTION : 0)) / sigma;
-  return { z: z3, p: Math.min(1, 2 * normalCdf(-z3)), sigma };
-}
-var CONTINUITY_CORRECTION = 0.5;
-
-// src/stats/tied-rank-sum-null-counts.ts
-function tiedRankSumNullCounts(tieSizes, m) {
-  const total = tieSizes.reduce((a, b) => a + b, 0);
-  const maxSum = m * (2 * total - m + 1);
-  const width = maxSum + 1;
-  const ways = new Float64Array((m + 1) * width);
-  ways[0] = 1;
-  let before = 0;
-  for (const t of tieSizes) {
-    const doubledRank = 2 * before + t + 1;
-    const choose = binomialRow(t);
-    for (let j = Math.min(m, before); j >= 0; j--) {
-      const from = j * width;
-      for (let s = 0; s <= maxSum; s++) {
-        const w = ways[from + s];
-        if (w === 0) continue;
-        for (let c = 1; c <= t && j + c <= m; c++) {
-          const to = (j + c) * width + s + c * doubledRank;
-          ways[to] = ways[to] + w * choose[c];
-        }
-      }
-    }
-    before += t;
-  }
-  const counts = new Float64Array(2 * m * (total - m) + 1);
-  const offset = m * width + m * (m + 1);
-  for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
-  return counts;
-}
-function binomialRow(t) {
-  const row3 = [1];
-  for (let k = 1; k <= t; k++) row3.push(row3[k - 1] * (t - k + 1) / k);
-  return row3;
-}
-
-// src/stats/mann-whitney.ts
-function mannWhitneyU(base, head) {
-  const m = base.length;
-  const n = head.length;
-  if (m === 0 || n === 0) throw new RangeError("Mann-Whitney U needs at least one value in each arm");
-  const { ranks, tieSizes } = midranks([...base, ...head]);
-  let rankSumBase = 0;
-  for (let i = 0; i < m; i++) rankSumBase += ranks[i];
-  const uBase = rankSumBase - m * (m + 1) / 2;
-  const uHead = m * n - uBase;
-  const ties = tieSizes.some((t) => t > 1);
-  const common = { uBase, uHead, ties, probabilityHeadHigher: uHead / (m * n) };
-  const splits = binomialCoefficient(m + n, m);
-  if (!ties && m * n <= MAX_EXACT_PRODUCT) {
-    const counts = mannWhitneyNullCounts(m, n);
-    let lower = 0;
-    for (let u = 0; u <= Math.min(uBase, uHead); u++) lower += counts[u];
-    return { ...common, method: "exact", p: Math.min(1, 2 * lower / splits), z: null };
-  }
-  if (ties && tiedExactCost(m, n) <= MAX_TIED_EXACT_COST) {
-    const counts = tiedRankSumNullCounts(tieSizes, m);
-    const observed = Math.abs(2 * uBase - m * n);
-    let extreme = 0;
-    for (let u2 = 0; u2 < counts.length; u2++) if (Math.abs(u2 - m * n) >= observed) extreme += counts[u2];
-    return { ...common, method: "exact-conditional", p: Math.min(1, extreme / splits), z: null };
-  }
-  const { z: z3, p } = mannWhitneyNormalP(uBase, m, n, tieSizes);
-  return { ...common, method: "normal-approximation", p, z: z3 };
-}
-function tiedExactCost(m, n) {
-  const total = m + n;
-  return total * m * (m * (2 * total - m + 1));
-}
-var MAX_TIED_EXACT_COST = 5e7;
-
-// src/stats/welch-t.ts
-function welchT(base, head, level = 0.95) {
-  if (base.length < 2 || head.length < 2) throw new RangeError("Welch's t needs at least 2 values per arm");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const vb = sampleVariance(base) / base.length;
-  const vh = sampleVariance(head) / head.length;
-  const difference = mean(head) - mean(base);
-  const se = Math.sqrt(vb + vh);
-  const df = se === 0 ? base.length + head.length - 2 : (vb + vh) ** 2 / (vb ** 2 / (base.length - 1) + vh ** 2 / (head.length - 1));
-  return { ...tInference(difference, se, df, level), df, difference, se };
-}
-
-// src/compare/shift-statistics.ts
-function shiftStatistics(baseValues, headValues, options = {}) {
-  const base = usable(baseValues);
-  const head = usable(headValues);
-  const failed = options.failed ?? { base: 0, head: 0 };
-  const notes = [];
-  if (failed.base + failed.head > 0) {
-    notes.push({
-      code: "failed-runs-excluded",
-      message: `${failed.base} failed base run(s) and ${failed.head} failed head run(s) excluded`
-    });
-  }
-  if (base.invalid + head.invalid > 0) {
-    notes.push({
-      code: "invalid-values-excluded",
-      message: `${base.invalid} base and ${head.invalid} head value(s) excluded as non-finite or not positive`
-    });
-  }
-  const summaries = { base: summarise(base, failed.base), head: summarise(head, failed.head) };
-  const empty = {
-    ...summaries,
-    test: "mann-whitney",
-    pairs: null,
-    deltaPct: null,
-    ci95: null,
-    ci90: null,
-    ciEquivalence: null,
-    pairedT: null,
-    p: null,
-    method: null,
-    minAchievableP: null,
-    welch: null,
-    bootstrap: null,
-    notes
-  };
-  const short3 = [
-    ["base", base],
-    ["head", head]
-  ].filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
-  if (short3.length > 0) {
-    const which = short3.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
-    return { ...empty, unusable: `${which}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
-  }
-  const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
-  const logBase = base.values.map(Math.log);
-  const logHead = head.values.map(Math.log);
-  const welch = welchT(logBase, logHead, REPORT_LEVEL);
-  const welchDiagnostic = {
-    t: welch.t,
-    df: welch.df,
-    p: welch.p,
-    ci95: {
-      level: REPORT_LEVEL,
-      achievedLevel: REPORT_LEVEL,
-      lowerPct: pct(welch.lower),
-      upperPct: pct(welch.upper)
-    }
-  };
-  const ratios = options.rounds ? logRatios(options.rounds.base, options.rounds.head) : null;
-  if (ratios && ratios.pairs.length < MIN_RUNS_PER_ARM) {
-    notes.push({
-      code: "unpaired-fallback",
-      message: `only ${ratios.pairs.length} round(s) with a usable run in both arms: the unpaired Mann-Whitney test decides`
-    });
-  } else if (ratios) {
-    if (ratios.unpaired > 0) {
-      notes.push({
-        code: "unpaired-rounds-dropped",
-        message: `${ratios.unpaired} round(s) with a usable run in only one arm left out of the paired analysis`
-      });
-    }
-    const d = ratios.pairs;
-    const sr = wilcoxonSignedRank(d);
-    const hl2 = walshHodgesLehmann(d, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
-    const [ci952, ci902, ciEq2] = hl2.intervals.map(toPct);
-    const t = oneSampleT(d, REPORT_LEVEL);
-    if (sr.ties || sr.zeros > 0) {
-      notes.push({
-        code: "ties-approximate-ci",
-        message: "tied or zero log-ratios: p is exact given them, but the intervals\u2019 confidence is approximate"
-      });
-    }
-    return {
-      ...empty,
-      test: "signed-rank",
-      pairs: d.length,
-      deltaPct: pct(hl2.shift),
-      ci95: ci952,
-      ci90: ci902,
-      ciEquivalence: ciEq2,
-      p: sr.p,
-      method: sr.method,
-      minAchievableP: signedRankMinP(d.length),
-      welch: welchDiagnostic,
-      pairedT: {
-        t: t.t,
-        df: t.df,
-        p: t.p,
-        ci95: {
-          level: REPORT_LEVEL,
-          achievedLevel: REPORT_LEVEL,
-          lowerPct: pct(t.lower),
-          upperPct: pct(t.upper)
-        }
-      },
-      bootstrap: bootstrap(base.values, head.values, options.bootstrap),
-      unusable: null
-    };
-  }
-  const mwu = mannWhitneyU(base.values, head.values);
-  const hl = hodgesLehmann(logBase, logHead, [REPORT_LEVEL, EQUIVALENCE_LEVEL, equivalenceLevel]);
-  const [ci95, ci90, ciEq] = hl.intervals.map(toPct);
-  if (mwu.ties) {
-    notes.push({
-      code: "ties-approximate-ci",
-      message: "tied values: p is exact given the ties, but the intervals\u2019 confidence is approximate"
-    });
-  }
-  return {
-    ...empty,
-    deltaPct: pct(hl.shift),
-    ci95,
-    ci90,
-    ciEquivalence: ciEq,
-    p: mwu.p,
-    method: mwu.method,
-    minAchievableP: minAchievableP(base.values.length, head.values.length),
-    welch: welchDiagnostic,
-    bootstrap: bootstrap(base.values, head.values, options.bootstrap),
-    unusable: null
-  };
-}
-function logRatios(base, head) {
-  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
-  const rounds = [.../* @__PURE__ */ new Set([...base.keys(), ...head.keys()])].sort((a, b) => a - b);
-  const pairs = [];
-  let unpaired = 0;
-  for (const r of rounds) {
-    const b = base.get(r);
-    const h = head.get(r);
-    if (ok(b) && ok(h)) pairs.push(Math.log(h / b));
-    else if (ok(b) || ok(h)) unpaired++;
-  }
-  return { pairs, unpaired };
-}
-function usable(values) {
-  const kept = values.filter((v) => Number.isFinite(v) && v > 0);
-  return { values: kept, invalid: values.length - kept.length };
-}
-function summarise(arm, failed) {
-  const n = arm.values.length;
-  return {
-    n,
-    failed,
-    invalid: arm.invalid,
-    median: n > 0 ? median(arm.values) : null,
-    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm.values) / mean(arm.values) : null
-  };
-}
-function pct(logRatio) {
-  return 100 * Math.expm1(logRatio);
-}
-function toPct(ci) {
-  return {
-    level: ci.level,
-    achievedLevel: ci.achievedLevel,
-    lowerPct: pct(ci.lower),
-    upperPct: pct(ci.upper)
-  };
-}
-function bootstrap(base, head, options) {
-  if (!options || Math.min(base.length, head.length) < BOOTSTRAP_MIN_RUNS) return null;
-  const r = bootstrapRatioOfMeans(base, head, { ...options, level: REPORT_LEVEL });
-  return {
-    ratioOfMeansPct: 100 * (r.ratio - 1),
-    ci95: {
-      level: REPORT_LEVEL,
-      achievedLevel: REPORT_LEVEL,
-      lowerPct: 100 * (r.lower - 1),
-      upperPct: 100 * (r.upper - 1)
-    },
-    seed: r.seed,
-    resamples: r.resamples
-  };
-}
-
-// src/compare/verdict.ts
-function decideVerdict(stats, context3 = {}) {
-  const alpha = context3.alpha ?? DEFAULT_ALPHA;
-  const thresholdPct = context3.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const better = context3.better ?? "higher";
-  const familySize = context3.familySize ?? 1;
-  const pAdjusted = context3.pAdjusted === void 0 ? stats.p : context3.pAdjusted;
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(thresholdPct > 0 && Number.isFinite(thresholdPct))) {
-    throw new RangeError(`the threshold must be a positive percentage, got ${thresholdPct}`);
-  }
-  const common = { ...stats, better, alpha, thresholdPct, pAdjusted, familySize };
-  const { deltaPct, p, minAchievableP: minAchievableP2 } = stats;
-  const ci90 = stats.ciEquivalence ?? stats.ci90;
-  if (stats.unusable !== null || deltaPct === null || ci90 === null || p === null || pAdjusted === null) {
-    const message = stats.unusable ?? "no test was possible";
-    return { ...common, verdict: "inconclusive", reasons: [{ code: "insufficient-data", message }] };
-  }
-  const notes = [...stats.notes];
-  const tDiagnostic = stats.test === "signed-rank" ? stats.pairedT : stats.welch;
-  if (tDiagnostic && tDiagnostic.p < alpha !== p < alpha && (minAchievableP2 ?? 1) < alpha) {
-    const [tName, rankName] = stats.test === "signed-rank" ? ["the paired t on log-ratios", "the signed-rank test"] : ["Welch's t on logs", "Mann-Whitney"];
-    notes.push({
-      code: "welch-disagrees",
-      message: `${tName} (p ${formatP(tDiagnostic.p)}) and ${rankName} (p ${formatP(p)}) disagree at \u03B1 ${formatP(alpha)}: look for outliers or a bimodal arm`
-    });
-  }
-  const withNotes = { ...common, notes };
-  const significant = pAdjusted < alpha;
-  const gain = better === "higher" ? deltaPct : -deltaPct;
-  const direction = better === "higher" ? "higher is better" : "lower is better";
-  const testText = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
-  if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
-    const verdict2 = gain < 0 ? "regression" : "improvement";
-    const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
-    return { ...withNotes, verdict: verdict2, reasons: [{ code: "significant-beyond-threshold", message }] };
-  }
-  const reasons = [];
-  if (significant) {
-    reasons.push({
-      code: "significant-below-threshold",
-      message: `${testText}, but the change ${formatPct(deltaPct)} is smaller than the ${thresholdPct}% threshold`
-    });
-  }
-  const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
-  const levelText = formatLevel(ci90.level);
-  const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
-  const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
-  if (inside && levelReached) {
-    const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
-    return {
-      ...withNotes,
-      verdict: "no-change",
-      reasons: [{ code: "ci-inside-threshold", message }, ...reasons]
-    };
-  }
-  const ci90Plain = stats.ci90 ?? ci90;
-  const adverse = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
-  if (adverse && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
-    reasons.push({
-      code: "likely-regression",
-      message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === "higher" ? "-" : "+"}${thresholdPct}%`
-    });
-  }
-  const smallestP = minAchievableP2 ?? 1;
-  if (!significant && familySize * smallestP >= alpha) {
-    const afterHolm = familySize > 1 ? `, ${formatP(familySize * smallestP)} after Holm over ${familySize} cells` : "";
-    reasons.push({
-      code: "too-few-runs",
-      message: `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === "signed-rank" ? "rounds with both arms" : "runs per arm"} are needed`
-    });
-  }
-  if (!levelReached) {
-    reasons.push({
-      code: "ci-level-not-reached",
-      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${levelText}`
-    });
-  }
-  if (!inside) {
-    reasons.push({
-      code: "ci-wider-than-threshold",
-      message: `the ${levelText} CI ${interval} reaches beyond \xB1${thresholdPct}%; more runs would narrow it`
-    });
-  }
-  return { ...withNotes, verdict: "inconclusive", reasons };
-}
-function sizes(stats) {
-  return stats.test === "signed-rank" ? `${stats.pairs} round(s) with both arms` : `${stats.base.n} and ${stats.head.n} runs`;
-}
-
-// src/compare/analysis.ts
-function prepareRun(result, options = {}) {
-  const metric = options.metric ?? PRIMARY_METRIC;
-  const alpha = options.alpha ?? DEFAULT_ALPHA;
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  const thresholdPct = options.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
-  const warnings = [...result.warnings];
-  if (result.status !== "complete") {
-    const why = result.stopReason ? ` (${result.stopReason})` : "";
-    warnings.push(`the results are '${result.status}'${why}: verdicts use only the runs recorded so far`);
-  }
-  const [baseline, ...heads] = result.arms.map((a) => a.label);
-  if (baseline === void 0 || heads.length === 0) {
-    warnings.push(
-      `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
-    );
-  }
-  return {
-    result,
-    metric,
-    better: METRICS[metric].better,
-    alpha,
-    thresholdPct,
-    baseline,
-    heads: baseline === void 0 ? [] : heads,
-    cells: documentCells(result),
-    test: options.test ?? "paired",
-    value: options.value ?? "final",
-    thresholds: workloadThresholds(result, thresholdPct, warnings),
-    collapseFraction: options.collapseFraction ?? DEFAULT_COLLAPSE_FRACTION,
-    bootstrap: options.bootstrap,
-    warnings
-  };
-}
-function hypothesisKey(head, cell) {
-  return `${head}\0${cellId(cell)}`;
-}
-function analyseLook(ctx, spec) {
-  const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
-  const runs = collectCellRuns(samples, ctx.metric, ctx.value);
-  const statistics = (head, cell, paired) => {
-    const arms = runs.get(cellId(cell));
-    const baseRuns = arms?.get(ctx.baseline);
-    const headRuns = arms?.get(head);
-    const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
-      failed: { base: baseRuns?.failed ?? 0, head: headRuns?.failed ?? 0 },
-      equivalenceLevel: spec.equivalenceLevel,
-      ...paired && baseRuns && headRuns ? { rounds: { base: baseRuns.byRound, head: headRuns.byRound } } : {},
-      ...ctx.bootstrap ? { bootstrap: ctx.bootstrap } : {}
-    });
-    const missing = [!baseRuns && `base (${ctx.baseline})`, !headRuns && `head (${head})`].filter(Boolean);
-    if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(" or ")}`;
-    return stats;
-  };
-  const measured = ctx.heads.flatMap(
-    (head) => ctx.cells.map((cell) => {
-      const key = hypothesisKey(head, cell);
-      const frozen = spec.frozen.get(key) ?? null;
-      return {
-        head,
-        cell,
-        key,
-        frozen,
-        stats: frozen ? null : statistics(head, cell, ctx.test === "paired")
-      };
-    })
-  );
-  const m = measured.filter((x) => x.stats?.p != null).length + measured.filter(
-    (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
-  ).length;
-  for (const x of measured) {
-    const st = x.stats;
-    if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
-    if (st.minAchievableP * m < spec.alpha) continue;
-    const unpaired = statistics(x.head, x.cell, false);
-    if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
-    unpaired.notes.push({
-      code: "unpaired-fallback",
-      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides`
-    });
-    x.stats = unpaired;
-  }
-  const open3 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
-  const stillIn = measured.filter(
-    (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
-  ).length;
-  const adjusted = holmAdjust([...open3.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open3.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open3.length + stillIn;
-  const byHead = new Map(ctx.heads.map((h) => [h, []]));
-  for (const m2 of measured) {
-    if (m2.frozen) {
-      byHead.get(m2.head).push(m2.frozen);
-      continue;
-    }
-    const decided = decideVerdict(m2.stats, {
-      alpha: spec.alpha,
-      thresholdPct: ctx.thresholds(m2.cell.workload),
-      better: ctx.better,
-      pAdjusted: adjustedByKey.get(m2.key) ?? null,
-      familySize
-    });
-    byHead.get(m2.head).push({ id: cellId(m2.cell), workload: m2.cell.workload, clients: m2.cell.clients, ...decided });
-  }
-  return byHead;
-}
-function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
-  const warnings = [...ctx.warnings];
-  const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
-  const comparisons = ctx.heads.map((head) => {
-    const cells = byHead.get(head) ?? [];
-    const overall2 = overallVerdict(cells);
-    return {
-      baseline: ctx.baseline ?? "",
-      head,
-      verdict: overall2.verdict,
-      decidingCells: overall2.deciding,
-      likelyRegressionCells: cells.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
-      familySize,
-      cells,
-      curves: curves(ctx, head)
-    };
-  });
-  warnings.push(...dataWarnings(ctx, comparisons, sequential));
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
-  const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
-  return {
-    metric: ctx.metric,
-    better: ctx.better,
-    alpha: ctx.alpha,
-    testAlpha,
-    thresholdPct: ctx.thresholdPct,
-    baseline: ctx.baseline ?? null,
-    verdict: overall.verdict,
-    decidingArms: overall.deciding,
-    comparisons,
-    sequential,
-    primaryTest,
-    likelyRegressions: comparisons.flatMap((c) => c.likelyRegressionCells.map((id) => `${c.head}:${id}`)),
-    warnings
-  };
-}
-function curves(ctx, head) {
-  const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
-  const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
-  return workloads.flatMap((workload) => {
-    const points2 = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
-    const basePoints = points2(ctx.baseline ?? "");
-    const headPoints = points2(head);
-    const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
-    const headCurve = curveSummary(head, headPoints, ctx.collapseFraction);
-    const tolerance = Math.max(
-      ctx.thresholds(workload),
-      medianNoiseTolerancePct([...basePoints, ...headPoints])
-    );
-    return base && headCurve ? [compareCurves(workload, base, headCurve, ctx.collapseFraction, tolerance)] : [];
-  });
-}
-function medianNoiseTolerancePct(points2) {
-  const usable2 = points2.map((p) => p.values.filter((v) => Number.isFinite(v) && v > 0)).filter((v) => v.length >= 3);
-  if (usable2.length === 0) return 0;
-  const sigma = median(usable2.map(robustLogSpread));
-  const n = median(usable2.map((v) => v.length));
-  return 100 * CURVE_TOLERANCE_Z * Math.SQRT2 * MEDIAN_SE_FACTOR * (sigma / Math.sqrt(n));
-}
-var CURVE_TOLERANCE_Z = 2;
-var MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
-function workloadThresholds(result, fallback, warnings) {
-  const overrides = /* @__PURE__ */ new Map();
-  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
-    const value = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
-    if (value === void 0) continue;
-    if (typeof value === "number" && Number.isFinite(value) && value > 0) overrides.set(name, value);
-    else
-      warnings.push(
-        `workload '${name}' has threshold ${JSON.stringify(value)}, not a positive percentage; using ${fallback}%`
-      );
-  }
-  return (workload) => overrides.get(workload) ?? fallback;
-}
-function dataWarnings(ctx, comparisons, sequential) {
-  const { result, metric, alpha, thresholdPct } = ctx;
-  const warnings = [];
-  const failed = result.samples.filter((s) => s.status !== "ok").length;
-  if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
-  const cells = comparisons.flatMap((c) => c.cells.map((cell) => ({ head: c.head, cell })));
-  const label = ({ head, cell }) => comparisons.length > 1 ? `${head}:${cell.id}` : cell.id;
-  const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "insufficient-data"));
-  if (unusable.length > 0) {
-    warnings.push(
-      `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
-    );
-  }
-  const likely = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "likely-regression"));
-  if (likely.length > 0) {
-    warnings.push(
-      `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
-    );
-  }
-  if (cells.some(({ cell }) => cell.verdict === "inconclusive")) {
-    const paired = ctx.test === "paired";
-    const plan = checkPlan({
-      rounds: Math.max(0, ...cells.map(({ cell }) => cell.pairs ?? Math.min(cell.base.n, cell.head.n))),
-      cells: Math.max(1, cells.filter(({ cell }) => cell.p !== null).length),
-      alpha: sequential ? sequential.perLookAlpha : alpha,
-      thresholdPct,
-      noiseCvPct: measuredNoiseCvPct(result, metric),
-      test: paired ? "signed-rank" : "mann-whitney"
-    });
-    warnings.push(...plan.warnings);
-  }
-  return warnings;
-}
-
-// src/compare/adaptive.ts
-var DEFAULT_SCHEDULE = [6, 10, 15, 20, 30];
-var DEFAULT_SPENDING = "obrien-fleming";
-function planAdaptive(input2) {
-  return buildPlan(input2, true);
-}
-function buildPlan(input2, checkFirstLook) {
-  const alpha = input2.alpha ?? DEFAULT_ALPHA;
-  const spending = input2.spending ?? DEFAULT_SPENDING;
-  const test = input2.test ?? "signed-rank";
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!SPENDING_FUNCTIONS.includes(spending)) {
-    throw new RangeError(
-      `spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${String(spending)}'`
-    );
-  }
-  const s = input2.schedule ?? DEFAULT_SCHEDULE;
-  const bad = s.findIndex((r, i) => !Number.isInteger(r) || r < 1 || i > 0 && r <= s[i - 1]);
-  if (s.length === 0 || bad >= 0) {
-    throw new RangeError(
-      `the schedule must be strictly increasing positive round counts, e.g. [6, 10, 15, 20, 30]; got [${s.join(", ")}]` + (bad >= 0 ? ` (look ${bad + 1}: ${s[bad]})` : "")
-    );
-  }
-  const first = s[0];
-  const needed = test === "signed-rank" ? pairedMinRounds(1, alpha) : minRoundsFor(test, 1, alpha);
-  if (checkFirstLook && first < needed) {
-    throw new RangeError(
-      `the first look at ${first} rounds is below the ${needed} rounds the ${test} test needs to reach \u03B1 ${alpha} at all`
-    );
-  }
-  const maxRounds = input2.maxRounds ?? s[s.length - 1];
-  if (!Number.isInteger(maxRounds) || maxRounds < first) {
-    throw new RangeError(`maxRounds must be an integer \u2265 the first look (${first} rounds), got ${maxRounds}`);
-  }
-  const schedule = s.filter((r) => r < maxRounds);
-  schedule.push(maxRounds);
-  const informationFractions = schedule.map((r) => r / maxRounds);
-  const lookAlpha = perLookLevels(spending, alpha, informationFractions);
-  let spent = 0;
-  const cumulativeAlpha = lookAlpha.map((a) => spent += a);
-  return {
-    schedule,
-    maxRounds,
-    alpha,
-    spending,
-    test,
-    informationFractions,
-    cumulativeAlpha,
-    lookAlpha,
-    equivalenceLevels: lookAlpha.map((a) => 1 - 2 * a),
-    method: "bonferroni-spent-increments"
-  };
-}
-function adaptiveLook(result, plan, options = {}) {
-  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
-  const look = options.look ?? lookAtRounds(plan.schedule, recorded);
-  if (!Number.isInteger(look) || look < 1 || look > plan.schedule.length) {
-    throw new RangeError(
-      options.look === void 0 ? `${recorded} round(s) recorded, before the first look at ${plan.schedule[0]} rounds` : `look must be between 1 and ${plan.schedule.length}, got ${look}`
-    );
-  }
-  const ctx = prepareRun(result, {
-    ...options,
-    alpha: plan.alpha,
-    test: plan.test === "signed-rank" ? "paired" : "unpaired"
-  });
-  const frozen = /* @__PURE__ */ new Map();
-  const decidedCells = [];
-  const history = [];
-  let byHead = /* @__PURE__ */ new Map();
-  let stopReason = null;
-  for (let k = 1; k <= look; k++) {
-    const rounds = plan.schedule[k - 1];
-    byHead = analyseLook(ctx, {
-      maxRound: rounds,
-      alpha: plan.lookAlpha[k - 1],
-      equivalenceLevel: plan.equivalenceLevels[k - 1],
-      frozen
-    });
-    const decidedNow = [];
-    const open3 = [];
-    for (const [head, cells] of byHead) {
-      for (const c of cells) {
-        const key = hypothesisKey(head, c);
-        if (frozen.has(key)) continue;
-        if (c.verdict === "inconclusive") {
-          open3.push(`${head}:${c.id}`);
-          continue;
-        }
-        frozen.set(key, c);
-        decidedNow.push({ id: `${head}:${c.id}`, verdict: c.verdict });
-        decidedCells.push({
-          head,
-          cell: { workload: c.workload, clients: c.clients },
-          id: c.id,
-          verdict: c.verdict,
-          look: k,
-          reason: c.reasons[0].code
-        });
-      }
-    }
-    const regressed = decidedCells.filter((d) => d.verdict === "regression");
-    stopReason = open3.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open3.length} cell(s) stay undecided` : null;
-    history.push({
-      look: k,
-      rounds,
-      lookAlpha: plan.lookAlpha[k - 1],
-      equivalenceLevel: plan.equivalenceLevels[k - 1],
-      decided: decidedNow,
-      open: open3,
-      stop: stopReason !== null,
-      reason: stopReason ?? `${open3.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
-    });
-    if (stopReason !== null && k < look) {
-      return finish(k);
-    }
-  }
-  return finish(look);
-  function finish(k) {
-    const outcome = history[k - 1];
-    const comparison = assemble(
-      ctx,
-      byHead,
-      {
-        schedule: [...plan.schedule],
-        look: k,
-        looks: plan.schedule.length,
-        perLookAlpha: plan.lookAlpha[k - 1],
-        spending: plan.spending
-      },
-      plan.lookAlpha[k - 1]
-    );
-    const openIds = new Set(outcome.open.map((id) => id.slice(id.indexOf(":") + 1)));
-    return {
-      look: k,
-      rounds: plan.schedule[k - 1],
-      comparison,
-      openCells: ctx.cells.filter((c) => openIds.has(cellId(c))),
-      decidedCells,
-      nextRounds: outcome.stop ? null : plan.schedule[k],
-      stop: outcome.stop,
-      reason: outcome.reason,
-      history: history.slice(0, k)
-    };
-  }
-}
-function adaptiveRecord(plan, look) {
-  return { plan, looks: look.history };
-}
-function planFromJson(value) {
-  const v = typeof value === "object" && value !== null ? value : {};
-  const field = (name, ok) => {
-    if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
-  };
-  field("schedule", Array.isArray(v.schedule) && v.schedule.every((r) => typeof r === "number"));
-  field("maxRounds", typeof v.maxRounds === "number");
-  field("alpha", typeof v.alpha === "number");
-  field("spending", SPENDING_FUNCTIONS.includes(v.spending));
-  field("test", v.test === "signed-rank" || v.test === "mann-whitney");
-  return buildPlan(
-    {
-      schedule: v.schedule,
-      maxRounds: v.maxRounds,
-      alpha: v.alpha,
-      spending: v.spending,
-      test: v.test
-    },
-    false
-  );
-}
-function lookAtRounds(schedule, rounds) {
-  let look = 0;
-  schedule.forEach((r, i) => {
-    if (r <= rounds) look = i + 1;
-  });
-  return look;
-}
-function adaptiveCompare(result, options, spec) {
-  const test = options.test === "unpaired" ? "mann-whitney" : "signed-rank";
-  const plan = buildPlan(
-    { schedule: spec.schedule, alpha: options.alpha ?? DEFAULT_ALPHA, spending: "pocock", test },
-    false
-  );
-  const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
-  const look = spec.look ?? Math.max(1, lookAtRounds(plan.schedule, recorded));
-  const r = adaptiveLook(result, plan, { ...options, look, stopOnRegression: false });
-  if (spec.look === void 0 && lookAtRounds(plan.schedule, recorded) === 0) {
-    r.comparison.warnings.push(
-      `${recorded} round(s) completed, before the first scheduled look at ${plan.schedule[0]} rounds`
-    );
-  }
-  return r.comparison;
-}
-
-// src/compare/compare-run.ts
-function compareRun(result, options = {}) {
-  if (options.adaptive) {
-    const { plan, look } = options.adaptive;
-    return adaptiveLook(result, plan, {
-      ...options,
-      ...look === void 0 ? {} : { look },
-      stopOnRegression: true
-    }).comparison;
-  }
-  if (options.sequential) {
-    return adaptiveCompare(result, options, options.sequential);
-  }
-  const context3 = prepareRun(result, options);
-  const cells = analyseLook(context3, {
-    maxRound: Number.POSITIVE_INFINITY,
-    alpha: context3.alpha,
-    equivalenceLevel: EQUIVALENCE_LEVEL,
-    frozen: /* @__PURE__ */ new Map()
-  });
-  return assemble(context3, cells, null);
-}
-
-// src/pipeline/analysis.ts
-function resolveAnalysis(given = {}) {
-  return {
-    alpha: given.alpha ?? DEFAULT_ALPHA,
-    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
-    metric: given.metric ?? PRIMARY_METRIC
-  };
-}
-function analysisOf(result, overrides = {}) {
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
-  return resolveAnalysis({ ...result.analysis, ...defined });
-}
-function analyse(result, overrides = {}) {
-  const settings2 = analysisOf(result, overrides);
-  const lastLook = result.adaptive?.looks.at(-1)?.look;
-  const comparison = compareRun(result, {
-    alpha: settings2.alpha,
-    thresholdPct: settings2.thresholdPct,
-    metric: settings2.metric,
-    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
-    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
-    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
-    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
-    ...result.baseline ? { test: "unpaired" } : {}
-  });
-  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
-}
-function withStoredBaseline(c, baseline) {
-  if (baseline.sentinel.status !== "drifted") return c;
-  const reason = baseline.sentinel.reason;
-  return {
-    ...c,
-    verdict: "inconclusive",
-    decidingArms: [],
-    comparisons: c.comparisons.map((a) => ({ ...a, verdict: "inconclusive", decidingCells: [] })),
-    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
-  };
-}
-
-// src/pipeline/calibrate.ts
-init_types();
-function calibrationOf(result, comparison) {
-  const arm = comparison.comparisons[0];
-  const likely = new Set(comparison.likelyRegressions);
-  const metric = comparison.metric;
-  const cells = result.plan.cells.map((cell) => {
-    const id = cellId(cell);
-    const compared = arm?.cells.find((c) => c.id === id);
-    const noise = estimateNoise(result, cell, metric);
-    const verdict2 = compared?.verdict ?? "inconclusive";
-    return {
-      workload: cell.workload,
-      clients: cell.clients,
-      id,
-      rounds: noise.rounds,
-      pairedCvPct: noise.pairedCvPct,
-      runCvPct: noise.runCvPct,
-      verdict: verdict2,
-      falseAlarm: verdict2 === "regression" || verdict2 === "improvement" || likely.has(`${arm?.head ?? ""}:${id}`)
-    };
-  });
-  return {
-    runId: result.runId ?? null,
-    binDir: result.arms[0]?.binDir ?? "",
-    alpha: comparison.alpha,
-    cells,
-    falseAlarms: cells.filter((c) => c.falseAlarm).length
-  };
-}
-function renderCalibrationText(c) {
-  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
-  const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
+// src/bisect/bisect-text.ts
+function renderBisectText(r) {
+  const lines = [headline(r), design(r), "", ...testedTable(r), "", costLine(r), `runs: ${r.outDir}`];
+  return `${lines.join("\n")}
+`;
+}
+function headline(r) {
+  const o = r.outcome;
+  const good = short(r.good.sha);
+  if (o.kind === "found") {
+    return `first bad commit: ${short(o.firstBad.sha)} "${o.firstBad.subject}": ${o.judgement ? measured(o.judgement) : "not measured (--no-verify-bad: bad assumed bad)"} vs good ${good} (last good: ${short(o.lastGood.sha)})`;
+  }
+  if (o.kind === "not-reproduced") {
+    return `no first bad commit: bad ${short(r.bad.sha)} is not a regression against good ${good} here (${o.judgement.verdict}, ${measured(o.judgement)}); nothing to bisect`;
+  }
+  const why = o.interrupted ? "the bisection was interrupted" : `${short(o.undecided.sha)} stayed inconclusive after ${tries(r, o.undecided.sha)} tr${tries(r, o.undecided.sha) === 1 ? "y" : "ies"}`;
+  const list = o.candidates.length === 1 ? short(o.candidates[0].sha) : `${o.candidates.length} commits ${short(o.candidates[0].sha)}..${short(o.candidates.at(-1).sha)}`;
+  return `first bad commit NOT NAMED: ${why}; it is one of ${list} (after last good ${short(o.lastGood.sha)})`;
+}
+function design(r) {
+  const metric = METRICS[r.analysis.metric].label;
+  return `bisected ${r.candidates} commit(s) after good ${short(r.good.sha)} up to bad ${short(r.bad.sha)} (${r.walk}) on ${r.cell.workload}@${r.cell.clients}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}`;
+}
+function testedTable(r) {
   const rows = [
-    ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
-    ...c.cells.map((x) => [
-      x.id,
-      String(x.rounds),
-      pct5(x.pairedCvPct),
-      pct5(x.runCvPct),
-      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
+    ["step", "commit", "call", "verdict", "delta vs good [95% CI]", "rounds", "subject"],
+    ...r.tested.map((t) => [
+      String(t.step),
+      short(t.sha),
+      t.call,
+      t.judgement.interrupted ? `${t.judgement.verdict} (interrupted)` : t.judgement.verdict,
+      formatDeltaCi(t.judgement) ?? "n/a",
+      t.judgement.tries.map((x) => x.pairs ?? 0).join("+"),
+      t.subject
     ])
   ];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const lines = rows.map(
-    (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row3) => row3[i].length)));
+  return rows.map(
+    (row3) => row3.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
   );
-  return `${[head, "", ...lines].join("\n")}
-`;
+}
+function costLine(r) {
+  const c = r.cost;
+  return `cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s)) ${c.buildS} s, ${c.tests} A/B test(s) ${c.measureS} s measuring, ${c.totalS} s in total`;
+}
+function measured(j) {
+  return formatDeltaCi(j) ?? "no estimate";
+}
+function tries(r, sha) {
+  return r.tested.find((t) => t.sha === sha)?.judgement.tries.length ?? 0;
+}
+
+// src/cli/commands/bisect.ts
+init_errors();
+
+// src/util/logger.ts
+function consoleLogger(options = {}) {
+  const write = options.write ?? ((line) => process.stderr.write(`${line}
+`));
+  return {
+    info: (m) => write(m),
+    warn: (m) => write(`warning: ${m}`),
+    error: (m) => write(`error: ${m}`),
+    debug: (m) => {
+      if (options.verbose) write(`debug: ${m}`);
+    },
+    async group(name, fn) {
+      write(`== ${name}`);
+      return fn();
+    }
+  };
+}
+
+// src/util/duration.ts
+function parseDurationS(text2) {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m|min|h)?$/.exec(text2.trim());
+  if (!m) return void 0;
+  const unit = { s: 1, m: 60, min: 60, h: 3600 }[m[2] ?? "s"];
+  const seconds2 = Number(m[1]) * unit;
+  return seconds2 > 0 ? seconds2 : void 0;
+}
+
+// src/cli/adaptive-flags.ts
+init_errors();
+
+// src/cli/options.ts
+function positiveInt2(flag) {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
+      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${value}'`);
+    }
+    return n;
+  };
+}
+function nonNegativeInt2(flag) {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
+      throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${value}'`);
+    }
+    return n;
+  };
+}
+function collectArm(value, previous = []) {
+  const m = /^([^=]+)=(.+)$/.exec(value);
+  if (!m)
+    throw new InvalidArgumentError(
+      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${value}'`
+    );
+  return [...previous, { label: m[1], binDir: m[2] }];
+}
+function collectSet(value, previous = []) {
+  const m = /^([^:=]+):([^=]+)=(.*)$/s.exec(value);
+  if (!m) {
+    throw new InvalidArgumentError(
+      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${printable(value)}'`
+    );
+  }
+  const [, arm, name, settingValue2] = m;
+  const problem = settingProblem(name, settingValue2);
+  if (problem) throw new InvalidArgumentError(`--set ${printable(`${arm}:${name}`)}: ${problem}`);
+  return [...previous, { arm, name, value: settingValue2 }];
+}
+function oneOf(flag, allowed) {
+  return (value) => {
+    if (!allowed.includes(value)) {
+      throw new InvalidArgumentError(`${flag} must be one of ${allowed.join(", ")}, got '${value}'`);
+    }
+    return value;
+  };
+}
+function printable(value) {
+  return JSON.stringify(value).slice(1, -1);
+}
+
+// src/cli/adaptive-flags.ts
+function addAdaptiveOptions(command) {
+  return command.option(
+    "--max-rounds <n>",
+    "adaptive rounds: look after blocks of rounds, stop decided cells, at most N rounds",
+    positiveInt2("--max-rounds")
+  ).option(
+    "--time-budget <duration>",
+    "adaptive rounds within this time (e.g. 45m, 1h, 900s)",
+    parseDuration
+  ).option(
+    "--schedule <rounds>",
+    `looks, cumulative rounds (default ${DEFAULT_SCHEDULE.join(",")})`,
+    parseSchedule
+  ).option("--spending <name>", `alpha-spending function: ${SPENDING_FUNCTIONS.join(", ")}`, parseSpending);
+}
+function adaptiveFromFlags(flags, alpha, roundS) {
+  if (flags.maxRounds === void 0 && flags.timeBudget === void 0) {
+    if (flags.schedule || flags.spending) {
+      throw new UserError(
+        "--schedule and --spending shape adaptive rounds: give --max-rounds N or --time-budget too"
+      );
+    }
+    return void 0;
+  }
+  let plan;
+  try {
+    plan = planAdaptive({
+      alpha,
+      ...flags.schedule ? { schedule: flags.schedule } : {},
+      ...flags.spending ? { spending: flags.spending } : {},
+      ...flags.maxRounds !== void 0 ? { maxRounds: flags.maxRounds } : {}
+    });
+  } catch (e) {
+    const which = flags.maxRounds !== void 0 && /maxRounds/.test(errorMessage(e)) ? "--max-rounds" : "--schedule";
+    throw new UserError(`${which}: ${errorMessage(e)}`);
+  }
+  if (flags.timeBudget !== void 0 && flags.timeBudget < roundS) {
+    throw new UserError(
+      `--time-budget ${flags.timeBudget} s is less than one round (about ${Math.ceil(roundS)} s for every cell and arm); give at least ${Math.ceil(plan.schedule[0] * roundS)} s for the first look`
+    );
+  }
+  return { plan, ...flags.timeBudget !== void 0 ? { timeBudgetS: flags.timeBudget } : {} };
+}
+function parseDuration(value) {
+  const seconds2 = parseDurationS(value);
+  if (seconds2 === void 0) {
+    throw new InvalidArgumentError(
+      `--time-budget must be a duration such as 45m, 1h or 900s, got '${value}'`
+    );
+  }
+  return seconds2;
+}
+function parseSchedule(value) {
+  const rounds = value.split(",").map((v) => Number(v.trim()));
+  if (!rounds.every((r) => Number.isInteger(r) && r > 0)) {
+    throw new InvalidArgumentError(
+      `--schedule must be increasing round counts such as 6,10,15,20,30, got '${value}'`
+    );
+  }
+  return rounds;
+}
+function parseSpending(value) {
+  if (!SPENDING_FUNCTIONS.includes(value)) {
+    throw new InvalidArgumentError(
+      `--spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${value}'`
+    );
+  }
+  return value;
 }
 
 // src/cli/analysis-flags.ts
@@ -62428,2664 +65461,256 @@ function parseMetric(value) {
   return value;
 }
 
-// src/cli/execute-run.ts
-import path23 from "node:path";
-
-// src/pipeline/pipeline.ts
-import path21 from "node:path";
-
-// src/results/write-results.ts
-import { mkdir as mkdir5 } from "node:fs/promises";
-import path15 from "node:path";
-async function writeResults(file2, result) {
-  await mkdir5(path15.dirname(file2), { recursive: true });
-  await writeAtomically(file2, `${JSON.stringify(result, null, 2)}
-`);
+// src/cli/validate.ts
+init_errors();
+import { stat as stat3 } from "node:fs/promises";
+async function checkTmpDir(dir) {
+  if (dir === void 0) return;
+  const st = await stat3(dir).catch(() => void 0);
+  if (!st)
+    throw new UserError(`--tmp-dir ${dir}: no such directory; create it or choose another (e.g. /tmp)`);
+  if (!st.isDirectory())
+    throw new UserError(`--tmp-dir ${dir}: not a directory; expected a directory (e.g. /tmp)`);
+}
+async function checkOutDir(dir) {
+  const st = await stat3(dir).catch(() => void 0);
+  if (st && !st.isDirectory()) {
+    throw new UserError(`--out ${dir}: is a file; expected a directory for the results (created if missing)`);
+  }
+}
+function checkArmCount(count2) {
+  if (count2 === 1) {
+    throw new UserError(
+      "--arm given once: a comparison needs two or more arms (e.g. --arm base=/usr/lib/postgresql/15/bin --arm head=/opt/pg/bin)"
+    );
+  }
 }
 
-// src/results/sink.ts
-function fileSink(file2) {
-  return {
-    description: file2,
-    update: (result) => writeResults(file2, result),
-    finish: (result) => writeResults(file2, result)
-  };
-}
-function combineSinks(...sinks) {
-  const each = async (fn) => {
-    const outcomes = await Promise.allSettled(sinks.map(fn));
-    const failed = outcomes.find((o) => o.status === "rejected");
-    if (failed) throw failed.reason;
-  };
-  return {
-    description: sinks.map((s) => s.description).join(" and "),
-    update: (result) => each((s) => s.update(result)),
-    finish: (result) => each((s) => s.finish(result))
-  };
-}
-
-// src/runner/run-loop.ts
-import { copyFile, mkdir as mkdir6 } from "node:fs/promises";
+// src/cli/commands/build.ts
 import os9 from "node:os";
-import path20 from "node:path";
-import { createHash as createHash4 } from "node:crypto";
-
-// src/cluster/run-as.ts
+import path23 from "node:path";
 init_errors();
-var DEFAULT_RUN_AS = "pgperf";
-async function resolveRunAs(requested, deps) {
-  const isRoot = deps.isRoot ?? process.getuid?.() === 0;
-  if (!isRoot) return void 0;
-  const name = requested ?? DEFAULT_RUN_AS;
-  if (name === "root" || name === "0") {
-    throw new UserError("--run-as root: PostgreSQL refuses to run as root; name an unprivileged user");
-  }
-  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
-    throw new UserError(
-      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`
+function buildCommand() {
+  return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
+    "--patch <file...>",
+    "patches applied in order (git am for mail-format series, git apply otherwise)",
+    []
+  ).option("--prefix <dir>", "install into this directory instead of the cache").option("--cache-dir <dir>", cacheDirHelp()).option(
+    "--build-option <option>",
+    "extra build option after the pinned release ones: -DNAME=VALUE (meson, 16+) or --with-X (configure) (repeatable)",
+    collectString,
+    []
+  ).option("--json", "print the build record as JSON instead of the install path", false).option("-v, --verbose", "debug output", false).action(async (flags) => {
+    const logger = consoleLogger({ verbose: flags.verbose });
+    const patches = await readPatches(flags.patch, "--patch");
+    const built = await withInterrupt(
+      logger,
+      (signal) => buildPostgres(
+        {
+          label: /^[0-9a-f]{40}$/i.test(flags.ref) ? flags.ref.slice(0, 7) : flags.ref,
+          repo: parseRepo(flags.repo, process.cwd()),
+          ref: flags.ref,
+          patches,
+          extraOptions: flags.buildOption,
+          cacheDir: resolveCacheDir(flags.cacheDir),
+          ...flags.prefix ? { prefix: path23.resolve(flags.prefix) } : {}
+        },
+        { runner: nodeProcessRunner, logger, signal }
+      )
     );
-  }
-  const found = await lookupUser(name, deps.runner);
-  if (found?.uid === 0)
-    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
-  if (found) return found;
-  const created = await deps.runner.run("useradd", [
-    "--system",
-    "--user-group",
-    "--no-create-home",
-    "--home-dir",
-    "/nonexistent",
-    "--shell",
-    "/usr/sbin/nologin",
-    name
-  ]);
-  const user = created.exitCode === 0 ? await lookupUser(name, deps.runner) : void 0;
-  if (user?.uid === 0)
-    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
-  if (!user) {
-    throw new UserError(
-      `pgperf runs as root and PostgreSQL refuses to; creating the user "${name}" to run it failed (${created.spawnError ?? created.stderr.trim()}). Create an unprivileged user and pass --run-as USER, or run pgperf as a non-root user.`
+    process.stdout.write(
+      flags.json ? `${JSON.stringify(built.record, null, 2)}
+` : `${built.installDir}
+`
     );
-  }
-  deps.logger.info(
-    `created system user "${name}" to run PostgreSQL (pgperf runs as root; PostgreSQL refuses to)`
-  );
-  return user;
-}
-async function lookupUser(name, runner) {
-  const res = await runner.run("getent", ["passwd", name]);
-  if (res.exitCode !== 0) return void 0;
-  const fields = res.stdout.trim().split(":");
-  const uid = Number(fields[2]);
-  const gid = Number(fields[3]);
-  if (!Number.isInteger(uid) || !Number.isInteger(gid)) return void 0;
-  return { name, uid, gid };
-}
-
-// src/drivers/pgbench/driver.ts
-import { writeFile as writeFile5 } from "node:fs/promises";
-import path16 from "node:path";
-init_errors();
-
-// src/drivers/shared.ts
-var RUN_GRACE_S = 120;
-async function resetBeforeRun(target, options) {
-  for (const table3 of options.truncate ?? []) await target.psql(`TRUNCATE ${table3}`);
-  if (options.vacuum) await target.psql("VACUUM");
-  if (options.checkpoint) await target.psql("CHECKPOINT");
-}
-function judgeInput(res, tool) {
-  return {
-    exitCode: res.spawnError ? null : res.exitCode,
-    signal: res.signal,
-    stdout: res.stdout,
-    stderr: res.spawnError ? `could not start ${tool}: ${res.spawnError}` : res.stderr
-  };
-}
-function runOutcome(res, judged, read) {
-  const report = judged.report;
-  return {
-    ok: judged.ok,
-    failureReason: judged.ok ? void 0 : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
-    metrics: report ? read.metrics(report) : {},
-    counts: report ? read.counts(report) : {},
-    progress: read.progress(report),
-    command: res.command,
-    exitCode: res.exitCode,
-    startedAt: read.startedAt,
-    endedAt: read.endedAt
-  };
-}
-
-// src/drivers/pgbench/command.ts
-function connectionArgs(c) {
-  return ["-h", c.host, "-p", String(c.port), "-U", c.user];
-}
-function initArgs(w, c) {
-  const args = ["-i", "-I", w.init.steps, "-s", String(w.scale), "-q"];
-  if (w.init.partitions > 0) args.push(`--partitions=${w.init.partitions}`);
-  if (w.init.fillfactor !== 100) args.push("-F", String(w.init.fillfactor));
-  if (w.init.unloggedTables) args.push("--unlogged-tables");
-  return [...args, ...connectionArgs(c), c.database];
-}
-function threadsFor(w, clients, cpuCount, clientCpus) {
-  if (w.threads === "clients") return clients;
-  if (w.threads === "auto") return Math.max(1, Math.min(clients, clientCpus ?? cpuCount));
-  return Math.min(w.threads, clients);
-}
-function measureArgs(input2) {
-  const { workload: w, clients } = input2;
-  const args = [
-    "-n",
-    // pgperf vacuums and checkpoints itself, the same way for every arm
-    "-M",
-    w.queryMode,
-    "-c",
-    String(clients),
-    "-j",
-    String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
-    "-T",
-    String(input2.durationS),
-    "-P",
-    "1",
-    `--random-seed=${input2.seed}`
-  ];
-  if (input2.pipelineScript) {
-    args.push("-f", input2.pipelineScript, "-s", String(w.scale));
-  } else if (w.builtin) {
-    args.push("-b", w.builtin);
-  } else {
-    for (const s of w.scripts ?? []) args.push("-f", `${s.file}@${s.weight}`);
-    args.push("-s", String(w.scale));
-  }
-  args.push(...w.extraArgs);
-  return [...args, ...connectionArgs(input2.connection), input2.connection.database];
-}
-function pipelinedSelectScript(depth) {
-  const lines = [];
-  for (let i = 1; i <= depth; i++) lines.push(`\\set aid${i} random(1, 100000 * :scale)`);
-  lines.push("\\startpipeline");
-  for (let i = 1; i <= depth; i++) lines.push(`SELECT abalance FROM pgbench_accounts WHERE aid = :aid${i};`);
-  lines.push("\\endpipeline");
-  return `${lines.join("\n")}
-`;
-}
-function writesHistory(w) {
-  return w.builtin === "tpcb-like" || w.builtin === "simple-update";
-}
-
-// src/drivers/pgbench/parse-report.ts
-var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
-var PCT = String.raw`\((-?\d+(?:\.\d+)?|-?nan|-?inf) ?%\)`;
-var COUNT_PCT = new RegExp(String.raw`^(\d+) ${PCT}$`, "i");
-function num(s) {
-  return Number(s);
-}
-function countPct(value) {
-  const m = COUNT_PCT.exec(value.trim());
-  if (!m) return void 0;
-  return { count: num(m[1]), percent: pctValue(m[2]) };
-}
-function pctValue(s) {
-  return /nan|inf/i.test(s) ? NaN : num(s);
-}
-function parseCounterLine(key, value, target) {
-  if (key === "total number of retries") {
-    target.totalRetries = num(value);
-    return true;
-  }
-  const cp2 = countPct(value);
-  if (!cp2) return false;
-  switch (key) {
-    case "number of failed transactions":
-      target.failed = cp2.count;
-      target.failedPercent = cp2.percent;
-      return true;
-    case "number of serialization failures":
-      target.serializationFailures = cp2.count;
-      return true;
-    case "number of deadlock failures":
-      target.deadlockFailures = cp2.count;
-      return true;
-    case "number of other failures":
-      target.otherFailures = cp2.count;
-      return true;
-    case "number of transactions retried":
-      target.retried = cp2.count;
-      return true;
-    case "number of transactions skipped":
-      target.skipped = cp2.count;
-      target.skippedPercent = cp2.percent;
-      return true;
-    default:
-      return false;
-  }
-}
-var LATENCY_RE = new RegExp(String.raw`^latency (average|stddev) = ${NUM} ms( \(including failures\))?$`);
-var TPS_RE = new RegExp(
-  String.raw`^tps = ${NUM} \((without initial connection time|excluding connections establishing|including connections establishing|including reconnection times)\)$`
-);
-var LATE_RE = new RegExp(
-  String.raw`^number of transactions above the ${NUM} ms latency limit: (\d+)/(\d+) ${PCT}$`,
-  "i"
-);
-var LAG_RE = new RegExp(String.raw`^rate limit schedule lag: avg ${NUM} \(max ${NUM}\) ms$`);
-var PROCESSED_RE = /^(\d+)(?:\/(\d+))?$/;
-var STMT_HEADER_RE = /^(?: - )?statement latencies in milliseconds( and failures|, failures and retries)?:$/;
-var SCRIPT_HEADER_RE = /^SQL script (\d+): (.*)$/;
-var WEIGHT_RE = new RegExp(String.raw`^weight: (\d+) \(targets ${NUM}% of total\)$`);
-var SCRIPT_XACTS_RE = new RegExp(String.raw`^(\d+) transactions \(${NUM}% of total(?:, tps = ${NUM})?\)$`);
-var SCRIPT_PROCESSED_RE = new RegExp(
-  String.raw`^number of transactions actually processed: (\d+) \(tps = ${NUM}\)$`
-);
-var TPS_KINDS = {
-  "without initial connection time": "without-initial-connection",
-  "excluding connections establishing": "excluding-connections",
-  "including connections establishing": "including-connections",
-  "including reconnection times": "including-reconnection"
-};
-function parseBanner(body, report) {
-  const i = body.indexOf(", server ");
-  const client = i >= 0 ? body.slice(0, i) : body;
-  report.clientVersion = client;
-  if (i >= 0) report.serverVersion = body.slice(i + ", server ".length);
-  const major = /^(\d+)/.exec(client);
-  if (major) report.clientMajor = num(major[1]);
-}
-function parsePgbenchReport(stdout) {
-  const report = { empty: true, scripts: [], statements: [], unparsed: [] };
-  let stmt;
-  let script;
-  for (const raw of stdout.split(/\r?\n/)) {
-    const line = raw.trimEnd();
-    if (line.trim() === "") continue;
-    if (stmt && /^\s{3}/.test(line)) {
-      const row3 = parseStatementRow(line, stmt.script, stmt.intColumns);
-      if (row3) {
-        report.statements.push(row3);
-        continue;
-      }
-    }
-    stmt = void 0;
-    const header = STMT_HEADER_RE.exec(line);
-    if (header) {
-      const intColumns = header[1] === void 0 ? 0 : header[1] === " and failures" ? 1 : 2;
-      stmt = { script: script?.index ?? 1, intColumns };
-      continue;
-    }
-    const banner = /^pgbench \((.*)\)$/.exec(line);
-    if (banner) {
-      parseBanner(banner[1], report);
-      continue;
-    }
-    const scriptHeader = SCRIPT_HEADER_RE.exec(line);
-    if (scriptHeader) {
-      script = { index: num(scriptHeader[1]), name: scriptHeader[2] };
-      report.scripts.push(script);
-      continue;
-    }
-    if (script && line.startsWith(" - ")) {
-      if (parseScriptLine(line.slice(3), script)) continue;
-      report.unparsed.push(line);
-      continue;
-    }
-    if (!parseTopLine(line, report)) report.unparsed.push(line);
-  }
-  for (const s of report.scripts) {
-    if (s.processed === void 0 && s.transactions !== void 0) {
-      s.processed = s.failed === void 0 ? s.transactions - (s.skipped ?? 0) : s.transactions;
-    }
-  }
-  return report;
-}
-function parseStatementRow(line, script, intColumns) {
-  const ints = String.raw`\s+(\d+)`.repeat(intColumns);
-  const m = new RegExp(String.raw`^\s+(-?\d+\.\d+)${ints}\s(.*)$`).exec(line);
-  if (!m) return void 0;
-  const row3 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
-  if (intColumns >= 1) row3.failures = num(m[2]);
-  if (intColumns >= 2) row3.retries = num(m[3]);
-  return row3;
-}
-function parseScriptLine(line, s) {
-  let m = WEIGHT_RE.exec(line);
-  if (m) {
-    s.weight = num(m[1]);
-    s.weightPercent = num(m[2]);
-    return true;
-  }
-  m = SCRIPT_XACTS_RE.exec(line);
-  if (m) {
-    s.transactions = num(m[1]);
-    s.transactionsPercent = num(m[2]);
-    if (m[3] !== void 0) s.tps = num(m[3]);
-    return true;
-  }
-  m = SCRIPT_PROCESSED_RE.exec(line);
-  if (m) {
-    s.processed = num(m[1]);
-    s.tps = num(m[2]);
-    return true;
-  }
-  m = LATENCY_RE.exec(line);
-  if (m) {
-    if (m[1] === "average") s.latencyAvgMs = num(m[2]);
-    else s.latencyStddevMs = num(m[2]);
-    return true;
-  }
-  const colon = line.indexOf(": ");
-  if (colon < 0) return false;
-  return parseCounterLine(line.slice(0, colon), line.slice(colon + 2), s);
-}
-function parseTopLine(line, report) {
-  let m = TPS_RE.exec(line);
-  if (m) {
-    const kind = TPS_KINDS[m[2]];
-    const value2 = num(m[1]);
-    if (kind === "including-connections") {
-      report.tpsIncludingConnections = value2;
-      if (report.tps === void 0) {
-        report.tps = value2;
-        report.tpsKind = kind;
-      }
-    } else {
-      report.tps = value2;
-      report.tpsKind = kind;
-    }
-    return true;
-  }
-  m = LATENCY_RE.exec(line);
-  if (m) {
-    if (m[1] === "average") {
-      report.latencyAvgMs = num(m[2]);
-      report.latencyIncludesFailures = m[3] !== void 0;
-    } else {
-      report.latencyStddevMs = num(m[2]);
-    }
-    return true;
-  }
-  m = LATE_RE.exec(line);
-  if (m) {
-    report.latencyLimitMs = num(m[1]);
-    report.late = num(m[2]);
-    report.lateOutOf = num(m[3]);
-    report.latePercent = pctValue(m[4]);
-    return true;
-  }
-  m = LAG_RE.exec(line);
-  if (m) {
-    report.lagAvgMs = num(m[1]);
-    report.lagMaxMs = num(m[2]);
-    return true;
-  }
-  m = /^(initial|average) connection time = (-?\d+(?:\.\d+)?) ms$/.exec(line);
-  if (m) {
-    if (m[1] === "initial") report.initialConnectionTimeMs = num(m[2]);
-    else report.averageConnectionTimeMs = num(m[2]);
-    return true;
-  }
-  const colon = line.indexOf(": ");
-  if (colon < 0) return false;
-  const key = line.slice(0, colon);
-  const value = line.slice(colon + 2).trim();
-  switch (key) {
-    case "transaction type":
-      report.transactionType = value;
-      report.empty = false;
-      return true;
-    case "scaling factor":
-      report.scalingFactor = num(value);
-      return true;
-    case "partition method":
-      report.partitionMethod = value;
-      return true;
-    case "partitions":
-      report.partitions = num(value);
-      return true;
-    case "query mode":
-      report.queryMode = value;
-      return true;
-    case "number of clients":
-      report.clients = num(value);
-      return true;
-    case "number of threads":
-      report.threads = num(value);
-      return true;
-    case "maximum number of tries":
-      report.maxTries = num(value);
-      return true;
-    case "duration": {
-      const d = /^(\d+) s$/.exec(value);
-      if (!d) return false;
-      report.durationSeconds = num(d[1]);
-      return true;
-    }
-    case "number of transactions per client":
-      report.transactionsPerClient = num(value);
-      return true;
-    case "number of transactions actually processed": {
-      const p = PROCESSED_RE.exec(value);
-      if (!p) return false;
-      report.processed = num(p[1]);
-      if (p[2] !== void 0) report.plannedTransactions = num(p[2]);
-      return true;
-    }
-    default:
-      return parseCounterLine(key, value, report);
-  }
-}
-
-// src/drivers/pgbench/judge-run.ts
-var ABORT_RE = /\bclient (\d+) (?:script \d+ )?aborted\b.*$/;
-var ERROR_RE = /^pgbench: (?:error|fatal): (.*)$/;
-function oneLine(s) {
-  return s.replace(/\s+/g, " ").trim();
-}
-function findAborts(stderr) {
-  const clients = /* @__PURE__ */ new Set();
-  let first;
-  for (const line of stderr.split(/\r?\n/)) {
-    const m = ABORT_RE.exec(line.trimEnd());
-    if (!m) continue;
-    clients.add(Number(m[1]));
-    first ??= oneLine(m[0]);
-  }
-  return first === void 0 ? { clients } : { clients, first };
-}
-function firstError(stderr) {
-  for (const line of stderr.split(/\r?\n/)) {
-    const m = ERROR_RE.exec(line.trimEnd());
-    if (m) return oneLine(m[1]);
-  }
-  return void 0;
-}
-function pct2(p) {
-  return p === void 0 || Number.isNaN(p) ? "" : ` (${p.toFixed(3)}%)`;
-}
-function failureDetail(r) {
-  const parts = [];
-  if (r.serializationFailures !== void 0) parts.push(`serialization ${r.serializationFailures}`);
-  if (r.deadlockFailures !== void 0) parts.push(`deadlock ${r.deadlockFailures}`);
-  if (r.otherFailures !== void 0) parts.push(`other ${r.otherFailures}`);
-  return parts.length > 0 ? `: ${parts.join(", ")}` : "";
-}
-function judgePgbenchRun(input2) {
-  const report = parsePgbenchReport(input2.stdout);
-  const aborts = findAborts(input2.stderr);
-  const lost = aborts.clients.size;
-  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
-  if (input2.exitCode === null) {
-    return fail(`pgbench was terminated by signal ${input2.signal ?? "unknown"}`);
-  }
-  if (input2.exitCode === 1) {
-    const err = firstError(input2.stderr);
-    return fail(`pgbench setup or connection failure (exit code 1)${err ? `: ${err}` : ""}`);
-  }
-  if (input2.exitCode === 2) {
-    if (lost > 0) {
-      return fail(
-        `run aborted (exit code 2): ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`
-      );
-    }
-    const err = firstError(input2.stderr);
-    return fail(`run aborted (exit code 2)${err ? `: ${err}` : ""}`);
-  }
-  if (input2.exitCode !== 0) {
-    const err = firstError(input2.stderr);
-    return fail(`pgbench exited with code ${input2.exitCode}${err ? `: ${err}` : ""}`);
-  }
-  if (report.empty) return fail("pgbench exited 0 but printed no report");
-  if (report.failed !== void 0 && report.failed > 0) {
-    return fail(`${report.failed} failed transactions${pct2(report.failedPercent)}${failureDetail(report)}`);
-  }
-  if (lost > 0) {
-    return fail(`lost clients: ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`);
-  }
-  if (report.clients !== void 0 && report.clients < input2.expectedClients) {
-    return fail(
-      `lost clients: the report shows ${report.clients} clients, expected ${input2.expectedClients}`
-    );
-  }
-  if (report.processed === void 0 || report.processed === 0) return fail("no transactions were processed");
-  const accounted = report.processed + (report.failed ?? 0) + (report.skipped ?? 0);
-  if (report.plannedTransactions !== void 0 && accounted < report.plannedTransactions) {
-    return fail(
-      `incomplete run: ${accounted} of ${report.plannedTransactions} planned transactions accounted for`
-    );
-  }
-  if (report.tps === void 0) return fail("no tps line in the report");
-  return { ok: true, report };
-}
-
-// src/drivers/pgbench/parse-progress.ts
-var FLOAT = String.raw`(-?(?:\d+(?:\.\d+)?|nan|inf))`;
-var PROGRESS_RE = new RegExp(
-  String.raw`^progress: (\d+(?:\.\d+)?) s, ${FLOAT} tps, lat ${FLOAT} ms stddev ${FLOAT}` + String.raw`(?:, (\d+) failed)?(?:, lag ${FLOAT} ms)?(?:, (\d+) skipped)?(?:, (\d+) retried, (\d+) retries)?$`,
-  "i"
-);
-var EPOCH_THRESHOLD = 1e8;
-function finite(s) {
-  const v = Number(s);
-  return Number.isFinite(v) ? v : void 0;
-}
-function parsePgbenchProgress(stderr, options = {}) {
-  const points2 = [];
-  for (const raw of stderr.split(/\r?\n/)) {
-    const m = PROGRESS_RE.exec(raw.trim());
-    if (!m) continue;
-    const point = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
-    const lat = finite(m[3]);
-    if (lat !== void 0) point.latencyAvgMs = lat;
-    const sd = finite(m[4]);
-    if (sd !== void 0) point.latencyStddevMs = sd;
-    if (m[5] !== void 0) point.failed = Number(m[5]);
-    if (m[6] !== void 0) {
-      const lag = finite(m[6]);
-      if (lag !== void 0) point.lagMs = lag;
-    }
-    if (m[7] !== void 0) point.skipped = Number(m[7]);
-    if (m[8] !== void 0) point.retried = Number(m[8]);
-    if (m[9] !== void 0) point.retries = Number(m[9]);
-    if (point.t >= EPOCH_THRESHOLD) point.epochSeconds = point.t;
-    points2.push(point);
-  }
-  relativiseTimestamps(points2, options.startEpochSeconds);
-  return points2;
-}
-function relativiseTimestamps(points2, start) {
-  const stamped = points2.filter((p) => p.epochSeconds !== void 0);
-  const first = stamped[0];
-  if (!first) return;
-  let origin = start;
-  if (origin === void 0) {
-    let interval = Infinity;
-    for (let i = 1; i < stamped.length; i++) {
-      interval = Math.min(interval, stamped[i].epochSeconds - stamped[i - 1].epochSeconds);
-    }
-    interval = Number.isFinite(interval) ? Math.max(0.1, Math.round(interval * 10) / 10) : 1;
-    origin = first.epochSeconds - interval;
-  }
-  for (const p of stamped) p.t = Math.round((p.epochSeconds - origin) * 1e3) / 1e3;
-}
-
-// src/drivers/pgbench/report-metrics.ts
-function reportMetrics(r) {
-  const metrics = {};
-  if (r.tps !== void 0) metrics.tps = r.tps;
-  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
-  if (r.latencyStddevMs !== void 0) metrics.latencyStddevMs = r.latencyStddevMs;
-  return metrics;
-}
-var COUNTERS = [
-  "processed",
-  "failed",
-  "serializationFailures",
-  "deadlockFailures",
-  "retried",
-  "totalRetries",
-  "skipped",
-  "late",
-  "initialConnectionTimeMs"
-];
-function reportCounts(r) {
-  const counts = {};
-  for (const key of COUNTERS) {
-    const value = r[key];
-    if (typeof value === "number") counts[key] = value;
-  }
-  return counts;
-}
-
-// src/drivers/pgbench/driver.ts
-function pgbenchDriver(options) {
-  const { workload, runner, logger } = options;
-  const pgbench = path16.join(options.clientBinDir, "pgbench");
-  const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
-  let pipelineScript;
-  const scriptForPipeline = () => {
-    if (workload.pipeline === void 0) return Promise.resolve(void 0);
-    pipelineScript ??= (async () => {
-      const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path16.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
-      await writeFile5(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
-      return file2;
-    })();
-    return pipelineScript;
-  };
-  return {
-    async client() {
-      const res = await runner.run(pgbench, ["--version"], { env });
-      if (res.exitCode !== 0) {
-        throw new UserError(
-          `client: cannot run ${pgbench} (${describeExit(res)}); pass --client-bin DIR with a pgbench, or install Debian's postgresql package`
-        );
-      }
-      return { tool: "pgbench", binDir: options.clientBinDir, version: res.stdout.trim() };
-    },
-    async prepare(target, signal) {
-      const args = initArgs(workload, target.connection);
-      const res = await runner.run(pgbench, args, { env, signal });
-      if (res.exitCode !== 0) {
-        throw new UserError(
-          `workload ${workload.name}, arm ${target.label}: pgbench -i failed (${describeExit(res)}):
-${tail(res.stderr)}`
-        );
-      }
-      const done = /done in (.*?)\.?$/m.exec(res.stderr)?.[1];
-      logger.info(`  ${target.label}: loaded scale ${workload.scale}${done ? `, ${done}` : ""}`);
-    },
-    async beforeRun(target) {
-      await resetBeforeRun(target, {
-        truncate: writesHistory(workload) ? ["pgbench_history"] : [],
-        vacuum: workload.vacuum,
-        checkpoint: workload.checkpoint
-      });
-    },
-    async run(target, spec) {
-      const args = measureArgs({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed,
-        cpuCount: options.cpuCount,
-        pipelineScript: await scriptForPipeline()
-      });
-      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const res = await runner.run(pgbench, args, {
-        env,
-        signal: spec.signal,
-        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
-        onStderrLine: spec.onProgress ? (line) => {
-          const point = parsePgbenchProgress(line)[0];
-          if (point) spec.onProgress(point);
-        } : void 0
-      });
-      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
-      return runOutcome(res, judged, {
-        startedAt,
-        endedAt,
-        metrics: reportMetrics,
-        counts: reportCounts,
-        progress: () => parsePgbenchProgress(res.stderr)
-      });
-    }
-  };
-}
-
-// src/drivers/pgbench/module.ts
-var pgbenchModule = {
-  create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
-  // pgbench -i builds the same tables for every builtin and script at one scale and init options.
-  dataSetShape: (w) => [w.scale, w.init]
-};
-
-// src/drivers/sysbench/command.ts
-function connectionArgs2(c) {
-  return [
-    "--db-driver=pgsql",
-    `--pgsql-host=${c.host}`,
-    `--pgsql-port=${c.port}`,
-    `--pgsql-user=${c.user}`,
-    `--pgsql-db=${c.database}`
-  ];
-}
-var DATA_SHAPE_OPTIONS = ["--secondary", "--create-secondary"];
-function isDataShapeOption(arg) {
-  return DATA_SHAPE_OPTIONS.includes((arg.split("=", 1)[0] ?? "").replace(/_/g, "-"));
-}
-function dataShape(w) {
-  return {
-    family: "oltp",
-    tables: w.tables,
-    tableSize: w.tableSize,
-    options: w.extraArgs.filter(isDataShapeOption).sort()
-  };
-}
-function dataArgs(w) {
-  return [`--tables=${w.tables}`, `--table-size=${w.tableSize}`, ...dataShape(w).options];
-}
-function prepareThreads(w, cpuCount) {
-  return Math.max(1, Math.min(w.tables, cpuCount, Math.max(...w.clients)));
-}
-function prepareArgs(w, c, cpuCount) {
-  return [
-    w.script,
-    ...connectionArgs2(c),
-    ...dataArgs(w),
-    `--threads=${prepareThreads(w, cpuCount)}`,
-    "prepare"
-  ];
-}
-function cleanupArgs(w, c) {
-  return [w.script, ...connectionArgs2(c), ...dataArgs(w), "cleanup"];
-}
-function measureArgs2(input2) {
-  const { workload: w } = input2;
-  return [
-    w.script,
-    ...connectionArgs2(input2.connection),
-    ...dataArgs(w),
-    `--threads=${input2.clients}`,
-    `--time=${input2.durationS}`,
-    "--report-interval=1",
-    // Pinned: the default is "special" in 1.0.x and "uniform" in later sysbench.
-    `--rand-type=${w.randType}`,
-    // 0 would make sysbench seed from the clock; every other value is reproducible.
-    `--rand-seed=${input2.seed === 0 ? 1 : input2.seed}`,
-    `--db-ps-mode=${w.psMode}`,
-    `--percentile=${w.percentile}`,
-    ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
-    "run"
-  ];
-}
-
-// src/drivers/sysbench/driver.ts
-import path17 from "node:path";
-init_errors();
-
-// src/drivers/sysbench/parse-output.ts
-var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
-var INTERVAL_RE = new RegExp(
-  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM2}\s+qps:\s+${NUM2}\s+` + String.raw`\(r/w/o:\s+${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM2}\s+` + String.raw`err/s:\s+${NUM2}\s+reconn/s:\s+${NUM2}`
-);
-function parseSysbenchInterval(line) {
-  const m = INTERVAL_RE.exec(line.trim());
-  if (!m) return void 0;
-  const n = (i) => Number(m[i]);
-  return {
-    t: n(1),
-    threads: n(2),
-    tps: n(3),
-    qps: n(4),
-    readsPerS: n(5),
-    writesPerS: n(6),
-    otherPerS: n(7),
-    percentile: n(8),
-    latencyPctMs: n(9),
-    errorsPerS: n(10),
-    reconnectsPerS: n(11)
-  };
-}
-function sysbenchFatalMessages(text2) {
-  const out = [];
-  for (const line of text2.split(/\r?\n/)) {
-    const m = /^FATAL: (.*)$/.exec(line.trimEnd());
-    if (m) out.push(m[1].trim());
-  }
-  return out;
-}
-function sections(text2) {
-  const out = /* @__PURE__ */ new Map();
-  let current;
-  for (const raw of text2.split(/\r?\n/)) {
-    const line = raw.trimEnd();
-    const header = /^([A-Z][^:]*):$/.exec(line);
-    if (header) {
-      current = /* @__PURE__ */ new Map();
-      out.set(header[1], current);
-      continue;
-    }
-    if (!/^\s/.test(line)) {
-      current = void 0;
-      continue;
-    }
-    const kv = /^\s+([^:]+):\s+(\S.*)$/.exec(line);
-    if (kv && current) current.set(kv[1].trim(), kv[2].trim());
-  }
-  return out;
-}
-function num2(s) {
-  if (s === void 0) return void 0;
-  const n = Number(s);
-  return Number.isFinite(n) ? n : void 0;
-}
-function countAndRate(s) {
-  const m = s === void 0 ? null : /^(\d+)\s+\((\d+(?:\.\d+)?) per sec\.\)$/.exec(s);
-  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
-}
-function pair(s) {
-  const m = s === void 0 ? null : /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(s);
-  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
-}
-function assignDefined(target, values) {
-  for (const [k, v] of Object.entries(values)) {
-    if (v !== void 0) target[k] = v;
-  }
-}
-function parseSysbenchOutput(text2) {
-  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text2) };
-  const version2 = /^sysbench (\S+)/m.exec(text2)?.[1];
-  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text2)?.[1];
-  assignDefined(report, {
-    version: version2,
-    threads: num2(/^Number of threads: (\d+)$/m.exec(text2)?.[1]),
-    randSeed: num2(seed)
   });
-  for (const line of text2.split(/\r?\n/)) {
-    const point = parseSysbenchInterval(line);
-    if (point) report.intervals.push(point);
-  }
-  const s = sections(text2);
-  const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
-  const general = s.get("General statistics") ?? /* @__PURE__ */ new Map();
-  const latency = s.get("Latency (ms)") ?? /* @__PURE__ */ new Map();
-  const fairness = s.get("Threads fairness") ?? /* @__PURE__ */ new Map();
-  const [transactions, tps] = countAndRate(sql.get("transactions"));
-  const [queries, qps] = countAndRate(sql.get("queries"));
-  const [ignoredErrors, ignoredErrorsPerS] = countAndRate(sql.get("ignored errors"));
-  const [reconnects, reconnectsPerS] = countAndRate(sql.get("reconnects"));
-  const [eventsPerThreadAvg, eventsPerThreadStddev] = pair(fairness.get("events (avg/stddev)"));
-  const [execTimePerThreadAvgS, execTimePerThreadStddevS] = pair(fairness.get("execution time (avg/stddev)"));
-  let percentile;
-  let latencyPctMs;
-  for (const [key, value] of latency) {
-    const m = /^(\d+)(?:st|nd|rd|th) percentile$/.exec(key);
-    if (m) {
-      percentile = Number(m[1]);
-      latencyPctMs = num2(value);
+}
+function resolveCacheDir(flag) {
+  return flag ? path23.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os9.homedir());
+}
+function cacheDirHelp() {
+  return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
+}
+function collectString(value, previous = []) {
+  return [...previous, value];
+}
+async function withInterrupt(logger, fn) {
+  const controller = new AbortController();
+  let stoppedBy;
+  const dispose = installSignalHandlers({
+    logger,
+    onFirst: (signal) => {
+      stoppedBy = signal;
+      controller.abort(new Error(`build interrupted by ${signal}`));
     }
-  }
-  assignDefined(report, {
-    reads: num2(sql.get("read")),
-    writes: num2(sql.get("write")),
-    other: num2(sql.get("other")),
-    totalQueries: num2(sql.get("total")),
-    transactions,
-    tps,
-    queries,
-    qps,
-    ignoredErrors,
-    ignoredErrorsPerS,
-    reconnects,
-    reconnectsPerS,
-    totalTimeS: num2(general.get("total time")?.replace(/s$/, "")),
-    events: num2(general.get("total number of events")),
-    latencyMinMs: num2(latency.get("min")),
-    latencyAvgMs: num2(latency.get("avg")),
-    latencyMaxMs: num2(latency.get("max")),
-    percentile,
-    latencyPctMs,
-    latencySumMs: num2(latency.get("sum")),
-    eventsPerThreadAvg,
-    eventsPerThreadStddev,
-    execTimePerThreadAvgS,
-    execTimePerThreadStddevS
   });
-  report.empty = report.transactions === void 0;
-  return report;
-}
-
-// src/drivers/sysbench/judge-run.ts
-function ignoredErrorsPct(r) {
-  if (r.ignoredErrors === void 0 || r.transactions === void 0) return void 0;
-  const attempts = r.transactions + r.ignoredErrors;
-  return attempts === 0 ? 0 : 100 * r.ignoredErrors / attempts;
-}
-function oneLine2(s) {
-  return s.replace(/\s+/g, " ").trim();
-}
-function judgeSysbenchRun(input2) {
-  const report = parseSysbenchOutput(input2.stdout);
-  const fatal = [...report.fatal, ...sysbenchFatalMessages(input2.stderr)];
-  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
-  const firstFatal = fatal[0] === void 0 ? "" : `: ${oneLine2(fatal[0])}`;
-  if (input2.exitCode === null) {
-    return fail(`sysbench was terminated by signal ${input2.signal ?? "unknown"}`);
-  }
-  if (input2.exitCode !== 0) return fail(`sysbench exited with code ${input2.exitCode}${firstFatal}`);
-  if (fatal.length > 0) return fail(`sysbench reported ${fatal.length} FATAL errors${firstFatal}`);
-  if (report.empty) return fail("sysbench exited 0 but printed no report");
-  if (report.threads !== void 0 && report.threads !== input2.expectedThreads) {
-    return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
-  }
-  if (!report.transactions) return fail("no transactions were processed");
-  const pct5 = ignoredErrorsPct(report);
-  if (pct5 !== void 0 && pct5 > input2.maxIgnoredErrorsPct) {
-    return fail(
-      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct5.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
-    );
-  }
-  return { ok: true, report };
-}
-
-// src/drivers/sysbench/report-metrics.ts
-function reportMetrics2(r) {
-  const metrics = {};
-  if (r.tps !== void 0) metrics.tps = r.tps;
-  if (r.qps !== void 0) metrics.qps = r.qps;
-  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
-  if (r.latencyPctMs !== void 0) metrics.latencyPctMs = r.latencyPctMs;
-  return metrics;
-}
-var COUNTERS2 = {
-  transactions: "transactions",
-  queries: "queries",
-  read: "reads",
-  write: "writes",
-  other: "other",
-  ignoredErrors: "ignoredErrors",
-  reconnects: "reconnects",
-  events: "events",
-  totalTimeS: "totalTimeS",
-  latencyMinMs: "latencyMinMs",
-  latencyMaxMs: "latencyMaxMs",
-  percentile: "percentile"
-};
-function reportCounts2(r) {
-  const counts = {};
-  for (const [name, key] of Object.entries(COUNTERS2)) {
-    const value = r[key];
-    if (typeof value === "number") counts[name] = value;
-  }
-  counts.errors = r.fatal.length;
-  return counts;
-}
-function progressPoint(i) {
-  return { t: i.t, tps: i.tps, qps: i.qps, latencyPctMs: i.latencyPctMs, ignoredErrorsPerS: i.errorsPerS };
-}
-
-// src/drivers/sysbench/driver.ts
-var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
-function sysbenchDriver(options) {
-  const { workload, runner, logger } = options;
-  const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
-  const cwd = "/";
-  let located;
-  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath).then((bin) => {
-    if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
-    return bin;
-  });
-  const where = (target) => `workload ${workload.name}, arm ${target.label}`;
-  return {
-    async client() {
-      const bin = await sysbench();
-      const res = await runner.run(bin, ["--version"], { env, cwd });
-      if (res.exitCode !== 0) {
-        throw new UserError(`client: cannot run ${bin} (${describeExit(res)}); ${SYSBENCH_MISSING}`);
-      }
-      const version2 = res.stdout.trim();
-      if (!/^sysbench 1\.0\./.test(version2)) {
-        logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
-      }
-      return { tool: "sysbench", binDir: path17.dirname(bin), version: version2 };
-    },
-    async prepare(target, signal) {
-      const bin = await sysbench();
-      const args = prepareArgs(workload, target.connection, options.cpuCount);
-      const started = Date.now();
-      const res = await runner.run(bin, args, { env, cwd, signal });
-      signal?.throwIfAborted();
-      const output2 = `${res.stdout}
-${res.stderr}`;
-      const fatal = sysbenchFatalMessages(output2);
-      let problem;
-      if (res.exitCode !== 0 || res.spawnError) {
-        problem = `${describeExit(res)}${fatal[0] === void 0 ? "" : `: ${fatal[0]}`}`;
-      } else if (fatal[0] !== void 0) {
-        problem = `FATAL: ${fatal[0]}`;
-      } else {
-        problem = await checkRows(target, workload);
-      }
-      if (problem) {
-        const log = target.logTail ? await target.logTail(15) : "";
-        throw new UserError(
-          `${where(target)}: sysbench ${workload.script} prepare failed (${problem}). sysbench output:
-${tail(output2.trim(), 15)}${log ? `
-Server log tail:
-${log}` : ""}`
-        );
-      }
-      logger.info(
-        `  ${target.label}: loaded ${workload.tables} tables x ${workload.tableSize} rows (${prepareThreads(workload, options.cpuCount)} threads, ${((Date.now() - started) / 1e3).toFixed(1)} s)`
-      );
-    },
-    async beforeRun(target) {
-      await resetBeforeRun(target, { vacuum: workload.vacuum, checkpoint: workload.checkpoint });
-    },
-    async run(target, spec) {
-      const bin = await sysbench();
-      const args = measureArgs2({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed
-      });
-      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const res = await runner.run(bin, args, {
-        env,
-        cwd,
-        signal: spec.signal,
-        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3
-      });
-      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const judged = judgeSysbenchRun({
-        ...judgeInput(res, "sysbench"),
-        expectedThreads: spec.clients,
-        maxIgnoredErrorsPct: workload.maxIgnoredErrorsPct
-      });
-      return runOutcome(res, judged, {
-        startedAt,
-        endedAt,
-        metrics: reportMetrics2,
-        counts: reportCounts2,
-        progress: (report) => report ? report.intervals.map(progressPoint) : []
-      });
-    },
-    async cleanup(target, signal) {
-      const res = await runner.run(await sysbench(), cleanupArgs(workload, target.connection), {
-        env,
-        cwd,
-        signal
-      });
-      const fatal = sysbenchFatalMessages(res.stdout);
-      if (res.exitCode !== 0 || fatal.length > 0) {
-        throw new UserError(
-          `${where(target)}: sysbench ${workload.script} cleanup failed (${describeExit(res)}):
-${tail(res.stdout + res.stderr)}`
-        );
-      }
-    }
-  };
-}
-async function checkRows(target, w) {
-  const tables = Array.from({ length: w.tables }, (_, i) => `sbtest${i + 1}`);
-  const sql = `SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})`).join(" || ',' || ")}`;
-  let counts;
   try {
-    counts = (await target.psql(sql)).trim();
+    return await fn(controller.signal);
   } catch (e) {
-    return `the tables are not there: ${errorMessage(e)}`;
-  }
-  const short3 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
-  return short3.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short3.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
-}
-
-// src/drivers/sysbench/module.ts
-var sysbenchModule = {
-  create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
-  dataSetShape: dataShape
-};
-
-// src/drivers/registry.ts
-var DRIVERS = {
-  pgbench: pgbenchModule,
-  sysbench: sysbenchModule
-};
-function moduleOf(workload) {
-  return DRIVERS[workload.tool];
-}
-function createDriver(workload, deps) {
-  return moduleOf(workload).create(workload, deps);
-}
-function dataSetShape(workload) {
-  return moduleOf(workload).dataSetShape(workload);
-}
-
-// src/env/environment.ts
-import { readFile as readFile9 } from "node:fs/promises";
-import os8 from "node:os";
-var FACT_FILES = {
-  governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-  scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
-  energyPerformancePreference: "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
-  boost: "/sys/devices/system/cpu/cpufreq/boost",
-  intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
-  smtControl: "/sys/devices/system/cpu/smt/control",
-  smtActive: "/sys/devices/system/cpu/smt/active",
-  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
-  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
-  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
-  cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
-  transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
-  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
-  numaBalancing: "/proc/sys/kernel/numa_balancing",
-  clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
-  nrHugepages: "/proc/sys/vm/nr_hugepages"
-};
-async function captureEnvironment(settingsHash2) {
-  const cpus = os8.cpus();
-  const facts = {};
-  await Promise.all(
-    Object.entries(FACT_FILES).map(async ([name, file2]) => {
-      const value = await readTrimmed(file2);
-      if (value !== void 0) facts[name] = value;
-    })
-  );
-  const loadavg = os8.loadavg().map((l) => l.toFixed(2));
-  facts.loadavgAtStart = loadavg.join(" ");
-  return {
-    hostname: os8.hostname(),
-    os: await osPrettyName() ?? `${os8.type()} ${os8.release()}`,
-    kernel: os8.release(),
-    arch: os8.arch(),
-    cpuModel: cpus[0]?.model.trim() ?? "unknown",
-    cpuCount: os8.availableParallelism(),
-    memoryBytes: os8.totalmem(),
-    facts,
-    nodeVersion: process.version,
-    settingsHash: settingsHash2
-  };
-}
-async function osPrettyName() {
-  const text2 = await readTrimmed("/etc/os-release");
-  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
-  return m ? m[1] : void 0;
-}
-async function readTrimmed(file2) {
-  try {
-    return (await readFile9(file2, "utf8")).trim();
-  } catch {
-    return void 0;
-  }
-}
-
-// src/env/sysfs.ts
-import { readdir as readdir4, readFile as readFile10 } from "node:fs/promises";
-import path18 from "node:path";
-async function readText(root, rel) {
-  try {
-    return await readFile10(path18.join(root, rel), "utf8");
-  } catch {
-    return void 0;
-  }
-}
-async function readValue(root, rel) {
-  const text2 = await readText(root, rel);
-  return text2 === void 0 ? void 0 : text2.trim();
-}
-async function readInt(root, rel) {
-  const text2 = await readValue(root, rel);
-  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
-  return Number(text2);
-}
-async function listDir(root, rel, pattern) {
-  try {
-    return (await readdir4(path18.join(root, rel))).filter((e) => pattern.test(e));
-  } catch {
-    return [];
-  }
-}
-function parseCpuList(text2, what = "CPU list") {
-  const trimmed = text2.trim();
-  if (trimmed === "") return [];
-  const cpus = /* @__PURE__ */ new Set();
-  for (const part of trimmed.split(",")) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
-    const from = Number(m[1]);
-    const to = m[2] === void 0 ? from : Number(m[2]);
-    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
-    for (let c = from; c <= to; c++) cpus.add(c);
-  }
-  return [...cpus].sort((a, b) => a - b);
-}
-function formatCpuList(cpus) {
-  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
-  const parts = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
-    i = j + 1;
-  }
-  return parts.join(",");
-}
-
-// src/env/load-sample.ts
-function parseProcStat(text2) {
-  const line = text2.split("\n").find((l) => /^cpu\s/.test(l));
-  if (!line) throw new Error('/proc/stat: no aggregate "cpu" line');
-  const f = line.trim().split(/\s+/).slice(1).map(Number);
-  const at = (i) => f[i] ?? 0;
-  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { total, idle: at(3) + at(4), steal: at(7) };
-}
-function parsePidStat(text2) {
-  const open3 = text2.indexOf("(");
-  const close = text2.lastIndexOf(")");
-  if (open3 < 0 || close < open3) return void 0;
-  const pid = Number(text2.slice(0, open3).trim());
-  const rest = text2.slice(close + 1).trim().split(/\s+/);
-  const utime = Number(rest[11]);
-  const stime = Number(rest[12]);
-  if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
-  return { pid, comm: text2.slice(open3 + 1, close), cpu: utime + stime };
-}
-async function takeLoadSnapshot(root) {
-  const stat7 = await readText(root, "proc/stat");
-  if (stat7 === void 0) return void 0;
-  const procs = [];
-  for (const entry of await listDir(root, "proc", /^\d+$/)) {
-    const text2 = await readText(root, `proc/${entry}/stat`);
-    const parsed = text2 && parsePidStat(text2);
-    if (parsed) procs.push(parsed);
-  }
-  return { cpu: parseProcStat(stat7), procs };
-}
-function loadWindow(before, after, logicalCpus, exclude = []) {
-  const dTotal = after.cpu.total - before.cpu.total;
-  if (dTotal <= 0) return { busyShare: 0, stealShare: 0, processes: [] };
-  const dIdle = after.cpu.idle - before.cpu.idle;
-  const dSteal = after.cpu.steal - before.cpu.steal;
-  const perCpu2 = dTotal / Math.max(1, logicalCpus);
-  const earlier = new Map(before.procs.map((p) => [p.pid, p.cpu]));
-  const processes = [];
-  for (const p of after.procs) {
-    const was = earlier.get(p.pid);
-    if (was === void 0 || exclude.includes(p.pid)) continue;
-    const used = p.cpu - was;
-    if (used > 0) processes.push({ pid: p.pid, comm: p.comm, cpus: used / perCpu2 });
-  }
-  processes.sort((a, b) => b.cpus - a.cpus || a.pid - b.pid);
-  return {
-    busyShare: clamp01((dTotal - dIdle - dSteal) / dTotal),
-    stealShare: clamp01(dSteal / dTotal),
-    processes
-  };
-}
-function clamp01(x) {
-  return Math.min(1, Math.max(0, x));
-}
-
-// src/env/topology.ts
-var CPU_DIR = "sys/devices/system/cpu";
-var NODE_DIR = "sys/devices/system/node";
-async function readTopology(root = "/") {
-  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
-  let online;
-  if (onlineText !== void 0) {
-    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
-  } else {
-    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
-  }
-  const nodeOf = await readNodes(root);
-  const cpus = [];
-  for (const cpu of online) {
-    const base = `${CPU_DIR}/cpu${cpu}`;
-    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
-    const l3 = await readL3(root, base);
-    cpus.push({
-      cpu,
-      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
-      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
-      node: nodeOf.get(cpu) ?? 0,
-      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
-      ...l3 ? { l3 } : {}
-    });
-  }
-  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
-}
-async function readNodes(root) {
-  const nodeOf = /* @__PURE__ */ new Map();
-  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
-    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
-    if (!list) continue;
-    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
-      nodeOf.set(cpu, Number(entry.slice(4)));
-  }
-  return nodeOf;
-}
-async function readL3(root, base) {
-  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
-    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
-    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
-    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
-  }
-  return void 0;
-}
-function summarise2(cpus, smtControl, hasNodes) {
-  const groups2 = (key) => {
-    const byKey = /* @__PURE__ */ new Map();
-    for (const c of cpus) {
-      const k = key(c);
-      if (k === void 0) continue;
-      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
-    }
-    return [...byKey.values()];
-  };
-  const cores = groups2((c) => formatCpuList(c.siblings)).length;
-  const nodes = /* @__PURE__ */ new Map();
-  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
-  return {
-    cpus,
-    logicalCpus: cpus.length,
-    sockets: new Set(cpus.map((c) => c.socket)).size,
-    cores,
-    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
-    ...smtControl !== void 0 ? { smtControl } : {},
-    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node2, list]) => ({ node: node2, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
-    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
-  };
-}
-function describeTopology(t) {
-  const plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
-  return `${plural2(t.sockets, "socket")}, ${plural2(t.numaNodes.length, "NUMA node")}, ${plural2(t.cores, "core")}, ${plural2(t.logicalCpus, "CPU")}${smt}, ${plural2(t.l3Groups.length, "L3 group")}`;
-}
-
-// src/env/preflight.ts
-var LIMITS = {
-  /** Enabled idle states with a wake-up latency above this (µs) cost latency on every wake-up. */
-  deepIdleLatencyUs: 10,
-  busyShareWarn: 0.05,
-  busyShareBad: 0.25,
-  stealShareWarn: 0.01,
-  stealShareBad: 0.05,
-  /** PSI cpu "some" avg10 (percent of time some task waited for a CPU). */
-  psiWarn: 5,
-  psiBad: 20,
-  /** Other processes' CPU, summed, in CPUs. */
-  otherCpusWarn: 0.1,
-  otherCpusBad: 0.5,
-  /** A process is listed when it used at least this much of one CPU. */
-  listProcessCpus: 0.02,
-  /** RLIMIT_NOFILE soft limit; pgbench needs one per client plus a few, the server one per backend file. */
-  nofileWarn: 4096,
-  nofileBad: 1024,
-  /** Free memory without a known shared_buffers. */
-  minAvailableBytes: 1024 ** 3
-};
-var CPU_DIR2 = "sys/devices/system/cpu";
-async function preflight(options = {}) {
-  const root = options.root ?? "/";
-  const windowS = options.windowS ?? 2;
-  const sleep2 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-  const topology = await readTopology(root);
-  const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep2(windowS * 1e3);
-  const after = await takeLoadSnapshot(root);
-  const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
-  const facts = [
-    topologyFact(topology),
-    ...await frequencyFacts(root, topology),
-    ...await idleFacts(root, topology),
-    ...await memoryFacts(root, topology, options.sharedBuffersBytes),
-    ...await kernelFacts(root),
-    await virtualisationFact(root),
-    ...loadFacts(
-      window2,
-      windowS,
-      await readText(root, "proc/loadavg"),
-      await readText(root, "proc/pressure/cpu")
-    ),
-    await nofileFact(root)
-  ];
-  return { verdict: overallVerdict2(facts), facts, topology, windowS, capturedAt: (/* @__PURE__ */ new Date()).toISOString() };
-}
-function overallVerdict2(facts) {
-  if (facts.some((f) => f.verdict === "bad")) return "not fit for benchmarking";
-  if (facts.some((f) => f.verdict === "warn")) return "usable with warnings";
-  return "ready";
-}
-function preflightFacts(report) {
-  const out = { "preflight.verdict": report.verdict };
-  for (const f of report.facts) out[`preflight.${f.id}`] = `${f.value} [${f.verdict}]`;
-  return out;
-}
-function topologyFact(t) {
-  return { id: "topology", group: "cpu", name: "CPU topology", value: describeTopology(t), verdict: "ok" };
-}
-async function perCpu(root, t, rel) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const c of t.cpus) {
-    const v = await readValue(root, `${CPU_DIR2}/cpu${c.cpu}/${rel}`);
-    if (v !== void 0) counts.set(v, (counts.get(v) ?? 0) + 1);
-  }
-  if (counts.size === 0) return void 0;
-  if (counts.size === 1) return [...counts.keys()][0];
-  return [...counts.entries()].map(([v, n]) => `${v} (${n})`).join(", ");
-}
-async function frequencyFacts(root, t) {
-  const driver = await perCpu(root, t, "cpufreq/scaling_driver");
-  const governor = await perCpu(root, t, "cpufreq/scaling_governor");
-  if (driver === void 0 && governor === void 0) {
-    return [
-      {
-        id: "cpufreq",
-        group: "frequency",
-        name: "frequency scaling",
-        value: "not exposed (no cpufreq: the hypervisor or firmware sets the clock)",
-        verdict: "ok"
-      }
-    ];
-  }
-  const facts = [];
-  const pstate = await readValue(root, `${CPU_DIR2}/intel_pstate/status`) ?? await readValue(root, `${CPU_DIR2}/amd_pstate/status`);
-  facts.push({
-    id: "scalingDriver",
-    group: "frequency",
-    name: "frequency driver",
-    value: `${driver ?? "unknown"}${pstate ? ` (${pstate} mode)` : ""}`,
-    verdict: "ok"
-  });
-  const fixGovernor = "cpupower frequency-set -g performance   # or: echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor";
-  facts.push(
-    governor === "performance" ? { id: "governor", group: "frequency", name: "governor", value: governor, verdict: "ok" } : {
-      id: "governor",
-      group: "frequency",
-      name: "governor",
-      value: governor ?? "unknown",
-      verdict: "warn",
-      why: "the clock ramps up with load, which skews low-client runs",
-      fix: `${fixGovernor}   (pgperf can do it for the run: controls.governor: performance)`
-    }
-  );
-  const epp = await perCpu(root, t, "cpufreq/energy_performance_preference");
-  if (epp !== void 0) {
-    facts.push(
-      epp === "performance" ? { id: "epp", group: "frequency", name: "energy/performance preference", value: epp, verdict: "ok" } : {
-        id: "epp",
-        group: "frequency",
-        name: "energy/performance preference",
-        value: epp,
-        verdict: "warn",
-        why: "the hardware trades speed for power",
-        fix: "echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/energy_performance_preference"
-      }
+    if (!controller.signal.aborted) throw e;
+    process.exitCode = signalExitCode(stoppedBy ?? "SIGINT");
+    throw new InterruptedError(
+      `interrupted (${errorMessage(e).split("\n")[0]}): nothing half-built was kept`,
+      process.exitCode
     );
+  } finally {
+    dispose();
   }
-  const boost = await readInt(root, `${CPU_DIR2}/cpufreq/boost`);
-  const noTurbo = await readInt(root, `${CPU_DIR2}/intel_pstate/no_turbo`);
-  if (boost !== void 0 || noTurbo !== void 0) {
-    const on = boost === 1 || noTurbo === 0;
-    facts.push({
-      id: "boost",
-      group: "frequency",
-      name: "turbo/boost",
-      value: on ? "on" : "off",
-      verdict: on ? "warn" : "ok",
-      ...on ? {
-        why: "the boost clock depends on how many cores are busy, which bends client sweeps",
-        fix: noTurbo !== void 0 ? "echo 1 | tee /sys/devices/system/cpu/intel_pstate/no_turbo" : "echo 0 | tee /sys/devices/system/cpu/cpufreq/boost"
-      } : {}
-    });
-  }
-  return facts;
 }
-async function idleFacts(root, t) {
-  const driver = await readValue(root, `${CPU_DIR2}/cpuidle/current_driver`);
-  const governor = await readValue(root, `${CPU_DIR2}/cpuidle/current_governor_ro`) ?? await readValue(root, `${CPU_DIR2}/cpuidle/current_governor`);
-  const first = t.cpus[0]?.cpu ?? 0;
-  const states = [];
-  const dir = `${CPU_DIR2}/cpu${first}/cpuidle`;
-  const entries = (await listDir(root, dir, /^state\d+$/)).sort(
-    (a, b) => Number(a.slice(5)) - Number(b.slice(5))
-  );
-  for (const s of entries) {
-    states.push({
-      name: await readValue(root, `${dir}/${s}/name`) ?? s,
-      latencyUs: await readInt(root, `${dir}/${s}/latency`) ?? 0,
-      disabled: await readInt(root, `${dir}/${s}/disable`) === 1
-    });
-  }
-  const listed = states.map((s) => `${s.name} ${s.latencyUs}\xB5s${s.disabled ? " (disabled)" : ""}`).join(", ");
-  const value = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed ? `: ${listed}` : ""}`;
-  const deep = states.filter((s) => !s.disabled && s.latencyUs > LIMITS.deepIdleLatencyUs);
-  if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value, verdict: "ok" }];
-  const worst = Math.max(...deep.map((s) => s.latencyUs));
-  return [
-    {
-      id: "cpuidle",
-      group: "idle",
-      name: "idle states",
-      value,
-      verdict: "warn",
-      why: `deep idle states are enabled (${deep.map((s) => s.name).join(", ")}; wake-up up to ${worst}\xB5s): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
-      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: controls.cpuDmaLatency: 0)`
+
+// src/cli/commands/bisect.ts
+var DEFAULT_TRIES = 2;
+function bisectCommand() {
+  const command = new Command("bisect").description(
+    "find the first bad commit between --good and --bad: build each midpoint and A/B-test it against good"
+  ).option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--good <ref>", "a commit without the regression (an ancestor of --bad)").requiredOption("--bad <ref>", "a commit with the regression").requiredOption("--workload <file>", "the workload that regressed (workloads/*.yml)").option(
+    "--clients <n>",
+    "the client count to measure (default: the workload's, when it has one)",
+    positiveInt2("--clients")
+  ).option("--rounds <n>", "rounds of the first try (overrides the workload's)", positiveInt2("--rounds")).option(
+    "--duration <seconds>",
+    "seconds per measured run (overrides the workload)",
+    positiveInt2("--duration")
+  ).option(
+    "--tries <n>",
+    "measurements per commit while the verdict is inconclusive, each with twice the rounds",
+    positiveInt2("--tries"),
+    DEFAULT_TRIES
+  ).option("--no-verify-bad", "do not measure --bad first (assume it is bad)").option("--cache-dir <dir>", cacheDirHelp()).option(
+    "--build-option <option>",
+    "extra build option for every build: -DNAME=VALUE (meson) or --with-X (configure) (repeatable)",
+    collectString,
+    []
+  ).option(
+    "--out <dir>",
+    "results directory (a bisect-<time> directory with one run per test)",
+    "pgperf-results"
+  ).option("--seed <n>", "seed for the run order (default: random, recorded)", positiveInt2("--seed")).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--json", "print the report as JSON", false).option("-v, --verbose", "debug output", false);
+  return addAdaptiveOptions(addAnalysisOptions(command, "run")).action(async (flags) => {
+    const logger = consoleLogger({ verbose: flags.verbose });
+    const workload = oneCell(await loadWorkloadFile(flags.workload), flags.clients);
+    if (flags.timeBudget !== void 0) {
+      throw new UserError(
+        "--time-budget: a bisection runs several A/B tests; bound each with --max-rounds N instead"
+      );
     }
-  ];
-}
-async function memoryFacts(root, t, sharedBuffers) {
-  const facts = [];
-  const meminfo = await readText(root, "proc/meminfo") ?? "";
-  const kb = (key) => {
-    const m = new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(meminfo);
-    return m ? Number(m[1]) * 1024 : void 0;
-  };
-  const available = kb("MemAvailable");
-  const total = kb("MemTotal");
-  if (available !== void 0) {
-    const need = sharedBuffers;
-    let verdict2 = "ok";
-    let why;
-    if (need !== void 0 && available < need) {
-      verdict2 = "bad";
-      why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
-    } else if (need !== void 0 && available < 2 * need) {
-      verdict2 = "warn";
-      why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
-    } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
-      verdict2 = "warn";
-      why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
+    if (flags.maxRounds !== void 0 && flags.rounds !== void 0) {
+      throw new UserError(
+        "--rounds and --max-rounds both given: adaptive tests take their rounds from the looks"
+      );
     }
-    facts.push({
-      id: "memory",
-      group: "memory",
-      name: "available memory",
-      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
-      verdict: verdict2,
-      ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
-    });
-  }
-  const thpRaw = await readValue(root, "sys/kernel/mm/transparent_hugepage/enabled");
-  if (thpRaw !== void 0) {
-    const thp = /\[(\w+)\]/.exec(thpRaw)?.[1] ?? thpRaw;
-    facts.push({
-      id: "thp",
-      group: "memory",
-      name: "transparent huge pages",
-      value: thp,
-      verdict: thp === "always" ? "warn" : "ok",
-      ...thp === "always" ? {
-        why: "khugepaged compacts and collapses backend memory during runs",
-        fix: "echo madvise | tee /sys/kernel/mm/transparent_hugepage/enabled"
-      } : {}
-    });
-  }
-  const balancing = await readInt(root, "proc/sys/kernel/numa_balancing");
-  if (balancing !== void 0) {
-    const moving = balancing !== 0 && t.numaNodes.length > 1;
-    facts.push({
-      id: "numaBalancing",
-      group: "memory",
-      name: "NUMA balancing",
-      value: `${balancing === 0 ? "off" : "on"} (${t.numaNodes.length} node${t.numaNodes.length === 1 ? "" : "s"})`,
-      verdict: moving ? "warn" : "ok",
-      ...moving ? {
-        why: "the kernel migrates pages and tasks between nodes during runs",
-        fix: "sysctl -w kernel.numa_balancing=0"
-      } : {}
-    });
-  }
-  return facts;
-}
-var GOOD_CLOCKSOURCES = ["tsc", "kvm-clock", "arch_sys_counter", "hyperv_clocksource_tsc_page", "timebase"];
-async function kernelFacts(root) {
-  const current = await readValue(root, "sys/devices/system/clocksource/clocksource0/current_clocksource");
-  if (current === void 0) return [];
-  const available = await readValue(root, "sys/devices/system/clocksource/clocksource0/available_clocksource") ?? "";
-  const slow = current === "hpet" || current === "acpi_pm";
-  const good = GOOD_CLOCKSOURCES.includes(current);
-  const better = available.split(/\s+/).find((c) => c === "tsc") ?? available.split(/\s+/).find((c) => GOOD_CLOCKSOURCES.includes(c));
-  return [
-    {
-      id: "clocksource",
-      group: "kernel",
-      name: "clocksource",
-      value: `${current}${available ? ` (available: ${available})` : ""}`,
-      verdict: good ? "ok" : slow ? "bad" : "warn",
-      ...good ? {} : {
-        why: `clock_gettime through ${current} is slow; pgbench -P and track_io_timing call it constantly`,
-        fix: better ? `echo ${better} | tee /sys/devices/system/clocksource/clocksource0/current_clocksource` : 'boot with a stable TSC (check dmesg for "TSC unstable") or use another machine'
-      }
-    }
-  ];
-}
-async function virtualisationFact(root) {
-  const cpuinfo = await readText(root, "proc/cpuinfo") ?? "";
-  const flagged = /^flags\s*:.*\bhypervisor\b/m.test(cpuinfo);
-  const xen = await readValue(root, "sys/hypervisor/type");
-  const product = await readValue(root, "sys/class/dmi/id/product_name");
-  const vendor = await readValue(root, "sys/class/dmi/id/sys_vendor");
-  const dmiVm = /kvm|qemu|vmware|virtualbox|virtual machine|hvm domu|google compute|amazon ec2|bochs|standard pc/i.test(
-    `${product ?? ""} ${vendor ?? ""}`
-  );
-  const vm = flagged || xen !== void 0 || dmiVm;
-  const evidence = [
-    flagged ? "cpuinfo hypervisor flag" : void 0,
-    xen ? `/sys/hypervisor/type ${xen}` : void 0,
-    product ? `DMI product "${product}"` : void 0
-  ].filter((e) => e !== void 0);
-  return {
-    id: "virtualisation",
-    group: "virtualisation",
-    name: "virtualisation",
-    value: `${vm ? "virtual machine" : "bare metal"}${evidence.length ? ` (${evidence.join(", ")})` : ""}`,
-    verdict: vm ? "warn" : "ok",
-    ...vm ? {
-      why: "other guests share the host: steal time and host scheduling add noise",
-      fix: "gate on a bare-metal runner or a VM with dedicated (pinned) vCPUs"
-    } : {}
-  };
-}
-var QUIET_FIX = "stop them, or keep them off the benchmark CPUs: taskset -apc <other CPUs> <pid>";
-function loadFacts(window2, windowS, loadavgText, psiText) {
-  const facts = [];
-  const loadavg = loadavgText?.trim().split(/\s+/).slice(0, 3).join(" ");
-  if (window2 && windowS > 0) {
-    facts.push(
-      graded({
-        id: "busy",
-        group: "load",
-        name: "CPU busy",
-        value: `${pct3(window2.busyShare)} of all CPUs over ${windowS} s${loadavg ? ` (loadavg ${loadavg})` : ""}`,
-        x: window2.busyShare,
-        warnAt: LIMITS.busyShareWarn,
-        badAt: LIMITS.busyShareBad,
-        why: "other work competes with the benchmark for CPUs",
-        fix: QUIET_FIX
-      }),
-      graded({
-        id: "steal",
-        group: "load",
-        name: "steal time",
-        value: `${pct3(window2.stealShare)} over ${windowS} s`,
-        x: window2.stealShare,
-        warnAt: LIMITS.stealShareWarn,
-        badAt: LIMITS.stealShareBad,
-        why: "the hypervisor runs other guests on these CPUs",
-        fix: "use a runner with dedicated vCPUs or bare metal"
-      }),
-      busyProcessesFact(window2.processes, windowS)
-    );
-  } else if (loadavg) {
-    facts.push({ id: "loadavg", group: "load", name: "load average", value: loadavg, verdict: "ok" });
-  }
-  const some = psiText && /^some .*avg10=([\d.]+)/m.exec(psiText)?.[1];
-  if (some) {
-    facts.push(
-      graded({
-        id: "psiCpu",
-        group: "load",
-        name: "CPU pressure (PSI some avg10)",
-        value: `${some}%`,
-        x: Number(some),
-        warnAt: LIMITS.psiWarn,
-        badAt: LIMITS.psiBad,
-        why: "runnable tasks waited for a CPU in the last 10 s",
-        fix: QUIET_FIX
+    const analysis = resolveAnalysis(analysisFromFlags(flags));
+    const adaptive = adaptiveFromFlags(flags, analysis.alpha, 0);
+    await checkOutDir(flags.out);
+    await checkTmpDir(flags.tmpDir);
+    const request2 = {
+      repo: parseRepo(flags.repo, process.cwd()),
+      good: flags.good,
+      bad: flags.bad,
+      cacheDir: resolveCacheDir(flags.cacheDir),
+      extraOptions: flags.buildOption,
+      workload,
+      ...flags.rounds !== void 0 ? { rounds: flags.rounds } : {},
+      ...flags.duration !== void 0 ? { durationS: flags.duration } : {},
+      ...adaptive ? {
+        adaptive: {
+          alpha: analysis.alpha,
+          maxRounds: adaptive.plan.maxRounds,
+          ...flags.schedule ? { schedule: flags.schedule } : {},
+          ...flags.spending ? { spending: flags.spending } : {}
+        }
+      } : {},
+      analysis,
+      tries: flags.tries,
+      verifyBad: flags.verifyBad,
+      ...flags.seed !== void 0 ? { seed: flags.seed } : {},
+      ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
+      ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
+      outDir: path24.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+    };
+    const report = await withInterrupt(
+      logger,
+      (signal) => runBisection(request2, {
+        runner: nodeProcessRunner,
+        logger,
+        signal,
+        searchPath: process.env.PATH ?? ""
       })
     );
-  }
-  return facts;
-}
-function busyProcessesFact(processes, windowS) {
-  const listed = processes.filter((p) => p.cpus >= LIMITS.listProcessCpus);
-  const sum2 = processes.reduce((a, p) => a + p.cpus, 0);
-  const top = listed.slice(0, 5).map((p) => `${p.comm} (pid ${p.pid}) ${p.cpus.toFixed(2)} CPU`);
-  return graded({
-    id: "busyProcesses",
-    group: "load",
-    name: "other busy processes",
-    value: top.length ? `${top.join(", ")}; ${sum2.toFixed(2)} CPU in all over ${windowS} s` : "none",
-    x: sum2,
-    warnAt: LIMITS.otherCpusWarn,
-    badAt: LIMITS.otherCpusBad,
-    why: "these processes used CPU during the sample window",
-    fix: QUIET_FIX
+    process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
+` : renderBisectText(report));
+    if (report.outcome.kind === "undecided" && report.outcome.interrupted) {
+      process.exitCode = signalExitCode("SIGINT");
+    } else if (report.outcome.kind !== "found" && process.exitCode === void 0) process.exitCode = 1;
   });
 }
-async function nofileFact(root) {
-  const limits = await readText(root, "proc/self/limits") ?? "";
-  const m = /^Max open files\s+(\S+)\s+(\S+)/m.exec(limits);
-  const soft = m ? m[1] === "unlimited" ? Infinity : Number(m[1]) : void 0;
-  const hard = m?.[2];
-  if (soft === void 0) {
-    return { id: "nofile", group: "limits", name: "open files (ulimit -n)", value: "unknown", verdict: "ok" };
+function oneCell(workload, clients) {
+  if (clients !== void 0) return { ...workload, clients: [clients] };
+  if (workload.clients.length !== 1) {
+    throw new UserError(
+      `--clients: workload ${workload.name} measures clients ${workload.clients.join(", ")}; a bisection measures one: give --clients N`
+    );
   }
-  const verdict2 = soft < LIMITS.nofileBad ? "bad" : soft < LIMITS.nofileWarn ? "warn" : "ok";
-  return {
-    id: "nofile",
-    group: "limits",
-    name: "open files (ulimit -n)",
-    value: `${m[1]} (hard ${hard})`,
-    verdict: verdict2,
-    ...verdict2 === "ok" ? {} : {
-      why: 'pgbench needs a descriptor per client; high client counts fail with "too many open files"',
-      fix: `ulimit -n ${hard === "unlimited" ? 65536 : Math.min(65536, Number(hard) || 65536)}   (in the shell that starts pgperf; raise the hard limit in /etc/security/limits.conf or LimitNOFILE= for a service)`
-    }
-  };
-}
-function graded(f) {
-  const verdict2 = f.x >= f.badAt ? "bad" : f.x >= f.warnAt ? "warn" : "ok";
-  return {
-    id: f.id,
-    group: f.group,
-    name: f.name,
-    value: f.value,
-    verdict: verdict2,
-    ...verdict2 === "ok" ? {} : { why: f.why, fix: f.fix }
-  };
-}
-function pct3(share) {
-  return `${(share * 100).toFixed(1)}%`;
-}
-function formatBytes(bytes2) {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let v = bytes2;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+  return workload;
 }
 
-// src/diagnostics/wait-events.ts
-init_esm();
-var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
-var LOCK_SAMPLE_INTERVAL_MS = 1e3;
-var ACTIVITY_SQL = `
-SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
-       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
-  FROM pg_stat_activity
- WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
-var LOCKS_SQL = `
-SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
-  FROM pg_locks WHERE NOT granted GROUP BY 1`;
-var COUNTER_VIEWS = [
-  {
-    prefix: "database",
-    view: "pg_stat_database",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
-  },
-  {
-    prefix: "wal",
-    view: "pg_stat_wal",
-    minVersion: 14e4,
-    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
-  },
-  {
-    prefix: "bgwriter",
-    view: "pg_stat_bgwriter",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
-  },
-  {
-    prefix: "checkpointer",
-    view: "pg_stat_checkpointer",
-    minVersion: 17e4,
-    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
-  },
-  {
-    prefix: "io",
-    view: "pg_stat_io",
-    minVersion: 16e4,
-    // Summed over backend types, objects and contexts: one number per operation.
-    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
-            SELECT key, sum(value::numeric) AS total
-              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
-             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
-             GROUP BY key) s`
-  }
-];
-var VIEW_VERSION_NAMES = {
-  pg_stat_wal: "PostgreSQL 14+",
-  pg_stat_checkpointer: "PostgreSQL 17+",
-  pg_stat_io: "PostgreSQL 16+"
-};
-async function startDiagnostics(target, options = {}) {
-  const hz = options.hz ?? 10;
-  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: DIAGNOSTICS_APPLICATION_NAME
-  });
-  let failure2;
-  client.on("error", (e) => {
-    failure2 ??= e;
-  });
-  await client.connect();
-  try {
-    const versionNum = Number(
-      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
-    );
-    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
-    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
-      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
-    );
-    const readCounters = async () => {
-      const out = {};
-      for (const v of views) {
-        const row3 = (await client.query(v.sql)).rows[0];
-        for (const [key, value] of Object.entries(row3?.j ?? {})) {
-          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
-          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
-        }
-      }
-      return out;
-    };
-    const before = await readCounters();
-    const started = Date.now();
-    const events = /* @__PURE__ */ new Map();
-    const locks = /* @__PURE__ */ new Map();
-    let samples = 0;
-    let missedTicks = 0;
-    let observations = 0;
-    let busy;
-    let lastLockSample = 0;
-    const sample = async () => {
-      const rows = (await client.query(ACTIVITY_SQL)).rows;
-      samples++;
-      for (const r of rows) {
-        const key = `${r.type}:${r.event}`;
-        events.set(key, (events.get(key) ?? 0) + 1);
-        observations++;
-      }
-      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
-        lastLockSample = Date.now();
-        for (const r of (await client.query(LOCKS_SQL)).rows) {
-          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
-        }
-      }
-    };
-    const timer = setInterval(() => {
-      if (busy) {
-        missedTicks++;
-        return;
-      }
-      busy = sample().catch((e) => {
-        failure2 ??= e;
-      }).finally(() => {
-        busy = void 0;
-      });
-    }, 1e3 / hz);
-    let stopped;
+// src/pipeline/calibrate.ts
+init_types();
+function calibrationOf(result, comparison) {
+  const arm = comparison.comparisons[0];
+  const likely = new Set(comparison.likelyRegressions);
+  const metric = comparison.metric;
+  const cells = result.plan.cells.map((cell) => {
+    const id = cellId(cell);
+    const compared = arm?.cells.find((c) => c.id === id);
+    const noise = estimateNoise(result, cell, metric);
+    const verdict2 = compared?.verdict ?? "inconclusive";
     return {
-      stop() {
-        stopped ??= (async () => {
-          clearInterval(timer);
-          try {
-            await busy;
-            if (failure2) throw failure2;
-            const after = await readCounters();
-            const counters = {};
-            for (const [key, value] of Object.entries(after)) {
-              const was = before[key];
-              if (was !== void 0) counters[key] = value - was;
-            }
-            return {
-              version: 1,
-              serverVersionNum: versionNum,
-              hz,
-              durationS: (Date.now() - started) / 1e3,
-              samples,
-              missedTicks,
-              observations,
-              waitEvents: shares(events, observations),
-              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
-              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
-              counters,
-              unavailable
-            };
-          } finally {
-            await client.end().catch(() => {
-            });
-          }
-        })();
-        return stopped;
-      }
+      workload: cell.workload,
+      clients: cell.clients,
+      id,
+      rounds: noise.rounds,
+      pairedCvPct: noise.pairedCvPct,
+      runCvPct: noise.runCvPct,
+      verdict: verdict2,
+      falseAlarm: verdict2 === "regression" || verdict2 === "improvement" || likely.has(`${arm?.head ?? ""}:${id}`)
     };
-  } catch (e) {
-    await client.end().catch(() => {
-    });
-    throw e;
-  }
-}
-function shares(counts, total) {
-  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
-}
-
-// src/runner/run-loop.ts
-init_fingerprint();
-init_types();
-
-// src/results/run-id.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-function newRunId(startedAt) {
-  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes2(4).toString("hex")}`;
-}
-
-// src/runner/run-loop.ts
-init_errors();
-
-// src/runner/plan.ts
-function planRounds(input2) {
-  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
-  const rounds = [];
-  for (let round2 = 1; round2 <= totalRounds; round2++) {
-    const random = seededRandom2(deriveSeed(input2.seed, round2));
-    const cells = shuffle(
-      input2.cells.filter((c) => c.rounds >= round2),
-      random
-    );
-    const runs = [];
-    cells.forEach((cell, k) => {
-      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
-      for (const arm of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm });
-    });
-    rounds.push(runs);
-  }
-  return rounds;
-}
-function deriveSeed(seed, round2) {
-  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
-  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
-  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
-  return (h ^ h >>> 16) & 2147483647;
-}
-function newSeed() {
-  return Math.floor(Math.random() * 2147483647);
-}
-function seededRandom2(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = a + 1831565813 >>> 0;
-    let t = a;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-}
-function shuffle(items, random) {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-function rotate(items, by) {
-  return [...items.slice(by), ...items.slice(0, by)];
-}
-
-// src/runner/adaptive-control.ts
-init_types();
-var AdaptiveControl = class {
-  constructor(plan, analysis, budget, now = Date.now) {
-    this.plan = plan;
-    this.analysis = analysis;
-    this.budget = budget;
-    this.now = now;
-  }
-  plan;
-  analysis;
-  budget;
-  now;
-  open = null;
-  // null: every cell open
-  looked = 0;
-  startedMs = null;
-  /**
-   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
-   * and returns why to stop, or null to go on.
-   */
-  beforeRound(result, round2, log) {
-    this.startedMs ??= this.now();
-    const done = round2 - 1;
-    const k = this.plan.schedule.indexOf(done);
-    if (k >= 0 && k + 1 > this.looked) {
-      const stop = this.look(result, k + 1, log);
-      if (stop) return stop;
-    }
-    if (round2 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
-    const { timeBudgetS } = this.budget;
-    if (timeBudgetS !== void 0) {
-      const elapsedS = (this.now() - this.startedMs) / 1e3;
-      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
-      if (elapsedS + perRoundS > timeBudgetS) {
-        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round2} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
-      }
-    }
-    return null;
-  }
-  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
-  finish(result, roundsDone, log) {
-    const k = this.plan.schedule.indexOf(roundsDone);
-    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
-  }
-  /** Whether the run of this cell is still needed. */
-  isOpen(cell) {
-    return this.open === null || this.open.has(cellId(cell));
-  }
-  look(result, look, log) {
-    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
-    this.looked = look;
-    result.adaptive = adaptiveRecord(this.plan, outcome);
-    this.open = new Set(outcome.openCells.map(cellId));
-    const decided = outcome.decidedCells.filter((d) => d.look === look);
-    log(
-      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
-    );
-    return outcome.stop ? outcome.reason : null;
-  }
-};
-function formatS(s) {
-  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
-}
-
-// src/runner/progress.ts
-var ProgressTracker = class {
-  /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
-  constructor(plannedRuns, plannedSeconds, now = Date.now) {
-    this.plannedRuns = plannedRuns;
-    this.plannedSeconds = plannedSeconds;
-    this.now = now;
-    this.started = now();
-  }
-  plannedRuns;
-  plannedSeconds;
-  now;
-  done = 0;
-  doneSeconds = 0;
-  overheadSeconds = 0;
-  started;
-  /** Records a finished run that was planned to take `plannedS` and took `actualS` wall-clock seconds. */
-  finished(plannedS, actualS) {
-    this.done++;
-    this.doneSeconds += plannedS;
-    this.overheadSeconds += Math.max(0, actualS - plannedS);
-  }
-  /** A retry adds a run that was not planned. */
-  addRun(seconds2) {
-    this.plannedRuns++;
-    this.plannedSeconds += seconds2;
-  }
-  /** Estimated seconds left: planned run time left plus the per-run overhead seen so far. */
-  remainingSeconds() {
-    const runsLeft = Math.max(0, this.plannedRuns - this.done);
-    const overheadPerRun = this.done > 0 ? this.overheadSeconds / this.done : 2;
-    return Math.max(0, this.plannedSeconds - this.doneSeconds) + runsLeft * overheadPerRun;
-  }
-  line(e) {
-    const elapsed = (this.now() - this.started) / 1e3;
-    const what = e.kind === "warmup" ? "warm-up" : `round ${e.round}/${e.rounds}`;
-    const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
-    return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
-  }
-};
-function formatTps(tps) {
-  return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
-}
-function formatDuration(seconds2) {
-  const s = Math.round(seconds2);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
-}
-
-// src/machine/pinning.ts
-import { access as access4, constants as constants3 } from "node:fs/promises";
-import path19 from "node:path";
-init_errors();
-function planCpus(spec, topology, tools, where = "cpus") {
-  if (!tools.taskset && !tools.numactl) {
-    throw new UserError(
-      `${where}: pinning needs taskset (util-linux) or numactl, and neither is on the PATH: install util-linux (apt-get install util-linux) or remove "cpus"`
-    );
-  }
-  const { server, client } = spec === "auto" ? autoSplit(topology, where) : explicit(spec, topology, where);
-  const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
-  const nodes = (cpus) => [...new Set(cpus.map((c) => nodeOf.get(c) ?? 0))].sort((a, b) => a - b);
-  const serverNodes = nodes(server);
-  const clientNodes = nodes(client);
-  const warnings = [];
-  const byCpu = new Map(topology.cpus.map((c) => [c.cpu, c]));
-  const clientSet = new Set(client);
-  const split = server.filter((cpu) => byCpu.get(cpu)?.siblings.some((s) => s !== cpu && clientSet.has(s)));
-  if (split.length > 0) {
-    warnings.push(
-      `${where}: server CPUs ${formatCpuList(split)} share cores (SMT siblings) with client CPUs; keep siblings on one side`
-    );
-  }
-  if (topology.numaNodes.length > 1 && serverNodes.length > 1) {
-    warnings.push(
-      `${where}: the server spans NUMA nodes ${serverNodes.join(",")}; memory is bound to all of them`
-    );
-  }
-  const useNumactl = tools.numactl !== void 0;
-  const prefix = (cpus, memNodes) => useNumactl ? [
-    tools.numactl,
-    `--physcpubind=${formatCpuList(cpus)}`,
-    ...memNodes ? [`--membind=${memNodes.join(",")}`] : []
-  ] : [tools.taskset, "-c", formatCpuList(cpus)];
+  });
   return {
-    server,
-    client,
-    serverNodes,
-    clientNodes,
-    // Server memory (shared_buffers) on the server's nodes; clients allocate little, locally by default.
-    serverPrefix: prefix(server, serverNodes),
-    clientPrefix: prefix(client, void 0),
-    tool: useNumactl ? "numactl" : "taskset",
-    warnings
+    runId: result.runId ?? null,
+    binDir: result.arms[0]?.binDir ?? "",
+    alpha: comparison.alpha,
+    cells,
+    falseAlarms: cells.filter((c) => c.falseAlarm).length
   };
 }
-function explicit(spec, topology, where) {
-  const online = new Set(topology.cpus.map((c) => c.cpu));
-  const side = (name) => {
-    let cpus;
-    try {
-      cpus = parseCpuList(String(spec[name]), `${where}.${name}`);
-    } catch (e) {
-      throw new UserError(errorMessage(e));
-    }
-    if (cpus.length === 0) throw new UserError(`${where}.${name}: expected a CPU list like 0-3, got ""`);
-    const missing = cpus.filter((c) => !online.has(c));
-    if (missing.length > 0) {
-      throw new UserError(
-        `${where}.${name}: CPU${missing.length === 1 ? "" : "s"} ${formatCpuList(missing)} of "${spec[name]}" ${missing.length === 1 ? "does" : "do"} not exist on this machine (online CPUs: ${formatCpuList([...online])})`
-      );
-    }
-    return cpus;
-  };
-  const server = side("server");
-  const client = side("client");
-  const overlap = server.filter((c) => client.includes(c));
-  if (overlap.length > 0) {
-    throw new UserError(
-      `${where}: server "${spec.server}" and client "${spec.client}" overlap on CPU${overlap.length === 1 ? "" : "s"} ${formatCpuList(overlap)}; give each side its own CPUs`
-    );
-  }
-  return { server, client };
-}
-function autoSplit(topology, where = "cpus") {
-  const cores = coresInOrder(topology.cpus);
-  if (cores.length < 2) {
-    throw new UserError(
-      `${where}: "auto" needs at least 2 cores to split between server and clients, this machine has ${cores.length}`
-    );
-  }
-  const nodes = topology.numaNodes.map((n) => n.node);
-  let serverCores;
-  let clientCores;
-  if (nodes.length > 1) {
-    const serverNodes = new Set(nodes.slice(0, Math.ceil(nodes.length / 2)));
-    const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
-    serverCores = cores.filter((core) => serverNodes.has(nodeOf.get(core[0]) ?? 0));
-    clientCores = cores.filter((core) => !serverNodes.has(nodeOf.get(core[0]) ?? 0));
-  } else {
-    const half = Math.ceil(cores.length / 2);
-    serverCores = cores.slice(0, half);
-    clientCores = cores.slice(half);
-  }
-  const flat = (list) => list.flat().sort((a, b) => a - b);
-  return { server: flat(serverCores), client: flat(clientCores) };
-}
-function coresInOrder(cpus) {
-  const online = new Set(cpus.map((c) => c.cpu));
-  const seen = /* @__PURE__ */ new Set();
-  const cores = [];
-  for (const c of cpus) {
-    const siblings = c.siblings.filter((s) => online.has(s));
-    const id = formatCpuList(siblings);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    cores.push({ key: [c.node, Math.min(...c.l3 ?? [c.cpu]), Math.min(...siblings)], cpus: siblings });
-  }
-  cores.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
-  return cores.map((c) => c.cpus);
-}
-function withCpuPrefix(prefix, command, args) {
-  if (!prefix || prefix.length === 0) return { command, args: [...args] };
-  return { command: prefix[0], args: [...prefix.slice(1), command, ...args] };
-}
-async function findPinningTools(searchPath) {
-  const find = async (name) => {
-    for (const dir of searchPath.split(path19.delimiter)) {
-      if (!dir) continue;
-      try {
-        await access4(path19.join(dir, name), constants3.X_OK);
-        return path19.join(dir, name);
-      } catch {
-      }
-    }
-    return void 0;
-  };
-  const [taskset, numactl] = await Promise.all([find("taskset"), find("numactl")]);
-  return { ...taskset ? { taskset } : {}, ...numactl ? { numactl } : {} };
-}
-function pinnedRunner(runner, prefix) {
-  return {
-    run(command, args, options) {
-      const pinned = withCpuPrefix(prefix, command, args);
-      return runner.run(pinned.command, pinned.args, options);
-    }
-  };
-}
-async function workloadCpuPlans(workloads, searchPath) {
-  const pinned = workloads.filter((w) => w.cpus !== void 0);
-  const plans = /* @__PURE__ */ new Map();
-  if (pinned.length === 0) return plans;
-  const [topology, tools] = await Promise.all([readTopology(), findPinningTools(searchPath)]);
-  for (const w of pinned) plans.set(w.name, planCpus(w.cpus, topology, tools, `workload ${w.name}: cpus`));
-  return plans;
-}
-
-// src/runner/run-loop.ts
-async function runBenchmark(req, deps) {
-  const { logger, runner } = deps;
-  validateRequest(req);
-  const cpuCount = deps.cpuCount ?? os9.availableParallelism();
-  const workloads = req.workloads.map((w) => applyOverrides(w, req));
-  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
-  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
-  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
-  const drivers = new Map(
-    workloads.map((w) => {
-      const plan = cpuPlans.get(w.name);
-      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
-      return [
-        w.name,
-        createDriver(w, { clientBinDir, ...clientDeps, logger, searchPath: deps.searchPath ?? "" })
-      ];
-    })
+function renderCalibrationText(c) {
+  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
+  const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
+  const rows = [
+    ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
+    ...c.cells.map((x) => [
+      x.id,
+      String(x.rounds),
+      pct5(x.pairedCvPct),
+      pct5(x.runCvPct),
+      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
+    ])
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const lines = rows.map(
+    (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
   );
-  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
-  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
-  const runAs = await resolveRunAs(req.runAs, deps);
-  if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
-  const seed = req.seed ?? newSeed();
-  const dataSets = groupDataSets(workloads);
-  const cells = workloads.flatMap(
-    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
-  );
-  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
-  const workloadByName = new Map(workloads.map((w) => [w.name, w]));
-  const arms = req.arms.map((a, i) => ({
-    label: a.label,
-    binDir: a.binDir,
-    serverVersion: versions[i].text,
-    settingOverrides: a.settings,
-    ...a.build ? { build: a.build } : {}
-  }));
-  const startedAt = /* @__PURE__ */ new Date();
-  const result = {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
-    pgperfVersion: PGPERF_VERSION,
-    runId: newRunId(startedAt),
-    status: "running",
-    startedAt: startedAt.toISOString(),
-    updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    environment: await machineCheck(req, logger),
-    ...cpuPlans.size ? {
-      pinning: Object.fromEntries(
-        [...cpuPlans].map(([name, p]) => [
-          name,
-          { server: p.server, client: p.client, tool: p.tool, warnings: p.warnings }
-        ])
-      )
-    } : {},
-    arms,
-    clients: clientInfos,
-    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
-    analysis: req.analysis,
-    plan: {
-      seed,
-      order: req.order,
-      rounds: rounds.length,
-      cells: cells.map(({ workload, clients }) => ({ workload, clients })),
-      executed: [],
-      ...req.shard ? { shard: req.shard } : {}
-    },
-    ...req.source ? { source: req.source } : {},
-    samples: [],
-    warnings: []
-  };
-  const save = async () => {
-    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await req.sink.update(result);
-  };
-  const warn = (message) => {
-    result.warnings.push(message);
-    logger.warn(message);
-  };
-  const clusters = /* @__PURE__ */ new Map();
-  const clusterKey = (arm, dataSet) => `${arm}\0${dataSet}`;
-  const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
-  try {
-    await logger.group("Setting up clusters", async () => {
-      for (const dataSet of dataSets) {
-        for (const arm of req.arms) {
-          deps.signal?.throwIfAborted();
-          const w = dataSet.workloads[0];
-          const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
-          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)].text})`);
-          const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
-          const cluster = await PgCluster.create(
-            {
-              label,
-              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
-              binDir: arm.binDir,
-              parentDir: req.tmpDir,
-              conf: {
-                maxClients: dataSet.maxClients,
-                workloadSettings: w.settings,
-                armSettings: arm.settings
-              },
-              runAs,
-              dataChecksums: req.dataChecksums
-            },
-            deps
-          );
-          clusters.set(clusterKey(arm.label, dataSet.name), cluster);
-          await cluster.start();
-          await drivers.get(w.name).prepare(cluster, deps.signal);
-        }
-      }
-    });
-    const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
-    result.environment.settingsHash = createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
-    result.fingerprint = environmentFingerprint(result);
-    await save();
-    const plannedRuns = rounds.flat();
-    const warmupBefore = /* @__PURE__ */ new Set();
-    const visited = /* @__PURE__ */ new Set();
-    for (const run2 of plannedRuns) {
-      const visit2 = `${cellId(run2)}|${run2.arm}`;
-      if (!visited.has(visit2) && workloadByName.get(run2.workload).warmup > 0) warmupBefore.add(run2);
-      visited.add(visit2);
-    }
-    const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
-    const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
-    for (const w of workloads) {
-      const check2 = checkPlan({
-        rounds: w.rounds,
-        cells: cells.length,
-        alpha: req.analysis.alpha,
-        thresholdPct: w.threshold ?? req.analysis.thresholdPct
-      });
-      for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
-    }
-    logger.info(
-      `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
-    );
-    const execute = async (run2, kind, attempt) => {
-      const workload = workloadByName.get(run2.workload);
-      const driver = drivers.get(run2.workload);
-      const cluster = clusters.get(clusterKey(run2.arm, dataSetOf.get(run2.workload).name));
-      const durationS = kind === "warmup" ? workload.warmup : workload.duration;
-      const randomSeed = deriveSeed(seed, run2.round);
-      const started = Date.now();
-      const maintenance = await driver.beforeRun(cluster).then(
-        () => void 0,
-        (e) => {
-          deps.signal?.throwIfAborted();
-          return maintenanceFailure(e, started);
-        }
-      );
-      const sampler = maintenance || kind !== "measured" || req.diagnostics === false ? void 0 : await startDiagnostics(cluster.connection).catch((e) => {
-        logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
-        return void 0;
-      });
-      let out;
-      let diagnostics;
-      try {
-        out = maintenance ?? await driver.run(cluster, {
-          clients: run2.clients,
-          durationS,
-          seed: randomSeed,
-          signal: deps.signal
-        });
-      } finally {
-        diagnostics = await sampler?.stop().catch(() => void 0);
-      }
-      deps.signal?.throwIfAborted();
-      if (!out.ok) out = await withServerDeath(cluster, out);
-      progress.finished(durationS, (Date.now() - started) / 1e3);
-      result.plan.executed.push({ ...run2, kind, attempt, status: out.ok ? "ok" : "failed" });
-      if (kind === "measured") {
-        result.samples.push({
-          ...toSample(run2, attempt, randomSeed, out),
-          ...diagnostics ? { diagnostics } : {}
-        });
-        await save();
-      }
-      logger.info(
-        progress.line({
-          kind,
-          round: run2.round,
-          rounds: rounds.length,
-          cell: cellId(run2),
-          arm: run2.arm,
-          tps: out.metrics.tps,
-          failure: out.failureReason
-        })
-      );
-      if (!out.ok) await reviveIfDown(cluster, warn);
-      return out;
-    };
-    const adaptive = req.adaptive ? new AdaptiveControl(
-      req.adaptive.plan,
-      { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
-      {
-        ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
-        estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
-      }
-    ) : null;
-    if (adaptive) {
-      const p = adaptive.plan;
-      logger.info(
-        `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
-      );
-    }
-    let roundsDone = 0;
-    for (const [r, roundRuns] of rounds.entries()) {
-      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
-      if (stop) {
-        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
-        break;
-      }
-      await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
-        for (const run2 of roundRuns) {
-          deps.signal?.throwIfAborted();
-          if (adaptive && !adaptive.isOpen(run2)) continue;
-          const workload = workloadByName.get(run2.workload);
-          if (warmupBefore.has(run2)) await execute(run2, "warmup", 1);
-          for (let attempt = 1; ; attempt++) {
-            const out = await execute(run2, "measured", attempt);
-            if (out.ok) break;
-            const what = `${cellId(run2)} ${run2.arm} round ${run2.round}`;
-            if (attempt > workload.retries) {
-              warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
-              break;
-            }
-            progress.addRun(workload.duration);
-            logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
-          }
-        }
-      });
-      roundsDone = r + 1;
-    }
-    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
-    result.status = "complete";
-  } catch (e) {
-    const interrupted = deps.signal?.aborted === true;
-    result.status = interrupted ? "interrupted" : "failed";
-    result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
-    if (!interrupted) throw e;
-  } finally {
-    await releaseClusters(clusters, req.logsDir, logger);
-    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await req.sink.finish(result).catch((e) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
-  }
-  return result;
-}
-async function machineCheck(req, logger) {
-  const environment2 = await captureEnvironment("");
-  const report = await preflight({ windowS: req.preflightWindowS ?? 1 });
-  environment2.preflight = report;
-  Object.assign(environment2.facts, preflightFacts(report));
-  const problems = report.facts.filter((f) => f.verdict !== "ok");
-  logger.info(
-    `machine: ${report.verdict}${problems.length ? ` (${problems.map((f) => `${f.name}: ${f.value} [${f.verdict}]`).join("; ")})` : ""}; pgperf doctor says how to fix each`
-  );
-  if (req.strictPreflight && report.verdict === "not fit for benchmarking") {
-    const bad = report.facts.filter((f) => f.verdict === "bad");
-    throw new UserError(
-      `--strict: this machine is not fit for benchmarking: ${bad.map((f) => `${f.name} ${f.value}${f.fix ? ` (fix: ${f.fix})` : ""}`).join("; ")}`
-    );
-  }
-  return environment2;
-}
-function toSample(run2, attempt, randomSeed, out) {
-  return {
-    round: run2.round,
-    workload: run2.workload,
-    clients: run2.clients,
-    arm: run2.arm,
-    attempt,
-    status: out.ok ? "ok" : "failed",
-    ...out.failureReason ? { failureReason: out.failureReason } : {},
-    startedAt: out.startedAt,
-    endedAt: out.endedAt,
-    randomSeed,
-    metrics: out.metrics,
-    counts: out.counts,
-    progress: out.progress,
-    command: out.command,
-    exitCode: out.exitCode
-  };
-}
-function validateRequest(req) {
-  if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
-  const labels = /* @__PURE__ */ new Set();
-  for (const arm of req.arms) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm.label)) {
-      throw new UserError(
-        `--arm ${arm.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
-      );
-    }
-    if (labels.has(arm.label))
-      throw new UserError(`--arm ${arm.label}: the label is given twice; labels must be unique`);
-    labels.add(arm.label);
-  }
-  if (req.workloads.length === 0) throw new UserError("no workloads: give at least one --workload FILE");
-  const names = /* @__PURE__ */ new Set();
-  for (const w of req.workloads) {
-    if (names.has(w.name))
-      throw new UserError(`workload name "${w.name}" is used by two workload files; names must be unique`);
-    names.add(w.name);
-  }
-}
-function applyOverrides(w, req) {
-  const duration3 = req.durationS ?? w.duration;
-  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
-  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds };
-}
-function groupDataSets(workloads) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const w of workloads) {
-    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
-    const existing = byKey.get(key);
-    if (existing) {
-      existing.workloads.push(w);
-      existing.maxClients = Math.max(existing.maxClients, ...w.clients);
-    } else {
-      byKey.set(key, { name: w.name, workloads: [w], maxClients: Math.max(...w.clients) });
-    }
-  }
-  return [...byKey.values()];
-}
-var MAX_RESTARTS_PER_CLUSTER = 3;
-function maintenanceFailure(e, started) {
-  const at = new Date(started).toISOString();
-  return {
-    ok: false,
-    failureReason: `pre-run maintenance failed: ${errorMessage(e).split("\n")[0]}`,
-    metrics: {},
-    counts: {},
-    progress: [],
-    command: [],
-    exitCode: null,
-    startedAt: at,
-    endedAt: (/* @__PURE__ */ new Date()).toISOString()
-  };
-}
-async function withServerDeath(cluster, out) {
-  if (await cluster.isRunning()) return out;
-  const pid = await cluster.postmasterPid();
-  const reason = `${out.failureReason ?? "failed"}; the server died (postmaster pid ${pid ?? "?"} is gone)`;
-  return { ...out, failureReason: `${reason}; server log tail:
-${await cluster.logTail(15)}` };
-}
-async function reviveIfDown(cluster, warn) {
-  if (await cluster.isRunning()) return;
-  const logTail = await cluster.logTail(15);
-  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
-    throw new UserError(
-      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run (the samples so far are kept). Server log tail (${cluster.logFile}):
-${logTail}`
-    );
-  }
-  warn(
-    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:
-${logTail}`
-  );
-  await cluster.restartAfterCrash();
-}
-async function releaseClusters(clusters, logsDir, logger) {
-  for (const cluster of clusters.values()) {
-    try {
-      if (logsDir) {
-        await mkdir6(logsDir, { recursive: true });
-        await copyFile(
-          cluster.logFile,
-          path20.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
-        ).catch(() => {
-        });
-      }
-      await cluster.destroy();
-    } catch (e) {
-      logger.warn(`arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`);
-    }
-  }
+  return `${[head, "", ...lines].join("\n")}
+`;
 }
 
-// src/pipeline/pipeline.ts
-init_errors();
-var RESULTS_FILE = "results.json";
-async function runPipeline(req, deps) {
-  const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path21.join(req.runDir, RESULTS_FILE);
-  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
-  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const { arms: _source, runDir, ...run2 } = req;
-  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path21.join(runDir, "logs") }, deps);
-  return {
-    result,
-    comparison: analyse(result),
-    resultsFile,
-    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
-    ...archive?.error ? { archiveError: archive.error } : {}
-  };
-}
-async function resolveArms(source, deps) {
-  if (source.kind === "installed") return source.arms;
-  if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
-  return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
-}
-function archiveSink(store) {
-  const state = {
-    sink: {
-      description: `the store ${store.description}`,
-      update: async () => {
-      },
-      finish: async (result) => {
-        if (result.samples.length === 0) return;
-        try {
-          state.saved = await store.save(result);
-        } catch (e) {
-          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
-        }
-      }
-    }
-  };
-  return state;
-}
+// src/cli/execute-run.ts
+import path26 from "node:path";
 
 // src/pipeline/stored-baseline.ts
-import { stat as stat3 } from "node:fs/promises";
-import path22 from "node:path";
+import { stat as stat4 } from "node:fs/promises";
+import path25 from "node:path";
 init_fingerprint();
 init_store();
 init_errors();
@@ -65127,7 +65752,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
         },
-        runDir: path22.join(req.runDir, "sentinel")
+        runDir: path25.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -65138,16 +65763,16 @@ async function runStoredBaseline(req, options, deps) {
   let headOnly;
   const remaining = rounds - (sentinelDoc ? sentinelRounds : 0);
   if (remaining > 0 && sentinelDoc?.status !== "interrupted") {
-    const measured = await runPipeline(
+    const measured2 = await runPipeline(
       {
         ...req,
         rounds: remaining,
         arms: { kind: "installed", arms: [head] },
-        runDir: path22.join(req.runDir, "head")
+        runDir: path25.join(req.runDir, "head")
       },
       measureDeps
     );
-    headOnly = measured.result;
+    headOnly = measured2.result;
   }
   const reference = sentinelDoc ?? headOnly;
   const ignoreSettings = sentinelDoc === void 0;
@@ -65184,7 +65809,7 @@ async function runStoredBaseline(req, options, deps) {
   }
   if (sentinel.status === "drifted") warnings.push(sentinel.reason);
   const now = options.now?.() ?? new Date(reference.startedAt);
-  const baseCommit = commitOf(storedDoc, storedBase);
+  const baseCommit = commitOf2(storedDoc, storedBase);
   const info = {
     runId: storedDoc.runId,
     ...baseCommit.sha !== void 0 ? { commit: baseCommit.sha } : {},
@@ -65205,7 +65830,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path22.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path25.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -65274,7 +65899,7 @@ function baselineArm(doc) {
   const arms = doc.arms;
   return arms.length === 1 ? arms[0] : arms.find((a) => a.label === "head") ?? arms.at(-1);
 }
-function commitOf(doc, arm) {
+function commitOf2(doc, arm) {
   const build = arm.build ?? {};
   const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
   const ref = typeof build.ref === "string" ? build.ref : source?.ref;
@@ -65283,7 +65908,7 @@ function commitOf(doc, arm) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat3(path22.join(binDir, "postgres"))).isFile();
+    return (await stat4(path25.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -65345,7 +65970,7 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly, sentinelRo
   const statuses = [sentinel?.status, headOnly?.status].filter((s) => s !== void 0);
   const status = statuses.find((s) => s !== "complete") ?? "complete";
   const stopReason = [sentinel?.stopReason, headOnly?.stopReason].find((r) => r !== void 0);
-  const base = commitOf(stored, storedBase);
+  const base = commitOf2(stored, storedBase);
   const last = headOnly ?? sentinel;
   return {
     ...reference,
@@ -65371,23 +65996,23 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly, sentinelRo
 // src/report/comparison-text.ts
 function renderComparisonText(c, baseline) {
   const lines = [
-    headline(c),
+    headline2(c),
     ...baseline ? [describeStoredBaseline(baseline)] : [],
-    ...design(c)
+    ...design2(c)
   ];
   for (const arm of c.comparisons) lines.push("", ...renderArm(c, arm));
   if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
   return `${lines.join("\n")}
 `;
 }
-function headline(c) {
+function headline2(c) {
   const metric = METRICS[c.metric];
   const what = `${metric.label}, ${c.better} is better`;
   if (c.comparisons.length === 0) return `verdict: ${c.verdict.toUpperCase()}: nothing to compare (${what})`;
   const arms = c.comparisons.map((a) => `'${a.head}'`).join(", ");
   return `verdict: ${c.verdict.toUpperCase()}: ${arms} vs base '${c.baseline}' (${what})`;
 }
-function design(c) {
+function design2(c) {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
   const holm = families === "" ? "" : `, Holm over ${families} cell(s) per arm`;
   const lines = [`alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%`];
@@ -65463,34 +66088,9 @@ function describeStoredBaseline(b) {
   return `baseline: stored run ${b.runId}, ${commit3}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
 }
 
-// src/cli/validate.ts
-init_errors();
-import { stat as stat4 } from "node:fs/promises";
-async function checkTmpDir(dir) {
-  if (dir === void 0) return;
-  const st = await stat4(dir).catch(() => void 0);
-  if (!st)
-    throw new UserError(`--tmp-dir ${dir}: no such directory; create it or choose another (e.g. /tmp)`);
-  if (!st.isDirectory())
-    throw new UserError(`--tmp-dir ${dir}: not a directory; expected a directory (e.g. /tmp)`);
-}
-async function checkOutDir(dir) {
-  const st = await stat4(dir).catch(() => void 0);
-  if (st && !st.isDirectory()) {
-    throw new UserError(`--out ${dir}: is a file; expected a directory for the results (created if missing)`);
-  }
-}
-function checkArmCount(count2) {
-  if (count2 === 1) {
-    throw new UserError(
-      "--arm given once: a comparison needs two or more arms (e.g. --arm base=/usr/lib/postgresql/15/bin --arm head=/opt/pg/bin)"
-    );
-  }
-}
-
 // src/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
-  const runDir = path23.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path26.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -65503,7 +66103,7 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path23.join(runDir, "results.json")}`);
+    logger.info(`results: ${path26.join(runDir, "results.json")}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
     const deps = {
       runner: nodeProcessRunner,
@@ -65530,68 +66130,17 @@ async function executeRun(options, logger, extra = {}) {
   }
 }
 
-// src/cli/options.ts
-function positiveInt2(flag) {
-  return (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
-      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${value}'`);
-    }
-    return n;
-  };
-}
-function nonNegativeInt2(flag) {
-  return (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
-      throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${value}'`);
-    }
-    return n;
-  };
-}
-function collectArm(value, previous = []) {
-  const m = /^([^=]+)=(.+)$/.exec(value);
-  if (!m)
-    throw new InvalidArgumentError(
-      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${value}'`
-    );
-  return [...previous, { label: m[1], binDir: m[2] }];
-}
-function collectSet(value, previous = []) {
-  const m = /^([^:=]+):([^=]+)=(.*)$/s.exec(value);
-  if (!m) {
-    throw new InvalidArgumentError(
-      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${printable(value)}'`
-    );
-  }
-  const [, arm, name, settingValue2] = m;
-  const problem = settingProblem(name, settingValue2);
-  if (problem) throw new InvalidArgumentError(`--set ${printable(`${arm}:${name}`)}: ${problem}`);
-  return [...previous, { arm, name, value: settingValue2 }];
-}
-function oneOf(flag, allowed) {
-  return (value) => {
-    if (!allowed.includes(value)) {
-      throw new InvalidArgumentError(`${flag} must be one of ${allowed.join(", ")}, got '${value}'`);
-    }
-    return value;
-  };
-}
-function printable(value) {
-  return JSON.stringify(value).slice(1, -1);
-}
-
 // src/cli/store-option.ts
 import os10 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
-import path25 from "node:path";
+import path28 from "node:path";
 
 // src/store/dir-store.ts
 import { constants as constants4 } from "node:fs";
 import { access as access5, mkdir as mkdir7, readdir as readdir5, readFile as readFile12, stat as stat5 } from "node:fs/promises";
-import path24 from "node:path";
+import path27 from "node:path";
 
 // src/results/read-results.ts
 init_errors();
@@ -65733,12 +66282,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path30) {
-  return path30.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path33) {
+  return path33.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path30) {
+function valueAt2(doc, path33) {
   let v = doc;
-  for (const key of path30) {
+  for (const key of path33) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -65747,14 +66296,14 @@ function valueAt2(doc, path30) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path30) {
+async function readResults(path33) {
   let text2;
   try {
-    text2 = await readFile11(path30, "utf8");
+    text2 = await readFile11(path33, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path30}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path33}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path30);
+  return parseResults(text2, path33);
 }
 function parseResults(text2, source) {
   let doc;
@@ -65792,8 +66341,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path24.join(dir, "runs");
-    this.indexDir = path24.join(dir, "index");
+    this.runsDir = path27.join(dir, "runs");
+    this.indexDir = path27.join(dir, "index");
   }
   dir;
   options;
@@ -65805,7 +66354,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path24.resolve(dir), options);
+    const store = new _DirStore(path27.resolve(dir), options);
     const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -65877,10 +66426,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path24.join(this.runsDir, `${id}.json`);
+    return path27.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path24.join(this.indexDir, `${id}.json`);
+    return path27.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -65954,8 +66503,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path25.isAbsolute(xdgDataHome) ? xdgDataHome : path25.join(home, ".local", "share");
-  return path25.join(base, "pgperf", "store");
+  const base = xdgDataHome && path28.isAbsolute(xdgDataHome) ? xdgDataHome : path28.join(home, ".local", "share");
+  return path28.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -66657,7 +67206,7 @@ function renderReport(input2, options) {
     limitText: options.limitText
   };
   const top = [
-    [options.marker, headline2(ctx)].filter((l) => l !== null).join("\n"),
+    [options.marker, headline3(ctx)].filter((l) => l !== null).join("\n"),
     ...designLines(ctx)
   ];
   let text2 = "";
@@ -66693,7 +67242,7 @@ function cutToSize(text2, options) {
   }
   return `${text2.slice(0, end)}${note}`;
 }
-function headline2(ctx) {
+function headline3(ctx) {
   const { c, result } = ctx;
   const v = VERDICT_DISPLAY[c.verdict];
   const parts = [`${v.icon} **${v.title}**`];
@@ -67041,12 +67590,12 @@ function roundsAndOrder(ctx, trims) {
   const plan = result.plan;
   const executed = plan?.executed ?? [];
   const completed = result.samples.reduce((max, s) => s.status === "ok" ? Math.max(max, s.round) : max, 0);
-  const measured = executed.filter((r) => r.kind === "measured").length;
-  const warmups = executed.length - measured;
+  const measured2 = executed.filter((r) => r.kind === "measured").length;
+  const warmups = executed.length - measured2;
   const retries = executed.filter((r) => r.attempt > 1).length;
   const failed = result.samples.filter((s) => s.status !== "ok").length;
   const lines = [
-    `Seed ${plan?.seed ?? "?"}, arm order ${escapeMarkdown(String(plan?.order ?? "?"))}, ${plan?.rounds ?? "?"} rounds planned, ${completed} with results; ${measured} measured runs, ${warmups} warm-ups, ${retries} retries, ${failed} failed runs.`
+    `Seed ${plan?.seed ?? "?"}, arm order ${escapeMarkdown(String(plan?.order ?? "?"))}, ${plan?.rounds ?? "?"} rounds planned, ${completed} with results; ${measured2} measured runs, ${warmups} warm-ups, ${retries} retries, ${failed} failed runs.`
   ];
   if (executed.length === 0) {
     lines.push("", "_The results record no execution order._");
@@ -67559,7 +68108,7 @@ function analyseSeries(series, options) {
 
 // src/history/load-runs.ts
 import { readdir as readdir7, stat as stat6 } from "node:fs/promises";
-import path26 from "node:path";
+import path29 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -67570,7 +68119,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path26.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path29.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -67581,12 +68130,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path26.join(input2, "runs");
+  const runsDir = path29.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path26.join(runsDir, n));
+    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path29.join(runsDir, n));
   }
   const entries = await readdir7(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path26.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path29.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -67622,14 +68171,14 @@ function renderHistoryMarkdown(analysis, options = {}) {
   const improvements = rows.length - regressions;
   const analysed = analysis.series.filter((s) => s.status === "analysed").length;
   const short3 = analysis.series.length - analysed;
-  const headline3 = rows.length === 0 ? "**No change points**" : `**${[
+  const headline4 = rows.length === 0 ? "**No change points**" : `**${[
     regressions > 0 ? `${regressions} regression${regressions === 1 ? "" : "s"}` : "",
     improvements > 0 ? `${improvements} improvement${improvements === 1 ? "" : "s"}` : ""
   ].filter(Boolean).join(", ")}**`;
   const lines = [
     `### Performance history`,
     "",
-    `${headline3} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short3 > 0 ? ` ${short3} series ${short3 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short3 === 1 ? "was" : "were"} not analysed yet.` : "")
+    `${headline4} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short3 > 0 ? ` ${short3} series ${short3 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short3 === 1 ? "was" : "were"} not analysed yet.` : "")
   ];
   if (rows.length > 0) {
     lines.push(
@@ -68018,12 +68567,12 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir8 } from "node:fs/promises";
-import path27 from "node:path";
+import path30 from "node:path";
 async function writeSite(dir, files) {
   await mkdir8(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path27.join(dir, f.file);
+    const target = path30.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -68110,8 +68659,8 @@ var Context = class {
       if (existsSync(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path30 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path30} does not exist${EOL}`);
+        const path33 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path33} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -72405,7 +72954,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path30) => path30.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path33) => path33.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -72832,7 +73381,7 @@ var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
 // src/history/nightly.ts
-import path28 from "node:path";
+import path31 from "node:path";
 import { writeFile as writeFile6 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -72842,7 +73391,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile6(path28.join(dir, ".nojekyll"), "");
+  await writeFile6(path31.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -73037,12 +73586,12 @@ function planCommand() {
 var minutes = (s) => `${(s / 60).toFixed(1)} min`;
 
 // src/build/build-pair.ts
-import path29 from "node:path";
+import path32 from "node:path";
 async function buildComparison(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path29.resolve(req.cacheDir));
+  const layout = cacheLayout(path32.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -73087,87 +73636,6 @@ init_errors();
 // src/runner/round-seconds.ts
 function roundSeconds(workloads, arms, durationS) {
   return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
-}
-
-// src/util/duration.ts
-function parseDurationS(text2) {
-  const m = /^(\d+(?:\.\d+)?)\s*(s|m|min|h)?$/.exec(text2.trim());
-  if (!m) return void 0;
-  const unit = { s: 1, m: 60, min: 60, h: 3600 }[m[2] ?? "s"];
-  const seconds2 = Number(m[1]) * unit;
-  return seconds2 > 0 ? seconds2 : void 0;
-}
-
-// src/cli/adaptive-flags.ts
-init_errors();
-function addAdaptiveOptions(command) {
-  return command.option(
-    "--max-rounds <n>",
-    "adaptive rounds: look after blocks of rounds, stop decided cells, at most N rounds",
-    positiveInt2("--max-rounds")
-  ).option(
-    "--time-budget <duration>",
-    "adaptive rounds within this time (e.g. 45m, 1h, 900s)",
-    parseDuration
-  ).option(
-    "--schedule <rounds>",
-    `looks, cumulative rounds (default ${DEFAULT_SCHEDULE.join(",")})`,
-    parseSchedule
-  ).option("--spending <name>", `alpha-spending function: ${SPENDING_FUNCTIONS.join(", ")}`, parseSpending);
-}
-function adaptiveFromFlags(flags, alpha, roundS) {
-  if (flags.maxRounds === void 0 && flags.timeBudget === void 0) {
-    if (flags.schedule || flags.spending) {
-      throw new UserError(
-        "--schedule and --spending shape adaptive rounds: give --max-rounds N or --time-budget too"
-      );
-    }
-    return void 0;
-  }
-  let plan;
-  try {
-    plan = planAdaptive({
-      alpha,
-      ...flags.schedule ? { schedule: flags.schedule } : {},
-      ...flags.spending ? { spending: flags.spending } : {},
-      ...flags.maxRounds !== void 0 ? { maxRounds: flags.maxRounds } : {}
-    });
-  } catch (e) {
-    const which = flags.maxRounds !== void 0 && /maxRounds/.test(errorMessage(e)) ? "--max-rounds" : "--schedule";
-    throw new UserError(`${which}: ${errorMessage(e)}`);
-  }
-  if (flags.timeBudget !== void 0 && flags.timeBudget < roundS) {
-    throw new UserError(
-      `--time-budget ${flags.timeBudget} s is less than one round (about ${Math.ceil(roundS)} s for every cell and arm); give at least ${Math.ceil(plan.schedule[0] * roundS)} s for the first look`
-    );
-  }
-  return { plan, ...flags.timeBudget !== void 0 ? { timeBudgetS: flags.timeBudget } : {} };
-}
-function parseDuration(value) {
-  const seconds2 = parseDurationS(value);
-  if (seconds2 === void 0) {
-    throw new InvalidArgumentError(
-      `--time-budget must be a duration such as 45m, 1h or 900s, got '${value}'`
-    );
-  }
-  return seconds2;
-}
-function parseSchedule(value) {
-  const rounds = value.split(",").map((v) => Number(v.trim()));
-  if (!rounds.every((r) => Number.isInteger(r) && r > 0)) {
-    throw new InvalidArgumentError(
-      `--schedule must be increasing round counts such as 6,10,15,20,30, got '${value}'`
-    );
-  }
-  return rounds;
-}
-function parseSpending(value) {
-  if (!SPENDING_FUNCTIONS.includes(value)) {
-    throw new InvalidArgumentError(
-      `--spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${value}'`
-    );
-  }
-  return value;
 }
 
 // src/cli/commands/run.ts
@@ -73681,6 +74149,7 @@ var commands = [
   changepointsCommand,
   historyCommand,
   nightlyCommand,
+  bisectCommand,
   schemaCommand,
   storeCommand,
   doctorCommand

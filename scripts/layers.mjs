@@ -34,6 +34,7 @@ export const LAYERS = {
     'version',
   ],
   pipeline: ['build', 'compare', 'env', 'report', 'results', 'runner', 'store', 'util'],
+  bisect: ['build', 'compare', 'config', 'pipeline', 'results', 'util'],
   github: ['history'],
   action: '*',
   cli: '*',

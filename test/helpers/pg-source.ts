@@ -119,7 +119,8 @@ async function createBaseRepo(dir: string, tarball: string): Promise<void> {
   await rename(tmp, dir);
 }
 
-function git(cwd: string, args: string[]): Promise<ProcessResult> {
+/** git with the fixture's fixed identity and dates (the same commits give the same shas everywhere). */
+export function git(cwd: string, args: string[]): Promise<ProcessResult> {
   return run('git', ['-c', 'commit.gpgsign=false', ...args], cwd);
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { bisectCommand } from './bisect.js';
 import { buildCommand } from './build.js';
 import { calibrateCommand } from './calibrate.js';
 import { changepointsCommand } from './changepoints.js';
@@ -27,6 +28,7 @@ export const commands: Array<() => Command> = [
   changepointsCommand,
   historyCommand,
   nightlyCommand,
+  bisectCommand,
   schemaCommand,
   storeCommand,
   doctorCommand,
