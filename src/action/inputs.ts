@@ -55,6 +55,10 @@ export interface ActionInputs {
   storeBranch?: string;
   /** Measure base in this job (same-job), or compare head with a stored run (stored, stored:REF). */
   baseline: BaselineSpec;
+  /** Hold /dev/cpu_dma_latency at this many µs over the measured runs (opt-in; restored). */
+  cpuDmaLatencyUs?: number;
+  /** Set this cpufreq governor over the measured runs (opt-in; restored). */
+  governor?: string;
 }
 
 /** Reads an input by its action.yml name; '' when unset (as @actions/core does). */
@@ -100,6 +104,8 @@ export function parseInputs(read: InputReader): ActionInputs {
     store: text('store'),
     storeBranch: text('store-branch'),
     baseline: parseBaselineSpec(read('baseline').trim() || 'same-job', "input 'baseline'"),
+    cpuDmaLatencyUs: optionalNumber(read, 'cpu-dma-latency', { integer: true, min: 0 }),
+    governor: text('governor'),
   };
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
     throw new UserError(

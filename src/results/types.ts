@@ -9,6 +9,7 @@ import type { RunDiagnostics } from '../diagnostics/types.js';
 import type { Fingerprint } from '../env/fingerprint.js';
 import type { PreflightReport } from '../env/preflight.js';
 import type { ShardInfo } from '../fleet/shards.js';
+import type { ControlChange } from '../machine/controls.js';
 import type { MetricName } from './metrics.js';
 
 export const RESULTS_SCHEMA_VERSION = 1;
@@ -105,6 +106,11 @@ export interface Environment {
   settingsHash: string;
   /** The machine check before the run (pgperf doctor's report). */
   preflight?: PreflightReport;
+  /**
+   * Machine controls held over the measured runs (--cpu-dma-latency, --governor), each with its file and the
+   * value before; all were restored after the run. `facts` keep the machine's own values, read before.
+   */
+  controls?: ControlChange[];
 }
 
 export interface ArmInfo {

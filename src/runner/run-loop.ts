@@ -43,6 +43,13 @@ import { deriveSeed, newSeed, planRounds, type ArmOrder, type PlannedRun } from 
 import { AdaptiveControl } from './adaptive-control.js';
 import { ProgressTracker } from './progress.js';
 import { pinnedRunner, workloadCpuPlans } from '../machine/pinning.js';
+import {
+  applyControls,
+  checkControls,
+  wantsControls,
+  type AppliedControls,
+  type ControlRequest,
+} from '../machine/controls.js';
 
 export interface ArmSpec {
   label: string;
@@ -88,6 +95,11 @@ export interface RunRequest {
   diagnostics?: boolean;
   /** This run is one shard of a comparison split over machines (recorded in plan.shard). */
   shard?: ShardInfo;
+  /**
+   * Opt-in machine controls (--cpu-dma-latency, --governor) held over the measured runs: checked before any
+   * server starts, applied after the clusters are set up, restored when the run ends however it ends.
+   */
+  controls?: ControlRequest;
 }
 
 export interface RunDeps {
@@ -117,6 +129,8 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   const workloads = req.workloads.map((w) => applyOverrides(w, req));
 
   // Everything that can be checked is checked before any server starts.
+  const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : undefined;
+  if (controlRequest) await checkControls(controlRequest, { ...controlRequest, logger });
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0]!.binDir;
   // Pinning (workload `cpus`): the server under the plan's server CPUs, the client under its client CPUs,
@@ -197,6 +211,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   };
 
   const clusters = new Map<string, PgCluster>(); // key: arm label + data set name
+  let controls: AppliedControls | undefined;
   const clusterKey = (arm: string, dataSet: string) => `${arm}\u0000${dataSet}`;
   const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d] as const)));
   try {
@@ -235,6 +250,11 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       .update(JSON.stringify(allSettings))
       .digest('hex')
       .slice(0, 16);
+    // The controls hold over the measured runs (and their warm-ups), not over initdb and the data load.
+    if (controlRequest) {
+      controls = await applyControls(controlRequest, { ...controlRequest, logger });
+      result.environment.controls = controls.changes;
+    }
     result.fingerprint = environmentFingerprint(result);
     await save();
 
@@ -385,6 +405,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     result.stopReason = interrupted ? 'interrupted (signal)' : errorMessage(e);
     if (!interrupted) throw e;
   } finally {
+    await controls?.restore();
     await releaseClusters(clusters, req.logsDir, logger);
     result.updatedAt = new Date().toISOString();
     await req.sink
