@@ -16315,12 +16315,12 @@ function checkSchemaVersion(version2, where) {
   );
 }
 function summarize(doc, savedAt) {
-  const commits2 = doc.arms.map((arm) => {
-    const build = arm.build ?? {};
-    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+  const commits2 = doc.arms.map((arm2) => {
+    const build = arm2.build ?? {};
+    const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
     const ref = typeof build.ref === "string" ? build.ref : source?.ref;
     const sha = typeof build.sha === "string" ? build.sha : source?.sha;
-    return { arm: arm.label, ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+    return { arm: arm2.label, ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
   });
   const workloads = [...new Set(doc.plan.cells.map((c) => c.workload))];
   return {
@@ -16436,15 +16436,15 @@ __export(pg_store_exports, {
   PgStore: () => PgStore
 });
 function childRows(doc) {
-  const builds2 = doc.arms.map((arm, i) => {
-    const b = arm.build ?? {};
-    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+  const builds2 = doc.arms.map((arm2, i) => {
+    const b = arm2.build ?? {};
+    const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
     return {
       arm_no: i,
-      arm: arm.label,
+      arm: arm2.label,
       ref: typeof b.ref === "string" ? b.ref : source?.ref ?? null,
       sha: typeof b.sha === "string" ? b.sha : source?.sha ?? null,
-      build: arm.build ?? null
+      build: arm2.build ?? null
     };
   });
   const cellNo = new Map(doc.plan.cells.map((c, i) => [cellId(c), i]));
@@ -60870,7 +60870,8 @@ var DEFAULT_POWER = 0.8;
 var PCT_TOLERANCE = 1e-9;
 
 // src/compare/curve.ts
-function curveSummary(arm, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
+var KNEE_GAIN_PER_DOUBLING = 0.1;
+function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
   const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
   if (curve.length === 0) return null;
   let peak = curve[0];
@@ -60878,12 +60879,41 @@ function curveSummary(arm, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION
   const floor = (1 - collapseFraction) * peak.medianTps;
   const collapse = curve.find((p) => p.clients > peak.clients && p.medianTps < floor);
   return {
-    arm,
+    arm: arm2,
     points: curve,
     peakTps: peak.medianTps,
     peakClients: peak.clients,
-    collapseClients: collapse?.clients ?? null
+    kneeClients: knee(curve, peak),
+    collapseClients: collapse?.clients ?? null,
+    collapseRegions: collapseRegions(curve, peak, floor)
   };
+}
+function knee(curve, peak) {
+  for (const p of curve) {
+    if (p.clients >= peak.clients) break;
+    const doublings = Math.log2(peak.clients / p.clients);
+    if ((peak.medianTps / p.medianTps) ** (1 / doublings) - 1 < KNEE_GAIN_PER_DOUBLING) return p.clients;
+  }
+  return peak.clients;
+}
+function collapseRegions(curve, peak, floor) {
+  const regions = [];
+  let run2 = [];
+  for (const p of curve.filter((q) => q.clients > peak.clients)) {
+    if (p.medianTps < floor) {
+      run2.push(p);
+      continue;
+    }
+    if (run2.length > 0) {
+      regions.push({
+        clients: run2.map((q) => q.clients),
+        lowestTps: Math.min(...run2.map((q) => q.medianTps)),
+        recoveredAt: p.clients
+      });
+    }
+    run2 = [];
+  }
+  return regions;
 }
 function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
   const tol = tolerancePct / 100;
@@ -61603,9 +61633,9 @@ function shiftStatistics(baseValues, headValues, options = {}) {
   const short3 = [
     ["base", base],
     ["head", head]
-  ].filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
+  ].filter(([, arm2]) => arm2.values.length < MIN_RUNS_PER_ARM);
   if (short3.length > 0) {
-    const which = short3.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
+    const which = short3.map(([name, arm2]) => `${name} has ${arm2.values.length} usable run(s)`).join(" and ");
     return { ...empty, unusable: `${which}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
   }
   const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
@@ -61714,14 +61744,14 @@ function usable(values) {
   const kept = values.filter((v) => Number.isFinite(v) && v > 0);
   return { values: kept, invalid: values.length - kept.length };
 }
-function summarise(arm, failed) {
-  const n = arm.values.length;
+function summarise(arm2, failed) {
+  const n = arm2.values.length;
   return {
     n,
     failed,
-    invalid: arm.invalid,
-    median: n > 0 ? median(arm.values) : null,
-    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm.values) / mean(arm.values) : null
+    invalid: arm2.invalid,
+    median: n > 0 ? median(arm2.values) : null,
+    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm2.values) / mean(arm2.values) : null
   };
 }
 function pct(logRatio) {
@@ -61749,6 +61779,33 @@ function bootstrap(base, head, options) {
     seed: r.seed,
     resamples: r.resamples
   };
+}
+
+// src/compare/unstable.ts
+function markUnstableCells(cells, curves2) {
+  return cells.map((cell) => {
+    const curve = curves2.find((k) => k.workload === cell.workload);
+    if (!curve) return cell;
+    const inRegion = [curve.base, curve.head].filter(
+      (arm2) => arm2.collapseRegions.some((r) => r.clients.includes(cell.clients))
+    );
+    if (inRegion.length === 0) return cell;
+    const arms = inRegion.map((a) => a.arm);
+    const where = inRegion.map((a) => {
+      const region = a.collapseRegions.find((r) => r.clients.includes(cell.clients));
+      return `${a.arm} (${Math.round(100 * (1 - region.lowestTps / a.peakTps))}% below its peak at ${a.peakClients} clients, recovering at ${region.recoveredAt})`;
+    }).join(" and ");
+    return {
+      ...cell,
+      unstable: {
+        arms,
+        message: `unstable: ${cell.clients} clients lies in a throughput collapse of ${where}; runs there are often bimodal, so this verdict is reported but does not gate`
+      }
+    };
+  });
+}
+function gatingCells(cells) {
+  return cells.filter((c) => c.unstable === void 0);
 }
 
 // src/compare/verdict.ts
@@ -61951,17 +62008,20 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
   const warnings = [...ctx.warnings];
   const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
   const comparisons = ctx.heads.map((head) => {
-    const cells = byHead.get(head) ?? [];
-    const overall2 = overallVerdict(cells);
+    const armCurves = curves(ctx, head);
+    const cells = markUnstableCells(byHead.get(head) ?? [], armCurves);
+    const gating = gatingCells(cells);
+    const overall2 = overallVerdict(gating);
     return {
       baseline: ctx.baseline ?? "",
       head,
       verdict: overall2.verdict,
       decidingCells: overall2.deciding,
-      likelyRegressionCells: cells.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
+      likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
+      unstableCells: cells.filter((c) => c.unstable).map((c) => c.id),
       familySize,
       cells,
-      curves: curves(ctx, head)
+      curves: armCurves
     };
   });
   warnings.push(...dataWarnings(ctx, comparisons, sequential));
@@ -61988,7 +62048,7 @@ function curves(ctx, head) {
   const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
   const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
   return workloads.flatMap((workload) => {
-    const points2 = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
+    const points2 = (arm2) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm2)) }));
     const basePoints = points2(ctx.baseline ?? "");
     const headPoints = points2(head);
     const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
@@ -62035,7 +62095,15 @@ function dataWarnings(ctx, comparisons, sequential) {
       `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
     );
   }
-  const likely = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "likely-regression"));
+  const unstable = cells.filter(({ cell }) => cell.unstable);
+  if (unstable.length > 0) {
+    warnings.push(
+      `${unstable.map(label).join(", ")}: inside a throughput collapse region (more than ${Math.round(ctx.collapseFraction * 100)}% below the peak, recovering at more clients), where runs are often bimodal: flagged unstable, their verdicts are shown but do not gate`
+    );
+  }
+  const likely = cells.filter(
+    ({ cell }) => !cell.unstable && cell.reasons.some((r) => r.code === "likely-regression")
+  );
   if (likely.length > 0) {
     warnings.push(
       `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
@@ -62315,12 +62383,12 @@ function withStoredBaseline(c, baseline) {
 // src/pipeline/calibrate.ts
 init_types();
 function calibrationOf(result, comparison) {
-  const arm = comparison.comparisons[0];
+  const arm2 = comparison.comparisons[0];
   const likely = new Set(comparison.likelyRegressions);
   const metric = comparison.metric;
   const cells = result.plan.cells.map((cell) => {
     const id = cellId(cell);
-    const compared = arm?.cells.find((c) => c.id === id);
+    const compared = arm2?.cells.find((c) => c.id === id);
     const noise = estimateNoise(result, cell, metric);
     const verdict2 = compared?.verdict ?? "inconclusive";
     return {
@@ -62331,7 +62399,7 @@ function calibrationOf(result, comparison) {
       pairedCvPct: noise.pairedCvPct,
       runCvPct: noise.runCvPct,
       verdict: verdict2,
-      falseAlarm: verdict2 === "regression" || verdict2 === "improvement" || likely.has(`${arm?.head ?? ""}:${id}`)
+      falseAlarm: verdict2 === "regression" || verdict2 === "improvement" || likely.has(`${arm2?.head ?? ""}:${id}`)
     };
   });
   return {
@@ -64352,7 +64420,7 @@ function planRounds(input2) {
     const runs = [];
     cells.forEach((cell, k) => {
       const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
-      for (const arm of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm });
+      for (const arm2 of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
     });
     rounds.push(runs);
   }
@@ -64899,34 +64967,34 @@ async function runBenchmark(req, deps) {
   };
   const clusters = /* @__PURE__ */ new Map();
   let controls;
-  const clusterKey = (arm, dataSet) => `${arm}\0${dataSet}`;
+  const clusterKey = (arm2, dataSet) => `${arm2}\0${dataSet}`;
   const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
   try {
     await logger.group("Setting up clusters", async () => {
       for (const dataSet of dataSets) {
-        for (const arm of req.arms) {
+        for (const arm2 of req.arms) {
           deps.signal?.throwIfAborted();
           const w = dataSet.workloads[0];
-          const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
-          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)].text})`);
+          const label = dataSets.length > 1 ? `${arm2.label}/${dataSet.name}` : arm2.label;
+          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm2)].text})`);
           const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
           const cluster = await PgCluster.create(
             {
               label,
               ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
-              binDir: arm.binDir,
+              binDir: arm2.binDir,
               parentDir: req.tmpDir,
               conf: {
                 maxClients: dataSet.maxClients,
                 workloadSettings: w.settings,
-                armSettings: arm.settings
+                armSettings: arm2.settings
               },
               runAs,
               dataChecksums: req.dataChecksums
             },
             deps
           );
-          clusters.set(clusterKey(arm.label, dataSet.name), cluster);
+          clusters.set(clusterKey(arm2.label, dataSet.name), cluster);
           await cluster.start();
           await drivers.get(w.name).prepare(cluster, deps.signal);
         }
@@ -65113,15 +65181,15 @@ function toSample(run2, attempt, randomSeed, out) {
 function validateRequest(req) {
   if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
   const labels = /* @__PURE__ */ new Set();
-  for (const arm of req.arms) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm.label)) {
+  for (const arm2 of req.arms) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm2.label)) {
       throw new UserError(
-        `--arm ${arm.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
+        `--arm ${arm2.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
       );
     }
-    if (labels.has(arm.label))
-      throw new UserError(`--arm ${arm.label}: the label is given twice; labels must be unique`);
-    labels.add(arm.label);
+    if (labels.has(arm2.label))
+      throw new UserError(`--arm ${arm2.label}: the label is given twice; labels must be unique`);
+    labels.add(arm2.label);
   }
   if (req.workloads.length === 0) throw new UserError("no workloads: give at least one --workload FILE");
   const names = /* @__PURE__ */ new Set();
@@ -65440,9 +65508,9 @@ function baselineArm(doc) {
   const arms = doc.arms;
   return arms.length === 1 ? arms[0] : arms.find((a) => a.label === "head") ?? arms.at(-1);
 }
-function commitOf(doc, arm) {
-  const build = arm.build ?? {};
-  const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+function commitOf(doc, arm2) {
+  const build = arm2.build ?? {};
+  const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
   const ref = typeof build.ref === "string" ? build.ref : source?.ref;
   const sha = typeof build.sha === "string" ? build.sha : source?.sha;
   return { ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
@@ -65534,6 +65602,21 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly, sentinelRo
   };
 }
 
+// src/report/curve-line.ts
+function curveLine(k, tps, dash = "-") {
+  const flags = [k.peakMoved ? "peak moved" : "", k.collapseMoved ? "collapse moved" : ""].filter(Boolean);
+  return `${arm(k.base, "base", tps, dash, k.collapseFraction)}; ${arm(k.head, "head", tps, dash, k.collapseFraction)}; peak ${formatPct(k.peakDeltaPct)}${flags.length ? `, ${flags.join(", ")}` : ""}`;
+}
+function arm(s, role, tps, dash, fraction) {
+  const last = s.points[s.points.length - 1]?.clients;
+  const knee2 = s.kneeClients === s.peakClients && s.peakClients === last ? "still scaling" : `knee ${s.kneeClients}`;
+  const regions = s.collapseRegions.map(
+    (r) => `${r.clients.length > 1 ? `${r.clients[0]}${dash}${r.clients[r.clients.length - 1]}` : r.clients[0]} (${Math.round(100 * (1 - r.lowestTps / s.peakTps))}% down, recovers at ${r.recoveredAt})`
+  );
+  const collapse = regions.length > 0 ? `collapse ${regions.join(", ")}` : s.collapseClients !== null ? `declines >${Math.round(fraction * 100)}% from ${s.collapseClients}` : "no collapse";
+  return `${role} peak ${tps(s.peakTps)} TPS at ${s.peakClients} clients, ${knee2}, ${collapse}`;
+}
+
 // src/report/comparison-text.ts
 function renderComparisonText(c, baseline) {
   const lines = [
@@ -65541,7 +65624,7 @@ function renderComparisonText(c, baseline) {
     ...baseline ? [describeStoredBaseline(baseline)] : [],
     ...design(c)
   ];
-  for (const arm of c.comparisons) lines.push("", ...renderArm(c, arm));
+  for (const arm2 of c.comparisons) lines.push("", ...renderArm(c, arm2));
   if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
   return `${lines.join("\n")}
 `;
@@ -65565,12 +65648,12 @@ function design(c) {
   }
   return lines;
 }
-function renderArm(c, arm) {
-  const decided = arm.decidingCells.length > 0 ? ` (decided by ${arm.decidingCells.join(", ")})` : "";
-  const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}`];
+function renderArm(c, arm2) {
+  const decided = arm2.decidingCells.length > 0 ? ` (decided by ${arm2.decidingCells.join(", ")})` : "";
+  const lines = [`head '${arm2.head}' vs base '${arm2.baseline}': ${arm2.verdict}${decided}`];
   const unit = METRICS[c.metric].label;
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
+  for (const workload of [...new Set(arm2.cells.map((cell) => cell.workload))]) {
+    const cells = arm2.cells.filter((cell) => cell.workload === workload);
     const threshold = cells[0]?.thresholdPct ?? c.thresholdPct;
     lines.push("", `workload ${workload} (threshold ${threshold}%)`);
     const header = [
@@ -65583,9 +65666,11 @@ function renderArm(c, arm) {
       "verdict"
     ];
     lines.push(...table([header, ...cells.map(row)], [true, true, true, true, false, false, false]));
-    for (const cell of cells)
+    for (const cell of cells) {
       for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
-    const curve = arm.curves.find((k) => k.workload === workload);
+      if (cell.unstable) lines.push(`  clients ${cell.clients}: ${cell.unstable.message}`);
+    }
+    const curve = arm2.curves.find((k) => k.workload === workload);
     if (curve) lines.push(renderCurve(curve));
   }
   return lines;
@@ -65602,7 +65687,7 @@ function row(cell) {
     median2(cell.head.median),
     delta,
     p,
-    why.length > 0 ? `${cell.verdict} (${why.join(", ")})` : cell.verdict
+    (why.length > 0 ? `${cell.verdict} (${why.join(", ")})` : cell.verdict) + (cell.unstable ? " [unstable: not gated]" : "")
   ];
 }
 var SHORT_REASON = {
@@ -65614,8 +65699,7 @@ var SHORT_REASON = {
   "ci-level-not-reached": "CI level not reached"
 };
 function renderCurve(k) {
-  const collapse = (clients) => clients === null ? "none" : `${clients} clients`;
-  return `  curve: peak ${k.base.peakTps.toFixed(1)} TPS at ${k.base.peakClients} clients -> ${k.head.peakTps.toFixed(1)} at ${k.head.peakClients} (${formatPct(k.peakDeltaPct)}); collapse (>${Math.round(k.collapseFraction * 100)}% below peak): ${collapse(k.base.collapseClients)} -> ${collapse(k.head.collapseClients)}`;
+  return `  curve: ${curveLine(k, (v) => v.toFixed(1))}`;
 }
 function table(rows, right) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -65730,10 +65814,10 @@ function collectSet(value, previous = []) {
       `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${printable(value)}'`
     );
   }
-  const [, arm, name, settingValue2] = m;
+  const [, arm2, name, settingValue2] = m;
   const problem = settingProblem(name, settingValue2);
-  if (problem) throw new InvalidArgumentError(`--set ${printable(`${arm}:${name}`)}: ${problem}`);
-  return [...previous, { arm, name, value: settingValue2 }];
+  if (problem) throw new InvalidArgumentError(`--set ${printable(`${arm2}:${name}`)}: ${problem}`);
+  return [...previous, { arm: arm2, name, value: settingValue2 }];
 }
 function oneOf(flag, allowed) {
   return (value) => {
@@ -66760,15 +66844,15 @@ function number4(x) {
 // src/report/wait-event-section.ts
 init_types();
 function waitEventSections(result, comparison) {
-  const of = (arm, id) => result.samples.filter((s) => s.arm === arm && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
+  const of = (arm2, id) => result.samples.filter((s) => s.arm === arm2 && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
   return comparison.comparisons.flatMap(
-    (arm) => arm.cells.filter((cell) => cell.verdict === "regression" || cell.verdict === "improvement").flatMap((cell) => {
-      const base = of(arm.baseline, cell.id);
-      const head = of(arm.head, cell.id);
+    (arm2) => arm2.cells.filter((cell) => cell.verdict === "regression" || cell.verdict === "improvement").flatMap((cell) => {
+      const base = of(arm2.baseline, cell.id);
+      const head = of(arm2.head, cell.id);
       if (base.length === 0 || head.length === 0) return [];
       return [
         {
-          title: `${cell.id}: ${cell.verdict} (${arm.head} vs ${arm.baseline})`,
+          title: `${cell.id}: ${cell.verdict} (${arm2.head} vs ${arm2.baseline})`,
           markdown: renderWaitEventComparison(base, head)
         }
       ];
@@ -66839,7 +66923,7 @@ function renderReport(input2, options) {
 }
 function assemble2(ctx, top, trims) {
   const blocks = [...top];
-  for (const arm of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm, trims));
+  for (const arm2 of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm2, trims));
   if (trims.size > 0) blocks.push(trimNote(ctx, trims));
   if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
   return `${blocks.join("\n\n")}
@@ -66887,20 +66971,20 @@ function headline2(ctx) {
 function extremeCell(c, which) {
   let found = null;
   let foundGain = 0;
-  for (const arm of c.comparisons) {
-    for (const cell of arm.cells) {
+  for (const arm2 of c.comparisons) {
+    for (const cell of arm2.cells) {
       if (cell.deltaPct === null) continue;
       const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
       if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm, cell };
+        found = { arm: arm2, cell };
         foundGain = gain;
       }
     }
   }
   return found;
 }
-function describeCell(ctx, { arm, cell }) {
-  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
+function describeCell(ctx, { arm: arm2, cell }) {
+  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm2.head)}: ` : "";
   const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
   if (cell.deltaPct === null) return where;
   const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
@@ -66921,10 +67005,10 @@ function recordedSource(result) {
   const source = result.source;
   return typeof source === "object" && source !== null ? source : void 0;
 }
-function fromSource(recorded, arm) {
-  if (!recorded || !arm) return void 0;
+function fromSource(recorded, arm2) {
+  if (!recorded || !arm2) return void 0;
   const text2 = (v) => typeof v === "string" && v !== "" ? v : void 0;
-  const info = { label: arm.label };
+  const info = { label: arm2.label };
   const sha = text2(recorded.sha);
   const ref = text2(recorded.ref);
   const chosenBy = text2(recorded.chosenBy);
@@ -66933,9 +67017,9 @@ function fromSource(recorded, arm) {
   if (chosenBy) info.chosenBy = chosenBy;
   return info;
 }
-function describeCommit(role, info, arm) {
-  const label = info?.label ?? arm?.label ?? role;
-  const buildSha = arm?.build?.sha;
+function describeCommit(role, info, arm2) {
+  const label = info?.label ?? arm2?.label ?? role;
+  const buildSha = arm2?.build?.sha;
   const sha = info?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
   const words = [armName(role, label)];
   if (sha) words.push(shortSha(sha));
@@ -66984,27 +67068,29 @@ function designLines(ctx) {
     "<sub>n: usable runs base/head \xB7 delta: Hodges-Lehmann shift of head vs base with its 95% CI (@x%: the level the sample sizes reach) \xB7 p: two-sided Mann-Whitney (Holm-adjusted)</sub>"
   ];
 }
-function armBlocks(ctx, arm, trims) {
+function armBlocks(ctx, arm2, trims) {
   const blocks = [];
   if (ctx.c.comparisons.length > 1) {
-    const v = VERDICT_DISPLAY[arm.verdict];
-    blocks.push(`## ${v.icon} ${escapeMarkdown(arm.head)} vs ${escapeMarkdown(arm.baseline)}: ${v.word}`);
+    const v = VERDICT_DISPLAY[arm2.verdict];
+    blocks.push(`## ${v.icon} ${escapeMarkdown(arm2.head)} vs ${escapeMarkdown(arm2.baseline)}: ${v.word}`);
   }
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const verdict2 = overallVerdict(cells).verdict;
+  for (const workload of [...new Set(arm2.cells.map((cell) => cell.workload))]) {
+    const cells = arm2.cells.filter((cell) => cell.workload === workload);
+    const verdict2 = overallVerdict(gatingCells(cells)).verdict;
     const v = VERDICT_DISPLAY[verdict2];
     const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
     blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
     blocks.push(table2(ctx, cells));
     if (!trims.has("notes")) {
       const notes = cells.flatMap(
-        (cell) => cell.notes.map((n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`)
+        (cell) => [...cell.notes, ...cell.unstable ? [cell.unstable] : []].map(
+          (n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`
+        )
       );
       if (notes.length > 0) blocks.push(notes.join("\n"));
     }
-    const curve = arm.curves.find((k) => k.workload === workload);
-    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm, curve));
+    const curve = arm2.curves.find((k) => k.workload === workload);
+    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm2, curve));
   }
   return blocks;
 }
@@ -67030,7 +67116,7 @@ function row2(ctx, cell) {
     median2(cell.head.median),
     delta,
     p,
-    `${v.icon} ${v.word}${why ? ` (${why})` : ""}`
+    `${v.icon} ${v.word}${why ? ` (${why})` : ""}${cell.unstable ? " \xB7 \u26A0\uFE0F unstable, not gated" : ""}`
   ];
 }
 var SHORT_REASON2 = {
@@ -67059,7 +67145,7 @@ function clientsText(clients) {
 function groupedNumber(value, decimals) {
   return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
-function chartBlocks(ctx, arm, curve) {
+function chartBlocks(ctx, arm2, curve) {
   const headByClients = new Map(curve.head.points.map((p) => [p.clients, p.medianTps]));
   const points2 = curve.base.points.flatMap((p) => {
     const head = headByClients.get(p.clients);
@@ -67067,8 +67153,10 @@ function chartBlocks(ctx, arm, curve) {
   });
   if (points2.length < 2) return [];
   const [baseLine, headLine] = CHART_LINES;
-  const collapse = (clients) => clients === null ? "none" : clientsText(clients);
-  const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm.head)}. Peak ${groupedNumber(curve.base.peakTps, 1)} TPS at ${clientsText(curve.base.peakClients)} \u2192 ${groupedNumber(curve.head.peakTps, 1)} at ${curve.head.peakClients} (${formatPct(curve.peakDeltaPct)}); collapse (>${Math.round(curve.collapseFraction * 100)}% below the peak): ${collapse(curve.base.collapseClients)} \u2192 ${collapse(curve.head.collapseClients)}.`;
+  const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm2.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm2.head)}. Curve: ${escapeMarkdown(
+    curveLine(curve, (v) => groupedNumber(v, 0), "\u2013"),
+    600
+  )}.`;
   const chart = renderScalingChart({
     title: `${curve.workload}: median TPS`,
     yAxisTitle: "TPS",
@@ -67159,9 +67247,9 @@ function environment(ctx, trims) {
 }
 var BUILD_KEYS = ["sha", "ref", "compiler", "options", "buildOptions", "cacheHit"];
 function builds(ctx) {
-  const rows = ctx.result.arms.map((arm) => {
-    const build = arm.build ? Object.entries(arm.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
-    return `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(arm.binDir ?? "?")} | ${escapeMarkdown(arm.serverVersion ?? "?")} | ${build} |`;
+  const rows = ctx.result.arms.map((arm2) => {
+    const build = arm2.build ? Object.entries(arm2.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
+    return `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(arm2.binDir ?? "?")} | ${escapeMarkdown(arm2.serverVersion ?? "?")} | ${build} |`;
   });
   const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
   const clients = ctx.result.clients ?? [];
@@ -67188,8 +67276,8 @@ function recordValue(value) {
 function settings(ctx) {
   const { result } = ctx;
   const overrides = result.arms.flatMap(
-    (arm) => Object.entries(arm.settingOverrides ?? {}).map(
-      ([name, value]) => `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
+    (arm2) => Object.entries(arm2.settingOverrides ?? {}).map(
+      ([name, value]) => `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
     )
   );
   const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
@@ -67298,15 +67386,15 @@ function rawSamples(ctx) {
   for (const [cellKey, arms] of byCell) {
     const [workload, clients] = JSON.parse(cellKey);
     const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
-    for (const arm of labels) {
-      const samples = [...arms.get(arm) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+    for (const arm2 of labels) {
+      const samples = [...arms.get(arm2) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
       const values = samples.map((s) => {
         const v = s.metrics[c.metric];
         if (s.status !== "ok") return "\u2717";
         return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
       });
       rows.push(
-        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm)} | ${values.join(", ") || "\u2013"} |`
+        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm2)} | ${values.join(", ") || "\u2013"} |`
       );
     }
   }
@@ -67644,13 +67732,13 @@ function buildSeries(runs) {
   const byId = /* @__PURE__ */ new Map();
   for (const run2 of runs) {
     if (run2.status === "running") continue;
-    const arm = measuredArm(run2);
-    if (arm === void 0) continue;
+    const arm2 = measuredArm(run2);
+    if (arm2 === void 0) continue;
     const fingerprint = run2.fingerprint ?? fallbackFingerprint(run2);
     for (const metric of SERIES_METRICS) {
       const cells = collectCellRuns(run2.samples, metric);
       for (const cell of documentCells(run2)) {
-        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm)).filter(
+        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm2)).filter(
           (v) => Number.isFinite(v) && v > 0
         );
         if (values.length === 0) continue;
@@ -73026,10 +73114,10 @@ function nightlyCommand() {
     for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
     const store = await openCliStore(flags.store, logger, true);
     try {
-      const arm = await headArm2(flags, logger);
+      const arm2 = await headArm2(flags, logger);
       const outcome = await executeRun(
         {
-          arms: { kind: "installed", arms: [arm] },
+          arms: { kind: "installed", arms: [arm2] },
           analysis: resolveAnalysis(),
           workloads,
           rounds: flags.rounds,
@@ -73041,7 +73129,7 @@ function nightlyCommand() {
           outDir: flags.out,
           source: {
             head: {
-              ...arm.build ? { ref: arm.build.ref, sha: arm.build.sha } : {},
+              ...arm2.build ? { ref: arm2.build.ref, sha: arm2.build.sha } : {},
               ...flags.commit ? { sha: flags.commit } : {},
               chosenBy: flags.ref ? `nightly build of ${flags.ref}` : "nightly (--bin)"
             }
@@ -73654,12 +73742,12 @@ var NON_FINITE = {
   "-infinity": Number.NEGATIVE_INFINITY
 };
 function renderStat(r, baseFile, headFile) {
-  const arm = (name, file2, a) => `${name}  ${file2}: n ${a.n}${a.invalid > 0 ? ` (${a.invalid} excluded)` : ""}, median ${a.median === null ? "-" : a.median}, CV ${a.cvPct === null ? "-" : `${a.cvPct.toFixed(2)}%`}`;
+  const arm2 = (name, file2, a) => `${name}  ${file2}: n ${a.n}${a.invalid > 0 ? ` (${a.invalid} excluded)` : ""}, median ${a.median === null ? "-" : a.median}, CV ${a.cvPct === null ? "-" : `${a.cvPct.toFixed(2)}%`}`;
   const interval = (ci) => ci === null ? "-" : `${formatPctInterval(ci.lowerPct, ci.upperPct)} (achieved ${formatLevel(ci.achievedLevel)})`;
   const lines = [
     `verdict: ${r.verdict} (alpha ${formatP(r.alpha)}, threshold ${r.thresholdPct}%)`,
-    arm("base", baseFile, r.base),
-    arm("head", headFile, r.head),
+    arm2("base", baseFile, r.base),
+    arm2("head", headFile, r.head),
     `delta  ${r.deltaPct === null ? "-" : formatPct(r.deltaPct)} (Hodges-Lehmann on ln, head vs base)`,
     `95% CI ${interval(r.ci95)}`,
     `90% CI ${interval(r.ci90)}`,
@@ -73714,10 +73802,10 @@ function renderRunDetails(doc) {
   ];
   if (doc.source?.repository) lines.push(`  repository ${doc.source.repository}`);
   lines.push("  arms:");
-  for (const arm of doc.arms) {
-    const b = arm.build ?? {};
+  for (const arm2 of doc.arms) {
+    const b = arm2.build ?? {};
     const commit3 = [b.ref, typeof b.sha === "string" ? b.sha.slice(0, SHORT_SHA) : void 0].filter((x) => typeof x === "string").join("@");
-    lines.push(`    ${arm.label}: ${arm.serverVersion}${commit3 ? ` (${commit3})` : ""}`);
+    lines.push(`    ${arm2.label}: ${arm2.serverVersion}${commit3 ? ` (${commit3})` : ""}`);
   }
   const byWorkload = /* @__PURE__ */ new Map();
   for (const c of doc.plan.cells)

@@ -1,10 +1,26 @@
 /**
- * Throughput-curve summaries per workload and arm: where throughput peaks over the client counts, where it
- * collapses past the peak, and how both moved between base and head. Descriptive: the per-cell tests decide.
+ * Throughput-curve summaries per workload and arm over the client counts (each point the median TPS of its
+ * runs), and how they moved between base and head. Descriptive: the per-cell tests decide verdicts.
+ *
+ * - peak: the client count with the highest median.
+ * - knee: where the curve stops scaling: the smallest client count c from which the rest of the climb to the
+ *   peak gains less than KNEE_GAIN_PER_DOUBLING (10%) per doubling of clients on average, i.e.
+ *   (peak / median(c))^(1 / log2(peakClients / c)) < 1.1. Always at or below the peak; equal to it when the
+ *   curve climbs steeply all the way (and then "still scaling" if the peak is the largest count). Measured
+ *   against the peak rather than step by step, so one noisy point does not end the climb early.
+ * - collapse: the first client count past the peak whose median is more than `collapseFraction` (20%) below
+ *   the peak (collapseClients), and the collapse regions: runs of such client counts that a later client count
+ *   recovers from (its median back within the fraction of the peak), like the many-core read-only dip that
+ *   drops ~30% past ~22 clients and recovers past 100. Runs there are often bimodal (scheduler placement, idle
+ *   states), so compareRun flags those cells unstable and leaves them out of the gate. A decline that never
+ *   recovers is overload, not a region: its cells gate as usual.
  */
 import { median } from 'simple-statistics';
 import { DEFAULT_COLLAPSE_FRACTION, DEFAULT_THRESHOLD_PCT } from './defaults.js';
-import type { CurveComparison, CurveSummary } from './types.js';
+import type { CollapseRegion, CurveComparison, CurveSummary } from './types.js';
+
+/** Below this gain per doubling of clients (on the way to the peak) the curve has stopped scaling. */
+export const KNEE_GAIN_PER_DOUBLING = 0.1;
 
 /**
  * @param points  usable TPS values per client count (any order)
@@ -31,8 +47,42 @@ export function curveSummary(
     points: curve,
     peakTps: peak.medianTps,
     peakClients: peak.clients,
+    kneeClients: knee(curve, peak),
     collapseClients: collapse?.clients ?? null,
+    collapseRegions: collapseRegions(curve, peak, floor),
   };
+}
+
+type Point = { clients: number; medianTps: number };
+
+function knee(curve: readonly Point[], peak: Point): number {
+  for (const p of curve) {
+    if (p.clients >= peak.clients) break;
+    const doublings = Math.log2(peak.clients / p.clients);
+    if ((peak.medianTps / p.medianTps) ** (1 / doublings) - 1 < KNEE_GAIN_PER_DOUBLING) return p.clients;
+  }
+  return peak.clients;
+}
+
+/** Maximal runs of client counts past the peak below `floor` that a later client count climbs back above. */
+function collapseRegions(curve: readonly Point[], peak: Point, floor: number): CollapseRegion[] {
+  const regions: CollapseRegion[] = [];
+  let run: Point[] = [];
+  for (const p of curve.filter((q) => q.clients > peak.clients)) {
+    if (p.medianTps < floor) {
+      run.push(p);
+      continue;
+    }
+    if (run.length > 0) {
+      regions.push({
+        clients: run.map((q) => q.clients),
+        lowestTps: Math.min(...run.map((q) => q.medianTps)),
+        recoveredAt: p.clients,
+      });
+    }
+    run = [];
+  }
+  return regions;
 }
 
 /**

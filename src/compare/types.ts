@@ -166,6 +166,17 @@ export interface CellComparison extends SampleComparison {
   id: string;
   workload: string;
   clients: number;
+  /**
+   * Set when the cell lies in a collapse region of base's or head's curve, where runs are often bimodal: its
+   * verdict is reported but does not enter the arm's or the run's verdict, nor the gate.
+   */
+  unstable?: UnstableCell;
+}
+
+export interface UnstableCell {
+  /** The arms whose curve has a collapse region at this client count. */
+  arms: string[];
+  message: string;
 }
 
 export interface CurveSummary {
@@ -174,8 +185,21 @@ export interface CurveSummary {
   points: Array<{ clients: number; medianTps: number }>;
   peakTps: number;
   peakClients: number;
+  /** Where the curve stops scaling (≤ peakClients; see src/compare/curve.ts for the definition). */
+  kneeClients: number;
   /** First client count past the peak whose median TPS is below (1 − fraction)·peak; null if none. */
   collapseClients: number | null;
+  /** Collapses past the peak that a larger client count recovers from; cells there are unstable. */
+  collapseRegions: CollapseRegion[];
+}
+
+/** Consecutive client counts past the peak more than the collapse fraction below it, with a recovery after. */
+export interface CollapseRegion {
+  clients: number[];
+  /** The lowest median TPS inside the region. */
+  lowestTps: number;
+  /** The first larger client count whose median is back within the fraction of the peak. */
+  recoveredAt: number;
 }
 
 export interface CurveComparison {
@@ -201,8 +225,10 @@ export interface ArmComparison {
   baseline: string;
   head: string;
   verdict: OverallVerdict;
-  /** Ids of the cells that decided the verdict (the regressed ones for 'regression', …). */
+  /** Ids of the cells that decided the verdict (the regressed ones for 'regression', …); never unstable ones. */
   decidingCells: string[];
+  /** Ids of the cells flagged unstable (collapse regions): reported, left out of the verdict and the gate. */
+  unstableCells: string[];
   /** Inconclusive cells whose equivalence interval lies wholly beyond −δ (reason 'likely-regression'). */
   likelyRegressionCells: string[];
   /** Tested cells of every head arm that Holm adjusted over (one family across arms and cells). */
