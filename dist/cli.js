@@ -60877,7 +60877,8 @@ function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTIO
   let peak = curve[0];
   for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
   const floor = (1 - collapseFraction) * peak.medianTps;
-  const collapse = curve.find((p) => p.clients > peak.clients && p.medianTps < floor);
+  const top = topClients(curve, floor);
+  const collapse = curve.find((p) => p.clients > top && p.medianTps < floor);
   return {
     arm: arm2,
     points: curve,
@@ -60885,7 +60886,7 @@ function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTIO
     peakClients: peak.clients,
     kneeClients: knee(curve, peak),
     collapseClients: collapse?.clients ?? null,
-    collapseRegions: collapseRegions(curve, peak, floor)
+    collapseRegions: collapseRegions(curve, top, floor)
   };
 }
 function knee(curve, peak) {
@@ -60896,10 +60897,13 @@ function knee(curve, peak) {
   }
   return peak.clients;
 }
-function collapseRegions(curve, peak, floor) {
+function topClients(curve, floor) {
+  return curve.find((p) => p.medianTps >= floor).clients;
+}
+function collapseRegions(curve, top, floor) {
   const regions = [];
   let run2 = [];
-  for (const p of curve.filter((q) => q.clients > peak.clients)) {
+  for (const p of curve.filter((q) => q.clients > top)) {
     if (p.medianTps < floor) {
       run2.push(p);
       continue;
@@ -60920,9 +60924,11 @@ function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE
   const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
   const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
   const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
+  const top = (c) => topClients(c.points, (1 - collapseFraction) * c.peakTps);
   const state = (c, clients) => {
     const v = at(c, clients);
-    if (v === void 0 || clients <= c.peakClients) return v === void 0 ? null : "standing";
+    if (v === void 0) return null;
+    if (clients <= top(c)) return clients < top(c) ? null : "standing";
     if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
     if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
     return "unclear";
@@ -62044,6 +62050,11 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
     warnings
   };
 }
+function unstableCellIds(ctx, head, cells) {
+  return new Set(
+    markUnstableCells(cells, curves(ctx, head)).filter((c) => c.unstable).map((c) => c.id)
+  );
+}
 function curves(ctx, head) {
   const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
   const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
@@ -62225,7 +62236,10 @@ function adaptiveLook(result, plan, options = {}) {
         });
       }
     }
-    const regressed = decidedCells.filter((d) => d.verdict === "regression");
+    const unstable = new Map([...byHead].map(([head, cells]) => [head, unstableCellIds(ctx, head, cells)]));
+    const regressed = decidedCells.filter(
+      (d) => d.verdict === "regression" && !unstable.get(d.head)?.has(d.id)
+    );
     stopReason = open5.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open5.length} cell(s) stay undecided` : null;
     history.push({
       look: k,

@@ -270,6 +270,19 @@ export function assemble(
   };
 }
 
+/** Ids of the cells of `head` inside a collapse region of either curve (unstable: they do not gate). */
+export function unstableCellIds(
+  ctx: RunContext,
+  head: string,
+  cells: readonly CellComparison[],
+): Set<string> {
+  return new Set(
+    markUnstableCells(cells, curves(ctx, head))
+      .filter((c) => c.unstable)
+      .map((c) => c.id),
+  );
+}
+
 function curves(ctx: RunContext, head: string): CurveComparison[] {
   const runs = collectCellRuns(ctx.result.samples, 'tps', ctx.value);
   const workloads = [...new Set(ctx.cells.map((c) => c.workload))];

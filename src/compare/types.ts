@@ -187,13 +187,16 @@ export interface CurveSummary {
   peakClients: number;
   /** Where the curve stops scaling (≤ peakClients; see src/compare/curve.ts for the definition). */
   kneeClients: number;
-  /** First client count past the peak whose median TPS is below (1 − fraction)·peak; null if none. */
+  /**
+   * First client count, after the curve first reached (1 − fraction)·peak, whose median TPS is below it again;
+   * null if none.
+   */
   collapseClients: number | null;
-  /** Collapses past the peak that a larger client count recovers from; cells there are unstable. */
+  /** Such collapses that a larger client count recovers from; cells there are unstable. */
   collapseRegions: CollapseRegion[];
 }
 
-/** Consecutive client counts past the peak more than the collapse fraction below it, with a recovery after. */
+/** Consecutive client counts more than the collapse fraction below the peak, between two above it. */
 export interface CollapseRegion {
   clients: number[];
   /** The lowest median TPS inside the region. */

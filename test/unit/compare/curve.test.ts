@@ -78,6 +78,14 @@ describe('knee and collapse regions on constructed curves', () => {
     expect(overload).toMatchObject({ collapseClients: 32, collapseRegions: [] });
   });
 
+  it('a dip between two near-equal tops is the same region whichever top is the argmax (no collapseMoved)', () => {
+    const base = curveSummary('base', points(DIP))!;
+    const head = curveSummary('head', points({ ...DIP, 128: 203_000 }))!;
+    expect(head.peakClients).toBe(128);
+    expect(head.collapseRegions).toEqual(base.collapseRegions);
+    expect(compareCurves('w', base, head)).toMatchObject({ peakMoved: false, collapseMoved: false });
+  });
+
   it('a peak that truly moved is flagged; a plateau whose argmax wanders is not', () => {
     const base = curveSummary('base', points({ 1: 1000, 8: 6000, 16: 9000, 32: 7000, 64: 6000 }))!;
     const head = curveSummary('head', points({ 1: 1000, 8: 6000, 16: 8000, 32: 9500, 64: 8000 }))!;
