@@ -65664,7 +65664,8 @@ function design(c) {
 }
 function renderArm(c, arm2) {
   const decided = arm2.decidingCells.length > 0 ? ` (decided by ${arm2.decidingCells.join(", ")})` : "";
-  const lines = [`head '${arm2.head}' vs base '${arm2.baseline}': ${arm2.verdict}${decided}`];
+  const unstable = arm2.unstableCells.length > 0 ? `; unstable, not gated: ${arm2.unstableCells.join(", ")}` : "";
+  const lines = [`head '${arm2.head}' vs base '${arm2.baseline}': ${arm2.verdict}${decided}${unstable}`];
   const unit = METRICS[c.metric].label;
   for (const workload of [...new Set(arm2.cells.map((cell) => cell.workload))]) {
     const cells = arm2.cells.filter((cell) => cell.workload === workload);

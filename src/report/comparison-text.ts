@@ -52,7 +52,9 @@ function design(c: RunComparison): string[] {
 
 function renderArm(c: RunComparison, arm: ArmComparison): string[] {
   const decided = arm.decidingCells.length > 0 ? ` (decided by ${arm.decidingCells.join(', ')})` : '';
-  const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}`];
+  const unstable =
+    arm.unstableCells.length > 0 ? `; unstable, not gated: ${arm.unstableCells.join(', ')}` : '';
+  const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}${unstable}`];
   const unit = METRICS[c.metric].label;
   for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
     const cells = arm.cells.filter((cell) => cell.workload === workload);

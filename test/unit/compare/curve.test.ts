@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/compare/compare-run.js';
 import { compareCurves, curveSummary } from '../../../src/compare/curve.js';
 import { gateFailure } from '../../../src/action/run-action.js';
+import { renderComparisonText } from '../../../src/report/comparison-text.js';
 import { syntheticRun } from './synthetic-run.js';
 
 const points = (medians: Record<number, number>) =>
@@ -122,6 +123,12 @@ describe('unstable cells (inside a collapse region) do not gate', () => {
     expect(c.verdict).not.toBe('regression');
     expect(gateFailure(c, 'regression')).toBeUndefined();
     expect(c.warnings.join('\n')).toMatch(/ro@32, ro@64: inside a throughput collapse region/);
+    const text = renderComparisonText(c);
+    expect(text).toMatch(/head 'head' vs base 'base': .*; unstable, not gated: ro@32, ro@64/);
+    expect(text).toMatch(/\n +32 .*regression \[unstable: not gated\]/);
+    expect(text).toMatch(
+      /curve: base peak [\d.]+ TPS at 16 clients, knee 16, collapse 32-64 \(3\d% down, recovers at 128\)/,
+    );
   });
 
   it('the same regression outside the dip gates as before', () => {
