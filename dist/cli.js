@@ -67236,6 +67236,9 @@ function environment(ctx, trims) {
       ["Node.js", escapeMarkdown(env.nodeVersion)],
       ["settings hash", escapeMarkdown(env.settingsHash)]
     );
+    if (env.controls?.length) {
+      rows.push(["controls (restored after)", escapeMarkdown(describeControls(env.controls), 300)]);
+    }
   }
   rows.push(
     ["pgperf", escapeMarkdown(result.pgperfVersion ?? "?")],

@@ -34,6 +34,7 @@ import { METRICS } from '../results/metrics.js';
 import type { ArmInfo, ClientInfo, Environment, RunResult, Sample } from '../results/types.js';
 import { escapeMarkdown, markdownLink, shortSha } from './markdown-escape.js';
 import { describeStoredBaseline } from './comparison-text.js';
+import { describeControls } from '../machine/controls.js';
 import { curveLine } from './curve-line.js';
 import { CHART_LINES, renderScalingChart } from './mermaid-chart.js';
 import { waitEventSections } from './wait-event-section.js';
@@ -555,6 +556,9 @@ function environment(ctx: Context, trims: ReadonlySet<TrimId>): string[] {
       ['Node.js', escapeMarkdown(env.nodeVersion)],
       ['settings hash', escapeMarkdown(env.settingsHash)],
     );
+    if (env.controls?.length) {
+      rows.push(['controls (restored after)', escapeMarkdown(describeControls(env.controls), 300)]);
+    }
   }
   rows.push(
     ['pgperf', escapeMarkdown(result.pgperfVersion ?? '?')],

@@ -233,6 +233,22 @@ describe('renderMarkdownReport: tables and charts', () => {
     expect(niceCeiling(0)).toBe(1);
   });
 
+  it('names the machine controls held over the run in the environment table', () => {
+    const result = run({});
+    result.environment.controls = [
+      {
+        control: 'governor',
+        file: '/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor',
+        from: 'schedutil',
+        to: 'performance',
+      },
+      { control: 'cpuDmaLatency', file: '/dev/cpu_dma_latency', to: '0 µs' },
+    ];
+    expect(render(result).text).toContain(
+      '| controls (restored after) | governor performance on 1 CPU (was schedutil); /dev/cpu&#95;dma&#95;latency held at 0 µs |',
+    );
+  });
+
   it('shows peak, knee and collapse per workload, and flags cells in a collapse region as not gated', () => {
     const dip: Record<number, number> = {
       1: 20_000,
