@@ -64909,7 +64909,7 @@ async function runBenchmark(req, deps) {
   const cpuCount = deps.cpuCount ?? os9.availableParallelism();
   const workloads = req.workloads.map((w) => applyOverrides(w, req));
   const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : void 0;
-  if (controlRequest) await checkControls(controlRequest, { ...controlRequest, logger });
+  await checkRunControls(req.controls, logger);
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
   const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
@@ -65156,6 +65156,9 @@ async function runBenchmark(req, deps) {
   }
   return result;
 }
+async function checkRunControls(controls, logger) {
+  if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
+}
 async function machineCheck(req, logger) {
   const environment2 = await captureEnvironment("");
   const report = await preflight({ windowS: req.preflightWindowS ?? 1 });
@@ -65292,7 +65295,7 @@ async function releaseClusters(clusters, logsDir, logger) {
 init_errors();
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
-  if (req.controls) await checkControls(req.controls, { ...req.controls, logger: deps.logger });
+  await checkRunControls(req.controls, deps.logger);
   const arms = await resolveArms(req.arms, deps);
   const resultsFile = path18.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
@@ -67237,7 +67240,8 @@ function environment(ctx, trims) {
       ["settings hash", escapeMarkdown(env.settingsHash)]
     );
     if (env.controls?.length) {
-      rows.push(["controls (restored after)", escapeMarkdown(describeControls(env.controls), 300)]);
+      const held = [...new Set(env.controls.map((c) => `${c.control} ${c.to}`))].join("; ");
+      rows.push(["controls (restored after)", escapeMarkdown(held, 300)]);
     }
   }
   rows.push(

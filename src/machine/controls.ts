@@ -17,6 +17,7 @@ import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { onCleanup } from '../cluster/cleanup.js';
 import { readTopology } from '../env/topology.js';
+import type { ControlChange } from '../env/control-change.js';
 import { readValue } from '../env/sysfs.js';
 import { UserError, errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/logger.js';
@@ -30,14 +31,7 @@ export interface ControlSpec {
   cpus?: number[];
 }
 
-export interface ControlChange {
-  control: 'cpuDmaLatency' | 'governor';
-  /** The file changed. */
-  file: string;
-  /** The value before (undefined for cpu_dma_latency: the request simply ends on restore). */
-  from?: string;
-  to: string;
-}
+export type { ControlChange };
 
 export interface AppliedControls {
   changes: ControlChange[];

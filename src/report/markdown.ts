@@ -34,7 +34,6 @@ import { METRICS } from '../results/metrics.js';
 import type { ArmInfo, ClientInfo, Environment, RunResult, Sample } from '../results/types.js';
 import { escapeMarkdown, markdownLink, shortSha } from './markdown-escape.js';
 import { describeStoredBaseline } from './comparison-text.js';
-import { describeControls } from '../machine/controls.js';
 import { curveLine } from './curve-line.js';
 import { CHART_LINES, renderScalingChart } from './mermaid-chart.js';
 import { waitEventSections } from './wait-event-section.js';
@@ -557,7 +556,9 @@ function environment(ctx: Context, trims: ReadonlySet<TrimId>): string[] {
       ['settings hash', escapeMarkdown(env.settingsHash)],
     );
     if (env.controls?.length) {
-      rows.push(['controls (restored after)', escapeMarkdown(describeControls(env.controls), 300)]);
+      // One phrase per control and value, however many CPUs had their governor set.
+      const held = [...new Set(env.controls.map((c) => `${c.control} ${c.to}`))].join('; ');
+      rows.push(['controls (restored after)', escapeMarkdown(held, 300)]);
     }
   }
   rows.push(

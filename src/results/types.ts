@@ -6,10 +6,10 @@
 import type { BuildRecord } from '../build/build.js';
 import type { AdaptiveRecord } from '../compare/adaptive.js';
 import type { RunDiagnostics } from '../diagnostics/types.js';
+import type { ControlChange } from '../env/control-change.js';
 import type { Fingerprint } from '../env/fingerprint.js';
 import type { PreflightReport } from '../env/preflight.js';
 import type { ShardInfo } from '../fleet/shards.js';
-import type { ControlChange } from '../machine/controls.js';
 import type { MetricName } from './metrics.js';
 
 export const RESULTS_SCHEMA_VERSION = 1;

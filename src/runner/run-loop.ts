@@ -130,7 +130,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
 
   // Everything that can be checked is checked before any server starts.
   const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : undefined;
-  if (controlRequest) await checkControls(controlRequest, { ...controlRequest, logger });
+  await checkRunControls(req.controls, logger);
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0]!.binDir;
   // Pinning (workload `cpus`): the server under the plan's server CPUs, the client under its client CPUs,
@@ -413,6 +413,14 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       .catch((e: unknown) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
   }
   return result;
+}
+
+/**
+ * Checks the run's machine controls (values, files, writability, the governor among the driver's) without
+ * changing anything; the adapters' pipeline calls it before a build, the run loop before any server starts.
+ */
+export async function checkRunControls(controls: ControlRequest | undefined, logger: Logger): Promise<void> {
+  if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
 }
 
 /**

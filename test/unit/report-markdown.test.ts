@@ -245,7 +245,7 @@ describe('renderMarkdownReport: tables and charts', () => {
       { control: 'cpuDmaLatency', file: '/dev/cpu_dma_latency', to: '0 µs' },
     ];
     expect(render(result).text).toContain(
-      '| controls (restored after) | governor performance on 1 CPU (was schedutil); /dev/cpu&#95;dma&#95;latency held at 0 µs |',
+      '| controls (restored after) | governor performance; cpuDmaLatency 0 µs |',
     );
   });
 
