@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path33 = __require("node:path");
+    var path34 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path33.resolve(baseDir, baseName);
+          const localBin = path34.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path33.extname(baseName))) return void 0;
+          if (sourceExt.includes(path34.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path33.resolve(
-            path33.dirname(resolvedScriptPath),
+          executableDir = path34.resolve(
+            path34.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path33.basename(
+            const legacyName = path34.basename(
               this._scriptPath,
-              path33.extname(this._scriptPath)
+              path34.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path33.extname(executableFile));
+        launchWithNode = sourceExt.includes(path34.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path33.basename(filename, path33.extname(filename));
+        this._name = path34.basename(filename, path34.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path34) {
-        if (path34 === void 0) return this._executableDir;
-        this._executableDir = path34;
+      executableDir(path35) {
+        if (path35 === void 0) return this._executableDir;
+        this._executableDir = path35;
         return this;
       }
       /**
@@ -6955,7 +6955,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path33 = __require("path");
+    var path34 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -6994,7 +6994,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path33.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path33.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path34.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path34.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7126,7 +7126,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path33 = __require("path");
+    var path34 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -8870,6 +8870,10 @@ function environmentFingerprint(result) {
   const buildSystems = distinct(builds2.map((b) => stringOf(b.buildSystem)));
   if (buildSystems) facts.buildSystem = buildSystems;
   for (const client of result.clients ?? []) facts[`client.${client.tool}`] = client.version;
+  const controls = env.controls ?? [];
+  if (controls.length > 0) {
+    facts.controls = [...new Set(controls.map((c) => `${c.control}=${c.to}`))].sort().join(" ");
+  }
   return { id: fingerprintId(facts), facts };
 }
 function fingerprintId(facts) {
@@ -9010,17 +9014,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path33) {
-      const ctrl = callVisitor(key, node2, visitor, path33);
+    function visit_(key, node2, visitor, path34) {
+      const ctrl = callVisitor(key, node2, visitor, path34);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path33, ctrl);
-        return visit_(key, ctrl, visitor, path33);
+        replaceNode(key, path34, ctrl);
+        return visit_(key, ctrl, visitor, path34);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path33 = Object.freeze(path33.concat(node2));
+          path34 = Object.freeze(path34.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path33);
+            const ci = visit_(i, node2.items[i], visitor, path34);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9031,13 +9035,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path33 = Object.freeze(path33.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path33);
+          path34 = Object.freeze(path34.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path34);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path33);
+          const cv = visit_("value", node2.value, visitor, path34);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9058,17 +9062,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path33) {
-      const ctrl = await callVisitor(key, node2, visitor, path33);
+    async function visitAsync_(key, node2, visitor, path34) {
+      const ctrl = await callVisitor(key, node2, visitor, path34);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path33, ctrl);
-        return visitAsync_(key, ctrl, visitor, path33);
+        replaceNode(key, path34, ctrl);
+        return visitAsync_(key, ctrl, visitor, path34);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path33 = Object.freeze(path33.concat(node2));
+          path34 = Object.freeze(path34.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path33);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path34);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9079,13 +9083,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path33 = Object.freeze(path33.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path33);
+          path34 = Object.freeze(path34.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path34);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path33);
+          const cv = await visitAsync_("value", node2.value, visitor, path34);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9112,23 +9116,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path33) {
+    function callVisitor(key, node2, visitor, path34) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path33);
+        return visitor(key, node2, path34);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path33);
+        return visitor.Map?.(key, node2, path34);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path33);
+        return visitor.Seq?.(key, node2, path34);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path33);
+        return visitor.Pair?.(key, node2, path34);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path33);
+        return visitor.Scalar?.(key, node2, path34);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path33);
+        return visitor.Alias?.(key, node2, path34);
       return void 0;
     }
-    function replaceNode(key, path33, node2) {
-      const parent = path33[path33.length - 1];
+    function replaceNode(key, path34, node2) {
+      const parent = path34[path34.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -9740,10 +9744,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path33, value) {
+    function collectionFromPath(schema, path34, value) {
       let v = value;
-      for (let i = path33.length - 1; i >= 0; --i) {
-        const k = path33[i];
+      for (let i = path34.length - 1; i >= 0; --i) {
+        const k = path34[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -9762,7 +9766,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path33) => path33 == null || typeof path33 === "object" && !!path33[Symbol.iterator]().next().done;
+    var isEmptyPath = (path34) => path34 == null || typeof path34 === "object" && !!path34[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -9792,11 +9796,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path33, value) {
-        if (isEmptyPath(path33))
+      addIn(path34, value) {
+        if (isEmptyPath(path34))
           this.add(value);
         else {
-          const [key, ...rest] = path33;
+          const [key, ...rest] = path34;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -9810,8 +9814,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path33) {
-        const [key, ...rest] = path33;
+      deleteIn(path34) {
+        const [key, ...rest] = path34;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -9825,8 +9829,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path33, keepScalar) {
-        const [key, ...rest] = path33;
+      getIn(path34, keepScalar) {
+        const [key, ...rest] = path34;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -9844,8 +9848,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path33) {
-        const [key, ...rest] = path33;
+      hasIn(path34) {
+        const [key, ...rest] = path34;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -9855,8 +9859,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path33, value) {
-        const [key, ...rest] = path33;
+      setIn(path34, value) {
+        const [key, ...rest] = path34;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -12371,9 +12375,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path33, value) {
+      addIn(path34, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path33, value);
+          this.contents.addIn(path34, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -12448,14 +12452,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path33) {
-        if (Collection2.isEmptyPath(path33)) {
+      deleteIn(path34) {
+        if (Collection2.isEmptyPath(path34)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path33) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path34) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -12470,10 +12474,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path33, keepScalar) {
-        if (Collection2.isEmptyPath(path33))
+      getIn(path34, keepScalar) {
+        if (Collection2.isEmptyPath(path34))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path33, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path34, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -12484,10 +12488,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path33) {
-        if (Collection2.isEmptyPath(path33))
+      hasIn(path34) {
+        if (Collection2.isEmptyPath(path34))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path33) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path34) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -12504,13 +12508,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path33, value) {
-        if (Collection2.isEmptyPath(path33)) {
+      setIn(path34, value) {
+        if (Collection2.isEmptyPath(path34)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path33), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path34), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path33, value);
+          this.contents.setIn(path34, value);
         }
       }
       /**
@@ -14471,9 +14475,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path33) => {
+    visit2.itemAtPath = (cst, path34) => {
       let item = cst;
-      for (const [field, index] of path33) {
+      for (const [field, index] of path34) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -14482,23 +14486,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path33) => {
-      const parent = visit2.itemAtPath(cst, path33.slice(0, -1));
-      const field = path33[path33.length - 1][0];
+    visit2.parentCollection = (cst, path34) => {
+      const parent = visit2.itemAtPath(cst, path34.slice(0, -1));
+      const field = path34[path34.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path33, item, visitor) {
-      let ctrl = visitor(item, path33);
+    function _visit(path34, item, visitor) {
+      let ctrl = visitor(item, path34);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path33.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path34.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -14509,10 +14513,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path33);
+            ctrl = ctrl(item, path34);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path33) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path34) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -16311,12 +16315,12 @@ function checkSchemaVersion(version2, where) {
   );
 }
 function summarize(doc, savedAt) {
-  const commits2 = doc.arms.map((arm) => {
-    const build = arm.build ?? {};
-    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+  const commits2 = doc.arms.map((arm2) => {
+    const build = arm2.build ?? {};
+    const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
     const ref = typeof build.ref === "string" ? build.ref : source?.ref;
     const sha = typeof build.sha === "string" ? build.sha : source?.sha;
-    return { arm: arm.label, ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+    return { arm: arm2.label, ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
   });
   const workloads = [...new Set(doc.plan.cells.map((c) => c.workload))];
   return {
@@ -16432,15 +16436,15 @@ __export(pg_store_exports, {
   PgStore: () => PgStore
 });
 function childRows(doc) {
-  const builds2 = doc.arms.map((arm, i) => {
-    const b = arm.build ?? {};
-    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+  const builds2 = doc.arms.map((arm2, i) => {
+    const b = arm2.build ?? {};
+    const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
     return {
       arm_no: i,
-      arm: arm.label,
+      arm: arm2.label,
       ref: typeof b.ref === "string" ? b.ref : source?.ref ?? null,
       sha: typeof b.sha === "string" ? b.sha : source?.sha ?? null,
-      build: arm.build ?? null
+      build: arm2.build ?? null
     };
   });
   const cellNo = new Map(doc.plan.cells.map((c, i) => [cellId(c), i]));
@@ -17988,14 +17992,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path33 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path34 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path33 && path33[0] !== "/") {
-          path33 = `/${path33}`;
+        if (path34 && path34[0] !== "/") {
+          path34 = `/${path34}`;
         }
-        return new URL(`${origin}${path33}`);
+        return new URL(`${origin}${path34}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18446,39 +18450,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path33, origin }
+          request: { method, path: path34, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path33);
+        debuglog("sending request to %s %s/%s", method, origin, path34);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path33, origin },
+          request: { method, path: path34, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path33,
+          path34,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path33, origin }
+          request: { method, path: path34, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path33);
+        debuglog("trailers received from %s %s/%s", method, origin, path34);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path33, origin },
+          request: { method, path: path34, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path33,
+          path34,
           error62.message
         );
       });
@@ -18527,9 +18531,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path33, origin }
+            request: { method, path: path34, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path33);
+          debuglog("sending request to %s %s/%s", method, origin, path34);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18592,7 +18596,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path33,
+        path: path34,
         method,
         body,
         headers,
@@ -18607,11 +18611,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path33 !== "string") {
+        if (typeof path34 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path33[0] !== "/" && !(path33.startsWith("http://") || path33.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path34[0] !== "/" && !(path34.startsWith("http://") || path34.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path33)) {
+        } else if (invalidPathRegex.test(path34)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18677,7 +18681,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path33, query) : path33;
+        this.path = query ? buildURL(path34, query) : path34;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -23370,7 +23374,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path33, host, upgrade, blocking, reset } = request2;
+      const { method, path: path34, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23451,7 +23455,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path33} HTTP/1.1\r
+      let header = `${method} ${path34} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -23980,7 +23984,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path33, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path34, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24077,7 +24081,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path33;
+      headers[HTTP2_HEADER_PATH] = path34;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24430,9 +24434,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path33 = search ? `${pathname}${search}` : pathname;
+        const path34 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path33;
+        this.opts.path = path34;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25671,10 +25675,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path33 = "/",
+          path: path34 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path33;
+        opts.path = origin + path34;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27646,20 +27650,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path33) {
-      if (typeof path33 !== "string") {
-        return path33;
+    function safeUrl2(path34) {
+      if (typeof path34 !== "string") {
+        return path34;
       }
-      const pathSegments = path33.split("?");
+      const pathSegments = path34.split("?");
       if (pathSegments.length !== 2) {
-        return path33;
+        return path34;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path33, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path33);
+    function matchKey(mockDispatch2, { path: path34, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path34);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27681,7 +27685,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path33 }) => matchValue(safeUrl2(path33), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path34 }) => matchValue(safeUrl2(path34), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27719,9 +27723,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path33, method, body, headers, query } = opts;
+      const { path: path34, method, body, headers, query } = opts;
       return {
-        path: path33,
+        path: path34,
         method,
         body,
         headers,
@@ -28184,10 +28188,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path33, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path34, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path33,
+            Path: path34,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33066,9 +33070,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path33) {
-      for (let i = 0; i < path33.length; ++i) {
-        const code = path33.charCodeAt(i);
+    function validateCookiePath(path34) {
+      for (let i = 0; i < path34.length; ++i) {
+        const code = path34.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -35988,11 +35992,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path33 = opts.path;
+          let path34 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path33 = `/${path33}`;
+            path34 = `/${path34}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path33);
+          url2 = new URL(util.parseOrigin(url2).origin + path34);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -38192,10 +38196,10 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/cli/commands/bisect.ts
-import path24 from "node:path";
+import path25 from "node:path";
 
 // src/bisect/run-bisection.ts
-import path21 from "node:path";
+import path22 from "node:path";
 
 // src/build/build.ts
 import { mkdir as mkdir4, readFile as readFile7, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
@@ -40669,29 +40673,65 @@ var DEFAULT_POWER = 0.8;
 var PCT_TOLERANCE = 1e-9;
 
 // src/compare/curve.ts
-function curveSummary(arm, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
+var KNEE_GAIN_PER_DOUBLING = 0.1;
+function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
   const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
   if (curve.length === 0) return null;
   let peak = curve[0];
   for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
   const floor = (1 - collapseFraction) * peak.medianTps;
-  const collapse = curve.find((p) => p.clients > peak.clients && p.medianTps < floor);
+  const top = topClients(curve, floor);
+  const collapse = curve.find((p) => p.clients > top && p.medianTps < floor);
   return {
-    arm,
+    arm: arm2,
     points: curve,
     peakTps: peak.medianTps,
     peakClients: peak.clients,
-    collapseClients: collapse?.clients ?? null
+    kneeClients: knee(curve, peak),
+    collapseClients: collapse?.clients ?? null,
+    collapseRegions: collapseRegions(curve, top, floor)
   };
+}
+function knee(curve, peak) {
+  for (const p of curve) {
+    if (p.clients >= peak.clients) break;
+    const doublings = Math.log2(peak.clients / p.clients);
+    if ((peak.medianTps / p.medianTps) ** (1 / doublings) - 1 < KNEE_GAIN_PER_DOUBLING) return p.clients;
+  }
+  return peak.clients;
+}
+function topClients(curve, floor) {
+  return curve.find((p) => p.medianTps >= floor).clients;
+}
+function collapseRegions(curve, top, floor) {
+  const regions = [];
+  let run2 = [];
+  for (const p of curve.filter((q) => q.clients > top)) {
+    if (p.medianTps < floor) {
+      run2.push(p);
+      continue;
+    }
+    if (run2.length > 0) {
+      regions.push({
+        clients: run2.map((q) => q.clients),
+        lowestTps: Math.min(...run2.map((q) => q.medianTps)),
+        recoveredAt: p.clients
+      });
+    }
+    run2 = [];
+  }
+  return regions;
 }
 function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
   const tol = tolerancePct / 100;
   const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
   const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
   const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
+  const top = (c) => topClients(c.points, (1 - collapseFraction) * c.peakTps);
   const state = (c, clients) => {
     const v = at(c, clients);
-    if (v === void 0 || clients <= c.peakClients) return v === void 0 ? null : "standing";
+    if (v === void 0) return null;
+    if (clients <= top(c)) return clients < top(c) ? null : "standing";
     if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
     if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
     return "unclear";
@@ -41402,9 +41442,9 @@ function shiftStatistics(baseValues, headValues, options = {}) {
   const short3 = [
     ["base", base],
     ["head", head]
-  ].filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
+  ].filter(([, arm2]) => arm2.values.length < MIN_RUNS_PER_ARM);
   if (short3.length > 0) {
-    const which = short3.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
+    const which = short3.map(([name, arm2]) => `${name} has ${arm2.values.length} usable run(s)`).join(" and ");
     return { ...empty, unusable: `${which}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
   }
   const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
@@ -41513,14 +41553,14 @@ function usable(values) {
   const kept = values.filter((v) => Number.isFinite(v) && v > 0);
   return { values: kept, invalid: values.length - kept.length };
 }
-function summarise(arm, failed) {
-  const n = arm.values.length;
+function summarise(arm2, failed) {
+  const n = arm2.values.length;
   return {
     n,
     failed,
-    invalid: arm.invalid,
-    median: n > 0 ? median(arm.values) : null,
-    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm.values) / mean(arm.values) : null
+    invalid: arm2.invalid,
+    median: n > 0 ? median(arm2.values) : null,
+    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm2.values) / mean(arm2.values) : null
   };
 }
 function pct(logRatio) {
@@ -41548,6 +41588,33 @@ function bootstrap(base, head, options) {
     seed: r.seed,
     resamples: r.resamples
   };
+}
+
+// src/compare/unstable.ts
+function markUnstableCells(cells, curves2) {
+  return cells.map((cell) => {
+    const curve = curves2.find((k) => k.workload === cell.workload);
+    if (!curve) return cell;
+    const inRegion = [curve.base].filter(
+      (arm2) => arm2.collapseRegions.some((r) => r.clients.includes(cell.clients))
+    );
+    if (inRegion.length === 0) return cell;
+    const arms = inRegion.map((a) => a.arm);
+    const where = inRegion.map((a) => {
+      const region = a.collapseRegions.find((r) => r.clients.includes(cell.clients));
+      return `${a.arm} (${Math.round(100 * (1 - region.lowestTps / a.peakTps))}% below its peak at ${a.peakClients} clients, recovering at ${region.recoveredAt})`;
+    }).join(" and ");
+    return {
+      ...cell,
+      unstable: {
+        arms,
+        message: `unstable: ${cell.clients} clients lies in a throughput collapse of ${where}; runs there are often bimodal, so this verdict is reported but does not gate`
+      }
+    };
+  });
+}
+function gatingCells(cells) {
+  return cells.filter((c) => c.unstable === void 0);
 }
 
 // src/compare/verdict.ts
@@ -41722,13 +41789,13 @@ function analyseLook(ctx, spec) {
     });
     x.stats = unpaired;
   }
-  const open3 = measured2.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const open4 = measured2.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured2.filter(
     (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
   ).length;
-  const adjusted = holmAdjust([...open3.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open3.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open3.length + stillIn;
+  const adjusted = holmAdjust([...open4.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open4.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open4.length + stillIn;
   const byHead = new Map(ctx.heads.map((h) => [h, []]));
   for (const m2 of measured2) {
     if (m2.frozen) {
@@ -41750,17 +41817,20 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
   const warnings = [...ctx.warnings];
   const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
   const comparisons = ctx.heads.map((head) => {
-    const cells = byHead.get(head) ?? [];
-    const overall2 = overallVerdict(cells);
+    const armCurves = curves(ctx, head);
+    const cells = markUnstableCells(byHead.get(head) ?? [], armCurves);
+    const gating = gatingCells(cells);
+    const overall2 = overallVerdict(gating);
     return {
       baseline: ctx.baseline ?? "",
       head,
       verdict: overall2.verdict,
       decidingCells: overall2.deciding,
-      likelyRegressionCells: cells.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
+      likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
+      unstableCells: cells.filter((c) => c.unstable).map((c) => c.id),
       familySize,
       cells,
-      curves: curves(ctx, head)
+      curves: armCurves
     };
   });
   warnings.push(...dataWarnings(ctx, comparisons, sequential));
@@ -41783,11 +41853,16 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
     warnings
   };
 }
+function unstableCellIds(ctx, head, cells) {
+  return new Set(
+    markUnstableCells(cells, curves(ctx, head)).filter((c) => c.unstable).map((c) => c.id)
+  );
+}
 function curves(ctx, head) {
   const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
   const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
   return workloads.flatMap((workload) => {
-    const points2 = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
+    const points2 = (arm2) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm2)) }));
     const basePoints = points2(ctx.baseline ?? "");
     const headPoints = points2(head);
     const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
@@ -41834,7 +41909,15 @@ function dataWarnings(ctx, comparisons, sequential) {
       `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
     );
   }
-  const likely = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "likely-regression"));
+  const unstable = cells.filter(({ cell }) => cell.unstable);
+  if (unstable.length > 0) {
+    warnings.push(
+      `${unstable.map(label).join(", ")}: inside a throughput collapse region (more than ${Math.round(ctx.collapseFraction * 100)}% below the peak, recovering at more clients), where runs are often bimodal: flagged unstable, their verdicts are shown but do not gate`
+    );
+  }
+  const likely = cells.filter(
+    ({ cell }) => !cell.unstable && cell.reasons.some((r) => r.code === "likely-regression")
+  );
   if (likely.length > 0) {
     warnings.push(
       `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
@@ -41935,13 +42018,13 @@ function adaptiveLook(result, plan, options = {}) {
       frozen
     });
     const decidedNow = [];
-    const open3 = [];
+    const open4 = [];
     for (const [head, cells] of byHead) {
       for (const c of cells) {
         const key = hypothesisKey(head, c);
         if (frozen.has(key)) continue;
         if (c.verdict === "inconclusive") {
-          open3.push(`${head}:${c.id}`);
+          open4.push(`${head}:${c.id}`);
           continue;
         }
         frozen.set(key, c);
@@ -41956,17 +42039,20 @@ function adaptiveLook(result, plan, options = {}) {
         });
       }
     }
-    const regressed = decidedCells.filter((d) => d.verdict === "regression");
-    stopReason = open3.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open3.length} cell(s) stay undecided` : null;
+    const unstable = new Map([...byHead].map(([head, cells]) => [head, unstableCellIds(ctx, head, cells)]));
+    const regressed = decidedCells.filter(
+      (d) => d.verdict === "regression" && !unstable.get(d.head)?.has(d.id)
+    );
+    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
       lookAlpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
       decided: decidedNow,
-      open: open3,
+      open: open4,
       stop: stopReason !== null,
-      reason: stopReason ?? `${open3.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+      reason: stopReason ?? `${open4.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
     });
     if (stopReason !== null && k < look) {
       return finish(k);
@@ -42050,7 +42136,7 @@ function adaptiveCompare(result, options, spec) {
 }
 
 // src/pipeline/pipeline.ts
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/results/write-results.ts
 import { mkdir as mkdir5 } from "node:fs/promises";
@@ -42085,7 +42171,7 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile, mkdir as mkdir6 } from "node:fs/promises";
 import os7 from "node:os";
-import path18 from "node:path";
+import path19 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/run-as.ts
@@ -43262,15 +43348,15 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const open3 = text2.indexOf("(");
+  const open4 = text2.indexOf("(");
   const close = text2.lastIndexOf(")");
-  if (open3 < 0 || close < open3) return void 0;
-  const pid = Number(text2.slice(0, open3).trim());
+  if (open4 < 0 || close < open4) return void 0;
+  const pid = Number(text2.slice(0, open4).trim());
   const rest = text2.slice(close + 1).trim().split(/\s+/);
   const utime = Number(rest[11]);
   const stime = Number(rest[12]);
   if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
-  return { pid, comm: text2.slice(open3 + 1, close), cpu: utime + stime };
+  return { pid, comm: text2.slice(open4 + 1, close), cpu: utime + stime };
 }
 async function takeLoadSnapshot(root) {
   const stat7 = await readText(root, "proc/stat");
@@ -43488,7 +43574,7 @@ async function frequencyFacts(root, t) {
       value: governor ?? "unknown",
       verdict: "warn",
       why: "the clock ramps up with load, which skews low-client runs",
-      fix: `${fixGovernor}   (pgperf can do it for the run: controls.governor: performance)`
+      fix: `${fixGovernor}   (or for the run only: pgperf run --governor performance)`
     }
   );
   const epp = await perCpu(root, t, "cpufreq/energy_performance_preference");
@@ -43552,7 +43638,7 @@ async function idleFacts(root, t) {
       value,
       verdict: "warn",
       why: `deep idle states are enabled (${deep.map((s) => s.name).join(", ")}; wake-up up to ${worst}\xB5s): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
-      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: controls.cpuDmaLatency: 0)`
+      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: pgperf run --cpu-dma-latency 0)`
     }
   ];
 }
@@ -43978,7 +44064,7 @@ function planRounds(input2) {
     const runs = [];
     cells.forEach((cell, k) => {
       const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
-      for (const arm of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm });
+      for (const arm2 of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
     });
     rounds.push(runs);
   }
@@ -44279,12 +44365,181 @@ async function workloadCpuPlans(workloads, searchPath) {
   return plans;
 }
 
+// src/machine/controls.ts
+import { open as open2, writeFile as writeFile6 } from "node:fs/promises";
+import path18 from "node:path";
+init_errors();
+var DEFAULT_FIELDS = {
+  cpuDmaLatency: "controls.cpuDmaLatency",
+  governor: "controls.governor"
+};
+var MAX_LATENCY_US = 2e9;
+var CPU_DIR3 = "sys/devices/system/cpu";
+function wantsControls(spec) {
+  return spec.cpuDmaLatencyUs !== void 0 || spec.governor !== void 0;
+}
+async function checkControls(spec, deps) {
+  if (!wantsControls(spec)) return;
+  const probed = await probe(spec, deps);
+  await probed.dma?.close();
+}
+async function probe(spec, deps) {
+  const root = deps.root ?? "/";
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const fields = deps.fields ?? DEFAULT_FIELDS;
+  validate(spec, fields);
+  const governors = [];
+  if (spec.governor !== void 0) {
+    const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
+    if (cpus.length === 0) {
+      throw new UserError(
+        `${fields.governor}: no online CPU under ${path18.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
+      );
+    }
+    for (const cpu of cpus) {
+      const rel = `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_governor`;
+      const file2 = path18.join(root, rel);
+      const from = await readValue(root, rel);
+      if (from === void 0) {
+        throw new UserError(
+          `${fields.governor}: ${file2} does not exist: this machine exposes no cpufreq governor for CPU ${cpu} (a VM, or the firmware controls the clock); drop ${fields.governor}`
+        );
+      }
+      const available = await readValue(root, `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_available_governors`);
+      if (available !== void 0 && !available.split(/\s+/).includes(spec.governor)) {
+        throw new UserError(
+          `${fields.governor}: "${spec.governor}" is not available for CPU ${cpu} (available: ${available})`
+        );
+      }
+      await (await openForWrite(file2, fields.governor, governorHint(spec.governor, fields.governor))).close();
+      governors.push({ file: file2, from });
+    }
+  }
+  const dma = spec.cpuDmaLatencyUs !== void 0 ? await openForWrite(device, fields.cpuDmaLatency, dmaHint(fields.cpuDmaLatency)) : void 0;
+  return { governors, ...dma ? { dma } : {} };
+}
+async function applyControls(spec, deps) {
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const changes = [];
+  const undo = [];
+  let restored = false;
+  let unregister = () => {
+  };
+  const restore = async () => {
+    if (restored) return;
+    restored = true;
+    unregister();
+    let failed = 0;
+    for (const step of undo.reverse()) {
+      try {
+        await step();
+      } catch (e) {
+        failed++;
+        deps.logger.warn(`restoring a machine control failed: ${errorMessage(e)}`);
+      }
+    }
+    if (changes.length > 0 && failed === 0) {
+      deps.logger.info(`machine controls restored: ${describeRestore(changes)}`);
+    }
+  };
+  const { governors, dma } = await probe(spec, deps);
+  let unheld = dma;
+  try {
+    for (const g2 of governors) {
+      await writeText(g2.file, spec.governor);
+      undo.push(() => writeText(g2.file, g2.from));
+      changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
+    }
+    if (dma) {
+      const value = Buffer.alloc(4);
+      value.writeInt32LE(spec.cpuDmaLatencyUs);
+      unheld = void 0;
+      undo.push(() => dma.close());
+      await dma.write(value, 0, 4, null).catch((e) => {
+        throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
+      });
+      changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
+    }
+  } catch (e) {
+    await unheld?.close().catch(() => {
+    });
+    await restore();
+    throw e;
+  }
+  unregister = onCleanup(restore);
+  deps.logger.info(`machine controls applied (restored at the end): ${describeControls(changes)}`);
+  return { changes, restore };
+}
+function describeControls(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    const cpus = governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`;
+    parts.push(`governor ${governors[0].to} on ${cpus} (was ${was})`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} held at ${c.to}`);
+  }
+  return parts.join("; ");
+}
+function describeRestore(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    parts.push(`governor back to ${was} on ${governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`}`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} released (the kernel's default bound again)`);
+  }
+  return parts.join("; ");
+}
+function validate(spec, fields) {
+  const us = spec.cpuDmaLatencyUs;
+  if (us !== void 0 && (!Number.isInteger(us) || us < 0 || us > MAX_LATENCY_US)) {
+    throw new UserError(
+      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us)}`
+    );
+  }
+  if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
+    throw new UserError(
+      `${fields.governor}: expected a governor name such as performance, got ${JSON.stringify(spec.governor)}`
+    );
+  }
+}
+async function openForWrite(file2, field, hint) {
+  try {
+    return await open2(file2, "r+");
+  } catch (e) {
+    const code = e.code ?? errorMessage(e);
+    const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
+    throw new UserError(`${field}: ${file2} ${what}: ${hint}`);
+  }
+}
+async function writeText(file2, text2) {
+  try {
+    await writeFile6(file2, `${text2}
+`);
+  } catch (e) {
+    throw new UserError(`cannot write "${text2}" to ${file2}: ${errorMessage(e)}`);
+  }
+}
+function governorHint(governor, field) {
+  return `run pgperf as root, or set it before the run with \`cpupower frequency-set -g ${governor}\` and drop ${field}`;
+}
+function dmaHint(field) {
+  return 'run pgperf as root, or let its user write the device (udev rule: KERNEL=="cpu_dma_latency", GROUP="pgperf", MODE="0660"), or disable deep idle states before the run with `cpupower idle-set -D 10` and drop ' + field;
+}
+
 // src/runner/run-loop.ts
 async function runBenchmark(req, deps) {
   const { logger, runner } = deps;
   validateRequest(req);
   const cpuCount = deps.cpuCount ?? os7.availableParallelism();
   const workloads = req.workloads.map((w) => applyOverrides(w, req));
+  const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : void 0;
+  await checkRunControls(req.controls, logger);
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
   const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
@@ -44358,34 +44613,35 @@ async function runBenchmark(req, deps) {
     logger.warn(message);
   };
   const clusters = /* @__PURE__ */ new Map();
-  const clusterKey = (arm, dataSet) => `${arm}\0${dataSet}`;
+  let controls;
+  const clusterKey = (arm2, dataSet) => `${arm2}\0${dataSet}`;
   const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
   try {
     await logger.group("Setting up clusters", async () => {
       for (const dataSet of dataSets) {
-        for (const arm of req.arms) {
+        for (const arm2 of req.arms) {
           deps.signal?.throwIfAborted();
           const w = dataSet.workloads[0];
-          const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
-          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)].text})`);
+          const label = dataSets.length > 1 ? `${arm2.label}/${dataSet.name}` : arm2.label;
+          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm2)].text})`);
           const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
           const cluster = await PgCluster.create(
             {
               label,
               ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
-              binDir: arm.binDir,
+              binDir: arm2.binDir,
               parentDir: req.tmpDir,
               conf: {
                 maxClients: dataSet.maxClients,
                 workloadSettings: w.settings,
-                armSettings: arm.settings
+                armSettings: arm2.settings
               },
               runAs,
               dataChecksums: req.dataChecksums
             },
             deps
           );
-          clusters.set(clusterKey(arm.label, dataSet.name), cluster);
+          clusters.set(clusterKey(arm2.label, dataSet.name), cluster);
           await cluster.start();
           await drivers.get(w.name).prepare(cluster, deps.signal);
         }
@@ -44393,6 +44649,10 @@ async function runBenchmark(req, deps) {
     });
     const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
     result.environment.settingsHash = createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    if (controlRequest) {
+      controls = await applyControls(controlRequest, { ...controlRequest, logger });
+      result.environment.controls = controls.changes;
+    }
     result.fingerprint = environmentFingerprint(result);
     await save();
     const plannedRuns = rounds.flat();
@@ -44522,11 +44782,15 @@ async function runBenchmark(req, deps) {
     result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
     if (!interrupted) throw e;
   } finally {
+    await controls?.restore();
     await releaseClusters(clusters, req.logsDir, logger);
     result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
     await req.sink.finish(result).catch((e) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
   }
   return result;
+}
+async function checkRunControls(controls, logger) {
+  if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
 }
 async function machineCheck(req, logger) {
   const environment2 = await captureEnvironment("");
@@ -44567,15 +44831,15 @@ function toSample(run2, attempt, randomSeed, out) {
 function validateRequest(req) {
   if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
   const labels = /* @__PURE__ */ new Set();
-  for (const arm of req.arms) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm.label)) {
+  for (const arm2 of req.arms) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm2.label)) {
       throw new UserError(
-        `--arm ${arm.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
+        `--arm ${arm2.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
       );
     }
-    if (labels.has(arm.label))
-      throw new UserError(`--arm ${arm.label}: the label is given twice; labels must be unique`);
-    labels.add(arm.label);
+    if (labels.has(arm2.label))
+      throw new UserError(`--arm ${arm2.label}: the label is given twice; labels must be unique`);
+    labels.add(arm2.label);
   }
   if (req.workloads.length === 0) throw new UserError("no workloads: give at least one --workload FILE");
   const names = /* @__PURE__ */ new Set();
@@ -44648,7 +44912,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir6(logsDir, { recursive: true });
         await copyFile(
           cluster.logFile,
-          path18.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path19.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -44727,12 +44991,13 @@ function withStoredBaseline(c, baseline) {
 // src/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
+  await checkRunControls(req.controls, deps.logger);
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path19.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path20.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, ...run2 } = req;
-  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path19.join(runDir, "logs") }, deps);
+  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path20.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -44766,10 +45031,10 @@ function archiveSink(store) {
 }
 
 // src/bisect/commit-range.ts
-import path20 from "node:path";
+import path21 from "node:path";
 init_errors();
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path20.resolve(req.cacheDir));
+  const layout = cacheLayout(path21.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -44985,7 +45250,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path21.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path22.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await runPipeline(
       {
         arms: {
@@ -45080,7 +45345,7 @@ function callOf(verdict2) {
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
 import { access as access4, readFile as readFile10 } from "node:fs/promises";
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/config/workload-schema.ts
 import os8 from "node:os";
@@ -45340,7 +45605,7 @@ __export(external_exports, {
   uuidv4: () => uuidv4,
   uuidv6: () => uuidv6,
   uuidv7: () => uuidv7,
-  validate: () => validate,
+  validate: () => validate2,
   validateAsync: () => validateAsync,
   void: () => _void2,
   withParser: () => withParser,
@@ -45658,7 +45923,7 @@ __export(core_exports2, {
   urlHostnameOk: () => urlHostnameOk,
   urlProtocolOk: () => urlProtocolOk,
   util: () => util_exports,
-  validate: () => validate,
+  validate: () => validate2,
   validateAsync: () => validateAsync,
   validateURL: () => validateURL,
   version: () => version,
@@ -45902,10 +46167,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path33) {
-  if (!path33)
+function getElementAtPath(obj, path34) {
+  if (!path34)
     return obj;
-  return path33.reduce((acc, key) => acc?.[key], obj);
+  return path34.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -46245,11 +46510,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path33, issues) {
+function prefixIssues(path34, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path33);
+    iss.path.unshift(path34);
     return iss;
   });
 }
@@ -46711,16 +46976,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path33 = []) => {
+  const processError = (error63, path34 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path33, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else {
-        const fullpath = [...path33, ...issue2.path];
+        const fullpath = [...path34, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -46759,17 +47024,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path33 = []) => {
+  const processError = (error63, path34 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path33, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else {
-        const fullpath = [...path33, ...issue2.path];
+        const fullpath = [...path34, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -46808,8 +47073,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path33 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path33) {
+  const path34 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path34) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -46910,7 +47175,7 @@ var _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
 var safeParseAsync = /* @__PURE__ */ _safeParseAsync($ZodRealError);
 var COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
-var validate = ((schema, value, _ctx) => {
+var validate2 = ((schema, value, _ctx) => {
   const validator = schema._zod.bag.validator;
   if (validator !== void 0) {
     if (validator(value) !== COMPILE_INVALID)
@@ -50301,7 +50566,7 @@ function bucketFor(state, inst) {
   return bucket;
 }
 var handoff;
-var open2 = [];
+var open3 = [];
 var memo = {
   alloc(_inst, payload, empty) {
     const bucket = handoff;
@@ -50310,7 +50575,7 @@ var memo = {
     handoff = void 0;
     const entry = { value: empty, issues: null };
     bucket.set(payload.value, entry);
-    open2.push(entry);
+    open3.push(entry);
     return empty;
   },
   guard(inst) {
@@ -50381,10 +50646,10 @@ var memo = {
           return payload;
         }
         handoff = bucket;
-        const depth = open2.length;
+        const depth = open3.length;
         const result = base(payload, ctx);
         handoff = void 0;
-        const entry = open2.length > depth ? open2.pop() : void 0;
+        const entry = open3.length > depth ? open3.pop() : void 0;
         if (result instanceof Promise) {
           return result.then((r) => {
             if (entry)
@@ -62474,7 +62739,7 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
     util_exports.own(this, "spa", value);
   },
   validate(data, params) {
-    return validate(this, data, params);
+    return validate2(this, data, params);
   },
   validateAsync(data, params) {
     return validateAsync(this, data, params);
@@ -63947,13 +64212,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path33 = ref.slice(1).split("/").filter(Boolean);
-  if (path33.length === 0) {
+  const path34 = ref.slice(1).split("/").filter(Boolean);
+  if (path34.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path33[0] === defsKey) {
-    const key = path33[1] === void 0 ? void 0 : decodeJSONPointerSegment(path33[1]);
+  if (path34[0] === defsKey) {
+    const key = path34[1] === void 0 ? void 0 : decodeJSONPointerSegment(path34[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -65087,10 +65352,10 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path22.dirname(path22.resolve(file2));
+  const dir = path23.dirname(path23.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path22.resolve(dir, script.file);
+    const resolved = path23.resolve(dir, script.file);
     try {
       await access4(resolved);
     } catch {
@@ -65322,10 +65587,10 @@ function collectSet(value, previous = []) {
       `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${printable(value)}'`
     );
   }
-  const [, arm, name, settingValue2] = m;
+  const [, arm2, name, settingValue2] = m;
   const problem = settingProblem(name, settingValue2);
-  if (problem) throw new InvalidArgumentError(`--set ${printable(`${arm}:${name}`)}: ${problem}`);
-  return [...previous, { arm, name, value: settingValue2 }];
+  if (problem) throw new InvalidArgumentError(`--set ${printable(`${arm2}:${name}`)}: ${problem}`);
+  return [...previous, { arm: arm2, name, value: settingValue2 }];
 }
 function oneOf(flag, allowed) {
   return (value) => {
@@ -65488,7 +65753,7 @@ function checkArmCount(count2) {
 
 // src/cli/commands/build.ts
 import os9 from "node:os";
-import path23 from "node:path";
+import path24 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -65513,7 +65778,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir: resolveCacheDir(flags.cacheDir),
-          ...flags.prefix ? { prefix: path23.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path24.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -65526,7 +65791,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path23.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os9.homedir());
+  return flag ? path24.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os9.homedir());
 }
 function cacheDirHelp() {
   return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
@@ -65626,7 +65891,7 @@ function bisectCommand() {
       ...flags.seed !== void 0 ? { seed: flags.seed } : {},
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path24.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path25.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     };
     const report = await withInterrupt(
       logger,
@@ -65657,12 +65922,12 @@ function oneCell(workload, clients) {
 // src/pipeline/calibrate.ts
 init_types();
 function calibrationOf(result, comparison) {
-  const arm = comparison.comparisons[0];
+  const arm2 = comparison.comparisons[0];
   const likely = new Set(comparison.likelyRegressions);
   const metric = comparison.metric;
   const cells = result.plan.cells.map((cell) => {
     const id = cellId(cell);
-    const compared = arm?.cells.find((c) => c.id === id);
+    const compared = arm2?.cells.find((c) => c.id === id);
     const noise = estimateNoise(result, cell, metric);
     const verdict2 = compared?.verdict ?? "inconclusive";
     return {
@@ -65673,7 +65938,7 @@ function calibrationOf(result, comparison) {
       pairedCvPct: noise.pairedCvPct,
       runCvPct: noise.runCvPct,
       verdict: verdict2,
-      falseAlarm: verdict2 === "regression" || verdict2 === "improvement" || likely.has(`${arm?.head ?? ""}:${id}`)
+      falseAlarm: verdict2 === "regression" || verdict2 === "improvement" || likely.has(`${arm2?.head ?? ""}:${id}`)
     };
   });
   return {
@@ -65706,11 +65971,11 @@ function renderCalibrationText(c) {
 }
 
 // src/cli/execute-run.ts
-import path26 from "node:path";
+import path27 from "node:path";
 
 // src/pipeline/stored-baseline.ts
 import { stat as stat4 } from "node:fs/promises";
-import path25 from "node:path";
+import path26 from "node:path";
 init_fingerprint();
 init_store();
 init_errors();
@@ -65752,7 +66017,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
         },
-        runDir: path25.join(req.runDir, "sentinel")
+        runDir: path26.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -65768,7 +66033,7 @@ async function runStoredBaseline(req, options, deps) {
         ...req,
         rounds: remaining,
         arms: { kind: "installed", arms: [head] },
-        runDir: path25.join(req.runDir, "head")
+        runDir: path26.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -65830,7 +66095,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path25.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path26.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -65899,16 +66164,16 @@ function baselineArm(doc) {
   const arms = doc.arms;
   return arms.length === 1 ? arms[0] : arms.find((a) => a.label === "head") ?? arms.at(-1);
 }
-function commitOf2(doc, arm) {
-  const build = arm.build ?? {};
-  const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+function commitOf2(doc, arm2) {
+  const build = arm2.build ?? {};
+  const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
   const ref = typeof build.ref === "string" ? build.ref : source?.ref;
   const sha = typeof build.sha === "string" ? build.sha : source?.sha;
   return { ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat4(path25.join(binDir, "postgres"))).isFile();
+    return (await stat4(path26.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -65993,6 +66258,21 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly, sentinelRo
   };
 }
 
+// src/report/curve-line.ts
+function curveLine(k, tps, dash = "-") {
+  const flags = [k.peakMoved ? "peak moved" : "", k.collapseMoved ? "collapse moved" : ""].filter(Boolean);
+  return `${arm(k.base, "base", tps, dash, k.collapseFraction)}; ${arm(k.head, "head", tps, dash, k.collapseFraction)}; peak ${formatPct(k.peakDeltaPct)}${flags.length ? `, ${flags.join(", ")}` : ""}`;
+}
+function arm(s, role, tps, dash, fraction) {
+  const last = s.points[s.points.length - 1]?.clients;
+  const knee2 = s.kneeClients === s.peakClients && s.peakClients === last ? "still scaling" : `knee ${s.kneeClients}`;
+  const regions = s.collapseRegions.map(
+    (r) => `${r.clients.length > 1 ? `${r.clients[0]}${dash}${r.clients[r.clients.length - 1]}` : r.clients[0]} (${Math.round(100 * (1 - r.lowestTps / s.peakTps))}% down, recovers at ${r.recoveredAt})`
+  );
+  const collapse = regions.length > 0 ? `collapse ${regions.join(", ")}` : s.collapseClients !== null ? `declines >${Math.round(fraction * 100)}% from ${s.collapseClients}` : "no collapse";
+  return `${role} peak ${tps(s.peakTps)} TPS at ${s.peakClients} clients, ${knee2}, ${collapse}`;
+}
+
 // src/report/comparison-text.ts
 function renderComparisonText(c, baseline) {
   const lines = [
@@ -66000,7 +66280,7 @@ function renderComparisonText(c, baseline) {
     ...baseline ? [describeStoredBaseline(baseline)] : [],
     ...design2(c)
   ];
-  for (const arm of c.comparisons) lines.push("", ...renderArm(c, arm));
+  for (const arm2 of c.comparisons) lines.push("", ...renderArm(c, arm2));
   if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
   return `${lines.join("\n")}
 `;
@@ -66024,12 +66304,13 @@ function design2(c) {
   }
   return lines;
 }
-function renderArm(c, arm) {
-  const decided = arm.decidingCells.length > 0 ? ` (decided by ${arm.decidingCells.join(", ")})` : "";
-  const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}`];
+function renderArm(c, arm2) {
+  const decided = arm2.decidingCells.length > 0 ? ` (decided by ${arm2.decidingCells.join(", ")})` : "";
+  const unstable = arm2.unstableCells.length > 0 ? `; unstable, not gated: ${arm2.unstableCells.join(", ")}` : "";
+  const lines = [`head '${arm2.head}' vs base '${arm2.baseline}': ${arm2.verdict}${decided}${unstable}`];
   const unit = METRICS[c.metric].label;
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
+  for (const workload of [...new Set(arm2.cells.map((cell) => cell.workload))]) {
+    const cells = arm2.cells.filter((cell) => cell.workload === workload);
     const threshold = cells[0]?.thresholdPct ?? c.thresholdPct;
     lines.push("", `workload ${workload} (threshold ${threshold}%)`);
     const header = [
@@ -66042,9 +66323,11 @@ function renderArm(c, arm) {
       "verdict"
     ];
     lines.push(...table([header, ...cells.map(row)], [true, true, true, true, false, false, false]));
-    for (const cell of cells)
+    for (const cell of cells) {
       for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
-    const curve = arm.curves.find((k) => k.workload === workload);
+      if (cell.unstable) lines.push(`  clients ${cell.clients}: ${cell.unstable.message}`);
+    }
+    const curve = arm2.curves.find((k) => k.workload === workload);
     if (curve) lines.push(renderCurve(curve));
   }
   return lines;
@@ -66061,7 +66344,7 @@ function row(cell) {
     median2(cell.head.median),
     delta,
     p,
-    why.length > 0 ? `${cell.verdict} (${why.join(", ")})` : cell.verdict
+    (why.length > 0 ? `${cell.verdict} (${why.join(", ")})` : cell.verdict) + (cell.unstable ? " [unstable: not gated]" : "")
   ];
 }
 var SHORT_REASON = {
@@ -66073,8 +66356,7 @@ var SHORT_REASON = {
   "ci-level-not-reached": "CI level not reached"
 };
 function renderCurve(k) {
-  const collapse = (clients) => clients === null ? "none" : `${clients} clients`;
-  return `  curve: peak ${k.base.peakTps.toFixed(1)} TPS at ${k.base.peakClients} clients -> ${k.head.peakTps.toFixed(1)} at ${k.head.peakClients} (${formatPct(k.peakDeltaPct)}); collapse (>${Math.round(k.collapseFraction * 100)}% below peak): ${collapse(k.base.collapseClients)} -> ${collapse(k.head.collapseClients)}`;
+  return `  curve: ${curveLine(k, (v) => v.toFixed(1))}`;
 }
 function table(rows, right) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -66090,7 +66372,7 @@ function describeStoredBaseline(b) {
 
 // src/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
-  const runDir = path26.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path27.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -66103,7 +66385,7 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path26.join(runDir, "results.json")}`);
+    logger.info(`results: ${path27.join(runDir, "results.json")}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
     const deps = {
       runner: nodeProcessRunner,
@@ -66135,12 +66417,12 @@ import os10 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
-import path28 from "node:path";
+import path29 from "node:path";
 
 // src/store/dir-store.ts
 import { constants as constants4 } from "node:fs";
 import { access as access5, mkdir as mkdir7, readdir as readdir5, readFile as readFile12, stat as stat5 } from "node:fs/promises";
-import path27 from "node:path";
+import path28 from "node:path";
 
 // src/results/read-results.ts
 init_errors();
@@ -66208,7 +66490,8 @@ var resultsSchema = external_exports.looseObject({
     memoryBytes: count,
     facts: external_exports.record(text, text),
     nodeVersion: text,
-    settingsHash: text
+    settingsHash: text,
+    controls: external_exports.array(external_exports.looseObject({ control: text, file: text, to: text })).optional()
   }),
   arms: external_exports.array(
     external_exports.looseObject({
@@ -66282,12 +66565,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path33) {
-  return path33.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path34) {
+  return path34.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path33) {
+function valueAt2(doc, path34) {
   let v = doc;
-  for (const key of path33) {
+  for (const key of path34) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -66296,14 +66579,14 @@ function valueAt2(doc, path33) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path33) {
+async function readResults(path34) {
   let text2;
   try {
-    text2 = await readFile11(path33, "utf8");
+    text2 = await readFile11(path34, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path33}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path34}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path33);
+  return parseResults(text2, path34);
 }
 function parseResults(text2, source) {
   let doc;
@@ -66341,8 +66624,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path27.join(dir, "runs");
-    this.indexDir = path27.join(dir, "index");
+    this.runsDir = path28.join(dir, "runs");
+    this.indexDir = path28.join(dir, "index");
   }
   dir;
   options;
@@ -66354,7 +66637,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path27.resolve(dir), options);
+    const store = new _DirStore(path28.resolve(dir), options);
     const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -66426,10 +66709,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path27.join(this.runsDir, `${id}.json`);
+    return path28.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path27.join(this.indexDir, `${id}.json`);
+    return path28.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -66503,8 +66786,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path28.isAbsolute(xdgDataHome) ? xdgDataHome : path28.join(home, ".local", "share");
-  return path28.join(base, "pgperf", "store");
+  const base = xdgDataHome && path29.isAbsolute(xdgDataHome) ? xdgDataHome : path29.join(home, ".local", "share");
+  return path29.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -66955,12 +67238,12 @@ function reportInputOf(result, comparison, fallbackRunUrl) {
 function extremeCell(c, which) {
   let found = null;
   let foundGain = 0;
-  for (const arm of c.comparisons) {
-    for (const cell of arm.cells) {
+  for (const arm2 of c.comparisons) {
+    for (const cell of arm2.cells) {
       if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
       const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
       if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm, cell };
+        found = { arm: arm2, cell };
         foundGain = gain;
       }
     }
@@ -67140,15 +67423,15 @@ function number4(x) {
 // src/report/wait-event-section.ts
 init_types();
 function waitEventSections(result, comparison) {
-  const of = (arm, id) => result.samples.filter((s) => s.arm === arm && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
+  const of = (arm2, id) => result.samples.filter((s) => s.arm === arm2 && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
   return comparison.comparisons.flatMap(
-    (arm) => arm.cells.filter((cell) => cell.verdict === "regression" || cell.verdict === "improvement").flatMap((cell) => {
-      const base = of(arm.baseline, cell.id);
-      const head = of(arm.head, cell.id);
+    (arm2) => arm2.cells.filter((cell) => cell.verdict === "regression" || cell.verdict === "improvement").flatMap((cell) => {
+      const base = of(arm2.baseline, cell.id);
+      const head = of(arm2.head, cell.id);
       if (base.length === 0 || head.length === 0) return [];
       return [
         {
-          title: `${cell.id}: ${cell.verdict} (${arm.head} vs ${arm.baseline})`,
+          title: `${cell.id}: ${cell.verdict} (${arm2.head} vs ${arm2.baseline})`,
           markdown: renderWaitEventComparison(base, head)
         }
       ];
@@ -67219,7 +67502,7 @@ function renderReport(input2, options) {
 }
 function assemble2(ctx, top, trims) {
   const blocks = [...top];
-  for (const arm of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm, trims));
+  for (const arm2 of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm2, trims));
   if (trims.size > 0) blocks.push(trimNote(ctx, trims));
   if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
   return `${blocks.join("\n\n")}
@@ -67264,8 +67547,8 @@ function headline3(ctx) {
   if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
   return parts.join(" \xB7 ");
 }
-function describeCell(ctx, { arm, cell }) {
-  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
+function describeCell(ctx, { arm: arm2, cell }) {
+  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm2.head)}: ` : "";
   const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
   if (cell.deltaPct === null) return where;
   const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
@@ -67286,10 +67569,10 @@ function recordedSource(result) {
   const source = result.source;
   return typeof source === "object" && source !== null ? source : void 0;
 }
-function fromSource(recorded, arm) {
-  if (!recorded || !arm) return void 0;
+function fromSource(recorded, arm2) {
+  if (!recorded || !arm2) return void 0;
   const text2 = (v) => typeof v === "string" && v !== "" ? v : void 0;
-  const info = { label: arm.label };
+  const info = { label: arm2.label };
   const sha = text2(recorded.sha);
   const ref = text2(recorded.ref);
   const chosenBy = text2(recorded.chosenBy);
@@ -67298,9 +67581,9 @@ function fromSource(recorded, arm) {
   if (chosenBy) info.chosenBy = chosenBy;
   return info;
 }
-function describeCommit(role, info, arm) {
-  const label = info?.label ?? arm?.label ?? role;
-  const buildSha = arm?.build?.sha;
+function describeCommit(role, info, arm2) {
+  const label = info?.label ?? arm2?.label ?? role;
+  const buildSha = arm2?.build?.sha;
   const sha = info?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
   const words = [armName(role, label)];
   if (sha) words.push(shortSha(sha));
@@ -67349,27 +67632,29 @@ function designLines(ctx) {
     "<sub>n: usable runs base/head \xB7 delta: Hodges-Lehmann shift of head vs base with its 95% CI (@x%: the level the sample sizes reach) \xB7 p: two-sided Mann-Whitney (Holm-adjusted)</sub>"
   ];
 }
-function armBlocks(ctx, arm, trims) {
+function armBlocks(ctx, arm2, trims) {
   const blocks = [];
   if (ctx.c.comparisons.length > 1) {
-    const v = VERDICT_DISPLAY[arm.verdict];
-    blocks.push(`## ${v.icon} ${escapeMarkdown(arm.head)} vs ${escapeMarkdown(arm.baseline)}: ${v.word}`);
+    const v = VERDICT_DISPLAY[arm2.verdict];
+    blocks.push(`## ${v.icon} ${escapeMarkdown(arm2.head)} vs ${escapeMarkdown(arm2.baseline)}: ${v.word}`);
   }
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const verdict2 = overallVerdict(cells).verdict;
+  for (const workload of [...new Set(arm2.cells.map((cell) => cell.workload))]) {
+    const cells = arm2.cells.filter((cell) => cell.workload === workload);
+    const verdict2 = overallVerdict(gatingCells(cells)).verdict;
     const v = VERDICT_DISPLAY[verdict2];
     const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
     blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
     blocks.push(table2(ctx, cells));
     if (!trims.has("notes")) {
       const notes = cells.flatMap(
-        (cell) => cell.notes.map((n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`)
+        (cell) => [...cell.notes, ...cell.unstable ? [cell.unstable] : []].map(
+          (n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`
+        )
       );
       if (notes.length > 0) blocks.push(notes.join("\n"));
     }
-    const curve = arm.curves.find((k) => k.workload === workload);
-    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm, curve));
+    const curve = arm2.curves.find((k) => k.workload === workload);
+    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm2, curve));
   }
   return blocks;
 }
@@ -67395,7 +67680,7 @@ function row2(ctx, cell) {
     median2(cell.head.median),
     delta,
     p,
-    `${v.icon} ${v.word}${why ? ` (${why})` : ""}`
+    `${v.icon} ${v.word}${why ? ` (${why})` : ""}${cell.unstable ? " \xB7 \u26A0\uFE0F unstable, not gated" : ""}`
   ];
 }
 var SHORT_REASON2 = {
@@ -67424,7 +67709,7 @@ function clientsText(clients) {
 function groupedNumber(value, decimals) {
   return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
-function chartBlocks(ctx, arm, curve) {
+function chartBlocks(ctx, arm2, curve) {
   const headByClients = new Map(curve.head.points.map((p) => [p.clients, p.medianTps]));
   const points2 = curve.base.points.flatMap((p) => {
     const head = headByClients.get(p.clients);
@@ -67432,8 +67717,10 @@ function chartBlocks(ctx, arm, curve) {
   });
   if (points2.length < 2) return [];
   const [baseLine, headLine] = CHART_LINES;
-  const collapse = (clients) => clients === null ? "none" : clientsText(clients);
-  const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm.head)}. Peak ${groupedNumber(curve.base.peakTps, 1)} TPS at ${clientsText(curve.base.peakClients)} \u2192 ${groupedNumber(curve.head.peakTps, 1)} at ${curve.head.peakClients} (${formatPct(curve.peakDeltaPct)}); collapse (>${Math.round(curve.collapseFraction * 100)}% below the peak): ${collapse(curve.base.collapseClients)} \u2192 ${collapse(curve.head.collapseClients)}.`;
+  const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm2.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm2.head)}. Curve: ${escapeMarkdown(
+    curveLine(curve, (v) => groupedNumber(v, 0), "\u2013"),
+    600
+  )}.`;
   const chart = renderScalingChart({
     title: `${curve.workload}: median TPS`,
     yAxisTitle: "TPS",
@@ -67498,6 +67785,10 @@ function environment(ctx, trims) {
       ["Node.js", escapeMarkdown(env.nodeVersion)],
       ["settings hash", escapeMarkdown(env.settingsHash)]
     );
+    if (env.controls?.length) {
+      const held = [...new Set(env.controls.map((c) => `${c.control} ${c.to}`))].join("; ");
+      rows.push(["controls (restored after)", escapeMarkdown(held, 300)]);
+    }
   }
   rows.push(
     ["pgperf", escapeMarkdown(result.pgperfVersion ?? "?")],
@@ -67524,9 +67815,9 @@ function environment(ctx, trims) {
 }
 var BUILD_KEYS = ["sha", "ref", "compiler", "options", "buildOptions", "cacheHit"];
 function builds(ctx) {
-  const rows = ctx.result.arms.map((arm) => {
-    const build = arm.build ? Object.entries(arm.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
-    return `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(arm.binDir ?? "?")} | ${escapeMarkdown(arm.serverVersion ?? "?")} | ${build} |`;
+  const rows = ctx.result.arms.map((arm2) => {
+    const build = arm2.build ? Object.entries(arm2.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
+    return `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(arm2.binDir ?? "?")} | ${escapeMarkdown(arm2.serverVersion ?? "?")} | ${build} |`;
   });
   const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
   const clients = ctx.result.clients ?? [];
@@ -67553,8 +67844,8 @@ function recordValue(value) {
 function settings(ctx) {
   const { result } = ctx;
   const overrides = result.arms.flatMap(
-    (arm) => Object.entries(arm.settingOverrides ?? {}).map(
-      ([name, value]) => `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
+    (arm2) => Object.entries(arm2.settingOverrides ?? {}).map(
+      ([name, value]) => `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
     )
   );
   const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
@@ -67663,15 +67954,15 @@ function rawSamples(ctx) {
   for (const [cellKey, arms] of byCell) {
     const [workload, clients] = JSON.parse(cellKey);
     const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
-    for (const arm of labels) {
-      const samples = [...arms.get(arm) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+    for (const arm2 of labels) {
+      const samples = [...arms.get(arm2) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
       const values = samples.map((s) => {
         const v = s.metrics[c.metric];
         if (s.status !== "ok") return "\u2717";
         return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
       });
       rows.push(
-        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm)} | ${values.join(", ") || "\u2013"} |`
+        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm2)} | ${values.join(", ") || "\u2013"} |`
       );
     }
   }
@@ -68009,13 +68300,13 @@ function buildSeries(runs) {
   const byId = /* @__PURE__ */ new Map();
   for (const run2 of runs) {
     if (run2.status === "running") continue;
-    const arm = measuredArm(run2);
-    if (arm === void 0) continue;
+    const arm2 = measuredArm(run2);
+    if (arm2 === void 0) continue;
     const fingerprint = run2.fingerprint ?? fallbackFingerprint(run2);
     for (const metric of SERIES_METRICS) {
       const cells = collectCellRuns(run2.samples, metric);
       for (const cell of documentCells(run2)) {
-        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm)).filter(
+        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm2)).filter(
           (v) => Number.isFinite(v) && v > 0
         );
         if (values.length === 0) continue;
@@ -68108,7 +68399,7 @@ function analyseSeries(series, options) {
 
 // src/history/load-runs.ts
 import { readdir as readdir7, stat as stat6 } from "node:fs/promises";
-import path29 from "node:path";
+import path30 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -68119,7 +68410,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path29.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path30.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -68130,12 +68421,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path29.join(input2, "runs");
+  const runsDir = path30.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path29.join(runsDir, n));
+    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path30.join(runsDir, n));
   }
   const entries = await readdir7(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path29.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path30.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -68567,12 +68858,12 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir8 } from "node:fs/promises";
-import path30 from "node:path";
+import path31 from "node:path";
 async function writeSite(dir, files) {
   await mkdir8(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path30.join(dir, f.file);
+    const target = path31.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -68659,8 +68950,8 @@ var Context = class {
       if (existsSync(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path33 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path33} does not exist${EOL}`);
+        const path34 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path34} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -72954,7 +73245,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path33) => path33.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path34) => path34.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -73381,8 +73672,8 @@ var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
 // src/history/nightly.ts
-import path31 from "node:path";
-import { writeFile as writeFile6 } from "node:fs/promises";
+import path32 from "node:path";
+import { writeFile as writeFile7 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
 }
@@ -73391,7 +73682,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile6(path31.join(dir, ".nojekyll"), "");
+  await writeFile7(path32.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -73418,8 +73709,8 @@ function nightlyCommand() {
     for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
     const store = await openCliStore(flags.store, logger, true);
     try {
-      const arm = await headArm2(flags, logger);
-      const request2 = nightlyRunRequest(arm, {
+      const arm2 = await headArm2(flags, logger);
+      const request2 = nightlyRunRequest(arm2, {
         workloads,
         rounds: flags.rounds,
         durationS: flags.duration,
@@ -73427,7 +73718,7 @@ function nightlyCommand() {
         tmpDir: flags.tmpDir,
         source: {
           head: {
-            ...arm.build ? { ref: arm.build.ref, sha: arm.build.sha } : {},
+            ...arm2.build ? { ref: arm2.build.ref, sha: arm2.build.sha } : {},
             ...flags.commit ? { sha: flags.commit } : {},
             chosenBy: flags.ref ? `nightly build of ${flags.ref}` : "nightly (--bin)"
           }
@@ -73586,12 +73877,12 @@ function planCommand() {
 var minutes = (s) => `${(s / 60).toFixed(1)} min`;
 
 // src/build/build-pair.ts
-import path32 from "node:path";
+import path33 from "node:path";
 async function buildComparison(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path32.resolve(req.cacheDir));
+  const layout = cacheLayout(path33.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -73683,7 +73974,16 @@ function runCommand() {
     "--data-checksums",
     "initdb with data checksums (default: off, pinned, since PG18 turned them on)",
     false
-  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--strict", 'refuse to measure when the machine check says "not fit for benchmarking"', false).option("--no-diagnostics", "do not sample wait events and counters during the runs").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option(
+  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--strict", 'refuse to measure when the machine check says "not fit for benchmarking"', false).option("--no-diagnostics", "do not sample wait events and counters during the runs").option(
+    "--cpu-dma-latency <us>",
+    "hold /dev/cpu_dma_latency at this many \xB5s over the measured runs (0: idle CPUs only poll; needs root; restored)",
+    nonNegativeInt2("--cpu-dma-latency")
+  ).option(
+    "--governor <name>",
+    "set this cpufreq governor on every CPU over the measured runs (e.g. performance; needs root; restored)"
+  ).addOption(
+    new Option("--sysfs-root <dir>", "read and write cpufreq files under this tree (tests)").hideHelp()
+  ).option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option(
     "--baseline <same-job|stored[:REF]>",
     "same-job: measure base here (default); stored: compare head with the newest stored run on this fingerprint; stored:REF: with the newest stored run of that sha prefix or ref",
     "same-job"
@@ -73738,6 +74038,7 @@ function runCommand() {
           ...adaptive ? { adaptive } : {},
           strictPreflight: flags.strict,
           diagnostics: flags.diagnostics,
+          ...controlsFromFlags(flags),
           workloads: sharded?.workloads ?? workloads,
           ...sharded ? { shard: sharded.info } : {},
           rounds: flags.rounds,
@@ -73769,6 +74070,17 @@ function runCommand() {
       await store?.close();
     }
   });
+}
+function controlsFromFlags(flags) {
+  if (flags.cpuDmaLatency === void 0 && flags.governor === void 0) return {};
+  return {
+    controls: {
+      ...flags.cpuDmaLatency !== void 0 ? { cpuDmaLatencyUs: flags.cpuDmaLatency } : {},
+      ...flags.governor !== void 0 ? { governor: flags.governor } : {},
+      ...flags.sysfsRoot !== void 0 ? { root: flags.sysfsRoot } : {},
+      fields: { cpuDmaLatency: "--cpu-dma-latency", governor: "--governor" }
+    }
+  };
 }
 function shardOf(workloads, flags) {
   let spec;
@@ -73972,12 +74284,12 @@ var NON_FINITE = {
   "-infinity": Number.NEGATIVE_INFINITY
 };
 function renderStat(r, baseFile, headFile) {
-  const arm = (name, file2, a) => `${name}  ${file2}: n ${a.n}${a.invalid > 0 ? ` (${a.invalid} excluded)` : ""}, median ${a.median === null ? "-" : a.median}, CV ${a.cvPct === null ? "-" : `${a.cvPct.toFixed(2)}%`}`;
+  const arm2 = (name, file2, a) => `${name}  ${file2}: n ${a.n}${a.invalid > 0 ? ` (${a.invalid} excluded)` : ""}, median ${a.median === null ? "-" : a.median}, CV ${a.cvPct === null ? "-" : `${a.cvPct.toFixed(2)}%`}`;
   const interval = (ci) => ci === null ? "-" : `${formatPctInterval(ci.lowerPct, ci.upperPct)} (achieved ${formatLevel(ci.achievedLevel)})`;
   const lines = [
     `verdict: ${r.verdict} (alpha ${formatP(r.alpha)}, threshold ${r.thresholdPct}%)`,
-    arm("base", baseFile, r.base),
-    arm("head", headFile, r.head),
+    arm2("base", baseFile, r.base),
+    arm2("head", headFile, r.head),
     `delta  ${r.deltaPct === null ? "-" : formatPct(r.deltaPct)} (Hodges-Lehmann on ln, head vs base)`,
     `95% CI ${interval(r.ci95)}`,
     `90% CI ${interval(r.ci90)}`,
@@ -74032,10 +74344,10 @@ function renderRunDetails(doc) {
   ];
   if (doc.source?.repository) lines.push(`  repository ${doc.source.repository}`);
   lines.push("  arms:");
-  for (const arm of doc.arms) {
-    const b = arm.build ?? {};
+  for (const arm2 of doc.arms) {
+    const b = arm2.build ?? {};
     const commit3 = [b.ref, typeof b.sha === "string" ? b.sha.slice(0, SHORT_SHA) : void 0].filter((x) => typeof x === "string").join("@");
-    lines.push(`    ${arm.label}: ${arm.serverVersion}${commit3 ? ` (${commit3})` : ""}`);
+    lines.push(`    ${arm2.label}: ${arm2.serverVersion}${commit3 ? ` (${commit3})` : ""}`);
   }
   const byWorkload = /* @__PURE__ */ new Map();
   for (const c of doc.plan.cells)

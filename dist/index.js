@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path35 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path36 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path35 && path35[0] !== "/") {
-          path35 = `/${path35}`;
+        if (path36 && path36[0] !== "/") {
+          path36 = `/${path36}`;
         }
-        return new URL(`${origin}${path35}`);
+        return new URL(`${origin}${path36}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path35, origin }
+          request: { method, path: path36, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path35);
+        debuglog("sending request to %s %s/%s", method, origin, path36);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path35, origin },
+          request: { method, path: path36, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path35,
+          path36,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path35, origin }
+          request: { method, path: path36, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path35);
+        debuglog("trailers received from %s %s/%s", method, origin, path36);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path35, origin },
+          request: { method, path: path36, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path35,
+          path36,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path35, origin }
+            request: { method, path: path36, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path35);
+          debuglog("sending request to %s %s/%s", method, origin, path36);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path35,
+        path: path36,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path35 !== "string") {
+        if (typeof path36 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path35[0] !== "/" && !(path35.startsWith("http://") || path35.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path36[0] !== "/" && !(path36.startsWith("http://") || path36.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path35)) {
+        } else if (invalidPathRegex.test(path36)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path35, query) : path35;
+        this.path = query ? buildURL(path36, query) : path36;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path35, host, upgrade, blocking, reset } = request2;
+      const { method, path: path36, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path35} HTTP/1.1\r
+      let header = `${method} ${path36} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path35, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path36, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path35;
+      headers[HTTP2_HEADER_PATH] = path36;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path35 = search ? `${pathname}${search}` : pathname;
+        const path36 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path35;
+        this.opts.path = path36;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path35 = "/",
+          path: path36 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path35;
+        opts.path = origin + path36;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path35) {
-      if (typeof path35 !== "string") {
-        return path35;
+    function safeUrl2(path36) {
+      if (typeof path36 !== "string") {
+        return path36;
       }
-      const pathSegments = path35.split("?");
+      const pathSegments = path36.split("?");
       if (pathSegments.length !== 2) {
-        return path35;
+        return path36;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path35, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path35);
+    function matchKey(mockDispatch2, { path: path36, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path36);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path35 }) => matchValue(safeUrl2(path35), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path36 }) => matchValue(safeUrl2(path36), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path35, method, body, headers, query } = opts;
+      const { path: path36, method, body, headers, query } = opts;
       return {
-        path: path35,
+        path: path36,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path35, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path36, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path35,
+            Path: path36,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path35) {
-      for (let i = 0; i < path35.length; ++i) {
-        const code = path35.charCodeAt(i);
+    function validateCookiePath(path36) {
+      for (let i = 0; i < path36.length; ++i) {
+        const code = path36.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path35 = opts.path;
+          let path36 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path35 = `/${path35}`;
+            path36 = `/${path36}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path35);
+          url2 = new URL(util.parseOrigin(url2).origin + path36);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19226,6 +19226,10 @@ function environmentFingerprint(result) {
   const buildSystems = distinct(builds2.map((b) => stringOf(b.buildSystem)));
   if (buildSystems) facts.buildSystem = buildSystems;
   for (const client of result.clients ?? []) facts[`client.${client.tool}`] = client.version;
+  const controls = env.controls ?? [];
+  if (controls.length > 0) {
+    facts.controls = [...new Set(controls.map((c) => `${c.control}=${c.to}`))].sort().join(" ");
+  }
   return { id: fingerprintId(facts), facts };
 }
 function fingerprintId(facts) {
@@ -19337,12 +19341,12 @@ function checkSchemaVersion(version2, where) {
   );
 }
 function summarize(doc, savedAt) {
-  const commits2 = doc.arms.map((arm) => {
-    const build = arm.build ?? {};
-    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+  const commits2 = doc.arms.map((arm2) => {
+    const build = arm2.build ?? {};
+    const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
     const ref = typeof build.ref === "string" ? build.ref : source?.ref;
     const sha = typeof build.sha === "string" ? build.sha : source?.sha;
-    return { arm: arm.label, ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
+    return { arm: arm2.label, ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
   });
   const workloads = [...new Set(doc.plan.cells.map((c) => c.workload))];
   return {
@@ -22876,7 +22880,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path35 = __require("path");
+    var path36 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22915,7 +22919,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path35.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path35.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path36.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path36.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23047,7 +23051,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path35 = __require("path");
+    var path36 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -24789,15 +24793,15 @@ __export(pg_store_exports, {
   PgStore: () => PgStore
 });
 function childRows(doc) {
-  const builds2 = doc.arms.map((arm, i) => {
-    const b = arm.build ?? {};
-    const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+  const builds2 = doc.arms.map((arm2, i) => {
+    const b = arm2.build ?? {};
+    const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
     return {
       arm_no: i,
-      arm: arm.label,
+      arm: arm2.label,
       ref: typeof b.ref === "string" ? b.ref : source?.ref ?? null,
       sha: typeof b.sha === "string" ? b.sha : source?.sha ?? null,
-      build: arm.build ?? null
+      build: arm2.build ?? null
     };
   });
   const cellNo = new Map(doc.plan.cells.map((c, i) => [cellId(c), i]));
@@ -25302,17 +25306,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path35) {
-      const ctrl = callVisitor(key, node2, visitor, path35);
+    function visit_(key, node2, visitor, path36) {
+      const ctrl = callVisitor(key, node2, visitor, path36);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path35, ctrl);
-        return visit_(key, ctrl, visitor, path35);
+        replaceNode(key, path36, ctrl);
+        return visit_(key, ctrl, visitor, path36);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
+          path36 = Object.freeze(path36.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path35);
+            const ci = visit_(i, node2.items[i], visitor, path36);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25323,13 +25327,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path35);
+          path36 = Object.freeze(path36.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path36);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path35);
+          const cv = visit_("value", node2.value, visitor, path36);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25350,17 +25354,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path35) {
-      const ctrl = await callVisitor(key, node2, visitor, path35);
+    async function visitAsync_(key, node2, visitor, path36) {
+      const ctrl = await callVisitor(key, node2, visitor, path36);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path35, ctrl);
-        return visitAsync_(key, ctrl, visitor, path35);
+        replaceNode(key, path36, ctrl);
+        return visitAsync_(key, ctrl, visitor, path36);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
+          path36 = Object.freeze(path36.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path35);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path36);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25371,13 +25375,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path35);
+          path36 = Object.freeze(path36.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path36);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path35);
+          const cv = await visitAsync_("value", node2.value, visitor, path36);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25404,23 +25408,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path35) {
+    function callVisitor(key, node2, visitor, path36) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path35);
+        return visitor(key, node2, path36);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path35);
+        return visitor.Map?.(key, node2, path36);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path35);
+        return visitor.Seq?.(key, node2, path36);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path35);
+        return visitor.Pair?.(key, node2, path36);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path35);
+        return visitor.Scalar?.(key, node2, path36);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path35);
+        return visitor.Alias?.(key, node2, path36);
       return void 0;
     }
-    function replaceNode(key, path35, node2) {
-      const parent = path35[path35.length - 1];
+    function replaceNode(key, path36, node2) {
+      const parent = path36[path36.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -26032,10 +26036,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path35, value) {
+    function collectionFromPath(schema, path36, value) {
       let v = value;
-      for (let i = path35.length - 1; i >= 0; --i) {
-        const k = path35[i];
+      for (let i = path36.length - 1; i >= 0; --i) {
+        const k = path36[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -26054,7 +26058,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path35) => path35 == null || typeof path35 === "object" && !!path35[Symbol.iterator]().next().done;
+    var isEmptyPath = (path36) => path36 == null || typeof path36 === "object" && !!path36[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -26084,11 +26088,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path35, value) {
-        if (isEmptyPath(path35))
+      addIn(path36, value) {
+        if (isEmptyPath(path36))
           this.add(value);
         else {
-          const [key, ...rest] = path35;
+          const [key, ...rest] = path36;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -26102,8 +26106,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path35) {
-        const [key, ...rest] = path35;
+      deleteIn(path36) {
+        const [key, ...rest] = path36;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -26117,8 +26121,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path35, keepScalar) {
-        const [key, ...rest] = path35;
+      getIn(path36, keepScalar) {
+        const [key, ...rest] = path36;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -26136,8 +26140,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path35) {
-        const [key, ...rest] = path35;
+      hasIn(path36) {
+        const [key, ...rest] = path36;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -26147,8 +26151,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path35, value) {
-        const [key, ...rest] = path35;
+      setIn(path36, value) {
+        const [key, ...rest] = path36;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -28663,9 +28667,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path35, value) {
+      addIn(path36, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path35, value);
+          this.contents.addIn(path36, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28740,14 +28744,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path35) {
-        if (Collection2.isEmptyPath(path35)) {
+      deleteIn(path36) {
+        if (Collection2.isEmptyPath(path36)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path35) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path36) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28762,10 +28766,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path35, keepScalar) {
-        if (Collection2.isEmptyPath(path35))
+      getIn(path36, keepScalar) {
+        if (Collection2.isEmptyPath(path36))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path35, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path36, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28776,10 +28780,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path35) {
-        if (Collection2.isEmptyPath(path35))
+      hasIn(path36) {
+        if (Collection2.isEmptyPath(path36))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path35) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path36) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28796,13 +28800,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path35, value) {
-        if (Collection2.isEmptyPath(path35)) {
+      setIn(path36, value) {
+        if (Collection2.isEmptyPath(path36)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path35), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path36), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path35, value);
+          this.contents.setIn(path36, value);
         }
       }
       /**
@@ -30763,9 +30767,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path35) => {
+    visit2.itemAtPath = (cst, path36) => {
       let item = cst;
-      for (const [field, index] of path35) {
+      for (const [field, index] of path36) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30774,23 +30778,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path35) => {
-      const parent = visit2.itemAtPath(cst, path35.slice(0, -1));
-      const field = path35[path35.length - 1][0];
+    visit2.parentCollection = (cst, path36) => {
+      const parent = visit2.itemAtPath(cst, path36.slice(0, -1));
+      const field = path36[path36.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path35, item, visitor) {
-      let ctrl = visitor(item, path35);
+    function _visit(path36, item, visitor) {
+      let ctrl = visitor(item, path36);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path35.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path36.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30801,10 +30805,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path35);
+            ctrl = ctrl(item, path36);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path35) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path36) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -34648,7 +34652,7 @@ var require_light = __commonJS({
 
 // src/action.ts
 import os13 from "node:os";
-import path34 from "node:path";
+import path35 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -35305,7 +35309,7 @@ async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
 }
 
 // src/action/inputs.ts
-import path15 from "node:path";
+import path16 from "node:path";
 
 // src/util/duration.ts
 function parseDurationS(text2) {
@@ -35318,7 +35322,7 @@ function parseDurationS(text2) {
 
 // src/pipeline/stored-baseline.ts
 import { stat as stat2 } from "node:fs/promises";
-import path12 from "node:path";
+import path13 from "node:path";
 
 // src/compare/adaptive.ts
 init_types();
@@ -35969,29 +35973,65 @@ var DEFAULT_POWER = 0.8;
 var PCT_TOLERANCE = 1e-9;
 
 // src/compare/curve.ts
-function curveSummary(arm, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
+var KNEE_GAIN_PER_DOUBLING = 0.1;
+function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
   const curve = points2.map(({ clients, values }) => ({ clients, values: values.filter((v) => Number.isFinite(v) && v > 0) })).filter((p) => p.values.length > 0).map((p) => ({ clients: p.clients, medianTps: median(p.values) })).sort((a, b) => a.clients - b.clients);
   if (curve.length === 0) return null;
   let peak = curve[0];
   for (const p of curve) if (p.medianTps > peak.medianTps) peak = p;
   const floor = (1 - collapseFraction) * peak.medianTps;
-  const collapse = curve.find((p) => p.clients > peak.clients && p.medianTps < floor);
+  const top = topClients(curve, floor);
+  const collapse = curve.find((p) => p.clients > top && p.medianTps < floor);
   return {
-    arm,
+    arm: arm2,
     points: curve,
     peakTps: peak.medianTps,
     peakClients: peak.clients,
-    collapseClients: collapse?.clients ?? null
+    kneeClients: knee(curve, peak),
+    collapseClients: collapse?.clients ?? null,
+    collapseRegions: collapseRegions(curve, top, floor)
   };
+}
+function knee(curve, peak) {
+  for (const p of curve) {
+    if (p.clients >= peak.clients) break;
+    const doublings = Math.log2(peak.clients / p.clients);
+    if ((peak.medianTps / p.medianTps) ** (1 / doublings) - 1 < KNEE_GAIN_PER_DOUBLING) return p.clients;
+  }
+  return peak.clients;
+}
+function topClients(curve, floor) {
+  return curve.find((p) => p.medianTps >= floor).clients;
+}
+function collapseRegions(curve, top, floor) {
+  const regions = [];
+  let run3 = [];
+  for (const p of curve.filter((q) => q.clients > top)) {
+    if (p.medianTps < floor) {
+      run3.push(p);
+      continue;
+    }
+    if (run3.length > 0) {
+      regions.push({
+        clients: run3.map((q) => q.clients),
+        lowestTps: Math.min(...run3.map((q) => q.medianTps)),
+        recoveredAt: p.clients
+      });
+    }
+    run3 = [];
+  }
+  return regions;
 }
 function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE_FRACTION, tolerancePct = DEFAULT_THRESHOLD_PCT) {
   const tol = tolerancePct / 100;
   const plateau = (c) => new Set(c.points.filter((p) => p.medianTps >= (1 - tol) * c.peakTps).map((p) => p.clients));
   const peakMoved = !plateau(base).has(head.peakClients) && !plateau(head).has(base.peakClients);
   const at = (c, clients) => c.points.find((p) => p.clients === clients)?.medianTps;
+  const top = (c) => topClients(c.points, (1 - collapseFraction) * c.peakTps);
   const state = (c, clients) => {
     const v = at(c, clients);
-    if (v === void 0 || clients <= c.peakClients) return v === void 0 ? null : "standing";
+    if (v === void 0) return null;
+    if (clients <= top(c)) return clients < top(c) ? null : "standing";
     if (v < (1 - collapseFraction - tol) * c.peakTps) return "collapsed";
     if (v > (1 - collapseFraction + tol) * c.peakTps) return "standing";
     return "unclear";
@@ -36674,9 +36714,9 @@ function shiftStatistics(baseValues, headValues, options = {}) {
   const short3 = [
     ["base", base],
     ["head", head]
-  ].filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
+  ].filter(([, arm2]) => arm2.values.length < MIN_RUNS_PER_ARM);
   if (short3.length > 0) {
-    const which2 = short3.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
+    const which2 = short3.map(([name, arm2]) => `${name} has ${arm2.values.length} usable run(s)`).join(" and ");
     return { ...empty, unusable: `${which2}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
   }
   const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
@@ -36785,14 +36825,14 @@ function usable(values) {
   const kept = values.filter((v) => Number.isFinite(v) && v > 0);
   return { values: kept, invalid: values.length - kept.length };
 }
-function summarise(arm, failed) {
-  const n = arm.values.length;
+function summarise(arm2, failed) {
+  const n = arm2.values.length;
   return {
     n,
     failed,
-    invalid: arm.invalid,
-    median: n > 0 ? median(arm.values) : null,
-    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm.values) / mean(arm.values) : null
+    invalid: arm2.invalid,
+    median: n > 0 ? median(arm2.values) : null,
+    cvPct: n >= 2 ? 100 * sampleStandardDeviation(arm2.values) / mean(arm2.values) : null
   };
 }
 function pct(logRatio) {
@@ -36820,6 +36860,33 @@ function bootstrap(base, head, options) {
     seed: r.seed,
     resamples: r.resamples
   };
+}
+
+// src/compare/unstable.ts
+function markUnstableCells(cells, curves2) {
+  return cells.map((cell) => {
+    const curve = curves2.find((k) => k.workload === cell.workload);
+    if (!curve) return cell;
+    const inRegion = [curve.base].filter(
+      (arm2) => arm2.collapseRegions.some((r) => r.clients.includes(cell.clients))
+    );
+    if (inRegion.length === 0) return cell;
+    const arms = inRegion.map((a) => a.arm);
+    const where = inRegion.map((a) => {
+      const region = a.collapseRegions.find((r) => r.clients.includes(cell.clients));
+      return `${a.arm} (${Math.round(100 * (1 - region.lowestTps / a.peakTps))}% below its peak at ${a.peakClients} clients, recovering at ${region.recoveredAt})`;
+    }).join(" and ");
+    return {
+      ...cell,
+      unstable: {
+        arms,
+        message: `unstable: ${cell.clients} clients lies in a throughput collapse of ${where}; runs there are often bimodal, so this verdict is reported but does not gate`
+      }
+    };
+  });
+}
+function gatingCells(cells) {
+  return cells.filter((c) => c.unstable === void 0);
 }
 
 // src/compare/verdict.ts
@@ -36994,13 +37061,13 @@ function analyseLook(ctx, spec) {
     });
     x.stats = unpaired;
   }
-  const open4 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const open5 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured.filter(
     (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
   ).length;
-  const adjusted = holmAdjust([...open4.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open4.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open4.length + stillIn;
+  const adjusted = holmAdjust([...open5.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open5.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open5.length + stillIn;
   const byHead = new Map(ctx.heads.map((h) => [h, []]));
   for (const m2 of measured) {
     if (m2.frozen) {
@@ -37022,17 +37089,20 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
   const warnings = [...ctx.warnings];
   const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
   const comparisons = ctx.heads.map((head) => {
-    const cells = byHead.get(head) ?? [];
-    const overall2 = overallVerdict(cells);
+    const armCurves = curves(ctx, head);
+    const cells = markUnstableCells(byHead.get(head) ?? [], armCurves);
+    const gating = gatingCells(cells);
+    const overall2 = overallVerdict(gating);
     return {
       baseline: ctx.baseline ?? "",
       head,
       verdict: overall2.verdict,
       decidingCells: overall2.deciding,
-      likelyRegressionCells: cells.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
+      likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
+      unstableCells: cells.filter((c) => c.unstable).map((c) => c.id),
       familySize,
       cells,
-      curves: curves(ctx, head)
+      curves: armCurves
     };
   });
   warnings.push(...dataWarnings(ctx, comparisons, sequential));
@@ -37055,11 +37125,16 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
     warnings
   };
 }
+function unstableCellIds(ctx, head, cells) {
+  return new Set(
+    markUnstableCells(cells, curves(ctx, head)).filter((c) => c.unstable).map((c) => c.id)
+  );
+}
 function curves(ctx, head) {
   const runs = collectCellRuns(ctx.result.samples, "tps", ctx.value);
   const workloads = [...new Set(ctx.cells.map((c) => c.workload))];
   return workloads.flatMap((workload) => {
-    const points2 = (arm) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm)) }));
+    const points2 = (arm2) => ctx.cells.filter((c) => c.workload === workload).map((c) => ({ clients: c.clients, values: runValues(runs.get(cellId(c))?.get(arm2)) }));
     const basePoints = points2(ctx.baseline ?? "");
     const headPoints = points2(head);
     const base = curveSummary(ctx.baseline ?? "", basePoints, ctx.collapseFraction);
@@ -37106,7 +37181,15 @@ function dataWarnings(ctx, comparisons, sequential) {
       `no test possible for ${unusable.map(label).join(", ")}: fewer than 2 usable runs in an arm`
     );
   }
-  const likely = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "likely-regression"));
+  const unstable = cells.filter(({ cell }) => cell.unstable);
+  if (unstable.length > 0) {
+    warnings.push(
+      `${unstable.map(label).join(", ")}: inside a throughput collapse region (more than ${Math.round(ctx.collapseFraction * 100)}% below the peak, recovering at more clients), where runs are often bimodal: flagged unstable, their verdicts are shown but do not gate`
+    );
+  }
+  const likely = cells.filter(
+    ({ cell }) => !cell.unstable && cell.reasons.some((r) => r.code === "likely-regression")
+  );
   if (likely.length > 0) {
     warnings.push(
       `regression likely in ${likely.map(label).join(", ")}, too few runs to certify it: add rounds`
@@ -37207,13 +37290,13 @@ function adaptiveLook(result, plan, options = {}) {
       frozen
     });
     const decidedNow = [];
-    const open4 = [];
+    const open5 = [];
     for (const [head, cells] of byHead) {
       for (const c of cells) {
         const key = hypothesisKey(head, c);
         if (frozen.has(key)) continue;
         if (c.verdict === "inconclusive") {
-          open4.push(`${head}:${c.id}`);
+          open5.push(`${head}:${c.id}`);
           continue;
         }
         frozen.set(key, c);
@@ -37228,17 +37311,20 @@ function adaptiveLook(result, plan, options = {}) {
         });
       }
     }
-    const regressed = decidedCells.filter((d) => d.verdict === "regression");
-    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
+    const unstable = new Map([...byHead].map(([head, cells]) => [head, unstableCellIds(ctx, head, cells)]));
+    const regressed = decidedCells.filter(
+      (d) => d.verdict === "regression" && !unstable.get(d.head)?.has(d.id)
+    );
+    stopReason = open5.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open5.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
       lookAlpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
       decided: decidedNow,
-      open: open4,
+      open: open5,
       stop: stopReason !== null,
-      reason: stopReason ?? `${open4.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+      reason: stopReason ?? `${open5.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
     });
     if (stopReason !== null && k < look) {
       return finish(k);
@@ -37425,7 +37511,7 @@ function withStoredBaseline(c, baseline) {
 }
 
 // src/pipeline/pipeline.ts
-import path11 from "node:path";
+import path12 from "node:path";
 
 // src/results/sink.ts
 function fileSink(file2) {
@@ -37451,7 +37537,7 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile as copyFile2, mkdir as mkdir4 } from "node:fs/promises";
 import os8 from "node:os";
-import path10 from "node:path";
+import path11 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/cluster.ts
@@ -39324,15 +39410,15 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const open4 = text2.indexOf("(");
+  const open5 = text2.indexOf("(");
   const close = text2.lastIndexOf(")");
-  if (open4 < 0 || close < open4) return void 0;
-  const pid = Number(text2.slice(0, open4).trim());
+  if (open5 < 0 || close < open5) return void 0;
+  const pid = Number(text2.slice(0, open5).trim());
   const rest = text2.slice(close + 1).trim().split(/\s+/);
   const utime = Number(rest[11]);
   const stime = Number(rest[12]);
   if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
-  return { pid, comm: text2.slice(open4 + 1, close), cpu: utime + stime };
+  return { pid, comm: text2.slice(open5 + 1, close), cpu: utime + stime };
 }
 async function takeLoadSnapshot(root) {
   const stat6 = await readText(root, "proc/stat");
@@ -39550,7 +39636,7 @@ async function frequencyFacts(root, t) {
       value: governor ?? "unknown",
       verdict: "warn",
       why: "the clock ramps up with load, which skews low-client runs",
-      fix: `${fixGovernor}   (pgperf can do it for the run: controls.governor: performance)`
+      fix: `${fixGovernor}   (or for the run only: pgperf run --governor performance)`
     }
   );
   const epp = await perCpu(root, t, "cpufreq/energy_performance_preference");
@@ -39614,7 +39700,7 @@ async function idleFacts(root, t) {
       value,
       verdict: "warn",
       why: `deep idle states are enabled (${deep.map((s) => s.name).join(", ")}; wake-up up to ${worst}\xB5s): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
-      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: controls.cpuDmaLatency: 0)`
+      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: pgperf run --cpu-dma-latency 0)`
     }
   ];
 }
@@ -40043,7 +40129,7 @@ function planRounds(input2) {
     const runs = [];
     cells.forEach((cell, k) => {
       const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
-      for (const arm of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm });
+      for (const arm2 of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
     });
     rounds.push(runs);
   }
@@ -40344,12 +40430,181 @@ async function workloadCpuPlans(workloads, searchPath) {
   return plans;
 }
 
+// src/machine/controls.ts
+import { open as open3, writeFile as writeFile4 } from "node:fs/promises";
+import path10 from "node:path";
+init_errors();
+var DEFAULT_FIELDS = {
+  cpuDmaLatency: "controls.cpuDmaLatency",
+  governor: "controls.governor"
+};
+var MAX_LATENCY_US = 2e9;
+var CPU_DIR3 = "sys/devices/system/cpu";
+function wantsControls(spec) {
+  return spec.cpuDmaLatencyUs !== void 0 || spec.governor !== void 0;
+}
+async function checkControls(spec, deps) {
+  if (!wantsControls(spec)) return;
+  const probed = await probe(spec, deps);
+  await probed.dma?.close();
+}
+async function probe(spec, deps) {
+  const root = deps.root ?? "/";
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const fields = deps.fields ?? DEFAULT_FIELDS;
+  validate(spec, fields);
+  const governors = [];
+  if (spec.governor !== void 0) {
+    const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
+    if (cpus.length === 0) {
+      throw new UserError(
+        `${fields.governor}: no online CPU under ${path10.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
+      );
+    }
+    for (const cpu of cpus) {
+      const rel = `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_governor`;
+      const file2 = path10.join(root, rel);
+      const from = await readValue(root, rel);
+      if (from === void 0) {
+        throw new UserError(
+          `${fields.governor}: ${file2} does not exist: this machine exposes no cpufreq governor for CPU ${cpu} (a VM, or the firmware controls the clock); drop ${fields.governor}`
+        );
+      }
+      const available = await readValue(root, `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_available_governors`);
+      if (available !== void 0 && !available.split(/\s+/).includes(spec.governor)) {
+        throw new UserError(
+          `${fields.governor}: "${spec.governor}" is not available for CPU ${cpu} (available: ${available})`
+        );
+      }
+      await (await openForWrite(file2, fields.governor, governorHint(spec.governor, fields.governor))).close();
+      governors.push({ file: file2, from });
+    }
+  }
+  const dma = spec.cpuDmaLatencyUs !== void 0 ? await openForWrite(device, fields.cpuDmaLatency, dmaHint(fields.cpuDmaLatency)) : void 0;
+  return { governors, ...dma ? { dma } : {} };
+}
+async function applyControls(spec, deps) {
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const changes = [];
+  const undo = [];
+  let restored = false;
+  let unregister = () => {
+  };
+  const restore = async () => {
+    if (restored) return;
+    restored = true;
+    unregister();
+    let failed = 0;
+    for (const step of undo.reverse()) {
+      try {
+        await step();
+      } catch (e) {
+        failed++;
+        deps.logger.warn(`restoring a machine control failed: ${errorMessage(e)}`);
+      }
+    }
+    if (changes.length > 0 && failed === 0) {
+      deps.logger.info(`machine controls restored: ${describeRestore(changes)}`);
+    }
+  };
+  const { governors, dma } = await probe(spec, deps);
+  let unheld = dma;
+  try {
+    for (const g2 of governors) {
+      await writeText(g2.file, spec.governor);
+      undo.push(() => writeText(g2.file, g2.from));
+      changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
+    }
+    if (dma) {
+      const value = Buffer.alloc(4);
+      value.writeInt32LE(spec.cpuDmaLatencyUs);
+      unheld = void 0;
+      undo.push(() => dma.close());
+      await dma.write(value, 0, 4, null).catch((e) => {
+        throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
+      });
+      changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
+    }
+  } catch (e) {
+    await unheld?.close().catch(() => {
+    });
+    await restore();
+    throw e;
+  }
+  unregister = onCleanup(restore);
+  deps.logger.info(`machine controls applied (restored at the end): ${describeControls(changes)}`);
+  return { changes, restore };
+}
+function describeControls(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    const cpus = governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`;
+    parts.push(`governor ${governors[0].to} on ${cpus} (was ${was})`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} held at ${c.to}`);
+  }
+  return parts.join("; ");
+}
+function describeRestore(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    parts.push(`governor back to ${was} on ${governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`}`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} released (the kernel's default bound again)`);
+  }
+  return parts.join("; ");
+}
+function validate(spec, fields) {
+  const us = spec.cpuDmaLatencyUs;
+  if (us !== void 0 && (!Number.isInteger(us) || us < 0 || us > MAX_LATENCY_US)) {
+    throw new UserError(
+      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us)}`
+    );
+  }
+  if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
+    throw new UserError(
+      `${fields.governor}: expected a governor name such as performance, got ${JSON.stringify(spec.governor)}`
+    );
+  }
+}
+async function openForWrite(file2, field, hint) {
+  try {
+    return await open3(file2, "r+");
+  } catch (e) {
+    const code = e.code ?? errorMessage(e);
+    const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
+    throw new UserError(`${field}: ${file2} ${what}: ${hint}`);
+  }
+}
+async function writeText(file2, text2) {
+  try {
+    await writeFile4(file2, `${text2}
+`);
+  } catch (e) {
+    throw new UserError(`cannot write "${text2}" to ${file2}: ${errorMessage(e)}`);
+  }
+}
+function governorHint(governor, field) {
+  return `run pgperf as root, or set it before the run with \`cpupower frequency-set -g ${governor}\` and drop ${field}`;
+}
+function dmaHint(field) {
+  return 'run pgperf as root, or let its user write the device (udev rule: KERNEL=="cpu_dma_latency", GROUP="pgperf", MODE="0660"), or disable deep idle states before the run with `cpupower idle-set -D 10` and drop ' + field;
+}
+
 // src/runner/run-loop.ts
 async function runBenchmark(req, deps) {
   const { logger, runner } = deps;
   validateRequest(req);
   const cpuCount = deps.cpuCount ?? os8.availableParallelism();
   const workloads = req.workloads.map((w) => applyOverrides(w, req));
+  const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : void 0;
+  await checkRunControls(req.controls, logger);
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
   const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
@@ -40423,34 +40678,35 @@ async function runBenchmark(req, deps) {
     logger.warn(message);
   };
   const clusters = /* @__PURE__ */ new Map();
-  const clusterKey = (arm, dataSet) => `${arm}\0${dataSet}`;
+  let controls;
+  const clusterKey = (arm2, dataSet) => `${arm2}\0${dataSet}`;
   const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
   try {
     await logger.group("Setting up clusters", async () => {
       for (const dataSet of dataSets) {
-        for (const arm of req.arms) {
+        for (const arm2 of req.arms) {
           deps.signal?.throwIfAborted();
           const w = dataSet.workloads[0];
-          const label = dataSets.length > 1 ? `${arm.label}/${dataSet.name}` : arm.label;
-          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm)].text})`);
+          const label = dataSets.length > 1 ? `${arm2.label}/${dataSet.name}` : arm2.label;
+          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm2)].text})`);
           const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
           const cluster = await PgCluster.create(
             {
               label,
               ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
-              binDir: arm.binDir,
+              binDir: arm2.binDir,
               parentDir: req.tmpDir,
               conf: {
                 maxClients: dataSet.maxClients,
                 workloadSettings: w.settings,
-                armSettings: arm.settings
+                armSettings: arm2.settings
               },
               runAs,
               dataChecksums: req.dataChecksums
             },
             deps
           );
-          clusters.set(clusterKey(arm.label, dataSet.name), cluster);
+          clusters.set(clusterKey(arm2.label, dataSet.name), cluster);
           await cluster.start();
           await drivers.get(w.name).prepare(cluster, deps.signal);
         }
@@ -40458,6 +40714,10 @@ async function runBenchmark(req, deps) {
     });
     const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
     result.environment.settingsHash = createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    if (controlRequest) {
+      controls = await applyControls(controlRequest, { ...controlRequest, logger });
+      result.environment.controls = controls.changes;
+    }
     result.fingerprint = environmentFingerprint(result);
     await save();
     const plannedRuns = rounds.flat();
@@ -40587,11 +40847,15 @@ async function runBenchmark(req, deps) {
     result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
     if (!interrupted) throw e;
   } finally {
+    await controls?.restore();
     await releaseClusters(clusters, req.logsDir, logger);
     result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
     await req.sink.finish(result).catch((e) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
   }
   return result;
+}
+async function checkRunControls(controls, logger) {
+  if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
 }
 async function machineCheck(req, logger) {
   const environment2 = await captureEnvironment("");
@@ -40632,15 +40896,15 @@ function toSample(run3, attempt, randomSeed, out) {
 function validateRequest(req) {
   if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
   const labels = /* @__PURE__ */ new Set();
-  for (const arm of req.arms) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm.label)) {
+  for (const arm2 of req.arms) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm2.label)) {
       throw new UserError(
-        `--arm ${arm.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
+        `--arm ${arm2.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
       );
     }
-    if (labels.has(arm.label))
-      throw new UserError(`--arm ${arm.label}: the label is given twice; labels must be unique`);
-    labels.add(arm.label);
+    if (labels.has(arm2.label))
+      throw new UserError(`--arm ${arm2.label}: the label is given twice; labels must be unique`);
+    labels.add(arm2.label);
   }
   if (req.workloads.length === 0) throw new UserError("no workloads: give at least one --workload FILE");
   const names = /* @__PURE__ */ new Set();
@@ -40713,7 +40977,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir4(logsDir, { recursive: true });
         await copyFile2(
           cluster.logFile,
-          path10.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path11.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -40728,12 +40992,13 @@ async function releaseClusters(clusters, logsDir, logger) {
 init_errors();
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
+  await checkRunControls(req.controls, deps.logger);
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path11.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path12.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, ...run3 } = req;
-  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path11.join(runDir, "logs") }, deps);
+  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path12.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -40805,7 +41070,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
         },
-        runDir: path12.join(req.runDir, "sentinel")
+        runDir: path13.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -40821,7 +41086,7 @@ async function runStoredBaseline(req, options, deps) {
         ...req,
         rounds: remaining,
         arms: { kind: "installed", arms: [head] },
-        runDir: path12.join(req.runDir, "head")
+        runDir: path13.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -40883,7 +41148,7 @@ async function runStoredBaseline(req, options, deps) {
     info2,
     warnings
   );
-  const resultsFile = path12.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path13.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -40952,16 +41217,16 @@ function baselineArm(doc) {
   const arms = doc.arms;
   return arms.length === 1 ? arms[0] : arms.find((a) => a.label === "head") ?? arms.at(-1);
 }
-function commitOf(doc, arm) {
-  const build = arm.build ?? {};
-  const source = arm.label === "base" ? doc.source?.base : arm.label === "head" ? doc.source?.head : void 0;
+function commitOf(doc, arm2) {
+  const build = arm2.build ?? {};
+  const source = arm2.label === "base" ? doc.source?.base : arm2.label === "head" ? doc.source?.head : void 0;
   const ref = typeof build.ref === "string" ? build.ref : source?.ref;
   const sha = typeof build.sha === "string" ? build.sha : source?.sha;
   return { ...ref !== void 0 ? { ref } : {}, ...sha !== void 0 ? { sha } : {} };
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat2(path12.join(binDir, "postgres"))).isFile();
+    return (await stat2(path13.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -41048,12 +41313,12 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
 
 // src/store/open-store.ts
 init_errors();
-import path14 from "node:path";
+import path15 from "node:path";
 
 // src/store/dir-store.ts
 import { constants as constants6 } from "node:fs";
 import { access as access5, mkdir as mkdir5, readdir as readdir4, readFile as readFile6, stat as stat3 } from "node:fs/promises";
-import path13 from "node:path";
+import path14 from "node:path";
 
 // src/results/read-results.ts
 init_errors();
@@ -41314,7 +41579,7 @@ __export(external_exports, {
   uuidv4: () => uuidv4,
   uuidv6: () => uuidv6,
   uuidv7: () => uuidv7,
-  validate: () => validate,
+  validate: () => validate2,
   validateAsync: () => validateAsync,
   void: () => _void2,
   withParser: () => withParser,
@@ -41632,7 +41897,7 @@ __export(core_exports2, {
   urlHostnameOk: () => urlHostnameOk,
   urlProtocolOk: () => urlProtocolOk,
   util: () => util_exports,
-  validate: () => validate,
+  validate: () => validate2,
   validateAsync: () => validateAsync,
   validateURL: () => validateURL,
   version: () => version,
@@ -41876,10 +42141,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path35) {
-  if (!path35)
+function getElementAtPath(obj, path36) {
+  if (!path36)
     return obj;
-  return path35.reduce((acc, key) => acc?.[key], obj);
+  return path36.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -42219,11 +42484,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path35, issues) {
+function prefixIssues(path36, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path35);
+    iss.path.unshift(path36);
     return iss;
   });
 }
@@ -42685,16 +42950,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path35 = []) => {
+  const processError = (error64, path36 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path35, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path36, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path35, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path36, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path35, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path36, ...issue3.path]);
       } else {
-        const fullpath = [...path35, ...issue3.path];
+        const fullpath = [...path36, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -42733,17 +42998,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path35 = []) => {
+  const processError = (error64, path36 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path35, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path36, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path35, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path36, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path35, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path36, ...issue3.path]);
       } else {
-        const fullpath = [...path35, ...issue3.path];
+        const fullpath = [...path36, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -42782,8 +43047,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path35 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path35) {
+  const path36 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path36) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -42884,7 +43149,7 @@ var _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
 var safeParseAsync = /* @__PURE__ */ _safeParseAsync($ZodRealError);
 var COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
-var validate = ((schema, value, _ctx) => {
+var validate2 = ((schema, value, _ctx) => {
   const validator = schema._zod.bag.validator;
   if (validator !== void 0) {
     if (validator(value) !== COMPILE_INVALID)
@@ -46275,7 +46540,7 @@ function bucketFor(state, inst) {
   return bucket;
 }
 var handoff;
-var open3 = [];
+var open4 = [];
 var memo = {
   alloc(_inst, payload, empty) {
     const bucket = handoff;
@@ -46284,7 +46549,7 @@ var memo = {
     handoff = void 0;
     const entry = { value: empty, issues: null };
     bucket.set(payload.value, entry);
-    open3.push(entry);
+    open4.push(entry);
     return empty;
   },
   guard(inst) {
@@ -46355,10 +46620,10 @@ var memo = {
           return payload;
         }
         handoff = bucket;
-        const depth = open3.length;
+        const depth = open4.length;
         const result = base(payload, ctx);
         handoff = void 0;
-        const entry = open3.length > depth ? open3.pop() : void 0;
+        const entry = open4.length > depth ? open4.pop() : void 0;
         if (result instanceof Promise) {
           return result.then((r) => {
             if (entry)
@@ -58448,7 +58713,7 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
     util_exports.own(this, "spa", value);
   },
   validate(data, params) {
-    return validate(this, data, params);
+    return validate2(this, data, params);
   },
   validateAsync(data, params) {
     return validateAsync(this, data, params);
@@ -59921,13 +60186,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path35 = ref.slice(1).split("/").filter(Boolean);
-  if (path35.length === 0) {
+  const path36 = ref.slice(1).split("/").filter(Boolean);
+  if (path36.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path35[0] === defsKey) {
-    const key = path35[1] === void 0 ? void 0 : decodeJSONPointerSegment(path35[1]);
+  if (path36[0] === defsKey) {
+    const key = path36[1] === void 0 ? void 0 : decodeJSONPointerSegment(path36[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -60838,7 +61103,8 @@ var resultsSchema = external_exports.looseObject({
     memoryBytes: count,
     facts: external_exports.record(text, text),
     nodeVersion: text,
-    settingsHash: text
+    settingsHash: text,
+    controls: external_exports.array(external_exports.looseObject({ control: text, file: text, to: text })).optional()
   }),
   arms: external_exports.array(
     external_exports.looseObject({
@@ -60912,12 +61178,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path35) {
-  return path35.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path36) {
+  return path36.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path35) {
+function valueAt(doc, path36) {
   let v = doc;
-  for (const key of path35) {
+  for (const key of path36) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -60926,14 +61192,14 @@ function valueAt(doc, path35) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path35) {
+async function readResults(path36) {
   let text2;
   try {
-    text2 = await readFile5(path35, "utf8");
+    text2 = await readFile5(path36, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path35}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path36}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path35);
+  return parseResults(text2, path36);
 }
 function parseResults(text2, source) {
   let doc;
@@ -60971,8 +61237,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path13.join(dir, "runs");
-    this.indexDir = path13.join(dir, "index");
+    this.runsDir = path14.join(dir, "runs");
+    this.indexDir = path14.join(dir, "index");
   }
   dir;
   options;
@@ -60984,7 +61250,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path13.resolve(dir), options);
+    const store = new _DirStore(path14.resolve(dir), options);
     const st = await stat3(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -61056,10 +61322,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path13.join(this.runsDir, `${id}.json`);
+    return path14.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path13.join(this.indexDir, `${id}.json`);
+    return path14.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -61133,8 +61399,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path14.isAbsolute(xdgDataHome) ? xdgDataHome : path14.join(home, ".local", "share");
-  return path14.join(base, "pgperf", "store");
+  const base = xdgDataHome && path15.isAbsolute(xdgDataHome) ? xdgDataHome : path15.join(home, ".local", "share");
+  return path15.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -61191,7 +61457,9 @@ function parseInputs(read) {
     store: text2("store"),
     storeBranch: text2("store-branch"),
     baseline: parseBaselineSpec(read("baseline").trim() || "same-job", "input 'baseline'"),
-    publishSite: text2("publish-site")
+    publishSite: text2("publish-site"),
+    cpuDmaLatencyUs: optionalNumber(read, "cpu-dma-latency", { integer: true, min: 0 }),
+    governor: text2("governor")
   };
   checkPublishSite(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
@@ -61254,7 +61522,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path15.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path16.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -61304,20 +61572,20 @@ function optionalDuration(read, name) {
 }
 
 // src/build/build-pair.ts
-import path24 from "node:path";
+import path25 from "node:path";
 
 // src/build/source.ts
 init_errors();
 import { rm as rm6, stat as stat4 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/util/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, mkdir as mkdir6, readFile as readFile7, unlink as unlink2, writeFile as writeFile4 } from "node:fs/promises";
+import { link, mkdir as mkdir6, readFile as readFile7, unlink as unlink2, writeFile as writeFile5 } from "node:fs/promises";
 import os9 from "node:os";
-import path16 from "node:path";
+import path17 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -61338,11 +61606,11 @@ async function tryLock(file2, logger) {
   return typeof taken === "function" ? taken : void 0;
 }
 async function takeLock(file2, logger) {
-  await mkdir6(path16.dirname(file2), { recursive: true, mode: 493 });
+  await mkdir6(path17.dirname(file2), { recursive: true, mode: 493 });
   const me = { pid: process.pid, host: os9.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   while (true) {
     const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
-    await writeFile4(tmp, JSON.stringify(me), { mode: 420 });
+    await writeFile5(tmp, JSON.stringify(me), { mode: 420 });
     let taken = false;
     try {
       await link(tmp, file2);
@@ -61408,47 +61676,47 @@ function sleep(ms, signal) {
 // src/build/cache.ts
 import { createHash as createHash5 } from "node:crypto";
 import { chmod as chmod2, cp, mkdir as mkdir7, readdir as readdir5, readFile as readFile8, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
-import path17 from "node:path";
+import path18 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir7(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path17.dirname(d)) {
+  for (let d = dir; ; d = path18.dirname(d)) {
     await chmod2(d, 493);
-    if (d === first || d === path17.dirname(d)) break;
+    if (d === first || d === path18.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path17.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path18.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path17.join(env.XDG_CACHE_HOME || path17.join(home, ".cache"), "pgperf");
+  return path18.join(env.XDG_CACHE_HOME || path18.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path17.join(root, "git"),
-    builds: path17.join(root, "builds"),
-    installs: path17.join(root, "installs"),
-    ccache: path17.join(root, "ccache"),
-    logs: path17.join(root, "logs"),
-    locks: path17.join(root, "locks")
+    git: path18.join(root, "git"),
+    builds: path18.join(root, "builds"),
+    installs: path18.join(root, "installs"),
+    ccache: path18.join(root, "ccache"),
+    logs: path18.join(root, "logs"),
+    locks: path18.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path17.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path17.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path18.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path18.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path17.join(work, "src"),
-    build: path17.join(work, "build"),
-    stage: path17.join(work, "stage"),
-    statsLog: path17.join(work, "ccache-stats.log"),
-    install: prefix ? path17.resolve(prefix) : path17.join(layout.installs, slot),
-    lock: path17.join(layout.locks, `${slot}.lock`),
-    log: path17.join(layout.logs, `${slot}.log`)
+    src: path18.join(work, "src"),
+    build: path18.join(work, "build"),
+    stage: path18.join(work, "stage"),
+    statsLog: path18.join(work, "ccache-stats.log"),
+    install: prefix ? path18.resolve(prefix) : path18.join(layout.installs, slot),
+    lock: path18.join(layout.locks, `${slot}.lock`),
+    log: path18.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -61473,7 +61741,7 @@ var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
   const outer = createHash5("sha256");
   const walk = async (rel) => {
-    const abs = path17.join(installDir, rel);
+    const abs = path18.join(installDir, rel);
     let entries;
     try {
       entries = await readdir5(abs, { withFileTypes: true });
@@ -61485,16 +61753,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path17.join(rel, entry.name);
+      const child = path18.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink2(path17.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink2(path18.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile8(path17.join(installDir, child));
+        const bytes = await readFile8(path18.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -61507,7 +61775,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile8(path17.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile8(path18.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -61522,14 +61790,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path17.join(installDir, COMPLETE_MARKER);
+  const marker = path18.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
   await rm5(installDir, { recursive: true, force: true });
-  await mkdirPublic(path17.dirname(installDir));
+  await mkdirPublic(path18.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -61562,7 +61830,7 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path18.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path19.resolve(cwd, repo)}`, local: true };
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -61570,8 +61838,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path18.join(gitRoot, `${name}.git`);
-    this.lockFile = path18.join(locksDir, `git-${name}.lock`);
+    this.dir = path19.join(gitRoot, `${name}.git`);
+    this.lockFile = path19.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -61651,7 +61919,7 @@ var SourceMirror = class {
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
     await rm6(dir, { recursive: true, force: true });
-    if (!await exists2(path18.join(this.dir, "worktrees"))) return;
+    if (!await exists2(path19.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -61672,16 +61940,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path18.join(this.dir, "HEAD"))) return;
+    if (await exists2(path19.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path18.join(this.dir, "shallow"));
+    return exists2(path19.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path18.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path19.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -61776,9 +62044,9 @@ async function exists2(file2) {
 }
 
 // src/build/build.ts
-import { mkdir as mkdir8, readFile as readFile12, rm as rm8, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir8, readFile as readFile12, rm as rm8, writeFile as writeFile7 } from "node:fs/promises";
 import os11 from "node:os";
-import path23 from "node:path";
+import path24 from "node:path";
 
 // src/build/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
@@ -61794,13 +62062,13 @@ function summaryLine(label, record2) {
 }
 
 // src/build/build-step.ts
-import { writeFile as writeFile5 } from "node:fs/promises";
+import { writeFile as writeFile6 } from "node:fs/promises";
 init_errors();
 
 // src/build/builder.ts
 init_errors();
 import { appendFile as appendFile3, readFile as readFile9, stat as stat5 } from "node:fs/promises";
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/build/deps.ts
 init_errors();
@@ -61992,7 +62260,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile9(path19.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile9(path20.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -62088,7 +62356,7 @@ async function inStep(step, what, logFile, fn) {
     const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
     const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
     if (logFile)
-      await writeFile5(logFile, `
+      await writeFile6(logFile, `
 ==> ${step} failed: ${message}
 `, { flag: "a" }).catch(() => {
       });
@@ -62112,7 +62380,7 @@ async function run(runner, command, args) {
 
 // src/build/slot.ts
 import { readdir as readdir6, rm as rm7 } from "node:fs/promises";
-import path20 from "node:path";
+import path21 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -62132,7 +62400,7 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path20.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path21.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
@@ -62149,12 +62417,12 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir6(layout.builds).catch(() => [])) {
-    const release = await tryLock(path20.join(layout.locks, `${slot}.lock`), logger);
+    const release = await tryLock(path21.join(layout.locks, `${slot}.lock`), logger);
     if (!release) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path20.join(layout.builds, slot)}`);
-      await rm7(path20.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path20.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path21.join(layout.builds, slot)}`);
+      await rm7(path21.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path21.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm7(install, { recursive: true, force: true });
     } finally {
       await release();
@@ -62171,7 +62439,7 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 // src/build/patches.ts
 init_errors();
 import { readFile as readFile10 } from "node:fs/promises";
-import path21 from "node:path";
+import path22 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
@@ -62209,7 +62477,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path21.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path21.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path22.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path22.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -62231,10 +62499,10 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 // src/build/toolchain.ts
 import { readFile as readFile11 } from "node:fs/promises";
 import os10 from "node:os";
-import path22 from "node:path";
+import path23 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path22.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path23.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -62296,7 +62564,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path23.resolve(req.cacheDir));
+  const layout = cacheLayout(path24.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -62358,8 +62626,8 @@ async function buildSlot(s) {
   };
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir8(paths.work, { recursive: true, mode: 493 });
-  await mkdir8(path23.dirname(paths.log), { recursive: true, mode: 493 });
-  await writeFile6(
+  await mkdir8(path24.dirname(paths.log), { recursive: true, mode: 493 });
+  await writeFile7(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
 `
@@ -62413,7 +62681,7 @@ async function buildSlot(s) {
     const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile12(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path23.join(paths.stage, paths.install);
+      const staged = path24.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -62443,7 +62711,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path23.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path24.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm8(paths.install, { recursive: true, force: true });
     throw e;
@@ -62454,9 +62722,9 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path23.join(installDir, "bin");
+  const binDir = path24.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path23.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path24.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -62465,7 +62733,7 @@ async function buildComparison(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path24.resolve(req.cacheDir));
+  const layout = cacheLayout(path25.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -62505,14 +62773,14 @@ async function buildArms(request2, deps) {
 }
 
 // src/action/run-action.ts
-import { mkdir as mkdir12, writeFile as writeFile9 } from "node:fs/promises";
-import path33 from "node:path";
+import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
+import path34 from "node:path";
 
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
 import { access as access6, readFile as readFile13 } from "node:fs/promises";
-import path25 from "node:path";
+import path26 from "node:path";
 
 // src/config/workload-schema.ts
 import os12 from "node:os";
@@ -62784,10 +63052,10 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path25.dirname(path25.resolve(file2));
+  const dir = path26.dirname(path26.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path25.resolve(dir, script.file);
+    const resolved = path26.resolve(dir, script.file);
     try {
       await access6(resolved);
     } catch {
@@ -62903,7 +63171,7 @@ function schemaShapeAt(root, p) {
 // src/config/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync } from "node:fs";
-import path26 from "node:path";
+import path27 from "node:path";
 function shippedWorkloadNames(workloadsDir) {
   try {
     return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
@@ -62912,7 +63180,7 @@ function shippedWorkloadNames(workloadsDir) {
   }
 }
 function shippedWorkloadFile(name, workloadsDir, what) {
-  const file2 = path26.join(workloadsDir, `${name}.yml`);
+  const file2 = path27.join(workloadsDir, `${name}.yml`);
   if (existsSync2(file2)) return file2;
   throw new UserError(
     `${what}: no shipped workload is named '${name}' (shipped: ${shippedWorkloadNames(workloadsDir).join(", ")}); give one of those names or the path of a workload file`
@@ -62923,12 +63191,12 @@ function shippedWorkloadFile(name, workloadsDir, what) {
 function extremeCell(c, which2) {
   let found = null;
   let foundGain = 0;
-  for (const arm of c.comparisons) {
-    for (const cell of arm.cells) {
+  for (const arm2 of c.comparisons) {
+    for (const cell of arm2.cells) {
       if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
       const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
       if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm, cell };
+        found = { arm: arm2, cell };
         foundGain = gain;
       }
     }
@@ -63029,6 +63297,21 @@ function safeUrl(url2) {
 function markdownLink(label, url2) {
   const safe = url2 === void 0 ? null : safeUrl(url2);
   return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
+}
+
+// src/report/curve-line.ts
+function curveLine(k, tps, dash = "-") {
+  const flags = [k.peakMoved ? "peak moved" : "", k.collapseMoved ? "collapse moved" : ""].filter(Boolean);
+  return `${arm(k.base, "base", tps, dash, k.collapseFraction)}; ${arm(k.head, "head", tps, dash, k.collapseFraction)}; peak ${formatPct(k.peakDeltaPct)}${flags.length ? `, ${flags.join(", ")}` : ""}`;
+}
+function arm(s, role, tps, dash, fraction) {
+  const last = s.points[s.points.length - 1]?.clients;
+  const knee2 = s.kneeClients === s.peakClients && s.peakClients === last ? "still scaling" : `knee ${s.kneeClients}`;
+  const regions = s.collapseRegions.map(
+    (r) => `${r.clients.length > 1 ? `${r.clients[0]}${dash}${r.clients[r.clients.length - 1]}` : r.clients[0]} (${Math.round(100 * (1 - r.lowestTps / s.peakTps))}% down, recovers at ${r.recoveredAt})`
+  );
+  const collapse = regions.length > 0 ? `collapse ${regions.join(", ")}` : s.collapseClients !== null ? `declines >${Math.round(fraction * 100)}% from ${s.collapseClients}` : "no collapse";
+  return `${role} peak ${tps(s.peakTps)} TPS at ${s.peakClients} clients, ${knee2}, ${collapse}`;
 }
 
 // src/report/comparison-text.ts
@@ -63161,15 +63444,15 @@ function number4(x) {
 // src/report/wait-event-section.ts
 init_types();
 function waitEventSections(result, comparison) {
-  const of = (arm, id) => result.samples.filter((s) => s.arm === arm && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
+  const of = (arm2, id) => result.samples.filter((s) => s.arm === arm2 && s.status === "ok" && cellId(s) === id && s.diagnostics).map((s) => s.diagnostics);
   return comparison.comparisons.flatMap(
-    (arm) => arm.cells.filter((cell) => cell.verdict === "regression" || cell.verdict === "improvement").flatMap((cell) => {
-      const base = of(arm.baseline, cell.id);
-      const head = of(arm.head, cell.id);
+    (arm2) => arm2.cells.filter((cell) => cell.verdict === "regression" || cell.verdict === "improvement").flatMap((cell) => {
+      const base = of(arm2.baseline, cell.id);
+      const head = of(arm2.head, cell.id);
       if (base.length === 0 || head.length === 0) return [];
       return [
         {
-          title: `${cell.id}: ${cell.verdict} (${arm.head} vs ${arm.baseline})`,
+          title: `${cell.id}: ${cell.verdict} (${arm2.head} vs ${arm2.baseline})`,
           markdown: renderWaitEventComparison(base, head)
         }
       ];
@@ -63250,7 +63533,7 @@ function renderReport(input2, options) {
 }
 function assemble2(ctx, top, trims) {
   const blocks = [...top];
-  for (const arm of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm, trims));
+  for (const arm2 of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm2, trims));
   if (trims.size > 0) blocks.push(trimNote(ctx, trims));
   if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
   return `${blocks.join("\n\n")}
@@ -63295,8 +63578,8 @@ function headline(ctx) {
   if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
   return parts.join(" \xB7 ");
 }
-function describeCell(ctx, { arm, cell }) {
-  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
+function describeCell(ctx, { arm: arm2, cell }) {
+  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm2.head)}: ` : "";
   const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
   if (cell.deltaPct === null) return where;
   const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
@@ -63317,10 +63600,10 @@ function recordedSource(result) {
   const source = result.source;
   return typeof source === "object" && source !== null ? source : void 0;
 }
-function fromSource(recorded, arm) {
-  if (!recorded || !arm) return void 0;
+function fromSource(recorded, arm2) {
+  if (!recorded || !arm2) return void 0;
   const text2 = (v) => typeof v === "string" && v !== "" ? v : void 0;
-  const info2 = { label: arm.label };
+  const info2 = { label: arm2.label };
   const sha = text2(recorded.sha);
   const ref = text2(recorded.ref);
   const chosenBy = text2(recorded.chosenBy);
@@ -63329,9 +63612,9 @@ function fromSource(recorded, arm) {
   if (chosenBy) info2.chosenBy = chosenBy;
   return info2;
 }
-function describeCommit(role, info2, arm) {
-  const label = info2?.label ?? arm?.label ?? role;
-  const buildSha = arm?.build?.sha;
+function describeCommit(role, info2, arm2) {
+  const label = info2?.label ?? arm2?.label ?? role;
+  const buildSha = arm2?.build?.sha;
   const sha = info2?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
   const words = [armName(role, label)];
   if (sha) words.push(shortSha(sha));
@@ -63380,27 +63663,29 @@ function designLines(ctx) {
     "<sub>n: usable runs base/head \xB7 delta: Hodges-Lehmann shift of head vs base with its 95% CI (@x%: the level the sample sizes reach) \xB7 p: two-sided Mann-Whitney (Holm-adjusted)</sub>"
   ];
 }
-function armBlocks(ctx, arm, trims) {
+function armBlocks(ctx, arm2, trims) {
   const blocks = [];
   if (ctx.c.comparisons.length > 1) {
-    const v = VERDICT_DISPLAY[arm.verdict];
-    blocks.push(`## ${v.icon} ${escapeMarkdown(arm.head)} vs ${escapeMarkdown(arm.baseline)}: ${v.word}`);
+    const v = VERDICT_DISPLAY[arm2.verdict];
+    blocks.push(`## ${v.icon} ${escapeMarkdown(arm2.head)} vs ${escapeMarkdown(arm2.baseline)}: ${v.word}`);
   }
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const verdict2 = overallVerdict(cells).verdict;
+  for (const workload of [...new Set(arm2.cells.map((cell) => cell.workload))]) {
+    const cells = arm2.cells.filter((cell) => cell.workload === workload);
+    const verdict2 = overallVerdict(gatingCells(cells)).verdict;
     const v = VERDICT_DISPLAY[verdict2];
     const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
     blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
     blocks.push(table(ctx, cells));
     if (!trims.has("notes")) {
       const notes = cells.flatMap(
-        (cell) => cell.notes.map((n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`)
+        (cell) => [...cell.notes, ...cell.unstable ? [cell.unstable] : []].map(
+          (n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`
+        )
       );
       if (notes.length > 0) blocks.push(notes.join("\n"));
     }
-    const curve = arm.curves.find((k) => k.workload === workload);
-    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm, curve));
+    const curve = arm2.curves.find((k) => k.workload === workload);
+    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm2, curve));
   }
   return blocks;
 }
@@ -63426,7 +63711,7 @@ function row(ctx, cell) {
     median2(cell.head.median),
     delta,
     p,
-    `${v.icon} ${v.word}${why ? ` (${why})` : ""}`
+    `${v.icon} ${v.word}${why ? ` (${why})` : ""}${cell.unstable ? " \xB7 \u26A0\uFE0F unstable, not gated" : ""}`
   ];
 }
 var SHORT_REASON = {
@@ -63455,7 +63740,7 @@ function clientsText(clients) {
 function groupedNumber(value, decimals) {
   return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
-function chartBlocks(ctx, arm, curve) {
+function chartBlocks(ctx, arm2, curve) {
   const headByClients = new Map(curve.head.points.map((p) => [p.clients, p.medianTps]));
   const points2 = curve.base.points.flatMap((p) => {
     const head = headByClients.get(p.clients);
@@ -63463,8 +63748,10 @@ function chartBlocks(ctx, arm, curve) {
   });
   if (points2.length < 2) return [];
   const [baseLine, headLine] = CHART_LINES;
-  const collapse = (clients) => clients === null ? "none" : clientsText(clients);
-  const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm.head)}. Peak ${groupedNumber(curve.base.peakTps, 1)} TPS at ${clientsText(curve.base.peakClients)} \u2192 ${groupedNumber(curve.head.peakTps, 1)} at ${curve.head.peakClients} (${formatPct(curve.peakDeltaPct)}); collapse (>${Math.round(curve.collapseFraction * 100)}% below the peak): ${collapse(curve.base.collapseClients)} \u2192 ${collapse(curve.head.collapseClients)}.`;
+  const legend = `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ${armName("base", arm2.baseline)}, the **${headLine.colour}** line (second) is ${armName("head", arm2.head)}. Curve: ${escapeMarkdown(
+    curveLine(curve, (v) => groupedNumber(v, 0), "\u2013"),
+    600
+  )}.`;
   const chart = renderScalingChart({
     title: `${curve.workload}: median TPS`,
     yAxisTitle: "TPS",
@@ -63529,6 +63816,10 @@ function environment(ctx, trims) {
       ["Node.js", escapeMarkdown(env.nodeVersion)],
       ["settings hash", escapeMarkdown(env.settingsHash)]
     );
+    if (env.controls?.length) {
+      const held = [...new Set(env.controls.map((c) => `${c.control} ${c.to}`))].join("; ");
+      rows.push(["controls (restored after)", escapeMarkdown(held, 300)]);
+    }
   }
   rows.push(
     ["pgperf", escapeMarkdown(result.pgperfVersion ?? "?")],
@@ -63555,9 +63846,9 @@ function environment(ctx, trims) {
 }
 var BUILD_KEYS = ["sha", "ref", "compiler", "options", "buildOptions", "cacheHit"];
 function builds(ctx) {
-  const rows = ctx.result.arms.map((arm) => {
-    const build = arm.build ? Object.entries(arm.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
-    return `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(arm.binDir ?? "?")} | ${escapeMarkdown(arm.serverVersion ?? "?")} | ${build} |`;
+  const rows = ctx.result.arms.map((arm2) => {
+    const build = arm2.build ? Object.entries(arm2.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
+    return `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(arm2.binDir ?? "?")} | ${escapeMarkdown(arm2.serverVersion ?? "?")} | ${build} |`;
   });
   const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
   const clients = ctx.result.clients ?? [];
@@ -63584,8 +63875,8 @@ function recordValue(value) {
 function settings(ctx) {
   const { result } = ctx;
   const overrides = result.arms.flatMap(
-    (arm) => Object.entries(arm.settingOverrides ?? {}).map(
-      ([name, value]) => `| ${escapeMarkdown(arm.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
+    (arm2) => Object.entries(arm2.settingOverrides ?? {}).map(
+      ([name, value]) => `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
     )
   );
   const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
@@ -63694,15 +63985,15 @@ function rawSamples(ctx) {
   for (const [cellKey, arms] of byCell) {
     const [workload, clients] = JSON.parse(cellKey);
     const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
-    for (const arm of labels) {
-      const samples = [...arms.get(arm) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+    for (const arm2 of labels) {
+      const samples = [...arms.get(arm2) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
       const values = samples.map((s) => {
         const v = s.metrics[c.metric];
         if (s.status !== "ok") return "\u2717";
         return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
       });
       rows.push(
-        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm)} | ${values.join(", ") || "\u2013"} |`
+        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm2)} | ${values.join(", ") || "\u2013"} |`
       );
     }
   }
@@ -63751,7 +64042,7 @@ function roundSeconds(workloads, arms, durationS) {
 }
 
 // src/action/build-arms.ts
-import path27 from "node:path";
+import path28 from "node:path";
 async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
   const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
   return {
@@ -63762,7 +64053,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path27.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path28.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -63771,14 +64062,14 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
 }
 
 // src/action/store-setup.ts
-import path29 from "node:path";
+import path30 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/data-branch.ts
 init_errors();
 init_mask_url();
 import { mkdir as mkdir9, rm as rm9 } from "node:fs/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 var BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![./])$/;
 var DataBranch = class _DataBranch {
   constructor(opts, deps, exists3) {
@@ -63815,11 +64106,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path28.join(this.opts.workDir, this.opts.storePath);
+    return path29.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path28.join(this.opts.workDir, relative);
+    return path29.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -63912,7 +64203,7 @@ function maskSecretsIn(text2, remote) {
 init_errors();
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path29.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path30.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -63926,7 +64217,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
       {
         remote: access7.dataBranchRemote,
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path29.join(access7.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path30.join(access7.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
@@ -63959,7 +64250,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path29.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path30.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -64027,8 +64318,8 @@ async function commentTarget(ctx, result, prNumberInput, api, file2) {
 }
 
 // src/action/nightly-mode.ts
-import { mkdir as mkdir11, writeFile as writeFile8 } from "node:fs/promises";
-import path32 from "node:path";
+import { mkdir as mkdir11, writeFile as writeFile9 } from "node:fs/promises";
+import path33 from "node:path";
 
 // src/github/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
@@ -64131,8 +64422,8 @@ var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
 // src/history/nightly.ts
-import path31 from "node:path";
-import { writeFile as writeFile7 } from "node:fs/promises";
+import path32 from "node:path";
+import { writeFile as writeFile8 } from "node:fs/promises";
 
 // src/stats/e-divisive-statistic.ts
 function eDivisiveStatistic(values, start = 0, end = values.length) {
@@ -64373,13 +64664,13 @@ function buildSeries(runs) {
   const byId = /* @__PURE__ */ new Map();
   for (const run3 of runs) {
     if (run3.status === "running") continue;
-    const arm = measuredArm(run3);
-    if (arm === void 0) continue;
+    const arm2 = measuredArm(run3);
+    if (arm2 === void 0) continue;
     const fingerprint = run3.fingerprint ?? fallbackFingerprint(run3);
     for (const metric of SERIES_METRICS) {
       const cells = collectCellRuns(run3.samples, metric);
       for (const cell of documentCells(run3)) {
-        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm)).filter(
+        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm2)).filter(
           (v) => Number.isFinite(v) && v > 0
         );
         if (values.length === 0) continue;
@@ -64895,12 +65186,12 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir10 } from "node:fs/promises";
-import path30 from "node:path";
+import path31 from "node:path";
 async function writeSite(dir, files) {
   await mkdir10(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path30.join(dir, f.file);
+    const target = path31.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -64916,7 +65207,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile7(path31.join(dir, ".nojekyll"), "");
+  await writeFile8(path32.join(dir, ".nojekyll"), "");
   return files;
 }
 function judgeHistory(analysis) {
@@ -64974,12 +65265,12 @@ async function runNightlyMode(inputs, ctx, deps, resultsDir) {
     searchPath: deps.searchPath,
     archive: store.archive
   };
-  const resultsFile = path32.join(resultsDir, RESULTS_FILE);
-  const reportFile = path32.join(resultsDir, REPORT_FILE);
+  const resultsFile = path33.join(resultsDir, RESULTS_FILE);
+  const reportFile = path33.join(resultsDir, REPORT_FILE);
   try {
     logger.info(`nightly: measuring ${describe3(head)}`);
-    const arm = await headArm2(inputs, ctx, deps, head, pipelineDeps);
-    const request2 = nightlyRunRequest(arm, {
+    const arm2 = await headArm2(inputs, ctx, deps, head, pipelineDeps);
+    const request2 = nightlyRunRequest(arm2, {
       workloads,
       rounds: inputs.rounds,
       durationS: inputs.duration,
@@ -64989,7 +65280,7 @@ async function runNightlyMode(inputs, ctx, deps, resultsDir) {
         ...ctx.runUrl ? { runUrl: ctx.runUrl } : {},
         head: {
           ...head.ref ? { ref: head.ref } : {},
-          ...arm.build?.sha ?? head.sha ? { sha: arm.build?.sha ?? head.sha } : {},
+          ...arm2.build?.sha ?? head.sha ? { sha: arm2.build?.sha ?? head.sha } : {},
           chosenBy: head.chosenBy
         }
       }
@@ -65065,7 +65356,7 @@ ${escapeMarkdown(failure2)}; nothing was analysed.
       notes
     });
     await mkdir11(resultsDir, { recursive: true });
-    await writeFile8(reportFile, summary2);
+    await writeFile9(reportFile, summary2);
     await io.writeSummary(summary2);
     io.setOutput("verdict", judgement.verdict);
     io.setOutput("regressions", String(judgement.regressed.length));
@@ -65141,7 +65432,7 @@ function nightlyCommit(inputs, ctx) {
   };
 }
 async function headArm2(inputs, ctx, deps, head, pipelineDeps) {
-  if (inputs.headBinDir) return { label: "head", binDir: path32.resolve(inputs.headBinDir), settings: {} };
+  if (inputs.headBinDir) return { label: "head", binDir: path33.resolve(inputs.headBinDir), settings: {} };
   if (!deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
@@ -65165,10 +65456,10 @@ function describe3(c) {
 // src/action/run-action.ts
 var REPORT_FILE = "report.md";
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path33.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path34.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === "nightly") return runNightlyMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === "comment") {
-    const resultsFile = path33.join(resultsDir, RESULTS_FILE);
+    const resultsFile = path34.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
     const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
     deps.logger.info(`comment mode: publishing for ${target2.basis}`);
@@ -65206,6 +65497,13 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
     runAs: inputs.runAs,
     runDir: resultsDir,
     dataChecksums: false,
+    ...inputs.cpuDmaLatencyUs !== void 0 || inputs.governor !== void 0 ? {
+      controls: {
+        ...inputs.cpuDmaLatencyUs !== void 0 ? { cpuDmaLatencyUs: inputs.cpuDmaLatencyUs } : {},
+        ...inputs.governor !== void 0 ? { governor: inputs.governor } : {},
+        fields: { cpuDmaLatency: "input 'cpu-dma-latency'", governor: "input 'governor'" }
+      }
+    } : {},
     source: {
       repository: `${ctx.owner}/${ctx.repo}`,
       ...commits2.prNumber ? { prNumber: commits2.prNumber } : {},
@@ -65257,8 +65555,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path33.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path33.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path34.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path34.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -65301,24 +65599,24 @@ async function loadInputWorkloads(inputs, ctx, actionDir) {
 }
 function workloadPath(name, workspace, actionDir) {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
-    return shippedWorkloadFile(name, path33.join(actionDir, "workloads"), "input 'workloads'");
+    return shippedWorkloadFile(name, path34.join(actionDir, "workloads"), "input 'workloads'");
   }
-  return path33.resolve(workspace, name);
+  return path34.resolve(workspace, name);
 }
 async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
   const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
   await mkdir12(resultsDir, { recursive: true });
-  const reportFile = path33.join(resultsDir, REPORT_FILE);
-  await writeFile9(reportFile, report);
+  const reportFile = path34.join(resultsDir, REPORT_FILE);
+  await writeFile10(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
   const failure2 = completed ? gateFailure(comparison, inputs.failOn) : unfinishedFailure(result, inputs.failOn);
   const worst = extremeCell(comparison, "worst")?.cell.deltaPct ?? void 0;
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path33.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path34.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
     completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
@@ -65356,7 +65654,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path33.join(resultsDir, RESULTS_FILE),
+    resultsFile: path34.join(resultsDir, RESULTS_FILE),
     reportFile
   };
 }
@@ -65430,8 +65728,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path35 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path35} does not exist${EOL5}`);
+        const path36 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path36} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -69725,7 +70023,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path35) => path35.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path36) => path36.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -70113,7 +70411,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path34.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path35.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -70137,7 +70435,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) } : {}
       },
-      actionDir: path34.resolve(path34.dirname(fileURLToPath(import.meta.url)), ".."),
+      actionDir: path35.resolve(path35.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -61,6 +61,10 @@ export interface ActionInputs {
   baseline: BaselineSpec;
   /** Nightly with store-branch: render the history site into this directory of the data branch. */
   publishSite?: string;
+  /** Hold /dev/cpu_dma_latency at this many µs over the measured runs (opt-in; restored). */
+  cpuDmaLatencyUs?: number;
+  /** Set this cpufreq governor over the measured runs (opt-in; restored). */
+  governor?: string;
 }
 
 /** Reads an input by its action.yml name; '' when unset (as @actions/core does). */
@@ -107,6 +111,8 @@ export function parseInputs(read: InputReader): ActionInputs {
     storeBranch: text('store-branch'),
     baseline: parseBaselineSpec(read('baseline').trim() || 'same-job', "input 'baseline'"),
     publishSite: text('publish-site'),
+    cpuDmaLatencyUs: optionalNumber(read, 'cpu-dma-latency', { integer: true, min: 0 }),
+    governor: text('governor'),
   };
   checkPublishSite(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {

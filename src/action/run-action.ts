@@ -128,6 +128,15 @@ async function benchmark(
     runAs: inputs.runAs,
     runDir: resultsDir,
     dataChecksums: false,
+    ...(inputs.cpuDmaLatencyUs !== undefined || inputs.governor !== undefined
+      ? {
+          controls: {
+            ...(inputs.cpuDmaLatencyUs !== undefined ? { cpuDmaLatencyUs: inputs.cpuDmaLatencyUs } : {}),
+            ...(inputs.governor !== undefined ? { governor: inputs.governor } : {}),
+            fields: { cpuDmaLatency: "input 'cpu-dma-latency'", governor: "input 'governor'" },
+          },
+        }
+      : {}),
     source: {
       repository: `${ctx.owner}/${ctx.repo}`,
       ...(commits.prNumber ? { prNumber: commits.prNumber } : {}),

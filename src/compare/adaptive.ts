@@ -19,7 +19,14 @@
 import type { CellKey, RunResult } from '../results/types.js';
 import { cellId } from '../results/types.js';
 import { perLookLevels, SPENDING_FUNCTIONS, type SpendingFunction } from '../stats/alpha-spending.js';
-import { analyseLook, assemble, hypothesisKey, prepareRun, type CompareRunOptions } from './analysis.js';
+import {
+  analyseLook,
+  assemble,
+  hypothesisKey,
+  prepareRun,
+  unstableCellIds,
+  type CompareRunOptions,
+} from './analysis.js';
 import { DEFAULT_ALPHA } from './defaults.js';
 import { minRoundsFor, pairedMinRounds } from './power.js';
 import type { CellComparison, PrimaryTest, ReasonCode, RunComparison, Verdict } from './types.js';
@@ -247,7 +254,11 @@ export function adaptiveLook(
         });
       }
     }
-    const regressed = decidedCells.filter((d) => d.verdict === 'regression');
+    // A regression in an unstable cell (a collapse region) does not gate, so it cannot end the run either.
+    const unstable = new Map([...byHead].map(([head, cells]) => [head, unstableCellIds(ctx, head, cells)]));
+    const regressed = decidedCells.filter(
+      (d) => d.verdict === 'regression' && !unstable.get(d.head)?.has(d.id),
+    );
     stopReason =
       open.length === 0
         ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)`

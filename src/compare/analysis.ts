@@ -24,6 +24,7 @@ import type {
   RunComparison,
   SequentialLook,
 } from './types.js';
+import { gatingCells, markUnstableCells } from './unstable.js';
 import { decideVerdict } from './verdict.js';
 
 export interface CompareRunOptions {
@@ -226,19 +227,23 @@ export function assemble(
   const warnings = [...ctx.warnings];
   const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
   const comparisons: ArmComparison[] = ctx.heads.map((head) => {
-    const cells = byHead.get(head) ?? [];
-    const overall = overallVerdict(cells);
+    const armCurves = curves(ctx, head);
+    // Cells in a collapse region of either curve are reported but decide nothing (src/compare/unstable.ts).
+    const cells = markUnstableCells(byHead.get(head) ?? [], armCurves);
+    const gating = gatingCells(cells);
+    const overall = overallVerdict(gating);
     return {
       baseline: ctx.baseline ?? '',
       head,
       verdict: overall.verdict,
       decidingCells: overall.deciding,
-      likelyRegressionCells: cells
+      likelyRegressionCells: gating
         .filter((c) => c.reasons.some((r) => r.code === 'likely-regression'))
         .map((c) => c.id),
+      unstableCells: cells.filter((c) => c.unstable).map((c) => c.id),
       familySize,
       cells,
-      curves: curves(ctx, head),
+      curves: armCurves,
     };
   });
   warnings.push(...dataWarnings(ctx, comparisons, sequential));
@@ -263,6 +268,19 @@ export function assemble(
     likelyRegressions: comparisons.flatMap((c) => c.likelyRegressionCells.map((id) => `${c.head}:${id}`)),
     warnings,
   };
+}
+
+/** Ids of the cells of `head` inside a collapse region of either curve (unstable: they do not gate). */
+export function unstableCellIds(
+  ctx: RunContext,
+  head: string,
+  cells: readonly CellComparison[],
+): Set<string> {
+  return new Set(
+    markUnstableCells(cells, curves(ctx, head))
+      .filter((c) => c.unstable)
+      .map((c) => c.id),
+  );
 }
 
 function curves(ctx: RunContext, head: string): CurveComparison[] {
@@ -345,7 +363,17 @@ function dataWarnings(
       `no test possible for ${unusable.map(label).join(', ')}: fewer than 2 usable runs in an arm`,
     );
   }
-  const likely = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === 'likely-regression'));
+  const unstable = cells.filter(({ cell }) => cell.unstable);
+  if (unstable.length > 0) {
+    warnings.push(
+      `${unstable.map(label).join(', ')}: inside a throughput collapse region (more than ` +
+        `${Math.round(ctx.collapseFraction * 100)}% below the peak, recovering at more clients), where runs are ` +
+        'often bimodal: flagged unstable, their verdicts are shown but do not gate',
+    );
+  }
+  const likely = cells.filter(
+    ({ cell }) => !cell.unstable && cell.reasons.some((r) => r.code === 'likely-regression'),
+  );
   if (likely.length > 0) {
     warnings.push(
       `regression likely in ${likely.map(label).join(', ')}, too few runs to certify it: add rounds`,

@@ -166,6 +166,17 @@ export interface CellComparison extends SampleComparison {
   id: string;
   workload: string;
   clients: number;
+  /**
+   * Set when the cell lies in a collapse region of base's curve, where runs are often bimodal: its verdict is
+   * reported but does not enter the arm's or the run's verdict, nor the gate (head's own collapse gates).
+   */
+  unstable?: UnstableCell;
+}
+
+export interface UnstableCell {
+  /** The arms whose curve has a collapse region at this client count (base). */
+  arms: string[];
+  message: string;
 }
 
 export interface CurveSummary {
@@ -174,8 +185,24 @@ export interface CurveSummary {
   points: Array<{ clients: number; medianTps: number }>;
   peakTps: number;
   peakClients: number;
-  /** First client count past the peak whose median TPS is below (1 − fraction)·peak; null if none. */
+  /** Where the curve stops scaling (≤ peakClients; see src/compare/curve.ts for the definition). */
+  kneeClients: number;
+  /**
+   * First client count, after the curve first reached (1 − fraction)·peak, whose median TPS is below it again;
+   * null if none.
+   */
   collapseClients: number | null;
+  /** Such collapses that a larger client count recovers from; cells there are unstable. */
+  collapseRegions: CollapseRegion[];
+}
+
+/** Consecutive client counts more than the collapse fraction below the peak, between two above it. */
+export interface CollapseRegion {
+  clients: number[];
+  /** The lowest median TPS inside the region. */
+  lowestTps: number;
+  /** The first larger client count whose median is back within the fraction of the peak. */
+  recoveredAt: number;
 }
 
 export interface CurveComparison {
@@ -201,8 +228,10 @@ export interface ArmComparison {
   baseline: string;
   head: string;
   verdict: OverallVerdict;
-  /** Ids of the cells that decided the verdict (the regressed ones for 'regression', …). */
+  /** Ids of the cells that decided the verdict (the regressed ones for 'regression', …); never unstable ones. */
   decidingCells: string[];
+  /** Ids of the cells flagged unstable (collapse regions): reported, left out of the verdict and the gate. */
+  unstableCells: string[];
   /** Inconclusive cells whose equivalence interval lies wholly beyond −δ (reason 'likely-regression'). */
   likelyRegressionCells: string[];
   /** Tested cells of every head arm that Holm adjusted over (one family across arms and cells). */

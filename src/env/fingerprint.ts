@@ -67,6 +67,11 @@ export function environmentFingerprint(result: RunResult): Fingerprint {
   const buildSystems = distinct(builds.map((b) => stringOf(b.buildSystem)));
   if (buildSystems) facts.buildSystem = buildSystems;
   for (const client of result.clients ?? []) facts[`client.${client.tool}`] = client.version;
+  // Controls held over the run change what it measures (C-states, clock): their own fact, absent without.
+  const controls = env.controls ?? [];
+  if (controls.length > 0) {
+    facts.controls = [...new Set(controls.map((c) => `${c.control}=${c.to}`))].sort().join(' ');
+  }
   return { id: fingerprintId(facts), facts };
 }
 

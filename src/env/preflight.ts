@@ -177,7 +177,7 @@ async function frequencyFacts(root: string, t: Topology): Promise<Fact[]> {
           value: governor ?? 'unknown',
           verdict: 'warn',
           why: 'the clock ramps up with load, which skews low-client runs',
-          fix: `${fixGovernor}   (pgperf can do it for the run: controls.governor: performance)`,
+          fix: `${fixGovernor}   (or for the run only: pgperf run --governor performance)`,
         },
   );
   const epp = await perCpu(root, t, 'cpufreq/energy_performance_preference');
@@ -260,7 +260,7 @@ async function idleFacts(root: string, t: Topology): Promise<Fact[]> {
       value,
       verdict: 'warn',
       why: `deep idle states are enabled (${deep.map((s) => s.name).join(', ')}; wake-up up to ${worst}µs): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
-      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: controls.cpuDmaLatency: 0)`,
+      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: pgperf run --cpu-dma-latency 0)`,
     },
   ];
 }

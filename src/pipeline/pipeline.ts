@@ -9,7 +9,13 @@ import type { ComparisonRequest } from '../build/build-pair.js';
 import type { RunComparison } from '../compare/types.js';
 import { combineSinks, fileSink, type ResultSink } from '../results/sink.js';
 import type { RunResult } from '../results/types.js';
-import { runBenchmark, type ArmSpec, type RunDeps, type RunRequest } from '../runner/run-loop.js';
+import {
+  checkRunControls,
+  runBenchmark,
+  type ArmSpec,
+  type RunDeps,
+  type RunRequest,
+} from '../runner/run-loop.js';
 import { errorMessage } from '../util/errors.js';
 import { analyse } from './analysis.js';
 
@@ -50,6 +56,8 @@ export interface PipelineOutcome {
 export const RESULTS_FILE = 'results.json';
 
 export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Promise<PipelineOutcome> {
+  // A control that cannot be applied stops the run before a build spends its minutes.
+  await checkRunControls(req.controls, deps.logger);
   const arms = await resolveArms(req.arms, deps);
   const resultsFile = path.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : undefined;

@@ -3,7 +3,7 @@
  * table (clients | n | base median | head median | delta % [95% CI] | p (adj) | verdict) with the cells'
  * notes and the curve summary, then the warnings.
  */
-import { formatDeltaCi, formatP, formatPAdjusted, formatPct } from '../compare/format.js';
+import { formatDeltaCi, formatP, formatPAdjusted } from '../compare/format.js';
 import type {
   ArmComparison,
   CellComparison,
@@ -12,6 +12,7 @@ import type {
   RunComparison,
 } from '../compare/types.js';
 import { METRICS } from '../results/metrics.js';
+import { curveLine } from './curve-line.js';
 import type { StoredBaselineInfo } from '../results/types.js';
 
 /** `baseline`: the stored run the base samples came from (`--baseline stored`), named under the verdict. */
@@ -51,7 +52,9 @@ function design(c: RunComparison): string[] {
 
 function renderArm(c: RunComparison, arm: ArmComparison): string[] {
   const decided = arm.decidingCells.length > 0 ? ` (decided by ${arm.decidingCells.join(', ')})` : '';
-  const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}`];
+  const unstable =
+    arm.unstableCells.length > 0 ? `; unstable, not gated: ${arm.unstableCells.join(', ')}` : '';
+  const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}${unstable}`];
   const unit = METRICS[c.metric].label;
   for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
     const cells = arm.cells.filter((cell) => cell.workload === workload);
@@ -67,8 +70,10 @@ function renderArm(c: RunComparison, arm: ArmComparison): string[] {
       'verdict',
     ];
     lines.push(...table([header, ...cells.map(row)], [true, true, true, true, false, false, false]));
-    for (const cell of cells)
+    for (const cell of cells) {
       for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
+      if (cell.unstable) lines.push(`  clients ${cell.clients}: ${cell.unstable.message}`);
+    }
     const curve = arm.curves.find((k) => k.workload === workload);
     if (curve) lines.push(renderCurve(curve));
   }
@@ -88,7 +93,8 @@ function row(cell: CellComparison): string[] {
     median(cell.head.median),
     delta,
     p,
-    why.length > 0 ? `${cell.verdict} (${why.join(', ')})` : cell.verdict,
+    (why.length > 0 ? `${cell.verdict} (${why.join(', ')})` : cell.verdict) +
+      (cell.unstable ? ' [unstable: not gated]' : ''),
   ];
 }
 
@@ -102,12 +108,7 @@ const SHORT_REASON: Partial<Record<ReasonCode, string>> = {
 };
 
 function renderCurve(k: CurveComparison): string {
-  const collapse = (clients: number | null) => (clients === null ? 'none' : `${clients} clients`);
-  return (
-    `  curve: peak ${k.base.peakTps.toFixed(1)} TPS at ${k.base.peakClients} clients -> ` +
-    `${k.head.peakTps.toFixed(1)} at ${k.head.peakClients} (${formatPct(k.peakDeltaPct)}); ` +
-    `collapse (>${Math.round(k.collapseFraction * 100)}% below peak): ${collapse(k.base.collapseClients)} -> ${collapse(k.head.collapseClients)}`
-  );
+  return `  curve: ${curveLine(k, (v) => v.toFixed(1))}`;
 }
 
 /** Aligns columns; `right[i]` right-aligns column i (numbers). */

@@ -22,6 +22,7 @@
 import { formatDeltaCi, formatLevel, formatP, formatPAdjusted, formatPct } from '../compare/format.js';
 import { extremeCell, type ArmCell } from '../compare/extreme-cell.js';
 import { overallVerdict } from '../compare/overall.js';
+import { gatingCells } from '../compare/unstable.js';
 import type {
   ArmComparison,
   CellComparison,
@@ -34,6 +35,7 @@ import { METRICS } from '../results/metrics.js';
 import type { ArmInfo, ClientInfo, Environment, RunResult, Sample } from '../results/types.js';
 import { escapeMarkdown, markdownLink, shortSha } from './markdown-escape.js';
 import { describeStoredBaseline } from './comparison-text.js';
+import { curveLine } from './curve-line.js';
 import { CHART_LINES, renderScalingChart } from './mermaid-chart.js';
 import { waitEventSections } from './wait-event-section.js';
 
@@ -356,14 +358,16 @@ function armBlocks(ctx: Context, arm: ArmComparison, trims: ReadonlySet<TrimId>)
   }
   for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
     const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const verdict = overallVerdict(cells).verdict;
+    const verdict = overallVerdict(gatingCells(cells)).verdict;
     const v = VERDICT_DISPLAY[verdict];
     const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
     blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold ±${threshold}%)`);
     blocks.push(table(ctx, cells));
     if (!trims.has('notes')) {
       const notes = cells.flatMap((cell) =>
-        cell.notes.map((n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`),
+        [...cell.notes, ...(cell.unstable ? [cell.unstable] : [])].map(
+          (n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`,
+        ),
       );
       if (notes.length > 0) blocks.push(notes.join('\n'));
     }
@@ -396,7 +400,7 @@ function row(ctx: Context, cell: CellComparison): string[] {
     median(cell.head.median),
     delta,
     p,
-    `${v.icon} ${v.word}${why ? ` (${why})` : ''}`,
+    `${v.icon} ${v.word}${why ? ` (${why})` : ''}${cell.unstable ? ' · ⚠️ unstable, not gated' : ''}`,
   ];
 }
 
@@ -444,14 +448,13 @@ function chartBlocks(ctx: Context, arm: ArmComparison, curve: CurveComparison): 
   });
   if (points.length < 2) return [];
   const [baseLine, headLine] = CHART_LINES;
-  const collapse = (clients: number | null) => (clients === null ? 'none' : clientsText(clients));
   const legend =
     `Median TPS by client count (the chart has no legend): the **${baseLine.colour}** line (first) is ` +
     `${armName('base', arm.baseline)}, the **${headLine.colour}** line (second) is ${armName('head', arm.head)}. ` +
-    `Peak ${groupedNumber(curve.base.peakTps, 1)} TPS at ${clientsText(curve.base.peakClients)} → ` +
-    `${groupedNumber(curve.head.peakTps, 1)} at ${curve.head.peakClients} (${formatPct(curve.peakDeltaPct)}); ` +
-    `collapse (>${Math.round(curve.collapseFraction * 100)}% below the peak): ` +
-    `${collapse(curve.base.collapseClients)} → ${collapse(curve.head.collapseClients)}.`;
+    `Curve: ${escapeMarkdown(
+      curveLine(curve, (v) => groupedNumber(v, 0), '–'),
+      600,
+    )}.`;
   const chart = renderScalingChart({
     title: `${curve.workload}: median TPS`,
     yAxisTitle: 'TPS',
@@ -531,6 +534,11 @@ function environment(ctx: Context, trims: ReadonlySet<TrimId>): string[] {
       ['Node.js', escapeMarkdown(env.nodeVersion)],
       ['settings hash', escapeMarkdown(env.settingsHash)],
     );
+    if (env.controls?.length) {
+      // One phrase per control and value, however many CPUs had their governor set.
+      const held = [...new Set(env.controls.map((c) => `${c.control} ${c.to}`))].join('; ');
+      rows.push(['controls (restored after)', escapeMarkdown(held, 300)]);
+    }
   }
   rows.push(
     ['pgperf', escapeMarkdown(result.pgperfVersion ?? '?')],

@@ -74,6 +74,7 @@ export const resultsSchema = z.looseObject({
     facts: z.record(text, text),
     nodeVersion: text,
     settingsHash: text,
+    controls: z.array(z.looseObject({ control: text, file: text, to: text })).optional(),
   }),
   arms: z
     .array(

@@ -6,6 +6,7 @@
 import type { BuildRecord } from '../build/build-record.js';
 import type { AdaptiveRecord } from '../compare/adaptive.js';
 import type { RunDiagnostics } from '../diagnostics/types.js';
+import type { ControlChange } from '../env/control-change.js';
 import type { Fingerprint } from '../env/fingerprint.js';
 import type { PreflightReport } from '../env/preflight.js';
 import type { ShardInfo } from '../fleet/shards.js';
@@ -105,6 +106,11 @@ export interface Environment {
   settingsHash: string;
   /** The machine check before the run (pgperf doctor's report). */
   preflight?: PreflightReport;
+  /**
+   * Machine controls held over the measured runs (--cpu-dma-latency, --governor), each with its file and the
+   * value before; all were restored after the run. `facts` keep the machine's own values, read before.
+   */
+  controls?: ControlChange[];
 }
 
 export interface ArmInfo {

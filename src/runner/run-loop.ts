@@ -42,6 +42,13 @@ import { deriveSeed, newSeed, planRounds, type ArmOrder, type PlannedRun } from 
 import { AdaptiveControl } from './adaptive-control.js';
 import { ProgressTracker } from './progress.js';
 import { pinnedRunner, workloadCpuPlans } from '../machine/pinning.js';
+import {
+  applyControls,
+  checkControls,
+  wantsControls,
+  type AppliedControls,
+  type ControlRequest,
+} from '../machine/controls.js';
 
 export interface ArmSpec {
   label: string;
@@ -87,6 +94,11 @@ export interface RunRequest {
   diagnostics?: boolean;
   /** This run is one shard of a comparison split over machines (recorded in plan.shard). */
   shard?: ShardInfo;
+  /**
+   * Opt-in machine controls (--cpu-dma-latency, --governor) held over the measured runs: checked before any
+   * server starts, applied after the clusters are set up, restored when the run ends however it ends.
+   */
+  controls?: ControlRequest;
 }
 
 export interface RunDeps {
@@ -116,6 +128,8 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   const workloads = req.workloads.map((w) => applyOverrides(w, req));
 
   // Everything that can be checked is checked before any server starts.
+  const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : undefined;
+  await checkRunControls(req.controls, logger);
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0]!.binDir;
   // Pinning (workload `cpus`): the server under the plan's server CPUs, the client under its client CPUs,
@@ -199,6 +213,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   };
 
   const clusters = new Map<string, PgCluster>(); // key: arm label + data set name
+  let controls: AppliedControls | undefined;
   const clusterKey = (arm: string, dataSet: string) => `${arm}\u0000${dataSet}`;
   const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d] as const)));
   try {
@@ -237,6 +252,11 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       .update(JSON.stringify(allSettings))
       .digest('hex')
       .slice(0, 16);
+    // The controls hold over the measured runs (and their warm-ups), not over initdb and the data load.
+    if (controlRequest) {
+      controls = await applyControls(controlRequest, { ...controlRequest, logger });
+      result.environment.controls = controls.changes;
+    }
     result.fingerprint = environmentFingerprint(result);
     await save();
 
@@ -387,6 +407,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     result.stopReason = interrupted ? 'interrupted (signal)' : errorMessage(e);
     if (!interrupted) throw e;
   } finally {
+    await controls?.restore();
     await releaseClusters(clusters, req.logsDir, logger);
     result.updatedAt = new Date().toISOString();
     await req.sink
@@ -394,6 +415,14 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       .catch((e: unknown) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
   }
   return result;
+}
+
+/**
+ * Checks the run's machine controls (values, files, writability, the governor among the driver's) without
+ * changing anything; the adapters' pipeline calls it before a build, the run loop before any server starts.
+ */
+export async function checkRunControls(controls: ControlRequest | undefined, logger: Logger): Promise<void> {
+  if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
 }
 
 /**

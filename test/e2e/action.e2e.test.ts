@@ -3,7 +3,7 @@
  * payload file, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files, and GITHUB_API_URL pointing at a recording
  * fake of the REST API on 127.0.0.1. PostgreSQL: the machine's installed binaries as base and head.
  */
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -253,11 +253,28 @@ describe('gating and failures', () => {
     [{ mode: 'publish' }, "input 'mode' must be one of benchmark, comment, nightly, got 'publish'"],
     [{ 'github-token': '' }, "input 'github-token' is empty but 'comment' or 'commit-status' is on"],
     [{ rounds: 'many' }, "input 'rounds' must be a whole number >= 1, got 'many'"],
+    [{ 'cpu-dma-latency': '-1' }, "input 'cpu-dma-latency' must be a whole number >= 0, got '-1'"],
   ])('bad input %j is named', async (inputs, message) => {
     const ran = await runAction(inputs);
     expect(ran.code).toBe(1);
     expect(ran.stdout).toContain(`::error::${message}`);
     expect(gh.requests).toEqual([]);
+  });
+
+  it('a governor this machine cannot set stops the step before any server starts, naming the input', async () => {
+    const cpufreq = await access('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor').then(
+      () => true,
+      () => false,
+    );
+    // This VM has no cpufreq; on a machine with it, ask for a governor no driver offers.
+    const ran = await runAction({ governor: cpufreq ? 'no-such-governor' : 'performance' });
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(
+      cpufreq
+        ? /::error::input 'governor': "no-such-governor" is not available for CPU \d+ \(available: /
+        : /::error::input 'governor': \/sys\/devices\/system\/cpu\/cpu0\/cpufreq\/scaling_governor does not exist/,
+    );
+    expect(ran.stdout).not.toMatch(/initdb/);
   });
 
   it('an event without a pull request and no refs is refused, naming the inputs', async () => {

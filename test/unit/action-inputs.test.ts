@@ -63,6 +63,19 @@ describe('parseInputs', () => {
     expect(() => parseInputs(defaults(overrides))).toThrow(message);
   });
 
+  it('machine controls are opt-in: unset by default, a negative latency refused naming the input', () => {
+    const unset = parseInputs(defaults());
+    expect(unset.cpuDmaLatencyUs).toBeUndefined();
+    expect(unset.governor).toBeUndefined();
+    expect(parseInputs(defaults({ 'cpu-dma-latency': '0', governor: 'performance' }))).toMatchObject({
+      cpuDmaLatencyUs: 0,
+      governor: 'performance',
+    });
+    expect(() => parseInputs(defaults({ 'cpu-dma-latency': '-5' }))).toThrow(
+      "input 'cpu-dma-latency' must be a whole number >= 0, got '-5'",
+    );
+  });
+
   it('reads lists one per line or comma-separated, and numbers', () => {
     const inputs = parseInputs(
       defaults({

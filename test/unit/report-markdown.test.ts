@@ -232,6 +232,52 @@ describe('renderMarkdownReport: tables and charts', () => {
     expect(niceCeiling(1800)).toBe(2000);
     expect(niceCeiling(0)).toBe(1);
   });
+
+  it('names the machine controls held over the run in the environment table', () => {
+    const result = run({});
+    result.environment.controls = [
+      {
+        control: 'governor',
+        file: '/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor',
+        from: 'schedutil',
+        to: 'performance',
+      },
+      { control: 'cpuDmaLatency', file: '/dev/cpu_dma_latency', to: '0 µs' },
+    ];
+    expect(render(result).text).toContain(
+      '| controls (restored after) | governor performance; cpuDmaLatency 0 µs |',
+    );
+  });
+
+  it('shows peak, knee and collapse per workload, and flags cells in a collapse region as not gated', () => {
+    const dip: Record<number, number> = {
+      1: 20_000,
+      2: 39_000,
+      4: 76_000,
+      8: 140_000,
+      16: 200_000,
+      32: 140_000,
+      64: 135_000,
+      128: 190_000,
+    };
+    const { text, comparison } = render(
+      run({
+        rounds: 12,
+        workloads: { ro: SWEEP_8 },
+        level: (_, clients) => dip[clients]!,
+        effect: (arm, _, clients) => (arm === 'head' && clients === 32 ? 0.9 : 1),
+      }),
+    );
+    expect(comparison.comparisons[0]!.unstableCells).toEqual(['ro@32', 'ro@64']);
+    expect(text).toMatch(
+      /Curve: base peak 2\d\d,\d{3} TPS at 16 clients, knee 16, collapse 32–64 \(3\d% down, recovers at 128\)/,
+    );
+    const row32 = text.split('\n').find((l) => l.startsWith('| 32 |'))!;
+    expect(row32).toMatch(/regression.*unstable, not gated/);
+    expect(text).toMatch(/- 32 clients: unstable: 32 clients lies in a throughput collapse of base/);
+    // The workload's heading follows the gating cells only.
+    expect(text).not.toMatch(/### .* ro: regression/);
+  });
 });
 
 describe('renderMarkdownReport: escaping', () => {

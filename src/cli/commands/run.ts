@@ -9,6 +9,7 @@ import type { ArmSource } from '../../pipeline/pipeline.js';
 import type { Workload } from '../../config/workload-schema.js';
 import { parseShardSpec, planShards, workloadsOfShard, type ShardInfo } from '../../fleet/shards.js';
 import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../pipeline/stored-baseline.js';
+import type { ControlRequest } from '../../machine/controls.js';
 import { UserError, errorMessage } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
@@ -57,6 +58,10 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags {
   shard?: string;
   strict: boolean;
   diagnostics: boolean;
+  cpuDmaLatency?: number;
+  governor?: string;
+  /** Tests: the sysfs tree whose cpufreq files --governor writes (hidden). */
+  sysfsRoot?: string;
   /** A directory or URL; false with --no-store. */
   store?: string | false;
   baseline: string;
@@ -137,6 +142,18 @@ export function runCommand(): Command {
     .option('--shard <i/n>', 'run only shard I of N of the cells (see pgperf plan; consolidate the shards)')
     .option('--strict', 'refuse to measure when the machine check says "not fit for benchmarking"', false)
     .option('--no-diagnostics', 'do not sample wait events and counters during the runs')
+    .option(
+      '--cpu-dma-latency <us>',
+      'hold /dev/cpu_dma_latency at this many µs over the measured runs (0: idle CPUs only poll; needs root; restored)',
+      nonNegativeInt('--cpu-dma-latency'),
+    )
+    .option(
+      '--governor <name>',
+      'set this cpufreq governor on every CPU over the measured runs (e.g. performance; needs root; restored)',
+    )
+    .addOption(
+      new Option('--sysfs-root <dir>', 'read and write cpufreq files under this tree (tests)').hideHelp(),
+    )
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--no-store', 'do not save the run to the results store')
     .option(
@@ -201,6 +218,7 @@ export function runCommand(): Command {
           ...(adaptive ? { adaptive } : {}),
           strictPreflight: flags.strict,
           diagnostics: flags.diagnostics,
+          ...controlsFromFlags(flags),
           workloads: sharded?.workloads ?? workloads,
           ...(sharded ? { shard: sharded.info } : {}),
           rounds: flags.rounds,
@@ -235,6 +253,19 @@ export function runCommand(): Command {
       await store?.close();
     }
   });
+}
+
+/** --cpu-dma-latency and --governor as the run's controls request (none when neither is given). */
+function controlsFromFlags(flags: RunFlags): { controls?: ControlRequest } {
+  if (flags.cpuDmaLatency === undefined && flags.governor === undefined) return {};
+  return {
+    controls: {
+      ...(flags.cpuDmaLatency !== undefined ? { cpuDmaLatencyUs: flags.cpuDmaLatency } : {}),
+      ...(flags.governor !== undefined ? { governor: flags.governor } : {}),
+      ...(flags.sysfsRoot !== undefined ? { root: flags.sysfsRoot } : {}),
+      fields: { cpuDmaLatency: '--cpu-dma-latency', governor: '--governor' },
+    },
+  };
 }
 
 /** The workloads of shard I/N (the split computed from the workloads with the flags' overrides). */

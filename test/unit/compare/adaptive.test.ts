@@ -80,6 +80,34 @@ describe('adaptiveLook', () => {
     expect(keepGoing.reason).toMatch(/undecided at look 1; continue to 14 rounds/);
   });
 
+  it('a regression certified only in an unstable cell (a collapse region) does not stop the run', () => {
+    const dip: Record<number, number> = {
+      1: 20_000,
+      2: 39_000,
+      4: 76_000,
+      8: 140_000,
+      16: 200_000,
+      32: 140_000,
+      64: 135_000,
+      128: 190_000,
+    };
+    const inDip = syntheticRun({
+      seed: 4,
+      rounds: 20,
+      noise: 0.03,
+      level: (_, clients) => dip[clients]!,
+      effect: (arm, _, clients) => (arm === 'head' && clients === 32 ? 0.9 : 1),
+    });
+    const first = adaptiveLook(inDip, plan, { look: 1 });
+    expect(first.decidedCells).toContainEqual(
+      expect.objectContaining({ id: 'tpcb@32', verdict: 'regression' }),
+    );
+    expect(first.comparison.comparisons[0]!.unstableCells).toContain('tpcb@32');
+    expect(first.openCells.length).toBeGreaterThan(0); // so a stop would have been early
+    expect(first.reason).not.toMatch(/regression certified/);
+    expect(first).toMatchObject({ stop: false, nextRounds: 14 });
+  });
+
   it('keeps a cell decided at an earlier look frozen with that look’s verdict', () => {
     const last = adaptiveLook(result, plan, { look: 3, stopOnRegression: false });
     const cell1 = last.comparison.comparisons[0]!.cells.find((c) => c.clients === 1)!;

@@ -36,7 +36,9 @@ describe('renderComparisonText', () => {
     expect(rows[2]).toMatch(/ -\d+\.\d\d% \[-\d+\.\d\d%, -\d+\.\d\d%\] +[\d.e-]+ \([\d.e-]+\) +regression$/);
     expect(text).toContain('workload select (threshold 2%)');
     expect(text).toMatch(/clients 8: 0 failed base run\(s\) and 1 failed head run\(s\) excluded/);
-    expect(text).toMatch(/curve: peak [\d.]+ TPS at 64 clients -> [\d.]+ at 64/);
+    expect(text).toMatch(
+      /curve: base peak [\d.]+ TPS at 64 clients, knee \d+, no collapse; head peak [\d.]+ TPS at 64 clients, knee \d+, no collapse; peak -9\.\d+%/,
+    );
   });
 
   it('ends with the warnings', () => {

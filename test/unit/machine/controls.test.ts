@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pendingCleanups } from '../../../src/util/cleanup.js';
-import { applyControls } from '../../../src/machine/controls.js';
+import { applyControls, checkControls, describeControls } from '../../../src/machine/controls.js';
 import { memoryLogger } from '../../../src/util/logger.js';
 
 const DEVICE = '/dev/cpu_dma_latency';
@@ -122,6 +122,47 @@ describe('applyControls', () => {
     await expect(
       applyControls({ cpuDmaLatencyUs: 0 }, { logger: memoryLogger(), dmaLatencyDevice: tmp }),
     ).rejects.toThrow(/is not writable \(EISDIR\)/);
+  });
+
+  it('a control that fails after another was applied rolls the first back (never half-applied)', async () => {
+    await cpufreqTree(tmp);
+    const cleanupsBefore = pendingCleanups();
+    // /dev/full opens for writing but every write fails (ENOSPC): the governors are already set by then.
+    await expect(
+      applyControls(
+        { governor: 'performance', cpuDmaLatencyUs: 0 },
+        { logger: memoryLogger(), root: tmp, dmaLatencyDevice: '/dev/full' },
+      ),
+    ).rejects.toThrow(/cannot hold \/dev\/full at 0 µs: .*ENOSPC/);
+    expect(await governors(tmp)).toEqual(['powersave', 'schedutil']);
+    expect(pendingCleanups()).toBe(cleanupsBefore);
+  });
+
+  it('checkControls finds every problem applyControls would, and changes nothing', async () => {
+    await cpufreqTree(tmp);
+    const fields = { cpuDmaLatency: '--cpu-dma-latency', governor: '--governor' };
+    const deps = { logger: memoryLogger(), root: tmp, fields };
+    await expect(checkControls({ governor: 'ondemand' }, deps)).rejects.toThrow(
+      '--governor: "ondemand" is not available for CPU 0 (available: performance powersave schedutil)',
+    );
+    await expect(checkControls({ cpuDmaLatencyUs: -5 }, deps)).rejects.toThrow(
+      '--cpu-dma-latency: expected whole microseconds from 0 to 2000000000, got -5',
+    );
+    await expect(
+      checkControls({ cpuDmaLatencyUs: 0 }, { ...deps, dmaLatencyDevice: path.join(tmp, 'none') }),
+    ).rejects.toThrow(`--cpu-dma-latency: ${path.join(tmp, 'none')} does not exist: run pgperf as root`);
+    await checkControls({ governor: 'performance' }, deps);
+    expect(await governors(tmp)).toEqual(['powersave', 'schedutil']);
+  });
+
+  it('describes what it changed in one line, however many CPUs', () => {
+    expect(
+      describeControls([
+        { control: 'governor', file: 'a', from: 'powersave', to: 'performance' },
+        { control: 'governor', file: 'b', from: 'schedutil', to: 'performance' },
+        { control: 'cpuDmaLatency', file: DEVICE, to: '0 µs' },
+      ]),
+    ).toBe('governor performance on 2 CPUs (was powersave, schedutil); /dev/cpu_dma_latency held at 0 µs');
   });
 
   it('refuses bad values and unavailable governors, naming the field', async () => {
