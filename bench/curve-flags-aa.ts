@@ -6,7 +6,7 @@
  * - peakMoved fires (the plateau-with-tolerance definition), and, for reference, where the naive definition
  *   "the argmax client count differs" would have fired (issue 15 point 6 measured ~50% on a plateau);
  * - collapseMoved fires;
- * - any cell is flagged unstable (inside a collapse region of either arm), and where the arms disagree about
+ * - any cell is flagged unstable (inside a collapse region of base's curve), and where the arms disagree about
  *   the collapse regions (one arm has a region the other lacks).
  *
  * Shapes: a plateau (scales to 8 clients, then flat within ±1.5%), a real dip (peak at 16, -30% at 32-64,
