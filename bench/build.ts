@@ -13,9 +13,9 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BuiltInstall } from '../src/build/build-record.js';
-import { buildPostgres } from '../src/build/build.js';
-import { parseRepo } from '../src/build/source.js';
+import type { BuiltInstall } from '../src/pg-build/build-record.js';
+import { buildPostgres } from '../src/pg-build/build.js';
+import { parseRepo } from '../src/pg-build/source.js';
 import { consoleLogger } from '../src/util/logger.js';
 import { nodeProcessRunner } from '../src/util/process.js';
 import { preparePgSourceRepo } from '../test/helpers/pg-source.js';

@@ -38201,7 +38201,7 @@ import path25 from "node:path";
 // src/bisect/run-bisection.ts
 import path22 from "node:path";
 
-// src/build/build.ts
+// src/pg-build/build.ts
 import { mkdir as mkdir4, readFile as readFile7, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
 import os5 from "node:os";
 import path12 from "node:path";
@@ -38920,13 +38920,13 @@ function sleep(ms, signal) {
   });
 }
 
-// src/build/source.ts
+// src/pg-build/source.ts
 init_errors();
 import { rm as rm5, stat } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import path6 from "node:path";
 
-// src/build/cache.ts
+// src/pg-build/cache.ts
 import { createHash as createHash2 } from "node:crypto";
 import { chmod, cp, mkdir as mkdir3, readdir as readdir2, readFile as readFile3, readlink, rename as rename2, rm as rm4, statfs } from "node:fs/promises";
 import path5 from "node:path";
@@ -38954,7 +38954,7 @@ async function writeAtomically(file2, text2, options = {}) {
   }
 }
 
-// src/build/cache.ts
+// src/pg-build/cache.ts
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir3(dir, { recursive: true });
@@ -39100,7 +39100,7 @@ async function checkFreeSpace(dir, needBytes) {
   }
 }
 
-// src/build/source.ts
+// src/pg-build/source.ts
 var DEFAULT_REPO = "https://github.com/postgres/postgres.git";
 var FULL_SHA = /^[0-9a-f]{40}$/i;
 var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
@@ -39322,7 +39322,7 @@ async function exists(file2) {
   }
 }
 
-// src/build/build-record.ts
+// src/pg-build/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
 function roundAll(durations) {
   return Object.fromEntries(
@@ -39335,7 +39335,7 @@ function summaryLine(label, record2) {
   return `build ${label} (sha ${short(record2.sha)}, ${record2.buildSystem}): ${phases}${cc}`;
 }
 
-// src/build/build-step.ts
+// src/pg-build/build-step.ts
 import { writeFile as writeFile3 } from "node:fs/promises";
 
 // src/util/find-on-path.ts
@@ -39355,15 +39355,15 @@ async function findOnPath(name, searchPath) {
   return void 0;
 }
 
-// src/build/build-step.ts
+// src/pg-build/build-step.ts
 init_errors();
 
-// src/build/builder.ts
+// src/pg-build/builder.ts
 init_errors();
 import { appendFile as appendFile2, readFile as readFile4, stat as stat2 } from "node:fs/promises";
 import path8 from "node:path";
 
-// src/build/deps.ts
+// src/pg-build/deps.ts
 init_errors();
 var TOOL_PACKAGES = {
   git: "git",
@@ -39435,7 +39435,7 @@ function packagesMissingFromLog(log) {
   return [...found];
 }
 
-// src/build/options.ts
+// src/pg-build/options.ts
 init_errors();
 var BUILD_RECIPE_VERSION = 1;
 var OPTIMIZATION = "2";
@@ -39536,7 +39536,7 @@ function parseMesonOptionNames(text2) {
   return names;
 }
 
-// src/build/builder.ts
+// src/pg-build/builder.ts
 var BuildStepError = class extends UserError {
   constructor(step, message, logFile) {
     super(message);
@@ -39639,7 +39639,7 @@ ${tail(input2.output, TAIL_LINES)}
 --- full log: ${input2.logFile}`;
 }
 
-// src/build/build-step.ts
+// src/pg-build/build-step.ts
 async function inStep(step, what, logFile, fn) {
   try {
     return await fn();
@@ -39671,7 +39671,7 @@ async function run(runner, command, args) {
   if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
 }
 
-// src/build/slot.ts
+// src/pg-build/slot.ts
 import { readdir as readdir3, rm as rm6 } from "node:fs/promises";
 import path9 from "node:path";
 init_errors();
@@ -39729,7 +39729,7 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
   await rm6(paths.work, { recursive: true, force: true });
 }
 
-// src/build/patches.ts
+// src/pg-build/patches.ts
 init_errors();
 import { readFile as readFile5 } from "node:fs/promises";
 import path10 from "node:path";
@@ -39789,7 +39789,7 @@ Rebase the patch onto this ref, or build the ref it was made for.`
   }
 }
 
-// src/build/toolchain.ts
+// src/pg-build/toolchain.ts
 import { readFile as readFile6 } from "node:fs/promises";
 import os4 from "node:os";
 import path11 from "node:path";
@@ -39852,7 +39852,7 @@ function parseCcacheStatsLog(text2) {
   return { hits, misses, hitRate: total ? hits / total : 0 };
 }
 
-// src/build/build.ts
+// src/pg-build/build.ts
 async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
@@ -73876,7 +73876,7 @@ function planCommand() {
 }
 var minutes = (s) => `${(s / 60).toFixed(1)} min`;
 
-// src/build/build-pair.ts
+// src/pg-build/build-pair.ts
 import path33 from "node:path";
 async function buildComparison(req, deps) {
   const env = deps.env ?? process.env;

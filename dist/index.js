@@ -61571,10 +61571,10 @@ function optionalDuration(read, name) {
   return seconds;
 }
 
-// src/build/build-pair.ts
+// src/pg-build/build-pair.ts
 import path25 from "node:path";
 
-// src/build/source.ts
+// src/pg-build/source.ts
 init_errors();
 import { rm as rm6, stat as stat4 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
@@ -61673,7 +61673,7 @@ function sleep(ms, signal) {
   });
 }
 
-// src/build/cache.ts
+// src/pg-build/cache.ts
 import { createHash as createHash5 } from "node:crypto";
 import { chmod as chmod2, cp, mkdir as mkdir7, readdir as readdir5, readFile as readFile8, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
 import path18 from "node:path";
@@ -61822,7 +61822,7 @@ async function checkFreeSpace(dir, needBytes) {
   }
 }
 
-// src/build/source.ts
+// src/pg-build/source.ts
 var FULL_SHA = /^[0-9a-f]{40}$/i;
 var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
 var DEEPEN_STEPS = [64, 512, 4096];
@@ -62043,12 +62043,12 @@ async function exists2(file2) {
   }
 }
 
-// src/build/build.ts
+// src/pg-build/build.ts
 import { mkdir as mkdir8, readFile as readFile12, rm as rm8, writeFile as writeFile7 } from "node:fs/promises";
 import os11 from "node:os";
 import path24 from "node:path";
 
-// src/build/build-record.ts
+// src/pg-build/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
 function roundAll(durations) {
   return Object.fromEntries(
@@ -62061,16 +62061,16 @@ function summaryLine(label, record2) {
   return `build ${label} (sha ${short(record2.sha)}, ${record2.buildSystem}): ${phases}${cc}`;
 }
 
-// src/build/build-step.ts
+// src/pg-build/build-step.ts
 import { writeFile as writeFile6 } from "node:fs/promises";
 init_errors();
 
-// src/build/builder.ts
+// src/pg-build/builder.ts
 init_errors();
 import { appendFile as appendFile3, readFile as readFile9, stat as stat5 } from "node:fs/promises";
 import path20 from "node:path";
 
-// src/build/deps.ts
+// src/pg-build/deps.ts
 init_errors();
 var TOOL_PACKAGES = {
   git: "git",
@@ -62142,7 +62142,7 @@ function packagesMissingFromLog(log) {
   return [...found];
 }
 
-// src/build/options.ts
+// src/pg-build/options.ts
 init_errors();
 var BUILD_RECIPE_VERSION = 1;
 var OPTIMIZATION = "2";
@@ -62243,7 +62243,7 @@ function parseMesonOptionNames(text2) {
   return names;
 }
 
-// src/build/builder.ts
+// src/pg-build/builder.ts
 var BuildStepError = class extends UserError {
   constructor(step, message, logFile) {
     super(message);
@@ -62346,7 +62346,7 @@ ${tail(input2.output, TAIL_LINES)}
 --- full log: ${input2.logFile}`;
 }
 
-// src/build/build-step.ts
+// src/pg-build/build-step.ts
 async function inStep(step, what, logFile, fn) {
   try {
     return await fn();
@@ -62378,7 +62378,7 @@ async function run(runner, command, args) {
   if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
 }
 
-// src/build/slot.ts
+// src/pg-build/slot.ts
 import { readdir as readdir6, rm as rm7 } from "node:fs/promises";
 import path21 from "node:path";
 init_errors();
@@ -62436,7 +62436,7 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
   await rm7(paths.work, { recursive: true, force: true });
 }
 
-// src/build/patches.ts
+// src/pg-build/patches.ts
 init_errors();
 import { readFile as readFile10 } from "node:fs/promises";
 import path22 from "node:path";
@@ -62496,7 +62496,7 @@ Rebase the patch onto this ref, or build the ref it was made for.`
   }
 }
 
-// src/build/toolchain.ts
+// src/pg-build/toolchain.ts
 import { readFile as readFile11 } from "node:fs/promises";
 import os10 from "node:os";
 import path23 from "node:path";
@@ -62559,7 +62559,7 @@ function parseCcacheStatsLog(text2) {
   return { hits, misses, hitRate: total ? hits / total : 0 };
 }
 
-// src/build/build.ts
+// src/pg-build/build.ts
 async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
@@ -62728,7 +62728,7 @@ async function verifyInstall(installDir, what, runner) {
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
-// src/build/build-pair.ts
+// src/pg-build/build-pair.ts
 async function buildComparison(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");

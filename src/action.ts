@@ -10,7 +10,7 @@ import { readContext } from './action/context.js';
 import { parseInputs } from './action/inputs.js';
 import { buildArms } from './pipeline/build-stage.js';
 import { runAction } from './action/run-action.js';
-import { defaultCacheDir } from './build/cache.js';
+import { defaultCacheDir } from './pg-build/cache.js';
 import { runCleanups } from './util/cleanup.js';
 import { octokitApi } from './github/octokit-api.js';
 import { secretsToMask } from './util/child-env.js';

@@ -3,7 +3,7 @@
  * CI against good, or why none was named), then every commit tested with its verdict, then the cost.
  */
 import type { BisectReport, CommitJudgement } from './run-bisection.js';
-import { short } from '../build/source.js';
+import { short } from '../pg-build/source.js';
 import { formatDeltaCi } from '../compare/format.js';
 import { METRICS } from '../results/metrics.js';
 

@@ -4,8 +4,8 @@
  * Good must be an ancestor of bad, and differ from it.
  */
 import path from 'node:path';
-import { cacheLayout } from '../build/cache.js';
-import { SourceMirror, short, type GitDeps, type RepoSpec } from '../build/source.js';
+import { cacheLayout } from '../pg-build/cache.js';
+import { SourceMirror, short, type GitDeps, type RepoSpec } from '../pg-build/source.js';
 import { UserError, errorMessage } from '../util/errors.js';
 import { tail } from '../util/process.js';
 

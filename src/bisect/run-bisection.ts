@@ -7,10 +7,10 @@
  * (later) the Action's `mode: bisect`: it returns a plain report; rendering is the adapters'.
  */
 import path from 'node:path';
-import type { BuildDeps, BuiltInstall } from '../build/build-record.js';
-import { buildPostgres } from '../build/build.js';
-import { short, type RepoSpec } from '../build/source.js';
-import { detectToolchain } from '../build/toolchain.js';
+import type { BuildDeps, BuiltInstall } from '../pg-build/build-record.js';
+import { buildPostgres } from '../pg-build/build.js';
+import { short, type RepoSpec } from '../pg-build/source.js';
+import { detectToolchain } from '../pg-build/toolchain.js';
 import { planAdaptive, type AdaptivePlanInput } from '../compare/adaptive.js';
 import { formatDeltaCi } from '../compare/format.js';
 import type { DeltaInterval, Verdict } from '../compare/types.js';

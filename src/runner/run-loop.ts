@@ -7,7 +7,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import type { BuildRecord } from '../build/build-record.js';
+import type { BuildRecord } from '../pg-build/build-record.js';
 import type { Workload } from '../config/workload-schema.js';
 import { inspectBinDir, PgCluster } from '../cluster/cluster.js';
 import type { AdaptivePlan } from '../compare/adaptive.js';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BisectReport } from '../../src/bisect/run-bisection.js';
-import { short } from '../../src/build/source.js';
+import { short } from '../../src/pg-build/source.js';
 import { main } from '../../src/cli/main.js';
 import { renderBisectText } from '../../src/bisect/bisect-text.js';
 import { prepareBisectSeries, SLOW_COMMIT_INDEX, type BisectSeries } from '../helpers/bisect-series.js';

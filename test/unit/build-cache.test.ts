@@ -13,7 +13,7 @@ import {
   readCompleted,
   slotPaths,
   type KeyInput,
-} from '../../src/build/cache.js';
+} from '../../src/pg-build/cache.js';
 import { acquireLock } from '../../src/util/file-lock.js';
 import { memoryLogger } from '../../src/util/logger.js';
 

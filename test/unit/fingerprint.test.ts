@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { BuildRecord } from '../../src/build/build-record.js';
+import type { BuildRecord } from '../../src/pg-build/build-record.js';
 import {
   canonicalJson,
   diffFingerprints,
@@ -20,7 +20,7 @@ function variant(change: (r: RunResult) => void): RunResult {
   return copy;
 }
 
-/** A build record as src/build/build.ts writes it (typed, so a changed record shape fails here). */
+/** A build record as src/pg-build/build.ts writes it (typed, so a changed record shape fails here). */
 function buildRecord(over: Partial<BuildRecord> = {}): BuildRecord {
   const record: BuildRecord = {
     repo: 'https://github.com/postgres/postgres.git',

@@ -8,7 +8,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installContentHash, markComplete, readCompleted } from '../../src/build/cache.js';
+import { installContentHash, markComplete, readCompleted } from '../../src/pg-build/cache.js';
 import { makeTempDir, onCleanup, pendingCleanups, runCleanups } from '../../src/util/cleanup.js';
 import { renderConf } from '../../src/cluster/conf.js';
 import { settingProblem } from '../../src/config/settings.js';

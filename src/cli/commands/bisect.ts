@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import { runBisection, type BisectRequest } from '../../bisect/run-bisection.js';
-import { DEFAULT_REPO, parseRepo } from '../../build/source.js';
+import { DEFAULT_REPO, parseRepo } from '../../pg-build/source.js';
 import { loadWorkloadFile } from '../../config/load-workload.js';
 import type { Workload } from '../../config/workload-schema.js';
 import { resolveAnalysis } from '../../pipeline/analysis.js';

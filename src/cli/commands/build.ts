@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
-import { buildPostgres } from '../../build/build.js';
-import { defaultCacheDir } from '../../build/cache.js';
-import { readPatches } from '../../build/patches.js';
-import { DEFAULT_REPO, parseRepo } from '../../build/source.js';
+import { buildPostgres } from '../../pg-build/build.js';
+import { defaultCacheDir } from '../../pg-build/cache.js';
+import { readPatches } from '../../pg-build/patches.js';
+import { DEFAULT_REPO, parseRepo } from '../../pg-build/source.js';
 import { errorMessage } from '../../util/errors.js';
 import { consoleLogger, type Logger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';

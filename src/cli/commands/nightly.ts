@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { buildPostgres } from '../../build/build.js';
-import { DEFAULT_REPO, parseRepo } from '../../build/source.js';
+import { buildPostgres } from '../../pg-build/build.js';
+import { DEFAULT_REPO, parseRepo } from '../../pg-build/source.js';
 import { loadWorkloadFile } from '../../config/load-workload.js';
 import { octokitApi } from '../../github/octokit-api.js';
 import { describeSync, syncRegressionIssues } from '../../github/regression-issues.js';
