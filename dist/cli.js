@@ -59845,6 +59845,13 @@ var GATED_METRIC_NAMES = {
   p99: "latencyP99Ms"
 };
 var DEFAULT_GATED_METRICS = ["tps"];
+function metricFromName(name) {
+  if (Object.hasOwn(GATED_METRIC_NAMES, name)) return GATED_METRIC_NAMES[name];
+  return isMetricName(name) ? name : void 0;
+}
+function gatedName(metric) {
+  return Object.entries(GATED_METRIC_NAMES).find(([, m]) => m === metric)?.[0] ?? metric;
+}
 
 // src/config/workload-schema.ts
 var BUILTIN_SCRIPTS = ["tpcb-like", "simple-update", "select-only"];
@@ -61868,15 +61875,20 @@ function prepareRun(result, options = {}) {
       `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
     );
   }
+  const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
+  const cells = documentCells(result);
+  const gatedMetrics = [.../* @__PURE__ */ new Set([metric, ...cells.flatMap((c) => metricsOf(c.workload))])];
   return {
     result,
     metric,
     better: METRICS[metric].better,
+    metricsOf,
+    gatedMetrics,
     alpha,
     thresholdPct,
     baseline,
     heads: baseline === void 0 ? [] : heads,
-    cells: documentCells(result),
+    cells,
     test: options.test ?? "paired",
     value: options.value ?? "final",
     thresholds: workloadThresholds(result, thresholdPct, warnings),
@@ -61885,14 +61897,37 @@ function prepareRun(result, options = {}) {
     warnings
   };
 }
-function hypothesisKey(head, cell) {
-  return `${head}\0${cellId(cell)}`;
+function hypothesisKey(head, cell, metric) {
+  return `${head}\0${cellId(cell)}\0${metric}`;
+}
+function hypothesisLabel(ctx, id, metric) {
+  return metric === ctx.metric ? id : `${id} ${gatedName(metric)}`;
+}
+function workloadMetrics(result, warnings) {
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
+    const value = typeof spec === "object" && spec !== null ? spec.metrics : void 0;
+    if (value === void 0) continue;
+    const names = Array.isArray(value) ? value : [];
+    const metrics = names.map((n) => typeof n === "string" ? metricFromName(n) : void 0);
+    if (metrics.length === 0 || metrics.some((m) => m === void 0)) {
+      warnings.push(
+        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of tps, latency-avg, p95, p99; using tps`
+      );
+      continue;
+    }
+    byWorkload.set(name, [...new Set(metrics)]);
+  }
+  const fallback = DEFAULT_GATED_METRICS.map((n) => metricFromName(n));
+  return (workload) => byWorkload.get(workload) ?? fallback;
 }
 function analyseLook(ctx, spec) {
   const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
-  const runs = collectCellRuns(samples, ctx.metric, ctx.value);
-  const statistics = (head, cell, paired) => {
-    const arms = runs.get(cellId(cell));
+  const runsByMetric = new Map(
+    ctx.gatedMetrics.map((metric) => [metric, collectCellRuns(samples, metric, ctx.value)])
+  );
+  const statistics = (head, cell, metric, paired) => {
+    const arms = runsByMetric.get(metric).get(cellId(cell));
     const baseRuns = arms?.get(ctx.baseline);
     const headRuns = arms?.get(head);
     const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
@@ -61906,17 +61941,20 @@ function analyseLook(ctx, spec) {
     return stats;
   };
   const measured = ctx.heads.flatMap(
-    (head) => ctx.cells.map((cell) => {
-      const key = hypothesisKey(head, cell);
-      const frozen = spec.frozen.get(key) ?? null;
-      return {
-        head,
-        cell,
-        key,
-        frozen,
-        stats: frozen ? null : statistics(head, cell, ctx.test === "paired")
-      };
-    })
+    (head) => ctx.cells.flatMap(
+      (cell) => ctx.metricsOf(cell.workload).map((metric) => {
+        const key = hypothesisKey(head, cell, metric);
+        const frozen = spec.frozen.get(key) ?? null;
+        return {
+          head,
+          cell,
+          metric,
+          key,
+          frozen,
+          stats: frozen ? null : statistics(head, cell, metric, ctx.test === "paired")
+        };
+      })
+    )
   );
   const m = measured.filter((x) => x.stats?.p != null).length + measured.filter(
     (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
@@ -61925,7 +61963,7 @@ function analyseLook(ctx, spec) {
     const st = x.stats;
     if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
     if (st.minAchievableP * m < spec.alpha) continue;
-    const unpaired = statistics(x.head, x.cell, false);
+    const unpaired = statistics(x.head, x.cell, x.metric, false);
     if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
     unpaired.notes.push({
       code: "unpaired-fallback",
@@ -61949,11 +61987,17 @@ function analyseLook(ctx, spec) {
     const decided = decideVerdict(m2.stats, {
       alpha: spec.alpha,
       thresholdPct: ctx.thresholds(m2.cell.workload),
-      better: ctx.better,
+      better: METRICS[m2.metric].better,
       pAdjusted: adjustedByKey.get(m2.key) ?? null,
       familySize
     });
-    byHead.get(m2.head).push({ id: cellId(m2.cell), workload: m2.cell.workload, clients: m2.cell.clients, ...decided });
+    byHead.get(m2.head).push({
+      id: cellId(m2.cell),
+      workload: m2.cell.workload,
+      clients: m2.cell.clients,
+      metric: m2.metric,
+      ...decided
+    });
   }
   return byHead;
 }
@@ -61961,16 +62005,18 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
   const warnings = [...ctx.warnings];
   const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
   const comparisons = ctx.heads.map((head) => {
-    const cells = byHead.get(head) ?? [];
-    const overall2 = overallVerdict(cells);
+    const all = byHead.get(head) ?? [];
+    const label = (c) => hypothesisLabel(ctx, c.id, c.metric);
+    const overall2 = overallVerdict(all.map((c) => ({ id: label(c), verdict: c.verdict })));
     return {
       baseline: ctx.baseline ?? "",
       head,
       verdict: overall2.verdict,
       decidingCells: overall2.deciding,
-      likelyRegressionCells: cells.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
+      likelyRegressionCells: all.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map(label),
       familySize,
-      cells,
+      cells: all.filter((c) => c.metric === ctx.metric),
+      otherMetricCells: all.filter((c) => c.metric !== ctx.metric),
       curves: curves(ctx, head)
     };
   });
@@ -61980,6 +62026,7 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
   const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
   return {
     metric: ctx.metric,
+    gatedMetrics: ctx.gatedMetrics,
     better: ctx.better,
     alpha: ctx.alpha,
     testAlpha,
@@ -62037,8 +62084,13 @@ function dataWarnings(ctx, comparisons, sequential) {
   const warnings = [];
   const failed = result.samples.filter((s) => s.status !== "ok").length;
   if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
-  const cells = comparisons.flatMap((c) => c.cells.map((cell) => ({ head: c.head, cell })));
-  const label = ({ head, cell }) => comparisons.length > 1 ? `${head}:${cell.id}` : cell.id;
+  const cells = comparisons.flatMap(
+    (c) => [...c.cells, ...c.otherMetricCells].map((cell) => ({ head: c.head, cell }))
+  );
+  const label = ({ head, cell }) => {
+    const id = hypothesisLabel(ctx, cell.id, cell.metric);
+    return comparisons.length > 1 ? `${head}:${id}` : id;
+  };
   const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "insufficient-data"));
   if (unusable.length > 0) {
     warnings.push(
@@ -62137,6 +62189,7 @@ function adaptiveLook(result, plan, options = {}) {
   const history = [];
   let byHead = /* @__PURE__ */ new Map();
   let stopReason = null;
+  const openCellIds = [];
   for (let k = 1; k <= look; k++) {
     const rounds = plan.schedule[k - 1];
     byHead = analyseLook(ctx, {
@@ -62147,20 +62200,26 @@ function adaptiveLook(result, plan, options = {}) {
     });
     const decidedNow = [];
     const open4 = [];
+    const openIds = /* @__PURE__ */ new Set();
+    openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
       for (const c of cells) {
-        const key = hypothesisKey(head, c);
+        const key = hypothesisKey(head, c, c.metric);
         if (frozen.has(key)) continue;
+        const label = hypothesisLabel(ctx, c.id, c.metric);
         if (c.verdict === "inconclusive") {
-          open4.push(`${head}:${c.id}`);
+          open4.push(`${head}:${label}`);
+          openIds.add(c.id);
           continue;
         }
         frozen.set(key, c);
-        decidedNow.push({ id: `${head}:${c.id}`, verdict: c.verdict });
+        decidedNow.push({ id: `${head}:${label}`, verdict: c.verdict });
         decidedCells.push({
           head,
           cell: { workload: c.workload, clients: c.clients },
           id: c.id,
+          metric: c.metric,
+          label,
           verdict: c.verdict,
           look: k,
           reason: c.reasons[0].code
@@ -62168,7 +62227,7 @@ function adaptiveLook(result, plan, options = {}) {
       }
     }
     const regressed = decidedCells.filter((d) => d.verdict === "regression");
-    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
+    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
@@ -62198,7 +62257,7 @@ function adaptiveLook(result, plan, options = {}) {
       },
       plan.lookAlpha[k - 1]
     );
-    const openIds = new Set(outcome.open.map((id) => id.slice(id.indexOf(":") + 1)));
+    const openIds = openCellIds[k - 1];
     return {
       look: k,
       rounds: plan.schedule[k - 1],
@@ -62295,13 +62354,17 @@ function analysisOf(result, overrides = {}) {
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
   return resolveAnalysis({ ...result.analysis, ...defined });
 }
+function metricOption(settings2, overrides = {}) {
+  return overrides.metric ?? (settings2.metric === PRIMARY_METRIC ? void 0 : settings2.metric);
+}
 function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
   const lastLook = result.adaptive?.looks.at(-1)?.look;
   const comparison = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
-    metric: settings2.metric,
+    // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
+    ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
     // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
     ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
@@ -62374,6 +62437,9 @@ function renderCalibrationText(c) {
 }
 
 // src/cli/analysis-flags.ts
+var METRIC_CHOICES = [...Object.keys(GATED_METRIC_NAMES), ...Object.keys(METRICS)].filter(
+  (n, i, all) => all.indexOf(n) === i
+);
 function addAnalysisOptions(command, when) {
   const recorded = when === "compare" ? "default: as recorded in the results, else " : "default ";
   return command.addOption(
@@ -62388,7 +62454,7 @@ function addAnalysisOptions(command, when) {
   ).addOption(
     new Option(
       "--metric <name>",
-      `metric that decides the verdict: ${Object.keys(METRICS).join(", ")} (${recorded}tps)`
+      `one metric that decides the verdict in every cell: ${METRIC_CHOICES.join(", ")} (${recorded}each workload's \`metrics\`, default tps)`
     ).argParser(parseMetric)
   );
 }
@@ -62416,12 +62482,11 @@ function parseThreshold(value) {
   return n;
 }
 function parseMetric(value) {
-  if (!isMetricName(value)) {
-    throw new InvalidArgumentError(
-      `--metric must be one of ${Object.keys(METRICS).join(", ")}, got '${value}'`
-    );
+  const metric = metricFromName(value);
+  if (metric === void 0) {
+    throw new InvalidArgumentError(`--metric must be one of ${METRIC_CHOICES.join(", ")}, got '${value}'`);
   }
-  return value;
+  return metric;
 }
 
 // src/cli/execute-run.ts
@@ -64583,7 +64648,7 @@ var AdaptiveControl = class {
     this.open = new Set(outcome.openCells.map(cellId));
     const decided = outcome.decidedCells.filter((d) => d.look === look);
     log(
-      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
+      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.label} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
     );
     return outcome.stop ? outcome.reason : null;
   }
@@ -64983,7 +65048,11 @@ async function runBenchmark(req, deps) {
     };
     const adaptive = req.adaptive ? new AdaptiveControl(
       req.adaptive.plan,
-      { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
+      {
+        thresholdPct: req.analysis.thresholdPct,
+        // As analyse() judges it: one metric everywhere only when one was named (metricOption).
+        ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {}
+      },
       {
         ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
         estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
@@ -65509,15 +65578,15 @@ function renderComparisonText(c, baseline) {
 `;
 }
 function headline(c) {
-  const metric = METRICS[c.metric];
-  const what = `${metric.label}, ${c.better} is better`;
+  const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join("; ");
   if (c.comparisons.length === 0) return `verdict: ${c.verdict.toUpperCase()}: nothing to compare (${what})`;
   const arms = c.comparisons.map((a) => `'${a.head}'`).join(", ");
   return `verdict: ${c.verdict.toUpperCase()}: ${arms} vs base '${c.baseline}' (${what})`;
 }
 function design(c) {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
-  const holm = families === "" ? "" : `, Holm over ${families} cell(s) per arm`;
+  const unit = c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)";
+  const holm = families === "" ? "" : `, Holm over ${families} ${unit} per arm`;
   const lines = [`alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%`];
   if (c.sequential) {
     const s = c.sequential;
@@ -65530,30 +65599,42 @@ function design(c) {
 function renderArm(c, arm) {
   const decided = arm.decidingCells.length > 0 ? ` (decided by ${arm.decidingCells.join(", ")})` : "";
   const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}`];
-  const unit = METRICS[c.metric].label;
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const threshold = cells[0]?.thresholdPct ?? c.thresholdPct;
+  const all = [...arm.cells, ...arm.otherMetricCells];
+  for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
+    const inWorkload = all.filter((cell) => cell.workload === workload);
+    const threshold = inWorkload[0]?.thresholdPct ?? c.thresholdPct;
     lines.push("", `workload ${workload} (threshold ${threshold}%)`);
-    const header = [
-      "clients",
-      "n",
-      `base median ${unit}`,
-      `head median ${unit}`,
-      "delta % [95% CI]",
-      "p (adj)",
-      "verdict"
-    ];
-    lines.push(...table([header, ...cells.map(row)], [true, true, true, true, false, false, false]));
-    for (const cell of cells)
-      for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
+    for (const metric of c.gatedMetrics) {
+      const cells = inWorkload.filter((cell) => cell.metric === metric);
+      if (cells.length === 0) continue;
+      const info = METRICS[metric];
+      if (metric !== c.metric) lines.push(`  ${info.label} (${info.unit}, ${info.better} is better):`);
+      const header = [
+        "clients",
+        "n",
+        `base median ${info.label}`,
+        `head median ${info.label}`,
+        "delta % [95% CI]",
+        "p (adj)",
+        "verdict"
+      ];
+      const decimals = info.unit === "ms" ? 3 : 1;
+      lines.push(
+        ...table(
+          [header, ...cells.map((cell) => row(cell, decimals))],
+          [true, true, true, true, false, false, false]
+        )
+      );
+      for (const cell of cells)
+        for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
+    }
     const curve = arm.curves.find((k) => k.workload === workload);
     if (curve) lines.push(renderCurve(curve));
   }
   return lines;
 }
-function row(cell) {
-  const median2 = (v) => v === null ? "-" : v.toFixed(1);
+function row(cell, decimals) {
+  const median2 = (v) => v === null ? "-" : v.toFixed(decimals);
   const delta = formatDeltaCi(cell) ?? "-";
   const p = formatPAdjusted(cell) ?? "-";
   const why = cell.verdict === "inconclusive" ? cell.reasons.map((r) => SHORT_REASON[r.code]).filter(Boolean) : [];
@@ -66849,9 +66930,9 @@ function extremeCell(c, which) {
   let found = null;
   let foundGain = 0;
   for (const arm of c.comparisons) {
-    for (const cell of arm.cells) {
+    for (const cell of [...arm.cells, ...arm.otherMetricCells]) {
       if (cell.deltaPct === null) continue;
-      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
       if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
         found = { arm, cell };
         foundGain = gain;
@@ -66862,7 +66943,8 @@ function extremeCell(c, which) {
 }
 function describeCell(ctx, { arm, cell }) {
   const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
-  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
+  const what = cell.metric === ctx.c.metric ? "" : ` ${METRICS[cell.metric].label}`;
+  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}${what}`;
   if (cell.deltaPct === null) return where;
   const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
   return `${where} **${formatPct(cell.deltaPct)}**${ci}`;
@@ -66925,7 +67007,9 @@ function designLines(ctx) {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
   const parts = [
     `${metric.label} (${metric.unit}), ${c.better} is better`,
-    `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} cell(s)`}`,
+    // Latency gates (`metrics: [tps, p99]`): each is a hypothesis per cell in the same Holm family.
+    ...c.gatedMetrics.filter((m) => m !== c.metric).map((m) => `gated too: ${METRICS[m].label} (${METRICS[m].unit}), ${METRICS[m].better} is better`),
+    `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} ${c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)"}`}`,
     `threshold \xB1${c.thresholdPct}%`,
     `${result.plan?.rounds ?? "?"} rounds`
   ];
@@ -66951,15 +67035,25 @@ function armBlocks(ctx, arm, trims) {
     const v = VERDICT_DISPLAY[arm.verdict];
     blocks.push(`## ${v.icon} ${escapeMarkdown(arm.head)} vs ${escapeMarkdown(arm.baseline)}: ${v.word}`);
   }
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const verdict2 = overallVerdict(cells).verdict;
+  const all = [...arm.cells, ...arm.otherMetricCells];
+  for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
+    const inWorkload = all.filter((cell) => cell.workload === workload);
+    const verdict2 = overallVerdict(inWorkload.map((c, i) => ({ id: String(i), verdict: c.verdict }))).verdict;
     const v = VERDICT_DISPLAY[verdict2];
-    const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
+    const threshold = inWorkload[0]?.thresholdPct ?? ctx.c.thresholdPct;
     blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
-    blocks.push(table2(ctx, cells));
+    const cells = inWorkload.filter((cell) => cell.metric === ctx.c.metric);
+    if (cells.length > 0) blocks.push(table2(ctx, cells));
+    for (const metric of ctx.c.gatedMetrics.filter((m) => m !== ctx.c.metric)) {
+      const rows = inWorkload.filter((cell) => cell.metric === metric);
+      if (rows.length === 0) continue;
+      const info = METRICS[metric];
+      const rise = info.better === "lower" ? ": a rise is a regression" : "";
+      blocks.push(`**${info.label}** (${info.unit}, ${info.better} is better${rise})`);
+      blocks.push(table2(ctx, rows, metric));
+    }
     if (!trims.has("notes")) {
-      const notes = cells.flatMap(
+      const notes = inWorkload.flatMap(
         (cell) => cell.notes.map((n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`)
       );
       if (notes.length > 0) blocks.push(notes.join("\n"));
@@ -66969,17 +67063,19 @@ function armBlocks(ctx, arm, trims) {
   }
   return blocks;
 }
-function table2(ctx, cells) {
-  const unit = ctx.metric.label;
+function table2(ctx, cells, metric) {
+  const info = metric ? METRICS[metric] : ctx.metric;
+  const decimals = metric ? info.unit === "ms" ? 3 : 1 : ctx.metric.decimals;
+  const unit = info.label;
   const rows = [
     `| clients | n | base ${unit} (median) | head ${unit} (median) | delta % [95% CI] | p (adj.) | verdict |`,
     "|---:|---:|---:|---:|---:|---:|:---|",
-    ...cells.map((cell) => `| ${row2(ctx, cell).join(" | ")} |`)
+    ...cells.map((cell) => `| ${row2(cell, decimals).join(" | ")} |`)
   ];
   return rows.join("\n");
 }
-function row2(ctx, cell) {
-  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, ctx.metric.decimals);
+function row2(cell, decimals) {
+  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, decimals);
   const delta = formatDeltaCi(cell) ?? "\u2013";
   const p = formatPAdjusted(cell) ?? "\u2013";
   const v = VERDICT_DISPLAY[cell.verdict];
@@ -66996,7 +67092,7 @@ function row2(ctx, cell) {
 }
 var SHORT_REASON2 = {
   "insufficient-data": () => "no data",
-  "likely-regression": (t) => `regression likely (CI beyond \u2212${t}%), too few runs to certify`,
+  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "\u2212"}${t}%), too few runs to certify`,
   "too-few-runs": () => "too few runs",
   "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
   "significant-below-threshold": (t) => `significant, below ${t}%`,
@@ -67011,7 +67107,7 @@ function shortReason(cell) {
     case "no-change":
       return `90% CI inside \xB1${t}%`;
     case "inconclusive":
-      return cell.reasons.map((r) => SHORT_REASON2[r.code]?.(t)).filter((s) => s !== void 0).join(", ");
+      return cell.reasons.map((r) => SHORT_REASON2[r.code]?.(t, cell.better)).filter((s) => s !== void 0).join(", ");
   }
 }
 function clientsText(clients) {

@@ -7,7 +7,7 @@ import { planFromJson } from '../compare/adaptive.js';
 import { compareRun } from '../compare/compare-run.js';
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../compare/defaults.js';
 import type { RunComparison } from '../compare/types.js';
-import { PRIMARY_METRIC } from '../results/metrics.js';
+import { PRIMARY_METRIC, type MetricName } from '../results/metrics.js';
 import type { AnalysisSettings, RunResult, StoredBaselineInfo } from '../results/types.js';
 
 /** The settings with defaults filled in (DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, PRIMARY_METRIC). */
@@ -25,6 +25,17 @@ export function analysisOf(result: RunResult, overrides: Partial<AnalysisSetting
   return resolveAnalysis({ ...result.analysis, ...defined });
 }
 
+/**
+ * The metric to compare every cell on, when the user named one (`--metric`, now or when the run was
+ * recorded); undefined for the default, so that each workload's `metrics` field decides.
+ */
+export function metricOption(
+  settings: AnalysisSettings,
+  overrides: Partial<AnalysisSettings> = {},
+): MetricName | undefined {
+  return overrides.metric ?? (settings.metric === PRIMARY_METRIC ? undefined : settings.metric);
+}
+
 /** The comparison of a results document with its recorded analysis settings (or the overrides). */
 export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> = {}): RunComparison {
   const settings = analysisOf(result, overrides);
@@ -32,7 +43,8 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
   const comparison = compareRun(result, {
     alpha: settings.alpha,
     thresholdPct: settings.thresholdPct,
-    metric: settings.metric,
+    // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
+    ...(metricOption(settings, overrides) ? { metric: metricOption(settings, overrides)! } : {}),
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
     // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
     ...(lastLook ? { adaptive: { plan: planFromJson(result.adaptive!.plan), look: lastLook } } : {}),

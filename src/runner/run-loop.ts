@@ -12,6 +12,7 @@ import type { Workload } from '../config/workload-schema.js';
 import { inspectBinDir, PgCluster } from '../cluster/cluster.js';
 import type { AdaptivePlan } from '../compare/adaptive.js';
 import { checkPlan } from '../compare/power.js';
+import { metricOption } from '../pipeline/analysis.js';
 import { settingsHash } from '../cluster/conf.js';
 import { resolveRunAs } from '../cluster/run-as.js';
 import type { Driver, RunOutcome } from '../drivers/driver.js';
@@ -336,7 +337,11 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     const adaptive = req.adaptive
       ? new AdaptiveControl(
           req.adaptive.plan,
-          { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
+          {
+            thresholdPct: req.analysis.thresholdPct,
+            // As analyse() judges it: one metric everywhere only when one was named (metricOption).
+            ...(metricOption(req.analysis) ? { metric: metricOption(req.analysis)! } : {}),
+          },
           {
             ...(req.adaptive.timeBudgetS !== undefined ? { timeBudgetS: req.adaptive.timeBudgetS } : {}),
             estimatedRoundS: plannedSeconds / Math.max(1, rounds.length),
