@@ -62595,7 +62595,7 @@ async function lookupUser(name, runner) {
 }
 
 // src/drivers/pgbench/driver.ts
-import { rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
+import { writeFile as writeFile4 } from "node:fs/promises";
 import path13 from "node:path";
 init_errors();
 
@@ -63238,11 +63238,11 @@ ${tail(res.stderr)}`
       });
     },
     async run(target, spec) {
-      const logDir = needsTransactionLog(workload) ? (await makeTempDir("pgperf-txlog-")).dir : void 0;
+      const logDir = needsTransactionLog(workload) ? await makeTempDir("pgperf-txlog-") : void 0;
       try {
-        return await measure(target, spec, logDir);
+        return await measure(target, spec, logDir?.dir);
       } finally {
-        if (logDir) await rm7(logDir, { recursive: true, force: true });
+        await logDir?.remove();
       }
     }
   };
@@ -65240,13 +65240,54 @@ async function releaseClusters(clusters, logsDir, logger) {
 
 // src/pipeline/pipeline.ts
 init_errors();
+
+// src/pipeline/plan-check.ts
+init_errors();
+function planReach(input2) {
+  const heads = Math.max(0, input2.arms - 1);
+  const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
+  const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
+  const level = input2.adaptive ? input2.adaptive.lookAlpha.at(-1) : input2.alpha;
+  const workloads = input2.workloads.map((w) => {
+    const rounds = input2.adaptive?.maxRounds ?? input2.rounds ?? w.rounds;
+    const minP = minPFor("signed-rank", rounds);
+    return {
+      name: w.name,
+      cells: w.clients.map((c) => `${w.name}@${c}`),
+      rounds,
+      minP,
+      minAdjustedP: Math.min(1, familySize * minP)
+    };
+  });
+  return {
+    reachable: heads === 0 || workloads.some((w) => w.minAdjustedP < level),
+    familySize,
+    level,
+    workloads,
+    minRounds: minRoundsFor("signed-rank", familySize, level)
+  };
+}
+function refuseUnreachablePlan(input2) {
+  const r = planReach(input2);
+  if (r.reachable) return;
+  const what = r.workloads.map(
+    (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
+  ).join("; ");
+  const level = input2.adaptive ? `the last look's level ${formatP(r.level)}` : `alpha ${formatP(r.level)}`;
+  throw new UserError(
+    `the plan cannot reach significance in any cell: Holm over ${r.familySize} hypotheses (head arms x cells x gated metrics); ${what}; each is >= ${level}. Plan at least ${r.minRounds} rounds (${input2.adaptive ? "--max-rounds" : "--rounds, or the workloads' rounds; or adaptive rounds with --max-rounds"}), fewer cells, or pass --force (Action input force: 'true') to run anyway`
+  );
+}
+
+// src/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
+  checkPlanReach(req);
   const arms = await resolveArms(req.arms, deps);
   const resultsFile = path18.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const { arms: _source, runDir, ...run2 } = req;
+  const { arms: _source, runDir, planCheck: _check2, ...run2 } = req;
   const result = await runBenchmark({ ...run2, arms, sink, logsDir: path18.join(runDir, "logs") }, deps);
   return {
     result,
@@ -65255,6 +65296,17 @@ async function runPipeline(req, deps) {
     ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
   };
+}
+function checkPlanReach(req) {
+  if (req.planCheck !== "refuse") return;
+  refuseUnreachablePlan({
+    workloads: req.workloads,
+    arms: req.arms.kind === "installed" ? req.arms.arms.length : 2,
+    alpha: req.analysis.alpha,
+    ...req.rounds !== void 0 ? { rounds: req.rounds } : {},
+    ...req.adaptive ? { adaptive: req.adaptive.plan } : {},
+    singleMetric: metricOption(req.analysis) !== void 0
+  });
 }
 async function resolveArms(source, deps) {
   if (source.kind === "installed") return source.arms;
@@ -65699,6 +65751,7 @@ function checkArmCount(count2) {
 
 // src/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
+  checkPlanReach(options);
   const runDir = path20.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
@@ -65800,7 +65853,7 @@ import path22 from "node:path";
 // src/store/dir-store.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { constants as constants5 } from "node:fs";
-import { access as access6, mkdir as mkdir6, open as open3, readdir as readdir6, readFile as readFile11, rename as rename3, rm as rm8, stat as stat5 } from "node:fs/promises";
+import { access as access6, mkdir as mkdir6, open as open3, readdir as readdir6, readFile as readFile11, rename as rename3, rm as rm7, stat as stat5 } from "node:fs/promises";
 import path21 from "node:path";
 
 // src/results/read-results.ts
@@ -66159,7 +66212,7 @@ async function writeAtomically(file2, text2) {
   } catch (e) {
     await handle.close().catch(() => {
     });
-    await rm8(tmp, { force: true });
+    await rm7(tmp, { force: true });
     throw e;
   }
 }
@@ -73401,7 +73454,11 @@ function runCommand() {
     "--data-checksums",
     "initdb with data checksums (default: off, pinned, since PG18 turned them on)",
     false
-  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--strict", 'refuse to measure when the machine check says "not fit for benchmarking"', false).option("--no-diagnostics", "do not sample wait events and counters during the runs").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option(
+  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--strict", 'refuse to measure when the machine check says "not fit for benchmarking"', false).option(
+    "--force",
+    "run a plan that cannot reach significance in any cell (by default refused before anything starts)",
+    false
+  ).option("--no-diagnostics", "do not sample wait events and counters during the runs").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option(
     "--baseline <same-job|stored[:REF]>",
     "same-job: measure base here (default); stored: compare head with the newest stored run on this fingerprint; stored:REF: with the newest stored run of that sha prefix or ref",
     "same-job"
@@ -73455,6 +73512,8 @@ function runCommand() {
           analysis,
           ...adaptive ? { adaptive } : {},
           strictPreflight: flags.strict,
+          // A stored baseline pairs no rounds and measures in parts: its plan is checked by the run loop only.
+          planCheck: flags.force || baseline.kind === "stored" ? "warn" : "refuse",
           diagnostics: flags.diagnostics,
           workloads: sharded?.workloads ?? workloads,
           ...sharded ? { shard: sharded.info } : {},

@@ -38241,7 +38241,7 @@ async function lookupUser(name, runner) {
 }
 
 // src/drivers/pgbench/driver.ts
-import { rm as rm5, writeFile as writeFile3 } from "node:fs/promises";
+import { writeFile as writeFile3 } from "node:fs/promises";
 import path5 from "node:path";
 init_errors();
 
@@ -38884,11 +38884,11 @@ ${tail(res.stderr)}`
       });
     },
     async run(target, spec) {
-      const logDir = needsTransactionLog(workload) ? (await makeTempDir("pgperf-txlog-")).dir : void 0;
+      const logDir = needsTransactionLog(workload) ? await makeTempDir("pgperf-txlog-") : void 0;
       try {
-        return await measure(target, spec, logDir);
+        return await measure(target, spec, logDir?.dir);
       } finally {
-        if (logDir) await rm5(logDir, { recursive: true, force: true });
+        await logDir?.remove();
       }
     }
   };
@@ -40889,13 +40889,54 @@ async function releaseClusters(clusters, logsDir, logger) {
 
 // src/pipeline/pipeline.ts
 init_errors();
+
+// src/pipeline/plan-check.ts
+init_errors();
+function planReach(input2) {
+  const heads = Math.max(0, input2.arms - 1);
+  const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
+  const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
+  const level = input2.adaptive ? input2.adaptive.lookAlpha.at(-1) : input2.alpha;
+  const workloads = input2.workloads.map((w) => {
+    const rounds = input2.adaptive?.maxRounds ?? input2.rounds ?? w.rounds;
+    const minP = minPFor("signed-rank", rounds);
+    return {
+      name: w.name,
+      cells: w.clients.map((c) => `${w.name}@${c}`),
+      rounds,
+      minP,
+      minAdjustedP: Math.min(1, familySize * minP)
+    };
+  });
+  return {
+    reachable: heads === 0 || workloads.some((w) => w.minAdjustedP < level),
+    familySize,
+    level,
+    workloads,
+    minRounds: minRoundsFor("signed-rank", familySize, level)
+  };
+}
+function refuseUnreachablePlan(input2) {
+  const r = planReach(input2);
+  if (r.reachable) return;
+  const what = r.workloads.map(
+    (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
+  ).join("; ");
+  const level = input2.adaptive ? `the last look's level ${formatP(r.level)}` : `alpha ${formatP(r.level)}`;
+  throw new UserError(
+    `the plan cannot reach significance in any cell: Holm over ${r.familySize} hypotheses (head arms x cells x gated metrics); ${what}; each is >= ${level}. Plan at least ${r.minRounds} rounds (${input2.adaptive ? "--max-rounds" : "--rounds, or the workloads' rounds; or adaptive rounds with --max-rounds"}), fewer cells, or pass --force (Action input force: 'true') to run anyway`
+  );
+}
+
+// src/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
+  checkPlanReach(req);
   const arms = await resolveArms(req.arms, deps);
   const resultsFile = path10.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const { arms: _source, runDir, ...run3 } = req;
+  const { arms: _source, runDir, planCheck: _check2, ...run3 } = req;
   const result = await runBenchmark({ ...run3, arms, sink, logsDir: path10.join(runDir, "logs") }, deps);
   return {
     result,
@@ -40904,6 +40945,17 @@ async function runPipeline(req, deps) {
     ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
   };
+}
+function checkPlanReach(req) {
+  if (req.planCheck !== "refuse") return;
+  refuseUnreachablePlan({
+    workloads: req.workloads,
+    arms: req.arms.kind === "installed" ? req.arms.arms.length : 2,
+    alpha: req.analysis.alpha,
+    ...req.rounds !== void 0 ? { rounds: req.rounds } : {},
+    ...req.adaptive ? { adaptive: req.adaptive.plan } : {},
+    singleMetric: metricOption(req.analysis) !== void 0
+  });
 }
 async function resolveArms(source, deps) {
   if (source.kind === "installed") return source.arms;
@@ -41216,7 +41268,7 @@ import path13 from "node:path";
 // src/store/dir-store.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { constants as constants6 } from "node:fs";
-import { access as access5, mkdir as mkdir5, open as open4, readdir as readdir5, readFile as readFile6, rename as rename3, rm as rm6, stat as stat3 } from "node:fs/promises";
+import { access as access5, mkdir as mkdir5, open as open4, readdir as readdir5, readFile as readFile6, rename as rename3, rm as rm5, stat as stat3 } from "node:fs/promises";
 import path12 from "node:path";
 
 // src/results/read-results.ts
@@ -61292,7 +61344,7 @@ async function writeAtomically(file2, text2) {
   } catch (e) {
     await handle.close().catch(() => {
     });
-    await rm6(tmp, { force: true });
+    await rm5(tmp, { force: true });
     throw e;
   }
 }
@@ -61361,6 +61413,7 @@ function parseInputs(read) {
     alpha: optionalNumber(read, "alpha", { min: 0, max: 1, exclusive: true }) ?? 0.05,
     threshold: optionalNumber(read, "threshold", { min: 0, max: 100, exclusive: true }) ?? 2,
     failOn: choice(read, "fail-on", FAIL_ON, "regression"),
+    force: bool(read, "force", false),
     comment,
     commentId: text2("comment-id") ?? "default",
     commitStatus: bool(read, "commit-status", true),
@@ -61463,7 +61516,7 @@ function optionalDuration(read, name) {
 }
 
 // src/build/build.ts
-import { mkdir as mkdir7, readdir as readdir7, readFile as readFile11, rm as rm9, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir as mkdir7, readdir as readdir7, readFile as readFile11, rm as rm8, writeFile as writeFile5 } from "node:fs/promises";
 import os11 from "node:os";
 import path19 from "node:path";
 init_errors();
@@ -61776,7 +61829,7 @@ import {
   readFile as readFile8,
   readlink as readlink2,
   rename as rename4,
-  rm as rm7,
+  rm as rm6,
   statfs,
   unlink as unlink2,
   writeFile as writeFile4
@@ -61903,7 +61956,7 @@ async function markComplete(installDir, record2) {
   await rename4(tmp, marker);
 }
 async function moveIntoPlace(staged, installDir) {
-  await rm7(installDir, { recursive: true, force: true });
+  await rm6(installDir, { recursive: true, force: true });
   await mkdirPublic(path16.dirname(installDir));
   try {
     await rename4(staged, installDir);
@@ -61914,7 +61967,7 @@ async function moveIntoPlace(staged, installDir) {
       await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
       await rename4(sibling, installDir);
     } finally {
-      await rm7(sibling, { recursive: true, force: true });
+      await rm6(sibling, { recursive: true, force: true });
     }
   }
 }
@@ -62017,7 +62070,7 @@ function sleep(ms, signal) {
 
 // src/build/source.ts
 init_errors();
-import { readFile as readFile9, rm as rm8, stat as stat5 } from "node:fs/promises";
+import { readFile as readFile9, rm as rm7, stat as stat5 } from "node:fs/promises";
 import path17 from "node:path";
 var FULL_SHA = /^[0-9a-f]{40}$/i;
 var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
@@ -62103,7 +62156,7 @@ var SourceMirror = class {
   }
   /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
   async checkout(sha, dir) {
-    await rm8(dir, { recursive: true, force: true });
+    await rm7(dir, { recursive: true, force: true });
     await this.withLock(async () => {
       const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
       if (res.exitCode !== 0) {
@@ -62115,7 +62168,7 @@ var SourceMirror = class {
   }
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
-    await rm8(dir, { recursive: true, force: true });
+    await rm7(dir, { recursive: true, force: true });
     if (!await exists2(path17.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
@@ -62498,12 +62551,12 @@ async function buildSlot(s) {
     deps.logger.info(summaryLine(req.label, record2));
     return { installDir: paths.install, binDir: path19.join(paths.install, "bin"), record: record2 };
   } catch (e) {
-    if (moved) await rm9(paths.install, { recursive: true, force: true });
+    if (moved) await rm8(paths.install, { recursive: true, force: true });
     throw e;
   } finally {
     await s.mirror.removeCheckout(paths.src).catch(() => {
     });
-    await rm9(paths.work, { recursive: true, force: true });
+    await rm8(paths.work, { recursive: true, force: true });
   }
 }
 async function findCompleted(paths, key, req, started, logger) {
@@ -62576,19 +62629,19 @@ async function sweepAbandoned(layout, logger) {
     if (!release) continue;
     try {
       logger.debug(`removing the work directory of an abandoned build: ${path19.join(layout.builds, slot)}`);
-      await rm9(path19.join(layout.builds, slot), { recursive: true, force: true });
+      await rm8(path19.join(layout.builds, slot), { recursive: true, force: true });
       const install = path19.join(layout.installs, slot);
-      if (!await readCompleted(install)) await rm9(install, { recursive: true, force: true });
+      if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
     } finally {
       await release();
     }
   }
 }
 async function removeUnfinished(s) {
-  if (!s.req.prefix) await rm9(s.paths.install, { recursive: true, force: true });
+  if (!s.req.prefix) await rm8(s.paths.install, { recursive: true, force: true });
   await s.mirror.removeCheckout(s.paths.src).catch(() => {
   });
-  await rm9(s.paths.work, { recursive: true, force: true });
+  await rm8(s.paths.work, { recursive: true, force: true });
 }
 async function verifyInstall(installDir, what, runner) {
   const binDir = path19.join(installDir, "bin");
@@ -63940,7 +63993,7 @@ import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 // src/store/data-branch.ts
 init_errors();
 init_mask_url();
-import { mkdir as mkdir8, rm as rm10 } from "node:fs/promises";
+import { mkdir as mkdir8, rm as rm9 } from "node:fs/promises";
 import path23 from "node:path";
 var BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![./])$/;
 var DataBranch = class _DataBranch {
@@ -64018,7 +64071,7 @@ var DataBranch = class _DataBranch {
   }
   /** Removes the work tree. */
   async close() {
-    await rm10(this.opts.workDir, { recursive: true, force: true });
+    await rm9(this.opts.workDir, { recursive: true, force: true });
   }
   async fetch() {
     const listed = await this.git(["ls-remote", "--heads", "origin", `refs/heads/${this.opts.branch}`]);
@@ -64226,6 +64279,8 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
     rounds: inputs.rounds,
     durationS: inputs.duration,
     order: "random",
+    // Refused before the builds unless forced; a stored baseline measures in parts and only warns.
+    planCheck: inputs.force || inputs.baseline.kind !== "same-job" ? "warn" : "refuse",
     runAs: inputs.runAs,
     runDir: resultsDir,
     dataChecksums: false,

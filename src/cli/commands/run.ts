@@ -55,6 +55,7 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags {
   tmpDir?: string;
   shard?: string;
   strict: boolean;
+  force: boolean;
   diagnostics: boolean;
   /** A directory or URL; false with --no-store. */
   store?: string | false;
@@ -135,6 +136,11 @@ export function runCommand(): Command {
     .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
     .option('--shard <i/n>', 'run only shard I of N of the cells (see pgperf plan; consolidate the shards)')
     .option('--strict', 'refuse to measure when the machine check says "not fit for benchmarking"', false)
+    .option(
+      '--force',
+      'run a plan that cannot reach significance in any cell (by default refused before anything starts)',
+      false,
+    )
     .option('--no-diagnostics', 'do not sample wait events and counters during the runs')
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--no-store', 'do not save the run to the results store')
@@ -199,6 +205,8 @@ export function runCommand(): Command {
           analysis,
           ...(adaptive ? { adaptive } : {}),
           strictPreflight: flags.strict,
+          // A stored baseline pairs no rounds and measures in parts: its plan is checked by the run loop only.
+          planCheck: flags.force || baseline.kind === 'stored' ? 'warn' : 'refuse',
           diagnostics: flags.diagnostics,
           workloads: sharded?.workloads ?? workloads,
           ...(sharded ? { shard: sharded.info } : {}),

@@ -1,5 +1,5 @@
 /** The pgbench driver: data load, per-run reset, one measured run -> sample fields. */
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeTempDir } from '../../cluster/cleanup.js';
 import type { PgbenchWorkload } from '../../config/workload-schema.js';
@@ -82,11 +82,11 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
     async run(target: BenchTarget, spec: RunSpec): Promise<RunOutcome> {
       // Percentiles need every transaction's latency: a per-transaction log per thread, in a private
       // directory (registered: removed however pgperf ends), read into a bounded histogram and deleted.
-      const logDir = needsTransactionLog(workload) ? (await makeTempDir('pgperf-txlog-')).dir : undefined;
+      const logDir = needsTransactionLog(workload) ? await makeTempDir('pgperf-txlog-') : undefined;
       try {
-        return await measure(target, spec, logDir);
+        return await measure(target, spec, logDir?.dir);
       } finally {
-        if (logDir) await rm(logDir, { recursive: true, force: true });
+        await logDir?.remove();
       }
     },
   };
