@@ -40928,6 +40928,28 @@ function refuseUnreachablePlan(input2) {
   );
 }
 
+// src/drivers/recorded-metrics.ts
+init_errors();
+var ALWAYS = {
+  pgbench: ["tps", "latencyAvgMs", "latencyStddevMs"],
+  sysbench: ["tps", "qps", "latencyAvgMs", "latencyPctMs"]
+};
+function recordedMetrics(w) {
+  const gated = w.metrics.map((n) => metricFromName(n));
+  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...gated])];
+}
+function checkRecordable(workloads, metric) {
+  if (metric === void 0) return;
+  for (const w of workloads) {
+    const recorded = recordedMetrics(w);
+    if (recorded.includes(metric)) continue;
+    const hint = metric === "latencyP95Ms" || metric === "latencyP99Ms" ? `; add ${metric === "latencyP95Ms" ? "p95" : "p99"} to the workload's metrics field to record it` : "";
+    throw new UserError(
+      `--metric ${metric}: workload ${w.name} (${w.tool}) does not record ${METRICS[metric].label}; it records ${recorded.join(", ")}${hint}`
+    );
+  }
+}
+
 // src/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
@@ -40947,6 +40969,7 @@ async function runPipeline(req, deps) {
   };
 }
 function checkPlanReach(req) {
+  checkRecordable(req.workloads, metricOption(req.analysis));
   if (req.planCheck !== "refuse") return;
   refuseUnreachablePlan({
     workloads: req.workloads,

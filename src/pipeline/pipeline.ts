@@ -13,6 +13,7 @@ import { runBenchmark, type ArmSpec, type RunDeps, type RunRequest } from '../ru
 import { errorMessage } from '../util/errors.js';
 import { analyse, metricOption } from './analysis.js';
 import { refuseUnreachablePlan } from './plan-check.js';
+import { checkRecordable } from '../drivers/recorded-metrics.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
 export type ArmSource =
@@ -72,8 +73,10 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   };
 }
 
-/** With planCheck 'refuse': a UserError when the plan cannot reach significance in any cell (see plan-check.ts). */
+/** A UserError for a --metric no workload records, and with planCheck 'refuse' when the plan cannot reach significance in any cell (see plan-check.ts). */
 export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
+  // A metric no run of a workload records would compare nothing: refused whatever planCheck says.
+  checkRecordable(req.workloads, metricOption(req.analysis));
   if (req.planCheck !== 'refuse') return;
   refuseUnreachablePlan({
     workloads: req.workloads,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planAdaptive } from '../../src/compare/adaptive.js';
 import { parseWorkload } from '../../src/config/load-workload.js';
 import { planReach, refuseUnreachablePlan } from '../../src/pipeline/plan-check.js';
+import { checkRecordable, recordedMetrics } from '../../src/drivers/recorded-metrics.js';
 
 const workload = (clients: string, extra = '') =>
   parseWorkload(
@@ -34,5 +35,17 @@ describe('the pre-run plan check', () => {
     const r = planReach({ workloads: [seven], arms: 2, alpha: 0.05, adaptive });
     expect(r.level).toBe(adaptive.lookAlpha.at(-1));
     expect(r.reachable).toBe(true);
+  });
+
+  it('a --metric a workload does not record is an error naming the flag, the workload and what it records', () => {
+    const sb = parseWorkload('name: sb\ntool: sysbench\nscript: oltp_read_only\nclients: [1]\n', 'sb.yml');
+    expect(() => checkRecordable([seven, sb], 'latencyStddevMs')).toThrow(
+      /--metric latencyStddevMs: workload sb \(sysbench\) does not record latency stddev; it records tps, qps, latencyAvgMs, latencyPctMs/,
+    );
+    expect(() => checkRecordable([seven], 'latencyP99Ms')).toThrow(/add p99 to the workload's metrics field/);
+    expect(() => checkRecordable([workload('[1]', 'metrics: [p99]\n')], 'latencyP99Ms')).not.toThrow();
+    expect(() => checkRecordable([seven, sb], 'tps')).not.toThrow();
+    expect(() => checkRecordable([seven], undefined)).not.toThrow();
+    expect(recordedMetrics(workload('[1]', 'metrics: [tps, p95]\n'))).toContain('latencyP95Ms');
   });
 });
