@@ -64979,10 +64979,14 @@ async function runBenchmark(req, deps) {
     }
     const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
     const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
+    const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce(
+      (n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length),
+      0
+    );
     for (const w of workloads) {
       const check2 = checkPlan({
         rounds: w.rounds,
-        cells: cells.length,
+        cells: hypotheses,
         alpha: req.analysis.alpha,
         thresholdPct: w.threshold ?? req.analysis.thresholdPct
       });

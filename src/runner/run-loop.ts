@@ -253,10 +253,18 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload)!.warmup, 0);
     const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
     // Say before spending the time when the plan cannot reach a verdict (issue: power before time).
+    // Holm's family: every head arm x cell x gated metric (src/pipeline/plan-check.ts refuses what cannot
+    // reach alpha at all, unless forced; here the run only warns).
+    const hypotheses =
+      Math.max(1, req.arms.length - 1) *
+      workloads.reduce(
+        (n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length),
+        0,
+      );
     for (const w of workloads) {
       const check = checkPlan({
         rounds: w.rounds,
-        cells: cells.length,
+        cells: hypotheses,
         alpha: req.analysis.alpha,
         thresholdPct: w.threshold ?? req.analysis.thresholdPct,
       });
