@@ -36946,7 +36946,11 @@ function prepareRun(result, options = {}) {
   }
   const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
   const cells = documentCells(result);
-  const gatedMetrics = [.../* @__PURE__ */ new Set([metric, ...cells.flatMap((c) => metricsOf(c.workload))])];
+  const used = new Set(cells.flatMap((c) => metricsOf(c.workload)));
+  const gatedMetrics = [
+    ...used.has(metric) || used.size === 0 ? [metric] : [],
+    ...[...used].filter((m) => m !== metric)
+  ];
   return {
     result,
     metric,

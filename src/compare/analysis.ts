@@ -108,7 +108,12 @@ export function prepareRun(result: RunResult, options: CompareRunOptions = {}): 
   }
   const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
   const cells = documentCells(result);
-  const gatedMetrics = [...new Set([metric, ...cells.flatMap((c) => metricsOf(c.workload))])];
+  // The metrics some cell gates on, `metric` first (listed also when no cell exists yet, so reports name it).
+  const used = new Set(cells.flatMap((c) => metricsOf(c.workload)));
+  const gatedMetrics = [
+    ...(used.has(metric) || used.size === 0 ? [metric] : []),
+    ...[...used].filter((m) => m !== metric),
+  ];
   return {
     result,
     metric,

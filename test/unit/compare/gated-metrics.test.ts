@@ -114,4 +114,12 @@ describe('gated latency metrics', () => {
     expect(md).toMatch(/\| base latency p99 \(median\) \|/);
     expect(md).toMatch(/worst cell: w at 8 clients latency p99 \*\*\+/);
   });
+
+  it('a workload gating on p99 only has no TPS hypotheses', () => {
+    const c = compareRun(run({ seed: 5, rounds: 12, metrics: ['p99'], p99Effect: () => 1.3 }));
+    expect(c.gatedMetrics).toEqual(['latencyP99Ms']);
+    expect(c.comparisons[0]!.cells).toEqual([]);
+    expect(c.comparisons[0]!.otherMetricCells.map((x) => x.verdict)).toEqual(['regression', 'regression']);
+    expect(c.verdict).toBe('regression');
+  });
 });
