@@ -310,6 +310,14 @@ describe('gating and failures', () => {
     expect(gh.requests).toEqual([]);
   });
 
+  it('a plan that cannot reach significance is refused before the run unless force is true', async () => {
+    const ran = await runAction({ force: 'false' });
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(
+      /::error::the plan cannot reach significance in any cell: Holm over 2 hypotheses .*smoke@1, smoke@2\): 2 rounds, smallest p 0\.33 x 2 = 0\.67; each is >= alpha 0\.05.*force: 'true'/,
+    );
+  });
+
   it('an event without a pull request and no refs is refused, naming the inputs', async () => {
     const ran = await runAction(
       { 'base-bin-dir': '', 'head-bin-dir': '' },
