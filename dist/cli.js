@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path34 = __require("node:path");
+    var path35 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path34.resolve(baseDir, baseName);
+          const localBin = path35.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path34.extname(baseName))) return void 0;
+          if (sourceExt.includes(path35.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path34.resolve(
-            path34.dirname(resolvedScriptPath),
+          executableDir = path35.resolve(
+            path35.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path34.basename(
+            const legacyName = path35.basename(
               this._scriptPath,
-              path34.extname(this._scriptPath)
+              path35.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path34.extname(executableFile));
+        launchWithNode = sourceExt.includes(path35.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path34.basename(filename, path34.extname(filename));
+        this._name = path35.basename(filename, path35.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path35) {
-        if (path35 === void 0) return this._executableDir;
-        this._executableDir = path35;
+      executableDir(path36) {
+        if (path36 === void 0) return this._executableDir;
+        this._executableDir = path36;
         return this;
       }
       /**
@@ -6955,7 +6955,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path34 = __require("path");
+    var path35 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -6994,7 +6994,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path34.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path34.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path35.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path35.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7126,7 +7126,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path34 = __require("path");
+    var path35 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -9014,17 +9014,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path34) {
-      const ctrl = callVisitor(key, node2, visitor, path34);
+    function visit_(key, node2, visitor, path35) {
+      const ctrl = callVisitor(key, node2, visitor, path35);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path34, ctrl);
-        return visit_(key, ctrl, visitor, path34);
+        replaceNode(key, path35, ctrl);
+        return visit_(key, ctrl, visitor, path35);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path34 = Object.freeze(path34.concat(node2));
+          path35 = Object.freeze(path35.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path34);
+            const ci = visit_(i, node2.items[i], visitor, path35);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9035,13 +9035,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path34 = Object.freeze(path34.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path34);
+          path35 = Object.freeze(path35.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path35);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path34);
+          const cv = visit_("value", node2.value, visitor, path35);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9062,17 +9062,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path34) {
-      const ctrl = await callVisitor(key, node2, visitor, path34);
+    async function visitAsync_(key, node2, visitor, path35) {
+      const ctrl = await callVisitor(key, node2, visitor, path35);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path34, ctrl);
-        return visitAsync_(key, ctrl, visitor, path34);
+        replaceNode(key, path35, ctrl);
+        return visitAsync_(key, ctrl, visitor, path35);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path34 = Object.freeze(path34.concat(node2));
+          path35 = Object.freeze(path35.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path34);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path35);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9083,13 +9083,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path34 = Object.freeze(path34.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path34);
+          path35 = Object.freeze(path35.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path35);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path34);
+          const cv = await visitAsync_("value", node2.value, visitor, path35);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9116,23 +9116,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path34) {
+    function callVisitor(key, node2, visitor, path35) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path34);
+        return visitor(key, node2, path35);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path34);
+        return visitor.Map?.(key, node2, path35);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path34);
+        return visitor.Seq?.(key, node2, path35);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path34);
+        return visitor.Pair?.(key, node2, path35);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path34);
+        return visitor.Scalar?.(key, node2, path35);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path34);
+        return visitor.Alias?.(key, node2, path35);
       return void 0;
     }
-    function replaceNode(key, path34, node2) {
-      const parent = path34[path34.length - 1];
+    function replaceNode(key, path35, node2) {
+      const parent = path35[path35.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -9744,10 +9744,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path34, value) {
+    function collectionFromPath(schema, path35, value) {
       let v = value;
-      for (let i = path34.length - 1; i >= 0; --i) {
-        const k = path34[i];
+      for (let i = path35.length - 1; i >= 0; --i) {
+        const k = path35[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -9766,7 +9766,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path34) => path34 == null || typeof path34 === "object" && !!path34[Symbol.iterator]().next().done;
+    var isEmptyPath = (path35) => path35 == null || typeof path35 === "object" && !!path35[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -9796,11 +9796,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path34, value) {
-        if (isEmptyPath(path34))
+      addIn(path35, value) {
+        if (isEmptyPath(path35))
           this.add(value);
         else {
-          const [key, ...rest] = path34;
+          const [key, ...rest] = path35;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -9814,8 +9814,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path34) {
-        const [key, ...rest] = path34;
+      deleteIn(path35) {
+        const [key, ...rest] = path35;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -9829,8 +9829,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path34, keepScalar) {
-        const [key, ...rest] = path34;
+      getIn(path35, keepScalar) {
+        const [key, ...rest] = path35;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -9848,8 +9848,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path34) {
-        const [key, ...rest] = path34;
+      hasIn(path35) {
+        const [key, ...rest] = path35;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -9859,8 +9859,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path34, value) {
-        const [key, ...rest] = path34;
+      setIn(path35, value) {
+        const [key, ...rest] = path35;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -12375,9 +12375,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path34, value) {
+      addIn(path35, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path34, value);
+          this.contents.addIn(path35, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -12452,14 +12452,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path34) {
-        if (Collection2.isEmptyPath(path34)) {
+      deleteIn(path35) {
+        if (Collection2.isEmptyPath(path35)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path34) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path35) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -12474,10 +12474,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path34, keepScalar) {
-        if (Collection2.isEmptyPath(path34))
+      getIn(path35, keepScalar) {
+        if (Collection2.isEmptyPath(path35))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path34, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path35, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -12488,10 +12488,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path34) {
-        if (Collection2.isEmptyPath(path34))
+      hasIn(path35) {
+        if (Collection2.isEmptyPath(path35))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path34) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path35) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -12508,13 +12508,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path34, value) {
-        if (Collection2.isEmptyPath(path34)) {
+      setIn(path35, value) {
+        if (Collection2.isEmptyPath(path35)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path34), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path35), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path34, value);
+          this.contents.setIn(path35, value);
         }
       }
       /**
@@ -14475,9 +14475,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path34) => {
+    visit2.itemAtPath = (cst, path35) => {
       let item = cst;
-      for (const [field, index] of path34) {
+      for (const [field, index] of path35) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -14486,23 +14486,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path34) => {
-      const parent = visit2.itemAtPath(cst, path34.slice(0, -1));
-      const field = path34[path34.length - 1][0];
+    visit2.parentCollection = (cst, path35) => {
+      const parent = visit2.itemAtPath(cst, path35.slice(0, -1));
+      const field = path35[path35.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path34, item, visitor) {
-      let ctrl = visitor(item, path34);
+    function _visit(path35, item, visitor) {
+      let ctrl = visitor(item, path35);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path34.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path35.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -14513,10 +14513,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path34);
+            ctrl = ctrl(item, path35);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path34) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path35) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -17992,14 +17992,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path34 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path35 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path34 && path34[0] !== "/") {
-          path34 = `/${path34}`;
+        if (path35 && path35[0] !== "/") {
+          path35 = `/${path35}`;
         }
-        return new URL(`${origin}${path34}`);
+        return new URL(`${origin}${path35}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18450,39 +18450,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path34, origin }
+          request: { method, path: path35, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path34);
+        debuglog("sending request to %s %s/%s", method, origin, path35);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path34, origin },
+          request: { method, path: path35, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path34,
+          path35,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path34, origin }
+          request: { method, path: path35, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path34);
+        debuglog("trailers received from %s %s/%s", method, origin, path35);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path34, origin },
+          request: { method, path: path35, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path34,
+          path35,
           error62.message
         );
       });
@@ -18531,9 +18531,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path34, origin }
+            request: { method, path: path35, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path34);
+          debuglog("sending request to %s %s/%s", method, origin, path35);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18596,7 +18596,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path34,
+        path: path35,
         method,
         body,
         headers,
@@ -18611,11 +18611,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path34 !== "string") {
+        if (typeof path35 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path34[0] !== "/" && !(path34.startsWith("http://") || path34.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path35[0] !== "/" && !(path35.startsWith("http://") || path35.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path34)) {
+        } else if (invalidPathRegex.test(path35)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18681,7 +18681,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path34, query) : path34;
+        this.path = query ? buildURL(path35, query) : path35;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -23374,7 +23374,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path34, host, upgrade, blocking, reset } = request2;
+      const { method, path: path35, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23455,7 +23455,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path34} HTTP/1.1\r
+      let header = `${method} ${path35} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -23984,7 +23984,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path34, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path35, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24081,7 +24081,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path34;
+      headers[HTTP2_HEADER_PATH] = path35;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24434,9 +24434,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path34 = search ? `${pathname}${search}` : pathname;
+        const path35 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path34;
+        this.opts.path = path35;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25675,10 +25675,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path34 = "/",
+          path: path35 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path34;
+        opts.path = origin + path35;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27650,20 +27650,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path34) {
-      if (typeof path34 !== "string") {
-        return path34;
+    function safeUrl2(path35) {
+      if (typeof path35 !== "string") {
+        return path35;
       }
-      const pathSegments = path34.split("?");
+      const pathSegments = path35.split("?");
       if (pathSegments.length !== 2) {
-        return path34;
+        return path35;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path34, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path34);
+    function matchKey(mockDispatch2, { path: path35, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path35);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27685,7 +27685,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path34 }) => matchValue(safeUrl2(path34), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path35 }) => matchValue(safeUrl2(path35), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27723,9 +27723,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path34, method, body, headers, query } = opts;
+      const { path: path35, method, body, headers, query } = opts;
       return {
-        path: path34,
+        path: path35,
         method,
         body,
         headers,
@@ -28188,10 +28188,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path34, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path35, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path34,
+            Path: path35,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33070,9 +33070,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path34) {
-      for (let i = 0; i < path34.length; ++i) {
-        const code = path34.charCodeAt(i);
+    function validateCookiePath(path35) {
+      for (let i = 0; i < path35.length; ++i) {
+        const code = path35.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -35992,11 +35992,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path34 = opts.path;
+          let path35 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path34 = `/${path34}`;
+            path35 = `/${path35}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path34);
+          url2 = new URL(util.parseOrigin(url2).origin + path35);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -38196,10 +38196,10 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/cli/commands/bisect.ts
-import path25 from "node:path";
+import path26 from "node:path";
 
 // src/bisect/run-bisection.ts
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/pg-build/build.ts
 import { mkdir as mkdir4, readFile as readFile7, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
@@ -40248,11 +40248,27 @@ var METRICS = {
   qps: { label: "QPS", unit: "queries/s", better: "higher" },
   latencyAvgMs: { label: "latency avg", unit: "ms", better: "lower" },
   latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
-  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" }
+  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" },
+  latencyP95Ms: { label: "latency p95", unit: "ms", better: "lower" },
+  latencyP99Ms: { label: "latency p99", unit: "ms", better: "lower" }
 };
 var PRIMARY_METRIC = "tps";
 function isMetricName(name) {
   return Object.hasOwn(METRICS, name);
+}
+var GATED_METRIC_NAMES = {
+  tps: "tps",
+  "latency-avg": "latencyAvgMs",
+  p95: "latencyP95Ms",
+  p99: "latencyP99Ms"
+};
+var DEFAULT_GATED_METRICS = ["tps"];
+function metricFromName(name) {
+  if (Object.hasOwn(GATED_METRIC_NAMES, name)) return GATED_METRIC_NAMES[name];
+  return isMetricName(name) ? name : void 0;
+}
+function gatedName(metric) {
+  return Object.entries(GATED_METRIC_NAMES).find(([, m]) => m === metric)?.[0] ?? metric;
 }
 
 // src/compare/analysis.ts
@@ -41724,15 +41740,24 @@ function prepareRun(result, options = {}) {
       `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
     );
   }
+  const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
+  const cells = documentCells(result);
+  const used = new Set(cells.flatMap((c) => metricsOf(c.workload)));
+  const gatedMetrics = [
+    ...used.has(metric) || used.size === 0 ? [metric] : [],
+    ...[...used].filter((m) => m !== metric)
+  ];
   return {
     result,
     metric,
     better: METRICS[metric].better,
+    metricsOf,
+    gatedMetrics,
     alpha,
     thresholdPct,
     baseline,
     heads: baseline === void 0 ? [] : heads,
-    cells: documentCells(result),
+    cells,
     test: options.test ?? "paired",
     value: options.value ?? "final",
     thresholds: workloadThresholds(result, thresholdPct, warnings),
@@ -41741,14 +41766,37 @@ function prepareRun(result, options = {}) {
     warnings
   };
 }
-function hypothesisKey(head, cell) {
-  return `${head}\0${cellId(cell)}`;
+function hypothesisKey(head, cell, metric) {
+  return `${head}\0${cellId(cell)}\0${metric}`;
+}
+function hypothesisLabel(ctx, id, metric) {
+  return metric === ctx.metric ? id : `${id} ${gatedName(metric)}`;
+}
+function workloadMetrics(result, warnings) {
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
+    const value = typeof spec === "object" && spec !== null ? spec.metrics : void 0;
+    if (value === void 0) continue;
+    const names = Array.isArray(value) ? value : [];
+    const metrics = names.map((n) => typeof n === "string" ? metricFromName(n) : void 0);
+    if (metrics.length === 0 || metrics.some((m) => m === void 0)) {
+      warnings.push(
+        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of tps, latency-avg, p95, p99; using tps`
+      );
+      continue;
+    }
+    byWorkload.set(name, [...new Set(metrics)]);
+  }
+  const fallback = DEFAULT_GATED_METRICS.map((n) => metricFromName(n));
+  return (workload) => byWorkload.get(workload) ?? fallback;
 }
 function analyseLook(ctx, spec) {
   const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
-  const runs = collectCellRuns(samples, ctx.metric, ctx.value);
-  const statistics = (head, cell, paired) => {
-    const arms = runs.get(cellId(cell));
+  const runsByMetric = new Map(
+    ctx.gatedMetrics.map((metric) => [metric, collectCellRuns(samples, metric, ctx.value)])
+  );
+  const statistics = (head, cell, metric, paired) => {
+    const arms = runsByMetric.get(metric).get(cellId(cell));
     const baseRuns = arms?.get(ctx.baseline);
     const headRuns = arms?.get(head);
     const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
@@ -41762,17 +41810,20 @@ function analyseLook(ctx, spec) {
     return stats;
   };
   const measured2 = ctx.heads.flatMap(
-    (head) => ctx.cells.map((cell) => {
-      const key = hypothesisKey(head, cell);
-      const frozen = spec.frozen.get(key) ?? null;
-      return {
-        head,
-        cell,
-        key,
-        frozen,
-        stats: frozen ? null : statistics(head, cell, ctx.test === "paired")
-      };
-    })
+    (head) => ctx.cells.flatMap(
+      (cell) => ctx.metricsOf(cell.workload).map((metric) => {
+        const key = hypothesisKey(head, cell, metric);
+        const frozen = spec.frozen.get(key) ?? null;
+        return {
+          head,
+          cell,
+          metric,
+          key,
+          frozen,
+          stats: frozen ? null : statistics(head, cell, metric, ctx.test === "paired")
+        };
+      })
+    )
   );
   const m = measured2.filter((x) => x.stats?.p != null).length + measured2.filter(
     (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
@@ -41781,7 +41832,7 @@ function analyseLook(ctx, spec) {
     const st = x.stats;
     if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
     if (st.minAchievableP * m < spec.alpha) continue;
-    const unpaired = statistics(x.head, x.cell, false);
+    const unpaired = statistics(x.head, x.cell, x.metric, false);
     if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
     unpaired.notes.push({
       code: "unpaired-fallback",
@@ -41805,11 +41856,17 @@ function analyseLook(ctx, spec) {
     const decided = decideVerdict(m2.stats, {
       alpha: spec.alpha,
       thresholdPct: ctx.thresholds(m2.cell.workload),
-      better: ctx.better,
+      better: METRICS[m2.metric].better,
       pAdjusted: adjustedByKey.get(m2.key) ?? null,
       familySize
     });
-    byHead.get(m2.head).push({ id: cellId(m2.cell), workload: m2.cell.workload, clients: m2.cell.clients, ...decided });
+    byHead.get(m2.head).push({
+      id: cellId(m2.cell),
+      workload: m2.cell.workload,
+      clients: m2.cell.clients,
+      metric: m2.metric,
+      ...decided
+    });
   }
   return byHead;
 }
@@ -41818,18 +41875,20 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
   const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
   const comparisons = ctx.heads.map((head) => {
     const armCurves = curves(ctx, head);
-    const cells = markUnstableCells(byHead.get(head) ?? [], armCurves);
-    const gating = gatingCells(cells);
-    const overall2 = overallVerdict(gating);
+    const all = markUnstableCells(byHead.get(head) ?? [], armCurves);
+    const gating = gatingCells(all);
+    const label = (c) => hypothesisLabel(ctx, c.id, c.metric);
+    const overall2 = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
     return {
       baseline: ctx.baseline ?? "",
       head,
       verdict: overall2.verdict,
       decidingCells: overall2.deciding,
-      likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
-      unstableCells: cells.filter((c) => c.unstable).map((c) => c.id),
+      likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map(label),
+      unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))],
       familySize,
-      cells,
+      cells: all.filter((c) => c.metric === ctx.metric),
+      otherMetricCells: all.filter((c) => c.metric !== ctx.metric),
       curves: armCurves
     };
   });
@@ -41839,6 +41898,7 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
   const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
   return {
     metric: ctx.metric,
+    gatedMetrics: ctx.gatedMetrics,
     better: ctx.better,
     alpha: ctx.alpha,
     testAlpha,
@@ -41901,8 +41961,13 @@ function dataWarnings(ctx, comparisons, sequential) {
   const warnings = [];
   const failed = result.samples.filter((s) => s.status !== "ok").length;
   if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
-  const cells = comparisons.flatMap((c) => c.cells.map((cell) => ({ head: c.head, cell })));
-  const label = ({ head, cell }) => comparisons.length > 1 ? `${head}:${cell.id}` : cell.id;
+  const cells = comparisons.flatMap(
+    (c) => [...c.cells, ...c.otherMetricCells].map((cell) => ({ head: c.head, cell }))
+  );
+  const label = ({ head, cell }) => {
+    const id = hypothesisLabel(ctx, cell.id, cell.metric);
+    return comparisons.length > 1 ? `${head}:${id}` : id;
+  };
   const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "insufficient-data"));
   if (unusable.length > 0) {
     warnings.push(
@@ -42009,6 +42074,7 @@ function adaptiveLook(result, plan, options = {}) {
   const history = [];
   let byHead = /* @__PURE__ */ new Map();
   let stopReason = null;
+  const openCellIds = [];
   for (let k = 1; k <= look; k++) {
     const rounds = plan.schedule[k - 1];
     byHead = analyseLook(ctx, {
@@ -42019,20 +42085,26 @@ function adaptiveLook(result, plan, options = {}) {
     });
     const decidedNow = [];
     const open4 = [];
+    const openIds = /* @__PURE__ */ new Set();
+    openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
       for (const c of cells) {
-        const key = hypothesisKey(head, c);
+        const key = hypothesisKey(head, c, c.metric);
         if (frozen.has(key)) continue;
+        const label = hypothesisLabel(ctx, c.id, c.metric);
         if (c.verdict === "inconclusive") {
-          open4.push(`${head}:${c.id}`);
+          open4.push(`${head}:${label}`);
+          openIds.add(c.id);
           continue;
         }
         frozen.set(key, c);
-        decidedNow.push({ id: `${head}:${c.id}`, verdict: c.verdict });
+        decidedNow.push({ id: `${head}:${label}`, verdict: c.verdict });
         decidedCells.push({
           head,
           cell: { workload: c.workload, clients: c.clients },
           id: c.id,
+          metric: c.metric,
+          label,
           verdict: c.verdict,
           look: k,
           reason: c.reasons[0].code
@@ -42043,7 +42115,7 @@ function adaptiveLook(result, plan, options = {}) {
     const regressed = decidedCells.filter(
       (d) => d.verdict === "regression" && !unstable.get(d.head)?.has(d.id)
     );
-    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
+    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
@@ -42073,7 +42145,7 @@ function adaptiveLook(result, plan, options = {}) {
       },
       plan.lookAlpha[k - 1]
     );
-    const openIds = new Set(outcome.open.map((id) => id.slice(id.indexOf(":") + 1)));
+    const openIds = openCellIds[k - 1];
     return {
       look: k,
       rounds: plan.schedule[k - 1],
@@ -42136,7 +42208,7 @@ function adaptiveCompare(result, options, spec) {
 }
 
 // src/pipeline/pipeline.ts
-import path20 from "node:path";
+import path21 from "node:path";
 
 // src/results/write-results.ts
 import { mkdir as mkdir5 } from "node:fs/promises";
@@ -42171,8 +42243,13 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile, mkdir as mkdir6 } from "node:fs/promises";
 import os7 from "node:os";
-import path19 from "node:path";
+import path20 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
+
+// src/compare/metric-option.ts
+function metricOption(settings2, overrides = {}) {
+  return overrides.metric ?? (settings2.metric === PRIMARY_METRIC ? void 0 : settings2.metric);
+}
 
 // src/cluster/run-as.ts
 init_errors();
@@ -42228,7 +42305,7 @@ async function lookupUser(name, runner) {
 
 // src/drivers/pgbench/driver.ts
 import { writeFile as writeFile5 } from "node:fs/promises";
-import path14 from "node:path";
+import path15 from "node:path";
 init_errors();
 
 // src/drivers/shared.ts
@@ -42302,6 +42379,7 @@ function measureArgs(input2) {
     for (const s of w.scripts ?? []) args.push("-f", `${s.file}@${s.weight}`);
     args.push("-s", String(w.scale));
   }
+  if (input2.transactionLogPrefix) args.push("--log", `--log-prefix=${input2.transactionLogPrefix}`);
   args.push(...w.extraArgs);
   return [...args, ...connectionArgs(input2.connection), input2.connection.database];
 }
@@ -42316,6 +42394,9 @@ function pipelinedSelectScript(depth) {
 }
 function writesHistory(w) {
   return w.builtin === "tpcb-like" || w.builtin === "simple-update";
+}
+function needsTransactionLog(w) {
+  return w.metrics.includes("p95") || w.metrics.includes("p99");
 }
 
 // src/drivers/pgbench/parse-report.ts
@@ -42712,6 +42793,86 @@ function relativiseTimestamps(points2, start) {
   for (const p of stamped) p.t = Math.round((p.epochSeconds - origin) * 1e3) / 1e3;
 }
 
+// src/drivers/pgbench/parse-transaction-log.ts
+import { createReadStream } from "node:fs";
+import { readdir as readdir4 } from "node:fs/promises";
+import path14 from "node:path";
+import { createInterface } from "node:readline";
+
+// src/drivers/latency-histogram.ts
+var RATIO = 1.005;
+var LN_RATIO = Math.log(RATIO);
+var LatencyHistogram = class {
+  buckets = /* @__PURE__ */ new Map();
+  n = 0;
+  sumUs = 0;
+  /** One transaction's latency in µs (values below 1 µs count as 1 µs). */
+  addUs(us) {
+    const i = Math.floor(Math.log(Math.max(1, us)) / LN_RATIO);
+    this.buckets.set(i, (this.buckets.get(i) ?? 0) + 1);
+    this.n++;
+    this.sumUs += us;
+  }
+  get count() {
+    return this.n;
+  }
+  get averageMs() {
+    return this.n === 0 ? void 0 : this.sumUs / this.n / 1e3;
+  }
+  /**
+   * The q-quantile (0 < q < 1) in ms by the nearest-rank rule (the smallest value with at least ⌈q·n⌉
+   * values at or below it), as the geometric middle of its bucket; undefined when empty.
+   */
+  percentileMs(q) {
+    if (this.n === 0) return void 0;
+    const rank = Math.max(1, Math.ceil(q * this.n));
+    let seen = 0;
+    for (const i of [...this.buckets.keys()].sort((a, b) => a - b)) {
+      seen += this.buckets.get(i);
+      if (seen >= rank) return RATIO ** (i + 0.5) / 1e3;
+    }
+    return void 0;
+  }
+};
+function histogramPercentile(rows, q) {
+  const n = rows.reduce((s, r) => s + r.count, 0);
+  if (n === 0) return void 0;
+  const target = Math.max(1, Math.floor(n * q));
+  let seen = 0;
+  for (const r of rows) {
+    seen += r.count;
+    if (seen >= target) return r.value;
+  }
+  return rows.at(-1).value;
+}
+
+// src/drivers/pgbench/parse-transaction-log.ts
+function addTransactionLogLine(line, into) {
+  const fields = line.trim().split(" ");
+  if (fields.length < 6) {
+    if (line.trim() !== "") into.unparsed++;
+    return;
+  }
+  const time3 = fields[2];
+  if (time3 === "skipped") into.skipped++;
+  else if (time3 === "failed") into.failed++;
+  else if (/^\d+$/.test(time3)) into.histogram.addUs(Number(time3));
+  else into.unparsed++;
+}
+function emptySummary() {
+  return { histogram: new LatencyHistogram(), skipped: 0, failed: 0, unparsed: 0, files: 0 };
+}
+async function readTransactionLogs(dir, prefix) {
+  const summary = emptySummary();
+  const files = (await readdir4(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
+  for (const file2 of files) {
+    summary.files++;
+    const lines = createInterface({ input: createReadStream(path14.join(dir, file2)), crlfDelay: Infinity });
+    for await (const line of lines) addTransactionLogLine(line, summary);
+  }
+  return summary;
+}
+
 // src/drivers/pgbench/report-metrics.ts
 function reportMetrics(r) {
   const metrics = {};
@@ -42743,14 +42904,14 @@ function reportCounts(r) {
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const pgbench = path14.join(options.clientBinDir, "pgbench");
+  const pgbench = path15.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path14.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      const file2 = path15.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile5(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
@@ -42786,35 +42947,57 @@ ${tail(res.stderr)}`
       });
     },
     async run(target, spec) {
-      const args = measureArgs({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed,
-        cpuCount: options.cpuCount,
-        pipelineScript: await scriptForPipeline()
-      });
-      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const res = await runner.run(pgbench, args, {
-        env,
-        signal: spec.signal,
-        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
-        onStderrLine: spec.onProgress ? (line) => {
-          const point = parsePgbenchProgress(line)[0];
-          if (point) spec.onProgress(point);
-        } : void 0
-      });
-      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
-      return runOutcome(res, judged, {
-        startedAt,
-        endedAt,
-        metrics: reportMetrics,
-        counts: reportCounts,
-        progress: () => parsePgbenchProgress(res.stderr)
-      });
+      const logDir = needsTransactionLog(workload) ? await makeTempDir("pgperf-txlog-") : void 0;
+      try {
+        return await measure(target, spec, logDir?.dir);
+      } finally {
+        await logDir?.remove();
+      }
     }
+  };
+  async function measure(target, spec, logDir) {
+    const args = measureArgs({
+      workload,
+      connection: target.connection,
+      clients: spec.clients,
+      durationS: spec.durationS,
+      seed: spec.seed,
+      cpuCount: options.cpuCount,
+      pipelineScript: await scriptForPipeline(),
+      ...logDir ? { transactionLogPrefix: path15.join(logDir, TX_LOG_PREFIX) } : {}
+    });
+    const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+    const res = await runner.run(pgbench, args, {
+      env,
+      signal: spec.signal,
+      timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
+      onStderrLine: spec.onProgress ? (line) => {
+        const point = parsePgbenchProgress(line)[0];
+        if (point) spec.onProgress(point);
+      } : void 0
+    });
+    const endedAt = (/* @__PURE__ */ new Date()).toISOString();
+    const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
+    const log = logDir && judged.ok ? await readTransactionLogs(logDir, TX_LOG_PREFIX) : void 0;
+    return runOutcome(res, judged, {
+      startedAt,
+      endedAt,
+      metrics: (report) => ({ ...reportMetrics(report), ...log ? percentileMetrics(log) : {} }),
+      counts: (report) => ({
+        ...reportCounts(report),
+        ...log ? { loggedTransactions: log.histogram.count } : {}
+      }),
+      progress: () => parsePgbenchProgress(res.stderr)
+    });
+  }
+}
+var TX_LOG_PREFIX = "tx";
+function percentileMetrics(log) {
+  const p95 = log.histogram.percentileMs(0.95);
+  const p99 = log.histogram.percentileMs(0.99);
+  return {
+    ...p95 === void 0 ? {} : { latencyP95Ms: p95 },
+    ...p99 === void 0 ? {} : { latencyP99Ms: p99 }
   };
 }
 
@@ -42880,17 +43063,31 @@ function measureArgs2(input2) {
     `--rand-seed=${input2.seed === 0 ? 1 : input2.seed}`,
     `--db-ps-mode=${w.psMode}`,
     `--percentile=${w.percentile}`,
+    // p95/p99 gates read both percentiles off the histogram (--percentile gives only one).
+    ...w.metrics.includes("p95") || w.metrics.includes("p99") ? ["--histogram=on"] : [],
     ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
     "run"
   ];
 }
 
 // src/drivers/sysbench/driver.ts
-import path15 from "node:path";
+import path16 from "node:path";
 init_errors();
 
 // src/drivers/sysbench/parse-output.ts
 var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
+function parseSysbenchHistogram(text2) {
+  const lines = text2.split(/\r?\n/);
+  const start = lines.findIndex((l) => l.startsWith("Latency histogram"));
+  if (start < 0) return void 0;
+  const rows = [];
+  for (const line of lines.slice(start + 2)) {
+    const m = /^\s+(\d+(?:\.\d+)?) \|\**\s+(\d+)$/.exec(line.trimEnd());
+    if (!m) break;
+    rows.push({ value: Number(m[1]), count: Number(m[2]) });
+  }
+  return rows;
+}
 var INTERVAL_RE = new RegExp(
   String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM2}\s+qps:\s+${NUM2}\s+` + String.raw`\(r/w/o:\s+${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM2}\s+` + String.raw`err/s:\s+${NUM2}\s+reconn/s:\s+${NUM2}`
 );
@@ -43017,6 +43214,8 @@ function parseSysbenchOutput(text2) {
     execTimePerThreadAvgS,
     execTimePerThreadStddevS
   });
+  const histogram = parseSysbenchHistogram(text2);
+  if (histogram) report.histogram = histogram;
   report.empty = report.transactions === void 0;
   return report;
 }
@@ -43061,6 +43260,12 @@ function reportMetrics2(r) {
   if (r.qps !== void 0) metrics.qps = r.qps;
   if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
   if (r.latencyPctMs !== void 0) metrics.latencyPctMs = r.latencyPctMs;
+  if (r.histogram) {
+    const p95 = histogramPercentile(r.histogram, 0.95);
+    const p99 = histogramPercentile(r.histogram, 0.99);
+    if (p95 !== void 0) metrics.latencyP95Ms = p95;
+    if (p99 !== void 0) metrics.latencyP99Ms = p99;
+  }
   return metrics;
 }
 var COUNTERS2 = {
@@ -43113,7 +43318,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path15.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path16.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -43287,11 +43492,11 @@ async function readTrimmed(file2) {
 }
 
 // src/env/sysfs.ts
-import { readdir as readdir4, readFile as readFile9 } from "node:fs/promises";
-import path16 from "node:path";
+import { readdir as readdir5, readFile as readFile9 } from "node:fs/promises";
+import path17 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile9(path16.join(root, rel), "utf8");
+    return await readFile9(path17.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -43307,7 +43512,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir4(path16.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir5(path17.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -44157,7 +44362,7 @@ var AdaptiveControl = class {
     this.open = new Set(outcome.openCells.map(cellId));
     const decided = outcome.decidedCells.filter((d) => d.look === look);
     log(
-      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
+      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.label} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
     );
     return outcome.stop ? outcome.reason : null;
   }
@@ -44219,7 +44424,7 @@ function formatDuration(seconds2) {
 
 // src/machine/pinning.ts
 import { access as access3, constants as constants3 } from "node:fs/promises";
-import path17 from "node:path";
+import path18 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -44335,11 +44540,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path17.delimiter)) {
+    for (const dir of searchPath.split(path18.delimiter)) {
       if (!dir) continue;
       try {
-        await access3(path17.join(dir, name), constants3.X_OK);
-        return path17.join(dir, name);
+        await access3(path18.join(dir, name), constants3.X_OK);
+        return path18.join(dir, name);
       } catch {
       }
     }
@@ -44367,7 +44572,7 @@ async function workloadCpuPlans(workloads, searchPath) {
 
 // src/machine/controls.ts
 import { open as open2, writeFile as writeFile6 } from "node:fs/promises";
-import path18 from "node:path";
+import path19 from "node:path";
 init_errors();
 var DEFAULT_FIELDS = {
   cpuDmaLatency: "controls.cpuDmaLatency",
@@ -44393,12 +44598,12 @@ async function probe(spec, deps) {
     const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
     if (cpus.length === 0) {
       throw new UserError(
-        `${fields.governor}: no online CPU under ${path18.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
+        `${fields.governor}: no online CPU under ${path19.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
       );
     }
     for (const cpu of cpus) {
       const rel = `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path18.join(root, rel);
+      const file2 = path19.join(root, rel);
       const from = await readValue(root, rel);
       if (from === void 0) {
         throw new UserError(
@@ -44665,10 +44870,14 @@ async function runBenchmark(req, deps) {
     }
     const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
     const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
+    const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce(
+      (n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length),
+      0
+    );
     for (const w of workloads) {
       const check2 = checkPlan({
         rounds: w.rounds,
-        cells: cells.length,
+        cells: hypotheses,
         alpha: req.analysis.alpha,
         thresholdPct: w.threshold ?? req.analysis.thresholdPct
       });
@@ -44734,7 +44943,11 @@ async function runBenchmark(req, deps) {
     };
     const adaptive = req.adaptive ? new AdaptiveControl(
       req.adaptive.plan,
-      { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
+      {
+        thresholdPct: req.analysis.thresholdPct,
+        // As analyse() judges it: one metric everywhere only when one was named (metricOption).
+        ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {}
+      },
       {
         ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
         estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
@@ -44912,7 +45125,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir6(logsDir, { recursive: true });
         await copyFile(
           cluster.logFile,
-          path19.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path20.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -44967,7 +45180,8 @@ function analyse(result, overrides = {}) {
   const comparison = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
-    metric: settings2.metric,
+    // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
+    ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
     // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
     ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
@@ -44988,16 +45202,77 @@ function withStoredBaseline(c, baseline) {
   };
 }
 
+// src/pipeline/plan-check.ts
+init_errors();
+function planReach(input2) {
+  const heads = Math.max(0, input2.arms - 1);
+  const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
+  const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
+  const level = input2.adaptive ? input2.adaptive.lookAlpha.at(-1) : input2.alpha;
+  const workloads = input2.workloads.map((w) => {
+    const rounds = input2.adaptive?.maxRounds ?? input2.rounds ?? w.rounds;
+    const minP = minPFor("signed-rank", rounds);
+    return {
+      name: w.name,
+      cells: w.clients.map((c) => `${w.name}@${c}`),
+      rounds,
+      minP,
+      minAdjustedP: Math.min(1, familySize * minP)
+    };
+  });
+  return {
+    reachable: heads === 0 || workloads.some((w) => w.minAdjustedP < level),
+    familySize,
+    level,
+    workloads,
+    minRounds: minRoundsFor("signed-rank", familySize, level)
+  };
+}
+function refuseUnreachablePlan(input2) {
+  const r = planReach(input2);
+  if (r.reachable) return;
+  const what = r.workloads.map(
+    (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
+  ).join("; ");
+  const level = input2.adaptive ? `the last look's level ${formatP(r.level)}` : `alpha ${formatP(r.level)}`;
+  throw new UserError(
+    `the plan cannot reach significance in any cell: Holm over ${r.familySize} hypotheses (head arms x cells x gated metrics); ${what}; each is >= ${level}. Plan at least ${r.minRounds} rounds (${input2.adaptive ? "--max-rounds" : "--rounds, or the workloads' rounds; or adaptive rounds with --max-rounds"}), fewer cells, or pass --force (Action input force: 'true') to run anyway`
+  );
+}
+
+// src/drivers/recorded-metrics.ts
+init_errors();
+var ALWAYS = {
+  pgbench: ["tps", "latencyAvgMs", "latencyStddevMs"],
+  sysbench: ["tps", "qps", "latencyAvgMs", "latencyPctMs"]
+};
+function recordedMetrics(w) {
+  const gated = w.metrics.map((n) => metricFromName(n));
+  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...gated])];
+}
+function checkRecordable(workloads, metric) {
+  if (metric === void 0) return;
+  for (const w of workloads) {
+    const recorded = recordedMetrics(w);
+    if (recorded.includes(metric)) continue;
+    const hint = metric === "latencyP95Ms" || metric === "latencyP99Ms" ? `; add ${metric === "latencyP95Ms" ? "p95" : "p99"} to the workload's metrics field to record it` : "";
+    throw new UserError(
+      `--metric ${metric}: workload ${w.name} (${w.tool}) does not record ${METRICS[metric].label}; it records ${recorded.join(", ")}${hint}`
+    );
+  }
+}
+
 // src/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
+  checkPlanReach(req);
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path20.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path21.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const { arms: _source, runDir, ...run2 } = req;
-  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path20.join(runDir, "logs") }, deps);
+  const { arms: _source, runDir, planCheck: _check2, ...run2 } = req;
+  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path21.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -45005,6 +45280,18 @@ async function runPipeline(req, deps) {
     ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
   };
+}
+function checkPlanReach(req) {
+  checkRecordable(req.workloads, metricOption(req.analysis));
+  if (req.planCheck !== "refuse") return;
+  refuseUnreachablePlan({
+    workloads: req.workloads,
+    arms: req.arms.kind === "installed" ? req.arms.arms.length : 2,
+    alpha: req.analysis.alpha,
+    ...req.rounds !== void 0 ? { rounds: req.rounds } : {},
+    ...req.adaptive ? { adaptive: req.adaptive.plan } : {},
+    singleMetric: metricOption(req.analysis) !== void 0
+  });
 }
 async function resolveArms(source, deps) {
   if (source.kind === "installed") return source.arms;
@@ -45031,10 +45318,10 @@ function archiveSink(store) {
 }
 
 // src/bisect/commit-range.ts
-import path21 from "node:path";
+import path22 from "node:path";
 init_errors();
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path21.resolve(req.cacheDir));
+  const layout = cacheLayout(path22.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -45250,7 +45537,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path22.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path23.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await runPipeline(
       {
         arms: {
@@ -45345,7 +45632,7 @@ function callOf(verdict2) {
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
 import { access as access4, readFile as readFile10 } from "node:fs/promises";
-import path23 from "node:path";
+import path24 from "node:path";
 
 // src/config/workload-schema.ts
 import os8 from "node:os";
@@ -46167,10 +46454,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path34) {
-  if (!path34)
+function getElementAtPath(obj, path35) {
+  if (!path35)
     return obj;
-  return path34.reduce((acc, key) => acc?.[key], obj);
+  return path35.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -46510,11 +46797,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path34, issues) {
+function prefixIssues(path35, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path34);
+    iss.path.unshift(path35);
     return iss;
   });
 }
@@ -46976,16 +47263,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path34 = []) => {
+  const processError = (error63, path35 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path35, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
       } else {
-        const fullpath = [...path34, ...issue2.path];
+        const fullpath = [...path35, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -47024,17 +47311,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path34 = []) => {
+  const processError = (error63, path35 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path35, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
       } else {
-        const fullpath = [...path34, ...issue2.path];
+        const fullpath = [...path35, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -47073,8 +47360,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path34 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path34) {
+  const path35 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path35) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -64212,13 +64499,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path34 = ref.slice(1).split("/").filter(Boolean);
-  if (path34.length === 0) {
+  const path35 = ref.slice(1).split("/").filter(Boolean);
+  if (path35.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path34[0] === defsKey) {
-    const key = path34[1] === void 0 ? void 0 : decodeJSONPointerSegment(path34[1]);
+  if (path35[0] === defsKey) {
+    const key = path35[1] === void 0 ? void 0 : decodeJSONPointerSegment(path35[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -65141,6 +65428,9 @@ var roundsField = positiveInt.default(5).describe("Rounds: every cell runs every
 var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
+var metricsField = external_exports.array(external_exports.enum(Object.keys(GATED_METRIC_NAMES))).min(1, "at least one metric").default([...DEFAULT_GATED_METRICS]).refine((m) => new Set(m).size === m.length, "each metric at most once").describe(
+  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better). All of them, over every cell, form one Holm family."
+);
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
 function clientsField(what, description) {
   return external_exports.preprocess(
@@ -65195,6 +65485,7 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   checkpoint: checkpointField,
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
   threshold: thresholdField,
+  metrics: metricsField,
   retries: retriesField,
   cpus: cpusField
 }).superRefine((w, ctx) => {
@@ -65249,6 +65540,7 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   checkpoint: checkpointField,
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
   threshold: thresholdField,
+  metrics: metricsField,
   retries: retriesField,
   cpus: cpusField
 }).superRefine((w, ctx) => {
@@ -65352,10 +65644,10 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path23.dirname(path23.resolve(file2));
+  const dir = path24.dirname(path24.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path23.resolve(dir, script.file);
+    const resolved = path24.resolve(dir, script.file);
     try {
       await access4(resolved);
     } catch {
@@ -65676,6 +65968,9 @@ function parseSpending(value) {
 }
 
 // src/cli/analysis-flags.ts
+var METRIC_CHOICES = [...Object.keys(GATED_METRIC_NAMES), ...Object.keys(METRICS)].filter(
+  (n, i, all) => all.indexOf(n) === i
+);
 function addAnalysisOptions(command, when) {
   const recorded = when === "compare" ? "default: as recorded in the results, else " : "default ";
   return command.addOption(
@@ -65690,7 +65985,7 @@ function addAnalysisOptions(command, when) {
   ).addOption(
     new Option(
       "--metric <name>",
-      `metric that decides the verdict: ${Object.keys(METRICS).join(", ")} (${recorded}tps)`
+      `one metric that decides the verdict in every cell: ${METRIC_CHOICES.join(", ")} (${recorded}each workload's \`metrics\`, default tps)`
     ).argParser(parseMetric)
   );
 }
@@ -65718,12 +66013,11 @@ function parseThreshold(value) {
   return n;
 }
 function parseMetric(value) {
-  if (!isMetricName(value)) {
-    throw new InvalidArgumentError(
-      `--metric must be one of ${Object.keys(METRICS).join(", ")}, got '${value}'`
-    );
+  const metric = metricFromName(value);
+  if (metric === void 0) {
+    throw new InvalidArgumentError(`--metric must be one of ${METRIC_CHOICES.join(", ")}, got '${value}'`);
   }
-  return value;
+  return metric;
 }
 
 // src/cli/validate.ts
@@ -65753,7 +66047,7 @@ function checkArmCount(count2) {
 
 // src/cli/commands/build.ts
 import os9 from "node:os";
-import path24 from "node:path";
+import path25 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -65778,7 +66072,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir: resolveCacheDir(flags.cacheDir),
-          ...flags.prefix ? { prefix: path24.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path25.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -65791,7 +66085,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path24.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os9.homedir());
+  return flag ? path25.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os9.homedir());
 }
 function cacheDirHelp() {
   return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
@@ -65891,7 +66185,7 @@ function bisectCommand() {
       ...flags.seed !== void 0 ? { seed: flags.seed } : {},
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path25.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path26.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     };
     const report = await withInterrupt(
       logger,
@@ -65971,11 +66265,11 @@ function renderCalibrationText(c) {
 }
 
 // src/cli/execute-run.ts
-import path27 from "node:path";
+import path28 from "node:path";
 
 // src/pipeline/stored-baseline.ts
 import { stat as stat4 } from "node:fs/promises";
-import path26 from "node:path";
+import path27 from "node:path";
 init_fingerprint();
 init_store();
 init_errors();
@@ -66017,7 +66311,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
         },
-        runDir: path26.join(req.runDir, "sentinel")
+        runDir: path27.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -66033,7 +66327,7 @@ async function runStoredBaseline(req, options, deps) {
         ...req,
         rounds: remaining,
         arms: { kind: "installed", arms: [head] },
-        runDir: path26.join(req.runDir, "head")
+        runDir: path27.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -66095,7 +66389,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path26.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path27.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -66173,7 +66467,7 @@ function commitOf2(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat4(path26.join(binDir, "postgres"))).isFile();
+    return (await stat4(path27.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -66286,15 +66580,15 @@ function renderComparisonText(c, baseline) {
 `;
 }
 function headline2(c) {
-  const metric = METRICS[c.metric];
-  const what = `${metric.label}, ${c.better} is better`;
+  const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join("; ");
   if (c.comparisons.length === 0) return `verdict: ${c.verdict.toUpperCase()}: nothing to compare (${what})`;
   const arms = c.comparisons.map((a) => `'${a.head}'`).join(", ");
   return `verdict: ${c.verdict.toUpperCase()}: ${arms} vs base '${c.baseline}' (${what})`;
 }
 function design2(c) {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
-  const holm = families === "" ? "" : `, Holm over ${families} cell(s) per arm`;
+  const unit = c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)";
+  const holm = families === "" ? "" : `, Holm over ${families} ${unit} per arm`;
   const lines = [`alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%`];
   if (c.sequential) {
     const s = c.sequential;
@@ -66308,32 +66602,45 @@ function renderArm(c, arm2) {
   const decided = arm2.decidingCells.length > 0 ? ` (decided by ${arm2.decidingCells.join(", ")})` : "";
   const unstable = arm2.unstableCells.length > 0 ? `; unstable, not gated: ${arm2.unstableCells.join(", ")}` : "";
   const lines = [`head '${arm2.head}' vs base '${arm2.baseline}': ${arm2.verdict}${decided}${unstable}`];
-  const unit = METRICS[c.metric].label;
-  for (const workload of [...new Set(arm2.cells.map((cell) => cell.workload))]) {
-    const cells = arm2.cells.filter((cell) => cell.workload === workload);
-    const threshold = cells[0]?.thresholdPct ?? c.thresholdPct;
+  const all = [...arm2.cells, ...arm2.otherMetricCells];
+  for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
+    const inWorkload = all.filter((cell) => cell.workload === workload);
+    const threshold = inWorkload[0]?.thresholdPct ?? c.thresholdPct;
     lines.push("", `workload ${workload} (threshold ${threshold}%)`);
-    const header = [
-      "clients",
-      "n",
-      `base median ${unit}`,
-      `head median ${unit}`,
-      "delta % [95% CI]",
-      "p (adj)",
-      "verdict"
-    ];
-    lines.push(...table([header, ...cells.map(row)], [true, true, true, true, false, false, false]));
-    for (const cell of cells) {
-      for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
-      if (cell.unstable) lines.push(`  clients ${cell.clients}: ${cell.unstable.message}`);
+    for (const metric of c.gatedMetrics) {
+      const cells = inWorkload.filter((cell) => cell.metric === metric);
+      if (cells.length === 0) continue;
+      const info = METRICS[metric];
+      if (metric !== c.metric) lines.push(`  ${info.label} (${info.unit}, ${info.better} is better):`);
+      const header = [
+        "clients",
+        "n",
+        `base median ${info.label}`,
+        `head median ${info.label}`,
+        "delta % [95% CI]",
+        "p (adj)",
+        "verdict"
+      ];
+      const decimals = info.unit === "ms" ? 3 : 1;
+      lines.push(
+        ...table(
+          [header, ...cells.map((cell) => row(cell, decimals))],
+          [true, true, true, true, false, false, false]
+        )
+      );
+      for (const cell of cells) {
+        for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
+        if (cell.unstable && metric === c.metric)
+          lines.push(`  clients ${cell.clients}: ${cell.unstable.message}`);
+      }
     }
     const curve = arm2.curves.find((k) => k.workload === workload);
     if (curve) lines.push(renderCurve(curve));
   }
   return lines;
 }
-function row(cell) {
-  const median2 = (v) => v === null ? "-" : v.toFixed(1);
+function row(cell, decimals) {
+  const median2 = (v) => v === null ? "-" : v.toFixed(decimals);
   const delta = formatDeltaCi(cell) ?? "-";
   const p = formatPAdjusted(cell) ?? "-";
   const why = cell.verdict === "inconclusive" ? cell.reasons.map((r) => SHORT_REASON[r.code]).filter(Boolean) : [];
@@ -66372,7 +66679,8 @@ function describeStoredBaseline(b) {
 
 // src/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
-  const runDir = path27.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  checkPlanReach(options);
+  const runDir = path28.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -66385,7 +66693,7 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path27.join(runDir, "results.json")}`);
+    logger.info(`results: ${path28.join(runDir, "results.json")}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
     const deps = {
       runner: nodeProcessRunner,
@@ -66417,12 +66725,12 @@ import os10 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
-import path29 from "node:path";
+import path30 from "node:path";
 
 // src/store/dir-store.ts
 import { constants as constants4 } from "node:fs";
-import { access as access5, mkdir as mkdir7, readdir as readdir5, readFile as readFile12, stat as stat5 } from "node:fs/promises";
-import path28 from "node:path";
+import { access as access5, mkdir as mkdir7, readdir as readdir6, readFile as readFile12, stat as stat5 } from "node:fs/promises";
+import path29 from "node:path";
 
 // src/results/read-results.ts
 init_errors();
@@ -66565,12 +66873,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path34) {
-  return path34.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path35) {
+  return path35.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path34) {
+function valueAt2(doc, path35) {
   let v = doc;
-  for (const key of path34) {
+  for (const key of path35) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -66579,14 +66887,14 @@ function valueAt2(doc, path34) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path34) {
+async function readResults(path35) {
   let text2;
   try {
-    text2 = await readFile11(path34, "utf8");
+    text2 = await readFile11(path35, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path34}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path35}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path34);
+  return parseResults(text2, path35);
 }
 function parseResults(text2, source) {
   let doc;
@@ -66624,8 +66932,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path28.join(dir, "runs");
-    this.indexDir = path28.join(dir, "index");
+    this.runsDir = path29.join(dir, "runs");
+    this.indexDir = path29.join(dir, "index");
   }
   dir;
   options;
@@ -66637,7 +66945,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path28.resolve(dir), options);
+    const store = new _DirStore(path29.resolve(dir), options);
     const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -66709,10 +67017,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path28.join(this.runsDir, `${id}.json`);
+    return path29.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path28.join(this.indexDir, `${id}.json`);
+    return path29.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -66769,7 +67077,7 @@ var DirStore = class _DirStore {
 };
 async function jsonNames(dir) {
   try {
-    return (await readdir5(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+    return (await readdir6(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
@@ -66786,8 +67094,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path29.isAbsolute(xdgDataHome) ? xdgDataHome : path29.join(home, ".local", "share");
-  return path29.join(base, "pgperf", "store");
+  const base = xdgDataHome && path30.isAbsolute(xdgDataHome) ? xdgDataHome : path30.join(home, ".local", "share");
+  return path30.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -67239,9 +67547,9 @@ function extremeCell(c, which) {
   let found = null;
   let foundGain = 0;
   for (const arm2 of c.comparisons) {
-    for (const cell of arm2.cells) {
+    for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
       if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
-      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
       if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
         found = { arm: arm2, cell };
         foundGain = gain;
@@ -67549,7 +67857,8 @@ function headline3(ctx) {
 }
 function describeCell(ctx, { arm: arm2, cell }) {
   const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm2.head)}: ` : "";
-  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
+  const what = cell.metric === ctx.c.metric ? "" : ` ${METRICS[cell.metric].label}`;
+  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}${what}`;
   if (cell.deltaPct === null) return where;
   const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
   return `${where} **${formatPct(cell.deltaPct)}**${ci}`;
@@ -67612,7 +67921,9 @@ function designLines(ctx) {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
   const parts = [
     `${metric.label} (${metric.unit}), ${c.better} is better`,
-    `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} cell(s)`}`,
+    // Latency gates (`metrics: [tps, p99]`): each is a hypothesis per cell in the same Holm family.
+    ...c.gatedMetrics.filter((m) => m !== c.metric).map((m) => `gated too: ${METRICS[m].label} (${METRICS[m].unit}), ${METRICS[m].better} is better`),
+    `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} ${c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)"}`}`,
     `threshold \xB1${c.thresholdPct}%`,
     `${result.plan?.rounds ?? "?"} rounds`
   ];
@@ -67638,16 +67949,28 @@ function armBlocks(ctx, arm2, trims) {
     const v = VERDICT_DISPLAY[arm2.verdict];
     blocks.push(`## ${v.icon} ${escapeMarkdown(arm2.head)} vs ${escapeMarkdown(arm2.baseline)}: ${v.word}`);
   }
-  for (const workload of [...new Set(arm2.cells.map((cell) => cell.workload))]) {
-    const cells = arm2.cells.filter((cell) => cell.workload === workload);
-    const verdict2 = overallVerdict(gatingCells(cells)).verdict;
+  const all = [...arm2.cells, ...arm2.otherMetricCells];
+  for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
+    const inWorkload = all.filter((cell) => cell.workload === workload);
+    const verdict2 = overallVerdict(
+      gatingCells(inWorkload).map((c, i) => ({ id: String(i), verdict: c.verdict }))
+    ).verdict;
     const v = VERDICT_DISPLAY[verdict2];
-    const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
+    const threshold = inWorkload[0]?.thresholdPct ?? ctx.c.thresholdPct;
     blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
-    blocks.push(table2(ctx, cells));
+    const cells = inWorkload.filter((cell) => cell.metric === ctx.c.metric);
+    if (cells.length > 0) blocks.push(table2(ctx, cells));
+    for (const metric of ctx.c.gatedMetrics.filter((m) => m !== ctx.c.metric)) {
+      const rows = inWorkload.filter((cell) => cell.metric === metric);
+      if (rows.length === 0) continue;
+      const info = METRICS[metric];
+      const rise = info.better === "lower" ? ": a rise is a regression" : "";
+      blocks.push(`**${info.label}** (${info.unit}, ${info.better} is better${rise})`);
+      blocks.push(table2(ctx, rows, metric));
+    }
     if (!trims.has("notes")) {
-      const notes = cells.flatMap(
-        (cell) => [...cell.notes, ...cell.unstable ? [cell.unstable] : []].map(
+      const notes = inWorkload.flatMap(
+        (cell) => [...cell.notes, ...cell.unstable && cell.metric === ctx.c.metric ? [cell.unstable] : []].map(
           (n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`
         )
       );
@@ -67658,17 +67981,19 @@ function armBlocks(ctx, arm2, trims) {
   }
   return blocks;
 }
-function table2(ctx, cells) {
-  const unit = ctx.metric.label;
+function table2(ctx, cells, metric) {
+  const info = metric ? METRICS[metric] : ctx.metric;
+  const decimals = metric ? info.unit === "ms" ? 3 : 1 : ctx.metric.decimals;
+  const unit = info.label;
   const rows = [
     `| clients | n | base ${unit} (median) | head ${unit} (median) | delta % [95% CI] | p (adj.) | verdict |`,
     "|---:|---:|---:|---:|---:|---:|:---|",
-    ...cells.map((cell) => `| ${row2(ctx, cell).join(" | ")} |`)
+    ...cells.map((cell) => `| ${row2(cell, decimals).join(" | ")} |`)
   ];
   return rows.join("\n");
 }
-function row2(ctx, cell) {
-  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, ctx.metric.decimals);
+function row2(cell, decimals) {
+  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, decimals);
   const delta = formatDeltaCi(cell) ?? "\u2013";
   const p = formatPAdjusted(cell) ?? "\u2013";
   const v = VERDICT_DISPLAY[cell.verdict];
@@ -67685,7 +68010,7 @@ function row2(ctx, cell) {
 }
 var SHORT_REASON2 = {
   "insufficient-data": () => "no data",
-  "likely-regression": (t) => `regression likely (CI beyond \u2212${t}%), too few runs to certify`,
+  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "\u2212"}${t}%), too few runs to certify`,
   "too-few-runs": () => "too few runs",
   "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
   "significant-below-threshold": (t) => `significant, below ${t}%`,
@@ -67700,7 +68025,7 @@ function shortReason(cell) {
     case "no-change":
       return `90% CI inside \xB1${t}%`;
     case "inconclusive":
-      return cell.reasons.map((r) => SHORT_REASON2[r.code]?.(t)).filter((s) => s !== void 0).join(", ");
+      return cell.reasons.map((r) => SHORT_REASON2[r.code]?.(t, cell.better)).filter((s) => s !== void 0).join(", ");
   }
 }
 function clientsText(clients) {
@@ -68149,7 +68474,7 @@ function consolidateCommand() {
 }
 
 // src/cli/commands/demo.ts
-import { readdir as readdir6 } from "node:fs/promises";
+import { readdir as readdir7 } from "node:fs/promises";
 init_errors();
 var DEMO_WORKLOAD = workloadSchema.parse({
   name: "demo-tpcb-like",
@@ -68196,7 +68521,7 @@ function demoCommand() {
   });
 }
 async function findInstalledBinDir() {
-  const versions = await readdir6("/usr/lib/postgresql").catch(() => []);
+  const versions = await readdir7("/usr/lib/postgresql").catch(() => []);
   const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
   if (newest) return `/usr/lib/postgresql/${newest}/bin`;
   const res = await nodeProcessRunner.run("pg_config", ["--bindir"]);
@@ -68398,8 +68723,8 @@ function analyseSeries(series, options) {
 }
 
 // src/history/load-runs.ts
-import { readdir as readdir7, stat as stat6 } from "node:fs/promises";
-import path30 from "node:path";
+import { readdir as readdir8, stat as stat6 } from "node:fs/promises";
+import path31 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -68410,7 +68735,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path30.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path31.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -68421,12 +68746,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path30.join(input2, "runs");
+  const runsDir = path31.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path30.join(runsDir, n));
+    return (await readdir8(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path31.join(runsDir, n));
   }
-  const entries = await readdir7(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path30.join(e.parentPath, e.name));
+  const entries = await readdir8(input2, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path31.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -68858,12 +69183,12 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir8 } from "node:fs/promises";
-import path31 from "node:path";
+import path32 from "node:path";
 async function writeSite(dir, files) {
   await mkdir8(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path31.join(dir, f.file);
+    const target = path32.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -68950,8 +69275,8 @@ var Context = class {
       if (existsSync(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path34 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path34} does not exist${EOL}`);
+        const path35 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path35} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -73245,7 +73570,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path34) => path34.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path35) => path35.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -73672,7 +73997,7 @@ var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
 // src/history/nightly.ts
-import path32 from "node:path";
+import path33 from "node:path";
 import { writeFile as writeFile7 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -73682,7 +74007,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile7(path32.join(dir, ".nojekyll"), "");
+  await writeFile7(path33.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -73877,12 +74202,12 @@ function planCommand() {
 var minutes = (s) => `${(s / 60).toFixed(1)} min`;
 
 // src/pg-build/build-pair.ts
-import path33 from "node:path";
+import path34 from "node:path";
 async function buildComparison(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path33.resolve(req.cacheDir));
+  const layout = cacheLayout(path34.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -73974,7 +74299,11 @@ function runCommand() {
     "--data-checksums",
     "initdb with data checksums (default: off, pinned, since PG18 turned them on)",
     false
-  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--strict", 'refuse to measure when the machine check says "not fit for benchmarking"', false).option("--no-diagnostics", "do not sample wait events and counters during the runs").option(
+  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--strict", 'refuse to measure when the machine check says "not fit for benchmarking"', false).option(
+    "--force",
+    "run a plan that cannot reach significance in any cell (by default refused before anything starts)",
+    false
+  ).option("--no-diagnostics", "do not sample wait events and counters during the runs").option(
     "--cpu-dma-latency <us>",
     "hold /dev/cpu_dma_latency at this many \xB5s over the measured runs (0: idle CPUs only poll; needs root; restored)",
     nonNegativeInt2("--cpu-dma-latency")
@@ -74037,6 +74366,8 @@ function runCommand() {
           analysis,
           ...adaptive ? { adaptive } : {},
           strictPreflight: flags.strict,
+          // A stored baseline pairs no rounds and measures in parts: its plan is checked by the run loop only.
+          planCheck: flags.force || baseline.kind === "stored" ? "warn" : "refuse",
           diagnostics: flags.diagnostics,
           ...controlsFromFlags(flags),
           workloads: sharded?.workloads ?? workloads,

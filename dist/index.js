@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path36 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path37 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path36 && path36[0] !== "/") {
-          path36 = `/${path36}`;
+        if (path37 && path37[0] !== "/") {
+          path37 = `/${path37}`;
         }
-        return new URL(`${origin}${path36}`);
+        return new URL(`${origin}${path37}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path36, origin }
+          request: { method, path: path37, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path36);
+        debuglog("sending request to %s %s/%s", method, origin, path37);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path36, origin },
+          request: { method, path: path37, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path36,
+          path37,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path36, origin }
+          request: { method, path: path37, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path36);
+        debuglog("trailers received from %s %s/%s", method, origin, path37);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path36, origin },
+          request: { method, path: path37, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path36,
+          path37,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path36, origin }
+            request: { method, path: path37, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path36);
+          debuglog("sending request to %s %s/%s", method, origin, path37);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path36,
+        path: path37,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path36 !== "string") {
+        if (typeof path37 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path36[0] !== "/" && !(path36.startsWith("http://") || path36.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path37[0] !== "/" && !(path37.startsWith("http://") || path37.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path36)) {
+        } else if (invalidPathRegex.test(path37)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path36, query) : path36;
+        this.path = query ? buildURL(path37, query) : path37;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path36, host, upgrade, blocking, reset } = request2;
+      const { method, path: path37, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path36} HTTP/1.1\r
+      let header = `${method} ${path37} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path36, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path37, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path36;
+      headers[HTTP2_HEADER_PATH] = path37;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path36 = search ? `${pathname}${search}` : pathname;
+        const path37 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path36;
+        this.opts.path = path37;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path36 = "/",
+          path: path37 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path36;
+        opts.path = origin + path37;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path36) {
-      if (typeof path36 !== "string") {
-        return path36;
+    function safeUrl2(path37) {
+      if (typeof path37 !== "string") {
+        return path37;
       }
-      const pathSegments = path36.split("?");
+      const pathSegments = path37.split("?");
       if (pathSegments.length !== 2) {
-        return path36;
+        return path37;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path36, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path36);
+    function matchKey(mockDispatch2, { path: path37, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path37);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path36 }) => matchValue(safeUrl2(path36), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path37 }) => matchValue(safeUrl2(path37), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path36, method, body, headers, query } = opts;
+      const { path: path37, method, body, headers, query } = opts;
       return {
-        path: path36,
+        path: path37,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path36, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path37, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path36,
+            Path: path37,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path36) {
-      for (let i = 0; i < path36.length; ++i) {
-        const code = path36.charCodeAt(i);
+    function validateCookiePath(path37) {
+      for (let i = 0; i < path37.length; ++i) {
+        const code = path37.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path36 = opts.path;
+          let path37 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path36 = `/${path36}`;
+            path37 = `/${path37}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path36);
+          url2 = new URL(util.parseOrigin(url2).origin + path37);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22880,7 +22880,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path36 = __require("path");
+    var path37 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22919,7 +22919,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path36.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path36.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path37.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path37.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23051,7 +23051,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path36 = __require("path");
+    var path37 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -25306,17 +25306,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path36) {
-      const ctrl = callVisitor(key, node2, visitor, path36);
+    function visit_(key, node2, visitor, path37) {
+      const ctrl = callVisitor(key, node2, visitor, path37);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path36, ctrl);
-        return visit_(key, ctrl, visitor, path36);
+        replaceNode(key, path37, ctrl);
+        return visit_(key, ctrl, visitor, path37);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path36 = Object.freeze(path36.concat(node2));
+          path37 = Object.freeze(path37.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path36);
+            const ci = visit_(i, node2.items[i], visitor, path37);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25327,13 +25327,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path36 = Object.freeze(path36.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path36);
+          path37 = Object.freeze(path37.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path37);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path36);
+          const cv = visit_("value", node2.value, visitor, path37);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25354,17 +25354,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path36) {
-      const ctrl = await callVisitor(key, node2, visitor, path36);
+    async function visitAsync_(key, node2, visitor, path37) {
+      const ctrl = await callVisitor(key, node2, visitor, path37);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path36, ctrl);
-        return visitAsync_(key, ctrl, visitor, path36);
+        replaceNode(key, path37, ctrl);
+        return visitAsync_(key, ctrl, visitor, path37);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path36 = Object.freeze(path36.concat(node2));
+          path37 = Object.freeze(path37.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path36);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path37);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25375,13 +25375,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path36 = Object.freeze(path36.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path36);
+          path37 = Object.freeze(path37.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path37);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path36);
+          const cv = await visitAsync_("value", node2.value, visitor, path37);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25408,23 +25408,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path36) {
+    function callVisitor(key, node2, visitor, path37) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path36);
+        return visitor(key, node2, path37);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path36);
+        return visitor.Map?.(key, node2, path37);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path36);
+        return visitor.Seq?.(key, node2, path37);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path36);
+        return visitor.Pair?.(key, node2, path37);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path36);
+        return visitor.Scalar?.(key, node2, path37);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path36);
+        return visitor.Alias?.(key, node2, path37);
       return void 0;
     }
-    function replaceNode(key, path36, node2) {
-      const parent = path36[path36.length - 1];
+    function replaceNode(key, path37, node2) {
+      const parent = path37[path37.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -26036,10 +26036,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path36, value) {
+    function collectionFromPath(schema, path37, value) {
       let v = value;
-      for (let i = path36.length - 1; i >= 0; --i) {
-        const k = path36[i];
+      for (let i = path37.length - 1; i >= 0; --i) {
+        const k = path37[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -26058,7 +26058,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path36) => path36 == null || typeof path36 === "object" && !!path36[Symbol.iterator]().next().done;
+    var isEmptyPath = (path37) => path37 == null || typeof path37 === "object" && !!path37[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -26088,11 +26088,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path36, value) {
-        if (isEmptyPath(path36))
+      addIn(path37, value) {
+        if (isEmptyPath(path37))
           this.add(value);
         else {
-          const [key, ...rest] = path36;
+          const [key, ...rest] = path37;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -26106,8 +26106,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path36) {
-        const [key, ...rest] = path36;
+      deleteIn(path37) {
+        const [key, ...rest] = path37;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -26121,8 +26121,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path36, keepScalar) {
-        const [key, ...rest] = path36;
+      getIn(path37, keepScalar) {
+        const [key, ...rest] = path37;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -26140,8 +26140,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path36) {
-        const [key, ...rest] = path36;
+      hasIn(path37) {
+        const [key, ...rest] = path37;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -26151,8 +26151,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path36, value) {
-        const [key, ...rest] = path36;
+      setIn(path37, value) {
+        const [key, ...rest] = path37;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -28667,9 +28667,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path36, value) {
+      addIn(path37, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path36, value);
+          this.contents.addIn(path37, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28744,14 +28744,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path36) {
-        if (Collection2.isEmptyPath(path36)) {
+      deleteIn(path37) {
+        if (Collection2.isEmptyPath(path37)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path36) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path37) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28766,10 +28766,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path36, keepScalar) {
-        if (Collection2.isEmptyPath(path36))
+      getIn(path37, keepScalar) {
+        if (Collection2.isEmptyPath(path37))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path36, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path37, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28780,10 +28780,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path36) {
-        if (Collection2.isEmptyPath(path36))
+      hasIn(path37) {
+        if (Collection2.isEmptyPath(path37))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path36) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path37) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28800,13 +28800,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path36, value) {
-        if (Collection2.isEmptyPath(path36)) {
+      setIn(path37, value) {
+        if (Collection2.isEmptyPath(path37)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path36), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path37), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path36, value);
+          this.contents.setIn(path37, value);
         }
       }
       /**
@@ -30767,9 +30767,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path36) => {
+    visit2.itemAtPath = (cst, path37) => {
       let item = cst;
-      for (const [field, index] of path36) {
+      for (const [field, index] of path37) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30778,23 +30778,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path36) => {
-      const parent = visit2.itemAtPath(cst, path36.slice(0, -1));
-      const field = path36[path36.length - 1][0];
+    visit2.parentCollection = (cst, path37) => {
+      const parent = visit2.itemAtPath(cst, path37.slice(0, -1));
+      const field = path37[path37.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path36, item, visitor) {
-      let ctrl = visitor(item, path36);
+    function _visit(path37, item, visitor) {
+      let ctrl = visitor(item, path37);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path36.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path37.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30805,10 +30805,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path36);
+            ctrl = ctrl(item, path37);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path36) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path37) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -34652,7 +34652,7 @@ var require_light = __commonJS({
 
 // src/action.ts
 import os13 from "node:os";
-import path35 from "node:path";
+import path36 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -35309,7 +35309,7 @@ async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
 }
 
 // src/action/inputs.ts
-import path16 from "node:path";
+import path17 from "node:path";
 
 // src/util/duration.ts
 function parseDurationS(text2) {
@@ -35322,7 +35322,7 @@ function parseDurationS(text2) {
 
 // src/pipeline/stored-baseline.ts
 import { stat as stat2 } from "node:fs/promises";
-import path13 from "node:path";
+import path14 from "node:path";
 
 // src/compare/adaptive.ts
 init_types();
@@ -35551,9 +35551,28 @@ var METRICS = {
   qps: { label: "QPS", unit: "queries/s", better: "higher" },
   latencyAvgMs: { label: "latency avg", unit: "ms", better: "lower" },
   latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
-  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" }
+  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" },
+  latencyP95Ms: { label: "latency p95", unit: "ms", better: "lower" },
+  latencyP99Ms: { label: "latency p99", unit: "ms", better: "lower" }
 };
 var PRIMARY_METRIC = "tps";
+function isMetricName(name) {
+  return Object.hasOwn(METRICS, name);
+}
+var GATED_METRIC_NAMES = {
+  tps: "tps",
+  "latency-avg": "latencyAvgMs",
+  p95: "latencyP95Ms",
+  p99: "latencyP99Ms"
+};
+var DEFAULT_GATED_METRICS = ["tps"];
+function metricFromName(name) {
+  if (Object.hasOwn(GATED_METRIC_NAMES, name)) return GATED_METRIC_NAMES[name];
+  return isMetricName(name) ? name : void 0;
+}
+function gatedName(metric) {
+  return Object.entries(GATED_METRIC_NAMES).find(([, m]) => m === metric)?.[0] ?? metric;
+}
 
 // src/compare/analysis.ts
 init_types();
@@ -36996,15 +37015,24 @@ function prepareRun(result, options = {}) {
       `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`
     );
   }
+  const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
+  const cells = documentCells(result);
+  const used = new Set(cells.flatMap((c) => metricsOf(c.workload)));
+  const gatedMetrics = [
+    ...used.has(metric) || used.size === 0 ? [metric] : [],
+    ...[...used].filter((m) => m !== metric)
+  ];
   return {
     result,
     metric,
     better: METRICS[metric].better,
+    metricsOf,
+    gatedMetrics,
     alpha,
     thresholdPct,
     baseline,
     heads: baseline === void 0 ? [] : heads,
-    cells: documentCells(result),
+    cells,
     test: options.test ?? "paired",
     value: options.value ?? "final",
     thresholds: workloadThresholds(result, thresholdPct, warnings),
@@ -37013,14 +37041,37 @@ function prepareRun(result, options = {}) {
     warnings
   };
 }
-function hypothesisKey(head, cell) {
-  return `${head}\0${cellId(cell)}`;
+function hypothesisKey(head, cell, metric) {
+  return `${head}\0${cellId(cell)}\0${metric}`;
+}
+function hypothesisLabel(ctx, id, metric) {
+  return metric === ctx.metric ? id : `${id} ${gatedName(metric)}`;
+}
+function workloadMetrics(result, warnings) {
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
+    const value = typeof spec === "object" && spec !== null ? spec.metrics : void 0;
+    if (value === void 0) continue;
+    const names = Array.isArray(value) ? value : [];
+    const metrics = names.map((n) => typeof n === "string" ? metricFromName(n) : void 0);
+    if (metrics.length === 0 || metrics.some((m) => m === void 0)) {
+      warnings.push(
+        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of tps, latency-avg, p95, p99; using tps`
+      );
+      continue;
+    }
+    byWorkload.set(name, [...new Set(metrics)]);
+  }
+  const fallback = DEFAULT_GATED_METRICS.map((n) => metricFromName(n));
+  return (workload) => byWorkload.get(workload) ?? fallback;
 }
 function analyseLook(ctx, spec) {
   const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
-  const runs = collectCellRuns(samples, ctx.metric, ctx.value);
-  const statistics = (head, cell, paired) => {
-    const arms = runs.get(cellId(cell));
+  const runsByMetric = new Map(
+    ctx.gatedMetrics.map((metric) => [metric, collectCellRuns(samples, metric, ctx.value)])
+  );
+  const statistics = (head, cell, metric, paired) => {
+    const arms = runsByMetric.get(metric).get(cellId(cell));
     const baseRuns = arms?.get(ctx.baseline);
     const headRuns = arms?.get(head);
     const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
@@ -37034,17 +37085,20 @@ function analyseLook(ctx, spec) {
     return stats;
   };
   const measured = ctx.heads.flatMap(
-    (head) => ctx.cells.map((cell) => {
-      const key = hypothesisKey(head, cell);
-      const frozen = spec.frozen.get(key) ?? null;
-      return {
-        head,
-        cell,
-        key,
-        frozen,
-        stats: frozen ? null : statistics(head, cell, ctx.test === "paired")
-      };
-    })
+    (head) => ctx.cells.flatMap(
+      (cell) => ctx.metricsOf(cell.workload).map((metric) => {
+        const key = hypothesisKey(head, cell, metric);
+        const frozen = spec.frozen.get(key) ?? null;
+        return {
+          head,
+          cell,
+          metric,
+          key,
+          frozen,
+          stats: frozen ? null : statistics(head, cell, metric, ctx.test === "paired")
+        };
+      })
+    )
   );
   const m = measured.filter((x) => x.stats?.p != null).length + measured.filter(
     (x) => x.frozen && x.frozen.verdict !== "regression" && x.frozen.verdict !== "improvement"
@@ -37053,7 +37107,7 @@ function analyseLook(ctx, spec) {
     const st = x.stats;
     if (!st || st.test !== "signed-rank" || st.minAchievableP === null) continue;
     if (st.minAchievableP * m < spec.alpha) continue;
-    const unpaired = statistics(x.head, x.cell, false);
+    const unpaired = statistics(x.head, x.cell, x.metric, false);
     if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
     unpaired.notes.push({
       code: "unpaired-fallback",
@@ -37077,11 +37131,17 @@ function analyseLook(ctx, spec) {
     const decided = decideVerdict(m2.stats, {
       alpha: spec.alpha,
       thresholdPct: ctx.thresholds(m2.cell.workload),
-      better: ctx.better,
+      better: METRICS[m2.metric].better,
       pAdjusted: adjustedByKey.get(m2.key) ?? null,
       familySize
     });
-    byHead.get(m2.head).push({ id: cellId(m2.cell), workload: m2.cell.workload, clients: m2.cell.clients, ...decided });
+    byHead.get(m2.head).push({
+      id: cellId(m2.cell),
+      workload: m2.cell.workload,
+      clients: m2.cell.clients,
+      metric: m2.metric,
+      ...decided
+    });
   }
   return byHead;
 }
@@ -37090,18 +37150,20 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
   const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
   const comparisons = ctx.heads.map((head) => {
     const armCurves = curves(ctx, head);
-    const cells = markUnstableCells(byHead.get(head) ?? [], armCurves);
-    const gating = gatingCells(cells);
-    const overall2 = overallVerdict(gating);
+    const all = markUnstableCells(byHead.get(head) ?? [], armCurves);
+    const gating = gatingCells(all);
+    const label = (c) => hypothesisLabel(ctx, c.id, c.metric);
+    const overall2 = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
     return {
       baseline: ctx.baseline ?? "",
       head,
       verdict: overall2.verdict,
       decidingCells: overall2.deciding,
-      likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map((c) => c.id),
-      unstableCells: cells.filter((c) => c.unstable).map((c) => c.id),
+      likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map(label),
+      unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))],
       familySize,
-      cells,
+      cells: all.filter((c) => c.metric === ctx.metric),
+      otherMetricCells: all.filter((c) => c.metric !== ctx.metric),
       curves: armCurves
     };
   });
@@ -37111,6 +37173,7 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
   const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
   return {
     metric: ctx.metric,
+    gatedMetrics: ctx.gatedMetrics,
     better: ctx.better,
     alpha: ctx.alpha,
     testAlpha,
@@ -37173,8 +37236,13 @@ function dataWarnings(ctx, comparisons, sequential) {
   const warnings = [];
   const failed = result.samples.filter((s) => s.status !== "ok").length;
   if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
-  const cells = comparisons.flatMap((c) => c.cells.map((cell) => ({ head: c.head, cell })));
-  const label = ({ head, cell }) => comparisons.length > 1 ? `${head}:${cell.id}` : cell.id;
+  const cells = comparisons.flatMap(
+    (c) => [...c.cells, ...c.otherMetricCells].map((cell) => ({ head: c.head, cell }))
+  );
+  const label = ({ head, cell }) => {
+    const id = hypothesisLabel(ctx, cell.id, cell.metric);
+    return comparisons.length > 1 ? `${head}:${id}` : id;
+  };
   const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === "insufficient-data"));
   if (unusable.length > 0) {
     warnings.push(
@@ -37281,6 +37349,7 @@ function adaptiveLook(result, plan, options = {}) {
   const history = [];
   let byHead = /* @__PURE__ */ new Map();
   let stopReason = null;
+  const openCellIds = [];
   for (let k = 1; k <= look; k++) {
     const rounds = plan.schedule[k - 1];
     byHead = analyseLook(ctx, {
@@ -37291,20 +37360,26 @@ function adaptiveLook(result, plan, options = {}) {
     });
     const decidedNow = [];
     const open5 = [];
+    const openIds = /* @__PURE__ */ new Set();
+    openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
       for (const c of cells) {
-        const key = hypothesisKey(head, c);
+        const key = hypothesisKey(head, c, c.metric);
         if (frozen.has(key)) continue;
+        const label = hypothesisLabel(ctx, c.id, c.metric);
         if (c.verdict === "inconclusive") {
-          open5.push(`${head}:${c.id}`);
+          open5.push(`${head}:${label}`);
+          openIds.add(c.id);
           continue;
         }
         frozen.set(key, c);
-        decidedNow.push({ id: `${head}:${c.id}`, verdict: c.verdict });
+        decidedNow.push({ id: `${head}:${label}`, verdict: c.verdict });
         decidedCells.push({
           head,
           cell: { workload: c.workload, clients: c.clients },
           id: c.id,
+          metric: c.metric,
+          label,
           verdict: c.verdict,
           look: k,
           reason: c.reasons[0].code
@@ -37315,7 +37390,7 @@ function adaptiveLook(result, plan, options = {}) {
     const regressed = decidedCells.filter(
       (d) => d.verdict === "regression" && !unstable.get(d.head)?.has(d.id)
     );
-    stopReason = open5.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open5.length} cell(s) stay undecided` : null;
+    stopReason = open5.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open5.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
@@ -37345,7 +37420,7 @@ function adaptiveLook(result, plan, options = {}) {
       },
       plan.lookAlpha[k - 1]
     );
-    const openIds = new Set(outcome.open.map((id) => id.slice(id.indexOf(":") + 1)));
+    const openIds = openCellIds[k - 1];
     return {
       look: k,
       rounds: plan.schedule[k - 1],
@@ -37471,6 +37546,11 @@ async function writeResults(file2, result) {
 init_store();
 init_errors();
 
+// src/compare/metric-option.ts
+function metricOption(settings2, overrides = {}) {
+  return overrides.metric ?? (settings2.metric === PRIMARY_METRIC ? void 0 : settings2.metric);
+}
+
 // src/pipeline/analysis.ts
 function resolveAnalysis(given = {}) {
   return {
@@ -37489,7 +37569,8 @@ function analyse(result, overrides = {}) {
   const comparison = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
-    metric: settings2.metric,
+    // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
+    ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
     // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
     ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
@@ -37511,7 +37592,7 @@ function withStoredBaseline(c, baseline) {
 }
 
 // src/pipeline/pipeline.ts
-import path12 from "node:path";
+import path13 from "node:path";
 
 // src/results/sink.ts
 function fileSink(file2) {
@@ -37537,7 +37618,7 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile as copyFile2, mkdir as mkdir4 } from "node:fs/promises";
 import os8 from "node:os";
-import path11 from "node:path";
+import path12 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/cluster.ts
@@ -38271,7 +38352,7 @@ async function lookupUser(name, runner) {
 
 // src/drivers/pgbench/driver.ts
 import { writeFile as writeFile3 } from "node:fs/promises";
-import path5 from "node:path";
+import path6 from "node:path";
 init_errors();
 
 // src/drivers/shared.ts
@@ -38345,6 +38426,7 @@ function measureArgs(input2) {
     for (const s of w.scripts ?? []) args.push("-f", `${s.file}@${s.weight}`);
     args.push("-s", String(w.scale));
   }
+  if (input2.transactionLogPrefix) args.push("--log", `--log-prefix=${input2.transactionLogPrefix}`);
   args.push(...w.extraArgs);
   return [...args, ...connectionArgs(input2.connection), input2.connection.database];
 }
@@ -38359,6 +38441,9 @@ function pipelinedSelectScript(depth) {
 }
 function writesHistory(w) {
   return w.builtin === "tpcb-like" || w.builtin === "simple-update";
+}
+function needsTransactionLog(w) {
+  return w.metrics.includes("p95") || w.metrics.includes("p99");
 }
 
 // src/drivers/pgbench/parse-report.ts
@@ -38755,6 +38840,86 @@ function relativiseTimestamps(points2, start) {
   for (const p of stamped) p.t = Math.round((p.epochSeconds - origin) * 1e3) / 1e3;
 }
 
+// src/drivers/pgbench/parse-transaction-log.ts
+import { createReadStream } from "node:fs";
+import { readdir as readdir3 } from "node:fs/promises";
+import path5 from "node:path";
+import { createInterface } from "node:readline";
+
+// src/drivers/latency-histogram.ts
+var RATIO = 1.005;
+var LN_RATIO = Math.log(RATIO);
+var LatencyHistogram = class {
+  buckets = /* @__PURE__ */ new Map();
+  n = 0;
+  sumUs = 0;
+  /** One transaction's latency in µs (values below 1 µs count as 1 µs). */
+  addUs(us) {
+    const i = Math.floor(Math.log(Math.max(1, us)) / LN_RATIO);
+    this.buckets.set(i, (this.buckets.get(i) ?? 0) + 1);
+    this.n++;
+    this.sumUs += us;
+  }
+  get count() {
+    return this.n;
+  }
+  get averageMs() {
+    return this.n === 0 ? void 0 : this.sumUs / this.n / 1e3;
+  }
+  /**
+   * The q-quantile (0 < q < 1) in ms by the nearest-rank rule (the smallest value with at least ⌈q·n⌉
+   * values at or below it), as the geometric middle of its bucket; undefined when empty.
+   */
+  percentileMs(q) {
+    if (this.n === 0) return void 0;
+    const rank = Math.max(1, Math.ceil(q * this.n));
+    let seen = 0;
+    for (const i of [...this.buckets.keys()].sort((a, b) => a - b)) {
+      seen += this.buckets.get(i);
+      if (seen >= rank) return RATIO ** (i + 0.5) / 1e3;
+    }
+    return void 0;
+  }
+};
+function histogramPercentile(rows, q) {
+  const n = rows.reduce((s, r) => s + r.count, 0);
+  if (n === 0) return void 0;
+  const target = Math.max(1, Math.floor(n * q));
+  let seen = 0;
+  for (const r of rows) {
+    seen += r.count;
+    if (seen >= target) return r.value;
+  }
+  return rows.at(-1).value;
+}
+
+// src/drivers/pgbench/parse-transaction-log.ts
+function addTransactionLogLine(line, into) {
+  const fields = line.trim().split(" ");
+  if (fields.length < 6) {
+    if (line.trim() !== "") into.unparsed++;
+    return;
+  }
+  const time3 = fields[2];
+  if (time3 === "skipped") into.skipped++;
+  else if (time3 === "failed") into.failed++;
+  else if (/^\d+$/.test(time3)) into.histogram.addUs(Number(time3));
+  else into.unparsed++;
+}
+function emptySummary() {
+  return { histogram: new LatencyHistogram(), skipped: 0, failed: 0, unparsed: 0, files: 0 };
+}
+async function readTransactionLogs(dir, prefix) {
+  const summary2 = emptySummary();
+  const files = (await readdir3(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
+  for (const file2 of files) {
+    summary2.files++;
+    const lines = createInterface({ input: createReadStream(path5.join(dir, file2)), crlfDelay: Infinity });
+    for await (const line of lines) addTransactionLogLine(line, summary2);
+  }
+  return summary2;
+}
+
 // src/drivers/pgbench/report-metrics.ts
 function reportMetrics(r) {
   const metrics = {};
@@ -38786,14 +38951,14 @@ function reportCounts(r) {
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const pgbench = path5.join(options.clientBinDir, "pgbench");
+  const pgbench = path6.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path5.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      const file2 = path6.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile3(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
@@ -38829,35 +38994,57 @@ ${tail(res.stderr)}`
       });
     },
     async run(target, spec) {
-      const args = measureArgs({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed,
-        cpuCount: options.cpuCount,
-        pipelineScript: await scriptForPipeline()
-      });
-      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const res = await runner.run(pgbench, args, {
-        env,
-        signal: spec.signal,
-        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
-        onStderrLine: spec.onProgress ? (line) => {
-          const point = parsePgbenchProgress(line)[0];
-          if (point) spec.onProgress(point);
-        } : void 0
-      });
-      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
-      return runOutcome(res, judged, {
-        startedAt,
-        endedAt,
-        metrics: reportMetrics,
-        counts: reportCounts,
-        progress: () => parsePgbenchProgress(res.stderr)
-      });
+      const logDir = needsTransactionLog(workload) ? await makeTempDir("pgperf-txlog-") : void 0;
+      try {
+        return await measure(target, spec, logDir?.dir);
+      } finally {
+        await logDir?.remove();
+      }
     }
+  };
+  async function measure(target, spec, logDir) {
+    const args = measureArgs({
+      workload,
+      connection: target.connection,
+      clients: spec.clients,
+      durationS: spec.durationS,
+      seed: spec.seed,
+      cpuCount: options.cpuCount,
+      pipelineScript: await scriptForPipeline(),
+      ...logDir ? { transactionLogPrefix: path6.join(logDir, TX_LOG_PREFIX) } : {}
+    });
+    const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+    const res = await runner.run(pgbench, args, {
+      env,
+      signal: spec.signal,
+      timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
+      onStderrLine: spec.onProgress ? (line) => {
+        const point = parsePgbenchProgress(line)[0];
+        if (point) spec.onProgress(point);
+      } : void 0
+    });
+    const endedAt = (/* @__PURE__ */ new Date()).toISOString();
+    const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
+    const log = logDir && judged.ok ? await readTransactionLogs(logDir, TX_LOG_PREFIX) : void 0;
+    return runOutcome(res, judged, {
+      startedAt,
+      endedAt,
+      metrics: (report) => ({ ...reportMetrics(report), ...log ? percentileMetrics(log) : {} }),
+      counts: (report) => ({
+        ...reportCounts(report),
+        ...log ? { loggedTransactions: log.histogram.count } : {}
+      }),
+      progress: () => parsePgbenchProgress(res.stderr)
+    });
+  }
+}
+var TX_LOG_PREFIX = "tx";
+function percentileMetrics(log) {
+  const p95 = log.histogram.percentileMs(0.95);
+  const p99 = log.histogram.percentileMs(0.99);
+  return {
+    ...p95 === void 0 ? {} : { latencyP95Ms: p95 },
+    ...p99 === void 0 ? {} : { latencyP99Ms: p99 }
   };
 }
 
@@ -38923,22 +39110,24 @@ function measureArgs2(input2) {
     `--rand-seed=${input2.seed === 0 ? 1 : input2.seed}`,
     `--db-ps-mode=${w.psMode}`,
     `--percentile=${w.percentile}`,
+    // p95/p99 gates read both percentiles off the histogram (--percentile gives only one).
+    ...w.metrics.includes("p95") || w.metrics.includes("p99") ? ["--histogram=on"] : [],
     ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
     "run"
   ];
 }
 
 // src/drivers/sysbench/driver.ts
-import path7 from "node:path";
+import path8 from "node:path";
 
 // src/util/find-on-path.ts
 import { constants as constants4 } from "node:fs";
 import { access as access3 } from "node:fs/promises";
-import path6 from "node:path";
+import path7 from "node:path";
 async function findOnPath(name, searchPath) {
-  for (const dir of (searchPath ?? "").split(path6.delimiter)) {
+  for (const dir of (searchPath ?? "").split(path7.delimiter)) {
     if (!dir) continue;
-    const candidate = path6.join(dir, name);
+    const candidate = path7.join(dir, name);
     try {
       await access3(candidate, constants4.X_OK);
       return candidate;
@@ -38953,6 +39142,18 @@ init_errors();
 
 // src/drivers/sysbench/parse-output.ts
 var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
+function parseSysbenchHistogram(text2) {
+  const lines = text2.split(/\r?\n/);
+  const start = lines.findIndex((l) => l.startsWith("Latency histogram"));
+  if (start < 0) return void 0;
+  const rows = [];
+  for (const line of lines.slice(start + 2)) {
+    const m = /^\s+(\d+(?:\.\d+)?) \|\**\s+(\d+)$/.exec(line.trimEnd());
+    if (!m) break;
+    rows.push({ value: Number(m[1]), count: Number(m[2]) });
+  }
+  return rows;
+}
 var INTERVAL_RE = new RegExp(
   String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM2}\s+qps:\s+${NUM2}\s+` + String.raw`\(r/w/o:\s+${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM2}\s+` + String.raw`err/s:\s+${NUM2}\s+reconn/s:\s+${NUM2}`
 );
@@ -39079,6 +39280,8 @@ function parseSysbenchOutput(text2) {
     execTimePerThreadAvgS,
     execTimePerThreadStddevS
   });
+  const histogram = parseSysbenchHistogram(text2);
+  if (histogram) report.histogram = histogram;
   report.empty = report.transactions === void 0;
   return report;
 }
@@ -39123,6 +39326,12 @@ function reportMetrics2(r) {
   if (r.qps !== void 0) metrics.qps = r.qps;
   if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
   if (r.latencyPctMs !== void 0) metrics.latencyPctMs = r.latencyPctMs;
+  if (r.histogram) {
+    const p95 = histogramPercentile(r.histogram, 0.95);
+    const p99 = histogramPercentile(r.histogram, 0.99);
+    if (p95 !== void 0) metrics.latencyP95Ms = p95;
+    if (p99 !== void 0) metrics.latencyP99Ms = p99;
+  }
   return metrics;
 }
 var COUNTERS2 = {
@@ -39175,7 +39384,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path7.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path8.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -39349,11 +39558,11 @@ async function readTrimmed(file2) {
 }
 
 // src/env/sysfs.ts
-import { readdir as readdir3, readFile as readFile4 } from "node:fs/promises";
-import path8 from "node:path";
+import { readdir as readdir4, readFile as readFile4 } from "node:fs/promises";
+import path9 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile4(path8.join(root, rel), "utf8");
+    return await readFile4(path9.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -39369,7 +39578,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir3(path8.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir4(path9.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -40222,7 +40431,7 @@ var AdaptiveControl = class {
     this.open = new Set(outcome.openCells.map(cellId));
     const decided = outcome.decidedCells.filter((d) => d.look === look);
     log(
-      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
+      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.label} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
     );
     return outcome.stop ? outcome.reason : null;
   }
@@ -40284,7 +40493,7 @@ function formatDuration(seconds) {
 
 // src/machine/pinning.ts
 import { access as access4, constants as constants5 } from "node:fs/promises";
-import path9 from "node:path";
+import path10 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -40400,11 +40609,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path9.delimiter)) {
+    for (const dir of searchPath.split(path10.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path9.join(dir, name), constants5.X_OK);
-        return path9.join(dir, name);
+        await access4(path10.join(dir, name), constants5.X_OK);
+        return path10.join(dir, name);
       } catch {
       }
     }
@@ -40432,7 +40641,7 @@ async function workloadCpuPlans(workloads, searchPath) {
 
 // src/machine/controls.ts
 import { open as open3, writeFile as writeFile4 } from "node:fs/promises";
-import path10 from "node:path";
+import path11 from "node:path";
 init_errors();
 var DEFAULT_FIELDS = {
   cpuDmaLatency: "controls.cpuDmaLatency",
@@ -40458,12 +40667,12 @@ async function probe(spec, deps) {
     const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
     if (cpus.length === 0) {
       throw new UserError(
-        `${fields.governor}: no online CPU under ${path10.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
+        `${fields.governor}: no online CPU under ${path11.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
       );
     }
     for (const cpu of cpus) {
       const rel = `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path10.join(root, rel);
+      const file2 = path11.join(root, rel);
       const from = await readValue(root, rel);
       if (from === void 0) {
         throw new UserError(
@@ -40730,10 +40939,14 @@ async function runBenchmark(req, deps) {
     }
     const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
     const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
+    const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce(
+      (n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length),
+      0
+    );
     for (const w of workloads) {
       const check2 = checkPlan({
         rounds: w.rounds,
-        cells: cells.length,
+        cells: hypotheses,
         alpha: req.analysis.alpha,
         thresholdPct: w.threshold ?? req.analysis.thresholdPct
       });
@@ -40799,7 +41012,11 @@ async function runBenchmark(req, deps) {
     };
     const adaptive = req.adaptive ? new AdaptiveControl(
       req.adaptive.plan,
-      { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
+      {
+        thresholdPct: req.analysis.thresholdPct,
+        // As analyse() judges it: one metric everywhere only when one was named (metricOption).
+        ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {}
+      },
       {
         ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
         estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
@@ -40977,7 +41194,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir4(logsDir, { recursive: true });
         await copyFile2(
           cluster.logFile,
-          path11.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path12.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -40990,15 +41207,78 @@ async function releaseClusters(clusters, logsDir, logger) {
 
 // src/pipeline/pipeline.ts
 init_errors();
+
+// src/pipeline/plan-check.ts
+init_errors();
+function planReach(input2) {
+  const heads = Math.max(0, input2.arms - 1);
+  const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
+  const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
+  const level = input2.adaptive ? input2.adaptive.lookAlpha.at(-1) : input2.alpha;
+  const workloads = input2.workloads.map((w) => {
+    const rounds = input2.adaptive?.maxRounds ?? input2.rounds ?? w.rounds;
+    const minP = minPFor("signed-rank", rounds);
+    return {
+      name: w.name,
+      cells: w.clients.map((c) => `${w.name}@${c}`),
+      rounds,
+      minP,
+      minAdjustedP: Math.min(1, familySize * minP)
+    };
+  });
+  return {
+    reachable: heads === 0 || workloads.some((w) => w.minAdjustedP < level),
+    familySize,
+    level,
+    workloads,
+    minRounds: minRoundsFor("signed-rank", familySize, level)
+  };
+}
+function refuseUnreachablePlan(input2) {
+  const r = planReach(input2);
+  if (r.reachable) return;
+  const what = r.workloads.map(
+    (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
+  ).join("; ");
+  const level = input2.adaptive ? `the last look's level ${formatP(r.level)}` : `alpha ${formatP(r.level)}`;
+  throw new UserError(
+    `the plan cannot reach significance in any cell: Holm over ${r.familySize} hypotheses (head arms x cells x gated metrics); ${what}; each is >= ${level}. Plan at least ${r.minRounds} rounds (${input2.adaptive ? "--max-rounds" : "--rounds, or the workloads' rounds; or adaptive rounds with --max-rounds"}), fewer cells, or pass --force (Action input force: 'true') to run anyway`
+  );
+}
+
+// src/drivers/recorded-metrics.ts
+init_errors();
+var ALWAYS = {
+  pgbench: ["tps", "latencyAvgMs", "latencyStddevMs"],
+  sysbench: ["tps", "qps", "latencyAvgMs", "latencyPctMs"]
+};
+function recordedMetrics(w) {
+  const gated = w.metrics.map((n) => metricFromName(n));
+  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...gated])];
+}
+function checkRecordable(workloads, metric) {
+  if (metric === void 0) return;
+  for (const w of workloads) {
+    const recorded = recordedMetrics(w);
+    if (recorded.includes(metric)) continue;
+    const hint = metric === "latencyP95Ms" || metric === "latencyP99Ms" ? `; add ${metric === "latencyP95Ms" ? "p95" : "p99"} to the workload's metrics field to record it` : "";
+    throw new UserError(
+      `--metric ${metric}: workload ${w.name} (${w.tool}) does not record ${METRICS[metric].label}; it records ${recorded.join(", ")}${hint}`
+    );
+  }
+}
+
+// src/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
+  checkPlanReach(req);
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path12.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path13.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const { arms: _source, runDir, ...run3 } = req;
-  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path12.join(runDir, "logs") }, deps);
+  const { arms: _source, runDir, planCheck: _check2, ...run3 } = req;
+  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path13.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -41006,6 +41286,18 @@ async function runPipeline(req, deps) {
     ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
   };
+}
+function checkPlanReach(req) {
+  checkRecordable(req.workloads, metricOption(req.analysis));
+  if (req.planCheck !== "refuse") return;
+  refuseUnreachablePlan({
+    workloads: req.workloads,
+    arms: req.arms.kind === "installed" ? req.arms.arms.length : 2,
+    alpha: req.analysis.alpha,
+    ...req.rounds !== void 0 ? { rounds: req.rounds } : {},
+    ...req.adaptive ? { adaptive: req.adaptive.plan } : {},
+    singleMetric: metricOption(req.analysis) !== void 0
+  });
 }
 async function resolveArms(source, deps) {
   if (source.kind === "installed") return source.arms;
@@ -41070,7 +41362,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
         },
-        runDir: path13.join(req.runDir, "sentinel")
+        runDir: path14.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -41086,7 +41378,7 @@ async function runStoredBaseline(req, options, deps) {
         ...req,
         rounds: remaining,
         arms: { kind: "installed", arms: [head] },
-        runDir: path13.join(req.runDir, "head")
+        runDir: path14.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -41148,7 +41440,7 @@ async function runStoredBaseline(req, options, deps) {
     info2,
     warnings
   );
-  const resultsFile = path13.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path14.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -41226,7 +41518,7 @@ function commitOf(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat2(path13.join(binDir, "postgres"))).isFile();
+    return (await stat2(path14.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -41313,12 +41605,12 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
 
 // src/store/open-store.ts
 init_errors();
-import path15 from "node:path";
+import path16 from "node:path";
 
 // src/store/dir-store.ts
 import { constants as constants6 } from "node:fs";
-import { access as access5, mkdir as mkdir5, readdir as readdir4, readFile as readFile6, stat as stat3 } from "node:fs/promises";
-import path14 from "node:path";
+import { access as access5, mkdir as mkdir5, readdir as readdir5, readFile as readFile6, stat as stat3 } from "node:fs/promises";
+import path15 from "node:path";
 
 // src/results/read-results.ts
 init_errors();
@@ -42141,10 +42433,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path36) {
-  if (!path36)
+function getElementAtPath(obj, path37) {
+  if (!path37)
     return obj;
-  return path36.reduce((acc, key) => acc?.[key], obj);
+  return path37.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -42484,11 +42776,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path36, issues) {
+function prefixIssues(path37, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path36);
+    iss.path.unshift(path37);
     return iss;
   });
 }
@@ -42950,16 +43242,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path36 = []) => {
+  const processError = (error64, path37 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path36, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path37, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path36, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path37, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path36, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path37, ...issue3.path]);
       } else {
-        const fullpath = [...path36, ...issue3.path];
+        const fullpath = [...path37, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -42998,17 +43290,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path36 = []) => {
+  const processError = (error64, path37 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path36, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path37, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path36, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path37, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path36, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path37, ...issue3.path]);
       } else {
-        const fullpath = [...path36, ...issue3.path];
+        const fullpath = [...path37, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -43047,8 +43339,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path36 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path36) {
+  const path37 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path37) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -60186,13 +60478,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path36 = ref.slice(1).split("/").filter(Boolean);
-  if (path36.length === 0) {
+  const path37 = ref.slice(1).split("/").filter(Boolean);
+  if (path37.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path36[0] === defsKey) {
-    const key = path36[1] === void 0 ? void 0 : decodeJSONPointerSegment(path36[1]);
+  if (path37[0] === defsKey) {
+    const key = path37[1] === void 0 ? void 0 : decodeJSONPointerSegment(path37[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -61178,12 +61470,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path36) {
-  return path36.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path37) {
+  return path37.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path36) {
+function valueAt(doc, path37) {
   let v = doc;
-  for (const key of path36) {
+  for (const key of path37) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -61192,14 +61484,14 @@ function valueAt(doc, path36) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path36) {
+async function readResults(path37) {
   let text2;
   try {
-    text2 = await readFile5(path36, "utf8");
+    text2 = await readFile5(path37, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path36}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path37}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path36);
+  return parseResults(text2, path37);
 }
 function parseResults(text2, source) {
   let doc;
@@ -61237,8 +61529,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path14.join(dir, "runs");
-    this.indexDir = path14.join(dir, "index");
+    this.runsDir = path15.join(dir, "runs");
+    this.indexDir = path15.join(dir, "index");
   }
   dir;
   options;
@@ -61250,7 +61542,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path14.resolve(dir), options);
+    const store = new _DirStore(path15.resolve(dir), options);
     const st = await stat3(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -61322,10 +61614,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path14.join(this.runsDir, `${id}.json`);
+    return path15.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path14.join(this.indexDir, `${id}.json`);
+    return path15.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -61382,7 +61674,7 @@ var DirStore = class _DirStore {
 };
 async function jsonNames(dir) {
   try {
-    return (await readdir4(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+    return (await readdir5(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
@@ -61399,8 +61691,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path15.isAbsolute(xdgDataHome) ? xdgDataHome : path15.join(home, ".local", "share");
-  return path15.join(base, "pgperf", "store");
+  const base = xdgDataHome && path16.isAbsolute(xdgDataHome) ? xdgDataHome : path16.join(home, ".local", "share");
+  return path16.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -61445,6 +61737,7 @@ function parseInputs(read) {
     alpha: optionalNumber(read, "alpha", { min: 0, max: 1, exclusive: true }) ?? 0.05,
     threshold: optionalNumber(read, "threshold", { min: 0, max: 100, exclusive: true }) ?? 2,
     failOn: choice(read, "fail-on", FAIL_ON, "regression"),
+    force: bool(read, "force", false),
     comment,
     commentId: text2("comment-id") ?? "default",
     commitStatus: bool(read, "commit-status", true),
@@ -61522,7 +61815,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path16.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path17.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -61572,20 +61865,20 @@ function optionalDuration(read, name) {
 }
 
 // src/pg-build/build-pair.ts
-import path25 from "node:path";
+import path26 from "node:path";
 
 // src/pg-build/source.ts
 init_errors();
 import { rm as rm6, stat as stat4 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/util/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { link, mkdir as mkdir6, readFile as readFile7, unlink as unlink2, writeFile as writeFile5 } from "node:fs/promises";
 import os9 from "node:os";
-import path17 from "node:path";
+import path18 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -61606,7 +61899,7 @@ async function tryLock(file2, logger) {
   return typeof taken === "function" ? taken : void 0;
 }
 async function takeLock(file2, logger) {
-  await mkdir6(path17.dirname(file2), { recursive: true, mode: 493 });
+  await mkdir6(path18.dirname(file2), { recursive: true, mode: 493 });
   const me = { pid: process.pid, host: os9.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   while (true) {
     const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
@@ -61675,48 +61968,48 @@ function sleep(ms, signal) {
 
 // src/pg-build/cache.ts
 import { createHash as createHash5 } from "node:crypto";
-import { chmod as chmod2, cp, mkdir as mkdir7, readdir as readdir5, readFile as readFile8, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
-import path18 from "node:path";
+import { chmod as chmod2, cp, mkdir as mkdir7, readdir as readdir6, readFile as readFile8, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
+import path19 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir7(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path18.dirname(d)) {
+  for (let d = dir; ; d = path19.dirname(d)) {
     await chmod2(d, 493);
-    if (d === first || d === path18.dirname(d)) break;
+    if (d === first || d === path19.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path18.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path19.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path18.join(env.XDG_CACHE_HOME || path18.join(home, ".cache"), "pgperf");
+  return path19.join(env.XDG_CACHE_HOME || path19.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path18.join(root, "git"),
-    builds: path18.join(root, "builds"),
-    installs: path18.join(root, "installs"),
-    ccache: path18.join(root, "ccache"),
-    logs: path18.join(root, "logs"),
-    locks: path18.join(root, "locks")
+    git: path19.join(root, "git"),
+    builds: path19.join(root, "builds"),
+    installs: path19.join(root, "installs"),
+    ccache: path19.join(root, "ccache"),
+    logs: path19.join(root, "logs"),
+    locks: path19.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path18.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path18.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path19.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path19.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path18.join(work, "src"),
-    build: path18.join(work, "build"),
-    stage: path18.join(work, "stage"),
-    statsLog: path18.join(work, "ccache-stats.log"),
-    install: prefix ? path18.resolve(prefix) : path18.join(layout.installs, slot),
-    lock: path18.join(layout.locks, `${slot}.lock`),
-    log: path18.join(layout.logs, `${slot}.log`)
+    src: path19.join(work, "src"),
+    build: path19.join(work, "build"),
+    stage: path19.join(work, "stage"),
+    statsLog: path19.join(work, "ccache-stats.log"),
+    install: prefix ? path19.resolve(prefix) : path19.join(layout.installs, slot),
+    lock: path19.join(layout.locks, `${slot}.lock`),
+    log: path19.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -61741,10 +62034,10 @@ var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
   const outer = createHash5("sha256");
   const walk = async (rel) => {
-    const abs = path18.join(installDir, rel);
+    const abs = path19.join(installDir, rel);
     let entries;
     try {
-      entries = await readdir5(abs, { withFileTypes: true });
+      entries = await readdir6(abs, { withFileTypes: true });
     } catch (e) {
       if (e.code !== "ENOENT") throw e;
       outer.update(`missing ${rel}
@@ -61753,16 +62046,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path18.join(rel, entry.name);
+      const child = path19.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink2(path18.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink2(path19.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile8(path18.join(installDir, child));
+        const bytes = await readFile8(path19.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -61775,7 +62068,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile8(path18.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile8(path19.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -61790,14 +62083,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path18.join(installDir, COMPLETE_MARKER);
+  const marker = path19.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
   await rm5(installDir, { recursive: true, force: true });
-  await mkdirPublic(path18.dirname(installDir));
+  await mkdirPublic(path19.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -61830,7 +62123,7 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path19.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path20.resolve(cwd, repo)}`, local: true };
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -61838,8 +62131,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path19.join(gitRoot, `${name}.git`);
-    this.lockFile = path19.join(locksDir, `git-${name}.lock`);
+    this.dir = path20.join(gitRoot, `${name}.git`);
+    this.lockFile = path20.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -61919,7 +62212,7 @@ var SourceMirror = class {
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
     await rm6(dir, { recursive: true, force: true });
-    if (!await exists2(path19.join(this.dir, "worktrees"))) return;
+    if (!await exists2(path20.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -61940,16 +62233,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path19.join(this.dir, "HEAD"))) return;
+    if (await exists2(path20.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path19.join(this.dir, "shallow"));
+    return exists2(path20.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path19.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path20.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -62046,7 +62339,7 @@ async function exists2(file2) {
 // src/pg-build/build.ts
 import { mkdir as mkdir8, readFile as readFile12, rm as rm8, writeFile as writeFile7 } from "node:fs/promises";
 import os11 from "node:os";
-import path24 from "node:path";
+import path25 from "node:path";
 
 // src/pg-build/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
@@ -62068,7 +62361,7 @@ init_errors();
 // src/pg-build/builder.ts
 init_errors();
 import { appendFile as appendFile3, readFile as readFile9, stat as stat5 } from "node:fs/promises";
-import path20 from "node:path";
+import path21 from "node:path";
 
 // src/pg-build/deps.ts
 init_errors();
@@ -62260,7 +62553,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile9(path20.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile9(path21.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -62379,8 +62672,8 @@ async function run(runner, command, args) {
 }
 
 // src/pg-build/slot.ts
-import { readdir as readdir6, rm as rm7 } from "node:fs/promises";
-import path21 from "node:path";
+import { readdir as readdir7, rm as rm7 } from "node:fs/promises";
+import path22 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -62400,12 +62693,12 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path21.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path22.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
   try {
-    entries = await readdir6(dir);
+    entries = await readdir7(dir);
   } catch {
     return;
   }
@@ -62416,13 +62709,13 @@ async function checkPrefixUsable(dir) {
   }
 }
 async function sweepAbandoned(layout, logger) {
-  for (const slot of await readdir6(layout.builds).catch(() => [])) {
-    const release = await tryLock(path21.join(layout.locks, `${slot}.lock`), logger);
+  for (const slot of await readdir7(layout.builds).catch(() => [])) {
+    const release = await tryLock(path22.join(layout.locks, `${slot}.lock`), logger);
     if (!release) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path21.join(layout.builds, slot)}`);
-      await rm7(path21.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path21.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path22.join(layout.builds, slot)}`);
+      await rm7(path22.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path22.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm7(install, { recursive: true, force: true });
     } finally {
       await release();
@@ -62439,7 +62732,7 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 // src/pg-build/patches.ts
 init_errors();
 import { readFile as readFile10 } from "node:fs/promises";
-import path22 from "node:path";
+import path23 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
@@ -62477,7 +62770,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path22.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path22.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path23.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path23.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -62499,10 +62792,10 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 // src/pg-build/toolchain.ts
 import { readFile as readFile11 } from "node:fs/promises";
 import os10 from "node:os";
-import path23 from "node:path";
+import path24 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path23.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path24.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -62564,7 +62857,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path24.resolve(req.cacheDir));
+  const layout = cacheLayout(path25.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -62626,7 +62919,7 @@ async function buildSlot(s) {
   };
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir8(paths.work, { recursive: true, mode: 493 });
-  await mkdir8(path24.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir8(path25.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile7(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -62681,7 +62974,7 @@ async function buildSlot(s) {
     const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile12(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path24.join(paths.stage, paths.install);
+      const staged = path25.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -62711,7 +63004,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path24.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path25.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm8(paths.install, { recursive: true, force: true });
     throw e;
@@ -62722,9 +63015,9 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path24.join(installDir, "bin");
+  const binDir = path25.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path24.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path25.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -62733,7 +63026,7 @@ async function buildComparison(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path25.resolve(req.cacheDir));
+  const layout = cacheLayout(path26.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -62774,13 +63067,13 @@ async function buildArms(request2, deps) {
 
 // src/action/run-action.ts
 import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
 import { access as access6, readFile as readFile13 } from "node:fs/promises";
-import path26 from "node:path";
+import path27 from "node:path";
 
 // src/config/workload-schema.ts
 import os12 from "node:os";
@@ -62859,6 +63152,9 @@ var roundsField = positiveInt.default(5).describe("Rounds: every cell runs every
 var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
+var metricsField = external_exports.array(external_exports.enum(Object.keys(GATED_METRIC_NAMES))).min(1, "at least one metric").default([...DEFAULT_GATED_METRICS]).refine((m) => new Set(m).size === m.length, "each metric at most once").describe(
+  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better). All of them, over every cell, form one Holm family."
+);
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
 function clientsField(what, description) {
   return external_exports.preprocess(
@@ -62913,6 +63209,7 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   checkpoint: checkpointField,
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
   threshold: thresholdField,
+  metrics: metricsField,
   retries: retriesField,
   cpus: cpusField
 }).superRefine((w, ctx) => {
@@ -62967,6 +63264,7 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   checkpoint: checkpointField,
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
   threshold: thresholdField,
+  metrics: metricsField,
   retries: retriesField,
   cpus: cpusField
 }).superRefine((w, ctx) => {
@@ -63052,10 +63350,10 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path26.dirname(path26.resolve(file2));
+  const dir = path27.dirname(path27.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path26.resolve(dir, script.file);
+    const resolved = path27.resolve(dir, script.file);
     try {
       await access6(resolved);
     } catch {
@@ -63171,7 +63469,7 @@ function schemaShapeAt(root, p) {
 // src/config/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync } from "node:fs";
-import path27 from "node:path";
+import path28 from "node:path";
 function shippedWorkloadNames(workloadsDir) {
   try {
     return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
@@ -63180,7 +63478,7 @@ function shippedWorkloadNames(workloadsDir) {
   }
 }
 function shippedWorkloadFile(name, workloadsDir, what) {
-  const file2 = path27.join(workloadsDir, `${name}.yml`);
+  const file2 = path28.join(workloadsDir, `${name}.yml`);
   if (existsSync2(file2)) return file2;
   throw new UserError(
     `${what}: no shipped workload is named '${name}' (shipped: ${shippedWorkloadNames(workloadsDir).join(", ")}); give one of those names or the path of a workload file`
@@ -63192,9 +63490,9 @@ function extremeCell(c, which2) {
   let found = null;
   let foundGain = 0;
   for (const arm2 of c.comparisons) {
-    for (const cell of arm2.cells) {
+    for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
       if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
-      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
       if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
         found = { arm: arm2, cell };
         foundGain = gain;
@@ -63580,7 +63878,8 @@ function headline(ctx) {
 }
 function describeCell(ctx, { arm: arm2, cell }) {
   const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm2.head)}: ` : "";
-  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
+  const what = cell.metric === ctx.c.metric ? "" : ` ${METRICS[cell.metric].label}`;
+  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}${what}`;
   if (cell.deltaPct === null) return where;
   const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
   return `${where} **${formatPct(cell.deltaPct)}**${ci}`;
@@ -63643,7 +63942,9 @@ function designLines(ctx) {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
   const parts = [
     `${metric.label} (${metric.unit}), ${c.better} is better`,
-    `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} cell(s)`}`,
+    // Latency gates (`metrics: [tps, p99]`): each is a hypothesis per cell in the same Holm family.
+    ...c.gatedMetrics.filter((m) => m !== c.metric).map((m) => `gated too: ${METRICS[m].label} (${METRICS[m].unit}), ${METRICS[m].better} is better`),
+    `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} ${c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)"}`}`,
     `threshold \xB1${c.thresholdPct}%`,
     `${result.plan?.rounds ?? "?"} rounds`
   ];
@@ -63669,16 +63970,28 @@ function armBlocks(ctx, arm2, trims) {
     const v = VERDICT_DISPLAY[arm2.verdict];
     blocks.push(`## ${v.icon} ${escapeMarkdown(arm2.head)} vs ${escapeMarkdown(arm2.baseline)}: ${v.word}`);
   }
-  for (const workload of [...new Set(arm2.cells.map((cell) => cell.workload))]) {
-    const cells = arm2.cells.filter((cell) => cell.workload === workload);
-    const verdict2 = overallVerdict(gatingCells(cells)).verdict;
+  const all = [...arm2.cells, ...arm2.otherMetricCells];
+  for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
+    const inWorkload = all.filter((cell) => cell.workload === workload);
+    const verdict2 = overallVerdict(
+      gatingCells(inWorkload).map((c, i) => ({ id: String(i), verdict: c.verdict }))
+    ).verdict;
     const v = VERDICT_DISPLAY[verdict2];
-    const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
+    const threshold = inWorkload[0]?.thresholdPct ?? ctx.c.thresholdPct;
     blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
-    blocks.push(table(ctx, cells));
+    const cells = inWorkload.filter((cell) => cell.metric === ctx.c.metric);
+    if (cells.length > 0) blocks.push(table(ctx, cells));
+    for (const metric of ctx.c.gatedMetrics.filter((m) => m !== ctx.c.metric)) {
+      const rows = inWorkload.filter((cell) => cell.metric === metric);
+      if (rows.length === 0) continue;
+      const info2 = METRICS[metric];
+      const rise = info2.better === "lower" ? ": a rise is a regression" : "";
+      blocks.push(`**${info2.label}** (${info2.unit}, ${info2.better} is better${rise})`);
+      blocks.push(table(ctx, rows, metric));
+    }
     if (!trims.has("notes")) {
-      const notes = cells.flatMap(
-        (cell) => [...cell.notes, ...cell.unstable ? [cell.unstable] : []].map(
+      const notes = inWorkload.flatMap(
+        (cell) => [...cell.notes, ...cell.unstable && cell.metric === ctx.c.metric ? [cell.unstable] : []].map(
           (n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`
         )
       );
@@ -63689,17 +64002,19 @@ function armBlocks(ctx, arm2, trims) {
   }
   return blocks;
 }
-function table(ctx, cells) {
-  const unit = ctx.metric.label;
+function table(ctx, cells, metric) {
+  const info2 = metric ? METRICS[metric] : ctx.metric;
+  const decimals = metric ? info2.unit === "ms" ? 3 : 1 : ctx.metric.decimals;
+  const unit = info2.label;
   const rows = [
     `| clients | n | base ${unit} (median) | head ${unit} (median) | delta % [95% CI] | p (adj.) | verdict |`,
     "|---:|---:|---:|---:|---:|---:|:---|",
-    ...cells.map((cell) => `| ${row(ctx, cell).join(" | ")} |`)
+    ...cells.map((cell) => `| ${row(cell, decimals).join(" | ")} |`)
   ];
   return rows.join("\n");
 }
-function row(ctx, cell) {
-  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, ctx.metric.decimals);
+function row(cell, decimals) {
+  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, decimals);
   const delta = formatDeltaCi(cell) ?? "\u2013";
   const p = formatPAdjusted(cell) ?? "\u2013";
   const v = VERDICT_DISPLAY[cell.verdict];
@@ -63716,7 +64031,7 @@ function row(ctx, cell) {
 }
 var SHORT_REASON = {
   "insufficient-data": () => "no data",
-  "likely-regression": (t) => `regression likely (CI beyond \u2212${t}%), too few runs to certify`,
+  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "\u2212"}${t}%), too few runs to certify`,
   "too-few-runs": () => "too few runs",
   "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
   "significant-below-threshold": (t) => `significant, below ${t}%`,
@@ -63731,7 +64046,7 @@ function shortReason(cell) {
     case "no-change":
       return `90% CI inside \xB1${t}%`;
     case "inconclusive":
-      return cell.reasons.map((r) => SHORT_REASON[r.code]?.(t)).filter((s) => s !== void 0).join(", ");
+      return cell.reasons.map((r) => SHORT_REASON[r.code]?.(t, cell.better)).filter((s) => s !== void 0).join(", ");
   }
 }
 function clientsText(clients) {
@@ -64042,7 +64357,7 @@ function roundSeconds(workloads, arms, durationS) {
 }
 
 // src/action/build-arms.ts
-import path28 from "node:path";
+import path29 from "node:path";
 async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
   const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
   return {
@@ -64053,7 +64368,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path28.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path29.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -64062,14 +64377,14 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
 }
 
 // src/action/store-setup.ts
-import path30 from "node:path";
+import path31 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/data-branch.ts
 init_errors();
 init_mask_url();
 import { mkdir as mkdir9, rm as rm9 } from "node:fs/promises";
-import path29 from "node:path";
+import path30 from "node:path";
 var BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![./])$/;
 var DataBranch = class _DataBranch {
   constructor(opts, deps, exists3) {
@@ -64106,11 +64421,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path29.join(this.opts.workDir, this.opts.storePath);
+    return path30.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path29.join(this.opts.workDir, relative);
+    return path30.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -64203,7 +64518,7 @@ function maskSecretsIn(text2, remote) {
 init_errors();
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path30.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path31.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -64217,7 +64532,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
       {
         remote: access7.dataBranchRemote,
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path30.join(access7.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path31.join(access7.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
@@ -64250,7 +64565,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path30.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path31.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -64319,7 +64634,7 @@ async function commentTarget(ctx, result, prNumberInput, api, file2) {
 
 // src/action/nightly-mode.ts
 import { mkdir as mkdir11, writeFile as writeFile9 } from "node:fs/promises";
-import path33 from "node:path";
+import path34 from "node:path";
 
 // src/github/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
@@ -64422,7 +64737,7 @@ var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
 // src/history/nightly.ts
-import path32 from "node:path";
+import path33 from "node:path";
 import { writeFile as writeFile8 } from "node:fs/promises";
 
 // src/stats/e-divisive-statistic.ts
@@ -65186,12 +65501,12 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir10 } from "node:fs/promises";
-import path31 from "node:path";
+import path32 from "node:path";
 async function writeSite(dir, files) {
   await mkdir10(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path31.join(dir, f.file);
+    const target = path32.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -65207,7 +65522,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile8(path32.join(dir, ".nojekyll"), "");
+  await writeFile8(path33.join(dir, ".nojekyll"), "");
   return files;
 }
 function judgeHistory(analysis) {
@@ -65265,8 +65580,8 @@ async function runNightlyMode(inputs, ctx, deps, resultsDir) {
     searchPath: deps.searchPath,
     archive: store.archive
   };
-  const resultsFile = path33.join(resultsDir, RESULTS_FILE);
-  const reportFile = path33.join(resultsDir, REPORT_FILE);
+  const resultsFile = path34.join(resultsDir, RESULTS_FILE);
+  const reportFile = path34.join(resultsDir, REPORT_FILE);
   try {
     logger.info(`nightly: measuring ${describe3(head)}`);
     const arm2 = await headArm2(inputs, ctx, deps, head, pipelineDeps);
@@ -65432,7 +65747,7 @@ function nightlyCommit(inputs, ctx) {
   };
 }
 async function headArm2(inputs, ctx, deps, head, pipelineDeps) {
-  if (inputs.headBinDir) return { label: "head", binDir: path33.resolve(inputs.headBinDir), settings: {} };
+  if (inputs.headBinDir) return { label: "head", binDir: path34.resolve(inputs.headBinDir), settings: {} };
   if (!deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
@@ -65456,10 +65771,10 @@ function describe3(c) {
 // src/action/run-action.ts
 var REPORT_FILE = "report.md";
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path34.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path35.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === "nightly") return runNightlyMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === "comment") {
-    const resultsFile = path34.join(resultsDir, RESULTS_FILE);
+    const resultsFile = path35.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
     const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
     deps.logger.info(`comment mode: publishing for ${target2.basis}`);
@@ -65494,6 +65809,8 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
     rounds: inputs.rounds,
     durationS: inputs.duration,
     order: "random",
+    // Refused before the builds unless forced; a stored baseline measures in parts and only warns.
+    planCheck: inputs.force || inputs.baseline.kind !== "same-job" ? "warn" : "refuse",
     runAs: inputs.runAs,
     runDir: resultsDir,
     dataChecksums: false,
@@ -65555,8 +65872,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path34.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path34.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path35.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path35.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -65599,16 +65916,16 @@ async function loadInputWorkloads(inputs, ctx, actionDir) {
 }
 function workloadPath(name, workspace, actionDir) {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
-    return shippedWorkloadFile(name, path34.join(actionDir, "workloads"), "input 'workloads'");
+    return shippedWorkloadFile(name, path35.join(actionDir, "workloads"), "input 'workloads'");
   }
-  return path34.resolve(workspace, name);
+  return path35.resolve(workspace, name);
 }
 async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
   const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
   await mkdir12(resultsDir, { recursive: true });
-  const reportFile = path34.join(resultsDir, REPORT_FILE);
+  const reportFile = path35.join(resultsDir, REPORT_FILE);
   await writeFile10(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
@@ -65616,7 +65933,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   const worst = extremeCell(comparison, "worst")?.cell.deltaPct ?? void 0;
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path34.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path35.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
     completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
@@ -65654,7 +65971,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path34.join(resultsDir, RESULTS_FILE),
+    resultsFile: path35.join(resultsDir, RESULTS_FILE),
     reportFile
   };
 }
@@ -65728,8 +66045,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path36 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path36} does not exist${EOL5}`);
+        const path37 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path37} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -70023,7 +70340,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path36) => path36.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path37) => path37.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -70411,7 +70728,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path35.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path36.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -70435,7 +70752,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) } : {}
       },
-      actionDir: path35.resolve(path35.dirname(fileURLToPath(import.meta.url)), ".."),
+      actionDir: path36.resolve(path36.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -39,6 +39,8 @@ export interface ActionInputs {
   /** Practical threshold in percent. */
   threshold: number;
   failOn: (typeof FAIL_ON)[number];
+  /** Run a plan that cannot reach significance at all (refused by default). */
+  force: boolean;
   /** Post (or update) the PR comment. */
   comment: boolean;
   /** Keeps one comment per id, so several jobs on a PR each keep their own. */
@@ -95,6 +97,7 @@ export function parseInputs(read: InputReader): ActionInputs {
     alpha: optionalNumber(read, 'alpha', { min: 0, max: 1, exclusive: true }) ?? 0.05,
     threshold: optionalNumber(read, 'threshold', { min: 0, max: 100, exclusive: true }) ?? 2,
     failOn: choice(read, 'fail-on', FAIL_ON, 'regression'),
+    force: bool(read, 'force', false),
     comment,
     commentId: text('comment-id') ?? 'default',
     commitStatus: bool(read, 'commit-status', true),

@@ -125,6 +125,8 @@ async function benchmark(
     rounds: inputs.rounds,
     durationS: inputs.duration,
     order: 'random' as const,
+    // Refused before the builds unless forced; a stored baseline measures in parts and only warns.
+    planCheck: inputs.force || inputs.baseline.kind !== 'same-job' ? ('warn' as const) : ('refuse' as const),
     runAs: inputs.runAs,
     runDir: resultsDir,
     dataChecksums: false,

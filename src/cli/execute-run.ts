@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../pipeline/pipeline.js';
-import { runPipeline } from '../pipeline/pipeline.js';
+import { checkPlanReach, runPipeline } from '../pipeline/pipeline.js';
 import { runStoredBaseline, type StoredBaselineOptions } from '../pipeline/stored-baseline.js';
 import { renderComparisonText } from '../report/comparison-text.js';
 import type { Logger } from '../util/logger.js';
@@ -29,6 +29,8 @@ export async function executeRun(
   logger: Logger,
   extra: ExecuteRunDeps = {},
 ): Promise<PipelineOutcome> {
+  // Before any directory is made: a plan that cannot decide anything is refused (unless --force).
+  checkPlanReach(options);
   const runDir = path.resolve(options.outDir, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);

@@ -19,10 +19,12 @@
 import type { CellKey, RunResult } from '../results/types.js';
 import { cellId } from '../results/types.js';
 import { perLookLevels, SPENDING_FUNCTIONS, type SpendingFunction } from '../stats/alpha-spending.js';
+import type { MetricName } from '../results/metrics.js';
 import {
   analyseLook,
   assemble,
   hypothesisKey,
+  hypothesisLabel,
   prepareRun,
   unstableCellIds,
   type CompareRunOptions,
@@ -146,12 +148,15 @@ export interface AdaptiveLookOptions extends Pick<
   stopOnRegression?: boolean;
 }
 
-/** One decided hypothesis (head arm × cell), frozen at the look that decided it. */
+/** One decided hypothesis (head arm × cell × gated metric), frozen at the look that decided it. */
 export interface DecidedCell {
   head: string;
   cell: CellKey;
   /** cellId(cell). */
   id: string;
+  metric: MetricName;
+  /** How reports name it: the cell id, followed by the metric's short name when it is not the comparison's. */
+  label: string;
   verdict: Exclude<Verdict, 'inconclusive'>;
   /** The look that decided it (1-based). */
   look: number;
@@ -165,9 +170,9 @@ export interface AdaptiveLookOutcome {
   rounds: number;
   lookAlpha: number;
   equivalenceLevel: number;
-  /** Hypotheses decided at this look ("head:cellId" → verdict). */
+  /** Hypotheses decided at this look ("head:cellId", plus " p99" for another gated metric → verdict). */
   decided: Array<{ id: string; verdict: Verdict }>;
-  /** "head:cellId" of the hypotheses still open after this look. */
+  /** "head:cellId" (plus the metric, as in decided) of the hypotheses still open after this look. */
   open: string[];
   stop: boolean;
   reason: string;
@@ -178,8 +183,8 @@ export interface AdaptiveLookResult {
   rounds: number;
   /** The comparison at this look: decided cells carry their verdict of the look that decided them. */
   comparison: RunComparison;
-  /** Cells with at least one head arm still undecided: unless `stop`, measure them (every arm) in the
-   * rounds up to nextRounds; decided cells need no more runs. */
+  /** Cells with at least one head arm or gated metric still undecided: unless `stop`, measure them (every
+   * arm) in the rounds up to nextRounds; a cell is decided only when every gated metric of it is. */
   openCells: CellKey[];
   /** Every decided hypothesis so far. */
   decidedCells: DecidedCell[];
@@ -224,6 +229,7 @@ export function adaptiveLook(
   const history: AdaptiveLookOutcome[] = [];
   let byHead = new Map<string, CellComparison[]>();
   let stopReason: string | null = null;
+  const openCellIds: Array<Set<string>> = [];
   for (let k = 1; k <= look; k++) {
     const rounds = plan.schedule[k - 1]!;
     byHead = analyseLook(ctx, {
@@ -234,20 +240,26 @@ export function adaptiveLook(
     });
     const decidedNow: AdaptiveLookOutcome['decided'] = [];
     const open: string[] = [];
+    const openIds = new Set<string>();
+    openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
       for (const c of cells) {
-        const key = hypothesisKey(head, c);
+        const key = hypothesisKey(head, c, c.metric);
         if (frozen.has(key)) continue;
+        const label = hypothesisLabel(ctx, c.id, c.metric);
         if (c.verdict === 'inconclusive') {
-          open.push(`${head}:${c.id}`);
+          open.push(`${head}:${label}`);
+          openIds.add(c.id);
           continue;
         }
         frozen.set(key, c);
-        decidedNow.push({ id: `${head}:${c.id}`, verdict: c.verdict });
+        decidedNow.push({ id: `${head}:${label}`, verdict: c.verdict });
         decidedCells.push({
           head,
           cell: { workload: c.workload, clients: c.clients },
           id: c.id,
+          metric: c.metric,
+          label,
           verdict: c.verdict,
           look: k,
           reason: c.reasons[0]!.code,
@@ -263,7 +275,7 @@ export function adaptiveLook(
       open.length === 0
         ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)`
         : (options.stopOnRegression ?? true) && regressed.length > 0
-          ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(', ')}); the gate's answer cannot change`
+          ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(', ')}); the gate's answer cannot change`
           : k === plan.schedule.length
             ? `the budget of ${plan.maxRounds} rounds is spent: ${open.length} cell(s) stay undecided`
             : null;
@@ -299,7 +311,7 @@ export function adaptiveLook(
       },
       plan.lookAlpha[k - 1]!,
     );
-    const openIds = new Set(outcome.open.map((id) => id.slice(id.indexOf(':') + 1)));
+    const openIds = openCellIds[k - 1]!;
     return {
       look: k,
       rounds: plan.schedule[k - 1]!,

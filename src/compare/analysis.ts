@@ -2,7 +2,14 @@
  * The analysis behind compareRun and the adaptive design's looks: per head arm and cell the primary test,
  * effect and verdict on the rounds of one look, with one Holm family across every head arm and cell.
  */
-import { METRICS, PRIMARY_METRIC, type MetricName } from '../results/metrics.js';
+import {
+  DEFAULT_GATED_METRICS,
+  METRICS,
+  PRIMARY_METRIC,
+  gatedName,
+  metricFromName,
+  type MetricName,
+} from '../results/metrics.js';
 import { cellId, type CellKey, type RunResult } from '../results/types.js';
 import { median } from 'simple-statistics';
 import { holmAdjust } from '../stats/holm.js';
@@ -32,7 +39,11 @@ export interface CompareRunOptions {
   alpha?: number;
   /** Default practical threshold δ in percent; `workloads[name].threshold` overrides it per workload. */
   thresholdPct?: number;
-  /** Metric compared; PRIMARY_METRIC (tps) by default. Its METRICS entry says which direction is better. */
+  /**
+   * One metric compared in every cell (`--metric`). Without it each workload's `metrics` (default [tps]) says
+   * which metrics gate its cells; PRIMARY_METRIC (tps) is then the metric of `cells` in the comparison. The
+   * METRICS entry says which direction is better.
+   */
   metric?: MetricName;
   /**
    * A pre-declared schedule of looks (cumulative rounds). The comparison is then the adaptive design's look
@@ -62,6 +73,10 @@ export interface RunContext {
   result: RunResult;
   metric: MetricName;
   better: Better;
+  /** The metrics a workload's cells are gated on (each a hypothesis of the one Holm family). */
+  metricsOf: (workload: string) => readonly MetricName[];
+  /** Every gated metric, `metric` first. */
+  gatedMetrics: MetricName[];
   alpha: number;
   thresholdPct: number;
   baseline: string | undefined;
@@ -92,15 +107,25 @@ export function prepareRun(result: RunResult, options: CompareRunOptions = {}): 
       `the results list ${result.arms.length} arm(s); a comparison needs a baseline and at least one head`,
     );
   }
+  const metricsOf = options.metric ? () => [metric] : workloadMetrics(result, warnings);
+  const cells = documentCells(result);
+  // The metrics some cell gates on, `metric` first (listed also when no cell exists yet, so reports name it).
+  const used = new Set(cells.flatMap((c) => metricsOf(c.workload)));
+  const gatedMetrics = [
+    ...(used.has(metric) || used.size === 0 ? [metric] : []),
+    ...[...used].filter((m) => m !== metric),
+  ];
   return {
     result,
     metric,
     better: METRICS[metric].better,
+    metricsOf,
+    gatedMetrics,
     alpha,
     thresholdPct,
     baseline,
     heads: baseline === undefined ? [] : heads,
-    cells: documentCells(result),
+    cells,
     test: options.test ?? 'paired',
     value: options.value ?? 'final',
     thresholds: workloadThresholds(result, thresholdPct, warnings),
@@ -110,9 +135,38 @@ export function prepareRun(result: RunResult, options: CompareRunOptions = {}): 
   };
 }
 
-/** "head\0cellId": one hypothesis of the Holm family. */
-export function hypothesisKey(head: string, cell: CellKey): string {
-  return `${head}\u0000${cellId(cell)}`;
+/** "head\0cellId\0metric": one hypothesis of the Holm family. */
+export function hypothesisKey(head: string, cell: CellKey, metric: MetricName): string {
+  return `${head}\u0000${cellId(cell)}\u0000${metric}`;
+}
+
+/** A hypothesis as a report names it: "cellId" for the comparison's metric, "cellId p99" for another. */
+export function hypothesisLabel(ctx: Pick<RunContext, 'metric'>, id: string, metric: MetricName): string {
+  return metric === ctx.metric ? id : `${id} ${gatedName(metric)}`;
+}
+
+/**
+ * The metrics each workload gates on: its `metrics` field as recorded (names such as p99 mapped to metric
+ * keys), [tps] when absent (documents written before the field existed).
+ */
+function workloadMetrics(result: RunResult, warnings: string[]): (workload: string) => MetricName[] {
+  const byWorkload = new Map<string, MetricName[]>();
+  for (const [name, spec] of Object.entries(result.workloads ?? {})) {
+    const value =
+      typeof spec === 'object' && spec !== null ? (spec as Record<string, unknown>).metrics : undefined;
+    if (value === undefined) continue;
+    const names = Array.isArray(value) ? value : [];
+    const metrics = names.map((n) => (typeof n === 'string' ? metricFromName(n) : undefined));
+    if (metrics.length === 0 || metrics.some((m) => m === undefined)) {
+      warnings.push(
+        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of tps, latency-avg, p95, p99; using tps`,
+      );
+      continue;
+    }
+    byWorkload.set(name, [...new Set(metrics as MetricName[])]);
+  }
+  const fallback = DEFAULT_GATED_METRICS.map((n) => metricFromName(n)!);
+  return (workload) => byWorkload.get(workload) ?? fallback;
 }
 
 export interface LookSpec {
@@ -136,9 +190,11 @@ export interface LookSpec {
  */
 export function analyseLook(ctx: RunContext, spec: LookSpec): Map<string, CellComparison[]> {
   const samples = ctx.result.samples.filter((s) => s.round <= spec.maxRound);
-  const runs: CellRuns = collectCellRuns(samples, ctx.metric, ctx.value);
-  const statistics = (head: string, cell: CellKey, paired: boolean) => {
-    const arms = runs.get(cellId(cell));
+  const runsByMetric = new Map<MetricName, CellRuns>(
+    ctx.gatedMetrics.map((metric) => [metric, collectCellRuns(samples, metric, ctx.value)]),
+  );
+  const statistics = (head: string, cell: CellKey, metric: MetricName, paired: boolean) => {
+    const arms = runsByMetric.get(metric)!.get(cellId(cell));
     const baseRuns = arms?.get(ctx.baseline!);
     const headRuns = arms?.get(head);
     const stats = shiftStatistics(runValues(baseRuns), runValues(headRuns), {
@@ -153,18 +209,22 @@ export function analyseLook(ctx: RunContext, spec: LookSpec): Map<string, CellCo
     if (missing.length > 0) stats.unusable = `no runs of this cell in ${missing.join(' or ')}`;
     return stats;
   };
+  // One hypothesis per head arm, cell and gated metric, all in one Holm family.
   const measured = ctx.heads.flatMap((head) =>
-    ctx.cells.map((cell) => {
-      const key = hypothesisKey(head, cell);
-      const frozen = spec.frozen.get(key) ?? null;
-      return {
-        head,
-        cell,
-        key,
-        frozen,
-        stats: frozen ? null : statistics(head, cell, ctx.test === 'paired'),
-      };
-    }),
+    ctx.cells.flatMap((cell) =>
+      ctx.metricsOf(cell.workload).map((metric) => {
+        const key = hypothesisKey(head, cell, metric);
+        const frozen = spec.frozen.get(key) ?? null;
+        return {
+          head,
+          cell,
+          metric,
+          key,
+          frozen,
+          stats: frozen ? null : statistics(head, cell, metric, ctx.test === 'paired'),
+        };
+      }),
+    ),
   );
   // Too few complete rounds for the paired test to reach the level after Holm at all (its floor 2/2ⁿ ≥ α/m)
   // while the unpaired test's floor is below it: the unpaired test decides. The choice depends on the
@@ -178,7 +238,7 @@ export function analyseLook(ctx: RunContext, spec: LookSpec): Map<string, CellCo
     const st = x.stats;
     if (!st || st.test !== 'signed-rank' || st.minAchievableP === null) continue;
     if (st.minAchievableP * m < spec.alpha) continue;
-    const unpaired = statistics(x.head, x.cell, false);
+    const unpaired = statistics(x.head, x.cell, x.metric, false);
     if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
     unpaired.notes.push({
       code: 'unpaired-fallback',
@@ -206,13 +266,17 @@ export function analyseLook(ctx: RunContext, spec: LookSpec): Map<string, CellCo
     const decided = decideVerdict(m.stats!, {
       alpha: spec.alpha,
       thresholdPct: ctx.thresholds(m.cell.workload),
-      better: ctx.better,
+      better: METRICS[m.metric].better,
       pAdjusted: adjustedByKey.get(m.key) ?? null,
       familySize,
     });
-    byHead
-      .get(m.head)!
-      .push({ id: cellId(m.cell), workload: m.cell.workload, clients: m.cell.clients, ...decided });
+    byHead.get(m.head)!.push({
+      id: cellId(m.cell),
+      workload: m.cell.workload,
+      clients: m.cell.clients,
+      metric: m.metric,
+      ...decided,
+    });
   }
   return byHead;
 }
@@ -228,10 +292,12 @@ export function assemble(
   const familySize = [...byHead.values()].flat().filter((c) => c.pAdjusted !== null).length;
   const comparisons: ArmComparison[] = ctx.heads.map((head) => {
     const armCurves = curves(ctx, head);
-    // Cells in a collapse region of either curve are reported but decide nothing (src/compare/unstable.ts).
-    const cells = markUnstableCells(byHead.get(head) ?? [], armCurves);
-    const gating = gatingCells(cells);
-    const overall = overallVerdict(gating);
+    // Cells in a collapse region of base's curve are reported but decide nothing (src/compare/unstable.ts).
+    const all = markUnstableCells(byHead.get(head) ?? [], armCurves);
+    const gating = gatingCells(all);
+    const label = (c: CellComparison) => hypothesisLabel(ctx, c.id, c.metric);
+    // Every gated metric of every stable cell decides the arm's verdict.
+    const overall = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
     return {
       baseline: ctx.baseline ?? '',
       head,
@@ -239,10 +305,11 @@ export function assemble(
       decidingCells: overall.deciding,
       likelyRegressionCells: gating
         .filter((c) => c.reasons.some((r) => r.code === 'likely-regression'))
-        .map((c) => c.id),
-      unstableCells: cells.filter((c) => c.unstable).map((c) => c.id),
+        .map(label),
+      unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))],
       familySize,
-      cells,
+      cells: all.filter((c) => c.metric === ctx.metric),
+      otherMetricCells: all.filter((c) => c.metric !== ctx.metric),
       curves: armCurves,
     };
   });
@@ -255,6 +322,7 @@ export function assemble(
       : 'signed-rank';
   return {
     metric: ctx.metric,
+    gatedMetrics: ctx.gatedMetrics,
     better: ctx.better,
     alpha: ctx.alpha,
     testAlpha,
@@ -354,9 +422,13 @@ function dataWarnings(
   const warnings: string[] = [];
   const failed = result.samples.filter((s) => s.status !== 'ok').length;
   if (failed > 0) warnings.push(`${failed} failed run(s) were excluded; their failureReason says why`);
-  const cells = comparisons.flatMap((c) => c.cells.map((cell) => ({ head: c.head, cell })));
-  const label = ({ head, cell }: (typeof cells)[number]) =>
-    comparisons.length > 1 ? `${head}:${cell.id}` : cell.id;
+  const cells = comparisons.flatMap((c) =>
+    [...c.cells, ...c.otherMetricCells].map((cell) => ({ head: c.head, cell })),
+  );
+  const label = ({ head, cell }: (typeof cells)[number]) => {
+    const id = hypothesisLabel(ctx, cell.id, cell.metric);
+    return comparisons.length > 1 ? `${head}:${id}` : id;
+  };
   const unusable = cells.filter(({ cell }) => cell.reasons.some((r) => r.code === 'insufficient-data'));
   if (unusable.length > 0) {
     warnings.push(

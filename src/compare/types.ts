@@ -166,6 +166,8 @@ export interface CellComparison extends SampleComparison {
   id: string;
   workload: string;
   clients: number;
+  /** The metric this hypothesis compares (the comparison's metric, or another metric its workload gates on). */
+  metric: MetricName;
   /**
    * Set when the cell lies in a collapse region of base's curve, where runs are often bimodal: its verdict is
    * reported but does not enter the arm's or the run's verdict, nor the gate (head's own collapse gates).
@@ -236,7 +238,13 @@ export interface ArmComparison {
   likelyRegressionCells: string[];
   /** Tested cells of every head arm that Holm adjusted over (one family across arms and cells). */
   familySize: number;
+  /** The cells compared on the comparison's metric (RunComparison.metric). */
   cells: CellComparison[];
+  /**
+   * The other metrics workloads gate on (`metrics: [tps, p99]`): one hypothesis per cell and metric, in the
+   * same Holm family as `cells`, and part of the verdict; empty when every workload gates on one metric.
+   */
+  otherMetricCells: CellComparison[];
   curves: CurveComparison[];
 }
 
@@ -253,7 +261,10 @@ export interface SequentialLook {
 }
 
 export interface RunComparison {
+  /** The metric of every arm's `cells` (the first-listed metric a report shows). */
   metric: MetricName;
+  /** Every metric some cell gates on, `metric` first. */
+  gatedMetrics: MetricName[];
   better: Better;
   /** Overall false-alarm rate the design controls. */
   alpha: number;

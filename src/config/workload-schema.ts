@@ -8,6 +8,7 @@ import os from 'node:os';
 import { z } from 'zod';
 import { SETTING_NAME, settingProblem } from './settings.js';
 import { autoClientSweep } from '../machine/client-sweep.js';
+import { DEFAULT_GATED_METRICS, GATED_METRIC_NAMES, type GatedMetricName } from '../results/metrics.js';
 
 export const BUILTIN_SCRIPTS = ['tpcb-like', 'simple-update', 'select-only'] as const;
 export const QUERY_MODES = ['simple', 'extended', 'prepared'] as const;
@@ -107,6 +108,14 @@ const checkpointField = z
   .boolean()
   .default(true)
   .describe('CHECKPOINT before each measured run, so dirty buffers do not.');
+const metricsField = z
+  .array(z.enum(Object.keys(GATED_METRIC_NAMES) as [GatedMetricName, ...GatedMetricName[]]))
+  .min(1, 'at least one metric')
+  .default([...DEFAULT_GATED_METRICS])
+  .refine((m) => new Set(m).size === m.length, 'each metric at most once')
+  .describe(
+    'The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better). All of them, over every cell, form one Holm family.',
+  );
 const thresholdField = z
   .number()
   .positive()
@@ -208,6 +217,7 @@ export const pgbenchWorkloadSchema = z
       .default([])
       .describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
     threshold: thresholdField,
+    metrics: metricsField,
     retries: retriesField,
     cpus: cpusField,
   })
@@ -287,6 +297,7 @@ export const sysbenchWorkloadSchema = z
       .default([])
       .describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
     threshold: thresholdField,
+    metrics: metricsField,
     retries: retriesField,
     cpus: cpusField,
   })

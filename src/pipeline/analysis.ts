@@ -7,6 +7,7 @@ import { planFromJson } from '../compare/adaptive.js';
 import { compareRun } from '../compare/compare-run.js';
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../compare/defaults.js';
 import type { RunComparison } from '../compare/types.js';
+import { metricOption } from '../compare/metric-option.js';
 import { PRIMARY_METRIC } from '../results/metrics.js';
 import type { AnalysisSettings, RunResult, StoredBaselineInfo } from '../results/types.js';
 
@@ -32,7 +33,8 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
   const comparison = compareRun(result, {
     alpha: settings.alpha,
     thresholdPct: settings.thresholdPct,
-    metric: settings.metric,
+    // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
+    ...(metricOption(settings, overrides) ? { metric: metricOption(settings, overrides)! } : {}),
     // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
     // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
     ...(lastLook ? { adaptive: { plan: planFromJson(result.adaptive!.plan), look: lastLook } } : {}),

@@ -17,7 +17,10 @@ import {
   type RunRequest,
 } from '../runner/run-loop.js';
 import { errorMessage } from '../util/errors.js';
+import { metricOption } from '../compare/metric-option.js';
 import { analyse } from './analysis.js';
+import { refuseUnreachablePlan } from './plan-check.js';
+import { checkRecordable } from '../drivers/recorded-metrics.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
 export type ArmSource =
@@ -32,6 +35,11 @@ export interface RunArchive {
 
 export interface PipelineRequest extends Omit<RunRequest, 'arms' | 'sink' | 'logsDir'> {
   arms: ArmSource;
+  /**
+   * 'refuse' (pgperf run and the Action, unless forced): a plan that cannot reach significance in any cell
+   * is a UserError before anything is built or run; 'warn' (default): the run loop only warns.
+   */
+  planCheck?: 'refuse' | 'warn';
   /** The run directory: results.json and logs/ are written there. */
   runDir: string;
 }
@@ -58,11 +66,12 @@ export const RESULTS_FILE = 'results.json';
 export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Promise<PipelineOutcome> {
   // A control that cannot be applied stops the run before a build spends its minutes.
   await checkRunControls(req.controls, deps.logger);
+  checkPlanReach(req);
   const arms = await resolveArms(req.arms, deps);
   const resultsFile = path.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : undefined;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const { arms: _source, runDir, ...run } = req;
+  const { arms: _source, runDir, planCheck: _check, ...run } = req;
   const result = await runBenchmark({ ...run, arms, sink, logsDir: path.join(runDir, 'logs') }, deps);
   return {
     result,
@@ -71,6 +80,21 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
     ...(archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive!.description } } : {}),
     ...(archive?.error ? { archiveError: archive.error } : {}),
   };
+}
+
+/** A UserError for a --metric no workload records, and with planCheck 'refuse' when the plan cannot reach significance in any cell (see plan-check.ts). */
+export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
+  // A metric no run of a workload records would compare nothing: refused whatever planCheck says.
+  checkRecordable(req.workloads, metricOption(req.analysis));
+  if (req.planCheck !== 'refuse') return;
+  refuseUnreachablePlan({
+    workloads: req.workloads,
+    arms: req.arms.kind === 'installed' ? req.arms.arms.length : 2,
+    alpha: req.analysis.alpha,
+    ...(req.rounds !== undefined ? { rounds: req.rounds } : {}),
+    ...(req.adaptive ? { adaptive: req.adaptive.plan } : {}),
+    singleMetric: metricOption(req.analysis) !== undefined,
+  });
 }
 
 async function resolveArms(source: ArmSource, deps: PipelineDeps): Promise<ArmSpec[]> {

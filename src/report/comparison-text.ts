@@ -28,8 +28,7 @@ export function renderComparisonText(c: RunComparison, baseline?: StoredBaseline
 }
 
 function headline(c: RunComparison): string {
-  const metric = METRICS[c.metric];
-  const what = `${metric.label}, ${c.better} is better`;
+  const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join('; ');
   if (c.comparisons.length === 0) return `verdict: ${c.verdict.toUpperCase()}: nothing to compare (${what})`;
   const arms = c.comparisons.map((a) => `'${a.head}'`).join(', ');
   return `verdict: ${c.verdict.toUpperCase()}: ${arms} vs base '${c.baseline}' (${what})`;
@@ -37,7 +36,8 @@ function headline(c: RunComparison): string {
 
 function design(c: RunComparison): string[] {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join('/');
-  const holm = families === '' ? '' : `, Holm over ${families} cell(s) per arm`;
+  const unit = c.gatedMetrics.length > 1 ? 'cell-metric hypotheses' : 'cell(s)';
+  const holm = families === '' ? '' : `, Holm over ${families} ${unit} per arm`;
   const lines = [`alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%`];
   if (c.sequential) {
     const s = c.sequential;
@@ -55,24 +55,38 @@ function renderArm(c: RunComparison, arm: ArmComparison): string[] {
   const unstable =
     arm.unstableCells.length > 0 ? `; unstable, not gated: ${arm.unstableCells.join(', ')}` : '';
   const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}${unstable}`];
-  const unit = METRICS[c.metric].label;
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const threshold = cells[0]?.thresholdPct ?? c.thresholdPct;
+  const all = [...arm.cells, ...arm.otherMetricCells];
+  for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
+    const inWorkload = all.filter((cell) => cell.workload === workload);
+    const threshold = inWorkload[0]?.thresholdPct ?? c.thresholdPct;
     lines.push('', `workload ${workload} (threshold ${threshold}%)`);
-    const header = [
-      'clients',
-      'n',
-      `base median ${unit}`,
-      `head median ${unit}`,
-      'delta % [95% CI]',
-      'p (adj)',
-      'verdict',
-    ];
-    lines.push(...table([header, ...cells.map(row)], [true, true, true, true, false, false, false]));
-    for (const cell of cells) {
-      for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
-      if (cell.unstable) lines.push(`  clients ${cell.clients}: ${cell.unstable.message}`);
+    // The comparison's metric first, then every other metric the workload gates on (latency: lower is better).
+    for (const metric of c.gatedMetrics) {
+      const cells = inWorkload.filter((cell) => cell.metric === metric);
+      if (cells.length === 0) continue;
+      const info = METRICS[metric];
+      if (metric !== c.metric) lines.push(`  ${info.label} (${info.unit}, ${info.better} is better):`);
+      const header = [
+        'clients',
+        'n',
+        `base median ${info.label}`,
+        `head median ${info.label}`,
+        'delta % [95% CI]',
+        'p (adj)',
+        'verdict',
+      ];
+      const decimals = info.unit === 'ms' ? 3 : 1;
+      lines.push(
+        ...table(
+          [header, ...cells.map((cell) => row(cell, decimals))],
+          [true, true, true, true, false, false, false],
+        ),
+      );
+      for (const cell of cells) {
+        for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
+        if (cell.unstable && metric === c.metric)
+          lines.push(`  clients ${cell.clients}: ${cell.unstable.message}`);
+      }
     }
     const curve = arm.curves.find((k) => k.workload === workload);
     if (curve) lines.push(renderCurve(curve));
@@ -80,8 +94,8 @@ function renderArm(c: RunComparison, arm: ArmComparison): string[] {
   return lines;
 }
 
-function row(cell: CellComparison): string[] {
-  const median = (v: number | null) => (v === null ? '-' : v.toFixed(1));
+function row(cell: CellComparison, decimals: number): string[] {
+  const median = (v: number | null) => (v === null ? '-' : v.toFixed(decimals));
   const delta = formatDeltaCi(cell) ?? '-';
   const p = formatPAdjusted(cell) ?? '-';
   const why =

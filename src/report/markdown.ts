@@ -24,6 +24,7 @@ import { extremeCell, type ArmCell } from '../compare/extreme-cell.js';
 import { overallVerdict } from '../compare/overall.js';
 import { gatingCells } from '../compare/unstable.js';
 import type {
+  Better,
   ArmComparison,
   CellComparison,
   CurveComparison,
@@ -31,7 +32,7 @@ import type {
   ReasonCode,
   RunComparison,
 } from '../compare/types.js';
-import { METRICS } from '../results/metrics.js';
+import { METRICS, type MetricName } from '../results/metrics.js';
 import type { ArmInfo, ClientInfo, Environment, RunResult, Sample } from '../results/types.js';
 import { escapeMarkdown, markdownLink, shortSha } from './markdown-escape.js';
 import { describeStoredBaseline } from './comparison-text.js';
@@ -233,7 +234,8 @@ function headline(ctx: Context): string {
 /** "tpcb at 64 clients -9.87% [95% CI -10.52%, -9.13%]" (with the head's label when there are several). */
 function describeCell(ctx: Context, { arm, cell }: ArmCell): string {
   const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : '';
-  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
+  const what = cell.metric === ctx.c.metric ? '' : ` ${METRICS[cell.metric].label}`;
+  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}${what}`;
   if (cell.deltaPct === null) return where;
   const ci = cell.ci95
     ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]`
@@ -324,7 +326,11 @@ function designLines(ctx: Context): string[] {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join('/');
   const parts = [
     `${metric.label} (${metric.unit}), ${c.better} is better`,
-    `α ${formatP(c.alpha)}${families === '' ? '' : `, Holm over ${families} cell(s)`}`,
+    // Latency gates (`metrics: [tps, p99]`): each is a hypothesis per cell in the same Holm family.
+    ...c.gatedMetrics
+      .filter((m) => m !== c.metric)
+      .map((m) => `gated too: ${METRICS[m].label} (${METRICS[m].unit}), ${METRICS[m].better} is better`),
+    `α ${formatP(c.alpha)}${families === '' ? '' : `, Holm over ${families} ${c.gatedMetrics.length > 1 ? 'cell-metric hypotheses' : 'cell(s)'}`}`,
     `threshold ±${c.thresholdPct}%`,
     `${result.plan?.rounds ?? '?'} rounds`,
   ];
@@ -356,16 +362,30 @@ function armBlocks(ctx: Context, arm: ArmComparison, trims: ReadonlySet<TrimId>)
     const v = VERDICT_DISPLAY[arm.verdict];
     blocks.push(`## ${v.icon} ${escapeMarkdown(arm.head)} vs ${escapeMarkdown(arm.baseline)}: ${v.word}`);
   }
-  for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
-    const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const verdict = overallVerdict(gatingCells(cells)).verdict;
+  const all = [...arm.cells, ...arm.otherMetricCells];
+  for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
+    const inWorkload = all.filter((cell) => cell.workload === workload);
+    // Every gated metric of every stable cell decides the workload's verdict.
+    const verdict = overallVerdict(
+      gatingCells(inWorkload).map((c, i) => ({ id: String(i), verdict: c.verdict })),
+    ).verdict;
     const v = VERDICT_DISPLAY[verdict];
-    const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
+    const threshold = inWorkload[0]?.thresholdPct ?? ctx.c.thresholdPct;
     blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold ±${threshold}%)`);
-    blocks.push(table(ctx, cells));
+    const cells = inWorkload.filter((cell) => cell.metric === ctx.c.metric);
+    if (cells.length > 0) blocks.push(table(ctx, cells));
+    // The latency rows of a workload that gates on them (`metrics: [tps, p99]`).
+    for (const metric of ctx.c.gatedMetrics.filter((m) => m !== ctx.c.metric)) {
+      const rows = inWorkload.filter((cell) => cell.metric === metric);
+      if (rows.length === 0) continue;
+      const info = METRICS[metric];
+      const rise = info.better === 'lower' ? ': a rise is a regression' : '';
+      blocks.push(`**${info.label}** (${info.unit}, ${info.better} is better${rise})`);
+      blocks.push(table(ctx, rows, metric));
+    }
     if (!trims.has('notes')) {
-      const notes = cells.flatMap((cell) =>
-        [...cell.notes, ...(cell.unstable ? [cell.unstable] : [])].map(
+      const notes = inWorkload.flatMap((cell) =>
+        [...cell.notes, ...(cell.unstable && cell.metric === ctx.c.metric ? [cell.unstable] : [])].map(
           (n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`,
         ),
       );
@@ -377,18 +397,20 @@ function armBlocks(ctx: Context, arm: ArmComparison, trims: ReadonlySet<TrimId>)
   return blocks;
 }
 
-function table(ctx: Context, cells: readonly CellComparison[]): string {
-  const unit = ctx.metric.label;
+function table(ctx: Context, cells: readonly CellComparison[], metric?: MetricName): string {
+  const info = metric ? METRICS[metric] : ctx.metric;
+  const decimals = metric ? (info.unit === 'ms' ? 3 : 1) : ctx.metric.decimals;
+  const unit = info.label;
   const rows = [
     `| clients | n | base ${unit} (median) | head ${unit} (median) | delta % [95% CI] | p (adj.) | verdict |`,
     '|---:|---:|---:|---:|---:|---:|:---|',
-    ...cells.map((cell) => `| ${row(ctx, cell).join(' | ')} |`),
+    ...cells.map((cell) => `| ${row(cell, decimals).join(' | ')} |`),
   ];
   return rows.join('\n');
 }
 
-function row(ctx: Context, cell: CellComparison): string[] {
-  const median = (v: number | null) => (v === null ? '–' : groupedNumber(v, ctx.metric.decimals));
+function row(cell: CellComparison, decimals: number): string[] {
+  const median = (v: number | null) => (v === null ? '–' : groupedNumber(v, decimals));
   const delta = formatDeltaCi(cell) ?? '–';
   const p = formatPAdjusted(cell) ?? '–';
   const v = VERDICT_DISPLAY[cell.verdict];
@@ -404,9 +426,10 @@ function row(ctx: Context, cell: CellComparison): string[] {
   ];
 }
 
-const SHORT_REASON: Partial<Record<ReasonCode, (thresholdPct: number) => string>> = {
+const SHORT_REASON: Partial<Record<ReasonCode, (thresholdPct: number, better: Better) => string>> = {
   'insufficient-data': () => 'no data',
-  'likely-regression': (t) => `regression likely (CI beyond −${t}%), too few runs to certify`,
+  'likely-regression': (t, better) =>
+    `regression likely (CI beyond ${better === 'lower' ? '+' : '−'}${t}%), too few runs to certify`,
   'too-few-runs': () => 'too few runs',
   'ci-wider-than-threshold': (t) => `CI wider than ±${t}%`,
   'significant-below-threshold': (t) => `significant, below ${t}%`,
@@ -424,7 +447,7 @@ function shortReason(cell: CellComparison): string {
       return `90% CI inside ±${t}%`;
     case 'inconclusive':
       return cell.reasons
-        .map((r) => SHORT_REASON[r.code]?.(t))
+        .map((r) => SHORT_REASON[r.code]?.(t, cell.better))
         .filter((s): s is string => s !== undefined)
         .join(', ');
   }

@@ -9,6 +9,8 @@ export const METRICS = {
   latencyAvgMs: { label: 'latency avg', unit: 'ms', better: 'lower' },
   latencyStddevMs: { label: 'latency stddev', unit: 'ms', better: 'lower' },
   latencyPctMs: { label: 'latency percentile', unit: 'ms', better: 'lower' },
+  latencyP95Ms: { label: 'latency p95', unit: 'ms', better: 'lower' },
+  latencyP99Ms: { label: 'latency p99', unit: 'ms', better: 'lower' },
 } as const satisfies Record<string, MetricInfo>;
 
 export interface MetricInfo {
@@ -23,4 +25,30 @@ export const PRIMARY_METRIC: MetricName = 'tps';
 
 export function isMetricName(name: string): name is MetricName {
   return Object.hasOwn(METRICS, name);
+}
+
+/**
+ * The names a workload's `metrics` field gates on (and `--metric` accepts besides the keys above), mapped to
+ * the sample metric each one compares.
+ */
+export const GATED_METRIC_NAMES = {
+  tps: 'tps',
+  'latency-avg': 'latencyAvgMs',
+  p95: 'latencyP95Ms',
+  p99: 'latencyP99Ms',
+} as const satisfies Record<string, MetricName>;
+
+export type GatedMetricName = keyof typeof GATED_METRIC_NAMES;
+
+export const DEFAULT_GATED_METRICS: readonly GatedMetricName[] = ['tps'];
+
+/** The metric a gated name (or a metric key) stands for; undefined for anything else. */
+export function metricFromName(name: string): MetricName | undefined {
+  if (Object.hasOwn(GATED_METRIC_NAMES, name)) return GATED_METRIC_NAMES[name as GatedMetricName];
+  return isMetricName(name) ? name : undefined;
+}
+
+/** The short name of a metric where it has one (p99 for latencyP99Ms), else its key. */
+export function gatedName(metric: MetricName): string {
+  return Object.entries(GATED_METRIC_NAMES).find(([, m]) => m === metric)?.[0] ?? metric;
 }

@@ -23,7 +23,7 @@ export class AdaptiveControl {
 
   constructor(
     readonly plan: AdaptivePlan,
-    private readonly analysis: { thresholdPct: number; metric: MetricName },
+    private readonly analysis: { thresholdPct: number; metric?: MetricName },
     private readonly budget: AdaptiveBudget,
     private readonly now: () => number = Date.now,
   ) {}
@@ -71,7 +71,7 @@ export class AdaptiveControl {
     const decided = outcome.decidedCells.filter((d) => d.look === look);
     log(
       `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ` +
-        `${decided.length ? `decided ${decided.map((d) => `${d.id} ${d.verdict}`).join(', ')}` : 'nothing newly decided'}; ` +
+        `${decided.length ? `decided ${decided.map((d) => `${d.label} ${d.verdict}`).join(', ')}` : 'nothing newly decided'}; ` +
         `${outcome.openCells.length} cell(s) still open${outcome.stop ? ` — stop: ${outcome.reason}` : ''}`,
     );
     return outcome.stop ? outcome.reason : null;

@@ -12,6 +12,7 @@ import type { Workload } from '../config/workload-schema.js';
 import { inspectBinDir, PgCluster } from '../cluster/cluster.js';
 import type { AdaptivePlan } from '../compare/adaptive.js';
 import { checkPlan } from '../compare/power.js';
+import { metricOption } from '../compare/metric-option.js';
 import { settingsHash } from '../cluster/conf.js';
 import { resolveRunAs } from '../cluster/run-as.js';
 import type { Driver, RunOutcome } from '../drivers/driver.js';
@@ -274,10 +275,18 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload)!.warmup, 0);
     const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
     // Say before spending the time when the plan cannot reach a verdict (issue: power before time).
+    // Holm's family: every head arm x cell x gated metric (src/pipeline/plan-check.ts refuses what cannot
+    // reach alpha at all, unless forced; here the run only warns).
+    const hypotheses =
+      Math.max(1, req.arms.length - 1) *
+      workloads.reduce(
+        (n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length),
+        0,
+      );
     for (const w of workloads) {
       const check = checkPlan({
         rounds: w.rounds,
-        cells: cells.length,
+        cells: hypotheses,
         alpha: req.analysis.alpha,
         thresholdPct: w.threshold ?? req.analysis.thresholdPct,
       });
@@ -358,7 +367,11 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     const adaptive = req.adaptive
       ? new AdaptiveControl(
           req.adaptive.plan,
-          { thresholdPct: req.analysis.thresholdPct, metric: req.analysis.metric },
+          {
+            thresholdPct: req.analysis.thresholdPct,
+            // As analyse() judges it: one metric everywhere only when one was named (metricOption).
+            ...(metricOption(req.analysis) ? { metric: metricOption(req.analysis)! } : {}),
+          },
           {
             ...(req.adaptive.timeBudgetS !== undefined ? { timeBudgetS: req.adaptive.timeBudgetS } : {}),
             estimatedRoundS: plannedSeconds / Math.max(1, rounds.length),

@@ -49,6 +49,8 @@ async function runAction(
     'head-bin-dir': binDir,
     workloads: path.join(root, 'workloads/smoke.yml'),
     rounds: '2',
+    // 2 rounds cannot reach significance: refused unless forced (the tests that need verdicts set rounds).
+    force: 'true',
     duration: '1',
     alpha: '0.05',
     threshold: '2',
@@ -275,6 +277,14 @@ describe('gating and failures', () => {
         : /::error::input 'governor': \/sys\/devices\/system\/cpu\/cpu0\/cpufreq\/scaling_governor does not exist/,
     );
     expect(ran.stdout).not.toMatch(/initdb/);
+  });
+
+  it('a plan that cannot reach significance is refused before the run unless force is true', async () => {
+    const ran = await runAction({ force: 'false' });
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(
+      /::error::the plan cannot reach significance in any cell: Holm over 2 hypotheses .*smoke@1, smoke@2\): 2 rounds, smallest p 0\.33 x 2 = 0\.67; each is >= alpha 0\.05.*force: 'true'/,
+    );
   });
 
   it('an event without a pull request and no refs is refused, naming the inputs', async () => {

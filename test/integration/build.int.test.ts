@@ -311,6 +311,7 @@ describe('building PostgreSQL 18 (meson) from a git repository', () => {
           tmp,
           '--seed',
           '5',
+          '--force', // one round: refused as unable to reach significance unless forced
         ]);
       } finally {
         stdout = out.mock.calls.map((c) => String(c[0])).join('');

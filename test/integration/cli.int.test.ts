@@ -61,6 +61,8 @@ function smokeRun(out: string, rounds: number, duration: number): string[] {
     out,
     '--tmp-dir',
     tmp,
+    // Few rounds on purpose (fast): such a plan cannot reach significance and is refused unless forced.
+    '--force',
   ];
 }
 

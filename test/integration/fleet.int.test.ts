@@ -35,6 +35,7 @@ const runArgs = (extra: string[]) => [
   '--no-store',
   '--tmp-dir',
   tmp,
+  '--force', // 2 rounds cannot reach significance; the shards test splitting, not verdicts
   ...extra,
 ];
 

@@ -4,6 +4,7 @@ import type { PgbenchWorkload } from '../../src/config/workload-schema.js';
 import {
   initArgs,
   measureArgs,
+  needsTransactionLog,
   pipelinedSelectScript,
   threadsFor,
 } from '../../src/drivers/pgbench/command.js';
@@ -114,5 +115,26 @@ describe('pgbench command lines', () => {
   ] as const)('threads %s with %i clients on 4 CPUs -> -j %i', (rule, clients, expected) => {
     const w = { ...workload(), threads: rule };
     expect(threadsFor(w, clients, 4)).toBe(expected);
+  });
+
+  it('a percentile gate adds the per-transaction log; plain TPS runs do not write it', () => {
+    const plain = workload();
+    const gated = workload('metrics: [tps, p99]\n');
+    expect(plain.metrics).toEqual(['tps']);
+    expect(needsTransactionLog(plain)).toBe(false);
+    expect(needsTransactionLog(workload('metrics: [tps, latency-avg]\n'))).toBe(false);
+    expect(needsTransactionLog(gated)).toBe(true);
+    const base = { connection, clients: 8, durationS: 30, seed: 99, cpuCount: 4 };
+    expect(measureArgs({ ...base, workload: plain }).join(' ')).not.toContain('--log');
+    const args = measureArgs({ ...base, workload: gated, transactionLogPrefix: '/tmp/x/tx' });
+    expect(args).toContain('--log');
+    expect(args).toContain('--log-prefix=/tmp/x/tx');
+  });
+
+  it('an unknown metric name is an error naming the file, the field and the names it accepts', () => {
+    expect(() => workload('metrics: [tps, p90]\n')).toThrow(
+      /w\.yml:\d+:\d+: metrics\[1\].*tps.*latency-avg.*p95.*p99.*p90/s,
+    );
+    expect(() => workload('metrics: [p99, p99]\n')).toThrow(/metrics: each metric at most once/);
   });
 });

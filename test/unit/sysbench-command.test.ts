@@ -270,3 +270,13 @@ describe('sysbench driver (fake runner)', () => {
     expect(out.progress.map((p) => p.ignoredErrorsPerS)).toEqual([73.84, 57.38, 64.76]);
   });
 });
+
+describe('sysbench latency percentiles', () => {
+  it('--histogram=on only when the workload gates on p95 or p99', () => {
+    const args = (extra: string) =>
+      measureArgs({ workload: sysbenchWorkload(extra), connection, clients: 1, durationS: 5, seed: 3 });
+    expect(args('')).not.toContain('--histogram=on');
+    expect(args('metrics: [tps, latency-avg]\n')).not.toContain('--histogram=on');
+    expect(args('metrics: [p95]\n')).toContain('--histogram=on');
+  });
+});

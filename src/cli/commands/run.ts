@@ -57,6 +57,7 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags {
   tmpDir?: string;
   shard?: string;
   strict: boolean;
+  force: boolean;
   diagnostics: boolean;
   cpuDmaLatency?: number;
   governor?: string;
@@ -141,6 +142,11 @@ export function runCommand(): Command {
     .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
     .option('--shard <i/n>', 'run only shard I of N of the cells (see pgperf plan; consolidate the shards)')
     .option('--strict', 'refuse to measure when the machine check says "not fit for benchmarking"', false)
+    .option(
+      '--force',
+      'run a plan that cannot reach significance in any cell (by default refused before anything starts)',
+      false,
+    )
     .option('--no-diagnostics', 'do not sample wait events and counters during the runs')
     .option(
       '--cpu-dma-latency <us>',
@@ -217,6 +223,8 @@ export function runCommand(): Command {
           analysis,
           ...(adaptive ? { adaptive } : {}),
           strictPreflight: flags.strict,
+          // A stored baseline pairs no rounds and measures in parts: its plan is checked by the run loop only.
+          planCheck: flags.force || baseline.kind === 'stored' ? 'warn' : 'refuse',
           diagnostics: flags.diagnostics,
           ...controlsFromFlags(flags),
           workloads: sharded?.workloads ?? workloads,

@@ -43,6 +43,8 @@ export interface MeasureArgsInput {
   clientCpus?: number;
   /** Path of the generated pipeline script, when the workload pipelines select-only. */
   pipelineScript?: string;
+  /** Write the per-transaction log (--log) with this path prefix, for latency percentiles. */
+  transactionLogPrefix?: string;
 }
 
 export function measureArgs(input: MeasureArgsInput): string[] {
@@ -70,6 +72,7 @@ export function measureArgs(input: MeasureArgsInput): string[] {
     for (const s of w.scripts ?? []) args.push('-f', `${s.file}@${s.weight}`);
     args.push('-s', String(w.scale));
   }
+  if (input.transactionLogPrefix) args.push('--log', `--log-prefix=${input.transactionLogPrefix}`);
   args.push(...w.extraArgs);
   return [...args, ...connectionArgs(input.connection), input.connection.database];
 }
@@ -91,4 +94,9 @@ export function pipelinedSelectScript(depth: number): string {
 /** Builtins that write pgbench_history; pgbench itself truncates it before a run unless -n. */
 export function writesHistory(w: PgbenchWorkload): boolean {
   return w.builtin === 'tpcb-like' || w.builtin === 'simple-update';
+}
+
+/** Whether the workload gates on a latency percentile, which only the per-transaction log gives. */
+export function needsTransactionLog(w: PgbenchWorkload): boolean {
+  return w.metrics.includes('p95') || w.metrics.includes('p99');
 }

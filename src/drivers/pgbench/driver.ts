@@ -9,9 +9,16 @@ import { describeExit, tail, type ProcessRunner } from '../../util/process.js';
 import type { ClientInfo } from '../../results/types.js';
 import type { BenchTarget, Driver, RunOutcome, RunSpec } from '../driver.js';
 import { RUN_GRACE_S, judgeInput, resetBeforeRun, runOutcome } from '../shared.js';
-import { initArgs, measureArgs, pipelinedSelectScript, writesHistory } from './command.js';
+import {
+  initArgs,
+  measureArgs,
+  needsTransactionLog,
+  pipelinedSelectScript,
+  writesHistory,
+} from './command.js';
 import { judgePgbenchRun } from './judge-run.js';
 import { parsePgbenchProgress } from './parse-progress.js';
+import { readTransactionLogs, type TransactionLogSummary } from './parse-transaction-log.js';
 import { reportCounts, reportMetrics } from './report-metrics.js';
 
 export interface PgbenchDriverOptions {
@@ -73,36 +80,68 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
     },
 
     async run(target: BenchTarget, spec: RunSpec): Promise<RunOutcome> {
-      const args = measureArgs({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed,
-        cpuCount: options.cpuCount,
-        pipelineScript: await scriptForPipeline(),
-      });
-      const startedAt = new Date().toISOString();
-      const res = await runner.run(pgbench, args, {
-        env,
-        signal: spec.signal,
-        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1000,
-        onStderrLine: spec.onProgress
-          ? (line) => {
-              const point = parsePgbenchProgress(line)[0];
-              if (point) spec.onProgress!(point);
-            }
-          : undefined,
-      });
-      const endedAt = new Date().toISOString();
-      const judged = judgePgbenchRun({ ...judgeInput(res, 'pgbench'), expectedClients: spec.clients });
-      return runOutcome(res, judged, {
-        startedAt,
-        endedAt,
-        metrics: reportMetrics,
-        counts: reportCounts,
-        progress: () => parsePgbenchProgress(res.stderr),
-      });
+      // Percentiles need every transaction's latency: a per-transaction log per thread, in a private
+      // directory (registered: removed however pgperf ends), read into a bounded histogram and deleted.
+      const logDir = needsTransactionLog(workload) ? await makeTempDir('pgperf-txlog-') : undefined;
+      try {
+        return await measure(target, spec, logDir?.dir);
+      } finally {
+        await logDir?.remove();
+      }
     },
+  };
+
+  async function measure(
+    target: BenchTarget,
+    spec: RunSpec,
+    logDir: string | undefined,
+  ): Promise<RunOutcome> {
+    const args = measureArgs({
+      workload,
+      connection: target.connection,
+      clients: spec.clients,
+      durationS: spec.durationS,
+      seed: spec.seed,
+      cpuCount: options.cpuCount,
+      pipelineScript: await scriptForPipeline(),
+      ...(logDir ? { transactionLogPrefix: path.join(logDir, TX_LOG_PREFIX) } : {}),
+    });
+    const startedAt = new Date().toISOString();
+    const res = await runner.run(pgbench, args, {
+      env,
+      signal: spec.signal,
+      timeoutMs: (spec.durationS + RUN_GRACE_S) * 1000,
+      onStderrLine: spec.onProgress
+        ? (line) => {
+            const point = parsePgbenchProgress(line)[0];
+            if (point) spec.onProgress!(point);
+          }
+        : undefined,
+    });
+    const endedAt = new Date().toISOString();
+    const judged = judgePgbenchRun({ ...judgeInput(res, 'pgbench'), expectedClients: spec.clients });
+    const log = logDir && judged.ok ? await readTransactionLogs(logDir, TX_LOG_PREFIX) : undefined;
+    return runOutcome(res, judged, {
+      startedAt,
+      endedAt,
+      metrics: (report) => ({ ...reportMetrics(report), ...(log ? percentileMetrics(log) : {}) }),
+      counts: (report) => ({
+        ...reportCounts(report),
+        ...(log ? { loggedTransactions: log.histogram.count } : {}),
+      }),
+      progress: () => parsePgbenchProgress(res.stderr),
+    });
+  }
+}
+
+const TX_LOG_PREFIX = 'tx';
+
+/** p95 and p99 of the logged transactions (none when nothing was logged). */
+export function percentileMetrics(log: TransactionLogSummary): RunOutcome['metrics'] {
+  const p95 = log.histogram.percentileMs(0.95);
+  const p99 = log.histogram.percentileMs(0.99);
+  return {
+    ...(p95 === undefined ? {} : { latencyP95Ms: p95 }),
+    ...(p99 === undefined ? {} : { latencyP99Ms: p99 }),
   };
 }

@@ -94,6 +94,8 @@ export function measureArgs(input: MeasureArgsInput): string[] {
     `--rand-seed=${input.seed === 0 ? 1 : input.seed}`,
     `--db-ps-mode=${w.psMode}`,
     `--percentile=${w.percentile}`,
+    // p95/p99 gates read both percentiles off the histogram (--percentile gives only one).
+    ...(w.metrics.includes('p95') || w.metrics.includes('p99') ? ['--histogram=on'] : []),
     ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
     'run',
   ];

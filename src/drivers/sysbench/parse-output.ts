@@ -67,11 +67,36 @@ export interface SysbenchReport {
   execTimePerThreadAvgS?: number;
   execTimePerThreadStddevS?: number;
   intervals: SysbenchInterval[];
+  /** The latency histogram of --histogram=on (ms, ascending; only non-empty rows are printed). */
+  histogram?: HistogramRow[];
   /** FATAL messages, first line of each, in order. */
   fatal: string[];
 }
 
+export interface HistogramRow {
+  /** The bucket's latency in ms, as printed. */
+  value: number;
+  count: number;
+}
+
 const NUM = String.raw`(\d+(?:\.\d+)?)`;
+
+/**
+ * The rows under "Latency histogram (values are in milliseconds)": "       1.082 |*********     17".
+ * Undefined when the run had no --histogram.
+ */
+export function parseSysbenchHistogram(text: string): HistogramRow[] | undefined {
+  const lines = text.split(/\r?\n/);
+  const start = lines.findIndex((l) => l.startsWith('Latency histogram'));
+  if (start < 0) return undefined;
+  const rows: HistogramRow[] = [];
+  for (const line of lines.slice(start + 2)) {
+    const m = /^\s+(\d+(?:\.\d+)?) \|\**\s+(\d+)$/.exec(line.trimEnd());
+    if (!m) break;
+    rows.push({ value: Number(m[1]), count: Number(m[2]) });
+  }
+  return rows;
+}
 const INTERVAL_RE = new RegExp(
   String.raw`^\[\s*${NUM}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM}\s+qps:\s+${NUM}\s+` +
     String.raw`\(r/w/o:\s+${NUM}/${NUM}/${NUM}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM}\s+` +
@@ -219,6 +244,8 @@ export function parseSysbenchOutput(text: string): SysbenchReport {
     execTimePerThreadAvgS,
     execTimePerThreadStddevS,
   });
+  const histogram = parseSysbenchHistogram(text);
+  if (histogram) report.histogram = histogram;
   report.empty = report.transactions === undefined;
   return report;
 }

@@ -1,4 +1,5 @@
 /** Maps a parsed sysbench report onto the sample's metrics, counters and progress series. */
+import { histogramPercentile } from '../latency-histogram.js';
 import type { MetricName } from '../../results/metrics.js';
 import type { ProgressPoint } from '../../results/types.js';
 import type { SysbenchInterval, SysbenchReport } from './parse-output.js';
@@ -9,6 +10,12 @@ export function reportMetrics(r: SysbenchReport): Partial<Record<MetricName, num
   if (r.qps !== undefined) metrics.qps = r.qps;
   if (r.latencyAvgMs !== undefined) metrics.latencyAvgMs = r.latencyAvgMs;
   if (r.latencyPctMs !== undefined) metrics.latencyPctMs = r.latencyPctMs;
+  if (r.histogram) {
+    const p95 = histogramPercentile(r.histogram, 0.95);
+    const p99 = histogramPercentile(r.histogram, 0.99);
+    if (p95 !== undefined) metrics.latencyP95Ms = p95;
+    if (p99 !== undefined) metrics.latencyP99Ms = p99;
+  }
   return metrics;
 }
 

@@ -1,0 +1,38 @@
+/**
+ * Which metrics each client records in every sample, so that a gated metric no run could record is an error
+ * before anything starts rather than a comparison with no data. Percentiles are recorded when the workload
+ * gates on them (pgbench's per-transaction log, sysbench's histogram).
+ */
+import type { Workload } from '../config/workload-schema.js';
+import { METRICS, metricFromName, type MetricName } from '../results/metrics.js';
+import { UserError } from '../util/errors.js';
+
+const ALWAYS: Record<Workload['tool'], readonly MetricName[]> = {
+  pgbench: ['tps', 'latencyAvgMs', 'latencyStddevMs'],
+  sysbench: ['tps', 'qps', 'latencyAvgMs', 'latencyPctMs'],
+};
+
+/** The metrics every sample of this workload carries. */
+export function recordedMetrics(w: Workload): MetricName[] {
+  const gated = w.metrics.map((n) => metricFromName(n)!);
+  return [...new Set([...ALWAYS[w.tool], ...gated])];
+}
+
+/**
+ * Throws a UserError when `metric` (the run's --metric, when one was named) is not recorded by a workload;
+ * p95/p99 are recorded for `--metric` too when the workload lists them in `metrics`.
+ */
+export function checkRecordable(workloads: readonly Workload[], metric: MetricName | undefined): void {
+  if (metric === undefined) return;
+  for (const w of workloads) {
+    const recorded = recordedMetrics(w);
+    if (recorded.includes(metric)) continue;
+    const hint =
+      metric === 'latencyP95Ms' || metric === 'latencyP99Ms'
+        ? `; add ${metric === 'latencyP95Ms' ? 'p95' : 'p99'} to the workload's metrics field to record it`
+        : '';
+    throw new UserError(
+      `--metric ${metric}: workload ${w.name} (${w.tool}) does not record ${METRICS[metric].label}; it records ${recorded.join(', ')}${hint}`,
+    );
+  }
+}
