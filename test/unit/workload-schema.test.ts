@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWorkloadFile, parseWorkload } from '../../src/config/load-workload.js';
 import { checkExtraArg, workloadJsonSchema } from '../../src/config/workload-schema.js';
+import { planReach } from '../../src/pipeline/plan-check.js';
 
 const workloadsDir = new URL('../../workloads/', import.meta.url).pathname;
 
@@ -36,6 +37,14 @@ describe('shipped workloads', async () => {
       expect(w.clients).toEqual([1, 2, 4, 8, 16, 32, 64]);
     }
   });
+
+  it.each(files)(
+    '%s at its own rounds is a plan that can reach significance (two arms, α 0.05)',
+    async (file) => {
+      const w = await loadWorkloadFile(path.join(workloadsDir, file));
+      expect(planReach({ workloads: [w], arms: 2, alpha: 0.05 }).reachable).toBe(true);
+    },
+  );
 
   it('workload.schema.json is the schema pgperf validates with (regenerate: pgperf schema)', async () => {
     const onDisk = JSON.parse(await readFile(path.join(workloadsDir, 'workload.schema.json'), 'utf8'));
