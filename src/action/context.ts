@@ -17,6 +17,8 @@ export interface ActionContext {
   sha: string;
   serverUrl: string;
   runUrl?: string;
+  /** GITHUB_RUN_ID: the same in every job of one workflow run (the default seed of its shards). */
+  runId?: string;
   workspace: string;
 }
 
@@ -157,6 +159,7 @@ export async function readContext(
     sha: env.GITHUB_SHA ?? '',
     serverUrl,
     runUrl: env.GITHUB_RUN_ID ? `${serverUrl}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
+    ...(env.GITHUB_RUN_ID ? { runId: env.GITHUB_RUN_ID } : {}),
     workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
   };
 }

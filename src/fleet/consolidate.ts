@@ -62,11 +62,16 @@ export function consolidateShards(files: readonly ShardFile[]): Consolidation {
   }
   const groups = new Map<string, ShardFile[]>();
   for (const f of files) {
-    const id = f.result.fingerprint?.id ?? environmentFingerprint(f.result).id;
+    const id = machineClassOf(f.result);
     groups.set(id, [...(groups.get(id) ?? []), f]);
   }
   const classes = [...groups.entries()].map(([fingerprint, group]) => mergeClass(fingerprint, group, ref));
   return { planId: ref.planId, count: ref.count, classes };
+}
+
+/** The machine class of a shard: its environment fingerprint id (recorded, else computed). */
+export function machineClassOf(result: RunResult): string {
+  return result.fingerprint?.id ?? environmentFingerprint(result).id;
 }
 
 function mergeClass(fingerprint: string, group: ShardFile[], ref: ShardInfo): MachineClass {
