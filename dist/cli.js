@@ -67246,7 +67246,7 @@ function mergeClass(fingerprint, group, ref) {
   const base = docs[0];
   const covered = new Set(docs.flatMap((d) => d.plan.cells.map(cellId)));
   const lost = ref.allCells.filter((c) => !covered.has(cellId(c))).map(cellId);
-  const warnings = docs.flatMap((d) => d.warnings);
+  const warnings = [...new Set(docs.flatMap((d) => d.warnings))];
   if (missing.length) {
     warnings.unshift(
       `shard${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${ref.count} missing: no data for ${lost.join(", ")}`

@@ -92,7 +92,8 @@ function mergeClass(fingerprint: string, group: ShardFile[], ref: ShardInfo): Ma
   const base = docs[0]!;
   const covered = new Set(docs.flatMap((d) => d.plan.cells.map(cellId)));
   const lost = ref.allCells.filter((c) => !covered.has(cellId(c))).map(cellId);
-  const warnings = docs.flatMap((d) => d.warnings);
+  // Shards of one plan often warn alike (the same design): each warning once.
+  const warnings = [...new Set(docs.flatMap((d) => d.warnings))];
   if (missing.length) {
     warnings.unshift(
       `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${ref.count} missing: no data for ${lost.join(', ')}`,

@@ -3,7 +3,6 @@
  * payload file, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files, and GITHUB_API_URL pointing at a recording
  * fake of the REST API on 127.0.0.1. PostgreSQL: the machine's installed binaries as base and head.
  */
-import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import type { RunResult } from '../../src/results/types.js';
 import { runBenchmark } from '../../src/runner/run-loop.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { nodeProcessRunner } from '../../src/util/process.js';
+import { runBuiltAction, type ActionRun } from '../helpers/action-runner.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { preparePgSourceRepo, testCacheDir } from '../helpers/pg-source.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
@@ -37,26 +37,12 @@ const prEvent = {
   repository: { full_name: 'pg/postgres' },
 };
 
-interface ActionRun {
-  code: number | null;
-  stdout: string;
-  outputs: Record<string, string>;
-  summary: string;
-}
-
 /** Runs dist/index.js with the given inputs (defaults as action.yml would fill them). */
-async function runAction(
+function runAction(
   inputs: Record<string, string>,
   event: unknown = prEvent,
   eventName = 'pull_request',
 ): Promise<ActionRun> {
-  const dir = await mkdtemp(path.join(tmp, 'step-'));
-  const eventPath = path.join(dir, 'event.json');
-  const outputPath = path.join(dir, 'output');
-  const summaryPath = path.join(dir, 'summary');
-  await writeFile(eventPath, JSON.stringify(event));
-  await writeFile(outputPath, '');
-  await writeFile(summaryPath, '');
   const defaults: Record<string, string> = {
     mode: 'benchmark',
     'base-bin-dir': binDir,
@@ -73,44 +59,13 @@ async function runAction(
     'github-token': 'test-token',
     'results-dir': 'pgperf-results',
   };
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: eventName,
-    GITHUB_EVENT_PATH: eventPath,
-    GITHUB_REPOSITORY: 'pg/postgres',
-    GITHUB_SHA: HEAD_SHA,
-    GITHUB_RUN_ID: '777',
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_API_URL: gh.url,
-    GITHUB_OUTPUT: outputPath,
-    GITHUB_STEP_SUMMARY: summaryPath,
-    GITHUB_WORKSPACE: tmp,
-    RUNNER_TEMP: dir,
-  };
-  for (const [k, v] of Object.entries({ ...defaults, ...inputs })) env[`INPUT_${k.toUpperCase()}`] = v;
-  const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, 'dist/index.js')], { env, cwd: tmp });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('close', (c) => resolve({ code: c, stdout: out }));
+  return runBuiltAction({
+    workspace: tmp,
+    apiUrl: gh.url,
+    inputs: { ...defaults, ...inputs },
+    event,
+    eventName,
   });
-  return {
-    code,
-    stdout,
-    outputs: parseOutputs(await readFile(outputPath, 'utf8')),
-    summary: await readFile(summaryPath, 'utf8'),
-  };
-}
-
-/** GITHUB_OUTPUT's name<<delimiter format. */
-function parseOutputs(text: string): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const re = /^([^<\n]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
-  for (let m = re.exec(text); m; m = re.exec(text)) outputs[m[1]!] = m[3]!;
-  return outputs;
 }
 
 const mine = (issue = PR) => (gh.comments.get(issue) ?? []).filter((c) => c.user.login === 'pgperf-bot');
@@ -298,7 +253,7 @@ describe('gating and failures', () => {
       { 'fail-on': 'sometimes' },
       "input 'fail-on' must be one of regression, inconclusive, never, got 'sometimes'",
     ],
-    [{ mode: 'publish' }, "input 'mode' must be one of benchmark, comment, got 'publish'"],
+    [{ mode: 'publish' }, "input 'mode' must be one of benchmark, comment, consolidate, got 'publish'"],
     [{ 'github-token': '' }, "input 'github-token' is empty but 'comment' or 'commit-status' is on"],
     [{ rounds: 'many' }, "input 'rounds' must be a whole number >= 1, got 'many'"],
   ])('bad input %j is named', async (inputs, message) => {
