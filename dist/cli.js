@@ -67353,7 +67353,7 @@ function render(input2, marker, max) {
   ].join("\n\n");
   const share = Math.max(1e3, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
   const sections2 = input2.classes.map(
-    (c) => `### Machine class \`${c.fingerprint}\`: ${escapeMarkdown(c.description, 120)}
+    (c) => `## Machine class \`${c.fingerprint}\`: ${escapeMarkdown(c.description, 120)}
 
 ${renderJobSummary({ ...c.report, maxLength: share })}`
   );

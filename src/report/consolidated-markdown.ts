@@ -90,7 +90,7 @@ function render(input: ConsolidatedReportInput, marker: string | null, max: numb
   const share = Math.max(1000, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
   const sections = input.classes.map(
     (c) =>
-      `### Machine class \`${c.fingerprint}\`: ${escapeMarkdown(c.description, 120)}\n\n${renderJobSummary({ ...c.report, maxLength: share })}`,
+      `## Machine class \`${c.fingerprint}\`: ${escapeMarkdown(c.description, 120)}\n\n${renderJobSummary({ ...c.report, maxLength: share })}`,
   );
   return `${[top, ...sections].join('\n\n').trimEnd()}\n`;
 }
