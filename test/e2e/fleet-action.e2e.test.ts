@@ -11,6 +11,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { readResults } from '../../src/results/read-results.js';
 import { cellId } from '../../src/results/types.js';
 import { DirStore } from '../../src/store/dir-store.js';
+import { openStore } from '../../src/store/open-store.js';
+import { startTestPgServer } from '../helpers/pg-server.js';
 import { runBuiltAction, type ActionRun } from '../helpers/action-runner.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
@@ -221,6 +223,50 @@ describe('the action over a matrix of shards', () => {
     expect(mine()).toHaveLength(1);
     expect(mine()[0]!.body).toContain('shards 1, 2, 3 of 3');
     expect(gh.statuses.at(-1)!.state).not.toBe('error');
+  }, 120_000);
+
+  it('from a PostgreSQL store the shards wrote at once: one comment over all of them, the password masked', async () => {
+    const server = await startTestPgServer('fleet-e2e');
+    try {
+      const password = 'fleet-s3cret/pw';
+      await server.admin(`CREATE ROLE fleet_app LOGIN PASSWORD '${password}'`);
+      await server.admin('CREATE DATABASE fleet_store OWNER fleet_app');
+      const url = `postgresql://fleet_app:${encodeURIComponent(password)}@127.0.0.1:${server.port}/fleet_store`;
+      // Three runners saving at the same moment, each over its own connection.
+      await Promise.all(
+        shardFiles.map(async (file) => {
+          const store = await openStore(url, { home: tmp, warn: () => {}, write: true });
+          try {
+            await store.save(await readResults(file));
+          } finally {
+            await store.close();
+          }
+        }),
+      );
+      const ran = await action({
+        mode: 'consolidate',
+        'results-dir': 'nothing-here',
+        store: url,
+        'wait-timeout': '5s',
+        'fail-on': 'never',
+      });
+      expect(ran.code, ran.stdout).toBe(0);
+      // The runner hides what ::add-mask:: registers; nothing else may print the password.
+      expect(ran.stdout).toMatch(/^::add-mask::postgresql:\/\/fleet_app:/m);
+      const printed = ran.stdout
+        .split('\n')
+        .filter((l) => !l.startsWith('::add-mask::'))
+        .join('\n');
+      expect(printed).not.toContain(password);
+      expect(printed).not.toContain(encodeURIComponent(password));
+      expect(ran.stdout).not.toMatch(/waiting for/);
+      expect(mine()).toHaveLength(1);
+      expect(mine()[0]!.body).toContain('shards 1, 2, 3 of 3');
+      expect(gh.statuses).toHaveLength(1);
+      expect(gh.statuses[0]!.state).not.toBe('error');
+    } finally {
+      await server.stop();
+    }
   }, 120_000);
 
   it('finds nothing: says where it looked', async () => {
