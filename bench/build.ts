@@ -13,7 +13,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildPostgres, type BuiltInstall } from '../src/build/build.js';
+import type { BuiltInstall } from '../src/build/build-record.js';
+import { buildPostgres } from '../src/build/build.js';
 import { parseRepo } from '../src/build/source.js';
 import { consoleLogger } from '../src/util/logger.js';
 import { nodeProcessRunner } from '../src/util/process.js';

@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "../../main/node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path24 = __require("node:path");
+    var path30 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path24.resolve(baseDir, baseName);
+          const localBin = path30.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path24.extname(baseName))) return void 0;
+          if (sourceExt.includes(path30.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path24.resolve(
-            path24.dirname(resolvedScriptPath),
+          executableDir = path30.resolve(
+            path30.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path24.basename(
+            const legacyName = path30.basename(
               this._scriptPath,
-              path24.extname(this._scriptPath)
+              path30.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path24.extname(executableFile));
+        launchWithNode = sourceExt.includes(path30.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path24.basename(filename, path24.extname(filename));
+        this._name = path30.basename(filename, path30.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path25) {
-        if (path25 === void 0) return this._executableDir;
-        this._executableDir = path25;
+      executableDir(path31) {
+        if (path31 === void 0) return this._executableDir;
+        this._executableDir = path31;
         return this;
       }
       /**
@@ -3575,17 +3575,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path24) {
-      const ctrl = callVisitor(key, node2, visitor, path24);
+    function visit_(key, node2, visitor, path30) {
+      const ctrl = callVisitor(key, node2, visitor, path30);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path24, ctrl);
-        return visit_(key, ctrl, visitor, path24);
+        replaceNode(key, path30, ctrl);
+        return visit_(key, ctrl, visitor, path30);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path24 = Object.freeze(path24.concat(node2));
+          path30 = Object.freeze(path30.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path24);
+            const ci = visit_(i, node2.items[i], visitor, path30);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3596,13 +3596,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path24 = Object.freeze(path24.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path24);
+          path30 = Object.freeze(path30.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path30);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path24);
+          const cv = visit_("value", node2.value, visitor, path30);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3623,17 +3623,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path24) {
-      const ctrl = await callVisitor(key, node2, visitor, path24);
+    async function visitAsync_(key, node2, visitor, path30) {
+      const ctrl = await callVisitor(key, node2, visitor, path30);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path24, ctrl);
-        return visitAsync_(key, ctrl, visitor, path24);
+        replaceNode(key, path30, ctrl);
+        return visitAsync_(key, ctrl, visitor, path30);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path24 = Object.freeze(path24.concat(node2));
+          path30 = Object.freeze(path30.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path24);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path30);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3644,13 +3644,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path24 = Object.freeze(path24.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path24);
+          path30 = Object.freeze(path30.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path30);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path24);
+          const cv = await visitAsync_("value", node2.value, visitor, path30);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3677,23 +3677,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path24) {
+    function callVisitor(key, node2, visitor, path30) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path24);
+        return visitor(key, node2, path30);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path24);
+        return visitor.Map?.(key, node2, path30);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path24);
+        return visitor.Seq?.(key, node2, path30);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path24);
+        return visitor.Pair?.(key, node2, path30);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path24);
+        return visitor.Scalar?.(key, node2, path30);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path24);
+        return visitor.Alias?.(key, node2, path30);
       return void 0;
     }
-    function replaceNode(key, path24, node2) {
-      const parent = path24[path24.length - 1];
+    function replaceNode(key, path30, node2) {
+      const parent = path30[path30.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -4305,10 +4305,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path24, value) {
+    function collectionFromPath(schema, path30, value) {
       let v = value;
-      for (let i = path24.length - 1; i >= 0; --i) {
-        const k = path24[i];
+      for (let i = path30.length - 1; i >= 0; --i) {
+        const k = path30[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4327,7 +4327,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path24) => path24 == null || typeof path24 === "object" && !!path24[Symbol.iterator]().next().done;
+    var isEmptyPath = (path30) => path30 == null || typeof path30 === "object" && !!path30[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -4357,11 +4357,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path24, value) {
-        if (isEmptyPath(path24))
+      addIn(path30, value) {
+        if (isEmptyPath(path30))
           this.add(value);
         else {
-          const [key, ...rest] = path24;
+          const [key, ...rest] = path30;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -4375,8 +4375,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path24) {
-        const [key, ...rest] = path24;
+      deleteIn(path30) {
+        const [key, ...rest] = path30;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -4390,8 +4390,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path24, keepScalar) {
-        const [key, ...rest] = path24;
+      getIn(path30, keepScalar) {
+        const [key, ...rest] = path30;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -4409,8 +4409,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path24) {
-        const [key, ...rest] = path24;
+      hasIn(path30) {
+        const [key, ...rest] = path30;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -4420,8 +4420,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path24, value) {
-        const [key, ...rest] = path24;
+      setIn(path30, value) {
+        const [key, ...rest] = path30;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -6936,9 +6936,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path24, value) {
+      addIn(path30, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path24, value);
+          this.contents.addIn(path30, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -7013,14 +7013,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path24) {
-        if (Collection2.isEmptyPath(path24)) {
+      deleteIn(path30) {
+        if (Collection2.isEmptyPath(path30)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path24) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path30) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -7035,10 +7035,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path24, keepScalar) {
-        if (Collection2.isEmptyPath(path24))
+      getIn(path30, keepScalar) {
+        if (Collection2.isEmptyPath(path30))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path24, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path30, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -7049,10 +7049,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path24) {
-        if (Collection2.isEmptyPath(path24))
+      hasIn(path30) {
+        if (Collection2.isEmptyPath(path30))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path24) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path30) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7069,13 +7069,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path24, value) {
-        if (Collection2.isEmptyPath(path24)) {
+      setIn(path30, value) {
+        if (Collection2.isEmptyPath(path30)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path24), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path30), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path24, value);
+          this.contents.setIn(path30, value);
         }
       }
       /**
@@ -9036,9 +9036,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path24) => {
+    visit2.itemAtPath = (cst, path30) => {
       let item = cst;
-      for (const [field, index] of path24) {
+      for (const [field, index] of path30) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -9047,23 +9047,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path24) => {
-      const parent = visit2.itemAtPath(cst, path24.slice(0, -1));
-      const field = path24[path24.length - 1][0];
+    visit2.parentCollection = (cst, path30) => {
+      const parent = visit2.itemAtPath(cst, path30.slice(0, -1));
+      const field = path30[path30.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path24, item, visitor) {
-      let ctrl = visitor(item, path24);
+    function _visit(path30, item, visitor) {
+      let ctrl = visitor(item, path30);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path24.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path30.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9074,10 +9074,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path24);
+            ctrl = ctrl(item, path30);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path24) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path30) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -14285,7 +14285,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "../../main/node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path24 = __require("path");
+    var path30 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -14324,7 +14324,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path24.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path24.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path30.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path30.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -14456,7 +14456,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "../../main/node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path24 = __require("path");
+    var path30 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -17988,14 +17988,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path24 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path30 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path24 && path24[0] !== "/") {
-          path24 = `/${path24}`;
+        if (path30 && path30[0] !== "/") {
+          path30 = `/${path30}`;
         }
-        return new URL(`${origin}${path24}`);
+        return new URL(`${origin}${path30}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18446,39 +18446,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path24, origin }
+          request: { method, path: path30, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path24);
+        debuglog("sending request to %s %s/%s", method, origin, path30);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path24, origin },
+          request: { method, path: path30, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path24,
+          path30,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path24, origin }
+          request: { method, path: path30, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path24);
+        debuglog("trailers received from %s %s/%s", method, origin, path30);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path24, origin },
+          request: { method, path: path30, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path24,
+          path30,
           error62.message
         );
       });
@@ -18527,9 +18527,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path24, origin }
+            request: { method, path: path30, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path24);
+          debuglog("sending request to %s %s/%s", method, origin, path30);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18592,7 +18592,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path24,
+        path: path30,
         method,
         body,
         headers,
@@ -18607,11 +18607,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path24 !== "string") {
+        if (typeof path30 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path24[0] !== "/" && !(path24.startsWith("http://") || path24.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path30[0] !== "/" && !(path30.startsWith("http://") || path30.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path24)) {
+        } else if (invalidPathRegex.test(path30)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18677,7 +18677,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path24, query) : path24;
+        this.path = query ? buildURL(path30, query) : path30;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -19294,9 +19294,9 @@ var require_timers = __commonJS({
        * before the specified function or code is executed.
        * @param {*} arg
        */
-      constructor(callback, delay, arg) {
+      constructor(callback, delay2, arg) {
         this._onTimeout = callback;
-        this._idleTimeout = delay;
+        this._idleTimeout = delay2;
         this._timerArg = arg;
         this.refresh();
       }
@@ -19341,8 +19341,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {NodeJS.Timeout|FastTimer}
        */
-      setTimeout(callback, delay, arg) {
-        return delay <= RESOLUTION_MS ? setTimeout(callback, delay, arg) : new FastTimer(callback, delay, arg);
+      setTimeout(callback, delay2, arg) {
+        return delay2 <= RESOLUTION_MS ? setTimeout(callback, delay2, arg) : new FastTimer(callback, delay2, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated Timer previously created
@@ -19368,8 +19368,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {FastTimer}
        */
-      setFastTimeout(callback, delay, arg) {
-        return new FastTimer(callback, delay, arg);
+      setFastTimeout(callback, delay2, arg) {
+        return new FastTimer(callback, delay2, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated FastTimer previously
@@ -19395,8 +19395,8 @@ var require_timers = __commonJS({
        * @deprecated
        * @param {number} [delay=0] The delay in milliseconds to add to the now value.
        */
-      tick(delay = 0) {
-        fastNow += delay - RESOLUTION_MS + 1;
+      tick(delay2 = 0) {
+        fastNow += delay2 - RESOLUTION_MS + 1;
         onTick();
         onTick();
       },
@@ -22699,7 +22699,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants6 = require_constants2();
+    var constants5 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -22774,7 +22774,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants6.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -22795,21 +22795,21 @@ var require_client_h1 = __commonJS({
         this.connection = "";
         this.maxResponseSize = client[kMaxResponseSize];
       }
-      setTimeout(delay, type) {
-        if (delay !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
+      setTimeout(delay2, type) {
+        if (delay2 !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
           if (this.timeout) {
             timers.clearTimeout(this.timeout);
             this.timeout = null;
           }
-          if (delay) {
+          if (delay2) {
             if (type & USE_FAST_TIMER) {
-              this.timeout = timers.setFastTimeout(onParserTimeout, delay, new WeakRef(this));
+              this.timeout = timers.setFastTimeout(onParserTimeout, delay2, new WeakRef(this));
             } else {
-              this.timeout = setTimeout(onParserTimeout, delay, new WeakRef(this));
+              this.timeout = setTimeout(onParserTimeout, delay2, new WeakRef(this));
               this.timeout.unref();
             }
           }
-          this.timeoutValue = delay;
+          this.timeoutValue = delay2;
         } else if (this.timeout) {
           if (this.timeout.refresh) {
             this.timeout.refresh();
@@ -22869,11 +22869,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants6.ERROR.OK) {
+          if (ret !== constants5.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants6.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants5.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants6.ERROR.PAUSED) {
+            } else if (ret === constants5.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -22896,10 +22896,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants6.ERROR.OK) {
+        if (ret === constants5.ERROR.OK) {
           return null;
         }
-        if (ret === constants6.ERROR.PAUSED || ret === constants6.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants5.ERROR.PAUSED || ret === constants5.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -22916,7 +22916,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants6.ERROR[ret], data);
+        return new HTTPParserError(message, constants5.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -23096,7 +23096,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants6.ERROR.PAUSED : 0;
+        return pause ? constants5.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -23118,7 +23118,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants6.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -23154,13 +23154,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -23370,7 +23370,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path24, host, upgrade, blocking, reset } = request2;
+      const { method, path: path30, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23451,7 +23451,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path24} HTTP/1.1\r
+      let header = `${method} ${path30} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -23980,7 +23980,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path24, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path30, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24077,7 +24077,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path24;
+      headers[HTTP2_HEADER_PATH] = path30;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24430,9 +24430,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path24 = search ? `${pathname}${search}` : pathname;
+        const path30 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path24;
+        this.opts.path = path30;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25671,10 +25671,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path24 = "/",
+          path: path30 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path24;
+        opts.path = origin + path30;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27646,20 +27646,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path24) {
-      if (typeof path24 !== "string") {
-        return path24;
+    function safeUrl2(path30) {
+      if (typeof path30 !== "string") {
+        return path30;
       }
-      const pathSegments = path24.split("?");
+      const pathSegments = path30.split("?");
       if (pathSegments.length !== 2) {
-        return path24;
+        return path30;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path24, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path24);
+    function matchKey(mockDispatch2, { path: path30, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path30);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27681,7 +27681,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path24 }) => matchValue(safeUrl2(path24), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path30 }) => matchValue(safeUrl2(path30), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27719,9 +27719,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path24, method, body, headers, query } = opts;
+      const { path: path30, method, body, headers, query } = opts;
       return {
-        path: path24,
+        path: path30,
         method,
         body,
         headers,
@@ -27762,7 +27762,7 @@ var require_mock_utils = __commonJS({
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
       }
-      const { data: { statusCode, data, headers, trailers, error: error62 }, delay, persist } = mockDispatch2;
+      const { data: { statusCode, data, headers, trailers, error: error62 }, delay: delay2, persist } = mockDispatch2;
       const { timesInvoked, times } = mockDispatch2;
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
@@ -27771,10 +27771,10 @@ var require_mock_utils = __commonJS({
         handler2.onError(error62);
         return true;
       }
-      if (typeof delay === "number" && delay > 0) {
+      if (typeof delay2 === "number" && delay2 > 0) {
         setTimeout(() => {
           handleReply(this[kDispatches]);
-        }, delay);
+        }, delay2);
       } else {
         handleReply(this[kDispatches]);
       }
@@ -28184,10 +28184,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path24, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path30, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path24,
+            Path: path30,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33066,9 +33066,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path24) {
-      for (let i = 0; i < path24.length; ++i) {
-        const code = path24.charCodeAt(i);
+    function validateCookiePath(path30) {
+      for (let i = 0; i < path30.length; ++i) {
+        const code = path30.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -35203,7 +35203,7 @@ var require_util8 = __commonJS({
       }
       return true;
     }
-    function delay(ms) {
+    function delay2(ms) {
       return new Promise((resolve) => {
         setTimeout(resolve, ms).unref();
       });
@@ -35211,7 +35211,7 @@ var require_util8 = __commonJS({
     module.exports = {
       isValidLastEventId,
       isASCIINumber,
-      delay
+      delay: delay2
     };
   }
 });
@@ -35633,7 +35633,7 @@ var require_eventsource = __commonJS({
     var { parseMIMEType } = require_data_url();
     var { createFastMessageEvent } = require_events();
     var { isNetworkError } = require_response();
-    var { delay } = require_util8();
+    var { delay: delay2 } = require_util8();
     var { kEnumerableProperty } = require_util();
     var { environmentSettingsObject } = require_util2();
     var { getGlobalDispatcher } = require_global2();
@@ -35806,7 +35806,7 @@ var require_eventsource = __commonJS({
         if (this.#readyState === CLOSED) return;
         this.#readyState = CONNECTING;
         this.dispatchEvent(new Event("error"));
-        await delay(this.#state.reconnectionTime);
+        await delay2(this.#state.reconnectionTime);
         if (this.#readyState !== CONNECTING) return;
         if (this.#state.lastEventId.length) {
           this.#request.headersList.set("last-event-id", this.#state.lastEventId, true);
@@ -35988,11 +35988,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path24 = opts.path;
+          let path30 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path24 = `/${path24}`;
+            path30 = `/${path30}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path24);
+          url2 = new URL(util.parseOrigin(url2).origin + path30);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -38090,7 +38090,7 @@ var {
   Help
 } = import_index.default;
 
-// src/cluster/cleanup.ts
+// src/util/cleanup.ts
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -38193,12 +38193,12 @@ var PGPERF_VERSION = "0.1.0";
 
 // src/cli/commands/build.ts
 import os6 from "node:os";
-import path9 from "node:path";
+import path13 from "node:path";
 
 // src/build/build.ts
-import { mkdir as mkdir3, readdir as readdir3, readFile as readFile6, rm as rm5, writeFile as writeFile3 } from "node:fs/promises";
+import { mkdir as mkdir4, readFile as readFile7, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
 import os5 from "node:os";
-import path8 from "node:path";
+import path12 from "node:path";
 
 // src/cluster/cluster.ts
 init_errors();
@@ -38821,18 +38821,544 @@ function safeName(label) {
   return label.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 40);
 }
 
-// src/build/build.ts
+// src/util/file-lock.ts
+init_errors();
+import { randomUUID } from "node:crypto";
+import { link, mkdir as mkdir2, readFile as readFile2, unlink, writeFile as writeFile2 } from "node:fs/promises";
+import os3 from "node:os";
+import path3 from "node:path";
+async function acquireLock(file2, options) {
+  let announced = false;
+  while (true) {
+    options.signal?.throwIfAborted();
+    const taken = await takeLock(file2, options.logger);
+    if (typeof taken === "function") return taken;
+    if (!announced) {
+      options.logger.info(
+        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file2})`
+      );
+      announced = true;
+    }
+    await sleep(options.pollMs ?? 1e3, options.signal);
+  }
+}
+async function tryLock(file2, logger) {
+  const taken = await takeLock(file2, logger);
+  return typeof taken === "function" ? taken : void 0;
+}
+async function takeLock(file2, logger) {
+  await mkdir2(path3.dirname(file2), { recursive: true, mode: 493 });
+  const me = { pid: process.pid, host: os3.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
+  while (true) {
+    const tmp = `${file2}.${process.pid}.${randomUUID()}.tmp`;
+    await writeFile2(tmp, JSON.stringify(me), { mode: 420 });
+    let taken = false;
+    try {
+      await link(tmp, file2);
+      taken = true;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+    } finally {
+      await unlink(tmp).catch(() => {
+      });
+    }
+    if (taken) {
+      return async () => {
+        const owner2 = await readOwner(file2);
+        if (typeof owner2 === "object" && owner2.pid === me.pid && owner2.host === me.host) {
+          await unlink(file2).catch(() => {
+          });
+        }
+      };
+    }
+    const owner = await readOwner(file2);
+    if (owner === "gone") continue;
+    if (owner === void 0 || owner.host === me.host && !processAlive(owner.pid)) {
+      logger.debug(`removing stale lock ${file2} (${owner ? `pid ${owner.pid} is gone` : "unreadable"})`);
+      await unlink(file2).catch(() => {
+      });
+      continue;
+    }
+    return owner;
+  }
+}
+async function readOwner(file2) {
+  try {
+    const owner = JSON.parse(await readFile2(file2, "utf8"));
+    if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
+    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
+  } catch (e) {
+    return e.code === "ENOENT" ? "gone" : void 0;
+  }
+}
+function processAlive(pid) {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// src/build/source.ts
+init_errors();
+import { rm as rm5, stat } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
+import path6 from "node:path";
+
+// src/build/cache.ts
+import { createHash as createHash2 } from "node:crypto";
+import { chmod, cp, mkdir as mkdir3, readdir as readdir2, readFile as readFile3, readlink, rename as rename2, rm as rm4, statfs } from "node:fs/promises";
+import path5 from "node:path";
+
+// src/util/atomic-write.ts
+import { randomBytes } from "node:crypto";
+import { open, rename, rm as rm3 } from "node:fs/promises";
+import path4 from "node:path";
+async function writeAtomically(file2, text2, options = {}) {
+  const tmp = path4.join(
+    path4.dirname(file2),
+    `.${path4.basename(file2)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
+  );
+  const handle = await open(tmp, "wx", options.mode ?? 438);
+  try {
+    await handle.writeFile(text2);
+    await handle.sync();
+    await handle.close();
+    await rename(tmp, file2);
+  } catch (e) {
+    await handle.close().catch(() => {
+    });
+    await rm3(tmp, { force: true });
+    throw e;
+  }
+}
+
+// src/build/cache.ts
+init_errors();
+async function mkdirPublic(dir) {
+  const first = await mkdir3(dir, { recursive: true });
+  if (!first) return;
+  for (let d = dir; ; d = path5.dirname(d)) {
+    await chmod(d, 493);
+    if (d === first || d === path5.dirname(d)) break;
+  }
+}
+var COMPLETE_MARKER = ".complete";
+var MIN_FREE_BYTES = 2 * 1024 ** 3;
+function defaultCacheDir(env, uid, home) {
+  if (env.PGPERF_CACHE_DIR) return path5.resolve(env.PGPERF_CACHE_DIR);
+  if (uid === 0) return "/var/cache/pgperf";
+  return path5.join(env.XDG_CACHE_HOME || path5.join(home, ".cache"), "pgperf");
+}
+function cacheLayout(root) {
+  return {
+    root,
+    git: path5.join(root, "git"),
+    builds: path5.join(root, "builds"),
+    installs: path5.join(root, "installs"),
+    ccache: path5.join(root, "ccache"),
+    logs: path5.join(root, "logs"),
+    locks: path5.join(root, "locks")
+  };
+}
+function slotPaths(layout, key, prefix) {
+  const slot = prefix ? `${key}-p${sha256(path5.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path5.join(layout.builds, slot);
+  return {
+    slot,
+    work,
+    src: path5.join(work, "src"),
+    build: path5.join(work, "build"),
+    stage: path5.join(work, "stage"),
+    statsLog: path5.join(work, "ccache-stats.log"),
+    install: prefix ? path5.resolve(prefix) : path5.join(layout.installs, slot),
+    lock: path5.join(layout.locks, `${slot}.lock`),
+    log: path5.join(layout.logs, `${slot}.log`)
+  };
+}
+function buildKey(input2) {
+  const identity = JSON.stringify({
+    recipe: input2.recipe,
+    sha: input2.sha,
+    patches: input2.patchHashes,
+    options: input2.extraOptions,
+    compiler: {
+      command: input2.compiler.command,
+      version: input2.compiler.version,
+      target: input2.compiler.target
+    },
+    platform: input2.platform
+  });
+  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
+}
+function sha256(data) {
+  return createHash2("sha256").update(data).digest("hex");
+}
+var HASHED_DIRS = ["bin", "lib"];
+async function installContentHash(installDir) {
+  const outer = createHash2("sha256");
+  const walk = async (rel) => {
+    const abs = path5.join(installDir, rel);
+    let entries;
+    try {
+      entries = await readdir2(abs, { withFileTypes: true });
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+      outer.update(`missing ${rel}
+`);
+      return;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of entries) {
+      const child = path5.join(rel, entry.name);
+      if (entry.isSymbolicLink())
+        outer.update(`link ${child} -> ${await readlink(path5.join(installDir, child))}
+`);
+      else if (entry.isDirectory()) {
+        outer.update(`dir ${child}
+`);
+        await walk(child);
+      } else if (entry.isFile()) {
+        const bytes2 = await readFile3(path5.join(installDir, child));
+        outer.update(`file ${child} ${bytes2.length} ${sha256(bytes2)}
+`);
+      } else outer.update(`other ${child}
+`);
+    }
+  };
+  for (const dir of HASHED_DIRS) await walk(dir);
+  return outer.digest("hex");
+}
+async function readCompleted(installDir, onMismatch) {
+  let record2;
+  try {
+    record2 = JSON.parse(await readFile3(path5.join(installDir, COMPLETE_MARKER), "utf8"));
+  } catch {
+    return void 0;
+  }
+  if (typeof record2 !== "object" || record2 === null) return void 0;
+  const actual = await installContentHash(installDir).catch(() => "unreadable");
+  if (record2.contentHash !== actual) {
+    onMismatch?.(
+      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
+    );
+    return void 0;
+  }
+  return record2;
+}
+async function markComplete(installDir, record2) {
+  const marker = path5.join(installDir, COMPLETE_MARKER);
+  const contentHash = await installContentHash(installDir);
+  await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
+`, { mode: 420 });
+}
+async function moveIntoPlace(staged, installDir) {
+  await rm4(installDir, { recursive: true, force: true });
+  await mkdirPublic(path5.dirname(installDir));
+  try {
+    await rename2(staged, installDir);
+  } catch (e) {
+    if (e.code !== "EXDEV") throw e;
+    const sibling = `${installDir}.tmp-${process.pid}`;
+    try {
+      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      await rename2(sibling, installDir);
+    } finally {
+      await rm4(sibling, { recursive: true, force: true });
+    }
+  }
+}
+async function checkFreeSpace(dir, needBytes) {
+  const stats = await statfs(dir);
+  const free = Number(stats.bavail) * Number(stats.bsize);
+  if (free < needBytes) {
+    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
+    throw new UserError(
+      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
+    );
+  }
+}
+
+// src/build/source.ts
+var DEFAULT_REPO = "https://github.com/postgres/postgres.git";
+var FULL_SHA = /^[0-9a-f]{40}$/i;
+var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
+var DEEPEN_STEPS = [64, 512, 4096];
+function parseRepo(repo, cwd) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
+    return { input: repo, url: repo, local: repo.startsWith("file://") };
+  }
+  return { input: repo, url: `file://${path6.resolve(cwd, repo)}`, local: true };
+}
+var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
+var SourceMirror = class {
+  constructor(repo, gitRoot, locksDir, deps) {
+    this.repo = repo;
+    this.deps = deps;
+    const name = sha256(repo.url).slice(0, 16);
+    this.dir = path6.join(gitRoot, `${name}.git`);
+    this.lockFile = path6.join(locksDir, `git-${name}.lock`);
+  }
+  repo;
+  deps;
+  dir;
+  lockFile;
+  /**
+   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
+   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
+   */
+  async resolve(ref) {
+    if (FULL_SHA.test(ref)) return ref.toLowerCase();
+    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
+    await this.checkLocalRepo();
+    const res = await this.networkGit(["ls-remote", this.repo.url, ref, `${ref}^{}`]);
+    if (res.exitCode !== 0) throw this.unreachable(res);
+    const sha = pickRef(parseLsRemote(res.stdout), ref);
+    if (sha) return sha;
+    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
+    if (abbreviated) return abbreviated;
+    throw new UserError(
+      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
+    );
+  }
+  /** Fetches (depth 1) the commits the mirror does not have yet. */
+  async ensureCommits(shas) {
+    await this.withLock(async () => {
+      const missing = [];
+      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
+      if (missing.length === 0) return;
+      await this.checkLocalRepo();
+      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
+      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
+    });
+  }
+  /**
+   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
+   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
+   */
+  async mergeBase(a, b) {
+    await this.ensureCommits([a, b]);
+    return this.withLock(async () => {
+      const steps = [
+        void 0,
+        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
+        "--unshallow"
+      ];
+      for (const step of steps) {
+        if (step) {
+          if (step === "--unshallow" && !await this.isShallow()) break;
+          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
+          await this.fetch([step, this.repo.url, a, b], [a, b]);
+        }
+        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
+        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
+      }
+      throw new UserError(
+        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
+      );
+    });
+  }
+  /** Whether the commit has this file (a path from the top of the tree). */
+  async hasFile(sha, file2) {
+    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
+  }
+  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
+  async checkout(sha, dir) {
+    await rm5(dir, { recursive: true, force: true });
+    await this.withLock(async () => {
+      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
+      if (res.exitCode !== 0) {
+        throw new Error(
+          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
+        );
+      }
+    });
+  }
+  /** Removes a checkout and its registration in the mirror. */
+  async removeCheckout(dir) {
+    await rm5(dir, { recursive: true, force: true });
+    if (!await exists(path6.join(this.dir, "worktrees"))) return;
+    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
+      abortable: false
+    });
+  }
+  async fetch(args, wanted) {
+    await this.init();
+    const res = await this.networkGit(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args]);
+    if (res.exitCode !== 0) {
+      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
+        throw new UserError(
+          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
+        );
+      }
+      throw this.unreachable(res);
+    }
+    for (const sha of wanted) {
+      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
+    }
+  }
+  async init() {
+    if (await exists(path6.join(this.dir, "HEAD"))) return;
+    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
+    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
+  }
+  async isShallow() {
+    return exists(path6.join(this.dir, "shallow"));
+  }
+  /** The full sha of a commit the mirror already has, else undefined. */
+  async localCommit(rev) {
+    if (!await exists(path6.join(this.dir, "HEAD"))) return void 0;
+    const res = await this.git([
+      "--git-dir",
+      this.dir,
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `${rev}^{commit}`
+    ]);
+    const sha = res.stdout.trim();
+    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
+  }
+  async checkLocalRepo() {
+    if (!this.repo.local) return;
+    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
+    if (!await exists(dir)) {
+      throw new UserError(
+        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
+      );
+    }
+  }
+  unreachable(res) {
+    return new UserError(
+      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
+    );
+  }
+  async withLock(fn, options = { abortable: true }) {
+    const release = await acquireLock(this.lockFile, {
+      logger: this.deps.logger,
+      what: `the git mirror of ${this.repo.input}`,
+      signal: options.abortable ? this.deps.signal : void 0
+    });
+    try {
+      return await fn();
+    } finally {
+      await release();
+    }
+  }
+  /**
+   * A git command that talks to the remote: a network remote that fails on the connection (not on the
+   * request: an unknown ref fails at once) is tried again after a pause that doubles each time.
+   */
+  async networkGit(args) {
+    const attempts = this.repo.local ? 1 : this.deps.networkAttempts ?? 4;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.git(args, { timeoutMs: GIT_NETWORK_TIMEOUT_MS });
+      if (res.exitCode === 0 || attempt >= attempts || !TRANSIENT_GIT.test(res.stderr)) return res;
+      const waitMs = (this.deps.networkBackoffMs ?? 2e3) * 2 ** (attempt - 1);
+      this.deps.logger.warn(
+        `git ${args.includes("fetch") ? "fetch" : args[0]} from ${this.repo.input} failed (${tail(res.stderr, 1)}); trying again in ${Math.round(waitMs / 1e3)} s (attempt ${attempt + 1} of ${attempts})`
+      );
+      await delay(waitMs, void 0, { signal: this.deps.signal });
+    }
+  }
+  git(args, options = {}) {
+    return runGit(args, this.deps, options);
+  }
+};
+function runGit(args, deps, options = {}, extraEnv = {}) {
+  return deps.runner.run("git", args, {
+    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
+    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
+    signal: deps.signal,
+    ...options
+  });
+}
+function parseLsRemote(stdout) {
+  const refs = /* @__PURE__ */ new Map();
+  for (const line of stdout.split("\n")) {
+    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
+    if (m) refs.set(m[2], m[1]);
+  }
+  return refs;
+}
+function pickRef(refs, ref) {
+  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
+  for (const name of names) {
+    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
+    if (sha) return sha;
+  }
+  return void 0;
+}
+function short(sha) {
+  return sha.slice(0, 7);
+}
+async function exists(file2) {
+  try {
+    await stat(file2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// src/build/build-record.ts
+var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
+function roundAll(durations) {
+  return Object.fromEntries(
+    PHASES.filter((p) => durations[p] !== void 0).map((p) => [p, Math.round(durations[p] * 10) / 10])
+  );
+}
+function summaryLine(label, record2) {
+  const phases = Object.entries(record2.durationsS).map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`).join(", ");
+  const cc = record2.ccache ? `; ccache ${record2.ccache.hits}/${record2.ccache.hits + record2.ccache.misses} hits (${(record2.ccache.hitRate * 100).toFixed(1)}%)` : "";
+  return `build ${label} (sha ${short(record2.sha)}, ${record2.buildSystem}): ${phases}${cc}`;
+}
+
+// src/build/build-step.ts
+import { writeFile as writeFile3 } from "node:fs/promises";
+
+// src/util/find-on-path.ts
+import { constants as constants2 } from "node:fs";
+import { access as access2 } from "node:fs/promises";
+import path7 from "node:path";
+async function findOnPath(name, searchPath) {
+  for (const dir of (searchPath ?? "").split(path7.delimiter)) {
+    if (!dir) continue;
+    const candidate = path7.join(dir, name);
+    try {
+      await access2(candidate, constants2.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return void 0;
+}
+
+// src/build/build-step.ts
 init_errors();
 
 // src/build/builder.ts
 init_errors();
-import { appendFile as appendFile2, readFile as readFile2, stat } from "node:fs/promises";
-import path4 from "node:path";
+import { appendFile as appendFile2, readFile as readFile4, stat as stat2 } from "node:fs/promises";
+import path8 from "node:path";
 
 // src/build/deps.ts
 init_errors();
-import { access as access2, constants as constants2 } from "node:fs/promises";
-import path3 from "node:path";
 var TOOL_PACKAGES = {
   git: "git",
   gcc: "gcc",
@@ -38855,18 +39381,6 @@ var LIBRARY_PACKAGES = {
 function requiredTools(system) {
   const common = ["git", "bison", "flex", "perl", "pkg-config"];
   return system === "meson" ? [...common, "meson", "ninja"] : [...common, "make"];
-}
-async function findOnPath(name, pathVar) {
-  for (const dir of (pathVar ?? "").split(path3.delimiter)) {
-    if (!dir) continue;
-    const candidate = path3.join(dir, name);
-    try {
-      await access2(candidate, constants2.X_OK);
-      return candidate;
-    } catch {
-    }
-  }
-  return void 0;
 }
 function missingDependencyError(missing, what) {
   const list = missing.map((m) => `${m.kind} ${m.name} (Debian package ${m.package})`).join(", ");
@@ -39033,7 +39547,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile2(path4.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile4(path8.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -39081,7 +39595,7 @@ async function runStep(ctx, step, command, args, cwd) {
 ==> ${step}: ${line}
     (in ${cwd})
 `);
-  const start = (await stat(ctx.logFile)).size;
+  const start = (await stat2(ctx.logFile)).size;
   const res = await ctx.runner.run(
     "sh",
     ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
@@ -39098,7 +39612,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile2(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile4(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -39119,464 +39633,106 @@ ${tail(input2.output, TAIL_LINES)}
 --- full log: ${input2.logFile}`;
 }
 
-// src/build/cache.ts
-init_errors();
-import { randomUUID } from "node:crypto";
-import { createHash as createHash2 } from "node:crypto";
-import {
-  chmod,
-  cp,
-  link,
-  mkdir as mkdir2,
-  readdir as readdir2,
-  readFile as readFile3,
-  readlink,
-  rename,
-  rm as rm3,
-  statfs,
-  unlink,
-  writeFile as writeFile2
-} from "node:fs/promises";
-import os3 from "node:os";
-import path5 from "node:path";
-async function mkdirPublic(dir) {
-  const first = await mkdir2(dir, { recursive: true });
-  if (!first) return;
-  for (let d = dir; ; d = path5.dirname(d)) {
-    await chmod(d, 493);
-    if (d === first || d === path5.dirname(d)) break;
-  }
-}
-var COMPLETE_MARKER = ".complete";
-var MIN_FREE_BYTES = 2 * 1024 ** 3;
-function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path5.resolve(env.PGPERF_CACHE_DIR);
-  if (uid === 0) return "/var/cache/pgperf";
-  return path5.join(env.XDG_CACHE_HOME || path5.join(home, ".cache"), "pgperf");
-}
-function cacheLayout(root) {
-  return {
-    root,
-    git: path5.join(root, "git"),
-    builds: path5.join(root, "builds"),
-    installs: path5.join(root, "installs"),
-    ccache: path5.join(root, "ccache"),
-    logs: path5.join(root, "logs"),
-    locks: path5.join(root, "locks")
-  };
-}
-function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path5.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path5.join(layout.builds, slot);
-  return {
-    slot,
-    work,
-    src: path5.join(work, "src"),
-    build: path5.join(work, "build"),
-    stage: path5.join(work, "stage"),
-    statsLog: path5.join(work, "ccache-stats.log"),
-    install: prefix ? path5.resolve(prefix) : path5.join(layout.installs, slot),
-    lock: path5.join(layout.locks, `${slot}.lock`),
-    log: path5.join(layout.logs, `${slot}.log`)
-  };
-}
-function buildKey(input2) {
-  const identity = JSON.stringify({
-    recipe: input2.recipe,
-    sha: input2.sha,
-    patches: input2.patchHashes,
-    options: input2.extraOptions,
-    compiler: {
-      command: input2.compiler.command,
-      version: input2.compiler.version,
-      target: input2.compiler.target
-    },
-    platform: input2.platform
-  });
-  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
-}
-function sha256(data) {
-  return createHash2("sha256").update(data).digest("hex");
-}
-var HASHED_DIRS = ["bin", "lib"];
-async function installContentHash(installDir) {
-  const outer = createHash2("sha256");
-  const walk = async (rel) => {
-    const abs = path5.join(installDir, rel);
-    let entries;
-    try {
-      entries = await readdir2(abs, { withFileTypes: true });
-    } catch (e) {
-      if (e.code !== "ENOENT") throw e;
-      outer.update(`missing ${rel}
-`);
-      return;
-    }
-    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-    for (const entry of entries) {
-      const child = path5.join(rel, entry.name);
-      if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink(path5.join(installDir, child))}
-`);
-      else if (entry.isDirectory()) {
-        outer.update(`dir ${child}
-`);
-        await walk(child);
-      } else if (entry.isFile()) {
-        const bytes2 = await readFile3(path5.join(installDir, child));
-        outer.update(`file ${child} ${bytes2.length} ${sha256(bytes2)}
-`);
-      } else outer.update(`other ${child}
-`);
-    }
-  };
-  for (const dir of HASHED_DIRS) await walk(dir);
-  return outer.digest("hex");
-}
-async function readCompleted(installDir, onMismatch) {
-  let record2;
+// src/build/build-step.ts
+async function inStep(step, what, logFile, fn) {
   try {
-    record2 = JSON.parse(await readFile3(path5.join(installDir, COMPLETE_MARKER), "utf8"));
-  } catch {
-    return void 0;
-  }
-  if (typeof record2 !== "object" || record2 === null) return void 0;
-  const actual = await installContentHash(installDir).catch(() => "unreadable");
-  if (record2.contentHash !== actual) {
-    onMismatch?.(
-      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
-    );
-    return void 0;
-  }
-  return record2;
-}
-async function markComplete(installDir, record2) {
-  const marker = path5.join(installDir, COMPLETE_MARKER);
-  const tmp = `${marker}.tmp-${process.pid}`;
-  const contentHash = await installContentHash(installDir);
-  await writeFile2(tmp, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
-`, { mode: 420 });
-  await rename(tmp, marker);
-}
-async function moveIntoPlace(staged, installDir) {
-  await rm3(installDir, { recursive: true, force: true });
-  await mkdirPublic(path5.dirname(installDir));
-  try {
-    await rename(staged, installDir);
+    return await fn();
   } catch (e) {
-    if (e.code !== "EXDEV") throw e;
-    const sibling = `${installDir}.tmp-${process.pid}`;
-    try {
-      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-      await rename(sibling, installDir);
-    } finally {
-      await rm3(sibling, { recursive: true, force: true });
-    }
-  }
-}
-async function checkFreeSpace(dir, needBytes) {
-  const stats = await statfs(dir);
-  const free = Number(stats.bavail) * Number(stats.bsize);
-  if (free < needBytes) {
-    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
-    throw new UserError(
-      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
+    if (e instanceof BuildStepError || e instanceof Error && e.name === "AbortError") throw e;
+    const full = errorMessage(e);
+    const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
+    const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
+    if (logFile)
+      await writeFile3(logFile, `
+==> ${step} failed: ${message}
+`, { flag: "a" }).catch(() => {
+      });
+    throw new BuildStepError(
+      step,
+      `${what}: ${step} failed: ${message}${hint}${logFile ? `
+--- full log: ${logFile}` : ""}`,
+      logFile
     );
   }
 }
-async function acquireLock(file2, options) {
-  let announced = false;
-  while (true) {
-    options.signal?.throwIfAborted();
-    const taken = await takeLock(file2, options.logger);
-    if (typeof taken === "function") return taken;
-    if (!announced) {
-      options.logger.info(
-        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file2})`
-      );
-      announced = true;
-    }
-    await sleep(options.pollMs ?? 1e3, options.signal);
+async function requireGit(env, what) {
+  if (!await findOnPath("git", env.PATH)) {
+    throw missingDependencyError([{ name: "git", kind: "program", package: "git" }], what);
   }
 }
-async function tryLock(file2, logger) {
-  const taken = await takeLock(file2, logger);
-  return typeof taken === "function" ? taken : void 0;
-}
-async function takeLock(file2, logger) {
-  await mkdir2(path5.dirname(file2), { recursive: true, mode: 493 });
-  const me = { pid: process.pid, host: os3.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
-  while (true) {
-    const tmp = `${file2}.${process.pid}.${randomUUID()}.tmp`;
-    await writeFile2(tmp, JSON.stringify(me), { mode: 420 });
-    let taken = false;
-    try {
-      await link(tmp, file2);
-      taken = true;
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
-    } finally {
-      await unlink(tmp).catch(() => {
-      });
-    }
-    if (taken) {
-      return async () => {
-        const owner2 = await readOwner(file2);
-        if (typeof owner2 === "object" && owner2.pid === me.pid && owner2.host === me.host) {
-          await unlink(file2).catch(() => {
-          });
-        }
-      };
-    }
-    const owner = await readOwner(file2);
-    if (owner === "gone") continue;
-    if (owner === void 0 || owner.host === me.host && !processAlive(owner.pid)) {
-      logger.debug(`removing stale lock ${file2} (${owner ? `pid ${owner.pid} is gone` : "unreadable"})`);
-      await unlink(file2).catch(() => {
-      });
-      continue;
-    }
-    return owner;
-  }
-}
-async function readOwner(file2) {
-  try {
-    const owner = JSON.parse(await readFile3(file2, "utf8"));
-    if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
-    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
-  } catch (e) {
-    return e.code === "ENOENT" ? "gone" : void 0;
-  }
-}
-function processAlive(pid) {
-  if (pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-function sleep(ms, signal) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+async function run(runner, command, args) {
+  const res = await runner.run(command, args);
+  if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
 }
 
-// src/build/source.ts
+// src/build/slot.ts
+import { readdir as readdir3, rm as rm6 } from "node:fs/promises";
+import path9 from "node:path";
 init_errors();
-import { readFile as readFile4, rm as rm4, stat as stat2 } from "node:fs/promises";
-import path6 from "node:path";
-var DEFAULT_REPO = "https://github.com/postgres/postgres.git";
-var FULL_SHA = /^[0-9a-f]{40}$/i;
-var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
-var DEEPEN_STEPS = [64, 512, 4096];
-function parseRepo(repo, cwd) {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
-    return { input: repo, url: repo, local: repo.startsWith("file://") };
-  }
-  return { input: repo, url: `file://${path6.resolve(cwd, repo)}`, local: true };
+async function findCompleted(paths, key, req, started, logger) {
+  const stored = await readCompleted(paths.install, (m) => logger.warn(m));
+  if (stored?.key !== key) return void 0;
+  const hitS = Math.round((Date.now() - started) / 100) / 10;
+  const record2 = {
+    ...stored,
+    // The same install may be reached through another ref or patch file name: record this request's.
+    repo: req.repo.input,
+    ref: req.ref,
+    patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
+    ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
+    cacheHit: true,
+    hitS
+  };
+  if (!req.baseChosenBy) delete record2.baseChosenBy;
+  logger.info(
+    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
+  );
+  return { installDir: paths.install, binDir: path9.join(paths.install, "bin"), record: record2 };
 }
-var SourceMirror = class {
-  constructor(repo, gitRoot, locksDir, deps) {
-    this.repo = repo;
-    this.deps = deps;
-    const name = sha256(repo.url).slice(0, 16);
-    this.dir = path6.join(gitRoot, `${name}.git`);
-    this.lockFile = path6.join(locksDir, `git-${name}.lock`);
+async function checkPrefixUsable(dir) {
+  let entries;
+  try {
+    entries = await readdir3(dir);
+  } catch {
+    return;
   }
-  repo;
-  deps;
-  dir;
-  lockFile;
-  /**
-   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
-   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
-   */
-  async resolve(ref) {
-    if (FULL_SHA.test(ref)) return ref.toLowerCase();
-    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
-    await this.checkLocalRepo();
-    const res = await this.git(["ls-remote", this.repo.url, ref, `${ref}^{}`], {
-      timeoutMs: GIT_NETWORK_TIMEOUT_MS
-    });
-    if (res.exitCode !== 0) throw this.unreachable(res);
-    const sha = pickRef(parseLsRemote(res.stdout), ref);
-    if (sha) return sha;
-    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
-    if (abbreviated) return abbreviated;
+  if (entries.length && !entries.includes(COMPLETE_MARKER)) {
     throw new UserError(
-      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
+      `--prefix ${dir}: the directory exists and is not a pgperf install; give a new or empty directory`
     );
   }
-  /** Fetches (depth 1) the commits the mirror does not have yet. */
-  async ensureCommits(shas) {
-    await this.withLock(async () => {
-      const missing = [];
-      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
-      if (missing.length === 0) return;
-      await this.checkLocalRepo();
-      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
-      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
-    });
-  }
-  /**
-   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
-   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
-   */
-  async mergeBase(a, b) {
-    await this.ensureCommits([a, b]);
-    return this.withLock(async () => {
-      const steps = [
-        void 0,
-        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
-        "--unshallow"
-      ];
-      for (const step of steps) {
-        if (step) {
-          if (step === "--unshallow" && !await this.isShallow()) break;
-          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
-          await this.fetch([step, this.repo.url, a, b], [a, b]);
-        }
-        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
-        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
-      }
-      throw new UserError(
-        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
-      );
-    });
-  }
-  /** Whether the commit has this file (a path from the top of the tree). */
-  async hasFile(sha, file2) {
-    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
-  }
-  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
-  async checkout(sha, dir) {
-    await rm4(dir, { recursive: true, force: true });
-    await this.withLock(async () => {
-      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
-      if (res.exitCode !== 0) {
-        throw new Error(
-          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
-        );
-      }
-    });
-  }
-  /** Removes a checkout and its registration in the mirror. */
-  async removeCheckout(dir) {
-    await rm4(dir, { recursive: true, force: true });
-    if (!await exists(path6.join(this.dir, "worktrees"))) return;
-    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
-      abortable: false
-    });
-  }
-  async fetch(args, wanted) {
-    await this.init();
-    const res = await this.git(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args], {
-      timeoutMs: GIT_NETWORK_TIMEOUT_MS
-    });
-    if (res.exitCode !== 0) {
-      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
-        throw new UserError(
-          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
-        );
-      }
-      throw this.unreachable(res);
-    }
-    for (const sha of wanted) {
-      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
-    }
-  }
-  async init() {
-    if (await exists(path6.join(this.dir, "HEAD"))) return;
-    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
-    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
-  }
-  async isShallow() {
-    return exists(path6.join(this.dir, "shallow"));
-  }
-  /** The full sha of a commit the mirror already has, else undefined. */
-  async localCommit(rev) {
-    if (!await exists(path6.join(this.dir, "HEAD"))) return void 0;
-    const res = await this.git([
-      "--git-dir",
-      this.dir,
-      "rev-parse",
-      "--verify",
-      "--quiet",
-      `${rev}^{commit}`
-    ]);
-    const sha = res.stdout.trim();
-    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
-  }
-  async checkLocalRepo() {
-    if (!this.repo.local) return;
-    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
-    if (!await exists(dir)) {
-      throw new UserError(
-        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
-      );
-    }
-  }
-  unreachable(res) {
-    return new UserError(
-      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
-    );
-  }
-  async withLock(fn, options = { abortable: true }) {
-    const release = await acquireLock(this.lockFile, {
-      logger: this.deps.logger,
-      what: `the git mirror of ${this.repo.input}`,
-      signal: options.abortable ? this.deps.signal : void 0
-    });
+}
+async function sweepAbandoned(layout, logger) {
+  for (const slot of await readdir3(layout.builds).catch(() => [])) {
+    const release = await tryLock(path9.join(layout.locks, `${slot}.lock`), logger);
+    if (!release) continue;
     try {
-      return await fn();
+      logger.debug(`removing the work directory of an abandoned build: ${path9.join(layout.builds, slot)}`);
+      await rm6(path9.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path9.join(layout.installs, slot);
+      if (!await readCompleted(install)) await rm6(install, { recursive: true, force: true });
     } finally {
       await release();
     }
   }
-  git(args, options = {}) {
-    return runGit(args, this.deps, options);
-  }
-};
-function runGit(args, deps, options = {}, extraEnv = {}) {
-  return deps.runner.run("git", args, {
-    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
-    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
-    signal: deps.signal,
-    ...options
+}
+async function removeUnfinished(paths, ownPrefix, mirror) {
+  if (!ownPrefix) await rm6(paths.install, { recursive: true, force: true });
+  await mirror.removeCheckout(paths.src).catch(() => {
   });
+  await rm6(paths.work, { recursive: true, force: true });
 }
-function parseLsRemote(stdout) {
-  const refs = /* @__PURE__ */ new Map();
-  for (const line of stdout.split("\n")) {
-    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
-    if (m) refs.set(m[2], m[1]);
-  }
-  return refs;
-}
-function pickRef(refs, ref) {
-  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
-  for (const name of names) {
-    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
-    if (sha) return sha;
-  }
-  return void 0;
-}
+
+// src/build/patches.ts
+init_errors();
+import { readFile as readFile5 } from "node:fs/promises";
+import path10 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile4(file2, "utf8");
+      content = await readFile5(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -39608,7 +39764,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path6.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path6.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path10.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path10.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -39626,25 +39782,14 @@ Rebase the patch onto this ref, or build the ref it was made for.`
     }
   }
 }
-function short(sha) {
-  return sha.slice(0, 7);
-}
-async function exists(file2) {
-  try {
-    await stat2(file2);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // src/build/toolchain.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 import os4 from "node:os";
-import path7 from "node:path";
+import path11 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path7.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path11.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -39673,7 +39818,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile5("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile6("/etc/os-release", "utf8"));
   } catch {
     return `${os4.type()} ${os4.release()}`;
   }
@@ -39706,7 +39851,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path8.resolve(req.cacheDir));
+  const layout = cacheLayout(path12.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -39766,10 +39911,10 @@ async function buildSlot(s) {
       durations[phase] = ((durations[phase] ?? 0) * 1e3 + Date.now() - t0) / 1e3;
     }
   };
-  await removeUnfinished(s);
-  await mkdir3(paths.work, { recursive: true, mode: 493 });
-  await mkdir3(path8.dirname(paths.log), { recursive: true, mode: 493 });
-  await writeFile3(
+  await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
+  await mkdir4(paths.work, { recursive: true, mode: 493 });
+  await mkdir4(path12.dirname(paths.log), { recursive: true, mode: 493 });
+  await writeFile4(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
 `
@@ -39820,10 +39965,10 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile6(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile7(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path8.join(paths.stage, paths.install);
+      const staged = path12.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -39853,148 +39998,21 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path8.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path12.join(paths.install, "bin"), record: record2 };
   } catch (e) {
-    if (moved) await rm5(paths.install, { recursive: true, force: true });
+    if (moved) await rm7(paths.install, { recursive: true, force: true });
     throw e;
   } finally {
     await s.mirror.removeCheckout(paths.src).catch(() => {
     });
-    await rm5(paths.work, { recursive: true, force: true });
+    await rm7(paths.work, { recursive: true, force: true });
   }
-}
-async function findCompleted(paths, key, req, started, logger) {
-  const stored = await readCompleted(paths.install, (m) => logger.warn(m));
-  if (stored?.key !== key) return void 0;
-  const hitS = Math.round((Date.now() - started) / 100) / 10;
-  const record2 = {
-    ...stored,
-    // The same install may be reached through another ref or patch file name: record this request's.
-    repo: req.repo.input,
-    ref: req.ref,
-    patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
-    ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
-    cacheHit: true,
-    hitS
-  };
-  if (!req.baseChosenBy) delete record2.baseChosenBy;
-  logger.info(
-    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
-  );
-  return { installDir: paths.install, binDir: path8.join(paths.install, "bin"), record: record2 };
-}
-function summaryLine(label, record2) {
-  const phases = Object.entries(record2.durationsS).map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`).join(", ");
-  const cc = record2.ccache ? `; ccache ${record2.ccache.hits}/${record2.ccache.hits + record2.ccache.misses} hits (${(record2.ccache.hitRate * 100).toFixed(1)}%)` : "";
-  return `build ${label} (sha ${short(record2.sha)}, ${record2.buildSystem}): ${phases}${cc}`;
-}
-async function inStep(step, what, logFile, fn) {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof BuildStepError || e instanceof Error && e.name === "AbortError") throw e;
-    const full = errorMessage(e);
-    const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
-    const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
-    if (logFile)
-      await writeFile3(logFile, `
-==> ${step} failed: ${message}
-`, { flag: "a" }).catch(() => {
-      });
-    throw new BuildStepError(
-      step,
-      `${what}: ${step} failed: ${message}${hint}${logFile ? `
---- full log: ${logFile}` : ""}`,
-      logFile
-    );
-  }
-}
-async function requireGit(env, what) {
-  if (!await findOnPath("git", env.PATH)) {
-    throw missingDependencyError([{ name: "git", kind: "program", package: "git" }], what);
-  }
-}
-async function checkPrefixUsable(dir) {
-  let entries;
-  try {
-    entries = await readdir3(dir);
-  } catch {
-    return;
-  }
-  if (entries.length && !entries.includes(COMPLETE_MARKER)) {
-    throw new UserError(
-      `--prefix ${dir}: the directory exists and is not a pgperf install; give a new or empty directory`
-    );
-  }
-}
-async function sweepAbandoned(layout, logger) {
-  for (const slot of await readdir3(layout.builds).catch(() => [])) {
-    const release = await tryLock(path8.join(layout.locks, `${slot}.lock`), logger);
-    if (!release) continue;
-    try {
-      logger.debug(`removing the work directory of an abandoned build: ${path8.join(layout.builds, slot)}`);
-      await rm5(path8.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path8.join(layout.installs, slot);
-      if (!await readCompleted(install)) await rm5(install, { recursive: true, force: true });
-    } finally {
-      await release();
-    }
-  }
-}
-async function removeUnfinished(s) {
-  if (!s.req.prefix) await rm5(s.paths.install, { recursive: true, force: true });
-  await s.mirror.removeCheckout(s.paths.src).catch(() => {
-  });
-  await rm5(s.paths.work, { recursive: true, force: true });
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path8.join(installDir, "bin");
+  const binDir = path12.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path8.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path12.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
-}
-async function run(runner, command, args) {
-  const res = await runner.run(command, args);
-  if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
-}
-var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
-function roundAll(durations) {
-  return Object.fromEntries(
-    PHASES.filter((p) => durations[p] !== void 0).map((p) => [p, Math.round(durations[p] * 10) / 10])
-  );
-}
-async function buildComparison(req, deps) {
-  const env = deps.env ?? process.env;
-  await requireGit(env, "build");
-  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path8.resolve(req.cacheDir));
-  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
-    runner: deps.runner,
-    logger: deps.logger,
-    env,
-    signal: deps.signal
-  });
-  const shared = { repo: req.repo, extraOptions: req.extraOptions, cacheDir: req.cacheDir };
-  const headSha = await inStep("fetch", "build head", void 0, () => mirror.resolve(req.headRef));
-  let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
-  let baseRef = req.baseRef;
-  let baseChosenBy = "explicit ref";
-  if (req.mergeBase) {
-    baseSha = await inStep("fetch", "build base", void 0, () => mirror.mergeBase(baseSha, headSha));
-    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
-    baseRef = baseSha;
-    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
-  }
-  const withToolchain = { ...deps, toolchain };
-  const base = await buildPostgres(
-    { ...shared, label: "base", ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
-    withToolchain
-  );
-  const head = await buildPostgres(
-    { ...shared, label: "head", ref: req.headRef, sha: headSha, patches: req.headPatches },
-    withToolchain
-  );
-  return { base, head };
 }
 
 // src/cli/commands/build.ts
@@ -40042,7 +40060,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir: resolveCacheDir(flags.cacheDir),
-          ...flags.prefix ? { prefix: path9.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path13.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -40055,7 +40073,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path9.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os6.homedir());
+  return flag ? path13.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os6.homedir());
 }
 function cacheDirHelp() {
   return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
@@ -40090,8 +40108,8 @@ async function withInterrupt(logger, fn) {
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist(), 1);
 init_errors();
-import { access as access3, readFile as readFile7 } from "node:fs/promises";
-import path10 from "node:path";
+import { access as access3, readFile as readFile8 } from "node:fs/promises";
+import path14 from "node:path";
 
 // src/config/workload-schema.ts
 import os7 from "node:os";
@@ -40913,10 +40931,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path24) {
-  if (!path24)
+function getElementAtPath(obj, path30) {
+  if (!path30)
     return obj;
-  return path24.reduce((acc, key) => acc?.[key], obj);
+  return path30.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -41256,11 +41274,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path24, issues) {
+function prefixIssues(path30, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path24);
+    iss.path.unshift(path30);
     return iss;
   });
 }
@@ -41722,16 +41740,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path24 = []) => {
+  const processError = (error63, path30 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path24, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path30, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path30, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path30, ...issue2.path]);
       } else {
-        const fullpath = [...path24, ...issue2.path];
+        const fullpath = [...path30, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -41770,17 +41788,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path24 = []) => {
+  const processError = (error63, path30 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path24, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path30, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path30, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path24, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path30, ...issue2.path]);
       } else {
-        const fullpath = [...path24, ...issue2.path];
+        const fullpath = [...path30, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -41819,8 +41837,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path24 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path24) {
+  const path30 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path30) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -45312,7 +45330,7 @@ function bucketFor(state, inst) {
   return bucket;
 }
 var handoff;
-var open = [];
+var open2 = [];
 var memo = {
   alloc(_inst, payload, empty) {
     const bucket = handoff;
@@ -45321,7 +45339,7 @@ var memo = {
     handoff = void 0;
     const entry = { value: empty, issues: null };
     bucket.set(payload.value, entry);
-    open.push(entry);
+    open2.push(entry);
     return empty;
   },
   guard(inst) {
@@ -45392,10 +45410,10 @@ var memo = {
           return payload;
         }
         handoff = bucket;
-        const depth = open.length;
+        const depth = open2.length;
         const result = base(payload, ctx);
         handoff = void 0;
-        const entry = open.length > depth ? open.pop() : void 0;
+        const entry = open2.length > depth ? open2.pop() : void 0;
         if (result instanceof Promise) {
           return result.then((r) => {
             if (entry)
@@ -58958,13 +58976,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path24 = ref.slice(1).split("/").filter(Boolean);
-  if (path24.length === 0) {
+  const path30 = ref.slice(1).split("/").filter(Boolean);
+  if (path30.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path24[0] === defsKey) {
-    const key = path24[1] === void 0 ? void 0 : decodeJSONPointerSegment(path24[1]);
+  if (path30[0] === defsKey) {
+    const key = path30[1] === void 0 ? void 0 : decodeJSONPointerSegment(path30[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -60069,7 +60087,7 @@ function workloadJsonSchema() {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile7(file2, "utf8");
+    text2 = await readFile8(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -60098,10 +60116,10 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path10.dirname(path10.resolve(file2));
+  const dir = path14.dirname(path14.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path10.resolve(dir, script.file);
+    const resolved = path14.resolve(dir, script.file);
     try {
       await access3(resolved);
     } catch {
@@ -61919,13 +61937,13 @@ function analyseLook(ctx, spec) {
     });
     x.stats = unpaired;
   }
-  const open4 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const open3 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured.filter(
     (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
   ).length;
-  const adjusted = holmAdjust([...open4.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open4.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open4.length + stillIn;
+  const adjusted = holmAdjust([...open3.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open3.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open3.length + stillIn;
   const byHead = new Map(ctx.heads.map((h) => [h, []]));
   for (const m2 of measured) {
     if (m2.frozen) {
@@ -62132,13 +62150,13 @@ function adaptiveLook(result, plan, options = {}) {
       frozen
     });
     const decidedNow = [];
-    const open4 = [];
+    const open3 = [];
     for (const [head, cells] of byHead) {
       for (const c of cells) {
         const key = hypothesisKey(head, c);
         if (frozen.has(key)) continue;
         if (c.verdict === "inconclusive") {
-          open4.push(`${head}:${c.id}`);
+          open3.push(`${head}:${c.id}`);
           continue;
         }
         frozen.set(key, c);
@@ -62154,16 +62172,16 @@ function adaptiveLook(result, plan, options = {}) {
       }
     }
     const regressed = decidedCells.filter((d) => d.verdict === "regression");
-    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
+    stopReason = open3.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open3.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
       lookAlpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
       decided: decidedNow,
-      open: open4,
+      open: open3,
       stop: stopReason !== null,
-      reason: stopReason ?? `${open4.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+      reason: stopReason ?? `${open3.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
     });
     if (stopReason !== null && k < look) {
       return finish(k);
@@ -62411,29 +62429,18 @@ function parseMetric(value) {
 }
 
 // src/cli/execute-run.ts
-import path19 from "node:path";
+import path23 from "node:path";
 
 // src/pipeline/pipeline.ts
-import path17 from "node:path";
+import path21 from "node:path";
 
 // src/results/write-results.ts
-import { mkdir as mkdir4, open as open2, rename as rename2, rm as rm6 } from "node:fs/promises";
-import path11 from "node:path";
+import { mkdir as mkdir5 } from "node:fs/promises";
+import path15 from "node:path";
 async function writeResults(file2, result) {
-  await mkdir4(path11.dirname(file2), { recursive: true });
-  const tmp = `${file2}.tmp-${process.pid}`;
-  const handle = await open2(tmp, "w");
-  try {
-    await handle.writeFile(`${JSON.stringify(result, null, 2)}
+  await mkdir5(path15.dirname(file2), { recursive: true });
+  await writeAtomically(file2, `${JSON.stringify(result, null, 2)}
 `);
-    await handle.sync();
-  } catch (e) {
-    await handle.close();
-    await rm6(tmp, { force: true });
-    throw e;
-  }
-  await handle.close();
-  await rename2(tmp, file2);
 }
 
 // src/results/sink.ts
@@ -62458,9 +62465,9 @@ function combineSinks(...sinks) {
 }
 
 // src/runner/run-loop.ts
-import { copyFile, mkdir as mkdir5 } from "node:fs/promises";
+import { copyFile, mkdir as mkdir6 } from "node:fs/promises";
 import os9 from "node:os";
-import path16 from "node:path";
+import path20 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/run-as.ts
@@ -62516,8 +62523,8 @@ async function lookupUser(name, runner) {
 }
 
 // src/drivers/pgbench/driver.ts
-import { writeFile as writeFile4 } from "node:fs/promises";
-import path12 from "node:path";
+import { writeFile as writeFile5 } from "node:fs/promises";
+import path16 from "node:path";
 init_errors();
 
 // src/drivers/shared.ts
@@ -63032,15 +63039,15 @@ function reportCounts(r) {
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const pgbench = path12.join(options.clientBinDir, "pgbench");
+  const pgbench = path16.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path12.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
-      await writeFile4(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
+      const file2 = path16.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      await writeFile5(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
     return pipelineScript;
@@ -63107,10 +63114,12 @@ ${tail(res.stderr)}`
   };
 }
 
-// src/drivers/sysbench/driver.ts
-init_errors();
-import { access as access4, constants as constants3 } from "node:fs/promises";
-import path13 from "node:path";
+// src/drivers/pgbench/module.ts
+var pgbenchModule = {
+  create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
+  // pgbench -i builds the same tables for every builtin and script at one scale and init options.
+  dataSetShape: (w) => [w.scale, w.init]
+};
 
 // src/drivers/sysbench/command.ts
 function connectionArgs2(c) {
@@ -63171,6 +63180,10 @@ function measureArgs2(input2) {
     "run"
   ];
 }
+
+// src/drivers/sysbench/driver.ts
+import path17 from "node:path";
+init_errors();
 
 // src/drivers/sysbench/parse-output.ts
 var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
@@ -63375,24 +63388,12 @@ function progressPoint(i) {
 
 // src/drivers/sysbench/driver.ts
 var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
-async function findOnPath2(name, searchPath) {
-  for (const dir of searchPath.split(path13.delimiter)) {
-    if (!dir) continue;
-    const file2 = path13.join(dir, name);
-    try {
-      await access4(file2, constants3.X_OK);
-      return file2;
-    } catch {
-    }
-  }
-  return void 0;
-}
 function sysbenchDriver(options) {
   const { workload, runner, logger } = options;
   const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
   const cwd = "/";
   let located;
-  const sysbench = () => located ??= findOnPath2("sysbench", options.searchPath ?? process.env.PATH ?? "").then((bin) => {
+  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath).then((bin) => {
     if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
     return bin;
   });
@@ -63408,7 +63409,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path13.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path17.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -63502,18 +63503,29 @@ async function checkRows(target, w) {
   return short3.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short3.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
 }
 
-// src/drivers/factory.ts
+// src/drivers/sysbench/module.ts
+var sysbenchModule = {
+  create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
+  dataSetShape: dataShape
+};
+
+// src/drivers/registry.ts
+var DRIVERS = {
+  pgbench: pgbenchModule,
+  sysbench: sysbenchModule
+};
+function moduleOf(workload) {
+  return DRIVERS[workload.tool];
+}
 function createDriver(workload, deps) {
-  switch (workload.tool) {
-    case "pgbench":
-      return pgbenchDriver({ workload, ...deps });
-    case "sysbench":
-      return sysbenchDriver({ workload, cpuCount: deps.cpuCount, runner: deps.runner, logger: deps.logger });
-  }
+  return moduleOf(workload).create(workload, deps);
+}
+function dataSetShape(workload) {
+  return moduleOf(workload).dataSetShape(workload);
 }
 
 // src/env/environment.ts
-import { readFile as readFile8 } from "node:fs/promises";
+import { readFile as readFile9 } from "node:fs/promises";
 import os8 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -63564,18 +63576,18 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile8(file2, "utf8")).trim();
+    return (await readFile9(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
 }
 
 // src/env/sysfs.ts
-import { readdir as readdir4, readFile as readFile9 } from "node:fs/promises";
-import path14 from "node:path";
+import { readdir as readdir4, readFile as readFile10 } from "node:fs/promises";
+import path18 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile9(path14.join(root, rel), "utf8");
+    return await readFile10(path18.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -63591,7 +63603,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir4(path14.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir4(path18.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -63632,15 +63644,15 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const open4 = text2.indexOf("(");
+  const open3 = text2.indexOf("(");
   const close = text2.lastIndexOf(")");
-  if (open4 < 0 || close < open4) return void 0;
-  const pid = Number(text2.slice(0, open4).trim());
+  if (open3 < 0 || close < open3) return void 0;
+  const pid = Number(text2.slice(0, open3).trim());
   const rest = text2.slice(close + 1).trim().split(/\s+/);
   const utime = Number(rest[11]);
   const stime = Number(rest[12]);
   if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
-  return { pid, comm: text2.slice(open4 + 1, close), cpu: utime + stime };
+  return { pid, comm: text2.slice(open3 + 1, close), cpu: utime + stime };
 }
 async function takeLoadSnapshot(root) {
   const stat7 = await readText(root, "proc/stat");
@@ -64326,10 +64338,10 @@ init_fingerprint();
 init_types();
 
 // src/results/run-id.ts
-import { randomBytes } from "node:crypto";
+import { randomBytes as randomBytes2 } from "node:crypto";
 function newRunId(startedAt) {
   const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes(4).toString("hex")}`;
+  return `${stamp}-${randomBytes2(4).toString("hex")}`;
 }
 
 // src/runner/run-loop.ts
@@ -64502,8 +64514,8 @@ function formatDuration(seconds2) {
 }
 
 // src/machine/pinning.ts
-import { access as access5, constants as constants4 } from "node:fs/promises";
-import path15 from "node:path";
+import { access as access4, constants as constants3 } from "node:fs/promises";
+import path19 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -64619,11 +64631,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path15.delimiter)) {
+    for (const dir of searchPath.split(path19.delimiter)) {
       if (!dir) continue;
       try {
-        await access5(path15.join(dir, name), constants4.X_OK);
-        return path15.join(dir, name);
+        await access4(path19.join(dir, name), constants3.X_OK);
+        return path19.join(dir, name);
       } catch {
       }
     }
@@ -64662,7 +64674,10 @@ async function runBenchmark(req, deps) {
     workloads.map((w) => {
       const plan = cpuPlans.get(w.name);
       const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
-      return [w.name, createDriver(w, { clientBinDir, ...clientDeps, logger })];
+      return [
+        w.name,
+        createDriver(w, { clientBinDir, ...clientDeps, logger, searchPath: deps.searchPath ?? "" })
+      ];
     })
   );
   const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
@@ -64960,8 +64975,7 @@ function applyOverrides(w, req) {
 function groupDataSets(workloads) {
   const byKey = /* @__PURE__ */ new Map();
   for (const w of workloads) {
-    const shape = w.tool === "pgbench" ? [w.scale, w.init] : [dataShape(w)];
-    const key = JSON.stringify([w.tool, ...shape, Object.entries(w.settings).sort()]);
+    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
     const existing = byKey.get(key);
     if (existing) {
       existing.workloads.push(w);
@@ -65013,10 +65027,10 @@ async function releaseClusters(clusters, logsDir, logger) {
   for (const cluster of clusters.values()) {
     try {
       if (logsDir) {
-        await mkdir5(logsDir, { recursive: true });
+        await mkdir6(logsDir, { recursive: true });
         await copyFile(
           cluster.logFile,
-          path16.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path20.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -65032,11 +65046,11 @@ init_errors();
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path17.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path21.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, ...run2 } = req;
-  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path17.join(runDir, "logs") }, deps);
+  const result = await runBenchmark({ ...run2, arms, sink, logsDir: path21.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -65071,7 +65085,7 @@ function archiveSink(store) {
 
 // src/pipeline/stored-baseline.ts
 import { stat as stat3 } from "node:fs/promises";
-import path18 from "node:path";
+import path22 from "node:path";
 init_fingerprint();
 init_store();
 init_errors();
@@ -65113,7 +65127,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
         },
-        runDir: path18.join(req.runDir, "sentinel")
+        runDir: path22.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -65129,7 +65143,7 @@ async function runStoredBaseline(req, options, deps) {
         ...req,
         rounds: remaining,
         arms: { kind: "installed", arms: [head] },
-        runDir: path18.join(req.runDir, "head")
+        runDir: path22.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -65191,7 +65205,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path18.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path22.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -65269,7 +65283,7 @@ function commitOf(doc, arm) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat3(path18.join(binDir, "postgres"))).isFile();
+    return (await stat3(path22.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -65476,7 +65490,7 @@ function checkArmCount(count2) {
 
 // src/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
-  const runDir = path19.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path23.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -65489,7 +65503,7 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path19.join(runDir, "results.json")}`);
+    logger.info(`results: ${path23.join(runDir, "results.json")}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
     const deps = {
       runner: nodeProcessRunner,
@@ -65572,17 +65586,16 @@ import os10 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
-import path21 from "node:path";
+import path25 from "node:path";
 
 // src/store/dir-store.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { constants as constants5 } from "node:fs";
-import { access as access6, mkdir as mkdir6, open as open3, readdir as readdir5, readFile as readFile11, rename as rename3, rm as rm7, stat as stat5 } from "node:fs/promises";
-import path20 from "node:path";
+import { constants as constants4 } from "node:fs";
+import { access as access5, mkdir as mkdir7, readdir as readdir5, readFile as readFile12, stat as stat5 } from "node:fs/promises";
+import path24 from "node:path";
 
 // src/results/read-results.ts
 init_errors();
-import { readFile as readFile10 } from "node:fs/promises";
+import { readFile as readFile11 } from "node:fs/promises";
 
 // src/results/results-schema.ts
 var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
@@ -65720,12 +65733,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path24) {
-  return path24.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path30) {
+  return path30.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path24) {
+function valueAt2(doc, path30) {
   let v = doc;
-  for (const key of path24) {
+  for (const key of path30) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -65734,14 +65747,14 @@ function valueAt2(doc, path24) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path24) {
+async function readResults(path30) {
   let text2;
   try {
-    text2 = await readFile10(path24, "utf8");
+    text2 = await readFile11(path30, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path24}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path30}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path24);
+  return parseResults(text2, path30);
 }
 function parseResults(text2, source) {
   let doc;
@@ -65779,8 +65792,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path20.join(dir, "runs");
-    this.indexDir = path20.join(dir, "index");
+    this.runsDir = path24.join(dir, "runs");
+    this.indexDir = path24.join(dir, "index");
   }
   dir;
   options;
@@ -65792,7 +65805,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path20.resolve(dir), options);
+    const store = new _DirStore(path24.resolve(dir), options);
     const st = await stat5(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -65820,7 +65833,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile11(file2, "utf8");
+      text2 = await readFile12(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -65864,15 +65877,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path20.join(this.runsDir, `${id}.json`);
+    return path24.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path20.join(this.indexDir, `${id}.json`);
+    return path24.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile11(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile12(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -65886,7 +65899,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const parsed = JSON.parse(await readFile11(file2, "utf8"));
+      const parsed = JSON.parse(await readFile12(file2, "utf8"));
       checkSchemaVersion(parsed?.schemaVersion, file2);
       if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
         throw new Error("not a results document (no arms, samples or plan.cells)");
@@ -65899,7 +65912,7 @@ var DirStore = class _DirStore {
     const savedAt = (await stat5(file2)).mtime.toISOString();
     const entry = summarize(doc, savedAt);
     try {
-      await mkdir6(this.indexDir, { recursive: true });
+      await mkdir7(this.indexDir, { recursive: true });
       await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}
 `);
     } catch {
@@ -65908,10 +65921,10 @@ var DirStore = class _DirStore {
   }
   async ensureWritable() {
     try {
-      await mkdir6(this.runsDir, { recursive: true });
-      await mkdir6(this.indexDir, { recursive: true });
-      await access6(this.runsDir, constants5.W_OK);
-      await access6(this.indexDir, constants5.W_OK);
+      await mkdir7(this.runsDir, { recursive: true });
+      await mkdir7(this.indexDir, { recursive: true });
+      await access5(this.runsDir, constants4.W_OK);
+      await access5(this.indexDir, constants4.W_OK);
     } catch (e) {
       throw this.notUsable(e);
     }
@@ -65922,24 +65935,6 @@ var DirStore = class _DirStore {
     );
   }
 };
-async function writeAtomically(file2, text2) {
-  const tmp = path20.join(
-    path20.dirname(file2),
-    `.${path20.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
-  );
-  const handle = await open3(tmp, "wx");
-  try {
-    await handle.writeFile(text2);
-    await handle.sync();
-    await handle.close();
-    await rename3(tmp, file2);
-  } catch (e) {
-    await handle.close().catch(() => {
-    });
-    await rm7(tmp, { force: true });
-    throw e;
-  }
-}
 async function jsonNames(dir) {
   try {
     return (await readdir5(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
@@ -65959,8 +65954,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path21.isAbsolute(xdgDataHome) ? xdgDataHome : path21.join(home, ".local", "share");
-  return path21.join(base, "pgperf", "store");
+  const base = xdgDataHome && path25.isAbsolute(xdgDataHome) ? xdgDataHome : path25.join(home, ".local", "share");
+  return path25.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -66081,11 +66076,11 @@ function formatMean(v) {
 
 // src/history/read-series-file.ts
 init_errors();
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile13 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile12(file2, "utf8");
+    text2 = await readFile13(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -66407,6 +66402,23 @@ function reportInputOf(result, comparison, fallbackRunUrl) {
   };
 }
 
+// src/compare/extreme-cell.ts
+function extremeCell(c, which) {
+  let found = null;
+  let foundGain = 0;
+  for (const arm of c.comparisons) {
+    for (const cell of arm.cells) {
+      if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
+      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
+        found = { arm, cell };
+        foundGain = gain;
+      }
+    }
+  }
+  return found;
+}
+
 // src/report/markdown-escape.ts
 var REFERENCES = {
   "&": "&amp;",
@@ -66501,7 +66513,7 @@ function niceCeiling(value) {
   return step * magnitude;
 }
 
-// src/diagnostics/render.ts
+// src/report/wait-event-table.ts
 var SKIPPED_COUNTERS = /* @__PURE__ */ new Set(["database.xact_commit", "database.xact_rollback", "database.numbackends"]);
 function pool(runs) {
   const counts = /* @__PURE__ */ new Map();
@@ -66712,21 +66724,6 @@ function headline2(ctx) {
   const partial2 = partialText(result);
   if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
   return parts.join(" \xB7 ");
-}
-function extremeCell(c, which) {
-  let found = null;
-  let foundGain = 0;
-  for (const arm of c.comparisons) {
-    for (const cell of arm.cells) {
-      if (cell.deltaPct === null) continue;
-      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
-      if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm, cell };
-        foundGain = gain;
-      }
-    }
-  }
-  return found;
 }
 function describeCell(ctx, { arm, cell }) {
   const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
@@ -67286,7 +67283,7 @@ function mergeClass(fingerprint, group, ref) {
   };
 }
 
-// src/fleet/judge.ts
+// src/pipeline/consolidation.ts
 function judgeConsolidation(merged) {
   const classes = merged.classes.map((c) => {
     const comparison = analyse(c.result);
@@ -67640,7 +67637,7 @@ function analyseSeries(series, options) {
 
 // src/history/load-runs.ts
 import { readdir as readdir7, stat as stat6 } from "node:fs/promises";
-import path22 from "node:path";
+import path26 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -67651,7 +67648,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path22.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path26.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -67662,12 +67659,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path22.join(input2, "runs");
+  const runsDir = path26.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path22.join(runsDir, n));
+    return (await readdir7(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path26.join(runsDir, n));
   }
   const entries = await readdir7(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path22.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path26.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -68098,16 +68095,14 @@ async function loadChartAssets() {
 }
 
 // src/history/write-site.ts
-import { mkdir as mkdir7, rename as rename4, writeFile as writeFile5 } from "node:fs/promises";
-import path23 from "node:path";
+import { mkdir as mkdir8 } from "node:fs/promises";
+import path27 from "node:path";
 async function writeSite(dir, files) {
-  await mkdir7(dir, { recursive: true });
+  await mkdir8(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path23.join(dir, f.file);
-    const tmp = path23.join(dir, `.${f.file}.${process.pid}.tmp`);
-    await writeFile5(tmp, f.html, "utf8");
-    await rename4(tmp, target);
+    const target = path27.join(dir, f.file);
+    await writeAtomically(target, f.html);
     written.push(target);
   }
   return written;
@@ -68193,8 +68188,8 @@ var Context = class {
       if (existsSync(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path24 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path24} does not exist${EOL}`);
+        const path30 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path30} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -72488,7 +72483,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path24) => path24.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path30) => path30.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -72854,6 +72849,9 @@ function planIssueActions(analysis, existing, login, links = {}) {
   }
   return actions;
 }
+function describeSync(outcome) {
+  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed`;
+}
 async function syncRegressionIssues(api, analysis, links = {}) {
   const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
   const outcome = { opened: [], updated: [], closed: [] };
@@ -72911,6 +72909,32 @@ var short2 = (sha) => sha ? sha.slice(0, 10) : "unknown";
 var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
+// src/history/nightly.ts
+import path28 from "node:path";
+import { writeFile as writeFile6 } from "node:fs/promises";
+async function analyseStore(store, options) {
+  return analyseHistory(await loadStoredRuns(store), options);
+}
+async function writeHistorySite(dir, analysis, options) {
+  const files = await writeSite(
+    dir,
+    renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
+  );
+  await writeFile6(path28.join(dir, ".nojekyll"), "");
+  return files;
+}
+
+// src/pipeline/nightly.ts
+function nightlyRunRequest(head, options) {
+  return {
+    ...options,
+    arms: { kind: "installed", arms: [{ ...head, label: "head" }] },
+    analysis: resolveAnalysis(),
+    order: "random",
+    dataChecksums: false
+  };
+}
+
 // src/cli/commands/nightly.ts
 init_errors();
 function nightlyCommand() {
@@ -72924,31 +72948,26 @@ function nightlyCommand() {
     const store = await openCliStore(flags.store, logger, true);
     try {
       const arm = await headArm2(flags, logger);
-      const outcome = await executeRun(
-        {
-          arms: { kind: "installed", arms: [arm] },
-          analysis: resolveAnalysis(),
-          workloads,
-          rounds: flags.rounds,
-          durationS: flags.duration,
-          order: "random",
-          runAs: flags.runAs,
-          tmpDir: flags.tmpDir,
-          dataChecksums: false,
-          outDir: flags.out,
-          source: {
-            head: {
-              ...arm.build ? { ref: arm.build.ref, sha: arm.build.sha } : {},
-              ...flags.commit ? { sha: flags.commit } : {},
-              chosenBy: flags.ref ? `nightly build of ${flags.ref}` : "nightly (--bin)"
-            }
+      const request2 = nightlyRunRequest(arm, {
+        workloads,
+        rounds: flags.rounds,
+        durationS: flags.duration,
+        runAs: flags.runAs,
+        tmpDir: flags.tmpDir,
+        source: {
+          head: {
+            ...arm.build ? { ref: arm.build.ref, sha: arm.build.sha } : {},
+            ...flags.commit ? { sha: flags.commit } : {},
+            chosenBy: flags.ref ? `nightly build of ${flags.ref}` : "nightly (--bin)"
           }
-        },
-        logger,
-        { archive: store, printComparison: false }
-      );
+        }
+      });
+      const outcome = await executeRun({ ...request2, outDir: flags.out }, logger, {
+        archive: store,
+        printComparison: false
+      });
       if (outcome.result.status !== "complete") return;
-      const analysis = analyseHistory(await loadStoredRuns(store), {
+      const analysis = await analyseStore(store, {
         maxP: changePoints.maxP,
         minSegment: changePoints.minSegment,
         minMagnitude: changePoints.magnitudePct / 100
@@ -72956,15 +72975,12 @@ function nightlyCommand() {
       const repoUrl = flags.repoUrl?.replace(/\/+$/, "");
       process.stdout.write(renderHistoryMarkdown(analysis, { repoUrl }));
       if (flags.site) {
-        const site = historySiteData(analysis, { title: "pgperf nightly", repoUrl });
-        const files = await writeSite(flags.site, renderHistorySite(site, await loadChartAssets()));
+        const files = await writeHistorySite(flags.site, analysis, { title: "pgperf nightly", repoUrl });
         logger.info(`history site: ${files.length} pages in ${flags.site}`);
       }
       if (github) {
         const done = await syncRegressionIssues(octokitApi(github), analysis, { repoUrl });
-        logger.info(
-          `regression issues in ${github.owner}/${github.repo}: ${done.opened.length} opened, ${done.updated.length} updated, ${done.closed.length} closed`
-        );
+        logger.info(`regression issues in ${github.owner}/${github.repo}: ${describeSync(done)}`);
       }
     } finally {
       await store.close();
@@ -73114,6 +73130,42 @@ function planCommand() {
   );
 }
 var minutes = (s) => `${(s / 60).toFixed(1)} min`;
+
+// src/build/build-pair.ts
+import path29 from "node:path";
+async function buildComparison(req, deps) {
+  const env = deps.env ?? process.env;
+  await requireGit(env, "build");
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
+  const layout = cacheLayout(path29.resolve(req.cacheDir));
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
+    runner: deps.runner,
+    logger: deps.logger,
+    env,
+    signal: deps.signal
+  });
+  const shared = { repo: req.repo, extraOptions: req.extraOptions, cacheDir: req.cacheDir };
+  const headSha = await inStep("fetch", "build head", void 0, () => mirror.resolve(req.headRef));
+  let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
+  let baseRef = req.baseRef;
+  let baseChosenBy = "explicit ref";
+  if (req.mergeBase) {
+    baseSha = await inStep("fetch", "build base", void 0, () => mirror.mergeBase(baseSha, headSha));
+    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
+    baseRef = baseSha;
+    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
+  }
+  const withToolchain = { ...deps, toolchain };
+  const base = await buildPostgres(
+    { ...shared, label: "base", ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
+    withToolchain
+  );
+  const head = await buildPostgres(
+    { ...shared, label: "head", ref: req.headRef, sha: headSha, patches: req.headPatches },
+    withToolchain
+  );
+  return { base, head };
+}
 
 // src/pipeline/build-stage.ts
 async function buildArms(request2, deps) {
@@ -73460,7 +73512,7 @@ function schemaCommand() {
 }
 
 // src/cli/commands/stat.ts
-import { readFile as readFile13 } from "node:fs/promises";
+import { readFile as readFile14 } from "node:fs/promises";
 
 // src/compare/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -73499,7 +73551,7 @@ function statCommand() {
 async function readValues(file2) {
   let text2;
   try {
-    text2 = await readFile13(file2, "utf8");
+    text2 = await readFile14(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }

@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path29 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path38 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path29 && path29[0] !== "/") {
-          path29 = `/${path29}`;
+        if (path38 && path38[0] !== "/") {
+          path38 = `/${path38}`;
         }
-        return new URL(`${origin}${path29}`);
+        return new URL(`${origin}${path38}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path29, origin }
+          request: { method, path: path38, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path29);
+        debuglog("sending request to %s %s/%s", method, origin, path38);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path29, origin },
+          request: { method, path: path38, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path29,
+          path38,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path29, origin }
+          request: { method, path: path38, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path29);
+        debuglog("trailers received from %s %s/%s", method, origin, path38);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path29, origin },
+          request: { method, path: path38, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path29,
+          path38,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path29, origin }
+            request: { method, path: path38, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path29);
+          debuglog("sending request to %s %s/%s", method, origin, path38);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path29,
+        path: path38,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path29 !== "string") {
+        if (typeof path38 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path29[0] !== "/" && !(path29.startsWith("http://") || path29.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path38[0] !== "/" && !(path38.startsWith("http://") || path38.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path29)) {
+        } else if (invalidPathRegex.test(path38)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path29, query) : path29;
+        this.path = query ? buildURL(path38, query) : path38;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -2393,9 +2393,9 @@ var require_timers = __commonJS({
        * before the specified function or code is executed.
        * @param {*} arg
        */
-      constructor(callback, delay, arg) {
+      constructor(callback, delay2, arg) {
         this._onTimeout = callback;
-        this._idleTimeout = delay;
+        this._idleTimeout = delay2;
         this._timerArg = arg;
         this.refresh();
       }
@@ -2440,8 +2440,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {NodeJS.Timeout|FastTimer}
        */
-      setTimeout(callback, delay, arg) {
-        return delay <= RESOLUTION_MS ? setTimeout(callback, delay, arg) : new FastTimer(callback, delay, arg);
+      setTimeout(callback, delay2, arg) {
+        return delay2 <= RESOLUTION_MS ? setTimeout(callback, delay2, arg) : new FastTimer(callback, delay2, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated Timer previously created
@@ -2467,8 +2467,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {FastTimer}
        */
-      setFastTimeout(callback, delay, arg) {
-        return new FastTimer(callback, delay, arg);
+      setFastTimeout(callback, delay2, arg) {
+        return new FastTimer(callback, delay2, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated FastTimer previously
@@ -2494,8 +2494,8 @@ var require_timers = __commonJS({
        * @deprecated
        * @param {number} [delay=0] The delay in milliseconds to add to the now value.
        */
-      tick(delay = 0) {
-        fastNow += delay - RESOLUTION_MS + 1;
+      tick(delay2 = 0) {
+        fastNow += delay2 - RESOLUTION_MS + 1;
         onTick();
         onTick();
       },
@@ -5798,7 +5798,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants8 = require_constants2();
+    var constants7 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5873,7 +5873,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants8.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants7.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5894,21 +5894,21 @@ var require_client_h1 = __commonJS({
         this.connection = "";
         this.maxResponseSize = client[kMaxResponseSize];
       }
-      setTimeout(delay, type) {
-        if (delay !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
+      setTimeout(delay2, type) {
+        if (delay2 !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
           if (this.timeout) {
             timers.clearTimeout(this.timeout);
             this.timeout = null;
           }
-          if (delay) {
+          if (delay2) {
             if (type & USE_FAST_TIMER) {
-              this.timeout = timers.setFastTimeout(onParserTimeout, delay, new WeakRef(this));
+              this.timeout = timers.setFastTimeout(onParserTimeout, delay2, new WeakRef(this));
             } else {
-              this.timeout = setTimeout(onParserTimeout, delay, new WeakRef(this));
+              this.timeout = setTimeout(onParserTimeout, delay2, new WeakRef(this));
               this.timeout.unref();
             }
           }
-          this.timeoutValue = delay;
+          this.timeoutValue = delay2;
         } else if (this.timeout) {
           if (this.timeout.refresh) {
             this.timeout.refresh();
@@ -5968,11 +5968,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants8.ERROR.OK) {
+          if (ret !== constants7.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants8.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants7.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants8.ERROR.PAUSED) {
+            } else if (ret === constants7.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5995,10 +5995,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants8.ERROR.OK) {
+        if (ret === constants7.ERROR.OK) {
           return null;
         }
-        if (ret === constants8.ERROR.PAUSED || ret === constants8.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants7.ERROR.PAUSED || ret === constants7.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6015,7 +6015,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants8.ERROR[ret], data);
+        return new HTTPParserError(message, constants7.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -6195,7 +6195,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants8.ERROR.PAUSED : 0;
+        return pause ? constants7.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6217,7 +6217,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants8.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6253,13 +6253,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path29, host, upgrade, blocking, reset } = request2;
+      const { method, path: path38, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path29} HTTP/1.1\r
+      let header = `${method} ${path38} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path29, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path38, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path29;
+      headers[HTTP2_HEADER_PATH] = path38;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path29 = search ? `${pathname}${search}` : pathname;
+        const path38 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path29;
+        this.opts.path = path38;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path29 = "/",
+          path: path38 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path29;
+        opts.path = origin + path38;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path29) {
-      if (typeof path29 !== "string") {
-        return path29;
+    function safeUrl2(path38) {
+      if (typeof path38 !== "string") {
+        return path38;
       }
-      const pathSegments = path29.split("?");
+      const pathSegments = path38.split("?");
       if (pathSegments.length !== 2) {
-        return path29;
+        return path38;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path29, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path29);
+    function matchKey(mockDispatch2, { path: path38, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path38);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path29 }) => matchValue(safeUrl2(path29), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path38 }) => matchValue(safeUrl2(path38), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path29, method, body, headers, query } = opts;
+      const { path: path38, method, body, headers, query } = opts;
       return {
-        path: path29,
+        path: path38,
         method,
         body,
         headers,
@@ -10861,7 +10861,7 @@ var require_mock_utils = __commonJS({
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
       }
-      const { data: { statusCode, data, headers, trailers, error: error63 }, delay, persist } = mockDispatch2;
+      const { data: { statusCode, data, headers, trailers, error: error63 }, delay: delay2, persist } = mockDispatch2;
       const { timesInvoked, times } = mockDispatch2;
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
@@ -10870,10 +10870,10 @@ var require_mock_utils = __commonJS({
         handler2.onError(error63);
         return true;
       }
-      if (typeof delay === "number" && delay > 0) {
+      if (typeof delay2 === "number" && delay2 > 0) {
         setTimeout(() => {
           handleReply(this[kDispatches]);
-        }, delay);
+        }, delay2);
       } else {
         handleReply(this[kDispatches]);
       }
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path29, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path38, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path29,
+            Path: path38,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path29) {
-      for (let i = 0; i < path29.length; ++i) {
-        const code = path29.charCodeAt(i);
+    function validateCookiePath(path38) {
+      for (let i = 0; i < path38.length; ++i) {
+        const code = path38.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -18302,7 +18302,7 @@ var require_util8 = __commonJS({
       }
       return true;
     }
-    function delay(ms) {
+    function delay2(ms) {
       return new Promise((resolve) => {
         setTimeout(resolve, ms).unref();
       });
@@ -18310,7 +18310,7 @@ var require_util8 = __commonJS({
     module.exports = {
       isValidLastEventId,
       isASCIINumber,
-      delay
+      delay: delay2
     };
   }
 });
@@ -18732,7 +18732,7 @@ var require_eventsource = __commonJS({
     var { parseMIMEType } = require_data_url();
     var { createFastMessageEvent } = require_events();
     var { isNetworkError } = require_response();
-    var { delay } = require_util8();
+    var { delay: delay2 } = require_util8();
     var { kEnumerableProperty } = require_util();
     var { environmentSettingsObject } = require_util2();
     var { getGlobalDispatcher } = require_global2();
@@ -18905,7 +18905,7 @@ var require_eventsource = __commonJS({
         if (this.#readyState === CLOSED) return;
         this.#readyState = CONNECTING;
         this.dispatchEvent(new Event("error"));
-        await delay(this.#state.reconnectionTime);
+        await delay2(this.#state.reconnectionTime);
         if (this.#readyState !== CONNECTING) return;
         if (this.#state.lastEventId.length) {
           this.#request.headersList.set("last-event-id", this.#state.lastEventId, true);
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path29 = opts.path;
+          let path38 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path29 = `/${path29}`;
+            path38 = `/${path38}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path29);
+          url2 = new URL(util.parseOrigin(url2).origin + path38);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22047,7 +22047,7 @@ var require_serializer = __commonJS({
       68
       /* code.describe */
     );
-    var describe3 = (msg) => {
+    var describe4 = (msg) => {
       return msg.name ? cstringMessage(68, `${msg.type}${msg.name || ""}`) : msg.type === "P" ? emptyDescribePortal : emptyDescribeStatement;
     };
     var close = (msg) => {
@@ -22090,7 +22090,7 @@ var require_serializer = __commonJS({
       parse: parse5,
       bind: bind2,
       execute,
-      describe: describe3,
+      describe: describe4,
       close,
       flush: () => flushBuffer,
       sync: () => syncBuffer,
@@ -22876,7 +22876,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "../../main/node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path29 = __require("path");
+    var path38 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22915,7 +22915,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path29.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path29.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path38.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path38.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23047,7 +23047,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "../../main/node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path29 = __require("path");
+    var path38 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -25302,17 +25302,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path29) {
-      const ctrl = callVisitor(key, node2, visitor, path29);
+    function visit_(key, node2, visitor, path38) {
+      const ctrl = callVisitor(key, node2, visitor, path38);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path29, ctrl);
-        return visit_(key, ctrl, visitor, path29);
+        replaceNode(key, path38, ctrl);
+        return visit_(key, ctrl, visitor, path38);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path29 = Object.freeze(path29.concat(node2));
+          path38 = Object.freeze(path38.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path29);
+            const ci = visit_(i, node2.items[i], visitor, path38);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25323,13 +25323,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path29 = Object.freeze(path29.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path29);
+          path38 = Object.freeze(path38.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path38);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path29);
+          const cv = visit_("value", node2.value, visitor, path38);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25350,17 +25350,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path29) {
-      const ctrl = await callVisitor(key, node2, visitor, path29);
+    async function visitAsync_(key, node2, visitor, path38) {
+      const ctrl = await callVisitor(key, node2, visitor, path38);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path29, ctrl);
-        return visitAsync_(key, ctrl, visitor, path29);
+        replaceNode(key, path38, ctrl);
+        return visitAsync_(key, ctrl, visitor, path38);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path29 = Object.freeze(path29.concat(node2));
+          path38 = Object.freeze(path38.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path29);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path38);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25371,13 +25371,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path29 = Object.freeze(path29.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path29);
+          path38 = Object.freeze(path38.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path38);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path29);
+          const cv = await visitAsync_("value", node2.value, visitor, path38);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25404,23 +25404,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path29) {
+    function callVisitor(key, node2, visitor, path38) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path29);
+        return visitor(key, node2, path38);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path29);
+        return visitor.Map?.(key, node2, path38);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path29);
+        return visitor.Seq?.(key, node2, path38);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path29);
+        return visitor.Pair?.(key, node2, path38);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path29);
+        return visitor.Scalar?.(key, node2, path38);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path29);
+        return visitor.Alias?.(key, node2, path38);
       return void 0;
     }
-    function replaceNode(key, path29, node2) {
-      const parent = path29[path29.length - 1];
+    function replaceNode(key, path38, node2) {
+      const parent = path38[path38.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -26032,10 +26032,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path29, value) {
+    function collectionFromPath(schema, path38, value) {
       let v = value;
-      for (let i = path29.length - 1; i >= 0; --i) {
-        const k = path29[i];
+      for (let i = path38.length - 1; i >= 0; --i) {
+        const k = path38[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -26054,7 +26054,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path29) => path29 == null || typeof path29 === "object" && !!path29[Symbol.iterator]().next().done;
+    var isEmptyPath = (path38) => path38 == null || typeof path38 === "object" && !!path38[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -26084,11 +26084,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path29, value) {
-        if (isEmptyPath(path29))
+      addIn(path38, value) {
+        if (isEmptyPath(path38))
           this.add(value);
         else {
-          const [key, ...rest] = path29;
+          const [key, ...rest] = path38;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -26102,8 +26102,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path29) {
-        const [key, ...rest] = path29;
+      deleteIn(path38) {
+        const [key, ...rest] = path38;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -26117,8 +26117,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path29, keepScalar) {
-        const [key, ...rest] = path29;
+      getIn(path38, keepScalar) {
+        const [key, ...rest] = path38;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -26136,8 +26136,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path29) {
-        const [key, ...rest] = path29;
+      hasIn(path38) {
+        const [key, ...rest] = path38;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -26147,8 +26147,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path29, value) {
-        const [key, ...rest] = path29;
+      setIn(path38, value) {
+        const [key, ...rest] = path38;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -26352,27 +26352,27 @@ var require_stringifyString = __commonJS({
       return true;
     }
     function doubleQuotedString(value, ctx) {
-      const json2 = JSON.stringify(value);
+      const json3 = JSON.stringify(value);
       if (ctx.options.doubleQuotedAsJSON)
-        return json2;
+        return json3;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
-      for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
-        if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
-          str += json2.slice(start, i) + "\\ ";
+      for (let i = 0, ch = json3[i]; ch; ch = json3[++i]) {
+        if (ch === " " && json3[i + 1] === "\\" && json3[i + 2] === "n") {
+          str += json3.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json2[i + 1]) {
+          switch (json3[i + 1]) {
             case "u":
               {
-                str += json2.slice(start, i);
-                const code = json2.substr(i + 2, 4);
+                str += json3.slice(start, i);
+                const code = json3.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
                     str += "\\0";
@@ -26402,23 +26402,23 @@ var require_stringifyString = __commonJS({
                     if (code.substr(0, 2) === "00")
                       str += "\\x" + code.substr(2);
                     else
-                      str += json2.substr(i, 6);
+                      str += json3.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
               }
               break;
             case "n":
-              if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
+              if (implicitKey || json3[i + 2] === '"' || json3.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json2.slice(start, i) + "\n\n";
-                while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
+                str += json3.slice(start, i) + "\n\n";
+                while (json3[i + 2] === "\\" && json3[i + 3] === "n" && json3[i + 4] !== '"') {
                   str += "\n";
                   i += 2;
                 }
                 str += indent;
-                if (json2[i + 2] === " ")
+                if (json3[i + 2] === " ")
                   str += "\\";
                 i += 1;
                 start = i + 1;
@@ -26428,7 +26428,7 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json2.slice(start) : json2;
+      str = start ? str + json3.slice(start) : json3;
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
@@ -28663,9 +28663,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path29, value) {
+      addIn(path38, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path29, value);
+          this.contents.addIn(path38, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28740,14 +28740,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path29) {
-        if (Collection2.isEmptyPath(path29)) {
+      deleteIn(path38) {
+        if (Collection2.isEmptyPath(path38)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path29) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path38) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28762,10 +28762,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path29, keepScalar) {
-        if (Collection2.isEmptyPath(path29))
+      getIn(path38, keepScalar) {
+        if (Collection2.isEmptyPath(path38))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path29, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path38, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28776,10 +28776,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path29) {
-        if (Collection2.isEmptyPath(path29))
+      hasIn(path38) {
+        if (Collection2.isEmptyPath(path38))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path29) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path38) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28796,13 +28796,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path29, value) {
-        if (Collection2.isEmptyPath(path29)) {
+      setIn(path38, value) {
+        if (Collection2.isEmptyPath(path38)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path29), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path38), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path29, value);
+          this.contents.setIn(path38, value);
         }
       }
       /**
@@ -28850,11 +28850,11 @@ var require_Document = __commonJS({
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
       // json & jsonArg are only used from toJSON()
-      toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+      toJS({ json: json3, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
           doc: this,
-          keep: !json2,
+          keep: !json3,
           mapAsMap: mapAsMap === true,
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -30763,9 +30763,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path29) => {
+    visit2.itemAtPath = (cst, path38) => {
       let item = cst;
-      for (const [field, index] of path29) {
+      for (const [field, index] of path38) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30774,23 +30774,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path29) => {
-      const parent = visit2.itemAtPath(cst, path29.slice(0, -1));
-      const field = path29[path29.length - 1][0];
+    visit2.parentCollection = (cst, path38) => {
+      const parent = visit2.itemAtPath(cst, path38.slice(0, -1));
+      const field = path38[path38.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path29, item, visitor) {
-      let ctrl = visitor(item, path29);
+    function _visit(path38, item, visitor) {
+      let ctrl = visitor(item, path38);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path29.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path38.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30801,10 +30801,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path29);
+            ctrl = ctrl(item, path38);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path29) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path38) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -34648,7 +34648,7 @@ var require_light = __commonJS({
 
 // src/action.ts
 import os13 from "node:os";
-import path28 from "node:path";
+import path37 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // ../../main/node_modules/@actions/core/lib/command.js
@@ -35297,12 +35297,16 @@ async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
     owner,
     repo,
     sha: env.GITHUB_SHA ?? "",
+    ...env.GITHUB_REF_NAME ? { refName: env.GITHUB_REF_NAME } : {},
     serverUrl,
     runUrl: env.GITHUB_RUN_ID ? `${serverUrl}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
     ...env.GITHUB_RUN_ID ? { runId: env.GITHUB_RUN_ID } : {},
     workspace: env.GITHUB_WORKSPACE ?? process.cwd()
   };
 }
+
+// src/action/inputs.ts
+import path15 from "node:path";
 
 // src/util/duration.ts
 function parseDurationS(text2) {
@@ -35315,7 +35319,7 @@ function parseDurationS(text2) {
 
 // src/pipeline/stored-baseline.ts
 import { stat as stat2 } from "node:fs/promises";
-import path10 from "node:path";
+import path12 from "node:path";
 
 // src/compare/adaptive.ts
 init_types();
@@ -36011,10 +36015,10 @@ function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE
 }
 
 // src/compare/format.ts
-function formatPct(pct4, decimals = 2) {
-  const text2 = Math.abs(pct4).toFixed(decimals);
+function formatPct(pct5, decimals = 2) {
+  const text2 = Math.abs(pct5).toFixed(decimals);
   if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
-  return `${pct4 < 0 ? "-" : "+"}${text2}%`;
+  return `${pct5 < 0 ? "-" : "+"}${text2}%`;
 }
 function formatPctInterval(lower, upper) {
   return `[${formatPct(lower)}, ${formatPct(upper)}]`;
@@ -36668,12 +36672,12 @@ function shiftStatistics(baseValues, headValues, options = {}) {
     bootstrap: null,
     notes
   };
-  const short2 = [
+  const short3 = [
     ["base", base],
     ["head", head]
   ].filter(([, arm]) => arm.values.length < MIN_RUNS_PER_ARM);
-  if (short2.length > 0) {
-    const which2 = short2.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
+  if (short3.length > 0) {
+    const which2 = short3.map(([name, arm]) => `${name} has ${arm.values.length} usable run(s)`).join(" and ");
     return { ...empty, unusable: `${which2}; at least ${MIN_RUNS_PER_ARM} per arm are needed` };
   }
   const equivalenceLevel = options.equivalenceLevel ?? EQUIVALENCE_LEVEL;
@@ -36852,9 +36856,9 @@ function decideVerdict(stats, context3 = {}) {
   const direction = better === "higher" ? "higher is better" : "lower is better";
   const testText = `${familySize > 1 ? "Holm-adjusted " : ""}p ${formatP(pAdjusted)} < \u03B1 ${formatP(alpha)}`;
   if (significant && Math.abs(gain) >= thresholdPct - PCT_TOLERANCE) {
-    const verdict = gain < 0 ? "regression" : "improvement";
+    const verdict2 = gain < 0 ? "regression" : "improvement";
     const message = `${testText} and the change ${formatPct(deltaPct)} reaches the ${thresholdPct}% threshold (${direction})`;
-    return { ...withNotes, verdict, reasons: [{ code: "significant-beyond-threshold", message }] };
+    return { ...withNotes, verdict: verdict2, reasons: [{ code: "significant-beyond-threshold", message }] };
   }
   const reasons = [];
   if (significant) {
@@ -36991,13 +36995,13 @@ function analyseLook(ctx, spec) {
     });
     x.stats = unpaired;
   }
-  const open5 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const open4 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured.filter(
     (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
   ).length;
-  const adjusted = holmAdjust([...open5.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open5.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open5.length + stillIn;
+  const adjusted = holmAdjust([...open4.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open4.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open4.length + stillIn;
   const byHead = new Map(ctx.heads.map((h) => [h, []]));
   for (const m2 of measured) {
     if (m2.frozen) {
@@ -37204,13 +37208,13 @@ function adaptiveLook(result, plan, options = {}) {
       frozen
     });
     const decidedNow = [];
-    const open5 = [];
+    const open4 = [];
     for (const [head, cells] of byHead) {
       for (const c of cells) {
         const key = hypothesisKey(head, c);
         if (frozen.has(key)) continue;
         if (c.verdict === "inconclusive") {
-          open5.push(`${head}:${c.id}`);
+          open4.push(`${head}:${c.id}`);
           continue;
         }
         frozen.set(key, c);
@@ -37226,16 +37230,16 @@ function adaptiveLook(result, plan, options = {}) {
       }
     }
     const regressed = decidedCells.filter((d) => d.verdict === "regression");
-    stopReason = open5.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open5.length} cell(s) stay undecided` : null;
+    stopReason = open4.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.id}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open4.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
       lookAlpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
       decided: decidedNow,
-      open: open5,
+      open: open4,
       stop: stopReason !== null,
-      reason: stopReason ?? `${open5.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+      reason: stopReason ?? `${open4.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
     });
     if (stopReason !== null && k < look) {
       return finish(k);
@@ -37345,23 +37349,37 @@ function compareRun(result, options = {}) {
 init_fingerprint();
 
 // src/results/write-results.ts
-import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
+import { mkdir as mkdir2 } from "node:fs/promises";
+import path2 from "node:path";
+
+// src/util/atomic-write.ts
+import { randomBytes } from "node:crypto";
+import { open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
 import path from "node:path";
-async function writeResults(file2, result) {
-  await mkdir2(path.dirname(file2), { recursive: true });
-  const tmp = `${file2}.tmp-${process.pid}`;
-  const handle = await open2(tmp, "w");
+async function writeAtomically(file2, text2, options = {}) {
+  const tmp = path.join(
+    path.dirname(file2),
+    `.${path.basename(file2)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
+  );
+  const handle = await open2(tmp, "wx", options.mode ?? 438);
   try {
-    await handle.writeFile(`${JSON.stringify(result, null, 2)}
-`);
+    await handle.writeFile(text2);
     await handle.sync();
-  } catch (e) {
     await handle.close();
+    await rename2(tmp, file2);
+  } catch (e) {
+    await handle.close().catch(() => {
+    });
     await rm2(tmp, { force: true });
     throw e;
   }
-  await handle.close();
-  await rename2(tmp, file2);
+}
+
+// src/results/write-results.ts
+async function writeResults(file2, result) {
+  await mkdir2(path2.dirname(file2), { recursive: true });
+  await writeAtomically(file2, `${JSON.stringify(result, null, 2)}
+`);
 }
 
 // src/pipeline/stored-baseline.ts
@@ -37408,7 +37426,7 @@ function withStoredBaseline(c, baseline) {
 }
 
 // src/pipeline/pipeline.ts
-import path9 from "node:path";
+import path11 from "node:path";
 
 // src/results/sink.ts
 function fileSink(file2) {
@@ -37434,7 +37452,7 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile as copyFile2, mkdir as mkdir4 } from "node:fs/promises";
 import os8 from "node:os";
-import path8 from "node:path";
+import path10 from "node:path";
 import { createHash as createHash4 } from "node:crypto";
 
 // src/cluster/cluster.ts
@@ -37453,7 +37471,7 @@ import {
 } from "node:fs/promises";
 import net from "node:net";
 import os6 from "node:os";
-import path3 from "node:path";
+import path4 from "node:path";
 
 // src/util/process.ts
 import { spawn } from "node:child_process";
@@ -37573,10 +37591,10 @@ function describeExit(result) {
   return `exit code ${result.exitCode}`;
 }
 
-// src/cluster/cleanup.ts
+// src/util/cleanup.ts
 import { mkdtemp, rm as rm3 } from "node:fs/promises";
 import os5 from "node:os";
-import path2 from "node:path";
+import path3 from "node:path";
 var tasks = /* @__PURE__ */ new Map();
 var nextId = 1;
 function onCleanup(task) {
@@ -37600,7 +37618,7 @@ async function drain() {
   }
 }
 async function makeTempDir(prefix, parent = os5.tmpdir()) {
-  const dir = await mkdtemp(path2.join(parent, prefix));
+  const dir = await mkdtemp(path3.join(parent, prefix));
   const release = () => rm3(dir, { recursive: true, force: true });
   const unregister = onCleanup(release);
   return {
@@ -37740,14 +37758,14 @@ var REQUIRED_BINARIES = ["initdb", "pg_ctl", "postgres", "psql"];
 async function inspectBinDir(binDir, what, runner) {
   for (const bin of REQUIRED_BINARIES) {
     try {
-      await access2(path3.join(binDir, bin), constants3.X_OK);
+      await access2(path4.join(binDir, bin), constants3.X_OK);
     } catch {
       throw new UserError(
         `${what}: ${binDir} has no executable ${bin} (expected a PostgreSQL bin directory such as /usr/lib/postgresql/15/bin)`
       );
     }
   }
-  const res = await runner.run(path3.join(binDir, "postgres"), ["--version"]);
+  const res = await runner.run(path4.join(binDir, "postgres"), ["--version"]);
   const text2 = res.stdout.trim();
   const major = parseMajor(text2);
   if (res.exitCode !== 0 || major === void 0) {
@@ -37779,13 +37797,13 @@ var PgCluster = class _PgCluster {
     return this.spec.label;
   }
   get dataDir() {
-    return path3.join(this.dir, "data");
+    return path4.join(this.dir, "data");
   }
   get socketDir() {
-    return path3.join(this.dir, "socket");
+    return path4.join(this.dir, "socket");
   }
   get logFile() {
-    return path3.join(this.dir, "server.log");
+    return path4.join(this.dir, "server.log");
   }
   get connection() {
     return { host: this.socketDir, port: this.port, user: SUPERUSER, database: BENCH_DATABASE };
@@ -37796,7 +37814,7 @@ var PgCluster = class _PgCluster {
   /** initdb into a new private directory. The caller must destroy() it. */
   static async create(spec, deps) {
     const version2 = await inspectBinDir(spec.binDir, `arm ${spec.label}`, deps.runner);
-    const dir = await mkdtemp2(path3.join(spec.parentDir ?? os6.tmpdir(), `pgperf-${safeName(spec.label)}-`));
+    const dir = await mkdtemp2(path4.join(spec.parentDir ?? os6.tmpdir(), `pgperf-${safeName(spec.label)}-`));
     const cluster = new _PgCluster(spec, dir, version2, deps);
     cluster.unregister = onCleanup(() => cluster.destroy());
     try {
@@ -37853,7 +37871,7 @@ ${tail(res.stderr + res.stdout)}`
   async start() {
     for (let attempt = 1; ; attempt++) {
       this.port = await freePort();
-      await writeFile2(path3.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
+      await writeFile2(path4.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
       const res = await this.pg(
         "pg_ctl",
@@ -37878,7 +37896,7 @@ ${log || res.stderr}`
     }
   }
   async includeConf() {
-    const conf = path3.join(this.dataDir, "postgresql.conf");
+    const conf = path4.join(this.dataDir, "postgresql.conf");
     const text2 = await readFile2(conf, "utf8");
     if (!text2.includes("include = 'pgperf.conf'")) await appendFile2(conf, "\ninclude = 'pgperf.conf'\n");
   }
@@ -37893,7 +37911,7 @@ ${log || res.stderr}`
   async psql(sql, database = BENCH_DATABASE) {
     const { host, port, user } = this.connection;
     const res = await this.deps.runner.run(
-      path3.join(this.spec.binDir, "psql"),
+      path4.join(this.spec.binDir, "psql"),
       [
         "-X",
         "-q",
@@ -37941,13 +37959,13 @@ ${log || res.stderr}`
     this.restarts++;
     const shm = await this.sharedMemoryId();
     if (shm !== void 0) await releaseSharedMemory(shm, waitS, this.deps.logger, this.spec.label);
-    if (!await this.isRunning()) await rm4(path3.join(this.dataDir, "postmaster.pid"), { force: true });
+    if (!await this.isRunning()) await rm4(path4.join(this.dataDir, "postmaster.pid"), { force: true });
     await this.start();
   }
   /** The System V shared memory id in postmaster.pid (line 7: "key id"), the interlock backends hold. */
   async sharedMemoryId() {
     try {
-      const line = (await readFile2(path3.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
+      const line = (await readFile2(path4.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[6];
       const id = Number(line?.trim().split(/\s+/)[1]);
       return Number.isInteger(id) && id >= 0 ? id : void 0;
     } catch {
@@ -38002,7 +38020,7 @@ ${log || res.stderr}`
   }
   async postmasterPid() {
     try {
-      const first = (await readFile2(path3.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
+      const first = (await readFile2(path4.join(this.dataDir, "postmaster.pid"), "utf8")).split("\n")[0];
       const pid = Number(first);
       return Number.isInteger(pid) && pid > 0 ? pid : void 0;
     } catch {
@@ -38020,7 +38038,7 @@ ${log || res.stderr}`
       options.gid = this.spec.runAs.gid;
       options.cwd = this.dir;
     }
-    const command = path3.join(this.spec.binDir, bin);
+    const command = path4.join(this.spec.binDir, bin);
     if (prefix && prefix.length > 0) {
       return this.deps.runner.run(prefix[0], [...prefix.slice(1), command, ...args], options);
     }
@@ -38168,7 +38186,7 @@ async function lookupUser(name, runner) {
 
 // src/drivers/pgbench/driver.ts
 import { writeFile as writeFile3 } from "node:fs/promises";
-import path4 from "node:path";
+import path5 from "node:path";
 init_errors();
 
 // src/drivers/shared.ts
@@ -38683,14 +38701,14 @@ function reportCounts(r) {
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const pgbench = path4.join(options.clientBinDir, "pgbench");
+  const pgbench = path5.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path4.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      const file2 = path5.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile3(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
@@ -38758,10 +38776,12 @@ ${tail(res.stderr)}`
   };
 }
 
-// src/drivers/sysbench/driver.ts
-init_errors();
-import { access as access3, constants as constants4 } from "node:fs/promises";
-import path5 from "node:path";
+// src/drivers/pgbench/module.ts
+var pgbenchModule = {
+  create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
+  // pgbench -i builds the same tables for every builtin and script at one scale and init options.
+  dataSetShape: (w) => [w.scale, w.init]
+};
 
 // src/drivers/sysbench/command.ts
 function connectionArgs2(c) {
@@ -38822,6 +38842,29 @@ function measureArgs2(input2) {
     "run"
   ];
 }
+
+// src/drivers/sysbench/driver.ts
+import path7 from "node:path";
+
+// src/util/find-on-path.ts
+import { constants as constants4 } from "node:fs";
+import { access as access3 } from "node:fs/promises";
+import path6 from "node:path";
+async function findOnPath(name, searchPath) {
+  for (const dir of (searchPath ?? "").split(path6.delimiter)) {
+    if (!dir) continue;
+    const candidate = path6.join(dir, name);
+    try {
+      await access3(candidate, constants4.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return void 0;
+}
+
+// src/drivers/sysbench/driver.ts
+init_errors();
 
 // src/drivers/sysbench/parse-output.ts
 var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
@@ -38979,10 +39022,10 @@ function judgeSysbenchRun(input2) {
     return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
   }
   if (!report.transactions) return fail("no transactions were processed");
-  const pct4 = ignoredErrorsPct(report);
-  if (pct4 !== void 0 && pct4 > input2.maxIgnoredErrorsPct) {
+  const pct5 = ignoredErrorsPct(report);
+  if (pct5 !== void 0 && pct5 > input2.maxIgnoredErrorsPct) {
     return fail(
-      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct4.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
+      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct5.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
     );
   }
   return { ok: true, report };
@@ -39026,24 +39069,12 @@ function progressPoint(i) {
 
 // src/drivers/sysbench/driver.ts
 var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
-async function findOnPath(name, searchPath) {
-  for (const dir of searchPath.split(path5.delimiter)) {
-    if (!dir) continue;
-    const file2 = path5.join(dir, name);
-    try {
-      await access3(file2, constants4.X_OK);
-      return file2;
-    } catch {
-    }
-  }
-  return void 0;
-}
 function sysbenchDriver(options) {
   const { workload, runner, logger } = options;
   const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
   const cwd = "/";
   let located;
-  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath ?? process.env.PATH ?? "").then((bin) => {
+  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath).then((bin) => {
     if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
     return bin;
   });
@@ -39059,7 +39090,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path5.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path7.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -39149,18 +39180,29 @@ async function checkRows(target, w) {
   } catch (e) {
     return `the tables are not there: ${errorMessage(e)}`;
   }
-  const short2 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
-  return short2.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short2.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
+  const short3 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
+  return short3.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short3.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
 }
 
-// src/drivers/factory.ts
+// src/drivers/sysbench/module.ts
+var sysbenchModule = {
+  create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
+  dataSetShape: dataShape
+};
+
+// src/drivers/registry.ts
+var DRIVERS = {
+  pgbench: pgbenchModule,
+  sysbench: sysbenchModule
+};
+function moduleOf(workload) {
+  return DRIVERS[workload.tool];
+}
 function createDriver(workload, deps) {
-  switch (workload.tool) {
-    case "pgbench":
-      return pgbenchDriver({ workload, ...deps });
-    case "sysbench":
-      return sysbenchDriver({ workload, cpuCount: deps.cpuCount, runner: deps.runner, logger: deps.logger });
-  }
+  return moduleOf(workload).create(workload, deps);
+}
+function dataSetShape(workload) {
+  return moduleOf(workload).dataSetShape(workload);
 }
 
 // src/env/environment.ts
@@ -39223,10 +39265,10 @@ async function readTrimmed(file2) {
 
 // src/env/sysfs.ts
 import { readdir as readdir3, readFile as readFile4 } from "node:fs/promises";
-import path6 from "node:path";
+import path8 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile4(path6.join(root, rel), "utf8");
+    return await readFile4(path8.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -39242,7 +39284,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir3(path6.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir3(path8.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -39283,15 +39325,15 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const open5 = text2.indexOf("(");
+  const open4 = text2.indexOf("(");
   const close = text2.lastIndexOf(")");
-  if (open5 < 0 || close < open5) return void 0;
-  const pid = Number(text2.slice(0, open5).trim());
+  if (open4 < 0 || close < open4) return void 0;
+  const pid = Number(text2.slice(0, open4).trim());
   const rest = text2.slice(close + 1).trim().split(/\s+/);
   const utime = Number(rest[11]);
   const stime = Number(rest[12]);
   if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
-  return { pid, comm: text2.slice(open5 + 1, close), cpu: utime + stime };
+  return { pid, comm: text2.slice(open4 + 1, close), cpu: utime + stime };
 }
 async function takeLoadSnapshot(root) {
   const stat6 = await readText(root, "proc/stat");
@@ -39588,16 +39630,16 @@ async function memoryFacts(root, t, sharedBuffers) {
   const total = kb("MemTotal");
   if (available !== void 0) {
     const need = sharedBuffers;
-    let verdict = "ok";
+    let verdict2 = "ok";
     let why;
     if (need !== void 0 && available < need) {
-      verdict = "bad";
+      verdict2 = "bad";
       why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
     } else if (need !== void 0 && available < 2 * need) {
-      verdict = "warn";
+      verdict2 = "warn";
       why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
     } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
-      verdict = "warn";
+      verdict2 = "warn";
       why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
     }
     facts.push({
@@ -39605,7 +39647,7 @@ async function memoryFacts(root, t, sharedBuffers) {
       group: "memory",
       name: "available memory",
       value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
-      verdict,
+      verdict: verdict2,
       ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
     });
   }
@@ -39765,28 +39807,28 @@ async function nofileFact(root) {
   if (soft === void 0) {
     return { id: "nofile", group: "limits", name: "open files (ulimit -n)", value: "unknown", verdict: "ok" };
   }
-  const verdict = soft < LIMITS.nofileBad ? "bad" : soft < LIMITS.nofileWarn ? "warn" : "ok";
+  const verdict2 = soft < LIMITS.nofileBad ? "bad" : soft < LIMITS.nofileWarn ? "warn" : "ok";
   return {
     id: "nofile",
     group: "limits",
     name: "open files (ulimit -n)",
     value: `${m[1]} (hard ${hard})`,
-    verdict,
-    ...verdict === "ok" ? {} : {
+    verdict: verdict2,
+    ...verdict2 === "ok" ? {} : {
       why: 'pgbench needs a descriptor per client; high client counts fail with "too many open files"',
       fix: `ulimit -n ${hard === "unlimited" ? 65536 : Math.min(65536, Number(hard) || 65536)}   (in the shell that starts pgperf; raise the hard limit in /etc/security/limits.conf or LimitNOFILE= for a service)`
     }
   };
 }
 function graded(f) {
-  const verdict = f.x >= f.badAt ? "bad" : f.x >= f.warnAt ? "warn" : "ok";
+  const verdict2 = f.x >= f.badAt ? "bad" : f.x >= f.warnAt ? "warn" : "ok";
   return {
     id: f.id,
     group: f.group,
     name: f.name,
     value: f.value,
-    verdict,
-    ...verdict === "ok" ? {} : { why: f.why, fix: f.fix }
+    verdict: verdict2,
+    ...verdict2 === "ok" ? {} : { why: f.why, fix: f.fix }
   };
 }
 function pct3(share) {
@@ -39977,10 +40019,10 @@ init_fingerprint();
 init_types();
 
 // src/results/run-id.ts
-import { randomBytes } from "node:crypto";
+import { randomBytes as randomBytes2 } from "node:crypto";
 function newRunId(startedAt) {
   const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes(4).toString("hex")}`;
+  return `${stamp}-${randomBytes2(4).toString("hex")}`;
 }
 
 // src/runner/run-loop.ts
@@ -39993,23 +40035,23 @@ var PGPERF_VERSION = "0.1.0";
 function planRounds(input2) {
   const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
   const rounds = [];
-  for (let round = 1; round <= totalRounds; round++) {
-    const random = seededRandom2(deriveSeed(input2.seed, round));
+  for (let round2 = 1; round2 <= totalRounds; round2++) {
+    const random = seededRandom2(deriveSeed(input2.seed, round2));
     const cells = shuffle(
-      input2.cells.filter((c) => c.rounds >= round),
+      input2.cells.filter((c) => c.rounds >= round2),
       random
     );
     const runs = [];
     cells.forEach((cell, k) => {
-      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round - 1) % input2.arms.length);
-      for (const arm of arms) runs.push({ round, workload: cell.workload, clients: cell.clients, arm });
+      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
+      for (const arm of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm });
     });
     rounds.push(runs);
   }
   return rounds;
 }
-function deriveSeed(seed, round) {
-  let h = (seed ^ Math.imul(round, 2654435761)) >>> 0;
+function deriveSeed(seed, round2) {
+  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
   h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
   h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
   return (h ^ h >>> 16) & 2147483647;
@@ -40060,21 +40102,21 @@ var AdaptiveControl = class {
    * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
    * and returns why to stop, or null to go on.
    */
-  beforeRound(result, round, log) {
+  beforeRound(result, round2, log) {
     this.startedMs ??= this.now();
-    const done = round - 1;
+    const done = round2 - 1;
     const k = this.plan.schedule.indexOf(done);
     if (k >= 0 && k + 1 > this.looked) {
       const stop = this.look(result, k + 1, log);
       if (stop) return stop;
     }
-    if (round > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
+    if (round2 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
     const { timeBudgetS } = this.budget;
     if (timeBudgetS !== void 0) {
       const elapsedS = (this.now() - this.startedMs) / 1e3;
       const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
       if (elapsedS + perRoundS > timeBudgetS) {
-        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
+        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round2} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
       }
     }
     return null;
@@ -40157,7 +40199,7 @@ function formatDuration(seconds) {
 
 // src/machine/pinning.ts
 import { access as access4, constants as constants5 } from "node:fs/promises";
-import path7 from "node:path";
+import path9 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -40273,11 +40315,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path7.delimiter)) {
+    for (const dir of searchPath.split(path9.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path7.join(dir, name), constants5.X_OK);
-        return path7.join(dir, name);
+        await access4(path9.join(dir, name), constants5.X_OK);
+        return path9.join(dir, name);
       } catch {
       }
     }
@@ -40316,7 +40358,10 @@ async function runBenchmark(req, deps) {
     workloads.map((w) => {
       const plan = cpuPlans.get(w.name);
       const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
-      return [w.name, createDriver(w, { clientBinDir, ...clientDeps, logger })];
+      return [
+        w.name,
+        createDriver(w, { clientBinDir, ...clientDeps, logger, searchPath: deps.searchPath ?? "" })
+      ];
     })
   );
   const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
@@ -40614,8 +40659,7 @@ function applyOverrides(w, req) {
 function groupDataSets(workloads) {
   const byKey = /* @__PURE__ */ new Map();
   for (const w of workloads) {
-    const shape = w.tool === "pgbench" ? [w.scale, w.init] : [dataShape(w)];
-    const key = JSON.stringify([w.tool, ...shape, Object.entries(w.settings).sort()]);
+    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
     const existing = byKey.get(key);
     if (existing) {
       existing.workloads.push(w);
@@ -40670,7 +40714,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir4(logsDir, { recursive: true });
         await copyFile2(
           cluster.logFile,
-          path8.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path10.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -40686,11 +40730,11 @@ init_errors();
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path9.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path11.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, ...run3 } = req;
-  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path9.join(runDir, "logs") }, deps);
+  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path11.join(runDir, "logs") }, deps);
   return {
     result,
     comparison: analyse(result),
@@ -40762,7 +40806,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
         },
-        runDir: path10.join(req.runDir, "sentinel")
+        runDir: path12.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -40778,7 +40822,7 @@ async function runStoredBaseline(req, options, deps) {
         ...req,
         rounds: remaining,
         arms: { kind: "installed", arms: [head] },
-        runDir: path10.join(req.runDir, "head")
+        runDir: path12.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -40840,7 +40884,7 @@ async function runStoredBaseline(req, options, deps) {
     info2,
     warnings
   );
-  const resultsFile = path10.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path12.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -40918,7 +40962,7 @@ function commitOf(doc, arm) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat2(path10.join(binDir, "postgres"))).isFile();
+    return (await stat2(path12.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -41005,13 +41049,12 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
 
 // src/store/open-store.ts
 init_errors();
-import path12 from "node:path";
+import path14 from "node:path";
 
 // src/store/dir-store.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
 import { constants as constants6 } from "node:fs";
-import { access as access5, mkdir as mkdir5, open as open4, readdir as readdir4, readFile as readFile6, rename as rename3, rm as rm5, stat as stat3 } from "node:fs/promises";
-import path11 from "node:path";
+import { access as access5, mkdir as mkdir5, readdir as readdir4, readFile as readFile6, stat as stat3 } from "node:fs/promises";
+import path13 from "node:path";
 
 // src/results/read-results.ts
 init_errors();
@@ -41834,10 +41877,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path29) {
-  if (!path29)
+function getElementAtPath(obj, path38) {
+  if (!path38)
     return obj;
-  return path29.reduce((acc, key) => acc?.[key], obj);
+  return path38.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -42177,11 +42220,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path29, issues) {
+function prefixIssues(path38, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path29);
+    iss.path.unshift(path38);
     return iss;
   });
 }
@@ -42643,16 +42686,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path29 = []) => {
+  const processError = (error64, path38 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path29, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path38, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path29, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path38, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path29, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path38, ...issue3.path]);
       } else {
-        const fullpath = [...path29, ...issue3.path];
+        const fullpath = [...path38, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -42691,17 +42734,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path29 = []) => {
+  const processError = (error64, path38 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path29, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path38, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path29, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path38, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path29, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path38, ...issue3.path]);
       } else {
-        const fullpath = [...path29, ...issue3.path];
+        const fullpath = [...path38, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -42740,8 +42783,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path29 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path29) {
+  const path38 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path38) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -54421,45 +54464,45 @@ var PATTERN_IS_COMPLETE = /* @__PURE__ */ new Set([
   "xid"
 ]);
 function generateStringFormatCheck(doc, ctx, def, accessor, needsValue = true) {
-  const fmt = def.format;
-  if (fmt === "base64") {
+  const fmt2 = def.format;
+  if (fmt2 === "base64") {
     const validator = addConstant(ctx, isValidBase64);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (fmt === "base64url") {
+  if (fmt2 === "base64url") {
     const validator = addConstant(ctx, isValidBase64URL);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (fmt === "jwt") {
+  if (fmt2 === "jwt") {
     const validator = addConstant(ctx, isValidJWT);
     const alg = addConstant(ctx, def.alg ?? null);
     doc.write(`if (!${validator}(${accessor}, ${alg})) return INVALID;`);
     return accessor;
   }
-  if (fmt === "ipv6") {
+  if (fmt2 === "ipv6") {
     const validator = addConstant(ctx, isValidIPv6);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (fmt === "cidrv6") {
+  if (fmt2 === "cidrv6") {
     const validator = addConstant(ctx, isValidCIDRv6);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (fmt === "credit_card") {
+  if (fmt2 === "credit_card") {
     const validator = addConstant(ctx, isValidCreditCard);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (fmt === "iban") {
+  if (fmt2 === "iban") {
     const validator = addConstant(ctx, isValidIBAN);
     doc.write(`if (!${validator}(${accessor})) return INVALID;`);
     return accessor;
   }
   const formatDef = def;
-  if (fmt === "url" || fmt === "httpurl" || formatDef.normalize || formatDef.hostname !== void 0 || formatDef.protocol !== void 0) {
+  if (fmt2 === "url" || fmt2 === "httpurl" || formatDef.normalize || formatDef.hostname !== void 0 || formatDef.protocol !== void 0) {
     const parseConst = addConstant(ctx, validateURL);
     const defConst = addConstant(ctx, def);
     const trimVar = newVar(ctx);
@@ -54485,12 +54528,12 @@ function generateStringFormatCheck(doc, ctx, def, accessor, needsValue = true) {
   const customFn = def.fn;
   if (customFn) {
     if (isAsyncFunction(customFn))
-      throw new ZodCompileUnsupportedError(`async string format ${fmt}`);
+      throw new ZodCompileUnsupportedError(`async string format ${fmt2}`);
     const fnConst = addConstant(ctx, customFn);
     doc.write(`if (!${fnConst}(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (PATTERN_IS_COMPLETE.has(fmt) && def.pattern) {
+  if (PATTERN_IS_COMPLETE.has(fmt2) && def.pattern) {
     const patternConst = addConstant(ctx, def.pattern);
     doc.write(`${patternConst}.lastIndex = 0;`);
     doc.write(`if (!${patternConst}.test(${accessor})) return INVALID;`);
@@ -56664,13 +56707,13 @@ function initializeContext(params) {
     external: params?.external ?? void 0
   };
 }
-function handleUnrepresentable(schema, ctx, json2, params, message) {
+function handleUnrepresentable(schema, ctx, json3, params, message) {
   const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema, path: params.path, message }) : ctx.unrepresentable;
   if (result === "any")
     return false;
   if (result === void 0 || result === "throw")
     throw new Error(message);
-  Object.assign(json2, result);
+  Object.assign(json3, result);
   return true;
 }
 function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
@@ -56906,12 +56949,12 @@ function foldObjects(members2) {
   }
   return folded;
 }
-function foldIntersection(json2) {
-  const allOf = json2.allOf;
+function foldIntersection(json3) {
+  const allOf = json3.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
   for (const key of FOLDABLE_KEYS)
-    if (key in json2)
+    if (key in json3)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -56930,8 +56973,8 @@ function foldIntersection(json2) {
   }
   if (!folded)
     return;
-  delete json2.allOf;
-  assignProps(json2, folded);
+  delete json3.allOf;
+  assignProps(json3, folded);
 }
 function finalize(ctx, schema) {
   const root = ctx.seen.get(schema);
@@ -57013,20 +57056,20 @@ function finalize(ctx, schema) {
     if (ctx.intersections.length) {
       const carriers = /* @__PURE__ */ new Map();
       for (const seen of ctx.seen.values()) {
-        for (const json2 of [seen.schema, seen.def]) {
-          const allOf = json2?.allOf;
+        for (const json3 of [seen.schema, seen.def]) {
+          const allOf = json3?.allOf;
           if (!Array.isArray(allOf))
             continue;
           const existing = carriers.get(allOf);
           if (existing)
-            existing.push(json2);
+            existing.push(json3);
           else
-            carriers.set(allOf, [json2]);
+            carriers.set(allOf, [json3]);
         }
       }
       for (const allOf of ctx.intersections) {
-        for (const json2 of carriers.get(allOf) ?? [])
-          foldIntersection(json2);
+        for (const json3 of carriers.get(allOf) ?? [])
+          foldIntersection(json3);
       }
     }
   }
@@ -57261,29 +57304,29 @@ var exactPatterns = /* @__PURE__ */ new Map([
 ]);
 var exactPattern = (p) => exactPatterns.get(p) ?? p;
 var stringProcessor = (schema, ctx, _json, _params) => {
-  const json2 = _json;
-  json2.type = "string";
+  const json3 = _json;
+  json3.type = "string";
   const { minimum, maximum, format, patterns, contentEncoding, laxFormat } = aggregateChecks(schema);
   if (typeof minimum === "number")
-    json2.minLength = minimum;
+    json3.minLength = minimum;
   if (typeof maximum === "number")
-    json2.maxLength = maximum;
+    json3.maxLength = maximum;
   if (format) {
-    json2.format = formatMap[format] ?? format;
-    if (json2.format === "")
-      delete json2.format;
+    json3.format = formatMap[format] ?? format;
+    if (json3.format === "")
+      delete json3.format;
     if (format === "time" || laxFormat) {
-      delete json2.format;
+      delete json3.format;
     }
   }
   if (contentEncoding)
-    json2.contentEncoding = contentEncoding;
+    json3.contentEncoding = contentEncoding;
   if (patterns && patterns.size > 0) {
     const patternList = [...patterns].map(exactPattern);
     if (patternList.length === 1)
-      json2.pattern = patternList[0].source;
+      json3.pattern = patternList[0].source;
     else if (patternList.length > 1) {
-      json2.allOf = [
+      json3.allOf = [
         ...patternList.map((regex2) => ({
           ...ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0" ? { type: "string" } : {},
           pattern: regex2.source
@@ -57293,31 +57336,31 @@ var stringProcessor = (schema, ctx, _json, _params) => {
   }
 };
 var numberProcessor = (schema, ctx, _json, params) => {
-  const json2 = _json;
+  const json3 = _json;
   const { minimum, maximum, multipleOf, exclusiveMaximum, exclusiveMinimum, isInt } = aggregateChecks(schema);
-  json2.type = isInt ? "integer" : "number";
+  json3.type = isInt ? "integer" : "number";
   const exMin = typeof exclusiveMinimum === "number" && exclusiveMinimum >= (minimum ?? Number.NEGATIVE_INFINITY);
   const exMax = typeof exclusiveMaximum === "number" && exclusiveMaximum <= (maximum ?? Number.POSITIVE_INFINITY);
   const legacy = ctx.target === "draft-04" || ctx.target === "openapi-3.0";
   if (exMin) {
     if (legacy) {
-      json2.minimum = exclusiveMinimum;
-      json2.exclusiveMinimum = true;
+      json3.minimum = exclusiveMinimum;
+      json3.exclusiveMinimum = true;
     } else {
-      json2.exclusiveMinimum = exclusiveMinimum;
+      json3.exclusiveMinimum = exclusiveMinimum;
     }
   } else if (typeof minimum === "number") {
-    json2.minimum = minimum;
+    json3.minimum = minimum;
   }
   if (exMax) {
     if (legacy) {
-      json2.maximum = exclusiveMaximum;
-      json2.exclusiveMaximum = true;
+      json3.maximum = exclusiveMaximum;
+      json3.exclusiveMaximum = true;
     } else {
-      json2.exclusiveMaximum = exclusiveMaximum;
+      json3.exclusiveMaximum = exclusiveMaximum;
     }
   } else if (typeof maximum === "number") {
-    json2.maximum = maximum;
+    json3.maximum = maximum;
   }
   if (multipleOf) {
     const divisors = /* @__PURE__ */ new Set();
@@ -57325,75 +57368,75 @@ var numberProcessor = (schema, ctx, _json, params) => {
       if (Number.isFinite(divisor) && divisor !== 0)
         divisors.add(Math.abs(divisor));
       else
-        handleUnrepresentable(schema, ctx, json2, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
+        handleUnrepresentable(schema, ctx, json3, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
     }
     const [first, ...rest] = divisors;
     if (first !== void 0)
-      json2.multipleOf = first;
+      json3.multipleOf = first;
     if (rest.length)
-      json2.allOf = [...json2.allOf ?? [], ...rest.map((m) => ({ multipleOf: m }))];
+      json3.allOf = [...json3.allOf ?? [], ...rest.map((m) => ({ multipleOf: m }))];
   }
 };
-var booleanProcessor = (_schema, _ctx, json2, _params) => {
-  json2.type = "boolean";
+var booleanProcessor = (_schema, _ctx, json3, _params) => {
+  json3.type = "boolean";
 };
-var bigintProcessor = (schema, ctx, json2, params) => {
-  handleUnrepresentable(schema, ctx, json2, params, "BigInt cannot be represented in JSON Schema");
+var bigintProcessor = (schema, ctx, json3, params) => {
+  handleUnrepresentable(schema, ctx, json3, params, "BigInt cannot be represented in JSON Schema");
 };
-var symbolProcessor = (schema, ctx, json2, params) => {
-  handleUnrepresentable(schema, ctx, json2, params, "Symbols cannot be represented in JSON Schema");
+var symbolProcessor = (schema, ctx, json3, params) => {
+  handleUnrepresentable(schema, ctx, json3, params, "Symbols cannot be represented in JSON Schema");
 };
-var nullProcessor = (_schema, ctx, json2, _params) => {
+var nullProcessor = (_schema, ctx, json3, _params) => {
   if (ctx.target === "openapi-3.0") {
-    json2.type = "string";
-    json2.nullable = true;
-    json2.enum = [null];
+    json3.type = "string";
+    json3.nullable = true;
+    json3.enum = [null];
   } else {
-    json2.type = "null";
+    json3.type = "null";
   }
 };
-var undefinedProcessor = (schema, ctx, json2, params) => {
-  handleUnrepresentable(schema, ctx, json2, params, "Undefined cannot be represented in JSON Schema");
+var undefinedProcessor = (schema, ctx, json3, params) => {
+  handleUnrepresentable(schema, ctx, json3, params, "Undefined cannot be represented in JSON Schema");
 };
-var voidProcessor = (schema, ctx, json2, params) => {
-  handleUnrepresentable(schema, ctx, json2, params, "Void cannot be represented in JSON Schema");
+var voidProcessor = (schema, ctx, json3, params) => {
+  handleUnrepresentable(schema, ctx, json3, params, "Void cannot be represented in JSON Schema");
 };
-var neverProcessor = (_schema, _ctx, json2, _params) => {
-  json2.not = {};
+var neverProcessor = (_schema, _ctx, json3, _params) => {
+  json3.not = {};
 };
 var anyProcessor = (_schema, _ctx, _json, _params) => {
 };
 var unknownProcessor = (_schema, _ctx, _json, _params) => {
 };
-var dateProcessor = (schema, ctx, json2, params) => {
-  handleUnrepresentable(schema, ctx, json2, params, "Date cannot be represented in JSON Schema");
+var dateProcessor = (schema, ctx, json3, params) => {
+  handleUnrepresentable(schema, ctx, json3, params, "Date cannot be represented in JSON Schema");
 };
-var enumProcessor = (schema, _ctx, json2, _params) => {
+var enumProcessor = (schema, _ctx, json3, _params) => {
   const def = schema._zod.def;
   const values = getEnumValues(def.entries);
   if (values.length === 0) {
-    json2.not = {};
+    json3.not = {};
     return;
   }
   if (values.every((v) => typeof v === "number"))
-    json2.type = "number";
+    json3.type = "number";
   if (values.every((v) => typeof v === "string"))
-    json2.type = "string";
-  json2.enum = values;
+    json3.type = "string";
+  json3.enum = values;
 };
-var literalProcessor = (schema, ctx, json2, params) => {
+var literalProcessor = (schema, ctx, json3, params) => {
   const def = schema._zod.def;
   if (def.values.length === 0) {
-    json2.not = {};
+    json3.not = {};
     return;
   }
   const vals = [];
   for (const val of def.values) {
     if (val === void 0) {
-      if (handleUnrepresentable(schema, ctx, json2, params, "Literal `undefined` cannot be represented in JSON Schema"))
+      if (handleUnrepresentable(schema, ctx, json3, params, "Literal `undefined` cannot be represented in JSON Schema"))
         return;
     } else if (typeof val === "bigint") {
-      if (handleUnrepresentable(schema, ctx, json2, params, "BigInt literals cannot be represented in JSON Schema"))
+      if (handleUnrepresentable(schema, ctx, json3, params, "BigInt literals cannot be represented in JSON Schema"))
         return;
       vals.push(Number(val));
     } else {
@@ -57403,37 +57446,37 @@ var literalProcessor = (schema, ctx, json2, params) => {
   if (vals.length === 0) {
   } else if (vals.length === 1) {
     const val = vals[0];
-    json2.type = val === null ? "null" : typeof val;
+    json3.type = val === null ? "null" : typeof val;
     if (ctx.target === "draft-04" || ctx.target === "openapi-3.0") {
-      json2.enum = [val];
+      json3.enum = [val];
     } else {
-      json2.const = val;
+      json3.const = val;
     }
   } else {
     if (vals.every((v) => typeof v === "number"))
-      json2.type = "number";
+      json3.type = "number";
     if (vals.every((v) => typeof v === "string"))
-      json2.type = "string";
+      json3.type = "string";
     if (vals.every((v) => typeof v === "boolean"))
-      json2.type = "boolean";
+      json3.type = "boolean";
     if (vals.every((v) => v === null))
-      json2.type = "null";
-    json2.enum = vals;
+      json3.type = "null";
+    json3.enum = vals;
   }
 };
-var nanProcessor = (schema, ctx, json2, params) => {
-  handleUnrepresentable(schema, ctx, json2, params, "NaN cannot be represented in JSON Schema");
+var nanProcessor = (schema, ctx, json3, params) => {
+  handleUnrepresentable(schema, ctx, json3, params, "NaN cannot be represented in JSON Schema");
 };
-var templateLiteralProcessor = (schema, _ctx, json2, _params) => {
-  const _json = json2;
+var templateLiteralProcessor = (schema, _ctx, json3, _params) => {
+  const _json = json3;
   const pattern = schema._zod.pattern;
   if (!pattern)
     throw new Error("Pattern not found in template literal");
   _json.type = "string";
   _json.pattern = pattern.source;
 };
-var fileProcessor = (schema, _ctx, json2, _params) => {
-  const _json = json2;
+var fileProcessor = (schema, _ctx, json3, _params) => {
+  const _json = json3;
   _json.type = "string";
   _json.format = "binary";
   _json.contentEncoding = "binary";
@@ -57451,34 +57494,34 @@ var fileProcessor = (schema, _ctx, json2, _params) => {
   else
     _json.anyOf = mime.map((m) => ({ contentMediaType: m }));
 };
-var successProcessor = (_schema, _ctx, json2, _params) => {
-  json2.type = "boolean";
+var successProcessor = (_schema, _ctx, json3, _params) => {
+  json3.type = "boolean";
 };
-var customProcessor = (schema, ctx, json2, params) => {
-  handleUnrepresentable(schema, ctx, json2, params, "Custom types cannot be represented in JSON Schema");
+var customProcessor = (schema, ctx, json3, params) => {
+  handleUnrepresentable(schema, ctx, json3, params, "Custom types cannot be represented in JSON Schema");
 };
-var functionProcessor = (schema, ctx, json2, params) => {
-  handleUnrepresentable(schema, ctx, json2, params, "Function types cannot be represented in JSON Schema");
+var functionProcessor = (schema, ctx, json3, params) => {
+  handleUnrepresentable(schema, ctx, json3, params, "Function types cannot be represented in JSON Schema");
 };
-var transformProcessor = (schema, ctx, json2, params) => {
-  handleUnrepresentable(schema, ctx, json2, params, "Transforms cannot be represented in JSON Schema");
+var transformProcessor = (schema, ctx, json3, params) => {
+  handleUnrepresentable(schema, ctx, json3, params, "Transforms cannot be represented in JSON Schema");
 };
-var mapProcessor = (schema, ctx, json2, params) => {
-  handleUnrepresentable(schema, ctx, json2, params, "Map cannot be represented in JSON Schema");
+var mapProcessor = (schema, ctx, json3, params) => {
+  handleUnrepresentable(schema, ctx, json3, params, "Map cannot be represented in JSON Schema");
 };
-var setProcessor = (schema, ctx, json2, params) => {
-  handleUnrepresentable(schema, ctx, json2, params, "Set cannot be represented in JSON Schema");
+var setProcessor = (schema, ctx, json3, params) => {
+  handleUnrepresentable(schema, ctx, json3, params, "Set cannot be represented in JSON Schema");
 };
 var arrayProcessor = (schema, ctx, _json, params) => {
-  const json2 = _json;
+  const json3 = _json;
   const def = schema._zod.def;
   const { minimum, maximum } = aggregateChecks(schema);
   if (typeof minimum === "number")
-    json2.minItems = minimum;
+    json3.minItems = minimum;
   if (typeof maximum === "number")
-    json2.maxItems = maximum;
-  json2.type = "array";
-  json2.items = processSchema(def.element, ctx, {
+    json3.maxItems = maximum;
+  json3.type = "array";
+  json3.items = processSchema(def.element, ctx, {
     ...params,
     path: [...params.path, "items"]
   });
@@ -57494,17 +57537,17 @@ function inputOptin(schema) {
   return schema._zod.optin;
 }
 var objectProcessor = (schema, ctx, _json, params) => {
-  const json2 = _json;
+  const json3 = _json;
   const def = schema._zod.def;
   const shape = def.shape;
   const symbolKeys = Object.getOwnPropertySymbols(shape);
-  if (symbolKeys.length && handleUnrepresentable(schema, ctx, json2, params, "Symbol keys cannot be represented in JSON Schema")) {
+  if (symbolKeys.length && handleUnrepresentable(schema, ctx, json3, params, "Symbol keys cannot be represented in JSON Schema")) {
     return;
   }
-  json2.type = "object";
-  json2.properties = {};
+  json3.type = "object";
+  json3.properties = {};
   for (const key in shape) {
-    assignProp(json2.properties, key, processSchema(shape[key], ctx, {
+    assignProp(json3.properties, key, processSchema(shape[key], ctx, {
       ...params,
       path: [...params.path, "properties", key]
     }));
@@ -57517,21 +57560,21 @@ var objectProcessor = (schema, ctx, _json, params) => {
     }
   }
   if (requiredKeys.length > 0) {
-    json2.required = requiredKeys;
+    json3.required = requiredKeys;
   }
   if (def.catchall?._zod.def.type === "never") {
-    json2.additionalProperties = false;
+    json3.additionalProperties = false;
   } else if (!def.catchall) {
     if (ctx.io === "output")
-      json2.additionalProperties = false;
+      json3.additionalProperties = false;
   } else if (def.catchall) {
-    json2.additionalProperties = processSchema(def.catchall, ctx, {
+    json3.additionalProperties = processSchema(def.catchall, ctx, {
       ...params,
       path: [...params.path, "additionalProperties"]
     });
   }
 };
-var unionProcessor = (schema, ctx, json2, params) => {
+var unionProcessor = (schema, ctx, json3, params) => {
   const def = schema._zod.def;
   const isExclusive = def.inclusive === false;
   const options = def.options.map((x, i) => processSchema(x, ctx, {
@@ -57539,12 +57582,12 @@ var unionProcessor = (schema, ctx, json2, params) => {
     path: [...params.path, isExclusive ? "oneOf" : "anyOf", i]
   }));
   if (isExclusive) {
-    json2.oneOf = options;
+    json3.oneOf = options;
   } else {
-    json2.anyOf = options;
+    json3.anyOf = options;
   }
 };
-var intersectionProcessor = (schema, ctx, json2, params) => {
+var intersectionProcessor = (schema, ctx, json3, params) => {
   const def = schema._zod.def;
   const a = processSchema(def.left, ctx, {
     ...params,
@@ -57559,13 +57602,13 @@ var intersectionProcessor = (schema, ctx, json2, params) => {
     ...isSimpleIntersection(a) ? a.allOf : [a],
     ...isSimpleIntersection(b) ? b.allOf : [b]
   ];
-  json2.allOf = allOf;
+  json3.allOf = allOf;
   ctx.intersections.push(allOf);
 };
 var tupleProcessor = (schema, ctx, _json, params) => {
-  const json2 = _json;
+  const json3 = _json;
   const def = schema._zod.def;
-  json2.type = "array";
+  json3.type = "array";
   const prefixPath = ctx.target === "draft-2020-12" ? "prefixItems" : "items";
   const restPath = ctx.target === "draft-2020-12" ? "items" : ctx.target === "openapi-3.0" ? "items" : "additionalItems";
   const prefixItems = def.items.map((x, i) => processSchema(x, ctx, {
@@ -57587,70 +57630,70 @@ var tupleProcessor = (schema, ctx, _json, params) => {
   const maxItems = def.items.length;
   const isClosed = !def.rest;
   if (ctx.target === "draft-2020-12") {
-    json2.prefixItems = prefixItems;
+    json3.prefixItems = prefixItems;
     if (isClosed) {
-      json2.items = false;
+      json3.items = false;
     } else if (rest) {
-      json2.items = rest;
+      json3.items = rest;
     }
     if (minItems > 0)
-      json2.minItems = minItems;
+      json3.minItems = minItems;
     if (isClosed)
-      json2.maxItems = maxItems;
+      json3.maxItems = maxItems;
   } else if (ctx.target === "openapi-3.0") {
-    json2.items = {
+    json3.items = {
       anyOf: prefixItems
     };
     if (rest) {
-      json2.items.anyOf.push(rest);
+      json3.items.anyOf.push(rest);
     }
     if (minItems > 0)
-      json2.minItems = minItems;
+      json3.minItems = minItems;
     if (isClosed)
-      json2.maxItems = maxItems;
+      json3.maxItems = maxItems;
   } else {
-    json2.items = prefixItems;
+    json3.items = prefixItems;
     if (isClosed) {
-      json2.additionalItems = false;
+      json3.additionalItems = false;
     } else if (rest) {
-      json2.additionalItems = rest;
+      json3.additionalItems = rest;
     }
     if (minItems > 0)
-      json2.minItems = minItems;
+      json3.minItems = minItems;
     if (isClosed)
-      json2.maxItems = maxItems;
+      json3.maxItems = maxItems;
   }
   const { minimum, maximum } = aggregateChecks(schema);
   if (typeof minimum === "number")
-    json2.minItems = minimum;
+    json3.minItems = minimum;
   if (typeof maximum === "number")
-    json2.maxItems = maximum;
+    json3.maxItems = maximum;
 };
-function stringifyKeyNames(bySchema, json2, visited) {
-  if (json2.$ref) {
-    if (visited.has(json2))
-      return json2;
-    visited.add(json2);
-    const def = bySchema.get(json2)?.def;
+function stringifyKeyNames(bySchema, json3, visited) {
+  if (json3.$ref) {
+    if (visited.has(json3))
+      return json3;
+    visited.add(json3);
+    const def = bySchema.get(json3)?.def;
     if (!def)
-      return json2;
+      return json3;
     const inlined = stringifyKeyNames(bySchema, def, visited);
-    return inlined === def ? json2 : inlined;
+    return inlined === def ? json3 : inlined;
   }
   for (const keyword of ["anyOf", "oneOf"]) {
-    const branches = json2[keyword];
+    const branches = json3[keyword];
     if (!Array.isArray(branches))
       continue;
     const mapped = branches.map((branch) => stringifyKeyNames(bySchema, branch, visited));
     if (mapped.some((branch, i) => branch !== branches[i]))
-      json2 = { ...json2, [keyword]: mapped };
+      json3 = { ...json3, [keyword]: mapped };
   }
-  const types2 = Array.isArray(json2.type) ? json2.type : [json2.type];
+  const types2 = Array.isArray(json3.type) ? json3.type : [json3.type];
   const numericType = !types2.includes("string") && types2.some((t) => t === "number" || t === "integer");
-  const values = json2.enum ?? (json2.const !== void 0 ? [json2.const] : void 0);
+  const values = json3.enum ?? (json3.const !== void 0 ? [json3.const] : void 0);
   if (!numericType && !values?.some((v) => typeof v === "number"))
-    return json2;
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json2;
+    return json3;
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json3;
   if (rest.enum)
     rest.enum = rest.enum.map((v) => typeof v === "number" ? String(v) : v);
   else if (typeof rest.const === "number")
@@ -57690,9 +57733,9 @@ function rewriteKeyNames(ctx) {
   }
 }
 var recordProcessor = (schema, ctx, _json, params) => {
-  const json2 = _json;
+  const json3 = _json;
   const def = schema._zod.def;
-  json2.type = "object";
+  json3.type = "object";
   const keyType = def.keyType;
   const patterns = aggregateChecks(keyType).patterns;
   if (def.mode === "loose" && patterns && patterns.size > 0) {
@@ -57700,13 +57743,13 @@ var recordProcessor = (schema, ctx, _json, params) => {
       ...params,
       path: [...params.path, "patternProperties", "*"]
     });
-    json2.patternProperties = {};
+    json3.patternProperties = {};
     for (const pattern of patterns) {
-      assignProp(json2.patternProperties, exactPattern(pattern).source, valueSchema);
+      assignProp(json3.patternProperties, exactPattern(pattern).source, valueSchema);
     }
   } else {
     if (ctx.target === "draft-07" || ctx.target === "draft-2020-12") {
-      json2.propertyNames = processSchema(def.keyType, ctx, {
+      json3.propertyNames = processSchema(def.keyType, ctx, {
         ...params,
         path: [...params.path, "propertyNames"]
       });
@@ -57718,7 +57761,7 @@ var recordProcessor = (schema, ctx, _json, params) => {
       }
       pending.push(schema);
     }
-    json2.additionalProperties = processSchema(def.valueType, ctx, {
+    json3.additionalProperties = processSchema(def.valueType, ctx, {
       ...params,
       path: [...params.path, "additionalProperties"]
     });
@@ -57728,19 +57771,19 @@ var recordProcessor = (schema, ctx, _json, params) => {
   if (keyValues && !def.partial && !omittableOnInput) {
     const validKeyValues = [...keyValues].filter((v) => typeof v === "string" || typeof v === "number");
     if (validKeyValues.length > 0) {
-      json2.required = validKeyValues.map(String);
+      json3.required = validKeyValues.map(String);
     }
   }
 };
-var nullableProcessor = (schema, ctx, json2, params) => {
+var nullableProcessor = (schema, ctx, json3, params) => {
   const def = schema._zod.def;
   const inner = processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   if (ctx.target === "openapi-3.0") {
     seen.ref = def.innerType;
-    json2.nullable = true;
+    json3.nullable = true;
   } else {
-    json2.anyOf = [inner, { type: "null" }];
+    json3.anyOf = [inner, { type: "null" }];
   }
 };
 var nonoptionalProcessor = (schema, ctx, _json, params) => {
@@ -57750,7 +57793,7 @@ var nonoptionalProcessor = (schema, ctx, _json, params) => {
   seen.ref = def.innerType;
 };
 var UNREPRESENTABLE_DEFAULT = /* @__PURE__ */ Symbol();
-function serializeDefaultValue(value, schema, ctx, json2, params) {
+function serializeDefaultValue(value, schema, ctx, json3, params) {
   let unrepresentable = false;
   const serialized = JSON.stringify(value, (_, val) => {
     if (typeof val !== "bigint")
@@ -57760,30 +57803,30 @@ function serializeDefaultValue(value, schema, ctx, json2, params) {
   });
   if (!unrepresentable)
     return JSON.parse(serialized);
-  handleUnrepresentable(schema, ctx, json2, params, "BigInt defaults cannot be represented in JSON Schema");
+  handleUnrepresentable(schema, ctx, json3, params, "BigInt defaults cannot be represented in JSON Schema");
   return UNREPRESENTABLE_DEFAULT;
 }
-var defaultProcessor = (schema, ctx, json2, params) => {
+var defaultProcessor = (schema, ctx, json3, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   seen.ref = def.innerType;
-  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json3, params);
   if (value !== UNREPRESENTABLE_DEFAULT)
-    json2.default = value;
+    json3.default = value;
 };
-var prefaultProcessor = (schema, ctx, json2, params) => {
+var prefaultProcessor = (schema, ctx, json3, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   seen.ref = def.innerType;
   if (ctx.io !== "input")
     return;
-  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json3, params);
   if (value !== UNREPRESENTABLE_DEFAULT)
-    json2._prefault = value;
+    json3._prefault = value;
 };
-var catchProcessor = (schema, ctx, json2, params) => {
+var catchProcessor = (schema, ctx, json3, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
@@ -57792,10 +57835,10 @@ var catchProcessor = (schema, ctx, json2, params) => {
   try {
     catchValue = def.catchValue(void 0);
   } catch {
-    handleUnrepresentable(schema, ctx, json2, params, "Dynamic catch values are not supported in JSON Schema");
+    handleUnrepresentable(schema, ctx, json3, params, "Dynamic catch values are not supported in JSON Schema");
     return;
   }
-  json2.default = catchValue;
+  json3.default = catchValue;
 };
 var pipeProcessor = (schema, ctx, _json, params) => {
   const def = schema._zod.def;
@@ -57805,12 +57848,12 @@ var pipeProcessor = (schema, ctx, _json, params) => {
   const seen = ctx.seen.get(schema);
   seen.ref = innerType;
 };
-var readonlyProcessor = (schema, ctx, json2, params) => {
+var readonlyProcessor = (schema, ctx, json3, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   seen.ref = def.innerType;
-  json2.readOnly = true;
+  json3.readOnly = true;
 };
 var promiseProcessor = (schema, ctx, _json, params) => {
   const def = schema._zod.def;
@@ -58452,7 +58495,7 @@ var _ZodString = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodString.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json2, params) => stringProcessor(inst, ctx, json2, params);
+    inst._zod.processJSONSchema = (ctx, json3, params) => stringProcessor(inst, ctx, json3, params);
   },
   /* @__PURE__ */ util_exports.derived({
     format: (inst) => aggregateChecks(inst).format ?? null,
@@ -58811,7 +58854,7 @@ var ZodNumber = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodNumber.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json2, params) => numberProcessor(inst, ctx, json2, params);
+    inst._zod.processJSONSchema = (ctx, json3, params) => numberProcessor(inst, ctx, json3, params);
     inst.isFinite = true;
   },
   /* @__PURE__ */ util_exports.derived({
@@ -58901,7 +58944,7 @@ function uint32(params) {
 var ZodBoolean = /* @__PURE__ */ $constructor("ZodBoolean", (inst, def) => {
   $ZodBoolean.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => booleanProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => booleanProcessor(inst, ctx, json3, params);
 });
 function boolean2(params) {
   return _boolean(ZodBoolean, params);
@@ -58911,7 +58954,7 @@ var ZodBigInt = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodBigInt.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json2, params) => bigintProcessor(inst, ctx, json2, params);
+    inst._zod.processJSONSchema = (ctx, json3, params) => bigintProcessor(inst, ctx, json3, params);
   },
   /* @__PURE__ */ util_exports.derived({
     minValue: (inst) => aggregateChecks(inst).minimum ?? null,
@@ -58969,7 +59012,7 @@ function uint64(params) {
 var ZodSymbol = /* @__PURE__ */ $constructor("ZodSymbol", (inst, def) => {
   $ZodSymbol.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => symbolProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => symbolProcessor(inst, ctx, json3, params);
 });
 function symbol(params) {
   return _symbol(ZodSymbol, params);
@@ -58977,7 +59020,7 @@ function symbol(params) {
 var ZodUndefined = /* @__PURE__ */ $constructor("ZodUndefined", (inst, def) => {
   $ZodUndefined.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => undefinedProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => undefinedProcessor(inst, ctx, json3, params);
 });
 function _undefined3(params) {
   return _undefined2(ZodUndefined, params);
@@ -58985,7 +59028,7 @@ function _undefined3(params) {
 var ZodNull = /* @__PURE__ */ $constructor("ZodNull", (inst, def) => {
   $ZodNull.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => nullProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => nullProcessor(inst, ctx, json3, params);
 });
 function _null3(params) {
   return _null2(ZodNull, params);
@@ -58993,7 +59036,7 @@ function _null3(params) {
 var ZodAny = /* @__PURE__ */ $constructor("ZodAny", (inst, def) => {
   $ZodAny.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => anyProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => anyProcessor(inst, ctx, json3, params);
 });
 function any() {
   return _any(ZodAny);
@@ -59001,7 +59044,7 @@ function any() {
 var ZodUnknown = /* @__PURE__ */ $constructor("ZodUnknown", (inst, def) => {
   $ZodUnknown.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => unknownProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => unknownProcessor(inst, ctx, json3, params);
 });
 function unknown() {
   return _unknown(ZodUnknown);
@@ -59009,7 +59052,7 @@ function unknown() {
 var ZodNever = /* @__PURE__ */ $constructor("ZodNever", (inst, def) => {
   $ZodNever.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => neverProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => neverProcessor(inst, ctx, json3, params);
 });
 function never(params) {
   return _never(ZodNever, params);
@@ -59017,7 +59060,7 @@ function never(params) {
 var ZodVoid = /* @__PURE__ */ $constructor("ZodVoid", (inst, def) => {
   $ZodVoid.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => voidProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => voidProcessor(inst, ctx, json3, params);
 });
 function _void2(params) {
   return _void(ZodVoid, params);
@@ -59027,7 +59070,7 @@ var ZodDate = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodDate.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json2, params) => dateProcessor(inst, ctx, json2, params);
+    inst._zod.processJSONSchema = (ctx, json3, params) => dateProcessor(inst, ctx, json3, params);
     inst.min = (value, params) => inst.check(_gte(value, params));
     inst.max = (value, params) => inst.check(_lte(value, params));
   },
@@ -59049,7 +59092,7 @@ var ZodArray = /* @__PURE__ */ $constructor("ZodArray", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodArray.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => arrayProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => arrayProcessor(inst, ctx, json3, params);
   inst.element = def.element;
 }, {
   min(n, params) {
@@ -59079,7 +59122,7 @@ var ZodObject = /* @__PURE__ */ $constructor("ZodObject", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodObjectJIT.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => objectProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => objectProcessor(inst, ctx, json3, params);
   util_exports.installLazyProp(inst, "shape", (self2) => self2._zod.def.shape, false);
 }, {
   keyof() {
@@ -59152,7 +59195,7 @@ function looseObject(shape, params) {
 var ZodUnion = /* @__PURE__ */ $constructor("ZodUnion", (inst, def) => {
   $ZodUnion.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => unionProcessor(inst, ctx, json3, params);
   inst.options = def.options;
 });
 function union(options, params) {
@@ -59165,7 +59208,7 @@ function union(options, params) {
 var ZodXor = /* @__PURE__ */ $constructor("ZodXor", (inst, def) => {
   ZodUnion.init(inst, def);
   $ZodXor.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => unionProcessor(inst, ctx, json3, params);
   inst.options = def.options;
 });
 function xor(options, params) {
@@ -59191,7 +59234,7 @@ function discriminatedUnion(discriminator, options, params) {
 var ZodIntersection = /* @__PURE__ */ $constructor("ZodIntersection", (inst, def) => {
   $ZodIntersection.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => intersectionProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => intersectionProcessor(inst, ctx, json3, params);
 });
 function intersection(left, right) {
   return new ZodIntersection({
@@ -59204,7 +59247,7 @@ var ZodTuple = /* @__PURE__ */ $constructor("ZodTuple", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodTuple.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => tupleProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => tupleProcessor(inst, ctx, json3, params);
 }, {
   rest(rest) {
     return this.clone({
@@ -59237,7 +59280,7 @@ var ZodRecord = /* @__PURE__ */ $constructor("ZodRecord", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodRecord.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => recordProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => recordProcessor(inst, ctx, json3, params);
   inst.keyType = def.keyType;
   inst.valueType = def.valueType;
 });
@@ -59279,7 +59322,7 @@ var ZodMap = /* @__PURE__ */ $constructor("ZodMap", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodMap.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => mapProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => mapProcessor(inst, ctx, json3, params);
   inst.keyType = def.keyType;
   inst.valueType = def.valueType;
   inst.min = (...args) => inst.check(_minSize(...args));
@@ -59299,7 +59342,7 @@ var ZodSet = /* @__PURE__ */ $constructor("ZodSet", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodSet.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => setProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => setProcessor(inst, ctx, json3, params);
   inst.min = (...args) => inst.check(_minSize(...args));
   inst.nonempty = (params) => inst.check(_minSize(1, params));
   inst.max = (...args) => inst.check(_maxSize(...args));
@@ -59315,7 +59358,7 @@ function set(valueType, params) {
 var ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
   $ZodEnum.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => enumProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => enumProcessor(inst, ctx, json3, params);
   inst.enum = def.entries;
   inst.options = [...inst._zod.values];
   const keys = new Set(Object.keys(def.entries));
@@ -59368,7 +59411,7 @@ function nativeEnum(entries, params) {
 var ZodLiteral = /* @__PURE__ */ $constructor("ZodLiteral", (inst, def) => {
   $ZodLiteral.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => literalProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => literalProcessor(inst, ctx, json3, params);
   inst.values = new Set(def.values);
   Object.defineProperty(inst, "value", {
     get() {
@@ -59389,7 +59432,7 @@ function literal(value, params) {
 var ZodFile = /* @__PURE__ */ $constructor("ZodFile", (inst, def) => {
   $ZodFile.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => fileProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => fileProcessor(inst, ctx, json3, params);
   inst.min = (size, params) => inst.check(_minSize(size, params));
   inst.max = (size, params) => inst.check(_maxSize(size, params));
   inst.mime = (types2, params) => inst.check(_mime(Array.isArray(types2) ? types2 : [types2], params));
@@ -59401,7 +59444,7 @@ var ZodTransform = /* @__PURE__ */ $constructor("ZodTransform", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodTransform.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => transformProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => transformProcessor(inst, ctx, json3, params);
   inst._zod.parse = (payload, _ctx) => {
     if (_ctx.direction === "backward") {
       throw new $ZodEncodeError(inst.constructor.name);
@@ -59440,7 +59483,7 @@ function transform(fn) {
 var ZodOptional = /* @__PURE__ */ $constructor("ZodOptional", (inst, def) => {
   $ZodOptional.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => optionalProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => optionalProcessor(inst, ctx, json3, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function optional(innerType) {
@@ -59452,7 +59495,7 @@ function optional(innerType) {
 var ZodExactOptional = /* @__PURE__ */ $constructor("ZodExactOptional", (inst, def) => {
   $ZodExactOptional.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => optionalProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => optionalProcessor(inst, ctx, json3, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function exactOptional(innerType) {
@@ -59464,7 +59507,7 @@ function exactOptional(innerType) {
 var ZodNullable = /* @__PURE__ */ $constructor("ZodNullable", (inst, def) => {
   $ZodNullable.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => nullableProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => nullableProcessor(inst, ctx, json3, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function nullable(innerType) {
@@ -59479,7 +59522,7 @@ function nullish2(innerType) {
 var ZodDefault = /* @__PURE__ */ $constructor("ZodDefault", (inst, def) => {
   $ZodDefault.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => defaultProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => defaultProcessor(inst, ctx, json3, params);
   inst.unwrap = () => inst._zod.def.innerType;
   inst.removeDefault = inst.unwrap;
 });
@@ -59495,7 +59538,7 @@ function _default2(innerType, defaultValue) {
 var ZodPrefault = /* @__PURE__ */ $constructor("ZodPrefault", (inst, def) => {
   $ZodPrefault.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => prefaultProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => prefaultProcessor(inst, ctx, json3, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function prefault(innerType, defaultValue) {
@@ -59510,7 +59553,7 @@ function prefault(innerType, defaultValue) {
 var ZodNonOptional = /* @__PURE__ */ $constructor("ZodNonOptional", (inst, def) => {
   $ZodNonOptional.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => nonoptionalProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => nonoptionalProcessor(inst, ctx, json3, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function nonoptional(innerType, params) {
@@ -59523,7 +59566,7 @@ function nonoptional(innerType, params) {
 var ZodSuccess = /* @__PURE__ */ $constructor("ZodSuccess", (inst, def) => {
   $ZodSuccess.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => successProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => successProcessor(inst, ctx, json3, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function success(innerType) {
@@ -59535,7 +59578,7 @@ function success(innerType) {
 var ZodCatch = /* @__PURE__ */ $constructor("ZodCatch", (inst, def) => {
   $ZodCatch.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => catchProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => catchProcessor(inst, ctx, json3, params);
   inst.unwrap = () => inst._zod.def.innerType;
   inst.removeCatch = inst.unwrap;
 });
@@ -59549,7 +59592,7 @@ function _catch2(innerType, catchValue) {
 var ZodNaN = /* @__PURE__ */ $constructor("ZodNaN", (inst, def) => {
   $ZodNaN.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => nanProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => nanProcessor(inst, ctx, json3, params);
 });
 function nan(params) {
   return _nan(ZodNaN, params);
@@ -59557,7 +59600,7 @@ function nan(params) {
 var ZodPipe = /* @__PURE__ */ $constructor("ZodPipe", (inst, def) => {
   $ZodPipe.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => pipeProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => pipeProcessor(inst, ctx, json3, params);
   inst.in = def.in;
   inst.out = def.out;
 });
@@ -59599,7 +59642,7 @@ var ZodPreprocess = /* @__PURE__ */ $constructor("ZodPreprocess", (inst, def) =>
 var ZodReadonly = /* @__PURE__ */ $constructor("ZodReadonly", (inst, def) => {
   $ZodReadonly.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => readonlyProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => readonlyProcessor(inst, ctx, json3, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function readonly(innerType) {
@@ -59611,7 +59654,7 @@ function readonly(innerType) {
 var ZodTemplateLiteral = /* @__PURE__ */ $constructor("ZodTemplateLiteral", (inst, def) => {
   $ZodTemplateLiteral.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => templateLiteralProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => templateLiteralProcessor(inst, ctx, json3, params);
 });
 function templateLiteral(parts, params) {
   return new ZodTemplateLiteral({
@@ -59623,7 +59666,7 @@ function templateLiteral(parts, params) {
 var ZodLazy = /* @__PURE__ */ $constructor("ZodLazy", (inst, def) => {
   $ZodLazy.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => lazyProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => lazyProcessor(inst, ctx, json3, params);
   inst.unwrap = () => inst._zod.def.getter();
 });
 function lazy(getter) {
@@ -59635,7 +59678,7 @@ function lazy(getter) {
 var ZodPromise = /* @__PURE__ */ $constructor("ZodPromise", (inst, def) => {
   $ZodPromise.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => promiseProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => promiseProcessor(inst, ctx, json3, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function promise(innerType) {
@@ -59647,7 +59690,7 @@ function promise(innerType) {
 var ZodFunction = /* @__PURE__ */ $constructor("ZodFunction", (inst, def) => {
   $ZodFunction.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => functionProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => functionProcessor(inst, ctx, json3, params);
 });
 function _function(params) {
   return new ZodFunction({
@@ -59659,7 +59702,7 @@ function _function(params) {
 var ZodCustom = /* @__PURE__ */ $constructor("ZodCustom", (inst, def) => {
   $ZodCustom.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json2, params) => customProcessor(inst, ctx, json2, params);
+  inst._zod.processJSONSchema = (ctx, json3, params) => customProcessor(inst, ctx, json3, params);
 });
 function check(fn) {
   const ch = new $ZodCheck({
@@ -59879,13 +59922,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path29 = ref.slice(1).split("/").filter(Boolean);
-  if (path29.length === 0) {
+  const path38 = ref.slice(1).split("/").filter(Boolean);
+  if (path38.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path29[0] === defsKey) {
-    const key = path29[1] === void 0 ? void 0 : decodeJSONPointerSegment(path29[1]);
+  if (path38[0] === defsKey) {
+    const key = path38[1] === void 0 ? void 0 : decodeJSONPointerSegment(path38[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -60870,12 +60913,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path29) {
-  return path29.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path38) {
+  return path38.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path29) {
+function valueAt(doc, path38) {
   let v = doc;
-  for (const key of path29) {
+  for (const key of path38) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -60884,14 +60927,14 @@ function valueAt(doc, path29) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path29) {
+async function readResults(path38) {
   let text2;
   try {
-    text2 = await readFile5(path29, "utf8");
+    text2 = await readFile5(path38, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path29}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path38}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path29);
+  return parseResults(text2, path38);
 }
 function parseResults(text2, source) {
   let doc;
@@ -60929,8 +60972,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path11.join(dir, "runs");
-    this.indexDir = path11.join(dir, "index");
+    this.runsDir = path13.join(dir, "runs");
+    this.indexDir = path13.join(dir, "index");
   }
   dir;
   options;
@@ -60942,7 +60985,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path11.resolve(dir), options);
+    const store = new _DirStore(path13.resolve(dir), options);
     const st = await stat3(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -61014,10 +61057,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path11.join(this.runsDir, `${id}.json`);
+    return path13.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path11.join(this.indexDir, `${id}.json`);
+    return path13.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -61072,24 +61115,6 @@ var DirStore = class _DirStore {
     );
   }
 };
-async function writeAtomically(file2, text2) {
-  const tmp = path11.join(
-    path11.dirname(file2),
-    `.${path11.basename(file2)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`
-  );
-  const handle = await open4(tmp, "wx");
-  try {
-    await handle.writeFile(text2);
-    await handle.sync();
-    await handle.close();
-    await rename3(tmp, file2);
-  } catch (e) {
-    await handle.close().catch(() => {
-    });
-    await rm5(tmp, { force: true });
-    throw e;
-  }
-}
 async function jsonNames(dir) {
   try {
     return (await readdir4(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
@@ -61109,8 +61134,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path12.isAbsolute(xdgDataHome) ? xdgDataHome : path12.join(home, ".local", "share");
-  return path12.join(base, "pgperf", "store");
+  const base = xdgDataHome && path14.isAbsolute(xdgDataHome) ? xdgDataHome : path14.join(home, ".local", "share");
+  return path14.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -61214,6 +61239,7 @@ var FAIL_ON = ["regression", "inconclusive", "never"];
 var MODES = [
   "benchmark",
   "comment",
+  "nightly",
   // The shards of a matrix as one comment and one status (consolidate-mode.ts).
   "consolidate"
 ];
@@ -61250,8 +61276,10 @@ function parseInputs(read) {
     store: text2("store"),
     storeBranch: text2("store-branch"),
     baseline: parseBaselineSpec(read("baseline").trim() || "same-job", "input 'baseline'"),
+    publishSite: text2("publish-site"),
     ...shardInputs(read)
   };
+  checkPublishSite(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
     throw new UserError(
       "inputs 'store' (a postgresql:// URL) and 'store-branch' (a directory store on a git branch) exclude each other: set one"
@@ -61267,12 +61295,12 @@ function parseInputs(read) {
       `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`
     );
   }
-  if (!token && (inputs.comment || inputs.commitStatus)) {
+  if (!token && inputs.mode !== "nightly" && (inputs.comment || inputs.commitStatus)) {
     throw new UserError(
       "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false"
     );
   }
-  if (Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
+  if (inputs.mode !== "nightly" && Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
     throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
   }
   if (inputs.baseBinDir) {
@@ -61302,6 +61330,27 @@ function parseInputs(read) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
   }
   return inputs;
+}
+function checkPublishSite(inputs) {
+  const site = inputs.publishSite;
+  if (site === void 0) return;
+  if (inputs.mode !== "nightly" || !inputs.storeBranch) {
+    throw new UserError(
+      `input 'publish-site' (${site}) publishes the history site of mode nightly to the data branch: set 'mode: nightly' and 'store-branch', or remove it`
+    );
+  }
+  const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
+  const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
+  if (path15.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+    throw new UserError(
+      `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
+    );
+  }
+  if (store.every((p, i) => parts[i] === p)) {
+    throw new UserError(
+      `input 'publish-site' (${site}) would put the site inside the store's directory '${store.join("/")}' of the branch: choose another directory, e.g. docs`
+    );
+  }
 }
 function choice(read, name, allowed, fallback) {
   const value = read(name).trim();
@@ -61380,21 +61429,507 @@ function checkShardInputs(inputs) {
   }
 }
 
-// src/build/build.ts
-import { mkdir as mkdir7, readdir as readdir6, readFile as readFile11, rm as rm8, writeFile as writeFile5 } from "node:fs/promises";
-import os11 from "node:os";
+// src/build/build-pair.ts
+import path24 from "node:path";
+
+// src/build/source.ts
+init_errors();
+import { rm as rm6, stat as stat4 } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 import path18 from "node:path";
+
+// src/util/file-lock.ts
+init_errors();
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { link, mkdir as mkdir6, readFile as readFile7, unlink as unlink2, writeFile as writeFile4 } from "node:fs/promises";
+import os9 from "node:os";
+import path16 from "node:path";
+async function acquireLock(file2, options) {
+  let announced = false;
+  while (true) {
+    options.signal?.throwIfAborted();
+    const taken = await takeLock(file2, options.logger);
+    if (typeof taken === "function") return taken;
+    if (!announced) {
+      options.logger.info(
+        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file2})`
+      );
+      announced = true;
+    }
+    await sleep(options.pollMs ?? 1e3, options.signal);
+  }
+}
+async function tryLock(file2, logger) {
+  const taken = await takeLock(file2, logger);
+  return typeof taken === "function" ? taken : void 0;
+}
+async function takeLock(file2, logger) {
+  await mkdir6(path16.dirname(file2), { recursive: true, mode: 493 });
+  const me = { pid: process.pid, host: os9.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
+  while (true) {
+    const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
+    await writeFile4(tmp, JSON.stringify(me), { mode: 420 });
+    let taken = false;
+    try {
+      await link(tmp, file2);
+      taken = true;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+    } finally {
+      await unlink2(tmp).catch(() => {
+      });
+    }
+    if (taken) {
+      return async () => {
+        const owner2 = await readOwner(file2);
+        if (typeof owner2 === "object" && owner2.pid === me.pid && owner2.host === me.host) {
+          await unlink2(file2).catch(() => {
+          });
+        }
+      };
+    }
+    const owner = await readOwner(file2);
+    if (owner === "gone") continue;
+    if (owner === void 0 || owner.host === me.host && !processAlive(owner.pid)) {
+      logger.debug(`removing stale lock ${file2} (${owner ? `pid ${owner.pid} is gone` : "unreadable"})`);
+      await unlink2(file2).catch(() => {
+      });
+      continue;
+    }
+    return owner;
+  }
+}
+async function readOwner(file2) {
+  try {
+    const owner = JSON.parse(await readFile7(file2, "utf8"));
+    if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
+    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
+  } catch (e) {
+    return e.code === "ENOENT" ? "gone" : void 0;
+  }
+}
+function processAlive(pid) {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// src/build/cache.ts
+import { createHash as createHash6 } from "node:crypto";
+import { chmod as chmod2, cp, mkdir as mkdir7, readdir as readdir5, readFile as readFile8, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
+import path17 from "node:path";
+init_errors();
+async function mkdirPublic(dir) {
+  const first = await mkdir7(dir, { recursive: true });
+  if (!first) return;
+  for (let d = dir; ; d = path17.dirname(d)) {
+    await chmod2(d, 493);
+    if (d === first || d === path17.dirname(d)) break;
+  }
+}
+var COMPLETE_MARKER = ".complete";
+var MIN_FREE_BYTES = 2 * 1024 ** 3;
+function defaultCacheDir(env, uid, home) {
+  if (env.PGPERF_CACHE_DIR) return path17.resolve(env.PGPERF_CACHE_DIR);
+  if (uid === 0) return "/var/cache/pgperf";
+  return path17.join(env.XDG_CACHE_HOME || path17.join(home, ".cache"), "pgperf");
+}
+function cacheLayout(root) {
+  return {
+    root,
+    git: path17.join(root, "git"),
+    builds: path17.join(root, "builds"),
+    installs: path17.join(root, "installs"),
+    ccache: path17.join(root, "ccache"),
+    logs: path17.join(root, "logs"),
+    locks: path17.join(root, "locks")
+  };
+}
+function slotPaths(layout, key, prefix) {
+  const slot = prefix ? `${key}-p${sha256(path17.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path17.join(layout.builds, slot);
+  return {
+    slot,
+    work,
+    src: path17.join(work, "src"),
+    build: path17.join(work, "build"),
+    stage: path17.join(work, "stage"),
+    statsLog: path17.join(work, "ccache-stats.log"),
+    install: prefix ? path17.resolve(prefix) : path17.join(layout.installs, slot),
+    lock: path17.join(layout.locks, `${slot}.lock`),
+    log: path17.join(layout.logs, `${slot}.log`)
+  };
+}
+function buildKey(input2) {
+  const identity = JSON.stringify({
+    recipe: input2.recipe,
+    sha: input2.sha,
+    patches: input2.patchHashes,
+    options: input2.extraOptions,
+    compiler: {
+      command: input2.compiler.command,
+      version: input2.compiler.version,
+      target: input2.compiler.target
+    },
+    platform: input2.platform
+  });
+  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
+}
+function sha256(data) {
+  return createHash6("sha256").update(data).digest("hex");
+}
+var HASHED_DIRS = ["bin", "lib"];
+async function installContentHash(installDir) {
+  const outer = createHash6("sha256");
+  const walk = async (rel) => {
+    const abs = path17.join(installDir, rel);
+    let entries;
+    try {
+      entries = await readdir5(abs, { withFileTypes: true });
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+      outer.update(`missing ${rel}
+`);
+      return;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of entries) {
+      const child = path17.join(rel, entry.name);
+      if (entry.isSymbolicLink())
+        outer.update(`link ${child} -> ${await readlink2(path17.join(installDir, child))}
+`);
+      else if (entry.isDirectory()) {
+        outer.update(`dir ${child}
+`);
+        await walk(child);
+      } else if (entry.isFile()) {
+        const bytes = await readFile8(path17.join(installDir, child));
+        outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
+`);
+      } else outer.update(`other ${child}
+`);
+    }
+  };
+  for (const dir of HASHED_DIRS) await walk(dir);
+  return outer.digest("hex");
+}
+async function readCompleted(installDir, onMismatch) {
+  let record2;
+  try {
+    record2 = JSON.parse(await readFile8(path17.join(installDir, COMPLETE_MARKER), "utf8"));
+  } catch {
+    return void 0;
+  }
+  if (typeof record2 !== "object" || record2 === null) return void 0;
+  const actual = await installContentHash(installDir).catch(() => "unreadable");
+  if (record2.contentHash !== actual) {
+    onMismatch?.(
+      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
+    );
+    return void 0;
+  }
+  return record2;
+}
+async function markComplete(installDir, record2) {
+  const marker = path17.join(installDir, COMPLETE_MARKER);
+  const contentHash = await installContentHash(installDir);
+  await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
+`, { mode: 420 });
+}
+async function moveIntoPlace(staged, installDir) {
+  await rm5(installDir, { recursive: true, force: true });
+  await mkdirPublic(path17.dirname(installDir));
+  try {
+    await rename3(staged, installDir);
+  } catch (e) {
+    if (e.code !== "EXDEV") throw e;
+    const sibling = `${installDir}.tmp-${process.pid}`;
+    try {
+      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      await rename3(sibling, installDir);
+    } finally {
+      await rm5(sibling, { recursive: true, force: true });
+    }
+  }
+}
+async function checkFreeSpace(dir, needBytes) {
+  const stats = await statfs(dir);
+  const free = Number(stats.bavail) * Number(stats.bsize);
+  if (free < needBytes) {
+    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
+    throw new UserError(
+      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
+    );
+  }
+}
+
+// src/build/source.ts
+var FULL_SHA = /^[0-9a-f]{40}$/i;
+var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
+var DEEPEN_STEPS = [64, 512, 4096];
+function parseRepo(repo, cwd) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
+    return { input: repo, url: repo, local: repo.startsWith("file://") };
+  }
+  return { input: repo, url: `file://${path18.resolve(cwd, repo)}`, local: true };
+}
+var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
+var SourceMirror = class {
+  constructor(repo, gitRoot, locksDir, deps) {
+    this.repo = repo;
+    this.deps = deps;
+    const name = sha256(repo.url).slice(0, 16);
+    this.dir = path18.join(gitRoot, `${name}.git`);
+    this.lockFile = path18.join(locksDir, `git-${name}.lock`);
+  }
+  repo;
+  deps;
+  dir;
+  lockFile;
+  /**
+   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
+   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
+   */
+  async resolve(ref) {
+    if (FULL_SHA.test(ref)) return ref.toLowerCase();
+    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
+    await this.checkLocalRepo();
+    const res = await this.networkGit(["ls-remote", this.repo.url, ref, `${ref}^{}`]);
+    if (res.exitCode !== 0) throw this.unreachable(res);
+    const sha = pickRef(parseLsRemote(res.stdout), ref);
+    if (sha) return sha;
+    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
+    if (abbreviated) return abbreviated;
+    throw new UserError(
+      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
+    );
+  }
+  /** Fetches (depth 1) the commits the mirror does not have yet. */
+  async ensureCommits(shas) {
+    await this.withLock(async () => {
+      const missing = [];
+      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
+      if (missing.length === 0) return;
+      await this.checkLocalRepo();
+      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
+      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
+    });
+  }
+  /**
+   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
+   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
+   */
+  async mergeBase(a, b) {
+    await this.ensureCommits([a, b]);
+    return this.withLock(async () => {
+      const steps = [
+        void 0,
+        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
+        "--unshallow"
+      ];
+      for (const step of steps) {
+        if (step) {
+          if (step === "--unshallow" && !await this.isShallow()) break;
+          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
+          await this.fetch([step, this.repo.url, a, b], [a, b]);
+        }
+        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
+        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
+      }
+      throw new UserError(
+        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
+      );
+    });
+  }
+  /** Whether the commit has this file (a path from the top of the tree). */
+  async hasFile(sha, file2) {
+    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
+  }
+  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
+  async checkout(sha, dir) {
+    await rm6(dir, { recursive: true, force: true });
+    await this.withLock(async () => {
+      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
+      if (res.exitCode !== 0) {
+        throw new Error(
+          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
+        );
+      }
+    });
+  }
+  /** Removes a checkout and its registration in the mirror. */
+  async removeCheckout(dir) {
+    await rm6(dir, { recursive: true, force: true });
+    if (!await exists2(path18.join(this.dir, "worktrees"))) return;
+    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
+      abortable: false
+    });
+  }
+  async fetch(args, wanted) {
+    await this.init();
+    const res = await this.networkGit(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args]);
+    if (res.exitCode !== 0) {
+      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
+        throw new UserError(
+          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
+        );
+      }
+      throw this.unreachable(res);
+    }
+    for (const sha of wanted) {
+      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
+    }
+  }
+  async init() {
+    if (await exists2(path18.join(this.dir, "HEAD"))) return;
+    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
+    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
+  }
+  async isShallow() {
+    return exists2(path18.join(this.dir, "shallow"));
+  }
+  /** The full sha of a commit the mirror already has, else undefined. */
+  async localCommit(rev) {
+    if (!await exists2(path18.join(this.dir, "HEAD"))) return void 0;
+    const res = await this.git([
+      "--git-dir",
+      this.dir,
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `${rev}^{commit}`
+    ]);
+    const sha = res.stdout.trim();
+    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
+  }
+  async checkLocalRepo() {
+    if (!this.repo.local) return;
+    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
+    if (!await exists2(dir)) {
+      throw new UserError(
+        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
+      );
+    }
+  }
+  unreachable(res) {
+    return new UserError(
+      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
+    );
+  }
+  async withLock(fn, options = { abortable: true }) {
+    const release = await acquireLock(this.lockFile, {
+      logger: this.deps.logger,
+      what: `the git mirror of ${this.repo.input}`,
+      signal: options.abortable ? this.deps.signal : void 0
+    });
+    try {
+      return await fn();
+    } finally {
+      await release();
+    }
+  }
+  /**
+   * A git command that talks to the remote: a network remote that fails on the connection (not on the
+   * request: an unknown ref fails at once) is tried again after a pause that doubles each time.
+   */
+  async networkGit(args) {
+    const attempts = this.repo.local ? 1 : this.deps.networkAttempts ?? 4;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.git(args, { timeoutMs: GIT_NETWORK_TIMEOUT_MS });
+      if (res.exitCode === 0 || attempt >= attempts || !TRANSIENT_GIT.test(res.stderr)) return res;
+      const waitMs = (this.deps.networkBackoffMs ?? 2e3) * 2 ** (attempt - 1);
+      this.deps.logger.warn(
+        `git ${args.includes("fetch") ? "fetch" : args[0]} from ${this.repo.input} failed (${tail(res.stderr, 1)}); trying again in ${Math.round(waitMs / 1e3)} s (attempt ${attempt + 1} of ${attempts})`
+      );
+      await delay(waitMs, void 0, { signal: this.deps.signal });
+    }
+  }
+  git(args, options = {}) {
+    return runGit(args, this.deps, options);
+  }
+};
+function runGit(args, deps, options = {}, extraEnv = {}) {
+  return deps.runner.run("git", args, {
+    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
+    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
+    signal: deps.signal,
+    ...options
+  });
+}
+function parseLsRemote(stdout) {
+  const refs = /* @__PURE__ */ new Map();
+  for (const line of stdout.split("\n")) {
+    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
+    if (m) refs.set(m[2], m[1]);
+  }
+  return refs;
+}
+function pickRef(refs, ref) {
+  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
+  for (const name of names) {
+    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
+    if (sha) return sha;
+  }
+  return void 0;
+}
+function short(sha) {
+  return sha.slice(0, 7);
+}
+async function exists2(file2) {
+  try {
+    await stat4(file2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// src/build/build.ts
+import { mkdir as mkdir8, readFile as readFile12, rm as rm8, writeFile as writeFile6 } from "node:fs/promises";
+import os11 from "node:os";
+import path23 from "node:path";
+
+// src/build/build-record.ts
+var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
+function roundAll(durations) {
+  return Object.fromEntries(
+    PHASES.filter((p) => durations[p] !== void 0).map((p) => [p, Math.round(durations[p] * 10) / 10])
+  );
+}
+function summaryLine(label, record2) {
+  const phases = Object.entries(record2.durationsS).map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`).join(", ");
+  const cc = record2.ccache ? `; ccache ${record2.ccache.hits}/${record2.ccache.hits + record2.ccache.misses} hits (${(record2.ccache.hitRate * 100).toFixed(1)}%)` : "";
+  return `build ${label} (sha ${short(record2.sha)}, ${record2.buildSystem}): ${phases}${cc}`;
+}
+
+// src/build/build-step.ts
+import { writeFile as writeFile5 } from "node:fs/promises";
 init_errors();
 
 // src/build/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile7, stat as stat4 } from "node:fs/promises";
-import path14 from "node:path";
+import { appendFile as appendFile3, readFile as readFile9, stat as stat5 } from "node:fs/promises";
+import path19 from "node:path";
 
 // src/build/deps.ts
 init_errors();
-import { access as access6, constants as constants7 } from "node:fs/promises";
-import path13 from "node:path";
 var TOOL_PACKAGES = {
   git: "git",
   gcc: "gcc",
@@ -61418,18 +61953,6 @@ function requiredTools(system) {
   const common = ["git", "bison", "flex", "perl", "pkg-config"];
   return system === "meson" ? [...common, "meson", "ninja"] : [...common, "make"];
 }
-async function findOnPath2(name, pathVar) {
-  for (const dir of (pathVar ?? "").split(path13.delimiter)) {
-    if (!dir) continue;
-    const candidate = path13.join(dir, name);
-    try {
-      await access6(candidate, constants7.X_OK);
-      return candidate;
-    } catch {
-    }
-  }
-  return void 0;
-}
 function missingDependencyError(missing, what) {
   const list = missing.map((m) => `${m.kind} ${m.name} (Debian package ${m.package})`).join(", ");
   const packages = [...new Set(missing.map((m) => m.package))].join(" ");
@@ -61440,7 +61963,7 @@ function missingDependencyError(missing, what) {
 async function findMissingDependencies(system, env, runner) {
   const missing = [];
   for (const tool of requiredTools(system)) {
-    if (!await findOnPath2(tool, env.PATH)) {
+    if (!await findOnPath(tool, env.PATH)) {
       missing.push({ name: tool, kind: "program", package: TOOL_PACKAGES[tool] });
     }
   }
@@ -61595,7 +62118,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile7(path14.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile9(path19.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -61643,7 +62166,7 @@ async function runStep(ctx, step, command, args, cwd) {
 ==> ${step}: ${line}
     (in ${cwd})
 `);
-  const start = (await stat4(ctx.logFile)).size;
+  const start = (await stat5(ctx.logFile)).size;
   const res = await ctx.runner.run(
     "sh",
     ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
@@ -61660,7 +62183,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile7(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile9(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -61681,463 +62204,106 @@ ${tail(input2.output, TAIL_LINES)}
 --- full log: ${input2.logFile}`;
 }
 
-// src/build/cache.ts
-init_errors();
-import { randomUUID as randomUUID2 } from "node:crypto";
-import { createHash as createHash6 } from "node:crypto";
-import {
-  chmod as chmod2,
-  cp,
-  link,
-  mkdir as mkdir6,
-  readdir as readdir5,
-  readFile as readFile8,
-  readlink as readlink2,
-  rename as rename4,
-  rm as rm6,
-  statfs,
-  unlink as unlink2,
-  writeFile as writeFile4
-} from "node:fs/promises";
-import os9 from "node:os";
-import path15 from "node:path";
-async function mkdirPublic(dir) {
-  const first = await mkdir6(dir, { recursive: true });
-  if (!first) return;
-  for (let d = dir; ; d = path15.dirname(d)) {
-    await chmod2(d, 493);
-    if (d === first || d === path15.dirname(d)) break;
-  }
-}
-var COMPLETE_MARKER = ".complete";
-var MIN_FREE_BYTES = 2 * 1024 ** 3;
-function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path15.resolve(env.PGPERF_CACHE_DIR);
-  if (uid === 0) return "/var/cache/pgperf";
-  return path15.join(env.XDG_CACHE_HOME || path15.join(home, ".cache"), "pgperf");
-}
-function cacheLayout(root) {
-  return {
-    root,
-    git: path15.join(root, "git"),
-    builds: path15.join(root, "builds"),
-    installs: path15.join(root, "installs"),
-    ccache: path15.join(root, "ccache"),
-    logs: path15.join(root, "logs"),
-    locks: path15.join(root, "locks")
-  };
-}
-function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path15.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path15.join(layout.builds, slot);
-  return {
-    slot,
-    work,
-    src: path15.join(work, "src"),
-    build: path15.join(work, "build"),
-    stage: path15.join(work, "stage"),
-    statsLog: path15.join(work, "ccache-stats.log"),
-    install: prefix ? path15.resolve(prefix) : path15.join(layout.installs, slot),
-    lock: path15.join(layout.locks, `${slot}.lock`),
-    log: path15.join(layout.logs, `${slot}.log`)
-  };
-}
-function buildKey(input2) {
-  const identity = JSON.stringify({
-    recipe: input2.recipe,
-    sha: input2.sha,
-    patches: input2.patchHashes,
-    options: input2.extraOptions,
-    compiler: {
-      command: input2.compiler.command,
-      version: input2.compiler.version,
-      target: input2.compiler.target
-    },
-    platform: input2.platform
-  });
-  return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
-}
-function sha256(data) {
-  return createHash6("sha256").update(data).digest("hex");
-}
-var HASHED_DIRS = ["bin", "lib"];
-async function installContentHash(installDir) {
-  const outer = createHash6("sha256");
-  const walk = async (rel) => {
-    const abs = path15.join(installDir, rel);
-    let entries;
-    try {
-      entries = await readdir5(abs, { withFileTypes: true });
-    } catch (e) {
-      if (e.code !== "ENOENT") throw e;
-      outer.update(`missing ${rel}
-`);
-      return;
-    }
-    entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-    for (const entry of entries) {
-      const child = path15.join(rel, entry.name);
-      if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink2(path15.join(installDir, child))}
-`);
-      else if (entry.isDirectory()) {
-        outer.update(`dir ${child}
-`);
-        await walk(child);
-      } else if (entry.isFile()) {
-        const bytes = await readFile8(path15.join(installDir, child));
-        outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
-`);
-      } else outer.update(`other ${child}
-`);
-    }
-  };
-  for (const dir of HASHED_DIRS) await walk(dir);
-  return outer.digest("hex");
-}
-async function readCompleted(installDir, onMismatch) {
-  let record2;
+// src/build/build-step.ts
+async function inStep(step, what, logFile, fn) {
   try {
-    record2 = JSON.parse(await readFile8(path15.join(installDir, COMPLETE_MARKER), "utf8"));
-  } catch {
-    return void 0;
-  }
-  if (typeof record2 !== "object" || record2 === null) return void 0;
-  const actual = await installContentHash(installDir).catch(() => "unreadable");
-  if (record2.contentHash !== actual) {
-    onMismatch?.(
-      record2.contentHash === void 0 ? `the cached install ${installDir} has no content hash (built by an older pgperf); rebuilding it` : `the cached install ${installDir} does not match the content hash recorded when it was built (its bin/ or lib/ changed since); rebuilding it. Something else writes into the build cache: give each runner its own cache directory, owned by the user that runs pgperf`
-    );
-    return void 0;
-  }
-  return record2;
-}
-async function markComplete(installDir, record2) {
-  const marker = path15.join(installDir, COMPLETE_MARKER);
-  const tmp = `${marker}.tmp-${process.pid}`;
-  const contentHash = await installContentHash(installDir);
-  await writeFile4(tmp, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
-`, { mode: 420 });
-  await rename4(tmp, marker);
-}
-async function moveIntoPlace(staged, installDir) {
-  await rm6(installDir, { recursive: true, force: true });
-  await mkdirPublic(path15.dirname(installDir));
-  try {
-    await rename4(staged, installDir);
+    return await fn();
   } catch (e) {
-    if (e.code !== "EXDEV") throw e;
-    const sibling = `${installDir}.tmp-${process.pid}`;
-    try {
-      await cp(staged, sibling, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-      await rename4(sibling, installDir);
-    } finally {
-      await rm6(sibling, { recursive: true, force: true });
-    }
-  }
-}
-async function checkFreeSpace(dir, needBytes) {
-  const stats = await statfs(dir);
-  const free = Number(stats.bavail) * Number(stats.bsize);
-  if (free < needBytes) {
-    const gib = (n) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
-    throw new UserError(
-      `not enough disk space for a build in ${dir}: ${gib(free)} free, a build needs about ${gib(needBytes)}. Free some space (old installs are under installs/ and can be deleted) or pass --cache-dir DIR on a larger disk.`
+    if (e instanceof BuildStepError || e instanceof Error && e.name === "AbortError") throw e;
+    const full = errorMessage(e);
+    const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
+    const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
+    if (logFile)
+      await writeFile5(logFile, `
+==> ${step} failed: ${message}
+`, { flag: "a" }).catch(() => {
+      });
+    throw new BuildStepError(
+      step,
+      `${what}: ${step} failed: ${message}${hint}${logFile ? `
+--- full log: ${logFile}` : ""}`,
+      logFile
     );
   }
 }
-async function acquireLock(file2, options) {
-  let announced = false;
-  while (true) {
-    options.signal?.throwIfAborted();
-    const taken = await takeLock(file2, options.logger);
-    if (typeof taken === "function") return taken;
-    if (!announced) {
-      options.logger.info(
-        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file2})`
-      );
-      announced = true;
-    }
-    await sleep(options.pollMs ?? 1e3, options.signal);
+async function requireGit(env, what) {
+  if (!await findOnPath("git", env.PATH)) {
+    throw missingDependencyError([{ name: "git", kind: "program", package: "git" }], what);
   }
 }
-async function tryLock(file2, logger) {
-  const taken = await takeLock(file2, logger);
-  return typeof taken === "function" ? taken : void 0;
-}
-async function takeLock(file2, logger) {
-  await mkdir6(path15.dirname(file2), { recursive: true, mode: 493 });
-  const me = { pid: process.pid, host: os9.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
-  while (true) {
-    const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
-    await writeFile4(tmp, JSON.stringify(me), { mode: 420 });
-    let taken = false;
-    try {
-      await link(tmp, file2);
-      taken = true;
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
-    } finally {
-      await unlink2(tmp).catch(() => {
-      });
-    }
-    if (taken) {
-      return async () => {
-        const owner2 = await readOwner(file2);
-        if (typeof owner2 === "object" && owner2.pid === me.pid && owner2.host === me.host) {
-          await unlink2(file2).catch(() => {
-          });
-        }
-      };
-    }
-    const owner = await readOwner(file2);
-    if (owner === "gone") continue;
-    if (owner === void 0 || owner.host === me.host && !processAlive(owner.pid)) {
-      logger.debug(`removing stale lock ${file2} (${owner ? `pid ${owner.pid} is gone` : "unreadable"})`);
-      await unlink2(file2).catch(() => {
-      });
-      continue;
-    }
-    return owner;
-  }
-}
-async function readOwner(file2) {
-  try {
-    const owner = JSON.parse(await readFile8(file2, "utf8"));
-    if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
-    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
-  } catch (e) {
-    return e.code === "ENOENT" ? "gone" : void 0;
-  }
-}
-function processAlive(pid) {
-  if (pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-function sleep(ms, signal) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+async function run(runner, command, args) {
+  const res = await runner.run(command, args);
+  if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
 }
 
-// src/build/source.ts
+// src/build/slot.ts
+import { readdir as readdir6, rm as rm7 } from "node:fs/promises";
+import path20 from "node:path";
 init_errors();
-import { readFile as readFile9, rm as rm7, stat as stat5 } from "node:fs/promises";
-import path16 from "node:path";
-var FULL_SHA = /^[0-9a-f]{40}$/i;
-var GIT_NETWORK_TIMEOUT_MS = 15 * 6e4;
-var DEEPEN_STEPS = [64, 512, 4096];
-function parseRepo(repo, cwd) {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
-    return { input: repo, url: repo, local: repo.startsWith("file://") };
-  }
-  return { input: repo, url: `file://${path16.resolve(cwd, repo)}`, local: true };
+async function findCompleted(paths, key, req, started, logger) {
+  const stored = await readCompleted(paths.install, (m) => logger.warn(m));
+  if (stored?.key !== key) return void 0;
+  const hitS = Math.round((Date.now() - started) / 100) / 10;
+  const record2 = {
+    ...stored,
+    // The same install may be reached through another ref or patch file name: record this request's.
+    repo: req.repo.input,
+    ref: req.ref,
+    patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
+    ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
+    cacheHit: true,
+    hitS
+  };
+  if (!req.baseChosenBy) delete record2.baseChosenBy;
+  logger.info(
+    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
+  );
+  return { installDir: paths.install, binDir: path20.join(paths.install, "bin"), record: record2 };
 }
-var SourceMirror = class {
-  constructor(repo, gitRoot, locksDir, deps) {
-    this.repo = repo;
-    this.deps = deps;
-    const name = sha256(repo.url).slice(0, 16);
-    this.dir = path16.join(gitRoot, `${name}.git`);
-    this.lockFile = path16.join(locksDir, `git-${name}.lock`);
+async function checkPrefixUsable(dir) {
+  let entries;
+  try {
+    entries = await readdir6(dir);
+  } catch {
+    return;
   }
-  repo;
-  deps;
-  dir;
-  lockFile;
-  /**
-   * The exact commit sha of a ref: a full sha as given; a tag (peeled) or branch by asking the
-   * repository (`git ls-remote`, no download); an abbreviated sha only when the mirror already has it.
-   */
-  async resolve(ref) {
-    if (FULL_SHA.test(ref)) return ref.toLowerCase();
-    if (!ref || ref.startsWith("-")) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
-    await this.checkLocalRepo();
-    const res = await this.git(["ls-remote", this.repo.url, ref, `${ref}^{}`], {
-      timeoutMs: GIT_NETWORK_TIMEOUT_MS
-    });
-    if (res.exitCode !== 0) throw this.unreachable(res);
-    const sha = pickRef(parseLsRemote(res.stdout), ref);
-    if (sha) return sha;
-    const abbreviated = /^[0-9a-f]{4,39}$/i.test(ref) ? await this.localCommit(ref) : void 0;
-    if (abbreviated) return abbreviated;
+  if (entries.length && !entries.includes(COMPLETE_MARKER)) {
     throw new UserError(
-      `unknown ref '${ref}' in ${this.repo.input}: no branch or tag of that name there` + (/^[0-9a-f]{4,39}$/i.test(ref) ? ", and abbreviated shas only work once fetched: give all 40 characters" : "") + ". Give a branch, a tag or a full 40-character commit sha."
+      `--prefix ${dir}: the directory exists and is not a pgperf install; give a new or empty directory`
     );
   }
-  /** Fetches (depth 1) the commits the mirror does not have yet. */
-  async ensureCommits(shas) {
-    await this.withLock(async () => {
-      const missing = [];
-      for (const sha of new Set(shas)) if (!await this.localCommit(sha)) missing.push(sha);
-      if (missing.length === 0) return;
-      await this.checkLocalRepo();
-      this.deps.logger.info(`fetching ${missing.map(short).join(", ")} from ${this.repo.input} (shallow)`);
-      await this.fetch(["--depth=1", this.repo.url, ...missing], missing);
-    });
-  }
-  /**
-   * The merge-base of two commits. The mirror is shallow, so the history is deepened step by step (and
-   * in the end unshallowed) until the two meet; only merge-base requests ever download history.
-   */
-  async mergeBase(a, b) {
-    await this.ensureCommits([a, b]);
-    return this.withLock(async () => {
-      const steps = [
-        void 0,
-        ...DEEPEN_STEPS.map((d) => `--deepen=${d}`),
-        "--unshallow"
-      ];
-      for (const step of steps) {
-        if (step) {
-          if (step === "--unshallow" && !await this.isShallow()) break;
-          this.deps.logger.info(`merge-base of ${short(a)} and ${short(b)}: fetching more history (${step})`);
-          await this.fetch([step, this.repo.url, a, b], [a, b]);
-        }
-        const res = await this.git(["--git-dir", this.dir, "merge-base", a, b]);
-        if (res.exitCode === 0 && FULL_SHA.test(res.stdout.trim())) return res.stdout.trim();
-      }
-      throw new UserError(
-        `--merge-base: ${short(a)} and ${short(b)} have no common ancestor in ${this.repo.input}; drop --merge-base to build the two refs as given`
-      );
-    });
-  }
-  /** Whether the commit has this file (a path from the top of the tree). */
-  async hasFile(sha, file2) {
-    return (await this.git(["--git-dir", this.dir, "cat-file", "-e", `${sha}:${file2}`])).exitCode === 0;
-  }
-  /** Checks the commit out into `dir` as a worktree of the mirror (so `git am` can apply series). */
-  async checkout(sha, dir) {
-    await rm7(dir, { recursive: true, force: true });
-    await this.withLock(async () => {
-      const res = await this.git(["--git-dir", this.dir, "worktree", "add", "--detach", "--force", dir, sha]);
-      if (res.exitCode !== 0) {
-        throw new Error(
-          `git worktree add ${dir} ${sha} failed (${describeExit(res)}): ${tail(res.stderr, 10)}`
-        );
-      }
-    });
-  }
-  /** Removes a checkout and its registration in the mirror. */
-  async removeCheckout(dir) {
-    await rm7(dir, { recursive: true, force: true });
-    if (!await exists2(path16.join(this.dir, "worktrees"))) return;
-    await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
-      abortable: false
-    });
-  }
-  async fetch(args, wanted) {
-    await this.init();
-    const res = await this.git(["--git-dir", this.dir, "fetch", "--quiet", "--no-tags", ...args], {
-      timeoutMs: GIT_NETWORK_TIMEOUT_MS
-    });
-    if (res.exitCode !== 0) {
-      if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
-        throw new UserError(
-          `unknown ref: ${wanted.map(short).join(" or ")} is not a commit of ${this.repo.input} (${tail(res.stderr, 3)})`
-        );
-      }
-      throw this.unreachable(res);
-    }
-    for (const sha of wanted) {
-      await this.git(["--git-dir", this.dir, "update-ref", `refs/pgperf/${sha}`, sha]);
-    }
-  }
-  async init() {
-    if (await exists2(path16.join(this.dir, "HEAD"))) return;
-    const res = await this.git(["init", "--quiet", "--bare", this.dir]);
-    if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
-  }
-  async isShallow() {
-    return exists2(path16.join(this.dir, "shallow"));
-  }
-  /** The full sha of a commit the mirror already has, else undefined. */
-  async localCommit(rev) {
-    if (!await exists2(path16.join(this.dir, "HEAD"))) return void 0;
-    const res = await this.git([
-      "--git-dir",
-      this.dir,
-      "rev-parse",
-      "--verify",
-      "--quiet",
-      `${rev}^{commit}`
-    ]);
-    const sha = res.stdout.trim();
-    return res.exitCode === 0 && FULL_SHA.test(sha) ? sha : void 0;
-  }
-  async checkLocalRepo() {
-    if (!this.repo.local) return;
-    const dir = decodeURIComponent(this.repo.url.slice("file://".length));
-    if (!await exists2(dir)) {
-      throw new UserError(
-        `--repo ${this.repo.input}: no such directory (${dir}); give a git URL or the path of a local clone`
-      );
-    }
-  }
-  unreachable(res) {
-    return new UserError(
-      `cannot reach repository ${this.repo.input} (--repo): git ${res.command[1]} failed (${describeExit(res)}): ` + tail(res.stderr, 5)
-    );
-  }
-  async withLock(fn, options = { abortable: true }) {
-    const release = await acquireLock(this.lockFile, {
-      logger: this.deps.logger,
-      what: `the git mirror of ${this.repo.input}`,
-      signal: options.abortable ? this.deps.signal : void 0
-    });
+}
+async function sweepAbandoned(layout, logger) {
+  for (const slot of await readdir6(layout.builds).catch(() => [])) {
+    const release = await tryLock(path20.join(layout.locks, `${slot}.lock`), logger);
+    if (!release) continue;
     try {
-      return await fn();
+      logger.debug(`removing the work directory of an abandoned build: ${path20.join(layout.builds, slot)}`);
+      await rm7(path20.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path20.join(layout.installs, slot);
+      if (!await readCompleted(install)) await rm7(install, { recursive: true, force: true });
     } finally {
       await release();
     }
   }
-  git(args, options = {}) {
-    return runGit(args, this.deps, options);
-  }
-};
-function runGit(args, deps, options = {}, extraEnv = {}) {
-  return deps.runner.run("git", args, {
-    // Never prompt for credentials: an unreachable or private repository is an error, not a hang.
-    env: { ...deps.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true", LC_ALL: "C", ...extraEnv },
-    signal: deps.signal,
-    ...options
+}
+async function removeUnfinished(paths, ownPrefix, mirror) {
+  if (!ownPrefix) await rm7(paths.install, { recursive: true, force: true });
+  await mirror.removeCheckout(paths.src).catch(() => {
   });
+  await rm7(paths.work, { recursive: true, force: true });
 }
-function parseLsRemote(stdout) {
-  const refs = /* @__PURE__ */ new Map();
-  for (const line of stdout.split("\n")) {
-    const m = /^([0-9a-f]{40})\t(\S+)$/.exec(line.trim());
-    if (m) refs.set(m[2], m[1]);
-  }
-  return refs;
-}
-function pickRef(refs, ref) {
-  const names = ref.startsWith("refs/") || ref === "HEAD" ? [ref] : [`refs/tags/${ref}`, `refs/heads/${ref}`];
-  for (const name of names) {
-    const sha = refs.get(`${name}^{}`) ?? refs.get(name);
-    if (sha) return sha;
-  }
-  return void 0;
-}
+
+// src/build/patches.ts
+init_errors();
+import { readFile as readFile10 } from "node:fs/promises";
+import path21 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile9(file2, "utf8");
+      content = await readFile10(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -62169,7 +62335,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path16.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path16.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path21.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path21.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -62187,31 +62353,20 @@ Rebase the patch onto this ref, or build the ref it was made for.`
     }
   }
 }
-function short(sha) {
-  return sha.slice(0, 7);
-}
-async function exists2(file2) {
-  try {
-    await stat5(file2);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // src/build/toolchain.ts
-import { readFile as readFile10 } from "node:fs/promises";
+import { readFile as readFile11 } from "node:fs/promises";
 import os10 from "node:os";
-import path17 from "node:path";
+import path22 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path17.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path22.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
   const command = compilerCommand(env);
   const program = command.split(" ")[0];
-  const resolved = program.includes("/") ? program : await findOnPath2(program, env.PATH);
+  const resolved = program.includes("/") ? program : await findOnPath(program, env.PATH);
   const version2 = resolved ? await runner.run(resolved, ["--version"], { env }) : void 0;
   if (!resolved || version2?.exitCode !== 0) {
     throw missingDependencyError(
@@ -62220,7 +62375,7 @@ async function detectToolchain(env, runner) {
     );
   }
   const target = await runner.run(resolved, ["-dumpmachine"], { env });
-  const ccache = await findOnPath2("ccache", env.PATH);
+  const ccache = await findOnPath("ccache", env.PATH);
   return {
     compiler: {
       command,
@@ -62234,7 +62389,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile10("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile11("/etc/os-release", "utf8"));
   } catch {
     return `${os10.type()} ${os10.release()}`;
   }
@@ -62267,7 +62422,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path18.resolve(req.cacheDir));
+  const layout = cacheLayout(path23.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -62327,10 +62482,10 @@ async function buildSlot(s) {
       durations[phase] = ((durations[phase] ?? 0) * 1e3 + Date.now() - t0) / 1e3;
     }
   };
-  await removeUnfinished(s);
-  await mkdir7(paths.work, { recursive: true, mode: 493 });
-  await mkdir7(path18.dirname(paths.log), { recursive: true, mode: 493 });
-  await writeFile5(
+  await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
+  await mkdir8(paths.work, { recursive: true, mode: 493 });
+  await mkdir8(path23.dirname(paths.log), { recursive: true, mode: 493 });
+  await writeFile6(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
 `
@@ -62381,10 +62536,10 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile11(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile12(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path18.join(paths.stage, paths.install);
+      const staged = path23.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -62414,7 +62569,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path18.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path23.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm8(paths.install, { recursive: true, force: true });
     throw e;
@@ -62424,111 +62579,19 @@ async function buildSlot(s) {
     await rm8(paths.work, { recursive: true, force: true });
   }
 }
-async function findCompleted(paths, key, req, started, logger) {
-  const stored = await readCompleted(paths.install, (m) => logger.warn(m));
-  if (stored?.key !== key) return void 0;
-  const hitS = Math.round((Date.now() - started) / 100) / 10;
-  const record2 = {
-    ...stored,
-    // The same install may be reached through another ref or patch file name: record this request's.
-    repo: req.repo.input,
-    ref: req.ref,
-    patches: req.patches.map((p) => ({ file: p.file, sha256: p.sha256 })),
-    ...req.baseChosenBy ? { baseChosenBy: req.baseChosenBy } : {},
-    cacheHit: true,
-    hitS
-  };
-  if (!req.baseChosenBy) delete record2.baseChosenBy;
-  logger.info(
-    `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
-  );
-  return { installDir: paths.install, binDir: path18.join(paths.install, "bin"), record: record2 };
-}
-function summaryLine(label, record2) {
-  const phases = Object.entries(record2.durationsS).map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`).join(", ");
-  const cc = record2.ccache ? `; ccache ${record2.ccache.hits}/${record2.ccache.hits + record2.ccache.misses} hits (${(record2.ccache.hitRate * 100).toFixed(1)}%)` : "";
-  return `build ${label} (sha ${short(record2.sha)}, ${record2.buildSystem}): ${phases}${cc}`;
-}
-async function inStep(step, what, logFile, fn) {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof BuildStepError || e instanceof Error && e.name === "AbortError") throw e;
-    const full = errorMessage(e);
-    const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
-    const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
-    if (logFile)
-      await writeFile5(logFile, `
-==> ${step} failed: ${message}
-`, { flag: "a" }).catch(() => {
-      });
-    throw new BuildStepError(
-      step,
-      `${what}: ${step} failed: ${message}${hint}${logFile ? `
---- full log: ${logFile}` : ""}`,
-      logFile
-    );
-  }
-}
-async function requireGit(env, what) {
-  if (!await findOnPath2("git", env.PATH)) {
-    throw missingDependencyError([{ name: "git", kind: "program", package: "git" }], what);
-  }
-}
-async function checkPrefixUsable(dir) {
-  let entries;
-  try {
-    entries = await readdir6(dir);
-  } catch {
-    return;
-  }
-  if (entries.length && !entries.includes(COMPLETE_MARKER)) {
-    throw new UserError(
-      `--prefix ${dir}: the directory exists and is not a pgperf install; give a new or empty directory`
-    );
-  }
-}
-async function sweepAbandoned(layout, logger) {
-  for (const slot of await readdir6(layout.builds).catch(() => [])) {
-    const release = await tryLock(path18.join(layout.locks, `${slot}.lock`), logger);
-    if (!release) continue;
-    try {
-      logger.debug(`removing the work directory of an abandoned build: ${path18.join(layout.builds, slot)}`);
-      await rm8(path18.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path18.join(layout.installs, slot);
-      if (!await readCompleted(install)) await rm8(install, { recursive: true, force: true });
-    } finally {
-      await release();
-    }
-  }
-}
-async function removeUnfinished(s) {
-  if (!s.req.prefix) await rm8(s.paths.install, { recursive: true, force: true });
-  await s.mirror.removeCheckout(s.paths.src).catch(() => {
-  });
-  await rm8(s.paths.work, { recursive: true, force: true });
-}
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path18.join(installDir, "bin");
+  const binDir = path23.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path18.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path23.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
-async function run(runner, command, args) {
-  const res = await runner.run(command, args);
-  if (res.exitCode !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${res.stderr.trim()}`);
-}
-var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
-function roundAll(durations) {
-  return Object.fromEntries(
-    PHASES.filter((p) => durations[p] !== void 0).map((p) => [p, Math.round(durations[p] * 10) / 10])
-  );
-}
+
+// src/build/build-pair.ts
 async function buildComparison(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path18.resolve(req.cacheDir));
+  const layout = cacheLayout(path24.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -62568,14 +62631,14 @@ async function buildArms(request2, deps) {
 }
 
 // src/action/run-action.ts
-import { mkdir as mkdir11, writeFile as writeFile8 } from "node:fs/promises";
-import path27 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile11 } from "node:fs/promises";
+import path36 from "node:path";
 
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
-import { access as access7, readFile as readFile12 } from "node:fs/promises";
-import path19 from "node:path";
+import { access as access6, readFile as readFile13 } from "node:fs/promises";
+import path25 from "node:path";
 
 // src/config/workload-schema.ts
 import os12 from "node:os";
@@ -62818,7 +62881,7 @@ function checkSysbenchExtraArg(arg) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile12(file2, "utf8");
+    text2 = await readFile13(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -62847,12 +62910,12 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path19.dirname(path19.resolve(file2));
+  const dir = path25.dirname(path25.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path19.resolve(dir, script.file);
+    const resolved = path25.resolve(dir, script.file);
     try {
-      await access7(resolved);
+      await access6(resolved);
     } catch {
       throw new UserError(
         `${file2}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`
@@ -62966,7 +63029,7 @@ function schemaShapeAt(root, p) {
 // src/config/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync } from "node:fs";
-import path20 from "node:path";
+import path26 from "node:path";
 function shippedWorkloadNames(workloadsDir) {
   try {
     return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
@@ -62975,11 +63038,28 @@ function shippedWorkloadNames(workloadsDir) {
   }
 }
 function shippedWorkloadFile(name, workloadsDir, what) {
-  const file2 = path20.join(workloadsDir, `${name}.yml`);
+  const file2 = path26.join(workloadsDir, `${name}.yml`);
   if (existsSync2(file2)) return file2;
   throw new UserError(
     `${what}: no shipped workload is named '${name}' (shipped: ${shippedWorkloadNames(workloadsDir).join(", ")}); give one of those names or the path of a workload file`
   );
+}
+
+// src/compare/extreme-cell.ts
+function extremeCell(c, which2) {
+  let found = null;
+  let foundGain = 0;
+  for (const arm of c.comparisons) {
+    for (const cell of arm.cells) {
+      if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
+      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
+        found = { arm, cell };
+        foundGain = gain;
+      }
+    }
+  }
+  return found;
 }
 
 // src/report/markdown-escape.ts
@@ -63033,9 +63113,9 @@ function markdownLink(label, url2) {
 
 // src/report/comparison-text.ts
 function describeStoredBaseline(b) {
-  const commit = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
+  const commit3 = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
   const mismatch = b.fingerprintMismatch?.length ? `; fingerprint mismatch allowed (${b.fingerprintMismatch.join(", ")} differ)` : "";
-  return `baseline: stored run ${b.runId}, ${commit}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
+  return `baseline: stored run ${b.runId}, ${commit3}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
 }
 
 // src/report/mermaid-chart.ts
@@ -63083,7 +63163,7 @@ function niceCeiling(value) {
   return step * magnitude;
 }
 
-// src/diagnostics/render.ts
+// src/report/wait-event-table.ts
 var SKIPPED_COUNTERS = /* @__PURE__ */ new Set(["database.xact_commit", "database.xact_rollback", "database.numbackends"]);
 function pool(runs) {
   const counts = /* @__PURE__ */ new Map();
@@ -63148,8 +63228,8 @@ function points(delta) {
   return `${pp > 0 ? "+" : pp < 0 ? "\u2212" : "\xB1"}${Math.abs(pp).toFixed(1)} pp`;
 }
 function relativeChange(ratio) {
-  const pct4 = ratio * 100;
-  return `${pct4 > 0 ? "+" : pct4 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct4).toFixed(1)}%`;
+  const pct5 = ratio * 100;
+  return `${pct5 > 0 ? "+" : pct5 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct5).toFixed(1)}%`;
 }
 function number4(x) {
   if (x === 0) return "0";
@@ -63295,21 +63375,6 @@ function headline(ctx) {
   if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
   return parts.join(" \xB7 ");
 }
-function extremeCell(c, which2) {
-  let found = null;
-  let foundGain = 0;
-  for (const arm of c.comparisons) {
-    for (const cell of arm.cells) {
-      if (cell.deltaPct === null) continue;
-      const gain = c.better === "higher" ? cell.deltaPct : -cell.deltaPct;
-      if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm, cell };
-        foundGain = gain;
-      }
-    }
-  }
-  return found;
-}
 function describeCell(ctx, { arm, cell }) {
   const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : "";
   const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}`;
@@ -63403,8 +63468,8 @@ function armBlocks(ctx, arm, trims) {
   }
   for (const workload of [...new Set(arm.cells.map((cell) => cell.workload))]) {
     const cells = arm.cells.filter((cell) => cell.workload === workload);
-    const verdict = overallVerdict(cells).verdict;
-    const v = VERDICT_DISPLAY[verdict];
+    const verdict2 = overallVerdict(cells).verdict;
+    const v = VERDICT_DISPLAY[verdict2];
     const threshold = cells[0]?.thresholdPct ?? ctx.c.thresholdPct;
     blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
     blocks.push(table(ctx, cells));
@@ -63659,7 +63724,7 @@ function roundsAndOrder(ctx, trims) {
 }
 function executionOrder(executed) {
   const lines = [];
-  let round = null;
+  let round2 = null;
   let groups2 = [];
   let cell = "";
   let runs = [];
@@ -63669,13 +63734,13 @@ function executionOrder(executed) {
   };
   const flushRound = () => {
     flushCell();
-    if (round !== null) lines.push(`- round ${round}: ${groups2.join(" \xB7 ")}`);
+    if (round2 !== null) lines.push(`- round ${round2}: ${groups2.join(" \xB7 ")}`);
     groups2 = [];
   };
   for (const run3 of executed) {
-    if (run3.round !== round) {
+    if (run3.round !== round2) {
       flushRound();
-      round = run3.round;
+      round2 = run3.round;
     }
     const id = `${escapeMarkdown(run3.workload)}@${run3.clients}:`;
     if (id !== cell) {
@@ -63851,7 +63916,7 @@ function roundSeconds(workloads, arms, durationS) {
 }
 
 // src/action/build-arms.ts
-import path21 from "node:path";
+import path27 from "node:path";
 async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
   const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
   return {
@@ -63862,7 +63927,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path21.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path27.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -63871,14 +63936,14 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
 }
 
 // src/action/store-setup.ts
-import path23 from "node:path";
+import path29 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/data-branch.ts
 init_errors();
 init_mask_url();
-import { mkdir as mkdir8, rm as rm9 } from "node:fs/promises";
-import path22 from "node:path";
+import { mkdir as mkdir9, rm as rm9 } from "node:fs/promises";
+import path28 from "node:path";
 var BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![./])$/;
 var DataBranch = class _DataBranch {
   constructor(opts, deps, exists3) {
@@ -63904,7 +63969,7 @@ var DataBranch = class _DataBranch {
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
       ...options
     };
-    await mkdir8(opts.workDir, { recursive: true });
+    await mkdir9(opts.workDir, { recursive: true });
     const branch = new _DataBranch(opts, deps, false);
     await branch.git(["init", "-q"]);
     await branch.git(["remote", "add", "origin", opts.remote]);
@@ -63915,7 +63980,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path22.join(this.opts.workDir, this.opts.storePath);
+    return path28.join(this.opts.workDir, this.opts.storePath);
+  }
+  /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
+  pathOf(relative) {
+    return path28.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -63923,11 +63992,12 @@ var DataBranch = class _DataBranch {
   /**
    * Saves with `save` (which writes into storeDir and returns the commit message), commits and pushes,
    * retrying a rejected push on top of the newly fetched branch. A UserError after `maxAttempts`.
+   * `paths` (relative to the branch's root; default the store) are what `save` writes and is committed.
    */
-  async publish(save) {
+  async publish(save, paths = [this.opts.storePath]) {
     const { logger } = this.deps;
     let message = await save(this.storeDir);
-    await this.commit(message);
+    await this.commit(message, paths);
     for (let attempt = 1; ; attempt++) {
       const pushed = await this.git(["push", "-q", "origin", `HEAD:refs/heads/${this.opts.branch}`], true);
       if (pushed.exitCode === 0)
@@ -63949,7 +64019,7 @@ var DataBranch = class _DataBranch {
         await this.git(["rebase", "--abort"], true);
         await this.git(["reset", "-q", "--hard", this.remoteRef]);
         message = await save(this.storeDir);
-        await this.commit(message);
+        await this.commit(message, paths);
       }
     }
   }
@@ -63964,8 +64034,8 @@ var DataBranch = class _DataBranch {
       await this.git(["fetch", "-q", "origin", `+refs/heads/${this.opts.branch}:${this.remoteRef}`]);
     }
   }
-  async commit(message) {
-    await this.git(["add", "-A", "--", this.opts.storePath]);
+  async commit(message, paths) {
+    await this.git(["add", "-A", "--", ...paths]);
     const { name, email: email3 } = this.opts.author;
     await this.git([
       "-c",
@@ -64005,34 +64075,34 @@ function maskSecretsIn(text2, remote) {
 
 // src/action/store-setup.ts
 init_errors();
-async function openActionStore(inputs, workspace, access8, deps) {
+async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path23.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path29.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
     }
-    if (!access8.dataBranchRemote) {
+    if (!access7.dataBranchRemote) {
       throw new UserError(
         `input 'store-branch' (${inputs.storeBranch}) pushes to the workflow's repository: pass 'github-token' with contents: write`
       );
     }
     const branch = await DataBranch.checkout(
       {
-        remote: access8.dataBranchRemote,
+        remote: access7.dataBranchRemote,
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path23.join(access8.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path29.join(access7.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
     );
-    const reader = await access8.open(branch.storeDir, true);
+    const reader = await access7.open(branch.storeDir, true);
     const archive = {
       description: `branch ${inputs.storeBranch} (${reader.description})`,
       save: async (result) => {
         let id = "";
         await branch.publish(async (dir) => {
-          const store2 = await access8.open(dir, true);
+          const store2 = await access7.open(dir, true);
           try {
             id = (await store2.save(result)).id;
           } finally {
@@ -64046,6 +64116,7 @@ async function openActionStore(inputs, workspace, access8, deps) {
     return {
       reader,
       archive,
+      publishOnBranch: (relative, write) => branch.publish((storeDir) => write(branch.pathOf(relative), storeDir), [relative]),
       close: async () => {
         await reader.close();
         await branch.close();
@@ -64053,14 +64124,14 @@ async function openActionStore(inputs, workspace, access8, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path23.resolve(workspace, inputs.store);
-  const store = await access8.open(spec, true);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path29.resolve(workspace, inputs.store);
+  const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
 
 // src/action/shard-job.ts
-import { mkdir as mkdir9, writeFile as writeFile6 } from "node:fs/promises";
-import path24 from "node:path";
+import { mkdir as mkdir10, writeFile as writeFile7 } from "node:fs/promises";
+import path30 from "node:path";
 init_errors();
 function shardOfInputs(inputs, ctx, workloads) {
   const spec = inputs.shard;
@@ -64087,9 +64158,9 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName) {
   const cells = result.plan.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
   const note = `Shard ${shard.index}/${shard.count} of plan ${shard.planId} (seed ${result.plan.seed}; cells ${cells}): no comment and no status from this job, its verdict is partial; the consolidate job (mode: consolidate) posts the verdict over all shards.`;
   const report = renderJobSummary(reportInputOf(result, outcome.comparison, ctx.runUrl));
-  await mkdir9(resultsDir, { recursive: true });
-  const reportFile = path24.join(resultsDir, reportFileName);
-  await writeFile6(reportFile, report);
+  await mkdir10(resultsDir, { recursive: true });
+  const reportFile = path30.join(resultsDir, reportFileName);
+  await writeFile7(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
 ${report}`);
@@ -64101,8 +64172,8 @@ ${report}`);
 }
 
 // src/action/consolidate-mode.ts
-import { writeFile as writeFile7, mkdir as mkdir10 } from "node:fs/promises";
-import path26 from "node:path";
+import { writeFile as writeFile8, mkdir as mkdir11 } from "node:fs/promises";
+import path32 from "node:path";
 
 // src/fleet/consolidate.ts
 init_fingerprint();
@@ -64204,7 +64275,7 @@ function mergeClass(fingerprint, group2, ref) {
 
 // src/fleet/gather-shards.ts
 import { readdir as readdir7 } from "node:fs/promises";
-import path25 from "node:path";
+import path31 from "node:path";
 init_errors();
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
@@ -64214,7 +64285,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path25.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path31.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -64311,7 +64382,7 @@ async function waitForShards(gather2, options, deps) {
   }
 }
 
-// src/fleet/judge.ts
+// src/pipeline/consolidation.ts
 function judgeConsolidation(merged) {
   const classes = merged.classes.map((c) => {
     const comparison = analyse(c.result);
@@ -64517,13 +64588,13 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
   const { logger, io } = deps;
   const report = consolidatedReportInput(judged, ctx.runUrl);
   const comment = renderConsolidatedComment(report, inputs.commentId);
-  await mkdir10(resultsDir, { recursive: true });
-  const reportFile = path26.join(resultsDir, REPORT_FILE);
-  await writeFile7(reportFile, comment);
+  await mkdir11(resultsDir, { recursive: true });
+  const reportFile = path32.join(resultsDir, REPORT_FILE);
+  await writeFile8(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path26.join(resultsDir, `consolidated-${c.fingerprint}.json`);
-    await writeFile7(file2, `${JSON.stringify(c.result, null, 2)}
+    const file2 = path32.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    await writeFile8(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
   }
@@ -64535,13 +64606,13 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
     return why && judged.classes.length > 1 ? `machine class ${c.fingerprint}: ${why}` : why;
   }).find((f) => f !== void 0);
   const worst = worstOf(judged);
-  const verdict = judged.overall.verdict;
-  io.setOutput("verdict", verdict);
+  const verdict2 = judged.overall.verdict;
+  io.setOutput("verdict", verdict2);
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
   io.setOutput("results-json", resultsFiles.join("\n"));
   io.setOutput("report-markdown", reportFile);
   logger.info(
-    `verdict: ${verdict} over ${judged.classes.length} machine class(es), plan ${judged.planId}${incomplete.length ? ` (incomplete: ${gaps})` : ""}`
+    `verdict: ${verdict2} over ${judged.classes.length} machine class(es), plan ${judged.planId}${incomplete.length ? ` (incomplete: ${gaps})` : ""}`
   );
   const classes = judged.classes.length > 1 ? ` (${judged.classes.length} machine classes)` : "";
   await postToGitHub(
@@ -64555,8 +64626,8 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
         ),
         ...ctx.runUrl ? { targetUrl: ctx.runUrl } : {}
       } : {
-        state: statusState(verdict, failure2),
-        description: `${statusDescription(verdict, worst)}${classes}`.slice(0, 140),
+        state: statusState(verdict2, failure2),
+        description: `${statusDescription(verdict2, worst)}${classes}`.slice(0, 140),
         ...ctx.runUrl ? { targetUrl: ctx.runUrl } : {}
       }
     },
@@ -64564,12 +64635,12 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
     inputs,
     deps
   );
-  return { verdict, failure: failure2, resultsFile: resultsFiles[0], reportFile };
+  return { verdict: verdict2, failure: failure2, resultsFile: resultsFiles[0], reportFile };
 }
 function worstOf(judged) {
   let worst;
   for (const c of judged.classes) {
-    const d = worstDelta(c.comparison);
+    const d = extremeCell(c.comparison, "worst")?.cell.deltaPct ?? void 0;
     const sign = c.comparison.better === "higher" ? 1 : -1;
     if (d !== void 0 && (worst === void 0 || sign * d < sign * worst)) worst = d;
   }
@@ -64587,12 +64658,1149 @@ function sleep2(ms, signal) {
   });
 }
 
+// src/action/nightly-mode.ts
+import { mkdir as mkdir13, writeFile as writeFile10 } from "node:fs/promises";
+import path35 from "node:path";
+
+// src/github/regression-issues.ts
+var REGRESSION_LABEL = "pgperf-regression";
+var MARKER_PREFIX2 = "<!-- pgperf:series=";
+function seriesMarker(seriesId2) {
+  return `${MARKER_PREFIX2}${encodeURIComponent(seriesId2)} -->`;
+}
+function planIssueActions(analysis, existing, login, links = {}) {
+  const mine = existing.filter((i) => i.userLogin === login);
+  const actions = [];
+  for (const s of analysis.series) {
+    if (s.status !== "analysed") continue;
+    const id = s.series.id;
+    const marker = seriesMarker(id);
+    const issue3 = mine.filter((i) => i.body.includes(marker)).sort((a, b) => a.number - b.number)[0];
+    const latest = s.changePoints.at(-1);
+    if (latest?.kind === "regression") {
+      const title = issueTitle(s, latest);
+      const body = issueBody(s, latest, links);
+      if (!issue3) actions.push({ kind: "open", seriesId: id, title, body });
+      else if (issue3.body !== body || issue3.title !== title || issue3.state === "closed") {
+        actions.push({
+          kind: "update",
+          seriesId: id,
+          issue: issue3.number,
+          title,
+          body,
+          reopen: issue3.state === "closed"
+        });
+      }
+    } else if (issue3 && issue3.state === "open" && latest?.kind === "improvement") {
+      actions.push({
+        kind: "close",
+        seriesId: id,
+        issue: issue3.number,
+        note: recoveryNote(s, latest, links)
+      });
+    }
+  }
+  return actions;
+}
+function describeSync(outcome) {
+  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed`;
+}
+async function syncRegressionIssues(api, analysis, links = {}) {
+  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
+  const outcome = { opened: [], updated: [], closed: [] };
+  for (const action of planIssueActions(analysis, existing, login, links)) {
+    if (action.kind === "open") {
+      const issue3 = await api.createIssue({
+        title: action.title,
+        body: action.body,
+        labels: [REGRESSION_LABEL]
+      });
+      outcome.opened.push(issue3.number);
+    } else if (action.kind === "update") {
+      await api.updateIssue(action.issue, {
+        title: action.title,
+        body: action.body,
+        ...action.reopen ? { state: "open" } : {}
+      });
+      outcome.updated.push(action.issue);
+    } else {
+      await api.createComment(action.issue, action.note);
+      await api.updateIssue(action.issue, { state: "closed" });
+      outcome.closed.push(action.issue);
+    }
+  }
+  return outcome;
+}
+function issueTitle(s, cp2) {
+  const k = s.series.key;
+  return `Performance regression: ${k.workload} at ${k.clients} client${k.clients === 1 ? "" : "s"}, ${k.metric} ${pct4(cp2.relativeChange)} (first bad ${short2(cp2.firstAfter.sha)})`;
+}
+function issueBody(s, cp2, links) {
+  const k = s.series.key;
+  return [
+    seriesMarker(s.series.id),
+    `**${k.workload}** at **${k.clients}** client${k.clients === 1 ? "" : "s"} (${k.metric}) changed by **${pct4(cp2.relativeChange)}** [95% CI ${pct4(cp2.ciLower)}, ${pct4(cp2.ciUpper)}], p ${cp2.p.toExponential(1)}.`,
+    "",
+    `| | commit | date | median |`,
+    `| --- | --- | --- | --- |`,
+    `| last good | ${commit(cp2.lastBefore.sha, links)} | ${cp2.lastBefore.date.slice(0, 10)} | ${round(cp2.lastBefore.median)} |`,
+    `| first bad | ${commit(cp2.firstAfter.sha, links)} | ${cp2.firstAfter.date.slice(0, 10)} | ${round(cp2.firstAfter.median)} |`,
+    "",
+    `Mean before ${round(cp2.before)}, after ${round(cp2.after)}; series \`${s.series.id}\` on the machine fingerprint \`${k.fingerprint}\`.${links.runUrl ? ` Found by [this run](${links.runUrl}).` : ""}`,
+    "",
+    "This issue is updated by every nightly run and closed when the series recovers."
+  ].join("\n");
+}
+function recoveryNote(s, cp2, links) {
+  return `Recovered: \`${s.series.id}\` changed by ${pct4(cp2.relativeChange)} at ${commit(cp2.firstAfter.sha, links)} (${cp2.firstAfter.date.slice(0, 10)}), after the regression this issue tracked. Closing.` + (links.runUrl ? ` ([run](${links.runUrl}))` : "");
+}
+function commit(sha, links) {
+  if (!sha) return "(no commit recorded)";
+  return links.repoUrl ? `[\`${short2(sha)}\`](${links.repoUrl}/commit/${sha})` : `\`${short2(sha)}\``;
+}
+var short2 = (sha) => sha ? sha.slice(0, 10) : "unknown";
+var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
+var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
+
+// src/history/nightly.ts
+import path34 from "node:path";
+import { writeFile as writeFile9 } from "node:fs/promises";
+
+// src/stats/e-divisive-statistic.ts
+function eDivisiveStatistic(values, start = 0, end = values.length) {
+  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= values.length)) {
+    throw new RangeError(`bad interval [${start}, ${end}) of a series of ${values.length} values`);
+  }
+  const length = end - start;
+  const statistic = new Float64Array(length);
+  let cross = 0;
+  let withinX = 0;
+  let withinY = 0;
+  for (let i = start; i < end; i++) {
+    const vi = values[i];
+    for (let j = i + 1; j < end; j++) withinY += Math.abs(vi - values[j]);
+  }
+  for (let tau = start; tau < end; tau++) {
+    const n = tau - start;
+    const m = end - tau;
+    if (n > 0) {
+      const e = 2 * cross / (n * m) - 2 * withinX / (n * n) - 2 * withinY / (m * m);
+      statistic[n] = n * m / (n + m) * e;
+    }
+    const v = values[tau];
+    let toX = 0;
+    for (let i = start; i < tau; i++) toX += Math.abs(values[i] - v);
+    let toY = 0;
+    for (let j = tau + 1; j < end; j++) toY += Math.abs(v - values[j]);
+    cross += toY - toX;
+    withinX += toX;
+    withinY -= toY;
+  }
+  return statistic;
+}
+
+// src/stats/student-t-two-sample.ts
+function studentTTwoSample(before, after, level = 0.95) {
+  if (!(before.n >= 1 && after.n >= 1))
+    throw new RangeError("a two-sample t-test needs values on both sides");
+  if (!(before.sd >= 0 && after.sd >= 0)) throw new RangeError("standard deviations must be >= 0");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const difference = after.mean - before.mean;
+  const df = before.n + after.n - 2;
+  if (df < 1) {
+    return {
+      t: 0,
+      df,
+      p: 1,
+      difference,
+      se: Number.POSITIVE_INFINITY,
+      lower: Number.NEGATIVE_INFINITY,
+      upper: Number.POSITIVE_INFINITY
+    };
+  }
+  const pooledVariance = ((before.n - 1) * before.sd ** 2 + (after.n - 1) * after.sd ** 2) / df;
+  const se = Math.sqrt(pooledVariance * (1 / before.n + 1 / after.n));
+  return { ...tInference(difference, se, df, level), df, difference, se };
+}
+
+// src/stats/e-divisive.ts
+function detectChangePoints(values, options = {}) {
+  const o = resolveOptions(options);
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v))
+      throw new RangeError(`value ${i} is ${v}; change-point detection needs finite numbers`);
+  });
+  if (values.length < minPointsForDetection(o.minSegment)) return [];
+  const weak = splitStep(values, o);
+  return mergeStep(values, weak, o);
+}
+function minPointsForDetection(minSegment = DEFAULT_MIN_SEGMENT) {
+  return 2 * minSegment;
+}
+var DEFAULT_MAX_P = 1e-3;
+var DEFAULT_MIN_SEGMENT = 3;
+var DEFAULT_WINDOW_LENGTH = 50;
+function firstPassP(maxP) {
+  return maxP < 0.05 ? maxP * 10 : maxP < 0.5 ? maxP * 2 : maxP;
+}
+function resolveOptions(options) {
+  const o = {
+    maxP: options.maxP ?? DEFAULT_MAX_P,
+    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
+    minMagnitude: options.minMagnitude ?? 0,
+    windowLength: options.windowLength ?? DEFAULT_WINDOW_LENGTH,
+    scale: options.scale ?? "linear",
+    level: options.level ?? 0.95
+  };
+  if (!(o.maxP > 0 && o.maxP < 1)) throw new RangeError(`maxP must be in (0, 1), got ${o.maxP}`);
+  if (!(Number.isInteger(o.minSegment) && o.minSegment >= 2)) {
+    throw new RangeError(`minSegment must be an integer >= 2, got ${o.minSegment}`);
+  }
+  if (!(o.minMagnitude >= 0)) throw new RangeError(`minMagnitude must be >= 0, got ${o.minMagnitude}`);
+  if (!(Number.isInteger(o.windowLength) && o.windowLength >= 2 * o.minSegment)) {
+    throw new RangeError(
+      `windowLength must be an integer >= 2\xB7minSegment (${2 * o.minSegment}), got ${o.windowLength}`
+    );
+  }
+  if (!(o.level > 0 && o.level < 1)) throw new RangeError(`level must be in (0, 1), got ${o.level}`);
+  return o;
+}
+function splitStep(values, o) {
+  const level = firstPassP(o.maxP);
+  const step = Math.floor(o.windowLength / 2);
+  const weak = /* @__PURE__ */ new Set();
+  let start = 0;
+  while (start < values.length) {
+    const end = Math.min(start + o.windowLength, values.length);
+    const found = divideWindow(values, start, end, level, o);
+    for (const index of found) weak.add(index);
+    start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step);
+  }
+  return [...weak].sort((a, b) => a - b);
+}
+function divideWindow(values, start, end, level, o) {
+  const cuts = [];
+  const candidates = /* @__PURE__ */ new Map();
+  for (; ; ) {
+    const bounds = [start, ...cuts, end];
+    let best = null;
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const from = bounds[i];
+      const to = bounds[i + 1];
+      const key = `${from}:${to}`;
+      if (!candidates.has(key)) candidates.set(key, bestSplit(values, from, to, o.minSegment));
+      const c = candidates.get(key);
+      if (c && (best === null || c.statistic > best.statistic)) best = { ...c, from, to };
+    }
+    if (best === null) return cuts;
+    const test = testSplit(values, best.from, best.index, best.to, o);
+    if (!(test.p < level)) return cuts;
+    cuts.push(best.index);
+    cuts.sort((a, b) => a - b);
+  }
+}
+function bestSplit(values, from, to, minSegment) {
+  if (to - from < 2 * minSegment) return null;
+  const t = eDivisiveStatistic(values, from, to);
+  let best = minSegment;
+  for (let k = minSegment + 1; k <= to - from - minSegment; k++) if (t[k] > t[best]) best = k;
+  return { index: from + best, statistic: t[best] };
+}
+function mergeStep(values, weak, o) {
+  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? values.length : points3[i].index;
+  const retest = (points3, i) => {
+    if (i < 0 || i >= points3.length) return;
+    points3[i] = testSplit(values, bound(i - 1, points3), points3[i].index, bound(i + 1, points3), o);
+  };
+  const points2 = weak.map(
+    (index, i) => testSplit(
+      values,
+      i === 0 ? 0 : weak[i - 1],
+      index,
+      i + 1 < weak.length ? weak[i + 1] : values.length,
+      o
+    )
+  );
+  while (points2.length > 0) {
+    let weakest = argBest(points2, (a, b) => a.p > b.p);
+    if (points2[weakest].p < o.maxP) {
+      weakest = argBest(points2, (a, b) => a.magnitude < b.magnitude);
+      if (points2[weakest].magnitude > o.minMagnitude) break;
+    }
+    points2.splice(weakest, 1);
+    retest(points2, weakest - 1);
+    retest(points2, weakest);
+  }
+  return points2;
+}
+function argBest(items, beats) {
+  let best = 0;
+  for (let i = 1; i < items.length; i++) if (beats(items[i], items[best])) best = i;
+  return best;
+}
+function testSplit(values, from, cut, to, o) {
+  const before = summarize2(values, from, cut);
+  const after = summarize2(values, cut, to);
+  const test = studentTTwoSample(before, after, o.level);
+  const common = { index: cut, nBefore: before.n, nAfter: after.n, p: test.p, t: test.t, df: test.df };
+  if (o.scale === "log") {
+    const d = test.difference;
+    return {
+      ...common,
+      meanBefore: Math.exp(before.mean),
+      meanAfter: Math.exp(after.mean),
+      relativeChange: Math.expm1(d),
+      magnitude: Math.expm1(Math.abs(d)),
+      ci: { level: o.level, lower: Math.expm1(test.lower), upper: Math.expm1(test.upper) }
+    };
+  }
+  const forward = after.mean / before.mean - 1;
+  const backward = before.mean / after.mean - 1;
+  return {
+    ...common,
+    meanBefore: before.mean,
+    meanAfter: after.mean,
+    relativeChange: forward,
+    magnitude: Math.max(Math.abs(forward), Math.abs(backward)),
+    ci: null
+  };
+}
+function summarize2(values, from, to) {
+  const n = to - from;
+  let sum2 = 0;
+  for (let i = from; i < to; i++) sum2 += values[i];
+  const mean2 = sum2 / n;
+  let squares = 0;
+  for (let i = from; i < to; i++) squares += (values[i] - mean2) ** 2;
+  return { n, mean: mean2, sd: n > 1 ? Math.sqrt(squares / (n - 1)) : 0 };
+}
+
+// src/history/series.ts
+import { createHash as createHash7 } from "node:crypto";
+
+// src/stats/median-ci.ts
+function medianCi(values, level = 0.95) {
+  const n = values.length;
+  if (n === 0) throw new RangeError("a median needs at least one value");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const sorted = [...values].sort((a, b) => a - b);
+  const median2 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  let k = 1;
+  let tail2 = 0.5 ** n;
+  while (2 * (k + 1) <= n + 1) {
+    const nextTail = tail2 + binomialCoefficient(n, k) * 0.5 ** n;
+    if (1 - 2 * nextTail < level) break;
+    k++;
+    tail2 = nextTail;
+  }
+  return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
+}
+
+// src/history/series.ts
+var SERIES_METRICS = ["tps", "latencyPctMs"];
+function seriesId(key) {
+  return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
+}
+function buildSeries(runs) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const run3 of runs) {
+    if (run3.status === "running") continue;
+    const arm = measuredArm(run3);
+    if (arm === void 0) continue;
+    const fingerprint = run3.fingerprint ?? fallbackFingerprint(run3);
+    for (const metric of SERIES_METRICS) {
+      const cells = collectCellRuns(run3.samples, metric);
+      for (const cell of documentCells(run3)) {
+        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm)).filter(
+          (v) => Number.isFinite(v) && v > 0
+        );
+        if (values.length === 0) continue;
+        const key = { fingerprint: fingerprint.id, ...cell, metric };
+        const id = seriesId(key);
+        let series = byId.get(id);
+        if (!series) {
+          series = { id, key, facts: fingerprint.facts, better: METRICS[metric].better, points: [] };
+          byId.set(id, series);
+        }
+        const ci = medianCi(values);
+        series.points.push({
+          runId: run3.runId ?? run3.startedAt,
+          sha: run3.source?.head?.sha ?? null,
+          ref: run3.source?.head?.ref ?? null,
+          date: run3.startedAt,
+          n: values.length,
+          median: ci.median,
+          ciLower: ci.lower,
+          ciUpper: ci.upper,
+          ciLevel: ci.achievedLevel
+        });
+      }
+    }
+  }
+  const all = [...byId.values()];
+  for (const s of all) {
+    s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
+  }
+  return all.sort(
+    (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || SERIES_METRICS.indexOf(a.key.metric) - SERIES_METRICS.indexOf(b.key.metric) || a.key.clients - b.key.clients
+  );
+}
+function measuredArm(run3) {
+  return run3.arms.find((a) => a.label === "head")?.label ?? run3.arms[run3.arms.length - 1]?.label;
+}
+function fallbackFingerprint(run3) {
+  const env = run3.environment;
+  const facts = {
+    cpuModel: env.cpuModel,
+    cpuCount: String(env.cpuCount),
+    kernel: env.kernel,
+    os: env.os,
+    settingsHash: env.settingsHash
+  };
+  const hash2 = createHash7("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
+  return { id: `env-${hash2}`, facts };
+}
+
+// src/history/analyse.ts
+function analyseHistory(runs, options = {}) {
+  const resolved = {
+    maxP: options.maxP ?? DEFAULT_MAX_P,
+    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
+    minMagnitude: options.minMagnitude ?? 0
+  };
+  return {
+    options: resolved,
+    runs: runs.length,
+    series: buildSeries(runs).map((s) => analyseSeries(s, resolved))
+  };
+}
+function analyseSeries(series, options) {
+  const needed = minPointsForDetection(options.minSegment);
+  if (series.points.length < needed) return { series, status: "too-few-points", needed, changePoints: [] };
+  const found = detectChangePoints(
+    series.points.map((p) => Math.log(p.median)),
+    { ...options, scale: "log" }
+  );
+  return {
+    series,
+    status: "analysed",
+    needed,
+    changePoints: found.map((c) => ({
+      index: c.index,
+      kind: c.relativeChange < 0 === (series.better === "higher") ? "regression" : "improvement",
+      lastBefore: series.points[c.index - 1],
+      firstAfter: series.points[c.index],
+      before: c.meanBefore,
+      after: c.meanAfter,
+      relativeChange: c.relativeChange,
+      ciLower: c.ci.lower,
+      ciUpper: c.ci.upper,
+      p: c.p,
+      nBefore: c.nBefore,
+      nAfter: c.nAfter
+    }))
+  };
+}
+
+// src/history/load-runs.ts
+init_errors();
+async function loadStoredRuns(store, workloads) {
+  const listed = (await store.list()).filter(
+    (r) => r.status === "complete" && (!workloads?.length || r.workloads.some((w) => workloads.includes(w)))
+  );
+  const runs = [];
+  for (const entry of listed.reverse()) runs.push(await store.load(entry.id));
+  return runs;
+}
+
+// src/history/markdown.ts
+function renderHistoryMarkdown(analysis, options = {}) {
+  const rows = [];
+  for (const s of analysis.series) {
+    const { key } = s.series;
+    const metric = METRICS[key.metric];
+    for (const cp2 of s.changePoints) {
+      rows.push({
+        cp: cp2,
+        line: `| ${cp2.kind === "regression" ? "\u{1F534} regression" : "\u{1F7E2} improvement"} | ${escapeMarkdown(key.workload)} | ${key.clients} | ${metric.label} | ${commit2(cp2.lastBefore.sha, options)} .. ${commit2(cp2.firstAfter.sha, options)} | ${formatPct(cp2.relativeChange * 100)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${escapeMarkdown(key.fingerprint)} |`
+      });
+    }
+  }
+  rows.sort((a, b) => b.cp.firstAfter.date.localeCompare(a.cp.firstAfter.date));
+  const regressions = rows.filter((r) => r.cp.kind === "regression").length;
+  const improvements = rows.length - regressions;
+  const analysed = analysis.series.filter((s) => s.status === "analysed").length;
+  const short3 = analysis.series.length - analysed;
+  const headline2 = rows.length === 0 ? "**No change points**" : `**${[
+    regressions > 0 ? `${regressions} regression${regressions === 1 ? "" : "s"}` : "",
+    improvements > 0 ? `${improvements} improvement${improvements === 1 ? "" : "s"}` : ""
+  ].filter(Boolean).join(", ")}**`;
+  const lines = [
+    `### Performance history`,
+    "",
+    `${headline2} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short3 > 0 ? ` ${short3} series ${short3 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short3 === 1 ? "was" : "were"} not analysed yet.` : "")
+  ];
+  if (rows.length > 0) {
+    lines.push(
+      "",
+      "| | workload | clients | metric | last before .. first after | change [95% CI] | p | fingerprint |",
+      "|---|---|--:|---|---|--:|--:|---|",
+      ...rows.map((r) => r.line)
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+function commit2(sha, options) {
+  if (!sha) return "no commit";
+  const short3 = escapeMarkdown(sha.slice(0, 10));
+  return options.repoUrl && /^[0-9a-f]{4,64}$/i.test(sha) ? `[${short3}](${options.repoUrl.replace(/\/+$/, "")}/commit/${sha})` : short3;
+}
+
+// src/history/page-data.ts
+function workloadNames(analysis) {
+  return [...new Set(analysis.series.map((s) => s.series.key.workload))].sort();
+}
+function historySiteData(analysis, options = {}) {
+  const names = workloadNames(analysis).filter((w) => !options.workloads || options.workloads.includes(w));
+  const files = /* @__PURE__ */ new Set();
+  const workloads = names.map((workload) => {
+    const file2 = uniqueFile(`workload-${slug(workload)}.html`, files);
+    const groups2 = /* @__PURE__ */ new Map();
+    for (const s of analysis.series) {
+      if (s.series.key.workload !== workload) continue;
+      const key = `${s.series.key.fingerprint}/${s.series.key.metric}`;
+      groups2.set(key, [...groups2.get(key) ?? [], s]);
+    }
+    const charts = [...groups2.values()].map((group2, i) => chartData(group2, `chart-${i + 1}`));
+    return { workload, file: file2, charts };
+  });
+  return {
+    title: options.title ?? "pgperf history",
+    repoUrl: options.repoUrl ? options.repoUrl.replace(/\/+$/, "") : null,
+    runs: analysis.runs,
+    options: analysis.options,
+    workloads
+  };
+}
+function chartData(group2, id) {
+  const first = group2[0].series;
+  const runKey = (p) => `${p.date}\0${p.runId}`;
+  const runs = /* @__PURE__ */ new Map();
+  for (const s of group2) {
+    for (const p of s.series.points) {
+      runs.set(runKey(p), { t: Date.parse(p.date) / 1e3, runId: p.runId, sha: p.sha, date: p.date });
+    }
+  }
+  const ordered = [...runs.entries()].sort((a, b) => a[1].t - b[1].t || a[0].localeCompare(b[0]));
+  const position = new Map(ordered.map(([key], i) => [key, i]));
+  const lines = [...group2].sort((a, b) => a.series.key.clients - b.series.key.clients).map((s) => {
+    const blank = () => Array(ordered.length).fill(null);
+    const line = {
+      clients: s.series.key.clients,
+      label: `${s.series.key.clients} client${s.series.key.clients === 1 ? "" : "s"}`,
+      median: blank(),
+      lower: blank(),
+      upper: blank(),
+      n: blank(),
+      status: s.status,
+      needed: s.needed,
+      changePoints: s.changePoints.map((c) => ({ ...c, run: position.get(runKey(c.firstAfter)) }))
+    };
+    for (const p of s.series.points) {
+      const i = position.get(runKey(p));
+      line.median[i] = p.median;
+      line.lower[i] = p.ciLower;
+      line.upper[i] = p.ciUpper;
+      line.n[i] = p.n;
+    }
+    return line;
+  });
+  const info2 = METRICS[first.key.metric];
+  return {
+    id,
+    fingerprint: first.key.fingerprint,
+    facts: first.facts,
+    metric: first.key.metric,
+    label: info2.label,
+    unit: info2.unit,
+    better: info2.better,
+    runs: ordered.map(([, r]) => r),
+    lines
+  };
+}
+function slug(name) {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "workload";
+}
+function uniqueFile(file2, taken) {
+  let candidate = file2;
+  for (let i = 2; taken.has(candidate); i++) candidate = file2.replace(/\.html$/, `-${i}.html`);
+  taken.add(candidate);
+  return candidate;
+}
+
+// src/history/page-script.ts
+var PAGE_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var errors = document.getElementById('errors');
+  function report(message) {
+    errors.hidden = false;
+    errors.textContent += message + '\n';
+    document.body.setAttribute('data-errors', String((Number(document.body.getAttribute('data-errors')) || 0) + 1));
+  }
+  window.addEventListener('error', function (e) { report(String(e.message)); });
+  var data = JSON.parse(document.getElementById('history-data').textContent);
+  var palette = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#bcbd22'];
+  function short(sha) { return sha ? sha.slice(0, 10) : 'no commit'; }
+  function fmt(v) {
+    if (v == null) return '-';
+    var a = Math.abs(v);
+    return a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
+  }
+  function pct(v) { return (v > 0 ? '+' : '') + (v * 100).toFixed(2) + '%'; }
+  function commitUrl(sha) { return data.repoUrl && sha ? data.repoUrl + '/commit/' + sha : null; }
+
+  function markers(chart, host) {
+    return {
+      hooks: {
+        draw: [function (u) {
+          var ctx = u.ctx, count = 0;
+          ctx.save();
+          chart.lines.forEach(function (line, k) {
+            line.changePoints.forEach(function (cp) {
+              var x = Math.round(u.valToPos(chart.runs[cp.run].t, 'x', true));
+              ctx.strokeStyle = cp.kind === 'regression' ? '#d62728' : '#2ca02c';
+              ctx.lineWidth = 2 * devicePixelRatio;
+              ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+              ctx.beginPath();
+              ctx.moveTo(x, u.bbox.top);
+              ctx.lineTo(x, u.bbox.top + u.bbox.height);
+              ctx.stroke();
+              ctx.setLineDash([]);
+              ctx.fillStyle = ctx.strokeStyle;
+              ctx.font = (12 * devicePixelRatio) + 'px sans-serif';
+              var text = (cp.kind === 'regression' ? '\u25BC ' : '\u25B2 ') + line.label + ' ' + pct(cp.relativeChange);
+              // Labels right of the line in the left half of the plot, left of it in the right half.
+              var right = x < u.bbox.left + u.bbox.width / 2;
+              ctx.textAlign = right ? 'left' : 'right';
+              ctx.fillText(text, x + (right ? 4 : -4) * devicePixelRatio, u.bbox.top + (14 + 14 * k) * devicePixelRatio);
+              count++;
+            });
+          });
+          ctx.restore();
+          host.setAttribute('data-markers', String(count));
+        }],
+      },
+    };
+  }
+
+  function tooltip(chart, host) {
+    var tip = document.createElement('div');
+    tip.className = 'tooltip';
+    tip.hidden = true;
+    return {
+      hooks: {
+        init: [function (u) {
+          u.over.appendChild(tip);
+          u.over.addEventListener('click', function () {
+            var i = u.cursor.idx;
+            var url = i == null ? null : commitUrl(chart.runs[i].sha);
+            if (url) window.open(url, '_blank', 'noopener');
+          });
+        }],
+        setCursor: [function (u) {
+          var i = u.cursor.idx;
+          if (i == null || u.cursor.left < 0) { tip.hidden = true; return; }
+          var run = chart.runs[i];
+          var rows = chart.lines.map(function (line) {
+            if (line.median[i] == null) return '';
+            return '<tr><td>' + escapeHtml(line.label) + '</td><td>' + fmt(line.median[i]) + '</td><td>[' +
+              fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']</td><td>n ' + line.n[i] + '</td></tr>';
+          }).join('');
+          tip.innerHTML = '<div><b>' + escapeHtml(short(run.sha)) + '</b> ' + escapeHtml(run.date.slice(0, 16).replace('T', ' ')) +
+            '</div><table>' + rows + '</table><div class="hint">' + escapeHtml(chart.unit) + ', median [CI]' +
+            (commitUrl(run.sha) ? '; click opens the commit' : '') + '</div>';
+          tip.hidden = false;
+          var left = u.cursor.left + 12, top = u.cursor.top + 12;
+          if (left + 260 > u.over.clientWidth) left = u.cursor.left - 270;
+          tip.style.left = left + 'px';
+          tip.style.top = top + 'px';
+          host.setAttribute('data-tooltip-run', run.runId);
+        }],
+      },
+    };
+  }
+
+  function escapeHtml(s) {
+    return String(s).replace(/[&<>"']/g, function (c) {
+      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
+    });
+  }
+
+  data.charts.forEach(function (chart) {
+    var host = document.getElementById(chart.id);
+    try {
+      var series = [{ label: 'run', value: function (u, v, s, i) { return i == null ? '-' : short(chart.runs[i].sha); } }];
+      var columns = [chart.runs.map(function (r) { return r.t; })];
+      chart.lines.forEach(function (line, k) {
+        series.push({
+          label: line.label,
+          stroke: palette[k % palette.length],
+          width: 1.5,
+          spanGaps: true,
+          points: { show: chart.runs.length <= 400, size: 5 },
+          value: function (u, v, s, i) {
+            return v == null ? '-' : fmt(v) + ' [' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']';
+          },
+        });
+        columns.push(line.median);
+      });
+      var width = Math.max(360, Math.min(1200, (host.clientWidth || 960)));
+      var started = performance.now();
+      new uPlot({
+        width: width,
+        height: 380,
+        series: series,
+        scales: { x: { time: true } },
+        axes: [
+          { label: 'run date (one point per commit measured)' },
+          { label: chart.label + ' (' + chart.unit + ', median per run)', size: 80 },
+        ],
+        plugins: [markers(chart, host), tooltip(chart, host)],
+        hooks: {
+          draw: [function () {
+            host.setAttribute('data-drawn', String((Number(host.getAttribute('data-drawn')) || 0) + 1));
+            host.setAttribute('data-draw-ms', String(Math.round(performance.now() - started)));
+            // Since navigation start: what a reader waits from opening the page to this chart drawn.
+            host.setAttribute('data-drawn-at-ms', String(Math.round(performance.now())));
+          }],
+        },
+      }, columns, host);
+    } catch (e) {
+      report(chart.id + ': ' + (e && e.message ? e.message : String(e)));
+    }
+  });
+  document.body.setAttribute('data-charts', String(data.charts.length));
+  // Resources fetched by the page (scripts, styles, images, fetch/XHR): 0 for a self-contained page.
+  document.body.setAttribute('data-resources', String(performance.getEntriesByType('resource').length));
+})();
+`;
+
+// src/history/page-html.ts
+function renderHistorySite(data, assets) {
+  return [
+    { file: "index.html", html: renderIndex(data) },
+    ...data.workloads.map((w) => ({ file: w.file, html: renderWorkloadPage(data, w, assets) }))
+  ];
+}
+function allChangePoints(data, workloads = data.workloads) {
+  const listed = [];
+  for (const workload of workloads)
+    for (const chart of workload.charts)
+      for (const line of chart.lines)
+        for (const cp2 of line.changePoints) listed.push({ workload, chart, line, cp: cp2 });
+  return listed.sort((a, b) => b.cp.firstAfter.date.localeCompare(a.cp.firstAfter.date));
+}
+function verdict(listed) {
+  const regressions = listed.filter((l) => l.cp.kind === "regression").length;
+  const improvements = listed.length - regressions;
+  if (listed.length === 0) return "No change points";
+  const parts = [];
+  if (regressions > 0) parts.push(`${regressions} regression${regressions === 1 ? "" : "s"}`);
+  if (improvements > 0) parts.push(`${improvements} improvement${improvements === 1 ? "" : "s"}`);
+  return parts.join(", ");
+}
+function renderIndex(data) {
+  const listed = allChangePoints(data);
+  const series = data.workloads.reduce((n, w) => n + w.charts.reduce((m, c) => m + c.lines.length, 0), 0);
+  const rows = data.workloads.map((w) => {
+    const own2 = allChangePoints(data, [w]);
+    const points2 = w.charts.reduce((n, c) => n + c.runs.length, 0);
+    return `<tr><td><a href="${attr(w.file)}">${esc2(w.workload)}</a></td><td>${w.charts.length}</td><td>${points2}</td><td>${esc2(verdict(own2))}</td></tr>`;
+  }).join("\n");
+  const body = `
+<h1>${esc2(data.title)}</h1>
+<p class="verdict" data-change-points="${listed.length}"><b>${esc2(verdict(listed))}</b> in ${series} series over ${data.runs} runs
+(E-Divisive means, Student's t-test p &lt; ${esc2(formatP(data.options.maxP))}, at least ${data.options.minSegment} runs a side${data.options.minMagnitude > 0 ? `, magnitude &gt; ${esc2(formatPct(data.options.minMagnitude * 100))}` : ""}).</p>
+${listed.length > 0 ? changePointTable(data, listed, true) : ""}
+<h2>Workloads</h2>
+<table><thead><tr><th>workload</th><th>charts</th><th>points</th><th>change points</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
+  return page(data.title, body, null);
+}
+function changePointTable(data, listed, withWorkload) {
+  const rows = listed.map(
+    ({ workload, chart, line, cp: cp2 }) => `<tr class="${cp2.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}"><td>${cp2.kind}</td>` + (withWorkload ? `<td><a href="${attr(workload.file)}">${esc2(workload.workload)}</a></td>` : "") + `<td>${esc2(chart.label)}, ${esc2(line.label)}</td><td>${commitLink(data, cp2.lastBefore.sha)} .. ${commitLink(data, cp2.firstAfter.sha)}</td><td>${esc2(cp2.firstAfter.date.slice(0, 10))}</td><td>${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}</td><td>${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(chart.unit)}</td><td>${esc2(formatP(cp2.p))}</td><td>${cp2.nBefore}/${cp2.nAfter}</td></tr>`
+  ).join("\n");
+  return `<table class="change-points"><thead><tr><th>kind</th>${withWorkload ? "<th>workload</th>" : ""}<th>series</th>
+<th>last before .. first after</th><th>date</th><th>change [95% CI]</th><th>median</th><th>p</th><th>runs before/after</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
+}
+function renderWorkloadPage(data, workload, assets) {
+  const listed = allChangePoints(data, [workload]);
+  const charts = workload.charts.map((chart) => {
+    const short3 = chart.lines.filter((l) => l.status === "too-few-points");
+    const facts = Object.entries(chart.facts).map(([k, v]) => `<tr><th>${esc2(k)}</th><td>${esc2(v)}</td></tr>`).join("");
+    return `<section>
+<h2>${esc2(chart.label)} (${esc2(chart.unit)}, ${chart.better} is better) on <span class="fp">${esc2(chart.fingerprint)}</span></h2>
+<div class="chart" id="${attr(chart.id)}" data-lines="${chart.lines.length}" data-points="${chart.runs.length}"></div>
+${short3.length > 0 ? `<p class="note">Not analysed yet: ${short3.map((l) => `${esc2(l.label)} has ${l.median.filter((v) => v !== null).length} runs, change points need at least ${l.needed}`).join("; ")}.</p>` : ""}
+<details><summary>Machine fingerprint ${esc2(chart.fingerprint)}</summary><table>${facts}</table></details>
+</section>`;
+  }).join("\n");
+  const body = `
+<p><a href="index.html">\u2190 all workloads</a></p>
+<h1>${esc2(workload.workload)}</h1>
+<p class="verdict" data-change-points="${listed.length}"><b>${esc2(verdict(listed))}</b>; dashed lines mark the first run after each change
+(red: regression, green: improvement). Hover a point for its commit, date and median [95% CI].</p>
+${listed.length > 0 ? changePointTable(data, listed, false) : ""}
+${charts}
+<pre id="errors" hidden></pre>
+<script type="application/json" id="history-data">${json2({ repoUrl: data.repoUrl, charts: workload.charts })}</script>
+<script>${scriptText(assets.script)}</script>
+<script>${PAGE_SCRIPT}</script>`;
+  return page(`${workload.workload} \xB7 ${data.title}`, body, assets.css);
+}
+function page(title, body, chartCss) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<title>${esc2(title)}</title>
+<style>${chartCss ?? ""}
+body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 1240px; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: .5em 0 1em; }
+th, td { border-bottom: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top; }
+tr.regression td:first-child { color: #c00; font-weight: 600; }
+tr.improvement td:first-child { color: #080; font-weight: 600; }
+.verdict { font-size: 1.1em; }
+.fp { font-family: ui-monospace, monospace; font-size: .9em; }
+.chart { position: relative; margin: .5em 0; }
+.tooltip { position: absolute; z-index: 10; pointer-events: none; background: #fff; border: 1px solid #999;
+  box-shadow: 0 2px 6px rgba(0,0,0,.2); padding: .4em .6em; font-size: 12px; min-width: 220px; }
+.tooltip table { margin: .2em 0; } .tooltip td { border: 0; padding: 0 .4em 0 0; }
+.tooltip .hint { color: #666; }
+.note { color: #8a5a00; }
+#errors { color: #c00; }
+table.change-points td { white-space: nowrap; }
+</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+function commitLink(data, sha) {
+  if (!sha) return "<i>no commit</i>";
+  const text2 = `<code>${esc2(sha.slice(0, 10))}</code>`;
+  return data.repoUrl && /^[0-9a-f]{4,64}$/i.test(sha) ? `<a href="${attr(`${data.repoUrl}/commit/${sha}`)}">${text2}</a>` : text2;
+}
+function fmt(v) {
+  return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
+}
+function esc2(s) {
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]
+  );
+}
+var attr = esc2;
+function json2(value) {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+function scriptText(source) {
+  return source.replace(/<\/script/gi, "<\\/script");
+}
+
+// src/history/uplot-assets.ts
+async function loadChartAssets() {
+  return { script: '/*! https://github.com/leeoniya/uPlot (v1.6.32) */\nvar uPlot=function(){"use strict";const l="u-off",e="u-label",t="width",n="height",i="top",o="bottom",s="left",r="right",u="#000",a=u+"0",f="mousemove",c="mousedown",h="mouseup",d="mouseenter",p="mouseleave",m="dblclick",g="change",x="dppxchange",w="--",_="undefined"!=typeof window,b=_?document:null,v=_?window:null,k=_?navigator:null;let y,M;function S(l,e){if(null!=e){let t=l.classList;!t.contains(e)&&t.add(e)}}function T(l,e){let t=l.classList;t.contains(e)&&t.remove(e)}function E(l,e,t){l.style[e]=t+"px"}function z(l,e,t,n){let i=b.createElement(l);return null!=e&&S(i,e),null!=t&&t.insertBefore(i,n),i}function D(l,e){return z("div",l,e)}const P=new WeakMap;function A(e,t,n,i,o){let s="translate("+t+"px,"+n+"px)";s!=P.get(e)&&(e.style.transform=s,P.set(e,s),0>t||0>n||t>i||n>o?S(e,l):T(e,l))}const W=new WeakMap;function Y(l,e,t){let n=e+t;n!=W.get(l)&&(W.set(l,n),l.style.background=e,l.style.borderColor=t)}const C=new WeakMap;function H(l,e,t,n){let i=e+""+t;i!=C.get(l)&&(C.set(l,i),l.style.height=t+"px",l.style.width=e+"px",l.style.marginLeft=n?-e/2+"px":0,l.style.marginTop=n?-t/2+"px":0)}const F={passive:!0},R={...F,capture:!0};function G(l,e,t,n){e.addEventListener(l,t,n?R:F)}function I(l,e,t){e.removeEventListener(l,t,F)}function L(l,e,t,n){let i;t=t||0;let o=2147483647>=(n=n||e.length-1);for(;n-t>1;)i=o?t+n>>1:sl((t+n)/2),l>e[i]?t=i:n=i;return l-e[t]>e[n]-l?n:t}function O(l){return(e,t,n)=>{let i=-1,o=-1;for(let o=t;n>=o;o++)if(l(e[o])){i=o;break}for(let i=n;i>=t;i--)if(l(e[i])){o=i;break}return[i,o]}}_&&function l(){let e=devicePixelRatio;y!=e&&(y=e,M&&I(g,M,l),M=matchMedia(`(min-resolution: ${y-.001}dppx) and (max-resolution: ${y+.001}dppx)`),G(g,M,l),v.dispatchEvent(new CustomEvent(x)))}();const N=l=>null!=l,j=l=>null!=l&&l>0,U=O(N),V=O(j);function B(l,e,t,n){let i=hl(l),o=hl(e);l==e&&(-1==i?(l*=t,e/=t):(l/=t,e*=t));let s=10==t?dl:pl,r=1==o?ul:sl,u=(1==i?sl:ul)(s(ol(l))),a=r(s(ol(e))),f=cl(t,u),c=cl(t,a);return 10==t&&(0>u&&(f=Al(f,-u)),0>a&&(c=Al(c,-a))),n||2==t?(l=f*i,e=c*o):(l=Pl(l,f),e=Dl(e,c)),[l,e]}function $(l,e,t,n){let i=B(l,e,t,n);return 0==l&&(i[0]=0),0==e&&(i[1]=0),i}const J=.1,q={mode:3,pad:J},K={pad:0,soft:null,mode:0},X={min:K,max:K};function Z(l,e,t,n){return Ol(t)?ll(l,e,t):(K.pad=t,K.soft=n?0:null,K.mode=n?3:0,ll(l,e,X))}function Q(l,e){return null==l?e:l}function ll(l,e,t){let n=t.min,i=t.max,o=Q(n.pad,0),s=Q(i.pad,0),r=Q(n.hard,-gl),u=Q(i.hard,gl),a=Q(n.soft,gl),f=Q(i.soft,-gl),c=Q(n.mode,0),h=Q(i.mode,0),d=e-l,p=dl(d),m=fl(ol(l),ol(e)),g=dl(m),x=ol(g-p);(1e-24>d||x>10)&&(d=0,0!=l&&0!=e||(d=1e-24,2==c&&a!=gl&&(o=0),2==h&&f!=-gl&&(s=0)));let w=d||m||1e3,_=dl(w),b=cl(10,sl(_)),v=Al(Pl(l-w*(0==d?0==l?.1:1:o),b/10),24),k=a>l||1!=c&&(3!=c||v>a)&&(2!=c||a>v)?gl:a,y=fl(r,k>v&&l>=k?k:al(k,v)),M=Al(Dl(e+w*(0==d?0==e?.1:1:s),b/10),24),S=e>f||1!=h&&(3!=h||f>M)&&(2!=h||M>f)?-gl:f,T=al(u,M>S&&S>=e?S:fl(S,M));return y==T&&0==y&&(T=100),[y,T]}const el=new Intl.NumberFormat(_?k.language:"en-US"),tl=l=>el.format(l),nl=Math,il=nl.PI,ol=nl.abs,sl=nl.floor,rl=nl.round,ul=nl.ceil,al=nl.min,fl=nl.max,cl=nl.pow,hl=nl.sign,dl=nl.log10,pl=nl.log2,ml=(l,e=1)=>nl.asinh(l/e),gl=1/0;function xl(l){return 1+(0|dl((l^l>>31)-(l>>31)))}function wl(l,e,t){return al(fl(l,e),t)}function _l(l){return"function"==typeof l}function bl(l){return _l(l)?l:()=>l}const vl=l=>l,kl=(l,e)=>e,yl=()=>null,Ml=()=>!0,Sl=(l,e)=>l==e,Tl=/\\.\\d*?(?=9{6,}|0{6,})/gm,El=l=>{if(Il(l)||Wl.has(l))return l;const e=""+l,t=e.match(Tl);if(null==t)return l;let n=t[0].length-1;if(-1!=e.indexOf("e-")){let[l,t]=e.split("e");return+`${El(l)}e${t}`}return Al(l,n)};function zl(l,e){return El(Al(El(l/e))*e)}function Dl(l,e){return El(ul(El(l/e))*e)}function Pl(l,e){return El(sl(El(l/e))*e)}function Al(l,e=0){if(Il(l))return l;let t=10**e;return rl(l*t*(1+Number.EPSILON))/t}const Wl=new Map;function Yl(l){return((""+l).split(".")[1]||"").length}function Cl(l,e,t,n){let i=[],o=n.map(Yl);for(let s=e;t>s;s++){let e=ol(s),t=Al(cl(l,s),e);for(let r=0;n.length>r;r++){let u=10==l?+`${n[r]}e${s}`:n[r]*t,a=(0>s?e:0)+(o[r]>s?o[r]:0),f=10==l?u:Al(u,a);i.push(f),Wl.set(f,a)}}return i}const Hl={},Fl=[],Rl=[null,null],Gl=Array.isArray,Il=Number.isInteger;function Ll(l){return"string"==typeof l}function Ol(l){let e=!1;if(null!=l){let t=l.constructor;e=null==t||t==Object}return e}function Nl(l){return null!=l&&"object"==typeof l}const jl=Object.getPrototypeOf(Uint8Array),Ul="__proto__";function Vl(l,e=Ol){let t;if(Gl(l)){let n=l.find((l=>null!=l));if(Gl(n)||e(n)){t=Array(l.length);for(let n=0;l.length>n;n++)t[n]=Vl(l[n],e)}else t=l.slice()}else if(l instanceof jl)t=l.slice();else if(e(l)){t={};for(let n in l)n!=Ul&&(t[n]=Vl(l[n],e))}else t=l;return t}function Bl(l){let e=arguments;for(let t=1;e.length>t;t++){let n=e[t];for(let e in n)e!=Ul&&(Ol(l[e])?Bl(l[e],Vl(n[e])):l[e]=Vl(n[e]))}return l}function $l(l,e,t){for(let n,i=0,o=-1;e.length>i;i++){let s=e[i];if(s>o){for(n=s-1;n>=0&&null==l[n];)l[n--]=null;for(n=s+1;t>n&&null==l[n];)l[o=n++]=null}}}const Jl="undefined"==typeof queueMicrotask?l=>Promise.resolve().then(l):queueMicrotask,ql=["January","February","March","April","May","June","July","August","September","October","November","December"],Kl=["Sunday","Monday","Tuesday","Wednesday","Thursday","Friday","Saturday"];function Xl(l){return l.slice(0,3)}const Zl=Kl.map(Xl),Ql=ql.map(Xl),le={MMMM:ql,MMM:Ql,WWWW:Kl,WWW:Zl};function ee(l){return(10>l?"0":"")+l}const te={YYYY:l=>l.getFullYear(),YY:l=>(l.getFullYear()+"").slice(2),MMMM:(l,e)=>e.MMMM[l.getMonth()],MMM:(l,e)=>e.MMM[l.getMonth()],MM:l=>ee(l.getMonth()+1),M:l=>l.getMonth()+1,DD:l=>ee(l.getDate()),D:l=>l.getDate(),WWWW:(l,e)=>e.WWWW[l.getDay()],WWW:(l,e)=>e.WWW[l.getDay()],HH:l=>ee(l.getHours()),H:l=>l.getHours(),h:l=>{let e=l.getHours();return 0==e?12:e>12?e-12:e},AA:l=>12>l.getHours()?"AM":"PM",aa:l=>12>l.getHours()?"am":"pm",a:l=>12>l.getHours()?"a":"p",mm:l=>ee(l.getMinutes()),m:l=>l.getMinutes(),ss:l=>ee(l.getSeconds()),s:l=>l.getSeconds(),fff:l=>function(l){return(10>l?"00":100>l?"0":"")+l}(l.getMilliseconds())};function ne(l,e){e=e||le;let t,n=[],i=/\\{([a-z]+)\\}|[^{]+/gi;for(;t=i.exec(l);)n.push("{"==t[0][0]?te[t[1]]:t[0]);return l=>{let t="";for(let i=0;n.length>i;i++)t+="string"==typeof n[i]?n[i]:n[i](l,e);return t}}const ie=(new Intl.DateTimeFormat).resolvedOptions().timeZone,oe=l=>l%1==0,se=[1,2,2.5,5],re=Cl(10,-32,0,se),ue=Cl(10,0,32,se),ae=ue.filter(oe),fe=re.concat(ue),ce="{YYYY}",he="\\n"+ce,de="{M}/{D}",pe="\\n"+de,me=pe+"/{YY}",ge="{aa}",xe="{h}:{mm}"+ge,we="\\n"+xe,_e=":{ss}",be=null;function ve(l){let e=1e3*l,t=60*e,n=60*t,i=24*n,o=30*i,s=365*i;return[(1==l?Cl(10,0,3,se).filter(oe):Cl(10,-3,0,se)).concat([e,5*e,10*e,15*e,30*e,t,5*t,10*t,15*t,30*t,n,2*n,3*n,4*n,6*n,8*n,12*n,i,2*i,3*i,4*i,5*i,6*i,7*i,8*i,9*i,10*i,15*i,o,2*o,3*o,4*o,6*o,s,2*s,5*s,10*s,25*s,50*s,100*s]),[[s,ce,be,be,be,be,be,be,1],[28*i,"{MMM}",he,be,be,be,be,be,1],[i,de,he,be,be,be,be,be,1],[n,"{h}"+ge,me,be,pe,be,be,be,1],[t,xe,me,be,pe,be,be,be,1],[e,_e,me+" "+xe,be,pe+" "+xe,be,we,be,1],[l,_e+".{fff}",me+" "+xe,be,pe+" "+xe,be,we,be,1]],function(e){return(r,u,a,f,c,h)=>{let d=[],p=c>=s,m=c>=o&&s>c,g=e(a),x=Al(g*l,3),w=Pe(g.getFullYear(),p?0:g.getMonth(),m||p?1:g.getDate()),_=Al(w*l,3);if(m||p){let t=m?c/o:0,n=p?c/s:0,i=x==_?x:Al(Pe(w.getFullYear()+n,w.getMonth()+t,1)*l,3),r=new Date(rl(i/l)),u=r.getFullYear(),a=r.getMonth();for(let o=0;f>=i;o++){let s=Pe(u+n*o,a+t*o,1),r=s-e(Al(s*l,3));i=Al((+s+r)*l,3),i>f||d.push(i)}}else{let o=i>c?c:i,s=_+(sl(a)-sl(x))+Dl(x-_,o);d.push(s);let p=e(s),m=p.getHours()+p.getMinutes()/t+p.getSeconds()/n,g=c/n,w=h/r.axes[u]._space;for(;s=Al(s+c,1==l?0:3),f>=s;)if(g>1){let l=sl(Al(m+g,6))%24,t=e(s).getHours()-l;t>1&&(t=-1),s-=t*n,m=(m+g)%24,.7>Al((s-d[d.length-1])/c,3)*w||d.push(s)}else d.push(s)}return d}}]}const[ke,ye,Me]=ve(1),[Se,Te,Ee]=ve(.001);function ze(l,e){return l.map((l=>l.map(((t,n)=>0==n||8==n||null==t?t:e(1==n||0==l[8]?t:l[1]+t)))))}function De(l,e){return(t,n,i,o,s)=>{let r,u,a,f,c,h,d=e.find((l=>s>=l[0]))||e[e.length-1];return n.map((e=>{let t=l(e),n=t.getFullYear(),i=t.getMonth(),o=t.getDate(),s=t.getHours(),p=t.getMinutes(),m=t.getSeconds(),g=n!=r&&d[2]||i!=u&&d[3]||o!=a&&d[4]||s!=f&&d[5]||p!=c&&d[6]||m!=h&&d[7]||d[1];return r=n,u=i,a=o,f=s,c=p,h=m,g(t)}))}}function Pe(l,e,t){return new Date(l,e,t)}function Ae(l,e){return e(l)}function We(l,e){return(t,n,i,o)=>null==o?w:e(l(n))}Cl(2,-53,53,[1]);const Ye={show:!0,live:!0,isolate:!1,mount:()=>{},markers:{show:!0,width:2,stroke:function(l,e){let t=l.series[e];return t.width?t.stroke(l,e):t.points.width?t.points.stroke(l,e):null},fill:function(l,e){return l.series[e].fill(l,e)},dash:"solid"},idx:null,idxs:null,values:[]},Ce=[0,0];function He(l,e,t,n=!0){return l=>{0==l.button&&(!n||l.target==e)&&t(l)}}function Fe(l,e,t,n=!0){return l=>{(!n||l.target==e)&&t(l)}}const Re={show:!0,x:!0,y:!0,lock:!1,move:function(l,e,t){return Ce[0]=e,Ce[1]=t,Ce},points:{one:!1,show:function(l,e){let i=l.cursor.points,o=D(),s=i.size(l,e);E(o,t,s),E(o,n,s);let r=s/-2;E(o,"marginLeft",r),E(o,"marginTop",r);let u=i.width(l,e,s);return u&&E(o,"borderWidth",u),o},size:function(l,e){return l.series[e].points.size},width:0,stroke:function(l,e){let t=l.series[e].points;return t._stroke||t._fill},fill:function(l,e){let t=l.series[e].points;return t._fill||t._stroke}},bind:{mousedown:He,mouseup:He,click:He,dblclick:He,mousemove:Fe,mouseleave:Fe,mouseenter:Fe},drag:{setScale:!0,x:!0,y:!1,dist:0,uni:null,click:(l,e)=>{e.stopPropagation(),e.stopImmediatePropagation()},_x:!1,_y:!1},focus:{dist:(l,e,t,n,i)=>n-i,prox:-1,bias:0},hover:{skip:[void 0],prox:null,bias:0},left:-10,top:-10,idx:null,dataIdx:null,idxs:null,event:null},Ge={show:!0,stroke:"rgba(0,0,0,0.07)",width:2},Ie=Bl({},Ge,{filter:kl}),Le=Bl({},Ie,{size:10}),Oe=Bl({},Ge,{show:!1}),Ne=\'12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji"\',je="bold "+Ne,Ue={show:!0,scale:"x",stroke:u,space:50,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:2,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},Ve={show:!0,scale:"x",auto:!1,sorted:1,min:gl,max:-gl,idxs:[]};function Be(l,e){return e.map((l=>null==l?"":tl(l)))}function $e(l,e,t,n,i,o,s){let r=[],u=Wl.get(i)||0;for(let l=t=s?t:Al(Dl(t,i),u);n>=l;l=Al(l+i,u))r.push(Object.is(l,-0)?0:l);return r}function Je(l,e,t,n,i){const o=[],s=l.scales[l.axes[e].scale].log,r=sl((10==s?dl:pl)(t));i=cl(s,r),10==s&&(i=fe[L(i,fe)]);let u=t,a=i*s;10==s&&(a=fe[L(a,fe)]);do{o.push(u),u+=i,10!=s||Wl.has(u)||(u=Al(u,Wl.get(i))),a>u||(a=(i=u)*s,10==s&&(a=fe[L(a,fe)]))}while(n>=u);return o}function qe(l,e,t,n,i){let o=l.scales[l.axes[e].scale].asinh,s=n>o?Je(l,e,fl(o,t),n,i):[o],r=0>n||t>0?[]:[0];return(-o>t?Je(l,e,fl(o,-n),-t,i):[o]).reverse().map((l=>-l)).concat(r,s)}const Ke=/./,Xe=/[12357]/,Ze=/[125]/,Qe=/1/,lt=(l,e,t,n)=>l.map(((l,i)=>4==e&&0==l||i%n==0&&t.test(l.toExponential()[0>l?1:0])?l:null));function et(l,e,t){let n=l.axes[t],i=n.scale,o=l.scales[i],s=l.valToPos,r=n._space,u=s(10,i),a=s(9,i)-u<r?s(7,i)-u<r?s(5,i)-u<r?Qe:Ze:Xe:Ke;if(a==Qe){let l=ol(s(1,i)-u);if(r>l)return lt(e.slice().reverse(),o.distr,a,ul(r/l)).reverse()}return lt(e,o.distr,a,1)}function tt(l,e,t){let n=l.axes[t],i=n.scale,o=n._space,s=l.valToPos,r=ol(s(1,i)-s(2,i));return o>r?lt(e.slice().reverse(),3,Ke,ul(o/r)).reverse():e}function nt(l,e,t,n){return null==n?w:null==e?"":tl(e)}const it={show:!0,scale:"y",stroke:u,space:30,gap:5,alignTo:1,size:50,labelGap:0,labelSize:30,labelFont:je,side:3,grid:Ie,ticks:Le,border:Oe,font:Ne,lineGap:1.5,rotate:0},ot={scale:null,auto:!0,sorted:0,min:gl,max:-gl},st=(l,e,t,n,i)=>i,rt={show:!0,auto:!0,sorted:0,gaps:st,alpha:1,facets:[Bl({},ot,{scale:"x"}),Bl({},ot,{scale:"y"})]},ut={scale:"y",auto:!0,sorted:0,show:!0,spanGaps:!1,gaps:st,alpha:1,points:{show:function(l,e){let{scale:t,idxs:n}=l.series[0],i=l._data[0],o=l.valToPos(i[n[0]],t,!0),s=l.valToPos(i[n[1]],t,!0);return ol(s-o)/(l.series[e].points.space*y)>=n[1]-n[0]},filter:null},values:null,min:gl,max:-gl,idxs:[],path:null,clip:null};function at(l,e,t){return t/10}const ft={time:!0,auto:!0,distr:1,log:10,asinh:1,min:null,max:null,dir:1,ori:0},ct=Bl({},ft,{time:!1,ori:1}),ht={};function dt(l){let e=ht[l];return e||(e={key:l,plots:[],sub(l){e.plots.push(l)},unsub(l){e.plots=e.plots.filter((e=>e!=l))},pub(l,t,n,i,o,s,r){for(let u=0;e.plots.length>u;u++)e.plots[u]!=t&&e.plots[u].pub(l,t,n,i,o,s,r)}},null!=l&&(ht[l]=e)),e}function pt(l,e,t){const n=l.mode,i=l.series[e],o=2==n?l._data[e]:l._data,s=l.scales,r=l.bbox;let u=o[0],a=2==n?o[1]:o[e],f=2==n?s[i.facets[0].scale]:s[l.series[0].scale],c=2==n?s[i.facets[1].scale]:s[i.scale],h=r.left,d=r.top,p=r.width,m=r.height,g=l.valToPosH,x=l.valToPosV;return 0==f.ori?t(i,u,a,f,c,g,x,h,d,p,m,kt,Mt,Tt,zt,Pt):t(i,u,a,f,c,x,g,d,h,m,p,yt,St,Et,Dt,At)}function mt(l,e){let t=0,n=0,i=Q(l.bands,Fl);for(let l=0;i.length>l;l++){let o=i[l];o.series[0]==e?t=o.dir:o.series[1]==e&&(n|=1==o.dir?1:2)}return[t,1==n?-1:2==n?1:3==n?2:0]}function gt(l,e,t,n,i){let o=l.series[e],s=l.scales[2==l.mode?o.facets[1].scale:o.scale];return-1==i?s.min:1==i?s.max:3==s.distr?1==s.dir?s.min:s.max:0}function xt(l,e,t,n,i,o){return pt(l,e,((l,e,s,r,u,a,f,c,h,d,p)=>{let m=l.pxRound;const g=0==r.ori?Mt:St;let x,w;1==r.dir*(0==r.ori?1:-1)?(x=t,w=n):(x=n,w=t);let _=m(a(e[x],r,d,c)),b=m(f(s[x],u,p,h)),v=m(a(e[w],r,d,c)),k=m(f(1==o?u.max:u.min,u,p,h)),y=new Path2D(i);return g(y,v,k),g(y,_,k),g(y,_,b),y}))}function wt(l,e,t,n,i,o){let s=null;if(l.length>0){s=new Path2D;const r=0==e?Tt:Et;let u=t;for(let e=0;l.length>e;e++){let t=l[e];if(t[1]>t[0]){let l=t[0]-u;l>0&&r(s,u,n,l,n+o),u=t[1]}}let a=t+i-u,f=10;a>0&&r(s,u,n-f/2,a,n+o+f)}return s}function _t(l,e,t,n,i,o,s){let r=[],u=l.length;for(let a=1==i?t:n;a>=t&&n>=a;a+=i)if(null===e[a]){let f=a,c=a;if(1==i)for(;++a<=n&&null===e[a];)c=a;else for(;--a>=t&&null===e[a];)c=a;let h=o(l[f]),d=c==f?h:o(l[c]),p=f-i;h=s>0||0>p||p>=u?h:o(l[p]);let m=c+i;d=0>s||0>m||m>=u?d:o(l[m]),h>d||r.push([h,d])}return r}function bt(l){return 0==l?vl:1==l?rl:e=>zl(e,l)}function vt(l){let e=0==l?kt:yt,t=0==l?(l,e,t,n,i,o)=>{l.arcTo(e,t,n,i,o)}:(l,e,t,n,i,o)=>{l.arcTo(t,e,i,n,o)},n=0==l?(l,e,t,n,i)=>{l.rect(e,t,n,i)}:(l,e,t,n,i)=>{l.rect(t,e,i,n)};return(l,i,o,s,r,u=0,a=0)=>{0==u&&0==a?n(l,i,o,s,r):(u=al(u,s/2,r/2),a=al(a,s/2,r/2),e(l,i+u,o),t(l,i+s,o,i+s,o+r,u),t(l,i+s,o+r,i,o+r,a),t(l,i,o+r,i,o,a),t(l,i,o,i+s,o,u),l.closePath())}}const kt=(l,e,t)=>{l.moveTo(e,t)},yt=(l,e,t)=>{l.moveTo(t,e)},Mt=(l,e,t)=>{l.lineTo(e,t)},St=(l,e,t)=>{l.lineTo(t,e)},Tt=vt(0),Et=vt(1),zt=(l,e,t,n,i,o)=>{l.arc(e,t,n,i,o)},Dt=(l,e,t,n,i,o)=>{l.arc(t,e,n,i,o)},Pt=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(e,t,n,i,o,s)},At=(l,e,t,n,i,o,s)=>{l.bezierCurveTo(t,e,i,n,s,o)};function Wt(){return(l,e,t,n,i)=>pt(l,e,((e,o,s,r,u,a,f,c,h,d,p)=>{let m,g,{pxRound:x,points:w}=e;0==r.ori?(m=kt,g=zt):(m=yt,g=Dt);const _=Al(w.width*y,3);let b=(w.size-w.width)/2*y,v=Al(2*b,3),k=new Path2D,M=new Path2D,{left:S,top:T,width:E,height:z}=l.bbox;Tt(M,S-v,T-v,E+2*v,z+2*v);const D=l=>{if(null!=s[l]){let e=x(a(o[l],r,d,c)),t=x(f(s[l],u,p,h));m(k,e+b,t),g(k,e,t,b,0,2*il)}};if(i)i.forEach(D);else for(let l=t;n>=l;l++)D(l);return{stroke:_>0?k:null,fill:k,clip:M,flags:3}}))}function Yt(l){return(e,t,n,i,o,s)=>{n!=i&&(o!=n&&s!=n&&l(e,t,n),o!=i&&s!=i&&l(e,t,i),l(e,t,s))}}const Ct=Yt(Mt),Ht=Yt(St);function Ft(l){const e=Q(l?.alignGaps,0);return(l,t,n,i)=>pt(l,t,((o,s,r,u,a,f,c,h,d,p,m)=>{[n,i]=U(r,n,i);let g,x,w=o.pxRound,_=l=>w(f(l,u,p,h)),b=l=>w(c(l,a,m,d));0==u.ori?(g=Mt,x=Ct):(g=St,x=Ht);const v=u.dir*(0==u.ori?1:-1),k={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},y=k.stroke;let M=!1;if(i-n<4*p)for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let e=r[l];null===e?M=!0:null!=e&&g(y,_(s[l]),b(e))}else{let e,t,o,a=e=>l.posToVal(e,u.key,!0),f=null,c=null,h=_(s[1==v?n:i]),d=_(s[n]),p=_(s[i]),m=a(1==v?d+1:p-1);for(let l=1==v?n:i;l>=n&&i>=l;l+=v){let n=s[l],i=(1==v?m>n:n>m)?h:_(n),o=r[l];i==h?null!=o?(t=o,null==f?(g(y,i,b(t)),e=f=c=t):f>t?f=t:t>c&&(c=t)):null===o&&(M=!0):(null!=f&&x(y,h,b(f),b(c),b(e),b(t)),null!=o?(t=o,g(y,i,b(t)),f=c=e=t):(f=c=null,null===o&&(M=!0)),h=i,m=a(h+v))}null!=f&&f!=c&&o!=h&&x(y,h,b(f),b(c),b(e),b(t))}let[S,T]=mt(l,t);if(null!=o.fill||0!=S){let e=k.fill=new Path2D(y),r=b(o.fillTo(l,t,o.min,o.max,S)),u=_(s[n]),a=_(s[i]);-1==v&&([a,u]=[u,a]),g(e,a,r),g(e,u,r)}if(!o.spanGaps){let a=[];M&&a.push(..._t(s,r,n,i,v,_,e)),k.gaps=a=o.gaps(l,t,n,i,a),k.clip=wt(a,u.ori,h,d,p,m)}return 0!=T&&(k.band=2==T?[xt(l,t,n,i,y,-1),xt(l,t,n,i,y,1)]:xt(l,t,n,i,y,T)),k}))}function Rt(l,e,t,n,i,o,s=gl){if(l.length>1){let r=null;for(let u=0,a=1/0;l.length>u;u++)if(void 0!==e[u]){if(null!=r){let e=ol(l[u]-l[r]);a>e&&(a=e,s=ol(t(l[u],n,i,o)-t(l[r],n,i,o)))}r=u}}return s}function Gt(l,e,t,n,i){const o=l.length;if(2>o)return null;const s=new Path2D;if(t(s,l[0],e[0]),2==o)n(s,l[1],e[1]);else{let t=Array(o),n=Array(o-1),r=Array(o-1),u=Array(o-1);for(let t=0;o-1>t;t++)r[t]=e[t+1]-e[t],u[t]=l[t+1]-l[t],n[t]=r[t]/u[t];t[0]=n[0];for(let l=1;o-1>l;l++)0===n[l]||0===n[l-1]||n[l-1]>0!=n[l]>0?t[l]=0:(t[l]=3*(u[l-1]+u[l])/((2*u[l]+u[l-1])/n[l-1]+(u[l]+2*u[l-1])/n[l]),isFinite(t[l])||(t[l]=0));t[o-1]=n[o-2];for(let n=0;o-1>n;n++)i(s,l[n]+u[n]/3,e[n]+t[n]*u[n]/3,l[n+1]-u[n]/3,e[n+1]-t[n+1]*u[n]/3,l[n+1],e[n+1])}return s}const It=new Set;function Lt(){for(let l of It)l.syncRect(!0)}_&&(G("resize",v,Lt),G("scroll",v,Lt,!0),G(x,v,(()=>{en.pxRatio=y})));const Ot=Ft(),Nt=Wt();function jt(l,e,t,n){return(n?[l[0],l[1]].concat(l.slice(2)):[l[0]].concat(l.slice(1))).map(((l,n)=>Ut(l,n,e,t)))}function Ut(l,e,t,n){return Bl({},0==e?t:n,l)}function Vt(l,e,t){return null==e?Rl:[e,t]}const Bt=Vt;function $t(l,e,t){return null==e?Rl:Z(e,t,J,!0)}function Jt(l,e,t,n){return null==e?Rl:B(e,t,l.scales[n].log,!1)}const qt=Jt;function Kt(l,e,t,n){return null==e?Rl:$(e,t,l.scales[n].log,!1)}const Xt=Kt;function Zt(l,e,t,n,i){let o=fl(xl(l),xl(e)),s=e-l,r=L(i/n*s,t);do{let l=t[r],e=n*l/s;if(e>=i&&17>=o+(5>l?Wl.get(l):0))return[l,e]}while(++r<t.length);return[0,0]}function Qt(l){let e,t;return[l=l.replace(/(\\d+)px/,((l,n)=>(e=rl((t=+n)*y))+"px")),e,t]}function ln(l){l.show&&[l.font,l.labelFont].forEach((l=>{let e=Al(l[2]*y,1);l[0]=l[0].replace(/[0-9.]+px/,e+"px"),l[1]=e}))}function en(u,g,_){const k={mode:Q(u.mode,1)},M=k.mode;function P(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?1-i:i)}function W(l,e,t,n){let i=e.valToPct(l);return n+t*(-1==e.dir?i:1-i)}function C(l,e,t,n){return 0==e.ori?P(l,e,t,n):W(l,e,t,n)}k.valToPosH=P,k.valToPosV=W;let F=!1;k.status=0;const R=k.root=D("uplot");null!=u.id&&(R.id=u.id),S(R,u.class),u.title&&(D("u-title",R).textContent=u.title);const O=z("canvas"),K=k.ctx=O.getContext("2d"),X=D("u-wrap",R);G("click",X,(l=>{l.target===el&&(Nn!=Gn||jn!=In)&&Zn.click(k,l)}),!0);const ll=k.under=D("u-under",X);X.appendChild(O);const el=k.over=D("u-over",X),tl=+Q((u=Vl(u)).pxAlign,1),sl=bt(tl);(u.plugins||[]).forEach((l=>{l.opts&&(u=l.opts(k,u)||u)}));const hl=u.ms||.001,pl=k.series=1==M?jt(u.series||[],Ve,ut,!1):function(l,e){return l.map(((l,t)=>0==t?{}:Bl({},e,l)))}(u.series||[null],rt),xl=k.axes=jt(u.axes||[],Ue,it,!0),vl=k.scales={},Tl=k.bands=u.bands||[];Tl.forEach((l=>{l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1)}));const El=2==M?pl[1].facets[0].scale:pl[0].scale,Dl={axes:function(){for(let l=0;xl.length>l;l++){let e=xl[l];if(!e.show||!e._show)continue;let t,n,u=e.side,a=u%2,f=e.stroke(k,l),c=0==u||3==u?-1:1,[h,d]=e._found;if(null!=e.label){let s=rl((e._lpos+e.labelGap*c)*y);_n(e.labelFont[0],f,"center",2==u?i:o),K.save(),1==a?(t=n=0,K.translate(s,rl(lt+st/2)),K.rotate((3==u?-il:il)/2)):(t=rl(Qe+ot/2),n=s);let r=_l(e.label)?e.label(k,l,h,d):e.label;K.fillText(r,t,n),K.restore()}if(0==d)continue;let p=vl[e.scale],m=0==a?ot:st,g=0==a?Qe:lt,x=e._splits,w=2==p.distr?x.map((l=>pn[l])):x,_=2==p.distr?pn[x[1]]-pn[x[0]]:h,b=e.ticks,v=e.border,M=b.show?b.size:0,S=rl(M*y),T=rl((2==e.alignTo?e._size-M-e.gap:e.gap)*y),E=e._rotate*-il/180,z=sl(e._pos*y),D=z+(S+T)*c;n=0==a?D:0,t=1==a?D:0,_n(e.font[0],f,1==e.align?s:2==e.align?r:E>0?s:0>E?r:0==a?"center":3==u?r:s,E||1==a?"middle":2==u?i:o);let P=e.font[1]*e.lineGap,A=x.map((l=>sl(C(l,p,m,g)))),W=e._values;for(let l=0;W.length>l;l++){let e=W[l];if(null!=e){0==a?t=A[l]:n=A[l],e=""+e;let i=-1==e.indexOf("\\n")?[e]:e.split(/\\n/gm);for(let l=0;i.length>l;l++){let e=i[l];E?(K.save(),K.translate(t,n+l*P),K.rotate(E),K.fillText(e,0,0),K.restore()):K.fillText(e,t,n+l*P)}}}b.show&&zn(A,b.filter(k,w,l,d,_),a,u,z,S,Al(b.width*y,3),b.stroke(k,l),b.dash,b.cap);let Y=e.grid;Y.show&&zn(A,Y.filter(k,w,l,d,_),a,0==a?2:1,0==a?lt:Qe,0==a?st:ot,Al(Y.width*y,3),Y.stroke(k,l),Y.dash,Y.cap),v.show&&zn([z],[1],0==a?1:0,0==a?1:2,1==a?lt:Qe,1==a?st:ot,Al(v.width*y,3),v.stroke(k,l),v.dash,v.cap)}Ci("drawAxes")},series:function(){if(Gt>0){let l=pl.some((l=>l._focus))&&dn!=Tt.alpha;l&&(K.globalAlpha=dn=Tt.alpha),pl.forEach(((l,e)=>{if(e>0&&l.show&&(kn(e,!1),kn(e,!0),null==l._paths)){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha);let n=2==M?[0,g[e][0].length-1]:function(l){let e=wl(Lt-1,0,Gt-1),t=wl(en+1,0,Gt-1);for(;null==l[e]&&e>0;)e--;for(;null==l[t]&&Gt-1>t;)t++;return[e,t]}(g[e]);l._paths=l.paths(k,e,n[0],n[1]),dn!=t&&(K.globalAlpha=dn=t)}})),pl.forEach(((l,e)=>{if(e>0&&l.show){let t=dn;dn!=l.alpha&&(K.globalAlpha=dn=l.alpha),null!=l._paths&&yn(e,!1);{let t=null!=l._paths?l._paths.gaps:null,n=l.points.show(k,e,Lt,en,t),i=l.points.filter(k,e,n,t);(n||i)&&(l.points._paths=l.points.paths(k,e,Lt,en,i),yn(e,!0))}dn!=t&&(K.globalAlpha=dn=t),Ci("drawSeries",e)}})),l&&(K.globalAlpha=dn=1)}}},Pl=(u.drawOrder||["axes","series"]).map((l=>Dl[l]));function Cl(l){const e=3==l.distr?e=>dl(e>0?e:l.clamp(k,e,l.min,l.max,l.key)):4==l.distr?e=>ml(e,l.asinh):100==l.distr?e=>l.fwd(e):l=>l;return t=>{let n=e(t),{_min:i,_max:o}=l;return(n-i)/(o-i)}}function Il(l){let e=vl[l];if(null==e){let t=(u.scales||Hl)[l]||Hl;if(null!=t.from){Il(t.from);let e=Bl({},vl[t.from],t,{key:l});e.valToPct=Cl(e),vl[l]=e}else{e=vl[l]=Bl({},l==El?ft:ct,t),e.key=l;let n=e.time,i=e.range,o=Gl(i);if((l!=El||2==M&&!n)&&(!o||null!=i[0]&&null!=i[1]||(i={min:null==i[0]?q:{mode:1,hard:i[0],soft:i[0]},max:null==i[1]?q:{mode:1,hard:i[1],soft:i[1]}},o=!1),!o&&Ol(i))){let l=i;i=(e,t,n)=>null==t?Rl:Z(t,n,l)}e.range=bl(i||(n?Bt:l==El?3==e.distr?qt:4==e.distr?Xt:Vt:3==e.distr?Jt:4==e.distr?Kt:$t)),e.auto=bl(!o&&e.auto),e.clamp=bl(e.clamp||at),e._min=e._max=null,e.valToPct=Cl(e)}}}Il("x"),Il("y"),1==M&&pl.forEach((l=>{Il(l.scale)})),xl.forEach((l=>{Il(l.scale)}));for(let l in u.scales)Il(l);const jl=vl[El],Ul=jl.distr;let $l,ql;0==jl.ori?(S(R,"u-hz"),$l=P,ql=W):(S(R,"u-vt"),$l=W,ql=P);const Kl={};for(let l in vl){let e=vl[l];null==e.min&&null==e.max||(Kl[l]={min:e.min,max:e.max},e.min=e.max=null)}const Xl=u.tzDate||(l=>new Date(rl(l/hl))),Zl=u.fmtDate||ne,Ql=1==hl?Me(Xl):Ee(Xl),le=De(Xl,ze(1==hl?ye:Te,Zl)),ee=We(Xl,Ae("{YYYY}-{MM}-{DD} {h}:{mm}{aa}",Zl)),te=[],ie=k.legend=Bl({},Ye,u.legend),oe=k.cursor=Bl({},Re,{drag:{y:2==M}},u.cursor),se=ie.show,re=oe.show,ue=ie.markers;let ce,he,de;ie.idxs=te,ue.width=bl(ue.width),ue.dash=bl(ue.dash),ue.stroke=bl(ue.stroke),ue.fill=bl(ue.fill);let pe,me=[],ge=[],xe=!1,we={};if(ie.live){const l=pl[1]?pl[1].values:null;xe=null!=l,pe=xe?l(k,1,0):{_:0};for(let l in pe)we[l]=w}if(se)if(ce=z("table","u-legend",R),de=z("tbody",null,ce),ie.mount(k,ce),xe){he=z("thead",null,ce,de);let l=z("tr",null,he);for(var _e in z("th",null,l),pe)z("th",e,l).textContent=_e}else S(ce,"u-inline"),ie.live&&S(ce,"u-live");const be={show:!0},ve={show:!1},Pe=new Map;function Ce(l,e,t,n=!0){const i=Pe.get(e)||{},o=oe.bind[l](k,e,t,n);o&&(G(l,e,i[l]=o),Pe.set(e,i))}function He(l,e){const t=Pe.get(e)||{};for(let n in t)null!=l&&n!=l||(I(n,e,t[n]),delete t[n]);null==l&&Pe.delete(e)}let Fe=0,Ge=0,Ie=0,Le=0,Oe=0,Ne=0,je=Oe,Ke=Ne,Xe=Ie,Ze=Le,Qe=0,lt=0,ot=0,st=0;k.bbox={};let ht=!1,pt=!1,mt=!1,xt=!1,wt=!1,_t=!1;function vt(l,e,t){(t||l!=k.width||e!=k.height)&&kt(l,e),An(!1),mt=!0,pt=!0,Jn()}function kt(l,e){k.width=Fe=Ie=l,k.height=Ge=Le=e,Oe=Ne=0,function(){let l=!1,e=!1,t=!1,n=!1;xl.forEach((i=>{if(i.show&&i._show){let{side:o,_size:s}=i,r=s+(null!=i.label?i.labelSize:0);r>0&&(o%2?(Ie-=r,3==o?(Oe+=r,n=!0):t=!0):(Le-=r,0==o?(Ne+=r,l=!0):e=!0))}})),Ct[0]=l,Ct[1]=t,Ct[2]=e,Ct[3]=n,Ie-=Rt[1]+Rt[3],Oe+=Rt[3],Le-=Rt[2]+Rt[0],Ne+=Rt[0]}(),function(){let l=Oe+Ie,e=Ne+Le,t=Oe,n=Ne;function i(i,o){switch(i){case 1:return l+=o,l-o;case 2:return e+=o,e-o;case 3:return t-=o,t+o;case 0:return n-=o,n+o}}xl.forEach((l=>{if(l.show&&l._show){let e=l.side;l._pos=i(e,l._size),null!=l.label&&(l._lpos=i(e,l.labelSize))}}))}();let t=k.bbox;Qe=t.left=zl(Oe*y,.5),lt=t.top=zl(Ne*y,.5),ot=t.width=zl(Ie*y,.5),st=t.height=zl(Le*y,.5)}const yt=3;if(k.setSize=function({width:l,height:e}){vt(l,e)},null==oe.dataIdx){let l=oe.hover,e=l.skip=new Set(l.skip??[]);e.add(void 0);let t=l.prox=bl(l.prox),n=l.bias??=0;oe.dataIdx=(l,i,o,s)=>{if(0==i)return o;let r=o,u=t(l,i,o,s)??gl,a=u>=0&&gl>u,f=0==jl.ori?Ie:Le,c=oe.left,h=g[0],d=g[i];if(e.has(d[o])){r=null;let l,t=null,i=null;if(0==n||-1==n)for(l=o;null==t&&l-- >0;)e.has(d[l])||(t=l);if(0==n||1==n)for(l=o;null==i&&l++<d.length;)e.has(d[l])||(i=l);if(null!=t||null!=i)if(a){let l=c-(null==t?-1/0:$l(h[t],jl,f,0)),e=(null==i?1/0:$l(h[i],jl,f,0))-c;l>e?e>u||(r=i):l>u||(r=t)}else r=null==i?t:null==t||o-t>i-o?i:t}else a&&ol(c-$l(h[o],jl,f,0))>u&&(r=null);return r}}const Mt=l=>{oe.event=l};oe.idxs=te,oe._lock=!1;let St=oe.points;St.show=bl(St.show),St.size=bl(St.size),St.stroke=bl(St.stroke),St.width=bl(St.width),St.fill=bl(St.fill);const Tt=k.focus=Bl({},u.focus||{alpha:.3},oe.focus),Et=Tt.prox>=0,zt=Et&&St.one;let Dt=[],Pt=[],At=[];function Wt(l,e){let t=St.show(k,e);if(t instanceof HTMLElement)return S(t,"u-cursor-pt"),S(t,l.class),A(t,-10,-10,Ie,Le),el.insertBefore(t,Dt[e]),t}function Yt(t,n){if(1==M||n>0){let l=1==M&&vl[t.scale].time,e=t.value;t.value=l?Ll(e)?We(Xl,Ae(e,Zl)):e||ee:e||nt,t.label=t.label||(l?"Time":"Value")}if(zt||n>0){t.width=null==t.width?1:t.width,t.paths=t.paths||Ot||yl,t.fillTo=bl(t.fillTo||gt),t.pxAlign=+Q(t.pxAlign,tl),t.pxRound=bt(t.pxAlign),t.stroke=bl(t.stroke||null),t.fill=bl(t.fill||null),t._stroke=t._fill=t._paths=t._focus=null;let l=function(l){return Al(1*(3+2*(l||1)),3)}(fl(1,t.width)),e=t.points=Bl({},{size:l,width:fl(1,.2*l),stroke:t.stroke,space:2*l,paths:Nt,_stroke:null,_fill:null},t.points);e.show=bl(e.show),e.filter=bl(e.filter),e.fill=bl(e.fill),e.stroke=bl(e.stroke),e.paths=bl(e.paths),e.pxAlign=t.pxAlign}if(se){let i=function(t,n){if(0==n&&(xe||!ie.live||2==M))return Rl;let i=[],o=z("tr","u-series",de,de.childNodes[n]);S(o,t.class),t.show||S(o,l);let s=z("th",null,o);if(ue.show){let l=D("u-marker",s);if(n>0){let e=ue.width(k,n);e&&(l.style.border=e+"px "+ue.dash(k,n)+" "+ue.stroke(k,n)),l.style.background=ue.fill(k,n)}}let r=D(e,s);for(var u in t.label instanceof HTMLElement?r.appendChild(t.label):r.textContent=t.label,n>0&&(ue.show||(r.style.color=t.width>0?ue.stroke(k,n):ue.fill(k,n)),Ce("click",s,(l=>{if(oe._lock)return;Mt(l);let e=pl.indexOf(t);if((l.ctrlKey||l.metaKey)!=ie.isolate){let l=pl.some(((l,t)=>t>0&&t!=e&&l.show));pl.forEach(((t,n)=>{n>0&&oi(n,l?n==e?be:ve:be,!0,Fi.setSeries)}))}else oi(e,{show:!t.show},!0,Fi.setSeries)}),!1),Et&&Ce(d,s,(l=>{oe._lock||(Mt(l),oi(pl.indexOf(t),ai,!0,Fi.setSeries))}),!1)),pe){let l=z("td","u-value",o);l.textContent="--",i.push(l)}return[o,i]}(t,n);me.splice(n,0,i[0]),ge.splice(n,0,i[1]),ie.values.push(null)}if(re){te.splice(n,0,null);let l=null;zt?0==n&&(l=Wt(t,n)):n>0&&(l=Wt(t,n)),Dt.splice(n,0,l),Pt.splice(n,0,0),At.splice(n,0,0)}Ci("addSeries",n)}k.addSeries=function(l,e){e=null==e?pl.length:e,l=1==M?Ut(l,e,Ve,ut):Ut(l,e,{},rt),pl.splice(e,0,l),Yt(pl[e],e)},k.delSeries=function(l){if(pl.splice(l,1),se){ie.values.splice(l,1),ge.splice(l,1);let e=me.splice(l,1)[0];He(null,e.firstChild),e.remove()}re&&(te.splice(l,1),Dt.splice(l,1)[0].remove(),Pt.splice(l,1),At.splice(l,1)),Ci("delSeries",l)};const Ct=[!1,!1,!1,!1];function Ht(l,e,t){let[n,i,o,s]=t,r=e%2,u=0;return 0==r&&(s||i)&&(u=0==e&&!n||2==e&&!o?rl(Ue.size/3):0),1==r&&(n||o)&&(u=1==e&&!i||3==e&&!s?rl(it.size/2):0),u}const Ft=k.padding=(u.padding||[Ht,Ht,Ht,Ht]).map((l=>bl(Q(l,Ht)))),Rt=k._padding=Ft.map(((l,e)=>l(k,e,Ct,0)));let Gt,Lt=null,en=null;const tn=1==M?pl[0].idxs:null;let nn,on,sn,rn,un,an,fn,cn,hn,dn,pn=null,mn=!1;function gn(l,e){if(k.data=k._data=g=null==l?[]:l,2==M){Gt=0;for(let l=1;pl.length>l;l++)Gt+=g[l][0].length}else{0==g.length&&(k.data=k._data=g=[[]]),pn=g[0],Gt=pn.length;let l=g;if(2==Ul){l=g.slice();let e=l[0]=Array(Gt);for(let l=0;Gt>l;l++)e[l]=l}k._data=g=l}if(An(!0),Ci("setData"),2==Ul&&(mt=!0),!1!==e){let l=jl;l.auto(k,mn)?xn():ii(El,l.min,l.max),xt=xt||oe.left>=0,_t=!0,Jn()}}function xn(){let l,e;mn=!0,1==M&&(Gt>0?(Lt=tn[0]=0,en=tn[1]=Gt-1,l=g[0][Lt],e=g[0][en],2==Ul?(l=Lt,e=en):l==e&&(3==Ul?[l,e]=B(l,l,jl.log,!1):4==Ul?[l,e]=$(l,l,jl.log,!1):jl.time?e=l+rl(86400/hl):[l,e]=Z(l,e,J,!0))):(Lt=tn[0]=l=null,en=tn[1]=e=null)),ii(El,l,e)}function wn(l,e,t,n,i,o){l??=a,t??=Fl,n??="butt",i??=a,o??="round",l!=nn&&(K.strokeStyle=nn=l),i!=on&&(K.fillStyle=on=i),e!=sn&&(K.lineWidth=sn=e),o!=un&&(K.lineJoin=un=o),n!=an&&(K.lineCap=an=n),t!=rn&&K.setLineDash(rn=t)}function _n(l,e,t,n){e!=on&&(K.fillStyle=on=e),l!=fn&&(K.font=fn=l),t!=cn&&(K.textAlign=cn=t),n!=hn&&(K.textBaseline=hn=n)}function bn(l,e,t,n,i=0){if(n.length>0&&l.auto(k,mn)&&(null==e||null==e.min)){let e=Q(Lt,0),o=Q(en,n.length-1),s=null==t.min?function(l,e,t,n=0,i=!1){let o=i?V:U,s=i?j:N;[e,t]=o(l,e,t);let r=l[e],u=l[e];if(e>-1)if(1==n)r=l[e],u=l[t];else if(-1==n)r=l[t],u=l[e];else for(let n=e;t>=n;n++){let e=l[n];s(e)&&(r>e?r=e:e>u&&(u=e))}return[r??gl,u??-gl]}(n,e,o,i,3==l.distr):[t.min,t.max];l.min=al(l.min,t.min=s[0]),l.max=fl(l.max,t.max=s[1])}}k.setData=gn;const vn={min:null,max:null};function kn(l,e){let t=e?pl[l].points:pl[l];t._stroke=t.stroke(k,l),t._fill=t.fill(k,l)}function yn(l,e){let t=e?pl[l].points:pl[l],{stroke:n,fill:i,clip:o,flags:s,_stroke:r=t._stroke,_fill:u=t._fill,_width:a=t.width}=t._paths;a=Al(a*y,3);let f=null,c=a%2/2;e&&null==u&&(u=a>0?"#fff":r);let h=1==t.pxAlign&&c>0;if(h&&K.translate(c,c),!e){let l=Qe-a/2,e=lt-a/2,t=ot+a,n=st+a;f=new Path2D,f.rect(l,e,t,n)}e?Sn(r,a,t.dash,t.cap,u,n,i,s,o):function(l,e,t,n,i,o,s,r,u,a,f){let c=!1;0!=u&&Tl.forEach(((h,d)=>{if(h.series[0]==l){let l,p=pl[h.series[1]],m=g[h.series[1]],x=(p._paths||Hl).band;Gl(x)&&(x=1==h.dir?x[0]:x[1]);let w=null;p.show&&x&&function(l,e,t){for(e=Q(e,0),t=Q(t,l.length-1);t>=e;){if(null!=l[e])return!0;e++}return!1}(m,Lt,en)?(w=h.fill(k,d)||o,l=p._paths.clip):x=null,Sn(e,t,n,i,w,s,r,u,a,f,l,x),c=!0}})),c||Sn(e,t,n,i,o,s,r,u,a,f)}(l,r,a,t.dash,t.cap,u,n,i,s,f,o),h&&K.translate(-c,-c)}const Mn=3;function Sn(l,e,t,n,i,o,s,r,u,a,f,c){wn(l,e,t,n,i),(u||a||c)&&(K.save(),u&&K.clip(u),a&&K.clip(a)),c?(r&Mn)==Mn?(K.clip(c),f&&K.clip(f),En(i,s),Tn(l,o,e)):2&r?(En(i,s),K.clip(c),Tn(l,o,e)):1&r&&(K.save(),K.clip(c),f&&K.clip(f),En(i,s),K.restore(),Tn(l,o,e)):(En(i,s),Tn(l,o,e)),(u||a||c)&&K.restore()}function Tn(l,e,t){t>0&&(e instanceof Map?e.forEach(((l,e)=>{K.strokeStyle=nn=e,K.stroke(l)})):null!=e&&l&&K.stroke(e))}function En(l,e){e instanceof Map?e.forEach(((l,e)=>{K.fillStyle=on=e,K.fill(l)})):null!=e&&l&&K.fill(e)}function zn(l,e,t,n,i,o,s,r,u,a){let f=s%2/2;1==tl&&K.translate(f,f),wn(r,s,u,a,r),K.beginPath();let c,h,d,p,m=i+(0==n||3==n?-o:o);0==t?(h=i,p=m):(c=i,d=m);for(let n=0;l.length>n;n++)null!=e[n]&&(0==t?c=d=l[n]:h=p=l[n],K.moveTo(c,h),K.lineTo(d,p));K.stroke(),1==tl&&K.translate(-f,-f)}function Dn(l){let e=!0;return xl.forEach(((t,n)=>{if(!t.show)return;let i=vl[t.scale];if(null==i.min)return void(t._show&&(e=!1,t._show=!1,An(!1)));t._show||(e=!1,t._show=!0,An(!1));let o=t.side,s=o%2,{min:r,max:u}=i,[a,f]=function(l,e,t,n){let i,o=xl[l];if(n>0){let s=o._space=o.space(k,l,e,t,n);i=Zt(e,t,o._incrs=o.incrs(k,l,e,t,n,s),n,s)}else i=[0,0];return o._found=i}(n,r,u,0==s?Ie:Le);if(0==f)return;let c=t._splits=t.splits(k,n,r,u,a,f,2==i.distr),h=2==i.distr?c.map((l=>pn[l])):c,d=2==i.distr?pn[c[1]]-pn[c[0]]:a,p=t._values=t.values(k,t.filter(k,h,n,f,d),n,f,d);t._rotate=2==o?t.rotate(k,p,n,f):0;let m=t._size;t._size=ul(t.size(k,p,n,l)),null!=m&&t._size!=m&&(e=!1)})),e}function Pn(l){let e=!0;return Ft.forEach(((t,n)=>{let i=t(k,n,Ct,l);i!=Rt[n]&&(e=!1),Rt[n]=i})),e}function An(l){pl.forEach(((e,t)=>{t>0&&(e._paths=null,l&&(1==M?(e.min=null,e.max=null):e.facets.forEach((l=>{l.min=null,l.max=null}))))}))}let Wn,Yn,Cn,Hn,Fn,Rn,Gn,In,Ln,On,Nn,jn,Un=!1,Vn=!1,Bn=[];function $n(){Vn=!1;for(let l=0;Bn.length>l;l++)Ci(...Bn[l]);Bn.length=0}function Jn(){Un||(Jl(qn),Un=!0)}function qn(){if(ht&&(function(){for(let l in vl){let e=vl[l];null==Kl[l]&&(null==e.min||null!=Kl[El]&&e.auto(k,mn))&&(Kl[l]=vn)}for(let l in vl){let e=vl[l];null==Kl[l]&&null!=e.from&&null!=Kl[e.from]&&(Kl[l]=vn)}null!=Kl[El]&&An(!0);let l={};for(let e in Kl){let t=Kl[e];if(null!=t){let n=l[e]=Vl(vl[e],Nl);if(null!=t.min)Bl(n,t);else if(e!=El||2==M)if(0==Gt&&null==n.from){let l=n.range(k,null,null,e);n.min=l[0],n.max=l[1]}else n.min=gl,n.max=-gl}}if(Gt>0){pl.forEach(((e,t)=>{if(1==M){let n=e.scale,i=Kl[n];if(null==i)return;let o=l[n];if(0==t){let l=o.range(k,o.min,o.max,n);o.min=l[0],o.max=l[1],Lt=L(o.min,g[0]),en=L(o.max,g[0]),en-Lt>1&&(o.min>g[0][Lt]&&Lt++,g[0][en]>o.max&&en--),e.min=pn[Lt],e.max=pn[en]}else e.show&&e.auto&&bn(o,i,e,g[t],e.sorted);e.idxs[0]=Lt,e.idxs[1]=en}else if(t>0&&e.show&&e.auto){let[n,i]=e.facets,o=n.scale,s=i.scale,[r,u]=g[t],a=l[o],f=l[s];null!=a&&bn(a,Kl[o],n,r,n.sorted),null!=f&&bn(f,Kl[s],i,u,i.sorted),e.min=i.min,e.max=i.max}}));for(let e in l){let t=l[e],n=Kl[e];if(null==t.from&&(null==n||null==n.min)){let l=t.range(k,t.min==gl?null:t.min,t.max==-gl?null:t.max,e);t.min=l[0],t.max=l[1]}}}for(let e in l){let t=l[e];if(null!=t.from){let n=l[t.from];if(null==n.min)t.min=t.max=null;else{let l=t.range(k,n.min,n.max,e);t.min=l[0],t.max=l[1]}}}let e={},t=!1;for(let n in l){let i=l[n],o=vl[n];if(o.min!=i.min||o.max!=i.max){o.min=i.min,o.max=i.max;let l=o.distr;o._min=3==l?dl(o.min):4==l?ml(o.min,o.asinh):100==l?o.fwd(o.min):o.min,o._max=3==l?dl(o.max):4==l?ml(o.max,o.asinh):100==l?o.fwd(o.max):o.max,e[n]=t=!0}}if(t){pl.forEach(((l,t)=>{2==M?t>0&&e.y&&(l._paths=null):e[l.scale]&&(l._paths=null)}));for(let l in e)mt=!0,Ci("setScale",l);re&&oe.left>=0&&(xt=_t=!0)}for(let l in Kl)Kl[l]=null}(),ht=!1),mt&&(function(){let l=!1,e=0;for(;!l;){e++;let t=Dn(e),n=Pn(e);l=e==yt||t&&n,l||(kt(k.width,k.height),pt=!0)}}(),mt=!1),pt){if(E(ll,s,Oe),E(ll,i,Ne),E(ll,t,Ie),E(ll,n,Le),E(el,s,Oe),E(el,i,Ne),E(el,t,Ie),E(el,n,Le),E(X,t,Fe),E(X,n,Ge),O.width=rl(Fe*y),O.height=rl(Ge*y),xl.forEach((({_el:e,_show:t,_size:n,_pos:i,side:o})=>{if(null!=e)if(t){let t=o%2==1;E(e,t?"left":"top",i-(3===o||0===o?n:0)),E(e,t?"width":"height",n),E(e,t?"top":"left",t?Ne:Oe),E(e,t?"height":"width",t?Le:Ie),T(e,l)}else S(e,l)})),nn=on=sn=un=an=fn=cn=hn=rn=null,dn=1,_i(!0),Oe!=je||Ne!=Ke||Ie!=Xe||Le!=Ze){An(!1);let l=Ie/Xe,e=Le/Ze;if(re&&!xt&&oe.left>=0){oe.left*=l,oe.top*=e,Cn&&A(Cn,rl(oe.left),0,Ie,Le),Hn&&A(Hn,0,rl(oe.top),Ie,Le);for(let t=0;Dt.length>t;t++){let n=Dt[t];null!=n&&(Pt[t]*=l,At[t]*=e,A(n,ul(Pt[t]),ul(At[t]),Ie,Le))}}if(ei.show&&!wt&&ei.left>=0&&ei.width>0){ei.left*=l,ei.width*=l,ei.top*=e,ei.height*=e;for(let l in ki)E(ti,l,ei[l])}je=Oe,Ke=Ne,Xe=Ie,Ze=Le}Ci("setSize"),pt=!1}Fe>0&&Ge>0&&(K.clearRect(0,0,O.width,O.height),Ci("drawClear"),Pl.forEach((l=>l())),Ci("draw")),ei.show&&wt&&(ni(ei),wt=!1),re&&xt&&(xi(null,!0,!1),xt=!1),ie.show&&ie.live&&_t&&(mi(),_t=!1),F||(F=!0,k.status=1,Ci("ready")),mn=!1,Un=!1}function Kn(l,e){let t=vl[l];if(null==t.from){if(0==Gt){let n=t.range(k,e.min,e.max,l);e.min=n[0],e.max=n[1]}if(e.min>e.max){let l=e.min;e.min=e.max,e.max=l}if(Gt>1&&null!=e.min&&null!=e.max&&1e-16>e.max-e.min)return;l==El&&2==t.distr&&Gt>0&&(e.min=L(e.min,g[0]),e.max=L(e.max,g[0]),e.min==e.max&&e.max++),Kl[l]=e,ht=!0,Jn()}}k.batch=function(l,e=!1){Un=!0,Vn=e,l(k),qn(),e&&Bn.length>0&&queueMicrotask($n)},k.redraw=(l,e)=>{mt=e||!1,!1!==l?ii(El,jl.min,jl.max):Jn()},k.setScale=Kn;let Xn=!1;const Zn=oe.drag;let Qn=Zn.x,li=Zn.y;re&&(oe.x&&(Wn=D("u-cursor-x",el)),oe.y&&(Yn=D("u-cursor-y",el)),0==jl.ori?(Cn=Wn,Hn=Yn):(Cn=Yn,Hn=Wn),Nn=oe.left,jn=oe.top);const ei=k.select=Bl({show:!0,over:!0,left:0,width:0,top:0,height:0},u.select),ti=ei.show?D("u-select",ei.over?el:ll):null;function ni(l,e){if(ei.show){for(let e in l)ei[e]=l[e],e in ki&&E(ti,e,l[e]);!1!==e&&Ci("setSelect")}}function ii(l,e,t){Kn(l,{min:e,max:t})}function oi(e,t,n,i){null!=t.focus&&function(l){if(l!=ui){let e=null==l,t=1!=Tt.alpha;pl.forEach(((n,i)=>{if(1==M||i>0){let o=e||0==i||i==l;n._focus=e?null:o,t&&function(l,e){pl[l].alpha=e,re&&null!=Dt[l]&&(Dt[l].style.opacity=e),se&&me[l]&&(me[l].style.opacity=e)}(i,o?1:Tt.alpha)}})),ui=l,t&&Jn()}}(e),null!=t.show&&pl.forEach(((n,i)=>{0>=i||e!=i&&null!=e||(n.show=t.show,function(e){if(pl[e].show)se&&T(me[e],l);else if(se&&S(me[e],l),re){let l=zt?Dt[0]:Dt[e];null!=l&&A(l,-10,-10,Ie,Le)}}(i),2==M?(ii(n.facets[0].scale,null,null),ii(n.facets[1].scale,null,null)):ii(n.scale,null,null),Jn())})),!1!==n&&Ci("setSeries",e,t),i&&Ii("setSeries",k,e,t)}let si,ri,ui;k.setSelect=ni,k.setSeries=oi,k.addBand=function(l,e){l.fill=bl(l.fill||null),l.dir=Q(l.dir,-1),Tl.splice(e=null==e?Tl.length:e,0,l)},k.setBand=function(l,e){Bl(Tl[l],e)},k.delBand=function(l){null==l?Tl.length=0:Tl.splice(l,1)};const ai={focus:!0};function fi(l,e,t){let n=vl[e];t&&(l=l/y-(1==n.ori?Ne:Oe));let i=Ie;1==n.ori&&(i=Le,l=i-l),-1==n.dir&&(l=i-l);let o=n._min,s=o+l/i*(n._max-o),r=n.distr;return 3==r?cl(10,s):4==r?((l,e=1)=>nl.sinh(l)*e)(s,n.asinh):100==r?n.bwd(s):s}function ci(l,e){E(ti,s,ei.left=l),E(ti,t,ei.width=e)}function hi(l,e){E(ti,i,ei.top=l),E(ti,n,ei.height=e)}se&&Et&&Ce(p,ce,(l=>{oe._lock||(Mt(l),null!=ui&&oi(null,ai,!0,Fi.setSeries))})),k.valToIdx=l=>L(l,g[0]),k.posToIdx=function(l,e){return L(fi(l,El,e),g[0],Lt,en)},k.posToVal=fi,k.valToPos=(l,e,t)=>0==vl[e].ori?P(l,vl[e],t?ot:Ie,t?Qe:0):W(l,vl[e],t?st:Le,t?lt:0),k.setCursor=(l,e,t)=>{Nn=l.left,jn=l.top,xi(null,e,t)};let di=0==jl.ori?ci:hi,pi=1==jl.ori?ci:hi;function mi(l,e){if(null!=l&&(l.idxs?l.idxs.forEach(((l,e)=>{te[e]=l})):(l=>void 0===l)(l.idx)||te.fill(l.idx),ie.idx=te[0]),se&&ie.live){for(let l=0;pl.length>l;l++)(l>0||1==M&&!xe)&&gi(l,te[l]);!function(){if(se&&ie.live)for(let l=2==M?1:0;pl.length>l;l++){if(0==l&&xe)continue;let e=ie.values[l],t=0;for(let n in e)ge[l][t++].firstChild.nodeValue=e[n]}}()}_t=!1,!1!==e&&Ci("setLegend")}function gi(l,e){let t,n=pl[l],i=0==l&&2==Ul?pn:g[l];xe?t=n.values(k,l,e)??we:(t=n.value(k,null==e?null:i[e],l,e),t=null==t?we:{_:t}),ie.values[l]=t}function xi(l,e,t){let n;Ln=Nn,On=jn,[Nn,jn]=oe.move(k,Nn,jn),oe.left=Nn,oe.top=jn,re&&(Cn&&A(Cn,rl(Nn),0,Ie,Le),Hn&&A(Hn,0,rl(jn),Ie,Le)),si=gl,ri=null;let i=0==jl.ori?Ie:Le,o=1==jl.ori?Ie:Le;if(0>Nn||0==Gt||Lt>en){n=oe.idx=null;for(let l=0;pl.length>l;l++){let e=Dt[l];null!=e&&A(e,-10,-10,Ie,Le)}Et&&oi(null,ai,!0,null==l&&Fi.setSeries),ie.live&&(te.fill(n),_t=!0)}else{let l,e,t;1==M&&(l=0==jl.ori?Nn:jn,e=fi(l,El),n=oe.idx=L(e,g[0],Lt,en),t=$l(g[0][n],jl,i,0));let s=-10,r=-10,u=0,a=0,f=!0,c="",h="";for(let l=2==M?1:0;pl.length>l;l++){let d=pl[l],p=te[l],m=null==p?null:1==M?g[l][p]:g[l][1][p],x=oe.dataIdx(k,l,n,e),w=null==x?null:1==M?g[l][x]:g[l][1][x];if(_t=_t||w!=m||x!=p,te[l]=x,l>0&&d.show){let e=null==x?-10:x==n?t:$l(1==M?g[0][x]:g[l][0][x],jl,i,0),p=null==w?-10:ql(w,1==M?vl[d.scale]:vl[d.facets[1].scale],o,0);if(Et&&null!=w){let e=1==jl.ori?Nn:jn,t=ol(Tt.dist(k,l,x,p,e));if(si>t){let n=Tt.bias;if(0!=n){let i=fi(e,d.scale),o=0>i?-1:1;o!=(0>w?-1:1)||(1==o?1==n?i>w:w>i:1==n?w>i:i>w)||(si=t,ri=l)}else si=t,ri=l}}if(_t||zt){let t,n;0==jl.ori?(t=e,n=p):(t=p,n=e);let i,o,d,m,g,x,w=!0,_=St.bbox;if(null!=_){w=!1;let e=_(k,l);d=e.left,m=e.top,i=e.width,o=e.height}else d=t,m=n,i=o=St.size(k,l);if(x=St.fill(k,l),g=St.stroke(k,l),zt)l!=ri||si>Tt.prox||(s=d,r=m,u=i,a=o,f=w,c=x,h=g);else{let e=Dt[l];null!=e&&(Pt[l]=d,At[l]=m,H(e,i,o,w),Y(e,x,g),A(e,ul(d),ul(m),Ie,Le))}}}}if(zt){let l=Tt.prox;if(_t||(null==ui?l>=si:si>l||ri!=ui)){let l=Dt[0];null!=l&&(Pt[0]=s,At[0]=r,H(l,u,a,f),Y(l,c,h),A(l,ul(s),ul(r),Ie,Le))}}}if(ei.show&&Xn)if(null!=l){let[e,t]=Fi.scales,[n,s]=Fi.match,[r,u]=l.cursor.sync.scales,a=l.cursor.drag;if(Qn=a._x,li=a._y,Qn||li){let a,f,c,h,d,{left:p,top:m,width:g,height:x}=l.select,w=l.scales[r].ori,_=l.posToVal,b=null!=e&&n(e,r),v=null!=t&&s(t,u);b&&Qn?(0==w?(a=p,f=g):(a=m,f=x),c=vl[e],h=$l(_(a,r),c,i,0),d=$l(_(a+f,r),c,i,0),di(al(h,d),ol(d-h))):di(0,i),v&&li?(1==w?(a=p,f=g):(a=m,f=x),c=vl[t],h=ql(_(a,u),c,o,0),d=ql(_(a+f,u),c,o,0),pi(al(h,d),ol(d-h))):pi(0,o)}else yi()}else{let l=ol(Ln-Fn),e=ol(On-Rn);if(1==jl.ori){let t=l;l=e,e=t}Qn=Zn.x&&l>=Zn.dist,li=Zn.y&&e>=Zn.dist;let t,n,s=Zn.uni;null!=s?Qn&&li&&(Qn=l>=s,li=e>=s,Qn||li||(e>l?li=!0:Qn=!0)):Zn.x&&Zn.y&&(Qn||li)&&(Qn=li=!0),Qn&&(0==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),di(al(t,n),ol(n-t)),li||pi(0,o)),li&&(1==jl.ori?(t=Gn,n=Nn):(t=In,n=jn),pi(al(t,n),ol(n-t)),Qn||di(0,i)),Qn||li||(di(0,0),pi(0,0))}if(Zn._x=Qn,Zn._y=li,null==l){if(t){if(null!=Ri){let[l,e]=Fi.scales;Fi.values[0]=null!=l?fi(0==jl.ori?Nn:jn,l):null,Fi.values[1]=null!=e?fi(1==jl.ori?Nn:jn,e):null}Ii(f,k,Nn,jn,Ie,Le,n)}if(Et){let l=t&&Fi.setSeries,e=Tt.prox;null==ui?si>e||oi(ri,ai,!0,l):si>e?oi(null,ai,!0,l):ri!=ui&&oi(ri,ai,!0,l)}}_t&&(ie.idx=n,mi()),!1!==e&&Ci("setCursor")}k.setLegend=mi;let wi=null;function _i(l=!1){l?wi=null:(wi=el.getBoundingClientRect(),Ci("syncRect",wi))}function bi(l,e,t,n,i,o){oe._lock||Xn&&null!=l&&0==l.movementX&&0==l.movementY||(vi(l,e,t,n,i,o,0,!1,null!=l),null!=l?xi(null,!0,!0):xi(e,!0,!1))}function vi(l,e,t,n,i,o,s,r,u){if(null==wi&&_i(!1),Mt(l),null!=l)t=l.clientX-wi.left,n=l.clientY-wi.top;else{if(0>t||0>n)return Nn=-10,void(jn=-10);let[l,s]=Fi.scales,r=e.cursor.sync,[u,a]=r.values,[f,c]=r.scales,[h,d]=Fi.match,p=e.axes[0].side%2==1,m=0==jl.ori?Ie:Le,g=1==jl.ori?Ie:Le,x=p?o:i,w=p?i:o,_=p?n:t,b=p?t:n;if(t=null!=f?h(l,f)?C(u,vl[l],m,0):-10:m*(_/x),n=null!=c?d(s,c)?C(a,vl[s],g,0):-10:g*(b/w),1==jl.ori){let l=t;t=n,n=l}}!u||null!=e&&e.cursor.event.type!=f||(t>1&&Ie-1>t||(t=zl(t,Ie)),n>1&&Le-1>n||(n=zl(n,Le))),r?(Fn=t,Rn=n,[Gn,In]=oe.move(k,t,n)):(Nn=t,jn=n)}Object.defineProperty(k,"rect",{get:()=>(null==wi&&_i(!1),wi)});const ki={width:0,height:0,left:0,top:0};function yi(){ni(ki,!1)}let Mi,Si,Ti,Ei;function zi(l,e,t,n,i,o){Xn=!0,Qn=li=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!0,!1),null!=l&&(Ce(h,b,Di,!1),Ii(c,k,Gn,In,Ie,Le,null));let{left:s,top:r,width:u,height:a}=ei;Mi=s,Si=r,Ti=u,Ei=a}function Di(l,e,t,n,i,o){Xn=Zn._x=Zn._y=!1,vi(l,e,t,n,i,o,0,!1,!0);let{left:s,top:r,width:u,height:a}=ei,f=u>0||a>0,c=Mi!=s||Si!=r||Ti!=u||Ei!=a;if(f&&c&&ni(ei),Zn.setScale&&f&&c){let l=s,e=u,t=r,n=a;if(1==jl.ori&&(l=r,e=a,t=s,n=u),Qn&&ii(El,fi(l,El),fi(l+e,El)),li)for(let l in vl){let e=vl[l];l!=El&&null==e.from&&e.min!=gl&&ii(l,fi(t+n,l),fi(t,l))}yi()}else oe.lock&&(oe._lock=!oe._lock,xi(e,!0,null!=l));null!=l&&(He(h,b),Ii(h,k,Nn,jn,Ie,Le,null))}function Pi(l){oe._lock||(Mt(l),xn(),yi(),null!=l&&Ii(m,k,Nn,jn,Ie,Le,null))}function Ai(){xl.forEach(ln),vt(k.width,k.height,!0)}G(x,v,Ai);const Wi={};Wi.mousedown=zi,Wi.mousemove=bi,Wi.mouseup=Di,Wi.dblclick=Pi,Wi.setSeries=(l,e,t,n)=>{-1!=(t=(0,Fi.match[2])(k,e,t))&&oi(t,n,!0,!1)},re&&(Ce(c,el,zi),Ce(f,el,bi),Ce(d,el,(l=>{Mt(l),_i(!1)})),Ce(p,el,(function(l){if(oe._lock)return;Mt(l);let e=Xn;if(Xn){let l,e,t=!0,n=!0,i=10;0==jl.ori?(l=Qn,e=li):(l=li,e=Qn),l&&e&&(t=i>=Nn||Nn>=Ie-i,n=i>=jn||jn>=Le-i),l&&t&&(Nn=Gn>Nn?0:Ie),e&&n&&(jn=In>jn?0:Le),xi(null,!0,!0),Xn=!1}Nn=-10,jn=-10,te.fill(null),xi(null,!0,!0),e&&(Xn=e)})),Ce(m,el,Pi),It.add(k),k.syncRect=_i);const Yi=k.hooks=u.hooks||{};function Ci(l,e,t){Vn?Bn.push([l,e,t]):l in Yi&&Yi[l].forEach((l=>{l.call(null,k,e,t)}))}(u.plugins||[]).forEach((l=>{for(let e in l.hooks)Yi[e]=(Yi[e]||[]).concat(l.hooks[e])}));const Hi=(l,e,t)=>t,Fi=Bl({key:null,setSeries:!1,filters:{pub:Ml,sub:Ml},scales:[El,pl[1]?pl[1].scale:null],match:[Sl,Sl,Hi],values:[null,null]},oe.sync);2==Fi.match.length&&Fi.match.push(Hi),oe.sync=Fi;const Ri=Fi.key,Gi=dt(Ri);function Ii(l,e,t,n,i,o,s){Fi.filters.pub(l,e,t,n,i,o,s)&&Gi.pub(l,e,t,n,i,o,s)}function Li(){Ci("init",u,g),gn(g||u.data,!1),Kl[El]?Kn(El,Kl[El]):xn(),wt=ei.show&&(ei.width>0||ei.height>0),xt=_t=!0,vt(u.width,u.height)}return Gi.sub(k),k.pub=function(l,e,t,n,i,o,s){Fi.filters.sub(l,e,t,n,i,o,s)&&Wi[l](null,e,t,n,i,o,s)},k.destroy=function(){Gi.unsub(k),It.delete(k),Pe.clear(),I(x,v,Ai),R.remove(),ce?.remove(),Ci("destroy")},pl.forEach(Yt),xl.forEach((function(l,e){if(l._show=l.show,l.show){let t=vl[l.scale];null==t&&(l.scale=l.side%2?pl[1].scale:El,t=vl[l.scale]);let n=t.time;l.size=bl(l.size),l.space=bl(l.space),l.rotate=bl(l.rotate),Gl(l.incrs)&&l.incrs.forEach((l=>{!Wl.has(l)&&Wl.set(l,Yl(l))})),l.incrs=bl(l.incrs||(2==t.distr?ae:n?1==hl?ke:Se:fe)),l.splits=bl(l.splits||(n&&1==t.distr?Ql:3==t.distr?Je:4==t.distr?qe:$e)),l.stroke=bl(l.stroke),l.grid.stroke=bl(l.grid.stroke),l.ticks.stroke=bl(l.ticks.stroke),l.border.stroke=bl(l.border.stroke);let i=l.values;l.values=Gl(i)&&!Gl(i[0])?bl(i):n?Gl(i)?De(Xl,ze(i,Zl)):Ll(i)?function(l,e){let t=ne(e);return(e,n)=>n.map((e=>t(l(e))))}(Xl,i):i||le:i||Be,l.filter=bl(l.filter||(3>t.distr||10!=t.log?3==t.distr&&2==t.log?tt:kl:et)),l.font=Qt(l.font),l.labelFont=Qt(l.labelFont),l._size=l.size(k,null,e,0),l._space=l._rotate=l._incrs=l._found=l._splits=l._values=null,l._size>0&&(Ct[e]=!0,l._el=D("u-axis",X))}})),_?_ instanceof HTMLElement?(_.appendChild(R),Li()):_(k,Li):Li(),k}en.assign=Bl,en.fmtNum=tl,en.rangeNum=Z,en.rangeLog=B,en.rangeAsinh=$,en.orient=pt,en.pxRatio=y,en.join=function(l,e){if(function(l){let e=l[0][0],t=e.length;for(let n=1;l.length>n;n++){let i=l[n][0];if(i.length!=t)return!1;if(i!=e)for(let l=0;t>l;l++)if(i[l]!=e[l])return!1}return!0}(l)){let e=l[0].slice();for(let t=1;l.length>t;t++)e.push(...l[t].slice(1));return function(l,e=100){const t=l.length;if(1>=t)return!0;let n=0,i=t-1;for(;i>=n&&null==l[n];)n++;for(;i>=n&&null==l[i];)i--;if(n>=i)return!0;const o=fl(1,sl((i-n+1)/e));for(let e=l[n],t=n+o;i>=t;t+=o){const n=l[t];if(null!=n){if(e>=n)return!1;e=n}}return!0}(e[0])||(e=function(l){let e=l[0],t=e.length,n=Array(t);for(let l=0;n.length>l;l++)n[l]=l;n.sort(((l,t)=>e[l]-e[t]));let i=[];for(let e=0;l.length>e;e++){let o=l[e],s=Array(t);for(let l=0;t>l;l++)s[l]=o[n[l]];i.push(s)}return i}(e)),e}let t=new Set;for(let e=0;l.length>e;e++){let n=l[e][0],i=n.length;for(let l=0;i>l;l++)t.add(n[l])}let n=[Array.from(t).sort(((l,e)=>l-e))],i=n[0].length,o=new Map;for(let l=0;i>l;l++)o.set(n[0][l],l);for(let t=0;l.length>t;t++){let s=l[t],r=s[0];for(let l=1;s.length>l;l++){let u=s[l],a=Array(i).fill(void 0),f=e?e[t][l]:1,c=[];for(let l=0;u.length>l;l++){let e=u[l],t=o.get(r[l]);null===e?0!=f&&(a[t]=e,2==f&&c.push(t)):a[t]=e}$l(a,c,i),n.push(a)}}return n},en.fmtDate=ne,en.tzDate=function(l,e){let t;return"UTC"==e||"Etc/UTC"==e?t=new Date(+l+6e4*l.getTimezoneOffset()):e==ie?t=l:(t=new Date(l.toLocaleString("en-US",{timeZone:e})),t.setMilliseconds(l.getMilliseconds())),t},en.sync=dt;{en.addGap=function(l,e,t){let n=l[l.length-1];n&&n[0]==e?n[1]=t:l.push([e,t])},en.clipGaps=wt;let l=en.paths={points:Wt};l.linear=Ft,l.stepped=function(l){const e=Q(l.align,1),t=Q(l.ascDesc,!1),n=Q(l.alignGaps,0),i=Q(l.extend,!1);return(l,o,s,r)=>pt(l,o,((u,a,f,c,h,d,p,m,g,x,w)=>{[s,r]=U(f,s,r);let _=u.pxRound,{left:b,width:v}=l.bbox,k=l=>_(d(l,c,x,m)),M=l=>_(p(l,h,w,g)),S=0==c.ori?Mt:St;const T={stroke:new Path2D,fill:null,clip:null,band:null,gaps:null,flags:1},E=T.stroke,z=c.dir*(0==c.ori?1:-1);let D=M(f[1==z?s:r]),P=k(a[1==z?s:r]),A=P,W=P;i&&-1==e&&(W=b,S(E,W,D)),S(E,P,D);for(let l=1==z?s:r;l>=s&&r>=l;l+=z){let t=f[l];if(null==t)continue;let n=k(a[l]),i=M(t);1==e?S(E,n,D):S(E,A,i),S(E,n,i),D=i,A=n}let Y=A;i&&1==e&&(Y=b+v,S(E,Y,D));let[C,H]=mt(l,o);if(null!=u.fill||0!=C){let e=T.fill=new Path2D(E),t=M(u.fillTo(l,o,u.min,u.max,C));S(e,Y,t),S(e,W,t)}if(!u.spanGaps){let i=[];i.push(..._t(a,f,s,r,z,k,n));let h=u.width*y/2,d=t||1==e?h:-h,p=t||-1==e?-h:h;i.forEach((l=>{l[0]+=d,l[1]+=p})),T.gaps=i=u.gaps(l,o,s,r,i),T.clip=wt(i,c.ori,m,g,x,w)}return 0!=H&&(T.band=2==H?[xt(l,o,s,r,E,-1),xt(l,o,s,r,E,1)]:xt(l,o,s,r,E,H)),T}))},l.bars=function(l){const e=Q((l=l||Hl).size,[.6,gl,1]),t=l.align||0,n=l.gap||0;let i=l.radius;i=null==i?[0,0]:"number"==typeof i?[i,0]:i;const o=bl(i),s=1-e[0],r=Q(e[1],gl),u=Q(e[2],1),a=Q(l.disp,Hl),f=Q(l.each,(()=>{})),{fill:c,stroke:h}=a;return(l,e,i,d)=>pt(l,e,((p,m,g,x,w,_,b,v,k,M,S)=>{let T,E,z=p.pxRound,D=t,P=n*y,A=r*y,W=u*y;0==x.ori?[T,E]=o(l,e):[E,T]=o(l,e);const Y=x.dir*(0==x.ori?1:-1);let C,H,F,R=0==x.ori?Tt:Et,G=0==x.ori?f:(l,e,t,n,i,o,s)=>{f(l,e,t,i,n,s,o)},I=Q(l.bands,Fl).find((l=>l.series[0]==e)),L=p.fillTo(l,e,p.min,p.max,null!=I?I.dir:0),O=z(b(L,w,S,k)),N=M,j=z(p.width*y),U=!1,V=null,B=null,$=null,J=null;null==c||0!=j&&null==h||(U=!0,V=c.values(l,e,i,d),B=new Map,new Set(V).forEach((l=>{null!=l&&B.set(l,new Path2D)})),j>0&&($=h.values(l,e,i,d),J=new Map,new Set($).forEach((l=>{null!=l&&J.set(l,new Path2D)}))));let{x0:q,size:K}=a;if(null!=q&&null!=K){D=1,m=q.values(l,e,i,d),2==q.unit&&(m=m.map((e=>l.posToVal(v+e*M,x.key,!0))));let t=K.values(l,e,i,d);H=2==K.unit?t[0]*M:_(t[0],x,M,v)-_(0,x,M,v),N=Rt(m,g,_,x,M,v,N),F=N-H+P}else N=Rt(m,g,_,x,M,v,N),F=N*s+P,H=N-F;1>F&&(F=0),H/2>j||(j=0),5>F&&(z=vl);let X=F>0;H=z(wl(N-F-(X?j:0),W,A)),C=(0==D?H/2:D==Y?0:H)-D*Y*((0==D?P/2:0)+(X?j/2:0));const Z={stroke:null,fill:null,clip:null,band:null,gaps:null,flags:0},ll=U?null:new Path2D;let el=null;if(null!=I)el=l.data[I.series[1]];else{let{y0:t,y1:n}=a;null!=t&&null!=n&&(g=n.values(l,e,i,d),el=t.values(l,e,i,d))}let tl=T*H,nl=E*H;for(let t=1==Y?i:d;t>=i&&d>=t;t+=Y){let n=g[t];if(null==n)continue;if(null!=el){let l=el[t]??0;if(n-l==0)continue;O=b(l,w,S,k)}let i=_(2!=x.distr||null!=a?m[t]:t,x,M,v),o=b(Q(n,L),w,S,k),s=z(i-C),r=z(fl(o,O)),u=z(al(o,O)),f=r-u;if(null!=n){let i=0>n?nl:tl,o=0>n?tl:nl;U?(j>0&&null!=$[t]&&R(J.get($[t]),s,u+sl(j/2),H,fl(0,f-j),i,o),null!=V[t]&&R(B.get(V[t]),s,u+sl(j/2),H,fl(0,f-j),i,o)):R(ll,s,u+sl(j/2),H,fl(0,f-j),i,o),G(l,e,t,s-j/2,u,H+j,f)}}return j>0?Z.stroke=U?J:ll:U||(Z._fill=0==p.width?p._fill:p._stroke??p._fill,Z.width=0),Z.fill=U?B:ll,Z}))},l.spline=function(l){return function(l,e){const t=Q(e?.alignGaps,0);return(e,n,i,o)=>pt(e,n,((s,r,u,a,f,c,h,d,p,m,g)=>{[i,o]=U(u,i,o);let x,w,_,b=s.pxRound,v=l=>b(c(l,a,m,d)),k=l=>b(h(l,f,g,p));0==a.ori?(x=kt,_=Mt,w=Pt):(x=yt,_=St,w=At);const y=a.dir*(0==a.ori?1:-1);let M=v(r[1==y?i:o]),S=M,T=[],E=[];for(let l=1==y?i:o;l>=i&&o>=l;l+=y)if(null!=u[l]){let e=v(r[l]);T.push(S=e),E.push(k(u[l]))}const z={stroke:l(T,E,x,_,w,b),fill:null,clip:null,band:null,gaps:null,flags:1},D=z.stroke;let[P,A]=mt(e,n);if(null!=s.fill||0!=P){let l=z.fill=new Path2D(D),t=k(s.fillTo(e,n,s.min,s.max,P));_(l,S,t),_(l,M,t)}if(!s.spanGaps){let l=[];l.push(..._t(r,u,i,o,y,v,t)),z.gaps=l=s.gaps(e,n,i,o,l),z.clip=wt(l,a.ori,d,p,m,g)}return 0!=A&&(z.band=2==A?[xt(e,n,i,o,D,-1),xt(e,n,i,o,D,1)]:xt(e,n,i,o,D,A)),z}))}(Gt,l)}}return en}();\n', css: '.uplot, .uplot *, .uplot *::before, .uplot *::after {box-sizing: border-box;}.uplot {font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji";line-height: 1.5;width: min-content;}.u-title {text-align: center;font-size: 18px;font-weight: bold;}.u-wrap {position: relative;user-select: none;}.u-over, .u-under {position: absolute;}.u-under {overflow: hidden;}.uplot canvas {display: block;position: relative;width: 100%;height: 100%;}.u-axis {position: absolute;}.u-legend {font-size: 14px;margin: auto;text-align: center;}.u-inline {display: block;}.u-inline * {display: inline-block;}.u-inline tr {margin-right: 16px;}.u-legend th {font-weight: 600;}.u-legend th > * {vertical-align: middle;display: inline-block;}.u-legend .u-marker {width: 1em;height: 1em;margin-right: 4px;background-clip: padding-box !important;}.u-inline.u-live th::after {content: ":";vertical-align: middle;}.u-inline:not(.u-live) .u-value {display: none;}.u-series > * {padding: 4px;}.u-series th {cursor: pointer;}.u-legend .u-off > * {opacity: 0.3;}.u-select {background: rgba(0,0,0,0.07);position: absolute;pointer-events: none;}.u-cursor-x, .u-cursor-y {position: absolute;left: 0;top: 0;pointer-events: none;will-change: transform;}.u-hz .u-cursor-x, .u-vt .u-cursor-y {height: 100%;border-right: 1px dashed #607D8B;}.u-hz .u-cursor-y, .u-vt .u-cursor-x {width: 100%;border-bottom: 1px dashed #607D8B;}.u-cursor-pt {position: absolute;top: 0;left: 0;border-radius: 50%;border: 0 solid;pointer-events: none;will-change: transform;/*this has to be !important since we set inline "background" shorthand */background-clip: padding-box !important;}.u-axis.u-off, .u-select.u-off, .u-cursor-x.u-off, .u-cursor-y.u-off, .u-cursor-pt.u-off {display: none;}' };
+}
+
+// src/history/write-site.ts
+import { mkdir as mkdir12 } from "node:fs/promises";
+import path33 from "node:path";
+async function writeSite(dir, files) {
+  await mkdir12(dir, { recursive: true });
+  const written = [];
+  for (const f of files) {
+    const target = path33.join(dir, f.file);
+    await writeAtomically(target, f.html);
+    written.push(target);
+  }
+  return written;
+}
+
+// src/history/nightly.ts
+async function analyseStore(store, options) {
+  return analyseHistory(await loadStoredRuns(store), options);
+}
+async function writeHistorySite(dir, analysis, options) {
+  const files = await writeSite(
+    dir,
+    renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
+  );
+  await writeFile9(path34.join(dir, ".nojekyll"), "");
+  return files;
+}
+function judgeHistory(analysis) {
+  const latest = (kind) => analysis.series.filter((s) => s.status === "analysed" && s.changePoints.at(-1)?.kind === kind);
+  const regressed = latest("regression");
+  const improved = latest("improvement");
+  return {
+    verdict: regressed.length > 0 ? "regression" : improved.length > 0 ? "improvement" : "no-change",
+    regressed,
+    improved
+  };
+}
+function renderNightlySummary(analysis, judgement, options = {}) {
+  const n = judgement.regressed.length;
+  const headline2 = n > 0 ? `## pgperf nightly: \u{1F534} ${n} series regressed` : `## pgperf nightly: \u2705 no series regressed`;
+  const line = (s) => {
+    const cp2 = s.changePoints.at(-1);
+    const k = s.series.key;
+    return `- ${escapeMarkdown(k.workload)} at ${k.clients} client${k.clients === 1 ? "" : "s"} (${k.metric}): ${formatPct(cp2.relativeChange * 100)} since ${escapeMarkdown((cp2.firstAfter.sha ?? "an unrecorded commit").slice(0, 10))}`;
+  };
+  const lines = [headline2, ""];
+  if (options.measured) lines.push(`Measured ${options.measured}.`, "");
+  if (n > 0) lines.push("**Regressed** (latest change point):", ...judgement.regressed.map(line), "");
+  if (judgement.improved.length > 0)
+    lines.push("**Improved** (latest change point):", ...judgement.improved.map(line), "");
+  if (options.notes?.length) lines.push(...options.notes, "");
+  return `${lines.join("\n")}${renderHistoryMarkdown(analysis, { repoUrl: options.repoUrl })}`;
+}
+
+// src/pipeline/nightly.ts
+function nightlyRunRequest(head, options) {
+  return {
+    ...options,
+    arms: { kind: "installed", arms: [{ ...head, label: "head" }] },
+    analysis: resolveAnalysis(),
+    order: "random",
+    dataChecksums: false
+  };
+}
+
+// src/action/nightly-mode.ts
+init_errors();
+async function runNightlyMode(inputs, ctx, deps, resultsDir) {
+  const { logger, io } = deps;
+  checkNightlyInputs(inputs, deps);
+  const head = nightlyCommit(inputs, ctx);
+  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
+  const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
+  if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
+  const pipelineDeps = {
+    runner: deps.runner,
+    logger,
+    signal: deps.signal,
+    build: deps.build,
+    searchPath: deps.searchPath,
+    archive: store.archive
+  };
+  const resultsFile = path35.join(resultsDir, RESULTS_FILE);
+  const reportFile = path35.join(resultsDir, REPORT_FILE);
+  try {
+    logger.info(`nightly: measuring ${describe3(head)}`);
+    const arm = await headArm2(inputs, ctx, deps, head, pipelineDeps);
+    const request2 = nightlyRunRequest(arm, {
+      workloads,
+      rounds: inputs.rounds,
+      durationS: inputs.duration,
+      runAs: inputs.runAs,
+      source: {
+        repository: `${ctx.owner}/${ctx.repo}`,
+        ...ctx.runUrl ? { runUrl: ctx.runUrl } : {},
+        head: {
+          ...head.ref ? { ref: head.ref } : {},
+          ...arm.build?.sha ?? head.sha ? { sha: arm.build?.sha ?? head.sha } : {},
+          chosenBy: head.chosenBy
+        }
+      }
+    });
+    const outcome = await logger.group(
+      "Nightly run",
+      () => runPipeline({ ...request2, runDir: resultsDir }, pipelineDeps)
+    );
+    io.setOutput("results-json", resultsFile);
+    if (outcome.result.status !== "complete") {
+      const why = outcome.result.stopReason ? ` (${outcome.result.stopReason})` : "";
+      const failure2 = `the nightly run is '${outcome.result.status}'${why}: nothing was added to the history`;
+      await io.writeSummary(
+        `## pgperf nightly: \u26A0\uFE0F no verdict
+
+${escapeMarkdown(failure2)}; nothing was analysed.
+`
+      );
+      io.setOutput("verdict", "inconclusive");
+      return {
+        verdict: "inconclusive",
+        failure: failure2,
+        resultsFile,
+        reportFile
+      };
+    }
+    if (outcome.archived)
+      logger.info(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
+    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    const options = { minMagnitude: inputs.threshold / 100 };
+    const analysis = await analyseStore(store.reader, options);
+    const judgement = judgeHistory(analysis);
+    const links = { repoUrl: repoUrlOf(inputs, ctx), ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
+    const notes = [];
+    const api = deps.api;
+    if (api) {
+      await tolerateApiError(logger, "issues: write", async () => {
+        const done = await syncRegressionIssues(api, analysis, links);
+        const numbers = [...done.opened, ...done.updated, ...done.closed].map((n) => `#${n}`);
+        logger.info(`regression issues: ${describeSync(done)}`);
+        notes.push(
+          `Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(", ")})` : ""}.`
+        );
+      });
+    }
+    if (inputs.publishSite && store.publishOnBranch) {
+      const site = inputs.publishSite;
+      const published = await logger.group(
+        "Publishing the history site",
+        () => store.publishOnBranch(site, async (dir, storeDir) => {
+          const onBranch = await deps.stores.open(storeDir, false);
+          let pages;
+          try {
+            pages = await writeHistorySite(dir, await analyseStore(onBranch, options), {
+              title: `pgperf nightly: ${ctx.owner}/${ctx.repo}`,
+              repoUrl: links.repoUrl
+            });
+          } finally {
+            await onBranch.close();
+          }
+          logger.info(`history site: ${pages.length} pages in ${site}/ of branch ${inputs.storeBranch}`);
+          return `pgperf: history site (${pages.length} pages)`;
+        })
+      );
+      io.setOutput("site-commit", published.commit);
+      notes.push(
+        `History site: \`${site}/\` of branch \`${inputs.storeBranch}\` (commit ${published.commit.slice(0, 10)}).`
+      );
+    }
+    const summary2 = renderNightlySummary(analysis, judgement, {
+      repoUrl: links.repoUrl,
+      measured: describe3({ ...head, sha: request2.source?.head?.sha }),
+      notes
+    });
+    await mkdir13(resultsDir, { recursive: true });
+    await writeFile10(reportFile, summary2);
+    await io.writeSummary(summary2);
+    io.setOutput("verdict", judgement.verdict);
+    io.setOutput("regressions", String(judgement.regressed.length));
+    io.setOutput("improvements", String(judgement.improved.length));
+    io.setOutput("report-markdown", reportFile);
+    logger.info(
+      `nightly verdict: ${judgement.verdict} (${judgement.regressed.length} series regressed, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`
+    );
+    return {
+      verdict: judgement.verdict,
+      ...outcome.archived ? {} : {
+        failure: `the nightly run was not saved to the store: ${outcome.archiveError ?? "unknown error"}`
+      },
+      resultsFile,
+      reportFile
+    };
+  } finally {
+    await store.close();
+  }
+}
+function checkNightlyInputs(inputs, deps) {
+  if (!inputs.store && !inputs.storeBranch) {
+    throw new UserError(
+      "mode nightly saves every run to the results store and analyses its history: set 'store' (a directory or postgresql:// URL) or 'store-branch' (e.g. pgperf-data)"
+    );
+  }
+  if (!deps.stores)
+    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  const refused = [
+    ["base-ref", inputs.baseRef !== void 0],
+    ["base-bin-dir", inputs.baseBinDir !== void 0],
+    ["patches", inputs.patches.length > 0],
+    ["max-rounds", inputs.maxRounds !== void 0],
+    ["time-budget", inputs.timeBudgetS !== void 0],
+    ["baseline", inputs.baseline.kind !== "same-job"]
+  ].filter(([, set2]) => set2);
+  if (refused.length > 0) {
+    throw new UserError(
+      `mode nightly measures the branch head alone, against its stored history: remove '${refused.map(([n]) => n).join("', '")}'`
+    );
+  }
+  if (inputs.headBinDir && (inputs.repo !== void 0 || inputs.buildOptions.length > 0)) {
+    throw new UserError(
+      "input 'head-bin-dir' gives a pre-built install, but 'repo'/'build-options' build PostgreSQL: remove one or the other"
+    );
+  }
+  if (!inputs.githubToken) {
+    throw new UserError(
+      "mode nightly opens one issue per regressed series: pass 'github-token' (default ${{ github.token }}) with issues: write"
+    );
+  }
+}
+function nightlyCommit(inputs, ctx) {
+  const given = inputs.headBinDir ? ` (input head-bin-dir ${inputs.headBinDir})` : "";
+  if (inputs.headRef) {
+    const isSha = /^[0-9a-f]{40}$/i.test(inputs.headRef);
+    return {
+      label: "head",
+      ...isSha ? { sha: inputs.headRef } : { ref: inputs.headRef },
+      chosenBy: `nightly: input head-ref${given}`
+    };
+  }
+  if (!ctx.sha) {
+    throw new UserError(
+      `mode nightly measures the branch head: set 'head-ref' (e.g. master), or run on a push or schedule event (the '${ctx.eventName}' event gave no GITHUB_SHA)`
+    );
+  }
+  return {
+    label: "head",
+    sha: ctx.sha,
+    ...ctx.refName ? { ref: ctx.refName } : {},
+    chosenBy: `nightly: the ${ctx.eventName || "workflow"} event's commit${given}`
+  };
+}
+async function headArm2(inputs, ctx, deps, head, pipelineDeps) {
+  if (inputs.headBinDir) return { label: "head", binDir: path35.resolve(inputs.headBinDir), settings: {} };
+  if (!deps.build) {
+    throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
+  }
+  const request2 = await buildRequestFor(
+    ctx,
+    { base: { ...head, label: "base" }, head },
+    inputs,
+    deps.cacheDir
+  );
+  return headOnly({ kind: "build", request: request2 }, pipelineDeps);
+}
+function repoUrlOf(inputs, ctx) {
+  if (inputs.repo === void 0) return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}`;
+  const m = /^(https:\/\/github\.com\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+?)(\.git)?\/?$/.exec(inputs.repo);
+  return m ? m[1] : void 0;
+}
+function describe3(c) {
+  return [c.ref, c.sha?.slice(0, 10)].filter(Boolean).join(" @ ") || "the given install";
+}
+
 // src/action/run-action.ts
 var REPORT_FILE = "report.md";
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path27.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path36.resolve(ctx.workspace, inputs.resultsDir);
+  if (inputs.mode === "nightly") return runNightlyMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === "comment") {
-    const resultsFile = path27.join(resultsDir, RESULTS_FILE);
+    const resultsFile = path36.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
     const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
     deps.logger.info(`comment mode: publishing for ${target2.basis}`);
@@ -64608,10 +65816,7 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
   const { logger } = deps;
   const commits2 = await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit2(commits2.base)}; head: ${describeCommit2(commits2.head)}`);
-  const workloads = [];
-  for (const w of inputs.workloads.length ? inputs.workloads : ["select-only"]) {
-    workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, deps.actionDir)));
-  }
+  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const sharded = inputs.shard ? shardOfInputs(inputs, ctx, workloads) : void 0;
   if (sharded) {
     logger.info(
@@ -64698,8 +65903,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path27.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path27.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path36.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path36.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -64733,26 +65938,33 @@ function adaptiveFromInputs(inputs, alpha, roundS) {
   }
   return { plan, ...inputs.timeBudgetS !== void 0 ? { timeBudgetS: inputs.timeBudgetS } : {} };
 }
+async function loadInputWorkloads(inputs, ctx, actionDir) {
+  const workloads = [];
+  for (const w of inputs.workloads.length ? inputs.workloads : ["select-only"]) {
+    workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, actionDir)));
+  }
+  return workloads;
+}
 function workloadPath(name, workspace, actionDir) {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
-    return shippedWorkloadFile(name, path27.join(actionDir, "workloads"), "input 'workloads'");
+    return shippedWorkloadFile(name, path36.join(actionDir, "workloads"), "input 'workloads'");
   }
-  return path27.resolve(workspace, name);
+  return path36.resolve(workspace, name);
 }
 async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
   const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
-  await mkdir11(resultsDir, { recursive: true });
-  const reportFile = path27.join(resultsDir, REPORT_FILE);
-  await writeFile8(reportFile, report);
+  await mkdir14(resultsDir, { recursive: true });
+  const reportFile = path36.join(resultsDir, REPORT_FILE);
+  await writeFile11(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
   const failure2 = completed ? gateFailure(comparison, inputs.failOn) : unfinishedFailure(result, inputs.failOn);
-  const worst = worstDelta(comparison);
+  const worst = extremeCell(comparison, "worst")?.cell.deltaPct ?? void 0;
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path27.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path36.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
     completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
@@ -64774,7 +65986,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path27.join(resultsDir, RESULTS_FILE),
+    resultsFile: path36.join(resultsDir, RESULTS_FILE),
     reportFile
   };
 }
@@ -64802,24 +66014,12 @@ function gateFailure(comparison, failOn) {
     return "the comparison is inconclusive (fail-on: inconclusive)";
   return void 0;
 }
-function worstDelta(comparison) {
-  const sign = comparison.better === "higher" ? 1 : -1;
-  let worst;
-  for (const arm of comparison.comparisons) {
-    for (const cell of arm.cells) {
-      const d = cell.deltaPct;
-      if (d === null || d === void 0 || !Number.isFinite(d)) continue;
-      if (worst === void 0 || sign * d < sign * worst) worst = d;
-    }
-  }
-  return worst;
-}
-function statusState(verdict, failure2) {
+function statusState(verdict2, failure2) {
   if (failure2) return "failure";
-  if (verdict === "inconclusive") return "pending";
+  if (verdict2 === "inconclusive") return "pending";
   return "success";
 }
-function statusDescription(verdict, worst) {
+function statusDescription(verdict2, worst) {
   const words = {
     regression: "Regression",
     improvement: "Improvement",
@@ -64828,8 +66028,8 @@ function statusDescription(verdict, worst) {
     mixed: "Mixed"
   };
   const delta = worst === void 0 ? "" : `; worst delta ${worst >= 0 ? "+" : ""}${worst.toFixed(1)}%`;
-  const more = verdict === "inconclusive" ? ": needs more rounds" : "";
-  return `${words[verdict]}${more}${delta}`;
+  const more = verdict2 === "inconclusive" ? ": needs more rounds" : "";
+  return `${words[verdict2]}${more}${delta}`;
 }
 function describeCommit2(c) {
   return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
@@ -64849,8 +66049,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path29 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path29} does not exist${EOL5}`);
+        const path38 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path38} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -68904,10 +70104,10 @@ function iterator(octokit, route, parameters) {
           if (!url2 && "total_commits" in normalizedResponse.data) {
             const parsedUrl = new URL(normalizedResponse.url);
             const params = parsedUrl.searchParams;
-            const page = parseInt(params.get("page") || "1", 10);
+            const page2 = parseInt(params.get("page") || "1", 10);
             const per_page = parseInt(params.get("per_page") || "250", 10);
-            if (page * per_page < normalizedResponse.data.total_commits) {
-              params.set("page", String(page + 1));
+            if (page2 * per_page < normalizedResponse.data.total_commits) {
+              params.set("page", String(page2 + 1));
               url2 = parsedUrl.toString();
             }
           }
@@ -69144,7 +70344,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path29) => path29.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path38) => path38.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -69532,7 +70732,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path28.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path37.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -69556,7 +70756,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) } : {}
       },
-      actionDir: path28.resolve(path28.dirname(fileURLToPath(import.meta.url)), ".."),
+      actionDir: path37.resolve(path37.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -11,7 +11,7 @@ import { parseInputs } from './action/inputs.js';
 import { buildArms } from './pipeline/build-stage.js';
 import { runAction } from './action/run-action.js';
 import { defaultCacheDir } from './build/cache.js';
-import { runCleanups } from './cluster/cleanup.js';
+import { runCleanups } from './util/cleanup.js';
 import { octokitApi } from './github/octokit-api.js';
 import { secretsToMask } from './util/child-env.js';
 import { UserError, errorMessage } from './util/errors.js';

@@ -1,7 +1,8 @@
 /** What the action builds: base and head from source (head with the patches), as a build-stage request. */
 import path from 'node:path';
-import type { ComparisonRequest } from '../build/build.js';
-import { parseRepo, readPatches } from '../build/source.js';
+import type { ComparisonRequest } from '../build/build-pair.js';
+import { readPatches } from '../build/patches.js';
+import { parseRepo } from '../build/source.js';
 import type { ActionContext, Commits } from './context.js';
 import type { ActionInputs } from './inputs.js';
 

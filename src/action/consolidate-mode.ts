@@ -8,6 +8,7 @@
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { extremeCell } from '../compare/extreme-cell.js';
 import { consolidateShards } from '../fleet/consolidate.js';
 import {
   findResultsFiles,
@@ -18,7 +19,11 @@ import {
   waitForShards,
   type ShardSelection,
 } from '../fleet/gather-shards.js';
-import { consolidatedReportInput, judgeConsolidation, type JudgedConsolidation } from '../fleet/judge.js';
+import {
+  consolidatedReportInput,
+  judgeConsolidation,
+  type JudgedConsolidation,
+} from '../pipeline/consolidation.js';
 import { renderConsolidatedComment, renderConsolidatedSummary } from '../report/consolidated-markdown.js';
 import { UserError } from '../util/errors.js';
 import type { ActionContext } from './context.js';
@@ -29,7 +34,6 @@ import {
   gateFailure,
   statusDescription,
   statusState,
-  worstDelta,
   type ActionDeps,
   type ActionOutcome,
 } from './run-action.js';
@@ -175,7 +179,7 @@ async function publishConsolidation(
 function worstOf(judged: JudgedConsolidation): number | undefined {
   let worst: number | undefined;
   for (const c of judged.classes) {
-    const d = worstDelta(c.comparison);
+    const d = extremeCell(c.comparison, 'worst')?.cell.deltaPct ?? undefined;
     const sign = c.comparison.better === 'higher' ? 1 : -1;
     if (d !== undefined && (worst === undefined || sign * d < sign * worst)) worst = d;
   }

@@ -15,6 +15,8 @@ export interface ActionContext {
   repo: string;
   /** GITHUB_SHA: the commit the workflow runs on. */
   sha: string;
+  /** GITHUB_REF_NAME (e.g. master): the branch or tag the workflow runs on, when set. */
+  refName?: string;
   serverUrl: string;
   runUrl?: string;
   /** GITHUB_RUN_ID: the same in every job of one workflow run (the default seed of its shards). */
@@ -157,6 +159,7 @@ export async function readContext(
     owner,
     repo,
     sha: env.GITHUB_SHA ?? '',
+    ...(env.GITHUB_REF_NAME ? { refName: env.GITHUB_REF_NAME } : {}),
     serverUrl,
     runUrl: env.GITHUB_RUN_ID ? `${serverUrl}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
     ...(env.GITHUB_RUN_ID ? { runId: env.GITHUB_RUN_ID } : {}),

@@ -47,7 +47,11 @@ export async function postToGitHub(
 }
 
 /** Runs a GitHub call; a failure is a warning naming the permission the workflow probably lacks. */
-async function tolerateApiError(logger: Logger, permission: string, fn: () => Promise<void>): Promise<void> {
+export async function tolerateApiError(
+  logger: Logger,
+  permission: string,
+  fn: () => Promise<void>,
+): Promise<void> {
   try {
     await fn();
   } catch (e) {

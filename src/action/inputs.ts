@@ -2,6 +2,7 @@
  * The action's inputs, parsed once into a typed object. Only the adapter (src/action.ts) knows where
  * they come from; validation messages name the input, the bad value and the expected form.
  */
+import path from 'node:path';
 import { parseDurationS } from '../util/duration.js';
 import { parseBaselineSpec, type BaselineSpec } from '../pipeline/stored-baseline.js';
 import { isPostgresUrl } from '../store/open-store.js';
@@ -12,12 +13,16 @@ export const FAIL_ON = ['regression', 'inconclusive', 'never'] as const;
 export const MODES = [
   'benchmark',
   'comment',
+  'nightly',
   // The shards of a matrix as one comment and one status (consolidate-mode.ts).
   'consolidate',
 ] as const;
 
 export interface ActionInputs {
-  /** benchmark: build, run, decide and report; comment: report an earlier run's results (fork PRs). */
+  /**
+   * benchmark: build, run, decide and report; comment: report an earlier run's results (fork PRs);
+   * nightly: measure the branch head into the store, find change points, one issue per regressed series.
+   */
   mode: (typeof MODES)[number];
   /** Git URL or local path of the PostgreSQL source; default: the workflow's repository. */
   repo?: string;
@@ -61,6 +66,8 @@ export interface ActionInputs {
   storeBranch?: string;
   /** Measure base in this job (same-job), or compare head with a stored run (stored, stored:REF). */
   baseline: BaselineSpec;
+  /** Nightly with store-branch: render the history site into this directory of the data branch. */
+  publishSite?: string;
   /** benchmark: run only shard I of N of the cells (no comment, no status: consolidate posts them). */
   shard?: { index: number; count: number };
   /** Seed of the run order and client seeds; default with a shard: the workflow run id. */
@@ -114,8 +121,10 @@ export function parseInputs(read: InputReader): ActionInputs {
     store: text('store'),
     storeBranch: text('store-branch'),
     baseline: parseBaselineSpec(read('baseline').trim() || 'same-job', "input 'baseline'"),
+    publishSite: text('publish-site'),
     ...shardInputs(read),
   };
+  checkPublishSite(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
     throw new UserError(
       "inputs 'store' (a postgresql:// URL) and 'store-branch' (a directory store on a git branch) exclude each other: set one",
@@ -131,12 +140,12 @@ export function parseInputs(read: InputReader): ActionInputs {
       `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`,
     );
   }
-  if (!token && (inputs.comment || inputs.commitStatus)) {
+  if (!token && inputs.mode !== 'nightly' && (inputs.comment || inputs.commitStatus)) {
     throw new UserError(
       "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false",
     );
   }
-  if (Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
+  if (inputs.mode !== 'nightly' && Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
     throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
   }
   if (inputs.baseBinDir) {
@@ -170,6 +179,29 @@ export function parseInputs(read: InputReader): ActionInputs {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
   }
   return inputs;
+}
+
+/** publish-site: a directory of the data branch, for mode nightly with store-branch. */
+function checkPublishSite(inputs: ActionInputs): void {
+  const site = inputs.publishSite;
+  if (site === undefined) return;
+  if (inputs.mode !== 'nightly' || !inputs.storeBranch) {
+    throw new UserError(
+      `input 'publish-site' (${site}) publishes the history site of mode nightly to the data branch: set 'mode: nightly' and 'store-branch', or remove it`,
+    );
+  }
+  const parts = site.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
+  const store = (inputs.store ?? 'store').split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
+  if (path.isAbsolute(site) || parts.includes('..') || /[\0\r\n]/.test(site)) {
+    throw new UserError(
+      `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`,
+    );
+  }
+  if (store.every((p, i) => parts[i] === p)) {
+    throw new UserError(
+      `input 'publish-site' (${site}) would put the site inside the store's directory '${store.join('/')}' of the branch: choose another directory, e.g. docs`,
+    );
+  }
 }
 
 function choice<T extends string>(read: InputReader, name: string, allowed: readonly T[], fallback: T): T {

@@ -9,6 +9,7 @@ import { loadWorkloadFile } from '../config/load-workload.js';
 import { shippedWorkloadFile } from '../config/shipped-workloads.js';
 import type { Workload } from '../config/workload-schema.js';
 import type { OverallVerdict, RunComparison } from '../compare/types.js';
+import { extremeCell } from '../compare/extreme-cell.js';
 import type { CommitState, GitHubApi } from '../github/api.js';
 import { renderJobSummary, renderMarkdownReport } from '../report/markdown.js';
 import { postToGitHub } from './github-publish.js';
@@ -36,6 +37,7 @@ import { DEFAULT_SENTINEL_ROUNDS, runStoredBaseline } from '../pipeline/stored-b
 import { publishShard, shardOfInputs } from './shard-job.js';
 import { runConsolidate } from './consolidate-mode.js';
 import { benchmarkTarget, commentTarget, type PublishTarget } from './trusted-target.js';
+import { runNightlyMode } from './nightly-mode.js';
 
 export interface ActionIO {
   setOutput(name: string, value: string): void;
@@ -77,6 +79,7 @@ export async function runAction(
   deps: ActionDeps,
 ): Promise<ActionOutcome> {
   const resultsDir = path.resolve(ctx.workspace, inputs.resultsDir);
+  if (inputs.mode === 'nightly') return runNightlyMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === 'comment') {
     const resultsFile = path.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
@@ -101,10 +104,7 @@ async function benchmark(
   const { logger } = deps;
   const commits = await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit(commits.base)}; head: ${describeCommit(commits.head)}`);
-  const workloads: Workload[] = [];
-  for (const w of inputs.workloads.length ? inputs.workloads : ['select-only']) {
-    workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, deps.actionDir)));
-  }
+  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const sharded = inputs.shard ? shardOfInputs(inputs, ctx, workloads) : undefined;
   if (sharded) {
     logger.info(
@@ -187,7 +187,7 @@ async function benchmark(
 }
 
 /** The head arm: given, or built (the build stage builds base and head; base is then not measured). */
-async function headOnly(arms: ArmSource, deps: PipelineDeps) {
+export async function headOnly(arms: ArmSource, deps: PipelineDeps) {
   const all =
     arms.kind === 'installed'
       ? arms.arms
@@ -245,6 +245,19 @@ function adaptiveFromInputs(inputs: ActionInputs, alpha: number, roundS: number)
   return { plan, ...(inputs.timeBudgetS !== undefined ? { timeBudgetS: inputs.timeBudgetS } : {}) };
 }
 
+/** The workloads of the input 'workloads' (default select-only). */
+export async function loadInputWorkloads(
+  inputs: Pick<ActionInputs, 'workloads'>,
+  ctx: ActionContext,
+  actionDir: string,
+): Promise<Workload[]> {
+  const workloads: Workload[] = [];
+  for (const w of inputs.workloads.length ? inputs.workloads : ['select-only']) {
+    workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, actionDir)));
+  }
+  return workloads;
+}
+
 /** A bare name (select-only) is a workload shipped with the action; anything else a path in the workspace. */
 export function workloadPath(name: string, workspace: string, actionDir: string): string {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith('.yml') && !name.endsWith('.yaml')) {
@@ -275,7 +288,7 @@ async function publish(
   const failure = completed
     ? gateFailure(comparison, inputs.failOn)
     : unfinishedFailure(result, inputs.failOn);
-  const worst = worstDelta(comparison);
+  const worst = extremeCell(comparison, 'worst')?.cell.deltaPct ?? undefined;
   io.setOutput('verdict', completed ? comparison.verdict : 'inconclusive');
   io.setOutput('worst-delta', worst === undefined ? '' : worst.toFixed(2));
   io.setOutput('results-json', path.join(resultsDir, RESULTS_FILE));
@@ -340,20 +353,6 @@ export function gateFailure(comparison: RunComparison, failOn: ActionInputs['fai
   if (failOn === 'inconclusive' && v === 'inconclusive')
     return 'the comparison is inconclusive (fail-on: inconclusive)';
   return undefined;
-}
-
-/** The most adverse delta % over all cells (most negative for TPS), or undefined without data. */
-export function worstDelta(comparison: RunComparison): number | undefined {
-  const sign = comparison.better === 'higher' ? 1 : -1;
-  let worst: number | undefined;
-  for (const arm of comparison.comparisons) {
-    for (const cell of arm.cells) {
-      const d = cell.deltaPct;
-      if (d === null || d === undefined || !Number.isFinite(d)) continue;
-      if (worst === undefined || sign * d < sign * worst) worst = d;
-    }
-  }
-  return worst;
 }
 
 /**

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import type { RunArchive } from '../pipeline/pipeline.js';
-import { DataBranch } from '../store/data-branch.js';
+import { DataBranch, type Published } from '../store/data-branch.js';
 import { isPostgresUrl } from '../store/open-store.js';
 import type { ResultStore } from '../store/store.js';
 import { UserError } from '../util/errors.js';
@@ -26,6 +26,15 @@ export interface StoreAccess {
 export interface ActionStore {
   reader: ResultStore;
   archive: RunArchive;
+  /**
+   * With store-branch: `write` fills `relative` (a directory of the branch; it gets the store's directory
+   * in the branch too, to read the history it renders), then that directory is committed and pushed with
+   * the store's retries. `write` runs again on top of the fetched branch after a conflicting push.
+   */
+  publishOnBranch?(
+    relative: string,
+    write: (dir: string, storeDir: string) => Promise<string>,
+  ): Promise<Published>;
   close(): Promise<void>;
 }
 
@@ -75,6 +84,8 @@ export async function openActionStore(
     return {
       reader,
       archive,
+      publishOnBranch: (relative, write) =>
+        branch.publish((storeDir) => write(branch.pathOf(relative), storeDir), [relative]),
       close: async () => {
         await reader.close();
         await branch.close();

@@ -3,8 +3,7 @@
  * and what a configure log's complaint about a missing one means. Checked before configuring so that
  * the error names the package to install instead of showing a page of meson or configure output.
  */
-import { access, constants } from 'node:fs/promises';
-import path from 'node:path';
+import { findOnPath } from '../util/find-on-path.js';
 import { UserError } from '../util/errors.js';
 import type { ProcessRunner } from '../util/process.js';
 import type { BuildSystem } from './options.js';
@@ -36,21 +35,6 @@ export const LIBRARY_PACKAGES: Readonly<Record<string, string>> = {
 export function requiredTools(system: BuildSystem): string[] {
   const common = ['git', 'bison', 'flex', 'perl', 'pkg-config'];
   return system === 'meson' ? [...common, 'meson', 'ninja'] : [...common, 'make'];
-}
-
-/** The first directory on PATH holding an executable `name`, or undefined. */
-export async function findOnPath(name: string, pathVar: string | undefined): Promise<string | undefined> {
-  for (const dir of (pathVar ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 export interface MissingDependency {

@@ -3,7 +3,8 @@
  * (only the commits asked for), refs resolved to exact shas, merge-bases computed on request (deepening
  * the history only then), checkouts as worktrees of the mirror, and patches applied in order.
  */
-import { readFile, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import path from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/logger.js';
@@ -14,7 +15,8 @@ import {
   type ProcessRunner,
   type RunOptions,
 } from '../util/process.js';
-import { acquireLock, sha256 } from './cache.js';
+import { acquireLock } from '../util/file-lock.js';
+import { sha256 } from './cache.js';
 
 /** Upstream PostgreSQL, the default --repo. */
 export const DEFAULT_REPO = 'https://github.com/postgres/postgres.git';
@@ -46,7 +48,14 @@ export interface GitDeps {
   logger: Logger;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** Network remotes: how often ls-remote and fetch are tried, and the first pause (doubled each time). */
+  networkAttempts?: number;
+  networkBackoffMs?: number;
 }
+
+/** Failures worth another try on a network remote: the connection, not the request. */
+const TRANSIENT_GIT =
+  /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 
 /** One repository's bare mirror in the cache. */
 export class SourceMirror {
@@ -72,9 +81,7 @@ export class SourceMirror {
     if (FULL_SHA.test(ref)) return ref.toLowerCase();
     if (!ref || ref.startsWith('-')) throw new UserError(`--ref '${ref}': not a branch, tag or sha`);
     await this.checkLocalRepo();
-    const res = await this.git(['ls-remote', this.repo.url, ref, `${ref}^{}`], {
-      timeoutMs: GIT_NETWORK_TIMEOUT_MS,
-    });
+    const res = await this.networkGit(['ls-remote', this.repo.url, ref, `${ref}^{}`]);
     if (res.exitCode !== 0) throw this.unreachable(res);
     const sha = pickRef(parseLsRemote(res.stdout), ref);
     if (sha) return sha;
@@ -159,9 +166,7 @@ export class SourceMirror {
 
   private async fetch(args: string[], wanted: readonly string[]): Promise<void> {
     await this.init();
-    const res = await this.git(['--git-dir', this.dir, 'fetch', '--quiet', '--no-tags', ...args], {
-      timeoutMs: GIT_NETWORK_TIMEOUT_MS,
-    });
+    const res = await this.networkGit(['--git-dir', this.dir, 'fetch', '--quiet', '--no-tags', ...args]);
     if (res.exitCode !== 0) {
       if (/not our ref|couldn't find remote ref|no such remote ref/i.test(res.stderr)) {
         throw new UserError(
@@ -231,12 +236,30 @@ export class SourceMirror {
     }
   }
 
+  /**
+   * A git command that talks to the remote: a network remote that fails on the connection (not on the
+   * request: an unknown ref fails at once) is tried again after a pause that doubles each time.
+   */
+  private async networkGit(args: string[]): Promise<ProcessResult> {
+    const attempts = this.repo.local ? 1 : (this.deps.networkAttempts ?? 4);
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.git(args, { timeoutMs: GIT_NETWORK_TIMEOUT_MS });
+      if (res.exitCode === 0 || attempt >= attempts || !TRANSIENT_GIT.test(res.stderr)) return res;
+      const waitMs = (this.deps.networkBackoffMs ?? 2000) * 2 ** (attempt - 1);
+      this.deps.logger.warn(
+        `git ${args.includes('fetch') ? 'fetch' : args[0]} from ${this.repo.input} failed (${tail(res.stderr, 1)}); ` +
+          `trying again in ${Math.round(waitMs / 1000)} s (attempt ${attempt + 1} of ${attempts})`,
+      );
+      await delay(waitMs, undefined, { signal: this.deps.signal });
+    }
+  }
+
   private git(args: string[], options: RunOptions = {}): Promise<ProcessResult> {
     return runGit(args, this.deps, options);
   }
 }
 
-function runGit(
+export function runGit(
   args: string[],
   deps: GitDeps,
   options: RunOptions = {},
@@ -268,88 +291,6 @@ export function pickRef(refs: ReadonlyMap<string, string>, ref: string): string 
     if (sha) return sha;
   }
   return undefined;
-}
-
-export interface PatchFile {
-  /** As given (for messages). */
-  file: string;
-  sha256: string;
-  content: string;
-}
-
-/** Reads the patch files, naming the flag when one is missing. */
-export async function readPatches(files: readonly string[], flag: string): Promise<PatchFile[]> {
-  const patches: PatchFile[] = [];
-  for (const file of files) {
-    let content: string;
-    try {
-      content = await readFile(file, 'utf8');
-    } catch (e) {
-      throw new UserError(
-        `${flag} ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
-      );
-    }
-    patches.push({ file, sha256: sha256(content), content });
-  }
-  return patches;
-}
-
-/** A mail-format patch (git format-patch, a mailing-list attachment) starts with mail headers. */
-export function isMailPatch(text: string): boolean {
-  const head = text.slice(0, 4096).split('\n');
-  if (/^From [0-9a-f]{40} /.test(head[0] ?? '')) return true;
-  const headers = head.slice(
-    0,
-    head.findIndex((l) => l.trim() === ''),
-  );
-  return headers.some((l) => /^Subject: /.test(l)) && headers.some((l) => /^From: /.test(l));
-}
-
-/** The files git names in a failed apply or am, e.g. "error: patch failed: src/x.c:12". */
-export function failingFiles(stderr: string): string[] {
-  const files = new Set<string>();
-  for (const re of [
-    /^error: patch failed: (.+?):\d+$/gm,
-    /^error: (.+?): (?:patch does not apply|does not exist in index|No such file or directory|already exists in (?:working directory|index))$/gm,
-  ]) {
-    for (const m of stderr.matchAll(re)) files.add(m[1]!);
-  }
-  return [...files];
-}
-
-/**
- * Applies patches in order in a checkout: `git am` for mail-format series (keeps their commits),
- * `git apply` otherwise. A patch that does not apply is named with the files that failed.
- */
-export async function applyPatches(
-  dir: string,
-  patches: readonly PatchFile[],
-  what: string,
-  deps: GitDeps,
-): Promise<void> {
-  for (const patch of patches) {
-    const mail = isMailPatch(patch.content);
-    const args = mail
-      ? ['am', '--quiet', '--no-gpg-sign', path.resolve(patch.file)]
-      : ['apply', '--whitespace=nowarn', path.resolve(patch.file)];
-    deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
-    // git am commits the series: it needs a committer, and none may be configured.
-    const res = await runGit(
-      args,
-      deps,
-      { cwd: dir },
-      { GIT_COMMITTER_NAME: 'pgperf', GIT_COMMITTER_EMAIL: 'pgperf@localhost' },
-    );
-    if (res.exitCode !== 0) {
-      const files = failingFiles(res.stderr);
-      throw new UserError(
-        `${what}: patch ${patch.file} does not apply` +
-          (files.length ? ` (failing: ${files.join(', ')})` : '') +
-          `. git ${args[0]} said:\n${tail(res.stderr, 8)}\n` +
-          'Rebase the patch onto this ref, or build the ref it was made for.',
-      );
-    }
-  }
 }
 
 export function short(sha: string): string {

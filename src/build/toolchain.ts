@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ProcessRunner } from '../util/process.js';
-import { findOnPath, missingDependencyError, TOOL_PACKAGES } from './deps.js';
+import { findOnPath } from '../util/find-on-path.js';
+import { missingDependencyError, TOOL_PACKAGES } from './deps.js';
 
 export interface Compiler {
   /** The command builds run, e.g. "gcc" (without ccache). */

@@ -3,7 +3,7 @@
  * Commands parse their flags into typed options and call the same pipeline the action uses.
  */
 import { Command, CommanderError } from 'commander';
-import { runCleanups } from '../cluster/cleanup.js';
+import { runCleanups } from '../util/cleanup.js';
 import { UserError, errorMessage } from '../util/errors.js';
 import { InterruptedError } from '../util/signals.js';
 import { PGPERF_VERSION } from '../version.js';

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/logger.js';
 import { describeExit, tail, type ProcessRunner, type RunOptions } from '../util/process.js';
-import { onCleanup } from './cleanup.js';
+import { onCleanup } from '../util/cleanup.js';
 import { clusterSettings, renderConf, type ConfInput } from './conf.js';
 import type { RunAsUser } from './run-as.js';
 

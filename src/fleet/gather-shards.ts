@@ -7,7 +7,6 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readResults } from '../results/read-results.js';
 import type { RunResult } from '../results/types.js';
-import type { ResultStore } from '../store/store.js';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/logger.js';
 import { machineClassOf, type ShardFile } from './consolidate.js';
@@ -41,6 +40,12 @@ export async function readShardFiles(files: readonly string[], logger: Logger): 
   return out;
 }
 
+/** What this module needs of a results store (src/store's ResultStore has it). */
+export interface ShardStore {
+  list(filter: { commit: string; arm: string }): Promise<Array<{ id: string }>>;
+  load(id: string): Promise<RunResult>;
+}
+
 export interface StoreShardQuery {
   /** The head commit the shards measured (from the event, never from the results). */
   headSha: string;
@@ -50,7 +55,7 @@ export interface StoreShardQuery {
 }
 
 /** The shard runs in the store for the head commit (and plan id and seed, when given). */
-export async function shardsInStore(store: ResultStore, query: StoreShardQuery): Promise<ShardFile[]> {
+export async function shardsInStore(store: ShardStore, query: StoreShardQuery): Promise<ShardFile[]> {
   const listed = await store.list({ commit: query.headSha, arm: 'head' });
   const out: ShardFile[] = [];
   for (const run of listed) {

@@ -85,6 +85,11 @@ export interface SyncOutcome {
   closed: number[];
 }
 
+/** "1 opened, 0 updated, 2 closed", for a log line or a summary. */
+export function describeSync(outcome: SyncOutcome): string {
+  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed`;
+}
+
 /** Carries out planIssueActions against the API. */
 export async function syncRegressionIssues(
   api: GitHubApi,

@@ -1,5 +1,6 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { writeAtomically } from '../util/atomic-write.js';
 import type { SiteFile } from './page-html.js';
 
 /** Writes the site's files into `dir` (created if needed), each atomically (temp file, then rename). */
@@ -8,9 +9,7 @@ export async function writeSite(dir: string, files: readonly SiteFile[]): Promis
   const written: string[] = [];
   for (const f of files) {
     const target = path.join(dir, f.file);
-    const tmp = path.join(dir, `.${f.file}.${process.pid}.tmp`);
-    await writeFile(tmp, f.html, 'utf8');
-    await rename(tmp, target);
+    await writeAtomically(target, f.html);
     written.push(target);
   }
   return written;

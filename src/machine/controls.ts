@@ -15,7 +15,7 @@
  */
 import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { onCleanup } from '../cluster/cleanup.js';
+import { onCleanup } from '../util/cleanup.js';
 import { readTopology } from '../env/topology.js';
 import { readValue } from '../env/sysfs.js';
 import { UserError, errorMessage } from '../util/errors.js';

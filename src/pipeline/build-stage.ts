@@ -1,5 +1,6 @@
 /** The build stage: base and head built from source (head with its patches) become the arms "base" and "head". */
-import { buildComparison, type BuildDeps, type ComparisonRequest } from '../build/build.js';
+import type { BuildDeps } from '../build/build-record.js';
+import { buildComparison, type ComparisonRequest } from '../build/build-pair.js';
 import type { ArmSpec } from '../runner/run-loop.js';
 
 export async function buildArms(request: ComparisonRequest, deps: BuildDeps): Promise<ArmSpec[]> {

@@ -5,7 +5,7 @@
  * (text on a terminal; markdown, outputs, comment and status on GitHub), on the values returned here.
  */
 import path from 'node:path';
-import type { ComparisonRequest } from '../build/build.js';
+import type { ComparisonRequest } from '../build/build-pair.js';
 import type { RunComparison } from '../compare/types.js';
 import { combineSinks, fileSink, type ResultSink } from '../results/sink.js';
 import type { RunResult } from '../results/types.js';

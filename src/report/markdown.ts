@@ -20,6 +20,7 @@
  * failure reasons) goes through escapeMarkdown; mermaid titles through mermaidText. Pure: no I/O.
  */
 import { formatDeltaCi, formatLevel, formatP, formatPAdjusted, formatPct } from '../compare/format.js';
+import { extremeCell, type ArmCell } from '../compare/extreme-cell.js';
 import { overallVerdict } from '../compare/overall.js';
 import type {
   ArmComparison,
@@ -225,28 +226,6 @@ function headline(ctx: Context): string {
   const partial = partialText(result);
   if (partial) parts.push(`⚠️ ${partial}`);
   return parts.join(' · ');
-}
-
-interface ArmCell {
-  arm: ArmComparison;
-  cell: CellComparison;
-}
-
-/** The cell with the most adverse (worst) or most favourable (best) delta, across every head arm. */
-function extremeCell(c: RunComparison, which: 'worst' | 'best'): ArmCell | null {
-  let found: ArmCell | null = null;
-  let foundGain = 0;
-  for (const arm of c.comparisons) {
-    for (const cell of arm.cells) {
-      if (cell.deltaPct === null) continue;
-      const gain = c.better === 'higher' ? cell.deltaPct : -cell.deltaPct; // > 0: head is better
-      if (found === null || (which === 'worst' ? gain < foundGain : gain > foundGain)) {
-        found = { arm, cell };
-        foundGain = gain;
-      }
-    }
-  }
-  return found;
 }
 
 /** "tpcb at 64 clients -9.87% [95% CI -10.52%, -9.13%]" (with the head's label when there are several). */

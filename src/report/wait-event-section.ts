@@ -4,7 +4,7 @@
  * measured runs (src/diagnostics). Cells without diagnostics (older results, --no-diagnostics) get none.
  */
 import type { RunComparison } from '../compare/types.js';
-import { renderWaitEventComparison } from '../diagnostics/render.js';
+import { renderWaitEventComparison } from './wait-event-table.js';
 import type { RunDiagnostics } from '../diagnostics/types.js';
 import { cellId, type RunResult } from '../results/types.js';
 

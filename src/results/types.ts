@@ -3,7 +3,7 @@
  * re-analyse the run without a server (environment, arms, the plan as executed, every raw sample).
  * Bump RESULTS_SCHEMA_VERSION on any incompatible change and teach readResults() to migrate.
  */
-import type { BuildRecord } from '../build/build.js';
+import type { BuildRecord } from '../build/build-record.js';
 import type { AdaptiveRecord } from '../compare/adaptive.js';
 import type { RunDiagnostics } from '../diagnostics/types.js';
 import type { Fingerprint } from '../env/fingerprint.js';

@@ -7,7 +7,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import type { BuildRecord } from '../build/build.js';
+import type { BuildRecord } from '../build/build-record.js';
 import type { Workload } from '../config/workload-schema.js';
 import { inspectBinDir, PgCluster } from '../cluster/cluster.js';
 import type { AdaptivePlan } from '../compare/adaptive.js';
@@ -15,8 +15,7 @@ import { checkPlan } from '../compare/power.js';
 import { settingsHash } from '../cluster/conf.js';
 import { resolveRunAs } from '../cluster/run-as.js';
 import type { Driver, RunOutcome } from '../drivers/driver.js';
-import { createDriver } from '../drivers/factory.js';
-import { dataShape as sysbenchDataShape } from '../drivers/sysbench/command.js';
+import { createDriver, dataSetShape } from '../drivers/registry.js';
 import { captureEnvironment } from '../env/environment.js';
 import { preflight, preflightFacts } from '../env/preflight.js';
 import { startDiagnostics } from '../diagnostics/wait-events.js';
@@ -128,7 +127,10 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       const clientDeps = plan
         ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) }
         : { cpuCount, runner };
-      return [w.name, createDriver(w, { clientBinDir, ...clientDeps, logger })];
+      return [
+        w.name,
+        createDriver(w, { clientBinDir, ...clientDeps, logger, searchPath: deps.searchPath ?? '' }),
+      ];
     }),
   );
   // One client per tool drives every arm; each is checked before any server starts.
@@ -468,8 +470,7 @@ function applyOverrides(w: Workload, req: RunRequest): Workload {
 function groupDataSets(workloads: Workload[]): DataSet[] {
   const byKey = new Map<string, DataSet>();
   for (const w of workloads) {
-    const shape = w.tool === 'pgbench' ? [w.scale, w.init] : [sysbenchDataShape(w)];
-    const key = JSON.stringify([w.tool, ...shape, Object.entries(w.settings).sort()]);
+    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
     const existing = byKey.get(key);
     if (existing) {
       existing.workloads.push(w);

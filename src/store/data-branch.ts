@@ -88,6 +88,11 @@ export class DataBranch {
     return path.join(this.opts.workDir, this.opts.storePath);
   }
 
+  /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
+  pathOf(relative: string): string {
+    return path.join(this.opts.workDir, relative);
+  }
+
   private get remoteRef(): string {
     return `refs/remotes/origin/${this.opts.branch}`;
   }
@@ -95,11 +100,15 @@ export class DataBranch {
   /**
    * Saves with `save` (which writes into storeDir and returns the commit message), commits and pushes,
    * retrying a rejected push on top of the newly fetched branch. A UserError after `maxAttempts`.
+   * `paths` (relative to the branch's root; default the store) are what `save` writes and is committed.
    */
-  async publish(save: (storeDir: string) => Promise<string>): Promise<Published> {
+  async publish(
+    save: (storeDir: string) => Promise<string>,
+    paths: readonly string[] = [this.opts.storePath],
+  ): Promise<Published> {
     const { logger } = this.deps;
     let message = await save(this.storeDir);
-    await this.commit(message);
+    await this.commit(message, paths);
     for (let attempt = 1; ; attempt++) {
       const pushed = await this.git(['push', '-q', 'origin', `HEAD:refs/heads/${this.opts.branch}`], true);
       if (pushed.exitCode === 0)
@@ -118,11 +127,11 @@ export class DataBranch {
       await this.fetch();
       const rebased = await this.git(['rebase', '-q', this.remoteRef], true);
       if (rebased.exitCode !== 0) {
-        // Both saved the same file (the same run): take theirs and save ours again on top.
+        // Both saved the same file (the same run, or both rendered the site): take theirs, save ours again.
         await this.git(['rebase', '--abort'], true);
         await this.git(['reset', '-q', '--hard', this.remoteRef]);
         message = await save(this.storeDir);
-        await this.commit(message);
+        await this.commit(message, paths);
       }
     }
   }
@@ -140,8 +149,8 @@ export class DataBranch {
     }
   }
 
-  private async commit(message: string): Promise<void> {
-    await this.git(['add', '-A', '--', this.opts.storePath]);
+  private async commit(message: string, paths: readonly string[]): Promise<void> {
+    await this.git(['add', '-A', '--', ...paths]);
     const { name, email } = this.opts.author;
     await this.git([
       '-c',

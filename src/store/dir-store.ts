@@ -11,12 +11,12 @@
  * a run file without an entry gets one on the next listing, and `rebuildIndex()` rewrites them all.
  * Listing reads only the small entries, so it stays fast with thousands of runs.
  */
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readResults } from '../results/read-results.js';
 import type { RunResult } from '../results/types.js';
+import { writeAtomically } from '../util/atomic-write.js';
 import { UserError, errorMessage } from '../util/errors.js';
 import {
   checkRunId,
@@ -202,28 +202,6 @@ export class DirStore implements ResultStore {
       `store directory ${this.dir} is not writable (${e.code ?? errorMessage(e)}): pass --store DIR ` +
         'with a directory you can write, set PGPERF_STORE, or fix its permissions',
     );
-  }
-}
-
-/**
- * Writes a file atomically: a private temp file in the same directory (unique per call, so two writers
- * of one file never share it), fsync, rename over the target.
- */
-export async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
-  const handle = await open(tmp, 'wx');
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-    await handle.close();
-    await rename(tmp, file);
-  } catch (e) {
-    await handle.close().catch(() => {});
-    await rm(tmp, { force: true });
-    throw e;
   }
 }
 

@@ -10,7 +10,7 @@
  * Handlers are attached with `on` (never `once`), so a second signal reaches us instead of Node's
  * default action, which would kill pgperf and leave its servers running.
  */
-import { runCleanups } from '../cluster/cleanup.js';
+import { runCleanups } from './cleanup.js';
 import { UserError, errorMessage } from './errors.js';
 import type { Logger } from './logger.js';
 

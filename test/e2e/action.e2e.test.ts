@@ -12,7 +12,7 @@ import type { RunResult } from '../../src/results/types.js';
 import { runBenchmark } from '../../src/runner/run-loop.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { nodeProcessRunner } from '../../src/util/process.js';
-import { runBuiltAction, type ActionRun } from '../helpers/action-runner.js';
+import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { preparePgSourceRepo, testCacheDir } from '../helpers/pg-source.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
@@ -38,7 +38,7 @@ const prEvent = {
 };
 
 /** Runs dist/index.js with the given inputs (defaults as action.yml would fill them). */
-function runAction(
+async function runAction(
   inputs: Record<string, string>,
   event: unknown = prEvent,
   eventName = 'pull_request',
@@ -59,13 +59,10 @@ function runAction(
     'github-token': 'test-token',
     'results-dir': 'pgperf-results',
   };
-  return runBuiltAction({
-    workspace: tmp,
-    apiUrl: gh.url,
-    inputs: { ...defaults, ...inputs },
-    event,
-    eventName,
-  });
+  return runBuiltAction(
+    { ...defaults, ...inputs },
+    { workspace: tmp, apiUrl: gh.url, event, eventName, sha: HEAD_SHA },
+  );
 }
 
 const mine = (issue = PR) => (gh.comments.get(issue) ?? []).filter((c) => c.user.login === 'pgperf-bot');
@@ -253,7 +250,10 @@ describe('gating and failures', () => {
       { 'fail-on': 'sometimes' },
       "input 'fail-on' must be one of regression, inconclusive, never, got 'sometimes'",
     ],
-    [{ mode: 'publish' }, "input 'mode' must be one of benchmark, comment, consolidate, got 'publish'"],
+    [
+      { mode: 'publish' },
+      "input 'mode' must be one of benchmark, comment, nightly, consolidate, got 'publish'",
+    ],
     [{ 'github-token': '' }, "input 'github-token' is empty but 'comment' or 'commit-status' is on"],
     [{ rounds: 'many' }, "input 'rounds' must be a whole number >= 1, got 'many'"],
   ])('bad input %j is named', async (inputs, message) => {

@@ -13,7 +13,7 @@ import { cellId } from '../../src/results/types.js';
 import { DirStore } from '../../src/store/dir-store.js';
 import { openStore } from '../../src/store/open-store.js';
 import { startTestPgServer } from '../helpers/pg-server.js';
-import { runBuiltAction, type ActionRun } from '../helpers/action-runner.js';
+import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
 
@@ -36,12 +36,8 @@ let workload: string;
 const shardFiles: string[] = [];
 
 function action(inputs: Record<string, string>, api = gh): Promise<ActionRun> {
-  return runBuiltAction({
-    workspace: tmp,
-    apiUrl: api.url,
-    event: prEvent,
-    eventName: 'pull_request',
-    inputs: {
+  return runBuiltAction(
+    {
       mode: 'benchmark',
       'base-bin-dir': binDir,
       'head-bin-dir': binDir,
@@ -58,7 +54,8 @@ function action(inputs: Record<string, string>, api = gh): Promise<ActionRun> {
       'wait-timeout': '10m',
       ...inputs,
     },
-  });
+    { workspace: tmp, apiUrl: api.url, event: prEvent, eventName: 'pull_request', sha: HEAD_SHA },
+  );
 }
 
 const mine = () => (gh.comments.get(PR) ?? []).filter((c) => c.user.login === 'pgperf-bot');

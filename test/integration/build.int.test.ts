@@ -12,10 +12,13 @@ import { chmod, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile, mkdir 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildComparison, buildPostgres, type BuildRequest } from '../../src/build/build.js';
+import { buildComparison } from '../../src/build/build-pair.js';
+import type { BuildRequest } from '../../src/build/build-record.js';
+import { buildPostgres } from '../../src/build/build.js';
 import { BuildStepError } from '../../src/build/builder.js';
 import { cacheLayout, COMPLETE_MARKER } from '../../src/build/cache.js';
-import { parseRepo, readPatches } from '../../src/build/source.js';
+import { readPatches } from '../../src/build/patches.js';
+import { parseRepo } from '../../src/build/source.js';
 import { main } from '../../src/cli/main.js';
 import { parseWorkload } from '../../src/config/load-workload.js';
 import type { RunResult } from '../../src/results/types.js';

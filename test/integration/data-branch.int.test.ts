@@ -3,7 +3,7 @@
  * job pushes between our fetch and our push; the rejected push is rebased and retried, and both runs land.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +135,47 @@ describe('DataBranch', () => {
     );
     expect(pushes).toBe(3);
     await mine.close();
+  }, 60_000);
+
+  it('publishes another directory of the branch (the site); a conflicting push re-renders it on top of theirs', async () => {
+    const branch = 'data-site';
+    const seed = await open('site-seed', branch);
+    await seed.publish(saver(runAt(300)));
+    await seed.close();
+    /** Writes docs/index.html naming who rendered it and how often; the store is left alone. */
+    const renderer = (b: DataBranch, who: string, calls: { n: number }) => async () => {
+      calls.n++;
+      await mkdir(b.pathOf('docs'), { recursive: true });
+      await writeFile(path.join(b.pathOf('docs'), 'index.html'), `${who} ${calls.n}`);
+      return `site by ${who}`;
+    };
+    let competed = false;
+    const racing: ProcessRunner = {
+      run: async (command, args, options) => {
+        if (!competed && args.includes('push')) {
+          competed = true;
+          const other = await open('site-other', branch);
+          await other.publish(renderer(other, 'theirs', { n: 0 }), ['docs']);
+          await other.close();
+        }
+        return nodeProcessRunner.run(command, args, options);
+      },
+    };
+    const mine = await open('site-mine', branch, racing);
+    const calls = { n: 0 };
+    const published = await mine.publish(renderer(mine, 'ours', calls), ['docs']);
+    await mine.close();
+    expect(published.attempts).toBe(2);
+    expect(calls.n).toBe(2);
+    const show = (spec: string) => execFileSync('git', ['--git-dir', remote, 'show', spec]).toString();
+    expect(show(`${branch}:docs/index.html`)).toBe('ours 2');
+    const log = execFileSync('git', ['--git-dir', remote, 'log', '--format=%s', branch])
+      .toString()
+      .trim()
+      .split('\n');
+    expect(log).toEqual(['site by ours', 'site by theirs', expect.stringMatching(/^pgperf: run /)]);
+    // Only the directory asked for is committed: the store still holds the one seeded run.
+    expect(await idsOnRemote(branch)).toHaveLength(1);
   }, 60_000);
 
   it('refuses a bad branch name, naming it', async () => {

@@ -50,7 +50,11 @@ function request(name: string, workloads: Workload[], extra: Partial<RunRequest>
   };
 }
 
-const deps = (logger: Logger) => ({ runner: nodeProcessRunner, logger });
+const deps = (logger: Logger, searchPath = process.env.PATH ?? '') => ({
+  runner: nodeProcessRunner,
+  logger,
+  searchPath,
+});
 
 function sysbench(text: string): SysbenchWorkload {
   const w = parseWorkload(text, 'inline.yml');
@@ -259,15 +263,9 @@ describe('sysbench through runBenchmark (real PostgreSQL and sysbench)', () => {
 
     // sysbench missing: found before any cluster exists.
     const w = sysbench('name: nosb\ntool: sysbench\nscript: oltp_point_select\nclients: [1]\n');
-    const savedPath = process.env.PATH;
-    process.env.PATH = path.join(tmp, 'empty-bin');
-    try {
-      await expect(runBenchmark(request('no-sysbench', [w]), deps(memoryLogger()))).rejects.toThrow(
-        'workload nosb: sysbench not found: install it with `apt-get install sysbench`',
-      );
-    } finally {
-      process.env.PATH = savedPath;
-    }
+    await expect(
+      runBenchmark(request('no-sysbench', [w]), deps(memoryLogger(), path.join(tmp, 'empty-bin'))),
+    ).rejects.toThrow('workload nosb: sysbench not found: install it with `apt-get install sysbench`');
     await expectNothingLeft();
   });
 
@@ -283,7 +281,13 @@ describe('sysbench through runBenchmark (real PostgreSQL and sysbench)', () => {
       const w = sysbench(
         'name: c\ntool: sysbench\nscript: oltp_insert\ntables: 3\ntableSize: 50\nclients: [2]\n',
       );
-      const driver = sysbenchDriver({ workload: w, cpuCount: 2, runner: nodeProcessRunner, logger });
+      const driver = sysbenchDriver({
+        workload: w,
+        cpuCount: 2,
+        runner: nodeProcessRunner,
+        logger,
+        searchPath: process.env.PATH ?? '',
+      });
       await driver.prepare(cluster);
       const tables =
         "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE tablename LIKE 'sbtest%'";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgCluster } from '../../src/cluster/cluster.js';
 import { resolveRunAs, type RunAsUser } from '../../src/cluster/run-as.js';
 import { startDiagnostics } from '../../src/diagnostics/wait-events.js';
-import { renderWaitEventComparison } from '../../src/diagnostics/render.js';
+import { renderWaitEventComparison } from '../../src/report/wait-event-table.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { nodeProcessRunner } from '../../src/util/process.js';
 import { installedBinDir } from '../helpers/postgres.js';

@@ -5,7 +5,7 @@
  * commander program for CLI flags, parseInputs with INPUT_-style names for Action inputs, the workload
  * loader for YAML, readContext for event payloads.
  */
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,17 +20,26 @@ import { processesMentioning } from '../helpers/postgres.js';
 const root = new URL('../../', import.meta.url).pathname;
 let dir: string;
 let aFile: string;
+let savedTmpdir: string | undefined;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'bad-input-'));
+  await mkdir(path.join(dir, 'tmp'));
+  savedTmpdir = process.env.TMPDIR;
+  process.env.TMPDIR = path.join(dir, 'tmp');
   aFile = path.join(dir, 'a-file');
   await writeFile(aFile, 'x');
 });
 afterAll(async () => {
+  if (savedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmpdir;
   await rm(dir, { recursive: true, force: true });
 });
 
-/** pgperf temp dirs and processes, to check that a refused input left nothing behind. */
+/**
+ * pgperf temp dirs and processes, to check that a refused input left nothing behind. The cases run with
+ * a private TMPDIR, so temp dirs of tests running beside this file are not counted.
+ */
 async function leftovers(): Promise<string[]> {
   const tmp = (await readdir(os.tmpdir())).filter((f) => /^pgperf-/.test(f));
   return [...tmp, ...processesMentioning(dir).map(String)];
@@ -170,7 +179,7 @@ const actionCases: Case[] = [
   [
     'mode',
     action({ mode: 'bench' }),
-    /input 'mode' must be one of benchmark, comment, consolidate, got 'bench'/,
+    /input 'mode' must be one of benchmark, comment, nightly, consolidate, got 'bench'/,
   ],
   [
     'fail-on',
@@ -208,6 +217,21 @@ const actionCases: Case[] = [
     'head-ref with a space',
     action({ 'head-ref': 'main; rm -rf /' }),
     /input 'head-ref' must be a branch, tag or commit sha/,
+  ],
+  [
+    'publish-site outside mode nightly',
+    action({ 'publish-site': 'docs', 'store-branch': 'pgperf-data' }),
+    /input 'publish-site' \(docs\) publishes the history site of mode nightly to the data branch: set 'mode: nightly' and 'store-branch'/,
+  ],
+  [
+    'publish-site escaping the branch',
+    action({ mode: 'nightly', 'publish-site': '../www', 'store-branch': 'pgperf-data' }),
+    /input 'publish-site' must be a directory inside the data branch such as docs .*got '\.\.\/www'/,
+  ],
+  [
+    'publish-site inside the store',
+    action({ mode: 'nightly', 'publish-site': 'store/site', 'store-branch': 'pgperf-data' }),
+    /input 'publish-site' \(store\/site\) would put the site inside the store's directory 'store'/,
   ],
   [
     'unknown shipped workload',

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  acquireLock,
   buildKey,
   cacheLayout,
   checkFreeSpace,
@@ -15,6 +14,7 @@ import {
   slotPaths,
   type KeyInput,
 } from '../../src/build/cache.js';
+import { acquireLock } from '../../src/util/file-lock.js';
 import { memoryLogger } from '../../src/util/logger.js';
 
 const input: KeyInput = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { failingFiles, isMailPatch, parseLsRemote, parseRepo, pickRef } from '../../src/build/source.js';
+import { failingFiles, isMailPatch } from '../../src/build/patches.js';
+import { parseLsRemote, parseRepo, pickRef } from '../../src/build/source.js';
 
 describe('--repo', () => {
   it.each([

@@ -6,7 +6,7 @@ import {
   TOOL_PACKAGES,
 } from '../../src/build/deps.js';
 import { chooseStrategy, stepFailureMessage } from '../../src/build/builder.js';
-import { summaryLine, type BuildRecord } from '../../src/build/build.js';
+import { summaryLine, type BuildRecord } from '../../src/build/build-record.js';
 import {
   ccacheEnv,
   compilerCommand,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { BuildRecord } from '../../src/build/build.js';
+import type { BuildRecord } from '../../src/build/build-record.js';
 import {
   canonicalJson,
   diffFingerprints,

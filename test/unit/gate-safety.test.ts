@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installContentHash, markComplete, readCompleted } from '../../src/build/cache.js';
-import { makeTempDir, onCleanup, pendingCleanups, runCleanups } from '../../src/cluster/cleanup.js';
+import { makeTempDir, onCleanup, pendingCleanups, runCleanups } from '../../src/util/cleanup.js';
 import { renderConf } from '../../src/cluster/conf.js';
 import { settingProblem } from '../../src/config/settings.js';
 import { allowedEnvironment, childEnvironment, secretsToMask } from '../../src/util/child-env.js';

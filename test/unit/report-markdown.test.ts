@@ -1,4 +1,4 @@
-import type { BuildRecord } from '../../src/build/build.js';
+import type { BuildRecord } from '../../src/build/build-record.js';
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../src/compare/compare-run.js';
 import type { RunComparison } from '../../src/compare/types.js';

@@ -1,6 +1,10 @@
 import { Command, Option } from 'commander';
 import { consolidateShards } from '../../fleet/consolidate.js';
-import { consolidatedReportInput, describeMachineClass, judgeConsolidation } from '../../fleet/judge.js';
+import {
+  consolidatedReportInput,
+  describeMachineClass,
+  judgeConsolidation,
+} from '../../pipeline/consolidation.js';
 import { renderComparisonText } from '../../report/comparison-text.js';
 import { renderConsolidatedComment } from '../../report/consolidated-markdown.js';
 import { readResults } from '../../results/read-results.js';

@@ -3,15 +3,10 @@ import { buildPostgres } from '../../build/build.js';
 import { DEFAULT_REPO, parseRepo } from '../../build/source.js';
 import { loadWorkloadFile } from '../../config/load-workload.js';
 import { octokitApi } from '../../github/octokit-api.js';
-import { syncRegressionIssues } from '../../github/regression-issues.js';
-import { analyseHistory } from '../../history/analyse.js';
-import { loadStoredRuns } from '../../history/load-runs.js';
+import { describeSync, syncRegressionIssues } from '../../github/regression-issues.js';
 import { renderHistoryMarkdown } from '../../history/markdown.js';
-import { historySiteData } from '../../history/page-data.js';
-import { renderHistorySite } from '../../history/page-html.js';
-import { loadChartAssets } from '../../history/uplot-assets.js';
-import { writeSite } from '../../history/write-site.js';
-import { resolveAnalysis } from '../../pipeline/analysis.js';
+import { analyseStore, writeHistorySite } from '../../history/nightly.js';
+import { nightlyRunRequest } from '../../pipeline/nightly.js';
 import type { ArmSpec } from '../../runner/run-loop.js';
 import { UserError } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
@@ -75,31 +70,26 @@ export function nightlyCommand(): Command {
     const store = await openCliStore(flags.store, logger, true);
     try {
       const arm = await headArm(flags, logger);
-      const outcome = await executeRun(
-        {
-          arms: { kind: 'installed', arms: [arm] },
-          analysis: resolveAnalysis(),
-          workloads,
-          rounds: flags.rounds,
-          durationS: flags.duration,
-          order: 'random',
-          runAs: flags.runAs,
-          tmpDir: flags.tmpDir,
-          dataChecksums: false,
-          outDir: flags.out,
-          source: {
-            head: {
-              ...(arm.build ? { ref: arm.build.ref, sha: arm.build.sha } : {}),
-              ...(flags.commit ? { sha: flags.commit } : {}),
-              chosenBy: flags.ref ? `nightly build of ${flags.ref}` : 'nightly (--bin)',
-            },
+      const request = nightlyRunRequest(arm, {
+        workloads,
+        rounds: flags.rounds,
+        durationS: flags.duration,
+        runAs: flags.runAs,
+        tmpDir: flags.tmpDir,
+        source: {
+          head: {
+            ...(arm.build ? { ref: arm.build.ref, sha: arm.build.sha } : {}),
+            ...(flags.commit ? { sha: flags.commit } : {}),
+            chosenBy: flags.ref ? `nightly build of ${flags.ref}` : 'nightly (--bin)',
           },
         },
-        logger,
-        { archive: store, printComparison: false },
-      );
+      });
+      const outcome = await executeRun({ ...request, outDir: flags.out }, logger, {
+        archive: store,
+        printComparison: false,
+      });
       if (outcome.result.status !== 'complete') return;
-      const analysis = analyseHistory(await loadStoredRuns(store), {
+      const analysis = await analyseStore(store, {
         maxP: changePoints.maxP,
         minSegment: changePoints.minSegment,
         minMagnitude: changePoints.magnitudePct / 100,
@@ -107,15 +97,12 @@ export function nightlyCommand(): Command {
       const repoUrl = flags.repoUrl?.replace(/\/+$/, '');
       process.stdout.write(renderHistoryMarkdown(analysis, { repoUrl }));
       if (flags.site) {
-        const site = historySiteData(analysis, { title: 'pgperf nightly', repoUrl });
-        const files = await writeSite(flags.site, renderHistorySite(site, await loadChartAssets()));
+        const files = await writeHistorySite(flags.site, analysis, { title: 'pgperf nightly', repoUrl });
         logger.info(`history site: ${files.length} pages in ${flags.site}`);
       }
       if (github) {
         const done = await syncRegressionIssues(octokitApi(github), analysis, { repoUrl });
-        logger.info(
-          `regression issues in ${github.owner}/${github.repo}: ${done.opened.length} opened, ${done.updated.length} updated, ${done.closed.length} closed`,
-        );
+        logger.info(`regression issues in ${github.owner}/${github.repo}: ${describeSync(done)}`);
       }
     } finally {
       await store.close();

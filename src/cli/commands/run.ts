@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
-import type { ComparisonRequest } from '../../build/build.js';
-import { DEFAULT_REPO, parseRepo, readPatches } from '../../build/source.js';
+import type { ComparisonRequest } from '../../build/build-pair.js';
+import { readPatches } from '../../build/patches.js';
+import { DEFAULT_REPO, parseRepo } from '../../build/source.js';
 import { loadWorkloadFile } from '../../config/load-workload.js';
 import { resolveAnalysis } from '../../pipeline/analysis.js';
 import { buildArms } from '../../pipeline/build-stage.js';

@@ -1,7 +1,7 @@
 /** The pgbench driver: data load, per-run reset, one measured run -> sample fields. */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir } from '../../cluster/cleanup.js';
+import { makeTempDir } from '../../util/cleanup.js';
 import type { PgbenchWorkload } from '../../config/workload-schema.js';
 import { UserError } from '../../util/errors.js';
 import type { Logger } from '../../util/logger.js';

@@ -1,6 +1,6 @@
 /** The sysbench driver: data load (prepare), per-run reset, one measured run -> sample fields, cleanup. */
-import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
+import { findOnPath } from '../../util/find-on-path.js';
 import type { SysbenchWorkload } from '../../config/workload-schema.js';
 import type { ClientInfo } from '../../results/types.js';
 import { UserError, errorMessage } from '../../util/errors.js';
@@ -20,23 +20,8 @@ export interface SysbenchDriverOptions {
   cpuCount: number;
   runner: ProcessRunner;
   logger: Logger;
-  /** Directories searched for the sysbench binary (default: $PATH); it is not in PostgreSQL's bin dir. */
-  searchPath?: string;
-}
-
-/** The first executable `name` in a PATH-style list of directories. */
-async function findOnPath(name: string, searchPath: string): Promise<string | undefined> {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (!dir) continue;
-    const file = path.join(dir, name);
-    try {
-      await access(file, constants.X_OK);
-      return file;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
+  /** Directories searched for the sysbench binary (the adapters pass $PATH); it is not in PostgreSQL's bin dir. */
+  searchPath: string;
 }
 
 export function sysbenchDriver(options: SysbenchDriverOptions): Driver {
@@ -46,7 +31,7 @@ export function sysbenchDriver(options: SysbenchDriverOptions): Driver {
   const cwd = '/';
   let located: Promise<string> | undefined;
   const sysbench = () =>
-    (located ??= findOnPath('sysbench', options.searchPath ?? process.env.PATH ?? '').then((bin) => {
+    (located ??= findOnPath('sysbench', options.searchPath).then((bin) => {
       if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
       return bin;
     }));

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { consolidateShards, type ShardFile } from '../../../src/fleet/consolidate.js';
-import { consolidatedReportInput, judgeConsolidation } from '../../../src/fleet/judge.js';
+import { consolidatedReportInput, judgeConsolidation } from '../../../src/pipeline/consolidation.js';
 import { environmentFingerprint } from '../../../src/env/fingerprint.js';
 import {
   renderConsolidatedComment,

@@ -4,7 +4,7 @@ import { access, mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/p
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pendingCleanups } from '../../../src/cluster/cleanup.js';
+import { pendingCleanups } from '../../../src/util/cleanup.js';
 import { applyControls } from '../../../src/machine/controls.js';
 import { memoryLogger } from '../../../src/util/logger.js';
 

@@ -3,7 +3,7 @@
  * argv[3]), says "applied" on stdout, and waits. On SIGINT it runs the registered cleanups and exits
  * 130, as the CLI does on a second Ctrl-C.
  */
-import { runCleanups } from '../../../src/cluster/cleanup.js';
+import { runCleanups } from '../../../src/util/cleanup.js';
 import { applyControls } from '../../../src/machine/controls.js';
 import { memoryLogger } from '../../../src/util/logger.js';
 

@@ -4,8 +4,8 @@
  * most. Pure: runs' diagnostics in, text out. Runs of one arm are pooled (counts over observations,
  * counter sums over transaction sums), so longer runs weigh more.
  */
-import { escapeMarkdown } from '../report/markdown-escape.js';
-import type { RunDiagnostics } from './types.js';
+import { escapeMarkdown } from './markdown-escape.js';
+import type { RunDiagnostics } from '../diagnostics/types.js';
 
 export interface WaitEventComparisonOptions {
   /** Rows of each table (default 8). */

@@ -1,12 +1,12 @@
 /**
- * Runs the built action (dist/index.js) the way the GitHub runner runs it: INPUT_* variables, an event
- * payload file, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files, and GITHUB_API_URL pointing at the loopback fake
- * of the REST API (fake-github.ts).
+ * Runs the built action (dist/index.js) the way the GitHub runner does: INPUT_* variables, an event payload
+ * file, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files, and GITHUB_API_URL pointing at the fake API on 127.0.0.1.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ROOT } from './cli.js';
+
+const root = new URL('../../', import.meta.url).pathname;
 
 export interface ActionRun {
   code: number | null;
@@ -15,45 +15,54 @@ export interface ActionRun {
   summary: string;
 }
 
-export interface ActionStep {
-  /** GITHUB_WORKSPACE (and the cwd); each step's files go to a fresh directory under it. */
+export interface ActionRunOptions {
+  /** The workspace (GITHUB_WORKSPACE, the cwd); each step gets a private directory inside it. */
   workspace: string;
+  /** GITHUB_API_URL (the fake's url). */
   apiUrl: string;
-  /** Every input, as action.yml would fill them. */
-  inputs: Record<string, string>;
   event: unknown;
   eventName: string;
-  /** GITHUB_RUN_ID (default 777): the same in every job of one workflow run. */
-  runId?: string;
+  /** GITHUB_SHA. */
+  sha: string;
+  /** Extra environment, e.g. GITHUB_REF_NAME. */
+  env?: NodeJS.ProcessEnv;
 }
 
-export async function runBuiltAction(step: ActionStep): Promise<ActionRun> {
-  const dir = await mkdtemp(path.join(step.workspace, 'step-'));
+/** Runs dist/index.js with `inputs` (each INPUT_<NAME>); resolves when the process exits. */
+export async function runBuiltAction(
+  inputs: Record<string, string>,
+  options: ActionRunOptions,
+): Promise<ActionRun> {
+  const dir = await mkdtemp(path.join(options.workspace, 'step-'));
   const eventPath = path.join(dir, 'event.json');
   const outputPath = path.join(dir, 'output');
   const summaryPath = path.join(dir, 'summary');
-  await writeFile(eventPath, JSON.stringify(step.event));
+  await writeFile(eventPath, JSON.stringify(options.event));
   await writeFile(outputPath, '');
   await writeFile(summaryPath, '');
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: step.eventName,
+    GITHUB_EVENT_NAME: options.eventName,
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_REPOSITORY: 'pg/postgres',
-    GITHUB_SHA: 'a'.repeat(40),
-    GITHUB_RUN_ID: step.runId ?? '777',
+    GITHUB_SHA: options.sha,
+    GITHUB_RUN_ID: '777',
     GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_API_URL: step.apiUrl,
+    GITHUB_API_URL: options.apiUrl,
     GITHUB_OUTPUT: outputPath,
     GITHUB_STEP_SUMMARY: summaryPath,
-    GITHUB_WORKSPACE: step.workspace,
+    GITHUB_WORKSPACE: options.workspace,
     RUNNER_TEMP: dir,
+    ...options.env,
   };
-  for (const [k, v] of Object.entries(step.inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
+  for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
   const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/index.js')], { env, cwd: step.workspace });
+    const child = spawn(process.execPath, [path.join(root, 'dist/index.js')], {
+      env,
+      cwd: options.workspace,
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -68,7 +77,7 @@ export async function runBuiltAction(step: ActionStep): Promise<ActionRun> {
 }
 
 /** GITHUB_OUTPUT's name<<delimiter format. */
-function parseOutputs(text: string): Record<string, string> {
+export function parseOutputs(text: string): Record<string, string> {
   const outputs: Record<string, string> = {};
   const re = /^([^<\n]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
   for (let m = re.exec(text); m; m = re.exec(text)) outputs[m[1]!] = m[3]!;

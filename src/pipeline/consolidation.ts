@@ -5,10 +5,10 @@
  */
 import { overallVerdict, type OverallResult } from '../compare/overall.js';
 import type { OverallVerdict, RunComparison } from '../compare/types.js';
-import { analyse } from '../pipeline/analysis.js';
-import { reportInputOf } from '../pipeline/report-input.js';
+import { analyse } from './analysis.js';
+import { reportInputOf } from './report-input.js';
 import type { ConsolidatedReportInput } from '../report/consolidated-markdown.js';
-import type { Consolidation, MachineClass } from './consolidate.js';
+import type { Consolidation, MachineClass } from '../fleet/consolidate.js';
 
 export interface JudgedClass extends MachineClass {
   comparison: RunComparison;

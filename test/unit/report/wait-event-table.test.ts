@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { renderWaitEventComparison } from '../../../src/diagnostics/render.js';
+import { renderWaitEventComparison } from '../../../src/report/wait-event-table.js';
 import type { RunDiagnostics } from '../../../src/diagnostics/types.js';
 
 const hotRow = JSON.parse(

@@ -1,0 +1,40 @@
+/**
+ * Which folders of src/ each folder may import (its own files always). The lowest layers import nothing;
+ * adapters (cli, action) import what they wire. Enforced by eslint.config.js in the lint step; the README's
+ * "Design" section explains each folder's one rule.
+ */
+export const LAYERS = {
+  stats: [],
+  util: [],
+  results: ['util', 'build', 'compare', 'diagnostics', 'env', 'fleet'], // the document records their types
+  compare: ['results', 'stats'],
+  diagnostics: [],
+  env: ['results'],
+  config: ['machine', 'util'],
+  cluster: ['config', 'util'],
+  machine: ['env', 'util'],
+  build: ['cluster', 'util', 'version'],
+  drivers: ['cluster', 'config', 'results', 'util'],
+  fleet: ['config', 'env', 'results', 'util'],
+  store: ['env', 'results', 'util'],
+  report: ['compare', 'diagnostics', 'results'],
+  history: ['compare', 'report', 'results', 'stats', 'store', 'util'],
+  runner: [
+    'build',
+    'cluster',
+    'compare',
+    'config',
+    'diagnostics',
+    'drivers',
+    'env',
+    'fleet',
+    'machine',
+    'results',
+    'util',
+    'version',
+  ],
+  pipeline: ['build', 'compare', 'env', 'fleet', 'report', 'results', 'runner', 'store', 'util'],
+  github: ['history'],
+  action: '*',
+  cli: '*',
+};

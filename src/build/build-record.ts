@@ -1,0 +1,103 @@
+/**
+ * What a build is asked for and what it yields: the request, the record stored in the install's marker and
+ * in results arms[].build, and the one-line summary of it.
+ */
+import type { Logger } from '../util/logger.js';
+import type { ProcessRunner } from '../util/process.js';
+import type { BuildSystem } from './options.js';
+import type { PatchFile } from './patches.js';
+import type { RepoSpec } from './source.js';
+import type { CcacheStats, Compiler, Platform, Toolchain } from './toolchain.js';
+import { short } from './source.js';
+
+export interface BuildRequest {
+  /** Names the build in progress lines and errors: "base", "head", "build". */
+  label: string;
+  repo: RepoSpec;
+  ref: string;
+  /** The exact commit when already resolved (a merge-base); else resolved from `ref`. */
+  sha?: string;
+  patches: readonly PatchFile[];
+  /** `--build-option`s, after the pinned release options. */
+  extraOptions: readonly string[];
+  cacheDir: string;
+  /** Install here instead of the cache's installs/<key>. */
+  prefix?: string;
+  /** Why this commit was chosen (base arms): "explicit ref" or "merge-base of X and Y". */
+  baseChosenBy?: string;
+}
+
+export interface BuildDeps {
+  runner: ProcessRunner;
+  logger: Logger;
+  /** Environment of git and the build (PATH, CC); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Aborting kills the running step and cleans up; nothing is cached. */
+  signal?: AbortSignal;
+  /** Parallel compile jobs; default: the CPUs available. */
+  jobs?: number;
+  /** Free space required before building; default MIN_FREE_BYTES. */
+  minFreeBytes?: number;
+  /** Detected once and shared by the builds of one run. */
+  toolchain?: Toolchain;
+}
+
+export type Phase = 'resolve' | 'fetch' | 'patch' | 'configure' | 'compile' | 'install';
+
+/** What was built, how and from what; stored in the install's marker and in results arms[].build. */
+export interface BuildRecord {
+  repo: string;
+  ref: string;
+  sha: string;
+  patches: Array<{ file: string; sha256: string }>;
+  baseChosenBy?: string;
+  key: string;
+  buildSystem: BuildSystem;
+  /** The full meson setup / configure option list. */
+  options: string[];
+  /** The compiler command the build ran (with ccache when installed). */
+  cc: string;
+  compiler: Compiler;
+  platform: Platform;
+  /** `pg_config --cflags` of the result. */
+  cflags: string;
+  serverVersion: string;
+  /** ccache hits and misses of the compile step. */
+  ccache?: CcacheStats;
+  /** Seconds per phase of the build that produced the install. */
+  durationsS: Partial<Record<Phase, number>>;
+  builtAt: string;
+  /** True when this run found the install in the cache. */
+  cacheHit: boolean;
+  /** Seconds this run spent on a cache hit (resolving the ref and finding the install). */
+  hitS?: number;
+  installPrefix: string;
+  logFile: string;
+  pgperfVersion: string;
+}
+
+export interface BuiltInstall {
+  installDir: string;
+  binDir: string;
+  record: BuildRecord;
+}
+
+const PHASES: readonly Phase[] = ['resolve', 'fetch', 'patch', 'configure', 'compile', 'install'];
+
+/** Durations in the order the phases run, to 0.1 s. */
+export function roundAll(durations: Partial<Record<Phase, number>>): Partial<Record<Phase, number>> {
+  return Object.fromEntries(
+    PHASES.filter((p) => durations[p] !== undefined).map((p) => [p, Math.round(durations[p]! * 10) / 10]),
+  );
+}
+
+/** "build head (sha 1a2b3c4, meson): fetch 3 s, configure 12 s, compile 61 s, install 3 s; ccache ..." */
+export function summaryLine(label: string, record: BuildRecord): string {
+  const phases = Object.entries(record.durationsS)
+    .map(([phase, s]) => `${phase} ${s < 10 ? s.toFixed(1) : Math.round(s)} s`)
+    .join(', ');
+  const cc = record.ccache
+    ? `; ccache ${record.ccache.hits}/${record.ccache.hits + record.ccache.misses} hits (${(record.ccache.hitRate * 100).toFixed(1)}%)`
+    : '';
+  return `build ${label} (sha ${short(record.sha)}, ${record.buildSystem}): ${phases}${cc}`;
+}

@@ -1,0 +1,9 @@
+import type { PgbenchWorkload } from '../../config/workload-schema.js';
+import type { DriverModule } from '../registry.js';
+import { pgbenchDriver } from './driver.js';
+
+export const pgbenchModule: DriverModule<PgbenchWorkload> = {
+  create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
+  // pgbench -i builds the same tables for every builtin and script at one scale and init options.
+  dataSetShape: (w) => [w.scale, w.init],
+};

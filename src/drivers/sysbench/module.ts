@@ -1,0 +1,9 @@
+import type { SysbenchWorkload } from '../../config/workload-schema.js';
+import type { DriverModule } from '../registry.js';
+import { dataShape } from './command.js';
+import { sysbenchDriver } from './driver.js';
+
+export const sysbenchModule: DriverModule<SysbenchWorkload> = {
+  create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
+  dataSetShape: dataShape,
+};

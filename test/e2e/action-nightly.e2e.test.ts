@@ -1,0 +1,223 @@
+/**
+ * The built action's `mode: nightly` (dist/index.js run as the runner runs it), on a scheduled event: the
+ * machine's PostgreSQL install is the branch head (head-bin-dir), measured and saved to a store that
+ * already holds a history (real captured pgbench runs, the last 14 nights 20% slower:
+ * test/unit/history/noisy-history.ts). The regression issues go to the recording fake of the GitHub API
+ * on 127.0.0.1; the data branch is a local bare repository that git is pointed at (url.insteadOf in a
+ * private $HOME), so the Action's push-with-retry flow runs unchanged.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGRESSION_LABEL, seriesMarker } from '../../src/github/regression-issues.js';
+import type { RunResult } from '../../src/results/types.js';
+import { DataBranch } from '../../src/store/data-branch.js';
+import { DirStore } from '../../src/store/dir-store.js';
+import { memoryLogger } from '../../src/util/logger.js';
+import { nodeProcessRunner } from '../../src/util/process.js';
+import { runBuiltAction } from '../helpers/action-run.js';
+import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { preparePgSourceRepo, testCacheDir } from '../helpers/pg-source.js';
+import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { WORKLOAD, noisyHistory } from '../unit/history/noisy-history.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const NIGHTLY_SHA = 'd'.repeat(40);
+/** The one series of the prepared history: select-only at 1 client, TPS, on the fixture's machine. */
+const REGRESSED = `kvm2-haltpoll-fx/${WORKLOAD}@1/tps`;
+let tmp: string;
+let gh: FakeGitHub;
+
+const history = () => noisyHistory({ clients: [1] });
+
+function nightly(inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
+  return runBuiltAction(
+    {
+      mode: 'nightly',
+      'head-bin-dir': installedBinDir(),
+      workloads: path.join(root, 'workloads/smoke.yml'),
+      rounds: '2',
+      duration: '1',
+      threshold: '2',
+      comment: 'true',
+      'commit-status': 'true',
+      'github-token': 'test-token',
+      'results-dir': 'pgperf-results',
+      ...inputs,
+    },
+    {
+      workspace: tmp,
+      apiUrl: gh.url,
+      event: { schedule: '17 2 * * *', repository: { full_name: 'pg/postgres' } },
+      eventName: 'schedule',
+      sha: NIGHTLY_SHA,
+      env: { GITHUB_REF_NAME: 'master', ...env },
+    },
+  );
+}
+
+async function storedRuns(dir: string) {
+  const store = await DirStore.open(dir, { warn: () => {} });
+  try {
+    return await store.list();
+  } finally {
+    await store.close();
+  }
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-e2e-nightly-'));
+  await chmod(tmp, 0o755);
+  gh = await startFakeGitHub();
+});
+afterAll(async () => {
+  await gh?.close();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe('the action in mode nightly', () => {
+  it('opens exactly one issue for the regressed series; a second run updates it; a 403 is a warning', async () => {
+    const storeDir = path.join(tmp, 'nightly-store');
+    const store = await DirStore.open(storeDir, { write: true, warn: () => {} });
+    for (const run of history()) await store.save(run);
+    await store.close();
+
+    const first = await nightly({ store: 'nightly-store' });
+    expect(first.code, first.stdout).toBe(0);
+    expect(first.outputs).toMatchObject({ verdict: 'regression', regressions: '1', improvements: '0' });
+    // Verdict first, then the history's change points with the commit range.
+    expect(first.summary).toMatch(/^## pgperf nightly: 🔴 1 series regressed\n/);
+    expect(first.summary).toContain('Measured master @ dddddddddd.');
+    expect(first.summary).toContain('### Performance history');
+    expect(first.summary).toMatch(/Regression issues: 1 opened, 0 updated, 0 closed \(#\d+\)/);
+    expect(await readFile(first.outputs['report-markdown']!, 'utf8')).toBe(first.summary);
+    const issues = [...gh.issues.values()];
+    expect(issues).toHaveLength(1);
+    expect(issues[0]!.labels).toEqual([{ name: REGRESSION_LABEL }]);
+    expect(issues[0]!.body).toContain(seriesMarker(REGRESSED));
+    expect(issues[0]!.body).toContain('https://github.com/pg/postgres/actions/runs/777');
+    // Tonight's run is stored beside the 40 nights, as the scheduled commit of master.
+    const runs = await storedRuns(storeDir);
+    expect(runs).toHaveLength(41);
+    expect(runs[0]!.commits).toEqual([
+      expect.objectContaining({ arm: 'head', sha: NIGHTLY_SHA, ref: 'master' }),
+    ]);
+
+    const second = await nightly({ store: 'nightly-store' }, { GITHUB_RUN_ID: '778' });
+    expect(second.code, second.stdout).toBe(0);
+    expect(second.outputs.regressions).toBe('1');
+    expect(gh.issues.size).toBe(1);
+    const [issue] = [...gh.issues.values()];
+    expect(issue!.body).toContain('actions/runs/778');
+    expect(gh.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/issues'))).toHaveLength(1);
+    expect(
+      gh.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/issues/${issue!.number}`)),
+    ).toHaveLength(1);
+    expect(second.summary).toMatch(/Regression issues: 0 opened, 1 updated, 0 closed/);
+    expect(await storedRuns(storeDir)).toHaveLength(42);
+
+    // A token without issues: write: the run is still saved and reported; the warning names it.
+    gh.refuse.push({ method: 'GET', pathPattern: /\/issues$/, status: 403 });
+    const refused = await nightly({ store: 'nightly-store' }, { GITHUB_RUN_ID: '779' });
+    gh.refuse.length = 0;
+    expect(refused.code, refused.stdout).toBe(0);
+    expect(refused.stdout).toMatch(/::warning::.*lacks 'issues: write'/);
+    expect(refused.outputs.verdict).toBe('regression');
+    expect(gh.issues.size).toBe(1);
+    expect(await storedRuns(storeDir)).toHaveLength(43);
+    expect(processesMentioning(tmp)).toEqual([]);
+  }, 600_000);
+
+  it('publishes the run and the history site to the data branch', async () => {
+    const remote = path.join(tmp, 'remote.git');
+    execFileSync('git', ['init', '-q', '--bare', remote]);
+    // The history is already on the branch (one commit), as earlier nights left it.
+    const seed = await DataBranch.checkout(
+      { remote, branch: 'pgperf-data', workDir: path.join(tmp, 'seed') },
+      { runner: nodeProcessRunner, logger: memoryLogger() },
+    );
+    await seed.publish(async (dir) => {
+      const store = await DirStore.open(dir, { write: true, warn: () => {} });
+      for (const run of history()) await store.save(run as RunResult);
+      await store.close();
+      return 'seed: 40 nights';
+    });
+    await seed.close();
+    // The Action pushes to https://x-access-token:TOKEN@github.com/pg/postgres.git: here, the bare repo.
+    const home = path.join(tmp, 'home');
+    await mkdir(home);
+    await writeFile(
+      path.join(home, '.gitconfig'),
+      `[url "${remote}"]\n\tinsteadOf = https://x-access-token:test-token@github.com/pg/postgres.git\n`,
+    );
+    const ran = await nightly(
+      { 'store-branch': 'pgperf-data', 'publish-site': 'docs', 'results-dir': 'branch-results' },
+      { HOME: home },
+    );
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.outputs.verdict).toBe('regression');
+    const head = execFileSync('git', ['--git-dir', remote, 'rev-parse', 'refs/heads/pgperf-data'])
+      .toString()
+      .trim();
+    expect(ran.outputs['site-commit']).toBe(head);
+    const log = execFileSync('git', ['--git-dir', remote, 'log', '--format=%s', 'pgperf-data'])
+      .toString()
+      .trim()
+      .split('\n');
+    expect(log).toEqual([
+      expect.stringMatching(/^pgperf: history site \(\d+ pages\)$/),
+      expect.stringMatching(/^pgperf: run /),
+      'seed: 40 nights',
+    ]);
+    const clone = path.join(tmp, 'verify');
+    execFileSync('git', ['clone', '-q', '--branch', 'pgperf-data', remote, clone]);
+    expect(await storedRuns(path.join(clone, 'store'))).toHaveLength(41);
+    const site = await readdir(path.join(clone, 'docs'));
+    expect(site).toEqual(expect.arrayContaining(['index.html', '.nojekyll']));
+    const index = await readFile(path.join(clone, 'docs', 'index.html'), 'utf8');
+    expect(index).toContain(WORKLOAD);
+    expect(ran.summary).toContain('History site: `docs/` of branch `pgperf-data`');
+    // The same series, the same issue (found again by its marker): never a duplicate.
+    expect([...gh.issues.values()].filter((i) => i.body.includes(seriesMarker(REGRESSED)))).toHaveLength(1);
+  }, 600_000);
+
+  it('builds head-ref from source (cache hits on a warm machine) and starts the history of a new store', async () => {
+    const cacheDir = testCacheDir();
+    // The same fixture repository and commits as the action's build test, so the same cached installs.
+    const repo = await preparePgSourceRepo({ major: 18, dir: path.join(cacheDir, 'repos', 'pg18-action') });
+    const ran = await nightly({
+      repo: repo.dir,
+      'head-ref': repo.headRef,
+      'head-bin-dir': '',
+      'cache-dir': cacheDir,
+      store: 'built-store',
+      'results-dir': 'built',
+    });
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.stdout).toMatch(/::group::Build/);
+    const result = JSON.parse(await readFile(ran.outputs['results-json']!, 'utf8')) as RunResult;
+    expect(result.arms.map((a) => [a.label, a.build?.sha])).toEqual([['head', repo.headSha]]);
+    expect(result.source?.head).toMatchObject({ ref: repo.headRef, chosenBy: 'nightly: input head-ref' });
+    // One night is no history yet: nothing regressed, and the summary says the series are too short.
+    expect(ran.outputs).toMatchObject({ verdict: 'no-change', regressions: '0' });
+    expect(ran.summary).toMatch(/^## pgperf nightly: ✅ no series regressed\n/);
+    expect(ran.summary).toMatch(/fewer than 6 runs and (was|were) not analysed yet/);
+    const runs = await storedRuns(path.join(tmp, 'built-store'));
+    expect(runs.map((r) => r.commits)).toEqual([[{ arm: 'head', ref: repo.headRef, sha: repo.headSha }]]);
+  }, 1_200_000);
+
+  it('refuses a nightly without a store, and inputs that name a base, before measuring', async () => {
+    const noStore = await nightly({});
+    expect(noStore.code).not.toBe(0);
+    expect(noStore.stdout).toContain(
+      "mode nightly saves every run to the results store and analyses its history: set 'store'",
+    );
+    const withBase = await nightly({ store: 'x', 'base-ref': 'master~1' });
+    expect(withBase.code).not.toBe(0);
+    expect(withBase.stdout).toContain(
+      "mode nightly measures the branch head alone, against its stored history: remove 'base-ref'",
+    );
+  });
+});
