@@ -67751,6 +67751,7 @@ function waitEventSections(result, comparison) {
 var GITHUB_COMMENT_LIMIT = 65536;
 var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
 var GITHUB_JOB_SUMMARY_LIMIT_BYTES = 1024 * 1024;
+var DEFAULT_JOB_SUMMARY_MAX_BYTES = 1e6;
 var VERDICT_DISPLAY = {
   regression: { icon: "\u274C", title: "Regression", word: "regression" },
   improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
@@ -67769,6 +67770,15 @@ function renderMarkdownReport(input2) {
     maxSize: input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH,
     size: (text2) => text2.length,
     limitText: `${grouped(input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH)} characters (a GitHub comment holds at most ${grouped(GITHUB_COMMENT_LIMIT)})`
+  });
+}
+function renderJobSummary(input2) {
+  const encoder = new TextEncoder();
+  return renderReport(input2, {
+    marker: null,
+    maxSize: input2.maxLength ?? DEFAULT_JOB_SUMMARY_MAX_BYTES,
+    size: (text2) => encoder.encode(text2).length,
+    limitText: `${grouped(input2.maxLength ?? DEFAULT_JOB_SUMMARY_MAX_BYTES)} bytes (GitHub's job summary limit is 1 MiB)`
   });
 }
 function grouped(n) {
@@ -68371,11 +68381,14 @@ function consolidateShards(files) {
   }
   const groups2 = /* @__PURE__ */ new Map();
   for (const f of files) {
-    const id = f.result.fingerprint?.id ?? environmentFingerprint(f.result).id;
+    const id = machineClassOf(f.result);
     groups2.set(id, [...groups2.get(id) ?? [], f]);
   }
   const classes = [...groups2.entries()].map(([fingerprint, group]) => mergeClass(fingerprint, group, ref));
   return { planId: ref.planId, count: ref.count, classes };
+}
+function machineClassOf(result) {
+  return result.fingerprint?.id ?? environmentFingerprint(result).id;
 }
 function mergeClass(fingerprint, group, ref) {
   const byIndex = /* @__PURE__ */ new Map();
@@ -68395,7 +68408,7 @@ function mergeClass(fingerprint, group, ref) {
   const base = docs[0];
   const covered = new Set(docs.flatMap((d) => d.plan.cells.map(cellId)));
   const lost = ref.allCells.filter((c) => !covered.has(cellId(c))).map(cellId);
-  const warnings = docs.flatMap((d) => d.warnings);
+  const warnings = [...new Set(docs.flatMap((d) => d.warnings))];
   if (missing.length) {
     warnings.unshift(
       `shard${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${ref.count} missing: no data for ${lost.join(", ")}`
@@ -68435,6 +68448,81 @@ function mergeClass(fingerprint, group, ref) {
   };
 }
 
+// src/pipeline/consolidation.ts
+function judgeConsolidation(merged) {
+  const classes = merged.classes.map((c) => {
+    const comparison = analyse(c.result);
+    const incomplete = c.missing.length > 0 || c.failed.length > 0;
+    return { ...c, comparison, incomplete, verdict: incomplete ? "inconclusive" : comparison.verdict };
+  });
+  return {
+    planId: merged.planId,
+    count: merged.count,
+    classes,
+    overall: overallVerdict(classes.map((c) => ({ id: c.fingerprint, verdict: c.verdict })))
+  };
+}
+function describeMachineClass(c) {
+  return `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
+}
+function consolidatedReportInput(judged, fallbackRunUrl) {
+  return {
+    planId: judged.planId,
+    count: judged.count,
+    verdict: judged.overall.verdict,
+    ...fallbackRunUrl ? { runUrl: fallbackRunUrl } : {},
+    classes: judged.classes.map((c) => ({
+      fingerprint: c.fingerprint,
+      description: describeMachineClass(c),
+      present: c.present,
+      missing: c.missing,
+      failed: c.failed,
+      verdict: c.verdict,
+      report: reportInputOf(c.result, c.comparison, fallbackRunUrl)
+    }))
+  };
+}
+
+// src/report/consolidated-markdown.ts
+function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMENT_MAX_LENGTH) {
+  return render(input2, commentMarker(commentId), maxLength);
+}
+function render(input2, marker, max) {
+  const v = VERDICT_DISPLAY[input2.verdict];
+  const n = input2.classes.length;
+  const headline4 = [
+    `${v.icon} **${v.title}**`,
+    `${n} machine class${n === 1 ? "" : "es"}`,
+    `plan \`${input2.planId}\`, ${input2.count} shard${input2.count === 1 ? "" : "s"}`,
+    ...input2.runUrl ? [`[run](${input2.runUrl})`] : []
+  ].join(" \xB7 ");
+  const gaps = input2.classes.flatMap((c) => [
+    ...c.missing.length ? [
+      `shard${c.missing.length > 1 ? "s" : ""} ${c.missing.join(", ")} of ${input2.count} missing on \`${c.fingerprint}\``
+    ] : [],
+    ...c.failed.length ? [
+      `shard${c.failed.length > 1 ? "s" : ""} ${c.failed.join(", ")} of ${input2.count} failed on \`${c.fingerprint}\``
+    ] : []
+  ]);
+  const top = [
+    [marker, headline4].filter((l) => l !== null).join("\n"),
+    ...gaps.length ? [
+      `\u26A0\uFE0F **Incomplete, no verdict**: ${gaps.join("; ")}. Their cells have no data and count as inconclusive.`
+    ] : [],
+    input2.classes.map(
+      (c) => `- \`${c.fingerprint}\` (${escapeMarkdown(c.description, 120)}): ${VERDICT_DISPLAY[c.verdict].icon} ${VERDICT_DISPLAY[c.verdict].word} \xB7 shards ${c.present.join(", ") || "none"} of ${input2.count}`
+    ).join("\n")
+  ].join("\n\n");
+  const share = Math.max(1e3, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
+  const sections2 = input2.classes.map(
+    (c) => `## Machine class \`${c.fingerprint}\`: ${escapeMarkdown(c.description, 120)}
+
+${renderJobSummary({ ...c.report, maxLength: share })}`
+  );
+  return `${[top, ...sections2].join("\n\n").trimEnd()}
+`;
+}
+
 // src/cli/commands/consolidate.ts
 function consolidateCommand() {
   return new Command("consolidate").description("merge the shards of a comparison (run --shard) into one report per machine class").argument("<results.json...>", "the shards' results files").addOption(
@@ -68442,31 +68530,21 @@ function consolidateCommand() {
   ).option("--comment-id <id>", "the markdown's comment id", "default").action(async (files, flags) => {
     const docs = [];
     for (const file2 of files) docs.push({ file: file2, result: await readResults(file2) });
-    const merged = consolidateShards(docs);
-    const sections2 = merged.classes.map((c) => ({ c, comparison: analyse(c.result) }));
-    const overall = overallVerdict(
-      sections2.map(({ c, comparison }) => ({
-        id: c.fingerprint,
-        verdict: c.missing.length || c.failed.length ? "inconclusive" : comparison.verdict
-      }))
-    );
+    const judged = judgeConsolidation(consolidateShards(docs));
+    if (flags.format === "markdown") {
+      const markdown = renderConsolidatedComment(consolidatedReportInput(judged), flags.commentId);
+      process.stdout.write(markdown);
+      return;
+    }
+    const n = judged.classes.length;
     const out = [
-      `${flags.format === "markdown" ? "## " : ""}verdict: ${overall.verdict} over ${sections2.length} machine class${sections2.length === 1 ? "" : "es"} (plan ${merged.planId}, ${merged.count} shards)`,
+      `verdict: ${judged.overall.verdict} over ${n} machine class${n === 1 ? "" : "es"} (plan ${judged.planId}, ${judged.count} shards)`,
       ""
     ];
-    for (const { c, comparison } of sections2) {
-      const what = `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
-      const shards = `shards ${c.present.join(", ")} of ${merged.count}${c.missing.length ? `; MISSING ${c.missing.join(", ")}` : ""}`;
-      out.push(
-        `${flags.format === "markdown" ? "### " : "== "}machine class ${c.fingerprint} (${what}; ${shards})`,
-        ""
-      );
-      out.push(
-        flags.format === "markdown" ? renderMarkdownReport({
-          ...reportInputOf(c.result, comparison),
-          commentId: `${flags.commentId}-${c.fingerprint}`
-        }) : renderComparisonText(comparison)
-      );
+    for (const c of judged.classes) {
+      const shards = `shards ${c.present.join(", ")} of ${judged.count}${c.missing.length ? `; MISSING ${c.missing.join(", ")}` : ""}`;
+      out.push(`== machine class ${c.fingerprint} (${describeMachineClass(c)}; ${shards})`, "");
+      out.push(renderComparisonText(c.comparison));
     }
     process.stdout.write(`${out.join("\n")}
 `);
@@ -74161,6 +74239,23 @@ function workloadsOfShard(workloads, shard) {
     return clients.length ? [{ ...w, clients }] : [];
   });
 }
+function selectShard(workloads, spec, overrides = {}) {
+  const effective = workloads.map((w) => ({
+    ...w,
+    rounds: overrides.rounds ?? w.rounds,
+    duration: overrides.duration ?? w.duration
+  }));
+  const plan = planShards(effective, spec.count);
+  return {
+    workloads: workloadsOfShard(workloads, plan.shards[spec.index - 1]),
+    info: {
+      planId: plan.planId,
+      index: spec.index,
+      count: spec.count,
+      allCells: effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })))
+    }
+  };
+}
 
 // src/cli/commands/plan.ts
 init_errors();
@@ -74425,27 +74520,11 @@ function shardOf(workloads, flags) {
       "--shard needs --seed N: every shard must use the same seed (e.g. the workflow run number)"
     );
   }
-  const effective = workloads.map((w) => ({
-    ...w,
-    rounds: flags.rounds ?? w.rounds,
-    duration: flags.duration ?? w.duration
-  }));
-  let plan;
   try {
-    plan = planShards(effective, spec.count);
+    return selectShard(workloads, spec, flags);
   } catch (e) {
     throw new UserError(`--shard ${flags.shard}: ${errorMessage(e)}`);
   }
-  const shard = plan.shards[spec.index - 1];
-  return {
-    workloads: workloadsOfShard(workloads, shard),
-    info: {
-      planId: plan.planId,
-      index: spec.index,
-      count: spec.count,
-      allCells: effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })))
-    }
-  };
 }
 function storedBaselineArms(flags) {
   if (wantsBuild(flags)) {

@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path37 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path40 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path37 && path37[0] !== "/") {
-          path37 = `/${path37}`;
+        if (path40 && path40[0] !== "/") {
+          path40 = `/${path40}`;
         }
-        return new URL(`${origin}${path37}`);
+        return new URL(`${origin}${path40}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path37, origin }
+          request: { method, path: path40, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path37);
+        debuglog("sending request to %s %s/%s", method, origin, path40);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path37, origin },
+          request: { method, path: path40, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path37,
+          path40,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path37, origin }
+          request: { method, path: path40, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path37);
+        debuglog("trailers received from %s %s/%s", method, origin, path40);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path37, origin },
+          request: { method, path: path40, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path37,
+          path40,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path37, origin }
+            request: { method, path: path40, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path37);
+          debuglog("sending request to %s %s/%s", method, origin, path40);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path37,
+        path: path40,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path37 !== "string") {
+        if (typeof path40 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path37[0] !== "/" && !(path37.startsWith("http://") || path37.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path40[0] !== "/" && !(path40.startsWith("http://") || path40.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path37)) {
+        } else if (invalidPathRegex.test(path40)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path37, query) : path37;
+        this.path = query ? buildURL(path40, query) : path40;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path37, host, upgrade, blocking, reset } = request2;
+      const { method, path: path40, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path37} HTTP/1.1\r
+      let header = `${method} ${path40} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path37, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path40, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path37;
+      headers[HTTP2_HEADER_PATH] = path40;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path37 = search ? `${pathname}${search}` : pathname;
+        const path40 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path37;
+        this.opts.path = path40;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path37 = "/",
+          path: path40 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path37;
+        opts.path = origin + path40;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path37) {
-      if (typeof path37 !== "string") {
-        return path37;
+    function safeUrl2(path40) {
+      if (typeof path40 !== "string") {
+        return path40;
       }
-      const pathSegments = path37.split("?");
+      const pathSegments = path40.split("?");
       if (pathSegments.length !== 2) {
-        return path37;
+        return path40;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path37, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path37);
+    function matchKey(mockDispatch2, { path: path40, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path40);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path37 }) => matchValue(safeUrl2(path37), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path40 }) => matchValue(safeUrl2(path40), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path37, method, body, headers, query } = opts;
+      const { path: path40, method, body, headers, query } = opts;
       return {
-        path: path37,
+        path: path40,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path37, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path40, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path37,
+            Path: path40,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path37) {
-      for (let i = 0; i < path37.length; ++i) {
-        const code = path37.charCodeAt(i);
+    function validateCookiePath(path40) {
+      for (let i = 0; i < path40.length; ++i) {
+        const code = path40.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path37 = opts.path;
+          let path40 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path37 = `/${path37}`;
+            path40 = `/${path40}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path37);
+          url2 = new URL(util.parseOrigin(url2).origin + path40);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22880,7 +22880,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path37 = __require("path");
+    var path40 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22919,7 +22919,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path37.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path37.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path40.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path40.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23051,7 +23051,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path37 = __require("path");
+    var path40 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -25306,17 +25306,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path37) {
-      const ctrl = callVisitor(key, node2, visitor, path37);
+    function visit_(key, node2, visitor, path40) {
+      const ctrl = callVisitor(key, node2, visitor, path40);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path37, ctrl);
-        return visit_(key, ctrl, visitor, path37);
+        replaceNode(key, path40, ctrl);
+        return visit_(key, ctrl, visitor, path40);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path37 = Object.freeze(path37.concat(node2));
+          path40 = Object.freeze(path40.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path37);
+            const ci = visit_(i, node2.items[i], visitor, path40);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25327,13 +25327,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path37 = Object.freeze(path37.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path37);
+          path40 = Object.freeze(path40.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path40);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path37);
+          const cv = visit_("value", node2.value, visitor, path40);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25354,17 +25354,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path37) {
-      const ctrl = await callVisitor(key, node2, visitor, path37);
+    async function visitAsync_(key, node2, visitor, path40) {
+      const ctrl = await callVisitor(key, node2, visitor, path40);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path37, ctrl);
-        return visitAsync_(key, ctrl, visitor, path37);
+        replaceNode(key, path40, ctrl);
+        return visitAsync_(key, ctrl, visitor, path40);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path37 = Object.freeze(path37.concat(node2));
+          path40 = Object.freeze(path40.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path37);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path40);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25375,13 +25375,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path37 = Object.freeze(path37.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path37);
+          path40 = Object.freeze(path40.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path40);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path37);
+          const cv = await visitAsync_("value", node2.value, visitor, path40);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25408,23 +25408,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path37) {
+    function callVisitor(key, node2, visitor, path40) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path37);
+        return visitor(key, node2, path40);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path37);
+        return visitor.Map?.(key, node2, path40);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path37);
+        return visitor.Seq?.(key, node2, path40);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path37);
+        return visitor.Pair?.(key, node2, path40);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path37);
+        return visitor.Scalar?.(key, node2, path40);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path37);
+        return visitor.Alias?.(key, node2, path40);
       return void 0;
     }
-    function replaceNode(key, path37, node2) {
-      const parent = path37[path37.length - 1];
+    function replaceNode(key, path40, node2) {
+      const parent = path40[path40.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -26036,10 +26036,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path37, value) {
+    function collectionFromPath(schema, path40, value) {
       let v = value;
-      for (let i = path37.length - 1; i >= 0; --i) {
-        const k = path37[i];
+      for (let i = path40.length - 1; i >= 0; --i) {
+        const k = path40[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -26058,7 +26058,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path37) => path37 == null || typeof path37 === "object" && !!path37[Symbol.iterator]().next().done;
+    var isEmptyPath = (path40) => path40 == null || typeof path40 === "object" && !!path40[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -26088,11 +26088,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path37, value) {
-        if (isEmptyPath(path37))
+      addIn(path40, value) {
+        if (isEmptyPath(path40))
           this.add(value);
         else {
-          const [key, ...rest] = path37;
+          const [key, ...rest] = path40;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -26106,8 +26106,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path37) {
-        const [key, ...rest] = path37;
+      deleteIn(path40) {
+        const [key, ...rest] = path40;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -26121,8 +26121,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path37, keepScalar) {
-        const [key, ...rest] = path37;
+      getIn(path40, keepScalar) {
+        const [key, ...rest] = path40;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -26140,8 +26140,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path37) {
-        const [key, ...rest] = path37;
+      hasIn(path40) {
+        const [key, ...rest] = path40;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -26151,8 +26151,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path37, value) {
-        const [key, ...rest] = path37;
+      setIn(path40, value) {
+        const [key, ...rest] = path40;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -28667,9 +28667,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path37, value) {
+      addIn(path40, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path37, value);
+          this.contents.addIn(path40, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28744,14 +28744,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path37) {
-        if (Collection2.isEmptyPath(path37)) {
+      deleteIn(path40) {
+        if (Collection2.isEmptyPath(path40)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path37) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path40) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28766,10 +28766,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path37, keepScalar) {
-        if (Collection2.isEmptyPath(path37))
+      getIn(path40, keepScalar) {
+        if (Collection2.isEmptyPath(path40))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path37, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path40, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28780,10 +28780,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path37) {
-        if (Collection2.isEmptyPath(path37))
+      hasIn(path40) {
+        if (Collection2.isEmptyPath(path40))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path37) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path40) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28800,13 +28800,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path37, value) {
-        if (Collection2.isEmptyPath(path37)) {
+      setIn(path40, value) {
+        if (Collection2.isEmptyPath(path40)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path37), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path40), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path37, value);
+          this.contents.setIn(path40, value);
         }
       }
       /**
@@ -30767,9 +30767,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path37) => {
+    visit2.itemAtPath = (cst, path40) => {
       let item = cst;
-      for (const [field, index] of path37) {
+      for (const [field, index] of path40) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30778,23 +30778,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path37) => {
-      const parent = visit2.itemAtPath(cst, path37.slice(0, -1));
-      const field = path37[path37.length - 1][0];
+    visit2.parentCollection = (cst, path40) => {
+      const parent = visit2.itemAtPath(cst, path40.slice(0, -1));
+      const field = path40[path40.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path37, item, visitor) {
-      let ctrl = visitor(item, path37);
+    function _visit(path40, item, visitor) {
+      let ctrl = visitor(item, path40);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path37.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path40.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30805,10 +30805,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path37);
+            ctrl = ctrl(item, path40);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path37) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path40) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -34652,7 +34652,7 @@ var require_light = __commonJS({
 
 // src/action.ts
 import os13 from "node:os";
-import path36 from "node:path";
+import path39 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -35304,6 +35304,7 @@ async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
     ...env.GITHUB_REF_NAME ? { refName: env.GITHUB_REF_NAME } : {},
     serverUrl,
     runUrl: env.GITHUB_RUN_ID ? `${serverUrl}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : void 0,
+    ...env.GITHUB_RUN_ID ? { runId: env.GITHUB_RUN_ID } : {},
     workspace: env.GITHUB_WORKSPACE ?? process.cwd()
   };
 }
@@ -39767,10 +39768,10 @@ var CPU_DIR2 = "sys/devices/system/cpu";
 async function preflight(options = {}) {
   const root = options.root ?? "/";
   const windowS = options.windowS ?? 2;
-  const sleep2 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const sleep3 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   const topology = await readTopology(root);
   const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep2(windowS * 1e3);
+  if (windowS > 0) await sleep3(windowS * 1e3);
   const after = await takeLoadSnapshot(root);
   const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
   const facts = [
@@ -42433,10 +42434,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path37) {
-  if (!path37)
+function getElementAtPath(obj, path40) {
+  if (!path40)
     return obj;
-  return path37.reduce((acc, key) => acc?.[key], obj);
+  return path40.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -42776,11 +42777,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path37, issues) {
+function prefixIssues(path40, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path37);
+    iss.path.unshift(path40);
     return iss;
   });
 }
@@ -43242,16 +43243,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path37 = []) => {
+  const processError = (error64, path40 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path37, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path40, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path37, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path40, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path37, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path40, ...issue3.path]);
       } else {
-        const fullpath = [...path37, ...issue3.path];
+        const fullpath = [...path40, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -43290,17 +43291,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path37 = []) => {
+  const processError = (error64, path40 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path37, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path40, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path37, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path40, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path37, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path40, ...issue3.path]);
       } else {
-        const fullpath = [...path37, ...issue3.path];
+        const fullpath = [...path40, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -43339,8 +43340,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path37 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path37) {
+  const path40 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path40) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -60478,13 +60479,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path37 = ref.slice(1).split("/").filter(Boolean);
-  if (path37.length === 0) {
+  const path40 = ref.slice(1).split("/").filter(Boolean);
+  if (path40.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path37[0] === defsKey) {
-    const key = path37[1] === void 0 ? void 0 : decodeJSONPointerSegment(path37[1]);
+  if (path40[0] === defsKey) {
+    const key = path40[1] === void 0 ? void 0 : decodeJSONPointerSegment(path40[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -61470,12 +61471,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path37) {
-  return path37.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path40) {
+  return path40.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path37) {
+function valueAt(doc, path40) {
   let v = doc;
-  for (const key of path37) {
+  for (const key of path40) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -61484,14 +61485,14 @@ function valueAt(doc, path37) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path37) {
+async function readResults(path40) {
   let text2;
   try {
-    text2 = await readFile5(path37, "utf8");
+    text2 = await readFile5(path40, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path37}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path40}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path37);
+  return parseResults(text2, path40);
 }
 function parseResults(text2, source) {
   let doc;
@@ -61712,10 +61713,94 @@ async function openStore(spec, opts) {
   return DirStore.open(value, opts);
 }
 
+// src/fleet/shards.ts
+init_fingerprint();
+init_types();
+import { createHash as createHash5 } from "node:crypto";
+function planShards(workloads, count2, arms = 2) {
+  if (!Number.isInteger(count2) || count2 < 1)
+    throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
+  const cells = workloads.flatMap(
+    (w) => w.clients.map((clients) => ({
+      workload: w.name,
+      clients,
+      estimatedS: arms * (w.rounds * w.duration + w.warmup)
+    }))
+  );
+  if (count2 > cells.length) {
+    throw new RangeError(`${count2} shards for ${cells.length} cells: a shard needs at least one cell`);
+  }
+  const shards = Array.from({ length: count2 }, (_, i) => ({
+    index: i + 1,
+    cells: [],
+    estimatedS: 0
+  }));
+  const order = [...cells].sort((a, b) => b.estimatedS - a.estimatedS || cellId(a).localeCompare(cellId(b)));
+  for (const cell of order) {
+    const target = shards.reduce((best, s) => s.estimatedS < best.estimatedS ? s : best, shards[0]);
+    target.cells.push(cell);
+    target.estimatedS += cell.estimatedS;
+  }
+  const position = new Map(cells.map((c, i) => [cellId(c), i]));
+  for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
+  const planId = createHash5("sha256").update(
+    canonicalJson({
+      count: count2,
+      workloads: workloads.map((w) => ({
+        name: w.name,
+        hash: workloadHash(w),
+        rounds: w.rounds,
+        clients: w.clients
+      }))
+    })
+  ).digest("hex").slice(0, 16);
+  return { planId, count: count2, shards };
+}
+function parseShardSpec(spec, what) {
+  const m = /^(\d+)\/(\d+)$/.exec(spec.trim());
+  const index = Number(m?.[1]);
+  const count2 = Number(m?.[2]);
+  if (!m || count2 < 1 || index < 1 || index > count2) {
+    throw new RangeError(`${what} must be I/N with 1 <= I <= N (e.g. 2/3), got '${spec}'`);
+  }
+  return { index, count: count2 };
+}
+function workloadsOfShard(workloads, shard) {
+  return workloads.flatMap((w) => {
+    const clients = w.clients.filter(
+      (c) => shard.cells.some((s) => s.workload === w.name && s.clients === c)
+    );
+    return clients.length ? [{ ...w, clients }] : [];
+  });
+}
+function selectShard(workloads, spec, overrides = {}) {
+  const effective = workloads.map((w) => ({
+    ...w,
+    rounds: overrides.rounds ?? w.rounds,
+    duration: overrides.duration ?? w.duration
+  }));
+  const plan = planShards(effective, spec.count);
+  return {
+    workloads: workloadsOfShard(workloads, plan.shards[spec.index - 1]),
+    info: {
+      planId: plan.planId,
+      index: spec.index,
+      count: spec.count,
+      allCells: effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })))
+    }
+  };
+}
+
 // src/action/inputs.ts
 init_errors();
 var FAIL_ON = ["regression", "inconclusive", "never"];
-var MODES = ["benchmark", "comment", "nightly"];
+var MODES = [
+  "benchmark",
+  "comment",
+  "nightly",
+  // The shards of a matrix as one comment and one status (consolidate-mode.ts).
+  "consolidate"
+];
 function parseInputs(read) {
   const text2 = (name) => read(name).trim() || void 0;
   const list = (name) => read(name).split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
@@ -61752,7 +61837,8 @@ function parseInputs(read) {
     baseline: parseBaselineSpec(read("baseline").trim() || "same-job", "input 'baseline'"),
     publishSite: text2("publish-site"),
     cpuDmaLatencyUs: optionalNumber(read, "cpu-dma-latency", { integer: true, min: 0 }),
-    governor: text2("governor")
+    governor: text2("governor"),
+    ...shardInputs(read)
   };
   checkPublishSite(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
@@ -61800,6 +61886,7 @@ function parseInputs(read) {
       );
     }
   }
+  checkShardInputs(inputs);
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
   }
@@ -61862,6 +61949,45 @@ function optionalDuration(read, name) {
     throw new UserError(`input '${name}' must be a duration such as 45m, 1h or 900s, got '${raw}'`);
   }
   return seconds;
+}
+function shardInputs(read) {
+  const shardText = read("shard").trim();
+  let shard;
+  try {
+    shard = shardText ? parseShardSpec(shardText, "input 'shard'") : void 0;
+  } catch (e) {
+    throw new UserError(e instanceof Error ? e.message : String(e));
+  }
+  const seed = optionalNumber(read, "seed", { integer: true, min: 1 });
+  if (seed !== void 0 && !Number.isSafeInteger(seed)) {
+    throw new UserError(`input 'seed' must be a whole number below 2^53, got '${read("seed").trim()}'`);
+  }
+  const planId = read("plan-id").trim() || void 0;
+  if (planId !== void 0 && !/^[0-9a-f]{16}$/.test(planId)) {
+    throw new UserError(
+      `input 'plan-id' must be a plan id (16 hex digits, as pgperf plan prints it), got '${planId}'`
+    );
+  }
+  const wait = read("wait-timeout").trim();
+  const waitTimeoutS = wait === "" ? 600 : /^0+[smh]?$/.test(wait) ? 0 : optionalDuration(read, "wait-timeout");
+  return {
+    ...shard ? { shard } : {},
+    ...seed !== void 0 ? { seed } : {},
+    ...planId ? { planId } : {},
+    waitTimeoutS
+  };
+}
+function checkShardInputs(inputs) {
+  if (inputs.shard && inputs.mode !== "benchmark") {
+    throw new UserError(
+      `input 'shard' runs part of a benchmark, but mode is ${inputs.mode}: remove 'shard' (mode consolidate finds the shards itself)`
+    );
+  }
+  if (inputs.shard && inputs.baseline.kind === "stored") {
+    throw new UserError(
+      "inputs 'shard' and 'baseline: stored' both given: a sharded comparison measures base and head in each shard (baseline: same-job)"
+    );
+  }
 }
 
 // src/pg-build/build-pair.ts
@@ -61967,7 +62093,7 @@ function sleep(ms, signal) {
 }
 
 // src/pg-build/cache.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 import { chmod as chmod2, cp, mkdir as mkdir7, readdir as readdir6, readFile as readFile8, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
 import path19 from "node:path";
 init_errors();
@@ -62028,11 +62154,11 @@ function buildKey(input2) {
   return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
 }
 function sha256(data) {
-  return createHash5("sha256").update(data).digest("hex");
+  return createHash6("sha256").update(data).digest("hex");
 }
 var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
-  const outer = createHash5("sha256");
+  const outer = createHash6("sha256");
   const walk = async (rel) => {
     const abs = path19.join(installDir, rel);
     let entries;
@@ -63066,8 +63192,8 @@ async function buildArms(request2, deps) {
 }
 
 // src/action/run-action.ts
-import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
-import path35 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
+import path38 from "node:path";
 
 // src/config/load-workload.ts
 var import_yaml = __toESM(require_dist2(), 1);
@@ -63500,52 +63626,6 @@ function extremeCell(c, which2) {
     }
   }
   return found;
-}
-
-// src/github/api.ts
-var GitHubApiError = class extends Error {
-  constructor(message, status, kind) {
-    super(message);
-    this.status = status;
-    this.name = "GitHubApiError";
-    this.kind = kind ?? kindOfStatus(status);
-  }
-  status;
-  kind;
-};
-function kindOfStatus(status) {
-  if (status === void 0 || status === 0) return "network";
-  if (status === 429) return "rate-limit";
-  if (status === 401 || status === 403) return "permission";
-  if (status === 404 || status === 410 || status === 422) return "not-found";
-  if (status >= 500) return "server";
-  return "other";
-}
-function apiFailureHint(e, permission) {
-  switch (e.kind) {
-    case "rate-limit":
-      return "GitHub's API rate limit was hit (not a permission problem); the call was retried and gave up. Run fewer jobs with this token at once, or retry the workflow later.";
-    case "permission":
-      return `The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in the README).`;
-    case "not-found":
-      return `Not found: check the repository, the number or commit, and the token's access ('${permission}').`;
-    case "server":
-      return "GitHub answered with a server error on every retry; retry the workflow later.";
-    case "network":
-      return "GitHub could not be reached; check GITHUB_API_URL and the network of the runner.";
-    default:
-      return "";
-  }
-}
-
-// src/github/sticky-comment.ts
-async function upsertStickyComment(api, input2) {
-  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input2.issueNumber)]);
-  const mine = comments.filter((c) => c.userLogin === login && c.body.includes(input2.marker));
-  const existing = mine.sort((a, b) => a.id - b.id)[0];
-  const body = typeof input2.body === "string" ? input2.body : input2.body(existing?.body);
-  if (existing) return { action: "updated", comment: await api.updateComment(existing.id, body) };
-  return { action: "created", comment: await api.createComment(input2.issueNumber, body) };
 }
 
 // src/report/markdown-escape.ts
@@ -64335,6 +64415,91 @@ function warningList(warnings, shorten) {
   return shown;
 }
 
+// src/github/api.ts
+var GitHubApiError = class extends Error {
+  constructor(message, status, kind) {
+    super(message);
+    this.status = status;
+    this.name = "GitHubApiError";
+    this.kind = kind ?? kindOfStatus(status);
+  }
+  status;
+  kind;
+};
+function kindOfStatus(status) {
+  if (status === void 0 || status === 0) return "network";
+  if (status === 429) return "rate-limit";
+  if (status === 401 || status === 403) return "permission";
+  if (status === 404 || status === 410 || status === 422) return "not-found";
+  if (status >= 500) return "server";
+  return "other";
+}
+function apiFailureHint(e, permission) {
+  switch (e.kind) {
+    case "rate-limit":
+      return "GitHub's API rate limit was hit (not a permission problem); the call was retried and gave up. Run fewer jobs with this token at once, or retry the workflow later.";
+    case "permission":
+      return `The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in the README).`;
+    case "not-found":
+      return `Not found: check the repository, the number or commit, and the token's access ('${permission}').`;
+    case "server":
+      return "GitHub answered with a server error on every retry; retry the workflow later.";
+    case "network":
+      return "GitHub could not be reached; check GITHUB_API_URL and the network of the runner.";
+    default:
+      return "";
+  }
+}
+
+// src/github/sticky-comment.ts
+async function upsertStickyComment(api, input2) {
+  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input2.issueNumber)]);
+  const mine = comments.filter((c) => c.userLogin === login && c.body.includes(input2.marker));
+  const existing = mine.sort((a, b) => a.id - b.id)[0];
+  const body = typeof input2.body === "string" ? input2.body : input2.body(existing?.body);
+  if (existing) return { action: "updated", comment: await api.updateComment(existing.id, body) };
+  return { action: "created", comment: await api.createComment(input2.issueNumber, body) };
+}
+
+// src/action/github-publish.ts
+async function postToGitHub(post, target, inputs, deps) {
+  const { logger, api } = deps;
+  if (api && inputs.comment) {
+    if (target.prNumber === void 0) {
+      logger.info("no pull request to comment on (not a pull_request event and no pr-number input)");
+    } else {
+      const prNumber = target.prNumber;
+      await tolerateApiError(logger, "pull-requests: write (or issues: write)", async () => {
+        const done = await upsertStickyComment(api, {
+          issueNumber: prNumber,
+          marker: commentMarker(inputs.commentId),
+          body: post.body
+        });
+        logger.info(`${done.action} the comment on #${prNumber} (id ${done.comment.id})`);
+      });
+    }
+  }
+  if (api && inputs.commitStatus && target.headSha) {
+    const headSha = target.headSha;
+    await tolerateApiError(
+      logger,
+      "statuses: write",
+      () => api.setCommitStatus(headSha, { ...post.status, context: `pgperf/${inputs.commentId}` })
+    );
+  }
+}
+async function tolerateApiError(logger, permission, fn) {
+  try {
+    await fn();
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, permission);
+    logger.warn(
+      `${e.message}.${hint ? ` ${hint}` : ""} The results are saved and the verdict still decides the step.`
+    );
+  }
+}
+
 // src/pipeline/report-input.ts
 function reportInputOf(result, comparison, fallbackRunUrl) {
   const source = result.source ?? {};
@@ -64570,6 +64735,340 @@ async function openActionStore(inputs, workspace, access7, deps) {
   return { reader: store, archive: store, close: () => store.close() };
 }
 
+// src/action/shard-job.ts
+import { mkdir as mkdir10, writeFile as writeFile8 } from "node:fs/promises";
+import path32 from "node:path";
+init_errors();
+function shardOfInputs(inputs, ctx, workloads) {
+  const spec = inputs.shard;
+  const runId = ctx.runId !== void 0 && /^[1-9]\d*$/.test(ctx.runId) ? Number(ctx.runId) : void 0;
+  const seed = inputs.seed ?? (runId !== void 0 && Number.isSafeInteger(runId) ? runId : void 0);
+  if (seed === void 0) {
+    throw new UserError(
+      `input 'shard' (${spec.index}/${spec.count}) needs a seed every shard agrees on: set 'seed' (e.g. \${{ github.run_id }}); GITHUB_RUN_ID is ${ctx.runId === void 0 ? "not set" : `'${ctx.runId}', not a whole number`}`
+    );
+  }
+  try {
+    const selected = selectShard(workloads, spec, {
+      ...inputs.rounds !== void 0 ? { rounds: inputs.rounds } : {},
+      ...inputs.duration !== void 0 ? { duration: inputs.duration } : {}
+    });
+    return { workloads: selected.workloads, shard: selected.info, seed };
+  } catch (e) {
+    throw new UserError(`input 'shard' (${spec.index}/${spec.count}): ${errorMessage(e)}`);
+  }
+}
+async function publishShard(outcome, ctx, deps, resultsDir, reportFileName) {
+  const { result } = outcome;
+  const shard = result.plan.shard;
+  const cells = result.plan.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
+  const note = `Shard ${shard.index}/${shard.count} of plan ${shard.planId} (seed ${result.plan.seed}; cells ${cells}): no comment and no status from this job, its verdict is partial; the consolidate job (mode: consolidate) posts the verdict over all shards.`;
+  const report = renderJobSummary(reportInputOf(result, outcome.comparison, ctx.runUrl));
+  await mkdir10(resultsDir, { recursive: true });
+  const reportFile = path32.join(resultsDir, reportFileName);
+  await writeFile8(reportFile, report);
+  await deps.io.writeSummary(`> ${note}
+
+${report}`);
+  deps.io.setOutput("results-json", outcome.resultsFile);
+  deps.io.setOutput("report-markdown", reportFile);
+  deps.logger.info(note);
+  const failure2 = result.status === "complete" ? void 0 : `shard ${shard.index}/${shard.count} is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}: the consolidation will name it`;
+  return { verdict: outcome.comparison.verdict, failure: failure2, resultsFile: outcome.resultsFile, reportFile };
+}
+
+// src/action/consolidate-mode.ts
+import { writeFile as writeFile9, mkdir as mkdir11 } from "node:fs/promises";
+import path34 from "node:path";
+
+// src/fleet/consolidate.ts
+init_fingerprint();
+init_types();
+init_errors();
+function consolidateShards(files) {
+  if (files.length === 0) throw new UserError("consolidate: no results files given");
+  const first = files[0];
+  const shardOf = (f) => {
+    const shard = f.result.plan.shard;
+    if (!shard) throw new UserError(`${f.file}: not a shard (no plan.shard); run it with --shard I/N`);
+    return shard;
+  };
+  const ref = shardOf(first);
+  const armsOf = (r) => r.arms.map(
+    (a) => `${a.label}=${a.build?.sha ?? (a.label === "base" ? r.source?.base?.sha : a.label === "head" ? r.source?.head?.sha : void 0) ?? a.serverVersion}`
+  ).join(", ");
+  for (const f of files.slice(1)) {
+    const s = shardOf(f);
+    if (s.planId !== ref.planId || s.count !== ref.count) {
+      throw new UserError(
+        `${f.file}: plan ${s.planId} (${s.count} shards), but ${first.file} is plan ${ref.planId} (${ref.count} shards): the shards belong to different comparisons`
+      );
+    }
+    if (armsOf(f.result) !== armsOf(first.result)) {
+      throw new UserError(
+        `${f.file}: arms ${armsOf(f.result)}, but ${first.file} has ${armsOf(first.result)}: the shards compare different builds`
+      );
+    }
+  }
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const f of files) {
+    const id = machineClassOf(f.result);
+    groups2.set(id, [...groups2.get(id) ?? [], f]);
+  }
+  const classes = [...groups2.entries()].map(([fingerprint, group2]) => mergeClass(fingerprint, group2, ref));
+  return { planId: ref.planId, count: ref.count, classes };
+}
+function machineClassOf(result) {
+  return result.fingerprint?.id ?? environmentFingerprint(result).id;
+}
+function mergeClass(fingerprint, group2, ref) {
+  const byIndex = /* @__PURE__ */ new Map();
+  for (const f of group2) {
+    const index = f.result.plan.shard.index;
+    const other = byIndex.get(index);
+    if (other)
+      throw new UserError(
+        `${f.file} and ${other.file} are both shard ${index}/${ref.count} of machine class ${fingerprint}`
+      );
+    byIndex.set(index, f);
+  }
+  const present = [...byIndex.keys()].sort((a, b) => a - b);
+  const missing = Array.from({ length: ref.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  const failed = present.filter((i) => byIndex.get(i).result.status !== "complete");
+  const docs = present.map((i) => byIndex.get(i).result);
+  const base = docs[0];
+  const covered = new Set(docs.flatMap((d) => d.plan.cells.map(cellId)));
+  const lost = ref.allCells.filter((c) => !covered.has(cellId(c))).map(cellId);
+  const warnings = [...new Set(docs.flatMap((d) => d.warnings))];
+  if (missing.length) {
+    warnings.unshift(
+      `shard${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${ref.count} missing: no data for ${lost.join(", ")}`
+    );
+  }
+  for (const i of failed) {
+    const d = byIndex.get(i);
+    warnings.unshift(
+      `shard ${i} of ${ref.count} (${d.file}) is '${d.result.status}'${d.result.stopReason ? `: ${d.result.stopReason}` : ""}`
+    );
+  }
+  const incomplete = missing.length > 0 || failed.length > 0;
+  const result = {
+    ...base,
+    status: incomplete ? "failed" : "complete",
+    ...incomplete ? {
+      stopReason: `incomplete consolidation: ${[missing.length ? `missing shard(s) ${missing.join(", ")}` : "", failed.length ? `failed shard(s) ${failed.join(", ")}` : ""].filter(Boolean).join("; ")}`
+    } : {},
+    workloads: Object.assign({}, ...docs.map((d) => d.workloads)),
+    plan: {
+      ...base.plan,
+      rounds: Math.max(...docs.map((d) => d.plan.rounds)),
+      cells: ref.allCells,
+      executed: docs.flatMap((d) => d.plan.executed),
+      shard: { ...ref, index: 0 }
+    },
+    samples: docs.flatMap((d) => d.samples),
+    warnings
+  };
+  return {
+    fingerprint,
+    facts: base.fingerprint?.facts ?? environmentFingerprint(base).facts,
+    result,
+    present,
+    missing,
+    failed
+  };
+}
+
+// src/fleet/gather-shards.ts
+import { readdir as readdir8 } from "node:fs/promises";
+import path33 from "node:path";
+init_errors();
+async function findResultsFiles(dir, name = "results.json") {
+  let entries;
+  try {
+    entries = await readdir8(dir, { recursive: true, withFileTypes: true });
+  } catch (e) {
+    if (e.code === "ENOENT") return [];
+    throw e;
+  }
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path33.join(e.parentPath, e.name)).sort();
+}
+async function readShardFiles(files, logger) {
+  const out = [];
+  for (const file2 of files) {
+    const result = await readResults(file2);
+    if (result.plan.shard?.index === 0) {
+      logger.info(`${file2}: a consolidated document, not a shard; left out`);
+      continue;
+    }
+    out.push({ file: file2, result });
+  }
+  return out;
+}
+async function shardsInStore(store, query) {
+  const listed = await store.list({ commit: query.headSha, arm: "head" });
+  const out = [];
+  for (const run3 of listed) {
+    const result = await store.load(run3.id);
+    const shard = result.plan.shard;
+    if (!shard || shard.index === 0) continue;
+    if (query.planId !== void 0 && shard.planId !== query.planId) continue;
+    if (query.seed !== void 0 && result.plan.seed !== query.seed) continue;
+    out.push({ file: `store run ${run3.id}`, result });
+  }
+  return out;
+}
+function selectShards(files, stored, planId) {
+  const notes = [];
+  const planOf = (f) => f.result.plan.shard?.planId;
+  const kept = files.filter((f) => {
+    if (planId === void 0 || planOf(f) === void 0 || planOf(f) === planId) return true;
+    notes.push(`${f.file}: plan ${planOf(f)}, not ${planId}; left out`);
+    return false;
+  });
+  let plan = planId ?? kept.map(planOf).find((p) => p !== void 0);
+  if (plan === void 0) {
+    const plans = [...new Set(stored.map(planOf))];
+    if (plans.length > 1) {
+      throw new UserError(
+        `the store holds shards of ${plans.length} plans for this commit (${plans.join(", ")}): set 'plan-id' to the one to consolidate`
+      );
+    }
+    plan = plans[0];
+  }
+  const key = (r) => `${machineClassOf(r)}#${r.plan.shard.index}`;
+  const covered = new Set(kept.filter((f) => f.result.plan.shard).map((f) => key(f.result)));
+  const newest = /* @__PURE__ */ new Map();
+  for (const s of stored) {
+    if (planOf(s) !== plan || covered.has(key(s.result))) continue;
+    const other = newest.get(key(s.result));
+    if (!other || Date.parse(s.result.startedAt) > Date.parse(other.result.startedAt)) {
+      if (other)
+        notes.push(`${other.file}: an older run of shard ${other.result.plan.shard.index}; left out`);
+      newest.set(key(s.result), s);
+    } else {
+      notes.push(`${s.file}: an older run of shard ${s.result.plan.shard.index}; left out`);
+    }
+  }
+  return { ...plan !== void 0 ? { planId: plan } : {}, shards: [...kept, ...newest.values()], notes };
+}
+function outstandingShards(shards) {
+  const withShard = shards.filter((s) => s.result.plan.shard);
+  if (withShard.length === 0) return ["every shard (none found)"];
+  const count2 = withShard[0].result.plan.shard.count;
+  const classes = /* @__PURE__ */ new Map();
+  for (const s of withShard) {
+    const id = machineClassOf(s.result);
+    classes.set(id, [...classes.get(id) ?? [], s]);
+  }
+  const out = [];
+  for (const [id, group2] of classes) {
+    const done = new Set(
+      group2.filter((s) => s.result.status !== "running").map((s) => s.result.plan.shard.index)
+    );
+    const waiting = Array.from({ length: count2 }, (_, i) => i + 1).filter((i) => !done.has(i));
+    if (waiting.length)
+      out.push(
+        `shard${waiting.length > 1 ? "s" : ""} ${waiting.join(", ")} of ${count2} on machine class ${id}`
+      );
+  }
+  return out;
+}
+async function waitForShards(gather2, options, deps) {
+  const deadline = deps.now() + options.timeoutS * 1e3;
+  for (; ; ) {
+    const selection = await gather2();
+    const outstanding = outstandingShards(selection.shards);
+    const left = deadline - deps.now();
+    if (outstanding.length === 0 || left <= 0 || deps.signal?.aborted) return { selection, outstanding };
+    deps.logger.info(
+      `waiting for ${outstanding.join("; ")} (${Math.ceil(left / 1e3)} s left of wait-timeout ${options.timeoutS} s)`
+    );
+    await deps.sleep(Math.min(options.pollS * 1e3, left), deps.signal);
+  }
+}
+
+// src/pipeline/consolidation.ts
+function judgeConsolidation(merged) {
+  const classes = merged.classes.map((c) => {
+    const comparison = analyse(c.result);
+    const incomplete = c.missing.length > 0 || c.failed.length > 0;
+    return { ...c, comparison, incomplete, verdict: incomplete ? "inconclusive" : comparison.verdict };
+  });
+  return {
+    planId: merged.planId,
+    count: merged.count,
+    classes,
+    overall: overallVerdict(classes.map((c) => ({ id: c.fingerprint, verdict: c.verdict })))
+  };
+}
+function describeMachineClass(c) {
+  return `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
+}
+function consolidatedReportInput(judged, fallbackRunUrl) {
+  return {
+    planId: judged.planId,
+    count: judged.count,
+    verdict: judged.overall.verdict,
+    ...fallbackRunUrl ? { runUrl: fallbackRunUrl } : {},
+    classes: judged.classes.map((c) => ({
+      fingerprint: c.fingerprint,
+      description: describeMachineClass(c),
+      present: c.present,
+      missing: c.missing,
+      failed: c.failed,
+      verdict: c.verdict,
+      report: reportInputOf(c.result, c.comparison, fallbackRunUrl)
+    }))
+  };
+}
+
+// src/report/consolidated-markdown.ts
+function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMENT_MAX_LENGTH) {
+  return render(input2, commentMarker(commentId), maxLength);
+}
+function renderConsolidatedSummary(input2, maxBytes = DEFAULT_JOB_SUMMARY_MAX_BYTES) {
+  return render(input2, null, maxBytes);
+}
+function render(input2, marker, max) {
+  const v = VERDICT_DISPLAY[input2.verdict];
+  const n = input2.classes.length;
+  const headline2 = [
+    `${v.icon} **${v.title}**`,
+    `${n} machine class${n === 1 ? "" : "es"}`,
+    `plan \`${input2.planId}\`, ${input2.count} shard${input2.count === 1 ? "" : "s"}`,
+    ...input2.runUrl ? [`[run](${input2.runUrl})`] : []
+  ].join(" \xB7 ");
+  const gaps = input2.classes.flatMap((c) => [
+    ...c.missing.length ? [
+      `shard${c.missing.length > 1 ? "s" : ""} ${c.missing.join(", ")} of ${input2.count} missing on \`${c.fingerprint}\``
+    ] : [],
+    ...c.failed.length ? [
+      `shard${c.failed.length > 1 ? "s" : ""} ${c.failed.join(", ")} of ${input2.count} failed on \`${c.fingerprint}\``
+    ] : []
+  ]);
+  const top = [
+    [marker, headline2].filter((l) => l !== null).join("\n"),
+    ...gaps.length ? [
+      `\u26A0\uFE0F **Incomplete, no verdict**: ${gaps.join("; ")}. Their cells have no data and count as inconclusive.`
+    ] : [],
+    input2.classes.map(
+      (c) => `- \`${c.fingerprint}\` (${escapeMarkdown(c.description, 120)}): ${VERDICT_DISPLAY[c.verdict].icon} ${VERDICT_DISPLAY[c.verdict].word} \xB7 shards ${c.present.join(", ") || "none"} of ${input2.count}`
+    ).join("\n")
+  ].join("\n\n");
+  const share = Math.max(1e3, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
+  const sections2 = input2.classes.map(
+    (c) => `## Machine class \`${c.fingerprint}\`: ${escapeMarkdown(c.description, 120)}
+
+${renderJobSummary({ ...c.report, maxLength: share })}`
+  );
+  return `${[top, ...sections2].join("\n\n").trimEnd()}
+`;
+}
+
+// src/action/consolidate-mode.ts
+init_errors();
+
 // src/action/trusted-target.ts
 init_errors();
 function benchmarkTarget(ctx, result, prNumberInput) {
@@ -64581,7 +65080,11 @@ function benchmarkTarget(ctx, result, prNumberInput) {
   };
 }
 async function commentTarget(ctx, result, prNumberInput, api, file2) {
-  const claimed = { pr: result.source?.prNumber, sha: result.source?.head?.sha };
+  const target = await eventTarget(ctx, prNumberInput, api, "mode comment", result.source?.prNumber);
+  checkClaims(result, target, file2);
+  return target;
+}
+async function eventTarget(ctx, prNumberInput, api, mode, claimedPr) {
   const run3 = ctx.payload.workflow_run;
   const pr = pullRequestOf(ctx);
   let headSha;
@@ -64599,42 +65102,171 @@ async function commentTarget(ctx, result, prNumberInput, api, file2) {
   } else {
     basis = `input 'pr-number'`;
   }
-  const prNumber = prNumberInput ?? vouched ?? claimed.pr;
+  const prNumber = prNumberInput ?? vouched ?? claimedPr;
   if (prNumber !== void 0 && prNumber !== vouched) {
     if (!api) {
       throw new UserError(
-        `mode comment: PR #${prNumber} cannot be checked against the commit without the API: set 'github-token'`
+        `${mode}: PR #${prNumber} cannot be checked against the commit without the API: set 'github-token'`
       );
     }
     const actual = await api.pullRequestHead(prNumber);
     if (headSha === void 0) headSha = actual;
     else if (actual !== headSha) {
       throw new UserError(
-        `mode comment: PR #${prNumber}'s head is ${actual.slice(0, 12)}, not ${headSha.slice(0, 12)}, the commit ${basis} measured; refusing to comment or set a status (set 'pr-number' to the PR of that commit)`
+        `${mode}: PR #${prNumber}'s head is ${actual.slice(0, 12)}, not ${headSha.slice(0, 12)}, the commit ${basis} measured; refusing to comment or set a status (set 'pr-number' to the PR of that commit)`
       );
     }
   }
   if (headSha === void 0) {
     throw new UserError(
-      `mode comment: cannot tell which commit the results belong to: run it on workflow_run or pull_request, or set 'pr-number' (with 'github-token')`
-    );
-  }
-  if (claimed.sha !== void 0 && claimed.sha !== headSha) {
-    throw new UserError(
-      `${file2}: source.head.sha is ${claimed.sha.slice(0, 12)}, but ${basis} is for ${headSha.slice(0, 12)}; the results do not belong to this run, refusing to comment or set a status`
-    );
-  }
-  if (claimed.pr !== void 0 && prNumber !== void 0 && claimed.pr !== prNumber) {
-    throw new UserError(
-      `${file2}: source.prNumber is ${claimed.pr}, but ${basis} is for PR #${prNumber}; refusing to comment or set a status`
+      `${mode}: cannot tell which commit the results belong to: run it on workflow_run or pull_request, or set 'pr-number' (with 'github-token')`
     );
   }
   return { ...prNumber !== void 0 ? { prNumber } : {}, headSha, basis };
 }
+function checkClaims(result, target, file2) {
+  const claimed = { pr: result.source?.prNumber, sha: result.source?.head?.sha };
+  const headSha = target.headSha;
+  if (claimed.sha !== void 0 && claimed.sha !== headSha) {
+    throw new UserError(
+      `${file2}: source.head.sha is ${claimed.sha.slice(0, 12)}, but ${target.basis} is for ${headSha.slice(0, 12)}; the results do not belong to this run, refusing to comment or set a status`
+    );
+  }
+  if (claimed.pr !== void 0 && target.prNumber !== void 0 && claimed.pr !== target.prNumber) {
+    throw new UserError(
+      `${file2}: source.prNumber is ${claimed.pr}, but ${target.basis} is for PR #${target.prNumber}; refusing to comment or set a status`
+    );
+  }
+}
+
+// src/action/consolidate-mode.ts
+var POLL_S = 10;
+async function runConsolidate(inputs, ctx, deps, resultsDir) {
+  const { logger } = deps;
+  const target = await eventTarget(ctx, inputs.prNumber, deps.api, "mode consolidate");
+  const headSha = target.headSha;
+  logger.info(`consolidate mode: publishing for ${target.basis}`);
+  const useStore = Boolean(inputs.store || inputs.storeBranch);
+  if (useStore && !deps.stores) {
+    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  }
+  const seed = inputs.seed ?? (ctx.runId && /^[1-9]\d*$/.test(ctx.runId) ? Number(ctx.runId) : void 0);
+  const fromStore = async () => {
+    const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
+    try {
+      return await shardsInStore(store.reader, {
+        headSha,
+        ...inputs.planId ? { planId: inputs.planId } : {},
+        ...seed !== void 0 ? { seed } : {}
+      });
+    } finally {
+      await store?.close();
+    }
+  };
+  const gather2 = async () => {
+    const files = await readShardFiles(await findResultsFiles(resultsDir), logger);
+    return selectShards(files, useStore ? await fromStore() : [], inputs.planId);
+  };
+  const { selection, outstanding } = useStore && inputs.waitTimeoutS > 0 ? await waitForShards(
+    gather2,
+    { timeoutS: inputs.waitTimeoutS, pollS: POLL_S },
+    { logger, sleep: sleep2, now: Date.now, ...deps.signal ? { signal: deps.signal } : {} }
+  ) : await gather2().then((s) => ({ selection: s, outstanding: outstandingShards(s.shards) }));
+  for (const note of selection.notes) logger.info(note);
+  if (selection.shards.length === 0) {
+    const where = [
+      `results.json under ${resultsDir}`,
+      ...useStore ? [
+        `shard runs in the store for head ${headSha.slice(0, 12)}${inputs.planId ? `, plan ${inputs.planId}` : ""}${seed !== void 0 ? `, seed ${seed}` : ""}${inputs.waitTimeoutS > 0 ? ` (waited ${inputs.waitTimeoutS} s)` : ""}`
+      ] : []
+    ];
+    throw new UserError(
+      `mode consolidate: no shards found (looked for ${where.join(" and ")}); the benchmark jobs need the input 'shard' (and 'store', or an uploaded results-dir downloaded here)`
+    );
+  }
+  if (outstanding.length > 0) logger.warn(`consolidating without ${outstanding.join("; ")}`);
+  for (const s of selection.shards) checkClaims(s.result, target, s.file);
+  logger.info(`consolidating ${selection.shards.map((s) => s.file).join(", ")}`);
+  const judged = judgeConsolidation(consolidateShards(selection.shards));
+  return publishConsolidation(judged, inputs, ctx, deps, resultsDir, target);
+}
+async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, target) {
+  const { logger, io } = deps;
+  const report = consolidatedReportInput(judged, ctx.runUrl);
+  const comment = renderConsolidatedComment(report, inputs.commentId);
+  await mkdir11(resultsDir, { recursive: true });
+  const reportFile = path34.join(resultsDir, REPORT_FILE);
+  await writeFile9(reportFile, comment);
+  const resultsFiles = [];
+  for (const c of judged.classes) {
+    const file2 = path34.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    await writeFile9(file2, `${JSON.stringify(c.result, null, 2)}
+`);
+    resultsFiles.push(file2);
+  }
+  await io.writeSummary(renderConsolidatedSummary(report));
+  const incomplete = judged.classes.filter((c) => c.incomplete);
+  const gaps = incomplete.map((c) => `${c.fingerprint}: ${c.result.stopReason ?? "incomplete"}`).join("; ");
+  const failure2 = incomplete.length ? inputs.failOn === "never" ? void 0 : `${gaps}: partial results decide nothing (fail-on: ${inputs.failOn})` : judged.classes.map((c) => {
+    const why = gateFailure(c.comparison, inputs.failOn);
+    return why && judged.classes.length > 1 ? `machine class ${c.fingerprint}: ${why}` : why;
+  }).find((f) => f !== void 0);
+  const worst = worstOf(judged);
+  const verdict2 = judged.overall.verdict;
+  io.setOutput("verdict", verdict2);
+  io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
+  io.setOutput("results-json", resultsFiles.join("\n"));
+  io.setOutput("report-markdown", reportFile);
+  logger.info(
+    `verdict: ${verdict2} over ${judged.classes.length} machine class(es), plan ${judged.planId}${incomplete.length ? ` (incomplete: ${gaps})` : ""}`
+  );
+  const classes = judged.classes.length > 1 ? ` (${judged.classes.length} machine classes)` : "";
+  await postToGitHub(
+    {
+      body: comment,
+      status: incomplete.length ? {
+        state: "error",
+        description: `Incomplete: ${incomplete.flatMap((c) => [...c.missing.map((i) => `shard ${i} missing`), ...c.failed.map((i) => `shard ${i} failed`)]).join(", ")}; no verdict`.slice(
+          0,
+          140
+        ),
+        ...ctx.runUrl ? { targetUrl: ctx.runUrl } : {}
+      } : {
+        state: statusState(verdict2, failure2),
+        description: `${statusDescription(verdict2, worst)}${classes}`.slice(0, 140),
+        ...ctx.runUrl ? { targetUrl: ctx.runUrl } : {}
+      }
+    },
+    target,
+    inputs,
+    deps
+  );
+  return { verdict: verdict2, failure: failure2, resultsFile: resultsFiles[0], reportFile };
+}
+function worstOf(judged) {
+  let worst;
+  for (const c of judged.classes) {
+    const d = extremeCell(c.comparison, "worst")?.cell.deltaPct ?? void 0;
+    const sign = c.comparison.better === "higher" ? 1 : -1;
+    if (d !== void 0 && (worst === void 0 || sign * d < sign * worst)) worst = d;
+  }
+  return worst;
+}
+function sleep2(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
 
 // src/action/nightly-mode.ts
-import { mkdir as mkdir11, writeFile as writeFile9 } from "node:fs/promises";
-import path34 from "node:path";
+import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
+import path37 from "node:path";
 
 // src/github/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
@@ -64737,8 +65369,8 @@ var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
 // src/history/nightly.ts
-import path33 from "node:path";
-import { writeFile as writeFile8 } from "node:fs/promises";
+import path36 from "node:path";
+import { writeFile as writeFile10 } from "node:fs/promises";
 
 // src/stats/e-divisive-statistic.ts
 function eDivisiveStatistic(values, start = 0, end = values.length) {
@@ -64950,7 +65582,7 @@ function summarize2(values, from, to) {
 }
 
 // src/history/series.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 
 // src/stats/median-ci.ts
 function medianCi(values, level = 0.95) {
@@ -65031,7 +65663,7 @@ function fallbackFingerprint(run3) {
     os: env.os,
     settingsHash: env.settingsHash
   };
-  const hash2 = createHash6("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
+  const hash2 = createHash7("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
   return { id: `env-${hash2}`, facts };
 }
 
@@ -65500,13 +66132,13 @@ async function loadChartAssets() {
 }
 
 // src/history/write-site.ts
-import { mkdir as mkdir10 } from "node:fs/promises";
-import path32 from "node:path";
+import { mkdir as mkdir12 } from "node:fs/promises";
+import path35 from "node:path";
 async function writeSite(dir, files) {
-  await mkdir10(dir, { recursive: true });
+  await mkdir12(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path32.join(dir, f.file);
+    const target = path35.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -65522,7 +66154,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile8(path33.join(dir, ".nojekyll"), "");
+  await writeFile10(path36.join(dir, ".nojekyll"), "");
   return files;
 }
 function judgeHistory(analysis) {
@@ -65580,8 +66212,8 @@ async function runNightlyMode(inputs, ctx, deps, resultsDir) {
     searchPath: deps.searchPath,
     archive: store.archive
   };
-  const resultsFile = path34.join(resultsDir, RESULTS_FILE);
-  const reportFile = path34.join(resultsDir, REPORT_FILE);
+  const resultsFile = path37.join(resultsDir, RESULTS_FILE);
+  const reportFile = path37.join(resultsDir, REPORT_FILE);
   try {
     logger.info(`nightly: measuring ${describe3(head)}`);
     const arm2 = await headArm2(inputs, ctx, deps, head, pipelineDeps);
@@ -65670,8 +66302,8 @@ ${escapeMarkdown(failure2)}; nothing was analysed.
       measured: describe3({ ...head, sha: request2.source?.head?.sha }),
       notes
     });
-    await mkdir11(resultsDir, { recursive: true });
-    await writeFile9(reportFile, summary2);
+    await mkdir13(resultsDir, { recursive: true });
+    await writeFile11(reportFile, summary2);
     await io.writeSummary(summary2);
     io.setOutput("verdict", judgement.verdict);
     io.setOutput("regressions", String(judgement.regressed.length));
@@ -65747,7 +66379,7 @@ function nightlyCommit(inputs, ctx) {
   };
 }
 async function headArm2(inputs, ctx, deps, head, pipelineDeps) {
-  if (inputs.headBinDir) return { label: "head", binDir: path34.resolve(inputs.headBinDir), settings: {} };
+  if (inputs.headBinDir) return { label: "head", binDir: path37.resolve(inputs.headBinDir), settings: {} };
   if (!deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
@@ -65771,16 +66403,18 @@ function describe3(c) {
 // src/action/run-action.ts
 var REPORT_FILE = "report.md";
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path35.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path38.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === "nightly") return runNightlyMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === "comment") {
-    const resultsFile = path35.join(resultsDir, RESULTS_FILE);
+    const resultsFile = path38.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
     const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
     deps.logger.info(`comment mode: publishing for ${target2.basis}`);
     return publish(result, analyse(result), target2, inputs, ctx, deps, resultsDir);
   }
+  if (inputs.mode === "consolidate") return runConsolidate(inputs, ctx, deps, resultsDir);
   const outcome = await benchmark(inputs, ctx, deps, resultsDir);
+  if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE);
   const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
   return publish(outcome.result, outcome.comparison, target, inputs, ctx, deps, resultsDir);
 }
@@ -65789,13 +66423,23 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
   const commits2 = await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit2(commits2.base)}; head: ${describeCommit2(commits2.head)}`);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
+  const sharded = inputs.shard ? shardOfInputs(inputs, ctx, workloads) : void 0;
+  if (sharded) {
+    logger.info(
+      `shard ${sharded.shard.index}/${sharded.shard.count} of plan ${sharded.shard.planId}, seed ${sharded.seed}: ${sharded.workloads.flatMap((w) => w.clients.map((c) => `${w.name}@${c}`)).join(", ")}`
+    );
+  }
   const arms = await armSource(commits2, inputs, ctx, deps);
   const store = (inputs.store || inputs.storeBranch) && deps.stores ? await openActionStore(inputs, ctx.workspace, deps.stores, deps) : void 0;
   if ((inputs.store || inputs.storeBranch) && !store) {
     throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
   }
   const analysis = resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold });
-  const adaptive = adaptiveFromInputs(inputs, analysis.alpha, roundSeconds(workloads, 2, inputs.duration));
+  const adaptive = adaptiveFromInputs(
+    inputs,
+    analysis.alpha,
+    roundSeconds(sharded?.workloads ?? workloads, 2, inputs.duration)
+  );
   if (adaptive && inputs.baseline.kind === "stored") {
     throw new UserError(
       "inputs 'baseline: stored' and 'max-rounds'/'time-budget' both given: a stored baseline is compared once, give 'rounds'"
@@ -65803,7 +66447,9 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
   }
   const request2 = {
     arms,
-    workloads,
+    workloads: sharded?.workloads ?? workloads,
+    ...sharded ? { shard: sharded.shard } : {},
+    ...(sharded?.seed ?? inputs.seed) !== void 0 ? { seed: sharded?.seed ?? inputs.seed } : {},
     analysis,
     ...adaptive ? { adaptive } : {},
     rounds: inputs.rounds,
@@ -65872,8 +66518,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path35.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path35.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path38.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path38.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -65916,62 +66562,46 @@ async function loadInputWorkloads(inputs, ctx, actionDir) {
 }
 function workloadPath(name, workspace, actionDir) {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
-    return shippedWorkloadFile(name, path35.join(actionDir, "workloads"), "input 'workloads'");
+    return shippedWorkloadFile(name, path38.join(actionDir, "workloads"), "input 'workloads'");
   }
-  return path35.resolve(workspace, name);
+  return path38.resolve(workspace, name);
 }
 async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
   const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
-  await mkdir12(resultsDir, { recursive: true });
-  const reportFile = path35.join(resultsDir, REPORT_FILE);
-  await writeFile10(reportFile, report);
+  await mkdir14(resultsDir, { recursive: true });
+  const reportFile = path38.join(resultsDir, REPORT_FILE);
+  await writeFile12(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
   const failure2 = completed ? gateFailure(comparison, inputs.failOn) : unfinishedFailure(result, inputs.failOn);
   const worst = extremeCell(comparison, "worst")?.cell.deltaPct ?? void 0;
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path35.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path38.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
     completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
   );
-  const api = deps.api;
-  if (api && inputs.comment) {
-    if (target.prNumber === void 0) {
-      logger.info("no pull request to comment on (not a pull_request event and no pr-number input)");
-    } else {
-      const prNumber = target.prNumber;
-      await tolerateApiError(logger, "pull-requests: write (or issues: write)", async () => {
-        const done = await upsertStickyComment(api, {
-          issueNumber: prNumber,
-          marker: commentMarker(inputs.commentId),
-          // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
-          body: completed ? report : (existing) => existing ? supersededNote(existing, result, reportInput.runUrl) : report
-        });
-        logger.info(`${done.action} the comment on #${prNumber} (id ${done.comment.id})`);
-      });
-    }
-  }
-  if (api && inputs.commitStatus && target.headSha) {
-    const headSha = target.headSha;
-    await tolerateApiError(
-      logger,
-      "statuses: write",
-      () => api.setCommitStatus(headSha, {
-        state: completed ? statusState(comparison, failure2) : "error",
-        context: `pgperf/${inputs.commentId}`,
-        description: completed ? statusDescription(comparison, worst) : `Run ${result.status}: partial results, no verdict`,
-        targetUrl: reportInput.runUrl
-      })
-    );
-  }
+  await postToGitHub(
+    {
+      // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
+      body: completed ? report : (existing) => existing ? supersededNote(existing, result, reportInput.runUrl) : report,
+      status: {
+        state: completed ? statusState(comparison.verdict, failure2) : "error",
+        description: completed ? statusDescription(comparison.verdict, worst) : `Run ${result.status}: partial results, no verdict`,
+        ...reportInput.runUrl ? { targetUrl: reportInput.runUrl } : {}
+      }
+    },
+    target,
+    inputs,
+    deps
+  );
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path35.join(resultsDir, RESULTS_FILE),
+    resultsFile: path38.join(resultsDir, RESULTS_FILE),
     reportFile
   };
 }
@@ -65999,12 +66629,12 @@ function gateFailure(comparison, failOn) {
     return "the comparison is inconclusive (fail-on: inconclusive)";
   return void 0;
 }
-function statusState(comparison, failure2) {
+function statusState(verdict2, failure2) {
   if (failure2) return "failure";
-  if (comparison.verdict === "inconclusive") return "pending";
+  if (verdict2 === "inconclusive") return "pending";
   return "success";
 }
-function statusDescription(comparison, worst) {
+function statusDescription(verdict2, worst) {
   const words = {
     regression: "Regression",
     improvement: "Improvement",
@@ -66013,22 +66643,11 @@ function statusDescription(comparison, worst) {
     mixed: "Mixed"
   };
   const delta = worst === void 0 ? "" : `; worst delta ${worst >= 0 ? "+" : ""}${worst.toFixed(1)}%`;
-  const more = comparison.verdict === "inconclusive" ? ": needs more rounds" : "";
-  return `${words[comparison.verdict]}${more}${delta}`;
+  const more = verdict2 === "inconclusive" ? ": needs more rounds" : "";
+  return `${words[verdict2]}${more}${delta}`;
 }
 function describeCommit2(c) {
   return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
-}
-async function tolerateApiError(logger, permission, fn) {
-  try {
-    await fn();
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, permission);
-    logger.warn(
-      `${e.message}.${hint ? ` ${hint}` : ""} The results are saved and the verdict still decides the step.`
-    );
-  }
 }
 
 // node_modules/@actions/github/lib/context.js
@@ -66045,8 +66664,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path37 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path37} does not exist${EOL5}`);
+        const path40 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path40} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -70340,7 +70959,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path37) => path37.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path40) => path40.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -70728,7 +71347,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path36.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path39.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -70752,7 +71371,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) } : {}
       },
-      actionDir: path36.resolve(path36.dirname(fileURLToPath(import.meta.url)), ".."),
+      actionDir: path39.resolve(path39.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

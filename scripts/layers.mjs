@@ -39,6 +39,7 @@ export const LAYERS = {
     'config',
     'drivers',
     'env',
+    'fleet',
     'report',
     'results',
     'runner',

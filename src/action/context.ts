@@ -19,6 +19,8 @@ export interface ActionContext {
   refName?: string;
   serverUrl: string;
   runUrl?: string;
+  /** GITHUB_RUN_ID: the same in every job of one workflow run (the default seed of its shards). */
+  runId?: string;
   workspace: string;
 }
 
@@ -160,6 +162,7 @@ export async function readContext(
     ...(env.GITHUB_REF_NAME ? { refName: env.GITHUB_REF_NAME } : {}),
     serverUrl,
     runUrl: env.GITHUB_RUN_ID ? `${serverUrl}/${owner}/${repo}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
+    ...(env.GITHUB_RUN_ID ? { runId: env.GITHUB_RUN_ID } : {}),
     workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
   };
 }

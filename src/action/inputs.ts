@@ -6,10 +6,17 @@ import path from 'node:path';
 import { parseDurationS } from '../util/duration.js';
 import { parseBaselineSpec, type BaselineSpec } from '../pipeline/stored-baseline.js';
 import { isPostgresUrl } from '../store/open-store.js';
+import { parseShardSpec } from '../fleet/shards.js';
 import { UserError } from '../util/errors.js';
 
 export const FAIL_ON = ['regression', 'inconclusive', 'never'] as const;
-export const MODES = ['benchmark', 'comment', 'nightly'] as const;
+export const MODES = [
+  'benchmark',
+  'comment',
+  'nightly',
+  // The shards of a matrix as one comment and one status (consolidate-mode.ts).
+  'consolidate',
+] as const;
 
 export interface ActionInputs {
   /**
@@ -67,6 +74,14 @@ export interface ActionInputs {
   cpuDmaLatencyUs?: number;
   /** Set this cpufreq governor over the measured runs (opt-in; restored). */
   governor?: string;
+  /** benchmark: run only shard I of N of the cells (no comment, no status: consolidate posts them). */
+  shard?: { index: number; count: number };
+  /** Seed of the run order and client seeds; default with a shard: the workflow run id. */
+  seed?: number;
+  /** consolidate: only shards of this plan (16 hex); default the plan of the shards found. */
+  planId?: string;
+  /** consolidate: how long to wait for missing shards in the store (seconds; 0: do not wait). */
+  waitTimeoutS: number;
 }
 
 /** Reads an input by its action.yml name; '' when unset (as @actions/core does). */
@@ -116,6 +131,7 @@ export function parseInputs(read: InputReader): ActionInputs {
     publishSite: text('publish-site'),
     cpuDmaLatencyUs: optionalNumber(read, 'cpu-dma-latency', { integer: true, min: 0 }),
     governor: text('governor'),
+    ...shardInputs(read),
   };
   checkPublishSite(inputs);
   if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
@@ -167,6 +183,7 @@ export function parseInputs(read: InputReader): ActionInputs {
       );
     }
   }
+  checkShardInputs(inputs);
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
   }
@@ -244,4 +261,47 @@ function optionalDuration(read: InputReader, name: string): number | undefined {
     throw new UserError(`input '${name}' must be a duration such as 45m, 1h or 900s, got '${raw}'`);
   }
   return seconds;
+}
+
+/** The fleet inputs: shard, seed (benchmark), plan-id and wait-timeout (consolidate). */
+function shardInputs(read: InputReader): Pick<ActionInputs, 'shard' | 'seed' | 'planId' | 'waitTimeoutS'> {
+  const shardText = read('shard').trim();
+  let shard;
+  try {
+    shard = shardText ? parseShardSpec(shardText, "input 'shard'") : undefined;
+  } catch (e) {
+    throw new UserError(e instanceof Error ? e.message : String(e));
+  }
+  const seed = optionalNumber(read, 'seed', { integer: true, min: 1 });
+  if (seed !== undefined && !Number.isSafeInteger(seed)) {
+    throw new UserError(`input 'seed' must be a whole number below 2^53, got '${read('seed').trim()}'`);
+  }
+  const planId = read('plan-id').trim() || undefined;
+  if (planId !== undefined && !/^[0-9a-f]{16}$/.test(planId)) {
+    throw new UserError(
+      `input 'plan-id' must be a plan id (16 hex digits, as pgperf plan prints it), got '${planId}'`,
+    );
+  }
+  const wait = read('wait-timeout').trim();
+  const waitTimeoutS =
+    wait === '' ? 600 : /^0+[smh]?$/.test(wait) ? 0 : optionalDuration(read, 'wait-timeout')!;
+  return {
+    ...(shard ? { shard } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(planId ? { planId } : {}),
+    waitTimeoutS,
+  };
+}
+
+function checkShardInputs(inputs: ActionInputs): void {
+  if (inputs.shard && inputs.mode !== 'benchmark') {
+    throw new UserError(
+      `input 'shard' runs part of a benchmark, but mode is ${inputs.mode}: remove 'shard' (mode consolidate finds the shards itself)`,
+    );
+  }
+  if (inputs.shard && inputs.baseline.kind === 'stored') {
+    throw new UserError(
+      "inputs 'shard' and 'baseline: stored' both given: a sharded comparison measures base and head in each shard (baseline: same-job)",
+    );
+  }
 }

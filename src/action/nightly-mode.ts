@@ -24,10 +24,10 @@ import {
   REPORT_FILE,
   headOnly,
   loadInputWorkloads,
-  tolerateApiError,
   type ActionDeps,
   type ActionOutcome,
 } from './run-action.js';
+import { tolerateApiError } from './github-publish.js';
 import { openActionStore } from './store-setup.js';
 
 export async function runNightlyMode(

@@ -10,9 +10,9 @@ import { shippedWorkloadFile } from '../config/shipped-workloads.js';
 import type { Workload } from '../config/workload-schema.js';
 import type { OverallVerdict, RunComparison } from '../compare/types.js';
 import { extremeCell } from '../compare/extreme-cell.js';
-import { GitHubApiError, apiFailureHint, type CommitState, type GitHubApi } from '../github/api.js';
-import { upsertStickyComment } from '../github/sticky-comment.js';
-import { commentMarker, renderJobSummary, renderMarkdownReport } from '../report/markdown.js';
+import type { CommitState, GitHubApi } from '../github/api.js';
+import { renderJobSummary, renderMarkdownReport } from '../report/markdown.js';
+import { postToGitHub } from './github-publish.js';
 import { analyse, resolveAnalysis } from '../pipeline/analysis.js';
 import {
   RESULTS_FILE,
@@ -34,6 +34,8 @@ import { chooseCommits, type ActionContext, type Commits } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { openActionStore, type StoreAccess } from './store-setup.js';
 import { DEFAULT_SENTINEL_ROUNDS, runStoredBaseline } from '../pipeline/stored-baseline.js';
+import { publishShard, shardOfInputs } from './shard-job.js';
+import { runConsolidate } from './consolidate-mode.js';
 import { benchmarkTarget, commentTarget, type PublishTarget } from './trusted-target.js';
 import { runNightlyMode } from './nightly-mode.js';
 
@@ -86,7 +88,9 @@ export async function runAction(
     // The benchmark job chose the analysis settings and recorded them; the comment job reports with them.
     return publish(result, analyse(result), target, inputs, ctx, deps, resultsDir);
   }
+  if (inputs.mode === 'consolidate') return runConsolidate(inputs, ctx, deps, resultsDir);
   const outcome = await benchmark(inputs, ctx, deps, resultsDir);
+  if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE);
   const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
   return publish(outcome.result, outcome.comparison, target, inputs, ctx, deps, resultsDir);
 }
@@ -101,6 +105,12 @@ async function benchmark(
   const commits = await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit(commits.base)}; head: ${describeCommit(commits.head)}`);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
+  const sharded = inputs.shard ? shardOfInputs(inputs, ctx, workloads) : undefined;
+  if (sharded) {
+    logger.info(
+      `shard ${sharded.shard.index}/${sharded.shard.count} of plan ${sharded.shard.planId}, seed ${sharded.seed}: ${sharded.workloads.flatMap((w) => w.clients.map((c) => `${w.name}@${c}`)).join(', ')}`,
+    );
+  }
   const arms = await armSource(commits, inputs, ctx, deps);
   const store =
     (inputs.store || inputs.storeBranch) && deps.stores
@@ -110,7 +120,11 @@ async function benchmark(
     throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
   }
   const analysis = resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold });
-  const adaptive = adaptiveFromInputs(inputs, analysis.alpha, roundSeconds(workloads, 2, inputs.duration));
+  const adaptive = adaptiveFromInputs(
+    inputs,
+    analysis.alpha,
+    roundSeconds(sharded?.workloads ?? workloads, 2, inputs.duration),
+  );
   if (adaptive && inputs.baseline.kind === 'stored') {
     // The looks test paired rounds; stored base samples pair with no round of head.
     throw new UserError(
@@ -119,7 +133,9 @@ async function benchmark(
   }
   const request = {
     arms,
-    workloads,
+    workloads: sharded?.workloads ?? workloads,
+    ...(sharded ? { shard: sharded.shard } : {}),
+    ...((sharded?.seed ?? inputs.seed) !== undefined ? { seed: sharded?.seed ?? inputs.seed } : {}),
     analysis,
     ...(adaptive ? { adaptive } : {}),
     rounds: inputs.rounds,
@@ -294,38 +310,24 @@ async function publish(
       : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ''}`,
   );
 
-  const api = deps.api;
-  if (api && inputs.comment) {
-    if (target.prNumber === undefined) {
-      logger.info('no pull request to comment on (not a pull_request event and no pr-number input)');
-    } else {
-      const prNumber = target.prNumber;
-      await tolerateApiError(logger, 'pull-requests: write (or issues: write)', async () => {
-        const done = await upsertStickyComment(api, {
-          issueNumber: prNumber,
-          marker: commentMarker(inputs.commentId),
-          // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
-          body: completed
-            ? report
-            : (existing) => (existing ? supersededNote(existing, result, reportInput.runUrl) : report),
-        });
-        logger.info(`${done.action} the comment on #${prNumber} (id ${done.comment.id})`);
-      });
-    }
-  }
-  if (api && inputs.commitStatus && target.headSha) {
-    const headSha = target.headSha;
-    await tolerateApiError(logger, 'statuses: write', () =>
-      api.setCommitStatus(headSha, {
-        state: completed ? statusState(comparison, failure) : 'error',
-        context: `pgperf/${inputs.commentId}`,
+  await postToGitHub(
+    {
+      // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
+      body: completed
+        ? report
+        : (existing) => (existing ? supersededNote(existing, result, reportInput.runUrl) : report),
+      status: {
+        state: completed ? statusState(comparison.verdict, failure) : 'error',
         description: completed
-          ? statusDescription(comparison, worst)
+          ? statusDescription(comparison.verdict, worst)
           : `Run ${result.status}: partial results, no verdict`,
-        targetUrl: reportInput.runUrl,
-      }),
-    );
-  }
+        ...(reportInput.runUrl ? { targetUrl: reportInput.runUrl } : {}),
+      },
+    },
+    target,
+    inputs,
+    deps,
+  );
   return {
     verdict: comparison.verdict,
     failure,
@@ -335,7 +337,7 @@ async function publish(
 }
 
 /** A run that did not complete fails the step (partial data never passes a gate), unless fail-on is never. */
-function unfinishedFailure(result: RunResult, failOn: ActionInputs['failOn']): string | undefined {
+export function unfinishedFailure(result: RunResult, failOn: ActionInputs['failOn']): string | undefined {
   if (failOn === 'never') return undefined;
   const why = result.stopReason ? ` (${result.stopReason})` : '';
   return `the run is '${result.status}'${why}: partial results decide nothing (fail-on: ${failOn})`;
@@ -368,13 +370,13 @@ export function gateFailure(comparison: RunComparison, failOn: ActionInputs['fai
  * The commit status: failure when the gate fails; pending ("needs more rounds") when the data cannot tell and
  * the gate does not fail on that, so an undecided PR is neither silently green nor red; else success.
  */
-function statusState(comparison: RunComparison, failure: string | undefined): CommitState {
+export function statusState(verdict: OverallVerdict, failure: string | undefined): CommitState {
   if (failure) return 'failure';
-  if (comparison.verdict === 'inconclusive') return 'pending';
+  if (verdict === 'inconclusive') return 'pending';
   return 'success';
 }
 
-function statusDescription(comparison: RunComparison, worst: number | undefined): string {
+export function statusDescription(verdict: OverallVerdict, worst: number | undefined): string {
   const words: Record<OverallVerdict, string> = {
     regression: 'Regression',
     improvement: 'Improvement',
@@ -383,27 +385,10 @@ function statusDescription(comparison: RunComparison, worst: number | undefined)
     mixed: 'Mixed',
   };
   const delta = worst === undefined ? '' : `; worst delta ${worst >= 0 ? '+' : ''}${worst.toFixed(1)}%`;
-  const more = comparison.verdict === 'inconclusive' ? ': needs more rounds' : '';
-  return `${words[comparison.verdict]}${more}${delta}`;
+  const more = verdict === 'inconclusive' ? ': needs more rounds' : '';
+  return `${words[verdict]}${more}${delta}`;
 }
 
 function describeCommit(c: { ref?: string; sha?: string; chosenBy: string }): string {
   return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(' @ ') + ` (${c.chosenBy})`;
-}
-
-/** Runs a GitHub call; a failure is a warning naming the permission the workflow probably lacks. */
-export async function tolerateApiError(
-  logger: Logger,
-  permission: string,
-  fn: () => Promise<void>,
-): Promise<void> {
-  try {
-    await fn();
-  } catch (e) {
-    if (!(e instanceof GitHubApiError)) throw e;
-    const hint = apiFailureHint(e, permission);
-    logger.warn(
-      `${e.message}.${hint ? ` ${hint}` : ''} The results are saved and the verdict still decides the step.`,
-    );
-  }
 }

@@ -51,7 +51,22 @@ export async function commentTarget(
   api: GitHubApi | undefined,
   file: string,
 ): Promise<PublishTarget> {
-  const claimed = { pr: result.source?.prNumber, sha: result.source?.head?.sha };
+  const target = await eventTarget(ctx, prNumberInput, api, 'mode comment', result.source?.prNumber);
+  checkClaims(result, target, file);
+  return target;
+}
+
+/**
+ * What the event vouches for (see commentTarget), before any results are read: the commit and the PR.
+ * `claimedPr` (a PR number the results name) is used, checked through the API, when nothing else names one.
+ */
+export async function eventTarget(
+  ctx: ActionContext,
+  prNumberInput: number | undefined,
+  api: GitHubApi | undefined,
+  mode: string,
+  claimedPr?: number,
+): Promise<PublishTarget> {
   const run = ctx.payload.workflow_run as WorkflowRunPayload | undefined;
   const pr = pullRequestOf(ctx);
   let headSha: string | undefined;
@@ -72,35 +87,41 @@ export async function commentTarget(
     basis = `input 'pr-number'`;
   }
   // A fork's workflow_run lists no PRs: then the input names it, else the claim is checked.
-  const prNumber = prNumberInput ?? vouched ?? claimed.pr;
+  const prNumber = prNumberInput ?? vouched ?? claimedPr;
   if (prNumber !== undefined && prNumber !== vouched) {
     if (!api) {
       throw new UserError(
-        `mode comment: PR #${prNumber} cannot be checked against the commit without the API: set 'github-token'`,
+        `${mode}: PR #${prNumber} cannot be checked against the commit without the API: set 'github-token'`,
       );
     }
     const actual = await api.pullRequestHead(prNumber);
     if (headSha === undefined) headSha = actual;
     else if (actual !== headSha) {
       throw new UserError(
-        `mode comment: PR #${prNumber}'s head is ${actual.slice(0, 12)}, not ${headSha.slice(0, 12)}, the commit ${basis} measured; refusing to comment or set a status (set 'pr-number' to the PR of that commit)`,
+        `${mode}: PR #${prNumber}'s head is ${actual.slice(0, 12)}, not ${headSha.slice(0, 12)}, the commit ${basis} measured; refusing to comment or set a status (set 'pr-number' to the PR of that commit)`,
       );
     }
   }
   if (headSha === undefined) {
     throw new UserError(
-      `mode comment: cannot tell which commit the results belong to: run it on workflow_run or pull_request, or set 'pr-number' (with 'github-token')`,
-    );
-  }
-  if (claimed.sha !== undefined && claimed.sha !== headSha) {
-    throw new UserError(
-      `${file}: source.head.sha is ${claimed.sha.slice(0, 12)}, but ${basis} is for ${headSha.slice(0, 12)}; the results do not belong to this run, refusing to comment or set a status`,
-    );
-  }
-  if (claimed.pr !== undefined && prNumber !== undefined && claimed.pr !== prNumber) {
-    throw new UserError(
-      `${file}: source.prNumber is ${claimed.pr}, but ${basis} is for PR #${prNumber}; refusing to comment or set a status`,
+      `${mode}: cannot tell which commit the results belong to: run it on workflow_run or pull_request, or set 'pr-number' (with 'github-token')`,
     );
   }
   return { ...(prNumber !== undefined ? { prNumber } : {}), headSha, basis };
+}
+
+/** A results document must agree with the target on the commit and the PR it names, or nothing is written. */
+export function checkClaims(result: RunResult, target: PublishTarget, file: string): void {
+  const claimed = { pr: result.source?.prNumber, sha: result.source?.head?.sha };
+  const headSha = target.headSha!;
+  if (claimed.sha !== undefined && claimed.sha !== headSha) {
+    throw new UserError(
+      `${file}: source.head.sha is ${claimed.sha.slice(0, 12)}, but ${target.basis} is for ${headSha.slice(0, 12)}; the results do not belong to this run, refusing to comment or set a status`,
+    );
+  }
+  if (claimed.pr !== undefined && target.prNumber !== undefined && claimed.pr !== target.prNumber) {
+    throw new UserError(
+      `${file}: source.prNumber is ${claimed.pr}, but ${target.basis} is for PR #${target.prNumber}; refusing to comment or set a status`,
+    );
+  }
 }

@@ -62,11 +62,16 @@ export function consolidateShards(files: readonly ShardFile[]): Consolidation {
   }
   const groups = new Map<string, ShardFile[]>();
   for (const f of files) {
-    const id = f.result.fingerprint?.id ?? environmentFingerprint(f.result).id;
+    const id = machineClassOf(f.result);
     groups.set(id, [...(groups.get(id) ?? []), f]);
   }
   const classes = [...groups.entries()].map(([fingerprint, group]) => mergeClass(fingerprint, group, ref));
   return { planId: ref.planId, count: ref.count, classes };
+}
+
+/** The machine class of a shard: its environment fingerprint id (recorded, else computed). */
+export function machineClassOf(result: RunResult): string {
+  return result.fingerprint?.id ?? environmentFingerprint(result).id;
 }
 
 function mergeClass(fingerprint: string, group: ShardFile[], ref: ShardInfo): MachineClass {
@@ -87,7 +92,8 @@ function mergeClass(fingerprint: string, group: ShardFile[], ref: ShardInfo): Ma
   const base = docs[0]!;
   const covered = new Set(docs.flatMap((d) => d.plan.cells.map(cellId)));
   const lost = ref.allCells.filter((c) => !covered.has(cellId(c))).map(cellId);
-  const warnings = docs.flatMap((d) => d.warnings);
+  // Shards of one plan often warn alike (the same design): each warning once.
+  const warnings = [...new Set(docs.flatMap((d) => d.warnings))];
   if (missing.length) {
     warnings.unshift(
       `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${ref.count} missing: no data for ${lost.join(', ')}`,

@@ -103,3 +103,30 @@ export function workloadsOfShard(workloads: readonly Workload[], shard: Shard): 
     return clients.length ? [{ ...w, clients }] : [];
   });
 }
+
+/**
+ * Shard `spec` of the split of `workloads` (with the run's rounds/duration overrides, which the plan id
+ * covers): the workloads restricted to its cells and the ShardInfo its results record.
+ * @throws RangeError when the shard count does not fit the cells.
+ */
+export function selectShard(
+  workloads: readonly Workload[],
+  spec: { index: number; count: number },
+  overrides: { rounds?: number; duration?: number } = {},
+): { workloads: Workload[]; info: ShardInfo } {
+  const effective = workloads.map((w) => ({
+    ...w,
+    rounds: overrides.rounds ?? w.rounds,
+    duration: overrides.duration ?? w.duration,
+  }));
+  const plan = planShards(effective, spec.count);
+  return {
+    workloads: workloadsOfShard(workloads, plan.shards[spec.index - 1]!),
+    info: {
+      planId: plan.planId,
+      index: spec.index,
+      count: spec.count,
+      allCells: effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients }))),
+    },
+  };
+}

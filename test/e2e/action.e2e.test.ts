@@ -252,7 +252,10 @@ describe('gating and failures', () => {
       { 'fail-on': 'sometimes' },
       "input 'fail-on' must be one of regression, inconclusive, never, got 'sometimes'",
     ],
-    [{ mode: 'publish' }, "input 'mode' must be one of benchmark, comment, nightly, got 'publish'"],
+    [
+      { mode: 'publish' },
+      "input 'mode' must be one of benchmark, comment, nightly, consolidate, got 'publish'",
+    ],
     [{ 'github-token': '' }, "input 'github-token' is empty but 'comment' or 'commit-status' is on"],
     [{ rounds: 'many' }, "input 'rounds' must be a whole number >= 1, got 'many'"],
     [{ 'cpu-dma-latency': '-1' }, "input 'cpu-dma-latency' must be a whole number >= 0, got '-1'"],

@@ -51,7 +51,7 @@ describe('action.yml', () => {
 describe('parseInputs', () => {
   it.each([
     [{ 'fail-on': 'always' }, "input 'fail-on' must be one of regression, inconclusive, never, got 'always'"],
-    [{ mode: 'x' }, "input 'mode' must be one of benchmark, comment, nightly, got 'x'"],
+    [{ mode: 'x' }, "input 'mode' must be one of benchmark, comment, nightly, consolidate, got 'x'"],
     [{ alpha: '1.5' }, "input 'alpha' must be a number between 0 and 1 (exclusive), got '1.5'"],
     [{ threshold: '-1' }, "input 'threshold' must be a number between 0 and 100 (exclusive), got '-1'"],
     [{ rounds: '2.5' }, "input 'rounds' must be a whole number >= 1, got '2.5'"],
@@ -59,6 +59,21 @@ describe('parseInputs', () => {
     [{ 'comment-id': 'a b' }, "input 'comment-id' must be letters, digits"],
     [{ 'github-token': '' }, "input 'github-token' is empty but 'comment' or 'commit-status' is on"],
     [{ 'base-bin-dir': '/x' }, "inputs 'base-bin-dir' and 'head-bin-dir' go together"],
+    [{ shard: '4/3' }, "input 'shard' must be I/N with 1 <= I <= N (e.g. 2/3), got '4/3'"],
+    [{ shard: '1/3', mode: 'comment' }, "input 'shard' runs part of a benchmark, but mode is comment"],
+    [
+      { shard: '1/3', baseline: 'stored', store: 'store' },
+      "inputs 'shard' and 'baseline: stored' both given",
+    ],
+    [{ seed: '-1' }, "input 'seed' must be a whole number >= 1, got '-1'"],
+    [
+      { 'plan-id': 'abc' },
+      "input 'plan-id' must be a plan id (16 hex digits, as pgperf plan prints it), got 'abc'",
+    ],
+    [
+      { 'wait-timeout': 'soon' },
+      "input 'wait-timeout' must be a duration such as 45m, 1h or 900s, got 'soon'",
+    ],
   ])('%j is refused with a message naming the input', (overrides, message) => {
     expect(() => parseInputs(defaults(overrides))).toThrow(message);
   });
@@ -91,5 +106,21 @@ describe('parseInputs', () => {
     expect(inputs.rounds).toBe(8);
     expect(inputs.prNumber).toBe(12);
     expect(inputs.githubToken).toBeUndefined();
+  });
+
+  it('reads the fleet inputs: shard, seed, plan-id and wait-timeout (10m by default, 0 for no wait)', () => {
+    expect(parseInputs(defaults())).toMatchObject({ waitTimeoutS: 600 });
+    expect(parseInputs(defaults()).shard).toBeUndefined();
+    expect(
+      parseInputs(
+        defaults({ shard: '2/3', seed: '12345678901', 'plan-id': '0123456789abcdef', 'wait-timeout': '90s' }),
+      ),
+    ).toMatchObject({
+      shard: { index: 2, count: 3 },
+      seed: 12345678901,
+      planId: '0123456789abcdef',
+      waitTimeoutS: 90,
+    });
+    expect(parseInputs(defaults({ mode: 'consolidate', 'wait-timeout': '0' })).waitTimeoutS).toBe(0);
   });
 });

@@ -176,7 +176,11 @@ const action = (inputs: Record<string, string>) => () =>
   parseInputs((name) => ({ ...defaults, ...inputs })[name] ?? '');
 
 const actionCases: Case[] = [
-  ['mode', action({ mode: 'bench' }), /input 'mode' must be one of benchmark, comment, nightly, got 'bench'/],
+  [
+    'mode',
+    action({ mode: 'bench' }),
+    /input 'mode' must be one of benchmark, comment, nightly, consolidate, got 'bench'/,
+  ],
   [
     'fail-on',
     action({ 'fail-on': 'always' }),

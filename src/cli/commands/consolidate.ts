@@ -1,17 +1,20 @@
 import { Command, Option } from 'commander';
-import { overallVerdict } from '../../compare/overall.js';
 import { consolidateShards } from '../../fleet/consolidate.js';
-import { analyse } from '../../pipeline/analysis.js';
-import { reportInputOf } from '../../pipeline/report-input.js';
+import {
+  consolidatedReportInput,
+  describeMachineClass,
+  judgeConsolidation,
+} from '../../pipeline/consolidation.js';
 import { renderComparisonText } from '../../report/comparison-text.js';
-import { renderMarkdownReport } from '../../report/markdown.js';
+import { renderConsolidatedComment } from '../../report/consolidated-markdown.js';
 import { readResults } from '../../results/read-results.js';
 import { oneOf } from '../options.js';
 
 /**
  * `pgperf consolidate RESULTS...`: the shards of one comparison (one results.json per matrix job) as one
  * report: verdict first (over every machine class), then one section per machine class, Holm across all
- * cells of a class. Missing or failed shards are named and leave their cells inconclusive.
+ * cells of a class. Missing or failed shards are named and leave their cells inconclusive. The markdown is
+ * the comment the Action's `mode: consolidate` posts.
  */
 export function consolidateCommand(): Command {
   return new Command('consolidate')
@@ -26,33 +29,21 @@ export function consolidateCommand(): Command {
     .action(async (files: string[], flags: { format: 'text' | 'markdown'; commentId: string }) => {
       const docs = [];
       for (const file of files) docs.push({ file, result: await readResults(file) });
-      const merged = consolidateShards(docs);
-      const sections = merged.classes.map((c) => ({ c, comparison: analyse(c.result) }));
-      const overall = overallVerdict(
-        sections.map(({ c, comparison }) => ({
-          id: c.fingerprint,
-          verdict: c.missing.length || c.failed.length ? 'inconclusive' : comparison.verdict,
-        })),
-      );
+      const judged = judgeConsolidation(consolidateShards(docs));
+      if (flags.format === 'markdown') {
+        const markdown = renderConsolidatedComment(consolidatedReportInput(judged), flags.commentId);
+        process.stdout.write(markdown);
+        return;
+      }
+      const n = judged.classes.length;
       const out: string[] = [
-        `${flags.format === 'markdown' ? '## ' : ''}verdict: ${overall.verdict} over ${sections.length} machine class${sections.length === 1 ? '' : 'es'} (plan ${merged.planId}, ${merged.count} shards)`,
+        `verdict: ${judged.overall.verdict} over ${n} machine class${n === 1 ? '' : 'es'} (plan ${judged.planId}, ${judged.count} shards)`,
         '',
       ];
-      for (const { c, comparison } of sections) {
-        const what = `${c.facts.cpuModel ?? 'unknown CPU'}, ${c.facts.cpuCount ?? '?'} CPUs`;
-        const shards = `shards ${c.present.join(', ')} of ${merged.count}${c.missing.length ? `; MISSING ${c.missing.join(', ')}` : ''}`;
-        out.push(
-          `${flags.format === 'markdown' ? '### ' : '== '}machine class ${c.fingerprint} (${what}; ${shards})`,
-          '',
-        );
-        out.push(
-          flags.format === 'markdown'
-            ? renderMarkdownReport({
-                ...reportInputOf(c.result, comparison),
-                commentId: `${flags.commentId}-${c.fingerprint}`,
-              })
-            : renderComparisonText(comparison),
-        );
+      for (const c of judged.classes) {
+        const shards = `shards ${c.present.join(', ')} of ${judged.count}${c.missing.length ? `; MISSING ${c.missing.join(', ')}` : ''}`;
+        out.push(`== machine class ${c.fingerprint} (${describeMachineClass(c)}; ${shards})`, '');
+        out.push(renderComparisonText(c.comparison));
       }
       process.stdout.write(`${out.join('\n')}\n`);
     });

@@ -7,7 +7,7 @@ import { resolveAnalysis } from '../../pipeline/analysis.js';
 import { buildArms } from '../../pipeline/build-stage.js';
 import type { ArmSource } from '../../pipeline/pipeline.js';
 import type { Workload } from '../../config/workload-schema.js';
-import { parseShardSpec, planShards, workloadsOfShard, type ShardInfo } from '../../fleet/shards.js';
+import { parseShardSpec, selectShard, type ShardInfo } from '../../fleet/shards.js';
 import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../pipeline/stored-baseline.js';
 import type { ControlRequest } from '../../machine/controls.js';
 import { UserError, errorMessage } from '../../util/errors.js';
@@ -289,27 +289,11 @@ function shardOf(workloads: Workload[], flags: RunFlags): { workloads: Workload[
       '--shard needs --seed N: every shard must use the same seed (e.g. the workflow run number)',
     );
   }
-  const effective = workloads.map((w) => ({
-    ...w,
-    rounds: flags.rounds ?? w.rounds,
-    duration: flags.duration ?? w.duration,
-  }));
-  let plan;
   try {
-    plan = planShards(effective, spec.count);
+    return selectShard(workloads, spec, flags);
   } catch (e) {
     throw new UserError(`--shard ${flags.shard}: ${errorMessage(e)}`);
   }
-  const shard = plan.shards[spec.index - 1]!;
-  return {
-    workloads: workloadsOfShard(workloads, shard),
-    info: {
-      planId: plan.planId,
-      index: spec.index,
-      count: spec.count,
-      allCells: effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients }))),
-    },
-  };
 }
 
 /** --baseline stored: one installed arm, head; base comes from the store. */

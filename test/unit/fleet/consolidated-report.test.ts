@@ -1,0 +1,74 @@
+/**
+ * The consolidated report (the comment of `mode: consolidate` and `pgperf consolidate --format markdown`)
+ * over a real results document split into shards by cell, on one or two machine classes.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { consolidateShards, type ShardFile } from '../../../src/fleet/consolidate.js';
+import { consolidatedReportInput, judgeConsolidation } from '../../../src/pipeline/consolidation.js';
+import { environmentFingerprint } from '../../../src/env/fingerprint.js';
+import {
+  renderConsolidatedComment,
+  renderConsolidatedSummary,
+} from '../../../src/report/consolidated-markdown.js';
+import { cellId, type RunResult } from '../../../src/results/types.js';
+
+const whole = JSON.parse(
+  readFileSync(new URL('../../fixtures/results/pgperf-15-smoke-select-only.json', import.meta.url), 'utf8'),
+) as RunResult;
+
+/** The document as `count` shards (cells dealt round-robin), as if run on a machine of `cpu`. */
+function shards(count: number, cpu = whole.environment.cpuModel): ShardFile[] {
+  const allCells = whole.plan.cells;
+  return Array.from({ length: count }, (_, i) => {
+    const cells = allCells.filter((_, j) => j % count === i);
+    const ids = new Set(cells.map(cellId));
+    const result: RunResult = {
+      ...whole,
+      environment: { ...whole.environment, cpuModel: cpu },
+      plan: {
+        ...whole.plan,
+        cells,
+        shard: { planId: '0123456789abcdef', index: i + 1, count, allCells },
+      },
+      samples: whole.samples.filter((s) => ids.has(cellId(s))),
+    };
+    return { file: `${cpu}/shard-${i + 1}/results.json`, result };
+  });
+}
+
+describe('the consolidated report', () => {
+  it('starts with the marker and the verdict over the classes, then one section per machine class', () => {
+    const a = shards(3);
+    const b = shards(3, 'Other CPU 9000');
+    const judged = judgeConsolidation(consolidateShards([...a, ...b]));
+    expect(judged.classes).toHaveLength(2);
+    const text = renderConsolidatedComment(consolidatedReportInput(judged), 'fleet');
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('<!-- pgperf:comment-id=fleet -->');
+    expect(lines[1]).toMatch(/^\S+ \*\*.+\*\* · 2 machine classes · plan `0123456789abcdef`, 3 shards$/);
+    for (const c of judged.classes) {
+      expect(text).toContain(`## Machine class \`${c.fingerprint}\``);
+      expect(text).toContain(`- \`${c.fingerprint}\``);
+    }
+    expect(text).toContain('Other CPU 9000');
+    expect(text).not.toContain('Incomplete');
+    // The same verdict as the unsharded document: Holm over every cell of the class.
+    const sameClass = judged.classes.find((c) => c.fingerprint === environmentFingerprint(whole).id)!;
+    expect(sameClass.result.plan.cells.map(cellId)).toEqual(whole.plan.cells.map(cellId));
+    expect(sameClass.comparison.comparisons[0]!.familySize).toBe(whole.plan.cells.length);
+    // The summary is the same without the marker.
+    expect(renderConsolidatedSummary(consolidatedReportInput(judged))).toBe(lines.slice(1).join('\n'));
+  });
+
+  it('names the missing shard above everything, and stays within the size limit', () => {
+    const judged = judgeConsolidation(consolidateShards(shards(3).slice(0, 2)));
+    expect(judged.overall.verdict).toBe('inconclusive');
+    const text = renderConsolidatedComment(consolidatedReportInput(judged), 'default', 6000);
+    expect(text.length).toBeLessThanOrEqual(6000);
+    expect(text.split('\n\n')[1]).toMatch(
+      /^⚠️ \*\*Incomplete, no verdict\*\*: shard 3 of 3 missing on `[0-9a-f]{16}`/,
+    );
+    expect(text).toContain('shards 1, 2 of 3');
+  });
+});
