@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path40 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path41 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path40 && path40[0] !== "/") {
-          path40 = `/${path40}`;
+        if (path41 && path41[0] !== "/") {
+          path41 = `/${path41}`;
         }
-        return new URL(`${origin}${path40}`);
+        return new URL(`${origin}${path41}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path40, origin }
+          request: { method, path: path41, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path40);
+        debuglog("sending request to %s %s/%s", method, origin, path41);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path40, origin },
+          request: { method, path: path41, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path40,
+          path41,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path40, origin }
+          request: { method, path: path41, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path40);
+        debuglog("trailers received from %s %s/%s", method, origin, path41);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path40, origin },
+          request: { method, path: path41, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path40,
+          path41,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path40, origin }
+            request: { method, path: path41, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path40);
+          debuglog("sending request to %s %s/%s", method, origin, path41);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path40,
+        path: path41,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path40 !== "string") {
+        if (typeof path41 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path40[0] !== "/" && !(path40.startsWith("http://") || path40.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path41[0] !== "/" && !(path41.startsWith("http://") || path41.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path40)) {
+        } else if (invalidPathRegex.test(path41)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path40, query) : path40;
+        this.path = query ? buildURL(path41, query) : path41;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path40, host, upgrade, blocking, reset } = request2;
+      const { method, path: path41, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path40} HTTP/1.1\r
+      let header = `${method} ${path41} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path40, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path41, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path40;
+      headers[HTTP2_HEADER_PATH] = path41;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path40 = search ? `${pathname}${search}` : pathname;
+        const path41 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path40;
+        this.opts.path = path41;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path40 = "/",
+          path: path41 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path40;
+        opts.path = origin + path41;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path40) {
-      if (typeof path40 !== "string") {
-        return path40;
+    function safeUrl2(path41) {
+      if (typeof path41 !== "string") {
+        return path41;
       }
-      const pathSegments = path40.split("?");
+      const pathSegments = path41.split("?");
       if (pathSegments.length !== 2) {
-        return path40;
+        return path41;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path40, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path40);
+    function matchKey(mockDispatch2, { path: path41, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path41);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path40 }) => matchValue(safeUrl2(path40), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path41 }) => matchValue(safeUrl2(path41), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path40, method, body, headers, query } = opts;
+      const { path: path41, method, body, headers, query } = opts;
       return {
-        path: path40,
+        path: path41,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path40, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path41, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path40,
+            Path: path41,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path40) {
-      for (let i = 0; i < path40.length; ++i) {
-        const code = path40.charCodeAt(i);
+    function validateCookiePath(path41) {
+      for (let i = 0; i < path41.length; ++i) {
+        const code = path41.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path40 = opts.path;
+          let path41 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path40 = `/${path40}`;
+            path41 = `/${path41}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path40);
+          url2 = new URL(util.parseOrigin(url2).origin + path41);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22880,7 +22880,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path40 = __require("path");
+    var path41 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22919,7 +22919,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path40.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path40.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path41.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path41.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23051,7 +23051,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path40 = __require("path");
+    var path41 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -25306,17 +25306,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path40) {
-      const ctrl = callVisitor(key, node2, visitor, path40);
+    function visit_(key, node2, visitor, path41) {
+      const ctrl = callVisitor(key, node2, visitor, path41);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path40, ctrl);
-        return visit_(key, ctrl, visitor, path40);
+        replaceNode(key, path41, ctrl);
+        return visit_(key, ctrl, visitor, path41);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path40 = Object.freeze(path40.concat(node2));
+          path41 = Object.freeze(path41.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path40);
+            const ci = visit_(i, node2.items[i], visitor, path41);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25327,13 +25327,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path40 = Object.freeze(path40.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path40);
+          path41 = Object.freeze(path41.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path41);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path40);
+          const cv = visit_("value", node2.value, visitor, path41);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25354,17 +25354,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path40) {
-      const ctrl = await callVisitor(key, node2, visitor, path40);
+    async function visitAsync_(key, node2, visitor, path41) {
+      const ctrl = await callVisitor(key, node2, visitor, path41);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path40, ctrl);
-        return visitAsync_(key, ctrl, visitor, path40);
+        replaceNode(key, path41, ctrl);
+        return visitAsync_(key, ctrl, visitor, path41);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path40 = Object.freeze(path40.concat(node2));
+          path41 = Object.freeze(path41.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path40);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path41);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25375,13 +25375,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path40 = Object.freeze(path40.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path40);
+          path41 = Object.freeze(path41.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path41);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path40);
+          const cv = await visitAsync_("value", node2.value, visitor, path41);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25408,23 +25408,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path40) {
+    function callVisitor(key, node2, visitor, path41) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path40);
+        return visitor(key, node2, path41);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path40);
+        return visitor.Map?.(key, node2, path41);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path40);
+        return visitor.Seq?.(key, node2, path41);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path40);
+        return visitor.Pair?.(key, node2, path41);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path40);
+        return visitor.Scalar?.(key, node2, path41);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path40);
+        return visitor.Alias?.(key, node2, path41);
       return void 0;
     }
-    function replaceNode(key, path40, node2) {
-      const parent = path40[path40.length - 1];
+    function replaceNode(key, path41, node2) {
+      const parent = path41[path41.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -26036,10 +26036,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path40, value) {
+    function collectionFromPath(schema, path41, value) {
       let v = value;
-      for (let i = path40.length - 1; i >= 0; --i) {
-        const k = path40[i];
+      for (let i = path41.length - 1; i >= 0; --i) {
+        const k = path41[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -26058,7 +26058,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path40) => path40 == null || typeof path40 === "object" && !!path40[Symbol.iterator]().next().done;
+    var isEmptyPath = (path41) => path41 == null || typeof path41 === "object" && !!path41[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -26088,11 +26088,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path40, value) {
-        if (isEmptyPath(path40))
+      addIn(path41, value) {
+        if (isEmptyPath(path41))
           this.add(value);
         else {
-          const [key, ...rest] = path40;
+          const [key, ...rest] = path41;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -26106,8 +26106,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path40) {
-        const [key, ...rest] = path40;
+      deleteIn(path41) {
+        const [key, ...rest] = path41;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -26121,8 +26121,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path40, keepScalar) {
-        const [key, ...rest] = path40;
+      getIn(path41, keepScalar) {
+        const [key, ...rest] = path41;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -26140,8 +26140,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path40) {
-        const [key, ...rest] = path40;
+      hasIn(path41) {
+        const [key, ...rest] = path41;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -26151,8 +26151,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path40, value) {
-        const [key, ...rest] = path40;
+      setIn(path41, value) {
+        const [key, ...rest] = path41;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -28667,9 +28667,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path40, value) {
+      addIn(path41, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path40, value);
+          this.contents.addIn(path41, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28744,14 +28744,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path40) {
-        if (Collection2.isEmptyPath(path40)) {
+      deleteIn(path41) {
+        if (Collection2.isEmptyPath(path41)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path40) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path41) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28766,10 +28766,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path40, keepScalar) {
-        if (Collection2.isEmptyPath(path40))
+      getIn(path41, keepScalar) {
+        if (Collection2.isEmptyPath(path41))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path40, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path41, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28780,10 +28780,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path40) {
-        if (Collection2.isEmptyPath(path40))
+      hasIn(path41) {
+        if (Collection2.isEmptyPath(path41))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path40) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path41) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28800,13 +28800,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path40, value) {
-        if (Collection2.isEmptyPath(path40)) {
+      setIn(path41, value) {
+        if (Collection2.isEmptyPath(path41)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path40), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path41), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path40, value);
+          this.contents.setIn(path41, value);
         }
       }
       /**
@@ -30767,9 +30767,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path40) => {
+    visit2.itemAtPath = (cst, path41) => {
       let item = cst;
-      for (const [field, index] of path40) {
+      for (const [field, index] of path41) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30778,23 +30778,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path40) => {
-      const parent = visit2.itemAtPath(cst, path40.slice(0, -1));
-      const field = path40[path40.length - 1][0];
+    visit2.parentCollection = (cst, path41) => {
+      const parent = visit2.itemAtPath(cst, path41.slice(0, -1));
+      const field = path41[path41.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path40, item, visitor) {
-      let ctrl = visitor(item, path40);
+    function _visit(path41, item, visitor) {
+      let ctrl = visitor(item, path41);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path40.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path41.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30805,10 +30805,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path40);
+            ctrl = ctrl(item, path41);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path40) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path41) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -34652,7 +34652,7 @@ var require_light = __commonJS({
 
 // src/action.ts
 import os13 from "node:os";
-import path39 from "node:path";
+import path40 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -42434,10 +42434,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path40) {
-  if (!path40)
+function getElementAtPath(obj, path41) {
+  if (!path41)
     return obj;
-  return path40.reduce((acc, key) => acc?.[key], obj);
+  return path41.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -42777,11 +42777,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path40, issues) {
+function prefixIssues(path41, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path40);
+    iss.path.unshift(path41);
     return iss;
   });
 }
@@ -43243,16 +43243,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path40 = []) => {
+  const processError = (error64, path41 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path40, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path41, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path40, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path41, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path40, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path41, ...issue3.path]);
       } else {
-        const fullpath = [...path40, ...issue3.path];
+        const fullpath = [...path41, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -43291,17 +43291,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path40 = []) => {
+  const processError = (error64, path41 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path40, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path41, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path40, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path41, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path40, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path41, ...issue3.path]);
       } else {
-        const fullpath = [...path40, ...issue3.path];
+        const fullpath = [...path41, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -43340,8 +43340,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path40 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path40) {
+  const path41 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path41) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -60479,13 +60479,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path40 = ref.slice(1).split("/").filter(Boolean);
-  if (path40.length === 0) {
+  const path41 = ref.slice(1).split("/").filter(Boolean);
+  if (path41.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path40[0] === defsKey) {
-    const key = path40[1] === void 0 ? void 0 : decodeJSONPointerSegment(path40[1]);
+  if (path41[0] === defsKey) {
+    const key = path41[1] === void 0 ? void 0 : decodeJSONPointerSegment(path41[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -61471,12 +61471,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path40) {
-  return path40.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path41) {
+  return path41.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path40) {
+function valueAt(doc, path41) {
   let v = doc;
-  for (const key of path40) {
+  for (const key of path41) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -61485,14 +61485,14 @@ function valueAt(doc, path40) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path40) {
+async function readResults(path41) {
   let text2;
   try {
-    text2 = await readFile5(path40, "utf8");
+    text2 = await readFile5(path41, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path40}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path41}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path40);
+  return parseResults(text2, path41);
 }
 function parseResults(text2, source) {
   let doc;
@@ -63193,423 +63193,7 @@ async function buildArms(request2, deps) {
 
 // src/action/run-action.ts
 import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
-import path38 from "node:path";
-
-// src/config/load-workload.ts
-var import_yaml = __toESM(require_dist2(), 1);
-init_errors();
-import { access as access6, readFile as readFile13 } from "node:fs/promises";
-import path27 from "node:path";
-
-// src/config/workload-schema.ts
-import os12 from "node:os";
-
-// src/machine/client-sweep.ts
-function autoClientSweep(logicalCpus) {
-  if (!Number.isInteger(logicalCpus) || logicalCpus < 1) {
-    throw new Error(`autoClientSweep: logicalCpus must be a positive integer, got ${logicalCpus}`);
-  }
-  const top = 2 * logicalCpus;
-  const points2 = /* @__PURE__ */ new Set([logicalCpus, top]);
-  for (let c = 1; c <= top; c *= 2) points2.add(c);
-  return [...points2].sort((a, b) => a - b);
-}
-
-// src/config/workload-schema.ts
-var BUILTIN_SCRIPTS = ["tpcb-like", "simple-update", "select-only"];
-var QUERY_MODES = ["simple", "extended", "prepared"];
-var PGBENCH_EXTRA_OPTIONS = {
-  "--max-tries": "value",
-  "--failures-detailed": "flag",
-  "--verbose-errors": "flag",
-  "--rate": "value",
-  "--latency-limit": "value",
-  "--connect": "flag",
-  "--define": "value",
-  "--report-per-command": "flag",
-  "--exit-on-abort": "flag"
-};
-var SYSBENCH_SCRIPTS = [
-  "oltp_read_only",
-  "oltp_write_only",
-  "oltp_read_write",
-  "oltp_point_select",
-  "oltp_update_index",
-  "oltp_update_non_index",
-  "oltp_insert"
-];
-var SYSBENCH_RAND_TYPES = ["uniform", "gaussian", "special", "pareto"];
-var SYSBENCH_PS_MODES = ["auto", "disable"];
-var SYSBENCH_EXTRA_OPTIONS = {
-  "--range-size": "count",
-  "--point-selects": "count",
-  "--simple-ranges": "count",
-  "--sum-ranges": "count",
-  "--order-ranges": "count",
-  "--distinct-ranges": "count",
-  "--index-updates": "count",
-  "--non-index-updates": "count",
-  "--delete-inserts": "count",
-  "--range-selects": "bool",
-  "--skip-trx": "bool",
-  "--secondary": "bool",
-  "--create-secondary": "bool"
-};
-var SYSBENCH_OWNED_OPTIONS = {
-  "--threads": 'the "clients" field (one cell per thread count)',
-  "--time": 'the "duration" field',
-  "--tables": 'the "tables" field',
-  "--table-size": 'the "tableSize" field',
-  "--rand-type": 'the "randType" field',
-  "--db-ps-mode": 'the "psMode" field',
-  "--percentile": 'the "percentile" field',
-  "--rand-seed": "pgperf (the same seed for every arm within a round)",
-  "--report-interval": "pgperf (always 1 second)"
-};
-var positiveInt = external_exports.number().int().positive();
-var nonNegativeInt = external_exports.number().int().nonnegative();
-var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
-var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
-var nameField = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results.");
-var descriptionField = external_exports.string().default("").describe("What the workload shows and why.");
-var durationField = positiveInt.default(60).describe("Seconds per measured run.");
-var warmupField = nonNegativeInt.default(10).describe("Seconds of the uncounted warm-up run per arm and cell (0 = none).");
-var roundsField = positiveInt.default(5).describe("Rounds: every cell runs every arm once per round.");
-var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
-var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
-var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
-var metricsField = external_exports.array(external_exports.enum(Object.keys(GATED_METRIC_NAMES))).min(1, "at least one metric").default([...DEFAULT_GATED_METRICS]).refine((m) => new Set(m).size === m.length, "each metric at most once").describe(
-  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better). All of them, over every cell, form one Holm family."
-);
-var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
-function clientsField(what, description) {
-  return external_exports.preprocess(
-    (v) => v === "auto" ? autoClientSweep(os12.availableParallelism()) : v,
-    external_exports.array(positiveInt).min(1, `at least one ${what}`)
-  ).describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
-}
-var cpuList = external_exports.preprocess(
-  (v) => typeof v === "number" ? String(v) : v,
-  external_exports.string().regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, "a CPU list like 0-3,8")
-);
-var cpusField = external_exports.union(
-  [
-    external_exports.literal("auto"),
-    external_exports.strictObject({
-      server: cpuList.describe('CPUs of the PostgreSQL server (taskset -c list), e.g. "0-3".'),
-      client: cpuList.describe('CPUs of the benchmark client, e.g. "4-7"; pgbench -j follows their count.')
-    })
-  ],
-  { error: 'expected "auto" or {server: "0-3", client: "4-7"} (kernel CPU lists)' }
-).optional().describe(
-  'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.'
-);
-var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
-var scriptFile = external_exports.strictObject({
-  file: external_exports.string().min(1).describe("Path of a pgbench script, relative to the workload file."),
-  weight: positiveInt.default(1).describe("Relative weight (pgbench -f file@weight).")
-});
-var initOptions = external_exports.strictObject({
-  steps: external_exports.string().regex(/^[dtgGvpf]+$/, "init steps made of the letters d t g G v p f").default("dtgvp").describe("pgbench -I init steps (d, t, g, G, v, p, f)."),
-  partitions: nonNegativeInt.default(0).describe("--partitions=N for pgbench_accounts (0 = not partitioned)."),
-  fillfactor: external_exports.number().int().min(10).max(100).default(100).describe("--fillfactor for the pgbench tables."),
-  unloggedTables: external_exports.boolean().default(false).describe("--unlogged-tables.")
-});
-var pgbenchWorkloadSchema = external_exports.strictObject({
-  name: nameField,
-  description: descriptionField,
-  tool: external_exports.literal("pgbench").describe("The client that drives the workload."),
-  builtin: external_exports.enum(BUILTIN_SCRIPTS).optional().describe("A builtin pgbench script; exclusive with scripts."),
-  scripts: external_exports.array(scriptFile).min(1).optional().describe("Custom pgbench scripts with weights; exclusive with builtin."),
-  pipeline: external_exports.number().int().min(2).max(100).optional().describe("Run builtin select-only as pipelines of this many queries (PG14+)."),
-  queryMode: external_exports.enum(QUERY_MODES).default("prepared").describe("pgbench -M."),
-  scale: positiveInt.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
-  clients: clientsField("client count", "The client-count sweep: one cell per entry."),
-  threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
-  duration: durationField,
-  warmup: warmupField,
-  rounds: roundsField,
-  settings: settingsField,
-  init: initOptions.default({ steps: "dtgvp", partitions: 0, fillfactor: 100, unloggedTables: false }).describe("Options of the data load (pgbench -i)."),
-  vacuum: vacuumField,
-  checkpoint: checkpointField,
-  extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
-  threshold: thresholdField,
-  metrics: metricsField,
-  retries: retriesField,
-  cpus: cpusField
-}).superRefine((w, ctx) => {
-  if (w.builtin === void 0 === (w.scripts === void 0)) {
-    ctx.addIssue({
-      code: "custom",
-      path: w.builtin === void 0 ? [] : ["scripts"],
-      message: 'set exactly one of "builtin" (tpcb-like, simple-update, select-only) or "scripts"'
-    });
-  }
-  refineClients(w, ctx);
-  if (w.pipeline !== void 0) {
-    if (w.builtin !== "select-only") {
-      ctx.addIssue({
-        code: "custom",
-        path: ["pipeline"],
-        message: "pipeline applies to builtin select-only; put \\startpipeline in custom scripts instead"
-      });
-    }
-    if (w.queryMode === "simple") {
-      ctx.addIssue({
-        code: "custom",
-        path: ["queryMode"],
-        message: "pipelining needs queryMode extended or prepared (pgbench aborts with simple)"
-      });
-    }
-  }
-  refineSettingsAndArgs(w, ctx, checkExtraArg);
-});
-var sysbenchWorkloadSchema = external_exports.strictObject({
-  name: nameField,
-  description: descriptionField,
-  tool: external_exports.literal("sysbench").describe("The client that drives the workload."),
-  script: external_exports.enum(SYSBENCH_SCRIPTS).describe("The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`)."),
-  tables: positiveInt.default(1).describe("sysbench --tables: number of sbtestN tables."),
-  tableSize: positiveInt.default(1e4).describe("sysbench --table-size: rows per table."),
-  clients: clientsField(
-    "thread count",
-    "The thread sweep, sysbench --threads (one connection per thread): one cell per entry."
-  ),
-  duration: durationField,
-  warmup: warmupField,
-  rounds: roundsField,
-  randType: external_exports.enum(SYSBENCH_RAND_TYPES).default("uniform").describe("sysbench --rand-type, always passed: its default is special in 1.0.x and uniform later."),
-  psMode: external_exports.enum(SYSBENCH_PS_MODES).default("auto").describe("sysbench --db-ps-mode: auto = server-side prepared statements, disable = plain queries."),
-  percentile: external_exports.number().int().min(1).max(100).default(95).describe("sysbench --percentile: the latency percentile reported (metric latencyPctMs)."),
-  maxIgnoredErrorsPct: external_exports.number().nonnegative().max(100).default(1).describe(
-    "A run whose ignored errors (deadlocks, duplicate keys, serialization failures that sysbench rolls back and retries) exceed this percentage of its transaction attempts is recorded as failed."
-  ),
-  settings: settingsField,
-  vacuum: vacuumField,
-  checkpoint: checkpointField,
-  extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
-  threshold: thresholdField,
-  metrics: metricsField,
-  retries: retriesField,
-  cpus: cpusField
-}).superRefine((w, ctx) => {
-  refineClients(w, ctx);
-  refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
-});
-var workloadSchema = external_exports.discriminatedUnion("tool", [pgbenchWorkloadSchema, sysbenchWorkloadSchema]);
-var WORKLOAD_VARIANTS = {
-  pgbench: pgbenchWorkloadSchema,
-  sysbench: sysbenchWorkloadSchema
-};
-function refineClients(w, ctx) {
-  if (new Set(w.clients).size !== w.clients.length) {
-    ctx.addIssue({ code: "custom", path: ["clients"], message: "client counts must not repeat" });
-  }
-}
-function refineSettingsAndArgs(w, ctx, checkArg) {
-  for (const [name, value] of Object.entries(w.settings)) {
-    const problem = settingProblem(name, String(value));
-    if (problem) ctx.addIssue({ code: "custom", path: ["settings", name], message: problem });
-  }
-  w.extraArgs.forEach((arg, i) => {
-    const problem = checkArg(arg);
-    if (problem) ctx.addIssue({ code: "custom", path: ["extraArgs", i], message: problem });
-  });
-}
-function checkExtraArg(arg) {
-  const [name = "", value] = arg.split(/=(.*)/s, 2);
-  const kind = PGBENCH_EXTRA_OPTIONS[name];
-  const allowed = Object.keys(PGBENCH_EXTRA_OPTIONS).join(", ");
-  if (!kind) return `"${arg}" is not an allowed pgbench option (allowed: ${allowed})`;
-  if (kind === "value" && !value) return `"${name}" needs a value, written as ${name}=VALUE`;
-  if (kind === "flag" && value !== void 0) return `"${name}" takes no value`;
-  return void 0;
-}
-function checkSysbenchExtraArg(arg) {
-  const [written = "", value] = arg.split(/=(.*)/s, 2);
-  const name = written.replace(/_/g, "-");
-  const owner = SYSBENCH_OWNED_OPTIONS[name];
-  if (owner) return `"${written}" is set by ${owner}, not in extraArgs`;
-  const kind = SYSBENCH_EXTRA_OPTIONS[name];
-  const allowed = Object.keys(SYSBENCH_EXTRA_OPTIONS).join(", ");
-  if (!kind) return `"${arg}" is not an allowed sysbench option (allowed: ${allowed})`;
-  if (kind === "count" && !/^\d+$/.test(value ?? "")) {
-    return `"${written}" needs a non-negative integer, written as ${written}=N`;
-  }
-  if (kind === "bool" && value !== void 0 && value !== "on" && value !== "off") {
-    return `"${written}" is on or off, written as ${written}=on or ${written}=off`;
-  }
-  return void 0;
-}
-
-// src/config/load-workload.ts
-async function loadWorkloadFile(file2) {
-  let text2;
-  try {
-    text2 = await readFile13(file2, "utf8");
-  } catch (e) {
-    throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
-  }
-  const workload = parseWorkload(text2, file2);
-  return resolveScripts(workload, file2);
-}
-function parseWorkload(text2, source) {
-  const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const err = doc.errors[0];
-    const at = lineCounter.linePos(err.pos[0]);
-    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split("\n")[0]}`);
-  }
-  const data = doc.toJS();
-  if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
-  }
-  const parsed = workloadSchema.safeParse(data);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue3) => describeIssue(issue3, data, doc, lineCounter, source));
-  throw new UserError(
-    problems.length === 1 ? problems[0] : `${source}: ${problems.length} problems:
-  ${problems.join("\n  ")}`
-  );
-}
-async function resolveScripts(workload, file2) {
-  if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path27.dirname(path27.resolve(file2));
-  const scripts = [];
-  for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path27.resolve(dir, script.file);
-    try {
-      await access6(resolved);
-    } catch {
-      throw new UserError(
-        `${file2}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`
-      );
-    }
-    scripts.push({ ...script, file: resolved });
-  }
-  return { ...workload, scripts };
-}
-function describeIssue(issue3, data, doc, lineCounter, source) {
-  const field = formatPath2(issue3.path);
-  if (issue3.code === "unrecognized_keys") {
-    const keys = issue3.keys.map((k) => `"${k}"`).join(", ");
-    const where2 = locate(doc, lineCounter, [...issue3.path, issue3.keys[0]], true);
-    const known = Object.keys(schemaShapeAt(variantSchema(data), issue3.path)).join(", ");
-    return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue3.path, issue3.keys)}`;
-  }
-  const where = locate(doc, lineCounter, issue3.path, false);
-  const value = valueAt2(data, issue3.path);
-  if (issue3.path.length === 0) return `${source}${where}: ${expectation(issue3)}`;
-  const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
-  return `${source}${where}: ${field}: ${expectation(issue3)}, ${got}`;
-}
-function expectation(issue3) {
-  switch (issue3.code) {
-    case "invalid_type":
-      return `expected ${issue3.expected}`;
-    case "too_small":
-      if (issue3.origin === "array") return `expected at least ${issue3.minimum} entries`;
-      return `expected a number ${issue3.inclusive ? ">=" : ">"} ${issue3.minimum}`;
-    case "too_big":
-      if (issue3.origin === "array") return `expected at most ${issue3.maximum} entries`;
-      return `expected a number ${issue3.inclusive ? "<=" : "<"} ${issue3.maximum}`;
-    case "invalid_value":
-      return `expected one of ${issue3.values.map((v) => JSON.stringify(v)).join(", ")}`;
-    case "invalid_format":
-      return `expected ${issue3.message ?? issue3.format}`;
-    case "invalid_union":
-      if ("options" in issue3 && Array.isArray(issue3.options)) {
-        return `expected one of ${issue3.options.map((v) => JSON.stringify(v)).join(", ")}`;
-      }
-      if (issue3.message && !issue3.message.startsWith("Invalid input")) return issue3.message;
-      return "expected one of the allowed forms (see the JSON Schema)";
-    default:
-      return issue3.message;
-  }
-}
-function formatPath2(p) {
-  return p.reduce(
-    (acc, k) => typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k),
-    ""
-  );
-}
-function valueAt2(data, p) {
-  let cur = data;
-  for (const k of p) {
-    if (cur === null || typeof cur !== "object") return void 0;
-    cur = cur[k];
-  }
-  return cur;
-}
-function locate(doc, lineCounter, p, atKey) {
-  for (let depth = p.length; depth >= 0; depth--) {
-    const sub = p.slice(0, depth);
-    let offset;
-    if (atKey && depth === p.length && depth > 0) {
-      const parent = doc.getIn(sub.slice(0, -1), true);
-      if ((0, import_yaml.isMap)(parent)) {
-        const pair2 = parent.items.find((it) => (0, import_yaml.isPair)(it) && (0, import_yaml.isScalar)(it.key) && it.key.value === sub.at(-1));
-        offset = pair2 && (0, import_yaml.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
-      }
-    } else {
-      const node2 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
-      offset = node2?.range?.[0];
-    }
-    if (offset !== void 0) {
-      const { line, col } = lineCounter.linePos(offset);
-      return `:${line}:${col}`;
-    }
-  }
-  return "";
-}
-function variantSchema(data) {
-  const tool = data.tool;
-  return typeof tool === "string" && Object.hasOwn(WORKLOAD_VARIANTS, tool) ? WORKLOAD_VARIANTS[tool] : workloadSchema;
-}
-function otherToolHint(data, p, keys) {
-  const tool = data.tool;
-  if (p.length > 0 || typeof tool !== "string") return "";
-  const hints = Object.entries(WORKLOAD_VARIANTS).filter(([other]) => other !== tool).flatMap(
-    ([other, schema]) => keys.filter((k) => Object.hasOwn(schema.shape, k)).map((k) => `${k} is a ${other} field`)
-  );
-  return hints.length > 0 ? `; ${hints.join(", ")}` : "";
-}
-function schemaShapeAt(root, p) {
-  let schema = root;
-  for (const k of [...p, null]) {
-    for (let i = 0; i < 5; i++) {
-      const def2 = schema?._zod?.def;
-      if (def2?.innerType) schema = def2.innerType;
-      else if (def2?.in) schema = def2.in;
-      else break;
-    }
-    if (k === null) break;
-    const def = schema._zod.def;
-    schema = typeof k === "number" ? def.element : def.shape?.[String(k)];
-  }
-  return schema?._zod?.def?.shape ?? {};
-}
-
-// src/config/shipped-workloads.ts
-init_errors();
-import { existsSync as existsSync2, readdirSync } from "node:fs";
-import path28 from "node:path";
-function shippedWorkloadNames(workloadsDir) {
-  try {
-    return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
-  } catch {
-    return [];
-  }
-}
-function shippedWorkloadFile(name, workloadsDir, what) {
-  const file2 = path28.join(workloadsDir, `${name}.yml`);
-  if (existsSync2(file2)) return file2;
-  throw new UserError(
-    `${what}: no shipped workload is named '${name}' (shipped: ${shippedWorkloadNames(workloadsDir).join(", ")}); give one of those names or the path of a workload file`
-  );
-}
+import path39 from "node:path";
 
 // src/compare/extreme-cell.ts
 function extremeCell(c, which2) {
@@ -64521,8 +64105,11 @@ function roundSeconds(workloads, arms, durationS) {
   return workloads.reduce((s, w) => s + w.clients.length * arms * (durationS ?? w.duration), 0);
 }
 
+// src/action/action-deps.ts
+var REPORT_FILE = "report.md";
+
 // src/action/build-arms.ts
-import path29 from "node:path";
+import path27 from "node:path";
 async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
   const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
   return {
@@ -64533,23 +64120,498 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path29.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path27.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
     cacheDir
   };
 }
+async function headOnly(arms, deps) {
+  const all = arms.kind === "installed" ? arms.arms : await deps.logger.group("Building PostgreSQL", () => deps.build(arms.request, deps.signal));
+  const head = all.find((a) => a.label === "head");
+  if (!head) throw new Error("no head arm to measure against the stored baseline");
+  return head;
+}
+
+// src/action/gate.ts
+function unfinishedFailure(result, failOn) {
+  if (failOn === "never") return void 0;
+  const why = result.stopReason ? ` (${result.stopReason})` : "";
+  return `the run is '${result.status}'${why}: partial results decide nothing (fail-on: ${failOn})`;
+}
+function gateFailure(comparison, failOn) {
+  const v = comparison.verdict;
+  if (failOn === "never") return void 0;
+  if (v === "regression" || v === "mixed")
+    return `performance ${v === "mixed" ? "regressed in some cells" : "regressed"} (fail-on: ${failOn})`;
+  if (comparison.likelyRegressions.length > 0)
+    return `a regression is likely in ${comparison.likelyRegressions.join(", ")} (too few runs to certify it; fail-on: ${failOn})`;
+  if (failOn === "inconclusive" && v === "inconclusive")
+    return "the comparison is inconclusive (fail-on: inconclusive)";
+  return void 0;
+}
+function statusState(verdict2, failure2) {
+  if (failure2) return "failure";
+  if (verdict2 === "inconclusive") return "pending";
+  return "success";
+}
+function statusDescription(verdict2, worst) {
+  const words = {
+    regression: "Regression",
+    improvement: "Improvement",
+    "no-change": "No change",
+    inconclusive: "Inconclusive",
+    mixed: "Mixed"
+  };
+  const delta = worst === void 0 ? "" : `; worst delta ${worst >= 0 ? "+" : ""}${worst.toFixed(1)}%`;
+  const more = verdict2 === "inconclusive" ? ": needs more rounds" : "";
+  return `${words[verdict2]}${more}${delta}`;
+}
+
+// src/action/workloads.ts
+import path30 from "node:path";
+
+// src/config/load-workload.ts
+var import_yaml = __toESM(require_dist2(), 1);
+init_errors();
+import { access as access6, readFile as readFile13 } from "node:fs/promises";
+import path28 from "node:path";
+
+// src/config/workload-schema.ts
+import os12 from "node:os";
+
+// src/machine/client-sweep.ts
+function autoClientSweep(logicalCpus) {
+  if (!Number.isInteger(logicalCpus) || logicalCpus < 1) {
+    throw new Error(`autoClientSweep: logicalCpus must be a positive integer, got ${logicalCpus}`);
+  }
+  const top = 2 * logicalCpus;
+  const points2 = /* @__PURE__ */ new Set([logicalCpus, top]);
+  for (let c = 1; c <= top; c *= 2) points2.add(c);
+  return [...points2].sort((a, b) => a - b);
+}
+
+// src/config/workload-schema.ts
+var BUILTIN_SCRIPTS = ["tpcb-like", "simple-update", "select-only"];
+var QUERY_MODES = ["simple", "extended", "prepared"];
+var PGBENCH_EXTRA_OPTIONS = {
+  "--max-tries": "value",
+  "--failures-detailed": "flag",
+  "--verbose-errors": "flag",
+  "--rate": "value",
+  "--latency-limit": "value",
+  "--connect": "flag",
+  "--define": "value",
+  "--report-per-command": "flag",
+  "--exit-on-abort": "flag"
+};
+var SYSBENCH_SCRIPTS = [
+  "oltp_read_only",
+  "oltp_write_only",
+  "oltp_read_write",
+  "oltp_point_select",
+  "oltp_update_index",
+  "oltp_update_non_index",
+  "oltp_insert"
+];
+var SYSBENCH_RAND_TYPES = ["uniform", "gaussian", "special", "pareto"];
+var SYSBENCH_PS_MODES = ["auto", "disable"];
+var SYSBENCH_EXTRA_OPTIONS = {
+  "--range-size": "count",
+  "--point-selects": "count",
+  "--simple-ranges": "count",
+  "--sum-ranges": "count",
+  "--order-ranges": "count",
+  "--distinct-ranges": "count",
+  "--index-updates": "count",
+  "--non-index-updates": "count",
+  "--delete-inserts": "count",
+  "--range-selects": "bool",
+  "--skip-trx": "bool",
+  "--secondary": "bool",
+  "--create-secondary": "bool"
+};
+var SYSBENCH_OWNED_OPTIONS = {
+  "--threads": 'the "clients" field (one cell per thread count)',
+  "--time": 'the "duration" field',
+  "--tables": 'the "tables" field',
+  "--table-size": 'the "tableSize" field',
+  "--rand-type": 'the "randType" field',
+  "--db-ps-mode": 'the "psMode" field',
+  "--percentile": 'the "percentile" field',
+  "--rand-seed": "pgperf (the same seed for every arm within a round)",
+  "--report-interval": "pgperf (always 1 second)"
+};
+var positiveInt = external_exports.number().int().positive();
+var nonNegativeInt = external_exports.number().int().nonnegative();
+var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
+var settingValue = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
+var nameField = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"').describe("Unique name, used in reports and results.");
+var descriptionField = external_exports.string().default("").describe("What the workload shows and why.");
+var durationField = positiveInt.default(60).describe("Seconds per measured run.");
+var warmupField = nonNegativeInt.default(10).describe("Seconds of the uncounted warm-up run per arm and cell (0 = none).");
+var roundsField = positiveInt.default(5).describe("Rounds: every cell runs every arm once per round.");
+var settingsField = external_exports.record(settingName, settingValue).default({}).describe("postgresql.conf overrides, applied to every arm alike.");
+var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
+var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
+var metricsField = external_exports.array(external_exports.enum(Object.keys(GATED_METRIC_NAMES))).min(1, "at least one metric").default([...DEFAULT_GATED_METRICS]).refine((m) => new Set(m).size === m.length, "each metric at most once").describe(
+  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better). All of them, over every cell, form one Holm family."
+);
+var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+function clientsField(what, description) {
+  return external_exports.preprocess(
+    (v) => v === "auto" ? autoClientSweep(os12.availableParallelism()) : v,
+    external_exports.array(positiveInt).min(1, `at least one ${what}`)
+  ).describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
+}
+var cpuList = external_exports.preprocess(
+  (v) => typeof v === "number" ? String(v) : v,
+  external_exports.string().regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, "a CPU list like 0-3,8")
+);
+var cpusField = external_exports.union(
+  [
+    external_exports.literal("auto"),
+    external_exports.strictObject({
+      server: cpuList.describe('CPUs of the PostgreSQL server (taskset -c list), e.g. "0-3".'),
+      client: cpuList.describe('CPUs of the benchmark client, e.g. "4-7"; pgbench -j follows their count.')
+    })
+  ],
+  { error: 'expected "auto" or {server: "0-3", client: "4-7"} (kernel CPU lists)' }
+).optional().describe(
+  'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.'
+);
+var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
+var scriptFile = external_exports.strictObject({
+  file: external_exports.string().min(1).describe("Path of a pgbench script, relative to the workload file."),
+  weight: positiveInt.default(1).describe("Relative weight (pgbench -f file@weight).")
+});
+var initOptions = external_exports.strictObject({
+  steps: external_exports.string().regex(/^[dtgGvpf]+$/, "init steps made of the letters d t g G v p f").default("dtgvp").describe("pgbench -I init steps (d, t, g, G, v, p, f)."),
+  partitions: nonNegativeInt.default(0).describe("--partitions=N for pgbench_accounts (0 = not partitioned)."),
+  fillfactor: external_exports.number().int().min(10).max(100).default(100).describe("--fillfactor for the pgbench tables."),
+  unloggedTables: external_exports.boolean().default(false).describe("--unlogged-tables.")
+});
+var pgbenchWorkloadSchema = external_exports.strictObject({
+  name: nameField,
+  description: descriptionField,
+  tool: external_exports.literal("pgbench").describe("The client that drives the workload."),
+  builtin: external_exports.enum(BUILTIN_SCRIPTS).optional().describe("A builtin pgbench script; exclusive with scripts."),
+  scripts: external_exports.array(scriptFile).min(1).optional().describe("Custom pgbench scripts with weights; exclusive with builtin."),
+  pipeline: external_exports.number().int().min(2).max(100).optional().describe("Run builtin select-only as pipelines of this many queries (PG14+)."),
+  queryMode: external_exports.enum(QUERY_MODES).default("prepared").describe("pgbench -M."),
+  scale: positiveInt.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
+  clients: clientsField("client count", "The client-count sweep: one cell per entry."),
+  threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
+  duration: durationField,
+  warmup: warmupField,
+  rounds: roundsField,
+  settings: settingsField,
+  init: initOptions.default({ steps: "dtgvp", partitions: 0, fillfactor: 100, unloggedTables: false }).describe("Options of the data load (pgbench -i)."),
+  vacuum: vacuumField,
+  checkpoint: checkpointField,
+  extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
+  threshold: thresholdField,
+  metrics: metricsField,
+  retries: retriesField,
+  cpus: cpusField
+}).superRefine((w, ctx) => {
+  if (w.builtin === void 0 === (w.scripts === void 0)) {
+    ctx.addIssue({
+      code: "custom",
+      path: w.builtin === void 0 ? [] : ["scripts"],
+      message: 'set exactly one of "builtin" (tpcb-like, simple-update, select-only) or "scripts"'
+    });
+  }
+  refineClients(w, ctx);
+  if (w.pipeline !== void 0) {
+    if (w.builtin !== "select-only") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["pipeline"],
+        message: "pipeline applies to builtin select-only; put \\startpipeline in custom scripts instead"
+      });
+    }
+    if (w.queryMode === "simple") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["queryMode"],
+        message: "pipelining needs queryMode extended or prepared (pgbench aborts with simple)"
+      });
+    }
+  }
+  refineSettingsAndArgs(w, ctx, checkExtraArg);
+});
+var sysbenchWorkloadSchema = external_exports.strictObject({
+  name: nameField,
+  description: descriptionField,
+  tool: external_exports.literal("sysbench").describe("The client that drives the workload."),
+  script: external_exports.enum(SYSBENCH_SCRIPTS).describe("The sysbench OLTP Lua script (run as `sysbench SCRIPT ... run`)."),
+  tables: positiveInt.default(1).describe("sysbench --tables: number of sbtestN tables."),
+  tableSize: positiveInt.default(1e4).describe("sysbench --table-size: rows per table."),
+  clients: clientsField(
+    "thread count",
+    "The thread sweep, sysbench --threads (one connection per thread): one cell per entry."
+  ),
+  duration: durationField,
+  warmup: warmupField,
+  rounds: roundsField,
+  randType: external_exports.enum(SYSBENCH_RAND_TYPES).default("uniform").describe("sysbench --rand-type, always passed: its default is special in 1.0.x and uniform later."),
+  psMode: external_exports.enum(SYSBENCH_PS_MODES).default("auto").describe("sysbench --db-ps-mode: auto = server-side prepared statements, disable = plain queries."),
+  percentile: external_exports.number().int().min(1).max(100).default(95).describe("sysbench --percentile: the latency percentile reported (metric latencyPctMs)."),
+  maxIgnoredErrorsPct: external_exports.number().nonnegative().max(100).default(1).describe(
+    "A run whose ignored errors (deadlocks, duplicate keys, serialization failures that sysbench rolls back and retries) exceed this percentage of its transaction attempts is recorded as failed."
+  ),
+  settings: settingsField,
+  vacuum: vacuumField,
+  checkpoint: checkpointField,
+  extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
+  threshold: thresholdField,
+  metrics: metricsField,
+  retries: retriesField,
+  cpus: cpusField
+}).superRefine((w, ctx) => {
+  refineClients(w, ctx);
+  refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
+});
+var workloadSchema = external_exports.discriminatedUnion("tool", [pgbenchWorkloadSchema, sysbenchWorkloadSchema]);
+var WORKLOAD_VARIANTS = {
+  pgbench: pgbenchWorkloadSchema,
+  sysbench: sysbenchWorkloadSchema
+};
+function refineClients(w, ctx) {
+  if (new Set(w.clients).size !== w.clients.length) {
+    ctx.addIssue({ code: "custom", path: ["clients"], message: "client counts must not repeat" });
+  }
+}
+function refineSettingsAndArgs(w, ctx, checkArg) {
+  for (const [name, value] of Object.entries(w.settings)) {
+    const problem = settingProblem(name, String(value));
+    if (problem) ctx.addIssue({ code: "custom", path: ["settings", name], message: problem });
+  }
+  w.extraArgs.forEach((arg, i) => {
+    const problem = checkArg(arg);
+    if (problem) ctx.addIssue({ code: "custom", path: ["extraArgs", i], message: problem });
+  });
+}
+function checkExtraArg(arg) {
+  const [name = "", value] = arg.split(/=(.*)/s, 2);
+  const kind = PGBENCH_EXTRA_OPTIONS[name];
+  const allowed = Object.keys(PGBENCH_EXTRA_OPTIONS).join(", ");
+  if (!kind) return `"${arg}" is not an allowed pgbench option (allowed: ${allowed})`;
+  if (kind === "value" && !value) return `"${name}" needs a value, written as ${name}=VALUE`;
+  if (kind === "flag" && value !== void 0) return `"${name}" takes no value`;
+  return void 0;
+}
+function checkSysbenchExtraArg(arg) {
+  const [written = "", value] = arg.split(/=(.*)/s, 2);
+  const name = written.replace(/_/g, "-");
+  const owner = SYSBENCH_OWNED_OPTIONS[name];
+  if (owner) return `"${written}" is set by ${owner}, not in extraArgs`;
+  const kind = SYSBENCH_EXTRA_OPTIONS[name];
+  const allowed = Object.keys(SYSBENCH_EXTRA_OPTIONS).join(", ");
+  if (!kind) return `"${arg}" is not an allowed sysbench option (allowed: ${allowed})`;
+  if (kind === "count" && !/^\d+$/.test(value ?? "")) {
+    return `"${written}" needs a non-negative integer, written as ${written}=N`;
+  }
+  if (kind === "bool" && value !== void 0 && value !== "on" && value !== "off") {
+    return `"${written}" is on or off, written as ${written}=on or ${written}=off`;
+  }
+  return void 0;
+}
+
+// src/config/load-workload.ts
+async function loadWorkloadFile(file2) {
+  let text2;
+  try {
+    text2 = await readFile13(file2, "utf8");
+  } catch (e) {
+    throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
+  }
+  const workload = parseWorkload(text2, file2);
+  return resolveScripts(workload, file2);
+}
+function parseWorkload(text2, source) {
+  const lineCounter = new import_yaml.LineCounter();
+  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0];
+    const at = lineCounter.linePos(err.pos[0]);
+    throw new UserError(`${source}:${at.line}:${at.col}: invalid YAML: ${err.message.split("\n")[0]}`);
+  }
+  const data = doc.toJS();
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    throw new UserError(`${source}: expected a mapping of workload fields (name, tool, clients, ...)`);
+  }
+  const parsed = workloadSchema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue3) => describeIssue(issue3, data, doc, lineCounter, source));
+  throw new UserError(
+    problems.length === 1 ? problems[0] : `${source}: ${problems.length} problems:
+  ${problems.join("\n  ")}`
+  );
+}
+async function resolveScripts(workload, file2) {
+  if (workload.tool !== "pgbench" || !workload.scripts) return workload;
+  const dir = path28.dirname(path28.resolve(file2));
+  const scripts = [];
+  for (const [i, script] of workload.scripts.entries()) {
+    const resolved = path28.resolve(dir, script.file);
+    try {
+      await access6(resolved);
+    } catch {
+      throw new UserError(
+        `${file2}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`
+      );
+    }
+    scripts.push({ ...script, file: resolved });
+  }
+  return { ...workload, scripts };
+}
+function describeIssue(issue3, data, doc, lineCounter, source) {
+  const field = formatPath2(issue3.path);
+  if (issue3.code === "unrecognized_keys") {
+    const keys = issue3.keys.map((k) => `"${k}"`).join(", ");
+    const where2 = locate(doc, lineCounter, [...issue3.path, issue3.keys[0]], true);
+    const known = Object.keys(schemaShapeAt(variantSchema(data), issue3.path)).join(", ");
+    return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue3.path, issue3.keys)}`;
+  }
+  const where = locate(doc, lineCounter, issue3.path, false);
+  const value = valueAt2(data, issue3.path);
+  if (issue3.path.length === 0) return `${source}${where}: ${expectation(issue3)}`;
+  const got = value === void 0 ? "it is missing" : `got ${JSON.stringify(value)}`;
+  return `${source}${where}: ${field}: ${expectation(issue3)}, ${got}`;
+}
+function expectation(issue3) {
+  switch (issue3.code) {
+    case "invalid_type":
+      return `expected ${issue3.expected}`;
+    case "too_small":
+      if (issue3.origin === "array") return `expected at least ${issue3.minimum} entries`;
+      return `expected a number ${issue3.inclusive ? ">=" : ">"} ${issue3.minimum}`;
+    case "too_big":
+      if (issue3.origin === "array") return `expected at most ${issue3.maximum} entries`;
+      return `expected a number ${issue3.inclusive ? "<=" : "<"} ${issue3.maximum}`;
+    case "invalid_value":
+      return `expected one of ${issue3.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_format":
+      return `expected ${issue3.message ?? issue3.format}`;
+    case "invalid_union":
+      if ("options" in issue3 && Array.isArray(issue3.options)) {
+        return `expected one of ${issue3.options.map((v) => JSON.stringify(v)).join(", ")}`;
+      }
+      if (issue3.message && !issue3.message.startsWith("Invalid input")) return issue3.message;
+      return "expected one of the allowed forms (see the JSON Schema)";
+    default:
+      return issue3.message;
+  }
+}
+function formatPath2(p) {
+  return p.reduce(
+    (acc, k) => typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k),
+    ""
+  );
+}
+function valueAt2(data, p) {
+  let cur = data;
+  for (const k of p) {
+    if (cur === null || typeof cur !== "object") return void 0;
+    cur = cur[k];
+  }
+  return cur;
+}
+function locate(doc, lineCounter, p, atKey) {
+  for (let depth = p.length; depth >= 0; depth--) {
+    const sub = p.slice(0, depth);
+    let offset;
+    if (atKey && depth === p.length && depth > 0) {
+      const parent = doc.getIn(sub.slice(0, -1), true);
+      if ((0, import_yaml.isMap)(parent)) {
+        const pair2 = parent.items.find((it) => (0, import_yaml.isPair)(it) && (0, import_yaml.isScalar)(it.key) && it.key.value === sub.at(-1));
+        offset = pair2 && (0, import_yaml.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
+      }
+    } else {
+      const node2 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);
+      offset = node2?.range?.[0];
+    }
+    if (offset !== void 0) {
+      const { line, col } = lineCounter.linePos(offset);
+      return `:${line}:${col}`;
+    }
+  }
+  return "";
+}
+function variantSchema(data) {
+  const tool = data.tool;
+  return typeof tool === "string" && Object.hasOwn(WORKLOAD_VARIANTS, tool) ? WORKLOAD_VARIANTS[tool] : workloadSchema;
+}
+function otherToolHint(data, p, keys) {
+  const tool = data.tool;
+  if (p.length > 0 || typeof tool !== "string") return "";
+  const hints = Object.entries(WORKLOAD_VARIANTS).filter(([other]) => other !== tool).flatMap(
+    ([other, schema]) => keys.filter((k) => Object.hasOwn(schema.shape, k)).map((k) => `${k} is a ${other} field`)
+  );
+  return hints.length > 0 ? `; ${hints.join(", ")}` : "";
+}
+function schemaShapeAt(root, p) {
+  let schema = root;
+  for (const k of [...p, null]) {
+    for (let i = 0; i < 5; i++) {
+      const def2 = schema?._zod?.def;
+      if (def2?.innerType) schema = def2.innerType;
+      else if (def2?.in) schema = def2.in;
+      else break;
+    }
+    if (k === null) break;
+    const def = schema._zod.def;
+    schema = typeof k === "number" ? def.element : def.shape?.[String(k)];
+  }
+  return schema?._zod?.def?.shape ?? {};
+}
+
+// src/config/shipped-workloads.ts
+init_errors();
+import { existsSync as existsSync2, readdirSync } from "node:fs";
+import path29 from "node:path";
+function shippedWorkloadNames(workloadsDir) {
+  try {
+    return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
+  } catch {
+    return [];
+  }
+}
+function shippedWorkloadFile(name, workloadsDir, what) {
+  const file2 = path29.join(workloadsDir, `${name}.yml`);
+  if (existsSync2(file2)) return file2;
+  throw new UserError(
+    `${what}: no shipped workload is named '${name}' (shipped: ${shippedWorkloadNames(workloadsDir).join(", ")}); give one of those names or the path of a workload file`
+  );
+}
+
+// src/action/workloads.ts
+async function loadInputWorkloads(inputs, ctx, actionDir) {
+  const workloads = [];
+  for (const w of inputs.workloads.length ? inputs.workloads : ["select-only"]) {
+    workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, actionDir)));
+  }
+  return workloads;
+}
+function workloadPath(name, workspace, actionDir) {
+  if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
+    return shippedWorkloadFile(name, path30.join(actionDir, "workloads"), "input 'workloads'");
+  }
+  return path30.resolve(workspace, name);
+}
 
 // src/action/store-setup.ts
-import path31 from "node:path";
+import path32 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/data-branch.ts
 init_errors();
 init_mask_url();
 import { mkdir as mkdir9, rm as rm9 } from "node:fs/promises";
-import path30 from "node:path";
+import path31 from "node:path";
 var BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![./])$/;
 var DataBranch = class _DataBranch {
   constructor(opts, deps, exists3) {
@@ -64586,11 +64648,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path30.join(this.opts.workDir, this.opts.storePath);
+    return path31.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path30.join(this.opts.workDir, relative);
+    return path31.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -64683,7 +64745,7 @@ function maskSecretsIn(text2, remote) {
 init_errors();
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path31.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path32.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -64697,7 +64759,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
       {
         remote: access7.dataBranchRemote,
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path31.join(access7.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path32.join(access7.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
@@ -64730,14 +64792,14 @@ async function openActionStore(inputs, workspace, access7, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path31.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path32.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
 
 // src/action/shard-job.ts
 import { mkdir as mkdir10, writeFile as writeFile8 } from "node:fs/promises";
-import path32 from "node:path";
+import path33 from "node:path";
 init_errors();
 function shardOfInputs(inputs, ctx, workloads) {
   const spec = inputs.shard;
@@ -64765,7 +64827,7 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName) {
   const note = `Shard ${shard.index}/${shard.count} of plan ${shard.planId} (seed ${result.plan.seed}; cells ${cells}): no comment and no status from this job, its verdict is partial; the consolidate job (mode: consolidate) posts the verdict over all shards.`;
   const report = renderJobSummary(reportInputOf(result, outcome.comparison, ctx.runUrl));
   await mkdir10(resultsDir, { recursive: true });
-  const reportFile = path32.join(resultsDir, reportFileName);
+  const reportFile = path33.join(resultsDir, reportFileName);
   await writeFile8(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
@@ -64779,7 +64841,7 @@ ${report}`);
 
 // src/action/consolidate-mode.ts
 import { writeFile as writeFile9, mkdir as mkdir11 } from "node:fs/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 
 // src/fleet/consolidate.ts
 init_fingerprint();
@@ -64881,7 +64943,7 @@ function mergeClass(fingerprint, group2, ref) {
 
 // src/fleet/gather-shards.ts
 import { readdir as readdir8 } from "node:fs/promises";
-import path33 from "node:path";
+import path34 from "node:path";
 init_errors();
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
@@ -64891,7 +64953,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path33.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path34.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -65195,11 +65257,11 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
   const report = consolidatedReportInput(judged, ctx.runUrl);
   const comment = renderConsolidatedComment(report, inputs.commentId);
   await mkdir11(resultsDir, { recursive: true });
-  const reportFile = path34.join(resultsDir, REPORT_FILE);
+  const reportFile = path35.join(resultsDir, REPORT_FILE);
   await writeFile9(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path34.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    const file2 = path35.join(resultsDir, `consolidated-${c.fingerprint}.json`);
     await writeFile9(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
@@ -65266,7 +65328,7 @@ function sleep2(ms, signal) {
 
 // src/action/nightly-mode.ts
 import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
-import path37 from "node:path";
+import path38 from "node:path";
 
 // src/github/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
@@ -65369,7 +65431,7 @@ var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
 // src/history/nightly.ts
-import path36 from "node:path";
+import path37 from "node:path";
 import { writeFile as writeFile10 } from "node:fs/promises";
 
 // src/stats/e-divisive-statistic.ts
@@ -66133,12 +66195,12 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir12 } from "node:fs/promises";
-import path35 from "node:path";
+import path36 from "node:path";
 async function writeSite(dir, files) {
   await mkdir12(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path35.join(dir, f.file);
+    const target = path36.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -66154,7 +66216,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile10(path36.join(dir, ".nojekyll"), "");
+  await writeFile10(path37.join(dir, ".nojekyll"), "");
   return files;
 }
 function judgeHistory(analysis) {
@@ -66212,8 +66274,8 @@ async function runNightlyMode(inputs, ctx, deps, resultsDir) {
     searchPath: deps.searchPath,
     archive: store.archive
   };
-  const resultsFile = path37.join(resultsDir, RESULTS_FILE);
-  const reportFile = path37.join(resultsDir, REPORT_FILE);
+  const resultsFile = path38.join(resultsDir, RESULTS_FILE);
+  const reportFile = path38.join(resultsDir, REPORT_FILE);
   try {
     logger.info(`nightly: measuring ${describe3(head)}`);
     const arm2 = await headArm2(inputs, ctx, deps, head, pipelineDeps);
@@ -66379,7 +66441,7 @@ function nightlyCommit(inputs, ctx) {
   };
 }
 async function headArm2(inputs, ctx, deps, head, pipelineDeps) {
-  if (inputs.headBinDir) return { label: "head", binDir: path37.resolve(inputs.headBinDir), settings: {} };
+  if (inputs.headBinDir) return { label: "head", binDir: path38.resolve(inputs.headBinDir), settings: {} };
   if (!deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
@@ -66401,12 +66463,11 @@ function describe3(c) {
 }
 
 // src/action/run-action.ts
-var REPORT_FILE = "report.md";
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path38.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path39.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === "nightly") return runNightlyMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === "comment") {
-    const resultsFile = path38.join(resultsDir, RESULTS_FILE);
+    const resultsFile = path39.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
     const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
     deps.logger.info(`comment mode: publishing for ${target2.basis}`);
@@ -66507,19 +66568,13 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
     await store?.close();
   }
 }
-async function headOnly(arms, deps) {
-  const all = arms.kind === "installed" ? arms.arms : await deps.logger.group("Building PostgreSQL", () => deps.build(arms.request, deps.signal));
-  const head = all.find((a) => a.label === "head");
-  if (!head) throw new Error("no head arm to measure against the stored baseline");
-  return head;
-}
 async function armSource(commits2, inputs, ctx, deps) {
   if (inputs.baseBinDir && inputs.headBinDir) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path38.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path38.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path39.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path39.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -66553,25 +66608,12 @@ function adaptiveFromInputs(inputs, alpha, roundS) {
   }
   return { plan, ...inputs.timeBudgetS !== void 0 ? { timeBudgetS: inputs.timeBudgetS } : {} };
 }
-async function loadInputWorkloads(inputs, ctx, actionDir) {
-  const workloads = [];
-  for (const w of inputs.workloads.length ? inputs.workloads : ["select-only"]) {
-    workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, actionDir)));
-  }
-  return workloads;
-}
-function workloadPath(name, workspace, actionDir) {
-  if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
-    return shippedWorkloadFile(name, path38.join(actionDir, "workloads"), "input 'workloads'");
-  }
-  return path38.resolve(workspace, name);
-}
 async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
   const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
   await mkdir14(resultsDir, { recursive: true });
-  const reportFile = path38.join(resultsDir, REPORT_FILE);
+  const reportFile = path39.join(resultsDir, REPORT_FILE);
   await writeFile12(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
@@ -66579,7 +66621,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   const worst = extremeCell(comparison, "worst")?.cell.deltaPct ?? void 0;
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path38.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path39.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
     completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
@@ -66601,14 +66643,9 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path38.join(resultsDir, RESULTS_FILE),
+    resultsFile: path39.join(resultsDir, RESULTS_FILE),
     reportFile
   };
-}
-function unfinishedFailure(result, failOn) {
-  if (failOn === "never") return void 0;
-  const why = result.stopReason ? ` (${result.stopReason})` : "";
-  return `the run is '${result.status}'${why}: partial results decide nothing (fail-on: ${failOn})`;
 }
 function supersededNote(existing, result, runUrl) {
   const lines = existing.split("\n");
@@ -66617,34 +66654,6 @@ function supersededNote(existing, result, runUrl) {
   const link2 = runUrl ? ` ([run](${runUrl}))` : "";
   const note = `> \u26A0\uFE0F **A later run was ${result.status}**${link2} before it finished; the verdict below is from the earlier complete run.`;
   return [marker, note, ...kept].filter((l, i) => i > 0 || l !== "").join("\n");
-}
-function gateFailure(comparison, failOn) {
-  const v = comparison.verdict;
-  if (failOn === "never") return void 0;
-  if (v === "regression" || v === "mixed")
-    return `performance ${v === "mixed" ? "regressed in some cells" : "regressed"} (fail-on: ${failOn})`;
-  if (comparison.likelyRegressions.length > 0)
-    return `a regression is likely in ${comparison.likelyRegressions.join(", ")} (too few runs to certify it; fail-on: ${failOn})`;
-  if (failOn === "inconclusive" && v === "inconclusive")
-    return "the comparison is inconclusive (fail-on: inconclusive)";
-  return void 0;
-}
-function statusState(verdict2, failure2) {
-  if (failure2) return "failure";
-  if (verdict2 === "inconclusive") return "pending";
-  return "success";
-}
-function statusDescription(verdict2, worst) {
-  const words = {
-    regression: "Regression",
-    improvement: "Improvement",
-    "no-change": "No change",
-    inconclusive: "Inconclusive",
-    mixed: "Mixed"
-  };
-  const delta = worst === void 0 ? "" : `; worst delta ${worst >= 0 ? "+" : ""}${worst.toFixed(1)}%`;
-  const more = verdict2 === "inconclusive" ? ": needs more rounds" : "";
-  return `${words[verdict2]}${more}${delta}`;
 }
 function describeCommit2(c) {
   return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
@@ -66664,8 +66673,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path40 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path40} does not exist${EOL5}`);
+        const path41 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path41} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -70959,7 +70968,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path40) => path40.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path41) => path41.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -71347,7 +71356,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path39.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path40.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -71371,7 +71380,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) } : {}
       },
-      actionDir: path39.resolve(path39.dirname(fileURLToPath(import.meta.url)), ".."),
+      actionDir: path40.resolve(path40.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

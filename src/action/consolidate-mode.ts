@@ -29,14 +29,8 @@ import { UserError } from '../util/errors.js';
 import type { ActionContext } from './context.js';
 import { postToGitHub } from './github-publish.js';
 import type { ActionInputs } from './inputs.js';
-import {
-  REPORT_FILE,
-  gateFailure,
-  statusDescription,
-  statusState,
-  type ActionDeps,
-  type ActionOutcome,
-} from './run-action.js';
+import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.js';
+import { gateFailure, statusDescription, statusState } from './gate.js';
 import { openActionStore } from './store-setup.js';
 import { checkClaims, eventTarget } from './trusted-target.js';
 

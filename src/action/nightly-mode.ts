@@ -17,16 +17,11 @@ import { RESULTS_FILE, runPipeline, type PipelineDeps } from '../pipeline/pipeli
 import type { ArmSpec } from '../runner/run-loop.js';
 import { escapeMarkdown } from '../report/markdown-escape.js';
 import { UserError } from '../util/errors.js';
-import { buildRequestFor } from './build-arms.js';
+import { buildRequestFor, headOnly } from './build-arms.js';
 import type { ActionContext, CommitChoice } from './context.js';
 import type { ActionInputs } from './inputs.js';
-import {
-  REPORT_FILE,
-  headOnly,
-  loadInputWorkloads,
-  type ActionDeps,
-  type ActionOutcome,
-} from './run-action.js';
+import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.js';
+import { loadInputWorkloads } from './workloads.js';
 import { tolerateApiError } from './github-publish.js';
 import { openActionStore } from './store-setup.js';
 

@@ -5,12 +5,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadWorkloadFile } from '../config/load-workload.js';
-import { shippedWorkloadFile } from '../config/shipped-workloads.js';
-import type { Workload } from '../config/workload-schema.js';
-import type { OverallVerdict, RunComparison } from '../compare/types.js';
+import type { RunComparison } from '../compare/types.js';
 import { extremeCell } from '../compare/extreme-cell.js';
-import type { CommitState, GitHubApi } from '../github/api.js';
 import { renderJobSummary, renderMarkdownReport } from '../report/markdown.js';
 import { postToGitHub } from './github-publish.js';
 import { analyse, resolveAnalysis } from '../pipeline/analysis.js';
@@ -27,51 +23,19 @@ import type { RunResult } from '../results/types.js';
 import { UserError, errorMessage } from '../util/errors.js';
 import { planAdaptive } from '../compare/adaptive.js';
 import { roundSeconds } from '../runner/round-seconds.js';
-import type { Logger } from '../util/logger.js';
-import type { ProcessRunner } from '../util/process.js';
-import { buildRequestFor } from './build-arms.js';
+import type { ActionDeps, ActionOutcome } from './action-deps.js';
+import { REPORT_FILE } from './action-deps.js';
+import { buildRequestFor, headOnly } from './build-arms.js';
+import { gateFailure, statusDescription, statusState, unfinishedFailure } from './gate.js';
+import { loadInputWorkloads } from './workloads.js';
 import { chooseCommits, type ActionContext, type Commits } from './context.js';
 import type { ActionInputs } from './inputs.js';
-import { openActionStore, type StoreAccess } from './store-setup.js';
+import { openActionStore } from './store-setup.js';
 import { DEFAULT_SENTINEL_ROUNDS, runStoredBaseline } from '../pipeline/stored-baseline.js';
 import { publishShard, shardOfInputs } from './shard-job.js';
 import { runConsolidate } from './consolidate-mode.js';
 import { benchmarkTarget, commentTarget, type PublishTarget } from './trusted-target.js';
 import { runNightlyMode } from './nightly-mode.js';
-
-export interface ActionIO {
-  setOutput(name: string, value: string): void;
-  writeSummary(markdown: string): Promise<void>;
-}
-
-export interface ActionDeps {
-  logger: Logger;
-  runner: ProcessRunner;
-  io: ActionIO;
-  /** Absent when no token was given (comment and status off). */
-  api?: GitHubApi;
-  /** Builds base and head from source when no bin dirs are given (the pipeline's build stage). */
-  build?: PipelineDeps['build'];
-  /** Resolved build cache directory (the input, or the default for this user). */
-  cacheDir: string;
-  /** The action's own directory (for the shipped workloads). */
-  actionDir: string;
-  /** Opens the results store (`store`, `store-branch`); absent: runs are not stored. */
-  stores?: StoreAccess;
-  signal?: AbortSignal;
-  /** The PATH to find taskset/numactl on (workloads with `cpus`). */
-  searchPath?: string;
-}
-
-export interface ActionOutcome {
-  verdict: OverallVerdict;
-  /** Set when the step must fail (fail-on, or a run that did not complete), with the reason. */
-  failure?: string;
-  resultsFile: string;
-  reportFile: string;
-}
-
-export const REPORT_FILE = 'report.md';
 
 export async function runAction(
   inputs: ActionInputs,
@@ -197,17 +161,6 @@ async function benchmark(
   }
 }
 
-/** The head arm: given, or built (the build stage builds base and head; base is then not measured). */
-export async function headOnly(arms: ArmSource, deps: PipelineDeps) {
-  const all =
-    arms.kind === 'installed'
-      ? arms.arms
-      : await deps.logger.group('Building PostgreSQL', () => deps.build!(arms.request, deps.signal));
-  const head = all.find((a) => a.label === 'head');
-  if (!head) throw new Error('no head arm to measure against the stored baseline');
-  return head;
-}
-
 async function armSource(
   commits: Commits,
   inputs: ActionInputs,
@@ -254,27 +207,6 @@ function adaptiveFromInputs(inputs: ActionInputs, alpha: number, roundS: number)
     );
   }
   return { plan, ...(inputs.timeBudgetS !== undefined ? { timeBudgetS: inputs.timeBudgetS } : {}) };
-}
-
-/** The workloads of the input 'workloads' (default select-only). */
-export async function loadInputWorkloads(
-  inputs: Pick<ActionInputs, 'workloads'>,
-  ctx: ActionContext,
-  actionDir: string,
-): Promise<Workload[]> {
-  const workloads: Workload[] = [];
-  for (const w of inputs.workloads.length ? inputs.workloads : ['select-only']) {
-    workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, actionDir)));
-  }
-  return workloads;
-}
-
-/** A bare name (select-only) is a workload shipped with the action; anything else a path in the workspace. */
-export function workloadPath(name: string, workspace: string, actionDir: string): string {
-  if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith('.yml') && !name.endsWith('.yaml')) {
-    return shippedWorkloadFile(name, path.join(actionDir, 'workloads'), "input 'workloads'");
-  }
-  return path.resolve(workspace, name);
 }
 
 async function publish(
@@ -336,13 +268,6 @@ async function publish(
   };
 }
 
-/** A run that did not complete fails the step (partial data never passes a gate), unless fail-on is never. */
-export function unfinishedFailure(result: RunResult, failOn: ActionInputs['failOn']): string | undefined {
-  if (failOn === 'never') return undefined;
-  const why = result.stopReason ? ` (${result.stopReason})` : '';
-  return `the run is '${result.status}'${why}: partial results decide nothing (fail-on: ${failOn})`;
-}
-
 /** The earlier comment, kept, under a note that a later run did not finish. */
 function supersededNote(existing: string, result: RunResult, runUrl: string | undefined): string {
   const lines = existing.split('\n');
@@ -351,42 +276,6 @@ function supersededNote(existing: string, result: RunResult, runUrl: string | un
   const link = runUrl ? ` ([run](${runUrl}))` : '';
   const note = `> ⚠️ **A later run was ${result.status}**${link} before it finished; the verdict below is from the earlier complete run.`;
   return [marker, note, ...kept].filter((l, i) => i > 0 || l !== '').join('\n');
-}
-
-/** Why the step fails under `fail-on`, or undefined when it passes. */
-export function gateFailure(comparison: RunComparison, failOn: ActionInputs['failOn']): string | undefined {
-  const v = comparison.verdict;
-  if (failOn === 'never') return undefined;
-  if (v === 'regression' || v === 'mixed')
-    return `performance ${v === 'mixed' ? 'regressed in some cells' : 'regressed'} (fail-on: ${failOn})`;
-  if (comparison.likelyRegressions.length > 0)
-    return `a regression is likely in ${comparison.likelyRegressions.join(', ')} (too few runs to certify it; fail-on: ${failOn})`;
-  if (failOn === 'inconclusive' && v === 'inconclusive')
-    return 'the comparison is inconclusive (fail-on: inconclusive)';
-  return undefined;
-}
-
-/**
- * The commit status: failure when the gate fails; pending ("needs more rounds") when the data cannot tell and
- * the gate does not fail on that, so an undecided PR is neither silently green nor red; else success.
- */
-export function statusState(verdict: OverallVerdict, failure: string | undefined): CommitState {
-  if (failure) return 'failure';
-  if (verdict === 'inconclusive') return 'pending';
-  return 'success';
-}
-
-export function statusDescription(verdict: OverallVerdict, worst: number | undefined): string {
-  const words: Record<OverallVerdict, string> = {
-    regression: 'Regression',
-    improvement: 'Improvement',
-    'no-change': 'No change',
-    inconclusive: 'Inconclusive',
-    mixed: 'Mixed',
-  };
-  const delta = worst === undefined ? '' : `; worst delta ${worst >= 0 ? '+' : ''}${worst.toFixed(1)}%`;
-  const more = verdict === 'inconclusive' ? ': needs more rounds' : '';
-  return `${words[verdict]}${more}${delta}`;
 }
 
 function describeCommit(c: { ref?: string; sha?: string; chosenBy: string }): string {

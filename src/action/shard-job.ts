@@ -13,7 +13,7 @@ import { renderJobSummary } from '../report/markdown.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
-import type { ActionDeps, ActionOutcome } from './run-action.js';
+import type { ActionDeps, ActionOutcome } from './action-deps.js';
 
 export interface ShardSelection {
   workloads: Workload[];

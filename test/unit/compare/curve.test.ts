@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/compare/compare-run.js';
 import { compareCurves, curveSummary } from '../../../src/compare/curve.js';
-import { gateFailure } from '../../../src/action/run-action.js';
+import { gateFailure } from '../../../src/action/gate.js';
 import { renderComparisonText } from '../../../src/report/comparison-text.js';
 import { syntheticRun } from './synthetic-run.js';
 
