@@ -16,7 +16,7 @@
  * Run: npx tsx bench/curve-flags-aa.ts [replicates]
  */
 import { compareRun } from '../src/compare/compare-run.js';
-import { syntheticRun } from '../test/unit/compare/synthetic-run.js';
+import { COLLAPSE_DIP, syntheticRun } from '../test/unit/compare/synthetic-run.js';
 
 const REPLICATES = Number(process.argv[2] ?? 1000);
 const NOISES = [0.05, 0.1];
@@ -34,16 +34,7 @@ const SHAPES: Record<string, Record<number, number>> = {
     64: 182_000,
     128: 179_000,
   },
-  'real dip': {
-    1: 20_000,
-    2: 39_000,
-    4: 76_000,
-    8: 140_000,
-    16: 200_000,
-    32: 140_000,
-    64: 135_000,
-    128: 190_000,
-  },
+  'real dip': COLLAPSE_DIP,
   'borderline shoulder': {
     1: 20_000,
     2: 39_000,

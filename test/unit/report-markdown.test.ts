@@ -13,7 +13,7 @@ import {
   type CommitInfo,
 } from '../../src/report/markdown.js';
 import { mermaidText, niceCeiling } from '../../src/report/mermaid-chart.js';
-import { SWEEP_8, syntheticRun, type SyntheticRunOptions } from './compare/synthetic-run.js';
+import { COLLAPSE_DIP, SWEEP_8, syntheticRun, type SyntheticRunOptions } from './compare/synthetic-run.js';
 
 const BASE: CommitInfo = {
   label: 'base',
@@ -250,16 +250,7 @@ describe('renderMarkdownReport: tables and charts', () => {
   });
 
   it('shows peak, knee and collapse per workload, and flags cells in a collapse region as not gated', () => {
-    const dip: Record<number, number> = {
-      1: 20_000,
-      2: 39_000,
-      4: 76_000,
-      8: 140_000,
-      16: 200_000,
-      32: 140_000,
-      64: 135_000,
-      128: 190_000,
-    };
+    const dip = COLLAPSE_DIP;
     const { text, comparison } = render(
       run({
         rounds: 12,

@@ -8,7 +8,7 @@ import {
 } from '../../../src/compare/adaptive.js';
 import { compareRun } from '../../../src/compare/compare-run.js';
 import { alphaSpent, perLookLevels } from '../../../src/stats/alpha-spending.js';
-import { syntheticRun } from './synthetic-run.js';
+import { COLLAPSE_DIP, syntheticRun } from './synthetic-run.js';
 
 describe('alpha spending', () => {
   it('spends α(t) by the Lan-DeMets O’Brien-Fleming and Pocock-type functions', () => {
@@ -81,16 +81,7 @@ describe('adaptiveLook', () => {
   });
 
   it('a regression certified only in an unstable cell (a collapse region) does not stop the run', () => {
-    const dip: Record<number, number> = {
-      1: 20_000,
-      2: 39_000,
-      4: 76_000,
-      8: 140_000,
-      16: 200_000,
-      32: 140_000,
-      64: 135_000,
-      128: 190_000,
-    };
+    const dip = COLLAPSE_DIP;
     const inDip = syntheticRun({
       seed: 4,
       rounds: 20,

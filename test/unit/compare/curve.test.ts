@@ -3,7 +3,7 @@ import { compareRun } from '../../../src/compare/compare-run.js';
 import { compareCurves, curveSummary } from '../../../src/compare/curve.js';
 import { gateFailure } from '../../../src/action/gate.js';
 import { renderComparisonText } from '../../../src/report/comparison-text.js';
-import { syntheticRun } from './synthetic-run.js';
+import { COLLAPSE_DIP, syntheticRun } from './synthetic-run.js';
 
 const points = (medians: Record<number, number>) =>
   Object.entries(medians).map(([clients, m]) => ({
@@ -37,17 +37,7 @@ describe('curveSummary', () => {
   });
 });
 
-/** Median TPS of a 176-core EPYC-like read-only sweep: peak at 16, a 30% dip at 32-64, recovery at 128. */
-const DIP: Record<number, number> = {
-  1: 20_000,
-  2: 39_000,
-  4: 76_000,
-  8: 140_000,
-  16: 200_000,
-  32: 140_000,
-  64: 135_000,
-  128: 190_000,
-};
+const DIP = COLLAPSE_DIP;
 /** Scales to 8 clients, then a plateau within ±1.5%. */
 const PLATEAU: Record<number, number> = {
   1: 30_000,
