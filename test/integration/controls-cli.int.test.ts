@@ -9,13 +9,14 @@
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, chmod, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/results/types.js';
 import { runCli } from '../helpers/cli.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { cpufreqTree, governors } from '../helpers/cpufreq-tree.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const cli = path.join(root, 'dist/cli.js');
@@ -53,33 +54,6 @@ async function currentDmaLatency(): Promise<number> {
     await handle.close();
   }
 }
-
-/** A sysfs tree with cpufreq for two CPUs, governors powersave and schedutil. */
-async function cpufreqTree(dir: string): Promise<void> {
-  const cpu = path.join(dir, 'sys/devices/system/cpu');
-  await mkdir(cpu, { recursive: true });
-  await writeFile(path.join(cpu, 'online'), '0-1\n');
-  for (const [n, gov] of [
-    [0, 'powersave'],
-    [1, 'schedutil'],
-  ] as const) {
-    await mkdir(path.join(cpu, `cpu${n}/cpufreq`), { recursive: true });
-    await writeFile(path.join(cpu, `cpu${n}/cpufreq/scaling_governor`), `${gov}\n`);
-    await writeFile(
-      path.join(cpu, `cpu${n}/cpufreq/scaling_available_governors`),
-      'performance powersave schedutil\n',
-    );
-  }
-}
-
-const governors = (dir: string) =>
-  Promise.all(
-    [0, 1].map(async (n) =>
-      (
-        await readFile(path.join(dir, `sys/devices/system/cpu/cpu${n}/cpufreq/scaling_governor`), 'utf8')
-      ).trim(),
-    ),
-  );
 
 const runArgs = (parent: string, sysfs: string, controls: string[]) => [
   'run',

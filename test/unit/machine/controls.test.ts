@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pendingCleanups } from '../../../src/util/cleanup.js';
 import { applyControls, checkControls, describeControls } from '../../../src/machine/controls.js';
 import { memoryLogger } from '../../../src/util/logger.js';
+import { cpufreqTree, governors } from '../../helpers/cpufreq-tree.js';
 
 const DEVICE = '/dev/cpu_dma_latency';
 const fixture = (name: string) => new URL(`../../fixtures/sysfs/${name}`, import.meta.url).pathname;
@@ -31,33 +32,6 @@ async function deviceWritable(): Promise<boolean> {
     return false;
   }
 }
-
-/** A sysfs tree of regular files with cpufreq for two CPUs (this VM has no cpufreq). */
-async function cpufreqTree(dir: string): Promise<void> {
-  const cpu = path.join(dir, 'sys/devices/system/cpu');
-  await mkdir(cpu, { recursive: true });
-  await writeFile(path.join(cpu, 'online'), '0-1\n');
-  for (const [n, gov] of [
-    [0, 'powersave'],
-    [1, 'schedutil'],
-  ] as const) {
-    await mkdir(path.join(cpu, `cpu${n}/cpufreq`), { recursive: true });
-    await writeFile(path.join(cpu, `cpu${n}/cpufreq/scaling_governor`), `${gov}\n`);
-    await writeFile(
-      path.join(cpu, `cpu${n}/cpufreq/scaling_available_governors`),
-      'performance powersave schedutil\n',
-    );
-  }
-}
-
-const governors = (dir: string) =>
-  Promise.all(
-    [0, 1].map(async (n) =>
-      (
-        await readFile(path.join(dir, `sys/devices/system/cpu/cpu${n}/cpufreq/scaling_governor`), 'utf8')
-      ).trim(),
-    ),
-  );
 
 const writable = await deviceWritable();
 let tmp: string;
