@@ -170,7 +170,15 @@ describe('pgperf run --cpu-dma-latency/--governor (dist/cli.js)', () => {
     ];
     for (const [controls, message] of cases) {
       // One short round: should a check not stop the run, the test fails fast instead of measuring.
-      const args = [...runArgs(parent, sysfs, []), '--rounds', '1', '--duration', '1', ...controls];
+      const args = [
+        ...runArgs(parent, sysfs, []),
+        '--rounds',
+        '1',
+        '--duration',
+        '1',
+        '--force',
+        ...controls,
+      ];
       const ran = await runCli(args, { cwd: tmp });
       expect(ran.code, ran.stderr).not.toBe(0);
       expect(ran.stderr).toMatch(message);
