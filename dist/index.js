@@ -37155,10 +37155,19 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
     const gating = gatingCells(all);
     const label = (c) => hypothesisLabel(ctx, c.id, c.metric);
     const overall2 = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
+    const workloadVerdicts = Object.fromEntries(
+      [...new Set(all.map((c) => c.workload))].map((w) => [
+        w,
+        overallVerdict(
+          gating.filter((c) => c.workload === w).map((c) => ({ id: label(c), verdict: c.verdict }))
+        ).verdict
+      ])
+    );
     return {
       baseline: ctx.baseline ?? "",
       head,
       verdict: overall2.verdict,
+      workloadVerdicts,
       decidingCells: overall2.deciding,
       likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map(label),
       unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))],
@@ -37587,7 +37596,12 @@ function withStoredBaseline(c, baseline) {
     ...c,
     verdict: "inconclusive",
     decidingArms: [],
-    comparisons: c.comparisons.map((a) => ({ ...a, verdict: "inconclusive", decidingCells: [] })),
+    comparisons: c.comparisons.map((a) => ({
+      ...a,
+      verdict: "inconclusive",
+      decidingCells: [],
+      workloadVerdicts: Object.fromEntries(Object.keys(a.workloadVerdicts).map((w) => [w, "inconclusive"]))
+    })),
     warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
   };
 }
@@ -63637,10 +63651,7 @@ function armBlocks(ctx, arm2, trims) {
   const all = [...arm2.cells, ...arm2.otherMetricCells];
   for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
     const inWorkload = all.filter((cell) => cell.workload === workload);
-    const verdict2 = overallVerdict(
-      gatingCells(inWorkload).map((c, i) => ({ id: String(i), verdict: c.verdict }))
-    ).verdict;
-    const v = VERDICT_DISPLAY[verdict2];
+    const v = VERDICT_DISPLAY[arm2.workloadVerdicts[workload] ?? "inconclusive"];
     const threshold = inWorkload[0]?.thresholdPct ?? ctx.c.thresholdPct;
     blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
     const cells = inWorkload.filter((cell) => cell.metric === ctx.c.metric);

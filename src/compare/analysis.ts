@@ -298,10 +298,19 @@ export function assemble(
     const label = (c: CellComparison) => hypothesisLabel(ctx, c.id, c.metric);
     // Every gated metric of every stable cell decides the arm's verdict.
     const overall = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
+    const workloadVerdicts = Object.fromEntries(
+      [...new Set(all.map((c) => c.workload))].map((w) => [
+        w,
+        overallVerdict(
+          gating.filter((c) => c.workload === w).map((c) => ({ id: label(c), verdict: c.verdict })),
+        ).verdict,
+      ]),
+    );
     return {
       baseline: ctx.baseline ?? '',
       head,
       verdict: overall.verdict,
+      workloadVerdicts,
       decidingCells: overall.deciding,
       likelyRegressionCells: gating
         .filter((c) => c.reasons.some((r) => r.code === 'likely-regression'))

@@ -230,6 +230,8 @@ export interface ArmComparison {
   baseline: string;
   head: string;
   verdict: OverallVerdict;
+  /** Each workload's verdict over its stable cells and every metric it gates on (workload name -> verdict). */
+  workloadVerdicts: Record<string, OverallVerdict>;
   /** Ids of the cells that decided the verdict (the regressed ones for 'regression', …); never unstable ones. */
   decidingCells: string[];
   /** Ids of the cells flagged unstable (collapse regions): reported, left out of the verdict and the gate. */

@@ -55,7 +55,12 @@ function withStoredBaseline(c: RunComparison, baseline: StoredBaselineInfo): Run
     ...c,
     verdict: 'inconclusive',
     decidingArms: [],
-    comparisons: c.comparisons.map((a) => ({ ...a, verdict: 'inconclusive', decidingCells: [] })),
+    comparisons: c.comparisons.map((a) => ({
+      ...a,
+      verdict: 'inconclusive',
+      decidingCells: [],
+      workloadVerdicts: Object.fromEntries(Object.keys(a.workloadVerdicts).map((w) => [w, 'inconclusive'])),
+    })),
     warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings],
   };
 }

@@ -21,8 +21,6 @@
  */
 import { formatDeltaCi, formatLevel, formatP, formatPAdjusted, formatPct } from '../compare/format.js';
 import { extremeCell, type ArmCell } from '../compare/extreme-cell.js';
-import { overallVerdict } from '../compare/overall.js';
-import { gatingCells } from '../compare/unstable.js';
 import type {
   Better,
   ArmComparison,
@@ -365,11 +363,7 @@ function armBlocks(ctx: Context, arm: ArmComparison, trims: ReadonlySet<TrimId>)
   const all = [...arm.cells, ...arm.otherMetricCells];
   for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
     const inWorkload = all.filter((cell) => cell.workload === workload);
-    // Every gated metric of every stable cell decides the workload's verdict.
-    const verdict = overallVerdict(
-      gatingCells(inWorkload).map((c, i) => ({ id: String(i), verdict: c.verdict })),
-    ).verdict;
-    const v = VERDICT_DISPLAY[verdict];
+    const v = VERDICT_DISPLAY[arm.workloadVerdicts[workload] ?? 'inconclusive'];
     const threshold = inWorkload[0]?.thresholdPct ?? ctx.c.thresholdPct;
     blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold ±${threshold}%)`);
     const cells = inWorkload.filter((cell) => cell.metric === ctx.c.metric);
