@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path41 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path42 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path41 && path41[0] !== "/") {
-          path41 = `/${path41}`;
+        if (path42 && path42[0] !== "/") {
+          path42 = `/${path42}`;
         }
-        return new URL(`${origin}${path41}`);
+        return new URL(`${origin}${path42}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path41, origin }
+          request: { method, path: path42, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path41);
+        debuglog("sending request to %s %s/%s", method, origin, path42);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path41, origin },
+          request: { method, path: path42, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path41,
+          path42,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path41, origin }
+          request: { method, path: path42, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path41);
+        debuglog("trailers received from %s %s/%s", method, origin, path42);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path41, origin },
+          request: { method, path: path42, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path41,
+          path42,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path41, origin }
+            request: { method, path: path42, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path41);
+          debuglog("sending request to %s %s/%s", method, origin, path42);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path41,
+        path: path42,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path41 !== "string") {
+        if (typeof path42 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path41[0] !== "/" && !(path41.startsWith("http://") || path41.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path42[0] !== "/" && !(path42.startsWith("http://") || path42.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path41)) {
+        } else if (invalidPathRegex.test(path42)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path41, query) : path41;
+        this.path = query ? buildURL(path42, query) : path42;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path41, host, upgrade, blocking, reset } = request2;
+      const { method, path: path42, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path41} HTTP/1.1\r
+      let header = `${method} ${path42} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path41, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path42, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path41;
+      headers[HTTP2_HEADER_PATH] = path42;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path41 = search ? `${pathname}${search}` : pathname;
+        const path42 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path41;
+        this.opts.path = path42;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path41 = "/",
+          path: path42 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path41;
+        opts.path = origin + path42;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path41) {
-      if (typeof path41 !== "string") {
-        return path41;
+    function safeUrl2(path42) {
+      if (typeof path42 !== "string") {
+        return path42;
       }
-      const pathSegments = path41.split("?");
+      const pathSegments = path42.split("?");
       if (pathSegments.length !== 2) {
-        return path41;
+        return path42;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path41, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path41);
+    function matchKey(mockDispatch2, { path: path42, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path42);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path41 }) => matchValue(safeUrl2(path41), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path42 }) => matchValue(safeUrl2(path42), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path41, method, body, headers, query } = opts;
+      const { path: path42, method, body, headers, query } = opts;
       return {
-        path: path41,
+        path: path42,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path41, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path42, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path41,
+            Path: path42,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path41) {
-      for (let i = 0; i < path41.length; ++i) {
-        const code = path41.charCodeAt(i);
+    function validateCookiePath(path42) {
+      for (let i = 0; i < path42.length; ++i) {
+        const code = path42.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path41 = opts.path;
+          let path42 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path41 = `/${path41}`;
+            path42 = `/${path42}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path41);
+          url2 = new URL(util.parseOrigin(url2).origin + path42);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22880,7 +22880,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path41 = __require("path");
+    var path42 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22919,7 +22919,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path41.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path41.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path42.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path42.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23051,7 +23051,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path41 = __require("path");
+    var path42 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -25306,17 +25306,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path41) {
-      const ctrl = callVisitor(key, node2, visitor, path41);
+    function visit_(key, node2, visitor, path42) {
+      const ctrl = callVisitor(key, node2, visitor, path42);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path41, ctrl);
-        return visit_(key, ctrl, visitor, path41);
+        replaceNode(key, path42, ctrl);
+        return visit_(key, ctrl, visitor, path42);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path41 = Object.freeze(path41.concat(node2));
+          path42 = Object.freeze(path42.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path41);
+            const ci = visit_(i, node2.items[i], visitor, path42);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25327,13 +25327,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path41 = Object.freeze(path41.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path41);
+          path42 = Object.freeze(path42.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path42);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path41);
+          const cv = visit_("value", node2.value, visitor, path42);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25354,17 +25354,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path41) {
-      const ctrl = await callVisitor(key, node2, visitor, path41);
+    async function visitAsync_(key, node2, visitor, path42) {
+      const ctrl = await callVisitor(key, node2, visitor, path42);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path41, ctrl);
-        return visitAsync_(key, ctrl, visitor, path41);
+        replaceNode(key, path42, ctrl);
+        return visitAsync_(key, ctrl, visitor, path42);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path41 = Object.freeze(path41.concat(node2));
+          path42 = Object.freeze(path42.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path41);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path42);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25375,13 +25375,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path41 = Object.freeze(path41.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path41);
+          path42 = Object.freeze(path42.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path42);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path41);
+          const cv = await visitAsync_("value", node2.value, visitor, path42);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25408,23 +25408,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path41) {
+    function callVisitor(key, node2, visitor, path42) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path41);
+        return visitor(key, node2, path42);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path41);
+        return visitor.Map?.(key, node2, path42);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path41);
+        return visitor.Seq?.(key, node2, path42);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path41);
+        return visitor.Pair?.(key, node2, path42);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path41);
+        return visitor.Scalar?.(key, node2, path42);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path41);
+        return visitor.Alias?.(key, node2, path42);
       return void 0;
     }
-    function replaceNode(key, path41, node2) {
-      const parent = path41[path41.length - 1];
+    function replaceNode(key, path42, node2) {
+      const parent = path42[path42.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -26036,10 +26036,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path41, value) {
+    function collectionFromPath(schema, path42, value) {
       let v = value;
-      for (let i = path41.length - 1; i >= 0; --i) {
-        const k = path41[i];
+      for (let i = path42.length - 1; i >= 0; --i) {
+        const k = path42[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -26058,7 +26058,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path41) => path41 == null || typeof path41 === "object" && !!path41[Symbol.iterator]().next().done;
+    var isEmptyPath = (path42) => path42 == null || typeof path42 === "object" && !!path42[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -26088,11 +26088,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path41, value) {
-        if (isEmptyPath(path41))
+      addIn(path42, value) {
+        if (isEmptyPath(path42))
           this.add(value);
         else {
-          const [key, ...rest] = path41;
+          const [key, ...rest] = path42;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -26106,8 +26106,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path41) {
-        const [key, ...rest] = path41;
+      deleteIn(path42) {
+        const [key, ...rest] = path42;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -26121,8 +26121,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path41, keepScalar) {
-        const [key, ...rest] = path41;
+      getIn(path42, keepScalar) {
+        const [key, ...rest] = path42;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -26140,8 +26140,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path41) {
-        const [key, ...rest] = path41;
+      hasIn(path42) {
+        const [key, ...rest] = path42;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -26151,8 +26151,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path41, value) {
-        const [key, ...rest] = path41;
+      setIn(path42, value) {
+        const [key, ...rest] = path42;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -28667,9 +28667,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path41, value) {
+      addIn(path42, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path41, value);
+          this.contents.addIn(path42, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28744,14 +28744,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path41) {
-        if (Collection2.isEmptyPath(path41)) {
+      deleteIn(path42) {
+        if (Collection2.isEmptyPath(path42)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path41) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path42) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28766,10 +28766,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path41, keepScalar) {
-        if (Collection2.isEmptyPath(path41))
+      getIn(path42, keepScalar) {
+        if (Collection2.isEmptyPath(path42))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path41, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path42, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28780,10 +28780,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path41) {
-        if (Collection2.isEmptyPath(path41))
+      hasIn(path42) {
+        if (Collection2.isEmptyPath(path42))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path41) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path42) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28800,13 +28800,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path41, value) {
-        if (Collection2.isEmptyPath(path41)) {
+      setIn(path42, value) {
+        if (Collection2.isEmptyPath(path42)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path41), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path42), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path41, value);
+          this.contents.setIn(path42, value);
         }
       }
       /**
@@ -30767,9 +30767,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path41) => {
+    visit2.itemAtPath = (cst, path42) => {
       let item = cst;
-      for (const [field, index] of path41) {
+      for (const [field, index] of path42) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30778,23 +30778,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path41) => {
-      const parent = visit2.itemAtPath(cst, path41.slice(0, -1));
-      const field = path41[path41.length - 1][0];
+    visit2.parentCollection = (cst, path42) => {
+      const parent = visit2.itemAtPath(cst, path42.slice(0, -1));
+      const field = path42[path42.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path41, item, visitor) {
-      let ctrl = visitor(item, path41);
+    function _visit(path42, item, visitor) {
+      let ctrl = visitor(item, path42);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path41.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path42.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30805,10 +30805,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path41);
+            ctrl = ctrl(item, path42);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path41) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path42) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -34652,7 +34652,7 @@ var require_light = __commonJS({
 
 // src/action.ts
 import os13 from "node:os";
-import path40 from "node:path";
+import path41 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -36411,6 +36411,34 @@ function measuredNoiseCvPct(result, metric) {
 }
 var MWU_EFFICIENCY = 3 / Math.PI;
 var MAX_RECOMMENDED_ROUNDS = 1e3;
+var MIN_NOISE_ROUNDS = 3;
+function estimateNoise(result, cell, metric = "tps") {
+  const id = cellId(cell);
+  const arms = collectCellRuns(
+    result.samples.filter((s) => cellId(s) === id),
+    metric
+  ).get(id);
+  const [baseline, ...heads] = result.arms.map((a) => a.label);
+  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
+  const base = baseline === void 0 ? void 0 : arms?.get(baseline);
+  const ratios = [];
+  for (const head of heads) {
+    const h = arms?.get(head);
+    if (!base || !h) continue;
+    for (const [round2, b] of base.byRound) {
+      const v = h.byRound.get(round2);
+      if (ok(b) && ok(v)) ratios.push(v / b);
+    }
+  }
+  const spreads = [...arms?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
+  const pct5 = (spread) => 100 * Math.expm1(spread);
+  return {
+    cell,
+    rounds: ratios.length,
+    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct5(robustLogSpread(ratios)) : null,
+    runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
+  };
+}
 
 // src/stats/t-inference.ts
 function tInference(estimate, se, df, level) {
@@ -42448,10 +42476,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path41) {
-  if (!path41)
+function getElementAtPath(obj, path42) {
+  if (!path42)
     return obj;
-  return path41.reduce((acc, key) => acc?.[key], obj);
+  return path42.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -42791,11 +42819,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path41, issues) {
+function prefixIssues(path42, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path41);
+    iss.path.unshift(path42);
     return iss;
   });
 }
@@ -43257,16 +43285,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path41 = []) => {
+  const processError = (error64, path42 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path41, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path42, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path41, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path42, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path41, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path42, ...issue3.path]);
       } else {
-        const fullpath = [...path41, ...issue3.path];
+        const fullpath = [...path42, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -43305,17 +43333,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path41 = []) => {
+  const processError = (error64, path42 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path41, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path42, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path41, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path42, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path41, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path42, ...issue3.path]);
       } else {
-        const fullpath = [...path41, ...issue3.path];
+        const fullpath = [...path42, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -43354,8 +43382,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path41 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path41) {
+  const path42 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path42) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -60493,13 +60521,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path41 = ref.slice(1).split("/").filter(Boolean);
-  if (path41.length === 0) {
+  const path42 = ref.slice(1).split("/").filter(Boolean);
+  if (path42.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path41[0] === defsKey) {
-    const key = path41[1] === void 0 ? void 0 : decodeJSONPointerSegment(path41[1]);
+  if (path42[0] === defsKey) {
+    const key = path42[1] === void 0 ? void 0 : decodeJSONPointerSegment(path42[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -61485,12 +61513,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path41) {
-  return path41.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path42) {
+  return path42.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path41) {
+function valueAt(doc, path42) {
   let v = doc;
-  for (const key of path41) {
+  for (const key of path42) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -61499,14 +61527,14 @@ function valueAt(doc, path41) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path41) {
+async function readResults(path42) {
   let text2;
   try {
-    text2 = await readFile5(path41, "utf8");
+    text2 = await readFile5(path42, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path41}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path42}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path41);
+  return parseResults(text2, path42);
 }
 function parseResults(text2, source) {
   let doc;
@@ -61813,7 +61841,9 @@ var MODES = [
   "comment",
   "nightly",
   // The shards of a matrix as one comment and one status (consolidate-mode.ts).
-  "consolidate"
+  "consolidate",
+  // The same install as both arms: this runner's noise and false alarms (calibrate-mode.ts).
+  "calibrate"
 ];
 function parseInputs(read) {
   const text2 = (name) => read(name).trim() || void 0;
@@ -61870,12 +61900,12 @@ function parseInputs(read) {
       `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`
     );
   }
-  if (!token && inputs.mode !== "nightly" && (inputs.comment || inputs.commitStatus)) {
+  if (!token && inputs.mode !== "nightly" && inputs.mode !== "calibrate" && (inputs.comment || inputs.commitStatus)) {
     throw new UserError(
       "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false"
     );
   }
-  if (inputs.mode !== "nightly" && Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
+  if (inputs.mode !== "nightly" && inputs.mode !== "calibrate" && Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
     throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
   }
   if (inputs.baseBinDir) {
@@ -63206,8 +63236,8 @@ async function buildArms(request2, deps) {
 }
 
 // src/action/run-action.ts
-import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
-import path39 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile13 } from "node:fs/promises";
+import path40 from "node:path";
 
 // src/compare/extreme-cell.ts
 function extremeCell(c, which2) {
@@ -66473,12 +66503,154 @@ function describe3(c) {
   return [c.ref, c.sha?.slice(0, 10)].filter(Boolean).join(" @ ") || "the given install";
 }
 
+// src/action/calibrate-mode.ts
+import { writeFile as writeFile12 } from "node:fs/promises";
+import path39 from "node:path";
+
+// src/pipeline/calibrate.ts
+init_types();
+function calibrationOf(result, comparison) {
+  const arm2 = comparison.comparisons[0];
+  const likely = new Set(comparison.likelyRegressions);
+  const metric = comparison.metric;
+  const cells = result.plan.cells.map((cell) => {
+    const id = cellId(cell);
+    const compared = arm2?.cells.find((c) => c.id === id);
+    const noise = estimateNoise(result, cell, metric);
+    const verdict2 = compared?.verdict ?? "inconclusive";
+    return {
+      workload: cell.workload,
+      clients: cell.clients,
+      id,
+      rounds: noise.rounds,
+      pairedCvPct: noise.pairedCvPct,
+      runCvPct: noise.runCvPct,
+      verdict: verdict2,
+      falseAlarm: verdict2 === "regression" || verdict2 === "improvement" || likely.has(`${arm2?.head ?? ""}:${id}`)
+    };
+  });
+  return {
+    runId: result.runId ?? null,
+    binDir: result.arms[0]?.binDir ?? "",
+    alpha: comparison.alpha,
+    cells,
+    falseAlarms: cells.filter((c) => c.falseAlarm).length
+  };
+}
+function renderCalibrationText(c) {
+  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
+  const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
+  const rows = [
+    ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
+    ...c.cells.map((x) => [
+      x.id,
+      String(x.rounds),
+      pct5(x.pairedCvPct),
+      pct5(x.runCvPct),
+      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
+    ])
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const lines = rows.map(
+    (r) => r.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
+  );
+  return `${[head, "", ...lines].join("\n")}
+`;
+}
+
+// src/action/calibrate-mode.ts
+init_errors();
+var CALIBRATION_FILE = "calibration.json";
+async function runCalibrateMode(inputs, ctx, deps, resultsDir) {
+  const { logger, io } = deps;
+  if (!inputs.headBinDir) {
+    throw new UserError(
+      "mode calibrate measures one installed PostgreSQL as both arms: set 'head-bin-dir' (and no 'base-bin-dir')"
+    );
+  }
+  if (inputs.baseBinDir) {
+    throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
+  }
+  const binDir = path39.resolve(ctx.workspace, inputs.headBinDir);
+  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
+  const store = (inputs.store || inputs.storeBranch) && deps.stores ? await openActionStore(inputs, ctx.workspace, deps.stores, deps) : void 0;
+  const pipelineDeps = {
+    runner: deps.runner,
+    logger,
+    signal: deps.signal,
+    searchPath: deps.searchPath,
+    ...store ? { archive: store.archive } : {}
+  };
+  try {
+    const outcome = await logger.group(
+      "Calibration (A/A)",
+      () => runPipeline(
+        {
+          arms: {
+            kind: "installed",
+            arms: [
+              { label: "a", binDir, settings: {} },
+              { label: "b", binDir, settings: {} }
+            ]
+          },
+          workloads,
+          analysis: resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold }),
+          rounds: inputs.rounds,
+          durationS: inputs.duration,
+          order: "random",
+          runAs: inputs.runAs,
+          runDir: resultsDir,
+          dataChecksums: false,
+          planCheck: inputs.force ? "warn" : "refuse",
+          source: {
+            repository: `${ctx.owner}/${ctx.repo}`,
+            ...ctx.runUrl ? { runUrl: ctx.runUrl } : {}
+          }
+        },
+        pipelineDeps
+      )
+    );
+    if (outcome.archived)
+      logger.info(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
+    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    const calibration = calibrationOf(outcome.result, outcome.comparison);
+    const text2 = renderCalibrationText(calibration);
+    const calibrationFile = path39.join(resultsDir, CALIBRATION_FILE);
+    await writeFile12(calibrationFile, `${JSON.stringify(calibration, null, 2)}
+`);
+    await io.writeSummary(`## pgperf calibrate
+
+\`\`\`
+${text2}\`\`\`
+`);
+    logger.info(text2.split("\n")[0]);
+    if (calibration.falseAlarms > 0) {
+      logger.warn(
+        `${calibration.falseAlarms} cell(s) of the same install were called changed: at most alpha ${calibration.alpha} of calibrations should; if it recurs the runner is not steady enough (pgperf doctor)`
+      );
+    }
+    io.setOutput("false-alarms", String(calibration.falseAlarms));
+    io.setOutput("calibration-json", calibrationFile);
+    io.setOutput("results-json", path39.join(resultsDir, RESULTS_FILE));
+    const completed = outcome.result.status === "complete";
+    return {
+      verdict: completed ? outcome.comparison.verdict : "inconclusive",
+      failure: completed ? void 0 : unfinishedFailure(outcome.result, inputs.failOn),
+      resultsFile: path39.join(resultsDir, RESULTS_FILE),
+      reportFile: path39.join(resultsDir, REPORT_FILE)
+    };
+  } finally {
+    await store?.close();
+  }
+}
+
 // src/action/run-action.ts
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path39.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path40.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === "nightly") return runNightlyMode(inputs, ctx, deps, resultsDir);
+  if (inputs.mode === "calibrate") return runCalibrateMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === "comment") {
-    const resultsFile = path39.join(resultsDir, RESULTS_FILE);
+    const resultsFile = path40.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
     const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
     deps.logger.info(`comment mode: publishing for ${target2.basis}`);
@@ -66584,8 +66756,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path39.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path39.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path40.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path40.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -66624,15 +66796,15 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
   await mkdir14(resultsDir, { recursive: true });
-  const reportFile = path39.join(resultsDir, REPORT_FILE);
-  await writeFile12(reportFile, report);
+  const reportFile = path40.join(resultsDir, REPORT_FILE);
+  await writeFile13(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
   const failure2 = completed ? gateFailure(comparison, inputs.failOn) : unfinishedFailure(result, inputs.failOn);
   const worst = extremeCell(comparison, "worst")?.cell.deltaPct ?? void 0;
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path39.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path40.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
     completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
@@ -66654,7 +66826,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path39.join(resultsDir, RESULTS_FILE),
+    resultsFile: path40.join(resultsDir, RESULTS_FILE),
     reportFile
   };
 }
@@ -66684,8 +66856,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path41 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path41} does not exist${EOL5}`);
+        const path42 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path42} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -70979,7 +71151,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path41) => path41.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path42) => path42.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -71367,7 +71539,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path40.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path41.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -71391,7 +71563,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) } : {}
       },
-      actionDir: path40.resolve(path40.dirname(fileURLToPath(import.meta.url)), ".."),
+      actionDir: path41.resolve(path41.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -16,6 +16,8 @@ export const MODES = [
   'nightly',
   // The shards of a matrix as one comment and one status (consolidate-mode.ts).
   'consolidate',
+  // The same install as both arms: this runner's noise and false alarms (calibrate-mode.ts).
+  'calibrate',
 ] as const;
 
 export interface ActionInputs {
@@ -149,12 +151,21 @@ export function parseInputs(read: InputReader): ActionInputs {
       `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`,
     );
   }
-  if (!token && inputs.mode !== 'nightly' && (inputs.comment || inputs.commitStatus)) {
+  if (
+    !token &&
+    inputs.mode !== 'nightly' &&
+    inputs.mode !== 'calibrate' &&
+    (inputs.comment || inputs.commitStatus)
+  ) {
     throw new UserError(
       "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false",
     );
   }
-  if (inputs.mode !== 'nightly' && Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)) {
+  if (
+    inputs.mode !== 'nightly' &&
+    inputs.mode !== 'calibrate' &&
+    Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)
+  ) {
     throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
   }
   if (inputs.baseBinDir) {

@@ -1,0 +1,102 @@
+/**
+ * mode calibrate through the built action: the installed PostgreSQL measured as both arms (A/A); the
+ * calibration (noise per cell, false alarms) in the job summary, calibration.json and the outputs; the run
+ * saved to the store; bad inputs named before anything is measured. No GitHub request is made.
+ */
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Calibration } from '../../src/pipeline/calibrate.js';
+import { DirStore } from '../../src/store/dir-store.js';
+import { runBuiltAction } from '../helpers/action-run.js';
+import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+let tmp: string;
+let gh: FakeGitHub;
+
+function calibrate(inputs: Record<string, string>) {
+  return runBuiltAction(
+    {
+      mode: 'calibrate',
+      'head-bin-dir': installedBinDir(),
+      workloads: path.join(root, 'workloads/smoke.yml'),
+      rounds: '5',
+      duration: '1',
+      alpha: '0.05',
+      threshold: '2',
+      'fail-on': 'regression',
+      comment: 'true',
+      'commit-status': 'true',
+      'github-token': 'test-token',
+      'results-dir': 'pgperf-results',
+      ...inputs,
+    },
+    {
+      workspace: tmp,
+      apiUrl: gh.url,
+      event: { schedule: '5 3 * * 0', repository: { full_name: 'pg/postgres' } },
+      eventName: 'schedule',
+      sha: 'c'.repeat(40),
+    },
+  );
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-e2e-calibrate-'));
+  await chmod(tmp, 0o755);
+  gh = await startFakeGitHub();
+});
+afterAll(async () => {
+  await gh?.close();
+  expect(processesMentioning(tmp)).toEqual([]);
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('mode calibrate', () => {
+  it('measures the install as both arms, reports noise per cell and false alarms, and stores the run', async () => {
+    const ran = await calibrate({ store: 'calibrations' });
+    expect(ran.code).toBe(0);
+    expect(ran.summary).toMatch(
+      /^## pgperf calibrate\n\n```\ncalibration: (no false alarm in 2 cell\(s\)|FALSE ALARM in [12] of 2 cell\(s\))/,
+    );
+    const calibration = JSON.parse(await readFile(ran.outputs['calibration-json']!, 'utf8')) as Calibration;
+    expect(calibration.cells.map((c) => c.id)).toEqual(['smoke@1', 'smoke@2']);
+    for (const cell of calibration.cells) {
+      expect(cell.rounds).toBe(5);
+      expect(cell.pairedCvPct).toBeGreaterThan(0);
+    }
+    expect(ran.outputs['false-alarms']).toBe(String(calibration.falseAlarms));
+    const store = await DirStore.open(path.join(tmp, 'calibrations'), { warn: () => {} });
+    try {
+      const runs = await store.list();
+      expect(runs).toHaveLength(1);
+      const stored = await store.load(runs[0]!.id);
+      expect(stored.arms.map((a) => [a.label, a.binDir])).toEqual([
+        ['a', installedBinDir()],
+        ['b', installedBinDir()],
+      ]);
+    } finally {
+      await store.close();
+    }
+    expect(gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it.each([
+    [
+      { 'head-bin-dir': '' },
+      "::error::mode calibrate measures one installed PostgreSQL as both arms: set 'head-bin-dir'",
+    ],
+    [
+      { 'base-bin-dir': '/usr/bin' },
+      "::error::mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'",
+    ],
+  ])('bad input %j is named before anything is measured', async (inputs, message) => {
+    const ran = await calibrate(inputs);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toContain(message);
+    expect(ran.stdout).not.toMatch(/initdb/);
+  });
+});
