@@ -51,7 +51,10 @@ describe('action.yml', () => {
 describe('parseInputs', () => {
   it.each([
     [{ 'fail-on': 'always' }, "input 'fail-on' must be one of regression, inconclusive, never, got 'always'"],
-    [{ mode: 'x' }, "input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, got 'x'"],
+    [
+      { mode: 'x' },
+      "input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, got 'x'",
+    ],
     [{ alpha: '1.5' }, "input 'alpha' must be a number between 0 and 1 (exclusive), got '1.5'"],
     [{ threshold: '-1' }, "input 'threshold' must be a number between 0 and 100 (exclusive), got '-1'"],
     [{ rounds: '2.5' }, "input 'rounds' must be a whole number >= 1, got '2.5'"],
