@@ -11,6 +11,17 @@ export function installedBinDir(): string {
 }
 
 /** Pids of processes whose command line mentions `fragment` (e.g. a test's private temp dir). */
+/** Kills (SIGKILL) what a failed test left running in `dir`, by each process's own pid. */
+export function killProcessesMentioning(dir: string): void {
+  for (const pid of processesMentioning(dir)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone.
+    }
+  }
+}
+
 export function processesMentioning(fragment: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {

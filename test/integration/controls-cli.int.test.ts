@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/results/types.js';
 import { runCli } from '../helpers/cli.js';
-import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { installedBinDir, killProcessesMentioning, processesMentioning } from '../helpers/postgres.js';
 import { cpufreqTree, governors } from '../helpers/cpufreq-tree.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -33,13 +33,7 @@ beforeAll(async () => {
   await chmod(tmp, 0o755);
 });
 afterAll(async () => {
-  for (const pid of processesMentioning(tmp)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone.
-    }
-  }
+  killProcessesMentioning(tmp);
   await rm(tmp, { recursive: true, force: true });
 });
 

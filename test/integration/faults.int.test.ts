@@ -18,7 +18,7 @@ import type { RunResult } from '../../src/results/types.js';
 import { runBenchmark } from '../../src/runner/run-loop.js';
 import { memoryLogger, type Logger } from '../../src/util/logger.js';
 import { nodeProcessRunner } from '../../src/util/process.js';
-import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { installedBinDir, killProcessesMentioning, processesMentioning } from '../helpers/postgres.js';
 import { resolveAnalysis } from '../../src/pipeline/analysis.js';
 import { fileSink } from '../../src/results/sink.js';
 
@@ -33,13 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // A failed test may leave a server behind: stop it by its own pid before removing its directory.
-  for (const pid of processesMentioning(tmp)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone.
-    }
-  }
+  killProcessesMentioning(tmp);
   await rm(tmp, { recursive: true, force: true });
 });
 
