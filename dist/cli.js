@@ -67557,11 +67557,13 @@ function reportInputOf(result, comparison, fallbackRunUrl) {
 }
 
 // src/compare/extreme-cell.ts
-function extremeCell(c, which) {
+function extremeCell(c, which, metric) {
   let found = null;
   let foundGain = 0;
-  for (const arm2 of c.comparisons) {
+  const arms = (Array.isArray(c) ? c : [c]).flatMap((r) => r.comparisons);
+  for (const arm2 of arms) {
     for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
+      if (metric !== void 0 && cell.metric !== metric) continue;
       if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
       const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
       if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {

@@ -63240,11 +63240,13 @@ import { mkdir as mkdir14, writeFile as writeFile13 } from "node:fs/promises";
 import path40 from "node:path";
 
 // src/compare/extreme-cell.ts
-function extremeCell(c, which2) {
+function extremeCell(c, which2, metric) {
   let found = null;
   let foundGain = 0;
-  for (const arm2 of c.comparisons) {
+  const arms = (Array.isArray(c) ? c : [c]).flatMap((r) => r.comparisons);
+  for (const arm2 of arms) {
     for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
+      if (metric !== void 0 && cell.metric !== metric) continue;
       if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
       const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
       if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
@@ -64205,7 +64207,8 @@ function statusDescription(verdict2, worst) {
     inconclusive: "Inconclusive",
     mixed: "Mixed"
   };
-  const delta = worst === void 0 ? "" : `; worst delta ${worst >= 0 ? "+" : ""}${worst.toFixed(1)}%`;
+  const d = worst?.cell.deltaPct;
+  const delta = worst && d !== null && d !== void 0 ? `; worst ${METRICS[worst.cell.metric].label} ${d >= 0 ? "+" : ""}${d.toFixed(1)}% (${worst.cell.id})` : "";
   const more = verdict2 === "inconclusive" ? ": needs more rounds" : "";
   return `${words[verdict2]}${more}${delta}`;
 }
@@ -65314,7 +65317,8 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
     const why = gateFailure(c.comparison, inputs.failOn);
     return why && judged.classes.length > 1 ? `machine class ${c.fingerprint}: ${why}` : why;
   }).find((f) => f !== void 0);
-  const worst = worstOf(judged);
+  const comparisons = judged.classes.map((c) => c.comparison);
+  const worst = extremeCell(comparisons, "worst", comparisons[0]?.metric)?.cell.deltaPct ?? void 0;
   const verdict2 = judged.overall.verdict;
   io.setOutput("verdict", verdict2);
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
@@ -65336,7 +65340,10 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
         ...ctx.runUrl ? { targetUrl: ctx.runUrl } : {}
       } : {
         state: statusState(verdict2, failure2),
-        description: `${statusDescription(verdict2, worst)}${classes}`.slice(0, 140),
+        description: `${statusDescription(verdict2, extremeCell(comparisons, "worst"))}${classes}`.slice(
+          0,
+          140
+        ),
         ...ctx.runUrl ? { targetUrl: ctx.runUrl } : {}
       }
     },
@@ -65345,15 +65352,6 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
     deps
   );
   return { verdict: verdict2, failure: failure2, resultsFile: resultsFiles[0], reportFile };
-}
-function worstOf(judged) {
-  let worst;
-  for (const c of judged.classes) {
-    const d = extremeCell(c.comparison, "worst")?.cell.deltaPct ?? void 0;
-    const sign = c.comparison.better === "higher" ? 1 : -1;
-    if (d !== void 0 && (worst === void 0 || sign * d < sign * worst)) worst = d;
-  }
-  return worst;
 }
 function sleep2(ms, signal) {
   return new Promise((resolve) => {
@@ -66801,7 +66799,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
   const failure2 = completed ? gateFailure(comparison, inputs.failOn) : unfinishedFailure(result, inputs.failOn);
-  const worst = extremeCell(comparison, "worst")?.cell.deltaPct ?? void 0;
+  const worst = extremeCell(comparison, "worst", comparison.metric)?.cell.deltaPct ?? void 0;
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
   io.setOutput("results-json", path40.join(resultsDir, RESULTS_FILE));
@@ -66815,7 +66813,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
       body: completed ? report : (existing) => existing ? supersededNote(existing, result, reportInput.runUrl) : report,
       status: {
         state: completed ? statusState(comparison.verdict, failure2) : "error",
-        description: completed ? statusDescription(comparison.verdict, worst) : `Run ${result.status}: partial results, no verdict`,
+        description: completed ? statusDescription(comparison.verdict, extremeCell(comparison, "worst")) : `Run ${result.status}: partial results, no verdict`,
         ...reportInput.runUrl ? { targetUrl: reportInput.runUrl } : {}
       }
     },

@@ -133,7 +133,8 @@ async function publishConsolidation(
           return why && judged.classes.length > 1 ? `machine class ${c.fingerprint}: ${why}` : why;
         })
         .find((f) => f !== undefined);
-  const worst = worstOf(judged);
+  const comparisons = judged.classes.map((c) => c.comparison);
+  const worst = extremeCell(comparisons, 'worst', comparisons[0]?.metric)?.cell.deltaPct ?? undefined;
   const verdict = judged.overall.verdict;
   io.setOutput('verdict', verdict);
   io.setOutput('worst-delta', worst === undefined ? '' : worst.toFixed(2));
@@ -158,7 +159,10 @@ async function publishConsolidation(
           }
         : {
             state: statusState(verdict, failure),
-            description: `${statusDescription(verdict, worst)}${classes}`.slice(0, 140),
+            description: `${statusDescription(verdict, extremeCell(comparisons, 'worst'))}${classes}`.slice(
+              0,
+              140,
+            ),
             ...(ctx.runUrl ? { targetUrl: ctx.runUrl } : {}),
           },
     },
@@ -167,17 +171,6 @@ async function publishConsolidation(
     deps,
   );
   return { verdict, failure, resultsFile: resultsFiles[0]!, reportFile };
-}
-
-/** The most adverse delta over every class (they share the metric and its direction). */
-function worstOf(judged: JudgedConsolidation): number | undefined {
-  let worst: number | undefined;
-  for (const c of judged.classes) {
-    const d = extremeCell(c.comparison, 'worst')?.cell.deltaPct ?? undefined;
-    const sign = c.comparison.better === 'higher' ? 1 : -1;
-    if (d !== undefined && (worst === undefined || sign * d < sign * worst)) worst = d;
-  }
-  return worst;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -2,8 +2,10 @@
  * The gate: whether the step fails under `fail-on`, and the commit status it sets. A run that did not
  * finish never passes; an undecided comparison is pending, neither silently green nor red.
  */
+import type { ArmCell } from '../compare/extreme-cell.js';
 import type { OverallVerdict, RunComparison } from '../compare/types.js';
 import type { CommitState } from '../github/api.js';
+import { METRICS } from '../results/metrics.js';
 import type { RunResult } from '../results/types.js';
 import type { ActionInputs } from './inputs.js';
 
@@ -37,7 +39,11 @@ export function statusState(verdict: OverallVerdict, failure: string | undefined
   return 'success';
 }
 
-export function statusDescription(verdict: OverallVerdict, worst: number | undefined): string {
+/**
+ * e.g. "Regression; worst latency p99 +174.0% (tpcb@8)": the worst cell over every gated metric, named, since a
+ * latency rise can be what decided the verdict.
+ */
+export function statusDescription(verdict: OverallVerdict, worst: ArmCell | null): string {
   const words: Record<OverallVerdict, string> = {
     regression: 'Regression',
     improvement: 'Improvement',
@@ -45,7 +51,11 @@ export function statusDescription(verdict: OverallVerdict, worst: number | undef
     inconclusive: 'Inconclusive',
     mixed: 'Mixed',
   };
-  const delta = worst === undefined ? '' : `; worst delta ${worst >= 0 ? '+' : ''}${worst.toFixed(1)}%`;
+  const d = worst?.cell.deltaPct;
+  const delta =
+    worst && d !== null && d !== undefined
+      ? `; worst ${METRICS[worst.cell.metric].label} ${d >= 0 ? '+' : ''}${d.toFixed(1)}% (${worst.cell.id})`
+      : '';
   const more = verdict === 'inconclusive' ? ': needs more rounds' : '';
   return `${words[verdict]}${more}${delta}`;
 }

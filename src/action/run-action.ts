@@ -233,7 +233,8 @@ async function publish(
   const failure = completed
     ? gateFailure(comparison, inputs.failOn)
     : unfinishedFailure(result, inputs.failOn);
-  const worst = extremeCell(comparison, 'worst')?.cell.deltaPct ?? undefined;
+  // The output is the primary metric's worst delta (its documented meaning); the status names any metric.
+  const worst = extremeCell(comparison, 'worst', comparison.metric)?.cell.deltaPct ?? undefined;
   io.setOutput('verdict', completed ? comparison.verdict : 'inconclusive');
   io.setOutput('worst-delta', worst === undefined ? '' : worst.toFixed(2));
   io.setOutput('results-json', path.join(resultsDir, RESULTS_FILE));
@@ -253,7 +254,7 @@ async function publish(
       status: {
         state: completed ? statusState(comparison.verdict, failure) : 'error',
         description: completed
-          ? statusDescription(comparison.verdict, worst)
+          ? statusDescription(comparison.verdict, extremeCell(comparison, 'worst'))
           : `Run ${result.status}: partial results, no verdict`,
         ...(reportInput.runUrl ? { targetUrl: reportInput.runUrl } : {}),
       },

@@ -1,3 +1,4 @@
+import type { MetricName } from '../results/metrics.js';
 import type { ArmComparison, CellComparison, RunComparison } from './types.js';
 
 export interface ArmCell {
@@ -6,15 +7,22 @@ export interface ArmCell {
 }
 
 /**
- * The cell with the most adverse (worst) or most favourable (best) delta across every head arm, in the
- * direction of the cell's metric (for TPS the most negative delta is the worst, for latency the most
- * positive), over every gated metric; null when no cell has a delta.
+ * The cell with the most adverse (worst) or most favourable (best) delta across every head arm of one or
+ * more comparisons (the machine classes of a fleet), in the direction of the cell's metric (for TPS the
+ * most negative delta is the worst, for latency the most positive), over every gated metric or only
+ * `metric`; null when no cell has a delta.
  */
-export function extremeCell(c: RunComparison, which: 'worst' | 'best'): ArmCell | null {
+export function extremeCell(
+  c: RunComparison | readonly RunComparison[],
+  which: 'worst' | 'best',
+  metric?: MetricName,
+): ArmCell | null {
   let found: ArmCell | null = null;
   let foundGain = 0;
-  for (const arm of c.comparisons) {
+  const arms = (Array.isArray(c) ? c : [c]).flatMap((r: RunComparison) => r.comparisons);
+  for (const arm of arms) {
     for (const cell of [...arm.cells, ...arm.otherMetricCells]) {
+      if (metric !== undefined && cell.metric !== metric) continue;
       if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
       const gain = cell.better === 'higher' ? cell.deltaPct : -cell.deltaPct; // > 0: head is better
       if (found === null || (which === 'worst' ? gain < foundGain : gain > foundGain)) {
