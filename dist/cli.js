@@ -74312,6 +74312,31 @@ var minutes = (s) => `${(s / 60).toFixed(1)} min`;
 // src/pg-build/build-pair.ts
 import path34 from "node:path";
 async function buildComparison(req, deps) {
+  const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
+  let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
+  let baseRef = req.baseRef;
+  let baseChosenBy = "explicit ref";
+  if (req.mergeBase) {
+    baseSha = await inStep("fetch", "build base", void 0, () => mirror.mergeBase(baseSha, headSha));
+    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
+    baseRef = baseSha;
+    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
+  }
+  const base = await buildPostgres(
+    { ...sharedOf(req), label: "base", ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
+    withToolchain
+  );
+  return { base, head: await buildHead() };
+}
+async function buildHeadOnly(req, deps) {
+  return (await prepare(req, deps)).buildHead();
+}
+var sharedOf = (req) => ({
+  repo: req.repo,
+  extraOptions: req.extraOptions,
+  cacheDir: req.cacheDir
+});
+async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -74322,36 +74347,26 @@ async function buildComparison(req, deps) {
     env,
     signal: deps.signal
   });
-  const shared = { repo: req.repo, extraOptions: req.extraOptions, cacheDir: req.cacheDir };
   const headSha = await inStep("fetch", "build head", void 0, () => mirror.resolve(req.headRef));
-  let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
-  let baseRef = req.baseRef;
-  let baseChosenBy = "explicit ref";
-  if (req.mergeBase) {
-    baseSha = await inStep("fetch", "build base", void 0, () => mirror.mergeBase(baseSha, headSha));
-    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
-    baseRef = baseSha;
-    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
-  }
   const withToolchain = { ...deps, toolchain };
-  const base = await buildPostgres(
-    { ...shared, label: "base", ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
+  const buildHead = () => buildPostgres(
+    { ...sharedOf(req), label: "head", ref: req.headRef, sha: headSha, patches: req.headPatches },
     withToolchain
   );
-  const head = await buildPostgres(
-    { ...shared, label: "head", ref: req.headRef, sha: headSha, patches: req.headPatches },
-    withToolchain
-  );
-  return { base, head };
+  return { mirror, headSha, withToolchain, buildHead };
 }
 
 // src/pipeline/build-stage.ts
 async function buildArms(request2, deps) {
+  const arm2 = (label, built2) => ({
+    label,
+    binDir: built2.binDir,
+    settings: {},
+    build: { ...built2.record }
+  });
+  if (request2.headOnly) return [arm2("head", await buildHeadOnly(request2, deps))];
   const built = await buildComparison(request2, deps);
-  return [
-    { label: "base", binDir: built.base.binDir, settings: {}, build: { ...built.base.record } },
-    { label: "head", binDir: built.head.binDir, settings: {}, build: { ...built.head.record } }
-  ];
+  return [arm2("base", built.base), arm2("head", built.head)];
 }
 
 // src/cli/commands/run.ts

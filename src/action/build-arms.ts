@@ -30,12 +30,14 @@ export async function buildRequestFor(
   };
 }
 
-/** The head arm: given, or built (the build stage builds base and head; base is then not measured). */
+/** The head arm: given, or built (head only: the stored baseline supplies base). */
 export async function headOnly(arms: ArmSource, deps: PipelineDeps) {
   const all =
     arms.kind === 'installed'
       ? arms.arms
-      : await deps.logger.group('Building PostgreSQL', () => deps.build!(arms.request, deps.signal));
+      : await deps.logger.group('Building PostgreSQL', () =>
+          deps.build!({ ...arms.request, headOnly: true }, deps.signal),
+        );
   const head = all.find((a) => a.label === 'head');
   if (!head) throw new Error('no head arm to measure against the stored baseline');
   return head;

@@ -18,6 +18,8 @@ export interface ComparisonRequest {
   headPatches: readonly PatchFile[];
   extraOptions: readonly string[];
   cacheDir: string;
+  /** Build head only: a stored baseline supplies base, so its build would be wasted on a cold cache. */
+  headOnly?: boolean;
 }
 
 /**
@@ -28,6 +30,36 @@ export async function buildComparison(
   req: ComparisonRequest,
   deps: BuildDeps,
 ): Promise<{ base: BuiltInstall; head: BuiltInstall }> {
+  const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
+  let baseSha = await inStep('fetch', 'build base', undefined, () => mirror.resolve(req.baseRef));
+  let baseRef = req.baseRef;
+  let baseChosenBy = 'explicit ref';
+  if (req.mergeBase) {
+    baseSha = await inStep('fetch', 'build base', undefined, () => mirror.mergeBase(baseSha, headSha));
+    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
+    baseRef = baseSha;
+    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
+  }
+  const base = await buildPostgres(
+    { ...sharedOf(req), label: 'base', ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
+    withToolchain,
+  );
+  return { base, head: await buildHead() };
+}
+
+/** Head alone (with its patches), for a comparison whose base comes from the store. */
+export async function buildHeadOnly(req: ComparisonRequest, deps: BuildDeps): Promise<BuiltInstall> {
+  return (await prepare(req, deps)).buildHead();
+}
+
+const sharedOf = (req: ComparisonRequest) => ({
+  repo: req.repo,
+  extraOptions: req.extraOptions,
+  cacheDir: req.cacheDir,
+});
+
+/** git and the toolchain checked, the source mirror opened, head's ref resolved first (its typo fails fast). */
+async function prepare(req: ComparisonRequest, deps: BuildDeps) {
   const env = deps.env ?? process.env;
   await requireGit(env, 'build');
   const toolchain = deps.toolchain ?? (await detectToolchain(env, deps.runner));
@@ -38,25 +70,12 @@ export async function buildComparison(
     env,
     signal: deps.signal,
   });
-  const shared = { repo: req.repo, extraOptions: req.extraOptions, cacheDir: req.cacheDir };
   const headSha = await inStep('fetch', 'build head', undefined, () => mirror.resolve(req.headRef));
-  let baseSha = await inStep('fetch', 'build base', undefined, () => mirror.resolve(req.baseRef));
-  let baseRef = req.baseRef;
-  let baseChosenBy = 'explicit ref';
-  if (req.mergeBase) {
-    baseSha = await inStep('fetch', 'build base', undefined, () => mirror.mergeBase(baseSha, headSha));
-    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
-    baseRef = baseSha;
-    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
-  }
   const withToolchain = { ...deps, toolchain };
-  const base = await buildPostgres(
-    { ...shared, label: 'base', ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
-    withToolchain,
-  );
-  const head = await buildPostgres(
-    { ...shared, label: 'head', ref: req.headRef, sha: headSha, patches: req.headPatches },
-    withToolchain,
-  );
-  return { base, head };
+  const buildHead = () =>
+    buildPostgres(
+      { ...sharedOf(req), label: 'head', ref: req.headRef, sha: headSha, patches: req.headPatches },
+      withToolchain,
+    );
+  return { mirror, headSha, withToolchain, buildHead };
 }

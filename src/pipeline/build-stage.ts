@@ -1,12 +1,19 @@
-/** The build stage: base and head built from source (head with its patches) become the arms "base" and "head". */
-import type { BuildDeps } from '../pg-build/build-record.js';
-import { buildComparison, type ComparisonRequest } from '../pg-build/build-pair.js';
+/**
+ * The build stage: base and head built from source (head with its patches) become the arms "base" and
+ * "head" (only "head" when the request builds head only).
+ */
+import type { BuildDeps, BuiltInstall } from '../pg-build/build-record.js';
+import { buildComparison, buildHeadOnly, type ComparisonRequest } from '../pg-build/build-pair.js';
 import type { ArmSpec } from '../runner/run-loop.js';
 
 export async function buildArms(request: ComparisonRequest, deps: BuildDeps): Promise<ArmSpec[]> {
+  const arm = (label: string, built: BuiltInstall): ArmSpec => ({
+    label,
+    binDir: built.binDir,
+    settings: {},
+    build: { ...built.record },
+  });
+  if (request.headOnly) return [arm('head', await buildHeadOnly(request, deps))];
   const built = await buildComparison(request, deps);
-  return [
-    { label: 'base', binDir: built.base.binDir, settings: {}, build: { ...built.base.record } },
-    { label: 'head', binDir: built.head.binDir, settings: {}, build: { ...built.head.record } },
-  ];
+  return [arm('base', built.base), arm('head', built.head)];
 }

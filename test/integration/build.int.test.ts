@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildComparison } from '../../src/pg-build/build-pair.js';
+import { buildArms } from '../../src/pipeline/build-stage.js';
 import type { BuildRequest } from '../../src/pg-build/build-record.js';
 import { buildPostgres } from '../../src/pg-build/build.js';
 import { BuildStepError } from '../../src/pg-build/builder.js';
@@ -218,6 +219,31 @@ describe('building PostgreSQL 18 (meson) from a git repository', () => {
       expect(base.record.sha).toBe(pg18.baseSha);
       expect(base.record.baseChosenBy).toBe('merge-base of head and base');
       expect(logger.lines).toContain(`base: merge-base of head and base is ${pg18.baseSha.slice(0, 7)}`);
+    },
+    BUILD_TIMEOUT_MS,
+  );
+
+  it(
+    'a head-only request (stored baseline) builds and returns head alone; base is not even resolved',
+    async () => {
+      const logger = memoryLogger();
+      const arms = await buildArms(
+        {
+          repo: parseRepo(pg18.dir, process.cwd()),
+          baseRef: 'no-such-ref', // would fail if base were resolved
+          headRef: 'head',
+          mergeBase: false,
+          basePatches: [],
+          headPatches: [],
+          extraOptions: [],
+          cacheDir,
+          headOnly: true,
+        },
+        deps(logger),
+      );
+      expect(arms.map((a) => a.label)).toEqual(['head']);
+      expect(arms[0]!.build).toMatchObject({ sha: pg18.headSha });
+      expect(logger.lines.join('\n')).not.toMatch(/no-such-ref|build base/);
     },
     BUILD_TIMEOUT_MS,
   );
