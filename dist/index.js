@@ -64234,13 +64234,13 @@ function statusDescription(verdict2, worst) {
 // src/action/workloads.ts
 import path30 from "node:path";
 
-// src/config/load-workload.ts
+// src/drivers/load-workload.ts
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
 import { access as access6, readFile as readFile13 } from "node:fs/promises";
 import path28 from "node:path";
 
-// src/config/workload-schema.ts
+// src/config/workload-fields.ts
 import os12 from "node:os";
 
 // src/machine/client-sweep.ts
@@ -64254,57 +64254,7 @@ function autoClientSweep(logicalCpus) {
   return [...points2].sort((a, b) => a - b);
 }
 
-// src/config/workload-schema.ts
-var BUILTIN_SCRIPTS = ["tpcb-like", "simple-update", "select-only"];
-var QUERY_MODES = ["simple", "extended", "prepared"];
-var PGBENCH_EXTRA_OPTIONS = {
-  "--max-tries": "value",
-  "--failures-detailed": "flag",
-  "--verbose-errors": "flag",
-  "--rate": "value",
-  "--latency-limit": "value",
-  "--connect": "flag",
-  "--define": "value",
-  "--report-per-command": "flag",
-  "--exit-on-abort": "flag"
-};
-var SYSBENCH_SCRIPTS = [
-  "oltp_read_only",
-  "oltp_write_only",
-  "oltp_read_write",
-  "oltp_point_select",
-  "oltp_update_index",
-  "oltp_update_non_index",
-  "oltp_insert"
-];
-var SYSBENCH_RAND_TYPES = ["uniform", "gaussian", "special", "pareto"];
-var SYSBENCH_PS_MODES = ["auto", "disable"];
-var SYSBENCH_EXTRA_OPTIONS = {
-  "--range-size": "count",
-  "--point-selects": "count",
-  "--simple-ranges": "count",
-  "--sum-ranges": "count",
-  "--order-ranges": "count",
-  "--distinct-ranges": "count",
-  "--index-updates": "count",
-  "--non-index-updates": "count",
-  "--delete-inserts": "count",
-  "--range-selects": "bool",
-  "--skip-trx": "bool",
-  "--secondary": "bool",
-  "--create-secondary": "bool"
-};
-var SYSBENCH_OWNED_OPTIONS = {
-  "--threads": 'the "clients" field (one cell per thread count)',
-  "--time": 'the "duration" field',
-  "--tables": 'the "tables" field',
-  "--table-size": 'the "tableSize" field',
-  "--rand-type": 'the "randType" field',
-  "--db-ps-mode": 'the "psMode" field',
-  "--percentile": 'the "percentile" field',
-  "--rand-seed": "pgperf (the same seed for every arm within a round)",
-  "--report-interval": "pgperf (always 1 second)"
-};
+// src/config/workload-fields.ts
 var positiveInt = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
 var settingName = external_exports.string().regex(SETTING_NAME, "a setting name like shared_buffers");
@@ -64344,6 +64294,36 @@ var cpusField = external_exports.union(
   'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.'
 );
 var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
+function refineClients(w, ctx) {
+  if (new Set(w.clients).size !== w.clients.length) {
+    ctx.addIssue({ code: "custom", path: ["clients"], message: "client counts must not repeat" });
+  }
+}
+function refineSettingsAndArgs(w, ctx, checkArg) {
+  for (const [name, value] of Object.entries(w.settings)) {
+    const problem = settingProblem(name, String(value));
+    if (problem) ctx.addIssue({ code: "custom", path: ["settings", name], message: problem });
+  }
+  w.extraArgs.forEach((arg, i) => {
+    const problem = checkArg(arg);
+    if (problem) ctx.addIssue({ code: "custom", path: ["extraArgs", i], message: problem });
+  });
+}
+
+// src/drivers/pgbench/workload.ts
+var BUILTIN_SCRIPTS = ["tpcb-like", "simple-update", "select-only"];
+var QUERY_MODES = ["simple", "extended", "prepared"];
+var PGBENCH_EXTRA_OPTIONS = {
+  "--max-tries": "value",
+  "--failures-detailed": "flag",
+  "--verbose-errors": "flag",
+  "--rate": "value",
+  "--latency-limit": "value",
+  "--connect": "flag",
+  "--define": "value",
+  "--report-per-command": "flag",
+  "--exit-on-abort": "flag"
+};
 var scriptFile = external_exports.strictObject({
   file: external_exports.string().min(1).describe("Path of a pgbench script, relative to the workload file."),
   weight: positiveInt.default(1).describe("Relative weight (pgbench -f file@weight).")
@@ -64404,6 +64384,54 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   }
   refineSettingsAndArgs(w, ctx, checkExtraArg);
 });
+function checkExtraArg(arg) {
+  const [name = "", value] = arg.split(/=(.*)/s, 2);
+  const kind = PGBENCH_EXTRA_OPTIONS[name];
+  const allowed = Object.keys(PGBENCH_EXTRA_OPTIONS).join(", ");
+  if (!kind) return `"${arg}" is not an allowed pgbench option (allowed: ${allowed})`;
+  if (kind === "value" && !value) return `"${name}" needs a value, written as ${name}=VALUE`;
+  if (kind === "flag" && value !== void 0) return `"${name}" takes no value`;
+  return void 0;
+}
+
+// src/drivers/sysbench/workload.ts
+var SYSBENCH_SCRIPTS = [
+  "oltp_read_only",
+  "oltp_write_only",
+  "oltp_read_write",
+  "oltp_point_select",
+  "oltp_update_index",
+  "oltp_update_non_index",
+  "oltp_insert"
+];
+var SYSBENCH_RAND_TYPES = ["uniform", "gaussian", "special", "pareto"];
+var SYSBENCH_PS_MODES = ["auto", "disable"];
+var SYSBENCH_EXTRA_OPTIONS = {
+  "--range-size": "count",
+  "--point-selects": "count",
+  "--simple-ranges": "count",
+  "--sum-ranges": "count",
+  "--order-ranges": "count",
+  "--distinct-ranges": "count",
+  "--index-updates": "count",
+  "--non-index-updates": "count",
+  "--delete-inserts": "count",
+  "--range-selects": "bool",
+  "--skip-trx": "bool",
+  "--secondary": "bool",
+  "--create-secondary": "bool"
+};
+var SYSBENCH_OWNED_OPTIONS = {
+  "--threads": 'the "clients" field (one cell per thread count)',
+  "--time": 'the "duration" field',
+  "--tables": 'the "tables" field',
+  "--table-size": 'the "tableSize" field',
+  "--rand-type": 'the "randType" field',
+  "--db-ps-mode": 'the "psMode" field',
+  "--percentile": 'the "percentile" field',
+  "--rand-seed": "pgperf (the same seed for every arm within a round)",
+  "--report-interval": "pgperf (always 1 second)"
+};
 var sysbenchWorkloadSchema = external_exports.strictObject({
   name: nameField,
   description: descriptionField,
@@ -64436,35 +64464,6 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   refineClients(w, ctx);
   refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
 });
-var workloadSchema = external_exports.discriminatedUnion("tool", [pgbenchWorkloadSchema, sysbenchWorkloadSchema]);
-var WORKLOAD_VARIANTS = {
-  pgbench: pgbenchWorkloadSchema,
-  sysbench: sysbenchWorkloadSchema
-};
-function refineClients(w, ctx) {
-  if (new Set(w.clients).size !== w.clients.length) {
-    ctx.addIssue({ code: "custom", path: ["clients"], message: "client counts must not repeat" });
-  }
-}
-function refineSettingsAndArgs(w, ctx, checkArg) {
-  for (const [name, value] of Object.entries(w.settings)) {
-    const problem = settingProblem(name, String(value));
-    if (problem) ctx.addIssue({ code: "custom", path: ["settings", name], message: problem });
-  }
-  w.extraArgs.forEach((arg, i) => {
-    const problem = checkArg(arg);
-    if (problem) ctx.addIssue({ code: "custom", path: ["extraArgs", i], message: problem });
-  });
-}
-function checkExtraArg(arg) {
-  const [name = "", value] = arg.split(/=(.*)/s, 2);
-  const kind = PGBENCH_EXTRA_OPTIONS[name];
-  const allowed = Object.keys(PGBENCH_EXTRA_OPTIONS).join(", ");
-  if (!kind) return `"${arg}" is not an allowed pgbench option (allowed: ${allowed})`;
-  if (kind === "value" && !value) return `"${name}" needs a value, written as ${name}=VALUE`;
-  if (kind === "flag" && value !== void 0) return `"${name}" takes no value`;
-  return void 0;
-}
 function checkSysbenchExtraArg(arg) {
   const [written = "", value] = arg.split(/=(.*)/s, 2);
   const name = written.replace(/_/g, "-");
@@ -64482,7 +64481,14 @@ function checkSysbenchExtraArg(arg) {
   return void 0;
 }
 
-// src/config/load-workload.ts
+// src/drivers/workload.ts
+var workloadSchema = external_exports.discriminatedUnion("tool", [pgbenchWorkloadSchema, sysbenchWorkloadSchema]);
+var WORKLOAD_VARIANTS = {
+  pgbench: pgbenchWorkloadSchema,
+  sysbench: sysbenchWorkloadSchema
+};
+
+// src/drivers/load-workload.ts
 async function loadWorkloadFile(file2) {
   let text2;
   try {

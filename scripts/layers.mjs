@@ -46,7 +46,7 @@ export const LAYERS = {
     'store',
     'util',
   ],
-  bisect: ['pg-build', 'compare', 'config', 'pipeline', 'results', 'util'],
+  bisect: ['pg-build', 'compare', 'config', 'drivers', 'pipeline', 'results', 'util'],
   github: ['history'],
   action: '*',
   cli: '*',

@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Workload } from '../config/workload-schema.js';
+import type { Workload } from '../drivers/workload.js';
 import { selectShard, type ShardInfo } from '../fleet/shards.js';
 import type { PipelineOutcome } from '../pipeline/pipeline.js';
 import { reportInputOf } from '../pipeline/report-input.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { loadWorkloadFile } from '../config/load-workload.js';
+import { loadWorkloadFile } from '../drivers/load-workload.js';
 import { shippedWorkloadFile } from '../config/shipped-workloads.js';
-import type { Workload } from '../config/workload-schema.js';
+import type { Workload } from '../drivers/workload.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 

@@ -14,7 +14,7 @@ import { detectToolchain } from '../pg-build/toolchain.js';
 import { planAdaptive, type AdaptivePlanInput } from '../compare/adaptive.js';
 import { formatDeltaCi } from '../compare/format.js';
 import type { DeltaInterval, Verdict } from '../compare/types.js';
-import type { Workload } from '../config/workload-schema.js';
+import type { Workload } from '../drivers/workload.js';
 import { runPipeline, type PipelineDeps } from '../pipeline/pipeline.js';
 import type { AnalysisSettings } from '../results/types.js';
 import type { Logger } from '../util/logger.js';

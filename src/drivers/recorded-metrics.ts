@@ -3,7 +3,7 @@
  * before anything starts rather than a comparison with no data. Percentiles are recorded when the workload
  * gates on them (pgbench's per-transaction log, sysbench's histogram).
  */
-import type { Workload } from '../config/workload-schema.js';
+import type { Workload } from './workload.js';
 import { METRICS, metricFromName, type MetricName } from '../results/metrics.js';
 import { UserError } from '../util/errors.js';
 

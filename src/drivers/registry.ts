@@ -2,7 +2,7 @@
  * The one place that knows which tools exist: each tool's folder exports a DriverModule, and this table
  * names it. The run loop asks the registry, never a tool folder; a third tool adds its folder and a line.
  */
-import type { Workload } from '../config/workload-schema.js';
+import type { Workload } from './workload.js';
 import type { Logger } from '../util/logger.js';
 import type { ProcessRunner } from '../util/process.js';
 import type { Driver } from './driver.js';

@@ -5,7 +5,6 @@
  * the same split and the same plan id, which consolidation later checks.
  */
 import { createHash } from 'node:crypto';
-import type { Workload } from '../config/workload-schema.js';
 import { canonicalJson, workloadHash } from '../env/fingerprint.js';
 import { cellId, type CellKey } from '../results/types.js';
 
@@ -37,8 +36,17 @@ export interface ShardInfo {
   allCells: CellKey[];
 }
 
+/** What a split needs of a workload (any tool's): its cells and how long each takes. */
+export interface ShardableWorkload {
+  name: string;
+  clients: number[];
+  rounds: number;
+  duration: number;
+  warmup: number;
+}
+
 /** Splits the cells of `workloads` into `count` shards of about equal estimated time. */
-export function planShards(workloads: readonly Workload[], count: number, arms = 2): ShardPlan {
+export function planShards(workloads: readonly ShardableWorkload[], count: number, arms = 2): ShardPlan {
   if (!Number.isInteger(count) || count < 1)
     throw new RangeError(`shards must be a whole number >= 1, got ${count}`);
   const cells: ShardCell[] = workloads.flatMap((w) =>
@@ -95,7 +103,7 @@ export function parseShardSpec(spec: string, what: string): { index: number; cou
 }
 
 /** The workloads restricted to one shard's cells (workloads without any are left out). */
-export function workloadsOfShard(workloads: readonly Workload[], shard: Shard): Workload[] {
+export function workloadsOfShard<W extends ShardableWorkload>(workloads: readonly W[], shard: Shard): W[] {
   return workloads.flatMap((w) => {
     const clients = w.clients.filter((c) =>
       shard.cells.some((s) => s.workload === w.name && s.clients === c),
@@ -109,11 +117,11 @@ export function workloadsOfShard(workloads: readonly Workload[], shard: Shard): 
  * covers): the workloads restricted to its cells and the ShardInfo its results record.
  * @throws RangeError when the shard count does not fit the cells.
  */
-export function selectShard(
-  workloads: readonly Workload[],
+export function selectShard<W extends ShardableWorkload>(
+  workloads: readonly W[],
   spec: { index: number; count: number },
   overrides: { rounds?: number; duration?: number } = {},
-): { workloads: Workload[]; info: ShardInfo } {
+): { workloads: W[]; info: ShardInfo } {
   const effective = workloads.map((w) => ({
     ...w,
     rounds: overrides.rounds ?? w.rounds,

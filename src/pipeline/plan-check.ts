@@ -7,7 +7,7 @@
 import { minPFor, minRoundsFor } from '../compare/power.js';
 import type { AdaptivePlan } from '../compare/adaptive.js';
 import { formatP } from '../compare/format.js';
-import type { Workload } from '../config/workload-schema.js';
+import type { Workload } from '../drivers/workload.js';
 import { UserError } from '../util/errors.js';
 
 export interface PlanReachInput {

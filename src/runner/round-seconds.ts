@@ -1,4 +1,4 @@
-import type { Workload } from '../config/workload-schema.js';
+import type { Workload } from '../drivers/workload.js';
 
 /** Seconds of one round with every cell open: each cell runs every arm once (duration overrides the workloads'). */
 export function roundSeconds(workloads: readonly Workload[], arms: number, durationS?: number): number {

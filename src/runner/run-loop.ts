@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { BuildRecord } from '../pg-build/build-record.js';
-import type { Workload } from '../config/workload-schema.js';
+import type { Workload } from '../drivers/workload.js';
 import { inspectBinDir, PgCluster } from '../cluster/cluster.js';
 import type { AdaptivePlan } from '../compare/adaptive.js';
 import { checkPlan } from '../compare/power.js';

@@ -7,7 +7,7 @@ import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseWorkload } from '../../src/config/load-workload.js';
+import { parseWorkload } from '../../src/drivers/load-workload.js';
 import type { RunResult } from '../../src/results/types.js';
 import { runBenchmark } from '../../src/runner/run-loop.js';
 import { memoryLogger } from '../../src/util/logger.js';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planAdaptive } from '../../src/compare/adaptive.js';
-import { parseWorkload } from '../../src/config/load-workload.js';
+import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { analyse, resolveAnalysis } from '../../src/pipeline/analysis.js';
 import { fileSink } from '../../src/results/sink.js';
 import { cellId, type RunResult } from '../../src/results/types.js';

@@ -21,7 +21,7 @@ import { cacheLayout, COMPLETE_MARKER } from '../../src/pg-build/cache.js';
 import { readPatches } from '../../src/pg-build/patches.js';
 import { parseRepo } from '../../src/pg-build/source.js';
 import { main } from '../../src/cli/main.js';
-import { parseWorkload } from '../../src/config/load-workload.js';
+import { parseWorkload } from '../../src/drivers/load-workload.js';
 import type { RunResult } from '../../src/results/types.js';
 import { runBenchmark } from '../../src/runner/run-loop.js';
 import { memoryLogger } from '../../src/util/logger.js';

@@ -13,7 +13,7 @@ import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseWorkload } from '../../src/config/load-workload.js';
+import { parseWorkload } from '../../src/drivers/load-workload.js';
 import type { RunResult } from '../../src/results/types.js';
 import { runBenchmark } from '../../src/runner/run-loop.js';
 import { memoryLogger, type Logger } from '../../src/util/logger.js';

@@ -7,7 +7,7 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadWorkloadFile } from '../../src/config/load-workload.js';
+import { loadWorkloadFile } from '../../src/drivers/load-workload.js';
 import { runBenchmark } from '../../src/runner/run-loop.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { nodeProcessRunner } from '../../src/util/process.js';

@@ -8,7 +8,7 @@ import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseWorkload } from '../../src/config/load-workload.js';
+import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { fingerprintId } from '../../src/env/fingerprint.js';
 import { resolveAnalysis } from '../../src/pipeline/analysis.js';
 import { runPipeline } from '../../src/pipeline/pipeline.js';

@@ -13,7 +13,7 @@ import { readContext } from '../../src/action/context.js';
 import { parseInputs } from '../../src/action/inputs.js';
 import { main } from '../../src/cli/main.js';
 import { checkArmCount, checkOutDir, checkSetArms, checkTmpDir } from '../../src/cli/validate.js';
-import { parseWorkload } from '../../src/config/load-workload.js';
+import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { shippedWorkloadFile } from '../../src/config/shipped-workloads.js';
 import { processesMentioning } from '../helpers/postgres.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseWorkload } from '../../src/config/load-workload.js';
-import type { PgbenchWorkload } from '../../src/config/workload-schema.js';
+import { parseWorkload } from '../../src/drivers/load-workload.js';
+import type { PgbenchWorkload } from '../../src/drivers/workload.js';
 import {
   initArgs,
   measureArgs,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planAdaptive } from '../../src/compare/adaptive.js';
-import { parseWorkload } from '../../src/config/load-workload.js';
+import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { planReach, refuseUnreachablePlan } from '../../src/pipeline/plan-check.js';
 import { checkRecordable, recordedMetrics } from '../../src/drivers/recorded-metrics.js';
 

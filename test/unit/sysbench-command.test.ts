@@ -2,8 +2,8 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseWorkload } from '../../src/config/load-workload.js';
-import type { SysbenchWorkload } from '../../src/config/workload-schema.js';
+import { parseWorkload } from '../../src/drivers/load-workload.js';
+import type { SysbenchWorkload } from '../../src/drivers/workload.js';
 import type { BenchTarget } from '../../src/drivers/driver.js';
 import {
   cleanupArgs,

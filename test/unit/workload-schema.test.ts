@@ -2,8 +2,9 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadWorkloadFile, parseWorkload } from '../../src/config/load-workload.js';
-import { checkExtraArg, workloadJsonSchema } from '../../src/config/workload-schema.js';
+import { loadWorkloadFile, parseWorkload } from '../../src/drivers/load-workload.js';
+import { checkExtraArg } from '../../src/drivers/pgbench/workload.js';
+import { workloadJsonSchema } from '../../src/drivers/workload.js';
 import { planReach } from '../../src/pipeline/plan-check.js';
 
 const workloadsDir = new URL('../../workloads/', import.meta.url).pathname;

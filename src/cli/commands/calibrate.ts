@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { loadWorkloadFile } from '../../config/load-workload.js';
+import { loadWorkloadFile } from '../../drivers/load-workload.js';
 import { analyse, resolveAnalysis } from '../../pipeline/analysis.js';
 import { calibrationOf, renderCalibrationText } from '../../pipeline/calibrate.js';
 import { consoleLogger } from '../../util/logger.js';

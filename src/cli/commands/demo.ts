@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { Command } from 'commander';
-import { workloadSchema } from '../../config/workload-schema.js';
+import { workloadSchema } from '../../drivers/workload.js';
 import { UserError } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { buildPostgres } from '../../pg-build/build.js';
 import { DEFAULT_REPO, parseRepo } from '../../pg-build/source.js';
-import { loadWorkloadFile } from '../../config/load-workload.js';
+import { loadWorkloadFile } from '../../drivers/load-workload.js';
 import { octokitApi } from '../../github/octokit-api.js';
 import { describeSync, syncRegressionIssues } from '../../github/regression-issues.js';
 import { renderHistoryMarkdown } from '../../history/markdown.js';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { loadWorkloadFile } from '../../config/load-workload.js';
+import { loadWorkloadFile } from '../../drivers/load-workload.js';
 import { planShards } from '../../fleet/shards.js';
 import { UserError, errorMessage } from '../../util/errors.js';
 import { positiveInt } from '../options.js';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { workloadJsonSchema } from '../../config/workload-schema.js';
+import { workloadJsonSchema } from '../../drivers/workload.js';
 
 export function schemaCommand(): Command {
   return new Command('schema')

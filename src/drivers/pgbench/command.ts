@@ -2,7 +2,7 @@
  * pgbench command lines, built from a workload. Pure, so the exact flags can be unit-tested:
  * every arm gets the same flags, and only pgperf decides clients, threads, duration and seeds.
  */
-import type { PgbenchWorkload } from '../../config/workload-schema.js';
+import type { PgbenchWorkload } from './workload.js';
 import type { Connection } from '../../cluster/cluster.js';
 
 export function connectionArgs(c: Connection): string[] {

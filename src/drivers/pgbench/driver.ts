@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeTempDir } from '../../util/cleanup.js';
-import type { PgbenchWorkload } from '../../config/workload-schema.js';
+import type { PgbenchWorkload } from './workload.js';
 import { UserError } from '../../util/errors.js';
 import type { Logger } from '../../util/logger.js';
 import { describeExit, tail, type ProcessRunner } from '../../util/process.js';

@@ -1,4 +1,4 @@
-import type { PgbenchWorkload } from '../../config/workload-schema.js';
+import type { PgbenchWorkload } from './workload.js';
 import type { DriverModule } from '../registry.js';
 import { pgbenchDriver } from './driver.js';
 

@@ -7,7 +7,7 @@
  * superuser (initdb -A trust); no password, no TCP.
  */
 import type { Connection } from '../../cluster/cluster.js';
-import type { SysbenchWorkload } from '../../config/workload-schema.js';
+import type { SysbenchWorkload } from './workload.js';
 
 export function connectionArgs(c: Connection): string[] {
   return [

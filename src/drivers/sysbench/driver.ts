@@ -1,7 +1,7 @@
 /** The sysbench driver: data load (prepare), per-run reset, one measured run -> sample fields, cleanup. */
 import path from 'node:path';
 import { findOnPath } from '../../util/find-on-path.js';
-import type { SysbenchWorkload } from '../../config/workload-schema.js';
+import type { SysbenchWorkload } from './workload.js';
 import type { ClientInfo } from '../../results/types.js';
 import { UserError, errorMessage } from '../../util/errors.js';
 import type { Logger } from '../../util/logger.js';

@@ -1,4 +1,4 @@
-import type { SysbenchWorkload } from '../../config/workload-schema.js';
+import type { SysbenchWorkload } from './workload.js';
 import type { DriverModule } from '../registry.js';
 import { dataShape } from './command.js';
 import { sysbenchDriver } from './driver.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWorkload } from '../../../src/config/load-workload.js';
+import { parseWorkload } from '../../../src/drivers/load-workload.js';
 import type { ShardFile } from '../../../src/fleet/consolidate.js';
 import { outstandingShards, selectShards, waitForShards } from '../../../src/fleet/gather-shards.js';
 import { selectShard } from '../../../src/fleet/shards.js';

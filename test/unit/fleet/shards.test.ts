@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { workloadSchema } from '../../../src/config/workload-schema.js';
+import { workloadSchema } from '../../../src/drivers/workload.js';
 import { parseShardSpec, planShards, workloadsOfShard } from '../../../src/fleet/shards.js';
 import { cellId } from '../../../src/results/types.js';
 

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { parseWorkload } from '../../../src/config/load-workload.js';
-import { workloadJsonSchema } from '../../../src/config/workload-schema.js';
+import { parseWorkload } from '../../../src/drivers/load-workload.js';
+import { workloadJsonSchema } from '../../../src/drivers/workload.js';
 import { autoClientSweep } from '../../../src/machine/client-sweep.js';
 
 describe('autoClientSweep', () => {

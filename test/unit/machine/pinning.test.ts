@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseWorkload } from '../../../src/config/load-workload.js';
-import type { PgbenchWorkload } from '../../../src/config/workload-schema.js';
+import { parseWorkload } from '../../../src/drivers/load-workload.js';
+import type { PgbenchWorkload } from '../../../src/drivers/workload.js';
 import { threadsFor } from '../../../src/drivers/pgbench/command.js';
 import { formatCpuList } from '../../../src/env/sysfs.js';
 import { readTopology } from '../../../src/env/topology.js';

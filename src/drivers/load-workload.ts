@@ -8,7 +8,7 @@ import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
 import { UserError } from '../util/errors.js';
-import { WORKLOAD_VARIANTS, workloadSchema, type Workload } from './workload-schema.js';
+import { WORKLOAD_VARIANTS, workloadSchema, type Workload } from './workload.js';
 
 export async function loadWorkloadFile(file: string): Promise<Workload> {
   let text: string;
