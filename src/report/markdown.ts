@@ -22,12 +22,10 @@
 import { formatDeltaCi, formatLevel, formatP, formatPAdjusted, formatPct } from '../compare/format.js';
 import { extremeCell, type ArmCell } from '../compare/extreme-cell.js';
 import type {
-  Better,
   ArmComparison,
   CellComparison,
   CurveComparison,
   OverallVerdict,
-  ReasonCode,
   RunComparison,
 } from '../compare/types.js';
 import { METRICS, type MetricName } from '../results/metrics.js';
@@ -36,6 +34,7 @@ import { escapeMarkdown, markdownLink, shortSha } from './markdown-escape.js';
 import { describeStoredBaseline } from './comparison-text.js';
 import { curveLine } from './curve-line.js';
 import { CHART_LINES, renderScalingChart } from './mermaid-chart.js';
+import { reasonPhrase } from './reasons.js';
 import { waitEventSections } from './wait-event-section.js';
 
 /** A commit the report names: the arm's label, and where known its sha, ref and why it was chosen. */
@@ -408,7 +407,7 @@ function row(cell: CellComparison, decimals: number): string[] {
   const delta = formatDeltaCi(cell) ?? '–';
   const p = formatPAdjusted(cell) ?? '–';
   const v = VERDICT_DISPLAY[cell.verdict];
-  const why = shortReason(cell);
+  const why = reasonPhrase(cell);
   return [
     String(cell.clients),
     `${cell.base.n}/${cell.head.n}`,
@@ -418,33 +417,6 @@ function row(cell: CellComparison, decimals: number): string[] {
     p,
     `${v.icon} ${v.word}${why ? ` (${why})` : ''}${cell.unstable ? ' · ⚠️ unstable, not gated' : ''}`,
   ];
-}
-
-const SHORT_REASON: Partial<Record<ReasonCode, (thresholdPct: number, better: Better) => string>> = {
-  'insufficient-data': () => 'no data',
-  'likely-regression': (t, better) =>
-    `regression likely (CI beyond ${better === 'lower' ? '+' : '−'}${t}%), too few runs to certify`,
-  'too-few-runs': () => 'too few runs',
-  'ci-wider-than-threshold': (t) => `CI wider than ±${t}%`,
-  'significant-below-threshold': (t) => `significant, below ${t}%`,
-  'ci-level-not-reached': () => 'CI level not reached',
-};
-
-/** Why, in a few words: the decisive reason for a verdict, every reason for inconclusive. */
-function shortReason(cell: CellComparison): string {
-  const t = cell.thresholdPct;
-  switch (cell.verdict) {
-    case 'regression':
-    case 'improvement':
-      return `significant, beyond ±${t}%`;
-    case 'no-change':
-      return `90% CI inside ±${t}%`;
-    case 'inconclusive':
-      return cell.reasons
-        .map((r) => SHORT_REASON[r.code]?.(t, cell.better))
-        .filter((s): s is string => s !== undefined)
-        .join(', ');
-  }
 }
 
 function clientsText(clients: number): string {
