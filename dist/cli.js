@@ -66598,6 +66598,59 @@ function reasonPhrase(cell) {
   return reasons.map((r) => REASON_PHRASES[r.code](cell.thresholdPct, cell.better)).join(", ");
 }
 
+// src/report/verdict-display.ts
+var VERDICT_DISPLAY = {
+  regression: { icon: "\u274C", title: "Regression", word: "regression" },
+  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
+  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
+  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
+  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
+};
+
+// src/report/table-cells.ts
+function columns(table3) {
+  return [
+    { header: "clients", numeric: true },
+    { header: "n", numeric: true },
+    { header: `base ${table3.label} (median)`, numeric: true },
+    { header: `head ${table3.label} (median)`, numeric: true },
+    { header: "delta % [95% CI]", numeric: true },
+    { header: "p (adj.)", numeric: true },
+    { header: "verdict", numeric: false }
+  ];
+}
+function rowTexts(table3, row2, style) {
+  const median2 = (v) => v === null ? style.missing : style.number(v, table3.decimals);
+  return [
+    String(row2.clients),
+    `${row2.baseN}/${row2.headN}`,
+    median2(row2.baseMedian),
+    median2(row2.headMedian),
+    formatDeltaCi(row2) ?? style.missing,
+    formatPAdjusted(row2) ?? style.missing,
+    style.verdict(row2)
+  ];
+}
+function withReason(word, row2) {
+  return row2.reason ? `${word} (${row2.reason})` : word;
+}
+function groupedNumber(value, decimals) {
+  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+var PLAIN_CELLS = {
+  number: (v, decimals) => v.toFixed(decimals),
+  missing: "-",
+  verdict: (row2) => withReason(row2.verdict, row2) + (row2.unstable ? ` [${UNSTABLE_PHRASE}]` : "")
+};
+var RICH_CELLS = {
+  number: groupedNumber,
+  missing: "\u2013",
+  verdict: (row2) => {
+    const v = VERDICT_DISPLAY[row2.verdict];
+    return `${v.icon} ${withReason(v.word, row2)}${row2.unstable ? ` \xB7 \u26A0\uFE0F ${UNSTABLE_PHRASE}` : ""}`;
+  }
+};
+
 // src/report/table-model.ts
 function buildTables(c) {
   return c.comparisons.map((arm2) => armTables(c, arm2));
@@ -66664,32 +66717,6 @@ function row(cell) {
 function metricDecimals(metric) {
   return METRICS[metric].unit === "ms" ? 3 : 1;
 }
-function columns(table3) {
-  return [
-    { header: "clients", numeric: true },
-    { header: "n", numeric: true },
-    { header: `base ${table3.label} (median)`, numeric: true },
-    { header: `head ${table3.label} (median)`, numeric: true },
-    { header: "delta % [95% CI]", numeric: true },
-    { header: "p (adj.)", numeric: true },
-    { header: "verdict", numeric: false }
-  ];
-}
-function rowTexts(table3, row2, style) {
-  const median2 = (v) => v === null ? style.missing : style.number(v, table3.decimals);
-  return [
-    String(row2.clients),
-    `${row2.baseN}/${row2.headN}`,
-    median2(row2.baseMedian),
-    median2(row2.headMedian),
-    formatDeltaCi(row2) ?? style.missing,
-    formatPAdjusted(row2) ?? style.missing,
-    style.verdict(row2)
-  ];
-}
-function withReason(word, row2) {
-  return row2.reason ? `${word} (${row2.reason})` : word;
-}
 
 // src/report/comparison-text.ts
 function renderComparisonText(c, baseline) {
@@ -66733,7 +66760,7 @@ function renderArm(arm2) {
       const header = columns(t);
       lines.push(
         ...table(
-          [header.map((col) => col.header), ...t.rows.map((r) => rowTexts(t, r, TEXT_CELLS))],
+          [header.map((col) => col.header), ...t.rows.map((r) => rowTexts(t, r, PLAIN_CELLS))],
           header.map((col) => col.numeric)
         )
       );
@@ -66743,11 +66770,6 @@ function renderArm(arm2) {
   }
   return lines;
 }
-var TEXT_CELLS = {
-  number: (v, decimals) => v.toFixed(decimals),
-  missing: "-",
-  verdict: (row2) => withReason(row2.verdict, row2) + (row2.unstable ? ` [${UNSTABLE_PHRASE}]` : "")
-};
 function table(rows, right) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map(
@@ -67688,9 +67710,6 @@ function armName(role, label) {
 function clientsText(clients) {
   return `${clients} client${clients === 1 ? "" : "s"}`;
 }
-function groupedNumber(value, decimals) {
-  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-}
 function artifactWhere(ctx) {
   return ctx.input.runUrl === void 0 ? "" : ` of the ${markdownLink("workflow run", ctx.input.runUrl)}`;
 }
@@ -68060,15 +68079,6 @@ function extremeCell(c, which) {
   return found;
 }
 
-// src/report/verdict-display.ts
-var VERDICT_DISPLAY = {
-  regression: { icon: "\u274C", title: "Regression", word: "regression" },
-  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
-  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
-  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
-  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
-};
-
 // src/report/markdown-headline.ts
 function headline3(ctx) {
   const { c, result } = ctx;
@@ -68321,20 +68331,12 @@ function armBlocks(ctx, arm2, trims) {
   }
   return blocks;
 }
-var MARKDOWN_CELLS = {
-  number: groupedNumber,
-  missing: "\u2013",
-  verdict: (row2) => {
-    const v = VERDICT_DISPLAY[row2.verdict];
-    return `${v.icon} ${withReason(v.word, row2)}${row2.unstable ? ` \xB7 \u26A0\uFE0F ${UNSTABLE_PHRASE}` : ""}`;
-  }
-};
 function table2(t) {
   const header = columns(t);
   return [
     `| ${header.map((col) => col.header).join(" | ")} |`,
     `|${header.map((col) => col.numeric ? "---:" : ":---").join("|")}|`,
-    ...t.rows.map((row2) => `| ${rowTexts(t, row2, MARKDOWN_CELLS).join(" | ")} |`)
+    ...t.rows.map((row2) => `| ${rowTexts(t, row2, RICH_CELLS).join(" | ")} |`)
   ].join("\n");
 }
 function chartBlocks(arm2, curve) {
@@ -69039,6 +69041,14 @@ function uniqueFile(file2, taken) {
   return candidate;
 }
 
+// src/report/html-escape.ts
+function escapeHtml(text2) {
+  return text2.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]
+  );
+}
+
 // src/history/page-script.ts
 var PAGE_SCRIPT = String.raw`
 (function () {
@@ -69306,13 +69316,8 @@ function commitLink(data, sha) {
 function fmt(v) {
   return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
 }
-function esc2(s) {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]
-  );
-}
-var attr = esc2;
+var esc2 = escapeHtml;
+var attr = escapeHtml;
 function json2(value) {
   return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }

@@ -8,7 +8,8 @@ import type { RunComparison } from '../compare/types.js';
 import { METRICS } from '../results/metrics.js';
 import { curveLine } from './curve-line.js';
 import { UNSTABLE_PHRASE } from './reasons.js';
-import { buildTables, columns, rowTexts, withReason, type ArmTables, type CellStyle } from './table-model.js';
+import { columns, PLAIN_CELLS, rowTexts } from './table-cells.js';
+import { buildTables, type ArmTables } from './table-model.js';
 import type { StoredBaselineInfo } from '../results/types.js';
 
 /** `baseline`: the stored run the base samples came from (`--baseline stored`), named under the verdict. */
@@ -58,7 +59,7 @@ function renderArm(arm: ArmTables): string[] {
       const header = columns(t);
       lines.push(
         ...table(
-          [header.map((col) => col.header), ...t.rows.map((r) => rowTexts(t, r, TEXT_CELLS))],
+          [header.map((col) => col.header), ...t.rows.map((r) => rowTexts(t, r, PLAIN_CELLS))],
           header.map((col) => col.numeric),
         ),
       );
@@ -68,12 +69,6 @@ function renderArm(arm: ArmTables): string[] {
   }
   return lines;
 }
-
-const TEXT_CELLS: CellStyle = {
-  number: (v, decimals) => v.toFixed(decimals),
-  missing: '-',
-  verdict: (row) => withReason(row.verdict, row) + (row.unstable ? ` [${UNSTABLE_PHRASE}]` : ''),
-};
 
 /** Aligns columns; `right[i]` right-aligns column i (numbers). */
 function table(rows: string[][], right: boolean[]): string[] {

@@ -52,11 +52,6 @@ export function clientsText(clients: number): string {
   return `${clients} client${clients === 1 ? '' : 's'}`;
 }
 
-/** A number with thousands separators for tables ("12,345.6"); charts use plain numbers. */
-export function groupedNumber(value: number, decimals: number): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-}
-
 /** " of the [workflow run](…)" when the run's address is known. */
 export function artifactWhere(ctx: ReportContext): string {
   return ctx.input.runUrl === undefined ? '' : ` of the ${markdownLink('workflow run', ctx.input.runUrl)}`;

@@ -5,19 +5,12 @@
  */
 import type { CurveComparison } from '../compare/types.js';
 import { curveLine } from './curve-line.js';
-import { armName, clientsText, groupedNumber, type ReportContext } from './markdown-context.js';
+import { armName, clientsText, type ReportContext } from './markdown-context.js';
 import { escapeMarkdown } from './markdown-escape.js';
 import type { TrimId } from './markdown-size.js';
 import { CHART_LINES, renderScalingChart } from './mermaid-chart.js';
-import { UNSTABLE_PHRASE } from './reasons.js';
-import {
-  columns,
-  rowTexts,
-  withReason,
-  type ArmTables,
-  type CellStyle,
-  type MetricTable,
-} from './table-model.js';
+import { columns, groupedNumber, RICH_CELLS, rowTexts } from './table-cells.js';
+import type { ArmTables, MetricTable } from './table-model.js';
 import { VERDICT_DISPLAY } from './verdict-display.js';
 
 /** Every head arm's blocks; `trims` may leave out the notes and the charts (markdown-size.ts). */
@@ -57,21 +50,12 @@ function armBlocks(ctx: ReportContext, arm: ArmTables, trims: ReadonlySet<TrimId
   return blocks;
 }
 
-const MARKDOWN_CELLS: CellStyle = {
-  number: groupedNumber,
-  missing: '–',
-  verdict: (row) => {
-    const v = VERDICT_DISPLAY[row.verdict];
-    return `${v.icon} ${withReason(v.word, row)}${row.unstable ? ` · ⚠️ ${UNSTABLE_PHRASE}` : ''}`;
-  },
-};
-
 function table(t: MetricTable): string {
   const header = columns(t);
   return [
     `| ${header.map((col) => col.header).join(' | ')} |`,
     `|${header.map((col) => (col.numeric ? '---:' : ':---')).join('|')}|`,
-    ...t.rows.map((row) => `| ${rowTexts(t, row, MARKDOWN_CELLS).join(' | ')} |`),
+    ...t.rows.map((row) => `| ${rowTexts(t, row, RICH_CELLS).join(' | ')} |`),
   ].join('\n');
 }
 

@@ -3,9 +3,8 @@
  * per head arm and workload, one table per gated metric (the comparison's metric first) with a row per
  * cell (clients, runs, medians, delta and CI, p and Holm-adjusted p, verdict and reason phrase), the
  * cells' notes and the throughput curve. Verdicts come from the comparison (ArmComparison.workloadVerdicts,
- * each cell's verdict); nothing here decides one. Renderers only format: see tableTexts for the columns.
+ * each cell's verdict); nothing here decides one. Renderers only format (table-cells.ts).
  */
-import { formatDeltaCi, formatPAdjusted } from '../compare/format.js';
 import type {
   ArmComparison,
   Better,
@@ -149,48 +148,4 @@ function row(cell: CellComparison): TableRow {
 /** Decimals a metric's values are shown with: milliseconds 3, rates 1. */
 export function metricDecimals(metric: MetricName): number {
   return METRICS[metric].unit === 'ms' ? 3 : 1;
-}
-
-/** A table's columns: the header and whether the column holds numbers (right-aligned). */
-export interface Column {
-  header: string;
-  numeric: boolean;
-}
-
-export function columns(table: Pick<MetricTable, 'label'>): Column[] {
-  return [
-    { header: 'clients', numeric: true },
-    { header: 'n', numeric: true },
-    { header: `base ${table.label} (median)`, numeric: true },
-    { header: `head ${table.label} (median)`, numeric: true },
-    { header: 'delta % [95% CI]', numeric: true },
-    { header: 'p (adj.)', numeric: true },
-    { header: 'verdict', numeric: false },
-  ];
-}
-
-/** What differs between markups: how a number and a missing value look, and the verdict cell. */
-export interface CellStyle {
-  number: (value: number, decimals: number) => string;
-  missing: string;
-  verdict: (row: TableRow) => string;
-}
-
-/** A row's cells as text, in columns() order; the markup escapes and lays them out. */
-export function rowTexts(table: Pick<MetricTable, 'decimals'>, row: TableRow, style: CellStyle): string[] {
-  const median = (v: number | null) => (v === null ? style.missing : style.number(v, table.decimals));
-  return [
-    String(row.clients),
-    `${row.baseN}/${row.headN}`,
-    median(row.baseMedian),
-    median(row.headMedian),
-    formatDeltaCi(row) ?? style.missing,
-    formatPAdjusted(row) ?? style.missing,
-    style.verdict(row),
-  ];
-}
-
-/** "regression (significant, beyond ±2%)": a verdict word with the row's reason phrase. */
-export function withReason(word: string, row: Pick<TableRow, 'reason'>): string {
-  return row.reason ? `${word} (${row.reason})` : word;
 }
