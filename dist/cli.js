@@ -5439,50 +5439,50 @@ var require_result = __commonJS({
         }
       }
       _parseRowAsArray(rowData) {
-        const row3 = new Array(rowData.length);
+        const row2 = new Array(rowData.length);
         for (let i = 0, len = rowData.length; i < len; i++) {
           const rawValue = rowData[i];
           if (rawValue !== null) {
-            row3[i] = this._parsers[i](rawValue);
+            row2[i] = this._parsers[i](rawValue);
           } else {
-            row3[i] = null;
+            row2[i] = null;
           }
         }
-        return row3;
+        return row2;
       }
       parseRow(rowData) {
-        const row3 = { ...this._prebuiltEmptyResultObject };
+        const row2 = { ...this._prebuiltEmptyResultObject };
         for (let i = 0, len = rowData.length; i < len; i++) {
           const rawValue = rowData[i];
           const field = this.fields[i].name;
           if (rawValue !== null) {
             const v = this.fields[i].format === "binary" ? Buffer.from(rawValue) : rawValue;
-            row3[field] = this._parsers[i](v);
+            row2[field] = this._parsers[i](v);
           } else {
-            row3[field] = null;
+            row2[field] = null;
           }
         }
-        return row3;
+        return row2;
       }
-      addRow(row3) {
-        this.rows.push(row3);
+      addRow(row2) {
+        this.rows.push(row2);
       }
       addFields(fieldDescriptions) {
         this.fields = fieldDescriptions;
         if (this.fields.length) {
           this._parsers = new Array(fieldDescriptions.length);
         }
-        const row3 = /* @__PURE__ */ Object.create(null);
+        const row2 = /* @__PURE__ */ Object.create(null);
         for (let i = 0; i < fieldDescriptions.length; i++) {
           const desc = fieldDescriptions[i];
-          row3[desc.name] = null;
+          row2[desc.name] = null;
           if (this._types) {
             this._parsers[i] = this._types.getTypeParser(desc.dataTypeID, desc.format || "text");
           } else {
             this._parsers[i] = types2.getTypeParser(desc.dataTypeID, desc.format || "text");
           }
         }
-        this._prebuiltEmptyResultObject = { ...row3 };
+        this._prebuiltEmptyResultObject = { ...row2 };
       }
     };
     module.exports = Result2;
@@ -5553,19 +5553,19 @@ var require_query = __commonJS({
         this._accumulateRows = this.callback || !this.listeners("row").length;
       }
       handleDataRow(msg) {
-        let row3;
+        let row2;
         if (this._canceledDueToError) {
           return;
         }
         try {
-          row3 = this._result.parseRow(msg.fields);
+          row2 = this._result.parseRow(msg.fields);
         } catch (err) {
           this._canceledDueToError = err;
           return;
         }
-        this.emit("row", row3, this._result);
+        this.emit("row", row2, this._result);
         if (this._accumulateRows) {
-          this._result.addRow(row3);
+          this._result.addRow(row2);
         }
       }
       handleCommandComplete(msg, connection) {
@@ -8355,13 +8355,13 @@ var require_query2 = __commonJS({
         if (self2._emitRowEvents) {
           if (results.length > 1) {
             rows.forEach((rowOfRows, i) => {
-              rowOfRows.forEach((row3) => {
-                self2.emit("row", row3, results[i]);
+              rowOfRows.forEach((row2) => {
+                self2.emit("row", row2, results[i]);
               });
             });
           } else {
-            rows.forEach(function(row3) {
-              self2.emit("row", row3, results);
+            rows.forEach(function(row2) {
+              self2.emit("row", row2, results);
             });
           }
         }
@@ -38768,8 +38768,8 @@ async function postmasterAlive(pid, dataDir) {
 async function shmAttachCount(shmid) {
   try {
     const rows = (await readFile("/proc/sysvipc/shm", "utf8")).split("\n").slice(1);
-    for (const row3 of rows) {
-      const f = row3.trim().split(/\s+/);
+    for (const row2 of rows) {
+      const f = row2.trim().split(/\s+/);
       if (Number(f[1]) === shmid) return Number(f[6]);
     }
   } catch {
@@ -41368,9 +41368,9 @@ function tiedRankSumNullCounts(tieSizes, m) {
   return counts;
 }
 function binomialRow(t) {
-  const row3 = [1];
-  for (let k = 1; k <= t; k++) row3.push(row3[k - 1] * (t - k + 1) / k);
-  return row3;
+  const row2 = [1];
+  for (let k = 1; k <= t; k++) row2.push(row2[k - 1] * (t - k + 1) / k);
+  return row2;
 }
 
 // src/stats/mann-whitney.ts
@@ -42494,9 +42494,9 @@ function parsePgbenchReport(stdout) {
     const line = raw.trimEnd();
     if (line.trim() === "") continue;
     if (stmt && /^\s{3}/.test(line)) {
-      const row3 = parseStatementRow(line, stmt.script, stmt.intColumns);
-      if (row3) {
-        report.statements.push(row3);
+      const row2 = parseStatementRow(line, stmt.script, stmt.intColumns);
+      if (row2) {
+        report.statements.push(row2);
         continue;
       }
     }
@@ -42536,10 +42536,10 @@ function parseStatementRow(line, script, intColumns) {
   const ints = String.raw`\s+(\d+)`.repeat(intColumns);
   const m = new RegExp(String.raw`^\s+(-?\d+\.\d+)${ints}\s(.*)$`).exec(line);
   if (!m) return void 0;
-  const row3 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
-  if (intColumns >= 1) row3.failures = num(m[2]);
-  if (intColumns >= 2) row3.retries = num(m[3]);
-  return row3;
+  const row2 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
+  if (intColumns >= 1) row2.failures = num(m[2]);
+  if (intColumns >= 2) row2.retries = num(m[3]);
+  return row2;
 }
 function parseScriptLine(line, s) {
   let m = WEIGHT_RE.exec(line);
@@ -44162,8 +44162,8 @@ async function startDiagnostics(target, options = {}) {
     const readCounters = async () => {
       const out = {};
       for (const v of views) {
-        const row3 = (await client.query(v.sql)).rows[0];
-        for (const [key, value] of Object.entries(row3?.j ?? {})) {
+        const row2 = (await client.query(v.sql)).rows[0];
+        for (const [key, value] of Object.entries(row2?.j ?? {})) {
           const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
           if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
         }
@@ -65816,9 +65816,9 @@ function testedTable(r) {
       t.subject
     ])
   ];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((row3) => row3[i].length)));
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row2) => row2[i].length)));
   return rows.map(
-    (row3) => row3.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
+    (row2) => row2.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd()
   );
 }
 function costLine(r) {
@@ -66587,6 +66587,143 @@ function arm(s, role, tps, dash, fraction) {
   return `${role} peak ${tps(s.peakTps)} TPS at ${s.peakClients} clients, ${knee2}, ${collapse}`;
 }
 
+// src/report/reasons.ts
+var REASON_PHRASES = {
+  "significant-beyond-threshold": (t) => `significant, beyond \xB1${t}%`,
+  "ci-inside-threshold": (t) => `90% CI inside \xB1${t}%`,
+  "significant-below-threshold": (t) => `significant, below ${t}%`,
+  "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
+  "too-few-runs": () => "too few runs",
+  "ci-level-not-reached": () => "CI level not reached",
+  "insufficient-data": () => "no data",
+  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`
+};
+var UNSTABLE_PHRASE = "unstable, not gated";
+function reasonPhrase(cell) {
+  const reasons = cell.verdict === "inconclusive" ? cell.reasons : cell.reasons.slice(0, 1);
+  return reasons.map((r) => REASON_PHRASES[r.code](cell.thresholdPct, cell.better)).join(", ");
+}
+
+// src/report/verdict-display.ts
+var VERDICT_DISPLAY = {
+  regression: { icon: "\u274C", title: "Regression", word: "regression" },
+  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
+  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
+  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
+  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
+};
+
+// src/report/table-cells.ts
+function columns(table3) {
+  return [
+    { header: "clients", numeric: true },
+    { header: "n", numeric: true },
+    { header: `base ${table3.label} (median)`, numeric: true },
+    { header: `head ${table3.label} (median)`, numeric: true },
+    { header: "delta % [95% CI]", numeric: true },
+    { header: "p (adj.)", numeric: true },
+    { header: "verdict", numeric: false }
+  ];
+}
+function rowTexts(table3, row2, style) {
+  const median2 = (v) => v === null ? style.missing : style.number(v, table3.decimals);
+  return [
+    String(row2.clients),
+    `${row2.baseN}/${row2.headN}`,
+    median2(row2.baseMedian),
+    median2(row2.headMedian),
+    formatDeltaCi(row2) ?? style.missing,
+    formatPAdjusted(row2) ?? style.missing,
+    style.verdict(row2)
+  ];
+}
+function withReason(word, row2) {
+  return row2.reason ? `${word} (${row2.reason})` : word;
+}
+function groupedNumber(value, decimals) {
+  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+var PLAIN_CELLS = {
+  number: (v, decimals) => v.toFixed(decimals),
+  missing: "-",
+  verdict: (row2) => withReason(row2.verdict, row2) + (row2.unstable ? ` [${UNSTABLE_PHRASE}]` : "")
+};
+var RICH_CELLS = {
+  number: groupedNumber,
+  missing: "\u2013",
+  verdict: (row2) => {
+    const v = VERDICT_DISPLAY[row2.verdict];
+    return `${v.icon} ${withReason(v.word, row2)}${row2.unstable ? ` \xB7 \u26A0\uFE0F ${UNSTABLE_PHRASE}` : ""}`;
+  }
+};
+
+// src/report/table-model.ts
+function buildTables(c) {
+  return c.comparisons.map((arm2) => armTables(c, arm2));
+}
+function armTables(c, arm2) {
+  const all = [...arm2.cells, ...arm2.otherMetricCells];
+  const workloads = [...new Set(all.map((cell) => cell.workload))].map((workload) => {
+    const inWorkload = all.filter((cell) => cell.workload === workload);
+    return {
+      workload,
+      verdict: arm2.workloadVerdicts[workload] ?? "inconclusive",
+      thresholdPct: inWorkload[0]?.thresholdPct ?? c.thresholdPct,
+      tables: c.gatedMetrics.flatMap((metric) => {
+        const cells = inWorkload.filter((cell) => cell.metric === metric);
+        return cells.length === 0 ? [] : [metricTable(metric, metric === c.metric, cells)];
+      }),
+      curve: arm2.curves.find((k) => k.workload === workload) ?? null
+    };
+  });
+  return {
+    head: arm2.head,
+    baseline: arm2.baseline,
+    verdict: arm2.verdict,
+    decidingCells: arm2.decidingCells,
+    unstableCells: arm2.unstableCells,
+    workloads
+  };
+}
+function metricTable(metric, primary, cells) {
+  const info = METRICS[metric];
+  return {
+    metric,
+    primary,
+    label: info.label,
+    unit: info.unit,
+    better: info.better,
+    decimals: metricDecimals(metric),
+    rows: cells.map(row),
+    notes: cells.flatMap(
+      (cell) => [...cell.notes, ...cell.unstable && primary ? [cell.unstable] : []].map((n) => ({
+        clients: cell.clients,
+        message: n.message
+      }))
+    )
+  };
+}
+function row(cell) {
+  return {
+    id: cell.id,
+    clients: cell.clients,
+    baseN: cell.base.n,
+    headN: cell.head.n,
+    baseMedian: cell.base.median,
+    headMedian: cell.head.median,
+    deltaPct: cell.deltaPct,
+    ci95: cell.ci95,
+    p: cell.p,
+    pAdjusted: cell.pAdjusted,
+    verdict: cell.verdict,
+    reason: reasonPhrase(cell),
+    unstable: cell.unstable !== void 0
+  };
+}
+function metricDecimals(metric) {
+  return METRICS[metric].unit === "ms" ? 3 : 1;
+}
+
 // src/report/comparison-text.ts
 function renderComparisonText(c, baseline) {
   const lines = [
@@ -66594,7 +66731,7 @@ function renderComparisonText(c, baseline) {
     ...baseline ? [describeStoredBaseline(baseline)] : [],
     ...design2(c)
   ];
-  for (const arm2 of c.comparisons) lines.push("", ...renderArm(c, arm2));
+  for (const arm2 of buildTables(c)) lines.push("", ...renderArm(arm2));
   if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
   return `${lines.join("\n")}
 `;
@@ -66618,72 +66755,26 @@ function design2(c) {
   }
   return lines;
 }
-function renderArm(c, arm2) {
+function renderArm(arm2) {
   const decided = arm2.decidingCells.length > 0 ? ` (decided by ${arm2.decidingCells.join(", ")})` : "";
-  const unstable = arm2.unstableCells.length > 0 ? `; unstable, not gated: ${arm2.unstableCells.join(", ")}` : "";
+  const unstable = arm2.unstableCells.length > 0 ? `; ${UNSTABLE_PHRASE}: ${arm2.unstableCells.join(", ")}` : "";
   const lines = [`head '${arm2.head}' vs base '${arm2.baseline}': ${arm2.verdict}${decided}${unstable}`];
-  const all = [...arm2.cells, ...arm2.otherMetricCells];
-  for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
-    const inWorkload = all.filter((cell) => cell.workload === workload);
-    const threshold = inWorkload[0]?.thresholdPct ?? c.thresholdPct;
-    lines.push("", `workload ${workload} (threshold ${threshold}%)`);
-    for (const metric of c.gatedMetrics) {
-      const cells = inWorkload.filter((cell) => cell.metric === metric);
-      if (cells.length === 0) continue;
-      const info = METRICS[metric];
-      if (metric !== c.metric) lines.push(`  ${info.label} (${info.unit}, ${info.better} is better):`);
-      const header = [
-        "clients",
-        "n",
-        `base median ${info.label}`,
-        `head median ${info.label}`,
-        "delta % [95% CI]",
-        "p (adj)",
-        "verdict"
-      ];
-      const decimals = info.unit === "ms" ? 3 : 1;
+  for (const w of arm2.workloads) {
+    lines.push("", `workload ${w.workload} (threshold ${w.thresholdPct}%)`);
+    for (const t of w.tables) {
+      if (!t.primary) lines.push(`  ${t.label} (${t.unit}, ${t.better} is better):`);
+      const header = columns(t);
       lines.push(
         ...table(
-          [header, ...cells.map((cell) => row(cell, decimals))],
-          [true, true, true, true, false, false, false]
+          [header.map((col) => col.header), ...t.rows.map((r) => rowTexts(t, r, PLAIN_CELLS))],
+          header.map((col) => col.numeric)
         )
       );
-      for (const cell of cells) {
-        for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
-        if (cell.unstable && metric === c.metric)
-          lines.push(`  clients ${cell.clients}: ${cell.unstable.message}`);
-      }
+      for (const note of t.notes) lines.push(`  clients ${note.clients}: ${note.message}`);
     }
-    const curve = arm2.curves.find((k) => k.workload === workload);
-    if (curve) lines.push(renderCurve(curve));
+    if (w.curve) lines.push(`  curve: ${curveLine(w.curve, (v) => v.toFixed(1))}`);
   }
   return lines;
-}
-function row(cell, decimals) {
-  const median2 = (v) => v === null ? "-" : v.toFixed(decimals);
-  const delta = formatDeltaCi(cell) ?? "-";
-  const p = formatPAdjusted(cell) ?? "-";
-  const why = cell.verdict === "inconclusive" ? cell.reasons.map((r) => SHORT_REASON[r.code]).filter(Boolean) : [];
-  return [
-    String(cell.clients),
-    `${cell.base.n}/${cell.head.n}`,
-    median2(cell.base.median),
-    median2(cell.head.median),
-    delta,
-    p,
-    (why.length > 0 ? `${cell.verdict} (${why.join(", ")})` : cell.verdict) + (cell.unstable ? " [unstable: not gated]" : "")
-  ];
-}
-var SHORT_REASON = {
-  "insufficient-data": "no data",
-  "likely-regression": "regression likely, too few runs to certify",
-  "too-few-runs": "too few runs",
-  "ci-wider-than-threshold": "CI too wide",
-  "significant-below-threshold": "below threshold",
-  "ci-level-not-reached": "CI level not reached"
-};
-function renderCurve(k) {
-  return `  curve: ${curveLine(k, (v) => v.toFixed(1))}`;
 }
 function table(rows, right) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -67222,8 +67313,8 @@ function renderChangePointsText(r) {
       "p",
       "n before/after"
     ];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row3) => row3[i].length)));
-    const format = (row3) => row3.map((cell, i) => cell.padStart(widths[i])).join("  ");
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row2) => row2[i].length)));
+    const format = (row2) => row2.map((cell, i) => cell.padStart(widths[i])).join("  ");
     lines.push(format(header), ...rows.map(format));
     if (r.scale === "log") lines.push("means are geometric (the analysis ran on ln of the values)");
   }
@@ -67562,23 +67653,11 @@ function reportInputOf(result, comparison, fallbackRunUrl) {
   };
 }
 
-// src/compare/extreme-cell.ts
-function extremeCell(c, which, metric) {
-  let found = null;
-  let foundGain = 0;
-  const arms = (Array.isArray(c) ? c : [c]).flatMap((r) => r.comparisons);
-  for (const arm2 of arms) {
-    for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
-      if (metric !== void 0 && cell.metric !== metric) continue;
-      if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
-      const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
-      if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm: arm2, cell };
-        foundGain = gain;
-      }
-    }
-  }
-  return found;
+// src/report/comment-marker.ts
+var MARKER_PREFIX = "<!-- pgperf:comment-id=";
+function commentMarker(id) {
+  if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
+  return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
 }
 
 // src/report/markdown-escape.ts
@@ -67630,49 +67709,229 @@ function markdownLink(label, url2) {
   return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
 }
 
-// src/report/mermaid-chart.ts
-var CHART_LINES = [
-  { role: "base", colour: "blue", hex: "#1f77b4" },
-  { role: "head", colour: "orange", hex: "#ff7f0e" }
-];
-var MERMAID_UNSAFE = /[^A-Za-z0-9 .,:_()/+=-]/g;
-var MAX_TITLE_CHARS = 80;
-function mermaidText(text2) {
-  const safe = text2.replace(/\s+/g, " ").replace(MERMAID_UNSAFE, "_").trim();
-  return safe.length > MAX_TITLE_CHARS ? `${safe.slice(0, MAX_TITLE_CHARS - 3)}...` : safe;
+// src/report/markdown-context.ts
+function armName(role, label) {
+  return label === role ? role : `${role} **${escapeMarkdown(label)}**`;
 }
-function renderScalingChart(input2) {
-  const { clients, base, head } = input2;
-  if (base.length !== clients.length || head.length !== clients.length) {
-    throw new RangeError(
-      `chart series need one value per client count (${clients.length}), got ${base.length} and ${head.length}`
+function clientsText(clients) {
+  return `${clients} client${clients === 1 ? "" : "s"}`;
+}
+function artifactWhere(ctx) {
+  return ctx.input.runUrl === void 0 ? "" : ` of the ${markdownLink("workflow run", ctx.input.runUrl)}`;
+}
+function omitted(ctx, what) {
+  return `_${what} omitted for size: see the results artifact${artifactWhere(ctx)}._`;
+}
+
+// src/report/markdown-runs.ts
+function roundsAndOrder(ctx, trims) {
+  const { result } = ctx;
+  const plan = result.plan;
+  const executed = plan?.executed ?? [];
+  const completed = result.samples.reduce((max, s) => s.status === "ok" ? Math.max(max, s.round) : max, 0);
+  const measured2 = executed.filter((r) => r.kind === "measured").length;
+  const warmups = executed.length - measured2;
+  const retries = executed.filter((r) => r.attempt > 1).length;
+  const failed = result.samples.filter((s) => s.status !== "ok").length;
+  const lines = [
+    `Seed ${plan?.seed ?? "?"}, arm order ${escapeMarkdown(String(plan?.order ?? "?"))}, ${plan?.rounds ?? "?"} rounds planned, ${completed} with results; ${measured2} measured runs, ${warmups} warm-ups, ${retries} retries, ${failed} failed runs.`
+  ];
+  if (executed.length === 0) {
+    lines.push("", "_The results record no execution order._");
+  } else if (trims.has("order")) {
+    lines.push("", omitted(ctx, "The execution order"));
+  } else {
+    lines.push(
+      "",
+      "Runs in the order they ran, per round and cell (w: warm-up, \u2717: failed, #n: attempt n):",
+      "",
+      ...executionOrder(executed)
     );
   }
-  const values = [...base, ...head];
-  if (!values.every(Number.isFinite)) throw new RangeError("chart values must be finite numbers");
-  const palette = CHART_LINES.map((l) => l.hex).join(", ");
-  const series = (v) => `[${v.map(chartNumber).join(", ")}]`;
+  return lines;
+}
+function executionOrder(executed) {
+  const lines = [];
+  let round2 = null;
+  let groups2 = [];
+  let cell = "";
+  let runs = [];
+  const flushCell = () => {
+    if (runs.length > 0) groups2.push(`${cell} ${runs.join(" ")}`);
+    runs = [];
+  };
+  const flushRound = () => {
+    flushCell();
+    if (round2 !== null) lines.push(`- round ${round2}: ${groups2.join(" \xB7 ")}`);
+    groups2 = [];
+  };
+  for (const run2 of executed) {
+    if (run2.round !== round2) {
+      flushRound();
+      round2 = run2.round;
+    }
+    const id = `${escapeMarkdown(run2.workload)}@${run2.clients}:`;
+    if (id !== cell) {
+      flushCell();
+      cell = id;
+    }
+    const marks = [
+      run2.kind === "warmup" ? "w" : "",
+      run2.status === "failed" ? "\u2717" : "",
+      run2.attempt > 1 ? `#${run2.attempt}` : ""
+    ].join("");
+    runs.push(`${escapeMarkdown(run2.arm)}${marks ? `(${marks})` : ""}`);
+  }
+  flushRound();
+  return lines;
+}
+function rawSamples(ctx) {
+  const { result, c } = ctx;
+  const byCell = /* @__PURE__ */ new Map();
+  const key = (workload, clients) => JSON.stringify([workload, clients]);
+  const cells = [...result.plan?.cells ?? [], ...result.samples];
+  for (const { workload, clients } of cells) {
+    if (!byCell.has(key(workload, clients))) byCell.set(key(workload, clients), /* @__PURE__ */ new Map());
+  }
+  for (const s of result.samples) {
+    const arms = byCell.get(key(s.workload, s.clients));
+    arms.set(s.arm, [...arms.get(s.arm) ?? [], s]);
+  }
+  const armOrder = result.arms.map((a) => a.label);
+  const rows = [];
+  for (const [cellKey, arms] of byCell) {
+    const [workload, clients] = JSON.parse(cellKey);
+    const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
+    for (const arm2 of labels) {
+      const samples = [...arms.get(arm2) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
+      const values = samples.map((s) => {
+        const v = s.metrics[c.metric];
+        if (s.status !== "ok") return "\u2717";
+        return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
+      });
+      rows.push(
+        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm2)} | ${values.join(", ") || "\u2013"} |`
+      );
+    }
+  }
+  if (rows.length === 0) return ["_No samples recorded._"];
   return [
-    "```mermaid",
-    `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
-    "xychart-beta",
-    `  title "${mermaidText(input2.title)}"`,
-    `  x-axis "clients" [${clients.map((c) => `"${c}"`).join(", ")}]`,
-    `  y-axis "${mermaidText(input2.yAxisTitle)}" 0 --> ${niceCeiling(Math.max(0, ...values))}`,
-    `  line ${series(base)}`,
-    `  line ${series(head)}`,
-    "```"
+    `In round order; \u2717: failed run (excluded), ?: no ${ctx.metric.label} value.`,
+    "",
+    `| workload | clients | arm | ${ctx.metric.label} per run |`,
+    "|:---|---:|:---|:---|",
+    ...rows
   ];
 }
-function chartNumber(value) {
-  return value.toFixed(1);
+
+// src/report/markdown-setup.ts
+function keyValueTable(header, rows) {
+  return [`| ${header[0]} | ${header[1]} |`, "|:---|:---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
 }
-function niceCeiling(value) {
-  const target = value * 1.05;
-  if (!(target > 1)) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(target));
-  const step = [1, 2, 2.5, 5, 10].find((s) => s * magnitude >= target) ?? 10;
-  return step * magnitude;
+function environment(ctx, trims) {
+  const { result } = ctx;
+  const env = result.environment;
+  const rows = [];
+  if (env) {
+    rows.push(
+      ["CPU", `${escapeMarkdown(env.cpuModel)} (${env.cpuCount} logical CPUs, ${escapeMarkdown(env.arch)})`],
+      ["memory", `${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB`],
+      ["OS", escapeMarkdown(env.os)],
+      ["kernel", escapeMarkdown(env.kernel)],
+      ["host", escapeMarkdown(env.hostname)],
+      ["Node.js", escapeMarkdown(env.nodeVersion)],
+      ["settings hash", escapeMarkdown(env.settingsHash)]
+    );
+    if (env.controls?.length) {
+      const held = [...new Set(env.controls.map((c) => `${c.control} ${c.to}`))].join("; ");
+      rows.push(["controls (restored after)", escapeMarkdown(held, 300)]);
+    }
+  }
+  rows.push(
+    ["pgperf", escapeMarkdown(result.pgperfVersion ?? "?")],
+    [
+      "run",
+      `${escapeMarkdown(result.startedAt ?? "?")} to ${escapeMarkdown(result.updatedAt ?? "?")}, ${escapeMarkdown(result.status)}`
+    ]
+  );
+  const lines = keyValueTable(["machine", "value"], rows);
+  const facts = Object.entries(env?.facts ?? {});
+  if (facts.length > 0) {
+    lines.push("");
+    if (trims.has("facts")) lines.push(omitted(ctx, `${facts.length} environment facts`));
+    else
+      lines.push(
+        ...keyValueTable(
+          ["fact", "value"],
+          facts.map(([k, v]) => [escapeMarkdown(k), escapeMarkdown(String(v), 300)])
+        )
+      );
+  }
+  if (!env) lines.push("", "_The results record no environment._");
+  return lines;
+}
+var BUILD_KEYS = ["sha", "ref", "compiler", "options", "buildOptions", "cacheHit"];
+function builds(ctx) {
+  const rows = ctx.result.arms.map((arm2) => {
+    const build = arm2.build ? Object.entries(arm2.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
+    return `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(arm2.binDir ?? "?")} | ${escapeMarkdown(arm2.serverVersion ?? "?")} | ${build} |`;
+  });
+  const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
+  const clients = ctx.result.clients ?? [];
+  for (const client of clients) {
+    lines.push(
+      "",
+      `Client: ${escapeMarkdown(client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`)} from ${escapeMarkdown(client.binDir)} drove every arm.`
+    );
+  }
+  return lines;
+}
+function buildKeyRank(key) {
+  const i = BUILD_KEYS.indexOf(key);
+  return i === -1 ? BUILD_KEYS.length : i;
+}
+function recordValue(value) {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(recordValue).join(" ");
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`).join(", ");
+  }
+  return String(value);
+}
+function settings(ctx) {
+  const { result } = ctx;
+  const overrides = result.arms.flatMap(
+    (arm2) => Object.entries(arm2.settingOverrides ?? {}).map(
+      ([name, value]) => `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
+    )
+  );
+  const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
+  const workloads = Object.entries(result.workloads ?? {});
+  if (workloads.length > 0) {
+    lines.push(
+      "",
+      "| workload | script | query mode | scale | duration (s) | threshold | settings |",
+      "|:---|:---|:---|---:|---:|---:|:---|",
+      ...workloads.map(([name, spec]) => workloadRow(name, spec))
+    );
+  }
+  return lines;
+}
+function workloadRow(name, spec) {
+  const w = typeof spec === "object" && spec !== null ? spec : {};
+  const text2 = (v) => v === void 0 || v === null ? "\u2013" : escapeMarkdown(recordValue(v), 200);
+  let script = text2(w.builtin ?? w.script);
+  if (Array.isArray(w.scripts)) {
+    script = w.scripts.map((s) => {
+      const entry = typeof s === "object" && s !== null ? s : {};
+      const file2 = typeof entry.file === "string" ? entry.file.split("/").pop() ?? entry.file : "?";
+      return escapeMarkdown(entry.weight === void 0 ? file2 : `${file2}@${String(entry.weight)}`, 120);
+    }).join(", ");
+  }
+  if (typeof w.pipeline === "number") script += ` (pipeline ${w.pipeline})`;
+  const conf = typeof w.settings === "object" && w.settings !== null ? Object.entries(w.settings).map(([k, v]) => `${escapeMarkdown(k)} = ${escapeMarkdown(String(v), 100)}`).join("; ") : "";
+  const threshold = typeof w.threshold === "number" ? `${w.threshold}%` : "default";
+  return `| ${escapeMarkdown(name)} | ${script} | ${text2(w.queryMode)} | ${text2(w.scale)} | ${text2(w.duration)} | ${threshold} | ${conf || "\u2013"} |`;
 }
 
 // src/report/wait-event-table.ts
@@ -67769,102 +68028,66 @@ function waitEventSections(result, comparison) {
   );
 }
 
-// src/report/markdown.ts
-var GITHUB_COMMENT_LIMIT = 65536;
-var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
-var GITHUB_JOB_SUMMARY_LIMIT_BYTES = 1024 * 1024;
-var DEFAULT_JOB_SUMMARY_MAX_BYTES = 1e6;
-var VERDICT_DISPLAY = {
-  regression: { icon: "\u274C", title: "Regression", word: "regression" },
-  improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
-  "no-change": { icon: "\u2705", title: "No change", word: "no change" },
-  inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
-  mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
-};
-var MARKER_PREFIX = "<!-- pgperf:comment-id=";
-function commentMarker(id) {
-  if (id.trim() === "") throw new Error("the comment id must not be empty; use e.g. 'pgperf'");
-  return `${MARKER_PREFIX}${encodeURIComponent(id)} -->`;
-}
-function renderMarkdownReport(input2) {
-  return renderReport(input2, {
-    marker: commentMarker(input2.commentId),
-    maxSize: input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH,
-    size: (text2) => text2.length,
-    limitText: `${grouped(input2.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH)} characters (a GitHub comment holds at most ${grouped(GITHUB_COMMENT_LIMIT)})`
-  });
-}
-function renderJobSummary(input2) {
-  const encoder = new TextEncoder();
-  return renderReport(input2, {
-    marker: null,
-    maxSize: input2.maxLength ?? DEFAULT_JOB_SUMMARY_MAX_BYTES,
-    size: (text2) => encoder.encode(text2).length,
-    limitText: `${grouped(input2.maxLength ?? DEFAULT_JOB_SUMMARY_MAX_BYTES)} bytes (GitHub's job summary limit is 1 MiB)`
-  });
-}
-function grouped(n) {
-  return n.toLocaleString("en-US");
-}
-var TRIM_STEPS = [
-  { id: "samples", what: "raw samples omitted" },
-  { id: "order", what: "execution order omitted" },
-  { id: "facts", what: "environment facts omitted" },
-  { id: "warnings", what: "warnings shortened" },
-  { id: "details", what: "all other details omitted" },
-  { id: "charts", what: "scaling charts omitted" },
-  { id: "notes", what: "per-cell notes omitted" }
-];
-function renderReport(input2, options) {
-  if (!(options.maxSize > 0)) {
-    throw new RangeError(`maxLength must be a positive number, got ${options.maxSize}`);
-  }
-  const { result, comparison } = input2;
-  const info = METRICS[comparison.metric];
-  const ctx = {
-    result,
-    c: comparison,
-    input: input2,
-    metric: { label: info.label, unit: info.unit, decimals: info.unit === "ms" ? 3 : 1 },
-    limitText: options.limitText
-  };
-  const top = [
-    [options.marker, headline3(ctx)].filter((l) => l !== null).join("\n"),
-    ...designLines(ctx)
+// src/report/markdown-details.ts
+function detailBlocks(ctx, trims) {
+  const warnings = allWarnings(ctx);
+  const blocks = [
+    details("Environment", environment(ctx, trims)),
+    details("Builds", builds(ctx)),
+    details("Settings", settings(ctx)),
+    details("Rounds and order", roundsAndOrder(ctx, trims)),
+    details(
+      trims.has("samples") ? "Raw samples (omitted)" : `Raw samples (${ctx.metric.label} per run)`,
+      trims.has("samples") ? [omitted(ctx, "Raw samples")] : rawSamples(ctx)
+    )
   ];
-  let text2 = "";
-  for (let steps = 0; steps <= TRIM_STEPS.length; steps++) {
-    const trims = new Set(TRIM_STEPS.slice(0, steps).map((s) => s.id));
-    text2 = assemble2(ctx, top, trims);
-    if (options.size(text2) <= options.maxSize) return text2;
+  for (const section of waitEventSections(ctx.result, ctx.c)) {
+    blocks.push(
+      details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
+    );
   }
-  return cutToSize(text2, options);
+  if (warnings.length > 0) {
+    blocks.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
+  }
+  return blocks;
 }
-function assemble2(ctx, top, trims) {
-  const blocks = [...top];
-  for (const arm2 of ctx.c.comparisons) blocks.push(...armBlocks(ctx, arm2, trims));
-  if (trims.size > 0) blocks.push(trimNote(ctx, trims));
-  if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
-  return `${blocks.join("\n\n")}
-`;
+function details(summary, body) {
+  return [`<details><summary>${summary}</summary>`, "", ...body, "", "</details>"].join("\n");
 }
-function cutToSize(text2, options) {
-  const note = `
+function allWarnings(ctx) {
+  const run2 = ctx.result.warnings ?? [];
+  const seen = new Set(run2);
+  return [...run2, ...ctx.c.warnings.filter((w) => !seen.has(w))];
+}
+var SHORT_WARNINGS = { count: 20, chars: 300 };
+function warningList(warnings, shorten) {
+  if (!shorten) return warnings.map((w) => `- ${escapeMarkdown(w)}`);
+  const shown = warnings.slice(0, SHORT_WARNINGS.count).map((w) => `- ${escapeMarkdown(w, SHORT_WARNINGS.chars)}`);
+  const rest = warnings.length - SHORT_WARNINGS.count;
+  if (rest > 0) shown.push(`- \u2026 and ${rest} more in the results artifact`);
+  return shown;
+}
 
-\u2702\uFE0F **Cut to fit in ${options.limitText}**: the tables are incomplete; the results artifact has them all.
-`;
-  if (options.size(note) >= options.maxSize) {
-    let cut = text2.slice(0, options.maxSize);
-    while (options.size(cut) > options.maxSize) cut = cut.slice(0, -1);
-    return cut;
+// src/compare/extreme-cell.ts
+function extremeCell(c, which, metric) {
+  let found = null;
+  let foundGain = 0;
+  const arms = (Array.isArray(c) ? c : [c]).flatMap((r) => r.comparisons);
+  for (const arm2 of arms) {
+    for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
+      if (metric !== void 0 && cell.metric !== metric) continue;
+      if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
+      const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
+        found = { arm: arm2, cell };
+        foundGain = gain;
+      }
+    }
   }
-  let end = Math.min(text2.length, options.maxSize);
-  while (end > 0 && options.size(text2.slice(0, end)) + options.size(note) > options.maxSize) {
-    const line = text2.lastIndexOf("\n", end - 1);
-    end = line > 0 ? line : Math.max(0, Math.min(end - 1, options.maxSize - options.size(note)));
-  }
-  return `${text2.slice(0, end)}${note}`;
+  return found;
 }
+
+// src/report/markdown-headline.ts
 function headline3(ctx) {
   const { c, result } = ctx;
   const v = VERDICT_DISPLAY[c.verdict];
@@ -67975,95 +68198,156 @@ function designLines(ctx) {
     "<sub>n: usable runs base/head \xB7 delta: Hodges-Lehmann shift of head vs base with its 95% CI (@x%: the level the sample sizes reach) \xB7 p: two-sided Mann-Whitney (Holm-adjusted)</sub>"
   ];
 }
+
+// src/report/markdown-size.ts
+var GITHUB_COMMENT_LIMIT = 65536;
+var DEFAULT_COMMENT_MAX_LENGTH = 65e3;
+var GITHUB_JOB_SUMMARY_LIMIT_BYTES = 1024 * 1024;
+var DEFAULT_JOB_SUMMARY_MAX_BYTES = 1e6;
+var TRIM_STEPS = [
+  { id: "samples", what: "raw samples omitted" },
+  { id: "order", what: "execution order omitted" },
+  { id: "facts", what: "environment facts omitted" },
+  { id: "warnings", what: "warnings shortened" },
+  { id: "details", what: "all other details omitted" },
+  { id: "charts", what: "scaling charts omitted" },
+  { id: "notes", what: "per-cell notes omitted" }
+];
+function commentBudget(maxLength = DEFAULT_COMMENT_MAX_LENGTH) {
+  return {
+    maxSize: maxLength,
+    size: (text2) => text2.length,
+    limitText: `${grouped(maxLength)} characters (a GitHub comment holds at most ${grouped(GITHUB_COMMENT_LIMIT)})`
+  };
+}
+function jobSummaryBudget(maxBytes = DEFAULT_JOB_SUMMARY_MAX_BYTES) {
+  const encoder = new TextEncoder();
+  return {
+    maxSize: maxBytes,
+    size: (text2) => encoder.encode(text2).length,
+    limitText: `${grouped(maxBytes)} bytes (GitHub's job summary limit is 1 MiB)`
+  };
+}
+function grouped(n) {
+  return n.toLocaleString("en-US");
+}
+function fitToBudget(assemble2, budget) {
+  if (!(budget.maxSize > 0)) {
+    throw new RangeError(`maxLength must be a positive number, got ${budget.maxSize}`);
+  }
+  let text2 = "";
+  for (let steps = 0; steps <= TRIM_STEPS.length; steps++) {
+    text2 = assemble2(new Set(TRIM_STEPS.slice(0, steps).map((s) => s.id)));
+    if (budget.size(text2) <= budget.maxSize) return text2;
+  }
+  return cutToSize(text2, budget);
+}
+function cutToSize(text2, budget) {
+  const note = `
+
+\u2702\uFE0F **Cut to fit in ${budget.limitText}**: the tables are incomplete; the results artifact has them all.
+`;
+  if (budget.size(note) >= budget.maxSize) {
+    let cut = text2.slice(0, budget.maxSize);
+    while (budget.size(cut) > budget.maxSize) cut = cut.slice(0, -1);
+    return cut;
+  }
+  let end = Math.min(text2.length, budget.maxSize);
+  while (end > 0 && budget.size(text2.slice(0, end)) + budget.size(note) > budget.maxSize) {
+    const line = text2.lastIndexOf("\n", end - 1);
+    end = line > 0 ? line : Math.max(0, Math.min(end - 1, budget.maxSize - budget.size(note)));
+  }
+  return `${text2.slice(0, end)}${note}`;
+}
+function trimNote(ctx, trims) {
+  const what = TRIM_STEPS.filter((s) => trims.has(s.id)).map((s) => s.what);
+  return `\u2702\uFE0F **Trimmed to fit in ${ctx.limitText}:** ${what.join(", ")}; see the results artifact${artifactWhere(ctx)}.`;
+}
+
+// src/report/mermaid-chart.ts
+var CHART_LINES = [
+  { role: "base", colour: "blue", hex: "#1f77b4" },
+  { role: "head", colour: "orange", hex: "#ff7f0e" }
+];
+var MERMAID_UNSAFE = /[^A-Za-z0-9 .,:_()/+=-]/g;
+var MAX_TITLE_CHARS = 80;
+function mermaidText(text2) {
+  const safe = text2.replace(/\s+/g, " ").replace(MERMAID_UNSAFE, "_").trim();
+  return safe.length > MAX_TITLE_CHARS ? `${safe.slice(0, MAX_TITLE_CHARS - 3)}...` : safe;
+}
+function renderScalingChart(input2) {
+  const { clients, base, head } = input2;
+  if (base.length !== clients.length || head.length !== clients.length) {
+    throw new RangeError(
+      `chart series need one value per client count (${clients.length}), got ${base.length} and ${head.length}`
+    );
+  }
+  const values = [...base, ...head];
+  if (!values.every(Number.isFinite)) throw new RangeError("chart values must be finite numbers");
+  const palette = CHART_LINES.map((l) => l.hex).join(", ");
+  const series = (v) => `[${v.map(chartNumber).join(", ")}]`;
+  return [
+    "```mermaid",
+    `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
+    "xychart-beta",
+    `  title "${mermaidText(input2.title)}"`,
+    `  x-axis "clients" [${clients.map((c) => `"${c}"`).join(", ")}]`,
+    `  y-axis "${mermaidText(input2.yAxisTitle)}" 0 --> ${niceCeiling(Math.max(0, ...values))}`,
+    `  line ${series(base)}`,
+    `  line ${series(head)}`,
+    "```"
+  ];
+}
+function chartNumber(value) {
+  return value.toFixed(1);
+}
+function niceCeiling(value) {
+  const target = value * 1.05;
+  if (!(target > 1)) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(target));
+  const step = [1, 2, 2.5, 5, 10].find((s) => s * magnitude >= target) ?? 10;
+  return step * magnitude;
+}
+
+// src/report/markdown-tables.ts
+function tableBlocks(ctx, tables, trims) {
+  return tables.flatMap((arm2) => armBlocks(ctx, arm2, trims));
+}
 function armBlocks(ctx, arm2, trims) {
   const blocks = [];
   if (ctx.c.comparisons.length > 1) {
     const v = VERDICT_DISPLAY[arm2.verdict];
     blocks.push(`## ${v.icon} ${escapeMarkdown(arm2.head)} vs ${escapeMarkdown(arm2.baseline)}: ${v.word}`);
   }
-  const all = [...arm2.cells, ...arm2.otherMetricCells];
-  for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
-    const inWorkload = all.filter((cell) => cell.workload === workload);
-    const v = VERDICT_DISPLAY[arm2.workloadVerdicts[workload] ?? "inconclusive"];
-    const threshold = inWorkload[0]?.thresholdPct ?? ctx.c.thresholdPct;
-    blocks.push(`### ${v.icon} ${escapeMarkdown(workload)}: ${v.word} (threshold \xB1${threshold}%)`);
-    const cells = inWorkload.filter((cell) => cell.metric === ctx.c.metric);
-    if (cells.length > 0) blocks.push(table2(ctx, cells));
-    for (const metric of ctx.c.gatedMetrics.filter((m) => m !== ctx.c.metric)) {
-      const rows = inWorkload.filter((cell) => cell.metric === metric);
-      if (rows.length === 0) continue;
-      const info = METRICS[metric];
-      const rise = info.better === "lower" ? ": a rise is a regression" : "";
-      blocks.push(`**${info.label}** (${info.unit}, ${info.better} is better${rise})`);
-      blocks.push(table2(ctx, rows, metric));
+  for (const w of arm2.workloads) {
+    const v = VERDICT_DISPLAY[w.verdict];
+    blocks.push(`### ${v.icon} ${escapeMarkdown(w.workload)}: ${v.word} (threshold \xB1${w.thresholdPct}%)`);
+    for (const t of w.tables) {
+      if (!t.primary) {
+        const rise = t.better === "lower" ? ": a rise is a regression" : "";
+        blocks.push(`**${t.label}** (${t.unit}, ${t.better} is better${rise})`);
+      }
+      blocks.push(table2(t));
     }
     if (!trims.has("notes")) {
-      const notes = inWorkload.flatMap(
-        (cell) => [...cell.notes, ...cell.unstable && cell.metric === ctx.c.metric ? [cell.unstable] : []].map(
-          (n) => `- ${clientsText(cell.clients)}: ${escapeMarkdown(n.message, 500)}`
-        )
+      const notes = w.tables.flatMap(
+        (t) => t.notes.map((n) => `- ${clientsText(n.clients)}: ${escapeMarkdown(n.message, 500)}`)
       );
       if (notes.length > 0) blocks.push(notes.join("\n"));
     }
-    const curve = arm2.curves.find((k) => k.workload === workload);
-    if (curve && !trims.has("charts")) blocks.push(...chartBlocks(ctx, arm2, curve));
+    if (w.curve && !trims.has("charts")) blocks.push(...chartBlocks(arm2, w.curve));
   }
   return blocks;
 }
-function table2(ctx, cells, metric) {
-  const info = metric ? METRICS[metric] : ctx.metric;
-  const decimals = metric ? info.unit === "ms" ? 3 : 1 : ctx.metric.decimals;
-  const unit = info.label;
-  const rows = [
-    `| clients | n | base ${unit} (median) | head ${unit} (median) | delta % [95% CI] | p (adj.) | verdict |`,
-    "|---:|---:|---:|---:|---:|---:|:---|",
-    ...cells.map((cell) => `| ${row2(cell, decimals).join(" | ")} |`)
-  ];
-  return rows.join("\n");
-}
-function row2(cell, decimals) {
-  const median2 = (v2) => v2 === null ? "\u2013" : groupedNumber(v2, decimals);
-  const delta = formatDeltaCi(cell) ?? "\u2013";
-  const p = formatPAdjusted(cell) ?? "\u2013";
-  const v = VERDICT_DISPLAY[cell.verdict];
-  const why = shortReason(cell);
+function table2(t) {
+  const header = columns(t);
   return [
-    String(cell.clients),
-    `${cell.base.n}/${cell.head.n}`,
-    median2(cell.base.median),
-    median2(cell.head.median),
-    delta,
-    p,
-    `${v.icon} ${v.word}${why ? ` (${why})` : ""}${cell.unstable ? " \xB7 \u26A0\uFE0F unstable, not gated" : ""}`
-  ];
+    `| ${header.map((col) => col.header).join(" | ")} |`,
+    `|${header.map((col) => col.numeric ? "---:" : ":---").join("|")}|`,
+    ...t.rows.map((row2) => `| ${rowTexts(t, row2, RICH_CELLS).join(" | ")} |`)
+  ].join("\n");
 }
-var SHORT_REASON2 = {
-  "insufficient-data": () => "no data",
-  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "\u2212"}${t}%), too few runs to certify`,
-  "too-few-runs": () => "too few runs",
-  "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
-  "significant-below-threshold": (t) => `significant, below ${t}%`,
-  "ci-level-not-reached": () => "CI level not reached"
-};
-function shortReason(cell) {
-  const t = cell.thresholdPct;
-  switch (cell.verdict) {
-    case "regression":
-    case "improvement":
-      return `significant, beyond \xB1${t}%`;
-    case "no-change":
-      return `90% CI inside \xB1${t}%`;
-    case "inconclusive":
-      return cell.reasons.map((r) => SHORT_REASON2[r.code]?.(t, cell.better)).filter((s) => s !== void 0).join(", ");
-  }
-}
-function clientsText(clients) {
-  return `${clients} client${clients === 1 ? "" : "s"}`;
-}
-function groupedNumber(value, decimals) {
-  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-}
-function chartBlocks(ctx, arm2, curve) {
+function chartBlocks(arm2, curve) {
   const headByClients = new Map(curve.head.points.map((p) => [p.clients, p.medianTps]));
   const points2 = curve.base.points.flatMap((p) => {
     const head = headByClients.get(p.clients);
@@ -68084,263 +68368,36 @@ function chartBlocks(ctx, arm2, curve) {
   });
   return [legend, chart.join("\n")];
 }
-function armName(role, label) {
-  return label === role ? role : `${role} **${escapeMarkdown(label)}**`;
+
+// src/report/markdown.ts
+function renderMarkdownReport(input2) {
+  return renderReport(input2, commentMarker(input2.commentId), commentBudget(input2.maxLength));
 }
-function trimNote(ctx, trims) {
-  const what = TRIM_STEPS.filter((s) => trims.has(s.id)).map((s) => s.what);
-  return `\u2702\uFE0F **Trimmed to fit in ${ctx.limitText}:** ${what.join(", ")}; see the results artifact${artifactWhere(ctx)}.`;
+function renderJobSummary(input2) {
+  return renderReport(input2, null, jobSummaryBudget(input2.maxLength));
 }
-function artifactWhere(ctx) {
-  return ctx.input.runUrl === void 0 ? "" : ` of the ${markdownLink("workflow run", ctx.input.runUrl)}`;
-}
-function details(summary, body) {
-  return [`<details><summary>${summary}</summary>`, "", ...body, "", "</details>"].join("\n");
-}
-function omitted(ctx, what) {
-  return `_${what} omitted for size: see the results artifact${artifactWhere(ctx)}._`;
-}
-function detailBlocks(ctx, trims) {
-  const warnings = allWarnings(ctx);
-  const blocks = [
-    details("Environment", environment(ctx, trims)),
-    details("Builds", builds(ctx)),
-    details("Settings", settings(ctx)),
-    details("Rounds and order", roundsAndOrder(ctx, trims)),
-    details(
-      trims.has("samples") ? "Raw samples (omitted)" : `Raw samples (${ctx.metric.label} per run)`,
-      trims.has("samples") ? [omitted(ctx, "Raw samples")] : rawSamples(ctx)
-    )
-  ];
-  for (const section of waitEventSections(ctx.result, ctx.c)) {
-    blocks.push(
-      details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
-    );
-  }
-  if (warnings.length > 0) {
-    blocks.push(details(`\u26A0\uFE0F Warnings (${warnings.length})`, warningList(warnings, trims.has("warnings"))));
-  }
-  return blocks;
-}
-function keyValueTable(header, rows) {
-  return [`| ${header[0]} | ${header[1]} |`, "|:---|:---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)];
-}
-function environment(ctx, trims) {
-  const { result } = ctx;
-  const env = result.environment;
-  const rows = [];
-  if (env) {
-    rows.push(
-      ["CPU", `${escapeMarkdown(env.cpuModel)} (${env.cpuCount} logical CPUs, ${escapeMarkdown(env.arch)})`],
-      ["memory", `${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB`],
-      ["OS", escapeMarkdown(env.os)],
-      ["kernel", escapeMarkdown(env.kernel)],
-      ["host", escapeMarkdown(env.hostname)],
-      ["Node.js", escapeMarkdown(env.nodeVersion)],
-      ["settings hash", escapeMarkdown(env.settingsHash)]
-    );
-    if (env.controls?.length) {
-      const held = [...new Set(env.controls.map((c) => `${c.control} ${c.to}`))].join("; ");
-      rows.push(["controls (restored after)", escapeMarkdown(held, 300)]);
-    }
-  }
-  rows.push(
-    ["pgperf", escapeMarkdown(result.pgperfVersion ?? "?")],
-    [
-      "run",
-      `${escapeMarkdown(result.startedAt ?? "?")} to ${escapeMarkdown(result.updatedAt ?? "?")}, ${escapeMarkdown(result.status)}`
-    ]
-  );
-  const lines = keyValueTable(["machine", "value"], rows);
-  const facts = Object.entries(env?.facts ?? {});
-  if (facts.length > 0) {
-    lines.push("");
-    if (trims.has("facts")) lines.push(omitted(ctx, `${facts.length} environment facts`));
-    else
-      lines.push(
-        ...keyValueTable(
-          ["fact", "value"],
-          facts.map(([k, v]) => [escapeMarkdown(k), escapeMarkdown(String(v), 300)])
-        )
-      );
-  }
-  if (!env) lines.push("", "_The results record no environment._");
-  return lines;
-}
-var BUILD_KEYS = ["sha", "ref", "compiler", "options", "buildOptions", "cacheHit"];
-function builds(ctx) {
-  const rows = ctx.result.arms.map((arm2) => {
-    const build = arm2.build ? Object.entries(arm2.build).sort(([a], [b]) => buildKeyRank(a) - buildKeyRank(b)).map(([k, v]) => `${escapeMarkdown(k)}: ${escapeMarkdown(recordValue(v), 300)}`).join("; ") : "not built by pgperf";
-    return `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(arm2.binDir ?? "?")} | ${escapeMarkdown(arm2.serverVersion ?? "?")} | ${build} |`;
-  });
-  const lines = ["| arm | bin dir | server version | build |", "|:---|:---|:---|:---|", ...rows];
-  const clients = ctx.result.clients ?? [];
-  for (const client of clients) {
-    lines.push(
-      "",
-      `Client: ${escapeMarkdown(client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`)} from ${escapeMarkdown(client.binDir)} drove every arm.`
-    );
-  }
-  return lines;
-}
-function buildKeyRank(key) {
-  const i = BUILD_KEYS.indexOf(key);
-  return i === -1 ? BUILD_KEYS.length : i;
-}
-function recordValue(value) {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(recordValue).join(" ");
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value).map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`).join(", ");
-  }
-  return String(value);
-}
-function settings(ctx) {
-  const { result } = ctx;
-  const overrides = result.arms.flatMap(
-    (arm2) => Object.entries(arm2.settingOverrides ?? {}).map(
-      ([name, value]) => `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
-    )
-  );
-  const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
-  const workloads = Object.entries(result.workloads ?? {});
-  if (workloads.length > 0) {
-    lines.push(
-      "",
-      "| workload | script | query mode | scale | duration (s) | threshold | settings |",
-      "|:---|:---|:---|---:|---:|---:|:---|",
-      ...workloads.map(([name, spec]) => workloadRow(name, spec))
-    );
-  }
-  return lines;
-}
-function workloadRow(name, spec) {
-  const w = typeof spec === "object" && spec !== null ? spec : {};
-  const text2 = (v) => v === void 0 || v === null ? "\u2013" : escapeMarkdown(recordValue(v), 200);
-  let script = text2(w.builtin ?? w.script);
-  if (Array.isArray(w.scripts)) {
-    script = w.scripts.map((s) => {
-      const entry = typeof s === "object" && s !== null ? s : {};
-      const file2 = typeof entry.file === "string" ? entry.file.split("/").pop() ?? entry.file : "?";
-      return escapeMarkdown(entry.weight === void 0 ? file2 : `${file2}@${String(entry.weight)}`, 120);
-    }).join(", ");
-  }
-  if (typeof w.pipeline === "number") script += ` (pipeline ${w.pipeline})`;
-  const conf = typeof w.settings === "object" && w.settings !== null ? Object.entries(w.settings).map(([k, v]) => `${escapeMarkdown(k)} = ${escapeMarkdown(String(v), 100)}`).join("; ") : "";
-  const threshold = typeof w.threshold === "number" ? `${w.threshold}%` : "default";
-  return `| ${escapeMarkdown(name)} | ${script} | ${text2(w.queryMode)} | ${text2(w.scale)} | ${text2(w.duration)} | ${threshold} | ${conf || "\u2013"} |`;
-}
-function roundsAndOrder(ctx, trims) {
-  const { result } = ctx;
-  const plan = result.plan;
-  const executed = plan?.executed ?? [];
-  const completed = result.samples.reduce((max, s) => s.status === "ok" ? Math.max(max, s.round) : max, 0);
-  const measured2 = executed.filter((r) => r.kind === "measured").length;
-  const warmups = executed.length - measured2;
-  const retries = executed.filter((r) => r.attempt > 1).length;
-  const failed = result.samples.filter((s) => s.status !== "ok").length;
-  const lines = [
-    `Seed ${plan?.seed ?? "?"}, arm order ${escapeMarkdown(String(plan?.order ?? "?"))}, ${plan?.rounds ?? "?"} rounds planned, ${completed} with results; ${measured2} measured runs, ${warmups} warm-ups, ${retries} retries, ${failed} failed runs.`
-  ];
-  if (executed.length === 0) {
-    lines.push("", "_The results record no execution order._");
-  } else if (trims.has("order")) {
-    lines.push("", omitted(ctx, "The execution order"));
-  } else {
-    lines.push(
-      "",
-      "Runs in the order they ran, per round and cell (w: warm-up, \u2717: failed, #n: attempt n):",
-      "",
-      ...executionOrder(executed)
-    );
-  }
-  return lines;
-}
-function executionOrder(executed) {
-  const lines = [];
-  let round2 = null;
-  let groups2 = [];
-  let cell = "";
-  let runs = [];
-  const flushCell = () => {
-    if (runs.length > 0) groups2.push(`${cell} ${runs.join(" ")}`);
-    runs = [];
+function renderReport(input2, marker, budget) {
+  const { result, comparison } = input2;
+  const info = METRICS[comparison.metric];
+  const ctx = {
+    result,
+    c: comparison,
+    input: input2,
+    metric: { label: info.label, unit: info.unit, decimals: metricDecimals(comparison.metric) },
+    limitText: budget.limitText
   };
-  const flushRound = () => {
-    flushCell();
-    if (round2 !== null) lines.push(`- round ${round2}: ${groups2.join(" \xB7 ")}`);
-    groups2 = [];
-  };
-  for (const run2 of executed) {
-    if (run2.round !== round2) {
-      flushRound();
-      round2 = run2.round;
-    }
-    const id = `${escapeMarkdown(run2.workload)}@${run2.clients}:`;
-    if (id !== cell) {
-      flushCell();
-      cell = id;
-    }
-    const marks = [
-      run2.kind === "warmup" ? "w" : "",
-      run2.status === "failed" ? "\u2717" : "",
-      run2.attempt > 1 ? `#${run2.attempt}` : ""
-    ].join("");
-    runs.push(`${escapeMarkdown(run2.arm)}${marks ? `(${marks})` : ""}`);
-  }
-  flushRound();
-  return lines;
-}
-function rawSamples(ctx) {
-  const { result, c } = ctx;
-  const byCell = /* @__PURE__ */ new Map();
-  const key = (workload, clients) => JSON.stringify([workload, clients]);
-  const cells = [...result.plan?.cells ?? [], ...result.samples];
-  for (const { workload, clients } of cells) {
-    if (!byCell.has(key(workload, clients))) byCell.set(key(workload, clients), /* @__PURE__ */ new Map());
-  }
-  for (const s of result.samples) {
-    const arms = byCell.get(key(s.workload, s.clients));
-    arms.set(s.arm, [...arms.get(s.arm) ?? [], s]);
-  }
-  const armOrder = result.arms.map((a) => a.label);
-  const rows = [];
-  for (const [cellKey, arms] of byCell) {
-    const [workload, clients] = JSON.parse(cellKey);
-    const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
-    for (const arm2 of labels) {
-      const samples = [...arms.get(arm2) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
-      const values = samples.map((s) => {
-        const v = s.metrics[c.metric];
-        if (s.status !== "ok") return "\u2717";
-        return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
-      });
-      rows.push(
-        `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm2)} | ${values.join(", ") || "\u2013"} |`
-      );
-    }
-  }
-  if (rows.length === 0) return ["_No samples recorded._"];
-  return [
-    `In round order; \u2717: failed run (excluded), ?: no ${ctx.metric.label} value.`,
-    "",
-    `| workload | clients | arm | ${ctx.metric.label} per run |`,
-    "|:---|---:|:---|:---|",
-    ...rows
+  const top = [
+    [marker, headline3(ctx)].filter((l) => l !== null).join("\n"),
+    ...designLines(ctx)
   ];
-}
-function allWarnings(ctx) {
-  const run2 = ctx.result.warnings ?? [];
-  const seen = new Set(run2);
-  return [...run2, ...ctx.c.warnings.filter((w) => !seen.has(w))];
-}
-var SHORT_WARNINGS = { count: 20, chars: 300 };
-function warningList(warnings, shorten) {
-  if (!shorten) return warnings.map((w) => `- ${escapeMarkdown(w)}`);
-  const shown = warnings.slice(0, SHORT_WARNINGS.count).map((w) => `- ${escapeMarkdown(w, SHORT_WARNINGS.chars)}`);
-  const rest = warnings.length - SHORT_WARNINGS.count;
-  if (rest > 0) shown.push(`- \u2026 and ${rest} more in the results artifact`);
-  return shown;
+  const tables = buildTables(comparison);
+  return fitToBudget((trims) => {
+    const blocks = [...top, ...tableBlocks(ctx, tables, trims)];
+    if (trims.size > 0) blocks.push(trimNote(ctx, trims));
+    if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
+    return `${blocks.join("\n\n")}
+`;
+  }, budget);
 }
 
 // src/cli/commands/compare.ts
@@ -68992,6 +69049,14 @@ function uniqueFile(file2, taken) {
   return candidate;
 }
 
+// src/report/html-escape.ts
+function escapeHtml(text2) {
+  return text2.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]
+  );
+}
+
 // src/history/page-script.ts
 var PAGE_SCRIPT = String.raw`
 (function () {
@@ -69259,13 +69324,8 @@ function commitLink(data, sha) {
 function fmt(v) {
   return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
 }
-function esc2(s) {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]
-  );
-}
-var attr = esc2;
+var esc2 = escapeHtml;
+var attr = escapeHtml;
 function json2(value) {
   return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
@@ -74767,7 +74827,7 @@ function renderRunTable(runs) {
     String(r.cells),
     r.fingerprint.slice(0, SHORT_FINGERPRINT)
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row3) => row3[i].length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row2) => row2[i].length)));
   const line = (cells) => cells.map((c, i) => i === 5 ? c.padStart(widths[i]) : c.padEnd(widths[i])).join("  ").trimEnd();
   return `${[line(header), ...rows.map(line)].join("\n")}
 `;

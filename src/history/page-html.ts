@@ -5,6 +5,7 @@
  * data is embedded as JSON with `<` escaped so it cannot close its script element.
  */
 import { formatP, formatPct, formatPctInterval } from '../compare/format.js';
+import { escapeHtml } from '../report/html-escape.js';
 import type { SeriesChangePoint } from './analyse.js';
 import type { ChartData, HistorySiteData, WorkloadPageData } from './page-data.js';
 import { PAGE_SCRIPT } from './page-script.js';
@@ -169,14 +170,8 @@ function fmt(v: number): string {
   return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
 }
 
-function esc(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
-
-const attr = esc;
+const esc = escapeHtml;
+const attr = escapeHtml;
 
 /** JSON that is safe inside a script element. */
 function json(value: unknown): string {

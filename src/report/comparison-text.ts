@@ -1,18 +1,15 @@
 /**
- * Plain-text terminal rendering of a RunComparison: the verdict first, then per head arm and workload a
- * table (clients | n | base median | head median | delta % [95% CI] | p (adj) | verdict) with the cells'
- * notes and the curve summary, then the warnings.
+ * Plain-text terminal rendering of a RunComparison: the verdict first, then per head arm and workload the
+ * tables of table-model.ts as aligned columns with the cells' notes and the curve summary, then the
+ * warnings.
  */
-import { formatDeltaCi, formatP, formatPAdjusted } from '../compare/format.js';
-import type {
-  ArmComparison,
-  CellComparison,
-  CurveComparison,
-  ReasonCode,
-  RunComparison,
-} from '../compare/types.js';
+import { formatP } from '../compare/format.js';
+import type { RunComparison } from '../compare/types.js';
 import { METRICS } from '../results/metrics.js';
 import { curveLine } from './curve-line.js';
+import { UNSTABLE_PHRASE } from './reasons.js';
+import { columns, PLAIN_CELLS, rowTexts } from './table-cells.js';
+import { buildTables, type ArmTables } from './table-model.js';
 import type { StoredBaselineInfo } from '../results/types.js';
 
 /** `baseline`: the stored run the base samples came from (`--baseline stored`), named under the verdict. */
@@ -22,7 +19,7 @@ export function renderComparisonText(c: RunComparison, baseline?: StoredBaseline
     ...(baseline ? [describeStoredBaseline(baseline)] : []),
     ...design(c),
   ];
-  for (const arm of c.comparisons) lines.push('', ...renderArm(c, arm));
+  for (const arm of buildTables(c)) lines.push('', ...renderArm(arm));
   if (c.warnings.length > 0) lines.push('', 'warnings:', ...c.warnings.map((w) => `  - ${w}`));
   return `${lines.join('\n')}\n`;
 }
@@ -50,79 +47,27 @@ function design(c: RunComparison): string[] {
   return lines;
 }
 
-function renderArm(c: RunComparison, arm: ArmComparison): string[] {
+function renderArm(arm: ArmTables): string[] {
   const decided = arm.decidingCells.length > 0 ? ` (decided by ${arm.decidingCells.join(', ')})` : '';
   const unstable =
-    arm.unstableCells.length > 0 ? `; unstable, not gated: ${arm.unstableCells.join(', ')}` : '';
+    arm.unstableCells.length > 0 ? `; ${UNSTABLE_PHRASE}: ${arm.unstableCells.join(', ')}` : '';
   const lines = [`head '${arm.head}' vs base '${arm.baseline}': ${arm.verdict}${decided}${unstable}`];
-  const all = [...arm.cells, ...arm.otherMetricCells];
-  for (const workload of [...new Set(all.map((cell) => cell.workload))]) {
-    const inWorkload = all.filter((cell) => cell.workload === workload);
-    const threshold = inWorkload[0]?.thresholdPct ?? c.thresholdPct;
-    lines.push('', `workload ${workload} (threshold ${threshold}%)`);
-    // The comparison's metric first, then every other metric the workload gates on (latency: lower is better).
-    for (const metric of c.gatedMetrics) {
-      const cells = inWorkload.filter((cell) => cell.metric === metric);
-      if (cells.length === 0) continue;
-      const info = METRICS[metric];
-      if (metric !== c.metric) lines.push(`  ${info.label} (${info.unit}, ${info.better} is better):`);
-      const header = [
-        'clients',
-        'n',
-        `base median ${info.label}`,
-        `head median ${info.label}`,
-        'delta % [95% CI]',
-        'p (adj)',
-        'verdict',
-      ];
-      const decimals = info.unit === 'ms' ? 3 : 1;
+  for (const w of arm.workloads) {
+    lines.push('', `workload ${w.workload} (threshold ${w.thresholdPct}%)`);
+    for (const t of w.tables) {
+      if (!t.primary) lines.push(`  ${t.label} (${t.unit}, ${t.better} is better):`);
+      const header = columns(t);
       lines.push(
         ...table(
-          [header, ...cells.map((cell) => row(cell, decimals))],
-          [true, true, true, true, false, false, false],
+          [header.map((col) => col.header), ...t.rows.map((r) => rowTexts(t, r, PLAIN_CELLS))],
+          header.map((col) => col.numeric),
         ),
       );
-      for (const cell of cells) {
-        for (const note of cell.notes) lines.push(`  clients ${cell.clients}: ${note.message}`);
-        if (cell.unstable && metric === c.metric)
-          lines.push(`  clients ${cell.clients}: ${cell.unstable.message}`);
-      }
+      for (const note of t.notes) lines.push(`  clients ${note.clients}: ${note.message}`);
     }
-    const curve = arm.curves.find((k) => k.workload === workload);
-    if (curve) lines.push(renderCurve(curve));
+    if (w.curve) lines.push(`  curve: ${curveLine(w.curve, (v) => v.toFixed(1))}`);
   }
   return lines;
-}
-
-function row(cell: CellComparison, decimals: number): string[] {
-  const median = (v: number | null) => (v === null ? '-' : v.toFixed(decimals));
-  const delta = formatDeltaCi(cell) ?? '-';
-  const p = formatPAdjusted(cell) ?? '-';
-  const why =
-    cell.verdict === 'inconclusive' ? cell.reasons.map((r) => SHORT_REASON[r.code]).filter(Boolean) : [];
-  return [
-    String(cell.clients),
-    `${cell.base.n}/${cell.head.n}`,
-    median(cell.base.median),
-    median(cell.head.median),
-    delta,
-    p,
-    (why.length > 0 ? `${cell.verdict} (${why.join(', ')})` : cell.verdict) +
-      (cell.unstable ? ' [unstable: not gated]' : ''),
-  ];
-}
-
-const SHORT_REASON: Partial<Record<ReasonCode, string>> = {
-  'insufficient-data': 'no data',
-  'likely-regression': 'regression likely, too few runs to certify',
-  'too-few-runs': 'too few runs',
-  'ci-wider-than-threshold': 'CI too wide',
-  'significant-below-threshold': 'below threshold',
-  'ci-level-not-reached': 'CI level not reached',
-};
-
-function renderCurve(k: CurveComparison): string {
-  return `  curve: ${curveLine(k, (v) => v.toFixed(1))}`;
 }
 
 /** Aligns columns; `right[i]` right-aligns column i (numbers). */

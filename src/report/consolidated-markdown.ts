@@ -10,10 +10,10 @@ import {
   DEFAULT_COMMENT_MAX_LENGTH,
   DEFAULT_JOB_SUMMARY_MAX_BYTES,
   renderJobSummary,
-  VERDICT_DISPLAY,
   type JobSummaryInput,
 } from './markdown.js';
 import { escapeMarkdown } from './markdown-escape.js';
+import { VERDICT_DISPLAY } from './verdict-display.js';
 
 export interface ConsolidatedClass {
   fingerprint: string;

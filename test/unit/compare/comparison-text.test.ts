@@ -25,7 +25,7 @@ describe('renderComparisonText', () => {
     const header = lines.findIndex((l) => l.startsWith('clients'));
     expect(lines[header - 1]).toBe('workload tpcb (threshold 2%)');
     expect(lines[header]).toMatch(
-      /^clients +n +base median TPS +head median TPS +delta % \[95% CI\] +p \(adj\) +verdict$/,
+      /^clients +n +base TPS \(median\) +head TPS \(median\) +delta % \[95% CI\] +p \(adj\.\) +verdict$/,
     );
     const rows = lines.slice(header + 1, header + 4);
     expect(rows.map((r) => r.trim().split(/\s+/)[0])).toEqual(['1', '8', '64']);
@@ -33,7 +33,9 @@ describe('renderComparisonText', () => {
     const verdictColumn = lines[header]!.indexOf('verdict');
     for (const row of rows)
       expect(row.slice(verdictColumn)).toMatch(/^(regression|no-change|inconclusive|improvement)/);
-    expect(rows[2]).toMatch(/ -\d+\.\d\d% \[-\d+\.\d\d%, -\d+\.\d\d%\] +[\d.e-]+ \([\d.e-]+\) +regression$/);
+    expect(rows[2]).toMatch(
+      / -\d+\.\d\d% \[-\d+\.\d\d%, -\d+\.\d\d%\] +[\d.e-]+ \([\d.e-]+\) +regression \(significant, beyond ±2%\)$/,
+    );
     expect(text).toContain('workload select (threshold 2%)');
     expect(text).toMatch(/clients 8: 0 failed base run\(s\) and 1 failed head run\(s\) excluded/);
     expect(text).toMatch(

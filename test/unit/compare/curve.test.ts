@@ -115,7 +115,7 @@ describe('unstable cells (inside a collapse region) do not gate', () => {
     expect(c.warnings.join('\n')).toMatch(/ro@32, ro@64: inside a throughput collapse region/);
     const text = renderComparisonText(c);
     expect(text).toMatch(/head 'head' vs base 'base': .*; unstable, not gated: ro@32, ro@64/);
-    expect(text).toMatch(/\n +32 .*regression \[unstable: not gated\]/);
+    expect(text).toMatch(/\n +32 .*regression \([^)]*\) \[unstable, not gated\]/);
     expect(text).toMatch(
       /curve: base peak [\d.]+ TPS at 16 clients, knee 16, collapse 32-64 \(3\d% down, recovers at 128\)/,
     );

@@ -1,0 +1,33 @@
+/**
+ * The one vocabulary of reason phrases: a few words per reason code (compare/types.ts ReasonCode) for the
+ * verdict column of every table (terminal, markdown, HTML). Change a phrase here and every markup follows.
+ * The full sentences stay in each reason's `message` (compare/verdict.ts).
+ */
+import type { Better, ReasonCode, SampleComparison } from '../compare/types.js';
+
+/** Reason code -> phrase, given the cell's threshold (percent) and which direction is better. */
+export const REASON_PHRASES: Record<ReasonCode, (thresholdPct: number, better: Better) => string> = {
+  'significant-beyond-threshold': (t) => `significant, beyond ±${t}%`,
+  'ci-inside-threshold': (t) => `90% CI inside ±${t}%`,
+  'significant-below-threshold': (t) => `significant, below ${t}%`,
+  'ci-wider-than-threshold': (t) => `CI wider than ±${t}%`,
+  'too-few-runs': () => 'too few runs',
+  'ci-level-not-reached': () => 'CI level not reached',
+  'insufficient-data': () => 'no data',
+  'likely-regression': (t, better) =>
+    `regression likely (CI beyond ${better === 'lower' ? '+' : '-'}${t}%), too few runs to certify`,
+};
+
+/** How a table marks a cell in a collapse region (CellComparison.unstable): reported, not gated. */
+export const UNSTABLE_PHRASE = 'unstable, not gated';
+
+/**
+ * Why, in a few words: the decisive reason of a regression, improvement or no-change (the first one), every
+ * reason of an inconclusive cell.
+ */
+export function reasonPhrase(
+  cell: Pick<SampleComparison, 'verdict' | 'reasons' | 'thresholdPct' | 'better'>,
+): string {
+  const reasons = cell.verdict === 'inconclusive' ? cell.reasons : cell.reasons.slice(0, 1);
+  return reasons.map((r) => REASON_PHRASES[r.code](cell.thresholdPct, cell.better)).join(', ');
+}
