@@ -64148,6 +64148,16 @@ function roundSeconds(workloads, arms, durationS) {
 
 // src/action/action-deps.ts
 var REPORT_FILE = "report.md";
+function pipelineDepsOf(deps, store) {
+  return {
+    runner: deps.runner,
+    logger: deps.logger,
+    signal: deps.signal,
+    build: deps.build,
+    searchPath: deps.searchPath,
+    ...store ? { archive: store.archive } : {}
+  };
+}
 
 // src/action/build-arms.ts
 import path27 from "node:path";
@@ -66307,14 +66317,7 @@ async function runNightlyMode(inputs, ctx, deps, resultsDir) {
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
-  const pipelineDeps = {
-    runner: deps.runner,
-    logger,
-    signal: deps.signal,
-    build: deps.build,
-    searchPath: deps.searchPath,
-    archive: store.archive
-  };
+  const pipelineDeps = pipelineDepsOf(deps, store);
   const resultsFile = path38.join(resultsDir, RESULTS_FILE);
   const reportFile = path38.join(resultsDir, REPORT_FILE);
   try {
@@ -66574,13 +66577,7 @@ async function runCalibrateMode(inputs, ctx, deps, resultsDir) {
   const binDir = path39.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = (inputs.store || inputs.storeBranch) && deps.stores ? await openActionStore(inputs, ctx.workspace, deps.stores, deps) : void 0;
-  const pipelineDeps = {
-    runner: deps.runner,
-    logger,
-    signal: deps.signal,
-    searchPath: deps.searchPath,
-    ...store ? { archive: store.archive } : {}
-  };
+  const pipelineDeps = pipelineDepsOf(deps, store);
   try {
     const outcome = await logger.group(
       "Calibration (A/A)",
@@ -66719,14 +66716,7 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
       head: { ref: commits2.head.ref, sha: commits2.head.sha, chosenBy: commits2.head.chosenBy }
     }
   };
-  const pipelineDeps = {
-    runner: deps.runner,
-    logger,
-    signal: deps.signal,
-    build: deps.build,
-    searchPath: deps.searchPath,
-    ...store ? { archive: store.archive } : {}
-  };
+  const pipelineDeps = pipelineDepsOf(deps, store);
   try {
     const outcome = await logger.group("Benchmark", async () => {
       if (inputs.baseline.kind === "same-job") return runPipeline(request2, pipelineDeps);

@@ -20,7 +20,7 @@ import { UserError } from '../util/errors.js';
 import { buildRequestFor, headOnly } from './build-arms.js';
 import type { ActionContext, CommitChoice } from './context.js';
 import type { ActionInputs } from './inputs.js';
-import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.js';
+import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionOutcome } from './action-deps.js';
 import { loadInputWorkloads } from './workloads.js';
 import { tolerateApiError } from './github-publish.js';
 import { openActionStore } from './store-setup.js';
@@ -37,14 +37,7 @@ export async function runNightlyMode(
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores!, deps);
   if (!store) throw new Error('nightly: no store opened although store/store-branch is set');
-  const pipelineDeps: PipelineDeps = {
-    runner: deps.runner,
-    logger,
-    signal: deps.signal,
-    build: deps.build,
-    searchPath: deps.searchPath,
-    archive: store.archive,
-  };
+  const pipelineDeps = pipelineDepsOf(deps, store);
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
   const reportFile = path.join(resultsDir, REPORT_FILE);
   try {
