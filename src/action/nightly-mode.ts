@@ -24,6 +24,7 @@ import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionOutcome } from
 import { loadInputWorkloads } from './workloads.js';
 import { tolerateApiError } from './github-publish.js';
 import { openActionStore } from './store-setup.js';
+import { repoUrlOf } from './repo-url.js';
 
 export async function runNightlyMode(
   inputs: ActionInputs,
@@ -229,13 +230,6 @@ async function headArm(
     deps.cacheDir,
   );
   return headOnly({ kind: 'build', request }, pipelineDeps);
-}
-
-/** Where commits link: the workflow's repository, or `repo` when it is a GitHub URL. */
-function repoUrlOf(inputs: ActionInputs, ctx: ActionContext): string | undefined {
-  if (inputs.repo === undefined) return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}`;
-  const m = /^(https:\/\/github\.com\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+?)(\.git)?\/?$/.exec(inputs.repo);
-  return m ? m[1] : undefined;
 }
 
 function describe(c: { ref?: string; sha?: string }): string {

@@ -31,6 +31,7 @@ import { runConsolidate } from './consolidate-mode.js';
 import { benchmarkTarget, commentTarget, type PublishTarget } from './trusted-target.js';
 import { runNightlyMode } from './nightly-mode.js';
 import { runCalibrateMode } from './calibrate-mode.js';
+import { runBisectMode } from './bisect-mode.js';
 
 export async function runAction(
   inputs: ActionInputs,
@@ -40,6 +41,7 @@ export async function runAction(
   const resultsDir = path.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === 'nightly') return runNightlyMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === 'calibrate') return runCalibrateMode(inputs, ctx, deps, resultsDir);
+  if (inputs.mode === 'bisect') return runBisectMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === 'comment') {
     const resultsFile = path.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
