@@ -67144,6 +67144,22 @@ async function runBisectMode(inputs, ctx, deps, resultsDir) {
         }
       )
     );
+  } catch (e) {
+    if (job.issue !== void 0 && deps.api && e instanceof UserError) {
+      const api2 = deps.api;
+      const issue3 = job.issue;
+      const run3 = ctx.runUrl ? ` ([run](${ctx.runUrl}))` : "";
+      await tolerateApiError(logger, "issues: write", async () => {
+        await api2.createComment(
+          issue3,
+          `## pgperf bisect: \u274C not run
+
+${escapeMarkdown(e.message)}${run3}
+`
+        );
+      });
+    }
+    throw e;
   } finally {
     await store?.close();
   }

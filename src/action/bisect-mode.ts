@@ -26,6 +26,7 @@ import type { GitHubApi } from '../github/api.js';
 import { resolveAnalysis } from '../pipeline/analysis.js';
 import { parseRepo } from '../pg-build/source.js';
 import type { MetricName } from '../results/metrics.js';
+import { escapeMarkdown } from '../report/markdown-escape.js';
 import { UserError, errorMessage } from '../util/errors.js';
 import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.js';
 import type { ActionContext } from './context.js';
@@ -119,6 +120,20 @@ export async function runBisectMode(
         },
       ),
     );
+  } catch (e) {
+    // Whoever labeled the issue hears why nothing was bisected, there (bad commits, a failed build).
+    if (job.issue !== undefined && deps.api && e instanceof UserError) {
+      const api = deps.api;
+      const issue = job.issue;
+      const run = ctx.runUrl ? ` ([run](${ctx.runUrl}))` : '';
+      await tolerateApiError(logger, 'issues: write', async () => {
+        await api.createComment(
+          issue,
+          `## pgperf bisect: ❌ not run\n\n${escapeMarkdown(e.message)}${run}\n`,
+        );
+      });
+    }
+    throw e;
   } finally {
     await store?.close();
   }

@@ -56,21 +56,21 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-/** Nightly history of workload sleepy whose change point is good -> bad (nights 25 -> 26). */
-function history(): HistoryRun[] {
+/** Nightly history of workload sleepy whose change point is good -> bad (nights 25 -> 26), or bad -> good. */
+function history(swapped = false): HistoryRun[] {
   return noisyHistory({ nights: 40, stepAt: 26, factor: 0.8, clients: [1] }).map(
     (run) =>
       JSON.parse(
         JSON.stringify(run)
-          .replaceAll(commitSha(25), good)
-          .replaceAll(commitSha(26), bad)
+          .replaceAll(commitSha(25), swapped ? bad : good)
+          .replaceAll(commitSha(26), swapped ? good : bad)
           .replaceAll(`"${WORKLOAD}"`, '"sleepy"'),
       ) as HistoryRun,
   );
 }
 
 /** Opens the regression issue as nightly would (as login `author`); returns the labeled event's payload. */
-async function regressionIssue(author: string) {
+async function regressionIssue(author: string, swapped = false) {
   gh.login = author;
   const api = octokitApi({
     token: 't',
@@ -79,7 +79,7 @@ async function regressionIssue(author: string) {
     repo: 'postgres',
     retry: { retries: 0 },
   });
-  const done = await syncRegressionIssues(api, analyseHistory(history()), {
+  const done = await syncRegressionIssues(api, analyseHistory(history(swapped)), {
     repoUrl: 'https://github.com/pg/postgres',
   });
   gh.login = 'pgperf-bot';
@@ -182,5 +182,16 @@ describe('the action in mode bisect', () => {
       `input 'base-ref' ${bad} (${bad.slice(0, 7)}) is not an ancestor of input 'head-ref' ${good}`,
     );
     expect(swapped.stdout).toContain('swap them?');
+
+    // pgperf's own issue, but its commits are the wrong way round: refused, and said on the issue.
+    const wrongWay = await regressionIssue('pgperf-bot', true);
+    const refusedOnIssue = await bisect({ 'results-dir': 'wrong-way' }, wrongWay.event);
+    expect(refusedOnIssue.code).not.toBe(0);
+    const said = `issue #${wrongWay.number}'s last good commit ${bad} (${bad.slice(0, 7)}) is not an ancestor of issue #${wrongWay.number}'s first bad commit ${good}`;
+    expect(refusedOnIssue.stdout).toContain(said);
+    const comments = gh.comments.get(wrongWay.number) ?? [];
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toMatch(/^## pgperf bisect: ❌ not run\n/);
+    expect(comments[0]!.body).toContain(`is not an ancestor of issue #${wrongWay.number}`);
   }, 300_000);
 });
