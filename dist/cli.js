@@ -38196,7 +38196,7 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/cli/commands/bisect.ts
-import path26 from "node:path";
+import path28 from "node:path";
 
 // src/bisect/run-bisection.ts
 import path23 from "node:path";
@@ -45334,6 +45334,7 @@ function archiveSink(store) {
 // src/bisect/commit-range.ts
 import path22 from "node:path";
 init_errors();
+var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
   const layout = cacheLayout(path22.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
@@ -45345,8 +45346,9 @@ async function commitRange(req, deps) {
     base = await mirror.mergeBase(good, bad);
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
+    const n = req.names ?? CLI_NAMES;
     throw new UserError(
-      `--good ${req.good} (${short(good)}) is not an ancestor of --bad ${req.bad} (${short(bad)}): they share no history in ${req.repo.input} (${errorMessage(e)})`
+      `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)}): they share no history in ${req.repo.input} (${errorMessage(e)})`
     );
   }
   checkAncestor(req, good, bad, base);
@@ -45377,17 +45379,19 @@ async function subjectOf(git, sha) {
   return (await git(["log", "-1", "--format=%s", sha])).trim();
 }
 function checkDistinct(req, good, bad) {
+  const n = req.names ?? CLI_NAMES;
   if (good === bad) {
     throw new UserError(
-      `--good ${req.good} and --bad ${req.bad} are the same commit (${short(good)}): give a good commit older than the bad one`
+      `${n.good} ${req.good} and ${n.bad} ${req.bad} are the same commit (${short(good)}): give a good commit older than the bad one`
     );
   }
 }
 function checkAncestor(req, good, bad, mergeBase) {
   if (mergeBase === good) return;
-  const hint = mergeBase === bad ? " (it is the other way round: --bad is an ancestor of --good; swap them?)" : ` (they diverge at ${short(mergeBase)})`;
+  const n = req.names ?? CLI_NAMES;
+  const hint = mergeBase === bad ? ` (it is the other way round: ${n.bad} is an ancestor of ${n.good}; swap them?)` : ` (they diverge at ${short(mergeBase)})`;
   throw new UserError(
-    `--good ${req.good} (${short(good)}) is not an ancestor of --bad ${req.bad} (${short(bad)})${hint}: bisection needs a good commit in the history of the bad one`
+    `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)})${hint}: bisection needs a good commit in the history of the bad one`
   );
 }
 function parseLog(stdout) {
@@ -45509,7 +45513,8 @@ async function runBisection(req, deps) {
     runner: deps.runner,
     logger,
     ...deps.signal ? { signal: deps.signal } : {},
-    searchPath: deps.searchPath ?? env.PATH ?? ""
+    searchPath: deps.searchPath ?? env.PATH ?? "",
+    ...deps.archive ? { archive: deps.archive } : {}
   };
   const judge = async (commit3, at) => {
     const where = `step ${at.step} of ~${at.stepsEstimate}`;
@@ -45580,6 +45585,10 @@ async function runBisection(req, deps) {
       pipelineDeps
     );
     const measureS = (Date.now() - t0) / 1e3;
+    if (outcome2.archived) {
+      logger.info(`bisect: saved to the store ${outcome2.archived.description} as ${outcome2.archived.id}`);
+    }
+    if (outcome2.archiveError) logger.warn(outcome2.archiveError);
     cost.measureS += measureS;
     cost.tests += 1;
     const cell = outcome2.comparison.comparisons[0]?.cells[0];
@@ -45592,6 +45601,7 @@ async function runBisection(req, deps) {
         ci95: cell?.ci95 ?? null,
         pairs: cell?.pairs ?? null,
         resultsFile: outcome2.resultsFile,
+        ...outcome2.archived ? { storedAs: outcome2.archived.id } : {},
         measureS: Math.round(measureS * 10) / 10
       },
       interrupted: outcome2.result.status === "interrupted" || deps.signal?.aborted === true
@@ -45640,6 +45650,19 @@ function callOf(verdict2) {
   if (verdict2 === "regression") return "bad";
   if (verdict2 === "inconclusive") return "undecided";
   return "good";
+}
+
+// src/bisect/one-cell.ts
+init_errors();
+var DEFAULT_TRIES = 2;
+function oneCell(workload, clients, field = "--clients") {
+  if (clients !== void 0) return { ...workload, clients: [clients] };
+  if (workload.clients.length !== 1) {
+    throw new UserError(
+      `${field}: workload ${workload.name} measures clients ${workload.clients.join(", ")}; a bisection measures one: give ${field} N`
+    );
+  }
+  return workload;
 }
 
 // src/drivers/load-workload.ts
@@ -66040,19 +66063,426 @@ function parseMetric(value) {
   return metric;
 }
 
+// src/cli/store-option.ts
+import os9 from "node:os";
+
+// src/store/open-store.ts
+init_errors();
+import path26 from "node:path";
+
+// src/store/dir-store.ts
+import { constants as constants4 } from "node:fs";
+import { access as access5, mkdir as mkdir7, readdir as readdir6, readFile as readFile12, stat as stat3 } from "node:fs/promises";
+import path25 from "node:path";
+
+// src/results/read-results.ts
+init_errors();
+import { readFile as readFile11 } from "node:fs/promises";
+
+// src/results/results-schema.ts
+var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
+var count = external_exports.number().int().nonnegative();
+var text = external_exports.string();
+var metricsSchema = external_exports.record(text, finite2);
+var commitRef = external_exports.looseObject({
+  ref: text.optional(),
+  sha: text.optional(),
+  chosenBy: text.optional()
+});
+var buildRecordSchema = external_exports.looseObject({
+  repo: text,
+  ref: text,
+  sha: text,
+  options: external_exports.array(text),
+  serverVersion: text.optional(),
+  cacheHit: external_exports.boolean().optional(),
+  compiler: external_exports.looseObject({}).optional()
+});
+var sampleSchema = external_exports.looseObject({
+  round: external_exports.number().int().positive(),
+  workload: text,
+  clients: external_exports.number().int().positive(),
+  arm: text,
+  attempt: external_exports.number().int().positive().optional(),
+  status: external_exports.enum(["ok", "failed"]),
+  failureReason: text.optional(),
+  startedAt: text.optional(),
+  endedAt: text.optional(),
+  metrics: metricsSchema,
+  counts: external_exports.record(text, finite2).optional(),
+  progress: external_exports.array(external_exports.looseObject({ t: finite2, tps: finite2 })).optional(),
+  command: external_exports.array(text).optional(),
+  exitCode: external_exports.number().int().nullable().optional()
+});
+var workloadRecord = external_exports.looseObject({
+  name: text,
+  tool: external_exports.enum(["pgbench", "sysbench"]),
+  clients: external_exports.array(external_exports.number().int().positive()).optional(),
+  threshold: external_exports.number().positive().optional(),
+  rounds: external_exports.number().int().positive().optional(),
+  duration: external_exports.number().positive().optional()
+});
+var resultsSchema = external_exports.looseObject({
+  schemaVersion: external_exports.number().int(),
+  pgperfVersion: text,
+  runId: text.optional(),
+  fingerprint: external_exports.looseObject({ id: text, facts: external_exports.record(text, text) }).optional(),
+  status: external_exports.enum(["running", "complete", "interrupted", "failed"]),
+  stopReason: text.optional(),
+  startedAt: text,
+  updatedAt: text,
+  environment: external_exports.looseObject({
+    hostname: text,
+    os: text,
+    kernel: text,
+    arch: text,
+    cpuModel: text,
+    cpuCount: count,
+    memoryBytes: count,
+    facts: external_exports.record(text, text),
+    nodeVersion: text,
+    settingsHash: text,
+    controls: external_exports.array(external_exports.looseObject({ control: text, file: text, to: text })).optional()
+  }),
+  arms: external_exports.array(
+    external_exports.looseObject({
+      label: text,
+      binDir: text,
+      serverVersion: text,
+      settingOverrides: external_exports.record(text, text),
+      build: buildRecordSchema.optional()
+    })
+  ).min(1),
+  clients: external_exports.array(external_exports.looseObject({ tool: external_exports.enum(["pgbench", "sysbench"]), binDir: text, version: text })),
+  workloads: external_exports.record(text, workloadRecord),
+  analysis: external_exports.looseObject({
+    alpha: external_exports.number().gt(0).lt(0.5),
+    thresholdPct: external_exports.number().gt(0).lt(100),
+    metric: external_exports.enum(Object.keys(METRICS))
+  }).optional(),
+  adaptive: external_exports.looseObject({
+    plan: external_exports.looseObject({
+      schedule: external_exports.array(external_exports.number().int().positive()),
+      maxRounds: external_exports.number().int().positive()
+    }),
+    looks: external_exports.array(
+      external_exports.looseObject({ look: external_exports.number().int().positive(), rounds: external_exports.number().int().nonnegative() })
+    )
+  }).optional(),
+  plan: external_exports.looseObject({
+    seed: external_exports.number().int(),
+    order: external_exports.enum(["random", "abba"]),
+    rounds: count,
+    cells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() })),
+    executed: external_exports.array(external_exports.looseObject({})),
+    shard: external_exports.looseObject({
+      planId: text,
+      index: external_exports.number().int().nonnegative(),
+      count: external_exports.number().int().positive(),
+      allCells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() }))
+    }).optional()
+  }),
+  source: external_exports.looseObject({
+    repository: text.optional(),
+    prNumber: external_exports.number().int().positive().optional(),
+    runUrl: text.optional(),
+    base: commitRef.optional(),
+    head: commitRef.optional()
+  }).optional(),
+  baseline: external_exports.looseObject({
+    runId: text,
+    commit: text.optional(),
+    ref: text.optional(),
+    storedAt: text,
+    measuredAt: text,
+    ageDays: finite2,
+    fingerprintMismatch: external_exports.array(text).optional(),
+    sentinel: external_exports.looseObject({
+      status: external_exports.enum(["steady", "drifted", "skipped"]),
+      reason: text,
+      onDrift: external_exports.enum(["refuse", "inconclusive"])
+    })
+  }).optional(),
+  samples: external_exports.array(sampleSchema),
+  warnings: external_exports.array(text)
+});
+function describeIssues(error62, doc, limit = 3) {
+  const lines = error62.issues.slice(0, limit).map((issue2) => {
+    if (issue2.path.length === 0) return `(document): ${issue2.message}`;
+    const value = valueAt2(doc, issue2.path);
+    const shown = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
+    return `${formatPath2(issue2.path)} is ${shown}: ${issue2.message}`;
+  });
+  const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
+  return lines.join("; ") + more;
+}
+function formatPath2(path35) {
+  return path35.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+}
+function valueAt2(doc, path35) {
+  let v = doc;
+  for (const key of path35) {
+    if (typeof v !== "object" || v === null) return void 0;
+    v = v[key];
+  }
+  return v;
+}
+
+// src/results/read-results.ts
+init_types();
+async function readResults(path35) {
+  let text2;
+  try {
+    text2 = await readFile11(path35, "utf8");
+  } catch (e) {
+    throw new UserError(`cannot read results file ${path35}: ${errorMessage(e)}`);
+  }
+  return parseResults(text2, path35);
+}
+function parseResults(text2, source) {
+  let doc;
+  try {
+    doc = JSON.parse(text2);
+  } catch (e) {
+    throw new UserError(
+      `${source} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
+    );
+  }
+  return validateResults(doc, source);
+}
+function validateResults(doc, source) {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+    throw new UserError(`${source}: expected a JSON object (a results document from pgperf run)`);
+  }
+  const version2 = doc.schemaVersion;
+  if (version2 !== RESULTS_SCHEMA_VERSION) {
+    const newer = typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION;
+    throw new UserError(
+      `${source}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}` + (newer ? " (the file was written by a newer pgperf: upgrade pgperf to read it)" : "")
+    );
+  }
+  const parsed = resultsSchema.safeParse(doc);
+  if (!parsed.success) throw new UserError(`${source}: ${describeIssues(parsed.error, doc)}`);
+  return doc;
+}
+
+// src/store/dir-store.ts
+init_errors();
+init_store();
+var READ_CONCURRENCY = 64;
+var DirStore = class _DirStore {
+  constructor(dir, options) {
+    this.dir = dir;
+    this.options = options;
+    this.description = `directory store ${dir}`;
+    this.runsDir = path25.join(dir, "runs");
+    this.indexDir = path25.join(dir, "index");
+  }
+  dir;
+  options;
+  description;
+  runsDir;
+  indexDir;
+  /**
+   * Opens the store at `dir`. With `write`, creates it and checks that it is writable now (so a run
+   * fails before measuring, not after); otherwise a missing directory is an empty store.
+   */
+  static async open(dir, options) {
+    const store = new _DirStore(path25.resolve(dir), options);
+    const st = await stat3(store.dir).catch((e) => {
+      if (e.code === "ENOENT") return void 0;
+      throw store.notUsable(e);
+    });
+    if (st && !st.isDirectory()) {
+      throw new UserError(
+        `store directory ${store.dir} is not a directory; pass --store with a directory or a postgresql:// URL`
+      );
+    }
+    if (options.write) await store.ensureWritable();
+    return store;
+  }
+  async save(result) {
+    const doc = documentToStore(result, "results document");
+    const entry = summarize(doc, (this.options.now?.() ?? /* @__PURE__ */ new Date()).toISOString());
+    await this.ensureWritable();
+    await writeAtomically(this.runFile(entry.id), `${JSON.stringify(doc)}
+`);
+    await writeAtomically(this.entryFile(entry.id), `${JSON.stringify(entry)}
+`);
+    return entry;
+  }
+  async load(id) {
+    checkRunId(id);
+    const file2 = this.runFile(id);
+    let text2;
+    try {
+      text2 = await readFile12(file2, "utf8");
+    } catch (e) {
+      if (e.code === "ENOENT") {
+        throw new UserError(
+          `no run '${id}' in ${this.description}; "pgperf store list" shows the stored runs`
+        );
+      }
+      throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
+    }
+    let doc;
+    try {
+      doc = JSON.parse(text2);
+    } catch (e) {
+      throw new UserError(
+        `${file2} is corrupt (not valid JSON: ${errorMessage(e)}); restore it or delete it and its index entry`
+      );
+    }
+    checkSchemaVersion(doc?.schemaVersion, file2);
+    return readResults(file2);
+  }
+  async list(filter) {
+    const f = resolveFilter(filter);
+    const [runNames, entryNames] = await Promise.all([jsonNames(this.runsDir), jsonNames(this.indexDir)]);
+    const entries = new Set(entryNames);
+    const runs = [];
+    await forEachLimited(runNames, READ_CONCURRENCY, async (id) => {
+      const entry = (entries.has(id) ? await this.readEntry(id) : void 0) ?? await this.reindex(id);
+      if (entry && matchesFilter(entry, f)) runs.push(entry);
+    });
+    runs.sort(newestFirst);
+    return f.limit !== void 0 ? runs.slice(0, f.limit) : runs;
+  }
+  /** Rewrites every index entry from the run files (after a restore, a merge, or by hand). */
+  async rebuildIndex() {
+    const ids = await jsonNames(this.runsDir);
+    let count2 = 0;
+    await forEachLimited(ids, 8, async (id) => {
+      if (await this.reindex(id)) count2++;
+    });
+    return count2;
+  }
+  async close() {
+  }
+  runFile(id) {
+    return path25.join(this.runsDir, `${id}.json`);
+  }
+  entryFile(id) {
+    return path25.join(this.indexDir, `${id}.json`);
+  }
+  /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
+  async readEntry(id) {
+    try {
+      const entry = JSON.parse(await readFile12(this.entryFile(id), "utf8"));
+      if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
+    } catch {
+    }
+    return void 0;
+  }
+  /**
+   * The entry rebuilt from the run file and written back (when the store is writable). A corrupt or
+   * unreadable run file is reported through `warn` and skipped: one bad file never hides the others.
+   */
+  async reindex(id) {
+    const file2 = this.runFile(id);
+    let doc;
+    try {
+      const parsed = JSON.parse(await readFile12(file2, "utf8"));
+      checkSchemaVersion(parsed?.schemaVersion, file2);
+      if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
+        throw new Error("not a results document (no arms, samples or plan.cells)");
+      }
+      doc = documentToStore({ ...parsed, runId: parsed.runId ?? id }, file2);
+    } catch (e) {
+      this.options.warn(`skipping ${file2}: ${errorMessage(e)}`);
+      return void 0;
+    }
+    const savedAt = (await stat3(file2)).mtime.toISOString();
+    const entry = summarize(doc, savedAt);
+    try {
+      await mkdir7(this.indexDir, { recursive: true });
+      await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}
+`);
+    } catch {
+    }
+    return entry;
+  }
+  async ensureWritable() {
+    try {
+      await mkdir7(this.runsDir, { recursive: true });
+      await mkdir7(this.indexDir, { recursive: true });
+      await access5(this.runsDir, constants4.W_OK);
+      await access5(this.indexDir, constants4.W_OK);
+    } catch (e) {
+      throw this.notUsable(e);
+    }
+  }
+  notUsable(e) {
+    return new UserError(
+      `store directory ${this.dir} is not writable (${e.code ?? errorMessage(e)}): pass --store DIR with a directory you can write, set PGPERF_STORE, or fix its permissions`
+    );
+  }
+};
+async function jsonNames(dir) {
+  try {
+    return (await readdir6(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+  } catch (e) {
+    if (e.code === "ENOENT") return [];
+    throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
+  }
+}
+async function forEachLimited(items, limit, fn) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+// src/store/open-store.ts
+init_mask_url();
+function defaultStoreDir(home, xdgDataHome) {
+  const base = xdgDataHome && path26.isAbsolute(xdgDataHome) ? xdgDataHome : path26.join(home, ".local", "share");
+  return path26.join(base, "pgperf", "store");
+}
+function isPostgresUrl(spec) {
+  return /^postgres(ql)?:\/\//i.test(spec.trim());
+}
+async function openStore(spec, opts) {
+  const value = spec?.trim();
+  if (!value) return DirStore.open(defaultStoreDir(opts.home, opts.xdgDataHome), opts);
+  if (isPostgresUrl(value)) {
+    const { PgStore: PgStore2 } = await Promise.resolve().then(() => (init_pg_store(), pg_store_exports));
+    return PgStore2.connect(value, { warn: opts.warn, info: opts.info });
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    throw new UserError(
+      `store '${maskUrl(value)}' is not supported: expected a directory or a postgresql:// URL`
+    );
+  }
+  return DirStore.open(value, opts);
+}
+
+// src/cli/store-option.ts
+var STORE_OPTION_HELP = "results store: a directory or postgresql://USER:PASSWORD@HOST/DB (default: $PGPERF_STORE, else ~/.local/share/pgperf/store)";
+function openCliStore(flag, logger, write) {
+  return openStore(flag ?? process.env.PGPERF_STORE, {
+    home: os9.homedir(),
+    xdgDataHome: process.env.XDG_DATA_HOME,
+    warn: (m) => logger.warn(m),
+    info: (m) => logger.info(m),
+    write
+  });
+}
+
 // src/cli/validate.ts
 init_errors();
-import { stat as stat3 } from "node:fs/promises";
+import { stat as stat4 } from "node:fs/promises";
 async function checkTmpDir(dir) {
   if (dir === void 0) return;
-  const st = await stat3(dir).catch(() => void 0);
+  const st = await stat4(dir).catch(() => void 0);
   if (!st)
     throw new UserError(`--tmp-dir ${dir}: no such directory; create it or choose another (e.g. /tmp)`);
   if (!st.isDirectory())
     throw new UserError(`--tmp-dir ${dir}: not a directory; expected a directory (e.g. /tmp)`);
 }
 async function checkOutDir(dir) {
-  const st = await stat3(dir).catch(() => void 0);
+  const st = await stat4(dir).catch(() => void 0);
   if (st && !st.isDirectory()) {
     throw new UserError(`--out ${dir}: is a file; expected a directory for the results (created if missing)`);
   }
@@ -66066,8 +66496,8 @@ function checkArmCount(count2) {
 }
 
 // src/cli/commands/build.ts
-import os9 from "node:os";
-import path25 from "node:path";
+import os10 from "node:os";
+import path27 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -66092,7 +66522,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir: resolveCacheDir(flags.cacheDir),
-          ...flags.prefix ? { prefix: path25.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path27.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -66105,7 +66535,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path25.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os9.homedir());
+  return flag ? path27.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
 }
 function cacheDirHelp() {
   return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
@@ -66138,7 +66568,6 @@ async function withInterrupt(logger, fn) {
 }
 
 // src/cli/commands/bisect.ts
-var DEFAULT_TRIES = 2;
 function bisectCommand() {
   const command = new Command("bisect").description(
     "find the first bad commit between --good and --bad: build each midpoint and A/B-test it against good"
@@ -66164,7 +66593,7 @@ function bisectCommand() {
     "--out <dir>",
     "results directory (a bisect-<time> directory with one run per test)",
     "pgperf-results"
-  ).option("--seed <n>", "seed for the run order (default: random, recorded)", positiveInt2("--seed")).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--json", "print the report as JSON", false).option("-v, --verbose", "debug output", false);
+  ).option("--seed <n>", "seed for the run order (default: random, recorded)", positiveInt2("--seed")).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the A/B tests to the results store").option("--json", "print the report as JSON", false).option("-v, --verbose", "debug output", false);
   return addAdaptiveOptions(addAnalysisOptions(command, "run")).action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workload = oneCell(await loadWorkloadFile(flags.workload), flags.clients);
@@ -66205,32 +66634,30 @@ function bisectCommand() {
       ...flags.seed !== void 0 ? { seed: flags.seed } : {},
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path26.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path28.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     };
-    const report = await withInterrupt(
-      logger,
-      (signal) => runBisection(request2, {
-        runner: nodeProcessRunner,
+    const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
+    let report;
+    try {
+      report = await withInterrupt(
         logger,
-        signal,
-        searchPath: process.env.PATH ?? ""
-      })
-    );
+        (signal) => runBisection(request2, {
+          runner: nodeProcessRunner,
+          logger,
+          signal,
+          searchPath: process.env.PATH ?? "",
+          ...store ? { archive: store } : {}
+        })
+      );
+    } finally {
+      await store?.close();
+    }
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderBisectText(report));
     if (report.outcome.kind === "undecided" && report.outcome.interrupted) {
       process.exitCode = signalExitCode("SIGINT");
     } else if (report.outcome.kind !== "found" && process.exitCode === void 0) process.exitCode = 1;
   });
-}
-function oneCell(workload, clients) {
-  if (clients !== void 0) return { ...workload, clients: [clients] };
-  if (workload.clients.length !== 1) {
-    throw new UserError(
-      `--clients: workload ${workload.name} measures clients ${workload.clients.join(", ")}; a bisection measures one: give --clients N`
-    );
-  }
-  return workload;
 }
 
 // src/pipeline/calibrate.ts
@@ -66285,11 +66712,11 @@ function renderCalibrationText(c) {
 }
 
 // src/cli/execute-run.ts
-import path28 from "node:path";
+import path30 from "node:path";
 
 // src/pipeline/stored-baseline.ts
-import { stat as stat4 } from "node:fs/promises";
-import path27 from "node:path";
+import { stat as stat5 } from "node:fs/promises";
+import path29 from "node:path";
 init_fingerprint();
 init_store();
 init_errors();
@@ -66331,7 +66758,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
         },
-        runDir: path27.join(req.runDir, "sentinel")
+        runDir: path29.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -66347,7 +66774,7 @@ async function runStoredBaseline(req, options, deps) {
         ...req,
         rounds: remaining,
         arms: { kind: "installed", arms: [head] },
-        runDir: path27.join(req.runDir, "head")
+        runDir: path29.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -66409,7 +66836,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path27.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path29.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -66487,7 +66914,7 @@ function commitOf2(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat4(path27.join(binDir, "postgres"))).isFile();
+    return (await stat5(path29.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -66791,7 +67218,7 @@ function describeStoredBaseline(b) {
 // src/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path28.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path30.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -66804,7 +67231,7 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path28.join(runDir, "results.json")}`);
+    logger.info(`results: ${path30.join(runDir, "results.json")}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
     const deps = {
       runner: nodeProcessRunner,
@@ -66829,413 +67256,6 @@ async function executeRun(options, logger, extra = {}) {
   } finally {
     disposeSignals();
   }
-}
-
-// src/cli/store-option.ts
-import os10 from "node:os";
-
-// src/store/open-store.ts
-init_errors();
-import path30 from "node:path";
-
-// src/store/dir-store.ts
-import { constants as constants4 } from "node:fs";
-import { access as access5, mkdir as mkdir7, readdir as readdir6, readFile as readFile12, stat as stat5 } from "node:fs/promises";
-import path29 from "node:path";
-
-// src/results/read-results.ts
-init_errors();
-import { readFile as readFile11 } from "node:fs/promises";
-
-// src/results/results-schema.ts
-var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
-var count = external_exports.number().int().nonnegative();
-var text = external_exports.string();
-var metricsSchema = external_exports.record(text, finite2);
-var commitRef = external_exports.looseObject({
-  ref: text.optional(),
-  sha: text.optional(),
-  chosenBy: text.optional()
-});
-var buildRecordSchema = external_exports.looseObject({
-  repo: text,
-  ref: text,
-  sha: text,
-  options: external_exports.array(text),
-  serverVersion: text.optional(),
-  cacheHit: external_exports.boolean().optional(),
-  compiler: external_exports.looseObject({}).optional()
-});
-var sampleSchema = external_exports.looseObject({
-  round: external_exports.number().int().positive(),
-  workload: text,
-  clients: external_exports.number().int().positive(),
-  arm: text,
-  attempt: external_exports.number().int().positive().optional(),
-  status: external_exports.enum(["ok", "failed"]),
-  failureReason: text.optional(),
-  startedAt: text.optional(),
-  endedAt: text.optional(),
-  metrics: metricsSchema,
-  counts: external_exports.record(text, finite2).optional(),
-  progress: external_exports.array(external_exports.looseObject({ t: finite2, tps: finite2 })).optional(),
-  command: external_exports.array(text).optional(),
-  exitCode: external_exports.number().int().nullable().optional()
-});
-var workloadRecord = external_exports.looseObject({
-  name: text,
-  tool: external_exports.enum(["pgbench", "sysbench"]),
-  clients: external_exports.array(external_exports.number().int().positive()).optional(),
-  threshold: external_exports.number().positive().optional(),
-  rounds: external_exports.number().int().positive().optional(),
-  duration: external_exports.number().positive().optional()
-});
-var resultsSchema = external_exports.looseObject({
-  schemaVersion: external_exports.number().int(),
-  pgperfVersion: text,
-  runId: text.optional(),
-  fingerprint: external_exports.looseObject({ id: text, facts: external_exports.record(text, text) }).optional(),
-  status: external_exports.enum(["running", "complete", "interrupted", "failed"]),
-  stopReason: text.optional(),
-  startedAt: text,
-  updatedAt: text,
-  environment: external_exports.looseObject({
-    hostname: text,
-    os: text,
-    kernel: text,
-    arch: text,
-    cpuModel: text,
-    cpuCount: count,
-    memoryBytes: count,
-    facts: external_exports.record(text, text),
-    nodeVersion: text,
-    settingsHash: text,
-    controls: external_exports.array(external_exports.looseObject({ control: text, file: text, to: text })).optional()
-  }),
-  arms: external_exports.array(
-    external_exports.looseObject({
-      label: text,
-      binDir: text,
-      serverVersion: text,
-      settingOverrides: external_exports.record(text, text),
-      build: buildRecordSchema.optional()
-    })
-  ).min(1),
-  clients: external_exports.array(external_exports.looseObject({ tool: external_exports.enum(["pgbench", "sysbench"]), binDir: text, version: text })),
-  workloads: external_exports.record(text, workloadRecord),
-  analysis: external_exports.looseObject({
-    alpha: external_exports.number().gt(0).lt(0.5),
-    thresholdPct: external_exports.number().gt(0).lt(100),
-    metric: external_exports.enum(Object.keys(METRICS))
-  }).optional(),
-  adaptive: external_exports.looseObject({
-    plan: external_exports.looseObject({
-      schedule: external_exports.array(external_exports.number().int().positive()),
-      maxRounds: external_exports.number().int().positive()
-    }),
-    looks: external_exports.array(
-      external_exports.looseObject({ look: external_exports.number().int().positive(), rounds: external_exports.number().int().nonnegative() })
-    )
-  }).optional(),
-  plan: external_exports.looseObject({
-    seed: external_exports.number().int(),
-    order: external_exports.enum(["random", "abba"]),
-    rounds: count,
-    cells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() })),
-    executed: external_exports.array(external_exports.looseObject({})),
-    shard: external_exports.looseObject({
-      planId: text,
-      index: external_exports.number().int().nonnegative(),
-      count: external_exports.number().int().positive(),
-      allCells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() }))
-    }).optional()
-  }),
-  source: external_exports.looseObject({
-    repository: text.optional(),
-    prNumber: external_exports.number().int().positive().optional(),
-    runUrl: text.optional(),
-    base: commitRef.optional(),
-    head: commitRef.optional()
-  }).optional(),
-  baseline: external_exports.looseObject({
-    runId: text,
-    commit: text.optional(),
-    ref: text.optional(),
-    storedAt: text,
-    measuredAt: text,
-    ageDays: finite2,
-    fingerprintMismatch: external_exports.array(text).optional(),
-    sentinel: external_exports.looseObject({
-      status: external_exports.enum(["steady", "drifted", "skipped"]),
-      reason: text,
-      onDrift: external_exports.enum(["refuse", "inconclusive"])
-    })
-  }).optional(),
-  samples: external_exports.array(sampleSchema),
-  warnings: external_exports.array(text)
-});
-function describeIssues(error62, doc, limit = 3) {
-  const lines = error62.issues.slice(0, limit).map((issue2) => {
-    if (issue2.path.length === 0) return `(document): ${issue2.message}`;
-    const value = valueAt2(doc, issue2.path);
-    const shown = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
-    return `${formatPath2(issue2.path)} is ${shown}: ${issue2.message}`;
-  });
-  const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
-  return lines.join("; ") + more;
-}
-function formatPath2(path35) {
-  return path35.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
-}
-function valueAt2(doc, path35) {
-  let v = doc;
-  for (const key of path35) {
-    if (typeof v !== "object" || v === null) return void 0;
-    v = v[key];
-  }
-  return v;
-}
-
-// src/results/read-results.ts
-init_types();
-async function readResults(path35) {
-  let text2;
-  try {
-    text2 = await readFile11(path35, "utf8");
-  } catch (e) {
-    throw new UserError(`cannot read results file ${path35}: ${errorMessage(e)}`);
-  }
-  return parseResults(text2, path35);
-}
-function parseResults(text2, source) {
-  let doc;
-  try {
-    doc = JSON.parse(text2);
-  } catch (e) {
-    throw new UserError(
-      `${source} is not valid JSON (${errorMessage(e)}); expected a results document from pgperf run`
-    );
-  }
-  return validateResults(doc, source);
-}
-function validateResults(doc, source) {
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-    throw new UserError(`${source}: expected a JSON object (a results document from pgperf run)`);
-  }
-  const version2 = doc.schemaVersion;
-  if (version2 !== RESULTS_SCHEMA_VERSION) {
-    const newer = typeof version2 === "number" && version2 > RESULTS_SCHEMA_VERSION;
-    throw new UserError(
-      `${source}: schemaVersion is ${JSON.stringify(version2)}; this pgperf reads schemaVersion ${RESULTS_SCHEMA_VERSION}` + (newer ? " (the file was written by a newer pgperf: upgrade pgperf to read it)" : "")
-    );
-  }
-  const parsed = resultsSchema.safeParse(doc);
-  if (!parsed.success) throw new UserError(`${source}: ${describeIssues(parsed.error, doc)}`);
-  return doc;
-}
-
-// src/store/dir-store.ts
-init_errors();
-init_store();
-var READ_CONCURRENCY = 64;
-var DirStore = class _DirStore {
-  constructor(dir, options) {
-    this.dir = dir;
-    this.options = options;
-    this.description = `directory store ${dir}`;
-    this.runsDir = path29.join(dir, "runs");
-    this.indexDir = path29.join(dir, "index");
-  }
-  dir;
-  options;
-  description;
-  runsDir;
-  indexDir;
-  /**
-   * Opens the store at `dir`. With `write`, creates it and checks that it is writable now (so a run
-   * fails before measuring, not after); otherwise a missing directory is an empty store.
-   */
-  static async open(dir, options) {
-    const store = new _DirStore(path29.resolve(dir), options);
-    const st = await stat5(store.dir).catch((e) => {
-      if (e.code === "ENOENT") return void 0;
-      throw store.notUsable(e);
-    });
-    if (st && !st.isDirectory()) {
-      throw new UserError(
-        `store directory ${store.dir} is not a directory; pass --store with a directory or a postgresql:// URL`
-      );
-    }
-    if (options.write) await store.ensureWritable();
-    return store;
-  }
-  async save(result) {
-    const doc = documentToStore(result, "results document");
-    const entry = summarize(doc, (this.options.now?.() ?? /* @__PURE__ */ new Date()).toISOString());
-    await this.ensureWritable();
-    await writeAtomically(this.runFile(entry.id), `${JSON.stringify(doc)}
-`);
-    await writeAtomically(this.entryFile(entry.id), `${JSON.stringify(entry)}
-`);
-    return entry;
-  }
-  async load(id) {
-    checkRunId(id);
-    const file2 = this.runFile(id);
-    let text2;
-    try {
-      text2 = await readFile12(file2, "utf8");
-    } catch (e) {
-      if (e.code === "ENOENT") {
-        throw new UserError(
-          `no run '${id}' in ${this.description}; "pgperf store list" shows the stored runs`
-        );
-      }
-      throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
-    }
-    let doc;
-    try {
-      doc = JSON.parse(text2);
-    } catch (e) {
-      throw new UserError(
-        `${file2} is corrupt (not valid JSON: ${errorMessage(e)}); restore it or delete it and its index entry`
-      );
-    }
-    checkSchemaVersion(doc?.schemaVersion, file2);
-    return readResults(file2);
-  }
-  async list(filter) {
-    const f = resolveFilter(filter);
-    const [runNames, entryNames] = await Promise.all([jsonNames(this.runsDir), jsonNames(this.indexDir)]);
-    const entries = new Set(entryNames);
-    const runs = [];
-    await forEachLimited(runNames, READ_CONCURRENCY, async (id) => {
-      const entry = (entries.has(id) ? await this.readEntry(id) : void 0) ?? await this.reindex(id);
-      if (entry && matchesFilter(entry, f)) runs.push(entry);
-    });
-    runs.sort(newestFirst);
-    return f.limit !== void 0 ? runs.slice(0, f.limit) : runs;
-  }
-  /** Rewrites every index entry from the run files (after a restore, a merge, or by hand). */
-  async rebuildIndex() {
-    const ids = await jsonNames(this.runsDir);
-    let count2 = 0;
-    await forEachLimited(ids, 8, async (id) => {
-      if (await this.reindex(id)) count2++;
-    });
-    return count2;
-  }
-  async close() {
-  }
-  runFile(id) {
-    return path29.join(this.runsDir, `${id}.json`);
-  }
-  entryFile(id) {
-    return path29.join(this.indexDir, `${id}.json`);
-  }
-  /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
-  async readEntry(id) {
-    try {
-      const entry = JSON.parse(await readFile12(this.entryFile(id), "utf8"));
-      if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
-    } catch {
-    }
-    return void 0;
-  }
-  /**
-   * The entry rebuilt from the run file and written back (when the store is writable). A corrupt or
-   * unreadable run file is reported through `warn` and skipped: one bad file never hides the others.
-   */
-  async reindex(id) {
-    const file2 = this.runFile(id);
-    let doc;
-    try {
-      const parsed = JSON.parse(await readFile12(file2, "utf8"));
-      checkSchemaVersion(parsed?.schemaVersion, file2);
-      if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
-        throw new Error("not a results document (no arms, samples or plan.cells)");
-      }
-      doc = documentToStore({ ...parsed, runId: parsed.runId ?? id }, file2);
-    } catch (e) {
-      this.options.warn(`skipping ${file2}: ${errorMessage(e)}`);
-      return void 0;
-    }
-    const savedAt = (await stat5(file2)).mtime.toISOString();
-    const entry = summarize(doc, savedAt);
-    try {
-      await mkdir7(this.indexDir, { recursive: true });
-      await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}
-`);
-    } catch {
-    }
-    return entry;
-  }
-  async ensureWritable() {
-    try {
-      await mkdir7(this.runsDir, { recursive: true });
-      await mkdir7(this.indexDir, { recursive: true });
-      await access5(this.runsDir, constants4.W_OK);
-      await access5(this.indexDir, constants4.W_OK);
-    } catch (e) {
-      throw this.notUsable(e);
-    }
-  }
-  notUsable(e) {
-    return new UserError(
-      `store directory ${this.dir} is not writable (${e.code ?? errorMessage(e)}): pass --store DIR with a directory you can write, set PGPERF_STORE, or fix its permissions`
-    );
-  }
-};
-async function jsonNames(dir) {
-  try {
-    return (await readdir6(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
-  } catch (e) {
-    if (e.code === "ENOENT") return [];
-    throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
-  }
-}
-async function forEachLimited(items, limit, fn) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-// src/store/open-store.ts
-init_mask_url();
-function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path30.isAbsolute(xdgDataHome) ? xdgDataHome : path30.join(home, ".local", "share");
-  return path30.join(base, "pgperf", "store");
-}
-function isPostgresUrl(spec) {
-  return /^postgres(ql)?:\/\//i.test(spec.trim());
-}
-async function openStore(spec, opts) {
-  const value = spec?.trim();
-  if (!value) return DirStore.open(defaultStoreDir(opts.home, opts.xdgDataHome), opts);
-  if (isPostgresUrl(value)) {
-    const { PgStore: PgStore2 } = await Promise.resolve().then(() => (init_pg_store(), pg_store_exports));
-    return PgStore2.connect(value, { warn: opts.warn, info: opts.info });
-  }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    throw new UserError(
-      `store '${maskUrl(value)}' is not supported: expected a directory or a postgresql:// URL`
-    );
-  }
-  return DirStore.open(value, opts);
-}
-
-// src/cli/store-option.ts
-var STORE_OPTION_HELP = "results store: a directory or postgresql://USER:PASSWORD@HOST/DB (default: $PGPERF_STORE, else ~/.local/share/pgperf/store)";
-function openCliStore(flag, logger, write) {
-  return openStore(flag ?? process.env.PGPERF_STORE, {
-    home: os10.homedir(),
-    xdgDataHome: process.env.XDG_DATA_HOME,
-    warn: (m) => logger.warn(m),
-    info: (m) => logger.info(m),
-    write
-  });
 }
 
 // src/cli/commands/calibrate.ts
@@ -74053,8 +74073,18 @@ function toApiError(what, e, rateLimited) {
   return new GitHubApiError(`${what}: ${message}`, status, kindOfStatus(status));
 }
 
+// src/history/bisect-marker.ts
+init_errors();
+var PREFIX = "<!-- pgperf:bisect ";
+var SUFFIX = " -->";
+function bisectMarker(target) {
+  const json3 = JSON.stringify(target).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return `${PREFIX}${json3}${SUFFIX}`;
+}
+
 // src/github/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
+var BISECT_LABEL = "pgperf-bisect";
 var MARKER_PREFIX2 = "<!-- pgperf:series=";
 function seriesMarker(seriesId2) {
   return `${MARKER_PREFIX2}${encodeURIComponent(seriesId2)} -->`;
@@ -74128,8 +74158,12 @@ function issueTitle(s, cp2) {
 }
 function issueBody(s, cp2, links) {
   const k = s.series.key;
+  const good = cp2.lastBefore.sha;
+  const bad = cp2.firstAfter.sha;
   return [
     seriesMarker(s.series.id),
+    // Without both commits there is nothing to bisect: no marker, and mode bisect says so.
+    ...good && bad ? [bisectMarker({ series: s.series.id, ...k, good, bad })] : [],
     `**${k.workload}** at **${k.clients}** client${k.clients === 1 ? "" : "s"} (${k.metric}) changed by **${pct4(cp2.relativeChange)}** [95% CI ${pct4(cp2.ciLower)}, ${pct4(cp2.ciUpper)}], p ${cp2.p.toExponential(1)}.`,
     "",
     `| | commit | date | median |`,
@@ -74139,7 +74173,7 @@ function issueBody(s, cp2, links) {
     "",
     `Mean before ${round(cp2.before)}, after ${round(cp2.after)}; series \`${s.series.id}\` on the machine fingerprint \`${k.fingerprint}\`.${links.runUrl ? ` Found by [this run](${links.runUrl}).` : ""}`,
     "",
-    "This issue is updated by every nightly run and closed when the series recovers."
+    "This issue is updated by every nightly run and closed when the series recovers." + (good && bad ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit between the two (pgperf mode bisect).` : "")
   ].join("\n");
 }
 function recoveryNote(s, cp2, links) {

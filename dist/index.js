@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path42 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path45 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path42 && path42[0] !== "/") {
-          path42 = `/${path42}`;
+        if (path45 && path45[0] !== "/") {
+          path45 = `/${path45}`;
         }
-        return new URL(`${origin}${path42}`);
+        return new URL(`${origin}${path45}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path42, origin }
+          request: { method, path: path45, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path42);
+        debuglog("sending request to %s %s/%s", method, origin, path45);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path42, origin },
+          request: { method, path: path45, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path42,
+          path45,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path42, origin }
+          request: { method, path: path45, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path42);
+        debuglog("trailers received from %s %s/%s", method, origin, path45);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path42, origin },
+          request: { method, path: path45, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path42,
+          path45,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path42, origin }
+            request: { method, path: path45, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path42);
+          debuglog("sending request to %s %s/%s", method, origin, path45);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path42,
+        path: path45,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path42 !== "string") {
+        if (typeof path45 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path42[0] !== "/" && !(path42.startsWith("http://") || path42.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path45[0] !== "/" && !(path45.startsWith("http://") || path45.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path42)) {
+        } else if (invalidPathRegex.test(path45)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path42, query) : path42;
+        this.path = query ? buildURL(path45, query) : path45;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path42, host, upgrade, blocking, reset } = request2;
+      const { method, path: path45, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path42} HTTP/1.1\r
+      let header = `${method} ${path45} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path42, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path45, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path42;
+      headers[HTTP2_HEADER_PATH] = path45;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path42 = search ? `${pathname}${search}` : pathname;
+        const path45 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path42;
+        this.opts.path = path45;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path42 = "/",
+          path: path45 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path42;
+        opts.path = origin + path45;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path42) {
-      if (typeof path42 !== "string") {
-        return path42;
+    function safeUrl2(path45) {
+      if (typeof path45 !== "string") {
+        return path45;
       }
-      const pathSegments = path42.split("?");
+      const pathSegments = path45.split("?");
       if (pathSegments.length !== 2) {
-        return path42;
+        return path45;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path42, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path42);
+    function matchKey(mockDispatch2, { path: path45, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path45);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path42 }) => matchValue(safeUrl2(path42), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path45 }) => matchValue(safeUrl2(path45), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path42, method, body, headers, query } = opts;
+      const { path: path45, method, body, headers, query } = opts;
       return {
-        path: path42,
+        path: path45,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path42, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path45, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path42,
+            Path: path45,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path42) {
-      for (let i = 0; i < path42.length; ++i) {
-        const code = path42.charCodeAt(i);
+    function validateCookiePath(path45) {
+      for (let i = 0; i < path45.length; ++i) {
+        const code = path45.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path42 = opts.path;
+          let path45 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path42 = `/${path42}`;
+            path45 = `/${path45}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path42);
+          url2 = new URL(util.parseOrigin(url2).origin + path45);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22880,7 +22880,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path42 = __require("path");
+    var path45 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22919,7 +22919,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path42.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path42.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path45.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path45.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23051,7 +23051,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path42 = __require("path");
+    var path45 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -25306,17 +25306,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path42) {
-      const ctrl = callVisitor(key, node2, visitor, path42);
+    function visit_(key, node2, visitor, path45) {
+      const ctrl = callVisitor(key, node2, visitor, path45);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path42, ctrl);
-        return visit_(key, ctrl, visitor, path42);
+        replaceNode(key, path45, ctrl);
+        return visit_(key, ctrl, visitor, path45);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path42 = Object.freeze(path42.concat(node2));
+          path45 = Object.freeze(path45.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path42);
+            const ci = visit_(i, node2.items[i], visitor, path45);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25327,13 +25327,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path42 = Object.freeze(path42.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path42);
+          path45 = Object.freeze(path45.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path45);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path42);
+          const cv = visit_("value", node2.value, visitor, path45);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25354,17 +25354,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path42) {
-      const ctrl = await callVisitor(key, node2, visitor, path42);
+    async function visitAsync_(key, node2, visitor, path45) {
+      const ctrl = await callVisitor(key, node2, visitor, path45);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path42, ctrl);
-        return visitAsync_(key, ctrl, visitor, path42);
+        replaceNode(key, path45, ctrl);
+        return visitAsync_(key, ctrl, visitor, path45);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path42 = Object.freeze(path42.concat(node2));
+          path45 = Object.freeze(path45.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path42);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path45);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25375,13 +25375,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path42 = Object.freeze(path42.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path42);
+          path45 = Object.freeze(path45.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path45);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path42);
+          const cv = await visitAsync_("value", node2.value, visitor, path45);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25408,23 +25408,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path42) {
+    function callVisitor(key, node2, visitor, path45) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path42);
+        return visitor(key, node2, path45);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path42);
+        return visitor.Map?.(key, node2, path45);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path42);
+        return visitor.Seq?.(key, node2, path45);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path42);
+        return visitor.Pair?.(key, node2, path45);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path42);
+        return visitor.Scalar?.(key, node2, path45);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path42);
+        return visitor.Alias?.(key, node2, path45);
       return void 0;
     }
-    function replaceNode(key, path42, node2) {
-      const parent = path42[path42.length - 1];
+    function replaceNode(key, path45, node2) {
+      const parent = path45[path45.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -26036,10 +26036,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path42, value) {
+    function collectionFromPath(schema, path45, value) {
       let v = value;
-      for (let i = path42.length - 1; i >= 0; --i) {
-        const k = path42[i];
+      for (let i = path45.length - 1; i >= 0; --i) {
+        const k = path45[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -26058,7 +26058,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path42) => path42 == null || typeof path42 === "object" && !!path42[Symbol.iterator]().next().done;
+    var isEmptyPath = (path45) => path45 == null || typeof path45 === "object" && !!path45[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -26088,11 +26088,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path42, value) {
-        if (isEmptyPath(path42))
+      addIn(path45, value) {
+        if (isEmptyPath(path45))
           this.add(value);
         else {
-          const [key, ...rest] = path42;
+          const [key, ...rest] = path45;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -26106,8 +26106,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path42) {
-        const [key, ...rest] = path42;
+      deleteIn(path45) {
+        const [key, ...rest] = path45;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -26121,8 +26121,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path42, keepScalar) {
-        const [key, ...rest] = path42;
+      getIn(path45, keepScalar) {
+        const [key, ...rest] = path45;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -26140,8 +26140,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path42) {
-        const [key, ...rest] = path42;
+      hasIn(path45) {
+        const [key, ...rest] = path45;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -26151,8 +26151,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path42, value) {
-        const [key, ...rest] = path42;
+      setIn(path45, value) {
+        const [key, ...rest] = path45;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -28667,9 +28667,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path42, value) {
+      addIn(path45, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path42, value);
+          this.contents.addIn(path45, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28744,14 +28744,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path42) {
-        if (Collection2.isEmptyPath(path42)) {
+      deleteIn(path45) {
+        if (Collection2.isEmptyPath(path45)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path42) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path45) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28766,10 +28766,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path42, keepScalar) {
-        if (Collection2.isEmptyPath(path42))
+      getIn(path45, keepScalar) {
+        if (Collection2.isEmptyPath(path45))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path42, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path45, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28780,10 +28780,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path42) {
-        if (Collection2.isEmptyPath(path42))
+      hasIn(path45) {
+        if (Collection2.isEmptyPath(path45))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path42) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path45) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28800,13 +28800,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path42, value) {
-        if (Collection2.isEmptyPath(path42)) {
+      setIn(path45, value) {
+        if (Collection2.isEmptyPath(path45)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path42), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path45), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path42, value);
+          this.contents.setIn(path45, value);
         }
       }
       /**
@@ -30767,9 +30767,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path42) => {
+    visit2.itemAtPath = (cst, path45) => {
       let item = cst;
-      for (const [field, index] of path42) {
+      for (const [field, index] of path45) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30778,23 +30778,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path42) => {
-      const parent = visit2.itemAtPath(cst, path42.slice(0, -1));
-      const field = path42[path42.length - 1][0];
+    visit2.parentCollection = (cst, path45) => {
+      const parent = visit2.itemAtPath(cst, path45.slice(0, -1));
+      const field = path45[path45.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path42, item, visitor) {
-      let ctrl = visitor(item, path42);
+    function _visit(path45, item, visitor) {
+      let ctrl = visitor(item, path45);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path42.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path45.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30805,10 +30805,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path42);
+            ctrl = ctrl(item, path45);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path42) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path45) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -34652,7 +34652,7 @@ var require_light = __commonJS({
 
 // src/action.ts
 import os13 from "node:os";
-import path41 from "node:path";
+import path44 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -42476,10 +42476,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path42) {
-  if (!path42)
+function getElementAtPath(obj, path45) {
+  if (!path45)
     return obj;
-  return path42.reduce((acc, key) => acc?.[key], obj);
+  return path45.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -42819,11 +42819,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path42, issues) {
+function prefixIssues(path45, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path42);
+    iss.path.unshift(path45);
     return iss;
   });
 }
@@ -43285,16 +43285,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path42 = []) => {
+  const processError = (error64, path45 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path42, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path45, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path42, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path45, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path42, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path45, ...issue3.path]);
       } else {
-        const fullpath = [...path42, ...issue3.path];
+        const fullpath = [...path45, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -43333,17 +43333,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path42 = []) => {
+  const processError = (error64, path45 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path42, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path45, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path42, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path45, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path42, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path45, ...issue3.path]);
       } else {
-        const fullpath = [...path42, ...issue3.path];
+        const fullpath = [...path45, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -43382,8 +43382,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path42 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path42) {
+  const path45 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path45) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -60521,13 +60521,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path42 = ref.slice(1).split("/").filter(Boolean);
-  if (path42.length === 0) {
+  const path45 = ref.slice(1).split("/").filter(Boolean);
+  if (path45.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path42[0] === defsKey) {
-    const key = path42[1] === void 0 ? void 0 : decodeJSONPointerSegment(path42[1]);
+  if (path45[0] === defsKey) {
+    const key = path45[1] === void 0 ? void 0 : decodeJSONPointerSegment(path45[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -61513,12 +61513,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path42) {
-  return path42.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path45) {
+  return path45.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path42) {
+function valueAt(doc, path45) {
   let v = doc;
-  for (const key of path42) {
+  for (const key of path45) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -61527,14 +61527,14 @@ function valueAt(doc, path42) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path42) {
+async function readResults(path45) {
   let text2;
   try {
-    text2 = await readFile5(path42, "utf8");
+    text2 = await readFile5(path45, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path42}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path45}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path42);
+  return parseResults(text2, path45);
 }
 function parseResults(text2, source) {
   let doc;
@@ -61843,7 +61843,9 @@ var MODES = [
   // The shards of a matrix as one comment and one status (consolidate-mode.ts).
   "consolidate",
   // The same install as both arms: this runner's noise and false alarms (calibrate-mode.ts).
-  "calibrate"
+  "calibrate",
+  // The first bad commit of a regression issue (label pgperf-bisect) or of base-ref..head-ref (bisect-mode.ts).
+  "bisect"
 ];
 function parseInputs(read) {
   const text2 = (name) => read(name).trim() || void 0;
@@ -61860,6 +61862,7 @@ function parseInputs(read) {
     patches: list("patches"),
     workloads: list("workloads"),
     rounds: optionalNumber(read, "rounds", { integer: true, min: 1 }),
+    clients: optionalNumber(read, "clients", { integer: true, min: 1 }),
     maxRounds: optionalNumber(read, "max-rounds", { integer: true, min: 1 }),
     timeBudgetS: optionalDuration(read, "time-budget"),
     duration: optionalNumber(read, "duration", { integer: true, min: 1 }),
@@ -61900,7 +61903,7 @@ function parseInputs(read) {
       `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`
     );
   }
-  if (!token && inputs.mode !== "nightly" && inputs.mode !== "calibrate" && (inputs.comment || inputs.commitStatus)) {
+  if (!token && inputs.mode !== "nightly" && inputs.mode !== "calibrate" && inputs.mode !== "bisect" && (inputs.comment || inputs.commitStatus)) {
     throw new UserError(
       "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false"
     );
@@ -61931,6 +61934,11 @@ function parseInputs(read) {
     }
   }
   checkShardInputs(inputs);
+  if (inputs.clients !== void 0 && inputs.mode !== "bisect") {
+    throw new UserError(
+      `input 'clients' (${inputs.clients}) chooses the one cell of mode bisect; mode ${inputs.mode} measures the workloads' client counts: remove it`
+    );
+  }
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
   }
@@ -63251,8 +63259,8 @@ async function buildArms(request2, deps) {
 }
 
 // src/action/run-action.ts
-import { mkdir as mkdir14, writeFile as writeFile13 } from "node:fs/promises";
-import path40 from "node:path";
+import { mkdir as mkdir15, writeFile as writeFile14 } from "node:fs/promises";
+import path43 from "node:path";
 
 // src/compare/extreme-cell.ts
 function extremeCell(c, which2, metric) {
@@ -64263,6 +64271,16 @@ function roundSeconds(workloads, arms, durationS) {
 
 // src/action/action-deps.ts
 var REPORT_FILE = "report.md";
+function pipelineDepsOf(deps, store) {
+  return {
+    runner: deps.runner,
+    logger: deps.logger,
+    signal: deps.signal,
+    build: deps.build,
+    searchPath: deps.searchPath,
+    ...store ? { archive: store.archive } : {}
+  };
+}
 
 // src/action/build-arms.ts
 import path27 from "node:path";
@@ -65491,8 +65509,61 @@ function sleep2(ms, signal) {
 import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
 import path38 from "node:path";
 
+// src/history/bisect-marker.ts
+init_errors();
+var PREFIX = "<!-- pgperf:bisect ";
+var SUFFIX = " -->";
+function bisectMarker(target) {
+  const json3 = JSON.stringify(target).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return `${PREFIX}${json3}${SUFFIX}`;
+}
+function parseBisectMarker(body, where) {
+  const start = body.indexOf(PREFIX);
+  const end = start < 0 ? -1 : body.indexOf(SUFFIX, start + PREFIX.length);
+  if (start < 0 || end < 0) {
+    throw new UserError(
+      `${where} has no '${PREFIX.trim()} ...' marker: only regression issues opened by pgperf's nightly mode (after this version) can be bisected; run mode bisect from workflow_dispatch with 'base-ref' (good), 'head-ref' (bad), 'workloads' and 'clients' instead`
+    );
+  }
+  let parsed;
+  try {
+    parsed = JSON.parse(body.slice(start + PREFIX.length, end));
+  } catch {
+    throw new UserError(`${where}: the pgperf:bisect marker is not JSON (was the issue body edited?)`);
+  }
+  const o = parsed ?? {};
+  const bad = (field, expected) => new UserError(
+    `${where}: the pgperf:bisect marker's '${field}' must be ${expected}, got ${JSON.stringify(o[field])}`
+  );
+  const text2 = (field) => {
+    if (typeof o[field] !== "string" || o[field] === "") throw bad(field, "a non-empty string");
+    return o[field];
+  };
+  const sha = (field) => {
+    const v = o[field];
+    if (typeof v !== "string" || !/^[0-9a-f]{7,40}$/i.test(v)) throw bad(field, "a commit sha");
+    return v;
+  };
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UserError(`${where}: the pgperf:bisect marker must be a JSON object`);
+  }
+  if (!Number.isInteger(o.clients) || o.clients < 1) throw bad("clients", "a whole number >= 1");
+  const metric = text2("metric");
+  if (!isMetricName(metric)) throw bad("metric", "a metric pgperf records (e.g. tps)");
+  return {
+    series: text2("series"),
+    workload: text2("workload"),
+    clients: o.clients,
+    metric,
+    fingerprint: text2("fingerprint"),
+    good: sha("good"),
+    bad: sha("bad")
+  };
+}
+
 // src/github/regression-issues.ts
 var REGRESSION_LABEL = "pgperf-regression";
+var BISECT_LABEL = "pgperf-bisect";
 var MARKER_PREFIX2 = "<!-- pgperf:series=";
 function seriesMarker(seriesId2) {
   return `${MARKER_PREFIX2}${encodeURIComponent(seriesId2)} -->`;
@@ -65566,8 +65637,12 @@ function issueTitle(s, cp2) {
 }
 function issueBody(s, cp2, links) {
   const k = s.series.key;
+  const good = cp2.lastBefore.sha;
+  const bad = cp2.firstAfter.sha;
   return [
     seriesMarker(s.series.id),
+    // Without both commits there is nothing to bisect: no marker, and mode bisect says so.
+    ...good && bad ? [bisectMarker({ series: s.series.id, ...k, good, bad })] : [],
     `**${k.workload}** at **${k.clients}** client${k.clients === 1 ? "" : "s"} (${k.metric}) changed by **${pct4(cp2.relativeChange)}** [95% CI ${pct4(cp2.ciLower)}, ${pct4(cp2.ciUpper)}], p ${cp2.p.toExponential(1)}.`,
     "",
     `| | commit | date | median |`,
@@ -65577,7 +65652,7 @@ function issueBody(s, cp2, links) {
     "",
     `Mean before ${round(cp2.before)}, after ${round(cp2.after)}; series \`${s.series.id}\` on the machine fingerprint \`${k.fingerprint}\`.${links.runUrl ? ` Found by [this run](${links.runUrl}).` : ""}`,
     "",
-    "This issue is updated by every nightly run and closed when the series recovers."
+    "This issue is updated by every nightly run and closed when the series recovers." + (good && bad ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit between the two (pgperf mode bisect).` : "")
   ].join("\n");
 }
 function recoveryNote(s, cp2, links) {
@@ -66423,6 +66498,15 @@ function nightlyRunRequest(head, options) {
 
 // src/action/nightly-mode.ts
 init_errors();
+
+// src/action/repo-url.ts
+function repoUrlOf(inputs, ctx) {
+  if (inputs.repo === void 0) return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}`;
+  const m = /^(https:\/\/github\.com\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+?)(\.git)?\/?$/.exec(inputs.repo);
+  return m ? m[1] : void 0;
+}
+
+// src/action/nightly-mode.ts
 async function runNightlyMode(inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
   checkNightlyInputs(inputs, deps);
@@ -66430,14 +66514,7 @@ async function runNightlyMode(inputs, ctx, deps, resultsDir) {
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
-  const pipelineDeps = {
-    runner: deps.runner,
-    logger,
-    signal: deps.signal,
-    build: deps.build,
-    searchPath: deps.searchPath,
-    archive: store.archive
-  };
+  const pipelineDeps = pipelineDepsOf(deps, store);
   const resultsFile = path38.join(resultsDir, RESULTS_FILE);
   const reportFile = path38.join(resultsDir, REPORT_FILE);
   try {
@@ -66617,11 +66694,6 @@ async function headArm2(inputs, ctx, deps, head, pipelineDeps) {
   );
   return headOnly({ kind: "build", request: request2 }, pipelineDeps);
 }
-function repoUrlOf(inputs, ctx) {
-  if (inputs.repo === void 0) return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}`;
-  const m = /^(https:\/\/github\.com\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+?)(\.git)?\/?$/.exec(inputs.repo);
-  return m ? m[1] : void 0;
-}
 function describe3(c) {
   return [c.ref, c.sha?.slice(0, 10)].filter(Boolean).join(" @ ") || "the given install";
 }
@@ -66697,13 +66769,7 @@ async function runCalibrateMode(inputs, ctx, deps, resultsDir) {
   const binDir = path39.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = (inputs.store || inputs.storeBranch) && deps.stores ? await openActionStore(inputs, ctx.workspace, deps.stores, deps) : void 0;
-  const pipelineDeps = {
-    runner: deps.runner,
-    logger,
-    signal: deps.signal,
-    searchPath: deps.searchPath,
-    ...store ? { archive: store.archive } : {}
-  };
+  const pipelineDeps = pipelineDepsOf(deps, store);
   try {
     const outcome = await logger.group(
       "Calibration (A/A)",
@@ -66767,13 +66833,633 @@ ${text2}\`\`\`
   }
 }
 
+// src/action/bisect-mode.ts
+import { mkdir as mkdir14, writeFile as writeFile13 } from "node:fs/promises";
+import path42 from "node:path";
+
+// src/bisect/one-cell.ts
+init_errors();
+var DEFAULT_TRIES = 2;
+function oneCell(workload, clients, field = "--clients") {
+  if (clients !== void 0) return { ...workload, clients: [clients] };
+  if (workload.clients.length !== 1) {
+    throw new UserError(
+      `${field}: workload ${workload.name} measures clients ${workload.clients.join(", ")}; a bisection measures one: give ${field} N`
+    );
+  }
+  return workload;
+}
+
+// src/action/bisect-markdown.ts
+function renderBisectMarkdown(r, links = {}) {
+  const commit3 = (c2) => links.repoUrl ? `[\`${short(c2.sha)}\`](${links.repoUrl}/commit/${c2.sha})` : `\`${short(c2.sha)}\``;
+  const subject = (c2) => escapeMarkdown(c2.subject, 120);
+  const o = r.outcome;
+  let headline2;
+  if (o.kind === "found") {
+    const measured = o.judgement ? `measured **${formatDeltaCi(o.judgement) ?? "no estimate"}** against good ${commit3(r.good)}` : "not measured (assumed bad)";
+    headline2 = `## pgperf bisect: \u{1F534} first bad commit ${commit3(o.firstBad)}
+
+${commit3(o.firstBad)} "${subject(o.firstBad)}": ${measured}; last good ${commit3(o.lastGood)}.`;
+  } else if (o.kind === "not-reproduced") {
+    headline2 = `## pgperf bisect: \u26AA not reproduced
+
+Bad ${commit3(r.bad)} is not a regression against good ${commit3(r.good)} on this runner (${o.judgement.verdict}, ${formatDeltaCi(o.judgement) ?? "no estimate"}): nothing was bisected.`;
+  } else {
+    const tries = r.tested.find((t) => t.sha === o.undecided.sha)?.judgement.tries.length ?? 0;
+    const why = o.interrupted ? "the bisection was interrupted" : `${commit3(o.undecided)} stayed inconclusive after ${tries} tr${tries === 1 ? "y" : "ies"}`;
+    headline2 = `## pgperf bisect: \u26A0\uFE0F first bad commit not named
+
+${why}. The first bad commit is one of these ${o.candidates.length} commit(s) after last good ${commit3(o.lastGood)}: ` + o.candidates.map(commit3).join(", ") + ".";
+  }
+  const metric = METRICS[r.analysis.metric].label;
+  const design = `Bisected ${r.candidates} commit(s) after good ${commit3(r.good)} up to bad ${commit3(r.bad)} (${r.walk}) on **${escapeMarkdown(r.cell.workload)}** at ${r.cell.clients} client${r.cell.clients === 1 ? "" : "s"}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}.`;
+  const table2 = [
+    "| step | commit | call | verdict | delta vs good [95% CI] | rounds | subject |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...r.tested.map(
+      (t) => `| ${t.step} | ${commit3(t)} | ${t.call} | ${t.judgement.verdict}${t.judgement.interrupted ? " (interrupted)" : ""} | ${formatDeltaCi(t.judgement) ?? "n/a"} | ${t.judgement.tries.map((x) => x.pairs ?? 0).join("+")} | ${subject(t)} |`
+    )
+  ];
+  const c = r.cost;
+  const cost = `Cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s), ${c.buildS} s), ${c.tests} A/B test(s) (${c.measureS} s measuring), ${c.totalS} s in total.` + (links.runUrl ? ` [Workflow run](${links.runUrl}).` : "");
+  return `${[headline2, "", design, "", ...table2, "", cost].join("\n")}
+`;
+}
+
+// src/bisect/run-bisection.ts
+import path41 from "node:path";
+
+// src/bisect/commit-range.ts
+import path40 from "node:path";
+init_errors();
+var CLI_NAMES = { good: "--good", bad: "--bad" };
+async function commitRange(req, deps) {
+  const layout = cacheLayout(path40.resolve(req.cacheDir));
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
+  const good = await mirror.resolve(req.good);
+  const bad = await mirror.resolve(req.bad);
+  checkDistinct(req, good, bad);
+  let base;
+  try {
+    base = await mirror.mergeBase(good, bad);
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    const n = req.names ?? CLI_NAMES;
+    throw new UserError(
+      `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)}): they share no history in ${req.repo.input} (${errorMessage(e)})`
+    );
+  }
+  checkAncestor(req, good, bad, base);
+  const git = async (args) => {
+    const res = await deps.runner.run("git", ["--git-dir", mirror.dir, ...args], {
+      env: { ...deps.env, LC_ALL: "C" },
+      ...deps.signal ? { signal: deps.signal } : {}
+    });
+    if (res.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${tail(res.stderr, 5)}`);
+    return res.stdout;
+  };
+  const format = ["--format=%H%x09%P%x09%s", "--reverse", "--ancestry-path"];
+  const firstParent = parseLog(await git(["log", "--first-parent", ...format, `${good}..${bad}`]));
+  if (isChain(good, firstParent)) {
+    return {
+      commits: [{ sha: good, subject: await subjectOf(git, good) }, ...firstParent.map(commitOf2)],
+      walk: "first-parent"
+    };
+  }
+  const ancestry = parseLog(await git(["log", "--topo-order", ...format, `${good}..${bad}`]));
+  return {
+    commits: [{ sha: good, subject: await subjectOf(git, good) }, ...ancestry.map(commitOf2)],
+    walk: "ancestry-path"
+  };
+}
+var commitOf2 = ({ sha, subject }) => ({ sha, subject });
+async function subjectOf(git, sha) {
+  return (await git(["log", "-1", "--format=%s", sha])).trim();
+}
+function checkDistinct(req, good, bad) {
+  const n = req.names ?? CLI_NAMES;
+  if (good === bad) {
+    throw new UserError(
+      `${n.good} ${req.good} and ${n.bad} ${req.bad} are the same commit (${short(good)}): give a good commit older than the bad one`
+    );
+  }
+}
+function checkAncestor(req, good, bad, mergeBase) {
+  if (mergeBase === good) return;
+  const n = req.names ?? CLI_NAMES;
+  const hint = mergeBase === bad ? ` (it is the other way round: ${n.bad} is an ancestor of ${n.good}; swap them?)` : ` (they diverge at ${short(mergeBase)})`;
+  throw new UserError(
+    `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)})${hint}: bisection needs a good commit in the history of the bad one`
+  );
+}
+function parseLog(stdout) {
+  return stdout.split("\n").filter((l) => l.trim() !== "").map((line) => {
+    const [sha = "", parents = "", ...subject] = line.split("	");
+    return { sha, parents: parents.split(" ").filter(Boolean), subject: subject.join("	") };
+  });
+}
+function isChain(good, rows) {
+  return rows.length > 0 && rows.every((r, i) => r.parents[0] === (i === 0 ? good : rows[i - 1].sha));
+}
+
+// src/bisect/search.ts
+function startSearch(size, options = {}) {
+  if (!Number.isInteger(size) || size < 2) {
+    throw new RangeError(`a bisection needs a good and a bad commit (at least 2 commits), got ${size}`);
+  }
+  return { size, lo: 0, hi: size - 1, badConfirmed: options.verifyBad === false, steps: 0 };
+}
+function nextIndex(state) {
+  if (state.stopped) return void 0;
+  if (!state.badConfirmed) return state.hi;
+  if (state.hi - state.lo <= 1) return void 0;
+  return state.lo + Math.floor((state.hi - state.lo) / 2);
+}
+function stepsLeft(state) {
+  if (state.stopped) return 0;
+  const span = state.hi - state.lo;
+  return (state.badConfirmed ? 0 : 1) + (span <= 1 ? 0 : Math.ceil(Math.log2(span)));
+}
+function afterCall(state, index, call) {
+  const expected = nextIndex(state);
+  if (index !== expected) {
+    throw new RangeError(`commit ${index} judged, but the search asked for ${String(expected)}`);
+  }
+  const steps = state.steps + 1;
+  if (call === "undecided") return { ...state, steps, stopped: { reason: "undecided", index } };
+  if (!state.badConfirmed) {
+    return call === "bad" ? { ...state, steps, badConfirmed: true } : { ...state, steps, stopped: { reason: "not-reproduced" } };
+  }
+  return call === "bad" ? { ...state, steps, hi: index } : { ...state, steps, lo: index };
+}
+function outcomeOf(state) {
+  if (nextIndex(state) !== void 0) throw new RangeError("the search is not finished");
+  if (state.stopped?.reason === "not-reproduced") return { kind: "not-reproduced" };
+  if (state.stopped?.reason === "undecided") {
+    return { kind: "undecided", lastGood: state.lo, firstBad: state.hi, undecided: state.stopped.index };
+  }
+  return { kind: "found", firstBad: state.hi, lastGood: state.lo };
+}
+async function bisect(commits2, judge, options = {}) {
+  let state = startSearch(commits2.length, options);
+  const tested = [];
+  for (let index = nextIndex(state); index !== void 0; index = nextIndex(state)) {
+    const step = state.steps + 1;
+    const judged = await judge(commits2[index], {
+      index,
+      step,
+      stepsEstimate: state.steps + stepsLeft(state)
+    });
+    tested.push({ index, commit: commits2[index], step, ...judged });
+    state = afterCall(state, index, judged.call);
+  }
+  return { outcome: outcomeOf(state), tested };
+}
+
+// src/bisect/run-bisection.ts
+async function runBisection(req, deps) {
+  const started = Date.now();
+  const { logger } = deps;
+  const env = deps.env ?? process.env;
+  const clients = req.workload.clients;
+  if (clients.length !== 1) {
+    throw new RangeError(
+      `a bisection measures one cell; workload ${req.workload.name} has clients ${clients.join(", ")}`
+    );
+  }
+  if (!(req.tries >= 1)) throw new RangeError(`tries must be at least 1, got ${req.tries}`);
+  const gitDeps = { runner: deps.runner, logger, env, ...deps.signal ? { signal: deps.signal } : {} };
+  const range = await commitRange(req, gitDeps);
+  const commits2 = range.commits;
+  const good = commits2[0];
+  const bad = commits2.at(-1);
+  const verifyBad = req.verifyBad !== false;
+  logger.info(
+    `bisect: ${commits2.length - 1} commit(s) after good ${short(good.sha)} up to bad ${short(bad.sha)} (${range.walk}); about ${stepsLeft(startSearch(commits2.length, { verifyBad }))} step(s)`
+  );
+  const cost = { builds: 0, cacheHits: 0, buildS: 0, measureS: 0, tests: 0, totalS: 0 };
+  const buildDeps = {
+    runner: deps.runner,
+    logger,
+    env,
+    ...deps.signal ? { signal: deps.signal } : {},
+    toolchain: await detectToolchain(env, deps.runner)
+  };
+  const build = async (commit3, label) => {
+    const t0 = Date.now();
+    const built = await (deps.build ?? buildPostgres)(
+      {
+        label,
+        repo: req.repo,
+        ref: commit3.sha,
+        sha: commit3.sha,
+        patches: [],
+        extraOptions: req.extraOptions,
+        cacheDir: req.cacheDir
+      },
+      buildDeps
+    );
+    const seconds = (Date.now() - t0) / 1e3;
+    cost.builds += 1;
+    cost.buildS += seconds;
+    if (built.record.cacheHit) cost.cacheHits += 1;
+    return { built, seconds };
+  };
+  logger.info(`bisect: building good ${short(good.sha)} "${good.subject}"`);
+  const goodBuild = (await build(good, "good")).built;
+  const pipelineDeps = {
+    runner: deps.runner,
+    logger,
+    ...deps.signal ? { signal: deps.signal } : {},
+    searchPath: deps.searchPath ?? env.PATH ?? "",
+    ...deps.archive ? { archive: deps.archive } : {}
+  };
+  const judge = async (commit3, at) => {
+    const where = `step ${at.step} of ~${at.stepsEstimate}`;
+    logger.info(
+      `bisect ${where}: building ${short(commit3.sha)} "${commit3.subject}" (commit ${at.index} of ${commits2.length - 1})`
+    );
+    const { built, seconds } = await build(commit3, short(commit3.sha));
+    const tries = [];
+    let interrupted = false;
+    for (let t = 1; t <= req.tries; t++) {
+      const scale = 2 ** (t - 1);
+      const rounds = req.adaptive ? req.adaptive.maxRounds * scale : (req.rounds ?? req.workload.rounds) * scale;
+      logger.info(
+        `bisect ${where}: measuring ${short(commit3.sha)} against good (try ${t} of ${req.tries}, ${req.adaptive ? "at most " : ""}${rounds} rounds)`
+      );
+      const measured = await measure(commit3, built, t, rounds, at.step);
+      tries.push(measured.try);
+      if (measured.interrupted) {
+        interrupted = true;
+        break;
+      }
+      if (measured.try.verdict !== "inconclusive") break;
+    }
+    const last = tries.at(-1);
+    const judgement = {
+      verdict: last.verdict,
+      deltaPct: last.deltaPct,
+      ci95: last.ci95,
+      tries,
+      build: { cacheHit: built.record.cacheHit, seconds, installDir: built.installDir },
+      ...interrupted ? { interrupted } : {}
+    };
+    const call = interrupted ? "undecided" : callOf(last.verdict);
+    logger.info(
+      `bisect ${where}: ${short(commit3.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? "no estimate"})`
+    );
+    return { call, detail: judgement };
+  };
+  const measure = async (commit3, built, t, rounds, step) => {
+    const t0 = Date.now();
+    const label = short(commit3.sha);
+    const runDir = path41.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const outcome2 = await runPipeline(
+      {
+        arms: {
+          kind: "installed",
+          arms: [
+            { label: "good", binDir: goodBuild.binDir, settings: {}, build: { ...goodBuild.record } },
+            { label, binDir: built.binDir, settings: {}, build: { ...built.record } }
+          ]
+        },
+        workloads: [req.workload],
+        ...req.adaptive ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } } : { rounds },
+        ...req.durationS !== void 0 ? { durationS: req.durationS } : {},
+        ...req.seed !== void 0 ? { seed: req.seed + t - 1 } : {},
+        order: "random",
+        ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
+        analysis: req.analysis,
+        dataChecksums: false,
+        ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
+        source: {
+          repository: req.repo.input,
+          base: { ref: req.good, sha: good.sha, chosenBy: "bisect: good" },
+          head: { sha: commit3.sha, chosenBy: `bisect step ${step}` }
+        },
+        runDir
+      },
+      pipelineDeps
+    );
+    const measureS = (Date.now() - t0) / 1e3;
+    if (outcome2.archived) {
+      logger.info(`bisect: saved to the store ${outcome2.archived.description} as ${outcome2.archived.id}`);
+    }
+    if (outcome2.archiveError) logger.warn(outcome2.archiveError);
+    cost.measureS += measureS;
+    cost.tests += 1;
+    const cell = outcome2.comparison.comparisons[0]?.cells[0];
+    return {
+      try: {
+        try: t,
+        rounds,
+        verdict: cell?.verdict ?? "inconclusive",
+        deltaPct: cell?.deltaPct ?? null,
+        ci95: cell?.ci95 ?? null,
+        pairs: cell?.pairs ?? null,
+        resultsFile: outcome2.resultsFile,
+        ...outcome2.archived ? { storedAs: outcome2.archived.id } : {},
+        measureS: Math.round(measureS * 10) / 10
+      },
+      interrupted: outcome2.result.status === "interrupted" || deps.signal?.aborted === true
+    };
+  };
+  const search = await bisect(commits2, judge, { verifyBad });
+  const tested = search.tested.map((t) => ({
+    sha: t.commit.sha,
+    subject: t.commit.subject,
+    index: t.index,
+    step: t.step,
+    call: t.call,
+    judgement: t.detail
+  }));
+  const judgementOf = (index) => search.tested.find((t) => t.index === index)?.detail;
+  const o = search.outcome;
+  const outcome = o.kind === "found" ? {
+    kind: "found",
+    firstBad: commits2[o.firstBad],
+    lastGood: commits2[o.lastGood],
+    ...judgementOf(o.firstBad) ? { judgement: judgementOf(o.firstBad) } : {}
+  } : o.kind === "not-reproduced" ? { kind: "not-reproduced", judgement: judgementOf(commits2.length - 1) } : {
+    kind: "undecided",
+    lastGood: commits2[o.lastGood],
+    candidates: commits2.slice(o.lastGood + 1, o.firstBad + 1),
+    undecided: commits2[o.undecided],
+    interrupted: judgementOf(o.undecided)?.interrupted === true
+  };
+  cost.totalS = (Date.now() - started) / 1e3;
+  for (const k of ["buildS", "measureS", "totalS"]) cost[k] = Math.round(cost[k] * 10) / 10;
+  return {
+    repo: req.repo.input,
+    good,
+    bad,
+    walk: range.walk,
+    candidates: commits2.length - 1,
+    cell: { workload: req.workload.name, clients: clients[0] },
+    analysis: req.analysis,
+    outcome,
+    tested,
+    cost,
+    outDir: req.outDir
+  };
+}
+function callOf(verdict2) {
+  if (verdict2 === "regression") return "bad";
+  if (verdict2 === "inconclusive") return "undecided";
+  return "good";
+}
+
+// src/action/bisect-mode.ts
+init_errors();
+var BISECT_FILE = "bisect.json";
+async function runBisectMode(inputs, ctx, deps, resultsDir) {
+  const { logger, io } = deps;
+  checkBisectInputs(inputs);
+  const reportFile = path42.join(resultsDir, REPORT_FILE);
+  const bisectFile = path42.join(resultsDir, BISECT_FILE);
+  const skip = skipReason(ctx);
+  if (skip) {
+    logger.info(`mode bisect: ${skip}; nothing to do`);
+    io.setOutput("first-bad-commit", "");
+    return { verdict: "inconclusive", resultsFile: bisectFile, reportFile };
+  }
+  const job = await bisectJob(inputs, ctx, deps);
+  logger.info(`bisect: ${job.basis}`);
+  const store = (inputs.store || inputs.storeBranch) && deps.stores ? await openActionStore(inputs, ctx.workspace, deps.stores, deps) : void 0;
+  if ((inputs.store || inputs.storeBranch) && !store) {
+    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  }
+  let report;
+  try {
+    const analysis = resolveAnalysis({
+      alpha: inputs.alpha,
+      thresholdPct: inputs.threshold,
+      ...job.metric ? { metric: job.metric } : {}
+    });
+    report = await logger.group(
+      "Bisection",
+      () => runBisection(
+        {
+          repo: parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace),
+          good: job.good,
+          bad: job.bad,
+          names: job.names,
+          cacheDir: deps.cacheDir,
+          extraOptions: inputs.buildOptions,
+          workload: job.workload,
+          ...inputs.rounds !== void 0 ? { rounds: inputs.rounds } : {},
+          ...inputs.duration !== void 0 ? { durationS: inputs.duration } : {},
+          ...inputs.maxRounds !== void 0 ? { adaptive: { alpha: analysis.alpha, maxRounds: inputs.maxRounds } } : {},
+          analysis,
+          tries: DEFAULT_TRIES,
+          ...inputs.seed !== void 0 ? { seed: inputs.seed } : {},
+          ...inputs.runAs !== void 0 ? { runAs: inputs.runAs } : {},
+          outDir: resultsDir
+        },
+        {
+          runner: deps.runner,
+          logger,
+          ...deps.signal ? { signal: deps.signal } : {},
+          ...deps.searchPath !== void 0 ? { searchPath: deps.searchPath } : {},
+          ...store ? { archive: store.archive } : {}
+        }
+      )
+    );
+  } catch (e) {
+    if (job.issue !== void 0 && deps.api && e instanceof UserError) {
+      const api2 = deps.api;
+      const issue3 = job.issue;
+      const run3 = ctx.runUrl ? ` ([run](${ctx.runUrl}))` : "";
+      await tolerateApiError(logger, "issues: write", async () => {
+        await api2.createComment(
+          issue3,
+          `## pgperf bisect: \u274C not run
+
+${escapeMarkdown(e.message)}${run3}
+`
+        );
+      });
+    }
+    throw e;
+  } finally {
+    await store?.close();
+  }
+  const repoUrl = repoUrlOf(inputs, ctx);
+  const markdown = renderBisectMarkdown(report, {
+    ...repoUrl ? { repoUrl } : {},
+    ...ctx.runUrl ? { runUrl: ctx.runUrl } : {}
+  });
+  await mkdir14(resultsDir, { recursive: true });
+  await writeFile13(bisectFile, `${JSON.stringify(report, null, 2)}
+`);
+  await writeFile13(reportFile, markdown);
+  await io.writeSummary(markdown);
+  const o = report.outcome;
+  io.setOutput("first-bad-commit", o.kind === "found" ? o.firstBad.sha : "");
+  io.setOutput("bisect-outcome", o.kind);
+  io.setOutput("bisect-json", bisectFile);
+  io.setOutput("report-markdown", reportFile);
+  const verdict2 = o.kind === "found" ? "regression" : o.kind === "not-reproduced" && o.judgement.verdict !== "inconclusive" ? o.judgement.verdict : "inconclusive";
+  io.setOutput("verdict", verdict2);
+  logger.info(
+    o.kind === "found" ? `bisect: first bad commit ${o.firstBad.sha} "${o.firstBad.subject}"` : `bisect: no first bad commit named (${o.kind})`
+  );
+  const api = deps.api;
+  if (job.issue !== void 0 && api) {
+    const issue3 = job.issue;
+    await tolerateApiError(logger, "issues: write", async () => {
+      const posted = await api.createComment(issue3, markdown);
+      logger.info(`posted the bisection on issue #${issue3} (comment ${posted.id})`);
+    });
+  }
+  const interrupted = o.kind === "undecided" && o.interrupted;
+  return {
+    verdict: verdict2,
+    ...interrupted ? { failure: "the bisection was interrupted before it named a first bad commit" } : o.kind !== "found" && inputs.failOn === "inconclusive" ? { failure: `no first bad commit named (${o.kind}) and fail-on is inconclusive` } : {},
+    resultsFile: bisectFile,
+    reportFile
+  };
+}
+function checkBisectInputs(inputs) {
+  const refused = [
+    ["base-bin-dir", inputs.baseBinDir !== void 0],
+    ["head-bin-dir", inputs.headBinDir !== void 0],
+    ["patches", inputs.patches.length > 0],
+    ["time-budget", inputs.timeBudgetS !== void 0],
+    ["baseline", inputs.baseline.kind !== "same-job"]
+  ].filter(([, set2]) => set2);
+  if (refused.length > 0) {
+    throw new UserError(
+      `mode bisect builds every commit it measures from source and bounds each A/B test by rounds or max-rounds: remove '${refused.map(([n]) => n).join("', '")}'`
+    );
+  }
+  if (inputs.rounds !== void 0 && inputs.maxRounds !== void 0) {
+    throw new UserError(
+      "inputs 'rounds' and 'max-rounds' both set: adaptive tests take their rounds from the looks"
+    );
+  }
+}
+function skipReason(ctx) {
+  if (ctx.eventName !== "issues") return void 0;
+  const action = ctx.payload.action;
+  const label = ctx.payload.label?.name;
+  if (action !== "labeled" || label !== BISECT_LABEL) {
+    return `the issues event is '${String(action)}'${label !== void 0 ? ` of label '${String(label)}'` : ""}, not the label '${BISECT_LABEL}' being added`;
+  }
+  return void 0;
+}
+async function bisectJob(inputs, ctx, deps) {
+  if (ctx.eventName === "issues") {
+    const target = await trustedIssueTarget(ctx, deps.api);
+    if (inputs.baseRef || inputs.headRef) {
+      throw new UserError(
+        `mode bisect on an issue bisects the issue's commits: remove the inputs 'base-ref'/'head-ref' (they are for workflow_dispatch)`
+      );
+    }
+    const where = `issue #${target.issue}`;
+    const workload2 = await issueWorkload(target.target.workload, inputs, ctx, deps.actionDir, where);
+    return {
+      good: target.target.good,
+      bad: target.target.bad,
+      names: { good: `${where}'s last good commit`, bad: `${where}'s first bad commit` },
+      workload: oneCell(workload2, target.target.clients, `${where}'s clients`),
+      metric: target.target.metric,
+      issue: target.issue,
+      basis: `${where} (series ${target.target.series}): ${target.target.workload}@${target.target.clients} ${target.target.metric}, good ${target.target.good.slice(0, 10)}, bad ${target.target.bad.slice(0, 10)}`
+    };
+  }
+  if (!inputs.baseRef || !inputs.headRef) {
+    throw new UserError(
+      `mode bisect on a '${ctx.eventName || "workflow"}' event needs the commits: set 'base-ref' (a good commit) and 'head-ref' (a bad one, with base-ref in its history); or label a regression issue '${BISECT_LABEL}' to bisect its commits`
+    );
+  }
+  if (inputs.workloads.length !== 1) {
+    throw new UserError(
+      `mode bisect measures one workload: set 'workloads' to exactly one workload (a shipped name or a file), got ${inputs.workloads.length === 0 ? "none" : inputs.workloads.join(", ")}`
+    );
+  }
+  const [workload] = await loadInputWorkloads(inputs, ctx, deps.actionDir);
+  return {
+    good: inputs.baseRef,
+    bad: inputs.headRef,
+    names: { good: "input 'base-ref'", bad: "input 'head-ref'" },
+    workload: oneCell(workload, inputs.clients, "input 'clients'"),
+    basis: `inputs base-ref ${inputs.baseRef} (good), head-ref ${inputs.headRef} (bad), workload ${workload.name}`
+  };
+}
+async function trustedIssueTarget(ctx, api) {
+  const issue3 = ctx.payload.issue;
+  if (!issue3 || typeof issue3.number !== "number") {
+    throw new UserError("mode bisect: the 'issues' event payload names no issue");
+  }
+  const where = `issue #${issue3.number}`;
+  if (issue3.pull_request !== void 0) {
+    throw new UserError(`mode bisect: ${where} is a pull request, not a pgperf regression issue`);
+  }
+  if (!api) {
+    throw new UserError(
+      `mode bisect on ${where} checks that pgperf opened it and comments the result: pass 'github-token' (default \${{ github.token }}) with issues: write`
+    );
+  }
+  let login;
+  try {
+    login = await api.viewerLogin();
+  } catch (e) {
+    throw new UserError(
+      `mode bisect: cannot tell which login the token acts as (${errorMessage(e)}), so ${where} cannot be trusted`
+    );
+  }
+  const author = typeof issue3.user?.login === "string" ? issue3.user.login : "";
+  if (author !== login) {
+    throw new UserError(
+      `mode bisect: ${where} was opened by '${author}', not by '${login}' (the token's login that opens the regression issues); only pgperf's own regression issues are bisected`
+    );
+  }
+  const body = typeof issue3.body === "string" ? issue3.body : "";
+  const target = parseBisectMarker(body, where);
+  if (!body.includes(seriesMarker(target.series))) {
+    throw new UserError(
+      `mode bisect: ${where} has no pgperf:series marker for series ${target.series}: it is not a pgperf regression issue`
+    );
+  }
+  return { issue: issue3.number, target };
+}
+async function issueWorkload(name, inputs, ctx, actionDir, where) {
+  if (inputs.workloads.length > 0) {
+    const loaded = await loadInputWorkloads(inputs, ctx, actionDir);
+    const found = loaded.find((w) => w.name === name);
+    if (found) return found;
+    throw new UserError(
+      `${where} regressed in workload '${name}', which is not among the input 'workloads' (${loaded.map((w) => w.name).join(", ")}): add the file of workload '${name}' to 'workloads'`
+    );
+  }
+  let file2;
+  try {
+    file2 = workloadPath(name, ctx.workspace, actionDir);
+  } catch (e) {
+    throw new UserError(
+      `${where} regressed in workload '${name}', which is not shipped with pgperf: set the input 'workloads' to its file (${errorMessage(e)})`
+    );
+  }
+  const workload = await loadWorkloadFile(file2);
+  if (workload.name !== name) {
+    throw new UserError(
+      `${where} regressed in workload '${name}', but the shipped file ${path42.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+    );
+  }
+  return workload;
+}
+
 // src/action/run-action.ts
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path40.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path43.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === "nightly") return runNightlyMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === "calibrate") return runCalibrateMode(inputs, ctx, deps, resultsDir);
+  if (inputs.mode === "bisect") return runBisectMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === "comment") {
-    const resultsFile = path40.join(resultsDir, RESULTS_FILE);
+    const resultsFile = path43.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
     const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
     deps.logger.info(`comment mode: publishing for ${target2.basis}`);
@@ -66842,14 +67528,7 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
       head: { ref: commits2.head.ref, sha: commits2.head.sha, chosenBy: commits2.head.chosenBy }
     }
   };
-  const pipelineDeps = {
-    runner: deps.runner,
-    logger,
-    signal: deps.signal,
-    build: deps.build,
-    searchPath: deps.searchPath,
-    ...store ? { archive: store.archive } : {}
-  };
+  const pipelineDeps = pipelineDepsOf(deps, store);
   try {
     const outcome = await logger.group("Benchmark", async () => {
       if (inputs.baseline.kind === "same-job") return runPipeline(request2, pipelineDeps);
@@ -66879,8 +67558,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path40.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path40.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path43.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path43.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -66918,16 +67597,16 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   const { logger, io } = deps;
   const reportInput = reportInputOf(result, comparison, ctx.runUrl);
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
-  await mkdir14(resultsDir, { recursive: true });
-  const reportFile = path40.join(resultsDir, REPORT_FILE);
-  await writeFile13(reportFile, report);
+  await mkdir15(resultsDir, { recursive: true });
+  const reportFile = path43.join(resultsDir, REPORT_FILE);
+  await writeFile14(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const completed = result.status === "complete";
   const failure2 = completed ? gateFailure(comparison, inputs.failOn) : unfinishedFailure(result, inputs.failOn);
   const worst = extremeCell(comparison, "worst", comparison.metric)?.cell.deltaPct ?? void 0;
   io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path40.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path43.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(
     completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
@@ -66949,7 +67628,7 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   return {
     verdict: comparison.verdict,
     failure: failure2,
-    resultsFile: path40.join(resultsDir, RESULTS_FILE),
+    resultsFile: path43.join(resultsDir, RESULTS_FILE),
     reportFile
   };
 }
@@ -66979,8 +67658,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path42 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path42} does not exist${EOL5}`);
+        const path45 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path45} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -71274,7 +71953,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path42) => path42.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path45) => path45.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -71662,7 +72341,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path41.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path44.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -71686,7 +72365,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) } : {}
       },
-      actionDir: path41.resolve(path41.dirname(fileURLToPath(import.meta.url)), ".."),
+      actionDir: path44.resolve(path44.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -1,7 +1,7 @@
 /** What the Action's modes are handed (side effects behind small interfaces) and what they return. */
 import type { OverallVerdict } from '../compare/types.js';
 import type { GitHubApi } from '../github/api.js';
-import type { PipelineDeps } from '../pipeline/pipeline.js';
+import type { PipelineDeps, RunArchive } from '../pipeline/pipeline.js';
 import type { Logger } from '../util/logger.js';
 import type { ProcessRunner } from '../util/process.js';
 import type { StoreAccess } from './store-setup.js';
@@ -39,3 +39,15 @@ export interface ActionOutcome {
 }
 
 export const REPORT_FILE = 'report.md';
+
+/** The pipeline's deps for a mode: the Action's runner, logger, signal and builder, saving to `store` when one is open. */
+export function pipelineDepsOf(deps: ActionDeps, store?: { archive: RunArchive }): PipelineDeps {
+  return {
+    runner: deps.runner,
+    logger: deps.logger,
+    signal: deps.signal,
+    build: deps.build,
+    searchPath: deps.searchPath,
+    ...(store ? { archive: store.archive } : {}),
+  };
+}

@@ -8,9 +8,9 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveAnalysis } from '../pipeline/analysis.js';
 import { calibrationOf, renderCalibrationText } from '../pipeline/calibrate.js';
-import { RESULTS_FILE, runPipeline, type PipelineDeps } from '../pipeline/pipeline.js';
+import { RESULTS_FILE, runPipeline } from '../pipeline/pipeline.js';
 import { UserError } from '../util/errors.js';
-import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.js';
+import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionOutcome } from './action-deps.js';
 import type { ActionContext } from './context.js';
 import { unfinishedFailure } from './gate.js';
 import type { ActionInputs } from './inputs.js';
@@ -40,13 +40,7 @@ export async function runCalibrateMode(
     (inputs.store || inputs.storeBranch) && deps.stores
       ? await openActionStore(inputs, ctx.workspace, deps.stores, deps)
       : undefined;
-  const pipelineDeps: PipelineDeps = {
-    runner: deps.runner,
-    logger,
-    signal: deps.signal,
-    searchPath: deps.searchPath,
-    ...(store ? { archive: store.archive } : {}),
-  };
+  const pipelineDeps = pipelineDepsOf(deps, store);
   try {
     const outcome = await logger.group('Calibration (A/A)', () =>
       runPipeline(

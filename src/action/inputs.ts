@@ -18,6 +18,8 @@ export const MODES = [
   'consolidate',
   // The same install as both arms: this runner's noise and false alarms (calibrate-mode.ts).
   'calibrate',
+  // The first bad commit of a regression issue (label pgperf-bisect) or of base-ref..head-ref (bisect-mode.ts).
+  'bisect',
 ] as const;
 
 export interface ActionInputs {
@@ -39,6 +41,8 @@ export interface ActionInputs {
   /** Workload files, or names of the workloads shipped with the action (e.g. select-only). */
   workloads: string[];
   rounds?: number;
+  /** bisect: the client count to measure (default the workload's, when it has one). */
+  clients?: number;
   /** Adaptive rounds: at most this many (looks after blocks of rounds; decided cells stop). */
   maxRounds?: number;
   /** Adaptive rounds within this many seconds of measurement. */
@@ -108,6 +112,7 @@ export function parseInputs(read: InputReader): ActionInputs {
     patches: list('patches'),
     workloads: list('workloads'),
     rounds: optionalNumber(read, 'rounds', { integer: true, min: 1 }),
+    clients: optionalNumber(read, 'clients', { integer: true, min: 1 }),
     maxRounds: optionalNumber(read, 'max-rounds', { integer: true, min: 1 }),
     timeBudgetS: optionalDuration(read, 'time-budget'),
     duration: optionalNumber(read, 'duration', { integer: true, min: 1 }),
@@ -155,6 +160,7 @@ export function parseInputs(read: InputReader): ActionInputs {
     !token &&
     inputs.mode !== 'nightly' &&
     inputs.mode !== 'calibrate' &&
+    inputs.mode !== 'bisect' &&
     (inputs.comment || inputs.commitStatus)
   ) {
     throw new UserError(
@@ -195,6 +201,11 @@ export function parseInputs(read: InputReader): ActionInputs {
     }
   }
   checkShardInputs(inputs);
+  if (inputs.clients !== undefined && inputs.mode !== 'bisect') {
+    throw new UserError(
+      `input 'clients' (${inputs.clients}) chooses the one cell of mode bisect; mode ${inputs.mode} measures the workloads' client counts: remove it`,
+    );
+  }
   for (const w of inputs.workloads) {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
   }

@@ -20,10 +20,11 @@ import { UserError } from '../util/errors.js';
 import { buildRequestFor, headOnly } from './build-arms.js';
 import type { ActionContext, CommitChoice } from './context.js';
 import type { ActionInputs } from './inputs.js';
-import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.js';
+import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionOutcome } from './action-deps.js';
 import { loadInputWorkloads } from './workloads.js';
 import { tolerateApiError } from './github-publish.js';
 import { openActionStore } from './store-setup.js';
+import { repoUrlOf } from './repo-url.js';
 
 export async function runNightlyMode(
   inputs: ActionInputs,
@@ -37,14 +38,7 @@ export async function runNightlyMode(
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openActionStore(inputs, ctx.workspace, deps.stores!, deps);
   if (!store) throw new Error('nightly: no store opened although store/store-branch is set');
-  const pipelineDeps: PipelineDeps = {
-    runner: deps.runner,
-    logger,
-    signal: deps.signal,
-    build: deps.build,
-    searchPath: deps.searchPath,
-    archive: store.archive,
-  };
+  const pipelineDeps = pipelineDepsOf(deps, store);
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
   const reportFile = path.join(resultsDir, REPORT_FILE);
   try {
@@ -236,13 +230,6 @@ async function headArm(
     deps.cacheDir,
   );
   return headOnly({ kind: 'build', request }, pipelineDeps);
-}
-
-/** Where commits link: the workflow's repository, or `repo` when it is a GitHub URL. */
-function repoUrlOf(inputs: ActionInputs, ctx: ActionContext): string | undefined {
-  if (inputs.repo === undefined) return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}`;
-  const m = /^(https:\/\/github\.com\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+?)(\.git)?\/?$/.exec(inputs.repo);
-  return m ? m[1] : undefined;
 }
 
 function describe(c: { ref?: string; sha?: string }): string {

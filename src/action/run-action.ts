@@ -10,13 +10,7 @@ import { extremeCell } from '../compare/extreme-cell.js';
 import { renderJobSummary, renderMarkdownReport } from '../report/markdown.js';
 import { postToGitHub } from './github-publish.js';
 import { analyse, resolveAnalysis } from '../pipeline/analysis.js';
-import {
-  RESULTS_FILE,
-  runPipeline,
-  type ArmSource,
-  type PipelineDeps,
-  type PipelineOutcome,
-} from '../pipeline/pipeline.js';
+import { RESULTS_FILE, runPipeline, type ArmSource, type PipelineOutcome } from '../pipeline/pipeline.js';
 import { reportInputOf } from '../pipeline/report-input.js';
 import { readResults } from '../results/read-results.js';
 import type { RunResult } from '../results/types.js';
@@ -24,7 +18,7 @@ import { UserError, errorMessage } from '../util/errors.js';
 import { planAdaptive } from '../compare/adaptive.js';
 import { roundSeconds } from '../runner/round-seconds.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
-import { REPORT_FILE } from './action-deps.js';
+import { REPORT_FILE, pipelineDepsOf } from './action-deps.js';
 import { buildRequestFor, headOnly } from './build-arms.js';
 import { gateFailure, statusDescription, statusState, unfinishedFailure } from './gate.js';
 import { loadInputWorkloads } from './workloads.js';
@@ -37,6 +31,7 @@ import { runConsolidate } from './consolidate-mode.js';
 import { benchmarkTarget, commentTarget, type PublishTarget } from './trusted-target.js';
 import { runNightlyMode } from './nightly-mode.js';
 import { runCalibrateMode } from './calibrate-mode.js';
+import { runBisectMode } from './bisect-mode.js';
 
 export async function runAction(
   inputs: ActionInputs,
@@ -46,6 +41,7 @@ export async function runAction(
   const resultsDir = path.resolve(ctx.workspace, inputs.resultsDir);
   if (inputs.mode === 'nightly') return runNightlyMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === 'calibrate') return runCalibrateMode(inputs, ctx, deps, resultsDir);
+  if (inputs.mode === 'bisect') return runBisectMode(inputs, ctx, deps, resultsDir);
   if (inputs.mode === 'comment') {
     const resultsFile = path.join(resultsDir, RESULTS_FILE);
     const result = await readResults(resultsFile);
@@ -129,14 +125,7 @@ async function benchmark(
       head: { ref: commits.head.ref, sha: commits.head.sha, chosenBy: commits.head.chosenBy },
     },
   };
-  const pipelineDeps: PipelineDeps = {
-    runner: deps.runner,
-    logger,
-    signal: deps.signal,
-    build: deps.build,
-    searchPath: deps.searchPath,
-    ...(store ? { archive: store.archive } : {}),
-  };
+  const pipelineDeps = pipelineDepsOf(deps, store);
   try {
     const outcome = await logger.group('Benchmark', async () => {
       if (inputs.baseline.kind === 'same-job') return runPipeline(request, pipelineDeps);

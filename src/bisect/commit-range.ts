@@ -26,7 +26,16 @@ export interface RangeRequest {
   good: string;
   bad: string;
   cacheDir: string;
+  /** What the errors call good and bad (default `--good`, `--bad`; the Action names its inputs or the issue). */
+  names?: RangeNames;
 }
+
+export interface RangeNames {
+  good: string;
+  bad: string;
+}
+
+const CLI_NAMES: RangeNames = { good: '--good', bad: '--bad' };
 
 export async function commitRange(req: RangeRequest, deps: GitDeps): Promise<CommitRange> {
   const layout = cacheLayout(path.resolve(req.cacheDir));
@@ -40,8 +49,9 @@ export async function commitRange(req: RangeRequest, deps: GitDeps): Promise<Com
     base = await mirror.mergeBase(good, bad);
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
+    const n = req.names ?? CLI_NAMES;
     throw new UserError(
-      `--good ${req.good} (${short(good)}) is not an ancestor of --bad ${req.bad} (${short(bad)}): ` +
+      `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)}): ` +
         `they share no history in ${req.repo.input} (${errorMessage(e)})`,
     );
   }
@@ -75,28 +85,34 @@ async function subjectOf(git: (args: string[]) => Promise<string>, sha: string):
   return (await git(['log', '-1', '--format=%s', sha])).trim();
 }
 
-export function checkDistinct(req: { good: string; bad: string }, good: string, bad: string): void {
+export function checkDistinct(
+  req: { good: string; bad: string; names?: RangeNames },
+  good: string,
+  bad: string,
+): void {
+  const n = req.names ?? CLI_NAMES;
   if (good === bad) {
     throw new UserError(
-      `--good ${req.good} and --bad ${req.bad} are the same commit (${short(good)}): give a good commit older than the bad one`,
+      `${n.good} ${req.good} and ${n.bad} ${req.bad} are the same commit (${short(good)}): give a good commit older than the bad one`,
     );
   }
 }
 
 /** Good must be the merge-base of the two, i.e. an ancestor of bad. */
 export function checkAncestor(
-  req: { good: string; bad: string },
+  req: { good: string; bad: string; names?: RangeNames },
   good: string,
   bad: string,
   mergeBase: string,
 ): void {
   if (mergeBase === good) return;
+  const n = req.names ?? CLI_NAMES;
   const hint =
     mergeBase === bad
-      ? ' (it is the other way round: --bad is an ancestor of --good; swap them?)'
+      ? ` (it is the other way round: ${n.bad} is an ancestor of ${n.good}; swap them?)`
       : ` (they diverge at ${short(mergeBase)})`;
   throw new UserError(
-    `--good ${req.good} (${short(good)}) is not an ancestor of --bad ${req.bad} (${short(bad)})${hint}: ` +
+    `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)})${hint}: ` +
       'bisection needs a good commit in the history of the bad one',
   );
 }

@@ -15,17 +15,19 @@ import { planAdaptive, type AdaptivePlanInput } from '../compare/adaptive.js';
 import { formatDeltaCi } from '../compare/format.js';
 import type { DeltaInterval, Verdict } from '../compare/types.js';
 import type { Workload } from '../drivers/workload.js';
-import { runPipeline, type PipelineDeps } from '../pipeline/pipeline.js';
+import { runPipeline, type PipelineDeps, type RunArchive } from '../pipeline/pipeline.js';
 import type { AnalysisSettings } from '../results/types.js';
 import type { Logger } from '../util/logger.js';
 import type { ProcessRunner } from '../util/process.js';
-import { commitRange, type RangeCommit } from './commit-range.js';
+import { commitRange, type RangeCommit, type RangeNames } from './commit-range.js';
 import { bisect, startSearch, stepsLeft, type Call, type Judged } from './search.js';
 
 export interface BisectRequest {
   repo: RepoSpec;
   good: string;
   bad: string;
+  /** What errors call good and bad (default --good, --bad). */
+  names?: RangeNames;
   cacheDir: string;
   /** `--build-option`s for every build. */
   extraOptions: readonly string[];
@@ -55,6 +57,8 @@ export interface BisectDeps {
   /** PATH for taskset/numactl (workloads with cpus). */
   searchPath?: string;
   env?: NodeJS.ProcessEnv;
+  /** The results store every A/B test is saved to, if any (a store failure is a warning, never fatal). */
+  archive?: RunArchive;
   /** Builds one commit (default buildPostgres). */
   build?: (req: Parameters<typeof buildPostgres>[0], deps: BuildDeps) => Promise<BuiltInstall>;
 }
@@ -70,6 +74,8 @@ export interface BisectTry {
   /** Rounds with both arms measured. */
   pairs: number | null;
   resultsFile: string;
+  /** The run's id in the results store, when it was saved to one. */
+  storedAs?: string;
   measureS: number;
 }
 
@@ -193,6 +199,7 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
     logger,
     ...(deps.signal ? { signal: deps.signal } : {}),
     searchPath: deps.searchPath ?? env.PATH ?? '',
+    ...(deps.archive ? { archive: deps.archive } : {}),
   };
 
   const judge = async (
@@ -279,6 +286,10 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
       pipelineDeps,
     );
     const measureS = (Date.now() - t0) / 1000;
+    if (outcome.archived) {
+      logger.info(`bisect: saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
+    }
+    if (outcome.archiveError) logger.warn(outcome.archiveError);
     cost.measureS += measureS;
     cost.tests += 1;
     const cell = outcome.comparison.comparisons[0]?.cells[0];
@@ -291,6 +302,7 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
         ci95: cell?.ci95 ?? null,
         pairs: cell?.pairs ?? null,
         resultsFile: outcome.resultsFile,
+        ...(outcome.archived ? { storedAs: outcome.archived.id } : {}),
         measureS: Math.round(measureS * 10) / 10,
       },
       interrupted: outcome.result.status === 'interrupted' || deps.signal?.aborted === true,

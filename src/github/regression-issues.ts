@@ -6,14 +6,21 @@
  * reopens that issue. Only issues the token's own login opened are touched. Improvements are not issues:
  * they are listed in the job summary (renderHistoryMarkdown).
  *
+ * Each body also carries a pgperf:bisect marker (bisect-marker.ts): the series and the change point's commits,
+ * read back by the Action's `mode: bisect` when the issue is labeled `pgperf-bisect`.
+ *
  * The decision is a pure function of the analysis and the existing issues (planIssueActions); the
  * executor (syncRegressionIssues) only carries it out.
  */
 import type { HistoryAnalysis, SeriesAnalysis, SeriesChangePoint } from '../history/analyse.js';
 import type { GitHubApi, IssueSummary } from './api.js';
+import { bisectMarker } from '../history/bisect-marker.js';
 
 /** The label every regression issue carries (also how they are listed back). */
 export const REGRESSION_LABEL = 'pgperf-regression';
+
+/** Added to a regression issue, it asks the Action's `mode: bisect` to bisect the issue's commits. */
+export const BISECT_LABEL = 'pgperf-bisect';
 
 const MARKER_PREFIX = '<!-- pgperf:series=';
 
@@ -129,8 +136,12 @@ function issueTitle(s: SeriesAnalysis, cp: SeriesChangePoint): string {
 
 function issueBody(s: SeriesAnalysis, cp: SeriesChangePoint, links: IssueLinks): string {
   const k = s.series.key;
+  const good = cp.lastBefore.sha;
+  const bad = cp.firstAfter.sha;
   return [
     seriesMarker(s.series.id),
+    // Without both commits there is nothing to bisect: no marker, and mode bisect says so.
+    ...(good && bad ? [bisectMarker({ series: s.series.id, ...k, good, bad })] : []),
     `**${k.workload}** at **${k.clients}** client${k.clients === 1 ? '' : 's'} (${k.metric}) changed by **${pct(cp.relativeChange)}** ` +
       `[95% CI ${pct(cp.ciLower)}, ${pct(cp.ciUpper)}], p ${cp.p.toExponential(1)}.`,
     '',
@@ -142,7 +153,10 @@ function issueBody(s: SeriesAnalysis, cp: SeriesChangePoint, links: IssueLinks):
     `Mean before ${round(cp.before)}, after ${round(cp.after)}; series \`${s.series.id}\` on the machine ` +
       `fingerprint \`${k.fingerprint}\`.${links.runUrl ? ` Found by [this run](${links.runUrl}).` : ''}`,
     '',
-    'This issue is updated by every nightly run and closed when the series recovers.',
+    'This issue is updated by every nightly run and closed when the series recovers.' +
+      (good && bad
+        ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit between the two (pgperf mode bisect).`
+        : ''),
   ].join('\n');
 }
 

@@ -17,6 +17,7 @@ import { main } from '../../src/cli/main.js';
 import { renderBisectText } from '../../src/bisect/bisect-text.js';
 import { prepareBisectSeries, SLOW_COMMIT_INDEX, type BisectSeries } from '../helpers/bisect-series.js';
 import { testCacheDir } from '../helpers/pg-source.js';
+import { DirStore } from '../../src/store/dir-store.js';
 
 const cacheDir = testCacheDir();
 let series: BisectSeries;
@@ -66,6 +67,8 @@ async function pgperf(args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 const common = () => ['--repo', series.repo.dir, '--cache-dir', cacheDir, '--workload', workload];
+/** Every case but the first (which saves to a store of its own) leaves the stores alone. */
+const noStore = ['--no-store'];
 
 describe('pgperf bisect on real PostgreSQL source', () => {
   it(
@@ -85,6 +88,8 @@ describe('pgperf bisect on real PostgreSQL source', () => {
         path.join(tmp, 'out'),
         '--tmp-dir',
         tmp,
+        '--store',
+        path.join(tmp, 'store'),
         '--json',
       ]);
       if (ran.code !== 0) console.error(ran.stderr.slice(-4000));
@@ -113,6 +118,21 @@ describe('pgperf bisect on real PostgreSQL source', () => {
       expect(report.cost.cacheHits).toBeLessThanOrEqual(report.cost.builds);
       expect(report.cost.tests).toBe(report.tested.reduce((n, t) => n + t.judgement.tries.length, 0));
       expect(report.cost.measureS).toBeGreaterThan(0);
+      // Every A/B test was saved to the store, as the tested commit against good.
+      const store = await DirStore.open(path.join(tmp, 'store'), { warn: () => {} });
+      try {
+        const runs = await store.list();
+        const tries = report.tested.flatMap((t) =>
+          t.judgement.tries.map((x) => ({ sha: t.sha, id: x.storedAs })),
+        );
+        expect(runs.map((r) => r.id).sort()).toEqual(tries.map((x) => x.id).sort());
+        for (const { sha, id } of tries) {
+          expect(runs.find((r) => r.id === id)!.commits.map((c) => c.sha)).toEqual([series.shas[0], sha]);
+        }
+      } finally {
+        await store.close();
+      }
+      expect(ran.stderr).toMatch(/bisect: saved to the store .* as /);
       // Progress went to stderr, step by step.
       expect(ran.stderr).toMatch(/bisect step 1 of ~\d+: building/);
       expect(ran.stderr).toMatch(/bisect step 2 of ~\d+: measuring/);
@@ -137,6 +157,7 @@ describe('pgperf bisect on real PostgreSQL source', () => {
         '--bad',
         series.branch,
         '--no-verify-bad',
+        ...noStore,
         '--alpha',
         '0.001',
         '--threshold',
@@ -178,6 +199,7 @@ describe('pgperf bisect on real PostgreSQL source', () => {
     const swapped = await pgperf([
       'bisect',
       ...common(),
+      ...noStore,
       '--good',
       series.shas[4]!,
       '--bad',
@@ -193,6 +215,7 @@ describe('pgperf bisect on real PostgreSQL source', () => {
     const diverged = await pgperf([
       'bisect',
       ...common(),
+      ...noStore,
       '--good',
       'head',
       '--bad',
@@ -207,6 +230,7 @@ describe('pgperf bisect on real PostgreSQL source', () => {
     const same = await pgperf([
       'bisect',
       ...common(),
+      ...noStore,
       '--good',
       series.branch,
       '--bad',

@@ -53,7 +53,7 @@ describe('parseInputs', () => {
     [{ 'fail-on': 'always' }, "input 'fail-on' must be one of regression, inconclusive, never, got 'always'"],
     [
       { mode: 'x' },
-      "input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, got 'x'",
+      "input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, bisect, got 'x'",
     ],
     [{ alpha: '1.5' }, "input 'alpha' must be a number between 0 and 1 (exclusive), got '1.5'"],
     [{ threshold: '-1' }, "input 'threshold' must be a number between 0 and 100 (exclusive), got '-1'"],
@@ -69,6 +69,8 @@ describe('parseInputs', () => {
       "inputs 'shard' and 'baseline: stored' both given",
     ],
     [{ seed: '-1' }, "input 'seed' must be a whole number >= 1, got '-1'"],
+    [{ mode: 'bisect', clients: '0' }, "input 'clients' must be a whole number >= 1, got '0'"],
+    [{ clients: '4' }, "input 'clients' (4) chooses the one cell of mode bisect; mode benchmark measures"],
     [
       { 'plan-id': 'abc' },
       "input 'plan-id' must be a plan id (16 hex digits, as pgperf plan prints it), got 'abc'",

@@ -179,7 +179,7 @@ const actionCases: Case[] = [
   [
     'mode',
     action({ mode: 'bench' }),
-    /input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, got 'bench'/,
+    /input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, bisect, got 'bench'/,
   ],
   [
     'fail-on',

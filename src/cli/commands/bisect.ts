@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import { runBisection, type BisectRequest } from '../../bisect/run-bisection.js';
+import { DEFAULT_TRIES, oneCell } from '../../bisect/one-cell.js';
 import { DEFAULT_REPO, parseRepo } from '../../pg-build/source.js';
 import { loadWorkloadFile } from '../../drivers/load-workload.js';
-import type { Workload } from '../../drivers/workload.js';
 import { resolveAnalysis } from '../../pipeline/analysis.js';
 import { renderBisectText } from '../../bisect/bisect-text.js';
 import { UserError } from '../../util/errors.js';
@@ -13,10 +13,9 @@ import { signalExitCode } from '../../util/signals.js';
 import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { positiveInt } from '../options.js';
+import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
 import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
-
-export const DEFAULT_TRIES = 2;
 
 interface BisectFlags extends AnalysisFlags, AdaptiveFlags {
   repo: string;
@@ -34,6 +33,7 @@ interface BisectFlags extends AnalysisFlags, AdaptiveFlags {
   seed?: number;
   runAs?: string;
   tmpDir?: string;
+  store?: string | false;
   json: boolean;
   verbose: boolean;
 }
@@ -85,6 +85,8 @@ export function bisectCommand(): Command {
     .option('--seed <n>', 'seed for the run order (default: random, recorded)', positiveInt('--seed'))
     .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
     .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
+    .option('--store <dir|url>', STORE_OPTION_HELP)
+    .option('--no-store', 'do not save the A/B tests to the results store')
     .option('--json', 'print the report as JSON', false)
     .option('-v, --verbose', 'debug output', false);
   return addAdaptiveOptions(addAnalysisOptions(command, 'run')).action(async (flags: BisectFlags) => {
@@ -132,28 +134,25 @@ export function bisectCommand(): Command {
       ...(flags.tmpDir !== undefined ? { tmpDir: flags.tmpDir } : {}),
       outDir: path.resolve(flags.out, `bisect-${new Date().toISOString().replace(/[:.]/g, '-')}`),
     };
-    const report = await withInterrupt(logger, (signal) =>
-      runBisection(request, {
-        runner: nodeProcessRunner,
-        logger,
-        signal,
-        searchPath: process.env.PATH ?? '',
-      }),
-    );
+    // Every A/B test is saved, so the measurements of a long bisection outlive its directory.
+    const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
+    let report;
+    try {
+      report = await withInterrupt(logger, (signal) =>
+        runBisection(request, {
+          runner: nodeProcessRunner,
+          logger,
+          signal,
+          searchPath: process.env.PATH ?? '',
+          ...(store ? { archive: store } : {}),
+        }),
+      );
+    } finally {
+      await store?.close();
+    }
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderBisectText(report));
     if (report.outcome.kind === 'undecided' && report.outcome.interrupted) {
       process.exitCode = signalExitCode('SIGINT'); // stopped by Ctrl-C after a run kept what it measured
     } else if (report.outcome.kind !== 'found' && process.exitCode === undefined) process.exitCode = 1;
   });
-}
-
-/** The workload narrowed to the one client count a bisection measures. */
-export function oneCell(workload: Workload, clients: number | undefined): Workload {
-  if (clients !== undefined) return { ...workload, clients: [clients] };
-  if (workload.clients.length !== 1) {
-    throw new UserError(
-      `--clients: workload ${workload.name} measures clients ${workload.clients.join(', ')}; a bisection measures one: give --clients N`,
-    );
-  }
-  return workload;
 }

@@ -34,7 +34,19 @@ async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
 }
 
 // A repository that does not exist: any case that got as far as git would fail differently.
-const base = () => ['bisect', '--repo', path.join(dir, 'no-repo'), '--good', 'a', '--bad', 'b', '--out', dir];
+// --no-store: nothing here may write to the default store in HOME.
+const base = () => [
+  'bisect',
+  '--repo',
+  path.join(dir, 'no-repo'),
+  '--good',
+  'a',
+  '--bad',
+  'b',
+  '--out',
+  dir,
+  '--no-store',
+];
 
 describe('pgperf bisect bad input', () => {
   it.each([

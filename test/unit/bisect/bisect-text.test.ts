@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BisectReport, CommitJudgement, TestedCommitReport } from '../../../src/bisect/run-bisection.js';
 import { resolveAnalysis } from '../../../src/pipeline/analysis.js';
 import { renderBisectText } from '../../../src/bisect/bisect-text.js';
+import { renderBisectMarkdown } from '../../../src/action/bisect-markdown.js';
 
 const c = (ch: string, subject: string) => ({ sha: ch.repeat(40), subject });
 const judged = (deltaPct: number, verdict: CommitJudgement['verdict'], pairs: number[]): CommitJudgement => ({
@@ -103,5 +104,54 @@ describe('bisect text report', () => {
     expect(notReproduced.split('\n')[0]).toMatch(
       /^no first bad commit: bad ddddddd is not a regression against good aaaaaaa here \(no-change, \+1\.00%/,
     );
+  });
+});
+
+describe('bisect markdown report (the issue comment and job summary)', () => {
+  const links = {
+    repoUrl: 'https://github.com/pg/postgres',
+    runUrl: 'https://github.com/pg/postgres/actions/runs/7',
+  };
+  const link = (ch: string) =>
+    `[\`${ch.repeat(7)}\`](https://github.com/pg/postgres/commit/${ch.repeat(40)})`;
+
+  it('leads with the first bad commit and its delta, then the commits tested and the cost', () => {
+    const slow = judged(-60, 'regression', [6]);
+    const md = renderBisectMarkdown(
+      report({ kind: 'found', firstBad: commits[2]!, lastGood: commits[1]!, judgement: slow }, [
+        tested(3, 1, judged(-61, 'regression', [6]), 'bad'),
+        tested(2, 2, slow, 'bad'),
+      ]),
+      links,
+    );
+    const lines = md.split('\n');
+    expect(lines[0]).toBe(`## pgperf bisect: 🔴 first bad commit ${link('c')}`);
+    expect(lines[2]).toBe(
+      `${link('c')} "slow": measured **-60.00% [-62.00%, -58.00%]** against good ${link('a')}; last good ${link('b')}.`,
+    );
+    expect(md).toContain(`| 2 | ${link('c')} | bad | regression | -60.00% [-62.00%, -58.00%] | 6 | slow |`);
+    expect(md).toContain(
+      'Cost: 4 build(s) (1 cache hit(s), 120.5 s), 3 A/B test(s) (90 s measuring), 215 s in total. [Workflow run](https://github.com/pg/postgres/actions/runs/7).',
+    );
+  });
+
+  it('names the narrowed range, never a guess, when a commit stays inconclusive; subjects are escaped', () => {
+    const md = renderBisectMarkdown(
+      report(
+        {
+          kind: 'undecided',
+          lastGood: commits[0]!,
+          candidates: commits.slice(1),
+          undecided: { ...commits[1]!, subject: '<b>|pipe' },
+          interrupted: false,
+        },
+        [{ ...tested(1, 2, judged(-5, 'inconclusive', [6, 12]), 'undecided'), subject: '<b>|pipe' }],
+      ),
+    );
+    expect(md.split('\n')[0]).toBe('## pgperf bisect: ⚠️ first bad commit not named');
+    expect(md).toContain(
+      '`bbbbbbb` stayed inconclusive after 2 tries. The first bad commit is one of these 3 commit(s) after last good `aaaaaaa`: `bbbbbbb`, `ccccccc`, `ddddddd`.',
+    );
+    expect(md).not.toContain('<b>|pipe');
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * The pgperf:bisect marker of a regression issue: written by the real issue renderer (through the fake
+ * API and octokit, as nightly does), read back by mode bisect; bodies that are not pgperf's, or were
+ * edited into nonsense, are refused with a message naming the issue and the field.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bisectMarker, parseBisectMarker, type BisectTarget } from '../../../src/history/bisect-marker.js';
+import { octokitApi } from '../../../src/github/octokit-api.js';
+import { BISECT_LABEL, seriesMarker, syncRegressionIssues } from '../../../src/github/regression-issues.js';
+import { analyseHistory } from '../../../src/history/analyse.js';
+import { UserError } from '../../../src/util/errors.js';
+import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
+import { WORKLOAD, commitSha, noisyHistory } from './noisy-history.js';
+
+let gh: FakeGitHub;
+beforeEach(async () => {
+  gh = await startFakeGitHub();
+});
+afterEach(async () => {
+  await gh.close();
+});
+
+const target: BisectTarget = {
+  series: 'fp/select-only@4/tps',
+  workload: 'select-only',
+  clients: 4,
+  metric: 'tps',
+  fingerprint: 'fp',
+  good: 'a'.repeat(40),
+  bad: 'b'.repeat(40),
+};
+
+describe('the bisect marker', () => {
+  it('is written into every regression issue beside the series marker, naming the change point commits', async () => {
+    const analysis = analyseHistory(noisyHistory({ nights: 40, stepAt: 26, factor: 0.8, clients: [1] }));
+    const api = octokitApi({
+      token: 't',
+      baseUrl: gh.url,
+      owner: 'pg',
+      repo: 'postgres',
+      retry: { retries: 0 },
+    });
+    const done = await syncRegressionIssues(api, analysis, {});
+    expect(done.opened).toHaveLength(1);
+    const issue = gh.issues.get(done.opened[0]!)!;
+    const s = analysis.series.find((x) => issue.body.includes(seriesMarker(x.series.id)))!;
+    const cp = s.changePoints.at(-1)!;
+    const parsed = parseBisectMarker(issue.body, 'issue #1');
+    expect(parsed).toEqual({
+      series: s.series.id,
+      workload: WORKLOAD,
+      clients: 1,
+      metric: 'tps',
+      fingerprint: s.series.key.fingerprint,
+      good: cp.lastBefore.sha,
+      bad: cp.firstAfter.sha,
+    });
+    // The planted step: the last good night is just before the first slow one.
+    expect(parsed.bad).toBe(commitSha(26));
+    expect(parsed.good).toBe(commitSha(25));
+    expect(issue.body).toContain(`\`${BISECT_LABEL}\``);
+  });
+
+  it('survives values that would end an HTML comment, and text around it', () => {
+    const odd = { ...target, workload: 'a --> b <!-- c', series: 'fp/a --> b@4/tps' };
+    const marker = bisectMarker(odd);
+    expect(marker.indexOf('-->')).toBe(marker.length - 3);
+    expect(parseBisectMarker(`hello\n${marker}\nworld -->`, 'issue #2')).toEqual(odd);
+  });
+
+  it.each([
+    ['no marker at all', 'just a human issue', "issue #7 has no '<!-- pgperf:bisect ...' marker"],
+    [
+      'a marker that is not JSON',
+      '<!-- pgperf:bisect {nope -->',
+      'issue #7: the pgperf:bisect marker is not JSON',
+    ],
+    [
+      'a missing commit',
+      bisectMarker({ ...target, good: '' }),
+      "issue #7: the pgperf:bisect marker's 'good' must be a commit sha, got \"\"",
+    ],
+    [
+      'a sha that is an option',
+      bisectMarker({ ...target, bad: '--upload-pack=x' }),
+      "issue #7: the pgperf:bisect marker's 'bad' must be a commit sha",
+    ],
+    [
+      'a zero client count',
+      bisectMarker({ ...target, clients: 0 }),
+      "issue #7: the pgperf:bisect marker's 'clients' must be a whole number >= 1, got 0",
+    ],
+    [
+      'an unknown metric',
+      bisectMarker({ ...target, metric: 'speed' as 'tps' }),
+      "issue #7: the pgperf:bisect marker's 'metric' must be a metric pgperf records (e.g. tps), got \"speed\"",
+    ],
+    [
+      'a JSON array',
+      '<!-- pgperf:bisect [1] -->',
+      'issue #7: the pgperf:bisect marker must be a JSON object',
+    ],
+  ])('refuses %s, naming the issue and the field', (_what, body, message) => {
+    expect(() => parseBisectMarker(body, 'issue #7')).toThrow(UserError);
+    expect(() => parseBisectMarker(body, 'issue #7')).toThrow(message);
+  });
+});
