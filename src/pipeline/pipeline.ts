@@ -21,6 +21,7 @@ import { metricOption } from '../compare/metric-option.js';
 import { analyse } from './analysis.js';
 import { refuseUnreachablePlan } from './plan-check.js';
 import { checkRecordable } from '../drivers/recorded-metrics.js';
+import { canonicalJson } from '../env/fingerprint.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
 export type ArmSource =
@@ -72,7 +73,10 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   const archive = deps.archive ? archiveSink(deps.archive) : undefined;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, planCheck: _check, ...run } = req;
-  const result = await runBenchmark({ ...run, arms, sink, logsDir: path.join(runDir, 'logs') }, deps);
+  const result = await runBenchmark(
+    { ...run, arms, sink, logsDir: path.join(runDir, 'logs'), calibration: sameInstall(arms) },
+    deps,
+  );
   return {
     result,
     comparison: analyse(result),
@@ -95,6 +99,16 @@ export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
     ...(req.adaptive ? { adaptive: req.adaptive.plan } : {}),
     singleMetric: metricOption(req.analysis) !== undefined,
   });
+}
+
+/** Two or more arms of one install measured alike: an A/A run (recorded as a calibration). */
+export function sameInstall(arms: readonly ArmSpec[]): boolean {
+  const [first] = arms;
+  const same = (a: ArmSpec) =>
+    a.binDir === first!.binDir &&
+    a.build?.sha === first!.build?.sha &&
+    canonicalJson(a.settings) === canonicalJson(first!.settings);
+  return arms.length >= 2 && arms.every(same);
 }
 
 async function resolveArms(source: ArmSource, deps: PipelineDeps): Promise<ArmSpec[]> {
