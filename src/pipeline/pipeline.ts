@@ -22,16 +22,19 @@ import { analyse } from './analysis.js';
 import { refuseUnreachablePlan } from './plan-check.js';
 import { checkRecordable } from '../drivers/recorded-metrics.js';
 import { canonicalJson } from '../env/fingerprint.js';
+import { withNoiseWarnings } from './noise-warnings.js';
+import type { NoiseStore } from './runner-noise.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
 export type ArmSource =
   { kind: 'installed'; arms: ArmSpec[] } | { kind: 'build'; request: ComparisonRequest };
 
 /** What a results store must offer the pipeline (src/store's ResultStore satisfies it). */
-export interface RunArchive {
+export interface RunArchive extends Partial<NoiseStore> {
   /** With credentials masked. */
   readonly description: string;
   save(result: RunResult): Promise<{ id: string }>;
+  // A store that can also be read (list, load) gives the comparison this runner's noise (noise-warnings.ts).
 }
 
 export interface PipelineRequest extends Omit<RunRequest, 'arms' | 'sink' | 'logsDir'> {
@@ -79,7 +82,7 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   );
   return {
     result,
-    comparison: analyse(result),
+    comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
     resultsFile,
     ...(archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive!.description } } : {}),
     ...(archive?.error ? { archiveError: archive.error } : {}),
