@@ -45366,7 +45366,7 @@ function resolutionOf(noise, input2) {
       plan: input2.adaptive,
       hypotheses: input2.hypotheses,
       cells: [
-        { cell, noise: { cell, rounds: noise.points, pairedCvPct: noise.perRoundCvPct, runCvPct: null } }
+        { cell, noise: { cell, rounds: noise.points, pairedCvPct: noise.planningCvPct, runCvPct: null } }
       ],
       thresholdPct: input2.thresholdPct,
       power
@@ -45378,7 +45378,7 @@ function resolutionOf(noise, input2) {
       test,
       level: input2.alpha,
       hypotheses: input2.hypotheses,
-      pairedCvPct: noise.perRoundCvPct,
+      pairedCvPct: noise.planningCvPct,
       power
     };
     resolvablePct = resolvableChangePct({ ...common, rounds: input2.rounds });
@@ -45398,9 +45398,12 @@ function noiseSourceText(n) {
   const day = n.date.slice(0, 10);
   return n.source === "calibration" ? `calibration ${n.runId} (${day}, ${n.points} rounds)` : `history (${n.points} runs since ${day})`;
 }
+function planningText(n) {
+  return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
+}
 function resolutionWarning(r) {
   const resolvable = Number.isFinite(r.resolvablePct) ? `${r.resolvablePct.toFixed(1)}%` : "no change";
-  return `${r.noise.id}: the ${r.thresholdPct}% threshold is below the smallest change this runner resolves with ${r.rounds} rounds (${resolvable} at ${r.noise.perRoundCvPct.toFixed(1)}% noise per round, from ${noiseSourceText(r.noise)}); ` + (r.recommendedRounds === null ? "no practical number of rounds resolves it: raise the threshold" : `about ${r.recommendedRounds} rounds would resolve it`);
+  return `${r.noise.id}: the ${r.thresholdPct}% threshold is below the smallest change this runner resolves with ${r.rounds} rounds (${resolvable} at ${planningText(r.noise)}); ` + (r.recommendedRounds === null ? "no practical number of rounds resolves it: raise the threshold" : `about ${r.recommendedRounds} rounds would resolve it`);
 }
 
 // src/pipeline/runner-noise.ts
@@ -45747,6 +45750,11 @@ init_types();
 var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
 var NOISE_RUNS_READ = 200;
 var NOISE_METRIC = "tps";
+function upperNoiseBound(cvPct, points2) {
+  return points2 > 0 ? cvPct * (1 + Z_80 * MAD_RELATIVE_SE / Math.sqrt(points2)) : cvPct;
+}
+var Z_80 = 0.8416;
+var MAD_RELATIVE_SE = 1.166;
 function runnerId(env) {
   return fingerprintId(machineFacts(env));
 }
@@ -45800,7 +45808,8 @@ function estimateRunnerNoise(runs, runner, cells, options = {}) {
       points: segment.length,
       pairedCvPct: null,
       runCvPct,
-      perRoundCvPct: Math.SQRT2 * runCvPct
+      perRoundCvPct: Math.SQRT2 * runCvPct,
+      planningCvPct: upperNoiseBound(Math.SQRT2 * runCvPct, segment.length)
     });
   }
   return out;
@@ -45816,7 +45825,8 @@ function calibrationNoise(calibrations, cell) {
       points: noise.rounds,
       pairedCvPct: noise.pairedCvPct,
       runCvPct: noise.runCvPct,
-      perRoundCvPct: noise.pairedCvPct
+      perRoundCvPct: noise.pairedCvPct,
+      planningCvPct: upperNoiseBound(noise.pairedCvPct, noise.rounds)
     };
   }
   return void 0;
@@ -74619,10 +74629,20 @@ function renderNoisePlan(p) {
   } else {
     const pct5 = (v) => Number.isFinite(v) ? `${v.toFixed(1)}%` : "none";
     const rows = [
-      ["cell", "noise/round", "from", "threshold", "rounds", "resolves", "rounds for threshold"],
+      [
+        "cell",
+        "noise/round",
+        "planned with",
+        "from",
+        "threshold",
+        "rounds",
+        "resolves",
+        "rounds for threshold"
+      ],
       ...p.cells.map((c) => [
         c.id,
         pct5(c.noise.perRoundCvPct),
+        pct5(c.noise.planningCvPct),
         noiseSourceText(c.noise),
         `${c.thresholdPct}%`,
         String(c.rounds),

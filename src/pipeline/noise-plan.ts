@@ -47,7 +47,7 @@ export function resolutionOf(noise: NoiseEstimate, input: ResolutionInput): Cell
       plan: input.adaptive,
       hypotheses: input.hypotheses,
       cells: [
-        { cell, noise: { cell, rounds: noise.points, pairedCvPct: noise.perRoundCvPct, runCvPct: null } },
+        { cell, noise: { cell, rounds: noise.points, pairedCvPct: noise.planningCvPct, runCvPct: null } },
       ],
       thresholdPct: input.thresholdPct,
       power,
@@ -59,7 +59,7 @@ export function resolutionOf(noise: NoiseEstimate, input: ResolutionInput): Cell
       test,
       level: input.alpha,
       hypotheses: input.hypotheses,
-      pairedCvPct: noise.perRoundCvPct,
+      pairedCvPct: noise.planningCvPct,
       power,
     };
     resolvablePct = resolvableChangePct({ ...common, rounds: input.rounds });
@@ -84,13 +84,20 @@ export function noiseSourceText(n: NoiseEstimate): string {
     : `history (${n.points} runs since ${day})`;
 }
 
+/** "9.8% noise per round (7.6% measured, from calibration ID (2026-11-20, 10 rounds), raised to its 80% upper bound)". */
+export function planningText(n: NoiseEstimate): string {
+  return (
+    `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ` +
+    `${noiseSourceText(n)}, raised to its 80% upper bound)`
+  );
+}
+
 /** The comparison warning of a cell whose threshold is below what its rounds resolve. */
 export function resolutionWarning(r: CellResolution): string {
   const resolvable = Number.isFinite(r.resolvablePct) ? `${r.resolvablePct.toFixed(1)}%` : 'no change';
   return (
     `${r.noise.id}: the ${r.thresholdPct}% threshold is below the smallest change this runner resolves with ` +
-    `${r.rounds} rounds (${resolvable} at ${r.noise.perRoundCvPct.toFixed(1)}% noise per round, from ` +
-    `${noiseSourceText(r.noise)}); ` +
+    `${r.rounds} rounds (${resolvable} at ${planningText(r.noise)}); ` +
     (r.recommendedRounds === null
       ? 'no practical number of rounds resolves it: raise the threshold'
       : `about ${r.recommendedRounds} rounds would resolve it`)

@@ -114,7 +114,7 @@ describe('pgperf plan with the runner noise (real PostgreSQL and pgbench)', () =
     const text = await pgperf(['plan', '--workload', workload, '--store', store, '--threshold', '0.5']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`calibration ${cal!.id}`);
-    expect(text.stdout).toMatch(/^noise@1 +\d+\.\d% +calibration /m);
+    expect(text.stdout).toMatch(/^noise@1 +\d+\.\d% +\d+\.\d% +calibration /m);
     // --shards with --store prints both.
     const both = await pgperf(['plan', '--workload', workload, '--store', store, '--shards', '1']);
     expect(both.stdout).toContain(`calibration ${cal!.id}`);

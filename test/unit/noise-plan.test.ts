@@ -18,6 +18,7 @@ const noise = (perRoundCvPct: number): NoiseEstimate => ({
   pairedCvPct: perRoundCvPct,
   runCvPct: null,
   perRoundCvPct,
+  planningCvPct: perRoundCvPct,
 });
 
 describe('resolutionOf', () => {
@@ -43,6 +44,14 @@ describe('resolutionOf', () => {
         expect(r.belowResolvable).toBe(n > 10);
       }
     }
+  });
+
+  it('plans with the upper bound of the noise, not the bare estimate', () => {
+    const input = { rounds: 10, hypotheses: 1, alpha: 0.05, thresholdPct: 2 };
+    const raised = resolutionOf({ ...noise(2), planningCvPct: 3 }, input);
+    expect(raised.resolvablePct).toBe(resolutionOf(noise(3), input).resolvablePct);
+    expect(raised.resolvablePct).toBeGreaterThan(resolutionOf(noise(2), input).resolvablePct);
+    expect(resolutionWarning(raised)).toContain('at 3.0% noise per round (2.0% measured, from calibration');
   });
 
   it('grows with the noise and shrinks with the rounds', () => {

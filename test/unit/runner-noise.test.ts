@@ -11,6 +11,7 @@ import {
   loadRunnerNoise,
   MIN_HISTORY_POINTS,
   runnerId,
+  upperNoiseBound,
 } from '../../src/pipeline/runner-noise.js';
 import type { RunResult } from '../../src/results/types.js';
 import { robustLogSpread } from '../../src/stats/robust-log-spread.js';
@@ -54,6 +55,15 @@ describe('isCalibrationRun', () => {
   });
 });
 
+describe('upperNoiseBound', () => {
+  it('raises an estimate less the more points are behind it, and never lowers it', () => {
+    expect(upperNoiseBound(10, 10)).toBeGreaterThan(upperNoiseBound(10, 30));
+    expect(upperNoiseBound(10, 30)).toBeGreaterThan(upperNoiseBound(10, 1000));
+    expect(upperNoiseBound(10, 1000)).toBeGreaterThan(10);
+    expect(upperNoiseBound(10, 0)).toBe(10);
+  });
+});
+
 describe('estimateRunnerNoise', () => {
   it('takes the newest calibration of this runner, as the paired test sees it', () => {
     const older = legacyCalibration('2026-11-01T00:00:00Z', 'cal-old');
@@ -67,6 +77,9 @@ describe('estimateRunnerNoise', () => {
     const [n] = noise.cells;
     expect(n).toMatchObject({ id: 'select-only@1', source: 'calibration', runId: 'cal-new', points: 3 });
     expect(n!.perRoundCvPct).toBeCloseTo(estimateNoise(newer, cell).pairedCvPct!, 10);
+    // Plans use the estimate raised for the few rounds behind it.
+    expect(n!.planningCvPct).toBeCloseTo(upperNoiseBound(n!.perRoundCvPct, 3), 10);
+    expect(n!.planningCvPct).toBeGreaterThan(n!.perRoundCvPct);
     expect(n!.perRoundCvPct).not.toBeCloseTo(estimateNoise(older, cell).pairedCvPct!, 3);
     // The run being judged is never its own noise.
     expect(
@@ -91,6 +104,7 @@ describe('estimateRunnerNoise', () => {
     const spread = 100 * Math.expm1(robustLogSpread(segment.map((p) => p.median)));
     expect(n!.runCvPct).toBeCloseTo(spread, 10);
     expect(n!.perRoundCvPct).toBeCloseTo(Math.SQRT2 * spread, 10);
+    expect(n!.planningCvPct).toBeCloseTo(upperNoiseBound(Math.SQRT2 * spread, segment.length), 10);
     // Across the step the spread would be far larger: the cut matters.
     const all = 100 * Math.expm1(robustLogSpread(series.series.points.map((p) => p.median)));
     expect(all).toBeGreaterThan(2 * spread);

@@ -134,10 +134,20 @@ function renderNoisePlan(p: NoisePlan): string {
   } else {
     const pct = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)}%` : 'none');
     const rows = [
-      ['cell', 'noise/round', 'from', 'threshold', 'rounds', 'resolves', 'rounds for threshold'],
+      [
+        'cell',
+        'noise/round',
+        'planned with',
+        'from',
+        'threshold',
+        'rounds',
+        'resolves',
+        'rounds for threshold',
+      ],
       ...p.cells.map((c) => [
         c.id,
         pct(c.noise.perRoundCvPct),
+        pct(c.noise.planningCvPct),
         noiseSourceText(c.noise),
         `${c.thresholdPct}%`,
         String(c.rounds),
