@@ -45402,8 +45402,8 @@ function planningText(n) {
   return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
 }
 function resolutionWarning(r) {
-  const resolvable = Number.isFinite(r.resolvablePct) ? `${r.resolvablePct.toFixed(1)}%` : "no change";
-  return `${r.noise.id}: the ${r.thresholdPct}% threshold is below the smallest change this runner resolves with ${r.rounds} rounds (${resolvable} at ${planningText(r.noise)}); ` + (r.recommendedRounds === null ? "no practical number of rounds resolves it: raise the threshold" : `about ${r.recommendedRounds} rounds would resolve it`);
+  const what = Number.isFinite(r.resolvablePct) ? `the smallest change this runner resolves with ${r.rounds} rounds (${r.resolvablePct.toFixed(1)}% at ${planningText(r.noise)})` : `what this runner resolves with ${r.rounds} rounds (none: they cannot reach significance; ${planningText(r.noise)})`;
+  return `${r.noise.id}: the ${r.thresholdPct}% threshold is below ${what}; ` + (r.recommendedRounds === null ? "no practical number of rounds resolves it: raise the threshold" : `about ${r.recommendedRounds} rounds would resolve it`);
 }
 
 // src/pipeline/runner-noise.ts
@@ -45845,7 +45845,11 @@ async function loadRunnerNoise(store, runner, cells, options = {}) {
 async function noiseWarnings(result, store) {
   if (result.calibration || result.arms.length < 2) return [];
   const settings2 = analysisOf(result);
-  const workloads = Object.values(result.workloads);
+  const workloads = Object.values(result.workloads).map((w) => ({
+    ...w,
+    metrics: w.metrics ?? ["tps"],
+    clients: w.clients ?? []
+  }));
   const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : void 0;
   const reach = planReach({
     workloads,

@@ -94,10 +94,11 @@ export function planningText(n: NoiseEstimate): string {
 
 /** The comparison warning of a cell whose threshold is below what its rounds resolve. */
 export function resolutionWarning(r: CellResolution): string {
-  const resolvable = Number.isFinite(r.resolvablePct) ? `${r.resolvablePct.toFixed(1)}%` : 'no change';
+  const what = Number.isFinite(r.resolvablePct)
+    ? `the smallest change this runner resolves with ${r.rounds} rounds (${r.resolvablePct.toFixed(1)}% at ${planningText(r.noise)})`
+    : `what this runner resolves with ${r.rounds} rounds (none: they cannot reach significance; ${planningText(r.noise)})`;
   return (
-    `${r.noise.id}: the ${r.thresholdPct}% threshold is below the smallest change this runner resolves with ` +
-    `${r.rounds} rounds (${resolvable} at ${planningText(r.noise)}); ` +
+    `${r.noise.id}: the ${r.thresholdPct}% threshold is below ${what}; ` +
     (r.recommendedRounds === null
       ? 'no practical number of rounds resolves it: raise the threshold'
       : `about ${r.recommendedRounds} rounds would resolve it`)

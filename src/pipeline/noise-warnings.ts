@@ -21,7 +21,12 @@ export async function noiseWarnings(result: RunResult, store: NoiseStore): Promi
   // An A/A run measures the noise; a one-arm run compares nothing.
   if (result.calibration || result.arms.length < 2) return [];
   const settings = analysisOf(result);
-  const workloads = Object.values(result.workloads) as Workload[];
+  // Documents written before `metrics` was recorded gate on TPS alone.
+  const workloads = (Object.values(result.workloads) as Workload[]).map((w) => ({
+    ...w,
+    metrics: w.metrics ?? ['tps'],
+    clients: w.clients ?? [],
+  }));
   const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : undefined;
   const reach = planReach({
     workloads,

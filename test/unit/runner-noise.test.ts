@@ -16,6 +16,7 @@ import {
 import type { RunResult } from '../../src/results/types.js';
 import { robustLogSpread } from '../../src/stats/robust-log-spread.js';
 import { DirStore } from '../../src/store/dir-store.js';
+import { noiseWarnings } from '../../src/pipeline/noise-warnings.js';
 import { noisyHistory } from './history/noisy-history.js';
 
 /** A real results document: base and head of one install, head with synchronous_commit off (an A/B run). */
@@ -149,6 +150,55 @@ describe('loadRunnerNoise', () => {
     await store.save(legacyCalibration('2026-11-20T00:00:00Z', 'cal-stored'));
     const noise = await loadRunnerNoise(store, runnerId(env), [cell]);
     expect(noise.cells[0]).toMatchObject({ source: 'calibration', runId: 'cal-stored' });
+    await store.close();
+  });
+});
+
+describe('noiseWarnings', () => {
+  it('warns for the cells of an A/B run whose threshold is below what its rounds resolve here', async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-noise-'));
+    const store = await DirStore.open(tmp, { warn: () => {}, write: true });
+    const ab = {
+      ...real,
+      runId: 'ab-run',
+      analysis: { alpha: 0.05, thresholdPct: 0.5, metric: 'tps' as const },
+    };
+    await store.save(ab);
+    // No noise stored for this runner yet: nothing to say.
+    expect(await noiseWarnings(ab, store)).toEqual([]);
+    await store.save(legacyCalibration('2026-11-20T00:00:00Z', 'cal-stored'));
+    const warnings = await noiseWarnings(ab, store);
+    // 3 rounds over 9 cells cannot reach significance at all: every cell is named, with its noise source.
+    expect(warnings).toHaveLength(real.plan.cells.length);
+    expect(warnings[0]).toMatch(
+      /^smoke@1: the 0\.5% threshold is below what this runner resolves with 3 rounds \(none: they cannot reach significance; [\d.]+% noise per round \([\d.]+% measured, from calibration cal-stored /,
+    );
+    // An A/A run is the noise, not judged against it; nor is a run judged against itself.
+    expect(await noiseWarnings({ ...ab, calibration: true }, store)).toEqual([]);
+    // Older documents without `metrics` in their workloads are still judged (TPS gates).
+    const old = structuredClone(ab);
+    for (const w of Object.values(old.workloads) as Array<Record<string, unknown>>) delete w.metrics;
+    expect(await noiseWarnings(old, store)).toHaveLength(real.plan.cells.length);
+    await store.close();
+  });
+
+  it('names the rounds that would resolve a threshold the planned rounds cannot', async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-noise-'));
+    const store = await DirStore.open(tmp, { warn: () => {}, write: true });
+    await store.save(legacyCalibration('2026-11-20T00:00:00Z', 'cal-stored'));
+    const ab = {
+      ...real,
+      runId: 'ab-run',
+      analysis: { alpha: 0.05, thresholdPct: 50, metric: 'tps' as const },
+    };
+    ab.workloads = Object.fromEntries(
+      Object.entries(ab.workloads).map(([k, w]) => [k, { ...(w as object), rounds: 40 }]),
+    );
+    const warnings = await noiseWarnings(ab, store);
+    // At 40 rounds and a 50% threshold most cells resolve it; any warning names a round count above 40.
+    for (const w of warnings)
+      expect(Number(/about (\d+) rounds would resolve it/.exec(w)?.[1])).toBeGreaterThan(40);
+    expect(warnings.length).toBeLessThan(real.plan.cells.length);
     await store.close();
   });
 });
