@@ -19201,19 +19201,7 @@ var init_types = __esm({
 import { createHash } from "node:crypto";
 function environmentFingerprint(result) {
   const env = result.environment;
-  const facts = {
-    cpuModel: env.cpuModel,
-    cpuCount: String(env.cpuCount),
-    memoryGiB: String(Math.round(env.memoryBytes / 1024 ** 3)),
-    kernel: env.kernel,
-    os: env.os,
-    arch: env.arch,
-    settingsHash: env.settingsHash
-  };
-  for (const [fact, key] of OPTIONAL_FACTS) {
-    const value = env.facts?.[key];
-    if (value !== void 0 && value !== "") facts[fact] = value;
-  }
+  const facts = { ...machineFacts(env), settingsHash: env.settingsHash };
   const builds2 = result.arms.map((a) => a.build).filter((b) => isObject(b));
   const compilers = distinct(
     builds2.map((b) => isObject(b.compiler) ? stringOf(b.compiler.version) : void 0)
@@ -19231,6 +19219,21 @@ function environmentFingerprint(result) {
     facts.controls = [...new Set(controls.map((c) => `${c.control}=${c.to}`))].sort().join(" ");
   }
   return { id: fingerprintId(facts), facts };
+}
+function machineFacts(env) {
+  const facts = {
+    cpuModel: env.cpuModel,
+    cpuCount: String(env.cpuCount),
+    memoryGiB: String(Math.round(env.memoryBytes / 1024 ** 3)),
+    kernel: env.kernel,
+    os: env.os,
+    arch: env.arch
+  };
+  for (const [fact, key] of OPTIONAL_FACTS) {
+    const value = env.facts?.[key];
+    if (value !== void 0 && value !== "") facts[fact] = value;
+  }
+  return facts;
 }
 function fingerprintId(facts) {
   return sha256Hex(canonicalJson(facts)).slice(0, FINGERPRINT_ID_LENGTH);
@@ -36439,6 +36442,74 @@ function estimateNoise(result, cell, metric = "tps") {
     runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
   };
 }
+function planPower(input2) {
+  const { plan } = input2;
+  const m = Math.max(1, input2.hypotheses);
+  const power = input2.power ?? DEFAULT_POWER;
+  const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const assumed = input2.assumedRunCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
+  const reachable = plan.schedule.some((n, k) => minPFor(plan.test, n) < plan.lookAlpha[k] / m);
+  const refusal = reachable ? null : `with at most ${plan.maxRounds} rounds the ${plan.test} design's smallest p (${formatP(minPFor(plan.test, plan.maxRounds))}) never falls below a look's \u03B1 after Holm over ${m} comparisons (last look: ${formatP(plan.lookAlpha.at(-1) / m)}); raise the budget to at least ${roundsToReach(plan, m)} rounds or compare fewer cells`;
+  const last = plan.schedule.length - 1;
+  const cells = input2.cells.map(({ cell, noise }) => {
+    const [pairedCvPct, noiseSource] = noise?.pairedCvPct != null ? [noise.pairedCvPct, "measured-paired"] : noise?.runCvPct != null ? [Math.SQRT2 * noise.runCvPct, "measured-runs"] : [Math.SQRT2 * assumed, "assumed"];
+    const resolvable = (n, level) => resolvableChangePct({ test: plan.test, rounds: n, level, hypotheses: m, pairedCvPct, power });
+    const resolvablePct = reachable ? resolvable(plan.maxRounds, plan.lookAlpha[last]) : Number.POSITIVE_INFINITY;
+    let roundsForThreshold = null;
+    for (let n = plan.schedule[0]; n < MAX_RECOMMENDED_ROUNDS; n++) {
+      if (resolvable(n, lastLookLevel(plan, n)) <= thresholdPct) {
+        roundsForThreshold = n;
+        break;
+      }
+    }
+    return {
+      cell,
+      pairedCvPct,
+      noiseSource,
+      resolvablePct,
+      thresholdResolvable: resolvablePct <= thresholdPct,
+      roundsForThreshold
+    };
+  });
+  const warnings = cells.filter((c) => reachable && !c.thresholdResolvable).map(
+    (c) => `${cellId(c.cell)}: at ${c.pairedCvPct.toFixed(1)}% per-round noise (${c.noiseSource}) ${plan.maxRounds} rounds resolve changes of ${c.resolvablePct.toFixed(1)}% or more, not the ${thresholdPct}% threshold` + (c.roundsForThreshold === null ? "" : ` (about ${c.roundsForThreshold} rounds would)`)
+  );
+  return { canReachAlpha: reachable, refusal, cells, warnings };
+}
+function resolvableChangePct(input2) {
+  const { test, rounds: n, level, power } = input2;
+  const m = Math.max(1, input2.hypotheses);
+  if (minPFor(test, n) >= level / m) return Number.POSITIVE_INFINITY;
+  const df = Math.max(1, n - 1);
+  const z3 = studentTQuantile(1 - level / (2 * m), df) + studentTQuantile(power, df);
+  return 100 * Math.expm1(z3 * Math.log1p(input2.pairedCvPct / 100) / Math.sqrt(n * MWU_EFFICIENCY));
+}
+function roundsToResolve(input2) {
+  for (let n = 1; n < MAX_RECOMMENDED_ROUNDS; n++) {
+    if (resolvableChangePct({ ...input2, rounds: n }) <= input2.thresholdPct) return n;
+  }
+  return null;
+}
+function lastLookLevel(plan, n) {
+  const looks = [...plan.schedule.filter((r) => r < n), n];
+  return perLookLevels(
+    plan.spending,
+    plan.alpha,
+    looks.map((r) => r / n)
+  ).at(-1);
+}
+function roundsToReach(plan, m) {
+  for (let n = plan.schedule[0]; n < MAX_RECOMMENDED_ROUNDS; n++) {
+    const looks = [...plan.schedule.filter((r) => r < n), n];
+    const levels = perLookLevels(
+      plan.spending,
+      plan.alpha,
+      looks.map((r) => r / n)
+    );
+    if (looks.some((r, k) => minPFor(plan.test, r) < levels[k] / m)) return n;
+  }
+  return MAX_RECOMMENDED_ROUNDS;
+}
 
 // src/stats/t-inference.ts
 function tInference(estimate, se, df, level) {
@@ -37634,6 +37705,579 @@ function withStoredBaseline(c, baseline) {
   };
 }
 
+// src/pipeline/noise-warnings.ts
+init_errors();
+
+// src/pipeline/noise-plan.ts
+function resolutionOf(noise, input2) {
+  const power = input2.power ?? DEFAULT_POWER;
+  const test = input2.test ?? input2.adaptive?.test ?? "signed-rank";
+  let resolvablePct;
+  let recommendedRounds;
+  if (input2.adaptive) {
+    const cell = { workload: noise.workload, clients: noise.clients };
+    const p = planPower({
+      plan: input2.adaptive,
+      hypotheses: input2.hypotheses,
+      cells: [
+        { cell, noise: { cell, rounds: noise.points, pairedCvPct: noise.planningCvPct, runCvPct: null } }
+      ],
+      thresholdPct: input2.thresholdPct,
+      power
+    }).cells[0];
+    resolvablePct = p.resolvablePct;
+    recommendedRounds = p.roundsForThreshold;
+  } else {
+    const common = {
+      test,
+      level: input2.alpha,
+      hypotheses: input2.hypotheses,
+      pairedCvPct: noise.planningCvPct,
+      power
+    };
+    resolvablePct = resolvableChangePct({ ...common, rounds: input2.rounds });
+    recommendedRounds = roundsToResolve({ ...common, thresholdPct: input2.thresholdPct });
+  }
+  const rounds = input2.adaptive?.maxRounds ?? input2.rounds;
+  return {
+    noise,
+    rounds,
+    thresholdPct: input2.thresholdPct,
+    resolvablePct,
+    recommendedRounds,
+    belowResolvable: input2.thresholdPct < resolvablePct
+  };
+}
+function noiseSourceText(n) {
+  const day = n.date.slice(0, 10);
+  return n.source === "calibration" ? `calibration ${n.runId} (${day}, ${n.points} rounds)` : `history (${n.points} runs since ${day})`;
+}
+function planningText(n) {
+  return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
+}
+function resolutionWarning(r) {
+  const what = Number.isFinite(r.resolvablePct) ? `the smallest change this runner resolves with ${r.rounds} rounds (${r.resolvablePct.toFixed(1)}% at ${planningText(r.noise)})` : `what this runner resolves with ${r.rounds} rounds (none: they cannot reach significance; ${planningText(r.noise)})`;
+  return `${r.noise.id}: the ${r.thresholdPct}% threshold is below ${what}; ` + (r.recommendedRounds === null ? "no practical number of rounds resolves it: raise the threshold" : `about ${r.recommendedRounds} rounds would resolve it`);
+}
+
+// src/pipeline/plan-check.ts
+init_errors();
+function planReach(input2) {
+  const heads = Math.max(0, input2.arms - 1);
+  const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
+  const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
+  const level = input2.adaptive ? input2.adaptive.lookAlpha.at(-1) : input2.alpha;
+  const workloads = input2.workloads.map((w) => {
+    const rounds = input2.adaptive?.maxRounds ?? input2.rounds ?? w.rounds;
+    const minP = minPFor("signed-rank", rounds);
+    return {
+      name: w.name,
+      cells: w.clients.map((c) => `${w.name}@${c}`),
+      rounds,
+      minP,
+      minAdjustedP: Math.min(1, familySize * minP)
+    };
+  });
+  return {
+    reachable: heads === 0 || workloads.some((w) => w.minAdjustedP < level),
+    familySize,
+    level,
+    workloads,
+    minRounds: minRoundsFor("signed-rank", familySize, level)
+  };
+}
+function refuseUnreachablePlan(input2) {
+  const r = planReach(input2);
+  if (r.reachable) return;
+  const what = r.workloads.map(
+    (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
+  ).join("; ");
+  const level = input2.adaptive ? `the last look's level ${formatP(r.level)}` : `alpha ${formatP(r.level)}`;
+  throw new UserError(
+    `the plan cannot reach significance in any cell: Holm over ${r.familySize} hypotheses (head arms x cells x gated metrics); ${what}; each is >= ${level}. Plan at least ${r.minRounds} rounds (${input2.adaptive ? "--max-rounds" : "--rounds, or the workloads' rounds; or adaptive rounds with --max-rounds"}), fewer cells, or pass --force (Action input force: 'true') to run anyway`
+  );
+}
+
+// src/pipeline/runner-noise.ts
+init_fingerprint();
+
+// src/stats/e-divisive-statistic.ts
+function eDivisiveStatistic(values, start = 0, end = values.length) {
+  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= values.length)) {
+    throw new RangeError(`bad interval [${start}, ${end}) of a series of ${values.length} values`);
+  }
+  const length = end - start;
+  const statistic = new Float64Array(length);
+  let cross = 0;
+  let withinX = 0;
+  let withinY = 0;
+  for (let i = start; i < end; i++) {
+    const vi = values[i];
+    for (let j = i + 1; j < end; j++) withinY += Math.abs(vi - values[j]);
+  }
+  for (let tau = start; tau < end; tau++) {
+    const n = tau - start;
+    const m = end - tau;
+    if (n > 0) {
+      const e = 2 * cross / (n * m) - 2 * withinX / (n * n) - 2 * withinY / (m * m);
+      statistic[n] = n * m / (n + m) * e;
+    }
+    const v = values[tau];
+    let toX = 0;
+    for (let i = start; i < tau; i++) toX += Math.abs(values[i] - v);
+    let toY = 0;
+    for (let j = tau + 1; j < end; j++) toY += Math.abs(v - values[j]);
+    cross += toY - toX;
+    withinX += toX;
+    withinY -= toY;
+  }
+  return statistic;
+}
+
+// src/stats/student-t-two-sample.ts
+function studentTTwoSample(before, after, level = 0.95) {
+  if (!(before.n >= 1 && after.n >= 1))
+    throw new RangeError("a two-sample t-test needs values on both sides");
+  if (!(before.sd >= 0 && after.sd >= 0)) throw new RangeError("standard deviations must be >= 0");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const difference = after.mean - before.mean;
+  const df = before.n + after.n - 2;
+  if (df < 1) {
+    return {
+      t: 0,
+      df,
+      p: 1,
+      difference,
+      se: Number.POSITIVE_INFINITY,
+      lower: Number.NEGATIVE_INFINITY,
+      upper: Number.POSITIVE_INFINITY
+    };
+  }
+  const pooledVariance = ((before.n - 1) * before.sd ** 2 + (after.n - 1) * after.sd ** 2) / df;
+  const se = Math.sqrt(pooledVariance * (1 / before.n + 1 / after.n));
+  return { ...tInference(difference, se, df, level), df, difference, se };
+}
+
+// src/stats/e-divisive.ts
+function detectChangePoints(values, options = {}) {
+  const o = resolveOptions(options);
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v))
+      throw new RangeError(`value ${i} is ${v}; change-point detection needs finite numbers`);
+  });
+  if (values.length < minPointsForDetection(o.minSegment)) return [];
+  const weak = splitStep(values, o);
+  return mergeStep(values, weak, o);
+}
+function minPointsForDetection(minSegment = DEFAULT_MIN_SEGMENT) {
+  return 2 * minSegment;
+}
+var DEFAULT_MAX_P = 1e-3;
+var DEFAULT_MIN_SEGMENT = 3;
+var DEFAULT_WINDOW_LENGTH = 50;
+function firstPassP(maxP) {
+  return maxP < 0.05 ? maxP * 10 : maxP < 0.5 ? maxP * 2 : maxP;
+}
+function resolveOptions(options) {
+  const o = {
+    maxP: options.maxP ?? DEFAULT_MAX_P,
+    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
+    minMagnitude: options.minMagnitude ?? 0,
+    windowLength: options.windowLength ?? DEFAULT_WINDOW_LENGTH,
+    scale: options.scale ?? "linear",
+    level: options.level ?? 0.95
+  };
+  if (!(o.maxP > 0 && o.maxP < 1)) throw new RangeError(`maxP must be in (0, 1), got ${o.maxP}`);
+  if (!(Number.isInteger(o.minSegment) && o.minSegment >= 2)) {
+    throw new RangeError(`minSegment must be an integer >= 2, got ${o.minSegment}`);
+  }
+  if (!(o.minMagnitude >= 0)) throw new RangeError(`minMagnitude must be >= 0, got ${o.minMagnitude}`);
+  if (!(Number.isInteger(o.windowLength) && o.windowLength >= 2 * o.minSegment)) {
+    throw new RangeError(
+      `windowLength must be an integer >= 2\xB7minSegment (${2 * o.minSegment}), got ${o.windowLength}`
+    );
+  }
+  if (!(o.level > 0 && o.level < 1)) throw new RangeError(`level must be in (0, 1), got ${o.level}`);
+  return o;
+}
+function splitStep(values, o) {
+  const level = firstPassP(o.maxP);
+  const step = Math.floor(o.windowLength / 2);
+  const weak = /* @__PURE__ */ new Set();
+  let start = 0;
+  while (start < values.length) {
+    const end = Math.min(start + o.windowLength, values.length);
+    const found = divideWindow(values, start, end, level, o);
+    for (const index of found) weak.add(index);
+    start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step);
+  }
+  return [...weak].sort((a, b) => a - b);
+}
+function divideWindow(values, start, end, level, o) {
+  const cuts = [];
+  const candidates = /* @__PURE__ */ new Map();
+  for (; ; ) {
+    const bounds = [start, ...cuts, end];
+    let best = null;
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const from = bounds[i];
+      const to = bounds[i + 1];
+      const key = `${from}:${to}`;
+      if (!candidates.has(key)) candidates.set(key, bestSplit(values, from, to, o.minSegment));
+      const c = candidates.get(key);
+      if (c && (best === null || c.statistic > best.statistic)) best = { ...c, from, to };
+    }
+    if (best === null) return cuts;
+    const test = testSplit(values, best.from, best.index, best.to, o);
+    if (!(test.p < level)) return cuts;
+    cuts.push(best.index);
+    cuts.sort((a, b) => a - b);
+  }
+}
+function bestSplit(values, from, to, minSegment) {
+  if (to - from < 2 * minSegment) return null;
+  const t = eDivisiveStatistic(values, from, to);
+  let best = minSegment;
+  for (let k = minSegment + 1; k <= to - from - minSegment; k++) if (t[k] > t[best]) best = k;
+  return { index: from + best, statistic: t[best] };
+}
+function mergeStep(values, weak, o) {
+  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? values.length : points3[i].index;
+  const retest = (points3, i) => {
+    if (i < 0 || i >= points3.length) return;
+    points3[i] = testSplit(values, bound(i - 1, points3), points3[i].index, bound(i + 1, points3), o);
+  };
+  const points2 = weak.map(
+    (index, i) => testSplit(
+      values,
+      i === 0 ? 0 : weak[i - 1],
+      index,
+      i + 1 < weak.length ? weak[i + 1] : values.length,
+      o
+    )
+  );
+  while (points2.length > 0) {
+    let weakest = argBest(points2, (a, b) => a.p > b.p);
+    if (points2[weakest].p < o.maxP) {
+      weakest = argBest(points2, (a, b) => a.magnitude < b.magnitude);
+      if (points2[weakest].magnitude > o.minMagnitude) break;
+    }
+    points2.splice(weakest, 1);
+    retest(points2, weakest - 1);
+    retest(points2, weakest);
+  }
+  return points2;
+}
+function argBest(items, beats) {
+  let best = 0;
+  for (let i = 1; i < items.length; i++) if (beats(items[i], items[best])) best = i;
+  return best;
+}
+function testSplit(values, from, cut, to, o) {
+  const before = summarize2(values, from, cut);
+  const after = summarize2(values, cut, to);
+  const test = studentTTwoSample(before, after, o.level);
+  const common = { index: cut, nBefore: before.n, nAfter: after.n, p: test.p, t: test.t, df: test.df };
+  if (o.scale === "log") {
+    const d = test.difference;
+    return {
+      ...common,
+      meanBefore: Math.exp(before.mean),
+      meanAfter: Math.exp(after.mean),
+      relativeChange: Math.expm1(d),
+      magnitude: Math.expm1(Math.abs(d)),
+      ci: { level: o.level, lower: Math.expm1(test.lower), upper: Math.expm1(test.upper) }
+    };
+  }
+  const forward = after.mean / before.mean - 1;
+  const backward = before.mean / after.mean - 1;
+  return {
+    ...common,
+    meanBefore: before.mean,
+    meanAfter: after.mean,
+    relativeChange: forward,
+    magnitude: Math.max(Math.abs(forward), Math.abs(backward)),
+    ci: null
+  };
+}
+function summarize2(values, from, to) {
+  const n = to - from;
+  let sum2 = 0;
+  for (let i = from; i < to; i++) sum2 += values[i];
+  const mean2 = sum2 / n;
+  let squares = 0;
+  for (let i = from; i < to; i++) squares += (values[i] - mean2) ** 2;
+  return { n, mean: mean2, sd: n > 1 ? Math.sqrt(squares / (n - 1)) : 0 };
+}
+
+// src/history/series.ts
+import { createHash as createHash3 } from "node:crypto";
+
+// src/stats/median-ci.ts
+function medianCi(values, level = 0.95) {
+  const n = values.length;
+  if (n === 0) throw new RangeError("a median needs at least one value");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const sorted = [...values].sort((a, b) => a - b);
+  const median2 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  let k = 1;
+  let tail2 = 0.5 ** n;
+  while (2 * (k + 1) <= n + 1) {
+    const nextTail = tail2 + binomialCoefficient(n, k) * 0.5 ** n;
+    if (1 - 2 * nextTail < level) break;
+    k++;
+    tail2 = nextTail;
+  }
+  return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
+}
+
+// src/history/series.ts
+var SERIES_METRICS = ["tps", "latencyPctMs"];
+function seriesId(key) {
+  return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
+}
+function buildSeries(runs) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const run3 of runs) {
+    if (run3.status === "running") continue;
+    const arm2 = measuredArm(run3);
+    if (arm2 === void 0) continue;
+    const fingerprint = run3.fingerprint ?? fallbackFingerprint(run3);
+    for (const metric of SERIES_METRICS) {
+      const cells = collectCellRuns(run3.samples, metric);
+      for (const cell of documentCells(run3)) {
+        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm2)).filter(
+          (v) => Number.isFinite(v) && v > 0
+        );
+        if (values.length === 0) continue;
+        const key = { fingerprint: fingerprint.id, ...cell, metric };
+        const id = seriesId(key);
+        let series = byId.get(id);
+        if (!series) {
+          series = { id, key, facts: fingerprint.facts, better: METRICS[metric].better, points: [] };
+          byId.set(id, series);
+        }
+        const ci = medianCi(values);
+        series.points.push({
+          runId: run3.runId ?? run3.startedAt,
+          sha: run3.source?.head?.sha ?? null,
+          ref: run3.source?.head?.ref ?? null,
+          date: run3.startedAt,
+          n: values.length,
+          median: ci.median,
+          ciLower: ci.lower,
+          ciUpper: ci.upper,
+          ciLevel: ci.achievedLevel
+        });
+      }
+    }
+  }
+  const all = [...byId.values()];
+  for (const s of all) {
+    s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
+  }
+  return all.sort(
+    (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || SERIES_METRICS.indexOf(a.key.metric) - SERIES_METRICS.indexOf(b.key.metric) || a.key.clients - b.key.clients
+  );
+}
+function measuredArm(run3) {
+  return run3.arms.find((a) => a.label === "head")?.label ?? run3.arms[run3.arms.length - 1]?.label;
+}
+function fallbackFingerprint(run3) {
+  const env = run3.environment;
+  const facts = {
+    cpuModel: env.cpuModel,
+    cpuCount: String(env.cpuCount),
+    kernel: env.kernel,
+    os: env.os,
+    settingsHash: env.settingsHash
+  };
+  const hash2 = createHash3("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
+  return { id: `env-${hash2}`, facts };
+}
+
+// src/history/analyse.ts
+function analyseHistory(runs, options = {}) {
+  const resolved = {
+    maxP: options.maxP ?? DEFAULT_MAX_P,
+    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
+    minMagnitude: options.minMagnitude ?? 0
+  };
+  return {
+    options: resolved,
+    runs: runs.length,
+    series: buildSeries(runs).map((s) => analyseSeries(s, resolved))
+  };
+}
+function analyseSeries(series, options) {
+  const needed = minPointsForDetection(options.minSegment);
+  if (series.points.length < needed) return { series, status: "too-few-points", needed, changePoints: [] };
+  const found = detectChangePoints(
+    series.points.map((p) => Math.log(p.median)),
+    { ...options, scale: "log" }
+  );
+  return {
+    series,
+    status: "analysed",
+    needed,
+    changePoints: found.map((c) => ({
+      index: c.index,
+      kind: c.relativeChange < 0 === (series.better === "higher") ? "regression" : "improvement",
+      lastBefore: series.points[c.index - 1],
+      firstAfter: series.points[c.index],
+      before: c.meanBefore,
+      after: c.meanAfter,
+      relativeChange: c.relativeChange,
+      ciLower: c.ci.lower,
+      ciUpper: c.ci.upper,
+      p: c.p,
+      nBefore: c.nBefore,
+      nAfter: c.nAfter
+    }))
+  };
+}
+
+// src/pipeline/runner-noise.ts
+init_types();
+var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
+var NOISE_RUNS_READ = 200;
+var NOISE_METRIC = "tps";
+function upperNoiseBound(cvPct, points2) {
+  return points2 > 0 ? cvPct * (1 + Z_80 * MAD_RELATIVE_SE / Math.sqrt(points2)) : cvPct;
+}
+var Z_80 = 0.8416;
+var MAD_RELATIVE_SE = 1.166;
+function runnerId(env) {
+  return fingerprintId(machineFacts(env));
+}
+function isCalibrationRun(run3) {
+  if (run3.calibration === true) return true;
+  if (run3.baseline || run3.arms.length < 2) return false;
+  const [first] = run3.arms;
+  const sha = (a) => a.build?.sha;
+  return run3.arms.every(
+    (a) => a.binDir === first.binDir && a.serverVersion === first.serverVersion && sha(a) === sha(first) && Object.keys(a.settingOverrides ?? {}).length === 0
+  );
+}
+function estimateRunnerNoise(runs, runner, cells, options = {}) {
+  const mine = runs.filter(
+    (r) => r.status !== "running" && r.runId !== options.exclude && runnerId(r.environment) === runner
+  ).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+  const calibrations = mine.filter(isCalibrationRun);
+  const series = buildSeries(
+    mine.map((r) => ({ ...r, fingerprint: { id: runner, facts: {} } }))
+  ).filter((s) => s.key.metric === NOISE_METRIC);
+  const out = { runner, cells: [], missing: [] };
+  for (const cell of cells) {
+    const id = cellId(cell);
+    const key = { workload: cell.workload, clients: cell.clients };
+    const fromCalibration = calibrationNoise(calibrations, cell);
+    if (fromCalibration) {
+      out.cells.push({ ...key, id, ...fromCalibration });
+      continue;
+    }
+    const s = series.find((x) => x.key.workload === cell.workload && x.key.clients === cell.clients);
+    const points2 = s?.points ?? [];
+    const analysed = s && points2.length >= MIN_HISTORY_POINTS ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 }) : void 0;
+    const start = analysed?.changePoints.at(-1)?.index ?? 0;
+    const segment = points2.slice(start);
+    if (segment.length < MIN_HISTORY_POINTS) {
+      const had = points2.length === 0 ? "no stored run of it" : start > 0 ? `${segment.length} run(s) since its last change point (${points2[start].date})` : `${points2.length} stored run(s)`;
+      out.missing.push({
+        ...key,
+        id,
+        reason: `no calibration (A/A) run of ${id} on this runner, and its history has ${had}; at least ${MIN_HISTORY_POINTS} are needed (run pgperf calibrate with the store)`
+      });
+      continue;
+    }
+    const runCvPct = 100 * Math.expm1(robustLogSpread(segment.map((p) => p.median)));
+    out.cells.push({
+      ...key,
+      id,
+      source: "history",
+      runId: segment.at(-1).runId,
+      date: segment[0].date,
+      points: segment.length,
+      pairedCvPct: null,
+      runCvPct,
+      perRoundCvPct: Math.SQRT2 * runCvPct,
+      planningCvPct: upperNoiseBound(Math.SQRT2 * runCvPct, segment.length)
+    });
+  }
+  return out;
+}
+function calibrationNoise(calibrations, cell) {
+  for (const run3 of calibrations) {
+    const noise = estimateNoise(run3, cell, NOISE_METRIC);
+    if (noise.pairedCvPct === null || noise.rounds < MIN_NOISE_ROUNDS) continue;
+    return {
+      source: "calibration",
+      runId: run3.runId ?? run3.startedAt,
+      date: run3.startedAt,
+      points: noise.rounds,
+      pairedCvPct: noise.pairedCvPct,
+      runCvPct: noise.runCvPct,
+      perRoundCvPct: noise.pairedCvPct,
+      planningCvPct: upperNoiseBound(noise.pairedCvPct, noise.rounds)
+    };
+  }
+  return void 0;
+}
+async function loadRunnerNoise(store, runner, cells, options = {}) {
+  const workloads = new Set(cells.map((c) => c.workload));
+  const listed = (await store.list()).filter(
+    (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
+  ).slice(0, NOISE_RUNS_READ);
+  const runs = [];
+  for (const entry of listed) runs.push(await store.load(entry.id));
+  return estimateRunnerNoise(runs, runner, cells, options);
+}
+
+// src/pipeline/noise-warnings.ts
+async function noiseWarnings(result, store) {
+  if (result.calibration || result.arms.length < 2) return [];
+  const settings2 = analysisOf(result);
+  const workloads = Object.values(result.workloads).map((w) => ({
+    ...w,
+    metrics: w.metrics ?? ["tps"],
+    clients: w.clients ?? []
+  }));
+  const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : void 0;
+  const reach = planReach({
+    workloads,
+    arms: result.arms.length,
+    alpha: settings2.alpha,
+    ...adaptive ? { adaptive } : {},
+    singleMetric: metricOption(settings2) !== void 0
+  });
+  const noise = await loadRunnerNoise(store, runnerId(result.environment), result.plan.cells, {
+    ...result.runId !== void 0 ? { exclude: result.runId } : {}
+  });
+  return noise.cells.map((n) => {
+    const w = workloads.find((x) => x.name === n.workload);
+    return resolutionOf(n, {
+      rounds: w?.rounds ?? result.plan.rounds,
+      ...adaptive ? { adaptive } : {},
+      hypotheses: reach.familySize,
+      alpha: settings2.alpha,
+      thresholdPct: w?.threshold ?? settings2.thresholdPct,
+      // Stored base samples do not pair with head's rounds: the rank-sum test decides (analysis.ts).
+      ...result.baseline ? { test: "mann-whitney" } : {}
+    });
+  }).filter((r) => r.belowResolvable).map(resolutionWarning);
+}
+async function withNoiseWarnings(comparison, result, store, logger) {
+  if (!store?.list || !store.load) return comparison;
+  try {
+    const warnings = await noiseWarnings(result, store);
+    if (warnings.length === 0) return comparison;
+    return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
+  } catch (e) {
+    logger.warn(`could not read this runner's noise from the store: ${errorMessage(e)}`);
+    return comparison;
+  }
+}
+
 // src/pipeline/pipeline.ts
 import path13 from "node:path";
 
@@ -37662,7 +38306,7 @@ function combineSinks(...sinks) {
 import { copyFile as copyFile2, mkdir as mkdir4 } from "node:fs/promises";
 import os8 from "node:os";
 import path12 from "node:path";
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 
 // src/cluster/cluster.ts
 init_errors();
@@ -37840,7 +38484,7 @@ async function makeTempDir(prefix, parent = os5.tmpdir()) {
 }
 
 // src/cluster/conf.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 
 // src/config/settings.ts
 var RESERVED_SETTINGS = [
@@ -37946,7 +38590,7 @@ function renderConf(settings2) {
 }
 function settingsHash(settings2) {
   const relevant = Object.entries(settings2).filter(([k]) => !["port", "unix_socket_directories"].includes(k)).sort(([a], [b]) => a.localeCompare(b));
-  return createHash3("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
+  return createHash4("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 16);
 }
 function formatValue(v) {
   if (/^'(?:[^'\\]|''|\\.)*'$/.test(v) || /^-?\d+(\.\d+)?$/.test(v) || /^(on|off|true|false)$/i.test(v))
@@ -40918,6 +41562,7 @@ async function runBenchmark(req, deps) {
       ...req.shard ? { shard: req.shard } : {}
     },
     ...req.source ? { source: req.source } : {},
+    ...req.calibration ? { calibration: true } : {},
     samples: [],
     warnings: []
   };
@@ -40965,7 +41610,7 @@ async function runBenchmark(req, deps) {
       }
     });
     const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
-    result.environment.settingsHash = createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    result.environment.settingsHash = createHash5("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
     if (controlRequest) {
       controls = await applyControls(controlRequest, { ...controlRequest, logger });
       result.environment.controls = controls.changes;
@@ -41251,44 +41896,6 @@ async function releaseClusters(clusters, logsDir, logger) {
 // src/pipeline/pipeline.ts
 init_errors();
 
-// src/pipeline/plan-check.ts
-init_errors();
-function planReach(input2) {
-  const heads = Math.max(0, input2.arms - 1);
-  const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
-  const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
-  const level = input2.adaptive ? input2.adaptive.lookAlpha.at(-1) : input2.alpha;
-  const workloads = input2.workloads.map((w) => {
-    const rounds = input2.adaptive?.maxRounds ?? input2.rounds ?? w.rounds;
-    const minP = minPFor("signed-rank", rounds);
-    return {
-      name: w.name,
-      cells: w.clients.map((c) => `${w.name}@${c}`),
-      rounds,
-      minP,
-      minAdjustedP: Math.min(1, familySize * minP)
-    };
-  });
-  return {
-    reachable: heads === 0 || workloads.some((w) => w.minAdjustedP < level),
-    familySize,
-    level,
-    workloads,
-    minRounds: minRoundsFor("signed-rank", familySize, level)
-  };
-}
-function refuseUnreachablePlan(input2) {
-  const r = planReach(input2);
-  if (r.reachable) return;
-  const what = r.workloads.map(
-    (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
-  ).join("; ");
-  const level = input2.adaptive ? `the last look's level ${formatP(r.level)}` : `alpha ${formatP(r.level)}`;
-  throw new UserError(
-    `the plan cannot reach significance in any cell: Holm over ${r.familySize} hypotheses (head arms x cells x gated metrics); ${what}; each is >= ${level}. Plan at least ${r.minRounds} rounds (${input2.adaptive ? "--max-rounds" : "--rounds, or the workloads' rounds; or adaptive rounds with --max-rounds"}), fewer cells, or pass --force (Action input force: 'true') to run anyway`
-  );
-}
-
 // src/drivers/recorded-metrics.ts
 init_errors();
 var ALWAYS = {
@@ -41312,6 +41919,7 @@ function checkRecordable(workloads, metric) {
 }
 
 // src/pipeline/pipeline.ts
+init_fingerprint();
 var RESULTS_FILE = "results.json";
 async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
@@ -41321,10 +41929,13 @@ async function runPipeline(req, deps) {
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, planCheck: _check2, ...run3 } = req;
-  const result = await runBenchmark({ ...run3, arms, sink, logsDir: path13.join(runDir, "logs") }, deps);
+  const result = await runBenchmark(
+    { ...run3, arms, sink, logsDir: path13.join(runDir, "logs"), calibration: sameInstall(arms) },
+    deps
+  );
   return {
     result,
-    comparison: analyse(result),
+    comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
     resultsFile,
     ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
     ...archive?.error ? { archiveError: archive.error } : {}
@@ -41341,6 +41952,11 @@ function checkPlanReach(req) {
     ...req.adaptive ? { adaptive: req.adaptive.plan } : {},
     singleMetric: metricOption(req.analysis) !== void 0
   });
+}
+function sameInstall(arms) {
+  const [first] = arms;
+  const same = (a) => a.binDir === first.binDir && a.build?.sha === first.build?.sha && canonicalJson(a.settings) === canonicalJson(first.settings);
+  return arms.length >= 2 && arms.every(same);
 }
 async function resolveArms(source, deps) {
   if (source.kind === "installed") return source.arms;
@@ -41501,7 +42117,7 @@ async function runStoredBaseline(req, options, deps) {
   }
   return {
     result: merged,
-    comparison: analyse(merged),
+    comparison: await withNoiseWarnings(analyse(merged), merged, options.store, deps.logger),
     resultsFile,
     ...archived ? { archived } : {},
     ...archiveError ? { archiveError } : {}
@@ -61758,7 +62374,7 @@ async function openStore(spec, opts) {
 // src/fleet/shards.ts
 init_fingerprint();
 init_types();
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)
     throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
@@ -61785,7 +62401,7 @@ function planShards(workloads, count2, arms = 2) {
   }
   const position = new Map(cells.map((c, i) => [cellId(c), i]));
   for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
-  const planId = createHash5("sha256").update(
+  const planId = createHash6("sha256").update(
     canonicalJson({
       count: count2,
       workloads: workloads.map((w) => ({
@@ -62145,7 +62761,7 @@ function sleep(ms, signal) {
 }
 
 // src/pg-build/cache.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 import { chmod as chmod2, cp, mkdir as mkdir7, readdir as readdir6, readFile as readFile8, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
 import path19 from "node:path";
 init_errors();
@@ -62206,11 +62822,11 @@ function buildKey(input2) {
   return `${input2.sha.slice(0, 12)}-${sha256(identity).slice(0, 16)}`;
 }
 function sha256(data) {
-  return createHash6("sha256").update(data).digest("hex");
+  return createHash7("sha256").update(data).digest("hex");
 }
 var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
-  const outer = createHash6("sha256");
+  const outer = createHash7("sha256");
   const walk = async (rel) => {
     const abs = path19.join(installDir, rel);
     let entries;
@@ -65669,342 +66285,6 @@ var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 // src/history/nightly.ts
 import path37 from "node:path";
 import { writeFile as writeFile10 } from "node:fs/promises";
-
-// src/stats/e-divisive-statistic.ts
-function eDivisiveStatistic(values, start = 0, end = values.length) {
-  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= values.length)) {
-    throw new RangeError(`bad interval [${start}, ${end}) of a series of ${values.length} values`);
-  }
-  const length = end - start;
-  const statistic = new Float64Array(length);
-  let cross = 0;
-  let withinX = 0;
-  let withinY = 0;
-  for (let i = start; i < end; i++) {
-    const vi = values[i];
-    for (let j = i + 1; j < end; j++) withinY += Math.abs(vi - values[j]);
-  }
-  for (let tau = start; tau < end; tau++) {
-    const n = tau - start;
-    const m = end - tau;
-    if (n > 0) {
-      const e = 2 * cross / (n * m) - 2 * withinX / (n * n) - 2 * withinY / (m * m);
-      statistic[n] = n * m / (n + m) * e;
-    }
-    const v = values[tau];
-    let toX = 0;
-    for (let i = start; i < tau; i++) toX += Math.abs(values[i] - v);
-    let toY = 0;
-    for (let j = tau + 1; j < end; j++) toY += Math.abs(v - values[j]);
-    cross += toY - toX;
-    withinX += toX;
-    withinY -= toY;
-  }
-  return statistic;
-}
-
-// src/stats/student-t-two-sample.ts
-function studentTTwoSample(before, after, level = 0.95) {
-  if (!(before.n >= 1 && after.n >= 1))
-    throw new RangeError("a two-sample t-test needs values on both sides");
-  if (!(before.sd >= 0 && after.sd >= 0)) throw new RangeError("standard deviations must be >= 0");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const difference = after.mean - before.mean;
-  const df = before.n + after.n - 2;
-  if (df < 1) {
-    return {
-      t: 0,
-      df,
-      p: 1,
-      difference,
-      se: Number.POSITIVE_INFINITY,
-      lower: Number.NEGATIVE_INFINITY,
-      upper: Number.POSITIVE_INFINITY
-    };
-  }
-  const pooledVariance = ((before.n - 1) * before.sd ** 2 + (after.n - 1) * after.sd ** 2) / df;
-  const se = Math.sqrt(pooledVariance * (1 / before.n + 1 / after.n));
-  return { ...tInference(difference, se, df, level), df, difference, se };
-}
-
-// src/stats/e-divisive.ts
-function detectChangePoints(values, options = {}) {
-  const o = resolveOptions(options);
-  values.forEach((v, i) => {
-    if (!Number.isFinite(v))
-      throw new RangeError(`value ${i} is ${v}; change-point detection needs finite numbers`);
-  });
-  if (values.length < minPointsForDetection(o.minSegment)) return [];
-  const weak = splitStep(values, o);
-  return mergeStep(values, weak, o);
-}
-function minPointsForDetection(minSegment = DEFAULT_MIN_SEGMENT) {
-  return 2 * minSegment;
-}
-var DEFAULT_MAX_P = 1e-3;
-var DEFAULT_MIN_SEGMENT = 3;
-var DEFAULT_WINDOW_LENGTH = 50;
-function firstPassP(maxP) {
-  return maxP < 0.05 ? maxP * 10 : maxP < 0.5 ? maxP * 2 : maxP;
-}
-function resolveOptions(options) {
-  const o = {
-    maxP: options.maxP ?? DEFAULT_MAX_P,
-    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
-    minMagnitude: options.minMagnitude ?? 0,
-    windowLength: options.windowLength ?? DEFAULT_WINDOW_LENGTH,
-    scale: options.scale ?? "linear",
-    level: options.level ?? 0.95
-  };
-  if (!(o.maxP > 0 && o.maxP < 1)) throw new RangeError(`maxP must be in (0, 1), got ${o.maxP}`);
-  if (!(Number.isInteger(o.minSegment) && o.minSegment >= 2)) {
-    throw new RangeError(`minSegment must be an integer >= 2, got ${o.minSegment}`);
-  }
-  if (!(o.minMagnitude >= 0)) throw new RangeError(`minMagnitude must be >= 0, got ${o.minMagnitude}`);
-  if (!(Number.isInteger(o.windowLength) && o.windowLength >= 2 * o.minSegment)) {
-    throw new RangeError(
-      `windowLength must be an integer >= 2\xB7minSegment (${2 * o.minSegment}), got ${o.windowLength}`
-    );
-  }
-  if (!(o.level > 0 && o.level < 1)) throw new RangeError(`level must be in (0, 1), got ${o.level}`);
-  return o;
-}
-function splitStep(values, o) {
-  const level = firstPassP(o.maxP);
-  const step = Math.floor(o.windowLength / 2);
-  const weak = /* @__PURE__ */ new Set();
-  let start = 0;
-  while (start < values.length) {
-    const end = Math.min(start + o.windowLength, values.length);
-    const found = divideWindow(values, start, end, level, o);
-    for (const index of found) weak.add(index);
-    start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step);
-  }
-  return [...weak].sort((a, b) => a - b);
-}
-function divideWindow(values, start, end, level, o) {
-  const cuts = [];
-  const candidates = /* @__PURE__ */ new Map();
-  for (; ; ) {
-    const bounds = [start, ...cuts, end];
-    let best = null;
-    for (let i = 0; i + 1 < bounds.length; i++) {
-      const from = bounds[i];
-      const to = bounds[i + 1];
-      const key = `${from}:${to}`;
-      if (!candidates.has(key)) candidates.set(key, bestSplit(values, from, to, o.minSegment));
-      const c = candidates.get(key);
-      if (c && (best === null || c.statistic > best.statistic)) best = { ...c, from, to };
-    }
-    if (best === null) return cuts;
-    const test = testSplit(values, best.from, best.index, best.to, o);
-    if (!(test.p < level)) return cuts;
-    cuts.push(best.index);
-    cuts.sort((a, b) => a - b);
-  }
-}
-function bestSplit(values, from, to, minSegment) {
-  if (to - from < 2 * minSegment) return null;
-  const t = eDivisiveStatistic(values, from, to);
-  let best = minSegment;
-  for (let k = minSegment + 1; k <= to - from - minSegment; k++) if (t[k] > t[best]) best = k;
-  return { index: from + best, statistic: t[best] };
-}
-function mergeStep(values, weak, o) {
-  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? values.length : points3[i].index;
-  const retest = (points3, i) => {
-    if (i < 0 || i >= points3.length) return;
-    points3[i] = testSplit(values, bound(i - 1, points3), points3[i].index, bound(i + 1, points3), o);
-  };
-  const points2 = weak.map(
-    (index, i) => testSplit(
-      values,
-      i === 0 ? 0 : weak[i - 1],
-      index,
-      i + 1 < weak.length ? weak[i + 1] : values.length,
-      o
-    )
-  );
-  while (points2.length > 0) {
-    let weakest = argBest(points2, (a, b) => a.p > b.p);
-    if (points2[weakest].p < o.maxP) {
-      weakest = argBest(points2, (a, b) => a.magnitude < b.magnitude);
-      if (points2[weakest].magnitude > o.minMagnitude) break;
-    }
-    points2.splice(weakest, 1);
-    retest(points2, weakest - 1);
-    retest(points2, weakest);
-  }
-  return points2;
-}
-function argBest(items, beats) {
-  let best = 0;
-  for (let i = 1; i < items.length; i++) if (beats(items[i], items[best])) best = i;
-  return best;
-}
-function testSplit(values, from, cut, to, o) {
-  const before = summarize2(values, from, cut);
-  const after = summarize2(values, cut, to);
-  const test = studentTTwoSample(before, after, o.level);
-  const common = { index: cut, nBefore: before.n, nAfter: after.n, p: test.p, t: test.t, df: test.df };
-  if (o.scale === "log") {
-    const d = test.difference;
-    return {
-      ...common,
-      meanBefore: Math.exp(before.mean),
-      meanAfter: Math.exp(after.mean),
-      relativeChange: Math.expm1(d),
-      magnitude: Math.expm1(Math.abs(d)),
-      ci: { level: o.level, lower: Math.expm1(test.lower), upper: Math.expm1(test.upper) }
-    };
-  }
-  const forward = after.mean / before.mean - 1;
-  const backward = before.mean / after.mean - 1;
-  return {
-    ...common,
-    meanBefore: before.mean,
-    meanAfter: after.mean,
-    relativeChange: forward,
-    magnitude: Math.max(Math.abs(forward), Math.abs(backward)),
-    ci: null
-  };
-}
-function summarize2(values, from, to) {
-  const n = to - from;
-  let sum2 = 0;
-  for (let i = from; i < to; i++) sum2 += values[i];
-  const mean2 = sum2 / n;
-  let squares = 0;
-  for (let i = from; i < to; i++) squares += (values[i] - mean2) ** 2;
-  return { n, mean: mean2, sd: n > 1 ? Math.sqrt(squares / (n - 1)) : 0 };
-}
-
-// src/history/series.ts
-import { createHash as createHash7 } from "node:crypto";
-
-// src/stats/median-ci.ts
-function medianCi(values, level = 0.95) {
-  const n = values.length;
-  if (n === 0) throw new RangeError("a median needs at least one value");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const sorted = [...values].sort((a, b) => a - b);
-  const median2 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  let k = 1;
-  let tail2 = 0.5 ** n;
-  while (2 * (k + 1) <= n + 1) {
-    const nextTail = tail2 + binomialCoefficient(n, k) * 0.5 ** n;
-    if (1 - 2 * nextTail < level) break;
-    k++;
-    tail2 = nextTail;
-  }
-  return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
-}
-
-// src/history/series.ts
-var SERIES_METRICS = ["tps", "latencyPctMs"];
-function seriesId(key) {
-  return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
-}
-function buildSeries(runs) {
-  const byId = /* @__PURE__ */ new Map();
-  for (const run3 of runs) {
-    if (run3.status === "running") continue;
-    const arm2 = measuredArm(run3);
-    if (arm2 === void 0) continue;
-    const fingerprint = run3.fingerprint ?? fallbackFingerprint(run3);
-    for (const metric of SERIES_METRICS) {
-      const cells = collectCellRuns(run3.samples, metric);
-      for (const cell of documentCells(run3)) {
-        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm2)).filter(
-          (v) => Number.isFinite(v) && v > 0
-        );
-        if (values.length === 0) continue;
-        const key = { fingerprint: fingerprint.id, ...cell, metric };
-        const id = seriesId(key);
-        let series = byId.get(id);
-        if (!series) {
-          series = { id, key, facts: fingerprint.facts, better: METRICS[metric].better, points: [] };
-          byId.set(id, series);
-        }
-        const ci = medianCi(values);
-        series.points.push({
-          runId: run3.runId ?? run3.startedAt,
-          sha: run3.source?.head?.sha ?? null,
-          ref: run3.source?.head?.ref ?? null,
-          date: run3.startedAt,
-          n: values.length,
-          median: ci.median,
-          ciLower: ci.lower,
-          ciUpper: ci.upper,
-          ciLevel: ci.achievedLevel
-        });
-      }
-    }
-  }
-  const all = [...byId.values()];
-  for (const s of all) {
-    s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
-  }
-  return all.sort(
-    (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || SERIES_METRICS.indexOf(a.key.metric) - SERIES_METRICS.indexOf(b.key.metric) || a.key.clients - b.key.clients
-  );
-}
-function measuredArm(run3) {
-  return run3.arms.find((a) => a.label === "head")?.label ?? run3.arms[run3.arms.length - 1]?.label;
-}
-function fallbackFingerprint(run3) {
-  const env = run3.environment;
-  const facts = {
-    cpuModel: env.cpuModel,
-    cpuCount: String(env.cpuCount),
-    kernel: env.kernel,
-    os: env.os,
-    settingsHash: env.settingsHash
-  };
-  const hash2 = createHash7("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
-  return { id: `env-${hash2}`, facts };
-}
-
-// src/history/analyse.ts
-function analyseHistory(runs, options = {}) {
-  const resolved = {
-    maxP: options.maxP ?? DEFAULT_MAX_P,
-    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
-    minMagnitude: options.minMagnitude ?? 0
-  };
-  return {
-    options: resolved,
-    runs: runs.length,
-    series: buildSeries(runs).map((s) => analyseSeries(s, resolved))
-  };
-}
-function analyseSeries(series, options) {
-  const needed = minPointsForDetection(options.minSegment);
-  if (series.points.length < needed) return { series, status: "too-few-points", needed, changePoints: [] };
-  const found = detectChangePoints(
-    series.points.map((p) => Math.log(p.median)),
-    { ...options, scale: "log" }
-  );
-  return {
-    series,
-    status: "analysed",
-    needed,
-    changePoints: found.map((c) => ({
-      index: c.index,
-      kind: c.relativeChange < 0 === (series.better === "higher") ? "regression" : "improvement",
-      lastBefore: series.points[c.index - 1],
-      firstAfter: series.points[c.index],
-      before: c.meanBefore,
-      after: c.meanAfter,
-      relativeChange: c.relativeChange,
-      ciLower: c.ci.lower,
-      ciUpper: c.ci.upper,
-      p: c.p,
-      nBefore: c.nBefore,
-      nAfter: c.nAfter
-    }))
-  };
-}
 
 // src/history/load-runs.ts
 init_errors();

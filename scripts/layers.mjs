@@ -40,9 +40,11 @@ export const LAYERS = {
     'drivers',
     'env',
     'fleet',
+    'history', // the runner's noise from stored series (runner-noise.ts)
     'report',
     'results',
     'runner',
+    'stats',
     'store',
     'util',
   ],

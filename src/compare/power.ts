@@ -333,13 +333,8 @@ export function planPower(input: PlanPowerInput): PlanPower {
         : noise?.runCvPct != null
           ? [Math.SQRT2 * noise.runCvPct, 'measured-runs' as const]
           : [Math.SQRT2 * assumed, 'assumed' as const];
-    const sigma = Math.log1p(pairedCvPct / 100);
-    const resolvable = (n: number, level: number) => {
-      if (minPFor(plan.test, n) >= level / m) return Number.POSITIVE_INFINITY;
-      const df = Math.max(1, n - 1);
-      const z = studentTQuantile(1 - level / (2 * m), df) + studentTQuantile(power, df);
-      return 100 * Math.expm1((z * sigma) / Math.sqrt(n * MWU_EFFICIENCY));
-    };
+    const resolvable = (n: number, level: number) =>
+      resolvableChangePct({ test: plan.test, rounds: n, level, hypotheses: m, pairedCvPct, power });
     const resolvablePct = reachable
       ? resolvable(plan.maxRounds, plan.lookAlpha[last]!)
       : Number.POSITIVE_INFINITY;
@@ -369,6 +364,44 @@ export function planPower(input: PlanPowerInput): PlanPower {
         (c.roundsForThreshold === null ? '' : ` (about ${c.roundsForThreshold} rounds would)`),
     );
   return { canReachAlpha: reachable, refusal, cells, warnings };
+}
+
+export interface ResolvableInput {
+  test: PrimaryTest;
+  /** Rounds of the analysis. */
+  rounds: number;
+  /** The level the analysis tests at (α, or a look's level). */
+  level: number;
+  /** Hypotheses Holm adjusts over. */
+  hypotheses: number;
+  /** SD of ln(head/base) per round, as a CV in percent. */
+  pairedCvPct: number;
+  power: number;
+}
+
+/**
+ * The smallest change (percent, either direction) one analysis after `rounds` rounds finds significant at
+ * Holm's first step with `power` (planPower's formula, see there); +∞ when those rounds can never reach
+ * level/m.
+ */
+export function resolvableChangePct(input: ResolvableInput): number {
+  const { test, rounds: n, level, power } = input;
+  const m = Math.max(1, input.hypotheses);
+  if (minPFor(test, n) >= level / m) return Number.POSITIVE_INFINITY;
+  const df = Math.max(1, n - 1);
+  const z = studentTQuantile(1 - level / (2 * m), df) + studentTQuantile(power, df);
+  return 100 * Math.expm1((z * Math.log1p(input.pairedCvPct / 100)) / Math.sqrt(n * MWU_EFFICIENCY));
+}
+
+/** The fewest rounds for which one analysis resolves a change of thresholdPct (resolvableChangePct);
+ * null beyond 1000 rounds. */
+export function roundsToResolve(
+  input: Omit<ResolvableInput, 'rounds'> & { thresholdPct: number },
+): number | null {
+  for (let n = 1; n < MAX_RECOMMENDED_ROUNDS; n++) {
+    if (resolvableChangePct({ ...input, rounds: n }) <= input.thresholdPct) return n;
+  }
+  return null;
 }
 
 /** The last look's level of the plan's looks and spending cut or extended to a budget of n rounds. */

@@ -10,7 +10,7 @@
  * machine), the node version and paths (they do not change what the server does).
  */
 import { createHash } from 'node:crypto';
-import type { RunResult } from '../results/types.js';
+import type { Environment, RunResult } from '../results/types.js';
 
 export interface Fingerprint {
   /** First 16 hex characters of the sha256 of the canonical JSON of `facts`. */
@@ -40,19 +40,7 @@ const OPTIONAL_FACTS: ReadonlyArray<[fact: string, key: string]> = [
  */
 export function environmentFingerprint(result: RunResult): Fingerprint {
   const env = result.environment;
-  const facts: Record<string, string> = {
-    cpuModel: env.cpuModel,
-    cpuCount: String(env.cpuCount),
-    memoryGiB: String(Math.round(env.memoryBytes / 1024 ** 3)),
-    kernel: env.kernel,
-    os: env.os,
-    arch: env.arch,
-    settingsHash: env.settingsHash,
-  };
-  for (const [fact, key] of OPTIONAL_FACTS) {
-    const value = env.facts?.[key];
-    if (value !== undefined && value !== '') facts[fact] = value;
-  }
+  const facts: Record<string, string> = { ...machineFacts(env), settingsHash: env.settingsHash };
   const builds = result.arms
     .map((a) => a.build as Record<string, unknown> | undefined)
     .filter((b): b is Record<string, unknown> => isObject(b));
@@ -73,6 +61,26 @@ export function environmentFingerprint(result: RunResult): Fingerprint {
     facts.controls = [...new Set(controls.map((c) => `${c.control}=${c.to}`))].sort().join(' ');
   }
   return { id: fingerprintId(facts), facts };
+}
+
+/**
+ * The facts of the machine alone (the fingerprint without what a run chooses: settings, builds, client
+ * tools, controls): what the runner's noise is a property of (src/pipeline/runner-noise.ts).
+ */
+export function machineFacts(env: Environment): Record<string, string> {
+  const facts: Record<string, string> = {
+    cpuModel: env.cpuModel,
+    cpuCount: String(env.cpuCount),
+    memoryGiB: String(Math.round(env.memoryBytes / 1024 ** 3)),
+    kernel: env.kernel,
+    os: env.os,
+    arch: env.arch,
+  };
+  for (const [fact, key] of OPTIONAL_FACTS) {
+    const value = env.facts?.[key];
+    if (value !== undefined && value !== '') facts[fact] = value;
+  }
+  return facts;
 }
 
 /** The id of a set of facts: sha256 of their canonical JSON, first 16 hex characters. */

@@ -21,16 +21,20 @@ import { metricOption } from '../compare/metric-option.js';
 import { analyse } from './analysis.js';
 import { refuseUnreachablePlan } from './plan-check.js';
 import { checkRecordable } from '../drivers/recorded-metrics.js';
+import { canonicalJson } from '../env/fingerprint.js';
+import { withNoiseWarnings } from './noise-warnings.js';
+import type { NoiseStore } from './runner-noise.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
 export type ArmSource =
   { kind: 'installed'; arms: ArmSpec[] } | { kind: 'build'; request: ComparisonRequest };
 
 /** What a results store must offer the pipeline (src/store's ResultStore satisfies it). */
-export interface RunArchive {
+export interface RunArchive extends Partial<NoiseStore> {
   /** With credentials masked. */
   readonly description: string;
   save(result: RunResult): Promise<{ id: string }>;
+  // A store that can also be read (list, load) gives the comparison this runner's noise (noise-warnings.ts).
 }
 
 export interface PipelineRequest extends Omit<RunRequest, 'arms' | 'sink' | 'logsDir'> {
@@ -72,10 +76,13 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   const archive = deps.archive ? archiveSink(deps.archive) : undefined;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, planCheck: _check, ...run } = req;
-  const result = await runBenchmark({ ...run, arms, sink, logsDir: path.join(runDir, 'logs') }, deps);
+  const result = await runBenchmark(
+    { ...run, arms, sink, logsDir: path.join(runDir, 'logs'), calibration: sameInstall(arms) },
+    deps,
+  );
   return {
     result,
-    comparison: analyse(result),
+    comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
     resultsFile,
     ...(archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive!.description } } : {}),
     ...(archive?.error ? { archiveError: archive.error } : {}),
@@ -95,6 +102,16 @@ export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
     ...(req.adaptive ? { adaptive: req.adaptive.plan } : {}),
     singleMetric: metricOption(req.analysis) !== undefined,
   });
+}
+
+/** Two or more arms of one install measured alike: an A/A run (recorded as a calibration). */
+export function sameInstall(arms: readonly ArmSpec[]): boolean {
+  const [first] = arms;
+  const same = (a: ArmSpec) =>
+    a.binDir === first!.binDir &&
+    a.build?.sha === first!.build?.sha &&
+    canonicalJson(a.settings) === canonicalJson(first!.settings);
+  return arms.length >= 2 && arms.every(same);
 }
 
 async function resolveArms(source: ArmSource, deps: PipelineDeps): Promise<ArmSpec[]> {

@@ -20,6 +20,7 @@ import type { ResultStore, StoredRun } from '../store/store.js';
 import { commitMatches } from '../store/store.js';
 import { UserError } from '../util/errors.js';
 import { analyse, analysisOf } from './analysis.js';
+import { withNoiseWarnings } from './noise-warnings.js';
 import {
   runPipeline,
   RESULTS_FILE,
@@ -199,7 +200,7 @@ export async function runStoredBaseline(
   }
   return {
     result: merged,
-    comparison: analyse(merged),
+    comparison: await withNoiseWarnings(analyse(merged), merged, options.store, deps.logger),
     resultsFile,
     ...(archived ? { archived } : {}),
     ...(archiveError ? { archiveError } : {}),

@@ -47,6 +47,9 @@ export interface RunResult {
   plan: PlanInfo;
   /** Where the arms came from (repository, PR, commits and how they were chosen), for reports. */
   source?: RunSource;
+  /** Set when every arm was the same install with the same settings (an A/A run, `pgperf calibrate`): its
+   * spread is the runner's noise (src/pipeline/runner-noise.ts). Absent in older documents. */
+  calibration?: true;
   /** Set when arms[0] are stored samples of an earlier run (`--baseline stored`), not measured in this job. */
   baseline?: StoredBaselineInfo;
   samples: Sample[];

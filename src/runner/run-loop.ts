@@ -84,6 +84,8 @@ export interface RunRequest {
   tmpDir?: string;
   /** Recorded as-is in the results (commits, PR). */
   source?: RunSource;
+  /** The arms are one install measured alike (A/A): recorded as `calibration: true`. */
+  calibration?: boolean;
   /** Adaptive rounds: looks after blocks of rounds, decided cells stop (replaces every workload's rounds
    * by the plan's maxRounds). */
   adaptive?: { plan: AdaptivePlan; timeBudgetS?: number };
@@ -201,6 +203,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       ...(req.shard ? { shard: req.shard } : {}),
     },
     ...(req.source ? { source: req.source } : {}),
+    ...(req.calibration ? { calibration: true as const } : {}),
     samples: [],
     warnings: [],
   };

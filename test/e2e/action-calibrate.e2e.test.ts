@@ -78,6 +78,8 @@ describe('mode calibrate', () => {
         ['a', installedBinDir()],
         ['b', installedBinDir()],
       ]);
+      // Recorded as a calibration, so plans and runs on this runner find its noise (runner-noise.ts).
+      expect(stored.calibration).toBe(true);
     } finally {
       await store.close();
     }

@@ -1,0 +1,154 @@
+/**
+ * `pgperf plan --store` and the run's noise warning through the built CLI (dist/cli.js; `node
+ * scripts/build.mjs` first), over a directory store filled by a real short `pgperf calibrate` (real
+ * PostgreSQL and pgbench): the plan reads this runner's noise from the calibration, and a run whose
+ * threshold is below what its rounds resolve says so in its warnings.
+ */
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/results/types.js';
+import type { StoredRun } from '../../src/store/store.js';
+import { runCli, type Ran } from '../helpers/cli.js';
+import { installedBinDir, killProcessesMentioning } from '../helpers/postgres.js';
+
+const binDir = installedBinDir();
+let tmp: string;
+let workload: string;
+let store: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-plan-noise-'));
+  await chmod(tmp, 0o755); // the run-as user must reach the clusters inside
+  workload = path.join(tmp, 'noise.yml');
+  await writeFile(
+    workload,
+    'name: noise\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 0\nrounds: 4\n',
+  );
+  await chmod(workload, 0o644);
+  store = path.join(tmp, 'store');
+});
+afterAll(async () => {
+  killProcessesMentioning(tmp);
+  await rm(tmp, { recursive: true, force: true });
+});
+
+function pgperf(args: string[]): Promise<Ran> {
+  const { PGPERF_STORE: _ignored, ...inherited } = process.env;
+  return runCli(args, { cwd: tmp, env: { ...inherited, HOME: tmp, XDG_DATA_HOME: '' } });
+}
+
+interface PlanJson {
+  runner: string;
+  hypotheses: number;
+  cells: Array<{
+    id: string;
+    rounds: number;
+    thresholdPct: number;
+    resolvablePct: number | null;
+    recommendedRounds: number | null;
+    belowResolvable: boolean;
+    noise: { source: string; runId: string; points: number; perRoundCvPct: number };
+  }>;
+  missing: Array<{ id: string; reason: string }>;
+}
+
+describe('pgperf plan with the runner noise (real PostgreSQL and pgbench)', () => {
+  it('without stored noise says so and how to get it', async () => {
+    const ran = await pgperf(['plan', '--workload', workload, '--store', path.join(tmp, 'empty')]);
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('no stored noise for this runner');
+    expect(ran.stdout).toContain('pgperf calibrate');
+    expect(ran.stdout).toMatch(/noise@1: no calibration \(A\/A\) run of noise@1 on this runner/);
+  });
+
+  it('plans from a stored calibration, and a run below the resolvable change warns', async () => {
+    const calibrated = await pgperf([
+      'calibrate',
+      '--bin',
+      binDir,
+      '--workload',
+      workload,
+      '--rounds',
+      '3',
+      '--store',
+      store,
+      '--out',
+      path.join(tmp, 'out-cal'),
+      '--tmp-dir',
+      tmp,
+    ]);
+    expect(calibrated.code, calibrated.stderr).toBe(0);
+    const [cal] = JSON.parse(
+      (await pgperf(['store', 'list', '--store', store, '--json'])).stdout,
+    ) as StoredRun[];
+    // The stored run records that it was a calibration (A/A).
+    const stored = JSON.parse(
+      await readFile(path.join(store, 'runs', `${cal!.id}.json`), 'utf8'),
+    ) as RunResult;
+    expect(stored.calibration).toBe(true);
+
+    const planned = await pgperf([
+      'plan',
+      '--workload',
+      workload,
+      '--store',
+      store,
+      '--threshold',
+      '0.5',
+      '--json',
+    ]);
+    expect(planned.code, planned.stderr).toBe(0);
+    const plan = JSON.parse(planned.stdout) as PlanJson;
+    expect(plan.missing).toEqual([]);
+    const [cell] = plan.cells;
+    expect(cell).toMatchObject({ id: 'noise@1', rounds: 4, thresholdPct: 0.5 });
+    expect(cell!.noise).toMatchObject({ source: 'calibration', runId: cal!.id, points: 3 });
+    expect(cell!.noise.perRoundCvPct).toBeGreaterThan(0);
+    // Four 1-second rounds on a shared machine cannot resolve half a percent.
+    expect(cell!.belowResolvable).toBe(true);
+    if (cell!.recommendedRounds !== null) expect(cell!.recommendedRounds).toBeGreaterThan(4);
+
+    const text = await pgperf(['plan', '--workload', workload, '--store', store, '--threshold', '0.5']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`calibration ${cal!.id}`);
+    expect(text.stdout).toMatch(/^noise@1 +\d+\.\d% +\d+\.\d% +calibration /m);
+    // --shards with --store prints both.
+    const both = await pgperf(['plan', '--workload', workload, '--store', store, '--shards', '1']);
+    expect(both.stdout).toContain(`calibration ${cal!.id}`);
+    expect(both.stdout).toMatch(/shard 1\/1/);
+
+    // An A/B run (head differs by a setting select-only never touches) with the same too-small threshold.
+    const run = await pgperf([
+      'run',
+      '--arm',
+      `base=${binDir}`,
+      '--arm',
+      `head=${binDir}`,
+      '--set',
+      'head:log_min_duration_statement=-1',
+      '--workload',
+      workload,
+      '--threshold',
+      '0.5',
+      '--store',
+      store,
+      '--out',
+      path.join(tmp, 'out-run'),
+      '--tmp-dir',
+      tmp,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      `noise@1: the 0.5% threshold is below the smallest change this runner resolves with 4 rounds`,
+    );
+    expect(run.stdout).toContain(`from calibration ${cal!.id}`);
+    expect(run.stdout).toContain(
+      cell!.recommendedRounds === null
+        ? 'no practical number of rounds resolves it'
+        : `about ${cell!.recommendedRounds} rounds would resolve it`,
+    );
+  }, 300_000);
+});
