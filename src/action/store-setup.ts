@@ -67,6 +67,9 @@ export async function openActionStore(
     const reader = await access.open(branch.storeDir, true);
     const archive: RunArchive = {
       description: `branch ${inputs.storeBranch} (${reader.description})`,
+      // Readable too, so a comparison gets this runner's noise from the branch (noise-warnings.ts).
+      list: (filter) => reader.list(filter),
+      load: (id) => reader.load(id),
       save: async (result) => {
         let id = '';
         await branch.publish(async (dir) => {

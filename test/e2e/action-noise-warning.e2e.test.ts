@@ -4,7 +4,8 @@
  * resolve on this runner says so in the PR comment. The warning comes from the pipeline; the Action only
  * passes its store.
  */
-import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,66 +45,95 @@ const common = {
   comment: 'true',
   'commit-status': 'false',
   'github-token': 'test-token',
-  store: 'store',
 };
+
+/** mode calibrate, then a benchmark with a threshold far below what 4 rounds resolve; the PR comment. */
+async function calibrateThenBenchmark(
+  store: Record<string, string>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<string> {
+  const calibrated = await runBuiltAction(
+    {
+      ...common,
+      ...store,
+      workloads: workload,
+      mode: 'calibrate',
+      'head-bin-dir': binDir,
+      rounds: '4',
+      force: 'true',
+    },
+    {
+      workspace: tmp,
+      apiUrl: gh.url,
+      event: { schedule: '5 3 * * 0', repository: { full_name: 'pg/postgres' } },
+      eventName: 'schedule',
+      sha: 'c'.repeat(40),
+      env,
+    },
+  );
+  expect(calibrated.code, calibrated.stdout).toBe(0);
+
+  // Another path to the same binaries: base and head are then two installs to pgperf (an A/B run).
+  const baseBin = path.join(tmp, 'base-bin');
+  await symlink(binDir, baseBin).catch(() => {});
+  const ran = await runBuiltAction(
+    {
+      ...common,
+      ...store,
+      workloads: workload,
+      mode: 'benchmark',
+      'base-bin-dir': baseBin,
+      'head-bin-dir': binDir,
+      rounds: '4',
+      threshold: '0.5',
+      'results-dir': 'bench',
+    },
+    {
+      workspace: tmp,
+      apiUrl: gh.url,
+      event: {
+        action: 'synchronize',
+        number: PR,
+        pull_request: {
+          number: PR,
+          head: { sha: HEAD_SHA, ref: 'noisy' },
+          base: { sha: 'c'.repeat(40), ref: 'master' },
+        },
+        repository: { full_name: 'pg/postgres' },
+      },
+      eventName: 'pull_request',
+      sha: HEAD_SHA,
+      env,
+    },
+  );
+  expect(ran.code, ran.stdout).toBe(0);
+  return (gh.comments.get(PR) ?? []).find((c) => c.user.login === 'pgperf-bot')?.body ?? '';
+}
+
+const WARNING =
+  /noise(@|&#64;)1: the 0\.5% threshold is below the smallest change this runner resolves with 4 rounds/;
+const SOURCE = /from calibration \d{8}T\d{6}Z-[0-9a-f]{8}/;
 
 describe('the action warns when the threshold is below what this runner resolves', () => {
   it('calibrates into the store, then a benchmark with a 0.5% threshold says so in its comment', async () => {
-    const calibrated = await runBuiltAction(
-      {
-        ...common,
-        workloads: workload,
-        mode: 'calibrate',
-        'head-bin-dir': binDir,
-        rounds: '4',
-        force: 'true',
-      },
-      {
-        workspace: tmp,
-        apiUrl: gh.url,
-        event: { schedule: '5 3 * * 0', repository: { full_name: 'pg/postgres' } },
-        eventName: 'schedule',
-        sha: 'c'.repeat(40),
-      },
-    );
-    expect(calibrated.code, calibrated.stdout).toBe(0);
+    const body = await calibrateThenBenchmark({ store: 'store' });
+    expect(body).toMatch(WARNING);
+    expect(body).toMatch(SOURCE);
+  }, 300_000);
 
-    // Another path to the same binaries: base and head are then two installs to pgperf (an A/B run).
-    const baseBin = path.join(tmp, 'base-bin');
-    await symlink(binDir, baseBin);
-    const ran = await runBuiltAction(
-      {
-        ...common,
-        workloads: workload,
-        mode: 'benchmark',
-        'base-bin-dir': baseBin,
-        'head-bin-dir': binDir,
-        rounds: '4',
-        threshold: '0.5',
-        'results-dir': 'bench',
-      },
-      {
-        workspace: tmp,
-        apiUrl: gh.url,
-        event: {
-          action: 'synchronize',
-          number: PR,
-          pull_request: {
-            number: PR,
-            head: { sha: HEAD_SHA, ref: 'noisy' },
-            base: { sha: 'c'.repeat(40), ref: 'master' },
-          },
-          repository: { full_name: 'pg/postgres' },
-        },
-        eventName: 'pull_request',
-        sha: HEAD_SHA,
-      },
+  it('reads the noise from a data branch (store-branch) just the same', async () => {
+    const remote = path.join(tmp, 'remote.git');
+    execFileSync('git', ['init', '-q', '--bare', remote]);
+    // The Action pushes to https://x-access-token:TOKEN@github.com/pg/postgres.git: here, the bare repo.
+    const home = path.join(tmp, 'home');
+    await mkdir(home);
+    await writeFile(
+      path.join(home, '.gitconfig'),
+      `[url "${remote}"]\n\tinsteadOf = https://x-access-token:test-token@github.com/pg/postgres.git\n`,
     );
-    expect(ran.code, ran.stdout).toBe(0);
-    const body = (gh.comments.get(PR) ?? []).find((c) => c.user.login === 'pgperf-bot')?.body ?? '';
-    expect(body).toMatch(
-      /noise(@|&#64;)1: the 0\.5% threshold is below the smallest change this runner resolves with 4 rounds/,
-    );
-    expect(body).toMatch(/from calibration \d{8}T\d{6}Z-[0-9a-f]{8}/);
+    gh.comments.delete(PR);
+    const body = await calibrateThenBenchmark({ store: '', 'store-branch': 'pgperf-data' }, { HOME: home });
+    expect(body).toMatch(WARNING);
+    expect(body).toMatch(SOURCE);
   }, 300_000);
 });
