@@ -74764,7 +74764,11 @@ function renderNoisePlan(p) {
       )
     );
   }
-  for (const m of p.missing) lines.push(`${m.id}: ${m.reason}`);
+  if (p.cells.length === 0 && p.missing.length > 0) {
+    lines.push(`cells without noise: ${p.missing.map((m) => m.id).join(", ")}`);
+  } else {
+    for (const m of p.missing) lines.push(`${m.id}: ${m.reason}`);
+  }
   return `${lines.join("\n")}
 `;
 }

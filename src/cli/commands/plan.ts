@@ -167,7 +167,12 @@ function renderNoisePlan(p: NoisePlan): string {
       ),
     );
   }
-  for (const m of p.missing) lines.push(`${m.id}: ${m.reason}`);
+  // With nothing stored at all, one line names the cells; else each missing cell says what it lacks.
+  if (p.cells.length === 0 && p.missing.length > 0) {
+    lines.push(`cells without noise: ${p.missing.map((m) => m.id).join(', ')}`);
+  } else {
+    for (const m of p.missing) lines.push(`${m.id}: ${m.reason}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
