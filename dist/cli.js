@@ -45888,6 +45888,12 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 
 // src/pipeline/pipeline.ts
 var RESULTS_FILE = "results.json";
+function logArchive(outcome, logger, prefix = "") {
+  if (outcome.archived) {
+    logger.info(`${prefix}saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
+  }
+  if (outcome.archiveError) logger.warn(outcome.archiveError);
+}
 async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
@@ -46203,10 +46209,7 @@ async function runBisection(req, deps) {
       pipelineDeps
     );
     const measureS = (Date.now() - t0) / 1e3;
-    if (outcome2.archived) {
-      logger.info(`bisect: saved to the store ${outcome2.archived.description} as ${outcome2.archived.id}`);
-    }
-    if (outcome2.archiveError) logger.warn(outcome2.archiveError);
+    logArchive(outcome2, logger, "bisect: ");
     cost.measureS += measureS;
     cost.tests += 1;
     const cell = outcome2.comparison.comparisons[0]?.cells[0];

@@ -41921,6 +41921,12 @@ function checkRecordable(workloads, metric) {
 // src/pipeline/pipeline.ts
 init_fingerprint();
 var RESULTS_FILE = "results.json";
+function logArchive(outcome, logger, prefix = "") {
+  if (outcome.archived) {
+    logger.info(`${prefix}saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
+  }
+  if (outcome.archiveError) logger.warn(outcome.archiveError);
+}
 async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
@@ -65543,6 +65549,13 @@ function maskSecretsIn(text2, remote) {
 
 // src/action/store-setup.ts
 init_errors();
+async function openInputStore(inputs, workspace, deps) {
+  if (!inputs.store && !inputs.storeBranch) return void 0;
+  if (!deps.stores) {
+    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  }
+  return openActionStore(inputs, workspace, deps.stores, deps);
+}
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
     if (inputs.store && (path32.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
@@ -66840,9 +66853,7 @@ ${escapeMarkdown(failure2)}; nothing was analysed.
         reportFile
       };
     }
-    if (outcome.archived)
-      logger.info(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
-    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    logArchive(outcome, logger);
     const options = { minMagnitude: inputs.threshold / 100 };
     const analysis = await analyseStore(store.reader, options);
     const judgement = judgeHistory(analysis);
@@ -67051,7 +67062,7 @@ async function runCalibrateMode(inputs, ctx, deps, resultsDir) {
   }
   const binDir = path39.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
-  const store = (inputs.store || inputs.storeBranch) && deps.stores ? await openActionStore(inputs, ctx.workspace, deps.stores, deps) : void 0;
+  const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps, store);
   try {
     const outcome = await logger.group(
@@ -67082,9 +67093,7 @@ async function runCalibrateMode(inputs, ctx, deps, resultsDir) {
         pipelineDeps
       )
     );
-    if (outcome.archived)
-      logger.info(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
-    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
     const calibrationFile = path39.join(resultsDir, CALIBRATION_FILE);
@@ -67427,10 +67436,7 @@ async function runBisection(req, deps) {
       pipelineDeps
     );
     const measureS = (Date.now() - t0) / 1e3;
-    if (outcome2.archived) {
-      logger.info(`bisect: saved to the store ${outcome2.archived.description} as ${outcome2.archived.id}`);
-    }
-    if (outcome2.archiveError) logger.warn(outcome2.archiveError);
+    logArchive(outcome2, logger, "bisect: ");
     cost.measureS += measureS;
     cost.tests += 1;
     const cell = outcome2.comparison.comparisons[0]?.cells[0];
@@ -67510,10 +67516,7 @@ async function runBisectMode(inputs, ctx, deps, resultsDir) {
   }
   const job = await bisectJob(inputs, ctx, deps);
   logger.info(`bisect: ${job.basis}`);
-  const store = (inputs.store || inputs.storeBranch) && deps.stores ? await openActionStore(inputs, ctx.workspace, deps.stores, deps) : void 0;
-  if ((inputs.store || inputs.storeBranch) && !store) {
-    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
-  }
+  const store = await openInputStore(inputs, ctx.workspace, deps);
   let report;
   try {
     const analysis = resolveAnalysis({
@@ -67766,10 +67769,7 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
     );
   }
   const arms = await armSource(commits2, inputs, ctx, deps);
-  const store = (inputs.store || inputs.storeBranch) && deps.stores ? await openActionStore(inputs, ctx.workspace, deps.stores, deps) : void 0;
-  if ((inputs.store || inputs.storeBranch) && !store) {
-    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
-  }
+  const store = await openInputStore(inputs, ctx.workspace, deps);
   const analysis = resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold });
   const adaptive = adaptiveFromInputs(
     inputs,
@@ -67828,9 +67828,7 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
         pipelineDeps
       );
     });
-    if (outcome.archived)
-      logger.info(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
-    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    logArchive(outcome, logger);
     return outcome;
   } finally {
     await store?.close();

@@ -32,7 +32,7 @@ import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.
 import type { ActionContext } from './context.js';
 import { tolerateApiError } from './github-publish.js';
 import type { ActionInputs } from './inputs.js';
-import { openActionStore } from './store-setup.js';
+import { openInputStore } from './store-setup.js';
 import { repoUrlOf } from './repo-url.js';
 import { loadInputWorkloads, workloadPath } from './workloads.js';
 
@@ -76,13 +76,7 @@ export async function runBisectMode(
   }
   const job = await bisectJob(inputs, ctx, deps);
   logger.info(`bisect: ${job.basis}`);
-  const store =
-    (inputs.store || inputs.storeBranch) && deps.stores
-      ? await openActionStore(inputs, ctx.workspace, deps.stores, deps)
-      : undefined;
-  if ((inputs.store || inputs.storeBranch) && !store) {
-    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
-  }
+  const store = await openInputStore(inputs, ctx.workspace, deps);
   let report: BisectReport;
   try {
     const analysis = resolveAnalysis({

@@ -8,13 +8,13 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveAnalysis } from '../pipeline/analysis.js';
 import { calibrationOf, renderCalibrationText } from '../pipeline/calibrate.js';
-import { RESULTS_FILE, runPipeline } from '../pipeline/pipeline.js';
+import { RESULTS_FILE, logArchive, runPipeline } from '../pipeline/pipeline.js';
 import { UserError } from '../util/errors.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionOutcome } from './action-deps.js';
 import type { ActionContext } from './context.js';
 import { unfinishedFailure } from './gate.js';
 import type { ActionInputs } from './inputs.js';
-import { openActionStore } from './store-setup.js';
+import { openInputStore } from './store-setup.js';
 import { loadInputWorkloads } from './workloads.js';
 
 export const CALIBRATION_FILE = 'calibration.json';
@@ -36,10 +36,7 @@ export async function runCalibrateMode(
   }
   const binDir = path.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
-  const store =
-    (inputs.store || inputs.storeBranch) && deps.stores
-      ? await openActionStore(inputs, ctx.workspace, deps.stores, deps)
-      : undefined;
+  const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps, store);
   try {
     const outcome = await logger.group('Calibration (A/A)', () =>
@@ -69,9 +66,7 @@ export async function runCalibrateMode(
         pipelineDeps,
       ),
     );
-    if (outcome.archived)
-      logger.info(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
-    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text = renderCalibrationText(calibration);
     const calibrationFile = path.join(resultsDir, CALIBRATION_FILE);

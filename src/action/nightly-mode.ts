@@ -13,7 +13,7 @@ import { describeSync, syncRegressionIssues } from '../github/regression-issues.
 import { analyseStore, judgeHistory, renderNightlySummary, writeHistorySite } from '../history/nightly.js';
 import type { HistoryOptions } from '../history/analyse.js';
 import { nightlyRunRequest } from '../pipeline/nightly.js';
-import { RESULTS_FILE, runPipeline, type PipelineDeps } from '../pipeline/pipeline.js';
+import { RESULTS_FILE, logArchive, runPipeline, type PipelineDeps } from '../pipeline/pipeline.js';
 import type { ArmSpec } from '../runner/run-loop.js';
 import { escapeMarkdown } from '../report/markdown-escape.js';
 import { UserError } from '../util/errors.js';
@@ -77,9 +77,7 @@ export async function runNightlyMode(
         reportFile,
       };
     }
-    if (outcome.archived)
-      logger.info(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
-    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    logArchive(outcome, logger);
 
     const options: HistoryOptions = { minMagnitude: inputs.threshold / 100 };
     const analysis = await analyseStore(store.reader, options);

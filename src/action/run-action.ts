@@ -10,7 +10,13 @@ import { extremeCell } from '../compare/extreme-cell.js';
 import { renderJobSummary, renderMarkdownReport } from '../report/markdown.js';
 import { postToGitHub } from './github-publish.js';
 import { analyse, resolveAnalysis } from '../pipeline/analysis.js';
-import { RESULTS_FILE, runPipeline, type ArmSource, type PipelineOutcome } from '../pipeline/pipeline.js';
+import {
+  RESULTS_FILE,
+  logArchive,
+  runPipeline,
+  type ArmSource,
+  type PipelineOutcome,
+} from '../pipeline/pipeline.js';
 import { reportInputOf } from '../pipeline/report-input.js';
 import { readResults } from '../results/read-results.js';
 import type { RunResult } from '../results/types.js';
@@ -24,7 +30,7 @@ import { gateFailure, statusDescription, statusState, unfinishedFailure } from '
 import { loadInputWorkloads } from './workloads.js';
 import { chooseCommits, type ActionContext, type Commits } from './context.js';
 import type { ActionInputs } from './inputs.js';
-import { openActionStore } from './store-setup.js';
+import { openInputStore } from './store-setup.js';
 import { DEFAULT_SENTINEL_ROUNDS, runStoredBaseline } from '../pipeline/stored-baseline.js';
 import { publishShard, shardOfInputs } from './shard-job.js';
 import { runConsolidate } from './consolidate-mode.js';
@@ -74,13 +80,7 @@ async function benchmark(
     );
   }
   const arms = await armSource(commits, inputs, ctx, deps);
-  const store =
-    (inputs.store || inputs.storeBranch) && deps.stores
-      ? await openActionStore(inputs, ctx.workspace, deps.stores, deps)
-      : undefined;
-  if ((inputs.store || inputs.storeBranch) && !store) {
-    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
-  }
+  const store = await openInputStore(inputs, ctx.workspace, deps);
   const analysis = resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold });
   const adaptive = adaptiveFromInputs(
     inputs,
@@ -143,9 +143,7 @@ async function benchmark(
         pipelineDeps,
       );
     });
-    if (outcome.archived)
-      logger.info(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
-    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    logArchive(outcome, logger);
     return outcome;
   } finally {
     await store?.close();

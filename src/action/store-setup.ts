@@ -38,6 +38,22 @@ export interface ActionStore {
   close(): Promise<void>;
 }
 
+/**
+ * The store the inputs name (store, store-branch), opened; undefined when neither is set. A runner that
+ * cannot open stores is refused when one is set, never silently measured without it.
+ */
+export async function openInputStore(
+  inputs: Pick<ActionInputs, 'store' | 'storeBranch'>,
+  workspace: string,
+  deps: { stores?: StoreAccess; runner: ProcessRunner; logger: Logger },
+): Promise<ActionStore | undefined> {
+  if (!inputs.store && !inputs.storeBranch) return undefined;
+  if (!deps.stores) {
+    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  }
+  return openActionStore(inputs, workspace, deps.stores, deps);
+}
+
 export async function openActionStore(
   inputs: Pick<ActionInputs, 'store' | 'storeBranch'>,
   workspace: string,

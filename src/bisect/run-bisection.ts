@@ -15,7 +15,7 @@ import { planAdaptive, type AdaptivePlanInput } from '../compare/adaptive.js';
 import { formatDeltaCi } from '../compare/format.js';
 import type { DeltaInterval, Verdict } from '../compare/types.js';
 import type { Workload } from '../drivers/workload.js';
-import { runPipeline, type PipelineDeps, type RunArchive } from '../pipeline/pipeline.js';
+import { logArchive, runPipeline, type PipelineDeps, type RunArchive } from '../pipeline/pipeline.js';
 import type { AnalysisSettings } from '../results/types.js';
 import type { Logger } from '../util/logger.js';
 import type { ProcessRunner } from '../util/process.js';
@@ -286,10 +286,7 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
       pipelineDeps,
     );
     const measureS = (Date.now() - t0) / 1000;
-    if (outcome.archived) {
-      logger.info(`bisect: saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
-    }
-    if (outcome.archiveError) logger.warn(outcome.archiveError);
+    logArchive(outcome, logger, 'bisect: ');
     cost.measureS += measureS;
     cost.tests += 1;
     const cell = outcome.comparison.comparisons[0]?.cells[0];

@@ -24,6 +24,7 @@ import { checkRecordable } from '../drivers/recorded-metrics.js';
 import { canonicalJson } from '../env/fingerprint.js';
 import { withNoiseWarnings } from './noise-warnings.js';
 import type { NoiseStore } from './runner-noise.js';
+import type { Logger } from '../util/logger.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
 export type ArmSource =
@@ -66,6 +67,18 @@ export interface PipelineOutcome {
 }
 
 export const RESULTS_FILE = 'results.json';
+
+/** Says where the run was saved, or (a warning) why it was not; `prefix` e.g. "bisect: ". */
+export function logArchive(
+  outcome: Pick<PipelineOutcome, 'archived' | 'archiveError'>,
+  logger: Logger,
+  prefix = '',
+): void {
+  if (outcome.archived) {
+    logger.info(`${prefix}saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
+  }
+  if (outcome.archiveError) logger.warn(outcome.archiveError);
+}
 
 export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Promise<PipelineOutcome> {
   // A control that cannot be applied stops the run before a build spends its minutes.
