@@ -37706,6 +37706,7 @@ function withStoredBaseline(c, baseline) {
 }
 
 // src/pipeline/noise-warnings.ts
+init_types();
 init_errors();
 
 // src/pipeline/noise-plan.ts
@@ -38234,7 +38235,7 @@ async function loadRunnerNoise(store, runner, cells, options = {}) {
 }
 
 // src/pipeline/noise-warnings.ts
-async function noiseWarnings(result, store) {
+async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set()) {
   if (result.calibration || result.arms.length < 2) return [];
   const settings2 = analysisOf(result);
   const workloads = Object.values(result.workloads).map((w) => ({
@@ -38253,7 +38254,7 @@ async function noiseWarnings(result, store) {
   const noise = await loadRunnerNoise(store, runnerId(result.environment), result.plan.cells, {
     ...result.runId !== void 0 ? { exclude: result.runId } : {}
   });
-  return noise.cells.map((n) => {
+  return noise.cells.filter((n) => !decided.has(cellId(n))).map((n) => {
     const w = workloads.find((x) => x.name === n.workload);
     return resolutionOf(n, {
       rounds: w?.rounds ?? result.plan.rounds,
@@ -38269,7 +38270,10 @@ async function noiseWarnings(result, store) {
 async function withNoiseWarnings(comparison, result, store, logger) {
   if (!store?.list || !store.load) return comparison;
   try {
-    const warnings = await noiseWarnings(result, store);
+    const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
+    const open5 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
+    const decided = new Set(cells.map((c) => c.id).filter((id) => !open5.has(id)));
+    const warnings = await noiseWarnings(result, store, decided);
     if (warnings.length === 0) return comparison;
     return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
   } catch (e) {

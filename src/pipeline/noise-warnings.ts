@@ -8,7 +8,7 @@ import { planFromJson } from '../compare/adaptive.js';
 import { metricOption } from '../compare/metric-option.js';
 import type { RunComparison } from '../compare/types.js';
 import type { Workload } from '../drivers/workload.js';
-import type { RunResult } from '../results/types.js';
+import { cellId, type RunResult } from '../results/types.js';
 import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/logger.js';
 import { analysisOf } from './analysis.js';
@@ -16,8 +16,16 @@ import { resolutionOf, resolutionWarning } from './noise-plan.js';
 import { planReach } from './plan-check.js';
 import { loadRunnerNoise, runnerId, type NoiseStore } from './runner-noise.js';
 
-/** The warnings for a finished run's cells whose threshold is below what its rounds resolve on this runner. */
-export async function noiseWarnings(result: RunResult, store: NoiseStore): Promise<string[]> {
+/**
+ * The warnings for a finished run's cells whose threshold is below what its rounds resolve on this runner.
+ * Cells in `decided` are skipped: a cell the comparison decided did resolve its threshold, whatever the
+ * stored noise says (history's between-job spread can overstate the paired noise of one job).
+ */
+export async function noiseWarnings(
+  result: RunResult,
+  store: NoiseStore,
+  decided: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
   // An A/A run measures the noise; a one-arm run compares nothing.
   if (result.calibration || result.arms.length < 2) return [];
   const settings = analysisOf(result);
@@ -39,6 +47,7 @@ export async function noiseWarnings(result: RunResult, store: NoiseStore): Promi
     ...(result.runId !== undefined ? { exclude: result.runId } : {}),
   });
   return noise.cells
+    .filter((n) => !decided.has(cellId(n)))
     .map((n) => {
       const w = workloads.find((x) => x.name === n.workload);
       return resolutionOf(n, {
@@ -56,7 +65,7 @@ export async function noiseWarnings(result: RunResult, store: NoiseStore): Promi
 }
 
 /**
- * The comparison with noiseWarnings added when the store can be read (a store that can only be written, such
+ * The comparison with noiseWarnings added, for the cells it left inconclusive, when the store can be read (a store that can only be written, such
  * as a data branch's archive, adds none). A failing read is logged, never fatal: the run is done.
  */
 export async function withNoiseWarnings(
@@ -67,7 +76,11 @@ export async function withNoiseWarnings(
 ): Promise<RunComparison> {
   if (!store?.list || !store.load) return comparison;
   try {
-    const warnings = await noiseWarnings(result, store as NoiseStore);
+    // Decided: no head arm left the cell inconclusive.
+    const cells = comparison.comparisons.flatMap((arm) => arm.cells);
+    const open = new Set(cells.filter((c) => c.verdict === 'inconclusive').map((c) => c.id));
+    const decided = new Set(cells.map((c) => c.id).filter((id) => !open.has(id)));
+    const warnings = await noiseWarnings(result, store as NoiseStore, decided);
     if (warnings.length === 0) return comparison;
     return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
   } catch (e) {

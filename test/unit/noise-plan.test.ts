@@ -99,7 +99,7 @@ describe('withNoiseWarnings', () => {
   });
 
   it('logs a store that fails to read, and keeps the comparison', async () => {
-    const comparison = { warnings: [] } as unknown as RunComparison;
+    const comparison = { warnings: [], comparisons: [] } as unknown as RunComparison;
     const warned: string[] = [];
     const store = {
       list: () => Promise.reject(new Error('connection refused')),

@@ -173,6 +173,11 @@ describe('noiseWarnings', () => {
     expect(warnings[0]).toMatch(
       /^smoke@1: the 0\.5% threshold is below what this runner resolves with 3 rounds \(none: they cannot reach significance; [\d.]+% noise per round \([\d.]+% measured, from calibration cal-stored /,
     );
+    // A cell the comparison decided did resolve its threshold: no warning for it.
+    const decided = new Set([real.plan.cells[0]!].map((c) => `${c.workload}@${c.clients}`));
+    const rest = await noiseWarnings(ab, store, decided);
+    expect(rest).toHaveLength(real.plan.cells.length - 1);
+    expect(rest.some((w) => w.startsWith('smoke@1:'))).toBe(false);
     // An A/A run is the noise, not judged against it; nor is a run judged against itself.
     expect(await noiseWarnings({ ...ab, calibration: true }, store)).toEqual([]);
     // Older documents without `metrics` in their workloads are still judged (TPS gates).
