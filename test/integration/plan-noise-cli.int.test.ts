@@ -61,7 +61,15 @@ describe('pgperf plan with the runner noise (real PostgreSQL and pgbench)', () =
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('no stored noise for this runner');
     expect(ran.stdout).toContain('pgperf calibrate');
-    expect(ran.stdout).toMatch(/noise@1: no calibration \(A\/A\) run of noise@1 on this runner/);
+    // Nothing stored at all: one line names the cells (--json keeps each cell's reason).
+    expect(ran.stdout).toMatch(/^cells without noise: noise@1$/m);
+    const json = await pgperf(['plan', '--workload', workload, '--store', path.join(tmp, 'empty'), '--json']);
+    expect(JSON.parse(json.stdout).missing).toEqual([
+      expect.objectContaining({
+        id: 'noise@1',
+        reason: expect.stringMatching(/^no calibration \(A\/A\) run of noise@1 on this runner/),
+      }),
+    ]);
   });
 
   it('plans from a stored calibration, and a run below the resolvable change warns', async () => {
@@ -133,6 +141,10 @@ describe('pgperf plan with the runner noise (real PostgreSQL and pgbench)', () =
       workload,
       '--threshold',
       '0.5',
+      // 3 rounds can never be significant (nor inside ±0.5%): the cell stays inconclusive, so it is warned.
+      '--rounds',
+      '3',
+      '--force',
       '--store',
       store,
       '--out',
@@ -142,7 +154,7 @@ describe('pgperf plan with the runner noise (real PostgreSQL and pgbench)', () =
     ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(
-      `noise@1: the 0.5% threshold is below the smallest change this runner resolves with 4 rounds`,
+      'noise@1: the 0.5% threshold is below what this runner resolves with 3 rounds (none: they cannot reach significance',
     );
     expect(run.stdout).toContain(`from calibration ${cal!.id}`);
     expect(run.stdout).toContain(
