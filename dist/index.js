@@ -37276,7 +37276,7 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
       curves: armCurves
     };
   });
-  warnings.push(...dataWarnings(ctx, comparisons, sequential));
+  warnings.push(...notSaidYet(warnings, dataWarnings(ctx, comparisons, sequential)));
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
   const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
   const primaryTest = ctx.test === "unpaired" || tests.size === 1 && tests.has("mann-whitney") ? "mann-whitney" : "signed-rank";
@@ -37385,6 +37385,11 @@ function dataWarnings(ctx, comparisons, sequential) {
     warnings.push(...plan.warnings);
   }
   return warnings;
+}
+function notSaidYet(said, messages) {
+  return messages.filter(
+    (m) => !said.some((s) => s === m || s.startsWith("workload ") && s.endsWith(`: ${m}`))
+  );
 }
 
 // src/compare/adaptive.ts

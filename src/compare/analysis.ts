@@ -322,7 +322,7 @@ export function assemble(
       curves: armCurves,
     };
   });
-  warnings.push(...dataWarnings(ctx, comparisons, sequential));
+  warnings.push(...notSaidYet(warnings, dataWarnings(ctx, comparisons, sequential)));
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
   const tests = new Set(comparisons.flatMap((c) => c.cells.filter((x) => x.p !== null).map((x) => x.test)));
   const primaryTest: PrimaryTest =
@@ -473,4 +473,14 @@ function dataWarnings(
     warnings.push(...plan.warnings);
   }
   return warnings;
+}
+
+/**
+ * The messages not already among `said`, as such or after a "workload NAME: " prefix: the plan check after
+ * the run repeats the run loop's plan-time warning word for word when the measured noise changes nothing.
+ */
+function notSaidYet(said: readonly string[], messages: readonly string[]): string[] {
+  return messages.filter(
+    (m) => !said.some((s) => s === m || (s.startsWith('workload ') && s.endsWith(`: ${m}`))),
+  );
 }

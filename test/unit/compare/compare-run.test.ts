@@ -197,6 +197,14 @@ describe('compareRun', () => {
     );
   });
 
+  it("says the plan check's warning once when the run loop already recorded it at plan time", () => {
+    const doc = syntheticRun({ seed: 12, rounds: 5, effect: (arm) => (arm === 'head' ? 0.9 : 1) });
+    const said = compareRun(doc).warnings.find((w) => /can never reach significance/.test(w))!;
+    expect(said).toBeDefined();
+    const again = compareRun({ ...doc, warnings: [`workload tpcb: ${said}`] }).warnings;
+    expect(again.filter((w) => /can never reach significance/.test(w))).toEqual([`workload tpcb: ${said}`]);
+  });
+
   it('marks partial results', () => {
     const result = syntheticRun({ seed: 13, rounds: 6, workloads: { tpcb: [1] } });
     result.status = 'interrupted';
