@@ -26,8 +26,9 @@ export async function noiseWarnings(
   store: NoiseStore,
   decided: ReadonlySet<string> = new Set(),
 ): Promise<string[]> {
-  // An A/A run measures the noise; a one-arm run compares nothing.
-  if (result.calibration || result.arms.length < 2) return [];
+  // An A/A run measures the noise; a one-arm run compares nothing; decided cells need no store read.
+  const cells = result.plan.cells.filter((c) => !decided.has(cellId(c)));
+  if (result.calibration || result.arms.length < 2 || cells.length === 0) return [];
   const settings = analysisOf(result);
   // Documents written before `metrics` was recorded gate on TPS alone.
   const workloads = (Object.values(result.workloads) as Workload[]).map((w) => ({
@@ -43,11 +44,10 @@ export async function noiseWarnings(
     ...(adaptive ? { adaptive } : {}),
     singleMetric: metricOption(settings) !== undefined,
   });
-  const noise = await loadRunnerNoise(store, runnerId(result.environment), result.plan.cells, {
+  const noise = await loadRunnerNoise(store, runnerId(result.environment), cells, {
     ...(result.runId !== undefined ? { exclude: result.runId } : {}),
   });
   return noise.cells
-    .filter((n) => !decided.has(cellId(n)))
     .map((n) => {
       const w = workloads.find((x) => x.name === n.workload);
       return resolutionOf(n, {
@@ -65,8 +65,8 @@ export async function noiseWarnings(
 }
 
 /**
- * The comparison with noiseWarnings added, for the cells it left inconclusive, when the store can be read (a store that can only be written, such
- * as a data branch's archive, adds none). A failing read is logged, never fatal: the run is done.
+ * The comparison with noiseWarnings added, for the cells it left inconclusive, when the store can be read (a
+ * store that can only be written adds none). A failing read is logged, never fatal: the run is done.
  */
 export async function withNoiseWarnings(
   comparison: RunComparison,

@@ -108,7 +108,7 @@ describe('withNoiseWarnings', () => {
     const result = {
       arms: [{}, {}],
       workloads: {},
-      plan: { cells: [], rounds: 3 },
+      plan: { cells: [{ workload: 'w', clients: 1 }], rounds: 3 },
       environment: {},
     } as never;
     const out = await withNoiseWarnings(comparison, result, store, {
