@@ -45849,7 +45849,8 @@ async function loadRunnerNoise(store, runner, cells, options = {}) {
 
 // src/pipeline/noise-warnings.ts
 async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set()) {
-  if (result.calibration || result.arms.length < 2) return [];
+  const cells = result.plan.cells.filter((c) => !decided.has(cellId(c)));
+  if (result.calibration || result.arms.length < 2 || cells.length === 0) return [];
   const settings2 = analysisOf(result);
   const workloads = Object.values(result.workloads).map((w) => ({
     ...w,
@@ -45864,10 +45865,10 @@ async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set())
     ...adaptive ? { adaptive } : {},
     singleMetric: metricOption(settings2) !== void 0
   });
-  const noise = await loadRunnerNoise(store, runnerId(result.environment), result.plan.cells, {
+  const noise = await loadRunnerNoise(store, runnerId(result.environment), cells, {
     ...result.runId !== void 0 ? { exclude: result.runId } : {}
   });
-  return noise.cells.filter((n) => !decided.has(cellId(n))).map((n) => {
+  return noise.cells.map((n) => {
     const w = workloads.find((x) => x.name === n.workload);
     return resolutionOf(n, {
       rounds: w?.rounds ?? result.plan.rounds,

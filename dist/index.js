@@ -38241,7 +38241,8 @@ async function loadRunnerNoise(store, runner, cells, options = {}) {
 
 // src/pipeline/noise-warnings.ts
 async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set()) {
-  if (result.calibration || result.arms.length < 2) return [];
+  const cells = result.plan.cells.filter((c) => !decided.has(cellId(c)));
+  if (result.calibration || result.arms.length < 2 || cells.length === 0) return [];
   const settings2 = analysisOf(result);
   const workloads = Object.values(result.workloads).map((w) => ({
     ...w,
@@ -38256,10 +38257,10 @@ async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set())
     ...adaptive ? { adaptive } : {},
     singleMetric: metricOption(settings2) !== void 0
   });
-  const noise = await loadRunnerNoise(store, runnerId(result.environment), result.plan.cells, {
+  const noise = await loadRunnerNoise(store, runnerId(result.environment), cells, {
     ...result.runId !== void 0 ? { exclude: result.runId } : {}
   });
-  return noise.cells.filter((n) => !decided.has(cellId(n))).map((n) => {
+  return noise.cells.map((n) => {
     const w = workloads.find((x) => x.name === n.workload);
     return resolutionOf(n, {
       rounds: w?.rounds ?? result.plan.rounds,
@@ -64915,10 +64916,12 @@ function pipelineDepsOf(deps, store) {
 
 // src/action/build-arms.ts
 import path27 from "node:path";
+function sourceRepoOf(inputs, ctx) {
+  return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
+}
 async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
-  const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
   return {
-    repo,
+    repo: sourceRepoOf(inputs, ctx),
     baseRef: commits2.base.sha ?? commits2.base.ref,
     headRef: commits2.head.sha ?? commits2.head.ref,
     mergeBase: false,
@@ -67537,7 +67540,7 @@ async function runBisectMode(inputs, ctx, deps, resultsDir) {
       "Bisection",
       () => runBisection(
         {
-          repo: parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace),
+          repo: sourceRepoOf(inputs, ctx),
           good: job.good,
           bad: job.bad,
           names: job.names,

@@ -24,7 +24,7 @@ import { parseBisectMarker, type BisectTarget } from '../history/bisect-marker.j
 import { BISECT_LABEL, seriesMarker } from '../github/regression-issues.js';
 import type { GitHubApi } from '../github/api.js';
 import { resolveAnalysis } from '../pipeline/analysis.js';
-import { parseRepo } from '../pg-build/source.js';
+import { sourceRepoOf } from './build-arms.js';
 import type { MetricName } from '../results/metrics.js';
 import { escapeMarkdown } from '../report/markdown-escape.js';
 import { UserError, errorMessage } from '../util/errors.js';
@@ -87,7 +87,7 @@ export async function runBisectMode(
     report = await logger.group('Bisection', () =>
       runBisection(
         {
-          repo: parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace),
+          repo: sourceRepoOf(inputs, ctx),
           good: job.good,
           bad: job.bad,
           names: job.names,

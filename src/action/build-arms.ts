@@ -7,16 +7,19 @@ import { parseRepo } from '../pg-build/source.js';
 import type { ActionContext, Commits } from './context.js';
 import type { ActionInputs } from './inputs.js';
 
+/** The PostgreSQL source: the `repo` input, else the workflow's own repository. */
+export function sourceRepoOf(inputs: Pick<ActionInputs, 'repo'>, ctx: ActionContext) {
+  return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
+}
+
 export async function buildRequestFor(
   ctx: ActionContext,
   commits: Commits,
   inputs: ActionInputs,
   cacheDir: string,
 ): Promise<ComparisonRequest> {
-  // The workflow's own repository unless another source is named.
-  const repo = parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
   return {
-    repo,
+    repo: sourceRepoOf(inputs, ctx),
     baseRef: commits.base.sha ?? commits.base.ref!,
     headRef: commits.head.sha ?? commits.head.ref!,
     mergeBase: false, // already chosen (PR: the merge-base from the API), and recorded in the results
