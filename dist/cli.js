@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path35 = __require("node:path");
+    var path36 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -1220,7 +1220,7 @@ var require_command = __commonJS({
     var { Help: Help2, stripColor } = require_help();
     var { Option: Option2, DualOptions } = require_option();
     var { suggestSimilar } = require_suggestSimilar();
-    var Command4 = class _Command extends EventEmitter {
+    var Command5 = class _Command extends EventEmitter {
       /**
        * Initialize a new `Command`.
        *
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path35.resolve(baseDir, baseName);
+          const localBin = path36.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path35.extname(baseName))) return void 0;
+          if (sourceExt.includes(path36.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path35.resolve(
-            path35.dirname(resolvedScriptPath),
+          executableDir = path36.resolve(
+            path36.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path35.basename(
+            const legacyName = path36.basename(
               this._scriptPath,
-              path35.extname(this._scriptPath)
+              path36.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path35.extname(executableFile));
+        launchWithNode = sourceExt.includes(path36.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path35.basename(filename, path35.extname(filename));
+        this._name = path36.basename(filename, path36.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path36) {
-        if (path36 === void 0) return this._executableDir;
-        this._executableDir = path36;
+      executableDir(path37) {
+        if (path37 === void 0) return this._executableDir;
+        this._executableDir = path37;
         return this;
       }
       /**
@@ -3448,7 +3448,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         return true;
       return void 0;
     }
-    exports.Command = Command4;
+    exports.Command = Command5;
     exports.useColor = useColor;
   }
 });
@@ -3457,15 +3457,15 @@ Expecting one of '${allowedValues.join("', '")}'`);
 var require_commander = __commonJS({
   "node_modules/commander/index.js"(exports) {
     var { Argument: Argument2 } = require_argument();
-    var { Command: Command4 } = require_command();
+    var { Command: Command5 } = require_command();
     var { CommanderError: CommanderError2, InvalidArgumentError: InvalidArgumentError2 } = require_error();
     var { Help: Help2 } = require_help();
     var { Option: Option2 } = require_option();
-    exports.program = new Command4();
-    exports.createCommand = (name) => new Command4(name);
+    exports.program = new Command5();
+    exports.createCommand = (name) => new Command5(name);
     exports.createOption = (flags, description) => new Option2(flags, description);
     exports.createArgument = (name, description) => new Argument2(name, description);
-    exports.Command = Command4;
+    exports.Command = Command5;
     exports.Option = Option2;
     exports.Argument = Argument2;
     exports.Help = Help2;
@@ -6955,7 +6955,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path35 = __require("path");
+    var path36 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -6994,7 +6994,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path35.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path35.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path36.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path36.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7126,7 +7126,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path35 = __require("path");
+    var path36 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -9017,17 +9017,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path35) {
-      const ctrl = callVisitor(key, node2, visitor, path35);
+    function visit_(key, node2, visitor, path36) {
+      const ctrl = callVisitor(key, node2, visitor, path36);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path35, ctrl);
-        return visit_(key, ctrl, visitor, path35);
+        replaceNode(key, path36, ctrl);
+        return visit_(key, ctrl, visitor, path36);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
+          path36 = Object.freeze(path36.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path35);
+            const ci = visit_(i, node2.items[i], visitor, path36);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9038,13 +9038,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path35);
+          path36 = Object.freeze(path36.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path36);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path35);
+          const cv = visit_("value", node2.value, visitor, path36);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9065,17 +9065,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path35) {
-      const ctrl = await callVisitor(key, node2, visitor, path35);
+    async function visitAsync_(key, node2, visitor, path36) {
+      const ctrl = await callVisitor(key, node2, visitor, path36);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path35, ctrl);
-        return visitAsync_(key, ctrl, visitor, path35);
+        replaceNode(key, path36, ctrl);
+        return visitAsync_(key, ctrl, visitor, path36);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
+          path36 = Object.freeze(path36.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path35);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path36);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9086,13 +9086,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path35);
+          path36 = Object.freeze(path36.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path36);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path35);
+          const cv = await visitAsync_("value", node2.value, visitor, path36);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9119,23 +9119,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path35) {
+    function callVisitor(key, node2, visitor, path36) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path35);
+        return visitor(key, node2, path36);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path35);
+        return visitor.Map?.(key, node2, path36);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path35);
+        return visitor.Seq?.(key, node2, path36);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path35);
+        return visitor.Pair?.(key, node2, path36);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path35);
+        return visitor.Scalar?.(key, node2, path36);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path35);
+        return visitor.Alias?.(key, node2, path36);
       return void 0;
     }
-    function replaceNode(key, path35, node2) {
-      const parent = path35[path35.length - 1];
+    function replaceNode(key, path36, node2) {
+      const parent = path36[path36.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -9747,10 +9747,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path35, value) {
+    function collectionFromPath(schema, path36, value) {
       let v = value;
-      for (let i = path35.length - 1; i >= 0; --i) {
-        const k = path35[i];
+      for (let i = path36.length - 1; i >= 0; --i) {
+        const k = path36[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -9769,7 +9769,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path35) => path35 == null || typeof path35 === "object" && !!path35[Symbol.iterator]().next().done;
+    var isEmptyPath = (path36) => path36 == null || typeof path36 === "object" && !!path36[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -9799,11 +9799,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path35, value) {
-        if (isEmptyPath(path35))
+      addIn(path36, value) {
+        if (isEmptyPath(path36))
           this.add(value);
         else {
-          const [key, ...rest] = path35;
+          const [key, ...rest] = path36;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -9817,8 +9817,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path35) {
-        const [key, ...rest] = path35;
+      deleteIn(path36) {
+        const [key, ...rest] = path36;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -9832,8 +9832,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path35, keepScalar) {
-        const [key, ...rest] = path35;
+      getIn(path36, keepScalar) {
+        const [key, ...rest] = path36;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -9851,8 +9851,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path35) {
-        const [key, ...rest] = path35;
+      hasIn(path36) {
+        const [key, ...rest] = path36;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -9862,8 +9862,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path35, value) {
-        const [key, ...rest] = path35;
+      setIn(path36, value) {
+        const [key, ...rest] = path36;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -12378,9 +12378,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path35, value) {
+      addIn(path36, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path35, value);
+          this.contents.addIn(path36, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -12455,14 +12455,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path35) {
-        if (Collection2.isEmptyPath(path35)) {
+      deleteIn(path36) {
+        if (Collection2.isEmptyPath(path36)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path35) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path36) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -12477,10 +12477,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path35, keepScalar) {
-        if (Collection2.isEmptyPath(path35))
+      getIn(path36, keepScalar) {
+        if (Collection2.isEmptyPath(path36))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path35, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path36, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -12491,10 +12491,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path35) {
-        if (Collection2.isEmptyPath(path35))
+      hasIn(path36) {
+        if (Collection2.isEmptyPath(path36))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path35) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path36) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -12511,13 +12511,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path35, value) {
-        if (Collection2.isEmptyPath(path35)) {
+      setIn(path36, value) {
+        if (Collection2.isEmptyPath(path36)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path35), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path36), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path35, value);
+          this.contents.setIn(path36, value);
         }
       }
       /**
@@ -14478,9 +14478,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path35) => {
+    visit2.itemAtPath = (cst, path36) => {
       let item = cst;
-      for (const [field, index] of path35) {
+      for (const [field, index] of path36) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -14489,23 +14489,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path35) => {
-      const parent = visit2.itemAtPath(cst, path35.slice(0, -1));
-      const field = path35[path35.length - 1][0];
+    visit2.parentCollection = (cst, path36) => {
+      const parent = visit2.itemAtPath(cst, path36.slice(0, -1));
+      const field = path36[path36.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path35, item, visitor) {
-      let ctrl = visitor(item, path35);
+    function _visit(path36, item, visitor) {
+      let ctrl = visitor(item, path36);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path35.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path36.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -14516,10 +14516,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path35);
+            ctrl = ctrl(item, path36);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path35) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path36) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -17995,14 +17995,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path35 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path36 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path35 && path35[0] !== "/") {
-          path35 = `/${path35}`;
+        if (path36 && path36[0] !== "/") {
+          path36 = `/${path36}`;
         }
-        return new URL(`${origin}${path35}`);
+        return new URL(`${origin}${path36}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18453,39 +18453,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path35, origin }
+          request: { method, path: path36, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path35);
+        debuglog("sending request to %s %s/%s", method, origin, path36);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path35, origin },
+          request: { method, path: path36, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path35,
+          path36,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path35, origin }
+          request: { method, path: path36, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path35);
+        debuglog("trailers received from %s %s/%s", method, origin, path36);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path35, origin },
+          request: { method, path: path36, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path35,
+          path36,
           error62.message
         );
       });
@@ -18534,9 +18534,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path35, origin }
+            request: { method, path: path36, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path35);
+          debuglog("sending request to %s %s/%s", method, origin, path36);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18599,7 +18599,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path35,
+        path: path36,
         method,
         body,
         headers,
@@ -18614,11 +18614,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path35 !== "string") {
+        if (typeof path36 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path35[0] !== "/" && !(path35.startsWith("http://") || path35.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path36[0] !== "/" && !(path36.startsWith("http://") || path36.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path35)) {
+        } else if (invalidPathRegex.test(path36)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18684,7 +18684,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path35, query) : path35;
+        this.path = query ? buildURL(path36, query) : path36;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -20589,8 +20589,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(context3) {
-      const plural2 = context3.types.length === 1 ? "" : " one of";
-      const message = `${context3.argument} could not be converted to${plural2}: ${context3.types.join(", ")}.`;
+      const plural3 = context3.types.length === 1 ? "" : " one of";
+      const message = `${context3.argument} could not be converted to${plural3}: ${context3.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context3.prefix,
         message
@@ -23377,7 +23377,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path35, host, upgrade, blocking, reset } = request2;
+      const { method, path: path36, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23458,7 +23458,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path35} HTTP/1.1\r
+      let header = `${method} ${path36} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -23987,7 +23987,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path35, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path36, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24084,7 +24084,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path35;
+      headers[HTTP2_HEADER_PATH] = path36;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24437,9 +24437,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path35 = search ? `${pathname}${search}` : pathname;
+        const path36 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path35;
+        this.opts.path = path36;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25678,10 +25678,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path35 = "/",
+          path: path36 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path35;
+        opts.path = origin + path36;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27653,20 +27653,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path35) {
-      if (typeof path35 !== "string") {
-        return path35;
+    function safeUrl2(path36) {
+      if (typeof path36 !== "string") {
+        return path36;
       }
-      const pathSegments = path35.split("?");
+      const pathSegments = path36.split("?");
       if (pathSegments.length !== 2) {
-        return path35;
+        return path36;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path35, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path35);
+    function matchKey(mockDispatch2, { path: path36, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path36);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27688,7 +27688,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path35 }) => matchValue(safeUrl2(path35), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path36 }) => matchValue(safeUrl2(path36), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27726,9 +27726,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path35, method, body, headers, query } = opts;
+      const { path: path36, method, body, headers, query } = opts;
       return {
-        path: path35,
+        path: path36,
         method,
         body,
         headers,
@@ -28153,9 +28153,9 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural2) {
+      constructor(singular, plural3) {
         this.singular = singular;
-        this.plural = plural2;
+        this.plural = plural3;
       }
       pluralize(count2) {
         const one = count2 === 1;
@@ -28191,10 +28191,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path35, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path36, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path35,
+            Path: path36,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33073,9 +33073,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path35) {
-      for (let i = 0; i < path35.length; ++i) {
-        const code = path35.charCodeAt(i);
+    function validateCookiePath(path36) {
+      for (let i = 0; i < path36.length; ++i) {
+        const code = path36.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -35995,11 +35995,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path35 = opts.path;
+          let path36 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path35 = `/${path35}`;
+            path36 = `/${path36}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path35);
+          url2 = new URL(util.parseOrigin(url2).origin + path36);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -41761,8 +41761,8 @@ function decideVerdict(stats, context3 = {}) {
     };
   }
   const ci90Plain = stats.ci90 ?? ci90;
-  const adverse = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
-  if (adverse && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
+  const adverse2 = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
+  if (adverse2 && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
     reasons.push({
       code: "likely-regression",
       message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === "higher" ? "-" : "+"}${thresholdPct}%`
@@ -43755,9 +43755,9 @@ function summarise2(cpus, smtControl, hasNodes) {
   };
 }
 function describeTopology(t) {
-  const plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const plural3 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
-  return `${plural2(t.sockets, "socket")}, ${plural2(t.numaNodes.length, "NUMA node")}, ${plural2(t.cores, "core")}, ${plural2(t.logicalCpus, "CPU")}${smt}, ${plural2(t.l3Groups.length, "L3 group")}`;
+  return `${plural3(t.sockets, "socket")}, ${plural3(t.numaNodes.length, "NUMA node")}, ${plural3(t.cores, "core")}, ${plural3(t.logicalCpus, "CPU")}${smt}, ${plural3(t.l3Groups.length, "L3 group")}`;
 }
 
 // src/env/preflight.ts
@@ -45279,14 +45279,23 @@ function analyse(result, overrides = {}) {
 function withStoredBaseline(c, baseline) {
   if (baseline.sentinel.status !== "drifted") return c;
   const reason = baseline.sentinel.reason;
+  const drifted2 = (cell) => ({
+    ...cell,
+    verdict: "inconclusive",
+    reasons: [{ code: "baseline-drifted", message: reason }]
+  });
   return {
     ...c,
     verdict: "inconclusive",
     decidingArms: [],
+    likelyRegressions: [],
     comparisons: c.comparisons.map((a) => ({
       ...a,
       verdict: "inconclusive",
       decidingCells: [],
+      likelyRegressionCells: [],
+      cells: a.cells.map(drifted2),
+      otherMetricCells: a.otherMetricCells.map(drifted2),
       workloadVerdicts: Object.fromEntries(Object.keys(a.workloadVerdicts).map((w) => [w, "inconclusive"]))
     })),
     warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
@@ -47119,10 +47128,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path35) {
-  if (!path35)
+function getElementAtPath(obj, path36) {
+  if (!path36)
     return obj;
-  return path35.reduce((acc, key) => acc?.[key], obj);
+  return path36.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -47462,11 +47471,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path35, issues) {
+function prefixIssues(path36, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path35);
+    iss.path.unshift(path36);
     return iss;
   });
 }
@@ -47928,16 +47937,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path35 = []) => {
+  const processError = (error63, path36 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path35, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path36, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else {
-        const fullpath = [...path35, ...issue2.path];
+        const fullpath = [...path36, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -47976,17 +47985,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path35 = []) => {
+  const processError = (error63, path36 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path35, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path36, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else {
-        const fullpath = [...path35, ...issue2.path];
+        const fullpath = [...path36, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -48025,8 +48034,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path35 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path35) {
+  const path36 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path36) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -57013,8 +57022,8 @@ var error43 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
       case "unrecognized_keys": {
-        const plural2 = issue2.keys.length > 1 ? "s" : "";
-        return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
+        const plural3 = issue2.keys.length > 1 ? "s" : "";
+        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue2.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
@@ -57158,8 +57167,8 @@ var error44 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
       case "unrecognized_keys": {
-        const plural2 = issue2.keys.length > 1 ? "s" : "";
-        return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
+        const plural3 = issue2.keys.length > 1 ? "s" : "";
+        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue2.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
@@ -65164,13 +65173,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path35 = ref.slice(1).split("/").filter(Boolean);
-  if (path35.length === 0) {
+  const path36 = ref.slice(1).split("/").filter(Boolean);
+  if (path36.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path35[0] === defsKey) {
-    const key = path35[1] === void 0 ? void 0 : decodeJSONPointerSegment(path35[1]);
+  if (path36[0] === defsKey) {
+    const key = path36[1] === void 0 ? void 0 : decodeJSONPointerSegment(path36[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -66033,6 +66042,27 @@ function autoClientSweep(logicalCpus) {
   return [...points2].sort((a, b) => a - b);
 }
 
+// src/compare/policy.ts
+var FAIL_ON = ["regression", "inconclusive", "never"];
+var DEFAULT_FAIL_ON = "regression";
+var FAIL_ON_MEANING = {
+  regression: "a certified or likely regression fails the gate",
+  inconclusive: "a regression, or a cell the data cannot decide, fails the gate",
+  never: "report only: the gate always passes (a run that could not complete still says so)"
+};
+function parseFailOn(value) {
+  return FAIL_ON.includes(value) ? value : void 0;
+}
+function gatePolicyOf(workloads, failOn = DEFAULT_FAIL_ON) {
+  const own2 = {};
+  for (const [name, w] of Object.entries(workloads ?? {})) {
+    const value = typeof w === "object" && w !== null ? w.failOn : void 0;
+    const parsed = typeof value === "string" ? parseFailOn(value) : void 0;
+    if (parsed) own2[name] = { failOn: parsed };
+  }
+  return { failOn, workloads: own2 };
+}
+
 // src/config/workload-fields.ts
 var positiveInt = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
@@ -66050,6 +66080,9 @@ var metricsField = external_exports.array(external_exports.enum(Object.keys(GATE
   "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better). All of them, over every cell, form one Holm family."
 );
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+var failOnField = external_exports.enum(FAIL_ON).optional().describe(
+  `When this workload's cells fail the gate (default: the run's --fail-on / input fail-on): ${FAIL_ON.map((v) => `${v}: ${FAIL_ON_MEANING[v]}`).join("; ")}.`
+);
 function clientsField(what, description) {
   return external_exports.preprocess(
     (v) => v === "auto" ? autoClientSweep(os8.availableParallelism()) : v,
@@ -66134,6 +66167,7 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
   threshold: thresholdField,
   metrics: metricsField,
+  failOn: failOnField,
   retries: retriesField,
   cpus: cpusField
 }).superRefine((w, ctx) => {
@@ -66237,6 +66271,7 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
   threshold: thresholdField,
   metrics: metricsField,
+  failOn: failOnField,
   retries: retriesField,
   cpus: cpusField
 }).superRefine((w, ctx) => {
@@ -66641,6 +66676,279 @@ function parseSpending(value) {
   return value;
 }
 
+// src/compare/decision.ts
+var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
+var STATUS_DESCRIPTION_MAX = 140;
+function headlineText(d) {
+  return d.headline.detail === "" ? d.headline.lead : `${d.headline.lead}: ${d.headline.detail}`;
+}
+function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, completeness = { complete: true }) {
+  const parts = Array.isArray(input2) ? input2 : [{ comparison: input2 }];
+  const named = parts.length > 1;
+  let unstable = 0;
+  let failedRuns = 0;
+  const cells = [];
+  const tested = [];
+  for (const part of parts) {
+    for (const arm2 of part.comparison.comparisons) {
+      for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
+        failedRuns += cell.base.failed + cell.head.failed;
+        if (cell.unstable) {
+          unstable++;
+          continue;
+        }
+        if (cell.deltaPct !== null) tested.push(cell);
+        cells.push(decidedCell(cell, arm2.head, named ? part.name : void 0, policy));
+      }
+    }
+  }
+  cells.sort(byRank);
+  const counts = {
+    cells: cells.length,
+    failing: cells.filter((c) => c.failsGate).length,
+    regressions: cells.filter((c) => c.verdict === "regression").length,
+    likelyRegressions: cells.filter((c) => c.likelyRegression).length,
+    improvements: cells.filter((c) => c.verdict === "improvement").length,
+    noChange: cells.filter((c) => c.verdict === "no-change").length,
+    inconclusive: cells.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length,
+    unstable
+  };
+  const reasons = collectReasons(parts);
+  const failOnText = failOnSummary(policy, cells);
+  const incomplete = !completeness.complete ? completeness.why ?? "the run did not complete" : parts.every((p) => p.comparison.comparisons.length === 0) ? "nothing to compare: a comparison needs a base and a head arm" : tested.length === 0 ? `no cell has usable samples${failedRuns > 0 ? ` (${failedRuns} failed run(s))` : ""}` : void 0;
+  if (incomplete !== void 0) {
+    const gates = policy.failOn !== "never";
+    return {
+      verdict: "inconclusive",
+      outcome: "incomplete",
+      exitCode: gates ? 3 : 0,
+      failOn: policy.failOn,
+      headline: { lead: "Incomplete", detail: `${incomplete}; partial results decide nothing` },
+      status: { state: "error", description: clip(`Incomplete: ${incomplete}; no verdict`) },
+      ...gates ? { failure: `${incomplete}: partial results decide nothing (${failOnText})` } : {},
+      cells,
+      counts,
+      reasons,
+      incomplete
+    };
+  }
+  const verdict2 = named ? overallVerdict(parts.map((p, i) => ({ id: String(i), verdict: p.comparison.verdict }))).verdict : parts[0].comparison.verdict;
+  const failing = cells.filter((c) => c.failsGate);
+  const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" ? "pending" : "passed";
+  const headline3 = headlineOf(outcome, counts, cells, policy);
+  const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find((c) => c.verdict === "inconclusive") : cells[0];
+  const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
+  return {
+    verdict: verdict2,
+    outcome,
+    exitCode: outcome === "failed" ? 1 : 0,
+    failOn: policy.failOn,
+    headline: headline3,
+    status: {
+      state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
+      description: clip(`${statusWord}: ${statusDetail(outcome, counts, lead)}`)
+    },
+    ...outcome === "failed" ? { failure: `${headlineText({ headline: headline3 })} (${failOnText})` } : {},
+    cells,
+    counts,
+    reasons
+  };
+}
+function decidedCell(cell, head, part, policy) {
+  const own2 = policy.workloads[cell.workload]?.failOn;
+  const failOn = own2 ?? policy.failOn;
+  const likelyRegression = cell.verdict === "inconclusive" && cell.reasons.some((r) => r.code === "likely-regression");
+  const failsGate = failOn !== "never" && (cell.verdict === "regression" || likelyRegression || failOn === "inconclusive" && cell.verdict === "inconclusive");
+  return {
+    ...part !== void 0 ? { part } : {},
+    head,
+    id: cell.id,
+    workload: cell.workload,
+    clients: cell.clients,
+    metric: cell.metric,
+    verdict: cell.verdict,
+    likelyRegression,
+    deltaPct: cell.deltaPct,
+    ci95: cell.ci95 ? {
+      lowerPct: cell.ci95.lowerPct,
+      upperPct: cell.ci95.upperPct,
+      level: Math.min(cell.ci95.level, cell.ci95.achievedLevel)
+    } : null,
+    thresholdPct: cell.thresholdPct,
+    failOn,
+    policy: own2 ? "workload" : "run",
+    failsGate
+  };
+}
+function byRank(a, b) {
+  const rank = (c) => (c.failsGate ? 0 : 10) + (c.verdict === "regression" ? 0 : c.likelyRegression ? 1 : c.verdict === "improvement" ? 2 : c.verdict === "inconclusive" ? 3 : 4);
+  return rank(a) - rank(b) || adverse(b) - adverse(a);
+}
+function adverse(c) {
+  if (c.deltaPct === null) return -Infinity;
+  const worse = METRICS[c.metric].better === "higher" ? -c.deltaPct : c.deltaPct;
+  return c.verdict === "improvement" ? -worse : worse;
+}
+function plural2(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+function describeDecidedCell(c, heads = 1) {
+  const where = [
+    c.part !== void 0 ? `class ${c.part}: ` : "",
+    heads > 1 ? `${c.head}: ` : "",
+    `${c.workload} at ${plural2(c.clients, "client")}`
+  ].join("");
+  const metric = METRICS[c.metric].label;
+  if (c.deltaPct === null) return `${where}, ${metric}: no data`;
+  const ci = c.ci95 ? ` ${formatPctInterval(c.ci95.lowerPct, c.ci95.upperPct).replace("[", `[${Math.round(c.ci95.level * 1e3) / 10}% CI `)}` : "";
+  return `${where}, ${metric} ${formatPct(c.deltaPct)}${ci}`;
+}
+function shortCell(c) {
+  const where = `${c.part !== void 0 ? `${c.part.slice(0, 8)}:` : ""}${c.id}`;
+  const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct, 1);
+  return `${where} ${METRICS[c.metric].label} ${delta}`;
+}
+function headlineOf(outcome, counts, cells, policy) {
+  const heads = new Set(cells.map((c) => c.head)).size;
+  const describe3 = (c) => describeDecidedCell(c, heads);
+  const more = (list) => list.length > 1 ? `; ${list.length - 1} more: ${list.slice(1, 4).map((c) => `${c.id} ${METRICS[c.metric].label}`).join(", ")}${list.length > 4 ? ", \u2026" : ""}` : "";
+  const found = [
+    counts.regressions > 0 ? plural2(counts.regressions, "regression") : "",
+    counts.likelyRegressions > 0 ? `${plural2(counts.likelyRegressions, "likely regression")} (too few rounds to certify)` : "",
+    counts.improvements > 0 ? plural2(counts.improvements, "improvement") : ""
+  ].filter(Boolean);
+  if (outcome === "failed") {
+    const failing = cells.filter((c) => c.failsGate);
+    const undecided = failing.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length;
+    const lead = [
+      ...found.filter((f) => !f.includes("improvement")),
+      ...undecided > 0 ? [`${plural2(undecided, "undecided cell")} (fail-on inconclusive)`] : []
+    ];
+    const improved = found.find((f) => f.includes("improvement"));
+    return {
+      lead: [...lead, ...improved ? [improved] : []].join(", "),
+      detail: `${describe3(failing[0])}${more(failing)}`
+    };
+  }
+  if (outcome === "pending") {
+    const undecided = cells.filter((c) => c.verdict === "inconclusive");
+    const worst = undecided[0];
+    return {
+      lead: `Inconclusive: ${undecided.length} of ${plural2(counts.cells, "cell")} undecided`,
+      detail: `${worst ? `most adverse ${describe3(worst)}; ` : ""}${found.length > 0 ? found.join(", ") : "no regression found"}; more rounds would decide`
+    };
+  }
+  const notGating = cells.filter((c) => c.verdict === "regression" || c.likelyRegression);
+  if (notGating.length > 0) {
+    const why = policy.failOn === "never" && notGating.every((c) => c.policy === "run") ? "fail-on never" : "their workloads do not gate (fail-on never)";
+    return {
+      lead: `${found.join(", ")}, not gating (${why})`,
+      detail: `${describe3(notGating[0])}${more(notGating)}`
+    };
+  }
+  if (counts.improvements > 0) {
+    const improved = cells.filter((c) => c.verdict === "improvement");
+    return {
+      lead: `${found.join(", ")}, no regression`,
+      detail: `${describe3(improved[0])}${more(improved)}`
+    };
+  }
+  const thresholds = [...new Set(cells.map((c) => c.thresholdPct))];
+  const within = thresholds.length === 1 ? `\xB1${thresholds[0]}%` : "each workload's threshold";
+  return { lead: `No change in ${plural2(counts.cells, "cell")}`, detail: `every 90% CI inside ${within}` };
+}
+function statusDetail(outcome, counts, lead) {
+  if (outcome === "failed") {
+    const kind = lead.verdict === "regression" ? "regression" : lead.likelyRegression ? "likely regression" : "undecided";
+    return `${kind} ${shortCell(lead)}${counts.failing > 1 ? ` (+${counts.failing - 1} more)` : ""}`;
+  }
+  if (outcome === "pending") {
+    const undecided = counts.inconclusive + counts.likelyRegressions;
+    return `${undecided} of ${counts.cells} cells undecided${lead ? `, most adverse ${shortCell(lead)}` : ""}; needs more rounds`;
+  }
+  if (counts.regressions + counts.likelyRegressions > 0) return `regression not gated, ${shortCell(lead)}`;
+  if (counts.improvements > 0)
+    return `${plural2(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
+  return `no change in ${plural2(counts.cells, "cell")}`;
+}
+function failOnSummary(policy, cells) {
+  const own2 = [...new Set(cells.filter((c) => c.policy === "workload").map((c) => c.workload))].map(
+    (w) => `${w}: ${policy.workloads[w].failOn}`
+  );
+  return `fail-on: ${policy.failOn}${own2.length > 0 ? `; ${own2.join(", ")}` : ""}`;
+}
+function collectReasons(parts) {
+  const byCode = /* @__PURE__ */ new Map();
+  for (const part of parts) {
+    for (const arm2 of part.comparison.comparisons) {
+      for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
+        if (cell.unstable || cell.verdict !== "inconclusive") continue;
+        const name = `${cell.id} ${METRICS[cell.metric].label}`;
+        for (const r of cell.reasons) {
+          const seen = byCode.get(r.code);
+          if (!seen) {
+            byCode.set(r.code, {
+              code: r.code,
+              message: r.message,
+              uniform: true,
+              cells: [name],
+              thresholdPct: cell.thresholdPct,
+              better: cell.better
+            });
+          } else if (!seen.cells.includes(name)) {
+            seen.cells.push(name);
+            if (r.message !== seen.message) seen.uniform = false;
+          }
+        }
+      }
+    }
+  }
+  return [...byCode.values()];
+}
+function clip(text2) {
+  return text2.length <= STATUS_DESCRIPTION_MAX ? text2 : `${text2.slice(0, STATUS_DESCRIPTION_MAX - 1)}\u2026`;
+}
+
+// src/cli/fail-on-option.ts
+var EXIT_CODES_HELP = `
+Exit codes:
+  ${EXIT_CODES.passed}  passed (no regression under --fail-on, or --fail-on never)
+  ${EXIT_CODES.failed}  the gate failed (--fail-on regression: a certified or likely regression; inconclusive: also an undecided cell)
+  ${EXIT_CODES.usage}  usage or input error (nothing was measured)
+  ${EXIT_CODES.incomplete}  the run could not complete (interrupted, failed, or no usable sample); results so far are kept`;
+function addFailOnOption(command) {
+  return command.addOption(
+    new Option(
+      "--fail-on <when>",
+      `when the exit code says the gate failed: ${FAIL_ON.map((v) => `${v} (${FAIL_ON_MEANING[v]})`).join("; ")}`
+    ).argParser(oneOf("--fail-on", FAIL_ON)).default(DEFAULT_FAIL_ON)
+  ).addHelpText("after", EXIT_CODES_HELP);
+}
+
+// src/bisect/bisect-gate.ts
+function bisectGate(outcome, failOn) {
+  if (failOn === "never") return { exitCode: EXIT_CODES.passed };
+  if (outcome.kind === "undecided" && outcome.interrupted) {
+    return {
+      exitCode: EXIT_CODES.incomplete,
+      failure: "the bisection was interrupted before it named a first bad commit"
+    };
+  }
+  if (outcome.kind === "undecided" && failOn === "inconclusive") {
+    return {
+      exitCode: EXIT_CODES.failed,
+      failure: `no first bad commit named: ${outcome.undecided.sha.slice(0, 12)} stayed inconclusive (fail-on: inconclusive)`
+    };
+  }
+  if (outcome.kind === "not-reproduced" && failOn === "inconclusive") {
+    return {
+      exitCode: EXIT_CODES.failed,
+      failure: "no first bad commit named: the regression did not reproduce (fail-on: inconclusive)"
+    };
+  }
+  return { exitCode: EXIT_CODES.passed };
+}
+
 // src/cli/analysis-flags.ts
 var METRIC_CHOICES = [...Object.keys(GATED_METRIC_NAMES), ...Object.keys(METRICS)].filter(
   (n, i, all) => all.indexOf(n) === i
@@ -66847,12 +67155,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path35) {
-  return path35.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path36) {
+  return path36.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path35) {
+function valueAt2(doc, path36) {
   let v = doc;
-  for (const key of path35) {
+  for (const key of path36) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -66861,14 +67169,14 @@ function valueAt2(doc, path35) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path35) {
+async function readResults(path36) {
   let text2;
   try {
-    text2 = await readFile11(path35, "utf8");
+    text2 = await readFile11(path36, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path35}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path36}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path35);
+  return parseResults(text2, path36);
 }
 function parseResults(text2, source) {
   let doc;
@@ -67225,7 +67533,8 @@ function bisectCommand() {
     "results directory (a bisect-<time> directory with one run per test)",
     "pgperf-results"
   ).option("--seed <n>", "seed for the run order (default: random, recorded)", positiveInt2("--seed")).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the A/B tests to the results store").option("--json", "print the report as JSON", false).option("-v, --verbose", "debug output", false);
-  return addAdaptiveOptions(addAnalysisOptions(command, "run")).action(async (flags) => {
+  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, "run")));
+  return gated.action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workload = oneCell(await loadWorkloadFile(flags.workload), flags.clients);
     if (flags.timeBudget !== void 0) {
@@ -67287,7 +67596,9 @@ function bisectCommand() {
 ` : renderBisectText(report));
     if (report.outcome.kind === "undecided" && report.outcome.interrupted) {
       process.exitCode = signalExitCode("SIGINT");
-    } else if (report.outcome.kind !== "found" && process.exitCode === void 0) process.exitCode = 1;
+    } else if (process.exitCode === void 0) {
+      process.exitCode = bisectGate(report.outcome, flags.failOn).exitCode;
+    }
   });
 }
 
@@ -67299,9 +67610,9 @@ function calibrationOf(result, comparison) {
   const metric = comparison.metric;
   const cells = result.plan.cells.map((cell) => {
     const id = cellId(cell);
-    const compared = arm2?.cells.find((c) => c.id === id);
+    const compared2 = arm2?.cells.find((c) => c.id === id);
     const noise = estimateNoise(result, cell, metric);
-    const verdict2 = compared?.verdict ?? "inconclusive";
+    const verdict2 = compared2?.verdict ?? "inconclusive";
     return {
       workload: cell.workload,
       clients: cell.clients,
@@ -67343,7 +67654,7 @@ function renderCalibrationText(c) {
 }
 
 // src/cli/execute-run.ts
-import path30 from "node:path";
+import path31 from "node:path";
 
 // src/pipeline/stored-baseline.ts
 import { stat as stat5 } from "node:fs/promises";
@@ -67630,6 +67941,26 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly, sentinelRo
   };
 }
 
+// src/pipeline/decide-run.ts
+import { writeFile as writeFile7 } from "node:fs/promises";
+import path30 from "node:path";
+function decideRun(result, comparison, failOn) {
+  return decide(comparison, gatePolicyOf(result.workloads, failOn), completenessOf(result));
+}
+function completenessOf(result) {
+  if (result.status === "complete") return { complete: true };
+  const why = result.stopReason ? ` (${result.stopReason})` : "";
+  const what = result.status === "running" ? "the run had not finished" : result.status === "interrupted" ? "the run was interrupted" : result.status === "failed" ? "the run failed" : `the run's status is '${String(result.status)}'`;
+  return { complete: false, why: `${what}${why}` };
+}
+var DECISION_FILE = "decision.json";
+async function writeDecision(dir, decision) {
+  const file2 = path30.join(dir, DECISION_FILE);
+  await writeFile7(file2, `${JSON.stringify(decision, null, 2)}
+`);
+  return file2;
+}
+
 // src/report/curve-line.ts
 function curveLine(k, tps, dash = "-") {
   const flags = [k.peakMoved ? "peak moved" : "", k.collapseMoved ? "collapse moved" : ""].filter(Boolean);
@@ -67654,12 +67985,17 @@ var REASON_PHRASES = {
   "too-few-runs": () => "too few runs",
   "ci-level-not-reached": () => "CI level not reached",
   "insufficient-data": () => "no data",
-  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`
+  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`,
+  "baseline-drifted": () => "stored baseline drifted"
 };
 var UNSTABLE_PHRASE = "unstable, not gated";
 function reasonPhrase(cell) {
   const reasons = cell.verdict === "inconclusive" ? cell.reasons : cell.reasons.slice(0, 1);
   return reasons.map((r) => REASON_PHRASES[r.code](cell.thresholdPct, cell.better)).join(", ");
+}
+function reasonSentence(r) {
+  if (r.uniform) return r.message;
+  return `${REASON_PHRASES[r.code](r.thresholdPct, r.better)} (e.g. ${r.cells[0]}: ${r.message})`;
 }
 
 // src/report/verdict-display.ts
@@ -67783,28 +68119,47 @@ function metricDecimals(metric) {
 }
 
 // src/report/comparison-text.ts
-function renderComparisonText(c, baseline) {
+function renderComparisonText(c, decision, baseline) {
   const lines = [
-    headline2(c),
+    decisionLine(decision),
+    compared(c),
     ...baseline ? [describeStoredBaseline(baseline)] : [],
-    ...design2(c)
+    ...design2(c, decision)
   ];
   for (const arm2 of buildTables(c)) lines.push("", ...renderArm(arm2));
+  if (decision.reasons.length > 0) lines.push("", "why (each said once):", ...reasonLines(decision));
   if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
   return `${lines.join("\n")}
 `;
 }
-function headline2(c) {
-  const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join("; ");
-  if (c.comparisons.length === 0) return `verdict: ${c.verdict.toUpperCase()}: nothing to compare (${what})`;
-  const arms = c.comparisons.map((a) => `'${a.head}'`).join(", ");
-  return `verdict: ${c.verdict.toUpperCase()}: ${arms} vs base '${c.baseline}' (${what})`;
+var OUTCOME_WORDS = {
+  passed: "PASSED",
+  failed: "FAILED",
+  pending: "PENDING",
+  incomplete: "INCOMPLETE"
+};
+function decisionLine(d) {
+  return `${OUTCOME_WORDS[d.outcome]}: ${headlineText(d)}`;
 }
-function design2(c) {
+function reasonLines(d) {
+  return d.reasons.map((r) => {
+    const cells = r.cells.length > 4 ? `${r.cells.slice(0, 4).join(", ")} and ${r.cells.length - 4} more` : r.cells.join(", ");
+    return `  - ${cells}: ${reasonSentence(r)}`;
+  });
+}
+function compared(c) {
+  const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join("; ");
+  if (c.comparisons.length === 0) return `nothing to compare (${what})`;
+  const arms = c.comparisons.map((a) => `'${a.head}'`).join(", ");
+  return `compared: ${arms} vs base '${c.baseline}' (${what})`;
+}
+function design2(c, d) {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join("/");
   const unit = c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)";
   const holm = families === "" ? "" : `, Holm over ${families} ${unit} per arm`;
-  const lines = [`alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%`];
+  const lines = [
+    `alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%, fail-on ${d.failOn}`
+  ];
   if (c.sequential) {
     const s = c.sequential;
     lines.push(
@@ -67849,7 +68204,7 @@ function describeStoredBaseline(b) {
 // src/cli/execute-run.ts
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path30.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path31.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -67862,7 +68217,7 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path30.join(runDir, "results.json")}`);
+    logger.info(`results: ${path31.join(runDir, "results.json")}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
     const deps = {
       runner: nodeProcessRunner,
@@ -67874,16 +68229,23 @@ async function executeRun(options, logger, extra = {}) {
     };
     const outcome = storedBaseline ? await runStoredBaseline({ ...request2, runDir }, storedBaseline, deps) : await runPipeline({ ...request2, runDir }, deps);
     const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
-    if (extra.printComparison !== false)
-      process.stdout.write(renderComparisonText(outcome.comparison, outcome.result.baseline));
+    const decision = decideRun(outcome.result, outcome.comparison, extra.failOn);
+    if (extra.printComparison !== false) {
+      process.stdout.write(renderComparisonText(outcome.comparison, decision, outcome.result.baseline));
+    }
     print(`results written to ${outcome.resultsFile}
 `);
+    if (extra.failOn !== void 0) {
+      print(`decision written to ${await writeDecision(path31.dirname(outcome.resultsFile), decision)}
+`);
+      process.exitCode = decision.exitCode;
+    }
     if (outcome.archived)
       print(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}
 `);
     if (outcome.archiveError) logger.warn(outcome.archiveError);
     if (outcome.result.status === "interrupted") process.exitCode = signalExitCode(stoppedBy ?? "SIGINT");
-    return outcome;
+    return { ...outcome, decision };
   } finally {
     disposeSignals();
   }
@@ -68083,12 +68445,13 @@ function changepointsCommand() {
 }
 
 // src/pipeline/report-input.ts
-function reportInputOf(result, comparison, fallbackRunUrl) {
+function reportInputOf(result, comparison, options = {}) {
   const source = result.source ?? {};
-  const runUrl = source.runUrl ?? fallbackRunUrl;
+  const runUrl = source.runUrl ?? options.fallbackRunUrl;
   return {
     result,
     comparison,
+    decision: options.decision ?? decideRun(result, comparison, options.failOn),
     base: { label: "base", ...source.base },
     head: { label: "head", ...source.head },
     ...runUrl ? { runUrl } : {}
@@ -68510,55 +68873,23 @@ function warningList(warnings, shorten) {
   return shown;
 }
 
-// src/compare/extreme-cell.ts
-function extremeCell(c, which, metric) {
-  let found = null;
-  let foundGain = 0;
-  const arms = (Array.isArray(c) ? c : [c]).flatMap((r) => r.comparisons);
-  for (const arm2 of arms) {
-    for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
-      if (metric !== void 0 && cell.metric !== metric) continue;
-      if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
-      const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
-      if (found === null || (which === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm: arm2, cell };
-        foundGain = gain;
-      }
-    }
-  }
-  return found;
-}
-
 // src/report/markdown-headline.ts
-function headline3(ctx) {
+function headline2(ctx) {
   const { c, result } = ctx;
-  const v = VERDICT_DISPLAY[c.verdict];
-  const parts = [`${v.icon} **${v.title}**`];
-  if (c.comparisons.length === 0) {
-    parts.push(
-      `nothing to compare: the results list ${result.arms.length} arm(s), a comparison needs a base and a head`
-    );
-  } else {
-    const worst = extremeCell(c, "worst");
-    parts.push(worst ? `worst cell: ${describeCell(ctx, worst)}` : "no cell could be tested");
-    if (c.verdict === "improvement") {
-      const best = extremeCell(c, "best");
-      if (best && best.cell !== worst?.cell) parts.push(`best: ${describeCell(ctx, best)}`);
-    }
-    parts.push(commits(ctx));
-  }
+  const d = ctx.input.decision;
+  const parts = [
+    `${decisionIcon(d)} **${escapeMarkdown(d.headline.lead)}**${d.headline.detail ? `: ${escapeMarkdown(d.headline.detail)}` : ""}`
+  ];
+  if (c.comparisons.length > 0) parts.push(commits(ctx));
   if (result.baseline) parts.push(`\u{1F4E6} ${escapeMarkdown(describeStoredBaseline(result.baseline))}`);
-  const partial2 = partialText(result);
-  if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
   return parts.join(" \xB7 ");
 }
-function describeCell(ctx, { arm: arm2, cell }) {
-  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm2.head)}: ` : "";
-  const what = cell.metric === ctx.c.metric ? "" : ` ${METRICS[cell.metric].label}`;
-  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}${what}`;
-  if (cell.deltaPct === null) return where;
-  const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
-  return `${where} **${formatPct(cell.deltaPct)}**${ci}`;
+function decisionIcon(d) {
+  if (d.outcome === "failed") return "\u274C";
+  if (d.outcome === "incomplete") return "\u26A0\uFE0F";
+  if (d.outcome === "pending") return "\u2754";
+  if (d.counts.regressions + d.counts.likelyRegressions > 0) return "\u26A0\uFE0F";
+  return VERDICT_DISPLAY[d.verdict].icon;
 }
 function commits(ctx) {
   const { result, c, input: input2 } = ctx;
@@ -68589,6 +68920,10 @@ function fromSource(recorded, arm2) {
 }
 function describeCommit(role, info, arm2) {
   const label = info?.label ?? arm2?.label ?? role;
+  if (arm2 && !arm2.build && typeof arm2.binDir === "string") {
+    const version2 = /PostgreSQL\)?\s+(\S+)/.exec(arm2.serverVersion ?? "")?.[1];
+    return `${armName(role, label)} ${escapeMarkdown(arm2.binDir, 120)}${version2 ? ` (PostgreSQL ${escapeMarkdown(version2, 40)})` : ""}`;
+  }
   const buildSha = arm2?.build?.sha;
   const sha = info?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
   const words = [armName(role, label)];
@@ -68596,21 +68931,6 @@ function describeCommit(role, info, arm2) {
   const extra = [info?.ref, info?.chosenBy].filter((s) => !!s && s.trim() !== "");
   if (extra.length > 0) words.push(`(${extra.map((s) => escapeMarkdown(s, 120)).join(", ")})`);
   return words.join(" ");
-}
-function partialText(result) {
-  const reason = result.stopReason ? ` (${escapeMarkdown(result.stopReason, 200)})` : "";
-  switch (result.status) {
-    case "complete":
-      return null;
-    case "running":
-      return `**partial results**: the run had not finished${reason}`;
-    case "interrupted":
-      return `**partial results**: the run was interrupted${reason}`;
-    case "failed":
-      return `**partial results**: the run failed${reason}`;
-    default:
-      return `**partial results**: status ${escapeMarkdown(String(result.status), 40)}${reason}`;
-  }
 }
 var SPENDING_NAMES = { "obrien-fleming": "O'Brien-Fleming", pocock: "Pocock" };
 function designLines(ctx) {
@@ -68622,6 +68942,7 @@ function designLines(ctx) {
     ...c.gatedMetrics.filter((m) => m !== c.metric).map((m) => `gated too: ${METRICS[m].label} (${METRICS[m].unit}), ${METRICS[m].better} is better`),
     `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} ${c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)"}`}`,
     `threshold \xB1${c.thresholdPct}%`,
+    `fail-on ${input2.decision.failOn}`,
     `${result.plan?.rounds ?? "?"} rounds`
   ];
   if (c.sequential) {
@@ -68829,17 +69150,26 @@ function renderReport(input2, marker, budget) {
     limitText: budget.limitText
   };
   const top = [
-    [marker, headline3(ctx)].filter((l) => l !== null).join("\n"),
+    [marker, headline2(ctx)].filter((l) => l !== null).join("\n"),
     ...designLines(ctx)
   ];
   const tables = buildTables(comparison);
   return fitToBudget((trims) => {
-    const blocks = [...top, ...tableBlocks(ctx, tables, trims)];
+    const blocks = [...top, ...tableBlocks(ctx, tables, trims), ...reasonsBlock(input2.decision)];
     if (trims.size > 0) blocks.push(trimNote(ctx, trims));
     if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
     return `${blocks.join("\n\n")}
 `;
   }, budget);
+}
+function reasonsBlock(d) {
+  if (d.reasons.length === 0) return [];
+  const items = d.reasons.map((r) => {
+    const cells = r.cells.length > 6 ? `${r.cells.slice(0, 6).join(", ")} and ${r.cells.length - 6} more` : r.cells.join(", ");
+    return `- ${escapeMarkdown(cells)}: ${escapeMarkdown(reasonSentence(r))}`;
+  });
+  return [`**Why undecided** (each reason once):
+${items.join("\n")}`];
 }
 
 // src/cli/commands/compare.ts
@@ -68851,20 +69181,21 @@ function compareCommand() {
     "the comment id of the markdown's hidden marker (the Action's 'comment-id')",
     "default"
   );
-  return addAnalysisOptions(command, "compare").action(async (file2, flags) => {
+  const gated = addFailOnOption(addAnalysisOptions(command, "compare"));
+  return gated.action(async (file2, flags) => {
     const result = await readResults(file2);
     const comparison = analyse(result, analysisFromFlags(flags));
+    const input2 = reportInputOf(result, comparison, { failOn: flags.failOn });
     const format = flags.json ? "json" : flags.format;
     if (format === "json") {
-      process.stdout.write(`${JSON.stringify(comparison, null, 2)}
+      process.stdout.write(`${JSON.stringify({ decision: input2.decision, comparison }, null, 2)}
 `);
     } else if (format === "markdown") {
-      process.stdout.write(
-        renderMarkdownReport({ ...reportInputOf(result, comparison), commentId: flags.commentId })
-      );
+      process.stdout.write(renderMarkdownReport({ ...input2, commentId: flags.commentId }));
     } else {
-      process.stdout.write(renderComparisonText(comparison, result.baseline));
+      process.stdout.write(renderComparisonText(comparison, input2.decision, result.baseline));
     }
+    process.exitCode = input2.decision.exitCode;
   });
 }
 
@@ -68967,18 +69298,23 @@ function mergeClass(fingerprint, group, ref) {
 }
 
 // src/pipeline/consolidation.ts
-function judgeConsolidation(merged) {
+function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON) {
   const classes = merged.classes.map((c) => {
     const comparison = analyse(c.result);
     const incomplete = c.missing.length > 0 || c.failed.length > 0;
-    return { ...c, comparison, incomplete, verdict: incomplete ? "inconclusive" : comparison.verdict };
+    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn) };
   });
-  return {
-    planId: merged.planId,
-    count: merged.count,
-    classes,
-    overall: overallVerdict(classes.map((c) => ({ id: c.fingerprint, verdict: c.verdict })))
-  };
+  const gaps = classes.flatMap((c) => [
+    ...c.missing.map((i) => `shard ${i} of ${merged.count} missing`),
+    ...c.failed.map((i) => `shard ${i} of ${merged.count} failed`)
+  ]);
+  const workloads = Object.assign({}, ...classes.map((c) => c.result.workloads));
+  const decision = decide(
+    classes.map((c) => ({ name: c.fingerprint, comparison: c.comparison })),
+    gatePolicyOf(workloads, failOn),
+    gaps.length > 0 ? { complete: false, why: gaps.join(", ") } : { complete: true }
+  );
+  return { planId: merged.planId, count: merged.count, classes, decision };
 }
 function describeMachineClass(c) {
   return `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
@@ -68987,7 +69323,7 @@ function consolidatedReportInput(judged, fallbackRunUrl) {
   return {
     planId: judged.planId,
     count: judged.count,
-    verdict: judged.overall.verdict,
+    decision: judged.decision,
     ...fallbackRunUrl ? { runUrl: fallbackRunUrl } : {},
     classes: judged.classes.map((c) => ({
       fingerprint: c.fingerprint,
@@ -68995,8 +69331,8 @@ function consolidatedReportInput(judged, fallbackRunUrl) {
       present: c.present,
       missing: c.missing,
       failed: c.failed,
-      verdict: c.verdict,
-      report: reportInputOf(c.result, c.comparison, fallbackRunUrl)
+      verdict: c.decision.verdict,
+      report: reportInputOf(c.result, c.comparison, { decision: c.decision, fallbackRunUrl })
     }))
   };
 }
@@ -69006,10 +69342,10 @@ function renderConsolidatedComment(input2, commentId, maxLength = DEFAULT_COMMEN
   return render(input2, commentMarker(commentId), maxLength);
 }
 function render(input2, marker, max) {
-  const v = VERDICT_DISPLAY[input2.verdict];
+  const d = input2.decision;
   const n = input2.classes.length;
-  const headline4 = [
-    `${v.icon} **${v.title}**`,
+  const headline3 = [
+    `${decisionIcon(d)} **${escapeMarkdown(d.headline.lead)}**${d.headline.detail ? `: ${escapeMarkdown(d.headline.detail)}` : ""}`,
     `${n} machine class${n === 1 ? "" : "es"}`,
     `plan \`${input2.planId}\`, ${input2.count} shard${input2.count === 1 ? "" : "s"}`,
     ...input2.runUrl ? [`[run](${input2.runUrl})`] : []
@@ -69023,7 +69359,7 @@ function render(input2, marker, max) {
     ] : []
   ]);
   const top = [
-    [marker, headline4].filter((l) => l !== null).join("\n"),
+    [marker, headline3].filter((l) => l !== null).join("\n"),
     ...gaps.length ? [
       `\u26A0\uFE0F **Incomplete, no verdict**: ${gaps.join("; ")}. Their cells have no data and count as inconclusive.`
     ] : [],
@@ -69043,26 +69379,37 @@ ${renderJobSummary({ ...c.report, maxLength: share })}`
 
 // src/cli/commands/consolidate.ts
 function consolidateCommand() {
-  return new Command("consolidate").description("merge the shards of a comparison (run --shard) into one report per machine class").argument("<results.json...>", "the shards' results files").addOption(
-    new Option("--format <format>", "text or markdown").argParser(oneOf("--format", ["text", "markdown"])).default("text")
-  ).option("--comment-id <id>", "the markdown's comment id", "default").action(async (files, flags) => {
+  const command = new Command("consolidate").description("merge the shards of a comparison (run --shard) into one report per machine class").argument("<results.json...>", "the shards' results files").addOption(
+    new Option("--format <format>", "text, markdown (the comment) or json (the decision and each class)").argParser(oneOf("--format", ["text", "markdown", "json"])).default("text")
+  ).option("--comment-id <id>", "the markdown's comment id", "default");
+  return addFailOnOption(command).action(async (files, flags) => {
     const docs = [];
     for (const file2 of files) docs.push({ file: file2, result: await readResults(file2) });
-    const judged = judgeConsolidation(consolidateShards(docs));
+    const judged = judgeConsolidation(consolidateShards(docs), flags.failOn);
+    process.exitCode = judged.decision.exitCode;
     if (flags.format === "markdown") {
-      const markdown = renderConsolidatedComment(consolidatedReportInput(judged), flags.commentId);
-      process.stdout.write(markdown);
+      process.stdout.write(renderConsolidatedComment(consolidatedReportInput(judged), flags.commentId));
+      return;
+    }
+    if (flags.format === "json") {
+      const classes = judged.classes.map((c) => ({
+        fingerprint: c.fingerprint,
+        decision: c.decision,
+        comparison: c.comparison
+      }));
+      process.stdout.write(`${JSON.stringify({ decision: judged.decision, classes }, null, 2)}
+`);
       return;
     }
     const n = judged.classes.length;
     const out = [
-      `verdict: ${judged.overall.verdict} over ${n} machine class${n === 1 ? "" : "es"} (plan ${judged.planId}, ${judged.count} shards)`,
+      `${decisionLine(judged.decision)} (${n} machine class${n === 1 ? "" : "es"}, plan ${judged.planId}, ${judged.count} shards)`,
       ""
     ];
     for (const c of judged.classes) {
       const shards = `shards ${c.present.join(", ")} of ${judged.count}${c.missing.length ? `; MISSING ${c.missing.join(", ")}` : ""}`;
       out.push(`== machine class ${c.fingerprint} (${describeMachineClass(c)}; ${shards})`, "");
-      out.push(renderComparisonText(c.comparison));
+      out.push(renderComparisonText(c.comparison, c.decision));
     }
     process.stdout.write(`${out.join("\n")}
 `);
@@ -69193,7 +69540,7 @@ function bytes(value) {
 
 // src/history/load-runs.ts
 import { readdir as readdir8, stat as stat6 } from "node:fs/promises";
-import path31 from "node:path";
+import path32 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -69204,7 +69551,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path31.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path32.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -69215,12 +69562,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path31.join(input2, "runs");
+  const runsDir = path32.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir8(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path31.join(runsDir, n));
+    return (await readdir8(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path32.join(runsDir, n));
   }
   const entries = await readdir8(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path31.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path32.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -69256,14 +69603,14 @@ function renderHistoryMarkdown(analysis, options = {}) {
   const improvements = rows.length - regressions;
   const analysed = analysis.series.filter((s) => s.status === "analysed").length;
   const short3 = analysis.series.length - analysed;
-  const headline4 = rows.length === 0 ? "**No change points**" : `**${[
+  const headline3 = rows.length === 0 ? "**No change points**" : `**${[
     regressions > 0 ? `${regressions} regression${regressions === 1 ? "" : "s"}` : "",
     improvements > 0 ? `${improvements} improvement${improvements === 1 ? "" : "s"}` : ""
   ].filter(Boolean).join(", ")}**`;
   const lines = [
     `### Performance history`,
     "",
-    `${headline4} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short3 > 0 ? ` ${short3} series ${short3 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short3 === 1 ? "was" : "were"} not analysed yet.` : "")
+    `${headline3} in ${analysed} series over ${analysis.runs} runs (p < ${formatP(analysis.options.maxP)}, at least ${analysis.options.minSegment} runs a side).` + (short3 > 0 ? ` ${short3} series ${short3 === 1 ? "has" : "have"} fewer than ${2 * analysis.options.minSegment} runs and ${short3 === 1 ? "was" : "were"} not analysed yet.` : "")
   ];
   if (rows.length > 0) {
     lines.push(
@@ -69655,12 +70002,12 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir8 } from "node:fs/promises";
-import path32 from "node:path";
+import path33 from "node:path";
 async function writeSite(dir, files) {
   await mkdir8(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path32.join(dir, f.file);
+    const target = path33.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -69747,8 +70094,8 @@ var Context = class {
       if (existsSync(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path35 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path35} does not exist${EOL}`);
+        const path36 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path36} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -74042,7 +74389,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path35) => path35.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path36) => path36.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -74483,8 +74830,8 @@ var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
 // src/history/nightly.ts
-import path33 from "node:path";
-import { writeFile as writeFile7 } from "node:fs/promises";
+import path34 from "node:path";
+import { writeFile as writeFile8 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
 }
@@ -74493,7 +74840,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile7(path33.join(dir, ".nojekyll"), "");
+  await writeFile8(path34.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -74802,7 +75149,7 @@ var finite3 = (_, v) => typeof v === "number" && !Number.isFinite(v) ? null : v;
 var minutes = (s) => `${(s / 60).toFixed(1)} min`;
 
 // src/pg-build/build-pair.ts
-import path34 from "node:path";
+import path35 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -74832,7 +75179,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path34.resolve(req.cacheDir));
+  const layout = cacheLayout(path35.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -74946,7 +75293,8 @@ function runCommand() {
       "with --baseline stored: when the sentinel finds drift, refuse or mark inconclusive"
     ).argParser(oneOf("--on-drift", ["refuse", "inconclusive"])).default("inconclusive")
   ).option("-v, --verbose", "debug output", false);
-  return addAdaptiveOptions(addAnalysisOptions(command, "run")).action(async (flags) => {
+  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, "run")));
+  return gated.action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
@@ -75009,7 +75357,8 @@ function runCommand() {
         logger,
         {
           build: (request2, signal) => buildArms(request2, { runner: nodeProcessRunner, logger, ...signal ? { signal } : {} }),
-          ...store ? { archive: store } : {}
+          ...store ? { archive: store } : {},
+          failOn: flags.failOn
         }
       );
     } finally {

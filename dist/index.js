@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path45 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path46 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path45 && path45[0] !== "/") {
-          path45 = `/${path45}`;
+        if (path46 && path46[0] !== "/") {
+          path46 = `/${path46}`;
         }
-        return new URL(`${origin}${path45}`);
+        return new URL(`${origin}${path46}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path45, origin }
+          request: { method, path: path46, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path45);
+        debuglog("sending request to %s %s/%s", method, origin, path46);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path45, origin },
+          request: { method, path: path46, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path45,
+          path46,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path45, origin }
+          request: { method, path: path46, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path45);
+        debuglog("trailers received from %s %s/%s", method, origin, path46);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path45, origin },
+          request: { method, path: path46, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path45,
+          path46,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path45, origin }
+            request: { method, path: path46, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path45);
+          debuglog("sending request to %s %s/%s", method, origin, path46);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path45,
+        path: path46,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path45 !== "string") {
+        if (typeof path46 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path45[0] !== "/" && !(path45.startsWith("http://") || path45.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path46[0] !== "/" && !(path46.startsWith("http://") || path46.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path45)) {
+        } else if (invalidPathRegex.test(path46)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path45, query) : path45;
+        this.path = query ? buildURL(path46, query) : path46;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -3681,8 +3681,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(context3) {
-      const plural2 = context3.types.length === 1 ? "" : " one of";
-      const message = `${context3.argument} could not be converted to${plural2}: ${context3.types.join(", ")}.`;
+      const plural3 = context3.types.length === 1 ? "" : " one of";
+      const message = `${context3.argument} could not be converted to${plural3}: ${context3.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context3.prefix,
         message
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path45, host, upgrade, blocking, reset } = request2;
+      const { method, path: path46, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path45} HTTP/1.1\r
+      let header = `${method} ${path46} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path45, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path46, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path45;
+      headers[HTTP2_HEADER_PATH] = path46;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path45 = search ? `${pathname}${search}` : pathname;
+        const path46 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path45;
+        this.opts.path = path46;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path45 = "/",
+          path: path46 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path45;
+        opts.path = origin + path46;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path45) {
-      if (typeof path45 !== "string") {
-        return path45;
+    function safeUrl2(path46) {
+      if (typeof path46 !== "string") {
+        return path46;
       }
-      const pathSegments = path45.split("?");
+      const pathSegments = path46.split("?");
       if (pathSegments.length !== 2) {
-        return path45;
+        return path46;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path45, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path45);
+    function matchKey(mockDispatch2, { path: path46, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path46);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path45 }) => matchValue(safeUrl2(path45), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path46 }) => matchValue(safeUrl2(path46), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path45, method, body, headers, query } = opts;
+      const { path: path46, method, body, headers, query } = opts;
       return {
-        path: path45,
+        path: path46,
         method,
         body,
         headers,
@@ -11245,9 +11245,9 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural2) {
+      constructor(singular, plural3) {
         this.singular = singular;
-        this.plural = plural2;
+        this.plural = plural3;
       }
       pluralize(count2) {
         const one = count2 === 1;
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path45, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path46, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path45,
+            Path: path46,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path45) {
-      for (let i = 0; i < path45.length; ++i) {
-        const code = path45.charCodeAt(i);
+    function validateCookiePath(path46) {
+      for (let i = 0; i < path46.length; ++i) {
+        const code = path46.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path45 = opts.path;
+          let path46 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path45 = `/${path45}`;
+            path46 = `/${path46}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path45);
+          url2 = new URL(util.parseOrigin(url2).origin + path46);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -22883,7 +22883,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path45 = __require("path");
+    var path46 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22922,7 +22922,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path45.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path45.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path46.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path46.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23054,7 +23054,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path45 = __require("path");
+    var path46 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -25309,17 +25309,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path45) {
-      const ctrl = callVisitor(key, node2, visitor, path45);
+    function visit_(key, node2, visitor, path46) {
+      const ctrl = callVisitor(key, node2, visitor, path46);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path45, ctrl);
-        return visit_(key, ctrl, visitor, path45);
+        replaceNode(key, path46, ctrl);
+        return visit_(key, ctrl, visitor, path46);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path45 = Object.freeze(path45.concat(node2));
+          path46 = Object.freeze(path46.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path45);
+            const ci = visit_(i, node2.items[i], visitor, path46);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25330,13 +25330,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path45 = Object.freeze(path45.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path45);
+          path46 = Object.freeze(path46.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path46);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path45);
+          const cv = visit_("value", node2.value, visitor, path46);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25357,17 +25357,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path45) {
-      const ctrl = await callVisitor(key, node2, visitor, path45);
+    async function visitAsync_(key, node2, visitor, path46) {
+      const ctrl = await callVisitor(key, node2, visitor, path46);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path45, ctrl);
-        return visitAsync_(key, ctrl, visitor, path45);
+        replaceNode(key, path46, ctrl);
+        return visitAsync_(key, ctrl, visitor, path46);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path45 = Object.freeze(path45.concat(node2));
+          path46 = Object.freeze(path46.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path45);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path46);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25378,13 +25378,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path45 = Object.freeze(path45.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path45);
+          path46 = Object.freeze(path46.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path46);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path45);
+          const cv = await visitAsync_("value", node2.value, visitor, path46);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25411,23 +25411,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path45) {
+    function callVisitor(key, node2, visitor, path46) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path45);
+        return visitor(key, node2, path46);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path45);
+        return visitor.Map?.(key, node2, path46);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path45);
+        return visitor.Seq?.(key, node2, path46);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path45);
+        return visitor.Pair?.(key, node2, path46);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path45);
+        return visitor.Scalar?.(key, node2, path46);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path45);
+        return visitor.Alias?.(key, node2, path46);
       return void 0;
     }
-    function replaceNode(key, path45, node2) {
-      const parent = path45[path45.length - 1];
+    function replaceNode(key, path46, node2) {
+      const parent = path46[path46.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -26039,10 +26039,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path45, value) {
+    function collectionFromPath(schema, path46, value) {
       let v = value;
-      for (let i = path45.length - 1; i >= 0; --i) {
-        const k = path45[i];
+      for (let i = path46.length - 1; i >= 0; --i) {
+        const k = path46[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -26061,7 +26061,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path45) => path45 == null || typeof path45 === "object" && !!path45[Symbol.iterator]().next().done;
+    var isEmptyPath = (path46) => path46 == null || typeof path46 === "object" && !!path46[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -26091,11 +26091,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path45, value) {
-        if (isEmptyPath(path45))
+      addIn(path46, value) {
+        if (isEmptyPath(path46))
           this.add(value);
         else {
-          const [key, ...rest] = path45;
+          const [key, ...rest] = path46;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -26109,8 +26109,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path45) {
-        const [key, ...rest] = path45;
+      deleteIn(path46) {
+        const [key, ...rest] = path46;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -26124,8 +26124,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path45, keepScalar) {
-        const [key, ...rest] = path45;
+      getIn(path46, keepScalar) {
+        const [key, ...rest] = path46;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -26143,8 +26143,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path45) {
-        const [key, ...rest] = path45;
+      hasIn(path46) {
+        const [key, ...rest] = path46;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -26154,8 +26154,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path45, value) {
-        const [key, ...rest] = path45;
+      setIn(path46, value) {
+        const [key, ...rest] = path46;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -28670,9 +28670,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path45, value) {
+      addIn(path46, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path45, value);
+          this.contents.addIn(path46, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28747,14 +28747,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path45) {
-        if (Collection2.isEmptyPath(path45)) {
+      deleteIn(path46) {
+        if (Collection2.isEmptyPath(path46)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path45) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path46) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28769,10 +28769,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path45, keepScalar) {
-        if (Collection2.isEmptyPath(path45))
+      getIn(path46, keepScalar) {
+        if (Collection2.isEmptyPath(path46))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path45, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path46, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28783,10 +28783,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path45) {
-        if (Collection2.isEmptyPath(path45))
+      hasIn(path46) {
+        if (Collection2.isEmptyPath(path46))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path45) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path46) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28803,13 +28803,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path45, value) {
-        if (Collection2.isEmptyPath(path45)) {
+      setIn(path46, value) {
+        if (Collection2.isEmptyPath(path46)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path45), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path46), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path45, value);
+          this.contents.setIn(path46, value);
         }
       }
       /**
@@ -30770,9 +30770,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path45) => {
+    visit2.itemAtPath = (cst, path46) => {
       let item = cst;
-      for (const [field, index] of path45) {
+      for (const [field, index] of path46) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30781,23 +30781,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path45) => {
-      const parent = visit2.itemAtPath(cst, path45.slice(0, -1));
-      const field = path45[path45.length - 1][0];
+    visit2.parentCollection = (cst, path46) => {
+      const parent = visit2.itemAtPath(cst, path46.slice(0, -1));
+      const field = path46[path46.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path45, item, visitor) {
-      let ctrl = visitor(item, path45);
+    function _visit(path46, item, visitor) {
+      let ctrl = visitor(item, path46);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path45.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path46.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30808,10 +30808,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path45);
+            ctrl = ctrl(item, path46);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path45) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path46) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -34655,7 +34655,7 @@ var require_light = __commonJS({
 
 // src/action.ts
 import os13 from "node:os";
-import path44 from "node:path";
+import path45 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -37065,8 +37065,8 @@ function decideVerdict(stats, context3 = {}) {
     };
   }
   const ci90Plain = stats.ci90 ?? ci90;
-  const adverse = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
-  if (adverse && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
+  const adverse2 = better === "higher" ? ci90Plain.upperPct <= -thresholdPct : ci90Plain.lowerPct >= thresholdPct;
+  if (adverse2 && ci90Plain.achievedLevel >= EQUIVALENCE_LEVEL - PCT_TOLERANCE) {
     reasons.push({
       code: "likely-regression",
       message: `regression likely, too few runs to certify: the 90% CI ${formatPctInterval(ci90Plain.lowerPct, ci90Plain.upperPct)} lies wholly beyond ${better === "higher" ? "-" : "+"}${thresholdPct}%`
@@ -37696,14 +37696,23 @@ function analyse(result, overrides = {}) {
 function withStoredBaseline(c, baseline) {
   if (baseline.sentinel.status !== "drifted") return c;
   const reason = baseline.sentinel.reason;
+  const drifted2 = (cell) => ({
+    ...cell,
+    verdict: "inconclusive",
+    reasons: [{ code: "baseline-drifted", message: reason }]
+  });
   return {
     ...c,
     verdict: "inconclusive",
     decidingArms: [],
+    likelyRegressions: [],
     comparisons: c.comparisons.map((a) => ({
       ...a,
       verdict: "inconclusive",
       decidingCells: [],
+      likelyRegressionCells: [],
+      cells: a.cells.map(drifted2),
+      otherMetricCells: a.otherMetricCells.map(drifted2),
       workloadVerdicts: Object.fromEntries(Object.keys(a.workloadVerdicts).map((w) => [w, "inconclusive"]))
     })),
     warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
@@ -40433,9 +40442,9 @@ function summarise2(cpus, smtControl, hasNodes) {
   };
 }
 function describeTopology(t) {
-  const plural2 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const plural3 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
-  return `${plural2(t.sockets, "socket")}, ${plural2(t.numaNodes.length, "NUMA node")}, ${plural2(t.cores, "core")}, ${plural2(t.logicalCpus, "CPU")}${smt}, ${plural2(t.l3Groups.length, "L3 group")}`;
+  return `${plural3(t.sockets, "socket")}, ${plural3(t.numaNodes.length, "NUMA node")}, ${plural3(t.cores, "core")}, ${plural3(t.logicalCpus, "CPU")}${smt}, ${plural3(t.l3Groups.length, "L3 group")}`;
 }
 
 // src/env/preflight.ts
@@ -43108,10 +43117,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path45) {
-  if (!path45)
+function getElementAtPath(obj, path46) {
+  if (!path46)
     return obj;
-  return path45.reduce((acc, key) => acc?.[key], obj);
+  return path46.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -43451,11 +43460,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path45, issues) {
+function prefixIssues(path46, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path45);
+    iss.path.unshift(path46);
     return iss;
   });
 }
@@ -43917,16 +43926,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path45 = []) => {
+  const processError = (error64, path46 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path45, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path46, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path45, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path46, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path45, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path46, ...issue3.path]);
       } else {
-        const fullpath = [...path45, ...issue3.path];
+        const fullpath = [...path46, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -43965,17 +43974,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path45 = []) => {
+  const processError = (error64, path46 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path45, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path46, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path45, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path46, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path45, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path46, ...issue3.path]);
       } else {
-        const fullpath = [...path45, ...issue3.path];
+        const fullpath = [...path46, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -44014,8 +44023,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path45 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path45) {
+  const path46 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path46) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -53002,8 +53011,8 @@ var error44 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue3.divisor}`;
       case "unrecognized_keys": {
-        const plural2 = issue3.keys.length > 1 ? "s" : "";
-        return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue3.keys, ", ")}`;
+        const plural3 = issue3.keys.length > 1 ? "s" : "";
+        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue3.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue3.origin, "definite")}`;
@@ -53147,8 +53156,8 @@ var error45 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue3.divisor}`;
       case "unrecognized_keys": {
-        const plural2 = issue3.keys.length > 1 ? "s" : "";
-        return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue3.keys, ", ")}`;
+        const plural3 = issue3.keys.length > 1 ? "s" : "";
+        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue3.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue3.origin, "definite")}`;
@@ -61153,13 +61162,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path45 = ref.slice(1).split("/").filter(Boolean);
-  if (path45.length === 0) {
+  const path46 = ref.slice(1).split("/").filter(Boolean);
+  if (path46.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path45[0] === defsKey) {
-    const key = path45[1] === void 0 ? void 0 : decodeJSONPointerSegment(path45[1]);
+  if (path46[0] === defsKey) {
+    const key = path46[1] === void 0 ? void 0 : decodeJSONPointerSegment(path46[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -62145,12 +62154,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path45) {
-  return path45.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path46) {
+  return path46.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path45) {
+function valueAt(doc, path46) {
   let v = doc;
-  for (const key of path45) {
+  for (const key of path46) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -62159,14 +62168,14 @@ function valueAt(doc, path45) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path45) {
+async function readResults(path46) {
   let text2;
   try {
-    text2 = await readFile5(path45, "utf8");
+    text2 = await readFile5(path46, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path45}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path46}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path45);
+  return parseResults(text2, path46);
 }
 function parseResults(text2, source) {
   let doc;
@@ -62467,7 +62476,42 @@ function selectShard(workloads, spec, overrides = {}) {
 
 // src/action/inputs.ts
 init_errors();
+
+// src/compare/policy.ts
 var FAIL_ON = ["regression", "inconclusive", "never"];
+var DEFAULT_FAIL_ON = "regression";
+var FAIL_ON_MEANING = {
+  regression: "a certified or likely regression fails the gate",
+  inconclusive: "a regression, or a cell the data cannot decide, fails the gate",
+  never: "report only: the gate always passes (a run that could not complete still says so)"
+};
+var ALPHA_RANGE = { above: 0, below: 0.5 };
+var THRESHOLD_RANGE = { above: 0, below: 100 };
+function alphaProblem(value) {
+  return rangeProblem(value, ALPHA_RANGE, String(DEFAULT_ALPHA));
+}
+function thresholdProblem(value) {
+  return rangeProblem(value.replace(/%$/, ""), THRESHOLD_RANGE, String(DEFAULT_THRESHOLD_PCT));
+}
+function parseFailOn(value) {
+  return FAIL_ON.includes(value) ? value : void 0;
+}
+function rangeProblem(value, range, example) {
+  const n = Number(value);
+  if (value.trim() !== "" && n > range.above && n < range.below) return void 0;
+  return `must be a number between ${range.above} and ${range.below} (exclusive, e.g. ${example}), got '${value}'`;
+}
+function gatePolicyOf(workloads, failOn = DEFAULT_FAIL_ON) {
+  const own2 = {};
+  for (const [name, w] of Object.entries(workloads ?? {})) {
+    const value = typeof w === "object" && w !== null ? w.failOn : void 0;
+    const parsed = typeof value === "string" ? parseFailOn(value) : void 0;
+    if (parsed) own2[name] = { failOn: parsed };
+  }
+  return { failOn, workloads: own2 };
+}
+
+// src/action/inputs.ts
 var MODES = [
   "benchmark",
   "comment",
@@ -62498,9 +62542,9 @@ function parseInputs(read) {
     maxRounds: optionalNumber(read, "max-rounds", { integer: true, min: 1 }),
     timeBudgetS: optionalDuration(read, "time-budget"),
     duration: optionalNumber(read, "duration", { integer: true, min: 1 }),
-    alpha: optionalNumber(read, "alpha", { min: 0, max: 1, exclusive: true }) ?? 0.05,
-    threshold: optionalNumber(read, "threshold", { min: 0, max: 100, exclusive: true }) ?? 2,
-    failOn: choice(read, "fail-on", FAIL_ON, "regression"),
+    alpha: policyNumber(read, "alpha", alphaProblem) ?? DEFAULT_ALPHA,
+    threshold: policyNumber(read, "threshold", thresholdProblem) ?? DEFAULT_THRESHOLD_PCT,
+    failOn: choice(read, "fail-on", FAIL_ON, DEFAULT_FAIL_ON),
     force: bool(read, "force", false),
     comment,
     commentId: text2("comment-id") ?? "default",
@@ -62611,6 +62655,13 @@ function bool(read, name, fallback) {
   if (value === "true") return true;
   if (value === "false") return false;
   throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
+}
+function policyNumber(read, name, problem) {
+  const raw = read(name).trim();
+  if (raw === "") return void 0;
+  const why = problem(raw);
+  if (why) throw new UserError(`input '${name}' ${why}`);
+  return Number(raw.replace(/%$/, ""));
 }
 function optionalNumber(read, name, rule) {
   const raw = read(name).trim();
@@ -63891,26 +63942,240 @@ async function buildArms(request2, deps) {
 }
 
 // src/action/run-action.ts
-import { mkdir as mkdir15, writeFile as writeFile14 } from "node:fs/promises";
-import path43 from "node:path";
+import { mkdir as mkdir15, writeFile as writeFile15 } from "node:fs/promises";
+import path44 from "node:path";
 
-// src/compare/extreme-cell.ts
-function extremeCell(c, which2, metric) {
-  let found = null;
-  let foundGain = 0;
-  const arms = (Array.isArray(c) ? c : [c]).flatMap((r) => r.comparisons);
-  for (const arm2 of arms) {
-    for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
-      if (metric !== void 0 && cell.metric !== metric) continue;
-      if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
-      const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
-      if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
-        found = { arm: arm2, cell };
-        foundGain = gain;
+// src/compare/decision.ts
+var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
+var STATUS_DESCRIPTION_MAX = 140;
+function headlineText(d) {
+  return d.headline.detail === "" ? d.headline.lead : `${d.headline.lead}: ${d.headline.detail}`;
+}
+function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, completeness = { complete: true }) {
+  const parts = Array.isArray(input2) ? input2 : [{ comparison: input2 }];
+  const named = parts.length > 1;
+  let unstable = 0;
+  let failedRuns = 0;
+  const cells = [];
+  const tested = [];
+  for (const part of parts) {
+    for (const arm2 of part.comparison.comparisons) {
+      for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
+        failedRuns += cell.base.failed + cell.head.failed;
+        if (cell.unstable) {
+          unstable++;
+          continue;
+        }
+        if (cell.deltaPct !== null) tested.push(cell);
+        cells.push(decidedCell(cell, arm2.head, named ? part.name : void 0, policy));
       }
     }
   }
-  return found;
+  cells.sort(byRank);
+  const counts = {
+    cells: cells.length,
+    failing: cells.filter((c) => c.failsGate).length,
+    regressions: cells.filter((c) => c.verdict === "regression").length,
+    likelyRegressions: cells.filter((c) => c.likelyRegression).length,
+    improvements: cells.filter((c) => c.verdict === "improvement").length,
+    noChange: cells.filter((c) => c.verdict === "no-change").length,
+    inconclusive: cells.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length,
+    unstable
+  };
+  const reasons = collectReasons(parts);
+  const failOnText = failOnSummary(policy, cells);
+  const incomplete = !completeness.complete ? completeness.why ?? "the run did not complete" : parts.every((p) => p.comparison.comparisons.length === 0) ? "nothing to compare: a comparison needs a base and a head arm" : tested.length === 0 ? `no cell has usable samples${failedRuns > 0 ? ` (${failedRuns} failed run(s))` : ""}` : void 0;
+  if (incomplete !== void 0) {
+    const gates = policy.failOn !== "never";
+    return {
+      verdict: "inconclusive",
+      outcome: "incomplete",
+      exitCode: gates ? 3 : 0,
+      failOn: policy.failOn,
+      headline: { lead: "Incomplete", detail: `${incomplete}; partial results decide nothing` },
+      status: { state: "error", description: clip(`Incomplete: ${incomplete}; no verdict`) },
+      ...gates ? { failure: `${incomplete}: partial results decide nothing (${failOnText})` } : {},
+      cells,
+      counts,
+      reasons,
+      incomplete
+    };
+  }
+  const verdict2 = named ? overallVerdict(parts.map((p, i) => ({ id: String(i), verdict: p.comparison.verdict }))).verdict : parts[0].comparison.verdict;
+  const failing = cells.filter((c) => c.failsGate);
+  const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" ? "pending" : "passed";
+  const headline2 = headlineOf(outcome, counts, cells, policy);
+  const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find((c) => c.verdict === "inconclusive") : cells[0];
+  const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
+  return {
+    verdict: verdict2,
+    outcome,
+    exitCode: outcome === "failed" ? 1 : 0,
+    failOn: policy.failOn,
+    headline: headline2,
+    status: {
+      state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
+      description: clip(`${statusWord}: ${statusDetail(outcome, counts, lead)}`)
+    },
+    ...outcome === "failed" ? { failure: `${headlineText({ headline: headline2 })} (${failOnText})` } : {},
+    cells,
+    counts,
+    reasons
+  };
+}
+function decidedCell(cell, head, part, policy) {
+  const own2 = policy.workloads[cell.workload]?.failOn;
+  const failOn = own2 ?? policy.failOn;
+  const likelyRegression = cell.verdict === "inconclusive" && cell.reasons.some((r) => r.code === "likely-regression");
+  const failsGate = failOn !== "never" && (cell.verdict === "regression" || likelyRegression || failOn === "inconclusive" && cell.verdict === "inconclusive");
+  return {
+    ...part !== void 0 ? { part } : {},
+    head,
+    id: cell.id,
+    workload: cell.workload,
+    clients: cell.clients,
+    metric: cell.metric,
+    verdict: cell.verdict,
+    likelyRegression,
+    deltaPct: cell.deltaPct,
+    ci95: cell.ci95 ? {
+      lowerPct: cell.ci95.lowerPct,
+      upperPct: cell.ci95.upperPct,
+      level: Math.min(cell.ci95.level, cell.ci95.achievedLevel)
+    } : null,
+    thresholdPct: cell.thresholdPct,
+    failOn,
+    policy: own2 ? "workload" : "run",
+    failsGate
+  };
+}
+function byRank(a, b) {
+  const rank = (c) => (c.failsGate ? 0 : 10) + (c.verdict === "regression" ? 0 : c.likelyRegression ? 1 : c.verdict === "improvement" ? 2 : c.verdict === "inconclusive" ? 3 : 4);
+  return rank(a) - rank(b) || adverse(b) - adverse(a);
+}
+function adverse(c) {
+  if (c.deltaPct === null) return -Infinity;
+  const worse = METRICS[c.metric].better === "higher" ? -c.deltaPct : c.deltaPct;
+  return c.verdict === "improvement" ? -worse : worse;
+}
+function plural2(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+function describeDecidedCell(c, heads = 1) {
+  const where = [
+    c.part !== void 0 ? `class ${c.part}: ` : "",
+    heads > 1 ? `${c.head}: ` : "",
+    `${c.workload} at ${plural2(c.clients, "client")}`
+  ].join("");
+  const metric = METRICS[c.metric].label;
+  if (c.deltaPct === null) return `${where}, ${metric}: no data`;
+  const ci = c.ci95 ? ` ${formatPctInterval(c.ci95.lowerPct, c.ci95.upperPct).replace("[", `[${Math.round(c.ci95.level * 1e3) / 10}% CI `)}` : "";
+  return `${where}, ${metric} ${formatPct(c.deltaPct)}${ci}`;
+}
+function shortCell(c) {
+  const where = `${c.part !== void 0 ? `${c.part.slice(0, 8)}:` : ""}${c.id}`;
+  const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct, 1);
+  return `${where} ${METRICS[c.metric].label} ${delta}`;
+}
+function headlineOf(outcome, counts, cells, policy) {
+  const heads = new Set(cells.map((c) => c.head)).size;
+  const describe4 = (c) => describeDecidedCell(c, heads);
+  const more = (list) => list.length > 1 ? `; ${list.length - 1} more: ${list.slice(1, 4).map((c) => `${c.id} ${METRICS[c.metric].label}`).join(", ")}${list.length > 4 ? ", \u2026" : ""}` : "";
+  const found = [
+    counts.regressions > 0 ? plural2(counts.regressions, "regression") : "",
+    counts.likelyRegressions > 0 ? `${plural2(counts.likelyRegressions, "likely regression")} (too few rounds to certify)` : "",
+    counts.improvements > 0 ? plural2(counts.improvements, "improvement") : ""
+  ].filter(Boolean);
+  if (outcome === "failed") {
+    const failing = cells.filter((c) => c.failsGate);
+    const undecided = failing.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length;
+    const lead = [
+      ...found.filter((f) => !f.includes("improvement")),
+      ...undecided > 0 ? [`${plural2(undecided, "undecided cell")} (fail-on inconclusive)`] : []
+    ];
+    const improved = found.find((f) => f.includes("improvement"));
+    return {
+      lead: [...lead, ...improved ? [improved] : []].join(", "),
+      detail: `${describe4(failing[0])}${more(failing)}`
+    };
+  }
+  if (outcome === "pending") {
+    const undecided = cells.filter((c) => c.verdict === "inconclusive");
+    const worst = undecided[0];
+    return {
+      lead: `Inconclusive: ${undecided.length} of ${plural2(counts.cells, "cell")} undecided`,
+      detail: `${worst ? `most adverse ${describe4(worst)}; ` : ""}${found.length > 0 ? found.join(", ") : "no regression found"}; more rounds would decide`
+    };
+  }
+  const notGating = cells.filter((c) => c.verdict === "regression" || c.likelyRegression);
+  if (notGating.length > 0) {
+    const why = policy.failOn === "never" && notGating.every((c) => c.policy === "run") ? "fail-on never" : "their workloads do not gate (fail-on never)";
+    return {
+      lead: `${found.join(", ")}, not gating (${why})`,
+      detail: `${describe4(notGating[0])}${more(notGating)}`
+    };
+  }
+  if (counts.improvements > 0) {
+    const improved = cells.filter((c) => c.verdict === "improvement");
+    return {
+      lead: `${found.join(", ")}, no regression`,
+      detail: `${describe4(improved[0])}${more(improved)}`
+    };
+  }
+  const thresholds = [...new Set(cells.map((c) => c.thresholdPct))];
+  const within = thresholds.length === 1 ? `\xB1${thresholds[0]}%` : "each workload's threshold";
+  return { lead: `No change in ${plural2(counts.cells, "cell")}`, detail: `every 90% CI inside ${within}` };
+}
+function statusDetail(outcome, counts, lead) {
+  if (outcome === "failed") {
+    const kind = lead.verdict === "regression" ? "regression" : lead.likelyRegression ? "likely regression" : "undecided";
+    return `${kind} ${shortCell(lead)}${counts.failing > 1 ? ` (+${counts.failing - 1} more)` : ""}`;
+  }
+  if (outcome === "pending") {
+    const undecided = counts.inconclusive + counts.likelyRegressions;
+    return `${undecided} of ${counts.cells} cells undecided${lead ? `, most adverse ${shortCell(lead)}` : ""}; needs more rounds`;
+  }
+  if (counts.regressions + counts.likelyRegressions > 0) return `regression not gated, ${shortCell(lead)}`;
+  if (counts.improvements > 0)
+    return `${plural2(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
+  return `no change in ${plural2(counts.cells, "cell")}`;
+}
+function failOnSummary(policy, cells) {
+  const own2 = [...new Set(cells.filter((c) => c.policy === "workload").map((c) => c.workload))].map(
+    (w) => `${w}: ${policy.workloads[w].failOn}`
+  );
+  return `fail-on: ${policy.failOn}${own2.length > 0 ? `; ${own2.join(", ")}` : ""}`;
+}
+function collectReasons(parts) {
+  const byCode = /* @__PURE__ */ new Map();
+  for (const part of parts) {
+    for (const arm2 of part.comparison.comparisons) {
+      for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
+        if (cell.unstable || cell.verdict !== "inconclusive") continue;
+        const name = `${cell.id} ${METRICS[cell.metric].label}`;
+        for (const r of cell.reasons) {
+          const seen = byCode.get(r.code);
+          if (!seen) {
+            byCode.set(r.code, {
+              code: r.code,
+              message: r.message,
+              uniform: true,
+              cells: [name],
+              thresholdPct: cell.thresholdPct,
+              better: cell.better
+            });
+          } else if (!seen.cells.includes(name)) {
+            seen.cells.push(name);
+            if (r.message !== seen.message) seen.uniform = false;
+          }
+        }
+      }
+    }
+  }
+  return [...byCode.values()];
+}
+function clip(text2) {
+  return text2.length <= STATUS_DESCRIPTION_MAX ? text2 : `${text2.slice(0, STATUS_DESCRIPTION_MAX - 1)}\u2026`;
 }
 
 // src/report/comment-marker.ts
@@ -64352,12 +64617,17 @@ var REASON_PHRASES = {
   "too-few-runs": () => "too few runs",
   "ci-level-not-reached": () => "CI level not reached",
   "insufficient-data": () => "no data",
-  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`
+  "likely-regression": (t, better) => `regression likely (CI beyond ${better === "lower" ? "+" : "-"}${t}%), too few runs to certify`,
+  "baseline-drifted": () => "stored baseline drifted"
 };
 var UNSTABLE_PHRASE = "unstable, not gated";
 function reasonPhrase(cell) {
   const reasons = cell.verdict === "inconclusive" ? cell.reasons : cell.reasons.slice(0, 1);
   return reasons.map((r) => REASON_PHRASES[r.code](cell.thresholdPct, cell.better)).join(", ");
+}
+function reasonSentence(r) {
+  if (r.uniform) return r.message;
+  return `${REASON_PHRASES[r.code](r.thresholdPct, r.better)} (e.g. ${r.cells[0]}: ${r.message})`;
 }
 
 // src/report/verdict-display.ts
@@ -64485,33 +64755,20 @@ function describeStoredBaseline(b) {
 // src/report/markdown-headline.ts
 function headline(ctx) {
   const { c, result } = ctx;
-  const v = VERDICT_DISPLAY[c.verdict];
-  const parts = [`${v.icon} **${v.title}**`];
-  if (c.comparisons.length === 0) {
-    parts.push(
-      `nothing to compare: the results list ${result.arms.length} arm(s), a comparison needs a base and a head`
-    );
-  } else {
-    const worst = extremeCell(c, "worst");
-    parts.push(worst ? `worst cell: ${describeCell(ctx, worst)}` : "no cell could be tested");
-    if (c.verdict === "improvement") {
-      const best = extremeCell(c, "best");
-      if (best && best.cell !== worst?.cell) parts.push(`best: ${describeCell(ctx, best)}`);
-    }
-    parts.push(commits(ctx));
-  }
+  const d = ctx.input.decision;
+  const parts = [
+    `${decisionIcon(d)} **${escapeMarkdown(d.headline.lead)}**${d.headline.detail ? `: ${escapeMarkdown(d.headline.detail)}` : ""}`
+  ];
+  if (c.comparisons.length > 0) parts.push(commits(ctx));
   if (result.baseline) parts.push(`\u{1F4E6} ${escapeMarkdown(describeStoredBaseline(result.baseline))}`);
-  const partial2 = partialText(result);
-  if (partial2) parts.push(`\u26A0\uFE0F ${partial2}`);
   return parts.join(" \xB7 ");
 }
-function describeCell(ctx, { arm: arm2, cell }) {
-  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm2.head)}: ` : "";
-  const what = cell.metric === ctx.c.metric ? "" : ` ${METRICS[cell.metric].label}`;
-  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}${what}`;
-  if (cell.deltaPct === null) return where;
-  const ci = cell.ci95 ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]` : "";
-  return `${where} **${formatPct(cell.deltaPct)}**${ci}`;
+function decisionIcon(d) {
+  if (d.outcome === "failed") return "\u274C";
+  if (d.outcome === "incomplete") return "\u26A0\uFE0F";
+  if (d.outcome === "pending") return "\u2754";
+  if (d.counts.regressions + d.counts.likelyRegressions > 0) return "\u26A0\uFE0F";
+  return VERDICT_DISPLAY[d.verdict].icon;
 }
 function commits(ctx) {
   const { result, c, input: input2 } = ctx;
@@ -64542,6 +64799,10 @@ function fromSource(recorded, arm2) {
 }
 function describeCommit(role, info2, arm2) {
   const label = info2?.label ?? arm2?.label ?? role;
+  if (arm2 && !arm2.build && typeof arm2.binDir === "string") {
+    const version2 = /PostgreSQL\)?\s+(\S+)/.exec(arm2.serverVersion ?? "")?.[1];
+    return `${armName(role, label)} ${escapeMarkdown(arm2.binDir, 120)}${version2 ? ` (PostgreSQL ${escapeMarkdown(version2, 40)})` : ""}`;
+  }
   const buildSha = arm2?.build?.sha;
   const sha = info2?.sha ?? (typeof buildSha === "string" ? buildSha : void 0);
   const words = [armName(role, label)];
@@ -64549,21 +64810,6 @@ function describeCommit(role, info2, arm2) {
   const extra = [info2?.ref, info2?.chosenBy].filter((s) => !!s && s.trim() !== "");
   if (extra.length > 0) words.push(`(${extra.map((s) => escapeMarkdown(s, 120)).join(", ")})`);
   return words.join(" ");
-}
-function partialText(result) {
-  const reason = result.stopReason ? ` (${escapeMarkdown(result.stopReason, 200)})` : "";
-  switch (result.status) {
-    case "complete":
-      return null;
-    case "running":
-      return `**partial results**: the run had not finished${reason}`;
-    case "interrupted":
-      return `**partial results**: the run was interrupted${reason}`;
-    case "failed":
-      return `**partial results**: the run failed${reason}`;
-    default:
-      return `**partial results**: status ${escapeMarkdown(String(result.status), 40)}${reason}`;
-  }
 }
 var SPENDING_NAMES = { "obrien-fleming": "O'Brien-Fleming", pocock: "Pocock" };
 function designLines(ctx) {
@@ -64575,6 +64821,7 @@ function designLines(ctx) {
     ...c.gatedMetrics.filter((m) => m !== c.metric).map((m) => `gated too: ${METRICS[m].label} (${METRICS[m].unit}), ${METRICS[m].better} is better`),
     `\u03B1 ${formatP(c.alpha)}${families === "" ? "" : `, Holm over ${families} ${c.gatedMetrics.length > 1 ? "cell-metric hypotheses" : "cell(s)"}`}`,
     `threshold \xB1${c.thresholdPct}%`,
+    `fail-on ${input2.decision.failOn}`,
     `${result.plan?.rounds ?? "?"} rounds`
   ];
   if (c.sequential) {
@@ -64787,12 +65034,21 @@ function renderReport(input2, marker, budget) {
   ];
   const tables = buildTables(comparison);
   return fitToBudget((trims) => {
-    const blocks = [...top, ...tableBlocks(ctx, tables, trims)];
+    const blocks = [...top, ...tableBlocks(ctx, tables, trims), ...reasonsBlock(input2.decision)];
     if (trims.size > 0) blocks.push(trimNote(ctx, trims));
     if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
     return `${blocks.join("\n\n")}
 `;
   }, budget);
+}
+function reasonsBlock(d) {
+  if (d.reasons.length === 0) return [];
+  const items = d.reasons.map((r) => {
+    const cells = r.cells.length > 6 ? `${r.cells.slice(0, 6).join(", ")} and ${r.cells.length - 6} more` : r.cells.join(", ");
+    return `- ${escapeMarkdown(cells)}: ${escapeMarkdown(reasonSentence(r))}`;
+  });
+  return [`**Why undecided** (each reason once):
+${items.join("\n")}`];
 }
 
 // src/github/api.ts
@@ -64880,13 +65136,34 @@ async function tolerateApiError(logger, permission, fn) {
   }
 }
 
+// src/pipeline/decide-run.ts
+import { writeFile as writeFile8 } from "node:fs/promises";
+import path27 from "node:path";
+function decideRun(result, comparison, failOn) {
+  return decide(comparison, gatePolicyOf(result.workloads, failOn), completenessOf(result));
+}
+function completenessOf(result) {
+  if (result.status === "complete") return { complete: true };
+  const why = result.stopReason ? ` (${result.stopReason})` : "";
+  const what = result.status === "running" ? "the run had not finished" : result.status === "interrupted" ? "the run was interrupted" : result.status === "failed" ? "the run failed" : `the run's status is '${String(result.status)}'`;
+  return { complete: false, why: `${what}${why}` };
+}
+var DECISION_FILE = "decision.json";
+async function writeDecision(dir, decision) {
+  const file2 = path27.join(dir, DECISION_FILE);
+  await writeFile8(file2, `${JSON.stringify(decision, null, 2)}
+`);
+  return file2;
+}
+
 // src/pipeline/report-input.ts
-function reportInputOf(result, comparison, fallbackRunUrl) {
+function reportInputOf(result, comparison, options = {}) {
   const source = result.source ?? {};
-  const runUrl = source.runUrl ?? fallbackRunUrl;
+  const runUrl = source.runUrl ?? options.fallbackRunUrl;
   return {
     result,
     comparison,
+    decision: options.decision ?? decideRun(result, comparison, options.failOn),
     base: { label: "base", ...source.base },
     head: { label: "head", ...source.head },
     ...runUrl ? { runUrl } : {}
@@ -64915,7 +65192,7 @@ function pipelineDepsOf(deps, store) {
 }
 
 // src/action/build-arms.ts
-import path27 from "node:path";
+import path28 from "node:path";
 function sourceRepoOf(inputs, ctx) {
   return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
 }
@@ -64928,7 +65205,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path27.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path28.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -64945,50 +65222,43 @@ async function headOnly(arms, deps) {
   return head;
 }
 
+// src/compare/extreme-cell.ts
+function extremeCell(c, which2, metric) {
+  let found = null;
+  let foundGain = 0;
+  const arms = (Array.isArray(c) ? c : [c]).flatMap((r) => r.comparisons);
+  for (const arm2 of arms) {
+    for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
+      if (metric !== void 0 && cell.metric !== metric) continue;
+      if (cell.deltaPct === null || !Number.isFinite(cell.deltaPct)) continue;
+      const gain = cell.better === "higher" ? cell.deltaPct : -cell.deltaPct;
+      if (found === null || (which2 === "worst" ? gain < foundGain : gain > foundGain)) {
+        found = { arm: arm2, cell };
+        foundGain = gain;
+      }
+    }
+  }
+  return found;
+}
+
 // src/action/gate.ts
-function unfinishedFailure(result, failOn) {
-  if (failOn === "never") return void 0;
-  const why = result.stopReason ? ` (${result.stopReason})` : "";
-  return `the run is '${result.status}'${why}: partial results decide nothing (fail-on: ${failOn})`;
-}
-function gateFailure(comparison, failOn) {
-  const v = comparison.verdict;
-  if (failOn === "never") return void 0;
-  if (v === "regression" || v === "mixed")
-    return `performance ${v === "mixed" ? "regressed in some cells" : "regressed"} (fail-on: ${failOn})`;
-  if (comparison.likelyRegressions.length > 0)
-    return `a regression is likely in ${comparison.likelyRegressions.join(", ")} (too few runs to certify it; fail-on: ${failOn})`;
-  if (failOn === "inconclusive" && v === "inconclusive")
-    return "the comparison is inconclusive (fail-on: inconclusive)";
-  return void 0;
-}
-function statusState(verdict2, failure2) {
-  if (failure2) return "failure";
-  if (verdict2 === "inconclusive") return "pending";
-  return "success";
-}
-function statusDescription(verdict2, worst) {
-  const words = {
-    regression: "Regression",
-    improvement: "Improvement",
-    "no-change": "No change",
-    inconclusive: "Inconclusive",
-    mixed: "Mixed"
-  };
-  const d = worst?.cell.deltaPct;
-  const delta = worst && d !== null && d !== void 0 ? `; worst ${METRICS[worst.cell.metric].label} ${d >= 0 ? "+" : ""}${d.toFixed(1)}% (${worst.cell.id})` : "";
-  const more = verdict2 === "inconclusive" ? ": needs more rounds" : "";
-  return `${words[verdict2]}${more}${delta}`;
+function setDecisionOutputs(io, decision, comparisons, decisionFile) {
+  const first = Array.isArray(comparisons) ? comparisons[0] : comparisons;
+  const worst = extremeCell(comparisons, "worst", first?.metric)?.cell.deltaPct ?? void 0;
+  io.setOutput("verdict", decision.verdict);
+  io.setOutput("outcome", decision.outcome);
+  io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
+  io.setOutput("decision-json", decisionFile);
 }
 
 // src/action/workloads.ts
-import path30 from "node:path";
+import path31 from "node:path";
 
 // src/drivers/load-workload.ts
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
 import { access as access6, readFile as readFile13 } from "node:fs/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 
 // src/config/workload-fields.ts
 import os12 from "node:os";
@@ -65021,6 +65291,9 @@ var metricsField = external_exports.array(external_exports.enum(Object.keys(GATE
   "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better). All of them, over every cell, form one Holm family."
 );
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+var failOnField = external_exports.enum(FAIL_ON).optional().describe(
+  `When this workload's cells fail the gate (default: the run's --fail-on / input fail-on): ${FAIL_ON.map((v) => `${v}: ${FAIL_ON_MEANING[v]}`).join("; ")}.`
+);
 function clientsField(what, description) {
   return external_exports.preprocess(
     (v) => v === "auto" ? autoClientSweep(os12.availableParallelism()) : v,
@@ -65105,6 +65378,7 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
   threshold: thresholdField,
   metrics: metricsField,
+  failOn: failOnField,
   retries: retriesField,
   cpus: cpusField
 }).superRefine((w, ctx) => {
@@ -65208,6 +65482,7 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
   threshold: thresholdField,
   metrics: metricsField,
+  failOn: failOnField,
   retries: retriesField,
   cpus: cpusField
 }).superRefine((w, ctx) => {
@@ -65271,10 +65546,10 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path28.dirname(path28.resolve(file2));
+  const dir = path29.dirname(path29.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path28.resolve(dir, script.file);
+    const resolved = path29.resolve(dir, script.file);
     try {
       await access6(resolved);
     } catch {
@@ -65390,7 +65665,7 @@ function schemaShapeAt(root, p) {
 // src/config/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync } from "node:fs";
-import path29 from "node:path";
+import path30 from "node:path";
 function shippedWorkloadNames(workloadsDir) {
   try {
     return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
@@ -65399,7 +65674,7 @@ function shippedWorkloadNames(workloadsDir) {
   }
 }
 function shippedWorkloadFile(name, workloadsDir, what) {
-  const file2 = path29.join(workloadsDir, `${name}.yml`);
+  const file2 = path30.join(workloadsDir, `${name}.yml`);
   if (existsSync2(file2)) return file2;
   throw new UserError(
     `${what}: no shipped workload is named '${name}' (shipped: ${shippedWorkloadNames(workloadsDir).join(", ")}); give one of those names or the path of a workload file`
@@ -65416,20 +65691,20 @@ async function loadInputWorkloads(inputs, ctx, actionDir) {
 }
 function workloadPath(name, workspace, actionDir) {
   if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith(".yml") && !name.endsWith(".yaml")) {
-    return shippedWorkloadFile(name, path30.join(actionDir, "workloads"), "input 'workloads'");
+    return shippedWorkloadFile(name, path31.join(actionDir, "workloads"), "input 'workloads'");
   }
-  return path30.resolve(workspace, name);
+  return path31.resolve(workspace, name);
 }
 
 // src/action/store-setup.ts
-import path32 from "node:path";
+import path33 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/data-branch.ts
 init_errors();
 init_mask_url();
 import { mkdir as mkdir9, rm as rm9 } from "node:fs/promises";
-import path31 from "node:path";
+import path32 from "node:path";
 var BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![./])$/;
 var DataBranch = class _DataBranch {
   constructor(opts, deps, exists3) {
@@ -65466,11 +65741,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path31.join(this.opts.workDir, this.opts.storePath);
+    return path32.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path31.join(this.opts.workDir, relative);
+    return path32.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -65570,7 +65845,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access7, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path32.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path33.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -65584,7 +65859,7 @@ async function openActionStore(inputs, workspace, access7, deps) {
       {
         remote: access7.dataBranchRemote,
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path32.join(access7.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path33.join(access7.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
@@ -65620,14 +65895,14 @@ async function openActionStore(inputs, workspace, access7, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path32.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path33.resolve(workspace, inputs.store);
   const store = await access7.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
 
 // src/action/shard-job.ts
-import { mkdir as mkdir10, writeFile as writeFile8 } from "node:fs/promises";
-import path33 from "node:path";
+import { mkdir as mkdir10, writeFile as writeFile9 } from "node:fs/promises";
+import path34 from "node:path";
 init_errors();
 function shardOfInputs(inputs, ctx, workloads) {
   const spec = inputs.shard;
@@ -65653,10 +65928,12 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName) {
   const shard = result.plan.shard;
   const cells = result.plan.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
   const note = `Shard ${shard.index}/${shard.count} of plan ${shard.planId} (seed ${result.plan.seed}; cells ${cells}): no comment and no status from this job, its verdict is partial; the consolidate job (mode: consolidate) posts the verdict over all shards.`;
-  const report = renderJobSummary(reportInputOf(result, outcome.comparison, ctx.runUrl));
+  const report = renderJobSummary(
+    reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
+  );
   await mkdir10(resultsDir, { recursive: true });
-  const reportFile = path33.join(resultsDir, reportFileName);
-  await writeFile8(reportFile, report);
+  const reportFile = path34.join(resultsDir, reportFileName);
+  await writeFile9(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
 ${report}`);
@@ -65668,8 +65945,8 @@ ${report}`);
 }
 
 // src/action/consolidate-mode.ts
-import { writeFile as writeFile9, mkdir as mkdir11 } from "node:fs/promises";
-import path35 from "node:path";
+import { writeFile as writeFile10, mkdir as mkdir11 } from "node:fs/promises";
+import path36 from "node:path";
 
 // src/fleet/consolidate.ts
 init_fingerprint();
@@ -65771,7 +66048,7 @@ function mergeClass(fingerprint, group2, ref) {
 
 // src/fleet/gather-shards.ts
 import { readdir as readdir8 } from "node:fs/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 init_errors();
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
@@ -65781,7 +66058,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path34.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path35.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -65879,18 +66156,23 @@ async function waitForShards(gather2, options, deps) {
 }
 
 // src/pipeline/consolidation.ts
-function judgeConsolidation(merged) {
+function judgeConsolidation(merged, failOn = DEFAULT_FAIL_ON) {
   const classes = merged.classes.map((c) => {
     const comparison = analyse(c.result);
     const incomplete = c.missing.length > 0 || c.failed.length > 0;
-    return { ...c, comparison, incomplete, verdict: incomplete ? "inconclusive" : comparison.verdict };
+    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn) };
   });
-  return {
-    planId: merged.planId,
-    count: merged.count,
-    classes,
-    overall: overallVerdict(classes.map((c) => ({ id: c.fingerprint, verdict: c.verdict })))
-  };
+  const gaps = classes.flatMap((c) => [
+    ...c.missing.map((i) => `shard ${i} of ${merged.count} missing`),
+    ...c.failed.map((i) => `shard ${i} of ${merged.count} failed`)
+  ]);
+  const workloads = Object.assign({}, ...classes.map((c) => c.result.workloads));
+  const decision = decide(
+    classes.map((c) => ({ name: c.fingerprint, comparison: c.comparison })),
+    gatePolicyOf(workloads, failOn),
+    gaps.length > 0 ? { complete: false, why: gaps.join(", ") } : { complete: true }
+  );
+  return { planId: merged.planId, count: merged.count, classes, decision };
 }
 function describeMachineClass(c) {
   return `${c.facts.cpuModel ?? "unknown CPU"}, ${c.facts.cpuCount ?? "?"} CPUs`;
@@ -65899,7 +66181,7 @@ function consolidatedReportInput(judged, fallbackRunUrl) {
   return {
     planId: judged.planId,
     count: judged.count,
-    verdict: judged.overall.verdict,
+    decision: judged.decision,
     ...fallbackRunUrl ? { runUrl: fallbackRunUrl } : {},
     classes: judged.classes.map((c) => ({
       fingerprint: c.fingerprint,
@@ -65907,8 +66189,8 @@ function consolidatedReportInput(judged, fallbackRunUrl) {
       present: c.present,
       missing: c.missing,
       failed: c.failed,
-      verdict: c.verdict,
-      report: reportInputOf(c.result, c.comparison, fallbackRunUrl)
+      verdict: c.decision.verdict,
+      report: reportInputOf(c.result, c.comparison, { decision: c.decision, fallbackRunUrl })
     }))
   };
 }
@@ -65921,10 +66203,10 @@ function renderConsolidatedSummary(input2, maxBytes = DEFAULT_JOB_SUMMARY_MAX_BY
   return render(input2, null, maxBytes);
 }
 function render(input2, marker, max) {
-  const v = VERDICT_DISPLAY[input2.verdict];
+  const d = input2.decision;
   const n = input2.classes.length;
   const headline2 = [
-    `${v.icon} **${v.title}**`,
+    `${decisionIcon(d)} **${escapeMarkdown(d.headline.lead)}**${d.headline.detail ? `: ${escapeMarkdown(d.headline.detail)}` : ""}`,
     `${n} machine class${n === 1 ? "" : "es"}`,
     `plan \`${input2.planId}\`, ${input2.count} shard${input2.count === 1 ? "" : "s"}`,
     ...input2.runUrl ? [`[run](${input2.runUrl})`] : []
@@ -66077,7 +66359,7 @@ async function runConsolidate(inputs, ctx, deps, resultsDir) {
   if (outstanding.length > 0) logger.warn(`consolidating without ${outstanding.join("; ")}`);
   for (const s of selection.shards) checkClaims(s.result, target, s.file);
   logger.info(`consolidating ${selection.shards.map((s) => s.file).join(", ")}`);
-  const judged = judgeConsolidation(consolidateShards(selection.shards));
+  const judged = judgeConsolidation(consolidateShards(selection.shards), inputs.failOn);
   return publishConsolidation(judged, inputs, ctx, deps, resultsDir, target);
 }
 async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, target) {
@@ -66085,57 +66367,45 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
   const report = consolidatedReportInput(judged, ctx.runUrl);
   const comment = renderConsolidatedComment(report, inputs.commentId);
   await mkdir11(resultsDir, { recursive: true });
-  const reportFile = path35.join(resultsDir, REPORT_FILE);
-  await writeFile9(reportFile, comment);
+  const reportFile = path36.join(resultsDir, REPORT_FILE);
+  await writeFile10(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path35.join(resultsDir, `consolidated-${c.fingerprint}.json`);
-    await writeFile9(file2, `${JSON.stringify(c.result, null, 2)}
+    const file2 = path36.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    await writeFile10(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
   }
   await io.writeSummary(renderConsolidatedSummary(report));
-  const incomplete = judged.classes.filter((c) => c.incomplete);
-  const gaps = incomplete.map((c) => `${c.fingerprint}: ${c.result.stopReason ?? "incomplete"}`).join("; ");
-  const failure2 = incomplete.length ? inputs.failOn === "never" ? void 0 : `${gaps}: partial results decide nothing (fail-on: ${inputs.failOn})` : judged.classes.map((c) => {
-    const why = gateFailure(c.comparison, inputs.failOn);
-    return why && judged.classes.length > 1 ? `machine class ${c.fingerprint}: ${why}` : why;
-  }).find((f) => f !== void 0);
-  const comparisons = judged.classes.map((c) => c.comparison);
-  const worst = extremeCell(comparisons, "worst", comparisons[0]?.metric)?.cell.deltaPct ?? void 0;
-  const verdict2 = judged.overall.verdict;
-  io.setOutput("verdict", verdict2);
-  io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
+  const { decision } = judged;
+  const decisionFile = await writeDecision(resultsDir, decision);
+  setDecisionOutputs(
+    io,
+    decision,
+    judged.classes.map((c) => c.comparison),
+    decisionFile
+  );
   io.setOutput("results-json", resultsFiles.join("\n"));
   io.setOutput("report-markdown", reportFile);
+  const n = judged.classes.length;
   logger.info(
-    `verdict: ${verdict2} over ${judged.classes.length} machine class(es), plan ${judged.planId}${incomplete.length ? ` (incomplete: ${gaps})` : ""}`
+    `${decision.outcome} over ${n} machine class${n === 1 ? "" : "es"}, plan ${judged.planId}: ${headlineText(decision)}`
   );
-  const classes = judged.classes.length > 1 ? ` (${judged.classes.length} machine classes)` : "";
   await postToGitHub(
     {
       body: comment,
-      status: incomplete.length ? {
-        state: "error",
-        description: `Incomplete: ${incomplete.flatMap((c) => [...c.missing.map((i) => `shard ${i} missing`), ...c.failed.map((i) => `shard ${i} failed`)]).join(", ")}; no verdict`.slice(
-          0,
-          140
-        ),
-        ...ctx.runUrl ? { targetUrl: ctx.runUrl } : {}
-      } : {
-        state: statusState(verdict2, failure2),
-        description: `${statusDescription(verdict2, extremeCell(comparisons, "worst"))}${classes}`.slice(
-          0,
-          140
-        ),
-        ...ctx.runUrl ? { targetUrl: ctx.runUrl } : {}
-      }
+      status: { ...decision.status, ...ctx.runUrl ? { targetUrl: ctx.runUrl } : {} }
     },
     target,
     inputs,
     deps
   );
-  return { verdict: verdict2, failure: failure2, resultsFile: resultsFiles[0], reportFile };
+  return {
+    verdict: decision.verdict,
+    ...decision.failure !== void 0 ? { failure: decision.failure } : {},
+    resultsFile: resultsFiles[0],
+    reportFile
+  };
 }
 function sleep2(ms, signal) {
   return new Promise((resolve) => {
@@ -66150,8 +66420,8 @@ function sleep2(ms, signal) {
 }
 
 // src/action/nightly-mode.ts
-import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
-import path38 from "node:path";
+import { mkdir as mkdir13, writeFile as writeFile12 } from "node:fs/promises";
+import path39 from "node:path";
 
 // src/history/bisect-marker.ts
 init_errors();
@@ -66311,8 +66581,8 @@ var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
 // src/history/nightly.ts
-import path37 from "node:path";
-import { writeFile as writeFile10 } from "node:fs/promises";
+import path38 from "node:path";
+import { writeFile as writeFile11 } from "node:fs/promises";
 
 // src/history/load-runs.ts
 init_errors();
@@ -66742,12 +67012,12 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir12 } from "node:fs/promises";
-import path36 from "node:path";
+import path37 from "node:path";
 async function writeSite(dir, files) {
   await mkdir12(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path36.join(dir, f.file);
+    const target = path37.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -66763,7 +67033,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile10(path37.join(dir, ".nojekyll"), "");
+  await writeFile11(path38.join(dir, ".nojekyll"), "");
   return files;
 }
 function judgeHistory(analysis) {
@@ -66823,8 +67093,8 @@ async function runNightlyMode(inputs, ctx, deps, resultsDir) {
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const pipelineDeps = pipelineDepsOf(deps, store);
-  const resultsFile = path38.join(resultsDir, RESULTS_FILE);
-  const reportFile = path38.join(resultsDir, REPORT_FILE);
+  const resultsFile = path39.join(resultsDir, RESULTS_FILE);
+  const reportFile = path39.join(resultsDir, REPORT_FILE);
   try {
     logger.info(`nightly: measuring ${describe3(head)}`);
     const arm2 = await headArm2(inputs, ctx, deps, head, pipelineDeps);
@@ -66912,7 +67182,7 @@ ${escapeMarkdown(failure2)}; nothing was analysed.
       notes
     });
     await mkdir13(resultsDir, { recursive: true });
-    await writeFile11(reportFile, summary2);
+    await writeFile12(reportFile, summary2);
     await io.writeSummary(summary2);
     io.setOutput("verdict", judgement.verdict);
     io.setOutput("regressions", String(judgement.regressed.length));
@@ -66988,7 +67258,7 @@ function nightlyCommit(inputs, ctx) {
   };
 }
 async function headArm2(inputs, ctx, deps, head, pipelineDeps) {
-  if (inputs.headBinDir) return { label: "head", binDir: path38.resolve(inputs.headBinDir), settings: {} };
+  if (inputs.headBinDir) return { label: "head", binDir: path39.resolve(inputs.headBinDir), settings: {} };
   if (!deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
@@ -67005,8 +67275,8 @@ function describe3(c) {
 }
 
 // src/action/calibrate-mode.ts
-import { writeFile as writeFile12 } from "node:fs/promises";
-import path39 from "node:path";
+import { writeFile as writeFile13 } from "node:fs/promises";
+import path40 from "node:path";
 
 // src/pipeline/calibrate.ts
 init_types();
@@ -67072,7 +67342,7 @@ async function runCalibrateMode(inputs, ctx, deps, resultsDir) {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path39.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path40.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps, store);
@@ -67108,8 +67378,8 @@ async function runCalibrateMode(inputs, ctx, deps, resultsDir) {
     logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path39.join(resultsDir, CALIBRATION_FILE);
-    await writeFile12(calibrationFile, `${JSON.stringify(calibration, null, 2)}
+    const calibrationFile = path40.join(resultsDir, CALIBRATION_FILE);
+    await writeFile13(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
 
@@ -67124,13 +67394,13 @@ ${text2}\`\`\`
     }
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path39.join(resultsDir, RESULTS_FILE));
-    const completed = outcome.result.status === "complete";
+    io.setOutput("results-json", path40.join(resultsDir, RESULTS_FILE));
+    const decision = decideRun(outcome.result, outcome.comparison, inputs.failOn);
     return {
-      verdict: completed ? outcome.comparison.verdict : "inconclusive",
-      failure: completed ? void 0 : unfinishedFailure(outcome.result, inputs.failOn),
-      resultsFile: path39.join(resultsDir, RESULTS_FILE),
-      reportFile: path39.join(resultsDir, REPORT_FILE)
+      verdict: decision.verdict,
+      ...decision.outcome === "incomplete" && decision.failure ? { failure: decision.failure } : {},
+      resultsFile: path40.join(resultsDir, RESULTS_FILE),
+      reportFile: path40.join(resultsDir, REPORT_FILE)
     };
   } finally {
     await store?.close();
@@ -67138,8 +67408,8 @@ ${text2}\`\`\`
 }
 
 // src/action/bisect-mode.ts
-import { mkdir as mkdir14, writeFile as writeFile13 } from "node:fs/promises";
-import path42 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile14 } from "node:fs/promises";
+import path43 from "node:path";
 
 // src/bisect/one-cell.ts
 init_errors();
@@ -67192,14 +67462,14 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
 }
 
 // src/bisect/run-bisection.ts
-import path41 from "node:path";
+import path42 from "node:path";
 
 // src/bisect/commit-range.ts
-import path40 from "node:path";
+import path41 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path40.resolve(req.cacheDir));
+  const layout = cacheLayout(path41.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -67419,7 +67689,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path41.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path42.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await runPipeline(
       {
         arms: {
@@ -67512,14 +67782,38 @@ function callOf(verdict2) {
   return "good";
 }
 
+// src/bisect/bisect-gate.ts
+function bisectGate(outcome, failOn) {
+  if (failOn === "never") return { exitCode: EXIT_CODES.passed };
+  if (outcome.kind === "undecided" && outcome.interrupted) {
+    return {
+      exitCode: EXIT_CODES.incomplete,
+      failure: "the bisection was interrupted before it named a first bad commit"
+    };
+  }
+  if (outcome.kind === "undecided" && failOn === "inconclusive") {
+    return {
+      exitCode: EXIT_CODES.failed,
+      failure: `no first bad commit named: ${outcome.undecided.sha.slice(0, 12)} stayed inconclusive (fail-on: inconclusive)`
+    };
+  }
+  if (outcome.kind === "not-reproduced" && failOn === "inconclusive") {
+    return {
+      exitCode: EXIT_CODES.failed,
+      failure: "no first bad commit named: the regression did not reproduce (fail-on: inconclusive)"
+    };
+  }
+  return { exitCode: EXIT_CODES.passed };
+}
+
 // src/action/bisect-mode.ts
 init_errors();
 var BISECT_FILE = "bisect.json";
 async function runBisectMode(inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
-  const reportFile = path42.join(resultsDir, REPORT_FILE);
-  const bisectFile = path42.join(resultsDir, BISECT_FILE);
+  const reportFile = path43.join(resultsDir, REPORT_FILE);
+  const bisectFile = path43.join(resultsDir, BISECT_FILE);
   const skip = skipReason(ctx);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -67590,9 +67884,9 @@ ${escapeMarkdown(e.message)}${run3}
     ...ctx.runUrl ? { runUrl: ctx.runUrl } : {}
   });
   await mkdir14(resultsDir, { recursive: true });
-  await writeFile13(bisectFile, `${JSON.stringify(report, null, 2)}
+  await writeFile14(bisectFile, `${JSON.stringify(report, null, 2)}
 `);
-  await writeFile13(reportFile, markdown);
+  await writeFile14(reportFile, markdown);
   await io.writeSummary(markdown);
   const o = report.outcome;
   io.setOutput("first-bad-commit", o.kind === "found" ? o.firstBad.sha : "");
@@ -67612,10 +67906,10 @@ ${escapeMarkdown(e.message)}${run3}
       logger.info(`posted the bisection on issue #${issue3} (comment ${posted.id})`);
     });
   }
-  const interrupted = o.kind === "undecided" && o.interrupted;
+  const gate = bisectGate(o, inputs.failOn);
   return {
     verdict: verdict2,
-    ...interrupted ? { failure: "the bisection was interrupted before it named a first bad commit" } : o.kind !== "found" && inputs.failOn === "inconclusive" ? { failure: `no first bad commit named (${o.kind}) and fail-on is inconclusive` } : {},
+    ...gate.failure !== void 0 ? { failure: gate.failure } : {},
     resultsFile: bisectFile,
     reportFile
   };
@@ -67744,26 +68038,34 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path42.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path43.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
 }
 
 // src/action/run-action.ts
+var MODE_TABLE = {
+  benchmark: { does: "build, run, decide and publish (a shard publishes its part)", run: benchmarkMode },
+  comment: { does: "publish an earlier benchmark job's results (fork PRs)", run: commentMode },
+  consolidate: { does: "decide over the shards of a matrix and publish", run: runConsolidate },
+  nightly: { does: "measure the branch head into the store, find change points", run: runNightlyMode },
+  calibrate: { does: "an A/A run: this runner's noise and false alarms", run: runCalibrateMode },
+  bisect: { does: "the first bad commit of a regression", run: runBisectMode }
+};
 async function runAction(inputs, ctx, deps) {
-  const resultsDir = path43.resolve(ctx.workspace, inputs.resultsDir);
-  if (inputs.mode === "nightly") return runNightlyMode(inputs, ctx, deps, resultsDir);
-  if (inputs.mode === "calibrate") return runCalibrateMode(inputs, ctx, deps, resultsDir);
-  if (inputs.mode === "bisect") return runBisectMode(inputs, ctx, deps, resultsDir);
-  if (inputs.mode === "comment") {
-    const resultsFile = path43.join(resultsDir, RESULTS_FILE);
-    const result = await readResults(resultsFile);
-    const target2 = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
-    deps.logger.info(`comment mode: publishing for ${target2.basis}`);
-    return publish(result, analyse(result), target2, inputs, ctx, deps, resultsDir);
-  }
-  if (inputs.mode === "consolidate") return runConsolidate(inputs, ctx, deps, resultsDir);
+  const mode = MODE_TABLE[inputs.mode];
+  deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
+  return mode.run(inputs, ctx, deps, path44.resolve(ctx.workspace, inputs.resultsDir));
+}
+async function commentMode(inputs, ctx, deps, resultsDir) {
+  const resultsFile = path44.join(resultsDir, RESULTS_FILE);
+  const result = await readResults(resultsFile);
+  const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
+  deps.logger.info(`comment mode: publishing for ${target.basis}`);
+  return publish(result, analyse(result), target, inputs, ctx, deps, resultsDir);
+}
+async function benchmarkMode(inputs, ctx, deps, resultsDir) {
   const outcome = await benchmark(inputs, ctx, deps, resultsDir);
   if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE);
   const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
@@ -67851,8 +68153,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path43.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path43.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path44.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path44.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -67888,40 +68190,35 @@ function adaptiveFromInputs(inputs, alpha, roundS) {
 }
 async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
-  const reportInput = reportInputOf(result, comparison, ctx.runUrl);
+  const reportInput = reportInputOf(result, comparison, {
+    failOn: inputs.failOn,
+    ...ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {}
+  });
+  const { decision } = reportInput;
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
   await mkdir15(resultsDir, { recursive: true });
-  const reportFile = path43.join(resultsDir, REPORT_FILE);
-  await writeFile14(reportFile, report);
+  const reportFile = path44.join(resultsDir, REPORT_FILE);
+  await writeFile15(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
-  const completed = result.status === "complete";
-  const failure2 = completed ? gateFailure(comparison, inputs.failOn) : unfinishedFailure(result, inputs.failOn);
-  const worst = extremeCell(comparison, "worst", comparison.metric)?.cell.deltaPct ?? void 0;
-  io.setOutput("verdict", completed ? comparison.verdict : "inconclusive");
-  io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
-  io.setOutput("results-json", path43.join(resultsDir, RESULTS_FILE));
+  const decisionFile = await writeDecision(resultsDir, decision);
+  setDecisionOutputs(io, decision, comparison, decisionFile);
+  io.setOutput("results-json", path44.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
-  logger.info(
-    completed ? `verdict: ${comparison.verdict}${worst === void 0 ? "" : ` (worst delta ${worst.toFixed(2)}%)`}` : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ""}`
-  );
+  logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   await postToGitHub(
     {
       // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
-      body: completed ? report : (existing) => existing ? supersededNote(existing, result, reportInput.runUrl) : report,
-      status: {
-        state: completed ? statusState(comparison.verdict, failure2) : "error",
-        description: completed ? statusDescription(comparison.verdict, extremeCell(comparison, "worst")) : `Run ${result.status}: partial results, no verdict`,
-        ...reportInput.runUrl ? { targetUrl: reportInput.runUrl } : {}
-      }
+      body: result.status === "complete" ? report : (existing) => existing ? supersededNote(existing, result, reportInput.runUrl) : report,
+      status: { ...decision.status, ...reportInput.runUrl ? { targetUrl: reportInput.runUrl } : {} }
     },
     target,
     inputs,
     deps
   );
   return {
-    verdict: comparison.verdict,
-    failure: failure2,
-    resultsFile: path43.join(resultsDir, RESULTS_FILE),
+    verdict: decision.verdict,
+    ...decision.failure !== void 0 ? { failure: decision.failure } : {},
+    resultsFile: path44.join(resultsDir, RESULTS_FILE),
     reportFile
   };
 }
@@ -67951,8 +68248,8 @@ var Context = class {
       if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path45 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path45} does not exist${EOL5}`);
+        const path46 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path46} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -72246,7 +72543,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path45) => path45.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path46) => path46.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -72634,7 +72931,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path44.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path45.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -72658,7 +72955,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) } : {}
       },
-      actionDir: path44.resolve(path44.dirname(fileURLToPath(import.meta.url)), ".."),
+      actionDir: path45.resolve(path45.dirname(fileURLToPath(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -10,7 +10,7 @@ export const LAYERS = {
   compare: ['results', 'stats'],
   diagnostics: [],
   env: ['results'],
-  config: ['machine', 'results', 'util'], // metric names of the workload's `metrics` field
+  config: ['compare', 'machine', 'results', 'util'], // metric names of `metrics`, fail-on values of `failOn`
   cluster: ['config', 'util'],
   machine: ['env', 'util'],
   'pg-build': ['cluster', 'util', 'version'],

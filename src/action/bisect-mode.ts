@@ -27,6 +27,7 @@ import { resolveAnalysis } from '../pipeline/analysis.js';
 import { sourceRepoOf } from './build-arms.js';
 import type { MetricName } from '../results/metrics.js';
 import { escapeMarkdown } from '../report/markdown-escape.js';
+import { bisectGate } from '../bisect/bisect-gate.js';
 import { UserError, errorMessage } from '../util/errors.js';
 import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.js';
 import type { ActionContext } from './context.js';
@@ -167,14 +168,10 @@ export async function runBisectMode(
       logger.info(`posted the bisection on issue #${issue} (comment ${posted.id})`);
     });
   }
-  const interrupted = o.kind === 'undecided' && o.interrupted;
+  const gate = bisectGate(o, inputs.failOn);
   return {
     verdict,
-    ...(interrupted
-      ? { failure: 'the bisection was interrupted before it named a first bad commit' }
-      : o.kind !== 'found' && inputs.failOn === 'inconclusive'
-        ? { failure: `no first bad commit named (${o.kind}) and fail-on is inconclusive` }
-        : {}),
+    ...(gate.failure !== undefined ? { failure: gate.failure } : {}),
     resultsFile: bisectFile,
     reportFile,
   };

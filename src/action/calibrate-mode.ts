@@ -12,7 +12,7 @@ import { RESULTS_FILE, logArchive, runPipeline } from '../pipeline/pipeline.js';
 import { UserError } from '../util/errors.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionOutcome } from './action-deps.js';
 import type { ActionContext } from './context.js';
-import { unfinishedFailure } from './gate.js';
+import { decideRun } from '../pipeline/decide-run.js';
 import type { ActionInputs } from './inputs.js';
 import { openInputStore } from './store-setup.js';
 import { loadInputWorkloads } from './workloads.js';
@@ -81,10 +81,11 @@ export async function runCalibrateMode(
     io.setOutput('false-alarms', String(calibration.falseAlarms));
     io.setOutput('calibration-json', calibrationFile);
     io.setOutput('results-json', path.join(resultsDir, RESULTS_FILE));
-    const completed = outcome.result.status === 'complete';
+    // An A/A run gates nothing but its own completion: the same decision says whether it completed.
+    const decision = decideRun(outcome.result, outcome.comparison, inputs.failOn);
     return {
-      verdict: completed ? outcome.comparison.verdict : 'inconclusive',
-      failure: completed ? undefined : unfinishedFailure(outcome.result, inputs.failOn),
+      verdict: decision.verdict,
+      ...(decision.outcome === 'incomplete' && decision.failure ? { failure: decision.failure } : {}),
       resultsFile: path.join(resultsDir, RESULTS_FILE),
       reportFile: path.join(resultsDir, REPORT_FILE),
     };

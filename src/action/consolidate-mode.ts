@@ -8,7 +8,7 @@
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { extremeCell } from '../compare/extreme-cell.js';
+import { headlineText } from '../compare/decision.js';
 import { consolidateShards } from '../fleet/consolidate.js';
 import {
   findResultsFiles,
@@ -30,7 +30,8 @@ import type { ActionContext } from './context.js';
 import { postToGitHub } from './github-publish.js';
 import type { ActionInputs } from './inputs.js';
 import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.js';
-import { gateFailure, statusDescription, statusState } from './gate.js';
+import { setDecisionOutputs } from './gate.js';
+import { writeDecision } from '../pipeline/decide-run.js';
 import { openActionStore } from './store-setup.js';
 import { checkClaims, eventTarget } from './trusted-target.js';
 
@@ -94,7 +95,7 @@ export async function runConsolidate(
   if (outstanding.length > 0) logger.warn(`consolidating without ${outstanding.join('; ')}`);
   for (const s of selection.shards) checkClaims(s.result, target, s.file);
   logger.info(`consolidating ${selection.shards.map((s) => s.file).join(', ')}`);
-  const judged = judgeConsolidation(consolidateShards(selection.shards));
+  const judged = judgeConsolidation(consolidateShards(selection.shards), inputs.failOn);
   return publishConsolidation(judged, inputs, ctx, deps, resultsDir, target);
 }
 
@@ -121,56 +122,35 @@ async function publishConsolidation(
   }
   await io.writeSummary(renderConsolidatedSummary(report));
 
-  const incomplete = judged.classes.filter((c) => c.incomplete);
-  const gaps = incomplete.map((c) => `${c.fingerprint}: ${c.result.stopReason ?? 'incomplete'}`).join('; ');
-  const failure = incomplete.length
-    ? inputs.failOn === 'never'
-      ? undefined
-      : `${gaps}: partial results decide nothing (fail-on: ${inputs.failOn})`
-    : judged.classes
-        .map((c) => {
-          const why = gateFailure(c.comparison, inputs.failOn);
-          return why && judged.classes.length > 1 ? `machine class ${c.fingerprint}: ${why}` : why;
-        })
-        .find((f) => f !== undefined);
-  const comparisons = judged.classes.map((c) => c.comparison);
-  const worst = extremeCell(comparisons, 'worst', comparisons[0]?.metric)?.cell.deltaPct ?? undefined;
-  const verdict = judged.overall.verdict;
-  io.setOutput('verdict', verdict);
-  io.setOutput('worst-delta', worst === undefined ? '' : worst.toFixed(2));
+  const { decision } = judged;
+  const decisionFile = await writeDecision(resultsDir, decision);
+  setDecisionOutputs(
+    io,
+    decision,
+    judged.classes.map((c) => c.comparison),
+    decisionFile,
+  );
   io.setOutput('results-json', resultsFiles.join('\n'));
   io.setOutput('report-markdown', reportFile);
+  const n = judged.classes.length;
   logger.info(
-    `verdict: ${verdict} over ${judged.classes.length} machine class(es), plan ${judged.planId}${incomplete.length ? ` (incomplete: ${gaps})` : ''}`,
+    `${decision.outcome} over ${n} machine class${n === 1 ? '' : 'es'}, plan ${judged.planId}: ${headlineText(decision)}`,
   );
-  const classes = judged.classes.length > 1 ? ` (${judged.classes.length} machine classes)` : '';
   await postToGitHub(
     {
       body: comment,
-      status: incomplete.length
-        ? {
-            state: 'error',
-            description:
-              `Incomplete: ${incomplete.flatMap((c) => [...c.missing.map((i) => `shard ${i} missing`), ...c.failed.map((i) => `shard ${i} failed`)]).join(', ')}; no verdict`.slice(
-                0,
-                140,
-              ),
-            ...(ctx.runUrl ? { targetUrl: ctx.runUrl } : {}),
-          }
-        : {
-            state: statusState(verdict, failure),
-            description: `${statusDescription(verdict, extremeCell(comparisons, 'worst'))}${classes}`.slice(
-              0,
-              140,
-            ),
-            ...(ctx.runUrl ? { targetUrl: ctx.runUrl } : {}),
-          },
+      status: { ...decision.status, ...(ctx.runUrl ? { targetUrl: ctx.runUrl } : {}) },
     },
     target,
     inputs,
     deps,
   );
-  return { verdict, failure, resultsFile: resultsFiles[0]!, reportFile };
+  return {
+    verdict: decision.verdict,
+    ...(decision.failure !== undefined ? { failure: decision.failure } : {}),
+    resultsFile: resultsFiles[0]!,
+    reportFile,
+  };
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

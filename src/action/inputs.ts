@@ -8,8 +8,17 @@ import { parseBaselineSpec, type BaselineSpec } from '../pipeline/stored-baselin
 import { isPostgresUrl } from '../store/open-store.js';
 import { parseShardSpec } from '../fleet/shards.js';
 import { UserError } from '../util/errors.js';
+import {
+  DEFAULT_ALPHA,
+  DEFAULT_FAIL_ON,
+  DEFAULT_THRESHOLD_PCT,
+  FAIL_ON,
+  alphaProblem,
+  thresholdProblem,
+  type FailOn,
+} from '../compare/policy.js';
 
-export const FAIL_ON = ['regression', 'inconclusive', 'never'] as const;
+export { FAIL_ON } from '../compare/policy.js';
 export const MODES = [
   'benchmark',
   'comment',
@@ -51,7 +60,7 @@ export interface ActionInputs {
   alpha: number;
   /** Practical threshold in percent. */
   threshold: number;
-  failOn: (typeof FAIL_ON)[number];
+  failOn: FailOn;
   /** Run a plan that cannot reach significance at all (refused by default). */
   force: boolean;
   /** Post (or update) the PR comment. */
@@ -116,9 +125,9 @@ export function parseInputs(read: InputReader): ActionInputs {
     maxRounds: optionalNumber(read, 'max-rounds', { integer: true, min: 1 }),
     timeBudgetS: optionalDuration(read, 'time-budget'),
     duration: optionalNumber(read, 'duration', { integer: true, min: 1 }),
-    alpha: optionalNumber(read, 'alpha', { min: 0, max: 1, exclusive: true }) ?? 0.05,
-    threshold: optionalNumber(read, 'threshold', { min: 0, max: 100, exclusive: true }) ?? 2,
-    failOn: choice(read, 'fail-on', FAIL_ON, 'regression'),
+    alpha: policyNumber(read, 'alpha', alphaProblem) ?? DEFAULT_ALPHA,
+    threshold: policyNumber(read, 'threshold', thresholdProblem) ?? DEFAULT_THRESHOLD_PCT,
+    failOn: choice(read, 'fail-on', FAIL_ON, DEFAULT_FAIL_ON),
     force: bool(read, 'force', false),
     comment,
     commentId: text('comment-id') ?? 'default',
@@ -250,6 +259,19 @@ function bool(read: InputReader, name: string, fallback: boolean): boolean {
   if (value === 'true') return true;
   if (value === 'false') return false;
   throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
+}
+
+/** α and threshold, checked by the one rule the CLI flags use too (src/compare/policy.ts). */
+function policyNumber(
+  read: InputReader,
+  name: string,
+  problem: (value: string) => string | undefined,
+): number | undefined {
+  const raw = read(name).trim();
+  if (raw === '') return undefined;
+  const why = problem(raw);
+  if (why) throw new UserError(`input '${name}' ${why}`);
+  return Number(raw.replace(/%$/, ''));
 }
 
 function optionalNumber(

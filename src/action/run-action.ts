@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunComparison } from '../compare/types.js';
-import { extremeCell } from '../compare/extreme-cell.js';
+import { headlineText } from '../compare/decision.js';
 import { renderJobSummary, renderMarkdownReport } from '../report/markdown.js';
 import { postToGitHub } from './github-publish.js';
 import { analyse, resolveAnalysis } from '../pipeline/analysis.js';
@@ -26,7 +26,8 @@ import { roundSeconds } from '../runner/round-seconds.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
 import { REPORT_FILE, pipelineDepsOf } from './action-deps.js';
 import { buildRequestFor, headOnly } from './build-arms.js';
-import { gateFailure, statusDescription, statusState, unfinishedFailure } from './gate.js';
+import { setDecisionOutputs } from './gate.js';
+import { writeDecision } from '../pipeline/decide-run.js';
 import { loadInputWorkloads } from './workloads.js';
 import { chooseCommits, type ActionContext, type Commits } from './context.js';
 import type { ActionInputs } from './inputs.js';
@@ -39,24 +40,52 @@ import { runNightlyMode } from './nightly-mode.js';
 import { runCalibrateMode } from './calibrate-mode.js';
 import { runBisectMode } from './bisect-mode.js';
 
+/** A mode: what it does, for the log and the docs, and the flow it runs (the results dir resolved). */
+interface ModeEntry {
+  does: string;
+  run(inputs: ActionInputs, ctx: ActionContext, deps: ActionDeps, resultsDir: string): Promise<ActionOutcome>;
+}
+
+/** The Action's modes, one row each: input `mode` -> the flow it runs. */
+const MODE_TABLE: Record<ActionInputs['mode'], ModeEntry> = {
+  benchmark: { does: 'build, run, decide and publish (a shard publishes its part)', run: benchmarkMode },
+  comment: { does: "publish an earlier benchmark job's results (fork PRs)", run: commentMode },
+  consolidate: { does: 'decide over the shards of a matrix and publish', run: runConsolidate },
+  nightly: { does: 'measure the branch head into the store, find change points', run: runNightlyMode },
+  calibrate: { does: "an A/A run: this runner's noise and false alarms", run: runCalibrateMode },
+  bisect: { does: 'the first bad commit of a regression', run: runBisectMode },
+};
+
 export async function runAction(
   inputs: ActionInputs,
   ctx: ActionContext,
   deps: ActionDeps,
 ): Promise<ActionOutcome> {
-  const resultsDir = path.resolve(ctx.workspace, inputs.resultsDir);
-  if (inputs.mode === 'nightly') return runNightlyMode(inputs, ctx, deps, resultsDir);
-  if (inputs.mode === 'calibrate') return runCalibrateMode(inputs, ctx, deps, resultsDir);
-  if (inputs.mode === 'bisect') return runBisectMode(inputs, ctx, deps, resultsDir);
-  if (inputs.mode === 'comment') {
-    const resultsFile = path.join(resultsDir, RESULTS_FILE);
-    const result = await readResults(resultsFile);
-    const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
-    deps.logger.info(`comment mode: publishing for ${target.basis}`);
-    // The benchmark job chose the analysis settings and recorded them; the comment job reports with them.
-    return publish(result, analyse(result), target, inputs, ctx, deps, resultsDir);
-  }
-  if (inputs.mode === 'consolidate') return runConsolidate(inputs, ctx, deps, resultsDir);
+  const mode = MODE_TABLE[inputs.mode];
+  deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
+  return mode.run(inputs, ctx, deps, path.resolve(ctx.workspace, inputs.resultsDir));
+}
+
+async function commentMode(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  resultsDir: string,
+): Promise<ActionOutcome> {
+  const resultsFile = path.join(resultsDir, RESULTS_FILE);
+  const result = await readResults(resultsFile);
+  const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
+  deps.logger.info(`comment mode: publishing for ${target.basis}`);
+  // The benchmark job chose the analysis settings and recorded them; the comment job reports with them.
+  return publish(result, analyse(result), target, inputs, ctx, deps, resultsDir);
+}
+
+async function benchmarkMode(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  resultsDir: string,
+): Promise<ActionOutcome> {
   const outcome = await benchmark(inputs, ctx, deps, resultsDir);
   if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE);
   const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
@@ -208,51 +237,39 @@ async function publish(
   resultsDir: string,
 ): Promise<ActionOutcome> {
   const { logger, io } = deps;
-  const reportInput = reportInputOf(result, comparison, ctx.runUrl);
+  const reportInput = reportInputOf(result, comparison, {
+    failOn: inputs.failOn,
+    ...(ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {}),
+  });
+  const { decision } = reportInput;
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
   await mkdir(resultsDir, { recursive: true });
   const reportFile = path.join(resultsDir, REPORT_FILE);
   await writeFile(reportFile, report);
   // The summary has a 1 MiB budget, so it keeps the details a comment may have to trim.
   await io.writeSummary(renderJobSummary(reportInput));
-
-  const completed = result.status === 'complete';
-  const failure = completed
-    ? gateFailure(comparison, inputs.failOn)
-    : unfinishedFailure(result, inputs.failOn);
-  // The output is the primary metric's worst delta (its documented meaning); the status names any metric.
-  const worst = extremeCell(comparison, 'worst', comparison.metric)?.cell.deltaPct ?? undefined;
-  io.setOutput('verdict', completed ? comparison.verdict : 'inconclusive');
-  io.setOutput('worst-delta', worst === undefined ? '' : worst.toFixed(2));
+  const decisionFile = await writeDecision(resultsDir, decision);
+  setDecisionOutputs(io, decision, comparison, decisionFile);
   io.setOutput('results-json', path.join(resultsDir, RESULTS_FILE));
   io.setOutput('report-markdown', reportFile);
-  logger.info(
-    completed
-      ? `verdict: ${comparison.verdict}${worst === undefined ? '' : ` (worst delta ${worst.toFixed(2)}%)`}`
-      : `no verdict: the run is '${result.status}'${result.stopReason ? ` (${result.stopReason})` : ''}`,
-  );
+  logger.info(`${decision.outcome}: ${headlineText(decision)}`);
 
   await postToGitHub(
     {
       // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
-      body: completed
-        ? report
-        : (existing) => (existing ? supersededNote(existing, result, reportInput.runUrl) : report),
-      status: {
-        state: completed ? statusState(comparison.verdict, failure) : 'error',
-        description: completed
-          ? statusDescription(comparison.verdict, extremeCell(comparison, 'worst'))
-          : `Run ${result.status}: partial results, no verdict`,
-        ...(reportInput.runUrl ? { targetUrl: reportInput.runUrl } : {}),
-      },
+      body:
+        result.status === 'complete'
+          ? report
+          : (existing) => (existing ? supersededNote(existing, result, reportInput.runUrl) : report),
+      status: { ...decision.status, ...(reportInput.runUrl ? { targetUrl: reportInput.runUrl } : {}) },
     },
     target,
     inputs,
     deps,
   );
   return {
-    verdict: comparison.verdict,
-    failure,
+    verdict: decision.verdict,
+    ...(decision.failure !== undefined ? { failure: decision.failure } : {}),
     resultsFile: path.join(resultsDir, RESULTS_FILE),
     reportFile,
   };

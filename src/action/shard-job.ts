@@ -63,7 +63,9 @@ export async function publishShard(
   const note =
     `Shard ${shard.index}/${shard.count} of plan ${shard.planId} (seed ${result.plan.seed}; cells ${cells}): ` +
     'no comment and no status from this job, its verdict is partial; the consolidate job (mode: consolidate) posts the verdict over all shards.';
-  const report = renderJobSummary(reportInputOf(result, outcome.comparison, ctx.runUrl));
+  const report = renderJobSummary(
+    reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {}),
+  );
   await mkdir(resultsDir, { recursive: true });
   const reportFile = path.join(resultsDir, reportFileName);
   await writeFile(reportFile, report);

@@ -6,6 +6,9 @@ import path from 'node:path';
 import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../pipeline/pipeline.js';
 import { checkPlanReach, runPipeline } from '../pipeline/pipeline.js';
 import { runStoredBaseline, type StoredBaselineOptions } from '../pipeline/stored-baseline.js';
+import type { Decision } from '../compare/decision.js';
+import type { FailOn } from '../compare/policy.js';
+import { decideRun, writeDecision } from '../pipeline/decide-run.js';
 import { renderComparisonText } from '../report/comparison-text.js';
 import type { Logger } from '../util/logger.js';
 import { nodeProcessRunner } from '../util/process.js';
@@ -22,13 +25,19 @@ export interface ExecuteRunOptions extends Omit<PipelineRequest, 'runDir'> {
 export type ExecuteRunDeps = Pick<PipelineDeps, 'build' | 'archive'> & {
   /** Print the comparison table (default true; a one-arm nightly run has nothing to compare). */
   printComparison?: boolean;
+  /** Gate the exit code on the decision under this fail-on (`pgperf run`); unset: exit 0 on any verdict. */
+  failOn?: FailOn;
 };
+
+export interface ExecuteRunOutcome extends PipelineOutcome {
+  decision: Decision;
+}
 
 export async function executeRun(
   options: ExecuteRunOptions,
   logger: Logger,
   extra: ExecuteRunDeps = {},
-): Promise<PipelineOutcome> {
+): Promise<ExecuteRunOutcome> {
   // Before any directory is made: a plan that cannot decide anything is refused (unless --force).
   checkPlanReach(options);
   const runDir = path.resolve(options.outDir, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
@@ -62,14 +71,20 @@ export async function executeRun(
       extra.printComparison === false
         ? (line: string) => logger.info(line.trimEnd())
         : (line: string) => process.stdout.write(line);
-    if (extra.printComparison !== false)
-      process.stdout.write(renderComparisonText(outcome.comparison, outcome.result.baseline));
+    const decision = decideRun(outcome.result, outcome.comparison, extra.failOn);
+    if (extra.printComparison !== false) {
+      process.stdout.write(renderComparisonText(outcome.comparison, decision, outcome.result.baseline));
+    }
     print(`results written to ${outcome.resultsFile}\n`);
+    if (extra.failOn !== undefined) {
+      print(`decision written to ${await writeDecision(path.dirname(outcome.resultsFile), decision)}\n`);
+      process.exitCode = decision.exitCode;
+    }
     if (outcome.archived)
       print(`saved to the store ${outcome.archived.description} as ${outcome.archived.id}\n`);
     if (outcome.archiveError) logger.warn(outcome.archiveError);
     if (outcome.result.status === 'interrupted') process.exitCode = signalExitCode(stoppedBy ?? 'SIGINT');
-    return outcome;
+    return { ...outcome, decision };
   } finally {
     disposeSignals();
   }

@@ -37,7 +37,9 @@ export type ReasonCode =
    * inconclusive, but the equivalence interval lies wholly on the adverse side of −δ (beyond +δ for
    * lower-is-better metrics): a regression is likely, the design cannot certify it yet. The gate fails it.
    */
-  | 'likely-regression';
+  | 'likely-regression'
+  /** inconclusive: the stored baseline's sentinel found the machine drifted, so no stored sample decides. */
+  | 'baseline-drifted';
 
 /** Diagnostics that do not decide the verdict but qualify it. */
 export type NoteCode =

@@ -8,6 +8,7 @@ import os from 'node:os';
 import { z } from 'zod';
 import { SETTING_NAME, settingProblem } from './settings.js';
 import { autoClientSweep } from '../machine/client-sweep.js';
+import { FAIL_ON, FAIL_ON_MEANING } from '../compare/policy.js';
 import { DEFAULT_GATED_METRICS, GATED_METRIC_NAMES, type GatedMetricName } from '../results/metrics.js';
 
 /** Settings pgperf owns (see settings.ts); kept here for the schema's users. */
@@ -57,6 +58,12 @@ export const thresholdField = z
   .max(100)
   .optional()
   .describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+export const failOnField = z
+  .enum(FAIL_ON)
+  .optional()
+  .describe(
+    `When this workload's cells fail the gate (default: the run's --fail-on / input fail-on): ${FAIL_ON.map((v) => `${v}: ${FAIL_ON_MEANING[v]}`).join('; ')}.`,
+  );
 /**
  * `clients: auto` becomes the machine's sweep (autoClientSweep) when the file is read, so every later
  * stage sees a plain list; the CPU count is the one this process may use (its affinity).

@@ -6,7 +6,7 @@
 import { planFromJson } from '../compare/adaptive.js';
 import { compareRun } from '../compare/compare-run.js';
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../compare/defaults.js';
-import type { RunComparison } from '../compare/types.js';
+import type { CellComparison, RunComparison } from '../compare/types.js';
 import { metricOption } from '../compare/metric-option.js';
 import { PRIMARY_METRIC } from '../results/metrics.js';
 import type { AnalysisSettings, RunResult, StoredBaselineInfo } from '../results/types.js';
@@ -46,19 +46,29 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
 
 /**
  * A comparison against a stored baseline: a drifted sentinel (with `onDrift: 'inconclusive'`) makes every
- * verdict inconclusive, and says why; cells keep their statistics.
+ * verdict inconclusive, the cells' too (so no surface can read a regression from them), and says why; cells
+ * keep their statistics.
  */
 function withStoredBaseline(c: RunComparison, baseline: StoredBaselineInfo): RunComparison {
   if (baseline.sentinel.status !== 'drifted') return c;
   const reason = baseline.sentinel.reason;
+  const drifted = (cell: CellComparison): CellComparison => ({
+    ...cell,
+    verdict: 'inconclusive',
+    reasons: [{ code: 'baseline-drifted', message: reason }],
+  });
   return {
     ...c,
     verdict: 'inconclusive',
     decidingArms: [],
+    likelyRegressions: [],
     comparisons: c.comparisons.map((a) => ({
       ...a,
       verdict: 'inconclusive',
       decidingCells: [],
+      likelyRegressionCells: [],
+      cells: a.cells.map(drifted),
+      otherMetricCells: a.otherMetricCells.map(drifted),
       workloadVerdicts: Object.fromEntries(Object.keys(a.workloadVerdicts).map((w) => [w, 'inconclusive'])),
     })),
     warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings],

@@ -1,19 +1,22 @@
 /**
- * The verdict of a consolidation: each machine class analysed as one comparison (Holm across all its
- * cells), a class with a missing or failed shard inconclusive, and the overall verdict over the classes
- * (a regression in any class outranks the rest, as for cells).
+ * The decision of a consolidation: each machine class analysed as one comparison (Holm across all its
+ * cells), and one decision over the classes (decide() with a part per class): a regression in any class
+ * outranks the rest, as for cells, and a missing or failed shard leaves it incomplete.
  */
-import { overallVerdict, type OverallResult } from '../compare/overall.js';
-import type { OverallVerdict, RunComparison } from '../compare/types.js';
+import type { Decision } from '../compare/decision.js';
+import { decide } from '../compare/decision.js';
+import { DEFAULT_FAIL_ON, gatePolicyOf, type FailOn } from '../compare/policy.js';
+import type { RunComparison } from '../compare/types.js';
 import { analyse } from './analysis.js';
+import { decideRun } from './decide-run.js';
 import { reportInputOf } from './report-input.js';
 import type { ConsolidatedReportInput } from '../report/consolidated-markdown.js';
 import type { Consolidation, MachineClass } from '../fleet/consolidate.js';
 
 export interface JudgedClass extends MachineClass {
   comparison: RunComparison;
-  /** The comparison's verdict, or inconclusive when a shard is missing or failed. */
-  verdict: OverallVerdict;
+  /** This class alone (its section of the report). */
+  decision: Decision;
   incomplete: boolean;
 }
 
@@ -21,21 +24,30 @@ export interface JudgedConsolidation {
   planId: string;
   count: number;
   classes: JudgedClass[];
-  overall: OverallResult;
+  /** Over every class: what the status, the step and the headline say. */
+  decision: Decision;
 }
 
-export function judgeConsolidation(merged: Consolidation): JudgedConsolidation {
+export function judgeConsolidation(
+  merged: Consolidation,
+  failOn: FailOn = DEFAULT_FAIL_ON,
+): JudgedConsolidation {
   const classes = merged.classes.map((c): JudgedClass => {
     const comparison = analyse(c.result);
     const incomplete = c.missing.length > 0 || c.failed.length > 0;
-    return { ...c, comparison, incomplete, verdict: incomplete ? 'inconclusive' : comparison.verdict };
+    return { ...c, comparison, incomplete, decision: decideRun(c.result, comparison, failOn) };
   });
-  return {
-    planId: merged.planId,
-    count: merged.count,
-    classes,
-    overall: overallVerdict(classes.map((c) => ({ id: c.fingerprint, verdict: c.verdict }))),
-  };
+  const gaps = classes.flatMap((c) => [
+    ...c.missing.map((i) => `shard ${i} of ${merged.count} missing`),
+    ...c.failed.map((i) => `shard ${i} of ${merged.count} failed`),
+  ]);
+  const workloads = Object.assign({}, ...classes.map((c) => c.result.workloads)) as Record<string, unknown>;
+  const decision = decide(
+    classes.map((c) => ({ name: c.fingerprint, comparison: c.comparison })),
+    gatePolicyOf(workloads, failOn),
+    gaps.length > 0 ? { complete: false, why: gaps.join(', ') } : { complete: true },
+  );
+  return { planId: merged.planId, count: merged.count, classes, decision };
 }
 
 /** "AMD EPYC 9654, 192 CPUs": what a reader recognises a machine class by. */
@@ -51,7 +63,7 @@ export function consolidatedReportInput(
   return {
     planId: judged.planId,
     count: judged.count,
-    verdict: judged.overall.verdict,
+    decision: judged.decision,
     ...(fallbackRunUrl ? { runUrl: fallbackRunUrl } : {}),
     classes: judged.classes.map((c) => ({
       fingerprint: c.fingerprint,
@@ -59,8 +71,8 @@ export function consolidatedReportInput(
       present: c.present,
       missing: c.missing,
       failed: c.failed,
-      verdict: c.verdict,
-      report: reportInputOf(c.result, c.comparison, fallbackRunUrl),
+      verdict: c.decision.verdict,
+      report: reportInputOf(c.result, c.comparison, { decision: c.decision, fallbackRunUrl }),
     })),
   };
 }

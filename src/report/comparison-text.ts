@@ -3,39 +3,75 @@
  * tables of table-model.ts as aligned columns with the cells' notes and the curve summary, then the
  * warnings.
  */
+import { headlineText, type Decision } from '../compare/decision.js';
 import { formatP } from '../compare/format.js';
 import type { RunComparison } from '../compare/types.js';
 import { METRICS } from '../results/metrics.js';
 import { curveLine } from './curve-line.js';
-import { UNSTABLE_PHRASE } from './reasons.js';
+import { UNSTABLE_PHRASE, reasonSentence } from './reasons.js';
 import { columns, PLAIN_CELLS, rowTexts } from './table-cells.js';
 import { buildTables, type ArmTables } from './table-model.js';
 import type { StoredBaselineInfo } from '../results/types.js';
 
-/** `baseline`: the stored run the base samples came from (`--baseline stored`), named under the verdict. */
-export function renderComparisonText(c: RunComparison, baseline?: StoredBaselineInfo): string {
+/**
+ * The decision first (what the gate says and the cell behind it), then what was compared and how, the
+ * tables, the reasons said once, and the warnings. `baseline`: the stored run the base samples came from
+ * (`--baseline stored`), named under the decision.
+ */
+export function renderComparisonText(
+  c: RunComparison,
+  decision: Decision,
+  baseline?: StoredBaselineInfo,
+): string {
   const lines: string[] = [
-    headline(c),
+    decisionLine(decision),
+    compared(c),
     ...(baseline ? [describeStoredBaseline(baseline)] : []),
-    ...design(c),
+    ...design(c, decision),
   ];
   for (const arm of buildTables(c)) lines.push('', ...renderArm(arm));
+  if (decision.reasons.length > 0) lines.push('', 'why (each said once):', ...reasonLines(decision));
   if (c.warnings.length > 0) lines.push('', 'warnings:', ...c.warnings.map((w) => `  - ${w}`));
   return `${lines.join('\n')}\n`;
 }
 
-function headline(c: RunComparison): string {
-  const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join('; ');
-  if (c.comparisons.length === 0) return `verdict: ${c.verdict.toUpperCase()}: nothing to compare (${what})`;
-  const arms = c.comparisons.map((a) => `'${a.head}'`).join(', ');
-  return `verdict: ${c.verdict.toUpperCase()}: ${arms} vs base '${c.baseline}' (${what})`;
+const OUTCOME_WORDS = {
+  passed: 'PASSED',
+  failed: 'FAILED',
+  pending: 'PENDING',
+  incomplete: 'INCOMPLETE',
+} as const;
+
+/** "FAILED: 1 regression: select-only at 2 clients, TPS -12.60% [95% CI -15.10%, -9.80%]". */
+export function decisionLine(d: Decision): string {
+  return `${OUTCOME_WORDS[d.outcome]}: ${headlineText(d)}`;
 }
 
-function design(c: RunComparison): string[] {
+/** Each reason once, with the cells it applies to. */
+function reasonLines(d: Decision): string[] {
+  return d.reasons.map((r) => {
+    const cells =
+      r.cells.length > 4
+        ? `${r.cells.slice(0, 4).join(', ')} and ${r.cells.length - 4} more`
+        : r.cells.join(', ');
+    return `  - ${cells}: ${reasonSentence(r)}`;
+  });
+}
+
+function compared(c: RunComparison): string {
+  const what = c.gatedMetrics.map((m) => `${METRICS[m].label}, ${METRICS[m].better} is better`).join('; ');
+  if (c.comparisons.length === 0) return `nothing to compare (${what})`;
+  const arms = c.comparisons.map((a) => `'${a.head}'`).join(', ');
+  return `compared: ${arms} vs base '${c.baseline}' (${what})`;
+}
+
+function design(c: RunComparison, d: Decision): string[] {
   const families = [...new Set(c.comparisons.map((a) => a.familySize))].join('/');
   const unit = c.gatedMetrics.length > 1 ? 'cell-metric hypotheses' : 'cell(s)';
   const holm = families === '' ? '' : `, Holm over ${families} ${unit} per arm`;
-  const lines = [`alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%`];
+  const lines = [
+    `alpha ${formatP(c.alpha)}${holm}, default threshold ${c.thresholdPct}%, fail-on ${d.failOn}`,
+  ];
   if (c.sequential) {
     const s = c.sequential;
     lines.push(

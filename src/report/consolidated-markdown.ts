@@ -12,6 +12,8 @@ import {
   renderJobSummary,
   type JobSummaryInput,
 } from './markdown.js';
+import type { Decision } from '../compare/decision.js';
+import { decisionIcon } from './markdown-headline.js';
 import { escapeMarkdown } from './markdown-escape.js';
 import { VERDICT_DISPLAY } from './verdict-display.js';
 
@@ -29,7 +31,8 @@ export interface ConsolidatedClass {
 export interface ConsolidatedReportInput {
   planId: string;
   count: number;
-  verdict: OverallVerdict;
+  /** Over every machine class: the headline says it first. */
+  decision: Decision;
   classes: ConsolidatedClass[];
   runUrl?: string;
 }
@@ -52,10 +55,10 @@ export function renderConsolidatedSummary(
 }
 
 function render(input: ConsolidatedReportInput, marker: string | null, max: number): string {
-  const v = VERDICT_DISPLAY[input.verdict];
+  const d = input.decision;
   const n = input.classes.length;
   const headline = [
-    `${v.icon} **${v.title}**`,
+    `${decisionIcon(d)} **${escapeMarkdown(d.headline.lead)}**${d.headline.detail ? `: ${escapeMarkdown(d.headline.detail)}` : ''}`,
     `${n} machine class${n === 1 ? '' : 'es'}`,
     `plan \`${input.planId}\`, ${input.count} shard${input.count === 1 ? '' : 's'}`,
     ...(input.runUrl ? [`[run](${input.runUrl})`] : []),

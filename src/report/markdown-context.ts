@@ -2,6 +2,7 @@
  * What every part of the markdown report reads: the report's input, the context built from it once, and
  * the few phrases the parts share (arm names, client counts, grouped numbers, "see the results artifact").
  */
+import type { Decision } from '../compare/decision.js';
 import type { RunComparison } from '../compare/types.js';
 import type { RunResult } from '../results/types.js';
 import { escapeMarkdown, markdownLink } from './markdown-escape.js';
@@ -18,6 +19,8 @@ export interface CommitInfo {
 export interface MarkdownReportInput {
   result: RunResult;
   comparison: RunComparison;
+  /** What the report says first (its headline, the gate), made once by decide(). */
+  decision: Decision;
   /** Identifies the sticky comment (see commentMarker); any text, encoded in the marker. */
   commentId: string;
   /** The baseline commit (arms[0]); defaults to the results' recorded source, else the arm's label. */

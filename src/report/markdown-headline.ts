@@ -1,51 +1,37 @@
 /**
- * The top of the markdown report: one verdict line (icon, overall verdict, the worst cell with its delta
- * and CI, both commits, the stored baseline, "partial" when the run did not complete) and the design
- * line (metrics, α and Holm family, threshold, rounds, sequential look, links) with the column legend.
+ * The top of the markdown report: the decision's headline (icon, the net effect in words, the cell that
+ * decides it with its delta and CI), what was measured (commits when built, installs when given), the
+ * stored baseline; then the design line (metrics, α and Holm family, threshold, fail-on, rounds,
+ * sequential look, links) with the column legend.
  */
-import { formatLevel, formatP, formatPct } from '../compare/format.js';
-import { extremeCell, type ArmCell } from '../compare/extreme-cell.js';
+import type { Decision } from '../compare/decision.js';
+import { formatP } from '../compare/format.js';
 import { METRICS } from '../results/metrics.js';
 import type { ArmInfo, RunResult } from '../results/types.js';
 import { describeStoredBaseline } from './comparison-text.js';
 import { allWarnings } from './markdown-details.js';
-import { armName, clientsText, type CommitInfo, type ReportContext } from './markdown-context.js';
+import { armName, type CommitInfo, type ReportContext } from './markdown-context.js';
 import { escapeMarkdown, markdownLink, shortSha } from './markdown-escape.js';
 import { VERDICT_DISPLAY } from './verdict-display.js';
 
 export function headline(ctx: ReportContext): string {
   const { c, result } = ctx;
-  const v = VERDICT_DISPLAY[c.verdict];
-  const parts = [`${v.icon} **${v.title}**`];
-  if (c.comparisons.length === 0) {
-    parts.push(
-      `nothing to compare: the results list ${result.arms.length} arm(s), a comparison needs a base and a head`,
-    );
-  } else {
-    const worst = extremeCell(c, 'worst');
-    parts.push(worst ? `worst cell: ${describeCell(ctx, worst)}` : 'no cell could be tested');
-    if (c.verdict === 'improvement') {
-      const best = extremeCell(c, 'best');
-      if (best && best.cell !== worst?.cell) parts.push(`best: ${describeCell(ctx, best)}`);
-    }
-    parts.push(commits(ctx));
-  }
+  const d = ctx.input.decision;
+  const parts = [
+    `${decisionIcon(d)} **${escapeMarkdown(d.headline.lead)}**${d.headline.detail ? `: ${escapeMarkdown(d.headline.detail)}` : ''}`,
+  ];
+  if (c.comparisons.length > 0) parts.push(commits(ctx));
   if (result.baseline) parts.push(`📦 ${escapeMarkdown(describeStoredBaseline(result.baseline))}`);
-  const partial = partialText(result);
-  if (partial) parts.push(`⚠️ ${partial}`);
   return parts.join(' · ');
 }
 
-/** "tpcb at 64 clients -9.87% [95% CI -10.52%, -9.13%]" (with the head's label when there are several). */
-function describeCell(ctx: ReportContext, { arm, cell }: ArmCell): string {
-  const who = ctx.c.comparisons.length > 1 ? `${escapeMarkdown(arm.head)}: ` : '';
-  const what = cell.metric === ctx.c.metric ? '' : ` ${METRICS[cell.metric].label}`;
-  const where = `${who}${escapeMarkdown(cell.workload)} at ${clientsText(cell.clients)}${what}`;
-  if (cell.deltaPct === null) return where;
-  const ci = cell.ci95
-    ? ` [${formatLevel(Math.min(cell.ci95.level, cell.ci95.achievedLevel))} CI ${formatPct(cell.ci95.lowerPct)}, ${formatPct(cell.ci95.upperPct)}]`
-    : '';
-  return `${where} **${formatPct(cell.deltaPct)}**${ci}`;
+/** The icon of the decision: the gate's outcome first, then what passed. */
+export function decisionIcon(d: Decision): string {
+  if (d.outcome === 'failed') return '❌';
+  if (d.outcome === 'incomplete') return '⚠️';
+  if (d.outcome === 'pending') return '❔';
+  if (d.counts.regressions + d.counts.likelyRegressions > 0) return '⚠️';
+  return VERDICT_DISPLAY[d.verdict].icon;
 }
 
 /** "head `9f8e7d6` (feature/x) vs base `1a2b3c4` (main, merge-base of main and PR head)". */
@@ -92,12 +78,20 @@ function fromSource(recorded: RecordedCommit | undefined, arm: ArmInfo | undefin
   return info;
 }
 
+/**
+ * What was measured for one role: the commit when pgperf built the arm, else the install (its bin dir and
+ * server version), never a sha that the install need not be.
+ */
 function describeCommit(
   role: 'base' | 'head',
   info: CommitInfo | undefined,
   arm: ArmInfo | undefined,
 ): string {
   const label = info?.label ?? arm?.label ?? role;
+  if (arm && !arm.build && typeof arm.binDir === 'string') {
+    const version = /PostgreSQL\)?\s+(\S+)/.exec(arm.serverVersion ?? '')?.[1];
+    return `${armName(role, label)} ${escapeMarkdown(arm.binDir, 120)}${version ? ` (PostgreSQL ${escapeMarkdown(version, 40)})` : ''}`;
+  }
   const buildSha = arm?.build?.sha;
   const sha = info?.sha ?? (typeof buildSha === 'string' ? buildSha : undefined);
   const words = [armName(role, label)];
@@ -105,23 +99,6 @@ function describeCommit(
   const extra = [info?.ref, info?.chosenBy].filter((s): s is string => !!s && s.trim() !== '');
   if (extra.length > 0) words.push(`(${extra.map((s) => escapeMarkdown(s, 120)).join(', ')})`);
   return words.join(' ');
-}
-
-/** "partial results: the run was interrupted (SIGINT)" when the run did not complete. */
-function partialText(result: RunResult): string | null {
-  const reason = result.stopReason ? ` (${escapeMarkdown(result.stopReason, 200)})` : '';
-  switch (result.status) {
-    case 'complete':
-      return null;
-    case 'running':
-      return `**partial results**: the run had not finished${reason}`;
-    case 'interrupted':
-      return `**partial results**: the run was interrupted${reason}`;
-    case 'failed':
-      return `**partial results**: the run failed${reason}`;
-    default:
-      return `**partial results**: status ${escapeMarkdown(String(result.status), 40)}${reason}`;
-  }
 }
 
 const SPENDING_NAMES = { 'obrien-fleming': "O'Brien-Fleming", pocock: 'Pocock' } as const;
@@ -137,6 +114,7 @@ export function designLines(ctx: ReportContext): string[] {
       .map((m) => `gated too: ${METRICS[m].label} (${METRICS[m].unit}), ${METRICS[m].better} is better`),
     `α ${formatP(c.alpha)}${families === '' ? '' : `, Holm over ${families} ${c.gatedMetrics.length > 1 ? 'cell-metric hypotheses' : 'cell(s)'}`}`,
     `threshold ±${c.thresholdPct}%`,
+    `fail-on ${input.decision.failOn}`,
     `${result.plan?.rounds ?? '?'} rounds`,
   ];
   if (c.sequential) {

@@ -21,6 +21,9 @@ import { designLines, headline } from './markdown-headline.js';
 import { commentBudget, fitToBudget, jobSummaryBudget, trimNote, type SizeBudget } from './markdown-size.js';
 import { tableBlocks } from './markdown-tables.js';
 import { buildTables, metricDecimals } from './table-model.js';
+import type { Decision } from '../compare/decision.js';
+import { escapeMarkdown } from './markdown-escape.js';
+import { reasonSentence } from './reasons.js';
 
 export { commentMarker } from './comment-marker.js';
 export type { CommitInfo, JobSummaryInput, MarkdownReportInput } from './markdown-context.js';
@@ -61,9 +64,22 @@ function renderReport(input: JobSummaryInput, marker: string | null, budget: Siz
   ];
   const tables = buildTables(comparison);
   return fitToBudget((trims) => {
-    const blocks = [...top, ...tableBlocks(ctx, tables, trims)];
+    const blocks = [...top, ...tableBlocks(ctx, tables, trims), ...reasonsBlock(input.decision)];
     if (trims.size > 0) blocks.push(trimNote(ctx, trims));
     if (!trims.has('details')) blocks.push(...detailBlocks(ctx, trims));
     return `${blocks.join('\n\n')}\n`;
   }, budget);
+}
+
+/** Why the undecided cells are undecided, each reason once with its cells (the tables give each a phrase). */
+function reasonsBlock(d: Decision): string[] {
+  if (d.reasons.length === 0) return [];
+  const items = d.reasons.map((r) => {
+    const cells =
+      r.cells.length > 6
+        ? `${r.cells.slice(0, 6).join(', ')} and ${r.cells.length - 6} more`
+        : r.cells.join(', ');
+    return `- ${escapeMarkdown(cells)}: ${escapeMarkdown(reasonSentence(r))}`;
+  });
+  return [`**Why undecided** (each reason once):\n${items.join('\n')}`];
 }

@@ -3,6 +3,7 @@
  * verdict column of every table (terminal, markdown, HTML). Change a phrase here and every markup follows.
  * The full sentences stay in each reason's `message` (compare/verdict.ts).
  */
+import type { DecisionReason } from '../compare/decision.js';
 import type { Better, ReasonCode, SampleComparison } from '../compare/types.js';
 
 /** Reason code -> phrase, given the cell's threshold (percent) and which direction is better. */
@@ -16,6 +17,7 @@ export const REASON_PHRASES: Record<ReasonCode, (thresholdPct: number, better: B
   'insufficient-data': () => 'no data',
   'likely-regression': (t, better) =>
     `regression likely (CI beyond ${better === 'lower' ? '+' : '-'}${t}%), too few runs to certify`,
+  'baseline-drifted': () => 'stored baseline drifted',
 };
 
 /** How a table marks a cell in a collapse region (CellComparison.unstable): reported, not gated. */
@@ -30,4 +32,13 @@ export function reasonPhrase(
 ): string {
   const reasons = cell.verdict === 'inconclusive' ? cell.reasons : cell.reasons.slice(0, 1);
   return reasons.map((r) => REASON_PHRASES[r.code](cell.thresholdPct, cell.better)).join(', ');
+}
+
+/**
+ * A reason said once for several cells (Decision.reasons): its sentence when every cell has the same one,
+ * else the phrase with the first cell's sentence as the example (the numbers differ per cell).
+ */
+export function reasonSentence(r: DecisionReason): string {
+  if (r.uniform) return r.message;
+  return `${REASON_PHRASES[r.code](r.thresholdPct, r.better)} (e.g. ${r.cells[0]}: ${r.message})`;
 }

@@ -147,8 +147,10 @@ describe('pgperf bisect on real PostgreSQL source', () => {
   it(
     'stops at a commit that stays inconclusive after its tries, reporting the range instead of guessing',
     async () => {
-      // alpha 0.001 cannot be reached in 6 rounds and a 0.5% threshold is far below the noise: the midpoint
-      // (a comment change) is inconclusive at 6 rounds, measured again at 12, and still inconclusive.
+      // Inconclusive by construction, whatever this machine's noise: at alpha 0.0001 neither test can decide
+      // with 6 or 12 rounds (the signed-rank test's smallest p with 12 pairs is 2/4096 = 0.00049, and the
+      // 1 - 2 alpha equivalence interval needs a level 12 pairs cannot reach), so the midpoint (a comment
+      // change) is inconclusive at 6 rounds, measured again at 12, and still inconclusive.
       const ran = await pgperf([
         'bisect',
         ...common(),
@@ -159,11 +161,13 @@ describe('pgperf bisect on real PostgreSQL source', () => {
         '--no-verify-bad',
         ...noStore,
         '--alpha',
-        '0.001',
+        '0.0001',
         '--threshold',
         '0.5',
         '--tries',
         '2',
+        '--fail-on',
+        'inconclusive',
         '--out',
         path.join(tmp, 'out'),
         '--tmp-dir',

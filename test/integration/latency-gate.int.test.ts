@@ -7,6 +7,7 @@
  * - 2 rounds over a 7-cell workload cannot reach significance after Holm: refused before anything starts,
  *   run with --force.
  */
+import { decideRun } from '../../src/pipeline/decide-run.js';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,7 +68,8 @@ describe('latency gate (metrics: [tps, p99])', () => {
     const ran = await pgperf(
       runArgs(file, out, ['--set', 'head:commit_delay=10000', '--set', 'head:commit_siblings=0']),
     );
-    expect(ran.code, ran.stderr).toBe(0);
+    // The gate (default --fail-on regression) fails; the results are saved all the same.
+    expect(ran.code, ran.stderr).toBe(1);
     const result = await resultsIn(out);
     expect(result.status).toBe('complete');
     const ok = result.samples.filter((s) => s.status === 'ok');
@@ -96,9 +98,14 @@ describe('latency gate (metrics: [tps, p99])', () => {
     expect(arm.decidingCells).toContain('writes@1 p99');
     expect(comparison.verdict).toBe('regression');
 
-    expect(ran.stdout.split('\n')[0]).toMatch(/^verdict: REGRESSION/);
+    expect(ran.stdout.split('\n')[0]).toMatch(/^FAILED: \d regressions?: writes at 1 client, /);
     expect(ran.stdout).toMatch(/latency p99 \(ms, lower is better\):/);
-    const comment = renderMarkdownReport({ result, comparison, commentId: 'it' });
+    const comment = renderMarkdownReport({
+      result,
+      comparison,
+      decision: decideRun(result, comparison),
+      commentId: 'it',
+    });
     expect(comment).toMatch(/\*\*latency p99\*\* \(ms, lower is better: a rise is a regression\)/);
     expect(comment).toMatch(/\| 1 \| 8\/8 \|[^\n]*\| ❌ regression/);
     expect(processesMentioning(tmp)).toEqual([]);
@@ -114,6 +121,7 @@ describe('sysbench latency percentiles', () => {
     );
     const out = path.join(tmp, 'out-sysbench');
     const ran = await pgperf(runArgs(file, out, ['--force']));
+    // The same install twice in 2 rounds: nothing can fail the gate.
     expect(ran.code, ran.stderr).toBe(0);
     const result = await resultsIn(out);
     const ok = result.samples.filter((s) => s.status === 'ok');
@@ -157,6 +165,7 @@ describe('an impossible plan', () => {
   it('runs with --force, warning that it cannot decide', async () => {
     const out = path.join(tmp, 'out-forced');
     const ran = await pgperf(runArgs(file, out, ['--rounds', '2', '--force']));
+    // The same install twice in 2 rounds: nothing can fail the gate.
     expect(ran.code, ran.stderr).toBe(0);
     const result = await resultsIn(out);
     expect(result.status).toBe('complete');

@@ -55,8 +55,11 @@ describe('parseInputs', () => {
       { mode: 'x' },
       "input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, bisect, got 'x'",
     ],
-    [{ alpha: '1.5' }, "input 'alpha' must be a number between 0 and 1 (exclusive), got '1.5'"],
-    [{ threshold: '-1' }, "input 'threshold' must be a number between 0 and 100 (exclusive), got '-1'"],
+    [{ alpha: '1.5' }, "input 'alpha' must be a number between 0 and 0.5 (exclusive, e.g. 0.05), got '1.5'"],
+    [
+      { threshold: '-1' },
+      "input 'threshold' must be a number between 0 and 100 (exclusive, e.g. 2), got '-1'",
+    ],
     [{ rounds: '2.5' }, "input 'rounds' must be a whole number >= 1, got '2.5'"],
     [{ comment: 'yes' }, "input 'comment' must be true or false, got 'yes'"],
     [{ 'comment-id': 'a b' }, "input 'comment-id' must be letters, digits"],

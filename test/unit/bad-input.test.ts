@@ -191,7 +191,7 @@ const actionCases: Case[] = [
   [
     'alpha',
     action({ alpha: '1.5' }),
-    /input 'alpha' must be a number between 0 and 1 \(exclusive\), got '1.5'/,
+    /input 'alpha' must be a number between 0 and 0.5 \(exclusive, e.g. 0.05\), got '1.5'/,
   ],
   ['threshold', action({ threshold: '-2' }), /input 'threshold' must be a number between 0 and 100/],
   ['comment', action({ comment: 'yes' }), /input 'comment' must be true or false, got 'yes'/],

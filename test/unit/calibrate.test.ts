@@ -48,11 +48,12 @@ describe('reports name the adaptive design', () => {
   it('the text and markdown design lines say the look and the spending function', async () => {
     const { planAdaptive } = await import('../../src/compare/adaptive.js');
     const { renderComparisonText } = await import('../../src/report/comparison-text.js');
+    const { decide } = await import('../../src/compare/decision.js');
     const result = syntheticRun({ seed: 5, rounds: 10, workloads: { s: [1] }, noise: 0.02 });
     const plan = planAdaptive({ schedule: [6, 10], spending: 'pocock' });
     const c = compareRun(result, { adaptive: { plan, look: 2 } });
     expect(c.sequential?.spending).toBe('pocock');
-    expect(renderComparisonText(c)).toMatch(
+    expect(renderComparisonText(c, decide(c))).toMatch(
       /decided at sequential look 2 of 2 \(schedule 6, 10 rounds\), per-look alpha [\d.]+, Pocock alpha-spending/,
     );
   });

@@ -1,4 +1,5 @@
 import type { BuildRecord } from '../../src/pg-build/build-record.js';
+import { decideRun } from '../../src/pipeline/decide-run.js';
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../src/compare/compare-run.js';
 import type { RunComparison } from '../../src/compare/types.js';
@@ -28,10 +29,14 @@ function run(options: Partial<SyntheticRunOptions> & { effect?: SyntheticRunOpti
 }
 
 function render(result: RunResult, extra: { maxLength?: number; base?: CommitInfo; head?: CommitInfo } = {}) {
+  // Built arms: the report names the commits pgperf built (a prebuilt install is named by its bin dir).
+  result.arms[0]!.build ??= { sha: BASE.sha } as BuildRecord;
+  result.arms[1]!.build ??= { sha: HEAD.sha } as BuildRecord;
   const comparison = compareRun(result);
   const text = renderMarkdownReport({
     result,
     comparison,
+    decision: decideRun(result, comparison),
     commentId: 'pgperf',
     base: BASE,
     head: HEAD,
@@ -79,31 +84,31 @@ describe('renderMarkdownReport: verdicts', () => {
     {
       name: 'head 10% slower at 64 clients',
       verdict: 'regression',
-      line: /^❌ \*\*Regression\*\* · worst cell: tpcb at 64 clients \*\*-(9|10|11)\.\d\d%\*\* \[95% CI -\d+\.\d\d%, -\d+\.\d\d%\] · /,
+      line: /^❌ \*\*1 regression\*\*: tpcb at 64 clients, TPS -(9|10|11)\.\d\d% &#91;95% CI -\d+\.\d\d%, -\d+\.\d\d%&#93; · /,
       options: { effect: (arm, _, clients) => (arm === 'head' && clients === 64 ? 0.9 : 1) },
     },
     {
       name: 'head 10% faster everywhere',
       verdict: 'improvement',
-      line: /^🚀 \*\*Improvement\*\* · worst cell: tpcb at \d+ clients? \*\*\+(9|10|11)\.\d\d%\*\* \[95% CI \+\d+\.\d\d%, \+\d+\.\d\d%\] · best: /,
+      line: /^🚀 \*\*\d+ improvements, no regression\*\*: tpcb at \d+ clients?, TPS \+(9|10|11)\.\d\d% &#91;95% CI \+\d+\.\d\d%, \+\d+\.\d\d%&#93;/,
       options: { effect: (arm) => (arm === 'head' ? 1.1 : 1) },
     },
     {
       name: 'identical arms with little noise',
       verdict: 'no-change',
-      line: /^✅ \*\*No change\*\* · worst cell: tpcb at \d+ clients? \*\*[-+]?\d\.\d\d%\*\* \[95% CI /,
+      line: /^✅ \*\*No change in 8 cells\*\*: every 90% CI inside ±2% · /,
       options: { seed: 3, rounds: 12, noise: 0.005, workloads: { tpcb: SWEEP_8 } },
     },
     {
       name: 'two rounds only',
       verdict: 'inconclusive',
-      line: /^❔ \*\*Inconclusive\*\* · worst cell: tpcb at \d+ clients? /,
+      line: /^❔ \*\*Inconclusive: \d+ of \d+ cells undecided\*\*: most adverse tpcb at \d+ clients?, TPS /,
       options: { rounds: 2, effect: (arm) => (arm === 'head' ? 0.9 : 1) },
     },
     {
       name: 'one cell 6% faster, another 6% slower',
       verdict: 'mixed',
-      line: /^⚠️ \*\*Mixed: regressions and improvements\*\* · worst cell: tpcb at 128 clients \*\*-\d+\.\d\d%\*\*/,
+      line: /^❌ \*\*1 regression, 1 improvement\*\*: tpcb at 128 clients, TPS -\d+\.\d\d% /,
       options: {
         seed: 2,
         workloads: { tpcb: SWEEP_8 },
@@ -139,7 +144,7 @@ describe('renderMarkdownReport: verdicts', () => {
     result.stopReason = 'SIGINT after round 8';
     const { lines } = render(result);
     expect(lines[1]).toMatch(
-      / · ⚠️ \*\*partial results\*\*: the run was interrupted \(SIGINT after round 8\)$/,
+      /^⚠️ \*\*Incomplete\*\*: the run was interrupted \(SIGINT after round 8\); partial results decide nothing · /,
     );
   });
 
@@ -147,16 +152,46 @@ describe('renderMarkdownReport: verdicts', () => {
     const result = run({ arms: ['pg17', 'patched'] });
     result.arms[1]!.build = { sha: 'abcdef0123456789' } as BuildRecord;
     const comparison = compareRun(result);
-    const text = renderMarkdownReport({ result, comparison, commentId: 'x' });
-    expect(text.split('\n')[1]).toMatch(/ · head \*\*patched\*\* `abcdef0` vs base \*\*pg17\*\*$/);
+    const text = renderMarkdownReport({
+      result,
+      comparison,
+      decision: decideRun(result, comparison),
+      commentId: 'x',
+    });
+    expect(text.split('\n')[1]).toMatch(
+      / · head \*\*patched\*\* `abcdef0` vs base \*\*pg17\*\* \/opt\/pg17\/bin$/,
+    );
   });
 
   it('renders a document with nothing to compare', () => {
     const result = run({ arms: ['base'] });
-    const text = renderMarkdownReport({ result, comparison: compareRun(result), commentId: 'x' });
+    const text = renderMarkdownReport({
+      result,
+      comparison: compareRun(result),
+      decision: decideRun(result, compareRun(result)),
+      commentId: 'x',
+    });
     expect(text.split('\n')[1]).toBe(
-      '❔ **Inconclusive** · nothing to compare: the results list 1 arm(s), a comparison needs a base and a head',
+      '⚠️ **Incomplete**: nothing to compare: a comparison needs a base and a head arm; partial results decide nothing',
     );
+  });
+
+  it('names a prebuilt install by its bin dir and version, not by a commit it need not be', () => {
+    const result = run({});
+    result.arms[1]!.serverVersion = 'postgres (PostgreSQL) 18.1 (Debian 18.1-1)';
+    const comparison = compareRun(result);
+    const text = renderMarkdownReport({
+      result,
+      comparison,
+      decision: decideRun(result, comparison),
+      commentId: 'x',
+      base: BASE,
+      head: HEAD,
+    });
+    expect(text.split('\n')[1]).toMatch(
+      / · head \/opt\/head\/bin \(PostgreSQL 18\.1\) vs base \/opt\/base\/bin$/,
+    );
+    expect(text.split('\n')[1]).not.toContain('9f8e7d6');
   });
 });
 
@@ -282,10 +317,12 @@ describe('renderMarkdownReport: escaping', () => {
   result.warnings.push('pgbench said | <b>bold</b>\nand [a link](http://x) with `code`');
   result.samples[0]!.status = 'failed';
   result.samples[0]!.failureReason = 'aborted | <iframe>';
+  result.arms[1]!.build = { sha: 'not a sha <b>' } as BuildRecord; // built: the report names the ref
   const comparison = compareRun(result);
   const text = renderMarkdownReport({
     result,
     comparison,
+    decision: decideRun(result, comparison),
     commentId: 'pr-1 --> <script>',
     base: { label: 'base', ref: 'main' },
     head: { label: 'he|ad`*x*', ref: evilRef, sha: 'not a sha <b>' },
@@ -342,10 +379,23 @@ describe('commentMarker and renderJobSummary', () => {
   it('renders the job summary as the same report without the marker', () => {
     const result = run({ effect: (arm) => (arm === 'head' ? 0.9 : 1) });
     const comparison = compareRun(result);
-    const comment = renderMarkdownReport({ result, comparison, commentId: 'pgperf', base: BASE, head: HEAD });
-    const summary = renderJobSummary({ result, comparison, base: BASE, head: HEAD });
+    const comment = renderMarkdownReport({
+      result,
+      comparison,
+      decision: decideRun(result, comparison),
+      commentId: 'pgperf',
+      base: BASE,
+      head: HEAD,
+    });
+    const summary = renderJobSummary({
+      result,
+      comparison,
+      decision: decideRun(result, comparison),
+      base: BASE,
+      head: HEAD,
+    });
     expect(summary).not.toContain('<!--');
-    expect(summary.split('\n')[0]).toMatch(/^❌ \*\*Regression\*\*/);
+    expect(summary.split('\n')[0]).toMatch(/^❌ \*\*\d+ regressions?\*\*: /);
     expect(comment).toBe(`${commentMarker('pgperf')}\n${summary}`);
   });
 });
@@ -379,7 +429,13 @@ describe('renderMarkdownReport: size', () => {
   huge.plan.executed = executed;
   for (let i = 0; i < 30; i++) huge.warnings.push(`warning ${i}: ${'long | text <x> '.repeat(100)}`);
   const comparison = compareRun(huge);
-  const full = renderMarkdownReport({ result: huge, comparison, commentId: 'c', maxLength: Infinity });
+  const full = renderMarkdownReport({
+    result: huge,
+    comparison,
+    decision: decideRun(huge, comparison),
+    commentId: 'c',
+    maxLength: Infinity,
+  });
   const tableLines = full.split('\n').filter((l) => l.startsWith('| ') && /^\| \d+ \| \d+\/\d+ \|/.test(l));
 
   it('would exceed the limit in full', () => {
@@ -392,12 +448,13 @@ describe('renderMarkdownReport: size', () => {
     const text = renderMarkdownReport({
       result: huge,
       comparison,
+      decision: decideRun(huge, comparison),
       commentId: 'c',
       runUrl: 'https://github.com/o/r/actions/runs/1',
     });
     expect(text.length).toBeLessThanOrEqual(DEFAULT_COMMENT_MAX_LENGTH);
     expect(text.split('\n').slice(0, 2)).toEqual(full.split('\n').slice(0, 2));
-    expect(text.split('\n')[1]).toMatch(/^❌ \*\*Regression\*\* · worst cell: workload-3 at \d+ clients/);
+    expect(text.split('\n')[1]).toMatch(/^❌ \*\*\d+ regressions?\*\*: workload-3 at \d+ clients/);
     for (const line of tableLines) expect(text).toContain(line);
     expect(text).toMatch(
       /✂️ \*\*Trimmed to fit in 65,000 characters \(a GitHub comment holds at most 65,536\):\*\* raw samples omitted(, [^;]+)?; see the results artifact of the \[workflow run\]\(https:\/\/github\.com\/o\/r\/actions\/runs\/1\)\./,
@@ -413,7 +470,13 @@ describe('renderMarkdownReport: size', () => {
     expect(TRIM_STEPS.map((s) => s.what).slice(0, 3)).toEqual(whats);
     let previous = 0;
     for (const maxLength of [60_000, 40_000, 30_000, 25_000, 20_000]) {
-      const text = renderMarkdownReport({ result: huge, comparison, commentId: 'c', maxLength });
+      const text = renderMarkdownReport({
+        result: huge,
+        comparison,
+        decision: decideRun(huge, comparison),
+        commentId: 'c',
+        maxLength,
+      });
       expect(text.length).toBeLessThanOrEqual(maxLength);
       const note = /Trimmed to fit in [^:]+:\*\* ([^;]*);/.exec(text);
       expect(note, `note at ${maxLength}`).not.toBeNull();
@@ -427,14 +490,20 @@ describe('renderMarkdownReport: size', () => {
   });
 
   it('cuts at a line boundary as a last resort and says so', () => {
-    const text = renderMarkdownReport({ result: huge, comparison, commentId: 'c', maxLength: 3000 });
+    const text = renderMarkdownReport({
+      result: huge,
+      comparison,
+      decision: decideRun(huge, comparison),
+      commentId: 'c',
+      maxLength: 3000,
+    });
     expect(text.length).toBeLessThanOrEqual(3000);
     expect(text.split('\n')[1]).toBe(full.split('\n')[1]);
     expect(text).toMatch(/✂️ \*\*Cut to fit in 3,000 characters .*\*\*: the tables are incomplete/);
   });
 
   it('keeps every detail in the job summary', () => {
-    const summary = renderJobSummary({ result: huge, comparison });
+    const summary = renderJobSummary({ result: huge, comparison, decision: decideRun(huge, comparison) });
     expect(new TextEncoder().encode(summary).length).toBeLessThanOrEqual(1_000_000);
     expect(summary).toBe(full.slice(full.indexOf('\n') + 1));
   });

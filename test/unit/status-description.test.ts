@@ -1,9 +1,9 @@
 /**
- * The commit status names the worst cell's metric: a latency rise can be what decided a regression, and
- * "worst delta +30%" alone would read as a TPS gain. The `worst-delta` output stays the primary metric's.
+ * The commit status names the failing cell and its metric: a latency rise can be what decided a
+ * regression, and "+30%" alone would read as a TPS gain. The `worst-delta` output stays the primary metric's.
  */
 import { describe, expect, it } from 'vitest';
-import { statusDescription } from '../../src/action/gate.js';
+import { decide } from '../../src/compare/decision.js';
 import { compareRun } from '../../src/compare/compare-run.js';
 import { extremeCell } from '../../src/compare/extreme-cell.js';
 import type { Sample } from '../../src/results/types.js';
@@ -41,19 +41,23 @@ describe('commit status description', () => {
   it('names a latency metric when a p99 rise is the worst cell', () => {
     const c = run(1.3, 1);
     expect(c.verdict).toBe('regression');
-    const text = statusDescription(c.verdict, extremeCell(c, 'worst'));
-    expect(text).toMatch(/^Regression; worst latency p99 \+\d+\.\d% \(w@8\)$/);
+    const d = decide(c);
+    expect(d.status.state).toBe('failure');
+    expect(d.status.description).toMatch(/^Failed: regression w@8 latency p99 \+\d+\.\d%$/);
+    expect(d.cells[0]).toMatchObject({ id: 'w@8', metric: 'latencyP99Ms', failsGate: true });
     // The output's delta is TPS only: here a small one, not the p99 rise.
     const tps = extremeCell(c, 'worst', 'tps')!.cell;
     expect(tps.metric).toBe('tps');
     expect(Math.abs(tps.deltaPct!)).toBeLessThan(5);
   });
 
-  it('names TPS when throughput fell, and says nothing of a delta when no cell has one', () => {
+  it('names TPS when throughput fell, and an error when nothing could be compared', () => {
     const c = run(1, 0.8);
-    expect(statusDescription(c.verdict, extremeCell(c, 'worst'))).toMatch(
-      /^Regression; worst TPS -\d+\.\d% \(w@8\)$/,
-    );
-    expect(statusDescription('inconclusive', null)).toBe('Inconclusive: needs more rounds');
+    expect(decide(c).status.description).toMatch(/^Failed: regression w@8 TPS -\d+\.\d%$/);
+    const empty = { ...c, verdict: 'inconclusive' as const, comparisons: [] };
+    expect(decide(empty).status).toEqual({
+      state: 'error',
+      description: 'Incomplete: nothing to compare: a comparison needs a base and a head arm; no verdict',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { decide } from '../../src/compare/decision.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseInputs } from '../../src/action/inputs.js';
@@ -49,8 +50,8 @@ describe('analyse with a stored baseline', () => {
     expect(c.comparisons[0]!.cells.every((cell) => cell.p === null || cell.test === 'mann-whitney')).toBe(
       true,
     );
-    const text = renderComparisonText(c, stored.baseline);
-    expect(text.split('\n')[1]).toBe(describeStoredBaseline(stored.baseline!));
+    const text = renderComparisonText(c, decide(c), stored.baseline);
+    expect(text.split('\n')[2]).toBe(describeStoredBaseline(stored.baseline!));
     expect(text).toContain(
       'baseline: stored run 20261120T100000Z-0a1b2c3d, commit 1a2b3c4d5e (master), measured 3.2 day(s) ago',
     );

@@ -11,13 +11,15 @@ import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
 import { signalExitCode } from '../../util/signals.js';
 import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
+import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
+import { bisectGate } from '../../bisect/bisect-gate.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { positiveInt } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
 import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
 
-interface BisectFlags extends AnalysisFlags, AdaptiveFlags {
+interface BisectFlags extends AnalysisFlags, AdaptiveFlags, FailOnFlags {
   repo: string;
   good: string;
   bad: string;
@@ -89,7 +91,8 @@ export function bisectCommand(): Command {
     .option('--no-store', 'do not save the A/B tests to the results store')
     .option('--json', 'print the report as JSON', false)
     .option('-v, --verbose', 'debug output', false);
-  return addAdaptiveOptions(addAnalysisOptions(command, 'run')).action(async (flags: BisectFlags) => {
+  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, 'run')));
+  return gated.action(async (flags: BisectFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workload = oneCell(await loadWorkloadFile(flags.workload), flags.clients);
     if (flags.timeBudget !== undefined) {
@@ -153,6 +156,8 @@ export function bisectCommand(): Command {
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderBisectText(report));
     if (report.outcome.kind === 'undecided' && report.outcome.interrupted) {
       process.exitCode = signalExitCode('SIGINT'); // stopped by Ctrl-C after a run kept what it measured
-    } else if (report.outcome.kind !== 'found' && process.exitCode === undefined) process.exitCode = 1;
+    } else if (process.exitCode === undefined) {
+      process.exitCode = bisectGate(report.outcome, flags.failOn).exitCode;
+    }
   });
 }

@@ -5,9 +5,10 @@ import { renderComparisonText } from '../../report/comparison-text.js';
 import { renderMarkdownReport } from '../../report/markdown.js';
 import { readResults } from '../../results/read-results.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
+import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { oneOf } from '../options.js';
 
-interface CompareFlags extends AnalysisFlags {
+interface CompareFlags extends AnalysisFlags, FailOnFlags {
   format: 'text' | 'markdown' | 'json';
   json?: boolean;
   commentId: string;
@@ -16,8 +17,9 @@ interface CompareFlags extends AnalysisFlags {
 /**
  * `pgperf compare RESULTS.json`: the statistical comparison of every arm against the first, per cell and
  * overall, with the analysis settings recorded in the results unless flags override them. `--format
- * markdown` prints exactly the PR comment the Action posts for these results. Exits 0 whatever the verdict
- * (gating is a separate step); 2 on bad input.
+ * markdown` prints exactly the PR comment the Action posts for these results; `--format json` the decision
+ * and the comparison. Exits as the gate decides under --fail-on (0 passed, 1 failed, 2 bad input, 3 the
+ * results are incomplete), the same decision the Action's step, status and comment carry.
  */
 export function compareCommand(): Command {
   const command = new Command('compare')
@@ -35,18 +37,19 @@ export function compareCommand(): Command {
       "the comment id of the markdown's hidden marker (the Action's 'comment-id')",
       'default',
     );
-  return addAnalysisOptions(command, 'compare').action(async (file: string, flags: CompareFlags) => {
+  const gated = addFailOnOption(addAnalysisOptions(command, 'compare'));
+  return gated.action(async (file: string, flags: CompareFlags) => {
     const result = await readResults(file);
     const comparison = analyse(result, analysisFromFlags(flags));
+    const input = reportInputOf(result, comparison, { failOn: flags.failOn });
     const format = flags.json ? 'json' : flags.format;
     if (format === 'json') {
-      process.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ decision: input.decision, comparison }, null, 2)}\n`);
     } else if (format === 'markdown') {
-      process.stdout.write(
-        renderMarkdownReport({ ...reportInputOf(result, comparison), commentId: flags.commentId }),
-      );
+      process.stdout.write(renderMarkdownReport({ ...input, commentId: flags.commentId }));
     } else {
-      process.stdout.write(renderComparisonText(comparison, result.baseline));
+      process.stdout.write(renderComparisonText(comparison, input.decision, result.baseline));
     }
+    process.exitCode = input.decision.exitCode;
   });
 }

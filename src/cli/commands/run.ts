@@ -16,6 +16,7 @@ import { nodeProcessRunner } from '../../util/process.js';
 import { roundSeconds } from '../../runner/round-seconds.js';
 import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
+import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkArmCount } from '../validate.js';
@@ -42,7 +43,7 @@ export interface BuildArmFlags {
   buildOption: string[];
 }
 
-interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags {
+interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFlags {
   arm?: ArmFlag[];
   workload: string[];
   rounds?: number;
@@ -187,7 +188,8 @@ export function runCommand(): Command {
         .default('inconclusive'),
     )
     .option('-v, --verbose', 'debug output', false);
-  return addAdaptiveOptions(addAnalysisOptions(command, 'run')).action(async (flags: RunFlags) => {
+  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, 'run')));
+  return gated.action(async (flags: RunFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
@@ -255,6 +257,7 @@ export function runCommand(): Command {
           build: (request, signal) =>
             buildArms(request, { runner: nodeProcessRunner, logger, ...(signal ? { signal } : {}) }),
           ...(store ? { archive: store } : {}),
+          failOn: flags.failOn,
         },
       );
     } finally {

@@ -19,6 +19,7 @@ import {
   roundsField,
   settingsField,
   thresholdField,
+  failOnField,
   vacuumField,
   warmupField,
 } from '../../config/workload-fields.js';
@@ -101,6 +102,7 @@ export const pgbenchWorkloadSchema = z
       .describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
     threshold: thresholdField,
     metrics: metricsField,
+    failOn: failOnField,
     retries: retriesField,
     cpus: cpusField,
   })

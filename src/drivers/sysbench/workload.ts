@@ -19,6 +19,7 @@ import {
   roundsField,
   settingsField,
   thresholdField,
+  failOnField,
   vacuumField,
   warmupField,
 } from '../../config/workload-fields.js';
@@ -119,6 +120,7 @@ export const sysbenchWorkloadSchema = z
       .describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
     threshold: thresholdField,
     metrics: metricsField,
+    failOn: failOnField,
     retries: retriesField,
     cpus: cpusField,
   })

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compareCommand } from '../../../src/cli/commands/compare.js';
 import { statCommand } from '../../../src/cli/commands/stat.js';
+import type { Decision } from '../../../src/compare/decision.js';
 import type { RunComparison, SampleComparison } from '../../../src/compare/types.js';
 import { UserError } from '../../../src/util/errors.js';
 import { vectorCase } from '../stats/vectors.js';
@@ -20,6 +21,8 @@ afterAll(async () => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
+  // The commands set the exit code of a gate; this process is the test runner's.
+  process.exitCode = undefined;
 });
 
 async function file(name: string, content: string): Promise<string> {
@@ -108,12 +111,19 @@ describe('pgperf compare', () => {
       effect: (arm) => (arm === 'head' ? 0.95 : 1),
     });
     const p = await file('results.json', JSON.stringify(results));
-    expect((await run(compareCommand, [p])).split('\n')[0]).toBe(
-      "verdict: REGRESSION: 'head' vs base 'base' (TPS, higher is better)",
+    expect((await run(compareCommand, [p])).split('\n')[0]).toMatch(
+      /^FAILED: 2 regressions: tpcb at /,
     );
-    const json = JSON.parse(await run(compareCommand, [p, '--json'])) as RunComparison;
-    expect(json.verdict).toBe('regression');
-    expect(json.comparisons[0]!.cells.map((x) => x.id)).toEqual(['tpcb@1', 'tpcb@8']);
+    const json = JSON.parse(await run(compareCommand, [p, '--json'])) as {
+      decision: Decision;
+      comparison: RunComparison;
+    };
+    expect(json.decision).toMatchObject({ verdict: 'regression', outcome: 'failed', exitCode: 1 });
+    expect(json.comparison.verdict).toBe('regression');
+    expect(json.comparison.comparisons[0]!.cells.map((x) => x.id)).toEqual(['tpcb@1', 'tpcb@8']);
+    expect(process.exitCode).toBe(1);
+    await run(compareCommand, [p, '--fail-on', 'never']);
+    expect(process.exitCode).toBe(0);
   });
 
   it('rejects files that are not results documents, naming the file and the problem', async () => {

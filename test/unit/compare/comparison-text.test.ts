@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/compare/compare-run.js';
+import { decide } from '../../../src/compare/decision.js';
+import type { RunComparison } from '../../../src/compare/types.js';
 import { renderComparisonText } from '../../../src/report/comparison-text.js';
+
+const render = (c: RunComparison) => renderComparisonText(c, decide(c));
 import { document, sample, syntheticRun } from './synthetic-run.js';
 
 describe('renderComparisonText', () => {
@@ -13,11 +17,14 @@ describe('renderComparisonText', () => {
   result.samples.push(
     sample({ round: 9, workload: 'tpcb', clients: 8, arm: 'head', metrics: {}, status: 'failed' }),
   );
-  const text = renderComparisonText(compareRun(result));
+  const text = render(compareRun(result));
   const lines = text.split('\n');
 
-  it('puts the verdict first', () => {
-    expect(lines[0]).toBe("verdict: REGRESSION: 'head' vs base 'base' (TPS, higher is better)");
+  it('puts the decision first, then what was compared', () => {
+    expect(lines[0]).toMatch(
+      /^FAILED: 1 regression: tpcb at 64 clients, TPS -\d+\.\d\d% \[95% CI -\d+\.\d\d%, -\d+\.\d\d%\]$/,
+    );
+    expect(lines[1]).toBe("compared: 'head' vs base 'base' (TPS, higher is better)");
     expect(text).toContain("head 'head' vs base 'base': regression (decided by tpcb@64)");
   });
 
@@ -56,15 +63,18 @@ describe('renderComparisonText', () => {
       workloads: { tpcb: [4] },
       effect: (arm) => (arm === 'head' ? 0.95 : 1),
     });
-    const out = renderComparisonText(compareRun(small, { sequential: { schedule: [3, 6] } }));
+    const out = render(compareRun(small, { sequential: { schedule: [3, 6] } }));
     expect(out).toMatch(/decided at sequential look 1 of 2 \(schedule 3, 6 rounds\), per-look alpha 0\.031/);
     expect(out).toMatch(/@75%/); // 3 rounds cannot give a 95% interval (at most 1 − 2/2³)
     expect(out).toMatch(/inconclusive \(too few runs/);
   });
 
   it('renders a document with nothing to compare', () => {
-    const out = renderComparisonText(compareRun(document(['base'], { tpcb: [1] }, 1, [])));
-    expect(out.split('\n')[0]).toBe('verdict: INCONCLUSIVE: nothing to compare (TPS, higher is better)');
+    const out = render(compareRun(document(['base'], { tpcb: [1] }, 1, [])));
+    expect(out.split('\n').slice(0, 2)).toEqual([
+      'INCOMPLETE: Incomplete: nothing to compare: a comparison needs a base and a head arm; partial results decide nothing',
+      'nothing to compare (TPS, higher is better)',
+    ]);
     expect(out).toContain('a comparison needs a baseline and at least one head');
   });
 });

@@ -3,6 +3,8 @@
  * all of them in one Holm family, all of them deciding the verdict; an adaptive look keeps a cell open until
  * every gated metric of it is decided. Seeded synthetic documents through the real compare code.
  */
+import { decideRun } from '../../../src/pipeline/decide-run.js';
+import { decide } from '../../../src/compare/decision.js';
 import { describe, expect, it } from 'vitest';
 import { adaptiveLook, planAdaptive } from '../../../src/compare/adaptive.js';
 import { compareRun } from '../../../src/compare/compare-run.js';
@@ -106,13 +108,18 @@ describe('gated latency metrics', () => {
 
   it('the text report and the PR comment show the latency rows, lower is better', () => {
     const c = compareRun(doc);
-    const text = renderComparisonText(c);
+    const text = renderComparisonText(c, decide(c));
     expect(text).toMatch(/latency p99 \(ms, lower is better\):/);
     expect(text).toMatch(/decided by w@8 p99/);
-    const md = renderMarkdownReport({ result: doc, comparison: c, commentId: 'x' });
+    const md = renderMarkdownReport({
+      result: doc,
+      comparison: c,
+      decision: decideRun(doc, c),
+      commentId: 'x',
+    });
     expect(md).toMatch(/\*\*latency p99\*\* \(ms, lower is better: a rise is a regression\)/);
     expect(md).toMatch(/\| base latency p99 \(median\) \|/);
-    expect(md).toMatch(/worst cell: w at 8 clients latency p99 \*\*\+/);
+    expect(md).toMatch(/^❌ \*\*1 regression\*\*: w at 8 clients, latency p99 \+/m);
   });
 
   it('a workload gating on p99 only has no TPS hypotheses', () => {

@@ -2,40 +2,18 @@
  * The consolidated report (the comment of `mode: consolidate` and `pgperf consolidate --format markdown`)
  * over a real results document split into shards by cell, on one or two machine classes.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { consolidateShards, type ShardFile } from '../../../src/fleet/consolidate.js';
+import { consolidateShards } from '../../../src/fleet/consolidate.js';
 import { consolidatedReportInput, judgeConsolidation } from '../../../src/pipeline/consolidation.js';
 import { environmentFingerprint } from '../../../src/env/fingerprint.js';
 import {
   renderConsolidatedComment,
   renderConsolidatedSummary,
 } from '../../../src/report/consolidated-markdown.js';
-import { cellId, type RunResult } from '../../../src/results/types.js';
+import { cellId } from '../../../src/results/types.js';
+import { shardDocuments, whole } from './shard-documents.js';
 
-const whole = JSON.parse(
-  readFileSync(new URL('../../fixtures/results/pgperf-15-smoke-select-only.json', import.meta.url), 'utf8'),
-) as RunResult;
-
-/** The document as `count` shards (cells dealt round-robin), as if run on a machine of `cpu`. */
-function shards(count: number, cpu = whole.environment.cpuModel): ShardFile[] {
-  const allCells = whole.plan.cells;
-  return Array.from({ length: count }, (_, i) => {
-    const cells = allCells.filter((_, j) => j % count === i);
-    const ids = new Set(cells.map(cellId));
-    const result: RunResult = {
-      ...whole,
-      environment: { ...whole.environment, cpuModel: cpu },
-      plan: {
-        ...whole.plan,
-        cells,
-        shard: { planId: '0123456789abcdef', index: i + 1, count, allCells },
-      },
-      samples: whole.samples.filter((s) => ids.has(cellId(s))),
-    };
-    return { file: `${cpu}/shard-${i + 1}/results.json`, result };
-  });
-}
+const shards = shardDocuments;
 
 describe('the consolidated report', () => {
   it('starts with the marker and the verdict over the classes, then one section per machine class', () => {
@@ -46,7 +24,9 @@ describe('the consolidated report', () => {
     const text = renderConsolidatedComment(consolidatedReportInput(judged), 'fleet');
     const lines = text.split('\n');
     expect(lines[0]).toBe('<!-- pgperf:comment-id=fleet -->');
-    expect(lines[1]).toMatch(/^\S+ \*\*.+\*\* · 2 machine classes · plan `0123456789abcdef`, 3 shards$/);
+    expect(lines[1]).toMatch(
+      /^\S+ \*\*.+\*\*(: .+)? · 2 machine classes · plan `0123456789abcdef`, 3 shards$/,
+    );
     for (const c of judged.classes) {
       expect(text).toContain(`## Machine class \`${c.fingerprint}\``);
       expect(text).toContain(`- \`${c.fingerprint}\``);
@@ -63,7 +43,8 @@ describe('the consolidated report', () => {
 
   it('names the missing shard above everything, and stays within the size limit', () => {
     const judged = judgeConsolidation(consolidateShards(shards(3).slice(0, 2)));
-    expect(judged.overall.verdict).toBe('inconclusive');
+    expect(judged.decision).toMatchObject({ verdict: 'inconclusive', outcome: 'incomplete', exitCode: 3 });
+    expect(judged.decision.status.description).toBe('Incomplete: shard 3 of 3 missing; no verdict');
     const text = renderConsolidatedComment(consolidatedReportInput(judged), 'default', 6000);
     expect(text.length).toBeLessThanOrEqual(6000);
     expect(text.split('\n\n')[1]).toMatch(

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { decideRun } from '../../../src/pipeline/decide-run.js';
+import { decide } from '../../../src/compare/decision.js';
 import { compareRun } from '../../../src/compare/compare-run.js';
 import { renderComparisonText } from '../../../src/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../src/report/markdown.js';
@@ -15,8 +17,13 @@ describe('one vocabulary of reason phrases', () => {
         effect: (arm, _, clients) => (arm === 'head' && clients === 64 ? 0.9 : 1),
       });
       const c = compareRun(result);
-      const text = renderComparisonText(c).split('\n');
-      const md = renderMarkdownReport({ result, comparison: c, commentId: 'x' }).split('\n');
+      const text = renderComparisonText(c, decide(c)).split('\n');
+      const md = renderMarkdownReport({
+        result,
+        comparison: c,
+        decision: decideRun(result, c),
+        commentId: 'x',
+      }).split('\n');
       for (const cell of c.comparisons[0]!.cells) {
         const phrase = reasonPhrase(cell);
         expect(phrase).not.toBe('');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decideRun } from '../../../src/pipeline/decide-run.js';
 import { compareRun } from '../../../src/compare/compare-run.js';
 import { renderMarkdownReport } from '../../../src/report/markdown.js';
 import { reasonPhrase } from '../../../src/report/reasons.js';
@@ -86,7 +87,12 @@ describe('renderTablesHtml', () => {
   });
 
   it('holds the same cells as the markdown table (one model, two markups)', () => {
-    const md = renderMarkdownReport({ result, comparison, commentId: 'x' });
+    const md = renderMarkdownReport({
+      result,
+      comparison,
+      decision: decideRun(result, comparison),
+      commentId: 'x',
+    });
     const mdRows = md
       .split('\n')
       .filter((l) => /^\| \d/.test(l))

@@ -1,0 +1,431 @@
+/**
+ * The decision: "did this patch regress, and what do I do?", made once from a comparison (or the machine
+ * classes of a consolidated one) and a gate policy. It holds the overall verdict, every gated cell with the
+ * policy that judged it (the failing ones first), the one-line headline, the commit status, the step's
+ * failure, the exit code and the reasons, each said once. Every surface (terminal, comment, summary, status,
+ * outputs, JSON, exit code) renders this value and decides nothing of its own, so they cannot disagree.
+ */
+import { DEFAULT_FAIL_ON, type FailOn, type GatePolicy } from './policy.js';
+import { formatPct, formatPctInterval } from './format.js';
+import { overallVerdict } from './overall.js';
+import { METRICS, type MetricName } from '../results/metrics.js';
+import type {
+  Better,
+  CellComparison,
+  OverallVerdict,
+  ReasonCode,
+  RunComparison,
+  Verdict,
+} from './types.js';
+
+/** passed (exit 0), failed: the gate failed (1), pending: undecided, not failing (0), incomplete (3). */
+export type DecisionOutcome = 'passed' | 'failed' | 'pending' | 'incomplete';
+
+/** The documented exit codes of every gating command (2 is a usage or input error, raised before). */
+export const EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 } as const;
+
+export type CommitStatusState = 'success' | 'failure' | 'error' | 'pending';
+
+/** GitHub's limit for a commit status description. */
+export const STATUS_DESCRIPTION_MAX = 140;
+
+/** One gated hypothesis (cell and metric) as the decision judged it. */
+export interface DecidedCell {
+  /** The machine class of a consolidated comparison; absent for one run. */
+  part?: string;
+  head: string;
+  /** "workload@clients". */
+  id: string;
+  workload: string;
+  clients: number;
+  metric: MetricName;
+  verdict: Verdict;
+  /** Inconclusive, but its 90% CI lies wholly beyond the threshold on the worse side: gated as a regression. */
+  likelyRegression: boolean;
+  deltaPct: number | null;
+  ci95: { lowerPct: number; upperPct: number; level: number } | null;
+  thresholdPct: number;
+  /** The fail-on that judged this cell, and whether it is the workload's own or the run's. */
+  failOn: FailOn;
+  policy: 'run' | 'workload';
+  failsGate: boolean;
+}
+
+export interface DecisionReason {
+  code: ReasonCode;
+  /** The first cell's full sentence. */
+  message: string;
+  /** True when every cell it applies to has the same sentence; else they differ in their numbers. */
+  uniform: boolean;
+  /** "workload@clients metric" of every cell it applies to. */
+  cells: string[];
+  /** The first cell's threshold and direction, for a renderer's short phrase (report/reasons.ts). */
+  thresholdPct: number;
+  better: Better;
+}
+
+export interface Decision {
+  /** The overall verdict; 'inconclusive' when the run did not complete. */
+  verdict: OverallVerdict;
+  outcome: DecisionOutcome;
+  exitCode: 0 | 1 | 3;
+  failOn: FailOn;
+  /** The one line said first everywhere: `lead` in words, `detail` the cell(s) behind it. */
+  headline: { lead: string; detail: string };
+  status: { state: CommitStatusState; description: string };
+  /** Why the gate fails (the step's error); absent when it passes. */
+  failure?: string;
+  /** Every gated cell, the failing ones first, then regressions, improvements, undecided, no change. */
+  cells: DecidedCell[];
+  counts: {
+    cells: number;
+    failing: number;
+    regressions: number;
+    likelyRegressions: number;
+    improvements: number;
+    noChange: number;
+    inconclusive: number;
+    /** In a collapse region of base's curve: reported, not gated. */
+    unstable: number;
+  };
+  /** Why undecided cells are undecided, each reason said once with its cells. */
+  reasons: DecisionReason[];
+  /** Why the run could not complete (outcome 'incomplete'). */
+  incomplete?: string;
+}
+
+/** A part of a consolidated comparison: one machine class. */
+export interface DecisionPart {
+  name?: string;
+  comparison: RunComparison;
+}
+
+/** Whether the measurement finished; `why` names what is missing ("the run was interrupted (SIGINT)"). */
+export interface Completeness {
+  complete: boolean;
+  why?: string;
+}
+
+export function headlineText(d: Pick<Decision, 'headline'>): string {
+  return d.headline.detail === '' ? d.headline.lead : `${d.headline.lead}: ${d.headline.detail}`;
+}
+
+/** The decision over one comparison, or over the machine classes of a consolidated one. */
+export function decide(
+  input: RunComparison | readonly DecisionPart[],
+  policy: GatePolicy = { failOn: DEFAULT_FAIL_ON, workloads: {} },
+  completeness: Completeness = { complete: true },
+): Decision {
+  const parts: readonly DecisionPart[] = Array.isArray(input)
+    ? input
+    : [{ comparison: input as RunComparison }];
+  const named = parts.length > 1;
+  let unstable = 0;
+  let failedRuns = 0;
+  const cells: DecidedCell[] = [];
+  const tested: CellComparison[] = [];
+  for (const part of parts) {
+    for (const arm of part.comparison.comparisons) {
+      for (const cell of [...arm.cells, ...arm.otherMetricCells]) {
+        failedRuns += cell.base.failed + cell.head.failed;
+        if (cell.unstable) {
+          unstable++;
+          continue;
+        }
+        if (cell.deltaPct !== null) tested.push(cell);
+        cells.push(decidedCell(cell, arm.head, named ? part.name : undefined, policy));
+      }
+    }
+  }
+  cells.sort(byRank);
+  const counts = {
+    cells: cells.length,
+    failing: cells.filter((c) => c.failsGate).length,
+    regressions: cells.filter((c) => c.verdict === 'regression').length,
+    likelyRegressions: cells.filter((c) => c.likelyRegression).length,
+    improvements: cells.filter((c) => c.verdict === 'improvement').length,
+    noChange: cells.filter((c) => c.verdict === 'no-change').length,
+    inconclusive: cells.filter((c) => c.verdict === 'inconclusive' && !c.likelyRegression).length,
+    unstable,
+  };
+  const reasons = collectReasons(parts);
+  const failOnText = failOnSummary(policy, cells);
+
+  const incomplete = !completeness.complete
+    ? (completeness.why ?? 'the run did not complete')
+    : parts.every((p) => p.comparison.comparisons.length === 0)
+      ? 'nothing to compare: a comparison needs a base and a head arm'
+      : tested.length === 0
+        ? `no cell has usable samples${failedRuns > 0 ? ` (${failedRuns} failed run(s))` : ''}`
+        : undefined;
+  if (incomplete !== undefined) {
+    const gates = policy.failOn !== 'never';
+    return {
+      verdict: 'inconclusive',
+      outcome: 'incomplete',
+      exitCode: gates ? 3 : 0,
+      failOn: policy.failOn,
+      headline: { lead: 'Incomplete', detail: `${incomplete}; partial results decide nothing` },
+      status: { state: 'error', description: clip(`Incomplete: ${incomplete}; no verdict`) },
+      ...(gates ? { failure: `${incomplete}: partial results decide nothing (${failOnText})` } : {}),
+      cells,
+      counts,
+      reasons,
+      incomplete,
+    };
+  }
+
+  const verdict = named
+    ? overallVerdict(parts.map((p, i) => ({ id: String(i), verdict: p.comparison.verdict }))).verdict
+    : parts[0]!.comparison.verdict;
+  const failing = cells.filter((c) => c.failsGate);
+  const outcome: DecisionOutcome =
+    failing.length > 0 ? 'failed' : verdict === 'inconclusive' ? 'pending' : 'passed';
+  const headline = headlineOf(outcome, counts, cells, policy);
+  // The cell the status names: the same the headline names first.
+  const lead =
+    outcome === 'failed'
+      ? failing[0]!
+      : outcome === 'pending'
+        ? cells.find((c) => c.verdict === 'inconclusive')
+        : cells[0];
+  const statusWord = { passed: 'Passed', failed: 'Failed', pending: 'Pending' }[outcome];
+  return {
+    verdict,
+    outcome,
+    exitCode: outcome === 'failed' ? 1 : 0,
+    failOn: policy.failOn,
+    headline,
+    status: {
+      state: outcome === 'failed' ? 'failure' : outcome === 'pending' ? 'pending' : 'success',
+      description: clip(`${statusWord}: ${statusDetail(outcome, counts, lead)}`),
+    },
+    ...(outcome === 'failed' ? { failure: `${headlineText({ headline })} (${failOnText})` } : {}),
+    cells,
+    counts,
+    reasons,
+  };
+}
+
+function decidedCell(
+  cell: CellComparison,
+  head: string,
+  part: string | undefined,
+  policy: GatePolicy,
+): DecidedCell {
+  const own = policy.workloads[cell.workload]?.failOn;
+  const failOn = own ?? policy.failOn;
+  const likelyRegression =
+    cell.verdict === 'inconclusive' && cell.reasons.some((r) => r.code === 'likely-regression');
+  const failsGate =
+    failOn !== 'never' &&
+    (cell.verdict === 'regression' ||
+      likelyRegression ||
+      (failOn === 'inconclusive' && cell.verdict === 'inconclusive'));
+  return {
+    ...(part !== undefined ? { part } : {}),
+    head,
+    id: cell.id,
+    workload: cell.workload,
+    clients: cell.clients,
+    metric: cell.metric,
+    verdict: cell.verdict,
+    likelyRegression,
+    deltaPct: cell.deltaPct,
+    ci95: cell.ci95
+      ? {
+          lowerPct: cell.ci95.lowerPct,
+          upperPct: cell.ci95.upperPct,
+          level: Math.min(cell.ci95.level, cell.ci95.achievedLevel),
+        }
+      : null,
+    thresholdPct: cell.thresholdPct,
+    failOn,
+    policy: own ? 'workload' : 'run',
+    failsGate,
+  };
+}
+
+/** Failing first; then regressions, likely ones, improvements, undecided, no change; worst delta first. */
+function byRank(a: DecidedCell, b: DecidedCell): number {
+  const rank = (c: DecidedCell) =>
+    (c.failsGate ? 0 : 10) +
+    (c.verdict === 'regression'
+      ? 0
+      : c.likelyRegression
+        ? 1
+        : c.verdict === 'improvement'
+          ? 2
+          : c.verdict === 'inconclusive'
+            ? 3
+            : 4);
+  return rank(a) - rank(b) || adverse(b) - adverse(a);
+}
+
+/** How far the cell moved in the worse direction (improvements: how far in the better, for ordering). */
+function adverse(c: DecidedCell): number {
+  if (c.deltaPct === null) return -Infinity;
+  const worse = METRICS[c.metric].better === 'higher' ? -c.deltaPct : c.deltaPct;
+  return c.verdict === 'improvement' ? -worse : worse;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** "select-only at 2 clients, TPS -12.60% [95% CI -15.10%, -9.80%]" (with head and class where several). */
+export function describeDecidedCell(c: DecidedCell, heads = 1): string {
+  const where = [
+    c.part !== undefined ? `class ${c.part}: ` : '',
+    heads > 1 ? `${c.head}: ` : '',
+    `${c.workload} at ${plural(c.clients, 'client')}`,
+  ].join('');
+  const metric = METRICS[c.metric].label;
+  if (c.deltaPct === null) return `${where}, ${metric}: no data`;
+  const ci = c.ci95
+    ? ` ${formatPctInterval(c.ci95.lowerPct, c.ci95.upperPct).replace('[', `[${Math.round(c.ci95.level * 1000) / 10}% CI `)}`
+    : '';
+  return `${where}, ${metric} ${formatPct(c.deltaPct)}${ci}`;
+}
+
+/** "select-only@2 TPS -12.6%": the short form the commit status has room for. */
+function shortCell(c: DecidedCell): string {
+  const where = `${c.part !== undefined ? `${c.part.slice(0, 8)}:` : ''}${c.id}`;
+  const delta = c.deltaPct === null ? 'no data' : formatPct(c.deltaPct, 1);
+  return `${where} ${METRICS[c.metric].label} ${delta}`;
+}
+
+function headlineOf(
+  outcome: Exclude<DecisionOutcome, 'incomplete'>,
+  counts: Decision['counts'],
+  cells: DecidedCell[],
+  policy: GatePolicy,
+): Decision['headline'] {
+  const heads = new Set(cells.map((c) => c.head)).size;
+  const describe = (c: DecidedCell) => describeDecidedCell(c, heads);
+  const more = (list: DecidedCell[]) =>
+    list.length > 1
+      ? `; ${list.length - 1} more: ${list
+          .slice(1, 4)
+          .map((c) => `${c.id} ${METRICS[c.metric].label}`)
+          .join(', ')}${list.length > 4 ? ', …' : ''}`
+      : '';
+  const found = [
+    counts.regressions > 0 ? plural(counts.regressions, 'regression') : '',
+    counts.likelyRegressions > 0
+      ? `${plural(counts.likelyRegressions, 'likely regression')} (too few rounds to certify)`
+      : '',
+    counts.improvements > 0 ? plural(counts.improvements, 'improvement') : '',
+  ].filter(Boolean);
+  if (outcome === 'failed') {
+    const failing = cells.filter((c) => c.failsGate);
+    const undecided = failing.filter((c) => c.verdict === 'inconclusive' && !c.likelyRegression).length;
+    const lead = [
+      ...found.filter((f) => !f.includes('improvement')),
+      ...(undecided > 0 ? [`${plural(undecided, 'undecided cell')} (fail-on inconclusive)`] : []),
+    ];
+    const improved = found.find((f) => f.includes('improvement'));
+    return {
+      lead: [...lead, ...(improved ? [improved] : [])].join(', '),
+      detail: `${describe(failing[0]!)}${more(failing)}`,
+    };
+  }
+  if (outcome === 'pending') {
+    const undecided = cells.filter((c) => c.verdict === 'inconclusive');
+    const worst = undecided[0];
+    return {
+      lead: `Inconclusive: ${undecided.length} of ${plural(counts.cells, 'cell')} undecided`,
+      detail: `${worst ? `most adverse ${describe(worst)}; ` : ''}${found.length > 0 ? found.join(', ') : 'no regression found'}; more rounds would decide`,
+    };
+  }
+  const notGating = cells.filter((c) => c.verdict === 'regression' || c.likelyRegression);
+  if (notGating.length > 0) {
+    const why =
+      policy.failOn === 'never' && notGating.every((c) => c.policy === 'run')
+        ? 'fail-on never'
+        : 'their workloads do not gate (fail-on never)';
+    return {
+      lead: `${found.join(', ')}, not gating (${why})`,
+      detail: `${describe(notGating[0]!)}${more(notGating)}`,
+    };
+  }
+  if (counts.improvements > 0) {
+    const improved = cells.filter((c) => c.verdict === 'improvement');
+    return {
+      lead: `${found.join(', ')}, no regression`,
+      detail: `${describe(improved[0]!)}${more(improved)}`,
+    };
+  }
+  const thresholds = [...new Set(cells.map((c) => c.thresholdPct))];
+  const within = thresholds.length === 1 ? `±${thresholds[0]}%` : "each workload's threshold";
+  return { lead: `No change in ${plural(counts.cells, 'cell')}`, detail: `every 90% CI inside ${within}` };
+}
+
+function statusDetail(
+  outcome: Exclude<DecisionOutcome, 'incomplete'>,
+  counts: Decision['counts'],
+  lead: DecidedCell | undefined,
+): string {
+  if (outcome === 'failed') {
+    const kind =
+      lead!.verdict === 'regression'
+        ? 'regression'
+        : lead!.likelyRegression
+          ? 'likely regression'
+          : 'undecided';
+    return `${kind} ${shortCell(lead!)}${counts.failing > 1 ? ` (+${counts.failing - 1} more)` : ''}`;
+  }
+  if (outcome === 'pending') {
+    const undecided = counts.inconclusive + counts.likelyRegressions;
+    return `${undecided} of ${counts.cells} cells undecided${lead ? `, most adverse ${shortCell(lead)}` : ''}; needs more rounds`;
+  }
+  if (counts.regressions + counts.likelyRegressions > 0) return `regression not gated, ${shortCell(lead!)}`;
+  if (counts.improvements > 0)
+    return `${plural(counts.improvements, 'improvement')}, best ${shortCell(lead!)}`;
+  return `no change in ${plural(counts.cells, 'cell')}`;
+}
+
+/** "fail-on: regression" and the workloads that set their own, e.g. "; explore: never". */
+function failOnSummary(policy: GatePolicy, cells: DecidedCell[]): string {
+  const own = [...new Set(cells.filter((c) => c.policy === 'workload').map((c) => c.workload))].map(
+    (w) => `${w}: ${policy.workloads[w]!.failOn}`,
+  );
+  return `fail-on: ${policy.failOn}${own.length > 0 ? `; ${own.join(', ')}` : ''}`;
+}
+
+/**
+ * The reasons of undecided cells, grouped by code: said once, with the cells they apply to, so a report
+ * need not repeat the same sentence under each cell. (Notes on cells stay with their tables.)
+ */
+function collectReasons(parts: readonly DecisionPart[]): DecisionReason[] {
+  const byCode = new Map<ReasonCode, DecisionReason>();
+  for (const part of parts) {
+    for (const arm of part.comparison.comparisons) {
+      for (const cell of [...arm.cells, ...arm.otherMetricCells]) {
+        if (cell.unstable || cell.verdict !== 'inconclusive') continue;
+        const name = `${cell.id} ${METRICS[cell.metric].label}`;
+        for (const r of cell.reasons) {
+          const seen = byCode.get(r.code);
+          if (!seen) {
+            byCode.set(r.code, {
+              code: r.code,
+              message: r.message,
+              uniform: true,
+              cells: [name],
+              thresholdPct: cell.thresholdPct,
+              better: cell.better,
+            });
+          } else if (!seen.cells.includes(name)) {
+            seen.cells.push(name);
+            if (r.message !== seen.message) seen.uniform = false;
+          }
+        }
+      }
+    }
+  }
+  return [...byCode.values()];
+}
+
+function clip(text: string): string {
+  return text.length <= STATUS_DESCRIPTION_MAX ? text : `${text.slice(0, STATUS_DESCRIPTION_MAX - 1)}…`;
+}

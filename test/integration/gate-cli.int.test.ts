@@ -1,0 +1,101 @@
+/**
+ * The CLI gates like the Action, on real PostgreSQL: base commits asynchronously (synchronous_commit off),
+ * head waits for every commit's WAL flush (on), the smoke workload (tpcb-like writes at 1 and 2 clients).
+ * That is a large, well-known slowdown of head: `pgperf run --fail-on regression` exits 1 and keeps the
+ * results; `pgperf compare` on them exits 1, or 0 with --fail-on never; the markdown headline says
+ * regression and names the cell the gate fails on, the same cell the decision's status names.
+ */
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Decision } from '../../src/compare/decision.js';
+import type { RunResult } from '../../src/results/types.js';
+import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const cli = path.join(root, 'dist/cli.js');
+const binDir = installedBinDir();
+let tmp: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-gate-'));
+  await chmod(tmp, 0o755);
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+function pgperf(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('pgperf run / compare --fail-on (synchronous_commit off for base, on for head)', () => {
+  let runDir: string;
+  let decision: Decision;
+
+  it('run exits 1 on the regression, and the results and the decision are saved', async () => {
+    const out = path.join(tmp, 'out');
+    const ran = await pgperf([
+      'run',
+      '--arm',
+      `base=${binDir}`,
+      '--arm',
+      `head=${binDir}`,
+      '--set',
+      'base:synchronous_commit=off',
+      '--workload',
+      path.join(root, 'workloads/smoke.yml'),
+      '--rounds',
+      '8',
+      '--out',
+      out,
+      '--tmp-dir',
+      tmp,
+      '--no-store',
+      '--fail-on',
+      'regression',
+    ]);
+    expect(ran.code, ran.stderr).toBe(1);
+    expect(ran.stdout.split('\n')[0]).toMatch(
+      /^FAILED: \d (likely )?regressions?.*: smoke at [12] clients?, TPS -/,
+    );
+    const [dir] = await readdir(out);
+    runDir = path.join(out, dir!);
+    const result = JSON.parse(await readFile(path.join(runDir, 'results.json'), 'utf8')) as RunResult;
+    expect(result.status).toBe('complete');
+    expect(result.samples.filter((s) => s.status === 'ok')).toHaveLength(2 * 2 * 8);
+    decision = JSON.parse(await readFile(path.join(runDir, 'decision.json'), 'utf8')) as Decision;
+    expect(decision).toMatchObject({ outcome: 'failed', exitCode: 1, failOn: 'regression' });
+    expect(decision.cells[0]).toMatchObject({ workload: 'smoke', metric: 'tps', failsGate: true });
+    expect(processesMentioning(tmp)).toEqual([]);
+  }, 900_000);
+
+  it('compare exits 1 under --fail-on regression and 0 under never; the headline names the failing cell', async () => {
+    const results = path.join(runDir, 'results.json');
+    const gated = await pgperf(['compare', results, '--fail-on', 'regression']);
+    expect(gated.code).toBe(1);
+    const lenient = await pgperf(['compare', results, '--fail-on', 'never']);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout.split('\n')[0]).toMatch(/^PASSED: .*regressions?.*not gating \(fail-on never\)/);
+
+    const markdown = await pgperf(['compare', results, '--format', 'markdown']);
+    expect(markdown.code).toBe(1);
+    const first = decision.cells[0]!;
+    const headline = markdown.stdout.split('\n')[1]!;
+    expect(headline).toMatch(/^❌ \*\*\d (likely )?regressions?/);
+    expect(headline).toContain(`smoke at ${first.clients} client${first.clients === 1 ? '' : 's'}, TPS -`);
+    // The status names the same cell.
+    expect(decision.status.description).toMatch(
+      new RegExp(`^Failed: (likely )?regression smoke@${first.clients} TPS -`),
+    );
+  }, 120_000);
+});
