@@ -9,14 +9,7 @@ import { DEFAULT_FAIL_ON, type FailOn, type GatePolicy } from './policy.js';
 import { formatPct, formatPctInterval } from './format.js';
 import { overallVerdict } from './overall.js';
 import { METRICS, type MetricName } from '../results/metrics.js';
-import type {
-  Better,
-  CellComparison,
-  OverallVerdict,
-  ReasonCode,
-  RunComparison,
-  Verdict,
-} from './types.js';
+import type { Better, CellComparison, OverallVerdict, ReasonCode, RunComparison, Verdict } from './types.js';
 
 /** passed (exit 0), failed: the gate failed (1), pending: undecided, not failing (0), incomplete (3). */
 export type DecisionOutcome = 'passed' | 'failed' | 'pending' | 'incomplete';

@@ -111,9 +111,7 @@ describe('pgperf compare', () => {
       effect: (arm) => (arm === 'head' ? 0.95 : 1),
     });
     const p = await file('results.json', JSON.stringify(results));
-    expect((await run(compareCommand, [p])).split('\n')[0]).toMatch(
-      /^FAILED: 2 regressions: tpcb at /,
-    );
+    expect((await run(compareCommand, [p])).split('\n')[0]).toMatch(/^FAILED: 2 regressions: tpcb at /);
     const json = JSON.parse(await run(compareCommand, [p, '--json'])) as {
       decision: Decision;
       comparison: RunComparison;
