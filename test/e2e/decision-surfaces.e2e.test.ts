@@ -16,12 +16,11 @@ import { judgeConsolidation } from '../../src/pipeline/consolidation.js';
 import { decideRun } from '../../src/pipeline/decide-run.js';
 import { escapeMarkdown } from '../../src/report/markdown-escape.js';
 import { METRICS } from '../../src/results/metrics.js';
-import type { RunResult, Sample } from '../../src/results/types.js';
-import { seededRandom } from '../../src/stats/seeded-random.js';
+import type { RunResult } from '../../src/results/types.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { runCli } from '../helpers/cli.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
-import { document, gaussian, sample, syntheticRun } from '../unit/compare/synthetic-run.js';
+import { syntheticRun, tpsAndP99Run } from '../unit/compare/synthetic-run.js';
 import { shardDocuments } from '../unit/fleet/shard-documents.js';
 
 const PR = 7;
@@ -37,31 +36,14 @@ const prEvent = {
   repository: { full_name: 'pg/postgres' },
 };
 
-/** TPS and p99 per round: `tps`/`p99` give head's factor per cell (1: unchanged). */
-function twoMetricRun(factor: (clients: number) => { tps: number; p99: number }): RunResult {
-  const normal = gaussian(seededRandom(11));
-  const samples: Sample[] = [];
-  for (let round = 1; round <= 12; round++) {
-    for (const clients of [1, 8]) {
-      for (const arm of ['base', 'head']) {
-        const f = arm === 'head' ? factor(clients) : { tps: 1, p99: 1 };
-        samples.push(
-          sample({
-            round,
-            workload: 'w',
-            clients,
-            arm,
-            metrics: {
-              tps: 10_000 * f.tps * Math.exp(0.01 * normal()),
-              latencyP99Ms: 5 * f.p99 * Math.exp(0.01 * normal()),
-            },
-          }),
-        );
-      }
-    }
-  }
-  return document(['base', 'head'], { w: [1, 8] }, 12, samples, { w: { metrics: ['tps', 'p99'] } });
-}
+/** Two cells, 3 rounds, a 2% slowdown: too few rounds to decide anything. */
+const undecidedRun = () =>
+  syntheticRun({
+    seed: 3,
+    rounds: 3,
+    workloads: { tpcb: [1, 8] },
+    effect: (arm) => (arm === 'head' ? 0.98 : 1),
+  });
 
 interface Case {
   name: string;
@@ -90,7 +72,7 @@ const cases: Case[] = [
   },
   {
     name: 'a regression in latency only',
-    result: () => twoMetricRun((clients) => ({ tps: 1, p99: clients === 8 ? 1.3 : 1 })),
+    result: () => tpsAndP99Run((clients) => ({ tps: 1, p99: clients === 8 ? 1.3 : 1 })),
     expect: { verdict: 'regression', outcome: 'failed', exitCode: 1, lead: /^1 regression$/, cell: 'w@8' },
   },
   {
@@ -112,13 +94,7 @@ const cases: Case[] = [
   },
   {
     name: 'all inconclusive',
-    result: () =>
-      syntheticRun({
-        seed: 3,
-        rounds: 3,
-        workloads: { tpcb: [1, 8] },
-        effect: (arm) => (arm === 'head' ? 0.98 : 1),
-      }),
+    result: undecidedRun,
     expect: {
       verdict: 'inconclusive',
       outcome: 'pending',
@@ -129,13 +105,7 @@ const cases: Case[] = [
   {
     name: 'all inconclusive, under fail-on inconclusive',
     failOn: 'inconclusive',
-    result: () =>
-      syntheticRun({
-        seed: 3,
-        rounds: 3,
-        workloads: { tpcb: [1, 8] },
-        effect: (arm) => (arm === 'head' ? 0.98 : 1),
-      }),
+    result: undecidedRun,
     expect: {
       verdict: 'inconclusive',
       outcome: 'failed',

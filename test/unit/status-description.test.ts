@@ -6,35 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/compare/decision.js';
 import { compareRun } from '../../src/compare/compare-run.js';
 import { extremeCell } from '../../src/compare/extreme-cell.js';
-import type { Sample } from '../../src/results/types.js';
-import { seededRandom } from '../../src/stats/seeded-random.js';
-import { document, gaussian, sample } from './compare/synthetic-run.js';
+import { tpsAndP99Run } from './compare/synthetic-run.js';
 
 function run(p99Factor: number, tpsFactor: number) {
-  const normal = gaussian(seededRandom(11));
-  const samples: Sample[] = [];
-  for (let round = 1; round <= 12; round++) {
-    for (const clients of [1, 8]) {
-      for (const arm of ['base', 'head']) {
-        const head = arm === 'head' && clients === 8;
-        samples.push(
-          sample({
-            round,
-            workload: 'w',
-            clients,
-            arm,
-            metrics: {
-              tps: 10_000 * (head ? tpsFactor : 1) * Math.exp(0.01 * normal()),
-              latencyP99Ms: 5 * (head ? p99Factor : 1) * Math.exp(0.01 * normal()),
-            },
-          }),
-        );
-      }
-    }
-  }
-  return compareRun(
-    document(['base', 'head'], { w: [1, 8] }, 12, samples, { w: { metrics: ['tps', 'p99'] } }),
-  );
+  const at8 = (clients: number) => (clients === 8 ? { tps: tpsFactor, p99: p99Factor } : { tps: 1, p99: 1 });
+  return compareRun(tpsAndP99Run(at8));
 }
 
 describe('commit status description', () => {

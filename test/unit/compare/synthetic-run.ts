@@ -137,3 +137,35 @@ export function sample(
 export function gaussian(random: () => number): () => number {
   return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
+
+/**
+ * One workload "w" at 1 and 8 clients gating on TPS and p99, 12 rounds with 1% noise: `factor(clients)` is
+ * head's multiplier of each metric (1: unchanged).
+ */
+export function tpsAndP99Run(
+  factor: (clients: number) => { tps: number; p99: number },
+  seed = 11,
+): RunResult {
+  const normal = gaussian(seededRandom(seed));
+  const samples: Sample[] = [];
+  for (let round = 1; round <= 12; round++) {
+    for (const clients of [1, 8]) {
+      for (const arm of ['base', 'head']) {
+        const f = arm === 'head' ? factor(clients) : { tps: 1, p99: 1 };
+        samples.push(
+          sample({
+            round,
+            workload: 'w',
+            clients,
+            arm,
+            metrics: {
+              tps: 10_000 * f.tps * Math.exp(0.01 * normal()),
+              latencyP99Ms: 5 * f.p99 * Math.exp(0.01 * normal()),
+            },
+          }),
+        );
+      }
+    }
+  }
+  return document(['base', 'head'], { w: [1, 8] }, 12, samples, { w: { metrics: ['tps', 'p99'] } });
+}
