@@ -95,8 +95,12 @@ describe('the action (dist/index.js) on a pull_request', () => {
     const body = mine()[0]!.body;
     expect(body).toContain('<!-- pgperf:comment-id=default -->');
     expect(body).toMatch(/smoke/);
-    expect(body).toContain(gh.mergeBaseSha.slice(0, 7));
-    expect(body).toContain(HEAD_SHA.slice(0, 7));
+    // Prebuilt bin dirs were measured: the headline names them and their version, not the event's shas.
+    const headline = body.split('\n')[1]!;
+    expect(headline).toMatch(
+      new RegExp(` · head ${binDir.replace(/[/.]/g, '\\$&')} \\(PostgreSQL \\d+\\.\\d+\\) vs base `),
+    );
+    expect(headline).not.toContain(HEAD_SHA.slice(0, 7));
     // Base is the merge-base of the PR head and the base branch, asked of the compare API.
     expect(
       gh.requests.some(
@@ -218,10 +222,13 @@ describe('gating and failures', () => {
     expect(gated.code).toBe(1);
     expect(gated.outputs.verdict).toBe('regression');
     expect(Number(gated.outputs['worst-delta'])).toBeLessThan(-2);
-    expect(gated.stdout).toMatch(/::error::performance regressed \(fail-on: regression\)/);
+    expect(gated.stdout).toMatch(
+      /::error::\d (likely )?regressions?.*: writes at 1 client, .*\(fail-on: regression\)/,
+    );
+    expect(gated.outputs.outcome).toBe('failed');
     expect(gh.statuses.at(-1)).toMatchObject({
       state: 'failure',
-      description: expect.stringMatching(/^Regression/),
+      description: expect.stringMatching(/^Failed: (likely )?regression writes@1 /),
     });
     expect(mine()[0]!.body).toMatch(/regression/i);
     // Why it changed: the wait events of the regressed cell, base vs head, sampled during every run.
