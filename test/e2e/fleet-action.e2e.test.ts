@@ -156,16 +156,18 @@ describe('the action over a matrix of shards', () => {
     }
     const ran = await action({ mode: 'consolidate', 'results-dir': 'two-of-three' });
     expect(ran.code).not.toBe(0);
-    expect(ran.stdout).toMatch(/::error::.*missing shard\(s\) 3.*partial results decide nothing/);
-    expect(ran.outputs.verdict).toBe('inconclusive');
+    expect(ran.stdout).toMatch(
+      /::error::shard 3 of 3 missing: partial results decide nothing \(fail-on: regression\)/,
+    );
+    expect(ran.outputs).toMatchObject({ verdict: 'inconclusive', outcome: 'incomplete' });
     const body = mine()[0]!.body;
-    expect(body).toMatch(/❔ \*\*Inconclusive\*\*/);
+    expect(body).toMatch(/⚠️ \*\*Incomplete\*\*: shard 3 of 3 missing; partial results decide nothing/);
     expect(body).toMatch(/Incomplete, no verdict\*\*: shard 3 of 3 missing on `[0-9a-f]{16}`/);
     expect(body).toMatch(/shard 3 of 3 missing: no data for fleet&#64;\d/);
     expect(gh.statuses).toHaveLength(1);
     expect(gh.statuses[0]).toMatchObject({
       state: 'error',
-      description: 'Incomplete: shard 3 missing; no verdict',
+      description: 'Incomplete: shard 3 of 3 missing; no verdict',
     });
   });
 
