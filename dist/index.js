@@ -65250,6 +65250,17 @@ function setDecisionOutputs(io, decision, comparisons, decisionFile) {
   io.setOutput("worst-delta", worst === void 0 ? "" : worst.toFixed(2));
   io.setOutput("decision-json", decisionFile);
 }
+function statusOf(decision, runUrl) {
+  return { ...decision.status, ...runUrl ? { targetUrl: runUrl } : {} };
+}
+function outcomeOf(decision, resultsFile, reportFile) {
+  return {
+    verdict: decision.verdict,
+    ...decision.failure !== void 0 ? { failure: decision.failure } : {},
+    resultsFile,
+    reportFile
+  };
+}
 
 // src/action/workloads.ts
 import path31 from "node:path";
@@ -66394,18 +66405,13 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
   await postToGitHub(
     {
       body: comment,
-      status: { ...decision.status, ...ctx.runUrl ? { targetUrl: ctx.runUrl } : {} }
+      status: statusOf(decision, ctx.runUrl)
     },
     target,
     inputs,
     deps
   );
-  return {
-    verdict: decision.verdict,
-    ...decision.failure !== void 0 ? { failure: decision.failure } : {},
-    resultsFile: resultsFiles[0],
-    reportFile
-  };
+  return outcomeOf(decision, resultsFiles[0], reportFile);
 }
 function sleep2(ms, signal) {
   return new Promise((resolve) => {
@@ -67567,7 +67573,7 @@ function afterCall(state, index, call) {
   }
   return call === "bad" ? { ...state, steps, hi: index } : { ...state, steps, lo: index };
 }
-function outcomeOf(state) {
+function outcomeOf2(state) {
   if (nextIndex(state) !== void 0) throw new RangeError("the search is not finished");
   if (state.stopped?.reason === "not-reproduced") return { kind: "not-reproduced" };
   if (state.stopped?.reason === "undecided") {
@@ -67588,7 +67594,7 @@ async function bisect(commits2, judge, options = {}) {
     tested.push({ index, commit: commits2[index], step, ...judged });
     state = afterCall(state, index, judged.call);
   }
-  return { outcome: outcomeOf(state), tested };
+  return { outcome: outcomeOf2(state), tested };
 }
 
 // src/bisect/run-bisection.ts
@@ -68209,18 +68215,13 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
     {
       // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
       body: result.status === "complete" ? report : (existing) => existing ? supersededNote(existing, result, reportInput.runUrl) : report,
-      status: { ...decision.status, ...reportInput.runUrl ? { targetUrl: reportInput.runUrl } : {} }
+      status: statusOf(decision, reportInput.runUrl)
     },
     target,
     inputs,
     deps
   );
-  return {
-    verdict: decision.verdict,
-    ...decision.failure !== void 0 ? { failure: decision.failure } : {},
-    resultsFile: path44.join(resultsDir, RESULTS_FILE),
-    reportFile
-  };
+  return outcomeOf(decision, path44.join(resultsDir, RESULTS_FILE), reportFile);
 }
 function supersededNote(existing, result, runUrl) {
   const lines = existing.split("\n");

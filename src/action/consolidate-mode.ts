@@ -30,7 +30,7 @@ import type { ActionContext } from './context.js';
 import { postToGitHub } from './github-publish.js';
 import type { ActionInputs } from './inputs.js';
 import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.js';
-import { setDecisionOutputs } from './gate.js';
+import { outcomeOf, setDecisionOutputs, statusOf } from './gate.js';
 import { writeDecision } from '../pipeline/decide-run.js';
 import { openActionStore } from './store-setup.js';
 import { checkClaims, eventTarget } from './trusted-target.js';
@@ -139,18 +139,13 @@ async function publishConsolidation(
   await postToGitHub(
     {
       body: comment,
-      status: { ...decision.status, ...(ctx.runUrl ? { targetUrl: ctx.runUrl } : {}) },
+      status: statusOf(decision, ctx.runUrl),
     },
     target,
     inputs,
     deps,
   );
-  return {
-    verdict: decision.verdict,
-    ...(decision.failure !== undefined ? { failure: decision.failure } : {}),
-    resultsFile: resultsFiles[0]!,
-    reportFile,
-  };
+  return outcomeOf(decision, resultsFiles[0]!, reportFile);
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -5,7 +5,7 @@
 import type { Decision } from '../compare/decision.js';
 import { extremeCell } from '../compare/extreme-cell.js';
 import type { RunComparison } from '../compare/types.js';
-import type { ActionIO } from './action-deps.js';
+import type { ActionIO, ActionOutcome } from './action-deps.js';
 
 /** verdict, outcome, worst-delta (the first metric's most adverse delta, its documented meaning), decision-json. */
 export function setDecisionOutputs(
@@ -20,4 +20,19 @@ export function setDecisionOutputs(
   io.setOutput('outcome', decision.outcome);
   io.setOutput('worst-delta', worst === undefined ? '' : worst.toFixed(2));
   io.setOutput('decision-json', decisionFile);
+}
+
+/** The commit status of the decision, linked to the run. */
+export function statusOf(decision: Decision, runUrl: string | undefined) {
+  return { ...decision.status, ...(runUrl ? { targetUrl: runUrl } : {}) };
+}
+
+/** What the mode returns: the verdict, and the step's failure when the gate fails. */
+export function outcomeOf(decision: Decision, resultsFile: string, reportFile: string): ActionOutcome {
+  return {
+    verdict: decision.verdict,
+    ...(decision.failure !== undefined ? { failure: decision.failure } : {}),
+    resultsFile,
+    reportFile,
+  };
 }

@@ -26,7 +26,7 @@ import { roundSeconds } from '../runner/round-seconds.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
 import { REPORT_FILE, pipelineDepsOf } from './action-deps.js';
 import { buildRequestFor, headOnly } from './build-arms.js';
-import { setDecisionOutputs } from './gate.js';
+import { outcomeOf, setDecisionOutputs, statusOf } from './gate.js';
 import { writeDecision } from '../pipeline/decide-run.js';
 import { loadInputWorkloads } from './workloads.js';
 import { chooseCommits, type ActionContext, type Commits } from './context.js';
@@ -261,18 +261,13 @@ async function publish(
         result.status === 'complete'
           ? report
           : (existing) => (existing ? supersededNote(existing, result, reportInput.runUrl) : report),
-      status: { ...decision.status, ...(reportInput.runUrl ? { targetUrl: reportInput.runUrl } : {}) },
+      status: statusOf(decision, reportInput.runUrl),
     },
     target,
     inputs,
     deps,
   );
-  return {
-    verdict: decision.verdict,
-    ...(decision.failure !== undefined ? { failure: decision.failure } : {}),
-    resultsFile: path.join(resultsDir, RESULTS_FILE),
-    reportFile,
-  };
+  return outcomeOf(decision, path.join(resultsDir, RESULTS_FILE), reportFile);
 }
 
 /** The earlier comment, kept, under a note that a later run did not finish. */
