@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { runCleanups } from '../util/cleanup.js';
+import { EXIT_CODES } from '../compare/decision.js';
 import { UserError, errorMessage } from '../util/errors.js';
 import { InterruptedError } from '../util/signals.js';
 import { PGPERF_VERSION } from '../version.js';
@@ -20,14 +21,15 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
+    // Help and --version exit 0; every refused flag or argument is a usage error (2), never the gate's 1.
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT_CODES.usage;
     if (e instanceof InterruptedError) {
       process.stderr.write(`pgperf: ${e.message}\n`);
       return e.exitCode;
     }
     if (e instanceof UserError) {
       process.stderr.write(`pgperf: ${e.message}\n`);
-      return 2;
+      return EXIT_CODES.usage;
     }
     process.stderr.write(`pgperf: internal error: ${errorMessage(e)}\n`);
     if (e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
