@@ -3,8 +3,9 @@
  * resolved. Every problem is reported with the file, line, field, bad value and what is expected,
  * before anything starts.
  */
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { confinedPath } from './confine-path.js';
 import { LineCounter, parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
 import { UserError } from '../util/errors.js';
@@ -49,15 +50,13 @@ async function resolveScripts(workload: Workload, file: string): Promise<Workloa
   const dir = path.dirname(path.resolve(file));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path.resolve(dir, script.file);
-    try {
-      await access(resolved);
-    } catch {
+    const confined = await confinedPath(dir, script.file);
+    if ('refused' in confined) {
       throw new UserError(
-        `${file}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`,
+        `${file}: scripts[${i}].file: script "${script.file}" refused: ${confined.refused}`,
       );
     }
-    scripts.push({ ...script, file: resolved });
+    scripts.push({ ...script, file: confined.path });
   }
   return { ...workload, scripts };
 }

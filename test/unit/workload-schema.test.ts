@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -152,8 +152,42 @@ describe('loadWorkloadFile', () => {
     const file = path.join(dir, 'w.yml');
     await writeFile(file, 'name: w\ntool: pgbench\nscripts:\n  - file: nope.sql\nclients: [1]\n');
     await expect(loadWorkloadFile(file)).rejects.toThrow(
-      `${file}: scripts[0].file: script "nope.sql" not found (looked for ${path.join(dir, 'nope.sql')}`,
+      `${file}: scripts[0].file: script "nope.sql" refused: not found (looked for ${path.join(dir, 'nope.sql')}`,
     );
+  });
+
+  it.each([
+    ['an absolute path', () => '/etc/passwd', /absolute paths are not allowed/],
+    ['a path that climbs out', () => '../../../../../../etc/passwd', /leads out of the workload's directory/],
+    [
+      'a symlink that leads out',
+      () => 'link.sql',
+      /leads out of the workload's directory .* \(to \/etc\/passwd\)/,
+    ],
+  ])('refuses %s before anything starts, naming the file and the rule', async (_what, name, message) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-wl-'));
+    await symlink('/etc/passwd', path.join(dir, 'link.sql'));
+    const file = path.join(dir, 'w.yml');
+    await writeFile(file, `name: w\ntool: pgbench\nscripts:\n  - file: ${name()}\nclients: [1]\n`);
+    await expect(loadWorkloadFile(file)).rejects.toThrow(message);
+    await expect(loadWorkloadFile(file)).rejects.toThrow(
+      `${file}: scripts[0].file: script "${name()}" refused`,
+    );
+  });
+
+  it('takes a script in a subdirectory of the workload, symlinks inside the tree included', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-wl-'));
+    await mkdir(path.join(dir, 'scripts'));
+    await writeFile(path.join(dir, 'scripts', 'a.sql'), 'SELECT 1;\n');
+    await symlink(path.join(dir, 'scripts', 'a.sql'), path.join(dir, 'b.sql'));
+    const file = path.join(dir, 'w.yml');
+    await writeFile(
+      file,
+      'name: w\ntool: pgbench\nscripts:\n  - file: scripts/a.sql\n  - file: b.sql\nclients: [1]\n',
+    );
+    const w = await loadWorkloadFile(file);
+    const real = await realpath(path.join(dir, 'scripts', 'a.sql'));
+    expect(w.tool === 'pgbench' && w.scripts?.map((s) => s.file)).toEqual([real, real]);
   });
 
   it('names a missing workload file', async () => {
