@@ -34,7 +34,7 @@ export const MODES = [
 export interface ActionInputs {
   /**
    * benchmark: build, run, decide and report; comment: report an earlier run's results (fork PRs);
-   * nightly: measure the branch head into the store, find change points, one issue per regressed series.
+   * nightly: measure the branch head into the store, find change points, one issue per regression event.
    */
   mode: (typeof MODES)[number];
   /** Git URL or local path of the PostgreSQL source; default: the workflow's repository. */

@@ -1,29 +1,27 @@
 /**
- * The Action's `mode: nightly`: measure the branch head (built from the pushed/scheduled commit, or the
- * install in `head-bin-dir`), save the run to the results store, analyse every stored series for change
- * points, open/update/close one regression issue per series, optionally publish the history site to the
- * data branch (`publish-site`), and write the job summary, verdict first. The run, the analysis and the
- * rendering are the nightly domain code `pgperf nightly` uses (src/pipeline/nightly.ts, src/history/nightly.ts).
- * Regressions do not fail the step (the issues are the notification); a run that did not finish or was
- * not saved does.
+ * The Action's `mode: nightly`: the nightly flow of src/pipeline/nightly.ts (the one `pgperf nightly` runs)
+ * driven with the Action's side effects: the branch head (built from the pushed/scheduled commit or
+ * `head-ref`, or the install in `head-bin-dir`) measured and saved to the results store, every stored series
+ * analysed for change points, one regression issue per regression event of a workload opened, updated or
+ * closed; then, optionally, the history site published to the data branch (`publish-site`), the job summary
+ * (verdict first) and the outputs. The step fails under `fail-on` as `pgperf nightly` exits (nightlyGate):
+ * `regression` (default) on an open regression event, `inconclusive` also on a series measured tonight that
+ * is too short to analyse, `never` not at all; a run that did not finish or was not saved fails it unless
+ * `never`.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describeSync, syncRegressionIssues } from '../github/regression-issues.js';
-import { analyseStore, judgeHistory, renderNightlySummary, writeHistorySite } from '../history/nightly.js';
-import type { HistoryOptions } from '../history/analyse.js';
-import { nightlyRunRequest } from '../pipeline/nightly.js';
-import { RESULTS_FILE, logArchive, runPipeline, type PipelineDeps } from '../pipeline/pipeline.js';
-import type { ArmSpec } from '../runner/run-loop.js';
-import { escapeMarkdown } from '../report/markdown-escape.js';
+import { trySyncRegressionIssues } from '../github/regression-issues.js';
+import { analyseStore, writeHistorySite } from '../history/nightly.js';
+import { nightlyGate, nightlyReport, runNightly, type NightlyHead } from '../pipeline/nightly.js';
+import { RESULTS_FILE, logArchive, runPipeline } from '../pipeline/pipeline.js';
 import { UserError } from '../util/errors.js';
-import { buildRequestFor, headOnly } from './build-arms.js';
+import { buildRequestFor } from './build-arms.js';
 import type { ActionContext, CommitChoice } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionOutcome } from './action-deps.js';
 import { loadInputWorkloads } from './workloads.js';
-import { tolerateApiError } from './github-publish.js';
-import { openActionStore } from './store-setup.js';
+import { openActionStore, type ActionStore } from './store-setup.js';
 import { repoUrlOf } from './repo-url.js';
 
 export async function runNightlyMode(
@@ -41,112 +39,102 @@ export async function runNightlyMode(
   const pipelineDeps = pipelineDepsOf(deps, store);
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
   const reportFile = path.join(resultsDir, REPORT_FILE);
+  const repoUrl = repoUrlOf(inputs, ctx);
+  const links = { ...(repoUrl ? { repoUrl } : {}), ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}) };
+  const api = deps.api;
   try {
-    logger.info(`nightly: measuring ${describe(head)}`);
-    const arm = await headArm(inputs, ctx, deps, head, pipelineDeps);
-    const request = nightlyRunRequest(arm, {
-      workloads,
-      rounds: inputs.rounds,
-      durationS: inputs.duration,
-      runAs: inputs.runAs,
-      source: {
-        repository: `${ctx.owner}/${ctx.repo}`,
-        ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
-        head: {
-          ...(head.ref ? { ref: head.ref } : {}),
-          ...((arm.build?.sha ?? head.sha) ? { sha: arm.build?.sha ?? head.sha } : {}),
-          chosenBy: head.chosenBy,
+    logger.info(
+      `nightly: measuring ${[head.ref, head.sha?.slice(0, 10)].filter(Boolean).join(' @ ') || 'the given install'}`,
+    );
+    const outcome = await runNightly(
+      {
+        head: await nightlyHead(inputs, ctx, deps, head),
+        workloads,
+        rounds: inputs.rounds,
+        durationS: inputs.duration,
+        runAs: inputs.runAs,
+        source: {
+          repository: `${ctx.owner}/${ctx.repo}`,
+          ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+          head: {
+            ...(head.ref ? { ref: head.ref } : {}),
+            ...(head.sha ? { sha: head.sha } : {}),
+            chosenBy: head.chosenBy,
+          },
         },
+        history: { minMagnitude: inputs.threshold / 100 },
       },
-    });
-    const outcome = await logger.group('Nightly run', () =>
-      runPipeline({ ...request, runDir: resultsDir }, pipelineDeps),
+      {
+        logger,
+        measure: async (request) => {
+          const run = await logger.group('Nightly run', () =>
+            runPipeline({ ...request, runDir: resultsDir }, pipelineDeps),
+          );
+          logArchive(run, logger);
+          return run;
+        },
+        build: deps.build,
+        signal: deps.signal,
+        history: store.reader,
+        ...(api ? { issues: (analysis) => trySyncRegressionIssues(api, analysis, links) } : {}),
+      },
     );
     io.setOutput('results-json', resultsFile);
-    if (outcome.result.status !== 'complete') {
-      const why = outcome.result.stopReason ? ` (${outcome.result.stopReason})` : '';
-      const failure = `the nightly run is '${outcome.result.status}'${why}: nothing was added to the history`;
-      await io.writeSummary(
-        `## pgperf nightly: ⚠️ no verdict\n\n${escapeMarkdown(failure)}; nothing was analysed.\n`,
-      );
-      io.setOutput('verdict', 'inconclusive');
-      return {
-        verdict: 'inconclusive',
-        failure,
-        resultsFile,
-        reportFile,
-      };
-    }
-    logArchive(outcome, logger);
-
-    const options: HistoryOptions = { minMagnitude: inputs.threshold / 100 };
-    const analysis = await analyseStore(store.reader, options);
-    const judgement = judgeHistory(analysis);
-    const links = { repoUrl: repoUrlOf(inputs, ctx), ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}) };
-    const notes: string[] = [];
-    const api = deps.api;
-    if (api) {
-      await tolerateApiError(logger, 'issues: write', async () => {
-        const done = await syncRegressionIssues(api, analysis, links);
-        const numbers = [...done.opened, ...done.updated, ...done.closed].map((n) => `#${n}`);
-        logger.info(`regression issues: ${describeSync(done)}`);
-        notes.push(
-          `Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(', ')})` : ''}.`,
-        );
-      });
-    }
-    if (inputs.publishSite && store.publishOnBranch) {
-      const site = inputs.publishSite;
-      const published = await logger.group('Publishing the history site', () =>
-        store.publishOnBranch!(site, async (dir, storeDir) => {
-          // Rendered from the branch as it is now (after a conflicting push: with the other job's runs).
-          const onBranch = await deps.stores!.open(storeDir, false);
-          let pages: string[];
-          try {
-            pages = await writeHistorySite(dir, await analyseStore(onBranch, options), {
-              title: `pgperf nightly: ${ctx.owner}/${ctx.repo}`,
-              repoUrl: links.repoUrl,
-            });
-          } finally {
-            await onBranch.close();
-          }
-          logger.info(`history site: ${pages.length} pages in ${site}/ of branch ${inputs.storeBranch}`);
-          return `pgperf: history site (${pages.length} pages)`;
-        }),
-      );
-      io.setOutput('site-commit', published.commit);
-      notes.push(
-        `History site: \`${site}/\` of branch \`${inputs.storeBranch}\` (commit ${published.commit.slice(0, 10)}).`,
-      );
-    }
-    const summary = renderNightlySummary(analysis, judgement, {
-      repoUrl: links.repoUrl,
-      measured: describe({ ...head, sha: request.source?.head?.sha }),
-      notes,
-    });
+    const notes =
+      outcome.analysis && inputs.publishSite
+        ? await publishSite(inputs, ctx, deps, store, inputs.publishSite, repoUrl)
+        : [];
+    const summary = nightlyReport(outcome, { ...(repoUrl ? { repoUrl } : {}), notes });
+    const gate = nightlyGate(outcome, inputs.failOn);
     await mkdir(resultsDir, { recursive: true });
     await writeFile(reportFile, summary);
     await io.writeSummary(summary);
-    io.setOutput('verdict', judgement.verdict);
-    io.setOutput('regressions', String(judgement.regressed.length));
-    io.setOutput('improvements', String(judgement.improved.length));
+    const verdict = outcome.judgement?.verdict ?? 'inconclusive';
+    io.setOutput('verdict', verdict);
+    if (outcome.judgement) {
+      io.setOutput('regressions', String(outcome.judgement.regressed.length));
+      io.setOutput('improvements', String(outcome.judgement.improved.length));
+    }
     io.setOutput('report-markdown', reportFile);
-    logger.info(
-      `nightly verdict: ${judgement.verdict} (${judgement.regressed.length} series regressed, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`,
-    );
-    return {
-      verdict: judgement.verdict,
-      ...(outcome.archived
-        ? {}
-        : {
-            failure: `the nightly run was not saved to the store: ${outcome.archiveError ?? 'unknown error'}`,
-          }),
-      resultsFile,
-      reportFile,
-    };
+    return { verdict, ...(gate.failure ? { failure: gate.failure } : {}), resultsFile, reportFile };
   } finally {
     await store.close();
   }
+}
+
+/** With store-branch and publish-site: the history site, rendered from the branch as it is now, pushed. */
+async function publishSite(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  store: ActionStore,
+  site: string,
+  repoUrl: string | undefined,
+): Promise<string[]> {
+  if (!store.publishOnBranch) return [];
+  const { logger } = deps;
+  const published = await logger.group('Publishing the history site', () =>
+    store.publishOnBranch!(site, async (dir, storeDir) => {
+      // Rendered from the branch as it is now (after a conflicting push: with the other job's runs).
+      const onBranch = await deps.stores!.open(storeDir, false);
+      let pages: string[];
+      try {
+        pages = await writeHistorySite(
+          dir,
+          await analyseStore(onBranch, { minMagnitude: inputs.threshold / 100 }),
+          { title: `pgperf nightly: ${ctx.owner}/${ctx.repo}`, repoUrl },
+        );
+      } finally {
+        await onBranch.close();
+      }
+      logger.info(`history site: ${pages.length} pages in ${site}/ of branch ${inputs.storeBranch}`);
+      return `pgperf: history site (${pages.length} pages)`;
+    }),
+  );
+  deps.io.setOutput('site-commit', published.commit);
+  return [
+    `History site: \`${site}/\` of branch \`${inputs.storeBranch}\` (commit ${published.commit.slice(0, 10)}).`,
+  ];
 }
 
 /** Inputs that mean nothing for one measured arm are refused, naming them, before anything runs. */
@@ -180,7 +168,7 @@ function checkNightlyInputs(inputs: ActionInputs, deps: ActionDeps): void {
   }
   if (!inputs.githubToken) {
     throw new UserError(
-      "mode nightly opens one issue per regressed series: pass 'github-token' (default ${{ github.token }}) with issues: write",
+      "mode nightly keeps one issue per regression event of a workload: pass 'github-token' (default ${{ github.token }}) with issues: write",
     );
   }
 }
@@ -209,27 +197,23 @@ function nightlyCommit(inputs: ActionInputs, ctx: ActionContext): CommitChoice {
   };
 }
 
-async function headArm(
+/** The head to measure: the install in head-bin-dir, or the chosen commit built from source. */
+async function nightlyHead(
   inputs: ActionInputs,
   ctx: ActionContext,
   deps: ActionDeps,
   head: CommitChoice,
-  pipelineDeps: PipelineDeps,
-): Promise<ArmSpec> {
-  if (inputs.headBinDir) return { label: 'head', binDir: path.resolve(inputs.headBinDir), settings: {} };
+): Promise<NightlyHead> {
+  if (inputs.headBinDir) return { kind: 'installed', binDir: path.resolve(inputs.headBinDir) };
   if (!deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
-  // The build stage builds two arms; with base = head the second is a cache hit.
+  // Built head only: base = head is never built.
   const request = await buildRequestFor(
     ctx,
     { base: { ...head, label: 'base' }, head },
     inputs,
     deps.cacheDir,
   );
-  return headOnly({ kind: 'build', request }, pipelineDeps);
-}
-
-function describe(c: { ref?: string; sha?: string }): string {
-  return [c.ref, c.sha?.slice(0, 10)].filter(Boolean).join(' @ ') || 'the given install';
+  return { kind: 'build', request };
 }

@@ -1,49 +1,65 @@
 /**
- * Nightly notifications: one GitHub issue per series whose latest change point is a regression, found
- * again on every run by a hidden marker with the series id (like the PR comment), so re-runs update it
- * instead of opening duplicates. When a later change point brings the series back (an improvement after
- * the regression) the issue is closed with a note; a new regression in a series whose issue was closed
- * reopens that issue. Only issues the token's own login opened are touched. Improvements are not issues:
- * they are listed in the job summary (renderHistoryMarkdown).
+ * Nightly notifications: one GitHub issue per regression event of a workload. An event is a workload on
+ * one machine (fingerprint) with one or more regressed cells (client counts × metrics whose latest change
+ * point is a regression); its issue lists every cell with its change-point delta. While the regression
+ * persists the same issue is updated (cells that regress later are added, the others updated), never
+ * duplicated; when no cell of the workload is regressed any more the issue is closed with a comment that
+ * links the recovery (the commit and the stored run where each cell came back). Only issues the token's own
+ * login opened are touched. Improvements are not issues: they are listed in the job summary.
  *
- * Each body also carries a pgperf:bisect marker (bisect-marker.ts): the series and the change point's commits,
- * read back by the Action's `mode: bisect` when the issue is labeled `pgperf-bisect`.
+ * Each body carries hidden markers: the event's state (`<!-- pgperf:regression {json} -->`: the workload and
+ * the cells it tracks, each with the first bad run and commit of its change point, and whether pgperf closed
+ * it as recovered), a series marker per cell (`<!-- pgperf:series=<id> -->`), and the pgperf:bisect marker
+ * of the worst cell (bisect-marker.ts), read back by the Action's `mode: bisect` when the issue is labeled
+ * `pgperf-bisect`. A closed issue whose tracked change point is the latest regression again is the same
+ * event: reopened when pgperf had closed it as recovered, left closed (its body kept current) when someone
+ * closed it by hand. Issues of the earlier one-issue-per-series format are closed in favour of the event's.
  *
  * The decision is a pure function of the analysis and the existing issues (planIssueActions); the
- * executor (syncRegressionIssues) only carries it out.
+ * executor (syncRegressionIssues) only carries it out. The markers and the text are history/regression-event.ts.
  */
-import type { HistoryAnalysis, SeriesAnalysis, SeriesChangePoint } from '../history/analyse.js';
-import type { GitHubApi, IssueSummary } from './api.js';
-import { bisectMarker } from '../history/bisect-marker.js';
+import type { HistoryAnalysis } from '../history/analyse.js';
+import { judgeHistory, type WorkloadStanding } from '../history/nightly.js';
+import {
+  eventCells,
+  issueBody,
+  issueTitle,
+  parseEventState,
+  recoveryNote,
+  seriesMarker,
+  supersededNote,
+  type EventState,
+  type IssueLinks,
+  type IssueSync,
+  type SyncOutcome,
+} from '../history/regression-event.js';
+import { GitHubApiError, apiFailureHint, type GitHubApi, type IssueSummary } from './api.js';
+
+export {
+  BISECT_LABEL,
+  describeSync,
+  parseEventState,
+  seriesMarker,
+  type IssueLinks,
+  type IssueSync,
+  type SyncOutcome,
+} from '../history/regression-event.js';
 
 /** The label every regression issue carries (also how they are listed back). */
 export const REGRESSION_LABEL = 'pgperf-regression';
 
-/** Added to a regression issue, it asks the Action's `mode: bisect` to bisect the issue's commits. */
-export const BISECT_LABEL = 'pgperf-bisect';
-
-const MARKER_PREFIX = '<!-- pgperf:series=';
-
-/** `<!-- pgperf:series=<id> -->`, percent-encoded so an id can never end the comment early. */
-export function seriesMarker(seriesId: string): string {
-  return `${MARKER_PREFIX}${encodeURIComponent(seriesId)} -->`;
-}
-
-export interface IssueLinks {
-  /** e.g. https://github.com/postgres/postgres: commits link to <repoUrl>/commit/<sha>. */
-  repoUrl?: string;
-  /** The workflow run that found it. */
-  runUrl?: string;
-}
-
 export type IssueAction =
-  | { kind: 'open'; seriesId: string; title: string; body: string }
-  | { kind: 'update'; seriesId: string; issue: number; title: string; body: string; reopen: boolean }
-  | { kind: 'close'; seriesId: string; issue: number; note: string };
+  | { kind: 'open'; event: string; title: string; body: string }
+  | { kind: 'update'; event: string; issue: number; title: string; body: string; reopen: boolean }
+  /** Every cell recovered: the comment, then the issue closed (its body marked recovered, when given). */
+  | { kind: 'close'; event: string; issue: number; body?: string; note: string }
+  /** An issue of the one-issue-per-series format, closed pointing at the event's issue (`by`: known yet). */
+  | { kind: 'supersede'; event: string; issue: number; by?: number };
 
 /**
- * What to do: open an issue for a series that regressed and has none, update (and reopen) the one it has,
- * close an open one whose series recovered. Issues whose body is unchanged are left alone.
+ * What to do, workload by workload: open an issue for a new regression event, update the event's issue
+ * while it persists (reopen it when pgperf had closed it as recovered and the same change point is back),
+ * close it with the recovery note when no cell is regressed any more. Unchanged issues are left alone.
  */
 export function planIssueActions(
   analysis: HistoryAnalysis,
@@ -51,50 +67,75 @@ export function planIssueActions(
   login: string,
   links: IssueLinks = {},
 ): IssueAction[] {
-  const mine = existing.filter((i) => i.userLogin === login);
+  // The oldest issue first, should a race ever have opened two.
+  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
+  const states = new Map(mine.map((i) => [i.number, parseEventState(i.body)]));
   const actions: IssueAction[] = [];
-  for (const s of analysis.series) {
-    if (s.status !== 'analysed') continue;
-    const id = s.series.id;
-    const marker = seriesMarker(id);
-    // The oldest matching issue wins, should a race ever have opened two.
-    const issue = mine.filter((i) => i.body.includes(marker)).sort((a, b) => a.number - b.number)[0];
-    const latest = s.changePoints.at(-1);
-    if (latest?.kind === 'regression') {
-      const title = issueTitle(s, latest);
-      const body = issueBody(s, latest, links);
-      if (!issue) actions.push({ kind: 'open', seriesId: id, title, body });
-      else if (issue.body !== body || issue.title !== title || issue.state === 'closed') {
+  for (const w of judgeHistory(analysis).workloads) {
+    const ofEvent = mine.filter((i) => states.get(i.number)?.event === w.id);
+    const legacy = mine.filter(
+      (i) =>
+        i.state === 'open' &&
+        !states.get(i.number) &&
+        w.series.some((s) => i.body.includes(seriesMarker(s.series.id))),
+    );
+    if (w.regressed.length > 0) {
+      const target =
+        ofEvent.find((i) => i.state === 'open') ??
+        [...ofEvent].reverse().find((i) => sameEvent(states.get(i.number)!, w));
+      const state = target ? states.get(target.number) : undefined;
+      const cells = eventCells(w, state?.cells ?? []);
+      const title = issueTitle(w);
+      const body = issueBody(w, cells, 'open', links);
+      if (!target) {
+        actions.push({ kind: 'open', event: w.id, title, body });
+      } else {
+        // Closed by hand while the regression persists: someone's decision; the body is kept current.
+        const reopen = target.state === 'closed' && state!.state === 'recovered';
+        if (reopen || target.body !== body || target.title !== title) {
+          actions.push({ kind: 'update', event: w.id, issue: target.number, title, body, reopen });
+        }
+      }
+      for (const old of legacy) {
         actions.push({
-          kind: 'update',
-          seriesId: id,
-          issue: issue.number,
-          title,
-          body,
-          reopen: issue.state === 'closed',
+          kind: 'supersede',
+          event: w.id,
+          issue: old.number,
+          ...(target ? { by: target.number } : {}),
         });
       }
-    } else if (issue && issue.state === 'open' && latest?.kind === 'improvement') {
+      continue;
+    }
+    for (const issue of ofEvent.filter((i) => i.state === 'open')) {
+      const cells = eventCells(w, states.get(issue.number)!.cells);
       actions.push({
         kind: 'close',
-        seriesId: id,
+        event: w.id,
         issue: issue.number,
-        note: recoveryNote(s, latest, links),
+        body: issueBody(w, cells, 'recovered', links),
+        note: recoveryNote(w, cells, links),
       });
+    }
+    for (const old of legacy) {
+      const s = w.series.find((x) => old.body.includes(seriesMarker(x.series.id)))!;
+      const { clients, metric } = s.series.key;
+      const cells = eventCells(w, [{ series: s.series.id, clients, metric, run: '', sha: null }]);
+      actions.push({ kind: 'close', event: w.id, issue: old.number, note: recoveryNote(w, cells, links) });
     }
   }
   return actions;
 }
 
-export interface SyncOutcome {
-  opened: number[];
-  updated: number[];
-  closed: number[];
-}
-
-/** "1 opened, 0 updated, 2 closed", for a log line or a summary. */
-export function describeSync(outcome: SyncOutcome): string {
-  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed`;
+/** A closed issue tracks this event when one of its cells regressed at the change point the cell has now. */
+function sameEvent(state: EventState, w: WorkloadStanding): boolean {
+  return w.regressed.some((c) =>
+    state.cells.some(
+      (t) =>
+        t.series === c.series.id &&
+        (t.run === c.changePoint.firstAfter.runId ||
+          (t.sha !== null && t.sha === c.changePoint.firstAfter.sha)),
+    ),
+  );
 }
 
 /** Carries out planIssueActions against the API. */
@@ -105,6 +146,7 @@ export async function syncRegressionIssues(
 ): Promise<SyncOutcome> {
   const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
   const outcome: SyncOutcome = { opened: [], updated: [], closed: [] };
+  const openedFor = new Map<string, number>();
   for (const action of planIssueActions(analysis, existing, login, links)) {
     if (action.kind === 'open') {
       const issue = await api.createIssue({
@@ -112,6 +154,7 @@ export async function syncRegressionIssues(
         body: action.body,
         labels: [REGRESSION_LABEL],
       });
+      openedFor.set(action.event, issue.number);
       outcome.opened.push(issue.number);
     } else if (action.kind === 'update') {
       await api.updateIssue(action.issue, {
@@ -121,58 +164,34 @@ export async function syncRegressionIssues(
       });
       outcome.updated.push(action.issue);
     } else {
-      await api.createComment(action.issue, action.note);
-      await api.updateIssue(action.issue, { state: 'closed' });
+      const note =
+        action.kind === 'close' ? action.note : supersededNote(action.by ?? openedFor.get(action.event));
+      await api.createComment(action.issue, note);
+      await api.updateIssue(action.issue, {
+        ...(action.kind === 'close' && action.body !== undefined ? { body: action.body } : {}),
+        state: 'closed',
+      });
       outcome.closed.push(action.issue);
     }
   }
   return outcome;
 }
 
-function issueTitle(s: SeriesAnalysis, cp: SeriesChangePoint): string {
-  const k = s.series.key;
-  return `Performance regression: ${k.workload} at ${k.clients} client${k.clients === 1 ? '' : 's'}, ${k.metric} ${pct(cp.relativeChange)} (first bad ${short(cp.firstAfter.sha)})`;
+/**
+ * syncRegressionIssues, with a failure of the API (a token without issues: write, a rate limit) returned
+ * as what could not be done and why, naming the permission, instead of thrown: the night is saved and
+ * reported all the same. Anything else still throws.
+ */
+export async function trySyncRegressionIssues(
+  api: GitHubApi,
+  analysis: HistoryAnalysis,
+  links: IssueLinks = {},
+): Promise<IssueSync> {
+  try {
+    return { done: await syncRegressionIssues(api, analysis, links) };
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, 'issues: write');
+    return { error: `the regression issues were not updated: ${e.message}.${hint ? ` ${hint}` : ''}` };
+  }
 }
-
-function issueBody(s: SeriesAnalysis, cp: SeriesChangePoint, links: IssueLinks): string {
-  const k = s.series.key;
-  const good = cp.lastBefore.sha;
-  const bad = cp.firstAfter.sha;
-  return [
-    seriesMarker(s.series.id),
-    // Without both commits there is nothing to bisect: no marker, and mode bisect says so.
-    ...(good && bad ? [bisectMarker({ series: s.series.id, ...k, good, bad })] : []),
-    `**${k.workload}** at **${k.clients}** client${k.clients === 1 ? '' : 's'} (${k.metric}) changed by **${pct(cp.relativeChange)}** ` +
-      `[95% CI ${pct(cp.ciLower)}, ${pct(cp.ciUpper)}], p ${cp.p.toExponential(1)}.`,
-    '',
-    `| | commit | date | median |`,
-    `| --- | --- | --- | --- |`,
-    `| last good | ${commit(cp.lastBefore.sha, links)} | ${cp.lastBefore.date.slice(0, 10)} | ${round(cp.lastBefore.median)} |`,
-    `| first bad | ${commit(cp.firstAfter.sha, links)} | ${cp.firstAfter.date.slice(0, 10)} | ${round(cp.firstAfter.median)} |`,
-    '',
-    `Mean before ${round(cp.before)}, after ${round(cp.after)}; series \`${s.series.id}\` on the machine ` +
-      `fingerprint \`${k.fingerprint}\`.${links.runUrl ? ` Found by [this run](${links.runUrl}).` : ''}`,
-    '',
-    'This issue is updated by every nightly run and closed when the series recovers.' +
-      (good && bad
-        ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit between the two (pgperf mode bisect).`
-        : ''),
-  ].join('\n');
-}
-
-function recoveryNote(s: SeriesAnalysis, cp: SeriesChangePoint, links: IssueLinks): string {
-  return (
-    `Recovered: \`${s.series.id}\` changed by ${pct(cp.relativeChange)} at ${commit(cp.firstAfter.sha, links)} ` +
-    `(${cp.firstAfter.date.slice(0, 10)}), after the regression this issue tracked. Closing.` +
-    (links.runUrl ? ` ([run](${links.runUrl}))` : '')
-  );
-}
-
-function commit(sha: string | null, links: IssueLinks): string {
-  if (!sha) return '(no commit recorded)';
-  return links.repoUrl ? `[\`${short(sha)}\`](${links.repoUrl}/commit/${sha})` : `\`${short(sha)}\``;
-}
-
-const short = (sha: string | null) => (sha ? sha.slice(0, 10) : 'unknown');
-const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`;
-const round = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4));

@@ -1,7 +1,8 @@
 /**
- * What a regression issue asks a bisection to search, as a second hidden marker in its body
- * (`<!-- pgperf:bisect {json} -->`, written by github/regression-issues.ts beside the series marker), so the
- * Action's `mode: bisect` reads the series and the change point's commits back without parsing prose.
+ * The hidden JSON markers of a regression issue (`<!-- pgperf:NAME {json} -->`), and the one mode bisect
+ * reads: `<!-- pgperf:bisect {json} -->`, written by github/regression-issues.ts beside the series markers, so
+ * the Action's `mode: bisect` reads the series (the worst cell of the regression event) and the change
+ * point's commits back without parsing prose.
  */
 import { isMetricName, type MetricName } from '../results/metrics.js';
 import { UserError } from '../util/errors.js';
@@ -19,13 +20,30 @@ export interface BisectTarget {
   bad: string;
 }
 
-const PREFIX = '<!-- pgperf:bisect ';
 const SUFFIX = ' -->';
+const prefixOf = (name: string) => `<!-- pgperf:${name} `;
 
-/** The marker; `<` and `>` are escaped in the JSON so no value can end the comment early. */
+/**
+ * `<!-- pgperf:NAME {json} -->`; `<` and `>` are escaped in the JSON so no value can end the comment early.
+ *
+ * @example jsonMarker('bisect', { a: '-->' }) === '<!-- pgperf:bisect {"a":"--\\u003e"} -->'
+ */
+export function jsonMarker(name: string, value: unknown): string {
+  const json = JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+  return `${prefixOf(name)}${json}${SUFFIX}`;
+}
+
+/** The text of the first `<!-- pgperf:NAME ... -->` marker in `body` (the JSON, unparsed); undefined when none. */
+export function markerText(body: string, name: string): string | undefined {
+  const prefix = prefixOf(name);
+  const start = body.indexOf(prefix);
+  const end = start < 0 ? -1 : body.indexOf(SUFFIX, start + prefix.length);
+  return start < 0 || end < 0 ? undefined : body.slice(start + prefix.length, end);
+}
+
+/** The bisect marker of a target. */
 export function bisectMarker(target: BisectTarget): string {
-  const json = JSON.stringify(target).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
-  return `${PREFIX}${json}${SUFFIX}`;
+  return jsonMarker('bisect', target);
 }
 
 /**
@@ -33,16 +51,15 @@ export function bisectMarker(target: BisectTarget): string {
  * marker, not JSON, or a field missing or of the wrong kind.
  */
 export function parseBisectMarker(body: string, where: string): BisectTarget {
-  const start = body.indexOf(PREFIX);
-  const end = start < 0 ? -1 : body.indexOf(SUFFIX, start + PREFIX.length);
-  if (start < 0 || end < 0) {
+  const text = markerText(body, 'bisect');
+  if (text === undefined) {
     throw new UserError(
-      `${where} has no '${PREFIX.trim()} ...' marker: only regression issues opened by pgperf's nightly mode (after this version) can be bisected; run mode bisect from workflow_dispatch with 'base-ref' (good), 'head-ref' (bad), 'workloads' and 'clients' instead`,
+      `${where} has no '${prefixOf('bisect').trim()} ...' marker: only regression issues opened by pgperf's nightly mode (after this version) can be bisected; run mode bisect from workflow_dispatch with 'base-ref' (good), 'head-ref' (bad), 'workloads' and 'clients' instead`,
     );
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.slice(start + PREFIX.length, end));
+    parsed = JSON.parse(text);
   } catch {
     throw new UserError(`${where}: the pgperf:bisect marker is not JSON (was the issue body edited?)`);
   }
@@ -51,7 +68,7 @@ export function parseBisectMarker(body: string, where: string): BisectTarget {
     new UserError(
       `${where}: the pgperf:bisect marker's '${field}' must be ${expected}, got ${JSON.stringify(o[field])}`,
     );
-  const text = (field: string) => {
+  const nonEmpty = (field: string) => {
     if (typeof o[field] !== 'string' || o[field] === '') throw bad(field, 'a non-empty string');
     return o[field];
   };
@@ -64,14 +81,14 @@ export function parseBisectMarker(body: string, where: string): BisectTarget {
     throw new UserError(`${where}: the pgperf:bisect marker must be a JSON object`);
   }
   if (!Number.isInteger(o.clients) || (o.clients as number) < 1) throw bad('clients', 'a whole number >= 1');
-  const metric = text('metric');
+  const metric = nonEmpty('metric');
   if (!isMetricName(metric)) throw bad('metric', 'a metric pgperf records (e.g. tps)');
   return {
-    series: text('series'),
-    workload: text('workload'),
+    series: nonEmpty('series'),
+    workload: nonEmpty('workload'),
     clients: o.clients as number,
     metric,
-    fingerprint: text('fingerprint'),
+    fingerprint: nonEmpty('fingerprint'),
     good: sha('good'),
     bad: sha('bad'),
   };

@@ -1,17 +1,20 @@
 /**
  * The built action's `mode: nightly` (dist/index.js run as the runner runs it), on a scheduled event: the
  * machine's PostgreSQL install is the branch head (head-bin-dir), measured and saved to a store that
- * already holds a history (real captured pgbench runs, the last 14 nights 20% slower:
- * test/unit/history/noisy-history.ts). The regression issues go to the recording fake of the GitHub API
- * on 127.0.0.1; the data branch is a local bare repository that git is pointed at (url.insteadOf in a
- * private $HOME), so the Action's push-with-retry flow runs unchanged.
+ * already holds a synthetic history of another workload (real captured pgbench runs at 1 and 2 clients,
+ * 20% slower from night 26, test/unit/history/noisy-history.ts), so what regresses is decided by stored data,
+ * not by this machine's noise. The regression issues go to the recording fake of the GitHub API on
+ * 127.0.0.1; the data branch is a local bare repository that git is pointed at (url.insteadOf in a private
+ * $HOME), so the Action's push-with-retry flow runs unchanged. The step fails under `fail-on` as
+ * `pgperf nightly` exits.
  */
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGRESSION_LABEL, seriesMarker } from '../../src/github/regression-issues.js';
+import { REGRESSION_LABEL, parseEventState, seriesMarker } from '../../src/github/regression-issues.js';
+import type { HistoryRun } from '../../src/history/series.js';
 import type { RunResult } from '../../src/results/types.js';
 import { DataBranch } from '../../src/store/data-branch.js';
 import { DirStore } from '../../src/store/dir-store.js';
@@ -21,16 +24,30 @@ import { runBuiltAction } from '../helpers/action-run.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { preparePgSourceRepo, testCacheDir } from '../helpers/pg-source.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
-import { WORKLOAD, noisyHistory } from '../unit/history/noisy-history.js';
+import { WORKLOAD, commitSha, noisyHistory } from '../unit/history/noisy-history.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const NIGHTLY_SHA = 'd'.repeat(40);
-/** The one series of the prepared history: select-only at 1 client, TPS, on the fixture's machine. */
-const REGRESSED = `kvm2-haltpoll-fx/${WORKLOAD}@1/tps`;
+/** The two cells of the prepared history: select-only at 1 and 2 clients, TPS, on the fixture's machine. */
+const CELLS = [1, 2].map((clients) => `kvm2-haltpoll-fx/${WORKLOAD}@${clients}/tps`);
 let tmp: string;
 let gh: FakeGitHub;
 
-const history = () => noisyHistory({ clients: [1] });
+/** 40 nights, 20% slower from night 26. */
+const history = () => noisyHistory();
+
+/** Nights 40 to 59 of the same history, back to the old level from night 45. */
+const recovery = (): HistoryRun[] =>
+  noisyHistory({ nights: 60 })
+    .slice(40)
+    .map((run, i) =>
+      40 + i < 45
+        ? run
+        : {
+            ...run,
+            samples: run.samples.map((s) => ({ ...s, metrics: { ...s.metrics, tps: s.metrics.tps! / 0.8 } })),
+          },
+    );
 
 function nightly(inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
   return runBuiltAction(
@@ -78,17 +95,22 @@ afterAll(async () => {
 });
 
 describe('the action in mode nightly', () => {
-  it('opens exactly one issue for the regressed series; a second run updates it; a 403 is a warning', async () => {
+  it('one issue for the two regressed cells, failing the step; updated while it persists; closed on recovery; a 403 is a warning', async () => {
     const storeDir = path.join(tmp, 'nightly-store');
     const store = await DirStore.open(storeDir, { write: true, warn: () => {} });
     for (const run of history()) await store.save(run);
     await store.close();
 
+    // fail-on regression (the default): the open regression event fails the step, after everything is published.
     const first = await nightly({ store: 'nightly-store' });
-    expect(first.code, first.stdout).toBe(0);
-    expect(first.outputs).toMatchObject({ verdict: 'regression', regressions: '1', improvements: '0' });
+    expect(first.code, first.stdout).toBe(1);
+    // Workflow commands escape % as %25 (@actions/core); the runner shows it decoded.
+    expect(first.stdout.replace(/%25/g, '%')).toMatch(
+      /::error::open regression event in the history: select-only \(2 cells, worst tps at [12] clients? -\d+\.\d%\) \(fail-on: regression\)/,
+    );
+    expect(first.outputs).toMatchObject({ verdict: 'regression', regressions: '2', improvements: '0' });
     // Verdict first, then the history's change points with the commit range.
-    expect(first.summary).toMatch(/^## pgperf nightly: 🔴 1 series regressed\n/);
+    expect(first.summary).toMatch(/^## pgperf nightly: 🔴 1 workload regressed \(2 cells\)\n/);
     expect(first.summary).toContain('Measured master @ dddddddddd.');
     expect(first.summary).toContain('### Performance history');
     expect(first.summary).toMatch(/Regression issues: 1 opened, 0 updated, 0 closed \(#\d+\)/);
@@ -96,7 +118,7 @@ describe('the action in mode nightly', () => {
     const issues = [...gh.issues.values()];
     expect(issues).toHaveLength(1);
     expect(issues[0]!.labels).toEqual([{ name: REGRESSION_LABEL }]);
-    expect(issues[0]!.body).toContain(seriesMarker(REGRESSED));
+    for (const cell of CELLS) expect(issues[0]!.body).toContain(seriesMarker(cell));
     expect(issues[0]!.body).toContain('https://github.com/pg/postgres/actions/runs/777');
     // Tonight's run is stored beside the 40 nights, as the scheduled commit of master.
     const runs = await storedRuns(storeDir);
@@ -105,9 +127,10 @@ describe('the action in mode nightly', () => {
       expect.objectContaining({ arm: 'head', sha: NIGHTLY_SHA, ref: 'master' }),
     ]);
 
-    const second = await nightly({ store: 'nightly-store' }, { GITHUB_RUN_ID: '778' });
+    // The regression persists: the same issue, updated; fail-on never passes the step.
+    const second = await nightly({ store: 'nightly-store', 'fail-on': 'never' }, { GITHUB_RUN_ID: '778' });
     expect(second.code, second.stdout).toBe(0);
-    expect(second.outputs.regressions).toBe('1');
+    expect(second.outputs.regressions).toBe('2');
     expect(gh.issues.size).toBe(1);
     const [issue] = [...gh.issues.values()];
     expect(issue!.body).toContain('actions/runs/778');
@@ -120,13 +143,29 @@ describe('the action in mode nightly', () => {
 
     // A token without issues: write: the run is still saved and reported; the warning names it.
     gh.refuse.push({ method: 'GET', pathPattern: /\/issues$/, status: 403 });
-    const refused = await nightly({ store: 'nightly-store' }, { GITHUB_RUN_ID: '779' });
+    const refused = await nightly({ store: 'nightly-store', 'fail-on': 'never' }, { GITHUB_RUN_ID: '779' });
     gh.refuse.length = 0;
     expect(refused.code, refused.stdout).toBe(0);
     expect(refused.stdout).toMatch(/::warning::.*lacks 'issues: write'/);
     expect(refused.outputs.verdict).toBe('regression');
     expect(gh.issues.size).toBe(1);
     expect(await storedRuns(storeDir)).toHaveLength(43);
+
+    // Every cell recovered: the issue is closed with a comment linking the recovery, and the step passes.
+    const again = await DirStore.open(storeDir, { write: true, warn: () => {} });
+    for (const run of recovery()) await again.save(run);
+    await again.close();
+    const recovered = await nightly({ store: 'nightly-store' }, { GITHUB_RUN_ID: '780' });
+    expect(recovered.code, recovered.stdout).toBe(0);
+    expect(recovered.outputs).toMatchObject({ verdict: 'improvement', regressions: '0' });
+    expect(recovered.summary).toMatch(/^## pgperf nightly: ✅ no workload regressed\n/);
+    expect(recovered.summary).toMatch(/Regression issues: 0 opened, 0 updated, 1 closed/);
+    const closed = gh.issues.get(issue!.number)!;
+    expect(closed.state).toBe('closed');
+    expect(parseEventState(closed.body)?.state).toBe('recovered');
+    const note = gh.comments.get(issue!.number)!.at(-1)!.body;
+    expect(note).toContain(`(https://github.com/pg/postgres/commit/${commitSha(45)})`);
+    expect(note).toContain('Found by [this run](https://github.com/pg/postgres/actions/runs/780)');
     expect(processesMentioning(tmp)).toEqual([]);
   }, 600_000);
 
@@ -156,7 +195,8 @@ describe('the action in mode nightly', () => {
       { 'store-branch': 'pgperf-data', 'publish-site': 'docs', 'results-dir': 'branch-results' },
       { HOME: home },
     );
-    expect(ran.code, ran.stdout).toBe(0);
+    // The history's open regression event fails the step (fail-on regression) after the run and the site are pushed.
+    expect(ran.code, ran.stdout).toBe(1);
     expect(ran.outputs.verdict).toBe('regression');
     const head = execFileSync('git', ['--git-dir', remote, 'rev-parse', 'refs/heads/pgperf-data'])
       .toString()
@@ -179,8 +219,12 @@ describe('the action in mode nightly', () => {
     const index = await readFile(path.join(clone, 'docs', 'index.html'), 'utf8');
     expect(index).toContain(WORKLOAD);
     expect(ran.summary).toContain('History site: `docs/` of branch `pgperf-data`');
-    // The same series, the same issue (found again by its marker): never a duplicate.
-    expect([...gh.issues.values()].filter((i) => i.body.includes(seriesMarker(REGRESSED)))).toHaveLength(1);
+    // The same event (its recovery was in another store), found again by its marker: never a duplicate.
+    expect(
+      [...gh.issues.values()].filter(
+        (i) => parseEventState(i.body)?.event === `kvm2-haltpoll-fx/${WORKLOAD}`,
+      ),
+    ).toHaveLength(1);
   }, 600_000);
 
   it('builds head-ref from source (cache hits on a warm machine) and starts the history of a new store', async () => {
@@ -202,7 +246,7 @@ describe('the action in mode nightly', () => {
     expect(result.source?.head).toMatchObject({ ref: repo.headRef, chosenBy: 'nightly: input head-ref' });
     // One night is no history yet: nothing regressed, and the summary says the series are too short.
     expect(ran.outputs).toMatchObject({ verdict: 'no-change', regressions: '0' });
-    expect(ran.summary).toMatch(/^## pgperf nightly: ✅ no series regressed\n/);
+    expect(ran.summary).toMatch(/^## pgperf nightly: ✅ no workload regressed\n/);
     expect(ran.summary).toMatch(/fewer than 6 runs and (was|were) not analysed yet/);
     const runs = await storedRuns(path.join(tmp, 'built-store'));
     expect(runs.map((r) => r.commits)).toEqual([[{ arm: 'head', ref: repo.headRef, sha: repo.headSha }]]);

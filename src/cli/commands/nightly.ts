@@ -1,21 +1,21 @@
-import { Command } from 'commander';
-import { buildPostgres } from '../../pg-build/build.js';
+import { Command, Option } from 'commander';
+import { EXIT_CODES } from '../../compare/decision.js';
+import { DEFAULT_FAIL_ON, FAIL_ON, FAIL_ON_MEANING, type FailOn } from '../../compare/policy.js';
 import { DEFAULT_REPO, parseRepo } from '../../pg-build/source.js';
 import { loadWorkloadFile } from '../../drivers/load-workload.js';
 import { octokitApi } from '../../github/octokit-api.js';
-import { describeSync, syncRegressionIssues } from '../../github/regression-issues.js';
-import { renderHistoryMarkdown } from '../../history/markdown.js';
-import { analyseStore, writeHistorySite } from '../../history/nightly.js';
-import { nightlyRunRequest } from '../../pipeline/nightly.js';
-import type { ArmSpec } from '../../runner/run-loop.js';
+import { trySyncRegressionIssues } from '../../github/regression-issues.js';
+import { writeHistorySite } from '../../history/nightly.js';
+import { buildArms } from '../../pipeline/build-stage.js';
+import { nightlyGate, nightlyReport, runNightly, type NightlyHead } from '../../pipeline/nightly.js';
 import { UserError } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { nodeProcessRunner } from '../../util/process.js';
 import { addChangePointOptions, changePointSettings, type ChangePointFlags } from '../change-point-flags.js';
 import { executeRun } from '../execute-run.js';
-import { positiveInt } from '../options.js';
+import { oneOf, positiveInt } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
-import { cacheDirHelp, collectString, resolveCacheDir } from './build.js';
+import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
 
 interface NightlyFlags extends ChangePointFlags {
   bin?: string;
@@ -34,13 +34,25 @@ interface NightlyFlags extends ChangePointFlags {
   githubRepo?: string;
   runAs?: string;
   tmpDir?: string;
+  failOn: FailOn;
 }
 
+/** The exit codes of `pgperf nightly`, in its help. */
+const NIGHTLY_EXIT_CODES_HELP = `
+Exit codes:
+  ${EXIT_CODES.passed}  passed: no open regression event in the history (or --fail-on never)
+  ${EXIT_CODES.failed}  --fail-on regression: a workload has an open regression event (a cell whose latest change
+     point is a regression); --fail-on inconclusive: also a series measured tonight that is too short to analyse
+  ${EXIT_CODES.usage}  usage or input error (nothing was measured)
+  ${EXIT_CODES.incomplete}  the run could not complete, or was not saved to the store (unless --fail-on never)
+  130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM; what was measured is kept`;
+
 /**
- * `pgperf nightly`: measure the branch head (one arm, built from `--ref` or given as `--bin`), save the
- * run to the results store, then analyse every stored series for change points: the job-summary markdown
- * on stdout, the history site with `--site`, and with `--github-repo` (and $GITHUB_TOKEN) one GitHub issue
- * per regressed series, updated in place and closed on recovery.
+ * `pgperf nightly`: the nightly flow (src/pipeline/nightly.ts, the same the Action's `mode: nightly` runs)
+ * with the CLI's side effects: the branch head (built from `--ref`, or given as `--bin`) measured and saved
+ * to the results store, every stored series analysed for change points; the report on stdout (verdict
+ * first), the history site with `--site`, and with `--github-repo` (and $GITHUB_TOKEN) one GitHub issue per
+ * regression event of a workload, updated in place and closed on recovery. The exit code follows --fail-on.
  */
 export function nightlyCommand(): Command {
   const command = new Command('nightly')
@@ -58,76 +70,120 @@ export function nightlyCommand(): Command {
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--site <dir>', 'also render the history site into this directory')
     .option('--repo-url <url>', 'link commits to <url>/commit/<sha>')
-    .option('--github-repo <owner/name>', 'open/update/close regression issues there (token: $GITHUB_TOKEN)')
+    .option(
+      '--github-repo <owner/name>',
+      'keep one issue per regression event of a workload there: opened, updated, closed on recovery (token: $GITHUB_TOKEN)',
+    )
     .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
-    .option('--tmp-dir <dir>', 'where the cluster lives while running (default: the OS temp dir)');
+    .option('--tmp-dir <dir>', 'where the cluster lives while running (default: the OS temp dir)')
+    .addOption(
+      new Option(
+        '--fail-on <when>',
+        `when the exit code says the nightly failed: ${FAIL_ON.map((v) => `${v} (${nightlyMeaning(v)})`).join('; ')}`,
+      )
+        .argParser(oneOf('--fail-on', FAIL_ON))
+        .default(DEFAULT_FAIL_ON),
+    )
+    .addHelpText('after', NIGHTLY_EXIT_CODES_HELP);
   return addChangePointOptions(command, 'runs').action(async (flags: NightlyFlags) => {
     const logger = consoleLogger();
     const github = flags.githubRepo ? githubTarget(flags.githubRepo, process.env) : undefined;
     const changePoints = changePointSettings(flags);
+    const head = nightlyHead(flags);
     const workloads = [];
     for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
+    const repoUrl = flags.repoUrl?.replace(/\/+$/, '');
     const store = await openCliStore(flags.store, logger, true);
     try {
-      const arm = await headArm(flags, logger);
-      const request = nightlyRunRequest(arm, {
-        workloads,
-        rounds: flags.rounds,
-        durationS: flags.duration,
-        runAs: flags.runAs,
-        tmpDir: flags.tmpDir,
-        source: {
-          head: {
-            ...(arm.build ? { ref: arm.build.ref, sha: arm.build.sha } : {}),
-            ...(flags.commit ? { sha: flags.commit } : {}),
-            chosenBy: flags.ref ? `nightly build of ${flags.ref}` : 'nightly (--bin)',
+      const outcome = await runNightly(
+        {
+          head,
+          workloads,
+          rounds: flags.rounds,
+          durationS: flags.duration,
+          runAs: flags.runAs,
+          tmpDir: flags.tmpDir,
+          source: {
+            head: {
+              ...(flags.ref ? { ref: flags.ref } : {}),
+              ...(flags.commit ? { sha: flags.commit } : {}),
+              chosenBy: flags.ref ? `nightly build of ${flags.ref}` : 'nightly (--bin)',
+            },
+          },
+          history: {
+            maxP: changePoints.maxP,
+            minSegment: changePoints.minSegment,
+            minMagnitude: changePoints.magnitudePct / 100,
           },
         },
-      });
-      const outcome = await executeRun({ ...request, outDir: flags.out }, logger, {
-        archive: store,
-        printComparison: false,
-      });
-      if (outcome.result.status !== 'complete') return;
-      const analysis = await analyseStore(store, {
-        maxP: changePoints.maxP,
-        minSegment: changePoints.minSegment,
-        minMagnitude: changePoints.magnitudePct / 100,
-      });
-      const repoUrl = flags.repoUrl?.replace(/\/+$/, '');
-      process.stdout.write(renderHistoryMarkdown(analysis, { repoUrl }));
-      if (flags.site) {
-        const files = await writeHistorySite(flags.site, analysis, { title: 'pgperf nightly', repoUrl });
+        {
+          logger,
+          measure: (request) =>
+            executeRun({ ...request, outDir: flags.out }, logger, { archive: store, printComparison: false }),
+          build: (request) =>
+            withInterrupt(logger, (signal) =>
+              buildArms(request, { runner: nodeProcessRunner, logger, signal }),
+            ),
+          history: store,
+          ...(github
+            ? {
+                issues: (analysis) =>
+                  trySyncRegressionIssues(octokitApi(github), analysis, repoUrl ? { repoUrl } : {}),
+              }
+            : {}),
+        },
+      );
+      if (flags.site && outcome.analysis) {
+        const files = await writeHistorySite(flags.site, outcome.analysis, {
+          title: 'pgperf nightly',
+          repoUrl,
+        });
         logger.info(`history site: ${files.length} pages in ${flags.site}`);
       }
-      if (github) {
-        const done = await syncRegressionIssues(octokitApi(github), analysis, { repoUrl });
-        logger.info(`regression issues in ${github.owner}/${github.repo}: ${describeSync(done)}`);
-      }
+      process.stdout.write(nightlyReport(outcome, repoUrl ? { repoUrl } : {}));
+      const gate = nightlyGate(outcome, flags.failOn);
+      if (gate.failure) logger.error(gate.failure);
+      // An interrupted run already set its signal's exit code (executeRun).
+      if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = gate.exitCode;
     } finally {
       await store.close();
     }
   });
 }
 
-async function headArm(flags: NightlyFlags, logger: ReturnType<typeof consoleLogger>): Promise<ArmSpec> {
+/** What each --fail-on value fails the nightly on (the values and default are the gate's: FAIL_ON_MEANING). */
+function nightlyMeaning(failOn: FailOn): string {
+  if (failOn === 'regression') return 'an open regression event in the history';
+  if (failOn === 'inconclusive') return 'also a series measured tonight that is too short to analyse';
+  return FAIL_ON_MEANING.never;
+}
+
+/** --bin, or --ref built from --repo: checked before anything is opened or measured. */
+function nightlyHead(flags: NightlyFlags): NightlyHead {
   if (flags.bin && flags.ref)
     throw new UserError('--bin and --ref both given: measure an install or build a ref');
-  if (flags.bin) return { label: 'head', binDir: flags.bin, settings: {} };
+  if (flags.commit && !flags.bin) {
+    throw new UserError(
+      `--commit ${flags.commit} names the commit of --bin: give --bin DIR, or drop --commit`,
+    );
+  }
+  if (flags.bin) return { kind: 'installed', binDir: flags.bin };
   if (!flags.ref)
     throw new UserError('nothing to measure: give --ref BRANCH (built from --repo) or --bin DIR');
-  const built = await buildPostgres(
-    {
-      label: 'head',
+  return {
+    kind: 'build',
+    request: {
       repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
-      ref: flags.ref,
-      patches: [],
+      baseRef: flags.ref,
+      headRef: flags.ref,
+      mergeBase: false,
+      basePatches: [],
+      headPatches: [],
       extraOptions: flags.buildOption,
       cacheDir: resolveCacheDir(flags.cacheDir),
+      headOnly: true,
     },
-    { runner: nodeProcessRunner, logger },
-  );
-  return { label: 'head', binDir: built.binDir, settings: {}, build: built.record };
+  };
 }
 
 /** --github-repo and the token, checked before anything is measured. */

@@ -1,19 +1,27 @@
 /**
  * Nightly regression issues against a recording fake of the REST API on 127.0.0.1, through the real
- * octokit client: one issue per regressed series, no duplicates on re-runs, others' issues left alone,
- * closed with a note when the series recovers. Histories are built from real captured pgbench runs
- * (test/unit/history/noisy-history.ts) with planted steps.
+ * octokit client: one issue per regression event of a workload listing its cells, updated while the
+ * regression persists (cells added, no duplicate), closed with a comment linking the recovery, a new issue
+ * for a new event, the old per-series issues superseded. The rules that need no API (hand-closed issues
+ * respected, others' issues left alone, escaping) are tested on the plan alone (planIssueActions). Histories are built from real captured pgbench runs (test/unit/history/noisy-history.ts) with
+ * planted steps, at 1 and 2 clients.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { octokitApi } from '../../../src/github/octokit-api.js';
+import type { IssueSummary } from '../../../src/github/api.js';
 import {
   REGRESSION_LABEL,
+  parseEventState,
+  planIssueActions,
   seriesMarker,
   syncRegressionIssues,
+  type IssueAction,
 } from '../../../src/github/regression-issues.js';
 import { analyseHistory } from '../../../src/history/analyse.js';
+import { parseBisectMarker } from '../../../src/history/bisect-marker.js';
+import type { HistoryRun } from '../../../src/history/series.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
-import { noisyHistory } from '../history/noisy-history.js';
+import { WORKLOAD, commitSha, noisyHistory } from '../history/noisy-history.js';
 
 let gh: FakeGitHub;
 beforeEach(async () => {
@@ -25,79 +33,206 @@ afterEach(async () => {
 
 const api = () =>
   octokitApi({ token: 't', baseUrl: gh.url, owner: 'pg', repo: 'postgres', retry: { retries: 0 } });
-const links = { repoUrl: 'https://github.com/postgres/postgres' };
+const REPO = 'https://github.com/postgres/postgres';
+const links = (run = 777) => ({ repoUrl: REPO, runUrl: `${REPO}/actions/runs/${run}` });
 const writes = () => gh.requests.filter((r) => r.method !== 'GET');
+const FP = 'kvm2-haltpoll-fx';
+const cell = (clients: number) => `${FP}/${WORKLOAD}@${clients}/tps`;
 
-/** Regressed at night 26 (-20%); with `recoverAt`, back to the old level from that night on. */
-function history(nights: number, recoverAt?: number) {
-  const runs = noisyHistory({ nights, stepAt: 26, factor: 0.8 });
-  if (recoverAt === undefined) return runs;
-  return runs.map((run, night) =>
-    night < recoverAt
-      ? run
-      : {
-          ...run,
-          samples: run.samples.map((s) => ({ ...s, metrics: { tps: s.metrics.tps! / 0.8 } })),
-        },
-  );
+/**
+ * The real runs at 1 and 2 clients, each night's TPS scaled by `level(night, clients)` (1: as captured).
+ */
+function shaped(nights: number, level: (night: number, clients: number) => number): HistoryRun[] {
+  return noisyHistory({ nights, stepAt: Infinity }).map((run, night) => ({
+    ...run,
+    samples: run.samples.map((s) => ({
+      ...s,
+      metrics: { ...s.metrics, tps: s.metrics.tps! * level(night, s.clients) },
+    })),
+  }));
+}
+
+/** Both client counts 20% slower from night 26; with `recoverAt`, back to the old level from then on. */
+const regressed = (nights: number, recoverAt = Infinity) =>
+  shaped(nights, (night) => (night >= 26 && night < recoverAt ? 0.8 : 1));
+
+const sync = (runs: HistoryRun[], run = 777) => syncRegressionIssues(api(), analyseHistory(runs), links(run));
+
+/** The plan alone (no API): what pgperf-bot would do with these issues. */
+const plan = (runs: HistoryRun[], existing: IssueSummary[] = []) =>
+  planIssueActions(analyseHistory(runs), existing, 'pgperf-bot', links());
+
+/** The issue pgperf-bot opens for `runs`, as GitHub would list it back (number 500, in `state`). */
+function openedFor(runs: HistoryRun[], state: IssueSummary['state'] = 'open'): IssueSummary {
+  const [action] = plan(runs);
+  if (action?.kind !== 'open') throw new Error(`expected an open action, got ${action?.kind}`);
+  return { number: 500, title: action.title, body: action.body, state, userLogin: 'pgperf-bot' };
 }
 
 describe('syncRegressionIssues', () => {
-  it('opens one issue per regressed series, and a re-run neither duplicates nor rewrites them', async () => {
-    const analysis = analyseHistory(history(40));
-    const regressed = analysis.series.filter((s) => s.changePoints.at(-1)?.kind === 'regression');
-    expect(regressed.length).toBeGreaterThan(0);
-    const first = await syncRegressionIssues(api(), analysis, links);
-    expect(first.opened).toHaveLength(regressed.length);
-    const issues = [...gh.issues.values()];
-    for (const s of regressed) {
-      const issue = issues.find((i) => i.body.includes(seriesMarker(s.series.id)))!;
-      expect(issue.labels).toEqual([{ name: REGRESSION_LABEL }]);
-      expect(issue.title).toMatch(
-        new RegExp(`^Performance regression: select-only at ${s.series.key.clients} client`),
+  it('two client counts of one workload regressing: one issue listing both cells, with the worst for bisect', async () => {
+    const done = await sync(regressed(40));
+    expect(done).toEqual({ opened: [500], updated: [], closed: [] });
+    const issue = gh.issues.get(500)!;
+    expect(issue.labels).toEqual([{ name: REGRESSION_LABEL }]);
+    expect(issue.title).toMatch(
+      /^Performance regression: select-only, 2 cells \(worst TPS at [12] clients? -\d+\.\d%, first bad [0-9a-f]{10}\)$/,
+    );
+    // Both cells, each with its change-point delta and CI, and the commits linked.
+    for (const clients of [1, 2]) {
+      expect(issue.body).toContain(seriesMarker(cell(clients)));
+      expect(issue.body).toMatch(
+        new RegExp(
+          `\\| TPS at ${clients} clients? \\| -\\d+\\.\\d% \\[-\\d+\\.\\d+%, -\\d+\\.\\d+%\\] \\|.*\\| 🔴 regressed \\|`,
+        ),
       );
-      expect(issue.body).toContain(`${links.repoUrl}/commit/${s.changePoints.at(-1)!.firstAfter.sha}`);
     }
-    const before = writes().length;
-    const again = await syncRegressionIssues(api(), analysis, links);
-    expect(again).toEqual({ opened: [], updated: [], closed: [] });
-    expect(writes()).toHaveLength(before);
-    expect(gh.issues.size).toBe(regressed.length);
-  });
-
-  it("leaves a look-alike issue by someone else alone and opens pgperf's own", async () => {
-    const analysis = analyseHistory(history(40));
-    const s = analysis.series.find((x) => x.changePoints.at(-1)?.kind === 'regression')!;
-    gh.issues.set(1, {
-      number: 1,
-      title: 'copied',
-      body: `${seriesMarker(s.series.id)} quoted by a human`,
+    expect(issue.body).toContain(`${REPO}/commit/${commitSha(26)}`);
+    expect(issue.body).toContain('**select-only** on the machine kvm2-haltpoll-fx regressed in 2 cells');
+    expect(parseEventState(issue.body)).toMatchObject({
+      event: `${FP}/${WORKLOAD}`,
       state: 'open',
-      labels: [{ name: REGRESSION_LABEL }],
-      user: { login: 'someone-else' },
+      cells: [expect.objectContaining({ metric: 'tps' }), expect.objectContaining({ metric: 'tps' })],
     });
-    const out = await syncRegressionIssues(api(), analysis, links);
-    expect(out.updated).not.toContain(1);
-    expect(gh.issues.get(1)!.body).toBe(`${seriesMarker(s.series.id)} quoted by a human`);
-    expect(out.opened.length).toBeGreaterThan(0);
+    // mode bisect reads one cell: the worst, whose series marker is in the body too.
+    const target = parseBisectMarker(issue.body, 'issue #500');
+    expect([cell(1), cell(2)]).toContain(target.series);
+    expect(issue.title).toContain(`worst TPS at ${target.clients} client`);
+    expect(target).toMatchObject({ workload: WORKLOAD, metric: 'tps', fingerprint: FP });
+
+    // The same history again: nothing to write.
+    const before = writes().length;
+    expect(await sync(regressed(40))).toEqual({ opened: [], updated: [], closed: [] });
+    expect(writes()).toHaveLength(before);
   });
 
-  it('closes the issue with a note when the series recovers, and reopens it on a new regression', async () => {
-    await syncRegressionIssues(api(), analyseHistory(history(40)), links);
-    const recovered = analyseHistory(history(60, 45));
-    const back = recovered.series.filter((s) => s.changePoints.at(-1)?.kind === 'improvement');
-    expect(back.length).toBeGreaterThan(0);
-    const out = await syncRegressionIssues(api(), recovered, links);
-    expect(out.closed.length).toBeGreaterThan(0);
-    for (const number of out.closed) {
-      expect(gh.issues.get(number)!.state).toBe('closed');
-      expect(gh.comments.get(number)?.at(-1)?.body).toMatch(/^Recovered: /);
+  it('the next nightly with the regression persisting updates the same issue; a cell that regresses later is added', async () => {
+    // Night 31: only 1 client has regressed so far.
+    await sync(shaped(32, (night, clients) => (night >= 26 && clients === 1 ? 0.8 : 1)));
+    const [first] = [...gh.issues.values()];
+    expect(first!.title).toMatch(/select-only, 1 cell \(worst TPS at 1 client/);
+    expect(first!.body).not.toContain(seriesMarker(cell(2)));
+
+    // Nights later, 2 clients regressed too: the same issue lists both, no new issue.
+    const done = await sync(regressed(41), 778);
+    expect(done).toEqual({ opened: [], updated: [first!.number], closed: [] });
+    expect(gh.issues.size).toBe(1);
+    const issue = gh.issues.get(first!.number)!;
+    expect(issue.title).toMatch(/select-only, 2 cells/);
+    expect(issue.body).toContain(seriesMarker(cell(1)));
+    expect(issue.body).toContain(seriesMarker(cell(2)));
+    expect(issue.body).toContain(
+      'Updated by [this run](https://github.com/postgres/postgres/actions/runs/778)',
+    );
+    expect(gh.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/issues'))).toHaveLength(1);
+  });
+
+  it('a cell that recovered while another persists stays listed as recovered, and the issue open', () => {
+    const issue = openedFor(regressed(40));
+    const actions = plan(
+      shaped(60, (night, clients) => (night >= 26 && (night < 45 || clients === 2) ? 0.8 : 1)),
+      [issue],
+    );
+    expect(actions).toEqual([expect.objectContaining({ kind: 'update', issue: 500, reopen: false })]);
+    const update = actions[0] as Extract<IssueAction, { kind: 'update' }>;
+    expect(update.title).toMatch(/select-only, 1 cell \(worst TPS at 2 clients/);
+    expect(update.body).toMatch(/\| TPS at 2 clients \|.*\| 🔴 regressed \|/);
+    expect(update.body).toMatch(
+      new RegExp(
+        `\\| TPS at 1 client \\|.*\\| 🟢 recovered \\+\\d+\\.\\d% at \\[\`${commitSha(45).slice(0, 10)}\`\\]`,
+      ),
+    );
+    expect(update.body).toContain(seriesMarker(cell(1)));
+  });
+
+  it('every cell recovered: closed with a comment linking the recovery; the same change point back reopens it; a new regression is a new issue', async () => {
+    await sync(regressed(40));
+    const recovered = await sync(regressed(60, 45), 790);
+    expect(recovered).toEqual({ opened: [], updated: [], closed: [500] });
+    const issue = gh.issues.get(500)!;
+    expect(issue.state).toBe('closed');
+    expect(parseEventState(issue.body)?.state).toBe('recovered');
+    const note = gh.comments.get(500)!.at(-1)!.body;
+    expect(note).toMatch(
+      /^\*\*Recovered\*\*: no cell of \*\*select-only\*\* on kvm2-haltpoll-fx is regressed any more/,
+    );
+    // The commit and the stored run where each cell came back, and the run that found it.
+    for (const clients of [1, 2]) {
+      expect(note).toContain(`- TPS at ${clients} client${clients === 1 ? '' : 's'}: +`);
     }
-    // The regression returns: the same issue is reopened, not a new one.
-    const count = gh.issues.size;
-    const out2 = await syncRegressionIssues(api(), analyseHistory(history(40)), links);
-    expect(gh.issues.size).toBe(count);
-    expect(out2.updated).toEqual(expect.arrayContaining(out.closed));
-    for (const number of out.closed) expect(gh.issues.get(number)!.state).toBe('open');
+    expect(note).toContain(`(${REPO}/commit/${commitSha(45)})`);
+    expect(note).toContain('stored run night-045');
+    expect(note).toContain(`Found by [this run](${REPO}/actions/runs/790)`);
+
+    // The recovery is not there any more (the same change point is the latest again): the same issue, reopened.
+    const back = await sync(regressed(40));
+    expect(back).toEqual({ opened: [], updated: [500], closed: [] });
+    expect(gh.issues.get(500)!.state).toBe('open');
+    await sync(regressed(60, 45));
+
+    // Regressed again at night 65: a new event, a new issue; the recovered one stays closed.
+    const again = await sync(shaped(80, (n) => ((n >= 26 && n < 45) || n >= 65 ? 0.8 : 1)));
+    expect(again.opened).toHaveLength(1);
+    expect(gh.issues.get(500)!.state).toBe('closed');
+    const fresh = gh.issues.get(again.opened[0]!)!;
+    expect(fresh.body).toContain(`${REPO}/commit/${commitSha(65)}`);
+    expect(gh.issues.size).toBe(2);
+  });
+
+  it('an issue closed by hand while the regression persists stays closed, and no duplicate is opened', () => {
+    const actions = plan(regressed(41), [openedFor(regressed(40), 'closed')]);
+    expect(actions).toEqual([expect.objectContaining({ kind: 'update', issue: 500, reopen: false })]);
+  });
+
+  it("leaves a look-alike issue by someone else alone and opens pgperf's own", () => {
+    const copied = { ...openedFor(regressed(40)), number: 1, userLogin: 'someone-else' };
+    const actions = plan(regressed(40), [copied]);
+    expect(actions).toEqual([expect.objectContaining({ kind: 'open' })]);
+  });
+
+  it('closes the open issues of the earlier one-issue-per-series format in favour of the event issue', async () => {
+    for (const [number, clients] of [
+      [10, 1],
+      [11, 2],
+    ] as const) {
+      gh.issues.set(number, {
+        number,
+        title: `Performance regression: select-only at ${clients} client`,
+        body: `${seriesMarker(cell(clients))}\nold format`,
+        state: 'open',
+        labels: [{ name: REGRESSION_LABEL }],
+        user: { login: 'pgperf-bot' },
+      });
+    }
+    const done = await sync(regressed(40));
+    expect(done.opened).toHaveLength(1);
+    expect(done.closed).toEqual([10, 11]);
+    for (const number of [10, 11]) {
+      expect(gh.issues.get(number)!.state).toBe('closed');
+      expect(gh.comments.get(number)!.at(-1)!.body).toMatch(
+        new RegExp(`^Superseded by #${done.opened[0]}: `),
+      );
+    }
+  });
+
+  it('escapes the workload name and the commits from the store in the title and the body', () => {
+    const name = 'evil|`x`_*[y](http://e)@team<b>';
+    const runs = regressed(40).map(
+      (run) =>
+        JSON.parse(
+          JSON.stringify(run)
+            .replaceAll(`"${WORKLOAD}"`, JSON.stringify(name))
+            .replaceAll(commitSha(26), 'not-a-sha](http://evil)'),
+        ) as HistoryRun,
+    );
+    const issue = openedFor(runs);
+    const escaped = 'evil&#124;&#96;x&#96;&#95;&#42;&#91;y&#93;(http://e)&#64;team&lt;b&gt;';
+    expect(issue.title).toContain(escaped);
+    expect(issue.body).toContain(`**${escaped}**`);
+    const visible = issue.body.replace(/<!-- pgperf:[^\n]* -->\n/g, '');
+    for (const raw of [name, '@team', '<b>', 'not-a-sha](http://evil)']) expect(visible).not.toContain(raw);
+    expect(visible).toContain('not-a-sha&#93;(http://evil)');
+    // The markers round-trip the raw values (they are data, not markup).
+    expect(parseEventState(issue.body)?.event).toBe(`${FP}/${name}`);
   });
 });

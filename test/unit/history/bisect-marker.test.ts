@@ -4,7 +4,13 @@
  * edited into nonsense, are refused with a message naming the issue and the field.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bisectMarker, parseBisectMarker, type BisectTarget } from '../../../src/history/bisect-marker.js';
+import {
+  bisectMarker,
+  jsonMarker,
+  markerText,
+  parseBisectMarker,
+  type BisectTarget,
+} from '../../../src/history/bisect-marker.js';
 import { octokitApi } from '../../../src/github/octokit-api.js';
 import { BISECT_LABEL, seriesMarker, syncRegressionIssues } from '../../../src/github/regression-issues.js';
 import { analyseHistory } from '../../../src/history/analyse.js';
@@ -20,6 +26,9 @@ afterEach(async () => {
   await gh.close();
 });
 
+const api = () =>
+  octokitApi({ token: 't', baseUrl: gh.url, owner: 'pg', repo: 'postgres', retry: { retries: 0 } });
+
 const target: BisectTarget = {
   series: 'fp/select-only@4/tps',
   workload: 'select-only',
@@ -33,14 +42,7 @@ const target: BisectTarget = {
 describe('the bisect marker', () => {
   it('is written into every regression issue beside the series marker, naming the change point commits', async () => {
     const analysis = analyseHistory(noisyHistory({ nights: 40, stepAt: 26, factor: 0.8, clients: [1] }));
-    const api = octokitApi({
-      token: 't',
-      baseUrl: gh.url,
-      owner: 'pg',
-      repo: 'postgres',
-      retry: { retries: 0 },
-    });
-    const done = await syncRegressionIssues(api, analysis, {});
+    const done = await syncRegressionIssues(api(), analysis, {});
     expect(done.opened).toHaveLength(1);
     const issue = gh.issues.get(done.opened[0]!)!;
     const s = analysis.series.find((x) => issue.body.includes(seriesMarker(x.series.id)))!;
@@ -59,6 +61,29 @@ describe('the bisect marker', () => {
     expect(parsed.bad).toBe(commitSha(26));
     expect(parsed.good).toBe(commitSha(25));
     expect(issue.body).toContain(`\`${BISECT_LABEL}\``);
+  });
+
+  it('names the worst cell of a regression event with two cells, whose series marker the issue carries', async () => {
+    const analysis = analyseHistory(noisyHistory({ nights: 40, stepAt: 26, factor: 0.8, clients: [1, 2] }));
+    const done = await syncRegressionIssues(api(), analysis, {});
+    expect(done.opened).toHaveLength(1);
+    const body = gh.issues.get(done.opened[0]!)!.body;
+    const parsed = parseBisectMarker(body, 'issue #1');
+    const regressed = analysis.series.filter((s) => s.changePoints.at(-1)?.kind === 'regression');
+    expect(regressed).toHaveLength(2);
+    const size = (s: (typeof regressed)[number]) =>
+      Math.abs(Math.log1p(s.changePoints.at(-1)!.relativeChange));
+    const worst = regressed.reduce((a, b) => (size(b) > size(a) ? b : a));
+    expect(parsed).toMatchObject({ series: worst.series.id, clients: worst.series.key.clients });
+    // mode bisect trusts the marker only beside the series marker of the same series.
+    expect(body).toContain(seriesMarker(parsed.series));
+  });
+
+  it('jsonMarker and markerText round-trip any value, and find the marker among others', () => {
+    const value = { a: '--> <!-- x', n: [1, 2] };
+    const body = `text\n${jsonMarker('other', { b: 1 })}\n${jsonMarker('thing', value)}\nmore -->`;
+    expect(JSON.parse(markerText(body, 'thing')!)).toEqual(value);
+    expect(markerText(body, 'missing')).toBeUndefined();
   });
 
   it('survives values that would end an HTML comment, and text around it', () => {

@@ -4,7 +4,8 @@ import { judgeHistory, renderNightlySummary } from '../../../src/history/nightly
 import type { HistoryRun } from '../../../src/history/series.js';
 import { commitSha, noisyHistory, WORKLOAD } from './noisy-history.js';
 
-const SERIES = `kvm2-haltpoll-fx/${WORKLOAD}@1/tps`;
+const FP = 'kvm2-haltpoll-fx';
+const SERIES = `${FP}/${WORKLOAD}@1/tps`;
 
 /** The real runs with a 20% slowdown from night 14 that is undone from night 28 on. */
 function recovered(): HistoryRun[] {
@@ -19,47 +20,76 @@ function recovered(): HistoryRun[] {
 }
 
 describe('judgeHistory', () => {
-  it('calls a series regressed while its latest change point is a regression', () => {
+  it('calls a series regressed while its latest change point is a regression: an open event of its workload', () => {
     const judged = judgeHistory(analyseHistory(noisyHistory({ clients: [1] })));
     expect(judged.verdict).toBe('regression');
     expect(judged.regressed.map((s) => s.series.id)).toEqual([SERIES]);
     expect(judged.improved).toEqual([]);
+    expect(judged.events.map((e) => [e.id, e.regressed.map((c) => c.series.id)])).toEqual([
+      [`${FP}/${WORKLOAD}`, [SERIES]],
+    ]);
   });
 
-  it('a series that recovered is no longer regressed; its recovery is an improvement', () => {
+  it('two client counts of one workload regressing are one event with two cells, the worst first', () => {
+    const judged = judgeHistory(analyseHistory(noisyHistory({ clients: [1, 2] })));
+    expect(judged.events).toHaveLength(1);
+    const [event] = judged.events;
+    expect(event).toMatchObject({ fingerprint: FP, workload: WORKLOAD });
+    expect(event!.regressed.map((c) => c.series.key.clients).sort()).toEqual([1, 2]);
+    const changes = event!.regressed.map((c) => Math.abs(Math.log1p(c.changePoint.relativeChange)));
+    expect(changes[0]).toBeGreaterThanOrEqual(changes[1]!);
+  });
+
+  it('a series that recovered is no longer regressed; its recovery is an improvement; no event is open', () => {
     const judged = judgeHistory(analyseHistory(recovered()));
     expect(judged.regressed).toEqual([]);
     expect(judged.improved.map((s) => s.series.id)).toEqual([SERIES]);
     expect(judged.verdict).toBe('improvement');
+    expect(judged.events).toEqual([]);
+    expect(judged.workloads.map((w) => w.id)).toEqual([`${FP}/${WORKLOAD}`]);
   });
 
   it('no change in the same real runs without the step', () => {
     const judged = judgeHistory(analyseHistory(noisyHistory({ clients: [1], stepAt: Infinity })));
-    expect(judged).toEqual({ verdict: 'no-change', regressed: [], improved: [] });
+    expect(judged).toMatchObject({ verdict: 'no-change', regressed: [], improved: [], events: [] });
+  });
+
+  it('lists the series too short to analyse', () => {
+    const judged = judgeHistory(analyseHistory(noisyHistory({ clients: [1], nights: 3 })));
+    expect(judged.unanalysed.map((s) => s.series.id)).toEqual([SERIES]);
+    expect(judged.workloads).toEqual([]);
   });
 });
 
 describe('renderNightlySummary', () => {
-  it('puts the verdict first, lists the regressed series with the first bad commit, then the history', () => {
-    const analysis = analyseHistory(noisyHistory({ clients: [1] }));
+  it('puts the verdict first, lists each regressed workload with its cells and first bad commits, then the history', () => {
+    const analysis = analyseHistory(noisyHistory({ clients: [1, 2] }));
     const text = renderNightlySummary(analysis, judgeHistory(analysis), {
-      measured: 'master @ 0123456789',
+      measured: { ref: 'master', sha: '0123456789abcdef' },
       notes: ['Regression issues: 1 opened, 0 updated, 0 closed (#500).'],
     });
     const lines = text.split('\n');
-    expect(lines[0]).toBe('## pgperf nightly: 🔴 1 series regressed');
+    expect(lines[0]).toBe('## pgperf nightly: 🔴 1 workload regressed (2 cells)');
     expect(text).toContain('Measured master @ 0123456789.');
-    const regressed = lines.find((l) => l.startsWith(`- ${WORKLOAD} at 1 client (tps): -`))!;
-    expect(regressed).toContain(`since ${commitSha(26).slice(0, 10)}`);
+    expect(text).toContain(`- ${WORKLOAD} on ${FP}: 2 cells`);
+    const cell = lines.find((l) => l.startsWith('  - at 1 client (tps): -'))!;
+    expect(cell).toContain(`since ${commitSha(26).slice(0, 10)}`);
+    expect(lines.some((l) => l.startsWith('  - at 2 clients (tps): -'))).toBe(true);
     expect(text.indexOf('Regression issues: 1 opened')).toBeLessThan(text.indexOf('### Performance history'));
     expect(text).not.toContain('**Improved**');
   });
 
-  it('says no series regressed and lists the improvements', () => {
+  it('says no workload regressed and lists the improvements', () => {
     const analysis = analyseHistory(recovered());
     const text = renderNightlySummary(analysis, judgeHistory(analysis));
-    expect(text.split('\n')[0]).toBe('## pgperf nightly: ✅ no series regressed');
+    expect(text.split('\n')[0]).toBe('## pgperf nightly: ✅ no workload regressed');
     expect(text).toMatch(/\*\*Improved\*\* \(latest change point\):\n- select-only at 1 client \(tps\): \+/);
     expect(text).not.toContain('**Regressed**');
+  });
+
+  it('escapes the ref it names', () => {
+    const analysis = analyseHistory(recovered());
+    const text = renderNightlySummary(analysis, judgeHistory(analysis), { measured: { ref: 'x|<b>@y' } });
+    expect(text).toContain('Measured x&#124;&lt;b&gt;&#64;y.');
   });
 });

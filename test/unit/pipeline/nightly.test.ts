@@ -1,0 +1,225 @@
+/**
+ * The one nightly flow (src/pipeline/nightly.ts) with its side effects handed in, as both adapters do: the
+ * measurement is a stand-in that saves a prepared night to a real directory store (no server, no noise),
+ * the history is real captured pgbench runs with a planted -20% step at 1 and 2 clients
+ * (test/unit/history/noisy-history.ts), and the issues go through octokit to the fake GitHub API on
+ * 127.0.0.1. Then the gate (exit codes under fail-on) and the report.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunComparison } from '../../../src/compare/types.js';
+import { octokitApi } from '../../../src/github/octokit-api.js';
+import { trySyncRegressionIssues } from '../../../src/github/regression-issues.js';
+import type { HistoryRun } from '../../../src/history/series.js';
+import {
+  nightlyGate,
+  nightlyReport,
+  runNightly,
+  type NightlyDeps,
+  type NightlyRequest,
+} from '../../../src/pipeline/nightly.js';
+import type { PipelineOutcome, PipelineRequest } from '../../../src/pipeline/pipeline.js';
+import { DirStore } from '../../../src/store/dir-store.js';
+import { memoryLogger } from '../../../src/util/logger.js';
+import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
+import { WORKLOAD, noisyHistory } from '../history/noisy-history.js';
+
+let tmp: string;
+let gh: FakeGitHub;
+let store: DirStore;
+beforeEach(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-nightly-flow-'));
+  gh = await startFakeGitHub();
+  store = await DirStore.open(path.join(tmp, 'store'), { write: true, warn: () => {} });
+});
+afterEach(async () => {
+  await store.close();
+  await gh.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const api = () =>
+  octokitApi({ token: 't', baseUrl: gh.url, owner: 'pg', repo: 'postgres', retry: { retries: 0 } });
+
+const request = (over: Partial<NightlyRequest> = {}): NightlyRequest => ({
+  head: { kind: 'installed', binDir: '/opt/pg/bin' },
+  workloads: [],
+  source: { head: { ref: 'master', sha: 'e'.repeat(40), chosenBy: 'test' } },
+  history: {},
+  ...over,
+});
+
+/** Deps whose measurement saves `night` to the store (or returns it as it is), recording the request. */
+function deps(
+  night: HistoryRun,
+  options: { save?: boolean; issues?: boolean } = {},
+): NightlyDeps & {
+  requests: Array<Omit<PipelineRequest, 'runDir'>>;
+  logger: ReturnType<typeof memoryLogger>;
+} {
+  const requests: Array<Omit<PipelineRequest, 'runDir'>> = [];
+  const logger = memoryLogger();
+  return {
+    logger,
+    requests,
+    history: store,
+    measure: async (req): Promise<PipelineOutcome> => {
+      requests.push(req);
+      const saved =
+        night.status === 'complete' && options.save !== false ? await store.save(night) : undefined;
+      return {
+        result: night,
+        comparison: {} as RunComparison,
+        resultsFile: path.join(tmp, 'results.json'),
+        ...(saved ? { archived: { id: saved.id, description: store.description } } : {}),
+        ...(options.save === false ? { archiveError: 'could not save the run: disk full' } : {}),
+      };
+    },
+    ...(options.issues === false
+      ? {}
+      : {
+          issues: (analysis) =>
+            trySyncRegressionIssues(api(), analysis, { repoUrl: 'https://github.com/pg/postgres' }),
+        }),
+  };
+}
+
+/** 40 nights of history in the store (both client counts 20% slower from night 26); night 40 is tonight's. */
+async function regressedHistory(): Promise<HistoryRun> {
+  const nights = noisyHistory({ nights: 41 });
+  for (const run of nights.slice(0, 40)) await store.save(run);
+  return nights[40]!;
+}
+
+describe('runNightly', () => {
+  it('measures into the store, finds the regression event of the workload, opens its issue; exit 1 under fail-on regression', async () => {
+    const d = deps(await regressedHistory());
+    const outcome = await runNightly(request(), d);
+    // One arm "head", the install given, the source as the adapter chose it.
+    expect(d.requests).toHaveLength(1);
+    expect(d.requests[0]!.arms).toEqual({
+      kind: 'installed',
+      arms: [{ label: 'head', binDir: '/opt/pg/bin', settings: {} }],
+    });
+    expect(d.requests[0]!.source?.head).toEqual({ ref: 'master', sha: 'e'.repeat(40), chosenBy: 'test' });
+    expect(outcome.analysis?.runs).toBe(41);
+    expect(outcome.judgement?.events.map((e) => [e.workload, e.regressed.length])).toEqual([[WORKLOAD, 2]]);
+    expect(outcome.issues).toEqual({ done: { opened: [500], updated: [], closed: [] } });
+    expect(gh.issues.size).toBe(1);
+    expect(d.logger.lines).toContain('regression issues: 1 opened, 0 updated, 0 closed');
+
+    const failed = nightlyGate(outcome, 'regression');
+    expect(failed.exitCode).toBe(1);
+    expect(failed.failure).toMatch(
+      /^open regression event in the history: select-only \(2 cells, worst tps at [12] clients? -\d+\.\d%\) \(fail-on: regression\)$/,
+    );
+    expect(nightlyGate(outcome, 'inconclusive').exitCode).toBe(1);
+    expect(nightlyGate(outcome, 'never')).toEqual({ exitCode: 0 });
+
+    const report = nightlyReport(outcome, { notes: ['History site: somewhere.'] });
+    expect(report.split('\n')[0]).toBe('## pgperf nightly: 🔴 1 workload regressed (2 cells)');
+    expect(report).toContain('Measured master @ eeeeeeeeee.');
+    expect(report).toContain(
+      'Regression issues: 1 opened, 0 updated, 0 closed (#500).\nHistory site: somewhere.',
+    );
+  });
+
+  it('builds a head from source head-only and records the built commit', async () => {
+    const night = await regressedHistory();
+    const built: unknown[] = [];
+    const d = deps(night, { issues: false });
+    d.build = async (req) => {
+      built.push(req);
+      return [
+        {
+          label: 'head',
+          binDir: '/cache/pg/bin',
+          settings: {},
+          build: { sha: 'b'.repeat(40), ref: 'master' } as never,
+        },
+      ];
+    };
+    const outcome = await runNightly(
+      request({
+        head: { kind: 'build', request: { baseRef: 'master', headRef: 'master' } as never },
+        source: { head: { ref: 'master', chosenBy: 'nightly build of master' } },
+      }),
+      d,
+    );
+    expect(built).toEqual([expect.objectContaining({ headRef: 'master', headOnly: true })]);
+    expect(d.requests[0]!.source?.head).toEqual({
+      ref: 'master',
+      sha: 'b'.repeat(40),
+      chosenBy: 'nightly build of master',
+    });
+    expect(outcome.source.head?.sha).toBe('b'.repeat(40));
+    expect(d.logger.lines).toContain('== Building PostgreSQL');
+    expect(outcome.issues).toBeUndefined();
+  });
+
+  it('an interrupted run: nothing analysed, no issue touched; exit 3 unless fail-on never', async () => {
+    const night = {
+      ...(await regressedHistory()),
+      status: 'interrupted' as const,
+      stopReason: 'interrupted (signal)',
+    };
+    const outcome = await runNightly(request(), deps(night));
+    expect(outcome.incomplete).toBe(
+      "the nightly run is 'interrupted' (interrupted (signal)): nothing was added to the history",
+    );
+    expect(outcome.analysis).toBeUndefined();
+    expect(outcome.issues).toBeUndefined();
+    expect(gh.requests).toEqual([]);
+    for (const failOn of ['regression', 'inconclusive'] as const) {
+      expect(nightlyGate(outcome, failOn)).toEqual({ exitCode: 3, failure: outcome.incomplete });
+    }
+    expect(nightlyGate(outcome, 'never')).toEqual({ exitCode: 0 });
+    expect(nightlyReport(outcome).split('\n')[0]).toBe('## pgperf nightly: ⚠️ no verdict');
+  });
+
+  it('a run the store did not save: the history is still analysed and reported, but the night could not complete (3)', async () => {
+    const outcome = await runNightly(request(), deps(await regressedHistory(), { save: false }));
+    expect(outcome.notSaved).toBe('could not save the run: disk full');
+    expect(outcome.analysis?.runs).toBe(40);
+    expect(nightlyGate(outcome, 'regression')).toEqual({
+      exitCode: 3,
+      failure: 'the nightly run was not saved to the store: could not save the run: disk full',
+    });
+    expect(nightlyReport(outcome)).toContain(
+      "⚠️ Tonight's run was not saved to the store: could not save the run: disk full.",
+    );
+  });
+
+  it('fail-on inconclusive also fails on a series measured tonight that is too short to analyse; regression does not', async () => {
+    const nights = noisyHistory({ nights: 41, stepAt: Infinity });
+    for (const run of nights.slice(0, 40)) await store.save(run);
+    // Tonight also measured a workload the history has never seen.
+    const tonight = JSON.parse(
+      JSON.stringify(nights[40]).replaceAll(`"${WORKLOAD}"`, '"fresh"'),
+    ) as HistoryRun;
+    const outcome = await runNightly(request(), deps(tonight, { issues: false }));
+    expect(outcome.judgement?.events).toEqual([]);
+    expect(outcome.undecided.map((s) => s.series.key.workload)).toEqual(['fresh', 'fresh']);
+    expect(nightlyGate(outcome, 'regression')).toEqual({ exitCode: 0 });
+    expect(nightlyGate(outcome, 'inconclusive')).toEqual({
+      exitCode: 1,
+      failure: '2 series measured tonight have too few runs to be analysed yet (fail-on: inconclusive)',
+    });
+  });
+
+  it('an API failure of the issues is a warning naming the permission; the night is analysed and gated all the same', async () => {
+    gh.refuse.push({ method: 'GET', pathPattern: /\/issues$/, status: 403 });
+    const d = deps(await regressedHistory());
+    const outcome = await runNightly(request(), d);
+    expect(outcome.issues).toEqual({ error: expect.stringContaining("lacks 'issues: write'") });
+    expect(
+      d.logger.lines.some((l) =>
+        /^warning: the regression issues were not updated: .*saved and reported/.test(l),
+      ),
+    ).toBe(true);
+    expect(nightlyGate(outcome, 'regression').exitCode).toBe(1);
+    expect(nightlyReport(outcome)).toContain('⚠️ the regression issues were not updated: ');
+  });
+});
