@@ -93,10 +93,13 @@ describe('analyseHistory', () => {
     expect(cp.ciLower).toBeLessThan(-0.2);
     expect(cp.ciUpper).toBeGreaterThan(-0.2); // the planted −20% is inside the 95% CI
     expect(cp.p).toBeLessThan(0.001);
-    // The noisier 2-client series finds the same step within one night (and a real bump in the data).
+    // The noisier 2-client series finds the same step within one night, and nothing else: nights 0-25 are
+    // draws from one pool of runs, so the "improvement" at night 10 that the uncorrected test reported
+    // (p = 3.8e-4 for the best of 19 splits) was noise.
     const regression = two!.changePoints.filter((c) => c.kind === 'regression');
     expect(regression).toHaveLength(1);
     expect(Math.abs(regression[0]!.index - 26)).toBeLessThanOrEqual(1);
+    expect(two!.changePoints).toHaveLength(1);
   });
 
   it('finds nothing in the same real runs without the step', () => {
@@ -139,7 +142,7 @@ describe('renderHistoryMarkdown', () => {
       repoUrl: 'https://github.com/postgres/postgres/',
     });
     const lines = text.split('\n');
-    expect(lines[2]).toMatch(/^\*\*2 regressions, 1 improvement\*\* in 2 series over 40 runs/);
+    expect(lines[2]).toMatch(/^\*\*2 regressions\*\* in 2 series over 40 runs/);
     const row = lines.find((l) => l.includes('| 1 | TPS |'))!;
     expect(row).toContain(
       `[${commitSha(25).slice(0, 10)}](https://github.com/postgres/postgres/commit/${commitSha(25)}) .. [${commitSha(26).slice(0, 10)}]`,
@@ -183,7 +186,7 @@ describe('the history site', () => {
     );
     expect(files.map((f) => f.file)).toEqual(['index.html', `workload-${WORKLOAD}.html`]);
     const [index, page] = files;
-    expect(index!.html).toContain('<b>2 regressions, 1 improvement</b> in 2 series over 40 runs');
+    expect(index!.html).toContain('<b>2 regressions</b> in 2 series over 40 runs');
     expect(index!.html).toContain(`href="workload-${WORKLOAD}.html"`);
     expect(page!.html).toContain(`https://github.com/postgres/postgres/commit/${commitSha(26)}`);
     expect(page!.html).toContain(assets.script);

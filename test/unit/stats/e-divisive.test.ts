@@ -4,10 +4,13 @@ import { eDivisiveStatistic } from '../../../src/stats/e-divisive-statistic.js';
 import {
   detectChangePoints,
   minPointsForDetection,
+  STATED_FALSE_CHANGE_POINTS_PER_POINT,
+  type ChangePoint,
   type ChangePointOptions,
 } from '../../../src/stats/e-divisive.js';
 import { normalQuantile } from '../../../src/stats/normal-quantile.js';
 import { seededRandom } from '../../../src/stats/seeded-random.js';
+import { splitScanP } from '../../../src/stats/split-scan-p.js';
 import { studentTTwoSample } from '../../../src/stats/student-t-two-sample.js';
 import { expectClose, vectors } from './vectors.js';
 
@@ -43,6 +46,23 @@ function synthetic(seed: number, n: number, steps: Array<[number, number]>, cv =
 }
 
 const log: ChangePointOptions = { scale: 'log' };
+
+/** 60 values around 1 then 2 (from index 35), normal noise of 5%, seeded: a clear step. */
+function unitStep(): number[] {
+  const random = seededRandom(3);
+  return Array.from(
+    { length: 60 },
+    (_, i) => (i >= 35 ? 2 : 1) + 0.05 * normalQuantile(Math.min(Math.max(random(), 1e-12), 1 - 1e-12)),
+  );
+}
+
+/** Every number of every change point is finite (no NaN, no ±Infinity). */
+function expectAllFinite(found: readonly ChangePoint[]): void {
+  for (const c of found) {
+    const numbers = Object.values({ ...c, ...c.ci }).filter((v) => typeof v === 'number');
+    expect(numbers.every(Number.isFinite), JSON.stringify(c)).toBe(true);
+  }
+}
 
 describe('eDivisiveStatistic', () => {
   it('matches the reference T(τ) of the E-Divisive vector on ln(TPS)', () => {
@@ -220,5 +240,128 @@ describe('detectChangePoints', () => {
     expect(() => detectChangePoints([1, 2], { minSegment: 1 })).toThrow(/minSegment/);
     expect(() => detectChangePoints([1, 2], { windowLength: 5 })).toThrow(/windowLength/);
     expect(() => detectChangePoints([1, 2], { minMagnitude: -1 })).toThrow(/minMagnitude/);
+  });
+});
+
+describe('detectChangePoints at any magnitude (issue 22)', () => {
+  const unit = detectChangePoints(unitStep());
+
+  it.each([1e200, 1e-200, 1e300, 1e-300, 8e307])(
+    'finds the step of 1 -> 2 scaled by %d where it finds the unscaled one, with means in the data units',
+    (magnitude) => {
+      expect(unit.map((c) => c.index)).toEqual([35]);
+      const found = detectChangePoints(unitStep().map((v) => v * magnitude));
+      expect(found.map((c) => c.index)).toEqual([35]);
+      const [scaled] = found;
+      expectAllFinite(found);
+      expectClose(scaled!.p, unit[0]!.p, 1e-9);
+      expectClose(scaled!.relativeChange, unit[0]!.relativeChange, 1e-12);
+      expectClose(scaled!.meanBefore, unit[0]!.meanBefore * magnitude, 1e-12);
+      expectClose(scaled!.meanAfter, unit[0]!.meanAfter * magnitude, 1e-12);
+      expectClose(scaled!.difference, unit[0]!.difference * magnitude, 1e-12);
+    },
+  );
+
+  it('finds 1e200 -> 2e200 (which used to overflow) and a step across the whole double range', () => {
+    const random = seededRandom(8);
+    const values = Array.from(
+      { length: 40 },
+      (_, i) => (i < 20 ? 1e200 : 2e200) * (1 + 0.01 * (random() - 0.5)),
+    );
+    const [only, ...rest] = detectChangePoints(values);
+    expect(rest).toEqual([]);
+    expect(only!.index).toBe(20);
+    expect(only!.meanAfter / only!.meanBefore).toBeCloseTo(2, 2);
+    const wide = unitStep().map((v) => (v - 1.5) * 1.5e308 * 1.5); // about -1.1e308 then +1.1e308
+    const found = detectChangePoints(wide);
+    expect(found.map((c) => c.index)).toEqual([35]);
+    expectAllFinite(found);
+    expect(found[0]!.difference).toBe(Number.MAX_VALUE); // the true difference exceeds the double range
+  });
+
+  it('finds a planted step on the log scale of values around 1e-200 like around 50,000', () => {
+    const around = (level: number) =>
+      synthetic(4, 100, [[60, -5]]).map((v) => v - Math.log(50000) + Math.log(level));
+    const [usual] = detectChangePoints(around(50000), log);
+    const [tiny] = detectChangePoints(around(1e-200), log);
+    expect(tiny!.index).toBe(usual!.index);
+    expect(Math.abs(usual!.index - 60)).toBeLessThanOrEqual(1);
+    expectClose(tiny!.relativeChange, usual!.relativeChange, 1e-9);
+    expectClose(tiny!.meanBefore / 1e-200, usual!.meanBefore / 50000, 1e-9);
+  });
+});
+
+describe('detectChangePoints on degenerate series', () => {
+  it('finds nothing in a constant series, whatever its magnitude', () => {
+    for (const v of [7, 0, -3e-300, 1e300]) expect(detectChangePoints(Array(50).fill(v))).toEqual([]);
+  });
+
+  it('does not call one huge outlier a change point, in noise or in a constant series', () => {
+    const random = seededRandom(5);
+    const noise = Array.from({ length: 100 }, () => 1000 + 10 * normalQuantile(Math.max(random(), 1e-12)));
+    for (const outlier of [1e300, -1e300, 1e6]) {
+      const spiked = [...noise];
+      spiked[40] = outlier;
+      expect(detectChangePoints(spiked), `outlier ${outlier}`).toEqual([]);
+      const flat = Array<number>(100).fill(5);
+      flat[40] = outlier;
+      expect(detectChangePoints(flat), `flat, outlier ${outlier}`).toEqual([]);
+    }
+  });
+
+  it('gives finite numbers for steps without noise and from a mean of 0', () => {
+    const [clean] = detectChangePoints([1, 1, 1, 2, 2, 2]);
+    expect(clean).toMatchObject({ index: 3, meanBefore: 1, meanAfter: 2, difference: 1, relativeChange: 1 });
+    const fromZero = detectChangePoints([0, 0, 0, 0, 1, 1, 1, 1]);
+    expectAllFinite(fromZero);
+    expect(fromZero[0]).toMatchObject({ index: 4, difference: 1, relativeChange: Number.MAX_VALUE, p: 0 });
+    const down = detectChangePoints([-10, -10.1, -9.9, -10, -5, -5.1, -4.9, -5]);
+    expect(down[0]!.relativeChange).toBeCloseTo(0.5, 2); // up from -10 to -5: a rise, so positive
+  });
+});
+
+describe('detectChangePoints false positives (issue 22)', () => {
+  const points = 5000;
+  const allowed = Math.floor(points * STATED_FALSE_CHANGE_POINTS_PER_POINT); // 0 for 5,000 points
+  const gaussian = (random: () => number) => normalQuantile(Math.min(Math.max(random(), 1e-12), 1 - 1e-12));
+
+  it.each([
+    ['Gaussian', gaussian],
+    [
+      'Student-t3',
+      (random: () => number) =>
+        gaussian(random) /
+        Math.sqrt((gaussian(random) ** 2 + gaussian(random) ** 2 + gaussian(random) ** 2) / 3),
+    ],
+    ['Cauchy', (random: () => number) => Math.tan(Math.PI * (random() - 0.5))],
+  ] as const)('finds at most the stated number in %s noise of 5,000 points', (_, draw) => {
+    for (const seed of [1, 2]) {
+      const random = seededRandom(seed);
+      const found = detectChangePoints(Array.from({ length: points }, () => draw(random)));
+      expect(found.length, JSON.stringify(found.map((c) => c.index))).toBeLessThanOrEqual(allowed);
+    }
+  });
+
+  it('keeps a change point only when its p corrected for the candidate splits is below maxP, ranks agreeing', () => {
+    const [only] = detectChangePoints(lnTps, log);
+    expect(only!.candidates).toBe(40 - 2 * 3 + 1);
+    expect(only!.pAdjusted).toBeGreaterThan(only!.p);
+    expect(only!.pAdjusted).toBeLessThanOrEqual(only!.candidates * only!.p);
+    expect(only!.pRankAdjusted).toBeLessThan(0.01);
+    // Pure noise whose best split (28 | 12) has p = 1.9e-4: "significant" alone, not as the best of 35.
+    const random = seededRandom(671);
+    const noise = Array.from({ length: 40 }, () => gaussian(random));
+    const summary = (v: number[]) => {
+      const mean = v.reduce((a, b) => a + b, 0) / v.length;
+      return {
+        n: v.length,
+        mean,
+        sd: Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (v.length - 1)),
+      };
+    };
+    const best = studentTTwoSample(summary(noise.slice(0, 28)), summary(noise.slice(28))).p;
+    expect(best).toBeLessThan(0.001);
+    expect(splitScanP(best, 40, 3)).toBeGreaterThan(0.001);
+    expect(detectChangePoints(noise)).toEqual([]);
   });
 });
