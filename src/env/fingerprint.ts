@@ -10,7 +10,7 @@
  * machine), the node version and paths (they do not change what the server does).
  */
 import { createHash } from 'node:crypto';
-import type { Environment, RunResult } from '../results/types.js';
+import type { ArmInfo, Environment, RunResult } from '../results/types.js';
 
 export interface Fingerprint {
   /** First 16 hex characters of the sha256 of the canonical JSON of `facts`. */
@@ -18,6 +18,14 @@ export interface Fingerprint {
   /** The facts hashed, by name; absent facts (unreadable on that machine) are left out, not guessed. */
   facts: Record<string, string>;
 }
+
+/**
+ * What the fingerprint reads of a results document: also the conditions of a run not yet measured, or of
+ * one arm alone (a stored baseline compares the arm it uses, not every arm of that run).
+ */
+export type FingerprintSource = Pick<RunResult, 'environment' | 'clients'> & {
+  arms: ReadonlyArray<Pick<ArmInfo, 'build'>>;
+};
 
 /** Length of a fingerprint id in hex characters (64 bits: collisions are not a practical concern). */
 export const FINGERPRINT_ID_LENGTH = 16;
@@ -38,7 +46,7 @@ const OPTIONAL_FACTS: ReadonlyArray<[fact: string, key: string]> = [
  *
  * @example environmentFingerprint(result).id // "3f9a0c1b2d4e5f60"
  */
-export function environmentFingerprint(result: RunResult): Fingerprint {
+export function environmentFingerprint(result: FingerprintSource): Fingerprint {
   const env = result.environment;
   const facts: Record<string, string> = { ...machineFacts(env), settingsHash: env.settingsHash };
   const builds = result.arms

@@ -1,15 +1,16 @@
 /**
- * `pgperf run --baseline stored` end to end with the machine's PostgreSQL: a base run measured and saved to
- * a directory store through the pipeline, then head alone measured through the CLI and compared with it;
- * a fingerprint mismatch refused (and allowed); a drifted sentinel marking the comparison inconclusive.
+ * `pgperf run --baseline stored` end to end with the machine's PostgreSQL and the built CLI (dist/cli.js):
+ * a base run measured and saved to a directory store through the pipeline, then head alone measured through
+ * the CLI and compared with it; a run saved by `pgperf run` compared with default flags (the sentinel and the
+ * comparison agree on the stored run); other conditions refused before anything is measured (and allowed);
+ * a drifted sentinel marking the comparison inconclusive.
  */
-import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
-import { fingerprintId } from '../../src/env/fingerprint.js';
+import { environmentFingerprint } from '../../src/env/fingerprint.js';
 import { resolveAnalysis } from '../../src/pipeline/analysis.js';
 import { runPipeline } from '../../src/pipeline/pipeline.js';
 import { readResults } from '../../src/results/read-results.js';
@@ -17,9 +18,9 @@ import type { RunResult } from '../../src/results/types.js';
 import { openStore } from '../../src/store/open-store.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { nodeProcessRunner } from '../../src/util/process.js';
+import { runCli, type Ran } from '../helpers/cli.js';
 import { installedBinDir } from '../helpers/postgres.js';
 
-const root = new URL('../../', import.meta.url).pathname;
 const binDir = installedBinDir();
 const BASE_SHA = '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d';
 const WORKLOAD =
@@ -28,26 +29,16 @@ let tmp: string;
 let workloadFile: string;
 let baseDoc: RunResult;
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+function pgperf(args: string[]): Promise<Ran> {
+  const { PGPERF_STORE: _ignored, ...env } = process.env;
+  return runCli(args, { cwd: tmp, env: { ...env, HOME: tmp, XDG_DATA_HOME: '' } });
 }
 
-function pgperf(args: string[]): Promise<Ran> {
-  return new Promise((resolve) => {
-    const { PGPERF_STORE: _ignored, ...env } = process.env;
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/cli.ts'), ...args], {
-      cwd: tmp,
-      env: { ...env, HOME: tmp, XDG_DATA_HOME: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The report's first line: the outcome, then the headline ("PENDING: Inconclusive: ..."). */
+const DECISION_LINE = /^[A-Z]+: /m;
+
+/** Lines the run loop prints once clusters are set up or a run is measured. */
+const MEASURING = /Setting up clusters|initdb, start, load|== Round |\bround \d+\/\d+|sentinel: base/;
 
 /** A store holding `doc` only. */
 async function storeWith(name: string, doc: RunResult): Promise<string> {
@@ -133,7 +124,7 @@ describe('pgperf run --baseline stored', () => {
       '2',
     ]);
     expect(ran.stderr).not.toContain('internal error');
-    expect(ran.stdout).toMatch(/^verdict: /m);
+    expect(ran.stdout).toMatch(DECISION_LINE);
     expect(ran.stdout).toContain(
       `baseline: stored run ${baseDoc.runId}, commit 1a2b3c4d5e (master), measured 0 day(s) ago`,
     );
@@ -150,23 +141,27 @@ describe('pgperf run --baseline stored', () => {
     expect(head.every((s) => Date.parse(s.startedAt) > Date.parse(baseDoc.updatedAt))).toBe(true);
     // `compare` on the artifact uses the unpaired test; the merged run is in the store.
     const compared = await pgperf(['compare', '--format', 'json', await resultsFileOf('out-ok')]);
-    expect(JSON.parse(compared.stdout)).toMatchObject({ primaryTest: 'mann-whitney', baseline: 'base' });
+    expect(JSON.parse(compared.stdout)).toMatchObject({
+      comparison: { primaryTest: 'mann-whitney', baseline: 'base' },
+    });
     const listed = await pgperf(['store', 'list', '--store', path.join(tmp, 'store'), '--json']);
     expect((JSON.parse(listed.stdout) as Array<{ id: string }>).map((r) => r.id)).toContain(result.runId);
   }, 300_000);
 
-  it('refuses a stored run measured under another fingerprint, naming the fact; allows it when told, and says so', async () => {
-    const facts = { ...baseDoc.fingerprint!.facts, cpuModel: 'Imaginary CPU 9000' };
+  it('refuses a stored run measured on another machine before measuring, naming the fact; allows it when told, and says so', async () => {
+    const environment = { ...baseDoc.environment, cpuModel: 'Imaginary CPU 9000' };
     const other: RunResult = {
       ...baseDoc,
-      fingerprint: { id: fingerprintId(facts), facts },
+      environment,
+      fingerprint: environmentFingerprint({ ...baseDoc, environment }),
       arms: baseDoc.arms.map((a) => ({ ...a, binDir: path.join(tmp, 'gone', 'bin') })),
     };
     const store = await storeWith('store-mismatch', other);
     const refused = await headRun(store, 'out-mismatch', ['--baseline', 'stored', '--rounds', '2']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('cpuModel: stored Imaginary CPU 9000, now ');
+    expect(refused.stderr).toContain("environment differs: cpuModel: stored 'Imaginary CPU 9000', now '");
     expect(refused.stderr).toContain('--allow-fingerprint-mismatch');
+    expect(refused.stderr).not.toMatch(MEASURING);
 
     const allowed = await headRun(store, 'out-allowed', [
       '--baseline',
@@ -182,6 +177,96 @@ describe('pgperf run --baseline stored', () => {
     expect(result.baseline?.fingerprintMismatch).toEqual(['cpuModel']);
     expect(result.baseline?.sentinel.status).toBe('skipped');
   }, 300_000);
+
+  it('a run saved by pgperf run (arms not named base/head) is compared with default flags: sentinel and comparison agree, exit 0', async () => {
+    // Two rounds in the file: with default flags the sentinel takes both (3 by default, at most the rounds).
+    // 3 stored base samples against 2 of head can reach neither significance nor a 90% interval (at most
+    // 80%), so on an unchanged install no verdict can fail the gate, whatever the noise.
+    const file = path.join(tmp, 'pair.yml');
+    await writeFile(file, WORKLOAD.replace('name: tiny', 'name: pair').replace('rounds: 6', 'rounds: 2'));
+    const store = path.join(tmp, 'store-cli');
+    const saved = await pgperf([
+      'run',
+      '--arm',
+      `old=${binDir}`,
+      '--arm',
+      `new=${binDir}`,
+      '--workload',
+      file,
+      '--rounds',
+      '3',
+      '--force',
+      '--store',
+      store,
+      '--out',
+      path.join(tmp, 'out-saved'),
+    ]);
+    expect(saved.stderr).not.toContain('internal error');
+    const storedId = /saved to the store .* as (\S+)/.exec(saved.stdout)?.[1];
+    expect(storedId).toBeDefined();
+
+    const ran = await pgperf([
+      'run',
+      '--arm',
+      `head=${binDir}`,
+      '--workload',
+      file,
+      '--baseline',
+      'stored',
+      '--store',
+      store,
+      '--out',
+      path.join(tmp, 'out-default'),
+    ]);
+    expect(ran.stderr).not.toContain('internal error');
+    expect(ran.stderr).not.toContain('settingsHash');
+    expect(ran.code).toBe(0);
+    // Chosen once, before the sentinel: the stored run's last arm, "new".
+    const chosen = ran.stderr.indexOf(`baseline: stored run ${storedId} (measured `);
+    expect(chosen).toBeGreaterThanOrEqual(0);
+    expect(ran.stderr.slice(chosen)).toMatch(/its arm new\n[^]*sentinel: base /);
+    expect(ran.stdout).toMatch(DECISION_LINE);
+    expect(ran.stdout).toContain(
+      `baseline: stored run ${storedId}, commit not recorded, measured 0 day(s) ago`,
+    );
+    const result = await resultsOf('out-default');
+    expect(result.baseline?.runId).toBe(storedId);
+    expect(result.baseline?.fingerprintMismatch).toBeUndefined();
+    expect(['steady', 'drifted']).toContain(result.baseline?.sentinel.status);
+    expect(result.samples.filter((s) => s.arm === 'base').length).toBe(3);
+    expect(result.samples.filter((s) => s.arm === 'head' && s.status === 'ok').map((s) => s.round)).toEqual([
+      1, 2,
+    ]);
+  }, 300_000);
+
+  it('a stored arm measured with other settings is refused before anything is measured, naming the setting and both values', async () => {
+    const other: RunResult = {
+      ...baseDoc,
+      arms: baseDoc.arms.map((a) =>
+        a.label === 'head' ? { ...a, settingOverrides: { shared_buffers: '128MB' } } : a,
+      ),
+    };
+    const store = await storeWith('store-settings', other);
+    const refused = await headRun(store, 'out-settings', [
+      '--baseline',
+      'stored',
+      '--set',
+      'head:shared_buffers=256MB',
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `--baseline stored: the stored run ${baseDoc.runId} (measured ${baseDoc.startedAt}, arm head)`,
+    );
+    expect(refused.stderr).toContain("settings differ: shared_buffers: stored '128MB', now '256MB'");
+    expect(refused.stderr).toContain('Nothing was measured');
+    expect(refused.stderr).toContain('--set head:shared_buffers=128MB');
+    expect(refused.stderr).toContain('--allow-fingerprint-mismatch');
+    // Refused before the first round: no cluster set up, no progress line, no results written.
+    expect(refused.stderr).not.toMatch(MEASURING);
+    expect(refused.stdout).toBe('');
+    const runs = await readdir(path.join(tmp, 'out-settings')).catch(() => [] as string[]);
+    for (const run of runs) expect(await readdir(path.join(tmp, 'out-settings', run))).toEqual([]);
+  }, 120_000);
 
   it('an unknown REF is refused with the store and the workload named', async () => {
     const ran = await headRun(path.join(tmp, 'store'), 'out-unknown', ['--baseline', 'stored:feedface']);
@@ -210,7 +295,7 @@ describe('pgperf run --baseline stored', () => {
       '4',
     ]);
     expect(ran.stderr).not.toContain('internal error');
-    expect(ran.stdout).toMatch(/^verdict: INCONCLUSIVE/m);
+    expect(ran.stdout).toMatch(/^[A-Z]+: Inconclusive/m);
     expect(ran.stdout).toContain(
       'machine drift: the base install re-measured now differs from its stored samples',
     );
