@@ -1,6 +1,5 @@
 /** What the action builds: base and head from source (head with the patches), as a build-stage request. */
 import path from 'node:path';
-import type { ArmSource, PipelineDeps } from '../pipeline/pipeline.js';
 import type { ComparisonRequest } from '../pg-build/build-pair.js';
 import { readPatches } from '../pg-build/patches.js';
 import { parseRepo } from '../pg-build/source.js';
@@ -31,17 +30,4 @@ export async function buildRequestFor(
     extraOptions: inputs.buildOptions,
     cacheDir,
   };
-}
-
-/** The head arm: given, or built (head only: the stored baseline supplies base). */
-export async function headOnly(arms: ArmSource, deps: PipelineDeps) {
-  const all =
-    arms.kind === 'installed'
-      ? arms.arms
-      : await deps.logger.group('Building PostgreSQL', () =>
-          deps.build!({ ...arms.request, headOnly: true }, deps.signal),
-        );
-  const head = all.find((a) => a.label === 'head');
-  if (!head) throw new Error('no head arm to measure against the stored baseline');
-  return head;
 }

@@ -10,13 +10,7 @@ import { headlineText } from '../compare/decision.js';
 import { renderJobSummary, renderMarkdownReport } from '../report/markdown.js';
 import { postToGitHub } from './github-publish.js';
 import { analyse, resolveAnalysis } from '../pipeline/analysis.js';
-import {
-  RESULTS_FILE,
-  logArchive,
-  runPipeline,
-  type ArmSource,
-  type PipelineOutcome,
-} from '../pipeline/pipeline.js';
+import { RESULTS_FILE, logArchive, type ArmSource, type PipelineOutcome } from '../pipeline/pipeline.js';
 import { reportInputOf } from '../pipeline/report-input.js';
 import { readResults } from '../results/read-results.js';
 import type { RunResult } from '../results/types.js';
@@ -25,14 +19,15 @@ import { planAdaptive } from '../compare/adaptive.js';
 import { roundSeconds } from '../runner/round-seconds.js';
 import type { ActionDeps, ActionOutcome } from './action-deps.js';
 import { REPORT_FILE, pipelineDepsOf } from './action-deps.js';
-import { buildRequestFor, headOnly } from './build-arms.js';
+import { buildRequestFor } from './build-arms.js';
 import { outcomeOf, setDecisionOutputs, statusOf } from './gate.js';
 import { writeDecision } from '../pipeline/decide-run.js';
 import { loadInputWorkloads } from './workloads.js';
 import { chooseCommits, type ActionContext, type Commits } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { openInputStore } from './store-setup.js';
-import { DEFAULT_SENTINEL_ROUNDS, runStoredBaseline } from '../pipeline/stored-baseline.js';
+import { DEFAULT_SENTINEL_ROUNDS } from '../pipeline/stored-baseline.js';
+import { checkBaselineDesign, runComparison } from '../pipeline/compare-flow.js';
 import { publishShard, shardOfInputs } from './shard-job.js';
 import { runConsolidate } from './consolidate-mode.js';
 import { benchmarkTarget, commentTarget, type PublishTarget } from './trusted-target.js';
@@ -116,12 +111,11 @@ async function benchmark(
     analysis.alpha,
     roundSeconds(sharded?.workloads ?? workloads, 2, inputs.duration),
   );
-  if (adaptive && inputs.baseline.kind === 'stored') {
-    // The looks test paired rounds; stored base samples pair with no round of head.
-    throw new UserError(
-      "inputs 'baseline: stored' and 'max-rounds'/'time-budget' both given: a stored baseline is compared once, give 'rounds'",
-    );
-  }
+  checkBaselineDesign(inputs.baseline, adaptive !== undefined, {
+    baseline: "input 'baseline'",
+    adaptive: "inputs 'max-rounds'/'time-budget'",
+    rounds: "'rounds'",
+  });
   const request = {
     arms,
     workloads: sharded?.workloads ?? workloads,
@@ -156,22 +150,18 @@ async function benchmark(
   };
   const pipelineDeps = pipelineDepsOf(deps, store);
   try {
-    const outcome = await logger.group('Benchmark', async () => {
-      if (inputs.baseline.kind === 'same-job') return runPipeline(request, pipelineDeps);
-      // Stored baseline: only head is measured (built arms: the head build; base comes from the store).
-      const head = await headOnly(arms, pipelineDeps);
-      return runStoredBaseline(
-        { ...request, arms: { kind: 'installed', arms: [head] } },
-        {
-          ...(inputs.baseline.ref !== undefined ? { ref: inputs.baseline.ref } : {}),
-          store: store!.reader,
-          allowFingerprintMismatch: false,
-          sentinelRounds: DEFAULT_SENTINEL_ROUNDS,
-          onDrift: 'inconclusive',
-        },
-        pipelineDeps,
-      );
-    });
+    const stored =
+      inputs.baseline.kind === 'stored'
+        ? {
+            ...(inputs.baseline.ref !== undefined ? { ref: inputs.baseline.ref } : {}),
+            store: store!.reader,
+            allowFingerprintMismatch: false,
+            sentinelRounds: DEFAULT_SENTINEL_ROUNDS,
+            onDrift: 'inconclusive' as const,
+            names: { baseline: "input 'baseline'", duration: "input 'duration'" },
+          }
+        : undefined;
+    const outcome = await logger.group('Benchmark', () => runComparison(request, stored, pipelineDeps));
     logArchive(outcome, logger);
     return outcome;
   } finally {

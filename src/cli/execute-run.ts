@@ -4,15 +4,16 @@
  */
 import path from 'node:path';
 import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../pipeline/pipeline.js';
-import { checkPlanReach, runPipeline } from '../pipeline/pipeline.js';
-import { runStoredBaseline, type StoredBaselineOptions } from '../pipeline/stored-baseline.js';
+import { checkPlanReach } from '../pipeline/pipeline.js';
+import { runComparison } from '../pipeline/compare-flow.js';
+import type { StoredBaselineOptions } from '../pipeline/stored-baseline.js';
 import type { Decision } from '../compare/decision.js';
 import type { FailOn } from '../compare/policy.js';
 import { decideRun, writeDecision } from '../pipeline/decide-run.js';
 import { renderComparisonText } from '../report/comparison-text.js';
 import type { Logger } from '../util/logger.js';
-import { nodeProcessRunner } from '../util/process.js';
 import { installSignalHandlers, signalExitCode, type StopSignal } from '../util/signals.js';
+import { cliPipelineDeps } from './pipeline-deps.js';
 import { checkOutDir, checkTmpDir } from './validate.js';
 
 export interface ExecuteRunOptions extends Omit<PipelineRequest, 'runDir'> {
@@ -22,7 +23,7 @@ export interface ExecuteRunOptions extends Omit<PipelineRequest, 'runDir'> {
   storedBaseline?: StoredBaselineOptions;
 }
 
-export type ExecuteRunDeps = Pick<PipelineDeps, 'build' | 'archive'> & {
+export type ExecuteRunDeps = Pick<PipelineDeps, 'archive'> & {
   /** Print the comparison table (default true; a one-arm nightly run has nothing to compare). */
   printComparison?: boolean;
   /** Gate the exit code on the decision under this fail-on (`pgperf run`); unset: exit 0 on any verdict. */
@@ -56,17 +57,8 @@ export async function executeRun(
   try {
     logger.info(`results: ${path.join(runDir, 'results.json')}`);
     const { outDir: _outDir, storedBaseline, ...request } = options;
-    const deps = {
-      runner: nodeProcessRunner,
-      logger,
-      signal: controller.signal,
-      searchPath: process.env.PATH ?? '',
-      build: extra.build,
-      archive: extra.archive,
-    };
-    const outcome = storedBaseline
-      ? await runStoredBaseline({ ...request, runDir }, storedBaseline, deps)
-      : await runPipeline({ ...request, runDir }, deps);
+    const deps = cliPipelineDeps(logger, controller.signal, extra.archive);
+    const outcome = await runComparison({ ...request, runDir }, storedBaseline, deps);
     const print =
       extra.printComparison === false
         ? (line: string) => logger.info(line.trimEnd())

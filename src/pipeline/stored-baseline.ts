@@ -85,7 +85,29 @@ export interface StoredBaselineOptions {
   onDrift: 'refuse' | 'inconclusive';
   /** "now", for the baseline's age (tests). */
   now?: () => Date;
+  /**
+   * How the adapter spells the knobs a refusal suggests (default: the CLI's flags); a knob the adapter
+   * lacks is left out of the advice.
+   */
+  names?: StoredBaselineNames;
 }
+
+export interface StoredBaselineNames {
+  baseline: string;
+  allowMismatch?: string;
+  /** e.g. (arm, name, value) => `--set ${arm}:${name}=${value}`. */
+  set?: (arm: string, name: string, value: string) => string;
+  clientBin?: string;
+  duration?: string;
+}
+
+export const CLI_STORED_BASELINE_NAMES: StoredBaselineNames = {
+  baseline: '--baseline',
+  allowMismatch: '--allow-fingerprint-mismatch',
+  set: (arm, name, value) => `--set ${arm}:${name}=${value}`,
+  clientBin: '--client-bin',
+  duration: '--duration',
+};
 
 export const DEFAULT_SENTINEL_ROUNDS = 3;
 
@@ -542,23 +564,26 @@ export async function chooseStoredBaseline(
 }
 
 function refusal(
-  options: Pick<StoredBaselineOptions, 'ref' | 'store' | 'allowFingerprintMismatch'>,
+  options: Pick<StoredBaselineOptions, 'ref' | 'store' | 'allowFingerprintMismatch' | 'names'>,
   examined: StoredBaselineChoice[],
   candidates: number,
   now: ArmConditions,
   headLabel: string,
 ): string {
   const workloads = Object.keys(now.workloads);
-  const flag = `--baseline stored${options.ref !== undefined ? `:${options.ref}` : ''}`;
+  const names = options.names ?? CLI_STORED_BASELINE_NAMES;
+  const flag = `${names.baseline} stored${options.ref !== undefined ? `:${options.ref}` : ''}`;
   const newest = examined[0]!;
   const others =
     examined.length > 1
       ? ` The ${examined.length - 1} older one(s) examined differ too${candidates > examined.length ? ` (of ${candidates} stored)` : ''}.`
       : '';
   const how: string[] = [];
-  const sets = newest.differences
-    .filter((d) => d.kind === 'setting' && d.stored !== undefined)
-    .map((d) => `--set ${headLabel}:${d.name}=${d.stored}`);
+  const sets = names.set
+    ? newest.differences
+        .filter((d) => d.kind === 'setting' && d.stored !== undefined)
+        .map((d) => names.set!(headLabel, d.name, String(d.stored)))
+    : [];
   if (sets.length > 0)
     how.push(`measure ${headLabel} with the stored settings (${[...new Set(sets)].join(' ')})`);
   const clientFacts = newest.differences.filter(
@@ -567,22 +592,22 @@ function refusal(
   const storedClient = (newest.doc.clients ?? []).find((c) =>
     clientFacts.some((d) => d.name === `client.${c.tool}`),
   );
-  if (storedClient?.tool === 'pgbench') {
-    how.push(`drive ${headLabel} with the stored run's client (--client-bin ${storedClient.binDir})`);
+  if (storedClient?.tool === 'pgbench' && names.clientBin) {
+    how.push(`drive ${headLabel} with the stored run's client (${names.clientBin} ${storedClient.binDir})`);
   }
   const duration = newest.differences.find((d) => d.kind === 'workload' && d.name === 'duration');
-  if (duration?.stored !== undefined)
-    how.push(`run as long as the stored run (--duration ${duration.stored})`);
+  if (duration?.stored !== undefined && names.duration)
+    how.push(`run as long as the stored run (${names.duration} ${duration.stored})`);
   const cells = newest.differences.filter((d) => d.kind === 'cells');
   if (cells.length > 0) {
     how.push(
       `request only stored client counts (${cells.map((d) => `${d.workload}: ${d.stored}`).join(', ')}) or store a run that measured the others`,
     );
-  } else if (!options.allowFingerprintMismatch) {
-    how.push('pass --allow-fingerprint-mismatch to compare anyway (the report says what differs)');
+  } else if (!options.allowFingerprintMismatch && names.allowMismatch) {
+    how.push(`pass ${names.allowMismatch} to compare anyway (the report says what differs)`);
   }
   how.push(
-    `choose another stored run with --baseline stored:REF (see "pgperf store list --workload ${workloads[0]}"), or measure a new baseline on this machine`,
+    `choose another stored run with ${names.baseline} stored:REF (see "pgperf store list --workload ${workloads[0]}"), or measure a new baseline on this machine`,
   );
   return (
     `${flag}: the stored run ${newest.entry.id} (measured ${newest.doc.startedAt}, arm ${newest.arm.label}) in ${options.store.description} ` +

@@ -75,6 +75,24 @@ type Case = [string, () => Promise<unknown> | unknown, RegExp];
 
 const cliCases: Case[] = [
   [
+    'a stored baseline with adaptive rounds',
+    () =>
+      cli([
+        'run',
+        '--arm',
+        `head=${bin}`,
+        '--workload',
+        wl(),
+        '--baseline',
+        'stored',
+        '--max-rounds',
+        '20',
+        '--store',
+        path.join(dir, 'store'),
+      ]),
+    /--baseline stored and --max-rounds\/--time-budget both given: a stored baseline is compared once, give --rounds/,
+  ],
+  [
     '--arm without =',
     () => cli(['run', '--arm', 'base', '--workload', wl()]),
     /--arm must be LABEL=BINDIR .*got 'base'/,

@@ -8,7 +8,7 @@ import { resolveAnalysis } from '../../pipeline/analysis.js';
 import { renderBisectText } from '../../bisect/bisect-text.js';
 import { UserError } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
-import { nodeProcessRunner } from '../../util/process.js';
+import { cliPipelineDeps } from '../pipeline-deps.js';
 import { signalExitCode } from '../../util/signals.js';
 import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
@@ -141,15 +141,11 @@ export function bisectCommand(): Command {
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
     let report;
     try {
-      report = await withInterrupt(logger, (signal) =>
-        runBisection(request, {
-          runner: nodeProcessRunner,
-          logger,
-          signal,
-          searchPath: process.env.PATH ?? '',
-          ...(store ? { archive: store } : {}),
-        }),
-      );
+      report = await withInterrupt(logger, (signal) => {
+        // Bisection builds one commit at a time with its own builder; the rest is the CLI's usual deps.
+        const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal, store);
+        return runBisection(request, deps);
+      });
     } finally {
       await store?.close();
     }

@@ -6,11 +6,10 @@ import { loadWorkloadFile } from '../../drivers/load-workload.js';
 import { octokitApi } from '../../github/octokit-api.js';
 import { trySyncRegressionIssues } from '../../github/regression-issues.js';
 import { writeHistorySite } from '../../history/nightly.js';
-import { buildArms } from '../../pipeline/build-stage.js';
 import { nightlyGate, nightlyReport, runNightly, type NightlyHead } from '../../pipeline/nightly.js';
 import { UserError } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
-import { nodeProcessRunner } from '../../util/process.js';
+import { cliPipelineDeps } from '../pipeline-deps.js';
 import { addChangePointOptions, changePointSettings, type ChangePointFlags } from '../change-point-flags.js';
 import { executeRun } from '../execute-run.js';
 import { oneOf, positiveInt } from '../options.js';
@@ -121,9 +120,7 @@ export function nightlyCommand(): Command {
           measure: (request) =>
             executeRun({ ...request, outDir: flags.out }, logger, { archive: store, printComparison: false }),
           build: (request) =>
-            withInterrupt(logger, (signal) =>
-              buildArms(request, { runner: nodeProcessRunner, logger, signal }),
-            ),
+            withInterrupt(logger, (signal) => cliPipelineDeps(logger, signal).build!(request, signal)),
           history: store,
           ...(github
             ? {

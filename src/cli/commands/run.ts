@@ -4,15 +4,14 @@ import { readPatches } from '../../pg-build/patches.js';
 import { DEFAULT_REPO, parseRepo } from '../../pg-build/source.js';
 import { loadWorkloadFile } from '../../drivers/load-workload.js';
 import { resolveAnalysis } from '../../pipeline/analysis.js';
-import { buildArms } from '../../pipeline/build-stage.js';
 import type { ArmSource } from '../../pipeline/pipeline.js';
 import type { Workload } from '../../drivers/workload.js';
 import { parseShardSpec, selectShard, type ShardInfo } from '../../fleet/shards.js';
 import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../pipeline/stored-baseline.js';
+import { checkBaselineDesign } from '../../pipeline/compare-flow.js';
 import type { ControlRequest } from '../../machine/controls.js';
 import { UserError, errorMessage } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
-import { nodeProcessRunner } from '../../util/process.js';
 import { roundSeconds } from '../../runner/round-seconds.js';
 import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
@@ -211,12 +210,11 @@ export function runCommand(): Command {
         '--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks',
       );
     }
-    if (adaptive && baseline.kind === 'stored') {
-      // The looks test paired rounds; stored base samples pair with no round of head.
-      throw new UserError(
-        '--baseline stored and --max-rounds/--time-budget both given: a stored baseline is compared once, give --rounds',
-      );
-    }
+    checkBaselineDesign(baseline, adaptive !== undefined, {
+      baseline: '--baseline',
+      adaptive: '--max-rounds/--time-budget',
+      rounds: '--rounds',
+    });
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
     try {
       await executeRun(
@@ -254,8 +252,6 @@ export function runCommand(): Command {
         },
         logger,
         {
-          build: (request, signal) =>
-            buildArms(request, { runner: nodeProcessRunner, logger, ...(signal ? { signal } : {}) }),
           ...(store ? { archive: store } : {}),
           failOn: flags.failOn,
         },
