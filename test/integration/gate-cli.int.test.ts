@@ -5,17 +5,16 @@
  * results; `pgperf compare` on them exits 1, or 0 with --fail-on never; the markdown headline says
  * regression and names the cell the gate fails on, the same cell the decision's status names.
  */
-import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/compare/decision.js';
 import type { RunResult } from '../../src/results/types.js';
+import { runCli } from '../helpers/cli.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const cli = path.join(root, 'dist/cli.js');
 const binDir = installedBinDir();
 let tmp: string;
 
@@ -27,16 +26,7 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-function pgperf(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const pgperf = (args: string[]) => runCli(args, { cwd: tmp });
 
 describe('pgperf run / compare --fail-on (synchronous_commit off for base, on for head)', () => {
   let runDir: string;
