@@ -12,12 +12,12 @@ import { buildArms } from './pipeline/build-stage.js';
 import { runAction } from './action/run-action.js';
 import { defaultCacheDir } from './pg-build/cache.js';
 import { runCleanups } from './util/cleanup.js';
-import { octokitApi } from './github/octokit-api.js';
 import { secretsToMask } from './util/child-env.js';
 import { UserError, errorMessage } from './util/errors.js';
 import type { Logger } from './util/logger.js';
 import { nodeProcessRunner } from './util/process.js';
 import { isPostgresUrl, openStore } from './store/open-store.js';
+import { credentialSecrets, type RemoteCredentials } from './store/data-branch.js';
 import type { ActionContext } from './action/context.js';
 import { installSignalHandlers, signalExitCode, type StopSignal } from './util/signals.js';
 
@@ -50,6 +50,9 @@ export async function run(): Promise<void> {
     // Before anything can print them (validation messages never quote the token).
     maskSecrets([inputs.githubToken, inputs.store && isPostgresUrl(inputs.store) ? inputs.store : undefined]);
     const ctx = await readContext(process.env);
+    // Loaded only now: @actions/github parses GITHUB_EVENT_PATH when it is loaded, and a payload that is
+    // not JSON would throw a bare SyntaxError there; readContext above refuses it with a clear error first.
+    const { octokitApi } = await import('./github/octokit-api.js');
     const api = inputs.githubToken
       ? octokitApi({
           token: inputs.githubToken,
@@ -84,9 +87,7 @@ export async function run(): Promise<void> {
             write,
           }),
         tempDir: process.env.RUNNER_TEMP || os.tmpdir(),
-        ...(inputs.storeBranch && inputs.githubToken
-          ? { dataBranchRemote: dataBranchRemote(ctx, inputs.githubToken) }
-          : {}),
+        ...(inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}),
       },
       actionDir: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
       signal: controller.signal,
@@ -108,8 +109,20 @@ export async function run(): Promise<void> {
   }
 }
 
-/** The workflow's repository as a git remote that the token may push to (the token is masked). */
-function dataBranchRemote(ctx: ActionContext, token: string): string {
+/**
+ * The workflow's repository as a git remote, and the token as its credentials: the URL carries no secret
+ * (git writes it to the work tree's .git/config); git gets the token per command through its environment
+ * only (store/data-branch.ts). The header value that encodes the token is masked like the token itself.
+ */
+function dataBranchRemote(
+  ctx: ActionContext,
+  token: string,
+): { dataBranchRemote: string; dataBranchCredentials: RemoteCredentials } {
   const server = new URL(ctx.serverUrl);
-  return `${server.protocol}//x-access-token:${encodeURIComponent(token)}@${server.host}/${ctx.owner}/${ctx.repo}.git`;
+  const credentials = { username: 'x-access-token', password: token };
+  maskSecrets(credentialSecrets(credentials));
+  return {
+    dataBranchRemote: `${server.protocol}//${server.host}/${ctx.owner}/${ctx.repo}.git`,
+    dataBranchCredentials: credentials,
+  };
 }

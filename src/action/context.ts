@@ -11,6 +11,8 @@ export interface ActionContext {
   eventName: string;
   /** The event payload (GITHUB_EVENT_PATH). */
   payload: Record<string, unknown>;
+  /** GITHUB_EVENT_PATH, the payload's file, for messages; absent when the variable is not set. */
+  eventPath?: string;
   owner: string;
   repo: string;
   /** GITHUB_SHA: the commit the workflow runs on. */
@@ -44,10 +46,35 @@ interface PullRequestPayload {
   base: { sha: string; ref: string };
 }
 
-/** The PR of a pull_request(_target) event, or undefined. */
+/** Events whose payload names a pull request in `pull_request`. */
+const PULL_REQUEST_EVENTS = new Set([
+  'pull_request',
+  'pull_request_target',
+  'pull_request_review',
+  'pull_request_review_comment',
+]);
+
+/**
+ * The PR the event names, or undefined for an event about no PR (push, schedule, workflow_run, ...). An
+ * event of a pull request whose payload names no usable PR (no event file, or `pull_request` without its
+ * number, head sha or base sha) is refused, never taken for an event without a PR.
+ * @throws UserError naming the event, GITHUB_EVENT_PATH's file and the missing fields.
+ */
 export function pullRequestOf(ctx: ActionContext): PullRequestPayload | undefined {
-  const pr = ctx.payload.pull_request as PullRequestPayload | undefined;
-  return pr && typeof pr.number === 'number' && pr.head?.sha && pr.base?.sha ? pr : undefined;
+  const pr = ctx.payload.pull_request as Partial<PullRequestPayload> | undefined;
+  const missing = [
+    typeof pr?.number === 'number' ? '' : 'pull_request.number',
+    typeof pr?.head?.sha === 'string' && pr.head.sha ? '' : 'pull_request.head.sha',
+    typeof pr?.base?.sha === 'string' && pr.base.sha ? '' : 'pull_request.base.sha',
+  ].filter(Boolean);
+  if (missing.length === 0) return pr as PullRequestPayload;
+  if (!PULL_REQUEST_EVENTS.has(ctx.eventName) && pr === undefined) return undefined;
+  const where = ctx.eventPath
+    ? `the event payload GITHUB_EVENT_PATH ${ctx.eventPath}`
+    : 'the event payload (GITHUB_EVENT_PATH is not set)';
+  throw new UserError(
+    `the '${ctx.eventName}' event is about a pull request, but ${where} has no ${missing.join(', ')}; expected the payload GitHub writes for a pull request`,
+  );
 }
 
 /**
@@ -156,6 +183,7 @@ export async function readContext(
   return {
     eventName: env.GITHUB_EVENT_NAME ?? '',
     payload,
+    ...(eventPath ? { eventPath } : {}),
     owner,
     repo,
     sha: env.GITHUB_SHA ?? '',

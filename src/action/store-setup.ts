@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import type { RunArchive } from '../pipeline/pipeline.js';
-import { DataBranch, type Published } from '../store/data-branch.js';
+import { DataBranch, type Published, type RemoteCredentials } from '../store/data-branch.js';
 import { isPostgresUrl } from '../store/open-store.js';
 import type { ResultStore } from '../store/store.js';
 import { UserError } from '../util/errors.js';
@@ -19,8 +19,13 @@ export interface StoreAccess {
   open(spec: string, write: boolean): Promise<ResultStore>;
   /** Parent of private temp directories (RUNNER_TEMP). */
   tempDir: string;
-  /** The workflow's repository as a remote the token may push to; required for store-branch. */
+  /**
+   * The workflow's repository as a git remote URL, without credentials (it is written to the work tree's
+   * .git/config); required for store-branch.
+   */
   dataBranchRemote?: string;
+  /** The token as credentials for that remote: given to git per command, never written to disk. */
+  dataBranchCredentials?: RemoteCredentials;
 }
 
 export interface ActionStore {
@@ -71,16 +76,24 @@ export async function openActionStore(
         `input 'store-branch' (${inputs.storeBranch}) pushes to the workflow's repository: pass 'github-token' with contents: write`,
       );
     }
+    // The work tree is removed by close(), by a failed checkout, and by the cleanup registry on a forced exit.
     const branch = await DataBranch.checkout(
       {
         remote: access.dataBranchRemote,
+        ...(access.dataBranchCredentials ? { credentials: access.dataBranchCredentials } : {}),
         branch: inputs.storeBranch,
         workDir: await mkdtemp(path.join(access.tempDir, 'pgperf-data-branch-')),
         ...(inputs.store ? { storePath: inputs.store } : {}),
       },
       deps,
     );
-    const reader = await access.open(branch.storeDir, true);
+    let reader: ResultStore;
+    try {
+      reader = await access.open(branch.storeDir, true);
+    } catch (e) {
+      await branch.close();
+      throw e;
+    }
     const archive: RunArchive = {
       description: `branch ${inputs.storeBranch} (${reader.description})`,
       // Readable too, so a comparison gets this runner's noise from the branch (noise-warnings.ts).
@@ -106,8 +119,11 @@ export async function openActionStore(
       publishOnBranch: (relative, write) =>
         branch.publish((storeDir) => write(branch.pathOf(relative), storeDir), [relative]),
       close: async () => {
-        await reader.close();
-        await branch.close();
+        try {
+          await reader.close();
+        } finally {
+          await branch.close();
+        }
       },
     };
   }

@@ -1,19 +1,26 @@
 /**
- * Consolidation of a sharded comparison: the shards' results (one per matrix job) are checked to belong to
- * the same comparison (plan id, shard count, arms and their commits), grouped by machine class (the
- * environment fingerprint), and merged per class into one results document, so that Holm runs across every
- * cell of a class and the report is one. A missing or failed shard is named, its cells stay in the plan
- * with no data (inconclusive), and the class's status says the data is incomplete: never silently dropped.
+ * Consolidation of a sharded comparison: the shards' results (one per matrix job) are checked, each alone
+ * (index in range, cells the plan assigns it, samples matching their digest) and together (one plan: id,
+ * count, cells and hash; the same arms and commits; no shard, sample or cell twice; verify-shards.ts),
+ * grouped by machine class (the environment fingerprint), and merged per class into one results document,
+ * so that Holm runs across every cell of a class and the report is one. A missing or failed shard is named,
+ * its cells stay in the plan with no data (inconclusive), and the class's status says the data is
+ * incomplete: never silently dropped.
  */
 import { environmentFingerprint } from '../env/fingerprint.js';
 import { cellId, type RunResult } from '../results/types.js';
 import { UserError } from '../util/errors.js';
+import { samplesDigestOf } from './shard-digest.js';
 import type { ShardInfo } from './shards.js';
+import {
+  checkClassShards,
+  checkOneComparison,
+  checkShardDocument,
+  isVerifiable,
+  type ShardFile,
+} from './verify-shards.js';
 
-export interface ShardFile {
-  file: string;
-  result: RunResult;
-}
+export type { ShardFile };
 
 export interface MachineClass {
   fingerprint: string;
@@ -31,35 +38,16 @@ export interface Consolidation {
   classes: MachineClass[];
 }
 
+/**
+ * Checks the shards (src/fleet/verify-shards.ts: each alone, together, per machine class) and merges each
+ * machine class into one document.
+ * @throws UserError naming the file that is wrong and what is wrong with it.
+ */
 export function consolidateShards(files: readonly ShardFile[]): Consolidation {
   if (files.length === 0) throw new UserError('consolidate: no results files given');
-  const first = files[0]!;
-  const shardOf = (f: ShardFile): ShardInfo => {
-    const shard = f.result.plan.shard;
-    if (!shard) throw new UserError(`${f.file}: not a shard (no plan.shard); run it with --shard I/N`);
-    return shard;
-  };
-  const ref = shardOf(first);
-  const armsOf = (r: RunResult) =>
-    r.arms
-      .map(
-        (a) =>
-          `${a.label}=${a.build?.sha ?? (a.label === 'base' ? r.source?.base?.sha : a.label === 'head' ? r.source?.head?.sha : undefined) ?? a.serverVersion}`,
-      )
-      .join(', ');
-  for (const f of files.slice(1)) {
-    const s = shardOf(f);
-    if (s.planId !== ref.planId || s.count !== ref.count) {
-      throw new UserError(
-        `${f.file}: plan ${s.planId} (${s.count} shards), but ${first.file} is plan ${ref.planId} (${ref.count} shards): the shards belong to different comparisons`,
-      );
-    }
-    if (armsOf(f.result) !== armsOf(first.result)) {
-      throw new UserError(
-        `${f.file}: arms ${armsOf(f.result)}, but ${first.file} has ${armsOf(first.result)}: the shards compare different builds`,
-      );
-    }
-  }
+  const shards = files.map(checkShardDocument);
+  checkOneComparison(files, shards);
+  const ref = shards[0]!;
   const groups = new Map<string, ShardFile[]>();
   for (const f of files) {
     const id = machineClassOf(f.result);
@@ -75,16 +63,7 @@ export function machineClassOf(result: RunResult): string {
 }
 
 function mergeClass(fingerprint: string, group: ShardFile[], ref: ShardInfo): MachineClass {
-  const byIndex = new Map<number, ShardFile>();
-  for (const f of group) {
-    const index = f.result.plan.shard!.index;
-    const other = byIndex.get(index);
-    if (other)
-      throw new UserError(
-        `${f.file} and ${other.file} are both shard ${index}/${ref.count} of machine class ${fingerprint}`,
-      );
-    byIndex.set(index, f);
-  }
+  const byIndex = checkClassShards(group, fingerprint);
   const present = [...byIndex.keys()].sort((a, b) => a - b);
   const missing = Array.from({ length: ref.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
   const failed = present.filter((i) => byIndex.get(i)!.result.status !== 'complete');
@@ -94,6 +73,11 @@ function mergeClass(fingerprint: string, group: ShardFile[], ref: ShardInfo): Ma
   const lost = ref.allCells.filter((c) => !covered.has(cellId(c))).map(cellId);
   // Shards of one plan often warn alike (the same design): each warning once.
   const warnings = [...new Set(docs.flatMap((d) => d.warnings))];
+  if (!isVerifiable(ref)) {
+    warnings.push(
+      'the shards carry no plan hash and samples digest (an older pgperf wrote them): their indexes, cells and samples were checked against the plan, their split and their samples could not be verified',
+    );
+  }
   if (missing.length) {
     warnings.unshift(
       `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${ref.count} missing: no data for ${lost.join(', ')}`,
@@ -106,6 +90,7 @@ function mergeClass(fingerprint: string, group: ShardFile[], ref: ShardInfo): Ma
     );
   }
   const incomplete = missing.length > 0 || failed.length > 0;
+  const samples = docs.flatMap((d) => d.samples);
   const result: RunResult = {
     ...base,
     status: incomplete ? 'failed' : 'complete',
@@ -120,9 +105,9 @@ function mergeClass(fingerprint: string, group: ShardFile[], ref: ShardInfo): Ma
       rounds: Math.max(...docs.map((d) => d.plan.rounds)),
       cells: ref.allCells,
       executed: docs.flatMap((d) => d.plan.executed),
-      shard: { ...ref, index: 0 },
+      shard: mergedShard(ref, samples),
     },
-    samples: docs.flatMap((d) => d.samples),
+    samples,
     warnings,
   };
   return {
@@ -132,5 +117,15 @@ function mergeClass(fingerprint: string, group: ShardFile[], ref: ShardInfo): Ma
     present,
     missing,
     failed,
+  };
+}
+
+/** plan.shard of a merged document: index 0, the plan's identity kept, the digest of the merged samples. */
+function mergedShard(ref: ShardInfo, samples: RunResult['samples']): ShardInfo {
+  const { samplesDigest: _shards, ...identity } = ref;
+  return {
+    ...identity,
+    index: 0,
+    ...(isVerifiable(ref) ? { samplesDigest: samplesDigestOf(samples) } : {}),
   };
 }

@@ -10,6 +10,7 @@ import type { RunResult } from '../results/types.js';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/logger.js';
 import { machineClassOf, type ShardFile } from './consolidate.js';
+import { checkShardDocument } from './verify-shards.js';
 
 /** Every file named `name` under `dir`, recursively, sorted; none when `dir` does not exist. */
 export async function findResultsFiles(dir: string, name = 'results.json'): Promise<string[]> {
@@ -26,7 +27,11 @@ export async function findResultsFiles(dir: string, name = 'results.json'): Prom
     .sort();
 }
 
-/** The shards among `files`: consolidated documents (shard index 0) are not shards and are left out. */
+/**
+ * The shards among `files`: consolidated documents (shard index 0) are not shards and are left out. Each
+ * shard is checked on its own (verify-shards.ts: index, cells, samples digest) as it is read.
+ * @throws UserError naming a file that is no valid shard.
+ */
 export async function readShardFiles(files: readonly string[], logger: Logger): Promise<ShardFile[]> {
   const out: ShardFile[] = [];
   for (const file of files) {
@@ -35,6 +40,7 @@ export async function readShardFiles(files: readonly string[], logger: Logger): 
       logger.info(`${file}: a consolidated document, not a shard; left out`);
       continue;
     }
+    if (result.plan.shard) checkShardDocument({ file, result });
     out.push({ file, result });
   }
   return out;
@@ -54,7 +60,11 @@ export interface StoreShardQuery {
   seed?: number;
 }
 
-/** The shard runs in the store for the head commit (and plan id and seed, when given). */
+/**
+ * The shard runs in the store for the head commit (and plan id and seed, when given), each checked on its
+ * own (verify-shards.ts).
+ * @throws UserError naming a stored run that is no valid shard.
+ */
 export async function shardsInStore(store: ShardStore, query: StoreShardQuery): Promise<ShardFile[]> {
   const listed = await store.list({ commit: query.headSha, arm: 'head' });
   const out: ShardFile[] = [];
@@ -64,7 +74,9 @@ export async function shardsInStore(store: ShardStore, query: StoreShardQuery): 
     if (!shard || shard.index === 0) continue;
     if (query.planId !== undefined && shard.planId !== query.planId) continue;
     if (query.seed !== undefined && result.plan.seed !== query.seed) continue;
-    out.push({ file: `store run ${run.id}`, result });
+    const found = { file: `store run ${run.id}`, result };
+    checkShardDocument(found);
+    out.push(found);
   }
   return out;
 }

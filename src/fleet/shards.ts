@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, workloadHash } from '../env/fingerprint.js';
 import { cellId, type CellKey } from '../results/types.js';
+import { planHashOf } from './shard-digest.js';
 
 export interface ShardCell extends CellKey {
   /** Estimated seconds for this cell over all arms: rounds x (duration + warm-up share) x arms. */
@@ -27,13 +28,24 @@ export interface ShardPlan {
   shards: Shard[];
 }
 
-/** What a shard's results record (results.json plan.shard). */
+/**
+ * What a shard's results record (results.json plan.shard): the plan's identity, which shard this is, and
+ * the digest of its samples. `assignment`, `planHash` and `samplesDigest` are absent in documents written
+ * before shards were verified; consolidation then checks what it can without them and says so.
+ */
 export interface ShardInfo {
   planId: string;
+  /** 1-based (0: a consolidated document, the merge of every shard). */
   index: number;
   count: number;
   /** Every cell of the whole plan, so consolidation can name what is missing. */
   allCells: CellKey[];
+  /** The split: `assignment[i - 1]` are the cells of shard i, as planShards made them. */
+  assignment?: CellKey[][];
+  /** SHA-256 of planId, count, allCells and assignment (shard-digest.ts planHashOf): equal in every shard. */
+  planHash?: string;
+  /** SHA-256 of this document's samples (shard-digest.ts samplesDigestOf), rewritten with every write. */
+  samplesDigest?: string;
 }
 
 /** What a split needs of a workload (any tool's): its cells and how long each takes. */
@@ -114,7 +126,8 @@ export function workloadsOfShard<W extends ShardableWorkload>(workloads: readonl
 
 /**
  * Shard `spec` of the split of `workloads` (with the run's rounds/duration overrides, which the plan id
- * covers): the workloads restricted to its cells and the ShardInfo its results record.
+ * covers): the workloads restricted to its cells and the ShardInfo its results record (the plan's identity:
+ * plan id, every cell, the split and its hash; the run loop adds the samples digest with every write).
  * @throws RangeError when the shard count does not fit the cells.
  */
 export function selectShard<W extends ShardableWorkload>(
@@ -128,13 +141,17 @@ export function selectShard<W extends ShardableWorkload>(
     duration: overrides.duration ?? w.duration,
   }));
   const plan = planShards(effective, spec.count);
+  const allCells = effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
+  const assignment = plan.shards.map((s) => s.cells.map(({ workload, clients }) => ({ workload, clients })));
   return {
     workloads: workloadsOfShard(workloads, plan.shards[spec.index - 1]!),
     info: {
       planId: plan.planId,
       index: spec.index,
       count: spec.count,
-      allCells: effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients }))),
+      allCells,
+      assignment,
+      planHash: planHashOf({ planId: plan.planId, count: spec.count, allCells, assignment }),
     },
   };
 }

@@ -11,6 +11,8 @@ const count = z.number().int().nonnegative();
 const text = z.string();
 
 const metricsSchema = z.record(text, finite);
+const cellKey = z.looseObject({ workload: text, clients: z.number().int().positive() });
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'expected a SHA-256 in hex (64 digits 0-9a-f)');
 
 const commitRef = z.looseObject({
   ref: text.optional(),
@@ -118,7 +120,11 @@ export const resultsSchema = z.looseObject({
         planId: text,
         index: z.number().int().nonnegative(),
         count: z.number().int().positive(),
-        allCells: z.array(z.looseObject({ workload: text, clients: z.number().int().positive() })),
+        allCells: z.array(cellKey),
+        // Written since shards are verified (src/fleet/shard-digest.ts); absent in older documents.
+        assignment: z.array(z.array(cellKey)).optional(),
+        planHash: sha256Hex.optional(),
+        samplesDigest: sha256Hex.optional(),
       })
       .optional(),
   }),

@@ -23,6 +23,7 @@ import { startDiagnostics } from '../diagnostics/wait-events.js';
 import type { RunDiagnostics } from '../diagnostics/types.js';
 import { environmentFingerprint } from '../env/fingerprint.js';
 import type { ShardInfo } from '../fleet/shards.js';
+import { sealingSink } from '../fleet/shard-digest.js';
 import {
   RESULTS_SCHEMA_VERSION,
   cellId,
@@ -200,16 +201,19 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       rounds: rounds.length,
       cells: cells.map(({ workload, clients }) => ({ workload, clients })),
       executed: [],
-      ...(req.shard ? { shard: req.shard } : {}),
+      // A copy: the samples digest is written into it with every write (sealingSink).
+      ...(req.shard ? { shard: { ...req.shard } } : {}),
     },
     ...(req.source ? { source: req.source } : {}),
     ...(req.calibration ? { calibration: true as const } : {}),
     samples: [],
     warnings: [],
   };
+  // A shard's document carries the digest of its samples, rewritten with every write (fleet/shard-digest.ts).
+  const sink = req.shard ? sealingSink(req.sink) : req.sink;
   const save = async () => {
     result.updatedAt = new Date().toISOString();
-    await req.sink.update(result);
+    await sink.update(result);
   };
   const warn = (message: string) => {
     result.warnings.push(message);
@@ -426,9 +430,9 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     await controls?.restore();
     await releaseClusters(clusters, req.logsDir, logger);
     result.updatedAt = new Date().toISOString();
-    await req.sink
+    await sink
       .finish(result)
-      .catch((e: unknown) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
+      .catch((e: unknown) => logger.error(`could not write ${sink.description}: ${errorMessage(e)}`));
   }
   return result;
 }

@@ -8,17 +8,46 @@
  * of the fetched branch. Nothing is force-pushed, so no run is ever lost.
  *
  * Only the remote given is contacted; every git command goes through the ProcessRunner.
+ *
+ * No secret on disk: the remote URL (kept in the work tree's .git/config) carries no credentials; the
+ * credentials reach git only through the environment of each git process, as an HTTP Authorization header
+ * (GIT_CONFIG_COUNT/KEY/VALUE, which git reads as `-c http.<origin>/.extraheader=...` without writing it
+ * anywhere), and credential helpers are switched off so that none stores them. The work tree is removed by
+ * close(), when checkout fails, and by the cleanup registry (util/cleanup.ts) on a forced exit.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { onCleanup } from '../util/cleanup.js';
 import { UserError } from '../util/errors.js';
 import type { Logger } from '../util/logger.js';
 import type { ProcessResult, ProcessRunner } from '../util/process.js';
 import { maskUrl } from './mask-url.js';
 
+/** HTTP basic credentials for the remote (GitHub: username x-access-token, the token as password). */
+export interface RemoteCredentials {
+  username: string;
+  password: string;
+}
+
+/** The value git sends as the Authorization header for `credentials` ("basic BASE64(user:password)"). */
+export function basicAuthorization(credentials: RemoteCredentials): string {
+  return `basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+}
+
+/** What must never be printed of `credentials`: the password and the header value that contains it. */
+export function credentialSecrets(credentials: RemoteCredentials): string[] {
+  const encoded = basicAuthorization(credentials).slice('basic '.length);
+  return [credentials.password, encodeURIComponent(credentials.password), encoded];
+}
+
 export interface DataBranchOptions {
-  /** The remote: a URL (credentials masked in every message) or a local path. */
+  /**
+   * The remote: a URL without credentials (https://github.com/o/r.git; refused with them: they would be
+   * written to .git/config) or a local path.
+   */
   remote: string;
+  /** Credentials for an http(s) remote, passed to git per command through its environment only. */
+  credentials?: RemoteCredentials;
   /** The branch, e.g. "pgperf-data". */
   branch: string;
   /** An empty (or absent) private directory for the work tree; removed by close(). */
@@ -48,39 +77,54 @@ export interface Published {
 
 const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._/-]+(?<![./])$/;
 
+type ResolvedOptions = Required<Omit<DataBranchOptions, 'sleep' | 'credentials'>> & {
+  sleep: (ms: number) => Promise<void>;
+  credentials?: RemoteCredentials;
+};
+
 export class DataBranch {
   private constructor(
-    private readonly opts: Required<Omit<DataBranchOptions, 'sleep'>> & {
-      sleep: (ms: number) => Promise<void>;
-    },
+    private readonly opts: ResolvedOptions,
     private readonly deps: DataBranchDeps,
+    /** Removes the work tree and unregisters it from the cleanup registry (idempotent). */
+    private readonly removeWorkDir: () => Promise<void>,
     /** Whether the branch existed on the remote at the last fetch. */
-    private exists: boolean,
+    private exists = false,
   ) {}
 
-  /** Fetches the branch (or starts it, when the remote has none) into `workDir`. */
+  /**
+   * Fetches the branch (or starts it, when the remote has none) into `workDir`. When this fails, `workDir`
+   * is removed before the error is thrown.
+   */
   static async checkout(options: DataBranchOptions, deps: DataBranchDeps): Promise<DataBranch> {
-    if (!BRANCH.test(options.branch)) {
-      throw new UserError(
-        `store-branch '${options.branch}' is not a valid branch name; expected e.g. pgperf-data (letters, digits, ".", "_", "-", "/")`,
-      );
+    const removeWorkDir = removerOf(options.workDir);
+    try {
+      if (!BRANCH.test(options.branch)) {
+        throw new UserError(
+          `store-branch '${options.branch}' is not a valid branch name; expected e.g. pgperf-data (letters, digits, ".", "_", "-", "/")`,
+        );
+      }
+      checkRemote(options.remote);
+      const opts: ResolvedOptions = {
+        storePath: 'store',
+        author: { name: 'pgperf', email: 'pgperf@users.noreply.github.com' },
+        maxAttempts: 5,
+        backoffMs: 1000,
+        sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+        ...options,
+      };
+      await mkdir(opts.workDir, { recursive: true });
+      const branch = new DataBranch(opts, deps, removeWorkDir);
+      await branch.git(['init', '-q']);
+      await branch.git(['remote', 'add', 'origin', opts.remote]);
+      await branch.fetch();
+      if (branch.exists) await branch.git(['checkout', '-q', '-B', opts.branch, branch.remoteRef]);
+      else await branch.git(['checkout', '-q', '--orphan', opts.branch]);
+      return branch;
+    } catch (e) {
+      await removeWorkDir();
+      throw e;
     }
-    const opts = {
-      storePath: 'store',
-      author: { name: 'pgperf', email: 'pgperf@users.noreply.github.com' },
-      maxAttempts: 5,
-      backoffMs: 1000,
-      sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
-      ...options,
-    };
-    await mkdir(opts.workDir, { recursive: true });
-    const branch = new DataBranch(opts, deps, false);
-    await branch.git(['init', '-q']);
-    await branch.git(['remote', 'add', 'origin', opts.remote]);
-    await branch.fetch();
-    if (branch.exists) await branch.git(['checkout', '-q', '-B', opts.branch, branch.remoteRef]);
-    else await branch.git(['checkout', '-q', '--orphan', opts.branch]);
-    return branch;
   }
 
   /** The directory store's directory inside the work tree. */
@@ -138,7 +182,7 @@ export class DataBranch {
 
   /** Removes the work tree. */
   async close(): Promise<void> {
-    await rm(this.opts.workDir, { recursive: true, force: true });
+    await this.removeWorkDir();
   }
 
   private async fetch(): Promise<void> {
@@ -167,7 +211,7 @@ export class DataBranch {
 
   private async git(args: string[], allowFailure = false): Promise<ProcessResult> {
     const result = await this.deps.runner.run('git', ['-C', this.opts.workDir, ...args], {
-      env: { GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' },
+      env: gitEnvironment(this.opts.remote, this.opts.credentials),
       timeoutMs: 120_000,
     });
     if (!allowFailure && result.exitCode !== 0) throw this.failure(`git ${args[0]}`, result);
@@ -180,10 +224,76 @@ export class DataBranch {
       .split('\n')
       .slice(-5)
       .join(' / ');
+    const refused =
+      /could not read Username|Authentication failed|\b(401|403)\b|Permission to .* denied/i.test(output);
+    const hint = refused
+      ? this.opts.credentials
+        ? '; the remote refused the credentials: the token needs contents: write on this repository'
+        : '; the remote wants credentials and none were given'
+      : '';
     return new UserError(
-      `store-branch ${this.opts.branch}: ${what} on ${maskUrl(this.opts.remote)} failed: ${maskSecretsIn(output, this.opts.remote)}`,
+      `store-branch ${this.opts.branch}: ${what} on ${maskUrl(this.opts.remote)} failed: ${scrub(output, this.opts)}${hint}`,
     );
   }
+}
+
+/**
+ * The environment of every git command: no prompt, no system config, no credential helper (none may ask
+ * for, or store, credentials), and the credentials as an Authorization header for the remote's origin,
+ * given as command-line configuration through the environment (git >= 2.31) so that no file holds it.
+ */
+export function gitEnvironment(remote: string, credentials?: RemoteCredentials): NodeJS.ProcessEnv {
+  const config: Array<[string, string]> = [['credential.helper', '']];
+  if (credentials) {
+    const origin = originOf(remote);
+    if (origin)
+      config.push([`http.${origin}/.extraheader`, `Authorization: ${basicAuthorization(credentials)}`]);
+  }
+  const env: NodeJS.ProcessEnv = {
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_COUNT: String(config.length),
+  };
+  for (const [i, [key, value]] of config.entries()) {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  }
+  return env;
+}
+
+/** "https://github.com" of an http(s) remote URL; undefined for a path or another scheme. */
+function originOf(remote: string): string | undefined {
+  try {
+    const url = new URL(remote);
+    return /^https?:$/.test(url.protocol) ? `${url.protocol}//${url.host}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Refuses a remote URL with a password in it: `git remote add` would write it to .git/config. */
+function checkRemote(remote: string): void {
+  let password = '';
+  try {
+    password = new URL(remote).password;
+  } catch {
+    return; // a local path
+  }
+  if (password) {
+    throw new UserError(
+      `store-branch remote ${maskUrl(remote)} carries credentials: they would be written to .git/config; give the URL without them and the credentials separately`,
+    );
+  }
+}
+
+/** Removes `dir` once, however it ends: by close(), a failed checkout, or the cleanup registry. */
+function removerOf(dir: string): () => Promise<void> {
+  const remove = () => rm(dir, { recursive: true, force: true });
+  const unregister = onCleanup(remove);
+  return async () => {
+    unregister();
+    await remove();
+  };
 }
 
 /** git's words for "someone else pushed first". */
@@ -193,7 +303,11 @@ function isRejection(result: ProcessResult): boolean {
   );
 }
 
-/** git may echo the remote URL: never with its credentials. */
-function maskSecretsIn(text: string, remote: string): string {
-  return text.split(remote).join(maskUrl(remote));
+/** git output as it may appear in a message: the remote masked, the credentials (in any form) replaced. */
+function scrub(text: string, opts: Pick<ResolvedOptions, 'remote' | 'credentials'>): string {
+  let out = text.split(opts.remote).join(maskUrl(opts.remote));
+  for (const secret of opts.credentials ? credentialSecrets(opts.credentials) : []) {
+    if (secret) out = out.split(secret).join('***');
+  }
+  return out;
 }

@@ -136,6 +136,60 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/**
+ * The columns of every pgperf table as the migrations above create them (name -> format_type), checked on
+ * connect: a leftover table of the same name but another shape (another program's, a hand-made one, an
+ * altered one) is refused naming it, instead of failing later inside a query.
+ */
+export const TABLE_COLUMNS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  pgperf_schema_migrations: { version: 'integer', name: 'text', applied_at: 'timestamp with time zone' },
+  pgperf_environments: { fingerprint: 'text', facts: 'jsonb', first_seen: 'timestamp with time zone' },
+  pgperf_runs: {
+    run_id: 'text',
+    saved_at: 'timestamp with time zone',
+    started_at: 'timestamp with time zone',
+    status: 'text',
+    schema_version: 'integer',
+    fingerprint: 'text',
+    repository: 'text',
+    workloads: 'text[]',
+    cell_count: 'integer',
+    sample_count: 'integer',
+    summary: 'jsonb',
+    document: 'json',
+  },
+  pgperf_builds: { run_id: 'text', arm_no: 'integer', arm: 'text', ref: 'text', sha: 'text', build: 'jsonb' },
+  pgperf_cells: {
+    run_id: 'text',
+    cell_no: 'integer',
+    workload: 'text',
+    clients: 'integer',
+    workload_hash: 'text',
+    fingerprint: 'text',
+  },
+  pgperf_samples: {
+    run_id: 'text',
+    sample_no: 'integer',
+    cell_no: 'integer',
+    arm: 'text',
+    round: 'integer',
+    attempt: 'integer',
+    status: 'text',
+    metrics: 'jsonb',
+  },
+};
+
+/** One column of an existing relation named like a pgperf table (pg_catalog). */
+interface FoundColumn {
+  table: string;
+  /** pg_class.relkind: 'r' a table, 'p' a partitioned table, 'v' a view, ... */
+  kind: string;
+  column: string | null;
+  type: string | null;
+  not_null: boolean | null;
+  has_default: boolean | null;
+}
+
 /** pg_advisory_lock key of the migrations: "pgperf" in ASCII, as a number. */
 const MIGRATION_LOCK_KEY = '123589569639014';
 
@@ -149,6 +203,8 @@ const RETRYABLE_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now (starting up)
 ]);
+/** A table or column missing, of another type, or in the way (a table of another shape): 42P01, 42703, 42804, 42P07. */
+const SHAPE_CODES = new Set(['42P01', '42703', '42804', '42P07']);
 const RETRYABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired/i;
 
 export class PgStore implements ResultStore {
@@ -160,6 +216,11 @@ export class PgStore implements ResultStore {
     private readonly options: PgStoreOptions,
   ) {
     this.description = `PostgreSQL store ${maskUrl(url)}`;
+  }
+
+  /** The masked URL, for messages. */
+  private get where(): string {
+    return maskUrl(this.url);
   }
 
   /** Connects and brings the schema up to date; errors name the masked URL and what to check. */
@@ -315,6 +376,14 @@ export class PgStore implements ResultStore {
         await c.query(`CREATE TABLE IF NOT EXISTS pgperf_schema_migrations (
           version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
       }
+      // A leftover table of another shape named like ours is refused here, not by a failing query below.
+      const before = await this.tableColumns(c);
+      const ledger = shapeProblem('pgperf_schema_migrations', before);
+      if (ledger) {
+        throw new UserError(
+          `the results store ${this.where}: table pgperf_schema_migrations does not have the shape pgperf needs: ${ledger}. ${fixHint(['pgperf_schema_migrations'])}`,
+        );
+      }
       const applied = await c.query<{ version: number }>('SELECT version FROM pgperf_schema_migrations');
       const done = new Set(applied.rows.map((r) => r.version));
       const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -323,6 +392,13 @@ export class PgStore implements ResultStore {
         throw new UserError(
           `${this.description} has store schema version ${newest}, newer than this pgperf knows (${latest}); upgrade pgperf`,
         );
+      }
+      if (done.size === 0) {
+        // A fresh store: no pgperf table may exist yet (the first migration creates them all).
+        const leftovers = [...new Set(before.map((r) => r.table))].filter(
+          (t) => t !== 'pgperf_schema_migrations',
+        );
+        if (leftovers.length > 0) throw this.leftoverTables(leftovers, before);
       }
       for (const m of MIGRATIONS) {
         if (done.has(m.version)) continue;
@@ -335,9 +411,36 @@ export class PgStore implements ResultStore {
         });
         this.options.info?.(`${this.description}: applied schema migration ${m.version} (${m.name})`);
       }
+      checkTableShapes(await this.tableColumns(c), this.where);
     } finally {
       await c.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     }
+  }
+
+  /** The columns of the relations named like pgperf's tables, as the search path finds them. */
+  private async tableColumns(c: pg.PoolClient): Promise<FoundColumn[]> {
+    const res = await c.query<FoundColumn>(
+      `SELECT t.name AS table, cl.relkind::text AS kind, a.attname AS column,
+              format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null, a.atthasdef AS has_default
+       FROM unnest($1::text[]) WITH ORDINALITY AS t(name, n)
+       JOIN pg_class cl ON cl.oid = to_regclass(t.name)
+       LEFT JOIN pg_attribute a ON a.attrelid = cl.oid AND a.attnum > 0 AND NOT a.attisdropped
+       ORDER BY t.n, a.attnum`,
+      [Object.keys(TABLE_COLUMNS)],
+    );
+    return res.rows;
+  }
+
+  /** Tables named like pgperf's in a database whose migrations table records none: not pgperf's. */
+  private leftoverTables(tables: string[], found: readonly FoundColumn[]): UserError {
+    const shapes = tables.map((t) => {
+      const problem = shapeProblem(t, found);
+      return problem ? `${t}: ${problem}` : `${t}: the shape of pgperf's, but not recorded as created by it`;
+    });
+    return new UserError(
+      `the results store ${this.where} has ${tables.length === 1 ? 'a table' : 'tables'} named like pgperf's that its migrations did not create (pgperf_schema_migrations records none): ${shapes.join('; ')}. ` +
+        `${fixHint(tables)}`,
+    );
   }
 
   /**
@@ -399,6 +502,13 @@ export class PgStore implements ResultStore {
         `the database user${user ? ` "${user}"` : ''} lacks a privilege the results store ${where} needs to ${what}: ${message}; ${hint}`,
       );
     }
+    if (SHAPE_CODES.has(code)) {
+      // The tables were checked on connect; someone changed them since (or another program uses them).
+      return new UserError(
+        `the results store ${where}: ${what} failed: ${message} (SQLSTATE ${code}): the pgperf_* tables no longer have the shape this pgperf created; ` +
+          'connect again to have them checked, and rename or drop a table of another shape (or give the store a database of its own)',
+      );
+    }
     if (
       isRetryable(e) ||
       /ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOENT|connect/i.test(`${code} ${message}`)
@@ -421,6 +531,83 @@ export class PgStore implements ResultStore {
       for (const p of new Set([password, encodeURIComponent(password)])) out = out.split(p).join('***');
     }
     return out;
+  }
+}
+
+/** How to get a leftover table out of the way, for `tables`. */
+function fixHint(tables: readonly string[]): string {
+  const first = tables[0]!;
+  return (
+    `Rename or drop ${tables.length === 1 ? 'it' : 'them'} (e.g. ALTER TABLE ${first} RENAME TO ${first}_old; ` +
+    `or DROP TABLE ${first}; if it holds nothing to keep), or give the store a database of its own`
+  );
+}
+
+/** "run_id text, saved_at timestamp with time zone, ...". */
+function describeColumns(columns: ReadonlyArray<readonly [string, string]>): string {
+  return columns.map(([name, type]) => `${name} ${type}`).join(', ') || 'none';
+}
+
+/**
+ * What is wrong with the relation `table` among `found` compared with TABLE_COLUMNS: not a table, columns
+ * missing or of another type, or an extra column an insert would fail on (NOT NULL without a default);
+ * undefined when it has pgperf's shape (or does not exist).
+ */
+function shapeProblem(table: string, found: readonly FoundColumn[]): string | undefined {
+  const rows = found.filter((r) => r.table === table);
+  if (rows.length === 0) return undefined;
+  const expected = Object.entries(TABLE_COLUMNS[table]!);
+  const kind = rows[0]!.kind;
+  const columns = rows
+    .filter((r): r is FoundColumn & { column: string; type: string } => r.column !== null && r.type !== null)
+    .map((r) => [r.column, r.type] as const);
+  const shape = `expected the columns ${describeColumns(expected)}; found ${describeColumns(columns)}`;
+  if (kind !== 'r' && kind !== 'p') {
+    const what = {
+      v: 'a view',
+      m: 'a materialized view',
+      f: 'a foreign table',
+      S: 'a sequence',
+      i: 'an index',
+    }[kind];
+    return `it is ${what ?? `a relation of kind '${kind}'`}, not a table (${shape})`;
+  }
+  const types = new Map(columns);
+  const missing = expected.filter(([name]) => !types.has(name)).map(([name]) => name);
+  const retyped = expected
+    .filter(([name, type]) => types.has(name) && types.get(name) !== type)
+    .map(([name, type]) => `${name} is ${types.get(name)}, not ${type}`);
+  const blocking = rows
+    .filter((r) => r.column !== null && !(r.column in TABLE_COLUMNS[table]!) && r.not_null && !r.has_default)
+    .map((r) => r.column!);
+  const wrong = [
+    missing.length ? `missing ${missing.join(', ')}` : '',
+    ...retyped,
+    blocking.length
+      ? `extra NOT NULL column${blocking.length > 1 ? 's' : ''} without a default: ${blocking.join(', ')}`
+      : '',
+  ].filter(Boolean);
+  return wrong.length ? `${wrong.join('; ')} (${shape})` : undefined;
+}
+
+/**
+ * Refuses a store whose pgperf tables (after the migrations) are missing or of another shape, naming the
+ * table, the columns expected and found, and how to fix it.
+ */
+function checkTableShapes(found: readonly FoundColumn[], where: string): void {
+  for (const table of Object.keys(TABLE_COLUMNS)) {
+    if (!found.some((r) => r.table === table)) {
+      throw new UserError(
+        `the results store ${where} has no table ${table}, although pgperf_schema_migrations records its migrations as applied (expected the columns ${describeColumns(Object.entries(TABLE_COLUMNS[table]!))}). ` +
+          'Drop the pgperf_* tables to start the store afresh (their runs are lost: export them first with pgperf store export), or give the store a database of its own',
+      );
+    }
+    const problem = shapeProblem(table, found);
+    if (problem) {
+      throw new UserError(
+        `the results store ${where}: table ${table} does not have the shape pgperf needs: ${problem}. ${fixHint([table])}`,
+      );
+    }
   }
 }
 

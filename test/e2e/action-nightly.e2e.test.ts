@@ -189,7 +189,7 @@ describe('the action in mode nightly', () => {
     await mkdir(home);
     await writeFile(
       path.join(home, '.gitconfig'),
-      `[url "${remote}"]\n\tinsteadOf = https://x-access-token:test-token@github.com/pg/postgres.git\n`,
+      `[url "${remote}"]\n\tinsteadOf = https://github.com/pg/postgres.git\n`,
     );
     const ran = await nightly(
       { 'store-branch': 'pgperf-data', 'publish-site': 'docs', 'results-dir': 'branch-results' },

@@ -131,7 +131,7 @@ describe('the action warns when the threshold is below what this runner resolves
     await mkdir(home);
     await writeFile(
       path.join(home, '.gitconfig'),
-      `[url "${remote}"]\n\tinsteadOf = https://x-access-token:test-token@github.com/pg/postgres.git\n`,
+      `[url "${remote}"]\n\tinsteadOf = https://github.com/pg/postgres.git\n`,
     );
     gh.comments.delete(PR);
     const body = await calibrateThenBenchmark({ store: '', 'store-branch': 'pgperf-data' }, { HOME: home });

@@ -1,17 +1,28 @@
 /**
  * The directory store on a git data branch, against a local bare repository as the remote: a competing
  * job pushes between our fetch and our push; the rejected push is rebased and retried, and both runs land.
+ * Over HTTP (git http-backend on 127.0.0.1, answering only with the right basic credentials): git is
+ * authenticated through its environment only, and no file holds the token after a success, a failure or a
+ * cancel; the work tree is removed on every path.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/results/types.js';
-import { DataBranch } from '../../src/store/data-branch.js';
+import {
+  DataBranch,
+  basicAuthorization,
+  credentialSecrets,
+  type RemoteCredentials,
+} from '../../src/store/data-branch.js';
 import { DirStore } from '../../src/store/dir-store.js';
+import { pendingCleanups, runCleanups } from '../../src/util/cleanup.js';
+import { UserError } from '../../src/util/errors.js';
 import { memoryLogger } from '../../src/util/logger.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../src/util/process.js';
+import { filesHolding, startGitHttpServer, type GitHttpServer } from '../helpers/git-http.js';
 import { minutesAfter, readFixture } from './store-fixture.js';
 
 let tmp: string;
@@ -180,5 +191,122 @@ describe('DataBranch', () => {
 
   it('refuses a bad branch name, naming it', async () => {
     await expect(open('bad', '-x..y')).rejects.toThrow(/store-branch '-x\.\.y' is not a valid branch name/);
+  });
+});
+
+describe('DataBranch over HTTP: the token is never on disk', () => {
+  const TOKEN = 'ghs_dataBranchTestToken0123456789abcdef';
+  const credentials: RemoteCredentials = { username: 'x-access-token', password: TOKEN };
+  const secrets = [TOKEN, ...credentialSecrets(credentials)];
+  let server: GitHttpServer;
+  let home: string;
+  let remoteUrl: string;
+
+  beforeAll(async () => {
+    home = path.join(tmp, 'http');
+    execFileSync('git', ['init', '-q', '--bare', path.join(home, 'repos', 'pg', 'postgres.git')]);
+    server = await startGitHttpServer({
+      root: path.join(home, 'repos'),
+      username: 'x-access-token',
+      password: TOKEN,
+    });
+    remoteUrl = `${server.url}/pg/postgres.git`;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const gone = (dir: string) =>
+    access(dir).then(
+      () => false,
+      () => true,
+    );
+  const checkout = async (workDir: string, creds: RemoteCredentials | undefined, remote = remoteUrl) =>
+    DataBranch.checkout(
+      { remote, ...(creds ? { credentials: creds } : {}), branch: 'data-http', workDir, backoffMs: 1 },
+      { runner: nodeProcessRunner, logger: memoryLogger() },
+    );
+
+  it("authenticates with a header in git's environment; .git/config and every file hold no token", async () => {
+    server.requests.length = 0;
+    const workDir = await mkdtemp(path.join(home, 'pgperf-data-branch-'));
+    const branch = await checkout(workDir, credentials);
+    const published = await branch.publish(saver(runAt(400)));
+    // While the work tree exists: the remote is there without credentials, and no file holds the token.
+    const config = await readFile(path.join(workDir, '.git', 'config'), 'utf8');
+    expect(config).toContain(`url = ${remoteUrl}`);
+    expect(config).not.toMatch(/x-access-token|extraheader|authorization/i);
+    expect(await filesHolding(workDir, secrets)).toEqual([]);
+    await branch.close();
+    expect(await gone(workDir)).toBe(true);
+    // Every request git made carried the header (none was refused), the push included.
+    expect(server.requests.length).toBeGreaterThan(0);
+    expect(server.requests.every((r) => r.authorized)).toBe(true);
+    expect(server.requests.some((r) => r.url.includes('git-receive-pack'))).toBe(true);
+    const bare = path.join(home, 'repos', 'pg', 'postgres.git');
+    const head = execFileSync('git', ['--git-dir', bare, 'rev-parse', 'refs/heads/data-http'])
+      .toString()
+      .trim();
+    expect(head).toBe(published.commit);
+    expect(await filesHolding(tmp, secrets)).toEqual([]);
+  }, 60_000);
+
+  it('a failed checkout (the token refused) removes the work tree and prints no token', async () => {
+    const wrong: RemoteCredentials = { username: 'x-access-token', password: 'ghs_wrongToken_zyxwvu987654' };
+    const workDir = await mkdtemp(path.join(home, 'pgperf-data-branch-'));
+    const err = await checkout(workDir, wrong).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toMatch(
+      new RegExp(`^store-branch data-http: git ls-remote on ${server.url}/pg/postgres\\.git failed: `),
+    );
+    expect((err as Error).message).toMatch(
+      /the remote refused the credentials: the token needs contents: write on this repository$/,
+    );
+    for (const secret of [wrong.password, basicAuthorization(wrong)]) {
+      expect((err as Error).message).not.toContain(secret);
+    }
+    expect(await gone(workDir)).toBe(true);
+    expect(await filesHolding(tmp, [...secrets, ...credentialSecrets(wrong)])).toEqual([]);
+    // Without credentials git is refused too: it never falls back to a helper or a prompt.
+    const bare = await mkdtemp(path.join(home, 'pgperf-data-branch-'));
+    await expect(checkout(bare, undefined)).rejects.toThrow(/git ls-remote on .* failed/);
+    expect(await gone(bare)).toBe(true);
+  }, 60_000);
+
+  it('a cancel while git waits on the remote (the forced exit runs the cleanups): the work tree is gone', async () => {
+    const workDir = await mkdtemp(path.join(home, 'pgperf-data-branch-'));
+    const branch = await checkout(workDir, credentials);
+    let release!: (ok: boolean) => void;
+    const held = new Promise<void>((resolve) => {
+      server.hold = (r) => {
+        if (!r.url.includes('git-receive-pack')) return undefined;
+        // The push waits here; meanwhile the adapter is told to stop and runs every cleanup.
+        return new Promise<void>((ok, drop) => {
+          release = (yes) => (yes ? ok() : drop(new Error('dropped')));
+          resolve();
+        });
+      };
+    });
+    const publishing = branch.publish(saver(runAt(500)));
+    await held;
+    expect(pendingCleanups()).toBeGreaterThan(0);
+    await runCleanups();
+    expect(await gone(workDir)).toBe(true);
+    release(false);
+    server.hold = undefined;
+    await expect(publishing).rejects.toThrow(UserError);
+    await branch.close();
+    expect(await filesHolding(tmp, secrets)).toEqual([]);
+  }, 60_000);
+
+  it('refuses a remote URL with credentials in it (they would be written to .git/config)', async () => {
+    const workDir = await mkdtemp(path.join(home, 'pgperf-data-branch-'));
+    const withToken = remoteUrl.replace('http://', `http://x-access-token:${TOKEN}@`);
+    const err = await checkout(workDir, undefined, withToken).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toBe(
+      `store-branch remote ${withToken.replace(TOKEN, '***')} carries credentials: they would be written to .git/config; give the URL without them and the credentials separately`,
+    );
+    expect(await gone(workDir)).toBe(true);
   });
 });

@@ -1,13 +1,15 @@
 /**
  * The PostgreSQL store against a real server started here (initdb into a temp dir, unix socket for the
  * test's admin connection, 127.0.0.1 with password auth for the store): the shared contract, plus
- * migrations (two at once, a newer schema), a dropped connection, and the connection errors a user meets.
+ * migrations (two at once, a newer schema), a dropped connection, the connection errors a user meets, and
+ * leftover or altered tables of another shape (refused naming the table, the columns and the fix).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentFingerprint, workloadHash } from '../../src/env/fingerprint.js';
 import { openStore } from '../../src/store/open-store.js';
 import { MIGRATIONS, PgStore } from '../../src/store/pg-store.js';
 import { UserError } from '../../src/util/errors.js';
+import { runCli } from '../helpers/cli.js';
 import { startTestPgServer, type TestPgServer } from '../helpers/pg-server.js';
 import { describeStoreContract } from './store-contract.js';
 import { fixtureVariant, minutesAfter, readFixture } from './store-fixture.js';
@@ -142,6 +144,73 @@ describe('PostgreSQL store', () => {
     expect((err as Error).message).toBe(
       `PostgreSQL store postgresql://pgperf_app:***@127.0.0.1:${server.port}/${db} has store schema version 999, ` +
         `newer than this pgperf knows (${MIGRATIONS.length}); upgrade pgperf`,
+    );
+  });
+
+  it('a leftover pgperf_runs table of another shape is refused naming it, the columns and the fix; no stack', async () => {
+    const { db, url } = await freshDatabase();
+    await server.admin(
+      'CREATE TABLE pgperf_runs (id serial PRIMARY KEY, payload text NOT NULL, created timestamptz)',
+      [],
+      db,
+    );
+    await server.admin('ALTER TABLE pgperf_runs OWNER TO pgperf_app', [], db);
+    const where = `postgresql://pgperf_app:\\*\\*\\*@127\\.0\\.0\\.1:${server.port}/${db}`;
+    const err = await PgStore.connect(url, { warn: () => {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^the results store ${where} has a table named like pgperf's that its migrations did not create \\(pgperf_schema_migrations records none\\): ` +
+          'pgperf_runs: missing run_id, saved_at, .*, document; extra NOT NULL column without a default: payload ' +
+          '\\(expected the columns run_id text, saved_at timestamp with time zone, .*, document json; found id integer, payload text, created timestamp with time zone\\)\\. ' +
+          'Rename or drop it \\(e\\.g\\. ALTER TABLE pgperf_runs RENAME TO pgperf_runs_old; or DROP TABLE pgperf_runs; if it holds nothing to keep\\), or give the store a database of its own$',
+      ),
+    );
+    expect((err as Error).message).not.toContain(PASSWORD);
+    // Nothing was created beside it: the refusal came before the migration.
+    const tables = await server.admin(
+      "SELECT string_agg(relname, ',' ORDER BY relname) AS t FROM pg_class WHERE relname LIKE 'pgperf_%' AND relkind = 'r'",
+      [],
+      db,
+    );
+    expect(tables.rows[0]!.t).toBe('pgperf_runs,pgperf_schema_migrations');
+
+    // Through the CLI: one line, exit 2, no stack trace.
+    const ran = await runCli(['store', 'list', '--store', url]);
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toMatch(/table named like pgperf's .*pgperf_runs: missing run_id/);
+    expect(ran.stderr).not.toMatch(/^\s+at /m);
+    expect(ran.stderr).not.toMatch(/internal error/i);
+  });
+
+  it('a pgperf table altered after the migrations is refused on connect, naming the columns', async () => {
+    const { db, url } = await freshDatabase();
+    await (await PgStore.connect(url, { warn: () => {} })).close();
+    await server.admin('ALTER TABLE pgperf_runs DROP COLUMN summary', [], db);
+    await server.admin('ALTER TABLE pgperf_runs ALTER COLUMN cell_count TYPE bigint', [], db);
+    const err = await PgStore.connect(url, { warn: () => {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toMatch(
+      /^the results store \S+: table pgperf_runs does not have the shape pgperf needs: missing summary; cell_count is bigint, not integer \(expected the columns run_id text, .* summary jsonb, document json; found run_id text, .*cell_count bigint, sample_count integer, document json\)\. Rename or drop it/,
+    );
+    await server.admin('DROP TABLE pgperf_cells', [], db);
+    await server.admin('ALTER TABLE pgperf_runs ADD COLUMN summary jsonb', [], db);
+    await server.admin('ALTER TABLE pgperf_runs ALTER COLUMN cell_count TYPE integer', [], db);
+    const gone = await PgStore.connect(url, { warn: () => {} }).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(UserError);
+    expect((gone as Error).message).toMatch(
+      /has no table pgperf_cells, although pgperf_schema_migrations records its migrations as applied \(expected the columns run_id text, cell_no integer, .*\)\. Drop the pgperf_\* tables to start the store afresh/,
+    );
+  });
+
+  it('a leftover pgperf_schema_migrations of another shape is refused before it is read', async () => {
+    const { db, url } = await freshDatabase();
+    await server.admin('CREATE TABLE pgperf_schema_migrations (id text)', [], db);
+    await server.admin('ALTER TABLE pgperf_schema_migrations OWNER TO pgperf_app', [], db);
+    const err = await PgStore.connect(url, { warn: () => {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toMatch(
+      /table pgperf_schema_migrations does not have the shape pgperf needs: missing version, name, applied_at \(expected the columns version integer, name text, applied_at timestamp with time zone; found id text\)/,
     );
   });
 
