@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { loadWorkloadFile } from '../drivers/load-workload.js';
-import { shippedWorkloadFile } from '../config/shipped-workloads.js';
+import { loadWorkload } from '../drivers/load-workload.js';
+import { resolveWorkloadFile } from '../config/shipped-workloads.js';
 import type { Workload } from '../drivers/workload.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
@@ -13,15 +13,19 @@ export async function loadInputWorkloads(
 ): Promise<Workload[]> {
   const workloads: Workload[] = [];
   for (const w of inputs.workloads.length ? inputs.workloads : ['select-only']) {
-    workloads.push(await loadWorkloadFile(workloadPath(w, ctx.workspace, actionDir)));
+    workloads.push(await loadWorkload(w, inputLookup(ctx.workspace, actionDir)));
   }
   return workloads;
 }
 
-/** A bare name (select-only) is a workload shipped with the action; anything else a path in the workspace. */
+/**
+ * The file of one entry of 'workloads': a file in the workspace, else a workload shipped with the action
+ * (select-only), the same rule as the CLI's --workload (config/shipped-workloads.ts).
+ */
 export function workloadPath(name: string, workspace: string, actionDir: string): string {
-  if (/^[A-Za-z0-9._-]+$/.test(name) && !name.endsWith('.yml') && !name.endsWith('.yaml')) {
-    return shippedWorkloadFile(name, path.join(actionDir, 'workloads'), "input 'workloads'");
-  }
-  return path.resolve(workspace, name);
+  return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
+}
+
+function inputLookup(workspace: string, actionDir: string) {
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path.join(actionDir, 'workloads') };
 }

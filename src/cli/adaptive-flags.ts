@@ -63,9 +63,14 @@ export function adaptiveFromFlags(
       ...(flags.maxRounds !== undefined ? { maxRounds: flags.maxRounds } : {}),
     });
   } catch (e) {
-    const which =
-      flags.maxRounds !== undefined && /maxRounds/.test(errorMessage(e)) ? '--max-rounds' : '--schedule';
-    throw new UserError(`${which}: ${errorMessage(e)}`);
+    if (flags.maxRounds !== undefined && /maxRounds/.test(errorMessage(e))) {
+      const schedule = flags.schedule ?? DEFAULT_SCHEDULE;
+      throw new UserError(
+        `--max-rounds must be at least the first look, ${schedule[0]} rounds ` +
+          `(${flags.schedule ? '' : 'the default '}--schedule ${schedule.join(',')}), got ${flags.maxRounds}`,
+      );
+    }
+    throw new UserError(`--schedule: ${errorMessage(e)}`);
   }
   if (flags.timeBudget !== undefined && flags.timeBudget < roundS) {
     throw new UserError(
@@ -79,7 +84,8 @@ export function parseDuration(value: string): number {
   const seconds = parseDurationS(value);
   if (seconds === undefined) {
     throw new InvalidArgumentError(
-      `--time-budget must be a duration such as 45m, 1h or 900s, got '${value}'`,
+      `--time-budget must be a positive duration: a number of seconds, or with the unit s, m, min or h ` +
+        `(e.g. 45m, 1.5h, 900s), got '${value}'`,
     );
   }
   return seconds;
@@ -87,9 +93,10 @@ export function parseDuration(value: string): number {
 
 function parseSchedule(value: string): number[] {
   const rounds = value.split(',').map((v) => Number(v.trim()));
-  if (!rounds.every((r) => Number.isInteger(r) && r > 0)) {
+  if (!rounds.every((r, i) => Number.isInteger(r) && r > 0 && (i === 0 || r > rounds[i - 1]!))) {
     throw new InvalidArgumentError(
-      `--schedule must be increasing round counts such as 6,10,15,20,30, got '${value}'`,
+      `--schedule must be comma-separated, strictly increasing whole round counts >= 1 ` +
+        `(e.g. ${DEFAULT_SCHEDULE.join(',')}), got '${value}'`,
     );
   }
   return rounds;

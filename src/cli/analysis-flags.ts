@@ -1,15 +1,22 @@
 /**
  * The analysis flags shared by `run`, `demo` and `compare` (--alpha, --threshold, --metric): one definition,
- * so every command validates and documents them alike.
+ * so every command validates and documents them alike. For `compare`, --metric is also checked against the
+ * results file before anything is analysed: a metric its runs never recorded is refused, saying what they hold.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../compare/defaults.js';
-import { GATED_METRIC_NAMES, METRICS, metricFromName, type MetricName } from '../results/metrics.js';
+import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, alphaProblem, thresholdProblem } from '../compare/policy.js';
+import {
+  METRIC_OPTION_ALIASES,
+  METRIC_OPTION_NAMES,
+  closestMetricName,
+  workloadsLacking,
+} from '../compare/metric-option.js';
+import { METRICS, gatedName, metricFromName, type MetricName } from '../results/metrics.js';
+import type { AnalysisSettings, RunResult } from '../results/types.js';
+import { UserError } from '../util/errors.js';
 
-const METRIC_CHOICES = [...Object.keys(GATED_METRIC_NAMES), ...Object.keys(METRICS)].filter(
-  (n, i, all) => all.indexOf(n) === i,
-);
-import type { AnalysisSettings } from '../results/types.js';
+/** "tps, qps, …, p99 (also the keys latencyAvgMs, …)": what --metric accepts, for help and refusals. */
+const METRIC_CHOICES_TEXT = `${METRIC_OPTION_NAMES.join(', ')} (also the keys ${METRIC_OPTION_ALIASES.join(', ')})`;
 
 export interface AnalysisFlags {
   alpha?: number;
@@ -19,7 +26,7 @@ export interface AnalysisFlags {
 
 export function addAnalysisOptions(command: Command, when: 'run' | 'compare'): Command {
   const recorded = when === 'compare' ? 'default: as recorded in the results, else ' : 'default ';
-  return command
+  const withOptions = command
     .addOption(
       new Option('--alpha <p>', `family-wise false-alarm rate (${recorded}${DEFAULT_ALPHA})`).argParser(
         parseAlpha,
@@ -34,9 +41,45 @@ export function addAnalysisOptions(command: Command, when: 'run' | 'compare'): C
     .addOption(
       new Option(
         '--metric <name>',
-        `one metric that decides the verdict in every cell: ${METRIC_CHOICES.join(', ')} (${recorded}each workload's \`metrics\`, default tps)`,
+        `one metric that decides the verdict in every cell: ${METRIC_CHOICES_TEXT} (${recorded}each workload's \`metrics\`, default tps)`,
       ).argParser(parseMetric),
     );
+  return withOptions;
+}
+
+/**
+ * Refuses a --metric that some workload of the results never recorded (its successful runs hold no value
+ * of it): the message names the metric asked for, what each such workload holds, and how to record it.
+ */
+export function checkMetricHeld(result: Pick<RunResult, 'samples'>, metric: MetricName): void {
+  const lacking = workloadsLacking(result, metric);
+  if (lacking.length === 0) return;
+  // Workloads that hold the same metrics are named together.
+  const byHeld = new Map<string, string[]>();
+  for (const w of lacking) {
+    const held = w.held.map(gatedName).join(', ') || 'no metric';
+    byHeld.set(held, [...(byHeld.get(held) ?? []), w.workload]);
+  }
+  const holds =
+    byHeld.size === 1
+      ? [...byHeld.keys()][0]!
+      : [...byHeld].map(([held, names]) => `${names.join(', ')}: ${held}`).join('; ');
+  throw new UserError(
+    `--metric ${gatedName(metric)}: the results hold no ${METRICS[metric].label} values ` +
+      `for workload${lacking.length === 1 ? '' : 's'} ${lacking.map((w) => w.workload).join(', ')}; ` +
+      `their runs recorded ${holds}. Give --metric one of those${recordHint(metric)}`,
+  );
+}
+
+/** How a metric gets recorded next time, where a workload can ask for it. */
+function recordHint(metric: MetricName): string {
+  if (metric === 'latencyP95Ms' || metric === 'latencyP99Ms') {
+    const name = gatedName(metric);
+    return `, or record ${name}: add it to the workload's metrics field (metrics: [tps, ${name}]) and run again`;
+  }
+  if (metric === 'qps' || metric === 'latencyPctMs')
+    return ' (sysbench workloads record it, pgbench ones do not)';
+  return '';
 }
 
 /** The flags as analysis settings, leaving out what was not given. */
@@ -48,28 +91,26 @@ export function analysisFromFlags(flags: AnalysisFlags): Partial<AnalysisSetting
   };
 }
 
+/** The one α and threshold rule (compare/policy.ts), which the Action's inputs follow too. */
 function parseAlpha(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !(n > 0 && n < 0.5)) {
-    throw new InvalidArgumentError(`--alpha must be a number between 0 and 0.5 (e.g. 0.05), got '${value}'`);
-  }
-  return n;
+  const problem = alphaProblem(value);
+  if (problem) throw new InvalidArgumentError(`--alpha ${problem}`);
+  return Number(value);
 }
 
 function parseThreshold(value: string): number {
-  const n = Number(value.replace(/%$/, ''));
-  if (value.trim() === '' || !(n > 0 && n < 100)) {
-    throw new InvalidArgumentError(
-      `--threshold must be a percentage between 0 and 100 (e.g. 2), got '${value}'`,
-    );
-  }
-  return n;
+  const problem = thresholdProblem(value);
+  if (problem) throw new InvalidArgumentError(`--threshold ${problem}`);
+  return Number(value.replace(/%$/, ''));
 }
 
 function parseMetric(value: string): MetricName {
   const metric = metricFromName(value);
   if (metric === undefined) {
-    throw new InvalidArgumentError(`--metric must be one of ${METRIC_CHOICES.join(', ')}, got '${value}'`);
+    const closest = closestMetricName(value);
+    throw new InvalidArgumentError(
+      `--metric must be one of ${METRIC_CHOICES_TEXT}, got '${value}'${closest ? ` (did you mean ${closest}?)` : ''}`,
+    );
   }
   return metric;
 }

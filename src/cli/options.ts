@@ -1,6 +1,18 @@
 /** Flag parsers that teach: each error names the flag, the bad value and the expected form. */
 import { InvalidArgumentError } from 'commander';
 import { settingProblem } from '../config/settings.js';
+import { defaultWorkloadsDir, shippedWorkloadNames } from '../config/shipped-workloads.js';
+
+/**
+ * The help of every --workload that reads workloads (run, nightly, calibrate, plan, bisect): a file, or the
+ * name of a shipped workload, as the Action's input 'workloads' (drivers/load-workload.ts loadWorkload).
+ */
+export function workloadOptionHelp(what = 'workload files', one = false): string {
+  const dir = defaultWorkloadsDir();
+  const names = dir ? shippedWorkloadNames(dir) : [];
+  if (names.length === 0) return what;
+  return `${what}, or ${one ? 'the name of a shipped workload' : 'names of shipped workloads'}: ${names.join(', ')}`;
+}
 
 export function positiveInt(flag: string) {
   return (value: string): number => {

@@ -9,7 +9,16 @@ import { confinedPath } from './confine-path.js';
 import { LineCounter, parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
 import { UserError } from '../util/errors.js';
+import { resolveWorkloadFile, type WorkloadLookup } from '../config/shipped-workloads.js';
 import { WORKLOAD_VARIANTS, workloadSchema, type Workload } from './workload.js';
+
+/**
+ * A workload by reference, as both adapters accept it: the path of a workload file, or the name of a
+ * workload shipped with pgperf (select-only); see resolveWorkloadFile.
+ */
+export async function loadWorkload(ref: string, lookup: WorkloadLookup): Promise<Workload> {
+  return loadWorkloadFile(resolveWorkloadFile(ref, lookup));
+}
 
 export async function loadWorkloadFile(file: string): Promise<Workload> {
   let text: string;

@@ -99,10 +99,11 @@ function renderArm(arm: ArmTables): string[] {
           header.map((col) => col.numeric),
         ),
       );
-      for (const note of t.notes) lines.push(`  clients ${note.clients}: ${note.message}`);
+      for (const note of t.notes) lines.push(`  clients ${note.clients.join(', ')}: ${note.message}`);
     }
     if (w.curve) lines.push(`  curve: ${curveLine(w.curve, (v) => v.toFixed(1))}`);
   }
+  if (arm.legend.length > 0) lines.push('', ...arm.legend.map((l) => `  ${l}`));
   return lines;
 }
 

@@ -2,7 +2,7 @@
  * The top of the markdown report: the decision's headline (icon, the net effect in words, the cell that
  * decides it with its delta and CI), what was measured (commits when built, installs when given), the
  * stored baseline; then the design line (metrics, α and Holm family, threshold, fail-on, rounds,
- * sequential look, links) with the column legend.
+ * sequential look, links).
  */
 import type { Decision } from '../compare/decision.js';
 import { formatP } from '../compare/format.js';
@@ -129,9 +129,6 @@ export function designLines(ctx: ReportContext): string[] {
   if (warnings > 0) parts.push(`${warnings} warning(s) below`);
   if (input.runUrl !== undefined) parts.push(markdownLink('workflow run', input.runUrl));
   parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? '?', 40)}`);
-  return [
-    parts.join(' · '),
-    '<sub>n: usable runs base/head · delta: Hodges-Lehmann shift of head vs base with its 95% CI (@x%: the ' +
-      'level the sample sizes reach) · p: two-sided Mann-Whitney (Holm-adjusted)</sub>',
-  ];
+  // What the columns mean is said under each arm's tables (table-model.ts deltaLegend), test by test.
+  return [parts.join(' · ')];
 }

@@ -5,11 +5,11 @@
  */
 import type { CurveComparison } from '../compare/types.js';
 import { curveLine } from './curve-line.js';
-import { armName, clientsText, type ReportContext } from './markdown-context.js';
+import { armName, type ReportContext } from './markdown-context.js';
 import { escapeMarkdown } from './markdown-escape.js';
 import type { TrimId } from './markdown-size.js';
 import { CHART_LINES, renderScalingChart } from './mermaid-chart.js';
-import { columns, groupedNumber, RICH_CELLS, rowTexts } from './table-cells.js';
+import { clientsLabel, columns, groupedNumber, RICH_CELLS, rowTexts } from './table-cells.js';
 import type { ArmTables, MetricTable } from './table-model.js';
 import { VERDICT_DISPLAY } from './verdict-display.js';
 
@@ -41,12 +41,13 @@ function armBlocks(ctx: ReportContext, arm: ArmTables, trims: ReadonlySet<TrimId
     }
     if (!trims.has('notes')) {
       const notes = w.tables.flatMap((t) =>
-        t.notes.map((n) => `- ${clientsText(n.clients)}: ${escapeMarkdown(n.message, 500)}`),
+        t.notes.map((n) => `- ${clientsLabel(n.clients)}: ${escapeMarkdown(n.message, 500)}`),
       );
       if (notes.length > 0) blocks.push(notes.join('\n'));
     }
     if (w.curve && !trims.has('charts')) blocks.push(...chartBlocks(arm, w.curve));
   }
+  if (arm.legend.length > 0) blocks.push(arm.legend.map((l) => `_${escapeMarkdown(l, 500)}_`).join('\n'));
   return blocks;
 }
 

@@ -3,7 +3,7 @@
  * cell texts under a markup's style, and the two styles (plain for the terminal, rich with icons and
  * grouped numbers for markdown and HTML). The markup then escapes and lays them out.
  */
-import { formatDeltaCi, formatPAdjusted } from '../compare/format.js';
+import { formatDeltaCi, formatPAdjusted, formatPct } from '../compare/format.js';
 import { UNSTABLE_PHRASE } from './reasons.js';
 import type { MetricTable, TableRow } from './table-model.js';
 import { VERDICT_DISPLAY } from './verdict-display.js';
@@ -14,12 +14,17 @@ export interface Column {
   numeric: boolean;
 }
 
-export function columns(table: Pick<MetricTable, 'label'>): Column[] {
+/** The header of the paired rows' figure (table-model.ts perRoundPct); the legend says what it is. */
+export const PER_ROUND_HEADER = 'per-round % (geo. mean)';
+
+/** A table's columns; the per-round column only when some row was tested paired. */
+export function columns(table: Pick<MetricTable, 'label' | 'paired'>): Column[] {
   return [
     { header: 'clients', numeric: true },
     { header: 'n', numeric: true },
     { header: `base ${table.label} (median)`, numeric: true },
     { header: `head ${table.label} (median)`, numeric: true },
+    ...(table.paired ? [{ header: PER_ROUND_HEADER, numeric: true }] : []),
     { header: 'delta % [95% CI]', numeric: true },
     { header: 'p (adj.)', numeric: true },
     { header: 'verdict', numeric: false },
@@ -34,17 +39,29 @@ export interface CellStyle {
 }
 
 /** A row's cells as text, in columns() order. */
-export function rowTexts(table: Pick<MetricTable, 'decimals'>, row: TableRow, style: CellStyle): string[] {
+export function rowTexts(
+  table: Pick<MetricTable, 'decimals' | 'paired'>,
+  row: TableRow,
+  style: CellStyle,
+): string[] {
   const median = (v: number | null) => (v === null ? style.missing : style.number(v, table.decimals));
   return [
     String(row.clients),
     `${row.baseN}/${row.headN}`,
     median(row.baseMedian),
     median(row.headMedian),
+    ...(table.paired ? [row.perRoundPct === null ? style.missing : formatPct(row.perRoundPct)] : []),
     formatDeltaCi(row) ?? style.missing,
     formatPAdjusted(row) ?? style.missing,
     style.verdict(row),
   ];
+}
+
+/** A note's client counts in words: "1 client", "8 clients", "1, 2 and 4 clients". */
+export function clientsLabel(clients: readonly number[]): string {
+  const list =
+    clients.length > 1 ? `${clients.slice(0, -1).join(', ')} and ${clients.at(-1)}` : String(clients[0]);
+  return `${list} client${clients.length === 1 && clients[0] === 1 ? '' : 's'}`;
 }
 
 /** "regression (significant, beyond ±2%)": a verdict word with the row's reason phrase. */

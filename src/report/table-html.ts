@@ -7,7 +7,7 @@
  */
 import { curveLine } from './curve-line.js';
 import { escapeHtml } from './html-escape.js';
-import { columns, groupedNumber, RICH_CELLS, rowTexts } from './table-cells.js';
+import { clientsLabel, columns, groupedNumber, RICH_CELLS, rowTexts } from './table-cells.js';
 import type { ArmTables, MetricTable, WorkloadTables } from './table-model.js';
 import { VERDICT_DISPLAY } from './verdict-display.js';
 
@@ -20,6 +20,7 @@ export function renderTablesHtml(tables: readonly ArmTables[], level: 1 | 2 | 3 
       `<h${level}>${v.icon} ${escapeHtml(arm.head)} vs ${escapeHtml(arm.baseline)}: ${v.word}</h${level}>`,
     );
     for (const w of arm.workloads) lines.push(...workloadHtml(w, level + 1));
+    lines.push(...arm.legend.map((l) => `<p class="legend">${escapeHtml(l)}</p>`));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -34,7 +35,7 @@ function workloadHtml(w: WorkloadTables, level: number): string[] {
   if (notes.length > 0) {
     lines.push(
       '<ul class="notes">',
-      ...notes.map((n) => `<li>${n.clients} clients: ${escapeHtml(n.message)}</li>`),
+      ...notes.map((n) => `<li>${escapeHtml(clientsLabel(n.clients))}: ${escapeHtml(n.message)}</li>`),
       '</ul>',
     );
   }

@@ -51,8 +51,9 @@ function smokeRun(out: string, rounds: number, duration: number): string[] {
     `base=${binDir}`,
     '--arm',
     `head=${binDir}`,
+    // A shipped workload by name, as the Action's `workloads: smoke` (the cwd has no file of that name).
     '--workload',
-    path.join(root, 'workloads/smoke.yml'),
+    'smoke',
     '--rounds',
     String(rounds),
     '--duration',
@@ -106,6 +107,33 @@ describe('pgperf CLI (dist/cli.js)', () => {
     await expect(readdir(path.join(tmp, 'out-bad'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('a workload is a file or a shipped name; anything else is refused listing the shipped ones', async () => {
+    const ran = await pgperf(['plan', '--workload', 'smoke', 'select-onyl', '--store', path.join(tmp, 'st')]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(
+      /^pgperf: --workload: 'select-onyl' is neither a file nor the name of a shipped workload \(shipped: .*select-only, .*smoke, .*\); give one of those names or the path of a workload file \(\.yml\)$/m,
+    );
+    const help = await pgperf(['run', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(
+      /--workload <file\|name\.\.\.> workload files, or names of shipped workloads: ecommerce-order, select-only/,
+    );
+  });
+
+  it('compare --metric says what the results hold when they lack the metric asked for', async () => {
+    const fixture = path.join(root, 'test/fixtures/results/pgperf-15-smoke-select-only.json');
+    const ran = await pgperf(['compare', fixture, '--metric', 'p99']);
+    expect(ran.code).toBe(2);
+    expect(ran.stdout).toBe('');
+    expect(ran.stderr).toBe(
+      "pgperf: --metric p99: the results hold no latency p99 values for workloads select-only, smoke; their runs recorded tps, latency-avg, latencyStddevMs. Give --metric one of those, or record p99: add it to the workload's metrics field (metrics: [tps, p99]) and run again\n",
+    );
+    const typo = await pgperf(['compare', fixture, '--metric', 'P99']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(
+      /--metric must be one of tps, qps, latency-avg, .*, got 'P99' \(did you mean p99\?\)/,
+    );
+  });
+
   it('flags are checked with messages that teach', async () => {
     const ran = await pgperf(['run', '--arm', binDir, '--workload', 'x.yml']);
     expect(ran.code).not.toBe(0);
@@ -142,6 +170,10 @@ describe('pgperf CLI (dist/cli.js)', () => {
     const out = path.join(tmp, 'out-demo');
     const ran = await pgperf(['demo', '--rounds', '2', '--out', out]);
     expect(ran.code).toBe(0);
+    // Why the demo's threshold is not 2% is said once, in its first line, not as a power warning.
+    expect(ran.stderr).toMatch(
+      /^demo: .*; threshold 10% \(the default 2% would need about \d+ rounds at the assumed 2\.0% noise; the demo runs 2\)$/m,
+    );
     expect(ran.stdout.split('\n')[0]).toMatch(/^(PASSED|PENDING): /);
     const result = await resultsIn(out);
     expect(result.arms.map((a) => a.label)).toEqual(['sync-on', 'sync-off']);

@@ -75,6 +75,24 @@ type Case = [string, () => Promise<unknown> | unknown, RegExp];
 
 const cliCases: Case[] = [
   [
+    'a sharded run against a stored baseline',
+    () =>
+      cli([
+        'run',
+        '--arm',
+        `head=${bin}`,
+        '--workload',
+        wl(),
+        '--baseline',
+        'stored',
+        '--shard',
+        '1/2',
+        '--seed',
+        '1',
+      ]),
+    /--shard and --baseline stored both given: a sharded comparison measures base and head in each shard/,
+  ],
+  [
     'a stored baseline with adaptive rounds',
     () =>
       cli([

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { runBisection, type BisectRequest } from '../../bisect/run-bisection.js';
 import { DEFAULT_TRIES, oneCell } from '../../bisect/one-cell.js';
 import { DEFAULT_REPO, parseRepo } from '../../pg-build/source.js';
-import { loadWorkloadFile } from '../../drivers/load-workload.js';
+import { loadWorkload } from '../../drivers/load-workload.js';
 import { resolveAnalysis } from '../../pipeline/analysis.js';
 import { renderBisectText } from '../../bisect/bisect-text.js';
 import { UserError } from '../../util/errors.js';
@@ -14,7 +14,7 @@ import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../ad
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { bisectGate } from '../../bisect/bisect-gate.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
-import { positiveInt } from '../options.js';
+import { positiveInt, workloadOptionHelp } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
 import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
@@ -53,7 +53,10 @@ export function bisectCommand(): Command {
     .option('--repo <url|path>', 'git URL or local repository', DEFAULT_REPO)
     .requiredOption('--good <ref>', 'a commit without the regression (an ancestor of --bad)')
     .requiredOption('--bad <ref>', 'a commit with the regression')
-    .requiredOption('--workload <file>', 'the workload that regressed (workloads/*.yml)')
+    .requiredOption(
+      '--workload <file|name>',
+      workloadOptionHelp('the workload that regressed: its file', true),
+    )
     .option(
       '--clients <n>',
       "the client count to measure (default: the workload's, when it has one)",
@@ -94,7 +97,7 @@ export function bisectCommand(): Command {
   const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, 'run')));
   return gated.action(async (flags: BisectFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
-    const workload = oneCell(await loadWorkloadFile(flags.workload), flags.clients);
+    const workload = oneCell(await loadWorkload(flags.workload, { what: '--workload' }), flags.clients);
     if (flags.timeBudget !== undefined) {
       throw new UserError(
         '--time-budget: a bisection runs several A/B tests; bound each with --max-rounds N instead',

@@ -1,11 +1,11 @@
 import { Command } from 'commander';
-import { loadWorkloadFile } from '../../drivers/load-workload.js';
+import { loadWorkload } from '../../drivers/load-workload.js';
 import { analyse, resolveAnalysis } from '../../pipeline/analysis.js';
 import { calibrationOf, renderCalibrationText } from '../../pipeline/calibrate.js';
 import { consoleLogger } from '../../util/logger.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { executeRun } from '../execute-run.js';
-import { positiveInt } from '../options.js';
+import { positiveInt, workloadOptionHelp } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 
 interface CalibrateFlags extends AnalysisFlags {
@@ -32,7 +32,7 @@ export function calibrateCommand(): Command {
       "measure this runner's noise: run the same install as both arms (A/A) and report the noise per cell and any false alarm",
     )
     .requiredOption('--bin <dir>', 'PostgreSQL bin directory measured as both arms')
-    .requiredOption('--workload <file...>', 'workload files (workloads/*.yml)')
+    .requiredOption('--workload <file|name...>', workloadOptionHelp())
     .option('--rounds <n>', "rounds (overrides the workloads' rounds)", positiveInt('--rounds'))
     .option(
       '--duration <seconds>',
@@ -50,7 +50,7 @@ export function calibrateCommand(): Command {
   return addAnalysisOptions(command, 'run').action(async (flags: CalibrateFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
-    for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
+    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
     const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
     try {
       const outcome = await executeRun(

@@ -4,7 +4,12 @@ import { reportInputOf } from '../../pipeline/report-input.js';
 import { renderComparisonText } from '../../report/comparison-text.js';
 import { renderMarkdownReport } from '../../report/markdown.js';
 import { readResults } from '../../results/read-results.js';
-import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
+import {
+  addAnalysisOptions,
+  analysisFromFlags,
+  checkMetricHeld,
+  type AnalysisFlags,
+} from '../analysis-flags.js';
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { oneOf } from '../options.js';
 
@@ -40,6 +45,8 @@ export function compareCommand(): Command {
   const gated = addFailOnOption(addAnalysisOptions(command, 'compare'));
   return gated.action(async (file: string, flags: CompareFlags) => {
     const result = await readResults(file);
+    // A metric the results never recorded is refused before anything is analysed.
+    if (flags.metric !== undefined) checkMetricHeld(result, flags.metric);
     const comparison = analyse(result, analysisFromFlags(flags));
     const input = reportInputOf(result, comparison, { failOn: flags.failOn });
     const format = flags.json ? 'json' : flags.format;

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { EXIT_CODES } from '../../compare/decision.js';
 import { DEFAULT_FAIL_ON, FAIL_ON, FAIL_ON_MEANING, type FailOn } from '../../compare/policy.js';
 import { DEFAULT_REPO, parseRepo } from '../../pg-build/source.js';
-import { loadWorkloadFile } from '../../drivers/load-workload.js';
+import { loadWorkload } from '../../drivers/load-workload.js';
 import { octokitApi } from '../../github/octokit-api.js';
 import { trySyncRegressionIssues } from '../../github/regression-issues.js';
 import { writeHistorySite } from '../../history/nightly.js';
@@ -12,7 +12,7 @@ import { consoleLogger } from '../../util/logger.js';
 import { cliPipelineDeps } from '../pipeline-deps.js';
 import { addChangePointOptions, changePointSettings, type ChangePointFlags } from '../change-point-flags.js';
 import { executeRun } from '../execute-run.js';
-import { oneOf, positiveInt } from '../options.js';
+import { oneOf, positiveInt, workloadOptionHelp } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
 
@@ -62,7 +62,7 @@ export function nightlyCommand(): Command {
     .option('--ref <ref>', 'branch, tag or sha to build and measure, e.g. master')
     .option('--cache-dir <dir>', cacheDirHelp())
     .option('--build-option <option>', 'extra build option (repeatable)', collectString, [])
-    .requiredOption('--workload <file...>', 'workload files (workloads/*.yml)')
+    .requiredOption('--workload <file|name...>', workloadOptionHelp())
     .option('--rounds <n>', "rounds (overrides the workloads')", positiveInt('--rounds'))
     .option('--duration <seconds>', "seconds per run (overrides the workloads')", positiveInt('--duration'))
     .option('--out <dir>', 'results directory', 'pgperf-results')
@@ -90,7 +90,7 @@ export function nightlyCommand(): Command {
     const changePoints = changePointSettings(flags);
     const head = nightlyHead(flags);
     const workloads = [];
-    for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
+    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
     const repoUrl = flags.repoUrl?.replace(/\/+$/, '');
     const store = await openCliStore(flags.store, logger, true);
     try {

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { DEFAULT_POWER, DEFAULT_THRESHOLD_PCT } from '../../compare/defaults.js';
-import { loadWorkloadFile } from '../../drivers/load-workload.js';
+import { loadWorkload } from '../../drivers/load-workload.js';
 import type { Workload } from '../../drivers/workload.js';
 import { captureEnvironment } from '../../env/environment.js';
 import { planShards, type ShardPlan } from '../../fleet/shards.js';
@@ -12,7 +12,7 @@ import { loadRunnerNoise, runnerId, type MissingNoise } from '../../pipeline/run
 import { UserError, errorMessage } from '../../util/errors.js';
 import { consoleLogger } from '../../util/logger.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
-import { positiveInt } from '../options.js';
+import { positiveInt, workloadOptionHelp } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 
 interface PlanFlags extends AnalysisFlags {
@@ -36,7 +36,7 @@ export function planCommand(): Command {
     .description(
       "plan a comparison: this runner's noise per cell, the rounds a threshold needs and the smallest change the planned rounds resolve; with --shards, the split over machines",
     )
-    .requiredOption('--workload <file...>', 'workload files')
+    .requiredOption('--workload <file|name...>', workloadOptionHelp())
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--shards <n>', 'split the cells into N shards (see run --shard)', positiveInt('--shards'))
     .option('--rounds <n>', "rounds (overrides the workloads')", positiveInt('--rounds'))
@@ -46,7 +46,7 @@ export function planCommand(): Command {
   return addAnalysisOptions(command, 'run').action(async (flags: PlanFlags) => {
     const workloads: Workload[] = [];
     for (const file of flags.workload) {
-      const w = await loadWorkloadFile(file);
+      const w = await loadWorkload(file, { what: '--workload' });
       workloads.push({ ...w, rounds: flags.rounds ?? w.rounds, duration: flags.duration ?? w.duration });
     }
     let shards: ShardPlan | undefined;

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import type { ComparisonRequest } from '../../pg-build/build-pair.js';
 import { readPatches } from '../../pg-build/patches.js';
 import { DEFAULT_REPO, parseRepo } from '../../pg-build/source.js';
-import { loadWorkloadFile } from '../../drivers/load-workload.js';
+import { loadWorkload } from '../../drivers/load-workload.js';
 import { resolveAnalysis } from '../../pipeline/analysis.js';
 import type { ArmSource } from '../../pipeline/pipeline.js';
 import type { Workload } from '../../drivers/workload.js';
@@ -25,6 +25,7 @@ import {
   nonNegativeInt,
   oneOf,
   positiveInt,
+  workloadOptionHelp,
   type ArmFlag,
   type SetFlag,
 } from '../options.js';
@@ -102,7 +103,7 @@ export function runCommand(): Command {
       collectString,
       [],
     )
-    .requiredOption('--workload <file...>', 'workload files (workloads/*.yml)')
+    .requiredOption('--workload <file|name...>', workloadOptionHelp())
     .option('--rounds <n>', "rounds (overrides the workloads' rounds)", positiveInt('--rounds'))
     .option(
       '--duration <seconds>',
@@ -191,10 +192,15 @@ export function runCommand(): Command {
   return gated.action(async (flags: RunFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
-    for (const file of flags.workload) workloads.push(await loadWorkloadFile(file));
+    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
     const baseline = parseBaselineSpec(flags.baseline, '--baseline');
     if (baseline.kind === 'stored' && flags.store === false) {
       throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');
+    }
+    if (flags.shard && baseline.kind === 'stored') {
+      throw new UserError(
+        '--shard and --baseline stored both given: a sharded comparison measures base and head in each shard (--baseline same-job)',
+      );
     }
     const sharded = flags.shard ? shardOf(workloads, flags) : undefined;
     const arms = baseline.kind === 'stored' ? storedBaselineArms(flags) : await armSource(flags);

@@ -28,9 +28,16 @@ describe('adaptive flags', () => {
   it.each([
     [
       ['--max-rounds', '3'],
-      /^--max-rounds: maxRounds must be an integer ≥ the first look \(6 rounds\), got 3/,
+      /^--max-rounds must be at least the first look, 6 rounds \(the default --schedule 6,10,15,20,30\), got 3$/,
     ],
-    [['--max-rounds', '20', '--schedule', '10,8'], /^--schedule: /],
+    [
+      ['--max-rounds', '20', '--schedule', '10,8'],
+      /--schedule must be comma-separated, strictly increasing whole round counts >= 1 \(e\.g\. 6,10,15,20,30\), got '10,8'/,
+    ],
+    [
+      ['--max-rounds', '20', '--schedule', '3,8'],
+      /^--schedule: the first look at 3 rounds is below the 6 rounds/,
+    ],
     [['--time-budget', '30s'], /^--time-budget 30 s is less than one round \(about 60 s/],
     [
       ['--schedule', '6,10'],
@@ -40,7 +47,10 @@ describe('adaptive flags', () => {
       ['--spending', 'linear', '--max-rounds', '10'],
       /--spending must be one of obrien-fleming, pocock, got 'linear'/,
     ],
-    [['--time-budget', 'soon'], /--time-budget must be a duration such as 45m, 1h or 900s, got 'soon'/],
+    [
+      ['--time-budget', 'soon'],
+      /--time-budget must be a positive duration: a number of seconds, or with the unit s, m, min or h \(e\.g\. 45m, 1\.5h, 900s\), got 'soon'/,
+    ],
   ])('refuse %j before anything starts', (argv, message) => {
     expect(() => plan(argv, 60)).toThrow(message);
   });

@@ -32,7 +32,7 @@ describe('renderComparisonText', () => {
     const header = lines.findIndex((l) => l.startsWith('clients'));
     expect(lines[header - 1]).toBe('workload tpcb (threshold 2%)');
     expect(lines[header]).toMatch(
-      /^clients +n +base TPS \(median\) +head TPS \(median\) +delta % \[95% CI\] +p \(adj\.\) +verdict$/,
+      /^clients +n +base TPS \(median\) +head TPS \(median\) +per-round % \(geo\. mean\) +delta % \[95% CI\] +p \(adj\.\) +verdict$/,
     );
     const rows = lines.slice(header + 1, header + 4);
     expect(rows.map((r) => r.trim().split(/\s+/)[0])).toEqual(['1', '8', '64']);

@@ -71,17 +71,18 @@ describe('renderTablesHtml', () => {
     const rows = htmlRows(html);
     const headers = rows.filter((r) => r[0] === 'clients');
     expect(headers).toHaveLength(2);
-    expect(headers[0]).toEqual(columns({ label: 'TPS' }).map((c) => c.header));
+    expect(headers[0]).toEqual(columns({ label: 'TPS', paired: true }).map((c) => c.header));
     const body = rows.filter((r) => r[0] !== 'clients');
     expect(body).toHaveLength(cells.length);
+    const verdict = headers[0]!.indexOf('verdict');
     for (const [i, cell] of cells.entries()) {
       expect(body[i]![0]).toBe(String(cell.clients));
-      expect(body[i]![6]).toContain(reasonPhrase(cell));
+      expect(body[i]![verdict]).toContain(reasonPhrase(cell));
       expect(html).toContain(`class="verdict-${cell.verdict}" data-cell="`);
     }
     const c64 = cells.find((c) => c.id === 'tpcb@64')!;
     expect(c64.verdict).toBe('regression');
-    expect(body[2]![6]).toBe('❌ regression (significant, beyond ±2%)');
+    expect(body[2]![verdict]).toBe('❌ regression (significant, beyond ±2%)');
     expect(html).toMatch(/<h3>❌ tpcb: regression \(threshold ±2%\)<\/h3>/);
     expect(html).toMatch(/<h2>❌ &lt;img src=x onerror=alert\(1\)&gt; vs base: regression<\/h2>/);
   });
@@ -118,6 +119,7 @@ describe('renderTablesHtml', () => {
         new RegExp(`<tr class="verdict-[a-z-]+ unstable" data-cell="${id}">.*⚠️ unstable, not gated</td>`),
       );
     }
-    expect(out).toMatch(/<ul class="notes">\n<li>32 clients: unstable: /);
+    // One note for both unstable cells, each cell's numbers kept.
+    expect(out).toMatch(/<ul class="notes">\n<li>32 and 64 clients: unstable: \{32, 64\} clients lies /);
   });
 });
