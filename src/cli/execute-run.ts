@@ -11,6 +11,7 @@ import type { Decision } from '../compare/decision.js';
 import type { FailOn } from '../compare/policy.js';
 import { decideRun, writeDecision } from '../pipeline/decide-run.js';
 import { renderComparisonText } from '../report/comparison-text.js';
+import { errorMessage } from '../util/errors.js';
 import type { Logger } from '../util/logger.js';
 import { installSignalHandlers, signalExitCode, type StopSignal } from '../util/signals.js';
 import { cliPipelineDeps } from './pipeline-deps.js';
@@ -67,9 +68,15 @@ export async function executeRun(
     if (extra.printComparison !== false) {
       process.stdout.write(renderComparisonText(outcome.comparison, decision, outcome.result.baseline));
     }
-    print(`results written to ${outcome.resultsFile}\n`);
+    print(
+      `results ${outcome.result.status === 'complete' ? 'written to' : `(${outcome.result.status}) in`} ${outcome.resultsFile}\n`,
+    );
     if (extra.failOn !== undefined) {
-      print(`decision written to ${await writeDecision(path.dirname(outcome.resultsFile), decision)}\n`);
+      // The decision is printed above; a file that cannot be written (a full disk) must not hide the exit code.
+      await writeDecision(path.dirname(outcome.resultsFile), decision).then(
+        (file) => print(`decision written to ${file}\n`),
+        (e: unknown) => logger.warn(`could not write decision.json: ${errorMessage(e)}`),
+      );
       process.exitCode = decision.exitCode;
     }
     if (outcome.archived)

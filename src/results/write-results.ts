@@ -1,13 +1,24 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { writeAtomically } from '../util/atomic-write.js';
+import { FileWriteError, nodeWriteFs, writeAtomically, type WriteFs } from '../util/atomic-write.js';
 import type { RunResult } from './types.js';
 
+/** The results document as written: pretty JSON with a final newline. */
+export function resultsText(result: RunResult): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}
+
 /**
- * Writes the results document atomically, so a reader or an interrupted run never sees a half-written
- * file: after a crash the previous complete version remains.
+ * Writes the results document atomically and durably (temp file, fsync, rename, fsync of the directory),
+ * so a reader or an interrupted run never sees a half-written file: after a crash or a failed write the
+ * previous complete version remains. Throws a FileWriteError naming the file and the errno.
  */
-export async function writeResults(file: string, result: RunResult): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeAtomically(file, `${JSON.stringify(result, null, 2)}\n`);
+export async function writeResults(
+  file: string,
+  result: RunResult | string,
+  fs: WriteFs = nodeWriteFs,
+): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true }).catch((e: unknown) => {
+    throw new FileWriteError(file, e, `its directory ${path.dirname(file)} could not be created`);
+  });
+  await writeAtomically(file, typeof result === 'string' ? result : resultsText(result), { fs });
 }

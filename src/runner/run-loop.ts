@@ -37,6 +37,7 @@ import { newRunId } from '../results/run-id.js';
 import type { ResultSink } from '../results/sink.js';
 import type { AnalysisSettings } from '../results/types.js';
 import { UserError, errorMessage } from '../util/errors.js';
+import { FileWriteError } from '../util/atomic-write.js';
 import type { Logger } from '../util/logger.js';
 import type { ProcessRunner } from '../util/process.js';
 import { PGPERF_VERSION } from '../version.js';
@@ -211,9 +212,14 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   };
   // A shard's document carries the digest of its samples, rewritten with every write (fleet/shard-digest.ts).
   const sink = req.shard ? sealingSink(req.sink) : req.sink;
+  /** The sink's failure to keep the document (a full disk): it stops the run, which then ends 'failed'. */
+  let writeFailure: { error: unknown } | undefined;
   const save = async () => {
     result.updatedAt = new Date().toISOString();
-    await sink.update(result);
+    await sink.update(result).catch((e: unknown) => {
+      writeFailure = { error: e };
+      throw e;
+    });
   };
   const warn = (message: string) => {
     result.warnings.push(message);
@@ -423,16 +429,26 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     result.status = 'complete';
   } catch (e) {
     const interrupted = deps.signal?.aborted === true;
+    // A results write that failed stops the run like any failure, but it is no crash: the run ends
+    // 'failed' with the reason, the servers are stopped, the final write lands in the room the sink kept,
+    // and the caller gets the result (an incomplete run, exit 3), not an exception.
+    const writeFailed = !interrupted && writeFailure !== undefined && writeFailure.error === e;
     result.status = interrupted ? 'interrupted' : 'failed';
     result.stopReason = interrupted ? 'interrupted (signal)' : errorMessage(e);
-    if (!interrupted) throw e;
+    if (writeFailed) {
+      logger.error(`stopping the run, keeping the samples so far: ${errorMessage(e)}`);
+    } else if (!interrupted) throw e;
   } finally {
     await controls?.restore();
     await releaseClusters(clusters, req.logsDir, logger);
     result.updatedAt = new Date().toISOString();
     await sink
       .finish(result)
-      .catch((e: unknown) => logger.error(`could not write ${sink.description}: ${errorMessage(e)}`));
+      .catch((e: unknown) =>
+        logger.error(
+          e instanceof FileWriteError ? e.message : `could not write ${sink.description}: ${errorMessage(e)}`,
+        ),
+      );
   }
   return result;
 }

@@ -5,10 +5,23 @@
  * - kill -9 of a postmaster while pgbench runs against it: the sample is recorded failed with the
  *   server log tail, the cluster is restarted, the run continues and completes;
  * - a CHECKPOINT that fails (the server's pg_logical/snapshots made unreadable to it): every attempt is
- *   recorded failed with the reason, retried, given up, and the run still completes.
+ *   recorded failed with the reason, retried, given up, and the run still completes;
+ * - the disk under --out runs full mid-run (a small tmpfs, filled after a few runs): `pgperf run` stops
+ *   with an error naming results.json and ENOSPC, exit 3, no postgres left, every sample kept in a
+ *   results.json that parses, says 'failed' and that `pgperf compare` reads. Needs root (mount); without
+ *   it the test is reported skipped with the reason.
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  appendFileSync,
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statfsSync,
+  writeFileSync,
+} from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +34,7 @@ import { nodeProcessRunner } from '../../src/util/process.js';
 import { installedBinDir, killProcessesMentioning, processesMentioning } from '../helpers/postgres.js';
 import { resolveAnalysis } from '../../src/pipeline/analysis.js';
 import { fileSink } from '../../src/results/sink.js';
+import { runCli } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const cli = path.join(root, 'dist/cli.js');
@@ -241,4 +255,150 @@ describe('signals to a running `pgperf run` (dist/cli.js)', () => {
     else expect(result.status).not.toBe('complete');
     expect(result.samples.length).toBeGreaterThanOrEqual(1);
   });
+});
+
+/**
+ * Whether this process may mount a tmpfs (root, and a kernel and container that allow it): a tiny one is
+ * mounted and unmounted at once. The reason is shown in the name of a test skipped for lack of it.
+ */
+function probeTmpfsMount(): { ok: true } | { ok: false; why: string } {
+  let dir: string | undefined;
+  try {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'pgperf-mount-probe-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'pipe' });
+    execFileSync('umount', [dir], { stdio: 'pipe' });
+    return { ok: true };
+  } catch (e) {
+    const stderr = (e as { stderr?: Buffer }).stderr?.toString().trim();
+    return { ok: false, why: `cannot mount a tmpfs: ${(stderr || errorText(e)).split('\n')[0]}` };
+  } finally {
+    if (dir) rmdirSync(dir);
+  }
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+const tmpfs = probeTmpfsMount();
+
+interface RanFull {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The results document as it was on disk when the disk was filled. */
+  beforeFull?: RunResult;
+}
+
+/**
+ * Runs `pgperf run` and, once `afterRuns` measured runs are logged (each logged after its write), fills
+ * the disk at `mount` completely: a filler file sized from statfs, then 4 kB appends until ENOSPC.
+ */
+function runAndFillDisk(args: string[], mount: string, afterRuns: number): Promise<RanFull> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp });
+    const ran: RanFull = { code: null, stdout: '', stderr: '' };
+    child.stderr.on('data', (d: Buffer) => {
+      ran.stderr += d.toString();
+      if (ran.beforeFull || (ran.stderr.match(/^\[\d+\/\d+\] round \d+\/\d+ /gm) ?? []).length < afterRuns) {
+        return;
+      }
+      const resultsFile = /^results: (.+)$/m.exec(ran.stderr)![1]!;
+      ran.beforeFull = JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResult;
+      const filler = path.join(mount, 'filler');
+      const st = statfsSync(mount);
+      writeFileSync(filler, Buffer.alloc(st.bavail * st.bsize));
+      try {
+        for (;;) appendFileSync(filler, Buffer.alloc(4096));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
+      }
+    });
+    child.stdout.on('data', (d: Buffer) => (ran.stdout += d.toString()));
+    // Never outlive the test: a run that did not stop is killed (and then fails the assertions).
+    const guard = setTimeout(() => child.kill('SIGKILL'), 100_000);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      ran.code = code;
+      resolve(ran);
+    });
+  });
+}
+
+describe('a full disk under --out (tmpfs)', () => {
+  let mount: string | undefined;
+  afterAll(() => {
+    if (!mount) return;
+    killProcessesMentioning(mount);
+    execFileSync('umount', [mount], { stdio: 'pipe' });
+    rmdirSync(mount);
+  });
+
+  it.skipIf(!tmpfs.ok)(
+    `ENOSPC mid-run: clear error naming results.json and ENOSPC, exit 3, no server left, every sample kept and readable by compare${tmpfs.ok ? '' : ` (skipped: ${tmpfs.why})`}`,
+    async () => {
+      const parent = await mkdtemp(path.join(tmp, 'full-'));
+      await chmod(parent, 0o755);
+      mount = mkdtempSync(path.join(tmp, 'out-tmpfs-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mount], { stdio: 'pipe' });
+      const out = path.join(mount, 'out');
+      const ran = await runAndFillDisk(
+        [
+          'run',
+          '--arm',
+          `base=${binDir}`,
+          '--arm',
+          `head=${binDir}`,
+          '--workload',
+          path.join(root, 'workloads/smoke.yml'),
+          '--rounds',
+          '20',
+          '--duration',
+          '1',
+          '--seed',
+          '1',
+          '--no-store',
+          '--out',
+          out,
+          '--tmp-dir',
+          parent,
+        ],
+        mount,
+        2,
+      );
+      expect(ran.beforeFull, `the disk was never filled; stderr:\n${ran.stderr}`).toBeDefined();
+      const [runDir] = await readdir(out);
+      const resultsFile = path.join(out, runDir!, 'results.json');
+
+      // A clear error naming the file and the errno; no crash, no stack; "the run could not complete".
+      expect(ran.stderr).toContain(
+        `error: stopping the run, keeping the samples so far: could not write ${resultsFile}: ENOSPC (no space left on device)`,
+      );
+      expect(ran.stderr).not.toMatch(/internal error/);
+      expect(ran.stderr + ran.stdout).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+      expect(ran.code).toBe(3);
+
+      // The servers are stopped and their directories removed.
+      expect(processesMentioning(parent)).toEqual([]);
+      expect((await readdir(parent)).filter((d) => d.startsWith('pgperf-'))).toEqual([]);
+
+      // Every sample written before the disk was full is intact, and the one whose write failed is kept.
+      const result = JSON.parse(await readFile(resultsFile, 'utf8')) as RunResult;
+      const before = ran.beforeFull!.samples;
+      expect(before.length).toBeGreaterThanOrEqual(2);
+      expect(result.samples.slice(0, before.length)).toEqual(before);
+      expect(result.samples).toHaveLength(before.length + 1);
+      expect(result.status).toBe('failed');
+      expect(result.stopReason).toMatch(`could not write ${resultsFile}: ENOSPC`);
+      // Neither the sink's reserve nor a temp file is left; the decision landed beside the results.
+      expect((await readdir(path.join(out, runDir!))).filter((f) => f.startsWith('.'))).toEqual([]);
+      const decision = JSON.parse(await readFile(path.join(out, runDir!, 'decision.json'), 'utf8')) as {
+        outcome: string;
+      };
+      expect(decision.outcome).toBe('incomplete');
+
+      const compared = await runCli(['compare', resultsFile], { cwd: tmp });
+      expect(compared.stderr).not.toMatch(/internal error/);
+      expect(compared.code).toBe(3);
+      expect(compared.stdout).toMatch(/Incomplete: the run failed \(could not write .*ENOSPC/);
+    },
+  );
 });

@@ -1,0 +1,308 @@
+/**
+ * The results file sink and the atomic write under simulated write failures (a small in-memory disk that
+ * runs full, an fsync that fails with EIO, a write that lands half its bytes on the real disk): every
+ * failure is a FileWriteError naming the file and the errno, the previous document stays intact and
+ * parseable, no temp file is left, and after a full disk the final document (status 'failed', every
+ * sample) still lands in the room the sink kept. The real disk running full is
+ * test/integration/faults.int.test.ts.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseResults, readResults } from '../../src/results/read-results.js';
+import { fileSink } from '../../src/results/sink.js';
+import type { RunResult } from '../../src/results/types.js';
+import {
+  FileWriteError,
+  nodeWriteFs,
+  writeAtomically,
+  type WriteFs,
+  type WriteHandle,
+} from '../../src/util/atomic-write.js';
+import { syntheticRun } from './compare/synthetic-run.js';
+
+/** A node-style errno error ("ENOSPC: no space left on device, write"). */
+function errno(code: string, text: string, syscall: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${text}, ${syscall}`), { code, syscall });
+}
+
+/**
+ * A disk in memory with `capacity` bytes: a write that does not fit stores what fits and fails with
+ * ENOSPC, as a real file system does. `fail` can make any operation on a path fail. Every call is logged.
+ */
+class SimDisk implements WriteFs {
+  readonly files = new Map<string, Buffer>();
+  readonly dirs = new Set<string>(['/']);
+  readonly log: string[] = [];
+  fail: (op: string, file: string) => NodeJS.ErrnoException | undefined = () => undefined;
+
+  constructor(public capacity: number) {}
+
+  get used(): number {
+    return [...this.files.values()].reduce((n, b) => n + b.length, 0);
+  }
+
+  text(file: string): string {
+    return this.files.get(file)!.toString('utf8');
+  }
+
+  private check(op: string, file: string): void {
+    this.log.push(`${op} ${file}`);
+    const e = this.fail(op, file);
+    if (e) throw e;
+  }
+
+  async open(file: string, flags: 'wx' | 'w' | 'a' | 'r'): Promise<WriteHandle> {
+    this.check(`open(${flags})`, file);
+    if (flags === 'r') {
+      if (!this.dirs.has(file) && !this.files.has(file)) throw errno('ENOENT', 'no such file', 'open');
+    } else {
+      if (!this.dirs.has(path.dirname(file))) throw errno('ENOENT', 'no such directory', 'open');
+      if (flags === 'wx' && this.files.has(file)) throw errno('EEXIST', 'file already exists', 'open');
+      if (flags !== 'a' || !this.files.has(file)) this.files.set(file, Buffer.alloc(0));
+    }
+    return {
+      writeFile: async (data) => {
+        this.check('write', file);
+        const bytes = Buffer.from(data);
+        const room = Math.max(0, this.capacity - this.used);
+        const current = this.files.get(file) ?? Buffer.alloc(0);
+        this.files.set(file, Buffer.concat([current, bytes.subarray(0, room)]));
+        if (bytes.length > room) throw errno('ENOSPC', 'no space left on device', 'write');
+      },
+      sync: async () => this.check('fsync', file),
+      close: async () => this.check('close', file),
+    };
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    this.check('rename', `${from} -> ${to}`);
+    const data = this.files.get(from);
+    if (!data) throw errno('ENOENT', 'no such file', 'rename');
+    this.files.delete(from);
+    this.files.set(to, data);
+  }
+
+  async rm(file: string): Promise<void> {
+    this.log.push(`rm ${file}`);
+    this.files.delete(file);
+  }
+
+  async mkdir(dir: string): Promise<void> {
+    for (let d = dir; d !== '/'; d = path.dirname(d)) this.dirs.add(d);
+  }
+}
+
+const DIR = '/out/run-1';
+const FILE = `${DIR}/results.json`;
+
+/** A results document being measured: `samples` of a synthetic run, status 'running'. */
+function runningDoc(all: RunResult, samples: number): RunResult {
+  return {
+    ...all,
+    status: 'running',
+    updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, samples)).toISOString(),
+    samples: all.samples.slice(0, samples),
+  };
+}
+
+describe('writeAtomically', () => {
+  it('writes a temp file in the same directory, fsyncs it, renames it over the file, fsyncs the directory', async () => {
+    const disk = new SimDisk(1e6);
+    await disk.mkdir(DIR);
+    await writeAtomically(FILE, 'new\n', { fs: disk });
+    const steps = disk.log.map((l) => l.replace(/\.results\.json\.\d+\.[0-9a-f]+\.tmp/g, 'TMP'));
+    expect(steps).toEqual([
+      `open(wx) ${DIR}/TMP`,
+      `write ${DIR}/TMP`,
+      `fsync ${DIR}/TMP`,
+      `close ${DIR}/TMP`,
+      `rename ${DIR}/TMP -> ${FILE}`,
+      `open(r) ${DIR}`,
+      `fsync ${DIR}`,
+      `close ${DIR}`,
+    ]);
+    expect(disk.text(FILE)).toBe('new\n');
+    expect([...disk.files.keys()]).toEqual([FILE]);
+  });
+
+  it.each([
+    { op: 'write', code: 'ENOSPC', text: 'no space left on device' },
+    { op: 'fsync', code: 'EIO', text: 'i/o error' },
+    { op: 'close', code: 'EDQUOT', text: 'disk quota exceeded' },
+    { op: 'rename', code: 'EXDEV', text: 'cross-device link not permitted' },
+    { op: 'open(wx)', code: 'ENOSPC', text: 'no space left on device' },
+  ])(
+    'a failing $op ($code): a FileWriteError naming the file and the errno, the old file intact, no temp file',
+    async ({ op, code, text }) => {
+      const disk = new SimDisk(1e6);
+      await disk.mkdir(DIR);
+      await writeAtomically(FILE, 'old\n', { fs: disk });
+      disk.fail = (o) => (o === op ? errno(code, text, op) : undefined);
+      const error = await writeAtomically(FILE, 'new\n', { fs: disk }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FileWriteError);
+      expect((error as FileWriteError).code).toBe(code);
+      expect((error as FileWriteError).file).toBe(FILE);
+      expect((error as Error).message).toMatch(`could not write ${FILE}: ${code} (${text})`);
+      expect(disk.text(FILE)).toBe('old\n');
+      expect([...disk.files.keys()]).toEqual([FILE]);
+    },
+  );
+
+  it('a failing directory fsync (EIO) is reported; one the file system cannot do (EINVAL) is skipped', async () => {
+    const disk = new SimDisk(1e6);
+    await disk.mkdir(DIR);
+    disk.fail = (o, f) =>
+      o === 'fsync' && f === DIR ? errno('EINVAL', 'invalid argument', 'fsync') : undefined;
+    await writeAtomically(FILE, 'a\n', { fs: disk });
+    disk.fail = (o, f) => (o === 'fsync' && f === DIR ? errno('EIO', 'i/o error', 'fsync') : undefined);
+    await expect(writeAtomically(FILE, 'b\n', { fs: disk })).rejects.toThrow(
+      `could not write ${FILE}: EIO (i/o error); it was renamed into place, but its directory ${DIR} could not be synced`,
+    );
+  });
+
+  describe('on the real disk', () => {
+    let tmp: string;
+    beforeAll(async () => {
+      tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-atomic-'));
+    });
+    afterAll(async () => {
+      await rm(tmp, { recursive: true, force: true });
+    });
+
+    it('a write that lands half its bytes and then hits ENOSPC leaves the old file and no temp file', async () => {
+      const file = path.join(tmp, 'results.json');
+      await writeFile(file, '{"old": true}\n');
+      const halfThenFull: WriteFs = {
+        ...nodeWriteFs,
+        async open(f, flags, mode) {
+          const handle = await nodeWriteFs.open(f, flags, mode);
+          if (flags !== 'wx') return handle;
+          return {
+            writeFile: async (data) => {
+              await handle.writeFile(String(data).slice(0, String(data).length / 2));
+              throw errno('ENOSPC', 'no space left on device', 'write');
+            },
+            sync: () => handle.sync(),
+            close: () => handle.close(),
+          };
+        },
+      };
+      await expect(writeAtomically(file, '{"new": true}\n', { fs: halfThenFull })).rejects.toThrow(
+        `could not write ${file}: ENOSPC (no space left on device) (the disk is full: free space there, or write elsewhere)`,
+      );
+      expect(await readFile(file, 'utf8')).toBe('{"old": true}\n');
+      expect(await readdir(tmp)).toEqual(['results.json']);
+    });
+  });
+});
+
+describe('fileSink', () => {
+  const all = syntheticRun({ seed: 1, rounds: 6, workloads: { w: [1, 2] } });
+
+  it('the disk runs full mid-run: update fails naming the file and ENOSPC, the final document still lands', async () => {
+    const disk = new SimDisk(0);
+    const margin = 4096;
+    const sink = fileSink(FILE, { fs: disk, reserveMarginBytes: margin });
+    // Room for the first documents and the reserve, not for all of them.
+    const size = (n: number) => Buffer.byteLength(`${JSON.stringify(runningDoc(all, n), null, 2)}\n`);
+    disk.capacity = 2 * size(4) + size(0) + 4 * margin;
+    let failed: unknown;
+    let landed = 0;
+    const doc = runningDoc(all, 0);
+    for (let n = 0; n <= all.samples.length; n++) {
+      doc.samples = all.samples.slice(0, n);
+      doc.updatedAt = runningDoc(all, n).updatedAt;
+      try {
+        await sink.update(doc);
+      } catch (e) {
+        failed = e;
+        break;
+      }
+      landed = n;
+      // Every document that landed is intact and readable.
+      expect(parseResults(disk.text(FILE), FILE).samples).toHaveLength(n);
+    }
+    expect(failed).toBeInstanceOf(FileWriteError);
+    expect((failed as FileWriteError).code).toBe('ENOSPC');
+    expect((failed as Error).message).toMatch(`could not write ${FILE}: ENOSPC (no space left on device)`);
+    expect(landed).toBeGreaterThanOrEqual(2);
+    expect(parseResults(disk.text(FILE), FILE).samples).toHaveLength(landed);
+
+    // The run loop stops and finishes with the sample whose write failed.
+    doc.status = 'failed';
+    doc.stopReason = (failed as Error).message;
+    await sink.finish(doc);
+    const final = parseResults(disk.text(FILE), FILE);
+    expect(final.status).toBe('failed');
+    expect(final.stopReason).toMatch(/ENOSPC/);
+    expect(final.samples).toEqual(all.samples.slice(0, landed + 1));
+    // The reserve is gone, and no temp file is left.
+    expect([...disk.files.keys()]).toEqual([FILE]);
+  });
+
+  it('no room to grow the reserve: update fails before the document outgrows it, the final document lands', async () => {
+    const disk = new SimDisk(1e6);
+    const sink = fileSink(FILE, { fs: disk, reserveMarginBytes: 1024 });
+    await sink.update(runningDoc(all, 1));
+    const reserve = `${DIR}/.results.json.reserve`;
+    disk.fail = (op, f) =>
+      op === 'write' && f === reserve ? errno('ENOSPC', 'no space left on device', 'write') : undefined;
+    // Enough samples to outgrow the reserve kept for one.
+    const error = await sink.update(runningDoc(all, all.samples.length)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FileWriteError);
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^could not write ${FILE}: ENOSPC \\(no space left on device\\); the room kept beside it for its final write \\(${reserve}, \\d+ bytes\\) could not be reserved, so the run stops while the results can still be written`,
+      ),
+    );
+    expect(parseResults(disk.text(FILE), FILE).samples).toHaveLength(1);
+    disk.fail = () => undefined;
+    await sink.finish({ ...runningDoc(all, all.samples.length), status: 'failed', stopReason: 'disk full' });
+    expect(parseResults(disk.text(FILE), FILE).status).toBe('failed');
+    expect([...disk.files.keys()]).toEqual([FILE]);
+  });
+
+  it('a final write that cannot land says where the last intact copy is', async () => {
+    const disk = new SimDisk(1e6);
+    const sink = fileSink(FILE, { fs: disk, reserveMarginBytes: 1024 });
+    const doc = runningDoc(all, 3);
+    await sink.update(doc);
+    disk.fail = (op) => (op === 'write' ? errno('EIO', 'i/o error', 'write') : undefined);
+    const done = { ...doc, status: 'failed' as const, samples: all.samples.slice(0, 4) };
+    const error = await sink.finish(done).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FileWriteError);
+    expect((error as Error).message).toBe(
+      `could not write ${FILE}: EIO (i/o error); the final document (status 'failed', 4 samples) did not land; ` +
+        `the last intact copy is ${FILE} as written at ${doc.updatedAt} (3 samples, status 'running')`,
+    );
+    expect(parseResults(disk.text(FILE), FILE).samples).toHaveLength(3);
+    expect([...disk.files.keys()]).toEqual([FILE]);
+  });
+
+  it('keeps a reserve beside the file while running and removes it at the end', async () => {
+    const disk = new SimDisk(1e6);
+    const sink = fileSink(FILE, { fs: disk, reserveMarginBytes: 1024 });
+    await sink.update(runningDoc(all, 1));
+    const reserve = `${DIR}/.results.json.reserve`;
+    expect(disk.files.get(reserve)!.length).toBeGreaterThanOrEqual(disk.files.get(FILE)!.length + 1024);
+    await sink.finish({ ...runningDoc(all, 1), status: 'complete' });
+    expect([...disk.files.keys()]).toEqual([FILE]);
+  });
+
+  it('on the real disk: results readable by readResults, nothing else left', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-sink-'));
+    try {
+      const file = path.join(tmp, 'run', 'results.json');
+      const sink = fileSink(file);
+      await sink.update(runningDoc(all, 2));
+      expect((await readResults(file)).samples).toHaveLength(2);
+      await sink.finish({ ...runningDoc(all, 3), status: 'complete' });
+      expect((await readResults(file)).status).toBe('complete');
+      expect(await readdir(path.dirname(file))).toEqual(['results.json']);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+});
