@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path36 = __require("node:path");
+    var path39 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path36.resolve(baseDir, baseName);
+          const localBin = path39.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path36.extname(baseName))) return void 0;
+          if (sourceExt.includes(path39.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path36.resolve(
-            path36.dirname(resolvedScriptPath),
+          executableDir = path39.resolve(
+            path39.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path36.basename(
+            const legacyName = path39.basename(
               this._scriptPath,
-              path36.extname(this._scriptPath)
+              path39.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path36.extname(executableFile));
+        launchWithNode = sourceExt.includes(path39.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path36.basename(filename, path36.extname(filename));
+        this._name = path39.basename(filename, path39.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path37) {
-        if (path37 === void 0) return this._executableDir;
-        this._executableDir = path37;
+      executableDir(path40) {
+        if (path40 === void 0) return this._executableDir;
+        this._executableDir = path40;
         return this;
       }
       /**
@@ -3775,10 +3775,10 @@ var require_postgres_interval = __commonJS({
         return value + propertiesISOEquivalent[property];
       }
     };
-    var NUMBER = "([+-]?\\d+)";
-    var YEAR = NUMBER + "\\s+years?";
-    var MONTH = NUMBER + "\\s+mons?";
-    var DAY = NUMBER + "\\s+days?";
+    var NUMBER2 = "([+-]?\\d+)";
+    var YEAR = NUMBER2 + "\\s+years?";
+    var MONTH = NUMBER2 + "\\s+mons?";
+    var DAY = NUMBER2 + "\\s+days?";
     var TIME = "([+-])?([\\d]*):(\\d\\d):(\\d\\d)\\.?(\\d{1,6})?";
     var INTERVAL = new RegExp([YEAR, MONTH, DAY, TIME].map(function(regexString) {
       return "(" + regexString + ")?";
@@ -3979,12 +3979,12 @@ var require_textParsers = __commonJS({
       if (value[0] !== "<" && value[1] !== "(") {
         return null;
       }
-      var point = "(";
+      var point2 = "(";
       var radius = "";
       var pointParsed = false;
       for (var i = 2; i < value.length - 1; i++) {
         if (!pointParsed) {
-          point += value[i];
+          point2 += value[i];
         }
         if (value[i] === ")") {
           pointParsed = true;
@@ -3997,7 +3997,7 @@ var require_textParsers = __commonJS({
         }
         radius += value[i];
       }
-      var result = parsePoint(point);
+      var result = parsePoint(point2);
       result.radius = parseFloat(radius);
       return result;
     };
@@ -4681,7 +4681,7 @@ var require_utils2 = __commonJS({
     var nodeCrypto = __require("crypto");
     module.exports = {
       postgresMd5PasswordHash,
-      randomBytes: randomBytes3,
+      randomBytes: randomBytes4,
       deriveKey,
       sha256: sha2562,
       hashByName,
@@ -4691,7 +4691,7 @@ var require_utils2 = __commonJS({
     var webCrypto = nodeCrypto.webcrypto || globalThis.crypto;
     var subtleCrypto = webCrypto.subtle;
     var textEncoder = new TextEncoder();
-    function randomBytes3(length) {
+    function randomBytes4(length) {
       return webCrypto.getRandomValues(Buffer.alloc(length));
     }
     async function md5(string4) {
@@ -6955,7 +6955,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path36 = __require("path");
+    var path39 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -6994,7 +6994,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path36.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path36.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path39.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path39.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7126,7 +7126,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path36 = __require("path");
+    var path39 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -8888,10 +8888,6 @@ function workloadHash(spec) {
   ) : spec;
   return sha256Hex(canonicalJson(relevant)).slice(0, FINGERPRINT_ID_LENGTH);
 }
-function diffFingerprints(a, b) {
-  const names = [.../* @__PURE__ */ new Set([...Object.keys(a.facts), ...Object.keys(b.facts)])].sort();
-  return names.filter((fact) => a.facts[fact] !== b.facts[fact]).map((fact) => ({ fact, a: a.facts[fact], b: b.facts[fact] }));
-}
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value)) ?? "null";
 }
@@ -9017,17 +9013,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path36) {
-      const ctrl = callVisitor(key, node2, visitor, path36);
+    function visit_(key, node2, visitor, path39) {
+      const ctrl = callVisitor(key, node2, visitor, path39);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path36, ctrl);
-        return visit_(key, ctrl, visitor, path36);
+        replaceNode(key, path39, ctrl);
+        return visit_(key, ctrl, visitor, path39);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path36 = Object.freeze(path36.concat(node2));
+          path39 = Object.freeze(path39.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path36);
+            const ci = visit_(i, node2.items[i], visitor, path39);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9038,13 +9034,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path36 = Object.freeze(path36.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path36);
+          path39 = Object.freeze(path39.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path39);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path36);
+          const cv = visit_("value", node2.value, visitor, path39);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9065,17 +9061,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path36) {
-      const ctrl = await callVisitor(key, node2, visitor, path36);
+    async function visitAsync_(key, node2, visitor, path39) {
+      const ctrl = await callVisitor(key, node2, visitor, path39);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path36, ctrl);
-        return visitAsync_(key, ctrl, visitor, path36);
+        replaceNode(key, path39, ctrl);
+        return visitAsync_(key, ctrl, visitor, path39);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path36 = Object.freeze(path36.concat(node2));
+          path39 = Object.freeze(path39.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path36);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path39);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9086,13 +9082,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path36 = Object.freeze(path36.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path36);
+          path39 = Object.freeze(path39.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path39);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path36);
+          const cv = await visitAsync_("value", node2.value, visitor, path39);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9119,23 +9115,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path36) {
+    function callVisitor(key, node2, visitor, path39) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path36);
+        return visitor(key, node2, path39);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path36);
+        return visitor.Map?.(key, node2, path39);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path36);
+        return visitor.Seq?.(key, node2, path39);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path36);
+        return visitor.Pair?.(key, node2, path39);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path36);
+        return visitor.Scalar?.(key, node2, path39);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path36);
+        return visitor.Alias?.(key, node2, path39);
       return void 0;
     }
-    function replaceNode(key, path36, node2) {
-      const parent = path36[path36.length - 1];
+    function replaceNode(key, path39, node2) {
+      const parent = path39[path39.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -9747,10 +9743,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path36, value) {
+    function collectionFromPath(schema, path39, value) {
       let v = value;
-      for (let i = path36.length - 1; i >= 0; --i) {
-        const k = path36[i];
+      for (let i = path39.length - 1; i >= 0; --i) {
+        const k = path39[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -9769,7 +9765,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path36) => path36 == null || typeof path36 === "object" && !!path36[Symbol.iterator]().next().done;
+    var isEmptyPath = (path39) => path39 == null || typeof path39 === "object" && !!path39[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -9799,11 +9795,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path36, value) {
-        if (isEmptyPath(path36))
+      addIn(path39, value) {
+        if (isEmptyPath(path39))
           this.add(value);
         else {
-          const [key, ...rest] = path36;
+          const [key, ...rest] = path39;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -9817,8 +9813,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path36) {
-        const [key, ...rest] = path36;
+      deleteIn(path39) {
+        const [key, ...rest] = path39;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -9832,8 +9828,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path36, keepScalar) {
-        const [key, ...rest] = path36;
+      getIn(path39, keepScalar) {
+        const [key, ...rest] = path39;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -9851,8 +9847,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path36) {
-        const [key, ...rest] = path36;
+      hasIn(path39) {
+        const [key, ...rest] = path39;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -9862,8 +9858,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path36, value) {
-        const [key, ...rest] = path36;
+      setIn(path39, value) {
+        const [key, ...rest] = path39;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -12378,9 +12374,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path36, value) {
+      addIn(path39, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path36, value);
+          this.contents.addIn(path39, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -12455,14 +12451,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path36) {
-        if (Collection2.isEmptyPath(path36)) {
+      deleteIn(path39) {
+        if (Collection2.isEmptyPath(path39)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path36) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path39) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -12477,10 +12473,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path36, keepScalar) {
-        if (Collection2.isEmptyPath(path36))
+      getIn(path39, keepScalar) {
+        if (Collection2.isEmptyPath(path39))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path36, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path39, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -12491,10 +12487,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path36) {
-        if (Collection2.isEmptyPath(path36))
+      hasIn(path39) {
+        if (Collection2.isEmptyPath(path39))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path36) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path39) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -12511,13 +12507,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path36, value) {
-        if (Collection2.isEmptyPath(path36)) {
+      setIn(path39, value) {
+        if (Collection2.isEmptyPath(path39)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path36), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path39), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path36, value);
+          this.contents.setIn(path39, value);
         }
       }
       /**
@@ -14478,9 +14474,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path36) => {
+    visit2.itemAtPath = (cst, path39) => {
       let item = cst;
-      for (const [field, index] of path36) {
+      for (const [field, index] of path39) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -14489,23 +14485,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path36) => {
-      const parent = visit2.itemAtPath(cst, path36.slice(0, -1));
-      const field = path36[path36.length - 1][0];
+    visit2.parentCollection = (cst, path39) => {
+      const parent = visit2.itemAtPath(cst, path39.slice(0, -1));
+      const field = path39[path39.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path36, item, visitor) {
-      let ctrl = visitor(item, path36);
+    function _visit(path39, item, visitor) {
+      let ctrl = visitor(item, path39);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path36.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path39.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -14516,10 +14512,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path36);
+            ctrl = ctrl(item, path39);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path36) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path39) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -16271,7 +16267,7 @@ var require_dist2 = __commonJS({
 });
 
 // src/store/store.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function runIdOf(result) {
   if (result.runId !== void 0) {
     if (typeof result.runId !== "string" || !RUN_ID.test(result.runId)) {
@@ -16291,7 +16287,7 @@ function runIdOf(result) {
     hostname: result.environment?.hostname,
     seed: result.plan?.seed
   });
-  return `${compact}-${createHash6("sha256").update(identity).digest("hex").slice(0, 8)}`;
+  return `${compact}-${createHash7("sha256").update(identity).digest("hex").slice(0, 8)}`;
 }
 function checkRunId(id) {
   if (!RUN_ID.test(id)) {
@@ -16436,8 +16432,59 @@ var init_mask_url = __esm({
 var pg_store_exports = {};
 __export(pg_store_exports, {
   MIGRATIONS: () => MIGRATIONS,
-  PgStore: () => PgStore
+  PgStore: () => PgStore,
+  TABLE_COLUMNS: () => TABLE_COLUMNS
 });
+function fixHint(tables) {
+  const first = tables[0];
+  return `Rename or drop ${tables.length === 1 ? "it" : "them"} (e.g. ALTER TABLE ${first} RENAME TO ${first}_old; or DROP TABLE ${first}; if it holds nothing to keep), or give the store a database of its own`;
+}
+function describeColumns(columns2) {
+  return columns2.map(([name, type]) => `${name} ${type}`).join(", ") || "none";
+}
+function shapeProblem(table3, found) {
+  const rows = found.filter((r) => r.table === table3);
+  if (rows.length === 0) return void 0;
+  const expected = Object.entries(TABLE_COLUMNS[table3]);
+  const kind = rows[0].kind;
+  const columns2 = rows.filter((r) => r.column !== null && r.type !== null).map((r) => [r.column, r.type]);
+  const shape = `expected the columns ${describeColumns(expected)}; found ${describeColumns(columns2)}`;
+  if (kind !== "r" && kind !== "p") {
+    const what = {
+      v: "a view",
+      m: "a materialized view",
+      f: "a foreign table",
+      S: "a sequence",
+      i: "an index"
+    }[kind];
+    return `it is ${what ?? `a relation of kind '${kind}'`}, not a table (${shape})`;
+  }
+  const types2 = new Map(columns2);
+  const missing = expected.filter(([name]) => !types2.has(name)).map(([name]) => name);
+  const retyped = expected.filter(([name, type]) => types2.has(name) && types2.get(name) !== type).map(([name, type]) => `${name} is ${types2.get(name)}, not ${type}`);
+  const blocking = rows.filter((r) => r.column !== null && !(r.column in TABLE_COLUMNS[table3]) && r.not_null && !r.has_default).map((r) => r.column);
+  const wrong = [
+    missing.length ? `missing ${missing.join(", ")}` : "",
+    ...retyped,
+    blocking.length ? `extra NOT NULL column${blocking.length > 1 ? "s" : ""} without a default: ${blocking.join(", ")}` : ""
+  ].filter(Boolean);
+  return wrong.length ? `${wrong.join("; ")} (${shape})` : void 0;
+}
+function checkTableShapes(found, where) {
+  for (const table3 of Object.keys(TABLE_COLUMNS)) {
+    if (!found.some((r) => r.table === table3)) {
+      throw new UserError(
+        `the results store ${where} has no table ${table3}, although pgperf_schema_migrations records its migrations as applied (expected the columns ${describeColumns(Object.entries(TABLE_COLUMNS[table3]))}). Drop the pgperf_* tables to start the store afresh (their runs are lost: export them first with pgperf store export), or give the store a database of its own`
+      );
+    }
+    const problem = shapeProblem(table3, found);
+    if (problem) {
+      throw new UserError(
+        `the results store ${where}: table ${table3} does not have the shape pgperf needs: ${problem}. ${fixHint([table3])}`
+      );
+    }
+  }
+}
 function childRows(doc) {
   const builds2 = doc.arms.map((arm2, i) => {
     const b = arm2.build ?? {};
@@ -16519,7 +16566,7 @@ function passwordOf(url2) {
     return "";
   }
 }
-var MIGRATIONS, MIGRATION_LOCK_KEY, RETRYABLE_CODES, RETRYABLE_MESSAGES, PgStore;
+var MIGRATIONS, TABLE_COLUMNS, MIGRATION_LOCK_KEY, RETRYABLE_CODES, SHAPE_CODES, RETRYABLE_MESSAGES, PgStore;
 var init_pg_store = __esm({
   "src/store/pg-store.ts"() {
     "use strict";
@@ -16605,6 +16652,43 @@ var init_pg_store = __esm({
     `
       }
     ];
+    TABLE_COLUMNS = {
+      pgperf_schema_migrations: { version: "integer", name: "text", applied_at: "timestamp with time zone" },
+      pgperf_environments: { fingerprint: "text", facts: "jsonb", first_seen: "timestamp with time zone" },
+      pgperf_runs: {
+        run_id: "text",
+        saved_at: "timestamp with time zone",
+        started_at: "timestamp with time zone",
+        status: "text",
+        schema_version: "integer",
+        fingerprint: "text",
+        repository: "text",
+        workloads: "text[]",
+        cell_count: "integer",
+        sample_count: "integer",
+        summary: "jsonb",
+        document: "json"
+      },
+      pgperf_builds: { run_id: "text", arm_no: "integer", arm: "text", ref: "text", sha: "text", build: "jsonb" },
+      pgperf_cells: {
+        run_id: "text",
+        cell_no: "integer",
+        workload: "text",
+        clients: "integer",
+        workload_hash: "text",
+        fingerprint: "text"
+      },
+      pgperf_samples: {
+        run_id: "text",
+        sample_no: "integer",
+        cell_no: "integer",
+        arm: "text",
+        round: "integer",
+        attempt: "integer",
+        status: "text",
+        metrics: "jsonb"
+      }
+    };
     MIGRATION_LOCK_KEY = "123589569639014";
     RETRYABLE_CODES = /* @__PURE__ */ new Set([
       "ECONNRESET",
@@ -16618,6 +16702,7 @@ var init_pg_store = __esm({
       "57P03"
       // cannot_connect_now (starting up)
     ]);
+    SHAPE_CODES = /* @__PURE__ */ new Set(["42P01", "42703", "42804", "42P07"]);
     RETRYABLE_MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired/i;
     PgStore = class _PgStore {
       constructor(pool2, url2, options) {
@@ -16630,6 +16715,10 @@ var init_pg_store = __esm({
       url;
       options;
       description;
+      /** The masked URL, for messages. */
+      get where() {
+        return maskUrl(this.url);
+      }
       /** Connects and brings the schema up to date; errors name the masked URL and what to check. */
       static async connect(url2, options) {
         checkUrl(url2);
@@ -16776,6 +16865,13 @@ var init_pg_store = __esm({
             await c.query(`CREATE TABLE IF NOT EXISTS pgperf_schema_migrations (
           version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
           }
+          const before = await this.tableColumns(c);
+          const ledger = shapeProblem("pgperf_schema_migrations", before);
+          if (ledger) {
+            throw new UserError(
+              `the results store ${this.where}: table pgperf_schema_migrations does not have the shape pgperf needs: ${ledger}. ${fixHint(["pgperf_schema_migrations"])}`
+            );
+          }
           const applied = await c.query("SELECT version FROM pgperf_schema_migrations");
           const done = new Set(applied.rows.map((r) => r.version));
           const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
@@ -16784,6 +16880,12 @@ var init_pg_store = __esm({
             throw new UserError(
               `${this.description} has store schema version ${newest}, newer than this pgperf knows (${latest}); upgrade pgperf`
             );
+          }
+          if (done.size === 0) {
+            const leftovers = [...new Set(before.map((r) => r.table))].filter(
+              (t) => t !== "pgperf_schema_migrations"
+            );
+            if (leftovers.length > 0) throw this.leftoverTables(leftovers, before);
           }
           for (const m of MIGRATIONS) {
             if (done.has(m.version)) continue;
@@ -16796,10 +16898,34 @@ var init_pg_store = __esm({
             });
             this.options.info?.(`${this.description}: applied schema migration ${m.version} (${m.name})`);
           }
+          checkTableShapes(await this.tableColumns(c), this.where);
         } finally {
           await c.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {
           });
         }
+      }
+      /** The columns of the relations named like pgperf's tables, as the search path finds them. */
+      async tableColumns(c) {
+        const res = await c.query(
+          `SELECT t.name AS table, cl.relkind::text AS kind, a.attname AS column,
+              format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null, a.atthasdef AS has_default
+       FROM unnest($1::text[]) WITH ORDINALITY AS t(name, n)
+       JOIN pg_class cl ON cl.oid = to_regclass(t.name)
+       LEFT JOIN pg_attribute a ON a.attrelid = cl.oid AND a.attnum > 0 AND NOT a.attisdropped
+       ORDER BY t.n, a.attnum`,
+          [Object.keys(TABLE_COLUMNS)]
+        );
+        return res.rows;
+      }
+      /** Tables named like pgperf's in a database whose migrations table records none: not pgperf's. */
+      leftoverTables(tables, found) {
+        const shapes = tables.map((t) => {
+          const problem = shapeProblem(t, found);
+          return problem ? `${t}: ${problem}` : `${t}: the shape of pgperf's, but not recorded as created by it`;
+        });
+        return new UserError(
+          `the results store ${this.where} has ${tables.length === 1 ? "a table" : "tables"} named like pgperf's that its migrations did not create (pgperf_schema_migrations records none): ${shapes.join("; ")}. ${fixHint(tables)}`
+        );
       }
       /**
        * Runs an idempotent operation on a pooled connection. When the connection drops (the server
@@ -16851,6 +16977,11 @@ var init_pg_store = __esm({
           const hint = /schema/i.test(message) ? `grant it (GRANT CREATE ON SCHEMA public TO ${user || "the user"}), or let a user who may create tables connect once so the pgperf tables exist` : `grant ${user || "the user"} SELECT, INSERT, UPDATE and DELETE on the pgperf_* tables`;
           return new UserError(
             `the database user${user ? ` "${user}"` : ""} lacks a privilege the results store ${where} needs to ${what}: ${message}; ${hint}`
+          );
+        }
+        if (SHAPE_CODES.has(code)) {
+          return new UserError(
+            `the results store ${where}: ${what} failed: ${message} (SQLSTATE ${code}): the pgperf_* tables no longer have the shape this pgperf created; connect again to have them checked, and rename or drop a table of another shape (or give the store a database of its own)`
           );
         }
         if (isRetryable(e) || /ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOENT|connect/i.test(`${code} ${message}`)) {
@@ -17995,14 +18126,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path36 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path39 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path36 && path36[0] !== "/") {
-          path36 = `/${path36}`;
+        if (path39 && path39[0] !== "/") {
+          path39 = `/${path39}`;
         }
-        return new URL(`${origin}${path36}`);
+        return new URL(`${origin}${path39}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18453,39 +18584,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path36, origin }
+          request: { method, path: path39, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path36);
+        debuglog("sending request to %s %s/%s", method, origin, path39);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path36, origin },
+          request: { method, path: path39, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path36,
+          path39,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path36, origin }
+          request: { method, path: path39, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path36);
+        debuglog("trailers received from %s %s/%s", method, origin, path39);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path36, origin },
+          request: { method, path: path39, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path36,
+          path39,
           error62.message
         );
       });
@@ -18534,9 +18665,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path36, origin }
+            request: { method, path: path39, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path36);
+          debuglog("sending request to %s %s/%s", method, origin, path39);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18599,7 +18730,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path36,
+        path: path39,
         method,
         body,
         headers,
@@ -18614,11 +18745,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path36 !== "string") {
+        if (typeof path39 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path36[0] !== "/" && !(path36.startsWith("http://") || path36.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path39[0] !== "/" && !(path39.startsWith("http://") || path39.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path36)) {
+        } else if (invalidPathRegex.test(path39)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18684,7 +18815,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path36, query) : path36;
+        this.path = query ? buildURL(path39, query) : path39;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -23377,7 +23508,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path36, host, upgrade, blocking, reset } = request2;
+      const { method, path: path39, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23458,7 +23589,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path36} HTTP/1.1\r
+      let header = `${method} ${path39} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -23987,7 +24118,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path36, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path39, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24084,7 +24215,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path36;
+      headers[HTTP2_HEADER_PATH] = path39;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24437,9 +24568,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path36 = search ? `${pathname}${search}` : pathname;
+        const path39 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path36;
+        this.opts.path = path39;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25678,10 +25809,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path36 = "/",
+          path: path39 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path36;
+        opts.path = origin + path39;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27653,20 +27784,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path36) {
-      if (typeof path36 !== "string") {
-        return path36;
+    function safeUrl2(path39) {
+      if (typeof path39 !== "string") {
+        return path39;
       }
-      const pathSegments = path36.split("?");
+      const pathSegments = path39.split("?");
       if (pathSegments.length !== 2) {
-        return path36;
+        return path39;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path36, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path36);
+    function matchKey(mockDispatch2, { path: path39, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path39);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27688,7 +27819,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path36 }) => matchValue(safeUrl2(path36), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path39 }) => matchValue(safeUrl2(path39), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27726,9 +27857,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path36, method, body, headers, query } = opts;
+      const { path: path39, method, body, headers, query } = opts;
       return {
-        path: path36,
+        path: path39,
         method,
         body,
         headers,
@@ -28191,10 +28322,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path36, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path39, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path36,
+            Path: path39,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33073,9 +33204,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path36) {
-      for (let i = 0; i < path36.length; ++i) {
-        const code = path36.charCodeAt(i);
+    function validateCookiePath(path39) {
+      for (let i = 0; i < path39.length; ++i) {
+        const code = path39.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -35995,11 +36126,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path36 = opts.path;
+          let path39 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path36 = `/${path36}`;
+            path39 = `/${path39}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path36);
+          url2 = new URL(util.parseOrigin(url2).origin + path39);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -38136,6 +38267,359 @@ async function makeTempDir(prefix, parent = os.tmpdir()) {
   };
 }
 
+// src/compare/defaults.ts
+var DEFAULT_ALPHA = 0.05;
+var DEFAULT_THRESHOLD_PCT = 2;
+var REPORT_LEVEL = 0.95;
+var EQUIVALENCE_LEVEL = 0.9;
+var MIN_RUNS_PER_ARM = 2;
+var BOOTSTRAP_MIN_RUNS = 10;
+var DEFAULT_COLLAPSE_FRACTION = 0.2;
+var DEFAULT_ASSUMED_NOISE_CV_PCT = 2;
+var DEFAULT_POWER = 0.8;
+var PCT_TOLERANCE = 1e-9;
+
+// src/compare/policy.ts
+var FAIL_ON = ["regression", "inconclusive", "never"];
+var DEFAULT_FAIL_ON = "regression";
+var FAIL_ON_MEANING = {
+  regression: "a certified or likely regression fails the gate",
+  inconclusive: "a regression, or a cell the data cannot decide, fails the gate",
+  never: "report only: the gate always passes (a run that could not complete still says so)"
+};
+var ALPHA_RANGE = { above: 0, below: 0.5 };
+var THRESHOLD_RANGE = { above: 0, below: 100 };
+function alphaProblem(value) {
+  return rangeProblem(value, ALPHA_RANGE, String(DEFAULT_ALPHA));
+}
+function thresholdProblem(value) {
+  return rangeProblem(value.replace(/%$/, ""), THRESHOLD_RANGE, String(DEFAULT_THRESHOLD_PCT));
+}
+function parseFailOn(value) {
+  return FAIL_ON.includes(value) ? value : void 0;
+}
+function rangeProblem(value, range, example) {
+  const n = Number(value);
+  if (value.trim() !== "" && n > range.above && n < range.below) return void 0;
+  return `must be a number between ${range.above} and ${range.below} (exclusive, e.g. ${example}), got '${value}'`;
+}
+function gatePolicyOf(workloads, failOn = DEFAULT_FAIL_ON) {
+  const own2 = {};
+  for (const [name, w] of Object.entries(workloads ?? {})) {
+    const value = typeof w === "object" && w !== null ? w.failOn : void 0;
+    const parsed = typeof value === "string" ? parseFailOn(value) : void 0;
+    if (parsed) own2[name] = { failOn: parsed };
+  }
+  return { failOn, workloads: own2 };
+}
+
+// src/compare/format.ts
+function formatPct(pct4, decimals = 2) {
+  const text2 = Math.abs(pct4).toFixed(decimals);
+  if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
+  return `${pct4 < 0 ? "-" : "+"}${text2}%`;
+}
+function formatPctInterval(lower, upper) {
+  return `[${formatPct(lower)}, ${formatPct(upper)}]`;
+}
+function formatP(p) {
+  if (p >= 0.9995) return "1";
+  if (p >= 1e-3) return String(Number(p.toPrecision(2)));
+  return p.toExponential(1);
+}
+function formatLevel(level) {
+  return `${Number((level * 100).toFixed(1))}%`;
+}
+function formatDeltaCi(cell) {
+  if (cell.deltaPct === null || !cell.ci95) return void 0;
+  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
+  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
+}
+function formatPAdjusted(cell) {
+  return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
+}
+
+// src/compare/overall.ts
+function overallVerdict(items) {
+  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
+  const regressed = ids((v) => v === "regression" || v === "mixed");
+  const improved = ids((v) => v === "improvement" || v === "mixed");
+  if (regressed.length > 0 && improved.length > 0) {
+    return {
+      verdict: "mixed",
+      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
+    };
+  }
+  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
+  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
+  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
+    return { verdict: "no-change", deciding: items.map((i) => i.id) };
+  }
+  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
+}
+
+// src/results/metrics.ts
+var METRICS = {
+  tps: { label: "TPS", unit: "tx/s", better: "higher" },
+  qps: { label: "QPS", unit: "queries/s", better: "higher" },
+  latencyAvgMs: { label: "latency avg", unit: "ms", better: "lower" },
+  latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
+  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" },
+  latencyP95Ms: { label: "latency p95", unit: "ms", better: "lower" },
+  latencyP99Ms: { label: "latency p99", unit: "ms", better: "lower" }
+};
+var PRIMARY_METRIC = "tps";
+function isMetricName(name) {
+  return Object.hasOwn(METRICS, name);
+}
+var GATED_METRIC_NAMES = {
+  tps: "tps",
+  "latency-avg": "latencyAvgMs",
+  p95: "latencyP95Ms",
+  p99: "latencyP99Ms"
+};
+var DEFAULT_GATED_METRICS = ["tps"];
+function metricFromName(name) {
+  if (Object.hasOwn(GATED_METRIC_NAMES, name)) return GATED_METRIC_NAMES[name];
+  return isMetricName(name) ? name : void 0;
+}
+function gatedName(metric) {
+  return Object.entries(GATED_METRIC_NAMES).find(([, m]) => m === metric)?.[0] ?? metric;
+}
+
+// src/compare/decision.ts
+var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
+var STATUS_DESCRIPTION_MAX = 140;
+function headlineText(d) {
+  return d.headline.detail === "" ? d.headline.lead : `${d.headline.lead}: ${d.headline.detail}`;
+}
+function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, completeness = { complete: true }) {
+  const parts = Array.isArray(input2) ? input2 : [{ comparison: input2 }];
+  const named = parts.length > 1;
+  let unstable = 0;
+  let failedRuns = 0;
+  const cells = [];
+  const tested = [];
+  for (const part of parts) {
+    for (const arm2 of part.comparison.comparisons) {
+      for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
+        failedRuns += cell.base.failed + cell.head.failed;
+        if (cell.unstable) {
+          unstable++;
+          continue;
+        }
+        if (cell.deltaPct !== null) tested.push(cell);
+        cells.push(decidedCell(cell, arm2.head, named ? part.name : void 0, policy));
+      }
+    }
+  }
+  cells.sort(byRank);
+  const counts = {
+    cells: cells.length,
+    failing: cells.filter((c) => c.failsGate).length,
+    regressions: cells.filter((c) => c.verdict === "regression").length,
+    likelyRegressions: cells.filter((c) => c.likelyRegression).length,
+    improvements: cells.filter((c) => c.verdict === "improvement").length,
+    noChange: cells.filter((c) => c.verdict === "no-change").length,
+    inconclusive: cells.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length,
+    unstable
+  };
+  const reasons = collectReasons(parts);
+  const failOnText = failOnSummary(policy, cells);
+  const incomplete = !completeness.complete ? completeness.why ?? "the run did not complete" : parts.every((p) => p.comparison.comparisons.length === 0) ? "nothing to compare: a comparison needs a base and a head arm" : tested.length === 0 ? `no cell has usable samples${failedRuns > 0 ? ` (${failedRuns} failed run(s))` : ""}` : void 0;
+  if (incomplete !== void 0) {
+    const gates = policy.failOn !== "never";
+    return {
+      verdict: "inconclusive",
+      outcome: "incomplete",
+      exitCode: gates ? 3 : 0,
+      failOn: policy.failOn,
+      headline: { lead: "Incomplete", detail: `${incomplete}; partial results decide nothing` },
+      status: { state: "error", description: clip(`Incomplete: ${incomplete}; no verdict`) },
+      ...gates ? { failure: `${incomplete}: partial results decide nothing (${failOnText})` } : {},
+      cells,
+      counts,
+      reasons,
+      incomplete
+    };
+  }
+  const verdict2 = named ? overallVerdict(parts.map((p, i) => ({ id: String(i), verdict: p.comparison.verdict }))).verdict : parts[0].comparison.verdict;
+  const failing = cells.filter((c) => c.failsGate);
+  const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" ? "pending" : "passed";
+  const headline3 = headlineOf(outcome, counts, cells, policy);
+  const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find((c) => c.verdict === "inconclusive") : cells[0];
+  const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
+  return {
+    verdict: verdict2,
+    outcome,
+    exitCode: outcome === "failed" ? 1 : 0,
+    failOn: policy.failOn,
+    headline: headline3,
+    status: {
+      state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
+      description: clip(`${statusWord}: ${statusDetail(outcome, counts, lead)}`)
+    },
+    ...outcome === "failed" ? { failure: `${headlineText({ headline: headline3 })} (${failOnText})` } : {},
+    cells,
+    counts,
+    reasons
+  };
+}
+function decidedCell(cell, head, part, policy) {
+  const own2 = policy.workloads[cell.workload]?.failOn;
+  const failOn = own2 ?? policy.failOn;
+  const likelyRegression = cell.verdict === "inconclusive" && cell.reasons.some((r) => r.code === "likely-regression");
+  const failsGate = failOn !== "never" && (cell.verdict === "regression" || likelyRegression || failOn === "inconclusive" && cell.verdict === "inconclusive");
+  return {
+    ...part !== void 0 ? { part } : {},
+    head,
+    id: cell.id,
+    workload: cell.workload,
+    clients: cell.clients,
+    metric: cell.metric,
+    verdict: cell.verdict,
+    likelyRegression,
+    deltaPct: cell.deltaPct,
+    ci95: cell.ci95 ? {
+      lowerPct: cell.ci95.lowerPct,
+      upperPct: cell.ci95.upperPct,
+      level: Math.min(cell.ci95.level, cell.ci95.achievedLevel)
+    } : null,
+    thresholdPct: cell.thresholdPct,
+    failOn,
+    policy: own2 ? "workload" : "run",
+    failsGate
+  };
+}
+function byRank(a, b) {
+  const rank = (c) => (c.failsGate ? 0 : 10) + (c.verdict === "regression" ? 0 : c.likelyRegression ? 1 : c.verdict === "improvement" ? 2 : c.verdict === "inconclusive" ? 3 : 4);
+  return rank(a) - rank(b) || adverse(b) - adverse(a);
+}
+function adverse(c) {
+  if (c.deltaPct === null) return -Infinity;
+  const worse = METRICS[c.metric].better === "higher" ? -c.deltaPct : c.deltaPct;
+  return c.verdict === "improvement" ? -worse : worse;
+}
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+function describeDecidedCell(c, heads = 1) {
+  const where = [
+    c.part !== void 0 ? `class ${c.part}: ` : "",
+    heads > 1 ? `${c.head}: ` : "",
+    `${c.workload} at ${plural(c.clients, "client")}`
+  ].join("");
+  const metric = METRICS[c.metric].label;
+  if (c.deltaPct === null) return `${where}, ${metric}: no data`;
+  const ci = c.ci95 ? ` ${formatPctInterval(c.ci95.lowerPct, c.ci95.upperPct).replace("[", `[${Math.round(c.ci95.level * 1e3) / 10}% CI `)}` : "";
+  return `${where}, ${metric} ${formatPct(c.deltaPct)}${ci}`;
+}
+function shortCell(c) {
+  const where = `${c.part !== void 0 ? `${c.part.slice(0, 8)}:` : ""}${c.id}`;
+  const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct, 1);
+  return `${where} ${METRICS[c.metric].label} ${delta}`;
+}
+function headlineOf(outcome, counts, cells, policy) {
+  const heads = new Set(cells.map((c) => c.head)).size;
+  const describe3 = (c) => describeDecidedCell(c, heads);
+  const more = (list) => list.length > 1 ? `; ${list.length - 1} more: ${list.slice(1, 4).map((c) => `${c.id} ${METRICS[c.metric].label}`).join(", ")}${list.length > 4 ? ", \u2026" : ""}` : "";
+  const found = [
+    counts.regressions > 0 ? plural(counts.regressions, "regression") : "",
+    counts.likelyRegressions > 0 ? `${plural(counts.likelyRegressions, "likely regression")} (too few rounds to certify)` : "",
+    counts.improvements > 0 ? plural(counts.improvements, "improvement") : ""
+  ].filter(Boolean);
+  if (outcome === "failed") {
+    const failing = cells.filter((c) => c.failsGate);
+    const undecided = failing.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length;
+    const lead = [
+      ...found.filter((f) => !f.includes("improvement")),
+      ...undecided > 0 ? [`${plural(undecided, "undecided cell")} (fail-on inconclusive)`] : []
+    ];
+    const improved = found.find((f) => f.includes("improvement"));
+    return {
+      lead: [...lead, ...improved ? [improved] : []].join(", "),
+      detail: `${describe3(failing[0])}${more(failing)}`
+    };
+  }
+  if (outcome === "pending") {
+    const undecided = cells.filter((c) => c.verdict === "inconclusive");
+    const worst = undecided[0];
+    return {
+      lead: `Inconclusive: ${undecided.length} of ${plural(counts.cells, "cell")} undecided`,
+      detail: `${worst ? `most adverse ${describe3(worst)}; ` : ""}${found.length > 0 ? found.join(", ") : "no regression found"}; more rounds would decide`
+    };
+  }
+  const notGating = cells.filter((c) => c.verdict === "regression" || c.likelyRegression);
+  if (notGating.length > 0) {
+    const why = policy.failOn === "never" && notGating.every((c) => c.policy === "run") ? "fail-on never" : "their workloads do not gate (fail-on never)";
+    return {
+      lead: `${found.join(", ")}, not gating (${why})`,
+      detail: `${describe3(notGating[0])}${more(notGating)}`
+    };
+  }
+  if (counts.improvements > 0) {
+    const improved = cells.filter((c) => c.verdict === "improvement");
+    return {
+      lead: `${found.join(", ")}, no regression`,
+      detail: `${describe3(improved[0])}${more(improved)}`
+    };
+  }
+  const thresholds = [...new Set(cells.map((c) => c.thresholdPct))];
+  const within = thresholds.length === 1 ? `\xB1${thresholds[0]}%` : "each workload's threshold";
+  return { lead: `No change in ${plural(counts.cells, "cell")}`, detail: `every 90% CI inside ${within}` };
+}
+function statusDetail(outcome, counts, lead) {
+  if (outcome === "failed") {
+    const kind = lead.verdict === "regression" ? "regression" : lead.likelyRegression ? "likely regression" : "undecided";
+    return `${kind} ${shortCell(lead)}${counts.failing > 1 ? ` (+${counts.failing - 1} more)` : ""}`;
+  }
+  if (outcome === "pending") {
+    const undecided = counts.inconclusive + counts.likelyRegressions;
+    return `${undecided} of ${counts.cells} cells undecided${lead ? `, most adverse ${shortCell(lead)}` : ""}; needs more rounds`;
+  }
+  if (counts.regressions + counts.likelyRegressions > 0) return `regression not gated, ${shortCell(lead)}`;
+  if (counts.improvements > 0)
+    return `${plural(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
+  return `no change in ${plural(counts.cells, "cell")}`;
+}
+function failOnSummary(policy, cells) {
+  const own2 = [...new Set(cells.filter((c) => c.policy === "workload").map((c) => c.workload))].map(
+    (w) => `${w}: ${policy.workloads[w].failOn}`
+  );
+  return `fail-on: ${policy.failOn}${own2.length > 0 ? `; ${own2.join(", ")}` : ""}`;
+}
+function collectReasons(parts) {
+  const byCode = /* @__PURE__ */ new Map();
+  for (const part of parts) {
+    for (const arm2 of part.comparison.comparisons) {
+      for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
+        if (cell.unstable || cell.verdict !== "inconclusive") continue;
+        const name = `${cell.id} ${METRICS[cell.metric].label}`;
+        for (const r of cell.reasons) {
+          const seen = byCode.get(r.code);
+          if (!seen) {
+            byCode.set(r.code, {
+              code: r.code,
+              message: r.message,
+              uniform: true,
+              cells: [name],
+              thresholdPct: cell.thresholdPct,
+              better: cell.better
+            });
+          } else if (!seen.cells.includes(name)) {
+            seen.cells.push(name);
+            if (r.message !== seen.message) seen.uniform = false;
+          }
+        }
+      }
+    }
+  }
+  return [...byCode.values()];
+}
+function clip(text2) {
+  return text2.length <= STATUS_DESCRIPTION_MAX ? text2 : `${text2.slice(0, STATUS_DESCRIPTION_MAX - 1)}\u2026`;
+}
+
 // src/cli/main.ts
 init_errors();
 
@@ -38199,13 +38683,13 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/cli/commands/bisect.ts
-import path28 from "node:path";
+import path32 from "node:path";
 
 // src/bisect/run-bisection.ts
-import path23 from "node:path";
+import path24 from "node:path";
 
 // src/pg-build/build.ts
-import { mkdir as mkdir4, readFile as readFile7, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir5, readFile as readFile7, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
 import os5 from "node:os";
 import path12 from "node:path";
 
@@ -38931,36 +39415,109 @@ import path6 from "node:path";
 
 // src/pg-build/cache.ts
 import { createHash as createHash2 } from "node:crypto";
-import { chmod, cp, mkdir as mkdir3, readdir as readdir2, readFile as readFile3, readlink, rename as rename2, rm as rm4, statfs } from "node:fs/promises";
+import { chmod, cp, mkdir as mkdir4, readdir as readdir2, readFile as readFile3, readlink, rename as rename2, rm as rm4, statfs } from "node:fs/promises";
 import path5 from "node:path";
 
 // src/util/atomic-write.ts
+init_errors();
 import { randomBytes } from "node:crypto";
-import { open, rename, rm as rm3 } from "node:fs/promises";
+import { mkdir as mkdir3, open, rename, rm as rm3 } from "node:fs/promises";
 import path4 from "node:path";
+var nodeWriteFs = {
+  open: (file2, flags, mode) => open(file2, flags, mode),
+  rename: (from, to) => rename(from, to),
+  rm: (file2, options) => rm3(file2, options),
+  mkdir: (dir, options) => mkdir3(dir, options)
+};
+var FileWriteError = class _FileWriteError extends UserError {
+  file;
+  code;
+  /** What failed or what it means, beyond the errno ("the temp file ... could not be created"). */
+  details;
+  /** `cause` may itself be a FileWriteError: its errno and details are kept, `detail` is added. */
+  constructor(file2, cause, detail) {
+    const inner = cause instanceof _FileWriteError ? cause : void 0;
+    const errno = inner ? inner.cause : cause;
+    const details2 = [...inner?.details ?? [], ...detail ? [detail] : []];
+    const code = errnoCode(errno);
+    super(`could not write ${file2}: ${[describeErrno(errno), ...details2].join("; ")}${hintFor(code)}`);
+    this.name = "FileWriteError";
+    this.file = file2;
+    this.code = code;
+    this.details = details2;
+    this.cause = errno;
+  }
+};
 async function writeAtomically(file2, text2, options = {}) {
-  const tmp = path4.join(
-    path4.dirname(file2),
-    `.${path4.basename(file2)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
-  );
-  const handle = await open(tmp, "wx", options.mode ?? 438);
+  const fs = options.fs ?? nodeWriteFs;
+  const dir = path4.dirname(file2);
+  const tmp = path4.join(dir, `.${path4.basename(file2)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  let handle;
+  try {
+    handle = await fs.open(tmp, "wx", options.mode ?? 438);
+  } catch (e) {
+    throw new FileWriteError(file2, e, `the temp file ${tmp} could not be created`);
+  }
   try {
     await handle.writeFile(text2);
     await handle.sync();
     await handle.close();
-    await rename(tmp, file2);
+    await fs.rename(tmp, file2);
   } catch (e) {
     await handle.close().catch(() => {
     });
-    await rm3(tmp, { force: true });
+    await fs.rm(tmp, { force: true }).catch(() => {
+    });
+    throw e instanceof FileWriteError ? e : new FileWriteError(file2, e);
+  }
+  await syncDirectory(dir, fs).catch((e) => {
+    throw new FileWriteError(
+      file2,
+      e,
+      `it was renamed into place, but its directory ${dir} could not be synced`
+    );
+  });
+}
+async function syncDirectory(dir, fs = nodeWriteFs) {
+  let handle;
+  try {
+    handle = await fs.open(dir, "r");
+  } catch (e) {
+    if (UNSYNCABLE.has(errnoCode(e) ?? "")) return;
     throw e;
   }
+  try {
+    await handle.sync();
+  } catch (e) {
+    if (!UNSYNCABLE.has(errnoCode(e) ?? "")) throw e;
+  } finally {
+    await handle.close().catch(() => {
+    });
+  }
+}
+var UNSYNCABLE = /* @__PURE__ */ new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP", "EISDIR", "EPERM"]);
+function errnoCode(e) {
+  const code = e?.code;
+  return typeof code === "string" && /^E[A-Z0-9]+$/.test(code) ? code : void 0;
+}
+function describeErrno(e) {
+  const code = errnoCode(e);
+  const message = errorMessage(e);
+  if (!code) return message;
+  const text2 = new RegExp(`^${code}: ([^,]+)`).exec(message)?.[1];
+  return text2 ? `${code} (${text2})` : `${code} (${message})`;
+}
+function hintFor(code) {
+  if (code === "ENOSPC" || code === "EDQUOT")
+    return " (the disk is full: free space there, or write elsewhere)";
+  if (code === "EROFS") return " (a read-only file system: write elsewhere)";
+  return "";
 }
 
 // src/pg-build/cache.ts
 init_errors();
 async function mkdirPublic(dir) {
-  const first = await mkdir3(dir, { recursive: true });
+  const first = await mkdir4(dir, { recursive: true });
   if (!first) return;
   for (let d = dir; ; d = path5.dirname(d)) {
     await chmod(d, 493);
@@ -39921,8 +40478,8 @@ async function buildSlot(s) {
     }
   };
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
-  await mkdir4(paths.work, { recursive: true, mode: 493 });
-  await mkdir4(path12.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir5(paths.work, { recursive: true, mode: 493 });
+  await mkdir5(path12.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile4(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -40243,35 +40800,6 @@ function perLookLevels(spending, alpha, fractions) {
     spent = cumulative;
     return level;
   });
-}
-
-// src/results/metrics.ts
-var METRICS = {
-  tps: { label: "TPS", unit: "tx/s", better: "higher" },
-  qps: { label: "QPS", unit: "queries/s", better: "higher" },
-  latencyAvgMs: { label: "latency avg", unit: "ms", better: "lower" },
-  latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
-  latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" },
-  latencyP95Ms: { label: "latency p95", unit: "ms", better: "lower" },
-  latencyP99Ms: { label: "latency p99", unit: "ms", better: "lower" }
-};
-var PRIMARY_METRIC = "tps";
-function isMetricName(name) {
-  return Object.hasOwn(METRICS, name);
-}
-var GATED_METRIC_NAMES = {
-  tps: "tps",
-  "latency-avg": "latencyAvgMs",
-  p95: "latencyP95Ms",
-  p99: "latencyP99Ms"
-};
-var DEFAULT_GATED_METRICS = ["tps"];
-function metricFromName(name) {
-  if (Object.hasOwn(GATED_METRIC_NAMES, name)) return GATED_METRIC_NAMES[name];
-  return isMetricName(name) ? name : void 0;
-}
-function gatedName(metric) {
-  return Object.entries(GATED_METRIC_NAMES).find(([, m]) => m === metric)?.[0] ?? metric;
 }
 
 // src/compare/analysis.ts
@@ -40679,18 +41207,6 @@ function runValues(runs) {
   return [...runs.byRound.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
 }
 
-// src/compare/defaults.ts
-var DEFAULT_ALPHA = 0.05;
-var DEFAULT_THRESHOLD_PCT = 2;
-var REPORT_LEVEL = 0.95;
-var EQUIVALENCE_LEVEL = 0.9;
-var MIN_RUNS_PER_ARM = 2;
-var BOOTSTRAP_MIN_RUNS = 10;
-var DEFAULT_COLLAPSE_FRACTION = 0.2;
-var DEFAULT_ASSUMED_NOISE_CV_PCT = 2;
-var DEFAULT_POWER = 0.8;
-var PCT_TOLERANCE = 1e-9;
-
 // src/compare/curve.ts
 var KNEE_GAIN_PER_DOUBLING = 0.1;
 function curveSummary(arm2, points2, collapseFraction = DEFAULT_COLLAPSE_FRACTION) {
@@ -40770,51 +41286,6 @@ function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE
     peakMoved,
     collapseMoved
   };
-}
-
-// src/compare/format.ts
-function formatPct(pct5, decimals = 2) {
-  const text2 = Math.abs(pct5).toFixed(decimals);
-  if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
-  return `${pct5 < 0 ? "-" : "+"}${text2}%`;
-}
-function formatPctInterval(lower, upper) {
-  return `[${formatPct(lower)}, ${formatPct(upper)}]`;
-}
-function formatP(p) {
-  if (p >= 0.9995) return "1";
-  if (p >= 1e-3) return String(Number(p.toPrecision(2)));
-  return p.toExponential(1);
-}
-function formatLevel(level) {
-  return `${Number((level * 100).toFixed(1))}%`;
-}
-function formatDeltaCi(cell) {
-  if (cell.deltaPct === null || !cell.ci95) return void 0;
-  const level = cell.ci95.achievedLevel < cell.ci95.level ? ` @${formatLevel(cell.ci95.achievedLevel)}` : "";
-  return `${formatPct(cell.deltaPct)} ${formatPctInterval(cell.ci95.lowerPct, cell.ci95.upperPct)}${level}`;
-}
-function formatPAdjusted(cell) {
-  return cell.p === null ? void 0 : `${formatP(cell.p)} (${formatP(cell.pAdjusted ?? cell.p)})`;
-}
-
-// src/compare/overall.ts
-function overallVerdict(items) {
-  const ids = (keep) => items.filter((i) => keep(i.verdict)).map((i) => i.id);
-  const regressed = ids((v) => v === "regression" || v === "mixed");
-  const improved = ids((v) => v === "improvement" || v === "mixed");
-  if (regressed.length > 0 && improved.length > 0) {
-    return {
-      verdict: "mixed",
-      deciding: ids((v) => v === "regression" || v === "improvement" || v === "mixed")
-    };
-  }
-  if (regressed.length > 0) return { verdict: "regression", deciding: regressed };
-  if (improved.length > 0) return { verdict: "improvement", deciding: improved };
-  if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
-    return { verdict: "no-change", deciding: items.map((i) => i.id) };
-  }
-  return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
 }
 
 // src/compare/power.ts
@@ -41130,12 +41601,12 @@ function estimateNoise(result, cell, metric = "tps") {
     }
   }
   const spreads = [...arms?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
-  const pct5 = (spread) => 100 * Math.expm1(spread);
+  const pct4 = (spread) => 100 * Math.expm1(spread);
   return {
     cell,
     rounds: ratios.length,
-    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct5(robustLogSpread(ratios)) : null,
-    runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
+    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct4(robustLogSpread(ratios)) : null,
+    runCvPct: spreads.length > 0 ? pct4(median(spreads)) : null
   };
 }
 function planPower(input2) {
@@ -41145,7 +41616,7 @@ function planPower(input2) {
   const thresholdPct = input2.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
   const assumed = input2.assumedRunCvPct ?? DEFAULT_ASSUMED_NOISE_CV_PCT;
   const reachable = plan.schedule.some((n, k) => minPFor(plan.test, n) < plan.lookAlpha[k] / m);
-  const refusal = reachable ? null : `with at most ${plan.maxRounds} rounds the ${plan.test} design's smallest p (${formatP(minPFor(plan.test, plan.maxRounds))}) never falls below a look's \u03B1 after Holm over ${m} comparisons (last look: ${formatP(plan.lookAlpha.at(-1) / m)}); raise the budget to at least ${roundsToReach(plan, m)} rounds or compare fewer cells`;
+  const refusal2 = reachable ? null : `with at most ${plan.maxRounds} rounds the ${plan.test} design's smallest p (${formatP(minPFor(plan.test, plan.maxRounds))}) never falls below a look's \u03B1 after Holm over ${m} comparisons (last look: ${formatP(plan.lookAlpha.at(-1) / m)}); raise the budget to at least ${roundsToReach(plan, m)} rounds or compare fewer cells`;
   const last = plan.schedule.length - 1;
   const cells = input2.cells.map(({ cell, noise }) => {
     const [pairedCvPct, noiseSource] = noise?.pairedCvPct != null ? [noise.pairedCvPct, "measured-paired"] : noise?.runCvPct != null ? [Math.SQRT2 * noise.runCvPct, "measured-runs"] : [Math.SQRT2 * assumed, "assumed"];
@@ -41170,7 +41641,7 @@ function planPower(input2) {
   const warnings = cells.filter((c) => reachable && !c.thresholdResolvable).map(
     (c) => `${cellId(c.cell)}: at ${c.pairedCvPct.toFixed(1)}% per-round noise (${c.noiseSource}) ${plan.maxRounds} rounds resolve changes of ${c.resolvablePct.toFixed(1)}% or more, not the ${thresholdPct}% threshold` + (c.roundsForThreshold === null ? "" : ` (about ${c.roundsForThreshold} rounds would)`)
   );
-  return { canReachAlpha: reachable, refusal, cells, warnings };
+  return { canReachAlpha: reachable, refusal: refusal2, cells, warnings };
 }
 function resolvableChangePct(input2) {
   const { test, rounds: n, level, power } = input2;
@@ -42293,25 +42764,110 @@ function adaptiveCompare(result, options, spec) {
 }
 
 // src/pipeline/pipeline.ts
-import path21 from "node:path";
+import path22 from "node:path";
+
+// src/results/sink.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import path14 from "node:path";
 
 // src/results/write-results.ts
-import { mkdir as mkdir5 } from "node:fs/promises";
 import path13 from "node:path";
-async function writeResults(file2, result) {
-  await mkdir5(path13.dirname(file2), { recursive: true });
-  await writeAtomically(file2, `${JSON.stringify(result, null, 2)}
-`);
+function resultsText(result) {
+  return `${JSON.stringify(result, null, 2)}
+`;
+}
+async function writeResults(file2, result, fs = nodeWriteFs) {
+  await fs.mkdir(path13.dirname(file2), { recursive: true }).catch((e) => {
+    throw new FileWriteError(file2, e, `its directory ${path13.dirname(file2)} could not be created`);
+  });
+  await writeAtomically(file2, typeof result === "string" ? result : resultsText(result), { fs });
 }
 
 // src/results/sink.ts
-function fileSink(file2) {
+var RESERVE_MIN_MARGIN_BYTES = 64 * 1024;
+function fileSink(file2, options = {}) {
+  const fs = options.fs ?? nodeWriteFs;
+  const minMargin = options.reserveMarginBytes ?? RESERVE_MIN_MARGIN_BYTES;
+  const reserveFile = path14.join(path14.dirname(file2), `.${path14.basename(file2)}.reserve`);
+  let reserved = 0;
+  let reserveMayExist = false;
+  let largestGrowth = 0;
+  let lastSize;
+  let written;
+  const ensureReserve = async (size) => {
+    const margin = Math.max(minMargin, 2 * largestGrowth);
+    if (reserved >= size + margin) return;
+    const target = size + 2 * margin;
+    await fs.mkdir(path14.dirname(file2), { recursive: true }).catch((e) => {
+      throw new FileWriteError(file2, e, `its directory ${path14.dirname(file2)} could not be created`);
+    });
+    try {
+      const handle = await fs.open(reserveFile, reserved === 0 ? "w" : "a");
+      reserveMayExist = true;
+      try {
+        while (reserved < target) {
+          const chunk = Math.min(RESERVE_CHUNK_BYTES, target - reserved);
+          await handle.writeFile(randomBytes2(chunk));
+          reserved += chunk;
+        }
+        await handle.sync();
+      } finally {
+        await handle.close().catch(() => {
+        });
+      }
+    } catch (e) {
+      throw new FileWriteError(
+        file2,
+        e,
+        `the room kept beside it for its final write (${reserveFile}, ${target} bytes) could not be reserved, so the run stops while the results can still be written`
+      );
+    }
+  };
+  const releaseReserve = async () => {
+    if (!reserveMayExist) return;
+    await fs.rm(reserveFile, { force: true });
+    reserved = 0;
+    reserveMayExist = false;
+  };
+  const intactCopy = () => written ? `the last intact copy is ${file2} as written at ${written.at} (${written.samples} samples, status '${written.status}')` : `nothing was written to ${file2} yet`;
+  const write = async (result, text2) => {
+    await writeResults(file2, text2, fs);
+    written = { at: result.updatedAt, samples: result.samples.length, status: result.status };
+  };
   return {
     description: file2,
-    update: (result) => writeResults(file2, result),
-    finish: (result) => writeResults(file2, result)
+    async update(result) {
+      const text2 = resultsText(result);
+      const size = Buffer.byteLength(text2);
+      if (lastSize !== void 0) largestGrowth = Math.max(largestGrowth, size - lastSize);
+      lastSize = size;
+      await ensureReserve(size);
+      await write(result, text2);
+    },
+    async finish(result) {
+      const text2 = resultsText(result);
+      try {
+        try {
+          await write(result, text2);
+        } catch (e) {
+          if (!reserveMayExist) throw e;
+          await releaseReserve();
+          await write(result, text2);
+        }
+      } catch (e) {
+        throw new FileWriteError(
+          file2,
+          e,
+          `the final document (status '${result.status}', ${result.samples.length} samples) did not land; ${intactCopy()}`
+        );
+      } finally {
+        await releaseReserve().catch(() => {
+        });
+      }
+    }
   };
 }
+var RESERVE_CHUNK_BYTES = 64 * 1024;
 function combineSinks(...sinks) {
   const each = async (fn) => {
     const outcomes = await Promise.allSettled(sinks.map(fn));
@@ -42328,12 +42884,43 @@ function combineSinks(...sinks) {
 // src/runner/run-loop.ts
 import { copyFile, mkdir as mkdir6 } from "node:fs/promises";
 import os7 from "node:os";
-import path20 from "node:path";
-import { createHash as createHash4 } from "node:crypto";
+import path21 from "node:path";
+import { createHash as createHash5 } from "node:crypto";
 
 // src/compare/metric-option.ts
 function metricOption(settings2, overrides = {}) {
   return overrides.metric ?? (settings2.metric === PRIMARY_METRIC ? void 0 : settings2.metric);
+}
+var METRIC_OPTION_NAMES = Object.keys(METRICS).map(gatedName);
+var METRIC_OPTION_ALIASES = Object.values(GATED_METRIC_NAMES).filter(
+  (key) => !METRIC_OPTION_NAMES.includes(key)
+);
+function closestMetricName(value) {
+  const fold = (s) => s.toLowerCase().replace(/[^a-z0-9]/g, "").replace(/ms$/, "");
+  const wanted = fold(value);
+  const key = Object.keys(METRICS).find(
+    (k) => fold(k) === wanted || fold(gatedName(k)) === wanted
+  );
+  return key === void 0 ? void 0 : gatedName(key);
+}
+function heldMetrics(result) {
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const s of result.samples) {
+    if (s.status !== "ok") continue;
+    const held = byWorkload.get(s.workload) ?? /* @__PURE__ */ new Set();
+    byWorkload.set(s.workload, held);
+    for (const [key, value] of Object.entries(s.metrics)) {
+      if (value !== void 0 && Number.isFinite(value) && value > 0) held.add(key);
+    }
+  }
+  const order = Object.keys(METRICS);
+  return [...byWorkload].map(([workload, held]) => ({
+    workload,
+    held: order.filter((m) => held.has(m))
+  }));
+}
+function workloadsLacking(result, metric) {
+  return heldMetrics(result).filter((w) => !w.held.includes(metric));
 }
 
 // src/cluster/run-as.ts
@@ -42390,7 +42977,7 @@ async function lookupUser(name, runner) {
 
 // src/drivers/pgbench/driver.ts
 import { writeFile as writeFile5 } from "node:fs/promises";
-import path15 from "node:path";
+import path16 from "node:path";
 init_errors();
 
 // src/drivers/shared.ts
@@ -42843,21 +43430,21 @@ function parsePgbenchProgress(stderr, options = {}) {
   for (const raw of stderr.split(/\r?\n/)) {
     const m = PROGRESS_RE.exec(raw.trim());
     if (!m) continue;
-    const point = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
+    const point2 = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
     const lat = finite(m[3]);
-    if (lat !== void 0) point.latencyAvgMs = lat;
+    if (lat !== void 0) point2.latencyAvgMs = lat;
     const sd = finite(m[4]);
-    if (sd !== void 0) point.latencyStddevMs = sd;
-    if (m[5] !== void 0) point.failed = Number(m[5]);
+    if (sd !== void 0) point2.latencyStddevMs = sd;
+    if (m[5] !== void 0) point2.failed = Number(m[5]);
     if (m[6] !== void 0) {
       const lag = finite(m[6]);
-      if (lag !== void 0) point.lagMs = lag;
+      if (lag !== void 0) point2.lagMs = lag;
     }
-    if (m[7] !== void 0) point.skipped = Number(m[7]);
-    if (m[8] !== void 0) point.retried = Number(m[8]);
-    if (m[9] !== void 0) point.retries = Number(m[9]);
-    if (point.t >= EPOCH_THRESHOLD) point.epochSeconds = point.t;
-    points2.push(point);
+    if (m[7] !== void 0) point2.skipped = Number(m[7]);
+    if (m[8] !== void 0) point2.retried = Number(m[8]);
+    if (m[9] !== void 0) point2.retries = Number(m[9]);
+    if (point2.t >= EPOCH_THRESHOLD) point2.epochSeconds = point2.t;
+    points2.push(point2);
   }
   relativiseTimestamps(points2, options.startEpochSeconds);
   return points2;
@@ -42881,7 +43468,7 @@ function relativiseTimestamps(points2, start) {
 // src/drivers/pgbench/parse-transaction-log.ts
 import { createReadStream } from "node:fs";
 import { readdir as readdir4 } from "node:fs/promises";
-import path14 from "node:path";
+import path15 from "node:path";
 import { createInterface } from "node:readline";
 
 // src/drivers/latency-histogram.ts
@@ -42952,7 +43539,7 @@ async function readTransactionLogs(dir, prefix) {
   const files = (await readdir4(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
   for (const file2 of files) {
     summary.files++;
-    const lines = createInterface({ input: createReadStream(path14.join(dir, file2)), crlfDelay: Infinity });
+    const lines = createInterface({ input: createReadStream(path15.join(dir, file2)), crlfDelay: Infinity });
     for await (const line of lines) addTransactionLogLine(line, summary);
   }
   return summary;
@@ -42989,14 +43576,14 @@ function reportCounts(r) {
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
   const { workload, runner, logger } = options;
-  const pgbench = path15.join(options.clientBinDir, "pgbench");
+  const pgbench = path16.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
       const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path15.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      const file2 = path16.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile5(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
     })();
@@ -43049,7 +43636,7 @@ ${tail(res.stderr)}`
       seed: spec.seed,
       cpuCount: options.cpuCount,
       pipelineScript: await scriptForPipeline(),
-      ...logDir ? { transactionLogPrefix: path15.join(logDir, TX_LOG_PREFIX) } : {}
+      ...logDir ? { transactionLogPrefix: path16.join(logDir, TX_LOG_PREFIX) } : {}
     });
     const startedAt = (/* @__PURE__ */ new Date()).toISOString();
     const res = await runner.run(pgbench, args, {
@@ -43057,8 +43644,8 @@ ${tail(res.stderr)}`
       signal: spec.signal,
       timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
       onStderrLine: spec.onProgress ? (line) => {
-        const point = parsePgbenchProgress(line)[0];
-        if (point) spec.onProgress(point);
+        const point2 = parsePgbenchProgress(line)[0];
+        if (point2) spec.onProgress(point2);
       } : void 0
     });
     const endedAt = (/* @__PURE__ */ new Date()).toISOString();
@@ -43156,7 +43743,7 @@ function measureArgs2(input2) {
 }
 
 // src/drivers/sysbench/driver.ts
-import path16 from "node:path";
+import path17 from "node:path";
 init_errors();
 
 // src/drivers/sysbench/parse-output.ts
@@ -43250,8 +43837,8 @@ function parseSysbenchOutput(text2) {
     randSeed: num2(seed)
   });
   for (const line of text2.split(/\r?\n/)) {
-    const point = parseSysbenchInterval(line);
-    if (point) report.intervals.push(point);
+    const point2 = parseSysbenchInterval(line);
+    if (point2) report.intervals.push(point2);
   }
   const s = sections(text2);
   const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
@@ -43329,10 +43916,10 @@ function judgeSysbenchRun(input2) {
     return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
   }
   if (!report.transactions) return fail("no transactions were processed");
-  const pct5 = ignoredErrorsPct(report);
-  if (pct5 !== void 0 && pct5 > input2.maxIgnoredErrorsPct) {
+  const pct4 = ignoredErrorsPct(report);
+  if (pct4 !== void 0 && pct4 > input2.maxIgnoredErrorsPct) {
     return fail(
-      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct5.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
+      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct4.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
     );
   }
   return { ok: true, report };
@@ -43403,7 +43990,7 @@ function sysbenchDriver(options) {
       if (!/^sysbench 1\.0\./.test(version2)) {
         logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
       }
-      return { tool: "sysbench", binDir: path16.dirname(bin), version: version2 };
+      return { tool: "sysbench", binDir: path17.dirname(bin), version: version2 };
     },
     async prepare(target, signal) {
       const bin = await sysbench();
@@ -43578,10 +44165,10 @@ async function readTrimmed(file2) {
 
 // src/env/sysfs.ts
 import { readdir as readdir5, readFile as readFile9 } from "node:fs/promises";
-import path17 from "node:path";
+import path18 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile9(path17.join(root, rel), "utf8");
+    return await readFile9(path18.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -43597,7 +44184,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir5(path17.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir5(path18.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -44329,13 +44916,64 @@ function shares(counts, total) {
 
 // src/runner/run-loop.ts
 init_fingerprint();
+
+// src/fleet/shard-digest.ts
+init_fingerprint();
+import { createHash as createHash4 } from "node:crypto";
+function bareCell(c) {
+  return { workload: c.workload, clients: c.clients };
+}
+function sha256Hex2(text2) {
+  return createHash4("sha256").update(text2).digest("hex");
+}
+function planHashOf(plan) {
+  return sha256Hex2(
+    canonicalJson({
+      planId: plan.planId,
+      count: plan.count,
+      allCells: plan.allCells.map(bareCell),
+      assignment: plan.assignment.map((cells) => cells.map(bareCell))
+    })
+  );
+}
+function samplesDigestOf(samples, cache3) {
+  const lines = samples.map((s) => {
+    const cached2 = cache3?.get(s);
+    if (cached2 !== void 0) return cached2;
+    const hash2 = sha256Hex2(canonicalJson(s));
+    cache3?.set(s, hash2);
+    return hash2;
+  });
+  return sha256Hex2(lines.join("\n"));
+}
+function sealShard(result, cache3) {
+  const shard = result.plan.shard;
+  if (!shard || shard.index === 0) return;
+  shard.samplesDigest = samplesDigestOf(result.samples, cache3);
+}
+function sealingSink(sink) {
+  const cache3 = /* @__PURE__ */ new WeakMap();
+  return {
+    description: sink.description,
+    update: (result) => {
+      sealShard(result, cache3);
+      return sink.update(result);
+    },
+    finish: (result) => {
+      sealShard(result, cache3);
+      return sink.finish(result);
+    }
+  };
+}
+
+// src/runner/run-loop.ts
 init_types();
 
 // src/results/run-id.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 function newRunId(startedAt) {
   const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes2(4).toString("hex")}`;
+  return `${stamp}-${randomBytes3(4).toString("hex")}`;
 }
 
 // src/runner/run-loop.ts
@@ -44509,7 +45147,7 @@ function formatDuration(seconds2) {
 
 // src/machine/pinning.ts
 import { access as access3, constants as constants3 } from "node:fs/promises";
-import path18 from "node:path";
+import path19 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -44625,11 +45263,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path18.delimiter)) {
+    for (const dir of searchPath.split(path19.delimiter)) {
       if (!dir) continue;
       try {
-        await access3(path18.join(dir, name), constants3.X_OK);
-        return path18.join(dir, name);
+        await access3(path19.join(dir, name), constants3.X_OK);
+        return path19.join(dir, name);
       } catch {
       }
     }
@@ -44657,7 +45295,7 @@ async function workloadCpuPlans(workloads, searchPath) {
 
 // src/machine/controls.ts
 import { open as open2, writeFile as writeFile6 } from "node:fs/promises";
-import path19 from "node:path";
+import path20 from "node:path";
 init_errors();
 var DEFAULT_FIELDS = {
   cpuDmaLatency: "controls.cpuDmaLatency",
@@ -44683,12 +45321,12 @@ async function probe(spec, deps) {
     const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
     if (cpus.length === 0) {
       throw new UserError(
-        `${fields.governor}: no online CPU under ${path19.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
+        `${fields.governor}: no online CPU under ${path20.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
       );
     }
     for (const cpu of cpus) {
       const rel = `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path19.join(root, rel);
+      const file2 = path20.join(root, rel);
       const from = await readValue(root, rel);
       if (from === void 0) {
         throw new UserError(
@@ -44888,16 +45526,22 @@ async function runBenchmark(req, deps) {
       rounds: rounds.length,
       cells: cells.map(({ workload, clients }) => ({ workload, clients })),
       executed: [],
-      ...req.shard ? { shard: req.shard } : {}
+      // A copy: the samples digest is written into it with every write (sealingSink).
+      ...req.shard ? { shard: { ...req.shard } } : {}
     },
     ...req.source ? { source: req.source } : {},
     ...req.calibration ? { calibration: true } : {},
     samples: [],
     warnings: []
   };
+  const sink = req.shard ? sealingSink(req.sink) : req.sink;
+  let writeFailure;
   const save = async () => {
     result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await req.sink.update(result);
+    await sink.update(result).catch((e) => {
+      writeFailure = { error: e };
+      throw e;
+    });
   };
   const warn = (message) => {
     result.warnings.push(message);
@@ -44939,7 +45583,7 @@ async function runBenchmark(req, deps) {
       }
     });
     const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
-    result.environment.settingsHash = createHash4("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    result.environment.settingsHash = createHash5("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
     if (controlRequest) {
       controls = await applyControls(controlRequest, { ...controlRequest, logger });
       result.environment.controls = controls.changes;
@@ -45077,14 +45721,21 @@ async function runBenchmark(req, deps) {
     result.status = "complete";
   } catch (e) {
     const interrupted = deps.signal?.aborted === true;
+    const writeFailed = !interrupted && writeFailure !== void 0 && writeFailure.error === e;
     result.status = interrupted ? "interrupted" : "failed";
     result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
-    if (!interrupted) throw e;
+    if (writeFailed) {
+      logger.error(`stopping the run, keeping the samples so far: ${errorMessage(e)}`);
+    } else if (!interrupted) throw e;
   } finally {
     await controls?.restore();
     await releaseClusters(clusters, req.logsDir, logger);
     result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await req.sink.finish(result).catch((e) => logger.error(`could not write ${req.sink.description}: ${errorMessage(e)}`));
+    await sink.finish(result).catch(
+      (e) => logger.error(
+        e instanceof FileWriteError ? e.message : `could not write ${sink.description}: ${errorMessage(e)}`
+      )
+    );
   }
   return result;
 }
@@ -45211,7 +45862,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir6(logsDir, { recursive: true });
         await copyFile(
           cluster.logFile,
-          path20.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path21.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -45431,30 +46082,194 @@ function eDivisiveStatistic(values, start = 0, end = values.length) {
   }
   const length = end - start;
   const statistic = new Float64Array(length);
+  let largest = 0;
+  for (let i = start; i < end; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v))
+      throw new RangeError(`value ${i} is ${v}; the E-Divisive statistic needs finite numbers`);
+    largest = Math.max(largest, Math.abs(v));
+  }
+  if (largest === 0) return statistic;
+  const exponent = Math.floor(Math.log2(largest));
+  const half = Math.trunc(exponent / 2);
+  const [down1, down2] = [2 ** -half, 2 ** (half - exponent)];
+  const x = new Float64Array(length);
+  for (let i = 0; i < length; i++) x[i] = values[start + i] * down1 * down2;
   let cross = 0;
   let withinX = 0;
   let withinY = 0;
-  for (let i = start; i < end; i++) {
-    const vi = values[i];
-    for (let j = i + 1; j < end; j++) withinY += Math.abs(vi - values[j]);
+  for (let i = 0; i < length; i++) {
+    const xi = x[i];
+    for (let j = i + 1; j < length; j++) withinY += Math.abs(xi - x[j]);
   }
-  for (let tau = start; tau < end; tau++) {
-    const n = tau - start;
-    const m = end - tau;
+  for (let n = 0; n < length; n++) {
+    const m = length - n;
     if (n > 0) {
       const e = 2 * cross / (n * m) - 2 * withinX / (n * n) - 2 * withinY / (m * m);
       statistic[n] = n * m / (n + m) * e;
     }
-    const v = values[tau];
+    const v = x[n];
     let toX = 0;
-    for (let i = start; i < tau; i++) toX += Math.abs(values[i] - v);
+    for (let i = 0; i < n; i++) toX += Math.abs(x[i] - v);
     let toY = 0;
-    for (let j = tau + 1; j < end; j++) toY += Math.abs(v - values[j]);
+    for (let j = n + 1; j < length; j++) toY += Math.abs(v - x[j]);
     cross += toY - toX;
     withinX += toX;
     withinY -= toY;
   }
+  for (let n = 1; n < length; n++) statistic[n] = statistic[n] / down1 / down2;
   return statistic;
+}
+
+// src/stats/mann-whitney-lower-tail.ts
+function mannWhitneyLowerTail(u, m, n) {
+  if (![u, m, n].every(Number.isInteger) || m < 1 || n < 1) {
+    throw new RangeError(`mannWhitneyLowerTail needs integers u and m, n >= 1, got ${u}, ${m}, ${n}`);
+  }
+  if (u < 0) return 0;
+  if (u >= m * n) return 1;
+  const k = Math.min(m, n);
+  const total = m + n;
+  const counts = new Float64Array(u + 1);
+  counts[0] = 1;
+  for (let i = 1; i <= k; i++) {
+    for (let v = i; v <= u; v++) counts[v] += counts[v - i];
+    const stride = total - k + i;
+    for (let v = u; v >= stride; v--) counts[v] -= counts[v - stride];
+  }
+  let below = 0;
+  for (let v = 0; v <= u; v++) below += counts[v];
+  return Math.min(1, below / binomialCoefficient(total, k));
+}
+var MAX_LOWER_TAIL_WORK = 1e6;
+
+// src/stats/robust-standardise.ts
+function robustStandardise(values) {
+  let largest = 0;
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is ${v}; standardising needs finite numbers`);
+    largest = Math.max(largest, Math.abs(v));
+  });
+  if (largest === 0) return null;
+  const exponent = Math.floor(Math.log2(largest));
+  const [down1, down2] = powerOfTwoFactors(-exponent);
+  const u = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) u[i] = values[i] * down1 * down2;
+  const location = medianOf(Float64Array.from(u).sort());
+  const deviations = Float64Array.from(u, (x) => Math.abs(x - location)).sort();
+  let scale = MAD_TO_SD2 * medianOf(deviations);
+  if (scale === 0) {
+    let sum2 = 0;
+    for (const d of deviations) sum2 += d;
+    scale = MEAN_ABSOLUTE_DEVIATION_TO_SD * (sum2 / u.length);
+  }
+  if (scale === 0) return null;
+  scale = Math.max(scale, deviations[deviations.length - 1] * SMALLEST_SCALE_OF_RANGE);
+  const z3 = new Float64Array(u.length);
+  for (let i = 0; i < u.length; i++) z3[i] = (u[i] - location) / scale;
+  return { z: z3, scaled: u, location, scale, exponent };
+}
+function unscale(s, x) {
+  return clampFinite(timesPowerOfTwo(x, s.exponent));
+}
+function clampFinite(x) {
+  return Math.min(Number.MAX_VALUE, Math.max(-Number.MAX_VALUE, x));
+}
+var MAD_TO_SD2 = 1.4826;
+var MEAN_ABSOLUTE_DEVIATION_TO_SD = Math.sqrt(Math.PI / 2);
+var SMALLEST_SCALE_OF_RANGE = 2 ** -500;
+function timesPowerOfTwo(x, k) {
+  const [f1, f2] = powerOfTwoFactors(k);
+  return x * f1 * f2;
+}
+function powerOfTwoFactors(k) {
+  const half = Math.trunc(k / 2);
+  return [2 ** half, 2 ** (k - half)];
+}
+function medianOf(sorted) {
+  const n = sorted.length;
+  return n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+// src/stats/owens-t.ts
+function owensT(h, a) {
+  if (!(h >= 0 && a >= 0 && a <= 1))
+    throw new RangeError(`owensT needs h >= 0 and 0 <= a <= 1, got ${h}, ${a}`);
+  if (a === 0) return 0;
+  if (h === 0) return Math.atan(a) / (2 * Math.PI);
+  const upper = Math.min(a, GAUSSIAN_REACH / h);
+  const width = upper / PANELS;
+  let integral = 0;
+  for (let panel = 0; panel < PANELS; panel++) {
+    const middle = (panel + 0.5) * width;
+    for (let i = 0; i < NODES.length; i++) {
+      const x = middle + width / 2 * NODES[i];
+      integral += WEIGHTS[i] * Math.exp(-h * h * x * x / 2) / (1 + x * x);
+    }
+  }
+  integral *= width / 2;
+  return Math.exp(-h * h / 2) / (2 * Math.PI) * integral;
+}
+var GAUSSIAN_REACH = 9;
+var PANELS = 4;
+var NODES = [
+  -0.9602898564975363,
+  -0.7966664774136267,
+  -0.525532409916329,
+  -0.1834346424956498,
+  0.1834346424956498,
+  0.525532409916329,
+  0.7966664774136267,
+  0.9602898564975363
+];
+var WEIGHTS = [
+  0.1012285362903763,
+  0.2223810344533745,
+  0.3137066458778873,
+  0.362683783378362,
+  0.362683783378362,
+  0.3137066458778873,
+  0.2223810344533745,
+  0.1012285362903763
+];
+
+// src/stats/split-scan-p.ts
+function splitScanP(p, length, minSegment) {
+  if (!(p >= 0 && p <= 1)) throw new RangeError(`p must be in [0, 1], got ${p}`);
+  if (!(Number.isInteger(minSegment) && minSegment >= 1 && Number.isInteger(length))) {
+    throw new RangeError(`length and minSegment must be integers >= 1, got ${length}, ${minSegment}`);
+  }
+  const candidates = length - 2 * minSegment + 1;
+  if (candidates < 1)
+    throw new RangeError(`a segment of ${length} has no split leaving ${minSegment} a side`);
+  if (p === 0 || candidates === 1) return p;
+  const bonferroni = Math.min(1, candidates * p);
+  const b = -normalQuantile(p / 2);
+  if (!Number.isFinite(b) || b <= 0) return bonferroni;
+  const pairs = candidates - 1;
+  const last = minSegment + Math.ceil(pairs / 2) - 1;
+  let crossings = 0;
+  for (let j = minSegment; j <= last; ) {
+    const block = j < EXACT_NEAR_END ? 1 : Math.min(Math.ceil(j / BLOCKS_PER_DOUBLING), last - j + 1);
+    let count2 = 0;
+    for (let i = j; i < j + block; i++) count2 += pairsAtDistance(i, length, minSegment, pairs);
+    crossings += count2 * 4 * owensT(b, crossingSlope(j, length));
+    if (p + crossings >= bonferroni) return bonferroni;
+    j += block;
+  }
+  return Math.min(bonferroni, p + crossings);
+}
+var EXACT_NEAR_END = 64;
+var BLOCKS_PER_DOUBLING = 32;
+function crossingSlope(j, length) {
+  const rho = Math.sqrt(j * (length - j - 1) / ((j + 1) * (length - j)));
+  return Math.sqrt((1 - rho) / (1 + rho));
+}
+function pairsAtDistance(j, length, minSegment, pairs) {
+  const fromStart = j - minSegment;
+  const fromEnd = pairs - 1 - fromStart;
+  if (fromStart > fromEnd) return 0;
+  return fromStart === fromEnd ? 1 : 2;
 }
 
 // src/stats/student-t-two-sample.ts
@@ -45489,8 +46304,11 @@ function detectChangePoints(values, options = {}) {
       throw new RangeError(`value ${i} is ${v}; change-point detection needs finite numbers`);
   });
   if (values.length < minPointsForDetection(o.minSegment)) return [];
-  const weak = splitStep(values, o);
-  return mergeStep(values, weak, o);
+  const standardised = robustStandardise(values);
+  if (standardised === null) return [];
+  const series = { z: standardised.z, s: standardised, o };
+  const weak = splitStep(series);
+  return mergeStep(series, weak).map((test) => toChangePoint(series, test));
 }
 function minPointsForDetection(minSegment = DEFAULT_MIN_SEGMENT) {
   return 2 * minSegment;
@@ -45523,20 +46341,22 @@ function resolveOptions(options) {
   if (!(o.level > 0 && o.level < 1)) throw new RangeError(`level must be in (0, 1), got ${o.level}`);
   return o;
 }
-function splitStep(values, o) {
+function splitStep(series) {
+  const { z: z3, o } = series;
   const level = firstPassP(o.maxP);
   const step = Math.floor(o.windowLength / 2);
   const weak = /* @__PURE__ */ new Set();
   let start = 0;
-  while (start < values.length) {
-    const end = Math.min(start + o.windowLength, values.length);
-    const found = divideWindow(values, start, end, level, o);
+  while (start < z3.length) {
+    const end = Math.min(start + o.windowLength, z3.length);
+    const found = divideWindow(series, start, end, level);
     for (const index of found) weak.add(index);
     start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step);
   }
   return [...weak].sort((a, b) => a - b);
 }
-function divideWindow(values, start, end, level, o) {
+function divideWindow(series, start, end, level) {
+  const { z: z3, o } = series;
   const cuts = [];
   const candidates = /* @__PURE__ */ new Map();
   for (; ; ) {
@@ -45546,42 +46366,48 @@ function divideWindow(values, start, end, level, o) {
       const from = bounds[i];
       const to = bounds[i + 1];
       const key = `${from}:${to}`;
-      if (!candidates.has(key)) candidates.set(key, bestSplit(values, from, to, o.minSegment));
+      if (!candidates.has(key)) candidates.set(key, bestSplit(z3, from, to, o.minSegment));
       const c = candidates.get(key);
       if (c && (best === null || c.statistic > best.statistic)) best = { ...c, from, to };
     }
     if (best === null) return cuts;
-    const test = testSplit(values, best.from, best.index, best.to, o);
+    const test = studentT(summarize(z3, best.from, best.index), summarize(z3, best.index, best.to), o.level);
     if (!(test.p < level)) return cuts;
     cuts.push(best.index);
     cuts.sort((a, b) => a - b);
   }
 }
-function bestSplit(values, from, to, minSegment) {
+function bestSplit(z3, from, to, minSegment) {
   if (to - from < 2 * minSegment) return null;
-  const t = eDivisiveStatistic(values, from, to);
+  const t = eDivisiveStatistic(z3, from, to);
   let best = minSegment;
   for (let k = minSegment + 1; k <= to - from - minSegment; k++) if (t[k] > t[best]) best = k;
   return { index: from + best, statistic: t[best] };
 }
-function mergeStep(values, weak, o) {
-  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? values.length : points3[i].index;
+function mergeStep(series, weak) {
+  const { z: z3, o } = series;
+  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? z3.length : points3[i].index;
   const retest = (points3, i) => {
     if (i < 0 || i >= points3.length) return;
-    points3[i] = testSplit(values, bound(i - 1, points3), points3[i].index, bound(i + 1, points3), o);
+    const was = points3[i].index;
+    points3[i] = replaced(series, bound(i - 1, points3), was, bound(i + 1, points3));
+    if (points3[i].index === was) return;
+    for (const j of [i - 1, i + 1]) {
+      if (j >= 0 && j < points3.length) {
+        points3[j] = testSplit(series, bound(j - 1, points3), points3[j].index, bound(j + 1, points3));
+      }
+    }
   };
   const points2 = weak.map(
-    (index, i) => testSplit(
-      values,
-      i === 0 ? 0 : weak[i - 1],
-      index,
-      i + 1 < weak.length ? weak[i + 1] : values.length,
-      o
-    )
+    (index, i) => testSplit(series, i === 0 ? 0 : weak[i - 1], index, i + 1 < weak.length ? weak[i + 1] : z3.length)
   );
   while (points2.length > 0) {
-    let weakest = argBest(points2, (a, b) => a.p > b.p);
-    if (points2[weakest].p < o.maxP) {
+    let weakest = argBest(points2, (a, b) => a.weakness > b.weakness);
+    if (points2[weakest].weakness < o.maxP) {
+      let contradicted = false;
+      for (const point2 of points2)
+        if (point2.pRankAdjusted === null && !checkRanks(series, point2)) contradicted = true;
+      if (contradicted) continue;
       weakest = argBest(points2, (a, b) => a.magnitude < b.magnitude);
       if (points2[weakest].magnitude > o.minMagnitude) break;
     }
@@ -45591,50 +46417,168 @@ function mergeStep(values, weak, o) {
   }
   return points2;
 }
+function replaced(series, from, index, to) {
+  const { z: z3, o } = series;
+  const here = testSplit(series, from, index, to);
+  const start = Math.max(from, index - Math.floor(o.windowLength / 2));
+  const candidate = bestSplit(z3, start, Math.min(to, start + o.windowLength), o.minSegment);
+  if (candidate === null || candidate.index === index) return here;
+  const there = testSplit(series, from, candidate.index, to);
+  return there.student.p < here.student.p ? there : here;
+}
 function argBest(items, beats) {
   let best = 0;
   for (let i = 1; i < items.length; i++) if (beats(items[i], items[best])) best = i;
   return best;
 }
-function testSplit(values, from, cut, to, o) {
-  const before = summarize(values, from, cut);
-  const after = summarize(values, cut, to);
-  const test = studentTTwoSample(before, after, o.level);
-  const common = { index: cut, nBefore: before.n, nAfter: after.n, p: test.p, t: test.t, df: test.df };
+function testSplit(series, from, cut, to) {
+  const { z: z3, o } = series;
+  const before = summarize(z3, from, cut);
+  const after = summarize(z3, cut, to);
+  const student = studentT(before, after, o.level);
+  const meanBefore = meanOf(series.s.scaled, from, cut);
+  const meanAfter = meanOf(series.s.scaled, cut, to);
+  const pAdjusted = splitScanP(student.p, to - from, o.minSegment);
+  return {
+    index: cut,
+    from,
+    to,
+    before,
+    after,
+    meanBefore,
+    meanAfter,
+    student,
+    candidates: to - from - 2 * o.minSegment + 1,
+    pAdjusted,
+    pRankAdjusted: null,
+    magnitude: magnitude(series.s, meanBefore, meanAfter, o.scale),
+    weakness: pAdjusted
+  };
+}
+function checkRanks(series, test) {
+  const { z: z3, o } = series;
+  const ranks = rankTest(z3, test.from, test.index, test.to);
+  test.pRankAdjusted = splitScanP(ranks.p, test.to - test.from, o.minSegment);
+  const agree = ranks.separated || test.pRankAdjusted < firstPassP(o.maxP);
+  if (!agree) test.weakness = Math.max(test.weakness, test.pRankAdjusted);
+  return agree;
+}
+function toChangePoint(series, test) {
+  const { s, o } = series;
+  const { before, after, student } = test;
+  const common = {
+    index: test.index,
+    nBefore: before.n,
+    nAfter: after.n,
+    relativeChange: relativeChange(s, test.meanBefore, test.meanAfter, o.scale),
+    magnitude: test.magnitude,
+    p: student.p,
+    t: clampFinite(student.t),
+    df: student.df,
+    candidates: test.candidates,
+    pAdjusted: test.pAdjusted,
+    pRankAdjusted: test.pRankAdjusted ?? 1
+  };
   if (o.scale === "log") {
-    const d = test.difference;
+    const meanBefore = clampFinite(Math.exp(unscale(s, test.meanBefore)));
+    const meanAfter = clampFinite(Math.exp(unscale(s, test.meanAfter)));
+    const bound = (dz) => clampFinite(Math.expm1(unscale(s, s.scale * dz)));
     return {
       ...common,
-      meanBefore: Math.exp(before.mean),
-      meanAfter: Math.exp(after.mean),
-      relativeChange: Math.expm1(d),
-      magnitude: Math.expm1(Math.abs(d)),
-      ci: { level: o.level, lower: Math.expm1(test.lower), upper: Math.expm1(test.upper) }
+      meanBefore,
+      meanAfter,
+      difference: clampFinite(meanAfter - meanBefore),
+      ci: { level: o.level, lower: bound(student.lower), upper: bound(student.upper) }
     };
   }
-  const forward = after.mean / before.mean - 1;
-  const backward = before.mean / after.mean - 1;
   return {
     ...common,
-    meanBefore: before.mean,
-    meanAfter: after.mean,
-    relativeChange: forward,
-    magnitude: Math.max(Math.abs(forward), Math.abs(backward)),
+    meanBefore: unscale(s, test.meanBefore),
+    meanAfter: unscale(s, test.meanAfter),
+    difference: unscale(s, test.meanAfter - test.meanBefore),
     ci: null
   };
 }
-function summarize(values, from, to) {
-  const n = to - from;
+function relativeChange(s, before, after, scale) {
+  if (scale === "log") return clampFinite(Math.expm1(unscale(s, after - before)));
+  const difference = after - before;
+  if (difference === 0) return 0;
+  return clampFinite(difference / Math.abs(before));
+}
+function magnitude(s, before, after, scale) {
+  if (scale === "log") return clampFinite(Math.expm1(Math.abs(unscale(s, after - before))));
+  return Math.max(
+    Math.abs(relativeChange(s, before, after, scale)),
+    Math.abs(relativeChange(s, after, before, scale))
+  );
+}
+function meanOf(values, from, to) {
   let sum2 = 0;
   for (let i = from; i < to; i++) sum2 += values[i];
+  return sum2 / (to - from);
+}
+function studentT(before, after, level) {
+  const unit = Math.max(before.sd, after.sd) || 1;
+  const test = studentTTwoSample(
+    { n: before.n, mean: 0, sd: before.sd / unit },
+    { n: after.n, mean: (after.mean - before.mean) / unit, sd: after.sd / unit },
+    level
+  );
+  return { t: test.t, df: test.df, p: test.p, lower: test.lower * unit, upper: test.upper * unit };
+}
+function summarize(z3, from, to) {
+  const n = to - from;
+  let sum2 = 0;
+  for (let i = from; i < to; i++) sum2 += z3[i];
   const mean2 = sum2 / n;
+  let largest = 0;
+  for (let i = from; i < to; i++) largest = Math.max(largest, Math.abs(z3[i] - mean2));
+  if (n < 2 || largest === 0) return { n, mean: mean2, sd: 0 };
   let squares = 0;
-  for (let i = from; i < to; i++) squares += (values[i] - mean2) ** 2;
-  return { n, mean: mean2, sd: n > 1 ? Math.sqrt(squares / (n - 1)) : 0 };
+  for (let i = from; i < to; i++) squares += ((z3[i] - mean2) / largest) ** 2;
+  return { n, mean: mean2, sd: largest * Math.sqrt(squares / (n - 1)) };
+}
+function rankTest(z3, from, cut, to) {
+  const m = cut - from;
+  const n = to - cut;
+  const sorted = z3.slice(from, to).sort();
+  const tieSizes = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i + 1;
+    while (j < sorted.length && sorted[j] === sorted[i]) j++;
+    tieSizes.push(j - i);
+    i = j;
+  }
+  const ties = tieSizes.length < sorted.length;
+  let rankSum = 0;
+  for (let i = from; i < cut; i++) {
+    const below = countBelow(sorted, z3[i], false);
+    const notAbove = ties ? countBelow(sorted, z3[i], true) : below + 1;
+    rankSum += (below + 1 + notAbove) / 2;
+  }
+  const uBefore = rankSum - m * (m + 1) / 2;
+  const u = Math.min(uBefore, m * n - uBefore);
+  const separated = u === 0;
+  const small = Math.min(m, n);
+  if (!ties && small <= EXACT_RANKS_UP_TO && small * (u + 1) <= MAX_LOWER_TAIL_WORK) {
+    return { p: Math.min(1, 2 * mannWhitneyLowerTail(u, m, n)), separated };
+  }
+  return { p: mannWhitneyNormalP(uBefore, m, n, tieSizes).p, separated };
+}
+var EXACT_RANKS_UP_TO = 50;
+function countBelow(sorted, v, orEqual) {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (sorted[mid] < v || orEqual && sorted[mid] === v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 // src/history/series.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 
 // src/stats/median-ci.ts
 function medianCi(values, level = 0.95) {
@@ -45715,7 +46659,7 @@ function fallbackFingerprint(run2) {
     os: env.os,
     settingsHash: env.settingsHash
   };
-  const hash2 = createHash5("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
+  const hash2 = createHash6("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
   return { id: `env-${hash2}`, facts };
 }
 
@@ -45917,12 +46861,12 @@ async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path21.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path22.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, planCheck: _check2, ...run2 } = req;
   const result = await runBenchmark(
-    { ...run2, arms, sink, logsDir: path21.join(runDir, "logs"), calibration: sameInstall(arms) },
+    { ...run2, arms, sink, logsDir: path22.join(runDir, "logs"), calibration: sameInstall(arms) },
     deps
   );
   return {
@@ -45975,11 +46919,11 @@ function archiveSink(store) {
 }
 
 // src/bisect/commit-range.ts
-import path22 from "node:path";
+import path23 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path22.resolve(req.cacheDir));
+  const layout = cacheLayout(path23.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -46199,7 +47143,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path23.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path24.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await runPipeline(
       {
         arms: {
@@ -46306,10 +47250,94 @@ function oneCell(workload, clients, field = "--clients") {
 }
 
 // src/drivers/load-workload.ts
+import { readFile as readFile10 } from "node:fs/promises";
+import path27 from "node:path";
+
+// src/drivers/confine-path.ts
+import { realpath } from "node:fs/promises";
+import path25 from "node:path";
+async function confinedPath(root, name) {
+  if (path25.isAbsolute(name)) {
+    return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
+  }
+  let realRoot;
+  let real;
+  try {
+    realRoot = await realpath(root);
+    real = await realpath(path25.resolve(root, name));
+  } catch {
+    return {
+      refused: `not found (looked for ${path25.resolve(root, name)}; paths are relative to the workload file)`
+    };
+  }
+  const inside = path25.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path25.isAbsolute(inside)) {
+    return {
+      refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
+    };
+  }
+  return { path: real };
+}
+
+// src/drivers/load-workload.ts
 var import_yaml = __toESM(require_dist2(), 1);
 init_errors();
-import { access as access4, readFile as readFile10 } from "node:fs/promises";
-import path24 from "node:path";
+
+// src/config/shipped-workloads.ts
+init_errors();
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path26 from "node:path";
+import { fileURLToPath } from "node:url";
+function shippedWorkloadNames(workloadsDir) {
+  try {
+    return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
+  } catch {
+    return [];
+  }
+}
+function defaultWorkloadsDir(from = path26.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path26.dirname(dir)) {
+    const candidate = path26.join(dir, "workloads");
+    if (existsSync(path26.join(candidate, "workload.schema.json"))) return candidate;
+    if (path26.dirname(dir) === dir) return void 0;
+  }
+}
+function resolveWorkloadFile(ref, lookup) {
+  const file2 = path26.resolve(lookup.baseDir ?? ".", ref);
+  const { kind, code } = fileKind(file2);
+  if (kind === "file") return file2;
+  const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
+  const shipped = workloadsDir ? shippedFile(ref, workloadsDir) : void 0;
+  if (shipped) return shipped;
+  const names = workloadsDir ? shippedList(workloadsDir) : "none found";
+  if (kind === "missing" && !isBareName(ref)) {
+    throw new UserError(
+      `${lookup.what}: workload file ${file2}: cannot read it (${code}); give the path of a workload file, or the name of a shipped workload (shipped: ${names})`
+    );
+  }
+  const problem = kind === "directory" ? "is a directory, not a workload file, and no shipped workload has that name" : "is neither a file nor the name of a shipped workload";
+  throw new UserError(
+    `${lookup.what}: '${ref}' ${problem} (shipped: ${names}); give one of those names or the path of a workload file (.yml)`
+  );
+}
+function isBareName(ref) {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(ref) && !/\.ya?ml$/.test(ref);
+}
+function shippedFile(name, workloadsDir) {
+  if (!isBareName(name)) return void 0;
+  const file2 = path26.join(workloadsDir, `${name}.yml`);
+  return fileKind(file2).kind === "file" ? file2 : void 0;
+}
+function shippedList(workloadsDir) {
+  return shippedWorkloadNames(workloadsDir).join(", ") || "none found";
+}
+function fileKind(file2) {
+  try {
+    return { kind: statSync(file2).isDirectory() ? "directory" : "file" };
+  } catch (e) {
+    return { kind: "missing", code: e.code ?? "unreadable" };
+  }
+}
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -47128,10 +48156,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path36) {
-  if (!path36)
+function getElementAtPath(obj, path39) {
+  if (!path39)
     return obj;
-  return path36.reduce((acc, key) => acc?.[key], obj);
+  return path39.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -47471,11 +48499,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path36, issues) {
+function prefixIssues(path39, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path36);
+    iss.path.unshift(path39);
     return iss;
   });
 }
@@ -47937,16 +48965,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path36 = []) => {
+  const processError = (error63, path39 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path36, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path39, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path39, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path39, ...issue2.path]);
       } else {
-        const fullpath = [...path36, ...issue2.path];
+        const fullpath = [...path39, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -47985,17 +49013,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path36 = []) => {
+  const processError = (error63, path39 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path36, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path39, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path39, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path39, ...issue2.path]);
       } else {
-        const fullpath = [...path36, ...issue2.path];
+        const fullpath = [...path39, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -48034,8 +49062,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path36 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path36) {
+  const path39 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path39) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -49925,8 +50953,8 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   const _normalized = cached(() => normalizeDef(def));
   const memo2 = globalConfig.memoizer;
   const generateFastpass = (shape) => {
-    const normalized = _normalized.value;
-    const syms = normalized.symbolKeys;
+    const normalized2 = _normalized.value;
+    const syms = normalized2.symbolKeys;
     const doc = new Doc(["payload", "ctx"], { shape, inst, memo: memo2, syms });
     const parseStr = (k) => `shape[${k}]._zod.run({ value: input[${k}], issues: [] }, ctx)`;
     const prefixStr = (id, k) => `
@@ -49944,11 +50972,11 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     doc.write(`const input = payload.value;`);
     const ids = /* @__PURE__ */ Object.create(null);
     let counter = 0;
-    for (const key of normalized.allKeys) {
+    for (const key of normalized2.allKeys) {
       ids[key] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
-    for (const key of normalized.allKeys) {
+    for (const key of normalized2.allKeys) {
       if (key === "__proto__")
         continue;
       const id = ids[key];
@@ -65173,13 +66201,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path36 = ref.slice(1).split("/").filter(Boolean);
-  if (path36.length === 0) {
+  const path39 = ref.slice(1).split("/").filter(Boolean);
+  if (path39.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path36[0] === defsKey) {
-    const key = path36[1] === void 0 ? void 0 : decodeJSONPointerSegment(path36[1]);
+  if (path39[0] === defsKey) {
+    const key = path39[1] === void 0 ? void 0 : decodeJSONPointerSegment(path39[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -65313,7 +66341,7 @@ function containsRef(value) {
     return Object.values(sub).some(containsRef);
   });
 }
-function plural(n) {
+function plural2(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
@@ -65352,7 +66380,7 @@ function checkArrayGuards(arraySchema, guards) {
       if (matches < minContains) {
         payload.issues.push({
           code: "custom",
-          message: `Array must contain at least ${minContains} matching ${plural(minContains)}; found ${matches}`,
+          message: `Array must contain at least ${minContains} matching ${plural2(minContains)}; found ${matches}`,
           input: items,
           continue: true
         });
@@ -65360,7 +66388,7 @@ function checkArrayGuards(arraySchema, guards) {
       if (guards.maxContains !== void 0 && matches > guards.maxContains) {
         payload.issues.push({
           code: "custom",
-          message: `Array must contain at most ${guards.maxContains} matching ${plural(guards.maxContains)}`,
+          message: `Array must contain at most ${guards.maxContains} matching ${plural2(guards.maxContains)}`,
           input: items,
           continue: true
         });
@@ -65787,23 +66815,23 @@ function fromJSONSchema(schema, params) {
   if (typeof schema === "boolean") {
     return schema ? z2.any() : z2.never();
   }
-  let normalized;
+  let normalized2;
   try {
-    normalized = JSON.parse(JSON.stringify(schema));
+    normalized2 = JSON.parse(JSON.stringify(schema));
   } catch {
     throw new Error("fromJSONSchema input is not valid JSON (possibly cyclic); use $defs/$ref for recursive schemas");
   }
-  const version2 = detectVersion(normalized, params?.defaultTarget);
-  const defs = normalized.$defs || normalized.definitions || {};
+  const version2 = detectVersion(normalized2, params?.defaultTarget);
+  const defs = normalized2.$defs || normalized2.definitions || {};
   const ctx = {
     version: version2,
     defs,
     refs: /* @__PURE__ */ new Map(),
     processing: /* @__PURE__ */ new Set(),
-    rootSchema: normalized,
+    rootSchema: normalized2,
     registry: params?.registry ?? globalRegistry
   };
-  return convertSchema(normalized, ctx);
+  return convertSchema(normalized2, ctx);
 }
 
 // node_modules/zod/v4/core/visit.js
@@ -66040,27 +67068,6 @@ function autoClientSweep(logicalCpus) {
   const points2 = /* @__PURE__ */ new Set([logicalCpus, top]);
   for (let c = 1; c <= top; c *= 2) points2.add(c);
   return [...points2].sort((a, b) => a - b);
-}
-
-// src/compare/policy.ts
-var FAIL_ON = ["regression", "inconclusive", "never"];
-var DEFAULT_FAIL_ON = "regression";
-var FAIL_ON_MEANING = {
-  regression: "a certified or likely regression fails the gate",
-  inconclusive: "a regression, or a cell the data cannot decide, fails the gate",
-  never: "report only: the gate always passes (a run that could not complete still says so)"
-};
-function parseFailOn(value) {
-  return FAIL_ON.includes(value) ? value : void 0;
-}
-function gatePolicyOf(workloads, failOn = DEFAULT_FAIL_ON) {
-  const own2 = {};
-  for (const [name, w] of Object.entries(workloads ?? {})) {
-    const value = typeof w === "object" && w !== null ? w.failOn : void 0;
-    const parsed = typeof value === "string" ? parseFailOn(value) : void 0;
-    if (parsed) own2[name] = { failOn: parsed };
-  }
-  return { failOn, workloads: own2 };
 }
 
 // src/config/workload-fields.ts
@@ -66321,6 +67328,9 @@ function workloadJsonSchema() {
 }
 
 // src/drivers/load-workload.ts
+async function loadWorkload(ref, lookup) {
+  return loadWorkloadFile(resolveWorkloadFile(ref, lookup));
+}
 async function loadWorkloadFile(file2) {
   let text2;
   try {
@@ -66353,18 +67363,16 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path24.dirname(path24.resolve(file2));
+  const dir = path27.dirname(path27.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
-    const resolved = path24.resolve(dir, script.file);
-    try {
-      await access4(resolved);
-    } catch {
+    const confined = await confinedPath(dir, script.file);
+    if ("refused" in confined) {
       throw new UserError(
-        `${file2}: scripts[${i}].file: script "${script.file}" not found (looked for ${resolved}; paths are relative to the workload file)`
+        `${file2}: scripts[${i}].file: script "${script.file}" refused: ${confined.refused}`
       );
     }
-    scripts.push({ ...script, file: resolved });
+    scripts.push({ ...script, file: confined.path });
   }
   return { ...workload, scripts };
 }
@@ -66541,6 +67549,86 @@ function consoleLogger(options = {}) {
     }
   };
 }
+function memoryLogger() {
+  const lines = [];
+  return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
+}
+
+// src/pg-build/build-pair.ts
+import path28 from "node:path";
+async function buildComparison(req, deps) {
+  const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
+  let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
+  let baseRef = req.baseRef;
+  let baseChosenBy = "explicit ref";
+  if (req.mergeBase) {
+    baseSha = await inStep("fetch", "build base", void 0, () => mirror.mergeBase(baseSha, headSha));
+    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
+    baseRef = baseSha;
+    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
+  }
+  const base = await buildPostgres(
+    { ...sharedOf(req), label: "base", ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
+    withToolchain
+  );
+  return { base, head: await buildHead() };
+}
+async function buildHeadOnly(req, deps) {
+  return (await prepare(req, deps)).buildHead();
+}
+var sharedOf = (req) => ({
+  repo: req.repo,
+  extraOptions: req.extraOptions,
+  cacheDir: req.cacheDir
+});
+async function prepare(req, deps) {
+  const env = deps.env ?? process.env;
+  await requireGit(env, "build");
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
+  const layout = cacheLayout(path28.resolve(req.cacheDir));
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
+    runner: deps.runner,
+    logger: deps.logger,
+    env,
+    signal: deps.signal
+  });
+  const headSha = await inStep("fetch", "build head", void 0, () => mirror.resolve(req.headRef));
+  const withToolchain = { ...deps, toolchain };
+  const buildHead = () => buildPostgres(
+    { ...sharedOf(req), label: "head", ref: req.headRef, sha: headSha, patches: req.headPatches },
+    withToolchain
+  );
+  return { mirror, headSha, withToolchain, buildHead };
+}
+
+// src/pipeline/build-stage.ts
+async function buildArms(request2, deps) {
+  const arm2 = (label, built2) => ({
+    label,
+    binDir: built2.binDir,
+    settings: {},
+    build: { ...built2.record }
+  });
+  if (request2.headOnly) return [arm2("head", await buildHeadOnly(request2, deps))];
+  const built = await buildComparison(request2, deps);
+  return [arm2("base", built.base), arm2("head", built.head)];
+}
+
+// src/cli/pipeline-deps.ts
+function cliPipelineDeps(logger, signal, archive) {
+  return {
+    runner: nodeProcessRunner,
+    logger,
+    ...signal ? { signal } : {},
+    searchPath: process.env.PATH ?? "",
+    build: (request2, buildSignal) => buildArms(request2, {
+      runner: nodeProcessRunner,
+      logger,
+      ...buildSignal ?? signal ? { signal: buildSignal ?? signal } : {}
+    }),
+    ...archive ? { archive } : {}
+  };
+}
 
 // src/util/duration.ts
 function parseDurationS(text2) {
@@ -66555,6 +67643,12 @@ function parseDurationS(text2) {
 init_errors();
 
 // src/cli/options.ts
+function workloadOptionHelp(what = "workload files", one = false) {
+  const dir = defaultWorkloadsDir();
+  const names = dir ? shippedWorkloadNames(dir) : [];
+  if (names.length === 0) return what;
+  return `${what}, or ${one ? "the name of a shipped workload" : "names of shipped workloads"}: ${names.join(", ")}`;
+}
 function positiveInt2(flag) {
   return (value) => {
     const n = Number(value);
@@ -66639,8 +67733,13 @@ function adaptiveFromFlags(flags, alpha, roundS) {
       ...flags.maxRounds !== void 0 ? { maxRounds: flags.maxRounds } : {}
     });
   } catch (e) {
-    const which = flags.maxRounds !== void 0 && /maxRounds/.test(errorMessage(e)) ? "--max-rounds" : "--schedule";
-    throw new UserError(`${which}: ${errorMessage(e)}`);
+    if (flags.maxRounds !== void 0 && /maxRounds/.test(errorMessage(e))) {
+      const schedule = flags.schedule ?? DEFAULT_SCHEDULE;
+      throw new UserError(
+        `--max-rounds must be at least the first look, ${schedule[0]} rounds (${flags.schedule ? "" : "the default "}--schedule ${schedule.join(",")}), got ${flags.maxRounds}`
+      );
+    }
+    throw new UserError(`--schedule: ${errorMessage(e)}`);
   }
   if (flags.timeBudget !== void 0 && flags.timeBudget < roundS) {
     throw new UserError(
@@ -66653,16 +67752,16 @@ function parseDuration(value) {
   const seconds2 = parseDurationS(value);
   if (seconds2 === void 0) {
     throw new InvalidArgumentError(
-      `--time-budget must be a duration such as 45m, 1h or 900s, got '${value}'`
+      `--time-budget must be a positive duration: a number of seconds, or with the unit s, m, min or h (e.g. 45m, 1.5h, 900s), got '${value}'`
     );
   }
   return seconds2;
 }
 function parseSchedule(value) {
   const rounds = value.split(",").map((v) => Number(v.trim()));
-  if (!rounds.every((r) => Number.isInteger(r) && r > 0)) {
+  if (!rounds.every((r, i) => Number.isInteger(r) && r > 0 && (i === 0 || r > rounds[i - 1]))) {
     throw new InvalidArgumentError(
-      `--schedule must be increasing round counts such as 6,10,15,20,30, got '${value}'`
+      `--schedule must be comma-separated, strictly increasing whole round counts >= 1 (e.g. ${DEFAULT_SCHEDULE.join(",")}), got '${value}'`
     );
   }
   return rounds;
@@ -66674,239 +67773,6 @@ function parseSpending(value) {
     );
   }
   return value;
-}
-
-// src/compare/decision.ts
-var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
-var STATUS_DESCRIPTION_MAX = 140;
-function headlineText(d) {
-  return d.headline.detail === "" ? d.headline.lead : `${d.headline.lead}: ${d.headline.detail}`;
-}
-function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, completeness = { complete: true }) {
-  const parts = Array.isArray(input2) ? input2 : [{ comparison: input2 }];
-  const named = parts.length > 1;
-  let unstable = 0;
-  let failedRuns = 0;
-  const cells = [];
-  const tested = [];
-  for (const part of parts) {
-    for (const arm2 of part.comparison.comparisons) {
-      for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
-        failedRuns += cell.base.failed + cell.head.failed;
-        if (cell.unstable) {
-          unstable++;
-          continue;
-        }
-        if (cell.deltaPct !== null) tested.push(cell);
-        cells.push(decidedCell(cell, arm2.head, named ? part.name : void 0, policy));
-      }
-    }
-  }
-  cells.sort(byRank);
-  const counts = {
-    cells: cells.length,
-    failing: cells.filter((c) => c.failsGate).length,
-    regressions: cells.filter((c) => c.verdict === "regression").length,
-    likelyRegressions: cells.filter((c) => c.likelyRegression).length,
-    improvements: cells.filter((c) => c.verdict === "improvement").length,
-    noChange: cells.filter((c) => c.verdict === "no-change").length,
-    inconclusive: cells.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length,
-    unstable
-  };
-  const reasons = collectReasons(parts);
-  const failOnText = failOnSummary(policy, cells);
-  const incomplete = !completeness.complete ? completeness.why ?? "the run did not complete" : parts.every((p) => p.comparison.comparisons.length === 0) ? "nothing to compare: a comparison needs a base and a head arm" : tested.length === 0 ? `no cell has usable samples${failedRuns > 0 ? ` (${failedRuns} failed run(s))` : ""}` : void 0;
-  if (incomplete !== void 0) {
-    const gates = policy.failOn !== "never";
-    return {
-      verdict: "inconclusive",
-      outcome: "incomplete",
-      exitCode: gates ? 3 : 0,
-      failOn: policy.failOn,
-      headline: { lead: "Incomplete", detail: `${incomplete}; partial results decide nothing` },
-      status: { state: "error", description: clip(`Incomplete: ${incomplete}; no verdict`) },
-      ...gates ? { failure: `${incomplete}: partial results decide nothing (${failOnText})` } : {},
-      cells,
-      counts,
-      reasons,
-      incomplete
-    };
-  }
-  const verdict2 = named ? overallVerdict(parts.map((p, i) => ({ id: String(i), verdict: p.comparison.verdict }))).verdict : parts[0].comparison.verdict;
-  const failing = cells.filter((c) => c.failsGate);
-  const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" ? "pending" : "passed";
-  const headline3 = headlineOf(outcome, counts, cells, policy);
-  const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find((c) => c.verdict === "inconclusive") : cells[0];
-  const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
-  return {
-    verdict: verdict2,
-    outcome,
-    exitCode: outcome === "failed" ? 1 : 0,
-    failOn: policy.failOn,
-    headline: headline3,
-    status: {
-      state: outcome === "failed" ? "failure" : outcome === "pending" ? "pending" : "success",
-      description: clip(`${statusWord}: ${statusDetail(outcome, counts, lead)}`)
-    },
-    ...outcome === "failed" ? { failure: `${headlineText({ headline: headline3 })} (${failOnText})` } : {},
-    cells,
-    counts,
-    reasons
-  };
-}
-function decidedCell(cell, head, part, policy) {
-  const own2 = policy.workloads[cell.workload]?.failOn;
-  const failOn = own2 ?? policy.failOn;
-  const likelyRegression = cell.verdict === "inconclusive" && cell.reasons.some((r) => r.code === "likely-regression");
-  const failsGate = failOn !== "never" && (cell.verdict === "regression" || likelyRegression || failOn === "inconclusive" && cell.verdict === "inconclusive");
-  return {
-    ...part !== void 0 ? { part } : {},
-    head,
-    id: cell.id,
-    workload: cell.workload,
-    clients: cell.clients,
-    metric: cell.metric,
-    verdict: cell.verdict,
-    likelyRegression,
-    deltaPct: cell.deltaPct,
-    ci95: cell.ci95 ? {
-      lowerPct: cell.ci95.lowerPct,
-      upperPct: cell.ci95.upperPct,
-      level: Math.min(cell.ci95.level, cell.ci95.achievedLevel)
-    } : null,
-    thresholdPct: cell.thresholdPct,
-    failOn,
-    policy: own2 ? "workload" : "run",
-    failsGate
-  };
-}
-function byRank(a, b) {
-  const rank = (c) => (c.failsGate ? 0 : 10) + (c.verdict === "regression" ? 0 : c.likelyRegression ? 1 : c.verdict === "improvement" ? 2 : c.verdict === "inconclusive" ? 3 : 4);
-  return rank(a) - rank(b) || adverse(b) - adverse(a);
-}
-function adverse(c) {
-  if (c.deltaPct === null) return -Infinity;
-  const worse = METRICS[c.metric].better === "higher" ? -c.deltaPct : c.deltaPct;
-  return c.verdict === "improvement" ? -worse : worse;
-}
-function plural2(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-function describeDecidedCell(c, heads = 1) {
-  const where = [
-    c.part !== void 0 ? `class ${c.part}: ` : "",
-    heads > 1 ? `${c.head}: ` : "",
-    `${c.workload} at ${plural2(c.clients, "client")}`
-  ].join("");
-  const metric = METRICS[c.metric].label;
-  if (c.deltaPct === null) return `${where}, ${metric}: no data`;
-  const ci = c.ci95 ? ` ${formatPctInterval(c.ci95.lowerPct, c.ci95.upperPct).replace("[", `[${Math.round(c.ci95.level * 1e3) / 10}% CI `)}` : "";
-  return `${where}, ${metric} ${formatPct(c.deltaPct)}${ci}`;
-}
-function shortCell(c) {
-  const where = `${c.part !== void 0 ? `${c.part.slice(0, 8)}:` : ""}${c.id}`;
-  const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct, 1);
-  return `${where} ${METRICS[c.metric].label} ${delta}`;
-}
-function headlineOf(outcome, counts, cells, policy) {
-  const heads = new Set(cells.map((c) => c.head)).size;
-  const describe3 = (c) => describeDecidedCell(c, heads);
-  const more = (list) => list.length > 1 ? `; ${list.length - 1} more: ${list.slice(1, 4).map((c) => `${c.id} ${METRICS[c.metric].label}`).join(", ")}${list.length > 4 ? ", \u2026" : ""}` : "";
-  const found = [
-    counts.regressions > 0 ? plural2(counts.regressions, "regression") : "",
-    counts.likelyRegressions > 0 ? `${plural2(counts.likelyRegressions, "likely regression")} (too few rounds to certify)` : "",
-    counts.improvements > 0 ? plural2(counts.improvements, "improvement") : ""
-  ].filter(Boolean);
-  if (outcome === "failed") {
-    const failing = cells.filter((c) => c.failsGate);
-    const undecided = failing.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length;
-    const lead = [
-      ...found.filter((f) => !f.includes("improvement")),
-      ...undecided > 0 ? [`${plural2(undecided, "undecided cell")} (fail-on inconclusive)`] : []
-    ];
-    const improved = found.find((f) => f.includes("improvement"));
-    return {
-      lead: [...lead, ...improved ? [improved] : []].join(", "),
-      detail: `${describe3(failing[0])}${more(failing)}`
-    };
-  }
-  if (outcome === "pending") {
-    const undecided = cells.filter((c) => c.verdict === "inconclusive");
-    const worst = undecided[0];
-    return {
-      lead: `Inconclusive: ${undecided.length} of ${plural2(counts.cells, "cell")} undecided`,
-      detail: `${worst ? `most adverse ${describe3(worst)}; ` : ""}${found.length > 0 ? found.join(", ") : "no regression found"}; more rounds would decide`
-    };
-  }
-  const notGating = cells.filter((c) => c.verdict === "regression" || c.likelyRegression);
-  if (notGating.length > 0) {
-    const why = policy.failOn === "never" && notGating.every((c) => c.policy === "run") ? "fail-on never" : "their workloads do not gate (fail-on never)";
-    return {
-      lead: `${found.join(", ")}, not gating (${why})`,
-      detail: `${describe3(notGating[0])}${more(notGating)}`
-    };
-  }
-  if (counts.improvements > 0) {
-    const improved = cells.filter((c) => c.verdict === "improvement");
-    return {
-      lead: `${found.join(", ")}, no regression`,
-      detail: `${describe3(improved[0])}${more(improved)}`
-    };
-  }
-  const thresholds = [...new Set(cells.map((c) => c.thresholdPct))];
-  const within = thresholds.length === 1 ? `\xB1${thresholds[0]}%` : "each workload's threshold";
-  return { lead: `No change in ${plural2(counts.cells, "cell")}`, detail: `every 90% CI inside ${within}` };
-}
-function statusDetail(outcome, counts, lead) {
-  if (outcome === "failed") {
-    const kind = lead.verdict === "regression" ? "regression" : lead.likelyRegression ? "likely regression" : "undecided";
-    return `${kind} ${shortCell(lead)}${counts.failing > 1 ? ` (+${counts.failing - 1} more)` : ""}`;
-  }
-  if (outcome === "pending") {
-    const undecided = counts.inconclusive + counts.likelyRegressions;
-    return `${undecided} of ${counts.cells} cells undecided${lead ? `, most adverse ${shortCell(lead)}` : ""}; needs more rounds`;
-  }
-  if (counts.regressions + counts.likelyRegressions > 0) return `regression not gated, ${shortCell(lead)}`;
-  if (counts.improvements > 0)
-    return `${plural2(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
-  return `no change in ${plural2(counts.cells, "cell")}`;
-}
-function failOnSummary(policy, cells) {
-  const own2 = [...new Set(cells.filter((c) => c.policy === "workload").map((c) => c.workload))].map(
-    (w) => `${w}: ${policy.workloads[w].failOn}`
-  );
-  return `fail-on: ${policy.failOn}${own2.length > 0 ? `; ${own2.join(", ")}` : ""}`;
-}
-function collectReasons(parts) {
-  const byCode = /* @__PURE__ */ new Map();
-  for (const part of parts) {
-    for (const arm2 of part.comparison.comparisons) {
-      for (const cell of [...arm2.cells, ...arm2.otherMetricCells]) {
-        if (cell.unstable || cell.verdict !== "inconclusive") continue;
-        const name = `${cell.id} ${METRICS[cell.metric].label}`;
-        for (const r of cell.reasons) {
-          const seen = byCode.get(r.code);
-          if (!seen) {
-            byCode.set(r.code, {
-              code: r.code,
-              message: r.message,
-              uniform: true,
-              cells: [name],
-              thresholdPct: cell.thresholdPct,
-              better: cell.better
-            });
-          } else if (!seen.cells.includes(name)) {
-            seen.cells.push(name);
-            if (r.message !== seen.message) seen.uniform = false;
-          }
-        }
-      }
-    }
-  }
-  return [...byCode.values()];
-}
-function clip(text2) {
-  return text2.length <= STATUS_DESCRIPTION_MAX ? text2 : `${text2.slice(0, STATUS_DESCRIPTION_MAX - 1)}\u2026`;
 }
 
 // src/cli/fail-on-option.ts
@@ -66950,12 +67816,11 @@ function bisectGate(outcome, failOn) {
 }
 
 // src/cli/analysis-flags.ts
-var METRIC_CHOICES = [...Object.keys(GATED_METRIC_NAMES), ...Object.keys(METRICS)].filter(
-  (n, i, all) => all.indexOf(n) === i
-);
+init_errors();
+var METRIC_CHOICES_TEXT = `${METRIC_OPTION_NAMES.join(", ")} (also the keys ${METRIC_OPTION_ALIASES.join(", ")})`;
 function addAnalysisOptions(command, when) {
   const recorded = when === "compare" ? "default: as recorded in the results, else " : "default ";
-  return command.addOption(
+  const withOptions = command.addOption(
     new Option("--alpha <p>", `family-wise false-alarm rate (${recorded}${DEFAULT_ALPHA})`).argParser(
       parseAlpha
     )
@@ -66967,9 +67832,32 @@ function addAnalysisOptions(command, when) {
   ).addOption(
     new Option(
       "--metric <name>",
-      `one metric that decides the verdict in every cell: ${METRIC_CHOICES.join(", ")} (${recorded}each workload's \`metrics\`, default tps)`
+      `one metric that decides the verdict in every cell: ${METRIC_CHOICES_TEXT} (${recorded}each workload's \`metrics\`, default tps)`
     ).argParser(parseMetric)
   );
+  return withOptions;
+}
+function checkMetricHeld(result, metric) {
+  const lacking = workloadsLacking(result, metric);
+  if (lacking.length === 0) return;
+  const byHeld = /* @__PURE__ */ new Map();
+  for (const w of lacking) {
+    const held = w.held.map(gatedName).join(", ") || "no metric";
+    byHeld.set(held, [...byHeld.get(held) ?? [], w.workload]);
+  }
+  const holds = byHeld.size === 1 ? [...byHeld.keys()][0] : [...byHeld].map(([held, names]) => `${names.join(", ")}: ${held}`).join("; ");
+  throw new UserError(
+    `--metric ${gatedName(metric)}: the results hold no ${METRICS[metric].label} values for workload${lacking.length === 1 ? "" : "s"} ${lacking.map((w) => w.workload).join(", ")}; their runs recorded ${holds}. Give --metric one of those${recordHint(metric)}`
+  );
+}
+function recordHint(metric) {
+  if (metric === "latencyP95Ms" || metric === "latencyP99Ms") {
+    const name = gatedName(metric);
+    return `, or record ${name}: add it to the workload's metrics field (metrics: [tps, ${name}]) and run again`;
+  }
+  if (metric === "qps" || metric === "latencyPctMs")
+    return " (sysbench workloads record it, pgbench ones do not)";
+  return "";
 }
 function analysisFromFlags(flags) {
   return {
@@ -66979,25 +67867,22 @@ function analysisFromFlags(flags) {
   };
 }
 function parseAlpha(value) {
-  const n = Number(value);
-  if (value.trim() === "" || !(n > 0 && n < 0.5)) {
-    throw new InvalidArgumentError(`--alpha must be a number between 0 and 0.5 (e.g. 0.05), got '${value}'`);
-  }
-  return n;
+  const problem = alphaProblem(value);
+  if (problem) throw new InvalidArgumentError(`--alpha ${problem}`);
+  return Number(value);
 }
 function parseThreshold(value) {
-  const n = Number(value.replace(/%$/, ""));
-  if (value.trim() === "" || !(n > 0 && n < 100)) {
-    throw new InvalidArgumentError(
-      `--threshold must be a percentage between 0 and 100 (e.g. 2), got '${value}'`
-    );
-  }
-  return n;
+  const problem = thresholdProblem(value);
+  if (problem) throw new InvalidArgumentError(`--threshold ${problem}`);
+  return Number(value.replace(/%$/, ""));
 }
 function parseMetric(value) {
   const metric = metricFromName(value);
   if (metric === void 0) {
-    throw new InvalidArgumentError(`--metric must be one of ${METRIC_CHOICES.join(", ")}, got '${value}'`);
+    const closest = closestMetricName(value);
+    throw new InvalidArgumentError(
+      `--metric must be one of ${METRIC_CHOICES_TEXT}, got '${value}'${closest ? ` (did you mean ${closest}?)` : ""}`
+    );
   }
   return metric;
 }
@@ -67007,12 +67892,12 @@ import os9 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
-import path26 from "node:path";
+import path30 from "node:path";
 
 // src/store/dir-store.ts
 import { constants as constants4 } from "node:fs";
-import { access as access5, mkdir as mkdir7, readdir as readdir6, readFile as readFile12, stat as stat3 } from "node:fs/promises";
-import path25 from "node:path";
+import { access as access4, mkdir as mkdir7, readdir as readdir6, readFile as readFile12, stat as stat3 } from "node:fs/promises";
+import path29 from "node:path";
 
 // src/results/read-results.ts
 init_errors();
@@ -67023,6 +67908,8 @@ var finite2 = external_exports.number().refine(Number.isFinite, "expected a fini
 var count = external_exports.number().int().nonnegative();
 var text = external_exports.string();
 var metricsSchema = external_exports.record(text, finite2);
+var cellKey = external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() });
+var sha256Hex3 = external_exports.string().regex(/^[0-9a-f]{64}$/, "expected a SHA-256 in hex (64 digits 0-9a-f)");
 var commitRef = external_exports.looseObject({
   ref: text.optional(),
   sha: text.optional(),
@@ -67118,7 +68005,11 @@ var resultsSchema = external_exports.looseObject({
       planId: text,
       index: external_exports.number().int().nonnegative(),
       count: external_exports.number().int().positive(),
-      allCells: external_exports.array(external_exports.looseObject({ workload: text, clients: external_exports.number().int().positive() }))
+      allCells: external_exports.array(cellKey),
+      // Written since shards are verified (src/fleet/shard-digest.ts); absent in older documents.
+      assignment: external_exports.array(external_exports.array(cellKey)).optional(),
+      planHash: sha256Hex3.optional(),
+      samplesDigest: sha256Hex3.optional()
     }).optional()
   }),
   source: external_exports.looseObject({
@@ -67149,18 +68040,18 @@ function describeIssues(error62, doc, limit = 3) {
   const lines = error62.issues.slice(0, limit).map((issue2) => {
     if (issue2.path.length === 0) return `(document): ${issue2.message}`;
     const value = valueAt2(doc, issue2.path);
-    const shown = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
-    return `${formatPath2(issue2.path)} is ${shown}: ${issue2.message}`;
+    const shown2 = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
+    return `${formatPath2(issue2.path)} is ${shown2}: ${issue2.message}`;
   });
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path36) {
-  return path36.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path39) {
+  return path39.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path36) {
+function valueAt2(doc, path39) {
   let v = doc;
-  for (const key of path36) {
+  for (const key of path39) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -67169,14 +68060,14 @@ function valueAt2(doc, path36) {
 
 // src/results/read-results.ts
 init_types();
-async function readResults(path36) {
+async function readResults(path39) {
   let text2;
   try {
-    text2 = await readFile11(path36, "utf8");
+    text2 = await readFile11(path39, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path36}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path39}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path36);
+  return parseResults(text2, path39);
 }
 function parseResults(text2, source) {
   let doc;
@@ -67214,8 +68105,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path25.join(dir, "runs");
-    this.indexDir = path25.join(dir, "index");
+    this.runsDir = path29.join(dir, "runs");
+    this.indexDir = path29.join(dir, "index");
   }
   dir;
   options;
@@ -67227,7 +68118,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path25.resolve(dir), options);
+    const store = new _DirStore(path29.resolve(dir), options);
     const st = await stat3(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -67299,10 +68190,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path25.join(this.runsDir, `${id}.json`);
+    return path29.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path25.join(this.indexDir, `${id}.json`);
+    return path29.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -67345,8 +68236,8 @@ var DirStore = class _DirStore {
     try {
       await mkdir7(this.runsDir, { recursive: true });
       await mkdir7(this.indexDir, { recursive: true });
-      await access5(this.runsDir, constants4.W_OK);
-      await access5(this.indexDir, constants4.W_OK);
+      await access4(this.runsDir, constants4.W_OK);
+      await access4(this.indexDir, constants4.W_OK);
     } catch (e) {
       throw this.notUsable(e);
     }
@@ -67376,8 +68267,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path26.isAbsolute(xdgDataHome) ? xdgDataHome : path26.join(home, ".local", "share");
-  return path26.join(base, "pgperf", "store");
+  const base = xdgDataHome && path30.isAbsolute(xdgDataHome) ? xdgDataHome : path30.join(home, ".local", "share");
+  return path30.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -67436,7 +68327,7 @@ function checkArmCount(count2) {
 
 // src/cli/commands/build.ts
 import os10 from "node:os";
-import path27 from "node:path";
+import path31 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -67461,7 +68352,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir: resolveCacheDir(flags.cacheDir),
-          ...flags.prefix ? { prefix: path27.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path31.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -67474,7 +68365,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path27.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
+  return flag ? path31.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
 }
 function cacheDirHelp() {
   return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
@@ -67510,7 +68401,10 @@ async function withInterrupt(logger, fn) {
 function bisectCommand() {
   const command = new Command("bisect").description(
     "find the first bad commit between --good and --bad: build each midpoint and A/B-test it against good"
-  ).option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--good <ref>", "a commit without the regression (an ancestor of --bad)").requiredOption("--bad <ref>", "a commit with the regression").requiredOption("--workload <file>", "the workload that regressed (workloads/*.yml)").option(
+  ).option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--good <ref>", "a commit without the regression (an ancestor of --bad)").requiredOption("--bad <ref>", "a commit with the regression").requiredOption(
+    "--workload <file|name>",
+    workloadOptionHelp("the workload that regressed: its file", true)
+  ).option(
     "--clients <n>",
     "the client count to measure (default: the workload's, when it has one)",
     positiveInt2("--clients")
@@ -67536,7 +68430,7 @@ function bisectCommand() {
   const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, "run")));
   return gated.action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
-    const workload = oneCell(await loadWorkloadFile(flags.workload), flags.clients);
+    const workload = oneCell(await loadWorkload(flags.workload, { what: "--workload" }), flags.clients);
     if (flags.timeBudget !== void 0) {
       throw new UserError(
         "--time-budget: a bisection runs several A/B tests; bound each with --max-rounds N instead"
@@ -67574,21 +68468,15 @@ function bisectCommand() {
       ...flags.seed !== void 0 ? { seed: flags.seed } : {},
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path28.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path32.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     };
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     let report;
     try {
-      report = await withInterrupt(
-        logger,
-        (signal) => runBisection(request2, {
-          runner: nodeProcessRunner,
-          logger,
-          signal,
-          searchPath: process.env.PATH ?? "",
-          ...store ? { archive: store } : {}
-        })
-      );
+      report = await withInterrupt(logger, (signal) => {
+        const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal, store);
+        return runBisection(request2, deps);
+      });
     } finally {
       await store?.close();
     }
@@ -67633,15 +68521,15 @@ function calibrationOf(result, comparison) {
   };
 }
 function renderCalibrationText(c) {
-  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
+  const pct4 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
   const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
   const rows = [
     ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
     ...c.cells.map((x) => [
       x.id,
       String(x.rounds),
-      pct5(x.pairedCvPct),
-      pct5(x.runCvPct),
+      pct4(x.pairedCvPct),
+      pct4(x.runCvPct),
       x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
     ])
   ];
@@ -67654,12 +68542,16 @@ function renderCalibrationText(c) {
 }
 
 // src/cli/execute-run.ts
-import path31 from "node:path";
+import path35 from "node:path";
+
+// src/pipeline/compare-flow.ts
+init_errors();
 
 // src/pipeline/stored-baseline.ts
 import { stat as stat5 } from "node:fs/promises";
-import path29 from "node:path";
+import path33 from "node:path";
 init_fingerprint();
+init_types();
 init_store();
 init_errors();
 function parseBaselineSpec(value, name) {
@@ -67672,35 +68564,50 @@ function parseBaselineSpec(value, name) {
     `${name} '${value}' is not a baseline; expected same-job, stored (the newest stored run) or stored:REF (a sha prefix or a ref name)`
   );
 }
+var CLI_STORED_BASELINE_NAMES = {
+  baseline: "--baseline",
+  allowMismatch: "--allow-fingerprint-mismatch",
+  set: (arm2, name, value) => `--set ${arm2}:${name}=${value}`,
+  clientBin: "--client-bin",
+  duration: "--duration"
+};
 var DEFAULT_SENTINEL_ROUNDS = 3;
 var DAY_MS2 = 24 * 3600 * 1e3;
 async function runStoredBaseline(req, options, deps) {
   const head = headArm(req);
-  const workloads = req.workloads.map((w) => w.name);
-  const candidates = await candidateRuns(options, workloads);
-  const preliminary = candidates[0];
-  const preDoc = await options.store.load(preliminary.id);
-  const preBase = baselineArm(preDoc);
+  const clientBinDir = req.clientBinDir ?? head.binDir;
+  const now = await headConditions(req, head, clientBinDir, deps);
+  const choice = await chooseStoredBaseline(options, now, head.label);
+  const { entry: storedEntry, doc: storedDoc, arm: storedBase } = choice;
+  deps.logger.info(describeChoice(choice));
   const { archive, ...measureDeps } = deps;
   const rounds = req.rounds ?? Math.max(...req.workloads.map((w) => w.rounds));
   const sentinelRounds = Math.min(options.sentinelRounds, rounds);
-  const installed = await binDirExists(preBase.binDir);
+  const installed = await binDirExists(storedBase.binDir);
   const warnings = [];
+  if (choice.differences.length > 0) {
+    warnings.push(
+      `fingerprint mismatch allowed (--allow-fingerprint-mismatch): the baseline ${storedEntry.id} was measured under other conditions: ${describeDifferences(choice.differences, Object.keys(now.workloads))}`
+    );
+  }
   let sentinelDoc;
   let skippedBecause;
   if (sentinelRounds <= 0) skippedBecause = "no sentinel: --sentinel-rounds is 0";
-  else if (!installed) skippedBecause = `no sentinel: the baseline install is gone (${preBase.binDir})`;
+  else if (!installed) skippedBecause = `no sentinel: the baseline install is gone (${storedBase.binDir})`;
   if (skippedBecause === void 0) {
-    deps.logger.info(`sentinel: base ${preBase.binDir} and head interleaved for ${sentinelRounds} round(s)`);
+    deps.logger.info(
+      `sentinel: base ${storedBase.binDir} and head interleaved for ${sentinelRounds} round(s)`
+    );
     const sentinel2 = await runPipeline(
       {
         ...req,
         rounds: sentinelRounds,
+        clientBinDir,
         arms: {
           kind: "installed",
-          arms: [{ label: "base", binDir: preBase.binDir, settings: preBase.settingOverrides }, head]
+          arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path29.join(req.runDir, "sentinel")
+        runDir: path33.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -67708,55 +68615,42 @@ async function runStoredBaseline(req, options, deps) {
   } else {
     warnings.push(skippedBecause);
   }
-  let headOnly;
+  let headOnly2;
   const remaining = rounds - (sentinelDoc ? sentinelRounds : 0);
   if (remaining > 0 && sentinelDoc?.status !== "interrupted") {
     const measured2 = await runPipeline(
       {
         ...req,
         rounds: remaining,
+        clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path29.join(req.runDir, "head")
+        runDir: path33.join(req.runDir, "head")
       },
       measureDeps
     );
-    headOnly = measured2.result;
+    headOnly2 = measured2.result;
   }
-  const reference = sentinelDoc ?? headOnly;
-  const ignoreSettings = sentinelDoc === void 0;
-  const choice = chooseByFingerprint(candidates, reference.fingerprint, ignoreSettings);
-  const storedEntry = choice.run ?? preliminary;
-  const storedDoc = storedEntry.id === preDoc.runId ? preDoc : await options.store.load(storedEntry.id);
-  const mismatch = diffFingerprints(storedDoc.fingerprint, reference.fingerprint).filter(
-    (d) => !(ignoreSettings && d.fact === "settingsHash")
-  );
-  if (ignoreSettings) {
+  const reference = sentinelDoc ?? headOnly2;
+  const late = changedWhileMeasuring(choice, [sentinelDoc, headOnly2], head.label);
+  if (late.length > 0) {
     warnings.push(
-      "the settings hash was not compared: without a sentinel only head was measured in this job"
+      `the conditions changed while measuring: ${describeDifferences(late, Object.keys(now.workloads))}; the comparison mixes them`
     );
   }
-  if (mismatch.length > 0) {
-    const facts = mismatch.map((d) => `${d.fact}: stored ${d.a ?? "(absent)"}, now ${d.b ?? "(absent)"}`);
-    if (!options.allowFingerprintMismatch) {
-      throw new UserError(
-        `the stored baseline ${storedEntry.id} (fingerprint ${storedDoc.fingerprint.id}) was measured under another environment than this run (fingerprint ${reference.fingerprint.id}): ${facts.join("; ")}. Measure a baseline on this machine, or pass --allow-fingerprint-mismatch to compare anyway`
-      );
-    }
+  if (storedDoc.pgperfVersion !== reference.pgperfVersion) {
     warnings.push(
-      `fingerprint mismatch allowed (--allow-fingerprint-mismatch): the baseline ${storedEntry.id} was measured under another environment: ${facts.join("; ")}`
+      `the baseline ${storedEntry.id} was measured with pgperf ${storedDoc.pgperfVersion}, this run with ${reference.pgperfVersion}: the settings pgperf writes itself are not compared, only those of the workloads and arms`
     );
   }
-  const storedBase = baselineArm(storedDoc);
+  const mismatch = [...choice.differences, ...late];
   let sentinel;
-  if (sentinelDoc && storedBase.binDir === preBase.binDir) {
+  if (sentinelDoc) {
     sentinel = judgeSentinel(storedDoc, storedBase, sentinelDoc, options.onDrift);
   } else {
-    const reason = skippedBecause ?? "no sentinel: the sentinel measured another install than the chosen baseline";
-    sentinel = { status: "skipped", reason, onDrift: options.onDrift };
-    if (!skippedBecause) warnings.push(reason);
+    sentinel = { status: "skipped", reason: skippedBecause, onDrift: options.onDrift };
   }
   if (sentinel.status === "drifted") warnings.push(sentinel.reason);
-  const now = options.now?.() ?? new Date(reference.startedAt);
+  const nowDate = options.now?.() ?? new Date(reference.startedAt);
   const baseCommit = commitOf2(storedDoc, storedBase);
   const info = {
     runId: storedDoc.runId,
@@ -67764,8 +68658,11 @@ async function runStoredBaseline(req, options, deps) {
     ...baseCommit.ref !== void 0 ? { ref: baseCommit.ref } : {},
     storedAt: storedEntry.savedAt,
     measuredAt: storedDoc.startedAt,
-    ageDays: Math.max(0, Math.round((now.getTime() - Date.parse(storedDoc.startedAt)) / DAY_MS2 * 10) / 10),
-    ...mismatch.length > 0 ? { fingerprintMismatch: mismatch.map((d) => d.fact) } : {},
+    ageDays: Math.max(
+      0,
+      Math.round((nowDate.getTime() - Date.parse(storedDoc.startedAt)) / DAY_MS2 * 10) / 10
+    ),
+    ...mismatch.length > 0 ? { fingerprintMismatch: [...new Set(mismatch.map(differenceName))] } : {},
     sentinel
   };
   const merged = mergeRuns(
@@ -67773,12 +68670,12 @@ async function runStoredBaseline(req, options, deps) {
     storedBase,
     head.label,
     sentinelDoc,
-    headOnly,
+    headOnly2,
     sentinelRounds,
     info,
     warnings
   );
-  const resultsFile = path29.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path33.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -67802,6 +68699,20 @@ async function runStoredBaseline(req, options, deps) {
     ...archiveError ? { archiveError } : {}
   };
 }
+function changedWhileMeasuring(choice, measured2, headLabel) {
+  const stored = conditionsOfArm(choice.doc, choice.arm);
+  const seen = new Set(choice.differences.map(differenceKey));
+  const late = [];
+  for (const doc of measured2) {
+    const head = doc?.arms.find((a) => a.label === headLabel);
+    if (!doc || !head) continue;
+    for (const d of conditionDifferences(stored, conditionsOfArm(doc, head))) {
+      if (!seen.has(differenceKey(d))) late.push(d);
+      seen.add(differenceKey(d));
+    }
+  }
+  return late;
+}
 function headArm(req) {
   if (req.arms.kind !== "installed" || req.arms.arms.length !== 1) {
     throw new UserError(
@@ -67815,6 +68726,206 @@ function headArm(req) {
     );
   }
   return head;
+}
+function conditionsOfArm(doc, arm2) {
+  const ok = doc.samples.filter((s) => s.arm === arm2.label && s.status === "ok");
+  return {
+    facts: armFacts({ environment: doc.environment, clients: doc.clients, arms: [arm2] }),
+    workloads: doc.workloads,
+    armSettings: arm2.settingOverrides,
+    cells: [...new Set(ok.map(cellId))]
+  };
+}
+async function headConditions(req, head, clientBinDir, deps) {
+  const workloads = req.workloads.map((w) => asRun(w, req.durationS));
+  const environment2 = {
+    ...await captureEnvironment(""),
+    ...plannedControls(req.controls)
+  };
+  const clients = [];
+  for (const w of workloads) {
+    if (clients.some((c) => c.tool === w.tool)) continue;
+    const driverDeps = { clientBinDir, cpuCount: 1, runner: deps.runner, logger: memoryLogger() };
+    clients.push(await createDriver(w, { ...driverDeps, searchPath: deps.searchPath ?? "" }).client());
+  }
+  return {
+    facts: armFacts({ environment: environment2, clients, arms: [head] }),
+    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    armSettings: head.settings,
+    cells: workloads.flatMap((w) => w.clients.map((clients2) => cellId({ workload: w.name, clients: clients2 })))
+  };
+}
+function asRun(w, durationS) {
+  const duration3 = durationS ?? w.duration;
+  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3) };
+}
+function plannedControls(c) {
+  const changes = [
+    ...c?.governor !== void 0 ? [{ control: "governor", file: "", to: c.governor }] : [],
+    ...c?.cpuDmaLatencyUs !== void 0 ? [{ control: "cpuDmaLatency", file: "", to: `${c.cpuDmaLatencyUs} \xB5s` }] : []
+  ];
+  return changes.length > 0 ? { controls: changes } : {};
+}
+function armFacts(source) {
+  const { settingsHash: _runLevel, ...facts } = environmentFingerprint(source).facts;
+  return facts;
+}
+function conditionDifferences(stored, now) {
+  const out = [];
+  for (const name of [.../* @__PURE__ */ new Set([...Object.keys(stored.facts), ...Object.keys(now.facts)])].sort()) {
+    if (stored.facts[name] !== now.facts[name]) {
+      out.push({ kind: "environment", name, stored: stored.facts[name], now: now.facts[name] });
+    }
+  }
+  const storedCells = new Set(stored.cells);
+  for (const [workload, nowSpec] of Object.entries(now.workloads)) {
+    const storedSpec = normalized(stored.workloads[workload]);
+    const spec = normalized(nowSpec) ?? {};
+    if (storedSpec !== void 0) {
+      for (const field of fieldsCompared(storedSpec, spec)) {
+        const [a, b] = [storedSpec[field], spec[field]];
+        if (canonicalJson(a) !== canonicalJson(b)) {
+          out.push({ kind: "workload", workload, name: field, stored: shown(a), now: shown(b) });
+        }
+      }
+      const before = { ...settingsOf(storedSpec), ...stored.armSettings };
+      const after = { ...settingsOf(spec), ...now.armSettings };
+      for (const name of [.../* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+        if (before[name] !== after[name]) {
+          out.push({ kind: "setting", workload, name, stored: before[name], now: after[name] });
+        }
+      }
+    }
+    const requested = now.cells.filter((c) => c.startsWith(`${workload}@`));
+    if (requested.some((c) => !storedCells.has(c))) {
+      const clientsOf = (cells) => `[${[...cells].filter((c) => c.startsWith(`${workload}@`)).map((c) => Number(c.slice(workload.length + 1))).sort((x, y) => x - y).join(",")}]`;
+      out.push({
+        kind: "cells",
+        workload,
+        name: "clients",
+        stored: clientsOf(storedCells),
+        now: clientsOf(requested)
+      });
+    }
+  }
+  return out;
+}
+function normalized(spec) {
+  const parsed = workloadSchema.safeParse(spec);
+  if (parsed.success) return parsed.data;
+  return isRecord(spec) ? spec : void 0;
+}
+function fieldsCompared(a, b) {
+  const ignored = [...WORKLOAD_HASH_IGNORED, "settings"];
+  return [.../* @__PURE__ */ new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !ignored.includes(k)).sort();
+}
+function settingsOf(spec) {
+  const settings2 = isRecord(spec.settings) ? spec.settings : {};
+  return Object.fromEntries(Object.entries(settings2).map(([k, v]) => [k, String(v)]));
+}
+function shown(v) {
+  return v === void 0 ? void 0 : canonicalJson(v);
+}
+function isRecord(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+function differenceKey(d) {
+  return canonicalJson([d.kind, d.workload, d.name, d.stored, d.now]);
+}
+function differenceName(d) {
+  return d.kind === "workload" ? `${d.workload}.${d.name}` : d.name;
+}
+function describeDifferences(diffs, workloads) {
+  const quoted = (v, absent) => v === void 0 ? absent : `'${v}'`;
+  const parts = [];
+  const facts = diffs.filter((d) => d.kind === "environment");
+  if (facts.length > 0) {
+    const list = facts.map(
+      (d) => `${d.name}: stored ${quoted(d.stored, "(absent)")}, now ${quoted(d.now, "(absent)")}`
+    );
+    parts.push(`environment differs: ${list.join("; ")}`);
+  }
+  const settings2 = /* @__PURE__ */ new Map();
+  for (const d of diffs.filter((x) => x.kind === "setting")) {
+    const key = canonicalJson([d.name, d.stored, d.now]);
+    const entry = settings2.get(key) ?? { d, workloads: [] };
+    entry.workloads.push(d.workload);
+    settings2.set(key, entry);
+  }
+  if (settings2.size > 0) {
+    const list = [...settings2.values()].map(({ d, workloads: ws }) => {
+      const where = ws.length === workloads.length ? "" : ` (workload ${ws.join(", ")})`;
+      const unset = "(not set: pgperf's default)";
+      return `${d.name}${where}: stored ${quoted(d.stored, unset)}, now ${quoted(d.now, unset)}`;
+    });
+    parts.push(`settings differ: ${list.join("; ")}`);
+  }
+  for (const d of diffs.filter((x) => x.kind === "workload" || x.kind === "cells")) {
+    parts.push(
+      `workload ${d.workload}: ${d.name} stored ${d.stored ?? "(absent)"}, now ${d.now ?? "(absent)"}`
+    );
+  }
+  return parts.join("; ");
+}
+var MAX_CANDIDATES_EXAMINED = 20;
+async function chooseStoredBaseline(options, now, headLabel) {
+  const workloads = Object.keys(now.workloads);
+  const candidates = await candidateRuns(options, workloads);
+  const examined = [];
+  for (const entry of candidates.slice(0, MAX_CANDIDATES_EXAMINED)) {
+    const doc = await options.store.load(entry.id);
+    const arm2 = baselineArm(doc);
+    const differences = conditionDifferences(conditionsOfArm(doc, arm2), now);
+    const passedOver = examined.map((c) => ({ id: c.entry.id, differences: c.differences }));
+    const choice = { entry, doc, arm: arm2, differences, passedOver };
+    if (differences.length === 0) return choice;
+    examined.push(choice);
+  }
+  if (options.allowFingerprintMismatch) {
+    const usable2 = examined.find((c) => !c.differences.some((d) => d.kind === "cells"));
+    if (usable2) return usable2;
+  }
+  throw new UserError(refusal(options, examined, candidates.length, now, headLabel));
+}
+function refusal(options, examined, candidates, now, headLabel) {
+  const workloads = Object.keys(now.workloads);
+  const names = options.names ?? CLI_STORED_BASELINE_NAMES;
+  const flag = `${names.baseline} stored${options.ref !== void 0 ? `:${options.ref}` : ""}`;
+  const newest = examined[0];
+  const others = examined.length > 1 ? ` The ${examined.length - 1} older one(s) examined differ too${candidates > examined.length ? ` (of ${candidates} stored)` : ""}.` : "";
+  const how = [];
+  const sets = names.set ? newest.differences.filter((d) => d.kind === "setting" && d.stored !== void 0).map((d) => names.set(headLabel, d.name, String(d.stored))) : [];
+  if (sets.length > 0)
+    how.push(`measure ${headLabel} with the stored settings (${[...new Set(sets)].join(" ")})`);
+  const clientFacts = newest.differences.filter(
+    (d) => d.kind === "environment" && d.name.startsWith("client.")
+  );
+  const storedClient = (newest.doc.clients ?? []).find(
+    (c) => clientFacts.some((d) => d.name === `client.${c.tool}`)
+  );
+  if (storedClient?.tool === "pgbench" && names.clientBin) {
+    how.push(`drive ${headLabel} with the stored run's client (${names.clientBin} ${storedClient.binDir})`);
+  }
+  const duration3 = newest.differences.find((d) => d.kind === "workload" && d.name === "duration");
+  if (duration3?.stored !== void 0 && names.duration)
+    how.push(`run as long as the stored run (${names.duration} ${duration3.stored})`);
+  const cells = newest.differences.filter((d) => d.kind === "cells");
+  if (cells.length > 0) {
+    how.push(
+      `request only stored client counts (${cells.map((d) => `${d.workload}: ${d.stored}`).join(", ")}) or store a run that measured the others`
+    );
+  } else if (!options.allowFingerprintMismatch && names.allowMismatch) {
+    how.push(`pass ${names.allowMismatch} to compare anyway (the report says what differs)`);
+  }
+  how.push(
+    `choose another stored run with ${names.baseline} stored:REF (see "pgperf store list --workload ${workloads[0]}"), or measure a new baseline on this machine`
+  );
+  return `${flag}: the stored run ${newest.entry.id} (measured ${newest.doc.startedAt}, arm ${newest.arm.label}) in ${options.store.description} was measured under other conditions than ${headLabel} would be now: ${describeDifferences(newest.differences, workloads)}.${others} Nothing was measured. To proceed: ${how.join("; or ")}`;
+}
+function describeChoice(choice) {
+  const { entry, doc, arm: arm2, passedOver } = choice;
+  const skipped = passedOver.length ? `; passed over ${passedOver.length} newer stored run(s) measured under other conditions (${passedOver.map((p) => `${p.id}: ${[...new Set(p.differences.map(differenceName))].join(", ")}`).join("; ")})` : "";
+  return `baseline: stored run ${entry.id} (measured ${doc.startedAt}), its arm ${arm2.label}${skipped}`;
 }
 async function candidateRuns(options, workloads) {
   const listed = await options.store.list({ workload: workloads[0] });
@@ -67836,10 +68947,6 @@ async function candidateRuns(options, workloads) {
   }
   return found;
 }
-function chooseByFingerprint(candidates, fingerprint, ignoreSettings) {
-  if (!ignoreSettings) return { run: candidates.find((c) => c.fingerprint === fingerprint.id) };
-  return {};
-}
 function baselineCommit(commits2) {
   return commits2.length === 1 ? commits2[0] : commits2.find((c) => c.arm === "head") ?? commits2.at(-1);
 }
@@ -67856,7 +68963,7 @@ function commitOf2(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat5(path29.join(binDir, "postgres"))).isFile();
+    return (await stat5(path33.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -67901,25 +69008,25 @@ function drifted(c) {
   const t = c.thresholdPct;
   return ci !== null && (ci.lowerPct > t || ci.upperPct < -t);
 }
-function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly, sentinelRounds, info, warnings) {
-  const reference = sentinel ?? headOnly;
+function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelRounds, info, warnings) {
+  const reference = sentinel ?? headOnly2;
   const cells = new Set(reference.plan.cells.map((c) => `${c.workload}@${c.clients}`));
   const baseSamples = stored.samples.filter((s) => s.arm === storedBase.label && cells.has(`${s.workload}@${s.clients}`)).map((s) => ({ ...s, arm: "base" }));
   const offset = sentinel ? sentinelRounds : 0;
   const headSamples = [
     ...sentinel?.samples.filter((s) => s.arm === headLabel) ?? [],
-    ...headOnly?.samples.map((s) => ({ ...s, round: s.round + offset })) ?? []
+    ...headOnly2?.samples.map((s) => ({ ...s, round: s.round + offset })) ?? []
   ];
   const headInfo = reference.arms.find((a) => a.label === headLabel);
   const executed = [
     ...sentinel?.plan.executed.filter((e) => e.arm === headLabel) ?? [],
-    ...headOnly?.plan.executed.map((e) => ({ ...e, round: e.round + offset })) ?? []
+    ...headOnly2?.plan.executed.map((e) => ({ ...e, round: e.round + offset })) ?? []
   ];
-  const statuses = [sentinel?.status, headOnly?.status].filter((s) => s !== void 0);
+  const statuses = [sentinel?.status, headOnly2?.status].filter((s) => s !== void 0);
   const status = statuses.find((s) => s !== "complete") ?? "complete";
-  const stopReason = [sentinel?.stopReason, headOnly?.stopReason].find((r) => r !== void 0);
+  const stopReason = [sentinel?.stopReason, headOnly2?.stopReason].find((r) => r !== void 0);
   const base = commitOf2(stored, storedBase);
-  const last = headOnly ?? sentinel;
+  const last = headOnly2 ?? sentinel;
   return {
     ...reference,
     status,
@@ -67928,7 +69035,7 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly, sentinelRo
     arms: [{ ...storedBase, label: "base" }, headInfo],
     plan: {
       ...reference.plan,
-      rounds: Math.max(stored.plan.rounds, offset + (headOnly?.plan.rounds ?? 0)),
+      rounds: Math.max(stored.plan.rounds, offset + (headOnly2?.plan.rounds ?? 0)),
       executed
     },
     source: {
@@ -67937,13 +69044,37 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly, sentinelRo
     },
     baseline: info,
     samples: [...baseSamples, ...headSamples],
-    warnings: [.../* @__PURE__ */ new Set([...sentinel?.warnings ?? [], ...headOnly?.warnings ?? [], ...warnings])]
+    warnings: [.../* @__PURE__ */ new Set([...sentinel?.warnings ?? [], ...headOnly2?.warnings ?? [], ...warnings])]
   };
+}
+
+// src/pipeline/compare-flow.ts
+function checkBaselineDesign(baseline, adaptive, names) {
+  if (adaptive && baseline.kind === "stored") {
+    throw new UserError(
+      `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`
+    );
+  }
+}
+async function runComparison(request2, stored, deps) {
+  if (!stored) return runPipeline(request2, deps);
+  const head = await headOnly(request2.arms, deps);
+  return runStoredBaseline({ ...request2, arms: { kind: "installed", arms: [head] } }, stored, deps);
+}
+async function headOnly(arms, deps) {
+  if (arms.kind === "installed" && arms.arms.length === 1) return arms.arms[0];
+  const all = arms.kind === "installed" ? arms.arms : await deps.logger.group(
+    "Building PostgreSQL",
+    () => deps.build({ ...arms.request, headOnly: true }, deps.signal)
+  );
+  const head = all.find((a) => a.label === "head");
+  if (!head) throw new Error("no head arm to measure against the stored baseline");
+  return head;
 }
 
 // src/pipeline/decide-run.ts
 import { writeFile as writeFile7 } from "node:fs/promises";
-import path30 from "node:path";
+import path34 from "node:path";
 function decideRun(result, comparison, failOn) {
   return decide(comparison, gatePolicyOf(result.workloads, failOn), completenessOf(result));
 }
@@ -67955,7 +69086,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path30.join(dir, DECISION_FILE);
+  const file2 = path34.join(dir, DECISION_FILE);
   await writeFile7(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -68008,12 +69139,14 @@ var VERDICT_DISPLAY = {
 };
 
 // src/report/table-cells.ts
+var PER_ROUND_HEADER = "per-round % (geo. mean)";
 function columns(table3) {
   return [
     { header: "clients", numeric: true },
     { header: "n", numeric: true },
     { header: `base ${table3.label} (median)`, numeric: true },
     { header: `head ${table3.label} (median)`, numeric: true },
+    ...table3.paired ? [{ header: PER_ROUND_HEADER, numeric: true }] : [],
     { header: "delta % [95% CI]", numeric: true },
     { header: "p (adj.)", numeric: true },
     { header: "verdict", numeric: false }
@@ -68026,10 +69159,15 @@ function rowTexts(table3, row2, style) {
     `${row2.baseN}/${row2.headN}`,
     median2(row2.baseMedian),
     median2(row2.headMedian),
+    ...table3.paired ? [row2.perRoundPct === null ? style.missing : formatPct(row2.perRoundPct)] : [],
     formatDeltaCi(row2) ?? style.missing,
     formatPAdjusted(row2) ?? style.missing,
     style.verdict(row2)
   ];
+}
+function clientsLabel(clients) {
+  const list = clients.length > 1 ? `${clients.slice(0, -1).join(", ")} and ${clients.at(-1)}` : String(clients[0]);
+  return `${list} client${clients.length === 1 && clients[0] === 1 ? "" : "s"}`;
 }
 function withReason(word, row2) {
   return row2.reason ? `${word} (${row2.reason})` : word;
@@ -68076,11 +69214,13 @@ function armTables(c, arm2) {
     verdict: arm2.verdict,
     decidingCells: arm2.decidingCells,
     unstableCells: arm2.unstableCells,
-    workloads
+    workloads,
+    legend: deltaLegend(workloads.flatMap((w) => w.tables.flatMap((t) => t.rows)))
   };
 }
 function metricTable(metric, primary, cells) {
   const info = METRICS[metric];
+  const rows = cells.map(row);
   return {
     metric,
     primary,
@@ -68088,12 +69228,13 @@ function metricTable(metric, primary, cells) {
     unit: info.unit,
     better: info.better,
     decimals: metricDecimals(metric),
-    rows: cells.map(row),
-    notes: cells.flatMap(
-      (cell) => [...cell.notes, ...cell.unstable && primary ? [cell.unstable] : []].map((n) => ({
-        clients: cell.clients,
-        message: n.message
-      }))
+    paired: rows.some((r) => r.perRoundPct !== null),
+    rows,
+    notes: groupNotes(
+      cells.flatMap((cell) => [
+        ...cell.notes.map((n) => ({ clients: cell.clients, code: n.code, message: n.message })),
+        ...cell.unstable && primary ? [{ clients: cell.clients, code: "unstable", message: cell.unstable.message }] : []
+      ])
     )
   };
 }
@@ -68105,6 +69246,9 @@ function row(cell) {
     headN: cell.head.n,
     baseMedian: cell.base.median,
     headMedian: cell.head.median,
+    test: cell.deltaPct === null ? null : cell.test,
+    pairs: cell.deltaPct === null || cell.test !== "signed-rank" ? null : cell.pairs,
+    perRoundPct: perRoundPct(cell),
     deltaPct: cell.deltaPct,
     ci95: cell.ci95,
     p: cell.p,
@@ -68116,6 +69260,57 @@ function row(cell) {
 }
 function metricDecimals(metric) {
   return METRICS[metric].unit === "ms" ? 3 : 1;
+}
+function perRoundPct(cell) {
+  if (cell.test !== "signed-rank" || cell.deltaPct === null || !cell.pairedT) return null;
+  const { lowerPct, upperPct } = cell.pairedT.ci95;
+  const meanLogRatio = (Math.log1p(lowerPct / 100) + Math.log1p(upperPct / 100)) / 2;
+  return Number.isFinite(meanLogRatio) ? 100 * Math.expm1(meanLogRatio) : null;
+}
+function deltaLegend(rows) {
+  const tested = rows.filter((r) => r.test !== null);
+  const paired = tested.filter((r) => r.test === "signed-rank");
+  const unpaired = tested.filter((r) => r.test === "mann-whitney");
+  const which = (some) => paired.length > 0 && unpaired.length > 0 ? ` (${[...new Set(some.map((r) => r.id))].join(", ")})` : "";
+  const legend = [];
+  if (paired.length > 0) {
+    legend.push(
+      `delta${which(paired)}: paired Hodges-Lehmann shift of the per-round head/base ratios, with its 95% CI; p: Wilcoxon signed-rank test on those ratios (Holm-adjusted in parentheses); per-round %: their geometric mean, a plain estimate of the same centre. The medians are each arm's own, unpaired, so their ratio can differ from delta.`
+    );
+  }
+  if (unpaired.length > 0) {
+    legend.push(
+      `delta${which(unpaired)}: unpaired Hodges-Lehmann shift, the median head/base over every pair of a base and a head run, with its 95% CI: an estimate of the ratio of the medians; p: Mann-Whitney rank-sum test (Holm-adjusted in parentheses).`
+    );
+  }
+  if (tested.some((r) => r.ci95 !== null && r.ci95.achievedLevel < r.ci95.level)) {
+    legend.push("@x%: the confidence an interval reaches when the runs are too few for 95%.");
+  }
+  return legend;
+}
+function groupNotes(notes) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const n of notes) {
+    const key = `${n.code}\0${numberSlots(n.message).text.join("#")}`;
+    groups2.set(key, [...groups2.get(key) ?? [], n]);
+  }
+  return [...groups2.values()].map((group) => {
+    const clients = [...new Set(group.map((n) => n.clients))];
+    const messages = [...new Set(group.map((n) => n.message))];
+    if (messages.length === 1) return { clients, message: messages[0] };
+    const split = group.map((n) => numberSlots(n.message));
+    const { text: text2 } = split[0];
+    const message = text2.map((part, i) => {
+      if (i === text2.length - 1) return part;
+      const values = split.map((s) => s.numbers[i]);
+      return part + (new Set(values).size === 1 ? values[0] : `{${values.join(", ")}}`);
+    }).join("");
+    return { clients, message };
+  });
+}
+var NUMBER = /[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?/g;
+function numberSlots(message) {
+  return { text: message.split(NUMBER), numbers: message.match(NUMBER) ?? [] };
 }
 
 // src/report/comparison-text.ts
@@ -68183,10 +69378,11 @@ function renderArm(arm2) {
           header.map((col) => col.numeric)
         )
       );
-      for (const note of t.notes) lines.push(`  clients ${note.clients}: ${note.message}`);
+      for (const note of t.notes) lines.push(`  clients ${note.clients.join(", ")}: ${note.message}`);
     }
     if (w.curve) lines.push(`  curve: ${curveLine(w.curve, (v) => v.toFixed(1))}`);
   }
+  if (arm2.legend.length > 0) lines.push("", ...arm2.legend.map((l) => `  ${l}`));
   return lines;
 }
 function table(rows, right) {
@@ -68202,9 +69398,10 @@ function describeStoredBaseline(b) {
 }
 
 // src/cli/execute-run.ts
+init_errors();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path31.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path35.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -68217,27 +69414,25 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path31.join(runDir, "results.json")}`);
+    logger.info(`results: ${path35.join(runDir, "results.json")}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
-    const deps = {
-      runner: nodeProcessRunner,
-      logger,
-      signal: controller.signal,
-      searchPath: process.env.PATH ?? "",
-      build: extra.build,
-      archive: extra.archive
-    };
-    const outcome = storedBaseline ? await runStoredBaseline({ ...request2, runDir }, storedBaseline, deps) : await runPipeline({ ...request2, runDir }, deps);
+    const deps = cliPipelineDeps(logger, controller.signal, extra.archive);
+    const outcome = await runComparison({ ...request2, runDir }, storedBaseline, deps);
     const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
     const decision = decideRun(outcome.result, outcome.comparison, extra.failOn);
     if (extra.printComparison !== false) {
       process.stdout.write(renderComparisonText(outcome.comparison, decision, outcome.result.baseline));
     }
-    print(`results written to ${outcome.resultsFile}
-`);
+    print(
+      `results ${outcome.result.status === "complete" ? "written to" : `(${outcome.result.status}) in`} ${outcome.resultsFile}
+`
+    );
     if (extra.failOn !== void 0) {
-      print(`decision written to ${await writeDecision(path31.dirname(outcome.resultsFile), decision)}
-`);
+      await writeDecision(path35.dirname(outcome.resultsFile), decision).then(
+        (file2) => print(`decision written to ${file2}
+`),
+        (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
+      );
       process.exitCode = decision.exitCode;
     }
     if (outcome.archived)
@@ -68255,7 +69450,7 @@ async function executeRun(options, logger, extra = {}) {
 function calibrateCommand() {
   const command = new Command("calibrate").description(
     "measure this runner's noise: run the same install as both arms (A/A) and report the noise per cell and any false alarm"
-  ).requiredOption("--bin <dir>", "PostgreSQL bin directory measured as both arms").requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt2("--rounds")).option(
+  ).requiredOption("--bin <dir>", "PostgreSQL bin directory measured as both arms").requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt2("--rounds")).option(
     "--duration <seconds>",
     "seconds per measured run (overrides the workloads)",
     positiveInt2("--duration")
@@ -68263,7 +69458,7 @@ function calibrateCommand() {
   return addAnalysisOptions(command, "run").action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
-    for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
+    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: "--workload" }));
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     try {
       const outcome = await executeRun(
@@ -68518,9 +69713,6 @@ function markdownLink(label, url2) {
 function armName(role, label) {
   return label === role ? role : `${role} **${escapeMarkdown(label)}**`;
 }
-function clientsText(clients) {
-  return `${clients} client${clients === 1 ? "" : "s"}`;
-}
 function artifactWhere(ctx) {
   return ctx.input.runUrl === void 0 ? "" : ` of the ${markdownLink("workflow run", ctx.input.runUrl)}`;
 }
@@ -68604,8 +69796,8 @@ function rawSamples(ctx) {
   }
   const armOrder = result.arms.map((a) => a.label);
   const rows = [];
-  for (const [cellKey, arms] of byCell) {
-    const [workload, clients] = JSON.parse(cellKey);
+  for (const [cellKey2, arms] of byCell) {
+    const [workload, clients] = JSON.parse(cellKey2);
     const labels = [.../* @__PURE__ */ new Set([...armOrder.filter((a) => arms.has(a)), ...arms.keys()])];
     for (const arm2 of labels) {
       const samples = [...arms.get(arm2) ?? []].sort((a, b) => a.round - b.round || a.attempt - b.attempt);
@@ -68789,7 +69981,7 @@ function renderWaitEventComparison(base, head, options = {}) {
       "| Counter | Base / txn | Head / txn | Change |",
       "|---|--:|--:|--:|",
       ...counters.map(
-        (c) => `| ${escapeMarkdown(c.name)} | ${number4(c.base)} | ${number4(c.head)} | ${c.base === 0 ? "new" : relativeChange(c.head / c.base - 1)} |`
+        (c) => `| ${escapeMarkdown(c.name)} | ${number4(c.base)} | ${number4(c.head)} | ${c.base === 0 ? "new" : relativeChange2(c.head / c.base - 1)} |`
       )
     );
   }
@@ -68803,9 +69995,9 @@ function points(delta) {
   const pp = delta * 100;
   return `${pp > 0 ? "+" : pp < 0 ? "\u2212" : "\xB1"}${Math.abs(pp).toFixed(1)} pp`;
 }
-function relativeChange(ratio) {
-  const pct5 = ratio * 100;
-  return `${pct5 > 0 ? "+" : pct5 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct5).toFixed(1)}%`;
+function relativeChange2(ratio) {
+  const pct4 = ratio * 100;
+  return `${pct4 > 0 ? "+" : pct4 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct4).toFixed(1)}%`;
 }
 function number4(x) {
   if (x === 0) return "0";
@@ -68867,10 +70059,10 @@ function allWarnings(ctx) {
 var SHORT_WARNINGS = { count: 20, chars: 300 };
 function warningList(warnings, shorten) {
   if (!shorten) return warnings.map((w) => `- ${escapeMarkdown(w)}`);
-  const shown = warnings.slice(0, SHORT_WARNINGS.count).map((w) => `- ${escapeMarkdown(w, SHORT_WARNINGS.chars)}`);
+  const shown2 = warnings.slice(0, SHORT_WARNINGS.count).map((w) => `- ${escapeMarkdown(w, SHORT_WARNINGS.chars)}`);
   const rest = warnings.length - SHORT_WARNINGS.count;
-  if (rest > 0) shown.push(`- \u2026 and ${rest} more in the results artifact`);
-  return shown;
+  if (rest > 0) shown2.push(`- \u2026 and ${rest} more in the results artifact`);
+  return shown2;
 }
 
 // src/report/markdown-headline.ts
@@ -68956,10 +70148,7 @@ function designLines(ctx) {
   if (warnings > 0) parts.push(`${warnings} warning(s) below`);
   if (input2.runUrl !== void 0) parts.push(markdownLink("workflow run", input2.runUrl));
   parts.push(`pgperf ${escapeMarkdown(result.pgperfVersion ?? "?", 40)}`);
-  return [
-    parts.join(" \xB7 "),
-    "<sub>n: usable runs base/head \xB7 delta: Hodges-Lehmann shift of head vs base with its 95% CI (@x%: the level the sample sizes reach) \xB7 p: two-sided Mann-Whitney (Holm-adjusted)</sub>"
-  ];
+  return [parts.join(" \xB7 ")];
 }
 
 // src/report/markdown-size.ts
@@ -69067,9 +70256,9 @@ function chartNumber(value) {
 function niceCeiling(value) {
   const target = value * 1.05;
   if (!(target > 1)) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(target));
-  const step = [1, 2, 2.5, 5, 10].find((s) => s * magnitude >= target) ?? 10;
-  return step * magnitude;
+  const magnitude2 = 10 ** Math.floor(Math.log10(target));
+  const step = [1, 2, 2.5, 5, 10].find((s) => s * magnitude2 >= target) ?? 10;
+  return step * magnitude2;
 }
 
 // src/report/markdown-tables.ts
@@ -69094,12 +70283,13 @@ function armBlocks(ctx, arm2, trims) {
     }
     if (!trims.has("notes")) {
       const notes = w.tables.flatMap(
-        (t) => t.notes.map((n) => `- ${clientsText(n.clients)}: ${escapeMarkdown(n.message, 500)}`)
+        (t) => t.notes.map((n) => `- ${clientsLabel(n.clients)}: ${escapeMarkdown(n.message, 500)}`)
       );
       if (notes.length > 0) blocks.push(notes.join("\n"));
     }
     if (w.curve && !trims.has("charts")) blocks.push(...chartBlocks(arm2, w.curve));
   }
+  if (arm2.legend.length > 0) blocks.push(arm2.legend.map((l) => `_${escapeMarkdown(l, 500)}_`).join("\n"));
   return blocks;
 }
 function table2(t) {
@@ -69184,6 +70374,7 @@ function compareCommand() {
   const gated = addFailOnOption(addAnalysisOptions(command, "compare"));
   return gated.action(async (file2, flags) => {
     const result = await readResults(file2);
+    if (flags.metric !== void 0) checkMetricHeld(result, flags.metric);
     const comparison = analyse(result, analysisFromFlags(flags));
     const input2 = reportInputOf(result, comparison, { failOn: flags.failOn });
     const format = flags.json ? "json" : flags.format;
@@ -69203,23 +70394,154 @@ function compareCommand() {
 init_fingerprint();
 init_types();
 init_errors();
-function consolidateShards(files) {
-  if (files.length === 0) throw new UserError("consolidate: no results files given");
+
+// src/fleet/verify-shards.ts
+init_fingerprint();
+init_types();
+init_errors();
+var LISTED_CELLS = 8;
+function listCells(cells) {
+  const ids = cells.map(cellId);
+  const shown2 = ids.slice(0, LISTED_CELLS).join(", ");
+  return ids.length > LISTED_CELLS ? `${shown2} and ${ids.length - LISTED_CELLS} more` : shown2 || "none";
+}
+function short2(hash2) {
+  return hash2.slice(0, 12);
+}
+function isVerifiable(shard) {
+  return shard.planHash !== void 0;
+}
+function checkShardDocument(f) {
+  const { file: file2, result } = f;
+  const shard = result.plan.shard;
+  if (!shard) throw new UserError(`${file2}: not a shard (no plan.shard); run it with --shard I/N`);
+  const { planId, index, count: count2, allCells } = shard;
+  if (index === 0) {
+    throw new UserError(
+      `${file2}: a consolidated document (plan.shard.index 0), not a shard: give the results files the shard jobs wrote`
+    );
+  }
+  if (!Number.isInteger(index) || index < 1 || index > count2) {
+    throw new UserError(
+      `${file2}: plan.shard.index is ${index}, but plan ${planId} has ${count2} shard${count2 === 1 ? "" : "s"}: expected 1 to ${count2}`
+    );
+  }
+  if (count2 > allCells.length) {
+    throw new UserError(
+      `${file2}: plan.shard.count is ${count2}, but plan ${planId} has ${allCells.length} cell${allCells.length === 1 ? "" : "s"} (plan.shard.allCells): every shard needs at least one cell`
+    );
+  }
+  const planCells = /* @__PURE__ */ new Set();
+  for (const c of allCells) {
+    if (planCells.has(cellId(c)))
+      throw new UserError(`${file2}: plan.shard.allCells lists ${cellId(c)} twice`);
+    planCells.add(cellId(c));
+  }
+  const ownCells = /* @__PURE__ */ new Set();
+  for (const c of result.plan.cells) {
+    const id = cellId(c);
+    if (!planCells.has(id)) {
+      throw new UserError(
+        `${file2}: plan.cells has ${id}, which is not a cell of plan ${planId} (its cells: ${listCells(allCells)})`
+      );
+    }
+    if (ownCells.has(id)) throw new UserError(`${file2}: plan.cells lists ${id} twice`);
+    ownCells.add(id);
+  }
+  if (shard.planHash !== void 0 || shard.assignment !== void 0) checkIdentity(f, shard, ownCells);
+  if (shard.samplesDigest !== void 0) {
+    const computed = samplesDigestOf(result.samples);
+    if (computed !== shard.samplesDigest) {
+      throw new UserError(
+        `${file2}: the samples do not match plan.shard.samplesDigest (recorded ${short2(shard.samplesDigest)}, computed ${short2(computed)}): they were changed after pgperf wrote them; consolidate the file the shard job wrote`
+      );
+    }
+  }
+  return shard;
+}
+function checkIdentity(f, shard, ownCells) {
+  const { file: file2 } = f;
+  const { planId, index, count: count2, allCells, assignment, planHash } = shard;
+  if (assignment === void 0 || planHash === void 0 || shard.samplesDigest === void 0) {
+    const missing = [
+      assignment === void 0 ? "assignment" : "",
+      planHash === void 0 ? "planHash" : "",
+      shard.samplesDigest === void 0 ? "samplesDigest" : ""
+    ].filter(Boolean);
+    throw new UserError(
+      `${file2}: plan.shard has no ${missing.join(" and no ")}: a shard written by pgperf carries assignment, planHash and samplesDigest together (the file was edited)`
+    );
+  }
+  if (assignment.length !== count2) {
+    throw new UserError(
+      `${file2}: plan.shard.assignment splits the cells into ${assignment.length} shards, but plan.shard.count is ${count2}`
+    );
+  }
+  const planCells = new Set(allCells.map(cellId));
+  const shardOf2 = /* @__PURE__ */ new Map();
+  for (const [i, cells] of assignment.entries()) {
+    for (const c of cells) {
+      const id = cellId(c);
+      if (!planCells.has(id)) {
+        throw new UserError(
+          `${file2}: plan.shard.assignment gives shard ${i + 1} the cell ${id}, which is not a cell of plan ${planId} (plan.shard.allCells)`
+        );
+      }
+      const other = shardOf2.get(id);
+      if (other !== void 0) {
+        throw new UserError(
+          `${file2}: plan.shard.assignment gives the cell ${id} to shards ${other} and ${i + 1}; a cell belongs to one shard`
+        );
+      }
+      shardOf2.set(id, i + 1);
+    }
+  }
+  const unassigned = allCells.filter((c) => !shardOf2.has(cellId(c)));
+  if (unassigned.length) {
+    throw new UserError(
+      `${file2}: plan.shard.assignment gives no shard the cell${unassigned.length > 1 ? "s" : ""} ${listCells(unassigned)} of plan ${planId}`
+    );
+  }
+  const computed = planHashOf({ planId, count: count2, allCells, assignment });
+  if (computed !== planHash) {
+    throw new UserError(
+      `${file2}: plan.shard.planHash is ${short2(planHash)}, but the plan it describes (planId, count, allCells, assignment) hashes to ${short2(computed)}: the plan's identity was edited`
+    );
+  }
+  const assigned = assignment[index - 1];
+  const same = assigned.length === ownCells.size && assigned.every((c) => ownCells.has(cellId(c)));
+  if (!same) {
+    throw new UserError(
+      `${file2}: plan.cells (${listCells(f.result.plan.cells)}) are not the cells plan ${planId} assigns to shard ${index}/${count2} (${listCells(assigned)})`
+    );
+  }
+}
+function checkOneComparison(files, shards) {
   const first = files[0];
-  const shardOf2 = (f) => {
-    const shard = f.result.plan.shard;
-    if (!shard) throw new UserError(`${f.file}: not a shard (no plan.shard); run it with --shard I/N`);
-    return shard;
-  };
-  const ref = shardOf2(first);
-  const armsOf = (r) => r.arms.map(
-    (a) => `${a.label}=${a.build?.sha ?? (a.label === "base" ? r.source?.base?.sha : a.label === "head" ? r.source?.head?.sha : void 0) ?? a.serverVersion}`
-  ).join(", ");
-  for (const f of files.slice(1)) {
-    const s = shardOf2(f);
+  const ref = shards[0];
+  const cellsKey = (s) => canonicalJson(s.allCells.map(cellId));
+  for (const [i, f] of files.entries()) {
+    if (i === 0) continue;
+    const s = shards[i];
     if (s.planId !== ref.planId || s.count !== ref.count) {
       throw new UserError(
         `${f.file}: plan ${s.planId} (${s.count} shards), but ${first.file} is plan ${ref.planId} (${ref.count} shards): the shards belong to different comparisons`
+      );
+    }
+    if (isVerifiable(s) !== isVerifiable(ref)) {
+      const [old, verified] = isVerifiable(s) ? [first, f] : [f, first];
+      throw new UserError(
+        `${old.file} carries no plan hash and samples digest (an older pgperf wrote it, or they were removed), but ${verified.file} does: mixed shard files cannot be verified together; consolidate the files the shard jobs of one pgperf version wrote`
+      );
+    }
+    if (s.planHash !== ref.planHash) {
+      throw new UserError(
+        `${f.file}: plan hash ${short2(s.planHash)}, but ${first.file} has ${short2(ref.planHash)} for the same plan ${ref.planId}: the shards do not agree on the plan's cells or their split (mixed plans)`
+      );
+    }
+    if (cellsKey(s) !== cellsKey(ref)) {
+      throw new UserError(
+        `${f.file}: plan.shard.allCells (${listCells(s.allCells)}) differ from ${first.file}'s (${listCells(ref.allCells)}) for the same plan ${ref.planId} (mixed plans)`
       );
     }
     if (armsOf(f.result) !== armsOf(first.result)) {
@@ -69228,6 +70550,78 @@ function consolidateShards(files) {
       );
     }
   }
+}
+function armsOf(r) {
+  return r.arms.map(
+    (a) => `${a.label}=${a.build?.sha ?? (a.label === "base" ? r.source?.base?.sha : a.label === "head" ? r.source?.head?.sha : void 0) ?? a.serverVersion}`
+  ).join(", ");
+}
+function sampleKey(s) {
+  return `${cellId(s)} arm ${s.arm} round ${s.round} attempt ${s.attempt ?? 1}`;
+}
+function checkClassShards(group, fingerprint) {
+  const byIndex = /* @__PURE__ */ new Map();
+  for (const f of group) {
+    const { index, count: count2 } = f.result.plan.shard;
+    const other = byIndex.get(index);
+    if (other) {
+      throw new UserError(
+        `${f.file} and ${other.file} are both shard ${index}/${count2} of machine class ${fingerprint}`
+      );
+    }
+    byIndex.set(index, f);
+  }
+  const seen = /* @__PURE__ */ new Map();
+  for (const f of group) {
+    for (const [i, s] of f.result.samples.entries()) {
+      const key = sampleKey(s);
+      const before = seen.get(key);
+      if (before) {
+        const where = before.file === f.file ? `${f.file}: samples[${before.at}] and samples[${i}] are` : `${before.file} (samples[${before.at}]) and ${f.file} (samples[${i}]) both hold`;
+        throw new UserError(
+          `${where} the same run (${key}): duplicate samples would count one measurement twice`
+        );
+      }
+      seen.set(key, { file: f.file, at: i });
+    }
+  }
+  const owner = /* @__PURE__ */ new Map();
+  for (const f of group) {
+    for (const c of f.result.plan.cells) {
+      const other = owner.get(cellId(c));
+      if (other !== void 0) {
+        throw new UserError(
+          `${other} and ${f.file} both claim the cell ${cellId(c)} (plan.cells): a cell belongs to one shard`
+        );
+      }
+      owner.set(cellId(c), f.file);
+    }
+  }
+  for (const f of group) {
+    const cells = new Set(f.result.plan.cells.map(cellId));
+    const arms = new Set(f.result.arms.map((a) => a.label));
+    for (const [i, s] of f.result.samples.entries()) {
+      if (!cells.has(cellId(s))) {
+        throw new UserError(
+          `${f.file}: samples[${i}] is of the cell ${cellId(s)}, which is not one of this shard's cells (${listCells(f.result.plan.cells)})`
+        );
+      }
+      if (!arms.has(s.arm)) {
+        throw new UserError(
+          `${f.file}: samples[${i}] is of the arm '${s.arm}', which is not an arm of the run (${[...arms].join(", ")})`
+        );
+      }
+    }
+  }
+  return byIndex;
+}
+
+// src/fleet/consolidate.ts
+function consolidateShards(files) {
+  if (files.length === 0) throw new UserError("consolidate: no results files given");
+  const shards = files.map(checkShardDocument);
+  checkOneComparison(files, shards);
+  const ref = shards[0];
   const groups2 = /* @__PURE__ */ new Map();
   for (const f of files) {
     const id = machineClassOf(f.result);
@@ -69240,16 +70634,7 @@ function machineClassOf(result) {
   return result.fingerprint?.id ?? environmentFingerprint(result).id;
 }
 function mergeClass(fingerprint, group, ref) {
-  const byIndex = /* @__PURE__ */ new Map();
-  for (const f of group) {
-    const index = f.result.plan.shard.index;
-    const other = byIndex.get(index);
-    if (other)
-      throw new UserError(
-        `${f.file} and ${other.file} are both shard ${index}/${ref.count} of machine class ${fingerprint}`
-      );
-    byIndex.set(index, f);
-  }
+  const byIndex = checkClassShards(group, fingerprint);
   const present = [...byIndex.keys()].sort((a, b) => a - b);
   const missing = Array.from({ length: ref.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
   const failed = present.filter((i) => byIndex.get(i).result.status !== "complete");
@@ -69258,6 +70643,11 @@ function mergeClass(fingerprint, group, ref) {
   const covered = new Set(docs.flatMap((d) => d.plan.cells.map(cellId)));
   const lost = ref.allCells.filter((c) => !covered.has(cellId(c))).map(cellId);
   const warnings = [...new Set(docs.flatMap((d) => d.warnings))];
+  if (!isVerifiable(ref)) {
+    warnings.push(
+      "the shards carry no plan hash and samples digest (an older pgperf wrote them): their indexes, cells and samples were checked against the plan, their split and their samples could not be verified"
+    );
+  }
   if (missing.length) {
     warnings.unshift(
       `shard${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${ref.count} missing: no data for ${lost.join(", ")}`
@@ -69270,6 +70660,7 @@ function mergeClass(fingerprint, group, ref) {
     );
   }
   const incomplete = missing.length > 0 || failed.length > 0;
+  const samples = docs.flatMap((d) => d.samples);
   const result = {
     ...base,
     status: incomplete ? "failed" : "complete",
@@ -69282,9 +70673,9 @@ function mergeClass(fingerprint, group, ref) {
       rounds: Math.max(...docs.map((d) => d.plan.rounds)),
       cells: ref.allCells,
       executed: docs.flatMap((d) => d.plan.executed),
-      shard: { ...ref, index: 0 }
+      shard: mergedShard(ref, samples)
     },
-    samples: docs.flatMap((d) => d.samples),
+    samples,
     warnings
   };
   return {
@@ -69294,6 +70685,14 @@ function mergeClass(fingerprint, group, ref) {
     present,
     missing,
     failed
+  };
+}
+function mergedShard(ref, samples) {
+  const { samplesDigest: _shards, ...identity } = ref;
+  return {
+    ...identity,
+    index: 0,
+    ...isVerifiable(ref) ? { samplesDigest: samplesDigestOf(samples) } : {}
   };
 }
 
@@ -69419,6 +70818,7 @@ function consolidateCommand() {
 // src/cli/commands/demo.ts
 import { readdir as readdir7 } from "node:fs/promises";
 init_errors();
+var DEMO_THRESHOLD_PCT = 10;
 var DEMO_WORKLOAD = workloadSchema.parse({
   name: "demo-tpcb-like",
   description: "tpcb-like writes at 1 and 4 clients; the arms differ only in synchronous_commit",
@@ -69428,14 +70828,20 @@ var DEMO_WORKLOAD = workloadSchema.parse({
   clients: [1, 4],
   duration: 3,
   warmup: 2,
-  // Five rounds: the fewest for which an exact rank test over two cells can reach p < 0.05 after Holm.
-  rounds: 5
+  // Five rounds: the fewest for which an exact rank test over two cells can reach p < 0.05 after Holm (the
+  // unpaired one: five pairs cannot, so Mann-Whitney decides and each cell's note says so).
+  rounds: 5,
+  // The threshold the demo's rounds resolve: a several-fold effect needs no 2% resolution, and the 2% default
+  // would make the power check warn (live, and again in the report) about 23 rounds the demo never plans.
+  threshold: DEMO_THRESHOLD_PCT
 });
 function demoCommand() {
   return new Command("demo").description("compare synchronous_commit on vs off on the installed PostgreSQL (about two minutes)").option("--bin <dir>", "PostgreSQL bin directory (default: the newest under /usr/lib/postgresql)").option("--out <dir>", "results directory", "pgperf-results").option("--rounds <n>", "rounds", positiveInt2("--rounds")).option("--store <dir|url>", STORE_OPTION_HELP).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").action(async (flags) => {
     const logger = consoleLogger();
     const binDir = flags.bin ?? await findInstalledBinDir();
-    logger.info(`demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}`);
+    logger.info(
+      `demo: ${DEMO_WORKLOAD.description}, PostgreSQL from ${binDir}; ${thresholdText(flags.rounds ?? DEMO_WORKLOAD.rounds)}`
+    );
     const store = await openCliStore(flags.store, logger, true);
     try {
       await executeRun(
@@ -69462,6 +70868,14 @@ function demoCommand() {
       await store.close();
     }
   });
+}
+function thresholdText(rounds) {
+  const plan = checkPlan({
+    rounds,
+    cells: DEMO_WORKLOAD.clients.length,
+    thresholdPct: DEFAULT_THRESHOLD_PCT
+  });
+  return `threshold ${DEMO_THRESHOLD_PCT}% (the default ${DEFAULT_THRESHOLD_PCT}% would need about ${plan.recommendedRounds} rounds at the assumed ${plan.noiseCvPct.toFixed(1)}% noise; the demo runs ${rounds})`;
 }
 async function findInstalledBinDir() {
   const versions = await readdir7("/usr/lib/postgresql").catch(() => []);
@@ -69540,7 +70954,7 @@ function bytes(value) {
 
 // src/history/load-runs.ts
 import { readdir as readdir8, stat as stat6 } from "node:fs/promises";
-import path32 from "node:path";
+import path36 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -69551,7 +70965,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path32.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path36.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -69562,12 +70976,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path32.join(input2, "runs");
+  const runsDir = path36.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir8(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path32.join(runsDir, n));
+    return (await readdir8(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path36.join(runsDir, n));
   }
   const entries = await readdir8(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path32.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path36.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -70002,12 +71416,12 @@ async function loadChartAssets() {
 
 // src/history/write-site.ts
 import { mkdir as mkdir8 } from "node:fs/promises";
-import path33 from "node:path";
+import path37 from "node:path";
 async function writeSite(dir, files) {
   await mkdir8(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path33.join(dir, f.file);
+    const target = path37.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -70024,7 +71438,7 @@ function historyCommand() {
   return addChangePointOptions(command, "runs").action(
     async (flags) => {
       const repoUrl = flags.repoUrl === void 0 ? void 0 : parseRepoUrl(flags.repoUrl);
-      const { maxP, minSegment, magnitudePct: magnitude } = changePointSettings(flags);
+      const { maxP, minSegment, magnitudePct: magnitude2 } = changePointSettings(flags);
       const logger = consoleLogger();
       let runs;
       let from;
@@ -70040,7 +71454,7 @@ function historyCommand() {
           await store.close();
         }
       }
-      const analysis = analyseHistory(runs, { maxP, minSegment, minMagnitude: magnitude / 100 });
+      const analysis = analyseHistory(runs, { maxP, minSegment, minMagnitude: magnitude2 / 100 });
       const known = workloadNames(analysis);
       if (known.length === 0) {
         throw new UserError(
@@ -70081,7 +71495,7 @@ function parseRepoUrl(raw) {
 }
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync, existsSync } from "fs";
+import { readFileSync, existsSync as existsSync2 } from "fs";
 import { EOL } from "os";
 var Context = class {
   /**
@@ -70091,11 +71505,11 @@ var Context = class {
     var _a3, _b, _c;
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
-      if (existsSync(process.env.GITHUB_EVENT_PATH)) {
+      if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path36 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path36} does not exist${EOL}`);
+        const path39 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path39} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -74389,7 +75803,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path36) => path36.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path39) => path39.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -74568,6 +75982,22 @@ function kindOfStatus(status) {
   if (status >= 500) return "server";
   return "other";
 }
+function apiFailureHint(e, permission) {
+  switch (e.kind) {
+    case "rate-limit":
+      return "GitHub's API rate limit was hit (not a permission problem); the call was retried and gave up. Run fewer jobs with this token at once, or retry the workflow later.";
+    case "permission":
+      return `The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in the README).`;
+    case "not-found":
+      return `Not found: check the repository, the number or commit, and the token's access ('${permission}').`;
+    case "server":
+      return "GitHub answered with a server error on every retry; retry the workflow later.";
+    case "network":
+      return "GitHub could not be reached; check GITHUB_API_URL and the network of the runner.";
+    default:
+      return "";
+  }
+}
 
 // src/github/octokit-api.ts
 var ACTIONS_BOT_LOGIN = "github-actions[bot]";
@@ -74684,10 +76114,10 @@ function octokitApi(options) {
       `open an issue`,
       async () => toIssue((await octokit.rest.issues.create({ owner, repo, ...issue2 })).data)
     ),
-    updateIssue: (issueNumber, change) => call(
+    updateIssue: (issueNumber, change2) => call(
       `update issue #${issueNumber}`,
       async () => toIssue(
-        (await octokit.rest.issues.update({ owner, repo, issue_number: issueNumber, ...change })).data
+        (await octokit.rest.issues.update({ owner, repo, issue_number: issueNumber, ...change2 })).data
       )
     ),
     pullRequestHead: (prNumber) => call(`read PR #${prNumber}`, async () => {
@@ -74715,122 +76145,8 @@ function toApiError(what, e, rateLimited) {
   return new GitHubApiError(`${what}: ${message}`, status, kindOfStatus(status));
 }
 
-// src/history/bisect-marker.ts
-init_errors();
-var PREFIX = "<!-- pgperf:bisect ";
-var SUFFIX = " -->";
-function bisectMarker(target) {
-  const json3 = JSON.stringify(target).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
-  return `${PREFIX}${json3}${SUFFIX}`;
-}
-
-// src/github/regression-issues.ts
-var REGRESSION_LABEL = "pgperf-regression";
-var BISECT_LABEL = "pgperf-bisect";
-var MARKER_PREFIX2 = "<!-- pgperf:series=";
-function seriesMarker(seriesId2) {
-  return `${MARKER_PREFIX2}${encodeURIComponent(seriesId2)} -->`;
-}
-function planIssueActions(analysis, existing, login, links = {}) {
-  const mine = existing.filter((i) => i.userLogin === login);
-  const actions = [];
-  for (const s of analysis.series) {
-    if (s.status !== "analysed") continue;
-    const id = s.series.id;
-    const marker = seriesMarker(id);
-    const issue2 = mine.filter((i) => i.body.includes(marker)).sort((a, b) => a.number - b.number)[0];
-    const latest = s.changePoints.at(-1);
-    if (latest?.kind === "regression") {
-      const title = issueTitle(s, latest);
-      const body = issueBody(s, latest, links);
-      if (!issue2) actions.push({ kind: "open", seriesId: id, title, body });
-      else if (issue2.body !== body || issue2.title !== title || issue2.state === "closed") {
-        actions.push({
-          kind: "update",
-          seriesId: id,
-          issue: issue2.number,
-          title,
-          body,
-          reopen: issue2.state === "closed"
-        });
-      }
-    } else if (issue2 && issue2.state === "open" && latest?.kind === "improvement") {
-      actions.push({
-        kind: "close",
-        seriesId: id,
-        issue: issue2.number,
-        note: recoveryNote(s, latest, links)
-      });
-    }
-  }
-  return actions;
-}
-function describeSync(outcome) {
-  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed`;
-}
-async function syncRegressionIssues(api, analysis, links = {}) {
-  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
-  const outcome = { opened: [], updated: [], closed: [] };
-  for (const action of planIssueActions(analysis, existing, login, links)) {
-    if (action.kind === "open") {
-      const issue2 = await api.createIssue({
-        title: action.title,
-        body: action.body,
-        labels: [REGRESSION_LABEL]
-      });
-      outcome.opened.push(issue2.number);
-    } else if (action.kind === "update") {
-      await api.updateIssue(action.issue, {
-        title: action.title,
-        body: action.body,
-        ...action.reopen ? { state: "open" } : {}
-      });
-      outcome.updated.push(action.issue);
-    } else {
-      await api.createComment(action.issue, action.note);
-      await api.updateIssue(action.issue, { state: "closed" });
-      outcome.closed.push(action.issue);
-    }
-  }
-  return outcome;
-}
-function issueTitle(s, cp2) {
-  const k = s.series.key;
-  return `Performance regression: ${k.workload} at ${k.clients} client${k.clients === 1 ? "" : "s"}, ${k.metric} ${pct4(cp2.relativeChange)} (first bad ${short2(cp2.firstAfter.sha)})`;
-}
-function issueBody(s, cp2, links) {
-  const k = s.series.key;
-  const good = cp2.lastBefore.sha;
-  const bad = cp2.firstAfter.sha;
-  return [
-    seriesMarker(s.series.id),
-    // Without both commits there is nothing to bisect: no marker, and mode bisect says so.
-    ...good && bad ? [bisectMarker({ series: s.series.id, ...k, good, bad })] : [],
-    `**${k.workload}** at **${k.clients}** client${k.clients === 1 ? "" : "s"} (${k.metric}) changed by **${pct4(cp2.relativeChange)}** [95% CI ${pct4(cp2.ciLower)}, ${pct4(cp2.ciUpper)}], p ${cp2.p.toExponential(1)}.`,
-    "",
-    `| | commit | date | median |`,
-    `| --- | --- | --- | --- |`,
-    `| last good | ${commit2(cp2.lastBefore.sha, links)} | ${cp2.lastBefore.date.slice(0, 10)} | ${round(cp2.lastBefore.median)} |`,
-    `| first bad | ${commit2(cp2.firstAfter.sha, links)} | ${cp2.firstAfter.date.slice(0, 10)} | ${round(cp2.firstAfter.median)} |`,
-    "",
-    `Mean before ${round(cp2.before)}, after ${round(cp2.after)}; series \`${s.series.id}\` on the machine fingerprint \`${k.fingerprint}\`.${links.runUrl ? ` Found by [this run](${links.runUrl}).` : ""}`,
-    "",
-    "This issue is updated by every nightly run and closed when the series recovers." + (good && bad ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit between the two (pgperf mode bisect).` : "")
-  ].join("\n");
-}
-function recoveryNote(s, cp2, links) {
-  return `Recovered: \`${s.series.id}\` changed by ${pct4(cp2.relativeChange)} at ${commit2(cp2.firstAfter.sha, links)} (${cp2.firstAfter.date.slice(0, 10)}), after the regression this issue tracked. Closing.` + (links.runUrl ? ` ([run](${links.runUrl}))` : "");
-}
-function commit2(sha, links) {
-  if (!sha) return "(no commit recorded)";
-  return links.repoUrl ? `[\`${short2(sha)}\`](${links.repoUrl}/commit/${sha})` : `\`${short2(sha)}\``;
-}
-var short2 = (sha) => sha ? sha.slice(0, 10) : "unknown";
-var pct4 = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(100 * x).toFixed(1)}%`;
-var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
-
 // src/history/nightly.ts
-import path34 from "node:path";
+import path38 from "node:path";
 import { writeFile as writeFile8 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -74840,8 +76156,364 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile8(path34.join(dir, ".nojekyll"), "");
+  await writeFile8(path38.join(dir, ".nojekyll"), "");
   return files;
+}
+function workloadId(fingerprint, workload) {
+  return `${fingerprint}/${workload}`;
+}
+function severity(cp2) {
+  return Math.abs(Math.log1p(cp2.relativeChange));
+}
+function judgeHistory(analysis) {
+  const analysed = analysis.series.filter((s) => s.status === "analysed");
+  const latest = (kind) => analysed.filter((s) => s.changePoints.at(-1)?.kind === kind);
+  const regressed = latest("regression");
+  const improved = latest("improvement");
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const s of analysed) {
+    const { fingerprint, workload } = s.series.key;
+    const id = workloadId(fingerprint, workload);
+    let standing = byWorkload.get(id);
+    if (!standing) {
+      standing = { id, fingerprint, workload, series: [], regressed: [] };
+      byWorkload.set(id, standing);
+    }
+    standing.series.push(s);
+    const cp2 = s.changePoints.at(-1);
+    if (cp2?.kind === "regression") standing.regressed.push({ series: s.series, changePoint: cp2 });
+  }
+  const workloads = [...byWorkload.values()];
+  for (const w of workloads) {
+    w.regressed.sort((a, b) => severity(b.changePoint) - severity(a.changePoint));
+  }
+  const events = workloads.filter((w) => w.regressed.length > 0);
+  return {
+    verdict: events.length > 0 ? "regression" : improved.length > 0 ? "improvement" : "no-change",
+    regressed,
+    improved,
+    workloads,
+    events,
+    unanalysed: analysis.series.filter((s) => s.status !== "analysed")
+  };
+}
+function clientsText(clients) {
+  return `${clients} client${clients === 1 ? "" : "s"}`;
+}
+function renderNightlySummary(analysis, judgement, options = {}) {
+  const events = judgement.events.length;
+  const cells = judgement.regressed.length;
+  const headline3 = events > 0 ? `## pgperf nightly: \u{1F534} ${events} workload${events === 1 ? "" : "s"} regressed (${cells} cell${cells === 1 ? "" : "s"})` : `## pgperf nightly: \u2705 no workload regressed`;
+  const change2 = (cp2) => `${formatPct(cp2.relativeChange * 100)} since ${escapeMarkdown((cp2.firstAfter.sha ?? "an unrecorded commit").slice(0, 10))}`;
+  const seriesLine = (s, cp2) => `at ${clientsText(s.key.clients)} (${s.key.metric}): ${change2(cp2)}`;
+  const lines = [headline3, ""];
+  if (options.measured) lines.push(`Measured ${measuredText(options.measured)}.`, "");
+  if (events > 0) {
+    lines.push("**Regressed** (latest change point), one regression event per workload:");
+    for (const e of judgement.events) {
+      lines.push(
+        `- ${escapeMarkdown(e.workload)} on ${escapeMarkdown(e.fingerprint)}: ${e.regressed.length} cell${e.regressed.length === 1 ? "" : "s"}`,
+        ...e.regressed.map((c) => `  - ${seriesLine(c.series, c.changePoint)}`)
+      );
+    }
+    lines.push("");
+  }
+  if (judgement.improved.length > 0) {
+    lines.push(
+      "**Improved** (latest change point):",
+      ...judgement.improved.map(
+        (s) => `- ${escapeMarkdown(s.series.key.workload)} ${seriesLine(s.series, s.changePoints.at(-1))}`
+      ),
+      ""
+    );
+  }
+  if (options.notes?.length) lines.push(...options.notes, "");
+  return `${lines.join("\n")}${renderHistoryMarkdown(analysis, { repoUrl: options.repoUrl })}`;
+}
+function measuredText(measured2) {
+  const parts = [measured2.ref, measured2.sha?.slice(0, 10)].filter((p) => Boolean(p));
+  return parts.length > 0 ? parts.map((p) => escapeMarkdown(p)).join(" @ ") : "the given install";
+}
+function renderIncompleteNightly(why, notes = []) {
+  return [
+    "## pgperf nightly: \u26A0\uFE0F no verdict",
+    "",
+    `${escapeMarkdown(why)}; nothing was analysed.`,
+    ...notes.length ? ["", ...notes] : [],
+    ""
+  ].join("\n");
+}
+
+// src/history/bisect-marker.ts
+init_errors();
+var SUFFIX = " -->";
+var prefixOf = (name) => `<!-- pgperf:${name} `;
+function jsonMarker(name, value) {
+  const json3 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return `${prefixOf(name)}${json3}${SUFFIX}`;
+}
+function markerText(body, name) {
+  const prefix = prefixOf(name);
+  const start = body.indexOf(prefix);
+  const end = start < 0 ? -1 : body.indexOf(SUFFIX, start + prefix.length);
+  return start < 0 || end < 0 ? void 0 : body.slice(start + prefix.length, end);
+}
+function bisectMarker(target) {
+  return jsonMarker("bisect", target);
+}
+
+// src/history/regression-event.ts
+var BISECT_LABEL = "pgperf-bisect";
+var SERIES_MARKER_PREFIX = "<!-- pgperf:series=";
+function seriesMarker(seriesId2) {
+  return `${SERIES_MARKER_PREFIX}${encodeURIComponent(seriesId2)} -->`;
+}
+var EVENT_MARKER = "regression";
+var MAX_TABLE_ROWS = 100;
+function eventStateMarker(state) {
+  return jsonMarker(EVENT_MARKER, state);
+}
+function parseEventState(body) {
+  const text2 = markerText(body, EVENT_MARKER);
+  if (text2 === void 0) return void 0;
+  let parsed;
+  try {
+    parsed = JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
+  if (typeof parsed !== "object" || parsed === null) return void 0;
+  const { event, state, cells } = parsed;
+  if (typeof event !== "string" || state !== "open" && state !== "recovered" || !Array.isArray(cells)) {
+    return void 0;
+  }
+  const tracked = [];
+  for (const cell of cells) {
+    const c = cell ?? {};
+    const { series, clients, metric, run: run2, sha } = c;
+    if (typeof series !== "string" || !Number.isInteger(clients) || typeof metric !== "string" || !isMetricName(metric) || typeof run2 !== "string" || sha !== null && typeof sha !== "string") {
+      return void 0;
+    }
+    tracked.push({ series, clients, metric, run: run2, sha });
+  }
+  return { event, state, cells: tracked };
+}
+function eventCells(w, tracked) {
+  const ids = [.../* @__PURE__ */ new Set([...w.regressed.map((c) => c.series.id), ...tracked.map((t) => t.series)])];
+  const cells = ids.map((id) => {
+    const s = w.series.find((x) => x.series.id === id);
+    const before = tracked.find((t) => t.series === id);
+    const latest = s?.changePoints.at(-1);
+    const regression = s?.changePoints.findLast((cp2) => cp2.kind === "regression");
+    const now = !s ? "missing" : latest?.kind === "regression" ? "regressed" : latest?.kind === "improvement" && regression ? "recovered" : "cleared";
+    const key = s ? s.series.key : { clients: before.clients, metric: before.metric };
+    const at = now === "regressed" || !before ? { run: regression.firstAfter.runId, sha: regression.firstAfter.sha } : { run: before.run, sha: before.sha };
+    return {
+      series: id,
+      clients: key.clients,
+      metric: key.metric,
+      ...at,
+      now,
+      ...regression ? { regression } : {},
+      ...now === "recovered" ? { recovery: latest } : {}
+    };
+  });
+  const order = (c) => c.now === "regressed" ? 0 : 1;
+  return cells.sort(
+    (a, b) => order(a) - order(b) || (a.now === "regressed" ? severity(b.regression) - severity(a.regression) : 0) || a.metric.localeCompare(b.metric) || a.clients - b.clients
+  );
+}
+function describeSync(outcome) {
+  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed`;
+}
+function supersededNote(by) {
+  return `Superseded${by !== void 0 ? ` by #${by}` : ""}: pgperf now keeps one issue per regression event of a workload, listing every regressed client count and metric. Closing this one.`;
+}
+var cellName = (c) => `${METRICS[c.metric].label} at ${clientsText(c.clients)}`;
+var change = (cp2) => formatPct(cp2.relativeChange * 100, 1);
+function issueTitle(w) {
+  const worst = w.regressed[0];
+  const n = w.regressed.length;
+  return `Performance regression: ${escapeMarkdown(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`;
+}
+function issueBody(w, cells, state, links) {
+  const tracked = cells.map(({ series, clients, metric, run: run2, sha }) => ({
+    series,
+    clients,
+    metric,
+    run: run2,
+    sha
+  }));
+  const regressed = cells.filter((c) => c.now === "regressed");
+  const target = cells.find(
+    (c) => isSha(c.regression?.lastBefore.sha) && isSha(c.regression?.firstAfter.sha)
+  );
+  const workload = `**${escapeMarkdown(w.workload)}** on the machine ${escapeMarkdown(w.fingerprint)}`;
+  const headline3 = state === "recovered" ? `${workload} has recovered in every cell this issue tracked.` : `${workload} regressed in ${regressed.length} cell${regressed.length === 1 ? "" : "s"}` + (regressed.length > 0 ? ` (worst: ${cellName(regressed[0])} ${change(regressed[0].regression)})` : "") + ".";
+  const rows = cells.slice(0, MAX_TABLE_ROWS).map((c) => cellRow(c, links));
+  const foundBy = safeUrl(links.runUrl ?? "");
+  return [
+    eventStateMarker({ event: w.id, state, cells: tracked }),
+    ...cells.map((c) => seriesMarker(c.series)),
+    ...target ? [
+      bisectMarker({
+        series: target.series,
+        workload: w.workload,
+        clients: target.clients,
+        metric: target.metric,
+        fingerprint: w.fingerprint,
+        good: target.regression.lastBefore.sha,
+        bad: target.regression.firstAfter.sha
+      })
+    ] : [],
+    headline3,
+    "",
+    "| cell | change [95% CI] | p | before \u2192 after | last good | first bad | now |",
+    "| --- | --: | --: | --: | --- | --- | --- |",
+    ...rows,
+    ...cells.length > rows.length ? ["", `\u2026 and ${cells.length - rows.length} more cells.`] : [],
+    "",
+    ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by [this run](${foundBy}).`, ""] : [],
+    "This issue is updated by every nightly run while the regression persists (cells that regress later are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the worst cell, ${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).` : "")
+  ].join("\n");
+}
+function cellRow(c, links) {
+  const cp2 = c.regression;
+  const unit = METRICS[c.metric].unit;
+  const regression = cp2 ? `${change(cp2)} ${formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100)} | ${formatP(cp2.p)} | ${round(cp2.before)} \u2192 ${round(cp2.after)} ${unit} | ${point(cp2.lastBefore, links)} | ${point(cp2.firstAfter, links)}` : "\u2014 | \u2014 | \u2014 | \u2014 | \u2014";
+  const now = c.now === "regressed" ? "\u{1F534} regressed" : c.now === "recovered" ? `\u{1F7E2} recovered ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}` : c.now === "cleared" ? "\u26AA no longer a change point" : "\u26AA no longer analysed";
+  return `| ${cellName(c)} | ${regression} | ${now} |`;
+}
+function recoveryNote(w, cells, links) {
+  const foundBy = safeUrl(links.runUrl ?? "");
+  const line = (c) => c.now === "recovered" ? `- ${cellName(c)}: ${change(c.recovery)} at ${point(c.recovery.firstAfter, links)}, stored run ${escapeMarkdown(c.recovery.firstAfter.runId)}` : `- ${cellName(c)}: ${c.now === "cleared" ? "no longer a change point in the history" : "no longer analysed"}`;
+  return [
+    `**Recovered**: no cell of **${escapeMarkdown(w.workload)}** on ${escapeMarkdown(w.fingerprint)} is regressed any more. Closing.`,
+    "",
+    ...cells.map(line),
+    ...foundBy ? ["", `Found by [this run](${foundBy}).`] : []
+  ].join("\n");
+}
+function point(p, links) {
+  return `${commit2(p.sha, links)} ${escapeMarkdown(p.date.slice(0, 10))}`;
+}
+function isSha(sha) {
+  return typeof sha === "string" && /^[0-9a-f]{7,40}$/i.test(sha);
+}
+function commit2(sha, links) {
+  if (!sha) return "(no commit recorded)";
+  if (!/^[0-9a-f]{4,64}$/i.test(sha)) return escapeMarkdown(sha, 40);
+  const repo = safeUrl((links.repoUrl ?? "").replace(/\/+$/, ""));
+  const short3 = `\`${sha.slice(0, 10)}\``;
+  return repo ? `[${short3}](${repo}/commit/${sha})` : short3;
+}
+function shortText(sha) {
+  if (!sha) return "unknown";
+  return isSha(sha) ? sha.slice(0, 10) : escapeMarkdown(sha, 12);
+}
+var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
+
+// src/github/regression-issues.ts
+var REGRESSION_LABEL = "pgperf-regression";
+function planIssueActions(analysis, existing, login, links = {}) {
+  const mine = existing.filter((i) => i.userLogin === login).sort((a, b) => a.number - b.number);
+  const states = new Map(mine.map((i) => [i.number, parseEventState(i.body)]));
+  const actions = [];
+  for (const w of judgeHistory(analysis).workloads) {
+    const ofEvent = mine.filter((i) => states.get(i.number)?.event === w.id);
+    const legacy = mine.filter(
+      (i) => i.state === "open" && !states.get(i.number) && w.series.some((s) => i.body.includes(seriesMarker(s.series.id)))
+    );
+    if (w.regressed.length > 0) {
+      const target = ofEvent.find((i) => i.state === "open") ?? [...ofEvent].reverse().find((i) => sameEvent(states.get(i.number), w));
+      const state = target ? states.get(target.number) : void 0;
+      const cells = eventCells(w, state?.cells ?? []);
+      const title = issueTitle(w);
+      const body = issueBody(w, cells, "open", links);
+      if (!target) {
+        actions.push({ kind: "open", event: w.id, title, body });
+      } else {
+        const reopen = target.state === "closed" && state.state === "recovered";
+        if (reopen || target.body !== body || target.title !== title) {
+          actions.push({ kind: "update", event: w.id, issue: target.number, title, body, reopen });
+        }
+      }
+      for (const old of legacy) {
+        actions.push({
+          kind: "supersede",
+          event: w.id,
+          issue: old.number,
+          ...target ? { by: target.number } : {}
+        });
+      }
+      continue;
+    }
+    for (const issue2 of ofEvent.filter((i) => i.state === "open")) {
+      const cells = eventCells(w, states.get(issue2.number).cells);
+      actions.push({
+        kind: "close",
+        event: w.id,
+        issue: issue2.number,
+        body: issueBody(w, cells, "recovered", links),
+        note: recoveryNote(w, cells, links)
+      });
+    }
+    for (const old of legacy) {
+      const s = w.series.find((x) => old.body.includes(seriesMarker(x.series.id)));
+      const { clients, metric } = s.series.key;
+      const cells = eventCells(w, [{ series: s.series.id, clients, metric, run: "", sha: null }]);
+      actions.push({ kind: "close", event: w.id, issue: old.number, note: recoveryNote(w, cells, links) });
+    }
+  }
+  return actions;
+}
+function sameEvent(state, w) {
+  return w.regressed.some(
+    (c) => state.cells.some(
+      (t) => t.series === c.series.id && (t.run === c.changePoint.firstAfter.runId || t.sha !== null && t.sha === c.changePoint.firstAfter.sha)
+    )
+  );
+}
+async function syncRegressionIssues(api, analysis, links = {}) {
+  const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
+  const outcome = { opened: [], updated: [], closed: [] };
+  const openedFor = /* @__PURE__ */ new Map();
+  for (const action of planIssueActions(analysis, existing, login, links)) {
+    if (action.kind === "open") {
+      const issue2 = await api.createIssue({
+        title: action.title,
+        body: action.body,
+        labels: [REGRESSION_LABEL]
+      });
+      openedFor.set(action.event, issue2.number);
+      outcome.opened.push(issue2.number);
+    } else if (action.kind === "update") {
+      await api.updateIssue(action.issue, {
+        title: action.title,
+        body: action.body,
+        ...action.reopen ? { state: "open" } : {}
+      });
+      outcome.updated.push(action.issue);
+    } else {
+      const note = action.kind === "close" ? action.note : supersededNote(action.by ?? openedFor.get(action.event));
+      await api.createComment(action.issue, note);
+      await api.updateIssue(action.issue, {
+        ...action.kind === "close" && action.body !== void 0 ? { body: action.body } : {},
+        state: "closed"
+      });
+      outcome.closed.push(action.issue);
+    }
+  }
+  return outcome;
+}
+async function trySyncRegressionIssues(api, analysis, links = {}) {
+  try {
+    return { done: await syncRegressionIssues(api, analysis, links) };
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, "issues: write");
+    return { error: `the regression issues were not updated: ${e.message}.${hint ? ` ${hint}` : ""}` };
+  }
 }
 
 // src/pipeline/nightly.ts
@@ -74854,77 +76526,214 @@ function nightlyRunRequest(head, options) {
     dataChecksums: false
   };
 }
+async function runNightly(request2, deps) {
+  const { logger } = deps;
+  const arm2 = await headArm2(request2.head, deps);
+  const { head: _head, history: _history, source: given, ...run2 } = request2;
+  const source = {
+    ...given,
+    head: { ...given.head, ...arm2.build ? { sha: arm2.build.sha } : {} }
+  };
+  const measured2 = await deps.measure(nightlyRunRequest(arm2, { ...run2, source }));
+  if (measured2.result.status !== "complete") {
+    const why = measured2.result.stopReason ? ` (${measured2.result.stopReason})` : "";
+    return {
+      run: measured2,
+      source,
+      incomplete: `the nightly run is '${measured2.result.status}'${why}: nothing was added to the history`,
+      undecided: []
+    };
+  }
+  const analysis = await analyseStore(deps.history, request2.history);
+  const judgement = judgeHistory(analysis);
+  const savedAs = measured2.archived?.id;
+  const outcome = {
+    run: measured2,
+    source,
+    ...savedAs ? {} : { notSaved: measured2.archiveError ?? "the store did not save it" },
+    analysis,
+    judgement,
+    undecided: judgement.unanalysed.filter((s) => s.series.points.some((p) => p.runId === savedAs))
+  };
+  if (deps.issues) {
+    outcome.issues = await deps.issues(analysis);
+    if ("error" in outcome.issues) {
+      logger.warn(`${outcome.issues.error} The run is saved and reported all the same.`);
+    } else {
+      logger.info(`regression issues: ${describeSync(outcome.issues.done)}`);
+    }
+  }
+  logger.info(
+    `nightly verdict: ${judgement.verdict} (${judgement.events.length} workload(s) with an open regression event over ${judgement.regressed.length} series, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`
+  );
+  return outcome;
+}
+async function headArm2(head, deps) {
+  if (head.kind === "installed") return { label: "head", binDir: head.binDir, settings: {} };
+  const build = deps.build;
+  if (!build) throw new Error("nightly: a head to build, but no builder was given");
+  const arms = await deps.logger.group(
+    "Building PostgreSQL",
+    () => build({ ...head.request, headOnly: true }, deps.signal)
+  );
+  const arm2 = arms.find((a) => a.label === "head");
+  if (!arm2) throw new Error("nightly: the build gave no head arm");
+  return arm2;
+}
+function nightlyGate(outcome, failOn) {
+  if (failOn === "never") return { exitCode: EXIT_CODES.passed };
+  const unfinished = outcome.incomplete ?? (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : void 0);
+  if (unfinished) return { exitCode: EXIT_CODES.incomplete, failure: unfinished };
+  const events = outcome.judgement?.events ?? [];
+  if (events.length > 0) {
+    const named = events.map((e) => {
+      const worst = e.regressed[0];
+      const n = e.regressed.length;
+      return `${e.workload} (${n} cell${n === 1 ? "" : "s"}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
+    }).join(", ");
+    return {
+      exitCode: EXIT_CODES.failed,
+      failure: `open regression event${events.length === 1 ? "" : "s"} in the history: ${named} (fail-on: ${failOn})`
+    };
+  }
+  if (failOn === "inconclusive" && outcome.undecided.length > 0) {
+    const n = outcome.undecided.length;
+    return {
+      exitCode: EXIT_CODES.failed,
+      failure: `${n} series measured tonight ${n === 1 ? "has" : "have"} too few runs to be analysed yet (fail-on: inconclusive)`
+    };
+  }
+  return { exitCode: EXIT_CODES.passed };
+}
+function nightlyReport(outcome, options = {}) {
+  const notes = [...issueNotes(outcome), ...options.notes ?? []];
+  if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
+    return renderIncompleteNightly(outcome.incomplete ?? "the night was not analysed", notes);
+  }
+  if (outcome.notSaved) {
+    notes.unshift(`\u26A0\uFE0F Tonight's run was not saved to the store: ${escapeMarkdown(outcome.notSaved)}.`);
+  }
+  return renderNightlySummary(outcome.analysis, outcome.judgement, {
+    ...options.repoUrl ? { repoUrl: options.repoUrl } : {},
+    measured: { ref: outcome.source.head?.ref, sha: outcome.source.head?.sha },
+    notes
+  });
+}
+function issueNotes(outcome) {
+  if (!outcome.issues) return [];
+  if ("error" in outcome.issues) return [`\u26A0\uFE0F ${escapeMarkdown(outcome.issues.error)}`];
+  const done = outcome.issues.done;
+  const numbers = [...done.opened, ...done.updated, ...done.closed].map((n) => `#${n}`);
+  return [`Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(", ")})` : ""}.`];
+}
 
 // src/cli/commands/nightly.ts
 init_errors();
+var NIGHTLY_EXIT_CODES_HELP = `
+Exit codes:
+  ${EXIT_CODES.passed}  passed: no open regression event in the history (or --fail-on never)
+  ${EXIT_CODES.failed}  --fail-on regression: a workload has an open regression event (a cell whose latest change
+     point is a regression); --fail-on inconclusive: also a series measured tonight that is too short to analyse
+  ${EXIT_CODES.usage}  usage or input error (nothing was measured)
+  ${EXIT_CODES.incomplete}  the run could not complete, or was not saved to the store (unless --fail-on never)
+  130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM; what was measured is kept`;
 function nightlyCommand() {
-  const command = new Command("nightly").description("measure the branch head, store it, find change points in the history and report them").option("--bin <dir>", "an installed PostgreSQL bin directory to measure (instead of building --ref)").option("--commit <sha>", "the commit --bin was built from (recorded; the history plots by it)").option("--repo <url|path>", `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`).option("--ref <ref>", "branch, tag or sha to build and measure, e.g. master").option("--cache-dir <dir>", cacheDirHelp()).option("--build-option <option>", "extra build option (repeatable)", collectString, []).requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads')", positiveInt2("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt2("--duration")).option("--out <dir>", "results directory", "pgperf-results").option("--store <dir|url>", STORE_OPTION_HELP).option("--site <dir>", "also render the history site into this directory").option("--repo-url <url>", "link commits to <url>/commit/<sha>").option("--github-repo <owner/name>", "open/update/close regression issues there (token: $GITHUB_TOKEN)").option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the cluster lives while running (default: the OS temp dir)");
+  const command = new Command("nightly").description("measure the branch head, store it, find change points in the history and report them").option("--bin <dir>", "an installed PostgreSQL bin directory to measure (instead of building --ref)").option("--commit <sha>", "the commit --bin was built from (recorded; the history plots by it)").option("--repo <url|path>", `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`).option("--ref <ref>", "branch, tag or sha to build and measure, e.g. master").option("--cache-dir <dir>", cacheDirHelp()).option("--build-option <option>", "extra build option (repeatable)", collectString, []).requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--rounds <n>", "rounds (overrides the workloads')", positiveInt2("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt2("--duration")).option("--out <dir>", "results directory", "pgperf-results").option("--store <dir|url>", STORE_OPTION_HELP).option("--site <dir>", "also render the history site into this directory").option("--repo-url <url>", "link commits to <url>/commit/<sha>").option(
+    "--github-repo <owner/name>",
+    "keep one issue per regression event of a workload there: opened, updated, closed on recovery (token: $GITHUB_TOKEN)"
+  ).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the cluster lives while running (default: the OS temp dir)").addOption(
+    new Option(
+      "--fail-on <when>",
+      `when the exit code says the nightly failed: ${FAIL_ON.map((v) => `${v} (${nightlyMeaning(v)})`).join("; ")}`
+    ).argParser(oneOf("--fail-on", FAIL_ON)).default(DEFAULT_FAIL_ON)
+  ).addHelpText("after", NIGHTLY_EXIT_CODES_HELP);
   return addChangePointOptions(command, "runs").action(async (flags) => {
     const logger = consoleLogger();
     const github = flags.githubRepo ? githubTarget(flags.githubRepo, process.env) : void 0;
     const changePoints = changePointSettings(flags);
+    const head = nightlyHead(flags);
     const workloads = [];
-    for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
+    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: "--workload" }));
+    const repoUrl = flags.repoUrl?.replace(/\/+$/, "");
     const store = await openCliStore(flags.store, logger, true);
     try {
-      const arm2 = await headArm2(flags, logger);
-      const request2 = nightlyRunRequest(arm2, {
-        workloads,
-        rounds: flags.rounds,
-        durationS: flags.duration,
-        runAs: flags.runAs,
-        tmpDir: flags.tmpDir,
-        source: {
-          head: {
-            ...arm2.build ? { ref: arm2.build.ref, sha: arm2.build.sha } : {},
-            ...flags.commit ? { sha: flags.commit } : {},
-            chosenBy: flags.ref ? `nightly build of ${flags.ref}` : "nightly (--bin)"
+      const outcome = await runNightly(
+        {
+          head,
+          workloads,
+          rounds: flags.rounds,
+          durationS: flags.duration,
+          runAs: flags.runAs,
+          tmpDir: flags.tmpDir,
+          source: {
+            head: {
+              ...flags.ref ? { ref: flags.ref } : {},
+              ...flags.commit ? { sha: flags.commit } : {},
+              chosenBy: flags.ref ? `nightly build of ${flags.ref}` : "nightly (--bin)"
+            }
+          },
+          history: {
+            maxP: changePoints.maxP,
+            minSegment: changePoints.minSegment,
+            minMagnitude: changePoints.magnitudePct / 100
           }
+        },
+        {
+          logger,
+          measure: (request2) => executeRun({ ...request2, outDir: flags.out }, logger, { archive: store, printComparison: false }),
+          build: (request2) => withInterrupt(logger, (signal) => cliPipelineDeps(logger, signal).build(request2, signal)),
+          history: store,
+          ...github ? {
+            issues: (analysis) => trySyncRegressionIssues(octokitApi(github), analysis, repoUrl ? { repoUrl } : {})
+          } : {}
         }
-      });
-      const outcome = await executeRun({ ...request2, outDir: flags.out }, logger, {
-        archive: store,
-        printComparison: false
-      });
-      if (outcome.result.status !== "complete") return;
-      const analysis = await analyseStore(store, {
-        maxP: changePoints.maxP,
-        minSegment: changePoints.minSegment,
-        minMagnitude: changePoints.magnitudePct / 100
-      });
-      const repoUrl = flags.repoUrl?.replace(/\/+$/, "");
-      process.stdout.write(renderHistoryMarkdown(analysis, { repoUrl }));
-      if (flags.site) {
-        const files = await writeHistorySite(flags.site, analysis, { title: "pgperf nightly", repoUrl });
+      );
+      if (flags.site && outcome.analysis) {
+        const files = await writeHistorySite(flags.site, outcome.analysis, {
+          title: "pgperf nightly",
+          repoUrl
+        });
         logger.info(`history site: ${files.length} pages in ${flags.site}`);
       }
-      if (github) {
-        const done = await syncRegressionIssues(octokitApi(github), analysis, { repoUrl });
-        logger.info(`regression issues in ${github.owner}/${github.repo}: ${describeSync(done)}`);
-      }
+      process.stdout.write(nightlyReport(outcome, repoUrl ? { repoUrl } : {}));
+      const gate = nightlyGate(outcome, flags.failOn);
+      if (gate.failure) logger.error(gate.failure);
+      if (process.exitCode === void 0 || process.exitCode === 0) process.exitCode = gate.exitCode;
     } finally {
       await store.close();
     }
   });
 }
-async function headArm2(flags, logger) {
+function nightlyMeaning(failOn) {
+  if (failOn === "regression") return "an open regression event in the history";
+  if (failOn === "inconclusive") return "also a series measured tonight that is too short to analyse";
+  return FAIL_ON_MEANING.never;
+}
+function nightlyHead(flags) {
   if (flags.bin && flags.ref)
     throw new UserError("--bin and --ref both given: measure an install or build a ref");
-  if (flags.bin) return { label: "head", binDir: flags.bin, settings: {} };
+  if (flags.commit && !flags.bin) {
+    throw new UserError(
+      `--commit ${flags.commit} names the commit of --bin: give --bin DIR, or drop --commit`
+    );
+  }
+  if (flags.bin) return { kind: "installed", binDir: flags.bin };
   if (!flags.ref)
     throw new UserError("nothing to measure: give --ref BRANCH (built from --repo) or --bin DIR");
-  const built = await buildPostgres(
-    {
-      label: "head",
+  return {
+    kind: "build",
+    request: {
       repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
-      ref: flags.ref,
-      patches: [],
+      baseRef: flags.ref,
+      headRef: flags.ref,
+      mergeBase: false,
+      basePatches: [],
+      headPatches: [],
       extraOptions: flags.buildOption,
-      cacheDir: resolveCacheDir(flags.cacheDir)
-    },
-    { runner: nodeProcessRunner, logger }
-  );
-  return { label: "head", binDir: built.binDir, settings: {}, build: built.record };
+      cacheDir: resolveCacheDir(flags.cacheDir),
+      headOnly: true
+    }
+  };
 }
 function githubTarget(spec, env) {
   const m = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(spec);
@@ -74937,7 +76746,7 @@ function githubTarget(spec, env) {
 // src/fleet/shards.ts
 init_fingerprint();
 init_types();
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function planShards(workloads, count2, arms = 2) {
   if (!Number.isInteger(count2) || count2 < 1)
     throw new RangeError(`shards must be a whole number >= 1, got ${count2}`);
@@ -74964,7 +76773,7 @@ function planShards(workloads, count2, arms = 2) {
   }
   const position = new Map(cells.map((c, i) => [cellId(c), i]));
   for (const s of shards) s.cells.sort((a, b) => position.get(cellId(a)) - position.get(cellId(b)));
-  const planId = createHash7("sha256").update(
+  const planId = createHash8("sha256").update(
     canonicalJson({
       count: count2,
       workloads: workloads.map((w) => ({
@@ -75001,13 +76810,17 @@ function selectShard(workloads, spec, overrides = {}) {
     duration: overrides.duration ?? w.duration
   }));
   const plan = planShards(effective, spec.count);
+  const allCells = effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })));
+  const assignment = plan.shards.map((s) => s.cells.map(({ workload, clients }) => ({ workload, clients })));
   return {
     workloads: workloadsOfShard(workloads, plan.shards[spec.index - 1]),
     info: {
       planId: plan.planId,
       index: spec.index,
       count: spec.count,
-      allCells: effective.flatMap((w) => w.clients.map((clients) => ({ workload: w.name, clients })))
+      allCells,
+      assignment,
+      planHash: planHashOf({ planId: plan.planId, count: spec.count, allCells, assignment })
     }
   };
 }
@@ -75017,11 +76830,11 @@ init_errors();
 function planCommand() {
   const command = new Command("plan").description(
     "plan a comparison: this runner's noise per cell, the rounds a threshold needs and the smallest change the planned rounds resolve; with --shards, the split over machines"
-  ).requiredOption("--workload <file...>", "workload files").option("--store <dir|url>", STORE_OPTION_HELP).option("--shards <n>", "split the cells into N shards (see run --shard)", positiveInt2("--shards")).option("--rounds <n>", "rounds (overrides the workloads')", positiveInt2("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt2("--duration")).option("--arms <n>", "arms per cell (default 2)", positiveInt2("--arms"), 2).option("--json", "print the plan as JSON");
+  ).requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--store <dir|url>", STORE_OPTION_HELP).option("--shards <n>", "split the cells into N shards (see run --shard)", positiveInt2("--shards")).option("--rounds <n>", "rounds (overrides the workloads')", positiveInt2("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt2("--duration")).option("--arms <n>", "arms per cell (default 2)", positiveInt2("--arms"), 2).option("--json", "print the plan as JSON");
   return addAnalysisOptions(command, "run").action(async (flags) => {
     const workloads = [];
     for (const file2 of flags.workload) {
-      const w = await loadWorkloadFile(file2);
+      const w = await loadWorkload(file2, { what: "--workload" });
       workloads.push({ ...w, rounds: flags.rounds ?? w.rounds, duration: flags.duration ?? w.duration });
     }
     let shards;
@@ -75093,7 +76906,7 @@ function renderNoisePlan(p) {
       "or keep running nightly/PR comparisons into the store until each cell has a history"
     );
   } else {
-    const pct5 = (v) => Number.isFinite(v) ? `${v.toFixed(1)}%` : "none";
+    const pct4 = (v) => Number.isFinite(v) ? `${v.toFixed(1)}%` : "none";
     const rows = [
       [
         "cell",
@@ -75107,12 +76920,12 @@ function renderNoisePlan(p) {
       ],
       ...p.cells.map((c) => [
         c.id,
-        pct5(c.noise.perRoundCvPct),
-        pct5(c.noise.planningCvPct),
+        pct4(c.noise.perRoundCvPct),
+        pct4(c.noise.planningCvPct),
         noiseSourceText(c.noise),
         `${c.thresholdPct}%`,
         String(c.rounds),
-        pct5(c.resolvablePct),
+        pct4(c.resolvablePct),
         (c.recommendedRounds === null ? ">1000" : String(c.recommendedRounds)) + (c.belowResolvable ? "  (more than planned)" : "")
       ])
     ];
@@ -75148,66 +76961,6 @@ function renderShards(plan) {
 var finite3 = (_, v) => typeof v === "number" && !Number.isFinite(v) ? null : v;
 var minutes = (s) => `${(s / 60).toFixed(1)} min`;
 
-// src/pg-build/build-pair.ts
-import path35 from "node:path";
-async function buildComparison(req, deps) {
-  const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
-  let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
-  let baseRef = req.baseRef;
-  let baseChosenBy = "explicit ref";
-  if (req.mergeBase) {
-    baseSha = await inStep("fetch", "build base", void 0, () => mirror.mergeBase(baseSha, headSha));
-    baseChosenBy = `merge-base of ${req.baseRef} and ${req.headRef}`;
-    baseRef = baseSha;
-    deps.logger.info(`base: ${baseChosenBy} is ${short(baseSha)}`);
-  }
-  const base = await buildPostgres(
-    { ...sharedOf(req), label: "base", ref: baseRef, sha: baseSha, patches: req.basePatches, baseChosenBy },
-    withToolchain
-  );
-  return { base, head: await buildHead() };
-}
-async function buildHeadOnly(req, deps) {
-  return (await prepare(req, deps)).buildHead();
-}
-var sharedOf = (req) => ({
-  repo: req.repo,
-  extraOptions: req.extraOptions,
-  cacheDir: req.cacheDir
-});
-async function prepare(req, deps) {
-  const env = deps.env ?? process.env;
-  await requireGit(env, "build");
-  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path35.resolve(req.cacheDir));
-  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
-    runner: deps.runner,
-    logger: deps.logger,
-    env,
-    signal: deps.signal
-  });
-  const headSha = await inStep("fetch", "build head", void 0, () => mirror.resolve(req.headRef));
-  const withToolchain = { ...deps, toolchain };
-  const buildHead = () => buildPostgres(
-    { ...sharedOf(req), label: "head", ref: req.headRef, sha: headSha, patches: req.headPatches },
-    withToolchain
-  );
-  return { mirror, headSha, withToolchain, buildHead };
-}
-
-// src/pipeline/build-stage.ts
-async function buildArms(request2, deps) {
-  const arm2 = (label, built2) => ({
-    label,
-    binDir: built2.binDir,
-    settings: {},
-    build: { ...built2.record }
-  });
-  if (request2.headOnly) return [arm2("head", await buildHeadOnly(request2, deps))];
-  const built = await buildComparison(request2, deps);
-  return [arm2("base", built.base), arm2("head", built.head)];
-}
-
 // src/cli/commands/run.ts
 init_errors();
 
@@ -75236,7 +76989,7 @@ function runCommand() {
     "extra build option for both arms: -DNAME=VALUE (meson) or --with-X (configure) (repeatable)",
     collectString,
     []
-  ).requiredOption("--workload <file...>", "workload files (workloads/*.yml)").option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt2("--rounds")).option(
+  ).requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt2("--rounds")).option(
     "--duration <seconds>",
     "seconds per measured run (overrides the workloads' duration)",
     positiveInt2("--duration")
@@ -75297,10 +77050,15 @@ function runCommand() {
   return gated.action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
-    for (const file2 of flags.workload) workloads.push(await loadWorkloadFile(file2));
+    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: "--workload" }));
     const baseline = parseBaselineSpec(flags.baseline, "--baseline");
     if (baseline.kind === "stored" && flags.store === false) {
       throw new UserError("--baseline stored reads the baseline from the results store: drop --no-store");
+    }
+    if (flags.shard && baseline.kind === "stored") {
+      throw new UserError(
+        "--shard and --baseline stored both given: a sharded comparison measures base and head in each shard (--baseline same-job)"
+      );
     }
     const sharded = flags.shard ? shardOf(workloads, flags) : void 0;
     const arms = baseline.kind === "stored" ? storedBaselineArms(flags) : await armSource(flags);
@@ -75316,11 +77074,11 @@ function runCommand() {
         "--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks"
       );
     }
-    if (adaptive && baseline.kind === "stored") {
-      throw new UserError(
-        "--baseline stored and --max-rounds/--time-budget both given: a stored baseline is compared once, give --rounds"
-      );
-    }
+    checkBaselineDesign(baseline, adaptive !== void 0, {
+      baseline: "--baseline",
+      adaptive: "--max-rounds/--time-budget",
+      rounds: "--rounds"
+    });
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     try {
       await executeRun(
@@ -75356,7 +77114,6 @@ function runCommand() {
         },
         logger,
         {
-          build: (request2, signal) => buildArms(request2, { runner: nodeProcessRunner, logger, ...signal ? { signal } : {} }),
           ...store ? { archive: store } : {},
           failOn: flags.failOn
         }
@@ -75754,7 +77511,7 @@ async function main(argv) {
     await program2.parseAsync(argv, { from: "user" });
     return process.exitCode === void 0 ? 0 : Number(process.exitCode);
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT_CODES.usage;
     if (e instanceof InterruptedError) {
       process.stderr.write(`pgperf: ${e.message}
 `);
@@ -75763,7 +77520,7 @@ async function main(argv) {
     if (e instanceof UserError) {
       process.stderr.write(`pgperf: ${e.message}
 `);
-      return 2;
+      return EXIT_CODES.usage;
     }
     process.stderr.write(`pgperf: internal error: ${errorMessage(e)}
 `);
