@@ -38408,7 +38408,7 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
           unstable++;
           continue;
         }
-        if (cell.deltaPct !== null) tested.push(cell);
+        if (cell.base.n > 0 && cell.head.n > 0) tested.push(cell);
         cells.push(decidedCell(cell, arm2.head, named ? part.name : void 0, policy));
       }
     }

@@ -125,7 +125,8 @@ export function decide(
           unstable++;
           continue;
         }
-        if (cell.deltaPct !== null) tested.push(cell);
+        // A usable sample in both arms: too few rounds leave it undecided (pending), not incomplete.
+        if (cell.base.n > 0 && cell.head.n > 0) tested.push(cell);
         cells.push(decidedCell(cell, arm.head, named ? part.name : undefined, policy));
       }
     }
