@@ -47144,7 +47144,7 @@ async function runBisection(req, deps) {
     const t0 = Date.now();
     const label = short(commit3.sha);
     const runDir = path24.join(req.outDir, `step-${step}-${label}-try-${t}`);
-    const outcome2 = await runPipeline(
+    const outcome2 = await (deps.pipeline ?? runPipeline)(
       {
         arms: {
           kind: "installed",
@@ -77507,6 +77507,8 @@ var commands = [
 async function main(argv) {
   const program2 = new Command("pgperf").description("Continuous performance-regression testing for PostgreSQL").version(PGPERF_VERSION).showHelpAfterError().exitOverride();
   for (const make of commands) program2.addCommand(make().exitOverride());
+  const before = process.exitCode;
+  process.exitCode = void 0;
   try {
     await program2.parseAsync(argv, { from: "user" });
     return process.exitCode === void 0 ? 0 : Number(process.exitCode);
@@ -77528,6 +77530,7 @@ async function main(argv) {
 `);
     return 70;
   } finally {
+    process.exitCode = before;
     await runCleanups();
   }
 }

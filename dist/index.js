@@ -74121,7 +74121,7 @@ async function runBisection(req, deps) {
     const t0 = Date.now();
     const label = short(commit3.sha);
     const runDir = path44.join(req.outDir, `step-${step}-${label}-try-${t}`);
-    const outcome2 = await runPipeline(
+    const outcome2 = await (deps.pipeline ?? runPipeline)(
       {
         arms: {
           kind: "installed",

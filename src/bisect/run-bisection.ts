@@ -61,6 +61,11 @@ export interface BisectDeps {
   archive?: RunArchive;
   /** Builds one commit (default buildPostgres). */
   build?: (req: Parameters<typeof buildPostgres>[0], deps: BuildDeps) => Promise<BuiltInstall>;
+  /**
+   * Runs one A/B test (default runPipeline, real servers and the workload's driver). Tests of the search's
+   * own logic (tries, stopping, the gate) give seeded samples here so their outcome never depends on noise.
+   */
+  pipeline?: typeof runPipeline;
 }
 
 /** One measurement of a commit against good. */
@@ -256,7 +261,7 @@ export async function runBisection(req: BisectRequest, deps: BisectDeps): Promis
     const t0 = Date.now();
     const label = short(commit.sha);
     const runDir = path.join(req.outDir, `step-${step}-${label}-try-${t}`);
-    const outcome = await runPipeline(
+    const outcome = await (deps.pipeline ?? runPipeline)(
       {
         arms: {
           kind: 'installed',

@@ -17,6 +17,10 @@ export async function main(argv: string[]): Promise<number> {
     .showHelpAfterError()
     .exitOverride();
   for (const make of commands) program.addCommand(make().exitOverride());
+  // Commands report their exit code through process.exitCode; one left by an earlier main() in the same
+  // process (a test, an embedding tool) must not become this command's code.
+  const before = process.exitCode;
+  process.exitCode = undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
@@ -35,6 +39,7 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
     return 70;
   } finally {
+    process.exitCode = before;
     // Whatever went wrong (or right), no server or temp directory outlives the command.
     await runCleanups();
   }
