@@ -1,5 +1,5 @@
 /**
- * The adaptive design (src/compare/adaptive.ts) by seeded simulation through the real compare code: looks
+ * The adaptive design (src/core/compare/adaptive.ts) by seeded simulation through the real compare code: looks
  * at 6, 10, 15, 20, 30 rounds, O'Brien–Fleming-type α-spending (α 0.05), Holm across every head arm and
  * cell at each look, TOST equivalence at the look's level, δ 2%, a cell stops when decided, the run stops
  * when every cell is decided, a regression is certified, or at 30 rounds.
@@ -16,11 +16,11 @@
  *
  * Run: npx tsx bench/adaptive-sim.ts [replicates]
  */
-import { adaptiveLook, planAdaptive, type AdaptivePlan } from '../src/compare/adaptive.js';
-import { compareRun } from '../src/compare/compare-run.js';
-import type { RunComparison } from '../src/compare/types.js';
-import type { Sample } from '../src/results/types.js';
-import { seededRandom } from '../src/stats/seeded-random.js';
+import { adaptiveLook, planAdaptive, type AdaptivePlan } from '../src/core/compare/adaptive.js';
+import { compareRun } from '../src/core/compare/compare-run.js';
+import type { RunComparison } from '../src/core/compare/types.js';
+import type { Sample } from '../src/core/results/types.js';
+import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { document, gaussian, sample } from '../test/unit/compare/synthetic-run.js';
 
 const REPLICATES = Number(process.argv[2] ?? 1000);

@@ -8,9 +8,9 @@
  * Run: npx tsx bench/budget-from-calibration.ts path/to/results.json [threshold%]
  */
 import { readFile } from 'node:fs/promises';
-import { planAdaptive } from '../src/compare/adaptive.js';
-import { estimateNoise, planPower } from '../src/compare/power.js';
-import { cellId, type RunResult } from '../src/results/types.js';
+import { planAdaptive } from '../src/core/compare/adaptive.js';
+import { estimateNoise, planPower } from '../src/core/compare/power.js';
+import { cellId, type RunResult } from '../src/core/results/types.js';
 
 const [file, threshold = '2'] = process.argv.slice(2);
 if (!file) throw new Error('usage: npx tsx bench/budget-from-calibration.ts results.json [threshold%]');

@@ -13,11 +13,11 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BuiltInstall } from '../src/pg-build/build-record.js';
-import { buildPostgres } from '../src/pg-build/build.js';
-import { parseRepo } from '../src/pg-build/source.js';
-import { consoleLogger } from '../src/util/logger.js';
-import { nodeProcessRunner } from '../src/util/process.js';
+import type { BuiltInstall } from '../src/postgres/builds/build-record.js';
+import { buildPostgres } from '../src/postgres/builds/build.js';
+import { parseRepo } from '../src/postgres/builds/source.js';
+import { consoleLogger } from '../src/core/util/logger.js';
+import { nodeProcessRunner } from '../src/machine/os/process.js';
 import { preparePgSourceRepo } from '../test/helpers/pg-source.js';
 
 const TARGETS_S = { hit: 15, oneFile: 90 };

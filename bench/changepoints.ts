@@ -26,22 +26,22 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { analyseHistory } from '../src/history/analyse.js';
-import { historySiteData } from '../src/history/page-data.js';
-import { renderHistorySite } from '../src/history/page-html.js';
-import type { HistoryRun } from '../src/history/series.js';
-import { loadChartAssets } from '../src/history/uplot-assets.js';
-import { writeSite } from '../src/history/write-site.js';
-import { RESULTS_SCHEMA_VERSION } from '../src/results/types.js';
+import { analyseHistory } from '../src/flows/history/analyse.js';
+import { historySiteData } from '../src/flows/history/page-data.js';
+import { renderHistorySite } from '../src/flows/history/page-html.js';
+import type { HistoryRun } from '../src/flows/history/series.js';
+import { loadChartAssets } from '../src/flows/history/uplot-assets.js';
+import { writeSite } from '../src/flows/history/write-site.js';
+import { RESULTS_SCHEMA_VERSION } from '../src/core/results/types.js';
 import {
   detectChangePoints,
   STATED_FALSE_CHANGE_POINTS_PER_POINT,
   type ChangePointOptions,
-} from '../src/stats/e-divisive.js';
-import { normalQuantile } from '../src/stats/normal-quantile.js';
-import { seededRandom } from '../src/stats/seeded-random.js';
-import { splitScanP } from '../src/stats/split-scan-p.js';
-import { studentTCdf } from '../src/stats/student-t-cdf.js';
+} from '../src/core/stats/e-divisive.js';
+import { normalQuantile } from '../src/core/stats/normal-quantile.js';
+import { seededRandom } from '../src/core/stats/seeded-random.js';
+import { splitScanP } from '../src/core/stats/split-scan-p.js';
+import { studentTCdf } from '../src/core/stats/student-t-cdf.js';
 
 const CV = 0.01;
 const log: ChangePointOptions = { scale: 'log' };

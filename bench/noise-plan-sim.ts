@@ -1,5 +1,5 @@
 /**
- * Does the planner deliver what it states? `pgperf plan` (src/pipeline/noise-plan.ts) recommends, from a
+ * Does the planner deliver what it states? `pgperf plan` (src/flows/compare/noise-plan.ts) recommends, from a
  * cell's noise per round, the rounds n that resolve a threshold δ with 80% power after Holm over m cells, and
  * states the smallest change r ≤ δ that n rounds resolve. Seeded simulation through the real compare code
  * (compareRun: signed-rank test on the rounds' log-ratios, Holm over the cells, α 0.05):
@@ -21,12 +21,12 @@
  *
  * Run: npx tsx bench/noise-plan-sim.ts [replicates] [calibration rounds]
  */
-import { compareRun } from '../src/compare/compare-run.js';
-import { estimateNoise } from '../src/compare/power.js';
-import { resolutionOf } from '../src/pipeline/noise-plan.js';
-import { upperNoiseBound, type NoiseEstimate } from '../src/pipeline/runner-noise.js';
-import type { RunResult, Sample } from '../src/results/types.js';
-import { seededRandom } from '../src/stats/seeded-random.js';
+import { compareRun } from '../src/core/compare/compare-run.js';
+import { estimateNoise } from '../src/core/compare/power.js';
+import { resolutionOf } from '../src/flows/compare/noise-plan.js';
+import { upperNoiseBound, type NoiseEstimate } from '../src/flows/compare/runner-noise.js';
+import type { RunResult, Sample } from '../src/core/results/types.js';
+import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { document, gaussian, sample } from '../test/unit/compare/synthetic-run.js';
 
 const REPLICATES = Number(process.argv[2] ?? 1000);

@@ -16,9 +16,9 @@
  *
  * Run: npx tsx bench/paired-vs-unpaired.ts [replicates]
  */
-import { compareRun } from '../src/compare/compare-run.js';
-import type { Sample } from '../src/results/types.js';
-import { seededRandom } from '../src/stats/seeded-random.js';
+import { compareRun } from '../src/core/compare/compare-run.js';
+import type { Sample } from '../src/core/results/types.js';
+import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { noisyRunnerRuns } from '../test/unit/compare/noisy-runner.js';
 import { document, gaussian, sample } from '../test/unit/compare/synthetic-run.js';
 

@@ -6,8 +6,8 @@
  *
  * Run: npx tsx bench/plan-power.ts
  */
-import { planAdaptive } from '../src/compare/adaptive.js';
-import { planPower } from '../src/compare/power.js';
+import { planAdaptive } from '../src/core/compare/adaptive.js';
+import { planPower } from '../src/core/compare/power.js';
 
 const budgets = [10, 15, 20, 30, 45, 60];
 const noises = [1, 2, 3, 5, 8, 12];

@@ -7,8 +7,8 @@
  *
  * Run: npx tsx bench/run-value.ts
  */
-import { runValue } from '../src/compare/cell-runs.js';
-import { robustLogSpread } from '../src/stats/robust-log-spread.js';
+import { runValue } from '../src/core/compare/cell-runs.js';
+import { robustLogSpread } from '../src/core/stats/robust-log-spread.js';
 import { noisyRunnerRuns, noisySample } from '../test/unit/compare/noisy-runner.js';
 
 const runs = noisyRunnerRuns();

@@ -11,12 +11,12 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PgCluster } from '../src/cluster/cluster.js';
-import { resolveRunAs } from '../src/cluster/run-as.js';
+import { PgCluster } from '../src/postgres/cluster/cluster.js';
+import { resolveRunAs } from '../src/postgres/cluster/run-as.js';
 import pg from 'pg';
-import { ACTIVITY_SQL, startDiagnostics } from '../src/diagnostics/wait-events.js';
-import { consoleLogger } from '../src/util/logger.js';
-import { nodeProcessRunner } from '../src/util/process.js';
+import { ACTIVITY_SQL, startDiagnostics } from '../src/postgres/wait-events.js';
+import { consoleLogger } from '../src/core/util/logger.js';
+import { nodeProcessRunner } from '../src/machine/os/process.js';
 import { installedBinDir } from '../test/helpers/postgres.js';
 
 const { values } = parseArgs({

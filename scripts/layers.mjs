@@ -1,55 +1,25 @@
 /**
- * Which folders of src/ each folder may import (its own files always). The lowest layers import nothing;
- * adapters (cli, action) import what they wire. Enforced by eslint.config.js in the lint step; the README's
- * "Design" section explains each folder's one rule.
+ * The storeys of src/, from the ground up (docs/design.md). Each storey is one folder; `folders` are its
+ * rooms from the ground up ('' = the files directly in the storey folder). A file imports files of its own
+ * room, of rooms listed before it in its storey, and of lower storeys; nothing imports in a circle.
+ * The entry files (src/cli.ts, src/action.ts, src/index.ts) stand above every storey.
+ * Checked by scripts/check-layers.mjs in the lint step.
  */
-export const LAYERS = {
-  stats: [],
-  util: [],
-  results: ['util', 'pg-build', 'compare', 'diagnostics', 'env', 'fleet'], // the document records their types
-  compare: ['results', 'stats'],
-  diagnostics: [],
-  env: ['results'],
-  config: ['compare', 'machine', 'results', 'util'], // metric names of `metrics`, fail-on values of `failOn`
-  cluster: ['config', 'util'],
-  machine: ['env', 'util'],
-  'pg-build': ['cluster', 'util', 'version'],
-  drivers: ['cluster', 'config', 'results', 'util'],
-  fleet: ['config', 'env', 'results', 'util'],
-  store: ['env', 'results', 'util'],
-  report: ['compare', 'diagnostics', 'results'],
-  history: ['compare', 'report', 'results', 'stats', 'store', 'util'],
-  runner: [
-    'pg-build',
-    'cluster',
-    'compare',
-    'config',
-    'diagnostics',
-    'drivers',
-    'env',
-    'fleet',
-    'machine',
-    'results',
-    'util',
-    'version',
-  ],
-  pipeline: [
-    'pg-build',
-    'compare',
-    'config',
-    'drivers',
-    'env',
-    'fleet',
-    'history', // the runner's noise from stored series (runner-noise.ts)
-    'report',
-    'results',
-    'runner',
-    'stats',
-    'store',
-    'util',
-  ],
-  bisect: ['pg-build', 'compare', 'config', 'drivers', 'pipeline', 'results', 'util'],
-  github: ['history'],
-  action: '*',
-  cli: '*',
-};
+export const STOREYS = [
+  // Plain values and pure functions: the results document, statistics, comparison, decision, rendering.
+  { name: 'core', folders: ['', 'util', 'stats', 'results', 'compare', 'report'] },
+  // This host: processes, files, signals, hardware facts, fingerprint, doctor, controls.
+  { name: 'machine', folders: ['os', ''] },
+  // PostgreSQL: building a commit, running a cluster, reading its wait events.
+  { name: 'postgres', folders: ['cluster', 'builds', ''] },
+  // Workload files and the benchmark drivers, one folder per driver.
+  { name: 'drivers', folders: ['common', 'pgbench', 'sysbench', ''] },
+  // Where results are kept: results files, the directory store, PostgreSQL, a data branch.
+  { name: 'store', folders: [''] },
+  // One interleaved run: plan, rounds, adaptive looks, the durable sink, shards.
+  { name: 'run', folders: [''] },
+  // What a user asks for, each once: compare, calibrate, history, nightly, bisect, consolidate.
+  { name: 'flows', folders: ['history', 'compare', 'calibrate', 'nightly', 'bisect', 'consolidate'] },
+  // The command line and the GitHub Action: parse, call a flow, render.
+  { name: 'adapters', folders: ['github', 'cli', 'cli/commands', 'action'] },
+];

@@ -6,20 +6,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as core from '@actions/core';
-import { readContext } from './action/context.js';
-import { parseInputs } from './action/inputs.js';
-import { buildArms } from './pipeline/build-stage.js';
-import { runAction } from './action/run-action.js';
-import { defaultCacheDir } from './pg-build/cache.js';
-import { runCleanups } from './util/cleanup.js';
-import { secretsToMask } from './util/child-env.js';
-import { UserError, errorMessage } from './util/errors.js';
-import type { Logger } from './util/logger.js';
-import { nodeProcessRunner } from './util/process.js';
+import { readContext } from './adapters/action/context.js';
+import { parseInputs } from './adapters/action/inputs.js';
+import { buildArms } from './flows/compare/build-stage.js';
+import { runAction } from './adapters/action/run-action.js';
+import { defaultCacheDir } from './postgres/builds/cache.js';
+import { runCleanups } from './machine/os/cleanup.js';
+import { secretsToMask } from './machine/os/child-env.js';
+import { UserError, errorMessage } from './core/util/errors.js';
+import type { Logger } from './core/util/logger.js';
+import { nodeProcessRunner } from './machine/os/process.js';
 import { isPostgresUrl, openStore } from './store/open-store.js';
 import { credentialSecrets, type RemoteCredentials } from './store/data-branch.js';
-import type { ActionContext } from './action/context.js';
-import { installSignalHandlers, signalExitCode, type StopSignal } from './util/signals.js';
+import type { ActionContext } from './adapters/action/context.js';
+import { installSignalHandlers, signalExitCode, type StopSignal } from './machine/os/signals.js';
 
 const coreLogger: Logger = {
   info: (m) => core.info(m),
@@ -52,7 +52,7 @@ export async function run(): Promise<void> {
     const ctx = await readContext(process.env);
     // Loaded only now: @actions/github parses GITHUB_EVENT_PATH when it is loaded, and a payload that is
     // not JSON would throw a bare SyntaxError there; readContext above refuses it with a clear error first.
-    const { octokitApi } = await import('./github/octokit-api.js');
+    const { octokitApi } = await import('./adapters/github/octokit-api.js');
     const api = inputs.githubToken
       ? octokitApi({
           token: inputs.githubToken,

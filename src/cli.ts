@@ -1,3 +1,3 @@
-import { main } from './cli/main.js';
+import { main } from './adapters/cli/commands/main.js';
 
 process.exitCode = await main(process.argv.slice(2));

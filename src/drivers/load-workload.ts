@@ -8,8 +8,8 @@ import path from 'node:path';
 import { confinedPath } from './confine-path.js';
 import { LineCounter, parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
-import { UserError } from '../util/errors.js';
-import { resolveWorkloadFile, type WorkloadLookup } from '../config/shipped-workloads.js';
+import { UserError } from '../core/util/errors.js';
+import { resolveWorkloadFile, type WorkloadLookup } from './shipped-workloads.js';
 import { WORKLOAD_VARIANTS, workloadSchema, type Workload } from './workload.js';
 
 /**

@@ -4,8 +4,8 @@
  * gates on them (pgbench's per-transaction log, sysbench's histogram).
  */
 import type { Workload } from './workload.js';
-import { METRICS, metricFromName, type MetricName } from '../results/metrics.js';
-import { UserError } from '../util/errors.js';
+import { METRICS, metricFromName, type MetricName } from '../core/results/metrics.js';
+import { UserError } from '../core/util/errors.js';
 
 const ALWAYS: Record<Workload['tool'], readonly MetricName[]> = {
   pgbench: ['tps', 'latencyAvgMs', 'latencyStddevMs'],

@@ -3,31 +3,9 @@
  * names it. The run loop asks the registry, never a tool folder; a third tool adds its folder and a line.
  */
 import type { Workload } from './workload.js';
-import type { Logger } from '../util/logger.js';
-import type { ProcessRunner } from '../util/process.js';
-import type { Driver } from './driver.js';
+import type { Driver, DriverDeps, DriverModule } from './common/driver.js';
 import { pgbenchModule } from './pgbench/module.js';
 import { sysbenchModule } from './sysbench/module.js';
-
-export interface DriverDeps {
-  /** Bin dir of the pgbench that drives every arm. */
-  clientBinDir: string;
-  cpuCount: number;
-  runner: ProcessRunner;
-  logger: Logger;
-  /** Directories searched for clients that do not ship with PostgreSQL (sysbench). */
-  searchPath: string;
-}
-
-/** What the run loop needs of a tool. */
-export interface DriverModule<W extends Workload> {
-  create(workload: W, deps: DriverDeps): Driver;
-  /**
-   * What the prepared data set depends on: workloads of one tool with equal shapes (and settings) share
-   * one cluster per arm.
-   */
-  dataSetShape(workload: W): unknown;
-}
 
 const DRIVERS: { [T in Workload['tool']]: DriverModule<Extract<Workload, { tool: T }>> } = {
   pgbench: pgbenchModule,

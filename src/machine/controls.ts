@@ -15,12 +15,12 @@
  */
 import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { onCleanup } from '../util/cleanup.js';
-import { readTopology } from '../env/topology.js';
-import type { ControlChange } from '../env/control-change.js';
-import { readValue } from '../env/sysfs.js';
-import { UserError, errorMessage } from '../util/errors.js';
-import type { Logger } from '../util/logger.js';
+import { onCleanup } from './os/cleanup.js';
+import { readTopology } from './topology.js';
+import type { ControlChange } from '../core/results/control-change.js';
+import { readValue } from './sysfs.js';
+import { UserError, errorMessage } from '../core/util/errors.js';
+import type { Logger } from '../core/util/logger.js';
 
 export interface ControlSpec {
   /** Hold /dev/cpu_dma_latency at this bound in µs (0 = no idle state deeper than polling). */

@@ -9,10 +9,10 @@
  */
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
-import { formatCpuList, parseCpuList } from '../env/sysfs.js';
-import { readTopology, type LogicalCpu, type Topology } from '../env/topology.js';
-import { UserError, errorMessage } from '../util/errors.js';
-import type { ProcessRunner } from '../util/process.js';
+import { formatCpuList, parseCpuList } from './sysfs.js';
+import { readTopology, type LogicalCpu, type Topology } from './topology.js';
+import { UserError, errorMessage } from '../core/util/errors.js';
+import type { ProcessRunner } from './os/process.js';
 
 /** The workload's `cpus` field: explicit kernel CPU lists, or 'auto'. */
 export type CpusSpec = 'auto' | { server: string; client: string };

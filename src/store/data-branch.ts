@@ -17,10 +17,10 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { onCleanup } from '../util/cleanup.js';
-import { UserError } from '../util/errors.js';
-import type { Logger } from '../util/logger.js';
-import type { ProcessResult, ProcessRunner } from '../util/process.js';
+import { onCleanup } from '../machine/os/cleanup.js';
+import { UserError } from '../core/util/errors.js';
+import type { Logger } from '../core/util/logger.js';
+import type { ProcessResult, ProcessRunner } from '../machine/os/process.js';
 import { maskUrl } from './mask-url.js';
 
 /** HTTP basic credentials for the remote (GitHub: username x-access-token, the token as password). */

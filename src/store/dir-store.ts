@@ -14,10 +14,10 @@
 import { constants } from 'node:fs';
 import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readResults } from '../results/read-results.js';
-import type { RunResult } from '../results/types.js';
-import { writeAtomically } from '../util/atomic-write.js';
-import { UserError, errorMessage } from '../util/errors.js';
+import { readResults } from './read-results.js';
+import type { RunResult } from '../core/results/types.js';
+import { writeAtomically } from '../machine/os/atomic-write.js';
+import { UserError, errorMessage } from '../core/util/errors.js';
 import {
   checkRunId,
   checkSchemaVersion,

@@ -4,7 +4,7 @@
  * a directory path. Adapters read the environment and pass it in; this module never reads process.env.
  */
 import path from 'node:path';
-import { UserError } from '../util/errors.js';
+import { UserError } from '../core/util/errors.js';
 import { DirStore } from './dir-store.js';
 import { maskUrl } from './mask-url.js';
 import type { ResultStore } from './store.js';

@@ -23,10 +23,10 @@
  * drops. The connection string is never printed: messages carry it masked (postgresql://user:***@host/db).
  */
 import pg from 'pg';
-import { workloadHash } from '../env/fingerprint.js';
-import type { RunResult } from '../results/types.js';
-import { cellId } from '../results/types.js';
-import { UserError, errorMessage } from '../util/errors.js';
+import { workloadHash } from '../machine/fingerprint.js';
+import type { RunResult } from '../core/results/types.js';
+import { cellId } from '../core/results/types.js';
+import { UserError, errorMessage } from '../core/util/errors.js';
 import { maskUrl } from './mask-url.js';
 import {
   checkRunId,

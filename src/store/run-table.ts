@@ -2,8 +2,8 @@
  * Stored runs for people: the listing table of `pgperf store list` and the summary of `pgperf store show`.
  * Pure renderers over StoredRun / RunResult values.
  */
-import { environmentFingerprint } from '../env/fingerprint.js';
-import type { RunResult } from '../results/types.js';
+import { environmentFingerprint } from '../machine/fingerprint.js';
+import type { RunResult } from '../core/results/types.js';
 import type { StoredRun } from './store.js';
 
 /** Characters of a fingerprint id shown in tables (the full id is in --json and `show`). */

@@ -6,9 +6,9 @@
  * and the meaning of a filter.
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson, environmentFingerprint } from '../env/fingerprint.js';
-import { RESULTS_SCHEMA_VERSION, type RunResult } from '../results/types.js';
-import { UserError } from '../util/errors.js';
+import { canonicalJson, environmentFingerprint } from '../machine/fingerprint.js';
+import { RESULTS_SCHEMA_VERSION, type RunResult } from '../core/results/types.js';
+import { UserError } from '../core/util/errors.js';
 
 /** What a listing shows of one stored run, without loading its samples. */
 export interface StoredRun {

@@ -13,11 +13,11 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BisectReport } from '../../src/bisect/run-bisection.js';
-import { octokitApi } from '../../src/github/octokit-api.js';
-import { BISECT_LABEL, syncRegressionIssues } from '../../src/github/regression-issues.js';
-import { analyseHistory } from '../../src/history/analyse.js';
-import type { HistoryRun } from '../../src/history/series.js';
+import type { BisectReport } from '../../src/flows/bisect/run-bisection.js';
+import { octokitApi } from '../../src/adapters/github/octokit-api.js';
+import { BISECT_LABEL, syncRegressionIssues } from '../../src/adapters/github/regression-issues.js';
+import { analyseHistory } from '../../src/flows/history/analyse.js';
+import type { HistoryRun } from '../../src/flows/history/series.js';
 import { DirStore } from '../../src/store/dir-store.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { prepareBisectSeries, SLOW_COMMIT_INDEX, type BisectSeries } from '../helpers/bisect-series.js';

@@ -7,7 +7,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Calibration } from '../../src/pipeline/calibrate.js';
+import type { Calibration } from '../../src/flows/calibrate/calibrate.js';
 import { DirStore } from '../../src/store/dir-store.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';

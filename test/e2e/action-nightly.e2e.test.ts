@@ -13,13 +13,17 @@ import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGRESSION_LABEL, parseEventState, seriesMarker } from '../../src/github/regression-issues.js';
-import type { HistoryRun } from '../../src/history/series.js';
-import type { RunResult } from '../../src/results/types.js';
+import {
+  REGRESSION_LABEL,
+  parseEventState,
+  seriesMarker,
+} from '../../src/adapters/github/regression-issues.js';
+import type { HistoryRun } from '../../src/flows/history/series.js';
+import type { RunResult } from '../../src/core/results/types.js';
 import { DataBranch } from '../../src/store/data-branch.js';
 import { DirStore } from '../../src/store/dir-store.js';
-import { memoryLogger } from '../../src/util/logger.js';
-import { nodeProcessRunner } from '../../src/util/process.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { preparePgSourceRepo, testCacheDir } from '../helpers/pg-source.js';

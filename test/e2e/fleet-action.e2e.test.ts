@@ -8,8 +8,8 @@ import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/prom
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readResults } from '../../src/results/read-results.js';
-import { cellId } from '../../src/results/types.js';
+import { readResults } from '../../src/store/read-results.js';
+import { cellId } from '../../src/core/results/types.js';
 import { DirStore } from '../../src/store/dir-store.js';
 import { openStore } from '../../src/store/open-store.js';
 import { startTestPgServer } from '../helpers/pg-server.js';

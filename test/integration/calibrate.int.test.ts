@@ -2,8 +2,8 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import type { Calibration } from '../../src/pipeline/calibrate.js';
+import { main } from '../../src/adapters/cli/commands/main.js';
+import type { Calibration } from '../../src/flows/calibrate/calibrate.js';
 import { installedBinDir } from '../helpers/postgres.js';
 
 const binDir = installedBinDir();

@@ -4,7 +4,7 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/results/types.js';
+import type { RunResult } from '../../src/core/results/types.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
 
 const root = new URL('../../', import.meta.url).pathname;

@@ -2,10 +2,10 @@ import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, inspectBinDir, PgCluster } from '../../src/cluster/cluster.js';
-import { resolveRunAs, type RunAsUser } from '../../src/cluster/run-as.js';
-import { memoryLogger } from '../../src/util/logger.js';
-import { nodeProcessRunner } from '../../src/util/process.js';
+import { freePort, inspectBinDir, PgCluster } from '../../src/postgres/cluster/cluster.js';
+import { resolveRunAs, type RunAsUser } from '../../src/postgres/cluster/run-as.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { installedBinDir, processesMentioning, processUid } from '../helpers/postgres.js';
 
 const binDir = installedBinDir();

@@ -13,7 +13,7 @@ import { access, chmod, mkdtemp, open, readdir, readFile, rm } from 'node:fs/pro
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/results/types.js';
+import type { RunResult } from '../../src/core/results/types.js';
 import { runCli } from '../helpers/cli.js';
 import { installedBinDir, killProcessesMentioning, processesMentioning } from '../helpers/postgres.js';
 import { cpufreqTree, governors } from '../helpers/cpufreq-tree.js';

@@ -10,7 +10,7 @@ import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promise
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/results/types.js';
+import type { RunResult } from '../../src/core/results/types.js';
 import {
   DataBranch,
   basicAuthorization,
@@ -18,10 +18,10 @@ import {
   type RemoteCredentials,
 } from '../../src/store/data-branch.js';
 import { DirStore } from '../../src/store/dir-store.js';
-import { pendingCleanups, runCleanups } from '../../src/util/cleanup.js';
-import { UserError } from '../../src/util/errors.js';
-import { memoryLogger } from '../../src/util/logger.js';
-import { nodeProcessRunner, type ProcessRunner } from '../../src/util/process.js';
+import { pendingCleanups, runCleanups } from '../../src/machine/os/cleanup.js';
+import { UserError } from '../../src/core/util/errors.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner, type ProcessRunner } from '../../src/machine/os/process.js';
 import { filesHolding, startGitHttpServer, type GitHttpServer } from '../helpers/git-http.js';
 import { minutesAfter, readFixture } from './store-fixture.js';
 

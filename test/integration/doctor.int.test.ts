@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PreflightReport } from '../../src/env/preflight.js';
+import type { PreflightReport } from '../../src/machine/preflight.js';
 import { runCli } from '../helpers/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname;

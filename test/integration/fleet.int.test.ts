@@ -7,9 +7,9 @@ import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consolidateShards } from '../../src/fleet/consolidate.js';
-import { readResults } from '../../src/results/read-results.js';
-import { cellId } from '../../src/results/types.js';
+import { consolidateShards } from '../../src/flows/consolidate/consolidate.js';
+import { readResults } from '../../src/store/read-results.js';
+import { cellId } from '../../src/core/results/types.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
 import { runCli } from '../helpers/cli.js';
 

@@ -9,8 +9,8 @@ import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Decision } from '../../src/compare/decision.js';
-import type { RunResult } from '../../src/results/types.js';
+import type { Decision } from '../../src/core/compare/decision.js';
+import type { RunResult } from '../../src/core/results/types.js';
 import { runCli } from '../helpers/cli.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
 

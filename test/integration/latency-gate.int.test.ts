@@ -7,14 +7,14 @@
  * - 2 rounds over a 7-cell workload cannot reach significance after Holm: refused before anything starts,
  *   run with --force.
  */
-import { decideRun } from '../../src/pipeline/decide-run.js';
+import { decideRun } from '../../src/flows/compare/decide-run.js';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyse } from '../../src/pipeline/analysis.js';
-import { renderMarkdownReport } from '../../src/report/markdown.js';
-import type { RunResult } from '../../src/results/types.js';
+import { analyse } from '../../src/flows/compare/analysis.js';
+import { renderMarkdownReport } from '../../src/core/report/markdown.js';
+import type { RunResult } from '../../src/core/results/types.js';
 import { runCli } from '../helpers/cli.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
 

@@ -11,8 +11,12 @@ import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGRESSION_LABEL, parseEventState, seriesMarker } from '../../src/github/regression-issues.js';
-import type { HistoryRun } from '../../src/history/series.js';
+import {
+  REGRESSION_LABEL,
+  parseEventState,
+  seriesMarker,
+} from '../../src/adapters/github/regression-issues.js';
+import type { HistoryRun } from '../../src/flows/history/series.js';
 import { DirStore } from '../../src/store/dir-store.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';

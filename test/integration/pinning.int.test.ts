@@ -8,15 +8,15 @@ import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgCluster } from '../../src/cluster/cluster.js';
-import { resolveRunAs, type RunAsUser } from '../../src/cluster/run-as.js';
+import { PgCluster } from '../../src/postgres/cluster/cluster.js';
+import { resolveRunAs, type RunAsUser } from '../../src/postgres/cluster/run-as.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import type { PgbenchWorkload } from '../../src/drivers/workload.js';
 import { initArgs, measureArgs } from '../../src/drivers/pgbench/command.js';
-import { readTopology } from '../../src/env/topology.js';
+import { readTopology } from '../../src/machine/topology.js';
 import { findPinningTools, planCpus, withCpuPrefix } from '../../src/machine/pinning.js';
-import { memoryLogger } from '../../src/util/logger.js';
-import { nodeProcessRunner } from '../../src/util/process.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { installedBinDir } from '../helpers/postgres.js';
 
 const binDir = installedBinDir();
@@ -140,9 +140,9 @@ describe('pinning (real PostgreSQL and pgbench)', () => {
 
 describe('pinning through the run loop', () => {
   it('runs a workload with cpus pinned, records the plan, and -j follows the client CPUs', async () => {
-    const { runBenchmark } = await import('../../src/runner/run-loop.js');
-    const { fileSink } = await import('../../src/results/sink.js');
-    const { resolveAnalysis } = await import('../../src/pipeline/analysis.js');
+    const { runBenchmark } = await import('../../src/run/run-loop.js');
+    const { fileSink } = await import('../../src/run/sink.js');
+    const { resolveAnalysis } = await import('../../src/flows/compare/analysis.js');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-pinned-run-'));
     await chmod(dir, 0o755);
     try {

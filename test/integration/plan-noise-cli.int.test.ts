@@ -8,7 +8,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/results/types.js';
+import type { RunResult } from '../../src/core/results/types.js';
 import type { StoredRun } from '../../src/store/store.js';
 import { runCli, type Ran } from '../helpers/cli.js';
 import { installedBinDir, killProcessesMentioning } from '../helpers/postgres.js';

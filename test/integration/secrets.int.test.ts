@@ -19,12 +19,12 @@ import { credentialSecrets } from '../../src/store/data-branch.js';
 import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
 import { filesHolding, startGitHttpServer, type GitHttpServer } from '../helpers/git-http.js';
 import { loadWorkloadFile } from '../../src/drivers/load-workload.js';
-import { runBenchmark } from '../../src/runner/run-loop.js';
-import { memoryLogger } from '../../src/util/logger.js';
-import { nodeProcessRunner } from '../../src/util/process.js';
+import { runBenchmark } from '../../src/run/run-loop.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
-import { resolveAnalysis } from '../../src/pipeline/analysis.js';
-import { fileSink } from '../../src/results/sink.js';
+import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
+import { fileSink } from '../../src/run/sink.js';
 
 const binDir = installedBinDir();
 let tmp: string;

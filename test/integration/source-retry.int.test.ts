@@ -8,9 +8,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SourceMirror, type RepoSpec } from '../../src/pg-build/source.js';
-import { memoryLogger } from '../../src/util/logger.js';
-import { nodeProcessRunner, type ProcessRunner } from '../../src/util/process.js';
+import { SourceMirror, type RepoSpec } from '../../src/postgres/builds/source.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner, type ProcessRunner } from '../../src/machine/os/process.js';
 
 let tmp: string;
 let repoDir: string;

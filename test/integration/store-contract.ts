@@ -6,10 +6,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { environmentFingerprint } from '../../src/env/fingerprint.js';
-import type { RunResult } from '../../src/results/types.js';
+import { environmentFingerprint } from '../../src/machine/fingerprint.js';
+import type { RunResult } from '../../src/core/results/types.js';
 import type { ResultStore } from '../../src/store/store.js';
-import { UserError } from '../../src/util/errors.js';
+import { UserError } from '../../src/core/util/errors.js';
 import { fixtureVariant, minutesAfter, readFixture } from './store-fixture.js';
 
 export interface StoreUnderTest {

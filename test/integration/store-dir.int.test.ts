@@ -4,11 +4,11 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveRunAs } from '../../src/cluster/run-as.js';
+import { resolveRunAs } from '../../src/postgres/cluster/run-as.js';
 import { DirStore } from '../../src/store/dir-store.js';
 import { defaultStoreDir, openStore } from '../../src/store/open-store.js';
-import { memoryLogger } from '../../src/util/logger.js';
-import { nodeProcessRunner } from '../../src/util/process.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { describeStoreContract } from './store-contract.js';
 import { fixtureVariant, minutesAfter, readFixture } from './store-fixture.js';
 

@@ -5,10 +5,10 @@
  * leftover or altered tables of another shape (refused naming the table, the columns and the fix).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { environmentFingerprint, workloadHash } from '../../src/env/fingerprint.js';
+import { environmentFingerprint, workloadHash } from '../../src/machine/fingerprint.js';
 import { openStore } from '../../src/store/open-store.js';
 import { MIGRATIONS, PgStore } from '../../src/store/pg-store.js';
-import { UserError } from '../../src/util/errors.js';
+import { UserError } from '../../src/core/util/errors.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestPgServer, type TestPgServer } from '../helpers/pg-server.js';
 import { describeStoreContract } from './store-contract.js';
@@ -306,7 +306,7 @@ describe('PostgreSQL store', () => {
         "(or PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf",
     );
 
-    const deadPort = await import('../../src/cluster/cluster.js').then((m) => m.freePort());
+    const deadPort = await import('../../src/postgres/cluster/cluster.js').then((m) => m.freePort());
     const warnings: string[] = [];
     const unreachable = (await PgStore.connect(
       `postgresql://pgperf_app:${encodeURIComponent(PASSWORD)}@127.0.0.1:${deadPort}/${db}`,

@@ -7,7 +7,7 @@
  */
 import os from 'node:os';
 import { openStore } from '../../src/store/open-store.js';
-import { errorMessage } from '../../src/util/errors.js';
+import { errorMessage } from '../../src/core/util/errors.js';
 import { fixtureVariant, minutesAfter, readFixture } from './store-fixture.js';
 
 const [spec, prefix, countText] = process.argv.slice(2);

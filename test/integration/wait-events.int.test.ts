@@ -6,12 +6,12 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgCluster } from '../../src/cluster/cluster.js';
-import { resolveRunAs, type RunAsUser } from '../../src/cluster/run-as.js';
-import { startDiagnostics } from '../../src/diagnostics/wait-events.js';
-import { renderWaitEventComparison } from '../../src/report/wait-event-table.js';
-import { memoryLogger } from '../../src/util/logger.js';
-import { nodeProcessRunner } from '../../src/util/process.js';
+import { PgCluster } from '../../src/postgres/cluster/cluster.js';
+import { resolveRunAs, type RunAsUser } from '../../src/postgres/cluster/run-as.js';
+import { startDiagnostics } from '../../src/postgres/wait-events.js';
+import { renderWaitEventComparison } from '../../src/core/report/wait-event-table.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { installedBinDir } from '../helpers/postgres.js';
 
 const binDir = installedBinDir();

@@ -6,11 +6,16 @@
  * ("no pull request to comment on (not a pull_request event ...)").
  */
 import { describe, expect, it } from 'vitest';
-import { chooseCommits, pullRequestOf, readContext, type ActionContext } from '../../src/action/context.js';
-import { parseInputs } from '../../src/action/inputs.js';
-import { benchmarkTarget, eventTarget } from '../../src/action/trusted-target.js';
-import type { RunResult } from '../../src/results/types.js';
-import { UserError } from '../../src/util/errors.js';
+import {
+  chooseCommits,
+  pullRequestOf,
+  readContext,
+  type ActionContext,
+} from '../../src/adapters/action/context.js';
+import { parseInputs } from '../../src/adapters/action/inputs.js';
+import { benchmarkTarget, eventTarget } from '../../src/adapters/action/trusted-target.js';
+import type { RunResult } from '../../src/core/results/types.js';
+import { UserError } from '../../src/core/util/errors.js';
 
 const SHA = 'a'.repeat(40);
 const env = (file: string, name = 'pull_request') => ({

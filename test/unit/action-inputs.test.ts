@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { updateReadme } from '../../src/action/docs.js';
-import { parseInputs } from '../../src/action/inputs.js';
+import { updateReadme } from '../../src/adapters/action/docs.js';
+import { parseInputs } from '../../src/adapters/action/inputs.js';
 
 const actionYml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8');
 const action = parse(actionYml) as {

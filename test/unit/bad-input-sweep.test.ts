@@ -11,12 +11,12 @@ import path from 'node:path';
 import type { Command, Option } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseInputs } from '../../src/action/inputs.js';
-import { commands } from '../../src/cli/commands/index.js';
-import { main } from '../../src/cli/main.js';
+import { parseInputs } from '../../src/adapters/action/inputs.js';
+import { commands } from '../../src/adapters/cli/commands/index.js';
+import { main } from '../../src/adapters/cli/commands/main.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
-import { parseResults } from '../../src/results/read-results.js';
-import { UserError } from '../../src/util/errors.js';
+import { parseResults } from '../../src/store/read-results.js';
+import { UserError } from '../../src/core/util/errors.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 

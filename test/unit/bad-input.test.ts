@@ -9,12 +9,12 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readContext } from '../../src/action/context.js';
-import { parseInputs } from '../../src/action/inputs.js';
-import { main } from '../../src/cli/main.js';
-import { checkArmCount, checkOutDir, checkSetArms, checkTmpDir } from '../../src/cli/validate.js';
+import { readContext } from '../../src/adapters/action/context.js';
+import { parseInputs } from '../../src/adapters/action/inputs.js';
+import { main } from '../../src/adapters/cli/commands/main.js';
+import { checkArmCount, checkOutDir, checkSetArms, checkTmpDir } from '../../src/adapters/cli/validate.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
-import { shippedWorkloadFile } from '../../src/config/shipped-workloads.js';
+import { shippedWorkloadFile } from '../../src/drivers/shipped-workloads.js';
 import { processesMentioning } from '../helpers/postgres.js';
 
 const root = new URL('../../', import.meta.url).pathname;

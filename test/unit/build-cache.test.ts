@@ -13,9 +13,9 @@ import {
   readCompleted,
   slotPaths,
   type KeyInput,
-} from '../../src/pg-build/cache.js';
-import { acquireLock } from '../../src/util/file-lock.js';
-import { memoryLogger } from '../../src/util/logger.js';
+} from '../../src/postgres/builds/cache.js';
+import { acquireLock } from '../../src/machine/os/file-lock.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
 
 const input: KeyInput = {
   sha: '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d',

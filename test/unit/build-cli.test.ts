@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildArmRefs, type BuildArmFlags } from '../../src/cli/commands/run.js';
-import { collectString } from '../../src/cli/commands/build.js';
+import { buildArmRefs, type BuildArmFlags } from '../../src/adapters/cli/commands/run.js';
+import { collectString } from '../../src/adapters/cli/commands/build.js';
 
 const flags = (extra: Partial<BuildArmFlags & { arm: Array<{ label: string; binDir: string }> }>) => ({
   basePatch: [],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { failingFiles, isMailPatch } from '../../src/pg-build/patches.js';
-import { parseLsRemote, parseRepo, pickRef } from '../../src/pg-build/source.js';
+import { failingFiles, isMailPatch } from '../../src/postgres/builds/patches.js';
+import { parseLsRemote, parseRepo, pickRef } from '../../src/postgres/builds/source.js';
 
 describe('--repo', () => {
   it.each([

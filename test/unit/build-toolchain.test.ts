@@ -4,15 +4,15 @@ import {
   packagesMissingFromLog,
   requiredTools,
   TOOL_PACKAGES,
-} from '../../src/pg-build/deps.js';
-import { chooseStrategy, stepFailureMessage } from '../../src/pg-build/builder.js';
-import { summaryLine, type BuildRecord } from '../../src/pg-build/build-record.js';
+} from '../../src/postgres/builds/deps.js';
+import { chooseStrategy, stepFailureMessage } from '../../src/postgres/builds/builder.js';
+import { summaryLine, type BuildRecord } from '../../src/postgres/builds/build-record.js';
 import {
   ccacheEnv,
   compilerCommand,
   parseCcacheStatsLog,
   parseOsRelease,
-} from '../../src/pg-build/toolchain.js';
+} from '../../src/postgres/builds/toolchain.js';
 
 describe('build dependencies', () => {
   it('maps every required tool to its Debian package', () => {

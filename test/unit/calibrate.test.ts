@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../src/compare/compare-run.js';
-import { calibrationOf, renderCalibrationText } from '../../src/pipeline/calibrate.js';
+import { compareRun } from '../../src/core/compare/compare-run.js';
+import { calibrationOf, renderCalibrationText } from '../../src/flows/calibrate/calibrate.js';
 import { syntheticRun } from './compare/synthetic-run.js';
 
 describe('A/A calibration', () => {
@@ -46,9 +46,9 @@ describe('A/A calibration', () => {
 
 describe('reports name the adaptive design', () => {
   it('the text and markdown design lines say the look and the spending function', async () => {
-    const { planAdaptive } = await import('../../src/compare/adaptive.js');
-    const { renderComparisonText } = await import('../../src/report/comparison-text.js');
-    const { decide } = await import('../../src/compare/decision.js');
+    const { planAdaptive } = await import('../../src/core/compare/adaptive.js');
+    const { renderComparisonText } = await import('../../src/core/report/comparison-text.js');
+    const { decide } = await import('../../src/core/compare/decision.js');
     const result = syntheticRun({ seed: 5, rounds: 10, workloads: { s: [1] }, noise: 0.02 });
     const plan = planAdaptive({ schedule: [6, 10], spending: 'pocock' });
     const c = compareRun(result, { adaptive: { plan, look: 2 } });

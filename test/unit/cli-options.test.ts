@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { collectArm, collectSet, oneOf, positiveInt } from '../../src/cli/options.js';
-import { armsWithSettings } from '../../src/cli/commands/run.js';
+import { collectArm, collectSet, oneOf, positiveInt } from '../../src/adapters/cli/options.js';
+import { armsWithSettings } from '../../src/adapters/cli/commands/run.js';
 
 describe('CLI flag parsers', () => {
   it('--arm LABEL=BINDIR accumulates', () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BASELINE_SETTINGS, clusterSettings, renderConf, settingsHash } from '../../src/cluster/conf.js';
+import {
+  BASELINE_SETTINGS,
+  clusterSettings,
+  renderConf,
+  settingsHash,
+} from '../../src/postgres/cluster/conf.js';
 
 const input = { port: 5555, socketDir: '/tmp/x/socket', maxClients: 64, workloadSettings: {} };
 

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { BuildRecord } from '../../src/pg-build/build-record.js';
+import type { BuildRecord } from '../../src/postgres/builds/build-record.js';
 import {
   canonicalJson,
   diffFingerprints,
   environmentFingerprint,
   workloadHash,
-} from '../../src/env/fingerprint.js';
-import type { RunResult } from '../../src/results/types.js';
+} from '../../src/machine/fingerprint.js';
+import type { RunResult } from '../../src/core/results/types.js';
 
 /** A real results document (see test/fixtures/results/README.md). */
 const fixture = JSON.parse(
@@ -20,7 +20,7 @@ function variant(change: (r: RunResult) => void): RunResult {
   return copy;
 }
 
-/** A build record as src/pg-build/build.ts writes it (typed, so a changed record shape fails here). */
+/** A build record as src/postgres/builds/build.ts writes it (typed, so a changed record shape fails here). */
 function buildRecord(over: Partial<BuildRecord> = {}): BuildRecord {
   const record: BuildRecord = {
     repo: 'https://github.com/postgres/postgres.git',

@@ -8,14 +8,14 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installContentHash, markComplete, readCompleted } from '../../src/pg-build/cache.js';
-import { makeTempDir, onCleanup, pendingCleanups, runCleanups } from '../../src/util/cleanup.js';
-import { renderConf } from '../../src/cluster/conf.js';
-import { settingProblem } from '../../src/config/settings.js';
-import { allowedEnvironment, childEnvironment, secretsToMask } from '../../src/util/child-env.js';
-import { memoryLogger } from '../../src/util/logger.js';
-import { nodeProcessRunner } from '../../src/util/process.js';
-import { installSignalHandlers, signalExitCode } from '../../src/util/signals.js';
+import { installContentHash, markComplete, readCompleted } from '../../src/postgres/builds/cache.js';
+import { makeTempDir, onCleanup, pendingCleanups, runCleanups } from '../../src/machine/os/cleanup.js';
+import { renderConf } from '../../src/postgres/cluster/conf.js';
+import { settingProblem } from '../../src/core/results/settings.js';
+import { allowedEnvironment, childEnvironment, secretsToMask } from '../../src/machine/os/child-env.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner } from '../../src/machine/os/process.js';
+import { installSignalHandlers, signalExitCode } from '../../src/machine/os/signals.js';
 
 const dirs: string[] = [];
 afterEach(async () => {

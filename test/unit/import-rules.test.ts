@@ -1,51 +1,68 @@
 /**
- * The folder import rule (scripts/layers.mjs, enforced by eslint.config.js): a forbidden import is an
- * error naming the rule, at either depth; an allowed one passes; the source tree itself keeps the rule.
+ * The storeys of src/ (scripts/layers.mjs, checked by scripts/check-layers.mjs in the lint step): an import
+ * up a storey, up a room within a storey, or in a circle is named; imports down pass; the source tree
+ * itself keeps the rule.
  */
 import path from 'node:path';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script without type declarations
+import { checkLayers, src } from '../../scripts/check-layers.mjs';
 
-const root = path.resolve(__dirname, '../..');
-const eslint = new ESLint({ cwd: root });
+const check = checkLayers as (graph?: Map<string, string[]>) => string[];
+const at = (file: string) => path.join(src as string, file);
+const graph = (edges: Array<[string, string[]]>) =>
+  new Map(edges.map(([f, ts]) => [at(f), ts.map(at)] as [string, string[]]));
 
-async function importErrors(file: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`${source}\nexport const probe = 1;\n`, {
-    filePath: path.join(root, file),
-  });
-  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
-}
-
-describe('folder import rule', () => {
-  it('refuses an import of a higher layer, naming what the folder may import', async () => {
-    const errors = await importErrors('src/stats/probe.ts', "import '../cluster/cluster.js';");
-    expect(errors).toEqual([expect.stringContaining('src/stats may import only no other folder of src')]);
-  });
-
-  it('refuses it from a nested folder too, and type imports as well', async () => {
-    const errors = await importErrors(
-      'src/drivers/pgbench/probe.ts',
-      "import type { RunComparison } from '../../compare/types.js';",
+describe('storeys of src/', () => {
+  it('names an import of a higher storey', () => {
+    const problems = check(
+      graph([
+        ['core/stats/holm.ts', ['postgres/cluster/cluster.ts']],
+        ['postgres/cluster/cluster.ts', []],
+      ]),
     );
-    expect(errors).toEqual([expect.stringContaining('src/drivers may import only cluster, config')]);
+    expect(problems).toEqual([
+      'src/core/stats/holm.ts imports src/postgres/cluster/cluster.ts: src/postgres/cluster is not below src/core/stats',
+    ]);
   });
 
-  it('allows what the layer allows and the folder itself', async () => {
+  it('names an import of a higher room of the same storey, type imports alike', () => {
+    const problems = check(
+      graph([
+        ['drivers/common/driver.ts', ['drivers/registry.ts']],
+        ['drivers/registry.ts', []],
+      ]),
+    );
+    expect(problems).toEqual([
+      'src/drivers/common/driver.ts imports src/drivers/registry.ts: src/drivers is not below src/drivers/common',
+    ]);
+  });
+
+  it('allows its own room, rooms below and lower storeys; names a circle inside one room', () => {
     expect(
-      await importErrors(
-        'src/compare/probe.ts',
-        "import '../stats/holm.js';\nimport '../results/types.js';\nimport './types.js';",
+      check(
+        graph([
+          [
+            'core/compare/verdict.ts',
+            ['core/compare/power.ts', 'core/stats/holm.ts', 'core/results/types.ts'],
+          ],
+          ['core/compare/power.ts', []],
+          ['core/stats/holm.ts', []],
+          ['core/results/types.ts', []],
+        ]),
       ),
     ).toEqual([]);
+    expect(
+      check(
+        graph([
+          ['run/shards.ts', ['run/shard-digest.ts']],
+          ['run/shard-digest.ts', ['run/shards.ts']],
+        ]),
+      ),
+    ).toEqual(['circle: src/run/shards.ts -> src/run/shard-digest.ts -> src/run/shards.ts']);
   });
 
-  it('holds for every file of src/', async () => {
-    const results = await eslint.lintFiles(['src/**/*.ts']);
-    const broken = results.flatMap((r) =>
-      r.messages
-        .filter((m) => m.ruleId === 'no-restricted-imports')
-        .map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`),
-    );
-    expect(broken).toEqual([]);
+  it('holds for every file of src/', () => {
+    expect(check()).toEqual([]);
   });
 });

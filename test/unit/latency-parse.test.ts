@@ -14,7 +14,7 @@ import {
   emptySummary,
   readTransactionLogs,
 } from '../../src/drivers/pgbench/parse-transaction-log.js';
-import { LatencyHistogram, histogramPercentile } from '../../src/drivers/latency-histogram.js';
+import { LatencyHistogram, histogramPercentile } from '../../src/drivers/common/latency-histogram.js';
 import { parseSysbenchHistogram, parseSysbenchOutput } from '../../src/drivers/sysbench/parse-output.js';
 import { reportMetrics } from '../../src/drivers/sysbench/report-metrics.js';
 

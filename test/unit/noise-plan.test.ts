@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { planAdaptive } from '../../src/compare/adaptive.js';
-import { minRoundsFor, resolvableChangePct } from '../../src/compare/power.js';
-import { resolutionOf, resolutionWarning } from '../../src/pipeline/noise-plan.js';
-import { withNoiseWarnings } from '../../src/pipeline/noise-warnings.js';
-import type { NoiseEstimate } from '../../src/pipeline/runner-noise.js';
-import type { RunComparison } from '../../src/compare/types.js';
-import type { RunResult } from '../../src/results/types.js';
+import { planAdaptive } from '../../src/core/compare/adaptive.js';
+import { minRoundsFor, resolvableChangePct } from '../../src/core/compare/power.js';
+import { resolutionOf, resolutionWarning } from '../../src/flows/compare/noise-plan.js';
+import { withNoiseWarnings } from '../../src/flows/compare/noise-warnings.js';
+import type { NoiseEstimate } from '../../src/flows/compare/runner-noise.js';
+import type { RunComparison } from '../../src/core/compare/types.js';
+import type { RunResult } from '../../src/core/results/types.js';
 
 const noise = (perRoundCvPct: number): NoiseEstimate => ({
   workload: 'ro',

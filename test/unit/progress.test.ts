@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, ProgressTracker } from '../../src/runner/progress.js';
+import { formatDuration, ProgressTracker } from '../../src/run/progress.js';
 
 describe('ProgressTracker', () => {
   it('estimates time left from planned seconds plus the overhead seen per run', () => {

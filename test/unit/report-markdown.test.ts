@@ -1,10 +1,10 @@
-import type { BuildRecord } from '../../src/pg-build/build-record.js';
-import { decideRun } from '../../src/pipeline/decide-run.js';
+import type { BuildRecord } from '../../src/postgres/builds/build-record.js';
+import { decideRun } from '../../src/flows/compare/decide-run.js';
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../src/compare/compare-run.js';
-import type { RunComparison } from '../../src/compare/types.js';
-import type { ExecutedRun, RunResult } from '../../src/results/types.js';
-import { escapeMarkdown } from '../../src/report/markdown-escape.js';
+import { compareRun } from '../../src/core/compare/compare-run.js';
+import type { RunComparison } from '../../src/core/compare/types.js';
+import type { ExecutedRun, RunResult } from '../../src/core/results/types.js';
+import { escapeMarkdown } from '../../src/core/report/markdown-escape.js';
 import {
   DEFAULT_COMMENT_MAX_LENGTH,
   TRIM_STEPS,
@@ -12,8 +12,8 @@ import {
   renderJobSummary,
   renderMarkdownReport,
   type CommitInfo,
-} from '../../src/report/markdown.js';
-import { mermaidText, niceCeiling } from '../../src/report/mermaid-chart.js';
+} from '../../src/core/report/markdown.js';
+import { mermaidText, niceCeiling } from '../../src/core/report/mermaid-chart.js';
 import { COLLAPSE_DIP, SWEEP_8, syntheticRun, type SyntheticRunOptions } from './compare/synthetic-run.js';
 
 const BASE: CommitInfo = {
@@ -518,7 +518,7 @@ function pick(s: { round: number; workload: string; clients: number; arm: string
 
 describe('mentions in untrusted text', () => {
   it('an @name in user text cannot ping anyone', async () => {
-    const { escapeMarkdown } = await import('../../src/report/markdown-escape.js');
+    const { escapeMarkdown } = await import('../../src/core/report/markdown-escape.js');
     expect(escapeMarkdown('fix/@postgres/committers')).toBe('fix/&#64;postgres/committers');
   });
 });

@@ -10,16 +10,16 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseResults, readResults } from '../../src/results/read-results.js';
-import { fileSink } from '../../src/results/sink.js';
-import type { RunResult } from '../../src/results/types.js';
+import { parseResults, readResults } from '../../src/store/read-results.js';
+import { fileSink } from '../../src/run/sink.js';
+import type { RunResult } from '../../src/core/results/types.js';
 import {
   FileWriteError,
   nodeWriteFs,
   writeAtomically,
   type WriteFs,
   type WriteHandle,
-} from '../../src/util/atomic-write.js';
+} from '../../src/machine/os/atomic-write.js';
 import { syntheticRun } from './compare/synthetic-run.js';
 
 /** A node-style errno error ("ENOSPC: no space left on device, write"). */

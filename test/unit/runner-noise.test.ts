@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { estimateNoise } from '../../src/compare/power.js';
-import { analyseHistory } from '../../src/history/analyse.js';
+import { estimateNoise } from '../../src/core/compare/power.js';
+import { analyseHistory } from '../../src/flows/history/analyse.js';
 import {
   estimateRunnerNoise,
   isCalibrationRun,
@@ -12,11 +12,11 @@ import {
   MIN_HISTORY_POINTS,
   runnerId,
   upperNoiseBound,
-} from '../../src/pipeline/runner-noise.js';
-import type { RunResult } from '../../src/results/types.js';
-import { robustLogSpread } from '../../src/stats/robust-log-spread.js';
+} from '../../src/flows/compare/runner-noise.js';
+import type { RunResult } from '../../src/core/results/types.js';
+import { robustLogSpread } from '../../src/core/stats/robust-log-spread.js';
 import { DirStore } from '../../src/store/dir-store.js';
-import { noiseWarnings } from '../../src/pipeline/noise-warnings.js';
+import { noiseWarnings } from '../../src/flows/compare/noise-warnings.js';
 import { noisyHistory } from './history/noisy-history.js';
 
 /** A real results document: base and head of one install, head with synchronous_commit off (an A/B run). */

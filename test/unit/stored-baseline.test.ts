@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { decide } from '../../src/compare/decision.js';
+import { decide } from '../../src/core/compare/decision.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { parseInputs } from '../../src/action/inputs.js';
-import { analyse } from '../../src/pipeline/analysis.js';
+import { parseInputs } from '../../src/adapters/action/inputs.js';
+import { analyse } from '../../src/flows/compare/analysis.js';
 import {
   chooseStoredBaseline,
   conditionDifferences,
@@ -13,11 +13,11 @@ import {
   parseBaselineSpec,
   type ArmConditions,
   type ConditionDifference,
-} from '../../src/pipeline/stored-baseline.js';
-import { describeStoredBaseline, renderComparisonText } from '../../src/report/comparison-text.js';
-import { renderMarkdownReport } from '../../src/report/markdown.js';
-import { reportInputOf } from '../../src/pipeline/report-input.js';
-import type { RunResult, StoredBaselineInfo } from '../../src/results/types.js';
+} from '../../src/flows/compare/stored-baseline.js';
+import { describeStoredBaseline, renderComparisonText } from '../../src/core/report/comparison-text.js';
+import { renderMarkdownReport } from '../../src/core/report/markdown.js';
+import { reportInputOf } from '../../src/flows/compare/report-input.js';
+import type { RunResult, StoredBaselineInfo } from '../../src/core/results/types.js';
 import {
   documentToStore,
   matchesFilter,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import type { SysbenchWorkload } from '../../src/drivers/workload.js';
-import type { BenchTarget } from '../../src/drivers/driver.js';
+import type { BenchTarget } from '../../src/drivers/common/driver.js';
 import {
   cleanupArgs,
   dataShape,
@@ -13,8 +13,8 @@ import {
   prepareThreads,
 } from '../../src/drivers/sysbench/command.js';
 import { sysbenchDriver } from '../../src/drivers/sysbench/driver.js';
-import { memoryLogger } from '../../src/util/logger.js';
-import type { ProcessResult, ProcessRunner, RunOptions } from '../../src/util/process.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import type { ProcessResult, ProcessRunner, RunOptions } from '../../src/machine/os/process.js';
 
 const connection = { host: '/tmp/s', port: 5555, user: 'postgres', database: 'pgperf' };
 const CONNECTION_ARGS = [

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PGPERF_VERSION } from '../../src/version.js';
+import { PGPERF_VERSION } from '../../src/core/version.js';
 
 describe('version', () => {
   it('matches package.json', () => {

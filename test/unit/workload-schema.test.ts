@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadWorkloadFile, parseWorkload } from '../../src/drivers/load-workload.js';
 import { checkExtraArg } from '../../src/drivers/pgbench/workload.js';
 import { workloadJsonSchema } from '../../src/drivers/workload.js';
-import { planReach } from '../../src/pipeline/plan-check.js';
+import { planReach } from '../../src/flows/compare/plan-check.js';
 
 const workloadsDir = new URL('../../workloads/', import.meta.url).pathname;
 

@@ -3,7 +3,7 @@
  * every arm gets the same flags, and only pgperf decides clients, threads, duration and seeds.
  */
 import type { PgbenchWorkload } from './workload.js';
-import type { Connection } from '../../cluster/cluster.js';
+import type { Connection } from '../../postgres/cluster/cluster.js';
 
 export function connectionArgs(c: Connection): string[] {
   return ['-h', c.host, '-p', String(c.port), '-U', c.user];

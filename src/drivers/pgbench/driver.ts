@@ -1,14 +1,14 @@
 /** The pgbench driver: data load, per-run reset, one measured run -> sample fields. */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir } from '../../util/cleanup.js';
+import { makeTempDir } from '../../machine/os/cleanup.js';
 import type { PgbenchWorkload } from './workload.js';
-import { UserError } from '../../util/errors.js';
-import type { Logger } from '../../util/logger.js';
-import { describeExit, tail, type ProcessRunner } from '../../util/process.js';
-import type { ClientInfo } from '../../results/types.js';
-import type { BenchTarget, Driver, RunOutcome, RunSpec } from '../driver.js';
-import { RUN_GRACE_S, judgeInput, resetBeforeRun, runOutcome } from '../shared.js';
+import { UserError } from '../../core/util/errors.js';
+import type { Logger } from '../../core/util/logger.js';
+import { describeExit, tail, type ProcessRunner } from '../../machine/os/process.js';
+import type { ClientInfo } from '../../core/results/types.js';
+import type { BenchTarget, Driver, RunOutcome, RunSpec } from '../common/driver.js';
+import { RUN_GRACE_S, judgeInput, resetBeforeRun, runOutcome } from '../common/shared.js';
 import {
   initArgs,
   measureArgs,

@@ -1,5 +1,5 @@
 import type { PgbenchWorkload } from './workload.js';
-import type { DriverModule } from '../registry.js';
+import type { DriverModule } from '../common/driver.js';
 import { pgbenchDriver } from './driver.js';
 
 export const pgbenchModule: DriverModule<PgbenchWorkload> = {

@@ -11,7 +11,7 @@ import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { LatencyHistogram } from '../latency-histogram.js';
+import { LatencyHistogram } from '../common/latency-histogram.js';
 
 export interface TransactionLogSummary {
   histogram: LatencyHistogram;

@@ -1,5 +1,5 @@
 /** Maps a parsed pgbench report onto the sample's metrics and counters. */
-import type { MetricName } from '../../results/metrics.js';
+import type { MetricName } from '../../core/results/metrics.js';
 import type { PgbenchReport } from './parse-report.js';
 
 export function reportMetrics(r: PgbenchReport): Partial<Record<MetricName, number>> {

@@ -22,7 +22,7 @@ import {
   failOnField,
   vacuumField,
   warmupField,
-} from '../../config/workload-fields.js';
+} from '../common/workload-fields.js';
 
 export const BUILTIN_SCRIPTS = ['tpcb-like', 'simple-update', 'select-only'] as const;
 export const QUERY_MODES = ['simple', 'extended', 'prepared'] as const;

@@ -6,7 +6,7 @@
  * --pgsql-host=<the cluster's socket dir> connects over the socket, where the cluster trusts its
  * superuser (initdb -A trust); no password, no TCP.
  */
-import type { Connection } from '../../cluster/cluster.js';
+import type { Connection } from '../../postgres/cluster/cluster.js';
 import type { SysbenchWorkload } from './workload.js';
 
 export function connectionArgs(c: Connection): string[] {

@@ -1,13 +1,13 @@
 /** The sysbench driver: data load (prepare), per-run reset, one measured run -> sample fields, cleanup. */
 import path from 'node:path';
-import { findOnPath } from '../../util/find-on-path.js';
+import { findOnPath } from '../../machine/os/find-on-path.js';
 import type { SysbenchWorkload } from './workload.js';
-import type { ClientInfo } from '../../results/types.js';
-import { UserError, errorMessage } from '../../util/errors.js';
-import type { Logger } from '../../util/logger.js';
-import { describeExit, tail, type ProcessRunner } from '../../util/process.js';
-import type { BenchTarget, Driver, RunOutcome, RunSpec } from '../driver.js';
-import { RUN_GRACE_S, judgeInput, resetBeforeRun, runOutcome } from '../shared.js';
+import type { ClientInfo } from '../../core/results/types.js';
+import { UserError, errorMessage } from '../../core/util/errors.js';
+import type { Logger } from '../../core/util/logger.js';
+import { describeExit, tail, type ProcessRunner } from '../../machine/os/process.js';
+import type { BenchTarget, Driver, RunOutcome, RunSpec } from '../common/driver.js';
+import { RUN_GRACE_S, judgeInput, resetBeforeRun, runOutcome } from '../common/shared.js';
 import { cleanupArgs, measureArgs, prepareArgs, prepareThreads } from './command.js';
 import { judgeSysbenchRun } from './judge-run.js';
 import { sysbenchFatalMessages } from './parse-output.js';

@@ -1,5 +1,5 @@
 import type { SysbenchWorkload } from './workload.js';
-import type { DriverModule } from '../registry.js';
+import type { DriverModule } from '../common/driver.js';
 import { dataShape } from './command.js';
 import { sysbenchDriver } from './driver.js';
 

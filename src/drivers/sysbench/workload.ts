@@ -22,7 +22,7 @@ import {
   failOnField,
   vacuumField,
   warmupField,
-} from '../../config/workload-fields.js';
+} from '../common/workload-fields.js';
 
 /** The sysbench 1.0 OLTP Lua scripts pgperf runs (shipped in /usr/share/sysbench). */
 export const SYSBENCH_SCRIPTS = [

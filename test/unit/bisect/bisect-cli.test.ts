@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../src/cli/main.js';
+import { main } from '../../../src/adapters/cli/commands/main.js';
 
 let dir: string;
 let multi: string;

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { BisectReport, CommitJudgement, TestedCommitReport } from '../../../src/bisect/run-bisection.js';
-import { resolveAnalysis } from '../../../src/pipeline/analysis.js';
-import { renderBisectText } from '../../../src/bisect/bisect-text.js';
-import { renderBisectMarkdown } from '../../../src/action/bisect-markdown.js';
+import type {
+  BisectReport,
+  CommitJudgement,
+  TestedCommitReport,
+} from '../../../src/flows/bisect/run-bisection.js';
+import { resolveAnalysis } from '../../../src/flows/compare/analysis.js';
+import { renderBisectText } from '../../../src/flows/bisect/bisect-text.js';
+import { renderBisectMarkdown } from '../../../src/adapters/action/bisect-markdown.js';
 
 const c = (ch: string, subject: string) => ({ sha: ch.repeat(40), subject });
 const judged = (deltaPct: number, verdict: CommitJudgement['verdict'], pairs: number[]): CommitJudgement => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkAncestor, checkDistinct, isChain, parseLog } from '../../../src/bisect/commit-range.js';
-import { UserError } from '../../../src/util/errors.js';
+import { checkAncestor, checkDistinct, isChain, parseLog } from '../../../src/flows/bisect/commit-range.js';
+import { UserError } from '../../../src/core/util/errors.js';
 
 const sha = (c: string) => c.repeat(40);
 

@@ -9,15 +9,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bisectGate } from '../../../src/bisect/bisect-gate.js';
-import { runBisection, type BisectDeps, type BisectRequest } from '../../../src/bisect/run-bisection.js';
-import { analyse } from '../../../src/pipeline/analysis.js';
-import type { PipelineRequest } from '../../../src/pipeline/pipeline.js';
+import { bisectGate } from '../../../src/flows/bisect/bisect-gate.js';
+import {
+  runBisection,
+  type BisectDeps,
+  type BisectRequest,
+} from '../../../src/flows/bisect/run-bisection.js';
+import { analyse } from '../../../src/flows/compare/analysis.js';
+import type { PipelineRequest } from '../../../src/flows/compare/pipeline.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
-import { parseRepo } from '../../../src/pg-build/source.js';
-import type { BuildRecord } from '../../../src/pg-build/build-record.js';
-import { nodeProcessRunner } from '../../../src/util/process.js';
-import { memoryLogger } from '../../../src/util/logger.js';
+import { parseRepo } from '../../../src/postgres/builds/source.js';
+import type { BuildRecord } from '../../../src/postgres/builds/build-record.js';
+import { nodeProcessRunner } from '../../../src/machine/os/process.js';
+import { memoryLogger } from '../../../src/core/util/logger.js';
 import { syntheticRun } from '../compare/synthetic-run.js';
 
 let dir: string;

@@ -7,8 +7,8 @@ import {
   startSearch,
   stepsLeft,
   type Call,
-} from '../../../src/bisect/search.js';
-import { callOf } from '../../../src/bisect/run-bisection.js';
+} from '../../../src/flows/bisect/search.js';
+import { callOf } from '../../../src/flows/bisect/run-bisection.js';
 
 /** Commits 0..size-1 where every commit from firstBad on is bad; a judge that records what it was asked. */
 function fakeJudge(firstBad: number, undecided: ReadonlySet<number> = new Set()) {

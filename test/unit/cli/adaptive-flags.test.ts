@@ -5,7 +5,7 @@ import {
   adaptiveFromFlags,
   parseDuration,
   type AdaptiveFlags,
-} from '../../../src/cli/adaptive-flags.js';
+} from '../../../src/adapters/cli/adaptive-flags.js';
 
 /** Parses argv with the adaptive options and returns the plan (or throws what the user would see). */
 function plan(argv: string[], roundS = 10) {

@@ -3,11 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addAnalysisOptions, checkMetricHeld, type AnalysisFlags } from '../../../src/cli/analysis-flags.js';
-import { compareCommand } from '../../../src/cli/commands/compare.js';
-import { heldMetrics } from '../../../src/compare/metric-option.js';
-import { readResults } from '../../../src/results/read-results.js';
-import type { RunResult } from '../../../src/results/types.js';
+import {
+  addAnalysisOptions,
+  checkMetricHeld,
+  type AnalysisFlags,
+} from '../../../src/adapters/cli/analysis-flags.js';
+import { compareCommand } from '../../../src/adapters/cli/commands/compare.js';
+import { heldMetrics } from '../../../src/core/compare/metric-option.js';
+import { readResults } from '../../../src/store/read-results.js';
+import type { RunResult } from '../../../src/core/results/types.js';
 
 /** Real results of pgbench smoke and select-only: tps, latency avg and stddev, no percentiles. */
 const fixture = new URL('../../fixtures/results/pgperf-15-smoke-select-only.json', import.meta.url).pathname;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_WORKLOAD } from '../../../src/cli/commands/demo.js';
-import { checkPlan } from '../../../src/compare/power.js';
+import { DEMO_WORKLOAD } from '../../../src/adapters/cli/commands/demo.js';
+import { checkPlan } from '../../../src/core/compare/power.js';
 
 describe('pgperf demo', () => {
   it("plans a threshold its rounds resolve, so the run's power check has nothing to warn twice", () => {

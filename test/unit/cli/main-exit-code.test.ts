@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../src/cli/main.js';
+import { main } from '../../../src/adapters/cli/commands/main.js';
 
 // A real 2-arm run on PostgreSQL 15 with every cell undecided (test/fixtures/results/README.md).
 const results = fileURLToPath(

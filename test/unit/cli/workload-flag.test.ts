@@ -2,13 +2,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workloadPath } from '../../../src/action/workloads.js';
-import { workloadOptionHelp } from '../../../src/cli/options.js';
+import { workloadPath } from '../../../src/adapters/action/workloads.js';
+import { workloadOptionHelp } from '../../../src/adapters/cli/options.js';
 import {
   defaultWorkloadsDir,
   resolveWorkloadFile,
   shippedWorkloadNames,
-} from '../../../src/config/shipped-workloads.js';
+} from '../../../src/drivers/shipped-workloads.js';
 import { loadWorkload } from '../../../src/drivers/load-workload.js';
 
 const root = path.resolve(new URL('../../../', import.meta.url).pathname);

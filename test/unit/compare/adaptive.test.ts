@@ -5,9 +5,9 @@ import {
   lookAtRounds,
   planAdaptive,
   planFromJson,
-} from '../../../src/compare/adaptive.js';
-import { compareRun } from '../../../src/compare/compare-run.js';
-import { alphaSpent, perLookLevels } from '../../../src/stats/alpha-spending.js';
+} from '../../../src/core/compare/adaptive.js';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { alphaSpent, perLookLevels } from '../../../src/core/stats/alpha-spending.js';
 import { COLLAPSE_DIP, syntheticRun } from './synthetic-run.js';
 
 describe('alpha spending', () => {

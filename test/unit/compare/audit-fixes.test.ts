@@ -4,8 +4,8 @@
  * the real noisy-runner captures.
  */
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/compare/compare-run.js';
-import type { RunComparison } from '../../../src/compare/types.js';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import type { RunComparison } from '../../../src/core/compare/types.js';
 import { noisyRunnerSession1 } from './noisy-runner.js';
 import { document, sample, syntheticRun } from './synthetic-run.js';
 

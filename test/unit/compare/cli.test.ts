@@ -2,11 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { compareCommand } from '../../../src/cli/commands/compare.js';
-import { statCommand } from '../../../src/cli/commands/stat.js';
-import type { Decision } from '../../../src/compare/decision.js';
-import type { RunComparison, SampleComparison } from '../../../src/compare/types.js';
-import { UserError } from '../../../src/util/errors.js';
+import { compareCommand } from '../../../src/adapters/cli/commands/compare.js';
+import { statCommand } from '../../../src/adapters/cli/commands/stat.js';
+import type { Decision } from '../../../src/core/compare/decision.js';
+import type { RunComparison, SampleComparison } from '../../../src/core/compare/types.js';
+import { UserError } from '../../../src/core/util/errors.js';
 import { vectorCase } from '../stats/vectors.js';
 import { syntheticRun } from './synthetic-run.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/compare/compare-run.js';
-import type { CellComparison, RunComparison } from '../../../src/compare/types.js';
-import { holmAdjust } from '../../../src/stats/holm.js';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import type { CellComparison, RunComparison } from '../../../src/core/compare/types.js';
+import { holmAdjust } from '../../../src/core/stats/holm.js';
 import { expectNoNaN } from '../stats/vectors.js';
 import { document, sample, syntheticRun } from './synthetic-run.js';
 

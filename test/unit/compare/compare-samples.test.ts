@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compareSamples } from '../../../src/compare/compare-samples.js';
-import type { SampleComparison } from '../../../src/compare/types.js';
-import { seededRandom } from '../../../src/stats/seeded-random.js';
+import { compareSamples } from '../../../src/core/compare/compare-samples.js';
+import type { SampleComparison } from '../../../src/core/compare/types.js';
+import { seededRandom } from '../../../src/core/stats/seeded-random.js';
 import { expectClose, expectNoNaN, vectors } from '../stats/vectors.js';
 
 const codes = (r: SampleComparison) => r.reasons.map((x) => x.code);

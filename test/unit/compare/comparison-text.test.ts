@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/compare/compare-run.js';
-import { decide } from '../../../src/compare/decision.js';
-import type { RunComparison } from '../../../src/compare/types.js';
-import { renderComparisonText } from '../../../src/report/comparison-text.js';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { decide } from '../../../src/core/compare/decision.js';
+import type { RunComparison } from '../../../src/core/compare/types.js';
+import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 
 const render = (c: RunComparison) => renderComparisonText(c, decide(c));
 import { document, sample, syntheticRun } from './synthetic-run.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/compare/compare-run.js';
-import { compareCurves, curveSummary } from '../../../src/compare/curve.js';
-import { decide } from '../../../src/compare/decision.js';
-import { renderComparisonText } from '../../../src/report/comparison-text.js';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { compareCurves, curveSummary } from '../../../src/core/compare/curve.js';
+import { decide } from '../../../src/core/compare/decision.js';
+import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 import { COLLAPSE_DIP, syntheticRun } from './synthetic-run.js';
 
 const points = (medians: Record<number, number>) =>

@@ -3,15 +3,15 @@
  * all of them in one Holm family, all of them deciding the verdict; an adaptive look keeps a cell open until
  * every gated metric of it is decided. Seeded synthetic documents through the real compare code.
  */
-import { decideRun } from '../../../src/pipeline/decide-run.js';
-import { decide } from '../../../src/compare/decision.js';
+import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { decide } from '../../../src/core/compare/decision.js';
 import { describe, expect, it } from 'vitest';
-import { adaptiveLook, planAdaptive } from '../../../src/compare/adaptive.js';
-import { compareRun } from '../../../src/compare/compare-run.js';
-import type { Sample } from '../../../src/results/types.js';
-import { renderComparisonText } from '../../../src/report/comparison-text.js';
-import { renderMarkdownReport } from '../../../src/report/markdown.js';
-import { seededRandom } from '../../../src/stats/seeded-random.js';
+import { adaptiveLook, planAdaptive } from '../../../src/core/compare/adaptive.js';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import type { Sample } from '../../../src/core/results/types.js';
+import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
+import { seededRandom } from '../../../src/core/stats/seeded-random.js';
 import { document, gaussian, sample } from './synthetic-run.js';
 
 interface Spec {

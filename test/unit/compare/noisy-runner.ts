@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RunResult, Sample } from '../../../src/results/types.js';
+import type { RunResult, Sample } from '../../../src/core/results/types.js';
 import { document, sample } from './synthetic-run.js';
 
 export interface NoisyRun {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planAdaptive } from '../../../src/compare/adaptive.js';
+import { planAdaptive } from '../../../src/core/compare/adaptive.js';
 import {
   checkPlan,
   estimateNoise,
@@ -8,7 +8,7 @@ import {
   pairedMinRounds,
   planPower,
   recommendRounds,
-} from '../../../src/compare/power.js';
+} from '../../../src/core/compare/power.js';
 import { syntheticRun } from './synthetic-run.js';
 
 describe('minRunsPerArm', () => {

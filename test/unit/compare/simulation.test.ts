@@ -5,8 +5,8 @@
  * |Δ| ≥ δ and is therefore rarer.
  */
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/compare/compare-run.js';
-import type { RunComparison } from '../../../src/compare/types.js';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import type { RunComparison } from '../../../src/core/compare/types.js';
 import { syntheticRun } from './synthetic-run.js';
 
 const alarmed = (c: RunComparison) => c.verdict !== 'no-change' && c.verdict !== 'inconclusive';

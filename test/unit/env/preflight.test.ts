@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { loadWindow, parsePidStat, parseProcStat, takeLoadSnapshot } from '../../../src/env/load-sample.js';
-import { overallVerdict, preflight, preflightFacts, type Fact } from '../../../src/env/preflight.js';
+import {
+  loadWindow,
+  parsePidStat,
+  parseProcStat,
+  takeLoadSnapshot,
+} from '../../../src/machine/load-sample.js';
+import { overallVerdict, preflight, preflightFacts, type Fact } from '../../../src/machine/preflight.js';
 
 const fixture = (name: string) => new URL(`../../fixtures/sysfs/${name}`, import.meta.url).pathname;
 const byId = (facts: Fact[]) => Object.fromEntries(facts.map((f) => [f.id, f]));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatCpuList, parseCpuList } from '../../../src/env/sysfs.js';
-import { describeTopology, readTopology } from '../../../src/env/topology.js';
+import { formatCpuList, parseCpuList } from '../../../src/machine/sysfs.js';
+import { describeTopology, readTopology } from '../../../src/machine/topology.js';
 
 const fixture = (name: string) => new URL(`../../fixtures/sysfs/${name}`, import.meta.url).pathname;
 

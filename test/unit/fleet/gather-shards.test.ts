@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
-import type { ShardFile } from '../../../src/fleet/consolidate.js';
-import { outstandingShards, selectShards, waitForShards } from '../../../src/fleet/gather-shards.js';
-import { selectShard } from '../../../src/fleet/shards.js';
-import { shardOfInputs } from '../../../src/action/shard-job.js';
-import type { RunResult } from '../../../src/results/types.js';
-import { memoryLogger } from '../../../src/util/logger.js';
+import type { ShardFile } from '../../../src/flows/consolidate/consolidate.js';
+import {
+  outstandingShards,
+  selectShards,
+  waitForShards,
+} from '../../../src/flows/consolidate/gather-shards.js';
+import { selectShard } from '../../../src/run/shards.js';
+import { shardOfInputs } from '../../../src/adapters/action/shard-job.js';
+import type { RunResult } from '../../../src/core/results/types.js';
+import { memoryLogger } from '../../../src/core/util/logger.js';
 
 const doc = (
   index: number,

@@ -9,15 +9,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { consolidateShards, type ShardFile } from '../../../src/fleet/consolidate.js';
-import { readShardFiles, shardsInStore } from '../../../src/fleet/gather-shards.js';
-import { planHashOf, samplesDigestOf, sealShard, sealingSink } from '../../../src/fleet/shard-digest.js';
-import { selectShard } from '../../../src/fleet/shards.js';
+import { consolidateShards, type ShardFile } from '../../../src/flows/consolidate/consolidate.js';
+import { readShardFiles, shardsInStore } from '../../../src/flows/consolidate/gather-shards.js';
+import { planHashOf, samplesDigestOf, sealShard, sealingSink } from '../../../src/run/shard-digest.js';
+import { selectShard } from '../../../src/run/shards.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
-import type { ResultSink } from '../../../src/results/sink.js';
-import { cellId, type RunResult } from '../../../src/results/types.js';
-import { UserError } from '../../../src/util/errors.js';
-import { memoryLogger } from '../../../src/util/logger.js';
+import type { ResultSink } from '../../../src/run/sink.js';
+import { cellId, type RunResult } from '../../../src/core/results/types.js';
+import { UserError } from '../../../src/core/util/errors.js';
+import { memoryLogger } from '../../../src/core/util/logger.js';
 import { shardDocuments, whole } from './shard-documents.js';
 
 /** A deep copy, so that a test may edit a document freely. */

@@ -7,8 +7,8 @@
  * planted steps, at 1 and 2 clients.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { octokitApi } from '../../../src/github/octokit-api.js';
-import type { IssueSummary } from '../../../src/github/api.js';
+import { octokitApi } from '../../../src/adapters/github/octokit-api.js';
+import type { IssueSummary } from '../../../src/adapters/github/api.js';
 import {
   REGRESSION_LABEL,
   parseEventState,
@@ -16,10 +16,10 @@ import {
   seriesMarker,
   syncRegressionIssues,
   type IssueAction,
-} from '../../../src/github/regression-issues.js';
-import { analyseHistory } from '../../../src/history/analyse.js';
-import { parseBisectMarker } from '../../../src/history/bisect-marker.js';
-import type { HistoryRun } from '../../../src/history/series.js';
+} from '../../../src/adapters/github/regression-issues.js';
+import { analyseHistory } from '../../../src/flows/history/analyse.js';
+import { parseBisectMarker } from '../../../src/flows/nightly/bisect-marker.js';
+import type { HistoryRun } from '../../../src/flows/history/series.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { WORKLOAD, commitSha, noisyHistory } from '../history/noisy-history.js';
 

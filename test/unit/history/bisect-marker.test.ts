@@ -10,11 +10,15 @@ import {
   markerText,
   parseBisectMarker,
   type BisectTarget,
-} from '../../../src/history/bisect-marker.js';
-import { octokitApi } from '../../../src/github/octokit-api.js';
-import { BISECT_LABEL, seriesMarker, syncRegressionIssues } from '../../../src/github/regression-issues.js';
-import { analyseHistory } from '../../../src/history/analyse.js';
-import { UserError } from '../../../src/util/errors.js';
+} from '../../../src/flows/nightly/bisect-marker.js';
+import { octokitApi } from '../../../src/adapters/github/octokit-api.js';
+import {
+  BISECT_LABEL,
+  seriesMarker,
+  syncRegressionIssues,
+} from '../../../src/adapters/github/regression-issues.js';
+import { analyseHistory } from '../../../src/flows/history/analyse.js';
+import { UserError } from '../../../src/core/util/errors.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { WORKLOAD, commitSha, noisyHistory } from './noisy-history.js';
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { analyseHistory } from '../../../src/history/analyse.js';
-import { renderChangePointsText } from '../../../src/history/changepoints-text.js';
-import { renderHistoryMarkdown } from '../../../src/history/markdown.js';
-import { historySiteData, workloadNames } from '../../../src/history/page-data.js';
-import { renderHistorySite } from '../../../src/history/page-html.js';
-import { parseSeries } from '../../../src/history/read-series-file.js';
-import { buildSeries, type HistoryRun } from '../../../src/history/series.js';
-import { detectChangePoints } from '../../../src/stats/e-divisive.js';
-import { medianCi } from '../../../src/stats/median-ci.js';
-import { UserError } from '../../../src/util/errors.js';
+import { analyseHistory } from '../../../src/flows/history/analyse.js';
+import { renderChangePointsText } from '../../../src/flows/history/changepoints-text.js';
+import { renderHistoryMarkdown } from '../../../src/flows/history/markdown.js';
+import { historySiteData, workloadNames } from '../../../src/flows/history/page-data.js';
+import { renderHistorySite } from '../../../src/flows/history/page-html.js';
+import { parseSeries } from '../../../src/flows/history/read-series-file.js';
+import { buildSeries, type HistoryRun } from '../../../src/flows/history/series.js';
+import { detectChangePoints } from '../../../src/core/stats/e-divisive.js';
+import { medianCi } from '../../../src/core/stats/median-ci.js';
+import { UserError } from '../../../src/core/util/errors.js';
 import { commitSha, noisyHistory, WORKLOAD } from './noisy-history.js';
 
 const assets = { script: '/* uPlot */ window.uPlot = function () {};', css: '.u-legend{}' };

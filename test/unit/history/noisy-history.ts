@@ -4,9 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { HistoryRun } from '../../../src/history/series.js';
-import { RESULTS_SCHEMA_VERSION, type Sample } from '../../../src/results/types.js';
-import { seededRandom } from '../../../src/stats/seeded-random.js';
+import type { HistoryRun } from '../../../src/flows/history/series.js';
+import { RESULTS_SCHEMA_VERSION, type Sample } from '../../../src/core/results/types.js';
+import { seededRandom } from '../../../src/core/stats/seeded-random.js';
 
 export const WORKLOAD = 'select-only';
 

@@ -4,9 +4,9 @@ import { access, mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pendingCleanups } from '../../../src/util/cleanup.js';
+import { pendingCleanups } from '../../../src/machine/os/cleanup.js';
 import { applyControls, checkControls, describeControls } from '../../../src/machine/controls.js';
-import { memoryLogger } from '../../../src/util/logger.js';
+import { memoryLogger } from '../../../src/core/util/logger.js';
 import { cpufreqTree, governors } from '../../helpers/cpufreq-tree.js';
 
 const DEVICE = '/dev/cpu_dma_latency';

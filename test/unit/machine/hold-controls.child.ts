@@ -3,9 +3,9 @@
  * argv[3]), says "applied" on stdout, and waits. On SIGINT it runs the registered cleanups and exits
  * 130, as the CLI does on a second Ctrl-C.
  */
-import { runCleanups } from '../../../src/util/cleanup.js';
+import { runCleanups } from '../../../src/machine/os/cleanup.js';
 import { applyControls } from '../../../src/machine/controls.js';
-import { memoryLogger } from '../../../src/util/logger.js';
+import { memoryLogger } from '../../../src/core/util/logger.js';
 
 process.on('SIGINT', () => {
   void runCleanups().finally(() => process.exit(130));

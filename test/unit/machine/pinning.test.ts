@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';
 import type { PgbenchWorkload } from '../../../src/drivers/workload.js';
 import { threadsFor } from '../../../src/drivers/pgbench/command.js';
-import { formatCpuList } from '../../../src/env/sysfs.js';
-import { readTopology } from '../../../src/env/topology.js';
+import { formatCpuList } from '../../../src/machine/sysfs.js';
+import { readTopology } from '../../../src/machine/topology.js';
 import { autoSplit, findPinningTools, planCpus, withCpuPrefix } from '../../../src/machine/pinning.js';
 
 const fixture = (name: string) => new URL(`../../fixtures/sysfs/${name}`, import.meta.url).pathname;

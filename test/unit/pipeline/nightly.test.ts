@@ -1,5 +1,5 @@
 /**
- * The one nightly flow (src/pipeline/nightly.ts) with its side effects handed in, as both adapters do: the
+ * The one nightly flow (src/flows/nightly/nightly-flow.ts) with its side effects handed in, as both adapters do: the
  * measurement is a stand-in that saves a prepared night to a real directory store (no server, no noise),
  * the history is real captured pgbench runs with a planted -20% step at 1 and 2 clients
  * (test/unit/history/noisy-history.ts), and the issues go through octokit to the fake GitHub API on
@@ -9,20 +9,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunComparison } from '../../../src/compare/types.js';
-import { octokitApi } from '../../../src/github/octokit-api.js';
-import { trySyncRegressionIssues } from '../../../src/github/regression-issues.js';
-import type { HistoryRun } from '../../../src/history/series.js';
+import type { RunComparison } from '../../../src/core/compare/types.js';
+import { octokitApi } from '../../../src/adapters/github/octokit-api.js';
+import { trySyncRegressionIssues } from '../../../src/adapters/github/regression-issues.js';
+import type { HistoryRun } from '../../../src/flows/history/series.js';
 import {
   nightlyGate,
   nightlyReport,
   runNightly,
   type NightlyDeps,
   type NightlyRequest,
-} from '../../../src/pipeline/nightly.js';
-import type { PipelineOutcome, PipelineRequest } from '../../../src/pipeline/pipeline.js';
+} from '../../../src/flows/nightly/nightly-flow.js';
+import type { PipelineOutcome, PipelineRequest } from '../../../src/flows/compare/pipeline.js';
 import { DirStore } from '../../../src/store/dir-store.js';
-import { memoryLogger } from '../../../src/util/logger.js';
+import { memoryLogger } from '../../../src/core/util/logger.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { WORKLOAD, noisyHistory } from '../history/noisy-history.js';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decideRun } from '../../../src/pipeline/decide-run.js';
-import { decide } from '../../../src/compare/decision.js';
-import { compareRun } from '../../../src/compare/compare-run.js';
-import { renderComparisonText } from '../../../src/report/comparison-text.js';
-import { renderMarkdownReport } from '../../../src/report/markdown.js';
-import { reasonPhrase } from '../../../src/report/reasons.js';
+import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { decide } from '../../../src/core/compare/decision.js';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
+import { reasonPhrase } from '../../../src/core/report/reasons.js';
 import { syntheticRun } from '../compare/synthetic-run.js';
 
 describe('one vocabulary of reason phrases', () => {

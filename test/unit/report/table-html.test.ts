@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decideRun } from '../../../src/pipeline/decide-run.js';
-import { compareRun } from '../../../src/compare/compare-run.js';
-import { renderMarkdownReport } from '../../../src/report/markdown.js';
-import { reasonPhrase } from '../../../src/report/reasons.js';
-import { columns } from '../../../src/report/table-cells.js';
-import { renderTablesHtml } from '../../../src/report/table-html.js';
-import { buildTables } from '../../../src/report/table-model.js';
+import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
+import { reasonPhrase } from '../../../src/core/report/reasons.js';
+import { columns } from '../../../src/core/report/table-cells.js';
+import { renderTablesHtml } from '../../../src/core/report/table-html.js';
+import { buildTables } from '../../../src/core/report/table-model.js';
 import { COLLAPSE_DIP, SWEEP_8, syntheticRun } from '../compare/synthetic-run.js';
 
 const HOSTILE_WORKLOAD = `<b>x</b>&"'`;

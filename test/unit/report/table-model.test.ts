@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { compareRun } from '../../../src/compare/compare-run.js';
-import { decideRun } from '../../../src/pipeline/decide-run.js';
-import { renderComparisonText } from '../../../src/report/comparison-text.js';
-import { renderMarkdownReport } from '../../../src/report/markdown.js';
-import { columns, PER_ROUND_HEADER } from '../../../src/report/table-cells.js';
-import { renderTablesHtml } from '../../../src/report/table-html.js';
-import { buildTables, deltaLegend, groupNotes, type TableRow } from '../../../src/report/table-model.js';
-import type { RunResult } from '../../../src/results/types.js';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
+import { columns, PER_ROUND_HEADER } from '../../../src/core/report/table-cells.js';
+import { renderTablesHtml } from '../../../src/core/report/table-html.js';
+import { buildTables, deltaLegend, groupNotes, type TableRow } from '../../../src/core/report/table-model.js';
+import type { RunResult } from '../../../src/core/results/types.js';
 import { syntheticRun } from '../compare/synthetic-run.js';
 
 /** ln(head/base) per round of one cell, from the samples themselves. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { renderWaitEventComparison } from '../../../src/report/wait-event-table.js';
-import type { RunDiagnostics } from '../../../src/diagnostics/types.js';
+import { renderWaitEventComparison } from '../../../src/core/report/wait-event-table.js';
+import type { RunDiagnostics } from '../../../src/core/results/diagnostics.js';
 
 const hotRow = JSON.parse(
   await readFile(new URL('../../fixtures/diagnostics/hot-row-pg15.json', import.meta.url), 'utf8'),

@@ -13,7 +13,7 @@ import {
   tTestTwoSample,
 } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { welchT } from '../../../src/stats/welch-t.js';
+import { welchT } from '../../../src/core/stats/welch-t.js';
 import { expectClose, vectors } from './vectors.js';
 
 describe.each(vectors.cases)('$id', (c) => {

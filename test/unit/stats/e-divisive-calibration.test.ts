@@ -4,15 +4,15 @@
  * Mann–Whitney tail of a short segment against a long one.
  */
 import { describe, expect, it } from 'vitest';
-import { binomialCoefficient } from '../../../src/stats/binomial-coefficient.js';
-import { eDivisiveStatistic } from '../../../src/stats/e-divisive-statistic.js';
-import { mannWhitneyLowerTail } from '../../../src/stats/mann-whitney-lower-tail.js';
-import { mannWhitneyNullCounts } from '../../../src/stats/mann-whitney-null-counts.js';
-import { normalCdf } from '../../../src/stats/normal-cdf.js';
-import { owensT } from '../../../src/stats/owens-t.js';
-import { robustStandardise, unscale } from '../../../src/stats/robust-standardise.js';
-import { seededRandom } from '../../../src/stats/seeded-random.js';
-import { splitScanP } from '../../../src/stats/split-scan-p.js';
+import { binomialCoefficient } from '../../../src/core/stats/binomial-coefficient.js';
+import { eDivisiveStatistic } from '../../../src/core/stats/e-divisive-statistic.js';
+import { mannWhitneyLowerTail } from '../../../src/core/stats/mann-whitney-lower-tail.js';
+import { mannWhitneyNullCounts } from '../../../src/core/stats/mann-whitney-null-counts.js';
+import { normalCdf } from '../../../src/core/stats/normal-cdf.js';
+import { owensT } from '../../../src/core/stats/owens-t.js';
+import { robustStandardise, unscale } from '../../../src/core/stats/robust-standardise.js';
+import { seededRandom } from '../../../src/core/stats/seeded-random.js';
+import { splitScanP } from '../../../src/core/stats/split-scan-p.js';
 import { expectClose } from './vectors.js';
 
 describe('robustStandardise', () => {

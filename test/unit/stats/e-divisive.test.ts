@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { eDivisiveStatistic } from '../../../src/stats/e-divisive-statistic.js';
+import { eDivisiveStatistic } from '../../../src/core/stats/e-divisive-statistic.js';
 import {
   detectChangePoints,
   minPointsForDetection,
   STATED_FALSE_CHANGE_POINTS_PER_POINT,
   type ChangePoint,
   type ChangePointOptions,
-} from '../../../src/stats/e-divisive.js';
-import { normalQuantile } from '../../../src/stats/normal-quantile.js';
-import { seededRandom } from '../../../src/stats/seeded-random.js';
-import { splitScanP } from '../../../src/stats/split-scan-p.js';
-import { studentTTwoSample } from '../../../src/stats/student-t-two-sample.js';
+} from '../../../src/core/stats/e-divisive.js';
+import { normalQuantile } from '../../../src/core/stats/normal-quantile.js';
+import { seededRandom } from '../../../src/core/stats/seeded-random.js';
+import { splitScanP } from '../../../src/core/stats/split-scan-p.js';
+import { studentTTwoSample } from '../../../src/core/stats/student-t-two-sample.js';
 import { expectClose, vectors } from './vectors.js';
 
 /** The E-Divisive section of test/fixtures/stats/vectors.json (MongoDB signal-processing-algorithms 2.1.6). */

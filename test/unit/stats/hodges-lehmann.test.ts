@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { hodgesLehmann } from '../../../src/stats/hodges-lehmann.js';
-import { mannWhitneyU } from '../../../src/stats/mann-whitney.js';
-import { shiftCiIndex } from '../../../src/stats/shift-ci-index.js';
+import { hodgesLehmann } from '../../../src/core/stats/hodges-lehmann.js';
+import { mannWhitneyU } from '../../../src/core/stats/mann-whitney.js';
+import { shiftCiIndex } from '../../../src/core/stats/shift-ci-index.js';
 import { expectClose, vectors } from './vectors.js';
 
 const pct = (logShift: number): number => 100 * Math.expm1(logShift);

@@ -1,13 +1,13 @@
 import { wilcoxonRankSum } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../src/stats/seeded-random.js';
-import { binomialCoefficient } from '../../../src/stats/binomial-coefficient.js';
-import { mannWhitneyNormalP } from '../../../src/stats/mann-whitney-normal-p.js';
-import { mannWhitneyNullCounts } from '../../../src/stats/mann-whitney-null-counts.js';
-import { mannWhitneyU } from '../../../src/stats/mann-whitney.js';
-import { midranks } from '../../../src/stats/midranks.js';
-import { minAchievableP } from '../../../src/stats/min-achievable-p.js';
-import { tiedRankSumNullCounts } from '../../../src/stats/tied-rank-sum-null-counts.js';
+import { seededRandom } from '../../../src/core/stats/seeded-random.js';
+import { binomialCoefficient } from '../../../src/core/stats/binomial-coefficient.js';
+import { mannWhitneyNormalP } from '../../../src/core/stats/mann-whitney-normal-p.js';
+import { mannWhitneyNullCounts } from '../../../src/core/stats/mann-whitney-null-counts.js';
+import { mannWhitneyU } from '../../../src/core/stats/mann-whitney.js';
+import { midranks } from '../../../src/core/stats/midranks.js';
+import { minAchievableP } from '../../../src/core/stats/min-achievable-p.js';
+import { tiedRankSumNullCounts } from '../../../src/core/stats/tied-rank-sum-null-counts.js';
 import { expectClose, vectors } from './vectors.js';
 
 const tables = vectors.distribution_tables;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { benjaminiHochbergAdjust } from '../../../src/stats/benjamini-hochberg.js';
-import { holmAdjust } from '../../../src/stats/holm.js';
+import { benjaminiHochbergAdjust } from '../../../src/core/stats/benjamini-hochberg.js';
+import { holmAdjust } from '../../../src/core/stats/holm.js';
 import { expectClose, vectors } from './vectors.js';
 
 const { sweep_8_cells, ties_and_extremes } = vectors.multiple_testing;

@@ -1,7 +1,7 @@
 import { cumulativeStdNormalProbability } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { normalCdf } from '../../../src/stats/normal-cdf.js';
-import { normalQuantile } from '../../../src/stats/normal-quantile.js';
+import { normalCdf } from '../../../src/core/stats/normal-cdf.js';
+import { normalQuantile } from '../../../src/core/stats/normal-quantile.js';
 import { expectClose, vectors } from './vectors.js';
 
 const { normal_two_sided_p: twoSided, normal_ppf: ppf } = vectors.distribution_tables;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapRatioOfMeans } from '../../../src/stats/bootstrap-ratio-of-means.js';
-import { robustLogSpread } from '../../../src/stats/robust-log-spread.js';
-import { seededRandom } from '../../../src/stats/seeded-random.js';
+import { bootstrapRatioOfMeans } from '../../../src/core/stats/bootstrap-ratio-of-means.js';
+import { robustLogSpread } from '../../../src/core/stats/robust-log-spread.js';
+import { seededRandom } from '../../../src/core/stats/seeded-random.js';
 import { expectClose, vectors } from './vectors.js';
 
 describe('seededRandom', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { signedRankNullCounts } from '../../../src/stats/signed-rank-null-counts.js';
-import { signedRankCiIndex, walshHodgesLehmann } from '../../../src/stats/walsh-hodges-lehmann.js';
-import { signedRankMinP, wilcoxonSignedRank } from '../../../src/stats/wilcoxon-signed-rank.js';
+import { signedRankNullCounts } from '../../../src/core/stats/signed-rank-null-counts.js';
+import { signedRankCiIndex, walshHodgesLehmann } from '../../../src/core/stats/walsh-hodges-lehmann.js';
+import { signedRankMinP, wilcoxonSignedRank } from '../../../src/core/stats/wilcoxon-signed-rank.js';
 
 describe('wilcoxonSignedRank', () => {
   it('matches SciPy wilcoxon(method="exact") without ties', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { logBeta } from '../../../src/stats/log-beta.js';
-import { regularizedIncompleteBeta } from '../../../src/stats/regularized-incomplete-beta.js';
-import { studentTCdf } from '../../../src/stats/student-t-cdf.js';
-import { studentTQuantile } from '../../../src/stats/student-t-quantile.js';
+import { logBeta } from '../../../src/core/stats/log-beta.js';
+import { regularizedIncompleteBeta } from '../../../src/core/stats/regularized-incomplete-beta.js';
+import { studentTCdf } from '../../../src/core/stats/student-t-cdf.js';
+import { studentTQuantile } from '../../../src/core/stats/student-t-quantile.js';
 import { expectClose, vectors } from './vectors.js';
 
 const table = vectors.distribution_tables.student_t;

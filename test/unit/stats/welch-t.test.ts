@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { oneSampleT } from '../../../src/stats/one-sample-t.js';
-import { welchT } from '../../../src/stats/welch-t.js';
+import { oneSampleT } from '../../../src/core/stats/one-sample-t.js';
+import { welchT } from '../../../src/core/stats/welch-t.js';
 import { expectClose, vectors } from './vectors.js';
 
 const finite = vectors.cases.filter((c) => typeof c.welch_t.statistic === 'number');

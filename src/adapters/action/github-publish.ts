@@ -1,0 +1,64 @@
+/**
+ * Posting a verdict to GitHub: the sticky PR comment (one per comment-id) and the commit status (context
+ * pgperf/<comment-id>) on the target that trusted-target.ts established. Shared by the modes that publish
+ * (benchmark, comment, consolidate). API failures become warnings: the verdict still decides the step.
+ */
+import { GitHubApiError, apiFailureHint, type CommitState, type GitHubApi } from '../github/api.js';
+import { upsertStickyComment } from '../github/sticky-comment.js';
+import { commentMarker } from '../../core/report/markdown.js';
+import type { Logger } from '../../core/util/logger.js';
+import type { ActionInputs } from './inputs.js';
+import type { PublishTarget } from './trusted-target.js';
+
+export interface GitHubPost {
+  /** The comment body, or a function of the existing comment's body (undefined when there is none). */
+  body: string | ((existing: string | undefined) => string);
+  status: { state: CommitState; description: string; targetUrl?: string };
+}
+
+export async function postToGitHub(
+  post: GitHubPost,
+  target: PublishTarget,
+  inputs: Pick<ActionInputs, 'comment' | 'commitStatus' | 'commentId'>,
+  deps: { logger: Logger; api?: GitHubApi },
+): Promise<void> {
+  const { logger, api } = deps;
+  if (api && inputs.comment) {
+    if (target.prNumber === undefined) {
+      logger.info('no pull request to comment on (not a pull_request event and no pr-number input)');
+    } else {
+      const prNumber = target.prNumber;
+      await tolerateApiError(logger, 'pull-requests: write (or issues: write)', async () => {
+        const done = await upsertStickyComment(api, {
+          issueNumber: prNumber,
+          marker: commentMarker(inputs.commentId),
+          body: post.body,
+        });
+        logger.info(`${done.action} the comment on #${prNumber} (id ${done.comment.id})`);
+      });
+    }
+  }
+  if (api && inputs.commitStatus && target.headSha) {
+    const headSha = target.headSha;
+    await tolerateApiError(logger, 'statuses: write', () =>
+      api.setCommitStatus(headSha, { ...post.status, context: `pgperf/${inputs.commentId}` }),
+    );
+  }
+}
+
+/** Runs a GitHub call; a failure is a warning naming the permission the workflow probably lacks. */
+export async function tolerateApiError(
+  logger: Logger,
+  permission: string,
+  fn: () => Promise<void>,
+): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, permission);
+    logger.warn(
+      `${e.message}.${hint ? ` ${hint}` : ''} The results are saved and the verdict still decides the step.`,
+    );
+  }
+}

@@ -1,0 +1,351 @@
+/**
+ * The action's inputs, parsed once into a typed object. Only the adapter (src/action.ts) knows where
+ * they come from; validation messages name the input, the bad value and the expected form.
+ */
+import path from 'node:path';
+import { parseDurationS } from '../../core/util/duration.js';
+import { parseBaselineSpec, type BaselineSpec } from '../../flows/compare/stored-baseline.js';
+import { isPostgresUrl } from '../../store/open-store.js';
+import { parseShardSpec } from '../../run/shards.js';
+import { UserError } from '../../core/util/errors.js';
+import {
+  DEFAULT_ALPHA,
+  DEFAULT_FAIL_ON,
+  DEFAULT_THRESHOLD_PCT,
+  FAIL_ON,
+  alphaProblem,
+  thresholdProblem,
+  type FailOn,
+} from '../../core/compare/policy.js';
+
+export { FAIL_ON } from '../../core/compare/policy.js';
+export const MODES = [
+  'benchmark',
+  'comment',
+  'nightly',
+  // The shards of a matrix as one comment and one status (consolidate-mode.ts).
+  'consolidate',
+  // The same install as both arms: this runner's noise and false alarms (calibrate-mode.ts).
+  'calibrate',
+  // The first bad commit of a regression issue (label pgperf-bisect) or of base-ref..head-ref (bisect-mode.ts).
+  'bisect',
+] as const;
+
+export interface ActionInputs {
+  /**
+   * benchmark: build, run, decide and report; comment: report an earlier run's results (fork PRs);
+   * nightly: measure the branch head into the store, find change points, one issue per regression event.
+   */
+  mode: (typeof MODES)[number];
+  /** Git URL or local path of the PostgreSQL source; default: the workflow's repository. */
+  repo?: string;
+  /** Base and head commits; default from the event (PR: merge-base and PR head). */
+  baseRef?: string;
+  headRef?: string;
+  /** Pre-built installs (bin directories) to use instead of building base/head. */
+  baseBinDir?: string;
+  headBinDir?: string;
+  /** Patch files applied to head, in order. */
+  patches: string[];
+  /** Workload files, or names of the workloads shipped with the action (e.g. select-only). */
+  workloads: string[];
+  rounds?: number;
+  /** bisect: the client count to measure (default the workload's, when it has one). */
+  clients?: number;
+  /** Adaptive rounds: at most this many (looks after blocks of rounds; decided cells stop). */
+  maxRounds?: number;
+  /** Adaptive rounds within this many seconds of measurement. */
+  timeBudgetS?: number;
+  duration?: number;
+  alpha: number;
+  /** Practical threshold in percent. */
+  threshold: number;
+  failOn: FailOn;
+  /** Run a plan that cannot reach significance at all (refused by default). */
+  force: boolean;
+  /** Post (or update) the PR comment. */
+  comment: boolean;
+  /** Keeps one comment per id, so several jobs on a PR each keep their own. */
+  commentId: string;
+  /** Set a commit status carrying the verdict on the head commit. */
+  commitStatus: boolean;
+  /** PR to comment on when the event is not a pull_request (e.g. a /perf comment or workflow_run). */
+  prNumber?: number;
+  githubToken?: string;
+  resultsDir: string;
+  runAs?: string;
+  cacheDir?: string;
+  /** Extra build options (meson -D... or configure --...), one per line. */
+  buildOptions: string[];
+  /** The results store every benchmark run is saved to: a directory (in the workspace) or a postgresql:// URL. */
+  store?: string;
+  /** Keep the directory store on this branch of the workflow's repository (fetched, committed, pushed). */
+  storeBranch?: string;
+  /** Measure base in this job (same-job), or compare head with a stored run (stored, stored:REF). */
+  baseline: BaselineSpec;
+  /** Nightly with store-branch: render the history site into this directory of the data branch. */
+  publishSite?: string;
+  /** Hold /dev/cpu_dma_latency at this many µs over the measured runs (opt-in; restored). */
+  cpuDmaLatencyUs?: number;
+  /** Set this cpufreq governor over the measured runs (opt-in; restored). */
+  governor?: string;
+  /** benchmark: run only shard I of N of the cells (no comment, no status: consolidate posts them). */
+  shard?: { index: number; count: number };
+  /** Seed of the run order and client seeds; default with a shard: the workflow run id. */
+  seed?: number;
+  /** consolidate: only shards of this plan (16 hex); default the plan of the shards found. */
+  planId?: string;
+  /** consolidate: how long to wait for missing shards in the store (seconds; 0: do not wait). */
+  waitTimeoutS: number;
+}
+
+/** Reads an input by its action.yml name; '' when unset (as @actions/core does). */
+export type InputReader = (name: string) => string;
+
+export function parseInputs(read: InputReader): ActionInputs {
+  const text = (name: string) => read(name).trim() || undefined;
+  const list = (name: string) =>
+    read(name)
+      .split(/[\n,]/)
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const comment = bool(read, 'comment', true);
+  const token = text('github-token');
+  const inputs: ActionInputs = {
+    mode: choice(read, 'mode', MODES, 'benchmark'),
+    repo: text('repo'),
+    baseRef: text('base-ref'),
+    headRef: text('head-ref'),
+    baseBinDir: text('base-bin-dir'),
+    headBinDir: text('head-bin-dir'),
+    patches: list('patches'),
+    workloads: list('workloads'),
+    rounds: optionalNumber(read, 'rounds', { integer: true, min: 1 }),
+    clients: optionalNumber(read, 'clients', { integer: true, min: 1 }),
+    maxRounds: optionalNumber(read, 'max-rounds', { integer: true, min: 1 }),
+    timeBudgetS: optionalDuration(read, 'time-budget'),
+    duration: optionalNumber(read, 'duration', { integer: true, min: 1 }),
+    alpha: policyNumber(read, 'alpha', alphaProblem) ?? DEFAULT_ALPHA,
+    threshold: policyNumber(read, 'threshold', thresholdProblem) ?? DEFAULT_THRESHOLD_PCT,
+    failOn: choice(read, 'fail-on', FAIL_ON, DEFAULT_FAIL_ON),
+    force: bool(read, 'force', false),
+    comment,
+    commentId: text('comment-id') ?? 'default',
+    commitStatus: bool(read, 'commit-status', true),
+    prNumber: optionalNumber(read, 'pr-number', { integer: true, min: 1 }),
+    githubToken: token,
+    resultsDir: text('results-dir') ?? 'pgperf-results',
+    runAs: text('run-as'),
+    cacheDir: text('cache-dir'),
+    buildOptions: read('build-options')
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    store: text('store'),
+    storeBranch: text('store-branch'),
+    baseline: parseBaselineSpec(read('baseline').trim() || 'same-job', "input 'baseline'"),
+    publishSite: text('publish-site'),
+    cpuDmaLatencyUs: optionalNumber(read, 'cpu-dma-latency', { integer: true, min: 0 }),
+    governor: text('governor'),
+    ...shardInputs(read),
+  };
+  checkPublishSite(inputs);
+  if (inputs.store && inputs.storeBranch && isPostgresUrl(inputs.store)) {
+    throw new UserError(
+      "inputs 'store' (a postgresql:// URL) and 'store-branch' (a directory store on a git branch) exclude each other: set one",
+    );
+  }
+  if (inputs.baseline.kind === 'stored' && !inputs.store && !inputs.storeBranch) {
+    throw new UserError(
+      "input 'baseline' is stored, which reads the baseline from a results store: set 'store' (a directory or postgresql:// URL) or 'store-branch'",
+    );
+  }
+  if (!/^[A-Za-z0-9._-]+$/.test(inputs.commentId)) {
+    throw new UserError(
+      `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`,
+    );
+  }
+  if (
+    !token &&
+    inputs.mode !== 'nightly' &&
+    inputs.mode !== 'calibrate' &&
+    inputs.mode !== 'bisect' &&
+    (inputs.comment || inputs.commitStatus)
+  ) {
+    throw new UserError(
+      "input 'github-token' is empty but 'comment' or 'commit-status' is on: pass github-token (default ${{ github.token }}) or set comment: false and commit-status: false",
+    );
+  }
+  if (
+    inputs.mode !== 'nightly' &&
+    inputs.mode !== 'calibrate' &&
+    Boolean(inputs.baseBinDir) !== Boolean(inputs.headBinDir)
+  ) {
+    throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
+  }
+  if (inputs.baseBinDir) {
+    // Pre-built installs are used as they are: build inputs would be silently ignored.
+    const building = (
+      [
+        ['patches', inputs.patches.length > 0],
+        ['build-options', inputs.buildOptions.length > 0],
+        ['repo', inputs.repo !== undefined],
+      ] as const
+    ).filter(([, set]) => set);
+    if (building.length > 0) {
+      throw new UserError(
+        `input '${building[0]![0]}' builds PostgreSQL, but 'base-bin-dir' and 'head-bin-dir' give pre-built installs: ` +
+          `remove '${building.map(([n]) => n).join("', '")}' or the bin-dir inputs`,
+      );
+    }
+  }
+  for (const [name, value] of [
+    ['base-ref', inputs.baseRef],
+    ['head-ref', inputs.headRef],
+  ] as const) {
+    if (value !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._/@^~-]*$/.test(value)) {
+      throw new UserError(
+        `input '${name}' must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value}'`,
+      );
+    }
+  }
+  checkShardInputs(inputs);
+  if (inputs.clients !== undefined && inputs.mode !== 'bisect') {
+    throw new UserError(
+      `input 'clients' (${inputs.clients}) chooses the one cell of mode bisect; mode ${inputs.mode} measures the workloads' client counts: remove it`,
+    );
+  }
+  for (const w of inputs.workloads) {
+    if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
+  }
+  return inputs;
+}
+
+/** publish-site: a directory of the data branch, for mode nightly with store-branch. */
+function checkPublishSite(inputs: ActionInputs): void {
+  const site = inputs.publishSite;
+  if (site === undefined) return;
+  if (inputs.mode !== 'nightly' || !inputs.storeBranch) {
+    throw new UserError(
+      `input 'publish-site' (${site}) publishes the history site of mode nightly to the data branch: set 'mode: nightly' and 'store-branch', or remove it`,
+    );
+  }
+  const parts = site.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
+  const store = (inputs.store ?? 'store').split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
+  if (path.isAbsolute(site) || parts.includes('..') || /[\0\r\n]/.test(site)) {
+    throw new UserError(
+      `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`,
+    );
+  }
+  if (store.every((p, i) => parts[i] === p)) {
+    throw new UserError(
+      `input 'publish-site' (${site}) would put the site inside the store's directory '${store.join('/')}' of the branch: choose another directory, e.g. docs`,
+    );
+  }
+}
+
+function choice<T extends string>(read: InputReader, name: string, allowed: readonly T[], fallback: T): T {
+  const value = read(name).trim();
+  if (value === '') return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UserError(`input '${name}' must be one of ${allowed.join(', ')}, got '${value}'`);
+  }
+  return value as T;
+}
+
+function bool(read: InputReader, name: string, fallback: boolean): boolean {
+  const value = read(name).trim().toLowerCase();
+  if (value === '') return fallback;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
+}
+
+/** α and threshold, checked by the one rule the CLI flags use too (src/core/compare/policy.ts). */
+function policyNumber(
+  read: InputReader,
+  name: string,
+  problem: (value: string) => string | undefined,
+): number | undefined {
+  const raw = read(name).trim();
+  if (raw === '') return undefined;
+  const why = problem(raw);
+  if (why) throw new UserError(`input '${name}' ${why}`);
+  return Number(raw.replace(/%$/, ''));
+}
+
+function optionalNumber(
+  read: InputReader,
+  name: string,
+  rule: { integer?: boolean; min?: number; max?: number; exclusive?: boolean },
+): number | undefined {
+  const raw = read(name).trim();
+  if (raw === '') return undefined;
+  const n = Number(raw);
+  const low = rule.min === undefined || (rule.exclusive ? n > rule.min : n >= rule.min);
+  const high = rule.max === undefined || (rule.exclusive ? n < rule.max : n <= rule.max);
+  if (raw === '' || !Number.isFinite(n) || (rule.integer && !Number.isInteger(n)) || !low || !high) {
+    const kind = rule.integer ? 'a whole number' : 'a number';
+    const range =
+      rule.max !== undefined
+        ? ` between ${rule.min} and ${rule.max}${rule.exclusive ? ' (exclusive)' : ''}`
+        : rule.min !== undefined
+          ? ` >= ${rule.min}`
+          : '';
+    throw new UserError(`input '${name}' must be ${kind}${range}, got '${raw}'`);
+  }
+  return n;
+}
+
+function optionalDuration(read: InputReader, name: string): number | undefined {
+  const raw = read(name).trim();
+  if (raw === '') return undefined;
+  const seconds = parseDurationS(raw);
+  if (seconds === undefined) {
+    throw new UserError(`input '${name}' must be a duration such as 45m, 1h or 900s, got '${raw}'`);
+  }
+  return seconds;
+}
+
+/** The fleet inputs: shard, seed (benchmark), plan-id and wait-timeout (consolidate). */
+function shardInputs(read: InputReader): Pick<ActionInputs, 'shard' | 'seed' | 'planId' | 'waitTimeoutS'> {
+  const shardText = read('shard').trim();
+  let shard;
+  try {
+    shard = shardText ? parseShardSpec(shardText, "input 'shard'") : undefined;
+  } catch (e) {
+    throw new UserError(e instanceof Error ? e.message : String(e));
+  }
+  const seed = optionalNumber(read, 'seed', { integer: true, min: 1 });
+  if (seed !== undefined && !Number.isSafeInteger(seed)) {
+    throw new UserError(`input 'seed' must be a whole number below 2^53, got '${read('seed').trim()}'`);
+  }
+  const planId = read('plan-id').trim() || undefined;
+  if (planId !== undefined && !/^[0-9a-f]{16}$/.test(planId)) {
+    throw new UserError(
+      `input 'plan-id' must be a plan id (16 hex digits, as pgperf plan prints it), got '${planId}'`,
+    );
+  }
+  const wait = read('wait-timeout').trim();
+  const waitTimeoutS =
+    wait === '' ? 600 : /^0+[smh]?$/.test(wait) ? 0 : optionalDuration(read, 'wait-timeout')!;
+  return {
+    ...(shard ? { shard } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(planId ? { planId } : {}),
+    waitTimeoutS,
+  };
+}
+
+function checkShardInputs(inputs: ActionInputs): void {
+  if (inputs.shard && inputs.mode !== 'benchmark') {
+    throw new UserError(
+      `input 'shard' runs part of a benchmark, but mode is ${inputs.mode}: remove 'shard' (mode consolidate finds the shards itself)`,
+    );
+  }
+  if (inputs.shard && inputs.baseline.kind === 'stored') {
+    throw new UserError(
+      "inputs 'shard' and 'baseline: stored' both given: a sharded comparison measures base and head in each shard (baseline: same-job)",
+    );
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * The action's pipeline, free of @actions/*: choose commits, get installs (built or given), run the
+ * workloads interleaved, compare, then publish: report files, job summary, outputs, the sticky PR
+ * comment and the commit status. GitHub API failures become warnings; the verdict still decides.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RunComparison } from '../../core/compare/types.js';
+import { headlineText } from '../../core/compare/decision.js';
+import { renderJobSummary, renderMarkdownReport } from '../../core/report/markdown.js';
+import { postToGitHub } from './github-publish.js';
+import { analyse, resolveAnalysis } from '../../flows/compare/analysis.js';
+import {
+  RESULTS_FILE,
+  logArchive,
+  type ArmSource,
+  type PipelineOutcome,
+} from '../../flows/compare/pipeline.js';
+import { reportInputOf } from '../../flows/compare/report-input.js';
+import { readResults } from '../../store/read-results.js';
+import type { RunResult } from '../../core/results/types.js';
+import { UserError, errorMessage } from '../../core/util/errors.js';
+import { planAdaptive } from '../../core/compare/adaptive.js';
+import { roundSeconds } from '../../run/round-seconds.js';
+import type { ActionDeps, ActionOutcome } from './action-deps.js';
+import { REPORT_FILE, pipelineDepsOf } from './action-deps.js';
+import { buildRequestFor } from './build-arms.js';
+import { outcomeOf, setDecisionOutputs, statusOf } from './gate.js';
+import { writeDecision } from '../../flows/compare/decide-run.js';
+import { loadInputWorkloads } from './workloads.js';
+import { chooseCommits, type ActionContext, type Commits } from './context.js';
+import type { ActionInputs } from './inputs.js';
+import { openInputStore } from './store-setup.js';
+import { DEFAULT_SENTINEL_ROUNDS } from '../../flows/compare/stored-baseline.js';
+import { checkBaselineDesign, runComparison } from '../../flows/compare/compare-flow.js';
+import { publishShard, shardOfInputs } from './shard-job.js';
+import { runConsolidate } from './consolidate-mode.js';
+import { benchmarkTarget, commentTarget, type PublishTarget } from './trusted-target.js';
+import { runNightlyMode } from './nightly-mode.js';
+import { runCalibrateMode } from './calibrate-mode.js';
+import { runBisectMode } from './bisect-mode.js';
+
+/** A mode: what it does, for the log and the docs, and the flow it runs (the results dir resolved). */
+interface ModeEntry {
+  does: string;
+  run(inputs: ActionInputs, ctx: ActionContext, deps: ActionDeps, resultsDir: string): Promise<ActionOutcome>;
+}
+
+/** The Action's modes, one row each: input `mode` -> the flow it runs. */
+const MODE_TABLE: Record<ActionInputs['mode'], ModeEntry> = {
+  benchmark: { does: 'build, run, decide and publish (a shard publishes its part)', run: benchmarkMode },
+  comment: { does: "publish an earlier benchmark job's results (fork PRs)", run: commentMode },
+  consolidate: { does: 'decide over the shards of a matrix and publish', run: runConsolidate },
+  nightly: { does: 'measure the branch head into the store, find change points', run: runNightlyMode },
+  calibrate: { does: "an A/A run: this runner's noise and false alarms", run: runCalibrateMode },
+  bisect: { does: 'the first bad commit of a regression', run: runBisectMode },
+};
+
+export async function runAction(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+): Promise<ActionOutcome> {
+  const mode = MODE_TABLE[inputs.mode];
+  deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
+  return mode.run(inputs, ctx, deps, path.resolve(ctx.workspace, inputs.resultsDir));
+}
+
+async function commentMode(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  resultsDir: string,
+): Promise<ActionOutcome> {
+  const resultsFile = path.join(resultsDir, RESULTS_FILE);
+  const result = await readResults(resultsFile);
+  const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
+  deps.logger.info(`comment mode: publishing for ${target.basis}`);
+  // The benchmark job chose the analysis settings and recorded them; the comment job reports with them.
+  return publish(result, analyse(result), target, inputs, ctx, deps, resultsDir);
+}
+
+async function benchmarkMode(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  resultsDir: string,
+): Promise<ActionOutcome> {
+  const outcome = await benchmark(inputs, ctx, deps, resultsDir);
+  if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE);
+  const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
+  return publish(outcome.result, outcome.comparison, target, inputs, ctx, deps, resultsDir);
+}
+
+async function benchmark(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  resultsDir: string,
+): Promise<PipelineOutcome> {
+  const { logger } = deps;
+  const commits = await chooseCommits(ctx, inputs, deps.api);
+  logger.info(`base: ${describeCommit(commits.base)}; head: ${describeCommit(commits.head)}`);
+  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
+  const sharded = inputs.shard ? shardOfInputs(inputs, ctx, workloads) : undefined;
+  if (sharded) {
+    logger.info(
+      `shard ${sharded.shard.index}/${sharded.shard.count} of plan ${sharded.shard.planId}, seed ${sharded.seed}: ${sharded.workloads.flatMap((w) => w.clients.map((c) => `${w.name}@${c}`)).join(', ')}`,
+    );
+  }
+  const arms = await armSource(commits, inputs, ctx, deps);
+  const store = await openInputStore(inputs, ctx.workspace, deps);
+  const analysis = resolveAnalysis({ alpha: inputs.alpha, thresholdPct: inputs.threshold });
+  const adaptive = adaptiveFromInputs(
+    inputs,
+    analysis.alpha,
+    roundSeconds(sharded?.workloads ?? workloads, 2, inputs.duration),
+  );
+  checkBaselineDesign(inputs.baseline, adaptive !== undefined, {
+    baseline: "input 'baseline'",
+    adaptive: "inputs 'max-rounds'/'time-budget'",
+    rounds: "'rounds'",
+  });
+  const request = {
+    arms,
+    workloads: sharded?.workloads ?? workloads,
+    ...(sharded ? { shard: sharded.shard } : {}),
+    ...((sharded?.seed ?? inputs.seed) !== undefined ? { seed: sharded?.seed ?? inputs.seed } : {}),
+    analysis,
+    ...(adaptive ? { adaptive } : {}),
+    rounds: inputs.rounds,
+    durationS: inputs.duration,
+    order: 'random' as const,
+    // Refused before the builds unless forced; a stored baseline measures in parts and only warns.
+    planCheck: inputs.force || inputs.baseline.kind !== 'same-job' ? ('warn' as const) : ('refuse' as const),
+    runAs: inputs.runAs,
+    runDir: resultsDir,
+    dataChecksums: false,
+    ...(inputs.cpuDmaLatencyUs !== undefined || inputs.governor !== undefined
+      ? {
+          controls: {
+            ...(inputs.cpuDmaLatencyUs !== undefined ? { cpuDmaLatencyUs: inputs.cpuDmaLatencyUs } : {}),
+            ...(inputs.governor !== undefined ? { governor: inputs.governor } : {}),
+            fields: { cpuDmaLatency: "input 'cpu-dma-latency'", governor: "input 'governor'" },
+          },
+        }
+      : {}),
+    source: {
+      repository: `${ctx.owner}/${ctx.repo}`,
+      ...(commits.prNumber ? { prNumber: commits.prNumber } : {}),
+      ...(ctx.runUrl ? { runUrl: ctx.runUrl } : {}),
+      base: { ref: commits.base.ref, sha: commits.base.sha, chosenBy: commits.base.chosenBy },
+      head: { ref: commits.head.ref, sha: commits.head.sha, chosenBy: commits.head.chosenBy },
+    },
+  };
+  const pipelineDeps = pipelineDepsOf(deps, store);
+  try {
+    const stored =
+      inputs.baseline.kind === 'stored'
+        ? {
+            ...(inputs.baseline.ref !== undefined ? { ref: inputs.baseline.ref } : {}),
+            store: store!.reader,
+            allowFingerprintMismatch: false,
+            sentinelRounds: DEFAULT_SENTINEL_ROUNDS,
+            onDrift: 'inconclusive' as const,
+            names: { baseline: "input 'baseline'", duration: "input 'duration'" },
+          }
+        : undefined;
+    const outcome = await logger.group('Benchmark', () => runComparison(request, stored, pipelineDeps));
+    logArchive(outcome, logger);
+    return outcome;
+  } finally {
+    await store?.close();
+  }
+}
+
+async function armSource(
+  commits: Commits,
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+): Promise<ArmSource> {
+  if (inputs.baseBinDir && inputs.headBinDir) {
+    return {
+      kind: 'installed',
+      arms: [
+        { label: 'base', binDir: path.resolve(inputs.baseBinDir), settings: {} },
+        { label: 'head', binDir: path.resolve(inputs.headBinDir), settings: {} },
+      ],
+    };
+  }
+  if (!deps.build) {
+    throw new UserError(
+      "building PostgreSQL from source is not available here: set 'base-bin-dir' and 'head-bin-dir'",
+    );
+  }
+  return { kind: 'build', request: await buildRequestFor(ctx, commits, inputs, deps.cacheDir) };
+}
+
+/** The adaptive design of the inputs max-rounds / time-budget (errors name the inputs), or undefined. */
+function adaptiveFromInputs(inputs: ActionInputs, alpha: number, roundS: number) {
+  if (inputs.maxRounds === undefined && inputs.timeBudgetS === undefined) return undefined;
+  if (inputs.rounds !== undefined) {
+    throw new UserError(
+      "inputs 'rounds' and 'max-rounds'/'time-budget' both set: adaptive runs take their rounds from the looks",
+    );
+  }
+  let plan;
+  try {
+    plan = planAdaptive({
+      alpha,
+      ...(inputs.maxRounds !== undefined ? { maxRounds: inputs.maxRounds } : {}),
+    });
+  } catch (e) {
+    throw new UserError(`input 'max-rounds': ${errorMessage(e)}`);
+  }
+  if (inputs.timeBudgetS !== undefined && inputs.timeBudgetS < roundS) {
+    throw new UserError(
+      `input 'time-budget' (${inputs.timeBudgetS} s) is less than one round (about ${Math.ceil(roundS)} s for every cell and arm)`,
+    );
+  }
+  return { plan, ...(inputs.timeBudgetS !== undefined ? { timeBudgetS: inputs.timeBudgetS } : {}) };
+}
+
+async function publish(
+  result: RunResult,
+  comparison: RunComparison,
+  target: PublishTarget,
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  resultsDir: string,
+): Promise<ActionOutcome> {
+  const { logger, io } = deps;
+  const reportInput = reportInputOf(result, comparison, {
+    failOn: inputs.failOn,
+    ...(ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {}),
+  });
+  const { decision } = reportInput;
+  const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
+  await mkdir(resultsDir, { recursive: true });
+  const reportFile = path.join(resultsDir, REPORT_FILE);
+  await writeFile(reportFile, report);
+  // The summary has a 1 MiB budget, so it keeps the details a comment may have to trim.
+  await io.writeSummary(renderJobSummary(reportInput));
+  const decisionFile = await writeDecision(resultsDir, decision);
+  setDecisionOutputs(io, decision, comparison, decisionFile);
+  io.setOutput('results-json', path.join(resultsDir, RESULTS_FILE));
+  io.setOutput('report-markdown', reportFile);
+  logger.info(`${decision.outcome}: ${headlineText(decision)}`);
+
+  await postToGitHub(
+    {
+      // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
+      body:
+        result.status === 'complete'
+          ? report
+          : (existing) => (existing ? supersededNote(existing, result, reportInput.runUrl) : report),
+      status: statusOf(decision, reportInput.runUrl),
+    },
+    target,
+    inputs,
+    deps,
+  );
+  return outcomeOf(decision, path.join(resultsDir, RESULTS_FILE), reportFile);
+}
+
+/** The earlier comment, kept, under a note that a later run did not finish. */
+function supersededNote(existing: string, result: RunResult, runUrl: string | undefined): string {
+  const lines = existing.split('\n');
+  const marker = lines[0]!.startsWith('<!--') ? lines.shift()! : '';
+  const kept = lines.filter((l) => !l.startsWith('> ⚠️ **A later run'));
+  const link = runUrl ? ` ([run](${runUrl}))` : '';
+  const note = `> ⚠️ **A later run was ${result.status}**${link} before it finished; the verdict below is from the earlier complete run.`;
+  return [marker, note, ...kept].filter((l, i) => i > 0 || l !== '').join('\n');
+}
+
+function describeCommit(c: { ref?: string; sha?: string; chosenBy: string }): string {
+  return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(' @ ') + ` (${c.chosenBy})`;
+}

@@ -1,0 +1,134 @@
+/**
+ * The Action's results store: the `store` input (a directory in the workspace or a postgresql:// URL), or
+ * the directory store kept on a data branch of the workflow's repository (`store-branch`). Gives the
+ * pipeline a reader (for stored baselines) and an archive every benchmark run is saved to.
+ */
+import path from 'node:path';
+import { mkdtemp } from 'node:fs/promises';
+import type { RunArchive } from '../../flows/compare/pipeline.js';
+import { DataBranch, type Published, type RemoteCredentials } from '../../store/data-branch.js';
+import { isPostgresUrl } from '../../store/open-store.js';
+import type { ResultStore } from '../../store/store.js';
+import { UserError } from '../../core/util/errors.js';
+import type { Logger } from '../../core/util/logger.js';
+import type { ProcessRunner } from '../../machine/os/process.js';
+import type { ActionInputs } from './inputs.js';
+
+/** How the adapter opens stores (src/action.ts: openStore with the runner's home). */
+export interface StoreAccess {
+  open(spec: string, write: boolean): Promise<ResultStore>;
+  /** Parent of private temp directories (RUNNER_TEMP). */
+  tempDir: string;
+  /**
+   * The workflow's repository as a git remote URL, without credentials (it is written to the work tree's
+   * .git/config); required for store-branch.
+   */
+  dataBranchRemote?: string;
+  /** The token as credentials for that remote: given to git per command, never written to disk. */
+  dataBranchCredentials?: RemoteCredentials;
+}
+
+export interface ActionStore {
+  reader: ResultStore;
+  archive: RunArchive;
+  /**
+   * With store-branch: `write` fills `relative` (a directory of the branch; it gets the store's directory
+   * in the branch too, to read the history it renders), then that directory is committed and pushed with
+   * the store's retries. `write` runs again on top of the fetched branch after a conflicting push.
+   */
+  publishOnBranch?(
+    relative: string,
+    write: (dir: string, storeDir: string) => Promise<string>,
+  ): Promise<Published>;
+  close(): Promise<void>;
+}
+
+/**
+ * The store the inputs name (store, store-branch), opened; undefined when neither is set. A runner that
+ * cannot open stores is refused when one is set, never silently measured without it.
+ */
+export async function openInputStore(
+  inputs: Pick<ActionInputs, 'store' | 'storeBranch'>,
+  workspace: string,
+  deps: { stores?: StoreAccess; runner: ProcessRunner; logger: Logger },
+): Promise<ActionStore | undefined> {
+  if (!inputs.store && !inputs.storeBranch) return undefined;
+  if (!deps.stores) {
+    throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
+  }
+  return openActionStore(inputs, workspace, deps.stores, deps);
+}
+
+export async function openActionStore(
+  inputs: Pick<ActionInputs, 'store' | 'storeBranch'>,
+  workspace: string,
+  access: StoreAccess,
+  deps: { runner: ProcessRunner; logger: Logger },
+): Promise<ActionStore | undefined> {
+  if (inputs.storeBranch) {
+    if (inputs.store && (path.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes('..'))) {
+      throw new UserError(
+        `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`,
+      );
+    }
+    if (!access.dataBranchRemote) {
+      throw new UserError(
+        `input 'store-branch' (${inputs.storeBranch}) pushes to the workflow's repository: pass 'github-token' with contents: write`,
+      );
+    }
+    // The work tree is removed by close(), by a failed checkout, and by the cleanup registry on a forced exit.
+    const branch = await DataBranch.checkout(
+      {
+        remote: access.dataBranchRemote,
+        ...(access.dataBranchCredentials ? { credentials: access.dataBranchCredentials } : {}),
+        branch: inputs.storeBranch,
+        workDir: await mkdtemp(path.join(access.tempDir, 'pgperf-data-branch-')),
+        ...(inputs.store ? { storePath: inputs.store } : {}),
+      },
+      deps,
+    );
+    let reader: ResultStore;
+    try {
+      reader = await access.open(branch.storeDir, true);
+    } catch (e) {
+      await branch.close();
+      throw e;
+    }
+    const archive: RunArchive = {
+      description: `branch ${inputs.storeBranch} (${reader.description})`,
+      // Readable too, so a comparison gets this runner's noise from the branch (noise-warnings.ts).
+      list: (filter) => reader.list(filter),
+      load: (id) => reader.load(id),
+      save: async (result) => {
+        let id = '';
+        await branch.publish(async (dir) => {
+          const store = await access.open(dir, true);
+          try {
+            id = (await store.save(result)).id;
+          } finally {
+            await store.close();
+          }
+          return `pgperf: run ${id}`;
+        });
+        return { id };
+      },
+    };
+    return {
+      reader,
+      archive,
+      publishOnBranch: (relative, write) =>
+        branch.publish((storeDir) => write(branch.pathOf(relative), storeDir), [relative]),
+      close: async () => {
+        try {
+          await reader.close();
+        } finally {
+          await branch.close();
+        }
+      },
+    };
+  }
+  if (!inputs.store) return undefined;
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path.resolve(workspace, inputs.store);
+  const store = await access.open(spec, true);
+  return { reader: store, archive: store, close: () => store.close() };
+}

@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { loadWorkload } from '../../drivers/load-workload.js';
+import { resolveWorkloadFile } from '../../drivers/shipped-workloads.js';
+import type { Workload } from '../../drivers/workload.js';
+import type { ActionContext } from './context.js';
+import type { ActionInputs } from './inputs.js';
+
+/** The workloads of the input 'workloads' (default select-only). */
+export async function loadInputWorkloads(
+  inputs: Pick<ActionInputs, 'workloads'>,
+  ctx: ActionContext,
+  actionDir: string,
+): Promise<Workload[]> {
+  const workloads: Workload[] = [];
+  for (const w of inputs.workloads.length ? inputs.workloads : ['select-only']) {
+    workloads.push(await loadWorkload(w, inputLookup(ctx.workspace, actionDir)));
+  }
+  return workloads;
+}
+
+/**
+ * The file of one entry of 'workloads': a file in the workspace, else a workload shipped with the action
+ * (select-only), the same rule as the CLI's --workload (config/shipped-workloads.ts).
+ */
+export function workloadPath(name: string, workspace: string, actionDir: string): string {
+  return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
+}
+
+function inputLookup(workspace: string, actionDir: string) {
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path.join(actionDir, 'workloads') };
+}

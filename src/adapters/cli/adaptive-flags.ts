@@ -1,0 +1,112 @@
+/**
+ * The adaptive-rounds flags of `run` (--max-rounds, --time-budget, --schedule, --spending): parsed and
+ * checked before anything starts, into the plan the run loop follows. Adaptive is on when --max-rounds or
+ * --time-budget is given.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_SCHEDULE, planAdaptive, type AdaptivePlan } from '../../core/compare/adaptive.js';
+import { SPENDING_FUNCTIONS, type SpendingFunction } from '../../core/stats/alpha-spending.js';
+import { parseDurationS } from '../../core/util/duration.js';
+import { UserError, errorMessage } from '../../core/util/errors.js';
+import { positiveInt } from './options.js';
+
+export interface AdaptiveFlags {
+  maxRounds?: number;
+  timeBudget?: number;
+  schedule?: number[];
+  spending?: SpendingFunction;
+}
+
+export function addAdaptiveOptions(command: Command): Command {
+  return command
+    .option(
+      '--max-rounds <n>',
+      'adaptive rounds: look after blocks of rounds, stop decided cells, at most N rounds',
+      positiveInt('--max-rounds'),
+    )
+    .option(
+      '--time-budget <duration>',
+      'adaptive rounds within this time (e.g. 45m, 1h, 900s)',
+      parseDuration,
+    )
+    .option(
+      '--schedule <rounds>',
+      `looks, cumulative rounds (default ${DEFAULT_SCHEDULE.join(',')})`,
+      parseSchedule,
+    )
+    .option('--spending <name>', `alpha-spending function: ${SPENDING_FUNCTIONS.join(', ')}`, parseSpending);
+}
+
+/**
+ * The adaptive plan, or undefined when neither --max-rounds nor --time-budget is given. `roundS` is the
+ * estimated length of one round with every cell open, for the time-budget check.
+ */
+export function adaptiveFromFlags(
+  flags: AdaptiveFlags,
+  alpha: number,
+  roundS: number,
+): { plan: AdaptivePlan; timeBudgetS?: number } | undefined {
+  if (flags.maxRounds === undefined && flags.timeBudget === undefined) {
+    if (flags.schedule || flags.spending) {
+      throw new UserError(
+        '--schedule and --spending shape adaptive rounds: give --max-rounds N or --time-budget too',
+      );
+    }
+    return undefined;
+  }
+  let plan: AdaptivePlan;
+  try {
+    plan = planAdaptive({
+      alpha,
+      ...(flags.schedule ? { schedule: flags.schedule } : {}),
+      ...(flags.spending ? { spending: flags.spending } : {}),
+      ...(flags.maxRounds !== undefined ? { maxRounds: flags.maxRounds } : {}),
+    });
+  } catch (e) {
+    if (flags.maxRounds !== undefined && /maxRounds/.test(errorMessage(e))) {
+      const schedule = flags.schedule ?? DEFAULT_SCHEDULE;
+      throw new UserError(
+        `--max-rounds must be at least the first look, ${schedule[0]} rounds ` +
+          `(${flags.schedule ? '' : 'the default '}--schedule ${schedule.join(',')}), got ${flags.maxRounds}`,
+      );
+    }
+    throw new UserError(`--schedule: ${errorMessage(e)}`);
+  }
+  if (flags.timeBudget !== undefined && flags.timeBudget < roundS) {
+    throw new UserError(
+      `--time-budget ${flags.timeBudget} s is less than one round (about ${Math.ceil(roundS)} s for every cell and arm); give at least ${Math.ceil(plan.schedule[0]! * roundS)} s for the first look`,
+    );
+  }
+  return { plan, ...(flags.timeBudget !== undefined ? { timeBudgetS: flags.timeBudget } : {}) };
+}
+
+export function parseDuration(value: string): number {
+  const seconds = parseDurationS(value);
+  if (seconds === undefined) {
+    throw new InvalidArgumentError(
+      `--time-budget must be a positive duration: a number of seconds, or with the unit s, m, min or h ` +
+        `(e.g. 45m, 1.5h, 900s), got '${value}'`,
+    );
+  }
+  return seconds;
+}
+
+function parseSchedule(value: string): number[] {
+  const rounds = value.split(',').map((v) => Number(v.trim()));
+  if (!rounds.every((r, i) => Number.isInteger(r) && r > 0 && (i === 0 || r > rounds[i - 1]!))) {
+    throw new InvalidArgumentError(
+      `--schedule must be comma-separated, strictly increasing whole round counts >= 1 ` +
+        `(e.g. ${DEFAULT_SCHEDULE.join(',')}), got '${value}'`,
+    );
+  }
+  return rounds;
+}
+
+function parseSpending(value: string): SpendingFunction {
+  if (!(SPENDING_FUNCTIONS as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(
+      `--spending must be one of ${SPENDING_FUNCTIONS.join(', ')}, got '${value}'`,
+    );
+  }
+  return value as SpendingFunction;
+}

@@ -1,0 +1,162 @@
+import path from 'node:path';
+import { Command } from 'commander';
+import { runBisection, type BisectRequest } from '../../../flows/bisect/run-bisection.js';
+import { DEFAULT_TRIES, oneCell } from '../../../flows/bisect/one-cell.js';
+import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
+import { loadWorkload } from '../../../drivers/load-workload.js';
+import { resolveAnalysis } from '../../../flows/compare/analysis.js';
+import { renderBisectText } from '../../../flows/bisect/bisect-text.js';
+import { UserError } from '../../../core/util/errors.js';
+import { consoleLogger } from '../../../core/util/logger.js';
+import { cliPipelineDeps } from '../pipeline-deps.js';
+import { signalExitCode } from '../../../machine/os/signals.js';
+import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
+import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
+import { bisectGate } from '../../../flows/bisect/bisect-gate.js';
+import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
+import { positiveInt, workloadOptionHelp } from '../options.js';
+import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
+import { checkOutDir, checkTmpDir } from '../validate.js';
+import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
+
+interface BisectFlags extends AnalysisFlags, AdaptiveFlags, FailOnFlags {
+  repo: string;
+  good: string;
+  bad: string;
+  workload: string;
+  clients?: number;
+  rounds?: number;
+  duration?: number;
+  tries: number;
+  verifyBad: boolean;
+  cacheDir?: string;
+  buildOption: string[];
+  out: string;
+  seed?: number;
+  runAs?: string;
+  tmpDir?: string;
+  store?: string | false;
+  json: boolean;
+  verbose: boolean;
+}
+
+/**
+ * `pgperf bisect`: the first bad commit between a good and a bad one, each midpoint built and A/B-tested
+ * against good with the verdict engine of `pgperf run`. Exit 0 when a first bad commit is named, 1 when not
+ * (inconclusive, not reproduced), 2 on bad input.
+ */
+export function bisectCommand(): Command {
+  const command = new Command('bisect')
+    .description(
+      'find the first bad commit between --good and --bad: build each midpoint and A/B-test it against good',
+    )
+    .option('--repo <url|path>', 'git URL or local repository', DEFAULT_REPO)
+    .requiredOption('--good <ref>', 'a commit without the regression (an ancestor of --bad)')
+    .requiredOption('--bad <ref>', 'a commit with the regression')
+    .requiredOption(
+      '--workload <file|name>',
+      workloadOptionHelp('the workload that regressed: its file', true),
+    )
+    .option(
+      '--clients <n>',
+      "the client count to measure (default: the workload's, when it has one)",
+      positiveInt('--clients'),
+    )
+    .option('--rounds <n>', "rounds of the first try (overrides the workload's)", positiveInt('--rounds'))
+    .option(
+      '--duration <seconds>',
+      'seconds per measured run (overrides the workload)',
+      positiveInt('--duration'),
+    )
+    .option(
+      '--tries <n>',
+      'measurements per commit while the verdict is inconclusive, each with twice the rounds',
+      positiveInt('--tries'),
+      DEFAULT_TRIES,
+    )
+    .option('--no-verify-bad', 'do not measure --bad first (assume it is bad)')
+    .option('--cache-dir <dir>', cacheDirHelp())
+    .option(
+      '--build-option <option>',
+      'extra build option for every build: -DNAME=VALUE (meson) or --with-X (configure) (repeatable)',
+      collectString,
+      [],
+    )
+    .option(
+      '--out <dir>',
+      'results directory (a bisect-<time> directory with one run per test)',
+      'pgperf-results',
+    )
+    .option('--seed <n>', 'seed for the run order (default: random, recorded)', positiveInt('--seed'))
+    .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
+    .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
+    .option('--store <dir|url>', STORE_OPTION_HELP)
+    .option('--no-store', 'do not save the A/B tests to the results store')
+    .option('--json', 'print the report as JSON', false)
+    .option('-v, --verbose', 'debug output', false);
+  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, 'run')));
+  return gated.action(async (flags: BisectFlags) => {
+    const logger = consoleLogger({ verbose: flags.verbose });
+    const workload = oneCell(await loadWorkload(flags.workload, { what: '--workload' }), flags.clients);
+    if (flags.timeBudget !== undefined) {
+      throw new UserError(
+        '--time-budget: a bisection runs several A/B tests; bound each with --max-rounds N instead',
+      );
+    }
+    if (flags.maxRounds !== undefined && flags.rounds !== undefined) {
+      throw new UserError(
+        '--rounds and --max-rounds both given: adaptive tests take their rounds from the looks',
+      );
+    }
+    const analysis = resolveAnalysis(analysisFromFlags(flags));
+    // Checked here, so bad adaptive flags fail before anything is built.
+    const adaptive = adaptiveFromFlags(flags, analysis.alpha, 0);
+    await checkOutDir(flags.out);
+    await checkTmpDir(flags.tmpDir);
+    const request: BisectRequest = {
+      repo: parseRepo(flags.repo, process.cwd()),
+      good: flags.good,
+      bad: flags.bad,
+      cacheDir: resolveCacheDir(flags.cacheDir),
+      extraOptions: flags.buildOption,
+      workload,
+      ...(flags.rounds !== undefined ? { rounds: flags.rounds } : {}),
+      ...(flags.duration !== undefined ? { durationS: flags.duration } : {}),
+      ...(adaptive
+        ? {
+            adaptive: {
+              alpha: analysis.alpha,
+              maxRounds: adaptive.plan.maxRounds,
+              ...(flags.schedule ? { schedule: flags.schedule } : {}),
+              ...(flags.spending ? { spending: flags.spending } : {}),
+            },
+          }
+        : {}),
+      analysis,
+      tries: flags.tries,
+      verifyBad: flags.verifyBad,
+      ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+      ...(flags.runAs !== undefined ? { runAs: flags.runAs } : {}),
+      ...(flags.tmpDir !== undefined ? { tmpDir: flags.tmpDir } : {}),
+      outDir: path.resolve(flags.out, `bisect-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+    };
+    // Every A/B test is saved, so the measurements of a long bisection outlive its directory.
+    const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
+    let report;
+    try {
+      report = await withInterrupt(logger, (signal) => {
+        // Bisection builds one commit at a time with its own builder; the rest is the CLI's usual deps.
+        const { build: _pairBuilder, ...deps } = cliPipelineDeps(logger, signal, store);
+        return runBisection(request, deps);
+      });
+    } finally {
+      await store?.close();
+    }
+    process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderBisectText(report));
+    if (report.outcome.kind === 'undecided' && report.outcome.interrupted) {
+      process.exitCode = signalExitCode('SIGINT'); // stopped by Ctrl-C after a run kept what it measured
+    } else if (process.exitCode === undefined) {
+      process.exitCode = bisectGate(report.outcome, flags.failOn).exitCode;
+    }
+  });
+}

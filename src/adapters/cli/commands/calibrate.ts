@@ -1,0 +1,87 @@
+import { Command } from 'commander';
+import { loadWorkload } from '../../../drivers/load-workload.js';
+import { analyse, resolveAnalysis } from '../../../flows/compare/analysis.js';
+import { calibrationOf, renderCalibrationText } from '../../../flows/calibrate/calibrate.js';
+import { consoleLogger } from '../../../core/util/logger.js';
+import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
+import { executeRun } from '../execute-run.js';
+import { positiveInt, workloadOptionHelp } from '../options.js';
+import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
+
+interface CalibrateFlags extends AnalysisFlags {
+  bin: string;
+  workload: string[];
+  rounds?: number;
+  duration?: number;
+  out: string;
+  seed?: number;
+  runAs?: string;
+  tmpDir?: string;
+  store?: string | false;
+  json: boolean;
+  verbose: boolean;
+}
+
+/**
+ * `pgperf calibrate`: the same install as both arms (A/A) through the one pipeline; prints this runner's
+ * noise per cell and whether any cell was (falsely) called changed.
+ */
+export function calibrateCommand(): Command {
+  const command = new Command('calibrate')
+    .description(
+      "measure this runner's noise: run the same install as both arms (A/A) and report the noise per cell and any false alarm",
+    )
+    .requiredOption('--bin <dir>', 'PostgreSQL bin directory measured as both arms')
+    .requiredOption('--workload <file|name...>', workloadOptionHelp())
+    .option('--rounds <n>', "rounds (overrides the workloads' rounds)", positiveInt('--rounds'))
+    .option(
+      '--duration <seconds>',
+      'seconds per measured run (overrides the workloads)',
+      positiveInt('--duration'),
+    )
+    .option('--out <dir>', 'results directory', 'pgperf-results')
+    .option('--seed <n>', 'seed for the run order (default: random, recorded)', positiveInt('--seed'))
+    .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
+    .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
+    .option('--store <dir|url>', STORE_OPTION_HELP)
+    .option('--no-store', 'do not save the run to the results store')
+    .option('--json', 'print the calibration as JSON', false)
+    .option('-v, --verbose', 'debug output', false);
+  return addAnalysisOptions(command, 'run').action(async (flags: CalibrateFlags) => {
+    const logger = consoleLogger({ verbose: flags.verbose });
+    const workloads = [];
+    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
+    const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
+    try {
+      const outcome = await executeRun(
+        {
+          arms: {
+            kind: 'installed',
+            arms: [
+              { label: 'a', binDir: flags.bin, settings: {} },
+              { label: 'b', binDir: flags.bin, settings: {} },
+            ],
+          },
+          analysis: resolveAnalysis(analysisFromFlags(flags)),
+          workloads,
+          rounds: flags.rounds,
+          durationS: flags.duration,
+          seed: flags.seed,
+          order: 'random',
+          runAs: flags.runAs,
+          dataChecksums: false,
+          tmpDir: flags.tmpDir,
+          outDir: flags.out,
+        },
+        logger,
+        { ...(store ? { archive: store } : {}), printComparison: false },
+      );
+      const calibration = calibrationOf(outcome.result, analyse(outcome.result));
+      process.stdout.write(
+        flags.json ? `${JSON.stringify(calibration, null, 2)}\n` : renderCalibrationText(calibration),
+      );
+    } finally {
+      await store?.close();
+    }
+  });
+}

@@ -1,0 +1,198 @@
+import { Command, Option } from 'commander';
+import { EXIT_CODES } from '../../../core/compare/decision.js';
+import { DEFAULT_FAIL_ON, FAIL_ON, FAIL_ON_MEANING, type FailOn } from '../../../core/compare/policy.js';
+import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
+import { loadWorkload } from '../../../drivers/load-workload.js';
+import { octokitApi } from '../../github/octokit-api.js';
+import { trySyncRegressionIssues } from '../../github/regression-issues.js';
+import { writeHistorySite } from '../../../flows/nightly/nightly-site.js';
+import {
+  nightlyGate,
+  nightlyReport,
+  runNightly,
+  type NightlyHead,
+} from '../../../flows/nightly/nightly-flow.js';
+import { UserError } from '../../../core/util/errors.js';
+import { consoleLogger } from '../../../core/util/logger.js';
+import { cliPipelineDeps } from '../pipeline-deps.js';
+import { addChangePointOptions, changePointSettings, type ChangePointFlags } from '../change-point-flags.js';
+import { executeRun } from '../execute-run.js';
+import { oneOf, positiveInt, workloadOptionHelp } from '../options.js';
+import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
+import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
+
+interface NightlyFlags extends ChangePointFlags {
+  bin?: string;
+  commit?: string;
+  repo?: string;
+  ref?: string;
+  cacheDir?: string;
+  buildOption: string[];
+  workload: string[];
+  rounds?: number;
+  duration?: number;
+  out: string;
+  store?: string;
+  site?: string;
+  repoUrl?: string;
+  githubRepo?: string;
+  runAs?: string;
+  tmpDir?: string;
+  failOn: FailOn;
+}
+
+/** The exit codes of `pgperf nightly`, in its help. */
+const NIGHTLY_EXIT_CODES_HELP = `
+Exit codes:
+  ${EXIT_CODES.passed}  passed: no open regression event in the history (or --fail-on never)
+  ${EXIT_CODES.failed}  --fail-on regression: a workload has an open regression event (a cell whose latest change
+     point is a regression); --fail-on inconclusive: also a series measured tonight that is too short to analyse
+  ${EXIT_CODES.usage}  usage or input error (nothing was measured)
+  ${EXIT_CODES.incomplete}  the run could not complete, or was not saved to the store (unless --fail-on never)
+  130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM; what was measured is kept`;
+
+/**
+ * `pgperf nightly`: the nightly flow (src/flows/nightly/nightly-flow.ts, the same the Action's `mode: nightly` runs)
+ * with the CLI's side effects: the branch head (built from `--ref`, or given as `--bin`) measured and saved
+ * to the results store, every stored series analysed for change points; the report on stdout (verdict
+ * first), the history site with `--site`, and with `--github-repo` (and $GITHUB_TOKEN) one GitHub issue per
+ * regression event of a workload, updated in place and closed on recovery. The exit code follows --fail-on.
+ */
+export function nightlyCommand(): Command {
+  const command = new Command('nightly')
+    .description('measure the branch head, store it, find change points in the history and report them')
+    .option('--bin <dir>', 'an installed PostgreSQL bin directory to measure (instead of building --ref)')
+    .option('--commit <sha>', 'the commit --bin was built from (recorded; the history plots by it)')
+    .option('--repo <url|path>', `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`)
+    .option('--ref <ref>', 'branch, tag or sha to build and measure, e.g. master')
+    .option('--cache-dir <dir>', cacheDirHelp())
+    .option('--build-option <option>', 'extra build option (repeatable)', collectString, [])
+    .requiredOption('--workload <file|name...>', workloadOptionHelp())
+    .option('--rounds <n>', "rounds (overrides the workloads')", positiveInt('--rounds'))
+    .option('--duration <seconds>', "seconds per run (overrides the workloads')", positiveInt('--duration'))
+    .option('--out <dir>', 'results directory', 'pgperf-results')
+    .option('--store <dir|url>', STORE_OPTION_HELP)
+    .option('--site <dir>', 'also render the history site into this directory')
+    .option('--repo-url <url>', 'link commits to <url>/commit/<sha>')
+    .option(
+      '--github-repo <owner/name>',
+      'keep one issue per regression event of a workload there: opened, updated, closed on recovery (token: $GITHUB_TOKEN)',
+    )
+    .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
+    .option('--tmp-dir <dir>', 'where the cluster lives while running (default: the OS temp dir)')
+    .addOption(
+      new Option(
+        '--fail-on <when>',
+        `when the exit code says the nightly failed: ${FAIL_ON.map((v) => `${v} (${nightlyMeaning(v)})`).join('; ')}`,
+      )
+        .argParser(oneOf('--fail-on', FAIL_ON))
+        .default(DEFAULT_FAIL_ON),
+    )
+    .addHelpText('after', NIGHTLY_EXIT_CODES_HELP);
+  return addChangePointOptions(command, 'runs').action(async (flags: NightlyFlags) => {
+    const logger = consoleLogger();
+    const github = flags.githubRepo ? githubTarget(flags.githubRepo, process.env) : undefined;
+    const changePoints = changePointSettings(flags);
+    const head = nightlyHead(flags);
+    const workloads = [];
+    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
+    const repoUrl = flags.repoUrl?.replace(/\/+$/, '');
+    const store = await openCliStore(flags.store, logger, true);
+    try {
+      const outcome = await runNightly(
+        {
+          head,
+          workloads,
+          rounds: flags.rounds,
+          durationS: flags.duration,
+          runAs: flags.runAs,
+          tmpDir: flags.tmpDir,
+          source: {
+            head: {
+              ...(flags.ref ? { ref: flags.ref } : {}),
+              ...(flags.commit ? { sha: flags.commit } : {}),
+              chosenBy: flags.ref ? `nightly build of ${flags.ref}` : 'nightly (--bin)',
+            },
+          },
+          history: {
+            maxP: changePoints.maxP,
+            minSegment: changePoints.minSegment,
+            minMagnitude: changePoints.magnitudePct / 100,
+          },
+        },
+        {
+          logger,
+          measure: (request) =>
+            executeRun({ ...request, outDir: flags.out }, logger, { archive: store, printComparison: false }),
+          build: (request) =>
+            withInterrupt(logger, (signal) => cliPipelineDeps(logger, signal).build!(request, signal)),
+          history: store,
+          ...(github
+            ? {
+                issues: (analysis) =>
+                  trySyncRegressionIssues(octokitApi(github), analysis, repoUrl ? { repoUrl } : {}),
+              }
+            : {}),
+        },
+      );
+      if (flags.site && outcome.analysis) {
+        const files = await writeHistorySite(flags.site, outcome.analysis, {
+          title: 'pgperf nightly',
+          repoUrl,
+        });
+        logger.info(`history site: ${files.length} pages in ${flags.site}`);
+      }
+      process.stdout.write(nightlyReport(outcome, repoUrl ? { repoUrl } : {}));
+      const gate = nightlyGate(outcome, flags.failOn);
+      if (gate.failure) logger.error(gate.failure);
+      // An interrupted run already set its signal's exit code (executeRun).
+      if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = gate.exitCode;
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+/** What each --fail-on value fails the nightly on (the values and default are the gate's: FAIL_ON_MEANING). */
+function nightlyMeaning(failOn: FailOn): string {
+  if (failOn === 'regression') return 'an open regression event in the history';
+  if (failOn === 'inconclusive') return 'also a series measured tonight that is too short to analyse';
+  return FAIL_ON_MEANING.never;
+}
+
+/** --bin, or --ref built from --repo: checked before anything is opened or measured. */
+function nightlyHead(flags: NightlyFlags): NightlyHead {
+  if (flags.bin && flags.ref)
+    throw new UserError('--bin and --ref both given: measure an install or build a ref');
+  if (flags.commit && !flags.bin) {
+    throw new UserError(
+      `--commit ${flags.commit} names the commit of --bin: give --bin DIR, or drop --commit`,
+    );
+  }
+  if (flags.bin) return { kind: 'installed', binDir: flags.bin };
+  if (!flags.ref)
+    throw new UserError('nothing to measure: give --ref BRANCH (built from --repo) or --bin DIR');
+  return {
+    kind: 'build',
+    request: {
+      repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
+      baseRef: flags.ref,
+      headRef: flags.ref,
+      mergeBase: false,
+      basePatches: [],
+      headPatches: [],
+      extraOptions: flags.buildOption,
+      cacheDir: resolveCacheDir(flags.cacheDir),
+      headOnly: true,
+    },
+  };
+}
+
+/** --github-repo and the token, checked before anything is measured. */
+function githubTarget(spec: string, env: NodeJS.ProcessEnv) {
+  const m = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(spec);
+  if (!m) throw new UserError(`--github-repo must be OWNER/NAME (e.g. postgres/postgres), got '${spec}'`);
+  const token = env.GITHUB_TOKEN;
+  if (!token) throw new UserError('--github-repo needs a token in $GITHUB_TOKEN (issues: write)');
+  return { token, baseUrl: env.GITHUB_API_URL ?? 'https://api.github.com', owner: m[1]!, repo: m[2]! };
+}

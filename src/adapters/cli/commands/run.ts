@@ -1,0 +1,399 @@
+import { Command, Option } from 'commander';
+import type { ComparisonRequest } from '../../../postgres/builds/build-pair.js';
+import { readPatches } from '../../../postgres/builds/patches.js';
+import { DEFAULT_REPO, parseRepo } from '../../../postgres/builds/source.js';
+import { loadWorkload } from '../../../drivers/load-workload.js';
+import { resolveAnalysis } from '../../../flows/compare/analysis.js';
+import type { ArmSource } from '../../../flows/compare/pipeline.js';
+import type { Workload } from '../../../drivers/workload.js';
+import { parseShardSpec, selectShard, type ShardInfo } from '../../../run/shards.js';
+import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../../flows/compare/stored-baseline.js';
+import { checkBaselineDesign } from '../../../flows/compare/compare-flow.js';
+import type { ControlRequest } from '../../../machine/controls.js';
+import { UserError, errorMessage } from '../../../core/util/errors.js';
+import { consoleLogger } from '../../../core/util/logger.js';
+import { roundSeconds } from '../../../run/round-seconds.js';
+import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../adaptive-flags.js';
+import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
+import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
+import { executeRun } from '../execute-run.js';
+import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
+import { checkArmCount } from '../validate.js';
+import {
+  collectArm,
+  collectSet,
+  nonNegativeInt,
+  oneOf,
+  positiveInt,
+  workloadOptionHelp,
+  type ArmFlag,
+  type SetFlag,
+} from '../options.js';
+import { cacheDirHelp, collectString, resolveCacheDir } from './build.js';
+
+/** Flags that build the arms from source instead of taking bin dirs. */
+export interface BuildArmFlags {
+  repo?: string;
+  base?: string;
+  head?: string;
+  basePatch: string[];
+  headPatch: string[];
+  mergeBase: boolean;
+  cacheDir?: string;
+  buildOption: string[];
+}
+
+interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFlags {
+  arm?: ArmFlag[];
+  workload: string[];
+  rounds?: number;
+  duration?: number;
+  out: string;
+  seed?: number;
+  order: 'random' | 'abba';
+  clientBin?: string;
+  runAs?: string;
+  set: SetFlag[];
+  dataChecksums: boolean;
+  tmpDir?: string;
+  shard?: string;
+  strict: boolean;
+  force: boolean;
+  diagnostics: boolean;
+  cpuDmaLatency?: number;
+  governor?: string;
+  /** Tests: the sysfs tree whose cpufreq files --governor writes (hidden). */
+  sysfsRoot?: string;
+  /** A directory or URL; false with --no-store. */
+  store?: string | false;
+  baseline: string;
+  allowFingerprintMismatch: boolean;
+  sentinelRounds: number;
+  onDrift: 'refuse' | 'inconclusive';
+  verbose: boolean;
+}
+
+export function runCommand(): Command {
+  const command = new Command('run')
+    .description(
+      'run workloads against two or more PostgreSQL installs (arms), interleaved, and save every sample',
+    )
+    .option(
+      '--arm <label=bindir>',
+      'an arm: label and PostgreSQL bin directory (repeat; the first is the baseline)',
+      collectArm,
+    )
+    .option(
+      '--repo <url|path>',
+      `git URL or local repository to build --base/--head from (default ${DEFAULT_REPO})`,
+    )
+    .option('--base <ref>', 'build this branch, tag or sha as the baseline arm "base" (instead of --arm)')
+    .option('--head <ref>', 'build this ref as the arm "head" (default: --base, when --head-patch is given)')
+    .option('--base-patch <file...>', 'patches applied to base, in order', [])
+    .option(
+      '--head-patch <file...>',
+      'patches applied to head, in order (git am for mail format, else git apply)',
+      [],
+    )
+    .option('--merge-base', 'build the merge-base of --base and --head as the baseline (recorded)', false)
+    .option('--cache-dir <dir>', cacheDirHelp())
+    .option(
+      '--build-option <option>',
+      'extra build option for both arms: -DNAME=VALUE (meson) or --with-X (configure) (repeatable)',
+      collectString,
+      [],
+    )
+    .requiredOption('--workload <file|name...>', workloadOptionHelp())
+    .option('--rounds <n>', "rounds (overrides the workloads' rounds)", positiveInt('--rounds'))
+    .option(
+      '--duration <seconds>',
+      "seconds per measured run (overrides the workloads' duration)",
+      positiveInt('--duration'),
+    )
+    .option('--out <dir>', 'results directory', 'pgperf-results')
+    .option(
+      '--seed <n>',
+      'seed for the run order and client random seeds (default: random, recorded)',
+      positiveInt('--seed'),
+    )
+    .addOption(
+      new Option('--order <order>', 'arm order within a cell: random per round, or counterbalanced abba')
+        .argParser(oneOf('--order', ['random', 'abba'] as const))
+        .default('random'),
+    )
+    .option(
+      '--client-bin <dir>',
+      "bin dir of the one pgbench that drives every arm (default: the first arm's)",
+    )
+    .option(
+      '--run-as <user>',
+      'unprivileged user to run PostgreSQL as when pgperf is root (default: a dedicated user pgperf, created if missing)',
+    )
+    .option(
+      '--set <arm:name=value>',
+      'a postgresql.conf setting for one arm only (repeatable)',
+      collectSet,
+      [],
+    )
+    .option(
+      '--data-checksums',
+      'initdb with data checksums (default: off, pinned, since PG18 turned them on)',
+      false,
+    )
+    .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
+    .option('--shard <i/n>', 'run only shard I of N of the cells (see pgperf plan; consolidate the shards)')
+    .option('--strict', 'refuse to measure when the machine check says "not fit for benchmarking"', false)
+    .option(
+      '--force',
+      'run a plan that cannot reach significance in any cell (by default refused before anything starts)',
+      false,
+    )
+    .option('--no-diagnostics', 'do not sample wait events and counters during the runs')
+    .option(
+      '--cpu-dma-latency <us>',
+      'hold /dev/cpu_dma_latency at this many µs over the measured runs (0: idle CPUs only poll; needs root; restored)',
+      nonNegativeInt('--cpu-dma-latency'),
+    )
+    .option(
+      '--governor <name>',
+      'set this cpufreq governor on every CPU over the measured runs (e.g. performance; needs root; restored)',
+    )
+    .addOption(
+      new Option('--sysfs-root <dir>', 'read and write cpufreq files under this tree (tests)').hideHelp(),
+    )
+    .option('--store <dir|url>', STORE_OPTION_HELP)
+    .option('--no-store', 'do not save the run to the results store')
+    .option(
+      '--baseline <same-job|stored[:REF]>',
+      'same-job: measure base here (default); stored: compare head with the newest stored run on this fingerprint; stored:REF: with the newest stored run of that sha prefix or ref',
+      'same-job',
+    )
+    .option(
+      '--allow-fingerprint-mismatch',
+      'with --baseline stored: compare even when the stored run was measured under another environment (the report says so)',
+      false,
+    )
+    .option(
+      '--sentinel-rounds <n>',
+      'with --baseline stored: rounds re-measuring the stored base install with head, to detect machine drift (0: none)',
+      nonNegativeInt('--sentinel-rounds'),
+      DEFAULT_SENTINEL_ROUNDS,
+    )
+    .addOption(
+      new Option(
+        '--on-drift <action>',
+        'with --baseline stored: when the sentinel finds drift, refuse or mark inconclusive',
+      )
+        .argParser(oneOf('--on-drift', ['refuse', 'inconclusive'] as const))
+        .default('inconclusive'),
+    )
+    .option('-v, --verbose', 'debug output', false);
+  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, 'run')));
+  return gated.action(async (flags: RunFlags) => {
+    const logger = consoleLogger({ verbose: flags.verbose });
+    const workloads = [];
+    for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
+    const baseline = parseBaselineSpec(flags.baseline, '--baseline');
+    if (baseline.kind === 'stored' && flags.store === false) {
+      throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');
+    }
+    if (flags.shard && baseline.kind === 'stored') {
+      throw new UserError(
+        '--shard and --baseline stored both given: a sharded comparison measures base and head in each shard (--baseline same-job)',
+      );
+    }
+    const sharded = flags.shard ? shardOf(workloads, flags) : undefined;
+    const arms = baseline.kind === 'stored' ? storedBaselineArms(flags) : await armSource(flags);
+    const analysis = resolveAnalysis(analysisFromFlags(flags));
+    const armCount = arms.kind === 'installed' ? arms.arms.length : 2;
+    const adaptive = adaptiveFromFlags(
+      flags,
+      analysis.alpha,
+      roundSeconds(sharded?.workloads ?? workloads, armCount, flags.duration),
+    );
+    if (adaptive && flags.rounds !== undefined) {
+      throw new UserError(
+        '--rounds and --max-rounds/--time-budget both given: adaptive runs take their rounds from the looks',
+      );
+    }
+    checkBaselineDesign(baseline, adaptive !== undefined, {
+      baseline: '--baseline',
+      adaptive: '--max-rounds/--time-budget',
+      rounds: '--rounds',
+    });
+    const store = flags.store === false ? undefined : await openCliStore(flags.store, logger, true);
+    try {
+      await executeRun(
+        {
+          arms,
+          analysis,
+          ...(adaptive ? { adaptive } : {}),
+          strictPreflight: flags.strict,
+          // A stored baseline pairs no rounds and measures in parts: its plan is checked by the run loop only.
+          planCheck: flags.force || baseline.kind === 'stored' ? 'warn' : 'refuse',
+          diagnostics: flags.diagnostics,
+          ...controlsFromFlags(flags),
+          workloads: sharded?.workloads ?? workloads,
+          ...(sharded ? { shard: sharded.info } : {}),
+          rounds: flags.rounds,
+          durationS: flags.duration,
+          seed: flags.seed,
+          order: flags.order,
+          clientBinDir: flags.clientBin,
+          runAs: flags.runAs,
+          dataChecksums: flags.dataChecksums,
+          tmpDir: flags.tmpDir,
+          outDir: flags.out,
+          ...(baseline.kind === 'stored' && store
+            ? {
+                storedBaseline: {
+                  ...(baseline.ref !== undefined ? { ref: baseline.ref } : {}),
+                  store,
+                  allowFingerprintMismatch: flags.allowFingerprintMismatch,
+                  sentinelRounds: flags.sentinelRounds,
+                  onDrift: flags.onDrift,
+                },
+              }
+            : {}),
+        },
+        logger,
+        {
+          ...(store ? { archive: store } : {}),
+          failOn: flags.failOn,
+        },
+      );
+    } finally {
+      await store?.close();
+    }
+  });
+}
+
+/** --cpu-dma-latency and --governor as the run's controls request (none when neither is given). */
+function controlsFromFlags(flags: RunFlags): { controls?: ControlRequest } {
+  if (flags.cpuDmaLatency === undefined && flags.governor === undefined) return {};
+  return {
+    controls: {
+      ...(flags.cpuDmaLatency !== undefined ? { cpuDmaLatencyUs: flags.cpuDmaLatency } : {}),
+      ...(flags.governor !== undefined ? { governor: flags.governor } : {}),
+      ...(flags.sysfsRoot !== undefined ? { root: flags.sysfsRoot } : {}),
+      fields: { cpuDmaLatency: '--cpu-dma-latency', governor: '--governor' },
+    },
+  };
+}
+
+/** The workloads of shard I/N (the split computed from the workloads with the flags' overrides). */
+function shardOf(workloads: Workload[], flags: RunFlags): { workloads: Workload[]; info: ShardInfo } {
+  let spec;
+  try {
+    spec = parseShardSpec(flags.shard!, '--shard');
+  } catch (e) {
+    throw new UserError(errorMessage(e));
+  }
+  if (flags.seed === undefined) {
+    throw new UserError(
+      '--shard needs --seed N: every shard must use the same seed (e.g. the workflow run number)',
+    );
+  }
+  try {
+    return selectShard(workloads, spec, flags);
+  } catch (e) {
+    throw new UserError(`--shard ${flags.shard}: ${errorMessage(e)}`);
+  }
+}
+
+/** --baseline stored: one installed arm, head; base comes from the store. */
+function storedBaselineArms(flags: RunFlags): ArmSource {
+  if (wantsBuild(flags)) {
+    throw new UserError(
+      '--baseline stored compares an installed head: give --arm head=BINDIR, not --base/--head',
+    );
+  }
+  const arms = flags.arm ?? [];
+  if (arms.length !== 1) {
+    throw new UserError(
+      `--baseline stored measures head only: give exactly one --arm LABEL=BINDIR (got ${arms.length})`,
+    );
+  }
+  return { kind: 'installed', arms: armsWithSettings(arms, flags.set) };
+}
+
+/** The arms: bin dirs (--arm, with their --set settings), or base and head to build from source. */
+async function armSource(flags: RunFlags): Promise<ArmSource> {
+  if (wantsBuild(flags)) {
+    if (flags.set.length) {
+      throw new UserError(
+        '--set applies to --arm arms; with --base/--head both arms share one configuration',
+      );
+    }
+    return { kind: 'build', request: await buildRequest(flags) };
+  }
+  const arms = flags.arm ?? [];
+  checkArmCount(arms.length);
+  if (arms.length === 0) {
+    throw new UserError(
+      'nothing to run: give the arms as --arm LABEL=BINDIR (two or more), or build them with --base REF --head REF [--repo URL|PATH]',
+    );
+  }
+  return { kind: 'installed', arms: armsWithSettings(arms, flags.set) };
+}
+
+function wantsBuild(flags: RunFlags): boolean {
+  return Boolean(
+    flags.base ??
+    flags.head ??
+    (flags.repo || flags.headPatch.length || flags.basePatch.length || flags.mergeBase),
+  );
+}
+
+/** The refs to build, checked: --base, and --head (or --base again when only head patches differ). */
+export function buildArmRefs(flags: BuildArmFlags & { arm?: ArmFlag[] }): { base: string; head: string } {
+  if (flags.arm?.length) {
+    throw new UserError(
+      '--arm and --base/--head both given: compare either installed bin dirs (--arm) or builds from source (--base/--head)',
+    );
+  }
+  if (!flags.base) {
+    throw new UserError(
+      '--base REF is required to build the arms from source (with --head REF and/or --head-patch FILE)',
+    );
+  }
+  const head = flags.head ?? (flags.headPatch.length ? flags.base : undefined);
+  if (!head) {
+    throw new UserError(
+      `--base ${flags.base}: give --head REF, or --head-patch FILE to compare ${flags.base} with itself plus patches`,
+    );
+  }
+  if (flags.mergeBase && head === flags.base) {
+    throw new UserError('--merge-base needs a --head that differs from --base');
+  }
+  return { base: flags.base, head };
+}
+
+/** What to build: base, then head (sharing ccache), as the arms "base" and "head". */
+async function buildRequest(flags: RunFlags): Promise<ComparisonRequest> {
+  const refs = buildArmRefs(flags);
+  return {
+    repo: parseRepo(flags.repo ?? DEFAULT_REPO, process.cwd()),
+    baseRef: refs.base,
+    headRef: refs.head,
+    mergeBase: flags.mergeBase,
+    basePatches: await readPatches(flags.basePatch, '--base-patch'),
+    headPatches: await readPatches(flags.headPatch, '--head-patch'),
+    extraOptions: flags.buildOption,
+    cacheDir: resolveCacheDir(flags.cacheDir),
+  };
+}
+
+export function armsWithSettings<A extends ArmFlag>(arms: A[], sets: SetFlag[]) {
+  for (const s of sets) {
+    if (!arms.some((a) => a.label === s.arm)) {
+      throw new UserError(
+        `--set ${s.arm}:${s.name}=${s.value}: no arm is labelled "${s.arm}" (arms: ${arms.map((a) => a.label).join(', ')})`,
+      );
+    }
+  }
+  return arms.map((a) => ({
+    ...a,
+    settings: Object.fromEntries(sets.filter((s) => s.arm === a.label).map((s) => [s.name, s.value])),
+  }));
+}

@@ -1,0 +1,84 @@
+/** Flag parsers that teach: each error names the flag, the bad value and the expected form. */
+import { InvalidArgumentError } from 'commander';
+import { settingProblem } from '../../core/results/settings.js';
+import { defaultWorkloadsDir, shippedWorkloadNames } from '../../drivers/shipped-workloads.js';
+
+/**
+ * The help of every --workload that reads workloads (run, nightly, calibrate, plan, bisect): a file, or the
+ * name of a shipped workload, as the Action's input 'workloads' (drivers/load-workload.ts loadWorkload).
+ */
+export function workloadOptionHelp(what = 'workload files', one = false): string {
+  const dir = defaultWorkloadsDir();
+  const names = dir ? shippedWorkloadNames(dir) : [];
+  if (names.length === 0) return what;
+  return `${what}, or ${one ? 'the name of a shipped workload' : 'names of shipped workloads'}: ${names.join(', ')}`;
+}
+
+export function positiveInt(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
+      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${value}'`);
+    }
+    return n;
+  };
+}
+
+export function nonNegativeInt(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
+      throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${value}'`);
+    }
+    return n;
+  };
+}
+
+export interface ArmFlag {
+  label: string;
+  binDir: string;
+}
+
+/** --arm LABEL=BINDIR, repeatable. */
+export function collectArm(value: string, previous: ArmFlag[] = []): ArmFlag[] {
+  const m = /^([^=]+)=(.+)$/.exec(value);
+  if (!m)
+    throw new InvalidArgumentError(
+      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${value}'`,
+    );
+  return [...previous, { label: m[1]!, binDir: m[2]! }];
+}
+
+export interface SetFlag {
+  arm: string;
+  name: string;
+  value: string;
+}
+
+/** --set ARM:NAME=VALUE, repeatable: a postgresql.conf setting for one arm only. */
+export function collectSet(value: string, previous: SetFlag[] = []): SetFlag[] {
+  const m = /^([^:=]+):([^=]+)=(.*)$/s.exec(value);
+  if (!m) {
+    throw new InvalidArgumentError(
+      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${printable(value)}'`,
+    );
+  }
+  const [, arm, name, settingValue] = m as unknown as [string, string, string, string];
+  const problem = settingProblem(name, settingValue);
+  if (problem) throw new InvalidArgumentError(`--set ${printable(`${arm}:${name}`)}: ${problem}`);
+  return [...previous, { arm, name, value: settingValue }];
+}
+
+export function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
+  return (value: string): T => {
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw new InvalidArgumentError(`${flag} must be one of ${allowed.join(', ')}, got '${value}'`);
+    }
+    return value as T;
+  };
+}
+
+/** A value as it can be shown in one message line: control characters escaped. */
+export function printable(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
+}

@@ -1,0 +1,24 @@
+/**
+ * The pipeline's deps as the CLI provides them, once for every command: this process's runner, logger,
+ * PATH and builder, saving to `archive` when a store is open. (The Action's are action-deps.ts.)
+ */
+import { buildArms } from '../../flows/compare/build-stage.js';
+import type { PipelineDeps, RunArchive } from '../../flows/compare/pipeline.js';
+import type { Logger } from '../../core/util/logger.js';
+import { nodeProcessRunner } from '../../machine/os/process.js';
+
+export function cliPipelineDeps(logger: Logger, signal?: AbortSignal, archive?: RunArchive): PipelineDeps {
+  return {
+    runner: nodeProcessRunner,
+    logger,
+    ...(signal ? { signal } : {}),
+    searchPath: process.env.PATH ?? '',
+    build: (request, buildSignal) =>
+      buildArms(request, {
+        runner: nodeProcessRunner,
+        logger,
+        ...((buildSignal ?? signal) ? { signal: buildSignal ?? signal } : {}),
+      }),
+    ...(archive ? { archive } : {}),
+  };
+}

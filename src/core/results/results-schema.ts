@@ -1,0 +1,188 @@
+/**
+ * The shape of a results document as read back (by `pgperf compare`, the Action's comment mode, the store):
+ * every field that analysis and rendering use is checked for type, so a wrong type is an error naming the
+ * file and the field, never a crash in a renderer. Unknown extra fields are kept (newer minor additions).
+ */
+import { z } from 'zod';
+import { METRICS } from './metrics.js';
+
+const finite = z.number().refine(Number.isFinite, 'expected a finite number');
+const count = z.number().int().nonnegative();
+const text = z.string();
+
+const metricsSchema = z.record(text, finite);
+const cellKey = z.looseObject({ workload: text, clients: z.number().int().positive() });
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'expected a SHA-256 in hex (64 digits 0-9a-f)');
+
+const commitRef = z.looseObject({
+  ref: text.optional(),
+  sha: text.optional(),
+  chosenBy: text.optional(),
+});
+
+const buildRecordSchema = z.looseObject({
+  repo: text,
+  ref: text,
+  sha: text,
+  options: z.array(text),
+  serverVersion: text.optional(),
+  cacheHit: z.boolean().optional(),
+  compiler: z.looseObject({}).optional(),
+});
+
+const sampleSchema = z.looseObject({
+  round: z.number().int().positive(),
+  workload: text,
+  clients: z.number().int().positive(),
+  arm: text,
+  attempt: z.number().int().positive().optional(),
+  status: z.enum(['ok', 'failed']),
+  failureReason: text.optional(),
+  startedAt: text.optional(),
+  endedAt: text.optional(),
+  metrics: metricsSchema,
+  counts: z.record(text, finite).optional(),
+  progress: z.array(z.looseObject({ t: finite, tps: finite })).optional(),
+  command: z.array(text).optional(),
+  exitCode: z.number().int().nullable().optional(),
+});
+
+const workloadRecord = z.looseObject({
+  name: text,
+  tool: z.enum(['pgbench', 'sysbench']),
+  clients: z.array(z.number().int().positive()).optional(),
+  threshold: z.number().positive().optional(),
+  rounds: z.number().int().positive().optional(),
+  duration: z.number().positive().optional(),
+});
+
+export const resultsSchema = z.looseObject({
+  schemaVersion: z.number().int(),
+  pgperfVersion: text,
+  runId: text.optional(),
+  fingerprint: z.looseObject({ id: text, facts: z.record(text, text) }).optional(),
+  status: z.enum(['running', 'complete', 'interrupted', 'failed']),
+  stopReason: text.optional(),
+  startedAt: text,
+  updatedAt: text,
+  environment: z.looseObject({
+    hostname: text,
+    os: text,
+    kernel: text,
+    arch: text,
+    cpuModel: text,
+    cpuCount: count,
+    memoryBytes: count,
+    facts: z.record(text, text),
+    nodeVersion: text,
+    settingsHash: text,
+    controls: z.array(z.looseObject({ control: text, file: text, to: text })).optional(),
+  }),
+  arms: z
+    .array(
+      z.looseObject({
+        label: text,
+        binDir: text,
+        serverVersion: text,
+        settingOverrides: z.record(text, text),
+        build: buildRecordSchema.optional(),
+      }),
+    )
+    .min(1),
+  clients: z.array(z.looseObject({ tool: z.enum(['pgbench', 'sysbench']), binDir: text, version: text })),
+  workloads: z.record(text, workloadRecord),
+  analysis: z
+    .looseObject({
+      alpha: z.number().gt(0).lt(0.5),
+      thresholdPct: z.number().gt(0).lt(100),
+      metric: z.enum(Object.keys(METRICS) as [keyof typeof METRICS, ...Array<keyof typeof METRICS>]),
+    })
+    .optional(),
+  adaptive: z
+    .looseObject({
+      plan: z.looseObject({
+        schedule: z.array(z.number().int().positive()),
+        maxRounds: z.number().int().positive(),
+      }),
+      looks: z.array(
+        z.looseObject({ look: z.number().int().positive(), rounds: z.number().int().nonnegative() }),
+      ),
+    })
+    .optional(),
+  plan: z.looseObject({
+    seed: z.number().int(),
+    order: z.enum(['random', 'abba']),
+    rounds: count,
+    cells: z.array(z.looseObject({ workload: text, clients: z.number().int().positive() })),
+    executed: z.array(z.looseObject({})),
+    shard: z
+      .looseObject({
+        planId: text,
+        index: z.number().int().nonnegative(),
+        count: z.number().int().positive(),
+        allCells: z.array(cellKey),
+        // Written since shards are verified (src/run/shard-digest.ts); absent in older documents.
+        assignment: z.array(z.array(cellKey)).optional(),
+        planHash: sha256Hex.optional(),
+        samplesDigest: sha256Hex.optional(),
+      })
+      .optional(),
+  }),
+  source: z
+    .looseObject({
+      repository: text.optional(),
+      prNumber: z.number().int().positive().optional(),
+      runUrl: text.optional(),
+      base: commitRef.optional(),
+      head: commitRef.optional(),
+    })
+    .optional(),
+  baseline: z
+    .looseObject({
+      runId: text,
+      commit: text.optional(),
+      ref: text.optional(),
+      storedAt: text,
+      measuredAt: text,
+      ageDays: finite,
+      fingerprintMismatch: z.array(text).optional(),
+      sentinel: z.looseObject({
+        status: z.enum(['steady', 'drifted', 'skipped']),
+        reason: text,
+        onDrift: z.enum(['refuse', 'inconclusive']),
+      }),
+    })
+    .optional(),
+  samples: z.array(sampleSchema),
+  warnings: z.array(text),
+});
+
+/**
+ * `samples[3].clients is "many": Invalid input: expected number, received string` for the first few issues of
+ * a failed parse of `doc`.
+ */
+export function describeIssues(error: z.ZodError, doc: unknown, limit = 3): string {
+  const lines = error.issues.slice(0, limit).map((issue) => {
+    if (issue.path.length === 0) return `(document): ${issue.message}`;
+    const value = valueAt(doc, issue.path);
+    const shown = value === undefined ? 'missing' : `${JSON.stringify(value)?.slice(0, 60)}`;
+    return `${formatPath(issue.path)} is ${shown}: ${issue.message}`;
+  });
+  const more = error.issues.length > limit ? ` (and ${error.issues.length - limit} more)` : '';
+  return lines.join('; ') + more;
+}
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
+    .join('');
+}
+
+function valueAt(doc: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let v: unknown = doc;
+  for (const key of path) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}

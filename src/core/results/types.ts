@@ -1,0 +1,422 @@
+/**
+ * The results document: one versioned JSON file per `pgperf run`, holding everything needed to
+ * re-analyse the run without a server (environment, arms, the plan as executed, every raw sample).
+ * Bump RESULTS_SCHEMA_VERSION on any incompatible change and teach readResults() to migrate.
+ */
+import type { RunDiagnostics } from './diagnostics.js';
+import type { ControlChange } from './control-change.js';
+import type { MetricName } from './metrics.js';
+import type { SpendingFunction } from '../stats/alpha-spending.js';
+
+export const RESULTS_SCHEMA_VERSION = 1;
+
+export interface RunResult {
+  schemaVersion: typeof RESULTS_SCHEMA_VERSION;
+  /** pgperf version that wrote the document. */
+  pgperfVersion: string;
+  /** Unique id of the run (see newRunId), shared by the results file and the store; the store assigns one
+   * to documents written before it was recorded. */
+  runId?: string;
+  /** Environment fingerprint (src/machine/fingerprint.ts), computed when the run ends; the store computes it for
+   * older documents. */
+  fingerprint?: Fingerprint;
+  /** 'running' while measuring (the file is rewritten after every run), then final. */
+  status: 'running' | 'complete' | 'interrupted' | 'failed';
+  /** Why the run stopped early, when status is 'interrupted' or 'failed'. */
+  stopReason?: string;
+  startedAt: string;
+  updatedAt: string;
+  environment: Environment;
+  /** Arms in the order given; arms[0] is the baseline the others are compared with. */
+  arms: ArmInfo[];
+  /** The client binaries (one per tool) that drove every arm alike. */
+  clients: ClientInfo[];
+  /** The workloads as resolved and validated (defaults applied), keyed by workload name. */
+  workloads: Record<string, unknown>;
+  /** How the run is analysed (recorded so that the PR comment, `pgperf compare` and the power check agree);
+   * absent in documents written before it was recorded, which then get the defaults. */
+  analysis?: AnalysisSettings;
+  /** CPU pinning per workload with `cpus` (server and client CPU lists, the tool). */
+  pinning?: Record<string, { server: number[]; client: number[]; tool: string; warnings: string[] }>;
+  /** The adaptive design the run followed and every look it took (src/core/compare/adaptive.ts). */
+  adaptive?: AdaptiveRecord;
+  plan: PlanInfo;
+  /** Where the arms came from (repository, PR, commits and how they were chosen), for reports. */
+  source?: RunSource;
+  /** Set when every arm was the same install with the same settings (an A/A run, `pgperf calibrate`): its
+   * spread is the runner's noise (src/flows/compare/runner-noise.ts). Absent in older documents. */
+  calibration?: true;
+  /** Set when arms[0] are stored samples of an earlier run (`--baseline stored`), not measured in this job. */
+  baseline?: StoredBaselineInfo;
+  samples: Sample[];
+  warnings: string[];
+}
+
+/** The stored run a `--baseline stored` comparison used as its base (src/flows/compare/stored-baseline.ts). */
+export interface StoredBaselineInfo {
+  /** Store id of the run the base samples come from. */
+  runId: string;
+  /** The base arm's commit sha and ref, when recorded. */
+  commit?: string;
+  ref?: string;
+  /** When the store saved that run (ISO). */
+  storedAt: string;
+  /** When that run was measured (ISO); ageDays counts from here. */
+  measuredAt: string;
+  /** Days between the stored run's measurement and this run's start. */
+  ageDays: number;
+  /** Fingerprint facts that differ, when the user allowed a mismatch (--allow-fingerprint-mismatch). */
+  fingerprintMismatch?: string[];
+  /** The drift check: the base install re-measured now against its stored samples. */
+  sentinel: SentinelOutcome;
+}
+
+export interface SentinelOutcome {
+  /** 'skipped': not measured (0 rounds, or the install is gone); 'drifted': the base moved beyond the threshold. */
+  status: 'steady' | 'drifted' | 'skipped';
+  /** One sentence for the report. */
+  reason: string;
+  /** What a drift does to the comparison. */
+  onDrift: 'refuse' | 'inconclusive';
+}
+
+/** The analysis settings a run was planned and is judged with. */
+export interface AnalysisSettings {
+  /** Family-wise false-alarm rate. */
+  alpha: number;
+  /** Practical threshold δ in percent (workloads may override it with their own `threshold`). */
+  thresholdPct: number;
+  /** The metric that decides the verdict. */
+  metric: MetricName;
+}
+
+export interface Environment {
+  hostname: string;
+  os: string;
+  kernel: string;
+  arch: string;
+  cpuModel: string;
+  cpuCount: number;
+  memoryBytes: number;
+  /** Extra machine facts (governor, SMT, THP, ...) where readable; absent keys were unreadable. */
+  facts: Record<string, string>;
+  nodeVersion: string;
+  /** Hash over the rendered postgresql.conf of every arm, so series are never mixed across settings. */
+  settingsHash: string;
+  /** The machine check before the run (pgperf doctor's report). */
+  preflight?: PreflightReport;
+  /**
+   * Machine controls held over the measured runs (--cpu-dma-latency, --governor), each with its file and the
+   * value before; all were restored after the run. `facts` keep the machine's own values, read before.
+   */
+  controls?: ControlChange[];
+}
+
+export interface ArmInfo {
+  label: string;
+  binDir: string;
+  /** `postgres --version` of this arm, e.g. "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)". */
+  serverVersion: string;
+  /** Settings applied to this arm only (normally empty: arms share one postgresql.conf). */
+  settingOverrides: Record<string, string>;
+  /** Where this arm came from when pgperf built it (filled by the build stage). */
+  build?: BuildRecord;
+}
+
+export interface RunSource {
+  repository?: string;
+  prNumber?: number;
+  /** The workflow run that measured it (linked from reports). */
+  runUrl?: string;
+  base?: CommitRef;
+  head?: CommitRef;
+}
+
+export interface CommitRef {
+  ref?: string;
+  sha?: string;
+  /** How the commit was chosen, e.g. "merge-base of master and the PR head". */
+  chosenBy?: string;
+}
+
+export interface ClientInfo {
+  tool: 'pgbench' | 'sysbench';
+  binDir: string;
+  version: string;
+}
+
+export interface PlanInfo {
+  seed: number;
+  order: 'random' | 'abba';
+  rounds: number;
+  /** Cells in declaration order. */
+  cells: CellKey[];
+  /** Every run the loop started, in the order it ran (warm-ups and retries included). */
+  executed: ExecutedRun[];
+  /** Set when this run is one shard of a comparison split over machines (index 0: consolidated). */
+  shard?: ShardInfo;
+}
+
+export interface CellKey {
+  workload: string;
+  clients: number;
+}
+
+export interface ExecutedRun {
+  round: number;
+  workload: string;
+  clients: number;
+  arm: string;
+  kind: 'warmup' | 'measured';
+  attempt: number;
+  status: 'ok' | 'failed';
+}
+
+export interface Sample {
+  /** 1-based round number. */
+  round: number;
+  workload: string;
+  clients: number;
+  arm: string;
+  /** 1 for the first try; retries of a failed run count up. */
+  attempt: number;
+  status: 'ok' | 'failed';
+  /** Why the run failed (exit code, aborted run, failed transactions, lost clients). */
+  failureReason?: string;
+  startedAt: string;
+  endedAt: string;
+  /** Seed passed to the client (--random-seed / --rand-seed) for this round. */
+  randomSeed: number;
+  /** Headline numbers of the run (TPS, latency, ...); see METRICS for units and direction. */
+  metrics: Partial<Record<MetricName, number>>;
+  /** Counters from the report (transactions, failed, skipped, ...). */
+  counts: Record<string, number>;
+  /** Per-interval progress, a diagnostic series (t = seconds since start). */
+  progress: ProgressPoint[];
+  /** The exact command line that produced the sample. */
+  command: string[];
+  exitCode: number | null;
+  /** Wait events and counter deltas sampled during the run (src/diagnostics). */
+  diagnostics?: RunDiagnostics;
+}
+
+export interface ProgressPoint {
+  t: number;
+  tps: number;
+  latencyAvgMs?: number;
+  latencyStddevMs?: number;
+  failed?: number;
+  /** sysbench: queries per second in the interval. */
+  qps?: number;
+  /** sysbench: the latency percentile of the interval (its interval lines give no average). */
+  latencyPctMs?: number;
+  /** sysbench: errors it ignored (deadlocks, duplicate keys, ...) per second in the interval. */
+  ignoredErrorsPerS?: number;
+}
+
+/** Stable identifier of a cell, used as a key in maps and reports. */
+export function cellId(cell: CellKey): string {
+  return `${cell.workload}@${cell.clients}`;
+}
+
+// Records of other floors the document keeps: defined here, on the lowest floor that needs them.
+
+export type Verdict = 'regression' | 'improvement' | 'no-change' | 'inconclusive';
+
+/**
+ * The primary test: 'signed-rank' is the Wilcoxon signed-rank test on the per-round log-ratios ln(head/base)
+ * with the Walsh-average Hodges–Lehmann estimate and interval (compareRun's default: base and head run back
+ * to back in a round, so what the round shares cancels); 'mann-whitney' is the unpaired rank-sum test with
+ * the two-sample Hodges–Lehmann estimate (compareSamples, and cells with too few complete rounds).
+ */
+export type PrimaryTest = 'signed-rank' | 'mann-whitney';
+
+/** A pre-declared adaptive design; serialisable (put it into results.json as is). */
+export interface AdaptivePlan {
+  /** Cumulative rounds at each look actually taken; the last one is maxRounds. */
+  schedule: number[];
+  maxRounds: number;
+  alpha: number;
+  spending: SpendingFunction;
+  test: PrimaryTest;
+  /** Information fraction of each look: rounds / maxRounds. */
+  informationFractions: number[];
+  /** α spent by each look, α(t_k). */
+  cumulativeAlpha: number[];
+  /** Nominal level each look tests at (Holm across cells within the look): α(t_k) − α(t_{k−1}). */
+  lookAlpha: number[];
+  /** Level of the equivalence interval at each look: 1 − 2·lookAlpha. */
+  equivalenceLevels: number[];
+  /** How per-look levels were derived, for the report. */
+  method: 'bonferroni-spent-increments';
+}
+
+/** What one look concluded; serialisable (results.json: adaptive.looks[]). */
+export interface AdaptiveLookOutcome {
+  look: number;
+  /** Rounds analysed: exactly the rounds ≤ plan.schedule[look − 1]. */
+  rounds: number;
+  lookAlpha: number;
+  equivalenceLevel: number;
+  /** Hypotheses decided at this look ("head:cellId", plus " p99" for another gated metric → verdict). */
+  decided: Array<{ id: string; verdict: Verdict }>;
+  /** "head:cellId" (plus the metric, as in decided) of the hypotheses still open after this look. */
+  open: string[];
+  stop: boolean;
+  reason: string;
+}
+
+/** What results.json records of an adaptive run (field `adaptive`): the plan and every look taken. */
+export interface AdaptiveRecord {
+  plan: AdaptivePlan;
+  looks: AdaptiveLookOutcome[];
+}
+
+export interface Fingerprint {
+  /** First 16 hex characters of the sha256 of the canonical JSON of `facts`. */
+  id: string;
+  /** The facts hashed, by name; absent facts (unreadable on that machine) are left out, not guessed. */
+  facts: Record<string, string>;
+}
+
+export type FactVerdict = 'ok' | 'warn' | 'bad';
+
+export type FactGroup =
+  'cpu' | 'frequency' | 'idle' | 'memory' | 'kernel' | 'virtualisation' | 'load' | 'limits';
+
+export type PreflightVerdict = 'ready' | 'usable with warnings' | 'not fit for benchmarking';
+
+export interface Fact {
+  /** Stable key, e.g. "governor"; results store facts under it. */
+  id: string;
+  group: FactGroup;
+  /** What it is, in words. */
+  name: string;
+  /** What this machine has (plain text). */
+  value: string;
+  verdict: FactVerdict;
+  /** Why the verdict is warn or bad. */
+  why?: string;
+  /** The command (or, where there is none, the action) that fixes it. */
+  fix?: string;
+}
+
+export interface PreflightReport {
+  verdict: PreflightVerdict;
+  facts: Fact[];
+  topology: Topology;
+  /** Seconds between the two load samples. */
+  windowS: number;
+  capturedAt: string;
+}
+
+export interface LogicalCpu {
+  cpu: number;
+  /** physical_package_id. */
+  socket: number;
+  /** core_id (unique within a socket only). */
+  core: number;
+  /** NUMA node (0 when the kernel exposes none). */
+  node: number;
+  /** This CPU and its SMT siblings (thread_siblings_list). */
+  siblings: number[];
+  /** CPUs sharing this CPU's L3 (shared_cpu_list of the level-3 cache under cache/), when exposed. */
+  l3?: number[];
+}
+
+export interface Topology {
+  /** Online logical CPUs. */
+  cpus: LogicalCpu[];
+  logicalCpus: number;
+  sockets: number;
+  /** Physical cores: distinct sibling groups. */
+  cores: number;
+  /** Logical CPUs per core (1 = no SMT). */
+  threadsPerCore: number;
+  /** /sys/devices/system/cpu/smt/control: on, off, forceoff, notsupported, notimplemented. */
+  smtControl?: string;
+  numaNodes: Array<{ node: number; cpus: number[] }>;
+  /** Groups of CPUs that share an L3 (one per CCX on AMD, one per socket on most Intel). */
+  l3Groups: number[][];
+}
+
+/**
+ * What a shard's results record (results.json plan.shard): the plan's identity, which shard this is, and
+ * the digest of its samples. `assignment`, `planHash` and `samplesDigest` are absent in documents written
+ * before shards were verified; consolidation then checks what it can without them and says so.
+ */
+export interface ShardInfo {
+  planId: string;
+  /** 1-based (0: a consolidated document, the merge of every shard). */
+  index: number;
+  count: number;
+  /** Every cell of the whole plan, so consolidation can name what is missing. */
+  allCells: CellKey[];
+  /** The split: `assignment[i - 1]` are the cells of shard i, as planShards made them. */
+  assignment?: CellKey[][];
+  /** SHA-256 of planId, count, allCells and assignment (shard-digest.ts planHashOf): equal in every shard. */
+  planHash?: string;
+  /** SHA-256 of this document's samples (shard-digest.ts samplesDigestOf), rewritten with every write. */
+  samplesDigest?: string;
+}
+
+export type Phase = 'resolve' | 'fetch' | 'patch' | 'configure' | 'compile' | 'install';
+
+/** What was built, how and from what; stored in the install's marker and in results arms[].build. */
+export interface BuildRecord {
+  repo: string;
+  ref: string;
+  sha: string;
+  patches: Array<{ file: string; sha256: string }>;
+  baseChosenBy?: string;
+  key: string;
+  buildSystem: BuildSystem;
+  /** The full meson setup / configure option list. */
+  options: string[];
+  /** The compiler command the build ran (with ccache when installed). */
+  cc: string;
+  compiler: Compiler;
+  platform: Platform;
+  /** `pg_config --cflags` of the result. */
+  cflags: string;
+  serverVersion: string;
+  /** ccache hits and misses of the compile step. */
+  ccache?: CcacheStats;
+  /** Seconds per phase of the build that produced the install. */
+  durationsS: Partial<Record<Phase, number>>;
+  builtAt: string;
+  /** True when this run found the install in the cache. */
+  cacheHit: boolean;
+  /** Seconds this run spent on a cache hit (resolving the ref and finding the install). */
+  hitS?: number;
+  installPrefix: string;
+  logFile: string;
+  pgperfVersion: string;
+}
+
+export type BuildSystem = 'meson' | 'autoconf';
+
+export interface Compiler {
+  /** The command builds run, e.g. "gcc" (without ccache). */
+  command: string;
+  /** Its resolved path. */
+  path: string;
+  /** First line of `--version`, e.g. "gcc (Debian 12.2.0-14+deb12u1) 12.2.0". */
+  version: string;
+  /** Target triple (`-dumpmachine`), e.g. "x86_64-linux-gnu". */
+  target: string;
+}
+
+export interface Platform {
+  os: string;
+  arch: string;
+  /** Distribution and release from /etc/os-release, e.g. "debian 12" (libraries differ between them). */
+  release: string;
+}
+
+export interface CcacheStats {
+  hits: number;
+  misses: number;
+  /** hits / (hits + misses), 0 when nothing was compiled. */
+  hitRate: number;
+}

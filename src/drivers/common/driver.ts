@@ -1,0 +1,77 @@
+/**
+ * One interface for every benchmark client (pgbench, sysbench): load data once per arm,
+ * bring the cluster to the same state before each measured run, run one measurement, and hand back
+ * the numbers as a sample. The run loop knows nothing about the tool behind it.
+ */
+import type { Connection, ServerVersion } from '../../postgres/cluster/cluster.js';
+import type { Logger } from '../../core/util/logger.js';
+import type { ProcessRunner } from '../../machine/os/process.js';
+import type { MetricName } from '../../core/results/metrics.js';
+import type { ClientInfo, ProgressPoint } from '../../core/results/types.js';
+
+/** What a driver needs of a running cluster. */
+export interface BenchTarget {
+  label: string;
+  connection: Connection;
+  version: ServerVersion;
+  psql(sql: string): Promise<string>;
+  /** The last lines of the server log, for error messages (PgCluster has it). */
+  logTail?(lines?: number): Promise<string>;
+}
+
+export interface RunSpec {
+  clients: number;
+  durationS: number;
+  /** Seed for the client's random generator; the same for every arm within a round. */
+  seed: number;
+  signal?: AbortSignal;
+  onProgress?: (point: ProgressPoint) => void;
+}
+
+export interface RunOutcome {
+  ok: boolean;
+  /** One line saying why the run does not count (exit code, aborted run, failed transactions, ...). */
+  failureReason?: string;
+  metrics: Partial<Record<MetricName, number>>;
+  counts: Record<string, number>;
+  progress: ProgressPoint[];
+  command: string[];
+  exitCode: number | null;
+  startedAt: string;
+  endedAt: string;
+}
+
+export interface Driver {
+  /** The client binary and its version (one client drives every arm). */
+  client(): Promise<ClientInfo>;
+  /** Loads the workload's data set into a fresh cluster. */
+  prepare(target: BenchTarget, signal?: AbortSignal): Promise<void>;
+  /** Resets state that would otherwise carry over between runs (VACUUM, CHECKPOINT). */
+  beforeRun(target: BenchTarget): Promise<void>;
+  run(target: BenchTarget, spec: RunSpec): Promise<RunOutcome>;
+  /**
+   * Removes what prepare() created, for clusters that outlive a run. The run loop does not call it: it
+   * removes each cluster whole at the end.
+   */
+  cleanup?(target: BenchTarget, signal?: AbortSignal): Promise<void>;
+}
+
+export interface DriverDeps {
+  /** Bin dir of the pgbench that drives every arm. */
+  clientBinDir: string;
+  cpuCount: number;
+  runner: ProcessRunner;
+  logger: Logger;
+  /** Directories searched for clients that do not ship with PostgreSQL (sysbench). */
+  searchPath: string;
+}
+
+/** What the run loop needs of a tool. */
+export interface DriverModule<W> {
+  create(workload: W, deps: DriverDeps): Driver;
+  /**
+   * What the prepared data set depends on: workloads of one tool with equal shapes (and settings) share
+   * one cluster per arm.
+   */
+  dataSetShape(workload: W): unknown;
+}

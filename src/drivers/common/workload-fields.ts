@@ -1,0 +1,130 @@
+/**
+ * The fields every workload variant shares (clients, duration, warmup, rounds, settings, metrics, ...): one
+ * name and one definition each, so a field means the same for every tool. Each driver's workload section
+ * (src/drivers/<tool>/workload.ts) lists them beside its own fields; src/drivers/workload.ts composes the
+ * sections into the workload file schema.
+ */
+import os from 'node:os';
+import { z } from 'zod';
+import { SETTING_NAME, settingProblem } from '../../core/results/settings.js';
+import { autoClientSweep } from '../../machine/client-sweep.js';
+import { FAIL_ON, FAIL_ON_MEANING } from '../../core/compare/policy.js';
+import {
+  DEFAULT_GATED_METRICS,
+  GATED_METRIC_NAMES,
+  type GatedMetricName,
+} from '../../core/results/metrics.js';
+
+/** Settings pgperf owns (see settings.ts); kept here for the schema's users. */
+export { RESERVED_SETTINGS } from '../../core/results/settings.js';
+
+export const positiveInt = z.number().int().positive();
+export const nonNegativeInt = z.number().int().nonnegative();
+const settingName = z.string().regex(SETTING_NAME, 'a setting name like shared_buffers');
+const settingValue = z.union([z.string(), z.number(), z.boolean()]);
+
+// Fields that mean the same in every variant; each variant lists them in its own order.
+export const nameField = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"')
+  .describe('Unique name, used in reports and results.');
+export const descriptionField = z.string().default('').describe('What the workload shows and why.');
+export const durationField = positiveInt.default(60).describe('Seconds per measured run.');
+export const warmupField = nonNegativeInt
+  .default(10)
+  .describe('Seconds of the uncounted warm-up run per arm and cell (0 = none).');
+export const roundsField = positiveInt
+  .default(5)
+  .describe('Rounds: every cell runs every arm once per round.');
+export const settingsField = z
+  .record(settingName, settingValue)
+  .default({})
+  .describe('postgresql.conf overrides, applied to every arm alike.');
+export const vacuumField = z
+  .boolean()
+  .default(true)
+  .describe('VACUUM before each measured run, so dead rows do not carry over.');
+export const checkpointField = z
+  .boolean()
+  .default(true)
+  .describe('CHECKPOINT before each measured run, so dirty buffers do not.');
+export const metricsField = z
+  .array(z.enum(Object.keys(GATED_METRIC_NAMES) as [GatedMetricName, ...GatedMetricName[]]))
+  .min(1, 'at least one metric')
+  .default([...DEFAULT_GATED_METRICS])
+  .refine((m) => new Set(m).size === m.length, 'each metric at most once')
+  .describe(
+    'The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better). All of them, over every cell, form one Holm family.',
+  );
+export const thresholdField = z
+  .number()
+  .positive()
+  .max(100)
+  .optional()
+  .describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
+export const failOnField = z
+  .enum(FAIL_ON)
+  .optional()
+  .describe(
+    `When this workload's cells fail the gate (default: the run's --fail-on / input fail-on): ${FAIL_ON.map((v) => `${v}: ${FAIL_ON_MEANING[v]}`).join('; ')}.`,
+  );
+/**
+ * `clients: auto` becomes the machine's sweep (autoClientSweep) when the file is read, so every later
+ * stage sees a plain list; the CPU count is the one this process may use (its affinity).
+ */
+export function clientsField(what: string, description: string) {
+  return z
+    .preprocess(
+      (v) => (v === 'auto' ? autoClientSweep(os.availableParallelism()) : v),
+      z.array(positiveInt).min(1, `at least one ${what}`),
+    )
+    .describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
+}
+
+export const cpuList = z.preprocess(
+  (v) => (typeof v === 'number' ? String(v) : v),
+  z.string().regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, 'a CPU list like 0-3,8'),
+);
+export const cpusField = z
+  .union(
+    [
+      z.literal('auto'),
+      z.strictObject({
+        server: cpuList.describe('CPUs of the PostgreSQL server (taskset -c list), e.g. "0-3".'),
+        client: cpuList.describe('CPUs of the benchmark client, e.g. "4-7"; pgbench -j follows their count.'),
+      }),
+    ],
+    { error: 'expected "auto" or {server: "0-3", client: "4-7"} (kernel CPU lists)' },
+  )
+  .optional()
+  .describe(
+    'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.',
+  );
+
+export const retriesField = nonNegativeInt
+  .max(10)
+  .default(2)
+  .describe('Retries of a failed run before it is given up.');
+
+type RefineContext = z.core.$RefinementCtx;
+
+export function refineClients(w: { clients: number[] }, ctx: RefineContext): void {
+  if (new Set(w.clients).size !== w.clients.length) {
+    ctx.addIssue({ code: 'custom', path: ['clients'], message: 'client counts must not repeat' });
+  }
+}
+
+export function refineSettingsAndArgs(
+  w: { settings: Record<string, unknown>; extraArgs: string[] },
+  ctx: RefineContext,
+  checkArg: (arg: string) => string | undefined,
+): void {
+  for (const [name, value] of Object.entries(w.settings)) {
+    const problem = settingProblem(name, String(value));
+    if (problem) ctx.addIssue({ code: 'custom', path: ['settings', name], message: problem });
+  }
+  w.extraArgs.forEach((arg, i) => {
+    const problem = checkArg(arg);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['extraArgs', i], message: problem });
+  });
+}

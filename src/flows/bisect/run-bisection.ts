@@ -1,0 +1,364 @@
+/**
+ * A bisection on real builds: the commits from good to bad (commit-range.ts), each one the search asks
+ * for built with the build stage (cached by commit, ccache) and A/B-tested against good through the one
+ * pipeline `pgperf run` uses, so its verdict is the verdict engine's. Regression -> bad; no-change or
+ * improvement -> good; inconclusive -> measured again with twice the rounds, up to `tries` times, and
+ * still inconclusive stops the search with the range narrowed so far. The entry point for the CLI and
+ * (later) the Action's `mode: bisect`: it returns a plain report; rendering is the adapters'.
+ */
+import path from 'node:path';
+import type { BuildDeps, BuiltInstall } from '../../postgres/builds/build-record.js';
+import { buildPostgres } from '../../postgres/builds/build.js';
+import { short, type RepoSpec } from '../../postgres/builds/source.js';
+import { detectToolchain } from '../../postgres/builds/toolchain.js';
+import { planAdaptive, type AdaptivePlanInput } from '../../core/compare/adaptive.js';
+import { formatDeltaCi } from '../../core/compare/format.js';
+import type { DeltaInterval, Verdict } from '../../core/compare/types.js';
+import type { Workload } from '../../drivers/workload.js';
+import { logArchive, runPipeline, type PipelineDeps, type RunArchive } from '../compare/pipeline.js';
+import type { AnalysisSettings } from '../../core/results/types.js';
+import type { Logger } from '../../core/util/logger.js';
+import type { ProcessRunner } from '../../machine/os/process.js';
+import { commitRange, type RangeCommit, type RangeNames } from './commit-range.js';
+import { bisect, startSearch, stepsLeft, type Call, type Judged } from './search.js';
+
+export interface BisectRequest {
+  repo: RepoSpec;
+  good: string;
+  bad: string;
+  /** What errors call good and bad (default --good, --bad). */
+  names?: RangeNames;
+  cacheDir: string;
+  /** `--build-option`s for every build. */
+  extraOptions: readonly string[];
+  /** One workload with one client count: the cell that regressed. */
+  workload: Workload;
+  /** Rounds of the first try (default: the workload's); each further try doubles them. */
+  rounds?: number;
+  durationS?: number;
+  /** Adaptive looks per test; each further try doubles maxRounds. */
+  adaptive?: AdaptivePlanInput & { maxRounds: number };
+  analysis: AnalysisSettings;
+  /** Measurements per commit while the verdict is inconclusive (at least 1). */
+  tries: number;
+  /** Measure the bad commit first, so a regression that does not reproduce here is said so (default true). */
+  verifyBad?: boolean;
+  seed?: number;
+  runAs?: string;
+  tmpDir?: string;
+  /** The bisection's directory: one run directory per test inside. */
+  outDir: string;
+}
+
+export interface BisectDeps {
+  runner: ProcessRunner;
+  logger: Logger;
+  signal?: AbortSignal;
+  /** PATH for taskset/numactl (workloads with cpus). */
+  searchPath?: string;
+  env?: NodeJS.ProcessEnv;
+  /** The results store every A/B test is saved to, if any (a store failure is a warning, never fatal). */
+  archive?: RunArchive;
+  /** Builds one commit (default buildPostgres). */
+  build?: (req: Parameters<typeof buildPostgres>[0], deps: BuildDeps) => Promise<BuiltInstall>;
+  /**
+   * Runs one A/B test (default runPipeline, real servers and the workload's driver). Tests of the search's
+   * own logic (tries, stopping, the gate) give seeded samples here so their outcome never depends on noise.
+   */
+  pipeline?: typeof runPipeline;
+}
+
+/** One measurement of a commit against good. */
+export interface BisectTry {
+  try: number;
+  /** Rounds asked for (maxRounds when adaptive). */
+  rounds: number;
+  verdict: Verdict;
+  deltaPct: number | null;
+  ci95: DeltaInterval | null;
+  /** Rounds with both arms measured. */
+  pairs: number | null;
+  resultsFile: string;
+  /** The run's id in the results store, when it was saved to one. */
+  storedAs?: string;
+  measureS: number;
+}
+
+export interface CommitJudgement {
+  verdict: Verdict;
+  /** Of the last try. */
+  deltaPct: number | null;
+  ci95: DeltaInterval | null;
+  tries: BisectTry[];
+  build: { cacheHit: boolean; seconds: number; installDir: string };
+  /** The run was stopped (Ctrl-C) before it could decide. */
+  interrupted?: boolean;
+}
+
+export interface TestedCommitReport extends RangeCommit {
+  /** Position in the range (0 = good). */
+  index: number;
+  step: number;
+  call: Call;
+  judgement: CommitJudgement;
+}
+
+export type BisectOutcome =
+  | {
+      kind: 'found';
+      firstBad: RangeCommit;
+      lastGood: RangeCommit;
+      /** Absent when the first bad commit is bad itself, assumed bad and never measured (verifyBad false). */
+      judgement?: CommitJudgement;
+    }
+  | { kind: 'not-reproduced'; judgement: CommitJudgement }
+  | {
+      kind: 'undecided';
+      lastGood: RangeCommit;
+      /** The first bad commit is one of these (oldest first). */
+      candidates: RangeCommit[];
+      undecided: RangeCommit;
+      interrupted: boolean;
+    };
+
+export interface BisectCost {
+  builds: number;
+  cacheHits: number;
+  buildS: number;
+  /** Wall time of the A/B tests (server start, data load and the measured runs). */
+  measureS: number;
+  tests: number;
+  totalS: number;
+}
+
+export interface BisectReport {
+  repo: string;
+  good: RangeCommit;
+  bad: RangeCommit;
+  walk: 'first-parent' | 'ancestry-path';
+  /** Commits after good up to bad. */
+  candidates: number;
+  cell: { workload: string; clients: number };
+  analysis: AnalysisSettings;
+  outcome: BisectOutcome;
+  tested: TestedCommitReport[];
+  cost: BisectCost;
+  outDir: string;
+}
+
+export async function runBisection(req: BisectRequest, deps: BisectDeps): Promise<BisectReport> {
+  const started = Date.now();
+  const { logger } = deps;
+  const env = deps.env ?? process.env;
+  const clients = req.workload.clients;
+  if (clients.length !== 1) {
+    throw new RangeError(
+      `a bisection measures one cell; workload ${req.workload.name} has clients ${clients.join(', ')}`,
+    );
+  }
+  if (!(req.tries >= 1)) throw new RangeError(`tries must be at least 1, got ${req.tries}`);
+  const gitDeps = { runner: deps.runner, logger, env, ...(deps.signal ? { signal: deps.signal } : {}) };
+  const range = await commitRange(req, gitDeps);
+  const commits = range.commits;
+  const good = commits[0]!;
+  const bad = commits.at(-1)!;
+  const verifyBad = req.verifyBad !== false;
+  logger.info(
+    `bisect: ${commits.length - 1} commit(s) after good ${short(good.sha)} up to bad ${short(bad.sha)} ` +
+      `(${range.walk}); about ${stepsLeft(startSearch(commits.length, { verifyBad }))} step(s)`,
+  );
+
+  const cost: BisectCost = { builds: 0, cacheHits: 0, buildS: 0, measureS: 0, tests: 0, totalS: 0 };
+  const buildDeps: BuildDeps = {
+    runner: deps.runner,
+    logger,
+    env,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    toolchain: await detectToolchain(env, deps.runner),
+  };
+  const build = async (commit: RangeCommit, label: string) => {
+    const t0 = Date.now();
+    const built = await (deps.build ?? buildPostgres)(
+      {
+        label,
+        repo: req.repo,
+        ref: commit.sha,
+        sha: commit.sha,
+        patches: [],
+        extraOptions: req.extraOptions,
+        cacheDir: req.cacheDir,
+      },
+      buildDeps,
+    );
+    const seconds = (Date.now() - t0) / 1000;
+    cost.builds += 1;
+    cost.buildS += seconds;
+    if (built.record.cacheHit) cost.cacheHits += 1;
+    return { built, seconds };
+  };
+
+  logger.info(`bisect: building good ${short(good.sha)} "${good.subject}"`);
+  const goodBuild = (await build(good, 'good')).built;
+  const pipelineDeps: PipelineDeps = {
+    runner: deps.runner,
+    logger,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    searchPath: deps.searchPath ?? env.PATH ?? '',
+    ...(deps.archive ? { archive: deps.archive } : {}),
+  };
+
+  const judge = async (
+    commit: RangeCommit,
+    at: { index: number; step: number; stepsEstimate: number },
+  ): Promise<Judged<CommitJudgement>> => {
+    const where = `step ${at.step} of ~${at.stepsEstimate}`;
+    logger.info(
+      `bisect ${where}: building ${short(commit.sha)} "${commit.subject}" (commit ${at.index} of ${commits.length - 1})`,
+    );
+    const { built, seconds } = await build(commit, short(commit.sha));
+    const tries: BisectTry[] = [];
+    let interrupted = false;
+    for (let t = 1; t <= req.tries; t++) {
+      const scale = 2 ** (t - 1);
+      const rounds = req.adaptive
+        ? req.adaptive.maxRounds * scale
+        : (req.rounds ?? req.workload.rounds) * scale;
+      logger.info(
+        `bisect ${where}: measuring ${short(commit.sha)} against good (try ${t} of ${req.tries}, ` +
+          `${req.adaptive ? 'at most ' : ''}${rounds} rounds)`,
+      );
+      const measured = await measure(commit, built, t, rounds, at.step);
+      tries.push(measured.try);
+      if (measured.interrupted) {
+        interrupted = true;
+        break;
+      }
+      if (measured.try.verdict !== 'inconclusive') break;
+    }
+    const last = tries.at(-1)!;
+    const judgement: CommitJudgement = {
+      verdict: last.verdict,
+      deltaPct: last.deltaPct,
+      ci95: last.ci95,
+      tries,
+      build: { cacheHit: built.record.cacheHit, seconds, installDir: built.installDir },
+      ...(interrupted ? { interrupted } : {}),
+    };
+    const call = interrupted ? 'undecided' : callOf(last.verdict);
+    logger.info(
+      `bisect ${where}: ${short(commit.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? 'no estimate'})`,
+    );
+    return { call, detail: judgement };
+  };
+
+  const measure = async (
+    commit: RangeCommit,
+    built: BuiltInstall,
+    t: number,
+    rounds: number,
+    step: number,
+  ): Promise<{ try: BisectTry; interrupted: boolean }> => {
+    const t0 = Date.now();
+    const label = short(commit.sha);
+    const runDir = path.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const outcome = await (deps.pipeline ?? runPipeline)(
+      {
+        arms: {
+          kind: 'installed',
+          arms: [
+            { label: 'good', binDir: goodBuild.binDir, settings: {}, build: { ...goodBuild.record } },
+            { label, binDir: built.binDir, settings: {}, build: { ...built.record } },
+          ],
+        },
+        workloads: [req.workload],
+        ...(req.adaptive
+          ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } }
+          : { rounds }),
+        ...(req.durationS !== undefined ? { durationS: req.durationS } : {}),
+        ...(req.seed !== undefined ? { seed: req.seed + t - 1 } : {}),
+        order: 'random',
+        ...(req.runAs !== undefined ? { runAs: req.runAs } : {}),
+        analysis: req.analysis,
+        dataChecksums: false,
+        ...(req.tmpDir !== undefined ? { tmpDir: req.tmpDir } : {}),
+        source: {
+          repository: req.repo.input,
+          base: { ref: req.good, sha: good.sha, chosenBy: 'bisect: good' },
+          head: { sha: commit.sha, chosenBy: `bisect step ${step}` },
+        },
+        runDir,
+      },
+      pipelineDeps,
+    );
+    const measureS = (Date.now() - t0) / 1000;
+    logArchive(outcome, logger, 'bisect: ');
+    cost.measureS += measureS;
+    cost.tests += 1;
+    const cell = outcome.comparison.comparisons[0]?.cells[0];
+    return {
+      try: {
+        try: t,
+        rounds,
+        verdict: cell?.verdict ?? 'inconclusive',
+        deltaPct: cell?.deltaPct ?? null,
+        ci95: cell?.ci95 ?? null,
+        pairs: cell?.pairs ?? null,
+        resultsFile: outcome.resultsFile,
+        ...(outcome.archived ? { storedAs: outcome.archived.id } : {}),
+        measureS: Math.round(measureS * 10) / 10,
+      },
+      interrupted: outcome.result.status === 'interrupted' || deps.signal?.aborted === true,
+    };
+  };
+
+  const search = await bisect(commits, judge, { verifyBad });
+  const tested = search.tested.map((t): TestedCommitReport => ({
+    sha: t.commit.sha,
+    subject: t.commit.subject,
+    index: t.index,
+    step: t.step,
+    call: t.call,
+    judgement: t.detail,
+  }));
+  const judgementOf = (index: number) => search.tested.find((t) => t.index === index)?.detail;
+  const o = search.outcome;
+  const outcome: BisectOutcome =
+    o.kind === 'found'
+      ? {
+          kind: 'found',
+          firstBad: commits[o.firstBad]!,
+          lastGood: commits[o.lastGood]!,
+          ...(judgementOf(o.firstBad) ? { judgement: judgementOf(o.firstBad)! } : {}),
+        }
+      : o.kind === 'not-reproduced'
+        ? { kind: 'not-reproduced', judgement: judgementOf(commits.length - 1)! }
+        : {
+            kind: 'undecided',
+            lastGood: commits[o.lastGood]!,
+            candidates: commits.slice(o.lastGood + 1, o.firstBad + 1),
+            undecided: commits[o.undecided]!,
+            interrupted: judgementOf(o.undecided)?.interrupted === true,
+          };
+  cost.totalS = (Date.now() - started) / 1000;
+  for (const k of ['buildS', 'measureS', 'totalS'] as const) cost[k] = Math.round(cost[k] * 10) / 10;
+  return {
+    repo: req.repo.input,
+    good,
+    bad,
+    walk: range.walk,
+    candidates: commits.length - 1,
+    cell: { workload: req.workload.name, clients: clients[0]! },
+    analysis: req.analysis,
+    outcome,
+    tested,
+    cost,
+    outDir: req.outDir,
+  };
+}
+
+/** The verdict engine's verdict as a bisection call: only a regression is bad; inconclusive is not a guess. */
+export function callOf(verdict: Verdict): Call {
+  if (verdict === 'regression') return 'bad';
+  if (verdict === 'inconclusive') return 'undecided';
+  return 'good';
+}

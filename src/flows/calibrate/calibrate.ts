@@ -1,0 +1,92 @@
+/**
+ * A/A calibration: the same install measured as both arms. What it reports is this runner's noise per cell
+ * (the robust spread of ln values the verdict engine sees: per round between the arms, and run to run within
+ * an arm) and whether the engine called any cell changed although nothing changed (a false alarm). The
+ * noise feeds the planning of adaptive runs (planPower); the false alarms check α on this machine.
+ */
+import { estimateNoise } from '../../core/compare/power.js';
+import type { RunComparison, Verdict } from '../../core/compare/types.js';
+import type { CellKey, RunResult } from '../../core/results/types.js';
+import { cellId } from '../../core/results/types.js';
+
+export interface CalibrationCell extends CellKey {
+  /** cellId: "workload@clients". */
+  id: string;
+  /** Rounds with a usable run in both arms. */
+  rounds: number;
+  /** Robust SD of ln(b/a) per round, as a CV in percent (the paired test's noise); null below 3 rounds. */
+  pairedCvPct: number | null;
+  /** Robust run-to-run CV within an arm (median over the arms), in percent; null below 3 runs. */
+  runCvPct: number | null;
+  verdict: Verdict;
+  /** Called a regression or improvement, or a likely regression, between identical arms. */
+  falseAlarm: boolean;
+}
+
+export interface Calibration {
+  runId: string | null;
+  binDir: string;
+  alpha: number;
+  cells: CalibrationCell[];
+  /** Cells with a false alarm. */
+  falseAlarms: number;
+}
+
+/** The calibration of an A/A run (arms[0] and arms[1] the same install) and its comparison. */
+export function calibrationOf(result: RunResult, comparison: RunComparison): Calibration {
+  const arm = comparison.comparisons[0];
+  const likely = new Set(comparison.likelyRegressions);
+  const metric = comparison.metric;
+  const cells = result.plan.cells.map((cell): CalibrationCell => {
+    const id = cellId(cell);
+    const compared = arm?.cells.find((c) => c.id === id);
+    const noise = estimateNoise(result, cell, metric);
+    const verdict = compared?.verdict ?? 'inconclusive';
+    return {
+      workload: cell.workload,
+      clients: cell.clients,
+      id,
+      rounds: noise.rounds,
+      pairedCvPct: noise.pairedCvPct,
+      runCvPct: noise.runCvPct,
+      verdict,
+      falseAlarm:
+        verdict === 'regression' || verdict === 'improvement' || likely.has(`${arm?.head ?? ''}:${id}`),
+    };
+  });
+  return {
+    runId: result.runId ?? null,
+    binDir: result.arms[0]?.binDir ?? '',
+    alpha: comparison.alpha,
+    cells,
+    falseAlarms: cells.filter((c) => c.falseAlarm).length,
+  };
+}
+
+/** Verdict first, then one line per cell: noise and what the engine said. */
+export function renderCalibrationText(c: Calibration): string {
+  const pct = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(1)}%`);
+  const head =
+    c.falseAlarms === 0
+      ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})`
+      : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): ` +
+        `the same install was called changed`;
+  const rows = [
+    ['cell', 'rounds', 'paired noise (CV of ln b/a)', 'run-to-run CV', 'verdict'],
+    ...c.cells.map((x) => [
+      x.id,
+      String(x.rounds),
+      pct(x.pairedCvPct),
+      pct(x.runCvPct),
+      x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict,
+    ]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const lines = rows.map((r) =>
+    r
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
+  return `${[head, '', ...lines].join('\n')}\n`;
+}

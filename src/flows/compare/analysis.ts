@@ -1,0 +1,76 @@
+/**
+ * The analysis settings of a run (α, threshold, metric): resolved once from the adapter's flags or inputs,
+ * recorded in results.json, and read back from there by every later analysis, so the PR comment, the power
+ * check before the run and `pgperf compare` on the artifact all judge with the same numbers.
+ */
+import { planFromJson } from '../../core/compare/adaptive.js';
+import { compareRun } from '../../core/compare/compare-run.js';
+import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../../core/compare/defaults.js';
+import type { CellComparison, RunComparison } from '../../core/compare/types.js';
+import { metricOption } from '../../core/compare/metric-option.js';
+import { PRIMARY_METRIC } from '../../core/results/metrics.js';
+import type { AnalysisSettings, RunResult, StoredBaselineInfo } from '../../core/results/types.js';
+
+/** The settings with defaults filled in (DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT, PRIMARY_METRIC). */
+export function resolveAnalysis(given: Partial<AnalysisSettings> = {}): AnalysisSettings {
+  return {
+    alpha: given.alpha ?? DEFAULT_ALPHA,
+    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
+    metric: given.metric ?? PRIMARY_METRIC,
+  };
+}
+
+/** The settings a document was recorded with, each overridden where `overrides` names it. */
+export function analysisOf(result: RunResult, overrides: Partial<AnalysisSettings> = {}): AnalysisSettings {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  return resolveAnalysis({ ...result.analysis, ...defined });
+}
+
+/** The comparison of a results document with its recorded analysis settings (or the overrides). */
+export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> = {}): RunComparison {
+  const settings = analysisOf(result, overrides);
+  const lastLook = result.adaptive?.looks.at(-1)?.look;
+  const comparison = compareRun(result, {
+    alpha: settings.alpha,
+    thresholdPct: settings.thresholdPct,
+    // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
+    ...(metricOption(settings, overrides) ? { metric: metricOption(settings, overrides)! } : {}),
+    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
+    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
+    ...(lastLook ? { adaptive: { plan: planFromJson(result.adaptive!.plan), look: lastLook } } : {}),
+    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
+    ...(result.baseline ? { test: 'unpaired' as const } : {}),
+  });
+  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
+}
+
+/**
+ * A comparison against a stored baseline: a drifted sentinel (with `onDrift: 'inconclusive'`) makes every
+ * verdict inconclusive, the cells' too (so no surface can read a regression from them), and says why; cells
+ * keep their statistics.
+ */
+function withStoredBaseline(c: RunComparison, baseline: StoredBaselineInfo): RunComparison {
+  if (baseline.sentinel.status !== 'drifted') return c;
+  const reason = baseline.sentinel.reason;
+  const drifted = (cell: CellComparison): CellComparison => ({
+    ...cell,
+    verdict: 'inconclusive',
+    reasons: [{ code: 'baseline-drifted', message: reason }],
+  });
+  return {
+    ...c,
+    verdict: 'inconclusive',
+    decidingArms: [],
+    likelyRegressions: [],
+    comparisons: c.comparisons.map((a) => ({
+      ...a,
+      verdict: 'inconclusive',
+      decidingCells: [],
+      likelyRegressionCells: [],
+      cells: a.cells.map(drifted),
+      otherMetricCells: a.otherMetricCells.map(drifted),
+      workloadVerdicts: Object.fromEntries(Object.keys(a.workloadVerdicts).map((w) => [w, 'inconclusive'])),
+    })),
+    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings],
+  };
+}

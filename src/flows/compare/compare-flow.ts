@@ -1,0 +1,55 @@
+/**
+ * The comparison flow, once for both adapters: measure base and head in this job (same-job), or head only
+ * against a stored baseline. The adapters say which and how they spell it; the choice is made here.
+ */
+import { UserError } from '../../core/util/errors.js';
+import type { BaselineSpec, StoredBaselineOptions } from './stored-baseline.js';
+import { runStoredBaseline } from './stored-baseline.js';
+import {
+  runPipeline,
+  type ArmSource,
+  type PipelineDeps,
+  type PipelineOutcome,
+  type PipelineRequest,
+} from './pipeline.js';
+
+/**
+ * A stored baseline is compared once: its samples pair with no round of head, so the adaptive design's
+ * looks have nothing to test. `names` spell the baseline and the adaptive knobs as the adapter does.
+ */
+export function checkBaselineDesign(
+  baseline: BaselineSpec,
+  adaptive: boolean,
+  names: { baseline: string; adaptive: string; rounds: string },
+): void {
+  if (adaptive && baseline.kind === 'stored') {
+    throw new UserError(
+      `${names.baseline} stored and ${names.adaptive} both given: a stored baseline is compared once, give ${names.rounds}`,
+    );
+  }
+}
+
+/** Same-job when `stored` is absent; else head only (given or built) against the stored baseline. */
+export async function runComparison(
+  request: PipelineRequest,
+  stored: StoredBaselineOptions | undefined,
+  deps: PipelineDeps,
+): Promise<PipelineOutcome> {
+  if (!stored) return runPipeline(request, deps);
+  const head = await headOnly(request.arms, deps);
+  return runStoredBaseline({ ...request, arms: { kind: 'installed', arms: [head] } }, stored, deps);
+}
+
+/** The head arm: the one given (or the one labelled head), or built alone (the store supplies base). */
+async function headOnly(arms: ArmSource, deps: PipelineDeps) {
+  if (arms.kind === 'installed' && arms.arms.length === 1) return arms.arms[0]!;
+  const all =
+    arms.kind === 'installed'
+      ? arms.arms
+      : await deps.logger.group('Building PostgreSQL', () =>
+          deps.build!({ ...arms.request, headOnly: true }, deps.signal),
+        );
+  const head = all.find((a) => a.label === 'head');
+  if (!head) throw new Error('no head arm to measure against the stored baseline');
+  return head;
+}

@@ -1,0 +1,39 @@
+/**
+ * The decision of a results document and of a consolidation: the comparison, the gate policy (the
+ * adapter's fail-on and the workloads' own) and whether the measurement completed, put through the one
+ * decide(). Every adapter and mode calls these, so none assembles a gate of its own.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { decide, type Completeness, type Decision } from '../../core/compare/decision.js';
+import { gatePolicyOf, type FailOn } from '../../core/compare/policy.js';
+import type { RunComparison } from '../../core/compare/types.js';
+import type { RunResult } from '../../core/results/types.js';
+
+export function decideRun(result: RunResult, comparison: RunComparison, failOn?: FailOn): Decision {
+  return decide(comparison, gatePolicyOf(result.workloads, failOn), completenessOf(result));
+}
+
+/** "the run was interrupted (SIGINT)" when the document is not complete. */
+export function completenessOf(result: Pick<RunResult, 'status' | 'stopReason'>): Completeness {
+  if (result.status === 'complete') return { complete: true };
+  const why = result.stopReason ? ` (${result.stopReason})` : '';
+  const what =
+    result.status === 'running'
+      ? 'the run had not finished'
+      : result.status === 'interrupted'
+        ? 'the run was interrupted'
+        : result.status === 'failed'
+          ? 'the run failed'
+          : `the run's status is '${String(result.status)}'`;
+  return { complete: false, why: `${what}${why}` };
+}
+
+/** decision.json, beside results.json: what the gate said, for scripts (`jq .outcome`). */
+export const DECISION_FILE = 'decision.json';
+
+export async function writeDecision(dir: string, decision: Decision): Promise<string> {
+  const file = path.join(dir, DECISION_FILE);
+  await writeFile(file, `${JSON.stringify(decision, null, 2)}\n`);
+  return file;
+}

@@ -1,0 +1,157 @@
+/**
+ * One pipeline for every adapter (CLI `run`/`demo`, the Action): arms (given or built) -> run -> compare,
+ * each stage a plain value. The run loop writes through the sinks it is handed: the results file in the run
+ * directory, and the results store when there is one. Rendering and publishing stay with the adapters
+ * (text on a terminal; markdown, outputs, comment and status on GitHub), on the values returned here.
+ */
+import path from 'node:path';
+import type { ComparisonRequest } from '../../postgres/builds/build-pair.js';
+import type { RunComparison } from '../../core/compare/types.js';
+import { combineSinks, fileSink, type ResultSink } from '../../run/sink.js';
+import type { RunResult } from '../../core/results/types.js';
+import {
+  checkRunControls,
+  runBenchmark,
+  type ArmSpec,
+  type RunDeps,
+  type RunRequest,
+} from '../../run/run-loop.js';
+import { errorMessage } from '../../core/util/errors.js';
+import { metricOption } from '../../core/compare/metric-option.js';
+import { analyse } from './analysis.js';
+import { refuseUnreachablePlan } from './plan-check.js';
+import { checkRecordable } from '../../drivers/recorded-metrics.js';
+import { canonicalJson } from '../../machine/fingerprint.js';
+import { withNoiseWarnings } from './noise-warnings.js';
+import type { NoiseStore } from './runner-noise.js';
+import type { Logger } from '../../core/util/logger.js';
+
+/** Where the arms come from: installs given as bin dirs, or base and head built from source. */
+export type ArmSource =
+  { kind: 'installed'; arms: ArmSpec[] } | { kind: 'build'; request: ComparisonRequest };
+
+/** What a results store must offer the pipeline (src/store's ResultStore satisfies it). */
+export interface RunArchive extends Partial<NoiseStore> {
+  /** With credentials masked. */
+  readonly description: string;
+  save(result: RunResult): Promise<{ id: string }>;
+  // A store that can also be read (list, load) gives the comparison this runner's noise (noise-warnings.ts).
+}
+
+export interface PipelineRequest extends Omit<RunRequest, 'arms' | 'sink' | 'logsDir'> {
+  arms: ArmSource;
+  /**
+   * 'refuse' (pgperf run and the Action, unless forced): a plan that cannot reach significance in any cell
+   * is a UserError before anything is built or run; 'warn' (default): the run loop only warns.
+   */
+  planCheck?: 'refuse' | 'warn';
+  /** The run directory: results.json and logs/ are written there. */
+  runDir: string;
+}
+
+export interface PipelineDeps extends RunDeps {
+  /** Builds the arms from source; required when `arms.kind` is 'build'. */
+  build?: (request: ComparisonRequest, signal?: AbortSignal) => Promise<ArmSpec[]>;
+  /** The results store every finished run is saved to, if any. */
+  archive?: RunArchive;
+}
+
+export interface PipelineOutcome {
+  result: RunResult;
+  comparison: RunComparison;
+  resultsFile: string;
+  /** Set when the run was saved to the store. */
+  archived?: { id: string; description: string };
+  /** Why saving to the store failed (the results file is still complete). */
+  archiveError?: string;
+}
+
+export const RESULTS_FILE = 'results.json';
+
+/** Says where the run was saved, or (a warning) why it was not; `prefix` e.g. "bisect: ". */
+export function logArchive(
+  outcome: Pick<PipelineOutcome, 'archived' | 'archiveError'>,
+  logger: Logger,
+  prefix = '',
+): void {
+  if (outcome.archived) {
+    logger.info(`${prefix}saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
+  }
+  if (outcome.archiveError) logger.warn(outcome.archiveError);
+}
+
+export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Promise<PipelineOutcome> {
+  // A control that cannot be applied stops the run before a build spends its minutes.
+  await checkRunControls(req.controls, deps.logger);
+  checkPlanReach(req);
+  const arms = await resolveArms(req.arms, deps);
+  const resultsFile = path.join(req.runDir, RESULTS_FILE);
+  const archive = deps.archive ? archiveSink(deps.archive) : undefined;
+  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const { arms: _source, runDir, planCheck: _check, ...run } = req;
+  const result = await runBenchmark(
+    { ...run, arms, sink, logsDir: path.join(runDir, 'logs'), calibration: sameInstall(arms) },
+    deps,
+  );
+  return {
+    result,
+    comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
+    resultsFile,
+    ...(archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive!.description } } : {}),
+    ...(archive?.error ? { archiveError: archive.error } : {}),
+  };
+}
+
+/** A UserError for a --metric no workload records, and with planCheck 'refuse' when the plan cannot reach significance in any cell (see plan-check.ts). */
+export function checkPlanReach(req: Omit<PipelineRequest, 'runDir'>): void {
+  // A metric no run of a workload records would compare nothing: refused whatever planCheck says.
+  checkRecordable(req.workloads, metricOption(req.analysis));
+  if (req.planCheck !== 'refuse') return;
+  refuseUnreachablePlan({
+    workloads: req.workloads,
+    arms: req.arms.kind === 'installed' ? req.arms.arms.length : 2,
+    alpha: req.analysis.alpha,
+    ...(req.rounds !== undefined ? { rounds: req.rounds } : {}),
+    ...(req.adaptive ? { adaptive: req.adaptive.plan } : {}),
+    singleMetric: metricOption(req.analysis) !== undefined,
+  });
+}
+
+/** Two or more arms of one install measured alike: an A/A run (recorded as a calibration). */
+export function sameInstall(arms: readonly ArmSpec[]): boolean {
+  const [first] = arms;
+  const same = (a: ArmSpec) =>
+    a.binDir === first!.binDir &&
+    a.build?.sha === first!.build?.sha &&
+    canonicalJson(a.settings) === canonicalJson(first!.settings);
+  return arms.length >= 2 && arms.every(same);
+}
+
+async function resolveArms(source: ArmSource, deps: PipelineDeps): Promise<ArmSpec[]> {
+  if (source.kind === 'installed') return source.arms;
+  if (!deps.build) throw new Error('the pipeline was asked to build the arms but given no builder');
+  return deps.logger.group('Building PostgreSQL', () => deps.build!(source.request, deps.signal));
+}
+
+/** Saves the finished run to the store; a store failure is kept (and reported), never fatal to the run. */
+function archiveSink(store: RunArchive): {
+  sink: ResultSink;
+  saved?: { id: string };
+  error?: string;
+} {
+  const state: { sink: ResultSink; saved?: { id: string }; error?: string } = {
+    sink: {
+      description: `the store ${store.description}`,
+      update: async () => {},
+      finish: async (result) => {
+        if (result.samples.length === 0) return; // nothing measured: nothing worth remembering
+        try {
+          state.saved = await store.save(result);
+        } catch (e) {
+          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
+        }
+      },
+    },
+  };
+  return state;
+}

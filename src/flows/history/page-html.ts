@@ -1,0 +1,187 @@
+/**
+ * The history site's HTML: a pure renderer from HistorySiteData (and the inlined chart library) to files.
+ * Every page is self-contained: styles, uPlot and the data are inline, so the site works from file:// or
+ * GitHub Pages with no network at view time. Untrusted text (workload names, refs, facts) is escaped; the
+ * data is embedded as JSON with `<` escaped so it cannot close its script element.
+ */
+import { formatP, formatPct, formatPctInterval } from '../../core/compare/format.js';
+import { escapeHtml } from '../../core/report/html-escape.js';
+import type { SeriesChangePoint } from './analyse.js';
+import type { ChartData, HistorySiteData, WorkloadPageData } from './page-data.js';
+import { PAGE_SCRIPT } from './page-script.js';
+import type { ChartAssets } from './uplot-assets.js';
+
+export interface SiteFile {
+  file: string;
+  html: string;
+}
+
+export function renderHistorySite(data: HistorySiteData, assets: ChartAssets): SiteFile[] {
+  return [
+    { file: 'index.html', html: renderIndex(data) },
+    ...data.workloads.map((w) => ({ file: w.file, html: renderWorkloadPage(data, w, assets) })),
+  ];
+}
+
+interface Listed {
+  workload: WorkloadPageData;
+  chart: ChartData;
+  line: ChartData['lines'][number];
+  cp: SeriesChangePoint;
+}
+
+function allChangePoints(data: HistorySiteData, workloads = data.workloads): Listed[] {
+  const listed: Listed[] = [];
+  for (const workload of workloads)
+    for (const chart of workload.charts)
+      for (const line of chart.lines)
+        for (const cp of line.changePoints) listed.push({ workload, chart, line, cp });
+  return listed.sort((a, b) => b.cp.firstAfter.date.localeCompare(a.cp.firstAfter.date));
+}
+
+/** "2 regressions, 1 improvement" / "no change points". */
+function verdict(listed: readonly Listed[]): string {
+  const regressions = listed.filter((l) => l.cp.kind === 'regression').length;
+  const improvements = listed.length - regressions;
+  if (listed.length === 0) return 'No change points';
+  const parts: string[] = [];
+  if (regressions > 0) parts.push(`${regressions} regression${regressions === 1 ? '' : 's'}`);
+  if (improvements > 0) parts.push(`${improvements} improvement${improvements === 1 ? '' : 's'}`);
+  return parts.join(', ');
+}
+
+function renderIndex(data: HistorySiteData): string {
+  const listed = allChangePoints(data);
+  const series = data.workloads.reduce((n, w) => n + w.charts.reduce((m, c) => m + c.lines.length, 0), 0);
+  const rows = data.workloads
+    .map((w) => {
+      const own = allChangePoints(data, [w]);
+      const points = w.charts.reduce((n, c) => n + c.runs.length, 0);
+      return `<tr><td><a href="${attr(w.file)}">${esc(w.workload)}</a></td><td>${w.charts.length}</td><td>${points}</td><td>${esc(verdict(own))}</td></tr>`;
+    })
+    .join('\n');
+  const body = `
+<h1>${esc(data.title)}</h1>
+<p class="verdict" data-change-points="${listed.length}"><b>${esc(verdict(listed))}</b> in ${series} series over ${data.runs} runs
+(E-Divisive means, Student's t-test p &lt; ${esc(formatP(data.options.maxP))}, at least ${data.options.minSegment} runs a side${data.options.minMagnitude > 0 ? `, magnitude &gt; ${esc(formatPct(data.options.minMagnitude * 100))}` : ''}).</p>
+${listed.length > 0 ? changePointTable(data, listed, true) : ''}
+<h2>Workloads</h2>
+<table><thead><tr><th>workload</th><th>charts</th><th>points</th><th>change points</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
+  return page(data.title, body, null);
+}
+
+function changePointTable(data: HistorySiteData, listed: readonly Listed[], withWorkload: boolean): string {
+  const rows = listed
+    .map(
+      ({ workload, chart, line, cp }) =>
+        `<tr class="${cp.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}">` +
+        `<td>${cp.kind}</td>` +
+        (withWorkload ? `<td><a href="${attr(workload.file)}">${esc(workload.workload)}</a></td>` : '') +
+        `<td>${esc(chart.label)}, ${esc(line.label)}</td>` +
+        `<td>${commitLink(data, cp.lastBefore.sha)} .. ${commitLink(data, cp.firstAfter.sha)}</td>` +
+        `<td>${esc(cp.firstAfter.date.slice(0, 10))}</td>` +
+        `<td>${esc(formatPct(cp.relativeChange * 100))} ${esc(formatPctInterval(cp.ciLower * 100, cp.ciUpper * 100))}</td>` +
+        `<td>${esc(fmt(cp.before))} → ${esc(fmt(cp.after))} ${esc(chart.unit)}</td>` +
+        `<td>${esc(formatP(cp.p))}</td><td>${cp.nBefore}/${cp.nAfter}</td></tr>`,
+    )
+    .join('\n');
+  return `<table class="change-points"><thead><tr><th>kind</th>${withWorkload ? '<th>workload</th>' : ''}<th>series</th>
+<th>last before .. first after</th><th>date</th><th>change [95% CI]</th><th>median</th><th>p</th><th>runs before/after</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
+}
+
+function renderWorkloadPage(data: HistorySiteData, workload: WorkloadPageData, assets: ChartAssets): string {
+  const listed = allChangePoints(data, [workload]);
+  const charts = workload.charts
+    .map((chart) => {
+      const short = chart.lines.filter((l) => l.status === 'too-few-points');
+      const facts = Object.entries(chart.facts)
+        .map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`)
+        .join('');
+      return `<section>
+<h2>${esc(chart.label)} (${esc(chart.unit)}, ${chart.better} is better) on <span class="fp">${esc(chart.fingerprint)}</span></h2>
+<div class="chart" id="${attr(chart.id)}" data-lines="${chart.lines.length}" data-points="${chart.runs.length}"></div>
+${short.length > 0 ? `<p class="note">Not analysed yet: ${short.map((l) => `${esc(l.label)} has ${l.median.filter((v) => v !== null).length} runs, change points need at least ${l.needed}`).join('; ')}.</p>` : ''}
+<details><summary>Machine fingerprint ${esc(chart.fingerprint)}</summary><table>${facts}</table></details>
+</section>`;
+    })
+    .join('\n');
+  const body = `
+<p><a href="index.html">← all workloads</a></p>
+<h1>${esc(workload.workload)}</h1>
+<p class="verdict" data-change-points="${listed.length}"><b>${esc(verdict(listed))}</b>; dashed lines mark the first run after each change
+(red: regression, green: improvement). Hover a point for its commit, date and median [95% CI].</p>
+${listed.length > 0 ? changePointTable(data, listed, false) : ''}
+${charts}
+<pre id="errors" hidden></pre>
+<script type="application/json" id="history-data">${json({ repoUrl: data.repoUrl, charts: workload.charts })}</script>
+<script>${scriptText(assets.script)}</script>
+<script>${PAGE_SCRIPT}</script>`;
+  return page(`${workload.workload} · ${data.title}`, body, assets.css);
+}
+
+function page(title: string, body: string, chartCss: string | null): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<title>${esc(title)}</title>
+<style>${chartCss ?? ''}
+body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 1240px; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: .5em 0 1em; }
+th, td { border-bottom: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top; }
+tr.regression td:first-child { color: #c00; font-weight: 600; }
+tr.improvement td:first-child { color: #080; font-weight: 600; }
+.verdict { font-size: 1.1em; }
+.fp { font-family: ui-monospace, monospace; font-size: .9em; }
+.chart { position: relative; margin: .5em 0; }
+.tooltip { position: absolute; z-index: 10; pointer-events: none; background: #fff; border: 1px solid #999;
+  box-shadow: 0 2px 6px rgba(0,0,0,.2); padding: .4em .6em; font-size: 12px; min-width: 220px; }
+.tooltip table { margin: .2em 0; } .tooltip td { border: 0; padding: 0 .4em 0 0; }
+.tooltip .hint { color: #666; }
+.note { color: #8a5a00; }
+#errors { color: #c00; }
+table.change-points td { white-space: nowrap; }
+</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+function commitLink(data: HistorySiteData, sha: string | null): string {
+  if (!sha) return '<i>no commit</i>';
+  const text = `<code>${esc(sha.slice(0, 10))}</code>`;
+  return data.repoUrl && /^[0-9a-f]{4,64}$/i.test(sha)
+    ? `<a href="${attr(`${data.repoUrl}/commit/${sha}`)}">${text}</a>`
+    : text;
+}
+
+function fmt(v: number): string {
+  return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
+}
+
+const esc = escapeHtml;
+const attr = escapeHtml;
+
+/** JSON that is safe inside a script element. */
+function json(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** A library's source inside a script element: only a literal "</script" could end it early. */
+function scriptText(source: string): string {
+  return source.replace(/<\/script/gi, '<\\/script');
+}

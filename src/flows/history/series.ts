@@ -1,0 +1,142 @@
+/**
+ * The series model of nightly tracking: from stored runs (RunResult documents), one series per
+ * fingerprint × workload × clients × metric, one point per run: the run's commit, its date and the median
+ * of the measured arm's runs with a distribution-free 95% CI. Change points are found on ln(median), so a
+ * step reads as a relative change whatever the level.
+ *
+ * Which arm a run contributes: the one labelled "head", else the last arm (a nightly run has a single
+ * arm; an A/B run's later arm is the change under test). Failed runs and unusable values (non-finite or
+ * ≤ 0) are left out of the median; a run without a usable value adds no point.
+ */
+import { createHash } from 'node:crypto';
+import { collectCellRuns, documentCells, runValues } from '../../core/compare/cell-runs.js';
+import { METRICS, type MetricName } from '../../core/results/metrics.js';
+import type { RunResult } from '../../core/results/types.js';
+import { medianCi } from '../../core/stats/median-ci.js';
+
+/**
+ * A run of the history: a results document with the store's fields (src/core/results/types.ts gains them with the
+ * results store; declared here too so this module does not depend on that change).
+ */
+export type HistoryRun = RunResult & {
+  runId?: string;
+  fingerprint?: { id: string; facts: Record<string, string> };
+};
+
+/** The metrics a series is built for: throughput, and the latency percentile where a driver records it. */
+export const SERIES_METRICS: readonly MetricName[] = ['tps', 'latencyPctMs'];
+
+export interface SeriesKey {
+  fingerprint: string;
+  workload: string;
+  clients: number;
+  metric: MetricName;
+}
+
+export interface SeriesPoint {
+  /** The store's run id, else the run's start time (unique enough to name a run in a page). */
+  runId: string;
+  /** The measured commit; null when the run recorded none. */
+  sha: string | null;
+  ref: string | null;
+  /** When the run started (ISO 8601); points are ordered by it. */
+  date: string;
+  /** Usable runs behind the median. */
+  n: number;
+  median: number;
+  /** Order-statistic CI of the median, at `ciLevel` (the level it achieves; below 95% with n < 6). */
+  ciLower: number;
+  ciUpper: number;
+  ciLevel: number;
+}
+
+export interface Series {
+  /** Stable id: fingerprint/workload@clients/metric. */
+  id: string;
+  key: SeriesKey;
+  /** The fingerprint's facts, for pages that say what machine a series is from. */
+  facts: Record<string, string>;
+  /** Which direction of the metric is better (METRICS). */
+  better: 'higher' | 'lower';
+  /** Oldest first. */
+  points: SeriesPoint[];
+}
+
+export function seriesId(key: SeriesKey): string {
+  return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
+}
+
+/**
+ * Every series in a set of stored runs, ordered by fingerprint, workload, metric and client count; each
+ * series' points ordered by run date (then run id). Runs still running are skipped.
+ */
+export function buildSeries(runs: readonly HistoryRun[]): Series[] {
+  const byId = new Map<string, Series>();
+  for (const run of runs) {
+    if (run.status === 'running') continue;
+    const arm = measuredArm(run);
+    if (arm === undefined) continue;
+    const fingerprint = run.fingerprint ?? fallbackFingerprint(run);
+    for (const metric of SERIES_METRICS) {
+      const cells = collectCellRuns(run.samples, metric);
+      for (const cell of documentCells(run)) {
+        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm)).filter(
+          (v) => Number.isFinite(v) && v > 0,
+        );
+        if (values.length === 0) continue;
+        const key: SeriesKey = { fingerprint: fingerprint.id, ...cell, metric };
+        const id = seriesId(key);
+        let series = byId.get(id);
+        if (!series) {
+          series = { id, key, facts: fingerprint.facts, better: METRICS[metric].better, points: [] };
+          byId.set(id, series);
+        }
+        const ci = medianCi(values);
+        series.points.push({
+          runId: run.runId ?? run.startedAt,
+          sha: run.source?.head?.sha ?? null,
+          ref: run.source?.head?.ref ?? null,
+          date: run.startedAt,
+          n: values.length,
+          median: ci.median,
+          ciLower: ci.lower,
+          ciUpper: ci.upper,
+          ciLevel: ci.achievedLevel,
+        });
+      }
+    }
+  }
+  const all = [...byId.values()];
+  for (const s of all) {
+    s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
+  }
+  return all.sort(
+    (a, b) =>
+      a.key.fingerprint.localeCompare(b.key.fingerprint) ||
+      a.key.workload.localeCompare(b.key.workload) ||
+      SERIES_METRICS.indexOf(a.key.metric) - SERIES_METRICS.indexOf(b.key.metric) ||
+      a.key.clients - b.key.clients,
+  );
+}
+
+/** The arm whose samples form the run's point: "head" if there is one, else the last arm. */
+export function measuredArm(run: RunResult): string | undefined {
+  return run.arms.find((a) => a.label === 'head')?.label ?? run.arms[run.arms.length - 1]?.label;
+}
+
+/**
+ * Runs saved before fingerprints existed: a stand-in from the machine facts the document carries, marked
+ * "env-" so it is never mistaken for the store's fingerprint of the same machine.
+ */
+function fallbackFingerprint(run: RunResult): { id: string; facts: Record<string, string> } {
+  const env = run.environment;
+  const facts: Record<string, string> = {
+    cpuModel: env.cpuModel,
+    cpuCount: String(env.cpuCount),
+    kernel: env.kernel,
+    os: env.os,
+    settingsHash: env.settingsHash,
+  };
+  const hash = createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 12);
+  return { id: `env-${hash}`, facts };
+}

@@ -1,0 +1,28 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { UserError, errorMessage } from '../../core/util/errors.js';
+
+/** uPlot's script and stylesheet, inlined into every history page so nothing is fetched at view time. */
+export interface ChartAssets {
+  script: string;
+  css: string;
+}
+
+/**
+ * Reads uPlot's IIFE build and stylesheet from the installed `uplot` package (resolved from this module,
+ * so from the repository's node_modules both under tsx and from dist/).
+ */
+export async function loadChartAssets(): Promise<ChartAssets> {
+  try {
+    const require = createRequire(import.meta.url);
+    const [script, css] = await Promise.all([
+      readFile(require.resolve('uplot/dist/uPlot.iife.min.js'), 'utf8'),
+      readFile(require.resolve('uplot/dist/uPlot.min.css'), 'utf8'),
+    ]);
+    return { script, css };
+  } catch (e) {
+    throw new UserError(
+      `cannot read the charting library (the uplot package): ${errorMessage(e)}; run npm ci in pgperf's directory`,
+    );
+  }
+}

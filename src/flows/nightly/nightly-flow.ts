@@ -1,0 +1,223 @@
+/**
+ * The nightly flow, once, for `pgperf nightly` and the Action's `mode: nightly`: tonight's head (an install,
+ * or built head-only from source) measured as one arm "head" in random order with the default analysis
+ * settings and saved to the results store with the commit it measured; then the whole stored history
+ * analysed for change points, judged workload by workload (the open regression events), and the regression
+ * issues opened/updated/closed when an API is given. The adapters parse their flags or inputs, hand in their
+ * side effects (how a run is measured, the store, the API, the logger), then render the outcome
+ * (nightlyReport) and gate on it (nightlyGate).
+ */
+import type { ComparisonRequest } from '../../postgres/builds/build-pair.js';
+import type { FailOn } from '../../core/compare/policy.js';
+import { EXIT_CODES } from '../../core/compare/decision.js';
+import type { HistoryAnalysis, HistoryOptions, SeriesAnalysis } from '../history/analyse.js';
+import {
+  analyseStore,
+  clientsText,
+  judgeHistory,
+  renderIncompleteNightly,
+  renderNightlySummary,
+  type NightlyJudgement,
+} from './nightly-site.js';
+import { describeSync, type IssueSync } from './regression-event.js';
+import { escapeMarkdown } from '../../core/report/markdown-escape.js';
+import type { RunSource } from '../../core/results/types.js';
+import type { ArmSpec } from '../../run/run-loop.js';
+import type { ResultStore } from '../../store/store.js';
+import type { Logger } from '../../core/util/logger.js';
+import { resolveAnalysis } from '../compare/analysis.js';
+import type { PipelineDeps, PipelineOutcome, PipelineRequest } from '../compare/pipeline.js';
+
+/** Tonight's head: an installed bin directory, or a source tree to build (head only). */
+export type NightlyHead =
+  { kind: 'installed'; binDir: string } | { kind: 'build'; request: ComparisonRequest };
+
+export interface NightlyRequest extends Pick<
+  PipelineRequest,
+  'workloads' | 'rounds' | 'durationS' | 'runAs' | 'tmpDir'
+> {
+  head: NightlyHead;
+  /** The run's source; `head.sha` is the built commit's when the head is built. */
+  source: RunSource;
+  /** Change-point settings of the history analysis. */
+  history: HistoryOptions;
+}
+
+export interface NightlyDeps {
+  logger: Logger;
+  /**
+   * Measures the run and saves it to the store, saying where (CLI: executeRun, with its Ctrl-C handling
+   * and run directory; Action: runPipeline in a log group).
+   */
+  measure(request: Omit<PipelineRequest, 'runDir'>): Promise<PipelineOutcome>;
+  /** Builds from source; required when the head is to be built. */
+  build?: PipelineDeps['build'];
+  signal?: AbortSignal;
+  /** The store the run is saved to: its whole history is analysed. */
+  history: ResultStore;
+  /**
+   * Opens/updates/closes the regression issues after the analysis (github/regression-issues.ts:
+   * trySyncRegressionIssues with the adapter's API and links); absent: no issues.
+   */
+  issues?: (analysis: HistoryAnalysis) => Promise<IssueSync>;
+}
+
+export interface NightlyOutcome {
+  run: PipelineOutcome;
+  /** The source recorded with the run (with the built commit). */
+  source: RunSource;
+  /** Why the night adds nothing to the history (the run did not complete); nothing was analysed. */
+  incomplete?: string;
+  /** Why the run was not saved to the store (the history was analysed without it). */
+  notSaved?: string;
+  /** The history after tonight's run; absent when incomplete. */
+  analysis?: HistoryAnalysis;
+  judgement?: NightlyJudgement;
+  /** Series tonight's run measured that are still too short to be analysed (undecided). */
+  undecided: SeriesAnalysis[];
+  /** The regression issues: what was done, or why it could not be (a warning); absent without an API. */
+  issues?: IssueSync;
+}
+
+/** The request of tonight's run: one arm "head", random order, the default analysis settings. */
+function nightlyRunRequest(
+  head: ArmSpec,
+  options: Pick<NightlyRequest, 'workloads' | 'rounds' | 'durationS' | 'runAs' | 'tmpDir' | 'source'>,
+): Omit<PipelineRequest, 'runDir'> {
+  return {
+    ...options,
+    arms: { kind: 'installed', arms: [{ ...head, label: 'head' }] },
+    analysis: resolveAnalysis(),
+    order: 'random',
+    dataChecksums: false,
+  };
+}
+
+/** Measures tonight's head into the store, analyses the history and keeps the regression issues current. */
+export async function runNightly(request: NightlyRequest, deps: NightlyDeps): Promise<NightlyOutcome> {
+  const { logger } = deps;
+  const arm = await headArm(request.head, deps);
+  const { head: _head, history: _history, source: given, ...run } = request;
+  const source: RunSource = {
+    ...given,
+    head: { ...given.head, ...(arm.build ? { sha: arm.build.sha } : {}) },
+  };
+  const measured = await deps.measure(nightlyRunRequest(arm, { ...run, source }));
+  if (measured.result.status !== 'complete') {
+    const why = measured.result.stopReason ? ` (${measured.result.stopReason})` : '';
+    return {
+      run: measured,
+      source,
+      incomplete: `the nightly run is '${measured.result.status}'${why}: nothing was added to the history`,
+      undecided: [],
+    };
+  }
+  const analysis = await analyseStore(deps.history, request.history);
+  const judgement = judgeHistory(analysis);
+  const savedAs = measured.archived?.id;
+  const outcome: NightlyOutcome = {
+    run: measured,
+    source,
+    ...(savedAs ? {} : { notSaved: measured.archiveError ?? 'the store did not save it' }),
+    analysis,
+    judgement,
+    undecided: judgement.unanalysed.filter((s) => s.series.points.some((p) => p.runId === savedAs)),
+  };
+  if (deps.issues) {
+    outcome.issues = await deps.issues(analysis);
+    if ('error' in outcome.issues) {
+      logger.warn(`${outcome.issues.error} The run is saved and reported all the same.`);
+    } else {
+      logger.info(`regression issues: ${describeSync(outcome.issues.done)}`);
+    }
+  }
+  logger.info(
+    `nightly verdict: ${judgement.verdict} (${judgement.events.length} workload(s) with an open regression event over ${judgement.regressed.length} series, ${judgement.improved.length} improved, ${analysis.series.length} series over ${analysis.runs} runs)`,
+  );
+  return outcome;
+}
+
+async function headArm(head: NightlyHead, deps: NightlyDeps): Promise<ArmSpec> {
+  if (head.kind === 'installed') return { label: 'head', binDir: head.binDir, settings: {} };
+  const build = deps.build;
+  if (!build) throw new Error('nightly: a head to build, but no builder was given');
+  const arms = await deps.logger.group('Building PostgreSQL', () =>
+    build({ ...head.request, headOnly: true }, deps.signal),
+  );
+  const arm = arms.find((a) => a.label === 'head');
+  if (!arm) throw new Error('nightly: the build gave no head arm');
+  return arm;
+}
+
+export interface NightlyGate {
+  /** 0 passed, 1 the gate failed, 3 the night could not complete. */
+  exitCode: 0 | 1 | 3;
+  /** Why the step fails; absent when it passes. */
+  failure?: string;
+}
+
+/**
+ * What the night means to a gate, for the CLI's exit code and the Action's step alike: under fail-on
+ * `regression` an open regression event in the history fails; `inconclusive` also fails on a series tonight's
+ * run measured that is still too short to analyse; `never` passes everything. A night whose run did not
+ * complete, or was not saved to the store, could not complete (3) unless fail-on is `never`.
+ */
+export function nightlyGate(outcome: NightlyOutcome, failOn: FailOn): NightlyGate {
+  if (failOn === 'never') return { exitCode: EXIT_CODES.passed };
+  const unfinished =
+    outcome.incomplete ??
+    (outcome.notSaved ? `the nightly run was not saved to the store: ${outcome.notSaved}` : undefined);
+  if (unfinished) return { exitCode: EXIT_CODES.incomplete, failure: unfinished };
+  const events = outcome.judgement?.events ?? [];
+  if (events.length > 0) {
+    const named = events
+      .map((e) => {
+        const worst = e.regressed[0]!;
+        const n = e.regressed.length;
+        return `${e.workload} (${n} cell${n === 1 ? '' : 's'}, worst ${worst.series.key.metric} at ${clientsText(worst.series.key.clients)} ${(worst.changePoint.relativeChange * 100).toFixed(1)}%)`;
+      })
+      .join(', ');
+    return {
+      exitCode: EXIT_CODES.failed,
+      failure: `open regression event${events.length === 1 ? '' : 's'} in the history: ${named} (fail-on: ${failOn})`,
+    };
+  }
+  if (failOn === 'inconclusive' && outcome.undecided.length > 0) {
+    const n = outcome.undecided.length;
+    return {
+      exitCode: EXIT_CODES.failed,
+      failure: `${n} series measured tonight ${n === 1 ? 'has' : 'have'} too few runs to be analysed yet (fail-on: inconclusive)`,
+    };
+  }
+  return { exitCode: EXIT_CODES.passed };
+}
+
+export interface NightlyReportOptions {
+  repoUrl?: string;
+  /** Lines of the adapter's own (where the history site went). */
+  notes?: readonly string[];
+}
+
+/** The night's markdown, verdict first: the job summary of the Action and what `pgperf nightly` prints. */
+export function nightlyReport(outcome: NightlyOutcome, options: NightlyReportOptions = {}): string {
+  const notes = [...issueNotes(outcome), ...(options.notes ?? [])];
+  if (outcome.incomplete || !outcome.analysis || !outcome.judgement) {
+    return renderIncompleteNightly(outcome.incomplete ?? 'the night was not analysed', notes);
+  }
+  if (outcome.notSaved) {
+    notes.unshift(`⚠️ Tonight's run was not saved to the store: ${escapeMarkdown(outcome.notSaved)}.`);
+  }
+  return renderNightlySummary(outcome.analysis, outcome.judgement, {
+    ...(options.repoUrl ? { repoUrl: options.repoUrl } : {}),
+    measured: { ref: outcome.source.head?.ref, sha: outcome.source.head?.sha },
+    notes,
+  });
+}
+
+function issueNotes(outcome: NightlyOutcome): string[] {
+  if (!outcome.issues) return [];
+  if ('error' in outcome.issues) return [`⚠️ ${escapeMarkdown(outcome.issues.error)}`];
+  const done = outcome.issues.done;
+  const numbers = [...done.opened, ...done.updated, ...done.closed].map((n) => `#${n}`);
+  return [`Regression issues: ${describeSync(done)}${numbers.length ? ` (${numbers.join(', ')})` : ''}.`];
+}

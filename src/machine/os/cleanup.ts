@@ -1,0 +1,71 @@
+/**
+ * The one cleanup registry: every started server and temp directory registers how to release itself,
+ * so that whatever way pgperf ends (an error, a first or second signal, an uncaught exception, or
+ * normally) it stops what it started. Normal paths release resources in `finally` blocks and
+ * unregister; the adapters (CLI main, Action) run what is left with `runCleanups()` on every path, and
+ * src/machine/os/signals.ts runs it before a forced exit.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+const tasks = new Map<number, () => Promise<void>>();
+let nextId = 1;
+
+/** Registers a cleanup; call the returned function once the resource is released normally. */
+export function onCleanup(task: () => Promise<void>): () => void {
+  const id = nextId++;
+  tasks.set(id, task);
+  return () => tasks.delete(id);
+}
+
+let draining: Promise<void> = Promise.resolve();
+
+/**
+ * Runs every registered cleanup (newest first), ignoring failures so that the others still run. A call
+ * while another is still running waits for it (a second Ctrl-C during the first cleanup must not exit
+ * before the servers are down), then runs whatever was registered meanwhile.
+ */
+export function runCleanups(): Promise<void> {
+  draining = draining.then(drain);
+  return draining;
+}
+
+async function drain(): Promise<void> {
+  const pending = [...tasks.entries()].reverse();
+  tasks.clear();
+  for (const [, task] of pending) {
+    try {
+      await task();
+    } catch {
+      // Best effort: the process is going down; the next cleanup matters more than this error.
+    }
+  }
+}
+
+export function pendingCleanups(): number {
+  return tasks.size;
+}
+
+/** A private temp directory that is removed by `remove()` or, at the latest, by `runCleanups()`. */
+export interface TempDir {
+  dir: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * mkdtemp under `parent` (default the OS temp dir), registered for removal: nothing pgperf creates in
+ * /tmp outlives it, even when it is interrupted.
+ */
+export async function makeTempDir(prefix: string, parent = os.tmpdir()): Promise<TempDir> {
+  const dir = await mkdtemp(path.join(parent, prefix));
+  const release = () => rm(dir, { recursive: true, force: true });
+  const unregister = onCleanup(release);
+  return {
+    dir,
+    async remove() {
+      unregister();
+      await release();
+    },
+  };
+}

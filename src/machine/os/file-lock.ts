@@ -1,0 +1,128 @@
+/**
+ * An exclusive lock file shared between processes (and hosts on a shared file system): it holds its
+ * owner's pid and host, a lock of a dead owner on this host is stale and taken over, waiters say for whom
+ * they wait. The build cache takes one per slot and per git mirror.
+ */
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { errorMessage } from '../../core/util/errors.js';
+import type { Logger } from '../../core/util/logger.js';
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+export interface LockOptions {
+  logger: Logger;
+  /** Says what is locked in the "waiting" message. */
+  what: string;
+  signal?: AbortSignal;
+  pollMs?: number;
+}
+
+export type ReleaseLock = () => Promise<void>;
+
+/**
+ * Takes an exclusive lock file (holding the owner's pid and host). A lock whose owner is a dead process
+ * on this host is stale and taken over; otherwise waits, saying for whom. Returns the release function.
+ */
+export async function acquireLock(file: string, options: LockOptions): Promise<ReleaseLock> {
+  let announced = false;
+  while (true) {
+    options.signal?.throwIfAborted();
+    const taken = await takeLock(file, options.logger);
+    if (typeof taken === 'function') return taken;
+    if (!announced) {
+      options.logger.info(
+        `waiting for ${options.what}: locked by pid ${taken.pid} on ${taken.host} since ${taken.since} (${file})`,
+      );
+      announced = true;
+    }
+    await sleep(options.pollMs ?? 1000, options.signal);
+  }
+}
+
+/** Takes the lock if nobody alive holds it; undefined otherwise. */
+export async function tryLock(file: string, logger: Logger): Promise<ReleaseLock | undefined> {
+  const taken = await takeLock(file, logger);
+  return typeof taken === 'function' ? taken : undefined;
+}
+
+/** One attempt: the release function, or the live owner that holds the lock. */
+async function takeLock(file: string, logger: Logger): Promise<ReleaseLock | LockOwner> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o755 });
+  const me: LockOwner = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() };
+  while (true) {
+    // Written to a private file first and then hard-linked into place (fails with EEXIST when taken), so
+    // a lock file always holds its owner and is never seen empty. The name is unique per attempt: two
+    // attempts of one process (concurrent builds of the same key) must not unlink each other's file.
+    const tmp = `${file}.${process.pid}.${randomUUID()}.tmp`;
+    await writeFile(tmp, JSON.stringify(me), { mode: 0o644 });
+    let taken = false;
+    try {
+      await link(tmp, file);
+      taken = true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      await unlink(tmp).catch(() => {});
+    }
+    if (taken) {
+      return async () => {
+        const owner = await readOwner(file);
+        if (typeof owner === 'object' && owner.pid === me.pid && owner.host === me.host) {
+          await unlink(file).catch(() => {});
+        }
+      };
+    }
+    const owner = await readOwner(file);
+    if (owner === 'gone') continue; // released meanwhile
+    if (owner === undefined || (owner.host === me.host && !processAlive(owner.pid))) {
+      // Stale (its owner died) or unreadable: take it over.
+      logger.debug(`removing stale lock ${file} (${owner ? `pid ${owner.pid} is gone` : 'unreadable'})`);
+      await unlink(file).catch(() => {});
+      continue;
+    }
+    return owner;
+  }
+}
+
+/** The lock's owner; 'gone' when there is no lock file; undefined when it cannot be read. */
+async function readOwner(file: string): Promise<LockOwner | 'gone' | undefined> {
+  try {
+    const owner = JSON.parse(await readFile(file, 'utf8')) as Partial<LockOwner>;
+    if (typeof owner.pid !== 'number' || typeof owner.host !== 'string') return undefined;
+    return { pid: owner.pid, host: owner.host, since: String(owner.since) };
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
+  }
+}
+
+/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
+export function processAlive(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason instanceof Error ? signal.reason : new Error(errorMessage(signal?.reason)));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

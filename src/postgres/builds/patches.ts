@@ -1,0 +1,93 @@
+/**
+ * Patches on top of a commit: read and hashed up front (a missing file is an error before any build), then
+ * applied in order in the checkout, mail-format patches with `git am` and plain diffs with `git apply`; a
+ * patch that does not apply names itself and the files git could not patch.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UserError } from '../../core/util/errors.js';
+import { tail } from '../../machine/os/process.js';
+import { sha256 } from './cache.js';
+import { runGit, type GitDeps } from './source.js';
+
+export interface PatchFile {
+  /** As given (for messages). */
+  file: string;
+  sha256: string;
+  content: string;
+}
+
+/** Reads the patch files, naming the flag when one is missing. */
+export async function readPatches(files: readonly string[], flag: string): Promise<PatchFile[]> {
+  const patches: PatchFile[] = [];
+  for (const file of files) {
+    let content: string;
+    try {
+      content = await readFile(file, 'utf8');
+    } catch (e) {
+      throw new UserError(
+        `${flag} ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+      );
+    }
+    patches.push({ file, sha256: sha256(content), content });
+  }
+  return patches;
+}
+
+/** A mail-format patch (git format-patch, a mailing-list attachment) starts with mail headers. */
+export function isMailPatch(text: string): boolean {
+  const head = text.slice(0, 4096).split('\n');
+  if (/^From [0-9a-f]{40} /.test(head[0] ?? '')) return true;
+  const headers = head.slice(
+    0,
+    head.findIndex((l) => l.trim() === ''),
+  );
+  return headers.some((l) => /^Subject: /.test(l)) && headers.some((l) => /^From: /.test(l));
+}
+
+/** The files git names in a failed apply or am, e.g. "error: patch failed: src/x.c:12". */
+export function failingFiles(stderr: string): string[] {
+  const files = new Set<string>();
+  for (const re of [
+    /^error: patch failed: (.+?):\d+$/gm,
+    /^error: (.+?): (?:patch does not apply|does not exist in index|No such file or directory|already exists in (?:working directory|index))$/gm,
+  ]) {
+    for (const m of stderr.matchAll(re)) files.add(m[1]!);
+  }
+  return [...files];
+}
+
+/**
+ * Applies patches in order in a checkout: `git am` for mail-format series (keeps their commits),
+ * `git apply` otherwise. A patch that does not apply is named with the files that failed.
+ */
+export async function applyPatches(
+  dir: string,
+  patches: readonly PatchFile[],
+  what: string,
+  deps: GitDeps,
+): Promise<void> {
+  for (const patch of patches) {
+    const mail = isMailPatch(patch.content);
+    const args = mail
+      ? ['am', '--quiet', '--no-gpg-sign', path.resolve(patch.file)]
+      : ['apply', '--whitespace=nowarn', path.resolve(patch.file)];
+    deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
+    // git am commits the series: it needs a committer, and none may be configured.
+    const res = await runGit(
+      args,
+      deps,
+      { cwd: dir },
+      { GIT_COMMITTER_NAME: 'pgperf', GIT_COMMITTER_EMAIL: 'pgperf@localhost' },
+    );
+    if (res.exitCode !== 0) {
+      const files = failingFiles(res.stderr);
+      throw new UserError(
+        `${what}: patch ${patch.file} does not apply` +
+          (files.length ? ` (failing: ${files.join(', ')})` : '') +
+          `. git ${args[0]} said:\n${tail(res.stderr, 8)}\n` +
+          'Rebase the patch onto this ref, or build the ref it was made for.',
+      );
+    }
+  }
+}

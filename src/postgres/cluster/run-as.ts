@@ -1,0 +1,79 @@
+/**
+ * PostgreSQL refuses to run as root. When pgperf is root (containers, CI runners) it runs initdb,
+ * pg_ctl and postgres as an unprivileged user, creating that user if it is missing.
+ */
+import type { Logger } from '../../core/util/logger.js';
+import { UserError } from '../../core/util/errors.js';
+import type { ProcessRunner } from '../../machine/os/process.js';
+
+export interface RunAsUser {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
+/**
+ * pgperf's own unprivileged system user (no home, no login shell), created when missing. Not Debian's
+ * `postgres`, which owns the machine's real clusters: code under test (a PR's server, a workload's
+ * `\shell`) must not be able to touch them.
+ */
+export const DEFAULT_RUN_AS = 'pgperf';
+
+/**
+ * Who runs the server: undefined means "the current user" (not root). As root, the requested user
+ * (default `pgperf`), created as a system user when missing.
+ */
+export async function resolveRunAs(
+  requested: string | undefined,
+  deps: { runner: ProcessRunner; logger: Logger; isRoot?: boolean },
+): Promise<RunAsUser | undefined> {
+  const isRoot = deps.isRoot ?? process.getuid?.() === 0;
+  if (!isRoot) return undefined;
+  const name = requested ?? DEFAULT_RUN_AS;
+  if (name === 'root' || name === '0') {
+    throw new UserError('--run-as root: PostgreSQL refuses to run as root; name an unprivileged user');
+  }
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(name)) {
+    throw new UserError(
+      `--run-as '${name}': expected a user name (lower-case letters, digits, "_" and "-", e.g. pgperf)`,
+    );
+  }
+  const found = await lookupUser(name, deps.runner);
+  if (found?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
+  if (found) return found;
+  const created = await deps.runner.run('useradd', [
+    '--system',
+    '--user-group',
+    '--no-create-home',
+    '--home-dir',
+    '/nonexistent',
+    '--shell',
+    '/usr/sbin/nologin',
+    name,
+  ]);
+  const user = created.exitCode === 0 ? await lookupUser(name, deps.runner) : undefined;
+  if (user?.uid === 0)
+    throw new UserError(`--run-as ${name}: that user has uid 0 (root); name an unprivileged user`);
+  if (!user) {
+    throw new UserError(
+      `pgperf runs as root and PostgreSQL refuses to; creating the user "${name}" to run it failed ` +
+        `(${created.spawnError ?? created.stderr.trim()}). Create an unprivileged user and pass --run-as USER, ` +
+        'or run pgperf as a non-root user.',
+    );
+  }
+  deps.logger.info(
+    `created system user "${name}" to run PostgreSQL (pgperf runs as root; PostgreSQL refuses to)`,
+  );
+  return user;
+}
+
+async function lookupUser(name: string, runner: ProcessRunner): Promise<RunAsUser | undefined> {
+  const res = await runner.run('getent', ['passwd', name]);
+  if (res.exitCode !== 0) return undefined;
+  const fields = res.stdout.trim().split(':');
+  const uid = Number(fields[2]);
+  const gid = Number(fields[3]);
+  if (!Number.isInteger(uid) || !Number.isInteger(gid)) return undefined;
+  return { name, uid, gid };
+}
