@@ -8846,9 +8846,9 @@ import { createHash as createHash3 } from "node:crypto";
 function environmentFingerprint(result) {
   const env = result.environment;
   const facts = { ...machineFacts(env), settingsHash: env.settingsHash };
-  const builds2 = result.arms.map((a) => a.build).filter((b) => isObject(b));
+  const builds2 = result.arms.map((a) => a.build).filter((b) => isObject2(b));
   const compilers = distinct(
-    builds2.map((b) => isObject(b.compiler) ? stringOf(b.compiler.version) : void 0)
+    builds2.map((b) => isObject2(b.compiler) ? stringOf(b.compiler.version) : void 0)
   );
   if (compilers) facts.compiler = compilers;
   const options = distinct(
@@ -8883,7 +8883,7 @@ function fingerprintId(facts) {
   return sha256Hex(canonicalJson(facts)).slice(0, FINGERPRINT_ID_LENGTH);
 }
 function workloadHash(spec) {
-  const relevant = isObject(spec) ? Object.fromEntries(
+  const relevant = isObject2(spec) ? Object.fromEntries(
     Object.entries(spec).filter(([k]) => !WORKLOAD_HASH_IGNORED.includes(k))
   ) : spec;
   return sha256Hex(canonicalJson(relevant)).slice(0, FINGERPRINT_ID_LENGTH);
@@ -8893,7 +8893,7 @@ function canonicalJson(value) {
 }
 function sortKeys(value) {
   if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
-  if (!isObject(value)) return value;
+  if (!isObject2(value)) return value;
   const out = {};
   for (const key of Object.keys(value).sort()) {
     if (value[key] !== void 0) out[key] = sortKeys(value[key]);
@@ -8910,7 +8910,7 @@ function stringOf(v) {
 function sha256Hex(text2) {
   return createHash3("sha256").update(text2).digest("hex");
 }
-function isObject(v) {
+function isObject2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 var FINGERPRINT_ID_LENGTH, OPTIONAL_FACTS, WORKLOAD_HASH_IGNORED;
@@ -42883,7 +42883,7 @@ function combineSinks(...sinks) {
 
 // src/run/run-loop.ts
 import { copyFile, mkdir as mkdir6 } from "node:fs/promises";
-import os7 from "node:os";
+import os8 from "node:os";
 import path21 from "node:path";
 import { createHash as createHash5 } from "node:crypto";
 
@@ -42973,4370 +42973,6 @@ async function lookupUser(name, runner) {
   const gid = Number(fields[3]);
   if (!Number.isInteger(uid) || !Number.isInteger(gid)) return void 0;
   return { name, uid, gid };
-}
-
-// src/drivers/pgbench/driver.ts
-import { writeFile as writeFile5 } from "node:fs/promises";
-import path16 from "node:path";
-init_errors();
-
-// src/drivers/common/shared.ts
-var RUN_GRACE_S = 120;
-async function resetBeforeRun(target, options) {
-  for (const table3 of options.truncate ?? []) await target.psql(`TRUNCATE ${table3}`);
-  if (options.vacuum) await target.psql("VACUUM");
-  if (options.checkpoint) await target.psql("CHECKPOINT");
-}
-function judgeInput(res, tool) {
-  return {
-    exitCode: res.spawnError ? null : res.exitCode,
-    signal: res.signal,
-    stdout: res.stdout,
-    stderr: res.spawnError ? `could not start ${tool}: ${res.spawnError}` : res.stderr
-  };
-}
-function runOutcome(res, judged, read) {
-  const report = judged.report;
-  return {
-    ok: judged.ok,
-    failureReason: judged.ok ? void 0 : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
-    metrics: report ? read.metrics(report) : {},
-    counts: report ? read.counts(report) : {},
-    progress: read.progress(report),
-    command: res.command,
-    exitCode: res.exitCode,
-    startedAt: read.startedAt,
-    endedAt: read.endedAt
-  };
-}
-
-// src/drivers/pgbench/command.ts
-function connectionArgs(c) {
-  return ["-h", c.host, "-p", String(c.port), "-U", c.user];
-}
-function initArgs(w, c) {
-  const args = ["-i", "-I", w.init.steps, "-s", String(w.scale), "-q"];
-  if (w.init.partitions > 0) args.push(`--partitions=${w.init.partitions}`);
-  if (w.init.fillfactor !== 100) args.push("-F", String(w.init.fillfactor));
-  if (w.init.unloggedTables) args.push("--unlogged-tables");
-  return [...args, ...connectionArgs(c), c.database];
-}
-function threadsFor(w, clients, cpuCount, clientCpus) {
-  if (w.threads === "clients") return clients;
-  if (w.threads === "auto") return Math.max(1, Math.min(clients, clientCpus ?? cpuCount));
-  return Math.min(w.threads, clients);
-}
-function measureArgs(input2) {
-  const { workload: w, clients } = input2;
-  const args = [
-    "-n",
-    // pgperf vacuums and checkpoints itself, the same way for every arm
-    "-M",
-    w.queryMode,
-    "-c",
-    String(clients),
-    "-j",
-    String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
-    "-T",
-    String(input2.durationS),
-    "-P",
-    "1",
-    `--random-seed=${input2.seed}`
-  ];
-  if (input2.pipelineScript) {
-    args.push("-f", input2.pipelineScript, "-s", String(w.scale));
-  } else if (w.builtin) {
-    args.push("-b", w.builtin);
-  } else {
-    for (const s of w.scripts ?? []) args.push("-f", `${s.file}@${s.weight}`);
-    args.push("-s", String(w.scale));
-  }
-  if (input2.transactionLogPrefix) args.push("--log", `--log-prefix=${input2.transactionLogPrefix}`);
-  args.push(...w.extraArgs);
-  return [...args, ...connectionArgs(input2.connection), input2.connection.database];
-}
-function pipelinedSelectScript(depth) {
-  const lines = [];
-  for (let i = 1; i <= depth; i++) lines.push(`\\set aid${i} random(1, 100000 * :scale)`);
-  lines.push("\\startpipeline");
-  for (let i = 1; i <= depth; i++) lines.push(`SELECT abalance FROM pgbench_accounts WHERE aid = :aid${i};`);
-  lines.push("\\endpipeline");
-  return `${lines.join("\n")}
-`;
-}
-function writesHistory(w) {
-  return w.builtin === "tpcb-like" || w.builtin === "simple-update";
-}
-function needsTransactionLog(w) {
-  return w.metrics.includes("p95") || w.metrics.includes("p99");
-}
-
-// src/drivers/pgbench/parse-report.ts
-var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
-var PCT = String.raw`\((-?\d+(?:\.\d+)?|-?nan|-?inf) ?%\)`;
-var COUNT_PCT = new RegExp(String.raw`^(\d+) ${PCT}$`, "i");
-function num(s) {
-  return Number(s);
-}
-function countPct(value) {
-  const m = COUNT_PCT.exec(value.trim());
-  if (!m) return void 0;
-  return { count: num(m[1]), percent: pctValue(m[2]) };
-}
-function pctValue(s) {
-  return /nan|inf/i.test(s) ? NaN : num(s);
-}
-function parseCounterLine(key, value, target) {
-  if (key === "total number of retries") {
-    target.totalRetries = num(value);
-    return true;
-  }
-  const cp2 = countPct(value);
-  if (!cp2) return false;
-  switch (key) {
-    case "number of failed transactions":
-      target.failed = cp2.count;
-      target.failedPercent = cp2.percent;
-      return true;
-    case "number of serialization failures":
-      target.serializationFailures = cp2.count;
-      return true;
-    case "number of deadlock failures":
-      target.deadlockFailures = cp2.count;
-      return true;
-    case "number of other failures":
-      target.otherFailures = cp2.count;
-      return true;
-    case "number of transactions retried":
-      target.retried = cp2.count;
-      return true;
-    case "number of transactions skipped":
-      target.skipped = cp2.count;
-      target.skippedPercent = cp2.percent;
-      return true;
-    default:
-      return false;
-  }
-}
-var LATENCY_RE = new RegExp(String.raw`^latency (average|stddev) = ${NUM} ms( \(including failures\))?$`);
-var TPS_RE = new RegExp(
-  String.raw`^tps = ${NUM} \((without initial connection time|excluding connections establishing|including connections establishing|including reconnection times)\)$`
-);
-var LATE_RE = new RegExp(
-  String.raw`^number of transactions above the ${NUM} ms latency limit: (\d+)/(\d+) ${PCT}$`,
-  "i"
-);
-var LAG_RE = new RegExp(String.raw`^rate limit schedule lag: avg ${NUM} \(max ${NUM}\) ms$`);
-var PROCESSED_RE = /^(\d+)(?:\/(\d+))?$/;
-var STMT_HEADER_RE = /^(?: - )?statement latencies in milliseconds( and failures|, failures and retries)?:$/;
-var SCRIPT_HEADER_RE = /^SQL script (\d+): (.*)$/;
-var WEIGHT_RE = new RegExp(String.raw`^weight: (\d+) \(targets ${NUM}% of total\)$`);
-var SCRIPT_XACTS_RE = new RegExp(String.raw`^(\d+) transactions \(${NUM}% of total(?:, tps = ${NUM})?\)$`);
-var SCRIPT_PROCESSED_RE = new RegExp(
-  String.raw`^number of transactions actually processed: (\d+) \(tps = ${NUM}\)$`
-);
-var TPS_KINDS = {
-  "without initial connection time": "without-initial-connection",
-  "excluding connections establishing": "excluding-connections",
-  "including connections establishing": "including-connections",
-  "including reconnection times": "including-reconnection"
-};
-function parseBanner(body, report) {
-  const i = body.indexOf(", server ");
-  const client = i >= 0 ? body.slice(0, i) : body;
-  report.clientVersion = client;
-  if (i >= 0) report.serverVersion = body.slice(i + ", server ".length);
-  const major = /^(\d+)/.exec(client);
-  if (major) report.clientMajor = num(major[1]);
-}
-function parsePgbenchReport(stdout) {
-  const report = { empty: true, scripts: [], statements: [], unparsed: [] };
-  let stmt;
-  let script;
-  for (const raw of stdout.split(/\r?\n/)) {
-    const line = raw.trimEnd();
-    if (line.trim() === "") continue;
-    if (stmt && /^\s{3}/.test(line)) {
-      const row2 = parseStatementRow(line, stmt.script, stmt.intColumns);
-      if (row2) {
-        report.statements.push(row2);
-        continue;
-      }
-    }
-    stmt = void 0;
-    const header = STMT_HEADER_RE.exec(line);
-    if (header) {
-      const intColumns = header[1] === void 0 ? 0 : header[1] === " and failures" ? 1 : 2;
-      stmt = { script: script?.index ?? 1, intColumns };
-      continue;
-    }
-    const banner = /^pgbench \((.*)\)$/.exec(line);
-    if (banner) {
-      parseBanner(banner[1], report);
-      continue;
-    }
-    const scriptHeader = SCRIPT_HEADER_RE.exec(line);
-    if (scriptHeader) {
-      script = { index: num(scriptHeader[1]), name: scriptHeader[2] };
-      report.scripts.push(script);
-      continue;
-    }
-    if (script && line.startsWith(" - ")) {
-      if (parseScriptLine(line.slice(3), script)) continue;
-      report.unparsed.push(line);
-      continue;
-    }
-    if (!parseTopLine(line, report)) report.unparsed.push(line);
-  }
-  for (const s of report.scripts) {
-    if (s.processed === void 0 && s.transactions !== void 0) {
-      s.processed = s.failed === void 0 ? s.transactions - (s.skipped ?? 0) : s.transactions;
-    }
-  }
-  return report;
-}
-function parseStatementRow(line, script, intColumns) {
-  const ints = String.raw`\s+(\d+)`.repeat(intColumns);
-  const m = new RegExp(String.raw`^\s+(-?\d+\.\d+)${ints}\s(.*)$`).exec(line);
-  if (!m) return void 0;
-  const row2 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
-  if (intColumns >= 1) row2.failures = num(m[2]);
-  if (intColumns >= 2) row2.retries = num(m[3]);
-  return row2;
-}
-function parseScriptLine(line, s) {
-  let m = WEIGHT_RE.exec(line);
-  if (m) {
-    s.weight = num(m[1]);
-    s.weightPercent = num(m[2]);
-    return true;
-  }
-  m = SCRIPT_XACTS_RE.exec(line);
-  if (m) {
-    s.transactions = num(m[1]);
-    s.transactionsPercent = num(m[2]);
-    if (m[3] !== void 0) s.tps = num(m[3]);
-    return true;
-  }
-  m = SCRIPT_PROCESSED_RE.exec(line);
-  if (m) {
-    s.processed = num(m[1]);
-    s.tps = num(m[2]);
-    return true;
-  }
-  m = LATENCY_RE.exec(line);
-  if (m) {
-    if (m[1] === "average") s.latencyAvgMs = num(m[2]);
-    else s.latencyStddevMs = num(m[2]);
-    return true;
-  }
-  const colon = line.indexOf(": ");
-  if (colon < 0) return false;
-  return parseCounterLine(line.slice(0, colon), line.slice(colon + 2), s);
-}
-function parseTopLine(line, report) {
-  let m = TPS_RE.exec(line);
-  if (m) {
-    const kind = TPS_KINDS[m[2]];
-    const value2 = num(m[1]);
-    if (kind === "including-connections") {
-      report.tpsIncludingConnections = value2;
-      if (report.tps === void 0) {
-        report.tps = value2;
-        report.tpsKind = kind;
-      }
-    } else {
-      report.tps = value2;
-      report.tpsKind = kind;
-    }
-    return true;
-  }
-  m = LATENCY_RE.exec(line);
-  if (m) {
-    if (m[1] === "average") {
-      report.latencyAvgMs = num(m[2]);
-      report.latencyIncludesFailures = m[3] !== void 0;
-    } else {
-      report.latencyStddevMs = num(m[2]);
-    }
-    return true;
-  }
-  m = LATE_RE.exec(line);
-  if (m) {
-    report.latencyLimitMs = num(m[1]);
-    report.late = num(m[2]);
-    report.lateOutOf = num(m[3]);
-    report.latePercent = pctValue(m[4]);
-    return true;
-  }
-  m = LAG_RE.exec(line);
-  if (m) {
-    report.lagAvgMs = num(m[1]);
-    report.lagMaxMs = num(m[2]);
-    return true;
-  }
-  m = /^(initial|average) connection time = (-?\d+(?:\.\d+)?) ms$/.exec(line);
-  if (m) {
-    if (m[1] === "initial") report.initialConnectionTimeMs = num(m[2]);
-    else report.averageConnectionTimeMs = num(m[2]);
-    return true;
-  }
-  const colon = line.indexOf(": ");
-  if (colon < 0) return false;
-  const key = line.slice(0, colon);
-  const value = line.slice(colon + 2).trim();
-  switch (key) {
-    case "transaction type":
-      report.transactionType = value;
-      report.empty = false;
-      return true;
-    case "scaling factor":
-      report.scalingFactor = num(value);
-      return true;
-    case "partition method":
-      report.partitionMethod = value;
-      return true;
-    case "partitions":
-      report.partitions = num(value);
-      return true;
-    case "query mode":
-      report.queryMode = value;
-      return true;
-    case "number of clients":
-      report.clients = num(value);
-      return true;
-    case "number of threads":
-      report.threads = num(value);
-      return true;
-    case "maximum number of tries":
-      report.maxTries = num(value);
-      return true;
-    case "duration": {
-      const d = /^(\d+) s$/.exec(value);
-      if (!d) return false;
-      report.durationSeconds = num(d[1]);
-      return true;
-    }
-    case "number of transactions per client":
-      report.transactionsPerClient = num(value);
-      return true;
-    case "number of transactions actually processed": {
-      const p = PROCESSED_RE.exec(value);
-      if (!p) return false;
-      report.processed = num(p[1]);
-      if (p[2] !== void 0) report.plannedTransactions = num(p[2]);
-      return true;
-    }
-    default:
-      return parseCounterLine(key, value, report);
-  }
-}
-
-// src/drivers/pgbench/judge-run.ts
-var ABORT_RE = /\bclient (\d+) (?:script \d+ )?aborted\b.*$/;
-var ERROR_RE = /^pgbench: (?:error|fatal): (.*)$/;
-function oneLine(s) {
-  return s.replace(/\s+/g, " ").trim();
-}
-function findAborts(stderr) {
-  const clients = /* @__PURE__ */ new Set();
-  let first;
-  for (const line of stderr.split(/\r?\n/)) {
-    const m = ABORT_RE.exec(line.trimEnd());
-    if (!m) continue;
-    clients.add(Number(m[1]));
-    first ??= oneLine(m[0]);
-  }
-  return first === void 0 ? { clients } : { clients, first };
-}
-function firstError(stderr) {
-  for (const line of stderr.split(/\r?\n/)) {
-    const m = ERROR_RE.exec(line.trimEnd());
-    if (m) return oneLine(m[1]);
-  }
-  return void 0;
-}
-function pct2(p) {
-  return p === void 0 || Number.isNaN(p) ? "" : ` (${p.toFixed(3)}%)`;
-}
-function failureDetail(r) {
-  const parts = [];
-  if (r.serializationFailures !== void 0) parts.push(`serialization ${r.serializationFailures}`);
-  if (r.deadlockFailures !== void 0) parts.push(`deadlock ${r.deadlockFailures}`);
-  if (r.otherFailures !== void 0) parts.push(`other ${r.otherFailures}`);
-  return parts.length > 0 ? `: ${parts.join(", ")}` : "";
-}
-function judgePgbenchRun(input2) {
-  const report = parsePgbenchReport(input2.stdout);
-  const aborts = findAborts(input2.stderr);
-  const lost = aborts.clients.size;
-  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
-  if (input2.exitCode === null) {
-    return fail(`pgbench was terminated by signal ${input2.signal ?? "unknown"}`);
-  }
-  if (input2.exitCode === 1) {
-    const err = firstError(input2.stderr);
-    return fail(`pgbench setup or connection failure (exit code 1)${err ? `: ${err}` : ""}`);
-  }
-  if (input2.exitCode === 2) {
-    if (lost > 0) {
-      return fail(
-        `run aborted (exit code 2): ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`
-      );
-    }
-    const err = firstError(input2.stderr);
-    return fail(`run aborted (exit code 2)${err ? `: ${err}` : ""}`);
-  }
-  if (input2.exitCode !== 0) {
-    const err = firstError(input2.stderr);
-    return fail(`pgbench exited with code ${input2.exitCode}${err ? `: ${err}` : ""}`);
-  }
-  if (report.empty) return fail("pgbench exited 0 but printed no report");
-  if (report.failed !== void 0 && report.failed > 0) {
-    return fail(`${report.failed} failed transactions${pct2(report.failedPercent)}${failureDetail(report)}`);
-  }
-  if (lost > 0) {
-    return fail(`lost clients: ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`);
-  }
-  if (report.clients !== void 0 && report.clients < input2.expectedClients) {
-    return fail(
-      `lost clients: the report shows ${report.clients} clients, expected ${input2.expectedClients}`
-    );
-  }
-  if (report.processed === void 0 || report.processed === 0) return fail("no transactions were processed");
-  const accounted = report.processed + (report.failed ?? 0) + (report.skipped ?? 0);
-  if (report.plannedTransactions !== void 0 && accounted < report.plannedTransactions) {
-    return fail(
-      `incomplete run: ${accounted} of ${report.plannedTransactions} planned transactions accounted for`
-    );
-  }
-  if (report.tps === void 0) return fail("no tps line in the report");
-  return { ok: true, report };
-}
-
-// src/drivers/pgbench/parse-progress.ts
-var FLOAT = String.raw`(-?(?:\d+(?:\.\d+)?|nan|inf))`;
-var PROGRESS_RE = new RegExp(
-  String.raw`^progress: (\d+(?:\.\d+)?) s, ${FLOAT} tps, lat ${FLOAT} ms stddev ${FLOAT}` + String.raw`(?:, (\d+) failed)?(?:, lag ${FLOAT} ms)?(?:, (\d+) skipped)?(?:, (\d+) retried, (\d+) retries)?$`,
-  "i"
-);
-var EPOCH_THRESHOLD = 1e8;
-function finite(s) {
-  const v = Number(s);
-  return Number.isFinite(v) ? v : void 0;
-}
-function parsePgbenchProgress(stderr, options = {}) {
-  const points2 = [];
-  for (const raw of stderr.split(/\r?\n/)) {
-    const m = PROGRESS_RE.exec(raw.trim());
-    if (!m) continue;
-    const point2 = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
-    const lat = finite(m[3]);
-    if (lat !== void 0) point2.latencyAvgMs = lat;
-    const sd = finite(m[4]);
-    if (sd !== void 0) point2.latencyStddevMs = sd;
-    if (m[5] !== void 0) point2.failed = Number(m[5]);
-    if (m[6] !== void 0) {
-      const lag = finite(m[6]);
-      if (lag !== void 0) point2.lagMs = lag;
-    }
-    if (m[7] !== void 0) point2.skipped = Number(m[7]);
-    if (m[8] !== void 0) point2.retried = Number(m[8]);
-    if (m[9] !== void 0) point2.retries = Number(m[9]);
-    if (point2.t >= EPOCH_THRESHOLD) point2.epochSeconds = point2.t;
-    points2.push(point2);
-  }
-  relativiseTimestamps(points2, options.startEpochSeconds);
-  return points2;
-}
-function relativiseTimestamps(points2, start) {
-  const stamped = points2.filter((p) => p.epochSeconds !== void 0);
-  const first = stamped[0];
-  if (!first) return;
-  let origin = start;
-  if (origin === void 0) {
-    let interval = Infinity;
-    for (let i = 1; i < stamped.length; i++) {
-      interval = Math.min(interval, stamped[i].epochSeconds - stamped[i - 1].epochSeconds);
-    }
-    interval = Number.isFinite(interval) ? Math.max(0.1, Math.round(interval * 10) / 10) : 1;
-    origin = first.epochSeconds - interval;
-  }
-  for (const p of stamped) p.t = Math.round((p.epochSeconds - origin) * 1e3) / 1e3;
-}
-
-// src/drivers/pgbench/parse-transaction-log.ts
-import { createReadStream } from "node:fs";
-import { readdir as readdir4 } from "node:fs/promises";
-import path15 from "node:path";
-import { createInterface } from "node:readline";
-
-// src/drivers/common/latency-histogram.ts
-var RATIO = 1.005;
-var LN_RATIO = Math.log(RATIO);
-var LatencyHistogram = class {
-  buckets = /* @__PURE__ */ new Map();
-  n = 0;
-  sumUs = 0;
-  /** One transaction's latency in µs (values below 1 µs count as 1 µs). */
-  addUs(us) {
-    const i = Math.floor(Math.log(Math.max(1, us)) / LN_RATIO);
-    this.buckets.set(i, (this.buckets.get(i) ?? 0) + 1);
-    this.n++;
-    this.sumUs += us;
-  }
-  get count() {
-    return this.n;
-  }
-  get averageMs() {
-    return this.n === 0 ? void 0 : this.sumUs / this.n / 1e3;
-  }
-  /**
-   * The q-quantile (0 < q < 1) in ms by the nearest-rank rule (the smallest value with at least ⌈q·n⌉
-   * values at or below it), as the geometric middle of its bucket; undefined when empty.
-   */
-  percentileMs(q) {
-    if (this.n === 0) return void 0;
-    const rank = Math.max(1, Math.ceil(q * this.n));
-    let seen = 0;
-    for (const i of [...this.buckets.keys()].sort((a, b) => a - b)) {
-      seen += this.buckets.get(i);
-      if (seen >= rank) return RATIO ** (i + 0.5) / 1e3;
-    }
-    return void 0;
-  }
-};
-function histogramPercentile(rows, q) {
-  const n = rows.reduce((s, r) => s + r.count, 0);
-  if (n === 0) return void 0;
-  const target = Math.max(1, Math.floor(n * q));
-  let seen = 0;
-  for (const r of rows) {
-    seen += r.count;
-    if (seen >= target) return r.value;
-  }
-  return rows.at(-1).value;
-}
-
-// src/drivers/pgbench/parse-transaction-log.ts
-function addTransactionLogLine(line, into) {
-  const fields = line.trim().split(" ");
-  if (fields.length < 6) {
-    if (line.trim() !== "") into.unparsed++;
-    return;
-  }
-  const time3 = fields[2];
-  if (time3 === "skipped") into.skipped++;
-  else if (time3 === "failed") into.failed++;
-  else if (/^\d+$/.test(time3)) into.histogram.addUs(Number(time3));
-  else into.unparsed++;
-}
-function emptySummary() {
-  return { histogram: new LatencyHistogram(), skipped: 0, failed: 0, unparsed: 0, files: 0 };
-}
-async function readTransactionLogs(dir, prefix) {
-  const summary = emptySummary();
-  const files = (await readdir4(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
-  for (const file2 of files) {
-    summary.files++;
-    const lines = createInterface({ input: createReadStream(path15.join(dir, file2)), crlfDelay: Infinity });
-    for await (const line of lines) addTransactionLogLine(line, summary);
-  }
-  return summary;
-}
-
-// src/drivers/pgbench/report-metrics.ts
-function reportMetrics(r) {
-  const metrics = {};
-  if (r.tps !== void 0) metrics.tps = r.tps;
-  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
-  if (r.latencyStddevMs !== void 0) metrics.latencyStddevMs = r.latencyStddevMs;
-  return metrics;
-}
-var COUNTERS = [
-  "processed",
-  "failed",
-  "serializationFailures",
-  "deadlockFailures",
-  "retried",
-  "totalRetries",
-  "skipped",
-  "late",
-  "initialConnectionTimeMs"
-];
-function reportCounts(r) {
-  const counts = {};
-  for (const key of COUNTERS) {
-    const value = r[key];
-    if (typeof value === "number") counts[key] = value;
-  }
-  return counts;
-}
-
-// src/drivers/pgbench/driver.ts
-function pgbenchDriver(options) {
-  const { workload, runner, logger } = options;
-  const pgbench = path16.join(options.clientBinDir, "pgbench");
-  const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
-  let pipelineScript;
-  const scriptForPipeline = () => {
-    if (workload.pipeline === void 0) return Promise.resolve(void 0);
-    pipelineScript ??= (async () => {
-      const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path16.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
-      await writeFile5(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
-      return file2;
-    })();
-    return pipelineScript;
-  };
-  return {
-    async client() {
-      const res = await runner.run(pgbench, ["--version"], { env });
-      if (res.exitCode !== 0) {
-        throw new UserError(
-          `client: cannot run ${pgbench} (${describeExit(res)}); pass --client-bin DIR with a pgbench, or install Debian's postgresql package`
-        );
-      }
-      return { tool: "pgbench", binDir: options.clientBinDir, version: res.stdout.trim() };
-    },
-    async prepare(target, signal) {
-      const args = initArgs(workload, target.connection);
-      const res = await runner.run(pgbench, args, { env, signal });
-      if (res.exitCode !== 0) {
-        throw new UserError(
-          `workload ${workload.name}, arm ${target.label}: pgbench -i failed (${describeExit(res)}):
-${tail(res.stderr)}`
-        );
-      }
-      const done = /done in (.*?)\.?$/m.exec(res.stderr)?.[1];
-      logger.info(`  ${target.label}: loaded scale ${workload.scale}${done ? `, ${done}` : ""}`);
-    },
-    async beforeRun(target) {
-      await resetBeforeRun(target, {
-        truncate: writesHistory(workload) ? ["pgbench_history"] : [],
-        vacuum: workload.vacuum,
-        checkpoint: workload.checkpoint
-      });
-    },
-    async run(target, spec) {
-      const logDir = needsTransactionLog(workload) ? await makeTempDir("pgperf-txlog-") : void 0;
-      try {
-        return await measure(target, spec, logDir?.dir);
-      } finally {
-        await logDir?.remove();
-      }
-    }
-  };
-  async function measure(target, spec, logDir) {
-    const args = measureArgs({
-      workload,
-      connection: target.connection,
-      clients: spec.clients,
-      durationS: spec.durationS,
-      seed: spec.seed,
-      cpuCount: options.cpuCount,
-      pipelineScript: await scriptForPipeline(),
-      ...logDir ? { transactionLogPrefix: path16.join(logDir, TX_LOG_PREFIX) } : {}
-    });
-    const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-    const res = await runner.run(pgbench, args, {
-      env,
-      signal: spec.signal,
-      timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
-      onStderrLine: spec.onProgress ? (line) => {
-        const point2 = parsePgbenchProgress(line)[0];
-        if (point2) spec.onProgress(point2);
-      } : void 0
-    });
-    const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-    const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
-    const log = logDir && judged.ok ? await readTransactionLogs(logDir, TX_LOG_PREFIX) : void 0;
-    return runOutcome(res, judged, {
-      startedAt,
-      endedAt,
-      metrics: (report) => ({ ...reportMetrics(report), ...log ? percentileMetrics(log) : {} }),
-      counts: (report) => ({
-        ...reportCounts(report),
-        ...log ? { loggedTransactions: log.histogram.count } : {}
-      }),
-      progress: () => parsePgbenchProgress(res.stderr)
-    });
-  }
-}
-var TX_LOG_PREFIX = "tx";
-function percentileMetrics(log) {
-  const p95 = log.histogram.percentileMs(0.95);
-  const p99 = log.histogram.percentileMs(0.99);
-  return {
-    ...p95 === void 0 ? {} : { latencyP95Ms: p95 },
-    ...p99 === void 0 ? {} : { latencyP99Ms: p99 }
-  };
-}
-
-// src/drivers/pgbench/module.ts
-var pgbenchModule = {
-  create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
-  // pgbench -i builds the same tables for every builtin and script at one scale and init options.
-  dataSetShape: (w) => [w.scale, w.init]
-};
-
-// src/drivers/sysbench/command.ts
-function connectionArgs2(c) {
-  return [
-    "--db-driver=pgsql",
-    `--pgsql-host=${c.host}`,
-    `--pgsql-port=${c.port}`,
-    `--pgsql-user=${c.user}`,
-    `--pgsql-db=${c.database}`
-  ];
-}
-var DATA_SHAPE_OPTIONS = ["--secondary", "--create-secondary"];
-function isDataShapeOption(arg) {
-  return DATA_SHAPE_OPTIONS.includes((arg.split("=", 1)[0] ?? "").replace(/_/g, "-"));
-}
-function dataShape(w) {
-  return {
-    family: "oltp",
-    tables: w.tables,
-    tableSize: w.tableSize,
-    options: w.extraArgs.filter(isDataShapeOption).sort()
-  };
-}
-function dataArgs(w) {
-  return [`--tables=${w.tables}`, `--table-size=${w.tableSize}`, ...dataShape(w).options];
-}
-function prepareThreads(w, cpuCount) {
-  return Math.max(1, Math.min(w.tables, cpuCount, Math.max(...w.clients)));
-}
-function prepareArgs(w, c, cpuCount) {
-  return [
-    w.script,
-    ...connectionArgs2(c),
-    ...dataArgs(w),
-    `--threads=${prepareThreads(w, cpuCount)}`,
-    "prepare"
-  ];
-}
-function cleanupArgs(w, c) {
-  return [w.script, ...connectionArgs2(c), ...dataArgs(w), "cleanup"];
-}
-function measureArgs2(input2) {
-  const { workload: w } = input2;
-  return [
-    w.script,
-    ...connectionArgs2(input2.connection),
-    ...dataArgs(w),
-    `--threads=${input2.clients}`,
-    `--time=${input2.durationS}`,
-    "--report-interval=1",
-    // Pinned: the default is "special" in 1.0.x and "uniform" in later sysbench.
-    `--rand-type=${w.randType}`,
-    // 0 would make sysbench seed from the clock; every other value is reproducible.
-    `--rand-seed=${input2.seed === 0 ? 1 : input2.seed}`,
-    `--db-ps-mode=${w.psMode}`,
-    `--percentile=${w.percentile}`,
-    // p95/p99 gates read both percentiles off the histogram (--percentile gives only one).
-    ...w.metrics.includes("p95") || w.metrics.includes("p99") ? ["--histogram=on"] : [],
-    ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
-    "run"
-  ];
-}
-
-// src/drivers/sysbench/driver.ts
-import path17 from "node:path";
-init_errors();
-
-// src/drivers/sysbench/parse-output.ts
-var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
-function parseSysbenchHistogram(text2) {
-  const lines = text2.split(/\r?\n/);
-  const start = lines.findIndex((l) => l.startsWith("Latency histogram"));
-  if (start < 0) return void 0;
-  const rows = [];
-  for (const line of lines.slice(start + 2)) {
-    const m = /^\s+(\d+(?:\.\d+)?) \|\**\s+(\d+)$/.exec(line.trimEnd());
-    if (!m) break;
-    rows.push({ value: Number(m[1]), count: Number(m[2]) });
-  }
-  return rows;
-}
-var INTERVAL_RE = new RegExp(
-  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM2}\s+qps:\s+${NUM2}\s+` + String.raw`\(r/w/o:\s+${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM2}\s+` + String.raw`err/s:\s+${NUM2}\s+reconn/s:\s+${NUM2}`
-);
-function parseSysbenchInterval(line) {
-  const m = INTERVAL_RE.exec(line.trim());
-  if (!m) return void 0;
-  const n = (i) => Number(m[i]);
-  return {
-    t: n(1),
-    threads: n(2),
-    tps: n(3),
-    qps: n(4),
-    readsPerS: n(5),
-    writesPerS: n(6),
-    otherPerS: n(7),
-    percentile: n(8),
-    latencyPctMs: n(9),
-    errorsPerS: n(10),
-    reconnectsPerS: n(11)
-  };
-}
-function sysbenchFatalMessages(text2) {
-  const out = [];
-  for (const line of text2.split(/\r?\n/)) {
-    const m = /^FATAL: (.*)$/.exec(line.trimEnd());
-    if (m) out.push(m[1].trim());
-  }
-  return out;
-}
-function sections(text2) {
-  const out = /* @__PURE__ */ new Map();
-  let current;
-  for (const raw of text2.split(/\r?\n/)) {
-    const line = raw.trimEnd();
-    const header = /^([A-Z][^:]*):$/.exec(line);
-    if (header) {
-      current = /* @__PURE__ */ new Map();
-      out.set(header[1], current);
-      continue;
-    }
-    if (!/^\s/.test(line)) {
-      current = void 0;
-      continue;
-    }
-    const kv = /^\s+([^:]+):\s+(\S.*)$/.exec(line);
-    if (kv && current) current.set(kv[1].trim(), kv[2].trim());
-  }
-  return out;
-}
-function num2(s) {
-  if (s === void 0) return void 0;
-  const n = Number(s);
-  return Number.isFinite(n) ? n : void 0;
-}
-function countAndRate(s) {
-  const m = s === void 0 ? null : /^(\d+)\s+\((\d+(?:\.\d+)?) per sec\.\)$/.exec(s);
-  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
-}
-function pair(s) {
-  const m = s === void 0 ? null : /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(s);
-  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
-}
-function assignDefined(target, values) {
-  for (const [k, v] of Object.entries(values)) {
-    if (v !== void 0) target[k] = v;
-  }
-}
-function parseSysbenchOutput(text2) {
-  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text2) };
-  const version2 = /^sysbench (\S+)/m.exec(text2)?.[1];
-  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text2)?.[1];
-  assignDefined(report, {
-    version: version2,
-    threads: num2(/^Number of threads: (\d+)$/m.exec(text2)?.[1]),
-    randSeed: num2(seed)
-  });
-  for (const line of text2.split(/\r?\n/)) {
-    const point2 = parseSysbenchInterval(line);
-    if (point2) report.intervals.push(point2);
-  }
-  const s = sections(text2);
-  const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
-  const general = s.get("General statistics") ?? /* @__PURE__ */ new Map();
-  const latency = s.get("Latency (ms)") ?? /* @__PURE__ */ new Map();
-  const fairness = s.get("Threads fairness") ?? /* @__PURE__ */ new Map();
-  const [transactions, tps] = countAndRate(sql.get("transactions"));
-  const [queries, qps] = countAndRate(sql.get("queries"));
-  const [ignoredErrors, ignoredErrorsPerS] = countAndRate(sql.get("ignored errors"));
-  const [reconnects, reconnectsPerS] = countAndRate(sql.get("reconnects"));
-  const [eventsPerThreadAvg, eventsPerThreadStddev] = pair(fairness.get("events (avg/stddev)"));
-  const [execTimePerThreadAvgS, execTimePerThreadStddevS] = pair(fairness.get("execution time (avg/stddev)"));
-  let percentile;
-  let latencyPctMs;
-  for (const [key, value] of latency) {
-    const m = /^(\d+)(?:st|nd|rd|th) percentile$/.exec(key);
-    if (m) {
-      percentile = Number(m[1]);
-      latencyPctMs = num2(value);
-    }
-  }
-  assignDefined(report, {
-    reads: num2(sql.get("read")),
-    writes: num2(sql.get("write")),
-    other: num2(sql.get("other")),
-    totalQueries: num2(sql.get("total")),
-    transactions,
-    tps,
-    queries,
-    qps,
-    ignoredErrors,
-    ignoredErrorsPerS,
-    reconnects,
-    reconnectsPerS,
-    totalTimeS: num2(general.get("total time")?.replace(/s$/, "")),
-    events: num2(general.get("total number of events")),
-    latencyMinMs: num2(latency.get("min")),
-    latencyAvgMs: num2(latency.get("avg")),
-    latencyMaxMs: num2(latency.get("max")),
-    percentile,
-    latencyPctMs,
-    latencySumMs: num2(latency.get("sum")),
-    eventsPerThreadAvg,
-    eventsPerThreadStddev,
-    execTimePerThreadAvgS,
-    execTimePerThreadStddevS
-  });
-  const histogram = parseSysbenchHistogram(text2);
-  if (histogram) report.histogram = histogram;
-  report.empty = report.transactions === void 0;
-  return report;
-}
-
-// src/drivers/sysbench/judge-run.ts
-function ignoredErrorsPct(r) {
-  if (r.ignoredErrors === void 0 || r.transactions === void 0) return void 0;
-  const attempts = r.transactions + r.ignoredErrors;
-  return attempts === 0 ? 0 : 100 * r.ignoredErrors / attempts;
-}
-function oneLine2(s) {
-  return s.replace(/\s+/g, " ").trim();
-}
-function judgeSysbenchRun(input2) {
-  const report = parseSysbenchOutput(input2.stdout);
-  const fatal = [...report.fatal, ...sysbenchFatalMessages(input2.stderr)];
-  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
-  const firstFatal = fatal[0] === void 0 ? "" : `: ${oneLine2(fatal[0])}`;
-  if (input2.exitCode === null) {
-    return fail(`sysbench was terminated by signal ${input2.signal ?? "unknown"}`);
-  }
-  if (input2.exitCode !== 0) return fail(`sysbench exited with code ${input2.exitCode}${firstFatal}`);
-  if (fatal.length > 0) return fail(`sysbench reported ${fatal.length} FATAL errors${firstFatal}`);
-  if (report.empty) return fail("sysbench exited 0 but printed no report");
-  if (report.threads !== void 0 && report.threads !== input2.expectedThreads) {
-    return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
-  }
-  if (!report.transactions) return fail("no transactions were processed");
-  const pct4 = ignoredErrorsPct(report);
-  if (pct4 !== void 0 && pct4 > input2.maxIgnoredErrorsPct) {
-    return fail(
-      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct4.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
-    );
-  }
-  return { ok: true, report };
-}
-
-// src/drivers/sysbench/report-metrics.ts
-function reportMetrics2(r) {
-  const metrics = {};
-  if (r.tps !== void 0) metrics.tps = r.tps;
-  if (r.qps !== void 0) metrics.qps = r.qps;
-  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
-  if (r.latencyPctMs !== void 0) metrics.latencyPctMs = r.latencyPctMs;
-  if (r.histogram) {
-    const p95 = histogramPercentile(r.histogram, 0.95);
-    const p99 = histogramPercentile(r.histogram, 0.99);
-    if (p95 !== void 0) metrics.latencyP95Ms = p95;
-    if (p99 !== void 0) metrics.latencyP99Ms = p99;
-  }
-  return metrics;
-}
-var COUNTERS2 = {
-  transactions: "transactions",
-  queries: "queries",
-  read: "reads",
-  write: "writes",
-  other: "other",
-  ignoredErrors: "ignoredErrors",
-  reconnects: "reconnects",
-  events: "events",
-  totalTimeS: "totalTimeS",
-  latencyMinMs: "latencyMinMs",
-  latencyMaxMs: "latencyMaxMs",
-  percentile: "percentile"
-};
-function reportCounts2(r) {
-  const counts = {};
-  for (const [name, key] of Object.entries(COUNTERS2)) {
-    const value = r[key];
-    if (typeof value === "number") counts[name] = value;
-  }
-  counts.errors = r.fatal.length;
-  return counts;
-}
-function progressPoint(i) {
-  return { t: i.t, tps: i.tps, qps: i.qps, latencyPctMs: i.latencyPctMs, ignoredErrorsPerS: i.errorsPerS };
-}
-
-// src/drivers/sysbench/driver.ts
-var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
-function sysbenchDriver(options) {
-  const { workload, runner, logger } = options;
-  const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
-  const cwd = "/";
-  let located;
-  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath).then((bin) => {
-    if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
-    return bin;
-  });
-  const where = (target) => `workload ${workload.name}, arm ${target.label}`;
-  return {
-    async client() {
-      const bin = await sysbench();
-      const res = await runner.run(bin, ["--version"], { env, cwd });
-      if (res.exitCode !== 0) {
-        throw new UserError(`client: cannot run ${bin} (${describeExit(res)}); ${SYSBENCH_MISSING}`);
-      }
-      const version2 = res.stdout.trim();
-      if (!/^sysbench 1\.0\./.test(version2)) {
-        logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
-      }
-      return { tool: "sysbench", binDir: path17.dirname(bin), version: version2 };
-    },
-    async prepare(target, signal) {
-      const bin = await sysbench();
-      const args = prepareArgs(workload, target.connection, options.cpuCount);
-      const started = Date.now();
-      const res = await runner.run(bin, args, { env, cwd, signal });
-      signal?.throwIfAborted();
-      const output2 = `${res.stdout}
-${res.stderr}`;
-      const fatal = sysbenchFatalMessages(output2);
-      let problem;
-      if (res.exitCode !== 0 || res.spawnError) {
-        problem = `${describeExit(res)}${fatal[0] === void 0 ? "" : `: ${fatal[0]}`}`;
-      } else if (fatal[0] !== void 0) {
-        problem = `FATAL: ${fatal[0]}`;
-      } else {
-        problem = await checkRows(target, workload);
-      }
-      if (problem) {
-        const log = target.logTail ? await target.logTail(15) : "";
-        throw new UserError(
-          `${where(target)}: sysbench ${workload.script} prepare failed (${problem}). sysbench output:
-${tail(output2.trim(), 15)}${log ? `
-Server log tail:
-${log}` : ""}`
-        );
-      }
-      logger.info(
-        `  ${target.label}: loaded ${workload.tables} tables x ${workload.tableSize} rows (${prepareThreads(workload, options.cpuCount)} threads, ${((Date.now() - started) / 1e3).toFixed(1)} s)`
-      );
-    },
-    async beforeRun(target) {
-      await resetBeforeRun(target, { vacuum: workload.vacuum, checkpoint: workload.checkpoint });
-    },
-    async run(target, spec) {
-      const bin = await sysbench();
-      const args = measureArgs2({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed
-      });
-      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const res = await runner.run(bin, args, {
-        env,
-        cwd,
-        signal: spec.signal,
-        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3
-      });
-      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const judged = judgeSysbenchRun({
-        ...judgeInput(res, "sysbench"),
-        expectedThreads: spec.clients,
-        maxIgnoredErrorsPct: workload.maxIgnoredErrorsPct
-      });
-      return runOutcome(res, judged, {
-        startedAt,
-        endedAt,
-        metrics: reportMetrics2,
-        counts: reportCounts2,
-        progress: (report) => report ? report.intervals.map(progressPoint) : []
-      });
-    },
-    async cleanup(target, signal) {
-      const res = await runner.run(await sysbench(), cleanupArgs(workload, target.connection), {
-        env,
-        cwd,
-        signal
-      });
-      const fatal = sysbenchFatalMessages(res.stdout);
-      if (res.exitCode !== 0 || fatal.length > 0) {
-        throw new UserError(
-          `${where(target)}: sysbench ${workload.script} cleanup failed (${describeExit(res)}):
-${tail(res.stdout + res.stderr)}`
-        );
-      }
-    }
-  };
-}
-async function checkRows(target, w) {
-  const tables = Array.from({ length: w.tables }, (_, i) => `sbtest${i + 1}`);
-  const sql = `SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})`).join(" || ',' || ")}`;
-  let counts;
-  try {
-    counts = (await target.psql(sql)).trim();
-  } catch (e) {
-    return `the tables are not there: ${errorMessage(e)}`;
-  }
-  const short3 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
-  return short3.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short3.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
-}
-
-// src/drivers/sysbench/module.ts
-var sysbenchModule = {
-  create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
-  dataSetShape: dataShape
-};
-
-// src/drivers/registry.ts
-var DRIVERS = {
-  pgbench: pgbenchModule,
-  sysbench: sysbenchModule
-};
-function moduleOf(workload) {
-  return DRIVERS[workload.tool];
-}
-function createDriver(workload, deps) {
-  return moduleOf(workload).create(workload, deps);
-}
-function dataSetShape(workload) {
-  return moduleOf(workload).dataSetShape(workload);
-}
-
-// src/machine/environment.ts
-import { readFile as readFile8 } from "node:fs/promises";
-import os6 from "node:os";
-var FACT_FILES = {
-  governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-  scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
-  energyPerformancePreference: "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
-  boost: "/sys/devices/system/cpu/cpufreq/boost",
-  intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
-  smtControl: "/sys/devices/system/cpu/smt/control",
-  smtActive: "/sys/devices/system/cpu/smt/active",
-  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
-  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
-  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
-  cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
-  transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
-  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
-  numaBalancing: "/proc/sys/kernel/numa_balancing",
-  clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
-  nrHugepages: "/proc/sys/vm/nr_hugepages"
-};
-async function captureEnvironment(settingsHash2) {
-  const cpus = os6.cpus();
-  const facts = {};
-  await Promise.all(
-    Object.entries(FACT_FILES).map(async ([name, file2]) => {
-      const value = await readTrimmed(file2);
-      if (value !== void 0) facts[name] = value;
-    })
-  );
-  const loadavg = os6.loadavg().map((l) => l.toFixed(2));
-  facts.loadavgAtStart = loadavg.join(" ");
-  return {
-    hostname: os6.hostname(),
-    os: await osPrettyName() ?? `${os6.type()} ${os6.release()}`,
-    kernel: os6.release(),
-    arch: os6.arch(),
-    cpuModel: cpus[0]?.model.trim() ?? "unknown",
-    cpuCount: os6.availableParallelism(),
-    memoryBytes: os6.totalmem(),
-    facts,
-    nodeVersion: process.version,
-    settingsHash: settingsHash2
-  };
-}
-async function osPrettyName() {
-  const text2 = await readTrimmed("/etc/os-release");
-  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
-  return m ? m[1] : void 0;
-}
-async function readTrimmed(file2) {
-  try {
-    return (await readFile8(file2, "utf8")).trim();
-  } catch {
-    return void 0;
-  }
-}
-
-// src/machine/sysfs.ts
-import { readdir as readdir5, readFile as readFile9 } from "node:fs/promises";
-import path18 from "node:path";
-async function readText(root, rel) {
-  try {
-    return await readFile9(path18.join(root, rel), "utf8");
-  } catch {
-    return void 0;
-  }
-}
-async function readValue(root, rel) {
-  const text2 = await readText(root, rel);
-  return text2 === void 0 ? void 0 : text2.trim();
-}
-async function readInt(root, rel) {
-  const text2 = await readValue(root, rel);
-  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
-  return Number(text2);
-}
-async function listDir(root, rel, pattern) {
-  try {
-    return (await readdir5(path18.join(root, rel))).filter((e) => pattern.test(e));
-  } catch {
-    return [];
-  }
-}
-function parseCpuList(text2, what = "CPU list") {
-  const trimmed = text2.trim();
-  if (trimmed === "") return [];
-  const cpus = /* @__PURE__ */ new Set();
-  for (const part of trimmed.split(",")) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
-    const from = Number(m[1]);
-    const to = m[2] === void 0 ? from : Number(m[2]);
-    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
-    for (let c = from; c <= to; c++) cpus.add(c);
-  }
-  return [...cpus].sort((a, b) => a - b);
-}
-function formatCpuList(cpus) {
-  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
-  const parts = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
-    i = j + 1;
-  }
-  return parts.join(",");
-}
-
-// src/machine/load-sample.ts
-function parseProcStat(text2) {
-  const line = text2.split("\n").find((l) => /^cpu\s/.test(l));
-  if (!line) throw new Error('/proc/stat: no aggregate "cpu" line');
-  const f = line.trim().split(/\s+/).slice(1).map(Number);
-  const at = (i) => f[i] ?? 0;
-  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { total, idle: at(3) + at(4), steal: at(7) };
-}
-function parsePidStat(text2) {
-  const open4 = text2.indexOf("(");
-  const close = text2.lastIndexOf(")");
-  if (open4 < 0 || close < open4) return void 0;
-  const pid = Number(text2.slice(0, open4).trim());
-  const rest = text2.slice(close + 1).trim().split(/\s+/);
-  const utime = Number(rest[11]);
-  const stime = Number(rest[12]);
-  if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
-  return { pid, comm: text2.slice(open4 + 1, close), cpu: utime + stime };
-}
-async function takeLoadSnapshot(root) {
-  const stat7 = await readText(root, "proc/stat");
-  if (stat7 === void 0) return void 0;
-  const procs = [];
-  for (const entry of await listDir(root, "proc", /^\d+$/)) {
-    const text2 = await readText(root, `proc/${entry}/stat`);
-    const parsed = text2 && parsePidStat(text2);
-    if (parsed) procs.push(parsed);
-  }
-  return { cpu: parseProcStat(stat7), procs };
-}
-function loadWindow(before, after, logicalCpus, exclude = []) {
-  const dTotal = after.cpu.total - before.cpu.total;
-  if (dTotal <= 0) return { busyShare: 0, stealShare: 0, processes: [] };
-  const dIdle = after.cpu.idle - before.cpu.idle;
-  const dSteal = after.cpu.steal - before.cpu.steal;
-  const perCpu2 = dTotal / Math.max(1, logicalCpus);
-  const earlier = new Map(before.procs.map((p) => [p.pid, p.cpu]));
-  const processes = [];
-  for (const p of after.procs) {
-    const was = earlier.get(p.pid);
-    if (was === void 0 || exclude.includes(p.pid)) continue;
-    const used = p.cpu - was;
-    if (used > 0) processes.push({ pid: p.pid, comm: p.comm, cpus: used / perCpu2 });
-  }
-  processes.sort((a, b) => b.cpus - a.cpus || a.pid - b.pid);
-  return {
-    busyShare: clamp01((dTotal - dIdle - dSteal) / dTotal),
-    stealShare: clamp01(dSteal / dTotal),
-    processes
-  };
-}
-function clamp01(x) {
-  return Math.min(1, Math.max(0, x));
-}
-
-// src/machine/topology.ts
-var CPU_DIR = "sys/devices/system/cpu";
-var NODE_DIR = "sys/devices/system/node";
-async function readTopology(root = "/") {
-  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
-  let online;
-  if (onlineText !== void 0) {
-    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
-  } else {
-    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
-  }
-  const nodeOf = await readNodes(root);
-  const cpus = [];
-  for (const cpu of online) {
-    const base = `${CPU_DIR}/cpu${cpu}`;
-    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
-    const l3 = await readL3(root, base);
-    cpus.push({
-      cpu,
-      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
-      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
-      node: nodeOf.get(cpu) ?? 0,
-      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
-      ...l3 ? { l3 } : {}
-    });
-  }
-  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
-}
-async function readNodes(root) {
-  const nodeOf = /* @__PURE__ */ new Map();
-  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
-    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
-    if (!list) continue;
-    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
-      nodeOf.set(cpu, Number(entry.slice(4)));
-  }
-  return nodeOf;
-}
-async function readL3(root, base) {
-  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
-    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
-    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
-    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
-  }
-  return void 0;
-}
-function summarise2(cpus, smtControl, hasNodes) {
-  const groups2 = (key) => {
-    const byKey = /* @__PURE__ */ new Map();
-    for (const c of cpus) {
-      const k = key(c);
-      if (k === void 0) continue;
-      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
-    }
-    return [...byKey.values()];
-  };
-  const cores = groups2((c) => formatCpuList(c.siblings)).length;
-  const nodes = /* @__PURE__ */ new Map();
-  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
-  return {
-    cpus,
-    logicalCpus: cpus.length,
-    sockets: new Set(cpus.map((c) => c.socket)).size,
-    cores,
-    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
-    ...smtControl !== void 0 ? { smtControl } : {},
-    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node2, list]) => ({ node: node2, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
-    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
-  };
-}
-function describeTopology(t) {
-  const plural3 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
-  return `${plural3(t.sockets, "socket")}, ${plural3(t.numaNodes.length, "NUMA node")}, ${plural3(t.cores, "core")}, ${plural3(t.logicalCpus, "CPU")}${smt}, ${plural3(t.l3Groups.length, "L3 group")}`;
-}
-
-// src/machine/preflight.ts
-var LIMITS = {
-  /** Enabled idle states with a wake-up latency above this (µs) cost latency on every wake-up. */
-  deepIdleLatencyUs: 10,
-  busyShareWarn: 0.05,
-  busyShareBad: 0.25,
-  stealShareWarn: 0.01,
-  stealShareBad: 0.05,
-  /** PSI cpu "some" avg10 (percent of time some task waited for a CPU). */
-  psiWarn: 5,
-  psiBad: 20,
-  /** Other processes' CPU, summed, in CPUs. */
-  otherCpusWarn: 0.1,
-  otherCpusBad: 0.5,
-  /** A process is listed when it used at least this much of one CPU. */
-  listProcessCpus: 0.02,
-  /** RLIMIT_NOFILE soft limit; pgbench needs one per client plus a few, the server one per backend file. */
-  nofileWarn: 4096,
-  nofileBad: 1024,
-  /** Free memory without a known shared_buffers. */
-  minAvailableBytes: 1024 ** 3
-};
-var CPU_DIR2 = "sys/devices/system/cpu";
-async function preflight(options = {}) {
-  const root = options.root ?? "/";
-  const windowS = options.windowS ?? 2;
-  const sleep2 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-  const topology = await readTopology(root);
-  const before = await takeLoadSnapshot(root);
-  if (windowS > 0) await sleep2(windowS * 1e3);
-  const after = await takeLoadSnapshot(root);
-  const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
-  const facts = [
-    topologyFact(topology),
-    ...await frequencyFacts(root, topology),
-    ...await idleFacts(root, topology),
-    ...await memoryFacts(root, topology, options.sharedBuffersBytes),
-    ...await kernelFacts(root),
-    await virtualisationFact(root),
-    ...loadFacts(
-      window2,
-      windowS,
-      await readText(root, "proc/loadavg"),
-      await readText(root, "proc/pressure/cpu")
-    ),
-    await nofileFact(root)
-  ];
-  return { verdict: overallVerdict2(facts), facts, topology, windowS, capturedAt: (/* @__PURE__ */ new Date()).toISOString() };
-}
-function overallVerdict2(facts) {
-  if (facts.some((f) => f.verdict === "bad")) return "not fit for benchmarking";
-  if (facts.some((f) => f.verdict === "warn")) return "usable with warnings";
-  return "ready";
-}
-function preflightFacts(report) {
-  const out = { "preflight.verdict": report.verdict };
-  for (const f of report.facts) out[`preflight.${f.id}`] = `${f.value} [${f.verdict}]`;
-  return out;
-}
-function topologyFact(t) {
-  return { id: "topology", group: "cpu", name: "CPU topology", value: describeTopology(t), verdict: "ok" };
-}
-async function perCpu(root, t, rel) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const c of t.cpus) {
-    const v = await readValue(root, `${CPU_DIR2}/cpu${c.cpu}/${rel}`);
-    if (v !== void 0) counts.set(v, (counts.get(v) ?? 0) + 1);
-  }
-  if (counts.size === 0) return void 0;
-  if (counts.size === 1) return [...counts.keys()][0];
-  return [...counts.entries()].map(([v, n]) => `${v} (${n})`).join(", ");
-}
-async function frequencyFacts(root, t) {
-  const driver = await perCpu(root, t, "cpufreq/scaling_driver");
-  const governor = await perCpu(root, t, "cpufreq/scaling_governor");
-  if (driver === void 0 && governor === void 0) {
-    return [
-      {
-        id: "cpufreq",
-        group: "frequency",
-        name: "frequency scaling",
-        value: "not exposed (no cpufreq: the hypervisor or firmware sets the clock)",
-        verdict: "ok"
-      }
-    ];
-  }
-  const facts = [];
-  const pstate = await readValue(root, `${CPU_DIR2}/intel_pstate/status`) ?? await readValue(root, `${CPU_DIR2}/amd_pstate/status`);
-  facts.push({
-    id: "scalingDriver",
-    group: "frequency",
-    name: "frequency driver",
-    value: `${driver ?? "unknown"}${pstate ? ` (${pstate} mode)` : ""}`,
-    verdict: "ok"
-  });
-  const fixGovernor = "cpupower frequency-set -g performance   # or: echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor";
-  facts.push(
-    governor === "performance" ? { id: "governor", group: "frequency", name: "governor", value: governor, verdict: "ok" } : {
-      id: "governor",
-      group: "frequency",
-      name: "governor",
-      value: governor ?? "unknown",
-      verdict: "warn",
-      why: "the clock ramps up with load, which skews low-client runs",
-      fix: `${fixGovernor}   (or for the run only: pgperf run --governor performance)`
-    }
-  );
-  const epp = await perCpu(root, t, "cpufreq/energy_performance_preference");
-  if (epp !== void 0) {
-    facts.push(
-      epp === "performance" ? { id: "epp", group: "frequency", name: "energy/performance preference", value: epp, verdict: "ok" } : {
-        id: "epp",
-        group: "frequency",
-        name: "energy/performance preference",
-        value: epp,
-        verdict: "warn",
-        why: "the hardware trades speed for power",
-        fix: "echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/energy_performance_preference"
-      }
-    );
-  }
-  const boost = await readInt(root, `${CPU_DIR2}/cpufreq/boost`);
-  const noTurbo = await readInt(root, `${CPU_DIR2}/intel_pstate/no_turbo`);
-  if (boost !== void 0 || noTurbo !== void 0) {
-    const on = boost === 1 || noTurbo === 0;
-    facts.push({
-      id: "boost",
-      group: "frequency",
-      name: "turbo/boost",
-      value: on ? "on" : "off",
-      verdict: on ? "warn" : "ok",
-      ...on ? {
-        why: "the boost clock depends on how many cores are busy, which bends client sweeps",
-        fix: noTurbo !== void 0 ? "echo 1 | tee /sys/devices/system/cpu/intel_pstate/no_turbo" : "echo 0 | tee /sys/devices/system/cpu/cpufreq/boost"
-      } : {}
-    });
-  }
-  return facts;
-}
-async function idleFacts(root, t) {
-  const driver = await readValue(root, `${CPU_DIR2}/cpuidle/current_driver`);
-  const governor = await readValue(root, `${CPU_DIR2}/cpuidle/current_governor_ro`) ?? await readValue(root, `${CPU_DIR2}/cpuidle/current_governor`);
-  const first = t.cpus[0]?.cpu ?? 0;
-  const states = [];
-  const dir = `${CPU_DIR2}/cpu${first}/cpuidle`;
-  const entries = (await listDir(root, dir, /^state\d+$/)).sort(
-    (a, b) => Number(a.slice(5)) - Number(b.slice(5))
-  );
-  for (const s of entries) {
-    states.push({
-      name: await readValue(root, `${dir}/${s}/name`) ?? s,
-      latencyUs: await readInt(root, `${dir}/${s}/latency`) ?? 0,
-      disabled: await readInt(root, `${dir}/${s}/disable`) === 1
-    });
-  }
-  const listed = states.map((s) => `${s.name} ${s.latencyUs}\xB5s${s.disabled ? " (disabled)" : ""}`).join(", ");
-  const value = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed ? `: ${listed}` : ""}`;
-  const deep = states.filter((s) => !s.disabled && s.latencyUs > LIMITS.deepIdleLatencyUs);
-  if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value, verdict: "ok" }];
-  const worst = Math.max(...deep.map((s) => s.latencyUs));
-  return [
-    {
-      id: "cpuidle",
-      group: "idle",
-      name: "idle states",
-      value,
-      verdict: "warn",
-      why: `deep idle states are enabled (${deep.map((s) => s.name).join(", ")}; wake-up up to ${worst}\xB5s): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
-      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: pgperf run --cpu-dma-latency 0)`
-    }
-  ];
-}
-async function memoryFacts(root, t, sharedBuffers) {
-  const facts = [];
-  const meminfo = await readText(root, "proc/meminfo") ?? "";
-  const kb = (key) => {
-    const m = new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(meminfo);
-    return m ? Number(m[1]) * 1024 : void 0;
-  };
-  const available = kb("MemAvailable");
-  const total = kb("MemTotal");
-  if (available !== void 0) {
-    const need = sharedBuffers;
-    let verdict2 = "ok";
-    let why;
-    if (need !== void 0 && available < need) {
-      verdict2 = "bad";
-      why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
-    } else if (need !== void 0 && available < 2 * need) {
-      verdict2 = "warn";
-      why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
-    } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
-      verdict2 = "warn";
-      why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
-    }
-    facts.push({
-      id: "memory",
-      group: "memory",
-      name: "available memory",
-      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
-      verdict: verdict2,
-      ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
-    });
-  }
-  const thpRaw = await readValue(root, "sys/kernel/mm/transparent_hugepage/enabled");
-  if (thpRaw !== void 0) {
-    const thp = /\[(\w+)\]/.exec(thpRaw)?.[1] ?? thpRaw;
-    facts.push({
-      id: "thp",
-      group: "memory",
-      name: "transparent huge pages",
-      value: thp,
-      verdict: thp === "always" ? "warn" : "ok",
-      ...thp === "always" ? {
-        why: "khugepaged compacts and collapses backend memory during runs",
-        fix: "echo madvise | tee /sys/kernel/mm/transparent_hugepage/enabled"
-      } : {}
-    });
-  }
-  const balancing = await readInt(root, "proc/sys/kernel/numa_balancing");
-  if (balancing !== void 0) {
-    const moving = balancing !== 0 && t.numaNodes.length > 1;
-    facts.push({
-      id: "numaBalancing",
-      group: "memory",
-      name: "NUMA balancing",
-      value: `${balancing === 0 ? "off" : "on"} (${t.numaNodes.length} node${t.numaNodes.length === 1 ? "" : "s"})`,
-      verdict: moving ? "warn" : "ok",
-      ...moving ? {
-        why: "the kernel migrates pages and tasks between nodes during runs",
-        fix: "sysctl -w kernel.numa_balancing=0"
-      } : {}
-    });
-  }
-  return facts;
-}
-var GOOD_CLOCKSOURCES = ["tsc", "kvm-clock", "arch_sys_counter", "hyperv_clocksource_tsc_page", "timebase"];
-async function kernelFacts(root) {
-  const current = await readValue(root, "sys/devices/system/clocksource/clocksource0/current_clocksource");
-  if (current === void 0) return [];
-  const available = await readValue(root, "sys/devices/system/clocksource/clocksource0/available_clocksource") ?? "";
-  const slow = current === "hpet" || current === "acpi_pm";
-  const good = GOOD_CLOCKSOURCES.includes(current);
-  const better = available.split(/\s+/).find((c) => c === "tsc") ?? available.split(/\s+/).find((c) => GOOD_CLOCKSOURCES.includes(c));
-  return [
-    {
-      id: "clocksource",
-      group: "kernel",
-      name: "clocksource",
-      value: `${current}${available ? ` (available: ${available})` : ""}`,
-      verdict: good ? "ok" : slow ? "bad" : "warn",
-      ...good ? {} : {
-        why: `clock_gettime through ${current} is slow; pgbench -P and track_io_timing call it constantly`,
-        fix: better ? `echo ${better} | tee /sys/devices/system/clocksource/clocksource0/current_clocksource` : 'boot with a stable TSC (check dmesg for "TSC unstable") or use another machine'
-      }
-    }
-  ];
-}
-async function virtualisationFact(root) {
-  const cpuinfo = await readText(root, "proc/cpuinfo") ?? "";
-  const flagged = /^flags\s*:.*\bhypervisor\b/m.test(cpuinfo);
-  const xen = await readValue(root, "sys/hypervisor/type");
-  const product = await readValue(root, "sys/class/dmi/id/product_name");
-  const vendor = await readValue(root, "sys/class/dmi/id/sys_vendor");
-  const dmiVm = /kvm|qemu|vmware|virtualbox|virtual machine|hvm domu|google compute|amazon ec2|bochs|standard pc/i.test(
-    `${product ?? ""} ${vendor ?? ""}`
-  );
-  const vm = flagged || xen !== void 0 || dmiVm;
-  const evidence = [
-    flagged ? "cpuinfo hypervisor flag" : void 0,
-    xen ? `/sys/hypervisor/type ${xen}` : void 0,
-    product ? `DMI product "${product}"` : void 0
-  ].filter((e) => e !== void 0);
-  return {
-    id: "virtualisation",
-    group: "virtualisation",
-    name: "virtualisation",
-    value: `${vm ? "virtual machine" : "bare metal"}${evidence.length ? ` (${evidence.join(", ")})` : ""}`,
-    verdict: vm ? "warn" : "ok",
-    ...vm ? {
-      why: "other guests share the host: steal time and host scheduling add noise",
-      fix: "gate on a bare-metal runner or a VM with dedicated (pinned) vCPUs"
-    } : {}
-  };
-}
-var QUIET_FIX = "stop them, or keep them off the benchmark CPUs: taskset -apc <other CPUs> <pid>";
-function loadFacts(window2, windowS, loadavgText, psiText) {
-  const facts = [];
-  const loadavg = loadavgText?.trim().split(/\s+/).slice(0, 3).join(" ");
-  if (window2 && windowS > 0) {
-    facts.push(
-      graded({
-        id: "busy",
-        group: "load",
-        name: "CPU busy",
-        value: `${pct3(window2.busyShare)} of all CPUs over ${windowS} s${loadavg ? ` (loadavg ${loadavg})` : ""}`,
-        x: window2.busyShare,
-        warnAt: LIMITS.busyShareWarn,
-        badAt: LIMITS.busyShareBad,
-        why: "other work competes with the benchmark for CPUs",
-        fix: QUIET_FIX
-      }),
-      graded({
-        id: "steal",
-        group: "load",
-        name: "steal time",
-        value: `${pct3(window2.stealShare)} over ${windowS} s`,
-        x: window2.stealShare,
-        warnAt: LIMITS.stealShareWarn,
-        badAt: LIMITS.stealShareBad,
-        why: "the hypervisor runs other guests on these CPUs",
-        fix: "use a runner with dedicated vCPUs or bare metal"
-      }),
-      busyProcessesFact(window2.processes, windowS)
-    );
-  } else if (loadavg) {
-    facts.push({ id: "loadavg", group: "load", name: "load average", value: loadavg, verdict: "ok" });
-  }
-  const some = psiText && /^some .*avg10=([\d.]+)/m.exec(psiText)?.[1];
-  if (some) {
-    facts.push(
-      graded({
-        id: "psiCpu",
-        group: "load",
-        name: "CPU pressure (PSI some avg10)",
-        value: `${some}%`,
-        x: Number(some),
-        warnAt: LIMITS.psiWarn,
-        badAt: LIMITS.psiBad,
-        why: "runnable tasks waited for a CPU in the last 10 s",
-        fix: QUIET_FIX
-      })
-    );
-  }
-  return facts;
-}
-function busyProcessesFact(processes, windowS) {
-  const listed = processes.filter((p) => p.cpus >= LIMITS.listProcessCpus);
-  const sum2 = processes.reduce((a, p) => a + p.cpus, 0);
-  const top = listed.slice(0, 5).map((p) => `${p.comm} (pid ${p.pid}) ${p.cpus.toFixed(2)} CPU`);
-  return graded({
-    id: "busyProcesses",
-    group: "load",
-    name: "other busy processes",
-    value: top.length ? `${top.join(", ")}; ${sum2.toFixed(2)} CPU in all over ${windowS} s` : "none",
-    x: sum2,
-    warnAt: LIMITS.otherCpusWarn,
-    badAt: LIMITS.otherCpusBad,
-    why: "these processes used CPU during the sample window",
-    fix: QUIET_FIX
-  });
-}
-async function nofileFact(root) {
-  const limits = await readText(root, "proc/self/limits") ?? "";
-  const m = /^Max open files\s+(\S+)\s+(\S+)/m.exec(limits);
-  const soft = m ? m[1] === "unlimited" ? Infinity : Number(m[1]) : void 0;
-  const hard = m?.[2];
-  if (soft === void 0) {
-    return { id: "nofile", group: "limits", name: "open files (ulimit -n)", value: "unknown", verdict: "ok" };
-  }
-  const verdict2 = soft < LIMITS.nofileBad ? "bad" : soft < LIMITS.nofileWarn ? "warn" : "ok";
-  return {
-    id: "nofile",
-    group: "limits",
-    name: "open files (ulimit -n)",
-    value: `${m[1]} (hard ${hard})`,
-    verdict: verdict2,
-    ...verdict2 === "ok" ? {} : {
-      why: 'pgbench needs a descriptor per client; high client counts fail with "too many open files"',
-      fix: `ulimit -n ${hard === "unlimited" ? 65536 : Math.min(65536, Number(hard) || 65536)}   (in the shell that starts pgperf; raise the hard limit in /etc/security/limits.conf or LimitNOFILE= for a service)`
-    }
-  };
-}
-function graded(f) {
-  const verdict2 = f.x >= f.badAt ? "bad" : f.x >= f.warnAt ? "warn" : "ok";
-  return {
-    id: f.id,
-    group: f.group,
-    name: f.name,
-    value: f.value,
-    verdict: verdict2,
-    ...verdict2 === "ok" ? {} : { why: f.why, fix: f.fix }
-  };
-}
-function pct3(share) {
-  return `${(share * 100).toFixed(1)}%`;
-}
-function formatBytes(bytes2) {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let v = bytes2;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
-}
-
-// src/postgres/wait-events.ts
-init_esm();
-var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
-var LOCK_SAMPLE_INTERVAL_MS = 1e3;
-var ACTIVITY_SQL = `
-SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
-       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
-  FROM pg_stat_activity
- WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
-var LOCKS_SQL = `
-SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
-  FROM pg_locks WHERE NOT granted GROUP BY 1`;
-var COUNTER_VIEWS = [
-  {
-    prefix: "database",
-    view: "pg_stat_database",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
-  },
-  {
-    prefix: "wal",
-    view: "pg_stat_wal",
-    minVersion: 14e4,
-    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
-  },
-  {
-    prefix: "bgwriter",
-    view: "pg_stat_bgwriter",
-    minVersion: 0,
-    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
-  },
-  {
-    prefix: "checkpointer",
-    view: "pg_stat_checkpointer",
-    minVersion: 17e4,
-    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
-  },
-  {
-    prefix: "io",
-    view: "pg_stat_io",
-    minVersion: 16e4,
-    // Summed over backend types, objects and contexts: one number per operation.
-    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
-            SELECT key, sum(value::numeric) AS total
-              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
-             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
-             GROUP BY key) s`
-  }
-];
-var VIEW_VERSION_NAMES = {
-  pg_stat_wal: "PostgreSQL 14+",
-  pg_stat_checkpointer: "PostgreSQL 17+",
-  pg_stat_io: "PostgreSQL 16+"
-};
-async function startDiagnostics(target, options = {}) {
-  const hz = options.hz ?? 10;
-  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
-  const client = new esm_default.Client({
-    host: target.host,
-    port: target.port,
-    user: target.user,
-    database: target.database,
-    application_name: DIAGNOSTICS_APPLICATION_NAME
-  });
-  let failure2;
-  client.on("error", (e) => {
-    failure2 ??= e;
-  });
-  await client.connect();
-  try {
-    const versionNum = Number(
-      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
-    );
-    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
-    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
-      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
-    );
-    const readCounters = async () => {
-      const out = {};
-      for (const v of views) {
-        const row2 = (await client.query(v.sql)).rows[0];
-        for (const [key, value] of Object.entries(row2?.j ?? {})) {
-          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
-          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
-        }
-      }
-      return out;
-    };
-    const before = await readCounters();
-    const started = Date.now();
-    const events = /* @__PURE__ */ new Map();
-    const locks = /* @__PURE__ */ new Map();
-    let samples = 0;
-    let missedTicks = 0;
-    let observations = 0;
-    let busy;
-    let lastLockSample = 0;
-    const sample = async () => {
-      const rows = (await client.query(ACTIVITY_SQL)).rows;
-      samples++;
-      for (const r of rows) {
-        const key = `${r.type}:${r.event}`;
-        events.set(key, (events.get(key) ?? 0) + 1);
-        observations++;
-      }
-      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
-        lastLockSample = Date.now();
-        for (const r of (await client.query(LOCKS_SQL)).rows) {
-          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
-        }
-      }
-    };
-    const timer = setInterval(() => {
-      if (busy) {
-        missedTicks++;
-        return;
-      }
-      busy = sample().catch((e) => {
-        failure2 ??= e;
-      }).finally(() => {
-        busy = void 0;
-      });
-    }, 1e3 / hz);
-    let stopped;
-    return {
-      stop() {
-        stopped ??= (async () => {
-          clearInterval(timer);
-          try {
-            await busy;
-            if (failure2) throw failure2;
-            const after = await readCounters();
-            const counters = {};
-            for (const [key, value] of Object.entries(after)) {
-              const was = before[key];
-              if (was !== void 0) counters[key] = value - was;
-            }
-            return {
-              version: 1,
-              serverVersionNum: versionNum,
-              hz,
-              durationS: (Date.now() - started) / 1e3,
-              samples,
-              missedTicks,
-              observations,
-              waitEvents: shares(events, observations),
-              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
-              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
-              counters,
-              unavailable
-            };
-          } finally {
-            await client.end().catch(() => {
-            });
-          }
-        })();
-        return stopped;
-      }
-    };
-  } catch (e) {
-    await client.end().catch(() => {
-    });
-    throw e;
-  }
-}
-function shares(counts, total) {
-  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
-}
-
-// src/run/run-loop.ts
-init_fingerprint();
-
-// src/run/shard-digest.ts
-init_fingerprint();
-import { createHash as createHash4 } from "node:crypto";
-function bareCell(c) {
-  return { workload: c.workload, clients: c.clients };
-}
-function sha256Hex2(text2) {
-  return createHash4("sha256").update(text2).digest("hex");
-}
-function planHashOf(plan) {
-  return sha256Hex2(
-    canonicalJson({
-      planId: plan.planId,
-      count: plan.count,
-      allCells: plan.allCells.map(bareCell),
-      assignment: plan.assignment.map((cells) => cells.map(bareCell))
-    })
-  );
-}
-function samplesDigestOf(samples, cache3) {
-  const lines = samples.map((s) => {
-    const cached2 = cache3?.get(s);
-    if (cached2 !== void 0) return cached2;
-    const hash2 = sha256Hex2(canonicalJson(s));
-    cache3?.set(s, hash2);
-    return hash2;
-  });
-  return sha256Hex2(lines.join("\n"));
-}
-function sealShard(result, cache3) {
-  const shard = result.plan.shard;
-  if (!shard || shard.index === 0) return;
-  shard.samplesDigest = samplesDigestOf(result.samples, cache3);
-}
-function sealingSink(sink) {
-  const cache3 = /* @__PURE__ */ new WeakMap();
-  return {
-    description: sink.description,
-    update: (result) => {
-      sealShard(result, cache3);
-      return sink.update(result);
-    },
-    finish: (result) => {
-      sealShard(result, cache3);
-      return sink.finish(result);
-    }
-  };
-}
-
-// src/run/run-loop.ts
-init_types();
-
-// src/run/run-id.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-function newRunId(startedAt) {
-  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${randomBytes3(4).toString("hex")}`;
-}
-
-// src/run/run-loop.ts
-init_errors();
-
-// src/run/plan.ts
-function planRounds(input2) {
-  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
-  const rounds = [];
-  for (let round2 = 1; round2 <= totalRounds; round2++) {
-    const random = seededRandom2(deriveSeed(input2.seed, round2));
-    const cells = shuffle(
-      input2.cells.filter((c) => c.rounds >= round2),
-      random
-    );
-    const runs = [];
-    cells.forEach((cell, k) => {
-      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
-      for (const arm2 of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
-    });
-    rounds.push(runs);
-  }
-  return rounds;
-}
-function deriveSeed(seed, round2) {
-  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
-  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
-  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
-  return (h ^ h >>> 16) & 2147483647;
-}
-function newSeed() {
-  return Math.floor(Math.random() * 2147483647);
-}
-function seededRandom2(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = a + 1831565813 >>> 0;
-    let t = a;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-}
-function shuffle(items, random) {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-function rotate(items, by) {
-  return [...items.slice(by), ...items.slice(0, by)];
-}
-
-// src/run/adaptive-control.ts
-init_types();
-var AdaptiveControl = class {
-  constructor(plan, analysis, budget, now = Date.now) {
-    this.plan = plan;
-    this.analysis = analysis;
-    this.budget = budget;
-    this.now = now;
-  }
-  plan;
-  analysis;
-  budget;
-  now;
-  open = null;
-  // null: every cell open
-  looked = 0;
-  startedMs = null;
-  /**
-   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
-   * and returns why to stop, or null to go on.
-   */
-  beforeRound(result, round2, log) {
-    this.startedMs ??= this.now();
-    const done = round2 - 1;
-    const k = this.plan.schedule.indexOf(done);
-    if (k >= 0 && k + 1 > this.looked) {
-      const stop = this.look(result, k + 1, log);
-      if (stop) return stop;
-    }
-    if (round2 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
-    const { timeBudgetS } = this.budget;
-    if (timeBudgetS !== void 0) {
-      const elapsedS = (this.now() - this.startedMs) / 1e3;
-      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
-      if (elapsedS + perRoundS > timeBudgetS) {
-        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round2} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
-      }
-    }
-    return null;
-  }
-  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
-  finish(result, roundsDone, log) {
-    const k = this.plan.schedule.indexOf(roundsDone);
-    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
-  }
-  /** Whether the run of this cell is still needed. */
-  isOpen(cell) {
-    return this.open === null || this.open.has(cellId(cell));
-  }
-  look(result, look, log) {
-    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
-    this.looked = look;
-    result.adaptive = adaptiveRecord(this.plan, outcome);
-    this.open = new Set(outcome.openCells.map(cellId));
-    const decided = outcome.decidedCells.filter((d) => d.look === look);
-    log(
-      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.label} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
-    );
-    return outcome.stop ? outcome.reason : null;
-  }
-};
-function formatS(s) {
-  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
-}
-
-// src/run/progress.ts
-var ProgressTracker = class {
-  /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
-  constructor(plannedRuns, plannedSeconds, now = Date.now) {
-    this.plannedRuns = plannedRuns;
-    this.plannedSeconds = plannedSeconds;
-    this.now = now;
-    this.started = now();
-  }
-  plannedRuns;
-  plannedSeconds;
-  now;
-  done = 0;
-  doneSeconds = 0;
-  overheadSeconds = 0;
-  started;
-  /** Records a finished run that was planned to take `plannedS` and took `actualS` wall-clock seconds. */
-  finished(plannedS, actualS) {
-    this.done++;
-    this.doneSeconds += plannedS;
-    this.overheadSeconds += Math.max(0, actualS - plannedS);
-  }
-  /** A retry adds a run that was not planned. */
-  addRun(seconds2) {
-    this.plannedRuns++;
-    this.plannedSeconds += seconds2;
-  }
-  /** Estimated seconds left: planned run time left plus the per-run overhead seen so far. */
-  remainingSeconds() {
-    const runsLeft = Math.max(0, this.plannedRuns - this.done);
-    const overheadPerRun = this.done > 0 ? this.overheadSeconds / this.done : 2;
-    return Math.max(0, this.plannedSeconds - this.doneSeconds) + runsLeft * overheadPerRun;
-  }
-  line(e) {
-    const elapsed = (this.now() - this.started) / 1e3;
-    const what = e.kind === "warmup" ? "warm-up" : `round ${e.round}/${e.rounds}`;
-    const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
-    return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
-  }
-};
-function formatTps(tps) {
-  return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
-}
-function formatDuration(seconds2) {
-  const s = Math.round(seconds2);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
-}
-
-// src/machine/pinning.ts
-import { access as access3, constants as constants3 } from "node:fs/promises";
-import path19 from "node:path";
-init_errors();
-function planCpus(spec, topology, tools, where = "cpus") {
-  if (!tools.taskset && !tools.numactl) {
-    throw new UserError(
-      `${where}: pinning needs taskset (util-linux) or numactl, and neither is on the PATH: install util-linux (apt-get install util-linux) or remove "cpus"`
-    );
-  }
-  const { server, client } = spec === "auto" ? autoSplit(topology, where) : explicit(spec, topology, where);
-  const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
-  const nodes = (cpus) => [...new Set(cpus.map((c) => nodeOf.get(c) ?? 0))].sort((a, b) => a - b);
-  const serverNodes = nodes(server);
-  const clientNodes = nodes(client);
-  const warnings = [];
-  const byCpu = new Map(topology.cpus.map((c) => [c.cpu, c]));
-  const clientSet = new Set(client);
-  const split = server.filter((cpu) => byCpu.get(cpu)?.siblings.some((s) => s !== cpu && clientSet.has(s)));
-  if (split.length > 0) {
-    warnings.push(
-      `${where}: server CPUs ${formatCpuList(split)} share cores (SMT siblings) with client CPUs; keep siblings on one side`
-    );
-  }
-  if (topology.numaNodes.length > 1 && serverNodes.length > 1) {
-    warnings.push(
-      `${where}: the server spans NUMA nodes ${serverNodes.join(",")}; memory is bound to all of them`
-    );
-  }
-  const useNumactl = tools.numactl !== void 0;
-  const prefix = (cpus, memNodes) => useNumactl ? [
-    tools.numactl,
-    `--physcpubind=${formatCpuList(cpus)}`,
-    ...memNodes ? [`--membind=${memNodes.join(",")}`] : []
-  ] : [tools.taskset, "-c", formatCpuList(cpus)];
-  return {
-    server,
-    client,
-    serverNodes,
-    clientNodes,
-    // Server memory (shared_buffers) on the server's nodes; clients allocate little, locally by default.
-    serverPrefix: prefix(server, serverNodes),
-    clientPrefix: prefix(client, void 0),
-    tool: useNumactl ? "numactl" : "taskset",
-    warnings
-  };
-}
-function explicit(spec, topology, where) {
-  const online = new Set(topology.cpus.map((c) => c.cpu));
-  const side = (name) => {
-    let cpus;
-    try {
-      cpus = parseCpuList(String(spec[name]), `${where}.${name}`);
-    } catch (e) {
-      throw new UserError(errorMessage(e));
-    }
-    if (cpus.length === 0) throw new UserError(`${where}.${name}: expected a CPU list like 0-3, got ""`);
-    const missing = cpus.filter((c) => !online.has(c));
-    if (missing.length > 0) {
-      throw new UserError(
-        `${where}.${name}: CPU${missing.length === 1 ? "" : "s"} ${formatCpuList(missing)} of "${spec[name]}" ${missing.length === 1 ? "does" : "do"} not exist on this machine (online CPUs: ${formatCpuList([...online])})`
-      );
-    }
-    return cpus;
-  };
-  const server = side("server");
-  const client = side("client");
-  const overlap = server.filter((c) => client.includes(c));
-  if (overlap.length > 0) {
-    throw new UserError(
-      `${where}: server "${spec.server}" and client "${spec.client}" overlap on CPU${overlap.length === 1 ? "" : "s"} ${formatCpuList(overlap)}; give each side its own CPUs`
-    );
-  }
-  return { server, client };
-}
-function autoSplit(topology, where = "cpus") {
-  const cores = coresInOrder(topology.cpus);
-  if (cores.length < 2) {
-    throw new UserError(
-      `${where}: "auto" needs at least 2 cores to split between server and clients, this machine has ${cores.length}`
-    );
-  }
-  const nodes = topology.numaNodes.map((n) => n.node);
-  let serverCores;
-  let clientCores;
-  if (nodes.length > 1) {
-    const serverNodes = new Set(nodes.slice(0, Math.ceil(nodes.length / 2)));
-    const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
-    serverCores = cores.filter((core) => serverNodes.has(nodeOf.get(core[0]) ?? 0));
-    clientCores = cores.filter((core) => !serverNodes.has(nodeOf.get(core[0]) ?? 0));
-  } else {
-    const half = Math.ceil(cores.length / 2);
-    serverCores = cores.slice(0, half);
-    clientCores = cores.slice(half);
-  }
-  const flat = (list) => list.flat().sort((a, b) => a - b);
-  return { server: flat(serverCores), client: flat(clientCores) };
-}
-function coresInOrder(cpus) {
-  const online = new Set(cpus.map((c) => c.cpu));
-  const seen = /* @__PURE__ */ new Set();
-  const cores = [];
-  for (const c of cpus) {
-    const siblings = c.siblings.filter((s) => online.has(s));
-    const id = formatCpuList(siblings);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    cores.push({ key: [c.node, Math.min(...c.l3 ?? [c.cpu]), Math.min(...siblings)], cpus: siblings });
-  }
-  cores.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
-  return cores.map((c) => c.cpus);
-}
-function withCpuPrefix(prefix, command, args) {
-  if (!prefix || prefix.length === 0) return { command, args: [...args] };
-  return { command: prefix[0], args: [...prefix.slice(1), command, ...args] };
-}
-async function findPinningTools(searchPath) {
-  const find = async (name) => {
-    for (const dir of searchPath.split(path19.delimiter)) {
-      if (!dir) continue;
-      try {
-        await access3(path19.join(dir, name), constants3.X_OK);
-        return path19.join(dir, name);
-      } catch {
-      }
-    }
-    return void 0;
-  };
-  const [taskset, numactl] = await Promise.all([find("taskset"), find("numactl")]);
-  return { ...taskset ? { taskset } : {}, ...numactl ? { numactl } : {} };
-}
-function pinnedRunner(runner, prefix) {
-  return {
-    run(command, args, options) {
-      const pinned = withCpuPrefix(prefix, command, args);
-      return runner.run(pinned.command, pinned.args, options);
-    }
-  };
-}
-async function workloadCpuPlans(workloads, searchPath) {
-  const pinned = workloads.filter((w) => w.cpus !== void 0);
-  const plans = /* @__PURE__ */ new Map();
-  if (pinned.length === 0) return plans;
-  const [topology, tools] = await Promise.all([readTopology(), findPinningTools(searchPath)]);
-  for (const w of pinned) plans.set(w.name, planCpus(w.cpus, topology, tools, `workload ${w.name}: cpus`));
-  return plans;
-}
-
-// src/machine/controls.ts
-import { open as open2, writeFile as writeFile6 } from "node:fs/promises";
-import path20 from "node:path";
-init_errors();
-var DEFAULT_FIELDS = {
-  cpuDmaLatency: "controls.cpuDmaLatency",
-  governor: "controls.governor"
-};
-var MAX_LATENCY_US = 2e9;
-var CPU_DIR3 = "sys/devices/system/cpu";
-function wantsControls(spec) {
-  return spec.cpuDmaLatencyUs !== void 0 || spec.governor !== void 0;
-}
-async function checkControls(spec, deps) {
-  if (!wantsControls(spec)) return;
-  const probed = await probe(spec, deps);
-  await probed.dma?.close();
-}
-async function probe(spec, deps) {
-  const root = deps.root ?? "/";
-  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
-  const fields = deps.fields ?? DEFAULT_FIELDS;
-  validate(spec, fields);
-  const governors = [];
-  if (spec.governor !== void 0) {
-    const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
-    if (cpus.length === 0) {
-      throw new UserError(
-        `${fields.governor}: no online CPU under ${path20.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
-      );
-    }
-    for (const cpu of cpus) {
-      const rel = `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path20.join(root, rel);
-      const from = await readValue(root, rel);
-      if (from === void 0) {
-        throw new UserError(
-          `${fields.governor}: ${file2} does not exist: this machine exposes no cpufreq governor for CPU ${cpu} (a VM, or the firmware controls the clock); drop ${fields.governor}`
-        );
-      }
-      const available = await readValue(root, `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_available_governors`);
-      if (available !== void 0 && !available.split(/\s+/).includes(spec.governor)) {
-        throw new UserError(
-          `${fields.governor}: "${spec.governor}" is not available for CPU ${cpu} (available: ${available})`
-        );
-      }
-      await (await openForWrite(file2, fields.governor, governorHint(spec.governor, fields.governor))).close();
-      governors.push({ file: file2, from });
-    }
-  }
-  const dma = spec.cpuDmaLatencyUs !== void 0 ? await openForWrite(device, fields.cpuDmaLatency, dmaHint(fields.cpuDmaLatency)) : void 0;
-  return { governors, ...dma ? { dma } : {} };
-}
-async function applyControls(spec, deps) {
-  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
-  const changes = [];
-  const undo = [];
-  let restored = false;
-  let unregister = () => {
-  };
-  const restore = async () => {
-    if (restored) return;
-    restored = true;
-    unregister();
-    let failed = 0;
-    for (const step of undo.reverse()) {
-      try {
-        await step();
-      } catch (e) {
-        failed++;
-        deps.logger.warn(`restoring a machine control failed: ${errorMessage(e)}`);
-      }
-    }
-    if (changes.length > 0 && failed === 0) {
-      deps.logger.info(`machine controls restored: ${describeRestore(changes)}`);
-    }
-  };
-  const { governors, dma } = await probe(spec, deps);
-  let unheld = dma;
-  try {
-    for (const g2 of governors) {
-      await writeText(g2.file, spec.governor);
-      undo.push(() => writeText(g2.file, g2.from));
-      changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
-    }
-    if (dma) {
-      const value = Buffer.alloc(4);
-      value.writeInt32LE(spec.cpuDmaLatencyUs);
-      unheld = void 0;
-      undo.push(() => dma.close());
-      await dma.write(value, 0, 4, null).catch((e) => {
-        throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
-      });
-      changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
-    }
-  } catch (e) {
-    await unheld?.close().catch(() => {
-    });
-    await restore();
-    throw e;
-  }
-  unregister = onCleanup(restore);
-  deps.logger.info(`machine controls applied (restored at the end): ${describeControls(changes)}`);
-  return { changes, restore };
-}
-function describeControls(changes) {
-  const parts = [];
-  const governors = changes.filter((c) => c.control === "governor");
-  if (governors.length > 0) {
-    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
-    const cpus = governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`;
-    parts.push(`governor ${governors[0].to} on ${cpus} (was ${was})`);
-  }
-  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
-    parts.push(`${c.file} held at ${c.to}`);
-  }
-  return parts.join("; ");
-}
-function describeRestore(changes) {
-  const parts = [];
-  const governors = changes.filter((c) => c.control === "governor");
-  if (governors.length > 0) {
-    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
-    parts.push(`governor back to ${was} on ${governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`}`);
-  }
-  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
-    parts.push(`${c.file} released (the kernel's default bound again)`);
-  }
-  return parts.join("; ");
-}
-function validate(spec, fields) {
-  const us = spec.cpuDmaLatencyUs;
-  if (us !== void 0 && (!Number.isInteger(us) || us < 0 || us > MAX_LATENCY_US)) {
-    throw new UserError(
-      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us)}`
-    );
-  }
-  if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
-    throw new UserError(
-      `${fields.governor}: expected a governor name such as performance, got ${JSON.stringify(spec.governor)}`
-    );
-  }
-}
-async function openForWrite(file2, field, hint) {
-  try {
-    return await open2(file2, "r+");
-  } catch (e) {
-    const code = e.code ?? errorMessage(e);
-    const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
-    throw new UserError(`${field}: ${file2} ${what}: ${hint}`);
-  }
-}
-async function writeText(file2, text2) {
-  try {
-    await writeFile6(file2, `${text2}
-`);
-  } catch (e) {
-    throw new UserError(`cannot write "${text2}" to ${file2}: ${errorMessage(e)}`);
-  }
-}
-function governorHint(governor, field) {
-  return `run pgperf as root, or set it before the run with \`cpupower frequency-set -g ${governor}\` and drop ${field}`;
-}
-function dmaHint(field) {
-  return 'run pgperf as root, or let its user write the device (udev rule: KERNEL=="cpu_dma_latency", GROUP="pgperf", MODE="0660"), or disable deep idle states before the run with `cpupower idle-set -D 10` and drop ' + field;
-}
-
-// src/run/run-loop.ts
-async function runBenchmark(req, deps) {
-  const { logger, runner } = deps;
-  validateRequest(req);
-  const cpuCount = deps.cpuCount ?? os7.availableParallelism();
-  const workloads = req.workloads.map((w) => applyOverrides(w, req));
-  const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : void 0;
-  await checkRunControls(req.controls, logger);
-  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
-  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
-  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
-  const drivers = new Map(
-    workloads.map((w) => {
-      const plan = cpuPlans.get(w.name);
-      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
-      return [
-        w.name,
-        createDriver(w, { clientBinDir, ...clientDeps, logger, searchPath: deps.searchPath ?? "" })
-      ];
-    })
-  );
-  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
-  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
-  const runAs = await resolveRunAs(req.runAs, deps);
-  if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
-  const seed = req.seed ?? newSeed();
-  const dataSets = groupDataSets(workloads);
-  const cells = workloads.flatMap(
-    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
-  );
-  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
-  const workloadByName = new Map(workloads.map((w) => [w.name, w]));
-  const arms = req.arms.map((a, i) => ({
-    label: a.label,
-    binDir: a.binDir,
-    serverVersion: versions[i].text,
-    settingOverrides: a.settings,
-    ...a.build ? { build: a.build } : {}
-  }));
-  const startedAt = /* @__PURE__ */ new Date();
-  const result = {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
-    pgperfVersion: PGPERF_VERSION,
-    runId: newRunId(startedAt),
-    status: "running",
-    startedAt: startedAt.toISOString(),
-    updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    environment: await machineCheck(req, logger),
-    ...cpuPlans.size ? {
-      pinning: Object.fromEntries(
-        [...cpuPlans].map(([name, p]) => [
-          name,
-          { server: p.server, client: p.client, tool: p.tool, warnings: p.warnings }
-        ])
-      )
-    } : {},
-    arms,
-    clients: clientInfos,
-    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
-    analysis: req.analysis,
-    plan: {
-      seed,
-      order: req.order,
-      rounds: rounds.length,
-      cells: cells.map(({ workload, clients }) => ({ workload, clients })),
-      executed: [],
-      // A copy: the samples digest is written into it with every write (sealingSink).
-      ...req.shard ? { shard: { ...req.shard } } : {}
-    },
-    ...req.source ? { source: req.source } : {},
-    ...req.calibration ? { calibration: true } : {},
-    samples: [],
-    warnings: []
-  };
-  const sink = req.shard ? sealingSink(req.sink) : req.sink;
-  let writeFailure;
-  const save = async () => {
-    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await sink.update(result).catch((e) => {
-      writeFailure = { error: e };
-      throw e;
-    });
-  };
-  const warn = (message) => {
-    result.warnings.push(message);
-    logger.warn(message);
-  };
-  const clusters = /* @__PURE__ */ new Map();
-  let controls;
-  const clusterKey = (arm2, dataSet) => `${arm2}\0${dataSet}`;
-  const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
-  try {
-    await logger.group("Setting up clusters", async () => {
-      for (const dataSet of dataSets) {
-        for (const arm2 of req.arms) {
-          deps.signal?.throwIfAborted();
-          const w = dataSet.workloads[0];
-          const label = dataSets.length > 1 ? `${arm2.label}/${dataSet.name}` : arm2.label;
-          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm2)].text})`);
-          const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
-          const cluster = await PgCluster.create(
-            {
-              label,
-              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
-              binDir: arm2.binDir,
-              parentDir: req.tmpDir,
-              conf: {
-                maxClients: dataSet.maxClients,
-                workloadSettings: w.settings,
-                armSettings: arm2.settings
-              },
-              runAs,
-              dataChecksums: req.dataChecksums
-            },
-            deps
-          );
-          clusters.set(clusterKey(arm2.label, dataSet.name), cluster);
-          await cluster.start();
-          await drivers.get(w.name).prepare(cluster, deps.signal);
-        }
-      }
-    });
-    const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
-    result.environment.settingsHash = createHash5("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
-    if (controlRequest) {
-      controls = await applyControls(controlRequest, { ...controlRequest, logger });
-      result.environment.controls = controls.changes;
-    }
-    result.fingerprint = environmentFingerprint(result);
-    await save();
-    const plannedRuns = rounds.flat();
-    const warmupBefore = /* @__PURE__ */ new Set();
-    const visited = /* @__PURE__ */ new Set();
-    for (const run2 of plannedRuns) {
-      const visit2 = `${cellId(run2)}|${run2.arm}`;
-      if (!visited.has(visit2) && workloadByName.get(run2.workload).warmup > 0) warmupBefore.add(run2);
-      visited.add(visit2);
-    }
-    const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
-    const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
-    const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce(
-      (n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length),
-      0
-    );
-    for (const w of workloads) {
-      const check2 = checkPlan({
-        rounds: w.rounds,
-        cells: hypotheses,
-        alpha: req.analysis.alpha,
-        thresholdPct: w.threshold ?? req.analysis.thresholdPct
-      });
-      for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
-    }
-    logger.info(
-      `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
-    );
-    const execute = async (run2, kind, attempt) => {
-      const workload = workloadByName.get(run2.workload);
-      const driver = drivers.get(run2.workload);
-      const cluster = clusters.get(clusterKey(run2.arm, dataSetOf.get(run2.workload).name));
-      const durationS = kind === "warmup" ? workload.warmup : workload.duration;
-      const randomSeed = deriveSeed(seed, run2.round);
-      const started = Date.now();
-      const maintenance = await driver.beforeRun(cluster).then(
-        () => void 0,
-        (e) => {
-          deps.signal?.throwIfAborted();
-          return maintenanceFailure(e, started);
-        }
-      );
-      const sampler = maintenance || kind !== "measured" || req.diagnostics === false ? void 0 : await startDiagnostics(cluster.connection).catch((e) => {
-        logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
-        return void 0;
-      });
-      let out;
-      let diagnostics;
-      try {
-        out = maintenance ?? await driver.run(cluster, {
-          clients: run2.clients,
-          durationS,
-          seed: randomSeed,
-          signal: deps.signal
-        });
-      } finally {
-        diagnostics = await sampler?.stop().catch(() => void 0);
-      }
-      deps.signal?.throwIfAborted();
-      if (!out.ok) out = await withServerDeath(cluster, out);
-      progress.finished(durationS, (Date.now() - started) / 1e3);
-      result.plan.executed.push({ ...run2, kind, attempt, status: out.ok ? "ok" : "failed" });
-      if (kind === "measured") {
-        result.samples.push({
-          ...toSample(run2, attempt, randomSeed, out),
-          ...diagnostics ? { diagnostics } : {}
-        });
-        await save();
-      }
-      logger.info(
-        progress.line({
-          kind,
-          round: run2.round,
-          rounds: rounds.length,
-          cell: cellId(run2),
-          arm: run2.arm,
-          tps: out.metrics.tps,
-          failure: out.failureReason
-        })
-      );
-      if (!out.ok) await reviveIfDown(cluster, warn);
-      return out;
-    };
-    const adaptive = req.adaptive ? new AdaptiveControl(
-      req.adaptive.plan,
-      {
-        thresholdPct: req.analysis.thresholdPct,
-        // As analyse() judges it: one metric everywhere only when one was named (metricOption).
-        ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {}
-      },
-      {
-        ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
-        estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
-      }
-    ) : null;
-    if (adaptive) {
-      const p = adaptive.plan;
-      logger.info(
-        `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
-      );
-    }
-    let roundsDone = 0;
-    for (const [r, roundRuns] of rounds.entries()) {
-      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
-      if (stop) {
-        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
-        break;
-      }
-      await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
-        for (const run2 of roundRuns) {
-          deps.signal?.throwIfAborted();
-          if (adaptive && !adaptive.isOpen(run2)) continue;
-          const workload = workloadByName.get(run2.workload);
-          if (warmupBefore.has(run2)) await execute(run2, "warmup", 1);
-          for (let attempt = 1; ; attempt++) {
-            const out = await execute(run2, "measured", attempt);
-            if (out.ok) break;
-            const what = `${cellId(run2)} ${run2.arm} round ${run2.round}`;
-            if (attempt > workload.retries) {
-              warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
-              break;
-            }
-            progress.addRun(workload.duration);
-            logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
-          }
-        }
-      });
-      roundsDone = r + 1;
-    }
-    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
-    result.status = "complete";
-  } catch (e) {
-    const interrupted = deps.signal?.aborted === true;
-    const writeFailed = !interrupted && writeFailure !== void 0 && writeFailure.error === e;
-    result.status = interrupted ? "interrupted" : "failed";
-    result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
-    if (writeFailed) {
-      logger.error(`stopping the run, keeping the samples so far: ${errorMessage(e)}`);
-    } else if (!interrupted) throw e;
-  } finally {
-    await controls?.restore();
-    await releaseClusters(clusters, req.logsDir, logger);
-    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
-    await sink.finish(result).catch(
-      (e) => logger.error(
-        e instanceof FileWriteError ? e.message : `could not write ${sink.description}: ${errorMessage(e)}`
-      )
-    );
-  }
-  return result;
-}
-async function checkRunControls(controls, logger) {
-  if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
-}
-async function machineCheck(req, logger) {
-  const environment2 = await captureEnvironment("");
-  const report = await preflight({ windowS: req.preflightWindowS ?? 1 });
-  environment2.preflight = report;
-  Object.assign(environment2.facts, preflightFacts(report));
-  const problems = report.facts.filter((f) => f.verdict !== "ok");
-  logger.info(
-    `machine: ${report.verdict}${problems.length ? ` (${problems.map((f) => `${f.name}: ${f.value} [${f.verdict}]`).join("; ")})` : ""}; pgperf doctor says how to fix each`
-  );
-  if (req.strictPreflight && report.verdict === "not fit for benchmarking") {
-    const bad = report.facts.filter((f) => f.verdict === "bad");
-    throw new UserError(
-      `--strict: this machine is not fit for benchmarking: ${bad.map((f) => `${f.name} ${f.value}${f.fix ? ` (fix: ${f.fix})` : ""}`).join("; ")}`
-    );
-  }
-  return environment2;
-}
-function toSample(run2, attempt, randomSeed, out) {
-  return {
-    round: run2.round,
-    workload: run2.workload,
-    clients: run2.clients,
-    arm: run2.arm,
-    attempt,
-    status: out.ok ? "ok" : "failed",
-    ...out.failureReason ? { failureReason: out.failureReason } : {},
-    startedAt: out.startedAt,
-    endedAt: out.endedAt,
-    randomSeed,
-    metrics: out.metrics,
-    counts: out.counts,
-    progress: out.progress,
-    command: out.command,
-    exitCode: out.exitCode
-  };
-}
-function validateRequest(req) {
-  if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
-  const labels = /* @__PURE__ */ new Set();
-  for (const arm2 of req.arms) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm2.label)) {
-      throw new UserError(
-        `--arm ${arm2.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
-      );
-    }
-    if (labels.has(arm2.label))
-      throw new UserError(`--arm ${arm2.label}: the label is given twice; labels must be unique`);
-    labels.add(arm2.label);
-  }
-  if (req.workloads.length === 0) throw new UserError("no workloads: give at least one --workload FILE");
-  const names = /* @__PURE__ */ new Set();
-  for (const w of req.workloads) {
-    if (names.has(w.name))
-      throw new UserError(`workload name "${w.name}" is used by two workload files; names must be unique`);
-    names.add(w.name);
-  }
-}
-function applyOverrides(w, req) {
-  const duration3 = req.durationS ?? w.duration;
-  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
-  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds };
-}
-function groupDataSets(workloads) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const w of workloads) {
-    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
-    const existing = byKey.get(key);
-    if (existing) {
-      existing.workloads.push(w);
-      existing.maxClients = Math.max(existing.maxClients, ...w.clients);
-    } else {
-      byKey.set(key, { name: w.name, workloads: [w], maxClients: Math.max(...w.clients) });
-    }
-  }
-  return [...byKey.values()];
-}
-var MAX_RESTARTS_PER_CLUSTER = 3;
-function maintenanceFailure(e, started) {
-  const at = new Date(started).toISOString();
-  return {
-    ok: false,
-    failureReason: `pre-run maintenance failed: ${errorMessage(e).split("\n")[0]}`,
-    metrics: {},
-    counts: {},
-    progress: [],
-    command: [],
-    exitCode: null,
-    startedAt: at,
-    endedAt: (/* @__PURE__ */ new Date()).toISOString()
-  };
-}
-async function withServerDeath(cluster, out) {
-  if (await cluster.isRunning()) return out;
-  const pid = await cluster.postmasterPid();
-  const reason = `${out.failureReason ?? "failed"}; the server died (postmaster pid ${pid ?? "?"} is gone)`;
-  return { ...out, failureReason: `${reason}; server log tail:
-${await cluster.logTail(15)}` };
-}
-async function reviveIfDown(cluster, warn) {
-  if (await cluster.isRunning()) return;
-  const logTail = await cluster.logTail(15);
-  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
-    throw new UserError(
-      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run (the samples so far are kept). Server log tail (${cluster.logFile}):
-${logTail}`
-    );
-  }
-  warn(
-    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:
-${logTail}`
-  );
-  await cluster.restartAfterCrash();
-}
-async function releaseClusters(clusters, logsDir, logger) {
-  for (const cluster of clusters.values()) {
-    try {
-      if (logsDir) {
-        await mkdir6(logsDir, { recursive: true });
-        await copyFile(
-          cluster.logFile,
-          path21.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
-        ).catch(() => {
-        });
-      }
-      await cluster.destroy();
-    } catch (e) {
-      logger.warn(`arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`);
-    }
-  }
-}
-
-// src/flows/compare/pipeline.ts
-init_errors();
-
-// src/core/compare/compare-run.ts
-function compareRun(result, options = {}) {
-  if (options.adaptive) {
-    const { plan, look } = options.adaptive;
-    return adaptiveLook(result, plan, {
-      ...options,
-      ...look === void 0 ? {} : { look },
-      stopOnRegression: true
-    }).comparison;
-  }
-  if (options.sequential) {
-    return adaptiveCompare(result, options, options.sequential);
-  }
-  const context3 = prepareRun(result, options);
-  const cells = analyseLook(context3, {
-    maxRound: Number.POSITIVE_INFINITY,
-    alpha: context3.alpha,
-    equivalenceLevel: EQUIVALENCE_LEVEL,
-    frozen: /* @__PURE__ */ new Map()
-  });
-  return assemble(context3, cells, null);
-}
-
-// src/flows/compare/analysis.ts
-function resolveAnalysis(given = {}) {
-  return {
-    alpha: given.alpha ?? DEFAULT_ALPHA,
-    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
-    metric: given.metric ?? PRIMARY_METRIC
-  };
-}
-function analysisOf(result, overrides = {}) {
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
-  return resolveAnalysis({ ...result.analysis, ...defined });
-}
-function analyse(result, overrides = {}) {
-  const settings2 = analysisOf(result, overrides);
-  const lastLook = result.adaptive?.looks.at(-1)?.look;
-  const comparison = compareRun(result, {
-    alpha: settings2.alpha,
-    thresholdPct: settings2.thresholdPct,
-    // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
-    ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
-    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
-    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
-    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
-    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
-    ...result.baseline ? { test: "unpaired" } : {}
-  });
-  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
-}
-function withStoredBaseline(c, baseline) {
-  if (baseline.sentinel.status !== "drifted") return c;
-  const reason = baseline.sentinel.reason;
-  const drifted2 = (cell) => ({
-    ...cell,
-    verdict: "inconclusive",
-    reasons: [{ code: "baseline-drifted", message: reason }]
-  });
-  return {
-    ...c,
-    verdict: "inconclusive",
-    decidingArms: [],
-    likelyRegressions: [],
-    comparisons: c.comparisons.map((a) => ({
-      ...a,
-      verdict: "inconclusive",
-      decidingCells: [],
-      likelyRegressionCells: [],
-      cells: a.cells.map(drifted2),
-      otherMetricCells: a.otherMetricCells.map(drifted2),
-      workloadVerdicts: Object.fromEntries(Object.keys(a.workloadVerdicts).map((w) => [w, "inconclusive"]))
-    })),
-    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
-  };
-}
-
-// src/flows/compare/plan-check.ts
-init_errors();
-function planReach(input2) {
-  const heads = Math.max(0, input2.arms - 1);
-  const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
-  const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
-  const level = input2.adaptive ? input2.adaptive.lookAlpha.at(-1) : input2.alpha;
-  const workloads = input2.workloads.map((w) => {
-    const rounds = input2.adaptive?.maxRounds ?? input2.rounds ?? w.rounds;
-    const minP = minPFor("signed-rank", rounds);
-    return {
-      name: w.name,
-      cells: w.clients.map((c) => `${w.name}@${c}`),
-      rounds,
-      minP,
-      minAdjustedP: Math.min(1, familySize * minP)
-    };
-  });
-  return {
-    reachable: heads === 0 || workloads.some((w) => w.minAdjustedP < level),
-    familySize,
-    level,
-    workloads,
-    minRounds: minRoundsFor("signed-rank", familySize, level)
-  };
-}
-function refuseUnreachablePlan(input2) {
-  const r = planReach(input2);
-  if (r.reachable) return;
-  const what = r.workloads.map(
-    (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
-  ).join("; ");
-  const level = input2.adaptive ? `the last look's level ${formatP(r.level)}` : `alpha ${formatP(r.level)}`;
-  throw new UserError(
-    `the plan cannot reach significance in any cell: Holm over ${r.familySize} hypotheses (head arms x cells x gated metrics); ${what}; each is >= ${level}. Plan at least ${r.minRounds} rounds (${input2.adaptive ? "--max-rounds" : "--rounds, or the workloads' rounds; or adaptive rounds with --max-rounds"}), fewer cells, or pass --force (Action input force: 'true') to run anyway`
-  );
-}
-
-// src/drivers/recorded-metrics.ts
-init_errors();
-var ALWAYS = {
-  pgbench: ["tps", "latencyAvgMs", "latencyStddevMs"],
-  sysbench: ["tps", "qps", "latencyAvgMs", "latencyPctMs"]
-};
-function recordedMetrics(w) {
-  const gated = w.metrics.map((n) => metricFromName(n));
-  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...gated])];
-}
-function checkRecordable(workloads, metric) {
-  if (metric === void 0) return;
-  for (const w of workloads) {
-    const recorded = recordedMetrics(w);
-    if (recorded.includes(metric)) continue;
-    const hint = metric === "latencyP95Ms" || metric === "latencyP99Ms" ? `; add ${metric === "latencyP95Ms" ? "p95" : "p99"} to the workload's metrics field to record it` : "";
-    throw new UserError(
-      `--metric ${metric}: workload ${w.name} (${w.tool}) does not record ${METRICS[metric].label}; it records ${recorded.join(", ")}${hint}`
-    );
-  }
-}
-
-// src/flows/compare/pipeline.ts
-init_fingerprint();
-
-// src/flows/compare/noise-warnings.ts
-init_types();
-init_errors();
-
-// src/flows/compare/noise-plan.ts
-function resolutionOf(noise, input2) {
-  const power = input2.power ?? DEFAULT_POWER;
-  const test = input2.test ?? input2.adaptive?.test ?? "signed-rank";
-  let resolvablePct;
-  let recommendedRounds;
-  if (input2.adaptive) {
-    const cell = { workload: noise.workload, clients: noise.clients };
-    const p = planPower({
-      plan: input2.adaptive,
-      hypotheses: input2.hypotheses,
-      cells: [
-        { cell, noise: { cell, rounds: noise.points, pairedCvPct: noise.planningCvPct, runCvPct: null } }
-      ],
-      thresholdPct: input2.thresholdPct,
-      power
-    }).cells[0];
-    resolvablePct = p.resolvablePct;
-    recommendedRounds = p.roundsForThreshold;
-  } else {
-    const common = {
-      test,
-      level: input2.alpha,
-      hypotheses: input2.hypotheses,
-      pairedCvPct: noise.planningCvPct,
-      power
-    };
-    resolvablePct = resolvableChangePct({ ...common, rounds: input2.rounds });
-    recommendedRounds = roundsToResolve({ ...common, thresholdPct: input2.thresholdPct });
-  }
-  const rounds = input2.adaptive?.maxRounds ?? input2.rounds;
-  return {
-    noise,
-    rounds,
-    thresholdPct: input2.thresholdPct,
-    resolvablePct,
-    recommendedRounds,
-    belowResolvable: input2.thresholdPct < resolvablePct
-  };
-}
-function noiseSourceText(n) {
-  const day = n.date.slice(0, 10);
-  return n.source === "calibration" ? `calibration ${n.runId} (${day}, ${n.points} rounds)` : `history (${n.points} runs since ${day})`;
-}
-function planningText(n) {
-  return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
-}
-function resolutionWarning(r) {
-  const what = Number.isFinite(r.resolvablePct) ? `the smallest change this runner resolves with ${r.rounds} rounds (${r.resolvablePct.toFixed(1)}% at ${planningText(r.noise)})` : `what this runner resolves with ${r.rounds} rounds (none: they cannot reach significance; ${planningText(r.noise)})`;
-  return `${r.noise.id}: the ${r.thresholdPct}% threshold is below ${what}; ` + (r.recommendedRounds === null ? "no practical number of rounds resolves it: raise the threshold" : `about ${r.recommendedRounds} rounds would resolve it`);
-}
-
-// src/flows/compare/runner-noise.ts
-init_fingerprint();
-
-// src/core/stats/e-divisive-statistic.ts
-function eDivisiveStatistic(values, start = 0, end = values.length) {
-  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= values.length)) {
-    throw new RangeError(`bad interval [${start}, ${end}) of a series of ${values.length} values`);
-  }
-  const length = end - start;
-  const statistic = new Float64Array(length);
-  let largest = 0;
-  for (let i = start; i < end; i++) {
-    const v = values[i];
-    if (!Number.isFinite(v))
-      throw new RangeError(`value ${i} is ${v}; the E-Divisive statistic needs finite numbers`);
-    largest = Math.max(largest, Math.abs(v));
-  }
-  if (largest === 0) return statistic;
-  const exponent = Math.floor(Math.log2(largest));
-  const half = Math.trunc(exponent / 2);
-  const [down1, down2] = [2 ** -half, 2 ** (half - exponent)];
-  const x = new Float64Array(length);
-  for (let i = 0; i < length; i++) x[i] = values[start + i] * down1 * down2;
-  let cross = 0;
-  let withinX = 0;
-  let withinY = 0;
-  for (let i = 0; i < length; i++) {
-    const xi = x[i];
-    for (let j = i + 1; j < length; j++) withinY += Math.abs(xi - x[j]);
-  }
-  for (let n = 0; n < length; n++) {
-    const m = length - n;
-    if (n > 0) {
-      const e = 2 * cross / (n * m) - 2 * withinX / (n * n) - 2 * withinY / (m * m);
-      statistic[n] = n * m / (n + m) * e;
-    }
-    const v = x[n];
-    let toX = 0;
-    for (let i = 0; i < n; i++) toX += Math.abs(x[i] - v);
-    let toY = 0;
-    for (let j = n + 1; j < length; j++) toY += Math.abs(v - x[j]);
-    cross += toY - toX;
-    withinX += toX;
-    withinY -= toY;
-  }
-  for (let n = 1; n < length; n++) statistic[n] = statistic[n] / down1 / down2;
-  return statistic;
-}
-
-// src/core/stats/mann-whitney-lower-tail.ts
-function mannWhitneyLowerTail(u, m, n) {
-  if (![u, m, n].every(Number.isInteger) || m < 1 || n < 1) {
-    throw new RangeError(`mannWhitneyLowerTail needs integers u and m, n >= 1, got ${u}, ${m}, ${n}`);
-  }
-  if (u < 0) return 0;
-  if (u >= m * n) return 1;
-  const k = Math.min(m, n);
-  const total = m + n;
-  const counts = new Float64Array(u + 1);
-  counts[0] = 1;
-  for (let i = 1; i <= k; i++) {
-    for (let v = i; v <= u; v++) counts[v] += counts[v - i];
-    const stride = total - k + i;
-    for (let v = u; v >= stride; v--) counts[v] -= counts[v - stride];
-  }
-  let below = 0;
-  for (let v = 0; v <= u; v++) below += counts[v];
-  return Math.min(1, below / binomialCoefficient(total, k));
-}
-var MAX_LOWER_TAIL_WORK = 1e6;
-
-// src/core/stats/robust-standardise.ts
-function robustStandardise(values) {
-  let largest = 0;
-  values.forEach((v, i) => {
-    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is ${v}; standardising needs finite numbers`);
-    largest = Math.max(largest, Math.abs(v));
-  });
-  if (largest === 0) return null;
-  const exponent = Math.floor(Math.log2(largest));
-  const [down1, down2] = powerOfTwoFactors(-exponent);
-  const u = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i++) u[i] = values[i] * down1 * down2;
-  const location = medianOf(Float64Array.from(u).sort());
-  const deviations = Float64Array.from(u, (x) => Math.abs(x - location)).sort();
-  let scale = MAD_TO_SD2 * medianOf(deviations);
-  if (scale === 0) {
-    let sum2 = 0;
-    for (const d of deviations) sum2 += d;
-    scale = MEAN_ABSOLUTE_DEVIATION_TO_SD * (sum2 / u.length);
-  }
-  if (scale === 0) return null;
-  scale = Math.max(scale, deviations[deviations.length - 1] * SMALLEST_SCALE_OF_RANGE);
-  const z3 = new Float64Array(u.length);
-  for (let i = 0; i < u.length; i++) z3[i] = (u[i] - location) / scale;
-  return { z: z3, scaled: u, location, scale, exponent };
-}
-function unscale(s, x) {
-  return clampFinite(timesPowerOfTwo(x, s.exponent));
-}
-function clampFinite(x) {
-  return Math.min(Number.MAX_VALUE, Math.max(-Number.MAX_VALUE, x));
-}
-var MAD_TO_SD2 = 1.4826;
-var MEAN_ABSOLUTE_DEVIATION_TO_SD = Math.sqrt(Math.PI / 2);
-var SMALLEST_SCALE_OF_RANGE = 2 ** -500;
-function timesPowerOfTwo(x, k) {
-  const [f1, f2] = powerOfTwoFactors(k);
-  return x * f1 * f2;
-}
-function powerOfTwoFactors(k) {
-  const half = Math.trunc(k / 2);
-  return [2 ** half, 2 ** (k - half)];
-}
-function medianOf(sorted) {
-  const n = sorted.length;
-  return n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-}
-
-// src/core/stats/owens-t.ts
-function owensT(h, a) {
-  if (!(h >= 0 && a >= 0 && a <= 1))
-    throw new RangeError(`owensT needs h >= 0 and 0 <= a <= 1, got ${h}, ${a}`);
-  if (a === 0) return 0;
-  if (h === 0) return Math.atan(a) / (2 * Math.PI);
-  const upper = Math.min(a, GAUSSIAN_REACH / h);
-  const width = upper / PANELS;
-  let integral = 0;
-  for (let panel = 0; panel < PANELS; panel++) {
-    const middle = (panel + 0.5) * width;
-    for (let i = 0; i < NODES.length; i++) {
-      const x = middle + width / 2 * NODES[i];
-      integral += WEIGHTS[i] * Math.exp(-h * h * x * x / 2) / (1 + x * x);
-    }
-  }
-  integral *= width / 2;
-  return Math.exp(-h * h / 2) / (2 * Math.PI) * integral;
-}
-var GAUSSIAN_REACH = 9;
-var PANELS = 4;
-var NODES = [
-  -0.9602898564975363,
-  -0.7966664774136267,
-  -0.525532409916329,
-  -0.1834346424956498,
-  0.1834346424956498,
-  0.525532409916329,
-  0.7966664774136267,
-  0.9602898564975363
-];
-var WEIGHTS = [
-  0.1012285362903763,
-  0.2223810344533745,
-  0.3137066458778873,
-  0.362683783378362,
-  0.362683783378362,
-  0.3137066458778873,
-  0.2223810344533745,
-  0.1012285362903763
-];
-
-// src/core/stats/split-scan-p.ts
-function splitScanP(p, length, minSegment) {
-  if (!(p >= 0 && p <= 1)) throw new RangeError(`p must be in [0, 1], got ${p}`);
-  if (!(Number.isInteger(minSegment) && minSegment >= 1 && Number.isInteger(length))) {
-    throw new RangeError(`length and minSegment must be integers >= 1, got ${length}, ${minSegment}`);
-  }
-  const candidates = length - 2 * minSegment + 1;
-  if (candidates < 1)
-    throw new RangeError(`a segment of ${length} has no split leaving ${minSegment} a side`);
-  if (p === 0 || candidates === 1) return p;
-  const bonferroni = Math.min(1, candidates * p);
-  const b = -normalQuantile(p / 2);
-  if (!Number.isFinite(b) || b <= 0) return bonferroni;
-  const pairs = candidates - 1;
-  const last = minSegment + Math.ceil(pairs / 2) - 1;
-  let crossings = 0;
-  for (let j = minSegment; j <= last; ) {
-    const block = j < EXACT_NEAR_END ? 1 : Math.min(Math.ceil(j / BLOCKS_PER_DOUBLING), last - j + 1);
-    let count2 = 0;
-    for (let i = j; i < j + block; i++) count2 += pairsAtDistance(i, length, minSegment, pairs);
-    crossings += count2 * 4 * owensT(b, crossingSlope(j, length));
-    if (p + crossings >= bonferroni) return bonferroni;
-    j += block;
-  }
-  return Math.min(bonferroni, p + crossings);
-}
-var EXACT_NEAR_END = 64;
-var BLOCKS_PER_DOUBLING = 32;
-function crossingSlope(j, length) {
-  const rho = Math.sqrt(j * (length - j - 1) / ((j + 1) * (length - j)));
-  return Math.sqrt((1 - rho) / (1 + rho));
-}
-function pairsAtDistance(j, length, minSegment, pairs) {
-  const fromStart = j - minSegment;
-  const fromEnd = pairs - 1 - fromStart;
-  if (fromStart > fromEnd) return 0;
-  return fromStart === fromEnd ? 1 : 2;
-}
-
-// src/core/stats/student-t-two-sample.ts
-function studentTTwoSample(before, after, level = 0.95) {
-  if (!(before.n >= 1 && after.n >= 1))
-    throw new RangeError("a two-sample t-test needs values on both sides");
-  if (!(before.sd >= 0 && after.sd >= 0)) throw new RangeError("standard deviations must be >= 0");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const difference = after.mean - before.mean;
-  const df = before.n + after.n - 2;
-  if (df < 1) {
-    return {
-      t: 0,
-      df,
-      p: 1,
-      difference,
-      se: Number.POSITIVE_INFINITY,
-      lower: Number.NEGATIVE_INFINITY,
-      upper: Number.POSITIVE_INFINITY
-    };
-  }
-  const pooledVariance = ((before.n - 1) * before.sd ** 2 + (after.n - 1) * after.sd ** 2) / df;
-  const se = Math.sqrt(pooledVariance * (1 / before.n + 1 / after.n));
-  return { ...tInference(difference, se, df, level), df, difference, se };
-}
-
-// src/core/stats/e-divisive.ts
-function detectChangePoints(values, options = {}) {
-  const o = resolveOptions(options);
-  values.forEach((v, i) => {
-    if (!Number.isFinite(v))
-      throw new RangeError(`value ${i} is ${v}; change-point detection needs finite numbers`);
-  });
-  if (values.length < minPointsForDetection(o.minSegment)) return [];
-  const standardised = robustStandardise(values);
-  if (standardised === null) return [];
-  const series = { z: standardised.z, s: standardised, o };
-  const weak = splitStep(series);
-  return mergeStep(series, weak).map((test) => toChangePoint(series, test));
-}
-function minPointsForDetection(minSegment = DEFAULT_MIN_SEGMENT) {
-  return 2 * minSegment;
-}
-var DEFAULT_MAX_P = 1e-3;
-var DEFAULT_MIN_SEGMENT = 3;
-var DEFAULT_WINDOW_LENGTH = 50;
-function firstPassP(maxP) {
-  return maxP < 0.05 ? maxP * 10 : maxP < 0.5 ? maxP * 2 : maxP;
-}
-function resolveOptions(options) {
-  const o = {
-    maxP: options.maxP ?? DEFAULT_MAX_P,
-    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
-    minMagnitude: options.minMagnitude ?? 0,
-    windowLength: options.windowLength ?? DEFAULT_WINDOW_LENGTH,
-    scale: options.scale ?? "linear",
-    level: options.level ?? 0.95
-  };
-  if (!(o.maxP > 0 && o.maxP < 1)) throw new RangeError(`maxP must be in (0, 1), got ${o.maxP}`);
-  if (!(Number.isInteger(o.minSegment) && o.minSegment >= 2)) {
-    throw new RangeError(`minSegment must be an integer >= 2, got ${o.minSegment}`);
-  }
-  if (!(o.minMagnitude >= 0)) throw new RangeError(`minMagnitude must be >= 0, got ${o.minMagnitude}`);
-  if (!(Number.isInteger(o.windowLength) && o.windowLength >= 2 * o.minSegment)) {
-    throw new RangeError(
-      `windowLength must be an integer >= 2\xB7minSegment (${2 * o.minSegment}), got ${o.windowLength}`
-    );
-  }
-  if (!(o.level > 0 && o.level < 1)) throw new RangeError(`level must be in (0, 1), got ${o.level}`);
-  return o;
-}
-function splitStep(series) {
-  const { z: z3, o } = series;
-  const level = firstPassP(o.maxP);
-  const step = Math.floor(o.windowLength / 2);
-  const weak = /* @__PURE__ */ new Set();
-  let start = 0;
-  while (start < z3.length) {
-    const end = Math.min(start + o.windowLength, z3.length);
-    const found = divideWindow(series, start, end, level);
-    for (const index of found) weak.add(index);
-    start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step);
-  }
-  return [...weak].sort((a, b) => a - b);
-}
-function divideWindow(series, start, end, level) {
-  const { z: z3, o } = series;
-  const cuts = [];
-  const candidates = /* @__PURE__ */ new Map();
-  for (; ; ) {
-    const bounds = [start, ...cuts, end];
-    let best = null;
-    for (let i = 0; i + 1 < bounds.length; i++) {
-      const from = bounds[i];
-      const to = bounds[i + 1];
-      const key = `${from}:${to}`;
-      if (!candidates.has(key)) candidates.set(key, bestSplit(z3, from, to, o.minSegment));
-      const c = candidates.get(key);
-      if (c && (best === null || c.statistic > best.statistic)) best = { ...c, from, to };
-    }
-    if (best === null) return cuts;
-    const test = studentT(summarize(z3, best.from, best.index), summarize(z3, best.index, best.to), o.level);
-    if (!(test.p < level)) return cuts;
-    cuts.push(best.index);
-    cuts.sort((a, b) => a - b);
-  }
-}
-function bestSplit(z3, from, to, minSegment) {
-  if (to - from < 2 * minSegment) return null;
-  const t = eDivisiveStatistic(z3, from, to);
-  let best = minSegment;
-  for (let k = minSegment + 1; k <= to - from - minSegment; k++) if (t[k] > t[best]) best = k;
-  return { index: from + best, statistic: t[best] };
-}
-function mergeStep(series, weak) {
-  const { z: z3, o } = series;
-  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? z3.length : points3[i].index;
-  const retest = (points3, i) => {
-    if (i < 0 || i >= points3.length) return;
-    const was = points3[i].index;
-    points3[i] = replaced(series, bound(i - 1, points3), was, bound(i + 1, points3));
-    if (points3[i].index === was) return;
-    for (const j of [i - 1, i + 1]) {
-      if (j >= 0 && j < points3.length) {
-        points3[j] = testSplit(series, bound(j - 1, points3), points3[j].index, bound(j + 1, points3));
-      }
-    }
-  };
-  const points2 = weak.map(
-    (index, i) => testSplit(series, i === 0 ? 0 : weak[i - 1], index, i + 1 < weak.length ? weak[i + 1] : z3.length)
-  );
-  while (points2.length > 0) {
-    let weakest = argBest(points2, (a, b) => a.weakness > b.weakness);
-    if (points2[weakest].weakness < o.maxP) {
-      let contradicted = false;
-      for (const point2 of points2)
-        if (point2.pRankAdjusted === null && !checkRanks(series, point2)) contradicted = true;
-      if (contradicted) continue;
-      weakest = argBest(points2, (a, b) => a.magnitude < b.magnitude);
-      if (points2[weakest].magnitude > o.minMagnitude) break;
-    }
-    points2.splice(weakest, 1);
-    retest(points2, weakest - 1);
-    retest(points2, weakest);
-  }
-  return points2;
-}
-function replaced(series, from, index, to) {
-  const { z: z3, o } = series;
-  const here = testSplit(series, from, index, to);
-  const start = Math.max(from, index - Math.floor(o.windowLength / 2));
-  const candidate = bestSplit(z3, start, Math.min(to, start + o.windowLength), o.minSegment);
-  if (candidate === null || candidate.index === index) return here;
-  const there = testSplit(series, from, candidate.index, to);
-  return there.student.p < here.student.p ? there : here;
-}
-function argBest(items, beats) {
-  let best = 0;
-  for (let i = 1; i < items.length; i++) if (beats(items[i], items[best])) best = i;
-  return best;
-}
-function testSplit(series, from, cut, to) {
-  const { z: z3, o } = series;
-  const before = summarize(z3, from, cut);
-  const after = summarize(z3, cut, to);
-  const student = studentT(before, after, o.level);
-  const meanBefore = meanOf(series.s.scaled, from, cut);
-  const meanAfter = meanOf(series.s.scaled, cut, to);
-  const pAdjusted = splitScanP(student.p, to - from, o.minSegment);
-  return {
-    index: cut,
-    from,
-    to,
-    before,
-    after,
-    meanBefore,
-    meanAfter,
-    student,
-    candidates: to - from - 2 * o.minSegment + 1,
-    pAdjusted,
-    pRankAdjusted: null,
-    magnitude: magnitude(series.s, meanBefore, meanAfter, o.scale),
-    weakness: pAdjusted
-  };
-}
-function checkRanks(series, test) {
-  const { z: z3, o } = series;
-  const ranks = rankTest(z3, test.from, test.index, test.to);
-  test.pRankAdjusted = splitScanP(ranks.p, test.to - test.from, o.minSegment);
-  const agree = ranks.separated || test.pRankAdjusted < firstPassP(o.maxP);
-  if (!agree) test.weakness = Math.max(test.weakness, test.pRankAdjusted);
-  return agree;
-}
-function toChangePoint(series, test) {
-  const { s, o } = series;
-  const { before, after, student } = test;
-  const common = {
-    index: test.index,
-    nBefore: before.n,
-    nAfter: after.n,
-    relativeChange: relativeChange(s, test.meanBefore, test.meanAfter, o.scale),
-    magnitude: test.magnitude,
-    p: student.p,
-    t: clampFinite(student.t),
-    df: student.df,
-    candidates: test.candidates,
-    pAdjusted: test.pAdjusted,
-    pRankAdjusted: test.pRankAdjusted ?? 1
-  };
-  if (o.scale === "log") {
-    const meanBefore = clampFinite(Math.exp(unscale(s, test.meanBefore)));
-    const meanAfter = clampFinite(Math.exp(unscale(s, test.meanAfter)));
-    const bound = (dz) => clampFinite(Math.expm1(unscale(s, s.scale * dz)));
-    return {
-      ...common,
-      meanBefore,
-      meanAfter,
-      difference: clampFinite(meanAfter - meanBefore),
-      ci: { level: o.level, lower: bound(student.lower), upper: bound(student.upper) }
-    };
-  }
-  return {
-    ...common,
-    meanBefore: unscale(s, test.meanBefore),
-    meanAfter: unscale(s, test.meanAfter),
-    difference: unscale(s, test.meanAfter - test.meanBefore),
-    ci: null
-  };
-}
-function relativeChange(s, before, after, scale) {
-  if (scale === "log") return clampFinite(Math.expm1(unscale(s, after - before)));
-  const difference = after - before;
-  if (difference === 0) return 0;
-  return clampFinite(difference / Math.abs(before));
-}
-function magnitude(s, before, after, scale) {
-  if (scale === "log") return clampFinite(Math.expm1(Math.abs(unscale(s, after - before))));
-  return Math.max(
-    Math.abs(relativeChange(s, before, after, scale)),
-    Math.abs(relativeChange(s, after, before, scale))
-  );
-}
-function meanOf(values, from, to) {
-  let sum2 = 0;
-  for (let i = from; i < to; i++) sum2 += values[i];
-  return sum2 / (to - from);
-}
-function studentT(before, after, level) {
-  const unit = Math.max(before.sd, after.sd) || 1;
-  const test = studentTTwoSample(
-    { n: before.n, mean: 0, sd: before.sd / unit },
-    { n: after.n, mean: (after.mean - before.mean) / unit, sd: after.sd / unit },
-    level
-  );
-  return { t: test.t, df: test.df, p: test.p, lower: test.lower * unit, upper: test.upper * unit };
-}
-function summarize(z3, from, to) {
-  const n = to - from;
-  let sum2 = 0;
-  for (let i = from; i < to; i++) sum2 += z3[i];
-  const mean2 = sum2 / n;
-  let largest = 0;
-  for (let i = from; i < to; i++) largest = Math.max(largest, Math.abs(z3[i] - mean2));
-  if (n < 2 || largest === 0) return { n, mean: mean2, sd: 0 };
-  let squares = 0;
-  for (let i = from; i < to; i++) squares += ((z3[i] - mean2) / largest) ** 2;
-  return { n, mean: mean2, sd: largest * Math.sqrt(squares / (n - 1)) };
-}
-function rankTest(z3, from, cut, to) {
-  const m = cut - from;
-  const n = to - cut;
-  const sorted = z3.slice(from, to).sort();
-  const tieSizes = [];
-  for (let i = 0; i < sorted.length; ) {
-    let j = i + 1;
-    while (j < sorted.length && sorted[j] === sorted[i]) j++;
-    tieSizes.push(j - i);
-    i = j;
-  }
-  const ties = tieSizes.length < sorted.length;
-  let rankSum = 0;
-  for (let i = from; i < cut; i++) {
-    const below = countBelow(sorted, z3[i], false);
-    const notAbove = ties ? countBelow(sorted, z3[i], true) : below + 1;
-    rankSum += (below + 1 + notAbove) / 2;
-  }
-  const uBefore = rankSum - m * (m + 1) / 2;
-  const u = Math.min(uBefore, m * n - uBefore);
-  const separated = u === 0;
-  const small = Math.min(m, n);
-  if (!ties && small <= EXACT_RANKS_UP_TO && small * (u + 1) <= MAX_LOWER_TAIL_WORK) {
-    return { p: Math.min(1, 2 * mannWhitneyLowerTail(u, m, n)), separated };
-  }
-  return { p: mannWhitneyNormalP(uBefore, m, n, tieSizes).p, separated };
-}
-var EXACT_RANKS_UP_TO = 50;
-function countBelow(sorted, v, orEqual) {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = lo + hi >> 1;
-    if (sorted[mid] < v || orEqual && sorted[mid] === v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-// src/flows/history/series.ts
-import { createHash as createHash6 } from "node:crypto";
-
-// src/core/stats/median-ci.ts
-function medianCi(values, level = 0.95) {
-  const n = values.length;
-  if (n === 0) throw new RangeError("a median needs at least one value");
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
-  const sorted = [...values].sort((a, b) => a - b);
-  const median2 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  let k = 1;
-  let tail2 = 0.5 ** n;
-  while (2 * (k + 1) <= n + 1) {
-    const nextTail = tail2 + binomialCoefficient(n, k) * 0.5 ** n;
-    if (1 - 2 * nextTail < level) break;
-    k++;
-    tail2 = nextTail;
-  }
-  return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
-}
-
-// src/flows/history/series.ts
-var SERIES_METRICS = ["tps", "latencyPctMs"];
-function seriesId(key) {
-  return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
-}
-function buildSeries(runs) {
-  const byId = /* @__PURE__ */ new Map();
-  for (const run2 of runs) {
-    if (run2.status === "running") continue;
-    const arm2 = measuredArm(run2);
-    if (arm2 === void 0) continue;
-    const fingerprint = run2.fingerprint ?? fallbackFingerprint(run2);
-    for (const metric of SERIES_METRICS) {
-      const cells = collectCellRuns(run2.samples, metric);
-      for (const cell of documentCells(run2)) {
-        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm2)).filter(
-          (v) => Number.isFinite(v) && v > 0
-        );
-        if (values.length === 0) continue;
-        const key = { fingerprint: fingerprint.id, ...cell, metric };
-        const id = seriesId(key);
-        let series = byId.get(id);
-        if (!series) {
-          series = { id, key, facts: fingerprint.facts, better: METRICS[metric].better, points: [] };
-          byId.set(id, series);
-        }
-        const ci = medianCi(values);
-        series.points.push({
-          runId: run2.runId ?? run2.startedAt,
-          sha: run2.source?.head?.sha ?? null,
-          ref: run2.source?.head?.ref ?? null,
-          date: run2.startedAt,
-          n: values.length,
-          median: ci.median,
-          ciLower: ci.lower,
-          ciUpper: ci.upper,
-          ciLevel: ci.achievedLevel
-        });
-      }
-    }
-  }
-  const all = [...byId.values()];
-  for (const s of all) {
-    s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
-  }
-  return all.sort(
-    (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || SERIES_METRICS.indexOf(a.key.metric) - SERIES_METRICS.indexOf(b.key.metric) || a.key.clients - b.key.clients
-  );
-}
-function measuredArm(run2) {
-  return run2.arms.find((a) => a.label === "head")?.label ?? run2.arms[run2.arms.length - 1]?.label;
-}
-function fallbackFingerprint(run2) {
-  const env = run2.environment;
-  const facts = {
-    cpuModel: env.cpuModel,
-    cpuCount: String(env.cpuCount),
-    kernel: env.kernel,
-    os: env.os,
-    settingsHash: env.settingsHash
-  };
-  const hash2 = createHash6("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
-  return { id: `env-${hash2}`, facts };
-}
-
-// src/flows/history/analyse.ts
-function analyseHistory(runs, options = {}) {
-  const resolved = {
-    maxP: options.maxP ?? DEFAULT_MAX_P,
-    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
-    minMagnitude: options.minMagnitude ?? 0
-  };
-  return {
-    options: resolved,
-    runs: runs.length,
-    series: buildSeries(runs).map((s) => analyseSeries(s, resolved))
-  };
-}
-function analyseSeries(series, options) {
-  const needed = minPointsForDetection(options.minSegment);
-  if (series.points.length < needed) return { series, status: "too-few-points", needed, changePoints: [] };
-  const found = detectChangePoints(
-    series.points.map((p) => Math.log(p.median)),
-    { ...options, scale: "log" }
-  );
-  return {
-    series,
-    status: "analysed",
-    needed,
-    changePoints: found.map((c) => ({
-      index: c.index,
-      kind: c.relativeChange < 0 === (series.better === "higher") ? "regression" : "improvement",
-      lastBefore: series.points[c.index - 1],
-      firstAfter: series.points[c.index],
-      before: c.meanBefore,
-      after: c.meanAfter,
-      relativeChange: c.relativeChange,
-      ciLower: c.ci.lower,
-      ciUpper: c.ci.upper,
-      p: c.p,
-      nBefore: c.nBefore,
-      nAfter: c.nAfter
-    }))
-  };
-}
-
-// src/flows/compare/runner-noise.ts
-init_types();
-var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
-var NOISE_RUNS_READ = 200;
-var NOISE_METRIC = "tps";
-function upperNoiseBound(cvPct, points2) {
-  return points2 > 0 ? cvPct * (1 + Z_80 * MAD_RELATIVE_SE / Math.sqrt(points2)) : cvPct;
-}
-var Z_80 = 0.8416;
-var MAD_RELATIVE_SE = 1.166;
-function runnerId(env) {
-  return fingerprintId(machineFacts(env));
-}
-function isCalibrationRun(run2) {
-  if (run2.calibration === true) return true;
-  if (run2.baseline || run2.arms.length < 2) return false;
-  const [first] = run2.arms;
-  const sha = (a) => a.build?.sha;
-  return run2.arms.every(
-    (a) => a.binDir === first.binDir && a.serverVersion === first.serverVersion && sha(a) === sha(first) && Object.keys(a.settingOverrides ?? {}).length === 0
-  );
-}
-function estimateRunnerNoise(runs, runner, cells, options = {}) {
-  const mine = runs.filter(
-    (r) => r.status !== "running" && r.runId !== options.exclude && runnerId(r.environment) === runner
-  ).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
-  const calibrations = mine.filter(isCalibrationRun);
-  const series = buildSeries(
-    mine.map((r) => ({ ...r, fingerprint: { id: runner, facts: {} } }))
-  ).filter((s) => s.key.metric === NOISE_METRIC);
-  const out = { runner, cells: [], missing: [] };
-  for (const cell of cells) {
-    const id = cellId(cell);
-    const key = { workload: cell.workload, clients: cell.clients };
-    const fromCalibration = calibrationNoise(calibrations, cell);
-    if (fromCalibration) {
-      out.cells.push({ ...key, id, ...fromCalibration });
-      continue;
-    }
-    const s = series.find((x) => x.key.workload === cell.workload && x.key.clients === cell.clients);
-    const points2 = s?.points ?? [];
-    const analysed = s && points2.length >= MIN_HISTORY_POINTS ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 }) : void 0;
-    const start = analysed?.changePoints.at(-1)?.index ?? 0;
-    const segment = points2.slice(start);
-    if (segment.length < MIN_HISTORY_POINTS) {
-      const had = points2.length === 0 ? "no stored run of it" : start > 0 ? `${segment.length} run(s) since its last change point (${points2[start].date})` : `${points2.length} stored run(s)`;
-      out.missing.push({
-        ...key,
-        id,
-        reason: `no calibration (A/A) run of ${id} on this runner, and its history has ${had}; at least ${MIN_HISTORY_POINTS} are needed (run pgperf calibrate with the store)`
-      });
-      continue;
-    }
-    const runCvPct = 100 * Math.expm1(robustLogSpread(segment.map((p) => p.median)));
-    out.cells.push({
-      ...key,
-      id,
-      source: "history",
-      runId: segment.at(-1).runId,
-      date: segment[0].date,
-      points: segment.length,
-      pairedCvPct: null,
-      runCvPct,
-      perRoundCvPct: Math.SQRT2 * runCvPct,
-      planningCvPct: upperNoiseBound(Math.SQRT2 * runCvPct, segment.length)
-    });
-  }
-  return out;
-}
-function calibrationNoise(calibrations, cell) {
-  for (const run2 of calibrations) {
-    const noise = estimateNoise(run2, cell, NOISE_METRIC);
-    if (noise.pairedCvPct === null || noise.rounds < MIN_NOISE_ROUNDS) continue;
-    return {
-      source: "calibration",
-      runId: run2.runId ?? run2.startedAt,
-      date: run2.startedAt,
-      points: noise.rounds,
-      pairedCvPct: noise.pairedCvPct,
-      runCvPct: noise.runCvPct,
-      perRoundCvPct: noise.pairedCvPct,
-      planningCvPct: upperNoiseBound(noise.pairedCvPct, noise.rounds)
-    };
-  }
-  return void 0;
-}
-async function loadRunnerNoise(store, runner, cells, options = {}) {
-  const workloads = new Set(cells.map((c) => c.workload));
-  const listed = (await store.list()).filter(
-    (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
-  ).slice(0, NOISE_RUNS_READ);
-  const runs = [];
-  for (const entry of listed) runs.push(await store.load(entry.id));
-  return estimateRunnerNoise(runs, runner, cells, options);
-}
-
-// src/flows/compare/noise-warnings.ts
-async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set()) {
-  const cells = result.plan.cells.filter((c) => !decided.has(cellId(c)));
-  if (result.calibration || result.arms.length < 2 || cells.length === 0) return [];
-  const settings2 = analysisOf(result);
-  const workloads = Object.values(result.workloads).map((w) => ({
-    ...w,
-    metrics: w.metrics ?? ["tps"],
-    clients: w.clients ?? []
-  }));
-  const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : void 0;
-  const reach = planReach({
-    workloads,
-    arms: result.arms.length,
-    alpha: settings2.alpha,
-    ...adaptive ? { adaptive } : {},
-    singleMetric: metricOption(settings2) !== void 0
-  });
-  const noise = await loadRunnerNoise(store, runnerId(result.environment), cells, {
-    ...result.runId !== void 0 ? { exclude: result.runId } : {}
-  });
-  return noise.cells.map((n) => {
-    const w = workloads.find((x) => x.name === n.workload);
-    return resolutionOf(n, {
-      rounds: w?.rounds ?? result.plan.rounds,
-      ...adaptive ? { adaptive } : {},
-      hypotheses: reach.familySize,
-      alpha: settings2.alpha,
-      thresholdPct: w?.threshold ?? settings2.thresholdPct,
-      // Stored base samples do not pair with head's rounds: the rank-sum test decides (analysis.ts).
-      ...result.baseline ? { test: "mann-whitney" } : {}
-    });
-  }).filter((r) => r.belowResolvable).map(resolutionWarning);
-}
-async function withNoiseWarnings(comparison, result, store, logger) {
-  if (!store?.list || !store.load) return comparison;
-  try {
-    const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
-    const open4 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
-    const decided = new Set(cells.map((c) => c.id).filter((id) => !open4.has(id)));
-    const warnings = await noiseWarnings(result, store, decided);
-    if (warnings.length === 0) return comparison;
-    return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
-  } catch (e) {
-    logger.warn(`could not read this runner's noise from the store: ${errorMessage(e)}`);
-    return comparison;
-  }
-}
-
-// src/flows/compare/pipeline.ts
-var RESULTS_FILE = "results.json";
-function logArchive(outcome, logger, prefix = "") {
-  if (outcome.archived) {
-    logger.info(`${prefix}saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
-  }
-  if (outcome.archiveError) logger.warn(outcome.archiveError);
-}
-async function runPipeline(req, deps) {
-  await checkRunControls(req.controls, deps.logger);
-  checkPlanReach(req);
-  const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path22.join(req.runDir, RESULTS_FILE);
-  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
-  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const { arms: _source, runDir, planCheck: _check2, ...run2 } = req;
-  const result = await runBenchmark(
-    { ...run2, arms, sink, logsDir: path22.join(runDir, "logs"), calibration: sameInstall(arms) },
-    deps
-  );
-  return {
-    result,
-    comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
-    resultsFile,
-    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
-    ...archive?.error ? { archiveError: archive.error } : {}
-  };
-}
-function checkPlanReach(req) {
-  checkRecordable(req.workloads, metricOption(req.analysis));
-  if (req.planCheck !== "refuse") return;
-  refuseUnreachablePlan({
-    workloads: req.workloads,
-    arms: req.arms.kind === "installed" ? req.arms.arms.length : 2,
-    alpha: req.analysis.alpha,
-    ...req.rounds !== void 0 ? { rounds: req.rounds } : {},
-    ...req.adaptive ? { adaptive: req.adaptive.plan } : {},
-    singleMetric: metricOption(req.analysis) !== void 0
-  });
-}
-function sameInstall(arms) {
-  const [first] = arms;
-  const same = (a) => a.binDir === first.binDir && a.build?.sha === first.build?.sha && canonicalJson(a.settings) === canonicalJson(first.settings);
-  return arms.length >= 2 && arms.every(same);
-}
-async function resolveArms(source, deps) {
-  if (source.kind === "installed") return source.arms;
-  if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
-  return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
-}
-function archiveSink(store) {
-  const state = {
-    sink: {
-      description: `the store ${store.description}`,
-      update: async () => {
-      },
-      finish: async (result) => {
-        if (result.samples.length === 0) return;
-        try {
-          state.saved = await store.save(result);
-        } catch (e) {
-          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
-        }
-      }
-    }
-  };
-  return state;
-}
-
-// src/flows/bisect/commit-range.ts
-import path23 from "node:path";
-init_errors();
-var CLI_NAMES = { good: "--good", bad: "--bad" };
-async function commitRange(req, deps) {
-  const layout = cacheLayout(path23.resolve(req.cacheDir));
-  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
-  const good = await mirror.resolve(req.good);
-  const bad = await mirror.resolve(req.bad);
-  checkDistinct(req, good, bad);
-  let base;
-  try {
-    base = await mirror.mergeBase(good, bad);
-  } catch (e) {
-    if (!(e instanceof UserError)) throw e;
-    const n = req.names ?? CLI_NAMES;
-    throw new UserError(
-      `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)}): they share no history in ${req.repo.input} (${errorMessage(e)})`
-    );
-  }
-  checkAncestor(req, good, bad, base);
-  const git = async (args) => {
-    const res = await deps.runner.run("git", ["--git-dir", mirror.dir, ...args], {
-      env: { ...deps.env, LC_ALL: "C" },
-      ...deps.signal ? { signal: deps.signal } : {}
-    });
-    if (res.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${tail(res.stderr, 5)}`);
-    return res.stdout;
-  };
-  const format = ["--format=%H%x09%P%x09%s", "--reverse", "--ancestry-path"];
-  const firstParent = parseLog(await git(["log", "--first-parent", ...format, `${good}..${bad}`]));
-  if (isChain(good, firstParent)) {
-    return {
-      commits: [{ sha: good, subject: await subjectOf(git, good) }, ...firstParent.map(commitOf)],
-      walk: "first-parent"
-    };
-  }
-  const ancestry = parseLog(await git(["log", "--topo-order", ...format, `${good}..${bad}`]));
-  return {
-    commits: [{ sha: good, subject: await subjectOf(git, good) }, ...ancestry.map(commitOf)],
-    walk: "ancestry-path"
-  };
-}
-var commitOf = ({ sha, subject }) => ({ sha, subject });
-async function subjectOf(git, sha) {
-  return (await git(["log", "-1", "--format=%s", sha])).trim();
-}
-function checkDistinct(req, good, bad) {
-  const n = req.names ?? CLI_NAMES;
-  if (good === bad) {
-    throw new UserError(
-      `${n.good} ${req.good} and ${n.bad} ${req.bad} are the same commit (${short(good)}): give a good commit older than the bad one`
-    );
-  }
-}
-function checkAncestor(req, good, bad, mergeBase) {
-  if (mergeBase === good) return;
-  const n = req.names ?? CLI_NAMES;
-  const hint = mergeBase === bad ? ` (it is the other way round: ${n.bad} is an ancestor of ${n.good}; swap them?)` : ` (they diverge at ${short(mergeBase)})`;
-  throw new UserError(
-    `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)})${hint}: bisection needs a good commit in the history of the bad one`
-  );
-}
-function parseLog(stdout) {
-  return stdout.split("\n").filter((l) => l.trim() !== "").map((line) => {
-    const [sha = "", parents = "", ...subject] = line.split("	");
-    return { sha, parents: parents.split(" ").filter(Boolean), subject: subject.join("	") };
-  });
-}
-function isChain(good, rows) {
-  return rows.length > 0 && rows.every((r, i) => r.parents[0] === (i === 0 ? good : rows[i - 1].sha));
-}
-
-// src/flows/bisect/search.ts
-function startSearch(size, options = {}) {
-  if (!Number.isInteger(size) || size < 2) {
-    throw new RangeError(`a bisection needs a good and a bad commit (at least 2 commits), got ${size}`);
-  }
-  return { size, lo: 0, hi: size - 1, badConfirmed: options.verifyBad === false, steps: 0 };
-}
-function nextIndex(state) {
-  if (state.stopped) return void 0;
-  if (!state.badConfirmed) return state.hi;
-  if (state.hi - state.lo <= 1) return void 0;
-  return state.lo + Math.floor((state.hi - state.lo) / 2);
-}
-function stepsLeft(state) {
-  if (state.stopped) return 0;
-  const span = state.hi - state.lo;
-  return (state.badConfirmed ? 0 : 1) + (span <= 1 ? 0 : Math.ceil(Math.log2(span)));
-}
-function afterCall(state, index, call) {
-  const expected = nextIndex(state);
-  if (index !== expected) {
-    throw new RangeError(`commit ${index} judged, but the search asked for ${String(expected)}`);
-  }
-  const steps = state.steps + 1;
-  if (call === "undecided") return { ...state, steps, stopped: { reason: "undecided", index } };
-  if (!state.badConfirmed) {
-    return call === "bad" ? { ...state, steps, badConfirmed: true } : { ...state, steps, stopped: { reason: "not-reproduced" } };
-  }
-  return call === "bad" ? { ...state, steps, hi: index } : { ...state, steps, lo: index };
-}
-function outcomeOf(state) {
-  if (nextIndex(state) !== void 0) throw new RangeError("the search is not finished");
-  if (state.stopped?.reason === "not-reproduced") return { kind: "not-reproduced" };
-  if (state.stopped?.reason === "undecided") {
-    return { kind: "undecided", lastGood: state.lo, firstBad: state.hi, undecided: state.stopped.index };
-  }
-  return { kind: "found", firstBad: state.hi, lastGood: state.lo };
-}
-async function bisect(commits2, judge, options = {}) {
-  let state = startSearch(commits2.length, options);
-  const tested = [];
-  for (let index = nextIndex(state); index !== void 0; index = nextIndex(state)) {
-    const step = state.steps + 1;
-    const judged = await judge(commits2[index], {
-      index,
-      step,
-      stepsEstimate: state.steps + stepsLeft(state)
-    });
-    tested.push({ index, commit: commits2[index], step, ...judged });
-    state = afterCall(state, index, judged.call);
-  }
-  return { outcome: outcomeOf(state), tested };
-}
-
-// src/flows/bisect/run-bisection.ts
-async function runBisection(req, deps) {
-  const started = Date.now();
-  const { logger } = deps;
-  const env = deps.env ?? process.env;
-  const clients = req.workload.clients;
-  if (clients.length !== 1) {
-    throw new RangeError(
-      `a bisection measures one cell; workload ${req.workload.name} has clients ${clients.join(", ")}`
-    );
-  }
-  if (!(req.tries >= 1)) throw new RangeError(`tries must be at least 1, got ${req.tries}`);
-  const gitDeps = { runner: deps.runner, logger, env, ...deps.signal ? { signal: deps.signal } : {} };
-  const range = await commitRange(req, gitDeps);
-  const commits2 = range.commits;
-  const good = commits2[0];
-  const bad = commits2.at(-1);
-  const verifyBad = req.verifyBad !== false;
-  logger.info(
-    `bisect: ${commits2.length - 1} commit(s) after good ${short(good.sha)} up to bad ${short(bad.sha)} (${range.walk}); about ${stepsLeft(startSearch(commits2.length, { verifyBad }))} step(s)`
-  );
-  const cost = { builds: 0, cacheHits: 0, buildS: 0, measureS: 0, tests: 0, totalS: 0 };
-  const buildDeps = {
-    runner: deps.runner,
-    logger,
-    env,
-    ...deps.signal ? { signal: deps.signal } : {},
-    toolchain: await detectToolchain(env, deps.runner)
-  };
-  const build = async (commit3, label) => {
-    const t0 = Date.now();
-    const built = await (deps.build ?? buildPostgres)(
-      {
-        label,
-        repo: req.repo,
-        ref: commit3.sha,
-        sha: commit3.sha,
-        patches: [],
-        extraOptions: req.extraOptions,
-        cacheDir: req.cacheDir
-      },
-      buildDeps
-    );
-    const seconds2 = (Date.now() - t0) / 1e3;
-    cost.builds += 1;
-    cost.buildS += seconds2;
-    if (built.record.cacheHit) cost.cacheHits += 1;
-    return { built, seconds: seconds2 };
-  };
-  logger.info(`bisect: building good ${short(good.sha)} "${good.subject}"`);
-  const goodBuild = (await build(good, "good")).built;
-  const pipelineDeps = {
-    runner: deps.runner,
-    logger,
-    ...deps.signal ? { signal: deps.signal } : {},
-    searchPath: deps.searchPath ?? env.PATH ?? "",
-    ...deps.archive ? { archive: deps.archive } : {}
-  };
-  const judge = async (commit3, at) => {
-    const where = `step ${at.step} of ~${at.stepsEstimate}`;
-    logger.info(
-      `bisect ${where}: building ${short(commit3.sha)} "${commit3.subject}" (commit ${at.index} of ${commits2.length - 1})`
-    );
-    const { built, seconds: seconds2 } = await build(commit3, short(commit3.sha));
-    const tries2 = [];
-    let interrupted = false;
-    for (let t = 1; t <= req.tries; t++) {
-      const scale = 2 ** (t - 1);
-      const rounds = req.adaptive ? req.adaptive.maxRounds * scale : (req.rounds ?? req.workload.rounds) * scale;
-      logger.info(
-        `bisect ${where}: measuring ${short(commit3.sha)} against good (try ${t} of ${req.tries}, ${req.adaptive ? "at most " : ""}${rounds} rounds)`
-      );
-      const measured2 = await measure(commit3, built, t, rounds, at.step);
-      tries2.push(measured2.try);
-      if (measured2.interrupted) {
-        interrupted = true;
-        break;
-      }
-      if (measured2.try.verdict !== "inconclusive") break;
-    }
-    const last = tries2.at(-1);
-    const judgement = {
-      verdict: last.verdict,
-      deltaPct: last.deltaPct,
-      ci95: last.ci95,
-      tries: tries2,
-      build: { cacheHit: built.record.cacheHit, seconds: seconds2, installDir: built.installDir },
-      ...interrupted ? { interrupted } : {}
-    };
-    const call = interrupted ? "undecided" : callOf(last.verdict);
-    logger.info(
-      `bisect ${where}: ${short(commit3.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? "no estimate"})`
-    );
-    return { call, detail: judgement };
-  };
-  const measure = async (commit3, built, t, rounds, step) => {
-    const t0 = Date.now();
-    const label = short(commit3.sha);
-    const runDir = path24.join(req.outDir, `step-${step}-${label}-try-${t}`);
-    const outcome2 = await (deps.pipeline ?? runPipeline)(
-      {
-        arms: {
-          kind: "installed",
-          arms: [
-            { label: "good", binDir: goodBuild.binDir, settings: {}, build: { ...goodBuild.record } },
-            { label, binDir: built.binDir, settings: {}, build: { ...built.record } }
-          ]
-        },
-        workloads: [req.workload],
-        ...req.adaptive ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } } : { rounds },
-        ...req.durationS !== void 0 ? { durationS: req.durationS } : {},
-        ...req.seed !== void 0 ? { seed: req.seed + t - 1 } : {},
-        order: "random",
-        ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
-        analysis: req.analysis,
-        dataChecksums: false,
-        ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
-        source: {
-          repository: req.repo.input,
-          base: { ref: req.good, sha: good.sha, chosenBy: "bisect: good" },
-          head: { sha: commit3.sha, chosenBy: `bisect step ${step}` }
-        },
-        runDir
-      },
-      pipelineDeps
-    );
-    const measureS = (Date.now() - t0) / 1e3;
-    logArchive(outcome2, logger, "bisect: ");
-    cost.measureS += measureS;
-    cost.tests += 1;
-    const cell = outcome2.comparison.comparisons[0]?.cells[0];
-    return {
-      try: {
-        try: t,
-        rounds,
-        verdict: cell?.verdict ?? "inconclusive",
-        deltaPct: cell?.deltaPct ?? null,
-        ci95: cell?.ci95 ?? null,
-        pairs: cell?.pairs ?? null,
-        resultsFile: outcome2.resultsFile,
-        ...outcome2.archived ? { storedAs: outcome2.archived.id } : {},
-        measureS: Math.round(measureS * 10) / 10
-      },
-      interrupted: outcome2.result.status === "interrupted" || deps.signal?.aborted === true
-    };
-  };
-  const search = await bisect(commits2, judge, { verifyBad });
-  const tested = search.tested.map((t) => ({
-    sha: t.commit.sha,
-    subject: t.commit.subject,
-    index: t.index,
-    step: t.step,
-    call: t.call,
-    judgement: t.detail
-  }));
-  const judgementOf = (index) => search.tested.find((t) => t.index === index)?.detail;
-  const o = search.outcome;
-  const outcome = o.kind === "found" ? {
-    kind: "found",
-    firstBad: commits2[o.firstBad],
-    lastGood: commits2[o.lastGood],
-    ...judgementOf(o.firstBad) ? { judgement: judgementOf(o.firstBad) } : {}
-  } : o.kind === "not-reproduced" ? { kind: "not-reproduced", judgement: judgementOf(commits2.length - 1) } : {
-    kind: "undecided",
-    lastGood: commits2[o.lastGood],
-    candidates: commits2.slice(o.lastGood + 1, o.firstBad + 1),
-    undecided: commits2[o.undecided],
-    interrupted: judgementOf(o.undecided)?.interrupted === true
-  };
-  cost.totalS = (Date.now() - started) / 1e3;
-  for (const k of ["buildS", "measureS", "totalS"]) cost[k] = Math.round(cost[k] * 10) / 10;
-  return {
-    repo: req.repo.input,
-    good,
-    bad,
-    walk: range.walk,
-    candidates: commits2.length - 1,
-    cell: { workload: req.workload.name, clients: clients[0] },
-    analysis: req.analysis,
-    outcome,
-    tested,
-    cost,
-    outDir: req.outDir
-  };
-}
-function callOf(verdict2) {
-  if (verdict2 === "regression") return "bad";
-  if (verdict2 === "inconclusive") return "undecided";
-  return "good";
-}
-
-// src/flows/bisect/one-cell.ts
-init_errors();
-var DEFAULT_TRIES = 2;
-function oneCell(workload, clients, field = "--clients") {
-  if (clients !== void 0) return { ...workload, clients: [clients] };
-  if (workload.clients.length !== 1) {
-    throw new UserError(
-      `${field}: workload ${workload.name} measures clients ${workload.clients.join(", ")}; a bisection measures one: give ${field} N`
-    );
-  }
-  return workload;
-}
-
-// src/drivers/load-workload.ts
-import { readFile as readFile10 } from "node:fs/promises";
-import path27 from "node:path";
-
-// src/drivers/confine-path.ts
-import { realpath } from "node:fs/promises";
-import path25 from "node:path";
-async function confinedPath(root, name) {
-  if (path25.isAbsolute(name)) {
-    return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
-  }
-  let realRoot;
-  let real;
-  try {
-    realRoot = await realpath(root);
-    real = await realpath(path25.resolve(root, name));
-  } catch {
-    return {
-      refused: `not found (looked for ${path25.resolve(root, name)}; paths are relative to the workload file)`
-    };
-  }
-  const inside = path25.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path25.isAbsolute(inside)) {
-    return {
-      refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
-    };
-  }
-  return { path: real };
-}
-
-// src/drivers/load-workload.ts
-var import_yaml = __toESM(require_dist2(), 1);
-init_errors();
-
-// src/drivers/shipped-workloads.ts
-init_errors();
-import { existsSync, readdirSync, statSync } from "node:fs";
-import path26 from "node:path";
-import { fileURLToPath } from "node:url";
-function shippedWorkloadNames(workloadsDir) {
-  try {
-    return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
-  } catch {
-    return [];
-  }
-}
-function defaultWorkloadsDir(from = path26.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path26.dirname(dir)) {
-    const candidate = path26.join(dir, "workloads");
-    if (existsSync(path26.join(candidate, "workload.schema.json"))) return candidate;
-    if (path26.dirname(dir) === dir) return void 0;
-  }
-}
-function resolveWorkloadFile(ref, lookup) {
-  const file2 = path26.resolve(lookup.baseDir ?? ".", ref);
-  const { kind, code } = fileKind(file2);
-  if (kind === "file") return file2;
-  const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
-  const shipped = workloadsDir ? shippedFile(ref, workloadsDir) : void 0;
-  if (shipped) return shipped;
-  const names = workloadsDir ? shippedList(workloadsDir) : "none found";
-  if (kind === "missing" && !isBareName(ref)) {
-    throw new UserError(
-      `${lookup.what}: workload file ${file2}: cannot read it (${code}); give the path of a workload file, or the name of a shipped workload (shipped: ${names})`
-    );
-  }
-  const problem = kind === "directory" ? "is a directory, not a workload file, and no shipped workload has that name" : "is neither a file nor the name of a shipped workload";
-  throw new UserError(
-    `${lookup.what}: '${ref}' ${problem} (shipped: ${names}); give one of those names or the path of a workload file (.yml)`
-  );
-}
-function isBareName(ref) {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(ref) && !/\.ya?ml$/.test(ref);
-}
-function shippedFile(name, workloadsDir) {
-  if (!isBareName(name)) return void 0;
-  const file2 = path26.join(workloadsDir, `${name}.yml`);
-  return fileKind(file2).kind === "file" ? file2 : void 0;
-}
-function shippedList(workloadsDir) {
-  return shippedWorkloadNames(workloadsDir).join(", ") || "none found";
-}
-function fileKind(file2) {
-  try {
-    return { kind: statSync(file2).isDirectory() ? "directory" : "file" };
-  } catch (e) {
-    return { kind: "missing", code: e.code ?? "unreadable" };
-  }
 }
 
 // node_modules/zod/v4/classic/external.js
@@ -47594,7 +43230,7 @@ __export(external_exports, {
   uuidv4: () => uuidv4,
   uuidv6: () => uuidv6,
   uuidv7: () => uuidv7,
-  validate: () => validate2,
+  validate: () => validate,
   validateAsync: () => validateAsync,
   void: () => _void2,
   withParser: () => withParser,
@@ -47912,7 +43548,7 @@ __export(core_exports2, {
   urlHostnameOk: () => urlHostnameOk,
   urlProtocolOk: () => urlProtocolOk,
   util: () => util_exports,
-  validate: () => validate2,
+  validate: () => validate,
   validateAsync: () => validateAsync,
   validateURL: () => validateURL,
   version: () => version,
@@ -47963,7 +43599,7 @@ __export(util_exports, {
   hexToUint8Array: () => hexToUint8Array,
   hide: () => hide,
   installLazyProp: () => installLazyProp,
-  isObject: () => isObject2,
+  isObject: () => isObject,
   isPlainObject: () => isPlainObject,
   issue: () => issue,
   joinValues: () => joinValues,
@@ -48188,7 +43824,7 @@ function slugify(input2) {
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
-function isObject2(data) {
+function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 var allowsEval = /* @__PURE__ */ cached(() => {
@@ -48207,7 +43843,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
   }
 });
 function isPlainObject(o) {
-  if (isObject2(o) === false)
+  if (isObject(o) === false)
     return false;
   const ctor = o.constructor;
   if (ctor === void 0)
@@ -48215,7 +43851,7 @@ function isPlainObject(o) {
   if (typeof ctor !== "function")
     return true;
   const prot = ctor.prototype;
-  if (isObject2(prot) === false)
+  if (isObject(prot) === false)
     return false;
   if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
     return false;
@@ -49164,7 +44800,7 @@ var _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
 var safeParseAsync = /* @__PURE__ */ _safeParseAsync($ZodRealError);
 var COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
-var validate2 = ((schema, value, _ctx) => {
+var validate = ((schema, value, _ctx) => {
   const validator = schema._zod.bag.validator;
   if (validator !== void 0) {
     if (validator(value) !== COMPILE_INVALID)
@@ -50901,7 +46537,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject3 = isObject2;
+  const isObject3 = isObject;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -51045,7 +46681,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject3 = isObject2;
+  const isObject3 = isObject;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -51262,7 +46898,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
   const disc = cached(() => discriminatorMap(def));
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject(input2)) {
       payload.issues.push({
         code: "invalid_type",
         expected: "object",
@@ -52555,7 +48191,7 @@ function bucketFor(state, inst) {
   return bucket;
 }
 var handoff;
-var open3 = [];
+var open2 = [];
 var memo = {
   alloc(_inst, payload, empty) {
     const bucket = handoff;
@@ -52564,7 +48200,7 @@ var memo = {
     handoff = void 0;
     const entry = { value: empty, issues: null };
     bucket.set(payload.value, entry);
-    open3.push(entry);
+    open2.push(entry);
     return empty;
   },
   guard(inst) {
@@ -52635,10 +48271,10 @@ var memo = {
           return payload;
         }
         handoff = bucket;
-        const depth = open3.length;
+        const depth = open2.length;
         const result = base(payload, ctx);
         handoff = void 0;
-        const entry = open3.length > depth ? open3.pop() : void 0;
+        const entry = open2.length > depth ? open2.pop() : void 0;
         if (result instanceof Promise) {
           return result.then((r) => {
             if (entry)
@@ -64728,7 +60364,7 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
     util_exports.own(this, "spa", value);
   },
   validate(data, params) {
-    return validate2(this, data, params);
+    return validate(this, data, params);
   },
   validateAsync(data, params) {
     return validateAsync(this, data, params);
@@ -67056,8 +62692,727 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/drivers/driver-set.ts
+function composeDrivers(modules) {
+  const schemas = modules.map((m) => m.schema);
+  const workloadSchema2 = external_exports.discriminatedUnion("tool", schemas);
+  const byTool = new Map(modules.map((m) => [m.tool, m]));
+  const moduleOf = (workload) => {
+    const found = byTool.get(workload.tool);
+    if (!found) throw new Error(`no driver for tool ${JSON.stringify(workload.tool)}`);
+    return found;
+  };
+  return {
+    workloadSchema: workloadSchema2,
+    /** The variant schema of each tool, e.g. to list the keys a pgbench workload accepts. */
+    variants: Object.fromEntries(modules.map((m) => [m.tool, m.schema])),
+    /** The driver for a workload's tool. */
+    createDriver: (workload, deps) => moduleOf(workload).create(workload, deps),
+    /** The key under which workloads of one tool share a prepared data set. */
+    dataSetShape: (workload) => moduleOf(workload).dataSetShape(workload)
+  };
+}
+
+// src/drivers/pgbench/driver.ts
+import { writeFile as writeFile5 } from "node:fs/promises";
+import path16 from "node:path";
+init_errors();
+
+// src/drivers/common/shared.ts
+var RUN_GRACE_S = 120;
+async function resetBeforeRun(target, options) {
+  for (const table3 of options.truncate ?? []) await target.psql(`TRUNCATE ${table3}`);
+  if (options.vacuum) await target.psql("VACUUM");
+  if (options.checkpoint) await target.psql("CHECKPOINT");
+}
+function judgeInput(res, tool) {
+  return {
+    exitCode: res.spawnError ? null : res.exitCode,
+    signal: res.signal,
+    stdout: res.stdout,
+    stderr: res.spawnError ? `could not start ${tool}: ${res.spawnError}` : res.stderr
+  };
+}
+function runOutcome(res, judged, read) {
+  const report = judged.report;
+  return {
+    ok: judged.ok,
+    failureReason: judged.ok ? void 0 : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
+    metrics: report ? read.metrics(report) : {},
+    counts: report ? read.counts(report) : {},
+    progress: read.progress(report),
+    command: res.command,
+    exitCode: res.exitCode,
+    startedAt: read.startedAt,
+    endedAt: read.endedAt
+  };
+}
+
+// src/drivers/pgbench/command.ts
+function connectionArgs(c) {
+  return ["-h", c.host, "-p", String(c.port), "-U", c.user];
+}
+function initArgs(w, c) {
+  const args = ["-i", "-I", w.init.steps, "-s", String(w.scale), "-q"];
+  if (w.init.partitions > 0) args.push(`--partitions=${w.init.partitions}`);
+  if (w.init.fillfactor !== 100) args.push("-F", String(w.init.fillfactor));
+  if (w.init.unloggedTables) args.push("--unlogged-tables");
+  return [...args, ...connectionArgs(c), c.database];
+}
+function threadsFor(w, clients, cpuCount, clientCpus) {
+  if (w.threads === "clients") return clients;
+  if (w.threads === "auto") return Math.max(1, Math.min(clients, clientCpus ?? cpuCount));
+  return Math.min(w.threads, clients);
+}
+function measureArgs(input2) {
+  const { workload: w, clients } = input2;
+  const args = [
+    "-n",
+    // pgperf vacuums and checkpoints itself, the same way for every arm
+    "-M",
+    w.queryMode,
+    "-c",
+    String(clients),
+    "-j",
+    String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
+    "-T",
+    String(input2.durationS),
+    "-P",
+    "1",
+    `--random-seed=${input2.seed}`
+  ];
+  if (input2.pipelineScript) {
+    args.push("-f", input2.pipelineScript, "-s", String(w.scale));
+  } else if (w.builtin) {
+    args.push("-b", w.builtin);
+  } else {
+    for (const s of w.scripts ?? []) args.push("-f", `${s.file}@${s.weight}`);
+    args.push("-s", String(w.scale));
+  }
+  if (input2.transactionLogPrefix) args.push("--log", `--log-prefix=${input2.transactionLogPrefix}`);
+  args.push(...w.extraArgs);
+  return [...args, ...connectionArgs(input2.connection), input2.connection.database];
+}
+function pipelinedSelectScript(depth) {
+  const lines = [];
+  for (let i = 1; i <= depth; i++) lines.push(`\\set aid${i} random(1, 100000 * :scale)`);
+  lines.push("\\startpipeline");
+  for (let i = 1; i <= depth; i++) lines.push(`SELECT abalance FROM pgbench_accounts WHERE aid = :aid${i};`);
+  lines.push("\\endpipeline");
+  return `${lines.join("\n")}
+`;
+}
+function writesHistory(w) {
+  return w.builtin === "tpcb-like" || w.builtin === "simple-update";
+}
+function needsTransactionLog(w) {
+  return w.metrics.includes("p95") || w.metrics.includes("p99");
+}
+
+// src/drivers/pgbench/parse-report.ts
+var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
+var PCT = String.raw`\((-?\d+(?:\.\d+)?|-?nan|-?inf) ?%\)`;
+var COUNT_PCT = new RegExp(String.raw`^(\d+) ${PCT}$`, "i");
+function num(s) {
+  return Number(s);
+}
+function countPct(value) {
+  const m = COUNT_PCT.exec(value.trim());
+  if (!m) return void 0;
+  return { count: num(m[1]), percent: pctValue(m[2]) };
+}
+function pctValue(s) {
+  return /nan|inf/i.test(s) ? NaN : num(s);
+}
+function parseCounterLine(key, value, target) {
+  if (key === "total number of retries") {
+    target.totalRetries = num(value);
+    return true;
+  }
+  const cp2 = countPct(value);
+  if (!cp2) return false;
+  switch (key) {
+    case "number of failed transactions":
+      target.failed = cp2.count;
+      target.failedPercent = cp2.percent;
+      return true;
+    case "number of serialization failures":
+      target.serializationFailures = cp2.count;
+      return true;
+    case "number of deadlock failures":
+      target.deadlockFailures = cp2.count;
+      return true;
+    case "number of other failures":
+      target.otherFailures = cp2.count;
+      return true;
+    case "number of transactions retried":
+      target.retried = cp2.count;
+      return true;
+    case "number of transactions skipped":
+      target.skipped = cp2.count;
+      target.skippedPercent = cp2.percent;
+      return true;
+    default:
+      return false;
+  }
+}
+var LATENCY_RE = new RegExp(String.raw`^latency (average|stddev) = ${NUM} ms( \(including failures\))?$`);
+var TPS_RE = new RegExp(
+  String.raw`^tps = ${NUM} \((without initial connection time|excluding connections establishing|including connections establishing|including reconnection times)\)$`
+);
+var LATE_RE = new RegExp(
+  String.raw`^number of transactions above the ${NUM} ms latency limit: (\d+)/(\d+) ${PCT}$`,
+  "i"
+);
+var LAG_RE = new RegExp(String.raw`^rate limit schedule lag: avg ${NUM} \(max ${NUM}\) ms$`);
+var PROCESSED_RE = /^(\d+)(?:\/(\d+))?$/;
+var STMT_HEADER_RE = /^(?: - )?statement latencies in milliseconds( and failures|, failures and retries)?:$/;
+var SCRIPT_HEADER_RE = /^SQL script (\d+): (.*)$/;
+var WEIGHT_RE = new RegExp(String.raw`^weight: (\d+) \(targets ${NUM}% of total\)$`);
+var SCRIPT_XACTS_RE = new RegExp(String.raw`^(\d+) transactions \(${NUM}% of total(?:, tps = ${NUM})?\)$`);
+var SCRIPT_PROCESSED_RE = new RegExp(
+  String.raw`^number of transactions actually processed: (\d+) \(tps = ${NUM}\)$`
+);
+var TPS_KINDS = {
+  "without initial connection time": "without-initial-connection",
+  "excluding connections establishing": "excluding-connections",
+  "including connections establishing": "including-connections",
+  "including reconnection times": "including-reconnection"
+};
+function parseBanner(body, report) {
+  const i = body.indexOf(", server ");
+  const client = i >= 0 ? body.slice(0, i) : body;
+  report.clientVersion = client;
+  if (i >= 0) report.serverVersion = body.slice(i + ", server ".length);
+  const major = /^(\d+)/.exec(client);
+  if (major) report.clientMajor = num(major[1]);
+}
+function parsePgbenchReport(stdout) {
+  const report = { empty: true, scripts: [], statements: [], unparsed: [] };
+  let stmt;
+  let script;
+  for (const raw of stdout.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    if (line.trim() === "") continue;
+    if (stmt && /^\s{3}/.test(line)) {
+      const row2 = parseStatementRow(line, stmt.script, stmt.intColumns);
+      if (row2) {
+        report.statements.push(row2);
+        continue;
+      }
+    }
+    stmt = void 0;
+    const header = STMT_HEADER_RE.exec(line);
+    if (header) {
+      const intColumns = header[1] === void 0 ? 0 : header[1] === " and failures" ? 1 : 2;
+      stmt = { script: script?.index ?? 1, intColumns };
+      continue;
+    }
+    const banner = /^pgbench \((.*)\)$/.exec(line);
+    if (banner) {
+      parseBanner(banner[1], report);
+      continue;
+    }
+    const scriptHeader = SCRIPT_HEADER_RE.exec(line);
+    if (scriptHeader) {
+      script = { index: num(scriptHeader[1]), name: scriptHeader[2] };
+      report.scripts.push(script);
+      continue;
+    }
+    if (script && line.startsWith(" - ")) {
+      if (parseScriptLine(line.slice(3), script)) continue;
+      report.unparsed.push(line);
+      continue;
+    }
+    if (!parseTopLine(line, report)) report.unparsed.push(line);
+  }
+  for (const s of report.scripts) {
+    if (s.processed === void 0 && s.transactions !== void 0) {
+      s.processed = s.failed === void 0 ? s.transactions - (s.skipped ?? 0) : s.transactions;
+    }
+  }
+  return report;
+}
+function parseStatementRow(line, script, intColumns) {
+  const ints = String.raw`\s+(\d+)`.repeat(intColumns);
+  const m = new RegExp(String.raw`^\s+(-?\d+\.\d+)${ints}\s(.*)$`).exec(line);
+  if (!m) return void 0;
+  const row2 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
+  if (intColumns >= 1) row2.failures = num(m[2]);
+  if (intColumns >= 2) row2.retries = num(m[3]);
+  return row2;
+}
+function parseScriptLine(line, s) {
+  let m = WEIGHT_RE.exec(line);
+  if (m) {
+    s.weight = num(m[1]);
+    s.weightPercent = num(m[2]);
+    return true;
+  }
+  m = SCRIPT_XACTS_RE.exec(line);
+  if (m) {
+    s.transactions = num(m[1]);
+    s.transactionsPercent = num(m[2]);
+    if (m[3] !== void 0) s.tps = num(m[3]);
+    return true;
+  }
+  m = SCRIPT_PROCESSED_RE.exec(line);
+  if (m) {
+    s.processed = num(m[1]);
+    s.tps = num(m[2]);
+    return true;
+  }
+  m = LATENCY_RE.exec(line);
+  if (m) {
+    if (m[1] === "average") s.latencyAvgMs = num(m[2]);
+    else s.latencyStddevMs = num(m[2]);
+    return true;
+  }
+  const colon = line.indexOf(": ");
+  if (colon < 0) return false;
+  return parseCounterLine(line.slice(0, colon), line.slice(colon + 2), s);
+}
+function parseTopLine(line, report) {
+  let m = TPS_RE.exec(line);
+  if (m) {
+    const kind = TPS_KINDS[m[2]];
+    const value2 = num(m[1]);
+    if (kind === "including-connections") {
+      report.tpsIncludingConnections = value2;
+      if (report.tps === void 0) {
+        report.tps = value2;
+        report.tpsKind = kind;
+      }
+    } else {
+      report.tps = value2;
+      report.tpsKind = kind;
+    }
+    return true;
+  }
+  m = LATENCY_RE.exec(line);
+  if (m) {
+    if (m[1] === "average") {
+      report.latencyAvgMs = num(m[2]);
+      report.latencyIncludesFailures = m[3] !== void 0;
+    } else {
+      report.latencyStddevMs = num(m[2]);
+    }
+    return true;
+  }
+  m = LATE_RE.exec(line);
+  if (m) {
+    report.latencyLimitMs = num(m[1]);
+    report.late = num(m[2]);
+    report.lateOutOf = num(m[3]);
+    report.latePercent = pctValue(m[4]);
+    return true;
+  }
+  m = LAG_RE.exec(line);
+  if (m) {
+    report.lagAvgMs = num(m[1]);
+    report.lagMaxMs = num(m[2]);
+    return true;
+  }
+  m = /^(initial|average) connection time = (-?\d+(?:\.\d+)?) ms$/.exec(line);
+  if (m) {
+    if (m[1] === "initial") report.initialConnectionTimeMs = num(m[2]);
+    else report.averageConnectionTimeMs = num(m[2]);
+    return true;
+  }
+  const colon = line.indexOf(": ");
+  if (colon < 0) return false;
+  const key = line.slice(0, colon);
+  const value = line.slice(colon + 2).trim();
+  switch (key) {
+    case "transaction type":
+      report.transactionType = value;
+      report.empty = false;
+      return true;
+    case "scaling factor":
+      report.scalingFactor = num(value);
+      return true;
+    case "partition method":
+      report.partitionMethod = value;
+      return true;
+    case "partitions":
+      report.partitions = num(value);
+      return true;
+    case "query mode":
+      report.queryMode = value;
+      return true;
+    case "number of clients":
+      report.clients = num(value);
+      return true;
+    case "number of threads":
+      report.threads = num(value);
+      return true;
+    case "maximum number of tries":
+      report.maxTries = num(value);
+      return true;
+    case "duration": {
+      const d = /^(\d+) s$/.exec(value);
+      if (!d) return false;
+      report.durationSeconds = num(d[1]);
+      return true;
+    }
+    case "number of transactions per client":
+      report.transactionsPerClient = num(value);
+      return true;
+    case "number of transactions actually processed": {
+      const p = PROCESSED_RE.exec(value);
+      if (!p) return false;
+      report.processed = num(p[1]);
+      if (p[2] !== void 0) report.plannedTransactions = num(p[2]);
+      return true;
+    }
+    default:
+      return parseCounterLine(key, value, report);
+  }
+}
+
+// src/drivers/pgbench/judge-run.ts
+var ABORT_RE = /\bclient (\d+) (?:script \d+ )?aborted\b.*$/;
+var ERROR_RE = /^pgbench: (?:error|fatal): (.*)$/;
+function oneLine(s) {
+  return s.replace(/\s+/g, " ").trim();
+}
+function findAborts(stderr) {
+  const clients = /* @__PURE__ */ new Set();
+  let first;
+  for (const line of stderr.split(/\r?\n/)) {
+    const m = ABORT_RE.exec(line.trimEnd());
+    if (!m) continue;
+    clients.add(Number(m[1]));
+    first ??= oneLine(m[0]);
+  }
+  return first === void 0 ? { clients } : { clients, first };
+}
+function firstError(stderr) {
+  for (const line of stderr.split(/\r?\n/)) {
+    const m = ERROR_RE.exec(line.trimEnd());
+    if (m) return oneLine(m[1]);
+  }
+  return void 0;
+}
+function pct2(p) {
+  return p === void 0 || Number.isNaN(p) ? "" : ` (${p.toFixed(3)}%)`;
+}
+function failureDetail(r) {
+  const parts = [];
+  if (r.serializationFailures !== void 0) parts.push(`serialization ${r.serializationFailures}`);
+  if (r.deadlockFailures !== void 0) parts.push(`deadlock ${r.deadlockFailures}`);
+  if (r.otherFailures !== void 0) parts.push(`other ${r.otherFailures}`);
+  return parts.length > 0 ? `: ${parts.join(", ")}` : "";
+}
+function judgePgbenchRun(input2) {
+  const report = parsePgbenchReport(input2.stdout);
+  const aborts = findAborts(input2.stderr);
+  const lost = aborts.clients.size;
+  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
+  if (input2.exitCode === null) {
+    return fail(`pgbench was terminated by signal ${input2.signal ?? "unknown"}`);
+  }
+  if (input2.exitCode === 1) {
+    const err = firstError(input2.stderr);
+    return fail(`pgbench setup or connection failure (exit code 1)${err ? `: ${err}` : ""}`);
+  }
+  if (input2.exitCode === 2) {
+    if (lost > 0) {
+      return fail(
+        `run aborted (exit code 2): ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`
+      );
+    }
+    const err = firstError(input2.stderr);
+    return fail(`run aborted (exit code 2)${err ? `: ${err}` : ""}`);
+  }
+  if (input2.exitCode !== 0) {
+    const err = firstError(input2.stderr);
+    return fail(`pgbench exited with code ${input2.exitCode}${err ? `: ${err}` : ""}`);
+  }
+  if (report.empty) return fail("pgbench exited 0 but printed no report");
+  if (report.failed !== void 0 && report.failed > 0) {
+    return fail(`${report.failed} failed transactions${pct2(report.failedPercent)}${failureDetail(report)}`);
+  }
+  if (lost > 0) {
+    return fail(`lost clients: ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`);
+  }
+  if (report.clients !== void 0 && report.clients < input2.expectedClients) {
+    return fail(
+      `lost clients: the report shows ${report.clients} clients, expected ${input2.expectedClients}`
+    );
+  }
+  if (report.processed === void 0 || report.processed === 0) return fail("no transactions were processed");
+  const accounted = report.processed + (report.failed ?? 0) + (report.skipped ?? 0);
+  if (report.plannedTransactions !== void 0 && accounted < report.plannedTransactions) {
+    return fail(
+      `incomplete run: ${accounted} of ${report.plannedTransactions} planned transactions accounted for`
+    );
+  }
+  if (report.tps === void 0) return fail("no tps line in the report");
+  return { ok: true, report };
+}
+
+// src/drivers/pgbench/parse-progress.ts
+var FLOAT = String.raw`(-?(?:\d+(?:\.\d+)?|nan|inf))`;
+var PROGRESS_RE = new RegExp(
+  String.raw`^progress: (\d+(?:\.\d+)?) s, ${FLOAT} tps, lat ${FLOAT} ms stddev ${FLOAT}` + String.raw`(?:, (\d+) failed)?(?:, lag ${FLOAT} ms)?(?:, (\d+) skipped)?(?:, (\d+) retried, (\d+) retries)?$`,
+  "i"
+);
+var EPOCH_THRESHOLD = 1e8;
+function finite(s) {
+  const v = Number(s);
+  return Number.isFinite(v) ? v : void 0;
+}
+function parsePgbenchProgress(stderr, options = {}) {
+  const points2 = [];
+  for (const raw of stderr.split(/\r?\n/)) {
+    const m = PROGRESS_RE.exec(raw.trim());
+    if (!m) continue;
+    const point2 = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
+    const lat = finite(m[3]);
+    if (lat !== void 0) point2.latencyAvgMs = lat;
+    const sd = finite(m[4]);
+    if (sd !== void 0) point2.latencyStddevMs = sd;
+    if (m[5] !== void 0) point2.failed = Number(m[5]);
+    if (m[6] !== void 0) {
+      const lag = finite(m[6]);
+      if (lag !== void 0) point2.lagMs = lag;
+    }
+    if (m[7] !== void 0) point2.skipped = Number(m[7]);
+    if (m[8] !== void 0) point2.retried = Number(m[8]);
+    if (m[9] !== void 0) point2.retries = Number(m[9]);
+    if (point2.t >= EPOCH_THRESHOLD) point2.epochSeconds = point2.t;
+    points2.push(point2);
+  }
+  relativiseTimestamps(points2, options.startEpochSeconds);
+  return points2;
+}
+function relativiseTimestamps(points2, start) {
+  const stamped = points2.filter((p) => p.epochSeconds !== void 0);
+  const first = stamped[0];
+  if (!first) return;
+  let origin = start;
+  if (origin === void 0) {
+    let interval = Infinity;
+    for (let i = 1; i < stamped.length; i++) {
+      interval = Math.min(interval, stamped[i].epochSeconds - stamped[i - 1].epochSeconds);
+    }
+    interval = Number.isFinite(interval) ? Math.max(0.1, Math.round(interval * 10) / 10) : 1;
+    origin = first.epochSeconds - interval;
+  }
+  for (const p of stamped) p.t = Math.round((p.epochSeconds - origin) * 1e3) / 1e3;
+}
+
+// src/drivers/pgbench/parse-transaction-log.ts
+import { createReadStream } from "node:fs";
+import { readdir as readdir4 } from "node:fs/promises";
+import path15 from "node:path";
+import { createInterface } from "node:readline";
+
+// src/drivers/common/latency-histogram.ts
+var RATIO = 1.005;
+var LN_RATIO = Math.log(RATIO);
+var LatencyHistogram = class {
+  buckets = /* @__PURE__ */ new Map();
+  n = 0;
+  sumUs = 0;
+  /** One transaction's latency in µs (values below 1 µs count as 1 µs). */
+  addUs(us) {
+    const i = Math.floor(Math.log(Math.max(1, us)) / LN_RATIO);
+    this.buckets.set(i, (this.buckets.get(i) ?? 0) + 1);
+    this.n++;
+    this.sumUs += us;
+  }
+  get count() {
+    return this.n;
+  }
+  get averageMs() {
+    return this.n === 0 ? void 0 : this.sumUs / this.n / 1e3;
+  }
+  /**
+   * The q-quantile (0 < q < 1) in ms by the nearest-rank rule (the smallest value with at least ⌈q·n⌉
+   * values at or below it), as the geometric middle of its bucket; undefined when empty.
+   */
+  percentileMs(q) {
+    if (this.n === 0) return void 0;
+    const rank = Math.max(1, Math.ceil(q * this.n));
+    let seen = 0;
+    for (const i of [...this.buckets.keys()].sort((a, b) => a - b)) {
+      seen += this.buckets.get(i);
+      if (seen >= rank) return RATIO ** (i + 0.5) / 1e3;
+    }
+    return void 0;
+  }
+};
+function histogramPercentile(rows, q) {
+  const n = rows.reduce((s, r) => s + r.count, 0);
+  if (n === 0) return void 0;
+  const target = Math.max(1, Math.floor(n * q));
+  let seen = 0;
+  for (const r of rows) {
+    seen += r.count;
+    if (seen >= target) return r.value;
+  }
+  return rows.at(-1).value;
+}
+
+// src/drivers/pgbench/parse-transaction-log.ts
+function addTransactionLogLine(line, into) {
+  const fields = line.trim().split(" ");
+  if (fields.length < 6) {
+    if (line.trim() !== "") into.unparsed++;
+    return;
+  }
+  const time3 = fields[2];
+  if (time3 === "skipped") into.skipped++;
+  else if (time3 === "failed") into.failed++;
+  else if (/^\d+$/.test(time3)) into.histogram.addUs(Number(time3));
+  else into.unparsed++;
+}
+function emptySummary() {
+  return { histogram: new LatencyHistogram(), skipped: 0, failed: 0, unparsed: 0, files: 0 };
+}
+async function readTransactionLogs(dir, prefix) {
+  const summary = emptySummary();
+  const files = (await readdir4(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
+  for (const file2 of files) {
+    summary.files++;
+    const lines = createInterface({ input: createReadStream(path15.join(dir, file2)), crlfDelay: Infinity });
+    for await (const line of lines) addTransactionLogLine(line, summary);
+  }
+  return summary;
+}
+
+// src/drivers/pgbench/report-metrics.ts
+function reportMetrics(r) {
+  const metrics = {};
+  if (r.tps !== void 0) metrics.tps = r.tps;
+  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
+  if (r.latencyStddevMs !== void 0) metrics.latencyStddevMs = r.latencyStddevMs;
+  return metrics;
+}
+var COUNTERS = [
+  "processed",
+  "failed",
+  "serializationFailures",
+  "deadlockFailures",
+  "retried",
+  "totalRetries",
+  "skipped",
+  "late",
+  "initialConnectionTimeMs"
+];
+function reportCounts(r) {
+  const counts = {};
+  for (const key of COUNTERS) {
+    const value = r[key];
+    if (typeof value === "number") counts[key] = value;
+  }
+  return counts;
+}
+
+// src/drivers/pgbench/driver.ts
+function pgbenchDriver(options) {
+  const { workload, runner, logger } = options;
+  const pgbench = path16.join(options.clientBinDir, "pgbench");
+  const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
+  let pipelineScript;
+  const scriptForPipeline = () => {
+    if (workload.pipeline === void 0) return Promise.resolve(void 0);
+    pipelineScript ??= (async () => {
+      const { dir } = await makeTempDir("pgperf-scripts-");
+      const file2 = path16.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      await writeFile5(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
+      return file2;
+    })();
+    return pipelineScript;
+  };
+  return {
+    async client() {
+      const res = await runner.run(pgbench, ["--version"], { env });
+      if (res.exitCode !== 0) {
+        throw new UserError(
+          `client: cannot run ${pgbench} (${describeExit(res)}); pass --client-bin DIR with a pgbench, or install Debian's postgresql package`
+        );
+      }
+      return { tool: "pgbench", binDir: options.clientBinDir, version: res.stdout.trim() };
+    },
+    async prepare(target, signal) {
+      const args = initArgs(workload, target.connection);
+      const res = await runner.run(pgbench, args, { env, signal });
+      if (res.exitCode !== 0) {
+        throw new UserError(
+          `workload ${workload.name}, arm ${target.label}: pgbench -i failed (${describeExit(res)}):
+${tail(res.stderr)}`
+        );
+      }
+      const done = /done in (.*?)\.?$/m.exec(res.stderr)?.[1];
+      logger.info(`  ${target.label}: loaded scale ${workload.scale}${done ? `, ${done}` : ""}`);
+    },
+    async beforeRun(target) {
+      await resetBeforeRun(target, {
+        truncate: writesHistory(workload) ? ["pgbench_history"] : [],
+        vacuum: workload.vacuum,
+        checkpoint: workload.checkpoint
+      });
+    },
+    async run(target, spec) {
+      const logDir = needsTransactionLog(workload) ? await makeTempDir("pgperf-txlog-") : void 0;
+      try {
+        return await measure(target, spec, logDir?.dir);
+      } finally {
+        await logDir?.remove();
+      }
+    }
+  };
+  async function measure(target, spec, logDir) {
+    const args = measureArgs({
+      workload,
+      connection: target.connection,
+      clients: spec.clients,
+      durationS: spec.durationS,
+      seed: spec.seed,
+      cpuCount: options.cpuCount,
+      pipelineScript: await scriptForPipeline(),
+      ...logDir ? { transactionLogPrefix: path16.join(logDir, TX_LOG_PREFIX) } : {}
+    });
+    const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+    const res = await runner.run(pgbench, args, {
+      env,
+      signal: spec.signal,
+      timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
+      onStderrLine: spec.onProgress ? (line) => {
+        const point2 = parsePgbenchProgress(line)[0];
+        if (point2) spec.onProgress(point2);
+      } : void 0
+    });
+    const endedAt = (/* @__PURE__ */ new Date()).toISOString();
+    const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
+    const log = logDir && judged.ok ? await readTransactionLogs(logDir, TX_LOG_PREFIX) : void 0;
+    return runOutcome(res, judged, {
+      startedAt,
+      endedAt,
+      metrics: (report) => ({ ...reportMetrics(report), ...log ? percentileMetrics(log) : {} }),
+      counts: (report) => ({
+        ...reportCounts(report),
+        ...log ? { loggedTransactions: log.histogram.count } : {}
+      }),
+      progress: () => parsePgbenchProgress(res.stderr)
+    });
+  }
+}
+var TX_LOG_PREFIX = "tx";
+function percentileMetrics(log) {
+  const p95 = log.histogram.percentileMs(0.95);
+  const p99 = log.histogram.percentileMs(0.99);
+  return {
+    ...p95 === void 0 ? {} : { latencyP95Ms: p95 },
+    ...p99 === void 0 ? {} : { latencyP99Ms: p99 }
+  };
+}
+
 // src/drivers/common/workload-fields.ts
-import os8 from "node:os";
+import os6 from "node:os";
 
 // src/machine/client-sweep.ts
 function autoClientSweep(logicalCpus) {
@@ -67092,7 +63447,7 @@ var failOnField = external_exports.enum(FAIL_ON).optional().describe(
 );
 function clientsField(what, description) {
   return external_exports.preprocess(
-    (v) => v === "auto" ? autoClientSweep(os8.availableParallelism()) : v,
+    (v) => v === "auto" ? autoClientSweep(os6.availableParallelism()) : v,
     external_exports.array(positiveInt).min(1, `at least one ${what}`)
   ).describe(`${description} "auto": 1, 2, 4, ... up to 2x the logical CPUs.`);
 }
@@ -67214,6 +63569,419 @@ function checkExtraArg(arg) {
   return void 0;
 }
 
+// src/drivers/pgbench/module.ts
+var pgbenchModule = {
+  tool: "pgbench",
+  schema: pgbenchWorkloadSchema,
+  create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
+  // pgbench -i builds the same tables for every builtin and script at one scale and init options.
+  dataSetShape: (w) => [w.scale, w.init]
+};
+
+// src/drivers/sysbench/command.ts
+function connectionArgs2(c) {
+  return [
+    "--db-driver=pgsql",
+    `--pgsql-host=${c.host}`,
+    `--pgsql-port=${c.port}`,
+    `--pgsql-user=${c.user}`,
+    `--pgsql-db=${c.database}`
+  ];
+}
+var DATA_SHAPE_OPTIONS = ["--secondary", "--create-secondary"];
+function isDataShapeOption(arg) {
+  return DATA_SHAPE_OPTIONS.includes((arg.split("=", 1)[0] ?? "").replace(/_/g, "-"));
+}
+function dataShape(w) {
+  return {
+    family: "oltp",
+    tables: w.tables,
+    tableSize: w.tableSize,
+    options: w.extraArgs.filter(isDataShapeOption).sort()
+  };
+}
+function dataArgs(w) {
+  return [`--tables=${w.tables}`, `--table-size=${w.tableSize}`, ...dataShape(w).options];
+}
+function prepareThreads(w, cpuCount) {
+  return Math.max(1, Math.min(w.tables, cpuCount, Math.max(...w.clients)));
+}
+function prepareArgs(w, c, cpuCount) {
+  return [
+    w.script,
+    ...connectionArgs2(c),
+    ...dataArgs(w),
+    `--threads=${prepareThreads(w, cpuCount)}`,
+    "prepare"
+  ];
+}
+function cleanupArgs(w, c) {
+  return [w.script, ...connectionArgs2(c), ...dataArgs(w), "cleanup"];
+}
+function measureArgs2(input2) {
+  const { workload: w } = input2;
+  return [
+    w.script,
+    ...connectionArgs2(input2.connection),
+    ...dataArgs(w),
+    `--threads=${input2.clients}`,
+    `--time=${input2.durationS}`,
+    "--report-interval=1",
+    // Pinned: the default is "special" in 1.0.x and "uniform" in later sysbench.
+    `--rand-type=${w.randType}`,
+    // 0 would make sysbench seed from the clock; every other value is reproducible.
+    `--rand-seed=${input2.seed === 0 ? 1 : input2.seed}`,
+    `--db-ps-mode=${w.psMode}`,
+    `--percentile=${w.percentile}`,
+    // p95/p99 gates read both percentiles off the histogram (--percentile gives only one).
+    ...w.metrics.includes("p95") || w.metrics.includes("p99") ? ["--histogram=on"] : [],
+    ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
+    "run"
+  ];
+}
+
+// src/drivers/sysbench/driver.ts
+import path17 from "node:path";
+init_errors();
+
+// src/drivers/sysbench/parse-output.ts
+var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
+function parseSysbenchHistogram(text2) {
+  const lines = text2.split(/\r?\n/);
+  const start = lines.findIndex((l) => l.startsWith("Latency histogram"));
+  if (start < 0) return void 0;
+  const rows = [];
+  for (const line of lines.slice(start + 2)) {
+    const m = /^\s+(\d+(?:\.\d+)?) \|\**\s+(\d+)$/.exec(line.trimEnd());
+    if (!m) break;
+    rows.push({ value: Number(m[1]), count: Number(m[2]) });
+  }
+  return rows;
+}
+var INTERVAL_RE = new RegExp(
+  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM2}\s+qps:\s+${NUM2}\s+` + String.raw`\(r/w/o:\s+${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM2}\s+` + String.raw`err/s:\s+${NUM2}\s+reconn/s:\s+${NUM2}`
+);
+function parseSysbenchInterval(line) {
+  const m = INTERVAL_RE.exec(line.trim());
+  if (!m) return void 0;
+  const n = (i) => Number(m[i]);
+  return {
+    t: n(1),
+    threads: n(2),
+    tps: n(3),
+    qps: n(4),
+    readsPerS: n(5),
+    writesPerS: n(6),
+    otherPerS: n(7),
+    percentile: n(8),
+    latencyPctMs: n(9),
+    errorsPerS: n(10),
+    reconnectsPerS: n(11)
+  };
+}
+function sysbenchFatalMessages(text2) {
+  const out = [];
+  for (const line of text2.split(/\r?\n/)) {
+    const m = /^FATAL: (.*)$/.exec(line.trimEnd());
+    if (m) out.push(m[1].trim());
+  }
+  return out;
+}
+function sections(text2) {
+  const out = /* @__PURE__ */ new Map();
+  let current;
+  for (const raw of text2.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    const header = /^([A-Z][^:]*):$/.exec(line);
+    if (header) {
+      current = /* @__PURE__ */ new Map();
+      out.set(header[1], current);
+      continue;
+    }
+    if (!/^\s/.test(line)) {
+      current = void 0;
+      continue;
+    }
+    const kv = /^\s+([^:]+):\s+(\S.*)$/.exec(line);
+    if (kv && current) current.set(kv[1].trim(), kv[2].trim());
+  }
+  return out;
+}
+function num2(s) {
+  if (s === void 0) return void 0;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : void 0;
+}
+function countAndRate(s) {
+  const m = s === void 0 ? null : /^(\d+)\s+\((\d+(?:\.\d+)?) per sec\.\)$/.exec(s);
+  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
+}
+function pair(s) {
+  const m = s === void 0 ? null : /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(s);
+  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
+}
+function assignDefined(target, values) {
+  for (const [k, v] of Object.entries(values)) {
+    if (v !== void 0) target[k] = v;
+  }
+}
+function parseSysbenchOutput(text2) {
+  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text2) };
+  const version2 = /^sysbench (\S+)/m.exec(text2)?.[1];
+  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text2)?.[1];
+  assignDefined(report, {
+    version: version2,
+    threads: num2(/^Number of threads: (\d+)$/m.exec(text2)?.[1]),
+    randSeed: num2(seed)
+  });
+  for (const line of text2.split(/\r?\n/)) {
+    const point2 = parseSysbenchInterval(line);
+    if (point2) report.intervals.push(point2);
+  }
+  const s = sections(text2);
+  const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
+  const general = s.get("General statistics") ?? /* @__PURE__ */ new Map();
+  const latency = s.get("Latency (ms)") ?? /* @__PURE__ */ new Map();
+  const fairness = s.get("Threads fairness") ?? /* @__PURE__ */ new Map();
+  const [transactions, tps] = countAndRate(sql.get("transactions"));
+  const [queries, qps] = countAndRate(sql.get("queries"));
+  const [ignoredErrors, ignoredErrorsPerS] = countAndRate(sql.get("ignored errors"));
+  const [reconnects, reconnectsPerS] = countAndRate(sql.get("reconnects"));
+  const [eventsPerThreadAvg, eventsPerThreadStddev] = pair(fairness.get("events (avg/stddev)"));
+  const [execTimePerThreadAvgS, execTimePerThreadStddevS] = pair(fairness.get("execution time (avg/stddev)"));
+  let percentile;
+  let latencyPctMs;
+  for (const [key, value] of latency) {
+    const m = /^(\d+)(?:st|nd|rd|th) percentile$/.exec(key);
+    if (m) {
+      percentile = Number(m[1]);
+      latencyPctMs = num2(value);
+    }
+  }
+  assignDefined(report, {
+    reads: num2(sql.get("read")),
+    writes: num2(sql.get("write")),
+    other: num2(sql.get("other")),
+    totalQueries: num2(sql.get("total")),
+    transactions,
+    tps,
+    queries,
+    qps,
+    ignoredErrors,
+    ignoredErrorsPerS,
+    reconnects,
+    reconnectsPerS,
+    totalTimeS: num2(general.get("total time")?.replace(/s$/, "")),
+    events: num2(general.get("total number of events")),
+    latencyMinMs: num2(latency.get("min")),
+    latencyAvgMs: num2(latency.get("avg")),
+    latencyMaxMs: num2(latency.get("max")),
+    percentile,
+    latencyPctMs,
+    latencySumMs: num2(latency.get("sum")),
+    eventsPerThreadAvg,
+    eventsPerThreadStddev,
+    execTimePerThreadAvgS,
+    execTimePerThreadStddevS
+  });
+  const histogram = parseSysbenchHistogram(text2);
+  if (histogram) report.histogram = histogram;
+  report.empty = report.transactions === void 0;
+  return report;
+}
+
+// src/drivers/sysbench/judge-run.ts
+function ignoredErrorsPct(r) {
+  if (r.ignoredErrors === void 0 || r.transactions === void 0) return void 0;
+  const attempts = r.transactions + r.ignoredErrors;
+  return attempts === 0 ? 0 : 100 * r.ignoredErrors / attempts;
+}
+function oneLine2(s) {
+  return s.replace(/\s+/g, " ").trim();
+}
+function judgeSysbenchRun(input2) {
+  const report = parseSysbenchOutput(input2.stdout);
+  const fatal = [...report.fatal, ...sysbenchFatalMessages(input2.stderr)];
+  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
+  const firstFatal = fatal[0] === void 0 ? "" : `: ${oneLine2(fatal[0])}`;
+  if (input2.exitCode === null) {
+    return fail(`sysbench was terminated by signal ${input2.signal ?? "unknown"}`);
+  }
+  if (input2.exitCode !== 0) return fail(`sysbench exited with code ${input2.exitCode}${firstFatal}`);
+  if (fatal.length > 0) return fail(`sysbench reported ${fatal.length} FATAL errors${firstFatal}`);
+  if (report.empty) return fail("sysbench exited 0 but printed no report");
+  if (report.threads !== void 0 && report.threads !== input2.expectedThreads) {
+    return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
+  }
+  if (!report.transactions) return fail("no transactions were processed");
+  const pct4 = ignoredErrorsPct(report);
+  if (pct4 !== void 0 && pct4 > input2.maxIgnoredErrorsPct) {
+    return fail(
+      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct4.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
+    );
+  }
+  return { ok: true, report };
+}
+
+// src/drivers/sysbench/report-metrics.ts
+function reportMetrics2(r) {
+  const metrics = {};
+  if (r.tps !== void 0) metrics.tps = r.tps;
+  if (r.qps !== void 0) metrics.qps = r.qps;
+  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
+  if (r.latencyPctMs !== void 0) metrics.latencyPctMs = r.latencyPctMs;
+  if (r.histogram) {
+    const p95 = histogramPercentile(r.histogram, 0.95);
+    const p99 = histogramPercentile(r.histogram, 0.99);
+    if (p95 !== void 0) metrics.latencyP95Ms = p95;
+    if (p99 !== void 0) metrics.latencyP99Ms = p99;
+  }
+  return metrics;
+}
+var COUNTERS2 = {
+  transactions: "transactions",
+  queries: "queries",
+  read: "reads",
+  write: "writes",
+  other: "other",
+  ignoredErrors: "ignoredErrors",
+  reconnects: "reconnects",
+  events: "events",
+  totalTimeS: "totalTimeS",
+  latencyMinMs: "latencyMinMs",
+  latencyMaxMs: "latencyMaxMs",
+  percentile: "percentile"
+};
+function reportCounts2(r) {
+  const counts = {};
+  for (const [name, key] of Object.entries(COUNTERS2)) {
+    const value = r[key];
+    if (typeof value === "number") counts[name] = value;
+  }
+  counts.errors = r.fatal.length;
+  return counts;
+}
+function progressPoint(i) {
+  return { t: i.t, tps: i.tps, qps: i.qps, latencyPctMs: i.latencyPctMs, ignoredErrorsPerS: i.errorsPerS };
+}
+
+// src/drivers/sysbench/driver.ts
+var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
+function sysbenchDriver(options) {
+  const { workload, runner, logger } = options;
+  const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
+  const cwd = "/";
+  let located;
+  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath).then((bin) => {
+    if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
+    return bin;
+  });
+  const where = (target) => `workload ${workload.name}, arm ${target.label}`;
+  return {
+    async client() {
+      const bin = await sysbench();
+      const res = await runner.run(bin, ["--version"], { env, cwd });
+      if (res.exitCode !== 0) {
+        throw new UserError(`client: cannot run ${bin} (${describeExit(res)}); ${SYSBENCH_MISSING}`);
+      }
+      const version2 = res.stdout.trim();
+      if (!/^sysbench 1\.0\./.test(version2)) {
+        logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
+      }
+      return { tool: "sysbench", binDir: path17.dirname(bin), version: version2 };
+    },
+    async prepare(target, signal) {
+      const bin = await sysbench();
+      const args = prepareArgs(workload, target.connection, options.cpuCount);
+      const started = Date.now();
+      const res = await runner.run(bin, args, { env, cwd, signal });
+      signal?.throwIfAborted();
+      const output2 = `${res.stdout}
+${res.stderr}`;
+      const fatal = sysbenchFatalMessages(output2);
+      let problem;
+      if (res.exitCode !== 0 || res.spawnError) {
+        problem = `${describeExit(res)}${fatal[0] === void 0 ? "" : `: ${fatal[0]}`}`;
+      } else if (fatal[0] !== void 0) {
+        problem = `FATAL: ${fatal[0]}`;
+      } else {
+        problem = await checkRows(target, workload);
+      }
+      if (problem) {
+        const log = target.logTail ? await target.logTail(15) : "";
+        throw new UserError(
+          `${where(target)}: sysbench ${workload.script} prepare failed (${problem}). sysbench output:
+${tail(output2.trim(), 15)}${log ? `
+Server log tail:
+${log}` : ""}`
+        );
+      }
+      logger.info(
+        `  ${target.label}: loaded ${workload.tables} tables x ${workload.tableSize} rows (${prepareThreads(workload, options.cpuCount)} threads, ${((Date.now() - started) / 1e3).toFixed(1)} s)`
+      );
+    },
+    async beforeRun(target) {
+      await resetBeforeRun(target, { vacuum: workload.vacuum, checkpoint: workload.checkpoint });
+    },
+    async run(target, spec) {
+      const bin = await sysbench();
+      const args = measureArgs2({
+        workload,
+        connection: target.connection,
+        clients: spec.clients,
+        durationS: spec.durationS,
+        seed: spec.seed
+      });
+      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const res = await runner.run(bin, args, {
+        env,
+        cwd,
+        signal: spec.signal,
+        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3
+      });
+      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const judged = judgeSysbenchRun({
+        ...judgeInput(res, "sysbench"),
+        expectedThreads: spec.clients,
+        maxIgnoredErrorsPct: workload.maxIgnoredErrorsPct
+      });
+      return runOutcome(res, judged, {
+        startedAt,
+        endedAt,
+        metrics: reportMetrics2,
+        counts: reportCounts2,
+        progress: (report) => report ? report.intervals.map(progressPoint) : []
+      });
+    },
+    async cleanup(target, signal) {
+      const res = await runner.run(await sysbench(), cleanupArgs(workload, target.connection), {
+        env,
+        cwd,
+        signal
+      });
+      const fatal = sysbenchFatalMessages(res.stdout);
+      if (res.exitCode !== 0 || fatal.length > 0) {
+        throw new UserError(
+          `${where(target)}: sysbench ${workload.script} cleanup failed (${describeExit(res)}):
+${tail(res.stdout + res.stderr)}`
+        );
+      }
+    }
+  };
+}
+async function checkRows(target, w) {
+  const tables = Array.from({ length: w.tables }, (_, i) => `sbtest${i + 1}`);
+  const sql = `SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})`).join(" || ',' || ")}`;
+  let counts;
+  try {
+    counts = (await target.psql(sql)).trim();
+  } catch (e) {
+    return `the tables are not there: ${errorMessage(e)}`;
+  }
+  const short3 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
+  return short3.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short3.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
+}
+
 // src/drivers/sysbench/workload.ts
 var SYSBENCH_SCRIPTS = [
   "oltp_read_only",
@@ -67302,12 +64070,3255 @@ function checkSysbenchExtraArg(arg) {
   return void 0;
 }
 
-// src/drivers/workload.ts
-var workloadSchema = external_exports.discriminatedUnion("tool", [pgbenchWorkloadSchema, sysbenchWorkloadSchema]);
-var WORKLOAD_VARIANTS = {
-  pgbench: pgbenchWorkloadSchema,
-  sysbench: sysbenchWorkloadSchema
+// src/drivers/sysbench/module.ts
+var sysbenchModule = {
+  tool: "sysbench",
+  schema: sysbenchWorkloadSchema,
+  create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
+  dataSetShape: dataShape
 };
+
+// src/drivers/registry.ts
+var DRIVERS = composeDrivers([pgbenchModule, sysbenchModule]);
+var { createDriver, dataSetShape } = DRIVERS;
+
+// src/machine/environment.ts
+import { readFile as readFile8 } from "node:fs/promises";
+import os7 from "node:os";
+var FACT_FILES = {
+  governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+  scalingDriver: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver",
+  energyPerformancePreference: "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
+  boost: "/sys/devices/system/cpu/cpufreq/boost",
+  intelNoTurbo: "/sys/devices/system/cpu/intel_pstate/no_turbo",
+  smtControl: "/sys/devices/system/cpu/smt/control",
+  smtActive: "/sys/devices/system/cpu/smt/active",
+  intelPstateStatus: "/sys/devices/system/cpu/intel_pstate/status",
+  amdPstateStatus: "/sys/devices/system/cpu/amd_pstate/status",
+  cpuidleGovernor: "/sys/devices/system/cpu/cpuidle/current_governor_ro",
+  cpuidleDriver: "/sys/devices/system/cpu/cpuidle/current_driver",
+  transparentHugepages: "/sys/kernel/mm/transparent_hugepage/enabled",
+  transparentHugepagesDefrag: "/sys/kernel/mm/transparent_hugepage/defrag",
+  numaBalancing: "/proc/sys/kernel/numa_balancing",
+  clocksource: "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+  nrHugepages: "/proc/sys/vm/nr_hugepages"
+};
+async function captureEnvironment(settingsHash2) {
+  const cpus = os7.cpus();
+  const facts = {};
+  await Promise.all(
+    Object.entries(FACT_FILES).map(async ([name, file2]) => {
+      const value = await readTrimmed(file2);
+      if (value !== void 0) facts[name] = value;
+    })
+  );
+  const loadavg = os7.loadavg().map((l) => l.toFixed(2));
+  facts.loadavgAtStart = loadavg.join(" ");
+  return {
+    hostname: os7.hostname(),
+    os: await osPrettyName() ?? `${os7.type()} ${os7.release()}`,
+    kernel: os7.release(),
+    arch: os7.arch(),
+    cpuModel: cpus[0]?.model.trim() ?? "unknown",
+    cpuCount: os7.availableParallelism(),
+    memoryBytes: os7.totalmem(),
+    facts,
+    nodeVersion: process.version,
+    settingsHash: settingsHash2
+  };
+}
+async function osPrettyName() {
+  const text2 = await readTrimmed("/etc/os-release");
+  const m = text2 && /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text2);
+  return m ? m[1] : void 0;
+}
+async function readTrimmed(file2) {
+  try {
+    return (await readFile8(file2, "utf8")).trim();
+  } catch {
+    return void 0;
+  }
+}
+
+// src/machine/sysfs.ts
+import { readdir as readdir5, readFile as readFile9 } from "node:fs/promises";
+import path18 from "node:path";
+async function readText(root, rel) {
+  try {
+    return await readFile9(path18.join(root, rel), "utf8");
+  } catch {
+    return void 0;
+  }
+}
+async function readValue(root, rel) {
+  const text2 = await readText(root, rel);
+  return text2 === void 0 ? void 0 : text2.trim();
+}
+async function readInt(root, rel) {
+  const text2 = await readValue(root, rel);
+  if (text2 === void 0 || !/^-?\d+$/.test(text2)) return void 0;
+  return Number(text2);
+}
+async function listDir(root, rel, pattern) {
+  try {
+    return (await readdir5(path18.join(root, rel))).filter((e) => pattern.test(e));
+  } catch {
+    return [];
+  }
+}
+function parseCpuList(text2, what = "CPU list") {
+  const trimmed = text2.trim();
+  if (trimmed === "") return [];
+  const cpus = /* @__PURE__ */ new Set();
+  for (const part of trimmed.split(",")) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) throw new Error(`${what}: "${text2}" is not a CPU list like 0-3,8,10-11`);
+    const from = Number(m[1]);
+    const to = m[2] === void 0 ? from : Number(m[2]);
+    if (to < from) throw new Error(`${what}: range "${part}" runs backwards`);
+    for (let c = from; c <= to; c++) cpus.add(c);
+  }
+  return [...cpus].sort((a, b) => a - b);
+}
+function formatCpuList(cpus) {
+  const sorted = [...new Set(cpus)].sort((a, b) => a - b);
+  const parts = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+// src/machine/load-sample.ts
+function parseProcStat(text2) {
+  const line = text2.split("\n").find((l) => /^cpu\s/.test(l));
+  if (!line) throw new Error('/proc/stat: no aggregate "cpu" line');
+  const f = line.trim().split(/\s+/).slice(1).map(Number);
+  const at = (i) => f[i] ?? 0;
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { total, idle: at(3) + at(4), steal: at(7) };
+}
+function parsePidStat(text2) {
+  const open4 = text2.indexOf("(");
+  const close = text2.lastIndexOf(")");
+  if (open4 < 0 || close < open4) return void 0;
+  const pid = Number(text2.slice(0, open4).trim());
+  const rest = text2.slice(close + 1).trim().split(/\s+/);
+  const utime = Number(rest[11]);
+  const stime = Number(rest[12]);
+  if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
+  return { pid, comm: text2.slice(open4 + 1, close), cpu: utime + stime };
+}
+async function takeLoadSnapshot(root) {
+  const stat7 = await readText(root, "proc/stat");
+  if (stat7 === void 0) return void 0;
+  const procs = [];
+  for (const entry of await listDir(root, "proc", /^\d+$/)) {
+    const text2 = await readText(root, `proc/${entry}/stat`);
+    const parsed = text2 && parsePidStat(text2);
+    if (parsed) procs.push(parsed);
+  }
+  return { cpu: parseProcStat(stat7), procs };
+}
+function loadWindow(before, after, logicalCpus, exclude = []) {
+  const dTotal = after.cpu.total - before.cpu.total;
+  if (dTotal <= 0) return { busyShare: 0, stealShare: 0, processes: [] };
+  const dIdle = after.cpu.idle - before.cpu.idle;
+  const dSteal = after.cpu.steal - before.cpu.steal;
+  const perCpu2 = dTotal / Math.max(1, logicalCpus);
+  const earlier = new Map(before.procs.map((p) => [p.pid, p.cpu]));
+  const processes = [];
+  for (const p of after.procs) {
+    const was = earlier.get(p.pid);
+    if (was === void 0 || exclude.includes(p.pid)) continue;
+    const used = p.cpu - was;
+    if (used > 0) processes.push({ pid: p.pid, comm: p.comm, cpus: used / perCpu2 });
+  }
+  processes.sort((a, b) => b.cpus - a.cpus || a.pid - b.pid);
+  return {
+    busyShare: clamp01((dTotal - dIdle - dSteal) / dTotal),
+    stealShare: clamp01(dSteal / dTotal),
+    processes
+  };
+}
+function clamp01(x) {
+  return Math.min(1, Math.max(0, x));
+}
+
+// src/machine/topology.ts
+var CPU_DIR = "sys/devices/system/cpu";
+var NODE_DIR = "sys/devices/system/node";
+async function readTopology(root = "/") {
+  const onlineText = await readValue(root, `${CPU_DIR}/online`) ?? await readValue(root, `${CPU_DIR}/present`);
+  let online;
+  if (onlineText !== void 0) {
+    online = parseCpuList(onlineText, `${CPU_DIR}/online`);
+  } else {
+    online = (await listDir(root, CPU_DIR, /^cpu\d+$/)).map((e) => Number(e.slice(3))).sort((a, b) => a - b);
+  }
+  const nodeOf = await readNodes(root);
+  const cpus = [];
+  for (const cpu of online) {
+    const base = `${CPU_DIR}/cpu${cpu}`;
+    const siblingsText = await readValue(root, `${base}/topology/thread_siblings_list`);
+    const l3 = await readL3(root, base);
+    cpus.push({
+      cpu,
+      socket: await readInt(root, `${base}/topology/physical_package_id`) ?? 0,
+      core: await readInt(root, `${base}/topology/core_id`) ?? cpu,
+      node: nodeOf.get(cpu) ?? 0,
+      siblings: siblingsText ? parseCpuList(siblingsText, `${base}/topology/thread_siblings_list`) : [cpu],
+      ...l3 ? { l3 } : {}
+    });
+  }
+  return summarise2(cpus, await readValue(root, `${CPU_DIR}/smt/control`), nodeOf.size > 0);
+}
+async function readNodes(root) {
+  const nodeOf = /* @__PURE__ */ new Map();
+  for (const entry of await listDir(root, NODE_DIR, /^node\d+$/)) {
+    const list = await readValue(root, `${NODE_DIR}/${entry}/cpulist`);
+    if (!list) continue;
+    for (const cpu of parseCpuList(list, `${NODE_DIR}/${entry}/cpulist`))
+      nodeOf.set(cpu, Number(entry.slice(4)));
+  }
+  return nodeOf;
+}
+async function readL3(root, base) {
+  for (const index of await listDir(root, `${base}/cache`, /^index\d+$/)) {
+    if (await readInt(root, `${base}/cache/${index}/level`) !== 3) continue;
+    const list = await readValue(root, `${base}/cache/${index}/shared_cpu_list`);
+    if (list) return parseCpuList(list, `${base}/cache/${index}/shared_cpu_list`);
+  }
+  return void 0;
+}
+function summarise2(cpus, smtControl, hasNodes) {
+  const groups2 = (key) => {
+    const byKey = /* @__PURE__ */ new Map();
+    for (const c of cpus) {
+      const k = key(c);
+      if (k === void 0) continue;
+      byKey.set(k, [...byKey.get(k) ?? [], c.cpu]);
+    }
+    return [...byKey.values()];
+  };
+  const cores = groups2((c) => formatCpuList(c.siblings)).length;
+  const nodes = /* @__PURE__ */ new Map();
+  for (const c of cpus) nodes.set(c.node, [...nodes.get(c.node) ?? [], c.cpu]);
+  return {
+    cpus,
+    logicalCpus: cpus.length,
+    sockets: new Set(cpus.map((c) => c.socket)).size,
+    cores,
+    threadsPerCore: cores > 0 ? Math.round(cpus.length / cores) : 1,
+    ...smtControl !== void 0 ? { smtControl } : {},
+    numaNodes: hasNodes ? [...nodes.entries()].sort((a, b) => a[0] - b[0]).map(([node2, list]) => ({ node: node2, cpus: list })) : [{ node: 0, cpus: cpus.map((c) => c.cpu) }],
+    l3Groups: groups2((c) => c.l3 ? formatCpuList(c.l3) : void 0).sort((a, b) => a[0] - b[0])
+  };
+}
+function describeTopology(t) {
+  const plural3 = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const smt = t.threadsPerCore > 1 ? ` (SMT ${t.threadsPerCore})` : " (no SMT)";
+  return `${plural3(t.sockets, "socket")}, ${plural3(t.numaNodes.length, "NUMA node")}, ${plural3(t.cores, "core")}, ${plural3(t.logicalCpus, "CPU")}${smt}, ${plural3(t.l3Groups.length, "L3 group")}`;
+}
+
+// src/machine/preflight.ts
+var LIMITS = {
+  /** Enabled idle states with a wake-up latency above this (µs) cost latency on every wake-up. */
+  deepIdleLatencyUs: 10,
+  busyShareWarn: 0.05,
+  busyShareBad: 0.25,
+  stealShareWarn: 0.01,
+  stealShareBad: 0.05,
+  /** PSI cpu "some" avg10 (percent of time some task waited for a CPU). */
+  psiWarn: 5,
+  psiBad: 20,
+  /** Other processes' CPU, summed, in CPUs. */
+  otherCpusWarn: 0.1,
+  otherCpusBad: 0.5,
+  /** A process is listed when it used at least this much of one CPU. */
+  listProcessCpus: 0.02,
+  /** RLIMIT_NOFILE soft limit; pgbench needs one per client plus a few, the server one per backend file. */
+  nofileWarn: 4096,
+  nofileBad: 1024,
+  /** Free memory without a known shared_buffers. */
+  minAvailableBytes: 1024 ** 3
+};
+var CPU_DIR2 = "sys/devices/system/cpu";
+async function preflight(options = {}) {
+  const root = options.root ?? "/";
+  const windowS = options.windowS ?? 2;
+  const sleep2 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  const topology = await readTopology(root);
+  const before = await takeLoadSnapshot(root);
+  if (windowS > 0) await sleep2(windowS * 1e3);
+  const after = await takeLoadSnapshot(root);
+  const window2 = before && after ? loadWindow(before, after, topology.logicalCpus, options.excludePids ?? [process.pid]) : void 0;
+  const facts = [
+    topologyFact(topology),
+    ...await frequencyFacts(root, topology),
+    ...await idleFacts(root, topology),
+    ...await memoryFacts(root, topology, options.sharedBuffersBytes),
+    ...await kernelFacts(root),
+    await virtualisationFact(root),
+    ...loadFacts(
+      window2,
+      windowS,
+      await readText(root, "proc/loadavg"),
+      await readText(root, "proc/pressure/cpu")
+    ),
+    await nofileFact(root)
+  ];
+  return { verdict: overallVerdict2(facts), facts, topology, windowS, capturedAt: (/* @__PURE__ */ new Date()).toISOString() };
+}
+function overallVerdict2(facts) {
+  if (facts.some((f) => f.verdict === "bad")) return "not fit for benchmarking";
+  if (facts.some((f) => f.verdict === "warn")) return "usable with warnings";
+  return "ready";
+}
+function preflightFacts(report) {
+  const out = { "preflight.verdict": report.verdict };
+  for (const f of report.facts) out[`preflight.${f.id}`] = `${f.value} [${f.verdict}]`;
+  return out;
+}
+function topologyFact(t) {
+  return { id: "topology", group: "cpu", name: "CPU topology", value: describeTopology(t), verdict: "ok" };
+}
+async function perCpu(root, t, rel) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const c of t.cpus) {
+    const v = await readValue(root, `${CPU_DIR2}/cpu${c.cpu}/${rel}`);
+    if (v !== void 0) counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  if (counts.size === 0) return void 0;
+  if (counts.size === 1) return [...counts.keys()][0];
+  return [...counts.entries()].map(([v, n]) => `${v} (${n})`).join(", ");
+}
+async function frequencyFacts(root, t) {
+  const driver = await perCpu(root, t, "cpufreq/scaling_driver");
+  const governor = await perCpu(root, t, "cpufreq/scaling_governor");
+  if (driver === void 0 && governor === void 0) {
+    return [
+      {
+        id: "cpufreq",
+        group: "frequency",
+        name: "frequency scaling",
+        value: "not exposed (no cpufreq: the hypervisor or firmware sets the clock)",
+        verdict: "ok"
+      }
+    ];
+  }
+  const facts = [];
+  const pstate = await readValue(root, `${CPU_DIR2}/intel_pstate/status`) ?? await readValue(root, `${CPU_DIR2}/amd_pstate/status`);
+  facts.push({
+    id: "scalingDriver",
+    group: "frequency",
+    name: "frequency driver",
+    value: `${driver ?? "unknown"}${pstate ? ` (${pstate} mode)` : ""}`,
+    verdict: "ok"
+  });
+  const fixGovernor = "cpupower frequency-set -g performance   # or: echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor";
+  facts.push(
+    governor === "performance" ? { id: "governor", group: "frequency", name: "governor", value: governor, verdict: "ok" } : {
+      id: "governor",
+      group: "frequency",
+      name: "governor",
+      value: governor ?? "unknown",
+      verdict: "warn",
+      why: "the clock ramps up with load, which skews low-client runs",
+      fix: `${fixGovernor}   (or for the run only: pgperf run --governor performance)`
+    }
+  );
+  const epp = await perCpu(root, t, "cpufreq/energy_performance_preference");
+  if (epp !== void 0) {
+    facts.push(
+      epp === "performance" ? { id: "epp", group: "frequency", name: "energy/performance preference", value: epp, verdict: "ok" } : {
+        id: "epp",
+        group: "frequency",
+        name: "energy/performance preference",
+        value: epp,
+        verdict: "warn",
+        why: "the hardware trades speed for power",
+        fix: "echo performance | tee /sys/devices/system/cpu/cpu*/cpufreq/energy_performance_preference"
+      }
+    );
+  }
+  const boost = await readInt(root, `${CPU_DIR2}/cpufreq/boost`);
+  const noTurbo = await readInt(root, `${CPU_DIR2}/intel_pstate/no_turbo`);
+  if (boost !== void 0 || noTurbo !== void 0) {
+    const on = boost === 1 || noTurbo === 0;
+    facts.push({
+      id: "boost",
+      group: "frequency",
+      name: "turbo/boost",
+      value: on ? "on" : "off",
+      verdict: on ? "warn" : "ok",
+      ...on ? {
+        why: "the boost clock depends on how many cores are busy, which bends client sweeps",
+        fix: noTurbo !== void 0 ? "echo 1 | tee /sys/devices/system/cpu/intel_pstate/no_turbo" : "echo 0 | tee /sys/devices/system/cpu/cpufreq/boost"
+      } : {}
+    });
+  }
+  return facts;
+}
+async function idleFacts(root, t) {
+  const driver = await readValue(root, `${CPU_DIR2}/cpuidle/current_driver`);
+  const governor = await readValue(root, `${CPU_DIR2}/cpuidle/current_governor_ro`) ?? await readValue(root, `${CPU_DIR2}/cpuidle/current_governor`);
+  const first = t.cpus[0]?.cpu ?? 0;
+  const states = [];
+  const dir = `${CPU_DIR2}/cpu${first}/cpuidle`;
+  const entries = (await listDir(root, dir, /^state\d+$/)).sort(
+    (a, b) => Number(a.slice(5)) - Number(b.slice(5))
+  );
+  for (const s of entries) {
+    states.push({
+      name: await readValue(root, `${dir}/${s}/name`) ?? s,
+      latencyUs: await readInt(root, `${dir}/${s}/latency`) ?? 0,
+      disabled: await readInt(root, `${dir}/${s}/disable`) === 1
+    });
+  }
+  const listed = states.map((s) => `${s.name} ${s.latencyUs}\xB5s${s.disabled ? " (disabled)" : ""}`).join(", ");
+  const value = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed ? `: ${listed}` : ""}`;
+  const deep = states.filter((s) => !s.disabled && s.latencyUs > LIMITS.deepIdleLatencyUs);
+  if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value, verdict: "ok" }];
+  const worst = Math.max(...deep.map((s) => s.latencyUs));
+  return [
+    {
+      id: "cpuidle",
+      group: "idle",
+      name: "idle states",
+      value,
+      verdict: "warn",
+      why: `deep idle states are enabled (${deep.map((s) => s.name).join(", ")}; wake-up up to ${worst}\xB5s): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
+      fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: pgperf run --cpu-dma-latency 0)`
+    }
+  ];
+}
+async function memoryFacts(root, t, sharedBuffers) {
+  const facts = [];
+  const meminfo = await readText(root, "proc/meminfo") ?? "";
+  const kb = (key) => {
+    const m = new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(meminfo);
+    return m ? Number(m[1]) * 1024 : void 0;
+  };
+  const available = kb("MemAvailable");
+  const total = kb("MemTotal");
+  if (available !== void 0) {
+    const need = sharedBuffers;
+    let verdict2 = "ok";
+    let why;
+    if (need !== void 0 && available < need) {
+      verdict2 = "bad";
+      why = `less memory is available than shared_buffers (${formatBytes(need)}): the server will swap or fail to start`;
+    } else if (need !== void 0 && available < 2 * need) {
+      verdict2 = "warn";
+      why = `less than twice shared_buffers (${formatBytes(need)}) is available: backends and the page cache compete`;
+    } else if (need === void 0 && available < LIMITS.minAvailableBytes) {
+      verdict2 = "warn";
+      why = `less than ${formatBytes(LIMITS.minAvailableBytes)} is available`;
+    }
+    facts.push({
+      id: "memory",
+      group: "memory",
+      name: "available memory",
+      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
+      verdict: verdict2,
+      ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
+    });
+  }
+  const thpRaw = await readValue(root, "sys/kernel/mm/transparent_hugepage/enabled");
+  if (thpRaw !== void 0) {
+    const thp = /\[(\w+)\]/.exec(thpRaw)?.[1] ?? thpRaw;
+    facts.push({
+      id: "thp",
+      group: "memory",
+      name: "transparent huge pages",
+      value: thp,
+      verdict: thp === "always" ? "warn" : "ok",
+      ...thp === "always" ? {
+        why: "khugepaged compacts and collapses backend memory during runs",
+        fix: "echo madvise | tee /sys/kernel/mm/transparent_hugepage/enabled"
+      } : {}
+    });
+  }
+  const balancing = await readInt(root, "proc/sys/kernel/numa_balancing");
+  if (balancing !== void 0) {
+    const moving = balancing !== 0 && t.numaNodes.length > 1;
+    facts.push({
+      id: "numaBalancing",
+      group: "memory",
+      name: "NUMA balancing",
+      value: `${balancing === 0 ? "off" : "on"} (${t.numaNodes.length} node${t.numaNodes.length === 1 ? "" : "s"})`,
+      verdict: moving ? "warn" : "ok",
+      ...moving ? {
+        why: "the kernel migrates pages and tasks between nodes during runs",
+        fix: "sysctl -w kernel.numa_balancing=0"
+      } : {}
+    });
+  }
+  return facts;
+}
+var GOOD_CLOCKSOURCES = ["tsc", "kvm-clock", "arch_sys_counter", "hyperv_clocksource_tsc_page", "timebase"];
+async function kernelFacts(root) {
+  const current = await readValue(root, "sys/devices/system/clocksource/clocksource0/current_clocksource");
+  if (current === void 0) return [];
+  const available = await readValue(root, "sys/devices/system/clocksource/clocksource0/available_clocksource") ?? "";
+  const slow = current === "hpet" || current === "acpi_pm";
+  const good = GOOD_CLOCKSOURCES.includes(current);
+  const better = available.split(/\s+/).find((c) => c === "tsc") ?? available.split(/\s+/).find((c) => GOOD_CLOCKSOURCES.includes(c));
+  return [
+    {
+      id: "clocksource",
+      group: "kernel",
+      name: "clocksource",
+      value: `${current}${available ? ` (available: ${available})` : ""}`,
+      verdict: good ? "ok" : slow ? "bad" : "warn",
+      ...good ? {} : {
+        why: `clock_gettime through ${current} is slow; pgbench -P and track_io_timing call it constantly`,
+        fix: better ? `echo ${better} | tee /sys/devices/system/clocksource/clocksource0/current_clocksource` : 'boot with a stable TSC (check dmesg for "TSC unstable") or use another machine'
+      }
+    }
+  ];
+}
+async function virtualisationFact(root) {
+  const cpuinfo = await readText(root, "proc/cpuinfo") ?? "";
+  const flagged = /^flags\s*:.*\bhypervisor\b/m.test(cpuinfo);
+  const xen = await readValue(root, "sys/hypervisor/type");
+  const product = await readValue(root, "sys/class/dmi/id/product_name");
+  const vendor = await readValue(root, "sys/class/dmi/id/sys_vendor");
+  const dmiVm = /kvm|qemu|vmware|virtualbox|virtual machine|hvm domu|google compute|amazon ec2|bochs|standard pc/i.test(
+    `${product ?? ""} ${vendor ?? ""}`
+  );
+  const vm = flagged || xen !== void 0 || dmiVm;
+  const evidence = [
+    flagged ? "cpuinfo hypervisor flag" : void 0,
+    xen ? `/sys/hypervisor/type ${xen}` : void 0,
+    product ? `DMI product "${product}"` : void 0
+  ].filter((e) => e !== void 0);
+  return {
+    id: "virtualisation",
+    group: "virtualisation",
+    name: "virtualisation",
+    value: `${vm ? "virtual machine" : "bare metal"}${evidence.length ? ` (${evidence.join(", ")})` : ""}`,
+    verdict: vm ? "warn" : "ok",
+    ...vm ? {
+      why: "other guests share the host: steal time and host scheduling add noise",
+      fix: "gate on a bare-metal runner or a VM with dedicated (pinned) vCPUs"
+    } : {}
+  };
+}
+var QUIET_FIX = "stop them, or keep them off the benchmark CPUs: taskset -apc <other CPUs> <pid>";
+function loadFacts(window2, windowS, loadavgText, psiText) {
+  const facts = [];
+  const loadavg = loadavgText?.trim().split(/\s+/).slice(0, 3).join(" ");
+  if (window2 && windowS > 0) {
+    facts.push(
+      graded({
+        id: "busy",
+        group: "load",
+        name: "CPU busy",
+        value: `${pct3(window2.busyShare)} of all CPUs over ${windowS} s${loadavg ? ` (loadavg ${loadavg})` : ""}`,
+        x: window2.busyShare,
+        warnAt: LIMITS.busyShareWarn,
+        badAt: LIMITS.busyShareBad,
+        why: "other work competes with the benchmark for CPUs",
+        fix: QUIET_FIX
+      }),
+      graded({
+        id: "steal",
+        group: "load",
+        name: "steal time",
+        value: `${pct3(window2.stealShare)} over ${windowS} s`,
+        x: window2.stealShare,
+        warnAt: LIMITS.stealShareWarn,
+        badAt: LIMITS.stealShareBad,
+        why: "the hypervisor runs other guests on these CPUs",
+        fix: "use a runner with dedicated vCPUs or bare metal"
+      }),
+      busyProcessesFact(window2.processes, windowS)
+    );
+  } else if (loadavg) {
+    facts.push({ id: "loadavg", group: "load", name: "load average", value: loadavg, verdict: "ok" });
+  }
+  const some = psiText && /^some .*avg10=([\d.]+)/m.exec(psiText)?.[1];
+  if (some) {
+    facts.push(
+      graded({
+        id: "psiCpu",
+        group: "load",
+        name: "CPU pressure (PSI some avg10)",
+        value: `${some}%`,
+        x: Number(some),
+        warnAt: LIMITS.psiWarn,
+        badAt: LIMITS.psiBad,
+        why: "runnable tasks waited for a CPU in the last 10 s",
+        fix: QUIET_FIX
+      })
+    );
+  }
+  return facts;
+}
+function busyProcessesFact(processes, windowS) {
+  const listed = processes.filter((p) => p.cpus >= LIMITS.listProcessCpus);
+  const sum2 = processes.reduce((a, p) => a + p.cpus, 0);
+  const top = listed.slice(0, 5).map((p) => `${p.comm} (pid ${p.pid}) ${p.cpus.toFixed(2)} CPU`);
+  return graded({
+    id: "busyProcesses",
+    group: "load",
+    name: "other busy processes",
+    value: top.length ? `${top.join(", ")}; ${sum2.toFixed(2)} CPU in all over ${windowS} s` : "none",
+    x: sum2,
+    warnAt: LIMITS.otherCpusWarn,
+    badAt: LIMITS.otherCpusBad,
+    why: "these processes used CPU during the sample window",
+    fix: QUIET_FIX
+  });
+}
+async function nofileFact(root) {
+  const limits = await readText(root, "proc/self/limits") ?? "";
+  const m = /^Max open files\s+(\S+)\s+(\S+)/m.exec(limits);
+  const soft = m ? m[1] === "unlimited" ? Infinity : Number(m[1]) : void 0;
+  const hard = m?.[2];
+  if (soft === void 0) {
+    return { id: "nofile", group: "limits", name: "open files (ulimit -n)", value: "unknown", verdict: "ok" };
+  }
+  const verdict2 = soft < LIMITS.nofileBad ? "bad" : soft < LIMITS.nofileWarn ? "warn" : "ok";
+  return {
+    id: "nofile",
+    group: "limits",
+    name: "open files (ulimit -n)",
+    value: `${m[1]} (hard ${hard})`,
+    verdict: verdict2,
+    ...verdict2 === "ok" ? {} : {
+      why: 'pgbench needs a descriptor per client; high client counts fail with "too many open files"',
+      fix: `ulimit -n ${hard === "unlimited" ? 65536 : Math.min(65536, Number(hard) || 65536)}   (in the shell that starts pgperf; raise the hard limit in /etc/security/limits.conf or LimitNOFILE= for a service)`
+    }
+  };
+}
+function graded(f) {
+  const verdict2 = f.x >= f.badAt ? "bad" : f.x >= f.warnAt ? "warn" : "ok";
+  return {
+    id: f.id,
+    group: f.group,
+    name: f.name,
+    value: f.value,
+    verdict: verdict2,
+    ...verdict2 === "ok" ? {} : { why: f.why, fix: f.fix }
+  };
+}
+function pct3(share) {
+  return `${(share * 100).toFixed(1)}%`;
+}
+function formatBytes(bytes2) {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let v = bytes2;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+// src/postgres/wait-events.ts
+init_esm();
+var DIAGNOSTICS_APPLICATION_NAME = "pgperf-diagnostics";
+var LOCK_SAMPLE_INTERVAL_MS = 1e3;
+var ACTIVITY_SQL = `
+SELECT coalesce(wait_event_type, CASE WHEN state = 'active' THEN 'CPU' ELSE 'Unknown' END) AS type,
+       coalesce(wait_event, CASE WHEN state = 'active' THEN 'Running' ELSE coalesce(state, 'unknown') END) AS event
+  FROM pg_stat_activity
+ WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`;
+var LOCKS_SQL = `
+SELECT locktype || ' ' || mode AS lock, count(*)::int AS n
+  FROM pg_locks WHERE NOT granted GROUP BY 1`;
+var COUNTER_VIEWS = [
+  {
+    prefix: "database",
+    view: "pg_stat_database",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(d) AS j FROM pg_stat_database d WHERE datname = current_database()"
+  },
+  {
+    prefix: "wal",
+    view: "pg_stat_wal",
+    minVersion: 14e4,
+    sql: "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+  },
+  {
+    prefix: "bgwriter",
+    view: "pg_stat_bgwriter",
+    minVersion: 0,
+    sql: "SELECT to_jsonb(b) AS j FROM pg_stat_bgwriter b"
+  },
+  {
+    prefix: "checkpointer",
+    view: "pg_stat_checkpointer",
+    minVersion: 17e4,
+    sql: "SELECT to_jsonb(c) AS j FROM pg_stat_checkpointer c"
+  },
+  {
+    prefix: "io",
+    view: "pg_stat_io",
+    minVersion: 16e4,
+    // Summed over backend types, objects and contexts: one number per operation.
+    sql: `SELECT jsonb_object_agg(key, total) AS j FROM (
+            SELECT key, sum(value::numeric) AS total
+              FROM pg_stat_io, jsonb_each_text(to_jsonb(pg_stat_io))
+             WHERE jsonb_typeof(to_jsonb(pg_stat_io) -> key) = 'number'
+             GROUP BY key) s`
+  }
+];
+var VIEW_VERSION_NAMES = {
+  pg_stat_wal: "PostgreSQL 14+",
+  pg_stat_checkpointer: "PostgreSQL 17+",
+  pg_stat_io: "PostgreSQL 16+"
+};
+async function startDiagnostics(target, options = {}) {
+  const hz = options.hz ?? 10;
+  if (!(hz > 0 && hz <= 100)) throw new Error(`diagnostics: hz must be in (0, 100], got ${hz}`);
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: DIAGNOSTICS_APPLICATION_NAME
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const versionNum = Number(
+      (await client.query("SELECT current_setting($1) AS v", ["server_version_num"])).rows[0].v
+    );
+    const views = COUNTER_VIEWS.filter((v) => versionNum >= v.minVersion);
+    const unavailable = COUNTER_VIEWS.filter((v) => versionNum < v.minVersion).map(
+      (v) => `${v.view} (${VIEW_VERSION_NAMES[v.view] ?? "newer PostgreSQL"})`
+    );
+    const readCounters = async () => {
+      const out = {};
+      for (const v of views) {
+        const row2 = (await client.query(v.sql)).rows[0];
+        for (const [key, value] of Object.entries(row2?.j ?? {})) {
+          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+          if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
+        }
+      }
+      return out;
+    };
+    const before = await readCounters();
+    const started = Date.now();
+    const events = /* @__PURE__ */ new Map();
+    const locks = /* @__PURE__ */ new Map();
+    let samples = 0;
+    let missedTicks = 0;
+    let observations = 0;
+    let busy;
+    let lastLockSample = 0;
+    const sample = async () => {
+      const rows = (await client.query(ACTIVITY_SQL)).rows;
+      samples++;
+      for (const r of rows) {
+        const key = `${r.type}:${r.event}`;
+        events.set(key, (events.get(key) ?? 0) + 1);
+        observations++;
+      }
+      if (Date.now() - lastLockSample >= LOCK_SAMPLE_INTERVAL_MS) {
+        lastLockSample = Date.now();
+        for (const r of (await client.query(LOCKS_SQL)).rows) {
+          locks.set(r.lock, (locks.get(r.lock) ?? 0) + r.n);
+        }
+      }
+    };
+    const timer = setInterval(() => {
+      if (busy) {
+        missedTicks++;
+        return;
+      }
+      busy = sample().catch((e) => {
+        failure2 ??= e;
+      }).finally(() => {
+        busy = void 0;
+      });
+    }, 1e3 / hz);
+    let stopped;
+    return {
+      stop() {
+        stopped ??= (async () => {
+          clearInterval(timer);
+          try {
+            await busy;
+            if (failure2) throw failure2;
+            const after = await readCounters();
+            const counters = {};
+            for (const [key, value] of Object.entries(after)) {
+              const was = before[key];
+              if (was !== void 0) counters[key] = value - was;
+            }
+            return {
+              version: 1,
+              serverVersionNum: versionNum,
+              hz,
+              durationS: (Date.now() - started) / 1e3,
+              samples,
+              missedTicks,
+              observations,
+              waitEvents: shares(events, observations),
+              lockWaits: [...locks.entries()].map(([lock, count2]) => ({ lock, count: count2 })).sort((a, b) => b.count - a.count || a.lock.localeCompare(b.lock)),
+              transactions: (counters["database.xact_commit"] ?? 0) + (counters["database.xact_rollback"] ?? 0),
+              counters,
+              unavailable
+            };
+          } finally {
+            await client.end().catch(() => {
+            });
+          }
+        })();
+        return stopped;
+      }
+    };
+  } catch (e) {
+    await client.end().catch(() => {
+    });
+    throw e;
+  }
+}
+function shares(counts, total) {
+  return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
+}
+
+// src/run/run-loop.ts
+init_fingerprint();
+
+// src/run/shard-digest.ts
+init_fingerprint();
+import { createHash as createHash4 } from "node:crypto";
+function bareCell(c) {
+  return { workload: c.workload, clients: c.clients };
+}
+function sha256Hex2(text2) {
+  return createHash4("sha256").update(text2).digest("hex");
+}
+function planHashOf(plan) {
+  return sha256Hex2(
+    canonicalJson({
+      planId: plan.planId,
+      count: plan.count,
+      allCells: plan.allCells.map(bareCell),
+      assignment: plan.assignment.map((cells) => cells.map(bareCell))
+    })
+  );
+}
+function samplesDigestOf(samples, cache3) {
+  const lines = samples.map((s) => {
+    const cached2 = cache3?.get(s);
+    if (cached2 !== void 0) return cached2;
+    const hash2 = sha256Hex2(canonicalJson(s));
+    cache3?.set(s, hash2);
+    return hash2;
+  });
+  return sha256Hex2(lines.join("\n"));
+}
+function sealShard(result, cache3) {
+  const shard = result.plan.shard;
+  if (!shard || shard.index === 0) return;
+  shard.samplesDigest = samplesDigestOf(result.samples, cache3);
+}
+function sealingSink(sink) {
+  const cache3 = /* @__PURE__ */ new WeakMap();
+  return {
+    description: sink.description,
+    update: (result) => {
+      sealShard(result, cache3);
+      return sink.update(result);
+    },
+    finish: (result) => {
+      sealShard(result, cache3);
+      return sink.finish(result);
+    }
+  };
+}
+
+// src/run/run-loop.ts
+init_types();
+
+// src/run/run-id.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+function newRunId(startedAt) {
+  const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${randomBytes3(4).toString("hex")}`;
+}
+
+// src/run/run-loop.ts
+init_errors();
+
+// src/run/plan.ts
+function planRounds(input2) {
+  const totalRounds = Math.max(0, ...input2.cells.map((c) => c.rounds));
+  const rounds = [];
+  for (let round2 = 1; round2 <= totalRounds; round2++) {
+    const random = seededRandom2(deriveSeed(input2.seed, round2));
+    const cells = shuffle(
+      input2.cells.filter((c) => c.rounds >= round2),
+      random
+    );
+    const runs = [];
+    cells.forEach((cell, k) => {
+      const arms = input2.order === "random" ? shuffle(input2.arms, random) : rotate(input2.arms, (k + round2 - 1) % input2.arms.length);
+      for (const arm2 of arms) runs.push({ round: round2, workload: cell.workload, clients: cell.clients, arm: arm2 });
+    });
+    rounds.push(runs);
+  }
+  return rounds;
+}
+function deriveSeed(seed, round2) {
+  let h = (seed ^ Math.imul(round2, 2654435761)) >>> 0;
+  h = Math.imul(h ^ h >>> 16, 2246822507) >>> 0;
+  h = Math.imul(h ^ h >>> 13, 3266489909) >>> 0;
+  return (h ^ h >>> 16) & 2147483647;
+}
+function newSeed() {
+  return Math.floor(Math.random() * 2147483647);
+}
+function seededRandom2(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+}
+function shuffle(items, random) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+function rotate(items, by) {
+  return [...items.slice(by), ...items.slice(0, by)];
+}
+
+// src/run/adaptive-control.ts
+init_types();
+var AdaptiveControl = class {
+  constructor(plan, analysis, budget, now = Date.now) {
+    this.plan = plan;
+    this.analysis = analysis;
+    this.budget = budget;
+    this.now = now;
+  }
+  plan;
+  analysis;
+  budget;
+  now;
+  open = null;
+  // null: every cell open
+  looked = 0;
+  startedMs = null;
+  /**
+   * Called before round `round` (1-based). Takes the look that round - 1 completed rounds reach, if any,
+   * and returns why to stop, or null to go on.
+   */
+  beforeRound(result, round2, log) {
+    this.startedMs ??= this.now();
+    const done = round2 - 1;
+    const k = this.plan.schedule.indexOf(done);
+    if (k >= 0 && k + 1 > this.looked) {
+      const stop = this.look(result, k + 1, log);
+      if (stop) return stop;
+    }
+    if (round2 > this.plan.maxRounds) return `the rounds budget (${this.plan.maxRounds}) is used up`;
+    const { timeBudgetS } = this.budget;
+    if (timeBudgetS !== void 0) {
+      const elapsedS = (this.now() - this.startedMs) / 1e3;
+      const perRoundS = done > 0 ? elapsedS / done : this.budget.estimatedRoundS;
+      if (elapsedS + perRoundS > timeBudgetS) {
+        return `the time budget (${formatS(timeBudgetS)}) cannot fit round ${round2} (about ${formatS(perRoundS)} each, ${formatS(elapsedS)} used)`;
+      }
+    }
+    return null;
+  }
+  /** After the last round: the look its rounds reach, if not taken yet (so the record ends with it). */
+  finish(result, roundsDone, log) {
+    const k = this.plan.schedule.indexOf(roundsDone);
+    if (k >= 0 && k + 1 > this.looked) this.look(result, k + 1, log);
+  }
+  /** Whether the run of this cell is still needed. */
+  isOpen(cell) {
+    return this.open === null || this.open.has(cellId(cell));
+  }
+  look(result, look, log) {
+    const outcome = adaptiveLook(result, this.plan, { look, ...this.analysis });
+    this.looked = look;
+    result.adaptive = adaptiveRecord(this.plan, outcome);
+    this.open = new Set(outcome.openCells.map(cellId));
+    const decided = outcome.decidedCells.filter((d) => d.look === look);
+    log(
+      `look ${look} of ${this.plan.schedule.length} at ${outcome.rounds} rounds: ${decided.length ? `decided ${decided.map((d) => `${d.label} ${d.verdict}`).join(", ")}` : "nothing newly decided"}; ${outcome.openCells.length} cell(s) still open${outcome.stop ? ` \u2014 stop: ${outcome.reason}` : ""}`
+    );
+    return outcome.stop ? outcome.reason : null;
+  }
+};
+function formatS(s) {
+  return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
+}
+
+// src/run/progress.ts
+var ProgressTracker = class {
+  /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
+  constructor(plannedRuns, plannedSeconds, now = Date.now) {
+    this.plannedRuns = plannedRuns;
+    this.plannedSeconds = plannedSeconds;
+    this.now = now;
+    this.started = now();
+  }
+  plannedRuns;
+  plannedSeconds;
+  now;
+  done = 0;
+  doneSeconds = 0;
+  overheadSeconds = 0;
+  started;
+  /** Records a finished run that was planned to take `plannedS` and took `actualS` wall-clock seconds. */
+  finished(plannedS, actualS) {
+    this.done++;
+    this.doneSeconds += plannedS;
+    this.overheadSeconds += Math.max(0, actualS - plannedS);
+  }
+  /** A retry adds a run that was not planned. */
+  addRun(seconds2) {
+    this.plannedRuns++;
+    this.plannedSeconds += seconds2;
+  }
+  /** Estimated seconds left: planned run time left plus the per-run overhead seen so far. */
+  remainingSeconds() {
+    const runsLeft = Math.max(0, this.plannedRuns - this.done);
+    const overheadPerRun = this.done > 0 ? this.overheadSeconds / this.done : 2;
+    return Math.max(0, this.plannedSeconds - this.doneSeconds) + runsLeft * overheadPerRun;
+  }
+  line(e) {
+    const elapsed = (this.now() - this.started) / 1e3;
+    const what = e.kind === "warmup" ? "warm-up" : `round ${e.round}/${e.rounds}`;
+    const result = e.failure ? `FAILED: ${e.failure}` : e.tps !== void 0 ? `${formatTps(e.tps)} tps` : "";
+    return `[${this.done}/${this.plannedRuns}] ${what}  ${e.cell}  ${e.arm}  ${result}  (elapsed ${formatDuration(elapsed)}, ~${formatDuration(this.remainingSeconds())} left)`;
+  }
+};
+function formatTps(tps) {
+  return tps >= 100 ? Math.round(tps).toLocaleString("en-US") : tps.toFixed(1);
+}
+function formatDuration(seconds2) {
+  const s = Math.round(seconds2);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
+
+// src/machine/pinning.ts
+import { access as access3, constants as constants3 } from "node:fs/promises";
+import path19 from "node:path";
+init_errors();
+function planCpus(spec, topology, tools, where = "cpus") {
+  if (!tools.taskset && !tools.numactl) {
+    throw new UserError(
+      `${where}: pinning needs taskset (util-linux) or numactl, and neither is on the PATH: install util-linux (apt-get install util-linux) or remove "cpus"`
+    );
+  }
+  const { server, client } = spec === "auto" ? autoSplit(topology, where) : explicit(spec, topology, where);
+  const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
+  const nodes = (cpus) => [...new Set(cpus.map((c) => nodeOf.get(c) ?? 0))].sort((a, b) => a - b);
+  const serverNodes = nodes(server);
+  const clientNodes = nodes(client);
+  const warnings = [];
+  const byCpu = new Map(topology.cpus.map((c) => [c.cpu, c]));
+  const clientSet = new Set(client);
+  const split = server.filter((cpu) => byCpu.get(cpu)?.siblings.some((s) => s !== cpu && clientSet.has(s)));
+  if (split.length > 0) {
+    warnings.push(
+      `${where}: server CPUs ${formatCpuList(split)} share cores (SMT siblings) with client CPUs; keep siblings on one side`
+    );
+  }
+  if (topology.numaNodes.length > 1 && serverNodes.length > 1) {
+    warnings.push(
+      `${where}: the server spans NUMA nodes ${serverNodes.join(",")}; memory is bound to all of them`
+    );
+  }
+  const useNumactl = tools.numactl !== void 0;
+  const prefix = (cpus, memNodes) => useNumactl ? [
+    tools.numactl,
+    `--physcpubind=${formatCpuList(cpus)}`,
+    ...memNodes ? [`--membind=${memNodes.join(",")}`] : []
+  ] : [tools.taskset, "-c", formatCpuList(cpus)];
+  return {
+    server,
+    client,
+    serverNodes,
+    clientNodes,
+    // Server memory (shared_buffers) on the server's nodes; clients allocate little, locally by default.
+    serverPrefix: prefix(server, serverNodes),
+    clientPrefix: prefix(client, void 0),
+    tool: useNumactl ? "numactl" : "taskset",
+    warnings
+  };
+}
+function explicit(spec, topology, where) {
+  const online = new Set(topology.cpus.map((c) => c.cpu));
+  const side = (name) => {
+    let cpus;
+    try {
+      cpus = parseCpuList(String(spec[name]), `${where}.${name}`);
+    } catch (e) {
+      throw new UserError(errorMessage(e));
+    }
+    if (cpus.length === 0) throw new UserError(`${where}.${name}: expected a CPU list like 0-3, got ""`);
+    const missing = cpus.filter((c) => !online.has(c));
+    if (missing.length > 0) {
+      throw new UserError(
+        `${where}.${name}: CPU${missing.length === 1 ? "" : "s"} ${formatCpuList(missing)} of "${spec[name]}" ${missing.length === 1 ? "does" : "do"} not exist on this machine (online CPUs: ${formatCpuList([...online])})`
+      );
+    }
+    return cpus;
+  };
+  const server = side("server");
+  const client = side("client");
+  const overlap = server.filter((c) => client.includes(c));
+  if (overlap.length > 0) {
+    throw new UserError(
+      `${where}: server "${spec.server}" and client "${spec.client}" overlap on CPU${overlap.length === 1 ? "" : "s"} ${formatCpuList(overlap)}; give each side its own CPUs`
+    );
+  }
+  return { server, client };
+}
+function autoSplit(topology, where = "cpus") {
+  const cores = coresInOrder(topology.cpus);
+  if (cores.length < 2) {
+    throw new UserError(
+      `${where}: "auto" needs at least 2 cores to split between server and clients, this machine has ${cores.length}`
+    );
+  }
+  const nodes = topology.numaNodes.map((n) => n.node);
+  let serverCores;
+  let clientCores;
+  if (nodes.length > 1) {
+    const serverNodes = new Set(nodes.slice(0, Math.ceil(nodes.length / 2)));
+    const nodeOf = new Map(topology.cpus.map((c) => [c.cpu, c.node]));
+    serverCores = cores.filter((core) => serverNodes.has(nodeOf.get(core[0]) ?? 0));
+    clientCores = cores.filter((core) => !serverNodes.has(nodeOf.get(core[0]) ?? 0));
+  } else {
+    const half = Math.ceil(cores.length / 2);
+    serverCores = cores.slice(0, half);
+    clientCores = cores.slice(half);
+  }
+  const flat = (list) => list.flat().sort((a, b) => a - b);
+  return { server: flat(serverCores), client: flat(clientCores) };
+}
+function coresInOrder(cpus) {
+  const online = new Set(cpus.map((c) => c.cpu));
+  const seen = /* @__PURE__ */ new Set();
+  const cores = [];
+  for (const c of cpus) {
+    const siblings = c.siblings.filter((s) => online.has(s));
+    const id = formatCpuList(siblings);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    cores.push({ key: [c.node, Math.min(...c.l3 ?? [c.cpu]), Math.min(...siblings)], cpus: siblings });
+  }
+  cores.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
+  return cores.map((c) => c.cpus);
+}
+function withCpuPrefix(prefix, command, args) {
+  if (!prefix || prefix.length === 0) return { command, args: [...args] };
+  return { command: prefix[0], args: [...prefix.slice(1), command, ...args] };
+}
+async function findPinningTools(searchPath) {
+  const find = async (name) => {
+    for (const dir of searchPath.split(path19.delimiter)) {
+      if (!dir) continue;
+      try {
+        await access3(path19.join(dir, name), constants3.X_OK);
+        return path19.join(dir, name);
+      } catch {
+      }
+    }
+    return void 0;
+  };
+  const [taskset, numactl] = await Promise.all([find("taskset"), find("numactl")]);
+  return { ...taskset ? { taskset } : {}, ...numactl ? { numactl } : {} };
+}
+function pinnedRunner(runner, prefix) {
+  return {
+    run(command, args, options) {
+      const pinned = withCpuPrefix(prefix, command, args);
+      return runner.run(pinned.command, pinned.args, options);
+    }
+  };
+}
+async function workloadCpuPlans(workloads, searchPath) {
+  const pinned = workloads.filter((w) => w.cpus !== void 0);
+  const plans = /* @__PURE__ */ new Map();
+  if (pinned.length === 0) return plans;
+  const [topology, tools] = await Promise.all([readTopology(), findPinningTools(searchPath)]);
+  for (const w of pinned) plans.set(w.name, planCpus(w.cpus, topology, tools, `workload ${w.name}: cpus`));
+  return plans;
+}
+
+// src/machine/controls.ts
+import { open as open3, writeFile as writeFile6 } from "node:fs/promises";
+import path20 from "node:path";
+init_errors();
+var DEFAULT_FIELDS = {
+  cpuDmaLatency: "controls.cpuDmaLatency",
+  governor: "controls.governor"
+};
+var MAX_LATENCY_US = 2e9;
+var CPU_DIR3 = "sys/devices/system/cpu";
+function wantsControls(spec) {
+  return spec.cpuDmaLatencyUs !== void 0 || spec.governor !== void 0;
+}
+async function checkControls(spec, deps) {
+  if (!wantsControls(spec)) return;
+  const probed = await probe(spec, deps);
+  await probed.dma?.close();
+}
+async function probe(spec, deps) {
+  const root = deps.root ?? "/";
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const fields = deps.fields ?? DEFAULT_FIELDS;
+  validate2(spec, fields);
+  const governors = [];
+  if (spec.governor !== void 0) {
+    const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
+    if (cpus.length === 0) {
+      throw new UserError(
+        `${fields.governor}: no online CPU under ${path20.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
+      );
+    }
+    for (const cpu of cpus) {
+      const rel = `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_governor`;
+      const file2 = path20.join(root, rel);
+      const from = await readValue(root, rel);
+      if (from === void 0) {
+        throw new UserError(
+          `${fields.governor}: ${file2} does not exist: this machine exposes no cpufreq governor for CPU ${cpu} (a VM, or the firmware controls the clock); drop ${fields.governor}`
+        );
+      }
+      const available = await readValue(root, `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_available_governors`);
+      if (available !== void 0 && !available.split(/\s+/).includes(spec.governor)) {
+        throw new UserError(
+          `${fields.governor}: "${spec.governor}" is not available for CPU ${cpu} (available: ${available})`
+        );
+      }
+      await (await openForWrite(file2, fields.governor, governorHint(spec.governor, fields.governor))).close();
+      governors.push({ file: file2, from });
+    }
+  }
+  const dma = spec.cpuDmaLatencyUs !== void 0 ? await openForWrite(device, fields.cpuDmaLatency, dmaHint(fields.cpuDmaLatency)) : void 0;
+  return { governors, ...dma ? { dma } : {} };
+}
+async function applyControls(spec, deps) {
+  const device = deps.dmaLatencyDevice ?? "/dev/cpu_dma_latency";
+  const changes = [];
+  const undo = [];
+  let restored = false;
+  let unregister = () => {
+  };
+  const restore = async () => {
+    if (restored) return;
+    restored = true;
+    unregister();
+    let failed = 0;
+    for (const step of undo.reverse()) {
+      try {
+        await step();
+      } catch (e) {
+        failed++;
+        deps.logger.warn(`restoring a machine control failed: ${errorMessage(e)}`);
+      }
+    }
+    if (changes.length > 0 && failed === 0) {
+      deps.logger.info(`machine controls restored: ${describeRestore(changes)}`);
+    }
+  };
+  const { governors, dma } = await probe(spec, deps);
+  let unheld = dma;
+  try {
+    for (const g2 of governors) {
+      await writeText(g2.file, spec.governor);
+      undo.push(() => writeText(g2.file, g2.from));
+      changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
+    }
+    if (dma) {
+      const value = Buffer.alloc(4);
+      value.writeInt32LE(spec.cpuDmaLatencyUs);
+      unheld = void 0;
+      undo.push(() => dma.close());
+      await dma.write(value, 0, 4, null).catch((e) => {
+        throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
+      });
+      changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
+    }
+  } catch (e) {
+    await unheld?.close().catch(() => {
+    });
+    await restore();
+    throw e;
+  }
+  unregister = onCleanup(restore);
+  deps.logger.info(`machine controls applied (restored at the end): ${describeControls(changes)}`);
+  return { changes, restore };
+}
+function describeControls(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    const cpus = governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`;
+    parts.push(`governor ${governors[0].to} on ${cpus} (was ${was})`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} held at ${c.to}`);
+  }
+  return parts.join("; ");
+}
+function describeRestore(changes) {
+  const parts = [];
+  const governors = changes.filter((c) => c.control === "governor");
+  if (governors.length > 0) {
+    const was = [...new Set(governors.map((c) => c.from ?? "?"))].join(", ");
+    parts.push(`governor back to ${was} on ${governors.length === 1 ? "1 CPU" : `${governors.length} CPUs`}`);
+  }
+  for (const c of changes.filter((c2) => c2.control === "cpuDmaLatency")) {
+    parts.push(`${c.file} released (the kernel's default bound again)`);
+  }
+  return parts.join("; ");
+}
+function validate2(spec, fields) {
+  const us = spec.cpuDmaLatencyUs;
+  if (us !== void 0 && (!Number.isInteger(us) || us < 0 || us > MAX_LATENCY_US)) {
+    throw new UserError(
+      `${fields.cpuDmaLatency}: expected whole microseconds from 0 to ${MAX_LATENCY_US}, got ${JSON.stringify(us)}`
+    );
+  }
+  if (spec.governor !== void 0 && !/^[a-z][a-z0-9_-]*$/.test(spec.governor)) {
+    throw new UserError(
+      `${fields.governor}: expected a governor name such as performance, got ${JSON.stringify(spec.governor)}`
+    );
+  }
+}
+async function openForWrite(file2, field, hint) {
+  try {
+    return await open3(file2, "r+");
+  } catch (e) {
+    const code = e.code ?? errorMessage(e);
+    const what = code === "ENOENT" ? "does not exist" : `is not writable (${code})`;
+    throw new UserError(`${field}: ${file2} ${what}: ${hint}`);
+  }
+}
+async function writeText(file2, text2) {
+  try {
+    await writeFile6(file2, `${text2}
+`);
+  } catch (e) {
+    throw new UserError(`cannot write "${text2}" to ${file2}: ${errorMessage(e)}`);
+  }
+}
+function governorHint(governor, field) {
+  return `run pgperf as root, or set it before the run with \`cpupower frequency-set -g ${governor}\` and drop ${field}`;
+}
+function dmaHint(field) {
+  return 'run pgperf as root, or let its user write the device (udev rule: KERNEL=="cpu_dma_latency", GROUP="pgperf", MODE="0660"), or disable deep idle states before the run with `cpupower idle-set -D 10` and drop ' + field;
+}
+
+// src/run/run-loop.ts
+async function runBenchmark(req, deps) {
+  const { logger, runner } = deps;
+  validateRequest(req);
+  const cpuCount = deps.cpuCount ?? os8.availableParallelism();
+  const workloads = req.workloads.map((w) => applyOverrides(w, req));
+  const controlRequest = req.controls && wantsControls(req.controls) ? req.controls : void 0;
+  await checkRunControls(req.controls, logger);
+  const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
+  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
+  const drivers = new Map(
+    workloads.map((w) => {
+      const plan = cpuPlans.get(w.name);
+      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
+      return [
+        w.name,
+        createDriver(w, { clientBinDir, ...clientDeps, logger, searchPath: deps.searchPath ?? "" })
+      ];
+    })
+  );
+  const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
+  const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
+  const runAs = await resolveRunAs(req.runAs, deps);
+  if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
+  const seed = req.seed ?? newSeed();
+  const dataSets = groupDataSets(workloads);
+  const cells = workloads.flatMap(
+    (w) => w.clients.map((clients) => ({ workload: w.name, clients, rounds: w.rounds }))
+  );
+  const rounds = planRounds({ cells, arms: req.arms.map((a) => a.label), order: req.order, seed });
+  const workloadByName = new Map(workloads.map((w) => [w.name, w]));
+  const arms = req.arms.map((a, i) => ({
+    label: a.label,
+    binDir: a.binDir,
+    serverVersion: versions[i].text,
+    settingOverrides: a.settings,
+    ...a.build ? { build: a.build } : {}
+  }));
+  const startedAt = /* @__PURE__ */ new Date();
+  const result = {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    pgperfVersion: PGPERF_VERSION,
+    runId: newRunId(startedAt),
+    status: "running",
+    startedAt: startedAt.toISOString(),
+    updatedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    environment: await machineCheck(req, logger),
+    ...cpuPlans.size ? {
+      pinning: Object.fromEntries(
+        [...cpuPlans].map(([name, p]) => [
+          name,
+          { server: p.server, client: p.client, tool: p.tool, warnings: p.warnings }
+        ])
+      )
+    } : {},
+    arms,
+    clients: clientInfos,
+    workloads: Object.fromEntries(workloads.map((w) => [w.name, w])),
+    analysis: req.analysis,
+    plan: {
+      seed,
+      order: req.order,
+      rounds: rounds.length,
+      cells: cells.map(({ workload, clients }) => ({ workload, clients })),
+      executed: [],
+      // A copy: the samples digest is written into it with every write (sealingSink).
+      ...req.shard ? { shard: { ...req.shard } } : {}
+    },
+    ...req.source ? { source: req.source } : {},
+    ...req.calibration ? { calibration: true } : {},
+    samples: [],
+    warnings: []
+  };
+  const sink = req.shard ? sealingSink(req.sink) : req.sink;
+  let writeFailure;
+  const save = async () => {
+    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+    await sink.update(result).catch((e) => {
+      writeFailure = { error: e };
+      throw e;
+    });
+  };
+  const warn = (message) => {
+    result.warnings.push(message);
+    logger.warn(message);
+  };
+  const clusters = /* @__PURE__ */ new Map();
+  let controls;
+  const clusterKey = (arm2, dataSet) => `${arm2}\0${dataSet}`;
+  const dataSetOf = new Map(dataSets.flatMap((d) => d.workloads.map((w) => [w.name, d])));
+  try {
+    await logger.group("Setting up clusters", async () => {
+      for (const dataSet of dataSets) {
+        for (const arm2 of req.arms) {
+          deps.signal?.throwIfAborted();
+          const w = dataSet.workloads[0];
+          const label = dataSets.length > 1 ? `${arm2.label}/${dataSet.name}` : arm2.label;
+          logger.info(`arm ${label}: initdb, start, load (${versions[req.arms.indexOf(arm2)].text})`);
+          const serverPrefix = cpuPlans.get(w.name)?.serverPrefix;
+          const cluster = await PgCluster.create(
+            {
+              label,
+              ...serverPrefix ? { cpuPrefix: serverPrefix } : {},
+              binDir: arm2.binDir,
+              parentDir: req.tmpDir,
+              conf: {
+                maxClients: dataSet.maxClients,
+                workloadSettings: w.settings,
+                armSettings: arm2.settings
+              },
+              runAs,
+              dataChecksums: req.dataChecksums
+            },
+            deps
+          );
+          clusters.set(clusterKey(arm2.label, dataSet.name), cluster);
+          await cluster.start();
+          await drivers.get(w.name).prepare(cluster, deps.signal);
+        }
+      }
+    });
+    const allSettings = [...clusters.entries()].map(([k, c]) => [k, settingsHash(c.settings)]);
+    result.environment.settingsHash = createHash5("sha256").update(JSON.stringify(allSettings)).digest("hex").slice(0, 16);
+    if (controlRequest) {
+      controls = await applyControls(controlRequest, { ...controlRequest, logger });
+      result.environment.controls = controls.changes;
+    }
+    result.fingerprint = environmentFingerprint(result);
+    await save();
+    const plannedRuns = rounds.flat();
+    const warmupBefore = /* @__PURE__ */ new Set();
+    const visited = /* @__PURE__ */ new Set();
+    for (const run2 of plannedRuns) {
+      const visit2 = `${cellId(run2)}|${run2.arm}`;
+      if (!visited.has(visit2) && workloadByName.get(run2.workload).warmup > 0) warmupBefore.add(run2);
+      visited.add(visit2);
+    }
+    const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
+    const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
+    const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce(
+      (n, w) => n + w.clients.length * (metricOption(req.analysis) ? 1 : w.metrics.length),
+      0
+    );
+    for (const w of workloads) {
+      const check2 = checkPlan({
+        rounds: w.rounds,
+        cells: hypotheses,
+        alpha: req.analysis.alpha,
+        thresholdPct: w.threshold ?? req.analysis.thresholdPct
+      });
+      for (const message of check2.warnings) warn(`workload ${w.name}: ${message}`);
+    }
+    logger.info(
+      `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
+    );
+    const execute = async (run2, kind, attempt) => {
+      const workload = workloadByName.get(run2.workload);
+      const driver = drivers.get(run2.workload);
+      const cluster = clusters.get(clusterKey(run2.arm, dataSetOf.get(run2.workload).name));
+      const durationS = kind === "warmup" ? workload.warmup : workload.duration;
+      const randomSeed = deriveSeed(seed, run2.round);
+      const started = Date.now();
+      const maintenance = await driver.beforeRun(cluster).then(
+        () => void 0,
+        (e) => {
+          deps.signal?.throwIfAborted();
+          return maintenanceFailure(e, started);
+        }
+      );
+      const sampler = maintenance || kind !== "measured" || req.diagnostics === false ? void 0 : await startDiagnostics(cluster.connection).catch((e) => {
+        logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
+        return void 0;
+      });
+      let out;
+      let diagnostics;
+      try {
+        out = maintenance ?? await driver.run(cluster, {
+          clients: run2.clients,
+          durationS,
+          seed: randomSeed,
+          signal: deps.signal
+        });
+      } finally {
+        diagnostics = await sampler?.stop().catch(() => void 0);
+      }
+      deps.signal?.throwIfAborted();
+      if (!out.ok) out = await withServerDeath(cluster, out);
+      progress.finished(durationS, (Date.now() - started) / 1e3);
+      result.plan.executed.push({ ...run2, kind, attempt, status: out.ok ? "ok" : "failed" });
+      if (kind === "measured") {
+        result.samples.push({
+          ...toSample(run2, attempt, randomSeed, out),
+          ...diagnostics ? { diagnostics } : {}
+        });
+        await save();
+      }
+      logger.info(
+        progress.line({
+          kind,
+          round: run2.round,
+          rounds: rounds.length,
+          cell: cellId(run2),
+          arm: run2.arm,
+          tps: out.metrics.tps,
+          failure: out.failureReason
+        })
+      );
+      if (!out.ok) await reviveIfDown(cluster, warn);
+      return out;
+    };
+    const adaptive = req.adaptive ? new AdaptiveControl(
+      req.adaptive.plan,
+      {
+        thresholdPct: req.analysis.thresholdPct,
+        // As analyse() judges it: one metric everywhere only when one was named (metricOption).
+        ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {}
+      },
+      {
+        ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
+        estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
+      }
+    ) : null;
+    if (adaptive) {
+      const p = adaptive.plan;
+      logger.info(
+        `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
+      );
+    }
+    let roundsDone = 0;
+    for (const [r, roundRuns] of rounds.entries()) {
+      const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
+      if (stop) {
+        warn(`adaptive: stopped before round ${r + 1}: ${stop}`);
+        break;
+      }
+      await logger.group(`Round ${r + 1} of ${rounds.length}`, async () => {
+        for (const run2 of roundRuns) {
+          deps.signal?.throwIfAborted();
+          if (adaptive && !adaptive.isOpen(run2)) continue;
+          const workload = workloadByName.get(run2.workload);
+          if (warmupBefore.has(run2)) await execute(run2, "warmup", 1);
+          for (let attempt = 1; ; attempt++) {
+            const out = await execute(run2, "measured", attempt);
+            if (out.ok) break;
+            const what = `${cellId(run2)} ${run2.arm} round ${run2.round}`;
+            if (attempt > workload.retries) {
+              warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
+              break;
+            }
+            progress.addRun(workload.duration);
+            logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
+          }
+        }
+      });
+      roundsDone = r + 1;
+    }
+    adaptive?.finish(result, roundsDone, (line) => logger.info(line));
+    result.status = "complete";
+  } catch (e) {
+    const interrupted = deps.signal?.aborted === true;
+    const writeFailed = !interrupted && writeFailure !== void 0 && writeFailure.error === e;
+    result.status = interrupted ? "interrupted" : "failed";
+    result.stopReason = interrupted ? "interrupted (signal)" : errorMessage(e);
+    if (writeFailed) {
+      logger.error(`stopping the run, keeping the samples so far: ${errorMessage(e)}`);
+    } else if (!interrupted) throw e;
+  } finally {
+    await controls?.restore();
+    await releaseClusters(clusters, req.logsDir, logger);
+    result.updatedAt = (/* @__PURE__ */ new Date()).toISOString();
+    await sink.finish(result).catch(
+      (e) => logger.error(
+        e instanceof FileWriteError ? e.message : `could not write ${sink.description}: ${errorMessage(e)}`
+      )
+    );
+  }
+  return result;
+}
+async function checkRunControls(controls, logger) {
+  if (controls && wantsControls(controls)) await checkControls(controls, { ...controls, logger });
+}
+async function machineCheck(req, logger) {
+  const environment2 = await captureEnvironment("");
+  const report = await preflight({ windowS: req.preflightWindowS ?? 1 });
+  environment2.preflight = report;
+  Object.assign(environment2.facts, preflightFacts(report));
+  const problems = report.facts.filter((f) => f.verdict !== "ok");
+  logger.info(
+    `machine: ${report.verdict}${problems.length ? ` (${problems.map((f) => `${f.name}: ${f.value} [${f.verdict}]`).join("; ")})` : ""}; pgperf doctor says how to fix each`
+  );
+  if (req.strictPreflight && report.verdict === "not fit for benchmarking") {
+    const bad = report.facts.filter((f) => f.verdict === "bad");
+    throw new UserError(
+      `--strict: this machine is not fit for benchmarking: ${bad.map((f) => `${f.name} ${f.value}${f.fix ? ` (fix: ${f.fix})` : ""}`).join("; ")}`
+    );
+  }
+  return environment2;
+}
+function toSample(run2, attempt, randomSeed, out) {
+  return {
+    round: run2.round,
+    workload: run2.workload,
+    clients: run2.clients,
+    arm: run2.arm,
+    attempt,
+    status: out.ok ? "ok" : "failed",
+    ...out.failureReason ? { failureReason: out.failureReason } : {},
+    startedAt: out.startedAt,
+    endedAt: out.endedAt,
+    randomSeed,
+    metrics: out.metrics,
+    counts: out.counts,
+    progress: out.progress,
+    command: out.command,
+    exitCode: out.exitCode
+  };
+}
+function validateRequest(req) {
+  if (req.arms.length === 0) throw new UserError("no arms: give at least one --arm LABEL=BINDIR");
+  const labels = /* @__PURE__ */ new Set();
+  for (const arm2 of req.arms) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arm2.label)) {
+      throw new UserError(
+        `--arm ${arm2.label}: a label is letters, digits, ".", "_" and "-" (e.g. base, head)`
+      );
+    }
+    if (labels.has(arm2.label))
+      throw new UserError(`--arm ${arm2.label}: the label is given twice; labels must be unique`);
+    labels.add(arm2.label);
+  }
+  if (req.workloads.length === 0) throw new UserError("no workloads: give at least one --workload FILE");
+  const names = /* @__PURE__ */ new Set();
+  for (const w of req.workloads) {
+    if (names.has(w.name))
+      throw new UserError(`workload name "${w.name}" is used by two workload files; names must be unique`);
+    names.add(w.name);
+  }
+}
+function applyOverrides(w, req) {
+  const duration3 = req.durationS ?? w.duration;
+  const rounds = req.adaptive?.plan.maxRounds ?? req.rounds ?? w.rounds;
+  return { ...w, duration: duration3, warmup: Math.min(w.warmup, duration3), rounds };
+}
+function groupDataSets(workloads) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const w of workloads) {
+    const key = JSON.stringify([w.tool, dataSetShape(w), Object.entries(w.settings).sort()]);
+    const existing = byKey.get(key);
+    if (existing) {
+      existing.workloads.push(w);
+      existing.maxClients = Math.max(existing.maxClients, ...w.clients);
+    } else {
+      byKey.set(key, { name: w.name, workloads: [w], maxClients: Math.max(...w.clients) });
+    }
+  }
+  return [...byKey.values()];
+}
+var MAX_RESTARTS_PER_CLUSTER = 3;
+function maintenanceFailure(e, started) {
+  const at = new Date(started).toISOString();
+  return {
+    ok: false,
+    failureReason: `pre-run maintenance failed: ${errorMessage(e).split("\n")[0]}`,
+    metrics: {},
+    counts: {},
+    progress: [],
+    command: [],
+    exitCode: null,
+    startedAt: at,
+    endedAt: (/* @__PURE__ */ new Date()).toISOString()
+  };
+}
+async function withServerDeath(cluster, out) {
+  if (await cluster.isRunning()) return out;
+  const pid = await cluster.postmasterPid();
+  const reason = `${out.failureReason ?? "failed"}; the server died (postmaster pid ${pid ?? "?"} is gone)`;
+  return { ...out, failureReason: `${reason}; server log tail:
+${await cluster.logTail(15)}` };
+}
+async function reviveIfDown(cluster, warn) {
+  if (await cluster.isRunning()) return;
+  const logTail = await cluster.logTail(15);
+  if (cluster.restarts >= MAX_RESTARTS_PER_CLUSTER) {
+    throw new UserError(
+      `arm ${cluster.spec.label}: the server died again after ${cluster.restarts} restarts; stopping the run (the samples so far are kept). Server log tail (${cluster.logFile}):
+${logTail}`
+    );
+  }
+  warn(
+    `arm ${cluster.spec.label}: the server died during a run; restarting it (restart ${cluster.restarts + 1} of at most ${MAX_RESTARTS_PER_CLUSTER}). Log tail:
+${logTail}`
+  );
+  await cluster.restartAfterCrash();
+}
+async function releaseClusters(clusters, logsDir, logger) {
+  for (const cluster of clusters.values()) {
+    try {
+      if (logsDir) {
+        await mkdir6(logsDir, { recursive: true });
+        await copyFile(
+          cluster.logFile,
+          path21.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+        ).catch(() => {
+        });
+      }
+      await cluster.destroy();
+    } catch (e) {
+      logger.warn(`arm ${cluster.spec.label}: cleanup failed: ${errorMessage(e)} (directory ${cluster.dir})`);
+    }
+  }
+}
+
+// src/flows/compare/pipeline.ts
+init_errors();
+
+// src/core/compare/compare-run.ts
+function compareRun(result, options = {}) {
+  if (options.adaptive) {
+    const { plan, look } = options.adaptive;
+    return adaptiveLook(result, plan, {
+      ...options,
+      ...look === void 0 ? {} : { look },
+      stopOnRegression: true
+    }).comparison;
+  }
+  if (options.sequential) {
+    return adaptiveCompare(result, options, options.sequential);
+  }
+  const context3 = prepareRun(result, options);
+  const cells = analyseLook(context3, {
+    maxRound: Number.POSITIVE_INFINITY,
+    alpha: context3.alpha,
+    equivalenceLevel: EQUIVALENCE_LEVEL,
+    frozen: /* @__PURE__ */ new Map()
+  });
+  return assemble(context3, cells, null);
+}
+
+// src/flows/compare/analysis.ts
+function resolveAnalysis(given = {}) {
+  return {
+    alpha: given.alpha ?? DEFAULT_ALPHA,
+    thresholdPct: given.thresholdPct ?? DEFAULT_THRESHOLD_PCT,
+    metric: given.metric ?? PRIMARY_METRIC
+  };
+}
+function analysisOf(result, overrides = {}) {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== void 0));
+  return resolveAnalysis({ ...result.analysis, ...defined });
+}
+function analyse(result, overrides = {}) {
+  const settings2 = analysisOf(result, overrides);
+  const lastLook = result.adaptive?.looks.at(-1)?.look;
+  const comparison = compareRun(result, {
+    alpha: settings2.alpha,
+    thresholdPct: settings2.thresholdPct,
+    // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
+    ...metricOption(settings2, overrides) ? { metric: metricOption(settings2, overrides) } : {},
+    // An adaptive run is judged at the last look it took, so the report shows the verdicts the run acted
+    // on; one stopped before its first look took no look, and a single analysis at alpha is valid.
+    ...lastLook ? { adaptive: { plan: planFromJson(result.adaptive.plan), look: lastLook } } : {},
+    // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
+    ...result.baseline ? { test: "unpaired" } : {}
+  });
+  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
+}
+function withStoredBaseline(c, baseline) {
+  if (baseline.sentinel.status !== "drifted") return c;
+  const reason = baseline.sentinel.reason;
+  const drifted2 = (cell) => ({
+    ...cell,
+    verdict: "inconclusive",
+    reasons: [{ code: "baseline-drifted", message: reason }]
+  });
+  return {
+    ...c,
+    verdict: "inconclusive",
+    decidingArms: [],
+    likelyRegressions: [],
+    comparisons: c.comparisons.map((a) => ({
+      ...a,
+      verdict: "inconclusive",
+      decidingCells: [],
+      likelyRegressionCells: [],
+      cells: a.cells.map(drifted2),
+      otherMetricCells: a.otherMetricCells.map(drifted2),
+      workloadVerdicts: Object.fromEntries(Object.keys(a.workloadVerdicts).map((w) => [w, "inconclusive"]))
+    })),
+    warnings: c.warnings.includes(reason) ? c.warnings : [reason, ...c.warnings]
+  };
+}
+
+// src/flows/compare/plan-check.ts
+init_errors();
+function planReach(input2) {
+  const heads = Math.max(0, input2.arms - 1);
+  const metricsOf = (w) => input2.singleMetric ? 1 : w.metrics.length;
+  const familySize = heads * input2.workloads.reduce((s, w) => s + w.clients.length * metricsOf(w), 0);
+  const level = input2.adaptive ? input2.adaptive.lookAlpha.at(-1) : input2.alpha;
+  const workloads = input2.workloads.map((w) => {
+    const rounds = input2.adaptive?.maxRounds ?? input2.rounds ?? w.rounds;
+    const minP = minPFor("signed-rank", rounds);
+    return {
+      name: w.name,
+      cells: w.clients.map((c) => `${w.name}@${c}`),
+      rounds,
+      minP,
+      minAdjustedP: Math.min(1, familySize * minP)
+    };
+  });
+  return {
+    reachable: heads === 0 || workloads.some((w) => w.minAdjustedP < level),
+    familySize,
+    level,
+    workloads,
+    minRounds: minRoundsFor("signed-rank", familySize, level)
+  };
+}
+function refuseUnreachablePlan(input2) {
+  const r = planReach(input2);
+  if (r.reachable) return;
+  const what = r.workloads.map(
+    (w) => `${w.name} (${w.cells.join(", ")}): ${w.rounds} rounds, smallest p ${formatP(w.minP)} x ${r.familySize} = ${formatP(w.minAdjustedP)}`
+  ).join("; ");
+  const level = input2.adaptive ? `the last look's level ${formatP(r.level)}` : `alpha ${formatP(r.level)}`;
+  throw new UserError(
+    `the plan cannot reach significance in any cell: Holm over ${r.familySize} hypotheses (head arms x cells x gated metrics); ${what}; each is >= ${level}. Plan at least ${r.minRounds} rounds (${input2.adaptive ? "--max-rounds" : "--rounds, or the workloads' rounds; or adaptive rounds with --max-rounds"}), fewer cells, or pass --force (Action input force: 'true') to run anyway`
+  );
+}
+
+// src/drivers/recorded-metrics.ts
+init_errors();
+var ALWAYS = {
+  pgbench: ["tps", "latencyAvgMs", "latencyStddevMs"],
+  sysbench: ["tps", "qps", "latencyAvgMs", "latencyPctMs"]
+};
+function recordedMetrics(w) {
+  const gated = w.metrics.map((n) => metricFromName(n));
+  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...gated])];
+}
+function checkRecordable(workloads, metric) {
+  if (metric === void 0) return;
+  for (const w of workloads) {
+    const recorded = recordedMetrics(w);
+    if (recorded.includes(metric)) continue;
+    const hint = metric === "latencyP95Ms" || metric === "latencyP99Ms" ? `; add ${metric === "latencyP95Ms" ? "p95" : "p99"} to the workload's metrics field to record it` : "";
+    throw new UserError(
+      `--metric ${metric}: workload ${w.name} (${w.tool}) does not record ${METRICS[metric].label}; it records ${recorded.join(", ")}${hint}`
+    );
+  }
+}
+
+// src/flows/compare/pipeline.ts
+init_fingerprint();
+
+// src/flows/compare/noise-warnings.ts
+init_types();
+init_errors();
+
+// src/flows/compare/noise-plan.ts
+function resolutionOf(noise, input2) {
+  const power = input2.power ?? DEFAULT_POWER;
+  const test = input2.test ?? input2.adaptive?.test ?? "signed-rank";
+  let resolvablePct;
+  let recommendedRounds;
+  if (input2.adaptive) {
+    const cell = { workload: noise.workload, clients: noise.clients };
+    const p = planPower({
+      plan: input2.adaptive,
+      hypotheses: input2.hypotheses,
+      cells: [
+        { cell, noise: { cell, rounds: noise.points, pairedCvPct: noise.planningCvPct, runCvPct: null } }
+      ],
+      thresholdPct: input2.thresholdPct,
+      power
+    }).cells[0];
+    resolvablePct = p.resolvablePct;
+    recommendedRounds = p.roundsForThreshold;
+  } else {
+    const common = {
+      test,
+      level: input2.alpha,
+      hypotheses: input2.hypotheses,
+      pairedCvPct: noise.planningCvPct,
+      power
+    };
+    resolvablePct = resolvableChangePct({ ...common, rounds: input2.rounds });
+    recommendedRounds = roundsToResolve({ ...common, thresholdPct: input2.thresholdPct });
+  }
+  const rounds = input2.adaptive?.maxRounds ?? input2.rounds;
+  return {
+    noise,
+    rounds,
+    thresholdPct: input2.thresholdPct,
+    resolvablePct,
+    recommendedRounds,
+    belowResolvable: input2.thresholdPct < resolvablePct
+  };
+}
+function noiseSourceText(n) {
+  const day = n.date.slice(0, 10);
+  return n.source === "calibration" ? `calibration ${n.runId} (${day}, ${n.points} rounds)` : `history (${n.points} runs since ${day})`;
+}
+function planningText(n) {
+  return `${n.planningCvPct.toFixed(1)}% noise per round (${n.perRoundCvPct.toFixed(1)}% measured, from ${noiseSourceText(n)}, raised to its 80% upper bound)`;
+}
+function resolutionWarning(r) {
+  const what = Number.isFinite(r.resolvablePct) ? `the smallest change this runner resolves with ${r.rounds} rounds (${r.resolvablePct.toFixed(1)}% at ${planningText(r.noise)})` : `what this runner resolves with ${r.rounds} rounds (none: they cannot reach significance; ${planningText(r.noise)})`;
+  return `${r.noise.id}: the ${r.thresholdPct}% threshold is below ${what}; ` + (r.recommendedRounds === null ? "no practical number of rounds resolves it: raise the threshold" : `about ${r.recommendedRounds} rounds would resolve it`);
+}
+
+// src/flows/compare/runner-noise.ts
+init_fingerprint();
+
+// src/core/stats/e-divisive-statistic.ts
+function eDivisiveStatistic(values, start = 0, end = values.length) {
+  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= values.length)) {
+    throw new RangeError(`bad interval [${start}, ${end}) of a series of ${values.length} values`);
+  }
+  const length = end - start;
+  const statistic = new Float64Array(length);
+  let largest = 0;
+  for (let i = start; i < end; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v))
+      throw new RangeError(`value ${i} is ${v}; the E-Divisive statistic needs finite numbers`);
+    largest = Math.max(largest, Math.abs(v));
+  }
+  if (largest === 0) return statistic;
+  const exponent = Math.floor(Math.log2(largest));
+  const half = Math.trunc(exponent / 2);
+  const [down1, down2] = [2 ** -half, 2 ** (half - exponent)];
+  const x = new Float64Array(length);
+  for (let i = 0; i < length; i++) x[i] = values[start + i] * down1 * down2;
+  let cross = 0;
+  let withinX = 0;
+  let withinY = 0;
+  for (let i = 0; i < length; i++) {
+    const xi = x[i];
+    for (let j = i + 1; j < length; j++) withinY += Math.abs(xi - x[j]);
+  }
+  for (let n = 0; n < length; n++) {
+    const m = length - n;
+    if (n > 0) {
+      const e = 2 * cross / (n * m) - 2 * withinX / (n * n) - 2 * withinY / (m * m);
+      statistic[n] = n * m / (n + m) * e;
+    }
+    const v = x[n];
+    let toX = 0;
+    for (let i = 0; i < n; i++) toX += Math.abs(x[i] - v);
+    let toY = 0;
+    for (let j = n + 1; j < length; j++) toY += Math.abs(v - x[j]);
+    cross += toY - toX;
+    withinX += toX;
+    withinY -= toY;
+  }
+  for (let n = 1; n < length; n++) statistic[n] = statistic[n] / down1 / down2;
+  return statistic;
+}
+
+// src/core/stats/mann-whitney-lower-tail.ts
+function mannWhitneyLowerTail(u, m, n) {
+  if (![u, m, n].every(Number.isInteger) || m < 1 || n < 1) {
+    throw new RangeError(`mannWhitneyLowerTail needs integers u and m, n >= 1, got ${u}, ${m}, ${n}`);
+  }
+  if (u < 0) return 0;
+  if (u >= m * n) return 1;
+  const k = Math.min(m, n);
+  const total = m + n;
+  const counts = new Float64Array(u + 1);
+  counts[0] = 1;
+  for (let i = 1; i <= k; i++) {
+    for (let v = i; v <= u; v++) counts[v] += counts[v - i];
+    const stride = total - k + i;
+    for (let v = u; v >= stride; v--) counts[v] -= counts[v - stride];
+  }
+  let below = 0;
+  for (let v = 0; v <= u; v++) below += counts[v];
+  return Math.min(1, below / binomialCoefficient(total, k));
+}
+var MAX_LOWER_TAIL_WORK = 1e6;
+
+// src/core/stats/robust-standardise.ts
+function robustStandardise(values) {
+  let largest = 0;
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v)) throw new RangeError(`value ${i} is ${v}; standardising needs finite numbers`);
+    largest = Math.max(largest, Math.abs(v));
+  });
+  if (largest === 0) return null;
+  const exponent = Math.floor(Math.log2(largest));
+  const [down1, down2] = powerOfTwoFactors(-exponent);
+  const u = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) u[i] = values[i] * down1 * down2;
+  const location = medianOf(Float64Array.from(u).sort());
+  const deviations = Float64Array.from(u, (x) => Math.abs(x - location)).sort();
+  let scale = MAD_TO_SD2 * medianOf(deviations);
+  if (scale === 0) {
+    let sum2 = 0;
+    for (const d of deviations) sum2 += d;
+    scale = MEAN_ABSOLUTE_DEVIATION_TO_SD * (sum2 / u.length);
+  }
+  if (scale === 0) return null;
+  scale = Math.max(scale, deviations[deviations.length - 1] * SMALLEST_SCALE_OF_RANGE);
+  const z3 = new Float64Array(u.length);
+  for (let i = 0; i < u.length; i++) z3[i] = (u[i] - location) / scale;
+  return { z: z3, scaled: u, location, scale, exponent };
+}
+function unscale(s, x) {
+  return clampFinite(timesPowerOfTwo(x, s.exponent));
+}
+function clampFinite(x) {
+  return Math.min(Number.MAX_VALUE, Math.max(-Number.MAX_VALUE, x));
+}
+var MAD_TO_SD2 = 1.4826;
+var MEAN_ABSOLUTE_DEVIATION_TO_SD = Math.sqrt(Math.PI / 2);
+var SMALLEST_SCALE_OF_RANGE = 2 ** -500;
+function timesPowerOfTwo(x, k) {
+  const [f1, f2] = powerOfTwoFactors(k);
+  return x * f1 * f2;
+}
+function powerOfTwoFactors(k) {
+  const half = Math.trunc(k / 2);
+  return [2 ** half, 2 ** (k - half)];
+}
+function medianOf(sorted) {
+  const n = sorted.length;
+  return n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+// src/core/stats/owens-t.ts
+function owensT(h, a) {
+  if (!(h >= 0 && a >= 0 && a <= 1))
+    throw new RangeError(`owensT needs h >= 0 and 0 <= a <= 1, got ${h}, ${a}`);
+  if (a === 0) return 0;
+  if (h === 0) return Math.atan(a) / (2 * Math.PI);
+  const upper = Math.min(a, GAUSSIAN_REACH / h);
+  const width = upper / PANELS;
+  let integral = 0;
+  for (let panel = 0; panel < PANELS; panel++) {
+    const middle = (panel + 0.5) * width;
+    for (let i = 0; i < NODES.length; i++) {
+      const x = middle + width / 2 * NODES[i];
+      integral += WEIGHTS[i] * Math.exp(-h * h * x * x / 2) / (1 + x * x);
+    }
+  }
+  integral *= width / 2;
+  return Math.exp(-h * h / 2) / (2 * Math.PI) * integral;
+}
+var GAUSSIAN_REACH = 9;
+var PANELS = 4;
+var NODES = [
+  -0.9602898564975363,
+  -0.7966664774136267,
+  -0.525532409916329,
+  -0.1834346424956498,
+  0.1834346424956498,
+  0.525532409916329,
+  0.7966664774136267,
+  0.9602898564975363
+];
+var WEIGHTS = [
+  0.1012285362903763,
+  0.2223810344533745,
+  0.3137066458778873,
+  0.362683783378362,
+  0.362683783378362,
+  0.3137066458778873,
+  0.2223810344533745,
+  0.1012285362903763
+];
+
+// src/core/stats/split-scan-p.ts
+function splitScanP(p, length, minSegment) {
+  if (!(p >= 0 && p <= 1)) throw new RangeError(`p must be in [0, 1], got ${p}`);
+  if (!(Number.isInteger(minSegment) && minSegment >= 1 && Number.isInteger(length))) {
+    throw new RangeError(`length and minSegment must be integers >= 1, got ${length}, ${minSegment}`);
+  }
+  const candidates = length - 2 * minSegment + 1;
+  if (candidates < 1)
+    throw new RangeError(`a segment of ${length} has no split leaving ${minSegment} a side`);
+  if (p === 0 || candidates === 1) return p;
+  const bonferroni = Math.min(1, candidates * p);
+  const b = -normalQuantile(p / 2);
+  if (!Number.isFinite(b) || b <= 0) return bonferroni;
+  const pairs = candidates - 1;
+  const last = minSegment + Math.ceil(pairs / 2) - 1;
+  let crossings = 0;
+  for (let j = minSegment; j <= last; ) {
+    const block = j < EXACT_NEAR_END ? 1 : Math.min(Math.ceil(j / BLOCKS_PER_DOUBLING), last - j + 1);
+    let count2 = 0;
+    for (let i = j; i < j + block; i++) count2 += pairsAtDistance(i, length, minSegment, pairs);
+    crossings += count2 * 4 * owensT(b, crossingSlope(j, length));
+    if (p + crossings >= bonferroni) return bonferroni;
+    j += block;
+  }
+  return Math.min(bonferroni, p + crossings);
+}
+var EXACT_NEAR_END = 64;
+var BLOCKS_PER_DOUBLING = 32;
+function crossingSlope(j, length) {
+  const rho = Math.sqrt(j * (length - j - 1) / ((j + 1) * (length - j)));
+  return Math.sqrt((1 - rho) / (1 + rho));
+}
+function pairsAtDistance(j, length, minSegment, pairs) {
+  const fromStart = j - minSegment;
+  const fromEnd = pairs - 1 - fromStart;
+  if (fromStart > fromEnd) return 0;
+  return fromStart === fromEnd ? 1 : 2;
+}
+
+// src/core/stats/student-t-two-sample.ts
+function studentTTwoSample(before, after, level = 0.95) {
+  if (!(before.n >= 1 && after.n >= 1))
+    throw new RangeError("a two-sample t-test needs values on both sides");
+  if (!(before.sd >= 0 && after.sd >= 0)) throw new RangeError("standard deviations must be >= 0");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const difference = after.mean - before.mean;
+  const df = before.n + after.n - 2;
+  if (df < 1) {
+    return {
+      t: 0,
+      df,
+      p: 1,
+      difference,
+      se: Number.POSITIVE_INFINITY,
+      lower: Number.NEGATIVE_INFINITY,
+      upper: Number.POSITIVE_INFINITY
+    };
+  }
+  const pooledVariance = ((before.n - 1) * before.sd ** 2 + (after.n - 1) * after.sd ** 2) / df;
+  const se = Math.sqrt(pooledVariance * (1 / before.n + 1 / after.n));
+  return { ...tInference(difference, se, df, level), df, difference, se };
+}
+
+// src/core/stats/e-divisive.ts
+function detectChangePoints(values, options = {}) {
+  const o = resolveOptions(options);
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v))
+      throw new RangeError(`value ${i} is ${v}; change-point detection needs finite numbers`);
+  });
+  if (values.length < minPointsForDetection(o.minSegment)) return [];
+  const standardised = robustStandardise(values);
+  if (standardised === null) return [];
+  const series = { z: standardised.z, s: standardised, o };
+  const weak = splitStep(series);
+  return mergeStep(series, weak).map((test) => toChangePoint(series, test));
+}
+function minPointsForDetection(minSegment = DEFAULT_MIN_SEGMENT) {
+  return 2 * minSegment;
+}
+var DEFAULT_MAX_P = 1e-3;
+var DEFAULT_MIN_SEGMENT = 3;
+var DEFAULT_WINDOW_LENGTH = 50;
+function firstPassP(maxP) {
+  return maxP < 0.05 ? maxP * 10 : maxP < 0.5 ? maxP * 2 : maxP;
+}
+function resolveOptions(options) {
+  const o = {
+    maxP: options.maxP ?? DEFAULT_MAX_P,
+    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
+    minMagnitude: options.minMagnitude ?? 0,
+    windowLength: options.windowLength ?? DEFAULT_WINDOW_LENGTH,
+    scale: options.scale ?? "linear",
+    level: options.level ?? 0.95
+  };
+  if (!(o.maxP > 0 && o.maxP < 1)) throw new RangeError(`maxP must be in (0, 1), got ${o.maxP}`);
+  if (!(Number.isInteger(o.minSegment) && o.minSegment >= 2)) {
+    throw new RangeError(`minSegment must be an integer >= 2, got ${o.minSegment}`);
+  }
+  if (!(o.minMagnitude >= 0)) throw new RangeError(`minMagnitude must be >= 0, got ${o.minMagnitude}`);
+  if (!(Number.isInteger(o.windowLength) && o.windowLength >= 2 * o.minSegment)) {
+    throw new RangeError(
+      `windowLength must be an integer >= 2\xB7minSegment (${2 * o.minSegment}), got ${o.windowLength}`
+    );
+  }
+  if (!(o.level > 0 && o.level < 1)) throw new RangeError(`level must be in (0, 1), got ${o.level}`);
+  return o;
+}
+function splitStep(series) {
+  const { z: z3, o } = series;
+  const level = firstPassP(o.maxP);
+  const step = Math.floor(o.windowLength / 2);
+  const weak = /* @__PURE__ */ new Set();
+  let start = 0;
+  while (start < z3.length) {
+    const end = Math.min(start + o.windowLength, z3.length);
+    const found = divideWindow(series, start, end, level);
+    for (const index of found) weak.add(index);
+    start = Math.max(found.length > 0 ? found[found.length - 1] : 0, start + step);
+  }
+  return [...weak].sort((a, b) => a - b);
+}
+function divideWindow(series, start, end, level) {
+  const { z: z3, o } = series;
+  const cuts = [];
+  const candidates = /* @__PURE__ */ new Map();
+  for (; ; ) {
+    const bounds = [start, ...cuts, end];
+    let best = null;
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const from = bounds[i];
+      const to = bounds[i + 1];
+      const key = `${from}:${to}`;
+      if (!candidates.has(key)) candidates.set(key, bestSplit(z3, from, to, o.minSegment));
+      const c = candidates.get(key);
+      if (c && (best === null || c.statistic > best.statistic)) best = { ...c, from, to };
+    }
+    if (best === null) return cuts;
+    const test = studentT(summarize(z3, best.from, best.index), summarize(z3, best.index, best.to), o.level);
+    if (!(test.p < level)) return cuts;
+    cuts.push(best.index);
+    cuts.sort((a, b) => a - b);
+  }
+}
+function bestSplit(z3, from, to, minSegment) {
+  if (to - from < 2 * minSegment) return null;
+  const t = eDivisiveStatistic(z3, from, to);
+  let best = minSegment;
+  for (let k = minSegment + 1; k <= to - from - minSegment; k++) if (t[k] > t[best]) best = k;
+  return { index: from + best, statistic: t[best] };
+}
+function mergeStep(series, weak) {
+  const { z: z3, o } = series;
+  const bound = (i, points3) => i < 0 ? 0 : i >= points3.length ? z3.length : points3[i].index;
+  const retest = (points3, i) => {
+    if (i < 0 || i >= points3.length) return;
+    const was = points3[i].index;
+    points3[i] = replaced(series, bound(i - 1, points3), was, bound(i + 1, points3));
+    if (points3[i].index === was) return;
+    for (const j of [i - 1, i + 1]) {
+      if (j >= 0 && j < points3.length) {
+        points3[j] = testSplit(series, bound(j - 1, points3), points3[j].index, bound(j + 1, points3));
+      }
+    }
+  };
+  const points2 = weak.map(
+    (index, i) => testSplit(series, i === 0 ? 0 : weak[i - 1], index, i + 1 < weak.length ? weak[i + 1] : z3.length)
+  );
+  while (points2.length > 0) {
+    let weakest = argBest(points2, (a, b) => a.weakness > b.weakness);
+    if (points2[weakest].weakness < o.maxP) {
+      let contradicted = false;
+      for (const point2 of points2)
+        if (point2.pRankAdjusted === null && !checkRanks(series, point2)) contradicted = true;
+      if (contradicted) continue;
+      weakest = argBest(points2, (a, b) => a.magnitude < b.magnitude);
+      if (points2[weakest].magnitude > o.minMagnitude) break;
+    }
+    points2.splice(weakest, 1);
+    retest(points2, weakest - 1);
+    retest(points2, weakest);
+  }
+  return points2;
+}
+function replaced(series, from, index, to) {
+  const { z: z3, o } = series;
+  const here = testSplit(series, from, index, to);
+  const start = Math.max(from, index - Math.floor(o.windowLength / 2));
+  const candidate = bestSplit(z3, start, Math.min(to, start + o.windowLength), o.minSegment);
+  if (candidate === null || candidate.index === index) return here;
+  const there = testSplit(series, from, candidate.index, to);
+  return there.student.p < here.student.p ? there : here;
+}
+function argBest(items, beats) {
+  let best = 0;
+  for (let i = 1; i < items.length; i++) if (beats(items[i], items[best])) best = i;
+  return best;
+}
+function testSplit(series, from, cut, to) {
+  const { z: z3, o } = series;
+  const before = summarize(z3, from, cut);
+  const after = summarize(z3, cut, to);
+  const student = studentT(before, after, o.level);
+  const meanBefore = meanOf(series.s.scaled, from, cut);
+  const meanAfter = meanOf(series.s.scaled, cut, to);
+  const pAdjusted = splitScanP(student.p, to - from, o.minSegment);
+  return {
+    index: cut,
+    from,
+    to,
+    before,
+    after,
+    meanBefore,
+    meanAfter,
+    student,
+    candidates: to - from - 2 * o.minSegment + 1,
+    pAdjusted,
+    pRankAdjusted: null,
+    magnitude: magnitude(series.s, meanBefore, meanAfter, o.scale),
+    weakness: pAdjusted
+  };
+}
+function checkRanks(series, test) {
+  const { z: z3, o } = series;
+  const ranks = rankTest(z3, test.from, test.index, test.to);
+  test.pRankAdjusted = splitScanP(ranks.p, test.to - test.from, o.minSegment);
+  const agree = ranks.separated || test.pRankAdjusted < firstPassP(o.maxP);
+  if (!agree) test.weakness = Math.max(test.weakness, test.pRankAdjusted);
+  return agree;
+}
+function toChangePoint(series, test) {
+  const { s, o } = series;
+  const { before, after, student } = test;
+  const common = {
+    index: test.index,
+    nBefore: before.n,
+    nAfter: after.n,
+    relativeChange: relativeChange(s, test.meanBefore, test.meanAfter, o.scale),
+    magnitude: test.magnitude,
+    p: student.p,
+    t: clampFinite(student.t),
+    df: student.df,
+    candidates: test.candidates,
+    pAdjusted: test.pAdjusted,
+    pRankAdjusted: test.pRankAdjusted ?? 1
+  };
+  if (o.scale === "log") {
+    const meanBefore = clampFinite(Math.exp(unscale(s, test.meanBefore)));
+    const meanAfter = clampFinite(Math.exp(unscale(s, test.meanAfter)));
+    const bound = (dz) => clampFinite(Math.expm1(unscale(s, s.scale * dz)));
+    return {
+      ...common,
+      meanBefore,
+      meanAfter,
+      difference: clampFinite(meanAfter - meanBefore),
+      ci: { level: o.level, lower: bound(student.lower), upper: bound(student.upper) }
+    };
+  }
+  return {
+    ...common,
+    meanBefore: unscale(s, test.meanBefore),
+    meanAfter: unscale(s, test.meanAfter),
+    difference: unscale(s, test.meanAfter - test.meanBefore),
+    ci: null
+  };
+}
+function relativeChange(s, before, after, scale) {
+  if (scale === "log") return clampFinite(Math.expm1(unscale(s, after - before)));
+  const difference = after - before;
+  if (difference === 0) return 0;
+  return clampFinite(difference / Math.abs(before));
+}
+function magnitude(s, before, after, scale) {
+  if (scale === "log") return clampFinite(Math.expm1(Math.abs(unscale(s, after - before))));
+  return Math.max(
+    Math.abs(relativeChange(s, before, after, scale)),
+    Math.abs(relativeChange(s, after, before, scale))
+  );
+}
+function meanOf(values, from, to) {
+  let sum2 = 0;
+  for (let i = from; i < to; i++) sum2 += values[i];
+  return sum2 / (to - from);
+}
+function studentT(before, after, level) {
+  const unit = Math.max(before.sd, after.sd) || 1;
+  const test = studentTTwoSample(
+    { n: before.n, mean: 0, sd: before.sd / unit },
+    { n: after.n, mean: (after.mean - before.mean) / unit, sd: after.sd / unit },
+    level
+  );
+  return { t: test.t, df: test.df, p: test.p, lower: test.lower * unit, upper: test.upper * unit };
+}
+function summarize(z3, from, to) {
+  const n = to - from;
+  let sum2 = 0;
+  for (let i = from; i < to; i++) sum2 += z3[i];
+  const mean2 = sum2 / n;
+  let largest = 0;
+  for (let i = from; i < to; i++) largest = Math.max(largest, Math.abs(z3[i] - mean2));
+  if (n < 2 || largest === 0) return { n, mean: mean2, sd: 0 };
+  let squares = 0;
+  for (let i = from; i < to; i++) squares += ((z3[i] - mean2) / largest) ** 2;
+  return { n, mean: mean2, sd: largest * Math.sqrt(squares / (n - 1)) };
+}
+function rankTest(z3, from, cut, to) {
+  const m = cut - from;
+  const n = to - cut;
+  const sorted = z3.slice(from, to).sort();
+  const tieSizes = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i + 1;
+    while (j < sorted.length && sorted[j] === sorted[i]) j++;
+    tieSizes.push(j - i);
+    i = j;
+  }
+  const ties = tieSizes.length < sorted.length;
+  let rankSum = 0;
+  for (let i = from; i < cut; i++) {
+    const below = countBelow(sorted, z3[i], false);
+    const notAbove = ties ? countBelow(sorted, z3[i], true) : below + 1;
+    rankSum += (below + 1 + notAbove) / 2;
+  }
+  const uBefore = rankSum - m * (m + 1) / 2;
+  const u = Math.min(uBefore, m * n - uBefore);
+  const separated = u === 0;
+  const small = Math.min(m, n);
+  if (!ties && small <= EXACT_RANKS_UP_TO && small * (u + 1) <= MAX_LOWER_TAIL_WORK) {
+    return { p: Math.min(1, 2 * mannWhitneyLowerTail(u, m, n)), separated };
+  }
+  return { p: mannWhitneyNormalP(uBefore, m, n, tieSizes).p, separated };
+}
+var EXACT_RANKS_UP_TO = 50;
+function countBelow(sorted, v, orEqual) {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (sorted[mid] < v || orEqual && sorted[mid] === v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// src/flows/history/series.ts
+import { createHash as createHash6 } from "node:crypto";
+
+// src/core/stats/median-ci.ts
+function medianCi(values, level = 0.95) {
+  const n = values.length;
+  if (n === 0) throw new RangeError("a median needs at least one value");
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const sorted = [...values].sort((a, b) => a - b);
+  const median2 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  let k = 1;
+  let tail2 = 0.5 ** n;
+  while (2 * (k + 1) <= n + 1) {
+    const nextTail = tail2 + binomialCoefficient(n, k) * 0.5 ** n;
+    if (1 - 2 * nextTail < level) break;
+    k++;
+    tail2 = nextTail;
+  }
+  return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
+}
+
+// src/flows/history/series.ts
+var SERIES_METRICS = ["tps", "latencyPctMs"];
+function seriesId(key) {
+  return `${key.fingerprint}/${key.workload}@${key.clients}/${key.metric}`;
+}
+function buildSeries(runs) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const run2 of runs) {
+    if (run2.status === "running") continue;
+    const arm2 = measuredArm(run2);
+    if (arm2 === void 0) continue;
+    const fingerprint = run2.fingerprint ?? fallbackFingerprint(run2);
+    for (const metric of SERIES_METRICS) {
+      const cells = collectCellRuns(run2.samples, metric);
+      for (const cell of documentCells(run2)) {
+        const values = runValues(cells.get(`${cell.workload}@${cell.clients}`)?.get(arm2)).filter(
+          (v) => Number.isFinite(v) && v > 0
+        );
+        if (values.length === 0) continue;
+        const key = { fingerprint: fingerprint.id, ...cell, metric };
+        const id = seriesId(key);
+        let series = byId.get(id);
+        if (!series) {
+          series = { id, key, facts: fingerprint.facts, better: METRICS[metric].better, points: [] };
+          byId.set(id, series);
+        }
+        const ci = medianCi(values);
+        series.points.push({
+          runId: run2.runId ?? run2.startedAt,
+          sha: run2.source?.head?.sha ?? null,
+          ref: run2.source?.head?.ref ?? null,
+          date: run2.startedAt,
+          n: values.length,
+          median: ci.median,
+          ciLower: ci.lower,
+          ciUpper: ci.upper,
+          ciLevel: ci.achievedLevel
+        });
+      }
+    }
+  }
+  const all = [...byId.values()];
+  for (const s of all) {
+    s.points.sort((a, b) => a.date.localeCompare(b.date) || a.runId.localeCompare(b.runId));
+  }
+  return all.sort(
+    (a, b) => a.key.fingerprint.localeCompare(b.key.fingerprint) || a.key.workload.localeCompare(b.key.workload) || SERIES_METRICS.indexOf(a.key.metric) - SERIES_METRICS.indexOf(b.key.metric) || a.key.clients - b.key.clients
+  );
+}
+function measuredArm(run2) {
+  return run2.arms.find((a) => a.label === "head")?.label ?? run2.arms[run2.arms.length - 1]?.label;
+}
+function fallbackFingerprint(run2) {
+  const env = run2.environment;
+  const facts = {
+    cpuModel: env.cpuModel,
+    cpuCount: String(env.cpuCount),
+    kernel: env.kernel,
+    os: env.os,
+    settingsHash: env.settingsHash
+  };
+  const hash2 = createHash6("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 12);
+  return { id: `env-${hash2}`, facts };
+}
+
+// src/flows/history/analyse.ts
+function analyseHistory(runs, options = {}) {
+  const resolved = {
+    maxP: options.maxP ?? DEFAULT_MAX_P,
+    minSegment: options.minSegment ?? DEFAULT_MIN_SEGMENT,
+    minMagnitude: options.minMagnitude ?? 0
+  };
+  return {
+    options: resolved,
+    runs: runs.length,
+    series: buildSeries(runs).map((s) => analyseSeries(s, resolved))
+  };
+}
+function analyseSeries(series, options) {
+  const needed = minPointsForDetection(options.minSegment);
+  if (series.points.length < needed) return { series, status: "too-few-points", needed, changePoints: [] };
+  const found = detectChangePoints(
+    series.points.map((p) => Math.log(p.median)),
+    { ...options, scale: "log" }
+  );
+  return {
+    series,
+    status: "analysed",
+    needed,
+    changePoints: found.map((c) => ({
+      index: c.index,
+      kind: c.relativeChange < 0 === (series.better === "higher") ? "regression" : "improvement",
+      lastBefore: series.points[c.index - 1],
+      firstAfter: series.points[c.index],
+      before: c.meanBefore,
+      after: c.meanAfter,
+      relativeChange: c.relativeChange,
+      ciLower: c.ci.lower,
+      ciUpper: c.ci.upper,
+      p: c.p,
+      nBefore: c.nBefore,
+      nAfter: c.nAfter
+    }))
+  };
+}
+
+// src/flows/compare/runner-noise.ts
+init_types();
+var MIN_HISTORY_POINTS = minPointsForDetection(DEFAULT_MIN_SEGMENT);
+var NOISE_RUNS_READ = 200;
+var NOISE_METRIC = "tps";
+function upperNoiseBound(cvPct, points2) {
+  return points2 > 0 ? cvPct * (1 + Z_80 * MAD_RELATIVE_SE / Math.sqrt(points2)) : cvPct;
+}
+var Z_80 = 0.8416;
+var MAD_RELATIVE_SE = 1.166;
+function runnerId(env) {
+  return fingerprintId(machineFacts(env));
+}
+function isCalibrationRun(run2) {
+  if (run2.calibration === true) return true;
+  if (run2.baseline || run2.arms.length < 2) return false;
+  const [first] = run2.arms;
+  const sha = (a) => a.build?.sha;
+  return run2.arms.every(
+    (a) => a.binDir === first.binDir && a.serverVersion === first.serverVersion && sha(a) === sha(first) && Object.keys(a.settingOverrides ?? {}).length === 0
+  );
+}
+function estimateRunnerNoise(runs, runner, cells, options = {}) {
+  const mine = runs.filter(
+    (r) => r.status !== "running" && r.runId !== options.exclude && runnerId(r.environment) === runner
+  ).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+  const calibrations = mine.filter(isCalibrationRun);
+  const series = buildSeries(
+    mine.map((r) => ({ ...r, fingerprint: { id: runner, facts: {} } }))
+  ).filter((s) => s.key.metric === NOISE_METRIC);
+  const out = { runner, cells: [], missing: [] };
+  for (const cell of cells) {
+    const id = cellId(cell);
+    const key = { workload: cell.workload, clients: cell.clients };
+    const fromCalibration = calibrationNoise(calibrations, cell);
+    if (fromCalibration) {
+      out.cells.push({ ...key, id, ...fromCalibration });
+      continue;
+    }
+    const s = series.find((x) => x.key.workload === cell.workload && x.key.clients === cell.clients);
+    const points2 = s?.points ?? [];
+    const analysed = s && points2.length >= MIN_HISTORY_POINTS ? analyseSeries(s, { maxP: DEFAULT_MAX_P, minSegment: DEFAULT_MIN_SEGMENT, minMagnitude: 0 }) : void 0;
+    const start = analysed?.changePoints.at(-1)?.index ?? 0;
+    const segment = points2.slice(start);
+    if (segment.length < MIN_HISTORY_POINTS) {
+      const had = points2.length === 0 ? "no stored run of it" : start > 0 ? `${segment.length} run(s) since its last change point (${points2[start].date})` : `${points2.length} stored run(s)`;
+      out.missing.push({
+        ...key,
+        id,
+        reason: `no calibration (A/A) run of ${id} on this runner, and its history has ${had}; at least ${MIN_HISTORY_POINTS} are needed (run pgperf calibrate with the store)`
+      });
+      continue;
+    }
+    const runCvPct = 100 * Math.expm1(robustLogSpread(segment.map((p) => p.median)));
+    out.cells.push({
+      ...key,
+      id,
+      source: "history",
+      runId: segment.at(-1).runId,
+      date: segment[0].date,
+      points: segment.length,
+      pairedCvPct: null,
+      runCvPct,
+      perRoundCvPct: Math.SQRT2 * runCvPct,
+      planningCvPct: upperNoiseBound(Math.SQRT2 * runCvPct, segment.length)
+    });
+  }
+  return out;
+}
+function calibrationNoise(calibrations, cell) {
+  for (const run2 of calibrations) {
+    const noise = estimateNoise(run2, cell, NOISE_METRIC);
+    if (noise.pairedCvPct === null || noise.rounds < MIN_NOISE_ROUNDS) continue;
+    return {
+      source: "calibration",
+      runId: run2.runId ?? run2.startedAt,
+      date: run2.startedAt,
+      points: noise.rounds,
+      pairedCvPct: noise.pairedCvPct,
+      runCvPct: noise.runCvPct,
+      perRoundCvPct: noise.pairedCvPct,
+      planningCvPct: upperNoiseBound(noise.pairedCvPct, noise.rounds)
+    };
+  }
+  return void 0;
+}
+async function loadRunnerNoise(store, runner, cells, options = {}) {
+  const workloads = new Set(cells.map((c) => c.workload));
+  const listed = (await store.list()).filter(
+    (r) => r.status !== "running" && r.id !== options.exclude && r.workloads.some((w) => workloads.has(w))
+  ).slice(0, NOISE_RUNS_READ);
+  const runs = [];
+  for (const entry of listed) runs.push(await store.load(entry.id));
+  return estimateRunnerNoise(runs, runner, cells, options);
+}
+
+// src/flows/compare/noise-warnings.ts
+async function noiseWarnings(result, store, decided = /* @__PURE__ */ new Set()) {
+  const cells = result.plan.cells.filter((c) => !decided.has(cellId(c)));
+  if (result.calibration || result.arms.length < 2 || cells.length === 0) return [];
+  const settings2 = analysisOf(result);
+  const workloads = Object.values(result.workloads).map((w) => ({
+    ...w,
+    metrics: w.metrics ?? ["tps"],
+    clients: w.clients ?? []
+  }));
+  const adaptive = result.adaptive ? planFromJson(result.adaptive.plan) : void 0;
+  const reach = planReach({
+    workloads,
+    arms: result.arms.length,
+    alpha: settings2.alpha,
+    ...adaptive ? { adaptive } : {},
+    singleMetric: metricOption(settings2) !== void 0
+  });
+  const noise = await loadRunnerNoise(store, runnerId(result.environment), cells, {
+    ...result.runId !== void 0 ? { exclude: result.runId } : {}
+  });
+  return noise.cells.map((n) => {
+    const w = workloads.find((x) => x.name === n.workload);
+    return resolutionOf(n, {
+      rounds: w?.rounds ?? result.plan.rounds,
+      ...adaptive ? { adaptive } : {},
+      hypotheses: reach.familySize,
+      alpha: settings2.alpha,
+      thresholdPct: w?.threshold ?? settings2.thresholdPct,
+      // Stored base samples do not pair with head's rounds: the rank-sum test decides (analysis.ts).
+      ...result.baseline ? { test: "mann-whitney" } : {}
+    });
+  }).filter((r) => r.belowResolvable).map(resolutionWarning);
+}
+async function withNoiseWarnings(comparison, result, store, logger) {
+  if (!store?.list || !store.load) return comparison;
+  try {
+    const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
+    const open4 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
+    const decided = new Set(cells.map((c) => c.id).filter((id) => !open4.has(id)));
+    const warnings = await noiseWarnings(result, store, decided);
+    if (warnings.length === 0) return comparison;
+    return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
+  } catch (e) {
+    logger.warn(`could not read this runner's noise from the store: ${errorMessage(e)}`);
+    return comparison;
+  }
+}
+
+// src/flows/compare/pipeline.ts
+var RESULTS_FILE = "results.json";
+function logArchive(outcome, logger, prefix = "") {
+  if (outcome.archived) {
+    logger.info(`${prefix}saved to the store ${outcome.archived.description} as ${outcome.archived.id}`);
+  }
+  if (outcome.archiveError) logger.warn(outcome.archiveError);
+}
+async function runPipeline(req, deps) {
+  await checkRunControls(req.controls, deps.logger);
+  checkPlanReach(req);
+  const arms = await resolveArms(req.arms, deps);
+  const resultsFile = path22.join(req.runDir, RESULTS_FILE);
+  const archive = deps.archive ? archiveSink(deps.archive) : void 0;
+  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const { arms: _source, runDir, planCheck: _check2, ...run2 } = req;
+  const result = await runBenchmark(
+    { ...run2, arms, sink, logsDir: path22.join(runDir, "logs"), calibration: sameInstall(arms) },
+    deps
+  );
+  return {
+    result,
+    comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
+    resultsFile,
+    ...archive?.saved ? { archived: { id: archive.saved.id, description: deps.archive.description } } : {},
+    ...archive?.error ? { archiveError: archive.error } : {}
+  };
+}
+function checkPlanReach(req) {
+  checkRecordable(req.workloads, metricOption(req.analysis));
+  if (req.planCheck !== "refuse") return;
+  refuseUnreachablePlan({
+    workloads: req.workloads,
+    arms: req.arms.kind === "installed" ? req.arms.arms.length : 2,
+    alpha: req.analysis.alpha,
+    ...req.rounds !== void 0 ? { rounds: req.rounds } : {},
+    ...req.adaptive ? { adaptive: req.adaptive.plan } : {},
+    singleMetric: metricOption(req.analysis) !== void 0
+  });
+}
+function sameInstall(arms) {
+  const [first] = arms;
+  const same = (a) => a.binDir === first.binDir && a.build?.sha === first.build?.sha && canonicalJson(a.settings) === canonicalJson(first.settings);
+  return arms.length >= 2 && arms.every(same);
+}
+async function resolveArms(source, deps) {
+  if (source.kind === "installed") return source.arms;
+  if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
+  return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
+}
+function archiveSink(store) {
+  const state = {
+    sink: {
+      description: `the store ${store.description}`,
+      update: async () => {
+      },
+      finish: async (result) => {
+        if (result.samples.length === 0) return;
+        try {
+          state.saved = await store.save(result);
+        } catch (e) {
+          state.error = `could not save the run to ${store.description}: ${errorMessage(e)}`;
+        }
+      }
+    }
+  };
+  return state;
+}
+
+// src/flows/bisect/commit-range.ts
+import path23 from "node:path";
+init_errors();
+var CLI_NAMES = { good: "--good", bad: "--bad" };
+async function commitRange(req, deps) {
+  const layout = cacheLayout(path23.resolve(req.cacheDir));
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
+  const good = await mirror.resolve(req.good);
+  const bad = await mirror.resolve(req.bad);
+  checkDistinct(req, good, bad);
+  let base;
+  try {
+    base = await mirror.mergeBase(good, bad);
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    const n = req.names ?? CLI_NAMES;
+    throw new UserError(
+      `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)}): they share no history in ${req.repo.input} (${errorMessage(e)})`
+    );
+  }
+  checkAncestor(req, good, bad, base);
+  const git = async (args) => {
+    const res = await deps.runner.run("git", ["--git-dir", mirror.dir, ...args], {
+      env: { ...deps.env, LC_ALL: "C" },
+      ...deps.signal ? { signal: deps.signal } : {}
+    });
+    if (res.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${tail(res.stderr, 5)}`);
+    return res.stdout;
+  };
+  const format = ["--format=%H%x09%P%x09%s", "--reverse", "--ancestry-path"];
+  const firstParent = parseLog(await git(["log", "--first-parent", ...format, `${good}..${bad}`]));
+  if (isChain(good, firstParent)) {
+    return {
+      commits: [{ sha: good, subject: await subjectOf(git, good) }, ...firstParent.map(commitOf)],
+      walk: "first-parent"
+    };
+  }
+  const ancestry = parseLog(await git(["log", "--topo-order", ...format, `${good}..${bad}`]));
+  return {
+    commits: [{ sha: good, subject: await subjectOf(git, good) }, ...ancestry.map(commitOf)],
+    walk: "ancestry-path"
+  };
+}
+var commitOf = ({ sha, subject }) => ({ sha, subject });
+async function subjectOf(git, sha) {
+  return (await git(["log", "-1", "--format=%s", sha])).trim();
+}
+function checkDistinct(req, good, bad) {
+  const n = req.names ?? CLI_NAMES;
+  if (good === bad) {
+    throw new UserError(
+      `${n.good} ${req.good} and ${n.bad} ${req.bad} are the same commit (${short(good)}): give a good commit older than the bad one`
+    );
+  }
+}
+function checkAncestor(req, good, bad, mergeBase) {
+  if (mergeBase === good) return;
+  const n = req.names ?? CLI_NAMES;
+  const hint = mergeBase === bad ? ` (it is the other way round: ${n.bad} is an ancestor of ${n.good}; swap them?)` : ` (they diverge at ${short(mergeBase)})`;
+  throw new UserError(
+    `${n.good} ${req.good} (${short(good)}) is not an ancestor of ${n.bad} ${req.bad} (${short(bad)})${hint}: bisection needs a good commit in the history of the bad one`
+  );
+}
+function parseLog(stdout) {
+  return stdout.split("\n").filter((l) => l.trim() !== "").map((line) => {
+    const [sha = "", parents = "", ...subject] = line.split("	");
+    return { sha, parents: parents.split(" ").filter(Boolean), subject: subject.join("	") };
+  });
+}
+function isChain(good, rows) {
+  return rows.length > 0 && rows.every((r, i) => r.parents[0] === (i === 0 ? good : rows[i - 1].sha));
+}
+
+// src/flows/bisect/search.ts
+function startSearch(size, options = {}) {
+  if (!Number.isInteger(size) || size < 2) {
+    throw new RangeError(`a bisection needs a good and a bad commit (at least 2 commits), got ${size}`);
+  }
+  return { size, lo: 0, hi: size - 1, badConfirmed: options.verifyBad === false, steps: 0 };
+}
+function nextIndex(state) {
+  if (state.stopped) return void 0;
+  if (!state.badConfirmed) return state.hi;
+  if (state.hi - state.lo <= 1) return void 0;
+  return state.lo + Math.floor((state.hi - state.lo) / 2);
+}
+function stepsLeft(state) {
+  if (state.stopped) return 0;
+  const span = state.hi - state.lo;
+  return (state.badConfirmed ? 0 : 1) + (span <= 1 ? 0 : Math.ceil(Math.log2(span)));
+}
+function afterCall(state, index, call) {
+  const expected = nextIndex(state);
+  if (index !== expected) {
+    throw new RangeError(`commit ${index} judged, but the search asked for ${String(expected)}`);
+  }
+  const steps = state.steps + 1;
+  if (call === "undecided") return { ...state, steps, stopped: { reason: "undecided", index } };
+  if (!state.badConfirmed) {
+    return call === "bad" ? { ...state, steps, badConfirmed: true } : { ...state, steps, stopped: { reason: "not-reproduced" } };
+  }
+  return call === "bad" ? { ...state, steps, hi: index } : { ...state, steps, lo: index };
+}
+function outcomeOf(state) {
+  if (nextIndex(state) !== void 0) throw new RangeError("the search is not finished");
+  if (state.stopped?.reason === "not-reproduced") return { kind: "not-reproduced" };
+  if (state.stopped?.reason === "undecided") {
+    return { kind: "undecided", lastGood: state.lo, firstBad: state.hi, undecided: state.stopped.index };
+  }
+  return { kind: "found", firstBad: state.hi, lastGood: state.lo };
+}
+async function bisect(commits2, judge, options = {}) {
+  let state = startSearch(commits2.length, options);
+  const tested = [];
+  for (let index = nextIndex(state); index !== void 0; index = nextIndex(state)) {
+    const step = state.steps + 1;
+    const judged = await judge(commits2[index], {
+      index,
+      step,
+      stepsEstimate: state.steps + stepsLeft(state)
+    });
+    tested.push({ index, commit: commits2[index], step, ...judged });
+    state = afterCall(state, index, judged.call);
+  }
+  return { outcome: outcomeOf(state), tested };
+}
+
+// src/flows/bisect/run-bisection.ts
+async function runBisection(req, deps) {
+  const started = Date.now();
+  const { logger } = deps;
+  const env = deps.env ?? process.env;
+  const clients = req.workload.clients;
+  if (clients.length !== 1) {
+    throw new RangeError(
+      `a bisection measures one cell; workload ${req.workload.name} has clients ${clients.join(", ")}`
+    );
+  }
+  if (!(req.tries >= 1)) throw new RangeError(`tries must be at least 1, got ${req.tries}`);
+  const gitDeps = { runner: deps.runner, logger, env, ...deps.signal ? { signal: deps.signal } : {} };
+  const range = await commitRange(req, gitDeps);
+  const commits2 = range.commits;
+  const good = commits2[0];
+  const bad = commits2.at(-1);
+  const verifyBad = req.verifyBad !== false;
+  logger.info(
+    `bisect: ${commits2.length - 1} commit(s) after good ${short(good.sha)} up to bad ${short(bad.sha)} (${range.walk}); about ${stepsLeft(startSearch(commits2.length, { verifyBad }))} step(s)`
+  );
+  const cost = { builds: 0, cacheHits: 0, buildS: 0, measureS: 0, tests: 0, totalS: 0 };
+  const buildDeps = {
+    runner: deps.runner,
+    logger,
+    env,
+    ...deps.signal ? { signal: deps.signal } : {},
+    toolchain: await detectToolchain(env, deps.runner)
+  };
+  const build = async (commit3, label) => {
+    const t0 = Date.now();
+    const built = await (deps.build ?? buildPostgres)(
+      {
+        label,
+        repo: req.repo,
+        ref: commit3.sha,
+        sha: commit3.sha,
+        patches: [],
+        extraOptions: req.extraOptions,
+        cacheDir: req.cacheDir
+      },
+      buildDeps
+    );
+    const seconds2 = (Date.now() - t0) / 1e3;
+    cost.builds += 1;
+    cost.buildS += seconds2;
+    if (built.record.cacheHit) cost.cacheHits += 1;
+    return { built, seconds: seconds2 };
+  };
+  logger.info(`bisect: building good ${short(good.sha)} "${good.subject}"`);
+  const goodBuild = (await build(good, "good")).built;
+  const pipelineDeps = {
+    runner: deps.runner,
+    logger,
+    ...deps.signal ? { signal: deps.signal } : {},
+    searchPath: deps.searchPath ?? env.PATH ?? "",
+    ...deps.archive ? { archive: deps.archive } : {}
+  };
+  const judge = async (commit3, at) => {
+    const where = `step ${at.step} of ~${at.stepsEstimate}`;
+    logger.info(
+      `bisect ${where}: building ${short(commit3.sha)} "${commit3.subject}" (commit ${at.index} of ${commits2.length - 1})`
+    );
+    const { built, seconds: seconds2 } = await build(commit3, short(commit3.sha));
+    const tries2 = [];
+    let interrupted = false;
+    for (let t = 1; t <= req.tries; t++) {
+      const scale = 2 ** (t - 1);
+      const rounds = req.adaptive ? req.adaptive.maxRounds * scale : (req.rounds ?? req.workload.rounds) * scale;
+      logger.info(
+        `bisect ${where}: measuring ${short(commit3.sha)} against good (try ${t} of ${req.tries}, ${req.adaptive ? "at most " : ""}${rounds} rounds)`
+      );
+      const measured2 = await measure(commit3, built, t, rounds, at.step);
+      tries2.push(measured2.try);
+      if (measured2.interrupted) {
+        interrupted = true;
+        break;
+      }
+      if (measured2.try.verdict !== "inconclusive") break;
+    }
+    const last = tries2.at(-1);
+    const judgement = {
+      verdict: last.verdict,
+      deltaPct: last.deltaPct,
+      ci95: last.ci95,
+      tries: tries2,
+      build: { cacheHit: built.record.cacheHit, seconds: seconds2, installDir: built.installDir },
+      ...interrupted ? { interrupted } : {}
+    };
+    const call = interrupted ? "undecided" : callOf(last.verdict);
+    logger.info(
+      `bisect ${where}: ${short(commit3.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? "no estimate"})`
+    );
+    return { call, detail: judgement };
+  };
+  const measure = async (commit3, built, t, rounds, step) => {
+    const t0 = Date.now();
+    const label = short(commit3.sha);
+    const runDir = path24.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const outcome2 = await (deps.pipeline ?? runPipeline)(
+      {
+        arms: {
+          kind: "installed",
+          arms: [
+            { label: "good", binDir: goodBuild.binDir, settings: {}, build: { ...goodBuild.record } },
+            { label, binDir: built.binDir, settings: {}, build: { ...built.record } }
+          ]
+        },
+        workloads: [req.workload],
+        ...req.adaptive ? { adaptive: { plan: planAdaptive({ ...req.adaptive, maxRounds: rounds }) } } : { rounds },
+        ...req.durationS !== void 0 ? { durationS: req.durationS } : {},
+        ...req.seed !== void 0 ? { seed: req.seed + t - 1 } : {},
+        order: "random",
+        ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
+        analysis: req.analysis,
+        dataChecksums: false,
+        ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
+        source: {
+          repository: req.repo.input,
+          base: { ref: req.good, sha: good.sha, chosenBy: "bisect: good" },
+          head: { sha: commit3.sha, chosenBy: `bisect step ${step}` }
+        },
+        runDir
+      },
+      pipelineDeps
+    );
+    const measureS = (Date.now() - t0) / 1e3;
+    logArchive(outcome2, logger, "bisect: ");
+    cost.measureS += measureS;
+    cost.tests += 1;
+    const cell = outcome2.comparison.comparisons[0]?.cells[0];
+    return {
+      try: {
+        try: t,
+        rounds,
+        verdict: cell?.verdict ?? "inconclusive",
+        deltaPct: cell?.deltaPct ?? null,
+        ci95: cell?.ci95 ?? null,
+        pairs: cell?.pairs ?? null,
+        resultsFile: outcome2.resultsFile,
+        ...outcome2.archived ? { storedAs: outcome2.archived.id } : {},
+        measureS: Math.round(measureS * 10) / 10
+      },
+      interrupted: outcome2.result.status === "interrupted" || deps.signal?.aborted === true
+    };
+  };
+  const search = await bisect(commits2, judge, { verifyBad });
+  const tested = search.tested.map((t) => ({
+    sha: t.commit.sha,
+    subject: t.commit.subject,
+    index: t.index,
+    step: t.step,
+    call: t.call,
+    judgement: t.detail
+  }));
+  const judgementOf = (index) => search.tested.find((t) => t.index === index)?.detail;
+  const o = search.outcome;
+  const outcome = o.kind === "found" ? {
+    kind: "found",
+    firstBad: commits2[o.firstBad],
+    lastGood: commits2[o.lastGood],
+    ...judgementOf(o.firstBad) ? { judgement: judgementOf(o.firstBad) } : {}
+  } : o.kind === "not-reproduced" ? { kind: "not-reproduced", judgement: judgementOf(commits2.length - 1) } : {
+    kind: "undecided",
+    lastGood: commits2[o.lastGood],
+    candidates: commits2.slice(o.lastGood + 1, o.firstBad + 1),
+    undecided: commits2[o.undecided],
+    interrupted: judgementOf(o.undecided)?.interrupted === true
+  };
+  cost.totalS = (Date.now() - started) / 1e3;
+  for (const k of ["buildS", "measureS", "totalS"]) cost[k] = Math.round(cost[k] * 10) / 10;
+  return {
+    repo: req.repo.input,
+    good,
+    bad,
+    walk: range.walk,
+    candidates: commits2.length - 1,
+    cell: { workload: req.workload.name, clients: clients[0] },
+    analysis: req.analysis,
+    outcome,
+    tested,
+    cost,
+    outDir: req.outDir
+  };
+}
+function callOf(verdict2) {
+  if (verdict2 === "regression") return "bad";
+  if (verdict2 === "inconclusive") return "undecided";
+  return "good";
+}
+
+// src/flows/bisect/one-cell.ts
+init_errors();
+var DEFAULT_TRIES = 2;
+function oneCell(workload, clients, field = "--clients") {
+  if (clients !== void 0) return { ...workload, clients: [clients] };
+  if (workload.clients.length !== 1) {
+    throw new UserError(
+      `${field}: workload ${workload.name} measures clients ${workload.clients.join(", ")}; a bisection measures one: give ${field} N`
+    );
+  }
+  return workload;
+}
+
+// src/drivers/load-workload.ts
+import { readFile as readFile10 } from "node:fs/promises";
+import path27 from "node:path";
+
+// src/drivers/confine-path.ts
+import { realpath } from "node:fs/promises";
+import path25 from "node:path";
+async function confinedPath(root, name) {
+  if (path25.isAbsolute(name)) {
+    return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
+  }
+  let realRoot;
+  let real;
+  try {
+    realRoot = await realpath(root);
+    real = await realpath(path25.resolve(root, name));
+  } catch {
+    return {
+      refused: `not found (looked for ${path25.resolve(root, name)}; paths are relative to the workload file)`
+    };
+  }
+  const inside = path25.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path25.isAbsolute(inside)) {
+    return {
+      refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
+    };
+  }
+  return { path: real };
+}
+
+// src/drivers/load-workload.ts
+var import_yaml = __toESM(require_dist2(), 1);
+init_errors();
+
+// src/drivers/shipped-workloads.ts
+init_errors();
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path26 from "node:path";
+import { fileURLToPath } from "node:url";
+function shippedWorkloadNames(workloadsDir) {
+  try {
+    return readdirSync(workloadsDir).filter((f) => f.endsWith(".yml")).map((f) => f.slice(0, -4)).sort();
+  } catch {
+    return [];
+  }
+}
+function defaultWorkloadsDir(from = path26.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path26.dirname(dir)) {
+    const candidate = path26.join(dir, "workloads");
+    if (existsSync(path26.join(candidate, "workload.schema.json"))) return candidate;
+    if (path26.dirname(dir) === dir) return void 0;
+  }
+}
+function resolveWorkloadFile(ref, lookup) {
+  const file2 = path26.resolve(lookup.baseDir ?? ".", ref);
+  const { kind, code } = fileKind(file2);
+  if (kind === "file") return file2;
+  const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
+  const shipped = workloadsDir ? shippedFile(ref, workloadsDir) : void 0;
+  if (shipped) return shipped;
+  const names = workloadsDir ? shippedList(workloadsDir) : "none found";
+  if (kind === "missing" && !isBareName(ref)) {
+    throw new UserError(
+      `${lookup.what}: workload file ${file2}: cannot read it (${code}); give the path of a workload file, or the name of a shipped workload (shipped: ${names})`
+    );
+  }
+  const problem = kind === "directory" ? "is a directory, not a workload file, and no shipped workload has that name" : "is neither a file nor the name of a shipped workload";
+  throw new UserError(
+    `${lookup.what}: '${ref}' ${problem} (shipped: ${names}); give one of those names or the path of a workload file (.yml)`
+  );
+}
+function isBareName(ref) {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(ref) && !/\.ya?ml$/.test(ref);
+}
+function shippedFile(name, workloadsDir) {
+  if (!isBareName(name)) return void 0;
+  const file2 = path26.join(workloadsDir, `${name}.yml`);
+  return fileKind(file2).kind === "file" ? file2 : void 0;
+}
+function shippedList(workloadsDir) {
+  return shippedWorkloadNames(workloadsDir).join(", ") || "none found";
+}
+function fileKind(file2) {
+  try {
+    return { kind: statSync(file2).isDirectory() ? "directory" : "file" };
+  } catch (e) {
+    return { kind: "missing", code: e.code ?? "unreadable" };
+  }
+}
+
+// src/drivers/workload.ts
+var workloadSchema = DRIVERS.workloadSchema;
+var WORKLOAD_VARIANTS = DRIVERS.variants;
 function workloadJsonSchema() {
   return {
     ...external_exports.toJSONSchema(workloadSchema, {
@@ -67942,7 +67953,7 @@ var sampleSchema = external_exports.looseObject({
 });
 var workloadRecord = external_exports.looseObject({
   name: text,
-  tool: external_exports.enum(["pgbench", "sysbench"]),
+  tool: text,
   clients: external_exports.array(external_exports.number().int().positive()).optional(),
   threshold: external_exports.number().positive().optional(),
   rounds: external_exports.number().int().positive().optional(),
@@ -67979,7 +67990,7 @@ var resultsSchema = external_exports.looseObject({
       build: buildRecordSchema.optional()
     })
   ).min(1),
-  clients: external_exports.array(external_exports.looseObject({ tool: external_exports.enum(["pgbench", "sysbench"]), binDir: text, version: text })),
+  clients: external_exports.array(external_exports.looseObject({ tool: text, binDir: text, version: text })),
   workloads: external_exports.record(text, workloadRecord),
   analysis: external_exports.looseObject({
     alpha: external_exports.number().gt(0).lt(0.5),

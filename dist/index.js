@@ -42589,1314 +42589,6 @@ function compareRun(result, options = {}) {
   return assemble(context3, cells, null);
 }
 
-// src/drivers/pgbench/driver.ts
-import { writeFile as writeFile2 } from "node:fs/promises";
-import path3 from "node:path";
-
-// src/machine/os/cleanup.ts
-import { mkdtemp, rm as rm2 } from "node:fs/promises";
-import os5 from "node:os";
-import path from "node:path";
-var tasks = /* @__PURE__ */ new Map();
-var nextId = 1;
-function onCleanup(task) {
-  const id = nextId++;
-  tasks.set(id, task);
-  return () => tasks.delete(id);
-}
-var draining = Promise.resolve();
-function runCleanups() {
-  draining = draining.then(drain);
-  return draining;
-}
-async function drain() {
-  const pending = [...tasks.entries()].reverse();
-  tasks.clear();
-  for (const [, task] of pending) {
-    try {
-      await task();
-    } catch {
-    }
-  }
-}
-async function makeTempDir(prefix, parent = os5.tmpdir()) {
-  const dir = await mkdtemp(path.join(parent, prefix));
-  const release = () => rm2(dir, { recursive: true, force: true });
-  const unregister = onCleanup(release);
-  return {
-    dir,
-    async remove() {
-      unregister();
-      await release();
-    }
-  };
-}
-
-// src/drivers/pgbench/driver.ts
-init_errors();
-
-// src/machine/os/process.ts
-import { spawn } from "node:child_process";
-
-// src/machine/os/child-env.ts
-var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "LANG", "TZ", "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM"]);
-var ALLOWED_PREFIXES = ["LC_"];
-function isSecretName(name) {
-  const upper = name.toUpperCase();
-  return upper.startsWith("INPUT_") || upper.startsWith("ACTIONS_") || upper === "GITHUB_TOKEN" || upper === "PGPERF_STORE" || upper.includes("TOKEN") || upper.includes("SECRET") || upper.includes("PASSWORD") || upper.includes("PASSWD") || upper.includes("CREDENTIAL") || upper.endsWith("_KEY") || upper === "PGPASSFILE";
-}
-function allowedEnvironment(parent) {
-  const env = {};
-  for (const [name, value] of Object.entries(parent)) {
-    if (value === void 0 || isSecretName(name)) continue;
-    if (ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p))) env[name] = value;
-  }
-  return env;
-}
-function childEnvironment(parent, explicit2) {
-  const env = { ...allowedEnvironment(parent) };
-  for (const [name, value] of Object.entries(explicit2 ?? {})) {
-    if (value !== void 0 && !isSecretName(name)) env[name] = value;
-  }
-  return env;
-}
-function secretsToMask(values) {
-  const out = /* @__PURE__ */ new Set();
-  for (const raw of values) {
-    const value = raw?.trim();
-    if (!value) continue;
-    out.add(value);
-    const m = /^[a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:([^@/?#]+)@/i.exec(value);
-    if (m?.[1]) {
-      out.add(m[1]);
-      try {
-        out.add(decodeURIComponent(m[1]));
-      } catch {
-      }
-    }
-  }
-  return [...out];
-}
-
-// src/machine/os/process.ts
-var KILL_GRACE_MS = 5e3;
-var nodeProcessRunner = {
-  run(command, args, options = {}) {
-    const started = Date.now();
-    return new Promise((resolve) => {
-      const child = spawn(command, args, {
-        env: childEnvironment(process.env, options.env),
-        cwd: options.cwd,
-        uid: options.uid,
-        gid: options.gid,
-        stdio: ["pipe", "pipe", "pipe"]
-      });
-      const stdout = [];
-      const stderr = [];
-      let pendingErrLine = "";
-      let timedOut = false;
-      let spawnError;
-      let killTimer;
-      const terminate = () => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill("SIGTERM");
-        killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
-      };
-      const timeout = options.timeoutMs ? setTimeout(() => {
-        timedOut = true;
-        terminate();
-      }, options.timeoutMs) : void 0;
-      const onAbort = () => terminate();
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      if (options.signal?.aborted) terminate();
-      child.stdout.on("data", (chunk) => stdout.push(chunk));
-      child.stderr.on("data", (chunk) => {
-        stderr.push(chunk);
-        if (!options.onStderrLine) return;
-        const lines = (pendingErrLine + chunk.toString("utf8")).split("\n");
-        pendingErrLine = lines.pop() ?? "";
-        for (const line of lines) options.onStderrLine(line);
-      });
-      child.on("error", (err) => {
-        spawnError = err.message;
-      });
-      child.stdin.on("error", () => {
-      });
-      child.stdin.end(options.input ?? "");
-      child.on("close", (code, signal) => {
-        if (timeout) clearTimeout(timeout);
-        if (killTimer) clearTimeout(killTimer);
-        options.signal?.removeEventListener("abort", onAbort);
-        if (options.onStderrLine && pendingErrLine) options.onStderrLine(pendingErrLine);
-        resolve({
-          command: [command, ...args],
-          exitCode: code,
-          signal,
-          stdout: Buffer.concat(stdout).toString("utf8"),
-          stderr: Buffer.concat(stderr).toString("utf8"),
-          durationMs: Date.now() - started,
-          spawnError,
-          timedOut
-        });
-      });
-    });
-  }
-};
-function tail(text2, lines = 20) {
-  const all = text2.trimEnd().split("\n");
-  return all.slice(-lines).join("\n");
-}
-function describeExit(result) {
-  if (result.spawnError) return `could not start ${result.command[0]}: ${result.spawnError}`;
-  if (result.timedOut) return `timed out after ${Math.round(result.durationMs / 1e3)} s`;
-  if (result.signal) return `killed by ${result.signal}`;
-  return `exit code ${result.exitCode}`;
-}
-
-// src/drivers/common/shared.ts
-var RUN_GRACE_S = 120;
-async function resetBeforeRun(target, options) {
-  for (const table2 of options.truncate ?? []) await target.psql(`TRUNCATE ${table2}`);
-  if (options.vacuum) await target.psql("VACUUM");
-  if (options.checkpoint) await target.psql("CHECKPOINT");
-}
-function judgeInput(res, tool) {
-  return {
-    exitCode: res.spawnError ? null : res.exitCode,
-    signal: res.signal,
-    stdout: res.stdout,
-    stderr: res.spawnError ? `could not start ${tool}: ${res.spawnError}` : res.stderr
-  };
-}
-function runOutcome(res, judged, read) {
-  const report = judged.report;
-  return {
-    ok: judged.ok,
-    failureReason: judged.ok ? void 0 : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
-    metrics: report ? read.metrics(report) : {},
-    counts: report ? read.counts(report) : {},
-    progress: read.progress(report),
-    command: res.command,
-    exitCode: res.exitCode,
-    startedAt: read.startedAt,
-    endedAt: read.endedAt
-  };
-}
-
-// src/drivers/pgbench/command.ts
-function connectionArgs(c) {
-  return ["-h", c.host, "-p", String(c.port), "-U", c.user];
-}
-function initArgs(w, c) {
-  const args = ["-i", "-I", w.init.steps, "-s", String(w.scale), "-q"];
-  if (w.init.partitions > 0) args.push(`--partitions=${w.init.partitions}`);
-  if (w.init.fillfactor !== 100) args.push("-F", String(w.init.fillfactor));
-  if (w.init.unloggedTables) args.push("--unlogged-tables");
-  return [...args, ...connectionArgs(c), c.database];
-}
-function threadsFor(w, clients, cpuCount, clientCpus) {
-  if (w.threads === "clients") return clients;
-  if (w.threads === "auto") return Math.max(1, Math.min(clients, clientCpus ?? cpuCount));
-  return Math.min(w.threads, clients);
-}
-function measureArgs(input2) {
-  const { workload: w, clients } = input2;
-  const args = [
-    "-n",
-    // pgperf vacuums and checkpoints itself, the same way for every arm
-    "-M",
-    w.queryMode,
-    "-c",
-    String(clients),
-    "-j",
-    String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
-    "-T",
-    String(input2.durationS),
-    "-P",
-    "1",
-    `--random-seed=${input2.seed}`
-  ];
-  if (input2.pipelineScript) {
-    args.push("-f", input2.pipelineScript, "-s", String(w.scale));
-  } else if (w.builtin) {
-    args.push("-b", w.builtin);
-  } else {
-    for (const s of w.scripts ?? []) args.push("-f", `${s.file}@${s.weight}`);
-    args.push("-s", String(w.scale));
-  }
-  if (input2.transactionLogPrefix) args.push("--log", `--log-prefix=${input2.transactionLogPrefix}`);
-  args.push(...w.extraArgs);
-  return [...args, ...connectionArgs(input2.connection), input2.connection.database];
-}
-function pipelinedSelectScript(depth) {
-  const lines = [];
-  for (let i = 1; i <= depth; i++) lines.push(`\\set aid${i} random(1, 100000 * :scale)`);
-  lines.push("\\startpipeline");
-  for (let i = 1; i <= depth; i++) lines.push(`SELECT abalance FROM pgbench_accounts WHERE aid = :aid${i};`);
-  lines.push("\\endpipeline");
-  return `${lines.join("\n")}
-`;
-}
-function writesHistory(w) {
-  return w.builtin === "tpcb-like" || w.builtin === "simple-update";
-}
-function needsTransactionLog(w) {
-  return w.metrics.includes("p95") || w.metrics.includes("p99");
-}
-
-// src/drivers/pgbench/parse-report.ts
-var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
-var PCT = String.raw`\((-?\d+(?:\.\d+)?|-?nan|-?inf) ?%\)`;
-var COUNT_PCT = new RegExp(String.raw`^(\d+) ${PCT}$`, "i");
-function num(s) {
-  return Number(s);
-}
-function countPct(value) {
-  const m = COUNT_PCT.exec(value.trim());
-  if (!m) return void 0;
-  return { count: num(m[1]), percent: pctValue(m[2]) };
-}
-function pctValue(s) {
-  return /nan|inf/i.test(s) ? NaN : num(s);
-}
-function parseCounterLine(key, value, target) {
-  if (key === "total number of retries") {
-    target.totalRetries = num(value);
-    return true;
-  }
-  const cp2 = countPct(value);
-  if (!cp2) return false;
-  switch (key) {
-    case "number of failed transactions":
-      target.failed = cp2.count;
-      target.failedPercent = cp2.percent;
-      return true;
-    case "number of serialization failures":
-      target.serializationFailures = cp2.count;
-      return true;
-    case "number of deadlock failures":
-      target.deadlockFailures = cp2.count;
-      return true;
-    case "number of other failures":
-      target.otherFailures = cp2.count;
-      return true;
-    case "number of transactions retried":
-      target.retried = cp2.count;
-      return true;
-    case "number of transactions skipped":
-      target.skipped = cp2.count;
-      target.skippedPercent = cp2.percent;
-      return true;
-    default:
-      return false;
-  }
-}
-var LATENCY_RE = new RegExp(String.raw`^latency (average|stddev) = ${NUM} ms( \(including failures\))?$`);
-var TPS_RE = new RegExp(
-  String.raw`^tps = ${NUM} \((without initial connection time|excluding connections establishing|including connections establishing|including reconnection times)\)$`
-);
-var LATE_RE = new RegExp(
-  String.raw`^number of transactions above the ${NUM} ms latency limit: (\d+)/(\d+) ${PCT}$`,
-  "i"
-);
-var LAG_RE = new RegExp(String.raw`^rate limit schedule lag: avg ${NUM} \(max ${NUM}\) ms$`);
-var PROCESSED_RE = /^(\d+)(?:\/(\d+))?$/;
-var STMT_HEADER_RE = /^(?: - )?statement latencies in milliseconds( and failures|, failures and retries)?:$/;
-var SCRIPT_HEADER_RE = /^SQL script (\d+): (.*)$/;
-var WEIGHT_RE = new RegExp(String.raw`^weight: (\d+) \(targets ${NUM}% of total\)$`);
-var SCRIPT_XACTS_RE = new RegExp(String.raw`^(\d+) transactions \(${NUM}% of total(?:, tps = ${NUM})?\)$`);
-var SCRIPT_PROCESSED_RE = new RegExp(
-  String.raw`^number of transactions actually processed: (\d+) \(tps = ${NUM}\)$`
-);
-var TPS_KINDS = {
-  "without initial connection time": "without-initial-connection",
-  "excluding connections establishing": "excluding-connections",
-  "including connections establishing": "including-connections",
-  "including reconnection times": "including-reconnection"
-};
-function parseBanner(body, report) {
-  const i = body.indexOf(", server ");
-  const client = i >= 0 ? body.slice(0, i) : body;
-  report.clientVersion = client;
-  if (i >= 0) report.serverVersion = body.slice(i + ", server ".length);
-  const major = /^(\d+)/.exec(client);
-  if (major) report.clientMajor = num(major[1]);
-}
-function parsePgbenchReport(stdout) {
-  const report = { empty: true, scripts: [], statements: [], unparsed: [] };
-  let stmt;
-  let script;
-  for (const raw of stdout.split(/\r?\n/)) {
-    const line = raw.trimEnd();
-    if (line.trim() === "") continue;
-    if (stmt && /^\s{3}/.test(line)) {
-      const row2 = parseStatementRow(line, stmt.script, stmt.intColumns);
-      if (row2) {
-        report.statements.push(row2);
-        continue;
-      }
-    }
-    stmt = void 0;
-    const header = STMT_HEADER_RE.exec(line);
-    if (header) {
-      const intColumns = header[1] === void 0 ? 0 : header[1] === " and failures" ? 1 : 2;
-      stmt = { script: script?.index ?? 1, intColumns };
-      continue;
-    }
-    const banner = /^pgbench \((.*)\)$/.exec(line);
-    if (banner) {
-      parseBanner(banner[1], report);
-      continue;
-    }
-    const scriptHeader = SCRIPT_HEADER_RE.exec(line);
-    if (scriptHeader) {
-      script = { index: num(scriptHeader[1]), name: scriptHeader[2] };
-      report.scripts.push(script);
-      continue;
-    }
-    if (script && line.startsWith(" - ")) {
-      if (parseScriptLine(line.slice(3), script)) continue;
-      report.unparsed.push(line);
-      continue;
-    }
-    if (!parseTopLine(line, report)) report.unparsed.push(line);
-  }
-  for (const s of report.scripts) {
-    if (s.processed === void 0 && s.transactions !== void 0) {
-      s.processed = s.failed === void 0 ? s.transactions - (s.skipped ?? 0) : s.transactions;
-    }
-  }
-  return report;
-}
-function parseStatementRow(line, script, intColumns) {
-  const ints = String.raw`\s+(\d+)`.repeat(intColumns);
-  const m = new RegExp(String.raw`^\s+(-?\d+\.\d+)${ints}\s(.*)$`).exec(line);
-  if (!m) return void 0;
-  const row2 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
-  if (intColumns >= 1) row2.failures = num(m[2]);
-  if (intColumns >= 2) row2.retries = num(m[3]);
-  return row2;
-}
-function parseScriptLine(line, s) {
-  let m = WEIGHT_RE.exec(line);
-  if (m) {
-    s.weight = num(m[1]);
-    s.weightPercent = num(m[2]);
-    return true;
-  }
-  m = SCRIPT_XACTS_RE.exec(line);
-  if (m) {
-    s.transactions = num(m[1]);
-    s.transactionsPercent = num(m[2]);
-    if (m[3] !== void 0) s.tps = num(m[3]);
-    return true;
-  }
-  m = SCRIPT_PROCESSED_RE.exec(line);
-  if (m) {
-    s.processed = num(m[1]);
-    s.tps = num(m[2]);
-    return true;
-  }
-  m = LATENCY_RE.exec(line);
-  if (m) {
-    if (m[1] === "average") s.latencyAvgMs = num(m[2]);
-    else s.latencyStddevMs = num(m[2]);
-    return true;
-  }
-  const colon = line.indexOf(": ");
-  if (colon < 0) return false;
-  return parseCounterLine(line.slice(0, colon), line.slice(colon + 2), s);
-}
-function parseTopLine(line, report) {
-  let m = TPS_RE.exec(line);
-  if (m) {
-    const kind = TPS_KINDS[m[2]];
-    const value2 = num(m[1]);
-    if (kind === "including-connections") {
-      report.tpsIncludingConnections = value2;
-      if (report.tps === void 0) {
-        report.tps = value2;
-        report.tpsKind = kind;
-      }
-    } else {
-      report.tps = value2;
-      report.tpsKind = kind;
-    }
-    return true;
-  }
-  m = LATENCY_RE.exec(line);
-  if (m) {
-    if (m[1] === "average") {
-      report.latencyAvgMs = num(m[2]);
-      report.latencyIncludesFailures = m[3] !== void 0;
-    } else {
-      report.latencyStddevMs = num(m[2]);
-    }
-    return true;
-  }
-  m = LATE_RE.exec(line);
-  if (m) {
-    report.latencyLimitMs = num(m[1]);
-    report.late = num(m[2]);
-    report.lateOutOf = num(m[3]);
-    report.latePercent = pctValue(m[4]);
-    return true;
-  }
-  m = LAG_RE.exec(line);
-  if (m) {
-    report.lagAvgMs = num(m[1]);
-    report.lagMaxMs = num(m[2]);
-    return true;
-  }
-  m = /^(initial|average) connection time = (-?\d+(?:\.\d+)?) ms$/.exec(line);
-  if (m) {
-    if (m[1] === "initial") report.initialConnectionTimeMs = num(m[2]);
-    else report.averageConnectionTimeMs = num(m[2]);
-    return true;
-  }
-  const colon = line.indexOf(": ");
-  if (colon < 0) return false;
-  const key = line.slice(0, colon);
-  const value = line.slice(colon + 2).trim();
-  switch (key) {
-    case "transaction type":
-      report.transactionType = value;
-      report.empty = false;
-      return true;
-    case "scaling factor":
-      report.scalingFactor = num(value);
-      return true;
-    case "partition method":
-      report.partitionMethod = value;
-      return true;
-    case "partitions":
-      report.partitions = num(value);
-      return true;
-    case "query mode":
-      report.queryMode = value;
-      return true;
-    case "number of clients":
-      report.clients = num(value);
-      return true;
-    case "number of threads":
-      report.threads = num(value);
-      return true;
-    case "maximum number of tries":
-      report.maxTries = num(value);
-      return true;
-    case "duration": {
-      const d = /^(\d+) s$/.exec(value);
-      if (!d) return false;
-      report.durationSeconds = num(d[1]);
-      return true;
-    }
-    case "number of transactions per client":
-      report.transactionsPerClient = num(value);
-      return true;
-    case "number of transactions actually processed": {
-      const p = PROCESSED_RE.exec(value);
-      if (!p) return false;
-      report.processed = num(p[1]);
-      if (p[2] !== void 0) report.plannedTransactions = num(p[2]);
-      return true;
-    }
-    default:
-      return parseCounterLine(key, value, report);
-  }
-}
-
-// src/drivers/pgbench/judge-run.ts
-var ABORT_RE = /\bclient (\d+) (?:script \d+ )?aborted\b.*$/;
-var ERROR_RE = /^pgbench: (?:error|fatal): (.*)$/;
-function oneLine(s) {
-  return s.replace(/\s+/g, " ").trim();
-}
-function findAborts(stderr) {
-  const clients = /* @__PURE__ */ new Set();
-  let first;
-  for (const line of stderr.split(/\r?\n/)) {
-    const m = ABORT_RE.exec(line.trimEnd());
-    if (!m) continue;
-    clients.add(Number(m[1]));
-    first ??= oneLine(m[0]);
-  }
-  return first === void 0 ? { clients } : { clients, first };
-}
-function firstError(stderr) {
-  for (const line of stderr.split(/\r?\n/)) {
-    const m = ERROR_RE.exec(line.trimEnd());
-    if (m) return oneLine(m[1]);
-  }
-  return void 0;
-}
-function pct2(p) {
-  return p === void 0 || Number.isNaN(p) ? "" : ` (${p.toFixed(3)}%)`;
-}
-function failureDetail(r) {
-  const parts = [];
-  if (r.serializationFailures !== void 0) parts.push(`serialization ${r.serializationFailures}`);
-  if (r.deadlockFailures !== void 0) parts.push(`deadlock ${r.deadlockFailures}`);
-  if (r.otherFailures !== void 0) parts.push(`other ${r.otherFailures}`);
-  return parts.length > 0 ? `: ${parts.join(", ")}` : "";
-}
-function judgePgbenchRun(input2) {
-  const report = parsePgbenchReport(input2.stdout);
-  const aborts = findAborts(input2.stderr);
-  const lost = aborts.clients.size;
-  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
-  if (input2.exitCode === null) {
-    return fail(`pgbench was terminated by signal ${input2.signal ?? "unknown"}`);
-  }
-  if (input2.exitCode === 1) {
-    const err = firstError(input2.stderr);
-    return fail(`pgbench setup or connection failure (exit code 1)${err ? `: ${err}` : ""}`);
-  }
-  if (input2.exitCode === 2) {
-    if (lost > 0) {
-      return fail(
-        `run aborted (exit code 2): ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`
-      );
-    }
-    const err = firstError(input2.stderr);
-    return fail(`run aborted (exit code 2)${err ? `: ${err}` : ""}`);
-  }
-  if (input2.exitCode !== 0) {
-    const err = firstError(input2.stderr);
-    return fail(`pgbench exited with code ${input2.exitCode}${err ? `: ${err}` : ""}`);
-  }
-  if (report.empty) return fail("pgbench exited 0 but printed no report");
-  if (report.failed !== void 0 && report.failed > 0) {
-    return fail(`${report.failed} failed transactions${pct2(report.failedPercent)}${failureDetail(report)}`);
-  }
-  if (lost > 0) {
-    return fail(`lost clients: ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`);
-  }
-  if (report.clients !== void 0 && report.clients < input2.expectedClients) {
-    return fail(
-      `lost clients: the report shows ${report.clients} clients, expected ${input2.expectedClients}`
-    );
-  }
-  if (report.processed === void 0 || report.processed === 0) return fail("no transactions were processed");
-  const accounted = report.processed + (report.failed ?? 0) + (report.skipped ?? 0);
-  if (report.plannedTransactions !== void 0 && accounted < report.plannedTransactions) {
-    return fail(
-      `incomplete run: ${accounted} of ${report.plannedTransactions} planned transactions accounted for`
-    );
-  }
-  if (report.tps === void 0) return fail("no tps line in the report");
-  return { ok: true, report };
-}
-
-// src/drivers/pgbench/parse-progress.ts
-var FLOAT = String.raw`(-?(?:\d+(?:\.\d+)?|nan|inf))`;
-var PROGRESS_RE = new RegExp(
-  String.raw`^progress: (\d+(?:\.\d+)?) s, ${FLOAT} tps, lat ${FLOAT} ms stddev ${FLOAT}` + String.raw`(?:, (\d+) failed)?(?:, lag ${FLOAT} ms)?(?:, (\d+) skipped)?(?:, (\d+) retried, (\d+) retries)?$`,
-  "i"
-);
-var EPOCH_THRESHOLD = 1e8;
-function finite(s) {
-  const v = Number(s);
-  return Number.isFinite(v) ? v : void 0;
-}
-function parsePgbenchProgress(stderr, options = {}) {
-  const points2 = [];
-  for (const raw of stderr.split(/\r?\n/)) {
-    const m = PROGRESS_RE.exec(raw.trim());
-    if (!m) continue;
-    const point2 = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
-    const lat = finite(m[3]);
-    if (lat !== void 0) point2.latencyAvgMs = lat;
-    const sd = finite(m[4]);
-    if (sd !== void 0) point2.latencyStddevMs = sd;
-    if (m[5] !== void 0) point2.failed = Number(m[5]);
-    if (m[6] !== void 0) {
-      const lag = finite(m[6]);
-      if (lag !== void 0) point2.lagMs = lag;
-    }
-    if (m[7] !== void 0) point2.skipped = Number(m[7]);
-    if (m[8] !== void 0) point2.retried = Number(m[8]);
-    if (m[9] !== void 0) point2.retries = Number(m[9]);
-    if (point2.t >= EPOCH_THRESHOLD) point2.epochSeconds = point2.t;
-    points2.push(point2);
-  }
-  relativiseTimestamps(points2, options.startEpochSeconds);
-  return points2;
-}
-function relativiseTimestamps(points2, start) {
-  const stamped = points2.filter((p) => p.epochSeconds !== void 0);
-  const first = stamped[0];
-  if (!first) return;
-  let origin = start;
-  if (origin === void 0) {
-    let interval = Infinity;
-    for (let i = 1; i < stamped.length; i++) {
-      interval = Math.min(interval, stamped[i].epochSeconds - stamped[i - 1].epochSeconds);
-    }
-    interval = Number.isFinite(interval) ? Math.max(0.1, Math.round(interval * 10) / 10) : 1;
-    origin = first.epochSeconds - interval;
-  }
-  for (const p of stamped) p.t = Math.round((p.epochSeconds - origin) * 1e3) / 1e3;
-}
-
-// src/drivers/pgbench/parse-transaction-log.ts
-import { createReadStream } from "node:fs";
-import { readdir as readdir2 } from "node:fs/promises";
-import path2 from "node:path";
-import { createInterface } from "node:readline";
-
-// src/drivers/common/latency-histogram.ts
-var RATIO = 1.005;
-var LN_RATIO = Math.log(RATIO);
-var LatencyHistogram = class {
-  buckets = /* @__PURE__ */ new Map();
-  n = 0;
-  sumUs = 0;
-  /** One transaction's latency in µs (values below 1 µs count as 1 µs). */
-  addUs(us) {
-    const i = Math.floor(Math.log(Math.max(1, us)) / LN_RATIO);
-    this.buckets.set(i, (this.buckets.get(i) ?? 0) + 1);
-    this.n++;
-    this.sumUs += us;
-  }
-  get count() {
-    return this.n;
-  }
-  get averageMs() {
-    return this.n === 0 ? void 0 : this.sumUs / this.n / 1e3;
-  }
-  /**
-   * The q-quantile (0 < q < 1) in ms by the nearest-rank rule (the smallest value with at least ⌈q·n⌉
-   * values at or below it), as the geometric middle of its bucket; undefined when empty.
-   */
-  percentileMs(q) {
-    if (this.n === 0) return void 0;
-    const rank = Math.max(1, Math.ceil(q * this.n));
-    let seen = 0;
-    for (const i of [...this.buckets.keys()].sort((a, b) => a - b)) {
-      seen += this.buckets.get(i);
-      if (seen >= rank) return RATIO ** (i + 0.5) / 1e3;
-    }
-    return void 0;
-  }
-};
-function histogramPercentile(rows, q) {
-  const n = rows.reduce((s, r) => s + r.count, 0);
-  if (n === 0) return void 0;
-  const target = Math.max(1, Math.floor(n * q));
-  let seen = 0;
-  for (const r of rows) {
-    seen += r.count;
-    if (seen >= target) return r.value;
-  }
-  return rows.at(-1).value;
-}
-
-// src/drivers/pgbench/parse-transaction-log.ts
-function addTransactionLogLine(line, into) {
-  const fields = line.trim().split(" ");
-  if (fields.length < 6) {
-    if (line.trim() !== "") into.unparsed++;
-    return;
-  }
-  const time3 = fields[2];
-  if (time3 === "skipped") into.skipped++;
-  else if (time3 === "failed") into.failed++;
-  else if (/^\d+$/.test(time3)) into.histogram.addUs(Number(time3));
-  else into.unparsed++;
-}
-function emptySummary() {
-  return { histogram: new LatencyHistogram(), skipped: 0, failed: 0, unparsed: 0, files: 0 };
-}
-async function readTransactionLogs(dir, prefix) {
-  const summary2 = emptySummary();
-  const files = (await readdir2(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
-  for (const file2 of files) {
-    summary2.files++;
-    const lines = createInterface({ input: createReadStream(path2.join(dir, file2)), crlfDelay: Infinity });
-    for await (const line of lines) addTransactionLogLine(line, summary2);
-  }
-  return summary2;
-}
-
-// src/drivers/pgbench/report-metrics.ts
-function reportMetrics(r) {
-  const metrics = {};
-  if (r.tps !== void 0) metrics.tps = r.tps;
-  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
-  if (r.latencyStddevMs !== void 0) metrics.latencyStddevMs = r.latencyStddevMs;
-  return metrics;
-}
-var COUNTERS = [
-  "processed",
-  "failed",
-  "serializationFailures",
-  "deadlockFailures",
-  "retried",
-  "totalRetries",
-  "skipped",
-  "late",
-  "initialConnectionTimeMs"
-];
-function reportCounts(r) {
-  const counts = {};
-  for (const key of COUNTERS) {
-    const value = r[key];
-    if (typeof value === "number") counts[key] = value;
-  }
-  return counts;
-}
-
-// src/drivers/pgbench/driver.ts
-function pgbenchDriver(options) {
-  const { workload, runner, logger } = options;
-  const pgbench = path3.join(options.clientBinDir, "pgbench");
-  const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
-  let pipelineScript;
-  const scriptForPipeline = () => {
-    if (workload.pipeline === void 0) return Promise.resolve(void 0);
-    pipelineScript ??= (async () => {
-      const { dir } = await makeTempDir("pgperf-scripts-");
-      const file2 = path3.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
-      await writeFile2(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
-      return file2;
-    })();
-    return pipelineScript;
-  };
-  return {
-    async client() {
-      const res = await runner.run(pgbench, ["--version"], { env });
-      if (res.exitCode !== 0) {
-        throw new UserError(
-          `client: cannot run ${pgbench} (${describeExit(res)}); pass --client-bin DIR with a pgbench, or install Debian's postgresql package`
-        );
-      }
-      return { tool: "pgbench", binDir: options.clientBinDir, version: res.stdout.trim() };
-    },
-    async prepare(target, signal) {
-      const args = initArgs(workload, target.connection);
-      const res = await runner.run(pgbench, args, { env, signal });
-      if (res.exitCode !== 0) {
-        throw new UserError(
-          `workload ${workload.name}, arm ${target.label}: pgbench -i failed (${describeExit(res)}):
-${tail(res.stderr)}`
-        );
-      }
-      const done = /done in (.*?)\.?$/m.exec(res.stderr)?.[1];
-      logger.info(`  ${target.label}: loaded scale ${workload.scale}${done ? `, ${done}` : ""}`);
-    },
-    async beforeRun(target) {
-      await resetBeforeRun(target, {
-        truncate: writesHistory(workload) ? ["pgbench_history"] : [],
-        vacuum: workload.vacuum,
-        checkpoint: workload.checkpoint
-      });
-    },
-    async run(target, spec) {
-      const logDir = needsTransactionLog(workload) ? await makeTempDir("pgperf-txlog-") : void 0;
-      try {
-        return await measure(target, spec, logDir?.dir);
-      } finally {
-        await logDir?.remove();
-      }
-    }
-  };
-  async function measure(target, spec, logDir) {
-    const args = measureArgs({
-      workload,
-      connection: target.connection,
-      clients: spec.clients,
-      durationS: spec.durationS,
-      seed: spec.seed,
-      cpuCount: options.cpuCount,
-      pipelineScript: await scriptForPipeline(),
-      ...logDir ? { transactionLogPrefix: path3.join(logDir, TX_LOG_PREFIX) } : {}
-    });
-    const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-    const res = await runner.run(pgbench, args, {
-      env,
-      signal: spec.signal,
-      timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
-      onStderrLine: spec.onProgress ? (line) => {
-        const point2 = parsePgbenchProgress(line)[0];
-        if (point2) spec.onProgress(point2);
-      } : void 0
-    });
-    const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-    const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
-    const log = logDir && judged.ok ? await readTransactionLogs(logDir, TX_LOG_PREFIX) : void 0;
-    return runOutcome(res, judged, {
-      startedAt,
-      endedAt,
-      metrics: (report) => ({ ...reportMetrics(report), ...log ? percentileMetrics(log) : {} }),
-      counts: (report) => ({
-        ...reportCounts(report),
-        ...log ? { loggedTransactions: log.histogram.count } : {}
-      }),
-      progress: () => parsePgbenchProgress(res.stderr)
-    });
-  }
-}
-var TX_LOG_PREFIX = "tx";
-function percentileMetrics(log) {
-  const p95 = log.histogram.percentileMs(0.95);
-  const p99 = log.histogram.percentileMs(0.99);
-  return {
-    ...p95 === void 0 ? {} : { latencyP95Ms: p95 },
-    ...p99 === void 0 ? {} : { latencyP99Ms: p99 }
-  };
-}
-
-// src/drivers/pgbench/module.ts
-var pgbenchModule = {
-  create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
-  // pgbench -i builds the same tables for every builtin and script at one scale and init options.
-  dataSetShape: (w) => [w.scale, w.init]
-};
-
-// src/drivers/sysbench/command.ts
-function connectionArgs2(c) {
-  return [
-    "--db-driver=pgsql",
-    `--pgsql-host=${c.host}`,
-    `--pgsql-port=${c.port}`,
-    `--pgsql-user=${c.user}`,
-    `--pgsql-db=${c.database}`
-  ];
-}
-var DATA_SHAPE_OPTIONS = ["--secondary", "--create-secondary"];
-function isDataShapeOption(arg) {
-  return DATA_SHAPE_OPTIONS.includes((arg.split("=", 1)[0] ?? "").replace(/_/g, "-"));
-}
-function dataShape(w) {
-  return {
-    family: "oltp",
-    tables: w.tables,
-    tableSize: w.tableSize,
-    options: w.extraArgs.filter(isDataShapeOption).sort()
-  };
-}
-function dataArgs(w) {
-  return [`--tables=${w.tables}`, `--table-size=${w.tableSize}`, ...dataShape(w).options];
-}
-function prepareThreads(w, cpuCount) {
-  return Math.max(1, Math.min(w.tables, cpuCount, Math.max(...w.clients)));
-}
-function prepareArgs(w, c, cpuCount) {
-  return [
-    w.script,
-    ...connectionArgs2(c),
-    ...dataArgs(w),
-    `--threads=${prepareThreads(w, cpuCount)}`,
-    "prepare"
-  ];
-}
-function cleanupArgs(w, c) {
-  return [w.script, ...connectionArgs2(c), ...dataArgs(w), "cleanup"];
-}
-function measureArgs2(input2) {
-  const { workload: w } = input2;
-  return [
-    w.script,
-    ...connectionArgs2(input2.connection),
-    ...dataArgs(w),
-    `--threads=${input2.clients}`,
-    `--time=${input2.durationS}`,
-    "--report-interval=1",
-    // Pinned: the default is "special" in 1.0.x and "uniform" in later sysbench.
-    `--rand-type=${w.randType}`,
-    // 0 would make sysbench seed from the clock; every other value is reproducible.
-    `--rand-seed=${input2.seed === 0 ? 1 : input2.seed}`,
-    `--db-ps-mode=${w.psMode}`,
-    `--percentile=${w.percentile}`,
-    // p95/p99 gates read both percentiles off the histogram (--percentile gives only one).
-    ...w.metrics.includes("p95") || w.metrics.includes("p99") ? ["--histogram=on"] : [],
-    ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
-    "run"
-  ];
-}
-
-// src/drivers/sysbench/driver.ts
-import path5 from "node:path";
-
-// src/machine/os/find-on-path.ts
-import { constants as constants3 } from "node:fs";
-import { access as access2 } from "node:fs/promises";
-import path4 from "node:path";
-async function findOnPath(name, searchPath) {
-  for (const dir of (searchPath ?? "").split(path4.delimiter)) {
-    if (!dir) continue;
-    const candidate = path4.join(dir, name);
-    try {
-      await access2(candidate, constants3.X_OK);
-      return candidate;
-    } catch {
-    }
-  }
-  return void 0;
-}
-
-// src/drivers/sysbench/driver.ts
-init_errors();
-
-// src/drivers/sysbench/parse-output.ts
-var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
-function parseSysbenchHistogram(text2) {
-  const lines = text2.split(/\r?\n/);
-  const start = lines.findIndex((l) => l.startsWith("Latency histogram"));
-  if (start < 0) return void 0;
-  const rows = [];
-  for (const line of lines.slice(start + 2)) {
-    const m = /^\s+(\d+(?:\.\d+)?) \|\**\s+(\d+)$/.exec(line.trimEnd());
-    if (!m) break;
-    rows.push({ value: Number(m[1]), count: Number(m[2]) });
-  }
-  return rows;
-}
-var INTERVAL_RE = new RegExp(
-  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM2}\s+qps:\s+${NUM2}\s+` + String.raw`\(r/w/o:\s+${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM2}\s+` + String.raw`err/s:\s+${NUM2}\s+reconn/s:\s+${NUM2}`
-);
-function parseSysbenchInterval(line) {
-  const m = INTERVAL_RE.exec(line.trim());
-  if (!m) return void 0;
-  const n = (i) => Number(m[i]);
-  return {
-    t: n(1),
-    threads: n(2),
-    tps: n(3),
-    qps: n(4),
-    readsPerS: n(5),
-    writesPerS: n(6),
-    otherPerS: n(7),
-    percentile: n(8),
-    latencyPctMs: n(9),
-    errorsPerS: n(10),
-    reconnectsPerS: n(11)
-  };
-}
-function sysbenchFatalMessages(text2) {
-  const out = [];
-  for (const line of text2.split(/\r?\n/)) {
-    const m = /^FATAL: (.*)$/.exec(line.trimEnd());
-    if (m) out.push(m[1].trim());
-  }
-  return out;
-}
-function sections(text2) {
-  const out = /* @__PURE__ */ new Map();
-  let current;
-  for (const raw of text2.split(/\r?\n/)) {
-    const line = raw.trimEnd();
-    const header = /^([A-Z][^:]*):$/.exec(line);
-    if (header) {
-      current = /* @__PURE__ */ new Map();
-      out.set(header[1], current);
-      continue;
-    }
-    if (!/^\s/.test(line)) {
-      current = void 0;
-      continue;
-    }
-    const kv = /^\s+([^:]+):\s+(\S.*)$/.exec(line);
-    if (kv && current) current.set(kv[1].trim(), kv[2].trim());
-  }
-  return out;
-}
-function num2(s) {
-  if (s === void 0) return void 0;
-  const n = Number(s);
-  return Number.isFinite(n) ? n : void 0;
-}
-function countAndRate(s) {
-  const m = s === void 0 ? null : /^(\d+)\s+\((\d+(?:\.\d+)?) per sec\.\)$/.exec(s);
-  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
-}
-function pair(s) {
-  const m = s === void 0 ? null : /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(s);
-  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
-}
-function assignDefined(target, values) {
-  for (const [k, v] of Object.entries(values)) {
-    if (v !== void 0) target[k] = v;
-  }
-}
-function parseSysbenchOutput(text2) {
-  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text2) };
-  const version2 = /^sysbench (\S+)/m.exec(text2)?.[1];
-  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text2)?.[1];
-  assignDefined(report, {
-    version: version2,
-    threads: num2(/^Number of threads: (\d+)$/m.exec(text2)?.[1]),
-    randSeed: num2(seed)
-  });
-  for (const line of text2.split(/\r?\n/)) {
-    const point2 = parseSysbenchInterval(line);
-    if (point2) report.intervals.push(point2);
-  }
-  const s = sections(text2);
-  const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
-  const general = s.get("General statistics") ?? /* @__PURE__ */ new Map();
-  const latency = s.get("Latency (ms)") ?? /* @__PURE__ */ new Map();
-  const fairness = s.get("Threads fairness") ?? /* @__PURE__ */ new Map();
-  const [transactions, tps] = countAndRate(sql.get("transactions"));
-  const [queries, qps] = countAndRate(sql.get("queries"));
-  const [ignoredErrors, ignoredErrorsPerS] = countAndRate(sql.get("ignored errors"));
-  const [reconnects, reconnectsPerS] = countAndRate(sql.get("reconnects"));
-  const [eventsPerThreadAvg, eventsPerThreadStddev] = pair(fairness.get("events (avg/stddev)"));
-  const [execTimePerThreadAvgS, execTimePerThreadStddevS] = pair(fairness.get("execution time (avg/stddev)"));
-  let percentile;
-  let latencyPctMs;
-  for (const [key, value] of latency) {
-    const m = /^(\d+)(?:st|nd|rd|th) percentile$/.exec(key);
-    if (m) {
-      percentile = Number(m[1]);
-      latencyPctMs = num2(value);
-    }
-  }
-  assignDefined(report, {
-    reads: num2(sql.get("read")),
-    writes: num2(sql.get("write")),
-    other: num2(sql.get("other")),
-    totalQueries: num2(sql.get("total")),
-    transactions,
-    tps,
-    queries,
-    qps,
-    ignoredErrors,
-    ignoredErrorsPerS,
-    reconnects,
-    reconnectsPerS,
-    totalTimeS: num2(general.get("total time")?.replace(/s$/, "")),
-    events: num2(general.get("total number of events")),
-    latencyMinMs: num2(latency.get("min")),
-    latencyAvgMs: num2(latency.get("avg")),
-    latencyMaxMs: num2(latency.get("max")),
-    percentile,
-    latencyPctMs,
-    latencySumMs: num2(latency.get("sum")),
-    eventsPerThreadAvg,
-    eventsPerThreadStddev,
-    execTimePerThreadAvgS,
-    execTimePerThreadStddevS
-  });
-  const histogram = parseSysbenchHistogram(text2);
-  if (histogram) report.histogram = histogram;
-  report.empty = report.transactions === void 0;
-  return report;
-}
-
-// src/drivers/sysbench/judge-run.ts
-function ignoredErrorsPct(r) {
-  if (r.ignoredErrors === void 0 || r.transactions === void 0) return void 0;
-  const attempts = r.transactions + r.ignoredErrors;
-  return attempts === 0 ? 0 : 100 * r.ignoredErrors / attempts;
-}
-function oneLine2(s) {
-  return s.replace(/\s+/g, " ").trim();
-}
-function judgeSysbenchRun(input2) {
-  const report = parseSysbenchOutput(input2.stdout);
-  const fatal = [...report.fatal, ...sysbenchFatalMessages(input2.stderr)];
-  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
-  const firstFatal = fatal[0] === void 0 ? "" : `: ${oneLine2(fatal[0])}`;
-  if (input2.exitCode === null) {
-    return fail(`sysbench was terminated by signal ${input2.signal ?? "unknown"}`);
-  }
-  if (input2.exitCode !== 0) return fail(`sysbench exited with code ${input2.exitCode}${firstFatal}`);
-  if (fatal.length > 0) return fail(`sysbench reported ${fatal.length} FATAL errors${firstFatal}`);
-  if (report.empty) return fail("sysbench exited 0 but printed no report");
-  if (report.threads !== void 0 && report.threads !== input2.expectedThreads) {
-    return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
-  }
-  if (!report.transactions) return fail("no transactions were processed");
-  const pct4 = ignoredErrorsPct(report);
-  if (pct4 !== void 0 && pct4 > input2.maxIgnoredErrorsPct) {
-    return fail(
-      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct4.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
-    );
-  }
-  return { ok: true, report };
-}
-
-// src/drivers/sysbench/report-metrics.ts
-function reportMetrics2(r) {
-  const metrics = {};
-  if (r.tps !== void 0) metrics.tps = r.tps;
-  if (r.qps !== void 0) metrics.qps = r.qps;
-  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
-  if (r.latencyPctMs !== void 0) metrics.latencyPctMs = r.latencyPctMs;
-  if (r.histogram) {
-    const p95 = histogramPercentile(r.histogram, 0.95);
-    const p99 = histogramPercentile(r.histogram, 0.99);
-    if (p95 !== void 0) metrics.latencyP95Ms = p95;
-    if (p99 !== void 0) metrics.latencyP99Ms = p99;
-  }
-  return metrics;
-}
-var COUNTERS2 = {
-  transactions: "transactions",
-  queries: "queries",
-  read: "reads",
-  write: "writes",
-  other: "other",
-  ignoredErrors: "ignoredErrors",
-  reconnects: "reconnects",
-  events: "events",
-  totalTimeS: "totalTimeS",
-  latencyMinMs: "latencyMinMs",
-  latencyMaxMs: "latencyMaxMs",
-  percentile: "percentile"
-};
-function reportCounts2(r) {
-  const counts = {};
-  for (const [name, key] of Object.entries(COUNTERS2)) {
-    const value = r[key];
-    if (typeof value === "number") counts[name] = value;
-  }
-  counts.errors = r.fatal.length;
-  return counts;
-}
-function progressPoint(i) {
-  return { t: i.t, tps: i.tps, qps: i.qps, latencyPctMs: i.latencyPctMs, ignoredErrorsPerS: i.errorsPerS };
-}
-
-// src/drivers/sysbench/driver.ts
-var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
-function sysbenchDriver(options) {
-  const { workload, runner, logger } = options;
-  const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
-  const cwd = "/";
-  let located;
-  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath).then((bin) => {
-    if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
-    return bin;
-  });
-  const where = (target) => `workload ${workload.name}, arm ${target.label}`;
-  return {
-    async client() {
-      const bin = await sysbench();
-      const res = await runner.run(bin, ["--version"], { env, cwd });
-      if (res.exitCode !== 0) {
-        throw new UserError(`client: cannot run ${bin} (${describeExit(res)}); ${SYSBENCH_MISSING}`);
-      }
-      const version2 = res.stdout.trim();
-      if (!/^sysbench 1\.0\./.test(version2)) {
-        logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
-      }
-      return { tool: "sysbench", binDir: path5.dirname(bin), version: version2 };
-    },
-    async prepare(target, signal) {
-      const bin = await sysbench();
-      const args = prepareArgs(workload, target.connection, options.cpuCount);
-      const started = Date.now();
-      const res = await runner.run(bin, args, { env, cwd, signal });
-      signal?.throwIfAborted();
-      const output2 = `${res.stdout}
-${res.stderr}`;
-      const fatal = sysbenchFatalMessages(output2);
-      let problem;
-      if (res.exitCode !== 0 || res.spawnError) {
-        problem = `${describeExit(res)}${fatal[0] === void 0 ? "" : `: ${fatal[0]}`}`;
-      } else if (fatal[0] !== void 0) {
-        problem = `FATAL: ${fatal[0]}`;
-      } else {
-        problem = await checkRows(target, workload);
-      }
-      if (problem) {
-        const log = target.logTail ? await target.logTail(15) : "";
-        throw new UserError(
-          `${where(target)}: sysbench ${workload.script} prepare failed (${problem}). sysbench output:
-${tail(output2.trim(), 15)}${log ? `
-Server log tail:
-${log}` : ""}`
-        );
-      }
-      logger.info(
-        `  ${target.label}: loaded ${workload.tables} tables x ${workload.tableSize} rows (${prepareThreads(workload, options.cpuCount)} threads, ${((Date.now() - started) / 1e3).toFixed(1)} s)`
-      );
-    },
-    async beforeRun(target) {
-      await resetBeforeRun(target, { vacuum: workload.vacuum, checkpoint: workload.checkpoint });
-    },
-    async run(target, spec) {
-      const bin = await sysbench();
-      const args = measureArgs2({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed
-      });
-      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const res = await runner.run(bin, args, {
-        env,
-        cwd,
-        signal: spec.signal,
-        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3
-      });
-      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-      const judged = judgeSysbenchRun({
-        ...judgeInput(res, "sysbench"),
-        expectedThreads: spec.clients,
-        maxIgnoredErrorsPct: workload.maxIgnoredErrorsPct
-      });
-      return runOutcome(res, judged, {
-        startedAt,
-        endedAt,
-        metrics: reportMetrics2,
-        counts: reportCounts2,
-        progress: (report) => report ? report.intervals.map(progressPoint) : []
-      });
-    },
-    async cleanup(target, signal) {
-      const res = await runner.run(await sysbench(), cleanupArgs(workload, target.connection), {
-        env,
-        cwd,
-        signal
-      });
-      const fatal = sysbenchFatalMessages(res.stdout);
-      if (res.exitCode !== 0 || fatal.length > 0) {
-        throw new UserError(
-          `${where(target)}: sysbench ${workload.script} cleanup failed (${describeExit(res)}):
-${tail(res.stdout + res.stderr)}`
-        );
-      }
-    }
-  };
-}
-async function checkRows(target, w) {
-  const tables = Array.from({ length: w.tables }, (_, i) => `sbtest${i + 1}`);
-  const sql = `SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})`).join(" || ',' || ")}`;
-  let counts;
-  try {
-    counts = (await target.psql(sql)).trim();
-  } catch (e) {
-    return `the tables are not there: ${errorMessage(e)}`;
-  }
-  const short3 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
-  return short3.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short3.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
-}
-
-// src/drivers/sysbench/module.ts
-var sysbenchModule = {
-  create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
-  dataSetShape: dataShape
-};
-
-// src/drivers/registry.ts
-var DRIVERS = {
-  pgbench: pgbenchModule,
-  sysbench: sysbenchModule
-};
-function moduleOf(workload) {
-  return DRIVERS[workload.tool];
-}
-function createDriver(workload, deps) {
-  return moduleOf(workload).create(workload, deps);
-}
-function dataSetShape(workload) {
-  return moduleOf(workload).dataSetShape(workload);
-}
-
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
@@ -63614,6 +62306,884 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/drivers/driver-set.ts
+function composeDrivers(modules) {
+  const schemas = modules.map((m) => m.schema);
+  const workloadSchema2 = external_exports.discriminatedUnion("tool", schemas);
+  const byTool = new Map(modules.map((m) => [m.tool, m]));
+  const moduleOf = (workload) => {
+    const found = byTool.get(workload.tool);
+    if (!found) throw new Error(`no driver for tool ${JSON.stringify(workload.tool)}`);
+    return found;
+  };
+  return {
+    workloadSchema: workloadSchema2,
+    /** The variant schema of each tool, e.g. to list the keys a pgbench workload accepts. */
+    variants: Object.fromEntries(modules.map((m) => [m.tool, m.schema])),
+    /** The driver for a workload's tool. */
+    createDriver: (workload, deps) => moduleOf(workload).create(workload, deps),
+    /** The key under which workloads of one tool share a prepared data set. */
+    dataSetShape: (workload) => moduleOf(workload).dataSetShape(workload)
+  };
+}
+
+// src/drivers/pgbench/driver.ts
+import { writeFile as writeFile2 } from "node:fs/promises";
+import path3 from "node:path";
+
+// src/machine/os/cleanup.ts
+import { mkdtemp, rm as rm2 } from "node:fs/promises";
+import os5 from "node:os";
+import path from "node:path";
+var tasks = /* @__PURE__ */ new Map();
+var nextId = 1;
+function onCleanup(task) {
+  const id = nextId++;
+  tasks.set(id, task);
+  return () => tasks.delete(id);
+}
+var draining = Promise.resolve();
+function runCleanups() {
+  draining = draining.then(drain);
+  return draining;
+}
+async function drain() {
+  const pending = [...tasks.entries()].reverse();
+  tasks.clear();
+  for (const [, task] of pending) {
+    try {
+      await task();
+    } catch {
+    }
+  }
+}
+async function makeTempDir(prefix, parent = os5.tmpdir()) {
+  const dir = await mkdtemp(path.join(parent, prefix));
+  const release = () => rm2(dir, { recursive: true, force: true });
+  const unregister = onCleanup(release);
+  return {
+    dir,
+    async remove() {
+      unregister();
+      await release();
+    }
+  };
+}
+
+// src/drivers/pgbench/driver.ts
+init_errors();
+
+// src/machine/os/process.ts
+import { spawn } from "node:child_process";
+
+// src/machine/os/child-env.ts
+var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "LANG", "TZ", "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM"]);
+var ALLOWED_PREFIXES = ["LC_"];
+function isSecretName(name) {
+  const upper = name.toUpperCase();
+  return upper.startsWith("INPUT_") || upper.startsWith("ACTIONS_") || upper === "GITHUB_TOKEN" || upper === "PGPERF_STORE" || upper.includes("TOKEN") || upper.includes("SECRET") || upper.includes("PASSWORD") || upper.includes("PASSWD") || upper.includes("CREDENTIAL") || upper.endsWith("_KEY") || upper === "PGPASSFILE";
+}
+function allowedEnvironment(parent) {
+  const env = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value === void 0 || isSecretName(name)) continue;
+    if (ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p))) env[name] = value;
+  }
+  return env;
+}
+function childEnvironment(parent, explicit2) {
+  const env = { ...allowedEnvironment(parent) };
+  for (const [name, value] of Object.entries(explicit2 ?? {})) {
+    if (value !== void 0 && !isSecretName(name)) env[name] = value;
+  }
+  return env;
+}
+function secretsToMask(values) {
+  const out = /* @__PURE__ */ new Set();
+  for (const raw of values) {
+    const value = raw?.trim();
+    if (!value) continue;
+    out.add(value);
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:([^@/?#]+)@/i.exec(value);
+    if (m?.[1]) {
+      out.add(m[1]);
+      try {
+        out.add(decodeURIComponent(m[1]));
+      } catch {
+      }
+    }
+  }
+  return [...out];
+}
+
+// src/machine/os/process.ts
+var KILL_GRACE_MS = 5e3;
+var nodeProcessRunner = {
+  run(command, args, options = {}) {
+    const started = Date.now();
+    return new Promise((resolve) => {
+      const child = spawn(command, args, {
+        env: childEnvironment(process.env, options.env),
+        cwd: options.cwd,
+        uid: options.uid,
+        gid: options.gid,
+        stdio: ["pipe", "pipe", "pipe"]
+      });
+      const stdout = [];
+      const stderr = [];
+      let pendingErrLine = "";
+      let timedOut = false;
+      let spawnError;
+      let killTimer;
+      const terminate = () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill("SIGTERM");
+        killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+      };
+      const timeout = options.timeoutMs ? setTimeout(() => {
+        timedOut = true;
+        terminate();
+      }, options.timeoutMs) : void 0;
+      const onAbort = () => terminate();
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      if (options.signal?.aborted) terminate();
+      child.stdout.on("data", (chunk) => stdout.push(chunk));
+      child.stderr.on("data", (chunk) => {
+        stderr.push(chunk);
+        if (!options.onStderrLine) return;
+        const lines = (pendingErrLine + chunk.toString("utf8")).split("\n");
+        pendingErrLine = lines.pop() ?? "";
+        for (const line of lines) options.onStderrLine(line);
+      });
+      child.on("error", (err) => {
+        spawnError = err.message;
+      });
+      child.stdin.on("error", () => {
+      });
+      child.stdin.end(options.input ?? "");
+      child.on("close", (code, signal) => {
+        if (timeout) clearTimeout(timeout);
+        if (killTimer) clearTimeout(killTimer);
+        options.signal?.removeEventListener("abort", onAbort);
+        if (options.onStderrLine && pendingErrLine) options.onStderrLine(pendingErrLine);
+        resolve({
+          command: [command, ...args],
+          exitCode: code,
+          signal,
+          stdout: Buffer.concat(stdout).toString("utf8"),
+          stderr: Buffer.concat(stderr).toString("utf8"),
+          durationMs: Date.now() - started,
+          spawnError,
+          timedOut
+        });
+      });
+    });
+  }
+};
+function tail(text2, lines = 20) {
+  const all = text2.trimEnd().split("\n");
+  return all.slice(-lines).join("\n");
+}
+function describeExit(result) {
+  if (result.spawnError) return `could not start ${result.command[0]}: ${result.spawnError}`;
+  if (result.timedOut) return `timed out after ${Math.round(result.durationMs / 1e3)} s`;
+  if (result.signal) return `killed by ${result.signal}`;
+  return `exit code ${result.exitCode}`;
+}
+
+// src/drivers/common/shared.ts
+var RUN_GRACE_S = 120;
+async function resetBeforeRun(target, options) {
+  for (const table2 of options.truncate ?? []) await target.psql(`TRUNCATE ${table2}`);
+  if (options.vacuum) await target.psql("VACUUM");
+  if (options.checkpoint) await target.psql("CHECKPOINT");
+}
+function judgeInput(res, tool) {
+  return {
+    exitCode: res.spawnError ? null : res.exitCode,
+    signal: res.signal,
+    stdout: res.stdout,
+    stderr: res.spawnError ? `could not start ${tool}: ${res.spawnError}` : res.stderr
+  };
+}
+function runOutcome(res, judged, read) {
+  const report = judged.report;
+  return {
+    ok: judged.ok,
+    failureReason: judged.ok ? void 0 : res.timedOut ? `timed out: ${judged.reason}` : judged.reason,
+    metrics: report ? read.metrics(report) : {},
+    counts: report ? read.counts(report) : {},
+    progress: read.progress(report),
+    command: res.command,
+    exitCode: res.exitCode,
+    startedAt: read.startedAt,
+    endedAt: read.endedAt
+  };
+}
+
+// src/drivers/pgbench/command.ts
+function connectionArgs(c) {
+  return ["-h", c.host, "-p", String(c.port), "-U", c.user];
+}
+function initArgs(w, c) {
+  const args = ["-i", "-I", w.init.steps, "-s", String(w.scale), "-q"];
+  if (w.init.partitions > 0) args.push(`--partitions=${w.init.partitions}`);
+  if (w.init.fillfactor !== 100) args.push("-F", String(w.init.fillfactor));
+  if (w.init.unloggedTables) args.push("--unlogged-tables");
+  return [...args, ...connectionArgs(c), c.database];
+}
+function threadsFor(w, clients, cpuCount, clientCpus) {
+  if (w.threads === "clients") return clients;
+  if (w.threads === "auto") return Math.max(1, Math.min(clients, clientCpus ?? cpuCount));
+  return Math.min(w.threads, clients);
+}
+function measureArgs(input2) {
+  const { workload: w, clients } = input2;
+  const args = [
+    "-n",
+    // pgperf vacuums and checkpoints itself, the same way for every arm
+    "-M",
+    w.queryMode,
+    "-c",
+    String(clients),
+    "-j",
+    String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
+    "-T",
+    String(input2.durationS),
+    "-P",
+    "1",
+    `--random-seed=${input2.seed}`
+  ];
+  if (input2.pipelineScript) {
+    args.push("-f", input2.pipelineScript, "-s", String(w.scale));
+  } else if (w.builtin) {
+    args.push("-b", w.builtin);
+  } else {
+    for (const s of w.scripts ?? []) args.push("-f", `${s.file}@${s.weight}`);
+    args.push("-s", String(w.scale));
+  }
+  if (input2.transactionLogPrefix) args.push("--log", `--log-prefix=${input2.transactionLogPrefix}`);
+  args.push(...w.extraArgs);
+  return [...args, ...connectionArgs(input2.connection), input2.connection.database];
+}
+function pipelinedSelectScript(depth) {
+  const lines = [];
+  for (let i = 1; i <= depth; i++) lines.push(`\\set aid${i} random(1, 100000 * :scale)`);
+  lines.push("\\startpipeline");
+  for (let i = 1; i <= depth; i++) lines.push(`SELECT abalance FROM pgbench_accounts WHERE aid = :aid${i};`);
+  lines.push("\\endpipeline");
+  return `${lines.join("\n")}
+`;
+}
+function writesHistory(w) {
+  return w.builtin === "tpcb-like" || w.builtin === "simple-update";
+}
+function needsTransactionLog(w) {
+  return w.metrics.includes("p95") || w.metrics.includes("p99");
+}
+
+// src/drivers/pgbench/parse-report.ts
+var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
+var PCT = String.raw`\((-?\d+(?:\.\d+)?|-?nan|-?inf) ?%\)`;
+var COUNT_PCT = new RegExp(String.raw`^(\d+) ${PCT}$`, "i");
+function num(s) {
+  return Number(s);
+}
+function countPct(value) {
+  const m = COUNT_PCT.exec(value.trim());
+  if (!m) return void 0;
+  return { count: num(m[1]), percent: pctValue(m[2]) };
+}
+function pctValue(s) {
+  return /nan|inf/i.test(s) ? NaN : num(s);
+}
+function parseCounterLine(key, value, target) {
+  if (key === "total number of retries") {
+    target.totalRetries = num(value);
+    return true;
+  }
+  const cp2 = countPct(value);
+  if (!cp2) return false;
+  switch (key) {
+    case "number of failed transactions":
+      target.failed = cp2.count;
+      target.failedPercent = cp2.percent;
+      return true;
+    case "number of serialization failures":
+      target.serializationFailures = cp2.count;
+      return true;
+    case "number of deadlock failures":
+      target.deadlockFailures = cp2.count;
+      return true;
+    case "number of other failures":
+      target.otherFailures = cp2.count;
+      return true;
+    case "number of transactions retried":
+      target.retried = cp2.count;
+      return true;
+    case "number of transactions skipped":
+      target.skipped = cp2.count;
+      target.skippedPercent = cp2.percent;
+      return true;
+    default:
+      return false;
+  }
+}
+var LATENCY_RE = new RegExp(String.raw`^latency (average|stddev) = ${NUM} ms( \(including failures\))?$`);
+var TPS_RE = new RegExp(
+  String.raw`^tps = ${NUM} \((without initial connection time|excluding connections establishing|including connections establishing|including reconnection times)\)$`
+);
+var LATE_RE = new RegExp(
+  String.raw`^number of transactions above the ${NUM} ms latency limit: (\d+)/(\d+) ${PCT}$`,
+  "i"
+);
+var LAG_RE = new RegExp(String.raw`^rate limit schedule lag: avg ${NUM} \(max ${NUM}\) ms$`);
+var PROCESSED_RE = /^(\d+)(?:\/(\d+))?$/;
+var STMT_HEADER_RE = /^(?: - )?statement latencies in milliseconds( and failures|, failures and retries)?:$/;
+var SCRIPT_HEADER_RE = /^SQL script (\d+): (.*)$/;
+var WEIGHT_RE = new RegExp(String.raw`^weight: (\d+) \(targets ${NUM}% of total\)$`);
+var SCRIPT_XACTS_RE = new RegExp(String.raw`^(\d+) transactions \(${NUM}% of total(?:, tps = ${NUM})?\)$`);
+var SCRIPT_PROCESSED_RE = new RegExp(
+  String.raw`^number of transactions actually processed: (\d+) \(tps = ${NUM}\)$`
+);
+var TPS_KINDS = {
+  "without initial connection time": "without-initial-connection",
+  "excluding connections establishing": "excluding-connections",
+  "including connections establishing": "including-connections",
+  "including reconnection times": "including-reconnection"
+};
+function parseBanner(body, report) {
+  const i = body.indexOf(", server ");
+  const client = i >= 0 ? body.slice(0, i) : body;
+  report.clientVersion = client;
+  if (i >= 0) report.serverVersion = body.slice(i + ", server ".length);
+  const major = /^(\d+)/.exec(client);
+  if (major) report.clientMajor = num(major[1]);
+}
+function parsePgbenchReport(stdout) {
+  const report = { empty: true, scripts: [], statements: [], unparsed: [] };
+  let stmt;
+  let script;
+  for (const raw of stdout.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    if (line.trim() === "") continue;
+    if (stmt && /^\s{3}/.test(line)) {
+      const row2 = parseStatementRow(line, stmt.script, stmt.intColumns);
+      if (row2) {
+        report.statements.push(row2);
+        continue;
+      }
+    }
+    stmt = void 0;
+    const header = STMT_HEADER_RE.exec(line);
+    if (header) {
+      const intColumns = header[1] === void 0 ? 0 : header[1] === " and failures" ? 1 : 2;
+      stmt = { script: script?.index ?? 1, intColumns };
+      continue;
+    }
+    const banner = /^pgbench \((.*)\)$/.exec(line);
+    if (banner) {
+      parseBanner(banner[1], report);
+      continue;
+    }
+    const scriptHeader = SCRIPT_HEADER_RE.exec(line);
+    if (scriptHeader) {
+      script = { index: num(scriptHeader[1]), name: scriptHeader[2] };
+      report.scripts.push(script);
+      continue;
+    }
+    if (script && line.startsWith(" - ")) {
+      if (parseScriptLine(line.slice(3), script)) continue;
+      report.unparsed.push(line);
+      continue;
+    }
+    if (!parseTopLine(line, report)) report.unparsed.push(line);
+  }
+  for (const s of report.scripts) {
+    if (s.processed === void 0 && s.transactions !== void 0) {
+      s.processed = s.failed === void 0 ? s.transactions - (s.skipped ?? 0) : s.transactions;
+    }
+  }
+  return report;
+}
+function parseStatementRow(line, script, intColumns) {
+  const ints = String.raw`\s+(\d+)`.repeat(intColumns);
+  const m = new RegExp(String.raw`^\s+(-?\d+\.\d+)${ints}\s(.*)$`).exec(line);
+  if (!m) return void 0;
+  const row2 = { script, latencyMs: num(m[1]), command: m[intColumns + 2].trim() };
+  if (intColumns >= 1) row2.failures = num(m[2]);
+  if (intColumns >= 2) row2.retries = num(m[3]);
+  return row2;
+}
+function parseScriptLine(line, s) {
+  let m = WEIGHT_RE.exec(line);
+  if (m) {
+    s.weight = num(m[1]);
+    s.weightPercent = num(m[2]);
+    return true;
+  }
+  m = SCRIPT_XACTS_RE.exec(line);
+  if (m) {
+    s.transactions = num(m[1]);
+    s.transactionsPercent = num(m[2]);
+    if (m[3] !== void 0) s.tps = num(m[3]);
+    return true;
+  }
+  m = SCRIPT_PROCESSED_RE.exec(line);
+  if (m) {
+    s.processed = num(m[1]);
+    s.tps = num(m[2]);
+    return true;
+  }
+  m = LATENCY_RE.exec(line);
+  if (m) {
+    if (m[1] === "average") s.latencyAvgMs = num(m[2]);
+    else s.latencyStddevMs = num(m[2]);
+    return true;
+  }
+  const colon = line.indexOf(": ");
+  if (colon < 0) return false;
+  return parseCounterLine(line.slice(0, colon), line.slice(colon + 2), s);
+}
+function parseTopLine(line, report) {
+  let m = TPS_RE.exec(line);
+  if (m) {
+    const kind = TPS_KINDS[m[2]];
+    const value2 = num(m[1]);
+    if (kind === "including-connections") {
+      report.tpsIncludingConnections = value2;
+      if (report.tps === void 0) {
+        report.tps = value2;
+        report.tpsKind = kind;
+      }
+    } else {
+      report.tps = value2;
+      report.tpsKind = kind;
+    }
+    return true;
+  }
+  m = LATENCY_RE.exec(line);
+  if (m) {
+    if (m[1] === "average") {
+      report.latencyAvgMs = num(m[2]);
+      report.latencyIncludesFailures = m[3] !== void 0;
+    } else {
+      report.latencyStddevMs = num(m[2]);
+    }
+    return true;
+  }
+  m = LATE_RE.exec(line);
+  if (m) {
+    report.latencyLimitMs = num(m[1]);
+    report.late = num(m[2]);
+    report.lateOutOf = num(m[3]);
+    report.latePercent = pctValue(m[4]);
+    return true;
+  }
+  m = LAG_RE.exec(line);
+  if (m) {
+    report.lagAvgMs = num(m[1]);
+    report.lagMaxMs = num(m[2]);
+    return true;
+  }
+  m = /^(initial|average) connection time = (-?\d+(?:\.\d+)?) ms$/.exec(line);
+  if (m) {
+    if (m[1] === "initial") report.initialConnectionTimeMs = num(m[2]);
+    else report.averageConnectionTimeMs = num(m[2]);
+    return true;
+  }
+  const colon = line.indexOf(": ");
+  if (colon < 0) return false;
+  const key = line.slice(0, colon);
+  const value = line.slice(colon + 2).trim();
+  switch (key) {
+    case "transaction type":
+      report.transactionType = value;
+      report.empty = false;
+      return true;
+    case "scaling factor":
+      report.scalingFactor = num(value);
+      return true;
+    case "partition method":
+      report.partitionMethod = value;
+      return true;
+    case "partitions":
+      report.partitions = num(value);
+      return true;
+    case "query mode":
+      report.queryMode = value;
+      return true;
+    case "number of clients":
+      report.clients = num(value);
+      return true;
+    case "number of threads":
+      report.threads = num(value);
+      return true;
+    case "maximum number of tries":
+      report.maxTries = num(value);
+      return true;
+    case "duration": {
+      const d = /^(\d+) s$/.exec(value);
+      if (!d) return false;
+      report.durationSeconds = num(d[1]);
+      return true;
+    }
+    case "number of transactions per client":
+      report.transactionsPerClient = num(value);
+      return true;
+    case "number of transactions actually processed": {
+      const p = PROCESSED_RE.exec(value);
+      if (!p) return false;
+      report.processed = num(p[1]);
+      if (p[2] !== void 0) report.plannedTransactions = num(p[2]);
+      return true;
+    }
+    default:
+      return parseCounterLine(key, value, report);
+  }
+}
+
+// src/drivers/pgbench/judge-run.ts
+var ABORT_RE = /\bclient (\d+) (?:script \d+ )?aborted\b.*$/;
+var ERROR_RE = /^pgbench: (?:error|fatal): (.*)$/;
+function oneLine(s) {
+  return s.replace(/\s+/g, " ").trim();
+}
+function findAborts(stderr) {
+  const clients = /* @__PURE__ */ new Set();
+  let first;
+  for (const line of stderr.split(/\r?\n/)) {
+    const m = ABORT_RE.exec(line.trimEnd());
+    if (!m) continue;
+    clients.add(Number(m[1]));
+    first ??= oneLine(m[0]);
+  }
+  return first === void 0 ? { clients } : { clients, first };
+}
+function firstError(stderr) {
+  for (const line of stderr.split(/\r?\n/)) {
+    const m = ERROR_RE.exec(line.trimEnd());
+    if (m) return oneLine(m[1]);
+  }
+  return void 0;
+}
+function pct2(p) {
+  return p === void 0 || Number.isNaN(p) ? "" : ` (${p.toFixed(3)}%)`;
+}
+function failureDetail(r) {
+  const parts = [];
+  if (r.serializationFailures !== void 0) parts.push(`serialization ${r.serializationFailures}`);
+  if (r.deadlockFailures !== void 0) parts.push(`deadlock ${r.deadlockFailures}`);
+  if (r.otherFailures !== void 0) parts.push(`other ${r.otherFailures}`);
+  return parts.length > 0 ? `: ${parts.join(", ")}` : "";
+}
+function judgePgbenchRun(input2) {
+  const report = parsePgbenchReport(input2.stdout);
+  const aborts = findAborts(input2.stderr);
+  const lost = aborts.clients.size;
+  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
+  if (input2.exitCode === null) {
+    return fail(`pgbench was terminated by signal ${input2.signal ?? "unknown"}`);
+  }
+  if (input2.exitCode === 1) {
+    const err = firstError(input2.stderr);
+    return fail(`pgbench setup or connection failure (exit code 1)${err ? `: ${err}` : ""}`);
+  }
+  if (input2.exitCode === 2) {
+    if (lost > 0) {
+      return fail(
+        `run aborted (exit code 2): ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`
+      );
+    }
+    const err = firstError(input2.stderr);
+    return fail(`run aborted (exit code 2)${err ? `: ${err}` : ""}`);
+  }
+  if (input2.exitCode !== 0) {
+    const err = firstError(input2.stderr);
+    return fail(`pgbench exited with code ${input2.exitCode}${err ? `: ${err}` : ""}`);
+  }
+  if (report.empty) return fail("pgbench exited 0 but printed no report");
+  if (report.failed !== void 0 && report.failed > 0) {
+    return fail(`${report.failed} failed transactions${pct2(report.failedPercent)}${failureDetail(report)}`);
+  }
+  if (lost > 0) {
+    return fail(`lost clients: ${lost} of ${input2.expectedClients} clients aborted; first: ${aborts.first}`);
+  }
+  if (report.clients !== void 0 && report.clients < input2.expectedClients) {
+    return fail(
+      `lost clients: the report shows ${report.clients} clients, expected ${input2.expectedClients}`
+    );
+  }
+  if (report.processed === void 0 || report.processed === 0) return fail("no transactions were processed");
+  const accounted = report.processed + (report.failed ?? 0) + (report.skipped ?? 0);
+  if (report.plannedTransactions !== void 0 && accounted < report.plannedTransactions) {
+    return fail(
+      `incomplete run: ${accounted} of ${report.plannedTransactions} planned transactions accounted for`
+    );
+  }
+  if (report.tps === void 0) return fail("no tps line in the report");
+  return { ok: true, report };
+}
+
+// src/drivers/pgbench/parse-progress.ts
+var FLOAT = String.raw`(-?(?:\d+(?:\.\d+)?|nan|inf))`;
+var PROGRESS_RE = new RegExp(
+  String.raw`^progress: (\d+(?:\.\d+)?) s, ${FLOAT} tps, lat ${FLOAT} ms stddev ${FLOAT}` + String.raw`(?:, (\d+) failed)?(?:, lag ${FLOAT} ms)?(?:, (\d+) skipped)?(?:, (\d+) retried, (\d+) retries)?$`,
+  "i"
+);
+var EPOCH_THRESHOLD = 1e8;
+function finite(s) {
+  const v = Number(s);
+  return Number.isFinite(v) ? v : void 0;
+}
+function parsePgbenchProgress(stderr, options = {}) {
+  const points2 = [];
+  for (const raw of stderr.split(/\r?\n/)) {
+    const m = PROGRESS_RE.exec(raw.trim());
+    if (!m) continue;
+    const point2 = { t: Number(m[1]), tps: finite(m[2]) ?? 0 };
+    const lat = finite(m[3]);
+    if (lat !== void 0) point2.latencyAvgMs = lat;
+    const sd = finite(m[4]);
+    if (sd !== void 0) point2.latencyStddevMs = sd;
+    if (m[5] !== void 0) point2.failed = Number(m[5]);
+    if (m[6] !== void 0) {
+      const lag = finite(m[6]);
+      if (lag !== void 0) point2.lagMs = lag;
+    }
+    if (m[7] !== void 0) point2.skipped = Number(m[7]);
+    if (m[8] !== void 0) point2.retried = Number(m[8]);
+    if (m[9] !== void 0) point2.retries = Number(m[9]);
+    if (point2.t >= EPOCH_THRESHOLD) point2.epochSeconds = point2.t;
+    points2.push(point2);
+  }
+  relativiseTimestamps(points2, options.startEpochSeconds);
+  return points2;
+}
+function relativiseTimestamps(points2, start) {
+  const stamped = points2.filter((p) => p.epochSeconds !== void 0);
+  const first = stamped[0];
+  if (!first) return;
+  let origin = start;
+  if (origin === void 0) {
+    let interval = Infinity;
+    for (let i = 1; i < stamped.length; i++) {
+      interval = Math.min(interval, stamped[i].epochSeconds - stamped[i - 1].epochSeconds);
+    }
+    interval = Number.isFinite(interval) ? Math.max(0.1, Math.round(interval * 10) / 10) : 1;
+    origin = first.epochSeconds - interval;
+  }
+  for (const p of stamped) p.t = Math.round((p.epochSeconds - origin) * 1e3) / 1e3;
+}
+
+// src/drivers/pgbench/parse-transaction-log.ts
+import { createReadStream } from "node:fs";
+import { readdir as readdir2 } from "node:fs/promises";
+import path2 from "node:path";
+import { createInterface } from "node:readline";
+
+// src/drivers/common/latency-histogram.ts
+var RATIO = 1.005;
+var LN_RATIO = Math.log(RATIO);
+var LatencyHistogram = class {
+  buckets = /* @__PURE__ */ new Map();
+  n = 0;
+  sumUs = 0;
+  /** One transaction's latency in µs (values below 1 µs count as 1 µs). */
+  addUs(us) {
+    const i = Math.floor(Math.log(Math.max(1, us)) / LN_RATIO);
+    this.buckets.set(i, (this.buckets.get(i) ?? 0) + 1);
+    this.n++;
+    this.sumUs += us;
+  }
+  get count() {
+    return this.n;
+  }
+  get averageMs() {
+    return this.n === 0 ? void 0 : this.sumUs / this.n / 1e3;
+  }
+  /**
+   * The q-quantile (0 < q < 1) in ms by the nearest-rank rule (the smallest value with at least ⌈q·n⌉
+   * values at or below it), as the geometric middle of its bucket; undefined when empty.
+   */
+  percentileMs(q) {
+    if (this.n === 0) return void 0;
+    const rank = Math.max(1, Math.ceil(q * this.n));
+    let seen = 0;
+    for (const i of [...this.buckets.keys()].sort((a, b) => a - b)) {
+      seen += this.buckets.get(i);
+      if (seen >= rank) return RATIO ** (i + 0.5) / 1e3;
+    }
+    return void 0;
+  }
+};
+function histogramPercentile(rows, q) {
+  const n = rows.reduce((s, r) => s + r.count, 0);
+  if (n === 0) return void 0;
+  const target = Math.max(1, Math.floor(n * q));
+  let seen = 0;
+  for (const r of rows) {
+    seen += r.count;
+    if (seen >= target) return r.value;
+  }
+  return rows.at(-1).value;
+}
+
+// src/drivers/pgbench/parse-transaction-log.ts
+function addTransactionLogLine(line, into) {
+  const fields = line.trim().split(" ");
+  if (fields.length < 6) {
+    if (line.trim() !== "") into.unparsed++;
+    return;
+  }
+  const time3 = fields[2];
+  if (time3 === "skipped") into.skipped++;
+  else if (time3 === "failed") into.failed++;
+  else if (/^\d+$/.test(time3)) into.histogram.addUs(Number(time3));
+  else into.unparsed++;
+}
+function emptySummary() {
+  return { histogram: new LatencyHistogram(), skipped: 0, failed: 0, unparsed: 0, files: 0 };
+}
+async function readTransactionLogs(dir, prefix) {
+  const summary2 = emptySummary();
+  const files = (await readdir2(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
+  for (const file2 of files) {
+    summary2.files++;
+    const lines = createInterface({ input: createReadStream(path2.join(dir, file2)), crlfDelay: Infinity });
+    for await (const line of lines) addTransactionLogLine(line, summary2);
+  }
+  return summary2;
+}
+
+// src/drivers/pgbench/report-metrics.ts
+function reportMetrics(r) {
+  const metrics = {};
+  if (r.tps !== void 0) metrics.tps = r.tps;
+  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
+  if (r.latencyStddevMs !== void 0) metrics.latencyStddevMs = r.latencyStddevMs;
+  return metrics;
+}
+var COUNTERS = [
+  "processed",
+  "failed",
+  "serializationFailures",
+  "deadlockFailures",
+  "retried",
+  "totalRetries",
+  "skipped",
+  "late",
+  "initialConnectionTimeMs"
+];
+function reportCounts(r) {
+  const counts = {};
+  for (const key of COUNTERS) {
+    const value = r[key];
+    if (typeof value === "number") counts[key] = value;
+  }
+  return counts;
+}
+
+// src/drivers/pgbench/driver.ts
+function pgbenchDriver(options) {
+  const { workload, runner, logger } = options;
+  const pgbench = path3.join(options.clientBinDir, "pgbench");
+  const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
+  let pipelineScript;
+  const scriptForPipeline = () => {
+    if (workload.pipeline === void 0) return Promise.resolve(void 0);
+    pipelineScript ??= (async () => {
+      const { dir } = await makeTempDir("pgperf-scripts-");
+      const file2 = path3.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
+      await writeFile2(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
+      return file2;
+    })();
+    return pipelineScript;
+  };
+  return {
+    async client() {
+      const res = await runner.run(pgbench, ["--version"], { env });
+      if (res.exitCode !== 0) {
+        throw new UserError(
+          `client: cannot run ${pgbench} (${describeExit(res)}); pass --client-bin DIR with a pgbench, or install Debian's postgresql package`
+        );
+      }
+      return { tool: "pgbench", binDir: options.clientBinDir, version: res.stdout.trim() };
+    },
+    async prepare(target, signal) {
+      const args = initArgs(workload, target.connection);
+      const res = await runner.run(pgbench, args, { env, signal });
+      if (res.exitCode !== 0) {
+        throw new UserError(
+          `workload ${workload.name}, arm ${target.label}: pgbench -i failed (${describeExit(res)}):
+${tail(res.stderr)}`
+        );
+      }
+      const done = /done in (.*?)\.?$/m.exec(res.stderr)?.[1];
+      logger.info(`  ${target.label}: loaded scale ${workload.scale}${done ? `, ${done}` : ""}`);
+    },
+    async beforeRun(target) {
+      await resetBeforeRun(target, {
+        truncate: writesHistory(workload) ? ["pgbench_history"] : [],
+        vacuum: workload.vacuum,
+        checkpoint: workload.checkpoint
+      });
+    },
+    async run(target, spec) {
+      const logDir = needsTransactionLog(workload) ? await makeTempDir("pgperf-txlog-") : void 0;
+      try {
+        return await measure(target, spec, logDir?.dir);
+      } finally {
+        await logDir?.remove();
+      }
+    }
+  };
+  async function measure(target, spec, logDir) {
+    const args = measureArgs({
+      workload,
+      connection: target.connection,
+      clients: spec.clients,
+      durationS: spec.durationS,
+      seed: spec.seed,
+      cpuCount: options.cpuCount,
+      pipelineScript: await scriptForPipeline(),
+      ...logDir ? { transactionLogPrefix: path3.join(logDir, TX_LOG_PREFIX) } : {}
+    });
+    const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+    const res = await runner.run(pgbench, args, {
+      env,
+      signal: spec.signal,
+      timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3,
+      onStderrLine: spec.onProgress ? (line) => {
+        const point2 = parsePgbenchProgress(line)[0];
+        if (point2) spec.onProgress(point2);
+      } : void 0
+    });
+    const endedAt = (/* @__PURE__ */ new Date()).toISOString();
+    const judged = judgePgbenchRun({ ...judgeInput(res, "pgbench"), expectedClients: spec.clients });
+    const log = logDir && judged.ok ? await readTransactionLogs(logDir, TX_LOG_PREFIX) : void 0;
+    return runOutcome(res, judged, {
+      startedAt,
+      endedAt,
+      metrics: (report) => ({ ...reportMetrics(report), ...log ? percentileMetrics(log) : {} }),
+      counts: (report) => ({
+        ...reportCounts(report),
+        ...log ? { loggedTransactions: log.histogram.count } : {}
+      }),
+      progress: () => parsePgbenchProgress(res.stderr)
+    });
+  }
+}
+var TX_LOG_PREFIX = "tx";
+function percentileMetrics(log) {
+  const p95 = log.histogram.percentileMs(0.95);
+  const p99 = log.histogram.percentileMs(0.99);
+  return {
+    ...p95 === void 0 ? {} : { latencyP95Ms: p95 },
+    ...p99 === void 0 ? {} : { latencyP99Ms: p99 }
+  };
+}
+
 // src/drivers/common/workload-fields.ts
 import os6 from "node:os";
 
@@ -63861,6 +63431,438 @@ function checkExtraArg(arg) {
   return void 0;
 }
 
+// src/drivers/pgbench/module.ts
+var pgbenchModule = {
+  tool: "pgbench",
+  schema: pgbenchWorkloadSchema,
+  create: (workload, deps) => pgbenchDriver({ workload, ...deps }),
+  // pgbench -i builds the same tables for every builtin and script at one scale and init options.
+  dataSetShape: (w) => [w.scale, w.init]
+};
+
+// src/drivers/sysbench/command.ts
+function connectionArgs2(c) {
+  return [
+    "--db-driver=pgsql",
+    `--pgsql-host=${c.host}`,
+    `--pgsql-port=${c.port}`,
+    `--pgsql-user=${c.user}`,
+    `--pgsql-db=${c.database}`
+  ];
+}
+var DATA_SHAPE_OPTIONS = ["--secondary", "--create-secondary"];
+function isDataShapeOption(arg) {
+  return DATA_SHAPE_OPTIONS.includes((arg.split("=", 1)[0] ?? "").replace(/_/g, "-"));
+}
+function dataShape(w) {
+  return {
+    family: "oltp",
+    tables: w.tables,
+    tableSize: w.tableSize,
+    options: w.extraArgs.filter(isDataShapeOption).sort()
+  };
+}
+function dataArgs(w) {
+  return [`--tables=${w.tables}`, `--table-size=${w.tableSize}`, ...dataShape(w).options];
+}
+function prepareThreads(w, cpuCount) {
+  return Math.max(1, Math.min(w.tables, cpuCount, Math.max(...w.clients)));
+}
+function prepareArgs(w, c, cpuCount) {
+  return [
+    w.script,
+    ...connectionArgs2(c),
+    ...dataArgs(w),
+    `--threads=${prepareThreads(w, cpuCount)}`,
+    "prepare"
+  ];
+}
+function cleanupArgs(w, c) {
+  return [w.script, ...connectionArgs2(c), ...dataArgs(w), "cleanup"];
+}
+function measureArgs2(input2) {
+  const { workload: w } = input2;
+  return [
+    w.script,
+    ...connectionArgs2(input2.connection),
+    ...dataArgs(w),
+    `--threads=${input2.clients}`,
+    `--time=${input2.durationS}`,
+    "--report-interval=1",
+    // Pinned: the default is "special" in 1.0.x and "uniform" in later sysbench.
+    `--rand-type=${w.randType}`,
+    // 0 would make sysbench seed from the clock; every other value is reproducible.
+    `--rand-seed=${input2.seed === 0 ? 1 : input2.seed}`,
+    `--db-ps-mode=${w.psMode}`,
+    `--percentile=${w.percentile}`,
+    // p95/p99 gates read both percentiles off the histogram (--percentile gives only one).
+    ...w.metrics.includes("p95") || w.metrics.includes("p99") ? ["--histogram=on"] : [],
+    ...w.extraArgs.filter((a) => !isDataShapeOption(a)),
+    "run"
+  ];
+}
+
+// src/drivers/sysbench/driver.ts
+import path5 from "node:path";
+
+// src/machine/os/find-on-path.ts
+import { constants as constants3 } from "node:fs";
+import { access as access2 } from "node:fs/promises";
+import path4 from "node:path";
+async function findOnPath(name, searchPath) {
+  for (const dir of (searchPath ?? "").split(path4.delimiter)) {
+    if (!dir) continue;
+    const candidate = path4.join(dir, name);
+    try {
+      await access2(candidate, constants3.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return void 0;
+}
+
+// src/drivers/sysbench/driver.ts
+init_errors();
+
+// src/drivers/sysbench/parse-output.ts
+var NUM2 = String.raw`(\d+(?:\.\d+)?)`;
+function parseSysbenchHistogram(text2) {
+  const lines = text2.split(/\r?\n/);
+  const start = lines.findIndex((l) => l.startsWith("Latency histogram"));
+  if (start < 0) return void 0;
+  const rows = [];
+  for (const line of lines.slice(start + 2)) {
+    const m = /^\s+(\d+(?:\.\d+)?) \|\**\s+(\d+)$/.exec(line.trimEnd());
+    if (!m) break;
+    rows.push({ value: Number(m[1]), count: Number(m[2]) });
+  }
+  return rows;
+}
+var INTERVAL_RE = new RegExp(
+  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s+(\d+)\s+tps:\s+${NUM2}\s+qps:\s+${NUM2}\s+` + String.raw`\(r/w/o:\s+${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s+${NUM2}\s+` + String.raw`err/s:\s+${NUM2}\s+reconn/s:\s+${NUM2}`
+);
+function parseSysbenchInterval(line) {
+  const m = INTERVAL_RE.exec(line.trim());
+  if (!m) return void 0;
+  const n = (i) => Number(m[i]);
+  return {
+    t: n(1),
+    threads: n(2),
+    tps: n(3),
+    qps: n(4),
+    readsPerS: n(5),
+    writesPerS: n(6),
+    otherPerS: n(7),
+    percentile: n(8),
+    latencyPctMs: n(9),
+    errorsPerS: n(10),
+    reconnectsPerS: n(11)
+  };
+}
+function sysbenchFatalMessages(text2) {
+  const out = [];
+  for (const line of text2.split(/\r?\n/)) {
+    const m = /^FATAL: (.*)$/.exec(line.trimEnd());
+    if (m) out.push(m[1].trim());
+  }
+  return out;
+}
+function sections(text2) {
+  const out = /* @__PURE__ */ new Map();
+  let current;
+  for (const raw of text2.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    const header = /^([A-Z][^:]*):$/.exec(line);
+    if (header) {
+      current = /* @__PURE__ */ new Map();
+      out.set(header[1], current);
+      continue;
+    }
+    if (!/^\s/.test(line)) {
+      current = void 0;
+      continue;
+    }
+    const kv = /^\s+([^:]+):\s+(\S.*)$/.exec(line);
+    if (kv && current) current.set(kv[1].trim(), kv[2].trim());
+  }
+  return out;
+}
+function num2(s) {
+  if (s === void 0) return void 0;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : void 0;
+}
+function countAndRate(s) {
+  const m = s === void 0 ? null : /^(\d+)\s+\((\d+(?:\.\d+)?) per sec\.\)$/.exec(s);
+  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
+}
+function pair(s) {
+  const m = s === void 0 ? null : /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(s);
+  return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
+}
+function assignDefined(target, values) {
+  for (const [k, v] of Object.entries(values)) {
+    if (v !== void 0) target[k] = v;
+  }
+}
+function parseSysbenchOutput(text2) {
+  const report = { empty: true, intervals: [], fatal: sysbenchFatalMessages(text2) };
+  const version2 = /^sysbench (\S+)/m.exec(text2)?.[1];
+  const seed = /^Initializing random number generator from seed \((\d+)\)\./m.exec(text2)?.[1];
+  assignDefined(report, {
+    version: version2,
+    threads: num2(/^Number of threads: (\d+)$/m.exec(text2)?.[1]),
+    randSeed: num2(seed)
+  });
+  for (const line of text2.split(/\r?\n/)) {
+    const point2 = parseSysbenchInterval(line);
+    if (point2) report.intervals.push(point2);
+  }
+  const s = sections(text2);
+  const sql = s.get("SQL statistics") ?? /* @__PURE__ */ new Map();
+  const general = s.get("General statistics") ?? /* @__PURE__ */ new Map();
+  const latency = s.get("Latency (ms)") ?? /* @__PURE__ */ new Map();
+  const fairness = s.get("Threads fairness") ?? /* @__PURE__ */ new Map();
+  const [transactions, tps] = countAndRate(sql.get("transactions"));
+  const [queries, qps] = countAndRate(sql.get("queries"));
+  const [ignoredErrors, ignoredErrorsPerS] = countAndRate(sql.get("ignored errors"));
+  const [reconnects, reconnectsPerS] = countAndRate(sql.get("reconnects"));
+  const [eventsPerThreadAvg, eventsPerThreadStddev] = pair(fairness.get("events (avg/stddev)"));
+  const [execTimePerThreadAvgS, execTimePerThreadStddevS] = pair(fairness.get("execution time (avg/stddev)"));
+  let percentile;
+  let latencyPctMs;
+  for (const [key, value] of latency) {
+    const m = /^(\d+)(?:st|nd|rd|th) percentile$/.exec(key);
+    if (m) {
+      percentile = Number(m[1]);
+      latencyPctMs = num2(value);
+    }
+  }
+  assignDefined(report, {
+    reads: num2(sql.get("read")),
+    writes: num2(sql.get("write")),
+    other: num2(sql.get("other")),
+    totalQueries: num2(sql.get("total")),
+    transactions,
+    tps,
+    queries,
+    qps,
+    ignoredErrors,
+    ignoredErrorsPerS,
+    reconnects,
+    reconnectsPerS,
+    totalTimeS: num2(general.get("total time")?.replace(/s$/, "")),
+    events: num2(general.get("total number of events")),
+    latencyMinMs: num2(latency.get("min")),
+    latencyAvgMs: num2(latency.get("avg")),
+    latencyMaxMs: num2(latency.get("max")),
+    percentile,
+    latencyPctMs,
+    latencySumMs: num2(latency.get("sum")),
+    eventsPerThreadAvg,
+    eventsPerThreadStddev,
+    execTimePerThreadAvgS,
+    execTimePerThreadStddevS
+  });
+  const histogram = parseSysbenchHistogram(text2);
+  if (histogram) report.histogram = histogram;
+  report.empty = report.transactions === void 0;
+  return report;
+}
+
+// src/drivers/sysbench/judge-run.ts
+function ignoredErrorsPct(r) {
+  if (r.ignoredErrors === void 0 || r.transactions === void 0) return void 0;
+  const attempts = r.transactions + r.ignoredErrors;
+  return attempts === 0 ? 0 : 100 * r.ignoredErrors / attempts;
+}
+function oneLine2(s) {
+  return s.replace(/\s+/g, " ").trim();
+}
+function judgeSysbenchRun(input2) {
+  const report = parseSysbenchOutput(input2.stdout);
+  const fatal = [...report.fatal, ...sysbenchFatalMessages(input2.stderr)];
+  const fail = (reason) => report.empty ? { ok: false, reason } : { ok: false, reason, report };
+  const firstFatal = fatal[0] === void 0 ? "" : `: ${oneLine2(fatal[0])}`;
+  if (input2.exitCode === null) {
+    return fail(`sysbench was terminated by signal ${input2.signal ?? "unknown"}`);
+  }
+  if (input2.exitCode !== 0) return fail(`sysbench exited with code ${input2.exitCode}${firstFatal}`);
+  if (fatal.length > 0) return fail(`sysbench reported ${fatal.length} FATAL errors${firstFatal}`);
+  if (report.empty) return fail("sysbench exited 0 but printed no report");
+  if (report.threads !== void 0 && report.threads !== input2.expectedThreads) {
+    return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
+  }
+  if (!report.transactions) return fail("no transactions were processed");
+  const pct4 = ignoredErrorsPct(report);
+  if (pct4 !== void 0 && pct4 > input2.maxIgnoredErrorsPct) {
+    return fail(
+      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct4.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
+    );
+  }
+  return { ok: true, report };
+}
+
+// src/drivers/sysbench/report-metrics.ts
+function reportMetrics2(r) {
+  const metrics = {};
+  if (r.tps !== void 0) metrics.tps = r.tps;
+  if (r.qps !== void 0) metrics.qps = r.qps;
+  if (r.latencyAvgMs !== void 0) metrics.latencyAvgMs = r.latencyAvgMs;
+  if (r.latencyPctMs !== void 0) metrics.latencyPctMs = r.latencyPctMs;
+  if (r.histogram) {
+    const p95 = histogramPercentile(r.histogram, 0.95);
+    const p99 = histogramPercentile(r.histogram, 0.99);
+    if (p95 !== void 0) metrics.latencyP95Ms = p95;
+    if (p99 !== void 0) metrics.latencyP99Ms = p99;
+  }
+  return metrics;
+}
+var COUNTERS2 = {
+  transactions: "transactions",
+  queries: "queries",
+  read: "reads",
+  write: "writes",
+  other: "other",
+  ignoredErrors: "ignoredErrors",
+  reconnects: "reconnects",
+  events: "events",
+  totalTimeS: "totalTimeS",
+  latencyMinMs: "latencyMinMs",
+  latencyMaxMs: "latencyMaxMs",
+  percentile: "percentile"
+};
+function reportCounts2(r) {
+  const counts = {};
+  for (const [name, key] of Object.entries(COUNTERS2)) {
+    const value = r[key];
+    if (typeof value === "number") counts[name] = value;
+  }
+  counts.errors = r.fatal.length;
+  return counts;
+}
+function progressPoint(i) {
+  return { t: i.t, tps: i.tps, qps: i.qps, latencyPctMs: i.latencyPctMs, ignoredErrorsPerS: i.errorsPerS };
+}
+
+// src/drivers/sysbench/driver.ts
+var SYSBENCH_MISSING = "sysbench not found: install it with `apt-get install sysbench`";
+function sysbenchDriver(options) {
+  const { workload, runner, logger } = options;
+  const env = { LC_ALL: "C", PGAPPNAME: "sysbench" };
+  const cwd = "/";
+  let located;
+  const sysbench = () => located ??= findOnPath("sysbench", options.searchPath).then((bin) => {
+    if (!bin) throw new UserError(`workload ${workload.name}: ${SYSBENCH_MISSING} (Debian/Ubuntu)`);
+    return bin;
+  });
+  const where = (target) => `workload ${workload.name}, arm ${target.label}`;
+  return {
+    async client() {
+      const bin = await sysbench();
+      const res = await runner.run(bin, ["--version"], { env, cwd });
+      if (res.exitCode !== 0) {
+        throw new UserError(`client: cannot run ${bin} (${describeExit(res)}); ${SYSBENCH_MISSING}`);
+      }
+      const version2 = res.stdout.trim();
+      if (!/^sysbench 1\.0\./.test(version2)) {
+        logger.warn(`${version2}: pgperf parses sysbench 1.0.x output (Debian's 1.0.20); check the results`);
+      }
+      return { tool: "sysbench", binDir: path5.dirname(bin), version: version2 };
+    },
+    async prepare(target, signal) {
+      const bin = await sysbench();
+      const args = prepareArgs(workload, target.connection, options.cpuCount);
+      const started = Date.now();
+      const res = await runner.run(bin, args, { env, cwd, signal });
+      signal?.throwIfAborted();
+      const output2 = `${res.stdout}
+${res.stderr}`;
+      const fatal = sysbenchFatalMessages(output2);
+      let problem;
+      if (res.exitCode !== 0 || res.spawnError) {
+        problem = `${describeExit(res)}${fatal[0] === void 0 ? "" : `: ${fatal[0]}`}`;
+      } else if (fatal[0] !== void 0) {
+        problem = `FATAL: ${fatal[0]}`;
+      } else {
+        problem = await checkRows(target, workload);
+      }
+      if (problem) {
+        const log = target.logTail ? await target.logTail(15) : "";
+        throw new UserError(
+          `${where(target)}: sysbench ${workload.script} prepare failed (${problem}). sysbench output:
+${tail(output2.trim(), 15)}${log ? `
+Server log tail:
+${log}` : ""}`
+        );
+      }
+      logger.info(
+        `  ${target.label}: loaded ${workload.tables} tables x ${workload.tableSize} rows (${prepareThreads(workload, options.cpuCount)} threads, ${((Date.now() - started) / 1e3).toFixed(1)} s)`
+      );
+    },
+    async beforeRun(target) {
+      await resetBeforeRun(target, { vacuum: workload.vacuum, checkpoint: workload.checkpoint });
+    },
+    async run(target, spec) {
+      const bin = await sysbench();
+      const args = measureArgs2({
+        workload,
+        connection: target.connection,
+        clients: spec.clients,
+        durationS: spec.durationS,
+        seed: spec.seed
+      });
+      const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const res = await runner.run(bin, args, {
+        env,
+        cwd,
+        signal: spec.signal,
+        timeoutMs: (spec.durationS + RUN_GRACE_S) * 1e3
+      });
+      const endedAt = (/* @__PURE__ */ new Date()).toISOString();
+      const judged = judgeSysbenchRun({
+        ...judgeInput(res, "sysbench"),
+        expectedThreads: spec.clients,
+        maxIgnoredErrorsPct: workload.maxIgnoredErrorsPct
+      });
+      return runOutcome(res, judged, {
+        startedAt,
+        endedAt,
+        metrics: reportMetrics2,
+        counts: reportCounts2,
+        progress: (report) => report ? report.intervals.map(progressPoint) : []
+      });
+    },
+    async cleanup(target, signal) {
+      const res = await runner.run(await sysbench(), cleanupArgs(workload, target.connection), {
+        env,
+        cwd,
+        signal
+      });
+      const fatal = sysbenchFatalMessages(res.stdout);
+      if (res.exitCode !== 0 || fatal.length > 0) {
+        throw new UserError(
+          `${where(target)}: sysbench ${workload.script} cleanup failed (${describeExit(res)}):
+${tail(res.stdout + res.stderr)}`
+        );
+      }
+    }
+  };
+}
+async function checkRows(target, w) {
+  const tables = Array.from({ length: w.tables }, (_, i) => `sbtest${i + 1}`);
+  const sql = `SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t})`).join(" || ',' || ")}`;
+  let counts;
+  try {
+    counts = (await target.psql(sql)).trim();
+  } catch (e) {
+    return `the tables are not there: ${errorMessage(e)}`;
+  }
+  const short3 = counts.split(",").map((n, i) => [tables[i], Number(n)]).filter(([, n]) => n !== w.tableSize);
+  return short3.length === 0 ? void 0 : `expected ${w.tableSize} rows per table, found ${short3.map(([t, n]) => `${n} in ${t}`).join(", ")}`;
+}
+
 // src/drivers/sysbench/workload.ts
 var SYSBENCH_SCRIPTS = [
   "oltp_read_only",
@@ -63949,12 +63951,21 @@ function checkSysbenchExtraArg(arg) {
   return void 0;
 }
 
-// src/drivers/workload.ts
-var workloadSchema = external_exports.discriminatedUnion("tool", [pgbenchWorkloadSchema, sysbenchWorkloadSchema]);
-var WORKLOAD_VARIANTS = {
-  pgbench: pgbenchWorkloadSchema,
-  sysbench: sysbenchWorkloadSchema
+// src/drivers/sysbench/module.ts
+var sysbenchModule = {
+  tool: "sysbench",
+  schema: sysbenchWorkloadSchema,
+  create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
+  dataSetShape: dataShape
 };
+
+// src/drivers/registry.ts
+var DRIVERS = composeDrivers([pgbenchModule, sysbenchModule]);
+var { createDriver, dataSetShape } = DRIVERS;
+
+// src/drivers/workload.ts
+var workloadSchema = DRIVERS.workloadSchema;
+var WORKLOAD_VARIANTS = DRIVERS.variants;
 
 // src/machine/environment.ts
 import { readFile as readFile2 } from "node:fs/promises";
@@ -68068,7 +68079,7 @@ var sampleSchema = external_exports.looseObject({
 });
 var workloadRecord = external_exports.looseObject({
   name: text,
-  tool: external_exports.enum(["pgbench", "sysbench"]),
+  tool: text,
   clients: external_exports.array(external_exports.number().int().positive()).optional(),
   threshold: external_exports.number().positive().optional(),
   rounds: external_exports.number().int().positive().optional(),
@@ -68105,7 +68116,7 @@ var resultsSchema = external_exports.looseObject({
       build: buildRecordSchema.optional()
     })
   ).min(1),
-  clients: external_exports.array(external_exports.looseObject({ tool: external_exports.enum(["pgbench", "sysbench"]), binDir: text, version: text })),
+  clients: external_exports.array(external_exports.looseObject({ tool: text, binDir: text, version: text })),
   workloads: external_exports.record(text, workloadRecord),
   analysis: external_exports.looseObject({
     alpha: external_exports.number().gt(0).lt(0.5),

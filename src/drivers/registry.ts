@@ -1,27 +1,12 @@
 /**
- * The one place that knows which tools exist: each tool's folder exports a DriverModule, and this table
- * names it. The run loop asks the registry, never a tool folder; a third tool adds its folder and a line.
+ * The one place that knows which tools exist: each tool's folder exports a module (its workload section,
+ * its driver, its data-set shape) and this list names it. The workload schema and types (workload.ts) and
+ * the run loop's driver lookup derive from it; a third tool adds its folder and a line here.
  */
-import type { Workload } from './workload.js';
-import type { Driver, DriverDeps, DriverModule } from './common/driver.js';
+import { composeDrivers } from './driver-set.js';
 import { pgbenchModule } from './pgbench/module.js';
 import { sysbenchModule } from './sysbench/module.js';
 
-const DRIVERS: { [T in Workload['tool']]: DriverModule<Extract<Workload, { tool: T }>> } = {
-  pgbench: pgbenchModule,
-  sysbench: sysbenchModule,
-};
+export const DRIVERS = composeDrivers([pgbenchModule, sysbenchModule]);
 
-function moduleOf(workload: Workload): DriverModule<Workload> {
-  return DRIVERS[workload.tool] as DriverModule<Workload>;
-}
-
-/** The driver for a workload's tool. */
-export function createDriver(workload: Workload, deps: DriverDeps): Driver {
-  return moduleOf(workload).create(workload, deps);
-}
-
-/** The key under which workloads share a prepared data set. */
-export function dataSetShape(workload: Workload): unknown {
-  return moduleOf(workload).dataSetShape(workload);
-}
+export const { createDriver, dataSetShape } = DRIVERS;

@@ -1,28 +1,24 @@
 /**
- * The workload file schema (workloads/*.yml), composed of each tool's section (src/drivers/<tool>/workload.ts)
- * told apart by `tool`. One zod schema is the source of truth for validation, for the TypeScript types and for
- * the JSON Schema that editors use (`pgperf schema`). A third tool adds its section to the union below (and
- * its module to registry.ts).
+ * The workload file schema (workloads/*.yml), composed of each registered tool's section
+ * (src/drivers/<tool>/workload.ts, listed by registry.ts) told apart by `tool`. One zod schema is the source
+ * of truth for validation, for the TypeScript types and for the JSON Schema that editors use (`pgperf schema`).
  */
 import { z } from 'zod';
-import { pgbenchWorkloadSchema, type PgbenchWorkload } from './pgbench/workload.js';
-import { sysbenchWorkloadSchema, type SysbenchWorkload } from './sysbench/workload.js';
+import { DRIVERS } from './registry.js';
 
-export type { PgbenchWorkload, SysbenchWorkload };
+export type { PgbenchWorkload } from './pgbench/workload.js';
+export type { SysbenchWorkload } from './sysbench/workload.js';
 
-/** Every workload file is one of these, told apart by its `tool`. */
-export const workloadSchema = z.discriminatedUnion('tool', [pgbenchWorkloadSchema, sysbenchWorkloadSchema]);
+/** Every workload file is one of the registered tools' sections, told apart by its `tool`. */
+export const workloadSchema = DRIVERS.workloadSchema;
 
 /** The variant schema for a tool, e.g. to list the keys a pgbench workload accepts. */
-export const WORKLOAD_VARIANTS = {
-  pgbench: pgbenchWorkloadSchema,
-  sysbench: sysbenchWorkloadSchema,
-} as const;
+export const WORKLOAD_VARIANTS = DRIVERS.variants;
 
 /** A workload as written in the file (defaults not yet applied). */
 export type WorkloadInput = z.input<typeof workloadSchema>;
 /** A validated workload of either tool; narrow on `tool`. */
-export type Workload = PgbenchWorkload | SysbenchWorkload;
+export type Workload = z.output<typeof workloadSchema>;
 
 /** The JSON Schema editors use to validate and complete workload files. */
 export function workloadJsonSchema(): Record<string, unknown> {

@@ -49,7 +49,7 @@ const sampleSchema = z.looseObject({
 
 const workloadRecord = z.looseObject({
   name: text,
-  tool: z.enum(['pgbench', 'sysbench']),
+  tool: text,
   clients: z.array(z.number().int().positive()).optional(),
   threshold: z.number().positive().optional(),
   rounds: z.number().int().positive().optional(),
@@ -89,7 +89,7 @@ export const resultsSchema = z.looseObject({
       }),
     )
     .min(1),
-  clients: z.array(z.looseObject({ tool: z.enum(['pgbench', 'sysbench']), binDir: text, version: text })),
+  clients: z.array(z.looseObject({ tool: text, binDir: text, version: text })),
   workloads: z.record(text, workloadRecord),
   analysis: z
     .looseObject({

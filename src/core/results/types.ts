@@ -140,7 +140,8 @@ export interface CommitRef {
 }
 
 export interface ClientInfo {
-  tool: 'pgbench' | 'sysbench';
+  /** The registered tool that drove the runs (src/drivers/registry.ts). */
+  tool: string;
   binDir: string;
   version: string;
 }

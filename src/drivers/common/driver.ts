@@ -3,6 +3,7 @@
  * bring the cluster to the same state before each measured run, run one measurement, and hand back
  * the numbers as a sample. The run loop knows nothing about the tool behind it.
  */
+import type { z } from 'zod';
 import type { Connection, ServerVersion } from '../../postgres/cluster/cluster.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
@@ -66,12 +67,18 @@ export interface DriverDeps {
   searchPath: string;
 }
 
-/** What the run loop needs of a tool. */
-export interface DriverModule<W> {
-  create(workload: W, deps: DriverDeps): Driver;
+/**
+ * A tool's whole contribution, exported by its folder's module.ts: the workload file's section for the tool
+ * (a zod object told apart by its `tool` literal), the driver, and what its prepared data set depends on.
+ * The registry lists modules; the workload schema, its types and the driver lookup derive from that list.
+ */
+export interface DriverModule<S extends z.ZodType<{ tool: string }>> {
+  tool: z.output<S>['tool'];
+  schema: S;
+  create(workload: z.output<S>, deps: DriverDeps): Driver;
   /**
    * What the prepared data set depends on: workloads of one tool with equal shapes (and settings) share
    * one cluster per arm.
    */
-  dataSetShape(workload: W): unknown;
+  dataSetShape(workload: z.output<S>): unknown;
 }

@@ -1,9 +1,11 @@
-import type { SysbenchWorkload } from './workload.js';
 import type { DriverModule } from '../common/driver.js';
 import { dataShape } from './command.js';
 import { sysbenchDriver } from './driver.js';
+import { sysbenchWorkloadSchema } from './workload.js';
 
-export const sysbenchModule: DriverModule<SysbenchWorkload> = {
+export const sysbenchModule = {
+  tool: 'sysbench',
+  schema: sysbenchWorkloadSchema,
   create: (workload, deps) => sysbenchDriver({ workload, ...deps }),
   dataSetShape: dataShape,
-};
+} satisfies DriverModule<typeof sysbenchWorkloadSchema>;
