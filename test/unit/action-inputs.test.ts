@@ -42,8 +42,8 @@ describe('action.yml', () => {
     });
   });
 
-  it('the README tables are generated from it (run: npx tsx scripts/update-readme.ts)', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('the docs/action.md tables are generated from it (run: npx tsx scripts/update-readme.ts)', () => {
+    const readme = readFileSync(new URL('../../docs/action.md', import.meta.url), 'utf8');
     expect(updateReadme(readme, actionYml)).toBe(readme);
   });
 });

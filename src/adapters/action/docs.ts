@@ -1,6 +1,7 @@
 /**
- * The README's inputs/outputs tables, generated from action.yml (the source of truth) between markers.
- * `npx tsx scripts/update-readme.ts` rewrites them; a test fails when the README has drifted.
+ * The Action reference's inputs/outputs tables (docs/action.md), generated from action.yml (the source of
+ * truth) between markers.
+ * `npx tsx scripts/update-readme.ts` rewrites them; a test fails when docs/action.md has drifted.
  */
 import { parse } from 'yaml';
 
@@ -31,10 +32,10 @@ export function renderActionDocs(actionYml: string): string {
   return lines.join('\n');
 }
 
-/** The README with its generated section replaced. */
+/** The page (docs/action.md) with its generated section replaced. */
 export function updateReadme(readme: string, actionYml: string): string {
   const start = readme.indexOf(DOCS_START);
   const end = readme.indexOf(DOCS_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${DOCS_START} ... ${DOCS_END} section`);
+  if (start < 0 || end < start) throw new Error(`docs/action.md has no ${DOCS_START} ... ${DOCS_END} section`);
   return `${readme.slice(0, start + DOCS_START.length)}\n${renderActionDocs(actionYml)}\n${readme.slice(end)}`;
 }

@@ -84,7 +84,7 @@ export function apiFailureHint(e: GitHubApiError, permission: string): string {
     case 'rate-limit':
       return "GitHub's API rate limit was hit (not a permission problem); the call was retried and gave up. Run fewer jobs with this token at once, or retry the workflow later.";
     case 'permission':
-      return `The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in the README).`;
+      return `The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in docs/action.md).`;
     case 'not-found':
       return `Not found: check the repository, the number or commit, and the token's access ('${permission}').`;
     case 'server':
