@@ -36,6 +36,7 @@ export function renderActionDocs(actionYml: string): string {
 export function updateReadme(readme: string, actionYml: string): string {
   const start = readme.indexOf(DOCS_START);
   const end = readme.indexOf(DOCS_END);
-  if (start < 0 || end < start) throw new Error(`docs/action.md has no ${DOCS_START} ... ${DOCS_END} section`);
+  if (start < 0 || end < start)
+    throw new Error(`docs/action.md has no ${DOCS_START} ... ${DOCS_END} section`);
   return `${readme.slice(0, start + DOCS_START.length)}\n${renderActionDocs(actionYml)}\n${readme.slice(end)}`;
 }
