@@ -67709,6 +67709,18 @@ function oneOf(flag, allowed) {
 function printable(value) {
   return JSON.stringify(value).slice(1, -1);
 }
+function addMeasureOptions(command, help = {}) {
+  command.option("--rounds <n>", help.rounds ?? "rounds (overrides the workloads')", positiveInt2("--rounds")).option(
+    "--duration <seconds>",
+    "seconds per measured run (overrides the workloads')",
+    positiveInt2("--duration")
+  );
+  if (help.out !== false) command.option("--out <dir>", help.out ?? "results directory", "pgperf-results");
+  return command.option(
+    "--run-as <user>",
+    "unprivileged user to run PostgreSQL as when pgperf is root (default: a dedicated user pgperf, created if missing)"
+  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)");
+}
 
 // src/adapters/cli/adaptive-flags.ts
 function addAdaptiveOptions(command) {
@@ -68419,10 +68431,6 @@ function bisectCommand() {
     "--clients <n>",
     "the client count to measure (default: the workload's, when it has one)",
     positiveInt2("--clients")
-  ).option("--rounds <n>", "rounds of the first try (overrides the workload's)", positiveInt2("--rounds")).option(
-    "--duration <seconds>",
-    "seconds per measured run (overrides the workload)",
-    positiveInt2("--duration")
   ).option(
     "--tries <n>",
     "measurements per commit while the verdict is inconclusive, each with twice the rounds",
@@ -68437,8 +68445,12 @@ function bisectCommand() {
     "--out <dir>",
     "results directory (a bisect-<time> directory with one run per test)",
     "pgperf-results"
-  ).option("--seed <n>", "seed for the run order (default: random, recorded)", positiveInt2("--seed")).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the A/B tests to the results store").option("--json", "print the report as JSON", false).option("-v, --verbose", "debug output", false);
-  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, "run")));
+  ).option("--seed <n>", "seed for the run order (default: random, recorded)", positiveInt2("--seed")).option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the A/B tests to the results store").option("--json", "print the report as JSON", false).option("-v, --verbose", "debug output", false);
+  const measured2 = addMeasureOptions(command, {
+    rounds: "rounds of the first try (overrides the workload's)",
+    out: false
+  });
+  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(measured2, "run")));
   return gated.action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workload = oneCell(await loadWorkload(flags.workload, { what: "--workload" }), flags.clients);
@@ -69461,12 +69473,8 @@ async function executeRun(options, logger, extra = {}) {
 function calibrateCommand() {
   const command = new Command("calibrate").description(
     "measure this runner's noise: run the same install as both arms (A/A) and report the noise per cell and any false alarm"
-  ).requiredOption("--bin <dir>", "PostgreSQL bin directory measured as both arms").requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt2("--rounds")).option(
-    "--duration <seconds>",
-    "seconds per measured run (overrides the workloads)",
-    positiveInt2("--duration")
-  ).option("--out <dir>", "results directory", "pgperf-results").option("--seed <n>", "seed for the run order (default: random, recorded)", positiveInt2("--seed")).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option("--json", "print the calibration as JSON", false).option("-v, --verbose", "debug output", false);
-  return addAnalysisOptions(command, "run").action(async (flags) => {
+  ).requiredOption("--bin <dir>", "PostgreSQL bin directory measured as both arms").requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--seed <n>", "seed for the run order (default: random, recorded)", positiveInt2("--seed")).option("--store <dir|url>", STORE_OPTION_HELP).option("--no-store", "do not save the run to the results store").option("--json", "print the calibration as JSON", false).option("-v, --verbose", "debug output", false);
+  return addAnalysisOptions(addMeasureOptions(command), "run").action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: "--workload" }));
@@ -76663,16 +76671,16 @@ Exit codes:
   ${EXIT_CODES.incomplete}  the run could not complete, or was not saved to the store (unless --fail-on never)
   130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM; what was measured is kept`;
 function nightlyCommand() {
-  const command = new Command("nightly").description("measure the branch head, store it, find change points in the history and report them").option("--bin <dir>", "an installed PostgreSQL bin directory to measure (instead of building --ref)").option("--commit <sha>", "the commit --bin was built from (recorded; the history plots by it)").option("--repo <url|path>", `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`).option("--ref <ref>", "branch, tag or sha to build and measure, e.g. master").option("--cache-dir <dir>", cacheDirHelp()).option("--build-option <option>", "extra build option (repeatable)", collectString, []).requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--rounds <n>", "rounds (overrides the workloads')", positiveInt2("--rounds")).option("--duration <seconds>", "seconds per run (overrides the workloads')", positiveInt2("--duration")).option("--out <dir>", "results directory", "pgperf-results").option("--store <dir|url>", STORE_OPTION_HELP).option("--site <dir>", "also render the history site into this directory").option("--repo-url <url>", "link commits to <url>/commit/<sha>").option(
+  const command = new Command("nightly").description("measure the branch head, store it, find change points in the history and report them").option("--bin <dir>", "an installed PostgreSQL bin directory to measure (instead of building --ref)").option("--commit <sha>", "the commit --bin was built from (recorded; the history plots by it)").option("--repo <url|path>", `git URL or local repository to build --ref from (default ${DEFAULT_REPO})`).option("--ref <ref>", "branch, tag or sha to build and measure, e.g. master").option("--cache-dir <dir>", cacheDirHelp()).option("--build-option <option>", "extra build option (repeatable)", collectString, []).requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--store <dir|url>", STORE_OPTION_HELP).option("--site <dir>", "also render the history site into this directory").option("--repo-url <url>", "link commits to <url>/commit/<sha>").option(
     "--github-repo <owner/name>",
     "keep one issue per regression event of a workload there: opened, updated, closed on recovery (token: $GITHUB_TOKEN)"
-  ).option("--run-as <user>", "unprivileged user to run PostgreSQL as when pgperf is root").option("--tmp-dir <dir>", "where the cluster lives while running (default: the OS temp dir)").addOption(
+  ).addOption(
     new Option(
       "--fail-on <when>",
       `when the exit code says the nightly failed: ${FAIL_ON.map((v) => `${v} (${nightlyMeaning(v)})`).join("; ")}`
     ).argParser(oneOf("--fail-on", FAIL_ON)).default(DEFAULT_FAIL_ON)
   ).addHelpText("after", NIGHTLY_EXIT_CODES_HELP);
-  return addChangePointOptions(command, "runs").action(async (flags) => {
+  return addChangePointOptions(addMeasureOptions(command), "runs").action(async (flags) => {
     const logger = consoleLogger();
     const github = flags.githubRepo ? githubTarget(flags.githubRepo, process.env) : void 0;
     const changePoints = changePointSettings(flags);
@@ -77014,11 +77022,7 @@ function runCommand() {
     "extra build option for both arms: -DNAME=VALUE (meson) or --with-X (configure) (repeatable)",
     collectString,
     []
-  ).requiredOption("--workload <file|name...>", workloadOptionHelp()).option("--rounds <n>", "rounds (overrides the workloads' rounds)", positiveInt2("--rounds")).option(
-    "--duration <seconds>",
-    "seconds per measured run (overrides the workloads' duration)",
-    positiveInt2("--duration")
-  ).option("--out <dir>", "results directory", "pgperf-results").option(
+  ).requiredOption("--workload <file|name...>", workloadOptionHelp()).option(
     "--seed <n>",
     "seed for the run order and client random seeds (default: random, recorded)",
     positiveInt2("--seed")
@@ -77028,9 +77032,6 @@ function runCommand() {
     "--client-bin <dir>",
     "bin dir of the one pgbench that drives every arm (default: the first arm's)"
   ).option(
-    "--run-as <user>",
-    "unprivileged user to run PostgreSQL as when pgperf is root (default: a dedicated user pgperf, created if missing)"
-  ).option(
     "--set <arm:name=value>",
     "a postgresql.conf setting for one arm only (repeatable)",
     collectSet,
@@ -77039,7 +77040,7 @@ function runCommand() {
     "--data-checksums",
     "initdb with data checksums (default: off, pinned, since PG18 turned them on)",
     false
-  ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)").option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--strict", 'refuse to measure when the machine check says "not fit for benchmarking"', false).option(
+  ).option("--shard <i/n>", "run only shard I of N of the cells (see pgperf plan; consolidate the shards)").option("--strict", 'refuse to measure when the machine check says "not fit for benchmarking"', false).option(
     "--force",
     "run a plan that cannot reach significance in any cell (by default refused before anything starts)",
     false
@@ -77071,7 +77072,7 @@ function runCommand() {
       "with --baseline stored: when the sentinel finds drift, refuse or mark inconclusive"
     ).argParser(oneOf("--on-drift", ["refuse", "inconclusive"])).default("inconclusive")
   ).option("-v, --verbose", "debug output", false);
-  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, "run")));
+  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(addMeasureOptions(command), "run")));
   return gated.action(async (flags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];

@@ -68585,14 +68585,14 @@ function parseInputs(read) {
     throw new UserError("inputs 'base-bin-dir' and 'head-bin-dir' go together: set both or neither");
   }
   if (inputs.baseBinDir) {
-    const building = [
+    const building = inputsSet([
       ["patches", inputs.patches.length > 0],
       ["build-options", inputs.buildOptions.length > 0],
       ["repo", inputs.repo !== void 0]
-    ].filter(([, set2]) => set2);
+    ]);
     if (building.length > 0) {
       throw new UserError(
-        `input '${building[0][0]}' builds PostgreSQL, but 'base-bin-dir' and 'head-bin-dir' give pre-built installs: remove '${building.map(([n]) => n).join("', '")}' or the bin-dir inputs`
+        `input '${building[0]}' builds PostgreSQL, but 'base-bin-dir' and 'head-bin-dir' give pre-built installs: remove '${building.join("', '")}' or the bin-dir inputs`
       );
     }
   }
@@ -68720,6 +68720,13 @@ function checkShardInputs(inputs) {
       "inputs 'shard' and 'baseline: stored' both given: a sharded comparison measures base and head in each shard (baseline: same-job)"
     );
   }
+}
+function inputsSet(pairs) {
+  return pairs.filter(([, set2]) => set2).map(([name]) => name);
+}
+function refuseInputs(why, pairs) {
+  const set2 = inputsSet(pairs);
+  if (set2.length > 0) throw new UserError(`${why}: remove '${set2.join("', '")}'`);
 }
 
 // src/postgres/builds/build-pair.ts
@@ -72469,7 +72476,7 @@ function checkClaims(result, target, file2) {
 
 // src/adapters/action/consolidate-mode.ts
 var POLL_S = 10;
-async function runConsolidate(inputs, ctx, deps, resultsDir) {
+var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
   const { logger } = deps;
   const target = await eventTarget(ctx, inputs.prNumber, deps.api, "mode consolidate");
   const headSha = target.headSha;
@@ -72517,7 +72524,7 @@ async function runConsolidate(inputs, ctx, deps, resultsDir) {
   logger.info(`consolidating ${selection.shards.map((s) => s.file).join(", ")}`);
   const judged = judgeConsolidation(consolidateShards(selection.shards), inputs.failOn);
   return publishConsolidation(judged, inputs, ctx, deps, resultsDir, target);
-}
+};
 async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, target) {
   const { logger, io } = deps;
   const report = consolidatedReportInput(judged, ctx.runUrl);
@@ -73566,7 +73573,7 @@ function repoUrlOf(inputs, ctx) {
 }
 
 // src/adapters/action/nightly-mode.ts
-async function runNightlyMode(inputs, ctx, deps, resultsDir) {
+var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkNightlyInputs(inputs, deps);
   const head = nightlyCommit(inputs, ctx);
@@ -73635,7 +73642,7 @@ async function runNightlyMode(inputs, ctx, deps, resultsDir) {
   } finally {
     await store.close();
   }
-}
+};
 async function publishSite(inputs, ctx, deps, store, site, repoUrl) {
   if (!store.publishOnBranch) return [];
   const { logger } = deps;
@@ -73670,19 +73677,14 @@ function checkNightlyInputs(inputs, deps) {
   }
   if (!deps.stores)
     throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
-  const refused = [
+  refuseInputs("mode nightly measures the branch head alone, against its stored history", [
     ["base-ref", inputs.baseRef !== void 0],
     ["base-bin-dir", inputs.baseBinDir !== void 0],
     ["patches", inputs.patches.length > 0],
     ["max-rounds", inputs.maxRounds !== void 0],
     ["time-budget", inputs.timeBudgetS !== void 0],
     ["baseline", inputs.baseline.kind !== "same-job"]
-  ].filter(([, set2]) => set2);
-  if (refused.length > 0) {
-    throw new UserError(
-      `mode nightly measures the branch head alone, against its stored history: remove '${refused.map(([n]) => n).join("', '")}'`
-    );
-  }
+  ]);
   if (inputs.headBinDir && (inputs.repo !== void 0 || inputs.buildOptions.length > 0)) {
     throw new UserError(
       "input 'head-bin-dir' gives a pre-built install, but 'repo'/'build-options' build PostgreSQL: remove one or the other"
@@ -73788,7 +73790,7 @@ function renderCalibrationText(c) {
 // src/adapters/action/calibrate-mode.ts
 init_errors();
 var CALIBRATION_FILE = "calibration.json";
-async function runCalibrateMode(inputs, ctx, deps, resultsDir) {
+var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   if (!inputs.headBinDir) {
     throw new UserError(
@@ -73861,7 +73863,7 @@ ${text2}\`\`\`
   } finally {
     await store?.close();
   }
-}
+};
 
 // src/adapters/action/bisect-mode.ts
 import { mkdir as mkdir14, writeFile as writeFile14 } from "node:fs/promises";
@@ -74265,7 +74267,7 @@ function bisectGate(outcome, failOn) {
 // src/adapters/action/bisect-mode.ts
 init_errors();
 var BISECT_FILE = "bisect.json";
-async function runBisectMode(inputs, ctx, deps, resultsDir) {
+var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
   const reportFile = path45.join(resultsDir, REPORT_FILE);
@@ -74369,20 +74371,18 @@ ${escapeMarkdown(e.message)}${run3}
     resultsFile: bisectFile,
     reportFile
   };
-}
+};
 function checkBisectInputs(inputs) {
-  const refused = [
-    ["base-bin-dir", inputs.baseBinDir !== void 0],
-    ["head-bin-dir", inputs.headBinDir !== void 0],
-    ["patches", inputs.patches.length > 0],
-    ["time-budget", inputs.timeBudgetS !== void 0],
-    ["baseline", inputs.baseline.kind !== "same-job"]
-  ].filter(([, set2]) => set2);
-  if (refused.length > 0) {
-    throw new UserError(
-      `mode bisect builds every commit it measures from source and bounds each A/B test by rounds or max-rounds: remove '${refused.map(([n]) => n).join("', '")}'`
-    );
-  }
+  refuseInputs(
+    "mode bisect builds every commit it measures from source and bounds each A/B test by rounds or max-rounds",
+    [
+      ["base-bin-dir", inputs.baseBinDir !== void 0],
+      ["head-bin-dir", inputs.headBinDir !== void 0],
+      ["patches", inputs.patches.length > 0],
+      ["time-budget", inputs.timeBudgetS !== void 0],
+      ["baseline", inputs.baseline.kind !== "same-job"]
+    ]
+  );
   if (inputs.rounds !== void 0 && inputs.maxRounds !== void 0) {
     throw new UserError(
       "inputs 'rounds' and 'max-rounds' both set: adaptive tests take their rounds from the looks"
@@ -74501,32 +74501,19 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
 }
 
 // src/adapters/action/run-action.ts
-var MODE_TABLE = {
-  benchmark: { does: "build, run, decide and publish (a shard publishes its part)", run: benchmarkMode },
-  comment: { does: "publish an earlier benchmark job's results (fork PRs)", run: commentMode },
-  consolidate: { does: "decide over the shards of a matrix and publish", run: runConsolidate },
-  nightly: { does: "measure the branch head into the store, find change points", run: runNightlyMode },
-  calibrate: { does: "an A/A run: this runner's noise and false alarms", run: runCalibrateMode },
-  bisect: { does: "the first bad commit of a regression", run: runBisectMode }
-};
-async function runAction(inputs, ctx, deps) {
-  const mode = MODE_TABLE[inputs.mode];
-  deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  return mode.run(inputs, ctx, deps, path46.resolve(ctx.workspace, inputs.resultsDir));
-}
-async function commentMode(inputs, ctx, deps, resultsDir) {
+var commentMode = async (inputs, ctx, deps, resultsDir) => {
   const resultsFile = path46.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile);
   const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
   return publish(result, analyse(result), target, inputs, ctx, deps, resultsDir);
-}
-async function benchmarkMode(inputs, ctx, deps, resultsDir) {
+};
+var benchmarkMode = async (inputs, ctx, deps, resultsDir) => {
   const outcome = await benchmark(inputs, ctx, deps, resultsDir);
   if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE);
   const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
   return publish(outcome.result, outcome.comparison, target, inputs, ctx, deps, resultsDir);
-}
+};
 async function benchmark(inputs, ctx, deps, resultsDir) {
   const { logger } = deps;
   const commits2 = await chooseCommits(ctx, inputs, deps.api);
@@ -74677,6 +74664,19 @@ function supersededNote2(existing, result, runUrl) {
 }
 function describeCommit2(c) {
   return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
+}
+var MODE_TABLE = {
+  benchmark: { does: "build, run, decide and publish (a shard publishes its part)", run: benchmarkMode },
+  comment: { does: "publish an earlier benchmark job's results (fork PRs)", run: commentMode },
+  consolidate: { does: "decide over the shards of a matrix and publish", run: runConsolidate },
+  nightly: { does: "measure the branch head into the store, find change points", run: runNightlyMode },
+  calibrate: { does: "an A/A run: this runner's noise and false alarms", run: runCalibrateMode },
+  bisect: { does: "the first bad commit of a regression", run: runBisectMode }
+};
+async function runAction(inputs, ctx, deps) {
+  const mode = MODE_TABLE[inputs.mode];
+  deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
+  return mode.run(inputs, ctx, deps, path46.resolve(ctx.workspace, inputs.resultsDir));
 }
 
 // src/action.ts

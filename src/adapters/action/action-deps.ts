@@ -4,6 +4,8 @@ import type { GitHubApi } from '../github/api.js';
 import type { PipelineDeps, RunArchive } from '../../flows/compare/pipeline.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
+import type { ActionContext } from './context.js';
+import type { ActionInputs } from './inputs.js';
 import type { StoreAccess } from './store-setup.js';
 
 export interface ActionIO {
@@ -37,6 +39,14 @@ export interface ActionOutcome {
   resultsFile: string;
   reportFile: string;
 }
+
+/** One Action mode: what `mode` selects in run-action.ts's table. */
+export type ActionMode = (
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  resultsDir: string,
+) => Promise<ActionOutcome>;
 
 export const REPORT_FILE = 'report.md';
 

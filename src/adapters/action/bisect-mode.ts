@@ -29,10 +29,10 @@ import type { MetricName } from '../../core/results/metrics.js';
 import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { bisectGate } from '../../flows/bisect/bisect-gate.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
-import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.js';
+import { REPORT_FILE, type ActionDeps, type ActionMode } from './action-deps.js';
 import type { ActionContext } from './context.js';
 import { tolerateApiError } from './github-publish.js';
-import type { ActionInputs } from './inputs.js';
+import { refuseInputs, type ActionInputs } from './inputs.js';
 import { openInputStore } from './store-setup.js';
 import { repoUrlOf } from './repo-url.js';
 import { loadInputWorkloads, workloadPath } from './workloads.js';
@@ -59,12 +59,7 @@ interface IssuePayload {
   pull_request?: unknown;
 }
 
-export async function runBisectMode(
-  inputs: ActionInputs,
-  ctx: ActionContext,
-  deps: ActionDeps,
-  resultsDir: string,
-): Promise<ActionOutcome> {
+export const runBisectMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
   const reportFile = path.join(resultsDir, REPORT_FILE);
@@ -175,24 +170,20 @@ export async function runBisectMode(
     resultsFile: bisectFile,
     reportFile,
   };
-}
+};
 
 /** Inputs that mean nothing to a bisection are refused, naming them, before anything is built. */
 function checkBisectInputs(inputs: ActionInputs): void {
-  const refused = (
+  refuseInputs(
+    'mode bisect builds every commit it measures from source and bounds each A/B test by rounds or max-rounds',
     [
       ['base-bin-dir', inputs.baseBinDir !== undefined],
       ['head-bin-dir', inputs.headBinDir !== undefined],
       ['patches', inputs.patches.length > 0],
       ['time-budget', inputs.timeBudgetS !== undefined],
       ['baseline', inputs.baseline.kind !== 'same-job'],
-    ] as const
-  ).filter(([, set]) => set);
-  if (refused.length > 0) {
-    throw new UserError(
-      `mode bisect builds every commit it measures from source and bounds each A/B test by rounds or max-rounds: remove '${refused.map(([n]) => n).join("', '")}'`,
-    );
-  }
+    ],
+  );
   if (inputs.rounds !== undefined && inputs.maxRounds !== undefined) {
     throw new UserError(
       "inputs 'rounds' and 'max-rounds' both set: adaptive tests take their rounds from the looks",

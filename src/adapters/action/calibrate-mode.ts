@@ -10,21 +10,14 @@ import { resolveAnalysis } from '../../flows/compare/analysis.js';
 import { calibrationOf, renderCalibrationText } from '../../flows/calibrate/calibrate.js';
 import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline.js';
 import { UserError } from '../../core/util/errors.js';
-import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionOutcome } from './action-deps.js';
-import type { ActionContext } from './context.js';
+import { REPORT_FILE, pipelineDepsOf, type ActionMode } from './action-deps.js';
 import { decideRun } from '../../flows/compare/decide-run.js';
-import type { ActionInputs } from './inputs.js';
 import { openInputStore } from './store-setup.js';
 import { loadInputWorkloads } from './workloads.js';
 
 export const CALIBRATION_FILE = 'calibration.json';
 
-export async function runCalibrateMode(
-  inputs: ActionInputs,
-  ctx: ActionContext,
-  deps: ActionDeps,
-  resultsDir: string,
-): Promise<ActionOutcome> {
+export const runCalibrateMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   if (!inputs.headBinDir) {
     throw new UserError(
@@ -92,4 +85,4 @@ export async function runCalibrateMode(
   } finally {
     await store?.close();
   }
-}
+};

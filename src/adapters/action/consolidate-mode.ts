@@ -32,7 +32,7 @@ import { UserError } from '../../core/util/errors.js';
 import type { ActionContext } from './context.js';
 import { postToGitHub } from './github-publish.js';
 import type { ActionInputs } from './inputs.js';
-import { REPORT_FILE, type ActionDeps, type ActionOutcome } from './action-deps.js';
+import { REPORT_FILE, type ActionDeps, type ActionMode, type ActionOutcome } from './action-deps.js';
 import { outcomeOf, setDecisionOutputs, statusOf } from './gate.js';
 import { writeDecision } from '../../flows/compare/decide-run.js';
 import { openActionStore } from './store-setup.js';
@@ -41,12 +41,7 @@ import { checkClaims, eventTarget } from './trusted-target.js';
 /** How often the store is asked again while shards are missing. */
 const POLL_S = 10;
 
-export async function runConsolidate(
-  inputs: ActionInputs,
-  ctx: ActionContext,
-  deps: ActionDeps,
-  resultsDir: string,
-): Promise<ActionOutcome> {
+export const runConsolidate: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger } = deps;
   const target = await eventTarget(ctx, inputs.prNumber, deps.api, 'mode consolidate');
   const headSha = target.headSha!;
@@ -100,7 +95,7 @@ export async function runConsolidate(
   logger.info(`consolidating ${selection.shards.map((s) => s.file).join(', ')}`);
   const judged = judgeConsolidation(consolidateShards(selection.shards), inputs.failOn);
   return publishConsolidation(judged, inputs, ctx, deps, resultsDir, target);
-}
+};
 
 async function publishConsolidation(
   judged: JudgedConsolidation,

@@ -185,17 +185,15 @@ export function parseInputs(read: InputReader): ActionInputs {
   }
   if (inputs.baseBinDir) {
     // Pre-built installs are used as they are: build inputs would be silently ignored.
-    const building = (
-      [
-        ['patches', inputs.patches.length > 0],
-        ['build-options', inputs.buildOptions.length > 0],
-        ['repo', inputs.repo !== undefined],
-      ] as const
-    ).filter(([, set]) => set);
+    const building = inputsSet([
+      ['patches', inputs.patches.length > 0],
+      ['build-options', inputs.buildOptions.length > 0],
+      ['repo', inputs.repo !== undefined],
+    ]);
     if (building.length > 0) {
       throw new UserError(
-        `input '${building[0]![0]}' builds PostgreSQL, but 'base-bin-dir' and 'head-bin-dir' give pre-built installs: ` +
-          `remove '${building.map(([n]) => n).join("', '")}' or the bin-dir inputs`,
+        `input '${building[0]}' builds PostgreSQL, but 'base-bin-dir' and 'head-bin-dir' give pre-built installs: ` +
+          `remove '${building.join("', '")}' or the bin-dir inputs`,
       );
     }
   }
@@ -348,4 +346,15 @@ function checkShardInputs(inputs: ActionInputs): void {
       "inputs 'shard' and 'baseline: stored' both given: a sharded comparison measures base and head in each shard (baseline: same-job)",
     );
   }
+}
+
+/** The names of the inputs that are set, of [name, is it set] pairs. */
+export function inputsSet(pairs: ReadonlyArray<readonly [string, boolean]>): string[] {
+  return pairs.filter(([, set]) => set).map(([name]) => name);
+}
+
+/** Refuses inputs that mean nothing to a mode, naming them: "<why>: remove 'a', 'b'". */
+export function refuseInputs(why: string, pairs: ReadonlyArray<readonly [string, boolean]>): void {
+  const set = inputsSet(pairs);
+  if (set.length > 0) throw new UserError(`${why}: remove '${set.join("', '")}'`);
 }

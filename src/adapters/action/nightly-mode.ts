@@ -23,18 +23,13 @@ import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipel
 import { UserError } from '../../core/util/errors.js';
 import { buildRequestFor } from './build-arms.js';
 import type { ActionContext, CommitChoice } from './context.js';
-import type { ActionInputs } from './inputs.js';
-import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionOutcome } from './action-deps.js';
+import { refuseInputs, type ActionInputs } from './inputs.js';
+import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
 import { loadInputWorkloads } from './workloads.js';
 import { openActionStore, type ActionStore } from './store-setup.js';
 import { repoUrlOf } from './repo-url.js';
 
-export async function runNightlyMode(
-  inputs: ActionInputs,
-  ctx: ActionContext,
-  deps: ActionDeps,
-  resultsDir: string,
-): Promise<ActionOutcome> {
+export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkNightlyInputs(inputs, deps);
   const head = nightlyCommit(inputs, ctx);
@@ -105,7 +100,7 @@ export async function runNightlyMode(
   } finally {
     await store.close();
   }
-}
+};
 
 /** With store-branch and publish-site: the history site, rendered from the branch as it is now, pushed. */
 async function publishSite(
@@ -151,21 +146,14 @@ function checkNightlyInputs(inputs: ActionInputs, deps: ActionDeps): void {
   }
   if (!deps.stores)
     throw new UserError("inputs 'store'/'store-branch' are set but this runner cannot open a store");
-  const refused = (
-    [
-      ['base-ref', inputs.baseRef !== undefined],
-      ['base-bin-dir', inputs.baseBinDir !== undefined],
-      ['patches', inputs.patches.length > 0],
-      ['max-rounds', inputs.maxRounds !== undefined],
-      ['time-budget', inputs.timeBudgetS !== undefined],
-      ['baseline', inputs.baseline.kind !== 'same-job'],
-    ] as const
-  ).filter(([, set]) => set);
-  if (refused.length > 0) {
-    throw new UserError(
-      `mode nightly measures the branch head alone, against its stored history: remove '${refused.map(([n]) => n).join("', '")}'`,
-    );
-  }
+  refuseInputs('mode nightly measures the branch head alone, against its stored history', [
+    ['base-ref', inputs.baseRef !== undefined],
+    ['base-bin-dir', inputs.baseBinDir !== undefined],
+    ['patches', inputs.patches.length > 0],
+    ['max-rounds', inputs.maxRounds !== undefined],
+    ['time-budget', inputs.timeBudgetS !== undefined],
+    ['baseline', inputs.baseline.kind !== 'same-job'],
+  ]);
   if (inputs.headBinDir && (inputs.repo !== undefined || inputs.buildOptions.length > 0)) {
     throw new UserError(
       "input 'head-bin-dir' gives a pre-built install, but 'repo'/'build-options' build PostgreSQL: remove one or the other",

@@ -22,7 +22,7 @@ import type { RunResult } from '../../core/results/types.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import { planAdaptive } from '../../core/compare/adaptive.js';
 import { roundSeconds } from '../../run/round-seconds.js';
-import type { ActionDeps, ActionOutcome } from './action-deps.js';
+import type { ActionDeps, ActionMode, ActionOutcome } from './action-deps.js';
 import { REPORT_FILE, pipelineDepsOf } from './action-deps.js';
 import { buildRequestFor } from './build-arms.js';
 import { outcomeOf, setDecisionOutputs, statusOf } from './gate.js';
@@ -40,57 +40,21 @@ import { runNightlyMode } from './nightly-mode.js';
 import { runCalibrateMode } from './calibrate-mode.js';
 import { runBisectMode } from './bisect-mode.js';
 
-/** A mode: what it does, for the log and the docs, and the flow it runs (the results dir resolved). */
-interface ModeEntry {
-  does: string;
-  run(inputs: ActionInputs, ctx: ActionContext, deps: ActionDeps, resultsDir: string): Promise<ActionOutcome>;
-}
-
-/** The Action's modes, one row each: input `mode` -> the flow it runs. */
-const MODE_TABLE: Record<ActionInputs['mode'], ModeEntry> = {
-  benchmark: { does: 'build, run, decide and publish (a shard publishes its part)', run: benchmarkMode },
-  comment: { does: "publish an earlier benchmark job's results (fork PRs)", run: commentMode },
-  consolidate: { does: 'decide over the shards of a matrix and publish', run: runConsolidate },
-  nightly: { does: 'measure the branch head into the store, find change points', run: runNightlyMode },
-  calibrate: { does: "an A/A run: this runner's noise and false alarms", run: runCalibrateMode },
-  bisect: { does: 'the first bad commit of a regression', run: runBisectMode },
-};
-
-export async function runAction(
-  inputs: ActionInputs,
-  ctx: ActionContext,
-  deps: ActionDeps,
-): Promise<ActionOutcome> {
-  const mode = MODE_TABLE[inputs.mode];
-  deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  return mode.run(inputs, ctx, deps, path.resolve(ctx.workspace, inputs.resultsDir));
-}
-
-async function commentMode(
-  inputs: ActionInputs,
-  ctx: ActionContext,
-  deps: ActionDeps,
-  resultsDir: string,
-): Promise<ActionOutcome> {
+const commentMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile);
   const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
   // The benchmark job chose the analysis settings and recorded them; the comment job reports with them.
   return publish(result, analyse(result), target, inputs, ctx, deps, resultsDir);
-}
+};
 
-async function benchmarkMode(
-  inputs: ActionInputs,
-  ctx: ActionContext,
-  deps: ActionDeps,
-  resultsDir: string,
-): Promise<ActionOutcome> {
+const benchmarkMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const outcome = await benchmark(inputs, ctx, deps, resultsDir);
   if (inputs.shard) return publishShard(outcome, ctx, deps, resultsDir, REPORT_FILE);
   const target = benchmarkTarget(ctx, outcome.result, inputs.prNumber);
   return publish(outcome.result, outcome.comparison, target, inputs, ctx, deps, resultsDir);
-}
+};
 
 async function benchmark(
   inputs: ActionInputs,
@@ -277,4 +241,30 @@ function supersededNote(existing: string, result: RunResult, runUrl: string | un
 
 function describeCommit(c: { ref?: string; sha?: string; chosenBy: string }): string {
   return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(' @ ') + ` (${c.chosenBy})`;
+}
+
+/** A mode: what it does, for the log and the docs, and the flow it runs (the results dir resolved). */
+interface ModeEntry {
+  does: string;
+  run: ActionMode;
+}
+
+/** The Action's modes, one row each: input `mode` -> the flow it runs. */
+const MODE_TABLE: Record<ActionInputs['mode'], ModeEntry> = {
+  benchmark: { does: 'build, run, decide and publish (a shard publishes its part)', run: benchmarkMode },
+  comment: { does: "publish an earlier benchmark job's results (fork PRs)", run: commentMode },
+  consolidate: { does: 'decide over the shards of a matrix and publish', run: runConsolidate },
+  nightly: { does: 'measure the branch head into the store, find change points', run: runNightlyMode },
+  calibrate: { does: "an A/A run: this runner's noise and false alarms", run: runCalibrateMode },
+  bisect: { does: 'the first bad commit of a regression', run: runBisectMode },
+};
+
+export async function runAction(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+): Promise<ActionOutcome> {
+  const mode = MODE_TABLE[inputs.mode];
+  deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
+  return mode.run(inputs, ctx, deps, path.resolve(ctx.workspace, inputs.resultsDir));
 }

@@ -1,5 +1,5 @@
 /** Flag parsers that teach: each error names the flag, the bad value and the expected form. */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { settingProblem } from '../../core/results/settings.js';
 import { defaultWorkloadsDir, shippedWorkloadNames } from '../../drivers/shipped-workloads.js';
 
@@ -81,4 +81,38 @@ export function oneOf<T extends string>(flag: string, allowed: readonly T[]) {
 /** A value as it can be shown in one message line: control characters escaped. */
 export function printable(value: string): string {
   return JSON.stringify(value).slice(1, -1);
+}
+
+/** The flags of every command that measures: how long, where the results and the clusters go, as whom. */
+export interface MeasureFlags {
+  rounds?: number;
+  duration?: number;
+  out: string;
+  runAs?: string;
+  tmpDir?: string;
+}
+
+/**
+ * --rounds, --duration, --out, --run-as and --tmp-dir, worded once for every command that measures (run,
+ * calibrate, nightly, bisect). `rounds` and `out` replace the help of those two; `out: false` leaves --out
+ * to the command.
+ */
+export function addMeasureOptions(
+  command: Command,
+  help: { rounds?: string; out?: string | false } = {},
+): Command {
+  command
+    .option('--rounds <n>', help.rounds ?? "rounds (overrides the workloads')", positiveInt('--rounds'))
+    .option(
+      '--duration <seconds>',
+      "seconds per measured run (overrides the workloads')",
+      positiveInt('--duration'),
+    );
+  if (help.out !== false) command.option('--out <dir>', help.out ?? 'results directory', 'pgperf-results');
+  return command
+    .option(
+      '--run-as <user>',
+      'unprivileged user to run PostgreSQL as when pgperf is root (default: a dedicated user pgperf, created if missing)',
+    )
+    .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)');
 }

@@ -14,27 +14,22 @@ import { addAdaptiveOptions, adaptiveFromFlags, type AdaptiveFlags } from '../ad
 import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { bisectGate } from '../../../flows/bisect/bisect-gate.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
-import { positiveInt, workloadOptionHelp } from '../options.js';
+import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkOutDir, checkTmpDir } from '../validate.js';
 import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
 
-interface BisectFlags extends AnalysisFlags, AdaptiveFlags, FailOnFlags {
+interface BisectFlags extends AnalysisFlags, AdaptiveFlags, FailOnFlags, MeasureFlags {
   repo: string;
   good: string;
   bad: string;
   workload: string;
   clients?: number;
-  rounds?: number;
-  duration?: number;
   tries: number;
   verifyBad: boolean;
   cacheDir?: string;
   buildOption: string[];
-  out: string;
   seed?: number;
-  runAs?: string;
-  tmpDir?: string;
   store?: string | false;
   json: boolean;
   verbose: boolean;
@@ -62,12 +57,6 @@ export function bisectCommand(): Command {
       "the client count to measure (default: the workload's, when it has one)",
       positiveInt('--clients'),
     )
-    .option('--rounds <n>', "rounds of the first try (overrides the workload's)", positiveInt('--rounds'))
-    .option(
-      '--duration <seconds>',
-      'seconds per measured run (overrides the workload)',
-      positiveInt('--duration'),
-    )
     .option(
       '--tries <n>',
       'measurements per commit while the verdict is inconclusive, each with twice the rounds',
@@ -88,13 +77,15 @@ export function bisectCommand(): Command {
       'pgperf-results',
     )
     .option('--seed <n>', 'seed for the run order (default: random, recorded)', positiveInt('--seed'))
-    .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
-    .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--no-store', 'do not save the A/B tests to the results store')
     .option('--json', 'print the report as JSON', false)
     .option('-v, --verbose', 'debug output', false);
-  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, 'run')));
+  const measured = addMeasureOptions(command, {
+    rounds: "rounds of the first try (overrides the workload's)",
+    out: false,
+  });
+  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(measured, 'run')));
   return gated.action(async (flags: BisectFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workload = oneCell(await loadWorkload(flags.workload, { what: '--workload' }), flags.clients);

@@ -5,18 +5,13 @@ import { calibrationOf, renderCalibrationText } from '../../../flows/calibrate/c
 import { consoleLogger } from '../../../core/util/logger.js';
 import { addAnalysisOptions, analysisFromFlags, type AnalysisFlags } from '../analysis-flags.js';
 import { executeRun } from '../execute-run.js';
-import { positiveInt, workloadOptionHelp } from '../options.js';
+import { positiveInt, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 
-interface CalibrateFlags extends AnalysisFlags {
+interface CalibrateFlags extends AnalysisFlags, MeasureFlags {
   bin: string;
   workload: string[];
-  rounds?: number;
-  duration?: number;
-  out: string;
   seed?: number;
-  runAs?: string;
-  tmpDir?: string;
   store?: string | false;
   json: boolean;
   verbose: boolean;
@@ -33,21 +28,12 @@ export function calibrateCommand(): Command {
     )
     .requiredOption('--bin <dir>', 'PostgreSQL bin directory measured as both arms')
     .requiredOption('--workload <file|name...>', workloadOptionHelp())
-    .option('--rounds <n>', "rounds (overrides the workloads' rounds)", positiveInt('--rounds'))
-    .option(
-      '--duration <seconds>',
-      'seconds per measured run (overrides the workloads)',
-      positiveInt('--duration'),
-    )
-    .option('--out <dir>', 'results directory', 'pgperf-results')
     .option('--seed <n>', 'seed for the run order (default: random, recorded)', positiveInt('--seed'))
-    .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
-    .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--no-store', 'do not save the run to the results store')
     .option('--json', 'print the calibration as JSON', false)
     .option('-v, --verbose', 'debug output', false);
-  return addAnalysisOptions(command, 'run').action(async (flags: CalibrateFlags) => {
+  return addAnalysisOptions(addMeasureOptions(command), 'run').action(async (flags: CalibrateFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));

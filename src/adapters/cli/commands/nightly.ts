@@ -17,11 +17,11 @@ import { consoleLogger } from '../../../core/util/logger.js';
 import { cliPipelineDeps } from '../pipeline-deps.js';
 import { addChangePointOptions, changePointSettings, type ChangePointFlags } from '../change-point-flags.js';
 import { executeRun } from '../execute-run.js';
-import { oneOf, positiveInt, workloadOptionHelp } from '../options.js';
+import { oneOf, workloadOptionHelp, addMeasureOptions, type MeasureFlags } from '../options.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { cacheDirHelp, collectString, resolveCacheDir, withInterrupt } from './build.js';
 
-interface NightlyFlags extends ChangePointFlags {
+interface NightlyFlags extends ChangePointFlags, MeasureFlags {
   bin?: string;
   commit?: string;
   repo?: string;
@@ -29,15 +29,10 @@ interface NightlyFlags extends ChangePointFlags {
   cacheDir?: string;
   buildOption: string[];
   workload: string[];
-  rounds?: number;
-  duration?: number;
-  out: string;
   store?: string;
   site?: string;
   repoUrl?: string;
   githubRepo?: string;
-  runAs?: string;
-  tmpDir?: string;
   failOn: FailOn;
 }
 
@@ -68,9 +63,6 @@ export function nightlyCommand(): Command {
     .option('--cache-dir <dir>', cacheDirHelp())
     .option('--build-option <option>', 'extra build option (repeatable)', collectString, [])
     .requiredOption('--workload <file|name...>', workloadOptionHelp())
-    .option('--rounds <n>', "rounds (overrides the workloads')", positiveInt('--rounds'))
-    .option('--duration <seconds>', "seconds per run (overrides the workloads')", positiveInt('--duration'))
-    .option('--out <dir>', 'results directory', 'pgperf-results')
     .option('--store <dir|url>', STORE_OPTION_HELP)
     .option('--site <dir>', 'also render the history site into this directory')
     .option('--repo-url <url>', 'link commits to <url>/commit/<sha>')
@@ -78,8 +70,6 @@ export function nightlyCommand(): Command {
       '--github-repo <owner/name>',
       'keep one issue per regression event of a workload there: opened, updated, closed on recovery (token: $GITHUB_TOKEN)',
     )
-    .option('--run-as <user>', 'unprivileged user to run PostgreSQL as when pgperf is root')
-    .option('--tmp-dir <dir>', 'where the cluster lives while running (default: the OS temp dir)')
     .addOption(
       new Option(
         '--fail-on <when>',
@@ -89,7 +79,7 @@ export function nightlyCommand(): Command {
         .default(DEFAULT_FAIL_ON),
     )
     .addHelpText('after', NIGHTLY_EXIT_CODES_HELP);
-  return addChangePointOptions(command, 'runs').action(async (flags: NightlyFlags) => {
+  return addChangePointOptions(addMeasureOptions(command), 'runs').action(async (flags: NightlyFlags) => {
     const logger = consoleLogger();
     const github = flags.githubRepo ? githubTarget(flags.githubRepo, process.env) : undefined;
     const changePoints = changePointSettings(flags);

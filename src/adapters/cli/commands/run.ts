@@ -28,6 +28,8 @@ import {
   workloadOptionHelp,
   type ArmFlag,
   type SetFlag,
+  addMeasureOptions,
+  type MeasureFlags,
 } from '../options.js';
 import { cacheDirHelp, collectString, resolveCacheDir } from './build.js';
 
@@ -43,19 +45,14 @@ export interface BuildArmFlags {
   buildOption: string[];
 }
 
-interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFlags {
+interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFlags, MeasureFlags {
   arm?: ArmFlag[];
   workload: string[];
-  rounds?: number;
-  duration?: number;
-  out: string;
   seed?: number;
   order: 'random' | 'abba';
   clientBin?: string;
-  runAs?: string;
   set: SetFlag[];
   dataChecksums: boolean;
-  tmpDir?: string;
   shard?: string;
   strict: boolean;
   force: boolean;
@@ -104,13 +101,6 @@ export function runCommand(): Command {
       [],
     )
     .requiredOption('--workload <file|name...>', workloadOptionHelp())
-    .option('--rounds <n>', "rounds (overrides the workloads' rounds)", positiveInt('--rounds'))
-    .option(
-      '--duration <seconds>',
-      "seconds per measured run (overrides the workloads' duration)",
-      positiveInt('--duration'),
-    )
-    .option('--out <dir>', 'results directory', 'pgperf-results')
     .option(
       '--seed <n>',
       'seed for the run order and client random seeds (default: random, recorded)',
@@ -126,10 +116,6 @@ export function runCommand(): Command {
       "bin dir of the one pgbench that drives every arm (default: the first arm's)",
     )
     .option(
-      '--run-as <user>',
-      'unprivileged user to run PostgreSQL as when pgperf is root (default: a dedicated user pgperf, created if missing)',
-    )
-    .option(
       '--set <arm:name=value>',
       'a postgresql.conf setting for one arm only (repeatable)',
       collectSet,
@@ -140,7 +126,6 @@ export function runCommand(): Command {
       'initdb with data checksums (default: off, pinned, since PG18 turned them on)',
       false,
     )
-    .option('--tmp-dir <dir>', 'where the clusters live while running (default: the OS temp dir)')
     .option('--shard <i/n>', 'run only shard I of N of the cells (see pgperf plan; consolidate the shards)')
     .option('--strict', 'refuse to measure when the machine check says "not fit for benchmarking"', false)
     .option(
@@ -188,7 +173,7 @@ export function runCommand(): Command {
         .default('inconclusive'),
     )
     .option('-v, --verbose', 'debug output', false);
-  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(command, 'run')));
+  const gated = addFailOnOption(addAdaptiveOptions(addAnalysisOptions(addMeasureOptions(command), 'run')));
   return gated.action(async (flags: RunFlags) => {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
