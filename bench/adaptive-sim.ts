@@ -21,7 +21,7 @@ import { compareRun } from '../src/core/compare/compare-run.js';
 import type { RunComparison } from '../src/core/compare/types.js';
 import type { Sample } from '../src/core/results/types.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
-import { document, gaussian, sample } from '../test/unit/compare/synthetic-run.js';
+import { document, gaussian, sample } from '../testkit/synthetic-run.js';
 
 const REPLICATES = Number(process.argv[2] ?? 1000);
 const SCHEDULE = [6, 10, 15, 20, 30];

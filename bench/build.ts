@@ -1,7 +1,7 @@
 /**
  * Build speed: a cold build (empty cache and ccache), a cache hit, and a head build that differs from
  * the already-built base by one .c file, with ccache hit rates. Real PostgreSQL source (the release
- * tarball from Debian's source archive, see test/helpers/pg-source.ts).
+ * tarball from Debian's source archive, see testkit/pg-source.ts).
  *
  *   npx tsx bench/build.ts [--major 18|15] [--cache-dir DIR] [--warm]
  *
@@ -18,7 +18,7 @@ import { buildPostgres } from '../src/postgres/builds/build.js';
 import { parseRepo } from '../src/postgres/builds/source.js';
 import { consoleLogger } from '../src/core/util/logger.js';
 import { nodeProcessRunner } from '../src/machine/os/process.js';
-import { preparePgSourceRepo } from '../test/helpers/pg-source.js';
+import { preparePgSourceRepo } from '../testkit/pg-source.js';
 
 const TARGETS_S = { hit: 15, oneFile: 90 };
 

@@ -10,7 +10,7 @@
  */
 import { bench, describe } from 'vitest';
 import { compareRun } from '../src/core/compare/compare-run.js';
-import { SWEEP_8, syntheticRun } from '../test/unit/compare/synthetic-run.js';
+import { SWEEP_8, syntheticRun } from '../testkit/synthetic-run.js';
 
 const BUDGET_MS = 200;
 const workloads = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`workload-${i}`, SWEEP_8]));

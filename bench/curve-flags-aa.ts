@@ -16,7 +16,7 @@
  * Run: npx tsx bench/curve-flags-aa.ts [replicates]
  */
 import { compareRun } from '../src/core/compare/compare-run.js';
-import { COLLAPSE_DIP, syntheticRun } from '../test/unit/compare/synthetic-run.js';
+import { COLLAPSE_DIP, syntheticRun } from '../testkit/synthetic-run.js';
 
 const REPLICATES = Number(process.argv[2] ?? 1000);
 const NOISES = [0.05, 0.1];

@@ -27,7 +27,7 @@ import { resolutionOf } from '../src/flows/compare/noise-plan.js';
 import { upperNoiseBound, type NoiseEstimate } from '../src/flows/compare/runner-noise.js';
 import type { RunResult, Sample } from '../src/core/results/types.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
-import { document, gaussian, sample } from '../test/unit/compare/synthetic-run.js';
+import { document, gaussian, sample } from '../testkit/synthetic-run.js';
 
 const REPLICATES = Number(process.argv[2] ?? 1000);
 const ALPHA = 0.05;

@@ -19,8 +19,8 @@
 import { compareRun } from '../src/core/compare/compare-run.js';
 import type { Sample } from '../src/core/results/types.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
-import { noisyRunnerRuns } from '../test/unit/compare/noisy-runner.js';
-import { document, gaussian, sample } from '../test/unit/compare/synthetic-run.js';
+import { noisyRunnerRuns } from '../testkit/noisy-runner.js';
+import { document, gaussian, sample } from '../testkit/synthetic-run.js';
 
 const REPLICATES = Number(process.argv[2] ?? 1000);
 const ROUNDS = [6, 10, 15, 20];

@@ -9,7 +9,7 @@
  */
 import { runValue } from '../src/core/compare/cell-runs.js';
 import { robustLogSpread } from '../src/core/stats/robust-log-spread.js';
-import { noisyRunnerRuns, noisySample } from '../test/unit/compare/noisy-runner.js';
+import { noisyRunnerRuns, noisySample } from '../testkit/noisy-runner.js';
 
 const runs = noisyRunnerRuns();
 const sd = (x: number[]) => {

@@ -19,8 +19,8 @@ import type { RunResult, Sample } from '../src/core/results/types.js';
 import { DirStore } from '../src/store/dir-store.js';
 import { PgStore } from '../src/store/pg-store.js';
 import type { ResultStore } from '../src/store/store.js';
-import { fixtureVariant, minutesAfter, readFixture } from '../test/integration/store-fixture.js';
-import { startTestPgServer, type TestPgServer } from '../test/helpers/pg-server.js';
+import { fixtureVariant, minutesAfter, readFixture } from '../testkit/store-fixture.js';
+import { startTestPgServer, type TestPgServer } from '../testkit/pg-server.js';
 
 const TARGET_MS = 200;
 const WORKLOADS = 8;

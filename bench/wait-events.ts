@@ -17,7 +17,7 @@ import pg from 'pg';
 import { ACTIVITY_SQL, startDiagnostics } from '../src/postgres/wait-events.js';
 import { consoleLogger } from '../src/core/util/logger.js';
 import { nodeProcessRunner } from '../src/machine/os/process.js';
-import { installedBinDir } from '../test/helpers/postgres.js';
+import { installedBinDir } from '../testkit/postgres.js';
 
 const { values } = parseArgs({
   options: {

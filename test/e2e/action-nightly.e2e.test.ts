@@ -26,8 +26,8 @@ import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
-import { preparePgSourceRepo, testCacheDir } from '../helpers/pg-source.js';
-import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
+import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 import { WORKLOAD, commitSha, noisyHistory } from '../unit/history/noisy-history.js';
 
 const root = new URL('../../', import.meta.url).pathname;

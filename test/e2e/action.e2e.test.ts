@@ -14,8 +14,8 @@ import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
-import { preparePgSourceRepo, testCacheDir } from '../helpers/pg-source.js';
-import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
+import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 
@@ -110,15 +110,15 @@ describe('the action (dist/index.js) on a pull_request', () => {
       ),
     ).toBe(true);
     // The status carries the verdict: an undecided comparison is pending ("needs more rounds"), never green.
+    // Inconclusive whatever the machine's noise, by construction: 2 rounds are 2 pairs, whose signed-rank p
+    // is never below 0.5 (no regression or improvement), and whose 90% interval reaches only 50% confidence
+    // (neither no-change nor a likely regression, both of which need the 90% level).
     expect(gh.statuses).toHaveLength(1);
     const status = gh.statuses[0]!;
     expect(status).toMatchObject({ sha: HEAD_SHA, context: 'pgperf/default' });
-    expect(first.outputs.verdict).toMatch(/^(regression|improvement|no-change|inconclusive|mixed)$/);
-    const expectedState = { regression: 'failure', mixed: 'failure', inconclusive: 'pending' }[
-      first.outputs.verdict as string
-    ];
-    expect(status.state).toBe(expectedState ?? 'success');
-    if (status.state === 'pending') expect(status.description).toMatch(/needs more rounds/);
+    expect(first.outputs.verdict).toBe('inconclusive');
+    expect(status.state).toBe('pending');
+    expect(status.description).toMatch(/needs more rounds/);
     expect(first.outputs['worst-delta']).toMatch(/^-?\d+\.\d\d$/);
     expect(first.outputs['results-json']).toBe(path.join(tmp, 'pgperf-results/results.json'));
     const result = JSON.parse(await readFile(first.outputs['results-json']!, 'utf8')) as RunResult;
@@ -206,6 +206,8 @@ describe('the action building from source', () => {
       head: { ref: repo.headRef },
     });
     expect(result.samples.filter((s) => s.status === 'ok')).toHaveLength(8);
+    // Head only adds an uncalled function, and 2 rounds can decide nothing (see the first test): inconclusive.
+    expect(ran.outputs.verdict).toBe('inconclusive');
     expect(gh.requests).toEqual([]);
   }, 1_200_000);
 });

@@ -20,7 +20,7 @@ import type { RunResult } from '../../src/core/results/types.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { runCli } from '../helpers/cli.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
-import { syntheticRun, tpsAndP99Run } from '../unit/compare/synthetic-run.js';
+import { syntheticRun, tpsAndP99Run } from '../../testkit/synthetic-run.js';
 import { shardDocuments } from '../unit/fleet/shard-documents.js';
 
 const PR = 7;

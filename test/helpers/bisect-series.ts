@@ -1,12 +1,12 @@
 /**
- * A series of commits on top of the PostgreSQL test repository (pg-source.ts) for bisection tests: five
+ * A series of commits on top of the PostgreSQL test repository (testkit/pg-source.ts) for bisection tests: five
  * commits after base, of which exactly one (SLOW_COMMIT_INDEX) makes every statement slower by sleeping
  * SLOW_MS milliseconds in standard_ExecutorRun; the others touch a README or a comment. Fixed author and dates, so the
  * shas, and with them the build cache, are the same on every run.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { git, preparePgSourceRepo, type PgSourceRepo } from './pg-source.js';
+import { git, preparePgSourceRepo, type PgSourceRepo } from '../../testkit/pg-source.js';
 
 /** 1-based position of the slow commit after base. */
 export const SLOW_COMMIT_INDEX = 3;

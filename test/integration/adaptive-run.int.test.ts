@@ -16,7 +16,7 @@ import { cellId, type RunResult } from '../../src/core/results/types.js';
 import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
-import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
 let tmp: string;

@@ -1,6 +1,6 @@
 /**
  * `pgperf bisect` end to end on real PostgreSQL 18 source (Debian's tarball as a local git repository,
- * test/helpers/pg-source.ts) with five commits of our own on top, one of which sleeps 50 ms in every
+ * testkit/pg-source.ts) with five commits of our own on top, one of which sleeps 50 ms in every
  * ExecutorRun (test/helpers/bisect-series.ts): every commit the search asks for is built (release build,
  * the fixed test cache and ccache) and A/B-tested against good with real pgbench; the bisection must name
  * the slow commit. (Stopping on a commit that stays inconclusive depends on the machine's noise with real
@@ -17,7 +17,7 @@ import { short } from '../../src/postgres/builds/source.js';
 import { main } from '../../src/adapters/cli/commands/main.js';
 import { renderBisectText } from '../../src/flows/bisect/bisect-text.js';
 import { prepareBisectSeries, SLOW_COMMIT_INDEX, type BisectSeries } from '../helpers/bisect-series.js';
-import { testCacheDir } from '../helpers/pg-source.js';
+import { testCacheDir } from '../../testkit/pg-source.js';
 import { DirStore } from '../../src/store/dir-store.js';
 
 const cacheDir = testCacheDir();

@@ -1,6 +1,6 @@
 /**
  * Building PostgreSQL from real source (release tarballs from Debian's source archive turned into local
- * git repositories, test/helpers/pg-source.ts): meson (18) and autoconf (15), base and a head that
+ * git repositories, testkit/pg-source.ts): meson (18) and autoconf (15), base and a head that
  * changes one .c file, patches, the cache, the CLI, a short benchmark on the built arms, and bad input.
  *
  * The cache directory is fixed (testCacheDir(): $PGPERF_TEST_CACHE or /var/cache/pgperf-test), so a warm
@@ -26,8 +26,13 @@ import type { RunResult } from '../../src/core/results/types.js';
 import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
-import { CHANGED_FILE, preparePgSourceRepo, testCacheDir, type PgSourceRepo } from '../helpers/pg-source.js';
-import { processesMentioning } from '../helpers/postgres.js';
+import {
+  CHANGED_FILE,
+  preparePgSourceRepo,
+  testCacheDir,
+  type PgSourceRepo,
+} from '../../testkit/pg-source.js';
+import { processesMentioning } from '../../testkit/postgres.js';
 import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 

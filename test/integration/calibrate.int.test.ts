@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/adapters/cli/commands/main.js';
 import type { Calibration } from '../../src/flows/calibrate/calibrate.js';
-import { installedBinDir } from '../helpers/postgres.js';
+import { installedBinDir } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
 let tmp: string;
@@ -22,7 +22,7 @@ describe('pgperf calibrate (real PostgreSQL and pgbench)', () => {
     const file = path.join(tmp, 'cal.yml');
     await writeFile(
       file,
-      'name: cal\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 0\nrounds: 4\n',
+      'name: cal\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 0\nrounds: 3\n',
     );
     await chmod(file, 0o644);
     const out: string[] = [];
@@ -57,9 +57,12 @@ describe('pgperf calibrate (real PostgreSQL and pgbench)', () => {
     expect(cell!.rounds).toBeGreaterThanOrEqual(3);
     expect(cell!.pairedCvPct).toBeGreaterThanOrEqual(0);
     expect(cell!.runCvPct).toBeGreaterThanOrEqual(0);
-    expect(calibration.falseAlarms).toBe(calibration.cells.filter((c) => c.falseAlarm).length);
-    // Between identical arms a regression or improvement is a false alarm, and is reported as one.
-    if (cell!.verdict === 'regression' || cell!.verdict === 'improvement')
-      expect(cell!.falseAlarm).toBe(true);
+    // No false alarm, by construction rather than by luck: 3 rounds give a signed-rank p of at least 0.25 and
+    // 3 runs an arm a Mann-Whitney p of at least 0.1, both above alpha 0.05 (never a regression or
+    // improvement), and a 90% interval of at most 75% confidence (never a likely regression, which needs the
+    // 90% level). How a false alarm is reported is tested in test/unit/calibrate.test.ts.
+    expect(cell!.verdict).toBe('inconclusive');
+    expect(cell!.falseAlarm).toBe(false);
+    expect(calibration.falseAlarms).toBe(0);
   }, 180_000);
 });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/results/types.js';
-import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const cli = path.join(root, 'dist/cli.js');
@@ -77,9 +77,11 @@ describe('pgperf CLI (dist/cli.js)', () => {
     const out = path.join(tmp, 'out-run');
     const ran = await pgperf([...smokeRun(out, 2, 2), '--seed', '11']);
     expect(ran.stderr).toMatch(/round 2\/2/);
-    // The same install twice, 2 rounds: nothing can fail the gate; the decision comes first.
+    // The same install twice, 2 rounds: pending by construction, whatever the noise (2 pairs: a signed-rank p
+    // of at least 0.5, a Mann-Whitney p of at least 0.33, a 90% interval of at most 50% confidence, so no
+    // cell is changed, unchanged or a likely regression); nothing fails the gate; the decision comes first.
     expect(ran.code).toBe(0);
-    expect(ran.stdout.split('\n')[0]).toMatch(/^(PASSED|PENDING): /);
+    expect(ran.stdout.split('\n')[0]).toMatch(/^PENDING: /);
     expect(ran.stdout).toMatch(/decision written to .*decision\.json/);
     expect(ran.stdout).toMatch(/workload smoke/);
     expect(ran.stdout).toMatch(/results written to .*results\.json/);
@@ -166,27 +168,30 @@ describe('pgperf CLI (dist/cli.js)', () => {
     expect(processesMentioning(tmp)).toEqual([]);
   });
 
-  it('demo: synchronous_commit off beats on, on the installed PostgreSQL', async () => {
+  // Not "off beats on": that direction is the disk's fsync latency, which a write-back cache or tmpfs makes
+  // small enough for two rounds of noise to flip. What is asserted cannot flip: the demo measures both
+  // settings on every cell, and 2 rounds decide nothing by construction (2 pairs: a signed-rank p of at least
+  // 0.5, a Mann-Whitney p of at least 0.33, a 90% interval of at most 50% confidence), so it is pending.
+  // A write slowdown that no noise can hide is gated in gate-cli.int.test.ts (10 ms commit_delay).
+  it('demo: compares synchronous_commit on and off on the installed PostgreSQL; 2 rounds stay pending', async () => {
     const out = path.join(tmp, 'out-demo');
     const ran = await pgperf(['demo', '--rounds', '2', '--out', out]);
-    expect(ran.code).toBe(0);
+    expect(ran.code, ran.stderr).toBe(0);
     // Why the demo's threshold is not 2% is said once, in its first line, not as a power warning.
     expect(ran.stderr).toMatch(
       /^demo: .*; threshold 10% \(the default 2% would need about \d+ rounds at the assumed 2\.0% noise; the demo runs 2\)$/m,
     );
-    expect(ran.stdout.split('\n')[0]).toMatch(/^(PASSED|PENDING): /);
+    expect(ran.stdout.split('\n')[0]).toMatch(/^PENDING: /);
     const result = await resultsIn(out);
-    expect(result.arms.map((a) => a.label)).toEqual(['sync-on', 'sync-off']);
-    const median = (arm: string, clients: number) => {
-      const tps = result.samples
-        .filter((s) => s.arm === arm && s.clients === clients)
-        .map((s) => s.metrics.tps!)
-        .sort((a, b) => a - b);
-      return (tps[0]! + tps[tps.length - 1]!) / 2;
-    };
-    // Commit without waiting for the WAL flush is faster; how much depends on the disk's fsync latency.
-    for (const clients of [1, 4])
-      expect(median('sync-off', clients)).toBeGreaterThan(median('sync-on', clients));
+    expect(result.arms.map((a) => [a.label, a.settingOverrides])).toEqual([
+      ['sync-on', {}],
+      ['sync-off', { synchronous_commit: 'off' }],
+    ]);
+    // Every arm, cell and round measured: 2 arms x 2 client counts x 2 rounds.
+    const ok = result.samples.filter((s) => s.status === 'ok' && s.metrics.tps! > 0);
+    expect(ok.map((s) => `${s.arm}@${s.clients}#${s.round}`).sort()).toEqual(
+      ['sync-off', 'sync-on'].flatMap((arm) => [1, 4].flatMap((c) => [1, 2].map((r) => `${arm}@${c}#${r}`))),
+    );
     expect(processesMentioning('/pgperf-sync-o')).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { freePort, inspectBinDir, PgCluster } from '../../src/postgres/cluster/c
 import { resolveRunAs, type RunAsUser } from '../../src/postgres/cluster/run-as.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
-import { installedBinDir, processesMentioning, processUid } from '../helpers/postgres.js';
+import { installedBinDir, processesMentioning, processUid } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
 const logger = memoryLogger();

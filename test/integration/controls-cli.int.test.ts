@@ -5,7 +5,8 @@
  * registry), read back from the files themselves. Bad input stops the run before any server starts.
  *
  * This VM has no cpufreq, so the governor lives in a sysfs tree of regular files (--sysfs-root, hidden);
- * /dev/cpu_dma_latency is the real device when it is writable here (root), else that part is skipped.
+ * /dev/cpu_dma_latency is the real device: its tests need root (a writable device) and are reported as
+ * skipped, with "(needs root)" in their names, when it is not writable.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/results/types.js';
 import { runCli } from '../helpers/cli.js';
-import { installedBinDir, killProcessesMentioning, processesMentioning } from '../helpers/postgres.js';
+import { installedBinDir, killProcessesMentioning, processesMentioning } from '../../testkit/postgres.js';
 import { cpufreqTree, governors } from '../helpers/cpufreq-tree.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -78,8 +79,16 @@ interface Held {
   during: { governors: string[]; dma?: number };
 }
 
-/** Runs the CLI; once a measured run is logged, reads the controls back, then sends `signals`. */
-function runReadAndSignal(args: string[], sysfs: string, signals: NodeJS.Signals[]): Promise<Held> {
+/**
+ * Runs the CLI; once a measured run is logged, reads the controls back (the device only with `readDma`),
+ * then sends `signals`.
+ */
+function runReadAndSignal(
+  args: string[],
+  sysfs: string,
+  signals: NodeJS.Signals[],
+  readDma = false,
+): Promise<Held> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], { cwd: tmp });
     let stderr = '';
@@ -92,7 +101,7 @@ function runReadAndSignal(args: string[], sysfs: string, signals: NodeJS.Signals
       void (async () => {
         during = {
           governors: await governors(sysfs),
-          ...(writable ? { dma: await currentDmaLatency() } : {}),
+          ...(readDma ? { dma: await currentDmaLatency() } : {}),
         };
         signals.forEach((s, i) => setTimeout(() => child.kill(s), i * 300));
       })().catch(reject);
@@ -107,79 +116,122 @@ function runReadAndSignal(args: string[], sysfs: string, signals: NodeJS.Signals
   });
 }
 
+/** A fresh run directory with its fake cpufreq tree. */
+async function setUp(prefix: string): Promise<{ parent: string; sysfs: string }> {
+  const parent = await mkdtemp(path.join(tmp, prefix));
+  await chmod(parent, 0o755);
+  const sysfs = path.join(parent, 'sysfs');
+  await cpufreqTree(sysfs);
+  return { parent, sysfs };
+}
+
+/** The controls recorded in the run's results.json. */
+async function recordedControls(parent: string): Promise<RunResult> {
+  const out = path.join(parent, 'out');
+  const [runDir] = await readdir(out);
+  return JSON.parse(await readFile(path.join(out, runDir!, 'results.json'), 'utf8')) as RunResult;
+}
+
+const INTERRUPTS = [
+  { name: 'SIGINT once', signals: ['SIGINT'] as NodeJS.Signals[] },
+  { name: 'SIGINT twice (forced exit)', signals: ['SIGINT', 'SIGINT'] as NodeJS.Signals[] },
+];
+
+/** Bad controls, each with the message that must stop the run before any server starts. */
+const badCases = (parent: string): Array<[string[], RegExp]> => [
+  [
+    ['--governor', 'ondemand', '--cpu-dma-latency', '0'],
+    /--governor: "ondemand" is not available for CPU 0 \(available: performance powersave schedutil\)/,
+  ],
+  [['--cpu-dma-latency=-5'], /--cpu-dma-latency must be a whole number >= 0, got '-5'/],
+  [
+    ['--governor', 'performance', '--sysfs-root', path.join(parent, 'none')],
+    /--governor: no online CPU under .*none\/sys\/devices\/system\/cpu/,
+  ],
+];
+
+async function runBadCases(parent: string, sysfs: string): Promise<void> {
+  for (const [controls, message] of badCases(parent)) {
+    // One short round: should a check not stop the run, the test fails fast instead of measuring.
+    const args = [...runArgs(parent, sysfs, []), '--rounds', '1', '--duration', '1', '--force', ...controls];
+    const ran = await runCli(args, { cwd: tmp });
+    expect(ran.code, ran.stderr).not.toBe(0);
+    expect(ran.stderr).toMatch(message);
+    expect(ran.stderr).not.toMatch(/initdb|round \d+\/\d+|internal error/);
+  }
+}
+
 describe('pgperf run --cpu-dma-latency/--governor (dist/cli.js)', () => {
-  it.each([
-    { name: 'SIGINT once', signals: ['SIGINT'] as NodeJS.Signals[] },
-    { name: 'SIGINT twice (forced exit)', signals: ['SIGINT', 'SIGINT'] as NodeJS.Signals[] },
-  ])('$name: held during the runs, recorded, restored after the interrupt', async ({ signals }) => {
-    const parent = await mkdtemp(path.join(tmp, 'run-'));
-    await chmod(parent, 0o755);
-    const sysfs = path.join(parent, 'sysfs');
-    await cpufreqTree(sysfs);
-    const before = writable ? await currentDmaLatency() : undefined;
-    const controls = ['--governor', 'performance', ...(writable ? ['--cpu-dma-latency', '0'] : [])];
-    const ran = await runReadAndSignal(runArgs(parent, sysfs, controls), sysfs, signals);
+  it.each(INTERRUPTS)(
+    '$name: governor held during the runs, recorded, restored after the interrupt',
+    async ({ signals }) => {
+      const { parent, sysfs } = await setUp('run-');
+      const ran = await runReadAndSignal(
+        runArgs(parent, sysfs, ['--governor', 'performance']),
+        sysfs,
+        signals,
+      );
 
-    expect(ran.during.governors).toEqual(['performance', 'performance']);
-    if (writable) expect(ran.during.dma).toBe(0);
-    expect(ran.code).toBe(130);
-    expect(ran.stderr).not.toMatch(/internal error/);
-    expect(ran.stderr).toMatch(
-      /machine controls applied \(restored at the end\): governor performance on 2 CPUs/,
-    );
-    // Read back: the files hold the old governors again, the device the bound from before.
-    expect(await governors(sysfs)).toEqual(['powersave', 'schedutil']);
-    if (writable) expect(await currentDmaLatency()).toBe(before);
-    expect(ran.stderr).toMatch(/machine controls restored: governor back to powersave, schedutil on 2 CPUs/);
-    expect(processesMentioning(parent)).toEqual([]);
+      expect(ran.during.governors).toEqual(['performance', 'performance']);
+      expect(ran.code).toBe(130);
+      expect(ran.stderr).not.toMatch(/internal error/);
+      expect(ran.stderr).toMatch(
+        /machine controls applied \(restored at the end\): governor performance on 2 CPUs/,
+      );
+      // Read back: the files hold the old governors again.
+      expect(await governors(sysfs)).toEqual(['powersave', 'schedutil']);
+      expect(ran.stderr).toMatch(
+        /machine controls restored: governor back to powersave, schedutil on 2 CPUs/,
+      );
+      expect(processesMentioning(parent)).toEqual([]);
 
-    const out = path.join(parent, 'out');
-    const [runDir] = await readdir(out);
-    const result = JSON.parse(await readFile(path.join(out, runDir!, 'results.json'), 'utf8')) as RunResult;
-    const recorded = result.environment.controls ?? [];
-    expect(recorded.filter((c) => c.control === 'governor').map((c) => [c.from, c.to])).toEqual([
-      ['powersave', 'performance'],
-      ['schedutil', 'performance'],
-    ]);
-    if (writable) expect(recorded).toContainEqual({ control: 'cpuDmaLatency', file: DEVICE, to: '0 µs' });
-    expect(result.fingerprint?.facts.controls).toMatch(/governor=performance/);
-  });
+      const result = await recordedControls(parent);
+      const recorded = result.environment.controls ?? [];
+      expect(recorded.filter((c) => c.control === 'governor').map((c) => [c.from, c.to])).toEqual([
+        ['powersave', 'performance'],
+        ['schedutil', 'performance'],
+      ]);
+      expect(result.fingerprint?.facts.controls).toMatch(/governor=performance/);
+    },
+  );
+
+  // The real /dev/cpu_dma_latency is writable only by root: unprivileged, these show as skipped.
+  it.skipIf(!writable).each(INTERRUPTS)(
+    '$name: /dev/cpu_dma_latency held at 0 during the runs, recorded, restored after the interrupt (needs root)',
+    async ({ signals }) => {
+      const { parent, sysfs } = await setUp('dma-');
+      const before = await currentDmaLatency();
+      const controls = ['--governor', 'performance', '--cpu-dma-latency', '0'];
+      const ran = await runReadAndSignal(runArgs(parent, sysfs, controls), sysfs, signals, true);
+
+      expect(ran.during.dma).toBe(0);
+      expect(ran.code).toBe(130);
+      expect(ran.stderr).not.toMatch(/internal error/);
+      // Read back: the device gives the bound from before again.
+      expect(await currentDmaLatency()).toBe(before);
+      expect(await governors(sysfs)).toEqual(['powersave', 'schedutil']);
+      expect(processesMentioning(parent)).toEqual([]);
+
+      const recorded = (await recordedControls(parent)).environment.controls ?? [];
+      expect(recorded).toContainEqual({ control: 'cpuDmaLatency', file: DEVICE, to: '0 µs' });
+    },
+  );
 
   it('bad controls stop the run before any server starts, naming the flag; nothing is changed', async () => {
-    const parent = await mkdtemp(path.join(tmp, 'bad-'));
-    await chmod(parent, 0o755);
-    const sysfs = path.join(parent, 'sysfs');
-    await cpufreqTree(sysfs);
-    const before = writable ? await currentDmaLatency() : undefined;
-    const cases: Array<[string[], RegExp]> = [
-      [
-        ['--governor', 'ondemand', '--cpu-dma-latency', '0'],
-        /--governor: "ondemand" is not available for CPU 0 \(available: performance powersave schedutil\)/,
-      ],
-      [['--cpu-dma-latency=-5'], /--cpu-dma-latency must be a whole number >= 0, got '-5'/],
-      [
-        ['--governor', 'performance', '--sysfs-root', path.join(parent, 'none')],
-        /--governor: no online CPU under .*none\/sys\/devices\/system\/cpu/,
-      ],
-    ];
-    for (const [controls, message] of cases) {
-      // One short round: should a check not stop the run, the test fails fast instead of measuring.
-      const args = [
-        ...runArgs(parent, sysfs, []),
-        '--rounds',
-        '1',
-        '--duration',
-        '1',
-        '--force',
-        ...controls,
-      ];
-      const ran = await runCli(args, { cwd: tmp });
-      expect(ran.code, ran.stderr).not.toBe(0);
-      expect(ran.stderr).toMatch(message);
-      expect(ran.stderr).not.toMatch(/initdb|round \d+\/\d+|internal error/);
-    }
+    const { parent, sysfs } = await setUp('bad-');
+    await runBadCases(parent, sysfs);
     expect(await governors(sysfs)).toEqual(['powersave', 'schedutil']);
-    if (writable) expect(await currentDmaLatency()).toBe(before);
     expect(processesMentioning(parent)).toEqual([]);
   });
+
+  it.skipIf(!writable)(
+    'bad controls leave /dev/cpu_dma_latency at the bound it had (needs root)',
+    async () => {
+      const { parent, sysfs } = await setUp('bad-dma-');
+      const before = await currentDmaLatency();
+      await runBadCases(parent, sysfs);
+      expect(await currentDmaLatency()).toBe(before);
+      expect(processesMentioning(parent)).toEqual([]);
+    },
+  );
 });

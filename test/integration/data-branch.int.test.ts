@@ -23,7 +23,7 @@ import { UserError } from '../../src/core/util/errors.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../src/machine/os/process.js';
 import { filesHolding, startGitHttpServer, type GitHttpServer } from '../helpers/git-http.js';
-import { minutesAfter, readFixture } from './store-fixture.js';
+import { minutesAfter, readFixture } from '../../testkit/store-fixture.js';
 
 let tmp: string;
 let remote: string;

@@ -31,7 +31,7 @@ import type { RunResult } from '../../src/core/results/types.js';
 import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger, type Logger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
-import { installedBinDir, killProcessesMentioning, processesMentioning } from '../helpers/postgres.js';
+import { installedBinDir, killProcessesMentioning, processesMentioning } from '../../testkit/postgres.js';
 import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 import { runCli } from '../helpers/cli.js';

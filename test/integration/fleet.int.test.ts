@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consolidateShards } from '../../src/flows/consolidate/consolidate.js';
 import { readResults } from '../../src/store/read-results.js';
 import { cellId } from '../../src/core/results/types.js';
-import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 import { runCli } from '../helpers/cli.js';
 
 const binDir = installedBinDir();
@@ -90,11 +90,11 @@ describe('sharded comparison', () => {
     expect(only.result.status).toBe('complete');
     expect(only.result.plan.cells.map(cellId)).toEqual(['fleet@1', 'fleet@2', 'fleet@3']);
     const ran = await pgperf(['consolidate', ...shardFiles]);
-    expect(ran.stdout).toMatch(
-      /^(PASSED|PENDING|FAILED): .* \(1 machine class, plan [0-9a-f]{16}, 3 shards\)/,
-    );
-    // The exit code is the decision's, whatever this machine's noise made of it.
-    expect(ran.code, ran.stderr).toBe(ran.stdout.startsWith('FAILED') ? 1 : 0);
+    // Pending by construction, whatever this machine's noise: every cell has 2 rounds (2 pairs: a signed-rank
+    // p of at least 0.5, a Mann-Whitney p of at least 0.33, a 90% interval of at most 50% confidence), so no
+    // cell is changed, unchanged or a likely regression, and nothing fails the gate.
+    expect(ran.stdout).toMatch(/^PENDING: .* \(1 machine class, plan [0-9a-f]{16}, 3 shards\)/);
+    expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toContain('shards 1, 2, 3 of 3');
   });
 

@@ -16,7 +16,7 @@ import { analyse } from '../../src/flows/compare/analysis.js';
 import { renderMarkdownReport } from '../../src/core/report/markdown.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { runCli } from '../helpers/cli.js';
-import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
 let tmp: string;

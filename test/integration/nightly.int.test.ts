@@ -19,7 +19,7 @@ import {
 import type { HistoryRun } from '../../src/flows/history/series.js';
 import { DirStore } from '../../src/store/dir-store.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
-import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 import { WORKLOAD, commitSha, noisyHistory } from '../unit/history/noisy-history.js';
 import { runCli } from '../helpers/cli.js';
 

@@ -17,7 +17,7 @@ import { readTopology } from '../../src/machine/topology.js';
 import { findPinningTools, planCpus, withCpuPrefix } from '../../src/machine/pinning.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
-import { installedBinDir } from '../helpers/postgres.js';
+import { installedBinDir } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
 const deps = { runner: nodeProcessRunner, logger: memoryLogger() };

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/results/types.js';
 import type { StoredRun } from '../../src/store/store.js';
 import { runCli, type Ran } from '../helpers/cli.js';
-import { installedBinDir, killProcessesMentioning } from '../helpers/postgres.js';
+import { installedBinDir, killProcessesMentioning } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
 let tmp: string;

@@ -22,7 +22,7 @@ import { loadWorkloadFile } from '../../src/drivers/load-workload.js';
 import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
-import { installedBinDir, processesMentioning } from '../helpers/postgres.js';
+import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 

@@ -10,8 +10,8 @@ import { freePort } from '../../src/postgres/cluster/cluster.js';
 import { readResults } from '../../src/store/read-results.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import type { StoredRun } from '../../src/store/store.js';
-import { startTestPgServer, type TestPgServer } from '../helpers/pg-server.js';
-import { FIXTURE_FILE, fixtureVariant, minutesAfter, readFixture } from './store-fixture.js';
+import { startTestPgServer, type TestPgServer } from '../../testkit/pg-server.js';
+import { FIXTURE_FILE, fixtureVariant, minutesAfter, readFixture } from '../../testkit/store-fixture.js';
 import { runCli, type Ran } from '../helpers/cli.js';
 
 const PASSWORD = 'cli-s3cret/pw';

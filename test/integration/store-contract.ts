@@ -10,7 +10,7 @@ import { environmentFingerprint } from '../../src/machine/fingerprint.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import type { ResultStore } from '../../src/store/store.js';
 import { UserError } from '../../src/core/util/errors.js';
-import { fixtureVariant, minutesAfter, readFixture } from './store-fixture.js';
+import { fixtureVariant, minutesAfter, readFixture } from '../../testkit/store-fixture.js';
 
 export interface StoreUnderTest {
   /** What openStore takes for this store: a directory or a postgresql:// URL. */

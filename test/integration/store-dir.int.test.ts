@@ -10,7 +10,7 @@ import { defaultStoreDir, openStore } from '../../src/store/open-store.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { describeStoreContract } from './store-contract.js';
-import { fixtureVariant, minutesAfter, readFixture } from './store-fixture.js';
+import { fixtureVariant, minutesAfter, readFixture } from '../../testkit/store-fixture.js';
 
 let tmp: string;
 let n = 0;

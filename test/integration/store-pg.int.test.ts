@@ -10,9 +10,9 @@ import { openStore } from '../../src/store/open-store.js';
 import { MIGRATIONS, PgStore } from '../../src/store/pg-store.js';
 import { UserError } from '../../src/core/util/errors.js';
 import { runCli } from '../helpers/cli.js';
-import { startTestPgServer, type TestPgServer } from '../helpers/pg-server.js';
+import { startTestPgServer, type TestPgServer } from '../../testkit/pg-server.js';
 import { describeStoreContract } from './store-contract.js';
-import { fixtureVariant, minutesAfter, readFixture } from './store-fixture.js';
+import { fixtureVariant, minutesAfter, readFixture } from '../../testkit/store-fixture.js';
 
 /** A password with characters that need percent-encoding in a URL. */
 const PASSWORD = 's3cr3t:p@ss/w0rd';

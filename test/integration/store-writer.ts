@@ -8,7 +8,7 @@
 import os from 'node:os';
 import { openStore } from '../../src/store/open-store.js';
 import { errorMessage } from '../../src/core/util/errors.js';
-import { fixtureVariant, minutesAfter, readFixture } from './store-fixture.js';
+import { fixtureVariant, minutesAfter, readFixture } from '../../testkit/store-fixture.js';
 
 const [spec, prefix, countText] = process.argv.slice(2);
 const base = readFixture();

@@ -19,7 +19,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { runCli, type Ran } from '../helpers/cli.js';
-import { installedBinDir } from '../helpers/postgres.js';
+import { installedBinDir } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
 const BASE_SHA = '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d';

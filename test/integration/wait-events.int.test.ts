@@ -12,7 +12,7 @@ import { startDiagnostics } from '../../src/postgres/wait-events.js';
 import { renderWaitEventComparison } from '../../src/core/report/wait-event-table.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
-import { installedBinDir } from '../helpers/postgres.js';
+import { installedBinDir } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
 const deps = { runner: nodeProcessRunner, logger: memoryLogger() };

@@ -15,7 +15,7 @@ import { main } from '../../src/adapters/cli/commands/main.js';
 import { checkArmCount, checkOutDir, checkSetArms, checkTmpDir } from '../../src/adapters/cli/validate.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { shippedWorkloadFile } from '../../src/drivers/shipped-workloads.js';
-import { processesMentioning } from '../helpers/postgres.js';
+import { processesMentioning } from '../../testkit/postgres.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 let dir: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../src/core/compare/compare-run.js';
 import { calibrationOf, renderCalibrationText } from '../../src/flows/calibrate/calibrate.js';
-import { syntheticRun } from './compare/synthetic-run.js';
+import { syntheticRun } from '../../testkit/synthetic-run.js';
 
 describe('A/A calibration', () => {
   it("reports each cell's noise near the planted noise and no false alarm between identical arms", () => {

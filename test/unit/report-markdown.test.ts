@@ -14,7 +14,12 @@ import {
   type CommitInfo,
 } from '../../src/core/report/markdown.js';
 import { mermaidText, niceCeiling } from '../../src/core/report/mermaid-chart.js';
-import { COLLAPSE_DIP, SWEEP_8, syntheticRun, type SyntheticRunOptions } from './compare/synthetic-run.js';
+import {
+  COLLAPSE_DIP,
+  SWEEP_8,
+  syntheticRun,
+  type SyntheticRunOptions,
+} from '../../testkit/synthetic-run.js';
 
 const BASE: CommitInfo = {
   label: 'base',
@@ -336,7 +341,7 @@ describe('renderMarkdownReport: escaping', () => {
     expect(text).toContain('a&#124;b&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(text).toContain('feature/&lt;img src=x onerror=alert(1)&gt;');
     expect(text).toContain(
-      'pgbench said &#124; &lt;b&gt;bold&lt;/b&gt; and &#91;a link&#93;(http://x) with &#96;code&#96;',
+      'pgbench said &#124; &lt;b&gt;bold&lt;/b&gt; and &#91;a link&#93;(http:&#8203;//x) with &#96;code&#96;',
     );
   });
 
@@ -519,6 +524,6 @@ function pick(s: { round: number; workload: string; clients: number; arm: string
 describe('mentions in untrusted text', () => {
   it('an @name in user text cannot ping anyone', async () => {
     const { escapeMarkdown } = await import('../../src/core/report/markdown-escape.js');
-    expect(escapeMarkdown('fix/@postgres/committers')).toBe('fix/&#64;postgres/committers');
+    expect(escapeMarkdown('fix/@postgres/committers')).toBe('fix/&#64;&#8205;postgres/committers');
   });
 });

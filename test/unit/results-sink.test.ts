@@ -20,7 +20,7 @@ import {
   type WriteFs,
   type WriteHandle,
 } from '../../src/machine/os/atomic-write.js';
-import { syntheticRun } from './compare/synthetic-run.js';
+import { syntheticRun } from '../../testkit/synthetic-run.js';
 
 /** A node-style errno error ("ENOSPC: no space left on device, write"). */
 function errno(code: string, text: string, syscall: string): NodeJS.ErrnoException {

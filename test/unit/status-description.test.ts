@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/core/compare/decision.js';
 import { compareRun } from '../../src/core/compare/compare-run.js';
 import { extremeCell } from '../../src/core/compare/extreme-cell.js';
-import { tpsAndP99Run } from './compare/synthetic-run.js';
+import { tpsAndP99Run } from '../../testkit/synthetic-run.js';
 
 function run(p99Factor: number, tpsFactor: number) {
   const at8 = (clients: number) => (clients === 8 ? { tps: tpsFactor, p99: p99Factor } : { tps: 1, p99: 1 });

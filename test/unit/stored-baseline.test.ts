@@ -26,7 +26,7 @@ import {
   summarize,
   type RunFilter,
 } from '../../src/store/store.js';
-import { fixtureVariant, minutesAfter, readFixture } from '../integration/store-fixture.js';
+import { fixtureVariant, minutesAfter, readFixture } from '../../testkit/store-fixture.js';
 
 const fixture = readFixture();
 const info = (status: 'steady' | 'drifted' | 'skipped'): StoredBaselineInfo => ({

@@ -22,7 +22,7 @@ import { parseRepo } from '../../../src/postgres/builds/source.js';
 import type { BuildRecord } from '../../../src/postgres/builds/build-record.js';
 import { nodeProcessRunner } from '../../../src/machine/os/process.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
-import { syntheticRun } from '../compare/synthetic-run.js';
+import { syntheticRun } from '../../../testkit/synthetic-run.js';
 
 let dir: string;
 const shas: string[] = []; // good first, then five commits

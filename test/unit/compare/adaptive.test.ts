@@ -8,7 +8,7 @@ import {
 } from '../../../src/core/compare/adaptive.js';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
 import { alphaSpent, perLookLevels } from '../../../src/core/stats/alpha-spending.js';
-import { COLLAPSE_DIP, syntheticRun } from './synthetic-run.js';
+import { COLLAPSE_DIP, syntheticRun } from '../../../testkit/synthetic-run.js';
 
 describe('alpha spending', () => {
   it('spends α(t) by the Lan-DeMets O’Brien-Fleming and Pocock-type functions', () => {

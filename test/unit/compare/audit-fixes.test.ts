@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../../src/core/compare/compare-run.js';
 import type { RunComparison } from '../../../src/core/compare/types.js';
-import { noisyRunnerSession1 } from './noisy-runner.js';
-import { document, sample, syntheticRun } from './synthetic-run.js';
+import { noisyRunnerSession1 } from '../../../testkit/noisy-runner.js';
+import { document, sample, syntheticRun } from '../../../testkit/synthetic-run.js';
 
 const BASE = [100_000, 100_500, 99_800, 100_200, 99_900];
 const SEVEN = [1, 2, 4, 8, 16, 32, 64];

@@ -8,7 +8,7 @@ import type { Decision } from '../../../src/core/compare/decision.js';
 import type { RunComparison, SampleComparison } from '../../../src/core/compare/types.js';
 import { UserError } from '../../../src/core/util/errors.js';
 import { vectorCase } from '../stats/vectors.js';
-import { syntheticRun } from './synthetic-run.js';
+import { syntheticRun } from '../../../testkit/synthetic-run.js';
 
 let dir: string;
 let stdout: string;

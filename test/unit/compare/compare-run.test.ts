@@ -3,7 +3,7 @@ import { compareRun } from '../../../src/core/compare/compare-run.js';
 import type { CellComparison, RunComparison } from '../../../src/core/compare/types.js';
 import { holmAdjust } from '../../../src/core/stats/holm.js';
 import { expectNoNaN } from '../stats/vectors.js';
-import { document, sample, syntheticRun } from './synthetic-run.js';
+import { document, sample, syntheticRun } from '../../../testkit/synthetic-run.js';
 
 const cell = (c: RunComparison, id: string, head = 0): CellComparison => {
   const found = c.comparisons[head]!.cells.find((x) => x.id === id);

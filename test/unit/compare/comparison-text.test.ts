@@ -5,7 +5,7 @@ import type { RunComparison } from '../../../src/core/compare/types.js';
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 
 const render = (c: RunComparison) => renderComparisonText(c, decide(c));
-import { document, sample, syntheticRun } from './synthetic-run.js';
+import { document, sample, syntheticRun } from '../../../testkit/synthetic-run.js';
 
 describe('renderComparisonText', () => {
   const result = syntheticRun({

@@ -3,7 +3,7 @@ import { compareRun } from '../../../src/core/compare/compare-run.js';
 import { compareCurves, curveSummary } from '../../../src/core/compare/curve.js';
 import { decide } from '../../../src/core/compare/decision.js';
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
-import { COLLAPSE_DIP, syntheticRun } from './synthetic-run.js';
+import { COLLAPSE_DIP, syntheticRun } from '../../../testkit/synthetic-run.js';
 
 const points = (medians: Record<number, number>) =>
   Object.entries(medians).map(([clients, m]) => ({

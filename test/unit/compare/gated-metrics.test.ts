@@ -12,7 +12,7 @@ import type { Sample } from '../../../src/core/results/types.js';
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { seededRandom } from '../../../src/core/stats/seeded-random.js';
-import { document, gaussian, sample } from './synthetic-run.js';
+import { document, gaussian, sample } from '../../../testkit/synthetic-run.js';
 
 interface Spec {
   seed: number;

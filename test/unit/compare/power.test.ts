@@ -9,7 +9,7 @@ import {
   planPower,
   recommendRounds,
 } from '../../../src/core/compare/power.js';
-import { syntheticRun } from './synthetic-run.js';
+import { syntheticRun } from '../../../testkit/synthetic-run.js';
 
 describe('minRunsPerArm', () => {
   it('follows the exact test floor (statistics.md §2.5)', () => {

@@ -5,7 +5,7 @@ import { compareRun } from '../../../src/core/compare/compare-run.js';
 import { renderComparisonText } from '../../../src/core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
 import { reasonPhrase } from '../../../src/core/report/reasons.js';
-import { syntheticRun } from '../compare/synthetic-run.js';
+import { syntheticRun } from '../../../testkit/synthetic-run.js';
 
 describe('one vocabulary of reason phrases', () => {
   it('the terminal table and the PR comment give each cell the same reason phrase', () => {

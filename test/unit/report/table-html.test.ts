@@ -6,7 +6,7 @@ import { reasonPhrase } from '../../../src/core/report/reasons.js';
 import { columns } from '../../../src/core/report/table-cells.js';
 import { renderTablesHtml } from '../../../src/core/report/table-html.js';
 import { buildTables } from '../../../src/core/report/table-model.js';
-import { COLLAPSE_DIP, SWEEP_8, syntheticRun } from '../compare/synthetic-run.js';
+import { COLLAPSE_DIP, SWEEP_8, syntheticRun } from '../../../testkit/synthetic-run.js';
 
 const HOSTILE_WORKLOAD = `<b>x</b>&"'`;
 const HOSTILE_HEAD = '<img src=x onerror=alert(1)>';

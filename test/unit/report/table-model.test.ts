@@ -7,7 +7,7 @@ import { columns, PER_ROUND_HEADER } from '../../../src/core/report/table-cells.
 import { renderTablesHtml } from '../../../src/core/report/table-html.js';
 import { buildTables, deltaLegend, groupNotes, type TableRow } from '../../../src/core/report/table-model.js';
 import type { RunResult } from '../../../src/core/results/types.js';
-import { syntheticRun } from '../compare/synthetic-run.js';
+import { syntheticRun } from '../../../testkit/synthetic-run.js';
 
 /** ln(head/base) per round of one cell, from the samples themselves. */
 function logRatios(result: RunResult, workload: string, clients: number): number[] {

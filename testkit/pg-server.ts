@@ -8,10 +8,10 @@ import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/p
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort } from '../../src/postgres/cluster/cluster.js';
-import { resolveRunAs, type RunAsUser } from '../../src/postgres/cluster/run-as.js';
-import { memoryLogger } from '../../src/core/util/logger.js';
-import { nodeProcessRunner, type RunOptions } from '../../src/machine/os/process.js';
+import { freePort } from '../src/postgres/cluster/cluster.js';
+import { resolveRunAs, type RunAsUser } from '../src/postgres/cluster/run-as.js';
+import { memoryLogger } from '../src/core/util/logger.js';
+import { nodeProcessRunner, type RunOptions } from '../src/machine/os/process.js';
 import { installedBinDir } from './postgres.js';
 
 export interface TestPgServer {

@@ -4,10 +4,12 @@
  * another kernel (hence another fingerprint).
  */
 import { readFileSync } from 'node:fs';
-import type { RunResult } from '../../src/core/results/types.js';
+import type { RunResult } from '../src/core/results/types.js';
 
-export const FIXTURE_FILE = new URL('../fixtures/results/pgperf-15-smoke-select-only.json', import.meta.url)
-  .pathname;
+export const FIXTURE_FILE = new URL(
+  '../test/fixtures/results/pgperf-15-smoke-select-only.json',
+  import.meta.url,
+).pathname;
 
 export function readFixture(): RunResult {
   return JSON.parse(readFileSync(FIXTURE_FILE, 'utf8')) as RunResult;

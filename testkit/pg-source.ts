@@ -6,7 +6,7 @@
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { nodeProcessRunner, type ProcessResult } from '../../src/machine/os/process.js';
+import { nodeProcessRunner, type ProcessResult } from '../src/machine/os/process.js';
 
 /** Where scripts/setup.sh puts the tarballs (`apt-get source --download-only postgresql-N`). */
 export const SOURCES_DIR = process.env.PGPERF_SOURCES_DIR ?? '/var/cache/pgperf/sources';

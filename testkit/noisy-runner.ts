@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RunResult, Sample } from '../../../src/core/results/types.js';
+import type { RunResult, Sample } from '../src/core/results/types.js';
 import { document, sample } from './synthetic-run.js';
 
 export interface NoisyRun {
@@ -19,7 +19,7 @@ export interface NoisyRun {
   progress: number[];
 }
 
-const FILE = fileURLToPath(new URL('../../fixtures/noisy-runner/runs.csv', import.meta.url));
+const FILE = fileURLToPath(new URL('../test/fixtures/noisy-runner/runs.csv', import.meta.url));
 
 export function noisyRunnerRuns(): NoisyRun[] {
   const [header, ...lines] = readFileSync(FILE, 'utf8').trim().split(/\r?\n/);

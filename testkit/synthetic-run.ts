@@ -2,9 +2,9 @@
  * Seeded synthetic results documents for the comparison tests, the simulation and the benchmark: every
  * round runs each cell once per arm, values are level × effect × lognormal noise.
  */
-import type { MetricName } from '../../../src/core/results/metrics.js';
-import { RESULTS_SCHEMA_VERSION, type RunResult, type Sample } from '../../../src/core/results/types.js';
-import { seededRandom } from '../../../src/core/stats/seeded-random.js';
+import type { MetricName } from '../src/core/results/metrics.js';
+import { RESULTS_SCHEMA_VERSION, type RunResult, type Sample } from '../src/core/results/types.js';
+import { seededRandom } from '../src/core/stats/seeded-random.js';
 
 export interface SyntheticRunOptions {
   seed: number;
