@@ -1,11 +1,11 @@
 /**
  * Markdown rendering of a bisection report (the Action's issue comment and job summary): the outcome
  * first (the first bad commit with its measured delta against good, or the range it was narrowed to and
- * why none was named: never a guess), then every commit tested, then the cost.
+ * why none was named: never a guess), then every commit tested, then the cost. Subjects and the workload
+ * go through escapeMarkdown, commits and links through commitLink and markdownLink (markdown-escape.ts).
  */
 import { formatDeltaCi } from '../../core/compare/format.js';
-import { short } from '../../postgres/builds/source.js';
-import { escapeMarkdown } from '../../core/report/markdown-escape.js';
+import { commitLink, escapeMarkdown, markdownLink, safeUrl } from '../../core/report/markdown-escape.js';
 import { METRICS } from '../../core/results/metrics.js';
 import type { RangeCommit } from '../../flows/bisect/commit-range.js';
 import type { BisectReport } from '../../flows/bisect/run-bisection.js';
@@ -17,8 +17,7 @@ export interface BisectLinks {
 }
 
 export function renderBisectMarkdown(r: BisectReport, links: BisectLinks = {}): string {
-  const commit = (c: RangeCommit) =>
-    links.repoUrl ? `[\`${short(c.sha)}\`](${links.repoUrl}/commit/${c.sha})` : `\`${short(c.sha)}\``;
+  const commit = (c: RangeCommit) => commitLink(c.sha, links.repoUrl);
   const subject = (c: RangeCommit) => escapeMarkdown(c.subject, 120);
   const o = r.outcome;
   let headline: string;
@@ -60,6 +59,6 @@ export function renderBisectMarkdown(r: BisectReport, links: BisectLinks = {}): 
   const cost =
     `Cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s), ${c.buildS} s), ${c.tests} A/B test(s) ` +
     `(${c.measureS} s measuring), ${c.totalS} s in total.` +
-    (links.runUrl ? ` [Workflow run](${links.runUrl}).` : '');
+    (links.runUrl && safeUrl(links.runUrl) ? ` ${markdownLink('Workflow run', links.runUrl)}.` : '');
   return `${[headline, '', design, '', ...table, '', cost].join('\n')}\n`;
 }

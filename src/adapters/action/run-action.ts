@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { RunComparison } from '../../core/compare/types.js';
 import { headlineText } from '../../core/compare/decision.js';
 import { renderJobSummary, renderMarkdownReport } from '../../core/report/markdown.js';
+import { markdownLink } from '../../core/report/markdown-escape.js';
 import { postToGitHub } from './github-publish.js';
 import { analyse, resolveAnalysis } from '../../flows/compare/analysis.js';
 import {
@@ -234,7 +235,7 @@ function supersededNote(existing: string, result: RunResult, runUrl: string | un
   const lines = existing.split('\n');
   const marker = lines[0]!.startsWith('<!--') ? lines.shift()! : '';
   const kept = lines.filter((l) => !l.startsWith('> ⚠️ **A later run'));
-  const link = runUrl ? ` ([run](${runUrl}))` : '';
+  const link = runUrl ? ` (${markdownLink('run', runUrl)})` : '';
   const note = `> ⚠️ **A later run was ${result.status}**${link} before it finished; the verdict below is from the earlier complete run.`;
   return [marker, note, ...kept].filter((l, i) => i > 0 || l !== '').join('\n');
 }

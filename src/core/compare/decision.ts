@@ -5,6 +5,7 @@
  * failure, the exit code and the reasons, each said once. Every surface (terminal, comment, summary, status,
  * outputs, JSON, exit code) renders this value and decides nothing of its own, so they cannot disagree.
  */
+import { plainText } from '../util/plain-text.js';
 import { DEFAULT_FAIL_ON, type FailOn, type GatePolicy } from './policy.js';
 import { formatPct, formatPctInterval } from './format.js';
 import { overallVerdict } from './overall.js';
@@ -420,6 +421,7 @@ function collectReasons(parts: readonly DecisionPart[]): DecisionReason[] {
   return [...byCode.values()];
 }
 
+/** The commit status description: plain text (GitHub shows it as it is), at most STATUS_DESCRIPTION_MAX. */
 function clip(text: string): string {
-  return text.length <= STATUS_DESCRIPTION_MAX ? text : `${text.slice(0, STATUS_DESCRIPTION_MAX - 1)}…`;
+  return plainText(text, STATUS_DESCRIPTION_MAX);
 }

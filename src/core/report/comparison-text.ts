@@ -4,6 +4,7 @@
  * warnings.
  */
 import { headlineText, type Decision } from '../compare/decision.js';
+import { plainText } from '../util/plain-text.js';
 import { formatP } from '../compare/format.js';
 import type { RunComparison } from '../compare/types.js';
 import { METRICS } from '../results/metrics.js';
@@ -32,7 +33,9 @@ export function renderComparisonText(
   for (const arm of buildTables(c)) lines.push('', ...renderArm(arm));
   if (decision.reasons.length > 0) lines.push('', 'why (each said once):', ...reasonLines(decision));
   if (c.warnings.length > 0) lines.push('', 'warnings:', ...c.warnings.map((w) => `  - ${w}`));
-  return `${lines.join('\n')}\n`;
+  // Names from users and the machine are plain text: no control character (a terminal escape, a line
+  // break) or bidirectional override reaches the terminal.
+  return `${lines.map((line) => plainText(line)).join('\n')}\n`;
 }
 
 const OUTCOME_WORDS = {

@@ -14,7 +14,7 @@ import {
 } from './markdown.js';
 import type { Decision } from '../compare/decision.js';
 import { decisionIcon } from './markdown-headline.js';
-import { escapeMarkdown } from './markdown-escape.js';
+import { codeText, escapeMarkdown, markdownLink, safeUrl } from './markdown-escape.js';
 import { VERDICT_DISPLAY } from './verdict-display.js';
 
 export interface ConsolidatedClass {
@@ -60,18 +60,18 @@ function render(input: ConsolidatedReportInput, marker: string | null, max: numb
   const headline = [
     `${decisionIcon(d)} **${escapeMarkdown(d.headline.lead)}**${d.headline.detail ? `: ${escapeMarkdown(d.headline.detail)}` : ''}`,
     `${n} machine class${n === 1 ? '' : 'es'}`,
-    `plan \`${input.planId}\`, ${input.count} shard${input.count === 1 ? '' : 's'}`,
-    ...(input.runUrl ? [`[run](${input.runUrl})`] : []),
+    `plan ${codeText(input.planId, 80)}, ${input.count} shard${input.count === 1 ? '' : 's'}`,
+    ...(input.runUrl && safeUrl(input.runUrl) ? [markdownLink('run', input.runUrl)] : []),
   ].join(' · ');
   const gaps = input.classes.flatMap((c) => [
     ...(c.missing.length
       ? [
-          `shard${c.missing.length > 1 ? 's' : ''} ${c.missing.join(', ')} of ${input.count} missing on \`${c.fingerprint}\``,
+          `shard${c.missing.length > 1 ? 's' : ''} ${c.missing.join(', ')} of ${input.count} missing on ${codeText(c.fingerprint, 80)}`,
         ]
       : []),
     ...(c.failed.length
       ? [
-          `shard${c.failed.length > 1 ? 's' : ''} ${c.failed.join(', ')} of ${input.count} failed on \`${c.fingerprint}\``,
+          `shard${c.failed.length > 1 ? 's' : ''} ${c.failed.join(', ')} of ${input.count} failed on ${codeText(c.fingerprint, 80)}`,
         ]
       : []),
   ]);
@@ -85,7 +85,7 @@ function render(input: ConsolidatedReportInput, marker: string | null, max: numb
     input.classes
       .map(
         (c) =>
-          `- \`${c.fingerprint}\` (${escapeMarkdown(c.description, 120)}): ${VERDICT_DISPLAY[c.verdict].icon} ${VERDICT_DISPLAY[c.verdict].word} · shards ${c.present.join(', ') || 'none'} of ${input.count}`,
+          `- ${codeText(c.fingerprint, 80)} (${escapeMarkdown(c.description, 120)}): ${VERDICT_DISPLAY[c.verdict].icon} ${VERDICT_DISPLAY[c.verdict].word} · shards ${c.present.join(', ') || 'none'} of ${input.count}`,
       )
       .join('\n'),
   ].join('\n\n');
@@ -93,7 +93,7 @@ function render(input: ConsolidatedReportInput, marker: string | null, max: numb
   const share = Math.max(1000, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
   const sections = input.classes.map(
     (c) =>
-      `## Machine class \`${c.fingerprint}\`: ${escapeMarkdown(c.description, 120)}\n\n${renderJobSummary({ ...c.report, maxLength: share })}`,
+      `## Machine class ${codeText(c.fingerprint, 80)}: ${escapeMarkdown(c.description, 120)}\n\n${renderJobSummary({ ...c.report, maxLength: share })}`,
   );
   return `${[top, ...sections].join('\n\n').trimEnd()}\n`;
 }

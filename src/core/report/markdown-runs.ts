@@ -56,7 +56,7 @@ function executionOrder(executed: NonNullable<RunResult['plan']>['executed']): s
       flushRound();
       round = run.round;
     }
-    const id = `${escapeMarkdown(run.workload)}@${run.clients}:`;
+    const id = `${escapeMarkdown(`${run.workload}@${run.clients}`)}:`;
     if (id !== cell) {
       flushCell();
       cell = id;

@@ -1,14 +1,25 @@
 /**
  * Plain-text rendering of a bisection report: the verdict first (the first bad commit with its delta and
  * CI against good, or why none was named), then every commit tested with its verdict, then the cost.
+ * Commit subjects and names are plain text (plainText): no control characters (a terminal escape sequence,
+ * a line break) or bidirectional overrides reach the terminal.
  */
 import type { BisectReport, CommitJudgement } from './run-bisection.js';
 import { short } from '../../postgres/builds/source.js';
 import { formatDeltaCi } from '../../core/compare/format.js';
 import { METRICS } from '../../core/results/metrics.js';
+import { plainText } from '../../core/util/plain-text.js';
 
 export function renderBisectText(r: BisectReport): string {
-  const lines = [headline(r), design(r), '', ...testedTable(r), '', costLine(r), `runs: ${r.outDir}`];
+  const lines = [
+    headline(r),
+    design(r),
+    '',
+    ...testedTable(r),
+    '',
+    costLine(r),
+    `runs: ${plainText(r.outDir)}`,
+  ];
   return `${lines.join('\n')}\n`;
 }
 
@@ -17,7 +28,7 @@ function headline(r: BisectReport): string {
   const good = short(r.good.sha);
   if (o.kind === 'found') {
     return (
-      `first bad commit: ${short(o.firstBad.sha)} "${o.firstBad.subject}": ` +
+      `first bad commit: ${short(o.firstBad.sha)} "${plainText(o.firstBad.subject, 120)}": ` +
       `${o.judgement ? measured(o.judgement) : 'not measured (--no-verify-bad: bad assumed bad)'} vs good ${good}` +
       ` (last good: ${short(o.lastGood.sha)})`
     );
@@ -42,7 +53,7 @@ function design(r: BisectReport): string {
   const metric = METRICS[r.analysis.metric].label;
   return (
     `bisected ${r.candidates} commit(s) after good ${short(r.good.sha)} up to bad ${short(r.bad.sha)} (${r.walk}) ` +
-    `on ${r.cell.workload}@${r.cell.clients}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}`
+    `on ${plainText(r.cell.workload)}@${r.cell.clients}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}`
   );
 }
 
@@ -56,7 +67,7 @@ function testedTable(r: BisectReport): string[] {
       t.judgement.interrupted ? `${t.judgement.verdict} (interrupted)` : t.judgement.verdict,
       formatDeltaCi(t.judgement) ?? 'n/a',
       t.judgement.tries.map((x) => x.pairs ?? 0).join('+'),
-      t.subject,
+      plainText(t.subject, 120),
     ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));

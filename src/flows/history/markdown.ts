@@ -1,6 +1,6 @@
 import { formatP, formatPct, formatPctInterval } from '../../core/compare/format.js';
 import { METRICS } from '../../core/results/metrics.js';
-import { escapeMarkdown } from '../../core/report/markdown-escape.js';
+import { commitLink, escapeMarkdown } from '../../core/report/markdown-escape.js';
 import type { HistoryAnalysis, SeriesChangePoint } from './analyse.js';
 
 export interface HistoryMarkdownOptions {
@@ -69,8 +69,5 @@ export function renderHistoryMarkdown(
 
 function commit(sha: string | null, options: HistoryMarkdownOptions): string {
   if (!sha) return 'no commit';
-  const short = escapeMarkdown(sha.slice(0, 10));
-  return options.repoUrl && /^[0-9a-f]{4,64}$/i.test(sha)
-    ? `[${short}](${options.repoUrl.replace(/\/+$/, '')}/commit/${sha})`
-    : short;
+  return commitLink(sha, options.repoUrl, { digits: 10, code: false });
 }

@@ -4,11 +4,13 @@
  * Computed from a HistoryAnalysis; renderHistorySite turns it into HTML.
  */
 import { METRICS, type MetricName } from '../../core/results/metrics.js';
+import { safeUrl } from '../../core/report/markdown-escape.js';
 import type { HistoryAnalysis, SeriesChangePoint } from './analyse.js';
 
 export interface HistorySiteData {
   title: string;
-  /** Commit links are `${repoUrl}/commit/${sha}`; null: commits are shown without links. */
+  /** Commit links are `${repoUrl}/commit/${sha}`; null: commits are shown without links (also when the
+   * given URL is not an http(s) URL). */
   repoUrl: string | null;
   runs: number;
   options: HistoryAnalysis['options'];
@@ -78,7 +80,7 @@ export function historySiteData(analysis: HistoryAnalysis, options: SiteOptions 
   });
   return {
     title: options.title ?? 'pgperf history',
-    repoUrl: options.repoUrl ? options.repoUrl.replace(/\/+$/, '') : null,
+    repoUrl: options.repoUrl ? safeUrl(options.repoUrl.replace(/\/+$/, '')) : null,
     runs: analysis.runs,
     options: analysis.options,
     workloads,

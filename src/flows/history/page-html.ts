@@ -1,11 +1,13 @@
 /**
  * The history site's HTML: a pure renderer from HistorySiteData (and the inlined chart library) to files.
  * Every page is self-contained: styles, uPlot and the data are inline, so the site works from file:// or
- * GitHub Pages with no network at view time. Untrusted text (workload names, refs, facts) is escaped; the
- * data is embedded as JSON with `<` escaped so it cannot close its script element.
+ * GitHub Pages with no network at view time. Untrusted text (workload names, refs, facts) goes through
+ * escapeHtml; the data through scriptJson, so it cannot close its script element; the repository URL of
+ * commit links was checked by safeUrl (page-data.ts).
  */
 import { formatP, formatPct, formatPctInterval } from '../../core/compare/format.js';
-import { escapeHtml } from '../../core/report/html-escape.js';
+import { escapeHtml, scriptJson } from '../../core/report/html-escape.js';
+import { isCommitSha, safeUrl } from '../../core/report/markdown-escape.js';
 import type { SeriesChangePoint } from './analyse.js';
 import type { ChartData, HistorySiteData, WorkloadPageData } from './page-data.js';
 import { PAGE_SCRIPT } from './page-script.js';
@@ -119,7 +121,7 @@ ${short.length > 0 ? `<p class="note">Not analysed yet: ${short.map((l) => `${es
 ${listed.length > 0 ? changePointTable(data, listed, false) : ''}
 ${charts}
 <pre id="errors" hidden></pre>
-<script type="application/json" id="history-data">${json({ repoUrl: data.repoUrl, charts: workload.charts })}</script>
+<script type="application/json" id="history-data">${scriptJson({ repoUrl: data.repoUrl, charts: workload.charts })}</script>
 <script>${scriptText(assets.script)}</script>
 <script>${PAGE_SCRIPT}</script>`;
   return page(`${workload.workload} · ${data.title}`, body, assets.css);
@@ -161,9 +163,8 @@ ${body}
 function commitLink(data: HistorySiteData, sha: string | null): string {
   if (!sha) return '<i>no commit</i>';
   const text = `<code>${esc(sha.slice(0, 10))}</code>`;
-  return data.repoUrl && /^[0-9a-f]{4,64}$/i.test(sha)
-    ? `<a href="${attr(`${data.repoUrl}/commit/${sha}`)}">${text}</a>`
-    : text;
+  const repo = data.repoUrl === null ? null : safeUrl(data.repoUrl);
+  return repo && isCommitSha(sha) ? `<a href="${attr(`${repo}/commit/${sha}`)}">${text}</a>` : text;
 }
 
 function fmt(v: number): string {
@@ -172,14 +173,6 @@ function fmt(v: number): string {
 
 const esc = escapeHtml;
 const attr = escapeHtml;
-
-/** JSON that is safe inside a script element. */
-function json(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
 
 /** A library's source inside a script element: only a literal "</script" could end it early. */
 function scriptText(source: string): string {

@@ -25,7 +25,9 @@ export const PAGE_SCRIPT = String.raw`
     return a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
   }
   function pct(v) { return (v > 0 ? '+' : '') + (v * 100).toFixed(2) + '%'; }
-  function commitUrl(sha) { return data.repoUrl && sha ? data.repoUrl + '/commit/' + sha : null; }
+  function commitUrl(sha) {
+    return data.repoUrl && sha && /^[0-9a-f]{4,64}$/i.test(sha) ? data.repoUrl + '/commit/' + sha : null;
+  }
 
   function markers(chart, host) {
     return {
@@ -79,14 +81,26 @@ export const PAGE_SCRIPT = String.raw`
           var i = u.cursor.idx;
           if (i == null || u.cursor.left < 0) { tip.hidden = true; return; }
           var run = chart.runs[i];
-          var rows = chart.lines.map(function (line) {
-            if (line.median[i] == null) return '';
-            return '<tr><td>' + escapeHtml(line.label) + '</td><td>' + fmt(line.median[i]) + '</td><td>[' +
-              fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']</td><td>n ' + line.n[i] + '</td></tr>';
-          }).join('');
-          tip.innerHTML = '<div><b>' + escapeHtml(short(run.sha)) + '</b> ' + escapeHtml(run.date.slice(0, 16).replace('T', ' ')) +
-            '</div><table>' + rows + '</table><div class="hint">' + escapeHtml(chart.unit) + ', median [CI]' +
-            (commitUrl(run.sha) ? '; click opens the commit' : '') + '</div>';
+          // Built with text nodes, never innerHTML: the page's data is never parsed as HTML.
+          tip.textContent = '';
+          var head = el('div');
+          head.appendChild(el('b', short(run.sha)));
+          head.appendChild(document.createTextNode(' ' + String(run.date).slice(0, 16).replace('T', ' ')));
+          tip.appendChild(head);
+          var table = el('table');
+          chart.lines.forEach(function (line) {
+            if (line.median[i] == null) return;
+            var tr = el('tr');
+            tr.appendChild(el('td', line.label));
+            tr.appendChild(el('td', fmt(line.median[i])));
+            tr.appendChild(el('td', '[' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']'));
+            tr.appendChild(el('td', 'n ' + line.n[i]));
+            table.appendChild(tr);
+          });
+          tip.appendChild(table);
+          var hint = el('div', chart.unit + ', median [CI]' + (commitUrl(run.sha) ? '; click opens the commit' : ''));
+          hint.className = 'hint';
+          tip.appendChild(hint);
           tip.hidden = false;
           var left = u.cursor.left + 12, top = u.cursor.top + 12;
           if (left + 260 > u.over.clientWidth) left = u.cursor.left - 270;
@@ -98,10 +112,11 @@ export const PAGE_SCRIPT = String.raw`
     };
   }
 
-  function escapeHtml(s) {
-    return String(s).replace(/[&<>"']/g, function (c) {
-      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
-    });
+  /** An element with, optionally, its text (a text node: nothing in the data is parsed as HTML). */
+  function el(tag, text) {
+    var node = document.createElement(tag);
+    if (text != null) node.textContent = String(text);
+    return node;
   }
 
   data.charts.forEach(function (chart) {

@@ -6,7 +6,13 @@
  * with the issues and does it; this module only computes and renders.
  */
 import { formatP, formatPct, formatPctInterval } from '../../core/compare/format.js';
-import { escapeMarkdown, safeUrl } from '../../core/report/markdown-escape.js';
+import {
+  commitLink,
+  escapeMarkdown,
+  issueTitleText,
+  markdownLink,
+  safeUrl,
+} from '../../core/report/markdown-escape.js';
 import { METRICS, isMetricName, type MetricName } from '../../core/results/metrics.js';
 import type { SeriesChangePoint } from '../history/analyse.js';
 import { bisectMarker, jsonMarker, markerText } from './bisect-marker.js';
@@ -180,12 +186,15 @@ const cellName = (c: { clients: number; metric: MetricName }) =>
 
 const change = (cp: SeriesChangePoint) => formatPct(cp.relativeChange * 100, 1);
 
-/** "Performance regression: select-only, 2 cells (worst TPS at 8 clients -20.4%, first bad 1a2b3c4d5e)". */
+/**
+ * "Performance regression: select-only, 2 cells (worst TPS at 8 clients -20.4%, first bad 1a2b3c4d5e)".
+ * GitHub shows a title as plain text: names go through issueTitleText, not escapeMarkdown.
+ */
 export function issueTitle(w: WorkloadStanding): string {
   const worst = w.regressed[0]!;
   const n = w.regressed.length;
   return (
-    `Performance regression: ${escapeMarkdown(w.workload, 80)}, ${n} cell${n === 1 ? '' : 's'} ` +
+    `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? '' : 's'} ` +
     `(worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`
   );
 }
@@ -247,7 +256,9 @@ export function issueBody(
     ...rows,
     ...(cells.length > rows.length ? ['', `… and ${cells.length - rows.length} more cells.`] : []),
     '',
-    ...(foundBy ? [`${state === 'recovered' ? 'Closed' : 'Updated'} by [this run](${foundBy}).`, ''] : []),
+    ...(foundBy
+      ? [`${state === 'recovered' ? 'Closed' : 'Updated'} by ${markdownLink('this run', foundBy)}.`, '']
+      : []),
     'This issue is updated by every nightly run while the regression persists (cells that regress later are ' +
       'added) and closed when every cell has recovered.' +
       (target
@@ -287,7 +298,7 @@ export function recoveryNote(w: WorkloadStanding, cells: readonly EventCell[], l
     `**Recovered**: no cell of **${escapeMarkdown(w.workload)}** on ${escapeMarkdown(w.fingerprint)} is regressed any more. Closing.`,
     '',
     ...cells.map(line),
-    ...(foundBy ? ['', `Found by [this run](${foundBy}).`] : []),
+    ...(foundBy ? ['', `Found by ${markdownLink('this run', foundBy)}.`] : []),
   ].join('\n');
 }
 
@@ -303,16 +314,13 @@ function isSha(sha: string | null | undefined): sha is string {
 
 function commit(sha: string | null, links: IssueLinks): string {
   if (!sha) return '(no commit recorded)';
-  if (!/^[0-9a-f]{4,64}$/i.test(sha)) return escapeMarkdown(sha, 40);
-  const repo = safeUrl((links.repoUrl ?? '').replace(/\/+$/, ''));
-  const short = `\`${sha.slice(0, 10)}\``;
-  return repo ? `[${short}](${repo}/commit/${sha})` : short;
+  return commitLink(sha, links.repoUrl, { digits: 10 });
 }
 
-/** A commit in a title: its first 10 hex digits, else the escaped text. */
+/** A commit in a title: its first 10 hex digits, else the text as a title shows it. */
 function shortText(sha: string | null): string {
   if (!sha) return 'unknown';
-  return isSha(sha) ? sha.slice(0, 10) : escapeMarkdown(sha, 12);
+  return isSha(sha) ? sha.slice(0, 10) : issueTitleText(sha, 12);
 }
 
 const round = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4));

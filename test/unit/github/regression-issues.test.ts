@@ -226,12 +226,13 @@ describe('syncRegressionIssues', () => {
         ) as HistoryRun,
     );
     const issue = openedFor(runs);
-    const escaped = 'evil&#124;&#96;x&#96;&#95;&#42;&#91;y&#93;(http://e)&#64;team&lt;b&gt;';
-    expect(issue.title).toContain(escaped);
+    const escaped = 'evil&#124;&#96;x&#96;&#95;&#42;&#91;y&#93;(http:&#8203;//e)&#64;&#8205;team&lt;b&gt;';
+    // A title is plain text on GitHub: the name as it is, with a zero-width joiner after the @.
+    expect(issue.title).toContain('evil|`x`_*[y](http://e)@\u200dteam<b>');
     expect(issue.body).toContain(`**${escaped}**`);
     const visible = issue.body.replace(/<!-- pgperf:[^\n]* -->\n/g, '');
     for (const raw of [name, '@team', '<b>', 'not-a-sha](http://evil)']) expect(visible).not.toContain(raw);
-    expect(visible).toContain('not-a-sha&#93;(http://evil)');
+    expect(visible).toContain('not-a-sha&#93;(http:&#8203;//evil)');
     // The markers round-trip the raw values (they are data, not markup).
     expect(parseEventState(issue.body)?.event).toBe(`${FP}/${name}`);
   });

@@ -90,6 +90,6 @@ describe('renderNightlySummary', () => {
   it('escapes the ref it names', () => {
     const analysis = analyseHistory(recovered());
     const text = renderNightlySummary(analysis, judgeHistory(analysis), { measured: { ref: 'x|<b>@y' } });
-    expect(text).toContain('Measured x&#124;&lt;b&gt;&#64;y.');
+    expect(text).toContain('Measured x&#124;&lt;b&gt;&#64;&#8205;y.');
   });
 });
