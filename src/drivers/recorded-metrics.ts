@@ -1,10 +1,11 @@
 /**
  * Which metrics each client records in every sample, so that a gated metric no run could record is an error
  * before anything starts rather than a comparison with no data. Percentiles are recorded when the workload
- * gates on them (pgbench's per-transaction log, sysbench's histogram).
+ * gates on them (pgbench's per-transaction log, sysbench's histogram). The steady per-transaction metrics
+ * (WAL, buffers, backend CPU) come from server counters around every run, whatever the tool.
  */
 import type { Workload } from './workload.js';
-import { METRICS, metricFromName, type MetricName } from '../core/results/metrics.js';
+import { METRICS, STEADY_METRICS, metricFromName, type MetricName } from '../core/results/metrics.js';
 import { UserError } from '../core/util/errors.js';
 
 const ALWAYS: Record<Workload['tool'], readonly MetricName[]> = {
@@ -15,7 +16,7 @@ const ALWAYS: Record<Workload['tool'], readonly MetricName[]> = {
 /** The metrics every sample of this workload carries. */
 export function recordedMetrics(w: Workload): MetricName[] {
   const gated = w.metrics.map((n) => metricFromName(n)!);
-  return [...new Set([...ALWAYS[w.tool], ...gated])];
+  return [...new Set([...ALWAYS[w.tool], ...STEADY_METRICS, ...gated])];
 }
 
 /**

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { BuildRecord } from '../postgres/builds/build-record.js';
 import type { Workload } from '../drivers/workload.js';
-import { inspectBinDir, PgCluster } from '../postgres/cluster/cluster.js';
+import { inspectBinDir, PgCluster, type Connection } from '../postgres/cluster/cluster.js';
 import type { AdaptivePlan } from '../core/compare/adaptive.js';
 import { checkPlan } from '../core/compare/power.js';
 import { metricOption } from '../core/compare/metric-option.js';
@@ -20,6 +20,13 @@ import { createDriver, dataSetShape } from '../drivers/registry.js';
 import { captureEnvironment } from '../machine/environment.js';
 import { preflight, preflightFacts } from '../machine/preflight.js';
 import { startDiagnostics } from '../postgres/wait-events.js';
+import { takeStatSnapshot } from '../postgres/stat-snapshot.js';
+import {
+  clientTransactions,
+  steadyOutcome,
+  type StatSnapshot,
+  type SteadyRecord,
+} from '../core/results/steady.js';
 import type { RunDiagnostics } from '../core/results/diagnostics.js';
 import { environmentFingerprint } from '../machine/fingerprint.js';
 import type { ShardInfo } from './shards.js';
@@ -114,6 +121,8 @@ export interface RunDeps {
   cpuCount?: number;
   /** The PATH to find taskset/numactl on, for workloads with `cpus` (the adapters pass theirs). */
   searchPath?: string;
+  /** Reads a server's counters around each measured run (default takeStatSnapshot; tests make it fail). */
+  statSnapshot?: (connection: Connection) => Promise<StatSnapshot>;
 }
 
 /**
@@ -329,6 +338,17 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
           return maintenanceFailure(e, started);
         },
       );
+      // Steady per-transaction metrics: the server's counters right before and right after the measured
+      // run. A snapshot that fails loses those metrics for this sample (with a warning), never the run.
+      const where = `${cellId(run)} ${run.arm} round ${run.round}`;
+      const snapshot = (when: string) =>
+        (deps.statSnapshot ?? takeStatSnapshot)(cluster.connection).catch((e: unknown) => {
+          warn(
+            `${where}: steady metrics not measured (counter snapshot ${when} the run failed: ${errorMessage(e)})`,
+          );
+          return undefined;
+        });
+      const steadyBefore = maintenance || kind !== 'measured' ? undefined : await snapshot('before');
       // Wait events and counters of measured runs only; a sampler that cannot start never fails the run.
       const sampler =
         maintenance || kind !== 'measured' || req.diagnostics === false
@@ -352,6 +372,16 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
         diagnostics = await sampler?.stop().catch(() => undefined);
       }
       deps.signal?.throwIfAborted();
+      let steady: SteadyRecord | undefined;
+      if (steadyBefore && out.ok) {
+        const steadyAfter = await snapshot('after');
+        const outcome =
+          steadyAfter && steadyOutcome(steadyBefore, steadyAfter, clientTransactions(out.counts));
+        if (outcome) {
+          steady = outcome.record;
+          out = { ...out, metrics: { ...out.metrics, ...outcome.metrics } };
+        }
+      }
       if (!out.ok) out = await withServerDeath(cluster, out);
       progress.finished(durationS, (Date.now() - started) / 1000);
       result.plan.executed.push({ ...run, kind, attempt, status: out.ok ? 'ok' : 'failed' });
@@ -359,6 +389,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
         result.samples.push({
           ...toSample(run, attempt, randomSeed, out),
           ...(diagnostics ? { diagnostics } : {}),
+          ...(steady ? { steady } : {}),
         });
         await save();
       }

@@ -16,7 +16,13 @@ import {
   closestMetricName,
   workloadsLacking,
 } from '../../core/compare/metric-option.js';
-import { METRICS, gatedName, metricFromName, type MetricName } from '../../core/results/metrics.js';
+import {
+  METRICS,
+  STEADY_METRICS,
+  gatedName,
+  metricFromName,
+  type MetricName,
+} from '../../core/results/metrics.js';
 import type { AnalysisSettings, RunResult } from '../../core/results/types.js';
 import { UserError } from '../../core/util/errors.js';
 
@@ -84,6 +90,9 @@ function recordHint(metric: MetricName): string {
   }
   if (metric === 'qps' || metric === 'latencyPctMs')
     return ' (sysbench workloads record it, pgbench ones do not)';
+  if ((STEADY_METRICS as readonly MetricName[]).includes(metric)) {
+    return ` (runs record it when the server's counters could be read around them — see the run's warnings; a cost that is 0 in every run, such as buffer reads of a data set that fits in shared_buffers, has nothing to compare)`;
+  }
   return '';
 }
 

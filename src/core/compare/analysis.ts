@@ -4,6 +4,7 @@
  */
 import {
   DEFAULT_GATED_METRICS,
+  GATED_METRIC_NAMES,
   METRICS,
   PRIMARY_METRIC,
   gatedName,
@@ -159,7 +160,7 @@ function workloadMetrics(result: RunResult, warnings: string[]): (workload: stri
     const metrics = names.map((n) => (typeof n === 'string' ? metricFromName(n) : undefined));
     if (metrics.length === 0 || metrics.some((m) => m === undefined)) {
       warnings.push(
-        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of tps, latency-avg, p95, p99; using tps`,
+        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of ${Object.keys(GATED_METRIC_NAMES).join(', ')}; using tps`,
       );
       continue;
     }

@@ -1,7 +1,7 @@
 /**
  * The collapsed details under the tables: environment, builds, settings, rounds and order, raw samples,
- * the wait-event "why" sections and the warnings, each a <details> block; `trims` (markdown-size.ts)
- * shortens or omits parts of them.
+ * the steady per-transaction costs, the wait-event "why" sections and the warnings, each a <details>
+ * block; `trims` (markdown-size.ts) shortens or omits parts of them.
  */
 import { escapeMarkdown } from './markdown-escape.js';
 import { omitted, type ReportContext } from './markdown-context.js';
@@ -9,6 +9,7 @@ import { rawSamples, roundsAndOrder } from './markdown-runs.js';
 import { builds, environment, settings } from './markdown-setup.js';
 import type { TrimId } from './markdown-size.js';
 import { waitEventSections } from './wait-event-section.js';
+import { steadyMetricsSection } from './steady-metrics-section.js';
 
 export function detailBlocks(ctx: ReportContext, trims: ReadonlySet<TrimId>): string[] {
   const warnings = allWarnings(ctx);
@@ -22,6 +23,8 @@ export function detailBlocks(ctx: ReportContext, trims: ReadonlySet<TrimId>): st
       trims.has('samples') ? [omitted(ctx, 'Raw samples')] : rawSamples(ctx),
     ),
   ];
+  const steady = steadyMetricsSection(ctx.result);
+  if (steady) blocks.push(details(steady.summary, steady.body));
   for (const section of waitEventSections(ctx.result, ctx.c)) {
     blocks.push(
       details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown]),

@@ -11,6 +11,14 @@ export const METRICS = {
   latencyPctMs: { label: 'latency percentile', unit: 'ms', better: 'lower' },
   latencyP95Ms: { label: 'latency p95', unit: 'ms', better: 'lower' },
   latencyP99Ms: { label: 'latency p99', unit: 'ms', better: 'lower' },
+  // Steady per-transaction costs: server counter deltas over the measured run / its transactions
+  // (src/core/results/steady.ts). Recorded in every run; they gate only where asked (metrics:, --metric).
+  walBytesPerTx: { label: 'WAL bytes/tx', unit: 'bytes', better: 'lower' },
+  walRecordsPerTx: { label: 'WAL records/tx', unit: 'records', better: 'lower' },
+  walFpiPerTx: { label: 'full-page images/tx', unit: 'FPIs', better: 'lower' },
+  bufferHitsPerTx: { label: 'buffer hits/tx', unit: 'blocks', better: 'lower' },
+  bufferReadsPerTx: { label: 'buffer reads/tx', unit: 'blocks', better: 'lower' },
+  backendCpuUsPerTx: { label: 'backend CPU/tx', unit: 'µs', better: 'lower' },
 } as const satisfies Record<string, MetricInfo>;
 
 export interface MetricInfo {
@@ -36,9 +44,27 @@ export const GATED_METRIC_NAMES = {
   'latency-avg': 'latencyAvgMs',
   p95: 'latencyP95Ms',
   p99: 'latencyP99Ms',
+  'wal-bytes': 'walBytesPerTx',
+  'wal-records': 'walRecordsPerTx',
+  'wal-fpi': 'walFpiPerTx',
+  'buffer-hits': 'bufferHitsPerTx',
+  'buffer-reads': 'bufferReadsPerTx',
+  'backend-cpu': 'backendCpuUsPerTx',
 } as const satisfies Record<string, MetricName>;
 
 export type GatedMetricName = keyof typeof GATED_METRIC_NAMES;
+
+/** The steady per-transaction metrics, recorded beside TPS in every measured run of every tool. */
+export const STEADY_METRICS = [
+  'walBytesPerTx',
+  'walRecordsPerTx',
+  'walFpiPerTx',
+  'bufferHitsPerTx',
+  'bufferReadsPerTx',
+  'backendCpuUsPerTx',
+] as const satisfies readonly MetricName[];
+
+export type SteadyMetricName = (typeof STEADY_METRICS)[number];
 
 export const DEFAULT_GATED_METRICS: readonly GatedMetricName[] = ['tps'];
 

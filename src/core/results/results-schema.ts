@@ -45,6 +45,14 @@ const sampleSchema = z.looseObject({
   progress: z.array(z.looseObject({ t: finite, tps: finite })).optional(),
   command: z.array(text).optional(),
   exitCode: z.number().int().nullable().optional(),
+  steady: z
+    .looseObject({
+      transactions: finite,
+      elapsedS: finite.optional(),
+      deltas: z.record(text, finite),
+      unavailable: z.array(text).optional(),
+    })
+    .optional(),
 });
 
 const workloadRecord = z.looseObject({

@@ -4,6 +4,7 @@
  * Bump RESULTS_SCHEMA_VERSION on any incompatible change and teach readResults() to migrate.
  */
 import type { RunDiagnostics } from './diagnostics.js';
+import type { SteadyRecord } from './steady.js';
 import type { ControlChange } from './control-change.js';
 import type { MetricName } from './metrics.js';
 import type { SpendingFunction } from '../stats/alpha-spending.js';
@@ -199,6 +200,11 @@ export interface Sample {
   exitCode: number | null;
   /** Wait events and counter deltas sampled during the run (src/diagnostics). */
   diagnostics?: RunDiagnostics;
+  /**
+   * The server counter deltas behind the steady per-transaction metrics (walBytesPerTx, ...) and the
+   * transactions they were divided by (src/core/results/steady.ts); absent when no snapshot could be taken.
+   */
+  steady?: SteadyRecord;
 }
 
 export interface ProgressPoint {

@@ -54,7 +54,7 @@ export const metricsField = z
   .default([...DEFAULT_GATED_METRICS])
   .refine((m) => new Set(m).size === m.length, 'each metric at most once')
   .describe(
-    'The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better). All of them, over every cell, form one Holm family.',
+    'The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better), and the per-transaction costs wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu (lower is better; docs/steady-metrics.md). All of them, over every cell, form one Holm family.',
   );
 export const thresholdField = z
   .number()

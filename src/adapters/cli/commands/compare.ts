@@ -3,6 +3,7 @@ import { analyse } from '../../../flows/compare/analysis.js';
 import { reportInputOf } from '../../../flows/compare/report-input.js';
 import { renderComparisonText } from '../../../core/report/comparison-text.js';
 import { renderMarkdownReport } from '../../../core/report/markdown.js';
+import { steadySummary } from '../../../core/compare/steady-summary.js';
 import { readResults } from '../../../store/read-results.js';
 import {
   addAnalysisOptions,
@@ -22,9 +23,10 @@ interface CompareFlags extends AnalysisFlags, FailOnFlags {
 /**
  * `pgperf compare RESULTS.json`: the statistical comparison of every arm against the first, per cell and
  * overall, with the analysis settings recorded in the results unless flags override them. `--format
- * markdown` prints exactly the PR comment the Action posts for these results; `--format json` the decision
- * and the comparison. Exits as the gate decides under --fail-on (0 passed, 1 failed, 2 bad input, 3 the
- * results are incomplete), the same decision the Action's step, status and comment carry.
+ * markdown` prints exactly the PR comment the Action posts for these results; `--format json` the decision,
+ * the comparison and the steady per-transaction metrics side by side (steadyMetrics). Exits as the gate
+ * decides under --fail-on (0 passed, 1 failed, 2 bad input, 3 the results are incomplete), the same
+ * decision the Action's step, status and comment carry.
  */
 export function compareCommand(): Command {
   const command = new Command('compare')
@@ -51,7 +53,10 @@ export function compareCommand(): Command {
     const input = reportInputOf(result, comparison, { failOn: flags.failOn });
     const format = flags.json ? 'json' : flags.format;
     if (format === 'json') {
-      process.stdout.write(`${JSON.stringify({ decision: input.decision, comparison }, null, 2)}\n`);
+      const steadyMetrics = steadySummary(result);
+      process.stdout.write(
+        `${JSON.stringify({ decision: input.decision, comparison, steadyMetrics }, null, 2)}\n`,
+      );
     } else if (format === 'markdown') {
       process.stdout.write(renderMarkdownReport({ ...input, commentId: flags.commentId }));
     } else {
