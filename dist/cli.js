@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path39 = __require("node:path");
+    var path40 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path39.resolve(baseDir, baseName);
+          const localBin = path40.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path39.extname(baseName))) return void 0;
+          if (sourceExt.includes(path40.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path39.resolve(
-            path39.dirname(resolvedScriptPath),
+          executableDir = path40.resolve(
+            path40.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path39.basename(
+            const legacyName = path40.basename(
               this._scriptPath,
-              path39.extname(this._scriptPath)
+              path40.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path39.extname(executableFile));
+        launchWithNode = sourceExt.includes(path40.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path39.basename(filename, path39.extname(filename));
+        this._name = path40.basename(filename, path40.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path40) {
-        if (path40 === void 0) return this._executableDir;
-        this._executableDir = path40;
+      executableDir(path41) {
+        if (path41 === void 0) return this._executableDir;
+        this._executableDir = path41;
         return this;
       }
       /**
@@ -3701,8 +3701,8 @@ var require_postgres_date = __commonJS({
     function bcYearToNegativeYear(year) {
       return -(year - 1);
     }
-    function is0To99(num3) {
-      return num3 >= 0 && num3 < 100;
+    function is0To99(num4) {
+      return num4 >= 0 && num4 < 100;
     }
   }
 });
@@ -5878,18 +5878,18 @@ var require_buffer_writer = __commonJS({
           oldBuffer.copy(this.buffer, 0, 0, this.offset);
         }
       }
-      addInt32(num3) {
+      addInt32(num4) {
         this.ensure(4);
-        this.buffer[this.offset++] = num3 >>> 24 & 255;
-        this.buffer[this.offset++] = num3 >>> 16 & 255;
-        this.buffer[this.offset++] = num3 >>> 8 & 255;
-        this.buffer[this.offset++] = num3 >>> 0 & 255;
+        this.buffer[this.offset++] = num4 >>> 24 & 255;
+        this.buffer[this.offset++] = num4 >>> 16 & 255;
+        this.buffer[this.offset++] = num4 >>> 8 & 255;
+        this.buffer[this.offset++] = num4 >>> 0 & 255;
         return this;
       }
-      addInt16(num3) {
+      addInt16(num4) {
         this.ensure(2);
-        this.buffer[this.offset++] = num3 >>> 8 & 255;
-        this.buffer[this.offset++] = num3 >>> 0 & 255;
+        this.buffer[this.offset++] = num4 >>> 8 & 255;
+        this.buffer[this.offset++] = num4 >>> 0 & 255;
         return this;
       }
       addCString(string4) {
@@ -6955,7 +6955,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path39 = __require("path");
+    var path40 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -6994,7 +6994,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path39.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path39.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path40.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path40.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7126,7 +7126,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path39 = __require("path");
+    var path40 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -9013,17 +9013,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path39) {
-      const ctrl = callVisitor(key, node2, visitor, path39);
+    function visit_(key, node2, visitor, path40) {
+      const ctrl = callVisitor(key, node2, visitor, path40);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path39, ctrl);
-        return visit_(key, ctrl, visitor, path39);
+        replaceNode(key, path40, ctrl);
+        return visit_(key, ctrl, visitor, path40);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path39 = Object.freeze(path39.concat(node2));
+          path40 = Object.freeze(path40.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path39);
+            const ci = visit_(i, node2.items[i], visitor, path40);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9034,13 +9034,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path39 = Object.freeze(path39.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path39);
+          path40 = Object.freeze(path40.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path40);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path39);
+          const cv = visit_("value", node2.value, visitor, path40);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9061,17 +9061,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path39) {
-      const ctrl = await callVisitor(key, node2, visitor, path39);
+    async function visitAsync_(key, node2, visitor, path40) {
+      const ctrl = await callVisitor(key, node2, visitor, path40);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path39, ctrl);
-        return visitAsync_(key, ctrl, visitor, path39);
+        replaceNode(key, path40, ctrl);
+        return visitAsync_(key, ctrl, visitor, path40);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path39 = Object.freeze(path39.concat(node2));
+          path40 = Object.freeze(path40.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path39);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path40);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9082,13 +9082,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path39 = Object.freeze(path39.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path39);
+          path40 = Object.freeze(path40.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path40);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path39);
+          const cv = await visitAsync_("value", node2.value, visitor, path40);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -9115,23 +9115,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path39) {
+    function callVisitor(key, node2, visitor, path40) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path39);
+        return visitor(key, node2, path40);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path39);
+        return visitor.Map?.(key, node2, path40);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path39);
+        return visitor.Seq?.(key, node2, path40);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path39);
+        return visitor.Pair?.(key, node2, path40);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path39);
+        return visitor.Scalar?.(key, node2, path40);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path39);
+        return visitor.Alias?.(key, node2, path40);
       return void 0;
     }
-    function replaceNode(key, path39, node2) {
-      const parent = path39[path39.length - 1];
+    function replaceNode(key, path40, node2) {
+      const parent = path40[path40.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -9743,10 +9743,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path39, value) {
+    function collectionFromPath(schema, path40, value) {
       let v = value;
-      for (let i = path39.length - 1; i >= 0; --i) {
-        const k = path39[i];
+      for (let i = path40.length - 1; i >= 0; --i) {
+        const k = path40[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -9765,7 +9765,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path39) => path39 == null || typeof path39 === "object" && !!path39[Symbol.iterator]().next().done;
+    var isEmptyPath = (path40) => path40 == null || typeof path40 === "object" && !!path40[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -9795,11 +9795,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path39, value) {
-        if (isEmptyPath(path39))
+      addIn(path40, value) {
+        if (isEmptyPath(path40))
           this.add(value);
         else {
-          const [key, ...rest] = path39;
+          const [key, ...rest] = path40;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -9813,8 +9813,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path39) {
-        const [key, ...rest] = path39;
+      deleteIn(path40) {
+        const [key, ...rest] = path40;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -9828,8 +9828,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path39, keepScalar) {
-        const [key, ...rest] = path39;
+      getIn(path40, keepScalar) {
+        const [key, ...rest] = path40;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -9847,8 +9847,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path39) {
-        const [key, ...rest] = path39;
+      hasIn(path40) {
+        const [key, ...rest] = path40;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -9858,8 +9858,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path39, value) {
-        const [key, ...rest] = path39;
+      setIn(path40, value) {
+        const [key, ...rest] = path40;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -10063,27 +10063,27 @@ var require_stringifyString = __commonJS({
       return true;
     }
     function doubleQuotedString(value, ctx) {
-      const json3 = JSON.stringify(value);
+      const json2 = JSON.stringify(value);
       if (ctx.options.doubleQuotedAsJSON)
-        return json3;
+        return json2;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
-      for (let i = 0, ch = json3[i]; ch; ch = json3[++i]) {
-        if (ch === " " && json3[i + 1] === "\\" && json3[i + 2] === "n") {
-          str += json3.slice(start, i) + "\\ ";
+      for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
+        if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
+          str += json2.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json3[i + 1]) {
+          switch (json2[i + 1]) {
             case "u":
               {
-                str += json3.slice(start, i);
-                const code = json3.substr(i + 2, 4);
+                str += json2.slice(start, i);
+                const code = json2.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
                     str += "\\0";
@@ -10113,23 +10113,23 @@ var require_stringifyString = __commonJS({
                     if (code.substr(0, 2) === "00")
                       str += "\\x" + code.substr(2);
                     else
-                      str += json3.substr(i, 6);
+                      str += json2.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
               }
               break;
             case "n":
-              if (implicitKey || json3[i + 2] === '"' || json3.length < minMultiLineLength) {
+              if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json3.slice(start, i) + "\n\n";
-                while (json3[i + 2] === "\\" && json3[i + 3] === "n" && json3[i + 4] !== '"') {
+                str += json2.slice(start, i) + "\n\n";
+                while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
                   str += "\n";
                   i += 2;
                 }
                 str += indent;
-                if (json3[i + 2] === " ")
+                if (json2[i + 2] === " ")
                   str += "\\";
                 i += 1;
                 start = i + 1;
@@ -10139,7 +10139,7 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json3.slice(start) : json3;
+      str = start ? str + json2.slice(start) : json2;
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
@@ -11281,9 +11281,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num3 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num3))
-        return isNaN(num3) ? ".nan" : num3 < 0 ? "-.inf" : ".inf";
+      const num4 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num4))
+        return isNaN(num4) ? ".nan" : num4 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -11323,8 +11323,8 @@ var require_float = __commonJS({
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
       stringify(node2) {
-        const num3 = Number(node2.value);
-        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num4 = Number(node2.value);
+        return isFinite(num4) ? num4.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -11763,8 +11763,8 @@ var require_float2 = __commonJS({
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
       stringify(node2) {
-        const num3 = Number(node2.value);
-        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num4 = Number(node2.value);
+        return isFinite(num4) ? num4.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -11966,23 +11966,23 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
       const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num3 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num3(60) + num3(p), num3(0));
-      return sign === "-" ? num3(-1) * res : res;
+      const num4 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num4(60) + num4(p), num4(0));
+      return sign === "-" ? num4(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
       let { value } = node2;
-      let num3 = (n) => n;
+      let num4 = (n) => n;
       if (typeof value === "bigint")
-        num3 = (n) => BigInt(n);
+        num4 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node2);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num3(-1);
+        value *= num4(-1);
       }
-      const _60 = num3(60);
+      const _60 = num4(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -12374,9 +12374,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path39, value) {
+      addIn(path40, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path39, value);
+          this.contents.addIn(path40, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -12451,14 +12451,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path39) {
-        if (Collection2.isEmptyPath(path39)) {
+      deleteIn(path40) {
+        if (Collection2.isEmptyPath(path40)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path39) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path40) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -12473,10 +12473,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path39, keepScalar) {
-        if (Collection2.isEmptyPath(path39))
+      getIn(path40, keepScalar) {
+        if (Collection2.isEmptyPath(path40))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path39, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path40, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -12487,10 +12487,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path39) {
-        if (Collection2.isEmptyPath(path39))
+      hasIn(path40) {
+        if (Collection2.isEmptyPath(path40))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path39) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path40) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -12507,13 +12507,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path39, value) {
-        if (Collection2.isEmptyPath(path39)) {
+      setIn(path40, value) {
+        if (Collection2.isEmptyPath(path40)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path39), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path40), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path39, value);
+          this.contents.setIn(path40, value);
         }
       }
       /**
@@ -12561,11 +12561,11 @@ var require_Document = __commonJS({
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
       // json & jsonArg are only used from toJSON()
-      toJS({ json: json3, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+      toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
           doc: this,
-          keep: !json3,
+          keep: !json2,
           mapAsMap: mapAsMap === true,
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -14474,9 +14474,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path39) => {
+    visit2.itemAtPath = (cst, path40) => {
       let item = cst;
-      for (const [field, index] of path39) {
+      for (const [field, index] of path40) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -14485,23 +14485,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path39) => {
-      const parent = visit2.itemAtPath(cst, path39.slice(0, -1));
-      const field = path39[path39.length - 1][0];
+    visit2.parentCollection = (cst, path40) => {
+      const parent = visit2.itemAtPath(cst, path40.slice(0, -1));
+      const field = path40[path40.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path39, item, visitor) {
-      let ctrl = visitor(item, path39);
+    function _visit(path40, item, visitor) {
+      let ctrl = visitor(item, path40);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path39.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path40.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -14512,10 +14512,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path39);
+            ctrl = ctrl(item, path40);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path39) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path40) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -18126,14 +18126,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path39 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path40 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path39 && path39[0] !== "/") {
-          path39 = `/${path39}`;
+        if (path40 && path40[0] !== "/") {
+          path40 = `/${path40}`;
         }
-        return new URL(`${origin}${path39}`);
+        return new URL(`${origin}${path40}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18584,39 +18584,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path39, origin }
+          request: { method, path: path40, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path39);
+        debuglog("sending request to %s %s/%s", method, origin, path40);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path39, origin },
+          request: { method, path: path40, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path39,
+          path40,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path39, origin }
+          request: { method, path: path40, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path39);
+        debuglog("trailers received from %s %s/%s", method, origin, path40);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path39, origin },
+          request: { method, path: path40, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path39,
+          path40,
           error62.message
         );
       });
@@ -18665,9 +18665,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path39, origin }
+            request: { method, path: path40, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path39);
+          debuglog("sending request to %s %s/%s", method, origin, path40);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18730,7 +18730,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path39,
+        path: path40,
         method,
         body,
         headers,
@@ -18745,11 +18745,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path39 !== "string") {
+        if (typeof path40 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path39[0] !== "/" && !(path39.startsWith("http://") || path39.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path40[0] !== "/" && !(path40.startsWith("http://") || path40.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path39)) {
+        } else if (invalidPathRegex.test(path40)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18815,7 +18815,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path39, query) : path39;
+        this.path = query ? buildURL(path40, query) : path40;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -23508,7 +23508,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path39, host, upgrade, blocking, reset } = request2;
+      const { method, path: path40, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23589,7 +23589,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path39} HTTP/1.1\r
+      let header = `${method} ${path40} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -24118,7 +24118,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path39, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path40, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24215,7 +24215,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path39;
+      headers[HTTP2_HEADER_PATH] = path40;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24568,9 +24568,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path39 = search ? `${pathname}${search}` : pathname;
+        const path40 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path39;
+        this.opts.path = path40;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25809,10 +25809,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path39 = "/",
+          path: path40 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path39;
+        opts.path = origin + path40;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27784,20 +27784,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path39) {
-      if (typeof path39 !== "string") {
-        return path39;
+    function safeUrl2(path40) {
+      if (typeof path40 !== "string") {
+        return path40;
       }
-      const pathSegments = path39.split("?");
+      const pathSegments = path40.split("?");
       if (pathSegments.length !== 2) {
-        return path39;
+        return path40;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path39, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path39);
+    function matchKey(mockDispatch2, { path: path40, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path40);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27819,7 +27819,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path39 }) => matchValue(safeUrl2(path39), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path40 }) => matchValue(safeUrl2(path40), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27857,9 +27857,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path39, method, body, headers, query } = opts;
+      const { path: path40, method, body, headers, query } = opts;
       return {
-        path: path39,
+        path: path40,
         method,
         body,
         headers,
@@ -28322,10 +28322,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path39, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path40, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path39,
+            Path: path40,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33204,9 +33204,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path39) {
-      for (let i = 0; i < path39.length; ++i) {
-        const code = path39.charCodeAt(i);
+    function validateCookiePath(path40) {
+      for (let i = 0; i < path40.length; ++i) {
+        const code = path40.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -34097,8 +34097,8 @@ var require_util7 = __commonJS({
           return false;
         }
       }
-      const num3 = Number.parseInt(value, 10);
-      return num3 >= 8 && num3 <= 15;
+      const num4 = Number.parseInt(value, 10);
+      return num4 >= 8 && num4 <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
@@ -36126,11 +36126,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path39 = opts.path;
+          let path40 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path39 = `/${path39}`;
+            path40 = `/${path40}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path39);
+          url2 = new URL(util.parseOrigin(url2).origin + path40);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -38267,6 +38267,16 @@ async function makeTempDir(prefix, parent = os.tmpdir()) {
   };
 }
 
+// src/core/util/plain-text.ts
+var CONTROL = /[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
+function plainText(text2, maxChars) {
+  const plain = text2.replace(CONTROL, " ");
+  if (maxChars === void 0 || plain.length <= maxChars) return plain;
+  let end = Math.max(0, maxChars - 1);
+  if (/[\ud800-\udbff]/.test(plain.charAt(end - 1))) end--;
+  return `${plain.slice(0, end)}\u2026`;
+}
+
 // src/core/compare/defaults.ts
 var DEFAULT_ALPHA = 0.05;
 var DEFAULT_THRESHOLD_PCT = 2;
@@ -38366,7 +38376,15 @@ var METRICS = {
   latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
   latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" },
   latencyP95Ms: { label: "latency p95", unit: "ms", better: "lower" },
-  latencyP99Ms: { label: "latency p99", unit: "ms", better: "lower" }
+  latencyP99Ms: { label: "latency p99", unit: "ms", better: "lower" },
+  // Steady per-transaction costs: server counter deltas over the measured run / its transactions
+  // (src/core/results/steady.ts). Recorded in every run; they gate only where asked (metrics:, --metric).
+  walBytesPerTx: { label: "WAL bytes/tx", unit: "bytes", better: "lower" },
+  walRecordsPerTx: { label: "WAL records/tx", unit: "records", better: "lower" },
+  walFpiPerTx: { label: "full-page images/tx", unit: "FPIs", better: "lower" },
+  bufferHitsPerTx: { label: "buffer hits/tx", unit: "blocks", better: "lower" },
+  bufferReadsPerTx: { label: "buffer reads/tx", unit: "blocks", better: "lower" },
+  backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" }
 };
 var PRIMARY_METRIC = "tps";
 function isMetricName(name) {
@@ -38376,8 +38394,22 @@ var GATED_METRIC_NAMES = {
   tps: "tps",
   "latency-avg": "latencyAvgMs",
   p95: "latencyP95Ms",
-  p99: "latencyP99Ms"
+  p99: "latencyP99Ms",
+  "wal-bytes": "walBytesPerTx",
+  "wal-records": "walRecordsPerTx",
+  "wal-fpi": "walFpiPerTx",
+  "buffer-hits": "bufferHitsPerTx",
+  "buffer-reads": "bufferReadsPerTx",
+  "backend-cpu": "backendCpuUsPerTx"
 };
+var STEADY_METRICS = [
+  "walBytesPerTx",
+  "walRecordsPerTx",
+  "walFpiPerTx",
+  "bufferHitsPerTx",
+  "bufferReadsPerTx",
+  "backendCpuUsPerTx"
+];
 var DEFAULT_GATED_METRICS = ["tps"];
 function metricFromName(name) {
   if (Object.hasOwn(GATED_METRIC_NAMES, name)) return GATED_METRIC_NAMES[name];
@@ -38617,7 +38649,7 @@ function collectReasons(parts) {
   return [...byCode.values()];
 }
 function clip(text2) {
-  return text2.length <= STATUS_DESCRIPTION_MAX ? text2 : `${text2.slice(0, STATUS_DESCRIPTION_MAX - 1)}\u2026`;
+  return plainText(text2, STATUS_DESCRIPTION_MAX);
 }
 
 // src/adapters/cli/commands/main.ts
@@ -38683,10 +38715,10 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
-import path32 from "node:path";
+import path33 from "node:path";
 
 // src/flows/bisect/run-bisection.ts
-import path24 from "node:path";
+import path25 from "node:path";
 
 // src/postgres/builds/build.ts
 import { mkdir as mkdir5, readFile as readFile7, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
@@ -40590,32 +40622,32 @@ function normalCdf(z3) {
   const y = Math.abs(z3);
   if (y <= SMALL_LIMIT) {
     const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num3 = A[4] * zsq;
+    let num4 = A[4] * zsq;
     let den = zsq;
     for (let i = 0; i < 3; i++) {
-      num3 = (num3 + A[i]) * zsq;
+      num4 = (num4 + A[i]) * zsq;
       den = (den + B[i]) * zsq;
     }
-    return 0.5 + z3 * (num3 + A[3]) / (den + B[3]);
+    return 0.5 + z3 * (num4 + A[3]) / (den + B[3]);
   }
   let tail2;
   if (y <= MEDIUM_LIMIT) {
-    let num3 = C[8] * y;
+    let num4 = C[8] * y;
     let den = y;
     for (let i = 0; i < 7; i++) {
-      num3 = (num3 + C[i]) * y;
+      num4 = (num4 + C[i]) * y;
       den = (den + D[i]) * y;
     }
-    tail2 = gaussianFactor(y) * ((num3 + C[7]) / (den + D[7]));
+    tail2 = gaussianFactor(y) * ((num4 + C[7]) / (den + D[7]));
   } else if (y < UNDERFLOW_LIMIT) {
     const xsq = 1 / (y * y);
-    let num3 = P[5] * xsq;
+    let num4 = P[5] * xsq;
     let den = xsq;
     for (let i = 0; i < 4; i++) {
-      num3 = (num3 + P[i]) * xsq;
+      num4 = (num4 + P[i]) * xsq;
       den = (den + Q[i]) * xsq;
     }
-    const r = xsq * (num3 + P[4]) / (den + Q[4]);
+    const r = xsq * (num4 + P[4]) / (den + Q[4]);
     tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
   } else {
     tail2 = 0;
@@ -42323,7 +42355,7 @@ function workloadMetrics(result, warnings) {
     const metrics = names.map((n) => typeof n === "string" ? metricFromName(n) : void 0);
     if (metrics.length === 0 || metrics.some((m) => m === void 0)) {
       warnings.push(
-        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of tps, latency-avg, p95, p99; using tps`
+        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of ${Object.keys(GATED_METRIC_NAMES).join(", ")}; using tps`
       );
       continue;
     }
@@ -42764,7 +42796,7 @@ function adaptiveCompare(result, options, spec) {
 }
 
 // src/flows/compare/pipeline.ts
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
@@ -42884,7 +42916,7 @@ function combineSinks(...sinks) {
 // src/run/run-loop.ts
 import { copyFile, mkdir as mkdir6 } from "node:fs/promises";
 import os8 from "node:os";
-import path21 from "node:path";
+import path22 from "node:path";
 import { createHash as createHash5 } from "node:crypto";
 
 // src/core/compare/metric-option.ts
@@ -43792,10 +43824,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path39) {
-  if (!path39)
+function getElementAtPath(obj, path40) {
+  if (!path40)
     return obj;
-  return path39.reduce((acc, key) => acc?.[key], obj);
+  return path40.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -44135,11 +44167,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path39, issues) {
+function prefixIssues(path40, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path39);
+    iss.path.unshift(path40);
     return iss;
   });
 }
@@ -44601,16 +44633,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path39 = []) => {
+  const processError = (error63, path40 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path39, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path40, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path39, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path40, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path39, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path40, ...issue2.path]);
       } else {
-        const fullpath = [...path39, ...issue2.path];
+        const fullpath = [...path40, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -44649,17 +44681,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path39 = []) => {
+  const processError = (error63, path40 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path39, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path40, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path39, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path40, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path39, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path40, ...issue2.path]);
       } else {
-        const fullpath = [...path39, ...issue2.path];
+        const fullpath = [...path40, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -44698,8 +44730,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path39 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path39) {
+  const path40 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path40) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -58622,13 +58654,13 @@ function initializeContext(params) {
     external: params?.external ?? void 0
   };
 }
-function handleUnrepresentable(schema, ctx, json3, params, message) {
+function handleUnrepresentable(schema, ctx, json2, params, message) {
   const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema, path: params.path, message }) : ctx.unrepresentable;
   if (result === "any")
     return false;
   if (result === void 0 || result === "throw")
     throw new Error(message);
-  Object.assign(json3, result);
+  Object.assign(json2, result);
   return true;
 }
 function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
@@ -58864,12 +58896,12 @@ function foldObjects(members2) {
   }
   return folded;
 }
-function foldIntersection(json3) {
-  const allOf = json3.allOf;
+function foldIntersection(json2) {
+  const allOf = json2.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
   for (const key of FOLDABLE_KEYS)
-    if (key in json3)
+    if (key in json2)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -58888,8 +58920,8 @@ function foldIntersection(json3) {
   }
   if (!folded)
     return;
-  delete json3.allOf;
-  assignProps(json3, folded);
+  delete json2.allOf;
+  assignProps(json2, folded);
 }
 function finalize(ctx, schema) {
   const root = ctx.seen.get(schema);
@@ -58971,20 +59003,20 @@ function finalize(ctx, schema) {
     if (ctx.intersections.length) {
       const carriers = /* @__PURE__ */ new Map();
       for (const seen of ctx.seen.values()) {
-        for (const json3 of [seen.schema, seen.def]) {
-          const allOf = json3?.allOf;
+        for (const json2 of [seen.schema, seen.def]) {
+          const allOf = json2?.allOf;
           if (!Array.isArray(allOf))
             continue;
           const existing = carriers.get(allOf);
           if (existing)
-            existing.push(json3);
+            existing.push(json2);
           else
-            carriers.set(allOf, [json3]);
+            carriers.set(allOf, [json2]);
         }
       }
       for (const allOf of ctx.intersections) {
-        for (const json3 of carriers.get(allOf) ?? [])
-          foldIntersection(json3);
+        for (const json2 of carriers.get(allOf) ?? [])
+          foldIntersection(json2);
       }
     }
   }
@@ -59219,29 +59251,29 @@ var exactPatterns = /* @__PURE__ */ new Map([
 ]);
 var exactPattern = (p) => exactPatterns.get(p) ?? p;
 var stringProcessor = (schema, ctx, _json, _params) => {
-  const json3 = _json;
-  json3.type = "string";
+  const json2 = _json;
+  json2.type = "string";
   const { minimum, maximum, format, patterns, contentEncoding, laxFormat } = aggregateChecks(schema);
   if (typeof minimum === "number")
-    json3.minLength = minimum;
+    json2.minLength = minimum;
   if (typeof maximum === "number")
-    json3.maxLength = maximum;
+    json2.maxLength = maximum;
   if (format) {
-    json3.format = formatMap[format] ?? format;
-    if (json3.format === "")
-      delete json3.format;
+    json2.format = formatMap[format] ?? format;
+    if (json2.format === "")
+      delete json2.format;
     if (format === "time" || laxFormat) {
-      delete json3.format;
+      delete json2.format;
     }
   }
   if (contentEncoding)
-    json3.contentEncoding = contentEncoding;
+    json2.contentEncoding = contentEncoding;
   if (patterns && patterns.size > 0) {
     const patternList = [...patterns].map(exactPattern);
     if (patternList.length === 1)
-      json3.pattern = patternList[0].source;
+      json2.pattern = patternList[0].source;
     else if (patternList.length > 1) {
-      json3.allOf = [
+      json2.allOf = [
         ...patternList.map((regex2) => ({
           ...ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0" ? { type: "string" } : {},
           pattern: regex2.source
@@ -59251,31 +59283,31 @@ var stringProcessor = (schema, ctx, _json, _params) => {
   }
 };
 var numberProcessor = (schema, ctx, _json, params) => {
-  const json3 = _json;
+  const json2 = _json;
   const { minimum, maximum, multipleOf, exclusiveMaximum, exclusiveMinimum, isInt } = aggregateChecks(schema);
-  json3.type = isInt ? "integer" : "number";
+  json2.type = isInt ? "integer" : "number";
   const exMin = typeof exclusiveMinimum === "number" && exclusiveMinimum >= (minimum ?? Number.NEGATIVE_INFINITY);
   const exMax = typeof exclusiveMaximum === "number" && exclusiveMaximum <= (maximum ?? Number.POSITIVE_INFINITY);
   const legacy = ctx.target === "draft-04" || ctx.target === "openapi-3.0";
   if (exMin) {
     if (legacy) {
-      json3.minimum = exclusiveMinimum;
-      json3.exclusiveMinimum = true;
+      json2.minimum = exclusiveMinimum;
+      json2.exclusiveMinimum = true;
     } else {
-      json3.exclusiveMinimum = exclusiveMinimum;
+      json2.exclusiveMinimum = exclusiveMinimum;
     }
   } else if (typeof minimum === "number") {
-    json3.minimum = minimum;
+    json2.minimum = minimum;
   }
   if (exMax) {
     if (legacy) {
-      json3.maximum = exclusiveMaximum;
-      json3.exclusiveMaximum = true;
+      json2.maximum = exclusiveMaximum;
+      json2.exclusiveMaximum = true;
     } else {
-      json3.exclusiveMaximum = exclusiveMaximum;
+      json2.exclusiveMaximum = exclusiveMaximum;
     }
   } else if (typeof maximum === "number") {
-    json3.maximum = maximum;
+    json2.maximum = maximum;
   }
   if (multipleOf) {
     const divisors = /* @__PURE__ */ new Set();
@@ -59283,75 +59315,75 @@ var numberProcessor = (schema, ctx, _json, params) => {
       if (Number.isFinite(divisor) && divisor !== 0)
         divisors.add(Math.abs(divisor));
       else
-        handleUnrepresentable(schema, ctx, json3, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
+        handleUnrepresentable(schema, ctx, json2, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
     }
     const [first, ...rest] = divisors;
     if (first !== void 0)
-      json3.multipleOf = first;
+      json2.multipleOf = first;
     if (rest.length)
-      json3.allOf = [...json3.allOf ?? [], ...rest.map((m) => ({ multipleOf: m }))];
+      json2.allOf = [...json2.allOf ?? [], ...rest.map((m) => ({ multipleOf: m }))];
   }
 };
-var booleanProcessor = (_schema, _ctx, json3, _params) => {
-  json3.type = "boolean";
+var booleanProcessor = (_schema, _ctx, json2, _params) => {
+  json2.type = "boolean";
 };
-var bigintProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "BigInt cannot be represented in JSON Schema");
+var bigintProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "BigInt cannot be represented in JSON Schema");
 };
-var symbolProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Symbols cannot be represented in JSON Schema");
+var symbolProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Symbols cannot be represented in JSON Schema");
 };
-var nullProcessor = (_schema, ctx, json3, _params) => {
+var nullProcessor = (_schema, ctx, json2, _params) => {
   if (ctx.target === "openapi-3.0") {
-    json3.type = "string";
-    json3.nullable = true;
-    json3.enum = [null];
+    json2.type = "string";
+    json2.nullable = true;
+    json2.enum = [null];
   } else {
-    json3.type = "null";
+    json2.type = "null";
   }
 };
-var undefinedProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Undefined cannot be represented in JSON Schema");
+var undefinedProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Undefined cannot be represented in JSON Schema");
 };
-var voidProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Void cannot be represented in JSON Schema");
+var voidProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Void cannot be represented in JSON Schema");
 };
-var neverProcessor = (_schema, _ctx, json3, _params) => {
-  json3.not = {};
+var neverProcessor = (_schema, _ctx, json2, _params) => {
+  json2.not = {};
 };
 var anyProcessor = (_schema, _ctx, _json, _params) => {
 };
 var unknownProcessor = (_schema, _ctx, _json, _params) => {
 };
-var dateProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Date cannot be represented in JSON Schema");
+var dateProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Date cannot be represented in JSON Schema");
 };
-var enumProcessor = (schema, _ctx, json3, _params) => {
+var enumProcessor = (schema, _ctx, json2, _params) => {
   const def = schema._zod.def;
   const values = getEnumValues(def.entries);
   if (values.length === 0) {
-    json3.not = {};
+    json2.not = {};
     return;
   }
   if (values.every((v) => typeof v === "number"))
-    json3.type = "number";
+    json2.type = "number";
   if (values.every((v) => typeof v === "string"))
-    json3.type = "string";
-  json3.enum = values;
+    json2.type = "string";
+  json2.enum = values;
 };
-var literalProcessor = (schema, ctx, json3, params) => {
+var literalProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   if (def.values.length === 0) {
-    json3.not = {};
+    json2.not = {};
     return;
   }
   const vals = [];
   for (const val of def.values) {
     if (val === void 0) {
-      if (handleUnrepresentable(schema, ctx, json3, params, "Literal `undefined` cannot be represented in JSON Schema"))
+      if (handleUnrepresentable(schema, ctx, json2, params, "Literal `undefined` cannot be represented in JSON Schema"))
         return;
     } else if (typeof val === "bigint") {
-      if (handleUnrepresentable(schema, ctx, json3, params, "BigInt literals cannot be represented in JSON Schema"))
+      if (handleUnrepresentable(schema, ctx, json2, params, "BigInt literals cannot be represented in JSON Schema"))
         return;
       vals.push(Number(val));
     } else {
@@ -59361,37 +59393,37 @@ var literalProcessor = (schema, ctx, json3, params) => {
   if (vals.length === 0) {
   } else if (vals.length === 1) {
     const val = vals[0];
-    json3.type = val === null ? "null" : typeof val;
+    json2.type = val === null ? "null" : typeof val;
     if (ctx.target === "draft-04" || ctx.target === "openapi-3.0") {
-      json3.enum = [val];
+      json2.enum = [val];
     } else {
-      json3.const = val;
+      json2.const = val;
     }
   } else {
     if (vals.every((v) => typeof v === "number"))
-      json3.type = "number";
+      json2.type = "number";
     if (vals.every((v) => typeof v === "string"))
-      json3.type = "string";
+      json2.type = "string";
     if (vals.every((v) => typeof v === "boolean"))
-      json3.type = "boolean";
+      json2.type = "boolean";
     if (vals.every((v) => v === null))
-      json3.type = "null";
-    json3.enum = vals;
+      json2.type = "null";
+    json2.enum = vals;
   }
 };
-var nanProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "NaN cannot be represented in JSON Schema");
+var nanProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "NaN cannot be represented in JSON Schema");
 };
-var templateLiteralProcessor = (schema, _ctx, json3, _params) => {
-  const _json = json3;
+var templateLiteralProcessor = (schema, _ctx, json2, _params) => {
+  const _json = json2;
   const pattern = schema._zod.pattern;
   if (!pattern)
     throw new Error("Pattern not found in template literal");
   _json.type = "string";
   _json.pattern = pattern.source;
 };
-var fileProcessor = (schema, _ctx, json3, _params) => {
-  const _json = json3;
+var fileProcessor = (schema, _ctx, json2, _params) => {
+  const _json = json2;
   _json.type = "string";
   _json.format = "binary";
   _json.contentEncoding = "binary";
@@ -59409,34 +59441,34 @@ var fileProcessor = (schema, _ctx, json3, _params) => {
   else
     _json.anyOf = mime.map((m) => ({ contentMediaType: m }));
 };
-var successProcessor = (_schema, _ctx, json3, _params) => {
-  json3.type = "boolean";
+var successProcessor = (_schema, _ctx, json2, _params) => {
+  json2.type = "boolean";
 };
-var customProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Custom types cannot be represented in JSON Schema");
+var customProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Custom types cannot be represented in JSON Schema");
 };
-var functionProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Function types cannot be represented in JSON Schema");
+var functionProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Function types cannot be represented in JSON Schema");
 };
-var transformProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Transforms cannot be represented in JSON Schema");
+var transformProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Transforms cannot be represented in JSON Schema");
 };
-var mapProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Map cannot be represented in JSON Schema");
+var mapProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Map cannot be represented in JSON Schema");
 };
-var setProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Set cannot be represented in JSON Schema");
+var setProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Set cannot be represented in JSON Schema");
 };
 var arrayProcessor = (schema, ctx, _json, params) => {
-  const json3 = _json;
+  const json2 = _json;
   const def = schema._zod.def;
   const { minimum, maximum } = aggregateChecks(schema);
   if (typeof minimum === "number")
-    json3.minItems = minimum;
+    json2.minItems = minimum;
   if (typeof maximum === "number")
-    json3.maxItems = maximum;
-  json3.type = "array";
-  json3.items = processSchema(def.element, ctx, {
+    json2.maxItems = maximum;
+  json2.type = "array";
+  json2.items = processSchema(def.element, ctx, {
     ...params,
     path: [...params.path, "items"]
   });
@@ -59452,17 +59484,17 @@ function inputOptin(schema) {
   return schema._zod.optin;
 }
 var objectProcessor = (schema, ctx, _json, params) => {
-  const json3 = _json;
+  const json2 = _json;
   const def = schema._zod.def;
   const shape = def.shape;
   const symbolKeys = Object.getOwnPropertySymbols(shape);
-  if (symbolKeys.length && handleUnrepresentable(schema, ctx, json3, params, "Symbol keys cannot be represented in JSON Schema")) {
+  if (symbolKeys.length && handleUnrepresentable(schema, ctx, json2, params, "Symbol keys cannot be represented in JSON Schema")) {
     return;
   }
-  json3.type = "object";
-  json3.properties = {};
+  json2.type = "object";
+  json2.properties = {};
   for (const key in shape) {
-    assignProp(json3.properties, key, processSchema(shape[key], ctx, {
+    assignProp(json2.properties, key, processSchema(shape[key], ctx, {
       ...params,
       path: [...params.path, "properties", key]
     }));
@@ -59475,21 +59507,21 @@ var objectProcessor = (schema, ctx, _json, params) => {
     }
   }
   if (requiredKeys.length > 0) {
-    json3.required = requiredKeys;
+    json2.required = requiredKeys;
   }
   if (def.catchall?._zod.def.type === "never") {
-    json3.additionalProperties = false;
+    json2.additionalProperties = false;
   } else if (!def.catchall) {
     if (ctx.io === "output")
-      json3.additionalProperties = false;
+      json2.additionalProperties = false;
   } else if (def.catchall) {
-    json3.additionalProperties = processSchema(def.catchall, ctx, {
+    json2.additionalProperties = processSchema(def.catchall, ctx, {
       ...params,
       path: [...params.path, "additionalProperties"]
     });
   }
 };
-var unionProcessor = (schema, ctx, json3, params) => {
+var unionProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   const isExclusive = def.inclusive === false;
   const options = def.options.map((x, i) => processSchema(x, ctx, {
@@ -59497,12 +59529,12 @@ var unionProcessor = (schema, ctx, json3, params) => {
     path: [...params.path, isExclusive ? "oneOf" : "anyOf", i]
   }));
   if (isExclusive) {
-    json3.oneOf = options;
+    json2.oneOf = options;
   } else {
-    json3.anyOf = options;
+    json2.anyOf = options;
   }
 };
-var intersectionProcessor = (schema, ctx, json3, params) => {
+var intersectionProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   const a = processSchema(def.left, ctx, {
     ...params,
@@ -59517,13 +59549,13 @@ var intersectionProcessor = (schema, ctx, json3, params) => {
     ...isSimpleIntersection(a) ? a.allOf : [a],
     ...isSimpleIntersection(b) ? b.allOf : [b]
   ];
-  json3.allOf = allOf;
+  json2.allOf = allOf;
   ctx.intersections.push(allOf);
 };
 var tupleProcessor = (schema, ctx, _json, params) => {
-  const json3 = _json;
+  const json2 = _json;
   const def = schema._zod.def;
-  json3.type = "array";
+  json2.type = "array";
   const prefixPath = ctx.target === "draft-2020-12" ? "prefixItems" : "items";
   const restPath = ctx.target === "draft-2020-12" ? "items" : ctx.target === "openapi-3.0" ? "items" : "additionalItems";
   const prefixItems = def.items.map((x, i) => processSchema(x, ctx, {
@@ -59545,70 +59577,70 @@ var tupleProcessor = (schema, ctx, _json, params) => {
   const maxItems = def.items.length;
   const isClosed = !def.rest;
   if (ctx.target === "draft-2020-12") {
-    json3.prefixItems = prefixItems;
+    json2.prefixItems = prefixItems;
     if (isClosed) {
-      json3.items = false;
+      json2.items = false;
     } else if (rest) {
-      json3.items = rest;
+      json2.items = rest;
     }
     if (minItems > 0)
-      json3.minItems = minItems;
+      json2.minItems = minItems;
     if (isClosed)
-      json3.maxItems = maxItems;
+      json2.maxItems = maxItems;
   } else if (ctx.target === "openapi-3.0") {
-    json3.items = {
+    json2.items = {
       anyOf: prefixItems
     };
     if (rest) {
-      json3.items.anyOf.push(rest);
+      json2.items.anyOf.push(rest);
     }
     if (minItems > 0)
-      json3.minItems = minItems;
+      json2.minItems = minItems;
     if (isClosed)
-      json3.maxItems = maxItems;
+      json2.maxItems = maxItems;
   } else {
-    json3.items = prefixItems;
+    json2.items = prefixItems;
     if (isClosed) {
-      json3.additionalItems = false;
+      json2.additionalItems = false;
     } else if (rest) {
-      json3.additionalItems = rest;
+      json2.additionalItems = rest;
     }
     if (minItems > 0)
-      json3.minItems = minItems;
+      json2.minItems = minItems;
     if (isClosed)
-      json3.maxItems = maxItems;
+      json2.maxItems = maxItems;
   }
   const { minimum, maximum } = aggregateChecks(schema);
   if (typeof minimum === "number")
-    json3.minItems = minimum;
+    json2.minItems = minimum;
   if (typeof maximum === "number")
-    json3.maxItems = maximum;
+    json2.maxItems = maximum;
 };
-function stringifyKeyNames(bySchema, json3, visited) {
-  if (json3.$ref) {
-    if (visited.has(json3))
-      return json3;
-    visited.add(json3);
-    const def = bySchema.get(json3)?.def;
+function stringifyKeyNames(bySchema, json2, visited) {
+  if (json2.$ref) {
+    if (visited.has(json2))
+      return json2;
+    visited.add(json2);
+    const def = bySchema.get(json2)?.def;
     if (!def)
-      return json3;
+      return json2;
     const inlined = stringifyKeyNames(bySchema, def, visited);
-    return inlined === def ? json3 : inlined;
+    return inlined === def ? json2 : inlined;
   }
   for (const keyword of ["anyOf", "oneOf"]) {
-    const branches = json3[keyword];
+    const branches = json2[keyword];
     if (!Array.isArray(branches))
       continue;
     const mapped = branches.map((branch) => stringifyKeyNames(bySchema, branch, visited));
     if (mapped.some((branch, i) => branch !== branches[i]))
-      json3 = { ...json3, [keyword]: mapped };
+      json2 = { ...json2, [keyword]: mapped };
   }
-  const types2 = Array.isArray(json3.type) ? json3.type : [json3.type];
+  const types2 = Array.isArray(json2.type) ? json2.type : [json2.type];
   const numericType = !types2.includes("string") && types2.some((t) => t === "number" || t === "integer");
-  const values = json3.enum ?? (json3.const !== void 0 ? [json3.const] : void 0);
+  const values = json2.enum ?? (json2.const !== void 0 ? [json2.const] : void 0);
   if (!numericType && !values?.some((v) => typeof v === "number"))
-    return json3;
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json3;
+    return json2;
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json2;
   if (rest.enum)
     rest.enum = rest.enum.map((v) => typeof v === "number" ? String(v) : v);
   else if (typeof rest.const === "number")
@@ -59648,9 +59680,9 @@ function rewriteKeyNames(ctx) {
   }
 }
 var recordProcessor = (schema, ctx, _json, params) => {
-  const json3 = _json;
+  const json2 = _json;
   const def = schema._zod.def;
-  json3.type = "object";
+  json2.type = "object";
   const keyType = def.keyType;
   const patterns = aggregateChecks(keyType).patterns;
   if (def.mode === "loose" && patterns && patterns.size > 0) {
@@ -59658,13 +59690,13 @@ var recordProcessor = (schema, ctx, _json, params) => {
       ...params,
       path: [...params.path, "patternProperties", "*"]
     });
-    json3.patternProperties = {};
+    json2.patternProperties = {};
     for (const pattern of patterns) {
-      assignProp(json3.patternProperties, exactPattern(pattern).source, valueSchema);
+      assignProp(json2.patternProperties, exactPattern(pattern).source, valueSchema);
     }
   } else {
     if (ctx.target === "draft-07" || ctx.target === "draft-2020-12") {
-      json3.propertyNames = processSchema(def.keyType, ctx, {
+      json2.propertyNames = processSchema(def.keyType, ctx, {
         ...params,
         path: [...params.path, "propertyNames"]
       });
@@ -59676,7 +59708,7 @@ var recordProcessor = (schema, ctx, _json, params) => {
       }
       pending.push(schema);
     }
-    json3.additionalProperties = processSchema(def.valueType, ctx, {
+    json2.additionalProperties = processSchema(def.valueType, ctx, {
       ...params,
       path: [...params.path, "additionalProperties"]
     });
@@ -59686,19 +59718,19 @@ var recordProcessor = (schema, ctx, _json, params) => {
   if (keyValues && !def.partial && !omittableOnInput) {
     const validKeyValues = [...keyValues].filter((v) => typeof v === "string" || typeof v === "number");
     if (validKeyValues.length > 0) {
-      json3.required = validKeyValues.map(String);
+      json2.required = validKeyValues.map(String);
     }
   }
 };
-var nullableProcessor = (schema, ctx, json3, params) => {
+var nullableProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   const inner = processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   if (ctx.target === "openapi-3.0") {
     seen.ref = def.innerType;
-    json3.nullable = true;
+    json2.nullable = true;
   } else {
-    json3.anyOf = [inner, { type: "null" }];
+    json2.anyOf = [inner, { type: "null" }];
   }
 };
 var nonoptionalProcessor = (schema, ctx, _json, params) => {
@@ -59708,7 +59740,7 @@ var nonoptionalProcessor = (schema, ctx, _json, params) => {
   seen.ref = def.innerType;
 };
 var UNREPRESENTABLE_DEFAULT = /* @__PURE__ */ Symbol();
-function serializeDefaultValue(value, schema, ctx, json3, params) {
+function serializeDefaultValue(value, schema, ctx, json2, params) {
   let unrepresentable = false;
   const serialized = JSON.stringify(value, (_, val) => {
     if (typeof val !== "bigint")
@@ -59718,30 +59750,30 @@ function serializeDefaultValue(value, schema, ctx, json3, params) {
   });
   if (!unrepresentable)
     return JSON.parse(serialized);
-  handleUnrepresentable(schema, ctx, json3, params, "BigInt defaults cannot be represented in JSON Schema");
+  handleUnrepresentable(schema, ctx, json2, params, "BigInt defaults cannot be represented in JSON Schema");
   return UNREPRESENTABLE_DEFAULT;
 }
-var defaultProcessor = (schema, ctx, json3, params) => {
+var defaultProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   seen.ref = def.innerType;
-  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json3, params);
+  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
   if (value !== UNREPRESENTABLE_DEFAULT)
-    json3.default = value;
+    json2.default = value;
 };
-var prefaultProcessor = (schema, ctx, json3, params) => {
+var prefaultProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   seen.ref = def.innerType;
   if (ctx.io !== "input")
     return;
-  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json3, params);
+  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
   if (value !== UNREPRESENTABLE_DEFAULT)
-    json3._prefault = value;
+    json2._prefault = value;
 };
-var catchProcessor = (schema, ctx, json3, params) => {
+var catchProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
@@ -59750,10 +59782,10 @@ var catchProcessor = (schema, ctx, json3, params) => {
   try {
     catchValue = def.catchValue(void 0);
   } catch {
-    handleUnrepresentable(schema, ctx, json3, params, "Dynamic catch values are not supported in JSON Schema");
+    handleUnrepresentable(schema, ctx, json2, params, "Dynamic catch values are not supported in JSON Schema");
     return;
   }
-  json3.default = catchValue;
+  json2.default = catchValue;
 };
 var pipeProcessor = (schema, ctx, _json, params) => {
   const def = schema._zod.def;
@@ -59763,12 +59795,12 @@ var pipeProcessor = (schema, ctx, _json, params) => {
   const seen = ctx.seen.get(schema);
   seen.ref = innerType;
 };
-var readonlyProcessor = (schema, ctx, json3, params) => {
+var readonlyProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   seen.ref = def.innerType;
-  json3.readOnly = true;
+  json2.readOnly = true;
 };
 var promiseProcessor = (schema, ctx, _json, params) => {
   const def = schema._zod.def;
@@ -60410,7 +60442,7 @@ var _ZodString = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodString.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json3, params) => stringProcessor(inst, ctx, json3, params);
+    inst._zod.processJSONSchema = (ctx, json2, params) => stringProcessor(inst, ctx, json2, params);
   },
   /* @__PURE__ */ util_exports.derived({
     format: (inst) => aggregateChecks(inst).format ?? null,
@@ -60769,7 +60801,7 @@ var ZodNumber = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodNumber.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json3, params) => numberProcessor(inst, ctx, json3, params);
+    inst._zod.processJSONSchema = (ctx, json2, params) => numberProcessor(inst, ctx, json2, params);
     inst.isFinite = true;
   },
   /* @__PURE__ */ util_exports.derived({
@@ -60859,7 +60891,7 @@ function uint32(params) {
 var ZodBoolean = /* @__PURE__ */ $constructor("ZodBoolean", (inst, def) => {
   $ZodBoolean.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => booleanProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => booleanProcessor(inst, ctx, json2, params);
 });
 function boolean2(params) {
   return _boolean(ZodBoolean, params);
@@ -60869,7 +60901,7 @@ var ZodBigInt = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodBigInt.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json3, params) => bigintProcessor(inst, ctx, json3, params);
+    inst._zod.processJSONSchema = (ctx, json2, params) => bigintProcessor(inst, ctx, json2, params);
   },
   /* @__PURE__ */ util_exports.derived({
     minValue: (inst) => aggregateChecks(inst).minimum ?? null,
@@ -60927,7 +60959,7 @@ function uint64(params) {
 var ZodSymbol = /* @__PURE__ */ $constructor("ZodSymbol", (inst, def) => {
   $ZodSymbol.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => symbolProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => symbolProcessor(inst, ctx, json2, params);
 });
 function symbol(params) {
   return _symbol(ZodSymbol, params);
@@ -60935,7 +60967,7 @@ function symbol(params) {
 var ZodUndefined = /* @__PURE__ */ $constructor("ZodUndefined", (inst, def) => {
   $ZodUndefined.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => undefinedProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => undefinedProcessor(inst, ctx, json2, params);
 });
 function _undefined3(params) {
   return _undefined2(ZodUndefined, params);
@@ -60943,7 +60975,7 @@ function _undefined3(params) {
 var ZodNull = /* @__PURE__ */ $constructor("ZodNull", (inst, def) => {
   $ZodNull.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => nullProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => nullProcessor(inst, ctx, json2, params);
 });
 function _null3(params) {
   return _null2(ZodNull, params);
@@ -60951,7 +60983,7 @@ function _null3(params) {
 var ZodAny = /* @__PURE__ */ $constructor("ZodAny", (inst, def) => {
   $ZodAny.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => anyProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => anyProcessor(inst, ctx, json2, params);
 });
 function any() {
   return _any(ZodAny);
@@ -60959,7 +60991,7 @@ function any() {
 var ZodUnknown = /* @__PURE__ */ $constructor("ZodUnknown", (inst, def) => {
   $ZodUnknown.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => unknownProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => unknownProcessor(inst, ctx, json2, params);
 });
 function unknown() {
   return _unknown(ZodUnknown);
@@ -60967,7 +60999,7 @@ function unknown() {
 var ZodNever = /* @__PURE__ */ $constructor("ZodNever", (inst, def) => {
   $ZodNever.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => neverProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => neverProcessor(inst, ctx, json2, params);
 });
 function never(params) {
   return _never(ZodNever, params);
@@ -60975,7 +61007,7 @@ function never(params) {
 var ZodVoid = /* @__PURE__ */ $constructor("ZodVoid", (inst, def) => {
   $ZodVoid.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => voidProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => voidProcessor(inst, ctx, json2, params);
 });
 function _void2(params) {
   return _void(ZodVoid, params);
@@ -60985,7 +61017,7 @@ var ZodDate = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodDate.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json3, params) => dateProcessor(inst, ctx, json3, params);
+    inst._zod.processJSONSchema = (ctx, json2, params) => dateProcessor(inst, ctx, json2, params);
     inst.min = (value, params) => inst.check(_gte(value, params));
     inst.max = (value, params) => inst.check(_lte(value, params));
   },
@@ -61007,7 +61039,7 @@ var ZodArray = /* @__PURE__ */ $constructor("ZodArray", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodArray.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => arrayProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => arrayProcessor(inst, ctx, json2, params);
   inst.element = def.element;
 }, {
   min(n, params) {
@@ -61037,7 +61069,7 @@ var ZodObject = /* @__PURE__ */ $constructor("ZodObject", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodObjectJIT.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => objectProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => objectProcessor(inst, ctx, json2, params);
   util_exports.installLazyProp(inst, "shape", (self2) => self2._zod.def.shape, false);
 }, {
   keyof() {
@@ -61110,7 +61142,7 @@ function looseObject(shape, params) {
 var ZodUnion = /* @__PURE__ */ $constructor("ZodUnion", (inst, def) => {
   $ZodUnion.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => unionProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
 function union(options, params) {
@@ -61123,7 +61155,7 @@ function union(options, params) {
 var ZodXor = /* @__PURE__ */ $constructor("ZodXor", (inst, def) => {
   ZodUnion.init(inst, def);
   $ZodXor.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => unionProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
 function xor(options, params) {
@@ -61149,7 +61181,7 @@ function discriminatedUnion(discriminator, options, params) {
 var ZodIntersection = /* @__PURE__ */ $constructor("ZodIntersection", (inst, def) => {
   $ZodIntersection.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => intersectionProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => intersectionProcessor(inst, ctx, json2, params);
 });
 function intersection(left, right) {
   return new ZodIntersection({
@@ -61162,7 +61194,7 @@ var ZodTuple = /* @__PURE__ */ $constructor("ZodTuple", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodTuple.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => tupleProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => tupleProcessor(inst, ctx, json2, params);
 }, {
   rest(rest) {
     return this.clone({
@@ -61195,7 +61227,7 @@ var ZodRecord = /* @__PURE__ */ $constructor("ZodRecord", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodRecord.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => recordProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => recordProcessor(inst, ctx, json2, params);
   inst.keyType = def.keyType;
   inst.valueType = def.valueType;
 });
@@ -61237,7 +61269,7 @@ var ZodMap = /* @__PURE__ */ $constructor("ZodMap", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodMap.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => mapProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => mapProcessor(inst, ctx, json2, params);
   inst.keyType = def.keyType;
   inst.valueType = def.valueType;
   inst.min = (...args) => inst.check(_minSize(...args));
@@ -61257,7 +61289,7 @@ var ZodSet = /* @__PURE__ */ $constructor("ZodSet", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodSet.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => setProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => setProcessor(inst, ctx, json2, params);
   inst.min = (...args) => inst.check(_minSize(...args));
   inst.nonempty = (params) => inst.check(_minSize(1, params));
   inst.max = (...args) => inst.check(_maxSize(...args));
@@ -61273,7 +61305,7 @@ function set(valueType, params) {
 var ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
   $ZodEnum.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => enumProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => enumProcessor(inst, ctx, json2, params);
   inst.enum = def.entries;
   inst.options = [...inst._zod.values];
   const keys = new Set(Object.keys(def.entries));
@@ -61326,7 +61358,7 @@ function nativeEnum(entries, params) {
 var ZodLiteral = /* @__PURE__ */ $constructor("ZodLiteral", (inst, def) => {
   $ZodLiteral.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => literalProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => literalProcessor(inst, ctx, json2, params);
   inst.values = new Set(def.values);
   Object.defineProperty(inst, "value", {
     get() {
@@ -61347,7 +61379,7 @@ function literal(value, params) {
 var ZodFile = /* @__PURE__ */ $constructor("ZodFile", (inst, def) => {
   $ZodFile.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => fileProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => fileProcessor(inst, ctx, json2, params);
   inst.min = (size, params) => inst.check(_minSize(size, params));
   inst.max = (size, params) => inst.check(_maxSize(size, params));
   inst.mime = (types2, params) => inst.check(_mime(Array.isArray(types2) ? types2 : [types2], params));
@@ -61359,7 +61391,7 @@ var ZodTransform = /* @__PURE__ */ $constructor("ZodTransform", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodTransform.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => transformProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => transformProcessor(inst, ctx, json2, params);
   inst._zod.parse = (payload, _ctx) => {
     if (_ctx.direction === "backward") {
       throw new $ZodEncodeError(inst.constructor.name);
@@ -61398,7 +61430,7 @@ function transform(fn) {
 var ZodOptional = /* @__PURE__ */ $constructor("ZodOptional", (inst, def) => {
   $ZodOptional.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => optionalProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => optionalProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function optional(innerType) {
@@ -61410,7 +61442,7 @@ function optional(innerType) {
 var ZodExactOptional = /* @__PURE__ */ $constructor("ZodExactOptional", (inst, def) => {
   $ZodExactOptional.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => optionalProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => optionalProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function exactOptional(innerType) {
@@ -61422,7 +61454,7 @@ function exactOptional(innerType) {
 var ZodNullable = /* @__PURE__ */ $constructor("ZodNullable", (inst, def) => {
   $ZodNullable.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => nullableProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => nullableProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function nullable(innerType) {
@@ -61437,7 +61469,7 @@ function nullish2(innerType) {
 var ZodDefault = /* @__PURE__ */ $constructor("ZodDefault", (inst, def) => {
   $ZodDefault.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => defaultProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => defaultProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
   inst.removeDefault = inst.unwrap;
 });
@@ -61453,7 +61485,7 @@ function _default2(innerType, defaultValue) {
 var ZodPrefault = /* @__PURE__ */ $constructor("ZodPrefault", (inst, def) => {
   $ZodPrefault.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => prefaultProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => prefaultProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function prefault(innerType, defaultValue) {
@@ -61468,7 +61500,7 @@ function prefault(innerType, defaultValue) {
 var ZodNonOptional = /* @__PURE__ */ $constructor("ZodNonOptional", (inst, def) => {
   $ZodNonOptional.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => nonoptionalProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => nonoptionalProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function nonoptional(innerType, params) {
@@ -61481,7 +61513,7 @@ function nonoptional(innerType, params) {
 var ZodSuccess = /* @__PURE__ */ $constructor("ZodSuccess", (inst, def) => {
   $ZodSuccess.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => successProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => successProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function success(innerType) {
@@ -61493,7 +61525,7 @@ function success(innerType) {
 var ZodCatch = /* @__PURE__ */ $constructor("ZodCatch", (inst, def) => {
   $ZodCatch.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => catchProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => catchProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
   inst.removeCatch = inst.unwrap;
 });
@@ -61507,7 +61539,7 @@ function _catch2(innerType, catchValue) {
 var ZodNaN = /* @__PURE__ */ $constructor("ZodNaN", (inst, def) => {
   $ZodNaN.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => nanProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => nanProcessor(inst, ctx, json2, params);
 });
 function nan(params) {
   return _nan(ZodNaN, params);
@@ -61515,7 +61547,7 @@ function nan(params) {
 var ZodPipe = /* @__PURE__ */ $constructor("ZodPipe", (inst, def) => {
   $ZodPipe.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => pipeProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => pipeProcessor(inst, ctx, json2, params);
   inst.in = def.in;
   inst.out = def.out;
 });
@@ -61557,7 +61589,7 @@ var ZodPreprocess = /* @__PURE__ */ $constructor("ZodPreprocess", (inst, def) =>
 var ZodReadonly = /* @__PURE__ */ $constructor("ZodReadonly", (inst, def) => {
   $ZodReadonly.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => readonlyProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => readonlyProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function readonly(innerType) {
@@ -61569,7 +61601,7 @@ function readonly(innerType) {
 var ZodTemplateLiteral = /* @__PURE__ */ $constructor("ZodTemplateLiteral", (inst, def) => {
   $ZodTemplateLiteral.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => templateLiteralProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => templateLiteralProcessor(inst, ctx, json2, params);
 });
 function templateLiteral(parts, params) {
   return new ZodTemplateLiteral({
@@ -61581,7 +61613,7 @@ function templateLiteral(parts, params) {
 var ZodLazy = /* @__PURE__ */ $constructor("ZodLazy", (inst, def) => {
   $ZodLazy.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => lazyProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => lazyProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.getter();
 });
 function lazy(getter) {
@@ -61593,7 +61625,7 @@ function lazy(getter) {
 var ZodPromise = /* @__PURE__ */ $constructor("ZodPromise", (inst, def) => {
   $ZodPromise.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => promiseProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => promiseProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function promise(innerType) {
@@ -61605,7 +61637,7 @@ function promise(innerType) {
 var ZodFunction = /* @__PURE__ */ $constructor("ZodFunction", (inst, def) => {
   $ZodFunction.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => functionProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => functionProcessor(inst, ctx, json2, params);
 });
 function _function(params) {
   return new ZodFunction({
@@ -61617,7 +61649,7 @@ function _function(params) {
 var ZodCustom = /* @__PURE__ */ $constructor("ZodCustom", (inst, def) => {
   $ZodCustom.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => customProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => customProcessor(inst, ctx, json2, params);
 });
 function check(fn) {
   const ch = new $ZodCheck({
@@ -61837,13 +61869,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path39 = ref.slice(1).split("/").filter(Boolean);
-  if (path39.length === 0) {
+  const path40 = ref.slice(1).split("/").filter(Boolean);
+  if (path40.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path39[0] === defsKey) {
-    const key = path39[1] === void 0 ? void 0 : decodeJSONPointerSegment(path39[1]);
+  if (path40[0] === defsKey) {
+    const key = path40[1] === void 0 ? void 0 : decodeJSONPointerSegment(path40[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -63439,7 +63471,7 @@ var settingsField = external_exports.record(settingName, settingValue).default({
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
 var metricsField = external_exports.array(external_exports.enum(Object.keys(GATED_METRIC_NAMES))).min(1, "at least one metric").default([...DEFAULT_GATED_METRICS]).refine((m) => new Set(m).size === m.length, "each metric at most once").describe(
-  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better). All of them, over every cell, form one Holm family."
+  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better), and the per-transaction costs wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu (lower is better; docs/steady-metrics.md). All of them, over every cell, form one Holm family."
 );
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
 var failOnField = external_exports.enum(FAIL_ON).optional().describe(
@@ -64891,6 +64923,224 @@ function shares(counts, total) {
   return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
 }
 
+// src/postgres/stat-snapshot.ts
+init_esm();
+import { readdir as readdir6, readFile as readFile10 } from "node:fs/promises";
+import path19 from "node:path";
+var STAT_SNAPSHOT_APPLICATION_NAME = "pgperf-stat-snapshot";
+var CLOCK_TICKS_PER_S = 100;
+async function takeStatSnapshot(target, options = {}) {
+  const proc = options.procRoot ?? "/proc";
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: STAT_SNAPSHOT_APPLICATION_NAME,
+    connectionTimeoutMillis: 1e4,
+    statement_timeout: 1e4
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const head = (await client.query(
+      "SELECT current_setting('server_version_num') AS v, pg_backend_pid() AS pid"
+    )).rows[0];
+    const versionNum = Number(head.v);
+    const unavailable = [];
+    const server = await serverProcesses(proc, head.pid, target);
+    if (server) {
+      await settle2(proc, server, target, options.settleTimeoutMs ?? 5e3);
+    } else {
+      unavailable.push("backend CPU (the server processes are not visible in /proc)");
+    }
+    const counters = {};
+    const db = (await client.query(
+      `SELECT blks_hit, blks_read, xact_commit, xact_rollback
+           FROM pg_stat_database WHERE datname = current_database()`
+    )).rows[0];
+    setCounter(counters, "blksHit", db?.blks_hit);
+    setCounter(counters, "blksRead", db?.blks_read);
+    setCounter(counters, "xactCommit", db?.xact_commit);
+    setCounter(counters, "xactRollback", db?.xact_rollback);
+    if (versionNum >= 14e4) {
+      const wal = (await client.query(
+        "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+      )).rows[0]?.j ?? {};
+      const columns2 = { walBytes: "wal_bytes", walRecords: "wal_records", walFpi: "wal_fpi" };
+      for (const [key, column] of Object.entries(columns2)) {
+        setCounter(counters, key, wal[column]);
+        if (counters[key] === void 0) unavailable.push(`pg_stat_wal.${column}`);
+      }
+    } else {
+      unavailable.push("WAL records and full-page images (pg_stat_wal: PostgreSQL 14+)");
+      const lsn = (await client.query("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0') AS b")).rows[0];
+      setCounter(counters, "walBytes", lsn?.b);
+    }
+    if (server) {
+      const cpu = await serverCpuUs(proc, server.postmaster);
+      if (cpu === void 0) unavailable.push("backend CPU (/proc could not be read)");
+      else counters.cpuUs = cpu;
+    }
+    if (failure2) throw failure2;
+    return { serverVersionNum: versionNum, takenAtMs: Date.now(), counters, unavailable };
+  } finally {
+    await client.end().catch(() => {
+    });
+  }
+}
+function setCounter(counters, key, value) {
+  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+  if (Number.isFinite(n) && n >= 0) counters[key] = n;
+}
+function parseProcStat2(text2) {
+  const open4 = text2.indexOf("(");
+  const close = text2.lastIndexOf(")");
+  if (open4 < 0 || close < open4) return void 0;
+  const pid = Number(text2.slice(0, open4).trim());
+  const f = text2.slice(close + 1).trim().split(/\s+/);
+  const field = (n) => Number(f[n - 3]);
+  const out = {
+    pid,
+    comm: text2.slice(open4 + 1, close),
+    state: f[0] ?? "",
+    ppid: field(4),
+    utime: field(14),
+    stime: field(15),
+    cutime: field(16),
+    cstime: field(17)
+  };
+  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
+  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
+}
+async function readStat(proc, pid) {
+  try {
+    return parseProcStat2(await readFile10(path19.join(proc, String(pid), "stat"), "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+async function readCmdline(proc, pid) {
+  try {
+    return (await readFile10(path19.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+  } catch {
+    return void 0;
+  }
+}
+function isClientBackendTitle(cmdline, target) {
+  return cmdline.includes(` ${target.user} ${target.database} `);
+}
+async function serverProcesses(proc, backendPid, target) {
+  const stat7 = await readStat(proc, backendPid);
+  const title = await readCmdline(proc, backendPid);
+  if (!stat7 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat7.ppid, own: backendPid };
+}
+async function childPids(proc, postmaster) {
+  try {
+    const text2 = await readFile10(
+      path19.join(proc, String(postmaster), "task", String(postmaster), "children"),
+      "utf8"
+    );
+    return text2.trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    const pids = (await readdir6(proc)).filter((d) => /^\d+$/.test(d)).map(Number);
+    const stats = await Promise.all(pids.map((p) => readStat(proc, p)));
+    return stats.filter((s) => s?.ppid === postmaster).map((s) => s.pid);
+  }
+}
+async function settle2(proc, server, target, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (; ; ) {
+    const others = [];
+    for (const pid of await childPids(proc, server.postmaster)) {
+      if (pid === server.own) continue;
+      const stat7 = await readStat(proc, pid);
+      if (!stat7 || stat7.state === "Z" || stat7.state === "X") continue;
+      const title = await readCmdline(proc, pid);
+      if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
+    }
+    if (others.length === 0 || Date.now() >= deadline) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+async function serverCpuUs(proc, postmaster) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await readStat(proc, postmaster);
+    if (!before) return void 0;
+    let ticks = before.cutime + before.cstime;
+    for (const pid of await childPids(proc, postmaster)) {
+      const s = await readStat(proc, pid);
+      if (s && s.ppid === postmaster) ticks += s.utime + s.stime;
+    }
+    const after = await readStat(proc, postmaster);
+    if (!after) return void 0;
+    if (after.cutime === before.cutime && after.cstime === before.cstime) {
+      return ticks * 1e6 / CLOCK_TICKS_PER_S;
+    }
+  }
+  return void 0;
+}
+
+// src/core/results/steady.ts
+var STEADY_METRIC_SOURCES = {
+  walBytesPerTx: "walBytes",
+  walRecordsPerTx: "walRecords",
+  walFpiPerTx: "walFpi",
+  bufferHitsPerTx: "blksHit",
+  bufferReadsPerTx: "blksRead",
+  backendCpuUsPerTx: "cpuUs"
+};
+function statDeltas(before, after) {
+  const deltas = {};
+  const unusable = [];
+  for (const key of Object.keys(after.counters)) {
+    const a = after.counters[key];
+    const b = before.counters[key];
+    if (a === void 0 || b === void 0 || !Number.isFinite(a) || !Number.isFinite(b)) continue;
+    if (a < b) unusable.push(key);
+    else deltas[key] = a - b;
+  }
+  return { deltas, unusable };
+}
+function perTransactionMetrics(deltas, transactions) {
+  const metrics = {};
+  if (!(Number.isFinite(transactions) && transactions > 0)) return metrics;
+  for (const [metric, source] of Object.entries(STEADY_METRIC_SOURCES)) {
+    const delta = deltas[source];
+    if (delta !== void 0) metrics[metric] = delta / transactions;
+  }
+  return metrics;
+}
+function clientTransactions(counts) {
+  const n = counts.processed ?? counts.transactions;
+  return n !== void 0 && Number.isFinite(n) && n >= 0 ? n : void 0;
+}
+function steadyOutcome(before, after, transactions) {
+  if (transactions === void 0 || !(transactions > 0)) return void 0;
+  const { deltas, unusable } = statDeltas(before, after);
+  const unavailable = [
+    .../* @__PURE__ */ new Set([
+      ...before.unavailable,
+      ...after.unavailable,
+      ...unusable.map((k) => `${k} (the counter went backwards: reset or restart)`)
+    ])
+  ];
+  return {
+    record: {
+      version: 1,
+      transactions,
+      elapsedS: Math.max(0, (after.takenAtMs - before.takenAtMs) / 1e3),
+      deltas,
+      unavailable
+    },
+    metrics: perTransactionMetrics(deltas, transactions)
+  };
+}
+
 // src/run/run-loop.ts
 init_fingerprint();
 
@@ -65124,7 +65374,7 @@ function formatDuration(seconds2) {
 
 // src/machine/pinning.ts
 import { access as access3, constants as constants3 } from "node:fs/promises";
-import path19 from "node:path";
+import path20 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -65240,11 +65490,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path19.delimiter)) {
+    for (const dir of searchPath.split(path20.delimiter)) {
       if (!dir) continue;
       try {
-        await access3(path19.join(dir, name), constants3.X_OK);
-        return path19.join(dir, name);
+        await access3(path20.join(dir, name), constants3.X_OK);
+        return path20.join(dir, name);
       } catch {
       }
     }
@@ -65272,7 +65522,7 @@ async function workloadCpuPlans(workloads, searchPath) {
 
 // src/machine/controls.ts
 import { open as open3, writeFile as writeFile6 } from "node:fs/promises";
-import path20 from "node:path";
+import path21 from "node:path";
 init_errors();
 var DEFAULT_FIELDS = {
   cpuDmaLatency: "controls.cpuDmaLatency",
@@ -65298,12 +65548,12 @@ async function probe(spec, deps) {
     const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
     if (cpus.length === 0) {
       throw new UserError(
-        `${fields.governor}: no online CPU under ${path20.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
+        `${fields.governor}: no online CPU under ${path21.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
       );
     }
     for (const cpu of cpus) {
       const rel = `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path20.join(root, rel);
+      const file2 = path21.join(root, rel);
       const from = await readValue(root, rel);
       if (from === void 0) {
         throw new UserError(
@@ -65607,6 +65857,14 @@ async function runBenchmark(req, deps) {
           return maintenanceFailure(e, started);
         }
       );
+      const where = `${cellId(run2)} ${run2.arm} round ${run2.round}`;
+      const snapshot = (when) => (deps.statSnapshot ?? takeStatSnapshot)(cluster.connection).catch((e) => {
+        warn(
+          `${where}: steady metrics not measured (counter snapshot ${when} the run failed: ${errorMessage(e)})`
+        );
+        return void 0;
+      });
+      const steadyBefore = maintenance || kind !== "measured" ? void 0 : await snapshot("before");
       const sampler = maintenance || kind !== "measured" || req.diagnostics === false ? void 0 : await startDiagnostics(cluster.connection).catch((e) => {
         logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
         return void 0;
@@ -65624,13 +65882,23 @@ async function runBenchmark(req, deps) {
         diagnostics = await sampler?.stop().catch(() => void 0);
       }
       deps.signal?.throwIfAborted();
+      let steady;
+      if (steadyBefore && out.ok) {
+        const steadyAfter = await snapshot("after");
+        const outcome = steadyAfter && steadyOutcome(steadyBefore, steadyAfter, clientTransactions(out.counts));
+        if (outcome) {
+          steady = outcome.record;
+          out = { ...out, metrics: { ...out.metrics, ...outcome.metrics } };
+        }
+      }
       if (!out.ok) out = await withServerDeath(cluster, out);
       progress.finished(durationS, (Date.now() - started) / 1e3);
       result.plan.executed.push({ ...run2, kind, attempt, status: out.ok ? "ok" : "failed" });
       if (kind === "measured") {
         result.samples.push({
           ...toSample(run2, attempt, randomSeed, out),
-          ...diagnostics ? { diagnostics } : {}
+          ...diagnostics ? { diagnostics } : {},
+          ...steady ? { steady } : {}
         });
         await save();
       }
@@ -65839,7 +66107,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir6(logsDir, { recursive: true });
         await copyFile(
           cluster.logFile,
-          path21.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path22.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -65976,7 +66244,7 @@ var ALWAYS = {
 };
 function recordedMetrics(w) {
   const gated = w.metrics.map((n) => metricFromName(n));
-  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...gated])];
+  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...STEADY_METRICS, ...gated])];
 }
 function checkRecordable(workloads, metric) {
   if (metric === void 0) return;
@@ -66838,12 +67106,12 @@ async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path22.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path23.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, planCheck: _check2, ...run2 } = req;
   const result = await runBenchmark(
-    { ...run2, arms, sink, logsDir: path22.join(runDir, "logs"), calibration: sameInstall(arms) },
+    { ...run2, arms, sink, logsDir: path23.join(runDir, "logs"), calibration: sameInstall(arms) },
     deps
   );
   return {
@@ -66896,11 +67164,11 @@ function archiveSink(store) {
 }
 
 // src/flows/bisect/commit-range.ts
-import path23 from "node:path";
+import path24 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path23.resolve(req.cacheDir));
+  const layout = cacheLayout(path24.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -67120,7 +67388,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path24.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path25.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await (deps.pipeline ?? runPipeline)(
       {
         arms: {
@@ -67227,28 +67495,28 @@ function oneCell(workload, clients, field = "--clients") {
 }
 
 // src/drivers/load-workload.ts
-import { readFile as readFile10 } from "node:fs/promises";
-import path27 from "node:path";
+import { readFile as readFile11 } from "node:fs/promises";
+import path28 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path25 from "node:path";
+import path26 from "node:path";
 async function confinedPath(root, name) {
-  if (path25.isAbsolute(name)) {
+  if (path26.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path25.resolve(root, name));
+    real = await realpath(path26.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path25.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path26.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path25.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path25.isAbsolute(inside)) {
+  const inside = path26.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path26.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -67263,7 +67531,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path26 from "node:path";
+import path27 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -67272,15 +67540,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path26.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path26.dirname(dir)) {
-    const candidate = path26.join(dir, "workloads");
-    if (existsSync(path26.join(candidate, "workload.schema.json"))) return candidate;
-    if (path26.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path27.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path27.dirname(dir)) {
+    const candidate = path27.join(dir, "workloads");
+    if (existsSync(path27.join(candidate, "workload.schema.json"))) return candidate;
+    if (path27.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path26.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path27.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -67302,7 +67570,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path26.join(workloadsDir, `${name}.yml`);
+  const file2 = path27.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -67325,12 +67593,12 @@ function workloadJsonSchema() {
       io: "input",
       unrepresentable: "any",
       override: (ctx) => {
-        const json3 = ctx.jsonSchema;
-        if (json3.type !== "array" || typeof json3.description !== "string" || !json3.description.includes('"auto"'))
+        const json2 = ctx.jsonSchema;
+        if (json2.type !== "array" || typeof json2.description !== "string" || !json2.description.includes('"auto"'))
           return;
-        const { description, ...list } = json3;
-        for (const key of Object.keys(json3)) delete json3[key];
-        Object.assign(json3, { description, anyOf: [list, { type: "string", const: "auto" }] });
+        const { description, ...list } = json2;
+        for (const key of Object.keys(json2)) delete json2[key];
+        Object.assign(json2, { description, anyOf: [list, { type: "string", const: "auto" }] });
       }
     }),
     $id: "https://github.com/pgperf/pgperf/workloads/workload.schema.json",
@@ -67345,7 +67613,7 @@ async function loadWorkload(ref, lookup) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile10(file2, "utf8");
+    text2 = await readFile11(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -67374,7 +67642,7 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path27.dirname(path27.resolve(file2));
+  const dir = path28.dirname(path28.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -67490,7 +67758,15 @@ function schemaShapeAt(root, p) {
 
 // src/flows/bisect/bisect-text.ts
 function renderBisectText(r) {
-  const lines = [headline(r), design(r), "", ...testedTable(r), "", costLine(r), `runs: ${r.outDir}`];
+  const lines = [
+    headline(r),
+    design(r),
+    "",
+    ...testedTable(r),
+    "",
+    costLine(r),
+    `runs: ${plainText(r.outDir)}`
+  ];
   return `${lines.join("\n")}
 `;
 }
@@ -67498,7 +67774,7 @@ function headline(r) {
   const o = r.outcome;
   const good = short(r.good.sha);
   if (o.kind === "found") {
-    return `first bad commit: ${short(o.firstBad.sha)} "${o.firstBad.subject}": ${o.judgement ? measured(o.judgement) : "not measured (--no-verify-bad: bad assumed bad)"} vs good ${good} (last good: ${short(o.lastGood.sha)})`;
+    return `first bad commit: ${short(o.firstBad.sha)} "${plainText(o.firstBad.subject, 120)}": ${o.judgement ? measured(o.judgement) : "not measured (--no-verify-bad: bad assumed bad)"} vs good ${good} (last good: ${short(o.lastGood.sha)})`;
   }
   if (o.kind === "not-reproduced") {
     return `no first bad commit: bad ${short(r.bad.sha)} is not a regression against good ${good} here (${o.judgement.verdict}, ${measured(o.judgement)}); nothing to bisect`;
@@ -67509,7 +67785,7 @@ function headline(r) {
 }
 function design(r) {
   const metric = METRICS[r.analysis.metric].label;
-  return `bisected ${r.candidates} commit(s) after good ${short(r.good.sha)} up to bad ${short(r.bad.sha)} (${r.walk}) on ${r.cell.workload}@${r.cell.clients}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}`;
+  return `bisected ${r.candidates} commit(s) after good ${short(r.good.sha)} up to bad ${short(r.bad.sha)} (${r.walk}) on ${plainText(r.cell.workload)}@${r.cell.clients}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}`;
 }
 function testedTable(r) {
   const rows = [
@@ -67521,7 +67797,7 @@ function testedTable(r) {
       t.judgement.interrupted ? `${t.judgement.verdict} (interrupted)` : t.judgement.verdict,
       formatDeltaCi(t.judgement) ?? "n/a",
       t.judgement.tries.map((x) => x.pairs ?? 0).join("+"),
-      t.subject
+      plainText(t.subject, 120)
     ])
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row2) => row2[i].length)));
@@ -67566,7 +67842,7 @@ function memoryLogger() {
 }
 
 // src/postgres/builds/build-pair.ts
-import path28 from "node:path";
+import path29 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -67596,7 +67872,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path28.resolve(req.cacheDir));
+  const layout = cacheLayout(path29.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -67880,6 +68156,9 @@ function recordHint(metric) {
   }
   if (metric === "qps" || metric === "latencyPctMs")
     return " (sysbench workloads record it, pgbench ones do not)";
+  if (STEADY_METRICS.includes(metric)) {
+    return ` (runs record it when the server's counters could be read around them \u2014 see the run's warnings; a cost that is 0 in every run, such as buffer reads of a data set that fits in shared_buffers, has nothing to compare)`;
+  }
   return "";
 }
 function analysisFromFlags(flags) {
@@ -67915,16 +68194,16 @@ import os9 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
-import path30 from "node:path";
+import path31 from "node:path";
 
 // src/store/dir-store.ts
 import { constants as constants4 } from "node:fs";
-import { access as access4, mkdir as mkdir7, readdir as readdir6, readFile as readFile12, stat as stat3 } from "node:fs/promises";
-import path29 from "node:path";
+import { access as access4, mkdir as mkdir7, readdir as readdir7, readFile as readFile13, stat as stat3 } from "node:fs/promises";
+import path30 from "node:path";
 
 // src/store/read-results.ts
 init_errors();
-import { readFile as readFile11 } from "node:fs/promises";
+import { readFile as readFile12 } from "node:fs/promises";
 
 // src/core/results/results-schema.ts
 var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
@@ -67961,7 +68240,13 @@ var sampleSchema = external_exports.looseObject({
   counts: external_exports.record(text, finite2).optional(),
   progress: external_exports.array(external_exports.looseObject({ t: finite2, tps: finite2 })).optional(),
   command: external_exports.array(text).optional(),
-  exitCode: external_exports.number().int().nullable().optional()
+  exitCode: external_exports.number().int().nullable().optional(),
+  steady: external_exports.looseObject({
+    transactions: finite2,
+    elapsedS: finite2.optional(),
+    deltas: external_exports.record(text, finite2),
+    unavailable: external_exports.array(text).optional()
+  }).optional()
 });
 var workloadRecord = external_exports.looseObject({
   name: text,
@@ -68069,12 +68354,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path39) {
-  return path39.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path40) {
+  return path40.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path39) {
+function valueAt2(doc, path40) {
   let v = doc;
-  for (const key of path39) {
+  for (const key of path40) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -68083,14 +68368,14 @@ function valueAt2(doc, path39) {
 
 // src/store/read-results.ts
 init_types();
-async function readResults(path39) {
+async function readResults(path40) {
   let text2;
   try {
-    text2 = await readFile11(path39, "utf8");
+    text2 = await readFile12(path40, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path39}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path40}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path39);
+  return parseResults(text2, path40);
 }
 function parseResults(text2, source) {
   let doc;
@@ -68128,8 +68413,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path29.join(dir, "runs");
-    this.indexDir = path29.join(dir, "index");
+    this.runsDir = path30.join(dir, "runs");
+    this.indexDir = path30.join(dir, "index");
   }
   dir;
   options;
@@ -68141,7 +68426,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path29.resolve(dir), options);
+    const store = new _DirStore(path30.resolve(dir), options);
     const st = await stat3(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -68169,7 +68454,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile12(file2, "utf8");
+      text2 = await readFile13(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -68213,15 +68498,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path29.join(this.runsDir, `${id}.json`);
+    return path30.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path29.join(this.indexDir, `${id}.json`);
+    return path30.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile12(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile13(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -68235,7 +68520,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const parsed = JSON.parse(await readFile12(file2, "utf8"));
+      const parsed = JSON.parse(await readFile13(file2, "utf8"));
       checkSchemaVersion(parsed?.schemaVersion, file2);
       if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
         throw new Error("not a results document (no arms, samples or plan.cells)");
@@ -68273,7 +68558,7 @@ var DirStore = class _DirStore {
 };
 async function jsonNames(dir) {
   try {
-    return (await readdir6(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+    return (await readdir7(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
@@ -68290,8 +68575,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path30.isAbsolute(xdgDataHome) ? xdgDataHome : path30.join(home, ".local", "share");
-  return path30.join(base, "pgperf", "store");
+  const base = xdgDataHome && path31.isAbsolute(xdgDataHome) ? xdgDataHome : path31.join(home, ".local", "share");
+  return path31.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -68350,7 +68635,7 @@ function checkArmCount(count2) {
 
 // src/adapters/cli/commands/build.ts
 import os10 from "node:os";
-import path31 from "node:path";
+import path32 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -68375,7 +68660,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir: resolveCacheDir(flags.cacheDir),
-          ...flags.prefix ? { prefix: path31.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path32.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -68388,7 +68673,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path31.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
+  return flag ? path32.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
 }
 function cacheDirHelp() {
   return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
@@ -68491,7 +68776,7 @@ function bisectCommand() {
       ...flags.seed !== void 0 ? { seed: flags.seed } : {},
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path32.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path33.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     };
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     let report;
@@ -68565,14 +68850,14 @@ function renderCalibrationText(c) {
 }
 
 // src/adapters/cli/execute-run.ts
-import path35 from "node:path";
+import path36 from "node:path";
 
 // src/flows/compare/compare-flow.ts
 init_errors();
 
 // src/flows/compare/stored-baseline.ts
 import { stat as stat5 } from "node:fs/promises";
-import path33 from "node:path";
+import path34 from "node:path";
 init_fingerprint();
 init_types();
 init_store();
@@ -68630,7 +68915,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path33.join(req.runDir, "sentinel")
+        runDir: path34.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -68647,7 +68932,7 @@ async function runStoredBaseline(req, options, deps) {
         rounds: remaining,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path33.join(req.runDir, "head")
+        runDir: path34.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -68698,7 +68983,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path33.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path34.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -68986,7 +69271,7 @@ function commitOf2(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat5(path33.join(binDir, "postgres"))).isFile();
+    return (await stat5(path34.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -69097,7 +69382,7 @@ async function headOnly(arms, deps) {
 
 // src/flows/compare/decide-run.ts
 import { writeFile as writeFile7 } from "node:fs/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 function decideRun(result, comparison, failOn) {
   return decide(comparison, gatePolicyOf(result.workloads, failOn), completenessOf(result));
 }
@@ -69109,7 +69394,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path34.join(dir, DECISION_FILE);
+  const file2 = path35.join(dir, DECISION_FILE);
   await writeFile7(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -69347,7 +69632,7 @@ function renderComparisonText(c, decision, baseline) {
   for (const arm2 of buildTables(c)) lines.push("", ...renderArm(arm2));
   if (decision.reasons.length > 0) lines.push("", "why (each said once):", ...reasonLines(decision));
   if (c.warnings.length > 0) lines.push("", "warnings:", ...c.warnings.map((w) => `  - ${w}`));
-  return `${lines.join("\n")}
+  return `${lines.map((line) => plainText(line)).join("\n")}
 `;
 }
 var OUTCOME_WORDS = {
@@ -69424,7 +69709,7 @@ function describeStoredBaseline(b) {
 init_errors();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path35.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path36.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -69437,7 +69722,7 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path35.join(runDir, "results.json")}`);
+    logger.info(`results: ${path36.join(runDir, "results.json")}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
     const deps = cliPipelineDeps(logger, controller.signal, extra.archive);
     const outcome = await runComparison({ ...request2, runDir }, storedBaseline, deps);
@@ -69451,7 +69736,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path35.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path36.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -69554,11 +69839,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile13 } from "node:fs/promises";
+import { readFile as readFile14 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile13(file2, "utf8");
+    text2 = await readFile14(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -69693,25 +69978,43 @@ var REFERENCES = {
   "\\": "&#92;",
   "~": "&#126;",
   $: "&#36;",
-  // GitHub notifies users and teams named with @ in a comment's source; untrusted text must not ping anyone.
+  "#": "&#35;",
   "@": "&#64;"
 };
-var MARKUP = /[&<>|`*_[\]\\~$@]/g;
-var CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
+var ZWJ = "&#8205;";
+var ZWSP = "&#8203;";
+var NEUTRAL_AT = `&#64;${ZWJ}`;
+var MARKUP = /[&<>|`*_[\]\\~$#@]|:(?=\/\/)|(?<=www)\./gi;
+function mentionable(text2, at) {
+  const before = at === 0 ? "" : text2.charAt(at - 1);
+  return !/[A-Za-z0-9_]/.test(before) || /^[A-Za-z0-9_-]+\.[A-Za-z0-9]/.test(text2.slice(at + 1));
+}
+var BLOCK_START = /^([-+= \t])|^(\d{1,9})([.)])(?=\s|$)/;
 function escapeMarkdown(text2, maxChars) {
-  let plain = text2.replace(CONTROL, " ");
-  if (maxChars !== void 0 && plain.length > maxChars) {
-    let end = Math.max(0, maxChars - 1);
-    if (/[\ud800-\udbff]/.test(plain.charAt(end - 1))) end--;
-    plain = `${plain.slice(0, end)}\u2026`;
-  }
-  return plain.replace(MARKUP, (c) => REFERENCES[c] ?? c);
+  const plain = plainText(text2, maxChars);
+  const escaped = plain.replace(MARKUP, (c, at) => {
+    if (c === "@") return mentionable(plain, at) ? NEUTRAL_AT : REFERENCES[c];
+    if (c === ":") return `:${ZWSP}`;
+    if (c === ".") return `${ZWSP}.`;
+    return REFERENCES[c] ?? c;
+  });
+  return escaped.replace(
+    BLOCK_START,
+    (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
+  );
+}
+var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9._:/+=,@% -]*[A-Za-z0-9._:/+=,@%-])?$/;
+function codeText(text2, maxChars) {
+  return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
 }
 var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
 var SHORT_SHA_LENGTH = 7;
+function isCommitSha(sha) {
+  return COMMIT_SHA.test(sha);
+}
 function shortSha(sha) {
   const trimmed = sha.trim();
-  return COMMIT_SHA.test(trimmed) ? `\`${trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()}\`` : escapeMarkdown(trimmed, 40);
+  return COMMIT_SHA.test(trimmed) ? codeText(trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()) : escapeMarkdown(trimmed, 40);
 }
 function safeUrl(url2) {
   const trimmed = url2.trim();
@@ -69726,6 +70029,18 @@ function safeUrl(url2) {
 function markdownLink(label, url2) {
   const safe = url2 === void 0 ? null : safeUrl(url2);
   return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
+}
+function commitLink(sha, repoUrl, options = {}) {
+  const { digits = SHORT_SHA_LENGTH, code = true } = options;
+  if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
+  const short3 = sha.slice(0, digits);
+  const label = code ? codeText(short3) : short3;
+  const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
+  return repo ? `[${label}](${repo}/commit/${sha})` : label;
+}
+function issueTitleText(text2, maxChars) {
+  const plain = plainText(text2, maxChars);
+  return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
 }
 
 // src/core/report/markdown-context.ts
@@ -69786,7 +70101,7 @@ function executionOrder(executed) {
       flushRound();
       round2 = run2.round;
     }
-    const id = `${escapeMarkdown(run2.workload)}@${run2.clients}:`;
+    const id = `${escapeMarkdown(`${run2.workload}@${run2.clients}`)}:`;
     if (id !== cell) {
       flushCell();
       cell = id;
@@ -70044,6 +70359,86 @@ function waitEventSections(result, comparison) {
   );
 }
 
+// src/core/compare/steady-summary.ts
+init_types();
+function steadySummary(result) {
+  const baseline = result.arms[0]?.label;
+  if (baseline === void 0) return [];
+  const runs = new Map(STEADY_METRICS.map((m) => [m, collectCellRuns(result.samples, m)]));
+  const out = [];
+  for (const head of result.arms.slice(1).map((a) => a.label)) {
+    for (const cell of documentCells(result)) {
+      const id = cellId(cell);
+      const metrics = [];
+      for (const metric of STEADY_METRICS) {
+        const arms = runs.get(metric).get(id);
+        const values = (arm2) => runValues(arms?.get(arm2)).filter((v) => Number.isFinite(v) && v >= 0);
+        const b = values(baseline);
+        const h = values(head);
+        if (b.length === 0 && h.length === 0) continue;
+        const base = b.length ? median(b) : null;
+        const headMedian = h.length ? median(h) : null;
+        metrics.push({
+          metric,
+          name: gatedName(metric),
+          label: METRICS[metric].label,
+          unit: METRICS[metric].unit,
+          base,
+          head: headMedian,
+          baseRuns: b.length,
+          headRuns: h.length,
+          deltaPct: base !== null && headMedian !== null && base > 0 ? 100 * (headMedian / base - 1) : null
+        });
+      }
+      if (metrics.length > 0) {
+        out.push({ baseline, head, cell: id, workload: cell.workload, clients: cell.clients, metrics });
+      }
+    }
+  }
+  return out;
+}
+
+// src/core/report/steady-metrics-section.ts
+var MAX_ROWS = 30;
+function steadyMetricsSection(result) {
+  const cells = steadySummary(result);
+  if (cells.length === 0) return void 0;
+  const shown2 = STEADY_METRICS.filter((m) => cells.some((c) => c.metrics.some((r) => r.metric === m)));
+  const heads = new Set(cells.map((c) => c.head));
+  const headColumn = heads.size > 1;
+  const header = [
+    "cell",
+    ...headColumn ? ["head"] : [],
+    ...shown2.map((m) => `${METRICS[m].label} (${METRICS[m].unit})`)
+  ];
+  const rows = cells.slice(0, MAX_ROWS).map((c) => [
+    escapeMarkdown(c.cell, 80),
+    ...headColumn ? [escapeMarkdown(c.head, 40)] : [],
+    ...shown2.map((m) => cellText(c, m))
+  ]);
+  const body = [
+    `Base \u2192 head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu) or \`--metric\` names one.`,
+    "",
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`)
+  ];
+  if (cells.length > MAX_ROWS)
+    body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
+  return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU)", body };
+}
+function cellText(c, metric) {
+  const row2 = c.metrics.find((r) => r.metric === metric);
+  if (!row2) return "\u2013";
+  const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
+  return `${num3(row2.base)} \u2192 ${num3(row2.head)}${delta}`;
+}
+function num3(v) {
+  if (v === null) return "\u2013";
+  if (Math.abs(v) >= 100) return Math.round(v).toLocaleString("en-US");
+  return Number(v.toPrecision(3)).toString();
+}
+
 // src/core/report/markdown-details.ts
 function detailBlocks(ctx, trims) {
   const warnings = allWarnings(ctx);
@@ -70057,6 +70452,8 @@ function detailBlocks(ctx, trims) {
       trims.has("samples") ? [omitted(ctx, "Raw samples")] : rawSamples(ctx)
     )
   ];
+  const steady = steadyMetricsSection(ctx.result);
+  if (steady) blocks.push(details(steady.summary, steady.body));
   for (const section of waitEventSections(ctx.result, ctx.c)) {
     blocks.push(
       details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
@@ -70398,8 +70795,11 @@ function compareCommand() {
     const input2 = reportInputOf(result, comparison, { failOn: flags.failOn });
     const format = flags.json ? "json" : flags.format;
     if (format === "json") {
-      process.stdout.write(`${JSON.stringify({ decision: input2.decision, comparison }, null, 2)}
-`);
+      const steadyMetrics = steadySummary(result);
+      process.stdout.write(
+        `${JSON.stringify({ decision: input2.decision, comparison, steadyMetrics }, null, 2)}
+`
+      );
     } else if (format === "markdown") {
       process.stdout.write(renderMarkdownReport({ ...input2, commentId: flags.commentId }));
     } else {
@@ -70765,15 +71165,15 @@ function render(input2, marker, max) {
   const headline3 = [
     `${decisionIcon(d)} **${escapeMarkdown(d.headline.lead)}**${d.headline.detail ? `: ${escapeMarkdown(d.headline.detail)}` : ""}`,
     `${n} machine class${n === 1 ? "" : "es"}`,
-    `plan \`${input2.planId}\`, ${input2.count} shard${input2.count === 1 ? "" : "s"}`,
-    ...input2.runUrl ? [`[run](${input2.runUrl})`] : []
+    `plan ${codeText(input2.planId, 80)}, ${input2.count} shard${input2.count === 1 ? "" : "s"}`,
+    ...input2.runUrl && safeUrl(input2.runUrl) ? [markdownLink("run", input2.runUrl)] : []
   ].join(" \xB7 ");
   const gaps = input2.classes.flatMap((c) => [
     ...c.missing.length ? [
-      `shard${c.missing.length > 1 ? "s" : ""} ${c.missing.join(", ")} of ${input2.count} missing on \`${c.fingerprint}\``
+      `shard${c.missing.length > 1 ? "s" : ""} ${c.missing.join(", ")} of ${input2.count} missing on ${codeText(c.fingerprint, 80)}`
     ] : [],
     ...c.failed.length ? [
-      `shard${c.failed.length > 1 ? "s" : ""} ${c.failed.join(", ")} of ${input2.count} failed on \`${c.fingerprint}\``
+      `shard${c.failed.length > 1 ? "s" : ""} ${c.failed.join(", ")} of ${input2.count} failed on ${codeText(c.fingerprint, 80)}`
     ] : []
   ]);
   const top = [
@@ -70782,12 +71182,12 @@ function render(input2, marker, max) {
       `\u26A0\uFE0F **Incomplete, no verdict**: ${gaps.join("; ")}. Their cells have no data and count as inconclusive.`
     ] : [],
     input2.classes.map(
-      (c) => `- \`${c.fingerprint}\` (${escapeMarkdown(c.description, 120)}): ${VERDICT_DISPLAY[c.verdict].icon} ${VERDICT_DISPLAY[c.verdict].word} \xB7 shards ${c.present.join(", ") || "none"} of ${input2.count}`
+      (c) => `- ${codeText(c.fingerprint, 80)} (${escapeMarkdown(c.description, 120)}): ${VERDICT_DISPLAY[c.verdict].icon} ${VERDICT_DISPLAY[c.verdict].word} \xB7 shards ${c.present.join(", ") || "none"} of ${input2.count}`
     ).join("\n")
   ].join("\n\n");
   const share = Math.max(1e3, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
   const sections2 = input2.classes.map(
-    (c) => `## Machine class \`${c.fingerprint}\`: ${escapeMarkdown(c.description, 120)}
+    (c) => `## Machine class ${codeText(c.fingerprint, 80)}: ${escapeMarkdown(c.description, 120)}
 
 ${renderJobSummary({ ...c.report, maxLength: share })}`
   );
@@ -70835,7 +71235,7 @@ function consolidateCommand() {
 }
 
 // src/adapters/cli/commands/demo.ts
-import { readdir as readdir7 } from "node:fs/promises";
+import { readdir as readdir8 } from "node:fs/promises";
 init_errors();
 var DEMO_THRESHOLD_PCT = 10;
 var DEMO_WORKLOAD = workloadSchema.parse({
@@ -70897,7 +71297,7 @@ function thresholdText(rounds) {
   return `threshold ${DEMO_THRESHOLD_PCT}% (the default ${DEFAULT_THRESHOLD_PCT}% would need about ${plan.recommendedRounds} rounds at the assumed ${plan.noiseCvPct.toFixed(1)}% noise; the demo runs ${rounds})`;
 }
 async function findInstalledBinDir() {
-  const versions = await readdir7("/usr/lib/postgresql").catch(() => []);
+  const versions = await readdir8("/usr/lib/postgresql").catch(() => []);
   const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
   if (newest) return `/usr/lib/postgresql/${newest}/bin`;
   const res = await nodeProcessRunner.run("pg_config", ["--bindir"]);
@@ -70972,8 +71372,8 @@ function bytes(value) {
 }
 
 // src/flows/history/load-runs.ts
-import { readdir as readdir8, stat as stat6 } from "node:fs/promises";
-import path36 from "node:path";
+import { readdir as readdir9, stat as stat6 } from "node:fs/promises";
+import path37 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -70984,7 +71384,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path36.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path37.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -70995,12 +71395,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path36.join(input2, "runs");
+  const runsDir = path37.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir8(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path36.join(runsDir, n));
+    return (await readdir9(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path37.join(runsDir, n));
   }
-  const entries = await readdir8(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path36.join(e.parentPath, e.name));
+  const entries = await readdir9(input2, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path37.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -71058,8 +71458,7 @@ function renderHistoryMarkdown(analysis, options = {}) {
 }
 function commit(sha, options) {
   if (!sha) return "no commit";
-  const short3 = escapeMarkdown(sha.slice(0, 10));
-  return options.repoUrl && /^[0-9a-f]{4,64}$/i.test(sha) ? `[${short3}](${options.repoUrl.replace(/\/+$/, "")}/commit/${sha})` : short3;
+  return commitLink(sha, options.repoUrl, { digits: 10, code: false });
 }
 
 // src/flows/history/page-data.ts
@@ -71082,7 +71481,7 @@ function historySiteData(analysis, options = {}) {
   });
   return {
     title: options.title ?? "pgperf history",
-    repoUrl: options.repoUrl ? options.repoUrl.replace(/\/+$/, "") : null,
+    repoUrl: options.repoUrl ? safeUrl(options.repoUrl.replace(/\/+$/, "")) : null,
     runs: analysis.runs,
     options: analysis.options,
     workloads
@@ -71145,10 +71544,20 @@ function uniqueFile(file2, taken) {
 }
 
 // src/core/report/html-escape.ts
+var HTML_REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;"
+};
 function escapeHtml(text2) {
-  return text2.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]
+  return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
+}
+function scriptJson(value) {
+  return JSON.stringify(value).replace(
+    /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
 }
 
@@ -71172,7 +71581,9 @@ var PAGE_SCRIPT = String.raw`
     return a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
   }
   function pct(v) { return (v > 0 ? '+' : '') + (v * 100).toFixed(2) + '%'; }
-  function commitUrl(sha) { return data.repoUrl && sha ? data.repoUrl + '/commit/' + sha : null; }
+  function commitUrl(sha) {
+    return data.repoUrl && sha && /^[0-9a-f]{4,64}$/i.test(sha) ? data.repoUrl + '/commit/' + sha : null;
+  }
 
   function markers(chart, host) {
     return {
@@ -71226,14 +71637,26 @@ var PAGE_SCRIPT = String.raw`
           var i = u.cursor.idx;
           if (i == null || u.cursor.left < 0) { tip.hidden = true; return; }
           var run = chart.runs[i];
-          var rows = chart.lines.map(function (line) {
-            if (line.median[i] == null) return '';
-            return '<tr><td>' + escapeHtml(line.label) + '</td><td>' + fmt(line.median[i]) + '</td><td>[' +
-              fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']</td><td>n ' + line.n[i] + '</td></tr>';
-          }).join('');
-          tip.innerHTML = '<div><b>' + escapeHtml(short(run.sha)) + '</b> ' + escapeHtml(run.date.slice(0, 16).replace('T', ' ')) +
-            '</div><table>' + rows + '</table><div class="hint">' + escapeHtml(chart.unit) + ', median [CI]' +
-            (commitUrl(run.sha) ? '; click opens the commit' : '') + '</div>';
+          // Built with text nodes, never innerHTML: the page's data is never parsed as HTML.
+          tip.textContent = '';
+          var head = el('div');
+          head.appendChild(el('b', short(run.sha)));
+          head.appendChild(document.createTextNode(' ' + String(run.date).slice(0, 16).replace('T', ' ')));
+          tip.appendChild(head);
+          var table = el('table');
+          chart.lines.forEach(function (line) {
+            if (line.median[i] == null) return;
+            var tr = el('tr');
+            tr.appendChild(el('td', line.label));
+            tr.appendChild(el('td', fmt(line.median[i])));
+            tr.appendChild(el('td', '[' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']'));
+            tr.appendChild(el('td', 'n ' + line.n[i]));
+            table.appendChild(tr);
+          });
+          tip.appendChild(table);
+          var hint = el('div', chart.unit + ', median [CI]' + (commitUrl(run.sha) ? '; click opens the commit' : ''));
+          hint.className = 'hint';
+          tip.appendChild(hint);
           tip.hidden = false;
           var left = u.cursor.left + 12, top = u.cursor.top + 12;
           if (left + 260 > u.over.clientWidth) left = u.cursor.left - 270;
@@ -71245,10 +71668,11 @@ var PAGE_SCRIPT = String.raw`
     };
   }
 
-  function escapeHtml(s) {
-    return String(s).replace(/[&<>"']/g, function (c) {
-      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
-    });
+  /** An element with, optionally, its text (a text node: nothing in the data is parsed as HTML). */
+  function el(tag, text) {
+    var node = document.createElement(tag);
+    if (text != null) node.textContent = String(text);
+    return node;
   }
 
   data.charts.forEach(function (chart) {
@@ -71346,7 +71770,7 @@ ${rows}
 }
 function changePointTable(data, listed, withWorkload) {
   const rows = listed.map(
-    ({ workload, chart, line, cp: cp2 }) => `<tr class="${cp2.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}"><td>${cp2.kind}</td>` + (withWorkload ? `<td><a href="${attr(workload.file)}">${esc2(workload.workload)}</a></td>` : "") + `<td>${esc2(chart.label)}, ${esc2(line.label)}</td><td>${commitLink(data, cp2.lastBefore.sha)} .. ${commitLink(data, cp2.firstAfter.sha)}</td><td>${esc2(cp2.firstAfter.date.slice(0, 10))}</td><td>${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}</td><td>${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(chart.unit)}</td><td>${esc2(formatP(cp2.p))}</td><td>${cp2.nBefore}/${cp2.nAfter}</td></tr>`
+    ({ workload, chart, line, cp: cp2 }) => `<tr class="${cp2.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}"><td>${cp2.kind}</td>` + (withWorkload ? `<td><a href="${attr(workload.file)}">${esc2(workload.workload)}</a></td>` : "") + `<td>${esc2(chart.label)}, ${esc2(line.label)}</td><td>${commitLink2(data, cp2.lastBefore.sha)} .. ${commitLink2(data, cp2.firstAfter.sha)}</td><td>${esc2(cp2.firstAfter.date.slice(0, 10))}</td><td>${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}</td><td>${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(chart.unit)}</td><td>${esc2(formatP(cp2.p))}</td><td>${cp2.nBefore}/${cp2.nAfter}</td></tr>`
   ).join("\n");
   return `<table class="change-points"><thead><tr><th>kind</th>${withWorkload ? "<th>workload</th>" : ""}<th>series</th>
 <th>last before .. first after</th><th>date</th><th>change [95% CI]</th><th>median</th><th>p</th><th>runs before/after</th></tr></thead>
@@ -71374,7 +71798,7 @@ ${short3.length > 0 ? `<p class="note">Not analysed yet: ${short3.map((l) => `${
 ${listed.length > 0 ? changePointTable(data, listed, false) : ""}
 ${charts}
 <pre id="errors" hidden></pre>
-<script type="application/json" id="history-data">${json2({ repoUrl: data.repoUrl, charts: workload.charts })}</script>
+<script type="application/json" id="history-data">${scriptJson({ repoUrl: data.repoUrl, charts: workload.charts })}</script>
 <script>${scriptText(assets.script)}</script>
 <script>${PAGE_SCRIPT}</script>`;
   return page(`${workload.workload} \xB7 ${data.title}`, body, assets.css);
@@ -71411,33 +71835,31 @@ ${body}
 </html>
 `;
 }
-function commitLink(data, sha) {
+function commitLink2(data, sha) {
   if (!sha) return "<i>no commit</i>";
   const text2 = `<code>${esc2(sha.slice(0, 10))}</code>`;
-  return data.repoUrl && /^[0-9a-f]{4,64}$/i.test(sha) ? `<a href="${attr(`${data.repoUrl}/commit/${sha}`)}">${text2}</a>` : text2;
+  const repo = data.repoUrl === null ? null : safeUrl(data.repoUrl);
+  return repo && isCommitSha(sha) ? `<a href="${attr(`${repo}/commit/${sha}`)}">${text2}</a>` : text2;
 }
 function fmt(v) {
   return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
 }
 var esc2 = escapeHtml;
 var attr = escapeHtml;
-function json2(value) {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
 function scriptText(source) {
   return source.replace(/<\/script/gi, "<\\/script");
 }
 
 // src/flows/history/uplot-assets.ts
 init_errors();
-import { readFile as readFile14 } from "node:fs/promises";
+import { readFile as readFile15 } from "node:fs/promises";
 import { createRequire } from "node:module";
 async function loadChartAssets() {
   try {
     const require2 = createRequire(import.meta.url);
     const [script, css] = await Promise.all([
-      readFile14(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
-      readFile14(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
+      readFile15(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
+      readFile15(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
     ]);
     return { script, css };
   } catch (e) {
@@ -71449,12 +71871,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir8 } from "node:fs/promises";
-import path37 from "node:path";
+import path38 from "node:path";
 async function writeSite(dir, files) {
   await mkdir8(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path37.join(dir, f.file);
+    const target = path38.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -71541,8 +71963,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path39 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path39} does not exist${EOL}`);
+        const path40 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path40} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -75836,7 +76258,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path39) => path39.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path40) => path40.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -76179,7 +76601,7 @@ function toApiError(what, e, rateLimited) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path38 from "node:path";
+import path39 from "node:path";
 import { writeFile as writeFile8 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -76189,7 +76611,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile8(path38.join(dir, ".nojekyll"), "");
+  await writeFile8(path39.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -76282,8 +76704,8 @@ init_errors();
 var SUFFIX = " -->";
 var prefixOf = (name) => `<!-- pgperf:${name} `;
 function jsonMarker(name, value) {
-  const json3 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
-  return `${prefixOf(name)}${json3}${SUFFIX}`;
+  const json2 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return `${prefixOf(name)}${json2}${SUFFIX}`;
 }
 function markerText(body, name) {
   const prefix = prefixOf(name);
@@ -76367,7 +76789,7 @@ var change = (cp2) => formatPct(cp2.relativeChange * 100, 1);
 function issueTitle(w) {
   const worst = w.regressed[0];
   const n = w.regressed.length;
-  return `Performance regression: ${escapeMarkdown(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`;
+  return `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`;
 }
 function issueBody(w, cells, state, links) {
   const tracked = cells.map(({ series, clients, metric, run: run2, sha }) => ({
@@ -76406,7 +76828,7 @@ function issueBody(w, cells, state, links) {
     ...rows,
     ...cells.length > rows.length ? ["", `\u2026 and ${cells.length - rows.length} more cells.`] : [],
     "",
-    ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by [this run](${foundBy}).`, ""] : [],
+    ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by ${markdownLink("this run", foundBy)}.`, ""] : [],
     "This issue is updated by every nightly run while the regression persists (cells that regress later are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the worst cell, ${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).` : "")
   ].join("\n");
 }
@@ -76424,7 +76846,7 @@ function recoveryNote(w, cells, links) {
     `**Recovered**: no cell of **${escapeMarkdown(w.workload)}** on ${escapeMarkdown(w.fingerprint)} is regressed any more. Closing.`,
     "",
     ...cells.map(line),
-    ...foundBy ? ["", `Found by [this run](${foundBy}).`] : []
+    ...foundBy ? ["", `Found by ${markdownLink("this run", foundBy)}.`] : []
   ].join("\n");
 }
 function point(p, links) {
@@ -76435,14 +76857,11 @@ function isSha(sha) {
 }
 function commit2(sha, links) {
   if (!sha) return "(no commit recorded)";
-  if (!/^[0-9a-f]{4,64}$/i.test(sha)) return escapeMarkdown(sha, 40);
-  const repo = safeUrl((links.repoUrl ?? "").replace(/\/+$/, ""));
-  const short3 = `\`${sha.slice(0, 10)}\``;
-  return repo ? `[${short3}](${repo}/commit/${sha})` : short3;
+  return commitLink(sha, links.repoUrl, { digits: 10 });
 }
 function shortText(sha) {
   if (!sha) return "unknown";
-  return isSha(sha) ? sha.slice(0, 10) : escapeMarkdown(sha, 12);
+  return isSha(sha) ? sha.slice(0, 10) : issueTitleText(sha, 12);
 }
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
@@ -77275,7 +77694,7 @@ function schemaCommand() {
 }
 
 // src/adapters/cli/commands/stat.ts
-import { readFile as readFile15 } from "node:fs/promises";
+import { readFile as readFile16 } from "node:fs/promises";
 
 // src/core/compare/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -77314,7 +77733,7 @@ function statCommand() {
 async function readValues(file2) {
   let text2;
   try {
-    text2 = await readFile15(file2, "utf8");
+    text2 = await readFile16(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }

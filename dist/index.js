@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path48 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path49 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path48 && path48[0] !== "/") {
-          path48 = `/${path48}`;
+        if (path49 && path49[0] !== "/") {
+          path49 = `/${path49}`;
         }
-        return new URL(`${origin}${path48}`);
+        return new URL(`${origin}${path49}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path48, origin }
+          request: { method, path: path49, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path48);
+        debuglog("sending request to %s %s/%s", method, origin, path49);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path48, origin },
+          request: { method, path: path49, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path48,
+          path49,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path48, origin }
+          request: { method, path: path49, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path48);
+        debuglog("trailers received from %s %s/%s", method, origin, path49);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path48, origin },
+          request: { method, path: path49, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path48,
+          path49,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path48, origin }
+            request: { method, path: path49, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path48);
+          debuglog("sending request to %s %s/%s", method, origin, path49);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path48,
+        path: path49,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path48 !== "string") {
+        if (typeof path49 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path48[0] !== "/" && !(path48.startsWith("http://") || path48.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path49[0] !== "/" && !(path49.startsWith("http://") || path49.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path48)) {
+        } else if (invalidPathRegex.test(path49)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path48, query) : path48;
+        this.path = query ? buildURL(path49, query) : path49;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path48, host, upgrade, blocking, reset } = request2;
+      const { method, path: path49, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path48} HTTP/1.1\r
+      let header = `${method} ${path49} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path48, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path49, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path48;
+      headers[HTTP2_HEADER_PATH] = path49;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path48 = search ? `${pathname}${search}` : pathname;
+        const path49 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path48;
+        this.opts.path = path49;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path48 = "/",
+          path: path49 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path48;
+        opts.path = origin + path49;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path48) {
-      if (typeof path48 !== "string") {
-        return path48;
+    function safeUrl2(path49) {
+      if (typeof path49 !== "string") {
+        return path49;
       }
-      const pathSegments = path48.split("?");
+      const pathSegments = path49.split("?");
       if (pathSegments.length !== 2) {
-        return path48;
+        return path49;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path48, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path48);
+    function matchKey(mockDispatch2, { path: path49, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path49);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path48 }) => matchValue(safeUrl2(path48), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path49 }) => matchValue(safeUrl2(path49), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path48, method, body, headers, query } = opts;
+      const { path: path49, method, body, headers, query } = opts;
       return {
-        path: path48,
+        path: path49,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path48, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path49, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path48,
+            Path: path49,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path48) {
-      for (let i = 0; i < path48.length; ++i) {
-        const code = path48.charCodeAt(i);
+    function validateCookiePath(path49) {
+      for (let i = 0; i < path49.length; ++i) {
+        const code = path49.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -17058,8 +17058,8 @@ var require_util7 = __commonJS({
           return false;
         }
       }
-      const num3 = Number.parseInt(value, 10);
-      return num3 >= 8 && num3 <= 15;
+      const num4 = Number.parseInt(value, 10);
+      return num4 >= 8 && num4 <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path48 = opts.path;
+          let path49 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path48 = `/${path48}`;
+            path49 = `/${path49}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path48);
+          url2 = new URL(util.parseOrigin(url2).origin + path49);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19625,8 +19625,8 @@ var require_postgres_date = __commonJS({
     function bcYearToNegativeYear(year) {
       return -(year - 1);
     }
-    function is0To99(num3) {
-      return num3 >= 0 && num3 < 100;
+    function is0To99(num4) {
+      return num4 >= 0 && num4 < 100;
     }
   }
 });
@@ -21802,18 +21802,18 @@ var require_buffer_writer = __commonJS({
           oldBuffer.copy(this.buffer, 0, 0, this.offset);
         }
       }
-      addInt32(num3) {
+      addInt32(num4) {
         this.ensure(4);
-        this.buffer[this.offset++] = num3 >>> 24 & 255;
-        this.buffer[this.offset++] = num3 >>> 16 & 255;
-        this.buffer[this.offset++] = num3 >>> 8 & 255;
-        this.buffer[this.offset++] = num3 >>> 0 & 255;
+        this.buffer[this.offset++] = num4 >>> 24 & 255;
+        this.buffer[this.offset++] = num4 >>> 16 & 255;
+        this.buffer[this.offset++] = num4 >>> 8 & 255;
+        this.buffer[this.offset++] = num4 >>> 0 & 255;
         return this;
       }
-      addInt16(num3) {
+      addInt16(num4) {
         this.ensure(2);
-        this.buffer[this.offset++] = num3 >>> 8 & 255;
-        this.buffer[this.offset++] = num3 >>> 0 & 255;
+        this.buffer[this.offset++] = num4 >>> 8 & 255;
+        this.buffer[this.offset++] = num4 >>> 0 & 255;
         return this;
       }
       addCString(string4) {
@@ -22879,7 +22879,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path48 = __require("path");
+    var path49 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22918,7 +22918,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path48.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path48.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path49.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path49.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23050,7 +23050,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path48 = __require("path");
+    var path49 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -25482,17 +25482,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path48) {
-      const ctrl = callVisitor(key, node2, visitor, path48);
+    function visit_(key, node2, visitor, path49) {
+      const ctrl = callVisitor(key, node2, visitor, path49);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path48, ctrl);
-        return visit_(key, ctrl, visitor, path48);
+        replaceNode(key, path49, ctrl);
+        return visit_(key, ctrl, visitor, path49);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path48 = Object.freeze(path48.concat(node2));
+          path49 = Object.freeze(path49.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path48);
+            const ci = visit_(i, node2.items[i], visitor, path49);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25503,13 +25503,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path48 = Object.freeze(path48.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path48);
+          path49 = Object.freeze(path49.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path49);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path48);
+          const cv = visit_("value", node2.value, visitor, path49);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25530,17 +25530,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path48) {
-      const ctrl = await callVisitor(key, node2, visitor, path48);
+    async function visitAsync_(key, node2, visitor, path49) {
+      const ctrl = await callVisitor(key, node2, visitor, path49);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path48, ctrl);
-        return visitAsync_(key, ctrl, visitor, path48);
+        replaceNode(key, path49, ctrl);
+        return visitAsync_(key, ctrl, visitor, path49);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path48 = Object.freeze(path48.concat(node2));
+          path49 = Object.freeze(path49.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path48);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path49);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25551,13 +25551,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path48 = Object.freeze(path48.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path48);
+          path49 = Object.freeze(path49.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path49);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path48);
+          const cv = await visitAsync_("value", node2.value, visitor, path49);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -25584,23 +25584,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path48) {
+    function callVisitor(key, node2, visitor, path49) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path48);
+        return visitor(key, node2, path49);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path48);
+        return visitor.Map?.(key, node2, path49);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path48);
+        return visitor.Seq?.(key, node2, path49);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path48);
+        return visitor.Pair?.(key, node2, path49);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path48);
+        return visitor.Scalar?.(key, node2, path49);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path48);
+        return visitor.Alias?.(key, node2, path49);
       return void 0;
     }
-    function replaceNode(key, path48, node2) {
-      const parent = path48[path48.length - 1];
+    function replaceNode(key, path49, node2) {
+      const parent = path49[path49.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -26212,10 +26212,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path48, value) {
+    function collectionFromPath(schema, path49, value) {
       let v = value;
-      for (let i = path48.length - 1; i >= 0; --i) {
-        const k = path48[i];
+      for (let i = path49.length - 1; i >= 0; --i) {
+        const k = path49[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -26234,7 +26234,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path48) => path48 == null || typeof path48 === "object" && !!path48[Symbol.iterator]().next().done;
+    var isEmptyPath = (path49) => path49 == null || typeof path49 === "object" && !!path49[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -26264,11 +26264,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path48, value) {
-        if (isEmptyPath(path48))
+      addIn(path49, value) {
+        if (isEmptyPath(path49))
           this.add(value);
         else {
-          const [key, ...rest] = path48;
+          const [key, ...rest] = path49;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -26282,8 +26282,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path48) {
-        const [key, ...rest] = path48;
+      deleteIn(path49) {
+        const [key, ...rest] = path49;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -26297,8 +26297,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path48, keepScalar) {
-        const [key, ...rest] = path48;
+      getIn(path49, keepScalar) {
+        const [key, ...rest] = path49;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -26316,8 +26316,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path48) {
-        const [key, ...rest] = path48;
+      hasIn(path49) {
+        const [key, ...rest] = path49;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -26327,8 +26327,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path48, value) {
-        const [key, ...rest] = path48;
+      setIn(path49, value) {
+        const [key, ...rest] = path49;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -26532,27 +26532,27 @@ var require_stringifyString = __commonJS({
       return true;
     }
     function doubleQuotedString(value, ctx) {
-      const json3 = JSON.stringify(value);
+      const json2 = JSON.stringify(value);
       if (ctx.options.doubleQuotedAsJSON)
-        return json3;
+        return json2;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
-      for (let i = 0, ch = json3[i]; ch; ch = json3[++i]) {
-        if (ch === " " && json3[i + 1] === "\\" && json3[i + 2] === "n") {
-          str += json3.slice(start, i) + "\\ ";
+      for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
+        if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
+          str += json2.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json3[i + 1]) {
+          switch (json2[i + 1]) {
             case "u":
               {
-                str += json3.slice(start, i);
-                const code = json3.substr(i + 2, 4);
+                str += json2.slice(start, i);
+                const code = json2.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
                     str += "\\0";
@@ -26582,23 +26582,23 @@ var require_stringifyString = __commonJS({
                     if (code.substr(0, 2) === "00")
                       str += "\\x" + code.substr(2);
                     else
-                      str += json3.substr(i, 6);
+                      str += json2.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
               }
               break;
             case "n":
-              if (implicitKey || json3[i + 2] === '"' || json3.length < minMultiLineLength) {
+              if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json3.slice(start, i) + "\n\n";
-                while (json3[i + 2] === "\\" && json3[i + 3] === "n" && json3[i + 4] !== '"') {
+                str += json2.slice(start, i) + "\n\n";
+                while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
                   str += "\n";
                   i += 2;
                 }
                 str += indent;
-                if (json3[i + 2] === " ")
+                if (json2[i + 2] === " ")
                   str += "\\";
                 i += 1;
                 start = i + 1;
@@ -26608,7 +26608,7 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json3.slice(start) : json3;
+      str = start ? str + json2.slice(start) : json2;
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
@@ -27750,9 +27750,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num3 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num3))
-        return isNaN(num3) ? ".nan" : num3 < 0 ? "-.inf" : ".inf";
+      const num4 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num4))
+        return isNaN(num4) ? ".nan" : num4 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -27792,8 +27792,8 @@ var require_float = __commonJS({
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
       stringify(node2) {
-        const num3 = Number(node2.value);
-        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num4 = Number(node2.value);
+        return isFinite(num4) ? num4.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -28232,8 +28232,8 @@ var require_float2 = __commonJS({
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
       stringify(node2) {
-        const num3 = Number(node2.value);
-        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num4 = Number(node2.value);
+        return isFinite(num4) ? num4.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -28435,23 +28435,23 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
       const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num3 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num3(60) + num3(p), num3(0));
-      return sign === "-" ? num3(-1) * res : res;
+      const num4 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num4(60) + num4(p), num4(0));
+      return sign === "-" ? num4(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
       let { value } = node2;
-      let num3 = (n) => n;
+      let num4 = (n) => n;
       if (typeof value === "bigint")
-        num3 = (n) => BigInt(n);
+        num4 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node2);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num3(-1);
+        value *= num4(-1);
       }
-      const _60 = num3(60);
+      const _60 = num4(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -28843,9 +28843,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path48, value) {
+      addIn(path49, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path48, value);
+          this.contents.addIn(path49, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28920,14 +28920,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path48) {
-        if (Collection2.isEmptyPath(path48)) {
+      deleteIn(path49) {
+        if (Collection2.isEmptyPath(path49)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path48) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path49) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28942,10 +28942,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path48, keepScalar) {
-        if (Collection2.isEmptyPath(path48))
+      getIn(path49, keepScalar) {
+        if (Collection2.isEmptyPath(path49))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path48, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path49, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28956,10 +28956,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path48) {
-        if (Collection2.isEmptyPath(path48))
+      hasIn(path49) {
+        if (Collection2.isEmptyPath(path49))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path48) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path49) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28976,13 +28976,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path48, value) {
-        if (Collection2.isEmptyPath(path48)) {
+      setIn(path49, value) {
+        if (Collection2.isEmptyPath(path49)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path48), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path49), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path48, value);
+          this.contents.setIn(path49, value);
         }
       }
       /**
@@ -29030,11 +29030,11 @@ var require_Document = __commonJS({
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
       // json & jsonArg are only used from toJSON()
-      toJS({ json: json3, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+      toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
           doc: this,
-          keep: !json3,
+          keep: !json2,
           mapAsMap: mapAsMap === true,
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -30943,9 +30943,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path48) => {
+    visit2.itemAtPath = (cst, path49) => {
       let item = cst;
-      for (const [field, index] of path48) {
+      for (const [field, index] of path49) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30954,23 +30954,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path48) => {
-      const parent = visit2.itemAtPath(cst, path48.slice(0, -1));
-      const field = path48[path48.length - 1][0];
+    visit2.parentCollection = (cst, path49) => {
+      const parent = visit2.itemAtPath(cst, path49.slice(0, -1));
+      const field = path49[path49.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path48, item, visitor) {
-      let ctrl = visitor(item, path48);
+    function _visit(path49, item, visitor) {
+      let ctrl = visitor(item, path49);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path48.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path49.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30981,10 +30981,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path48);
+            ctrl = ctrl(item, path49);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path48) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path49) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -32752,8 +32752,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path48 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path48} does not exist${EOL5}`);
+            const path49 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path49} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -39255,7 +39255,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path48) => path48.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path49) => path49.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -39608,7 +39608,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os13 from "node:os";
-import path47 from "node:path";
+import path48 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -40283,7 +40283,7 @@ async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
 }
 
 // src/adapters/action/inputs.ts
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/core/util/duration.ts
 function parseDurationS(text2) {
@@ -40296,7 +40296,7 @@ function parseDurationS(text2) {
 
 // src/flows/compare/stored-baseline.ts
 import { stat as stat2 } from "node:fs/promises";
-import path15 from "node:path";
+import path16 from "node:path";
 
 // src/core/compare/adaptive.ts
 init_types();
@@ -40307,32 +40307,32 @@ function normalCdf(z3) {
   const y = Math.abs(z3);
   if (y <= SMALL_LIMIT) {
     const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num3 = A[4] * zsq;
+    let num4 = A[4] * zsq;
     let den = zsq;
     for (let i = 0; i < 3; i++) {
-      num3 = (num3 + A[i]) * zsq;
+      num4 = (num4 + A[i]) * zsq;
       den = (den + B[i]) * zsq;
     }
-    return 0.5 + z3 * (num3 + A[3]) / (den + B[3]);
+    return 0.5 + z3 * (num4 + A[3]) / (den + B[3]);
   }
   let tail2;
   if (y <= MEDIUM_LIMIT) {
-    let num3 = C[8] * y;
+    let num4 = C[8] * y;
     let den = y;
     for (let i = 0; i < 7; i++) {
-      num3 = (num3 + C[i]) * y;
+      num4 = (num4 + C[i]) * y;
       den = (den + D[i]) * y;
     }
-    tail2 = gaussianFactor(y) * ((num3 + C[7]) / (den + D[7]));
+    tail2 = gaussianFactor(y) * ((num4 + C[7]) / (den + D[7]));
   } else if (y < UNDERFLOW_LIMIT) {
     const xsq = 1 / (y * y);
-    let num3 = P[5] * xsq;
+    let num4 = P[5] * xsq;
     let den = xsq;
     for (let i = 0; i < 4; i++) {
-      num3 = (num3 + P[i]) * xsq;
+      num4 = (num4 + P[i]) * xsq;
       den = (den + Q[i]) * xsq;
     }
-    const r = xsq * (num3 + P[4]) / (den + Q[4]);
+    const r = xsq * (num4 + P[4]) / (den + Q[4]);
     tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
   } else {
     tail2 = 0;
@@ -40527,7 +40527,15 @@ var METRICS = {
   latencyStddevMs: { label: "latency stddev", unit: "ms", better: "lower" },
   latencyPctMs: { label: "latency percentile", unit: "ms", better: "lower" },
   latencyP95Ms: { label: "latency p95", unit: "ms", better: "lower" },
-  latencyP99Ms: { label: "latency p99", unit: "ms", better: "lower" }
+  latencyP99Ms: { label: "latency p99", unit: "ms", better: "lower" },
+  // Steady per-transaction costs: server counter deltas over the measured run / its transactions
+  // (src/core/results/steady.ts). Recorded in every run; they gate only where asked (metrics:, --metric).
+  walBytesPerTx: { label: "WAL bytes/tx", unit: "bytes", better: "lower" },
+  walRecordsPerTx: { label: "WAL records/tx", unit: "records", better: "lower" },
+  walFpiPerTx: { label: "full-page images/tx", unit: "FPIs", better: "lower" },
+  bufferHitsPerTx: { label: "buffer hits/tx", unit: "blocks", better: "lower" },
+  bufferReadsPerTx: { label: "buffer reads/tx", unit: "blocks", better: "lower" },
+  backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" }
 };
 var PRIMARY_METRIC = "tps";
 function isMetricName(name) {
@@ -40537,8 +40545,22 @@ var GATED_METRIC_NAMES = {
   tps: "tps",
   "latency-avg": "latencyAvgMs",
   p95: "latencyP95Ms",
-  p99: "latencyP99Ms"
+  p99: "latencyP99Ms",
+  "wal-bytes": "walBytesPerTx",
+  "wal-records": "walRecordsPerTx",
+  "wal-fpi": "walFpiPerTx",
+  "buffer-hits": "bufferHitsPerTx",
+  "buffer-reads": "bufferReadsPerTx",
+  "backend-cpu": "backendCpuUsPerTx"
 };
+var STEADY_METRICS = [
+  "walBytesPerTx",
+  "walRecordsPerTx",
+  "walFpiPerTx",
+  "bufferHitsPerTx",
+  "bufferReadsPerTx",
+  "backendCpuUsPerTx"
+];
 var DEFAULT_GATED_METRICS = ["tps"];
 function metricFromName(name) {
   if (Object.hasOwn(GATED_METRIC_NAMES, name)) return GATED_METRIC_NAMES[name];
@@ -42126,7 +42148,7 @@ function workloadMetrics(result, warnings) {
     const metrics = names.map((n) => typeof n === "string" ? metricFromName(n) : void 0);
     if (metrics.length === 0 || metrics.some((m) => m === void 0)) {
       warnings.push(
-        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of tps, latency-avg, p95, p99; using tps`
+        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of ${Object.keys(GATED_METRIC_NAMES).join(", ")}; using tps`
       );
       continue;
     }
@@ -43406,10 +43428,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path48) {
-  if (!path48)
+function getElementAtPath(obj, path49) {
+  if (!path49)
     return obj;
-  return path48.reduce((acc, key) => acc?.[key], obj);
+  return path49.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -43749,11 +43771,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path48, issues) {
+function prefixIssues(path49, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path48);
+    iss.path.unshift(path49);
     return iss;
   });
 }
@@ -44215,16 +44237,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path48 = []) => {
+  const processError = (error64, path49 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path48, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path49, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path48, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path49, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path48, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path49, ...issue3.path]);
       } else {
-        const fullpath = [...path48, ...issue3.path];
+        const fullpath = [...path49, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -44263,17 +44285,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path48 = []) => {
+  const processError = (error64, path49 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path48, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path49, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path48, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path49, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path48, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path49, ...issue3.path]);
       } else {
-        const fullpath = [...path48, ...issue3.path];
+        const fullpath = [...path49, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -44312,8 +44334,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path48 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path48) {
+  const path49 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path49) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -58236,13 +58258,13 @@ function initializeContext(params) {
     external: params?.external ?? void 0
   };
 }
-function handleUnrepresentable(schema, ctx, json3, params, message) {
+function handleUnrepresentable(schema, ctx, json2, params, message) {
   const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema, path: params.path, message }) : ctx.unrepresentable;
   if (result === "any")
     return false;
   if (result === void 0 || result === "throw")
     throw new Error(message);
-  Object.assign(json3, result);
+  Object.assign(json2, result);
   return true;
 }
 function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
@@ -58478,12 +58500,12 @@ function foldObjects(members2) {
   }
   return folded;
 }
-function foldIntersection(json3) {
-  const allOf = json3.allOf;
+function foldIntersection(json2) {
+  const allOf = json2.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
   for (const key of FOLDABLE_KEYS)
-    if (key in json3)
+    if (key in json2)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -58502,8 +58524,8 @@ function foldIntersection(json3) {
   }
   if (!folded)
     return;
-  delete json3.allOf;
-  assignProps(json3, folded);
+  delete json2.allOf;
+  assignProps(json2, folded);
 }
 function finalize(ctx, schema) {
   const root = ctx.seen.get(schema);
@@ -58585,20 +58607,20 @@ function finalize(ctx, schema) {
     if (ctx.intersections.length) {
       const carriers = /* @__PURE__ */ new Map();
       for (const seen of ctx.seen.values()) {
-        for (const json3 of [seen.schema, seen.def]) {
-          const allOf = json3?.allOf;
+        for (const json2 of [seen.schema, seen.def]) {
+          const allOf = json2?.allOf;
           if (!Array.isArray(allOf))
             continue;
           const existing = carriers.get(allOf);
           if (existing)
-            existing.push(json3);
+            existing.push(json2);
           else
-            carriers.set(allOf, [json3]);
+            carriers.set(allOf, [json2]);
         }
       }
       for (const allOf of ctx.intersections) {
-        for (const json3 of carriers.get(allOf) ?? [])
-          foldIntersection(json3);
+        for (const json2 of carriers.get(allOf) ?? [])
+          foldIntersection(json2);
       }
     }
   }
@@ -58833,29 +58855,29 @@ var exactPatterns = /* @__PURE__ */ new Map([
 ]);
 var exactPattern = (p) => exactPatterns.get(p) ?? p;
 var stringProcessor = (schema, ctx, _json, _params) => {
-  const json3 = _json;
-  json3.type = "string";
+  const json2 = _json;
+  json2.type = "string";
   const { minimum, maximum, format, patterns, contentEncoding, laxFormat } = aggregateChecks(schema);
   if (typeof minimum === "number")
-    json3.minLength = minimum;
+    json2.minLength = minimum;
   if (typeof maximum === "number")
-    json3.maxLength = maximum;
+    json2.maxLength = maximum;
   if (format) {
-    json3.format = formatMap[format] ?? format;
-    if (json3.format === "")
-      delete json3.format;
+    json2.format = formatMap[format] ?? format;
+    if (json2.format === "")
+      delete json2.format;
     if (format === "time" || laxFormat) {
-      delete json3.format;
+      delete json2.format;
     }
   }
   if (contentEncoding)
-    json3.contentEncoding = contentEncoding;
+    json2.contentEncoding = contentEncoding;
   if (patterns && patterns.size > 0) {
     const patternList = [...patterns].map(exactPattern);
     if (patternList.length === 1)
-      json3.pattern = patternList[0].source;
+      json2.pattern = patternList[0].source;
     else if (patternList.length > 1) {
-      json3.allOf = [
+      json2.allOf = [
         ...patternList.map((regex2) => ({
           ...ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0" ? { type: "string" } : {},
           pattern: regex2.source
@@ -58865,31 +58887,31 @@ var stringProcessor = (schema, ctx, _json, _params) => {
   }
 };
 var numberProcessor = (schema, ctx, _json, params) => {
-  const json3 = _json;
+  const json2 = _json;
   const { minimum, maximum, multipleOf, exclusiveMaximum, exclusiveMinimum, isInt } = aggregateChecks(schema);
-  json3.type = isInt ? "integer" : "number";
+  json2.type = isInt ? "integer" : "number";
   const exMin = typeof exclusiveMinimum === "number" && exclusiveMinimum >= (minimum ?? Number.NEGATIVE_INFINITY);
   const exMax = typeof exclusiveMaximum === "number" && exclusiveMaximum <= (maximum ?? Number.POSITIVE_INFINITY);
   const legacy = ctx.target === "draft-04" || ctx.target === "openapi-3.0";
   if (exMin) {
     if (legacy) {
-      json3.minimum = exclusiveMinimum;
-      json3.exclusiveMinimum = true;
+      json2.minimum = exclusiveMinimum;
+      json2.exclusiveMinimum = true;
     } else {
-      json3.exclusiveMinimum = exclusiveMinimum;
+      json2.exclusiveMinimum = exclusiveMinimum;
     }
   } else if (typeof minimum === "number") {
-    json3.minimum = minimum;
+    json2.minimum = minimum;
   }
   if (exMax) {
     if (legacy) {
-      json3.maximum = exclusiveMaximum;
-      json3.exclusiveMaximum = true;
+      json2.maximum = exclusiveMaximum;
+      json2.exclusiveMaximum = true;
     } else {
-      json3.exclusiveMaximum = exclusiveMaximum;
+      json2.exclusiveMaximum = exclusiveMaximum;
     }
   } else if (typeof maximum === "number") {
-    json3.maximum = maximum;
+    json2.maximum = maximum;
   }
   if (multipleOf) {
     const divisors = /* @__PURE__ */ new Set();
@@ -58897,75 +58919,75 @@ var numberProcessor = (schema, ctx, _json, params) => {
       if (Number.isFinite(divisor) && divisor !== 0)
         divisors.add(Math.abs(divisor));
       else
-        handleUnrepresentable(schema, ctx, json3, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
+        handleUnrepresentable(schema, ctx, json2, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
     }
     const [first, ...rest] = divisors;
     if (first !== void 0)
-      json3.multipleOf = first;
+      json2.multipleOf = first;
     if (rest.length)
-      json3.allOf = [...json3.allOf ?? [], ...rest.map((m) => ({ multipleOf: m }))];
+      json2.allOf = [...json2.allOf ?? [], ...rest.map((m) => ({ multipleOf: m }))];
   }
 };
-var booleanProcessor = (_schema, _ctx, json3, _params) => {
-  json3.type = "boolean";
+var booleanProcessor = (_schema, _ctx, json2, _params) => {
+  json2.type = "boolean";
 };
-var bigintProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "BigInt cannot be represented in JSON Schema");
+var bigintProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "BigInt cannot be represented in JSON Schema");
 };
-var symbolProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Symbols cannot be represented in JSON Schema");
+var symbolProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Symbols cannot be represented in JSON Schema");
 };
-var nullProcessor = (_schema, ctx, json3, _params) => {
+var nullProcessor = (_schema, ctx, json2, _params) => {
   if (ctx.target === "openapi-3.0") {
-    json3.type = "string";
-    json3.nullable = true;
-    json3.enum = [null];
+    json2.type = "string";
+    json2.nullable = true;
+    json2.enum = [null];
   } else {
-    json3.type = "null";
+    json2.type = "null";
   }
 };
-var undefinedProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Undefined cannot be represented in JSON Schema");
+var undefinedProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Undefined cannot be represented in JSON Schema");
 };
-var voidProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Void cannot be represented in JSON Schema");
+var voidProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Void cannot be represented in JSON Schema");
 };
-var neverProcessor = (_schema, _ctx, json3, _params) => {
-  json3.not = {};
+var neverProcessor = (_schema, _ctx, json2, _params) => {
+  json2.not = {};
 };
 var anyProcessor = (_schema, _ctx, _json, _params) => {
 };
 var unknownProcessor = (_schema, _ctx, _json, _params) => {
 };
-var dateProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Date cannot be represented in JSON Schema");
+var dateProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Date cannot be represented in JSON Schema");
 };
-var enumProcessor = (schema, _ctx, json3, _params) => {
+var enumProcessor = (schema, _ctx, json2, _params) => {
   const def = schema._zod.def;
   const values = getEnumValues(def.entries);
   if (values.length === 0) {
-    json3.not = {};
+    json2.not = {};
     return;
   }
   if (values.every((v) => typeof v === "number"))
-    json3.type = "number";
+    json2.type = "number";
   if (values.every((v) => typeof v === "string"))
-    json3.type = "string";
-  json3.enum = values;
+    json2.type = "string";
+  json2.enum = values;
 };
-var literalProcessor = (schema, ctx, json3, params) => {
+var literalProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   if (def.values.length === 0) {
-    json3.not = {};
+    json2.not = {};
     return;
   }
   const vals = [];
   for (const val of def.values) {
     if (val === void 0) {
-      if (handleUnrepresentable(schema, ctx, json3, params, "Literal `undefined` cannot be represented in JSON Schema"))
+      if (handleUnrepresentable(schema, ctx, json2, params, "Literal `undefined` cannot be represented in JSON Schema"))
         return;
     } else if (typeof val === "bigint") {
-      if (handleUnrepresentable(schema, ctx, json3, params, "BigInt literals cannot be represented in JSON Schema"))
+      if (handleUnrepresentable(schema, ctx, json2, params, "BigInt literals cannot be represented in JSON Schema"))
         return;
       vals.push(Number(val));
     } else {
@@ -58975,37 +58997,37 @@ var literalProcessor = (schema, ctx, json3, params) => {
   if (vals.length === 0) {
   } else if (vals.length === 1) {
     const val = vals[0];
-    json3.type = val === null ? "null" : typeof val;
+    json2.type = val === null ? "null" : typeof val;
     if (ctx.target === "draft-04" || ctx.target === "openapi-3.0") {
-      json3.enum = [val];
+      json2.enum = [val];
     } else {
-      json3.const = val;
+      json2.const = val;
     }
   } else {
     if (vals.every((v) => typeof v === "number"))
-      json3.type = "number";
+      json2.type = "number";
     if (vals.every((v) => typeof v === "string"))
-      json3.type = "string";
+      json2.type = "string";
     if (vals.every((v) => typeof v === "boolean"))
-      json3.type = "boolean";
+      json2.type = "boolean";
     if (vals.every((v) => v === null))
-      json3.type = "null";
-    json3.enum = vals;
+      json2.type = "null";
+    json2.enum = vals;
   }
 };
-var nanProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "NaN cannot be represented in JSON Schema");
+var nanProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "NaN cannot be represented in JSON Schema");
 };
-var templateLiteralProcessor = (schema, _ctx, json3, _params) => {
-  const _json = json3;
+var templateLiteralProcessor = (schema, _ctx, json2, _params) => {
+  const _json = json2;
   const pattern = schema._zod.pattern;
   if (!pattern)
     throw new Error("Pattern not found in template literal");
   _json.type = "string";
   _json.pattern = pattern.source;
 };
-var fileProcessor = (schema, _ctx, json3, _params) => {
-  const _json = json3;
+var fileProcessor = (schema, _ctx, json2, _params) => {
+  const _json = json2;
   _json.type = "string";
   _json.format = "binary";
   _json.contentEncoding = "binary";
@@ -59023,34 +59045,34 @@ var fileProcessor = (schema, _ctx, json3, _params) => {
   else
     _json.anyOf = mime.map((m) => ({ contentMediaType: m }));
 };
-var successProcessor = (_schema, _ctx, json3, _params) => {
-  json3.type = "boolean";
+var successProcessor = (_schema, _ctx, json2, _params) => {
+  json2.type = "boolean";
 };
-var customProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Custom types cannot be represented in JSON Schema");
+var customProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Custom types cannot be represented in JSON Schema");
 };
-var functionProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Function types cannot be represented in JSON Schema");
+var functionProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Function types cannot be represented in JSON Schema");
 };
-var transformProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Transforms cannot be represented in JSON Schema");
+var transformProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Transforms cannot be represented in JSON Schema");
 };
-var mapProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Map cannot be represented in JSON Schema");
+var mapProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Map cannot be represented in JSON Schema");
 };
-var setProcessor = (schema, ctx, json3, params) => {
-  handleUnrepresentable(schema, ctx, json3, params, "Set cannot be represented in JSON Schema");
+var setProcessor = (schema, ctx, json2, params) => {
+  handleUnrepresentable(schema, ctx, json2, params, "Set cannot be represented in JSON Schema");
 };
 var arrayProcessor = (schema, ctx, _json, params) => {
-  const json3 = _json;
+  const json2 = _json;
   const def = schema._zod.def;
   const { minimum, maximum } = aggregateChecks(schema);
   if (typeof minimum === "number")
-    json3.minItems = minimum;
+    json2.minItems = minimum;
   if (typeof maximum === "number")
-    json3.maxItems = maximum;
-  json3.type = "array";
-  json3.items = processSchema(def.element, ctx, {
+    json2.maxItems = maximum;
+  json2.type = "array";
+  json2.items = processSchema(def.element, ctx, {
     ...params,
     path: [...params.path, "items"]
   });
@@ -59066,17 +59088,17 @@ function inputOptin(schema) {
   return schema._zod.optin;
 }
 var objectProcessor = (schema, ctx, _json, params) => {
-  const json3 = _json;
+  const json2 = _json;
   const def = schema._zod.def;
   const shape = def.shape;
   const symbolKeys = Object.getOwnPropertySymbols(shape);
-  if (symbolKeys.length && handleUnrepresentable(schema, ctx, json3, params, "Symbol keys cannot be represented in JSON Schema")) {
+  if (symbolKeys.length && handleUnrepresentable(schema, ctx, json2, params, "Symbol keys cannot be represented in JSON Schema")) {
     return;
   }
-  json3.type = "object";
-  json3.properties = {};
+  json2.type = "object";
+  json2.properties = {};
   for (const key in shape) {
-    assignProp(json3.properties, key, processSchema(shape[key], ctx, {
+    assignProp(json2.properties, key, processSchema(shape[key], ctx, {
       ...params,
       path: [...params.path, "properties", key]
     }));
@@ -59089,21 +59111,21 @@ var objectProcessor = (schema, ctx, _json, params) => {
     }
   }
   if (requiredKeys.length > 0) {
-    json3.required = requiredKeys;
+    json2.required = requiredKeys;
   }
   if (def.catchall?._zod.def.type === "never") {
-    json3.additionalProperties = false;
+    json2.additionalProperties = false;
   } else if (!def.catchall) {
     if (ctx.io === "output")
-      json3.additionalProperties = false;
+      json2.additionalProperties = false;
   } else if (def.catchall) {
-    json3.additionalProperties = processSchema(def.catchall, ctx, {
+    json2.additionalProperties = processSchema(def.catchall, ctx, {
       ...params,
       path: [...params.path, "additionalProperties"]
     });
   }
 };
-var unionProcessor = (schema, ctx, json3, params) => {
+var unionProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   const isExclusive = def.inclusive === false;
   const options = def.options.map((x, i) => processSchema(x, ctx, {
@@ -59111,12 +59133,12 @@ var unionProcessor = (schema, ctx, json3, params) => {
     path: [...params.path, isExclusive ? "oneOf" : "anyOf", i]
   }));
   if (isExclusive) {
-    json3.oneOf = options;
+    json2.oneOf = options;
   } else {
-    json3.anyOf = options;
+    json2.anyOf = options;
   }
 };
-var intersectionProcessor = (schema, ctx, json3, params) => {
+var intersectionProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   const a = processSchema(def.left, ctx, {
     ...params,
@@ -59131,13 +59153,13 @@ var intersectionProcessor = (schema, ctx, json3, params) => {
     ...isSimpleIntersection(a) ? a.allOf : [a],
     ...isSimpleIntersection(b) ? b.allOf : [b]
   ];
-  json3.allOf = allOf;
+  json2.allOf = allOf;
   ctx.intersections.push(allOf);
 };
 var tupleProcessor = (schema, ctx, _json, params) => {
-  const json3 = _json;
+  const json2 = _json;
   const def = schema._zod.def;
-  json3.type = "array";
+  json2.type = "array";
   const prefixPath = ctx.target === "draft-2020-12" ? "prefixItems" : "items";
   const restPath = ctx.target === "draft-2020-12" ? "items" : ctx.target === "openapi-3.0" ? "items" : "additionalItems";
   const prefixItems = def.items.map((x, i) => processSchema(x, ctx, {
@@ -59159,70 +59181,70 @@ var tupleProcessor = (schema, ctx, _json, params) => {
   const maxItems = def.items.length;
   const isClosed = !def.rest;
   if (ctx.target === "draft-2020-12") {
-    json3.prefixItems = prefixItems;
+    json2.prefixItems = prefixItems;
     if (isClosed) {
-      json3.items = false;
+      json2.items = false;
     } else if (rest) {
-      json3.items = rest;
+      json2.items = rest;
     }
     if (minItems > 0)
-      json3.minItems = minItems;
+      json2.minItems = minItems;
     if (isClosed)
-      json3.maxItems = maxItems;
+      json2.maxItems = maxItems;
   } else if (ctx.target === "openapi-3.0") {
-    json3.items = {
+    json2.items = {
       anyOf: prefixItems
     };
     if (rest) {
-      json3.items.anyOf.push(rest);
+      json2.items.anyOf.push(rest);
     }
     if (minItems > 0)
-      json3.minItems = minItems;
+      json2.minItems = minItems;
     if (isClosed)
-      json3.maxItems = maxItems;
+      json2.maxItems = maxItems;
   } else {
-    json3.items = prefixItems;
+    json2.items = prefixItems;
     if (isClosed) {
-      json3.additionalItems = false;
+      json2.additionalItems = false;
     } else if (rest) {
-      json3.additionalItems = rest;
+      json2.additionalItems = rest;
     }
     if (minItems > 0)
-      json3.minItems = minItems;
+      json2.minItems = minItems;
     if (isClosed)
-      json3.maxItems = maxItems;
+      json2.maxItems = maxItems;
   }
   const { minimum, maximum } = aggregateChecks(schema);
   if (typeof minimum === "number")
-    json3.minItems = minimum;
+    json2.minItems = minimum;
   if (typeof maximum === "number")
-    json3.maxItems = maximum;
+    json2.maxItems = maximum;
 };
-function stringifyKeyNames(bySchema, json3, visited) {
-  if (json3.$ref) {
-    if (visited.has(json3))
-      return json3;
-    visited.add(json3);
-    const def = bySchema.get(json3)?.def;
+function stringifyKeyNames(bySchema, json2, visited) {
+  if (json2.$ref) {
+    if (visited.has(json2))
+      return json2;
+    visited.add(json2);
+    const def = bySchema.get(json2)?.def;
     if (!def)
-      return json3;
+      return json2;
     const inlined = stringifyKeyNames(bySchema, def, visited);
-    return inlined === def ? json3 : inlined;
+    return inlined === def ? json2 : inlined;
   }
   for (const keyword of ["anyOf", "oneOf"]) {
-    const branches = json3[keyword];
+    const branches = json2[keyword];
     if (!Array.isArray(branches))
       continue;
     const mapped = branches.map((branch) => stringifyKeyNames(bySchema, branch, visited));
     if (mapped.some((branch, i) => branch !== branches[i]))
-      json3 = { ...json3, [keyword]: mapped };
+      json2 = { ...json2, [keyword]: mapped };
   }
-  const types2 = Array.isArray(json3.type) ? json3.type : [json3.type];
+  const types2 = Array.isArray(json2.type) ? json2.type : [json2.type];
   const numericType = !types2.includes("string") && types2.some((t) => t === "number" || t === "integer");
-  const values = json3.enum ?? (json3.const !== void 0 ? [json3.const] : void 0);
+  const values = json2.enum ?? (json2.const !== void 0 ? [json2.const] : void 0);
   if (!numericType && !values?.some((v) => typeof v === "number"))
-    return json3;
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json3;
+    return json2;
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json2;
   if (rest.enum)
     rest.enum = rest.enum.map((v) => typeof v === "number" ? String(v) : v);
   else if (typeof rest.const === "number")
@@ -59262,9 +59284,9 @@ function rewriteKeyNames(ctx) {
   }
 }
 var recordProcessor = (schema, ctx, _json, params) => {
-  const json3 = _json;
+  const json2 = _json;
   const def = schema._zod.def;
-  json3.type = "object";
+  json2.type = "object";
   const keyType = def.keyType;
   const patterns = aggregateChecks(keyType).patterns;
   if (def.mode === "loose" && patterns && patterns.size > 0) {
@@ -59272,13 +59294,13 @@ var recordProcessor = (schema, ctx, _json, params) => {
       ...params,
       path: [...params.path, "patternProperties", "*"]
     });
-    json3.patternProperties = {};
+    json2.patternProperties = {};
     for (const pattern of patterns) {
-      assignProp(json3.patternProperties, exactPattern(pattern).source, valueSchema);
+      assignProp(json2.patternProperties, exactPattern(pattern).source, valueSchema);
     }
   } else {
     if (ctx.target === "draft-07" || ctx.target === "draft-2020-12") {
-      json3.propertyNames = processSchema(def.keyType, ctx, {
+      json2.propertyNames = processSchema(def.keyType, ctx, {
         ...params,
         path: [...params.path, "propertyNames"]
       });
@@ -59290,7 +59312,7 @@ var recordProcessor = (schema, ctx, _json, params) => {
       }
       pending.push(schema);
     }
-    json3.additionalProperties = processSchema(def.valueType, ctx, {
+    json2.additionalProperties = processSchema(def.valueType, ctx, {
       ...params,
       path: [...params.path, "additionalProperties"]
     });
@@ -59300,19 +59322,19 @@ var recordProcessor = (schema, ctx, _json, params) => {
   if (keyValues && !def.partial && !omittableOnInput) {
     const validKeyValues = [...keyValues].filter((v) => typeof v === "string" || typeof v === "number");
     if (validKeyValues.length > 0) {
-      json3.required = validKeyValues.map(String);
+      json2.required = validKeyValues.map(String);
     }
   }
 };
-var nullableProcessor = (schema, ctx, json3, params) => {
+var nullableProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   const inner = processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   if (ctx.target === "openapi-3.0") {
     seen.ref = def.innerType;
-    json3.nullable = true;
+    json2.nullable = true;
   } else {
-    json3.anyOf = [inner, { type: "null" }];
+    json2.anyOf = [inner, { type: "null" }];
   }
 };
 var nonoptionalProcessor = (schema, ctx, _json, params) => {
@@ -59322,7 +59344,7 @@ var nonoptionalProcessor = (schema, ctx, _json, params) => {
   seen.ref = def.innerType;
 };
 var UNREPRESENTABLE_DEFAULT = /* @__PURE__ */ Symbol();
-function serializeDefaultValue(value, schema, ctx, json3, params) {
+function serializeDefaultValue(value, schema, ctx, json2, params) {
   let unrepresentable = false;
   const serialized = JSON.stringify(value, (_, val) => {
     if (typeof val !== "bigint")
@@ -59332,30 +59354,30 @@ function serializeDefaultValue(value, schema, ctx, json3, params) {
   });
   if (!unrepresentable)
     return JSON.parse(serialized);
-  handleUnrepresentable(schema, ctx, json3, params, "BigInt defaults cannot be represented in JSON Schema");
+  handleUnrepresentable(schema, ctx, json2, params, "BigInt defaults cannot be represented in JSON Schema");
   return UNREPRESENTABLE_DEFAULT;
 }
-var defaultProcessor = (schema, ctx, json3, params) => {
+var defaultProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   seen.ref = def.innerType;
-  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json3, params);
+  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
   if (value !== UNREPRESENTABLE_DEFAULT)
-    json3.default = value;
+    json2.default = value;
 };
-var prefaultProcessor = (schema, ctx, json3, params) => {
+var prefaultProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   seen.ref = def.innerType;
   if (ctx.io !== "input")
     return;
-  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json3, params);
+  const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
   if (value !== UNREPRESENTABLE_DEFAULT)
-    json3._prefault = value;
+    json2._prefault = value;
 };
-var catchProcessor = (schema, ctx, json3, params) => {
+var catchProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
@@ -59364,10 +59386,10 @@ var catchProcessor = (schema, ctx, json3, params) => {
   try {
     catchValue = def.catchValue(void 0);
   } catch {
-    handleUnrepresentable(schema, ctx, json3, params, "Dynamic catch values are not supported in JSON Schema");
+    handleUnrepresentable(schema, ctx, json2, params, "Dynamic catch values are not supported in JSON Schema");
     return;
   }
-  json3.default = catchValue;
+  json2.default = catchValue;
 };
 var pipeProcessor = (schema, ctx, _json, params) => {
   const def = schema._zod.def;
@@ -59377,12 +59399,12 @@ var pipeProcessor = (schema, ctx, _json, params) => {
   const seen = ctx.seen.get(schema);
   seen.ref = innerType;
 };
-var readonlyProcessor = (schema, ctx, json3, params) => {
+var readonlyProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   processSchema(def.innerType, ctx, params);
   const seen = ctx.seen.get(schema);
   seen.ref = def.innerType;
-  json3.readOnly = true;
+  json2.readOnly = true;
 };
 var promiseProcessor = (schema, ctx, _json, params) => {
   const def = schema._zod.def;
@@ -60024,7 +60046,7 @@ var _ZodString = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodString.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json3, params) => stringProcessor(inst, ctx, json3, params);
+    inst._zod.processJSONSchema = (ctx, json2, params) => stringProcessor(inst, ctx, json2, params);
   },
   /* @__PURE__ */ util_exports.derived({
     format: (inst) => aggregateChecks(inst).format ?? null,
@@ -60383,7 +60405,7 @@ var ZodNumber = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodNumber.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json3, params) => numberProcessor(inst, ctx, json3, params);
+    inst._zod.processJSONSchema = (ctx, json2, params) => numberProcessor(inst, ctx, json2, params);
     inst.isFinite = true;
   },
   /* @__PURE__ */ util_exports.derived({
@@ -60473,7 +60495,7 @@ function uint32(params) {
 var ZodBoolean = /* @__PURE__ */ $constructor("ZodBoolean", (inst, def) => {
   $ZodBoolean.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => booleanProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => booleanProcessor(inst, ctx, json2, params);
 });
 function boolean2(params) {
   return _boolean(ZodBoolean, params);
@@ -60483,7 +60505,7 @@ var ZodBigInt = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodBigInt.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json3, params) => bigintProcessor(inst, ctx, json3, params);
+    inst._zod.processJSONSchema = (ctx, json2, params) => bigintProcessor(inst, ctx, json2, params);
   },
   /* @__PURE__ */ util_exports.derived({
     minValue: (inst) => aggregateChecks(inst).minimum ?? null,
@@ -60541,7 +60563,7 @@ function uint64(params) {
 var ZodSymbol = /* @__PURE__ */ $constructor("ZodSymbol", (inst, def) => {
   $ZodSymbol.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => symbolProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => symbolProcessor(inst, ctx, json2, params);
 });
 function symbol(params) {
   return _symbol(ZodSymbol, params);
@@ -60549,7 +60571,7 @@ function symbol(params) {
 var ZodUndefined = /* @__PURE__ */ $constructor("ZodUndefined", (inst, def) => {
   $ZodUndefined.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => undefinedProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => undefinedProcessor(inst, ctx, json2, params);
 });
 function _undefined3(params) {
   return _undefined2(ZodUndefined, params);
@@ -60557,7 +60579,7 @@ function _undefined3(params) {
 var ZodNull = /* @__PURE__ */ $constructor("ZodNull", (inst, def) => {
   $ZodNull.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => nullProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => nullProcessor(inst, ctx, json2, params);
 });
 function _null3(params) {
   return _null2(ZodNull, params);
@@ -60565,7 +60587,7 @@ function _null3(params) {
 var ZodAny = /* @__PURE__ */ $constructor("ZodAny", (inst, def) => {
   $ZodAny.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => anyProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => anyProcessor(inst, ctx, json2, params);
 });
 function any() {
   return _any(ZodAny);
@@ -60573,7 +60595,7 @@ function any() {
 var ZodUnknown = /* @__PURE__ */ $constructor("ZodUnknown", (inst, def) => {
   $ZodUnknown.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => unknownProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => unknownProcessor(inst, ctx, json2, params);
 });
 function unknown() {
   return _unknown(ZodUnknown);
@@ -60581,7 +60603,7 @@ function unknown() {
 var ZodNever = /* @__PURE__ */ $constructor("ZodNever", (inst, def) => {
   $ZodNever.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => neverProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => neverProcessor(inst, ctx, json2, params);
 });
 function never(params) {
   return _never(ZodNever, params);
@@ -60589,7 +60611,7 @@ function never(params) {
 var ZodVoid = /* @__PURE__ */ $constructor("ZodVoid", (inst, def) => {
   $ZodVoid.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => voidProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => voidProcessor(inst, ctx, json2, params);
 });
 function _void2(params) {
   return _void(ZodVoid, params);
@@ -60599,7 +60621,7 @@ var ZodDate = /* @__PURE__ */ $constructor(
   (inst, def) => {
     $ZodDate.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json3, params) => dateProcessor(inst, ctx, json3, params);
+    inst._zod.processJSONSchema = (ctx, json2, params) => dateProcessor(inst, ctx, json2, params);
     inst.min = (value, params) => inst.check(_gte(value, params));
     inst.max = (value, params) => inst.check(_lte(value, params));
   },
@@ -60621,7 +60643,7 @@ var ZodArray = /* @__PURE__ */ $constructor("ZodArray", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodArray.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => arrayProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => arrayProcessor(inst, ctx, json2, params);
   inst.element = def.element;
 }, {
   min(n, params) {
@@ -60651,7 +60673,7 @@ var ZodObject = /* @__PURE__ */ $constructor("ZodObject", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodObjectJIT.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => objectProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => objectProcessor(inst, ctx, json2, params);
   util_exports.installLazyProp(inst, "shape", (self2) => self2._zod.def.shape, false);
 }, {
   keyof() {
@@ -60724,7 +60746,7 @@ function looseObject(shape, params) {
 var ZodUnion = /* @__PURE__ */ $constructor("ZodUnion", (inst, def) => {
   $ZodUnion.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => unionProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
 function union(options, params) {
@@ -60737,7 +60759,7 @@ function union(options, params) {
 var ZodXor = /* @__PURE__ */ $constructor("ZodXor", (inst, def) => {
   ZodUnion.init(inst, def);
   $ZodXor.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => unionProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
 function xor(options, params) {
@@ -60763,7 +60785,7 @@ function discriminatedUnion(discriminator, options, params) {
 var ZodIntersection = /* @__PURE__ */ $constructor("ZodIntersection", (inst, def) => {
   $ZodIntersection.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => intersectionProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => intersectionProcessor(inst, ctx, json2, params);
 });
 function intersection(left, right) {
   return new ZodIntersection({
@@ -60776,7 +60798,7 @@ var ZodTuple = /* @__PURE__ */ $constructor("ZodTuple", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodTuple.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => tupleProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => tupleProcessor(inst, ctx, json2, params);
 }, {
   rest(rest) {
     return this.clone({
@@ -60809,7 +60831,7 @@ var ZodRecord = /* @__PURE__ */ $constructor("ZodRecord", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodRecord.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => recordProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => recordProcessor(inst, ctx, json2, params);
   inst.keyType = def.keyType;
   inst.valueType = def.valueType;
 });
@@ -60851,7 +60873,7 @@ var ZodMap = /* @__PURE__ */ $constructor("ZodMap", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodMap.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => mapProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => mapProcessor(inst, ctx, json2, params);
   inst.keyType = def.keyType;
   inst.valueType = def.valueType;
   inst.min = (...args) => inst.check(_minSize(...args));
@@ -60871,7 +60893,7 @@ var ZodSet = /* @__PURE__ */ $constructor("ZodSet", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodSet.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => setProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => setProcessor(inst, ctx, json2, params);
   inst.min = (...args) => inst.check(_minSize(...args));
   inst.nonempty = (params) => inst.check(_minSize(1, params));
   inst.max = (...args) => inst.check(_maxSize(...args));
@@ -60887,7 +60909,7 @@ function set(valueType, params) {
 var ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
   $ZodEnum.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => enumProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => enumProcessor(inst, ctx, json2, params);
   inst.enum = def.entries;
   inst.options = [...inst._zod.values];
   const keys = new Set(Object.keys(def.entries));
@@ -60940,7 +60962,7 @@ function nativeEnum(entries, params) {
 var ZodLiteral = /* @__PURE__ */ $constructor("ZodLiteral", (inst, def) => {
   $ZodLiteral.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => literalProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => literalProcessor(inst, ctx, json2, params);
   inst.values = new Set(def.values);
   Object.defineProperty(inst, "value", {
     get() {
@@ -60961,7 +60983,7 @@ function literal(value, params) {
 var ZodFile = /* @__PURE__ */ $constructor("ZodFile", (inst, def) => {
   $ZodFile.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => fileProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => fileProcessor(inst, ctx, json2, params);
   inst.min = (size, params) => inst.check(_minSize(size, params));
   inst.max = (size, params) => inst.check(_maxSize(size, params));
   inst.mime = (types2, params) => inst.check(_mime(Array.isArray(types2) ? types2 : [types2], params));
@@ -60973,7 +60995,7 @@ var ZodTransform = /* @__PURE__ */ $constructor("ZodTransform", (inst, def) => {
   _ensureDefaultMemoizer();
   $ZodTransform.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => transformProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => transformProcessor(inst, ctx, json2, params);
   inst._zod.parse = (payload, _ctx) => {
     if (_ctx.direction === "backward") {
       throw new $ZodEncodeError(inst.constructor.name);
@@ -61012,7 +61034,7 @@ function transform(fn) {
 var ZodOptional = /* @__PURE__ */ $constructor("ZodOptional", (inst, def) => {
   $ZodOptional.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => optionalProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => optionalProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function optional(innerType) {
@@ -61024,7 +61046,7 @@ function optional(innerType) {
 var ZodExactOptional = /* @__PURE__ */ $constructor("ZodExactOptional", (inst, def) => {
   $ZodExactOptional.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => optionalProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => optionalProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function exactOptional(innerType) {
@@ -61036,7 +61058,7 @@ function exactOptional(innerType) {
 var ZodNullable = /* @__PURE__ */ $constructor("ZodNullable", (inst, def) => {
   $ZodNullable.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => nullableProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => nullableProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function nullable(innerType) {
@@ -61051,7 +61073,7 @@ function nullish2(innerType) {
 var ZodDefault = /* @__PURE__ */ $constructor("ZodDefault", (inst, def) => {
   $ZodDefault.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => defaultProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => defaultProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
   inst.removeDefault = inst.unwrap;
 });
@@ -61067,7 +61089,7 @@ function _default2(innerType, defaultValue) {
 var ZodPrefault = /* @__PURE__ */ $constructor("ZodPrefault", (inst, def) => {
   $ZodPrefault.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => prefaultProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => prefaultProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function prefault(innerType, defaultValue) {
@@ -61082,7 +61104,7 @@ function prefault(innerType, defaultValue) {
 var ZodNonOptional = /* @__PURE__ */ $constructor("ZodNonOptional", (inst, def) => {
   $ZodNonOptional.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => nonoptionalProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => nonoptionalProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function nonoptional(innerType, params) {
@@ -61095,7 +61117,7 @@ function nonoptional(innerType, params) {
 var ZodSuccess = /* @__PURE__ */ $constructor("ZodSuccess", (inst, def) => {
   $ZodSuccess.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => successProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => successProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function success(innerType) {
@@ -61107,7 +61129,7 @@ function success(innerType) {
 var ZodCatch = /* @__PURE__ */ $constructor("ZodCatch", (inst, def) => {
   $ZodCatch.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => catchProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => catchProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
   inst.removeCatch = inst.unwrap;
 });
@@ -61121,7 +61143,7 @@ function _catch2(innerType, catchValue) {
 var ZodNaN = /* @__PURE__ */ $constructor("ZodNaN", (inst, def) => {
   $ZodNaN.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => nanProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => nanProcessor(inst, ctx, json2, params);
 });
 function nan(params) {
   return _nan(ZodNaN, params);
@@ -61129,7 +61151,7 @@ function nan(params) {
 var ZodPipe = /* @__PURE__ */ $constructor("ZodPipe", (inst, def) => {
   $ZodPipe.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => pipeProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => pipeProcessor(inst, ctx, json2, params);
   inst.in = def.in;
   inst.out = def.out;
 });
@@ -61171,7 +61193,7 @@ var ZodPreprocess = /* @__PURE__ */ $constructor("ZodPreprocess", (inst, def) =>
 var ZodReadonly = /* @__PURE__ */ $constructor("ZodReadonly", (inst, def) => {
   $ZodReadonly.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => readonlyProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => readonlyProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function readonly(innerType) {
@@ -61183,7 +61205,7 @@ function readonly(innerType) {
 var ZodTemplateLiteral = /* @__PURE__ */ $constructor("ZodTemplateLiteral", (inst, def) => {
   $ZodTemplateLiteral.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => templateLiteralProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => templateLiteralProcessor(inst, ctx, json2, params);
 });
 function templateLiteral(parts, params) {
   return new ZodTemplateLiteral({
@@ -61195,7 +61217,7 @@ function templateLiteral(parts, params) {
 var ZodLazy = /* @__PURE__ */ $constructor("ZodLazy", (inst, def) => {
   $ZodLazy.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => lazyProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => lazyProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.getter();
 });
 function lazy(getter) {
@@ -61207,7 +61229,7 @@ function lazy(getter) {
 var ZodPromise = /* @__PURE__ */ $constructor("ZodPromise", (inst, def) => {
   $ZodPromise.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => promiseProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => promiseProcessor(inst, ctx, json2, params);
   inst.unwrap = () => inst._zod.def.innerType;
 });
 function promise(innerType) {
@@ -61219,7 +61241,7 @@ function promise(innerType) {
 var ZodFunction = /* @__PURE__ */ $constructor("ZodFunction", (inst, def) => {
   $ZodFunction.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => functionProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => functionProcessor(inst, ctx, json2, params);
 });
 function _function(params) {
   return new ZodFunction({
@@ -61231,7 +61253,7 @@ function _function(params) {
 var ZodCustom = /* @__PURE__ */ $constructor("ZodCustom", (inst, def) => {
   $ZodCustom.init(inst, def);
   ZodType.init(inst, def);
-  inst._zod.processJSONSchema = (ctx, json3, params) => customProcessor(inst, ctx, json3, params);
+  inst._zod.processJSONSchema = (ctx, json2, params) => customProcessor(inst, ctx, json2, params);
 });
 function check(fn) {
   const ch = new $ZodCheck({
@@ -61451,13 +61473,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path48 = ref.slice(1).split("/").filter(Boolean);
-  if (path48.length === 0) {
+  const path49 = ref.slice(1).split("/").filter(Boolean);
+  if (path49.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path48[0] === defsKey) {
-    const key = path48[1] === void 0 ? void 0 : decodeJSONPointerSegment(path48[1]);
+  if (path49[0] === defsKey) {
+    const key = path49[1] === void 0 ? void 0 : decodeJSONPointerSegment(path49[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -63301,7 +63323,7 @@ var settingsField = external_exports.record(settingName, settingValue).default({
 var vacuumField = external_exports.boolean().default(true).describe("VACUUM before each measured run, so dead rows do not carry over.");
 var checkpointField = external_exports.boolean().default(true).describe("CHECKPOINT before each measured run, so dirty buffers do not.");
 var metricsField = external_exports.array(external_exports.enum(Object.keys(GATED_METRIC_NAMES))).min(1, "at least one metric").default([...DEFAULT_GATED_METRICS]).refine((m) => new Set(m).size === m.length, "each metric at most once").describe(
-  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better). All of them, over every cell, form one Holm family."
+  "The metrics whose change gates the verdict: tps, latency-avg, p95, p99 (latencies: lower is better), and the per-transaction costs wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu (lower is better; docs/steady-metrics.md). All of them, over every cell, form one Holm family."
 );
 var thresholdField = external_exports.number().positive().max(100).optional().describe("Practical threshold in percent for this workload's verdicts (default: the run's).");
 var failOnField = external_exports.enum(FAIL_ON).optional().describe(
@@ -65101,7 +65123,7 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 }
 
 // src/flows/compare/pipeline.ts
-import path14 from "node:path";
+import path15 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
@@ -65206,7 +65228,7 @@ function combineSinks(...sinks) {
 // src/run/run-loop.ts
 import { copyFile as copyFile2, mkdir as mkdir4 } from "node:fs/promises";
 import os9 from "node:os";
-import path13 from "node:path";
+import path14 from "node:path";
 import { createHash as createHash6 } from "node:crypto";
 
 // src/postgres/cluster/cluster.ts
@@ -66475,6 +66497,224 @@ function shares(counts, total) {
   return [...counts.entries()].map(([event, count2]) => ({ event, count: count2, share: total > 0 ? count2 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
 }
 
+// src/postgres/stat-snapshot.ts
+init_esm();
+import { readdir as readdir5, readFile as readFile5 } from "node:fs/promises";
+import path11 from "node:path";
+var STAT_SNAPSHOT_APPLICATION_NAME = "pgperf-stat-snapshot";
+var CLOCK_TICKS_PER_S = 100;
+async function takeStatSnapshot(target, options = {}) {
+  const proc = options.procRoot ?? "/proc";
+  const client = new esm_default.Client({
+    host: target.host,
+    port: target.port,
+    user: target.user,
+    database: target.database,
+    application_name: STAT_SNAPSHOT_APPLICATION_NAME,
+    connectionTimeoutMillis: 1e4,
+    statement_timeout: 1e4
+  });
+  let failure2;
+  client.on("error", (e) => {
+    failure2 ??= e;
+  });
+  await client.connect();
+  try {
+    const head = (await client.query(
+      "SELECT current_setting('server_version_num') AS v, pg_backend_pid() AS pid"
+    )).rows[0];
+    const versionNum = Number(head.v);
+    const unavailable = [];
+    const server = await serverProcesses(proc, head.pid, target);
+    if (server) {
+      await settle2(proc, server, target, options.settleTimeoutMs ?? 5e3);
+    } else {
+      unavailable.push("backend CPU (the server processes are not visible in /proc)");
+    }
+    const counters = {};
+    const db = (await client.query(
+      `SELECT blks_hit, blks_read, xact_commit, xact_rollback
+           FROM pg_stat_database WHERE datname = current_database()`
+    )).rows[0];
+    setCounter(counters, "blksHit", db?.blks_hit);
+    setCounter(counters, "blksRead", db?.blks_read);
+    setCounter(counters, "xactCommit", db?.xact_commit);
+    setCounter(counters, "xactRollback", db?.xact_rollback);
+    if (versionNum >= 14e4) {
+      const wal = (await client.query(
+        "SELECT to_jsonb(w) AS j FROM pg_stat_wal w"
+      )).rows[0]?.j ?? {};
+      const columns2 = { walBytes: "wal_bytes", walRecords: "wal_records", walFpi: "wal_fpi" };
+      for (const [key, column] of Object.entries(columns2)) {
+        setCounter(counters, key, wal[column]);
+        if (counters[key] === void 0) unavailable.push(`pg_stat_wal.${column}`);
+      }
+    } else {
+      unavailable.push("WAL records and full-page images (pg_stat_wal: PostgreSQL 14+)");
+      const lsn = (await client.query("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0') AS b")).rows[0];
+      setCounter(counters, "walBytes", lsn?.b);
+    }
+    if (server) {
+      const cpu = await serverCpuUs(proc, server.postmaster);
+      if (cpu === void 0) unavailable.push("backend CPU (/proc could not be read)");
+      else counters.cpuUs = cpu;
+    }
+    if (failure2) throw failure2;
+    return { serverVersionNum: versionNum, takenAtMs: Date.now(), counters, unavailable };
+  } finally {
+    await client.end().catch(() => {
+    });
+  }
+}
+function setCounter(counters, key, value) {
+  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+  if (Number.isFinite(n) && n >= 0) counters[key] = n;
+}
+function parseProcStat2(text2) {
+  const open5 = text2.indexOf("(");
+  const close = text2.lastIndexOf(")");
+  if (open5 < 0 || close < open5) return void 0;
+  const pid = Number(text2.slice(0, open5).trim());
+  const f = text2.slice(close + 1).trim().split(/\s+/);
+  const field = (n) => Number(f[n - 3]);
+  const out = {
+    pid,
+    comm: text2.slice(open5 + 1, close),
+    state: f[0] ?? "",
+    ppid: field(4),
+    utime: field(14),
+    stime: field(15),
+    cutime: field(16),
+    cstime: field(17)
+  };
+  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
+  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
+}
+async function readStat(proc, pid) {
+  try {
+    return parseProcStat2(await readFile5(path11.join(proc, String(pid), "stat"), "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+async function readCmdline(proc, pid) {
+  try {
+    return (await readFile5(path11.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+  } catch {
+    return void 0;
+  }
+}
+function isClientBackendTitle(cmdline, target) {
+  return cmdline.includes(` ${target.user} ${target.database} `);
+}
+async function serverProcesses(proc, backendPid, target) {
+  const stat6 = await readStat(proc, backendPid);
+  const title = await readCmdline(proc, backendPid);
+  if (!stat6 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat6.ppid, own: backendPid };
+}
+async function childPids(proc, postmaster) {
+  try {
+    const text2 = await readFile5(
+      path11.join(proc, String(postmaster), "task", String(postmaster), "children"),
+      "utf8"
+    );
+    return text2.trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    const pids = (await readdir5(proc)).filter((d) => /^\d+$/.test(d)).map(Number);
+    const stats = await Promise.all(pids.map((p) => readStat(proc, p)));
+    return stats.filter((s) => s?.ppid === postmaster).map((s) => s.pid);
+  }
+}
+async function settle2(proc, server, target, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (; ; ) {
+    const others = [];
+    for (const pid of await childPids(proc, server.postmaster)) {
+      if (pid === server.own) continue;
+      const stat6 = await readStat(proc, pid);
+      if (!stat6 || stat6.state === "Z" || stat6.state === "X") continue;
+      const title = await readCmdline(proc, pid);
+      if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
+    }
+    if (others.length === 0 || Date.now() >= deadline) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+async function serverCpuUs(proc, postmaster) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await readStat(proc, postmaster);
+    if (!before) return void 0;
+    let ticks = before.cutime + before.cstime;
+    for (const pid of await childPids(proc, postmaster)) {
+      const s = await readStat(proc, pid);
+      if (s && s.ppid === postmaster) ticks += s.utime + s.stime;
+    }
+    const after = await readStat(proc, postmaster);
+    if (!after) return void 0;
+    if (after.cutime === before.cutime && after.cstime === before.cstime) {
+      return ticks * 1e6 / CLOCK_TICKS_PER_S;
+    }
+  }
+  return void 0;
+}
+
+// src/core/results/steady.ts
+var STEADY_METRIC_SOURCES = {
+  walBytesPerTx: "walBytes",
+  walRecordsPerTx: "walRecords",
+  walFpiPerTx: "walFpi",
+  bufferHitsPerTx: "blksHit",
+  bufferReadsPerTx: "blksRead",
+  backendCpuUsPerTx: "cpuUs"
+};
+function statDeltas(before, after) {
+  const deltas = {};
+  const unusable = [];
+  for (const key of Object.keys(after.counters)) {
+    const a = after.counters[key];
+    const b = before.counters[key];
+    if (a === void 0 || b === void 0 || !Number.isFinite(a) || !Number.isFinite(b)) continue;
+    if (a < b) unusable.push(key);
+    else deltas[key] = a - b;
+  }
+  return { deltas, unusable };
+}
+function perTransactionMetrics(deltas, transactions) {
+  const metrics = {};
+  if (!(Number.isFinite(transactions) && transactions > 0)) return metrics;
+  for (const [metric, source] of Object.entries(STEADY_METRIC_SOURCES)) {
+    const delta = deltas[source];
+    if (delta !== void 0) metrics[metric] = delta / transactions;
+  }
+  return metrics;
+}
+function clientTransactions(counts) {
+  const n = counts.processed ?? counts.transactions;
+  return n !== void 0 && Number.isFinite(n) && n >= 0 ? n : void 0;
+}
+function steadyOutcome(before, after, transactions) {
+  if (transactions === void 0 || !(transactions > 0)) return void 0;
+  const { deltas, unusable } = statDeltas(before, after);
+  const unavailable = [
+    .../* @__PURE__ */ new Set([
+      ...before.unavailable,
+      ...after.unavailable,
+      ...unusable.map((k) => `${k} (the counter went backwards: reset or restart)`)
+    ])
+  ];
+  return {
+    record: {
+      version: 1,
+      transactions,
+      elapsedS: Math.max(0, (after.takenAtMs - before.takenAtMs) / 1e3),
+      deltas,
+      unavailable
+    },
+    metrics: perTransactionMetrics(deltas, transactions)
+  };
+}
+
 // src/run/run-loop.ts
 init_fingerprint();
 
@@ -66711,7 +66951,7 @@ function formatDuration(seconds) {
 
 // src/machine/pinning.ts
 import { access as access4, constants as constants5 } from "node:fs/promises";
-import path11 from "node:path";
+import path12 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -66827,11 +67067,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path11.delimiter)) {
+    for (const dir of searchPath.split(path12.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path11.join(dir, name), constants5.X_OK);
-        return path11.join(dir, name);
+        await access4(path12.join(dir, name), constants5.X_OK);
+        return path12.join(dir, name);
       } catch {
       }
     }
@@ -66859,7 +67099,7 @@ async function workloadCpuPlans(workloads, searchPath) {
 
 // src/machine/controls.ts
 import { open as open4, writeFile as writeFile4 } from "node:fs/promises";
-import path12 from "node:path";
+import path13 from "node:path";
 init_errors();
 var DEFAULT_FIELDS = {
   cpuDmaLatency: "controls.cpuDmaLatency",
@@ -66885,12 +67125,12 @@ async function probe(spec, deps) {
     const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
     if (cpus.length === 0) {
       throw new UserError(
-        `${fields.governor}: no online CPU under ${path12.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
+        `${fields.governor}: no online CPU under ${path13.join(root, CPU_DIR3)}: cannot set a governor on this machine; drop ${fields.governor}`
       );
     }
     for (const cpu of cpus) {
       const rel = `${CPU_DIR3}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path12.join(root, rel);
+      const file2 = path13.join(root, rel);
       const from = await readValue(root, rel);
       if (from === void 0) {
         throw new UserError(
@@ -67194,6 +67434,14 @@ async function runBenchmark(req, deps) {
           return maintenanceFailure(e, started);
         }
       );
+      const where = `${cellId(run3)} ${run3.arm} round ${run3.round}`;
+      const snapshot = (when) => (deps.statSnapshot ?? takeStatSnapshot)(cluster.connection).catch((e) => {
+        warn(
+          `${where}: steady metrics not measured (counter snapshot ${when} the run failed: ${errorMessage(e)})`
+        );
+        return void 0;
+      });
+      const steadyBefore = maintenance || kind !== "measured" ? void 0 : await snapshot("before");
       const sampler = maintenance || kind !== "measured" || req.diagnostics === false ? void 0 : await startDiagnostics(cluster.connection).catch((e) => {
         logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
         return void 0;
@@ -67211,13 +67459,23 @@ async function runBenchmark(req, deps) {
         diagnostics = await sampler?.stop().catch(() => void 0);
       }
       deps.signal?.throwIfAborted();
+      let steady;
+      if (steadyBefore && out.ok) {
+        const steadyAfter = await snapshot("after");
+        const outcome = steadyAfter && steadyOutcome(steadyBefore, steadyAfter, clientTransactions(out.counts));
+        if (outcome) {
+          steady = outcome.record;
+          out = { ...out, metrics: { ...out.metrics, ...outcome.metrics } };
+        }
+      }
       if (!out.ok) out = await withServerDeath(cluster, out);
       progress.finished(durationS, (Date.now() - started) / 1e3);
       result.plan.executed.push({ ...run3, kind, attempt, status: out.ok ? "ok" : "failed" });
       if (kind === "measured") {
         result.samples.push({
           ...toSample(run3, attempt, randomSeed, out),
-          ...diagnostics ? { diagnostics } : {}
+          ...diagnostics ? { diagnostics } : {},
+          ...steady ? { steady } : {}
         });
         await save();
       }
@@ -67426,7 +67684,7 @@ async function releaseClusters(clusters, logsDir, logger) {
         await mkdir4(logsDir, { recursive: true });
         await copyFile2(
           cluster.logFile,
-          path13.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
+          path14.join(logsDir, `${cluster.spec.label.replace(/\//g, "-")}.server.log`)
         ).catch(() => {
         });
       }
@@ -67448,7 +67706,7 @@ var ALWAYS = {
 };
 function recordedMetrics(w) {
   const gated = w.metrics.map((n) => metricFromName(n));
-  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...gated])];
+  return [.../* @__PURE__ */ new Set([...ALWAYS[w.tool], ...STEADY_METRICS, ...gated])];
 }
 function checkRecordable(workloads, metric) {
   if (metric === void 0) return;
@@ -67475,12 +67733,12 @@ async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path14.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path15.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, planCheck: _check2, ...run3 } = req;
   const result = await runBenchmark(
-    { ...run3, arms, sink, logsDir: path14.join(runDir, "logs"), calibration: sameInstall(arms) },
+    { ...run3, arms, sink, logsDir: path15.join(runDir, "logs"), calibration: sameInstall(arms) },
     deps
   );
   return {
@@ -67586,7 +67844,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path15.join(req.runDir, "sentinel")
+        runDir: path16.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -67603,7 +67861,7 @@ async function runStoredBaseline(req, options, deps) {
         rounds: remaining,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path15.join(req.runDir, "head")
+        runDir: path16.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -67654,7 +67912,7 @@ async function runStoredBaseline(req, options, deps) {
     info2,
     warnings
   );
-  const resultsFile = path15.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path16.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -67942,7 +68200,7 @@ function commitOf(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat2(path15.join(binDir, "postgres"))).isFile();
+    return (await stat2(path16.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -68029,16 +68287,16 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
 
 // src/store/open-store.ts
 init_errors();
-import path17 from "node:path";
+import path18 from "node:path";
 
 // src/store/dir-store.ts
 import { constants as constants6 } from "node:fs";
-import { access as access5, mkdir as mkdir5, readdir as readdir5, readFile as readFile6, stat as stat3 } from "node:fs/promises";
-import path16 from "node:path";
+import { access as access5, mkdir as mkdir5, readdir as readdir6, readFile as readFile7, stat as stat3 } from "node:fs/promises";
+import path17 from "node:path";
 
 // src/store/read-results.ts
 init_errors();
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 
 // src/core/results/results-schema.ts
 var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
@@ -68075,7 +68333,13 @@ var sampleSchema = external_exports.looseObject({
   counts: external_exports.record(text, finite2).optional(),
   progress: external_exports.array(external_exports.looseObject({ t: finite2, tps: finite2 })).optional(),
   command: external_exports.array(text).optional(),
-  exitCode: external_exports.number().int().nullable().optional()
+  exitCode: external_exports.number().int().nullable().optional(),
+  steady: external_exports.looseObject({
+    transactions: finite2,
+    elapsedS: finite2.optional(),
+    deltas: external_exports.record(text, finite2),
+    unavailable: external_exports.array(text).optional()
+  }).optional()
 });
 var workloadRecord = external_exports.looseObject({
   name: text,
@@ -68183,12 +68447,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path48) {
-  return path48.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path49) {
+  return path49.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path48) {
+function valueAt(doc, path49) {
   let v = doc;
-  for (const key of path48) {
+  for (const key of path49) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -68197,14 +68461,14 @@ function valueAt(doc, path48) {
 
 // src/store/read-results.ts
 init_types();
-async function readResults(path48) {
+async function readResults(path49) {
   let text2;
   try {
-    text2 = await readFile5(path48, "utf8");
+    text2 = await readFile6(path49, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path48}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path49}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path48);
+  return parseResults(text2, path49);
 }
 function parseResults(text2, source) {
   let doc;
@@ -68242,8 +68506,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path16.join(dir, "runs");
-    this.indexDir = path16.join(dir, "index");
+    this.runsDir = path17.join(dir, "runs");
+    this.indexDir = path17.join(dir, "index");
   }
   dir;
   options;
@@ -68255,7 +68519,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path16.resolve(dir), options);
+    const store = new _DirStore(path17.resolve(dir), options);
     const st = await stat3(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -68283,7 +68547,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile6(file2, "utf8");
+      text2 = await readFile7(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -68327,15 +68591,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path16.join(this.runsDir, `${id}.json`);
+    return path17.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path16.join(this.indexDir, `${id}.json`);
+    return path17.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile6(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile7(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -68349,7 +68613,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const parsed = JSON.parse(await readFile6(file2, "utf8"));
+      const parsed = JSON.parse(await readFile7(file2, "utf8"));
       checkSchemaVersion(parsed?.schemaVersion, file2);
       if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
         throw new Error("not a results document (no arms, samples or plan.cells)");
@@ -68387,7 +68651,7 @@ var DirStore = class _DirStore {
 };
 async function jsonNames(dir) {
   try {
-    return (await readdir5(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
+    return (await readdir6(dir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => n.slice(0, -5));
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw new UserError(`cannot read the store directory ${dir}: ${errorMessage(e)}`);
@@ -68404,8 +68668,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path17.isAbsolute(xdgDataHome) ? xdgDataHome : path17.join(home, ".local", "share");
-  return path17.join(base, "pgperf", "store");
+  const base = xdgDataHome && path18.isAbsolute(xdgDataHome) ? xdgDataHome : path18.join(home, ".local", "share");
+  return path18.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -68627,7 +68891,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path18.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path19.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -68730,20 +68994,20 @@ function refuseInputs(why, pairs) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path27 from "node:path";
+import path28 from "node:path";
 
 // src/postgres/builds/source.ts
 init_errors();
 import { rm as rm6, stat as stat4 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path21 from "node:path";
+import path22 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, mkdir as mkdir6, readFile as readFile7, unlink as unlink2, writeFile as writeFile5 } from "node:fs/promises";
+import { link, mkdir as mkdir6, readFile as readFile8, unlink as unlink2, writeFile as writeFile5 } from "node:fs/promises";
 import os10 from "node:os";
-import path19 from "node:path";
+import path20 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -68764,7 +69028,7 @@ async function tryLock(file2, logger) {
   return typeof taken === "function" ? taken : void 0;
 }
 async function takeLock(file2, logger) {
-  await mkdir6(path19.dirname(file2), { recursive: true, mode: 493 });
+  await mkdir6(path20.dirname(file2), { recursive: true, mode: 493 });
   const me = { pid: process.pid, host: os10.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   while (true) {
     const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
@@ -68801,7 +69065,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile7(file2, "utf8"));
+    const owner = JSON.parse(await readFile8(file2, "utf8"));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -68833,48 +69097,48 @@ function sleep(ms, signal) {
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash8 } from "node:crypto";
-import { chmod as chmod2, cp, mkdir as mkdir7, readdir as readdir6, readFile as readFile8, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
-import path20 from "node:path";
+import { chmod as chmod2, cp, mkdir as mkdir7, readdir as readdir7, readFile as readFile9, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
+import path21 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
   const first = await mkdir7(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path20.dirname(d)) {
+  for (let d = dir; ; d = path21.dirname(d)) {
     await chmod2(d, 493);
-    if (d === first || d === path20.dirname(d)) break;
+    if (d === first || d === path21.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path20.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path21.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path20.join(env.XDG_CACHE_HOME || path20.join(home, ".cache"), "pgperf");
+  return path21.join(env.XDG_CACHE_HOME || path21.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path20.join(root, "git"),
-    builds: path20.join(root, "builds"),
-    installs: path20.join(root, "installs"),
-    ccache: path20.join(root, "ccache"),
-    logs: path20.join(root, "logs"),
-    locks: path20.join(root, "locks")
+    git: path21.join(root, "git"),
+    builds: path21.join(root, "builds"),
+    installs: path21.join(root, "installs"),
+    ccache: path21.join(root, "ccache"),
+    logs: path21.join(root, "logs"),
+    locks: path21.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path20.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path20.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path21.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path21.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path20.join(work, "src"),
-    build: path20.join(work, "build"),
-    stage: path20.join(work, "stage"),
-    statsLog: path20.join(work, "ccache-stats.log"),
-    install: prefix ? path20.resolve(prefix) : path20.join(layout.installs, slot),
-    lock: path20.join(layout.locks, `${slot}.lock`),
-    log: path20.join(layout.logs, `${slot}.log`)
+    src: path21.join(work, "src"),
+    build: path21.join(work, "build"),
+    stage: path21.join(work, "stage"),
+    statsLog: path21.join(work, "ccache-stats.log"),
+    install: prefix ? path21.resolve(prefix) : path21.join(layout.installs, slot),
+    lock: path21.join(layout.locks, `${slot}.lock`),
+    log: path21.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -68899,10 +69163,10 @@ var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
   const outer = createHash8("sha256");
   const walk = async (rel) => {
-    const abs = path20.join(installDir, rel);
+    const abs = path21.join(installDir, rel);
     let entries;
     try {
-      entries = await readdir6(abs, { withFileTypes: true });
+      entries = await readdir7(abs, { withFileTypes: true });
     } catch (e) {
       if (e.code !== "ENOENT") throw e;
       outer.update(`missing ${rel}
@@ -68911,16 +69175,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path20.join(rel, entry.name);
+      const child = path21.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink2(path20.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink2(path21.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile8(path20.join(installDir, child));
+        const bytes = await readFile9(path21.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -68933,7 +69197,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile8(path20.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile9(path21.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -68948,14 +69212,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path20.join(installDir, COMPLETE_MARKER);
+  const marker = path21.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
   await rm5(installDir, { recursive: true, force: true });
-  await mkdirPublic(path20.dirname(installDir));
+  await mkdirPublic(path21.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -68988,7 +69252,7 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path21.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path22.resolve(cwd, repo)}`, local: true };
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -68996,8 +69260,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path21.join(gitRoot, `${name}.git`);
-    this.lockFile = path21.join(locksDir, `git-${name}.lock`);
+    this.dir = path22.join(gitRoot, `${name}.git`);
+    this.lockFile = path22.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -69077,7 +69341,7 @@ var SourceMirror = class {
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
     await rm6(dir, { recursive: true, force: true });
-    if (!await exists2(path21.join(this.dir, "worktrees"))) return;
+    if (!await exists2(path22.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -69098,16 +69362,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path21.join(this.dir, "HEAD"))) return;
+    if (await exists2(path22.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path21.join(this.dir, "shallow"));
+    return exists2(path22.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path21.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path22.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -69202,9 +69466,9 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir8, readFile as readFile12, rm as rm8, writeFile as writeFile7 } from "node:fs/promises";
+import { mkdir as mkdir8, readFile as readFile13, rm as rm8, writeFile as writeFile7 } from "node:fs/promises";
 import os12 from "node:os";
-import path26 from "node:path";
+import path27 from "node:path";
 
 // src/postgres/builds/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
@@ -69225,8 +69489,8 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile9, stat as stat5 } from "node:fs/promises";
-import path22 from "node:path";
+import { appendFile as appendFile3, readFile as readFile10, stat as stat5 } from "node:fs/promises";
+import path23 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -69418,7 +69682,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile9(path22.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile10(path23.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -69483,7 +69747,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile9(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile10(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -69537,8 +69801,8 @@ async function run(runner, command, args) {
 }
 
 // src/postgres/builds/slot.ts
-import { readdir as readdir7, rm as rm7 } from "node:fs/promises";
-import path23 from "node:path";
+import { readdir as readdir8, rm as rm7 } from "node:fs/promises";
+import path24 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -69558,12 +69822,12 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path23.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path24.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
   try {
-    entries = await readdir7(dir);
+    entries = await readdir8(dir);
   } catch {
     return;
   }
@@ -69574,13 +69838,13 @@ async function checkPrefixUsable(dir) {
   }
 }
 async function sweepAbandoned(layout, logger) {
-  for (const slot of await readdir7(layout.builds).catch(() => [])) {
-    const release = await tryLock(path23.join(layout.locks, `${slot}.lock`), logger);
+  for (const slot of await readdir8(layout.builds).catch(() => [])) {
+    const release = await tryLock(path24.join(layout.locks, `${slot}.lock`), logger);
     if (!release) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path23.join(layout.builds, slot)}`);
-      await rm7(path23.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path23.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path24.join(layout.builds, slot)}`);
+      await rm7(path24.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path24.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm7(install, { recursive: true, force: true });
     } finally {
       await release();
@@ -69596,14 +69860,14 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 
 // src/postgres/builds/patches.ts
 init_errors();
-import { readFile as readFile10 } from "node:fs/promises";
-import path24 from "node:path";
+import { readFile as readFile11 } from "node:fs/promises";
+import path25 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile10(file2, "utf8");
+      content = await readFile11(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -69635,7 +69899,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path24.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path24.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path25.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path25.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -69655,12 +69919,12 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile11 } from "node:fs/promises";
+import { readFile as readFile12 } from "node:fs/promises";
 import os11 from "node:os";
-import path25 from "node:path";
+import path26 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path25.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path26.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -69689,7 +69953,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile11("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile12("/etc/os-release", "utf8"));
   } catch {
     return `${os11.type()} ${os11.release()}`;
   }
@@ -69722,7 +69986,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path26.resolve(req.cacheDir));
+  const layout = cacheLayout(path27.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -69784,7 +70048,7 @@ async function buildSlot(s) {
   };
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
   await mkdir8(paths.work, { recursive: true, mode: 493 });
-  await mkdir8(path26.dirname(paths.log), { recursive: true, mode: 493 });
+  await mkdir8(path27.dirname(paths.log), { recursive: true, mode: 493 });
   await writeFile7(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
@@ -69836,10 +70100,10 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile12(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile13(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path26.join(paths.stage, paths.install);
+      const staged = path27.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -69869,7 +70133,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path26.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path27.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm8(paths.install, { recursive: true, force: true });
     throw e;
@@ -69880,9 +70144,9 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path26.join(installDir, "bin");
+  const binDir = path27.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path26.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path27.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -69916,7 +70180,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path27.resolve(req.cacheDir));
+  const layout = cacheLayout(path28.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -69947,7 +70211,17 @@ async function buildArms(request2, deps) {
 
 // src/adapters/action/run-action.ts
 import { mkdir as mkdir15, writeFile as writeFile15 } from "node:fs/promises";
-import path46 from "node:path";
+import path47 from "node:path";
+
+// src/core/util/plain-text.ts
+var CONTROL = /[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
+function plainText(text2, maxChars) {
+  const plain = text2.replace(CONTROL, " ");
+  if (maxChars === void 0 || plain.length <= maxChars) return plain;
+  let end = Math.max(0, maxChars - 1);
+  if (/[\ud800-\udbff]/.test(plain.charAt(end - 1))) end--;
+  return `${plain.slice(0, end)}\u2026`;
+}
 
 // src/core/compare/decision.ts
 var EXIT_CODES = { passed: 0, failed: 1, usage: 2, incomplete: 3 };
@@ -70179,7 +70453,7 @@ function collectReasons(parts) {
   return [...byCode.values()];
 }
 function clip(text2) {
-  return text2.length <= STATUS_DESCRIPTION_MAX ? text2 : `${text2.slice(0, STATUS_DESCRIPTION_MAX - 1)}\u2026`;
+  return plainText(text2, STATUS_DESCRIPTION_MAX);
 }
 
 // src/core/report/comment-marker.ts
@@ -70203,25 +70477,43 @@ var REFERENCES = {
   "\\": "&#92;",
   "~": "&#126;",
   $: "&#36;",
-  // GitHub notifies users and teams named with @ in a comment's source; untrusted text must not ping anyone.
+  "#": "&#35;",
   "@": "&#64;"
 };
-var MARKUP = /[&<>|`*_[\]\\~$@]/g;
-var CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
+var ZWJ = "&#8205;";
+var ZWSP = "&#8203;";
+var NEUTRAL_AT = `&#64;${ZWJ}`;
+var MARKUP = /[&<>|`*_[\]\\~$#@]|:(?=\/\/)|(?<=www)\./gi;
+function mentionable(text2, at) {
+  const before = at === 0 ? "" : text2.charAt(at - 1);
+  return !/[A-Za-z0-9_]/.test(before) || /^[A-Za-z0-9_-]+\.[A-Za-z0-9]/.test(text2.slice(at + 1));
+}
+var BLOCK_START = /^([-+= \t])|^(\d{1,9})([.)])(?=\s|$)/;
 function escapeMarkdown(text2, maxChars) {
-  let plain = text2.replace(CONTROL, " ");
-  if (maxChars !== void 0 && plain.length > maxChars) {
-    let end = Math.max(0, maxChars - 1);
-    if (/[\ud800-\udbff]/.test(plain.charAt(end - 1))) end--;
-    plain = `${plain.slice(0, end)}\u2026`;
-  }
-  return plain.replace(MARKUP, (c) => REFERENCES[c] ?? c);
+  const plain = plainText(text2, maxChars);
+  const escaped = plain.replace(MARKUP, (c, at) => {
+    if (c === "@") return mentionable(plain, at) ? NEUTRAL_AT : REFERENCES[c];
+    if (c === ":") return `:${ZWSP}`;
+    if (c === ".") return `${ZWSP}.`;
+    return REFERENCES[c] ?? c;
+  });
+  return escaped.replace(
+    BLOCK_START,
+    (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
+  );
+}
+var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9._:/+=,@% -]*[A-Za-z0-9._:/+=,@%-])?$/;
+function codeText(text2, maxChars) {
+  return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
 }
 var COMMIT_SHA = /^[0-9a-f]{4,64}$/i;
 var SHORT_SHA_LENGTH = 7;
+function isCommitSha(sha) {
+  return COMMIT_SHA.test(sha);
+}
 function shortSha(sha) {
   const trimmed = sha.trim();
-  return COMMIT_SHA.test(trimmed) ? `\`${trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()}\`` : escapeMarkdown(trimmed, 40);
+  return COMMIT_SHA.test(trimmed) ? codeText(trimmed.slice(0, SHORT_SHA_LENGTH).toLowerCase()) : escapeMarkdown(trimmed, 40);
 }
 function safeUrl(url2) {
   const trimmed = url2.trim();
@@ -70236,6 +70528,18 @@ function safeUrl(url2) {
 function markdownLink(label, url2) {
   const safe = url2 === void 0 ? null : safeUrl(url2);
   return safe === null ? escapeMarkdown(label) : `[${escapeMarkdown(label)}](${safe})`;
+}
+function commitLink(sha, repoUrl, options = {}) {
+  const { digits = SHORT_SHA_LENGTH, code = true } = options;
+  if (!COMMIT_SHA.test(sha)) return escapeMarkdown(sha, 40);
+  const short3 = sha.slice(0, digits);
+  const label = code ? codeText(short3) : short3;
+  const repo = repoUrl ? safeUrl(repoUrl.replace(/\/+$/, "")) : null;
+  return repo ? `[${label}](${repo}/commit/${sha})` : label;
+}
+function issueTitleText(text2, maxChars) {
+  const plain = plainText(text2, maxChars);
+  return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
 }
 
 // src/core/report/markdown-context.ts
@@ -70296,7 +70600,7 @@ function executionOrder(executed) {
       flushRound();
       round2 = run3.round;
     }
-    const id = `${escapeMarkdown(run3.workload)}@${run3.clients}:`;
+    const id = `${escapeMarkdown(`${run3.workload}@${run3.clients}`)}:`;
     if (id !== cell) {
       flushCell();
       cell = id;
@@ -70554,6 +70858,86 @@ function waitEventSections(result, comparison) {
   );
 }
 
+// src/core/compare/steady-summary.ts
+init_types();
+function steadySummary(result) {
+  const baseline = result.arms[0]?.label;
+  if (baseline === void 0) return [];
+  const runs = new Map(STEADY_METRICS.map((m) => [m, collectCellRuns(result.samples, m)]));
+  const out = [];
+  for (const head of result.arms.slice(1).map((a) => a.label)) {
+    for (const cell of documentCells(result)) {
+      const id = cellId(cell);
+      const metrics = [];
+      for (const metric of STEADY_METRICS) {
+        const arms = runs.get(metric).get(id);
+        const values = (arm2) => runValues(arms?.get(arm2)).filter((v) => Number.isFinite(v) && v >= 0);
+        const b = values(baseline);
+        const h = values(head);
+        if (b.length === 0 && h.length === 0) continue;
+        const base = b.length ? median(b) : null;
+        const headMedian = h.length ? median(h) : null;
+        metrics.push({
+          metric,
+          name: gatedName(metric),
+          label: METRICS[metric].label,
+          unit: METRICS[metric].unit,
+          base,
+          head: headMedian,
+          baseRuns: b.length,
+          headRuns: h.length,
+          deltaPct: base !== null && headMedian !== null && base > 0 ? 100 * (headMedian / base - 1) : null
+        });
+      }
+      if (metrics.length > 0) {
+        out.push({ baseline, head, cell: id, workload: cell.workload, clients: cell.clients, metrics });
+      }
+    }
+  }
+  return out;
+}
+
+// src/core/report/steady-metrics-section.ts
+var MAX_ROWS = 30;
+function steadyMetricsSection(result) {
+  const cells = steadySummary(result);
+  if (cells.length === 0) return void 0;
+  const shown2 = STEADY_METRICS.filter((m) => cells.some((c) => c.metrics.some((r) => r.metric === m)));
+  const heads = new Set(cells.map((c) => c.head));
+  const headColumn = heads.size > 1;
+  const header = [
+    "cell",
+    ...headColumn ? ["head"] : [],
+    ...shown2.map((m) => `${METRICS[m].label} (${METRICS[m].unit})`)
+  ];
+  const rows = cells.slice(0, MAX_ROWS).map((c) => [
+    escapeMarkdown(c.cell, 80),
+    ...headColumn ? [escapeMarkdown(c.head, 40)] : [],
+    ...shown2.map((m) => cellText(c, m))
+  ]);
+  const body = [
+    `Base \u2192 head, medians over the runs; what one transaction cost the server (pg_stat_wal, pg_stat_database, backend CPU from /proc). These do not gate unless a workload lists them in \`metrics\` (wal-bytes, wal-records, wal-fpi, buffer-hits, buffer-reads, backend-cpu) or \`--metric\` names one.`,
+    "",
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`)
+  ];
+  if (cells.length > MAX_ROWS)
+    body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
+  return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU)", body };
+}
+function cellText(c, metric) {
+  const row2 = c.metrics.find((r) => r.metric === metric);
+  if (!row2) return "\u2013";
+  const delta = row2.deltaPct === null ? "" : ` (${row2.deltaPct >= 0 ? "+" : ""}${row2.deltaPct.toFixed(1)}%)`;
+  return `${num3(row2.base)} \u2192 ${num3(row2.head)}${delta}`;
+}
+function num3(v) {
+  if (v === null) return "\u2013";
+  if (Math.abs(v) >= 100) return Math.round(v).toLocaleString("en-US");
+  return Number(v.toPrecision(3)).toString();
+}
+
 // src/core/report/markdown-details.ts
 function detailBlocks(ctx, trims) {
   const warnings = allWarnings(ctx);
@@ -70567,6 +70951,8 @@ function detailBlocks(ctx, trims) {
       trims.has("samples") ? [omitted(ctx, "Raw samples")] : rawSamples(ctx)
     )
   ];
+  const steady = steadyMetricsSection(ctx.result);
+  if (steady) blocks.push(details(steady.summary, steady.body));
   for (const section of waitEventSections(ctx.result, ctx.c)) {
     blocks.push(
       details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
@@ -71168,7 +71554,7 @@ async function tolerateApiError(logger, permission, fn) {
 
 // src/flows/compare/decide-run.ts
 import { writeFile as writeFile8 } from "node:fs/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 function decideRun(result, comparison, failOn) {
   return decide(comparison, gatePolicyOf(result.workloads, failOn), completenessOf(result));
 }
@@ -71180,7 +71566,7 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path28.join(dir, DECISION_FILE);
+  const file2 = path29.join(dir, DECISION_FILE);
   await writeFile8(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -71222,7 +71608,7 @@ function pipelineDepsOf(deps, store) {
 }
 
 // src/adapters/action/build-arms.ts
-import path29 from "node:path";
+import path30 from "node:path";
 function sourceRepoOf(inputs, ctx) {
   return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
 }
@@ -71235,7 +71621,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path29.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path30.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -71284,31 +71670,31 @@ function outcomeOf(decision, resultsFile, reportFile) {
 }
 
 // src/adapters/action/workloads.ts
-import path33 from "node:path";
+import path34 from "node:path";
 
 // src/drivers/load-workload.ts
-import { readFile as readFile13 } from "node:fs/promises";
-import path32 from "node:path";
+import { readFile as readFile14 } from "node:fs/promises";
+import path33 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path30 from "node:path";
+import path31 from "node:path";
 async function confinedPath(root, name) {
-  if (path30.isAbsolute(name)) {
+  if (path31.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path30.resolve(root, name));
+    real = await realpath(path31.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path30.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path31.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path30.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path30.isAbsolute(inside)) {
+  const inside = path31.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path31.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -71323,7 +71709,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path31 from "node:path";
+import path32 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -71332,15 +71718,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path31.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path31.dirname(dir)) {
-    const candidate = path31.join(dir, "workloads");
-    if (existsSync2(path31.join(candidate, "workload.schema.json"))) return candidate;
-    if (path31.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path32.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path32.dirname(dir)) {
+    const candidate = path32.join(dir, "workloads");
+    if (existsSync2(path32.join(candidate, "workload.schema.json"))) return candidate;
+    if (path32.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path31.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path32.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -71362,7 +71748,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path31.join(workloadsDir, `${name}.yml`);
+  const file2 = path32.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -71383,7 +71769,7 @@ async function loadWorkload(ref, lookup) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile13(file2, "utf8");
+    text2 = await readFile14(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -71412,7 +71798,7 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path32.dirname(path32.resolve(file2));
+  const dir = path33.dirname(path33.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -71538,16 +71924,16 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path33.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path34.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/store-setup.ts
-import path35 from "node:path";
+import path36 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/data-branch.ts
 import { mkdir as mkdir9, rm as rm9 } from "node:fs/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -71605,11 +71991,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path34.join(this.opts.workDir, this.opts.storePath);
+    return path35.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path34.join(this.opts.workDir, relative);
+    return path35.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -71762,7 +72148,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access6, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path35.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path36.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -71777,7 +72163,7 @@ async function openActionStore(inputs, workspace, access6, deps) {
         remote: access6.dataBranchRemote,
         ...access6.dataBranchCredentials ? { credentials: access6.dataBranchCredentials } : {},
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path35.join(access6.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path36.join(access6.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
@@ -71822,7 +72208,7 @@ async function openActionStore(inputs, workspace, access6, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path35.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path36.resolve(workspace, inputs.store);
   const store = await access6.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -71854,7 +72240,7 @@ async function headOnly(arms, deps) {
 
 // src/adapters/action/shard-job.ts
 import { mkdir as mkdir10, writeFile as writeFile9 } from "node:fs/promises";
-import path36 from "node:path";
+import path37 from "node:path";
 init_errors();
 function shardOfInputs(inputs, ctx, workloads) {
   const spec = inputs.shard;
@@ -71884,7 +72270,7 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName) {
     reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
   );
   await mkdir10(resultsDir, { recursive: true });
-  const reportFile = path36.join(resultsDir, reportFileName);
+  const reportFile = path37.join(resultsDir, reportFileName);
   await writeFile9(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
@@ -71898,7 +72284,7 @@ ${report}`);
 
 // src/adapters/action/consolidate-mode.ts
 import { writeFile as writeFile10, mkdir as mkdir11 } from "node:fs/promises";
-import path38 from "node:path";
+import path39 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
 init_fingerprint();
@@ -72207,18 +72593,18 @@ function mergedShard(ref, samples) {
 }
 
 // src/flows/consolidate/gather-shards.ts
-import { readdir as readdir8 } from "node:fs/promises";
-import path37 from "node:path";
+import { readdir as readdir9 } from "node:fs/promises";
+import path38 from "node:path";
 init_errors();
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
   try {
-    entries = await readdir8(dir, { recursive: true, withFileTypes: true });
+    entries = await readdir9(dir, { recursive: true, withFileTypes: true });
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path37.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path38.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -72371,15 +72757,15 @@ function render(input2, marker, max) {
   const headline2 = [
     `${decisionIcon(d)} **${escapeMarkdown(d.headline.lead)}**${d.headline.detail ? `: ${escapeMarkdown(d.headline.detail)}` : ""}`,
     `${n} machine class${n === 1 ? "" : "es"}`,
-    `plan \`${input2.planId}\`, ${input2.count} shard${input2.count === 1 ? "" : "s"}`,
-    ...input2.runUrl ? [`[run](${input2.runUrl})`] : []
+    `plan ${codeText(input2.planId, 80)}, ${input2.count} shard${input2.count === 1 ? "" : "s"}`,
+    ...input2.runUrl && safeUrl(input2.runUrl) ? [markdownLink("run", input2.runUrl)] : []
   ].join(" \xB7 ");
   const gaps = input2.classes.flatMap((c) => [
     ...c.missing.length ? [
-      `shard${c.missing.length > 1 ? "s" : ""} ${c.missing.join(", ")} of ${input2.count} missing on \`${c.fingerprint}\``
+      `shard${c.missing.length > 1 ? "s" : ""} ${c.missing.join(", ")} of ${input2.count} missing on ${codeText(c.fingerprint, 80)}`
     ] : [],
     ...c.failed.length ? [
-      `shard${c.failed.length > 1 ? "s" : ""} ${c.failed.join(", ")} of ${input2.count} failed on \`${c.fingerprint}\``
+      `shard${c.failed.length > 1 ? "s" : ""} ${c.failed.join(", ")} of ${input2.count} failed on ${codeText(c.fingerprint, 80)}`
     ] : []
   ]);
   const top = [
@@ -72388,12 +72774,12 @@ function render(input2, marker, max) {
       `\u26A0\uFE0F **Incomplete, no verdict**: ${gaps.join("; ")}. Their cells have no data and count as inconclusive.`
     ] : [],
     input2.classes.map(
-      (c) => `- \`${c.fingerprint}\` (${escapeMarkdown(c.description, 120)}): ${VERDICT_DISPLAY[c.verdict].icon} ${VERDICT_DISPLAY[c.verdict].word} \xB7 shards ${c.present.join(", ") || "none"} of ${input2.count}`
+      (c) => `- ${codeText(c.fingerprint, 80)} (${escapeMarkdown(c.description, 120)}): ${VERDICT_DISPLAY[c.verdict].icon} ${VERDICT_DISPLAY[c.verdict].word} \xB7 shards ${c.present.join(", ") || "none"} of ${input2.count}`
     ).join("\n")
   ].join("\n\n");
   const share = Math.max(1e3, Math.floor((max - top.length - 200 * n) / Math.max(1, n)));
   const sections2 = input2.classes.map(
-    (c) => `## Machine class \`${c.fingerprint}\`: ${escapeMarkdown(c.description, 120)}
+    (c) => `## Machine class ${codeText(c.fingerprint, 80)}: ${escapeMarkdown(c.description, 120)}
 
 ${renderJobSummary({ ...c.report, maxLength: share })}`
   );
@@ -72530,11 +72916,11 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
   const report = consolidatedReportInput(judged, ctx.runUrl);
   const comment = renderConsolidatedComment(report, inputs.commentId);
   await mkdir11(resultsDir, { recursive: true });
-  const reportFile = path38.join(resultsDir, REPORT_FILE);
+  const reportFile = path39.join(resultsDir, REPORT_FILE);
   await writeFile10(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path38.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    const file2 = path39.join(resultsDir, `consolidated-${c.fingerprint}.json`);
     await writeFile10(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
@@ -72579,10 +72965,10 @@ function sleep2(ms, signal) {
 
 // src/adapters/action/nightly-mode.ts
 import { mkdir as mkdir13, writeFile as writeFile12 } from "node:fs/promises";
-import path41 from "node:path";
+import path42 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
-import path40 from "node:path";
+import path41 from "node:path";
 import { writeFile as writeFile11 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
@@ -72636,8 +73022,7 @@ function renderHistoryMarkdown(analysis, options = {}) {
 }
 function commit(sha, options) {
   if (!sha) return "no commit";
-  const short3 = escapeMarkdown(sha.slice(0, 10));
-  return options.repoUrl && /^[0-9a-f]{4,64}$/i.test(sha) ? `[${short3}](${options.repoUrl.replace(/\/+$/, "")}/commit/${sha})` : short3;
+  return commitLink(sha, options.repoUrl, { digits: 10, code: false });
 }
 
 // src/flows/history/page-data.ts
@@ -72660,7 +73045,7 @@ function historySiteData(analysis, options = {}) {
   });
   return {
     title: options.title ?? "pgperf history",
-    repoUrl: options.repoUrl ? options.repoUrl.replace(/\/+$/, "") : null,
+    repoUrl: options.repoUrl ? safeUrl(options.repoUrl.replace(/\/+$/, "")) : null,
     runs: analysis.runs,
     options: analysis.options,
     workloads
@@ -72723,10 +73108,20 @@ function uniqueFile(file2, taken) {
 }
 
 // src/core/report/html-escape.ts
+var HTML_REFERENCES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;"
+};
 function escapeHtml(text2) {
-  return text2.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]
+  return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
+}
+function scriptJson(value) {
+  return JSON.stringify(value).replace(
+    /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
 }
 
@@ -72750,7 +73145,9 @@ var PAGE_SCRIPT = String.raw`
     return a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
   }
   function pct(v) { return (v > 0 ? '+' : '') + (v * 100).toFixed(2) + '%'; }
-  function commitUrl(sha) { return data.repoUrl && sha ? data.repoUrl + '/commit/' + sha : null; }
+  function commitUrl(sha) {
+    return data.repoUrl && sha && /^[0-9a-f]{4,64}$/i.test(sha) ? data.repoUrl + '/commit/' + sha : null;
+  }
 
   function markers(chart, host) {
     return {
@@ -72804,14 +73201,26 @@ var PAGE_SCRIPT = String.raw`
           var i = u.cursor.idx;
           if (i == null || u.cursor.left < 0) { tip.hidden = true; return; }
           var run = chart.runs[i];
-          var rows = chart.lines.map(function (line) {
-            if (line.median[i] == null) return '';
-            return '<tr><td>' + escapeHtml(line.label) + '</td><td>' + fmt(line.median[i]) + '</td><td>[' +
-              fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']</td><td>n ' + line.n[i] + '</td></tr>';
-          }).join('');
-          tip.innerHTML = '<div><b>' + escapeHtml(short(run.sha)) + '</b> ' + escapeHtml(run.date.slice(0, 16).replace('T', ' ')) +
-            '</div><table>' + rows + '</table><div class="hint">' + escapeHtml(chart.unit) + ', median [CI]' +
-            (commitUrl(run.sha) ? '; click opens the commit' : '') + '</div>';
+          // Built with text nodes, never innerHTML: the page's data is never parsed as HTML.
+          tip.textContent = '';
+          var head = el('div');
+          head.appendChild(el('b', short(run.sha)));
+          head.appendChild(document.createTextNode(' ' + String(run.date).slice(0, 16).replace('T', ' ')));
+          tip.appendChild(head);
+          var table = el('table');
+          chart.lines.forEach(function (line) {
+            if (line.median[i] == null) return;
+            var tr = el('tr');
+            tr.appendChild(el('td', line.label));
+            tr.appendChild(el('td', fmt(line.median[i])));
+            tr.appendChild(el('td', '[' + fmt(line.lower[i]) + ', ' + fmt(line.upper[i]) + ']'));
+            tr.appendChild(el('td', 'n ' + line.n[i]));
+            table.appendChild(tr);
+          });
+          tip.appendChild(table);
+          var hint = el('div', chart.unit + ', median [CI]' + (commitUrl(run.sha) ? '; click opens the commit' : ''));
+          hint.className = 'hint';
+          tip.appendChild(hint);
           tip.hidden = false;
           var left = u.cursor.left + 12, top = u.cursor.top + 12;
           if (left + 260 > u.over.clientWidth) left = u.cursor.left - 270;
@@ -72823,10 +73232,11 @@ var PAGE_SCRIPT = String.raw`
     };
   }
 
-  function escapeHtml(s) {
-    return String(s).replace(/[&<>"']/g, function (c) {
-      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
-    });
+  /** An element with, optionally, its text (a text node: nothing in the data is parsed as HTML). */
+  function el(tag, text) {
+    var node = document.createElement(tag);
+    if (text != null) node.textContent = String(text);
+    return node;
   }
 
   data.charts.forEach(function (chart) {
@@ -72924,7 +73334,7 @@ ${rows}
 }
 function changePointTable(data, listed, withWorkload) {
   const rows = listed.map(
-    ({ workload, chart, line, cp: cp2 }) => `<tr class="${cp2.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}"><td>${cp2.kind}</td>` + (withWorkload ? `<td><a href="${attr(workload.file)}">${esc2(workload.workload)}</a></td>` : "") + `<td>${esc2(chart.label)}, ${esc2(line.label)}</td><td>${commitLink(data, cp2.lastBefore.sha)} .. ${commitLink(data, cp2.firstAfter.sha)}</td><td>${esc2(cp2.firstAfter.date.slice(0, 10))}</td><td>${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}</td><td>${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(chart.unit)}</td><td>${esc2(formatP(cp2.p))}</td><td>${cp2.nBefore}/${cp2.nAfter}</td></tr>`
+    ({ workload, chart, line, cp: cp2 }) => `<tr class="${cp2.kind}" data-change-point="${attr(`${chart.metric}@${line.clients}`)}"><td>${cp2.kind}</td>` + (withWorkload ? `<td><a href="${attr(workload.file)}">${esc2(workload.workload)}</a></td>` : "") + `<td>${esc2(chart.label)}, ${esc2(line.label)}</td><td>${commitLink2(data, cp2.lastBefore.sha)} .. ${commitLink2(data, cp2.firstAfter.sha)}</td><td>${esc2(cp2.firstAfter.date.slice(0, 10))}</td><td>${esc2(formatPct(cp2.relativeChange * 100))} ${esc2(formatPctInterval(cp2.ciLower * 100, cp2.ciUpper * 100))}</td><td>${esc2(fmt(cp2.before))} \u2192 ${esc2(fmt(cp2.after))} ${esc2(chart.unit)}</td><td>${esc2(formatP(cp2.p))}</td><td>${cp2.nBefore}/${cp2.nAfter}</td></tr>`
   ).join("\n");
   return `<table class="change-points"><thead><tr><th>kind</th>${withWorkload ? "<th>workload</th>" : ""}<th>series</th>
 <th>last before .. first after</th><th>date</th><th>change [95% CI]</th><th>median</th><th>p</th><th>runs before/after</th></tr></thead>
@@ -72952,7 +73362,7 @@ ${short3.length > 0 ? `<p class="note">Not analysed yet: ${short3.map((l) => `${
 ${listed.length > 0 ? changePointTable(data, listed, false) : ""}
 ${charts}
 <pre id="errors" hidden></pre>
-<script type="application/json" id="history-data">${json2({ repoUrl: data.repoUrl, charts: workload.charts })}</script>
+<script type="application/json" id="history-data">${scriptJson({ repoUrl: data.repoUrl, charts: workload.charts })}</script>
 <script>${scriptText(assets.script)}</script>
 <script>${PAGE_SCRIPT}</script>`;
   return page(`${workload.workload} \xB7 ${data.title}`, body, assets.css);
@@ -72989,33 +73399,31 @@ ${body}
 </html>
 `;
 }
-function commitLink(data, sha) {
+function commitLink2(data, sha) {
   if (!sha) return "<i>no commit</i>";
   const text2 = `<code>${esc2(sha.slice(0, 10))}</code>`;
-  return data.repoUrl && /^[0-9a-f]{4,64}$/i.test(sha) ? `<a href="${attr(`${data.repoUrl}/commit/${sha}`)}">${text2}</a>` : text2;
+  const repo = data.repoUrl === null ? null : safeUrl(data.repoUrl);
+  return repo && isCommitSha(sha) ? `<a href="${attr(`${repo}/commit/${sha}`)}">${text2}</a>` : text2;
 }
 function fmt(v) {
   return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
 }
 var esc2 = escapeHtml;
 var attr = escapeHtml;
-function json2(value) {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
 function scriptText(source) {
   return source.replace(/<\/script/gi, "<\\/script");
 }
 
 // src/flows/history/uplot-assets.ts
 init_errors();
-import { readFile as readFile14 } from "node:fs/promises";
+import { readFile as readFile15 } from "node:fs/promises";
 import { createRequire } from "node:module";
 async function loadChartAssets() {
   try {
     const require2 = createRequire(import.meta.url);
     const [script, css] = await Promise.all([
-      readFile14(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
-      readFile14(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
+      readFile15(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
+      readFile15(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
     ]);
     return { script, css };
   } catch (e) {
@@ -73027,12 +73435,12 @@ async function loadChartAssets() {
 
 // src/flows/history/write-site.ts
 import { mkdir as mkdir12 } from "node:fs/promises";
-import path39 from "node:path";
+import path40 from "node:path";
 async function writeSite(dir, files) {
   await mkdir12(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path39.join(dir, f.file);
+    const target = path40.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -73048,7 +73456,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile11(path40.join(dir, ".nojekyll"), "");
+  await writeFile11(path41.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -73141,8 +73549,8 @@ init_errors();
 var SUFFIX = " -->";
 var prefixOf = (name) => `<!-- pgperf:${name} `;
 function jsonMarker(name, value) {
-  const json3 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
-  return `${prefixOf(name)}${json3}${SUFFIX}`;
+  const json2 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return `${prefixOf(name)}${json2}${SUFFIX}`;
 }
 function markerText(body, name) {
   const prefix = prefixOf(name);
@@ -73268,7 +73676,7 @@ var change = (cp2) => formatPct(cp2.relativeChange * 100, 1);
 function issueTitle(w) {
   const worst = w.regressed[0];
   const n = w.regressed.length;
-  return `Performance regression: ${escapeMarkdown(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`;
+  return `Performance regression: ${issueTitleText(w.workload, 80)}, ${n} cell${n === 1 ? "" : "s"} (worst ${cellName(worst.series.key)} ${change(worst.changePoint)}, first bad ${shortText(worst.changePoint.firstAfter.sha)})`;
 }
 function issueBody(w, cells, state, links) {
   const tracked = cells.map(({ series, clients, metric, run: run3, sha }) => ({
@@ -73307,7 +73715,7 @@ function issueBody(w, cells, state, links) {
     ...rows,
     ...cells.length > rows.length ? ["", `\u2026 and ${cells.length - rows.length} more cells.`] : [],
     "",
-    ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by [this run](${foundBy}).`, ""] : [],
+    ...foundBy ? [`${state === "recovered" ? "Closed" : "Updated"} by ${markdownLink("this run", foundBy)}.`, ""] : [],
     "This issue is updated by every nightly run while the regression persists (cells that regress later are added) and closed when every cell has recovered." + (target ? ` Add the label \`${BISECT_LABEL}\` to find the first bad commit of the worst cell, ${cellName(target)}, between its last good and first bad commits (pgperf mode bisect).` : "")
   ].join("\n");
 }
@@ -73325,7 +73733,7 @@ function recoveryNote(w, cells, links) {
     `**Recovered**: no cell of **${escapeMarkdown(w.workload)}** on ${escapeMarkdown(w.fingerprint)} is regressed any more. Closing.`,
     "",
     ...cells.map(line),
-    ...foundBy ? ["", `Found by [this run](${foundBy}).`] : []
+    ...foundBy ? ["", `Found by ${markdownLink("this run", foundBy)}.`] : []
   ].join("\n");
 }
 function point(p, links) {
@@ -73336,14 +73744,11 @@ function isSha(sha) {
 }
 function commit2(sha, links) {
   if (!sha) return "(no commit recorded)";
-  if (!/^[0-9a-f]{4,64}$/i.test(sha)) return escapeMarkdown(sha, 40);
-  const repo = safeUrl((links.repoUrl ?? "").replace(/\/+$/, ""));
-  const short3 = `\`${sha.slice(0, 10)}\``;
-  return repo ? `[${short3}](${repo}/commit/${sha})` : short3;
+  return commitLink(sha, links.repoUrl, { digits: 10 });
 }
 function shortText(sha) {
   if (!sha) return "unknown";
-  return isSha(sha) ? sha.slice(0, 10) : escapeMarkdown(sha, 12);
+  return isSha(sha) ? sha.slice(0, 10) : issueTitleText(sha, 12);
 }
 var round = (x) => Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(4);
 
@@ -73581,8 +73986,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const pipelineDeps = pipelineDepsOf(deps, store);
-  const resultsFile = path41.join(resultsDir, RESULTS_FILE);
-  const reportFile = path41.join(resultsDir, REPORT_FILE);
+  const resultsFile = path42.join(resultsDir, RESULTS_FILE);
+  const reportFile = path42.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const links = { ...repoUrl ? { repoUrl } : {}, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
   const api = deps.api;
@@ -73719,7 +74124,7 @@ function nightlyCommit(inputs, ctx) {
   };
 }
 async function nightlyHead(inputs, ctx, deps, head) {
-  if (inputs.headBinDir) return { kind: "installed", binDir: path41.resolve(inputs.headBinDir) };
+  if (inputs.headBinDir) return { kind: "installed", binDir: path42.resolve(inputs.headBinDir) };
   if (!deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
@@ -73734,7 +74139,7 @@ async function nightlyHead(inputs, ctx, deps, head) {
 
 // src/adapters/action/calibrate-mode.ts
 import { writeFile as writeFile13 } from "node:fs/promises";
-import path42 from "node:path";
+import path43 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -73800,7 +74205,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path42.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path43.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps, store);
@@ -73836,7 +74241,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path42.join(resultsDir, CALIBRATION_FILE);
+    const calibrationFile = path43.join(resultsDir, CALIBRATION_FILE);
     await writeFile13(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
@@ -73852,13 +74257,13 @@ ${text2}\`\`\`
     }
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path42.join(resultsDir, RESULTS_FILE));
+    io.setOutput("results-json", path43.join(resultsDir, RESULTS_FILE));
     const decision = decideRun(outcome.result, outcome.comparison, inputs.failOn);
     return {
       verdict: decision.verdict,
       ...decision.outcome === "incomplete" && decision.failure ? { failure: decision.failure } : {},
-      resultsFile: path42.join(resultsDir, RESULTS_FILE),
-      reportFile: path42.join(resultsDir, REPORT_FILE)
+      resultsFile: path43.join(resultsDir, RESULTS_FILE),
+      reportFile: path43.join(resultsDir, REPORT_FILE)
     };
   } finally {
     await store?.close();
@@ -73867,7 +74272,7 @@ ${text2}\`\`\`
 
 // src/adapters/action/bisect-mode.ts
 import { mkdir as mkdir14, writeFile as writeFile14 } from "node:fs/promises";
-import path45 from "node:path";
+import path46 from "node:path";
 
 // src/flows/bisect/one-cell.ts
 init_errors();
@@ -73884,7 +74289,7 @@ function oneCell(workload, clients, field = "--clients") {
 
 // src/adapters/action/bisect-markdown.ts
 function renderBisectMarkdown(r, links = {}) {
-  const commit3 = (c2) => links.repoUrl ? `[\`${short(c2.sha)}\`](${links.repoUrl}/commit/${c2.sha})` : `\`${short(c2.sha)}\``;
+  const commit3 = (c2) => commitLink(c2.sha, links.repoUrl);
   const subject = (c2) => escapeMarkdown(c2.subject, 120);
   const o = r.outcome;
   let headline2;
@@ -73914,20 +74319,20 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
     )
   ];
   const c = r.cost;
-  const cost = `Cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s), ${c.buildS} s), ${c.tests} A/B test(s) (${c.measureS} s measuring), ${c.totalS} s in total.` + (links.runUrl ? ` [Workflow run](${links.runUrl}).` : "");
+  const cost = `Cost: ${c.builds} build(s) (${c.cacheHits} cache hit(s), ${c.buildS} s), ${c.tests} A/B test(s) (${c.measureS} s measuring), ${c.totalS} s in total.` + (links.runUrl && safeUrl(links.runUrl) ? ` ${markdownLink("Workflow run", links.runUrl)}.` : "");
   return `${[headline2, "", design, "", ...table2, "", cost].join("\n")}
 `;
 }
 
 // src/flows/bisect/run-bisection.ts
-import path44 from "node:path";
+import path45 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path43 from "node:path";
+import path44 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path43.resolve(req.cacheDir));
+  const layout = cacheLayout(path44.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -74147,7 +74552,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path44.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path45.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await (deps.pipeline ?? runPipeline)(
       {
         arms: {
@@ -74266,12 +74671,44 @@ function bisectGate(outcome, failOn) {
 
 // src/adapters/action/bisect-mode.ts
 init_errors();
+
+// src/flows/nightly/verify-bisect-target.ts
+init_errors();
+async function verifyBisectTarget(target, store, where) {
+  const series = buildSeries(await loadStoredRuns(store, [target.workload])).find(
+    (s) => s.id === target.series
+  );
+  if (!series) {
+    throw new UserError(
+      `${where}: its series ${target.series} is not in the results store ${store.description}; only regressions that nightly measured into this store are bisected`
+    );
+  }
+  const indexOf = (sha) => series.points.findIndex((p) => p.sha !== null && p.sha.startsWith(sha));
+  const good = indexOf(target.good);
+  const bad = indexOf(target.bad);
+  const missing = [
+    ...good < 0 ? [`good ${target.good.slice(0, 12)}`] : [],
+    ...bad < 0 ? [`bad ${target.bad.slice(0, 12)}`] : []
+  ];
+  if (missing.length > 0) {
+    throw new UserError(
+      `${where}: ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not a run of series ${target.series} in the results store ${store.description}; only commits nightly measured are bisected`
+    );
+  }
+  if (good >= bad) {
+    throw new UserError(
+      `${where}: in the results store, good ${target.good.slice(0, 12)} was not measured before bad ${target.bad.slice(0, 12)} in series ${target.series}`
+    );
+  }
+}
+
+// src/adapters/action/bisect-mode.ts
 var BISECT_FILE = "bisect.json";
 var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
-  const reportFile = path45.join(resultsDir, REPORT_FILE);
-  const bisectFile = path45.join(resultsDir, BISECT_FILE);
+  const reportFile = path46.join(resultsDir, REPORT_FILE);
+  const bisectFile = path46.join(resultsDir, BISECT_FILE);
   const skip = skipReason(ctx);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -74283,6 +74720,15 @@ var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const store = await openInputStore(inputs, ctx.workspace, deps);
   let report;
   try {
+    if (job.target) {
+      const where = `issue #${job.issue}`;
+      if (!store) {
+        throw new UserError(
+          `mode bisect on ${where} checks the issue's commits against the results store that nightly writes: set 'store' or 'store-branch' as the nightly job does`
+        );
+      }
+      await verifyBisectTarget(job.target, store.reader, where);
+    }
     const analysis = resolveAnalysis({
       alpha: inputs.alpha,
       thresholdPct: inputs.threshold,
@@ -74321,7 +74767,7 @@ var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
     if (job.issue !== void 0 && deps.api && e instanceof UserError) {
       const api2 = deps.api;
       const issue3 = job.issue;
-      const run3 = ctx.runUrl ? ` ([run](${ctx.runUrl}))` : "";
+      const run3 = ctx.runUrl ? ` (${markdownLink("run", ctx.runUrl)})` : "";
       await tolerateApiError(logger, "issues: write", async () => {
         await api2.createComment(
           issue3,
@@ -74415,6 +74861,7 @@ async function bisectJob(inputs, ctx, deps) {
       workload: oneCell(workload2, target.target.clients, `${where}'s clients`),
       metric: target.target.metric,
       issue: target.issue,
+      target: target.target,
       basis: `${where} (series ${target.target.series}): ${target.target.workload}@${target.target.clients} ${target.target.metric}, good ${target.target.good.slice(0, 10)}, bad ${target.target.bad.slice(0, 10)}`
     };
   }
@@ -74494,7 +74941,7 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path45.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path46.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
@@ -74502,7 +74949,7 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
 
 // src/adapters/action/run-action.ts
 var commentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path46.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path47.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile);
   const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
@@ -74590,8 +75037,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path46.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path46.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path47.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path47.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -74634,12 +75081,12 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
   const { decision } = reportInput;
   const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
   await mkdir15(resultsDir, { recursive: true });
-  const reportFile = path46.join(resultsDir, REPORT_FILE);
+  const reportFile = path47.join(resultsDir, REPORT_FILE);
   await writeFile15(reportFile, report);
   await io.writeSummary(renderJobSummary(reportInput));
   const decisionFile = await writeDecision(resultsDir, decision);
   setDecisionOutputs(io, decision, comparison, decisionFile);
-  io.setOutput("results-json", path46.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path47.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   await postToGitHub(
@@ -74652,13 +75099,13 @@ async function publish(result, comparison, target, inputs, ctx, deps, resultsDir
     inputs,
     deps
   );
-  return outcomeOf(decision, path46.join(resultsDir, RESULTS_FILE), reportFile);
+  return outcomeOf(decision, path47.join(resultsDir, RESULTS_FILE), reportFile);
 }
 function supersededNote2(existing, result, runUrl) {
   const lines = existing.split("\n");
   const marker = lines[0].startsWith("<!--") ? lines.shift() : "";
   const kept = lines.filter((l) => !l.startsWith("> \u26A0\uFE0F **A later run"));
-  const link2 = runUrl ? ` ([run](${runUrl}))` : "";
+  const link2 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
   const note = `> \u26A0\uFE0F **A later run was ${result.status}**${link2} before it finished; the verdict below is from the earlier complete run.`;
   return [marker, note, ...kept].filter((l, i) => i > 0 || l !== "").join("\n");
 }
@@ -74676,7 +75123,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  return mode.run(inputs, ctx, deps, path46.resolve(ctx.workspace, inputs.resultsDir));
+  return mode.run(inputs, ctx, deps, path47.resolve(ctx.workspace, inputs.resultsDir));
 }
 
 // src/action.ts
@@ -74762,7 +75209,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path47.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path48.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -74786,7 +75233,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path47.resolve(path47.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path48.resolve(path48.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -22,8 +22,8 @@ import { DirStore } from '../../src/store/dir-store.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { prepareBisectSeries, SLOW_COMMIT_INDEX, type BisectSeries } from '../helpers/bisect-series.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
-import { testCacheDir } from '../helpers/pg-source.js';
-import { processesMentioning } from '../helpers/postgres.js';
+import { testCacheDir } from '../../testkit/pg-source.js';
+import { processesMentioning } from '../../testkit/postgres.js';
 import { WORKLOAD, commitSha, noisyHistory } from '../unit/history/noisy-history.js';
 
 const cacheDir = testCacheDir();
@@ -96,6 +96,21 @@ async function regressionIssue(author: string, swapped = false) {
   };
 }
 
+/**
+ * The store nightly wrote: the history the issue was opened from. Bisect trusts an issue's commits only
+ * when they are runs of its series there. Returns the ids saved.
+ */
+async function nightlyStore(dir: string, runs: HistoryRun[]): Promise<string[]> {
+  const store = await DirStore.open(path.join(tmp, dir), { warn: () => {} });
+  try {
+    const ids: string[] = [];
+    for (const run of runs) ids.push((await store.save(run)).id);
+    return ids;
+  } finally {
+    await store.close();
+  }
+}
+
 function bisect(inputs: Record<string, string>, event: unknown, eventName = 'issues') {
   return runBuiltAction(
     {
@@ -117,6 +132,7 @@ describe('the action in mode bisect', () => {
   it('names the slow commit of a labeled regression issue, comments it there, and saves the A/B test to the store', async () => {
     gh.issues.clear();
     const issue = await regressionIssue('pgperf-bot');
+    const nightly = await nightlyStore('bisect-store', history());
     const ran = await bisect({ store: 'bisect-store' }, issue.event);
     expect(ran.code, ran.stdout.slice(-4000)).toBe(0);
     expect(ran.outputs).toMatchObject({
@@ -145,7 +161,7 @@ describe('the action in mode bisect', () => {
     // Every A/B test is in the store, as the bad commit against good.
     const store = await DirStore.open(path.join(tmp, 'bisect-store'), { warn: () => {} });
     try {
-      const runs = await store.list();
+      const runs = (await store.list()).filter((r) => !nightly.includes(r.id));
       expect(runs).toHaveLength(report.cost.tests);
       expect(runs[0]!.commits).toEqual(
         expect.arrayContaining([
@@ -172,6 +188,17 @@ describe('the action in mode bisect', () => {
     expect(refused.stdout).not.toMatch(/building/);
     expect(gh.comments.get(forged.number) ?? []).toEqual([]);
 
+    // Opened by the bot account, but any workflow of the repository acts as it: the commits must be runs
+    // of the issue's series in the store nightly writes. An empty store bears nothing out.
+    const unborne = await regressionIssue('pgperf-bot');
+    await nightlyStore('empty-store', []);
+    const refusedUnborne = await bisect({ 'results-dir': 'unborne', store: 'empty-store' }, unborne.event);
+    expect(refusedUnborne.code).not.toBe(0);
+    expect(refusedUnborne.stdout).toMatch(
+      new RegExp(`issue #${unborne.number}: its series \\S+ is not in the results store`),
+    );
+    expect(refusedUnborne.stdout).not.toMatch(/building/);
+
     const swapped = await bisect(
       { 'base-ref': bad, 'head-ref': good, clients: '1', 'results-dir': 'swapped' },
       { inputs: {} },
@@ -184,14 +211,19 @@ describe('the action in mode bisect', () => {
     expect(swapped.stdout).toContain('swap them?');
 
     // pgperf's own issue, but its commits are the wrong way round: refused, and said on the issue.
+    gh.issues.clear(); // the issue above is of the same series: nightly would update it, not open another
     const wrongWay = await regressionIssue('pgperf-bot', true);
-    const refusedOnIssue = await bisect({ 'results-dir': 'wrong-way' }, wrongWay.event);
+    await nightlyStore('wrong-way-store', history(true));
+    const refusedOnIssue = await bisect(
+      { 'results-dir': 'wrong-way', store: 'wrong-way-store' },
+      wrongWay.event,
+    );
     expect(refusedOnIssue.code).not.toBe(0);
     const said = `issue #${wrongWay.number}'s last good commit ${bad} (${bad.slice(0, 7)}) is not an ancestor of issue #${wrongWay.number}'s first bad commit ${good}`;
     expect(refusedOnIssue.stdout).toContain(said);
     const comments = gh.comments.get(wrongWay.number) ?? [];
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body).toMatch(/^## pgperf bisect: ❌ not run\n/);
-    expect(comments[0]!.body).toContain(`is not an ancestor of issue #${wrongWay.number}`);
+    expect(comments[0]!.body).toContain(`is not an ancestor of issue &#35;${wrongWay.number}`); // # escaped: no heading, no link
   }, 300_000);
 });

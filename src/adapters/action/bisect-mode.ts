@@ -26,7 +26,7 @@ import type { GitHubApi } from '../github/api.js';
 import { resolveAnalysis } from '../../flows/compare/analysis.js';
 import { sourceRepoOf } from './build-arms.js';
 import type { MetricName } from '../../core/results/metrics.js';
-import { escapeMarkdown } from '../../core/report/markdown-escape.js';
+import { escapeMarkdown, markdownLink } from '../../core/report/markdown-escape.js';
 import { bisectGate } from '../../flows/bisect/bisect-gate.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import { REPORT_FILE, type ActionDeps, type ActionMode } from './action-deps.js';
@@ -34,6 +34,7 @@ import type { ActionContext } from './context.js';
 import { tolerateApiError } from './github-publish.js';
 import { refuseInputs, type ActionInputs } from './inputs.js';
 import { openInputStore } from './store-setup.js';
+import { verifyBisectTarget } from '../../flows/nightly/verify-bisect-target.js';
 import { repoUrlOf } from './repo-url.js';
 import { loadInputWorkloads, workloadPath } from './workloads.js';
 
@@ -48,6 +49,8 @@ export interface BisectJob {
   metric?: MetricName;
   /** The regression issue to comment on (issue trigger only). */
   issue?: number;
+  /** The issue's marker, checked against the store before anything is built (issue trigger only). */
+  target?: BisectTarget;
   /** How the job was chosen, for the log and the summary. */
   basis: string;
 }
@@ -75,6 +78,15 @@ export const runBisectMode: ActionMode = async (inputs, ctx, deps, resultsDir) =
   const store = await openInputStore(inputs, ctx.workspace, deps);
   let report: BisectReport;
   try {
+    if (job.target) {
+      const where = `issue #${job.issue}`;
+      if (!store) {
+        throw new UserError(
+          `mode bisect on ${where} checks the issue's commits against the results store that nightly writes: set 'store' or 'store-branch' as the nightly job does`,
+        );
+      }
+      await verifyBisectTarget(job.target, store.reader, where);
+    }
     const analysis = resolveAnalysis({
       alpha: inputs.alpha,
       thresholdPct: inputs.threshold,
@@ -115,7 +127,7 @@ export const runBisectMode: ActionMode = async (inputs, ctx, deps, resultsDir) =
     if (job.issue !== undefined && deps.api && e instanceof UserError) {
       const api = deps.api;
       const issue = job.issue;
-      const run = ctx.runUrl ? ` ([run](${ctx.runUrl}))` : '';
+      const run = ctx.runUrl ? ` (${markdownLink('run', ctx.runUrl)})` : '';
       await tolerateApiError(logger, 'issues: write', async () => {
         await api.createComment(
           issue,
@@ -224,6 +236,7 @@ export async function bisectJob(
       workload: oneCell(workload, target.target.clients, `${where}'s clients`),
       metric: target.target.metric,
       issue: target.issue,
+      target: target.target,
       basis:
         `${where} (series ${target.target.series}): ${target.target.workload}@${target.target.clients} ` +
         `${target.target.metric}, good ${target.target.good.slice(0, 10)}, bad ${target.target.bad.slice(0, 10)}`,
