@@ -35,7 +35,11 @@ let workload: string;
 /** The shards' results.json files, as the consolidate job downloads them (one directory per artifact). */
 const shardFiles: string[] = [];
 
-function action(inputs: Record<string, string>, api = gh): Promise<ActionRun> {
+function action(
+  inputs: Record<string, string>,
+  api = gh,
+  onOutput?: (soFar: string) => void,
+): Promise<ActionRun> {
   return runBuiltAction(
     {
       mode: 'benchmark',
@@ -56,7 +60,14 @@ function action(inputs: Record<string, string>, api = gh): Promise<ActionRun> {
       force: 'true',
       ...inputs,
     },
-    { workspace: tmp, apiUrl: api.url, event: prEvent, eventName: 'pull_request', sha: HEAD_SHA },
+    {
+      workspace: tmp,
+      apiUrl: api.url,
+      event: prEvent,
+      eventName: 'pull_request',
+      sha: HEAD_SHA,
+      ...(onOutput ? { onOutput } : {}),
+    },
   );
 }
 
@@ -199,7 +210,7 @@ describe('the action over a matrix of shards', () => {
     });
     expect(late.code).not.toBe(0);
     expect(late.stdout).toMatch(
-      /waiting for shard 3 of 3 on machine class [0-9a-f]{16} \(3 s left of wait-timeout 3 s\)/,
+      /waiting for shard 3 of 3 on machine class [0-9a-f]{16} \([1-3] s left of wait-timeout 3 s\)/,
     );
     expect(late.stdout).toMatch(/consolidating without shard 3 of 3/);
     expect(late.stdout).toMatch(/consolidating store run \S+, store run \S+/);
@@ -207,14 +218,23 @@ describe('the action over a matrix of shards', () => {
     expect(gh.statuses.at(-1)).toMatchObject({ state: 'error' });
 
     // Shard 3 reaches the store while the consolidation waits: it is consolidated complete.
-    const waiting = action({
-      mode: 'consolidate',
-      'results-dir': 'nothing-here',
-      store: 'store',
-      'wait-timeout': '2m',
-      'fail-on': 'never',
-    });
-    await new Promise((r) => setTimeout(r, 2000));
+    // Saved once the action says it waits (not after a fixed sleep, which a loaded machine can outrun).
+    let seenWaiting!: () => void;
+    const isWaiting = new Promise<void>((resolve) => (seenWaiting = resolve));
+    const waiting = action(
+      {
+        mode: 'consolidate',
+        'results-dir': 'nothing-here',
+        store: 'store',
+        'wait-timeout': '2m',
+        'fail-on': 'never',
+      },
+      gh,
+      (soFar) => {
+        if (soFar.includes('waiting for shard 3 of 3')) seenWaiting();
+      },
+    );
+    await isWaiting;
     const store = await DirStore.open(path.join(tmp, 'store'), { warn: () => {}, write: true });
     await store.save(await readResults(shardFiles[2]!));
     await store.close();

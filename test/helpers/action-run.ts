@@ -26,6 +26,8 @@ export interface ActionRunOptions {
   sha: string;
   /** Extra environment, e.g. GITHUB_REF_NAME. */
   env?: NodeJS.ProcessEnv;
+  /** Called with everything printed so far, at each new chunk: to act when the action reaches a point. */
+  onOutput?: (soFar: string) => void;
 }
 
 /** Runs dist/index.js with `inputs` (each INPUT_<NAME>); resolves when the process exits. */
@@ -64,8 +66,12 @@ export async function runBuiltAction(
       cwd: options.workspace,
     });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const take = (d: Buffer) => {
+      out += d.toString();
+      options.onOutput?.(out);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     child.on('close', (c) => resolve({ code: c, stdout: out }));
   });
   return {
