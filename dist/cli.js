@@ -63515,6 +63515,19 @@ function refineSettingsAndArgs(w, ctx, checkArg) {
     if (problem) ctx.addIssue({ code: "custom", path: ["extraArgs", i], message: problem });
   });
 }
+var commonWorkloadFields = {
+  duration: durationField,
+  warmup: warmupField,
+  rounds: roundsField,
+  settings: settingsField,
+  vacuum: vacuumField,
+  checkpoint: checkpointField,
+  threshold: thresholdField,
+  metrics: metricsField,
+  failOn: failOnField,
+  retries: retriesField,
+  cpus: cpusField
+};
 
 // src/drivers/pgbench/workload.ts
 var BUILTIN_SCRIPTS = ["tpcb-like", "simple-update", "select-only"];
@@ -63551,19 +63564,9 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   scale: positiveInt.default(10).describe("pgbench scale factor (100,000 pgbench_accounts rows per unit)."),
   clients: clientsField("client count", "The client-count sweep: one cell per entry."),
   threads: external_exports.union([external_exports.enum(["auto", "clients"]), positiveInt]).default("auto").describe("pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number."),
-  duration: durationField,
-  warmup: warmupField,
-  rounds: roundsField,
-  settings: settingsField,
   init: initOptions.default({ steps: "dtgvp", partitions: 0, fillfactor: 100, unloggedTables: false }).describe("Options of the data load (pgbench -i)."),
-  vacuum: vacuumField,
-  checkpoint: checkpointField,
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
-  threshold: thresholdField,
-  metrics: metricsField,
-  failOn: failOnField,
-  retries: retriesField,
-  cpus: cpusField
+  ...commonWorkloadFields
 }).superRefine((w, ctx) => {
   if (w.builtin === void 0 === (w.scripts === void 0)) {
     ctx.addIssue({
@@ -64063,24 +64066,14 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
     "thread count",
     "The thread sweep, sysbench --threads (one connection per thread): one cell per entry."
   ),
-  duration: durationField,
-  warmup: warmupField,
-  rounds: roundsField,
   randType: external_exports.enum(SYSBENCH_RAND_TYPES).default("uniform").describe("sysbench --rand-type, always passed: its default is special in 1.0.x and uniform later."),
   psMode: external_exports.enum(SYSBENCH_PS_MODES).default("auto").describe("sysbench --db-ps-mode: auto = server-side prepared statements, disable = plain queries."),
   percentile: external_exports.number().int().min(1).max(100).default(95).describe("sysbench --percentile: the latency percentile reported (metric latencyPctMs)."),
   maxIgnoredErrorsPct: external_exports.number().nonnegative().max(100).default(1).describe(
     "A run whose ignored errors (deadlocks, duplicate keys, serialization failures that sysbench rolls back and retries) exceed this percentage of its transaction attempts is recorded as failed."
   ),
-  settings: settingsField,
-  vacuum: vacuumField,
-  checkpoint: checkpointField,
   extraArgs: external_exports.array(external_exports.string()).default([]).describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
-  threshold: thresholdField,
-  metrics: metricsField,
-  failOn: failOnField,
-  retries: retriesField,
-  cpus: cpusField
+  ...commonWorkloadFields
 }).superRefine((w, ctx) => {
   refineClients(w, ctx);
   refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);

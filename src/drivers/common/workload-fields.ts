@@ -128,3 +128,21 @@ export function refineSettingsAndArgs(
     if (problem) ctx.addIssue({ code: 'custom', path: ['extraArgs', i], message: problem });
   });
 }
+
+/**
+ * The fields every tool's workload has beside its own: timing, rounds, server settings and maintenance,
+ * the gate (threshold, metrics, fail-on), retries and pinning. A tool's schema spreads them after its own.
+ */
+export const commonWorkloadFields = {
+  duration: durationField,
+  warmup: warmupField,
+  rounds: roundsField,
+  settings: settingsField,
+  vacuum: vacuumField,
+  checkpoint: checkpointField,
+  threshold: thresholdField,
+  metrics: metricsField,
+  failOn: failOnField,
+  retries: retriesField,
+  cpus: cpusField,
+};

@@ -4,24 +4,14 @@
  */
 import { z } from 'zod';
 import {
-  checkpointField,
   clientsField,
-  cpusField,
+  commonWorkloadFields,
   descriptionField,
-  durationField,
-  metricsField,
   nameField,
   nonNegativeInt,
   positiveInt,
   refineClients,
   refineSettingsAndArgs,
-  retriesField,
-  roundsField,
-  settingsField,
-  thresholdField,
-  failOnField,
-  vacuumField,
-  warmupField,
 } from '../common/workload-fields.js';
 
 export const BUILTIN_SCRIPTS = ['tpcb-like', 'simple-update', 'select-only'] as const;
@@ -87,24 +77,14 @@ export const pgbenchWorkloadSchema = z
       .union([z.enum(['auto', 'clients']), positiveInt])
       .default('auto')
       .describe('pgbench -j: auto = min(clients, CPU count), clients = one thread per client, or a number.'),
-    duration: durationField,
-    warmup: warmupField,
-    rounds: roundsField,
-    settings: settingsField,
     init: initOptions
       .default({ steps: 'dtgvp', partitions: 0, fillfactor: 100, unloggedTables: false })
       .describe('Options of the data load (pgbench -i).'),
-    vacuum: vacuumField,
-    checkpoint: checkpointField,
     extraArgs: z
       .array(z.string())
       .default([])
       .describe('Extra pgbench options from an allow-list, e.g. ["--max-tries=3", "--rate=500"].'),
-    threshold: thresholdField,
-    metrics: metricsField,
-    failOn: failOnField,
-    retries: retriesField,
-    cpus: cpusField,
+    ...commonWorkloadFields,
   })
   .superRefine((w, ctx) => {
     if ((w.builtin === undefined) === (w.scripts === undefined)) {

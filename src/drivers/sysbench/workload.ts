@@ -5,23 +5,13 @@
  */
 import { z } from 'zod';
 import {
-  checkpointField,
   clientsField,
-  cpusField,
+  commonWorkloadFields,
   descriptionField,
-  durationField,
-  metricsField,
   nameField,
   positiveInt,
   refineClients,
   refineSettingsAndArgs,
-  retriesField,
-  roundsField,
-  settingsField,
-  thresholdField,
-  failOnField,
-  vacuumField,
-  warmupField,
 } from '../common/workload-fields.js';
 
 /** The sysbench 1.0 OLTP Lua scripts pgperf runs (shipped in /usr/share/sysbench). */
@@ -85,9 +75,6 @@ export const sysbenchWorkloadSchema = z
       'thread count',
       'The thread sweep, sysbench --threads (one connection per thread): one cell per entry.',
     ),
-    duration: durationField,
-    warmup: warmupField,
-    rounds: roundsField,
     randType: z
       .enum(SYSBENCH_RAND_TYPES)
       .default('uniform')
@@ -111,18 +98,11 @@ export const sysbenchWorkloadSchema = z
       .describe(
         'A run whose ignored errors (deadlocks, duplicate keys, serialization failures that sysbench rolls back and retries) exceed this percentage of its transaction attempts is recorded as failed.',
       ),
-    settings: settingsField,
-    vacuum: vacuumField,
-    checkpoint: checkpointField,
     extraArgs: z
       .array(z.string())
       .default([])
       .describe('Extra sysbench OLTP options from an allow-list, e.g. ["--range-size=10", "--skip-trx=on"].'),
-    threshold: thresholdField,
-    metrics: metricsField,
-    failOn: failOnField,
-    retries: retriesField,
-    cpus: cpusField,
+    ...commonWorkloadFields,
   })
   .superRefine((w, ctx) => {
     refineClients(w, ctx);

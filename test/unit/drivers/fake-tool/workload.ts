@@ -1,21 +1,11 @@
 /** The fake tool's workload section: the fields every tool shares, plus one of its own. */
 import { z } from 'zod';
 import {
-  checkpointField,
   clientsField,
-  cpusField,
+  commonWorkloadFields,
   descriptionField,
-  durationField,
-  failOnField,
-  metricsField,
   nameField,
   refineClients,
-  retriesField,
-  roundsField,
-  settingsField,
-  thresholdField,
-  vacuumField,
-  warmupField,
 } from '../../../../src/drivers/common/workload-fields.js';
 
 export const fakeWorkloadSchema = z
@@ -25,17 +15,7 @@ export const fakeWorkloadSchema = z
     tool: z.literal('fake').describe('The client that drives the workload.'),
     tps: z.number().positive().default(1000).describe('The throughput every run reports.'),
     clients: clientsField('client count', 'One cell per entry.'),
-    duration: durationField,
-    warmup: warmupField,
-    rounds: roundsField,
-    settings: settingsField,
-    vacuum: vacuumField,
-    checkpoint: checkpointField,
-    threshold: thresholdField,
-    metrics: metricsField,
-    failOn: failOnField,
-    retries: retriesField,
-    cpus: cpusField,
+    ...commonWorkloadFields,
   })
   .superRefine((w, ctx) => refineClients(w, ctx));
 
