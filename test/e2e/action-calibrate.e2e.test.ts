@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Calibration } from '../../src/flows/calibrate/calibrate.js';
 import { DirStore } from '../../src/store/dir-store.js';
+import { REPORTING_INPUTS, scheduleEvent } from '../helpers/action-events.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
@@ -34,16 +35,13 @@ function calibrate(inputs: Record<string, string>) {
       alpha: '0.05',
       threshold: '2',
       'fail-on': 'regression',
-      comment: 'true',
-      'commit-status': 'true',
-      'github-token': 'test-token',
-      'results-dir': 'pgperf-results',
+      ...REPORTING_INPUTS,
       ...inputs,
     },
     {
       workspace: tmp,
       apiUrl: gh.url,
-      event: { schedule: '5 3 * * 0', repository: { full_name: 'pg/postgres' } },
+      event: scheduleEvent('5 3 * * 0'),
       eventName: 'schedule',
       sha: 'c'.repeat(40),
     },

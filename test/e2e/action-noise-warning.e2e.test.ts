@@ -10,7 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuiltAction } from '../helpers/action-run.js';
+import { pullRequestEvent } from '../helpers/action-events.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { writeWorkloadFile } from '../helpers/workload-file.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
@@ -24,12 +26,11 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-e2e-noise-'));
   await chmod(tmp, 0o755);
   gh = await startFakeGitHub();
-  workload = path.join(tmp, 'noise.yml');
-  await writeFile(
-    workload,
+  workload = await writeWorkloadFile(
+    tmp,
+    'noise.yml',
     'name: noise\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 0\nrounds: 4\n',
   );
-  await chmod(workload, 0o644);
 });
 afterAll(async () => {
   await gh?.close();
@@ -93,16 +94,7 @@ async function calibrateThenBenchmark(
     {
       workspace: tmp,
       apiUrl: gh.url,
-      event: {
-        action: 'synchronize',
-        number: PR,
-        pull_request: {
-          number: PR,
-          head: { sha: HEAD_SHA, ref: 'noisy' },
-          base: { sha: 'c'.repeat(40), ref: 'master' },
-        },
-        repository: { full_name: 'pg/postgres' },
-      },
+      event: pullRequestEvent({ number: PR, headSha: HEAD_SHA, headRef: 'noisy' }),
       eventName: 'pull_request',
       sha: HEAD_SHA,
       env,

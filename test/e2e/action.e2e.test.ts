@@ -6,14 +6,15 @@
 import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
-import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { pullRequestEvent } from '../helpers/action-events.js';
+import { useFakeGitHub } from '../helpers/fake-github-per-test.js';
 import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
@@ -24,18 +25,9 @@ const binDir = installedBinDir();
 const PR = 42;
 const HEAD_SHA = 'a'.repeat(40);
 let tmp: string;
-let gh: FakeGitHub;
+const fake = useFakeGitHub();
 
-const prEvent = {
-  action: 'synchronize',
-  number: PR,
-  pull_request: {
-    number: PR,
-    head: { sha: HEAD_SHA, ref: 'fix/btree-root-lock' },
-    base: { sha: 'c'.repeat(40), ref: 'master' },
-  },
-  repository: { full_name: 'pg/postgres' },
-};
+const prEvent = pullRequestEvent({ number: PR, headSha: HEAD_SHA, headRef: 'fix/btree-root-lock' });
 
 /** Runs dist/index.js with the given inputs (defaults as action.yml would fill them). */
 async function runAction(
@@ -63,11 +55,11 @@ async function runAction(
   };
   return runBuiltAction(
     { ...defaults, ...inputs },
-    { workspace: tmp, apiUrl: gh.url, event, eventName, sha: HEAD_SHA },
+    { workspace: tmp, apiUrl: fake.gh.url, event, eventName, sha: HEAD_SHA },
   );
 }
 
-const mine = (issue = PR) => (gh.comments.get(issue) ?? []).filter((c) => c.user.login === 'pgperf-bot');
+const mine = (issue = PR) => (fake.gh.comments.get(issue) ?? []).filter((c) => c.user.login === 'pgperf-bot');
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-e2e-'));
@@ -76,18 +68,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
-beforeEach(async () => {
-  gh = await startFakeGitHub();
-});
-afterEach(async () => {
-  await gh.close();
-});
 
 describe('the action (dist/index.js) on a pull_request', () => {
   it('benchmarks, creates one comment, sets the status and outputs; a second run updates the comment', async () => {
     // A look-alike comment by someone else, and enough comments that ours is not on the first page.
-    gh.addComment(PR, 'someone-else', '<!-- pgperf:comment-id=default --> copied');
-    for (let i = 0; i < 120; i++) gh.addComment(PR, 'reviewer', `LGTM ${i}`);
+    fake.gh.addComment(PR, 'someone-else', '<!-- pgperf:comment-id=default --> copied');
+    for (let i = 0; i < 120; i++) fake.gh.addComment(PR, 'reviewer', `LGTM ${i}`);
 
     const first = await runAction({});
     expect(first.code, first.stdout).toBe(0);
@@ -103,7 +89,7 @@ describe('the action (dist/index.js) on a pull_request', () => {
     expect(headline).not.toContain(HEAD_SHA.slice(0, 7));
     // Base is the merge-base of the PR head and the base branch, asked of the compare API.
     expect(
-      gh.requests.some(
+      fake.gh.requests.some(
         (r) =>
           r.method === 'GET' &&
           r.path.startsWith(`/repos/pg/postgres/compare/${'c'.repeat(40)}...${HEAD_SHA}`),
@@ -113,8 +99,8 @@ describe('the action (dist/index.js) on a pull_request', () => {
     // Inconclusive whatever the machine's noise, by construction: 2 rounds are 2 pairs, whose signed-rank p
     // is never below 0.5 (no regression or improvement), and whose 90% interval reaches only 50% confidence
     // (neither no-change nor a likely regression, both of which need the 90% level).
-    expect(gh.statuses).toHaveLength(1);
-    const status = gh.statuses[0]!;
+    expect(fake.gh.statuses).toHaveLength(1);
+    const status = fake.gh.statuses[0]!;
     expect(status).toMatchObject({ sha: HEAD_SHA, context: 'pgperf/default' });
     expect(first.outputs.verdict).toBe('inconclusive');
     expect(status.state).toBe('pending');
@@ -124,7 +110,7 @@ describe('the action (dist/index.js) on a pull_request', () => {
     const result = JSON.parse(await readFile(first.outputs['results-json']!, 'utf8')) as RunResult;
     expect(result.source).toMatchObject({
       prNumber: PR,
-      base: { sha: gh.mergeBaseSha },
+      base: { sha: fake.gh.mergeBaseSha },
       head: { sha: HEAD_SHA },
     });
     expect(result.samples.filter((s) => s.status === 'ok')).toHaveLength(8);
@@ -132,21 +118,25 @@ describe('the action (dist/index.js) on a pull_request', () => {
     expect(first.summary).toContain('smoke');
     expect(first.stdout).toMatch(/::group::Benchmark/);
     // The look-alike and the reviewers' comments are untouched.
-    expect(gh.comments.get(PR)![0]!.body).toBe('<!-- pgperf:comment-id=default --> copied');
+    expect(fake.gh.comments.get(PR)![0]!.body).toBe('<!-- pgperf:comment-id=default --> copied');
     expect(
-      gh.requests.filter((r) => r.method === 'GET' && /\/issues\/42\/comments/.test(r.path)).length,
+      fake.gh.requests.filter((r) => r.method === 'GET' && /\/issues\/42\/comments/.test(r.path)).length,
     ).toBeGreaterThanOrEqual(2);
 
     // Second run (comment mode over the same results): the same comment is edited, none is added.
     const id = mine()[0]!.id;
-    const posts = gh.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/comments')).length;
+    const posts = fake.gh.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/comments')).length;
     const second = await runAction({ mode: 'comment' });
     expect(second.code, second.stdout).toBe(0);
     expect(mine()).toHaveLength(1);
     expect(mine()[0]!.id).toBe(id);
-    expect(gh.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/comments')).length).toBe(posts);
+    expect(fake.gh.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/comments')).length).toBe(
+      posts,
+    );
     expect(
-      gh.requests.some((r) => r.method === 'PATCH' && r.path === `/repos/pg/postgres/issues/comments/${id}`),
+      fake.gh.requests.some(
+        (r) => r.method === 'PATCH' && r.path === `/repos/pg/postgres/issues/comments/${id}`,
+      ),
     ).toBe(true);
     expect(processesMentioning(tmp)).toEqual([]);
   });
@@ -162,11 +152,11 @@ describe('the action (dist/index.js) on a pull_request', () => {
 
   it('with GITHUB_TOKEN (no /user), comments as github-actions[bot]', async () => {
     await writeResults('bot', await syntheticResults());
-    gh.login = undefined;
-    gh.addComment(PR, 'github-actions[bot]', '<!-- pgperf:comment-id=default --> old report');
+    fake.gh.login = undefined;
+    fake.gh.addComment(PR, 'github-actions[bot]', '<!-- pgperf:comment-id=default --> old report');
     const ran = await runAction({ mode: 'comment', 'results-dir': 'bot' });
     expect(ran.code, ran.stdout).toBe(0);
-    const bots = gh.comments.get(PR)!.filter((c) => c.user.login === 'github-actions[bot]');
+    const bots = fake.gh.comments.get(PR)!.filter((c) => c.user.login === 'github-actions[bot]');
     expect(bots).toHaveLength(1);
     expect(bots[0]!.body).not.toContain('old report');
   });
@@ -208,7 +198,7 @@ describe('the action building from source', () => {
     expect(result.samples.filter((s) => s.status === 'ok')).toHaveLength(8);
     // Head only adds an uncalled function, and 2 rounds can decide nothing (see the first test): inconclusive.
     expect(ran.outputs.verdict).toBe('inconclusive');
-    expect(gh.requests).toEqual([]);
+    expect(fake.gh.requests).toEqual([]);
   }, 1_200_000);
 });
 
@@ -228,7 +218,7 @@ describe('gating and failures', () => {
       /::error::\d (likely )?regressions?.*: writes at 1 client, .*\(fail-on: regression\)/,
     );
     expect(gated.outputs.outcome).toBe('failed');
-    expect(gh.statuses.at(-1)).toMatchObject({
+    expect(fake.gh.statuses.at(-1)).toMatchObject({
       state: 'failure',
       description: expect.stringMatching(/^Failed: (likely )?regression writes@1 /),
     });
@@ -239,12 +229,12 @@ describe('gating and failures', () => {
 
     const lenient = await runAction({ mode: 'comment', 'results-dir': 'reg', 'fail-on': 'never' });
     expect(lenient.code).toBe(0);
-    expect(gh.statuses.at(-1)).toMatchObject({ state: 'success' });
+    expect(fake.gh.statuses.at(-1)).toMatchObject({ state: 'success' });
   });
 
   it("a fork's read-only token (403): warns which permission is missing; results kept; the verdict still decides", async () => {
     await writeResults('fork', regression);
-    gh.refuse.push(
+    fake.gh.refuse.push(
       { method: 'POST', pathPattern: /\/comments$/, status: 403 },
       { method: 'POST', pathPattern: /\/statuses\//, status: 403 },
     );
@@ -272,7 +262,7 @@ describe('gating and failures', () => {
     const ran = await runAction(inputs);
     expect(ran.code).toBe(1);
     expect(ran.stdout).toContain(`::error::${message}`);
-    expect(gh.requests).toEqual([]);
+    expect(fake.gh.requests).toEqual([]);
   });
 
   it('a governor this machine cannot set stops the step before any server starts, naming the input', async () => {
@@ -329,11 +319,11 @@ describe('mode comment trusts the event, not results.json (fork artifacts)', () 
     const ran = await runAction({ mode: 'comment', 'results-dir': 'wr' }, workflowRun([PR]), 'workflow_run');
     expect(ran.code).toBe(1); // the regression gates
     expect(mine(PR)).toHaveLength(1);
-    expect(gh.statuses).toEqual([expect.objectContaining({ sha: HEAD_SHA, state: 'failure' })]);
+    expect(fake.gh.statuses).toEqual([expect.objectContaining({ sha: HEAD_SHA, state: 'failure' })]);
   });
 
   it('a forged PR number in results.json cannot redirect the comment or the status', async () => {
-    gh.pullHeads.set(OTHER_PR, OTHER_SHA);
+    fake.gh.pullHeads.set(OTHER_PR, OTHER_SHA);
     await writeResults('forged-pr', { ...regression, source: { ...regression.source, prNumber: OTHER_PR } });
     // A fork's workflow_run lists no PRs: the claim is checked against the API and refused.
     const ran = await runAction(
@@ -343,9 +333,9 @@ describe('mode comment trusts the event, not results.json (fork artifacts)', () 
     );
     expect(ran.code).toBe(1);
     expect(ran.stdout).toMatch(/::error::mode comment: PR #99's head is dddddddddddd, not aaaaaaaaaaaa/);
-    expect(gh.comments.get(OTHER_PR) ?? []).toEqual([]);
-    expect(gh.statuses).toEqual([]);
-    expect(gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(fake.gh.comments.get(OTHER_PR) ?? []).toEqual([]);
+    expect(fake.gh.statuses).toEqual([]);
+    expect(fake.gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('results of another commit are refused, naming the file and both commits', async () => {
@@ -363,7 +353,7 @@ describe('mode comment trusts the event, not results.json (fork artifacts)', () 
     expect(ran.stdout).toMatch(
       /forged-sha\/results\.json: source\.head\.sha is dddddddddddd, but the workflow_run event/,
     );
-    expect(gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(fake.gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('a wrongly typed results.json is an error naming the field, not a crash', async () => {
@@ -374,7 +364,7 @@ describe('mode comment trusts the event, not results.json (fork artifacts)', () 
     const ran = await runAction({ mode: 'comment', 'results-dir': 'typed' });
     expect(ran.code).toBe(1);
     expect(ran.stdout).toMatch(/::error::.*typed\/results\.json: samples\[0\]\.metrics\.tps is "fast"/);
-    expect(gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(fake.gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('an interrupted run sets an error status, fails the step and keeps the earlier verdict in the comment', async () => {
@@ -388,7 +378,7 @@ describe('mode comment trusts the event, not results.json (fork artifacts)', () 
     });
     const ran = await runAction({ mode: 'comment', 'results-dir': 'cancelled', 'fail-on': 'regression' });
     expect(ran.code).toBe(1);
-    expect(gh.statuses.at(-1)).toMatchObject({ sha: HEAD_SHA, state: 'error' });
+    expect(fake.gh.statuses.at(-1)).toMatchObject({ sha: HEAD_SHA, state: 'error' });
     const body = mine(PR)[0]!.body;
     expect(mine(PR)).toHaveLength(1);
     expect(body).toMatch(/A later run was interrupted/);

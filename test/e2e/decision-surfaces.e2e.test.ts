@@ -8,7 +8,7 @@
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlineText, type Decision } from '../../src/core/compare/decision.js';
 import { consolidateShards } from '../../src/flows/consolidate/consolidate.js';
 import { analyse } from '../../src/flows/compare/analysis.js';
@@ -19,22 +19,14 @@ import { METRICS } from '../../src/core/results/metrics.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { runCli } from '../helpers/cli.js';
-import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { pullRequestEvent } from '../helpers/action-events.js';
+import { useFakeGitHub } from '../helpers/fake-github-per-test.js';
 import { syntheticRun, tpsAndP99Run } from '../../testkit/synthetic-run.js';
 import { shardDocuments } from '../unit/fleet/shard-documents.js';
 
 const PR = 7;
 const HEAD_SHA = 'b'.repeat(40);
-const prEvent = {
-  action: 'synchronize',
-  number: PR,
-  pull_request: {
-    number: PR,
-    head: { sha: HEAD_SHA, ref: 'fix/x' },
-    base: { sha: 'c'.repeat(40), ref: 'master' },
-  },
-  repository: { full_name: 'pg/postgres' },
-};
+const prEvent = pullRequestEvent({ number: PR, headSha: HEAD_SHA, headRef: 'fix/x' });
 
 /** Two cells, 3 rounds, a 2% slowdown: too few rounds to decide anything. */
 const undecidedRun = () =>
@@ -145,7 +137,7 @@ const cases: Case[] = [
 ];
 
 let tmp: string;
-let gh: FakeGitHub;
+const fake = useFakeGitHub();
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-surfaces-'));
@@ -153,12 +145,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  gh = await startFakeGitHub();
-});
-afterEach(async () => {
-  await gh.close();
 });
 
 /** The first cell of the decision, as the status's short form names it ("w@8 latency p99"). */
@@ -225,7 +211,7 @@ describe('one decision on every surface', () => {
         'comment-id': 'default',
         'commit-status': 'true',
       },
-      { workspace, apiUrl: gh.url, event: prEvent, eventName: 'pull_request', sha: HEAD_SHA },
+      { workspace, apiUrl: fake.gh.url, event: prEvent, eventName: 'pull_request', sha: HEAD_SHA },
     );
     expect(ran.code).toBe(decision.failure === undefined ? 0 : 1);
     // Workflow commands escape %, CR and LF (@actions/core); the runner shows the text decoded.
@@ -234,10 +220,10 @@ describe('one decision on every surface', () => {
     expect(ran.outputs).toMatchObject({ verdict: decision.verdict, outcome: decision.outcome });
     expect(JSON.parse(await readFile(ran.outputs['decision-json']!, 'utf8'))).toEqual(decision);
     expect(ran.summary.split('\n')[0]).toBe(mdHeadline);
-    const comments = gh.comments.get(PR) ?? [];
+    const comments = fake.gh.comments.get(PR) ?? [];
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body.split('\n')[1]).toBe(mdHeadline);
-    expect(gh.statuses.at(-1)).toMatchObject(decision.status);
+    expect(fake.gh.statuses.at(-1)).toMatchObject(decision.status);
   });
 
   it('a missing shard: the consolidation is incomplete on every surface', async () => {

@@ -4,40 +4,40 @@
  * over every cell, against the loopback GitHub API. A missing shard, shards of two comparisons, and a
  * store-based consolidation that waits for a shard (and one that times out naming it).
  */
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readResults } from '../../src/store/read-results.js';
 import { cellId } from '../../src/core/results/types.js';
 import { DirStore } from '../../src/store/dir-store.js';
 import { openStore } from '../../src/store/open-store.js';
 import { startTestPgServer } from '../../testkit/pg-server.js';
 import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
-import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
+import { pullRequestEvent } from '../helpers/action-events.js';
+import { startFakeGitHub } from '../helpers/fake-github.js';
+import { useFakeGitHub } from '../helpers/fake-github-per-test.js';
+import { writeWorkloadFile } from '../helpers/workload-file.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
 const PR = 42;
 const HEAD_SHA = 'a'.repeat(40);
-const prEvent = {
-  action: 'synchronize',
+const prEvent = pullRequestEvent({
   number: PR,
-  pull_request: {
-    number: PR,
-    head: { sha: HEAD_SHA, ref: 'fix/btree-root-lock' },
-    base: { sha: 'c'.repeat(40), ref: 'master' },
-  },
-};
+  headSha: HEAD_SHA,
+  headRef: 'fix/btree-root-lock',
+  repository: null,
+});
 let tmp: string;
-let gh: FakeGitHub;
+const fake = useFakeGitHub();
 let workload: string;
 /** The shards' results.json files, as the consolidate job downloads them (one directory per artifact). */
 const shardFiles: string[] = [];
 
 function action(
   inputs: Record<string, string>,
-  api = gh,
+  api = fake.gh,
   onOutput?: (soFar: string) => void,
 ): Promise<ActionRun> {
   return runBuiltAction(
@@ -71,14 +71,14 @@ function action(
   );
 }
 
-const mine = () => (gh.comments.get(PR) ?? []).filter((c) => c.user.login === 'pgperf-bot');
+const mine = () => (fake.gh.comments.get(PR) ?? []).filter((c) => c.user.login === 'pgperf-bot');
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-e2e-fleet-'));
   await chmod(tmp, 0o755);
-  workload = path.join(tmp, 'fleet.yml');
-  await writeFile(
-    workload,
+  workload = await writeWorkloadFile(
+    tmp,
+    'fleet.yml',
     'name: fleet\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1, 2, 3]\nduration: 1\nwarmup: 0\nrounds: 2\n',
   );
   const api = await startFakeGitHub();
@@ -110,12 +110,6 @@ beforeAll(async () => {
 afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
-beforeEach(async () => {
-  gh = await startFakeGitHub();
-});
-afterEach(async () => {
-  await gh.close();
-});
 
 describe('the action over a matrix of shards', () => {
   it('each shard ran its own cells with the workflow run id as seed, together every cell once', async () => {
@@ -135,14 +129,14 @@ describe('the action over a matrix of shards', () => {
     const ran = await action({ mode: 'consolidate', 'results-dir': 'artifacts' });
     expect(ran.code, ran.stdout).toBe(0);
     expect(mine()).toHaveLength(1);
-    expect(gh.statuses).toHaveLength(1);
+    expect(fake.gh.statuses).toHaveLength(1);
     const body = mine()[0]!.body;
     expect(body.split('\n')[0]).toBe('<!-- pgperf:comment-id=default -->');
     expect(body).toMatch(/1 machine class · plan `[0-9a-f]{16}`, 3 shards/);
     expect(body).toContain('shards 1, 2, 3 of 3');
     expect(body).not.toContain('Incomplete');
     expect(ran.outputs.verdict).toBe('inconclusive');
-    expect(gh.statuses[0]).toMatchObject({ sha: HEAD_SHA, context: 'pgperf/default', state: 'pending' });
+    expect(fake.gh.statuses[0]).toMatchObject({ sha: HEAD_SHA, context: 'pgperf/default', state: 'pending' });
     // The merged document: every cell of the plan, every shard's samples, Holm over the three cells.
     const merged = await readResults(ran.outputs['results-json']!);
     expect(merged.status).toBe('complete');
@@ -176,8 +170,8 @@ describe('the action over a matrix of shards', () => {
     expect(body).toMatch(/⚠️ \*\*Incomplete\*\*: shard 3 of 3 missing; partial results decide nothing/);
     expect(body).toMatch(/Incomplete, no verdict\*\*: shard 3 of 3 missing on `[0-9a-f]{16}`/);
     expect(body).toMatch(/shard 3 of 3 missing: no data for fleet&#64;\d/);
-    expect(gh.statuses).toHaveLength(1);
-    expect(gh.statuses[0]).toMatchObject({
+    expect(fake.gh.statuses).toHaveLength(1);
+    expect(fake.gh.statuses[0]).toMatchObject({
       state: 'error',
       description: 'Incomplete: shard 3 of 3 missing; no verdict',
     });
@@ -198,7 +192,7 @@ describe('the action over a matrix of shards', () => {
     );
     expect(ran.stdout).toContain('the shards belong to different comparisons');
     expect(mine()).toEqual([]);
-    expect(gh.statuses).toEqual([]);
+    expect(fake.gh.statuses).toEqual([]);
   }, 300_000);
 
   it('from the store: waits for a missing shard, and when it never comes names it after wait-timeout', async () => {
@@ -215,7 +209,7 @@ describe('the action over a matrix of shards', () => {
     expect(late.stdout).toMatch(/consolidating without shard 3 of 3/);
     expect(late.stdout).toMatch(/consolidating store run \S+, store run \S+/);
     expect(mine()[0]!.body).toMatch(/shard 3 of 3 missing/);
-    expect(gh.statuses.at(-1)).toMatchObject({ state: 'error' });
+    expect(fake.gh.statuses.at(-1)).toMatchObject({ state: 'error' });
 
     // Shard 3 reaches the store while the consolidation waits: it is consolidated complete.
     // Saved once the action says it waits (not after a fixed sleep, which a loaded machine can outrun).
@@ -229,7 +223,7 @@ describe('the action over a matrix of shards', () => {
         'wait-timeout': '2m',
         'fail-on': 'never',
       },
-      gh,
+      fake.gh,
       (soFar) => {
         if (soFar.includes('waiting for shard 3 of 3')) seenWaiting();
       },
@@ -244,7 +238,7 @@ describe('the action over a matrix of shards', () => {
     expect(ran.stdout).not.toMatch(/consolidating without/);
     expect(mine()).toHaveLength(1);
     expect(mine()[0]!.body).toContain('shards 1, 2, 3 of 3');
-    expect(gh.statuses.at(-1)!.state).not.toBe('error');
+    expect(fake.gh.statuses.at(-1)!.state).not.toBe('error');
   }, 120_000);
 
   it('from a PostgreSQL store the shards wrote at once: one comment over all of them, the password masked', async () => {
@@ -284,8 +278,8 @@ describe('the action over a matrix of shards', () => {
       expect(ran.stdout).not.toMatch(/waiting for/);
       expect(mine()).toHaveLength(1);
       expect(mine()[0]!.body).toContain('shards 1, 2, 3 of 3');
-      expect(gh.statuses).toHaveLength(1);
-      expect(gh.statuses[0]!.state).not.toBe('error');
+      expect(fake.gh.statuses).toHaveLength(1);
+      expect(fake.gh.statuses[0]!.state).not.toBe('error');
     } finally {
       await server.stop();
     }

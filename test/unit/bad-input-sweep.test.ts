@@ -9,7 +9,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command, Option } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseInputs } from '../../src/adapters/action/inputs.js';
 import { commands } from '../../src/adapters/cli/commands/index.js';
@@ -17,6 +16,7 @@ import { main } from '../../src/adapters/cli/commands/main.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { parseResults } from '../../src/store/read-results.js';
 import { UserError } from '../../src/core/util/errors.js';
+import { ACTION_INPUT_DEFAULTS } from '../helpers/action-inputs.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -100,18 +100,12 @@ describe('every validated CLI flag refuses hostile values', () => {
   });
 });
 
-interface ActionYml {
-  inputs: Record<string, { default?: string }>;
-}
-const actionYml = parseYaml(readFileSync(path.join(root, 'action.yml'), 'utf8')) as ActionYml;
-const defaults = Object.fromEntries(
-  Object.entries(actionYml.inputs).map(([name, i]) => [name, i.default ?? '']),
-);
+const defaults = ACTION_INPUT_DEFAULTS;
 
 /** Every (input, value) that parseInputs refuses when all other inputs keep their defaults. */
 function inputCases(): Array<{ input: string; value: string; error: unknown }> {
   const cases: Array<{ input: string; value: string; error: unknown }> = [];
-  for (const input of Object.keys(actionYml.inputs)) {
+  for (const input of Object.keys(defaults)) {
     for (const value of HOSTILE) {
       try {
         parseInputs((name) => (name === input ? value : (defaults[name] ?? '')));

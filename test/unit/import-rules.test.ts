@@ -14,28 +14,25 @@ const graph = (edges: Array<[string, string[]]>) =>
   new Map(edges.map(([f, ts]) => [at(f), ts.map(at)] as [string, string[]]));
 
 describe('storeys of src/', () => {
-  it('names an import of a higher storey', () => {
-    const problems = check(
-      graph([
+  it.each<[string, Array<[string, string[]]>, string]>([
+    [
+      'names an import of a higher storey',
+      [
         ['core/stats/holm.ts', ['postgres/cluster/cluster.ts']],
         ['postgres/cluster/cluster.ts', []],
-      ]),
-    );
-    expect(problems).toEqual([
+      ],
       'src/core/stats/holm.ts imports src/postgres/cluster/cluster.ts: src/postgres/cluster is not below src/core/stats',
-    ]);
-  });
-
-  it('names an import of a higher room of the same storey, type imports alike', () => {
-    const problems = check(
-      graph([
+    ],
+    [
+      'names an import of a higher room of the same storey, type imports alike',
+      [
         ['drivers/common/driver.ts', ['drivers/registry.ts']],
         ['drivers/registry.ts', []],
-      ]),
-    );
-    expect(problems).toEqual([
+      ],
       'src/drivers/common/driver.ts imports src/drivers/registry.ts: src/drivers is not below src/drivers/common',
-    ]);
+    ],
+  ])('%s', (_name, edges, problem) => {
+    expect(check(graph(edges))).toEqual([problem]);
   });
 
   it('allows its own room, rooms below and lower storeys; names a circle inside one room', () => {

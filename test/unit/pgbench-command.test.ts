@@ -10,6 +10,8 @@ import {
 } from '../../src/drivers/pgbench/command.js';
 
 const connection = { host: '/tmp/s', port: 5555, user: 'postgres', database: 'pgperf' };
+/** What every pgbench command line ends with: `connection`, as pgbench's flags. */
+const connectionArgs = ['-h', '/tmp/s', '-p', '5555', '-U', 'postgres', 'pgperf'];
 function pgbenchWorkload(text: string): PgbenchWorkload {
   const w = parseWorkload(text, 'w.yml');
   if (w.tool !== 'pgbench') throw new Error(`expected a pgbench workload, got ${w.tool}`);
@@ -43,13 +45,7 @@ describe('pgbench command lines', () => {
       '--random-seed=99',
       '-b',
       'select-only',
-      '-h',
-      '/tmp/s',
-      '-p',
-      '5555',
-      '-U',
-      'postgres',
-      'pgperf',
+      ...connectionArgs,
     ]);
   });
 
@@ -96,13 +92,7 @@ describe('pgbench command lines', () => {
       '-F',
       '90',
       '--unlogged-tables',
-      '-h',
-      '/tmp/s',
-      '-p',
-      '5555',
-      '-U',
-      'postgres',
-      'pgperf',
+      ...connectionArgs,
     ]);
   });
 

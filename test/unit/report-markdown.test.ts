@@ -33,15 +33,18 @@ function run(options: Partial<SyntheticRunOptions> & { effect?: SyntheticRunOpti
   return syntheticRun({ seed: 1, rounds: 8, workloads: { tpcb: [1, 8, 64] }, ...options });
 }
 
+/** A run with the engine's comparison and decision of it: what every renderer takes besides its own options. */
+function judgedRun(result: RunResult, comparison = compareRun(result)) {
+  return { result, comparison, decision: decideRun(result, comparison) };
+}
+
 function render(result: RunResult, extra: { maxLength?: number; base?: CommitInfo; head?: CommitInfo } = {}) {
   // Built arms: the report names the commits pgperf built (a prebuilt install is named by its bin dir).
   result.arms[0]!.build ??= { sha: BASE.sha } as BuildRecord;
   result.arms[1]!.build ??= { sha: HEAD.sha } as BuildRecord;
   const comparison = compareRun(result);
   const text = renderMarkdownReport({
-    result,
-    comparison,
-    decision: decideRun(result, comparison),
+    ...judgedRun(result, comparison),
     commentId: 'pgperf',
     base: BASE,
     head: HEAD,
@@ -158,9 +161,7 @@ describe('renderMarkdownReport: verdicts', () => {
     result.arms[1]!.build = { sha: 'abcdef0123456789' } as BuildRecord;
     const comparison = compareRun(result);
     const text = renderMarkdownReport({
-      result,
-      comparison,
-      decision: decideRun(result, comparison),
+      ...judgedRun(result, comparison),
       commentId: 'x',
     });
     expect(text.split('\n')[1]).toMatch(
@@ -171,9 +172,7 @@ describe('renderMarkdownReport: verdicts', () => {
   it('renders a document with nothing to compare', () => {
     const result = run({ arms: ['base'] });
     const text = renderMarkdownReport({
-      result,
-      comparison: compareRun(result),
-      decision: decideRun(result, compareRun(result)),
+      ...judgedRun(result),
       commentId: 'x',
     });
     expect(text.split('\n')[1]).toBe(
@@ -186,9 +185,7 @@ describe('renderMarkdownReport: verdicts', () => {
     result.arms[1]!.serverVersion = 'postgres (PostgreSQL) 18.1 (Debian 18.1-1)';
     const comparison = compareRun(result);
     const text = renderMarkdownReport({
-      result,
-      comparison,
-      decision: decideRun(result, comparison),
+      ...judgedRun(result, comparison),
       commentId: 'x',
       base: BASE,
       head: HEAD,
@@ -328,9 +325,7 @@ describe('renderMarkdownReport: escaping', () => {
   result.arms[1]!.build = { sha: 'not a sha <b>' } as BuildRecord; // built: the report names the ref
   const comparison = compareRun(result);
   const text = renderMarkdownReport({
-    result,
-    comparison,
-    decision: decideRun(result, comparison),
+    ...judgedRun(result, comparison),
     commentId: 'pr-1 --> <script>',
     base: { label: 'base', ref: 'main' },
     head: { label: 'he|ad`*x*', ref: evilRef, sha: 'not a sha <b>' },
@@ -388,17 +383,13 @@ describe('commentMarker and renderJobSummary', () => {
     const result = run({ effect: (arm) => (arm === 'head' ? 0.9 : 1) });
     const comparison = compareRun(result);
     const comment = renderMarkdownReport({
-      result,
-      comparison,
-      decision: decideRun(result, comparison),
+      ...judgedRun(result, comparison),
       commentId: 'pgperf',
       base: BASE,
       head: HEAD,
     });
     const summary = renderJobSummary({
-      result,
-      comparison,
-      decision: decideRun(result, comparison),
+      ...judgedRun(result, comparison),
       base: BASE,
       head: HEAD,
     });
@@ -438,9 +429,7 @@ describe('renderMarkdownReport: size', () => {
   for (let i = 0; i < 30; i++) huge.warnings.push(`warning ${i}: ${'long | text <x> '.repeat(100)}`);
   const comparison = compareRun(huge);
   const full = renderMarkdownReport({
-    result: huge,
-    comparison,
-    decision: decideRun(huge, comparison),
+    ...judgedRun(huge, comparison),
     commentId: 'c',
     maxLength: Infinity,
   });
@@ -454,9 +443,7 @@ describe('renderMarkdownReport: size', () => {
 
   it('trims the details, keeps the verdict and the tables, and says what was trimmed', () => {
     const text = renderMarkdownReport({
-      result: huge,
-      comparison,
-      decision: decideRun(huge, comparison),
+      ...judgedRun(huge, comparison),
       commentId: 'c',
       runUrl: 'https://github.com/o/r/actions/runs/1',
     });
@@ -479,9 +466,7 @@ describe('renderMarkdownReport: size', () => {
     let previous = 0;
     for (const maxLength of [60_000, 40_000, 30_000, 25_000, 20_000]) {
       const text = renderMarkdownReport({
-        result: huge,
-        comparison,
-        decision: decideRun(huge, comparison),
+        ...judgedRun(huge, comparison),
         commentId: 'c',
         maxLength,
       });
@@ -499,9 +484,7 @@ describe('renderMarkdownReport: size', () => {
 
   it('cuts at a line boundary as a last resort and says so', () => {
     const text = renderMarkdownReport({
-      result: huge,
-      comparison,
-      decision: decideRun(huge, comparison),
+      ...judgedRun(huge, comparison),
       commentId: 'c',
       maxLength: 3000,
     });
@@ -511,7 +494,7 @@ describe('renderMarkdownReport: size', () => {
   });
 
   it('keeps every detail in the job summary', () => {
-    const summary = renderJobSummary({ result: huge, comparison, decision: decideRun(huge, comparison) });
+    const summary = renderJobSummary(judgedRun(huge, comparison));
     expect(new TextEncoder().encode(summary).length).toBeLessThanOrEqual(1_000_000);
     expect(summary).toBe(full.slice(full.indexOf('\n') + 1));
   });

@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { decide } from '../../src/core/compare/decision.js';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { parseInputs } from '../../src/adapters/action/inputs.js';
 import { analyse } from '../../src/flows/compare/analysis.js';
 import {
   chooseStoredBaseline,
@@ -27,6 +24,7 @@ import {
   type RunFilter,
 } from '../../src/store/store.js';
 import { fixtureVariant, minutesAfter, readFixture } from '../../testkit/store-fixture.js';
+import { parseActionInputs } from '../helpers/action-inputs.js';
 
 const fixture = readFixture();
 const info = (status: 'steady' | 'drifted' | 'skipped'): StoredBaselineInfo => ({
@@ -304,26 +302,21 @@ describe('judgeSentinel', () => {
 });
 
 describe('action inputs: store, store-branch, baseline', () => {
-  const action = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
-    inputs: Record<string, { default?: string }>;
-  };
-  const read = (overrides: Record<string, string>) => (name: string) =>
-    overrides[name] ?? (name === 'github-token' ? 'token' : (action.inputs[name]?.default ?? ''));
   it('defaults to same-job without a store', () => {
-    const inputs = parseInputs(read({}));
+    const inputs = parseActionInputs({});
     expect(inputs.baseline).toEqual({ kind: 'same-job' });
     expect(inputs.store).toBeUndefined();
     expect(inputs.storeBranch).toBeUndefined();
   });
   it('stored:REF with a store-branch', () => {
-    const inputs = parseInputs(read({ baseline: 'stored:master', 'store-branch': 'pgperf-data' }));
+    const inputs = parseActionInputs({ baseline: 'stored:master', 'store-branch': 'pgperf-data' });
     expect(inputs.baseline).toEqual({ kind: 'stored', ref: 'master' });
   });
   it('refuses stored without a store, and a URL store with a store-branch', () => {
-    expect(() => parseInputs(read({ baseline: 'stored' }))).toThrow(
+    expect(() => parseActionInputs({ baseline: 'stored' })).toThrow(
       /input 'baseline' is stored, .* set 'store'/,
     );
-    expect(() => parseInputs(read({ store: 'postgresql://u:pw@db/perf', 'store-branch': 'data' }))).toThrow(
+    expect(() => parseActionInputs({ store: 'postgresql://u:pw@db/perf', 'store-branch': 'data' })).toThrow(
       /exclude each other/,
     );
   });

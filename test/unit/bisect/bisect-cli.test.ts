@@ -2,8 +2,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../src/adapters/cli/commands/main.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMain as cli } from '../../helpers/main-in-process.js';
 
 let dir: string;
 let multi: string;
@@ -19,19 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
-  const err: string[] = [];
-  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err.push(String(chunk));
-    return true;
-  });
-  try {
-    return { code: await main(args), stderr: err.join('') };
-  } finally {
-    spy.mockRestore();
-  }
-}
 
 // A repository that does not exist: any case that got as far as git would fail differently.
 // --no-store: nothing here may write to the default store in HOME.

@@ -6,38 +6,23 @@
  * repository made here.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bisectJob } from '../../../src/adapters/action/bisect-mode.js';
 import type { ActionContext } from '../../../src/adapters/action/context.js';
-import { parseInputs } from '../../../src/adapters/action/inputs.js';
 import { runAction } from '../../../src/adapters/action/run-action.js';
 import { bisectMarker, type BisectTarget } from '../../../src/flows/nightly/bisect-marker.js';
-import { octokitApi } from '../../../src/adapters/github/octokit-api.js';
 import { BISECT_LABEL, seriesMarker } from '../../../src/adapters/github/regression-issues.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../../src/machine/os/process.js';
-import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
+import { parseActionInputs } from '../../helpers/action-inputs.js';
+import { BISECT_TARGET, useFakeGitHub } from '../../helpers/fake-github-per-test.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
-const action = parse(readFileSync(path.join(root, 'action.yml'), 'utf8')) as {
-  inputs: Record<string, { default?: string }>;
-};
-const inputsOf = (overrides: Record<string, string>) => {
-  const values: Record<string, string> = {
-    ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])),
-    'github-token': 'token',
-    mode: 'bisect',
-    ...overrides,
-  };
-  return parseInputs((name) => values[name] ?? '');
-};
+const inputsOf = (overrides: Record<string, string>) => parseActionInputs({ mode: 'bisect', ...overrides });
 
-let gh: FakeGitHub;
 let tmp: string;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-bisect-mode-'));
@@ -45,25 +30,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
-beforeEach(async () => {
-  gh = await startFakeGitHub();
-});
-afterEach(async () => {
-  await gh.close();
-});
+const fake = useFakeGitHub();
 
-const api = () =>
-  octokitApi({ token: 't', baseUrl: gh.url, owner: 'pg', repo: 'postgres', retry: { retries: 0 } });
+const api = fake.api;
 
-const target: BisectTarget = {
-  series: 'fp/select-only@4/tps',
-  workload: 'select-only',
-  clients: 4,
-  metric: 'tps',
-  fingerprint: 'fp',
-  good: 'a'.repeat(40),
-  bad: 'b'.repeat(40),
-};
+const target = BISECT_TARGET;
 const pgperfBody = (t: BisectTarget = target) => `${seriesMarker(t.series)}\n${bisectMarker(t)}\nregressed`;
 
 function issueEvent(body: string, login = 'pgperf-bot', label = BISECT_LABEL): ActionContext {
@@ -163,7 +134,7 @@ describe('runAction in mode bisect', () => {
   it('does nothing on other labels, and refuses inputs that mean nothing to a bisection', async () => {
     const other = run({ workloads: '' }, issueEvent(pgperfBody(), 'pgperf-bot', 'bug'));
     expect((await other.done).failure).toBeUndefined();
-    expect(gh.requests).toEqual([]);
+    expect(fake.gh.requests).toEqual([]);
     expect(other.sink.outputs['first-bad-commit']).toBe('');
     await expect(run({ patches: 'x.patch' }, issueEvent(pgperfBody())).done).rejects.toThrow(
       "mode bisect builds every commit it measures from source and bounds each A/B test by rounds or max-rounds: remove 'patches'",

@@ -4,24 +4,16 @@
  * one's, and the caller's process.exitCode is left as it was.
  */
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../src/adapters/cli/commands/main.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runMain } from '../../helpers/main-in-process.js';
 
 // A real 2-arm run on PostgreSQL 15 with every cell undecided (test/fixtures/results/README.md).
 const results = fileURLToPath(
   new URL('../../fixtures/results/pgperf-15-smoke-select-only.json', import.meta.url),
 );
 
-async function quiet(args: string[]): Promise<number> {
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    return await main(args);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+/** main(args)'s exit code, its output captured (and silenced). */
+const quiet = async (args: string[]): Promise<number> => (await runMain(args)).code;
 
 afterEach(() => {
   process.exitCode = undefined;

@@ -6,8 +6,7 @@
  * respected, others' issues left alone, escaping) are tested on the plan alone (planIssueActions). Histories are built from real captured pgbench runs (test/unit/history/noisy-history.ts) with
  * planted steps, at 1 and 2 clients.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { octokitApi } from '../../../src/adapters/github/octokit-api.js';
+import { describe, expect, it } from 'vitest';
 import type { IssueSummary } from '../../../src/adapters/github/api.js';
 import {
   REGRESSION_LABEL,
@@ -20,22 +19,15 @@ import {
 import { analyseHistory } from '../../../src/flows/history/analyse.js';
 import { parseBisectMarker } from '../../../src/flows/nightly/bisect-marker.js';
 import type { HistoryRun } from '../../../src/flows/history/series.js';
-import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
+import { useFakeGitHub } from '../../helpers/fake-github-per-test.js';
 import { WORKLOAD, commitSha, noisyHistory } from '../history/noisy-history.js';
 
-let gh: FakeGitHub;
-beforeEach(async () => {
-  gh = await startFakeGitHub();
-});
-afterEach(async () => {
-  await gh.close();
-});
+const fake = useFakeGitHub();
 
-const api = () =>
-  octokitApi({ token: 't', baseUrl: gh.url, owner: 'pg', repo: 'postgres', retry: { retries: 0 } });
+const api = fake.api;
 const REPO = 'https://github.com/postgres/postgres';
 const links = (run = 777) => ({ repoUrl: REPO, runUrl: `${REPO}/actions/runs/${run}` });
-const writes = () => gh.requests.filter((r) => r.method !== 'GET');
+const writes = () => fake.gh.requests.filter((r) => r.method !== 'GET');
 const FP = 'kvm2-haltpoll-fx';
 const cell = (clients: number) => `${FP}/${WORKLOAD}@${clients}/tps`;
 
@@ -73,7 +65,7 @@ describe('syncRegressionIssues', () => {
   it('two client counts of one workload regressing: one issue listing both cells, with the worst for bisect', async () => {
     const done = await sync(regressed(40));
     expect(done).toEqual({ opened: [500], updated: [], closed: [] });
-    const issue = gh.issues.get(500)!;
+    const issue = fake.gh.issues.get(500)!;
     expect(issue.labels).toEqual([{ name: REGRESSION_LABEL }]);
     expect(issue.title).toMatch(
       /^Performance regression: select-only, 2 cells \(worst TPS at [12] clients? -\d+\.\d%, first bad [0-9a-f]{10}\)$/,
@@ -109,22 +101,22 @@ describe('syncRegressionIssues', () => {
   it('the next nightly with the regression persisting updates the same issue; a cell that regresses later is added', async () => {
     // Night 31: only 1 client has regressed so far.
     await sync(shaped(32, (night, clients) => (night >= 26 && clients === 1 ? 0.8 : 1)));
-    const [first] = [...gh.issues.values()];
+    const [first] = [...fake.gh.issues.values()];
     expect(first!.title).toMatch(/select-only, 1 cell \(worst TPS at 1 client/);
     expect(first!.body).not.toContain(seriesMarker(cell(2)));
 
     // Nights later, 2 clients regressed too: the same issue lists both, no new issue.
     const done = await sync(regressed(41), 778);
     expect(done).toEqual({ opened: [], updated: [first!.number], closed: [] });
-    expect(gh.issues.size).toBe(1);
-    const issue = gh.issues.get(first!.number)!;
+    expect(fake.gh.issues.size).toBe(1);
+    const issue = fake.gh.issues.get(first!.number)!;
     expect(issue.title).toMatch(/select-only, 2 cells/);
     expect(issue.body).toContain(seriesMarker(cell(1)));
     expect(issue.body).toContain(seriesMarker(cell(2)));
     expect(issue.body).toContain(
       'Updated by [this run](https://github.com/postgres/postgres/actions/runs/778)',
     );
-    expect(gh.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/issues'))).toHaveLength(1);
+    expect(fake.gh.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/issues'))).toHaveLength(1);
   });
 
   it('a cell that recovered while another persists stays listed as recovered, and the issue open', () => {
@@ -149,10 +141,10 @@ describe('syncRegressionIssues', () => {
     await sync(regressed(40));
     const recovered = await sync(regressed(60, 45), 790);
     expect(recovered).toEqual({ opened: [], updated: [], closed: [500] });
-    const issue = gh.issues.get(500)!;
+    const issue = fake.gh.issues.get(500)!;
     expect(issue.state).toBe('closed');
     expect(parseEventState(issue.body)?.state).toBe('recovered');
-    const note = gh.comments.get(500)!.at(-1)!.body;
+    const note = fake.gh.comments.get(500)!.at(-1)!.body;
     expect(note).toMatch(
       /^\*\*Recovered\*\*: no cell of \*\*select-only\*\* on kvm2-haltpoll-fx is regressed any more/,
     );
@@ -167,16 +159,16 @@ describe('syncRegressionIssues', () => {
     // The recovery is not there any more (the same change point is the latest again): the same issue, reopened.
     const back = await sync(regressed(40));
     expect(back).toEqual({ opened: [], updated: [500], closed: [] });
-    expect(gh.issues.get(500)!.state).toBe('open');
+    expect(fake.gh.issues.get(500)!.state).toBe('open');
     await sync(regressed(60, 45));
 
     // Regressed again at night 65: a new event, a new issue; the recovered one stays closed.
     const again = await sync(shaped(80, (n) => ((n >= 26 && n < 45) || n >= 65 ? 0.8 : 1)));
     expect(again.opened).toHaveLength(1);
-    expect(gh.issues.get(500)!.state).toBe('closed');
-    const fresh = gh.issues.get(again.opened[0]!)!;
+    expect(fake.gh.issues.get(500)!.state).toBe('closed');
+    const fresh = fake.gh.issues.get(again.opened[0]!)!;
     expect(fresh.body).toContain(`${REPO}/commit/${commitSha(65)}`);
-    expect(gh.issues.size).toBe(2);
+    expect(fake.gh.issues.size).toBe(2);
   });
 
   it('an issue closed by hand while the regression persists stays closed, and no duplicate is opened', () => {
@@ -195,7 +187,7 @@ describe('syncRegressionIssues', () => {
       [10, 1],
       [11, 2],
     ] as const) {
-      gh.issues.set(number, {
+      fake.gh.issues.set(number, {
         number,
         title: `Performance regression: select-only at ${clients} client`,
         body: `${seriesMarker(cell(clients))}\nold format`,
@@ -208,8 +200,8 @@ describe('syncRegressionIssues', () => {
     expect(done.opened).toHaveLength(1);
     expect(done.closed).toEqual([10, 11]);
     for (const number of [10, 11]) {
-      expect(gh.issues.get(number)!.state).toBe('closed');
-      expect(gh.comments.get(number)!.at(-1)!.body).toMatch(
+      expect(fake.gh.issues.get(number)!.state).toBe('closed');
+      expect(fake.gh.comments.get(number)!.at(-1)!.body).toMatch(
         new RegExp(`^Superseded by #${done.opened[0]}: `),
       );
     }

@@ -3,15 +3,13 @@
  * API and octokit, as nightly does), read back by mode bisect; bodies that are not pgperf's, or were
  * edited into nonsense, are refused with a message naming the issue and the field.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bisectMarker,
   jsonMarker,
   markerText,
   parseBisectMarker,
-  type BisectTarget,
 } from '../../../src/flows/nightly/bisect-marker.js';
-import { octokitApi } from '../../../src/adapters/github/octokit-api.js';
 import {
   BISECT_LABEL,
   seriesMarker,
@@ -19,36 +17,21 @@ import {
 } from '../../../src/adapters/github/regression-issues.js';
 import { analyseHistory } from '../../../src/flows/history/analyse.js';
 import { UserError } from '../../../src/core/util/errors.js';
-import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
+import { BISECT_TARGET, useFakeGitHub } from '../../helpers/fake-github-per-test.js';
 import { WORKLOAD, commitSha, noisyHistory } from './noisy-history.js';
 
-let gh: FakeGitHub;
-beforeEach(async () => {
-  gh = await startFakeGitHub();
-});
-afterEach(async () => {
-  await gh.close();
-});
+const fake = useFakeGitHub();
 
-const api = () =>
-  octokitApi({ token: 't', baseUrl: gh.url, owner: 'pg', repo: 'postgres', retry: { retries: 0 } });
+const api = fake.api;
 
-const target: BisectTarget = {
-  series: 'fp/select-only@4/tps',
-  workload: 'select-only',
-  clients: 4,
-  metric: 'tps',
-  fingerprint: 'fp',
-  good: 'a'.repeat(40),
-  bad: 'b'.repeat(40),
-};
+const target = BISECT_TARGET;
 
 describe('the bisect marker', () => {
   it('is written into every regression issue beside the series marker, naming the change point commits', async () => {
     const analysis = analyseHistory(noisyHistory({ nights: 40, stepAt: 26, factor: 0.8, clients: [1] }));
     const done = await syncRegressionIssues(api(), analysis, {});
     expect(done.opened).toHaveLength(1);
-    const issue = gh.issues.get(done.opened[0]!)!;
+    const issue = fake.gh.issues.get(done.opened[0]!)!;
     const s = analysis.series.find((x) => issue.body.includes(seriesMarker(x.series.id)))!;
     const cp = s.changePoints.at(-1)!;
     const parsed = parseBisectMarker(issue.body, 'issue #1');
@@ -71,7 +54,7 @@ describe('the bisect marker', () => {
     const analysis = analyseHistory(noisyHistory({ nights: 40, stepAt: 26, factor: 0.8, clients: [1, 2] }));
     const done = await syncRegressionIssues(api(), analysis, {});
     expect(done.opened).toHaveLength(1);
-    const body = gh.issues.get(done.opened[0]!)!.body;
+    const body = fake.gh.issues.get(done.opened[0]!)!.body;
     const parsed = parseBisectMarker(body, 'issue #1');
     const regressed = analysis.series.filter((s) => s.changePoints.at(-1)?.kind === 'regression');
     expect(regressed).toHaveLength(2);

@@ -1,0 +1,14 @@
+/** Workload files written for a test into its temporary directory. */
+import { chmod, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Writes `text` to dir/name readable by all (0644: the PostgreSQL server and pgbench may run as another
+ * user) and returns the file's path.
+ */
+export async function writeWorkloadFile(dir: string, name: string, text: string): Promise<string> {
+  const file = path.join(dir, name);
+  await writeFile(file, text);
+  await chmod(file, 0o644);
+  return file;
+}
