@@ -1,5 +1,6 @@
 /** Runs the built CLI (dist/cli.js) as a user would, collecting its output. */
 import { spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
@@ -29,4 +30,40 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Ran
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * `pgperf run` of `workload` with one install as both arms (base and head), a fixed seed, no store, the
+ * results under `out` and the clusters under `tmpDir`; `extra` flags follow.
+ */
+export function sameInstallRunArgs(
+  binDir: string,
+  tmpDir: string,
+  workload: string,
+  out: string,
+  extra: string[] = [],
+): string[] {
+  return [
+    'run',
+    '--arm',
+    `base=${binDir}`,
+    '--arm',
+    `head=${binDir}`,
+    '--workload',
+    workload,
+    '--seed',
+    '7',
+    '--no-store',
+    '--out',
+    out,
+    '--tmp-dir',
+    tmpDir,
+    ...extra,
+  ];
+}
+
+/** The results.json of the one run a `--out` directory holds. */
+export async function onlyResultsFile(out: string): Promise<string> {
+  const [run] = await readdir(out);
+  return path.join(out, run!, 'results.json');
 }

@@ -11,10 +11,10 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BisectReport } from '../../src/flows/bisect/run-bisection.js';
 import { short } from '../../src/postgres/builds/source.js';
-import { main } from '../../src/adapters/cli/commands/main.js';
+import { runMain } from '../helpers/main-in-process.js';
 import { renderBisectText } from '../../src/flows/bisect/bisect-text.js';
 import { prepareBisectSeries, SLOW_COMMIT_INDEX, type BisectSeries } from '../helpers/bisect-series.js';
 import { testCacheDir } from '../../testkit/pg-source.js';
@@ -47,25 +47,7 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-async function pgperf(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out.push(String(chunk));
-    return true;
-  });
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err.push(String(chunk));
-    return true;
-  });
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+const pgperf = runMain;
 
 const common = () => ['--repo', series.repo.dir, '--cache-dir', cacheDir, '--workload', workload];
 /** Every case but the first (which saves to a store of its own) leaves the stores alone. */

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyse } from '../../src/flows/compare/analysis.js';
 import { renderMarkdownReport } from '../../src/core/report/markdown.js';
 import type { RunResult } from '../../src/core/results/types.js';
-import { runCli } from '../helpers/cli.js';
+import { onlyResultsFile, runCli, sameInstallRunArgs } from '../helpers/cli.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
@@ -23,27 +23,11 @@ let tmp: string;
 
 const pgperf = (args: string[]) => runCli(args, { cwd: tmp });
 
-const runArgs = (workload: string, out: string, extra: string[] = []) => [
-  'run',
-  '--arm',
-  `base=${binDir}`,
-  '--arm',
-  `head=${binDir}`,
-  '--workload',
-  workload,
-  '--seed',
-  '7',
-  '--no-store',
-  '--out',
-  out,
-  '--tmp-dir',
-  tmp,
-  ...extra,
-];
+const runArgs = (workload: string, out: string, extra: string[] = []) =>
+  sameInstallRunArgs(binDir, tmp, workload, out, extra);
 
 async function resultsIn(dir: string): Promise<RunResult> {
-  const [run] = await readdir(dir);
-  return JSON.parse(await readFile(path.join(dir, run!, 'results.json'), 'utf8')) as RunResult;
+  return JSON.parse(await readFile(await onlyResultsFile(dir), 'utf8')) as RunResult;
 }
 
 const txLogDirs = async () => (await readdir(os.tmpdir())).filter((f) => f.startsWith('pgperf-txlog-'));

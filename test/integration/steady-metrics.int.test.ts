@@ -10,7 +10,7 @@
  * - a snapshot that fails costs the sample its steady metrics, with a warning, never the run.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
-import { runCli } from '../helpers/cli.js';
+import { onlyResultsFile, runCli, sameInstallRunArgs } from '../helpers/cli.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
@@ -59,28 +59,10 @@ function cachedPg18BinDir(): string | undefined {
 
 const pgperf = (args: string[]) => runCli(args, { cwd: tmp });
 
-const runArgs = (workload: string, out: string, extra: string[] = []) => [
-  'run',
-  '--arm',
-  `base=${binDir}`,
-  '--arm',
-  `head=${binDir}`,
-  '--workload',
-  workload,
-  '--seed',
-  '7',
-  '--no-store',
-  '--out',
-  out,
-  '--tmp-dir',
-  tmp,
-  ...extra,
-];
+const runArgs = (workload: string, out: string, extra: string[] = []) =>
+  sameInstallRunArgs(binDir, tmp, workload, out, extra);
 
-async function resultsFile(dir: string): Promise<string> {
-  const [run] = await readdir(dir);
-  return path.join(dir, run!, 'results.json');
-}
+const resultsFile = onlyResultsFile;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-steady-'));
