@@ -64165,6 +64165,28 @@ async function readTrimmed(file2) {
   }
 }
 
+// src/machine/pid-stat.ts
+function parsePidStatLine(text2) {
+  const open4 = text2.indexOf("(");
+  const close = text2.lastIndexOf(")");
+  if (open4 < 0 || close < open4) return void 0;
+  const pid = Number(text2.slice(0, open4).trim());
+  const f = text2.slice(close + 1).trim().split(/\s+/);
+  const field = (n) => Number(f[n - 3]);
+  const out = {
+    pid,
+    comm: text2.slice(open4 + 1, close),
+    state: f[0] ?? "",
+    ppid: field(4),
+    utime: field(14),
+    stime: field(15),
+    cutime: field(16),
+    cstime: field(17)
+  };
+  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
+  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
+}
+
 // src/machine/sysfs.ts
 import { readdir as readdir5, readFile as readFile9 } from "node:fs/promises";
 import path18 from "node:path";
@@ -64227,15 +64249,8 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const open4 = text2.indexOf("(");
-  const close = text2.lastIndexOf(")");
-  if (open4 < 0 || close < open4) return void 0;
-  const pid = Number(text2.slice(0, open4).trim());
-  const rest = text2.slice(close + 1).trim().split(/\s+/);
-  const utime = Number(rest[11]);
-  const stime = Number(rest[12]);
-  if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
-  return { pid, comm: text2.slice(open4 + 1, close), cpu: utime + stime };
+  const stat7 = parsePidStatLine(text2);
+  return stat7 && { pid: stat7.pid, comm: stat7.comm, cpu: stat7.utime + stat7.stime };
 }
 async function takeLoadSnapshot(root) {
   const stat7 = await readText(root, "proc/stat");
@@ -64989,29 +65004,9 @@ function setCounter(counters, key, value) {
   const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
   if (Number.isFinite(n) && n >= 0) counters[key] = n;
 }
-function parseProcStat2(text2) {
-  const open4 = text2.indexOf("(");
-  const close = text2.lastIndexOf(")");
-  if (open4 < 0 || close < open4) return void 0;
-  const pid = Number(text2.slice(0, open4).trim());
-  const f = text2.slice(close + 1).trim().split(/\s+/);
-  const field = (n) => Number(f[n - 3]);
-  const out = {
-    pid,
-    comm: text2.slice(open4 + 1, close),
-    state: f[0] ?? "",
-    ppid: field(4),
-    utime: field(14),
-    stime: field(15),
-    cutime: field(16),
-    cstime: field(17)
-  };
-  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
-  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
-}
 async function readStat(proc, pid) {
   try {
-    return parseProcStat2(await readFile10(path19.join(proc, String(pid), "stat"), "utf8"));
+    return parsePidStatLine(await readFile10(path19.join(proc, String(pid), "stat"), "utf8"));
   } catch {
     return void 0;
   }

@@ -65739,6 +65739,28 @@ async function lookupUser(name, runner) {
   return { name, uid, gid };
 }
 
+// src/machine/pid-stat.ts
+function parsePidStatLine(text2) {
+  const open5 = text2.indexOf("(");
+  const close = text2.lastIndexOf(")");
+  if (open5 < 0 || close < open5) return void 0;
+  const pid = Number(text2.slice(0, open5).trim());
+  const f = text2.slice(close + 1).trim().split(/\s+/);
+  const field = (n) => Number(f[n - 3]);
+  const out = {
+    pid,
+    comm: text2.slice(open5 + 1, close),
+    state: f[0] ?? "",
+    ppid: field(4),
+    utime: field(14),
+    stime: field(15),
+    cutime: field(16),
+    cstime: field(17)
+  };
+  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
+  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
+}
+
 // src/machine/sysfs.ts
 import { readdir as readdir4, readFile as readFile4 } from "node:fs/promises";
 import path10 from "node:path";
@@ -65801,15 +65823,8 @@ function parseProcStat(text2) {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const open5 = text2.indexOf("(");
-  const close = text2.lastIndexOf(")");
-  if (open5 < 0 || close < open5) return void 0;
-  const pid = Number(text2.slice(0, open5).trim());
-  const rest = text2.slice(close + 1).trim().split(/\s+/);
-  const utime = Number(rest[11]);
-  const stime = Number(rest[12]);
-  if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return void 0;
-  return { pid, comm: text2.slice(open5 + 1, close), cpu: utime + stime };
+  const stat6 = parsePidStatLine(text2);
+  return stat6 && { pid: stat6.pid, comm: stat6.comm, cpu: stat6.utime + stat6.stime };
 }
 async function takeLoadSnapshot(root) {
   const stat6 = await readText(root, "proc/stat");
@@ -66563,29 +66578,9 @@ function setCounter(counters, key, value) {
   const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
   if (Number.isFinite(n) && n >= 0) counters[key] = n;
 }
-function parseProcStat2(text2) {
-  const open5 = text2.indexOf("(");
-  const close = text2.lastIndexOf(")");
-  if (open5 < 0 || close < open5) return void 0;
-  const pid = Number(text2.slice(0, open5).trim());
-  const f = text2.slice(close + 1).trim().split(/\s+/);
-  const field = (n) => Number(f[n - 3]);
-  const out = {
-    pid,
-    comm: text2.slice(open5 + 1, close),
-    state: f[0] ?? "",
-    ppid: field(4),
-    utime: field(14),
-    stime: field(15),
-    cutime: field(16),
-    cstime: field(17)
-  };
-  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
-  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : void 0;
-}
 async function readStat(proc, pid) {
   try {
-    return parseProcStat2(await readFile5(path11.join(proc, String(pid), "stat"), "utf8"));
+    return parsePidStatLine(await readFile5(path11.join(proc, String(pid), "stat"), "utf8"));
   } catch {
     return void 0;
   }

@@ -4,6 +4,7 @@
  * the kernel counted in the window, so no clock-tick constant is needed. Parsing is pure and tested
  * on captured snapshots; only `takeLoadSnapshot` reads files.
  */
+import { parsePidStatLine } from './pid-stat.js';
 import { listDir, readText } from './sysfs.js';
 
 export interface CpuTimes {
@@ -53,21 +54,10 @@ export function parseProcStat(text: string): CpuTimes {
   return { total, idle: at(3) + at(4), steal: at(7) };
 }
 
-/** One /proc/<pid>/stat: the command name is in parentheses and may itself hold spaces or ")". */
+/** One /proc/<pid>/stat as the load window uses it: the process and its CPU ticks (utime + stime). */
 export function parsePidStat(text: string): ProcTimes | undefined {
-  const open = text.indexOf('(');
-  const close = text.lastIndexOf(')');
-  if (open < 0 || close < open) return undefined;
-  const pid = Number(text.slice(0, open).trim());
-  // Fields after ")": state(3) ppid(4) ... utime(14) stime(15).
-  const rest = text
-    .slice(close + 1)
-    .trim()
-    .split(/\s+/);
-  const utime = Number(rest[11]);
-  const stime = Number(rest[12]);
-  if (!Number.isInteger(pid) || !Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
-  return { pid, comm: text.slice(open + 1, close), cpu: utime + stime };
+  const stat = parsePidStatLine(text);
+  return stat && { pid: stat.pid, comm: stat.comm, cpu: stat.utime + stat.stime };
 }
 
 /** Reads /proc/stat and every /proc/<pid>/stat under root. */

@@ -19,6 +19,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { StatCounters, StatSnapshot } from '../core/results/steady.js';
 import type { Connection } from './cluster/cluster.js';
+import { parsePidStatLine, type PidStat } from '../machine/pid-stat.js';
 
 export const STAT_SNAPSHOT_APPLICATION_NAME = 'pgperf-stat-snapshot';
 
@@ -114,51 +115,9 @@ function setCounter(counters: StatCounters, key: keyof StatCounters, value: unkn
   if (Number.isFinite(n) && n >= 0) counters[key] = n;
 }
 
-/** The fields of /proc/<pid>/stat a snapshot uses. */
-export interface ProcStat {
-  pid: number;
-  comm: string;
-  /** R, S, D, Z (exited, not yet reaped), ... */
-  state: string;
-  ppid: number;
-  /** Clock ticks of this process in user and system mode. */
-  utime: number;
-  stime: number;
-  /** Clock ticks of its reaped children. */
-  cutime: number;
-  cstime: number;
-}
-
-/** Parses one /proc/<pid>/stat line; undefined when it is not one. The name (comm) may hold spaces and ")". */
-export function parseProcStat(text: string): ProcStat | undefined {
-  const open = text.indexOf('(');
-  const close = text.lastIndexOf(')');
-  if (open < 0 || close < open) return undefined;
-  const pid = Number(text.slice(0, open).trim());
-  // After the name: state(3) ppid(4) pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt
-  // utime(14) stime(15) cutime(16) cstime(17) ...
-  const f = text
-    .slice(close + 1)
-    .trim()
-    .split(/\s+/);
-  const field = (n: number) => Number(f[n - 3]);
-  const out: ProcStat = {
-    pid,
-    comm: text.slice(open + 1, close),
-    state: f[0] ?? '',
-    ppid: field(4),
-    utime: field(14),
-    stime: field(15),
-    cutime: field(16),
-    cstime: field(17),
-  };
-  const numbers = [out.pid, out.ppid, out.utime, out.stime, out.cutime, out.cstime];
-  return numbers.every((n) => Number.isInteger(n) && n >= 0) ? out : undefined;
-}
-
-async function readStat(proc: string, pid: number): Promise<ProcStat | undefined> {
+async function readStat(proc: string, pid: number): Promise<PidStat | undefined> {
   try {
-    return parseProcStat(await readFile(path.join(proc, String(pid), 'stat'), 'utf8'));
+    return parsePidStatLine(await readFile(path.join(proc, String(pid), 'stat'), 'utf8'));
   } catch {
     return undefined;
   }
@@ -209,7 +168,7 @@ async function childPids(proc: string, postmaster: number): Promise<number[]> {
   } catch {
     const pids = (await readdir(proc)).filter((d) => /^\d+$/.test(d)).map(Number);
     const stats = await Promise.all(pids.map((p) => readStat(proc, p)));
-    return stats.filter((s): s is ProcStat => s?.ppid === postmaster).map((s) => s.pid);
+    return stats.filter((s): s is PidStat => s?.ppid === postmaster).map((s) => s.pid);
   }
 }
 

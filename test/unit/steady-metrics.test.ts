@@ -12,7 +12,7 @@ import {
   type StatSnapshot,
 } from '../../src/core/results/steady.js';
 import { STEADY_METRICS, metricFromName, gatedName } from '../../src/core/results/metrics.js';
-import { parseProcStat } from '../../src/postgres/stat-snapshot.js';
+import { parsePidStatLine as parseProcStat } from '../../src/machine/pid-stat.js';
 import { steadySummary } from '../../src/core/compare/steady-summary.js';
 import { steadyMetricsSection } from '../../src/core/report/steady-metrics-section.js';
 import { analyse } from '../../src/flows/compare/analysis.js';
