@@ -38229,7 +38229,7 @@ var {
 } = import_index.default;
 
 // src/machine/os/cleanup.ts
-import { mkdtemp, rm } from "node:fs/promises";
+import { chown, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 var tasks = /* @__PURE__ */ new Map();
@@ -38254,10 +38254,11 @@ async function drain() {
     }
   }
 }
-async function makeTempDir(prefix, parent = os.tmpdir()) {
-  const dir = await mkdtemp(path.join(parent, prefix));
+async function makeTempDir(prefix, options = {}) {
+  const dir = await mkdtemp(path.join(options.parent ?? os.tmpdir(), prefix));
   const release = () => rm(dir, { recursive: true, force: true });
   const unregister = onCleanup(release);
+  if (options.owner) await chown(dir, options.owner.uid, options.owner.gid);
   return {
     dir,
     async remove() {
@@ -38729,7 +38730,7 @@ import path12 from "node:path";
 init_errors();
 import {
   access,
-  chown,
+  chown as chown2,
   constants,
   mkdir,
   mkdtemp as mkdtemp2,
@@ -38833,6 +38834,13 @@ var nodeProcessRunner = {
     });
   }
 };
+function runnerAs(runner, user) {
+  return {
+    run(command, args, options = {}) {
+      return runner.run(command, args, { ...options, uid: user.uid, gid: user.gid });
+    }
+  };
+}
 function tail(text2, lines = 20) {
   const all = text2.trimEnd().split("\n");
   return all.slice(-lines).join("\n");
@@ -39034,8 +39042,8 @@ var PgCluster = class _PgCluster {
     try {
       await mkdir(cluster.socketDir, { mode: 448 });
       if (spec.runAs) {
-        await chown(dir, spec.runAs.uid, spec.runAs.gid);
-        await chown(cluster.socketDir, spec.runAs.uid, spec.runAs.gid);
+        await chown2(dir, spec.runAs.uid, spec.runAs.gid);
+        await chown2(cluster.socketDir, spec.runAs.uid, spec.runAs.gid);
         await cluster.checkReachable();
       }
       await cluster.initdb();
@@ -63345,14 +63353,15 @@ function reportCounts(r) {
 
 // src/drivers/pgbench/driver.ts
 function pgbenchDriver(options) {
-  const { workload, runner, logger } = options;
+  const { workload, runner, logger, clientUser } = options;
+  const tempDir = (prefix) => makeTempDir(prefix, clientUser ? { owner: clientUser } : {});
   const pgbench = path16.join(options.clientBinDir, "pgbench");
   const env = { LC_ALL: "C", PGAPPNAME: "pgbench" };
   let pipelineScript;
   const scriptForPipeline = () => {
     if (workload.pipeline === void 0) return Promise.resolve(void 0);
     pipelineScript ??= (async () => {
-      const { dir } = await makeTempDir("pgperf-scripts-");
+      const { dir } = await tempDir("pgperf-scripts-");
       const file2 = path16.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile5(file2, pipelinedSelectScript(workload.pipeline), { mode: 420 });
       return file2;
@@ -63368,6 +63377,16 @@ function pgbenchDriver(options) {
         );
       }
       return { tool: "pgbench", binDir: options.clientBinDir, version: res.stdout.trim() };
+    },
+    async checkFiles() {
+      for (const [i, script] of (workload.scripts ?? []).entries()) {
+        const res = await runner.run("head", ["-c", "0", "--", script.file], { env });
+        if (res.exitCode === 0) continue;
+        const who = clientUser ? `the user "${clientUser.name}" that runs pgbench` : "pgbench";
+        throw new UserError(
+          `workload ${workload.name}: scripts[${i}].file: ${script.file} cannot be read by ${who} (${res.stderr.trim().split("\n").pop() || describeExit(res)}); workload scripts are read with the rights of the user that runs pgbench, never as root: make the file and its directories readable by it`
+        );
+      }
     },
     async prepare(target, signal) {
       const args = initArgs(workload, target.connection);
@@ -63389,7 +63408,7 @@ ${tail(res.stderr)}`
       });
     },
     async run(target, spec) {
-      const logDir = needsTransactionLog(workload) ? await makeTempDir("pgperf-txlog-") : void 0;
+      const logDir = needsTransactionLog(workload) ? await tempDir("pgperf-txlog-") : void 0;
       try {
         return await measure(target, spec, logDir?.dir);
       } finally {
@@ -65686,20 +65705,28 @@ async function runBenchmark(req, deps) {
   const versions = await Promise.all(req.arms.map((a) => inspectBinDir(a.binDir, `arm ${a.label}`, runner)));
   const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
   const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? "");
+  const runAs = await resolveRunAs(req.runAs, deps);
+  if (runAs) logger.info(`running PostgreSQL and the clients as user "${runAs.name}" (pgperf runs as root)`);
+  const clientRunner = runAs ? runnerAs(runner, runAs) : runner;
   const drivers = new Map(
     workloads.map((w) => {
       const plan = cpuPlans.get(w.name);
-      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) } : { cpuCount, runner };
+      const clientDeps = plan ? { cpuCount: plan.client.length, runner: pinnedRunner(clientRunner, plan.clientPrefix) } : { cpuCount, runner: clientRunner };
       return [
         w.name,
-        createDriver(w, { clientBinDir, ...clientDeps, logger, searchPath: deps.searchPath ?? "" })
+        createDriver(w, {
+          clientBinDir,
+          ...clientDeps,
+          logger,
+          searchPath: deps.searchPath ?? "",
+          ...runAs ? { clientUser: runAs } : {}
+        })
       ];
     })
   );
   const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)]));
   const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
-  const runAs = await resolveRunAs(req.runAs, deps);
-  if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
+  for (const driver of drivers.values()) await driver.checkFiles?.();
   const seed = req.seed ?? newSeed();
   const dataSets = groupDataSets(workloads);
   const cells = workloads.flatMap(

@@ -46,7 +46,7 @@ import type { AnalysisSettings } from '../core/results/types.js';
 import { UserError, errorMessage } from '../core/util/errors.js';
 import { FileWriteError } from '../machine/os/atomic-write.js';
 import type { Logger } from '../core/util/logger.js';
-import type { ProcessRunner } from '../machine/os/process.js';
+import { runnerAs, type ProcessRunner } from '../machine/os/process.js';
 import { PGPERF_VERSION } from '../core/version.js';
 import { deriveSeed, newSeed, planRounds, type ArmOrder, type PlannedRun } from './plan.js';
 import { AdaptiveControl } from './adaptive-control.js';
@@ -149,23 +149,34 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
   // Pinning (workload `cpus`): the server under the plan's server CPUs, the client under its client CPUs,
   // and pgbench -j follows the client CPU count.
   const cpuPlans = await workloadCpuPlans(workloads, deps.searchPath ?? '');
+  const runAs = await resolveRunAs(req.runAs, deps);
+  if (runAs) logger.info(`running PostgreSQL and the clients as user "${runAs.name}" (pgperf runs as root)`);
+  // The clients run as the server's unprivileged user too: a workload's scripts (and their \shell
+  // commands) get that user's rights, never root's.
+  const clientRunner = runAs ? runnerAs(runner, runAs) : runner;
   const drivers = new Map<string, Driver>(
     workloads.map((w) => {
       const plan = cpuPlans.get(w.name);
       const clientDeps = plan
-        ? { cpuCount: plan.client.length, runner: pinnedRunner(runner, plan.clientPrefix) }
-        : { cpuCount, runner };
+        ? { cpuCount: plan.client.length, runner: pinnedRunner(clientRunner, plan.clientPrefix) }
+        : { cpuCount, runner: clientRunner };
       return [
         w.name,
-        createDriver(w, { clientBinDir, ...clientDeps, logger, searchPath: deps.searchPath ?? '' }),
+        createDriver(w, {
+          clientBinDir,
+          ...clientDeps,
+          logger,
+          searchPath: deps.searchPath ?? '',
+          ...(runAs ? { clientUser: runAs } : {}),
+        }),
       ];
     }),
   );
-  // One client per tool drives every arm; each is checked before any server starts.
+  // One client per tool drives every arm; each, and every file a workload names, is checked before any
+  // server starts.
   const driverPerTool = new Map(workloads.map((w) => [w.tool, drivers.get(w.name)!]));
   const clientInfos = await Promise.all([...driverPerTool.values()].map((d) => d.client()));
-  const runAs = await resolveRunAs(req.runAs, deps);
-  if (runAs) logger.info(`running PostgreSQL as user "${runAs.name}" (pgperf runs as root)`);
+  for (const driver of drivers.values()) await driver.checkFiles?.();
 
   const seed = req.seed ?? newSeed();
   const dataSets = groupDataSets(workloads);

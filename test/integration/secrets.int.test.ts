@@ -40,7 +40,11 @@ afterAll(async () => {
 });
 
 it('a workload script (\\shell env) sees no token, no INPUT_*, no ACTIONS_*', async () => {
-  const envFile = path.join(tmp, 'env.txt');
+  // As root, pgbench (and so \shell) runs as the unprivileged run user: it writes into a shared directory.
+  const shared = path.join(tmp, 'shell-out');
+  await mkdir(shared);
+  await chmod(shared, 0o1777);
+  const envFile = path.join(shared, 'env.txt');
   await writeFile(path.join(tmp, 'spy.sql'), `\\shell env > ${envFile}\nSELECT 1;\n`);
   await writeFile(
     path.join(tmp, 'spy.yml'),

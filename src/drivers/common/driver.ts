@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { Connection, ServerVersion } from '../../postgres/cluster/cluster.js';
 import type { Logger } from '../../core/util/logger.js';
-import type { ProcessRunner } from '../../machine/os/process.js';
+import type { ChildUser, ProcessRunner } from '../../machine/os/process.js';
 import type { MetricName } from '../../core/results/metrics.js';
 import type { ClientInfo, ProgressPoint } from '../../core/results/types.js';
 
@@ -45,6 +45,11 @@ export interface RunOutcome {
 export interface Driver {
   /** The client binary and its version (one client drives every arm). */
   client(): Promise<ClientInfo>;
+  /**
+   * Checks, before any server starts, that the client can read every file the workload names (as the user
+   * it runs as); throws a UserError naming the file otherwise.
+   */
+  checkFiles?(): Promise<void>;
   /** Loads the workload's data set into a fresh cluster. */
   prepare(target: BenchTarget, signal?: AbortSignal): Promise<void>;
   /** Resets state that would otherwise carry over between runs (VACUUM, CHECKPOINT). */
@@ -65,6 +70,11 @@ export interface DriverDeps {
   logger: Logger;
   /** Directories searched for clients that do not ship with PostgreSQL (sysbench). */
   searchPath: string;
+  /**
+   * The unprivileged user `runner` runs the client as (pgperf as root): files the client writes go into
+   * directories that user owns. Absent: the client runs as pgperf's own user.
+   */
+  clientUser?: ChildUser;
 }
 
 /**

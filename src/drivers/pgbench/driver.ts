@@ -5,7 +5,7 @@ import { makeTempDir } from '../../machine/os/cleanup.js';
 import type { PgbenchWorkload } from './workload.js';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
-import { describeExit, tail, type ProcessRunner } from '../../machine/os/process.js';
+import { describeExit, tail, type ChildUser, type ProcessRunner } from '../../machine/os/process.js';
 import type { ClientInfo } from '../../core/results/types.js';
 import type { BenchTarget, Driver, RunOutcome, RunSpec } from '../common/driver.js';
 import { RUN_GRACE_S, judgeInput, resetBeforeRun, runOutcome } from '../common/shared.js';
@@ -28,10 +28,13 @@ export interface PgbenchDriverOptions {
   cpuCount: number;
   runner: ProcessRunner;
   logger: Logger;
+  /** The user `runner` runs pgbench as, if not pgperf's own: it owns pgbench's temp directories. */
+  clientUser?: ChildUser;
 }
 
 export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
-  const { workload, runner, logger } = options;
+  const { workload, runner, logger, clientUser } = options;
+  const tempDir = (prefix: string) => makeTempDir(prefix, clientUser ? { owner: clientUser } : {});
   const pgbench = path.join(options.clientBinDir, 'pgbench');
   const env = { LC_ALL: 'C', PGAPPNAME: 'pgbench' };
   let pipelineScript: Promise<string> | undefined;
@@ -40,7 +43,7 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
     if (workload.pipeline === undefined) return Promise.resolve(undefined);
     pipelineScript ??= (async () => {
       // Registered: removed when the CLI or the Action ends, however it ends.
-      const { dir } = await makeTempDir('pgperf-scripts-');
+      const { dir } = await tempDir('pgperf-scripts-');
       const file = path.join(dir, `select-only-pipeline-${workload.pipeline}.sql`);
       await writeFile(file, pipelinedSelectScript(workload.pipeline!), { mode: 0o644 });
       return file;
@@ -57,6 +60,20 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
         );
       }
       return { tool: 'pgbench', binDir: options.clientBinDir, version: res.stdout.trim() };
+    },
+
+    async checkFiles() {
+      // Opened by the user pgbench runs as (the unprivileged run user when pgperf is root), as pgbench will.
+      for (const [i, script] of (workload.scripts ?? []).entries()) {
+        const res = await runner.run('head', ['-c', '0', '--', script.file], { env });
+        if (res.exitCode === 0) continue;
+        const who = clientUser ? `the user "${clientUser.name}" that runs pgbench` : 'pgbench';
+        throw new UserError(
+          `workload ${workload.name}: scripts[${i}].file: ${script.file} cannot be read by ${who} ` +
+            `(${res.stderr.trim().split('\n').pop() || describeExit(res)}); workload scripts are read with ` +
+            'the rights of the user that runs pgbench, never as root: make the file and its directories readable by it',
+        );
+      }
     },
 
     async prepare(target, signal) {
@@ -82,7 +99,7 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
     async run(target: BenchTarget, spec: RunSpec): Promise<RunOutcome> {
       // Percentiles need every transaction's latency: a per-transaction log per thread, in a private
       // directory (registered: removed however pgperf ends), read into a bounded histogram and deleted.
-      const logDir = needsTransactionLog(workload) ? await makeTempDir('pgperf-txlog-') : undefined;
+      const logDir = needsTransactionLog(workload) ? await tempDir('pgperf-txlog-') : undefined;
       try {
         return await measure(target, spec, logDir?.dir);
       } finally {

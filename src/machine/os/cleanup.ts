@@ -5,7 +5,7 @@
  * unregister; the adapters (CLI main, Action) run what is left with `runCleanups()` on every path, and
  * src/machine/os/signals.ts runs it before a forced exit.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -57,10 +57,15 @@ export interface TempDir {
  * mkdtemp under `parent` (default the OS temp dir), registered for removal: nothing pgperf creates in
  * /tmp outlives it, even when it is interrupted.
  */
-export async function makeTempDir(prefix: string, parent = os.tmpdir()): Promise<TempDir> {
-  const dir = await mkdtemp(path.join(parent, prefix));
+export async function makeTempDir(
+  prefix: string,
+  options: { parent?: string; owner?: { uid: number; gid: number } } = {},
+): Promise<TempDir> {
+  const dir = await mkdtemp(path.join(options.parent ?? os.tmpdir(), prefix));
   const release = () => rm(dir, { recursive: true, force: true });
   const unregister = onCleanup(release);
+  // A child that runs as another (unprivileged) user writes here: the directory is that user's, still 0700.
+  if (options.owner) await chown(dir, options.owner.uid, options.owner.gid);
   return {
     dir,
     async remove() {

@@ -111,6 +111,25 @@ export const nodeProcessRunner: ProcessRunner = {
   },
 };
 
+/** An unprivileged user a child runs as (pgperf as root runs PostgreSQL and the clients as one). */
+export interface ChildUser {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
+/**
+ * A runner whose every child runs as `user`: the benchmark clients, so that the workload scripts they
+ * read (and their `\shell` commands) get that user's rights, not root's.
+ */
+export function runnerAs(runner: ProcessRunner, user: ChildUser): ProcessRunner {
+  return {
+    run(command, args, options = {}) {
+      return runner.run(command, args, { ...options, uid: user.uid, gid: user.gid });
+    },
+  };
+}
+
 /** The last `lines` lines of a text, for error messages that show a log tail. */
 export function tail(text: string, lines = 20): string {
   const all = text.trimEnd().split('\n');

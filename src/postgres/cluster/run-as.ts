@@ -4,13 +4,9 @@
  */
 import type { Logger } from '../../core/util/logger.js';
 import { UserError } from '../../core/util/errors.js';
-import type { ProcessRunner } from '../../machine/os/process.js';
+import type { ChildUser, ProcessRunner } from '../../machine/os/process.js';
 
-export interface RunAsUser {
-  name: string;
-  uid: number;
-  gid: number;
-}
+export type RunAsUser = ChildUser;
 
 /**
  * pgperf's own unprivileged system user (no home, no login shell), created when missing. Not Debian's
