@@ -10406,7 +10406,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify(item, ctx, onComment, onChompKeep) {
+    function stringify2(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -10435,7 +10435,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -10445,7 +10445,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -10467,7 +10467,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -10519,7 +10519,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -10660,7 +10660,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge3 = require_merge();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key, value }) {
@@ -10696,7 +10696,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
@@ -10763,12 +10763,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify2(collection, ctx, options);
+      const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify3(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -10793,7 +10793,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -10860,7 +10860,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify.stringify(item, itemCtx, () => comment = null);
+        let str = stringify2.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -12221,7 +12221,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -12236,7 +12236,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify.createStringifyContext(doc, options);
+      const ctx = stringify2.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -12258,7 +12258,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -12266,7 +12266,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify.stringify(doc.contents, ctx));
+        lines.push(stringify2.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -14402,7 +14402,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -14455,7 +14455,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -16185,7 +16185,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify(value, replacer, options) {
+    function stringify2(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -16210,7 +16210,7 @@ var require_public_api = __commonJS({
     exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -18021,7 +18021,7 @@ var require_util = __commonJS({
     var net2 = __require("node:net");
     var { Blob: Blob2 } = __require("node:buffer");
     var nodeUtil = __require("node:util");
-    var { stringify } = __require("node:querystring");
+    var { stringify: stringify2 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var { InvalidArgumentError: InvalidArgumentError2 } = require_errors2();
     var { headerNameLowerCasedRecord } = require_constants();
@@ -18081,7 +18081,7 @@ var require_util = __commonJS({
       if (url2.includes("?") || url2.includes("#")) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify(queryParams);
+      const stringified = stringify2(queryParams);
       if (stringified) {
         url2 += "?" + stringified;
       }
@@ -33288,7 +33288,7 @@ var require_util6 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify(cookie) {
+    function stringify2(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -33346,7 +33346,7 @@ var require_util6 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify
+      stringify: stringify2
     };
   }
 });
@@ -33492,7 +33492,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify } = require_util6();
+    var { stringify: stringify2 } = require_util6();
     var { webidl } = require_webidl();
     var { Headers } = require_headers();
     function getCookies(headers) {
@@ -33535,7 +33535,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify(cookie);
+      const str = stringify2(cookie);
       if (str) {
         headers.append("Set-Cookie", str);
       }
@@ -70018,6 +70018,12 @@ function escapeMarkdown(text2, maxChars) {
     (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
   );
 }
+function codeBlock(text2, language = "") {
+  const lines = text2.split("\n").map((line) => plainText(line));
+  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`+/g) ?? []).map((run2) => run2.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, ...lines, fence].join("\n");
+}
 var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9._:/+=,@% -]*[A-Za-z0-9._:/+=,@%-])?$/;
 function codeText(text2, maxChars) {
   return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
@@ -70753,6 +70759,120 @@ function chartBlocks(arm2, curve) {
   return [legend, chart.join("\n")];
 }
 
+// src/core/report/reproduce.ts
+var import_yaml2 = __toESM(require_dist2(), 1);
+function reproductions(result, targets) {
+  return targets.flatMap((t) => {
+    const recorded = result.workloads[t.workload];
+    if (recorded === null || typeof recorded !== "object") return [];
+    const { workload, scriptFiles } = narrowed(recorded, t.clients);
+    const file2 = `reproduce-${t.workload.replace(/[^A-Za-z0-9_.-]/g, "_")}.yml`;
+    const yaml = (0, import_yaml2.stringify)(workload).trimEnd();
+    const marker = uniqueMarker(yaml);
+    const script = [
+      `cat > ${shellWord(file2)} <<'${marker}'`,
+      yaml,
+      marker,
+      runCommand(result, file2).map((words) => words.join(" ")).join(" \\\n  ")
+    ].join("\n");
+    return [{ workload: t.workload, clients: t.clients, file: file2, script, scriptFiles }];
+  });
+}
+function narrowed(recorded, clients) {
+  const workload = { ...recorded, clients };
+  const scriptFiles = [];
+  if (Array.isArray(recorded.scripts)) {
+    workload.scripts = recorded.scripts.map((s) => {
+      const script = s;
+      if (typeof script.file !== "string") return s;
+      const base = basename(script.file);
+      scriptFiles.push(base);
+      return { ...script, file: base };
+    });
+  }
+  return { workload, scriptFiles };
+}
+function runCommand(result, file2) {
+  const lines = [["pgperf", "run"]];
+  const [base, ...heads] = result.arms;
+  const builds2 = result.arms.map((a) => a.build);
+  if (base && heads.length === 1 && heads[0].label === "head" && builds2.every((b) => b !== void 0)) {
+    const [b, h] = [builds2[0], builds2[1]];
+    lines.push(["--repo", repoOf(b.repo, result)], ["--base", b.sha], ["--head", h.sha]);
+    for (const p of b.patches) lines.push(["--base-patch", basename(p.file)]);
+    for (const p of h.patches) lines.push(["--head-patch", basename(p.file)]);
+  } else {
+    for (const a of result.arms) lines.push(["--arm", `${a.label}=${a.binDir}`]);
+  }
+  for (const a of result.arms) {
+    for (const [name, value] of Object.entries(a.settingOverrides)) {
+      lines.push(["--set", `${a.label}:${name}=${value}`]);
+    }
+  }
+  lines.push(["--workload", file2], ["--seed", String(result.plan.seed)], ["--order", result.plan.order]);
+  if (result.analysis) {
+    lines.push(
+      ["--threshold", String(result.analysis.thresholdPct)],
+      ["--alpha", String(result.analysis.alpha)]
+    );
+    if (result.analysis.metric !== "tps") lines.push(["--metric", result.analysis.metric]);
+  }
+  if (result.adaptive) {
+    lines.push(["--max-rounds", String(result.adaptive.plan.maxRounds)]);
+    lines.push(["--schedule", result.adaptive.plan.schedule.join(",")]);
+  }
+  return lines.map((words) => words.map(shellWord));
+}
+function basename(file2) {
+  return file2.split("/").pop();
+}
+function repoOf(buildRepo, result) {
+  if (/^[a-z+]+:\/\//i.test(buildRepo) || buildRepo.startsWith("git@")) return buildRepo;
+  const gh = result.source?.repository;
+  return gh && /^[\w.-]+\/[\w.-]+$/.test(gh) ? `https://github.com/${gh}.git` : buildRepo;
+}
+function shellWord(word) {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+function uniqueMarker(text2) {
+  const lines = new Set(text2.split("\n"));
+  let marker = "PGPERF_WORKLOAD";
+  while (lines.has(marker)) marker += "_";
+  return marker;
+}
+
+// src/core/report/reproduce-section.ts
+var MAX_WORKLOADS = 3;
+function reproduceTargets(decision) {
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const c of decision.cells) {
+    if (c.part !== void 0) continue;
+    if (c.verdict !== "regression" && c.verdict !== "improvement" && !c.likelyRegression) continue;
+    const clients = byWorkload.get(c.workload) ?? [];
+    if (!clients.includes(c.clients)) clients.push(c.clients);
+    byWorkload.set(c.workload, clients);
+  }
+  return [...byWorkload].map(([workload, clients]) => ({ workload, clients: clients.sort((a, b) => a - b) }));
+}
+function reproduceSection(result, decision) {
+  const found = reproductions(result, reproduceTargets(decision).slice(0, MAX_WORKLOADS));
+  if (found.length === 0) return [];
+  return found.map((r) => {
+    const copy = r.scriptFiles.length > 0 ? [
+      `Copy ${r.scriptFiles.map((f) => escapeMarkdown(f)).join(", ")} from the workload's directory beside ${escapeMarkdown(r.file)} first.`,
+      ""
+    ] : [];
+    return [
+      `<details><summary>Reproduce ${escapeMarkdown(r.workload)} at ${r.clients.join(", ")} client(s) with the CLI</summary>`,
+      "",
+      ...copy,
+      codeBlock(r.script, "sh"),
+      "",
+      "</details>"
+    ].join("\n");
+  });
+}
+
 // src/core/report/markdown.ts
 function renderMarkdownReport(input2) {
   return renderReport(input2, commentMarker(input2.commentId), commentBudget(input2.maxLength));
@@ -70776,7 +70896,12 @@ function renderReport(input2, marker, budget) {
   ];
   const tables = buildTables(comparison);
   return fitToBudget((trims) => {
-    const blocks = [...top, ...tableBlocks(ctx, tables, trims), ...reasonsBlock(input2.decision)];
+    const blocks = [
+      ...top,
+      ...tableBlocks(ctx, tables, trims),
+      ...reasonsBlock(input2.decision),
+      ...reproduceSection(result, input2.decision)
+    ];
     if (trims.size > 0) blocks.push(trimNote(ctx, trims));
     if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
     return `${blocks.join("\n\n")}
@@ -77437,7 +77562,7 @@ function roundSeconds(workloads, arms, durationS) {
 }
 
 // src/adapters/cli/commands/run.ts
-function runCommand() {
+function runCommand2() {
   const command = new Command("run").description(
     "run workloads against two or more PostgreSQL installs (arms), interleaved, and save every sample"
   ).option(
@@ -77946,7 +78071,7 @@ async function withStore(flags, write, fn) {
 
 // src/adapters/cli/commands/index.ts
 var commands = [
-  runCommand,
+  runCommand2,
   buildCommand,
   demoCommand,
   calibrateCommand,

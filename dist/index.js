@@ -982,7 +982,7 @@ var require_util = __commonJS({
     var net2 = __require("node:net");
     var { Blob: Blob2 } = __require("node:buffer");
     var nodeUtil = __require("node:util");
-    var { stringify } = __require("node:querystring");
+    var { stringify: stringify2 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var { InvalidArgumentError } = require_errors();
     var { headerNameLowerCasedRecord } = require_constants();
@@ -1042,7 +1042,7 @@ var require_util = __commonJS({
       if (url2.includes("?") || url2.includes("#")) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify(queryParams);
+      const stringified = stringify2(queryParams);
       if (stringified) {
         url2 += "?" + stringified;
       }
@@ -16249,7 +16249,7 @@ var require_util6 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify(cookie) {
+    function stringify2(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -16307,7 +16307,7 @@ var require_util6 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify
+      stringify: stringify2
     };
   }
 });
@@ -16453,7 +16453,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify } = require_util6();
+    var { stringify: stringify2 } = require_util6();
     var { webidl } = require_webidl();
     var { Headers: Headers2 } = require_headers();
     function getCookies(headers) {
@@ -16496,7 +16496,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify(cookie);
+      const str = stringify2(cookie);
       if (str) {
         headers.append("Set-Cookie", str);
       }
@@ -25363,48 +25363,6 @@ var init_pg_store = __esm({
   }
 });
 
-// src/adapters/github/api.ts
-function kindOfStatus(status) {
-  if (status === void 0 || status === 0) return "network";
-  if (status === 429) return "rate-limit";
-  if (status === 401 || status === 403) return "permission";
-  if (status === 404 || status === 410 || status === 422) return "not-found";
-  if (status >= 500) return "server";
-  return "other";
-}
-function apiFailureHint(e, permission) {
-  switch (e.kind) {
-    case "rate-limit":
-      return "GitHub's API rate limit was hit (not a permission problem); the call was retried and gave up. Run fewer jobs with this token at once, or retry the workflow later.";
-    case "permission":
-      return `The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in docs/action.md).`;
-    case "not-found":
-      return `Not found: check the repository, the number or commit, and the token's access ('${permission}').`;
-    case "server":
-      return "GitHub answered with a server error on every retry; retry the workflow later.";
-    case "network":
-      return "GitHub could not be reached; check GITHUB_API_URL and the network of the runner.";
-    default:
-      return "";
-  }
-}
-var GitHubApiError;
-var init_api = __esm({
-  "src/adapters/github/api.ts"() {
-    "use strict";
-    GitHubApiError = class extends Error {
-      constructor(message, status, kind) {
-        super(message);
-        this.status = status;
-        this.name = "GitHubApiError";
-        this.kind = kind ?? kindOfStatus(status);
-      }
-      status;
-      kind;
-    };
-  }
-});
-
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -26875,7 +26833,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify(item, ctx, onComment, onChompKeep) {
+    function stringify2(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -26904,7 +26862,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -26914,7 +26872,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -26936,7 +26894,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -26988,7 +26946,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -27129,7 +27087,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge3 = require_merge();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map2, { key, value }) {
@@ -27165,7 +27123,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
@@ -27232,12 +27190,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify2(collection, ctx, options);
+      const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify3(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -27262,7 +27220,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -27329,7 +27287,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify.stringify(item, itemCtx, () => comment = null);
+        let str = stringify2.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -28690,7 +28648,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -28705,7 +28663,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify.createStringifyContext(doc, options);
+      const ctx = stringify2.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -28727,7 +28685,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -28735,7 +28693,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify.stringify(doc.contents, ctx));
+        lines.push(stringify2.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -30871,7 +30829,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -30924,7 +30882,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -32654,7 +32612,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify(value, replacer, options) {
+    function stringify2(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -32679,7 +32637,7 @@ var require_public_api = __commonJS({
     exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -32732,6 +32690,48 @@ var require_dist2 = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
+  }
+});
+
+// src/adapters/github/api.ts
+function kindOfStatus(status) {
+  if (status === void 0 || status === 0) return "network";
+  if (status === 429) return "rate-limit";
+  if (status === 401 || status === 403) return "permission";
+  if (status === 404 || status === 410 || status === 422) return "not-found";
+  if (status >= 500) return "server";
+  return "other";
+}
+function apiFailureHint(e, permission) {
+  switch (e.kind) {
+    case "rate-limit":
+      return "GitHub's API rate limit was hit (not a permission problem); the call was retried and gave up. Run fewer jobs with this token at once, or retry the workflow later.";
+    case "permission":
+      return `The token lacks '${permission}' (a fork's pull_request token is read-only: use the two-workflow pattern in docs/action.md).`;
+    case "not-found":
+      return `Not found: check the repository, the number or commit, and the token's access ('${permission}').`;
+    case "server":
+      return "GitHub answered with a server error on every retry; retry the workflow later.";
+    case "network":
+      return "GitHub could not be reached; check GITHUB_API_URL and the network of the runner.";
+    default:
+      return "";
+  }
+}
+var GitHubApiError;
+var init_api = __esm({
+  "src/adapters/github/api.ts"() {
+    "use strict";
+    GitHubApiError = class extends Error {
+      constructor(message, status, kind) {
+        super(message);
+        this.status = status;
+        this.name = "GitHubApiError";
+        this.kind = kind ?? kindOfStatus(status);
+      }
+      status;
+      kind;
+    };
   }
 });
 
@@ -70517,6 +70517,12 @@ function escapeMarkdown(text2, maxChars) {
     (_m, mark, digits, dot) => mark !== void 0 ? `&#${mark.charCodeAt(0)};` : `${digits}&#${dot.charCodeAt(0)};`
   );
 }
+function codeBlock(text2, language = "") {
+  const lines = text2.split("\n").map((line) => plainText(line));
+  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`+/g) ?? []).map((run3) => run3.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, ...lines, fence].join("\n");
+}
 var CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9._:/+=,@% -]*[A-Za-z0-9._:/+=,@%-])?$/;
 function codeText(text2, maxChars) {
   return CODE_TOKEN.test(text2) && (maxChars === void 0 || text2.length <= maxChars) ? `\`${text2}\`` : escapeMarkdown(text2, maxChars);
@@ -71475,6 +71481,120 @@ function chartBlocks(arm2, curve) {
   return [legend, chart.join("\n")];
 }
 
+// src/core/report/reproduce.ts
+var import_yaml = __toESM(require_dist2(), 1);
+function reproductions(result, targets) {
+  return targets.flatMap((t) => {
+    const recorded = result.workloads[t.workload];
+    if (recorded === null || typeof recorded !== "object") return [];
+    const { workload, scriptFiles } = narrowed(recorded, t.clients);
+    const file2 = `reproduce-${t.workload.replace(/[^A-Za-z0-9_.-]/g, "_")}.yml`;
+    const yaml = (0, import_yaml.stringify)(workload).trimEnd();
+    const marker = uniqueMarker(yaml);
+    const script = [
+      `cat > ${shellWord(file2)} <<'${marker}'`,
+      yaml,
+      marker,
+      runCommand(result, file2).map((words) => words.join(" ")).join(" \\\n  ")
+    ].join("\n");
+    return [{ workload: t.workload, clients: t.clients, file: file2, script, scriptFiles }];
+  });
+}
+function narrowed(recorded, clients) {
+  const workload = { ...recorded, clients };
+  const scriptFiles = [];
+  if (Array.isArray(recorded.scripts)) {
+    workload.scripts = recorded.scripts.map((s) => {
+      const script = s;
+      if (typeof script.file !== "string") return s;
+      const base = basename(script.file);
+      scriptFiles.push(base);
+      return { ...script, file: base };
+    });
+  }
+  return { workload, scriptFiles };
+}
+function runCommand(result, file2) {
+  const lines = [["pgperf", "run"]];
+  const [base, ...heads] = result.arms;
+  const builds2 = result.arms.map((a) => a.build);
+  if (base && heads.length === 1 && heads[0].label === "head" && builds2.every((b) => b !== void 0)) {
+    const [b, h] = [builds2[0], builds2[1]];
+    lines.push(["--repo", repoOf(b.repo, result)], ["--base", b.sha], ["--head", h.sha]);
+    for (const p of b.patches) lines.push(["--base-patch", basename(p.file)]);
+    for (const p of h.patches) lines.push(["--head-patch", basename(p.file)]);
+  } else {
+    for (const a of result.arms) lines.push(["--arm", `${a.label}=${a.binDir}`]);
+  }
+  for (const a of result.arms) {
+    for (const [name, value] of Object.entries(a.settingOverrides)) {
+      lines.push(["--set", `${a.label}:${name}=${value}`]);
+    }
+  }
+  lines.push(["--workload", file2], ["--seed", String(result.plan.seed)], ["--order", result.plan.order]);
+  if (result.analysis) {
+    lines.push(
+      ["--threshold", String(result.analysis.thresholdPct)],
+      ["--alpha", String(result.analysis.alpha)]
+    );
+    if (result.analysis.metric !== "tps") lines.push(["--metric", result.analysis.metric]);
+  }
+  if (result.adaptive) {
+    lines.push(["--max-rounds", String(result.adaptive.plan.maxRounds)]);
+    lines.push(["--schedule", result.adaptive.plan.schedule.join(",")]);
+  }
+  return lines.map((words) => words.map(shellWord));
+}
+function basename(file2) {
+  return file2.split("/").pop();
+}
+function repoOf(buildRepo, result) {
+  if (/^[a-z+]+:\/\//i.test(buildRepo) || buildRepo.startsWith("git@")) return buildRepo;
+  const gh = result.source?.repository;
+  return gh && /^[\w.-]+\/[\w.-]+$/.test(gh) ? `https://github.com/${gh}.git` : buildRepo;
+}
+function shellWord(word) {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+function uniqueMarker(text2) {
+  const lines = new Set(text2.split("\n"));
+  let marker = "PGPERF_WORKLOAD";
+  while (lines.has(marker)) marker += "_";
+  return marker;
+}
+
+// src/core/report/reproduce-section.ts
+var MAX_WORKLOADS = 3;
+function reproduceTargets(decision) {
+  const byWorkload = /* @__PURE__ */ new Map();
+  for (const c of decision.cells) {
+    if (c.part !== void 0) continue;
+    if (c.verdict !== "regression" && c.verdict !== "improvement" && !c.likelyRegression) continue;
+    const clients = byWorkload.get(c.workload) ?? [];
+    if (!clients.includes(c.clients)) clients.push(c.clients);
+    byWorkload.set(c.workload, clients);
+  }
+  return [...byWorkload].map(([workload, clients]) => ({ workload, clients: clients.sort((a, b) => a - b) }));
+}
+function reproduceSection(result, decision) {
+  const found = reproductions(result, reproduceTargets(decision).slice(0, MAX_WORKLOADS));
+  if (found.length === 0) return [];
+  return found.map((r) => {
+    const copy = r.scriptFiles.length > 0 ? [
+      `Copy ${r.scriptFiles.map((f) => escapeMarkdown(f)).join(", ")} from the workload's directory beside ${escapeMarkdown(r.file)} first.`,
+      ""
+    ] : [];
+    return [
+      `<details><summary>Reproduce ${escapeMarkdown(r.workload)} at ${r.clients.join(", ")} client(s) with the CLI</summary>`,
+      "",
+      ...copy,
+      codeBlock(r.script, "sh"),
+      "",
+      "</details>"
+    ].join("\n");
+  });
+}
+
 // src/core/report/markdown.ts
 function renderMarkdownReport(input2) {
   return renderReport(input2, commentMarker(input2.commentId), commentBudget(input2.maxLength));
@@ -71498,7 +71618,12 @@ function renderReport(input2, marker, budget) {
   ];
   const tables = buildTables(comparison);
   return fitToBudget((trims) => {
-    const blocks = [...top, ...tableBlocks(ctx, tables, trims), ...reasonsBlock(input2.decision)];
+    const blocks = [
+      ...top,
+      ...tableBlocks(ctx, tables, trims),
+      ...reasonsBlock(input2.decision),
+      ...reproduceSection(result, input2.decision)
+    ];
     if (trims.size > 0) blocks.push(trimNote(ctx, trims));
     if (!trims.has("details")) blocks.push(...detailBlocks(ctx, trims));
     return `${blocks.join("\n\n")}
@@ -71718,7 +71843,7 @@ async function confinedPath(root, name) {
 }
 
 // src/drivers/load-workload.ts
-var import_yaml = __toESM(require_dist2(), 1);
+var import_yaml2 = __toESM(require_dist2(), 1);
 init_errors();
 
 // src/drivers/shipped-workloads.ts
@@ -71792,8 +71917,8 @@ async function loadWorkloadFile(file2) {
   return resolveScripts(workload, file2);
 }
 function parseWorkload(text2, source) {
-  const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const lineCounter = new import_yaml2.LineCounter();
+  const doc = (0, import_yaml2.parseDocument)(text2, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     const at = lineCounter.linePos(err.pos[0]);
@@ -71884,9 +72009,9 @@ function locate(doc, lineCounter, p, atKey) {
     let offset;
     if (atKey && depth === p.length && depth > 0) {
       const parent = doc.getIn(sub.slice(0, -1), true);
-      if ((0, import_yaml.isMap)(parent)) {
-        const pair2 = parent.items.find((it) => (0, import_yaml.isPair)(it) && (0, import_yaml.isScalar)(it.key) && it.key.value === sub.at(-1));
-        offset = pair2 && (0, import_yaml.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
+      if ((0, import_yaml2.isMap)(parent)) {
+        const pair2 = parent.items.find((it) => (0, import_yaml2.isPair)(it) && (0, import_yaml2.isScalar)(it.key) && it.key.value === sub.at(-1));
+        offset = pair2 && (0, import_yaml2.isScalar)(pair2.key) ? pair2.key.range?.[0] : void 0;
       }
     } else {
       const node2 = sub.length === 0 ? doc.contents : doc.getIn(sub, true);

@@ -84,6 +84,18 @@ export function escapeMarkdown(text: string, maxChars?: number): string {
   );
 }
 
+/**
+ * Text as a fenced code block: shown as it is (no markup, mention or link is rendered inside), each line
+ * without control or bidirectional-formatting characters (plainText: a copied command must read as it
+ * runs), and a fence longer than any run of backticks in the text, so nothing inside can close it.
+ */
+export function codeBlock(text: string, language = ''): string {
+  const lines = text.split('\n').map((line) => plainText(line));
+  const longest = Math.max(0, ...lines.flatMap((l) => l.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, ...lines, fence].join('\n');
+}
+
 /** A token that reads the same in a code span and is safe there (no backtick, no pipe, no edge spaces). */
 const CODE_TOKEN = /^[A-Za-z0-9._:/+=,@%-](?:[A-Za-z0-9._:/+=,@% -]*[A-Za-z0-9._:/+=,@%-])?$/;
 

@@ -3,7 +3,8 @@
  *
  * Layout, top to bottom: the hidden marker (comment only, comment-marker.ts); the verdict line and the
  * design line (markdown-headline.ts); per head arm and workload the tables with the cells' notes and a
- * mermaid scaling chart (markdown-tables.ts, from table-model.ts); then collapsed details (environment,
+ * mermaid scaling chart (markdown-tables.ts, from table-model.ts); why undecided cells are undecided; the
+ * commands that reproduce a decided change (reproduce-section.ts); then collapsed details (environment,
  * builds, settings, rounds and order, raw samples, warnings: markdown-details.ts). The whole fits a size
  * budget (markdown-size.ts): details are trimmed first, the tables never.
  *
@@ -24,6 +25,7 @@ import { buildTables, metricDecimals } from './table-model.js';
 import type { Decision } from '../compare/decision.js';
 import { escapeMarkdown } from './markdown-escape.js';
 import { reasonSentence } from './reasons.js';
+import { reproduceSection } from './reproduce-section.js';
 
 export { commentMarker } from './comment-marker.js';
 export type { CommitInfo, JobSummaryInput, MarkdownReportInput } from './markdown-context.js';
@@ -64,7 +66,12 @@ function renderReport(input: JobSummaryInput, marker: string | null, budget: Siz
   ];
   const tables = buildTables(comparison);
   return fitToBudget((trims) => {
-    const blocks = [...top, ...tableBlocks(ctx, tables, trims), ...reasonsBlock(input.decision)];
+    const blocks = [
+      ...top,
+      ...tableBlocks(ctx, tables, trims),
+      ...reasonsBlock(input.decision),
+      ...reproduceSection(result, input.decision),
+    ];
     if (trims.size > 0) blocks.push(trimNote(ctx, trims));
     if (!trims.has('details')) blocks.push(...detailBlocks(ctx, trims));
     return `${blocks.join('\n\n')}\n`;

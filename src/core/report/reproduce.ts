@@ -1,0 +1,123 @@
+/**
+ * The "Reproduce" block: the exact commands that re-measure a decided cell on a hacker's own machine with
+ * the CLI: the workload as it ran (defaults applied, narrowed to the cell's client counts) written to a
+ * file, and one `pgperf run` with the same commits, patches, seed, threshold, α and round budget. Computed
+ * from the results document alone, so `pgperf compare` on a downloaded results.json shows the same block.
+ */
+import { stringify } from 'yaml';
+import type { RunResult } from '../results/types.js';
+
+/** The cells of one workload to reproduce. */
+export interface ReproduceTarget {
+  workload: string;
+  clients: number[];
+}
+
+export interface Reproduction {
+  workload: string;
+  clients: number[];
+  /** The file the script writes (the workload, narrowed). */
+  file: string;
+  /** Shell lines: the heredoc that writes `file`, then the pgperf command. */
+  script: string;
+  /** Script files the workload names, to copy beside `file` (the runner's paths are not the reader's). */
+  scriptFiles: string[];
+}
+
+/** One reproduction per target whose workload the results document records. */
+export function reproductions(result: RunResult, targets: readonly ReproduceTarget[]): Reproduction[] {
+  return targets.flatMap((t) => {
+    const recorded = result.workloads[t.workload];
+    if (recorded === null || typeof recorded !== 'object') return [];
+    const { workload, scriptFiles } = narrowed(recorded as Record<string, unknown>, t.clients);
+    const file = `reproduce-${t.workload.replace(/[^A-Za-z0-9_.-]/g, '_')}.yml`;
+    const yaml = stringify(workload).trimEnd();
+    const marker = uniqueMarker(yaml);
+    const script = [
+      `cat > ${shellWord(file)} <<'${marker}'`,
+      yaml,
+      marker,
+      runCommand(result, file)
+        .map((words) => words.join(' '))
+        .join(' \\\n  '),
+    ].join('\n');
+    return [{ workload: t.workload, clients: t.clients, file, script, scriptFiles }];
+  });
+}
+
+/** The workload as it ran, with only the given client counts and script paths made local (basenames). */
+function narrowed(
+  recorded: Record<string, unknown>,
+  clients: number[],
+): { workload: Record<string, unknown>; scriptFiles: string[] } {
+  const workload: Record<string, unknown> = { ...recorded, clients };
+  const scriptFiles: string[] = [];
+  if (Array.isArray(recorded.scripts)) {
+    workload.scripts = recorded.scripts.map((s: unknown) => {
+      const script = s as { file?: unknown };
+      if (typeof script.file !== 'string') return s;
+      const base = basename(script.file);
+      scriptFiles.push(base);
+      return { ...script, file: base };
+    });
+  }
+  return { workload, scriptFiles };
+}
+
+/** The `pgperf run` command, one flag and its value per line. */
+function runCommand(result: RunResult, file: string): string[][] {
+  const lines: string[][] = [['pgperf', 'run']];
+  const [base, ...heads] = result.arms;
+  const builds = result.arms.map((a) => a.build);
+  if (base && heads.length === 1 && heads[0]!.label === 'head' && builds.every((b) => b !== undefined)) {
+    const [b, h] = [builds[0]!, builds[1]!];
+    lines.push(['--repo', repoOf(b.repo, result)], ['--base', b.sha], ['--head', h.sha]);
+    for (const p of b.patches) lines.push(['--base-patch', basename(p.file)]);
+    for (const p of h.patches) lines.push(['--head-patch', basename(p.file)]);
+  } else {
+    // Bin dirs the runner was given (or several heads): the reader points these at installs of their own.
+    for (const a of result.arms) lines.push(['--arm', `${a.label}=${a.binDir}`]);
+  }
+  for (const a of result.arms) {
+    for (const [name, value] of Object.entries(a.settingOverrides)) {
+      lines.push(['--set', `${a.label}:${name}=${value}`]);
+    }
+  }
+  lines.push(['--workload', file], ['--seed', String(result.plan.seed)], ['--order', result.plan.order]);
+  if (result.analysis) {
+    lines.push(
+      ['--threshold', String(result.analysis.thresholdPct)],
+      ['--alpha', String(result.analysis.alpha)],
+    );
+    if (result.analysis.metric !== 'tps') lines.push(['--metric', result.analysis.metric]);
+  }
+  if (result.adaptive) {
+    lines.push(['--max-rounds', String(result.adaptive.plan.maxRounds)]);
+    lines.push(['--schedule', result.adaptive.plan.schedule.join(',')]);
+  }
+  return lines.map((words) => words.map(shellWord));
+}
+
+function basename(file: string): string {
+  return file.split('/').pop()!;
+}
+
+/** A git URL for the repository: the build's, else the GitHub repository the run recorded. */
+function repoOf(buildRepo: string, result: RunResult): string {
+  if (/^[a-z+]+:\/\//i.test(buildRepo) || buildRepo.startsWith('git@')) return buildRepo;
+  const gh = result.source?.repository;
+  return gh && /^[\w.-]+\/[\w.-]+$/.test(gh) ? `https://github.com/${gh}.git` : buildRepo;
+}
+
+/** The word as the shell reads it: bare when it has only safe characters, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A heredoc end marker that no line of the text equals. */
+function uniqueMarker(text: string): string {
+  const lines = new Set(text.split('\n'));
+  let marker = 'PGPERF_WORKLOAD';
+  while (lines.has(marker)) marker += '_';
+  return marker;
+}

@@ -1,0 +1,149 @@
+/**
+ * The "Reproduce" block (#21 item 5): the commands a hacker pastes to re-measure a decided cell. The script
+ * is run by real bash (with `pgperf` a function that prints its arguments), so quoting is tested as the
+ * shell reads it; the workload file it writes is parsed back by pgperf's own workload loader.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { decideRun } from '../../../src/flows/compare/decide-run.js';
+import { renderMarkdownReport } from '../../../src/core/report/markdown.js';
+import { reproductions } from '../../../src/core/report/reproduce.js';
+import { reproduceSection, reproduceTargets } from '../../../src/core/report/reproduce-section.js';
+import { parseWorkload } from '../../../src/drivers/load-workload.js';
+import type { BuildRecord, RunResult } from '../../../src/core/results/types.js';
+import { syntheticRun } from '../../../testkit/synthetic-run.js';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'pgperf-unit-reproduce-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const BASE_SHA = 'a'.repeat(40);
+const HEAD_SHA = 'b'.repeat(40);
+
+/** A run where head loses 10% at 64 clients only, with built arms and a resolved workload. */
+function regressedRun(name = 'select-only', script?: string): RunResult {
+  const result = syntheticRun({
+    seed: 5,
+    rounds: 10,
+    workloads: { [name]: [1, 8, 64] },
+    effect: (arm, _, clients) => (arm === 'head' && clients === 64 ? 0.9 : 1),
+  });
+  const workloadYaml = script
+    ? `name: w\ntool: pgbench\nscripts: [{ file: ${JSON.stringify(script)} }]\nclients: [1, 8, 64]\nscale: 3\nduration: 30\n`
+    : `name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1, 8, 64]\nscale: 3\nduration: 30\n`;
+  // The name as the results document holds it: a stored document may hold any string.
+  result.workloads[name] = { ...parseWorkload(workloadYaml, 'w.yml'), name };
+  const build = (sha: string, patches: BuildRecord['patches']) =>
+    ({ repo: '/runner/cache/mirror', ref: 'master', sha, patches }) as unknown as BuildRecord;
+  result.arms[0]!.build = build(BASE_SHA, []);
+  result.arms[1]!.build = build(HEAD_SHA, [
+    { file: '/runner/work/v3-0001-btree fix.patch', sha256: 'c'.repeat(64) },
+  ]);
+  result.source = { repository: 'postgres/postgres' };
+  result.analysis = { alpha: 0.05, thresholdPct: 2, metric: 'tps' };
+  result.plan.seed = 4242;
+  return result;
+}
+
+/** Runs the script under bash with `pgperf` printing its arguments one per line; returns them and the file. */
+function runScript(script: string, file: string): { args: string[]; written: string } {
+  const dir = mkdtempSync(path.join(tmp, 'sh-'));
+  const out = execFileSync(
+    'bash',
+    ['-c', `set -euo pipefail\npgperf() { printf '%s\\n' "$@"; }\n${script}`],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  );
+  return { args: out.trimEnd().split('\n'), written: readFileSync(path.join(dir, file), 'utf8') };
+}
+
+describe('the Reproduce block', () => {
+  it('names only the decided cells, and its command re-runs them with the same commits, patch, seed and analysis', () => {
+    const result = regressedRun();
+    const c = compareRun(result);
+    const decision = decideRun(result, c);
+    expect(decision.cells.find((x) => x.clients === 64)!.verdict).toBe('regression');
+    expect(reproduceTargets(decision)).toEqual([{ workload: 'select-only', clients: [64] }]);
+
+    const [r] = reproductions(result, reproduceTargets(decision));
+    const { args, written } = runScript(r!.script, r!.file);
+    expect(args).toEqual([
+      'run',
+      '--repo',
+      'https://github.com/postgres/postgres.git',
+      '--base',
+      BASE_SHA,
+      '--head',
+      HEAD_SHA,
+      '--head-patch',
+      'v3-0001-btree fix.patch',
+      '--workload',
+      'reproduce-select-only.yml',
+      '--seed',
+      '4242',
+      '--order',
+      'abba',
+      '--threshold',
+      '2',
+      '--alpha',
+      '0.05',
+    ]);
+    // The file is the workload as it ran (defaults applied), narrowed to the decided cell.
+    const back = parseWorkload(written, r!.file);
+    expect(back).toEqual({ ...(result.workloads['select-only'] as object), clients: [64] });
+    // A reader sees one flag per line.
+    expect(r!.script).toContain(`\\\n  --head ${HEAD_SHA} \\\n`);
+  });
+
+  it('quotes hostile names so the shell reads them as they are, and names the scripts to copy', () => {
+    const name = "it's $(rm -rf ~) ```x```";
+    const result = regressedRun(name, "/runner/w/q'uote $HOME.sql");
+    const decision = decideRun(result, compareRun(result));
+    const [r] = reproductions(result, reproduceTargets(decision));
+    expect(r!.scriptFiles).toEqual(["q'uote $HOME.sql"]);
+    const { args, written } = runScript(r!.script, r!.file);
+    expect(args[args.indexOf('--workload') + 1]).toBe(r!.file);
+    expect(r!.file).toMatch(/^reproduce-[A-Za-z0-9_.-]+\.yml$/);
+    expect(written).toContain("q'uote $HOME.sql");
+    expect(written).toContain(name);
+    const section = reproduceSection(result, decision).join('\n');
+    // The fence is longer than the backtick run inside, so the block cannot be closed early.
+    expect(section).toMatch(/^````sh$/m);
+  });
+
+  it('appears in the PR comment for a regression, and not when nothing changed', () => {
+    const result = regressedRun();
+    const c = compareRun(result);
+    const md = renderMarkdownReport({
+      result,
+      comparison: c,
+      decision: decideRun(result, c),
+      commentId: 'x',
+    });
+    expect(md).toContain('<summary>Reproduce select-only at 64 client(s) with the CLI</summary>');
+    expect(md).toContain(`--head ${HEAD_SHA}`);
+
+    const same = syntheticRun({ seed: 5, rounds: 10, workloads: { tpcb: [1, 8] } });
+    const sc = compareRun(same);
+    const quiet = renderMarkdownReport({
+      result: same,
+      comparison: sc,
+      decision: decideRun(same, sc),
+      commentId: 'x',
+    });
+    expect(quiet).not.toContain('Reproduce');
+  });
+
+  it('uses the bin dirs when the arms were not built by pgperf', () => {
+    const result = regressedRun();
+    delete result.arms[0]!.build;
+    const [r] = reproductions(result, [{ workload: 'select-only', clients: [64] }]);
+    const { args } = runScript(r!.script, r!.file);
+    expect(args.slice(0, 5)).toEqual(['run', '--arm', 'base=/opt/base/bin', '--arm', 'head=/opt/head/bin']);
+  });
+});
