@@ -1,80 +1,34 @@
 /** The built CLI (dist/cli.js), run as a user runs it, against the machine's PostgreSQL. */
-import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/core/results/types.js';
+import { describe, expect, it } from 'vitest';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
+import {
+  onlyResults,
+  ROOT,
+  runCli,
+  type RunCliOptions,
+  sameInstallArms,
+  sameInstallRun,
+} from '../helpers/cli.js';
+import { useTmpDir } from '../helpers/tmp-dir.js';
 
-const root = new URL('../../', import.meta.url).pathname;
-const cli = path.join(root, 'dist/cli.js');
 const binDir = installedBinDir();
-let tmp: string;
+const tmp = useTmpDir('pgperf-it-cli-');
 
-beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-cli-'));
-  await chmod(tmp, 0o755);
-});
-afterAll(async () => {
-  await rm(tmp, { recursive: true, force: true });
-});
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function pgperf(
-  args: string[],
-  onStderr?: (text: string, child: ReturnType<typeof spawn>) => void,
-): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      onStderr?.(stderr, child);
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const pgperf = (args: string[], onStderr?: RunCliOptions['onStderr']) =>
+  runCli(args, { cwd: tmp(), onStderr });
 
 /** `pgperf run` of the smoke workload on two arms of the installed PostgreSQL. */
 function smokeRun(out: string, rounds: number, duration: number): string[] {
-  return [
-    'run',
-    '--arm',
-    `base=${binDir}`,
-    '--arm',
-    `head=${binDir}`,
-    // A shipped workload by name, as the Action's `workloads: smoke` (the cwd has no file of that name).
-    '--workload',
-    'smoke',
-    '--rounds',
-    String(rounds),
-    '--duration',
-    String(duration),
-    '--out',
-    out,
-    '--tmp-dir',
-    tmp,
-    // Few rounds on purpose (fast): such a plan cannot reach significance and is refused unless forced.
-    '--force',
-  ];
-}
-
-async function resultsIn(outDir: string): Promise<RunResult> {
-  const [run] = await readdir(outDir);
-  return JSON.parse(await readFile(path.join(outDir, run!, 'results.json'), 'utf8')) as RunResult;
+  // A shipped workload by name, as the Action's `workloads: smoke` (the cwd has no file of that name).
+  // Few rounds on purpose (fast): such a plan cannot reach significance and is refused unless forced.
+  return sameInstallRun(binDir, { workload: 'smoke', rounds, duration, out, tmpDir: tmp(), force: true });
 }
 
 describe('pgperf CLI (dist/cli.js)', () => {
   it('run: two arms, a shipped workload, verdict first, results saved', async () => {
-    const out = path.join(tmp, 'out-run');
+    const out = path.join(tmp(), 'out-run');
     const ran = await pgperf([...smokeRun(out, 2, 2), '--seed', '11']);
     expect(ran.stderr).toMatch(/round 2\/2/);
     // The same install twice, 2 rounds: pending by construction, whatever the noise (2 pairs: a signed-rank p
@@ -85,32 +39,32 @@ describe('pgperf CLI (dist/cli.js)', () => {
     expect(ran.stdout).toMatch(/decision written to .*decision\.json/);
     expect(ran.stdout).toMatch(/workload smoke/);
     expect(ran.stdout).toMatch(/results written to .*results\.json/);
-    const result = await resultsIn(out);
+    const result = await onlyResults(out);
     expect(result.status).toBe('complete');
     expect(result.samples.filter((s) => s.status === 'ok')).toHaveLength(8);
     expect(result.plan.seed).toBe(11);
-    expect(processesMentioning(tmp)).toEqual([]);
+    expect(processesMentioning(tmp())).toEqual([]);
   });
 
   it('a bad workload file is refused before anything starts, naming file, field and value', async () => {
-    const file = path.join(tmp, 'bad.yml');
+    const file = path.join(tmp(), 'bad.yml');
+    const out = path.join(tmp(), 'out-bad');
     await writeFile(file, 'name: bad\ntool: pgbench\nbuiltin: select-only\nclients: [4, -1]\n');
-    const ran = await pgperf([
-      'run',
-      '--arm',
-      `base=${binDir}`,
-      '--workload',
-      file,
-      '--out',
-      path.join(tmp, 'out-bad'),
-    ]);
+    const ran = await pgperf(['run', ...sameInstallArms(binDir, ['base']), '--workload', file, '--out', out]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain(`pgperf: ${file}:4:14: clients[1]: expected a number > 0, got -1`);
-    await expect(readdir(path.join(tmp, 'out-bad'))).rejects.toThrow(/ENOENT/);
+    await expect(readdir(out)).rejects.toThrow(/ENOENT/);
   });
 
   it('a workload is a file or a shipped name; anything else is refused listing the shipped ones', async () => {
-    const ran = await pgperf(['plan', '--workload', 'smoke', 'select-onyl', '--store', path.join(tmp, 'st')]);
+    const ran = await pgperf([
+      'plan',
+      '--workload',
+      'smoke',
+      'select-onyl',
+      '--store',
+      path.join(tmp(), 'st'),
+    ]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(
       /^pgperf: --workload: 'select-onyl' is neither a file nor the name of a shipped workload \(shipped: .*select-only, .*smoke, .*\); give one of those names or the path of a workload file \(\.yml\)$/m,
@@ -122,7 +76,7 @@ describe('pgperf CLI (dist/cli.js)', () => {
   });
 
   it('compare --metric says what the results hold when they lack the metric asked for', async () => {
-    const fixture = path.join(root, 'test/fixtures/results/pgperf-15-smoke-select-only.json');
+    const fixture = path.join(ROOT, 'test/fixtures/results/pgperf-15-smoke-select-only.json');
     const ran = await pgperf(['compare', fixture, '--metric', 'p99']);
     expect(ran.code).toBe(2);
     expect(ran.stdout).toBe('');
@@ -150,7 +104,7 @@ describe('pgperf CLI (dist/cli.js)', () => {
   });
 
   it('Ctrl-C keeps the samples so far, marks the results interrupted and stops every server', async () => {
-    const out = path.join(tmp, 'out-int');
+    const out = path.join(tmp(), 'out-int');
     let sent = false;
     const ran = await pgperf(smokeRun(out, 5, 3), (stderr, child) => {
       if (!sent && /round 1\/5/.test(stderr)) {
@@ -161,11 +115,11 @@ describe('pgperf CLI (dist/cli.js)', () => {
     expect(sent).toBe(true);
     expect(ran.code).toBe(130);
     expect(ran.stderr).toMatch(/SIGINT: stopping/);
-    const result = await resultsIn(out);
+    const result = await onlyResults(out);
     expect(result.status).toBe('interrupted');
     expect(result.samples.length).toBeGreaterThanOrEqual(1);
     expect(ran.stdout.split('\n')[0]).toMatch(/^INCOMPLETE: Incomplete: the run was interrupted/);
-    expect(processesMentioning(tmp)).toEqual([]);
+    expect(processesMentioning(tmp())).toEqual([]);
   });
 
   // Not "off beats on": that direction is the disk's fsync latency, which a write-back cache or tmpfs makes
@@ -174,7 +128,7 @@ describe('pgperf CLI (dist/cli.js)', () => {
   // 0.5, a Mann-Whitney p of at least 0.33, a 90% interval of at most 50% confidence), so it is pending.
   // A write slowdown that no noise can hide is gated in gate-cli.int.test.ts (10 ms commit_delay).
   it('demo: compares synchronous_commit on and off on the installed PostgreSQL; 2 rounds stay pending', async () => {
-    const out = path.join(tmp, 'out-demo');
+    const out = path.join(tmp(), 'out-demo');
     const ran = await pgperf(['demo', '--rounds', '2', '--out', out]);
     expect(ran.code, ran.stderr).toBe(0);
     // Why the demo's threshold is not 2% is said once, in its first line, not as a power warning.
@@ -182,7 +136,7 @@ describe('pgperf CLI (dist/cli.js)', () => {
       /^demo: .*; threshold 10% \(the default 2% would need about \d+ rounds at the assumed 2\.0% noise; the demo runs 2\)$/m,
     );
     expect(ran.stdout.split('\n')[0]).toMatch(/^PENDING: /);
-    const result = await resultsIn(out);
+    const result = await onlyResults(out);
     expect(result.arms.map((a) => [a.label, a.settingOverrides])).toEqual([
       ['sync-on', {}],
       ['sync-off', { synchronous_commit: 'off' }],

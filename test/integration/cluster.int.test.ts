@@ -1,40 +1,22 @@
-import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdtemp, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, inspectBinDir, PgCluster } from '../../src/postgres/cluster/cluster.js';
-import { resolveRunAs, type RunAsUser } from '../../src/postgres/cluster/run-as.js';
+import { describe, expect, it } from 'vitest';
+import { freePort, inspectBinDir } from '../../src/postgres/cluster/cluster.js';
+import { resolveRunAs } from '../../src/postgres/cluster/run-as.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
+import { useTestClusters } from '../helpers/clusters.js';
 import { installedBinDir, processesMentioning, processUid } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
-const logger = memoryLogger();
-const deps = { runner: nodeProcessRunner, logger };
-let tmpDir: string;
-let runAs: RunAsUser | undefined;
-
-beforeAll(async () => {
-  tmpDir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-cluster-'));
-  await chmod(tmpDir, 0o755); // the run-as user must reach the clusters inside
-  runAs = await resolveRunAs(undefined, deps);
-});
-afterAll(async () => {
-  await rm(tmpDir, { recursive: true, force: true });
-});
+const clusters = useTestClusters('pgperf-it-cluster-');
 
 describe('PgCluster (real PostgreSQL)', () => {
   it('initdb, start on a private socket, run SQL, stop, and leave nothing behind', async () => {
-    const cluster = await PgCluster.create(
-      {
-        label: 'base',
-        binDir,
-        parentDir: tmpDir,
-        conf: { maxClients: 100, workloadSettings: { work_mem: '8MB' } },
-        runAs,
-      },
-      deps,
-    );
+    const cluster = await clusters.create('base', binDir, {
+      maxClients: 100,
+      workloadSettings: { work_mem: '8MB' },
+    });
     try {
       await cluster.start();
       expect(await cluster.isRunning()).toBe(true);
@@ -48,6 +30,7 @@ describe('PgCluster (real PostgreSQL)', () => {
 
       // PostgreSQL refuses root: as root, the postmaster runs as the unprivileged run-as user.
       const pid = (await cluster.postmasterPid())!;
+      const runAs = clusters.runAs();
       expect(processUid(pid)).toBe(runAs ? runAs.uid : process.getuid!());
       expect(processUid(pid)).not.toBe(0);
     } finally {
@@ -58,17 +41,8 @@ describe('PgCluster (real PostgreSQL)', () => {
   });
 
   it('stop escalates when the server is gone or stuck, and destroy is idempotent', async () => {
-    const cluster = await PgCluster.create(
-      {
-        label: 'x',
-        binDir,
-        parentDir: tmpDir,
-        conf: { maxClients: 1, workloadSettings: {} },
-        runAs,
-        stopTimeoutS: 2,
-      },
-      deps,
-    );
+    const conf = { maxClients: 1, workloadSettings: {} };
+    const cluster = await clusters.create('x', binDir, conf, { stopTimeoutS: 2 });
     await cluster.start();
     const pid = (await cluster.postmasterPid())!;
     process.kill(pid, 'SIGSTOP'); // a server that does not answer shutdown requests
@@ -86,16 +60,8 @@ describe('PgCluster (real PostgreSQL)', () => {
   });
 
   it('a server that fails to start reports the tail of its log and leaves nothing running', async () => {
-    const cluster = await PgCluster.create(
-      {
-        label: 'bad',
-        binDir,
-        parentDir: tmpDir,
-        conf: { maxClients: 1, workloadSettings: { shared_buffers: 'lots' } },
-        runAs,
-      },
-      deps,
-    );
+    const conf = { maxClients: 1, workloadSettings: { shared_buffers: 'lots' } };
+    const cluster = await clusters.create('bad', binDir, conf);
     try {
       await expect(cluster.start()).rejects.toThrow(
         /arm bad: PostgreSQL failed to start .*Server log .*\n.*invalid value for parameter "shared_buffers": "lots"/s,
@@ -109,13 +75,9 @@ describe('PgCluster (real PostgreSQL)', () => {
   it.runIf(process.getuid?.() === 0)(
     'as root, a parent directory the run-as user cannot enter is named',
     async () => {
-      const privateDir = await mkdtemp(path.join(tmpDir, 'private-'));
-      await expect(
-        PgCluster.create(
-          { label: 'p', binDir, parentDir: privateDir, conf: { maxClients: 1, workloadSettings: {} }, runAs },
-          deps,
-        ),
-      ).rejects.toThrow(
+      const privateDir = await mkdtemp(path.join(clusters.dir(), 'private-'));
+      const conf = { maxClients: 1, workloadSettings: {} };
+      await expect(clusters.create('p', binDir, conf, { parentDir: privateDir })).rejects.toThrow(
         /arm p: the user "pgperf" that runs PostgreSQL cannot enter .*private-.*Choose a --tmp-dir/,
       );
     },
@@ -142,11 +104,11 @@ describe('PgCluster (real PostgreSQL)', () => {
 
 describe('resolveRunAs', () => {
   it('is the current user when not root', async () => {
-    expect(await resolveRunAs('whoever', { ...deps, isRoot: false })).toBeUndefined();
+    expect(await resolveRunAs('whoever', { ...clusters.deps, isRoot: false })).toBeUndefined();
   });
 
   it('refuses to run the server as root', async () => {
-    await expect(resolveRunAs('root', { ...deps, isRoot: true })).rejects.toThrow(
+    await expect(resolveRunAs('root', { ...clusters.deps, isRoot: true })).rejects.toThrow(
       /--run-as root: PostgreSQL refuses to run as root/,
     );
   });

@@ -8,67 +8,23 @@
  * /dev/cpu_dma_latency is the real device: its tests need root (a writable device) and are reported as
  * skipped, with "(needs root)" in their names, when it is not writable.
  */
-import { spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, chmod, mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/results/types.js';
-import { runCli } from '../helpers/cli.js';
-import { installedBinDir, killProcessesMentioning, processesMentioning } from '../../testkit/postgres.js';
+import { flags, onlyResults, runCli, sameInstallRun, SMOKE } from '../helpers/cli.js';
+import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 import { cpufreqTree, governors } from '../helpers/cpufreq-tree.js';
+import { currentDmaLatency, DMA_DEVICE as DEVICE, dmaDeviceWritable } from '../helpers/dma-latency.js';
+import { useTmpDir } from '../helpers/tmp-dir.js';
 
-const root = new URL('../../', import.meta.url).pathname;
-const cli = path.join(root, 'dist/cli.js');
 const binDir = installedBinDir();
-const DEVICE = '/dev/cpu_dma_latency';
-const writable = await access(DEVICE, constants.W_OK).then(
-  () => true,
-  () => false,
-);
-let tmp: string;
-
-beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-controls-'));
-  await chmod(tmp, 0o755);
-});
-afterAll(async () => {
-  killProcessesMentioning(tmp);
-  await rm(tmp, { recursive: true, force: true });
-});
-
-/** The kernel's current CPU latency bound (reading the device returns it as a 4-byte int). */
-async function currentDmaLatency(): Promise<number> {
-  const handle = await open(DEVICE, 'r');
-  try {
-    const buf = Buffer.alloc(4);
-    await handle.read(buf, 0, 4, null);
-    return buf.readInt32LE(0);
-  } finally {
-    await handle.close();
-  }
-}
+const writable = await dmaDeviceWritable();
+const tmp = useTmpDir('pgperf-it-controls-', { killLeftovers: true });
 
 const runArgs = (parent: string, sysfs: string, controls: string[]) => [
-  'run',
-  '--arm',
-  `base=${binDir}`,
-  '--arm',
-  `head=${binDir}`,
-  '--workload',
-  path.join(root, 'workloads/smoke.yml'),
-  '--rounds',
-  '20',
-  '--duration',
-  '2',
-  '--out',
-  path.join(parent, 'out'),
-  '--tmp-dir',
-  parent,
-  '--no-store',
-  '--sysfs-root',
-  sysfs,
+  ...sameInstallRun(binDir, { workload: SMOKE, rounds: 20, duration: 2, out: path.join(parent, 'out') }),
+  ...flags({ tmpDir: parent, noStore: true, sysfsRoot: sysfs }),
   ...controls,
 ];
 
@@ -83,42 +39,37 @@ interface Held {
  * Runs the CLI; once a measured run is logged, reads the controls back (the device only with `readDma`),
  * then sends `signals`.
  */
-function runReadAndSignal(
+async function runReadAndSignal(
   args: string[],
   sysfs: string,
   signals: NodeJS.Signals[],
   readDma = false,
 ): Promise<Held> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp });
-    let stderr = '';
-    let during: Held['during'] | undefined;
-    let sent = false;
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (sent || !/round \d+\/\d+/.test(stderr)) return;
-      sent = true;
-      void (async () => {
-        during = {
+  let reading: Promise<Held['during']> | undefined;
+  const ran = await runCli(args, {
+    cwd: tmp(),
+    onStderr: (stderr, child) => {
+      if (reading || !/round \d+\/\d+/.test(stderr)) return;
+      reading = (async () => {
+        const during = {
           governors: await governors(sysfs),
           ...(readDma ? { dma: await currentDmaLatency() } : {}),
         };
         signals.forEach((s, i) => setTimeout(() => child.kill(s), i * 300));
-      })().catch(reject);
-    });
-    child.stdout.on('data', () => {});
-    const guard = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      if (!during) reject(new Error(`the run ended before a measured run: ${stderr}`));
-      else resolve({ code, stderr, during });
-    });
+        return during;
+      })();
+      // Awaited once the run ends; until then a failed read must not count as unhandled.
+      reading.catch(() => undefined);
+    },
+    killAfterMs: 120_000,
   });
+  if (!reading) throw new Error(`the run ended before a measured run: ${ran.stderr}`);
+  return { code: ran.code, stderr: ran.stderr, during: await reading };
 }
 
 /** A fresh run directory with its fake cpufreq tree. */
 async function setUp(prefix: string): Promise<{ parent: string; sysfs: string }> {
-  const parent = await mkdtemp(path.join(tmp, prefix));
+  const parent = await mkdtemp(path.join(tmp(), prefix));
   await chmod(parent, 0o755);
   const sysfs = path.join(parent, 'sysfs');
   await cpufreqTree(sysfs);
@@ -126,10 +77,8 @@ async function setUp(prefix: string): Promise<{ parent: string; sysfs: string }>
 }
 
 /** The controls recorded in the run's results.json. */
-async function recordedControls(parent: string): Promise<RunResult> {
-  const out = path.join(parent, 'out');
-  const [runDir] = await readdir(out);
-  return JSON.parse(await readFile(path.join(out, runDir!, 'results.json'), 'utf8')) as RunResult;
+function recordedControls(parent: string): Promise<RunResult> {
+  return onlyResults(path.join(parent, 'out'));
 }
 
 const INTERRUPTS = [
@@ -154,7 +103,7 @@ async function runBadCases(parent: string, sysfs: string): Promise<void> {
   for (const [controls, message] of badCases(parent)) {
     // One short round: should a check not stop the run, the test fails fast instead of measuring.
     const args = [...runArgs(parent, sysfs, []), '--rounds', '1', '--duration', '1', '--force', ...controls];
-    const ran = await runCli(args, { cwd: tmp });
+    const ran = await runCli(args, { cwd: tmp() });
     expect(ran.code, ran.stderr).not.toBe(0);
     expect(ran.stderr).toMatch(message);
     expect(ran.stderr).not.toMatch(/initdb|round \d+\/\d+|internal error/);

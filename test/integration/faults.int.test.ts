@@ -11,7 +11,7 @@
  *   results.json that parses, says 'failed' and that `pgperf compare` reads. Needs root (mount); without
  *   it the test is reported skipped with the reason.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
@@ -22,34 +22,23 @@ import {
   statfsSync,
   writeFileSync,
 } from 'node:fs';
-import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger, type Logger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { installedBinDir, killProcessesMentioning, processesMentioning } from '../../testkit/postgres.js';
-import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
-import { fileSink } from '../../src/run/sink.js';
-import { runCli } from '../helpers/cli.js';
+import { onlyResults, runCli, sameInstallRun, SMOKE, type Ran } from '../helpers/cli.js';
+import { sameInstallRequest } from '../helpers/run-request.js';
+import { useTmpDir } from '../helpers/tmp-dir.js';
 
-const root = new URL('../../', import.meta.url).pathname;
-const cli = path.join(root, 'dist/cli.js');
 const binDir = installedBinDir();
-let tmp: string;
-
-beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-faults-'));
-  await chmod(tmp, 0o755);
-});
-afterAll(async () => {
-  // A failed test may leave a server behind: stop it by its own pid before removing its directory.
-  killProcessesMentioning(tmp);
-  await rm(tmp, { recursive: true, force: true });
-});
+// A failed test may leave a server behind: it is stopped by its own pid before the directory is removed.
+const tmp = useTmpDir('pgperf-it-faults-', { killLeftovers: true });
 
 const selectOnly = (retries: number, duration = 2) =>
   parseWorkload(
@@ -88,7 +77,7 @@ const clusterDirs = (parent: string, arm: string) =>
 
 describe('faults with real servers', () => {
   it('kill -9 of a postmaster mid-run: sample failed with the log tail, restarted, run completes', async () => {
-    const parent = await mkdtemp(path.join(tmp, 'kill9-'));
+    const parent = await mkdtemp(path.join(tmp(), 'kill9-'));
     await chmod(parent, 0o755);
     let killed: number | undefined;
     let poller: NodeJS.Timeout | undefined;
@@ -108,22 +97,10 @@ describe('faults with real servers', () => {
     const resultsFile = path.join(parent, 'results.json');
     let result: RunResult;
     try {
-      result = await runBenchmark(
-        {
-          arms: [
-            { label: 'base', binDir, settings: {} },
-            { label: 'head', binDir, settings: {} },
-          ],
-          workloads: [selectOnly(2, 3)],
-          order: 'random',
-          sink: fileSink(resultsFile),
-          analysis: resolveAnalysis(),
-          dataChecksums: false,
-          tmpDir: parent,
-          seed: 7,
-        },
-        { runner: nodeProcessRunner, logger },
-      );
+      result = await runBenchmark(sameInstallRequest(binDir, parent, [selectOnly(2, 3)], { seed: 7 }), {
+        runner: nodeProcessRunner,
+        logger,
+      });
     } finally {
       clearInterval(poller);
     }
@@ -149,7 +126,7 @@ describe('faults with real servers', () => {
   });
 
   it('a failing CHECKPOINT: attempts recorded failed with the reason, retried, the run completes', async () => {
-    const parent = await mkdtemp(path.join(tmp, 'checkpoint-'));
+    const parent = await mkdtemp(path.join(tmp(), 'checkpoint-'));
     await chmod(parent, 0o755);
     const logger = watchingLogger((line) => {
       if (!line.startsWith('plan:')) return;
@@ -158,19 +135,7 @@ describe('faults with real servers', () => {
       chmodSync(path.join(headDir!, 'data', 'pg_logical', 'snapshots'), 0o000);
     });
     const result = await runBenchmark(
-      {
-        arms: [
-          { label: 'base', binDir, settings: {} },
-          { label: 'head', binDir, settings: {} },
-        ],
-        workloads: [{ ...selectOnly(1), rounds: 2 }],
-        order: 'random',
-        sink: fileSink(path.join(parent, 'results.json')),
-        analysis: resolveAnalysis(),
-        dataChecksums: false,
-        tmpDir: parent,
-        seed: 3,
-      },
+      sameInstallRequest(binDir, parent, [{ ...selectOnly(1), rounds: 2 }], { seed: 3 }),
       { runner: nodeProcessRunner, logger },
     );
     expect(result.status).toBe('complete');
@@ -188,59 +153,31 @@ describe('faults with real servers', () => {
   });
 });
 
-interface Ran {
-  code: number | null;
-  stderr: string;
-}
-
 /** Runs the built CLI; sends `signals` (in order, `gapMs` apart) once the first measured run is logged. */
 function runAndSignal(args: string[], signals: NodeJS.Signals[], gapMs = 300): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp });
-    let stderr = '';
-    let sent = false;
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (!sent && /round \d+\/\d+/.test(stderr)) {
-        sent = true;
-        signals.forEach((s, i) => setTimeout(() => child.kill(s), i * gapMs));
-      }
-    });
-    child.stdout.on('data', () => {});
+  let sent = false;
+  return runCli(args, {
+    cwd: tmp(),
+    onStderr: (stderr, child) => {
+      if (sent || !/round \d+\/\d+/.test(stderr)) return;
+      sent = true;
+      signals.forEach((s, i) => setTimeout(() => child.kill(s), i * gapMs));
+    },
     // Never outlive the test: a run that did not stop is killed (and then fails the assertions).
-    const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stderr });
-    });
+    killAfterMs: 90_000,
   });
 }
 
 describe('signals to a running `pgperf run` (dist/cli.js)', () => {
-  const runArgs = (parent: string, out: string) => [
-    'run',
-    '--arm',
-    `base=${binDir}`,
-    '--arm',
-    `head=${binDir}`,
-    '--workload',
-    path.join(root, 'workloads/smoke.yml'),
-    '--rounds',
-    '20',
-    '--duration',
-    '2',
-    '--out',
-    out,
-    '--tmp-dir',
-    parent,
-  ];
+  const runArgs = (parent: string, out: string) =>
+    sameInstallRun(binDir, { workload: SMOKE, rounds: 20, duration: 2, out, tmpDir: parent });
 
   it.each([
     { name: 'SIGINT once', signals: ['SIGINT'] as NodeJS.Signals[], code: 130 },
     { name: 'SIGINT twice', signals: ['SIGINT', 'SIGINT'] as NodeJS.Signals[], code: 130 },
     { name: 'SIGTERM', signals: ['SIGTERM'] as NodeJS.Signals[], code: 143 },
   ])('$name: exit $code, no server left, temp dir emptied, samples kept', async ({ signals, code }) => {
-    const parent = await mkdtemp(path.join(tmp, 'sig-'));
+    const parent = await mkdtemp(path.join(tmp(), 'sig-'));
     await chmod(parent, 0o755);
     const out = path.join(parent, 'out');
     const ran = await runAndSignal(runArgs(parent, out), signals);
@@ -248,8 +185,7 @@ describe('signals to a running `pgperf run` (dist/cli.js)', () => {
     expect(ran.code).toBe(code);
     expect(processesMentioning(parent)).toEqual([]);
     expect((await readdir(parent)).filter((d) => d.startsWith('pgperf-'))).toEqual([]);
-    const [runDir] = await readdir(out);
-    const result = JSON.parse(await readFile(path.join(out, runDir!, 'results.json'), 'utf8')) as RunResult;
+    const result = await onlyResults(out);
     // A forced exit (second signal) cannot finish the document: it keeps the samples, never "complete".
     if (signals.length === 1) expect(result.status).toBe('interrupted');
     else expect(result.status).not.toBe('complete');
@@ -292,35 +228,24 @@ interface RanFull {
  * Runs `pgperf run` and, once `afterRuns` measured runs are logged (each logged after its write), fills
  * the disk at `mount` completely: a filler file sized from statfs, then 4 kB appends until ENOSPC.
  */
-function runAndFillDisk(args: string[], mount: string, afterRuns: number): Promise<RanFull> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp });
-    const ran: RanFull = { code: null, stdout: '', stderr: '' };
-    child.stderr.on('data', (d: Buffer) => {
-      ran.stderr += d.toString();
-      if (ran.beforeFull || (ran.stderr.match(/^\[\d+\/\d+\] round \d+\/\d+ /gm) ?? []).length < afterRuns) {
-        return;
-      }
-      const resultsFile = /^results: (.+)$/m.exec(ran.stderr)![1]!;
-      ran.beforeFull = JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResult;
-      const filler = path.join(mount, 'filler');
-      const st = statfsSync(mount);
-      writeFileSync(filler, Buffer.alloc(st.bavail * st.bsize));
-      try {
-        for (;;) appendFileSync(filler, Buffer.alloc(4096));
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
-      }
-    });
-    child.stdout.on('data', (d: Buffer) => (ran.stdout += d.toString()));
-    // Never outlive the test: a run that did not stop is killed (and then fails the assertions).
-    const guard = setTimeout(() => child.kill('SIGKILL'), 100_000);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      ran.code = code;
-      resolve(ran);
-    });
-  });
+async function runAndFillDisk(args: string[], mount: string, afterRuns: number): Promise<RanFull> {
+  let beforeFull: RunResult | undefined;
+  const onStderr = (stderr: string): void => {
+    if (beforeFull || (stderr.match(/^\[\d+\/\d+\] round \d+\/\d+ /gm) ?? []).length < afterRuns) return;
+    const resultsFile = /^results: (.+)$/m.exec(stderr)![1]!;
+    beforeFull = JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResult;
+    const filler = path.join(mount, 'filler');
+    const st = statfsSync(mount);
+    writeFileSync(filler, Buffer.alloc(st.bavail * st.bsize));
+    try {
+      for (;;) appendFileSync(filler, Buffer.alloc(4096));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
+    }
+  };
+  // Never outlive the test: a run that did not stop is killed (and then fails the assertions).
+  const ran = await runCli(args, { cwd: tmp(), onStderr, killAfterMs: 100_000 });
+  return { ...ran, beforeFull };
 }
 
 describe('a full disk under --out (tmpfs)', () => {
@@ -335,35 +260,13 @@ describe('a full disk under --out (tmpfs)', () => {
   it.skipIf(!tmpfs.ok)(
     `ENOSPC mid-run: clear error naming results.json and ENOSPC, exit 3, no server left, every sample kept and readable by compare${tmpfs.ok ? '' : ` (skipped: ${tmpfs.why})`}`,
     async () => {
-      const parent = await mkdtemp(path.join(tmp, 'full-'));
+      const parent = await mkdtemp(path.join(tmp(), 'full-'));
       await chmod(parent, 0o755);
-      mount = mkdtempSync(path.join(tmp, 'out-tmpfs-'));
+      mount = mkdtempSync(path.join(tmp(), 'out-tmpfs-'));
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mount], { stdio: 'pipe' });
       const out = path.join(mount, 'out');
-      const ran = await runAndFillDisk(
-        [
-          'run',
-          '--arm',
-          `base=${binDir}`,
-          '--arm',
-          `head=${binDir}`,
-          '--workload',
-          path.join(root, 'workloads/smoke.yml'),
-          '--rounds',
-          '20',
-          '--duration',
-          '1',
-          '--seed',
-          '1',
-          '--no-store',
-          '--out',
-          out,
-          '--tmp-dir',
-          parent,
-        ],
-        mount,
-        2,
-      );
+      const args = { workload: SMOKE, rounds: 20, duration: 1, seed: 1, noStore: true, out, tmpDir: parent };
+      const ran = await runAndFillDisk(sameInstallRun(binDir, args), mount, 2);
       expect(ran.beforeFull, `the disk was never filled; stderr:\n${ran.stderr}`).toBeDefined();
       const [runDir] = await readdir(out);
       const resultsFile = path.join(out, runDir!, 'results.json');
@@ -395,7 +298,7 @@ describe('a full disk under --out (tmpfs)', () => {
       };
       expect(decision.outcome).toBe('incomplete');
 
-      const compared = await runCli(['compare', resultsFile], { cwd: tmp });
+      const compared = await runCli(['compare', resultsFile], { cwd: tmp() });
       expect(compared.stderr).not.toMatch(/internal error/);
       expect(compared.code).toBe(3);
       expect(compared.stdout).toMatch(/Incomplete: the run failed \(could not write .*ENOSPC/);

@@ -3,65 +3,42 @@
  * on this machine (two arms: the installed PostgreSQL with synchronous_commit on and off), consolidated into
  * one report; a missing shard; shards of two different comparisons refused.
  */
-import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { consolidateShards } from '../../src/flows/consolidate/consolidate.js';
 import { readResults } from '../../src/store/read-results.js';
 import { cellId } from '../../src/core/results/types.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
-import { runCli } from '../helpers/cli.js';
+import { flags, onlyResultsFile, runCli, sameInstallRun } from '../helpers/cli.js';
+import { useTmpDir } from '../helpers/tmp-dir.js';
 
 const binDir = installedBinDir();
-let tmp: string;
+const tmp = useTmpDir('pgperf-it-fleet-');
 let workloadFile: string;
 const shardFiles: string[] = [];
 
-const pgperf = (args: string[]) => runCli(args, { cwd: tmp });
+const pgperf = (args: string[]) => runCli(args, { cwd: tmp() });
 
 const runArgs = (extra: string[]) => [
-  'run',
-  '--arm',
-  `base=${binDir}`,
-  '--arm',
-  `head=${binDir}`,
-  '--set',
-  'head:synchronous_commit=off',
-  '--workload',
-  workloadFile,
-  '--seed',
-  '42',
-  '--no-store',
-  '--tmp-dir',
-  tmp,
-  '--force', // 2 rounds cannot reach significance; the shards test splitting, not verdicts
+  ...sameInstallRun(binDir, { set: ['head:synchronous_commit=off'], workload: workloadFile, seed: 42 }),
+  // --force: 2 rounds cannot reach significance; the shards test splitting, not verdicts.
+  ...flags({ noStore: true, tmpDir: tmp(), force: true }),
   ...extra,
 ];
 
-async function resultsIn(dir: string): Promise<string> {
-  const [run] = await readdir(dir);
-  return path.join(dir, run!, 'results.json');
-}
-
 beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-fleet-'));
-  await chmod(tmp, 0o755);
-  workloadFile = path.join(tmp, 'fleet.yml');
+  workloadFile = path.join(tmp(), 'fleet.yml');
   await writeFile(
     workloadFile,
     'name: fleet\ntool: pgbench\nbuiltin: tpcb-like\nscale: 1\nclients: [1, 2, 3]\nduration: 1\nwarmup: 1\nrounds: 2\n',
   );
   for (const i of [1, 2, 3]) {
-    const ran = await pgperf(runArgs(['--shard', `${i}/3`, '--out', path.join(tmp, `shard${i}`)]));
+    const ran = await pgperf(runArgs(['--shard', `${i}/3`, '--out', path.join(tmp(), `shard${i}`)]));
     expect(ran.code, ran.stderr).toBe(0);
-    shardFiles.push(await resultsIn(path.join(tmp, `shard${i}`)));
+    shardFiles.push(await onlyResultsFile(path.join(tmp(), `shard${i}`)));
   }
 }, 600_000);
-
-afterAll(async () => {
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
 
 describe('sharded comparison', () => {
   it('plans the same split the shards ran, and each shard ran only its own cells', async () => {
@@ -76,7 +53,7 @@ describe('sharded comparison', () => {
       expect(result.plan.cells.map(cellId)).toEqual(plan.shards[i]!.cells.map(cellId));
       expect(new Set(result.samples.map(cellId))).toEqual(new Set(plan.shards[i]!.cells.map(cellId)));
     }
-    expect(processesMentioning(tmp)).toEqual([]);
+    expect(processesMentioning(tmp())).toEqual([]);
   });
 
   it('consolidates the three shards into one report with every cell, Holm over all of them', async () => {
@@ -108,10 +85,10 @@ describe('sharded comparison', () => {
 
   it('refuses shards of a different comparison and a shard given twice, naming the files', async () => {
     const other = await pgperf(
-      runArgs(['--shard', '1/3', '--rounds', '3', '--out', path.join(tmp, 'other')]),
+      runArgs(['--shard', '1/3', '--rounds', '3', '--out', path.join(tmp(), 'other')]),
     );
     expect(other.code, other.stderr).toBe(0);
-    const otherFile = await resultsIn(path.join(tmp, 'other'));
+    const otherFile = await onlyResultsFile(path.join(tmp(), 'other'));
     const mixed = await pgperf(['consolidate', shardFiles[0]!, otherFile]);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toContain(`${otherFile}: plan`);

@@ -9,59 +9,38 @@
  * results; `pgperf compare` on them exits 1, or 0 with --fail-on never; the markdown headline says
  * regression and names the cell the gate fails on, the same cell the decision's status names.
  */
-import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/core/compare/decision.js';
 import type { RunResult } from '../../src/core/results/types.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, sameInstallRun, SMOKE } from '../helpers/cli.js';
+import { useTmpDir } from '../helpers/tmp-dir.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
-const root = new URL('../../', import.meta.url).pathname;
 const binDir = installedBinDir();
-let tmp: string;
+const tmp = useTmpDir('pgperf-it-gate-');
 
-beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-gate-'));
-  await chmod(tmp, 0o755);
-});
-afterAll(async () => {
-  await rm(tmp, { recursive: true, force: true });
-});
-
-const pgperf = (args: string[]) => runCli(args, { cwd: tmp });
+const pgperf = (args: string[]) => runCli(args, { cwd: tmp() });
 
 describe('pgperf run / compare --fail-on (synchronous_commit off for base, on with a 10 ms commit delay for head)', () => {
   let runDir: string;
   let decision: Decision;
 
   it('run exits 1 on the regression, and the results and the decision are saved', async () => {
-    const out = path.join(tmp, 'out');
-    const ran = await pgperf([
-      'run',
-      '--arm',
-      `base=${binDir}`,
-      '--arm',
-      `head=${binDir}`,
-      '--set',
-      'base:synchronous_commit=off',
-      '--set',
-      'head:commit_delay=10000',
-      '--set',
-      'head:commit_siblings=0',
-      '--workload',
-      path.join(root, 'workloads/smoke.yml'),
-      '--rounds',
-      '8',
-      '--out',
-      out,
-      '--tmp-dir',
-      tmp,
-      '--no-store',
-      '--fail-on',
-      'regression',
-    ]);
+    const out = path.join(tmp(), 'out');
+    const set = ['base:synchronous_commit=off', 'head:commit_delay=10000', 'head:commit_siblings=0'];
+    const ran = await pgperf(
+      sameInstallRun(binDir, {
+        set,
+        workload: SMOKE,
+        rounds: 8,
+        out,
+        tmpDir: tmp(),
+        noStore: true,
+        failOn: 'regression',
+      }),
+    );
     expect(ran.code, ran.stderr).toBe(1);
     expect(ran.stdout.split('\n')[0]).toMatch(
       /^FAILED: \d (likely )?regressions?.*: smoke at [12] clients?, TPS -/,
@@ -74,7 +53,7 @@ describe('pgperf run / compare --fail-on (synchronous_commit off for base, on wi
     decision = JSON.parse(await readFile(path.join(runDir, 'decision.json'), 'utf8')) as Decision;
     expect(decision).toMatchObject({ outcome: 'failed', exitCode: 1, failOn: 'regression' });
     expect(decision.cells[0]).toMatchObject({ workload: 'smoke', metric: 'tps', failsGate: true });
-    expect(processesMentioning(tmp)).toEqual([]);
+    expect(processesMentioning(tmp())).toEqual([]);
   }, 900_000);
 
   it('compare exits 1 under --fail-on regression and 0 under never; the headline names the failing cell', async () => {

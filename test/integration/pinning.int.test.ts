@@ -4,12 +4,10 @@
  * pgbench process and the backends serving it.
  */
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgCluster } from '../../src/postgres/cluster/cluster.js';
-import { resolveRunAs, type RunAsUser } from '../../src/postgres/cluster/run-as.js';
+import { describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import type { PgbenchWorkload } from '../../src/drivers/workload.js';
 import { initArgs, measureArgs } from '../../src/drivers/pgbench/command.js';
@@ -18,20 +16,11 @@ import { findPinningTools, planCpus, withCpuPrefix } from '../../src/machine/pin
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { installedBinDir } from '../../testkit/postgres.js';
+import { useTestClusters } from '../helpers/clusters.js';
+import { sameInstallRequest } from '../helpers/run-request.js';
 
 const binDir = installedBinDir();
-const deps = { runner: nodeProcessRunner, logger: memoryLogger() };
-let tmpDir: string;
-let runAs: RunAsUser | undefined;
-
-beforeAll(async () => {
-  tmpDir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-pinning-'));
-  await chmod(tmpDir, 0o755);
-  runAs = await resolveRunAs(undefined, deps);
-});
-afterAll(async () => {
-  await rm(tmpDir, { recursive: true, force: true });
-});
+const clusters = useTestClusters('pgperf-it-pinning-');
 
 /** The affinity mask `taskset -p` reports for a pid, e.g. "1" for CPU 0; null when the process is gone. */
 async function affinityMask(pid: number): Promise<string | null> {
@@ -65,17 +54,8 @@ describe('pinning (real PostgreSQL and pgbench)', () => {
         await readTopology(),
         await findPinningTools(process.env.PATH ?? ''),
       );
-      const cluster = await PgCluster.create(
-        {
-          label: 'pinned',
-          binDir,
-          parentDir: tmpDir,
-          conf: { maxClients: 10, workloadSettings: {} },
-          runAs,
-          cpuPrefix: plan.serverPrefix,
-        },
-        deps,
-      );
+      const conf = { maxClients: 10, workloadSettings: {} };
+      const cluster = await clusters.create('pinned', binDir, conf, { cpuPrefix: plan.serverPrefix });
       try {
         await cluster.start();
         const postmaster = (await cluster.postmasterPid())!;
@@ -141,42 +121,27 @@ describe('pinning (real PostgreSQL and pgbench)', () => {
 describe('pinning through the run loop', () => {
   it('runs a workload with cpus pinned, records the plan, and -j follows the client CPUs', async () => {
     const { runBenchmark } = await import('../../src/run/run-loop.js');
-    const { fileSink } = await import('../../src/run/sink.js');
-    const { resolveAnalysis } = await import('../../src/flows/compare/analysis.js');
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-pinned-run-'));
-    await chmod(dir, 0o755);
-    try {
-      const workload = parseWorkload(
-        'name: pinned\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [2]\nduration: 1\nwarmup: 0\nrounds: 2\ncpus: { server: "0", client: "1" }\n',
-        'pinned.yml',
-      );
-      const binDir = installedBinDir();
-      const result = await runBenchmark(
-        {
-          arms: [
-            { label: 'base', binDir, settings: {} },
-            { label: 'head', binDir, settings: {} },
-          ],
-          workloads: [workload],
-          order: 'random',
-          seed: 5,
-          sink: fileSink(path.join(dir, 'results.json')),
-          analysis: resolveAnalysis(),
-          dataChecksums: false,
-          diagnostics: false,
-          preflightWindowS: 0,
-          tmpDir: dir,
-        },
-        { runner: nodeProcessRunner, logger: memoryLogger(), searchPath: process.env.PATH ?? '' },
-      );
-      expect(result.status).toBe('complete');
-      expect(result.pinning?.pinned).toMatchObject({ server: [0], client: [1] });
-      for (const s of result.samples) {
-        expect(s.status).toBe('ok');
-        expect(s.command.join(' ')).toMatch(/ -j 1( |$)/);
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+    const dir = path.join(clusters.dir(), 'pinned-run');
+    await mkdir(dir, { mode: 0o755 });
+    const workload = parseWorkload(
+      'name: pinned\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [2]\nduration: 1\nwarmup: 0\nrounds: 2\ncpus: { server: "0", client: "1" }\n',
+      'pinned.yml',
+    );
+    const request = sameInstallRequest(binDir, dir, [workload], {
+      seed: 5,
+      diagnostics: false,
+      preflightWindowS: 0,
+    });
+    const result = await runBenchmark(request, {
+      runner: nodeProcessRunner,
+      logger: memoryLogger(),
+      searchPath: process.env.PATH ?? '',
+    });
+    expect(result.status).toBe('complete');
+    expect(result.pinning?.pinned).toMatchObject({ server: [0], client: [1] });
+    for (const s of result.samples) {
+      expect(s.status).toBe('ok');
+      expect(s.command.join(' ')).toMatch(/ -j 1( |$)/);
     }
   }, 180_000);
 });

@@ -4,39 +4,32 @@
  * PostgreSQL and pgbench): the plan reads this runner's noise from the calibration, and a run whose
  * threshold is below what its rounds resolve says so in its warnings.
  */
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/results/types.js';
 import type { StoredRun } from '../../src/store/store.js';
-import { runCli, type Ran } from '../helpers/cli.js';
-import { installedBinDir, killProcessesMentioning } from '../../testkit/postgres.js';
+import { flags, isolatedEnv, runCli, sameInstallRun, type Ran } from '../helpers/cli.js';
+import { useTmpDir } from '../helpers/tmp-dir.js';
+import { installedBinDir } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
-let tmp: string;
+const tmp = useTmpDir('pgperf-it-plan-noise-', { killLeftovers: true });
 let workload: string;
 let store: string;
 
 beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-plan-noise-'));
-  await chmod(tmp, 0o755); // the run-as user must reach the clusters inside
-  workload = path.join(tmp, 'noise.yml');
+  workload = path.join(tmp(), 'noise.yml');
   await writeFile(
     workload,
     'name: noise\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 0\nrounds: 4\n',
   );
   await chmod(workload, 0o644);
-  store = path.join(tmp, 'store');
-});
-afterAll(async () => {
-  killProcessesMentioning(tmp);
-  await rm(tmp, { recursive: true, force: true });
+  store = path.join(tmp(), 'store');
 });
 
 function pgperf(args: string[]): Promise<Ran> {
-  const { PGPERF_STORE: _ignored, ...inherited } = process.env;
-  return runCli(args, { cwd: tmp, env: { ...inherited, HOME: tmp, XDG_DATA_HOME: '' } });
+  return runCli(args, { cwd: tmp(), env: isolatedEnv(tmp()) });
 }
 
 interface PlanJson {
@@ -56,14 +49,15 @@ interface PlanJson {
 
 describe('pgperf plan with the runner noise (real PostgreSQL and pgbench)', () => {
   it('without stored noise says so and how to get it', async () => {
-    const ran = await pgperf(['plan', '--workload', workload, '--store', path.join(tmp, 'empty')]);
+    const empty = path.join(tmp(), 'empty');
+    const ran = await pgperf(['plan', '--workload', workload, '--store', empty]);
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('no stored noise for this runner');
     expect(ran.stdout).toContain('pgperf calibrate');
     // Nothing stored at all: one line names the cells (--json keeps each cell's reason).
     expect(ran.stdout).toMatch(/^cells without noise: noise@1$/m);
-    const json = await pgperf(['plan', '--workload', workload, '--store', path.join(tmp, 'empty'), '--json']);
+    const json = await pgperf(['plan', '--workload', workload, '--store', empty, '--json']);
     expect(JSON.parse(json.stdout).missing).toEqual([
       expect.objectContaining({
         id: 'noise@1',
@@ -75,18 +69,7 @@ describe('pgperf plan with the runner noise (real PostgreSQL and pgbench)', () =
   it('plans from a stored calibration, and a run below the resolvable change warns', async () => {
     const calibrated = await pgperf([
       'calibrate',
-      '--bin',
-      binDir,
-      '--workload',
-      workload,
-      '--rounds',
-      '3',
-      '--store',
-      store,
-      '--out',
-      path.join(tmp, 'out-cal'),
-      '--tmp-dir',
-      tmp,
+      ...flags({ bin: binDir, workload, rounds: 3, store, out: path.join(tmp(), 'out-cal'), tmpDir: tmp() }),
     ]);
     expect(calibrated.code, calibrated.stderr).toBe(0);
     const [cal] = JSON.parse(
@@ -98,16 +81,7 @@ describe('pgperf plan with the runner noise (real PostgreSQL and pgbench)', () =
     ) as RunResult;
     expect(stored.calibration).toBe(true);
 
-    const planned = await pgperf([
-      'plan',
-      '--workload',
-      workload,
-      '--store',
-      store,
-      '--threshold',
-      '0.5',
-      '--json',
-    ]);
+    const planned = await pgperf(['plan', ...flags({ workload, store, threshold: 0.5, json: true })]);
     expect(planned.code, planned.stderr).toBe(0);
     const plan = JSON.parse(planned.stdout) as PlanJson;
     expect(plan.missing).toEqual([]);
@@ -129,28 +103,11 @@ describe('pgperf plan with the runner noise (real PostgreSQL and pgbench)', () =
     expect(both.stdout).toMatch(/shard 1\/1/);
 
     // An A/B run (head differs by a setting select-only never touches) with the same too-small threshold.
+    // 3 rounds can never be significant (nor inside ±0.5%): the cell stays inconclusive, so it is warned.
+    const set = ['head:log_min_duration_statement=-1'];
     const run = await pgperf([
-      'run',
-      '--arm',
-      `base=${binDir}`,
-      '--arm',
-      `head=${binDir}`,
-      '--set',
-      'head:log_min_duration_statement=-1',
-      '--workload',
-      workload,
-      '--threshold',
-      '0.5',
-      // 3 rounds can never be significant (nor inside ±0.5%): the cell stays inconclusive, so it is warned.
-      '--rounds',
-      '3',
-      '--force',
-      '--store',
-      store,
-      '--out',
-      path.join(tmp, 'out-run'),
-      '--tmp-dir',
-      tmp,
+      ...sameInstallRun(binDir, { set, workload, threshold: 0.5, rounds: 3, force: true, store }),
+      ...flags({ out: path.join(tmp(), 'out-run'), tmpDir: tmp() }),
     ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(

@@ -10,29 +10,28 @@
  * - a snapshot that fails costs the sample its steady metrics, with a warning, never the run.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyse } from '../../src/flows/compare/analysis.js';
-import type { RunResult } from '../../src/core/results/types.js';
 import type { SteadyCellSummary } from '../../src/core/compare/steady-summary.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { runBenchmark } from '../../src/run/run-loop.js';
 import { takeStatSnapshot } from '../../src/postgres/stat-snapshot.js';
 import { steadyOutcome } from '../../src/core/results/steady.js';
-import { PgCluster } from '../../src/postgres/cluster/cluster.js';
-import { resolveRunAs } from '../../src/postgres/cluster/run-as.js';
+import { connectionArgs } from '../../src/drivers/pgbench/command.js';
 import { testCacheDir } from '../../testkit/pg-source.js';
-import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
 import { fileSink } from '../../src/run/sink.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
-import { onlyResultsFile, runCli, sameInstallRunArgs } from '../helpers/cli.js';
+import { onlyResults, onlyResultsFile, runCli, sameInstallRunArgs } from '../helpers/cli.js';
+import { useTestClusters } from '../helpers/clusters.js';
+import { sameInstallRequest } from '../helpers/run-request.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
-let tmp: string;
+const clusters = useTestClusters('pgperf-it-steady-');
+const tmp = clusters.dir;
 
 /** A complete PostgreSQL 18 install the build tests cached, if any (its pg_config.h says 18). */
 function cachedPg18BinDir(): string | undefined {
@@ -57,21 +56,10 @@ function cachedPg18BinDir(): string | undefined {
     ?.concat('/bin');
 }
 
-const pgperf = (args: string[]) => runCli(args, { cwd: tmp });
+const pgperf = (args: string[]) => runCli(args, { cwd: tmp() });
 
 const runArgs = (workload: string, out: string, extra: string[] = []) =>
-  sameInstallRunArgs(binDir, tmp, workload, out, extra);
-
-const resultsFile = onlyResultsFile;
-
-beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-steady-'));
-  await chmod(tmp, 0o755);
-});
-
-afterAll(async () => {
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
+  sameInstallRunArgs(binDir, tmp(), workload, out, extra);
 
 describe.each([
   ['installed', binDir],
@@ -80,25 +68,15 @@ describe.each([
   it.skipIf(bin === undefined)(
     'reads WAL, buffers and backend CPU, all above 0',
     async () => {
-      const deps = { runner: nodeProcessRunner, logger: memoryLogger() };
-      const runAs = await resolveRunAs(undefined, deps);
-      const cluster = await PgCluster.create(
-        { label: 'snap', binDir: bin!, parentDir: tmp, conf: { maxClients: 4, workloadSettings: {} }, runAs },
-        deps,
-      );
+      const cluster = await clusters.create('snap', bin!, { maxClients: 4, workloadSettings: {} });
       try {
         await cluster.start();
-        const { host, port, user, database } = cluster.connection;
+        const { connection } = cluster;
         const pgbench = (args: string[]) =>
           nodeProcessRunner.run(path.join(bin!, 'pgbench'), [
             ...args,
-            '-h',
-            host,
-            '-p',
-            String(port),
-            '-U',
-            user,
-            database,
+            ...connectionArgs(connection),
+            connection.database,
           ]);
         expect((await pgbench(['-i', '-s', '1', '-q'])).exitCode).toBe(0);
         await cluster.psql('CHECKPOINT');
@@ -133,17 +111,17 @@ describe.each([
 
 describe('steady per-transaction metrics', () => {
   it('a tpcb-like run records WAL, buffer and CPU cost per transaction, shown by compare --format json', async () => {
-    const file = path.join(tmp, 'tpcb.yml');
+    const file = path.join(tmp(), 'tpcb.yml');
     await writeFile(
       file,
       'name: tpcb\ntool: pgbench\nbuiltin: tpcb-like\nscale: 1\nclients: [2]\nduration: 2\nwarmup: 0\nrounds: 2\n',
     );
-    const out = path.join(tmp, 'out-tpcb');
+    const out = path.join(tmp(), 'out-tpcb');
     const ran = await pgperf(runArgs(file, out, ['--force']));
     // The same install twice in 2 rounds: nothing can fail the gate.
     expect(ran.code, ran.stderr).toBe(0);
-    const resultsPath = await resultsFile(out);
-    const result = JSON.parse(await readFile(resultsPath, 'utf8')) as RunResult;
+    const resultsPath = await onlyResultsFile(out);
+    const result = await onlyResults(out);
     expect(result.warnings.filter((w) => w.includes('steady metrics'))).toEqual([]);
     const ok = result.samples.filter((s) => s.status === 'ok');
     expect(ok).toHaveLength(4);
@@ -184,27 +162,27 @@ describe('steady per-transaction metrics', () => {
       /<summary>Steady per-transaction costs \(WAL, buffers, backend CPU\)<\/summary>/,
     );
     expect(markdown.stdout).toMatch(/\| tpcb&#64;2 \| [\d,.]+ → [\d,.]+/);
-    expect(processesMentioning(tmp)).toEqual([]);
+    expect(processesMentioning(tmp())).toEqual([]);
   }, 600_000);
 
   it('a head writing twice the WAL per transaction is a regression on wal-bytes', async () => {
     // One logical message per transaction, 4000 bytes long times the server's pgperf_test.wal_factor (1 where
     // unset): head's postgresql.conf doubles the WAL of every transaction and changes nothing else.
-    const script = path.join(tmp, 'wal-message.sql');
+    const script = path.join(tmp(), 'wal-message.sql');
     await writeFile(
       script,
       "SELECT pg_logical_emit_message(false, 'pgperf-test', repeat('x', 4000 * coalesce(current_setting('pgperf_test.wal_factor', true), '1')::int));\n",
     );
-    const file = path.join(tmp, 'wal.yml');
+    const file = path.join(tmp(), 'wal.yml');
     await writeFile(
       file,
       'name: wal\ntool: pgbench\nscripts:\n  - file: wal-message.sql\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 0\nrounds: 8\nmetrics: [tps, wal-bytes]\n',
     );
-    const out = path.join(tmp, 'out-wal');
+    const out = path.join(tmp(), 'out-wal');
     const ran = await pgperf(runArgs(file, out, ['--set', 'head:pgperf_test.wal_factor=2']));
     // The gate (default --fail-on regression) fails; the results are saved all the same.
     expect(ran.code, ran.stderr).toBe(1);
-    const result = JSON.parse(await readFile(await resultsFile(out), 'utf8')) as RunResult;
+    const result = await onlyResults(out);
     expect(result.status).toBe('complete');
     const perArm = (arm: string) =>
       result.samples.filter((s) => s.arm === arm && s.status === 'ok').map((s) => s.metrics.walBytesPerTx!);
@@ -227,19 +205,19 @@ describe('steady per-transaction metrics', () => {
     expect(arm.decidingCells).toContain('wal@1 wal-bytes');
     expect(comparison.verdict).toBe('regression');
     expect(ran.stdout).toMatch(/WAL bytes\/tx \(bytes, lower is better\):/);
-    expect(processesMentioning(tmp)).toEqual([]);
+    expect(processesMentioning(tmp())).toEqual([]);
   }, 600_000);
 
   it('sysbench runs record them too, divided by sysbench transactions', async () => {
-    const file = path.join(tmp, 'sb.yml');
+    const file = path.join(tmp(), 'sb.yml');
     await writeFile(
       file,
       'name: sb\ntool: sysbench\nscript: oltp_read_write\ntables: 1\ntableSize: 1000\nclients: [1]\nduration: 1\nwarmup: 0\nrounds: 1\n',
     );
-    const out = path.join(tmp, 'out-sb');
+    const out = path.join(tmp(), 'out-sb');
     const ran = await pgperf(runArgs(file, out, ['--force']));
     expect(ran.code, ran.stderr).toBe(0);
-    const result = JSON.parse(await readFile(await resultsFile(out), 'utf8')) as RunResult;
+    const result = await onlyResults(out);
     const ok = result.samples.filter((s) => s.status === 'ok');
     expect(ok).toHaveLength(2);
     for (const s of ok) {
@@ -260,21 +238,9 @@ describe('steady per-transaction metrics', () => {
     const logger = memoryLogger();
     // Two snapshots per measured run: the fourth, after the second run, fails.
     let calls = 0;
+    const sink = fileSink(path.join(tmp(), 'failing', 'results.json'));
     const result = await runBenchmark(
-      {
-        arms: [
-          { label: 'base', binDir, settings: {} },
-          { label: 'head', binDir, settings: {} },
-        ],
-        workloads: [workload],
-        order: 'abba',
-        seed: 7,
-        sink: fileSink(path.join(tmp, 'failing', 'results.json')),
-        analysis: resolveAnalysis(),
-        dataChecksums: false,
-        tmpDir: tmp,
-        preflightWindowS: 0,
-      },
+      sameInstallRequest(binDir, tmp(), [workload], { order: 'abba', seed: 7, sink, preflightWindowS: 0 }),
       {
         runner: nodeProcessRunner,
         logger,
@@ -302,6 +268,6 @@ describe('steady per-transaction metrics', () => {
         ),
       ),
     ]);
-    expect(processesMentioning(tmp)).toEqual([]);
+    expect(processesMentioning(tmp())).toEqual([]);
   }, 600_000);
 });

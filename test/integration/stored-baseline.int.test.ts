@@ -5,10 +5,9 @@
  * comparison agree on the stored run); other conditions refused before anything is measured (and allowed);
  * a drifted sentinel marking the comparison inconclusive.
  */
-import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { environmentFingerprint } from '../../src/machine/fingerprint.js';
 import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
@@ -18,20 +17,28 @@ import type { RunResult } from '../../src/core/results/types.js';
 import { openStore } from '../../src/store/open-store.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
-import { runCli, type Ran } from '../helpers/cli.js';
+import {
+  flags,
+  isolatedEnv,
+  onlyResultsFile,
+  runCli,
+  sameInstallArms,
+  type FlagValue,
+  type Ran,
+} from '../helpers/cli.js';
+import { useTmpDir } from '../helpers/tmp-dir.js';
 import { installedBinDir } from '../../testkit/postgres.js';
 
 const binDir = installedBinDir();
 const BASE_SHA = '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d';
 const WORKLOAD =
   'name: tiny\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 1\nrounds: 6\n';
-let tmp: string;
+const tmp = useTmpDir('pgperf-it-stored-base-');
 let workloadFile: string;
 let baseDoc: RunResult;
 
 function pgperf(args: string[]): Promise<Ran> {
-  const { PGPERF_STORE: _ignored, ...env } = process.env;
-  return runCli(args, { cwd: tmp, env: { ...env, HOME: tmp, XDG_DATA_HOME: '' } });
+  return runCli(args, { cwd: tmp(), env: isolatedEnv(tmp()) });
 }
 
 /** The report's first line: the outcome, then the headline ("PENDING: Inconclusive: ..."). */
@@ -42,33 +49,21 @@ const MEASURING = /Setting up clusters|initdb, start, load|== Round |\bround \d+
 
 /** A store holding `doc` only. */
 async function storeWith(name: string, doc: RunResult): Promise<string> {
-  const dir = path.join(tmp, name);
-  const store = await openStore(dir, { home: tmp, warn: () => {}, write: true });
+  const dir = path.join(tmp(), name);
+  const store = await openStore(dir, { home: tmp(), warn: () => {}, write: true });
   await store.save(doc);
   await store.close();
   return dir;
 }
 
-function headRun(store: string, out: string, extra: string[]): Promise<Ran> {
-  return pgperf([
-    'run',
-    '--arm',
-    `head=${binDir}`,
-    '--workload',
-    workloadFile,
-    '--store',
-    store,
-    '--out',
-    path.join(tmp, out),
-    '--seed',
-    '11',
-    ...extra,
-  ]);
+/** `pgperf run` of head alone against `store`, results under `out`, then the `extra` flags. */
+function headRun(store: string, out: string, extra: Record<string, FlagValue>): Promise<Ran> {
+  const values = { workload: workloadFile, store, out: path.join(tmp(), out), seed: 11, ...extra };
+  return pgperf(['run', ...sameInstallArms(binDir, ['head']), ...flags(values)]);
 }
 
-async function resultsFileOf(out: string): Promise<string> {
-  const runs = await readdir(path.join(tmp, out));
-  return path.join(tmp, out, runs[0]!, 'results.json');
+function resultsFileOf(out: string): Promise<string> {
+  return onlyResultsFile(path.join(tmp(), out));
 }
 
 async function resultsOf(out: string): Promise<RunResult> {
@@ -76,11 +71,9 @@ async function resultsOf(out: string): Promise<RunResult> {
 }
 
 beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-stored-base-'));
-  await chmod(tmp, 0o755); // the run-as user must reach the clusters inside
-  workloadFile = path.join(tmp, 'tiny.yml');
+  workloadFile = path.join(tmp(), 'tiny.yml');
   await writeFile(workloadFile, WORKLOAD);
-  const store = await openStore(path.join(tmp, 'store'), { home: tmp, warn: () => {}, write: true });
+  const store = await openStore(path.join(tmp(), 'store'), { home: tmp(), warn: () => {}, write: true });
   try {
     const outcome = await runPipeline(
       {
@@ -97,7 +90,7 @@ beforeAll(async () => {
         analysis: resolveAnalysis(),
         dataChecksums: false,
         source: { head: { ref: 'master', sha: BASE_SHA } },
-        runDir: path.join(tmp, 'base-run'),
+        runDir: path.join(tmp(), 'base-run'),
       },
       { runner: nodeProcessRunner, logger: memoryLogger(), archive: store },
     );
@@ -108,21 +101,14 @@ beforeAll(async () => {
   }
 }, 300_000);
 
-afterAll(async () => {
-  await rm(tmp, { recursive: true, force: true });
-});
-
 describe('pgperf run --baseline stored', () => {
   it('measures head only (after a sentinel) and compares it with the stored base, naming its commit and age', async () => {
     expect(baseDoc.status).toBe('complete');
-    const ran = await headRun(path.join(tmp, 'store'), 'out-ok', [
-      '--baseline',
-      'stored:1a2b3c4',
-      '--rounds',
-      '4',
-      '--sentinel-rounds',
-      '2',
-    ]);
+    const ran = await headRun(path.join(tmp(), 'store'), 'out-ok', {
+      baseline: 'stored:1a2b3c4',
+      rounds: 4,
+      sentinelRounds: 2,
+    });
     expect(ran.stderr).not.toContain('internal error');
     expect(ran.stdout).toMatch(DECISION_LINE);
     expect(ran.stdout).toContain(
@@ -144,7 +130,7 @@ describe('pgperf run --baseline stored', () => {
     expect(JSON.parse(compared.stdout)).toMatchObject({
       comparison: { primaryTest: 'mann-whitney', baseline: 'base' },
     });
-    const listed = await pgperf(['store', 'list', '--store', path.join(tmp, 'store'), '--json']);
+    const listed = await pgperf(['store', 'list', '--store', path.join(tmp(), 'store'), '--json']);
     expect((JSON.parse(listed.stdout) as Array<{ id: string }>).map((r) => r.id)).toContain(result.runId);
   }, 300_000);
 
@@ -154,22 +140,20 @@ describe('pgperf run --baseline stored', () => {
       ...baseDoc,
       environment,
       fingerprint: environmentFingerprint({ ...baseDoc, environment }),
-      arms: baseDoc.arms.map((a) => ({ ...a, binDir: path.join(tmp, 'gone', 'bin') })),
+      arms: baseDoc.arms.map((a) => ({ ...a, binDir: path.join(tmp(), 'gone', 'bin') })),
     };
     const store = await storeWith('store-mismatch', other);
-    const refused = await headRun(store, 'out-mismatch', ['--baseline', 'stored', '--rounds', '2']);
+    const refused = await headRun(store, 'out-mismatch', { baseline: 'stored', rounds: 2 });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("environment differs: cpuModel: stored 'Imaginary CPU 9000', now '");
     expect(refused.stderr).toContain('--allow-fingerprint-mismatch');
     expect(refused.stderr).not.toMatch(MEASURING);
 
-    const allowed = await headRun(store, 'out-allowed', [
-      '--baseline',
-      'stored',
-      '--rounds',
-      '2',
-      '--allow-fingerprint-mismatch',
-    ]);
+    const allowed = await headRun(store, 'out-allowed', {
+      baseline: 'stored',
+      rounds: 2,
+      allowFingerprintMismatch: true,
+    });
     expect(allowed.stderr).not.toContain('internal error');
     expect(allowed.stdout).toContain('fingerprint mismatch allowed (cpuModel differ)');
     expect(allowed.stdout).toContain('no sentinel: the baseline install is gone');
@@ -182,24 +166,13 @@ describe('pgperf run --baseline stored', () => {
     // Two rounds in the file: with default flags the sentinel takes both (3 by default, at most the rounds).
     // 3 stored base samples against 2 of head can reach neither significance nor a 90% interval (at most
     // 80%), so on an unchanged install no verdict can fail the gate, whatever the noise.
-    const file = path.join(tmp, 'pair.yml');
+    const file = path.join(tmp(), 'pair.yml');
     await writeFile(file, WORKLOAD.replace('name: tiny', 'name: pair').replace('rounds: 6', 'rounds: 2'));
-    const store = path.join(tmp, 'store-cli');
+    const store = path.join(tmp(), 'store-cli');
     const saved = await pgperf([
       'run',
-      '--arm',
-      `old=${binDir}`,
-      '--arm',
-      `new=${binDir}`,
-      '--workload',
-      file,
-      '--rounds',
-      '3',
-      '--force',
-      '--store',
-      store,
-      '--out',
-      path.join(tmp, 'out-saved'),
+      ...sameInstallArms(binDir, ['old', 'new']),
+      ...flags({ workload: file, rounds: 3, force: true, store, out: path.join(tmp(), 'out-saved') }),
     ]);
     expect(saved.stderr).not.toContain('internal error');
     const storedId = /saved to the store .* as (\S+)/.exec(saved.stdout)?.[1];
@@ -207,16 +180,8 @@ describe('pgperf run --baseline stored', () => {
 
     const ran = await pgperf([
       'run',
-      '--arm',
-      `head=${binDir}`,
-      '--workload',
-      file,
-      '--baseline',
-      'stored',
-      '--store',
-      store,
-      '--out',
-      path.join(tmp, 'out-default'),
+      ...sameInstallArms(binDir, ['head']),
+      ...flags({ workload: file, baseline: 'stored', store, out: path.join(tmp(), 'out-default') }),
     ]);
     expect(ran.stderr).not.toContain('internal error');
     expect(ran.stderr).not.toContain('settingsHash');
@@ -247,12 +212,10 @@ describe('pgperf run --baseline stored', () => {
       ),
     };
     const store = await storeWith('store-settings', other);
-    const refused = await headRun(store, 'out-settings', [
-      '--baseline',
-      'stored',
-      '--set',
-      'head:shared_buffers=256MB',
-    ]);
+    const refused = await headRun(store, 'out-settings', {
+      baseline: 'stored',
+      set: ['head:shared_buffers=256MB'],
+    });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
       `--baseline stored: the stored run ${baseDoc.runId} (measured ${baseDoc.startedAt}, arm head)`,
@@ -264,12 +227,12 @@ describe('pgperf run --baseline stored', () => {
     // Refused before the first round: no cluster set up, no progress line, no results written.
     expect(refused.stderr).not.toMatch(MEASURING);
     expect(refused.stdout).toBe('');
-    const runs = await readdir(path.join(tmp, 'out-settings')).catch(() => [] as string[]);
-    for (const run of runs) expect(await readdir(path.join(tmp, 'out-settings', run))).toEqual([]);
+    const runs = await readdir(path.join(tmp(), 'out-settings')).catch(() => [] as string[]);
+    for (const run of runs) expect(await readdir(path.join(tmp(), 'out-settings', run))).toEqual([]);
   }, 120_000);
 
   it('an unknown REF is refused with the store and the workload named', async () => {
-    const ran = await headRun(path.join(tmp, 'store'), 'out-unknown', ['--baseline', 'stored:feedface']);
+    const ran = await headRun(path.join(tmp(), 'store'), 'out-unknown', { baseline: 'stored:feedface' });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('--baseline stored:feedface: no stored run of workload tiny');
   }, 60_000);
@@ -286,14 +249,7 @@ describe('pgperf run --baseline stored', () => {
       ),
     };
     const store = await storeWith('store-drift', drifted);
-    const ran = await headRun(store, 'out-drift', [
-      '--baseline',
-      'stored',
-      '--rounds',
-      '4',
-      '--sentinel-rounds',
-      '4',
-    ]);
+    const ran = await headRun(store, 'out-drift', { baseline: 'stored', rounds: 4, sentinelRounds: 4 });
     expect(ran.stderr).not.toContain('internal error');
     expect(ran.stdout).toMatch(/^[A-Z]+: Inconclusive/m);
     expect(ran.stdout).toContain(
@@ -303,16 +259,12 @@ describe('pgperf run --baseline stored', () => {
     expect(result.baseline?.sentinel).toMatchObject({ status: 'drifted', onDrift: 'inconclusive' });
 
     // A fresh store: the first store now also holds the merged run just saved, whose head is the newest baseline.
-    const refused = await headRun(await storeWith('store-drift-refuse', drifted), 'out-drift-refuse', [
-      '--baseline',
-      'stored',
-      '--rounds',
-      '4',
-      '--sentinel-rounds',
-      '4',
-      '--on-drift',
-      'refuse',
-    ]);
+    const refused = await headRun(await storeWith('store-drift-refuse', drifted), 'out-drift-refuse', {
+      baseline: 'stored',
+      rounds: 4,
+      sentinelRounds: 4,
+      onDrift: 'refuse',
+    });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('refusing the comparison (--on-drift refuse)');
   }, 300_000);

@@ -2,46 +2,29 @@
  * The wait-event sampler against a real server: every pgbench client updates the same row, so all but
  * one wait for the row's transaction lock, and Lock waits must dominate the profile.
  */
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgCluster } from '../../src/postgres/cluster/cluster.js';
-import { resolveRunAs, type RunAsUser } from '../../src/postgres/cluster/run-as.js';
+import { describe, expect, it } from 'vitest';
+import { connectionArgs } from '../../src/drivers/pgbench/command.js';
 import { startDiagnostics } from '../../src/postgres/wait-events.js';
 import { renderWaitEventComparison } from '../../src/core/report/wait-event-table.js';
-import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { installedBinDir } from '../../testkit/postgres.js';
+import { useTestClusters } from '../helpers/clusters.js';
 
 const binDir = installedBinDir();
-const deps = { runner: nodeProcessRunner, logger: memoryLogger() };
-let tmpDir: string;
-let runAs: RunAsUser | undefined;
-
-beforeAll(async () => {
-  tmpDir = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-waits-'));
-  await chmod(tmpDir, 0o755);
-  runAs = await resolveRunAs(undefined, deps);
-});
-afterAll(async () => {
-  await rm(tmpDir, { recursive: true, force: true });
-});
+const clusters = useTestClusters('pgperf-it-waits-');
 
 describe('startDiagnostics (real PostgreSQL)', () => {
   it('a hot-row update workload is dominated by Lock waits, and counters move with the transactions', async () => {
-    const cluster = await PgCluster.create(
-      { label: 'waits', binDir, parentDir: tmpDir, conf: { maxClients: 20, workloadSettings: {} }, runAs },
-      deps,
-    );
+    const cluster = await clusters.create('waits', binDir, { maxClients: 20, workloadSettings: {} });
     try {
       await cluster.start();
       await cluster.psql(
         'CREATE TABLE hot (id int PRIMARY KEY, n bigint NOT NULL); INSERT INTO hot VALUES (1, 0);',
       );
-      const script = path.join(tmpDir, 'hot-row.sql');
+      const script = path.join(clusters.dir(), 'hot-row.sql');
       await writeFile(script, 'UPDATE hot SET n = n + 1 WHERE id = 1;\n', { mode: 0o644 });
-      const { host, port, user, database } = cluster.connection;
 
       const running = await startDiagnostics(cluster.connection, { hz: 10 });
       const bench = await nodeProcessRunner.run(
@@ -56,13 +39,8 @@ describe('startDiagnostics (real PostgreSQL)', () => {
           '2',
           '-T',
           '4',
-          '-h',
-          host,
-          '-p',
-          String(port),
-          '-U',
-          user,
-          database,
+          ...connectionArgs(cluster.connection),
+          cluster.connection.database,
         ],
         { env: { ...process.env, PGAPPNAME: 'pgbench' } },
       );

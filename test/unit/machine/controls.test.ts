@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,32 +7,11 @@ import { pendingCleanups } from '../../../src/machine/os/cleanup.js';
 import { applyControls, checkControls, describeControls } from '../../../src/machine/controls.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { cpufreqTree, governors } from '../../helpers/cpufreq-tree.js';
+import { currentDmaLatency, DMA_DEVICE as DEVICE, dmaDeviceWritable } from '../../helpers/dma-latency.js';
 
-const DEVICE = '/dev/cpu_dma_latency';
 const fixture = (name: string) => new URL(`../../fixtures/sysfs/${name}`, import.meta.url).pathname;
 
-/** The kernel's current CPU latency bound: reading the device returns it as a 4-byte int. */
-async function currentDmaLatency(): Promise<number> {
-  const handle = await open(DEVICE, 'r');
-  try {
-    const buf = Buffer.alloc(4);
-    await handle.read(buf, 0, 4, null);
-    return buf.readInt32LE(0);
-  } finally {
-    await handle.close();
-  }
-}
-
-async function deviceWritable(): Promise<boolean> {
-  try {
-    await access(DEVICE, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const writable = await deviceWritable();
+const writable = await dmaDeviceWritable();
 let tmp: string;
 beforeEach(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-controls-'));
