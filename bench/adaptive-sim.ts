@@ -1,24 +1,33 @@
 /**
- * The adaptive design (src/core/compare/adaptive.ts) by seeded simulation through the real compare code: looks
- * at 6, 10, 15, 20, 30 rounds, O'Brien–Fleming-type α-spending (α 0.05), Holm across every head arm and
- * cell at each look, TOST equivalence at the look's level, δ 2%, a cell stops when decided, the run stops
- * when every cell is decided, a regression is certified, or at 30 rounds.
+ * The adaptive design (src/core/compare/adaptive.ts) and the confirmation block
+ * (src/core/compare/confirmation.ts) by seeded simulation through the real compare and decision code: looks
+ * at 6, 10, 15, 20, 30 rounds; the regression question with O'Brien–Fleming-type α-spending (α 0.05) and
+ * Holm across every head arm and cell at each look; the pass question (non-inferiority, "head not worse than
+ * base by δ", one-sided; no-change when the interval is also inside ±δ) with its own front-loaded α 0.05 per
+ * cell; δ 2%; a cell stops when decided, the run stops when every cell is decided, a regression is
+ * certified, or at 30 rounds. A regressed cell is then re-measured in a confirmation block of 6 fresh rounds
+ * (the same noise model) and judged on them alone (one-sided at α 0.05); the decision (decide()) gives the
+ * outcome: failed (a confirmed regression, or a likely one), pending (unconfirmed or undecided), passed.
  *
  * Noise models (multiplicative, lognormal):
  * - "iid X%": every run independent with CV X%;
  * - "rounds X%": total run CV X%, half its variance shared by base and head within a round (as on the
  *   real runner, where most noise is between rounds), so ln(head/base) per round has SD X%.
  *
- * Printed per scenario: the share of comparisons whose overall verdict is regression, improvement/mixed,
- * no-change, the share of (head, cell) comparisons decided no-change, likely regression (inconclusive with the 'likely-regression' reason), the mean rounds until the
- * run stopped, and the mean rounds each cell was measured (decided cells stop early). For the power
- * scenarios also the fixed design (one analysis at α, Holm across cells) of the same power.
+ * Printed per scenario: the share of runs whose main verdict was a regression (before confirmation), the
+ * decision's outcomes (failed, pending, passed; for an A/A scenario "failed" is a false alarm, for a
+ * regression scenario "passed" a false pass), the share of cells passed as no-change and as not-worse, the
+ * median rounds until the run stopped (confirmation rounds included), the mean and median rounds each cell
+ * was measured (decided cells stop early; confirmation rounds included), and the mean confirmation rounds
+ * per run. For the power scenarios also the fixed design (one analysis at α, Holm across cells).
  *
- * Run: npx tsx bench/adaptive-sim.ts [replicates]
+ * Run: npx tsx bench/adaptive-sim.ts [replicates]   (SCENARIO=text runs only the matching scenarios)
  */
 import { adaptiveLook, planAdaptive, type AdaptivePlan } from '../src/core/compare/adaptive.js';
 import { compareRun } from '../src/core/compare/compare-run.js';
-import type { RunComparison } from '../src/core/compare/types.js';
+import { confirmationTargets, withConfirmation } from '../src/core/compare/confirmation.js';
+import { decide } from '../src/core/compare/decision.js';
+import { cellId } from '../src/core/results/types.js';
 import type { Sample } from '../src/core/results/types.js';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { document, gaussian, sample } from '../testkit/synthetic-run.js';
@@ -26,6 +35,7 @@ import { document, gaussian, sample } from '../testkit/synthetic-run.js';
 const REPLICATES = Number(process.argv[2] ?? 1000);
 const SCHEDULE = [6, 10, 15, 20, 30];
 const MAX_ROUNDS = 30;
+const CONFIRM_ROUNDS = 6;
 const plan = planAdaptive({
   schedule: SCHEDULE,
   alpha: 0.05,
@@ -53,6 +63,30 @@ const scenarios: Scenario[] = [
   { name: 'A/A, 1 cell, iid 3%', cells: 1, heads: 1, noisePct: 3, shared: false, effect: none },
   { name: 'A/A, 1 cell, rounds 3%', cells: 1, heads: 1, noisePct: 3, shared: true, effect: none },
   { name: 'A/A, 7 cells, rounds 3%', cells: 7, heads: 1, noisePct: 3, shared: true, effect: none },
+  {
+    name: '-5%, 1 cell, rounds 3%',
+    cells: 1,
+    heads: 1,
+    noisePct: 3,
+    shared: true,
+    effect: (h) => (h === 0 ? 0.95 : 1),
+  },
+  {
+    name: '-2% (at the threshold), 1 cell, rounds 3%',
+    cells: 1,
+    heads: 1,
+    noisePct: 3,
+    shared: true,
+    effect: (h) => (h === 0 ? 0.98 : 1),
+  },
+  {
+    name: '-5% in 1 of 7 cells, rounds 3%',
+    cells: 7,
+    heads: 1,
+    noisePct: 3,
+    shared: true,
+    effect: (_, c) => (c === 0 ? 0.95 : 1),
+  },
   {
     name: '-5%, 1 cell, iid 5%',
     cells: 1,
@@ -100,7 +134,8 @@ const scenarios: Scenario[] = [
   },
 ];
 
-function simulate(s: Scenario, seed: number) {
+/** The main document (MAX_ROUNDS rounds) and the rounds a confirmation block would measure (fresh noise). */
+function simulate(s: Scenario, seed: number): { doc: ReturnType<typeof document>; block: Sample[] } {
   const random = seededRandom(seed);
   const z = gaussian(random);
   const sigma = Math.log1p(s.noisePct / 100);
@@ -108,55 +143,76 @@ function simulate(s: Scenario, seed: number) {
   const arms = ['base', ...Array.from({ length: s.heads }, (_, h) => `head${h + 1}`)];
   const clients = Array.from({ length: s.cells }, (_, c) => 2 ** c);
   const samples: Sample[] = [];
-  for (let round = 1; round <= MAX_ROUNDS; round++) {
+  const block: Sample[] = [];
+  for (let r = 1; r <= MAX_ROUNDS + CONFIRM_ROUNDS; r++) {
+    const [round, into] = r > MAX_ROUNDS ? [r - MAX_ROUNDS, block] : [r, samples];
     clients.forEach((cl, c) => {
       const shared = roundSd * z();
       arms.forEach((arm, a) => {
         const effect = a === 0 ? 1 : s.effect(a - 1, c);
         const tps = 10_000 * effect * Math.exp(shared + runSd * z());
-        samples.push(sample({ round, workload: 'w', clients: cl, arm, metrics: { tps } }));
+        into.push(sample({ round, workload: 'w', clients: cl, arm, metrics: { tps } }));
       });
     });
   }
-  return document(arms, { w: clients }, MAX_ROUNDS, samples);
+  return { doc: document(arms, { w: clients }, MAX_ROUNDS, samples), block };
 }
 
-const alarm = (c: RunComparison) =>
-  c.verdict === 'regression' || c.verdict === 'improvement' || c.verdict === 'mixed';
+const medianOf = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 
 function run(s: Scenario, p: AdaptivePlan) {
   const t = {
-    cellsNoChange: 0,
     regression: 0,
-    otherAlarm: 0,
-    noChange: 0,
-    likely: 0,
-    rounds: 0,
-    cellRounds: 0,
+    failed: 0,
+    pending: 0,
+    passed: 0,
+    cellsNoChange: 0,
+    cellsNotWorse: 0,
+    confirmRounds: 0,
+    stops: [] as number[],
+    cellRounds: [] as number[],
     fixed: new Map<number, number>(),
   };
   const FIXED = [10, 12, 15, 18, 20, 24, 30];
   for (let r = 0; r < REPLICATES; r++) {
-    const doc = simulate(s, 1_000_003 * (1 + r) + s.name.length);
+    const { doc, block } = simulate(s, 1_000_003 * (1 + r) + s.name.length);
     const out = adaptiveLook(doc, p, { look: p.schedule.length });
-    const c = out.comparison;
-    if (c.verdict === 'regression') t.regression++;
-    else if (alarm(c)) t.otherAlarm++;
-    if (c.verdict === 'no-change') t.noChange++;
-    t.cellsNoChange += c.comparisons.flatMap((a) => a.cells).filter((x) => x.verdict === 'no-change').length;
-    if (c.verdict === 'inconclusive' && c.likelyRegressions.length > 0) t.likely++;
-    t.rounds += out.rounds;
-    // A cell is measured until every head arm is decided for it, or the run stops.
-    const cellIds = c.comparisons[0]!.cells.map((x) => x.id);
-    for (const id of cellIds) {
-      const looks = c.comparisons.map(
+    const main = out.comparison;
+    if (main.verdict === 'regression' || main.verdict === 'mixed') t.regression++;
+    // The confirmation block: the regressed cells, measured again, judged on their own rounds.
+    const targets = confirmationTargets(main);
+    const blockIds = new Set(targets.map((x) => cellId(x)));
+    if (targets.length > 0) {
+      doc.confirmation = {
+        rounds: CONFIRM_ROUNDS,
+        seed: r,
+        cells: targets,
+        samples: block.filter((x) => blockIds.has(cellId(x))),
+      };
+    }
+    const decision = decide(withConfirmation(doc, main));
+    t[decision.outcome === 'incomplete' ? 'pending' : decision.outcome]++;
+    const cells = main.comparisons.flatMap((a) => a.cells);
+    t.cellsNoChange += cells.filter((x) => x.verdict === 'no-change').length;
+    t.cellsNotWorse += cells.filter((x) => x.verdict === 'not-worse').length;
+    const extra = targets.length > 0 ? CONFIRM_ROUNDS : 0;
+    t.confirmRounds += extra * blockIds.size;
+    t.stops.push(out.rounds + extra);
+    // A cell is measured until every head arm is decided for it, or the run stops; then its block, if any.
+    for (const id of main.comparisons[0]!.cells.map((x) => x.id)) {
+      const looks = main.comparisons.map(
         (a) => out.decidedCells.find((d) => d.head === a.head && d.id === id)?.look ?? out.look,
       );
-      t.cellRounds += p.schedule[Math.max(...looks) - 1]!;
+      t.cellRounds.push(p.schedule[Math.max(...looks) - 1]! + (blockIds.has(id) ? CONFIRM_ROUNDS : 0));
     }
     if (s.fixed) {
       for (const n of FIXED) {
         const cut = { ...doc, samples: doc.samples.filter((x) => x.round <= n) };
+        delete cut.confirmation;
         if (compareRun(cut, { alpha: p.alpha }).verdict === 'regression')
           t.fixed.set(n, (t.fixed.get(n) ?? 0) + 1);
       }
@@ -175,15 +231,19 @@ function run(s: Scenario, p: AdaptivePlan) {
         : FIXED[above - 1]! +
           ((FIXED[above]! - FIXED[above - 1]!) * (power - fixedPower(FIXED[above - 1]!))) /
             (fixedPower(FIXED[above]!) - fixedPower(FIXED[above - 1]!));
+  const meanCell = t.cellRounds.reduce((a, b) => a + b, 0) / t.cellRounds.length;
   return [
     s.name,
     share(t.regression),
-    share(t.otherAlarm),
-    share(t.noChange),
+    share(t.failed),
+    share(t.pending),
+    share(t.passed),
     share(t.cellsNoChange / (s.cells * s.heads)),
-    share(t.likely),
-    (t.rounds / REPLICATES).toFixed(1),
-    (t.cellRounds / (REPLICATES * s.cells)).toFixed(1),
+    share(t.cellsNotWorse / (s.cells * s.heads)),
+    String(medianOf(t.stops)),
+    meanCell.toFixed(1),
+    String(medianOf(t.cellRounds)),
+    (t.confirmRounds / REPLICATES).toFixed(2),
     s.fixed
       ? `${FIXED.map((n) => `${n}:${share(t.fixed.get(n) ?? 0)}`).join(' ')}; same power: ${fixedSame === undefined ? '>30' : fixedSame.toFixed(1)}`
       : '',
@@ -192,18 +252,24 @@ function run(s: Scenario, p: AdaptivePlan) {
 
 console.log(
   `adaptive design: looks ${plan.schedule.join(', ')}, ${plan.spending} spending, alpha ${plan.alpha}, ` +
-    `per-look alpha ${plan.lookAlpha.map((a) => a.toPrecision(2)).join(', ')}, threshold 2%, ${REPLICATES} replicates`,
+    `per-look alpha ${plan.lookAlpha.map((a) => a.toPrecision(2)).join(', ')}; pass question (one-sided, per cell): ` +
+    `alpha spent per look ${plan.passAlpha!.map((a) => a.toPrecision(2)).join(', ')} ` +
+    `(sum ${plan.passAlpha!.reduce((a, b) => a + b, 0).toPrecision(3)}); threshold 2%; confirmation block ` +
+    `${CONFIRM_ROUNDS} rounds at alpha ${plan.alpha}; ${REPLICATES} replicates`,
 );
 const rows = [
   [
     'scenario',
-    'regression',
-    'improvement/mixed',
-    'no-change',
+    'main verdict regression',
+    'gate failed',
+    'pending',
+    'passed',
     'cells no-change',
-    'likely regression',
-    'rounds to stop',
-    'rounds per cell',
+    'cells not-worse',
+    'median rounds to stop',
+    'mean rounds per cell',
+    'median rounds per cell',
+    'confirmation cell-rounds per run',
     'fixed design: power at N rounds',
   ],
 ];

@@ -10,8 +10,8 @@ export const STOREYS = [
   { name: 'core', folders: ['', 'util', 'stats', 'results', 'compare', 'report'] },
   // This host: processes, files, signals, hardware facts, fingerprint, doctor, controls.
   { name: 'machine', folders: ['os', ''] },
-  // PostgreSQL: building a commit, running a cluster, reading its wait events.
-  { name: 'postgres', folders: ['cluster', 'builds', ''] },
+  // PostgreSQL: building a commit, running a cluster, counting its instructions, reading its wait events.
+  { name: 'postgres', folders: ['cluster', 'builds', 'instructions', ''] },
   // Workload files and the benchmark drivers, one folder per driver.
   { name: 'drivers', folders: ['common', 'pgbench', 'sysbench', ''] },
   // Where results are kept: results files, the directory store, PostgreSQL, a data branch.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what pgperf needs on Debian/Ubuntu, skipping what is already there: Debian's PostgreSQL server
-# and pgbench, sysbench, and the npm dependencies. With --tests also what the test suite needs: the tools
+# and pgbench, sysbench, valgrind, and the npm dependencies. With --tests also what the test suite needs: the tools
 # to build PostgreSQL and PostgreSQL source tarballs for the build tests. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,8 @@ have_pg() { compgen -G '/usr/lib/postgresql/*/bin/pgbench' >/dev/null && compgen
 have_pg || missing+=(postgresql postgresql-contrib)
 # sysbench (1.0.20 in Debian 12) drives the sysbench workloads; it is found on the PATH.
 command -v sysbench >/dev/null || missing+=(sysbench)
+# valgrind's cachegrind counts CPU instructions per transaction (--instructions; docs/instructions.md).
+command -v valgrind >/dev/null || missing+=(valgrind)
 # Building PostgreSQL from source (pgperf build, the build tests): compiler, build tools, libraries, ccache.
 if $for_tests; then
   # chromium (headless) renders the history page in its browser test.

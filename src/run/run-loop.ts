@@ -50,6 +50,8 @@ import { runnerAs, type ProcessRunner } from '../machine/os/process.js';
 import { PGPERF_VERSION } from '../core/version.js';
 import { deriveSeed, newSeed, planRounds, type ArmOrder, type PlannedRun } from './plan.js';
 import { AdaptiveControl } from './adaptive-control.js';
+import { compareRun } from '../core/compare/compare-run.js';
+import { DEFAULT_CONFIRM_ROUNDS, confirmationTargets } from '../core/compare/confirmation.js';
 import { ProgressTracker } from './progress.js';
 import { pinnedRunner, workloadCpuPlans } from '../machine/pinning.js';
 import {
@@ -95,6 +97,11 @@ export interface RunRequest {
   source?: RunSource;
   /** The arms are one install measured alike (A/A): recorded as `calibration: true`. */
   calibration?: boolean;
+  /**
+   * Rounds of the confirmation block that re-measures regressed cells after the main rounds, on restarted
+   * servers in a new arm order (DEFAULT_CONFIRM_ROUNDS; 0 disables). Not for calibration runs.
+   */
+  confirmRounds?: number;
   /** Adaptive rounds: looks after blocks of rounds, decided cells stop (replaces every workload's rounds
    * by the plan's maxRounds). */
   adaptive?: { plan: AdaptivePlan; timeBudgetS?: number };
@@ -334,12 +341,14 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       run: PlannedRun,
       kind: 'warmup' | 'measured',
       attempt: number,
+      /** The confirmation block's samples and seed (its runs stay out of `samples`). */
+      block?: { samples: Sample[]; seed: number },
     ): Promise<RunOutcome> => {
       const workload = workloadByName.get(run.workload)!;
       const driver = drivers.get(run.workload)!;
       const cluster = clusters.get(clusterKey(run.arm, dataSetOf.get(run.workload)!.name))!;
       const durationS = kind === 'warmup' ? workload.warmup : workload.duration;
-      const randomSeed = deriveSeed(seed, run.round);
+      const randomSeed = deriveSeed(block?.seed ?? seed, run.round);
       const started = Date.now();
       // A failing TRUNCATE/VACUUM/CHECKPOINT is a failed attempt like a failed run, not a crash.
       const maintenance = await driver.beforeRun(cluster).then(
@@ -351,7 +360,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       );
       // Steady per-transaction metrics: the server's counters right before and right after the measured
       // run. A snapshot that fails loses those metrics for this sample (with a warning), never the run.
-      const where = `${cellId(run)} ${run.arm} round ${run.round}`;
+      const where = `${cellId(run)} ${run.arm} ${block ? 'confirmation ' : ''}round ${run.round}`;
       const snapshot = (when: string) =>
         (deps.statSnapshot ?? takeStatSnapshot)(cluster.connection).catch((e: unknown) => {
           warn(
@@ -395,9 +404,9 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       }
       if (!out.ok) out = await withServerDeath(cluster, out);
       progress.finished(durationS, (Date.now() - started) / 1000);
-      result.plan.executed.push({ ...run, kind, attempt, status: out.ok ? 'ok' : 'failed' });
+      if (!block) result.plan.executed.push({ ...run, kind, attempt, status: out.ok ? 'ok' : 'failed' });
       if (kind === 'measured') {
-        result.samples.push({
+        (block?.samples ?? result.samples).push({
           ...toSample(run, attempt, randomSeed, out),
           ...(diagnostics ? { diagnostics } : {}),
           ...(steady ? { steady } : {}),
@@ -439,6 +448,72 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
         `adaptive: looks at ${p.schedule.join(', ')} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`,
       );
     }
+    /**
+     * Confirm before accusing: the cells that regressed after the main rounds (as the analysis of the
+     * document will judge them) are measured again in a block of their own rounds, base and the regressed
+     * head arms only, after a restart of their servers (cold shared buffers, new postmaster; the data set
+     * is kept) and in a new arm order (arms reversed, a new seed). Stored apart (result.confirmation).
+     */
+    const confirmationBlock = async () => {
+      const blockRounds = req.confirmRounds ?? DEFAULT_CONFIRM_ROUNDS;
+      if (blockRounds <= 0 || req.calibration || req.arms.length < 2) return;
+      const lastLook = result.adaptive?.looks.at(-1)?.look;
+      const targets = confirmationTargets(
+        compareRun(result, {
+          alpha: req.analysis.alpha,
+          thresholdPct: req.analysis.thresholdPct,
+          ...(metricOption(req.analysis) ? { metric: metricOption(req.analysis)! } : {}),
+          ...(req.adaptive && lastLook ? { adaptive: { plan: req.adaptive.plan, look: lastLook } } : {}),
+        }),
+      );
+      if (targets.length === 0) return;
+      const blockSeed = deriveSeed(seed, CONFIRMATION_SEED_ROUND);
+      const blockCells = [
+        ...new Map(targets.map((t) => [cellId(t), { workload: t.workload, clients: t.clients }])).values(),
+      ];
+      const blockArms = [req.arms[0]!.label, ...new Set(targets.map((t) => t.head))].reverse();
+      const block = { samples: [] as Sample[], seed: blockSeed };
+      result.confirmation = { rounds: blockRounds, seed: blockSeed, cells: targets, samples: block.samples };
+      const names = targets.map((t) => `${t.head}:${cellId(t)}`).join(', ');
+      logger.info(
+        `confirmation: ${names} regressed; measuring ${blockRounds} more round(s) of base and head on restarted servers, arms in a new order`,
+      );
+      await logger.group('Confirmation block: restarting servers', async () => {
+        const sets = new Set(blockCells.map((c) => dataSetOf.get(c.workload)!.name));
+        for (const arm of blockArms) {
+          for (const set of sets) {
+            deps.signal?.throwIfAborted();
+            const cluster = clusters.get(clusterKey(arm, set))!;
+            await cluster.stop();
+            await cluster.start();
+          }
+        }
+      });
+      const planned = planRounds({
+        cells: blockCells.map((c) => ({ ...c, rounds: blockRounds })),
+        arms: blockArms,
+        order: req.order,
+        seed: blockSeed,
+      });
+      const warmed = new Set<string>();
+      for (const run of planned.flat()) progress.addRun(workloadByName.get(run.workload)!.duration);
+      for (const [r, roundRuns] of planned.entries()) {
+        await logger.group(`Confirmation round ${r + 1} of ${planned.length}`, async () => {
+          for (const run of roundRuns) {
+            deps.signal?.throwIfAborted();
+            const workload = workloadByName.get(run.workload)!;
+            const visit = `${cellId(run)}|${run.arm}`;
+            if (!warmed.has(visit) && workload.warmup > 0) await execute(run, 'warmup', 1, block);
+            warmed.add(visit);
+            for (let attempt = 1; ; attempt++) {
+              const out = await execute(run, 'measured', attempt, block);
+              if (out.ok || attempt > workload.retries) break;
+            }
+          }
+        });
+      }
+      await save();
+    };
     let roundsDone = 0;
     for (const [r, roundRuns] of rounds.entries()) {
       const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
@@ -468,6 +543,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       roundsDone = r + 1;
     }
     adaptive?.finish(result, roundsDone, (line) => logger.info(line));
+    await confirmationBlock();
     result.status = 'complete';
   } catch (e) {
     const interrupted = deps.signal?.aborted === true;
@@ -588,6 +664,9 @@ function groupDataSets(workloads: Workload[]): DataSet[] {
   }
   return [...byKey.values()];
 }
+
+/** deriveSeed(seed, this) seeds the confirmation block: a round number no main plan reaches. */
+const CONFIRMATION_SEED_ROUND = 0x7fff_0001;
 
 /** Restarts of one cluster after its server died, before the run stops. */
 export const MAX_RESTARTS_PER_CLUSTER = 3;

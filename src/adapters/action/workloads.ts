@@ -2,18 +2,21 @@ import path from 'node:path';
 import { loadWorkload } from '../../drivers/load-workload.js';
 import { resolveWorkloadFile } from '../../drivers/shipped-workloads.js';
 import type { Workload } from '../../drivers/workload.js';
+import { resolveInstructions } from '../../drivers/common/workload-fields.js';
 import type { ActionContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 
-/** The workloads of the input 'workloads' (default select-only). */
+/** The workloads of the input 'workloads' (default select-only); input 'instructions' turns the mode on in each. */
 export async function loadInputWorkloads(
-  inputs: Pick<ActionInputs, 'workloads'>,
+  inputs: Pick<ActionInputs, 'workloads'> & Partial<Pick<ActionInputs, 'instructions'>>,
   ctx: ActionContext,
   actionDir: string,
 ): Promise<Workload[]> {
   const workloads: Workload[] = [];
   for (const w of inputs.workloads.length ? inputs.workloads : ['select-only']) {
-    workloads.push(await loadWorkload(w, inputLookup(ctx.workspace, actionDir)));
+    const workload = await loadWorkload(w, inputLookup(ctx.workspace, actionDir));
+    if (inputs.instructions) workload.instructions ??= resolveInstructions(true);
+    workloads.push(workload);
   }
   return workloads;
 }

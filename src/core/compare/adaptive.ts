@@ -10,8 +10,13 @@
  *   no-change stay in the family with p = 1). This is the sequentially rejective Bonferroni procedure
  *   over (look, hypothesis), a closed test, so its family-wise error is ≤ α (Maurer & Bretz, Statistics in
  *   Biopharmaceutical Research 5 (2013) 311-320);
- * - equivalence (no-change) is a TOST at the look's level: the 1 − 2·α_k interval inside ±δ. Over the looks
- *   the chance of a false no-change is ≤ α per cell by the same Bonferroni argument.
+ * - passing is its own question with its own α (passLevels): non-inferiority, "head is not worse than base
+ *   by δ or more", one-sided, asked of every cell at every look with the pass α that look spends: the
+ *   1 − 2·α_pass,k interval's bound on the worse side beyond −δ passes the cell ('not-worse', or 'no-change'
+ *   when the interval lies inside ±δ, which is TOST equivalence at the same level). A false pass is a wrong
+ *   answer about one cell (a regressed cell waved through), so its α is per cell, spent over the looks by
+ *   Bonferroni (the sizes the exact test actually used add up to ≤ α); it is front-loaded, so an unchanged
+ *   patch is decided in about ten rounds, while the regression question keeps O'Brien–Fleming spending.
  *
  * Everything here is pure: a look is recomputed from the results document and the plan alone (the verdicts
  * of earlier looks are recomputed too, exactly, from their own rounds), so the run loop keeps no state.
@@ -31,6 +36,7 @@ import {
 } from './analysis.js';
 import { DEFAULT_ALPHA } from './defaults.js';
 import { minRoundsFor, pairedMinRounds } from './power.js';
+import { signedRankCiIndex } from '../stats/walsh-hodges-lehmann.js';
 import type { CellComparison, PrimaryTest, ReasonCode, RunComparison, Verdict } from './types.js';
 import type { AdaptivePlan, AdaptiveLookOutcome, AdaptiveRecord } from '../results/types.js';
 export type { AdaptivePlan, AdaptiveLookOutcome, AdaptiveRecord };
@@ -106,6 +112,7 @@ function buildPlan(input: AdaptivePlanInput, checkFirstLook: boolean): AdaptiveP
   const lookAlpha = perLookLevels(spending, alpha, informationFractions);
   let spent = 0;
   const cumulativeAlpha = lookAlpha.map((a) => (spent += a));
+  const pass = passLevels(alpha, schedule, test);
   return {
     schedule,
     maxRounds,
@@ -115,9 +122,61 @@ function buildPlan(input: AdaptivePlanInput, checkFirstLook: boolean): AdaptiveP
     informationFractions,
     cumulativeAlpha,
     lookAlpha,
-    equivalenceLevels: lookAlpha.map((a) => 1 - 2 * a),
+    passAlpha: pass.spent,
+    equivalenceLevels: pass.nominal.map((a) => 1 - 2 * a),
     method: 'bonferroni-spent-increments',
   };
+}
+
+/** Rounds by which the pass question has spent PASS_HORIZON_SHARE of its α (when the budget is longer). */
+export const PASS_HORIZON_ROUNDS = 10;
+/**
+ * Share of the pass α spent by PASS_HORIZON_ROUNDS: most of it early, because an unchanged patch should be
+ * passed within about ten rounds (bench/adaptive-sim.ts: median 10 at round-shared 3% noise, δ 2%); the rest,
+ * spent linearly up to the budget, lets later looks still pass a noisier cell.
+ */
+export const PASS_HORIZON_SHARE = 0.85;
+
+/**
+ * The pass question's one-sided levels per look. Cumulative pass α by n rounds (N the last look):
+ * α·s·n/H up to H = PASS_HORIZON_ROUNDS, then linear from α·s to α at N (s = PASS_HORIZON_SHARE; linear
+ * to α at N when N ≤ H). Look k tests at `nominal[k]` = that cumulative α minus what earlier looks spent;
+ * what a look spends (`spent[k]`) is the size the exact signed-rank interval actually has at its rounds
+ * (below the nominal level: the test is discrete, 1/64 at 6 rounds), so the unused rest carries to the next
+ * look and Σ spent ≤ α (Bonferroni over the looks). A cell with fewer complete rounds than the look has a
+ * different size: it passes only if its interval is at least as wide as the planned one (never above the
+ * α the plan spent). The rank-sum (unpaired) plan spends its nominal levels.
+ */
+export function passLevels(
+  alpha: number,
+  schedule: readonly number[],
+  test: PrimaryTest,
+): { nominal: number[]; spent: number[] } {
+  const last = schedule[schedule.length - 1]!;
+  const h = Math.min(PASS_HORIZON_ROUNDS, last);
+  const share = last > h ? PASS_HORIZON_SHARE : 1;
+  const cumulative = (n: number) =>
+    n >= last
+      ? alpha
+      : n <= h
+        ? (alpha * share * n) / h
+        : alpha * (share + ((1 - share) * (n - h)) / (last - h));
+  const nominal: number[] = [];
+  const spent: number[] = [];
+  let used = 0;
+  for (const n of schedule) {
+    const level = Math.max(0, cumulative(n) - used);
+    let size = level;
+    if (test === 'signed-rank' && level > 0) {
+      const { achievedLevel } = signedRankCiIndex(n, 1 - 2 * level);
+      // Below the floor the interval cannot reach the level: the look cannot pass anything, spends nothing.
+      size = achievedLevel >= 1 - 2 * level - 1e-12 ? (1 - achievedLevel) / 2 : 0;
+    }
+    nominal.push(level);
+    spent.push(size);
+    used += size;
+  }
+  return { nominal, spent };
 }
 
 export interface AdaptiveLookOptions extends Pick<
@@ -203,6 +262,7 @@ export function adaptiveLook(
       maxRound: rounds,
       alpha: plan.lookAlpha[k - 1]!,
       equivalenceLevel: plan.equivalenceLevels[k - 1]!,
+      ...(plan.passAlpha ? { passLevel: 1 - 2 * plan.passAlpha[k - 1]! } : {}),
       frozen,
     });
     const decidedNow: AdaptiveLookOutcome['decided'] = [];

@@ -175,8 +175,10 @@ export interface LookSpec {
   maxRound: number;
   /** The level the tests use (α, or the look's nominal α). */
   alpha: number;
-  /** Level of the equivalence interval (0.9 in a single analysis, 1 − 2·α_k at look k). */
+  /** Level of the pass interval (0.9 in a single analysis, 1 − 2·(nominal pass level) at look k). */
   equivalenceLevel: number;
+  /** The level the pass interval must have achieved to pass a cell (1 − 2·the α the look spends). */
+  passLevel?: number;
   /**
    * Cells decided at an earlier look, by hypothesisKey: they keep that comparison. Regressions and
    * improvements left Holm's family (rejected); the others stay in it with p = 1 (conservative).
@@ -245,9 +247,11 @@ export function analyseLook(ctx: RunContext, spec: LookSpec): Map<string, CellCo
       code: 'unpaired-fallback',
       message:
         `${st.pairs} complete round(s) cannot reach α ${formatP(spec.alpha)} over ${m} comparisons with the paired test ` +
-        `(smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides`,
+        `(smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides regressions and improvements; ` +
+        'the pass question keeps the paired interval',
     });
-    x.stats = unpaired;
+    // The pass question has its own α, which the paired interval reaches: only the regression test falls back.
+    x.stats = { ...unpaired, ciEquivalence: st.ciEquivalence };
   }
   const open = measured.filter((m) => m.stats !== null && m.stats.p !== null);
   // Frozen cells that did not reject H₀ stay in the family with p = 1; rejected ones have left it.
@@ -270,6 +274,7 @@ export function analyseLook(ctx: RunContext, spec: LookSpec): Map<string, CellCo
       better: METRICS[m.metric].better,
       pAdjusted: adjustedByKey.get(m.key) ?? null,
       familySize,
+      ...(spec.passLevel !== undefined ? { passLevel: spec.passLevel } : {}),
     });
     byHead.get(m.head)!.push({
       id: cellId(m.cell),

@@ -11,13 +11,21 @@
 import type { RunResult } from '../results/types.js';
 import { adaptiveCompare, adaptiveLook } from './adaptive.js';
 import { analyseLook, assemble, prepareRun, type CompareRunOptions } from './analysis.js';
+import { withConfirmation } from './confirmation.js';
 import { EQUIVALENCE_LEVEL } from './defaults.js';
 import type { RunComparison } from './types.js';
 
 export type { CompareRunOptions } from './analysis.js';
 
-/** Compares every head arm of a results document with the baseline (arms[0]); see the module comment. */
+/**
+ * Compares every head arm of a results document with the baseline (arms[0]); see the module comment. A
+ * regressed cell that the document's confirmation block re-measured carries the block's judgement.
+ */
 export function compareRun(result: RunResult, options: CompareRunOptions = {}): RunComparison {
+  return withConfirmation(result, mainComparison(result, options), options.value);
+}
+
+function mainComparison(result: RunResult, options: CompareRunOptions): RunComparison {
   if (options.adaptive) {
     const { plan, look } = options.adaptive;
     return adaptiveLook(result, plan, {

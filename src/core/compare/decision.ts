@@ -6,7 +6,13 @@
  * outputs, JSON, exit code) renders this value and decides nothing of its own, so they cannot disagree.
  */
 import { plainText } from '../util/plain-text.js';
-import { DEFAULT_FAIL_ON, type FailOn, type GatePolicy } from './policy.js';
+import {
+  DEFAULT_FAIL_ON,
+  acceptanceOf,
+  type CellAcceptance,
+  type FailOn,
+  type GatePolicy,
+} from './policy.js';
 import { formatPct, formatPctInterval } from './format.js';
 import { overallVerdict } from './overall.js';
 import { METRICS, type MetricName } from '../results/metrics.js';
@@ -43,6 +49,14 @@ export interface DecidedCell {
   failOn: FailOn;
   policy: 'run' | 'workload';
   failsGate: boolean;
+  /**
+   * A regression the confirmation block did not confirm (src/core/compare/confirmation.ts): it neither fails
+   * nor passes; the decision is pending. `confirmation` says what the block found (absent without a block).
+   */
+  unconfirmed: boolean;
+  confirmation?: { confirmed: boolean; message: string };
+  /** A maintainer's acceptance naming this cell (`/pgperf accept`); only a valid one keeps it from failing. */
+  accepted?: CellAcceptance;
 }
 
 export interface DecisionReason {
@@ -74,10 +88,15 @@ export interface Decision {
   counts: {
     cells: number;
     failing: number;
+    /** Regressions, unconfirmed ones included. */
     regressions: number;
+    /** Regressions the confirmation block did not confirm, among those that would fail the gate. */
+    unconfirmed: number;
     likelyRegressions: number;
     improvements: number;
     noChange: number;
+    /** Passed as non-inferior: not worse by δ, but the interval reaches beyond +δ (not 'no change'). */
+    notWorse: number;
     inconclusive: number;
     /** In a collapse region of base's curve: reported, not gated. */
     unstable: number;
@@ -137,9 +156,11 @@ export function decide(
     cells: cells.length,
     failing: cells.filter((c) => c.failsGate).length,
     regressions: cells.filter((c) => c.verdict === 'regression').length,
+    unconfirmed: cells.filter(holdsGate).length,
     likelyRegressions: cells.filter((c) => c.likelyRegression).length,
     improvements: cells.filter((c) => c.verdict === 'improvement').length,
     noChange: cells.filter((c) => c.verdict === 'no-change').length,
+    notWorse: cells.filter((c) => c.verdict === 'not-worse').length,
     inconclusive: cells.filter((c) => c.verdict === 'inconclusive' && !c.likelyRegression).length,
     unstable,
   };
@@ -175,14 +196,18 @@ export function decide(
     : parts[0]!.comparison.verdict;
   const failing = cells.filter((c) => c.failsGate);
   const outcome: DecisionOutcome =
-    failing.length > 0 ? 'failed' : verdict === 'inconclusive' ? 'pending' : 'passed';
+    failing.length > 0
+      ? 'failed'
+      : verdict === 'inconclusive' || counts.unconfirmed > 0
+        ? 'pending'
+        : 'passed';
   const headline = headlineOf(outcome, counts, cells, policy);
   // The cell the status names: the same the headline names first.
   const lead =
     outcome === 'failed'
       ? failing[0]!
       : outcome === 'pending'
-        ? cells.find((c) => c.verdict === 'inconclusive')
+        ? (cells.find(holdsGate) ?? cells.find((c) => c.verdict === 'inconclusive'))
         : cells[0];
   const statusWord = { passed: 'Passed', failed: 'Failed', pending: 'Pending' }[outcome];
   return {
@@ -212,9 +237,12 @@ function decidedCell(
   const failOn = own ?? policy.failOn;
   const likelyRegression =
     cell.verdict === 'inconclusive' && cell.reasons.some((r) => r.code === 'likely-regression');
+  const accepted = acceptanceOf(cell, METRICS[cell.metric].better, policy.accepted);
+  const unconfirmed = cell.verdict === 'regression' && cell.confirmation?.confirmed === false;
   const failsGate =
     failOn !== 'never' &&
-    (cell.verdict === 'regression' ||
+    accepted?.state !== 'valid' &&
+    ((cell.verdict === 'regression' && !unconfirmed) ||
       likelyRegression ||
       (failOn === 'inconclusive' && cell.verdict === 'inconclusive'));
   return {
@@ -238,7 +266,17 @@ function decidedCell(
     failOn,
     policy: own ? 'workload' : 'run',
     failsGate,
+    unconfirmed,
+    ...(cell.confirmation
+      ? { confirmation: { confirmed: cell.confirmation.confirmed, message: cell.confirmation.message } }
+      : {}),
+    ...(accepted ? { accepted } : {}),
   };
+}
+
+/** An unconfirmed regression that would fail the gate had it confirmed: it keeps the decision pending. */
+function holdsGate(c: DecidedCell): boolean {
+  return c.unconfirmed && c.failOn !== 'never' && c.accepted?.state !== 'valid';
 }
 
 /** Failing first; then regressions, likely ones, improvements, undecided, no change; worst delta first. */
@@ -325,6 +363,13 @@ function headlineOf(
       detail: `${describe(failing[0]!)}${more(failing)}`,
     };
   }
+  if (outcome === 'pending' && counts.unconfirmed > 0) {
+    const held = cells.filter(holdsGate);
+    return {
+      lead: `Unconfirmed regression${held.length > 1 ? `s (${held.length})` : ''}`,
+      detail: `${describe(held[0]!)}; ${held[0]!.confirmation!.message}${more(held)}; not a pass, not a fail`,
+    };
+  }
   if (outcome === 'pending') {
     const undecided = cells.filter((c) => c.verdict === 'inconclusive');
     const worst = undecided[0];
@@ -335,10 +380,17 @@ function headlineOf(
   }
   const notGating = cells.filter((c) => c.verdict === 'regression' || c.likelyRegression);
   if (notGating.length > 0) {
-    const why =
-      policy.failOn === 'never' && notGating.every((c) => c.policy === 'run')
-        ? 'fail-on never'
-        : 'their workloads do not gate (fail-on never)';
+    const accepted = notGating.filter((c) => c.accepted?.state === 'valid');
+    const why = [
+      accepted.length < notGating.length
+        ? policy.failOn === 'never' && notGating.every((c) => c.policy === 'run')
+          ? 'fail-on never'
+          : 'their workloads do not gate (fail-on never)'
+        : '',
+      acceptedText(accepted),
+    ]
+      .filter(Boolean)
+      .join('; ');
     return {
       lead: `${found.join(', ')}, not gating (${why})`,
       detail: `${describe(notGating[0]!)}${more(notGating)}`,
@@ -353,6 +405,15 @@ function headlineOf(
   }
   const thresholds = [...new Set(cells.map((c) => c.thresholdPct))];
   const within = thresholds.length === 1 ? `±${thresholds[0]}%` : "each workload's threshold";
+  if (counts.notWorse > 0) {
+    const by = thresholds.length === 1 ? `${thresholds[0]}%` : "each workload's threshold";
+    return {
+      lead: `Not worse in ${plural(counts.cells, 'cell')}`,
+      detail:
+        `${counts.notWorse} not worse by ${by} or more (one-sided bound; the interval reaches past it on the better side)` +
+        `${counts.noChange > 0 ? `, ${counts.noChange} no change (CI inside ${within})` : ''}`,
+    };
+  }
   return { lead: `No change in ${plural(counts.cells, 'cell')}`, detail: `every 90% CI inside ${within}` };
 }
 
@@ -370,14 +431,29 @@ function statusDetail(
           : 'undecided';
     return `${kind} ${shortCell(lead!)}${counts.failing > 1 ? ` (+${counts.failing - 1} more)` : ''}`;
   }
+  if (outcome === 'pending' && counts.unconfirmed > 0) {
+    return `unconfirmed regression ${shortCell(lead!)}${counts.unconfirmed > 1 ? ` (+${counts.unconfirmed - 1} more)` : ''}; not a pass, not a fail`;
+  }
   if (outcome === 'pending') {
     const undecided = counts.inconclusive + counts.likelyRegressions;
     return `${undecided} of ${counts.cells} cells undecided${lead ? `, most adverse ${shortCell(lead)}` : ''}; needs more rounds`;
   }
-  if (counts.regressions + counts.likelyRegressions > 0) return `regression not gated, ${shortCell(lead!)}`;
+  if (counts.regressions + counts.likelyRegressions > 0) {
+    const a = lead!.accepted?.state === 'valid' ? lead!.accepted : undefined;
+    return a
+      ? `regression accepted by @${a.by}, ${shortCell(lead!)}: ${a.reason}`
+      : `regression not gated, ${shortCell(lead!)}`;
+  }
   if (counts.improvements > 0)
     return `${plural(counts.improvements, 'improvement')}, best ${shortCell(lead!)}`;
+  if (counts.notWorse > 0) return `not worse in ${plural(counts.cells, 'cell')}`;
   return `no change in ${plural(counts.cells, 'cell')}`;
+}
+
+/** "accepted by @alice: reason" for each distinct acceptance of the cells ('' for none). */
+function acceptedText(cells: DecidedCell[]): string {
+  const said = [...new Set(cells.map((c) => `accepted by @${c.accepted!.by}: ${c.accepted!.reason}`))];
+  return said.join('; ');
 }
 
 /** "fail-on: regression" and the workloads that set their own, e.g. "; explore: never". */

@@ -1,7 +1,7 @@
 /**
  * Combines verdicts of cells (or of head arms) into one (statistics.md §2.8): regression if any regressed
  * ('mixed' when others improved), improvement if any improved and none regressed, no-change only when every
- * one shows no change, inconclusive otherwise. Regression outranks everything because a gate must not wave
+ * one shows no change, not-worse when every one passed and some only as not worse, inconclusive otherwise. Regression outranks everything because a gate must not wave
  * it through; the deciding ids are listed so a report can say which cells decided.
  */
 import type { OverallVerdict } from './types.js';
@@ -32,6 +32,10 @@ export function overallVerdict(items: readonly Decided[]): OverallResult {
   if (improved.length > 0) return { verdict: 'improvement', deciding: improved };
   if (items.length > 0 && items.every((i) => i.verdict === 'no-change')) {
     return { verdict: 'no-change', deciding: items.map((i) => i.id) };
+  }
+  // Every one passed, some only as not worse (their intervals reach beyond +δ): not 'no change'.
+  if (items.length > 0 && items.every((i) => i.verdict === 'no-change' || i.verdict === 'not-worse')) {
+    return { verdict: 'not-worse', deciding: ids((v) => v === 'not-worse') };
   }
   return { verdict: 'inconclusive', deciding: ids((v) => v === 'inconclusive') };
 }

@@ -58,6 +58,8 @@ export interface GatePolicy {
   failOn: FailOn;
   /** Workload name -> its own policy (absent: the run's). */
   workloads: Record<string, WorkloadPolicy>;
+  /** Regressions maintainers accepted (`/pgperf accept`), and the head commit this decision is about. */
+  accepted?: { headSha: string; acceptances: readonly Acceptance[] };
 }
 
 /**
@@ -75,4 +77,56 @@ export function gatePolicyOf(
     if (parsed) own[name] = { failOn: parsed };
   }
   return { failOn, workloads: own };
+}
+
+/**
+ * A maintainer's acceptance of a cell's regression (`/pgperf accept`), for one head commit and at the delta
+ * it showed then. The adapter establishes it (who, with what permission, unedited) before it gets here.
+ */
+export interface Acceptance {
+  workload: string;
+  clients: number;
+  /** The metric name (results/metrics.ts) whose regression was accepted. */
+  metric: string;
+  /** The head commit the accepted result measured. */
+  sha: string;
+  /** The delta accepted, in percent. */
+  deltaPct: number;
+  /** The GitHub login that accepted it. */
+  by: string;
+  reason: string;
+}
+
+/** What became of an acceptance for a cell of this decision. */
+export interface CellAcceptance {
+  by: string;
+  reason: string;
+  sha: string;
+  acceptedDeltaPct: number;
+  /** valid: the gate passes for the cell; new-head: given for another commit; worse: the regression grew. */
+  state: 'valid' | 'new-head' | 'worse';
+}
+
+/**
+ * The acceptance of a cell, if one names it: still valid for the same head commit unless the delta moved
+ * in the worse direction by more than the cell's threshold beyond the accepted one. The latest wins.
+ */
+export function acceptanceOf(
+  cell: { workload: string; clients: number; metric: string; deltaPct: number | null; thresholdPct: number },
+  better: 'higher' | 'lower',
+  accepted: { headSha: string; acceptances: readonly Acceptance[] } | undefined,
+): CellAcceptance | undefined {
+  const matching = (accepted?.acceptances ?? []).filter(
+    (a) => a.workload === cell.workload && a.clients === cell.clients && a.metric === cell.metric,
+  );
+  // The latest acceptance for this head wins; otherwise the latest at all (to say it no longer applies).
+  const a = matching.filter((m) => m.sha === accepted!.headSha).at(-1) ?? matching.at(-1);
+  if (!a) return undefined;
+  const base = { by: a.by, reason: a.reason, sha: a.sha, acceptedDeltaPct: a.deltaPct };
+  if (a.sha !== accepted!.headSha) return { ...base, state: 'new-head' };
+  const worse = (d: number) => (better === 'higher' ? -d : d);
+  if (cell.deltaPct === null || worse(cell.deltaPct) - worse(a.deltaPct) > cell.thresholdPct) {
+    return { ...base, state: 'worse' };
+  }
+  return { ...base, state: 'valid' };
 }

@@ -23,6 +23,8 @@ export type ReasonCode =
   | 'significant-beyond-threshold'
   /** no-change: the 90% CI lies inside (−δ, +δ). */
   | 'ci-inside-threshold'
+  /** not-worse: the one-sided bound on the worse side lies beyond −δ (non-inferiority), the CI reaches +δ. */
+  | 'not-worse-than-threshold'
   /** p_adj < α but |Δ%| < δ: real but too small to matter (with no-change or inconclusive). */
   | 'significant-below-threshold'
   /** inconclusive: the 90% CI reaches beyond ±δ, more runs would narrow it. */
@@ -167,6 +169,25 @@ export interface CellComparison extends SampleComparison {
    * reported but does not enter the arm's or the run's verdict, nor the gate (head's own collapse gates).
    */
   unstable?: UnstableCell;
+  /**
+   * Set on a regressed cell that a confirmation block re-measured (src/core/compare/confirmation.ts): a
+   * regression that does not confirm is 'unconfirmed', neither a pass nor a fail.
+   */
+  confirmation?: CellConfirmation;
+}
+
+/** What a confirmation block said about one regressed cell (src/core/compare/confirmation.ts judges it). */
+export interface CellConfirmation {
+  confirmed: boolean;
+  /** Rounds of the block with a usable run in both arms. */
+  pairs: number;
+  /** Hodges–Lehmann change in the block; null without pairs. */
+  deltaPct: number | null;
+  /** The one-sided interval [lower, upper] at 1 − 2α (its bound on the better side decides). */
+  interval: { lowerPct: number; upperPct: number; achievedLevel: number } | null;
+  /** The α the block tests at (the comparison's overall α). */
+  alpha: number;
+  message: string;
 }
 
 export interface UnstableCell {

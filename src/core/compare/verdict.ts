@@ -6,11 +6,16 @@
  * | regression   | p_adj < α and the change is ≥ δ in the worse direction       |
  * | improvement  | p_adj < α and the change is ≥ δ in the better direction      |
  * | no-change    | 90% CI ⊂ (−δ, +δ) (TOST equivalence at 5%), at its full level |
+ * | not-worse    | its bound on the worse side is beyond −δ, the other reaches +δ |
  * | inconclusive | otherwise, with the reasons                                  |
  *
- * The no-change interval is the statistics' ciEquivalence: the 90% CI in one analysis, the 1 − 2·α_k CI at
- * look k of an adaptive design. An inconclusive cell whose 90% CI lies wholly on the worse side of δ also
- * gets the reason 'likely-regression' (first), which a gate fails like a regression.
+ * Passing asks one question, one-sided: is head not worse than base by δ or more (non-inferiority at 5%:
+ * the lower bound of the 90% CI above −δ for higher-is-better metrics)? 'no-change' is the part of that
+ * answer where the interval also lies below +δ (equivalence); 'not-worse' the rest, so a report never calls
+ * a cell unchanged whose interval reaches beyond +δ. Both pass. The interval is the statistics'
+ * ciEquivalence: the 90% CI in one analysis, the 1 − 2·α_pass,k CI at look k of an adaptive design (which
+ * also says the level it must have achieved, passLevel). An inconclusive cell whose 90% CI lies wholly on
+ * the worse side of δ gets the reason 'likely-regression' (first), which a gate fails like a regression.
  *
  * "Worse" is Δ% ≤ −δ for higher-is-better metrics (TPS) and Δ% ≥ +δ for lower-is-better ones (latency).
  */
@@ -27,6 +32,8 @@ export interface VerdictContext {
   pAdjusted?: number | null;
   /** Number of tests Holm adjusted over (1 alone). */
   familySize?: number;
+  /** The level the pass interval must have achieved to pass (an adaptive look's 1 − 2·spent pass α). */
+  passLevel?: number;
 }
 
 /** Adds the verdict, its reasons and the α-dependent diagnostics to a comparison's statistics. */
@@ -83,13 +90,28 @@ export function decideVerdict(stats: ShiftStatistics, context: VerdictContext = 
   const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
   const levelText = formatLevel(ci90.level);
   const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
+  const passReached = levelReached && ci90.achievedLevel >= (context.passLevel ?? 0) - PCT_TOLERANCE;
   const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
-  if (inside && levelReached) {
+  if (inside && passReached) {
     const message = `the ${levelText} CI ${interval} lies inside ±${thresholdPct}%`;
     return {
       ...withNotes,
       verdict: 'no-change',
       reasons: [{ code: 'ci-inside-threshold', message }, ...reasons],
+    };
+  }
+  const notWorse = better === 'higher' ? ci90.lowerPct > -thresholdPct : ci90.upperPct < thresholdPct;
+  if (notWorse && passReached) {
+    const bound = better === 'higher' ? ci90.lowerPct : ci90.upperPct;
+    const oneSided = formatLevel((1 + ci90.achievedLevel) / 2);
+    const message =
+      `head is not worse than base by ${thresholdPct}% or more: the one-sided ${oneSided} bound ` +
+      `${formatPct(bound)} lies ${better === 'higher' ? 'above -' : 'below +'}${thresholdPct}% (${direction}); ` +
+      `the ${levelText} CI ${interval} reaches beyond ${better === 'higher' ? '+' : '-'}${thresholdPct}%, so not 'no change'`;
+    return {
+      ...withNotes,
+      verdict: 'not-worse',
+      reasons: [{ code: 'not-worse-than-threshold', message }, ...reasons],
     };
   }
   // The one-sided 95% bound (the 90% interval) lies beyond −δ on the worse side: the data point to a
@@ -114,10 +136,11 @@ export function decideVerdict(stats: ShiftStatistics, context: VerdictContext = 
         `never below α ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === 'signed-rank' ? 'rounds with both arms' : 'runs per arm'} are needed`,
     });
   }
-  if (!levelReached) {
+  if (!passReached) {
+    const needed = formatLevel(Math.max(ci90.level, context.passLevel ?? 0));
     reasons.push({
       code: 'ci-level-not-reached',
-      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${levelText}`,
+      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${needed}`,
     });
   }
   if (!inside) {

@@ -10,6 +10,7 @@ import { builds, environment, settings } from './markdown-setup.js';
 import type { TrimId } from './markdown-size.js';
 import { waitEventSections } from './wait-event-section.js';
 import { steadyMetricsSection } from './steady-metrics-section.js';
+import { instructionSection } from './instruction-section.js';
 
 export function detailBlocks(ctx: ReportContext, trims: ReadonlySet<TrimId>): string[] {
   const warnings = allWarnings(ctx);
@@ -25,6 +26,8 @@ export function detailBlocks(ctx: ReportContext, trims: ReadonlySet<TrimId>): st
   ];
   const steady = steadyMetricsSection(ctx.result);
   if (steady) blocks.push(details(steady.summary, steady.body));
+  const instructions = instructionSection(ctx.result, ctx.c);
+  if (instructions) blocks.push(details(instructions.summary, instructions.body));
   for (const section of waitEventSections(ctx.result, ctx.c)) {
     blocks.push(
       details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown]),

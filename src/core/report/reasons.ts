@@ -10,6 +10,8 @@ import type { Better, ReasonCode, SampleComparison } from '../compare/types.js';
 export const REASON_PHRASES: Record<ReasonCode, (thresholdPct: number, better: Better) => string> = {
   'significant-beyond-threshold': (t) => `significant, beyond ±${t}%`,
   'ci-inside-threshold': (t) => `90% CI inside ±${t}%`,
+  'not-worse-than-threshold': (t, better) =>
+    `not worse: one-sided bound ${better === 'lower' ? 'below +' : 'above -'}${t}%`,
   'significant-below-threshold': (t) => `significant, below ${t}%`,
   'ci-wider-than-threshold': (t) => `CI wider than ±${t}%`,
   'too-few-runs': () => 'too few runs',

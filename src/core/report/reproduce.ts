@@ -69,11 +69,13 @@ function runCommand(result: RunResult, file: string): string[][] {
   const lines: string[][] = [['pgperf', 'run']];
   const [base, ...heads] = result.arms;
   const builds = result.arms.map((a) => a.build);
-  if (base && heads.length === 1 && heads[0]!.label === 'head' && builds.every((b) => b !== undefined)) {
+  // A results file may come from elsewhere (`pgperf compare`): only a whole build record names commits.
+  const built = builds.every((b) => typeof b?.repo === 'string' && typeof b.sha === 'string');
+  if (base && heads.length === 1 && heads[0]!.label === 'head' && built) {
     const [b, h] = [builds[0]!, builds[1]!];
     lines.push(['--repo', repoOf(b.repo, result)], ['--base', b.sha], ['--head', h.sha]);
-    for (const p of b.patches) lines.push(['--base-patch', basename(p.file)]);
-    for (const p of h.patches) lines.push(['--head-patch', basename(p.file)]);
+    for (const p of b.patches ?? []) lines.push(['--base-patch', basename(p.file)]);
+    for (const p of h.patches ?? []) lines.push(['--head-patch', basename(p.file)]);
   } else {
     // Bin dirs the runner was given (or several heads): the reader points these at installs of their own.
     for (const a of result.arms) lines.push(['--arm', `${a.label}=${a.binDir}`]);

@@ -6,6 +6,7 @@ export const VERDICT_DISPLAY: Record<OverallVerdict, { icon: string; title: stri
   regression: { icon: '❌', title: 'Regression', word: 'regression' },
   improvement: { icon: '🚀', title: 'Improvement', word: 'improvement' },
   'no-change': { icon: '✅', title: 'No change', word: 'no change' },
+  'not-worse': { icon: '✅', title: 'Not worse', word: 'not worse' },
   inconclusive: { icon: '❔', title: 'Inconclusive', word: 'inconclusive' },
   mixed: { icon: '⚠️', title: 'Mixed: regressions and improvements', word: 'mixed' },
 };

@@ -19,6 +19,9 @@ export const METRICS = {
   bufferHitsPerTx: { label: 'buffer hits/tx', unit: 'blocks', better: 'lower' },
   bufferReadsPerTx: { label: 'buffer reads/tx', unit: 'blocks', better: 'lower' },
   backendCpuUsPerTx: { label: 'backend CPU/tx', unit: 'µs', better: 'lower' },
+  // CPU instructions of the backends per transaction, from the instruction mode's own short runs
+  // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/instruction-verdict.ts).
+  instructions: { label: 'instr/tx', unit: 'instructions', better: 'lower' },
 } as const satisfies Record<string, MetricInfo>;
 
 export interface MetricInfo {

@@ -161,6 +161,71 @@ export const resultsSchema = z.looseObject({
       }),
     })
     .optional(),
+  // The instruction mode's counts (src/core/results/instructions.ts); absent when it did not run.
+  instructions: z
+    .looseObject({
+      counter: z.enum(['cachegrind', 'perf']),
+      settings: z.record(
+        text,
+        z.looseObject({
+          short: z.number().int().nonnegative(),
+          long: z.number().int().positive(),
+          warmup: count,
+          repetitions: z.number().int().positive(),
+          thresholdPct: z.number().gt(0).lt(100),
+        }),
+      ),
+      wallS: finite,
+      samples: z.array(
+        z.looseObject({
+          workload: text,
+          clients: z.number().int().positive(),
+          arm: text,
+          repetition: z.number().int().positive(),
+          counter: z.enum(['cachegrind', 'perf']),
+          shortInstructions: finite,
+          longInstructions: finite,
+          perTx: finite,
+        }),
+      ),
+      profiles: z.array(
+        z.looseObject({
+          workload: text,
+          clients: z.number().int().positive(),
+          base: text,
+          head: text,
+          file: text,
+          movers: z.array(
+            z.looseObject({
+              fn: text,
+              file: text,
+              baseIrPerTx: finite,
+              headIrPerTx: finite,
+              deltaIrPerTx: finite,
+            }),
+          ),
+        }),
+      ),
+      failures: z.array(z.looseObject({ workload: text, arm: text.optional(), reason: text })),
+      notes: z.array(text),
+    })
+    .optional(),
+  // The confirmation block (written since confirmation exists; absent in older documents).
+  confirmation: z
+    .looseObject({
+      rounds: z.number().int().nonnegative(),
+      seed: z.number().int(),
+      cells: z.array(
+        z.looseObject({
+          head: text,
+          workload: text,
+          clients: z.number().int().positive(),
+          metric: z.enum(Object.keys(METRICS) as [keyof typeof METRICS, ...Array<keyof typeof METRICS>]),
+        }),
+      ),
+      samples: z.array(sampleSchema),
+    })
+    .optional(),
   samples: z.array(sampleSchema),
   warnings: z.array(text),
 });

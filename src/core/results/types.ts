@@ -5,6 +5,7 @@
  */
 import type { RunDiagnostics } from './diagnostics.js';
 import type { SteadyRecord } from './steady.js';
+import type { InstructionsRecord } from './instructions.js';
 import type { ControlChange } from './control-change.js';
 import type { MetricName } from './metrics.js';
 import type { SpendingFunction } from '../stats/alpha-spending.js';
@@ -49,6 +50,13 @@ export interface RunResult {
   calibration?: true;
   /** Set when arms[0] are stored samples of an earlier run (`--baseline stored`), not measured in this job. */
   baseline?: StoredBaselineInfo;
+  /** CPU instructions per transaction from the instruction mode's short runs (absent when it did not run). */
+  instructions?: InstructionsRecord;
+  /**
+   * The confirmation block: regressed cells re-measured after the main rounds, on restarted servers in a new
+   * arm order (src/core/compare/confirmation.ts judges it); absent when no cell regressed or it was disabled.
+   */
+  confirmation?: ConfirmationRecord;
   samples: Sample[];
   warnings: string[];
 }
@@ -228,15 +236,21 @@ export function cellId(cell: CellKey): string {
 
 // Records of other floors the document keeps: defined here, on the lowest floor that needs them.
 
-export type Verdict = 'regression' | 'improvement' | 'no-change' | 'inconclusive';
+/**
+ * 'not-worse': head is not worse than base by δ or more (non-inferiority: the one-sided bound excludes −δ on
+ * the worse side) while the interval reaches beyond +δ, so it is not 'no-change' (equivalence). It passes.
+ */
+export type Verdict = 'regression' | 'improvement' | 'no-change' | 'not-worse' | 'inconclusive';
 
 /**
  * The primary test: 'signed-rank' is the Wilcoxon signed-rank test on the per-round log-ratios ln(head/base)
  * with the Walsh-average Hodges–Lehmann estimate and interval (compareRun's default: base and head run back
  * to back in a round, so what the round shares cancels); 'mann-whitney' is the unpaired rank-sum test with
- * the two-sample Hodges–Lehmann estimate (compareSamples, and cells with too few complete rounds).
+ * the two-sample Hodges–Lehmann estimate (compareSamples, and cells with too few complete rounds);
+ * 'instruction-count' is the instruction mode's own rule on near-deterministic counts
+ * (src/core/compare/instruction-verdict.ts), never an adaptive design's test.
  */
-export type PrimaryTest = 'signed-rank' | 'mann-whitney';
+export type PrimaryTest = 'signed-rank' | 'mann-whitney' | 'instruction-count';
 
 /** A pre-declared adaptive design; serialisable (put it into results.json as is). */
 export interface AdaptivePlan {
@@ -252,7 +266,13 @@ export interface AdaptivePlan {
   cumulativeAlpha: number[];
   /** Nominal level each look tests at (Holm across cells within the look): α(t_k) − α(t_{k−1}). */
   lookAlpha: number[];
-  /** Level of the equivalence interval at each look: 1 − 2·lookAlpha. */
+  /**
+   * α the pass question (non-inferiority, "head not worse than base by δ"; and no-change, TOST at the same
+   * level) spends at each look, one-sided, per cell; Σ ≤ alpha. Its own spending, front-loaded (passLevels
+   * in src/core/compare/adaptive.ts). Absent in plans written before it existed (planFromJson recomputes).
+   */
+  passAlpha?: number[];
+  /** Level of the pass interval at each look: 1 − 2·(the look's nominal pass level). */
   equivalenceLevels: number[];
   /** How per-look levels were derived, for the report. */
   method: 'bonferroni-spent-increments';
@@ -271,6 +291,18 @@ export interface AdaptiveLookOutcome {
   open: string[];
   stop: boolean;
   reason: string;
+}
+
+/** What results.json records of a confirmation block (field `confirmation`). */
+export interface ConfirmationRecord {
+  /** Rounds the block planned for each of its cells. */
+  rounds: number;
+  /** Seed of the block's arm order (derived from the run's seed). */
+  seed: number;
+  /** The hypotheses it re-measures: a head arm, a cell and the metric that regressed. */
+  cells: Array<{ head: string; workload: string; clients: number; metric: MetricName }>;
+  /** Its measured runs, rounds numbered 1… within the block; never part of `samples`. */
+  samples: Sample[];
 }
 
 /** What results.json records of an adaptive run (field `adaptive`): the plan and every look taken. */

@@ -14,6 +14,7 @@ import {
   GATED_METRIC_NAMES,
   type GatedMetricName,
 } from '../../core/results/metrics.js';
+import { DEFAULT_INSTRUCTION_SETTINGS, type InstructionSettings } from '../../core/results/instructions.js';
 
 /** Settings pgperf owns (see settings.ts); kept here for the schema's users. */
 export { RESERVED_SETTINGS } from '../../core/results/settings.js';
@@ -101,6 +102,53 @@ export const cpusField = z
     'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.',
   );
 
+/**
+ * The instruction mode (docs/instructions.md): off unless set; `true` takes the defaults, an object sets
+ * some of them. Resolved to the full settings, so results.json records what was measured.
+ */
+export const instructionsField = z
+  .union(
+    [
+      z.boolean(),
+      z.strictObject({
+        short: nonNegativeInt.optional().describe('Transactions of the short run (default 200).'),
+        long: positiveInt.optional().describe('Transactions of the long run (default 1200).'),
+        warmup: nonNegativeInt.optional().describe('Uncounted transactions first (default 200).'),
+        repetitions: positiveInt.max(20).optional().describe('Repetitions per arm (default 3).'),
+        threshold: z
+          .number()
+          .positive()
+          .max(100)
+          .optional()
+          .describe('Threshold in percent of the instruction verdict (default 1).'),
+      }),
+    ],
+    { error: 'expected true, false or {short, long, warmup, repetitions, threshold}' },
+  )
+  .optional()
+  .transform((v): InstructionSettings | undefined =>
+    v === undefined || v === false ? undefined : resolveInstructions(v),
+  )
+  .refine((v) => v === undefined || v.long > v.short, 'long must be more transactions than short')
+  .describe(
+    'Count CPU instructions per transaction (valgrind/cachegrind) in short fixed-transaction runs at 1 client beside the timed rounds, judged by their own rule: true, or {short, long, warmup, repetitions, threshold}.',
+  );
+
+/** `true` or a partial object as the full settings. */
+export function resolveInstructions(
+  v: true | { short?: number; long?: number; warmup?: number; repetitions?: number; threshold?: number },
+): InstructionSettings {
+  const d = DEFAULT_INSTRUCTION_SETTINGS;
+  if (v === true) return { ...d };
+  return {
+    short: v.short ?? d.short,
+    long: v.long ?? d.long,
+    warmup: v.warmup ?? d.warmup,
+    repetitions: v.repetitions ?? d.repetitions,
+    thresholdPct: v.threshold ?? d.thresholdPct,
+  };
+}
+
 export const retriesField = nonNegativeInt
   .max(10)
   .default(2)
@@ -145,4 +193,5 @@ export const commonWorkloadFields = {
   failOn: failOnField,
   retries: retriesField,
   cpus: cpusField,
+  instructions: instructionsField,
 };

@@ -45,6 +45,8 @@ export interface MeasureArgsInput {
   pipelineScript?: string;
   /** Write the per-transaction log (--log) with this path prefix, for latency percentiles. */
   transactionLogPrefix?: string;
+  /** Run this many transactions per client (-t) instead of durationS seconds, without progress lines. */
+  transactions?: number;
 }
 
 export function measureArgs(input: MeasureArgsInput): string[] {
@@ -57,10 +59,9 @@ export function measureArgs(input: MeasureArgsInput): string[] {
     String(clients),
     '-j',
     String(threadsFor(w, clients, input.cpuCount, input.clientCpus)),
-    '-T',
-    String(input.durationS),
-    '-P',
-    '1',
+    ...(input.transactions !== undefined
+      ? ['-t', String(input.transactions)]
+      : ['-T', String(input.durationS), '-P', '1']),
     `--random-seed=${input.seed}`,
   ];
   if (input.pipelineScript) {

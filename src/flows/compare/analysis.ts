@@ -5,6 +5,7 @@
  */
 import { planFromJson } from '../../core/compare/adaptive.js';
 import { compareRun } from '../../core/compare/compare-run.js';
+import { withInstructionCells } from '../../core/compare/instruction-verdict.js';
 import { DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT } from '../../core/compare/defaults.js';
 import type { CellComparison, RunComparison } from '../../core/compare/types.js';
 import { metricOption } from '../../core/compare/metric-option.js';
@@ -30,7 +31,7 @@ export function analysisOf(result: RunResult, overrides: Partial<AnalysisSetting
 export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> = {}): RunComparison {
   const settings = analysisOf(result, overrides);
   const lastLook = result.adaptive?.looks.at(-1)?.look;
-  const comparison = compareRun(result, {
+  const timed = compareRun(result, {
     alpha: settings.alpha,
     thresholdPct: settings.thresholdPct,
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
@@ -41,7 +42,9 @@ export function analyse(result: RunResult, overrides: Partial<AnalysisSettings> 
     // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
     ...(result.baseline ? { test: 'unpaired' as const } : {}),
   });
-  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
+  // The instruction mode's cells (own rule, one round) join the other gated metrics of each arm.
+  const withInstructions = withInstructionCells(timed, result);
+  return result.baseline ? withStoredBaseline(withInstructions, result.baseline) : withInstructions;
 }
 
 /**

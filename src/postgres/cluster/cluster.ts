@@ -51,6 +51,11 @@ export interface ClusterSpec {
   cpuPrefix?: string[];
 }
 
+export interface StartOptions {
+  /** A command the postmaster runs under (its backends are forked, so they run under it too). */
+  wrapper?: readonly string[];
+}
+
 export interface ClusterDeps {
   runner: ProcessRunner;
   logger: Logger;
@@ -192,15 +197,32 @@ export class PgCluster {
     }
   }
 
-  /** Writes the configuration and starts the server; a port found taken is replaced by another. */
-  async start(): Promise<void> {
+  /**
+   * Writes the configuration and starts the server; a port found taken is replaced by another. With
+   * `wrapper` (e.g. ["valgrind", "--tool=cachegrind", ...]) the postmaster runs under that command until
+   * the next start without one: pg_ctl starts a script that execs the wrapper with postgres and its
+   * arguments, in the same process, so pg_ctl's pid check and stop work unchanged.
+   */
+  async start(options: StartOptions = {}): Promise<void> {
+    const wrapperArgs = options.wrapper ? ['-p', await this.writeWrapper(options.wrapper)] : [];
     for (let attempt = 1; ; attempt++) {
       this.port = await freePort();
       await writeFile(path.join(this.dataDir, 'pgperf.conf'), renderConf(this.settings));
       await this.includeConf();
       const res = await this.pg(
         'pg_ctl',
-        ['start', '-D', this.dataDir, '-l', this.logFile, '-w', '-t', String(START_TIMEOUT_S), '-s'],
+        [
+          'start',
+          '-D',
+          this.dataDir,
+          '-l',
+          this.logFile,
+          '-w',
+          '-t',
+          String(START_TIMEOUT_S),
+          '-s',
+          ...wrapperArgs,
+        ],
         this.spec.cpuPrefix,
       );
       if (res.exitCode === 0) {
@@ -218,6 +240,15 @@ export class PgCluster {
         `arm ${this.spec.label}: PostgreSQL failed to start (${describeExit(res)}). Server log (${this.logFile}):\n${log || res.stderr}`,
       );
     }
+  }
+
+  /** A script in the cluster's directory that execs `wrapper` with this install's postgres and its arguments. */
+  private async writeWrapper(wrapper: readonly string[]): Promise<string> {
+    const script = path.join(this.dir, 'postgres-wrapper.sh');
+    const words = [...wrapper, path.join(this.spec.binDir, 'postgres')].map(shellQuote).join(' ');
+    await writeFile(script, `#!/bin/sh\nexec ${words} "$@"\n`, { mode: 0o755 });
+    if (this.spec.runAs) await chown(script, this.spec.runAs.uid, this.spec.runAs.gid);
+    return script;
   }
 
   private async includeConf(): Promise<void> {
@@ -496,6 +527,10 @@ export function freePort(): Promise<number> {
       );
     });
   });
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function safeName(label: string): string {

@@ -6,6 +6,7 @@ import { loadWorkload } from '../../../drivers/load-workload.js';
 import { resolveAnalysis } from '../../../flows/compare/analysis.js';
 import type { ArmSource } from '../../../flows/compare/pipeline.js';
 import type { Workload } from '../../../drivers/workload.js';
+import { resolveInstructions } from '../../../drivers/common/workload-fields.js';
 import { parseShardSpec, selectShard, type ShardInfo } from '../../../run/shards.js';
 import { DEFAULT_SENTINEL_ROUNDS, parseBaselineSpec } from '../../../flows/compare/stored-baseline.js';
 import { checkBaselineDesign } from '../../../flows/compare/compare-flow.js';
@@ -57,6 +58,7 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFl
   strict: boolean;
   force: boolean;
   diagnostics: boolean;
+  instructions: boolean;
   cpuDmaLatency?: number;
   governor?: string;
   /** Tests: the sysfs tree whose cpufreq files --governor writes (hidden). */
@@ -135,6 +137,11 @@ export function runCommand(): Command {
     )
     .option('--no-diagnostics', 'do not sample wait events and counters during the runs')
     .option(
+      '--instructions',
+      'also count CPU instructions per transaction (cachegrind) for every workload, with its own verdict (docs/instructions.md)',
+      false,
+    )
+    .option(
       '--cpu-dma-latency <us>',
       'hold /dev/cpu_dma_latency at this many µs over the measured runs (0: idle CPUs only poll; needs root; restored)',
       nonNegativeInt('--cpu-dma-latency'),
@@ -178,6 +185,7 @@ export function runCommand(): Command {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: '--workload' }));
+    if (flags.instructions) withInstructions(workloads);
     const baseline = parseBaselineSpec(flags.baseline, '--baseline');
     if (baseline.kind === 'stored' && flags.store === false) {
       throw new UserError('--baseline stored reads the baseline from the results store: drop --no-store');
@@ -251,6 +259,11 @@ export function runCommand(): Command {
       await store?.close();
     }
   });
+}
+
+/** --instructions: every workload counts instructions (its own `instructions` settings where it has them). */
+function withInstructions(workloads: Workload[]): void {
+  for (const w of workloads) w.instructions ??= resolveInstructions(true);
 }
 
 /** --cpu-dma-latency and --governor as the run's controls request (none when neither is given). */

@@ -1,0 +1,91 @@
+/**
+ * What results.json records of the instruction mode (field `instructions`): CPU instructions the backends
+ * execute per transaction, counted in short fixed-transaction runs beside the timed rounds
+ * (docs/instructions.md). Every repetition's raw counts are kept, so `pgperf compare` recomputes the
+ * per-transaction figures and the verdicts from the document alone.
+ */
+
+/** The counter that produced the counts: simulated (valgrind's cachegrind) or the CPU's own (perf). */
+export type InstructionCounter = 'cachegrind' | 'perf';
+
+/** The instruction mode of one workload, as resolved (defaults filled in). */
+export interface InstructionSettings {
+  /** Transactions of the short and the long run; per-transaction = (I_long − I_short) / (long − short). */
+  short: number;
+  long: number;
+  /** Uncounted transactions run once per server before the first repetition (after pg_prewarm). */
+  warmup: number;
+  /** Repetitions per arm (interleaved base/head), for the per-arm spread. */
+  repetitions: number;
+  /** Practical threshold in percent of the instruction verdict. */
+  thresholdPct: number;
+}
+
+export const DEFAULT_INSTRUCTION_SETTINGS: InstructionSettings = {
+  short: 200,
+  long: 1200,
+  warmup: 200,
+  repetitions: 3,
+  thresholdPct: 1,
+};
+
+/** One repetition of one arm in one cell. */
+export interface InstructionSample {
+  workload: string;
+  clients: number;
+  arm: string;
+  /** 1-based. */
+  repetition: number;
+  counter: InstructionCounter;
+  /** Instructions of the client's backends over the short and the long run (connection and exit included). */
+  shortInstructions: number;
+  longInstructions: number;
+  /** (long − short instructions) / (long − short transactions). */
+  perTx: number;
+}
+
+/** One function's self cost per transaction in base and head (a differential profile's row). */
+export interface ProfileMover {
+  fn: string;
+  /** Source file cachegrind attributes the function to (may be "???" without debug info). */
+  file: string;
+  baseIrPerTx: number;
+  headIrPerTx: number;
+  /** head − base. */
+  deltaIrPerTx: number;
+}
+
+/** The differential profile of a cell: base vs one head arm, from the same cachegrind files as the counts. */
+export interface InstructionProfile {
+  workload: string;
+  clients: number;
+  base: string;
+  head: string;
+  /** The full profile (every function), relative to the run directory. */
+  file: string;
+  /** The largest movers by |delta|, largest first. */
+  movers: ProfileMover[];
+}
+
+export interface InstructionsRecord {
+  counter: InstructionCounter;
+  /** Per workload (by name): the settings its cells were measured with. */
+  settings: Record<string, InstructionSettings>;
+  /** Wall time of the whole instruction phase. */
+  wallS: number;
+  samples: InstructionSample[];
+  profiles: InstructionProfile[];
+  /** Cells that could not be measured, and why. */
+  failures: Array<{ workload: string; arm?: string; reason: string }>;
+  /** What the report should say (e.g. a cell measured at 1 client while the workload's cells use more). */
+  notes: string[];
+}
+
+/** Instructions per transaction from the two runs' totals. */
+export function perTransaction(
+  shortInstructions: number,
+  longInstructions: number,
+  s: Pick<InstructionSettings, 'short' | 'long'>,
+): number {
+  return (longInstructions - shortInstructions) / (s.long - s.short);
+}

@@ -1,0 +1,417 @@
+/**
+ * The instruction phase of the compare pipeline (docs/instructions.md): before the timed rounds, for every
+ * workload with `instructions`, each arm gets its own short-lived server under cachegrind (loaded first
+ * without it), and pgbench runs fixed transaction counts at 1 client, base and head interleaved: a
+ * warm-up, a short and a long run per repetition. The instructions of the client's backends (read from their
+ * cachegrind files, told apart by the connection log) give per transaction
+ * (I_long − I_short) / (N_long − N_short), which cancels connection, start-up and exit. The same files give
+ * the differential profile, written to the run directory.
+ */
+import { chown, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UserError } from '../../core/util/errors.js';
+import type { Logger } from '../../core/util/logger.js';
+import { describeExit, runnerAs, tail, type ProcessRunner } from '../../machine/os/process.js';
+import { PgCluster } from '../../postgres/cluster/cluster.js';
+import { resolveRunAs, type RunAsUser } from '../../postgres/cluster/run-as.js';
+import { CONNECTION_LOG_SETTINGS, clientBackendPids } from '../../postgres/instructions/backend-log.js';
+import {
+  parseCachegrind,
+  sumProfiles,
+  type CachegrindProfile,
+} from '../../postgres/instructions/cachegrind-file.js';
+import { probeCounters } from '../../postgres/instructions/counter.js';
+import { diffProfiles, profileText, type ArmRuns } from '../../postgres/instructions/profile-diff.js';
+import { createDriver } from '../../drivers/registry.js';
+import type { Workload } from '../../drivers/workload.js';
+import type { Driver } from '../../drivers/common/driver.js';
+import { measureArgs } from '../../drivers/pgbench/command.js';
+import type { PgbenchWorkload } from '../../drivers/pgbench/workload.js';
+import {
+  perTransaction,
+  type InstructionProfile,
+  type InstructionSample,
+  type InstructionSettings,
+  type InstructionsRecord,
+} from '../../core/results/instructions.js';
+import type { ArmSpec } from '../../run/run-loop.js';
+
+/** The client count of every instruction cell: one backend, so the count is the backend's own work. */
+export const INSTRUCTION_CLIENTS = 1;
+/** How many movers a profile keeps in results.json (the report shows five). */
+const KEPT_MOVERS = 10;
+/** Seconds a backend may take to exit and write its cachegrind file after pgbench ends. */
+const FILE_WAIT_S = 60;
+
+export interface InstructionPhaseRequest {
+  arms: readonly ArmSpec[];
+  workloads: readonly Workload[];
+  runDir: string;
+  clientBinDir?: string;
+  runAs?: string;
+  tmpDir?: string;
+  dataChecksums: boolean;
+}
+
+export interface InstructionPhaseDeps {
+  runner: ProcessRunner;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+/** The workloads that ask for instruction counts. */
+export function instructionWorkloads(workloads: readonly Workload[]): Workload[] {
+  return workloads.filter((w) => w.instructions !== undefined);
+}
+
+/** A UserError, before anything is built or run, for a workload the instruction mode cannot measure. */
+export function checkInstructionWorkloads(workloads: readonly Workload[]): void {
+  for (const w of instructionWorkloads(workloads)) {
+    if (w.tool !== 'pgbench') {
+      throw new UserError(
+        `workload ${w.name}: instructions: counts need fixed transaction counts, which only pgbench runs (tool ${w.tool}); drop instructions from this workload`,
+      );
+    }
+    if (w.pipeline !== undefined) {
+      throw new UserError(
+        `workload ${w.name}: instructions: not measured with pipeline (${w.pipeline}); drop one of instructions and pipeline`,
+      );
+    }
+  }
+}
+
+/** Runs the phase; undefined when no workload asks for it. */
+export async function runInstructionPhase(
+  req: InstructionPhaseRequest,
+  deps: InstructionPhaseDeps,
+): Promise<InstructionsRecord | undefined> {
+  const workloads = instructionWorkloads(req.workloads) as PgbenchWorkload[];
+  if (workloads.length === 0) return undefined;
+  checkInstructionWorkloads(workloads);
+  const { logger } = deps;
+  const started = Date.now();
+  const probe = await probeCounters(deps.runner);
+  if (!probe.valgrind) {
+    throw new UserError(
+      'instructions: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)',
+    );
+  }
+  logger.info(
+    `instructions: counting with cachegrind (${probe.valgrind}); hardware counter: ${probe.hardware ? 'available, not used' : `unavailable (${probe.hardwareWhy})`}`,
+  );
+  const runAs = await resolveRunAs(req.runAs, deps);
+  const record: InstructionsRecord = {
+    counter: 'cachegrind',
+    settings: {},
+    wallS: 0,
+    samples: [],
+    profiles: [],
+    failures: [],
+    notes: [],
+  };
+  for (const w of workloads) {
+    deps.signal?.throwIfAborted();
+    const settings = w.instructions!;
+    record.settings[w.name] = settings;
+    if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
+      record.notes.push(
+        `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(', ')})`,
+      );
+    }
+    await measureWorkload(w, settings, req, { ...deps, runAs }, record);
+  }
+  record.wallS = (Date.now() - started) / 1000;
+  logger.info(
+    `instructions: ${workloads.length} workload(s) x ${req.arms.length} arms measured in ${record.wallS.toFixed(1)} s`,
+  );
+  return record;
+}
+
+interface ArmServer {
+  arm: ArmSpec;
+  cluster: PgCluster;
+  cgDir: string;
+  /** Per repetition: the client backends' profiles of the short and the long run. */
+  runs: Array<{ short: CachegrindProfile[]; long: CachegrindProfile[]; files: string[] }>;
+  /** Whether pg_prewarm loaded the data set into shared buffers. */
+  prewarmed: boolean;
+}
+
+async function measureWorkload(
+  w: PgbenchWorkload,
+  settings: InstructionSettings,
+  req: InstructionPhaseRequest,
+  deps: InstructionPhaseDeps & { runAs: RunAsUser | undefined },
+  record: InstructionsRecord,
+): Promise<void> {
+  const { logger } = deps;
+  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
+  const clientBinDir = req.clientBinDir ?? req.arms[0]!.binDir;
+  const driver = createDriver(w, {
+    clientBinDir,
+    cpuCount: 1,
+    runner: clientRunner,
+    logger,
+    searchPath: '',
+    ...(deps.runAs ? { clientUser: deps.runAs } : {}),
+  });
+  const servers: ArmServer[] = [];
+  try {
+    await logger.group(`Instructions: ${w.name}`, async () => {
+      for (const arm of req.arms) {
+        deps.signal?.throwIfAborted();
+        servers.push(await startServer(w, arm, driver, req, deps));
+      }
+      for (let rep = 1; rep <= settings.repetitions; rep++) {
+        // Interleaved, the order turned every repetition: base, head, then head, base.
+        const order = rep % 2 === 1 ? servers : [...servers].reverse();
+        for (const server of order) {
+          deps.signal?.throwIfAborted();
+          const sample = await measureRepetition(w, settings, rep, server, clientBinDir, {
+            ...deps,
+            runner: clientRunner,
+          });
+          record.samples.push(sample);
+          logger.info(
+            `instructions ${w.name} ${server.arm.label} #${rep}: ${Math.round(sample.perTx)} instr/tx`,
+          );
+        }
+      }
+      record.profiles.push(...(await writeProfiles(w, settings, servers, req.runDir)));
+    });
+  } catch (e) {
+    if (e instanceof UserError || deps.signal?.aborted) throw e;
+    const reason = e instanceof Error ? e.message : String(e);
+    record.failures.push({ workload: w.name, reason });
+    logger.warn(`instructions ${w.name}: not measured: ${reason}`);
+  } finally {
+    for (const s of servers) await s.cluster.destroy();
+  }
+}
+
+/** initdb, load the data without cachegrind (it would take minutes), then restart under cachegrind. */
+async function startServer(
+  w: PgbenchWorkload,
+  arm: ArmSpec,
+  driver: Driver,
+  req: InstructionPhaseRequest,
+  deps: InstructionPhaseDeps & { runAs: RunAsUser | undefined },
+): Promise<ArmServer> {
+  const cluster = await PgCluster.create(
+    {
+      label: `${arm.label}/instructions`,
+      binDir: arm.binDir,
+      ...(req.tmpDir ? { parentDir: req.tmpDir } : {}),
+      conf: {
+        maxClients: Math.max(...w.clients),
+        workloadSettings: w.settings,
+        armSettings: { ...arm.settings, ...CONNECTION_LOG_SETTINGS },
+      },
+      ...(deps.runAs ? { runAs: deps.runAs } : {}),
+      dataChecksums: req.dataChecksums,
+    },
+    deps,
+  );
+  try {
+    await cluster.start();
+    await driver.prepare(cluster, deps.signal);
+    await cluster.stop();
+    const cgDir = path.join(cluster.dir, 'cachegrind');
+    await mkdir(cgDir, { mode: 0o755 });
+    if (deps.runAs) await chown(cgDir, deps.runAs.uid, deps.runAs.gid);
+    await cluster.start({ wrapper: cachegrindWrapper(cgDir) });
+    // Once per server, not per repetition: VACUUM and CHECKPOINT under cachegrind take seconds each.
+    await driver.beforeRun(cluster);
+    const prewarmed = await prewarm(cluster);
+    if (!prewarmed)
+      deps.logger.warn(
+        `arm ${arm.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`,
+      );
+    return { arm, cluster, cgDir, runs: [], prewarmed };
+  } catch (e) {
+    await cluster.destroy();
+    throw e;
+  }
+}
+
+/**
+ * Every table and index of the data set into shared buffers, so no counted run pays for reading a page in
+ * (that cost falls on the first transactions to touch each page, and would not cancel in the difference).
+ * False when pg_prewarm (contrib) is not installed.
+ */
+async function prewarm(cluster: PgCluster): Promise<boolean> {
+  try {
+    await cluster.psql('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
+  } catch {
+    return false;
+  }
+  await cluster.psql(
+    "SELECT sum(pg_prewarm(c.oid)) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')",
+  );
+  return true;
+}
+
+/** valgrind's cachegrind without cache simulation, one output file per process (backends are forked). */
+export function cachegrindWrapper(outDir: string): string[] {
+  return [
+    'valgrind',
+    '--tool=cachegrind',
+    '--cache-sim=no',
+    '--quiet',
+    `--cachegrind-out-file=${path.join(outDir, 'cg.%p')}`,
+  ];
+}
+
+async function measureRepetition(
+  w: PgbenchWorkload,
+  settings: InstructionSettings,
+  rep: number,
+  server: ArmServer,
+  clientBinDir: string,
+  deps: InstructionPhaseDeps,
+): Promise<InstructionSample> {
+  const { cluster } = server;
+  // The same keys for every arm in a repetition; short and long differ only in their length.
+  const seed = 1000 + rep;
+  if (rep === 1 && settings.warmup > 0) {
+    await runTransactions(w, cluster, settings.warmup, seed, clientBinDir, deps);
+  }
+  const short = await countedRun(w, server, settings.short, seed, clientBinDir, deps);
+  const long = await countedRun(w, server, settings.long, seed, clientBinDir, deps);
+  server.runs.push({ short: short.profiles, long: long.profiles, files: long.files });
+  const shortInstructions = sumIr(short.profiles);
+  const longInstructions = sumIr(long.profiles);
+  return {
+    workload: w.name,
+    clients: INSTRUCTION_CLIENTS,
+    arm: server.arm.label,
+    repetition: rep,
+    counter: 'cachegrind',
+    shortInstructions,
+    longInstructions,
+    perTx: perTransaction(shortInstructions, longInstructions, settings),
+  };
+}
+
+function sumIr(profiles: readonly CachegrindProfile[]): number {
+  return profiles.reduce((s, p) => s + p.totalIr, 0);
+}
+
+/** One pgbench run of `transactions`; the profiles of the backends it opened (its setup and its client). */
+async function countedRun(
+  w: PgbenchWorkload,
+  server: ArmServer,
+  transactions: number,
+  seed: number,
+  clientBinDir: string,
+  deps: InstructionPhaseDeps,
+): Promise<{ profiles: CachegrindProfile[]; files: string[] }> {
+  const logBefore = (await readFile(server.cluster.logFile, 'utf8').catch(() => '')).length;
+  if (transactions > 0) await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
+  else return { profiles: [], files: [] };
+  const log = (await readFile(server.cluster.logFile, 'utf8')).slice(logBefore);
+  const pids = clientBackendPids(log, 'pgbench');
+  if (pids.length === 0) {
+    throw new Error(
+      `arm ${server.arm.label}: no pgbench connection in the server log (${server.cluster.logFile}); log_connections did not take effect`,
+    );
+  }
+  const files = pids.map((pid) => path.join(server.cgDir, `cg.${pid}`));
+  const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
+  return { profiles, files };
+}
+
+async function runTransactions(
+  w: PgbenchWorkload,
+  cluster: PgCluster,
+  transactions: number,
+  seed: number,
+  clientBinDir: string,
+  deps: InstructionPhaseDeps,
+): Promise<void> {
+  const args = measureArgs({
+    workload: w,
+    connection: cluster.connection,
+    clients: INSTRUCTION_CLIENTS,
+    durationS: 0,
+    seed,
+    cpuCount: 1,
+    transactions,
+  });
+  const res = await deps.runner.run(path.join(clientBinDir, 'pgbench'), args, {
+    env: { LC_ALL: 'C', PGAPPNAME: 'pgbench' },
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  if (res.exitCode !== 0) {
+    throw new Error(
+      `arm ${cluster.label}: pgbench -t ${transactions} failed (${describeExit(res)}): ${tail(res.stderr, 5)}`,
+    );
+  }
+}
+
+/** A backend writes its file when it exits, after pgbench has gone: wait until the file is complete. */
+async function waitForProfile(file: string, signal?: AbortSignal): Promise<CachegrindProfile> {
+  const deadline = Date.now() + FILE_WAIT_S * 1000;
+  for (;;) {
+    signal?.throwIfAborted();
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    if (text !== undefined && /\nsummary: /.test(text)) return parseCachegrind(text, file);
+    if (Date.now() > deadline) {
+      throw new Error(`${file}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Per head arm, the differential profile against arms[0] from each arm's median repetition: the full table
+ * as a file under <runDir>/instructions/ (with the long runs' cachegrind files, for cg_annotate), the
+ * largest movers in results.json.
+ */
+async function writeProfiles(
+  w: PgbenchWorkload,
+  settings: InstructionSettings,
+  servers: readonly ArmServer[],
+  runDir: string,
+): Promise<InstructionProfile[]> {
+  const dir = path.join(runDir, 'instructions');
+  await mkdir(dir, { recursive: true });
+  const transactions = { short: settings.short, long: settings.long };
+  const median = (s: ArmServer) => {
+    const perTx = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
+    const sorted = [...perTx].sort((a, b) => a - b);
+    return s.runs[perTx.indexOf(sorted[Math.floor((sorted.length - 1) / 2)]!)]!;
+  };
+  const armRuns = (s: ArmServer): ArmRuns => {
+    const run = median(s);
+    return { short: sumProfiles(run.short), long: sumProfiles(run.long), transactions };
+  };
+  for (const s of servers) {
+    const files = median(s).files;
+    for (const [i, f] of files.entries()) {
+      await copyFile(f, path.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+    }
+  }
+  const [base, ...heads] = servers;
+  const profiles: InstructionProfile[] = [];
+  for (const head of heads) {
+    const rows = diffProfiles(armRuns(base!), armRuns(head));
+    const file = path.join('instructions', `${w.name}.${head.arm.label}-vs-${base!.arm.label}.tsv`);
+    await writeFile(
+      path.join(runDir, file),
+      profileText(
+        rows,
+        `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base!.arm.label}`,
+      ),
+    );
+    profiles.push({
+      workload: w.name,
+      clients: INSTRUCTION_CLIENTS,
+      base: base!.arm.label,
+      head: head.arm.label,
+      file,
+      movers: rows.slice(0, KEPT_MOVERS),
+    });
+  }
+  return profiles;
+}

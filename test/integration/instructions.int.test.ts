@@ -1,0 +1,148 @@
+/**
+ * The instruction mode on real builds (PostgreSQL 18.6 from the build tests' cached source repository,
+ * testkit/pg-source.ts): one `pgperf run` with three arms, base, a head whose int4in (called once per
+ * select-only transaction to read the bound key) spins 1000 extra iterations, and a head that only adds a
+ * comment to the same function. On this runner there is no hardware PMU, so the counts come from cachegrind.
+ * In one round of 3 repetitions: the extra work is a regression on instructions with per-arm CV <= 0.5 %,
+ * its differential profile names int4in, and the comment-only patch is no-change.
+ *
+ * The three installs are built once into the test cache (/var/cache/pgperf-test; a few minutes cold on
+ * 2 cores with a warm ccache), then found there.
+ */
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPostgres } from '../../src/postgres/builds/build.js';
+import { readPatches } from '../../src/postgres/builds/patches.js';
+import { parseRepo } from '../../src/postgres/builds/source.js';
+import { memoryLogger } from '../../src/core/util/logger.js';
+import { nodeProcessRunner } from '../../src/machine/os/process.js';
+import { probeCounters } from '../../src/postgres/instructions/counter.js';
+import type { RunResult } from '../../src/core/results/types.js';
+import type { Decision } from '../../src/core/compare/decision.js';
+import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
+import { processesMentioning } from '../../testkit/postgres.js';
+import { runMain } from '../helpers/main-in-process.js';
+import { onlyResultsFile } from '../helpers/cli.js';
+
+const BUILD_TIMEOUT_MS = 40 * 60_000;
+const RUN_TIMEOUT_MS = 20 * 60_000;
+const cacheDir = testCacheDir();
+const fixture = (name: string) => new URL(`../fixtures/patches/${name}`, import.meta.url).pathname;
+let tmp: string;
+const bin: Record<'base' | 'spin' | 'comment', string> = { base: '', spin: '', comment: '' };
+
+beforeAll(async () => {
+  const pg18 = await preparePgSourceRepo({ major: 18, dir: path.join(cacheDir, 'repos', 'pg18') });
+  const deps = { runner: nodeProcessRunner, logger: memoryLogger() };
+  const build = async (label: string, patch?: string) =>
+    (
+      await buildPostgres(
+        {
+          label,
+          repo: parseRepo(pg18.dir, process.cwd()),
+          ref: pg18.baseRef,
+          patches: patch ? await readPatches([fixture(patch)], '--patch') : [],
+          extraOptions: [],
+          cacheDir,
+        },
+        deps,
+      )
+    ).binDir;
+  bin.base = await build('base');
+  bin.spin = await build('spin', 'int4in-extra-work.patch');
+  bin.comment = await build('comment', 'int4in-comment-only.patch');
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-it-instr-'));
+  await chmod(tmp, 0o755);
+}, BUILD_TIMEOUT_MS);
+
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe('instructions per transaction on real builds', () => {
+  it('the hardware counter is detected as unavailable on this VM (the perf path is skipped here)', async () => {
+    const probe = await probeCounters(nodeProcessRunner);
+    expect(probe.valgrind).toMatch(/^valgrind-3\./);
+    // This runner has no PMU: the hardware path cannot be exercised here (see the skipped test below).
+    expect(probe.hardware).toBe(false);
+  });
+
+  it.skip('counts with perf on a machine with a hardware PMU (skipped: this VM has none, `perf stat -e instructions:u` says <not supported>)', () => {});
+
+  it(
+    'decides the spinning head a regression and the comment-only head no-change, in one round',
+    async () => {
+      const workload = path.join(tmp, 'select-only.yml');
+      await writeFile(
+        workload,
+        [
+          'name: select-only',
+          'tool: pgbench',
+          'builtin: select-only',
+          'scale: 1',
+          'clients: [1]',
+          'duration: 1',
+          'warmup: 0',
+          'rounds: 1',
+          'instructions: { repetitions: 3 }',
+          '',
+        ].join('\n'),
+      );
+      const out = path.join(tmp, 'out');
+      const ran = await runMain([
+        'run',
+        '--arm',
+        `base=${bin.base}`,
+        '--arm',
+        `spin=${bin.spin}`,
+        '--arm',
+        `comment=${bin.comment}`,
+        '--workload',
+        workload,
+        '--out',
+        out,
+        '--tmp-dir',
+        tmp,
+        '--no-store',
+        '--force',
+      ]);
+      const file = await onlyResultsFile(out);
+      const result = JSON.parse(await readFile(file, 'utf8')) as RunResult;
+      const decision = JSON.parse(
+        await readFile(path.join(path.dirname(file), 'decision.json'), 'utf8'),
+      ) as Decision;
+      const record = result.instructions!;
+      expect(record.counter).toBe('cachegrind');
+      expect(record.failures).toEqual([]);
+      expect(record.samples).toHaveLength(9);
+
+      const cell = (head: string) =>
+        decision.cells.find((c) => c.head === head && c.metric === 'instructions')!;
+      expect(cell('spin')).toMatchObject({ verdict: 'regression', failsGate: true, id: 'select-only@1' });
+      expect(cell('spin').deltaPct!).toBeGreaterThan(5);
+      expect(cell('comment')).toMatchObject({ verdict: 'no-change', failsGate: false });
+      expect(ran.code).toBe(1); // the gate fails on the instruction regression
+
+      // Per-arm CV over the 3 repetitions: <= 0.5 %.
+      for (const arm of ['base', 'spin', 'comment']) {
+        const v = record.samples.filter((s) => s.arm === arm).map((s) => s.perTx);
+        const mean = v.reduce((a, b) => a + b, 0) / v.length;
+        const sd = Math.sqrt(v.reduce((a, x) => a + (x - mean) ** 2, 0) / (v.length - 1));
+        expect((100 * sd) / mean, `${arm}: ${v.join(', ')}`).toBeLessThanOrEqual(0.5);
+      }
+
+      // The differential profile names the function the patch changed, as the largest mover.
+      const spinProfile = record.profiles.find((p) => p.head === 'spin')!;
+      expect(spinProfile.movers[0]!.fn).toBe('int4in');
+      expect(spinProfile.movers[0]!.deltaIrPerTx).toBeGreaterThan(1000);
+      const tsv = await readFile(path.join(path.dirname(file), spinProfile.file), 'utf8');
+      expect(tsv.split('\n')[3]).toMatch(/\tint4in\t/);
+      expect(ran.stdout + ran.stderr).toMatch(/instructions: 1 workload\(s\) x 3 arms measured in \d+\.\d s/);
+      // No server of the phase is left running.
+      expect(processesMentioning(tmp)).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
+  );
+});

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import {
+  INSTRUCTION_METRIC,
+  instructionCells,
+  judgeInstructions,
+  withInstructionCells,
+} from '../../../src/core/compare/instruction-verdict.js';
+import { decide } from '../../../src/core/compare/decision.js';
+import { compareRun } from '../../../src/core/compare/compare-run.js';
+import { seededRandom } from '../../../src/core/stats/seeded-random.js';
+import type { InstructionSample, InstructionsRecord } from '../../../src/core/results/instructions.js';
+import type { RunResult } from '../../../src/core/results/types.js';
+import { gaussian, syntheticRun } from '../../../testkit/synthetic-run.js';
+import { instructionReport, instructionSection } from '../../../src/core/report/instruction-section.js';
+
+/** k repetitions per arm of one cell: level × (1 + effect for head) × (1 + cv·N(0,1)), seeded. */
+function record(opts: {
+  seed: number;
+  effect: number;
+  cv: number;
+  k?: number;
+  head?: 'cachegrind' | 'perf';
+}): InstructionsRecord {
+  const normal = gaussian(seededRandom(opts.seed));
+  const samples: InstructionSample[] = [];
+  for (let rep = 1; rep <= (opts.k ?? 3); rep++) {
+    for (const arm of ['base', 'head']) {
+      const perTx = 43_900 * (arm === 'head' ? 1 + opts.effect : 1) * (1 + opts.cv * normal());
+      samples.push({
+        workload: 'select-only',
+        clients: 1,
+        arm,
+        repetition: rep,
+        counter: arm === 'head' ? (opts.head ?? 'cachegrind') : 'cachegrind',
+        shortInstructions: 10e6 + 200 * perTx,
+        longInstructions: 10e6 + 1200 * perTx,
+        perTx,
+      });
+    }
+  }
+  return {
+    counter: 'cachegrind',
+    settings: {
+      'select-only': { short: 200, long: 1200, warmup: 200, repetitions: opts.k ?? 3, thresholdPct: 1 },
+    },
+    wallS: 42,
+    samples,
+    profiles: [
+      {
+        workload: 'select-only',
+        clients: 1,
+        base: 'base',
+        head: 'head',
+        file: 'instructions/select-only.head-vs-base.tsv',
+        movers: [1, 2, 3, 4, 5, 6].map((i) => ({
+          fn: `fn${i}`,
+          file: '???',
+          baseIrPerTx: 100,
+          headIrPerTx: 100 + 100 / i,
+          deltaIrPerTx: 100 / i,
+        })),
+      },
+    ],
+    failures: [],
+    notes: [],
+  };
+}
+
+/** A steady TPS run (no change) with the instruction record attached. */
+function run(instructions: InstructionsRecord): RunResult {
+  const result = syntheticRun({ seed: 7, rounds: 12, workloads: { 'select-only': [1] }, noise: 0.001 });
+  return { ...result, instructions };
+}
+
+describe('judgeInstructions', () => {
+  it.each([
+    { base: [100, 100.1, 99.9], head: [102, 102.1, 101.9], verdict: 'regression' },
+    { base: [100, 100.1, 99.9], head: [97, 97.1, 96.9], verdict: 'improvement' },
+    { base: [100, 100.1, 99.9], head: [100.2, 100.1, 100.3], verdict: 'no-change' },
+    // 2% apart but each arm spreads 2%: not separated.
+    { base: [99, 100, 101], head: [101, 102, 103], verdict: 'inconclusive' },
+    // No change in the medians but a spread beyond the threshold: cannot vouch for ±1%.
+    { base: [98, 100, 102], head: [99, 100, 101], verdict: 'inconclusive' },
+    { base: [100], head: [103], verdict: 'inconclusive' },
+  ])('$base vs $head at 1%: $verdict', ({ base, head, verdict }) => {
+    expect(judgeInstructions(base, head, 1).verdict).toBe(verdict);
+  });
+
+  it('deterministic counts (zero spread): any change beyond the threshold decides', () => {
+    expect(judgeInstructions([100, 100], [101.5, 101.5], 1)).toMatchObject({
+      verdict: 'regression',
+      spreadPct: 0,
+    });
+  });
+});
+
+describe('instruction cells in the decision', () => {
+  it('a +3% instruction regression at 0.4% CV fails the gate in one round, with the cell named', () => {
+    const result = run(record({ seed: 1, effect: 0.03, cv: 0.004 }));
+    const comparison = withInstructionCells(compareRun(result), result);
+    const cell = comparison.comparisons[0]!.otherMetricCells.find((c) => c.metric === INSTRUCTION_METRIC)!;
+    expect(cell).toMatchObject({
+      verdict: 'regression',
+      test: 'instruction-count',
+      better: 'lower',
+      clients: 1,
+    });
+    expect(cell.deltaPct!).toBeGreaterThan(2);
+    expect(comparison.verdict).toBe('regression');
+    const decision = decide(comparison);
+    expect(decision.outcome).toBe('failed');
+    expect(decision.cells.find((c) => c.failsGate)).toMatchObject({
+      id: 'select-only@1',
+      metric: 'instructions',
+    });
+  });
+
+  it('an unchanged patch is no-change on instructions', () => {
+    const result = run(record({ seed: 2, effect: 0, cv: 0.004 }));
+    const cell = instructionCells(result).get('head')![0]!;
+    expect(cell.verdict).toBe('no-change');
+    expect(cell.base.cvPct!).toBeLessThan(1);
+  });
+
+  it('never compares counts of different counters', () => {
+    const result = run(record({ seed: 3, effect: 0.05, cv: 0.001, head: 'perf' }));
+    const cell = instructionCells(result).get('head')![0]!;
+    expect(cell.verdict).toBe('inconclusive');
+    expect(cell.reasons[0]!.message).toContain('different counters (cachegrind and perf)');
+  });
+
+  it('a run without instruction counts is left as it was', () => {
+    const result = syntheticRun({ seed: 7, rounds: 6, workloads: { w: [1] } });
+    const c = compareRun(result);
+    expect(withInstructionCells(c, result)).toBe(c);
+  });
+});
+
+describe('instruction report section', () => {
+  it('shows the counter, the medians and, for a regression, the five largest movers', () => {
+    const result = run(record({ seed: 1, effect: 0.03, cv: 0.004 }));
+    const comparison = withInstructionCells(compareRun(result), result);
+    const report = instructionReport(result, comparison)!;
+    expect(report.rows[0]).toMatchObject({ cell: 'select-only@1', verdict: 'regression' });
+    expect(report.rows[0]!.movers.map((m) => m.fn)).toEqual(['fn1', 'fn2', 'fn3', 'fn4', 'fn5']);
+    const md = instructionSection(result, comparison)!.body.join('\n');
+    expect(md).toContain('valgrind cachegrind (simulated)');
+    expect(md).toContain('| `fn1` | 100 | 200 | +100 |');
+    expect(md).toContain('instructions/select-only.head-vs-base.tsv');
+  });
+
+  it('shows no movers for a cell without change', () => {
+    const result = run(record({ seed: 2, effect: 0, cv: 0.004 }));
+    const report = instructionReport(result, withInstructionCells(compareRun(result), result))!;
+    expect(report.rows[0]!.movers).toEqual([]);
+  });
+});
