@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path40 = __require("node:path");
+    var path41 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path40.resolve(baseDir, baseName);
+          const localBin = path41.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path40.extname(baseName))) return void 0;
+          if (sourceExt.includes(path41.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path40.resolve(
-            path40.dirname(resolvedScriptPath),
+          executableDir = path41.resolve(
+            path41.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path40.basename(
+            const legacyName = path41.basename(
               this._scriptPath,
-              path40.extname(this._scriptPath)
+              path41.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path40.extname(executableFile));
+        launchWithNode = sourceExt.includes(path41.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path40.basename(filename, path40.extname(filename));
+        this._name = path41.basename(filename, path41.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path41) {
-        if (path41 === void 0) return this._executableDir;
-        this._executableDir = path41;
+      executableDir(path42) {
+        if (path42 === void 0) return this._executableDir;
+        this._executableDir = path42;
         return this;
       }
       /**
@@ -6955,7 +6955,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path40 = __require("path");
+    var path41 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -6994,7 +6994,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path40.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path40.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path41.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path41.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -7126,7 +7126,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path40 = __require("path");
+    var path41 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -9013,17 +9013,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path40) {
-      const ctrl = callVisitor(key, node2, visitor, path40);
+    function visit_(key, node2, visitor, path41) {
+      const ctrl = callVisitor(key, node2, visitor, path41);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path40, ctrl);
-        return visit_(key, ctrl, visitor, path40);
+        replaceNode(key, path41, ctrl);
+        return visit_(key, ctrl, visitor, path41);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path40 = Object.freeze(path40.concat(node2));
+          path41 = Object.freeze(path41.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path40);
+            const ci = visit_(i, node2.items[i], visitor, path41);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9034,16 +9034,16 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path40 = Object.freeze(path40.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path40);
+          path41 = Object.freeze(path41.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path41);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path40);
-          if (cv === BREAK)
+          const cv2 = visit_("value", node2.value, visitor, path41);
+          if (cv2 === BREAK)
             return BREAK;
-          else if (cv === REMOVE)
+          else if (cv2 === REMOVE)
             node2.value = null;
         }
       }
@@ -9061,17 +9061,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path40) {
-      const ctrl = await callVisitor(key, node2, visitor, path40);
+    async function visitAsync_(key, node2, visitor, path41) {
+      const ctrl = await callVisitor(key, node2, visitor, path41);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path40, ctrl);
-        return visitAsync_(key, ctrl, visitor, path40);
+        replaceNode(key, path41, ctrl);
+        return visitAsync_(key, ctrl, visitor, path41);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path40 = Object.freeze(path40.concat(node2));
+          path41 = Object.freeze(path41.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path40);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path41);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9082,16 +9082,16 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path40 = Object.freeze(path40.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path40);
+          path41 = Object.freeze(path41.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path41);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path40);
-          if (cv === BREAK)
+          const cv2 = await visitAsync_("value", node2.value, visitor, path41);
+          if (cv2 === BREAK)
             return BREAK;
-          else if (cv === REMOVE)
+          else if (cv2 === REMOVE)
             node2.value = null;
         }
       }
@@ -9115,23 +9115,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path40) {
+    function callVisitor(key, node2, visitor, path41) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path40);
+        return visitor(key, node2, path41);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path40);
+        return visitor.Map?.(key, node2, path41);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path40);
+        return visitor.Seq?.(key, node2, path41);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path40);
+        return visitor.Pair?.(key, node2, path41);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path40);
+        return visitor.Scalar?.(key, node2, path41);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path40);
+        return visitor.Alias?.(key, node2, path41);
       return void 0;
     }
-    function replaceNode(key, path40, node2) {
-      const parent = path40[path40.length - 1];
+    function replaceNode(key, path41, node2) {
+      const parent = path41[path41.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -9743,10 +9743,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path40, value) {
+    function collectionFromPath(schema, path41, value) {
       let v = value;
-      for (let i = path40.length - 1; i >= 0; --i) {
-        const k = path40[i];
+      for (let i = path41.length - 1; i >= 0; --i) {
+        const k = path41[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -9765,7 +9765,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path40) => path40 == null || typeof path40 === "object" && !!path40[Symbol.iterator]().next().done;
+    var isEmptyPath = (path41) => path41 == null || typeof path41 === "object" && !!path41[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -9795,11 +9795,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path40, value) {
-        if (isEmptyPath(path40))
+      addIn(path41, value) {
+        if (isEmptyPath(path41))
           this.add(value);
         else {
-          const [key, ...rest] = path40;
+          const [key, ...rest] = path41;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -9813,8 +9813,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path40) {
-        const [key, ...rest] = path40;
+      deleteIn(path41) {
+        const [key, ...rest] = path41;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -9828,8 +9828,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path40, keepScalar) {
-        const [key, ...rest] = path40;
+      getIn(path41, keepScalar) {
+        const [key, ...rest] = path41;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -9847,8 +9847,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path40) {
-        const [key, ...rest] = path40;
+      hasIn(path41) {
+        const [key, ...rest] = path41;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -9858,8 +9858,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path40, value) {
-        const [key, ...rest] = path40;
+      setIn(path41, value) {
+        const [key, ...rest] = path41;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -12374,9 +12374,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path40, value) {
+      addIn(path41, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path40, value);
+          this.contents.addIn(path41, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -12451,14 +12451,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path40) {
-        if (Collection2.isEmptyPath(path40)) {
+      deleteIn(path41) {
+        if (Collection2.isEmptyPath(path41)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path40) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path41) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -12473,10 +12473,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path40, keepScalar) {
-        if (Collection2.isEmptyPath(path40))
+      getIn(path41, keepScalar) {
+        if (Collection2.isEmptyPath(path41))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path40, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path41, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -12487,10 +12487,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path40) {
-        if (Collection2.isEmptyPath(path40))
+      hasIn(path41) {
+        if (Collection2.isEmptyPath(path41))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path40) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path41) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -12507,13 +12507,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path40, value) {
-        if (Collection2.isEmptyPath(path40)) {
+      setIn(path41, value) {
+        if (Collection2.isEmptyPath(path41)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path40), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path41), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path40, value);
+          this.contents.setIn(path41, value);
         }
       }
       /**
@@ -14474,9 +14474,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path40) => {
+    visit2.itemAtPath = (cst, path41) => {
       let item = cst;
-      for (const [field, index] of path40) {
+      for (const [field, index] of path41) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -14485,23 +14485,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path40) => {
-      const parent = visit2.itemAtPath(cst, path40.slice(0, -1));
-      const field = path40[path40.length - 1][0];
+    visit2.parentCollection = (cst, path41) => {
+      const parent = visit2.itemAtPath(cst, path41.slice(0, -1));
+      const field = path41[path41.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path40, item, visitor) {
-      let ctrl = visitor(item, path40);
+    function _visit(path41, item, visitor) {
+      let ctrl = visitor(item, path41);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path40.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path41.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -14512,10 +14512,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path40);
+            ctrl = ctrl(item, path41);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path40) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path41) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -18126,14 +18126,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path40 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path41 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path40 && path40[0] !== "/") {
-          path40 = `/${path40}`;
+        if (path41 && path41[0] !== "/") {
+          path41 = `/${path41}`;
         }
-        return new URL(`${origin}${path40}`);
+        return new URL(`${origin}${path41}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -18584,39 +18584,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path40, origin }
+          request: { method, path: path41, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path40);
+        debuglog("sending request to %s %s/%s", method, origin, path41);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path40, origin },
+          request: { method, path: path41, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path40,
+          path41,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path40, origin }
+          request: { method, path: path41, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path40);
+        debuglog("trailers received from %s %s/%s", method, origin, path41);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path40, origin },
+          request: { method, path: path41, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path40,
+          path41,
           error62.message
         );
       });
@@ -18665,9 +18665,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path40, origin }
+            request: { method, path: path41, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path40);
+          debuglog("sending request to %s %s/%s", method, origin, path41);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -18730,7 +18730,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path40,
+        path: path41,
         method,
         body,
         headers,
@@ -18745,11 +18745,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path40 !== "string") {
+        if (typeof path41 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path40[0] !== "/" && !(path40.startsWith("http://") || path40.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path41[0] !== "/" && !(path41.startsWith("http://") || path41.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path40)) {
+        } else if (invalidPathRegex.test(path41)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -18815,7 +18815,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path40, query) : path40;
+        this.path = query ? buildURL(path41, query) : path41;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -23508,7 +23508,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path40, host, upgrade, blocking, reset } = request2;
+      const { method, path: path41, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -23589,7 +23589,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path40} HTTP/1.1\r
+      let header = `${method} ${path41} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -24118,7 +24118,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path40, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path41, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -24215,7 +24215,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path40;
+      headers[HTTP2_HEADER_PATH] = path41;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -24568,9 +24568,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path40 = search ? `${pathname}${search}` : pathname;
+        const path41 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path40;
+        this.opts.path = path41;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -25809,10 +25809,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path40 = "/",
+          path: path41 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path40;
+        opts.path = origin + path41;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -27784,20 +27784,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path40) {
-      if (typeof path40 !== "string") {
-        return path40;
+    function safeUrl2(path41) {
+      if (typeof path41 !== "string") {
+        return path41;
       }
-      const pathSegments = path40.split("?");
+      const pathSegments = path41.split("?");
       if (pathSegments.length !== 2) {
-        return path40;
+        return path41;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path40, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path40);
+    function matchKey(mockDispatch2, { path: path41, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path41);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -27819,7 +27819,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path40 }) => matchValue(safeUrl2(path40), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path41 }) => matchValue(safeUrl2(path41), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -27857,9 +27857,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path40, method, body, headers, query } = opts;
+      const { path: path41, method, body, headers, query } = opts;
       return {
-        path: path40,
+        path: path41,
         method,
         body,
         headers,
@@ -28322,10 +28322,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path40, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path41, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path40,
+            Path: path41,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -33204,9 +33204,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path40) {
-      for (let i = 0; i < path40.length; ++i) {
-        const code = path40.charCodeAt(i);
+    function validateCookiePath(path41) {
+      for (let i = 0; i < path41.length; ++i) {
+        const code = path41.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -36126,11 +36126,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path40 = opts.path;
+          let path41 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path40 = `/${path40}`;
+            path41 = `/${path41}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path40);
+          url2 = new URL(util.parseOrigin(url2).origin + path41);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -38323,12 +38323,26 @@ function gatePolicyOf(workloads, failOn = DEFAULT_FAIL_ON) {
   }
   return { failOn, workloads: own2 };
 }
+function acceptanceOf(cell, better, accepted) {
+  const matching = (accepted?.acceptances ?? []).filter(
+    (a2) => a2.workload === cell.workload && a2.clients === cell.clients && a2.metric === cell.metric
+  );
+  const a = matching.filter((m) => m.sha === accepted.headSha).at(-1) ?? matching.at(-1);
+  if (!a) return void 0;
+  const base = { by: a.by, reason: a.reason, sha: a.sha, acceptedDeltaPct: a.deltaPct };
+  if (a.sha !== accepted.headSha) return { ...base, state: "new-head" };
+  const worse = (d) => better === "higher" ? -d : d;
+  if (cell.deltaPct === null || worse(cell.deltaPct) - worse(a.deltaPct) > cell.thresholdPct) {
+    return { ...base, state: "worse" };
+  }
+  return { ...base, state: "valid" };
+}
 
 // src/core/compare/format.ts
-function formatPct(pct4, decimals = 2) {
-  const text2 = Math.abs(pct4).toFixed(decimals);
+function formatPct(pct5, decimals = 2) {
+  const text2 = Math.abs(pct5).toFixed(decimals);
   if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
-  return `${pct4 < 0 ? "-" : "+"}${text2}%`;
+  return `${pct5 < 0 ? "-" : "+"}${text2}%`;
 }
 function formatPctInterval(lower, upper) {
   return `[${formatPct(lower)}, ${formatPct(upper)}]`;
@@ -38366,6 +38380,9 @@ function overallVerdict(items) {
   if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
     return { verdict: "no-change", deciding: items.map((i) => i.id) };
   }
+  if (items.length > 0 && items.every((i) => i.verdict === "no-change" || i.verdict === "not-worse")) {
+    return { verdict: "not-worse", deciding: ids((v) => v === "not-worse") };
+  }
   return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
 }
 
@@ -38385,7 +38402,10 @@ var METRICS = {
   walFpiPerTx: { label: "full-page images/tx", unit: "FPIs", better: "lower" },
   bufferHitsPerTx: { label: "buffer hits/tx", unit: "blocks", better: "lower" },
   bufferReadsPerTx: { label: "buffer reads/tx", unit: "blocks", better: "lower" },
-  backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" }
+  backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" },
+  // CPU instructions of the backends per transaction, from the instruction mode's own short runs
+  // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/instruction-verdict.ts).
+  instructions: { label: "instr/tx", unit: "instructions", better: "lower" }
 };
 var PRIMARY_METRIC = "tps";
 function isMetricName(name) {
@@ -38451,9 +38471,11 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
     cells: cells.length,
     failing: cells.filter((c) => c.failsGate).length,
     regressions: cells.filter((c) => c.verdict === "regression").length,
+    unconfirmed: cells.filter(holdsGate).length,
     likelyRegressions: cells.filter((c) => c.likelyRegression).length,
     improvements: cells.filter((c) => c.verdict === "improvement").length,
     noChange: cells.filter((c) => c.verdict === "no-change").length,
+    notWorse: cells.filter((c) => c.verdict === "not-worse").length,
     inconclusive: cells.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length,
     unstable
   };
@@ -38478,9 +38500,9 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
   }
   const verdict2 = named ? overallVerdict(parts.map((p, i) => ({ id: String(i), verdict: p.comparison.verdict }))).verdict : parts[0].comparison.verdict;
   const failing = cells.filter((c) => c.failsGate);
-  const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" ? "pending" : "passed";
+  const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" || counts.unconfirmed > 0 ? "pending" : "passed";
   const headline3 = headlineOf(outcome, counts, cells, policy);
-  const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find((c) => c.verdict === "inconclusive") : cells[0];
+  const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find(holdsGate) ?? cells.find((c) => c.verdict === "inconclusive") : cells[0];
   const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
   return {
     verdict: verdict2,
@@ -38502,7 +38524,9 @@ function decidedCell(cell, head, part, policy) {
   const own2 = policy.workloads[cell.workload]?.failOn;
   const failOn = own2 ?? policy.failOn;
   const likelyRegression = cell.verdict === "inconclusive" && cell.reasons.some((r) => r.code === "likely-regression");
-  const failsGate = failOn !== "never" && (cell.verdict === "regression" || likelyRegression || failOn === "inconclusive" && cell.verdict === "inconclusive");
+  const accepted = acceptanceOf(cell, METRICS[cell.metric].better, policy.accepted);
+  const unconfirmed = cell.verdict === "regression" && cell.confirmation?.confirmed === false;
+  const failsGate = failOn !== "never" && accepted?.state !== "valid" && (cell.verdict === "regression" && !unconfirmed || likelyRegression || failOn === "inconclusive" && cell.verdict === "inconclusive");
   return {
     ...part !== void 0 ? { part } : {},
     head,
@@ -38521,8 +38545,14 @@ function decidedCell(cell, head, part, policy) {
     thresholdPct: cell.thresholdPct,
     failOn,
     policy: own2 ? "workload" : "run",
-    failsGate
+    failsGate,
+    unconfirmed,
+    ...cell.confirmation ? { confirmation: { confirmed: cell.confirmation.confirmed, message: cell.confirmation.message } } : {},
+    ...accepted ? { accepted } : {}
   };
+}
+function holdsGate(c) {
+  return c.unconfirmed && c.failOn !== "never" && c.accepted?.state !== "valid";
 }
 function byRank(a, b) {
   const rank = (c) => (c.failsGate ? 0 : 10) + (c.verdict === "regression" ? 0 : c.likelyRegression ? 1 : c.verdict === "improvement" ? 2 : c.verdict === "inconclusive" ? 3 : 4);
@@ -38574,6 +38604,13 @@ function headlineOf(outcome, counts, cells, policy) {
       detail: `${describe3(failing[0])}${more(failing)}`
     };
   }
+  if (outcome === "pending" && counts.unconfirmed > 0) {
+    const held = cells.filter(holdsGate);
+    return {
+      lead: `Unconfirmed regression${held.length > 1 ? `s (${held.length})` : ""}`,
+      detail: `${describe3(held[0])}; ${held[0].confirmation.message}${more(held)}; not a pass, not a fail`
+    };
+  }
   if (outcome === "pending") {
     const undecided = cells.filter((c) => c.verdict === "inconclusive");
     const worst = undecided[0];
@@ -38584,7 +38621,11 @@ function headlineOf(outcome, counts, cells, policy) {
   }
   const notGating = cells.filter((c) => c.verdict === "regression" || c.likelyRegression);
   if (notGating.length > 0) {
-    const why = policy.failOn === "never" && notGating.every((c) => c.policy === "run") ? "fail-on never" : "their workloads do not gate (fail-on never)";
+    const accepted = notGating.filter((c) => c.accepted?.state === "valid");
+    const why = [
+      accepted.length < notGating.length ? policy.failOn === "never" && notGating.every((c) => c.policy === "run") ? "fail-on never" : "their workloads do not gate (fail-on never)" : "",
+      acceptedText(accepted)
+    ].filter(Boolean).join("; ");
     return {
       lead: `${found.join(", ")}, not gating (${why})`,
       detail: `${describe3(notGating[0])}${more(notGating)}`
@@ -38599,6 +38640,13 @@ function headlineOf(outcome, counts, cells, policy) {
   }
   const thresholds = [...new Set(cells.map((c) => c.thresholdPct))];
   const within = thresholds.length === 1 ? `\xB1${thresholds[0]}%` : "each workload's threshold";
+  if (counts.notWorse > 0) {
+    const by = thresholds.length === 1 ? `${thresholds[0]}%` : "each workload's threshold";
+    return {
+      lead: `Not worse in ${plural(counts.cells, "cell")}`,
+      detail: `${counts.notWorse} not worse by ${by} or more (one-sided bound; the interval reaches past it on the better side)${counts.noChange > 0 ? `, ${counts.noChange} no change (CI inside ${within})` : ""}`
+    };
+  }
   return { lead: `No change in ${plural(counts.cells, "cell")}`, detail: `every 90% CI inside ${within}` };
 }
 function statusDetail(outcome, counts, lead) {
@@ -38606,14 +38654,25 @@ function statusDetail(outcome, counts, lead) {
     const kind = lead.verdict === "regression" ? "regression" : lead.likelyRegression ? "likely regression" : "undecided";
     return `${kind} ${shortCell(lead)}${counts.failing > 1 ? ` (+${counts.failing - 1} more)` : ""}`;
   }
+  if (outcome === "pending" && counts.unconfirmed > 0) {
+    return `unconfirmed regression ${shortCell(lead)}${counts.unconfirmed > 1 ? ` (+${counts.unconfirmed - 1} more)` : ""}; not a pass, not a fail`;
+  }
   if (outcome === "pending") {
     const undecided = counts.inconclusive + counts.likelyRegressions;
     return `${undecided} of ${counts.cells} cells undecided${lead ? `, most adverse ${shortCell(lead)}` : ""}; needs more rounds`;
   }
-  if (counts.regressions + counts.likelyRegressions > 0) return `regression not gated, ${shortCell(lead)}`;
+  if (counts.regressions + counts.likelyRegressions > 0) {
+    const a = lead.accepted?.state === "valid" ? lead.accepted : void 0;
+    return a ? `regression accepted by @${a.by}, ${shortCell(lead)}: ${a.reason}` : `regression not gated, ${shortCell(lead)}`;
+  }
   if (counts.improvements > 0)
     return `${plural(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
+  if (counts.notWorse > 0) return `not worse in ${plural(counts.cells, "cell")}`;
   return `no change in ${plural(counts.cells, "cell")}`;
+}
+function acceptedText(cells) {
+  const said = [...new Set(cells.map((c) => `accepted by @${c.accepted.by}: ${c.accepted.reason}`))];
+  return said.join("; ");
 }
 function failOnSummary(policy, cells) {
   const own2 = [...new Set(cells.filter((c) => c.policy === "workload").map((c) => c.workload))].map(
@@ -38716,10 +38775,10 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/bisect.ts
-import path33 from "node:path";
+import path34 from "node:path";
 
 // src/flows/bisect/run-bisection.ts
-import path25 from "node:path";
+import path26 from "node:path";
 
 // src/postgres/builds/build.ts
 import { mkdir as mkdir5, readFile as readFile7, rm as rm7, writeFile as writeFile4 } from "node:fs/promises";
@@ -39089,15 +39148,32 @@ ${tail(res.stderr + res.stdout)}`
       );
     }
   }
-  /** Writes the configuration and starts the server; a port found taken is replaced by another. */
-  async start() {
+  /**
+   * Writes the configuration and starts the server; a port found taken is replaced by another. With
+   * `wrapper` (e.g. ["valgrind", "--tool=cachegrind", ...]) the postmaster runs under that command until
+   * the next start without one: pg_ctl starts a script that execs the wrapper with postgres and its
+   * arguments, in the same process, so pg_ctl's pid check and stop work unchanged.
+   */
+  async start(options = {}) {
+    const wrapperArgs = options.wrapper ? ["-p", await this.writeWrapper(options.wrapper)] : [];
     for (let attempt = 1; ; attempt++) {
       this.port = await freePort();
       await writeFile(path2.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
       const res = await this.pg(
         "pg_ctl",
-        ["start", "-D", this.dataDir, "-l", this.logFile, "-w", "-t", String(START_TIMEOUT_S), "-s"],
+        [
+          "start",
+          "-D",
+          this.dataDir,
+          "-l",
+          this.logFile,
+          "-w",
+          "-t",
+          String(START_TIMEOUT_S),
+          "-s",
+          ...wrapperArgs
+        ],
         this.spec.cpuPrefix
       );
       if (res.exitCode === 0) {
@@ -39116,6 +39192,16 @@ ${tail(res.stderr + res.stdout)}`
 ${log || res.stderr}`
       );
     }
+  }
+  /** A script in the cluster's directory that execs `wrapper` with this install's postgres and its arguments. */
+  async writeWrapper(wrapper) {
+    const script = path2.join(this.dir, "postgres-wrapper.sh");
+    const words = [...wrapper, path2.join(this.spec.binDir, "postgres")].map(shellQuote).join(" ");
+    await writeFile(script, `#!/bin/sh
+exec ${words} "$@"
+`, { mode: 493 });
+    if (this.spec.runAs) await chown2(script, this.spec.runAs.uid, this.spec.runAs.gid);
+    return script;
   }
   async includeConf() {
     const conf = path2.join(this.dataDir, "postgresql.conf");
@@ -39349,6 +39435,9 @@ function freePort() {
       );
     });
   });
+}
+function shellQuote(word) {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 function safeName(label) {
   return label.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 40);
@@ -41641,12 +41730,12 @@ function estimateNoise(result, cell, metric = "tps") {
     }
   }
   const spreads = [...arms?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
-  const pct4 = (spread) => 100 * Math.expm1(spread);
+  const pct5 = (spread) => 100 * Math.expm1(spread);
   return {
     cell,
     rounds: ratios.length,
-    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct4(robustLogSpread(ratios)) : null,
-    runCvPct: spreads.length > 0 ? pct4(median(spreads)) : null
+    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct5(robustLogSpread(ratios)) : null,
+    runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
   };
 }
 function planPower(input2) {
@@ -42262,13 +42351,25 @@ function decideVerdict(stats, context3 = {}) {
   const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
   const levelText = formatLevel(ci90.level);
   const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
+  const passReached = levelReached && ci90.achievedLevel >= (context3.passLevel ?? 0) - PCT_TOLERANCE;
   const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
-  if (inside && levelReached) {
+  if (inside && passReached) {
     const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
     return {
       ...withNotes,
       verdict: "no-change",
       reasons: [{ code: "ci-inside-threshold", message }, ...reasons]
+    };
+  }
+  const notWorse = better === "higher" ? ci90.lowerPct > -thresholdPct : ci90.upperPct < thresholdPct;
+  if (notWorse && passReached) {
+    const bound = better === "higher" ? ci90.lowerPct : ci90.upperPct;
+    const oneSided = formatLevel((1 + ci90.achievedLevel) / 2);
+    const message = `head is not worse than base by ${thresholdPct}% or more: the one-sided ${oneSided} bound ${formatPct(bound)} lies ${better === "higher" ? "above -" : "below +"}${thresholdPct}% (${direction}); the ${levelText} CI ${interval} reaches beyond ${better === "higher" ? "+" : "-"}${thresholdPct}%, so not 'no change'`;
+    return {
+      ...withNotes,
+      verdict: "not-worse",
+      reasons: [{ code: "not-worse-than-threshold", message }, ...reasons]
     };
   }
   const ci90Plain = stats.ci90 ?? ci90;
@@ -42287,10 +42388,11 @@ function decideVerdict(stats, context3 = {}) {
       message: `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === "signed-rank" ? "rounds with both arms" : "runs per arm"} are needed`
     });
   }
-  if (!levelReached) {
+  if (!passReached) {
+    const needed = formatLevel(Math.max(ci90.level, context3.passLevel ?? 0));
     reasons.push({
       code: "ci-level-not-reached",
-      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${levelText}`
+      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${needed}`
     });
   }
   if (!inside) {
@@ -42418,9 +42520,9 @@ function analyseLook(ctx, spec) {
     if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
     unpaired.notes.push({
       code: "unpaired-fallback",
-      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides`
+      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides regressions and improvements; the pass question keeps the paired interval`
     });
-    x.stats = unpaired;
+    x.stats = { ...unpaired, ciEquivalence: st.ciEquivalence };
   }
   const open4 = measured2.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured2.filter(
@@ -42440,7 +42542,8 @@ function analyseLook(ctx, spec) {
       thresholdPct: ctx.thresholds(m2.cell.workload),
       better: METRICS[m2.metric].better,
       pAdjusted: adjustedByKey.get(m2.key) ?? null,
-      familySize
+      familySize,
+      ...spec.passLevel !== void 0 ? { passLevel: spec.passLevel } : {}
     });
     byHead.get(m2.head).push({
       id: cellId(m2.cell),
@@ -42639,6 +42742,7 @@ function buildPlan(input2, checkFirstLook) {
   const lookAlpha = perLookLevels(spending, alpha, informationFractions);
   let spent = 0;
   const cumulativeAlpha = lookAlpha.map((a) => spent += a);
+  const pass = passLevels(alpha, schedule, test);
   return {
     schedule,
     maxRounds,
@@ -42648,9 +42752,33 @@ function buildPlan(input2, checkFirstLook) {
     informationFractions,
     cumulativeAlpha,
     lookAlpha,
-    equivalenceLevels: lookAlpha.map((a) => 1 - 2 * a),
+    passAlpha: pass.spent,
+    equivalenceLevels: pass.nominal.map((a) => 1 - 2 * a),
     method: "bonferroni-spent-increments"
   };
+}
+var PASS_HORIZON_ROUNDS = 10;
+var PASS_HORIZON_SHARE = 0.85;
+function passLevels(alpha, schedule, test) {
+  const last = schedule[schedule.length - 1];
+  const h = Math.min(PASS_HORIZON_ROUNDS, last);
+  const share = last > h ? PASS_HORIZON_SHARE : 1;
+  const cumulative = (n) => n >= last ? alpha : n <= h ? alpha * share * n / h : alpha * (share + (1 - share) * (n - h) / (last - h));
+  const nominal = [];
+  const spent = [];
+  let used = 0;
+  for (const n of schedule) {
+    const level = Math.max(0, cumulative(n) - used);
+    let size = level;
+    if (test === "signed-rank" && level > 0) {
+      const { achievedLevel } = signedRankCiIndex(n, 1 - 2 * level);
+      size = achievedLevel >= 1 - 2 * level - 1e-12 ? (1 - achievedLevel) / 2 : 0;
+    }
+    nominal.push(level);
+    spent.push(size);
+    used += size;
+  }
+  return { nominal, spent };
 }
 function adaptiveLook(result, plan, options = {}) {
   const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
@@ -42677,6 +42805,7 @@ function adaptiveLook(result, plan, options = {}) {
       maxRound: rounds,
       alpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
+      ...plan.passAlpha ? { passLevel: 1 - 2 * plan.passAlpha[k - 1] } : {},
       frozen
     });
     const decidedNow = [];
@@ -42804,7 +42933,7 @@ function adaptiveCompare(result, options, spec) {
 }
 
 // src/flows/compare/pipeline.ts
-import path23 from "node:path";
+import path24 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
@@ -43832,10 +43961,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path40) {
-  if (!path40)
+function getElementAtPath(obj, path41) {
+  if (!path41)
     return obj;
-  return path40.reduce((acc, key) => acc?.[key], obj);
+  return path41.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -44175,11 +44304,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path40, issues) {
+function prefixIssues(path41, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path40);
+    iss.path.unshift(path41);
     return iss;
   });
 }
@@ -44641,16 +44770,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path40 = []) => {
+  const processError = (error63, path41 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path40, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path41, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path40, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path41, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path40, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path41, ...issue2.path]);
       } else {
-        const fullpath = [...path40, ...issue2.path];
+        const fullpath = [...path41, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -44689,17 +44818,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path40 = []) => {
+  const processError = (error63, path41 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path40, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path41, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path40, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path41, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path40, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path41, ...issue2.path]);
       } else {
-        const fullpath = [...path40, ...issue2.path];
+        const fullpath = [...path41, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -44738,8 +44867,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path40 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path40) {
+  const path41 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path41) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -61877,13 +62006,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path40 = ref.slice(1).split("/").filter(Boolean);
-  if (path40.length === 0) {
+  const path41 = ref.slice(1).split("/").filter(Boolean);
+  if (path41.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path40[0] === defsKey) {
-    const key = path40[1] === void 0 ? void 0 : decodeJSONPointerSegment(path40[1]);
+  if (path41[0] === defsKey) {
+    const key = path41[1] === void 0 ? void 0 : decodeJSONPointerSegment(path41[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -62815,10 +62944,7 @@ function measureArgs(input2) {
     String(clients),
     "-j",
     String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
-    "-T",
-    String(input2.durationS),
-    "-P",
-    "1",
+    ...input2.transactions !== void 0 ? ["-t", String(input2.transactions)] : ["-T", String(input2.durationS), "-P", "1"],
     `--random-seed=${input2.seed}`
   ];
   if (input2.pipelineScript) {
@@ -63313,14 +63439,14 @@ function emptySummary() {
   return { histogram: new LatencyHistogram(), skipped: 0, failed: 0, unparsed: 0, files: 0 };
 }
 async function readTransactionLogs(dir, prefix) {
-  const summary = emptySummary();
+  const summary2 = emptySummary();
   const files = (await readdir4(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
   for (const file2 of files) {
-    summary.files++;
+    summary2.files++;
     const lines = createInterface({ input: createReadStream(path15.join(dir, file2)), crlfDelay: Infinity });
-    for await (const line of lines) addTransactionLogLine(line, summary);
+    for await (const line of lines) addTransactionLogLine(line, summary2);
   }
-  return summary;
+  return summary2;
 }
 
 // src/drivers/pgbench/report-metrics.ts
@@ -63476,6 +63602,18 @@ function autoClientSweep(logicalCpus) {
   return [...points2].sort((a, b) => a - b);
 }
 
+// src/core/results/instructions.ts
+var DEFAULT_INSTRUCTION_SETTINGS = {
+  short: 200,
+  long: 1200,
+  warmup: 200,
+  repetitions: 3,
+  thresholdPct: 1
+};
+function perTransaction(shortInstructions, longInstructions, s) {
+  return (longInstructions - shortInstructions) / (s.long - s.short);
+}
+
 // src/drivers/common/workload-fields.ts
 var positiveInt = external_exports.number().int().positive();
 var nonNegativeInt = external_exports.number().int().nonnegative();
@@ -63518,6 +63656,34 @@ var cpusField = external_exports.union(
 ).optional().describe(
   'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.'
 );
+var instructionsField = external_exports.union(
+  [
+    external_exports.boolean(),
+    external_exports.strictObject({
+      short: nonNegativeInt.optional().describe("Transactions of the short run (default 200)."),
+      long: positiveInt.optional().describe("Transactions of the long run (default 1200)."),
+      warmup: nonNegativeInt.optional().describe("Uncounted transactions first (default 200)."),
+      repetitions: positiveInt.max(20).optional().describe("Repetitions per arm (default 3)."),
+      threshold: external_exports.number().positive().max(100).optional().describe("Threshold in percent of the instruction verdict (default 1).")
+    })
+  ],
+  { error: "expected true, false or {short, long, warmup, repetitions, threshold}" }
+).optional().transform(
+  (v) => v === void 0 || v === false ? void 0 : resolveInstructions(v)
+).refine((v) => v === void 0 || v.long > v.short, "long must be more transactions than short").describe(
+  "Count CPU instructions per transaction (valgrind/cachegrind) in short fixed-transaction runs at 1 client beside the timed rounds, judged by their own rule: true, or {short, long, warmup, repetitions, threshold}."
+);
+function resolveInstructions(v) {
+  const d = DEFAULT_INSTRUCTION_SETTINGS;
+  if (v === true) return { ...d };
+  return {
+    short: v.short ?? d.short,
+    long: v.long ?? d.long,
+    warmup: v.warmup ?? d.warmup,
+    repetitions: v.repetitions ?? d.repetitions,
+    thresholdPct: v.threshold ?? d.thresholdPct
+  };
+}
 var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
 function refineClients(w, ctx) {
   if (new Set(w.clients).size !== w.clients.length) {
@@ -63545,7 +63711,8 @@ var commonWorkloadFields = {
   metrics: metricsField,
   failOn: failOnField,
   retries: retriesField,
-  cpus: cpusField
+  cpus: cpusField,
+  instructions: instructionsField
 };
 
 // src/drivers/pgbench/workload.ts
@@ -63868,10 +64035,10 @@ function judgeSysbenchRun(input2) {
     return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
   }
   if (!report.transactions) return fail("no transactions were processed");
-  const pct4 = ignoredErrorsPct(report);
-  if (pct4 !== void 0 && pct4 > input2.maxIgnoredErrorsPct) {
+  const pct5 = ignoredErrorsPct(report);
+  if (pct5 !== void 0 && pct5 > input2.maxIgnoredErrorsPct) {
     return fail(
-      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct4.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
+      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct5.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
     );
   }
   return { ok: true, report };
@@ -65328,6 +65495,116 @@ function formatS(s) {
   return s >= 120 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
 }
 
+// src/core/compare/confirmation.ts
+init_types();
+var DEFAULT_CONFIRM_ROUNDS = 6;
+function confirmationTargets(comparison) {
+  return comparison.comparisons.flatMap(
+    (arm2) => [...arm2.cells, ...arm2.otherMetricCells].filter((c) => c.verdict === "regression" && c.unstable === void 0).map((c) => ({ head: arm2.head, workload: c.workload, clients: c.clients, metric: c.metric }))
+  );
+}
+function judgeConfirmation(base, head, options) {
+  const { alpha, better } = options;
+  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
+  const d = [...base.keys()].filter((r) => ok(base.get(r)) && ok(head.get(r))).sort((a, b) => a - b).map((r) => Math.log(head.get(r) / base.get(r)));
+  const level = 1 - 2 * alpha;
+  const oneSided = formatLevel(1 - alpha);
+  if (d.length === 0) {
+    return {
+      confirmed: false,
+      pairs: 0,
+      deltaPct: null,
+      interval: null,
+      alpha,
+      message: "unconfirmed: the confirmation block has no round with a usable run in both arms"
+    };
+  }
+  const hl = walshHodgesLehmann(d, [level]);
+  const iv = hl.intervals[0];
+  const pct5 = (x) => 100 * Math.expm1(x);
+  const interval = { lowerPct: pct5(iv.lower), upperPct: pct5(iv.upper), achievedLevel: iv.achievedLevel };
+  const deltaPct = pct5(hl.shift);
+  const reached = iv.achievedLevel >= level - PCT_TOLERANCE;
+  const bound = better === "higher" ? interval.upperPct : interval.lowerPct;
+  const worse = better === "higher" ? bound < 0 : bound > 0;
+  const block = `${d.length} confirmation round(s): ${formatPct(deltaPct)}`;
+  if (!reached) {
+    const { achievedLevel } = signedRankCiIndex(d.length, level);
+    return {
+      confirmed: false,
+      pairs: d.length,
+      deltaPct,
+      interval,
+      alpha,
+      message: `unconfirmed: ${block}, too few rounds for a one-sided ${oneSided} bound (at most ${formatLevel((1 + achievedLevel) / 2)})`
+    };
+  }
+  const side = better === "higher" ? "below" : "above";
+  return {
+    confirmed: worse,
+    pairs: d.length,
+    deltaPct,
+    interval,
+    alpha,
+    message: worse ? `confirmed: ${block}, its one-sided ${oneSided} bound ${formatPct(bound)} lies ${side} 0 (head worse than base)` : `unconfirmed: ${block} ${formatPctInterval(interval.lowerPct, interval.upperPct)}, its one-sided ${oneSided} bound ${formatPct(bound)} does not show head worse than base`
+  };
+}
+function withConfirmation(result, comparison, value = "final") {
+  const record2 = result.confirmation;
+  if (!record2 || comparison.baseline === null) return comparison;
+  const baseline = comparison.baseline;
+  const runs = /* @__PURE__ */ new Map();
+  const judge = (head, cell) => {
+    if (cell.verdict !== "regression") return cell;
+    const listed = record2.cells.some(
+      (t) => t.head === head && t.workload === cell.workload && t.clients === cell.clients && t.metric === cell.metric
+    );
+    if (!listed) return cell;
+    if (!runs.has(cell.metric)) runs.set(cell.metric, collectCellRuns(record2.samples, cell.metric, value));
+    const arms = runs.get(cell.metric).get(cellId(cell));
+    const confirmation = judgeConfirmation(
+      arms?.get(baseline)?.byRound ?? /* @__PURE__ */ new Map(),
+      arms?.get(head)?.byRound ?? /* @__PURE__ */ new Map(),
+      { alpha: comparison.alpha, better: METRICS[cell.metric].better }
+    );
+    return { ...cell, confirmation };
+  };
+  return {
+    ...comparison,
+    comparisons: comparison.comparisons.map((arm2) => ({
+      ...arm2,
+      cells: arm2.cells.map((c) => judge(arm2.head, c)),
+      otherMetricCells: arm2.otherMetricCells.map((c) => judge(arm2.head, c))
+    }))
+  };
+}
+
+// src/core/compare/compare-run.ts
+function compareRun(result, options = {}) {
+  return withConfirmation(result, mainComparison(result, options), options.value);
+}
+function mainComparison(result, options) {
+  if (options.adaptive) {
+    const { plan, look } = options.adaptive;
+    return adaptiveLook(result, plan, {
+      ...options,
+      ...look === void 0 ? {} : { look },
+      stopOnRegression: true
+    }).comparison;
+  }
+  if (options.sequential) {
+    return adaptiveCompare(result, options, options.sequential);
+  }
+  const context3 = prepareRun(result, options);
+  const cells = analyseLook(context3, {
+    maxRound: Number.POSITIVE_INFINITY,
+    alpha: context3.alpha,
+    equivalenceLevel: EQUIVALENCE_LEVEL,
+    frozen: /* @__PURE__ */ new Map()
+  });
+  return assemble(context3, cells, null);
+}
+
 // src/run/progress.ts
 var ProgressTracker = class {
   /** `plannedSeconds`: the sum of all planned run durations (measured and warm-up). */
@@ -65858,12 +66135,12 @@ async function runBenchmark(req, deps) {
     logger.info(
       `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
     );
-    const execute = async (run2, kind, attempt) => {
+    const execute = async (run2, kind, attempt, block) => {
       const workload = workloadByName.get(run2.workload);
       const driver = drivers.get(run2.workload);
       const cluster = clusters.get(clusterKey(run2.arm, dataSetOf.get(run2.workload).name));
       const durationS = kind === "warmup" ? workload.warmup : workload.duration;
-      const randomSeed = deriveSeed(seed, run2.round);
+      const randomSeed = deriveSeed(block?.seed ?? seed, run2.round);
       const started = Date.now();
       const maintenance = await driver.beforeRun(cluster).then(
         () => void 0,
@@ -65872,7 +66149,7 @@ async function runBenchmark(req, deps) {
           return maintenanceFailure(e, started);
         }
       );
-      const where = `${cellId(run2)} ${run2.arm} round ${run2.round}`;
+      const where = `${cellId(run2)} ${run2.arm} ${block ? "confirmation " : ""}round ${run2.round}`;
       const snapshot = (when) => (deps.statSnapshot ?? takeStatSnapshot)(cluster.connection).catch((e) => {
         warn(
           `${where}: steady metrics not measured (counter snapshot ${when} the run failed: ${errorMessage(e)})`
@@ -65908,9 +66185,9 @@ async function runBenchmark(req, deps) {
       }
       if (!out.ok) out = await withServerDeath(cluster, out);
       progress.finished(durationS, (Date.now() - started) / 1e3);
-      result.plan.executed.push({ ...run2, kind, attempt, status: out.ok ? "ok" : "failed" });
+      if (!block) result.plan.executed.push({ ...run2, kind, attempt, status: out.ok ? "ok" : "failed" });
       if (kind === "measured") {
-        result.samples.push({
+        (block?.samples ?? result.samples).push({
           ...toSample(run2, attempt, randomSeed, out),
           ...diagnostics ? { diagnostics } : {},
           ...steady ? { steady } : {}
@@ -65949,6 +66226,66 @@ async function runBenchmark(req, deps) {
         `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
       );
     }
+    const confirmationBlock = async () => {
+      const blockRounds = req.confirmRounds ?? DEFAULT_CONFIRM_ROUNDS;
+      if (blockRounds <= 0 || req.calibration || req.arms.length < 2) return;
+      const lastLook = result.adaptive?.looks.at(-1)?.look;
+      const targets = confirmationTargets(
+        compareRun(result, {
+          alpha: req.analysis.alpha,
+          thresholdPct: req.analysis.thresholdPct,
+          ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {},
+          ...req.adaptive && lastLook ? { adaptive: { plan: req.adaptive.plan, look: lastLook } } : {}
+        })
+      );
+      if (targets.length === 0) return;
+      const blockSeed = deriveSeed(seed, CONFIRMATION_SEED_ROUND);
+      const blockCells = [
+        ...new Map(targets.map((t) => [cellId(t), { workload: t.workload, clients: t.clients }])).values()
+      ];
+      const blockArms = [req.arms[0].label, ...new Set(targets.map((t) => t.head))].reverse();
+      const block = { samples: [], seed: blockSeed };
+      result.confirmation = { rounds: blockRounds, seed: blockSeed, cells: targets, samples: block.samples };
+      const names = targets.map((t) => `${t.head}:${cellId(t)}`).join(", ");
+      logger.info(
+        `confirmation: ${names} regressed; measuring ${blockRounds} more round(s) of base and head on restarted servers, arms in a new order`
+      );
+      await logger.group("Confirmation block: restarting servers", async () => {
+        const sets = new Set(blockCells.map((c) => dataSetOf.get(c.workload).name));
+        for (const arm2 of blockArms) {
+          for (const set2 of sets) {
+            deps.signal?.throwIfAborted();
+            const cluster = clusters.get(clusterKey(arm2, set2));
+            await cluster.stop();
+            await cluster.start();
+          }
+        }
+      });
+      const planned = planRounds({
+        cells: blockCells.map((c) => ({ ...c, rounds: blockRounds })),
+        arms: blockArms,
+        order: req.order,
+        seed: blockSeed
+      });
+      const warmed = /* @__PURE__ */ new Set();
+      for (const run2 of planned.flat()) progress.addRun(workloadByName.get(run2.workload).duration);
+      for (const [r, roundRuns] of planned.entries()) {
+        await logger.group(`Confirmation round ${r + 1} of ${planned.length}`, async () => {
+          for (const run2 of roundRuns) {
+            deps.signal?.throwIfAborted();
+            const workload = workloadByName.get(run2.workload);
+            const visit2 = `${cellId(run2)}|${run2.arm}`;
+            if (!warmed.has(visit2) && workload.warmup > 0) await execute(run2, "warmup", 1, block);
+            warmed.add(visit2);
+            for (let attempt = 1; ; attempt++) {
+              const out = await execute(run2, "measured", attempt, block);
+              if (out.ok || attempt > workload.retries) break;
+            }
+          }
+        });
+      }
+      await save();
+    };
     let roundsDone = 0;
     for (const [r, roundRuns] of rounds.entries()) {
       const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
@@ -65978,6 +66315,7 @@ async function runBenchmark(req, deps) {
       roundsDone = r + 1;
     }
     adaptive?.finish(result, roundsDone, (line) => logger.info(line));
+    await confirmationBlock();
     result.status = "complete";
   } catch (e) {
     const interrupted = deps.signal?.aborted === true;
@@ -66078,6 +66416,7 @@ function groupDataSets(workloads) {
   }
   return [...byKey.values()];
 }
+var CONFIRMATION_SEED_ROUND = 2147418113;
 var MAX_RESTARTS_PER_CLUSTER = 3;
 function maintenanceFailure(e, started) {
   const at = new Date(started).toISOString();
@@ -66136,27 +66475,202 @@ async function releaseClusters(clusters, logsDir, logger) {
 // src/flows/compare/pipeline.ts
 init_errors();
 
-// src/core/compare/compare-run.ts
-function compareRun(result, options = {}) {
-  if (options.adaptive) {
-    const { plan, look } = options.adaptive;
-    return adaptiveLook(result, plan, {
-      ...options,
-      ...look === void 0 ? {} : { look },
-      stopOnRegression: true
-    }).comparison;
+// src/core/compare/instruction-verdict.ts
+init_types();
+var INSTRUCTION_METRIC = "instructions";
+function judgeInstructions(base, head, thresholdPct) {
+  if (base.length < 2 || head.length < 2) {
+    return {
+      verdict: "inconclusive",
+      deltaPct: base.length && head.length ? pct4(median2(head), median2(base)) : null,
+      spreadPct: null,
+      reasons: [
+        {
+          code: "insufficient-data",
+          message: `instructions: ${Math.min(base.length, head.length)} repetition(s) in an arm; the rule needs at least 2 per arm for their spread`
+        }
+      ]
+    };
   }
-  if (options.sequential) {
-    return adaptiveCompare(result, options, options.sequential);
+  const deltaPct = pct4(median2(head), median2(base));
+  const spreadPct = Math.max(rangePct(base), rangePct(head));
+  const separated = deltaPct > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
+  const d = formatPct(deltaPct);
+  const s = `${spreadPct.toFixed(2)}%`;
+  if (Math.abs(deltaPct) >= thresholdPct) {
+    if (separated) {
+      const verdict2 = deltaPct > 0 ? "regression" : "improvement";
+      return {
+        verdict: verdict2,
+        deltaPct,
+        spreadPct,
+        reasons: [
+          {
+            code: "significant-beyond-threshold",
+            message: `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
+          }
+        ]
+      };
+    }
+    return {
+      verdict: "inconclusive",
+      deltaPct,
+      spreadPct,
+      reasons: [
+        {
+          code: "ci-wider-than-threshold",
+          message: `instructions/tx ${d}, beyond \xB1${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`
+        }
+      ]
+    };
   }
-  const context3 = prepareRun(result, options);
-  const cells = analyseLook(context3, {
-    maxRound: Number.POSITIVE_INFINITY,
-    alpha: context3.alpha,
-    equivalenceLevel: EQUIVALENCE_LEVEL,
-    frozen: /* @__PURE__ */ new Map()
+  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
+    return {
+      verdict: "no-change",
+      deltaPct,
+      spreadPct,
+      reasons: [
+        {
+          code: "ci-inside-threshold",
+          message: `instructions/tx ${d}, inside \xB1${thresholdPct}% even widened by half the per-arm spread (${s})`
+        }
+      ]
+    };
+  }
+  return {
+    verdict: "inconclusive",
+    deltaPct,
+    spreadPct,
+    reasons: [
+      {
+        code: "ci-wider-than-threshold",
+        message: `instructions/tx ${d}, but with half the per-arm spread (${s}) it reaches \xB1${thresholdPct}%`
+      }
+    ]
+  };
+}
+function instructionCells(result) {
+  const record2 = result.instructions;
+  const out = /* @__PURE__ */ new Map();
+  if (!record2 || result.arms.length < 2) return out;
+  const base = result.arms[0].label;
+  const cells = /* @__PURE__ */ new Map();
+  for (const s of record2.samples) cells.set(cellId(s), { workload: s.workload, clients: s.clients });
+  for (const arm2 of result.arms.slice(1)) {
+    const list = [];
+    for (const cell of cells.values()) {
+      list.push(instructionCell(record2, cell, base, arm2.label));
+    }
+    out.set(arm2.label, list);
+  }
+  return out;
+}
+function instructionCell(record2, cell, base, head) {
+  const of = (arm2) => record2.samples.filter((s) => s.workload === cell.workload && s.clients === cell.clients && s.arm === arm2);
+  const b = of(base);
+  const h = of(head);
+  const thresholdPct = record2.settings[cell.workload]?.thresholdPct ?? 1;
+  const counters = new Set([...b, ...h].map((s) => s.counter));
+  const judged = counters.size > 1 ? {
+    verdict: "inconclusive",
+    deltaPct: null,
+    spreadPct: null,
+    reasons: [
+      {
+        code: "insufficient-data",
+        message: `instructions: counted with different counters (${[...counters].join(" and ")}); simulated and hardware counts are never compared`
+      }
+    ]
+  } : judgeInstructions(perTx(b), perTx(h), thresholdPct);
+  return {
+    id: cellId(cell),
+    workload: cell.workload,
+    clients: cell.clients,
+    metric: INSTRUCTION_METRIC,
+    test: "instruction-count",
+    pairs: null,
+    base: summary(perTx(b)),
+    head: summary(perTx(h)),
+    deltaPct: judged.deltaPct,
+    ci95: null,
+    ci90: null,
+    ciEquivalence: null,
+    p: null,
+    method: null,
+    minAchievableP: null,
+    welch: null,
+    pairedT: null,
+    bootstrap: null,
+    unusable: judged.reasons[0]?.code === "insufficient-data" ? judged.reasons[0].message : null,
+    notes: [],
+    better: "lower",
+    alpha: 1,
+    thresholdPct,
+    pAdjusted: null,
+    familySize: 1,
+    verdict: judged.verdict,
+    reasons: judged.reasons
+  };
+}
+function withInstructionCells(comparison, result) {
+  const byHead = instructionCells(result);
+  if (byHead.size === 0) return comparison;
+  const label = (c) => `${c.id} ${c.metric}`;
+  const comparisons = comparison.comparisons.map((arm2) => {
+    const extra = byHead.get(arm2.head) ?? [];
+    if (extra.length === 0) return arm2;
+    const otherMetricCells = [...arm2.otherMetricCells, ...extra];
+    const gating = [...arm2.cells, ...otherMetricCells].filter((c) => !c.unstable);
+    const overall2 = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
+    const workloadVerdicts = { ...arm2.workloadVerdicts };
+    for (const w of new Set(gating.map((c) => c.workload))) {
+      workloadVerdicts[w] = overallVerdict(
+        gating.filter((c) => c.workload === w).map((c) => ({ id: label(c), verdict: c.verdict }))
+      ).verdict;
+    }
+    return {
+      ...arm2,
+      otherMetricCells,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      workloadVerdicts
+    };
   });
-  return assemble(context3, cells, null);
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const gatedMetrics = comparison.gatedMetrics.includes(INSTRUCTION_METRIC) ? comparison.gatedMetrics : [...comparison.gatedMetrics, INSTRUCTION_METRIC];
+  return {
+    ...comparison,
+    comparisons,
+    gatedMetrics,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding
+  };
+}
+function perTx(samples) {
+  return samples.map((s) => s.perTx).filter((v) => Number.isFinite(v) && v > 0);
+}
+function summary(values) {
+  const n = values.length;
+  const mean2 = n ? values.reduce((a, b) => a + b, 0) / n : 0;
+  const sd = n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean2) ** 2, 0) / (n - 1)) : 0;
+  return {
+    n,
+    failed: 0,
+    invalid: 0,
+    median: n ? median2(values) : null,
+    cvPct: n > 1 ? 100 * sd / mean2 : null
+  };
+}
+function median2(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+function rangePct(values) {
+  return 100 * (Math.max(...values) - Math.min(...values)) / median2(values);
+}
+function pct4(head, base) {
+  return 100 * (head / base - 1);
 }
 
 // src/flows/compare/analysis.ts
@@ -66174,7 +66688,7 @@ function analysisOf(result, overrides = {}) {
 function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
   const lastLook = result.adaptive?.looks.at(-1)?.look;
-  const comparison = compareRun(result, {
+  const timed = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
@@ -66185,7 +66699,8 @@ function analyse(result, overrides = {}) {
     // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
     ...result.baseline ? { test: "unpaired" } : {}
   });
-  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
+  const withInstructions2 = withInstructionCells(timed, result);
+  return result.baseline ? withStoredBaseline(withInstructions2, result.baseline) : withInstructions2;
 }
 function withStoredBaseline(c, baseline) {
   if (baseline.sentinel.status !== "drifted") return c;
@@ -66846,7 +67361,7 @@ function medianCi(values, level = 0.95) {
   if (n === 0) throw new RangeError("a median needs at least one value");
   if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
   const sorted = [...values].sort((a, b) => a - b);
-  const median2 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const median3 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   let k = 1;
   let tail2 = 0.5 ** n;
   while (2 * (k + 1) <= n + 1) {
@@ -66855,7 +67370,7 @@ function medianCi(values, level = 0.95) {
     k++;
     tail2 = nextTail;
   }
-  return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
+  return { median: median3, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
 }
 
 // src/flows/history/series.ts
@@ -67109,6 +67624,420 @@ async function withNoiseWarnings(comparison, result, store, logger) {
   }
 }
 
+// src/flows/compare/instruction-phase.ts
+init_errors();
+import { chown as chown3, copyFile as copyFile2, mkdir as mkdir7, readFile as readFile11, writeFile as writeFile7 } from "node:fs/promises";
+import path23 from "node:path";
+
+// src/postgres/instructions/backend-log.ts
+var CONNECTION_LOG_SETTINGS = {
+  log_connections: "on",
+  log_line_prefix: "'%m [%p] '"
+};
+function clientBackendPids(logText, applicationName) {
+  const pids = [];
+  const pattern = /\[(\d+)\][^\n]*connection authorized:[^\n]*application_name=(\S+)/g;
+  for (const m of logText.matchAll(pattern)) {
+    if (m[2] === applicationName) pids.push(Number(m[1]));
+  }
+  return pids;
+}
+
+// src/postgres/instructions/cachegrind-file.ts
+function functionKey(file2, fn) {
+  return `${fn}\0${file2}`;
+}
+function parseCachegrind(text2, what) {
+  let command = "";
+  let irColumn = -1;
+  let totalIr;
+  let file2 = "???";
+  let current;
+  const functions = /* @__PURE__ */ new Map();
+  for (const line of text2.split("\n")) {
+    if (line === "") continue;
+    const first = line.charCodeAt(0);
+    if (first >= 48 && first <= 57) {
+      if (!current || irColumn < 0) continue;
+      const fields = line.split(" ");
+      current.ir += Number(fields[1 + irColumn] ?? 0);
+    } else if (line.startsWith("fn=")) {
+      const fn = line.slice(3);
+      const key = functionKey(file2, fn);
+      current = functions.get(key);
+      if (!current) {
+        current = { fn, file: file2, ir: 0 };
+        functions.set(key, current);
+      }
+    } else if (line.startsWith("fl=")) {
+      file2 = line.slice(3);
+      current = void 0;
+    } else if (line.startsWith("events:")) {
+      irColumn = line.slice(7).trim().split(/\s+/).indexOf("Ir");
+    } else if (line.startsWith("cmd:")) {
+      command = line.slice(4).trim();
+    } else if (line.startsWith("summary:")) {
+      totalIr = Number(line.slice(8).trim().split(/\s+/)[irColumn]);
+    }
+  }
+  if (irColumn < 0) throw new Error(`${what}: not a cachegrind file with an Ir event (no "events: Ir" line)`);
+  if (totalIr === void 0 || !Number.isFinite(totalIr)) {
+    throw new Error(`${what}: no "summary:" line (the process may not have exited yet)`);
+  }
+  return { command, totalIr, functions };
+}
+function sumProfiles(profiles) {
+  const sum2 = /* @__PURE__ */ new Map();
+  for (const p of profiles) {
+    for (const [key, f] of p.functions) {
+      const s = sum2.get(key);
+      if (s) s.ir += f.ir;
+      else sum2.set(key, { ...f });
+    }
+  }
+  return sum2;
+}
+
+// src/postgres/instructions/counter.ts
+async function probeCounters(runner) {
+  const vg = await runner.run("valgrind", ["--version"]).catch(() => void 0);
+  const valgrind = vg?.exitCode === 0 ? vg.stdout.trim() : void 0;
+  const perf = await runner.run("perf", ["stat", "-x", ",", "-e", "instructions:u", "true"]).catch(() => void 0);
+  const hardware = hardwareCounts(perf?.exitCode ?? null, perf?.stderr ?? "");
+  return {
+    ...valgrind ? { valgrind } : {},
+    hardware,
+    ...hardware ? {} : { hardwareWhy: perf ? perfProblem(perf.stderr) : "perf is not installed" }
+  };
+}
+function hardwareCounts(exitCode, stderr) {
+  if (exitCode !== 0) return false;
+  const line = stderr.split("\n").find((l) => l.includes("instructions"));
+  return line !== void 0 && /^\d+,/.test(line.trim());
+}
+function perfProblem(stderr) {
+  const line = stderr.split("\n").find((l) => l.includes("instructions")) ?? stderr.trim().split("\n")[0];
+  return `perf stat -e instructions:u: ${line?.trim() || "failed"}`;
+}
+
+// src/postgres/instructions/profile-diff.ts
+function perTransactionCosts(runs) {
+  const n = runs.transactions.long - runs.transactions.short;
+  const out = /* @__PURE__ */ new Map();
+  for (const key of /* @__PURE__ */ new Set([...runs.short.keys(), ...runs.long.keys()])) {
+    const f = runs.long.get(key) ?? runs.short.get(key);
+    const ir = ((runs.long.get(key)?.ir ?? 0) - (runs.short.get(key)?.ir ?? 0)) / n;
+    out.set(key, { fn: f.fn, file: f.file, ir });
+  }
+  return out;
+}
+function diffProfiles(base, head) {
+  const b = perTransactionCosts(base);
+  const h = perTransactionCosts(head);
+  const rows = [];
+  for (const key of /* @__PURE__ */ new Set([...b.keys(), ...h.keys()])) {
+    const f = h.get(key) ?? b.get(key);
+    const baseIrPerTx = b.get(key)?.ir ?? 0;
+    const headIrPerTx = h.get(key)?.ir ?? 0;
+    rows.push({ fn: f.fn, file: f.file, baseIrPerTx, headIrPerTx, deltaIrPerTx: headIrPerTx - baseIrPerTx });
+  }
+  return rows.sort((x, y) => Math.abs(y.deltaIrPerTx) - Math.abs(x.deltaIrPerTx) || x.fn.localeCompare(y.fn));
+}
+function profileText(rows, header) {
+  const lines = [
+    `# ${header}`,
+    "# self instructions per transaction: (long run \u2212 short run) / (long \u2212 short transactions)",
+    ["delta", "base", "head", "function", "file"].join("	")
+  ];
+  for (const r of rows) {
+    lines.push(
+      [r.deltaIrPerTx.toFixed(1), r.baseIrPerTx.toFixed(1), r.headIrPerTx.toFixed(1), r.fn, r.file].join(
+        "	"
+      )
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+
+// src/flows/compare/instruction-phase.ts
+var INSTRUCTION_CLIENTS = 1;
+var KEPT_MOVERS = 10;
+var FILE_WAIT_S = 60;
+function instructionWorkloads(workloads) {
+  return workloads.filter((w) => w.instructions !== void 0);
+}
+function checkInstructionWorkloads(workloads) {
+  for (const w of instructionWorkloads(workloads)) {
+    if (w.tool !== "pgbench") {
+      throw new UserError(
+        `workload ${w.name}: instructions: counts need fixed transaction counts, which only pgbench runs (tool ${w.tool}); drop instructions from this workload`
+      );
+    }
+    if (w.pipeline !== void 0) {
+      throw new UserError(
+        `workload ${w.name}: instructions: not measured with pipeline (${w.pipeline}); drop one of instructions and pipeline`
+      );
+    }
+  }
+}
+async function runInstructionPhase(req, deps) {
+  const workloads = instructionWorkloads(req.workloads);
+  if (workloads.length === 0) return void 0;
+  checkInstructionWorkloads(workloads);
+  const { logger } = deps;
+  const started = Date.now();
+  const probe2 = await probeCounters(deps.runner);
+  if (!probe2.valgrind) {
+    throw new UserError(
+      "instructions: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)"
+    );
+  }
+  logger.info(
+    `instructions: counting with cachegrind (${probe2.valgrind}); hardware counter: ${probe2.hardware ? "available, not used" : `unavailable (${probe2.hardwareWhy})`}`
+  );
+  const runAs = await resolveRunAs(req.runAs, deps);
+  const record2 = {
+    counter: "cachegrind",
+    settings: {},
+    wallS: 0,
+    samples: [],
+    profiles: [],
+    failures: [],
+    notes: []
+  };
+  for (const w of workloads) {
+    deps.signal?.throwIfAborted();
+    const settings2 = w.instructions;
+    record2.settings[w.name] = settings2;
+    if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
+      record2.notes.push(
+        `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
+      );
+    }
+    await measureWorkload(w, settings2, req, { ...deps, runAs }, record2);
+  }
+  record2.wallS = (Date.now() - started) / 1e3;
+  logger.info(
+    `instructions: ${workloads.length} workload(s) x ${req.arms.length} arms measured in ${record2.wallS.toFixed(1)} s`
+  );
+  return record2;
+}
+async function measureWorkload(w, settings2, req, deps, record2) {
+  const { logger } = deps;
+  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
+  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const driver = createDriver(w, {
+    clientBinDir,
+    cpuCount: 1,
+    runner: clientRunner,
+    logger,
+    searchPath: "",
+    ...deps.runAs ? { clientUser: deps.runAs } : {}
+  });
+  const servers = [];
+  try {
+    await logger.group(`Instructions: ${w.name}`, async () => {
+      for (const arm2 of req.arms) {
+        deps.signal?.throwIfAborted();
+        servers.push(await startServer(w, arm2, driver, req, deps));
+      }
+      for (let rep = 1; rep <= settings2.repetitions; rep++) {
+        const order = rep % 2 === 1 ? servers : [...servers].reverse();
+        for (const server of order) {
+          deps.signal?.throwIfAborted();
+          const sample = await measureRepetition(w, settings2, rep, server, clientBinDir, {
+            ...deps,
+            runner: clientRunner
+          });
+          record2.samples.push(sample);
+          logger.info(
+            `instructions ${w.name} ${server.arm.label} #${rep}: ${Math.round(sample.perTx)} instr/tx`
+          );
+        }
+      }
+      record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir));
+    });
+  } catch (e) {
+    if (e instanceof UserError || deps.signal?.aborted) throw e;
+    const reason = e instanceof Error ? e.message : String(e);
+    record2.failures.push({ workload: w.name, reason });
+    logger.warn(`instructions ${w.name}: not measured: ${reason}`);
+  } finally {
+    for (const s of servers) await s.cluster.destroy();
+  }
+}
+async function startServer(w, arm2, driver, req, deps) {
+  const cluster = await PgCluster.create(
+    {
+      label: `${arm2.label}/instructions`,
+      binDir: arm2.binDir,
+      ...req.tmpDir ? { parentDir: req.tmpDir } : {},
+      conf: {
+        maxClients: Math.max(...w.clients),
+        workloadSettings: w.settings,
+        armSettings: { ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
+      },
+      ...deps.runAs ? { runAs: deps.runAs } : {},
+      dataChecksums: req.dataChecksums
+    },
+    deps
+  );
+  try {
+    await cluster.start();
+    await driver.prepare(cluster, deps.signal);
+    await cluster.stop();
+    const cgDir = path23.join(cluster.dir, "cachegrind");
+    await mkdir7(cgDir, { mode: 493 });
+    if (deps.runAs) await chown3(cgDir, deps.runAs.uid, deps.runAs.gid);
+    await cluster.start({ wrapper: cachegrindWrapper(cgDir) });
+    await driver.beforeRun(cluster);
+    const prewarmed = await prewarm(cluster);
+    if (!prewarmed)
+      deps.logger.warn(
+        `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
+      );
+    return { arm: arm2, cluster, cgDir, runs: [], prewarmed };
+  } catch (e) {
+    await cluster.destroy();
+    throw e;
+  }
+}
+async function prewarm(cluster) {
+  try {
+    await cluster.psql("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
+  } catch {
+    return false;
+  }
+  await cluster.psql(
+    "SELECT sum(pg_prewarm(c.oid)) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')"
+  );
+  return true;
+}
+function cachegrindWrapper(outDir) {
+  return [
+    "valgrind",
+    "--tool=cachegrind",
+    "--cache-sim=no",
+    "--quiet",
+    `--cachegrind-out-file=${path23.join(outDir, "cg.%p")}`
+  ];
+}
+async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) {
+  const { cluster } = server;
+  const seed = 1e3 + rep;
+  if (rep === 1 && settings2.warmup > 0) {
+    await runTransactions(w, cluster, settings2.warmup, seed, clientBinDir, deps);
+  }
+  const short3 = await countedRun(w, server, settings2.short, seed, clientBinDir, deps);
+  const long = await countedRun(w, server, settings2.long, seed, clientBinDir, deps);
+  server.runs.push({ short: short3.profiles, long: long.profiles, files: long.files });
+  const shortInstructions = sumIr(short3.profiles);
+  const longInstructions = sumIr(long.profiles);
+  return {
+    workload: w.name,
+    clients: INSTRUCTION_CLIENTS,
+    arm: server.arm.label,
+    repetition: rep,
+    counter: "cachegrind",
+    shortInstructions,
+    longInstructions,
+    perTx: perTransaction(shortInstructions, longInstructions, settings2)
+  };
+}
+function sumIr(profiles) {
+  return profiles.reduce((s, p) => s + p.totalIr, 0);
+}
+async function countedRun(w, server, transactions, seed, clientBinDir, deps) {
+  const logBefore = (await readFile11(server.cluster.logFile, "utf8").catch(() => "")).length;
+  if (transactions > 0) await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
+  else return { profiles: [], files: [] };
+  const log = (await readFile11(server.cluster.logFile, "utf8")).slice(logBefore);
+  const pids = clientBackendPids(log, "pgbench");
+  if (pids.length === 0) {
+    throw new Error(
+      `arm ${server.arm.label}: no pgbench connection in the server log (${server.cluster.logFile}); log_connections did not take effect`
+    );
+  }
+  const files = pids.map((pid) => path23.join(server.cgDir, `cg.${pid}`));
+  const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
+  return { profiles, files };
+}
+async function runTransactions(w, cluster, transactions, seed, clientBinDir, deps) {
+  const args = measureArgs({
+    workload: w,
+    connection: cluster.connection,
+    clients: INSTRUCTION_CLIENTS,
+    durationS: 0,
+    seed,
+    cpuCount: 1,
+    transactions
+  });
+  const res = await deps.runner.run(path23.join(clientBinDir, "pgbench"), args, {
+    env: { LC_ALL: "C", PGAPPNAME: "pgbench" },
+    ...deps.signal ? { signal: deps.signal } : {}
+  });
+  if (res.exitCode !== 0) {
+    throw new Error(
+      `arm ${cluster.label}: pgbench -t ${transactions} failed (${describeExit(res)}): ${tail(res.stderr, 5)}`
+    );
+  }
+}
+async function waitForProfile(file2, signal) {
+  const deadline = Date.now() + FILE_WAIT_S * 1e3;
+  for (; ; ) {
+    signal?.throwIfAborted();
+    const text2 = await readFile11(file2, "utf8").catch(() => void 0);
+    if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
+    if (Date.now() > deadline) {
+      throw new Error(`${file2}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+async function writeProfiles(w, settings2, servers, runDir) {
+  const dir = path23.join(runDir, "instructions");
+  await mkdir7(dir, { recursive: true });
+  const transactions = { short: settings2.short, long: settings2.long };
+  const median3 = (s) => {
+    const perTx2 = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
+    const sorted = [...perTx2].sort((a, b) => a - b);
+    return s.runs[perTx2.indexOf(sorted[Math.floor((sorted.length - 1) / 2)])];
+  };
+  const armRuns = (s) => {
+    const run2 = median3(s);
+    return { short: sumProfiles(run2.short), long: sumProfiles(run2.long), transactions };
+  };
+  for (const s of servers) {
+    const files = median3(s).files;
+    for (const [i, f] of files.entries()) {
+      await copyFile2(f, path23.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+    }
+  }
+  const [base, ...heads] = servers;
+  const profiles = [];
+  for (const head of heads) {
+    const rows = diffProfiles(armRuns(base), armRuns(head));
+    const file2 = path23.join("instructions", `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
+    await writeFile7(
+      path23.join(runDir, file2),
+      profileText(
+        rows,
+        `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`
+      )
+    );
+    profiles.push({
+      workload: w.name,
+      clients: INSTRUCTION_CLIENTS,
+      base: base.arm.label,
+      head: head.arm.label,
+      file: file2,
+      movers: rows.slice(0, KEPT_MOVERS)
+    });
+  }
+  return profiles;
+}
+
 // src/flows/compare/pipeline.ts
 var RESULTS_FILE = "results.json";
 function logArchive(outcome, logger, prefix = "") {
@@ -67120,15 +68049,19 @@ function logArchive(outcome, logger, prefix = "") {
 async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
+  checkInstructionWorkloads(req.workloads);
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path23.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path24.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
-  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const instructions = await runInstructionPhase({ ...req, arms }, deps);
+  const files = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const sink = instructions ? withInstructionsRecord(files, instructions) : files;
   const { arms: _source, runDir, planCheck: _check2, ...run2 } = req;
   const result = await runBenchmark(
-    { ...run2, arms, sink, logsDir: path23.join(runDir, "logs"), calibration: sameInstall(arms) },
+    { ...run2, arms, sink, logsDir: path24.join(runDir, "logs"), calibration: sameInstall(arms) },
     deps
   );
+  if (instructions) result.instructions = instructions;
   return {
     result,
     comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
@@ -67159,6 +68092,13 @@ async function resolveArms(source, deps) {
   if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
   return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
 }
+function withInstructionsRecord(sink, instructions) {
+  return {
+    description: sink.description,
+    update: (result) => sink.update({ ...result, instructions }),
+    finish: (result) => sink.finish({ ...result, instructions })
+  };
+}
 function archiveSink(store) {
   const state = {
     sink: {
@@ -67179,11 +68119,11 @@ function archiveSink(store) {
 }
 
 // src/flows/bisect/commit-range.ts
-import path24 from "node:path";
+import path25 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path24.resolve(req.cacheDir));
+  const layout = cacheLayout(path25.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -67403,7 +68343,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path25.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path26.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await (deps.pipeline ?? runPipeline)(
       {
         arms: {
@@ -67510,28 +68450,28 @@ function oneCell(workload, clients, field = "--clients") {
 }
 
 // src/drivers/load-workload.ts
-import { readFile as readFile11 } from "node:fs/promises";
-import path28 from "node:path";
+import { readFile as readFile12 } from "node:fs/promises";
+import path29 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path26 from "node:path";
+import path27 from "node:path";
 async function confinedPath(root, name) {
-  if (path26.isAbsolute(name)) {
+  if (path27.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path26.resolve(root, name));
+    real = await realpath(path27.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path26.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path27.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path26.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path26.isAbsolute(inside)) {
+  const inside = path27.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path27.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -67546,7 +68486,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path27 from "node:path";
+import path28 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -67555,15 +68495,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path27.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path27.dirname(dir)) {
-    const candidate = path27.join(dir, "workloads");
-    if (existsSync(path27.join(candidate, "workload.schema.json"))) return candidate;
-    if (path27.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path28.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path28.dirname(dir)) {
+    const candidate = path28.join(dir, "workloads");
+    if (existsSync(path28.join(candidate, "workload.schema.json"))) return candidate;
+    if (path28.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path27.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path28.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -67585,7 +68525,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path27.join(workloadsDir, `${name}.yml`);
+  const file2 = path28.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -67628,7 +68568,7 @@ async function loadWorkload(ref, lookup) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile11(file2, "utf8");
+    text2 = await readFile12(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -67657,7 +68597,7 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path28.dirname(path28.resolve(file2));
+  const dir = path29.dirname(path29.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -67857,7 +68797,7 @@ function memoryLogger() {
 }
 
 // src/postgres/builds/build-pair.ts
-import path29 from "node:path";
+import path30 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -67887,7 +68827,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path29.resolve(req.cacheDir));
+  const layout = cacheLayout(path30.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -68209,16 +69149,16 @@ import os9 from "node:os";
 
 // src/store/open-store.ts
 init_errors();
-import path31 from "node:path";
+import path32 from "node:path";
 
 // src/store/dir-store.ts
 import { constants as constants4 } from "node:fs";
-import { access as access4, mkdir as mkdir7, readdir as readdir7, readFile as readFile13, stat as stat3 } from "node:fs/promises";
-import path30 from "node:path";
+import { access as access4, mkdir as mkdir8, readdir as readdir7, readFile as readFile14, stat as stat3 } from "node:fs/promises";
+import path31 from "node:path";
 
 // src/store/read-results.ts
 init_errors();
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile13 } from "node:fs/promises";
 
 // src/core/results/results-schema.ts
 var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
@@ -68356,6 +69296,67 @@ var resultsSchema = external_exports.looseObject({
       onDrift: external_exports.enum(["refuse", "inconclusive"])
     })
   }).optional(),
+  // The instruction mode's counts (src/core/results/instructions.ts); absent when it did not run.
+  instructions: external_exports.looseObject({
+    counter: external_exports.enum(["cachegrind", "perf"]),
+    settings: external_exports.record(
+      text,
+      external_exports.looseObject({
+        short: external_exports.number().int().nonnegative(),
+        long: external_exports.number().int().positive(),
+        warmup: count,
+        repetitions: external_exports.number().int().positive(),
+        thresholdPct: external_exports.number().gt(0).lt(100)
+      })
+    ),
+    wallS: finite2,
+    samples: external_exports.array(
+      external_exports.looseObject({
+        workload: text,
+        clients: external_exports.number().int().positive(),
+        arm: text,
+        repetition: external_exports.number().int().positive(),
+        counter: external_exports.enum(["cachegrind", "perf"]),
+        shortInstructions: finite2,
+        longInstructions: finite2,
+        perTx: finite2
+      })
+    ),
+    profiles: external_exports.array(
+      external_exports.looseObject({
+        workload: text,
+        clients: external_exports.number().int().positive(),
+        base: text,
+        head: text,
+        file: text,
+        movers: external_exports.array(
+          external_exports.looseObject({
+            fn: text,
+            file: text,
+            baseIrPerTx: finite2,
+            headIrPerTx: finite2,
+            deltaIrPerTx: finite2
+          })
+        )
+      })
+    ),
+    failures: external_exports.array(external_exports.looseObject({ workload: text, arm: text.optional(), reason: text })),
+    notes: external_exports.array(text)
+  }).optional(),
+  // The confirmation block (written since confirmation exists; absent in older documents).
+  confirmation: external_exports.looseObject({
+    rounds: external_exports.number().int().nonnegative(),
+    seed: external_exports.number().int(),
+    cells: external_exports.array(
+      external_exports.looseObject({
+        head: text,
+        workload: text,
+        clients: external_exports.number().int().positive(),
+        metric: external_exports.enum(Object.keys(METRICS))
+      })
+    ),
+    samples: external_exports.array(sampleSchema)
+  }).optional(),
   samples: external_exports.array(sampleSchema),
   warnings: external_exports.array(text)
 });
@@ -68369,12 +69370,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path40) {
-  return path40.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path41) {
+  return path41.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path40) {
+function valueAt2(doc, path41) {
   let v = doc;
-  for (const key of path40) {
+  for (const key of path41) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -68383,14 +69384,14 @@ function valueAt2(doc, path40) {
 
 // src/store/read-results.ts
 init_types();
-async function readResults(path40) {
+async function readResults(path41) {
   let text2;
   try {
-    text2 = await readFile12(path40, "utf8");
+    text2 = await readFile13(path41, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path40}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path41}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path40);
+  return parseResults(text2, path41);
 }
 function parseResults(text2, source) {
   let doc;
@@ -68428,8 +69429,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path30.join(dir, "runs");
-    this.indexDir = path30.join(dir, "index");
+    this.runsDir = path31.join(dir, "runs");
+    this.indexDir = path31.join(dir, "index");
   }
   dir;
   options;
@@ -68441,7 +69442,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path30.resolve(dir), options);
+    const store = new _DirStore(path31.resolve(dir), options);
     const st = await stat3(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -68469,7 +69470,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile13(file2, "utf8");
+      text2 = await readFile14(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -68513,15 +69514,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path30.join(this.runsDir, `${id}.json`);
+    return path31.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path30.join(this.indexDir, `${id}.json`);
+    return path31.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile13(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile14(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -68535,7 +69536,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const parsed = JSON.parse(await readFile13(file2, "utf8"));
+      const parsed = JSON.parse(await readFile14(file2, "utf8"));
       checkSchemaVersion(parsed?.schemaVersion, file2);
       if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
         throw new Error("not a results document (no arms, samples or plan.cells)");
@@ -68548,7 +69549,7 @@ var DirStore = class _DirStore {
     const savedAt = (await stat3(file2)).mtime.toISOString();
     const entry = summarize2(doc, savedAt);
     try {
-      await mkdir7(this.indexDir, { recursive: true });
+      await mkdir8(this.indexDir, { recursive: true });
       await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}
 `);
     } catch {
@@ -68557,8 +69558,8 @@ var DirStore = class _DirStore {
   }
   async ensureWritable() {
     try {
-      await mkdir7(this.runsDir, { recursive: true });
-      await mkdir7(this.indexDir, { recursive: true });
+      await mkdir8(this.runsDir, { recursive: true });
+      await mkdir8(this.indexDir, { recursive: true });
       await access4(this.runsDir, constants4.W_OK);
       await access4(this.indexDir, constants4.W_OK);
     } catch (e) {
@@ -68590,8 +69591,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path31.isAbsolute(xdgDataHome) ? xdgDataHome : path31.join(home, ".local", "share");
-  return path31.join(base, "pgperf", "store");
+  const base = xdgDataHome && path32.isAbsolute(xdgDataHome) ? xdgDataHome : path32.join(home, ".local", "share");
+  return path32.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -68650,7 +69651,7 @@ function checkArmCount(count2) {
 
 // src/adapters/cli/commands/build.ts
 import os10 from "node:os";
-import path32 from "node:path";
+import path33 from "node:path";
 init_errors();
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build").option(
@@ -68675,7 +69676,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir: resolveCacheDir(flags.cacheDir),
-          ...flags.prefix ? { prefix: path32.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path33.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -68688,7 +69689,7 @@ function buildCommand() {
   });
 }
 function resolveCacheDir(flag) {
-  return flag ? path32.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
+  return flag ? path33.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
 }
 function cacheDirHelp() {
   return "build cache: mirrors, installs, ccache (default: $PGPERF_CACHE_DIR, /var/cache/pgperf as root, else ~/.cache/pgperf)";
@@ -68791,7 +69792,7 @@ function bisectCommand() {
       ...flags.seed !== void 0 ? { seed: flags.seed } : {},
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path33.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path34.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     };
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     let report;
@@ -68844,15 +69845,15 @@ function calibrationOf(result, comparison) {
   };
 }
 function renderCalibrationText(c) {
-  const pct4 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
+  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
   const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
   const rows = [
     ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
     ...c.cells.map((x) => [
       x.id,
       String(x.rounds),
-      pct4(x.pairedCvPct),
-      pct4(x.runCvPct),
+      pct5(x.pairedCvPct),
+      pct5(x.runCvPct),
       x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
     ])
   ];
@@ -68865,14 +69866,14 @@ function renderCalibrationText(c) {
 }
 
 // src/adapters/cli/execute-run.ts
-import path36 from "node:path";
+import path37 from "node:path";
 
 // src/flows/compare/compare-flow.ts
 init_errors();
 
 // src/flows/compare/stored-baseline.ts
 import { stat as stat5 } from "node:fs/promises";
-import path34 from "node:path";
+import path35 from "node:path";
 init_fingerprint();
 init_types();
 init_store();
@@ -68930,7 +69931,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path34.join(req.runDir, "sentinel")
+        runDir: path35.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -68947,7 +69948,7 @@ async function runStoredBaseline(req, options, deps) {
         rounds: remaining,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path34.join(req.runDir, "head")
+        runDir: path35.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -68998,7 +69999,7 @@ async function runStoredBaseline(req, options, deps) {
     info,
     warnings
   );
-  const resultsFile = path34.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path35.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -69286,7 +70287,7 @@ function commitOf2(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat5(path34.join(binDir, "postgres"))).isFile();
+    return (await stat5(path35.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -69396,10 +70397,11 @@ async function headOnly(arms, deps) {
 }
 
 // src/flows/compare/decide-run.ts
-import { writeFile as writeFile7 } from "node:fs/promises";
-import path35 from "node:path";
-function decideRun(result, comparison, failOn) {
-  return decide(comparison, gatePolicyOf(result.workloads, failOn), completenessOf(result));
+import { writeFile as writeFile8 } from "node:fs/promises";
+import path36 from "node:path";
+function decideRun(result, comparison, failOn, accepted) {
+  const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
+  return decide(comparison, policy, completenessOf(result));
 }
 function completenessOf(result) {
   if (result.status === "complete") return { complete: true };
@@ -69409,8 +70411,8 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path35.join(dir, DECISION_FILE);
-  await writeFile7(file2, `${JSON.stringify(decision, null, 2)}
+  const file2 = path36.join(dir, DECISION_FILE);
+  await writeFile8(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
 }
@@ -69434,6 +70436,7 @@ function arm(s, role, tps, dash, fraction) {
 var REASON_PHRASES = {
   "significant-beyond-threshold": (t) => `significant, beyond \xB1${t}%`,
   "ci-inside-threshold": (t) => `90% CI inside \xB1${t}%`,
+  "not-worse-than-threshold": (t, better) => `not worse: one-sided bound ${better === "lower" ? "below +" : "above -"}${t}%`,
   "significant-below-threshold": (t) => `significant, below ${t}%`,
   "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
   "too-few-runs": () => "too few runs",
@@ -69457,6 +70460,7 @@ var VERDICT_DISPLAY = {
   regression: { icon: "\u274C", title: "Regression", word: "regression" },
   improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
   "no-change": { icon: "\u2705", title: "No change", word: "no change" },
+  "not-worse": { icon: "\u2705", title: "Not worse", word: "not worse" },
   inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
   mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
 };
@@ -69476,12 +70480,12 @@ function columns(table3) {
   ];
 }
 function rowTexts(table3, row2, style) {
-  const median2 = (v) => v === null ? style.missing : style.number(v, table3.decimals);
+  const median3 = (v) => v === null ? style.missing : style.number(v, table3.decimals);
   return [
     String(row2.clients),
     `${row2.baseN}/${row2.headN}`,
-    median2(row2.baseMedian),
-    median2(row2.headMedian),
+    median3(row2.baseMedian),
+    median3(row2.headMedian),
     ...table3.paired ? [row2.perRoundPct === null ? style.missing : formatPct(row2.perRoundPct)] : [],
     formatDeltaCi(row2) ?? style.missing,
     formatPAdjusted(row2) ?? style.missing,
@@ -69724,7 +70728,7 @@ function describeStoredBaseline(b) {
 init_errors();
 async function executeRun(options, logger, extra = {}) {
   checkPlanReach(options);
-  const runDir = path36.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path37.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const controller = new AbortController();
@@ -69737,7 +70741,7 @@ async function executeRun(options, logger, extra = {}) {
     }
   });
   try {
-    logger.info(`results: ${path36.join(runDir, "results.json")}`);
+    logger.info(`results: ${path37.join(runDir, "results.json")}`);
     const { outDir: _outDir, storedBaseline, ...request2 } = options;
     const deps = cliPipelineDeps(logger, controller.signal, extra.archive);
     const outcome = await runComparison({ ...request2, runDir }, storedBaseline, deps);
@@ -69751,7 +70755,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path36.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path37.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -69854,11 +70858,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile14 } from "node:fs/promises";
+import { readFile as readFile15 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile14(file2, "utf8");
+    text2 = await readFile15(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -70300,10 +71304,10 @@ function pool(runs) {
     for (const [k, v] of Object.entries(r.counters)) sums.set(k, (sums.get(k) ?? 0) + v);
   }
   const shares2 = new Map([...counts].map(([k, c]) => [k, observations > 0 ? c / observations : 0]));
-  const perTransaction = new Map(
+  const perTransaction2 = new Map(
     [...sums].filter(([k]) => !SKIPPED_COUNTERS.has(k)).map(([k, s]) => [k, transactions > 0 ? s / transactions : 0])
   );
-  return { shares: shares2, observations, perTransaction, transactions };
+  return { shares: shares2, observations, perTransaction: perTransaction2, transactions };
 }
 function renderWaitEventComparison(base, head, options = {}) {
   const top = options.top ?? 8;
@@ -70351,8 +71355,8 @@ function points(delta) {
   return `${pp > 0 ? "+" : pp < 0 ? "\u2212" : "\xB1"}${Math.abs(pp).toFixed(1)} pp`;
 }
 function relativeChange2(ratio) {
-  const pct4 = ratio * 100;
-  return `${pct4 > 0 ? "+" : pct4 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct4).toFixed(1)}%`;
+  const pct5 = ratio * 100;
+  return `${pct5 > 0 ? "+" : pct5 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct5).toFixed(1)}%`;
 }
 function number4(x) {
   if (x === 0) return "0";
@@ -70460,6 +71464,96 @@ function num3(v) {
   return Number(v.toPrecision(3)).toString();
 }
 
+// src/core/report/instruction-section.ts
+var SHOWN_MOVERS = 5;
+function instructionReport(result, c) {
+  const record2 = result.instructions;
+  if (!record2) return void 0;
+  const rows = [];
+  for (const arm2 of c.comparisons) {
+    for (const cell of arm2.otherMetricCells.filter((x) => x.metric === INSTRUCTION_METRIC)) {
+      const profile = record2.profiles.find(
+        (p) => p.workload === cell.workload && p.clients === cell.clients && p.head === arm2.head
+      );
+      const changed = cell.verdict === "regression" || cell.verdict === "improvement";
+      rows.push({
+        ...cellNumbers(cell),
+        cell: cell.id,
+        head: arm2.head,
+        verdict: cell.verdict,
+        movers: changed && profile ? profile.movers.slice(0, SHOWN_MOVERS) : [],
+        ...profile ? { profileFile: profile.file } : {}
+      });
+    }
+  }
+  return {
+    counter: record2.counter,
+    wallS: record2.wallS,
+    rows,
+    notes: [...record2.notes, ...record2.failures.map((f) => `${f.workload}: not measured: ${f.reason}`)]
+  };
+}
+function cellNumbers(cell) {
+  return {
+    baseMedian: cell.base.median,
+    headMedian: cell.head.median,
+    deltaPct: cell.deltaPct,
+    baseCvPct: cell.base.cvPct,
+    headCvPct: cell.head.cvPct
+  };
+}
+function instructionSection(result, c) {
+  const report = instructionReport(result, c);
+  if (!report) return void 0;
+  const headColumn = new Set(report.rows.map((r) => r.head)).size > 1;
+  const header = [
+    "cell",
+    ...headColumn ? ["head"] : [],
+    "base instr/tx",
+    "head instr/tx",
+    "\u0394",
+    "CV base / head",
+    "verdict"
+  ];
+  const body = [
+    `Counted with ${report.counter === "cachegrind" ? "valgrind cachegrind (simulated)" : "perf (hardware)"} at 1 client, per transaction from the difference of a short and a long run; medians over the repetitions. The phase took ${report.wallS.toFixed(0)} s.`,
+    "",
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
+    ...report.rows.map(
+      (r) => `| ${[
+        escapeMarkdown(r.cell, 80),
+        ...headColumn ? [escapeMarkdown(r.head, 40)] : [],
+        whole(r.baseMedian),
+        whole(r.headMedian),
+        r.deltaPct === null ? "\u2013" : `${r.deltaPct >= 0 ? "+" : ""}${r.deltaPct.toFixed(2)}%`,
+        `${cv(r.baseCvPct)} / ${cv(r.headCvPct)}`,
+        r.verdict
+      ].join(" | ")} |`
+    )
+  ];
+  for (const r of report.rows.filter((x) => x.movers.length > 0)) {
+    body.push(
+      "",
+      `**${escapeMarkdown(r.cell, 80)}${headColumn ? ` (${escapeMarkdown(r.head, 40)})` : ""}: largest movers** (self instructions per transaction${r.profileFile ? `; full profile: \`${escapeMarkdown(r.profileFile, 200)}\`` : ""})`,
+      "",
+      "| function | base | head | \u0394 |",
+      "| --- | ---: | ---: | ---: |",
+      ...r.movers.map(
+        (m) => `| \`${escapeMarkdown(m.fn, 80)}\` | ${whole(m.baseIrPerTx)} | ${whole(m.headIrPerTx)} | ${m.deltaIrPerTx >= 0 ? "+" : ""}${whole(m.deltaIrPerTx)} |`
+      )
+    );
+  }
+  if (report.notes.length > 0) body.push("", ...report.notes.map((n) => `- ${escapeMarkdown(n, 300)}`));
+  return { summary: "CPU instructions per transaction", body };
+}
+function whole(v) {
+  return v === null ? "\u2013" : Math.round(v).toLocaleString("en-US");
+}
+function cv(v) {
+  return v === null ? "\u2013" : `${v.toFixed(2)}%`;
+}
+
 // src/core/report/markdown-details.ts
 function detailBlocks(ctx, trims) {
   const warnings = allWarnings(ctx);
@@ -70475,6 +71569,8 @@ function detailBlocks(ctx, trims) {
   ];
   const steady = steadyMetricsSection(ctx.result);
   if (steady) blocks.push(details(steady.summary, steady.body));
+  const instructions = instructionSection(ctx.result, ctx.c);
+  if (instructions) blocks.push(details(instructions.summary, instructions.body));
   for (const section of waitEventSections(ctx.result, ctx.c)) {
     blocks.push(
       details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
@@ -70485,8 +71581,8 @@ function detailBlocks(ctx, trims) {
   }
   return blocks;
 }
-function details(summary, body) {
-  return [`<details><summary>${summary}</summary>`, "", ...body, "", "</details>"].join("\n");
+function details(summary2, body) {
+  return [`<details><summary>${summary2}</summary>`, "", ...body, "", "</details>"].join("\n");
 }
 function allWarnings(ctx) {
   const run2 = ctx.result.warnings ?? [];
@@ -70796,11 +71892,12 @@ function runCommand(result, file2) {
   const lines = [["pgperf", "run"]];
   const [base, ...heads] = result.arms;
   const builds2 = result.arms.map((a) => a.build);
-  if (base && heads.length === 1 && heads[0].label === "head" && builds2.every((b) => b !== void 0)) {
+  const built = builds2.every((b) => typeof b?.repo === "string" && typeof b.sha === "string");
+  if (base && heads.length === 1 && heads[0].label === "head" && built) {
     const [b, h] = [builds2[0], builds2[1]];
     lines.push(["--repo", repoOf(b.repo, result)], ["--base", b.sha], ["--head", h.sha]);
-    for (const p of b.patches) lines.push(["--base-patch", basename(p.file)]);
-    for (const p of h.patches) lines.push(["--head-patch", basename(p.file)]);
+    for (const p of b.patches ?? []) lines.push(["--base-patch", basename(p.file)]);
+    for (const p of h.patches ?? []) lines.push(["--head-patch", basename(p.file)]);
   } else {
     for (const a of result.arms) lines.push(["--arm", `${a.label}=${a.binDir}`]);
   }
@@ -71513,7 +72610,7 @@ function bytes(value) {
 
 // src/flows/history/load-runs.ts
 import { readdir as readdir9, stat as stat6 } from "node:fs/promises";
-import path37 from "node:path";
+import path38 from "node:path";
 init_errors();
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -71524,7 +72621,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique = [...new Set(files.map((f) => path37.resolve(f)))].sort();
+  const unique = [...new Set(files.map((f) => path38.resolve(f)))].sort();
   return Promise.all(unique.map((f) => readResults(f)));
 }
 async function resultFiles(input2) {
@@ -71535,12 +72632,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path37.join(input2, "runs");
+  const runsDir = path38.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir9(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path37.join(runsDir, n));
+    return (await readdir9(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path38.join(runsDir, n));
   }
   const entries = await readdir9(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path37.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path38.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -71992,14 +73089,14 @@ function scriptText(source) {
 
 // src/flows/history/uplot-assets.ts
 init_errors();
-import { readFile as readFile15 } from "node:fs/promises";
+import { readFile as readFile16 } from "node:fs/promises";
 import { createRequire } from "node:module";
 async function loadChartAssets() {
   try {
     const require2 = createRequire(import.meta.url);
     const [script, css] = await Promise.all([
-      readFile15(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
-      readFile15(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
+      readFile16(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
+      readFile16(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
     ]);
     return { script, css };
   } catch (e) {
@@ -72010,13 +73107,13 @@ async function loadChartAssets() {
 }
 
 // src/flows/history/write-site.ts
-import { mkdir as mkdir8 } from "node:fs/promises";
-import path38 from "node:path";
+import { mkdir as mkdir9 } from "node:fs/promises";
+import path39 from "node:path";
 async function writeSite(dir, files) {
-  await mkdir8(dir, { recursive: true });
+  await mkdir9(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path38.join(dir, f.file);
+    const target = path39.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -72103,8 +73200,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path40 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path40} does not exist${EOL}`);
+        const path41 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path41} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -76398,7 +77495,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path40) => path40.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path41) => path41.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -76634,7 +77731,9 @@ function octokitApi(options) {
   const toComment = (c) => ({
     id: c.id,
     body: c.body ?? "",
-    userLogin: c.user?.login ?? ""
+    userLogin: c.user?.login ?? "",
+    ...c.created_at ? { createdAt: c.created_at } : {},
+    ...c.updated_at ? { updatedAt: c.updated_at } : {}
   });
   const toIssue = (i) => ({
     number: i.number,
@@ -76718,8 +77817,42 @@ function octokitApi(options) {
     pullRequestHead: (prNumber) => call(`read PR #${prNumber}`, async () => {
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
       return data.head.sha;
+    }),
+    pullRequest: (prNumber) => call(`read PR #${prNumber}`, async () => {
+      const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
+      return {
+        number: data.number,
+        state: data.state === "open" ? "open" : "closed",
+        headSha: data.head.sha,
+        headRef: data.head.ref,
+        baseSha: data.base.sha,
+        baseRef: data.base.ref
+      };
+    }),
+    permission: (login) => call(`read the permission of @${login}`, async () => {
+      try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+          owner,
+          repo,
+          username: login
+        });
+        return permissionOf(data);
+      } catch (e) {
+        if (e.status === 404) return "none";
+        throw e;
+      }
+    }),
+    addReaction: (commentId, content) => call(`react to comment ${commentId}`, async () => {
+      await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
     })
   };
+}
+var PERMISSIONS = ["admin", "maintain", "write", "triage", "read", "none"];
+function permissionOf(data) {
+  const role = data.role_name;
+  if (role && PERMISSIONS.includes(role)) return role;
+  const legacy = data.permission;
+  return legacy && PERMISSIONS.includes(legacy) ? legacy : "none";
 }
 function toApiError(what, e, rateLimited) {
   const err = e;
@@ -76741,8 +77874,8 @@ function toApiError(what, e, rateLimited) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path39 from "node:path";
-import { writeFile as writeFile8 } from "node:fs/promises";
+import path40 from "node:path";
+import { writeFile as writeFile9 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
 }
@@ -76751,7 +77884,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile8(path39.join(dir, ".nojekyll"), "");
+  await writeFile9(path40.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -77498,7 +78631,7 @@ function renderNoisePlan(p) {
       "or keep running nightly/PR comparisons into the store until each cell has a history"
     );
   } else {
-    const pct4 = (v) => Number.isFinite(v) ? `${v.toFixed(1)}%` : "none";
+    const pct5 = (v) => Number.isFinite(v) ? `${v.toFixed(1)}%` : "none";
     const rows = [
       [
         "cell",
@@ -77512,12 +78645,12 @@ function renderNoisePlan(p) {
       ],
       ...p.cells.map((c) => [
         c.id,
-        pct4(c.noise.perRoundCvPct),
-        pct4(c.noise.planningCvPct),
+        pct5(c.noise.perRoundCvPct),
+        pct5(c.noise.planningCvPct),
         noiseSourceText(c.noise),
         `${c.thresholdPct}%`,
         String(c.rounds),
-        pct4(c.resolvablePct),
+        pct5(c.resolvablePct),
         (c.recommendedRounds === null ? ">1000" : String(c.recommendedRounds)) + (c.belowResolvable ? "  (more than planned)" : "")
       ])
     ];
@@ -77604,6 +78737,10 @@ function runCommand2() {
     "run a plan that cannot reach significance in any cell (by default refused before anything starts)",
     false
   ).option("--no-diagnostics", "do not sample wait events and counters during the runs").option(
+    "--instructions",
+    "also count CPU instructions per transaction (cachegrind) for every workload, with its own verdict (docs/instructions.md)",
+    false
+  ).option(
     "--cpu-dma-latency <us>",
     "hold /dev/cpu_dma_latency at this many \xB5s over the measured runs (0: idle CPUs only poll; needs root; restored)",
     nonNegativeInt2("--cpu-dma-latency")
@@ -77636,6 +78773,7 @@ function runCommand2() {
     const logger = consoleLogger({ verbose: flags.verbose });
     const workloads = [];
     for (const ref of flags.workload) workloads.push(await loadWorkload(ref, { what: "--workload" }));
+    if (flags.instructions) withInstructions(workloads);
     const baseline = parseBaselineSpec(flags.baseline, "--baseline");
     if (baseline.kind === "stored" && flags.store === false) {
       throw new UserError("--baseline stored reads the baseline from the results store: drop --no-store");
@@ -77707,6 +78845,9 @@ function runCommand2() {
       await store?.close();
     }
   });
+}
+function withInstructions(workloads) {
+  for (const w of workloads) w.instructions ??= resolveInstructions(true);
 }
 function controlsFromFlags(flags) {
   if (flags.cpuDmaLatency === void 0 && flags.governor === void 0) return {};
@@ -77834,7 +78975,7 @@ function schemaCommand() {
 }
 
 // src/adapters/cli/commands/stat.ts
-import { readFile as readFile16 } from "node:fs/promises";
+import { readFile as readFile17 } from "node:fs/promises";
 
 // src/core/compare/compare-samples.ts
 function compareSamples(base, head, options = {}) {
@@ -77873,7 +79014,7 @@ function statCommand() {
 async function readValues(file2) {
   let text2;
   try {
-    text2 = await readFile16(file2, "utf8");
+    text2 = await readFile17(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }

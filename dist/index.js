@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path49 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path50 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path49 && path49[0] !== "/") {
-          path49 = `/${path49}`;
+        if (path50 && path50[0] !== "/") {
+          path50 = `/${path50}`;
         }
-        return new URL(`${origin}${path49}`);
+        return new URL(`${origin}${path50}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path49, origin }
+          request: { method, path: path50, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path49);
+        debuglog("sending request to %s %s/%s", method, origin, path50);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path49, origin },
+          request: { method, path: path50, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path49,
+          path50,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path49, origin }
+          request: { method, path: path50, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path49);
+        debuglog("trailers received from %s %s/%s", method, origin, path50);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path49, origin },
+          request: { method, path: path50, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path49,
+          path50,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path49, origin }
+            request: { method, path: path50, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path49);
+          debuglog("sending request to %s %s/%s", method, origin, path50);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path49,
+        path: path50,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path49 !== "string") {
+        if (typeof path50 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path49[0] !== "/" && !(path49.startsWith("http://") || path49.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path50[0] !== "/" && !(path50.startsWith("http://") || path50.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path49)) {
+        } else if (invalidPathRegex.test(path50)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path49, query) : path49;
+        this.path = query ? buildURL(path50, query) : path50;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path49, host, upgrade, blocking, reset } = request2;
+      const { method, path: path50, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path49} HTTP/1.1\r
+      let header = `${method} ${path50} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path49, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path50, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path49;
+      headers[HTTP2_HEADER_PATH] = path50;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path49 = search ? `${pathname}${search}` : pathname;
+        const path50 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path49;
+        this.opts.path = path50;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path49 = "/",
+          path: path50 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path49;
+        opts.path = origin + path50;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path49) {
-      if (typeof path49 !== "string") {
-        return path49;
+    function safeUrl2(path50) {
+      if (typeof path50 !== "string") {
+        return path50;
       }
-      const pathSegments = path49.split("?");
+      const pathSegments = path50.split("?");
       if (pathSegments.length !== 2) {
-        return path49;
+        return path50;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path49, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path49);
+    function matchKey(mockDispatch2, { path: path50, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path50);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path49 }) => matchValue(safeUrl2(path49), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path50 }) => matchValue(safeUrl2(path50), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path49, method, body, headers, query } = opts;
+      const { path: path50, method, body, headers, query } = opts;
       return {
-        path: path49,
+        path: path50,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path49, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path50, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path49,
+            Path: path50,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path49) {
-      for (let i = 0; i < path49.length; ++i) {
-        const code = path49.charCodeAt(i);
+    function validateCookiePath(path50) {
+      for (let i = 0; i < path50.length; ++i) {
+        const code = path50.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path49 = opts.path;
+          let path50 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path49 = `/${path49}`;
+            path50 = `/${path50}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path49);
+          url2 = new URL(util.parseOrigin(url2).origin + path50);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19490,27 +19490,27 @@ var require_postgres_array = __commonJS({
         }
       }
       parse(nested) {
-        var character, parser, quote2;
+        var character, parser, quote3;
         this.consumeDimensions();
         while (!this.isEof()) {
           character = this.nextCharacter();
-          if (character.value === "{" && !quote2) {
+          if (character.value === "{" && !quote3) {
             this.dimension++;
             if (this.dimension > 1) {
               parser = new _ArrayParser(this.source.substr(this.position - 1), this.transform);
               this.entries.push(parser.parse(true));
               this.position += parser.position - 2;
             }
-          } else if (character.value === "}" && !quote2) {
+          } else if (character.value === "}" && !quote3) {
             this.dimension--;
             if (!this.dimension) {
               this.newEntry();
               if (nested) return this.entries;
             }
           } else if (character.value === '"' && !character.escaped) {
-            if (quote2) this.newEntry(true);
-            quote2 = !quote2;
-          } else if (character.value === "," && !quote2) {
+            if (quote3) this.newEntry(true);
+            quote3 = !quote3;
+          } else if (character.value === "," && !quote3) {
             this.newEntry();
           } else {
             this.record(character.value);
@@ -22879,7 +22879,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path49 = __require("path");
+    var path50 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -22918,7 +22918,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path49.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path49.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path50.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path50.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -23050,7 +23050,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path49 = __require("path");
+    var path50 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -25440,17 +25440,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path49) {
-      const ctrl = callVisitor(key, node2, visitor, path49);
+    function visit_(key, node2, visitor, path50) {
+      const ctrl = callVisitor(key, node2, visitor, path50);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path49, ctrl);
-        return visit_(key, ctrl, visitor, path49);
+        replaceNode(key, path50, ctrl);
+        return visit_(key, ctrl, visitor, path50);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path49 = Object.freeze(path49.concat(node2));
+          path50 = Object.freeze(path50.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path49);
+            const ci = visit_(i, node2.items[i], visitor, path50);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25461,16 +25461,16 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path49 = Object.freeze(path49.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path49);
+          path50 = Object.freeze(path50.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path50);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path49);
-          if (cv === BREAK)
+          const cv2 = visit_("value", node2.value, visitor, path50);
+          if (cv2 === BREAK)
             return BREAK;
-          else if (cv === REMOVE)
+          else if (cv2 === REMOVE)
             node2.value = null;
         }
       }
@@ -25488,17 +25488,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path49) {
-      const ctrl = await callVisitor(key, node2, visitor, path49);
+    async function visitAsync_(key, node2, visitor, path50) {
+      const ctrl = await callVisitor(key, node2, visitor, path50);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path49, ctrl);
-        return visitAsync_(key, ctrl, visitor, path49);
+        replaceNode(key, path50, ctrl);
+        return visitAsync_(key, ctrl, visitor, path50);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path49 = Object.freeze(path49.concat(node2));
+          path50 = Object.freeze(path50.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path49);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path50);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -25509,16 +25509,16 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path49 = Object.freeze(path49.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path49);
+          path50 = Object.freeze(path50.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path50);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path49);
-          if (cv === BREAK)
+          const cv2 = await visitAsync_("value", node2.value, visitor, path50);
+          if (cv2 === BREAK)
             return BREAK;
-          else if (cv === REMOVE)
+          else if (cv2 === REMOVE)
             node2.value = null;
         }
       }
@@ -25542,23 +25542,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path49) {
+    function callVisitor(key, node2, visitor, path50) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path49);
+        return visitor(key, node2, path50);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path49);
+        return visitor.Map?.(key, node2, path50);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path49);
+        return visitor.Seq?.(key, node2, path50);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path49);
+        return visitor.Pair?.(key, node2, path50);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path49);
+        return visitor.Scalar?.(key, node2, path50);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path49);
+        return visitor.Alias?.(key, node2, path50);
       return void 0;
     }
-    function replaceNode(key, path49, node2) {
-      const parent = path49[path49.length - 1];
+    function replaceNode(key, path50, node2) {
+      const parent = path50[path50.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -26170,10 +26170,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path49, value) {
+    function collectionFromPath(schema, path50, value) {
       let v = value;
-      for (let i = path49.length - 1; i >= 0; --i) {
-        const k = path49[i];
+      for (let i = path50.length - 1; i >= 0; --i) {
+        const k = path50[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -26192,7 +26192,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path49) => path49 == null || typeof path49 === "object" && !!path49[Symbol.iterator]().next().done;
+    var isEmptyPath = (path50) => path50 == null || typeof path50 === "object" && !!path50[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -26222,11 +26222,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path49, value) {
-        if (isEmptyPath(path49))
+      addIn(path50, value) {
+        if (isEmptyPath(path50))
           this.add(value);
         else {
-          const [key, ...rest] = path49;
+          const [key, ...rest] = path50;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -26240,8 +26240,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path49) {
-        const [key, ...rest] = path49;
+      deleteIn(path50) {
+        const [key, ...rest] = path50;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -26255,8 +26255,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path49, keepScalar) {
-        const [key, ...rest] = path49;
+      getIn(path50, keepScalar) {
+        const [key, ...rest] = path50;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -26274,8 +26274,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path49) {
-        const [key, ...rest] = path49;
+      hasIn(path50) {
+        const [key, ...rest] = path50;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -26285,8 +26285,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path49, value) {
-        const [key, ...rest] = path49;
+      setIn(path50, value) {
+        const [key, ...rest] = path50;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -28801,9 +28801,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path49, value) {
+      addIn(path50, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path49, value);
+          this.contents.addIn(path50, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28878,14 +28878,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path49) {
-        if (Collection2.isEmptyPath(path49)) {
+      deleteIn(path50) {
+        if (Collection2.isEmptyPath(path50)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path49) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path50) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28900,10 +28900,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path49, keepScalar) {
-        if (Collection2.isEmptyPath(path49))
+      getIn(path50, keepScalar) {
+        if (Collection2.isEmptyPath(path50))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path49, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path50, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28914,10 +28914,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path49) {
-        if (Collection2.isEmptyPath(path49))
+      hasIn(path50) {
+        if (Collection2.isEmptyPath(path50))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path49) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path50) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28934,13 +28934,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path49, value) {
-        if (Collection2.isEmptyPath(path49)) {
+      setIn(path50, value) {
+        if (Collection2.isEmptyPath(path50)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path49), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path50), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path49, value);
+          this.contents.setIn(path50, value);
         }
       }
       /**
@@ -30901,9 +30901,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path49) => {
+    visit2.itemAtPath = (cst, path50) => {
       let item = cst;
-      for (const [field, index] of path49) {
+      for (const [field, index] of path50) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30912,23 +30912,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path49) => {
-      const parent = visit2.itemAtPath(cst, path49.slice(0, -1));
-      const field = path49[path49.length - 1][0];
+    visit2.parentCollection = (cst, path50) => {
+      const parent = visit2.itemAtPath(cst, path50.slice(0, -1));
+      const field = path50[path50.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path49, item, visitor) {
-      let ctrl = visitor(item, path49);
+    function _visit(path50, item, visitor) {
+      let ctrl = visitor(item, path50);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path49.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path50.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30939,10 +30939,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path49);
+            ctrl = ctrl(item, path50);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path49) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path50) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -31368,9 +31368,9 @@ var require_lexer = __commonJS({
         }
       }
       *parseQuotedScalar() {
-        const quote2 = this.charAt(0);
-        let end = this.buffer.indexOf(quote2, this.pos + 1);
-        if (quote2 === "'") {
+        const quote3 = this.charAt(0);
+        let end = this.buffer.indexOf(quote3, this.pos + 1);
+        if (quote3 === "'") {
           while (end !== -1 && this.buffer[end + 1] === "'")
             end = this.buffer.indexOf("'", end + 2);
         } else {
@@ -32752,8 +32752,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path49 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path49} does not exist${EOL5}`);
+            const path50 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path50} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -39255,7 +39255,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path49) => path49.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path50) => path50.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -39489,7 +39489,9 @@ function octokitApi(options) {
   const toComment = (c) => ({
     id: c.id,
     body: c.body ?? "",
-    userLogin: c.user?.login ?? ""
+    userLogin: c.user?.login ?? "",
+    ...c.created_at ? { createdAt: c.created_at } : {},
+    ...c.updated_at ? { updatedAt: c.updated_at } : {}
   });
   const toIssue = (i) => ({
     number: i.number,
@@ -39573,8 +39575,41 @@ function octokitApi(options) {
     pullRequestHead: (prNumber) => call(`read PR #${prNumber}`, async () => {
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
       return data.head.sha;
+    }),
+    pullRequest: (prNumber) => call(`read PR #${prNumber}`, async () => {
+      const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
+      return {
+        number: data.number,
+        state: data.state === "open" ? "open" : "closed",
+        headSha: data.head.sha,
+        headRef: data.head.ref,
+        baseSha: data.base.sha,
+        baseRef: data.base.ref
+      };
+    }),
+    permission: (login) => call(`read the permission of @${login}`, async () => {
+      try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+          owner,
+          repo,
+          username: login
+        });
+        return permissionOf(data);
+      } catch (e) {
+        if (e.status === 404) return "none";
+        throw e;
+      }
+    }),
+    addReaction: (commentId, content) => call(`react to comment ${commentId}`, async () => {
+      await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
     })
   };
+}
+function permissionOf(data) {
+  const role = data.role_name;
+  if (role && PERMISSIONS.includes(role)) return role;
+  const legacy = data.permission;
+  return legacy && PERMISSIONS.includes(legacy) ? legacy : "none";
 }
 function toApiError(what, e, rateLimited) {
   const err = e;
@@ -39594,7 +39629,7 @@ function toApiError(what, e, rateLimited) {
   }
   return new GitHubApiError(`${what}: ${message}`, status, kindOfStatus(status));
 }
-var ACTIONS_BOT_LOGIN;
+var ACTIONS_BOT_LOGIN, PERMISSIONS;
 var init_octokit_api = __esm({
   "src/adapters/github/octokit-api.ts"() {
     "use strict";
@@ -39603,12 +39638,13 @@ var init_octokit_api = __esm({
     init_dist_bundle7();
     init_api();
     ACTIONS_BOT_LOGIN = "github-actions[bot]";
+    PERMISSIONS = ["admin", "maintain", "write", "triage", "read", "none"];
   }
 });
 
 // src/action.ts
 import os13 from "node:os";
-import path48 from "node:path";
+import path49 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -40283,7 +40319,7 @@ async function readContext(env, read = (file2) => readFile(file2, "utf8")) {
 }
 
 // src/adapters/action/inputs.ts
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/core/util/duration.ts
 function parseDurationS(text2) {
@@ -40296,7 +40332,7 @@ function parseDurationS(text2) {
 
 // src/flows/compare/stored-baseline.ts
 import { stat as stat2 } from "node:fs/promises";
-import path16 from "node:path";
+import path17 from "node:path";
 
 // src/core/compare/adaptive.ts
 init_types();
@@ -40535,7 +40571,10 @@ var METRICS = {
   walFpiPerTx: { label: "full-page images/tx", unit: "FPIs", better: "lower" },
   bufferHitsPerTx: { label: "buffer hits/tx", unit: "blocks", better: "lower" },
   bufferReadsPerTx: { label: "buffer reads/tx", unit: "blocks", better: "lower" },
-  backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" }
+  backendCpuUsPerTx: { label: "backend CPU/tx", unit: "\xB5s", better: "lower" },
+  // CPU instructions of the backends per transaction, from the instruction mode's own short runs
+  // (src/core/results/instructions.ts); judged by its own rule (src/core/compare/instruction-verdict.ts).
+  instructions: { label: "instr/tx", unit: "instructions", better: "lower" }
 };
 var PRIMARY_METRIC = "tps";
 function isMetricName(name) {
@@ -41069,10 +41108,10 @@ function compareCurves(workload, base, head, collapseFraction = DEFAULT_COLLAPSE
 }
 
 // src/core/compare/format.ts
-function formatPct(pct4, decimals = 2) {
-  const text2 = Math.abs(pct4).toFixed(decimals);
+function formatPct(pct5, decimals = 2) {
+  const text2 = Math.abs(pct5).toFixed(decimals);
   if (Number(text2) === 0) return `${0 .toFixed(decimals)}%`;
-  return `${pct4 < 0 ? "-" : "+"}${text2}%`;
+  return `${pct5 < 0 ? "-" : "+"}${text2}%`;
 }
 function formatPctInterval(lower, upper) {
   return `[${formatPct(lower)}, ${formatPct(upper)}]`;
@@ -41109,6 +41148,9 @@ function overallVerdict(items) {
   if (improved.length > 0) return { verdict: "improvement", deciding: improved };
   if (items.length > 0 && items.every((i) => i.verdict === "no-change")) {
     return { verdict: "no-change", deciding: items.map((i) => i.id) };
+  }
+  if (items.length > 0 && items.every((i) => i.verdict === "no-change" || i.verdict === "not-worse")) {
+    return { verdict: "not-worse", deciding: ids((v) => v === "not-worse") };
   }
   return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
 }
@@ -41426,12 +41468,12 @@ function estimateNoise(result, cell, metric = "tps") {
     }
   }
   const spreads = [...arms?.values() ?? []].map((a) => [...a.byRound.values()].filter(ok)).filter((v) => v.length >= MIN_NOISE_ROUNDS).map(robustLogSpread);
-  const pct4 = (spread) => 100 * Math.expm1(spread);
+  const pct5 = (spread) => 100 * Math.expm1(spread);
   return {
     cell,
     rounds: ratios.length,
-    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct4(robustLogSpread(ratios)) : null,
-    runCvPct: spreads.length > 0 ? pct4(median(spreads)) : null
+    pairedCvPct: ratios.length >= MIN_NOISE_ROUNDS ? pct5(robustLogSpread(ratios)) : null,
+    runCvPct: spreads.length > 0 ? pct5(median(spreads)) : null
   };
 }
 function planPower(input2) {
@@ -42047,13 +42089,25 @@ function decideVerdict(stats, context3 = {}) {
   const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
   const levelText = formatLevel(ci90.level);
   const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
+  const passReached = levelReached && ci90.achievedLevel >= (context3.passLevel ?? 0) - PCT_TOLERANCE;
   const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
-  if (inside && levelReached) {
+  if (inside && passReached) {
     const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
     return {
       ...withNotes,
       verdict: "no-change",
       reasons: [{ code: "ci-inside-threshold", message }, ...reasons]
+    };
+  }
+  const notWorse = better === "higher" ? ci90.lowerPct > -thresholdPct : ci90.upperPct < thresholdPct;
+  if (notWorse && passReached) {
+    const bound = better === "higher" ? ci90.lowerPct : ci90.upperPct;
+    const oneSided = formatLevel((1 + ci90.achievedLevel) / 2);
+    const message = `head is not worse than base by ${thresholdPct}% or more: the one-sided ${oneSided} bound ${formatPct(bound)} lies ${better === "higher" ? "above -" : "below +"}${thresholdPct}% (${direction}); the ${levelText} CI ${interval} reaches beyond ${better === "higher" ? "+" : "-"}${thresholdPct}%, so not 'no change'`;
+    return {
+      ...withNotes,
+      verdict: "not-worse",
+      reasons: [{ code: "not-worse-than-threshold", message }, ...reasons]
     };
   }
   const ci90Plain = stats.ci90 ?? ci90;
@@ -42072,10 +42126,11 @@ function decideVerdict(stats, context3 = {}) {
       message: `with ${sizes(stats)} the smallest possible p is ${formatP(smallestP)}${afterHolm}, never below \u03B1 ${formatP(alpha)}; at least ${minRoundsFor(stats.test, familySize, alpha)} ${stats.test === "signed-rank" ? "rounds with both arms" : "runs per arm"} are needed`
     });
   }
-  if (!levelReached) {
+  if (!passReached) {
+    const needed = formatLevel(Math.max(ci90.level, context3.passLevel ?? 0));
     reasons.push({
       code: "ci-level-not-reached",
-      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${levelText}`
+      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${needed}`
     });
   }
   if (!inside) {
@@ -42203,9 +42258,9 @@ function analyseLook(ctx, spec) {
     if (unpaired.minAchievableP === null || unpaired.minAchievableP * m >= spec.alpha) continue;
     unpaired.notes.push({
       code: "unpaired-fallback",
-      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides`
+      message: `${st.pairs} complete round(s) cannot reach \u03B1 ${formatP(spec.alpha)} over ${m} comparisons with the paired test (smallest p ${formatP(st.minAchievableP)}): the unpaired Mann-Whitney test decides regressions and improvements; the pass question keeps the paired interval`
     });
-    x.stats = unpaired;
+    x.stats = { ...unpaired, ciEquivalence: st.ciEquivalence };
   }
   const open5 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured.filter(
@@ -42225,7 +42280,8 @@ function analyseLook(ctx, spec) {
       thresholdPct: ctx.thresholds(m2.cell.workload),
       better: METRICS[m2.metric].better,
       pAdjusted: adjustedByKey.get(m2.key) ?? null,
-      familySize
+      familySize,
+      ...spec.passLevel !== void 0 ? { passLevel: spec.passLevel } : {}
     });
     byHead.get(m2.head).push({
       id: cellId(m2.cell),
@@ -42424,6 +42480,7 @@ function buildPlan(input2, checkFirstLook) {
   const lookAlpha = perLookLevels(spending, alpha, informationFractions);
   let spent = 0;
   const cumulativeAlpha = lookAlpha.map((a) => spent += a);
+  const pass = passLevels(alpha, schedule, test);
   return {
     schedule,
     maxRounds,
@@ -42433,9 +42490,33 @@ function buildPlan(input2, checkFirstLook) {
     informationFractions,
     cumulativeAlpha,
     lookAlpha,
-    equivalenceLevels: lookAlpha.map((a) => 1 - 2 * a),
+    passAlpha: pass.spent,
+    equivalenceLevels: pass.nominal.map((a) => 1 - 2 * a),
     method: "bonferroni-spent-increments"
   };
+}
+var PASS_HORIZON_ROUNDS = 10;
+var PASS_HORIZON_SHARE = 0.85;
+function passLevels(alpha, schedule, test) {
+  const last = schedule[schedule.length - 1];
+  const h = Math.min(PASS_HORIZON_ROUNDS, last);
+  const share = last > h ? PASS_HORIZON_SHARE : 1;
+  const cumulative = (n) => n >= last ? alpha : n <= h ? alpha * share * n / h : alpha * (share + (1 - share) * (n - h) / (last - h));
+  const nominal = [];
+  const spent = [];
+  let used = 0;
+  for (const n of schedule) {
+    const level = Math.max(0, cumulative(n) - used);
+    let size = level;
+    if (test === "signed-rank" && level > 0) {
+      const { achievedLevel } = signedRankCiIndex(n, 1 - 2 * level);
+      size = achievedLevel >= 1 - 2 * level - 1e-12 ? (1 - achievedLevel) / 2 : 0;
+    }
+    nominal.push(level);
+    spent.push(size);
+    used += size;
+  }
+  return { nominal, spent };
 }
 function adaptiveLook(result, plan, options = {}) {
   const recorded = result.samples.reduce((max, s) => Math.max(max, s.round), 0);
@@ -42462,6 +42543,7 @@ function adaptiveLook(result, plan, options = {}) {
       maxRound: rounds,
       alpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
+      ...plan.passAlpha ? { passLevel: 1 - 2 * plan.passAlpha[k - 1] } : {},
       frozen
     });
     const decidedNow = [];
@@ -42588,8 +42670,95 @@ function adaptiveCompare(result, options, spec) {
   return r.comparison;
 }
 
+// src/core/compare/confirmation.ts
+init_types();
+var DEFAULT_CONFIRM_ROUNDS = 6;
+function confirmationTargets(comparison) {
+  return comparison.comparisons.flatMap(
+    (arm2) => [...arm2.cells, ...arm2.otherMetricCells].filter((c) => c.verdict === "regression" && c.unstable === void 0).map((c) => ({ head: arm2.head, workload: c.workload, clients: c.clients, metric: c.metric }))
+  );
+}
+function judgeConfirmation(base, head, options) {
+  const { alpha, better } = options;
+  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
+  const d = [...base.keys()].filter((r) => ok(base.get(r)) && ok(head.get(r))).sort((a, b) => a - b).map((r) => Math.log(head.get(r) / base.get(r)));
+  const level = 1 - 2 * alpha;
+  const oneSided = formatLevel(1 - alpha);
+  if (d.length === 0) {
+    return {
+      confirmed: false,
+      pairs: 0,
+      deltaPct: null,
+      interval: null,
+      alpha,
+      message: "unconfirmed: the confirmation block has no round with a usable run in both arms"
+    };
+  }
+  const hl = walshHodgesLehmann(d, [level]);
+  const iv = hl.intervals[0];
+  const pct5 = (x) => 100 * Math.expm1(x);
+  const interval = { lowerPct: pct5(iv.lower), upperPct: pct5(iv.upper), achievedLevel: iv.achievedLevel };
+  const deltaPct = pct5(hl.shift);
+  const reached = iv.achievedLevel >= level - PCT_TOLERANCE;
+  const bound = better === "higher" ? interval.upperPct : interval.lowerPct;
+  const worse = better === "higher" ? bound < 0 : bound > 0;
+  const block = `${d.length} confirmation round(s): ${formatPct(deltaPct)}`;
+  if (!reached) {
+    const { achievedLevel } = signedRankCiIndex(d.length, level);
+    return {
+      confirmed: false,
+      pairs: d.length,
+      deltaPct,
+      interval,
+      alpha,
+      message: `unconfirmed: ${block}, too few rounds for a one-sided ${oneSided} bound (at most ${formatLevel((1 + achievedLevel) / 2)})`
+    };
+  }
+  const side = better === "higher" ? "below" : "above";
+  return {
+    confirmed: worse,
+    pairs: d.length,
+    deltaPct,
+    interval,
+    alpha,
+    message: worse ? `confirmed: ${block}, its one-sided ${oneSided} bound ${formatPct(bound)} lies ${side} 0 (head worse than base)` : `unconfirmed: ${block} ${formatPctInterval(interval.lowerPct, interval.upperPct)}, its one-sided ${oneSided} bound ${formatPct(bound)} does not show head worse than base`
+  };
+}
+function withConfirmation(result, comparison, value = "final") {
+  const record2 = result.confirmation;
+  if (!record2 || comparison.baseline === null) return comparison;
+  const baseline = comparison.baseline;
+  const runs = /* @__PURE__ */ new Map();
+  const judge = (head, cell) => {
+    if (cell.verdict !== "regression") return cell;
+    const listed = record2.cells.some(
+      (t) => t.head === head && t.workload === cell.workload && t.clients === cell.clients && t.metric === cell.metric
+    );
+    if (!listed) return cell;
+    if (!runs.has(cell.metric)) runs.set(cell.metric, collectCellRuns(record2.samples, cell.metric, value));
+    const arms = runs.get(cell.metric).get(cellId(cell));
+    const confirmation = judgeConfirmation(
+      arms?.get(baseline)?.byRound ?? /* @__PURE__ */ new Map(),
+      arms?.get(head)?.byRound ?? /* @__PURE__ */ new Map(),
+      { alpha: comparison.alpha, better: METRICS[cell.metric].better }
+    );
+    return { ...cell, confirmation };
+  };
+  return {
+    ...comparison,
+    comparisons: comparison.comparisons.map((arm2) => ({
+      ...arm2,
+      cells: arm2.cells.map((c) => judge(arm2.head, c)),
+      otherMetricCells: arm2.otherMetricCells.map((c) => judge(arm2.head, c))
+    }))
+  };
+}
+
 // src/core/compare/compare-run.ts
 function compareRun(result, options = {}) {
+  return withConfirmation(result, mainComparison(result, options), options.value);
+}
+function mainComparison(result, options) {
   if (options.adaptive) {
     const { plan, look } = options.adaptive;
     return adaptiveLook(result, plan, {
@@ -43428,10 +43597,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path49) {
-  if (!path49)
+function getElementAtPath(obj, path50) {
+  if (!path50)
     return obj;
-  return path49.reduce((acc, key) => acc?.[key], obj);
+  return path50.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -43771,11 +43940,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path49, issues) {
+function prefixIssues(path50, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path49);
+    iss.path.unshift(path50);
     return iss;
   });
 }
@@ -44237,16 +44406,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path49 = []) => {
+  const processError = (error64, path50 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path49, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path50, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path49, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path50, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path49, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path50, ...issue3.path]);
       } else {
-        const fullpath = [...path49, ...issue3.path];
+        const fullpath = [...path50, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -44285,17 +44454,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path49 = []) => {
+  const processError = (error64, path50 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path49, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path50, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path49, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path50, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path49, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path50, ...issue3.path]);
       } else {
-        const fullpath = [...path49, ...issue3.path];
+        const fullpath = [...path50, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -44334,8 +44503,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path49 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path49) {
+  const path50 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path50) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -61473,13 +61642,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path49 = ref.slice(1).split("/").filter(Boolean);
-  if (path49.length === 0) {
+  const path50 = ref.slice(1).split("/").filter(Boolean);
+  if (path50.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path49[0] === defsKey) {
-    const key = path49[1] === void 0 ? void 0 : decodeJSONPointerSegment(path49[1]);
+  if (path50[0] === defsKey) {
+    const key = path50[1] === void 0 ? void 0 : decodeJSONPointerSegment(path50[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -62578,10 +62747,7 @@ function measureArgs(input2) {
     String(clients),
     "-j",
     String(threadsFor(w, clients, input2.cpuCount, input2.clientCpus)),
-    "-T",
-    String(input2.durationS),
-    "-P",
-    "1",
+    ...input2.transactions !== void 0 ? ["-t", String(input2.transactions)] : ["-T", String(input2.durationS), "-P", "1"],
     `--random-seed=${input2.seed}`
   ];
   if (input2.pipelineScript) {
@@ -63076,14 +63242,14 @@ function emptySummary() {
   return { histogram: new LatencyHistogram(), skipped: 0, failed: 0, unparsed: 0, files: 0 };
 }
 async function readTransactionLogs(dir, prefix) {
-  const summary2 = emptySummary();
+  const summary3 = emptySummary();
   const files = (await readdir2(dir)).filter((f) => f.startsWith(`${prefix}.`)).sort();
   for (const file2 of files) {
-    summary2.files++;
+    summary3.files++;
     const lines = createInterface({ input: createReadStream(path2.join(dir, file2)), crlfDelay: Infinity });
-    for await (const line of lines) addTransactionLogLine(line, summary2);
+    for await (const line of lines) addTransactionLogLine(line, summary3);
   }
-  return summary2;
+  return summary3;
 }
 
 // src/drivers/pgbench/report-metrics.ts
@@ -63327,6 +63493,32 @@ function gatePolicyOf(workloads, failOn = DEFAULT_FAIL_ON) {
   }
   return { failOn, workloads: own2 };
 }
+function acceptanceOf(cell, better, accepted) {
+  const matching = (accepted?.acceptances ?? []).filter(
+    (a2) => a2.workload === cell.workload && a2.clients === cell.clients && a2.metric === cell.metric
+  );
+  const a = matching.filter((m) => m.sha === accepted.headSha).at(-1) ?? matching.at(-1);
+  if (!a) return void 0;
+  const base = { by: a.by, reason: a.reason, sha: a.sha, acceptedDeltaPct: a.deltaPct };
+  if (a.sha !== accepted.headSha) return { ...base, state: "new-head" };
+  const worse = (d) => better === "higher" ? -d : d;
+  if (cell.deltaPct === null || worse(cell.deltaPct) - worse(a.deltaPct) > cell.thresholdPct) {
+    return { ...base, state: "worse" };
+  }
+  return { ...base, state: "valid" };
+}
+
+// src/core/results/instructions.ts
+var DEFAULT_INSTRUCTION_SETTINGS = {
+  short: 200,
+  long: 1200,
+  warmup: 200,
+  repetitions: 3,
+  thresholdPct: 1
+};
+function perTransaction(shortInstructions, longInstructions, s) {
+  return (longInstructions - shortInstructions) / (s.long - s.short);
+}
 
 // src/drivers/common/workload-fields.ts
 var positiveInt = external_exports.number().int().positive();
@@ -63370,6 +63562,34 @@ var cpusField = external_exports.union(
 ).optional().describe(
   'Pin the server and the clients to separate CPUs (taskset, or numactl with the server memory bound to its NUMA nodes). "auto" splits whole cores (SMT siblings together), one half of the NUMA nodes each where there are several. Unset: no pinning.'
 );
+var instructionsField = external_exports.union(
+  [
+    external_exports.boolean(),
+    external_exports.strictObject({
+      short: nonNegativeInt.optional().describe("Transactions of the short run (default 200)."),
+      long: positiveInt.optional().describe("Transactions of the long run (default 1200)."),
+      warmup: nonNegativeInt.optional().describe("Uncounted transactions first (default 200)."),
+      repetitions: positiveInt.max(20).optional().describe("Repetitions per arm (default 3)."),
+      threshold: external_exports.number().positive().max(100).optional().describe("Threshold in percent of the instruction verdict (default 1).")
+    })
+  ],
+  { error: "expected true, false or {short, long, warmup, repetitions, threshold}" }
+).optional().transform(
+  (v) => v === void 0 || v === false ? void 0 : resolveInstructions(v)
+).refine((v) => v === void 0 || v.long > v.short, "long must be more transactions than short").describe(
+  "Count CPU instructions per transaction (valgrind/cachegrind) in short fixed-transaction runs at 1 client beside the timed rounds, judged by their own rule: true, or {short, long, warmup, repetitions, threshold}."
+);
+function resolveInstructions(v) {
+  const d = DEFAULT_INSTRUCTION_SETTINGS;
+  if (v === true) return { ...d };
+  return {
+    short: v.short ?? d.short,
+    long: v.long ?? d.long,
+    warmup: v.warmup ?? d.warmup,
+    repetitions: v.repetitions ?? d.repetitions,
+    thresholdPct: v.threshold ?? d.thresholdPct
+  };
+}
 var retriesField = nonNegativeInt.max(10).default(2).describe("Retries of a failed run before it is given up.");
 function refineClients(w, ctx) {
   if (new Set(w.clients).size !== w.clients.length) {
@@ -63397,7 +63617,8 @@ var commonWorkloadFields = {
   metrics: metricsField,
   failOn: failOnField,
   retries: retriesField,
-  cpus: cpusField
+  cpus: cpusField,
+  instructions: instructionsField
 };
 
 // src/drivers/pgbench/workload.ts
@@ -63739,10 +63960,10 @@ function judgeSysbenchRun(input2) {
     return fail(`sysbench ran ${report.threads} threads, expected ${input2.expectedThreads}`);
   }
   if (!report.transactions) return fail("no transactions were processed");
-  const pct4 = ignoredErrorsPct(report);
-  if (pct4 !== void 0 && pct4 > input2.maxIgnoredErrorsPct) {
+  const pct5 = ignoredErrorsPct(report);
+  if (pct5 !== void 0 && pct5 > input2.maxIgnoredErrorsPct) {
     return fail(
-      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct4.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
+      `too many ignored errors: ${report.ignoredErrors} of ${report.transactions + report.ignoredErrors} transaction attempts (${pct5.toFixed(2)}%) exceed maxIgnoredErrorsPct ${input2.maxIgnoredErrorsPct}% (deadlocks, duplicate keys or serialization failures that sysbench rolled back and retried)`
     );
   }
   return { ok: true, report };
@@ -64200,6 +64421,204 @@ function memoryLogger() {
   return { lines, ...consoleLogger({ verbose: true, write: (l) => lines.push(l) }) };
 }
 
+// src/core/compare/instruction-verdict.ts
+init_types();
+var INSTRUCTION_METRIC = "instructions";
+function judgeInstructions(base, head, thresholdPct) {
+  if (base.length < 2 || head.length < 2) {
+    return {
+      verdict: "inconclusive",
+      deltaPct: base.length && head.length ? pct3(median2(head), median2(base)) : null,
+      spreadPct: null,
+      reasons: [
+        {
+          code: "insufficient-data",
+          message: `instructions: ${Math.min(base.length, head.length)} repetition(s) in an arm; the rule needs at least 2 per arm for their spread`
+        }
+      ]
+    };
+  }
+  const deltaPct = pct3(median2(head), median2(base));
+  const spreadPct = Math.max(rangePct(base), rangePct(head));
+  const separated = deltaPct > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
+  const d = formatPct(deltaPct);
+  const s = `${spreadPct.toFixed(2)}%`;
+  if (Math.abs(deltaPct) >= thresholdPct) {
+    if (separated) {
+      const verdict2 = deltaPct > 0 ? "regression" : "improvement";
+      return {
+        verdict: verdict2,
+        deltaPct,
+        spreadPct,
+        reasons: [
+          {
+            code: "significant-beyond-threshold",
+            message: `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
+          }
+        ]
+      };
+    }
+    return {
+      verdict: "inconclusive",
+      deltaPct,
+      spreadPct,
+      reasons: [
+        {
+          code: "ci-wider-than-threshold",
+          message: `instructions/tx ${d}, beyond \xB1${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`
+        }
+      ]
+    };
+  }
+  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
+    return {
+      verdict: "no-change",
+      deltaPct,
+      spreadPct,
+      reasons: [
+        {
+          code: "ci-inside-threshold",
+          message: `instructions/tx ${d}, inside \xB1${thresholdPct}% even widened by half the per-arm spread (${s})`
+        }
+      ]
+    };
+  }
+  return {
+    verdict: "inconclusive",
+    deltaPct,
+    spreadPct,
+    reasons: [
+      {
+        code: "ci-wider-than-threshold",
+        message: `instructions/tx ${d}, but with half the per-arm spread (${s}) it reaches \xB1${thresholdPct}%`
+      }
+    ]
+  };
+}
+function instructionCells(result) {
+  const record2 = result.instructions;
+  const out = /* @__PURE__ */ new Map();
+  if (!record2 || result.arms.length < 2) return out;
+  const base = result.arms[0].label;
+  const cells = /* @__PURE__ */ new Map();
+  for (const s of record2.samples) cells.set(cellId(s), { workload: s.workload, clients: s.clients });
+  for (const arm2 of result.arms.slice(1)) {
+    const list = [];
+    for (const cell of cells.values()) {
+      list.push(instructionCell(record2, cell, base, arm2.label));
+    }
+    out.set(arm2.label, list);
+  }
+  return out;
+}
+function instructionCell(record2, cell, base, head) {
+  const of = (arm2) => record2.samples.filter((s) => s.workload === cell.workload && s.clients === cell.clients && s.arm === arm2);
+  const b = of(base);
+  const h = of(head);
+  const thresholdPct = record2.settings[cell.workload]?.thresholdPct ?? 1;
+  const counters = new Set([...b, ...h].map((s) => s.counter));
+  const judged = counters.size > 1 ? {
+    verdict: "inconclusive",
+    deltaPct: null,
+    spreadPct: null,
+    reasons: [
+      {
+        code: "insufficient-data",
+        message: `instructions: counted with different counters (${[...counters].join(" and ")}); simulated and hardware counts are never compared`
+      }
+    ]
+  } : judgeInstructions(perTx(b), perTx(h), thresholdPct);
+  return {
+    id: cellId(cell),
+    workload: cell.workload,
+    clients: cell.clients,
+    metric: INSTRUCTION_METRIC,
+    test: "instruction-count",
+    pairs: null,
+    base: summary2(perTx(b)),
+    head: summary2(perTx(h)),
+    deltaPct: judged.deltaPct,
+    ci95: null,
+    ci90: null,
+    ciEquivalence: null,
+    p: null,
+    method: null,
+    minAchievableP: null,
+    welch: null,
+    pairedT: null,
+    bootstrap: null,
+    unusable: judged.reasons[0]?.code === "insufficient-data" ? judged.reasons[0].message : null,
+    notes: [],
+    better: "lower",
+    alpha: 1,
+    thresholdPct,
+    pAdjusted: null,
+    familySize: 1,
+    verdict: judged.verdict,
+    reasons: judged.reasons
+  };
+}
+function withInstructionCells(comparison, result) {
+  const byHead = instructionCells(result);
+  if (byHead.size === 0) return comparison;
+  const label = (c) => `${c.id} ${c.metric}`;
+  const comparisons = comparison.comparisons.map((arm2) => {
+    const extra = byHead.get(arm2.head) ?? [];
+    if (extra.length === 0) return arm2;
+    const otherMetricCells = [...arm2.otherMetricCells, ...extra];
+    const gating = [...arm2.cells, ...otherMetricCells].filter((c) => !c.unstable);
+    const overall2 = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
+    const workloadVerdicts = { ...arm2.workloadVerdicts };
+    for (const w of new Set(gating.map((c) => c.workload))) {
+      workloadVerdicts[w] = overallVerdict(
+        gating.filter((c) => c.workload === w).map((c) => ({ id: label(c), verdict: c.verdict }))
+      ).verdict;
+    }
+    return {
+      ...arm2,
+      otherMetricCells,
+      verdict: overall2.verdict,
+      decidingCells: overall2.deciding,
+      workloadVerdicts
+    };
+  });
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const gatedMetrics = comparison.gatedMetrics.includes(INSTRUCTION_METRIC) ? comparison.gatedMetrics : [...comparison.gatedMetrics, INSTRUCTION_METRIC];
+  return {
+    ...comparison,
+    comparisons,
+    gatedMetrics,
+    verdict: overall.verdict,
+    decidingArms: overall.deciding
+  };
+}
+function perTx(samples) {
+  return samples.map((s) => s.perTx).filter((v) => Number.isFinite(v) && v > 0);
+}
+function summary2(values) {
+  const n = values.length;
+  const mean2 = n ? values.reduce((a, b) => a + b, 0) / n : 0;
+  const sd = n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean2) ** 2, 0) / (n - 1)) : 0;
+  return {
+    n,
+    failed: 0,
+    invalid: 0,
+    median: n ? median2(values) : null,
+    cvPct: n > 1 ? 100 * sd / mean2 : null
+  };
+}
+function median2(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+function rangePct(values) {
+  return 100 * (Math.max(...values) - Math.min(...values)) / median2(values);
+}
+function pct3(head, base) {
+  return 100 * (head / base - 1);
+}
+
 // src/core/compare/metric-option.ts
 function metricOption(settings2, overrides = {}) {
   return overrides.metric ?? (settings2.metric === PRIMARY_METRIC ? void 0 : settings2.metric);
@@ -64224,7 +64643,7 @@ function analysisOf(result, overrides = {}) {
 function analyse(result, overrides = {}) {
   const settings2 = analysisOf(result, overrides);
   const lastLook = result.adaptive?.looks.at(-1)?.look;
-  const comparison = compareRun(result, {
+  const timed = compareRun(result, {
     alpha: settings2.alpha,
     thresholdPct: settings2.thresholdPct,
     // One metric for every cell only when one was asked for; else each workload's `metrics` gate its cells.
@@ -64235,7 +64654,8 @@ function analyse(result, overrides = {}) {
     // Stored base samples were not measured in the rounds of head: rounds do not pair, the rank-sum test decides.
     ...result.baseline ? { test: "unpaired" } : {}
   });
-  return result.baseline ? withStoredBaseline(comparison, result.baseline) : comparison;
+  const withInstructions = withInstructionCells(timed, result);
+  return result.baseline ? withStoredBaseline(withInstructions, result.baseline) : withInstructions;
 }
 function withStoredBaseline(c, baseline) {
   if (baseline.sentinel.status !== "drifted") return c;
@@ -64871,7 +65291,7 @@ function medianCi(values, level = 0.95) {
   if (n === 0) throw new RangeError("a median needs at least one value");
   if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
   const sorted = [...values].sort((a, b) => a - b);
-  const median2 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const median3 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   let k = 1;
   let tail2 = 0.5 ** n;
   while (2 * (k + 1) <= n + 1) {
@@ -64880,7 +65300,7 @@ function medianCi(values, level = 0.95) {
     k++;
     tail2 = nextTail;
   }
-  return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
+  return { median: median3, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
 }
 
 // src/flows/history/series.ts
@@ -65135,7 +65555,7 @@ async function withNoiseWarnings(comparison, result, store, logger) {
 }
 
 // src/flows/compare/pipeline.ts
-import path15 from "node:path";
+import path16 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
@@ -65441,15 +65861,32 @@ ${tail(res.stderr + res.stdout)}`
       );
     }
   }
-  /** Writes the configuration and starts the server; a port found taken is replaced by another. */
-  async start() {
+  /**
+   * Writes the configuration and starts the server; a port found taken is replaced by another. With
+   * `wrapper` (e.g. ["valgrind", "--tool=cachegrind", ...]) the postmaster runs under that command until
+   * the next start without one: pg_ctl starts a script that execs the wrapper with postgres and its
+   * arguments, in the same process, so pg_ctl's pid check and stop work unchanged.
+   */
+  async start(options = {}) {
+    const wrapperArgs = options.wrapper ? ["-p", await this.writeWrapper(options.wrapper)] : [];
     for (let attempt = 1; ; attempt++) {
       this.port = await freePort();
       await writeFile3(path9.join(this.dataDir, "pgperf.conf"), renderConf(this.settings));
       await this.includeConf();
       const res = await this.pg(
         "pg_ctl",
-        ["start", "-D", this.dataDir, "-l", this.logFile, "-w", "-t", String(START_TIMEOUT_S), "-s"],
+        [
+          "start",
+          "-D",
+          this.dataDir,
+          "-l",
+          this.logFile,
+          "-w",
+          "-t",
+          String(START_TIMEOUT_S),
+          "-s",
+          ...wrapperArgs
+        ],
         this.spec.cpuPrefix
       );
       if (res.exitCode === 0) {
@@ -65468,6 +65905,16 @@ ${tail(res.stderr + res.stdout)}`
 ${log || res.stderr}`
       );
     }
+  }
+  /** A script in the cluster's directory that execs `wrapper` with this install's postgres and its arguments. */
+  async writeWrapper(wrapper) {
+    const script = path9.join(this.dir, "postgres-wrapper.sh");
+    const words = [...wrapper, path9.join(this.spec.binDir, "postgres")].map(shellQuote).join(" ");
+    await writeFile3(script, `#!/bin/sh
+exec ${words} "$@"
+`, { mode: 493 });
+    if (this.spec.runAs) await chown2(script, this.spec.runAs.uid, this.spec.runAs.gid);
+    return script;
   }
   async includeConf() {
     const conf = path9.join(this.dataDir, "postgresql.conf");
@@ -65701,6 +66148,9 @@ function freePort() {
       );
     });
   });
+}
+function shellQuote(word) {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 function safeName(label) {
   return label.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 40);
@@ -66252,7 +66702,7 @@ function loadFacts(window2, windowS, loadavgText, psiText) {
         id: "busy",
         group: "load",
         name: "CPU busy",
-        value: `${pct3(window2.busyShare)} of all CPUs over ${windowS} s${loadavg ? ` (loadavg ${loadavg})` : ""}`,
+        value: `${pct4(window2.busyShare)} of all CPUs over ${windowS} s${loadavg ? ` (loadavg ${loadavg})` : ""}`,
         x: window2.busyShare,
         warnAt: LIMITS.busyShareWarn,
         badAt: LIMITS.busyShareBad,
@@ -66263,7 +66713,7 @@ function loadFacts(window2, windowS, loadavgText, psiText) {
         id: "steal",
         group: "load",
         name: "steal time",
-        value: `${pct3(window2.stealShare)} over ${windowS} s`,
+        value: `${pct4(window2.stealShare)} over ${windowS} s`,
         x: window2.stealShare,
         warnAt: LIMITS.stealShareWarn,
         badAt: LIMITS.stealShareBad,
@@ -66341,7 +66791,7 @@ function graded(f) {
     ...verdict2 === "ok" ? {} : { why: f.why, fix: f.fix }
   };
 }
-function pct3(share) {
+function pct4(share) {
   return `${(share * 100).toFixed(1)}%`;
 }
 function formatBytes(bytes) {
@@ -67435,12 +67885,12 @@ async function runBenchmark(req, deps) {
     logger.info(
       `plan: ${cells.length} cells x ${req.arms.length} arms x ${rounds.length} rounds = ${plannedRuns.length} runs, order ${req.order}, seed ${seed}`
     );
-    const execute = async (run3, kind, attempt) => {
+    const execute = async (run3, kind, attempt, block) => {
       const workload = workloadByName.get(run3.workload);
       const driver = drivers.get(run3.workload);
       const cluster = clusters.get(clusterKey(run3.arm, dataSetOf.get(run3.workload).name));
       const durationS = kind === "warmup" ? workload.warmup : workload.duration;
-      const randomSeed = deriveSeed(seed, run3.round);
+      const randomSeed = deriveSeed(block?.seed ?? seed, run3.round);
       const started = Date.now();
       const maintenance = await driver.beforeRun(cluster).then(
         () => void 0,
@@ -67449,7 +67899,7 @@ async function runBenchmark(req, deps) {
           return maintenanceFailure(e, started);
         }
       );
-      const where = `${cellId(run3)} ${run3.arm} round ${run3.round}`;
+      const where = `${cellId(run3)} ${run3.arm} ${block ? "confirmation " : ""}round ${run3.round}`;
       const snapshot = (when) => (deps.statSnapshot ?? takeStatSnapshot)(cluster.connection).catch((e) => {
         warn(
           `${where}: steady metrics not measured (counter snapshot ${when} the run failed: ${errorMessage(e)})`
@@ -67485,9 +67935,9 @@ async function runBenchmark(req, deps) {
       }
       if (!out.ok) out = await withServerDeath(cluster, out);
       progress.finished(durationS, (Date.now() - started) / 1e3);
-      result.plan.executed.push({ ...run3, kind, attempt, status: out.ok ? "ok" : "failed" });
+      if (!block) result.plan.executed.push({ ...run3, kind, attempt, status: out.ok ? "ok" : "failed" });
       if (kind === "measured") {
-        result.samples.push({
+        (block?.samples ?? result.samples).push({
           ...toSample(run3, attempt, randomSeed, out),
           ...diagnostics ? { diagnostics } : {},
           ...steady ? { steady } : {}
@@ -67526,6 +67976,66 @@ async function runBenchmark(req, deps) {
         `adaptive: looks at ${p.schedule.join(", ")} rounds (${p.spending} alpha spending, alpha ${p.alpha}); decided cells stop`
       );
     }
+    const confirmationBlock = async () => {
+      const blockRounds = req.confirmRounds ?? DEFAULT_CONFIRM_ROUNDS;
+      if (blockRounds <= 0 || req.calibration || req.arms.length < 2) return;
+      const lastLook = result.adaptive?.looks.at(-1)?.look;
+      const targets = confirmationTargets(
+        compareRun(result, {
+          alpha: req.analysis.alpha,
+          thresholdPct: req.analysis.thresholdPct,
+          ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {},
+          ...req.adaptive && lastLook ? { adaptive: { plan: req.adaptive.plan, look: lastLook } } : {}
+        })
+      );
+      if (targets.length === 0) return;
+      const blockSeed = deriveSeed(seed, CONFIRMATION_SEED_ROUND);
+      const blockCells = [
+        ...new Map(targets.map((t) => [cellId(t), { workload: t.workload, clients: t.clients }])).values()
+      ];
+      const blockArms = [req.arms[0].label, ...new Set(targets.map((t) => t.head))].reverse();
+      const block = { samples: [], seed: blockSeed };
+      result.confirmation = { rounds: blockRounds, seed: blockSeed, cells: targets, samples: block.samples };
+      const names = targets.map((t) => `${t.head}:${cellId(t)}`).join(", ");
+      logger.info(
+        `confirmation: ${names} regressed; measuring ${blockRounds} more round(s) of base and head on restarted servers, arms in a new order`
+      );
+      await logger.group("Confirmation block: restarting servers", async () => {
+        const sets = new Set(blockCells.map((c) => dataSetOf.get(c.workload).name));
+        for (const arm2 of blockArms) {
+          for (const set2 of sets) {
+            deps.signal?.throwIfAborted();
+            const cluster = clusters.get(clusterKey(arm2, set2));
+            await cluster.stop();
+            await cluster.start();
+          }
+        }
+      });
+      const planned = planRounds({
+        cells: blockCells.map((c) => ({ ...c, rounds: blockRounds })),
+        arms: blockArms,
+        order: req.order,
+        seed: blockSeed
+      });
+      const warmed = /* @__PURE__ */ new Set();
+      for (const run3 of planned.flat()) progress.addRun(workloadByName.get(run3.workload).duration);
+      for (const [r, roundRuns] of planned.entries()) {
+        await logger.group(`Confirmation round ${r + 1} of ${planned.length}`, async () => {
+          for (const run3 of roundRuns) {
+            deps.signal?.throwIfAborted();
+            const workload = workloadByName.get(run3.workload);
+            const visit2 = `${cellId(run3)}|${run3.arm}`;
+            if (!warmed.has(visit2) && workload.warmup > 0) await execute(run3, "warmup", 1, block);
+            warmed.add(visit2);
+            for (let attempt = 1; ; attempt++) {
+              const out = await execute(run3, "measured", attempt, block);
+              if (out.ok || attempt > workload.retries) break;
+            }
+          }
+        });
+      }
+      await save();
+    };
     let roundsDone = 0;
     for (const [r, roundRuns] of rounds.entries()) {
       const stop = adaptive?.beforeRound(result, r + 1, (line) => logger.info(line));
@@ -67555,6 +68065,7 @@ async function runBenchmark(req, deps) {
       roundsDone = r + 1;
     }
     adaptive?.finish(result, roundsDone, (line) => logger.info(line));
+    await confirmationBlock();
     result.status = "complete";
   } catch (e) {
     const interrupted = deps.signal?.aborted === true;
@@ -67655,6 +68166,7 @@ function groupDataSets(workloads) {
   }
   return [...byKey.values()];
 }
+var CONFIRMATION_SEED_ROUND = 2147418113;
 var MAX_RESTARTS_PER_CLUSTER = 3;
 function maintenanceFailure(e, started) {
   const at = new Date(started).toISOString();
@@ -67737,6 +68249,422 @@ function checkRecordable(workloads, metric) {
 
 // src/flows/compare/pipeline.ts
 init_fingerprint();
+
+// src/flows/compare/instruction-phase.ts
+init_errors();
+import { chown as chown3, copyFile as copyFile3, mkdir as mkdir5, readFile as readFile6, writeFile as writeFile5 } from "node:fs/promises";
+import path15 from "node:path";
+
+// src/postgres/instructions/backend-log.ts
+var CONNECTION_LOG_SETTINGS = {
+  log_connections: "on",
+  log_line_prefix: "'%m [%p] '"
+};
+function clientBackendPids(logText, applicationName) {
+  const pids = [];
+  const pattern = /\[(\d+)\][^\n]*connection authorized:[^\n]*application_name=(\S+)/g;
+  for (const m of logText.matchAll(pattern)) {
+    if (m[2] === applicationName) pids.push(Number(m[1]));
+  }
+  return pids;
+}
+
+// src/postgres/instructions/cachegrind-file.ts
+function functionKey(file2, fn) {
+  return `${fn}\0${file2}`;
+}
+function parseCachegrind(text2, what) {
+  let command = "";
+  let irColumn = -1;
+  let totalIr;
+  let file2 = "???";
+  let current;
+  const functions = /* @__PURE__ */ new Map();
+  for (const line of text2.split("\n")) {
+    if (line === "") continue;
+    const first = line.charCodeAt(0);
+    if (first >= 48 && first <= 57) {
+      if (!current || irColumn < 0) continue;
+      const fields = line.split(" ");
+      current.ir += Number(fields[1 + irColumn] ?? 0);
+    } else if (line.startsWith("fn=")) {
+      const fn = line.slice(3);
+      const key = functionKey(file2, fn);
+      current = functions.get(key);
+      if (!current) {
+        current = { fn, file: file2, ir: 0 };
+        functions.set(key, current);
+      }
+    } else if (line.startsWith("fl=")) {
+      file2 = line.slice(3);
+      current = void 0;
+    } else if (line.startsWith("events:")) {
+      irColumn = line.slice(7).trim().split(/\s+/).indexOf("Ir");
+    } else if (line.startsWith("cmd:")) {
+      command = line.slice(4).trim();
+    } else if (line.startsWith("summary:")) {
+      totalIr = Number(line.slice(8).trim().split(/\s+/)[irColumn]);
+    }
+  }
+  if (irColumn < 0) throw new Error(`${what}: not a cachegrind file with an Ir event (no "events: Ir" line)`);
+  if (totalIr === void 0 || !Number.isFinite(totalIr)) {
+    throw new Error(`${what}: no "summary:" line (the process may not have exited yet)`);
+  }
+  return { command, totalIr, functions };
+}
+function sumProfiles(profiles) {
+  const sum2 = /* @__PURE__ */ new Map();
+  for (const p of profiles) {
+    for (const [key, f] of p.functions) {
+      const s = sum2.get(key);
+      if (s) s.ir += f.ir;
+      else sum2.set(key, { ...f });
+    }
+  }
+  return sum2;
+}
+
+// src/postgres/instructions/counter.ts
+async function probeCounters(runner) {
+  const vg = await runner.run("valgrind", ["--version"]).catch(() => void 0);
+  const valgrind = vg?.exitCode === 0 ? vg.stdout.trim() : void 0;
+  const perf = await runner.run("perf", ["stat", "-x", ",", "-e", "instructions:u", "true"]).catch(() => void 0);
+  const hardware = hardwareCounts(perf?.exitCode ?? null, perf?.stderr ?? "");
+  return {
+    ...valgrind ? { valgrind } : {},
+    hardware,
+    ...hardware ? {} : { hardwareWhy: perf ? perfProblem(perf.stderr) : "perf is not installed" }
+  };
+}
+function hardwareCounts(exitCode, stderr) {
+  if (exitCode !== 0) return false;
+  const line = stderr.split("\n").find((l) => l.includes("instructions"));
+  return line !== void 0 && /^\d+,/.test(line.trim());
+}
+function perfProblem(stderr) {
+  const line = stderr.split("\n").find((l) => l.includes("instructions")) ?? stderr.trim().split("\n")[0];
+  return `perf stat -e instructions:u: ${line?.trim() || "failed"}`;
+}
+
+// src/postgres/instructions/profile-diff.ts
+function perTransactionCosts(runs) {
+  const n = runs.transactions.long - runs.transactions.short;
+  const out = /* @__PURE__ */ new Map();
+  for (const key of /* @__PURE__ */ new Set([...runs.short.keys(), ...runs.long.keys()])) {
+    const f = runs.long.get(key) ?? runs.short.get(key);
+    const ir = ((runs.long.get(key)?.ir ?? 0) - (runs.short.get(key)?.ir ?? 0)) / n;
+    out.set(key, { fn: f.fn, file: f.file, ir });
+  }
+  return out;
+}
+function diffProfiles(base, head) {
+  const b = perTransactionCosts(base);
+  const h = perTransactionCosts(head);
+  const rows = [];
+  for (const key of /* @__PURE__ */ new Set([...b.keys(), ...h.keys()])) {
+    const f = h.get(key) ?? b.get(key);
+    const baseIrPerTx = b.get(key)?.ir ?? 0;
+    const headIrPerTx = h.get(key)?.ir ?? 0;
+    rows.push({ fn: f.fn, file: f.file, baseIrPerTx, headIrPerTx, deltaIrPerTx: headIrPerTx - baseIrPerTx });
+  }
+  return rows.sort((x, y) => Math.abs(y.deltaIrPerTx) - Math.abs(x.deltaIrPerTx) || x.fn.localeCompare(y.fn));
+}
+function profileText(rows, header) {
+  const lines = [
+    `# ${header}`,
+    "# self instructions per transaction: (long run \u2212 short run) / (long \u2212 short transactions)",
+    ["delta", "base", "head", "function", "file"].join("	")
+  ];
+  for (const r of rows) {
+    lines.push(
+      [r.deltaIrPerTx.toFixed(1), r.baseIrPerTx.toFixed(1), r.headIrPerTx.toFixed(1), r.fn, r.file].join(
+        "	"
+      )
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+
+// src/flows/compare/instruction-phase.ts
+var INSTRUCTION_CLIENTS = 1;
+var KEPT_MOVERS = 10;
+var FILE_WAIT_S = 60;
+function instructionWorkloads(workloads) {
+  return workloads.filter((w) => w.instructions !== void 0);
+}
+function checkInstructionWorkloads(workloads) {
+  for (const w of instructionWorkloads(workloads)) {
+    if (w.tool !== "pgbench") {
+      throw new UserError(
+        `workload ${w.name}: instructions: counts need fixed transaction counts, which only pgbench runs (tool ${w.tool}); drop instructions from this workload`
+      );
+    }
+    if (w.pipeline !== void 0) {
+      throw new UserError(
+        `workload ${w.name}: instructions: not measured with pipeline (${w.pipeline}); drop one of instructions and pipeline`
+      );
+    }
+  }
+}
+async function runInstructionPhase(req, deps) {
+  const workloads = instructionWorkloads(req.workloads);
+  if (workloads.length === 0) return void 0;
+  checkInstructionWorkloads(workloads);
+  const { logger } = deps;
+  const started = Date.now();
+  const probe2 = await probeCounters(deps.runner);
+  if (!probe2.valgrind) {
+    throw new UserError(
+      "instructions: valgrind is not installed (apt-get install valgrind; scripts/setup.sh installs it)"
+    );
+  }
+  logger.info(
+    `instructions: counting with cachegrind (${probe2.valgrind}); hardware counter: ${probe2.hardware ? "available, not used" : `unavailable (${probe2.hardwareWhy})`}`
+  );
+  const runAs = await resolveRunAs(req.runAs, deps);
+  const record2 = {
+    counter: "cachegrind",
+    settings: {},
+    wallS: 0,
+    samples: [],
+    profiles: [],
+    failures: [],
+    notes: []
+  };
+  for (const w of workloads) {
+    deps.signal?.throwIfAborted();
+    const settings2 = w.instructions;
+    record2.settings[w.name] = settings2;
+    if (!w.clients.includes(INSTRUCTION_CLIENTS)) {
+      record2.notes.push(
+        `${w.name}: instructions counted at ${INSTRUCTION_CLIENTS} client (its timed cells run ${w.clients.join(", ")})`
+      );
+    }
+    await measureWorkload(w, settings2, req, { ...deps, runAs }, record2);
+  }
+  record2.wallS = (Date.now() - started) / 1e3;
+  logger.info(
+    `instructions: ${workloads.length} workload(s) x ${req.arms.length} arms measured in ${record2.wallS.toFixed(1)} s`
+  );
+  return record2;
+}
+async function measureWorkload(w, settings2, req, deps, record2) {
+  const { logger } = deps;
+  const clientRunner = deps.runAs ? runnerAs(deps.runner, deps.runAs) : deps.runner;
+  const clientBinDir = req.clientBinDir ?? req.arms[0].binDir;
+  const driver = createDriver(w, {
+    clientBinDir,
+    cpuCount: 1,
+    runner: clientRunner,
+    logger,
+    searchPath: "",
+    ...deps.runAs ? { clientUser: deps.runAs } : {}
+  });
+  const servers = [];
+  try {
+    await logger.group(`Instructions: ${w.name}`, async () => {
+      for (const arm2 of req.arms) {
+        deps.signal?.throwIfAborted();
+        servers.push(await startServer(w, arm2, driver, req, deps));
+      }
+      for (let rep = 1; rep <= settings2.repetitions; rep++) {
+        const order = rep % 2 === 1 ? servers : [...servers].reverse();
+        for (const server of order) {
+          deps.signal?.throwIfAborted();
+          const sample = await measureRepetition(w, settings2, rep, server, clientBinDir, {
+            ...deps,
+            runner: clientRunner
+          });
+          record2.samples.push(sample);
+          logger.info(
+            `instructions ${w.name} ${server.arm.label} #${rep}: ${Math.round(sample.perTx)} instr/tx`
+          );
+        }
+      }
+      record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir));
+    });
+  } catch (e) {
+    if (e instanceof UserError || deps.signal?.aborted) throw e;
+    const reason = e instanceof Error ? e.message : String(e);
+    record2.failures.push({ workload: w.name, reason });
+    logger.warn(`instructions ${w.name}: not measured: ${reason}`);
+  } finally {
+    for (const s of servers) await s.cluster.destroy();
+  }
+}
+async function startServer(w, arm2, driver, req, deps) {
+  const cluster = await PgCluster.create(
+    {
+      label: `${arm2.label}/instructions`,
+      binDir: arm2.binDir,
+      ...req.tmpDir ? { parentDir: req.tmpDir } : {},
+      conf: {
+        maxClients: Math.max(...w.clients),
+        workloadSettings: w.settings,
+        armSettings: { ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
+      },
+      ...deps.runAs ? { runAs: deps.runAs } : {},
+      dataChecksums: req.dataChecksums
+    },
+    deps
+  );
+  try {
+    await cluster.start();
+    await driver.prepare(cluster, deps.signal);
+    await cluster.stop();
+    const cgDir = path15.join(cluster.dir, "cachegrind");
+    await mkdir5(cgDir, { mode: 493 });
+    if (deps.runAs) await chown3(cgDir, deps.runAs.uid, deps.runAs.gid);
+    await cluster.start({ wrapper: cachegrindWrapper(cgDir) });
+    await driver.beforeRun(cluster);
+    const prewarmed = await prewarm(cluster);
+    if (!prewarmed)
+      deps.logger.warn(
+        `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
+      );
+    return { arm: arm2, cluster, cgDir, runs: [], prewarmed };
+  } catch (e) {
+    await cluster.destroy();
+    throw e;
+  }
+}
+async function prewarm(cluster) {
+  try {
+    await cluster.psql("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
+  } catch {
+    return false;
+  }
+  await cluster.psql(
+    "SELECT sum(pg_prewarm(c.oid)) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')"
+  );
+  return true;
+}
+function cachegrindWrapper(outDir) {
+  return [
+    "valgrind",
+    "--tool=cachegrind",
+    "--cache-sim=no",
+    "--quiet",
+    `--cachegrind-out-file=${path15.join(outDir, "cg.%p")}`
+  ];
+}
+async function measureRepetition(w, settings2, rep, server, clientBinDir, deps) {
+  const { cluster } = server;
+  const seed = 1e3 + rep;
+  if (rep === 1 && settings2.warmup > 0) {
+    await runTransactions(w, cluster, settings2.warmup, seed, clientBinDir, deps);
+  }
+  const short3 = await countedRun(w, server, settings2.short, seed, clientBinDir, deps);
+  const long = await countedRun(w, server, settings2.long, seed, clientBinDir, deps);
+  server.runs.push({ short: short3.profiles, long: long.profiles, files: long.files });
+  const shortInstructions = sumIr(short3.profiles);
+  const longInstructions = sumIr(long.profiles);
+  return {
+    workload: w.name,
+    clients: INSTRUCTION_CLIENTS,
+    arm: server.arm.label,
+    repetition: rep,
+    counter: "cachegrind",
+    shortInstructions,
+    longInstructions,
+    perTx: perTransaction(shortInstructions, longInstructions, settings2)
+  };
+}
+function sumIr(profiles) {
+  return profiles.reduce((s, p) => s + p.totalIr, 0);
+}
+async function countedRun(w, server, transactions, seed, clientBinDir, deps) {
+  const logBefore = (await readFile6(server.cluster.logFile, "utf8").catch(() => "")).length;
+  if (transactions > 0) await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
+  else return { profiles: [], files: [] };
+  const log = (await readFile6(server.cluster.logFile, "utf8")).slice(logBefore);
+  const pids = clientBackendPids(log, "pgbench");
+  if (pids.length === 0) {
+    throw new Error(
+      `arm ${server.arm.label}: no pgbench connection in the server log (${server.cluster.logFile}); log_connections did not take effect`
+    );
+  }
+  const files = pids.map((pid) => path15.join(server.cgDir, `cg.${pid}`));
+  const profiles = await Promise.all(files.map((f) => waitForProfile(f, deps.signal)));
+  return { profiles, files };
+}
+async function runTransactions(w, cluster, transactions, seed, clientBinDir, deps) {
+  const args = measureArgs({
+    workload: w,
+    connection: cluster.connection,
+    clients: INSTRUCTION_CLIENTS,
+    durationS: 0,
+    seed,
+    cpuCount: 1,
+    transactions
+  });
+  const res = await deps.runner.run(path15.join(clientBinDir, "pgbench"), args, {
+    env: { LC_ALL: "C", PGAPPNAME: "pgbench" },
+    ...deps.signal ? { signal: deps.signal } : {}
+  });
+  if (res.exitCode !== 0) {
+    throw new Error(
+      `arm ${cluster.label}: pgbench -t ${transactions} failed (${describeExit(res)}): ${tail(res.stderr, 5)}`
+    );
+  }
+}
+async function waitForProfile(file2, signal) {
+  const deadline = Date.now() + FILE_WAIT_S * 1e3;
+  for (; ; ) {
+    signal?.throwIfAborted();
+    const text2 = await readFile6(file2, "utf8").catch(() => void 0);
+    if (text2 !== void 0 && /\nsummary: /.test(text2)) return parseCachegrind(text2, file2);
+    if (Date.now() > deadline) {
+      throw new Error(`${file2}: the backend wrote no complete cachegrind file within ${FILE_WAIT_S} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+async function writeProfiles(w, settings2, servers, runDir) {
+  const dir = path15.join(runDir, "instructions");
+  await mkdir5(dir, { recursive: true });
+  const transactions = { short: settings2.short, long: settings2.long };
+  const median3 = (s) => {
+    const perTx2 = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
+    const sorted = [...perTx2].sort((a, b) => a - b);
+    return s.runs[perTx2.indexOf(sorted[Math.floor((sorted.length - 1) / 2)])];
+  };
+  const armRuns = (s) => {
+    const run3 = median3(s);
+    return { short: sumProfiles(run3.short), long: sumProfiles(run3.long), transactions };
+  };
+  for (const s of servers) {
+    const files = median3(s).files;
+    for (const [i, f] of files.entries()) {
+      await copyFile3(f, path15.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+    }
+  }
+  const [base, ...heads] = servers;
+  const profiles = [];
+  for (const head of heads) {
+    const rows = diffProfiles(armRuns(base), armRuns(head));
+    const file2 = path15.join("instructions", `${w.name}.${head.arm.label}-vs-${base.arm.label}.tsv`);
+    await writeFile5(
+      path15.join(runDir, file2),
+      profileText(
+        rows,
+        `${w.name} at ${INSTRUCTION_CLIENTS} client: ${head.arm.label} vs ${base.arm.label}`
+      )
+    );
+    profiles.push({
+      workload: w.name,
+      clients: INSTRUCTION_CLIENTS,
+      base: base.arm.label,
+      head: head.arm.label,
+      file: file2,
+      movers: rows.slice(0, KEPT_MOVERS)
+    });
+  }
+  return profiles;
+}
+
+// src/flows/compare/pipeline.ts
 var RESULTS_FILE = "results.json";
 function logArchive(outcome, logger, prefix = "") {
   if (outcome.archived) {
@@ -67747,15 +68675,19 @@ function logArchive(outcome, logger, prefix = "") {
 async function runPipeline(req, deps) {
   await checkRunControls(req.controls, deps.logger);
   checkPlanReach(req);
+  checkInstructionWorkloads(req.workloads);
   const arms = await resolveArms(req.arms, deps);
-  const resultsFile = path15.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path16.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
-  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const instructions = await runInstructionPhase({ ...req, arms }, deps);
+  const files = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
+  const sink = instructions ? withInstructionsRecord(files, instructions) : files;
   const { arms: _source, runDir, planCheck: _check2, ...run3 } = req;
   const result = await runBenchmark(
-    { ...run3, arms, sink, logsDir: path15.join(runDir, "logs"), calibration: sameInstall(arms) },
+    { ...run3, arms, sink, logsDir: path16.join(runDir, "logs"), calibration: sameInstall(arms) },
     deps
   );
+  if (instructions) result.instructions = instructions;
   return {
     result,
     comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
@@ -67785,6 +68717,13 @@ async function resolveArms(source, deps) {
   if (source.kind === "installed") return source.arms;
   if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
   return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
+}
+function withInstructionsRecord(sink, instructions) {
+  return {
+    description: sink.description,
+    update: (result) => sink.update({ ...result, instructions }),
+    finish: (result) => sink.finish({ ...result, instructions })
+  };
 }
 function archiveSink(store) {
   const state = {
@@ -67859,7 +68798,7 @@ async function runStoredBaseline(req, options, deps) {
           kind: "installed",
           arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
         },
-        runDir: path16.join(req.runDir, "sentinel")
+        runDir: path17.join(req.runDir, "sentinel")
       },
       measureDeps
     );
@@ -67876,7 +68815,7 @@ async function runStoredBaseline(req, options, deps) {
         rounds: remaining,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path16.join(req.runDir, "head")
+        runDir: path17.join(req.runDir, "head")
       },
       measureDeps
     );
@@ -67927,7 +68866,7 @@ async function runStoredBaseline(req, options, deps) {
     info2,
     warnings
   );
-  const resultsFile = path16.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path17.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -68215,7 +69154,7 @@ function commitOf(doc, arm2) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat2(path16.join(binDir, "postgres"))).isFile();
+    return (await stat2(path17.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -68302,16 +69241,16 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
 
 // src/store/open-store.ts
 init_errors();
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/store/dir-store.ts
 import { constants as constants6 } from "node:fs";
-import { access as access5, mkdir as mkdir5, readdir as readdir6, readFile as readFile7, stat as stat3 } from "node:fs/promises";
-import path17 from "node:path";
+import { access as access5, mkdir as mkdir6, readdir as readdir6, readFile as readFile8, stat as stat3 } from "node:fs/promises";
+import path18 from "node:path";
 
 // src/store/read-results.ts
 init_errors();
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile7 } from "node:fs/promises";
 
 // src/core/results/results-schema.ts
 var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
@@ -68449,6 +69388,67 @@ var resultsSchema = external_exports.looseObject({
       onDrift: external_exports.enum(["refuse", "inconclusive"])
     })
   }).optional(),
+  // The instruction mode's counts (src/core/results/instructions.ts); absent when it did not run.
+  instructions: external_exports.looseObject({
+    counter: external_exports.enum(["cachegrind", "perf"]),
+    settings: external_exports.record(
+      text,
+      external_exports.looseObject({
+        short: external_exports.number().int().nonnegative(),
+        long: external_exports.number().int().positive(),
+        warmup: count,
+        repetitions: external_exports.number().int().positive(),
+        thresholdPct: external_exports.number().gt(0).lt(100)
+      })
+    ),
+    wallS: finite2,
+    samples: external_exports.array(
+      external_exports.looseObject({
+        workload: text,
+        clients: external_exports.number().int().positive(),
+        arm: text,
+        repetition: external_exports.number().int().positive(),
+        counter: external_exports.enum(["cachegrind", "perf"]),
+        shortInstructions: finite2,
+        longInstructions: finite2,
+        perTx: finite2
+      })
+    ),
+    profiles: external_exports.array(
+      external_exports.looseObject({
+        workload: text,
+        clients: external_exports.number().int().positive(),
+        base: text,
+        head: text,
+        file: text,
+        movers: external_exports.array(
+          external_exports.looseObject({
+            fn: text,
+            file: text,
+            baseIrPerTx: finite2,
+            headIrPerTx: finite2,
+            deltaIrPerTx: finite2
+          })
+        )
+      })
+    ),
+    failures: external_exports.array(external_exports.looseObject({ workload: text, arm: text.optional(), reason: text })),
+    notes: external_exports.array(text)
+  }).optional(),
+  // The confirmation block (written since confirmation exists; absent in older documents).
+  confirmation: external_exports.looseObject({
+    rounds: external_exports.number().int().nonnegative(),
+    seed: external_exports.number().int(),
+    cells: external_exports.array(
+      external_exports.looseObject({
+        head: text,
+        workload: text,
+        clients: external_exports.number().int().positive(),
+        metric: external_exports.enum(Object.keys(METRICS))
+      })
+    ),
+    samples: external_exports.array(sampleSchema)
+  }).optional(),
   samples: external_exports.array(sampleSchema),
   warnings: external_exports.array(text)
 });
@@ -68462,12 +69462,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path49) {
-  return path49.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path50) {
+  return path50.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path49) {
+function valueAt(doc, path50) {
   let v = doc;
-  for (const key of path49) {
+  for (const key of path50) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -68476,14 +69476,14 @@ function valueAt(doc, path49) {
 
 // src/store/read-results.ts
 init_types();
-async function readResults(path49) {
+async function readResults(path50) {
   let text2;
   try {
-    text2 = await readFile6(path49, "utf8");
+    text2 = await readFile7(path50, "utf8");
   } catch (e) {
-    throw new UserError(`cannot read results file ${path49}: ${errorMessage(e)}`);
+    throw new UserError(`cannot read results file ${path50}: ${errorMessage(e)}`);
   }
-  return parseResults(text2, path49);
+  return parseResults(text2, path50);
 }
 function parseResults(text2, source) {
   let doc;
@@ -68521,8 +69521,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path17.join(dir, "runs");
-    this.indexDir = path17.join(dir, "index");
+    this.runsDir = path18.join(dir, "runs");
+    this.indexDir = path18.join(dir, "index");
   }
   dir;
   options;
@@ -68534,7 +69534,7 @@ var DirStore = class _DirStore {
    * fails before measuring, not after); otherwise a missing directory is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path17.resolve(dir), options);
+    const store = new _DirStore(path18.resolve(dir), options);
     const st = await stat3(store.dir).catch((e) => {
       if (e.code === "ENOENT") return void 0;
       throw store.notUsable(e);
@@ -68562,7 +69562,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let text2;
     try {
-      text2 = await readFile7(file2, "utf8");
+      text2 = await readFile8(file2, "utf8");
     } catch (e) {
       if (e.code === "ENOENT") {
         throw new UserError(
@@ -68606,15 +69606,15 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path17.join(this.runsDir, `${id}.json`);
+    return path18.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path17.join(this.indexDir, `${id}.json`);
+    return path18.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
     try {
-      const entry = JSON.parse(await readFile7(this.entryFile(id), "utf8"));
+      const entry = JSON.parse(await readFile8(this.entryFile(id), "utf8"));
       if (entry && typeof entry.id === "string" && typeof entry.startedAt === "string") return entry;
     } catch {
     }
@@ -68628,7 +69628,7 @@ var DirStore = class _DirStore {
     const file2 = this.runFile(id);
     let doc;
     try {
-      const parsed = JSON.parse(await readFile7(file2, "utf8"));
+      const parsed = JSON.parse(await readFile8(file2, "utf8"));
       checkSchemaVersion(parsed?.schemaVersion, file2);
       if (!Array.isArray(parsed.arms) || !Array.isArray(parsed.samples) || !Array.isArray(parsed.plan?.cells)) {
         throw new Error("not a results document (no arms, samples or plan.cells)");
@@ -68641,7 +69641,7 @@ var DirStore = class _DirStore {
     const savedAt = (await stat3(file2)).mtime.toISOString();
     const entry = summarize(doc, savedAt);
     try {
-      await mkdir5(this.indexDir, { recursive: true });
+      await mkdir6(this.indexDir, { recursive: true });
       await writeAtomically(this.entryFile(id), `${JSON.stringify(entry)}
 `);
     } catch {
@@ -68650,8 +69650,8 @@ var DirStore = class _DirStore {
   }
   async ensureWritable() {
     try {
-      await mkdir5(this.runsDir, { recursive: true });
-      await mkdir5(this.indexDir, { recursive: true });
+      await mkdir6(this.runsDir, { recursive: true });
+      await mkdir6(this.indexDir, { recursive: true });
       await access5(this.runsDir, constants6.W_OK);
       await access5(this.indexDir, constants6.W_OK);
     } catch (e) {
@@ -68683,8 +69683,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path18.isAbsolute(xdgDataHome) ? xdgDataHome : path18.join(home, ".local", "share");
-  return path18.join(base, "pgperf", "store");
+  const base = xdgDataHome && path19.isAbsolute(xdgDataHome) ? xdgDataHome : path19.join(home, ".local", "share");
+  return path19.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -68797,8 +69797,11 @@ var MODES = [
   // The same install as both arms: this runner's noise and false alarms (calibrate-mode.ts).
   "calibrate",
   // The first bad commit of a regression issue (label pgperf-bisect) or of base-ref..head-ref (bisect-mode.ts).
-  "bisect"
+  "bisect",
+  // A /pgperf PR comment: permission, reaction, and the accepted request as outputs (command-mode.ts).
+  "command"
 ];
+var COMMENT_ON = ["always", "change"];
 function parseInputs(read) {
   const text2 = (name) => read(name).trim() || void 0;
   const list = (name) => read(name).split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
@@ -68815,6 +69818,7 @@ function parseInputs(read) {
     workloads: list("workloads"),
     rounds: optionalNumber(read, "rounds", { integer: true, min: 1 }),
     clients: optionalNumber(read, "clients", { integer: true, min: 1 }),
+    ...clientCountsInput(read),
     maxRounds: optionalNumber(read, "max-rounds", { integer: true, min: 1 }),
     timeBudgetS: optionalDuration(read, "time-budget"),
     duration: optionalNumber(read, "duration", { integer: true, min: 1 }),
@@ -68822,7 +69826,9 @@ function parseInputs(read) {
     threshold: policyNumber(read, "threshold", thresholdProblem) ?? DEFAULT_THRESHOLD_PCT,
     failOn: choice(read, "fail-on", FAIL_ON, DEFAULT_FAIL_ON),
     force: bool(read, "force", false),
+    instructions: bool(read, "instructions", false),
     comment,
+    commentOn: choice(read, "comment-on", COMMENT_ON, "always"),
     commentId: text2("comment-id") ?? "default",
     commitStatus: bool(read, "commit-status", true),
     prNumber: optionalNumber(read, "pr-number", { integer: true, min: 1 }),
@@ -68853,6 +69859,16 @@ function parseInputs(read) {
   if (!/^[A-Za-z0-9._-]+$/.test(inputs.commentId)) {
     throw new UserError(
       `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`
+    );
+  }
+  if (!token && inputs.mode === "command") {
+    throw new UserError(
+      "input 'github-token' is empty, but mode command reads the commenter's permission and replies through the API: pass github-token (default ${{ github.token }})"
+    );
+  }
+  if (inputs.clientCounts && inputs.mode !== "benchmark") {
+    throw new UserError(
+      `input 'client-counts' (${inputs.clientCounts.join(",")}) chooses the client counts of mode benchmark; mode ${inputs.mode} does not measure them: remove it`
     );
   }
   if (!token && inputs.mode !== "nightly" && inputs.mode !== "calibrate" && inputs.mode !== "bisect" && (inputs.comment || inputs.commitStatus)) {
@@ -68896,6 +69912,18 @@ function parseInputs(read) {
   }
   return inputs;
 }
+function clientCountsInput(read) {
+  const raw = read("client-counts").trim();
+  if (raw === "") return {};
+  const items = raw.split(/[\n,]/).map((s) => s.trim());
+  const counts = items.map(Number);
+  if (items.some((s) => !/^[0-9]{1,9}$/.test(s)) || counts.some((n) => n < 1) || new Set(counts).size !== counts.length) {
+    throw new UserError(
+      `input 'client-counts' must be distinct whole numbers >= 1, comma-separated (e.g. 1,64), got '${raw}'`
+    );
+  }
+  return { clientCounts: counts };
+}
 function checkPublishSite(inputs) {
   const site = inputs.publishSite;
   if (site === void 0) return;
@@ -68906,7 +69934,7 @@ function checkPublishSite(inputs) {
   }
   const parts = site.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
   const store = (inputs.store ?? "store").split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
-  if (path19.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
+  if (path20.isAbsolute(site) || parts.includes("..") || /[\0\r\n]/.test(site)) {
     throw new UserError(
       `input 'publish-site' must be a directory inside the data branch such as docs (a relative path without ".."), got '${site}'`
     );
@@ -69009,20 +70037,20 @@ function refuseInputs(why, pairs) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path28 from "node:path";
+import path29 from "node:path";
 
 // src/postgres/builds/source.ts
 init_errors();
 import { rm as rm6, stat as stat4 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/machine/os/file-lock.ts
 init_errors();
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { link, mkdir as mkdir6, readFile as readFile8, unlink as unlink2, writeFile as writeFile5 } from "node:fs/promises";
+import { link, mkdir as mkdir7, readFile as readFile9, unlink as unlink2, writeFile as writeFile6 } from "node:fs/promises";
 import os10 from "node:os";
-import path20 from "node:path";
+import path21 from "node:path";
 async function acquireLock(file2, options) {
   let announced = false;
   while (true) {
@@ -69043,11 +70071,11 @@ async function tryLock(file2, logger) {
   return typeof taken === "function" ? taken : void 0;
 }
 async function takeLock(file2, logger) {
-  await mkdir6(path20.dirname(file2), { recursive: true, mode: 493 });
+  await mkdir7(path21.dirname(file2), { recursive: true, mode: 493 });
   const me = { pid: process.pid, host: os10.hostname(), since: (/* @__PURE__ */ new Date()).toISOString() };
   while (true) {
     const tmp = `${file2}.${process.pid}.${randomUUID2()}.tmp`;
-    await writeFile5(tmp, JSON.stringify(me), { mode: 420 });
+    await writeFile6(tmp, JSON.stringify(me), { mode: 420 });
     let taken = false;
     try {
       await link(tmp, file2);
@@ -69080,7 +70108,7 @@ async function takeLock(file2, logger) {
 }
 async function readOwner(file2) {
   try {
-    const owner = JSON.parse(await readFile8(file2, "utf8"));
+    const owner = JSON.parse(await readFile9(file2, "utf8"));
     if (typeof owner.pid !== "number" || typeof owner.host !== "string") return void 0;
     return { pid: owner.pid, host: owner.host, since: String(owner.since) };
   } catch (e) {
@@ -69112,48 +70140,48 @@ function sleep(ms, signal) {
 
 // src/postgres/builds/cache.ts
 import { createHash as createHash8 } from "node:crypto";
-import { chmod as chmod2, cp, mkdir as mkdir7, readdir as readdir7, readFile as readFile9, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
-import path21 from "node:path";
+import { chmod as chmod2, cp, mkdir as mkdir8, readdir as readdir7, readFile as readFile10, readlink as readlink2, rename as rename3, rm as rm5, statfs } from "node:fs/promises";
+import path22 from "node:path";
 init_errors();
 async function mkdirPublic(dir) {
-  const first = await mkdir7(dir, { recursive: true });
+  const first = await mkdir8(dir, { recursive: true });
   if (!first) return;
-  for (let d = dir; ; d = path21.dirname(d)) {
+  for (let d = dir; ; d = path22.dirname(d)) {
     await chmod2(d, 493);
-    if (d === first || d === path21.dirname(d)) break;
+    if (d === first || d === path22.dirname(d)) break;
   }
 }
 var COMPLETE_MARKER = ".complete";
 var MIN_FREE_BYTES = 2 * 1024 ** 3;
 function defaultCacheDir(env, uid, home) {
-  if (env.PGPERF_CACHE_DIR) return path21.resolve(env.PGPERF_CACHE_DIR);
+  if (env.PGPERF_CACHE_DIR) return path22.resolve(env.PGPERF_CACHE_DIR);
   if (uid === 0) return "/var/cache/pgperf";
-  return path21.join(env.XDG_CACHE_HOME || path21.join(home, ".cache"), "pgperf");
+  return path22.join(env.XDG_CACHE_HOME || path22.join(home, ".cache"), "pgperf");
 }
 function cacheLayout(root) {
   return {
     root,
-    git: path21.join(root, "git"),
-    builds: path21.join(root, "builds"),
-    installs: path21.join(root, "installs"),
-    ccache: path21.join(root, "ccache"),
-    logs: path21.join(root, "logs"),
-    locks: path21.join(root, "locks")
+    git: path22.join(root, "git"),
+    builds: path22.join(root, "builds"),
+    installs: path22.join(root, "installs"),
+    ccache: path22.join(root, "ccache"),
+    logs: path22.join(root, "logs"),
+    locks: path22.join(root, "locks")
   };
 }
 function slotPaths(layout, key, prefix) {
-  const slot = prefix ? `${key}-p${sha256(path21.resolve(prefix)).slice(0, 8)}` : key;
-  const work = path21.join(layout.builds, slot);
+  const slot = prefix ? `${key}-p${sha256(path22.resolve(prefix)).slice(0, 8)}` : key;
+  const work = path22.join(layout.builds, slot);
   return {
     slot,
     work,
-    src: path21.join(work, "src"),
-    build: path21.join(work, "build"),
-    stage: path21.join(work, "stage"),
-    statsLog: path21.join(work, "ccache-stats.log"),
-    install: prefix ? path21.resolve(prefix) : path21.join(layout.installs, slot),
-    lock: path21.join(layout.locks, `${slot}.lock`),
-    log: path21.join(layout.logs, `${slot}.log`)
+    src: path22.join(work, "src"),
+    build: path22.join(work, "build"),
+    stage: path22.join(work, "stage"),
+    statsLog: path22.join(work, "ccache-stats.log"),
+    install: prefix ? path22.resolve(prefix) : path22.join(layout.installs, slot),
+    lock: path22.join(layout.locks, `${slot}.lock`),
+    log: path22.join(layout.logs, `${slot}.log`)
   };
 }
 function buildKey(input2) {
@@ -69178,7 +70206,7 @@ var HASHED_DIRS = ["bin", "lib"];
 async function installContentHash(installDir) {
   const outer = createHash8("sha256");
   const walk = async (rel) => {
-    const abs = path21.join(installDir, rel);
+    const abs = path22.join(installDir, rel);
     let entries;
     try {
       entries = await readdir7(abs, { withFileTypes: true });
@@ -69190,16 +70218,16 @@ async function installContentHash(installDir) {
     }
     entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
     for (const entry of entries) {
-      const child = path21.join(rel, entry.name);
+      const child = path22.join(rel, entry.name);
       if (entry.isSymbolicLink())
-        outer.update(`link ${child} -> ${await readlink2(path21.join(installDir, child))}
+        outer.update(`link ${child} -> ${await readlink2(path22.join(installDir, child))}
 `);
       else if (entry.isDirectory()) {
         outer.update(`dir ${child}
 `);
         await walk(child);
       } else if (entry.isFile()) {
-        const bytes = await readFile9(path21.join(installDir, child));
+        const bytes = await readFile10(path22.join(installDir, child));
         outer.update(`file ${child} ${bytes.length} ${sha256(bytes)}
 `);
       } else outer.update(`other ${child}
@@ -69212,7 +70240,7 @@ async function installContentHash(installDir) {
 async function readCompleted(installDir, onMismatch) {
   let record2;
   try {
-    record2 = JSON.parse(await readFile9(path21.join(installDir, COMPLETE_MARKER), "utf8"));
+    record2 = JSON.parse(await readFile10(path22.join(installDir, COMPLETE_MARKER), "utf8"));
   } catch {
     return void 0;
   }
@@ -69227,14 +70255,14 @@ async function readCompleted(installDir, onMismatch) {
   return record2;
 }
 async function markComplete(installDir, record2) {
-  const marker = path21.join(installDir, COMPLETE_MARKER);
+  const marker = path22.join(installDir, COMPLETE_MARKER);
   const contentHash = await installContentHash(installDir);
   await writeAtomically(marker, `${JSON.stringify({ ...record2, contentHash }, null, 2)}
 `, { mode: 420 });
 }
 async function moveIntoPlace(staged, installDir) {
   await rm5(installDir, { recursive: true, force: true });
-  await mkdirPublic(path21.dirname(installDir));
+  await mkdirPublic(path22.dirname(installDir));
   try {
     await rename3(staged, installDir);
   } catch (e) {
@@ -69267,7 +70295,7 @@ function parseRepo(repo, cwd) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo)) {
     return { input: repo, url: repo, local: repo.startsWith("file://") };
   }
-  return { input: repo, url: `file://${path22.resolve(cwd, repo)}`, local: true };
+  return { input: repo, url: `file://${path23.resolve(cwd, repo)}`, local: true };
 }
 var TRANSIENT_GIT = /could not resolve host|connection (timed out|refused|reset)|operation timed out|unable to access|early EOF|the remote end hung up|RPC failed|HTTP (429|5\d\d)|returned error: (429|5\d\d)|gnutls|ssl/i;
 var SourceMirror = class {
@@ -69275,8 +70303,8 @@ var SourceMirror = class {
     this.repo = repo;
     this.deps = deps;
     const name = sha256(repo.url).slice(0, 16);
-    this.dir = path22.join(gitRoot, `${name}.git`);
-    this.lockFile = path22.join(locksDir, `git-${name}.lock`);
+    this.dir = path23.join(gitRoot, `${name}.git`);
+    this.lockFile = path23.join(locksDir, `git-${name}.lock`);
   }
   repo;
   deps;
@@ -69356,7 +70384,7 @@ var SourceMirror = class {
   /** Removes a checkout and its registration in the mirror. */
   async removeCheckout(dir) {
     await rm6(dir, { recursive: true, force: true });
-    if (!await exists2(path22.join(this.dir, "worktrees"))) return;
+    if (!await exists2(path23.join(this.dir, "worktrees"))) return;
     await this.withLock(() => this.git(["--git-dir", this.dir, "worktree", "prune"], { signal: void 0 }), {
       abortable: false
     });
@@ -69377,16 +70405,16 @@ var SourceMirror = class {
     }
   }
   async init() {
-    if (await exists2(path22.join(this.dir, "HEAD"))) return;
+    if (await exists2(path23.join(this.dir, "HEAD"))) return;
     const res = await this.git(["init", "--quiet", "--bare", this.dir]);
     if (res.exitCode !== 0) throw new Error(`git init --bare ${this.dir} failed: ${tail(res.stderr, 5)}`);
   }
   async isShallow() {
-    return exists2(path22.join(this.dir, "shallow"));
+    return exists2(path23.join(this.dir, "shallow"));
   }
   /** The full sha of a commit the mirror already has, else undefined. */
   async localCommit(rev) {
-    if (!await exists2(path22.join(this.dir, "HEAD"))) return void 0;
+    if (!await exists2(path23.join(this.dir, "HEAD"))) return void 0;
     const res = await this.git([
       "--git-dir",
       this.dir,
@@ -69481,9 +70509,9 @@ async function exists2(file2) {
 }
 
 // src/postgres/builds/build.ts
-import { mkdir as mkdir8, readFile as readFile13, rm as rm8, writeFile as writeFile7 } from "node:fs/promises";
+import { mkdir as mkdir9, readFile as readFile14, rm as rm8, writeFile as writeFile8 } from "node:fs/promises";
 import os12 from "node:os";
-import path27 from "node:path";
+import path28 from "node:path";
 
 // src/postgres/builds/build-record.ts
 var PHASES = ["resolve", "fetch", "patch", "configure", "compile", "install"];
@@ -69499,13 +70527,13 @@ function summaryLine(label, record2) {
 }
 
 // src/postgres/builds/build-step.ts
-import { writeFile as writeFile6 } from "node:fs/promises";
+import { writeFile as writeFile7 } from "node:fs/promises";
 init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile10, stat as stat5 } from "node:fs/promises";
-import path23 from "node:path";
+import { appendFile as appendFile3, readFile as readFile11, stat as stat5 } from "node:fs/promises";
+import path24 from "node:path";
 
 // src/postgres/builds/deps.ts
 init_errors();
@@ -69697,7 +70725,7 @@ var mesonStrategy = {
   async options(ctx, extra) {
     let text2 = "";
     for (const name of ["meson_options.txt", "meson.options"]) {
-      text2 += await readFile10(path23.join(ctx.srcDir, name), "utf8").catch(() => "");
+      text2 += await readFile11(path24.join(ctx.srcDir, name), "utf8").catch(() => "");
     }
     return mesonOptions({ prefix: ctx.prefix, extra, available: parseMesonOptionNames(text2) });
   },
@@ -69762,7 +70790,7 @@ async function runStep(ctx, step, command, args, cwd) {
   );
   if (res.exitCode === 0) return;
   ctx.signal?.throwIfAborted();
-  const output2 = (await readFile10(ctx.logFile, "utf8").catch(() => "")).slice(start);
+  const output2 = (await readFile11(ctx.logFile, "utf8").catch(() => "")).slice(start);
   throw new BuildStepError(
     step,
     stepFailureMessage({ what: ctx.what, step, line, res: describeExit(res), output: output2, logFile: ctx.logFile }),
@@ -69793,7 +70821,7 @@ async function inStep(step, what, logFile, fn) {
     const message = full.startsWith(`${what}: `) ? full.slice(what.length + 2) : full;
     const hint = e.code === "ENOSPC" ? " (the disk is full: free space or pass --cache-dir)" : "";
     if (logFile)
-      await writeFile6(logFile, `
+      await writeFile7(logFile, `
 ==> ${step} failed: ${message}
 `, { flag: "a" }).catch(() => {
       });
@@ -69817,7 +70845,7 @@ async function run(runner, command, args) {
 
 // src/postgres/builds/slot.ts
 import { readdir as readdir8, rm as rm7 } from "node:fs/promises";
-import path24 from "node:path";
+import path25 from "node:path";
 init_errors();
 async function findCompleted(paths, key, req, started, logger) {
   const stored = await readCompleted(paths.install, (m) => logger.warn(m));
@@ -69837,7 +70865,7 @@ async function findCompleted(paths, key, req, started, logger) {
   logger.info(
     `build ${req.label}: cache hit (sha ${short(stored.sha)}, ${stored.buildSystem}) in ${hitS.toFixed(1)} s: ${paths.install}`
   );
-  return { installDir: paths.install, binDir: path24.join(paths.install, "bin"), record: record2 };
+  return { installDir: paths.install, binDir: path25.join(paths.install, "bin"), record: record2 };
 }
 async function checkPrefixUsable(dir) {
   let entries;
@@ -69854,12 +70882,12 @@ async function checkPrefixUsable(dir) {
 }
 async function sweepAbandoned(layout, logger) {
   for (const slot of await readdir8(layout.builds).catch(() => [])) {
-    const release = await tryLock(path24.join(layout.locks, `${slot}.lock`), logger);
+    const release = await tryLock(path25.join(layout.locks, `${slot}.lock`), logger);
     if (!release) continue;
     try {
-      logger.debug(`removing the work directory of an abandoned build: ${path24.join(layout.builds, slot)}`);
-      await rm7(path24.join(layout.builds, slot), { recursive: true, force: true });
-      const install = path24.join(layout.installs, slot);
+      logger.debug(`removing the work directory of an abandoned build: ${path25.join(layout.builds, slot)}`);
+      await rm7(path25.join(layout.builds, slot), { recursive: true, force: true });
+      const install = path25.join(layout.installs, slot);
       if (!await readCompleted(install)) await rm7(install, { recursive: true, force: true });
     } finally {
       await release();
@@ -69875,14 +70903,14 @@ async function removeUnfinished(paths, ownPrefix, mirror) {
 
 // src/postgres/builds/patches.ts
 init_errors();
-import { readFile as readFile11 } from "node:fs/promises";
-import path25 from "node:path";
+import { readFile as readFile12 } from "node:fs/promises";
+import path26 from "node:path";
 async function readPatches(files, flag) {
   const patches = [];
   for (const file2 of files) {
     let content;
     try {
-      content = await readFile11(file2, "utf8");
+      content = await readFile12(file2, "utf8");
     } catch (e) {
       throw new UserError(
         `${flag} ${file2}: cannot read it (${e.code ?? String(e)})`
@@ -69914,7 +70942,7 @@ function failingFiles(stderr) {
 async function applyPatches(dir, patches, what, deps) {
   for (const patch of patches) {
     const mail = isMailPatch(patch.content);
-    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path25.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path25.resolve(patch.file)];
+    const args = mail ? ["am", "--quiet", "--no-gpg-sign", path26.resolve(patch.file)] : ["apply", "--whitespace=nowarn", path26.resolve(patch.file)];
     deps.logger.info(`${what}: applying ${patch.file} (git ${args[0]})`);
     const res = await runGit(
       args,
@@ -69934,12 +70962,12 @@ Rebase the patch onto this ref, or build the ref it was made for.`
 }
 
 // src/postgres/builds/toolchain.ts
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile13 } from "node:fs/promises";
 import os11 from "node:os";
-import path26 from "node:path";
+import path27 from "node:path";
 function compilerCommand(env) {
   const words = (env.CC ?? "").trim().split(/\s+/).filter(Boolean);
-  const withoutWrapper = words[0] && path26.basename(words[0]) === "ccache" ? words.slice(1) : words;
+  const withoutWrapper = words[0] && path27.basename(words[0]) === "ccache" ? words.slice(1) : words;
   return withoutWrapper.join(" ") || "gcc";
 }
 async function detectToolchain(env, runner) {
@@ -69968,7 +70996,7 @@ async function detectToolchain(env, runner) {
 }
 async function osRelease() {
   try {
-    return parseOsRelease(await readFile12("/etc/os-release", "utf8"));
+    return parseOsRelease(await readFile13("/etc/os-release", "utf8"));
   } catch {
     return `${os11.type()} ${os11.release()}`;
   }
@@ -70001,7 +71029,7 @@ async function buildPostgres(req, deps) {
   const started = Date.now();
   const env = deps.env ?? process.env;
   const what = `build ${req.label}`;
-  const layout = cacheLayout(path27.resolve(req.cacheDir));
+  const layout = cacheLayout(path28.resolve(req.cacheDir));
   const gitDeps = { runner: deps.runner, logger: deps.logger, env, signal: deps.signal };
   await requireGit(env, what);
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
@@ -70062,9 +71090,9 @@ async function buildSlot(s) {
     }
   };
   await removeUnfinished(paths, Boolean(req.prefix), s.mirror);
-  await mkdir8(paths.work, { recursive: true, mode: 493 });
-  await mkdir8(path27.dirname(paths.log), { recursive: true, mode: 493 });
-  await writeFile7(
+  await mkdir9(paths.work, { recursive: true, mode: 493 });
+  await mkdir9(path28.dirname(paths.log), { recursive: true, mode: 493 });
+  await writeFile8(
     paths.log,
     `pgperf ${PGPERF_VERSION} ${what}: ${req.repo.input} ${req.ref} (${s.sha}), key ${s.key}, ${(/* @__PURE__ */ new Date()).toISOString()}
 `
@@ -70115,10 +71143,10 @@ async function buildSlot(s) {
       "compile",
       () => strategy.compile({ ...ctx, env: { ...ctx.env, CCACHE_STATSLOG: paths.statsLog } })
     );
-    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile13(paths.statsLog, "utf8").catch(() => "")) : void 0;
+    const ccache = s.toolchain.ccache ? parseCcacheStatsLog(await readFile14(paths.statsLog, "utf8").catch(() => "")) : void 0;
     const verified = await timed("install", "install", async () => {
       await strategy.install(ctx);
-      const staged = path27.join(paths.stage, paths.install);
+      const staged = path28.join(paths.stage, paths.install);
       await run(deps.runner, "chmod", ["-R", "a+rX", staged]);
       await moveIntoPlace(staged, paths.install);
       moved = true;
@@ -70148,7 +71176,7 @@ async function buildSlot(s) {
     };
     await markComplete(paths.install, record2);
     deps.logger.info(summaryLine(req.label, record2));
-    return { installDir: paths.install, binDir: path27.join(paths.install, "bin"), record: record2 };
+    return { installDir: paths.install, binDir: path28.join(paths.install, "bin"), record: record2 };
   } catch (e) {
     if (moved) await rm8(paths.install, { recursive: true, force: true });
     throw e;
@@ -70159,9 +71187,9 @@ async function buildSlot(s) {
   }
 }
 async function verifyInstall(installDir, what, runner) {
-  const binDir = path27.join(installDir, "bin");
+  const binDir = path28.join(installDir, "bin");
   const version2 = await inspectBinDir(binDir, what, runner);
-  const cflags = await runner.run(path27.join(binDir, "pg_config"), ["--cflags"]);
+  const cflags = await runner.run(path28.join(binDir, "pg_config"), ["--cflags"]);
   return { version: version2.text, cflags: cflags.stdout.trim() };
 }
 
@@ -70195,7 +71223,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner);
-  const layout = cacheLayout(path28.resolve(req.cacheDir));
+  const layout = cacheLayout(path29.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -70225,8 +71253,8 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import { mkdir as mkdir15, writeFile as writeFile15 } from "node:fs/promises";
-import path47 from "node:path";
+import { mkdir as mkdir16, writeFile as writeFile16 } from "node:fs/promises";
+import path48 from "node:path";
 
 // src/core/util/plain-text.ts
 var CONTROL = /[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/gu;
@@ -70269,9 +71297,11 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
     cells: cells.length,
     failing: cells.filter((c) => c.failsGate).length,
     regressions: cells.filter((c) => c.verdict === "regression").length,
+    unconfirmed: cells.filter(holdsGate).length,
     likelyRegressions: cells.filter((c) => c.likelyRegression).length,
     improvements: cells.filter((c) => c.verdict === "improvement").length,
     noChange: cells.filter((c) => c.verdict === "no-change").length,
+    notWorse: cells.filter((c) => c.verdict === "not-worse").length,
     inconclusive: cells.filter((c) => c.verdict === "inconclusive" && !c.likelyRegression).length,
     unstable
   };
@@ -70296,9 +71326,9 @@ function decide(input2, policy = { failOn: DEFAULT_FAIL_ON, workloads: {} }, com
   }
   const verdict2 = named ? overallVerdict(parts.map((p, i) => ({ id: String(i), verdict: p.comparison.verdict }))).verdict : parts[0].comparison.verdict;
   const failing = cells.filter((c) => c.failsGate);
-  const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" ? "pending" : "passed";
+  const outcome = failing.length > 0 ? "failed" : verdict2 === "inconclusive" || counts.unconfirmed > 0 ? "pending" : "passed";
   const headline2 = headlineOf(outcome, counts, cells, policy);
-  const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find((c) => c.verdict === "inconclusive") : cells[0];
+  const lead = outcome === "failed" ? failing[0] : outcome === "pending" ? cells.find(holdsGate) ?? cells.find((c) => c.verdict === "inconclusive") : cells[0];
   const statusWord = { passed: "Passed", failed: "Failed", pending: "Pending" }[outcome];
   return {
     verdict: verdict2,
@@ -70320,7 +71350,9 @@ function decidedCell(cell, head, part, policy) {
   const own2 = policy.workloads[cell.workload]?.failOn;
   const failOn = own2 ?? policy.failOn;
   const likelyRegression = cell.verdict === "inconclusive" && cell.reasons.some((r) => r.code === "likely-regression");
-  const failsGate = failOn !== "never" && (cell.verdict === "regression" || likelyRegression || failOn === "inconclusive" && cell.verdict === "inconclusive");
+  const accepted = acceptanceOf(cell, METRICS[cell.metric].better, policy.accepted);
+  const unconfirmed = cell.verdict === "regression" && cell.confirmation?.confirmed === false;
+  const failsGate = failOn !== "never" && accepted?.state !== "valid" && (cell.verdict === "regression" && !unconfirmed || likelyRegression || failOn === "inconclusive" && cell.verdict === "inconclusive");
   return {
     ...part !== void 0 ? { part } : {},
     head,
@@ -70339,8 +71371,14 @@ function decidedCell(cell, head, part, policy) {
     thresholdPct: cell.thresholdPct,
     failOn,
     policy: own2 ? "workload" : "run",
-    failsGate
+    failsGate,
+    unconfirmed,
+    ...cell.confirmation ? { confirmation: { confirmed: cell.confirmation.confirmed, message: cell.confirmation.message } } : {},
+    ...accepted ? { accepted } : {}
   };
+}
+function holdsGate(c) {
+  return c.unconfirmed && c.failOn !== "never" && c.accepted?.state !== "valid";
 }
 function byRank(a, b) {
   const rank = (c) => (c.failsGate ? 0 : 10) + (c.verdict === "regression" ? 0 : c.likelyRegression ? 1 : c.verdict === "improvement" ? 2 : c.verdict === "inconclusive" ? 3 : 4);
@@ -70392,6 +71430,13 @@ function headlineOf(outcome, counts, cells, policy) {
       detail: `${describe3(failing[0])}${more(failing)}`
     };
   }
+  if (outcome === "pending" && counts.unconfirmed > 0) {
+    const held = cells.filter(holdsGate);
+    return {
+      lead: `Unconfirmed regression${held.length > 1 ? `s (${held.length})` : ""}`,
+      detail: `${describe3(held[0])}; ${held[0].confirmation.message}${more(held)}; not a pass, not a fail`
+    };
+  }
   if (outcome === "pending") {
     const undecided = cells.filter((c) => c.verdict === "inconclusive");
     const worst = undecided[0];
@@ -70402,7 +71447,11 @@ function headlineOf(outcome, counts, cells, policy) {
   }
   const notGating = cells.filter((c) => c.verdict === "regression" || c.likelyRegression);
   if (notGating.length > 0) {
-    const why = policy.failOn === "never" && notGating.every((c) => c.policy === "run") ? "fail-on never" : "their workloads do not gate (fail-on never)";
+    const accepted = notGating.filter((c) => c.accepted?.state === "valid");
+    const why = [
+      accepted.length < notGating.length ? policy.failOn === "never" && notGating.every((c) => c.policy === "run") ? "fail-on never" : "their workloads do not gate (fail-on never)" : "",
+      acceptedText(accepted)
+    ].filter(Boolean).join("; ");
     return {
       lead: `${found.join(", ")}, not gating (${why})`,
       detail: `${describe3(notGating[0])}${more(notGating)}`
@@ -70417,6 +71466,13 @@ function headlineOf(outcome, counts, cells, policy) {
   }
   const thresholds = [...new Set(cells.map((c) => c.thresholdPct))];
   const within = thresholds.length === 1 ? `\xB1${thresholds[0]}%` : "each workload's threshold";
+  if (counts.notWorse > 0) {
+    const by = thresholds.length === 1 ? `${thresholds[0]}%` : "each workload's threshold";
+    return {
+      lead: `Not worse in ${plural2(counts.cells, "cell")}`,
+      detail: `${counts.notWorse} not worse by ${by} or more (one-sided bound; the interval reaches past it on the better side)${counts.noChange > 0 ? `, ${counts.noChange} no change (CI inside ${within})` : ""}`
+    };
+  }
   return { lead: `No change in ${plural2(counts.cells, "cell")}`, detail: `every 90% CI inside ${within}` };
 }
 function statusDetail(outcome, counts, lead) {
@@ -70424,14 +71480,25 @@ function statusDetail(outcome, counts, lead) {
     const kind = lead.verdict === "regression" ? "regression" : lead.likelyRegression ? "likely regression" : "undecided";
     return `${kind} ${shortCell(lead)}${counts.failing > 1 ? ` (+${counts.failing - 1} more)` : ""}`;
   }
+  if (outcome === "pending" && counts.unconfirmed > 0) {
+    return `unconfirmed regression ${shortCell(lead)}${counts.unconfirmed > 1 ? ` (+${counts.unconfirmed - 1} more)` : ""}; not a pass, not a fail`;
+  }
   if (outcome === "pending") {
     const undecided = counts.inconclusive + counts.likelyRegressions;
     return `${undecided} of ${counts.cells} cells undecided${lead ? `, most adverse ${shortCell(lead)}` : ""}; needs more rounds`;
   }
-  if (counts.regressions + counts.likelyRegressions > 0) return `regression not gated, ${shortCell(lead)}`;
+  if (counts.regressions + counts.likelyRegressions > 0) {
+    const a = lead.accepted?.state === "valid" ? lead.accepted : void 0;
+    return a ? `regression accepted by @${a.by}, ${shortCell(lead)}: ${a.reason}` : `regression not gated, ${shortCell(lead)}`;
+  }
   if (counts.improvements > 0)
     return `${plural2(counts.improvements, "improvement")}, best ${shortCell(lead)}`;
+  if (counts.notWorse > 0) return `not worse in ${plural2(counts.cells, "cell")}`;
   return `no change in ${plural2(counts.cells, "cell")}`;
+}
+function acceptedText(cells) {
+  const said = [...new Set(cells.map((c) => `accepted by @${c.accepted.by}: ${c.accepted.reason}`))];
+  return said.join("; ");
 }
 function failOnSummary(policy, cells) {
   const own2 = [...new Set(cells.filter((c) => c.policy === "workload").map((c) => c.workload))].map(
@@ -70799,10 +71866,10 @@ function pool(runs) {
     for (const [k, v] of Object.entries(r.counters)) sums.set(k, (sums.get(k) ?? 0) + v);
   }
   const shares2 = new Map([...counts].map(([k, c]) => [k, observations > 0 ? c / observations : 0]));
-  const perTransaction = new Map(
+  const perTransaction2 = new Map(
     [...sums].filter(([k]) => !SKIPPED_COUNTERS.has(k)).map(([k, s]) => [k, transactions > 0 ? s / transactions : 0])
   );
-  return { shares: shares2, observations, perTransaction, transactions };
+  return { shares: shares2, observations, perTransaction: perTransaction2, transactions };
 }
 function renderWaitEventComparison(base, head, options = {}) {
   const top = options.top ?? 8;
@@ -70850,8 +71917,8 @@ function points(delta) {
   return `${pp > 0 ? "+" : pp < 0 ? "\u2212" : "\xB1"}${Math.abs(pp).toFixed(1)} pp`;
 }
 function relativeChange2(ratio) {
-  const pct4 = ratio * 100;
-  return `${pct4 > 0 ? "+" : pct4 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct4).toFixed(1)}%`;
+  const pct5 = ratio * 100;
+  return `${pct5 > 0 ? "+" : pct5 < 0 ? "\u2212" : "\xB1"}${Math.abs(pct5).toFixed(1)}%`;
 }
 function number4(x) {
   if (x === 0) return "0";
@@ -70959,6 +72026,96 @@ function num3(v) {
   return Number(v.toPrecision(3)).toString();
 }
 
+// src/core/report/instruction-section.ts
+var SHOWN_MOVERS = 5;
+function instructionReport(result, c) {
+  const record2 = result.instructions;
+  if (!record2) return void 0;
+  const rows = [];
+  for (const arm2 of c.comparisons) {
+    for (const cell of arm2.otherMetricCells.filter((x) => x.metric === INSTRUCTION_METRIC)) {
+      const profile = record2.profiles.find(
+        (p) => p.workload === cell.workload && p.clients === cell.clients && p.head === arm2.head
+      );
+      const changed = cell.verdict === "regression" || cell.verdict === "improvement";
+      rows.push({
+        ...cellNumbers(cell),
+        cell: cell.id,
+        head: arm2.head,
+        verdict: cell.verdict,
+        movers: changed && profile ? profile.movers.slice(0, SHOWN_MOVERS) : [],
+        ...profile ? { profileFile: profile.file } : {}
+      });
+    }
+  }
+  return {
+    counter: record2.counter,
+    wallS: record2.wallS,
+    rows,
+    notes: [...record2.notes, ...record2.failures.map((f) => `${f.workload}: not measured: ${f.reason}`)]
+  };
+}
+function cellNumbers(cell) {
+  return {
+    baseMedian: cell.base.median,
+    headMedian: cell.head.median,
+    deltaPct: cell.deltaPct,
+    baseCvPct: cell.base.cvPct,
+    headCvPct: cell.head.cvPct
+  };
+}
+function instructionSection(result, c) {
+  const report = instructionReport(result, c);
+  if (!report) return void 0;
+  const headColumn = new Set(report.rows.map((r) => r.head)).size > 1;
+  const header = [
+    "cell",
+    ...headColumn ? ["head"] : [],
+    "base instr/tx",
+    "head instr/tx",
+    "\u0394",
+    "CV base / head",
+    "verdict"
+  ];
+  const body = [
+    `Counted with ${report.counter === "cachegrind" ? "valgrind cachegrind (simulated)" : "perf (hardware)"} at 1 client, per transaction from the difference of a short and a long run; medians over the repetitions. The phase took ${report.wallS.toFixed(0)} s.`,
+    "",
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
+    ...report.rows.map(
+      (r) => `| ${[
+        escapeMarkdown(r.cell, 80),
+        ...headColumn ? [escapeMarkdown(r.head, 40)] : [],
+        whole(r.baseMedian),
+        whole(r.headMedian),
+        r.deltaPct === null ? "\u2013" : `${r.deltaPct >= 0 ? "+" : ""}${r.deltaPct.toFixed(2)}%`,
+        `${cv(r.baseCvPct)} / ${cv(r.headCvPct)}`,
+        r.verdict
+      ].join(" | ")} |`
+    )
+  ];
+  for (const r of report.rows.filter((x) => x.movers.length > 0)) {
+    body.push(
+      "",
+      `**${escapeMarkdown(r.cell, 80)}${headColumn ? ` (${escapeMarkdown(r.head, 40)})` : ""}: largest movers** (self instructions per transaction${r.profileFile ? `; full profile: \`${escapeMarkdown(r.profileFile, 200)}\`` : ""})`,
+      "",
+      "| function | base | head | \u0394 |",
+      "| --- | ---: | ---: | ---: |",
+      ...r.movers.map(
+        (m) => `| \`${escapeMarkdown(m.fn, 80)}\` | ${whole(m.baseIrPerTx)} | ${whole(m.headIrPerTx)} | ${m.deltaIrPerTx >= 0 ? "+" : ""}${whole(m.deltaIrPerTx)} |`
+      )
+    );
+  }
+  if (report.notes.length > 0) body.push("", ...report.notes.map((n) => `- ${escapeMarkdown(n, 300)}`));
+  return { summary: "CPU instructions per transaction", body };
+}
+function whole(v) {
+  return v === null ? "\u2013" : Math.round(v).toLocaleString("en-US");
+}
+function cv(v) {
+  return v === null ? "\u2013" : `${v.toFixed(2)}%`;
+}
+
 // src/core/report/markdown-details.ts
 function detailBlocks(ctx, trims) {
   const warnings = allWarnings(ctx);
@@ -70974,6 +72131,8 @@ function detailBlocks(ctx, trims) {
   ];
   const steady = steadyMetricsSection(ctx.result);
   if (steady) blocks.push(details(steady.summary, steady.body));
+  const instructions = instructionSection(ctx.result, ctx.c);
+  if (instructions) blocks.push(details(instructions.summary, instructions.body));
   for (const section of waitEventSections(ctx.result, ctx.c)) {
     blocks.push(
       details(`Why it changed: wait events, ${escapeMarkdown(section.title, 120)}`, [section.markdown])
@@ -70984,8 +72143,8 @@ function detailBlocks(ctx, trims) {
   }
   return blocks;
 }
-function details(summary2, body) {
-  return [`<details><summary>${summary2}</summary>`, "", ...body, "", "</details>"].join("\n");
+function details(summary3, body) {
+  return [`<details><summary>${summary3}</summary>`, "", ...body, "", "</details>"].join("\n");
 }
 function allWarnings(ctx) {
   const run3 = ctx.result.warnings ?? [];
@@ -71020,6 +72179,7 @@ function arm(s, role, tps, dash, fraction) {
 var REASON_PHRASES = {
   "significant-beyond-threshold": (t) => `significant, beyond \xB1${t}%`,
   "ci-inside-threshold": (t) => `90% CI inside \xB1${t}%`,
+  "not-worse-than-threshold": (t, better) => `not worse: one-sided bound ${better === "lower" ? "below +" : "above -"}${t}%`,
   "significant-below-threshold": (t) => `significant, below ${t}%`,
   "ci-wider-than-threshold": (t) => `CI wider than \xB1${t}%`,
   "too-few-runs": () => "too few runs",
@@ -71043,6 +72203,7 @@ var VERDICT_DISPLAY = {
   regression: { icon: "\u274C", title: "Regression", word: "regression" },
   improvement: { icon: "\u{1F680}", title: "Improvement", word: "improvement" },
   "no-change": { icon: "\u2705", title: "No change", word: "no change" },
+  "not-worse": { icon: "\u2705", title: "Not worse", word: "not worse" },
   inconclusive: { icon: "\u2754", title: "Inconclusive", word: "inconclusive" },
   mixed: { icon: "\u26A0\uFE0F", title: "Mixed: regressions and improvements", word: "mixed" }
 };
@@ -71062,12 +72223,12 @@ function columns(table2) {
   ];
 }
 function rowTexts(table2, row2, style) {
-  const median2 = (v) => v === null ? style.missing : style.number(v, table2.decimals);
+  const median3 = (v) => v === null ? style.missing : style.number(v, table2.decimals);
   return [
     String(row2.clients),
     `${row2.baseN}/${row2.headN}`,
-    median2(row2.baseMedian),
-    median2(row2.headMedian),
+    median3(row2.baseMedian),
+    median3(row2.headMedian),
     ...table2.paired ? [row2.perRoundPct === null ? style.missing : formatPct(row2.perRoundPct)] : [],
     formatDeltaCi(row2) ?? style.missing,
     formatPAdjusted(row2) ?? style.missing,
@@ -71518,11 +72679,12 @@ function runCommand(result, file2) {
   const lines = [["pgperf", "run"]];
   const [base, ...heads] = result.arms;
   const builds2 = result.arms.map((a) => a.build);
-  if (base && heads.length === 1 && heads[0].label === "head" && builds2.every((b) => b !== void 0)) {
+  const built = builds2.every((b) => typeof b?.repo === "string" && typeof b.sha === "string");
+  if (base && heads.length === 1 && heads[0].label === "head" && built) {
     const [b, h] = [builds2[0], builds2[1]];
     lines.push(["--repo", repoOf(b.repo, result)], ["--base", b.sha], ["--head", h.sha]);
-    for (const p of b.patches) lines.push(["--base-patch", basename(p.file)]);
-    for (const p of h.patches) lines.push(["--head-patch", basename(p.file)]);
+    for (const p of b.patches ?? []) lines.push(["--base-patch", basename(p.file)]);
+    for (const p of h.patches ?? []) lines.push(["--head-patch", basename(p.file)]);
   } else {
     for (const a of result.arms) lines.push(["--arm", `${a.label}=${a.binDir}`]);
   }
@@ -71648,7 +72810,9 @@ async function upsertStickyComment(api, input2) {
   const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input2.issueNumber)]);
   const mine = comments.filter((c) => c.userLogin === login && c.body.includes(input2.marker));
   const existing = mine.sort((a, b) => a.id - b.id)[0];
-  const body = typeof input2.body === "string" ? input2.body : input2.body(existing?.body);
+  const wanted = typeof input2.body === "string" ? input2.body : input2.body(existing?.body);
+  if (existing && wanted === void 0) return { action: "kept", comment: existing };
+  const body = wanted ?? "";
   if (existing) return { action: "updated", comment: await api.updateComment(existing.id, body) };
   return { action: "created", comment: await api.createComment(input2.issueNumber, body) };
 }
@@ -71693,10 +72857,11 @@ async function tolerateApiError(logger, permission, fn) {
 }
 
 // src/flows/compare/decide-run.ts
-import { writeFile as writeFile8 } from "node:fs/promises";
-import path29 from "node:path";
-function decideRun(result, comparison, failOn) {
-  return decide(comparison, gatePolicyOf(result.workloads, failOn), completenessOf(result));
+import { writeFile as writeFile9 } from "node:fs/promises";
+import path30 from "node:path";
+function decideRun(result, comparison, failOn, accepted) {
+  const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
+  return decide(comparison, policy, completenessOf(result));
 }
 function completenessOf(result) {
   if (result.status === "complete") return { complete: true };
@@ -71706,8 +72871,8 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path29.join(dir, DECISION_FILE);
-  await writeFile8(file2, `${JSON.stringify(decision, null, 2)}
+  const file2 = path30.join(dir, DECISION_FILE);
+  await writeFile9(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
 }
@@ -71748,7 +72913,7 @@ function pipelineDepsOf(deps, store) {
 }
 
 // src/adapters/action/build-arms.ts
-import path30 from "node:path";
+import path31 from "node:path";
 function sourceRepoOf(inputs, ctx) {
   return parseRepo(inputs.repo ?? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}.git`, ctx.workspace);
 }
@@ -71761,7 +72926,7 @@ async function buildRequestFor(ctx, commits2, inputs, cacheDir) {
     // already chosen (PR: the merge-base from the API), and recorded in the results
     basePatches: [],
     headPatches: await readPatches(
-      inputs.patches.map((p) => path30.resolve(ctx.workspace, p)),
+      inputs.patches.map((p) => path31.resolve(ctx.workspace, p)),
       "input 'patches'"
     ),
     extraOptions: inputs.buildOptions,
@@ -71810,31 +72975,31 @@ function outcomeOf(decision, resultsFile, reportFile) {
 }
 
 // src/adapters/action/workloads.ts
-import path34 from "node:path";
+import path35 from "node:path";
 
 // src/drivers/load-workload.ts
-import { readFile as readFile14 } from "node:fs/promises";
-import path33 from "node:path";
+import { readFile as readFile15 } from "node:fs/promises";
+import path34 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath } from "node:fs/promises";
-import path31 from "node:path";
+import path32 from "node:path";
 async function confinedPath(root, name) {
-  if (path31.isAbsolute(name)) {
+  if (path32.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath(root);
-    real = await realpath(path31.resolve(root, name));
+    real = await realpath(path32.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path31.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path32.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path31.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path31.isAbsolute(inside)) {
+  const inside = path32.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path32.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -71849,7 +73014,7 @@ init_errors();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
-import path32 from "node:path";
+import path33 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -71858,15 +73023,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path32.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path32.dirname(dir)) {
-    const candidate = path32.join(dir, "workloads");
-    if (existsSync2(path32.join(candidate, "workload.schema.json"))) return candidate;
-    if (path32.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path33.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path33.dirname(dir)) {
+    const candidate = path33.join(dir, "workloads");
+    if (existsSync2(path33.join(candidate, "workload.schema.json"))) return candidate;
+    if (path33.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path32.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path33.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -71888,7 +73053,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path32.join(workloadsDir, `${name}.yml`);
+  const file2 = path33.join(workloadsDir, `${name}.yml`);
   return fileKind(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -71909,7 +73074,7 @@ async function loadWorkload(ref, lookup) {
 async function loadWorkloadFile(file2) {
   let text2;
   try {
-    text2 = await readFile14(file2, "utf8");
+    text2 = await readFile15(file2, "utf8");
   } catch (e) {
     throw new UserError(`workload file ${file2}: cannot read it (${e.code ?? e})`);
   }
@@ -71938,7 +73103,7 @@ function parseWorkload(text2, source) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path33.dirname(path33.resolve(file2));
+  const dir = path34.dirname(path34.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -72056,7 +73221,9 @@ function schemaShapeAt(root, p) {
 async function loadInputWorkloads(inputs, ctx, actionDir) {
   const workloads = [];
   for (const w of inputs.workloads.length ? inputs.workloads : ["select-only"]) {
-    workloads.push(await loadWorkload(w, inputLookup(ctx.workspace, actionDir)));
+    const workload = await loadWorkload(w, inputLookup(ctx.workspace, actionDir));
+    if (inputs.instructions) workload.instructions ??= resolveInstructions(true);
+    workloads.push(workload);
   }
   return workloads;
 }
@@ -72064,16 +73231,16 @@ function workloadPath(name, workspace, actionDir) {
   return resolveWorkloadFile(name, inputLookup(workspace, actionDir));
 }
 function inputLookup(workspace, actionDir) {
-  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path34.join(actionDir, "workloads") };
+  return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path35.join(actionDir, "workloads") };
 }
 
 // src/adapters/action/store-setup.ts
-import path36 from "node:path";
+import path37 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
 // src/store/data-branch.ts
-import { mkdir as mkdir9, rm as rm9 } from "node:fs/promises";
-import path35 from "node:path";
+import { mkdir as mkdir10, rm as rm9 } from "node:fs/promises";
+import path36 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -72116,7 +73283,7 @@ var DataBranch = class _DataBranch {
         sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
         ...options
       };
-      await mkdir9(opts.workDir, { recursive: true });
+      await mkdir10(opts.workDir, { recursive: true });
       const branch = new _DataBranch(opts, deps, removeWorkDir);
       await branch.git(["init", "-q"]);
       await branch.git(["remote", "add", "origin", opts.remote]);
@@ -72131,11 +73298,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path35.join(this.opts.workDir, this.opts.storePath);
+    return path36.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path35.join(this.opts.workDir, relative);
+    return path36.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -72288,7 +73455,7 @@ async function openInputStore(inputs, workspace, deps) {
 }
 async function openActionStore(inputs, workspace, access6, deps) {
   if (inputs.storeBranch) {
-    if (inputs.store && (path36.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
+    if (inputs.store && (path37.isAbsolute(inputs.store) || inputs.store.split(/[\\/]/).includes(".."))) {
       throw new UserError(
         `input 'store' is '${inputs.store}', but with 'store-branch' it is the directory inside the branch: expected a relative path such as store`
       );
@@ -72303,7 +73470,7 @@ async function openActionStore(inputs, workspace, access6, deps) {
         remote: access6.dataBranchRemote,
         ...access6.dataBranchCredentials ? { credentials: access6.dataBranchCredentials } : {},
         branch: inputs.storeBranch,
-        workDir: await mkdtemp3(path36.join(access6.tempDir, "pgperf-data-branch-")),
+        workDir: await mkdtemp3(path37.join(access6.tempDir, "pgperf-data-branch-")),
         ...inputs.store ? { storePath: inputs.store } : {}
       },
       deps
@@ -72348,7 +73515,7 @@ async function openActionStore(inputs, workspace, access6, deps) {
     };
   }
   if (!inputs.store) return void 0;
-  const spec = isPostgresUrl(inputs.store) ? inputs.store : path36.resolve(workspace, inputs.store);
+  const spec = isPostgresUrl(inputs.store) ? inputs.store : path37.resolve(workspace, inputs.store);
   const store = await access6.open(spec, true);
   return { reader: store, archive: store, close: () => store.close() };
 }
@@ -72379,8 +73546,8 @@ async function headOnly(arms, deps) {
 }
 
 // src/adapters/action/shard-job.ts
-import { mkdir as mkdir10, writeFile as writeFile9 } from "node:fs/promises";
-import path37 from "node:path";
+import { mkdir as mkdir11, writeFile as writeFile10 } from "node:fs/promises";
+import path38 from "node:path";
 init_errors();
 function shardOfInputs(inputs, ctx, workloads) {
   const spec = inputs.shard;
@@ -72409,9 +73576,9 @@ async function publishShard(outcome, ctx, deps, resultsDir, reportFileName) {
   const report = renderJobSummary(
     reportInputOf(result, outcome.comparison, ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {})
   );
-  await mkdir10(resultsDir, { recursive: true });
-  const reportFile = path37.join(resultsDir, reportFileName);
-  await writeFile9(reportFile, report);
+  await mkdir11(resultsDir, { recursive: true });
+  const reportFile = path38.join(resultsDir, reportFileName);
+  await writeFile10(reportFile, report);
   await deps.io.writeSummary(`> ${note}
 
 ${report}`);
@@ -72423,8 +73590,8 @@ ${report}`);
 }
 
 // src/adapters/action/consolidate-mode.ts
-import { writeFile as writeFile10, mkdir as mkdir11 } from "node:fs/promises";
-import path39 from "node:path";
+import { writeFile as writeFile11, mkdir as mkdir12 } from "node:fs/promises";
+import path40 from "node:path";
 
 // src/flows/consolidate/consolidate.ts
 init_fingerprint();
@@ -72734,7 +73901,7 @@ function mergedShard(ref, samples) {
 
 // src/flows/consolidate/gather-shards.ts
 import { readdir as readdir9 } from "node:fs/promises";
-import path38 from "node:path";
+import path39 from "node:path";
 init_errors();
 async function findResultsFiles(dir, name = "results.json") {
   let entries;
@@ -72744,7 +73911,7 @@ async function findResultsFiles(dir, name = "results.json") {
     if (e.code === "ENOENT") return [];
     throw e;
   }
-  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path38.join(e.parentPath, e.name)).sort();
+  return entries.filter((e) => e.isFile() && e.name === name).map((e) => path39.join(e.parentPath, e.name)).sort();
 }
 async function readShardFiles(files, logger) {
   const out = [];
@@ -72940,8 +74107,8 @@ function benchmarkTarget(ctx, result, prNumberInput) {
     basis: pr ? `the ${ctx.eventName} event of PR #${pr.number}` : `the ${ctx.eventName} event`
   };
 }
-async function commentTarget(ctx, result, prNumberInput, api, file2) {
-  const target = await eventTarget(ctx, prNumberInput, api, "mode comment", result.source?.prNumber);
+async function commentTarget(ctx, result, prNumberInput, api, file2, headRefInput) {
+  const target = ctx.eventName === "issue_comment" ? await commandTarget(ctx, prNumberInput, api, headRefInput) : await eventTarget(ctx, prNumberInput, api, "mode comment", result.source?.prNumber);
   checkClaims(result, target, file2);
   return target;
 }
@@ -72984,6 +74151,31 @@ async function eventTarget(ctx, prNumberInput, api, mode, claimedPr) {
     );
   }
   return { ...prNumber !== void 0 ? { prNumber } : {}, headSha, basis };
+}
+async function commandTarget(ctx, prNumberInput, api, headRefInput) {
+  const issue3 = ctx.payload.issue;
+  if (typeof issue3?.number !== "number" || !issue3.pull_request) {
+    throw new UserError(
+      "mode comment on issue_comment: the comment is not on a pull request; refusing to comment or set a status"
+    );
+  }
+  if (prNumberInput !== void 0 && prNumberInput !== issue3.number) {
+    throw new UserError(
+      `mode comment: input 'pr-number' is ${prNumberInput}, but the /pgperf command was on PR #${issue3.number}; refusing to comment or set a status`
+    );
+  }
+  if (!api)
+    throw new UserError(
+      "mode comment on issue_comment reads the PR's head through the API: set 'github-token'"
+    );
+  const now = await api.pullRequestHead(issue3.number);
+  const measured = headRefInput !== void 0 && /^[0-9a-f]{40}$/.test(headRefInput) ? headRefInput : now;
+  return {
+    prNumber: issue3.number,
+    headSha: measured,
+    basis: `the /pgperf command on PR #${issue3.number} (head ${measured.slice(0, 12)})`,
+    ...now !== measured ? { movedTo: now } : {}
+  };
 }
 function checkClaims(result, target, file2) {
   const claimed = { pr: result.source?.prNumber, sha: result.source?.head?.sha };
@@ -73055,13 +74247,13 @@ async function publishConsolidation(judged, inputs, ctx, deps, resultsDir, targe
   const { logger, io } = deps;
   const report = consolidatedReportInput(judged, ctx.runUrl);
   const comment = renderConsolidatedComment(report, inputs.commentId);
-  await mkdir11(resultsDir, { recursive: true });
-  const reportFile = path39.join(resultsDir, REPORT_FILE);
-  await writeFile10(reportFile, comment);
+  await mkdir12(resultsDir, { recursive: true });
+  const reportFile = path40.join(resultsDir, REPORT_FILE);
+  await writeFile11(reportFile, comment);
   const resultsFiles = [];
   for (const c of judged.classes) {
-    const file2 = path39.join(resultsDir, `consolidated-${c.fingerprint}.json`);
-    await writeFile10(file2, `${JSON.stringify(c.result, null, 2)}
+    const file2 = path40.join(resultsDir, `consolidated-${c.fingerprint}.json`);
+    await writeFile11(file2, `${JSON.stringify(c.result, null, 2)}
 `);
     resultsFiles.push(file2);
   }
@@ -73104,12 +74296,12 @@ function sleep2(ms, signal) {
 }
 
 // src/adapters/action/nightly-mode.ts
-import { mkdir as mkdir13, writeFile as writeFile12 } from "node:fs/promises";
-import path42 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile13 } from "node:fs/promises";
+import path43 from "node:path";
 
 // src/flows/nightly/nightly-site.ts
-import path41 from "node:path";
-import { writeFile as writeFile11 } from "node:fs/promises";
+import path42 from "node:path";
+import { writeFile as writeFile12 } from "node:fs/promises";
 
 // src/flows/history/load-runs.ts
 init_errors();
@@ -73556,14 +74748,14 @@ function scriptText(source) {
 
 // src/flows/history/uplot-assets.ts
 init_errors();
-import { readFile as readFile15 } from "node:fs/promises";
+import { readFile as readFile16 } from "node:fs/promises";
 import { createRequire } from "node:module";
 async function loadChartAssets() {
   try {
     const require2 = createRequire(import.meta.url);
     const [script, css] = await Promise.all([
-      readFile15(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
-      readFile15(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
+      readFile16(require2.resolve("uplot/dist/uPlot.iife.min.js"), "utf8"),
+      readFile16(require2.resolve("uplot/dist/uPlot.min.css"), "utf8")
     ]);
     return { script, css };
   } catch (e) {
@@ -73574,13 +74766,13 @@ async function loadChartAssets() {
 }
 
 // src/flows/history/write-site.ts
-import { mkdir as mkdir12 } from "node:fs/promises";
-import path40 from "node:path";
+import { mkdir as mkdir13 } from "node:fs/promises";
+import path41 from "node:path";
 async function writeSite(dir, files) {
-  await mkdir12(dir, { recursive: true });
+  await mkdir13(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path40.join(dir, f.file);
+    const target = path41.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -73596,7 +74788,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile11(path41.join(dir, ".nojekyll"), "");
+  await writeFile12(path42.join(dir, ".nojekyll"), "");
   return files;
 }
 function workloadId(fingerprint, workload) {
@@ -74126,8 +75318,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const store = await openActionStore(inputs, ctx.workspace, deps.stores, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
   const pipelineDeps = pipelineDepsOf(deps, store);
-  const resultsFile = path42.join(resultsDir, RESULTS_FILE);
-  const reportFile = path42.join(resultsDir, REPORT_FILE);
+  const resultsFile = path43.join(resultsDir, RESULTS_FILE);
+  const reportFile = path43.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const links = { ...repoUrl ? { repoUrl } : {}, ...ctx.runUrl ? { runUrl: ctx.runUrl } : {} };
   const api = deps.api;
@@ -74171,11 +75363,11 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
     );
     io.setOutput("results-json", resultsFile);
     const notes = outcome.analysis && inputs.publishSite ? await publishSite(inputs, ctx, deps, store, inputs.publishSite, repoUrl) : [];
-    const summary2 = nightlyReport(outcome, { ...repoUrl ? { repoUrl } : {}, notes });
+    const summary3 = nightlyReport(outcome, { ...repoUrl ? { repoUrl } : {}, notes });
     const gate = nightlyGate(outcome, inputs.failOn);
-    await mkdir13(resultsDir, { recursive: true });
-    await writeFile12(reportFile, summary2);
-    await io.writeSummary(summary2);
+    await mkdir14(resultsDir, { recursive: true });
+    await writeFile13(reportFile, summary3);
+    await io.writeSummary(summary3);
     const verdict2 = outcome.judgement?.verdict ?? "inconclusive";
     io.setOutput("verdict", verdict2);
     if (outcome.judgement) {
@@ -74264,7 +75456,7 @@ function nightlyCommit(inputs, ctx) {
   };
 }
 async function nightlyHead(inputs, ctx, deps, head) {
-  if (inputs.headBinDir) return { kind: "installed", binDir: path42.resolve(inputs.headBinDir) };
+  if (inputs.headBinDir) return { kind: "installed", binDir: path43.resolve(inputs.headBinDir) };
   if (!deps.build) {
     throw new UserError("building PostgreSQL from source is not available here: set 'head-bin-dir'");
   }
@@ -74278,8 +75470,8 @@ async function nightlyHead(inputs, ctx, deps, head) {
 }
 
 // src/adapters/action/calibrate-mode.ts
-import { writeFile as writeFile13 } from "node:fs/promises";
-import path43 from "node:path";
+import { writeFile as writeFile14 } from "node:fs/promises";
+import path44 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_types();
@@ -74312,15 +75504,15 @@ function calibrationOf(result, comparison) {
   };
 }
 function renderCalibrationText(c) {
-  const pct4 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
+  const pct5 = (v) => v === null ? "n/a" : `${v.toFixed(1)}%`;
   const head = c.falseAlarms === 0 ? `calibration: no false alarm in ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha})` : `calibration: FALSE ALARM in ${c.falseAlarms} of ${c.cells.length} cell(s) (A/A, ${c.binDir}, alpha ${c.alpha}): the same install was called changed`;
   const rows = [
     ["cell", "rounds", "paired noise (CV of ln b/a)", "run-to-run CV", "verdict"],
     ...c.cells.map((x) => [
       x.id,
       String(x.rounds),
-      pct4(x.pairedCvPct),
-      pct4(x.runCvPct),
+      pct5(x.pairedCvPct),
+      pct5(x.runCvPct),
       x.falseAlarm ? `${x.verdict} (FALSE ALARM)` : x.verdict
     ])
   ];
@@ -74345,7 +75537,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   if (inputs.baseBinDir) {
     throw new UserError("mode calibrate measures 'head-bin-dir' as both arms: drop 'base-bin-dir'");
   }
-  const binDir = path43.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path44.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   const pipelineDeps = pipelineDepsOf(deps, store);
@@ -74381,8 +75573,8 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     logArchive(outcome, logger);
     const calibration = calibrationOf(outcome.result, outcome.comparison);
     const text2 = renderCalibrationText(calibration);
-    const calibrationFile = path43.join(resultsDir, CALIBRATION_FILE);
-    await writeFile13(calibrationFile, `${JSON.stringify(calibration, null, 2)}
+    const calibrationFile = path44.join(resultsDir, CALIBRATION_FILE);
+    await writeFile14(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
     await io.writeSummary(`## pgperf calibrate
 
@@ -74397,13 +75589,13 @@ ${text2}\`\`\`
     }
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
-    io.setOutput("results-json", path43.join(resultsDir, RESULTS_FILE));
+    io.setOutput("results-json", path44.join(resultsDir, RESULTS_FILE));
     const decision = decideRun(outcome.result, outcome.comparison, inputs.failOn);
     return {
       verdict: decision.verdict,
       ...decision.outcome === "incomplete" && decision.failure ? { failure: decision.failure } : {},
-      resultsFile: path43.join(resultsDir, RESULTS_FILE),
-      reportFile: path43.join(resultsDir, REPORT_FILE)
+      resultsFile: path44.join(resultsDir, RESULTS_FILE),
+      reportFile: path44.join(resultsDir, REPORT_FILE)
     };
   } finally {
     await store?.close();
@@ -74411,8 +75603,8 @@ ${text2}\`\`\`
 };
 
 // src/adapters/action/bisect-mode.ts
-import { mkdir as mkdir14, writeFile as writeFile14 } from "node:fs/promises";
-import path46 from "node:path";
+import { mkdir as mkdir15, writeFile as writeFile15 } from "node:fs/promises";
+import path47 from "node:path";
 
 // src/flows/bisect/one-cell.ts
 init_errors();
@@ -74465,14 +75657,14 @@ ${why}. The first bad commit is one of these ${o.candidates.length} commit(s) af
 }
 
 // src/flows/bisect/run-bisection.ts
-import path45 from "node:path";
+import path46 from "node:path";
 
 // src/flows/bisect/commit-range.ts
-import path44 from "node:path";
+import path45 from "node:path";
 init_errors();
 var CLI_NAMES = { good: "--good", bad: "--bad" };
 async function commitRange(req, deps) {
-  const layout = cacheLayout(path44.resolve(req.cacheDir));
+  const layout = cacheLayout(path45.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
   const good = await mirror.resolve(req.good);
   const bad = await mirror.resolve(req.bad);
@@ -74692,7 +75884,7 @@ async function runBisection(req, deps) {
   const measure = async (commit3, built, t, rounds, step) => {
     const t0 = Date.now();
     const label = short(commit3.sha);
-    const runDir = path45.join(req.outDir, `step-${step}-${label}-try-${t}`);
+    const runDir = path46.join(req.outDir, `step-${step}-${label}-try-${t}`);
     const outcome2 = await (deps.pipeline ?? runPipeline)(
       {
         arms: {
@@ -74847,8 +76039,8 @@ var BISECT_FILE = "bisect.json";
 var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   checkBisectInputs(inputs);
-  const reportFile = path46.join(resultsDir, REPORT_FILE);
-  const bisectFile = path46.join(resultsDir, BISECT_FILE);
+  const reportFile = path47.join(resultsDir, REPORT_FILE);
+  const bisectFile = path47.join(resultsDir, BISECT_FILE);
   const skip = skipReason(ctx);
   if (skip) {
     logger.info(`mode bisect: ${skip}; nothing to do`);
@@ -74927,10 +76119,10 @@ ${escapeMarkdown(e.message)}${run3}
     ...repoUrl ? { repoUrl } : {},
     ...ctx.runUrl ? { runUrl: ctx.runUrl } : {}
   });
-  await mkdir14(resultsDir, { recursive: true });
-  await writeFile14(bisectFile, `${JSON.stringify(report, null, 2)}
+  await mkdir15(resultsDir, { recursive: true });
+  await writeFile15(bisectFile, `${JSON.stringify(report, null, 2)}
 `);
-  await writeFile14(reportFile, markdown);
+  await writeFile15(reportFile, markdown);
   await io.writeSummary(markdown);
   const o = report.outcome;
   io.setOutput("first-bad-commit", o.kind === "found" ? o.firstBad.sha : "");
@@ -75081,17 +76273,540 @@ async function issueWorkload(name, inputs, ctx, actionDir, where) {
   const workload = await loadWorkloadFile(file2);
   if (workload.name !== name) {
     throw new UserError(
-      `${where} regressed in workload '${name}', but the shipped file ${path46.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
+      `${where} regressed in workload '${name}', but the shipped file ${path47.basename(file2)} is named '${workload.name}': set the input 'workloads' to the file of '${name}'`
     );
   }
   return workload;
 }
 
+// src/core/pgperf-command.ts
+var COMMAND_GRAMMAR = [
+  "`/pgperf run [workloads=a,b] [clients=1,64] [rounds=N]`: compare the PR head with its base",
+  "`/pgperf rerun <workload>@<clients>`: measure one cell again",
+  "`/pgperf accept <workload>[@<clients>] <reason>`: accept the regression of those cells for this head commit",
+  "`/pgperf help`: this list"
+];
+var MAX_REASON_LENGTH = 300;
+var MAX_LINE_LENGTH = 1e3;
+var NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+var PREFIX = "/pgperf";
+var RUN_OPTIONS = ["workloads", "clients", "rounds"];
+function parsePgperfCommand(body) {
+  const line = (body.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "").trim();
+  if (!line.startsWith(PREFIX) || line.length > PREFIX.length && !/\s/.test(line[PREFIX.length])) {
+    return void 0;
+  }
+  const text2 = line.length > MAX_LINE_LENGTH ? `${line.slice(0, 60)}\u2026` : line;
+  const fail = (problem) => ({ ok: false, problem, text: text2 });
+  if (line.length > MAX_LINE_LENGTH) return fail(`the command is longer than ${MAX_LINE_LENGTH} characters`);
+  if (/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(line)) {
+    return fail("the command contains control or bidirectional characters");
+  }
+  const [verb, ...args] = line.slice(PREFIX.length).trim().split(/\s+/).filter(Boolean);
+  try {
+    const command = parseVerb(verb, args);
+    return { ok: true, command, text: text2 };
+  } catch (e) {
+    if (e instanceof CommandProblem) return fail(e.message);
+    throw e;
+  }
+}
+var CommandProblem = class extends Error {
+};
+function parseVerb(verb, args) {
+  switch (verb) {
+    case void 0:
+      throw new CommandProblem("no command after /pgperf");
+    case "help":
+      if (args.length > 0) throw new CommandProblem(`'help' takes nothing, got '${args[0]}'`);
+      return { kind: "help" };
+    case "run":
+      return parseRun(args);
+    case "rerun": {
+      if (args.length !== 1) {
+        throw new CommandProblem(`'rerun' takes one <workload>@<clients>, got ${args.length} words`);
+      }
+      const cell = parseCell(args[0], true);
+      return { kind: "rerun", workload: cell.workload, clients: cell.clients };
+    }
+    case "accept": {
+      if (args.length === 0) throw new CommandProblem("'accept' needs <workload>[@<clients>] and a reason");
+      const cell = parseCell(args[0], false);
+      const reason = args.slice(1).join(" ");
+      if (reason === "") {
+        throw new CommandProblem(`'accept ${args[0]}' needs a reason: say why the regression is acceptable`);
+      }
+      if (reason.length > MAX_REASON_LENGTH) {
+        throw new CommandProblem(`the reason is longer than ${MAX_REASON_LENGTH} characters`);
+      }
+      return { kind: "accept", ...cell, reason };
+    }
+    default:
+      throw new CommandProblem(`unknown command '${clipWord(verb)}': expected run, rerun, accept or help`);
+  }
+}
+function parseRun(args) {
+  const seen = /* @__PURE__ */ new Set();
+  const run3 = {};
+  for (const arg of args) {
+    const eq = arg.indexOf("=");
+    const key = eq < 0 ? arg : arg.slice(0, eq);
+    const value = eq < 0 ? "" : arg.slice(eq + 1);
+    if (!RUN_OPTIONS.includes(key) || eq < 0) {
+      throw new CommandProblem(
+        `unknown option '${clipWord(arg)}' of 'run': expected ${RUN_OPTIONS.map((o) => `${o}=`).join(", ")}`
+      );
+    }
+    if (seen.has(key)) throw new CommandProblem(`option '${key}' given twice`);
+    seen.add(key);
+    const items = value.split(",");
+    if (key === "workloads") {
+      for (const w of items) {
+        if (!NAME.test(w)) {
+          throw new CommandProblem(
+            `workloads=: '${clipWord(w)}' is no workload name (letters, digits, ".", "_", "-")`
+          );
+        }
+      }
+      if (new Set(items).size !== items.length) throw new CommandProblem("workloads=: a name repeats");
+      run3.workloads = items;
+    } else if (key === "clients") {
+      run3.clients = items.map((c) => positive(c, "clients="));
+      if (new Set(run3.clients).size !== run3.clients.length) {
+        throw new CommandProblem("clients=: client counts must not repeat");
+      }
+    } else {
+      if (items.length !== 1) throw new CommandProblem(`rounds=: one whole number >= 1, got '${value}'`);
+      run3.rounds = positive(value, "rounds=");
+    }
+  }
+  return { kind: "run", ...run3 };
+}
+function parseCell(word, needClients) {
+  const at = word.indexOf("@");
+  const workload = at < 0 ? word : word.slice(0, at);
+  if (!NAME.test(workload)) {
+    throw new CommandProblem(
+      `'${clipWord(word)}' is no <workload>${needClients ? "@<clients>" : "[@<clients>]"} (e.g. select-only@64)`
+    );
+  }
+  if (at < 0) {
+    if (needClients) throw new CommandProblem(`'${clipWord(word)}' needs @<clients>, e.g. ${workload}@64`);
+    return { workload };
+  }
+  return { workload, clients: positive(word.slice(at + 1), `'${clipWord(word)}': clients`) };
+}
+function positive(text2, what) {
+  const n = Number(text2);
+  if (!/^[0-9]{1,9}$/.test(text2) || n < 1) {
+    throw new CommandProblem(`${what}: '${clipWord(text2)}' is not a whole number >= 1`);
+  }
+  return n;
+}
+function clipWord(word) {
+  return word.length > 40 ? `${word.slice(0, 40)}\u2026` : word;
+}
+
+// src/core/report/comment-state.ts
+var PREFIX2 = "<!-- pgperf:state ";
+var SUFFIX2 = " -->";
+function commentStateOf(decision, sha, runId) {
+  return {
+    sha,
+    outcome: decision.outcome,
+    verdict: decision.verdict,
+    ...runId ? { runId } : {},
+    cells: decision.cells.map((c) => ({
+      workload: c.workload,
+      clients: c.clients,
+      metric: c.metric,
+      deltaPct: c.deltaPct,
+      failsGate: c.failsGate,
+      verdict: c.verdict
+    }))
+  };
+}
+function renderCommentState(state) {
+  return `${PREFIX2}${Buffer.from(JSON.stringify(state)).toString("base64url")}${SUFFIX2}`;
+}
+function readCommentState(body) {
+  const line = body.split("\n").find((l) => l.startsWith(PREFIX2) && l.endsWith(SUFFIX2));
+  if (!line) return void 0;
+  try {
+    const state = JSON.parse(
+      Buffer.from(line.slice(PREFIX2.length, -SUFFIX2.length), "base64url").toString("utf8")
+    );
+    return typeof state.sha === "string" && Array.isArray(state.cells) ? state : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function withCommentState(body, state) {
+  const kept = body.split("\n").filter((l) => !(l.startsWith(PREFIX2) && l.endsWith(SUFFIX2)));
+  while (kept.length > 0 && kept.at(-1) === "") kept.pop();
+  return `${kept.join("\n")}
+
+${renderCommentState(state)}
+`;
+}
+
+// src/adapters/action/command-mode.ts
+init_errors();
+
+// src/adapters/action/acceptances.ts
+var PREFIX3 = "<!-- pgperf:acceptance ";
+var SUFFIX3 = " -->";
+var STEERING_PERMISSIONS = ["admin", "maintain", "write"];
+function renderAcceptanceRecord(record2) {
+  return `${PREFIX3}${Buffer.from(JSON.stringify(record2)).toString("base64url")}${SUFFIX3}`;
+}
+function readRecord(body) {
+  const line = body.split("\n").find((l) => l.startsWith(PREFIX3) && l.endsWith(SUFFIX3));
+  if (!line) return void 0;
+  try {
+    const r = JSON.parse(
+      Buffer.from(line.slice(PREFIX3.length, -SUFFIX3.length), "base64url").toString("utf8")
+    );
+    const ok = typeof r.commandId === "number" && typeof r.by === "string" && typeof r.sha === "string" && typeof r.reason === "string" && Array.isArray(r.cells);
+    return ok ? r : void 0;
+  } catch {
+    return void 0;
+  }
+}
+async function readAcceptances(api, prNumber, logger, known) {
+  const [login, comments] = known ? [known.login, known.comments] : await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
+  const accepted = [];
+  const permissions = /* @__PURE__ */ new Map();
+  for (const c of comments) {
+    if (c.userLogin !== login) continue;
+    const record2 = readRecord(c.body);
+    if (!record2) continue;
+    const why = await whyNot(record2, comments, api, permissions);
+    if (why) {
+      logger.info(`an acceptance by @${record2.by} (comment ${record2.commandId}) does not count: ${why}`);
+      continue;
+    }
+    for (const cell of record2.cells) {
+      accepted.push({ ...cell, sha: record2.sha, by: record2.by, reason: record2.reason });
+    }
+  }
+  return accepted;
+}
+async function whyNot(record2, comments, api, permissions) {
+  const command = comments.find((c) => c.id === record2.commandId);
+  if (!command) return "its /pgperf accept comment was deleted";
+  if (command.userLogin !== record2.by) return `its comment is by @${command.userLogin}, not @${record2.by}`;
+  if (command.createdAt === void 0 || command.createdAt !== command.updatedAt) {
+    return "its /pgperf accept comment was edited after it was given";
+  }
+  const parsed = parsePgperfCommand(command.body);
+  if (!parsed?.ok || parsed.command.kind !== "accept" || parsed.command.reason !== record2.reason) {
+    return "its comment no longer says that /pgperf accept";
+  }
+  let permission = permissions.get(record2.by);
+  if (permission === void 0) {
+    permission = await api.permission(record2.by);
+    permissions.set(record2.by, permission);
+  }
+  if (!STEERING_PERMISSIONS.includes(permission)) {
+    return `@${record2.by}'s permission is now ${permission} (needs write, maintain or admin)`;
+  }
+  return void 0;
+}
+
+// src/adapters/action/command-mode.ts
+var PENDING_NOTE = "> \u23F3 ";
+var NOTHING = { verdict: "inconclusive", resultsFile: "", reportFile: "" };
+var runCommandMode = async (inputs, ctx, deps) => {
+  const { logger, io } = deps;
+  for (const name of ["run", "republish"]) io.setOutput(name, "false");
+  io.setOutput("command", "");
+  if (ctx.eventName !== "issue_comment") {
+    throw new UserError(
+      `mode command runs on issue_comment events (a PR comment starting with /pgperf), got '${ctx.eventName}': see docs/pr-commands.md`
+    );
+  }
+  const event = commentEventOf(ctx);
+  if (event.prNumber === void 0) {
+    logger.info("the comment is on an issue, not a pull request: nothing to do");
+    return NOTHING;
+  }
+  const parsed = parsePgperfCommand(event.body);
+  if (!parsed) {
+    logger.info("the comment does not start with /pgperf: nothing to do");
+    return NOTHING;
+  }
+  if (event.action !== "created") {
+    logger.info(`the comment was ${event.action}, not created: only a new comment is a command`);
+    return NOTHING;
+  }
+  const api = deps.api;
+  const prNumber = event.prNumber;
+  await api.addReaction(event.commentId, "eyes");
+  const reply = async (text2) => {
+    await api.createComment(prNumber, `> ${quote2(parsed.text)}
+
+@${event.login}: ${text2}`);
+  };
+  const permission = await api.permission(event.login);
+  if (!STEERING_PERMISSIONS.includes(permission)) {
+    logger.info(`@${event.login} has ${permission} permission: refused, nothing starts`);
+    io.setOutput("command", "refused");
+    await reply(
+      `sorry, pgperf runs and acceptances need write, maintain or admin permission on this repository, and yours is ${permission}. A maintainer can run \`/pgperf run\` for you.`
+    );
+    return NOTHING;
+  }
+  if (!parsed.ok) {
+    logger.info(`not a valid command: ${parsed.problem}`);
+    io.setOutput("command", "invalid");
+    await reply(`${escapeMarkdown(parsed.problem)}. The accepted words are:
+
+${grammarList()}`);
+    return NOTHING;
+  }
+  const command = parsed.command;
+  if (command.kind === "help") {
+    io.setOutput("command", "help");
+    await reply(`pgperf understands:
+
+${grammarList()}
+
+See docs/pr-commands.md.`);
+    return NOTHING;
+  }
+  const pr = await api.pullRequest(prNumber);
+  if (pr.state !== "open") {
+    logger.info(`PR #${prNumber} is ${pr.state}: refused`);
+    io.setOutput("command", "refused");
+    await reply(`PR #${prNumber} is ${pr.state}: pgperf measures and accepts only on open pull requests.`);
+    return NOTHING;
+  }
+  if (command.kind === "accept") {
+    return accept(command, { event, pr, inputs, api, io, logger: deps.logger, reply });
+  }
+  return requestRun(command, { event, pr, inputs, ctx, deps, api, reply });
+};
+async function requestRun(command, c) {
+  const { io, logger } = c.deps;
+  const wanted = command.kind === "rerun" ? [command.workload] : command.workloads;
+  const clients = command.kind === "rerun" ? [command.clients] : command.clients;
+  const rounds = command.kind === "run" ? command.rounds : void 0;
+  const entries = c.inputs.workloads.length ? c.inputs.workloads : ["select-only"];
+  const named = [];
+  for (const entry of entries) {
+    const [w] = await loadInputWorkloads({ workloads: [entry] }, c.ctx, c.deps.actionDir);
+    named.push({ entry, name: w.name, clients: w.clients });
+  }
+  const unknown2 = (wanted ?? []).filter((w) => !named.some((n) => n.name === w));
+  if (unknown2.length > 0) {
+    io.setOutput("command", "invalid");
+    await c.reply(
+      `unknown workload ${unknown2.map((w) => `\`${escapeMarkdown(w)}\``).join(", ")}; this workflow runs ${named.map((n) => `\`${n.name}\``).join(", ")}.`
+    );
+    return NOTHING;
+  }
+  const chosen = wanted ? named.filter((n) => wanted.includes(n.name)) : named;
+  const baseSha = await c.api.mergeBase(c.pr.baseSha, c.pr.headSha);
+  const head = c.pr.headSha;
+  const cells = clients ? clients.join(",") : "each workload's client counts";
+  logger.info(
+    `@${c.event.login} asked for ${command.kind}: ${chosen.map((n) => n.name).join(", ")} at ${cells} on ${head}`
+  );
+  io.setOutput("command", command.kind);
+  io.setOutput("run", "true");
+  io.setOutput("pr-number", String(c.pr.number));
+  io.setOutput("head-sha", head);
+  io.setOutput("base-sha", baseSha);
+  io.setOutput("workloads", chosen.map((n) => n.entry).join("\n"));
+  io.setOutput("client-counts", clients ? clients.join(",") : "");
+  io.setOutput("rounds", rounds !== void 0 ? String(rounds) : "");
+  const note = `${PENDING_NOTE}${quote2(commandText(command))} by @${c.event.login}: measuring head ${head.slice(0, 12)} (the PR head at the command) against ${baseSha.slice(0, 12)}; this comment is updated with the result.`;
+  await upsertStickyComment(c.api, {
+    issueNumber: c.pr.number,
+    marker: commentMarker(c.inputs.commentId),
+    body: (existing) => withPendingNote(existing, note, commentMarker(c.inputs.commentId))
+  });
+  return NOTHING;
+}
+async function accept(command, c) {
+  const { io } = c;
+  const marker = commentMarker(c.inputs.commentId);
+  const [login, comments] = await Promise.all([c.api.viewerLogin(), c.api.listComments(c.pr.number)]);
+  const sticky = comments.filter((m) => m.userLogin === login && m.body.includes(marker)).sort((a, b) => a.id - b.id)[0];
+  const state = sticky ? readCommentState(sticky.body) : void 0;
+  const refuse = async (text2) => {
+    io.setOutput("command", "refused");
+    c.logger.info(`accept refused: ${text2}`);
+    await c.reply(text2);
+    return NOTHING;
+  };
+  if (!state) return refuse("there is no pgperf result on this PR to accept yet: run `/pgperf run` first.");
+  if (state.sha !== c.pr.headSha) {
+    return refuse(
+      `the result shown is for ${state.sha.slice(0, 12)}, but the PR head is now ${c.pr.headSha.slice(0, 12)}: run \`/pgperf run\` first, then accept what it finds.`
+    );
+  }
+  const target = `${command.workload}${command.clients !== void 0 ? `@${command.clients}` : ""}`;
+  const cells = state.cells.filter(
+    (s) => s.workload === command.workload && (command.clients === void 0 || s.clients === command.clients) && s.failsGate && s.deltaPct !== null
+  );
+  if (cells.length === 0) {
+    const failing = state.cells.filter((s) => s.failsGate).map((s) => `${s.workload}@${s.clients}`);
+    return refuse(
+      `no cell of \`${target}\` fails the gate in the result for ${state.sha.slice(0, 12)}${failing.length > 0 ? ` (failing: ${[...new Set(failing)].join(", ")})` : " (nothing fails)"}: nothing to accept.`
+    );
+  }
+  const record2 = {
+    commandId: c.event.commentId,
+    by: c.event.login,
+    sha: state.sha,
+    reason: command.reason,
+    cells: cells.map((s) => ({
+      workload: s.workload,
+      clients: s.clients,
+      metric: s.metric,
+      deltaPct: s.deltaPct
+    }))
+  };
+  const listed = cells.map(
+    (s) => `\`${s.workload}@${s.clients}\` ${METRICS[s.metric]?.label ?? s.metric} ${formatPct(s.deltaPct)}`
+  ).join(", ");
+  await c.api.createComment(
+    c.pr.number,
+    [
+      `> ${quote2(`/pgperf accept ${target} ${command.reason}`)}`,
+      "",
+      `\u2705 Accepted by @${c.event.login} for ${state.sha.slice(0, 12)}: ${listed}: ${escapeMarkdown(command.reason)}.`,
+      "A new head commit, or a regression worse than this by more than its threshold, ends the acceptance; editing or deleting the command ends it too.",
+      "",
+      renderAcceptanceRecord(record2)
+    ].join("\n")
+  );
+  await c.api.addReaction(c.event.commentId, "+1");
+  io.setOutput("command", "accept");
+  io.setOutput("republish", "true");
+  io.setOutput("pr-number", String(c.pr.number));
+  io.setOutput("head-sha", state.sha);
+  io.setOutput("results-run-id", state.runId ?? "");
+  return NOTHING;
+}
+function commentEventOf(ctx) {
+  const p = ctx.payload;
+  const missing = [
+    typeof p.issue?.number === "number" ? "" : "issue.number",
+    typeof p.comment?.id === "number" ? "" : "comment.id",
+    typeof p.comment?.user?.login === "string" ? "" : "comment.user.login",
+    typeof p.comment?.body === "string" ? "" : "comment.body"
+  ].filter(Boolean);
+  if (missing.length > 0) {
+    throw new UserError(
+      `the issue_comment event payload (GITHUB_EVENT_PATH ${ctx.eventPath ?? "not set"}) has no ${missing.join(", ")}; expected the payload GitHub writes for a comment`
+    );
+  }
+  return {
+    action: typeof p.action === "string" ? p.action : "",
+    ...p.issue.pull_request ? { prNumber: p.issue.number } : {},
+    commentId: p.comment.id,
+    login: p.comment.user.login,
+    body: p.comment.body
+  };
+}
+function withPendingNote(existing, note, marker) {
+  if (!existing) return `${marker}
+${note}
+`;
+  const lines = existing.split("\n").filter((l) => !l.startsWith(PENDING_NOTE));
+  const first = lines[0]?.startsWith("<!--") ? lines.shift() : marker;
+  const body = [first, note, ...lines].join("\n");
+  const state = readCommentState(existing);
+  return state ? withCommentState(body, state) : body;
+}
+function commandText(command) {
+  switch (command.kind) {
+    case "rerun":
+      return `/pgperf rerun ${command.workload}@${command.clients}`;
+    case "run":
+      return [
+        "/pgperf run",
+        command.workloads ? `workloads=${command.workloads.join(",")}` : "",
+        command.clients ? `clients=${command.clients.join(",")}` : "",
+        command.rounds !== void 0 ? `rounds=${command.rounds}` : ""
+      ].filter(Boolean).join(" ");
+    default:
+      return `/pgperf ${command.kind}`;
+  }
+}
+function grammarList() {
+  return COMMAND_GRAMMAR.map((g2) => `- ${g2}`).join("\n");
+}
+function quote2(text2) {
+  return escapeMarkdown(text2, 200);
+}
+
+// src/adapters/action/trigger.ts
+function triggerOf(ctx) {
+  const p = ctx.payload;
+  const by = (login) => typeof login === "string" && login !== "" ? ` by @${login}` : "";
+  switch (ctx.eventName) {
+    case "issue_comment": {
+      const body = typeof p.comment?.body === "string" ? p.comment.body : "";
+      const parsed = parsePgperfCommand(body);
+      return parsed ? `${parsed.text.slice(0, 120)}${by(p.comment?.user?.login)}` : "a PR comment";
+    }
+    case "pull_request":
+    case "pull_request_target":
+      if (p.action === "labeled" && typeof p.label?.name === "string") {
+        return `label ${p.label.name} added${by(p.sender?.login)}`;
+      }
+      if (p.action === "synchronize") return `a push to the PR${by(p.sender?.login)}`;
+      return typeof p.action === "string" ? `the PR being ${p.action}${by(p.sender?.login)}` : void 0;
+    case "workflow_run": {
+      const event = typeof p.workflow_run?.event === "string" ? p.workflow_run.event : "unknown";
+      const article = /^[aeiou]/.test(event) ? "an" : "a";
+      return `the benchmark workflow of ${article} ${event} event${by(p.workflow_run?.triggering_actor?.login)}`;
+    }
+    case "":
+      return void 0;
+    default:
+      return `a ${ctx.eventName} event${by(p.sender?.login)}`;
+  }
+}
+
+// src/core/report/acceptance-markdown.ts
+function renderAcceptances(decision) {
+  const named = decision.cells.filter((c) => c.accepted !== void 0);
+  if (named.length === 0) return "";
+  return [
+    "",
+    "**Accepted trade-offs** (`/pgperf accept`):",
+    "",
+    ...named.map((c) => `- ${acceptanceLine(c)}`),
+    ""
+  ].join("\n");
+}
+function acceptanceLine(c) {
+  const a = c.accepted;
+  const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct);
+  const cell = `\`${c.id.replace(/`/g, "")}\` ${METRICS[c.metric].label} ${delta}`;
+  const who = `accepted by @${escapeMarkdown(a.by)}: ${escapeMarkdown(a.reason)}`;
+  const when = `for ${a.sha.slice(0, 12)} at ${formatPct(a.acceptedDeltaPct)}`;
+  switch (a.state) {
+    case "valid":
+      return `\u2705 ${cell}: ${who} (${when})`;
+    case "new-head":
+      return `\u26A0\uFE0F ${cell}: **no longer accepted**, a new head commit was measured (${who}, ${when})`;
+    case "worse":
+      return `\u26A0\uFE0F ${cell}: **no longer accepted**, the regression grew by more than the ${c.thresholdPct}% threshold beyond the accepted one (${who}, ${when})`;
+  }
+}
+
 // src/adapters/action/run-action.ts
+init_api();
 var commentMode = async (inputs, ctx, deps, resultsDir) => {
-  const resultsFile = path47.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path48.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile);
-  const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
+  const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
   return publish(result, analyse(result), target, inputs, ctx, deps, resultsDir);
 };
@@ -75105,7 +76820,10 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
   const { logger } = deps;
   const commits2 = await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit2(commits2.base)}; head: ${describeCommit2(commits2.head)}`);
-  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
+  const workloads = withClientCounts(
+    await loadInputWorkloads(inputs, ctx, deps.actionDir),
+    inputs.clientCounts
+  );
   const sharded = inputs.shard ? shardOfInputs(inputs, ctx, workloads) : void 0;
   if (sharded) {
     logger.info(
@@ -75177,8 +76895,8 @@ async function armSource(commits2, inputs, ctx, deps) {
     return {
       kind: "installed",
       arms: [
-        { label: "base", binDir: path47.resolve(inputs.baseBinDir), settings: {} },
-        { label: "head", binDir: path47.resolve(inputs.headBinDir), settings: {} }
+        { label: "base", binDir: path48.resolve(inputs.baseBinDir), settings: {} },
+        { label: "head", binDir: path48.resolve(inputs.headBinDir), settings: {} }
       ]
     };
   }
@@ -75214,32 +76932,50 @@ function adaptiveFromInputs(inputs, alpha, roundS) {
 }
 async function publish(result, comparison, target, inputs, ctx, deps, resultsDir) {
   const { logger, io } = deps;
+  const accepted = await acceptancesFor(target, inputs, deps);
   const reportInput = reportInputOf(result, comparison, {
-    failOn: inputs.failOn,
+    decision: decideRun(result, comparison, inputs.failOn, accepted),
     ...ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {}
   });
   const { decision } = reportInput;
-  const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
-  await mkdir15(resultsDir, { recursive: true });
-  const reportFile = path47.join(resultsDir, REPORT_FILE);
-  await writeFile15(reportFile, report);
-  await io.writeSummary(renderJobSummary(reportInput));
+  const state = target.headSha ? commentStateOf(decision, target.headSha, ctx.runId) : void 0;
+  const notes = publishNotes(decision, target, ctx);
+  const rendered = underHeadline(
+    renderMarkdownReport({ ...reportInput, commentId: inputs.commentId }),
+    notes
+  );
+  const report = state ? withCommentState(rendered, state) : rendered;
+  await mkdir16(resultsDir, { recursive: true });
+  const reportFile = path48.join(resultsDir, REPORT_FILE);
+  await writeFile16(reportFile, report);
+  await io.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
   setDecisionOutputs(io, decision, comparison, decisionFile);
-  io.setOutput("results-json", path47.join(resultsDir, RESULTS_FILE));
+  io.setOutput("results-json", path48.join(resultsDir, RESULTS_FILE));
   io.setOutput("report-markdown", reportFile);
   logger.info(`${decision.outcome}: ${headlineText(decision)}`);
   await postToGitHub(
     {
       // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
-      body: result.status === "complete" ? report : (existing) => existing ? supersededNote2(existing, result, reportInput.runUrl) : report,
+      body: (existing) => {
+        if (result.status !== "complete") {
+          return existing ? supersededNote2(existing, result, reportInput.runUrl) : report;
+        }
+        if (inputs.commentOn === "change" && existing && state && !isNews(existing, state)) {
+          logger.info(
+            `comment-on change: the decision is still ${decision.outcome} (${decision.verdict}); the comment is left as it is`
+          );
+          return void 0;
+        }
+        return report;
+      },
       status: statusOf(decision, reportInput.runUrl)
     },
     target,
     inputs,
     deps
   );
-  return outcomeOf(decision, path47.join(resultsDir, RESULTS_FILE), reportFile);
+  return outcomeOf(decision, path48.join(resultsDir, RESULTS_FILE), reportFile);
 }
 function supersededNote2(existing, result, runUrl) {
   const lines = existing.split("\n");
@@ -75248,6 +76984,47 @@ function supersededNote2(existing, result, runUrl) {
   const link2 = runUrl ? ` (${markdownLink("run", runUrl)})` : "";
   const note = `> \u26A0\uFE0F **A later run was ${result.status}**${link2} before it finished; the verdict below is from the earlier complete run.`;
   return [marker, note, ...kept].filter((l, i) => i > 0 || l !== "").join("\n");
+}
+async function acceptancesFor(target, inputs, deps) {
+  const { api, logger } = deps;
+  if (!api || target.prNumber === void 0 || !target.headSha || !(inputs.comment || inputs.commitStatus)) {
+    return void 0;
+  }
+  try {
+    const acceptances = await readAcceptances(api, target.prNumber, logger);
+    return acceptances.length > 0 ? { headSha: target.headSha, acceptances } : void 0;
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, "pull-requests: read");
+    logger.warn(
+      `${e.message}.${hint ? ` ${hint}` : ""} Accepted regressions (/pgperf accept) could not be read: none applies.`
+    );
+    return void 0;
+  }
+}
+function publishNotes(decision, target, ctx) {
+  const trigger = triggerOf(ctx);
+  const moved = target.movedTo ? `; measured head ${target.headSha.slice(0, 12)} as it was at the command: the PR head has since moved to ${target.movedTo.slice(0, 12)}, so this result is not about the current head` : ctx.eventName === "issue_comment" && target.headSha ? `; measured head ${target.headSha.slice(0, 12)}, the PR head at the command` : "";
+  const lines = trigger || moved ? [`_Triggered by ${markdownText(trigger ?? "this workflow")}${moved}._`] : [];
+  const accepted = renderAcceptances(decision);
+  return [...lines, ...accepted ? [accepted] : []].join("\n");
+}
+function markdownText(text2) {
+  return text2.replace(/[\\`*_{}[\]<>|#]/g, (c) => `\\${c}`);
+}
+function underHeadline(markdown, notes, headlineLine = 1) {
+  if (notes === "") return markdown;
+  const lines = markdown.split("\n");
+  lines.splice(headlineLine + 1, 0, "", notes);
+  return lines.join("\n");
+}
+function isNews(existing, state) {
+  const before = readCommentState(existing);
+  if (!before || existing.split("\n").some((l) => l.startsWith(PENDING_NOTE))) return true;
+  return before.outcome !== state.outcome || before.verdict !== state.verdict || before.sha !== state.sha;
+}
+function withClientCounts(workloads, clients) {
+  return clients ? workloads.map((w) => ({ ...w, clients: [...clients] })) : workloads;
 }
 function describeCommit2(c) {
   return [c.ref, c.sha?.slice(0, 12)].filter(Boolean).join(" @ ") + ` (${c.chosenBy})`;
@@ -75258,12 +77035,16 @@ var MODE_TABLE = {
   consolidate: { does: "decide over the shards of a matrix and publish", run: runConsolidate },
   nightly: { does: "measure the branch head into the store, find change points", run: runNightlyMode },
   calibrate: { does: "an A/A run: this runner's noise and false alarms", run: runCalibrateMode },
-  bisect: { does: "the first bad commit of a regression", run: runBisectMode }
+  bisect: { does: "the first bad commit of a regression", run: runBisectMode },
+  command: {
+    does: "a /pgperf PR comment: permission, reaction, the request as outputs",
+    run: runCommandMode
+  }
 };
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  return mode.run(inputs, ctx, deps, path47.resolve(ctx.workspace, inputs.resultsDir));
+  return mode.run(inputs, ctx, deps, path48.resolve(ctx.workspace, inputs.resultsDir));
 }
 
 // src/action.ts
@@ -75349,7 +77130,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path48.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
+    const cacheDir = inputs.cacheDir ? path49.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os13.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -75373,7 +77154,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os13.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path48.resolve(path48.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path49.resolve(path49.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });

@@ -16,6 +16,8 @@ export interface FakeComment {
   id: number;
   body: string;
   user: { login: string };
+  created_at: string;
+  updated_at: string;
 }
 
 export interface FakeIssue {
@@ -40,9 +42,17 @@ export interface FakeGitHub {
   issues: Map<number, FakeIssue>;
   /** Head sha per open pull request number (GET /repos/o/r/pulls/N); others answer 404. */
   pullHeads: Map<number, string>;
+  /** Pull requests GET /repos/o/r/pulls/N answers as closed. */
+  closedPulls: Set<number>;
+  /** Role per login (GET /repos/o/r/collaborators/LOGIN/permission); others answer 404 (not a collaborator). */
+  permissions: Map<string, string>;
+  /** Reactions added (POST /repos/o/r/issues/comments/ID/reactions). */
+  reactions: Array<{ commentId: number; content: string }>;
   /** Answer matching requests with this status (e.g. 403 for a fork's read-only token). */
   refuse: Array<{ method: string; pathPattern: RegExp; status: number }>;
   addComment(issue: number, login: string, body: string): FakeComment;
+  /** Edits a comment as its author would: new body, a later updated_at. */
+  editComment(id: number, body: string): void;
   close(): Promise<void>;
 }
 
@@ -57,12 +67,27 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     login: 'pgperf-bot',
     mergeBaseSha: 'b'.repeat(40),
     pullHeads: new Map(),
+    closedPulls: new Set(),
+    permissions: new Map(),
+    reactions: [],
     issues: new Map(),
     refuse: [],
     addComment(issue: number, login: string, body: string) {
-      const comment = { id: nextId++, body, user: { login } };
+      const at = new Date(Date.UTC(2026, 0, 1) + nextId * 1000).toISOString();
+      const comment = { id: nextId++, body, user: { login }, created_at: at, updated_at: at };
       fake.comments.set(issue, [...(fake.comments.get(issue) ?? []), comment]);
       return comment;
+    },
+    editComment(id: number, body: string) {
+      for (const list of fake.comments.values()) {
+        const comment = list.find((c) => c.id === id);
+        if (comment) {
+          comment.body = body;
+          comment.updated_at = new Date(Date.parse(comment.updated_at) + 60_000).toISOString();
+          return;
+        }
+      }
+      throw new Error(`fake GitHub: no comment ${id}`);
     },
   } as FakeGitHub;
 
@@ -126,10 +151,33 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         return send(200, issue);
       }
       if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(url.pathname))) {
-        const head = fake.pullHeads.get(Number(m[1]));
+        const n = Number(m[1]);
+        const head = fake.pullHeads.get(n);
         return head
-          ? send(200, { number: Number(m[1]), state: 'open', head: { sha: head } })
+          ? send(200, {
+              number: n,
+              state: fake.closedPulls.has(n) ? 'closed' : 'open',
+              head: { sha: head, ref: `pr-${n}` },
+              base: { sha: 'c'.repeat(40), ref: 'master' },
+            })
           : send(404, { message: 'Not Found' });
+      }
+      if (
+        req.method === 'GET' &&
+        (m = /^\/repos\/[^/]+\/[^/]+\/collaborators\/([^/]+)\/permission$/.exec(url.pathname))
+      ) {
+        const role = fake.permissions.get(decodeURIComponent(m[1]!));
+        if (!role) return send(404, { message: 'Not Found' });
+        const legacy = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+        return send(200, { permission: legacy, role_name: role, user: { login: m[1] } });
+      }
+      if (
+        req.method === 'POST' &&
+        (m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)\/reactions$/.exec(url.pathname))
+      ) {
+        const content = (body as { content: string }).content;
+        fake.reactions.push({ commentId: Number(m[1]), content });
+        return send(201, { id: fake.reactions.length, content });
       }
       if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/compare\/(.+)$/.exec(url.pathname))) {
         return send(200, { merge_base_commit: { sha: fake.mergeBaseSha }, status: 'ahead', commits: [] });
@@ -168,6 +216,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
           const comment = list.find((c) => c.id === id);
           if (comment) {
             comment.body = (body as { body: string }).body;
+            comment.updated_at = new Date(Date.parse(comment.updated_at) + 1000).toISOString();
             return send(200, comment);
           }
         }

@@ -215,7 +215,7 @@ const actionCases: Case[] = [
   [
     'mode',
     action({ mode: 'bench' }),
-    /input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, bisect, got 'bench'/,
+    /input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, bisect, command, got 'bench'/,
   ],
   [
     'fail-on',

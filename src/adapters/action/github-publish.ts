@@ -11,8 +11,11 @@ import type { ActionInputs } from './inputs.js';
 import type { PublishTarget } from './trusted-target.js';
 
 export interface GitHubPost {
-  /** The comment body, or a function of the existing comment's body (undefined when there is none). */
-  body: string | ((existing: string | undefined) => string);
+  /**
+   * The comment body, or a function of the existing comment's body (undefined when there is none) that
+   * returns undefined to leave the existing comment as it is.
+   */
+  body: string | ((existing: string | undefined) => string | undefined);
   status: { state: CommitState; description: string; targetUrl?: string };
 }
 

@@ -29,7 +29,12 @@ export const MODES = [
   'calibrate',
   // The first bad commit of a regression issue (label pgperf-bisect) or of base-ref..head-ref (bisect-mode.ts).
   'bisect',
+  // A /pgperf PR comment: permission, reaction, and the accepted request as outputs (command-mode.ts).
+  'command',
 ] as const;
+
+/** When the sticky comment is written: every run, or only when the decision changed. */
+export const COMMENT_ON = ['always', 'change'] as const;
 
 export interface ActionInputs {
   /**
@@ -50,6 +55,8 @@ export interface ActionInputs {
   /** Workload files, or names of the workloads shipped with the action (e.g. select-only). */
   workloads: string[];
   rounds?: number;
+  /** benchmark: these client counts instead of each workload's (e.g. from `/pgperf run clients=1,64`). */
+  clientCounts?: number[];
   /** bisect: the client count to measure (default the workload's, when it has one). */
   clients?: number;
   /** Adaptive rounds: at most this many (looks after blocks of rounds; decided cells stop). */
@@ -63,8 +70,12 @@ export interface ActionInputs {
   failOn: FailOn;
   /** Run a plan that cannot reach significance at all (refused by default). */
   force: boolean;
+  /** Count CPU instructions per transaction for every workload (docs/instructions.md). */
+  instructions: boolean;
   /** Post (or update) the PR comment. */
   comment: boolean;
+  /** always: write the comment on every run; change: only when the decision's outcome or verdict changed. */
+  commentOn: (typeof COMMENT_ON)[number];
   /** Keeps one comment per id, so several jobs on a PR each keep their own. */
   commentId: string;
   /** Set a commit status carrying the verdict on the head commit. */
@@ -122,6 +133,7 @@ export function parseInputs(read: InputReader): ActionInputs {
     workloads: list('workloads'),
     rounds: optionalNumber(read, 'rounds', { integer: true, min: 1 }),
     clients: optionalNumber(read, 'clients', { integer: true, min: 1 }),
+    ...clientCountsInput(read),
     maxRounds: optionalNumber(read, 'max-rounds', { integer: true, min: 1 }),
     timeBudgetS: optionalDuration(read, 'time-budget'),
     duration: optionalNumber(read, 'duration', { integer: true, min: 1 }),
@@ -129,7 +141,9 @@ export function parseInputs(read: InputReader): ActionInputs {
     threshold: policyNumber(read, 'threshold', thresholdProblem) ?? DEFAULT_THRESHOLD_PCT,
     failOn: choice(read, 'fail-on', FAIL_ON, DEFAULT_FAIL_ON),
     force: bool(read, 'force', false),
+    instructions: bool(read, 'instructions', false),
     comment,
+    commentOn: choice(read, 'comment-on', COMMENT_ON, 'always'),
     commentId: text('comment-id') ?? 'default',
     commitStatus: bool(read, 'commit-status', true),
     prNumber: optionalNumber(read, 'pr-number', { integer: true, min: 1 }),
@@ -163,6 +177,16 @@ export function parseInputs(read: InputReader): ActionInputs {
   if (!/^[A-Za-z0-9._-]+$/.test(inputs.commentId)) {
     throw new UserError(
       `input 'comment-id' must be letters, digits, ".", "_" or "-", got '${inputs.commentId}'`,
+    );
+  }
+  if (!token && inputs.mode === 'command') {
+    throw new UserError(
+      "input 'github-token' is empty, but mode command reads the commenter's permission and replies through the API: pass github-token (default ${{ github.token }})",
+    );
+  }
+  if (inputs.clientCounts && inputs.mode !== 'benchmark') {
+    throw new UserError(
+      `input 'client-counts' (${inputs.clientCounts.join(',')}) chooses the client counts of mode benchmark; mode ${inputs.mode} does not measure them: remove it`,
     );
   }
   if (
@@ -217,6 +241,24 @@ export function parseInputs(read: InputReader): ActionInputs {
     if (/[\0\r]/.test(w)) throw new UserError(`input 'workloads': '${JSON.stringify(w)}' is not a file name`);
   }
   return inputs;
+}
+
+/** client-counts: distinct whole numbers >= 1, comma- or newline-separated. */
+function clientCountsInput(read: InputReader): Pick<ActionInputs, 'clientCounts'> {
+  const raw = read('client-counts').trim();
+  if (raw === '') return {};
+  const items = raw.split(/[\n,]/).map((s) => s.trim());
+  const counts = items.map(Number);
+  if (
+    items.some((s) => !/^[0-9]{1,9}$/.test(s)) ||
+    counts.some((n) => n < 1) ||
+    new Set(counts).size !== counts.length
+  ) {
+    throw new UserError(
+      `input 'client-counts' must be distinct whole numbers >= 1, comma-separated (e.g. 1,64), got '${raw}'`,
+    );
+  }
+  return { clientCounts: counts };
 }
 
 /** publish-site: a directory of the data branch, for mode nightly with store-branch. */

@@ -40,11 +40,26 @@ import { benchmarkTarget, commentTarget, type PublishTarget } from './trusted-ta
 import { runNightlyMode } from './nightly-mode.js';
 import { runCalibrateMode } from './calibrate-mode.js';
 import { runBisectMode } from './bisect-mode.js';
+import { runCommandMode, PENDING_NOTE } from './command-mode.js';
+import { readAcceptances } from './acceptances.js';
+import { triggerOf } from './trigger.js';
+import { decideRun } from '../../flows/compare/decide-run.js';
+import type { GatePolicy } from '../../core/compare/policy.js';
+import type { Decision } from '../../core/compare/decision.js';
+import { renderAcceptances } from '../../core/report/acceptance-markdown.js';
+import {
+  commentStateOf,
+  readCommentState,
+  withCommentState,
+  type CommentState,
+} from '../../core/report/comment-state.js';
+import { GitHubApiError, apiFailureHint } from '../github/api.js';
+import type { Workload } from '../../drivers/workload.js';
 
 const commentMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const resultsFile = path.join(resultsDir, RESULTS_FILE);
   const result = await readResults(resultsFile);
-  const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile);
+  const target = await commentTarget(ctx, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
   deps.logger.info(`comment mode: publishing for ${target.basis}`);
   // The benchmark job chose the analysis settings and recorded them; the comment job reports with them.
   return publish(result, analyse(result), target, inputs, ctx, deps, resultsDir);
@@ -66,7 +81,10 @@ async function benchmark(
   const { logger } = deps;
   const commits = await chooseCommits(ctx, inputs, deps.api);
   logger.info(`base: ${describeCommit(commits.base)}; head: ${describeCommit(commits.head)}`);
-  const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
+  const workloads = withClientCounts(
+    await loadInputWorkloads(inputs, ctx, deps.actionDir),
+    inputs.clientCounts,
+  );
   const sharded = inputs.shard ? shardOfInputs(inputs, ctx, workloads) : undefined;
   if (sharded) {
     logger.info(
@@ -197,17 +215,24 @@ async function publish(
   resultsDir: string,
 ): Promise<ActionOutcome> {
   const { logger, io } = deps;
+  const accepted = await acceptancesFor(target, inputs, deps);
   const reportInput = reportInputOf(result, comparison, {
-    failOn: inputs.failOn,
+    decision: decideRun(result, comparison, inputs.failOn, accepted),
     ...(ctx.runUrl ? { fallbackRunUrl: ctx.runUrl } : {}),
   });
   const { decision } = reportInput;
-  const report = renderMarkdownReport({ ...reportInput, commentId: inputs.commentId });
+  const state = target.headSha ? commentStateOf(decision, target.headSha, ctx.runId) : undefined;
+  const notes = publishNotes(decision, target, ctx);
+  const rendered = underHeadline(
+    renderMarkdownReport({ ...reportInput, commentId: inputs.commentId }),
+    notes,
+  );
+  const report = state ? withCommentState(rendered, state) : rendered;
   await mkdir(resultsDir, { recursive: true });
   const reportFile = path.join(resultsDir, REPORT_FILE);
   await writeFile(reportFile, report);
   // The summary has a 1 MiB budget, so it keeps the details a comment may have to trim.
-  await io.writeSummary(renderJobSummary(reportInput));
+  await io.writeSummary(underHeadline(renderJobSummary(reportInput), notes, 0));
   const decisionFile = await writeDecision(resultsDir, decision);
   setDecisionOutputs(io, decision, comparison, decisionFile);
   io.setOutput('results-json', path.join(resultsDir, RESULTS_FILE));
@@ -217,10 +242,19 @@ async function publish(
   await postToGitHub(
     {
       // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
-      body:
-        result.status === 'complete'
-          ? report
-          : (existing) => (existing ? supersededNote(existing, result, reportInput.runUrl) : report),
+      body: (existing) => {
+        // A run that did not finish never replaces an earlier verdict: it is noted above it instead.
+        if (result.status !== 'complete') {
+          return existing ? supersededNote(existing, result, reportInput.runUrl) : report;
+        }
+        if (inputs.commentOn === 'change' && existing && state && !isNews(existing, state)) {
+          logger.info(
+            `comment-on change: the decision is still ${decision.outcome} (${decision.verdict}); the comment is left as it is`,
+          );
+          return undefined;
+        }
+        return report;
+      },
       status: statusOf(decision, reportInput.runUrl),
     },
     target,
@@ -238,6 +272,68 @@ function supersededNote(existing: string, result: RunResult, runUrl: string | un
   const link = runUrl ? ` (${markdownLink('run', runUrl)})` : '';
   const note = `> ⚠️ **A later run was ${result.status}**${link} before it finished; the verdict below is from the earlier complete run.`;
   return [marker, note, ...kept].filter((l, i) => i > 0 || l !== '').join('\n');
+}
+
+/** The acceptances that count on the target's PR, for its head commit (undefined: none, or unreadable). */
+async function acceptancesFor(
+  target: PublishTarget,
+  inputs: ActionInputs,
+  deps: ActionDeps,
+): Promise<GatePolicy['accepted']> {
+  const { api, logger } = deps;
+  if (!api || target.prNumber === undefined || !target.headSha || !(inputs.comment || inputs.commitStatus)) {
+    return undefined;
+  }
+  try {
+    const acceptances = await readAcceptances(api, target.prNumber, logger);
+    return acceptances.length > 0 ? { headSha: target.headSha, acceptances } : undefined;
+  } catch (e) {
+    if (!(e instanceof GitHubApiError)) throw e;
+    const hint = apiFailureHint(e, 'pull-requests: read');
+    logger.warn(
+      `${e.message}.${hint ? ` ${hint}` : ''} Accepted regressions (/pgperf accept) could not be read: none applies.`,
+    );
+    return undefined;
+  }
+}
+
+/** What started the run and which commit it measured, and the accepted trade-offs: said under the headline. */
+function publishNotes(decision: Decision, target: PublishTarget, ctx: ActionContext): string {
+  const trigger = triggerOf(ctx);
+  const moved = target.movedTo
+    ? `; measured head ${target.headSha!.slice(0, 12)} as it was at the command: the PR head has since moved to ${target.movedTo.slice(0, 12)}, so this result is not about the current head`
+    : ctx.eventName === 'issue_comment' && target.headSha
+      ? `; measured head ${target.headSha.slice(0, 12)}, the PR head at the command`
+      : '';
+  const lines =
+    trigger || moved ? [`_Triggered by ${markdownText(trigger ?? 'this workflow')}${moved}._`] : [];
+  const accepted = renderAcceptances(decision);
+  return [...lines, ...(accepted ? [accepted] : [])].join('\n');
+}
+
+/** Trigger text as markdown: no markup, and mentions kept as they are (GitHub vouches for the login). */
+function markdownText(text: string): string {
+  return text.replace(/[\\`*_{}[\]<>|#]/g, (c) => `\\${c}`);
+}
+
+/** `notes` after the headline: line 1 of a comment (after its marker), line 0 of a summary. */
+function underHeadline(markdown: string, notes: string, headlineLine = 1): string {
+  if (notes === '') return markdown;
+  const lines = markdown.split('\n');
+  lines.splice(headlineLine + 1, 0, '', notes);
+  return lines.join('\n');
+}
+
+/** Whether the decision differs from the one the existing comment shows (or the comment awaits a run). */
+function isNews(existing: string, state: CommentState): boolean {
+  const before = readCommentState(existing);
+  if (!before || existing.split('\n').some((l) => l.startsWith(PENDING_NOTE))) return true;
+  return before.outcome !== state.outcome || before.verdict !== state.verdict || before.sha !== state.sha;
+}
+
+/** The workloads with `clients` (input client-counts) instead of their own client counts. */
+function withClientCounts(workloads: Workload[], clients: number[] | undefined): Workload[] {
+  return clients ? workloads.map((w) => ({ ...w, clients: [...clients] })) : workloads;
 }
 
 function describeCommit(c: { ref?: string; sha?: string; chosenBy: string }): string {
@@ -258,6 +354,10 @@ const MODE_TABLE: Record<ActionInputs['mode'], ModeEntry> = {
   nightly: { does: 'measure the branch head into the store, find change points', run: runNightlyMode },
   calibrate: { does: "an A/A run: this runner's noise and false alarms", run: runCalibrateMode },
   bisect: { does: 'the first bad commit of a regression', run: runBisectMode },
+  command: {
+    does: 'a /pgperf PR comment: permission, reaction, the request as outputs',
+    run: runCommandMode,
+  },
 };
 
 export async function runAction(

@@ -15,6 +15,8 @@ export interface PublishTarget {
   headSha?: string;
   /** How the target was established, for the log. */
   basis: string;
+  /** The PR's head now, when it moved on from the measured headSha (a /pgperf command's run). */
+  movedTo?: string;
 }
 
 interface WorkflowRunPayload {
@@ -50,8 +52,12 @@ export async function commentTarget(
   prNumberInput: number | undefined,
   api: GitHubApi | undefined,
   file: string,
+  headRefInput?: string,
 ): Promise<PublishTarget> {
-  const target = await eventTarget(ctx, prNumberInput, api, 'mode comment', result.source?.prNumber);
+  const target =
+    ctx.eventName === 'issue_comment'
+      ? await commandTarget(ctx, prNumberInput, api, headRefInput)
+      : await eventTarget(ctx, prNumberInput, api, 'mode comment', result.source?.prNumber);
   checkClaims(result, target, file);
   return target;
 }
@@ -108,6 +114,43 @@ export async function eventTarget(
     );
   }
   return { ...(prNumber !== undefined ? { prNumber } : {}), headSha, basis };
+}
+
+/**
+ * The target of a comment job of a `/pgperf` command (issue_comment): the PR GitHub says the comment is
+ * on, and the commit the command job resolved and the benchmark measured (input head-ref, a full sha from
+ * the command job's outputs), else the PR head now. When the PR has moved on since, the result is still
+ * posted for the commit it measured, and the comment says so.
+ */
+async function commandTarget(
+  ctx: ActionContext,
+  prNumberInput: number | undefined,
+  api: GitHubApi | undefined,
+  headRefInput: string | undefined,
+): Promise<PublishTarget> {
+  const issue = ctx.payload.issue as { number?: unknown; pull_request?: unknown } | undefined;
+  if (typeof issue?.number !== 'number' || !issue.pull_request) {
+    throw new UserError(
+      'mode comment on issue_comment: the comment is not on a pull request; refusing to comment or set a status',
+    );
+  }
+  if (prNumberInput !== undefined && prNumberInput !== issue.number) {
+    throw new UserError(
+      `mode comment: input 'pr-number' is ${prNumberInput}, but the /pgperf command was on PR #${issue.number}; refusing to comment or set a status`,
+    );
+  }
+  if (!api)
+    throw new UserError(
+      "mode comment on issue_comment reads the PR's head through the API: set 'github-token'",
+    );
+  const now = await api.pullRequestHead(issue.number);
+  const measured = headRefInput !== undefined && /^[0-9a-f]{40}$/.test(headRefInput) ? headRefInput : now;
+  return {
+    prNumber: issue.number,
+    headSha: measured,
+    basis: `the /pgperf command on PR #${issue.number} (head ${measured.slice(0, 12)})`,
+    ...(now !== measured ? { movedTo: now } : {}),
+  };
 }
 
 /** A results document must agree with the target on the commit and the PR it names, or nothing is written. */

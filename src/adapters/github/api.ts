@@ -6,6 +6,22 @@ export interface IssueComment {
   id: number;
   body: string;
   userLogin: string;
+  /** ISO times GitHub recorded; an edited comment's updatedAt is later than its createdAt. */
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/** A collaborator's permission on the repository (GitHub's role_name; 'none' for strangers). */
+export type RepoPermission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+
+/** A pull request as the comment commands need it, read at the time of the command. */
+export interface PullRequestInfo {
+  number: number;
+  state: 'open' | 'closed';
+  headSha: string;
+  headRef: string;
+  baseSha: string;
+  baseRef: string;
 }
 
 /** An issue (never a pull request) as pgperf's regression notifications see it. */
@@ -34,6 +50,12 @@ export interface GitHubApi {
   mergeBase(base: string, head: string): Promise<string>;
   /** The sha of a pull request's head commit (to check that results belong to it). */
   pullRequestHead(prNumber: number): Promise<string>;
+  /** A pull request's state, head and base, now. */
+  pullRequest(prNumber: number): Promise<PullRequestInfo>;
+  /** A user's permission on the repository now (GET /repos/{o}/{r}/collaborators/{user}/permission). */
+  permission(login: string): Promise<RepoPermission>;
+  /** A reaction (e.g. 'eyes', '+1', '-1', 'confused') on an issue or PR comment. */
+  addReaction(commentId: number, content: 'eyes' | '+1' | '-1' | 'confused' | 'rocket'): Promise<void>;
   /** Every issue (open and closed, no pull requests) carrying the label, across all pages. */
   listIssues(label: string): Promise<IssueSummary[]>;
   createIssue(issue: { title: string; body: string; labels: string[] }): Promise<IssueSummary>;

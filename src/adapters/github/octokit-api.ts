@@ -8,7 +8,14 @@
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import { GitHubApiError, kindOfStatus, type GitHubApi, type IssueComment, type IssueSummary } from './api.js';
+import {
+  GitHubApiError,
+  kindOfStatus,
+  type GitHubApi,
+  type IssueComment,
+  type IssueSummary,
+  type RepoPermission,
+} from './api.js';
 
 /** The login GITHUB_TOKEN's comments carry; GET /user is not allowed for that token. */
 export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
@@ -78,10 +85,14 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
     id: number;
     body?: string | null;
     user?: { login: string } | null;
+    created_at?: string;
+    updated_at?: string;
   }): IssueComment => ({
     id: c.id,
     body: c.body ?? '',
     userLogin: c.user?.login ?? '',
+    ...(c.created_at ? { createdAt: c.created_at } : {}),
+    ...(c.updated_at ? { updatedAt: c.updated_at } : {}),
   });
 
   const toIssue = (i: {
@@ -180,7 +191,49 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
         const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
         return data.head.sha;
       }),
+    pullRequest: (prNumber) =>
+      call(`read PR #${prNumber}`, async () => {
+        const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: prNumber });
+        return {
+          number: data.number,
+          state: data.state === 'open' ? ('open' as const) : ('closed' as const),
+          headSha: data.head.sha,
+          headRef: data.head.ref,
+          baseSha: data.base.sha,
+          baseRef: data.base.ref,
+        };
+      }),
+    permission: (login) =>
+      call(`read the permission of @${login}`, async () => {
+        try {
+          const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+            owner,
+            repo,
+            username: login,
+          });
+          return permissionOf(data as { permission?: string; role_name?: string });
+        } catch (e) {
+          // Not a collaborator (or no such user): no permission, not a failure.
+          if ((e as { status?: number }).status === 404) return 'none';
+          throw e;
+        }
+      }),
+    addReaction: (commentId, content) =>
+      call(`react to comment ${commentId}`, async () => {
+        await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
+      }),
   };
+}
+
+const PERMISSIONS: readonly RepoPermission[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
+
+/** role_name (admin, maintain, write, triage, read, or a custom role), else the legacy `permission`. */
+function permissionOf(data: { permission?: string; role_name?: string }): RepoPermission {
+  const role = data.role_name as RepoPermission | undefined;
+  if (role && PERMISSIONS.includes(role)) return role;
+  // A custom role: its base permission is what `permission` says (admin, write, read or none).
+  const legacy = data.permission as RepoPermission | undefined;
+  return legacy && PERMISSIONS.includes(legacy) ? legacy : 'none';
 }
 
 /** A failed call as a GitHubApiError: rate limits (headers, message, or seen by the throttler) say so. */

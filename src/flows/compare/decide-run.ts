@@ -6,12 +6,19 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decide, type Completeness, type Decision } from '../../core/compare/decision.js';
-import { gatePolicyOf, type FailOn } from '../../core/compare/policy.js';
+import { gatePolicyOf, type FailOn, type GatePolicy } from '../../core/compare/policy.js';
 import type { RunComparison } from '../../core/compare/types.js';
 import type { RunResult } from '../../core/results/types.js';
 
-export function decideRun(result: RunResult, comparison: RunComparison, failOn?: FailOn): Decision {
-  return decide(comparison, gatePolicyOf(result.workloads, failOn), completenessOf(result));
+/** `accepted`: the regressions maintainers accepted (`/pgperf accept`) and the head commit decided on. */
+export function decideRun(
+  result: RunResult,
+  comparison: RunComparison,
+  failOn?: FailOn,
+  accepted?: GatePolicy['accepted'],
+): Decision {
+  const policy = { ...gatePolicyOf(result.workloads, failOn), ...(accepted ? { accepted } : {}) };
+  return decide(comparison, policy, completenessOf(result));
 }
 
 /** "the run was interrupted (SIGINT)" when the document is not complete. */

@@ -1,0 +1,105 @@
+/**
+ * Accepted regressions (`/pgperf accept`), kept in the bot's own acknowledgement comment (hidden record)
+ * and read back whenever a decision is published. An acceptance counts only when all of these hold now:
+ * the record is in a comment the token's own login wrote (nobody else can write or edit it); the command
+ * comment it answers still exists, was never edited (created_at == updated_at), still says the same accept,
+ * and is by the same login; and that login has write, maintain or admin permission now (the API, never the
+ * text). It binds to the head commit the accepted result measured, which was the PR head when it was given.
+ */
+import type { Acceptance } from '../../core/compare/policy.js';
+import { parsePgperfCommand } from '../../core/pgperf-command.js';
+import type { Logger } from '../../core/util/logger.js';
+import type { GitHubApi, IssueComment, RepoPermission } from '../github/api.js';
+
+const PREFIX = '<!-- pgperf:acceptance ';
+const SUFFIX = ' -->';
+
+/** Permissions that may start a run or accept a regression. */
+export const STEERING_PERMISSIONS: readonly RepoPermission[] = ['admin', 'maintain', 'write'];
+
+export interface AcceptanceRecord {
+  /** The id of the `/pgperf accept` comment. */
+  commandId: number;
+  by: string;
+  sha: string;
+  reason: string;
+  cells: Array<{ workload: string; clients: number; metric: string; deltaPct: number }>;
+}
+
+export function renderAcceptanceRecord(record: AcceptanceRecord): string {
+  return `${PREFIX}${Buffer.from(JSON.stringify(record)).toString('base64url')}${SUFFIX}`;
+}
+
+function readRecord(body: string): AcceptanceRecord | undefined {
+  const line = body.split('\n').find((l) => l.startsWith(PREFIX) && l.endsWith(SUFFIX));
+  if (!line) return undefined;
+  try {
+    const r = JSON.parse(
+      Buffer.from(line.slice(PREFIX.length, -SUFFIX.length), 'base64url').toString('utf8'),
+    ) as AcceptanceRecord;
+    const ok =
+      typeof r.commandId === 'number' &&
+      typeof r.by === 'string' &&
+      typeof r.sha === 'string' &&
+      typeof r.reason === 'string' &&
+      Array.isArray(r.cells);
+    return ok ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The acceptances on a PR that still count (see the module comment); the others are logged, not used. */
+export async function readAcceptances(
+  api: GitHubApi,
+  prNumber: number,
+  logger: Logger,
+  known?: { login: string; comments: IssueComment[] },
+): Promise<Acceptance[]> {
+  const [login, comments] = known
+    ? [known.login, known.comments]
+    : await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
+  const accepted: Acceptance[] = [];
+  const permissions = new Map<string, RepoPermission>();
+  for (const c of comments) {
+    if (c.userLogin !== login) continue;
+    const record = readRecord(c.body);
+    if (!record) continue;
+    const why = await whyNot(record, comments, api, permissions);
+    if (why) {
+      logger.info(`an acceptance by @${record.by} (comment ${record.commandId}) does not count: ${why}`);
+      continue;
+    }
+    for (const cell of record.cells) {
+      accepted.push({ ...cell, sha: record.sha, by: record.by, reason: record.reason });
+    }
+  }
+  return accepted;
+}
+
+async function whyNot(
+  record: AcceptanceRecord,
+  comments: IssueComment[],
+  api: GitHubApi,
+  permissions: Map<string, RepoPermission>,
+): Promise<string | undefined> {
+  const command = comments.find((c) => c.id === record.commandId);
+  if (!command) return 'its /pgperf accept comment was deleted';
+  if (command.userLogin !== record.by) return `its comment is by @${command.userLogin}, not @${record.by}`;
+  if (command.createdAt === undefined || command.createdAt !== command.updatedAt) {
+    return 'its /pgperf accept comment was edited after it was given';
+  }
+  const parsed = parsePgperfCommand(command.body);
+  if (!parsed?.ok || parsed.command.kind !== 'accept' || parsed.command.reason !== record.reason) {
+    return 'its comment no longer says that /pgperf accept';
+  }
+  let permission = permissions.get(record.by);
+  if (permission === undefined) {
+    permission = await api.permission(record.by);
+    permissions.set(record.by, permission);
+  }
+  if (!STEERING_PERMISSIONS.includes(permission)) {
+    return `@${record.by}'s permission is now ${permission} (needs write, maintain or admin)`;
+  }
+  return undefined;
+}
