@@ -15,19 +15,17 @@
  *
  *   npx tsx bench/overhead.ts [--rounds 8] [--duration 10] [--clients 2] [--scale 5]
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PgCluster } from '../src/postgres/cluster/cluster.js';
-import { resolveRunAs } from '../src/postgres/cluster/run-as.js';
+import { median } from 'simple-statistics';
 import { parseWorkload } from '../src/drivers/load-workload.js';
 import { createDriver } from '../src/drivers/registry.js';
 import { takeStatSnapshot } from '../src/postgres/stat-snapshot.js';
 import { startDiagnostics } from '../src/postgres/wait-events.js';
-import { consoleLogger, memoryLogger } from '../src/core/util/logger.js';
+import { memoryLogger } from '../src/core/util/logger.js';
 import { nodeProcessRunner, runnerAs } from '../src/machine/os/process.js';
-import { installedBinDir } from '../testkit/postgres.js';
+import { withBenchCluster } from '../testkit/bench-cluster.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,36 +40,12 @@ const duration = Number(values.duration);
 const clients = Number(values.clients);
 const scale = Number(values.scale);
 
-const logger = consoleLogger();
-const deps = { runner: nodeProcessRunner, logger };
-const binDir = installedBinDir();
-const runAs = await resolveRunAs(undefined, deps);
-// The clients run as a pgperf run runs them: as the unprivileged run user when this is root.
-const runner = runAs ? runnerAs(nodeProcessRunner, runAs) : nodeProcessRunner;
-const tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-bench-overhead-'));
-await chmod(tmp, 0o755);
-const cluster = await PgCluster.create(
-  {
-    label: 'bench',
-    binDir,
-    parentDir: tmp,
-    conf: { maxClients: clients + 5, workloadSettings: {} },
-    runAs,
-  },
-  deps,
-);
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
 type Arm = 'bare' | 'pgperf' | 'full';
 const ARMS: Arm[] = ['bare', 'pgperf', 'full'];
 
-try {
-  await cluster.start();
+await withBenchCluster('overhead', { clients }, async ({ cluster, binDir, runAs }) => {
+  // The clients run as a pgperf run runs them: as the unprivileged run user when this is root.
+  const runner = runAs ? runnerAs(nodeProcessRunner, runAs) : nodeProcessRunner;
   const { host, port, user, database } = cluster.connection;
   const pgbench = path.join(binDir, 'pgbench');
   const conn = ['-h', host, '-p', String(port), '-U', user, database];
@@ -152,7 +126,4 @@ try {
       `  full/bare: ${total.pairedMedian.toFixed(4)} per round (cost ${pct(total.pairedMedian)})\n` +
       `  one counter snapshot: median ${median(snapshotMs).toFixed(0)} ms wall, taken outside the measured time`,
   );
-} finally {
-  await cluster.destroy();
-  await rm(tmp, { recursive: true, force: true });
-}
+});

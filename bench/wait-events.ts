@@ -7,17 +7,14 @@
  *
  *   npx tsx bench/wait-events.ts [--pairs 6] [--duration 5] [--clients 2] [--hz 10]
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PgCluster } from '../src/postgres/cluster/cluster.js';
-import { resolveRunAs } from '../src/postgres/cluster/run-as.js';
+import { median } from 'simple-statistics';
 import pg from 'pg';
 import { ACTIVITY_SQL, startDiagnostics } from '../src/postgres/wait-events.js';
-import { consoleLogger } from '../src/core/util/logger.js';
 import { nodeProcessRunner } from '../src/machine/os/process.js';
-import { installedBinDir } from '../testkit/postgres.js';
+import { withBenchCluster } from '../testkit/bench-cluster.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,30 +29,7 @@ const duration = Number(values.duration);
 const clients = Number(values.clients);
 const hz = Number(values.hz);
 
-const logger = consoleLogger();
-const deps = { runner: nodeProcessRunner, logger };
-const binDir = installedBinDir();
-const tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-bench-waits-'));
-await chmod(tmp, 0o755);
-const cluster = await PgCluster.create(
-  {
-    label: 'bench',
-    binDir,
-    parentDir: tmp,
-    conf: { maxClients: clients + 5, workloadSettings: {} },
-    runAs: await resolveRunAs(undefined, deps),
-  },
-  deps,
-);
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-try {
-  await cluster.start();
+await withBenchCluster('waits', { clients }, async ({ cluster, binDir }) => {
   const { host, port, user, database } = cluster.connection;
   const pgbench = path.join(binDir, 'pgbench');
   const conn = ['-h', host, '-p', String(port), '-U', user, database];
@@ -141,7 +115,4 @@ try {
     `  one sampling query: median ${perQueryMs.toFixed(3)} ms wall (under load); at ${hz} Hz that is at most ` +
       `${((hz * perQueryMs) / 10).toFixed(2)}% of one CPU, ${((hz * perQueryMs) / 10 / cpus).toFixed(2)}% of ${cpus} CPUs`,
   );
-} finally {
-  await cluster.destroy();
-  await rm(tmp, { recursive: true, force: true });
-}
+});

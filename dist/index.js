@@ -64443,57 +64443,38 @@ function judgeInstructions(base, head, thresholdPct) {
   const separated = deltaPct > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
   const d = formatPct(deltaPct);
   const s = `${spreadPct.toFixed(2)}%`;
-  if (Math.abs(deltaPct) >= thresholdPct) {
-    if (separated) {
-      const verdict2 = deltaPct > 0 ? "regression" : "improvement";
-      return {
-        verdict: verdict2,
-        deltaPct,
-        spreadPct,
-        reasons: [
-          {
-            code: "significant-beyond-threshold",
-            message: `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
-          }
-        ]
-      };
-    }
-    return {
-      verdict: "inconclusive",
-      deltaPct,
-      spreadPct,
-      reasons: [
-        {
-          code: "ci-wider-than-threshold",
-          message: `instructions/tx ${d}, beyond \xB1${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`
-        }
-      ]
-    };
-  }
-  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
-    return {
-      verdict: "no-change",
-      deltaPct,
-      spreadPct,
-      reasons: [
-        {
-          code: "ci-inside-threshold",
-          message: `instructions/tx ${d}, inside \xB1${thresholdPct}% even widened by half the per-arm spread (${s})`
-        }
-      ]
-    };
-  }
-  return {
-    verdict: "inconclusive",
+  const judged = (verdict2, code, message) => ({
+    verdict: verdict2,
     deltaPct,
     spreadPct,
-    reasons: [
-      {
-        code: "ci-wider-than-threshold",
-        message: `instructions/tx ${d}, but with half the per-arm spread (${s}) it reaches \xB1${thresholdPct}%`
-      }
-    ]
-  };
+    reasons: [{ code, message }]
+  });
+  if (Math.abs(deltaPct) >= thresholdPct) {
+    if (separated) {
+      return judged(
+        deltaPct > 0 ? "regression" : "improvement",
+        "significant-beyond-threshold",
+        `instructions/tx ${d}, beyond \xB1${thresholdPct}%, every repetition of head ${deltaPct > 0 ? "above" : "below"} every one of base (per-arm spread ${s})`
+      );
+    }
+    return judged(
+      "inconclusive",
+      "ci-wider-than-threshold",
+      `instructions/tx ${d}, beyond \xB1${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`
+    );
+  }
+  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
+    return judged(
+      "no-change",
+      "ci-inside-threshold",
+      `instructions/tx ${d}, inside \xB1${thresholdPct}% even widened by half the per-arm spread (${s})`
+    );
+  }
+  return judged(
+    "inconclusive",
+    "ci-wider-than-threshold",
+    `instructions/tx ${d}, but with half the per-arm spread (${s}) it reaches \xB1${thresholdPct}%`
+  );
 }
 function instructionCells(result) {
   const record2 = result.instructions;

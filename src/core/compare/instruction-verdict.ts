@@ -56,57 +56,38 @@ export function judgeInstructions(
     deltaPct > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
   const d = formatPct(deltaPct);
   const s = `${spreadPct.toFixed(2)}%`;
-  if (Math.abs(deltaPct) >= thresholdPct) {
-    if (separated) {
-      const verdict: Verdict = deltaPct > 0 ? 'regression' : 'improvement';
-      return {
-        verdict,
-        deltaPct,
-        spreadPct,
-        reasons: [
-          {
-            code: 'significant-beyond-threshold',
-            message: `instructions/tx ${d}, beyond ±${thresholdPct}%, every repetition of head ${deltaPct > 0 ? 'above' : 'below'} every one of base (per-arm spread ${s})`,
-          },
-        ],
-      };
-    }
-    return {
-      verdict: 'inconclusive',
-      deltaPct,
-      spreadPct,
-      reasons: [
-        {
-          code: 'ci-wider-than-threshold',
-          message: `instructions/tx ${d}, beyond ±${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`,
-        },
-      ],
-    };
-  }
-  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
-    return {
-      verdict: 'no-change',
-      deltaPct,
-      spreadPct,
-      reasons: [
-        {
-          code: 'ci-inside-threshold',
-          message: `instructions/tx ${d}, inside ±${thresholdPct}% even widened by half the per-arm spread (${s})`,
-        },
-      ],
-    };
-  }
-  return {
-    verdict: 'inconclusive',
+  const judged = (verdict: Verdict, code: Reason['code'], message: string): InstructionJudgement => ({
+    verdict,
     deltaPct,
     spreadPct,
-    reasons: [
-      {
-        code: 'ci-wider-than-threshold',
-        message: `instructions/tx ${d}, but with half the per-arm spread (${s}) it reaches ±${thresholdPct}%`,
-      },
-    ],
-  };
+    reasons: [{ code, message }],
+  });
+  if (Math.abs(deltaPct) >= thresholdPct) {
+    if (separated) {
+      return judged(
+        deltaPct > 0 ? 'regression' : 'improvement',
+        'significant-beyond-threshold',
+        `instructions/tx ${d}, beyond ±${thresholdPct}%, every repetition of head ${deltaPct > 0 ? 'above' : 'below'} every one of base (per-arm spread ${s})`,
+      );
+    }
+    return judged(
+      'inconclusive',
+      'ci-wider-than-threshold',
+      `instructions/tx ${d}, beyond ±${thresholdPct}%, but the repetitions of the two arms overlap (per-arm spread ${s}): the counts are not steady enough to tell`,
+    );
+  }
+  if (Math.abs(deltaPct) + spreadPct / 2 < thresholdPct) {
+    return judged(
+      'no-change',
+      'ci-inside-threshold',
+      `instructions/tx ${d}, inside ±${thresholdPct}% even widened by half the per-arm spread (${s})`,
+    );
+  }
+  return judged(
+    'inconclusive',
+    'ci-wider-than-threshold',
+    `instructions/tx ${d}, but with half the per-arm spread (${s}) it reaches ±${thresholdPct}%`,
+  );
 }
 
 /** One CellComparison per head arm and instruction cell (metric 'instructions'), keyed by head arm. */

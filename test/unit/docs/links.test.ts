@@ -5,21 +5,16 @@
  * GitHub's slug rule with its -1, -2 suffixes for repeated headings. http(s): and mailto: links are not
  * followed. The README, the front door, stays small.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DOC_PAGES } from '../../helpers/doc-pages.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const README_MAX_BYTES = 25 * 1024;
 
-const pages = [
-  'README.md',
-  ...readdirSync(path.join(root, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
+const pages = DOC_PAGES;
 
 /** Blanks a match but keeps its newlines, so offsets and line numbers stay those of the page. */
 const blank = (s: string) => s.replace(/[^\n]/g, ' ');

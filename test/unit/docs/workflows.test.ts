@@ -7,10 +7,11 @@
  * permissions and concurrency their prose promises: the benchmark job of the command workflow never holds a
  * write permission and measures the sha the command job resolved.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DOC_PAGES } from '../../helpers/doc-pages.js';
 import { parse } from 'yaml';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -60,13 +61,7 @@ function examples(page: string): Example[] {
   return found;
 }
 
-const pages = [
-  'README.md',
-  ...readdirSync(path.join(root, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
+const pages = DOC_PAGES;
 const all = pages.flatMap(examples);
 const where = (e: Example) => `${e.page}:${e.line}`;
 const isPgperf = (s: Step) => typeof s.uses === 'string' && s.uses.startsWith('pgperf/pgperf@');
