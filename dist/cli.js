@@ -62887,6 +62887,11 @@ import { writeFile as writeFile5 } from "node:fs/promises";
 import path16 from "node:path";
 init_errors();
 
+// src/drivers/common/driver.ts
+function measuredRun(target, spec) {
+  return { connection: target.connection, clients: spec.clients, durationS: spec.durationS, seed: spec.seed };
+}
+
 // src/drivers/common/shared.ts
 var RUN_GRACE_S = 120;
 async function resetBeforeRun(target, options) {
@@ -63545,10 +63550,7 @@ ${tail(res.stderr)}`
   async function measure(target, spec, logDir) {
     const args = measureArgs({
       workload,
-      connection: target.connection,
-      clients: spec.clients,
-      durationS: spec.durationS,
-      seed: spec.seed,
+      ...measuredRun(target, spec),
       cpuCount: options.cpuCount,
       pipelineScript: await scriptForPipeline(),
       ...logDir ? { transactionLogPrefix: path16.join(logDir, TX_LOG_PREFIX) } : {}
@@ -64146,13 +64148,7 @@ ${log}` : ""}`
     },
     async run(target, spec) {
       const bin = await sysbench();
-      const args = measureArgs2({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed
-      });
+      const args = measureArgs2({ workload, ...measuredRun(target, spec) });
       const startedAt = (/* @__PURE__ */ new Date()).toISOString();
       const res = await runner.run(bin, args, {
         env,

@@ -62690,6 +62690,11 @@ function describeExit(result) {
   return `exit code ${result.exitCode}`;
 }
 
+// src/drivers/common/driver.ts
+function measuredRun(target, spec) {
+  return { connection: target.connection, clients: spec.clients, durationS: spec.durationS, seed: spec.seed };
+}
+
 // src/drivers/common/shared.ts
 var RUN_GRACE_S = 120;
 async function resetBeforeRun(target, options) {
@@ -63348,10 +63353,7 @@ ${tail(res.stderr)}`
   async function measure(target, spec, logDir) {
     const args = measureArgs({
       workload,
-      connection: target.connection,
-      clients: spec.clients,
-      durationS: spec.durationS,
-      seed: spec.seed,
+      ...measuredRun(target, spec),
       cpuCount: options.cpuCount,
       pipelineScript: await scriptForPipeline(),
       ...logDir ? { transactionLogPrefix: path3.join(logDir, TX_LOG_PREFIX) } : {}
@@ -64071,13 +64073,7 @@ ${log}` : ""}`
     },
     async run(target, spec) {
       const bin = await sysbench();
-      const args = measureArgs2({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed
-      });
+      const args = measureArgs2({ workload, ...measuredRun(target, spec) });
       const startedAt = (/* @__PURE__ */ new Date()).toISOString();
       const res = await runner.run(bin, args, {
         env,
@@ -76388,9 +76384,28 @@ function clipWord(word) {
   return word.length > 40 ? `${word.slice(0, 40)}\u2026` : word;
 }
 
-// src/core/report/comment-state.ts
-var PREFIX2 = "<!-- pgperf:state ";
+// src/core/report/hidden-record.ts
 var SUFFIX2 = " -->";
+var prefixOf2 = (tag) => `<!-- pgperf:${tag} `;
+function renderHiddenRecord(tag, value) {
+  return `${prefixOf2(tag)}${Buffer.from(JSON.stringify(value)).toString("base64url")}${SUFFIX2}`;
+}
+function isHiddenRecordLine(tag, line) {
+  return line.startsWith(prefixOf2(tag)) && line.endsWith(SUFFIX2);
+}
+function readHiddenRecord(tag, body) {
+  const line = body.split("\n").find((l) => isHiddenRecordLine(tag, l));
+  if (!line) return void 0;
+  try {
+    const data = line.slice(prefixOf2(tag).length, -SUFFIX2.length);
+    return JSON.parse(Buffer.from(data, "base64url").toString("utf8"));
+  } catch {
+    return void 0;
+  }
+}
+
+// src/core/report/comment-state.ts
+var TAG = "state";
 function commentStateOf(decision, sha, runId) {
   return {
     sha,
@@ -76408,22 +76423,14 @@ function commentStateOf(decision, sha, runId) {
   };
 }
 function renderCommentState(state) {
-  return `${PREFIX2}${Buffer.from(JSON.stringify(state)).toString("base64url")}${SUFFIX2}`;
+  return renderHiddenRecord(TAG, state);
 }
 function readCommentState(body) {
-  const line = body.split("\n").find((l) => l.startsWith(PREFIX2) && l.endsWith(SUFFIX2));
-  if (!line) return void 0;
-  try {
-    const state = JSON.parse(
-      Buffer.from(line.slice(PREFIX2.length, -SUFFIX2.length), "base64url").toString("utf8")
-    );
-    return typeof state.sha === "string" && Array.isArray(state.cells) ? state : void 0;
-  } catch {
-    return void 0;
-  }
+  const state = readHiddenRecord(TAG, body);
+  return typeof state?.sha === "string" && Array.isArray(state.cells) ? state : void 0;
 }
 function withCommentState(body, state) {
-  const kept = body.split("\n").filter((l) => !(l.startsWith(PREFIX2) && l.endsWith(SUFFIX2)));
+  const kept = body.split("\n").filter((l) => !isHiddenRecordLine(TAG, l));
   while (kept.length > 0 && kept.at(-1) === "") kept.pop();
   return `${kept.join("\n")}
 
@@ -76435,24 +76442,15 @@ ${renderCommentState(state)}
 init_errors();
 
 // src/adapters/action/acceptances.ts
-var PREFIX3 = "<!-- pgperf:acceptance ";
-var SUFFIX3 = " -->";
+var TAG2 = "acceptance";
 var STEERING_PERMISSIONS = ["admin", "maintain", "write"];
 function renderAcceptanceRecord(record2) {
-  return `${PREFIX3}${Buffer.from(JSON.stringify(record2)).toString("base64url")}${SUFFIX3}`;
+  return renderHiddenRecord(TAG2, record2);
 }
 function readRecord(body) {
-  const line = body.split("\n").find((l) => l.startsWith(PREFIX3) && l.endsWith(SUFFIX3));
-  if (!line) return void 0;
-  try {
-    const r = JSON.parse(
-      Buffer.from(line.slice(PREFIX3.length, -SUFFIX3.length), "base64url").toString("utf8")
-    );
-    const ok = typeof r.commandId === "number" && typeof r.by === "string" && typeof r.sha === "string" && typeof r.reason === "string" && Array.isArray(r.cells);
-    return ok ? r : void 0;
-  } catch {
-    return void 0;
-  }
+  const r = readHiddenRecord(TAG2, body);
+  const ok = typeof r?.commandId === "number" && typeof r.by === "string" && typeof r.sha === "string" && typeof r.reason === "string" && Array.isArray(r.cells);
+  return ok ? r : void 0;
 }
 async function readAcceptances(api, prNumber, logger, known) {
   const [login, comments] = known ? [known.login, known.comments] : await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);

@@ -8,11 +8,11 @@
  */
 import type { Acceptance } from '../../core/compare/policy.js';
 import { parsePgperfCommand } from '../../core/pgperf-command.js';
+import { readHiddenRecord, renderHiddenRecord } from '../../core/report/hidden-record.js';
 import type { Logger } from '../../core/util/logger.js';
 import type { GitHubApi, IssueComment, RepoPermission } from '../github/api.js';
 
-const PREFIX = '<!-- pgperf:acceptance ';
-const SUFFIX = ' -->';
+const TAG = 'acceptance';
 
 /** Permissions that may start a run or accept a regression. */
 export const STEERING_PERMISSIONS: readonly RepoPermission[] = ['admin', 'maintain', 'write'];
@@ -27,26 +27,18 @@ export interface AcceptanceRecord {
 }
 
 export function renderAcceptanceRecord(record: AcceptanceRecord): string {
-  return `${PREFIX}${Buffer.from(JSON.stringify(record)).toString('base64url')}${SUFFIX}`;
+  return renderHiddenRecord(TAG, record);
 }
 
 function readRecord(body: string): AcceptanceRecord | undefined {
-  const line = body.split('\n').find((l) => l.startsWith(PREFIX) && l.endsWith(SUFFIX));
-  if (!line) return undefined;
-  try {
-    const r = JSON.parse(
-      Buffer.from(line.slice(PREFIX.length, -SUFFIX.length), 'base64url').toString('utf8'),
-    ) as AcceptanceRecord;
-    const ok =
-      typeof r.commandId === 'number' &&
-      typeof r.by === 'string' &&
-      typeof r.sha === 'string' &&
-      typeof r.reason === 'string' &&
-      Array.isArray(r.cells);
-    return ok ? r : undefined;
-  } catch {
-    return undefined;
-  }
+  const r = readHiddenRecord(TAG, body) as Partial<AcceptanceRecord> | undefined;
+  const ok =
+    typeof r?.commandId === 'number' &&
+    typeof r.by === 'string' &&
+    typeof r.sha === 'string' &&
+    typeof r.reason === 'string' &&
+    Array.isArray(r.cells);
+  return ok ? (r as AcceptanceRecord) : undefined;
 }
 
 /** The acceptances on a PR that still count (see the module comment); the others are logged, not used. */

@@ -5,9 +5,9 @@
  * comment early. Only comments the token's own login wrote are read back (sticky-comment.ts).
  */
 import type { Decision } from '../compare/decision.js';
+import { isHiddenRecordLine, readHiddenRecord, renderHiddenRecord } from './hidden-record.js';
 
-const PREFIX = '<!-- pgperf:state ';
-const SUFFIX = ' -->';
+const TAG = 'state';
 
 export interface CommentStateCell {
   workload: string;
@@ -47,26 +47,18 @@ export function commentStateOf(decision: Decision, sha: string, runId?: string):
 }
 
 export function renderCommentState(state: CommentState): string {
-  return `${PREFIX}${Buffer.from(JSON.stringify(state)).toString('base64url')}${SUFFIX}`;
+  return renderHiddenRecord(TAG, state);
 }
 
 /** The state line of a comment body, or undefined when it has none or it does not parse. */
 export function readCommentState(body: string): CommentState | undefined {
-  const line = body.split('\n').find((l) => l.startsWith(PREFIX) && l.endsWith(SUFFIX));
-  if (!line) return undefined;
-  try {
-    const state = JSON.parse(
-      Buffer.from(line.slice(PREFIX.length, -SUFFIX.length), 'base64url').toString('utf8'),
-    ) as CommentState;
-    return typeof state.sha === 'string' && Array.isArray(state.cells) ? state : undefined;
-  } catch {
-    return undefined;
-  }
+  const state = readHiddenRecord(TAG, body) as Partial<CommentState> | undefined;
+  return typeof state?.sha === 'string' && Array.isArray(state.cells) ? (state as CommentState) : undefined;
 }
 
 /** The body with its state line replaced (or added at the end). */
 export function withCommentState(body: string, state: CommentState): string {
-  const kept = body.split('\n').filter((l) => !(l.startsWith(PREFIX) && l.endsWith(SUFFIX)));
+  const kept = body.split('\n').filter((l) => !isHiddenRecordLine(TAG, l));
   while (kept.length > 0 && kept.at(-1) === '') kept.pop();
   return `${kept.join('\n')}\n\n${renderCommentState(state)}\n`;
 }

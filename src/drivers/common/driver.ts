@@ -29,6 +29,19 @@ export interface RunSpec {
   onProgress?: (point: ProgressPoint) => void;
 }
 
+/** What every tool's command line takes from the target and the spec of one measured run. */
+export interface MeasuredRun {
+  connection: Connection;
+  /** Client connections (pgbench -c) or threads (sysbench --threads): the cell's entry of `clients`. */
+  clients: number;
+  durationS: number;
+  seed: number;
+}
+
+export function measuredRun(target: BenchTarget, spec: RunSpec): MeasuredRun {
+  return { connection: target.connection, clients: spec.clients, durationS: spec.durationS, seed: spec.seed };
+}
+
 export interface RunOutcome {
   ok: boolean;
   /** One line saying why the run does not count (exit code, aborted run, failed transactions, ...). */

@@ -4,6 +4,7 @@
  */
 import type { PgbenchWorkload } from './workload.js';
 import type { Connection } from '../../postgres/cluster/cluster.js';
+import type { MeasuredRun } from '../common/driver.js';
 
 export function connectionArgs(c: Connection): string[] {
   return ['-h', c.host, '-p', String(c.port), '-U', c.user];
@@ -32,12 +33,8 @@ export function threadsFor(
   return Math.min(w.threads, clients);
 }
 
-export interface MeasureArgsInput {
+export interface MeasureArgsInput extends MeasuredRun {
   workload: PgbenchWorkload;
-  connection: Connection;
-  clients: number;
-  durationS: number;
-  seed: number;
   cpuCount: number;
   /** CPUs the client is pinned to (src/machine/pinning.ts CpuPlan.client.length), if pinned. */
   clientCpus?: number;

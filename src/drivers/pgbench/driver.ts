@@ -7,7 +7,13 @@ import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import { describeExit, tail, type ChildUser, type ProcessRunner } from '../../machine/os/process.js';
 import type { ClientInfo } from '../../core/results/types.js';
-import type { BenchTarget, Driver, RunOutcome, RunSpec } from '../common/driver.js';
+import {
+  measuredRun,
+  type BenchTarget,
+  type Driver,
+  type RunOutcome,
+  type RunSpec,
+} from '../common/driver.js';
 import { RUN_GRACE_S, judgeInput, resetBeforeRun, runOutcome } from '../common/shared.js';
 import {
   initArgs,
@@ -115,10 +121,7 @@ export function pgbenchDriver(options: PgbenchDriverOptions): Driver {
   ): Promise<RunOutcome> {
     const args = measureArgs({
       workload,
-      connection: target.connection,
-      clients: spec.clients,
-      durationS: spec.durationS,
-      seed: spec.seed,
+      ...measuredRun(target, spec),
       cpuCount: options.cpuCount,
       pipelineScript: await scriptForPipeline(),
       ...(logDir ? { transactionLogPrefix: path.join(logDir, TX_LOG_PREFIX) } : {}),

@@ -43,6 +43,26 @@ export interface AggregateInterval {
 
 const COLUMN_COUNTS = [6, 10, 11, 15, 16] as const;
 
+/** The columns in the order pgbench writes them; the older formats stop after 6, 10 or 11 of them. */
+const COLUMNS = [
+  'intervalStart',
+  'transactions',
+  'latencySumUs',
+  'latencySum2Us',
+  'latencyMinUs',
+  'latencyMaxUs',
+  'lagSumUs',
+  'lagSum2Us',
+  'lagMinUs',
+  'lagMaxUs',
+  'skipped',
+  'retried',
+  'retries',
+  'serializationFailures',
+  'deadlockFailures',
+  'otherFailures',
+] as const satisfies ReadonlyArray<Exclude<keyof AggregateInterval, 'columns'>>;
+
 function isColumnCount(n: number): n is AggregateInterval['columns'] {
   return (COLUMN_COUNTS as readonly number[]).includes(n);
 }
@@ -66,31 +86,12 @@ export function parsePgbenchAggregateLog(text: string): AggregateInterval[] {
       if (!/^-?\d+$/.test(f)) throw new Error(`${where}, column ${col + 1}: not an integer: "${f}"`);
       return Number(f);
     });
-    const v = (col: number): number => values[col]!;
-    const row: AggregateInterval = {
-      intervalStart: v(0),
-      transactions: v(1),
-      latencySumUs: v(2),
-      latencySum2Us: v(3),
-      latencyMinUs: v(4),
-      latencyMaxUs: v(5),
-      columns: fields.length,
-    };
-    if (fields.length >= 10) {
-      row.lagSumUs = v(6);
-      row.lagSum2Us = v(7);
-      row.lagMinUs = v(8);
-      row.lagMaxUs = v(9);
-    }
-    if (fields.length >= 11) row.skipped = v(10);
-    if (fields.length >= 15) {
-      row.retried = v(11);
-      row.retries = v(12);
-      row.serializationFailures = v(13);
-      row.deadlockFailures = v(14);
-    }
-    if (fields.length >= 16) row.otherFailures = v(15);
-    out.push(row);
+    // A line of N columns has exactly the first N of COLUMNS, in order.
+    const row = Object.fromEntries(values.map((value, col) => [COLUMNS[col]!, value])) as Omit<
+      AggregateInterval,
+      'columns'
+    >;
+    out.push({ ...row, columns: fields.length });
   }
   return out;
 }

@@ -7,6 +7,7 @@
  * superuser (initdb -A trust); no password, no TCP.
  */
 import type { Connection } from '../../postgres/cluster/cluster.js';
+import type { MeasuredRun } from '../common/driver.js';
 import type { SysbenchWorkload } from './workload.js';
 
 export function connectionArgs(c: Connection): string[] {
@@ -70,13 +71,8 @@ export function cleanupArgs(w: SysbenchWorkload, c: Connection): string[] {
   return [w.script, ...connectionArgs(c), ...dataArgs(w), 'cleanup'];
 }
 
-export interface MeasureArgsInput {
+export interface MeasureArgsInput extends MeasuredRun {
   workload: SysbenchWorkload;
-  connection: Connection;
-  /** --threads: the cell's entry of `clients`. */
-  clients: number;
-  durationS: number;
-  seed: number;
 }
 
 export function measureArgs(input: MeasureArgsInput): string[] {

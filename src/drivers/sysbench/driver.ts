@@ -6,7 +6,13 @@ import type { ClientInfo } from '../../core/results/types.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';
 import { describeExit, tail, type ProcessRunner } from '../../machine/os/process.js';
-import type { BenchTarget, Driver, RunOutcome, RunSpec } from '../common/driver.js';
+import {
+  measuredRun,
+  type BenchTarget,
+  type Driver,
+  type RunOutcome,
+  type RunSpec,
+} from '../common/driver.js';
 import { RUN_GRACE_S, judgeInput, resetBeforeRun, runOutcome } from '../common/shared.js';
 import { cleanupArgs, measureArgs, prepareArgs, prepareThreads } from './command.js';
 import { judgeSysbenchRun } from './judge-run.js';
@@ -88,13 +94,7 @@ export function sysbenchDriver(options: SysbenchDriverOptions): Driver {
 
     async run(target: BenchTarget, spec: RunSpec): Promise<RunOutcome> {
       const bin = await sysbench();
-      const args = measureArgs({
-        workload,
-        connection: target.connection,
-        clients: spec.clients,
-        durationS: spec.durationS,
-        seed: spec.seed,
-      });
+      const args = measureArgs({ workload, ...measuredRun(target, spec) });
       const startedAt = new Date().toISOString();
       // sysbench writes its interval lines to stdout, which the runner does not stream: the progress
       // series is parsed when the run ends (spec.onProgress is not called).
