@@ -78029,7 +78029,8 @@ function eventCells(w, tracked) {
   );
 }
 function describeSync(outcome) {
-  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed`;
+  const ignored = outcome.ignored.length ? `, ${outcome.ignored.length} ignored (labelled by hand or opened by another account: ${outcome.ignored.map((n) => `#${n}`).join(", ")})` : "";
+  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed${ignored}`;
 }
 function supersededNote(by) {
   return `Superseded${by !== void 0 ? ` by #${by}` : ""}: pgperf now keeps one issue per regression event of a workload, listing every regressed client count and metric. Closing this one.`;
@@ -78178,7 +78179,13 @@ function sameEvent(state, w) {
 }
 async function syncRegressionIssues(api, analysis, links = {}) {
   const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
-  const outcome = { opened: [], updated: [], closed: [] };
+  const outcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    // Only issues this login opened carry trusted state; the others are left alone, and said so.
+    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number)
+  };
   const openedFor = /* @__PURE__ */ new Map();
   for (const action of planIssueActions(analysis, existing, login, links)) {
     if (action.kind === "open") {

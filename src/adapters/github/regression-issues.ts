@@ -145,7 +145,13 @@ export async function syncRegressionIssues(
   links: IssueLinks = {},
 ): Promise<SyncOutcome> {
   const [login, existing] = await Promise.all([api.viewerLogin(), api.listIssues(REGRESSION_LABEL)]);
-  const outcome: SyncOutcome = { opened: [], updated: [], closed: [] };
+  const outcome: SyncOutcome = {
+    opened: [],
+    updated: [],
+    closed: [],
+    // Only issues this login opened carry trusted state; the others are left alone, and said so.
+    ignored: existing.filter((i) => i.userLogin !== login).map((i) => i.number),
+  };
   const openedFor = new Map<string, number>();
   for (const action of planIssueActions(analysis, existing, login, links)) {
     if (action.kind === 'open') {

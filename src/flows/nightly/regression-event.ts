@@ -162,11 +162,16 @@ export interface SyncOutcome {
   opened: number[];
   updated: number[];
   closed: number[];
+  /** Issues with the label that this workflow's login did not open: never read or touched. */
+  ignored: number[];
 }
 
-/** "1 opened, 0 updated, 2 closed", for a log line or a summary. */
+/** "1 opened, 0 updated, 2 closed[, 1 ignored (...)]", for a log line or a summary. */
 export function describeSync(outcome: SyncOutcome): string {
-  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed`;
+  const ignored = outcome.ignored.length
+    ? `, ${outcome.ignored.length} ignored (labelled by hand or opened by another account: ${outcome.ignored.map((n) => `#${n}`).join(', ')})`
+    : '';
+  return `${outcome.opened.length} opened, ${outcome.updated.length} updated, ${outcome.closed.length} closed${ignored}`;
 }
 
 /** What a sync did, or why it could not be done (an API failure, said with the permission it needs). */

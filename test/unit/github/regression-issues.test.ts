@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { IssueSummary } from '../../../src/adapters/github/api.js';
 import {
   REGRESSION_LABEL,
+  describeSync,
   parseEventState,
   planIssueActions,
   seriesMarker,
@@ -64,7 +65,7 @@ function openedFor(runs: HistoryRun[], state: IssueSummary['state'] = 'open'): I
 describe('syncRegressionIssues', () => {
   it('two client counts of one workload regressing: one issue listing both cells, with the worst for bisect', async () => {
     const done = await sync(regressed(40));
-    expect(done).toEqual({ opened: [500], updated: [], closed: [] });
+    expect(done).toEqual({ opened: [500], updated: [], closed: [], ignored: [] });
     const issue = fake.gh.issues.get(500)!;
     expect(issue.labels).toEqual([{ name: REGRESSION_LABEL }]);
     expect(issue.title).toMatch(
@@ -94,7 +95,7 @@ describe('syncRegressionIssues', () => {
 
     // The same history again: nothing to write.
     const before = writes().length;
-    expect(await sync(regressed(40))).toEqual({ opened: [], updated: [], closed: [] });
+    expect(await sync(regressed(40))).toEqual({ opened: [], updated: [], closed: [], ignored: [] });
     expect(writes()).toHaveLength(before);
   });
 
@@ -107,7 +108,7 @@ describe('syncRegressionIssues', () => {
 
     // Nights later, 2 clients regressed too: the same issue lists both, no new issue.
     const done = await sync(regressed(41), 778);
-    expect(done).toEqual({ opened: [], updated: [first!.number], closed: [] });
+    expect(done).toEqual({ opened: [], updated: [first!.number], closed: [], ignored: [] });
     expect(fake.gh.issues.size).toBe(1);
     const issue = fake.gh.issues.get(first!.number)!;
     expect(issue.title).toMatch(/select-only, 2 cells/);
@@ -140,7 +141,7 @@ describe('syncRegressionIssues', () => {
   it('every cell recovered: closed with a comment linking the recovery; the same change point back reopens it; a new regression is a new issue', async () => {
     await sync(regressed(40));
     const recovered = await sync(regressed(60, 45), 790);
-    expect(recovered).toEqual({ opened: [], updated: [], closed: [500] });
+    expect(recovered).toEqual({ opened: [], updated: [], closed: [500], ignored: [] });
     const issue = fake.gh.issues.get(500)!;
     expect(issue.state).toBe('closed');
     expect(parseEventState(issue.body)?.state).toBe('recovered');
@@ -158,7 +159,7 @@ describe('syncRegressionIssues', () => {
 
     // The recovery is not there any more (the same change point is the latest again): the same issue, reopened.
     const back = await sync(regressed(40));
-    expect(back).toEqual({ opened: [], updated: [500], closed: [] });
+    expect(back).toEqual({ opened: [], updated: [500], closed: [], ignored: [] });
     expect(fake.gh.issues.get(500)!.state).toBe('open');
     await sync(regressed(60, 45));
 
@@ -180,6 +181,24 @@ describe('syncRegressionIssues', () => {
     const copied = { ...openedFor(regressed(40)), number: 1, userLogin: 'someone-else' };
     const actions = plan(regressed(40), [copied]);
     expect(actions).toEqual([expect.objectContaining({ kind: 'open' })]);
+  });
+
+  it('says which labelled issues it ignored because this login did not open them', async () => {
+    const copied = openedFor(regressed(40));
+    fake.gh.issues.set(3, {
+      number: 3,
+      title: copied.title,
+      body: copied.body,
+      state: 'open',
+      labels: [{ name: REGRESSION_LABEL }],
+      user: { login: 'someone-else' },
+    });
+    const done = await sync(regressed(40));
+    expect(done).toMatchObject({ opened: [expect.any(Number)], ignored: [3] });
+    expect(fake.gh.issues.get(3)!.body).toBe(copied.body);
+    expect(describeSync(done)).toBe(
+      `1 opened, 0 updated, 0 closed, 1 ignored (labelled by hand or opened by another account: #3)`,
+    );
   });
 
   it('closes the open issues of the earlier one-issue-per-series format in favour of the event issue', async () => {
