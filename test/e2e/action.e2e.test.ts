@@ -13,7 +13,7 @@ import { runBenchmark } from '../../src/run/run-loop.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
-import { pullRequestEvent } from '../helpers/action-events.js';
+import { pullRequestEvent, REPORTING_INPUTS } from '../helpers/action-events.js';
 import { useFakeGitHub } from '../helpers/fake-github-per-test.js';
 import { preparePgSourceRepo, testCacheDir } from '../../testkit/pg-source.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
@@ -47,11 +47,8 @@ async function runAction(
     alpha: '0.05',
     threshold: '2',
     'fail-on': 'regression',
-    comment: 'true',
+    ...REPORTING_INPUTS,
     'comment-id': 'default',
-    'commit-status': 'true',
-    'github-token': 'test-token',
-    'results-dir': 'pgperf-results',
   };
   return runBuiltAction(
     { ...defaults, ...inputs },

@@ -14,7 +14,7 @@ import { DirStore } from '../../src/store/dir-store.js';
 import { openStore } from '../../src/store/open-store.js';
 import { startTestPgServer } from '../../testkit/pg-server.js';
 import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
-import { pullRequestEvent } from '../helpers/action-events.js';
+import { pullRequestEvent, REPORTING_INPUTS } from '../helpers/action-events.js';
 import { startFakeGitHub } from '../helpers/fake-github.js';
 import { useFakeGitHub } from '../helpers/fake-github-per-test.js';
 import { writeWorkloadFile } from '../helpers/workload-file.js';
@@ -49,11 +49,8 @@ function action(
       alpha: '0.05',
       threshold: '2',
       'fail-on': 'regression',
-      comment: 'true',
+      ...REPORTING_INPUTS,
       'comment-id': 'default',
-      'commit-status': 'true',
-      'github-token': 'test-token',
-      'results-dir': 'pgperf-results',
       baseline: 'same-job',
       'wait-timeout': '10m',
       // Two rounds of one cell per shard keep the test short; no plan this small reaches significance.

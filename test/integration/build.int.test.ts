@@ -12,7 +12,7 @@ import { chmod, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile, mkdir 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildComparison } from '../../src/postgres/builds/build-pair.js';
+import { buildComparison, type ComparisonRequest } from '../../src/postgres/builds/build-pair.js';
 import { buildArms } from '../../src/flows/compare/build-stage.js';
 import type { BuildRequest } from '../../src/postgres/builds/build-record.js';
 import { buildPostgres } from '../../src/postgres/builds/build.js';
@@ -71,6 +71,25 @@ function request(repo: PgSourceRepo, extra: Partial<BuildRequest> = {}): BuildRe
   };
 }
 
+/** The base/head build of the PostgreSQL 18 repository at two of its refs, nothing patched. */
+function pg18Comparison(
+  baseRef: string,
+  headRef: string,
+  extra: Partial<ComparisonRequest> = {},
+): ComparisonRequest {
+  return {
+    repo: parseRepo(pg18.dir, process.cwd()),
+    baseRef,
+    headRef,
+    mergeBase: false,
+    basePatches: [],
+    headPatches: [],
+    extraOptions: [],
+    cacheDir,
+    ...extra,
+  };
+}
+
 const tiny = parseWorkload(
   'name: tiny\ntool: pgbench\nbuiltin: select-only\nscale: 1\nclients: [1]\nduration: 1\nwarmup: 0\nrounds: 1\n',
   'tiny.yml',
@@ -103,19 +122,7 @@ describe('building PostgreSQL 18 (meson) from a git repository', () => {
     'builds base and a head that changes one .c file, records both, and benchmarks them',
     async () => {
       const logger = memoryLogger();
-      const { base, head } = await buildComparison(
-        {
-          repo: parseRepo(pg18.dir, process.cwd()),
-          baseRef: 'base',
-          headRef: 'head',
-          mergeBase: false,
-          basePatches: [],
-          headPatches: [],
-          extraOptions: [],
-          cacheDir,
-        },
-        deps(logger),
-      );
+      const { base, head } = await buildComparison(pg18Comparison('base', 'head'), deps(logger));
       for (const [built, sha] of [
         [base, pg18.baseSha],
         [head, pg18.headSha],
@@ -177,19 +184,7 @@ describe('building PostgreSQL 18 (meson) from a git repository', () => {
       // Again: both are cache hits, said as such, in well under the 15 s target.
       const again = memoryLogger();
       const t0 = Date.now();
-      const second = await buildComparison(
-        {
-          repo: parseRepo(pg18.dir, process.cwd()),
-          baseRef: 'base',
-          headRef: 'head',
-          mergeBase: false,
-          basePatches: [],
-          headPatches: [],
-          extraOptions: [],
-          cacheDir,
-        },
-        deps(again),
-      );
+      const second = await buildComparison(pg18Comparison('base', 'head'), deps(again));
       expect(Date.now() - t0).toBeLessThan(15_000);
       expect([second.base.record.cacheHit, second.head.record.cacheHit]).toEqual([true, true]);
       expect(second.head.installDir).toBe(head.installDir);
@@ -209,16 +204,7 @@ describe('building PostgreSQL 18 (meson) from a git repository', () => {
       const logger = memoryLogger();
       // head is a child of base, so their merge-base is base: a cache hit from the test above.
       const { base } = await buildComparison(
-        {
-          repo: parseRepo(pg18.dir, process.cwd()),
-          baseRef: 'head',
-          headRef: 'base',
-          mergeBase: true,
-          basePatches: [],
-          headPatches: [],
-          extraOptions: [],
-          cacheDir,
-        },
+        pg18Comparison('head', 'base', { mergeBase: true }),
         deps(logger),
       );
       expect(base.record.sha).toBe(pg18.baseSha);

@@ -51,6 +51,11 @@ function pgperf(args: string[]): Promise<Ran> {
   return run(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...args]);
 }
 
+/** `pgperf history` of the results directory the test wrote, into `out`. */
+function historyOfResults(out: string, extra: string[] = []): Promise<Ran> {
+  return pgperf(['history', '--results', path.join(tmp, 'results'), '--out', out, ...extra]);
+}
+
 /** Headless Chromium on a page, every request through the recording proxy. */
 async function browse(file: string, mode: string[]): Promise<Ran> {
   const profile = await mkdtemp(path.join(tmp, 'profile-'));
@@ -112,15 +117,7 @@ describe('pgperf history in headless Chromium', () => {
   let page: string;
 
   it('renders the site from a directory of results files and prints the job summary', async () => {
-    const r = await pgperf([
-      'history',
-      '--results',
-      path.join(tmp, 'results'),
-      '--out',
-      site,
-      '--repo-url',
-      'https://github.com/postgres/postgres',
-    ]);
+    const r = await historyOfResults(site, ['--repo-url', 'https://github.com/postgres/postgres']);
     expect(r.stderr).toContain(`wrote 2 pages to ${site}`);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^### Performance history\n\n\*\*2 regressions\*\* in 2 series/);
@@ -137,13 +134,7 @@ describe('pgperf history in headless Chromium', () => {
     );
     const imported = await pgperf(['store', 'import', '--store', store, ...files]);
     expect(imported.code, imported.stderr).toBe(0);
-    const fromFiles = await pgperf([
-      'history',
-      '--results',
-      path.join(tmp, 'results'),
-      '--out',
-      path.join(tmp, 'a'),
-    ]);
+    const fromFiles = await historyOfResults(path.join(tmp, 'a'));
     const fromStore = await pgperf(['history', '--store', store, '--out', path.join(tmp, 'b')]);
     expect(fromStore.code, fromStore.stderr).toBe(0);
     expect(fromStore.stdout).toBe(fromFiles.stdout);
@@ -203,15 +194,7 @@ describe('pgperf history in headless Chromium', () => {
   }, 120_000);
 
   it('refuses an unknown workload, naming the ones there are', async () => {
-    const r = await pgperf([
-      'history',
-      '--results',
-      path.join(tmp, 'results'),
-      '--out',
-      site,
-      '--workload',
-      'tpcb',
-    ]);
+    const r = await historyOfResults(site, ['--workload', 'tpcb']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--workload 'tpcb' is not in the history; its workloads are: ${WORKLOAD}`);
   }, 120_000);

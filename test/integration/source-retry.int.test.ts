@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitIn } from '../helpers/git.js';
 import { SourceMirror, type RepoSpec } from '../../src/postgres/builds/source.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner, type ProcessRunner } from '../../src/machine/os/process.js';
@@ -19,17 +20,7 @@ let tip: string;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-source-retry-'));
   repoDir = path.join(tmp, 'repo');
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-C', repoDir, ...args], {
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@t',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@t',
-      },
-    }).trim();
+  const git = gitIn(repoDir);
   execFileSync('git', ['init', '-q', '-b', 'master', repoDir]);
   await writeFile(path.join(repoDir, 'README'), 'x\n');
   git('add', 'README');

@@ -10,6 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitIn } from '../../helpers/git.js';
 import { bisectJob } from '../../../src/adapters/action/bisect-mode.js';
 import type { ActionContext } from '../../../src/adapters/action/context.js';
 import { runAction } from '../../../src/adapters/action/run-action.js';
@@ -143,18 +144,7 @@ describe('runAction in mode bisect', () => {
 
   it('names the inputs when good is not an ancestor of bad (a real repository)', async () => {
     const repo = path.join(tmp, 'repo');
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-C', repo, ...args], {
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: 't',
-          GIT_AUTHOR_EMAIL: 't@t',
-          GIT_COMMITTER_NAME: 't',
-          GIT_COMMITTER_EMAIL: 't@t',
-        },
-      })
-        .toString()
-        .trim();
+    const git = gitIn(repo);
     execFileSync('git', ['init', '-q', '-b', 'main', repo]);
     const shas: string[] = [];
     for (const n of [1, 2, 3]) {

@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitIn } from '../../helpers/git.js';
 import { bisectGate } from '../../../src/flows/bisect/bisect-gate.js';
 import {
   runBisection,
@@ -30,17 +31,7 @@ const shas: string[] = []; // good first, then five commits
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'run-bisection-'));
   const repo = path.join(dir, 'repo');
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@t',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@t',
-  };
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-C', repo, ...args], { env })
-      .toString()
-      .trim();
+  const git = gitIn(repo);
   execFileSync('git', ['init', '-q', '-b', 'main', repo]);
   for (let n = 0; n <= 5; n++) {
     await writeFile(path.join(repo, 'f'), `${n}\n`);
