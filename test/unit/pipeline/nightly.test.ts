@@ -106,7 +106,7 @@ describe('runNightly', () => {
     expect(d.requests[0]!.source?.head).toEqual({ ref: 'master', sha: 'e'.repeat(40), chosenBy: 'test' });
     expect(outcome.analysis?.runs).toBe(41);
     expect(outcome.judgement?.events.map((e) => [e.workload, e.regressed.length])).toEqual([[WORKLOAD, 2]]);
-    expect(outcome.issues).toEqual({ done: { opened: [500], updated: [], closed: [] } });
+    expect(outcome.issues).toEqual({ done: { opened: [500], updated: [], closed: [], ignored: [] } });
     expect(gh.issues.size).toBe(1);
     expect(d.logger.lines).toContain('regression issues: 1 opened, 0 updated, 0 closed');
 
