@@ -71,103 +71,55 @@ async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
 const bin = '/usr/lib/postgresql/15/bin';
 const wl = () => path.join(root, 'workloads/smoke.yml');
 
-type Case = [string, () => Promise<unknown> | unknown, RegExp];
+/** A case: its name, the attempt, and what the refusal must say (a pattern, or text it must contain). */
+type Case = [string, () => Promise<unknown> | unknown, RegExp | string];
+
+/** `pgperf run` with these flags and the smoke workload. */
+const run =
+  (...flags: string[]) =>
+  () =>
+    cli(['run', ...flags, '--workload', wl()]);
+
+/** A flag of `pgperf run` that takes a positive integer, given something else. */
+const notPositiveInteger = ([flag, value]: readonly [string, string]): Case => [
+  `${flag} ${value}`,
+  run(flag, value),
+  `${flag} must be a positive integer, got '${value}'`,
+];
+
+/** One arm compared against the stored baseline. */
+const storedBaseline = ['--arm', `head=${bin}`, '--baseline', 'stored'];
 
 const cliCases: Case[] = [
   [
     'a sharded run against a stored baseline',
-    () =>
-      cli([
-        'run',
-        '--arm',
-        `head=${bin}`,
-        '--workload',
-        wl(),
-        '--baseline',
-        'stored',
-        '--shard',
-        '1/2',
-        '--seed',
-        '1',
-      ]),
+    run(...storedBaseline, '--shard', '1/2', '--seed', '1'),
     /--shard and --baseline stored both given: a sharded comparison measures base and head in each shard/,
   ],
   [
     'a stored baseline with adaptive rounds',
-    () =>
-      cli([
-        'run',
-        '--arm',
-        `head=${bin}`,
-        '--workload',
-        wl(),
-        '--baseline',
-        'stored',
-        '--max-rounds',
-        '20',
-        '--store',
-        path.join(dir, 'store'),
-      ]),
+    // The store's path is known only once the tests run.
+    () => run(...storedBaseline, '--max-rounds', '20', '--store', path.join(dir, 'store'))(),
     /--baseline stored and --max-rounds\/--time-budget both given: a stored baseline is compared once, give --rounds/,
   ],
-  [
-    '--arm without =',
-    () => cli(['run', '--arm', 'base', '--workload', wl()]),
-    /--arm must be LABEL=BINDIR .*got 'base'/,
-  ],
-  [
-    '--rounds 0',
-    () => cli(['run', '--rounds', '0', '--workload', wl()]),
-    /--rounds must be a positive integer, got '0'/,
-  ],
-  [
-    '--rounds x',
-    () => cli(['run', '--rounds', 'x', '--workload', wl()]),
-    /--rounds must be a positive integer, got 'x'/,
-  ],
-  [
-    '--duration -1',
-    () => cli(['run', '--duration', '-1', '--workload', wl()]),
-    /--duration must be a positive integer, got '-1'/,
-  ],
-  [
-    '--seed 1.5',
-    () => cli(['run', '--seed', '1.5', '--workload', wl()]),
-    /--seed must be a positive integer, got '1.5'/,
-  ],
-  [
-    '--order zigzag',
-    () => cli(['run', '--order', 'zigzag', '--workload', wl()]),
-    /--order must be one of random, abba, got 'zigzag'/,
-  ],
-  [
-    '--set without arm',
-    () => cli(['run', '--set', 'work_mem=4MB', '--workload', wl()]),
-    /--set must be ARM:NAME=VALUE .*got 'work_mem=4MB'/,
-  ],
-  [
-    '--set head:port=5432',
-    () => cli(['run', '--set', 'head:port=5432', '--workload', wl()]),
-    /--set head:port: "port" is set by pgperf/,
-  ],
-  [
-    '--set head:hba_file',
-    () => cli(['run', '--set', 'head:hba_file=/tmp/x', '--workload', wl()]),
-    /"hba_file" is set by pgperf/,
-  ],
-  [
-    '--set multi-line value',
-    () => cli(['run', '--set', "head:work_mem=4MB\nhba_file='/tmp/x'", '--workload', wl()]),
-    /must be a single line/,
-  ],
-  [
-    '--set bad name',
-    () => cli(['run', '--set', 'head:Work-Mem=1', '--workload', wl()]),
-    /"Work-Mem" is not a setting name/,
-  ],
+  ['--arm without =', run('--arm', 'base'), /--arm must be LABEL=BINDIR .*got 'base'/],
+  ...(
+    [
+      ['--rounds', '0'],
+      ['--rounds', 'x'],
+      ['--duration', '-1'],
+      ['--seed', '1.5'],
+    ] as const
+  ).map(notPositiveInteger),
+  ['--order zigzag', run('--order', 'zigzag'), /--order must be one of random, abba, got 'zigzag'/],
+  ['--set without arm', run('--set', 'work_mem=4MB'), /--set must be ARM:NAME=VALUE .*got 'work_mem=4MB'/],
+  ['--set head:port=5432', run('--set', 'head:port=5432'), /--set head:port: "port" is set by pgperf/],
+  ['--set head:hba_file', run('--set', 'head:hba_file=/tmp/x'), /"hba_file" is set by pgperf/],
+  ['--set multi-line value', run('--set', "head:work_mem=4MB\nhba_file='/tmp/x'"), /must be a single line/],
+  ['--set bad name', run('--set', 'head:Work-Mem=1'), /"Work-Mem" is not a setting name/],
   [
     '--set library path',
-    () => cli(['run', '--set', 'head:shared_preload_libraries=/tmp/x.so', '--workload', wl()]),
+    run('--set', 'head:shared_preload_libraries=/tmp/x.so'),
     /library names .* not paths/,
   ],
   [
@@ -175,7 +127,7 @@ const cliCases: Case[] = [
     () => cli(['run', '--arm', `a=${bin}`, '--arm', `b=${bin}`, '--workload', path.join(dir, 'nope.yml')]),
     /workload file .*nope\.yml: cannot read it \(ENOENT\)/,
   ],
-  ['no arms', () => cli(['run', '--workload', wl()]), /nothing to run: give the arms as --arm LABEL=BINDIR/],
+  ['no arms', run(), /nothing to run: give the arms as --arm LABEL=BINDIR/],
   ['unknown command', () => cli(['frobnicate']), /unknown command 'frobnicate'/],
   [
     'stat empty file',
@@ -278,46 +230,44 @@ const actionCases: Case[] = [
 
 /** A workload that is valid except for what a case changes. */
 const yaml = (extra: string) => `name: w\ntool: pgbench\nbuiltin: select-only\nclients: [1]\n${extra}`;
+/** Loads this text as the workload file w.yml. */
+const workload = (text: string) => () => parseWorkload(text, 'w.yml');
 const workloadCases: Case[] = [
   [
     'reserved setting',
-    () => parseWorkload(yaml('settings:\n  port: 5433\n'), 'w.yml'),
+    workload(yaml('settings:\n  port: 5433\n')),
     /w\.yml:\d+:\d+: settings\.port: "port" is set by pgperf/,
   ],
   [
     'multi-line setting',
-    () => parseWorkload(yaml('settings:\n  work_mem: "4MB\\nhba_file = /tmp/x"\n'), 'w.yml'),
+    workload(yaml('settings:\n  work_mem: "4MB\\nhba_file = /tmp/x"\n')),
     /settings\.work_mem: the value of "work_mem" must be a single line/,
   ],
   [
     'archive_command',
-    () => parseWorkload(yaml("settings:\n  archive_command: 'curl x'\n"), 'w.yml'),
+    workload(yaml("settings:\n  archive_command: 'curl x'\n")),
     /"archive_command" is set by pgperf/,
   ],
   [
     'clients empty',
-    () => parseWorkload('name: w\ntool: pgbench\nbuiltin: select-only\nclients: []\n', 'w.yml'),
+    workload('name: w\ntool: pgbench\nbuiltin: select-only\nclients: []\n'),
     /clients: expected at least 1 entries/,
   ],
   [
     'clients as text',
-    () => parseWorkload('name: w\ntool: pgbench\nbuiltin: select-only\nclients: many\n', 'w.yml'),
+    workload('name: w\ntool: pgbench\nbuiltin: select-only\nclients: many\n'),
     /clients: expected array, got "many"/,
   ],
   [
     'unknown tool',
-    () => parseWorkload('name: w\ntool: hammerdb\nclients: [1]\n', 'w.yml'),
+    workload('name: w\ntool: hammerdb\nclients: [1]\n'),
     /tool: expected one of "pgbench", "sysbench"/,
   ],
-  [
-    'not a mapping',
-    () => parseWorkload('- a\n- b\n', 'w.yml'),
-    /w\.yml: expected a mapping of workload fields/,
-  ],
-  ['invalid YAML', () => parseWorkload('name: [w\n', 'w.yml'), /w\.yml:\d+:\d+: invalid YAML/],
+  ['not a mapping', workload('- a\n- b\n'), /w\.yml: expected a mapping of workload fields/],
+  ['invalid YAML', workload('name: [w\n'), /w\.yml:\d+:\d+: invalid YAML/],
   [
     'extraArgs outside the allow-list',
-    () => parseWorkload(yaml('extraArgs: ["--file=/etc/passwd"]\n'), 'w.yml'),
+    workload(yaml('extraArgs: ["--file=/etc/passwd"]\n')),
     /extraArgs\[0\]/,
   ],
 ];
@@ -331,6 +281,8 @@ const ctx =
   (file: string | undefined, extra: NodeJS.ProcessEnv = {}) =>
   () =>
     readContext({ GITHUB_REPOSITORY: 'o/r', ...(file ? { GITHUB_EVENT_PATH: file } : {}), ...extra });
+/** Reads the context of an event payload written to a file of this name first. */
+const eventFile = (name: string, text: string) => async () => ctx(await write(name, text))();
 
 const eventCases: Case[] = [
   [
@@ -338,19 +290,15 @@ const eventCases: Case[] = [
     ctx('/nonexistent/event.json'),
     /GITHUB_EVENT_PATH \/nonexistent\/event\.json: cannot read the event payload \(ENOENT\)/,
   ],
-  [
-    'event file not JSON',
-    async () => ctx(await write('event.txt', 'not json {'))(),
-    /event\.txt: the event payload is not JSON/,
-  ],
+  ['event file not JSON', eventFile('event.txt', 'not json {'), /event\.txt: the event payload is not JSON/],
   [
     'event payload an array',
-    async () => ctx(await write('event-array.json', '[1,2]'))(),
+    eventFile('event-array.json', '[1,2]'),
     /event-array\.json: the event payload must be a JSON object, got an array/,
   ],
   [
     'event payload null',
-    async () => ctx(await write('event-null.json', 'null'))(),
+    eventFile('event-null.json', 'null'),
     /the event payload must be a JSON object, got null/,
   ],
   ['GITHUB_REPOSITORY missing', () => readContext({}), /GITHUB_REPOSITORY must be owner\/name, got ''/],

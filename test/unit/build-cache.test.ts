@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   buildKey,
   cacheLayout,
@@ -16,18 +16,15 @@ import {
 } from '../../src/postgres/builds/cache.js';
 import { acquireLock } from '../../src/machine/os/file-lock.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
+import { DEBIAN_12_X64, GCC_12_DEBIAN } from '../helpers/toolchain.js';
+import { useTmpDir } from '../helpers/tmp-dir.js';
 
 const input: KeyInput = {
   sha: '1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d',
   patchHashes: [],
   extraOptions: [],
-  compiler: {
-    command: 'gcc',
-    path: '/usr/bin/gcc',
-    version: 'gcc (Debian 12.2.0-14+deb12u1) 12.2.0',
-    target: 'x86_64-linux-gnu',
-  },
-  platform: { os: 'linux', arch: 'x64', release: 'debian 12' },
+  compiler: GCC_12_DEBIAN,
+  platform: DEBIAN_12_X64,
   recipe: 1,
 };
 
@@ -86,18 +83,12 @@ describe('cache layout', () => {
 });
 
 describe('cache on disk', () => {
-  let tmp: string;
-  beforeEach(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-cache-'));
-  });
-  afterEach(async () => {
-    await rm(tmp, { recursive: true, force: true });
-  });
+  const tmp = useTmpDir('pgperf-cache-', { perTest: true });
 
   it('an install counts only once its marker is written, and moves into place in one rename', async () => {
-    const staged = path.join(tmp, 'stage', 'tree');
+    const staged = path.join(tmp(), 'stage', 'tree');
     await mkdir(path.join(staged, 'bin'), { recursive: true });
-    const installDir = path.join(tmp, 'installs', 'k');
+    const installDir = path.join(tmp(), 'installs', 'k');
     await moveIntoPlace(staged, installDir);
     expect(await readdir(path.join(installDir))).toEqual(['bin']);
     expect(await readCompleted(installDir)).toBeUndefined();
@@ -107,7 +98,7 @@ describe('cache on disk', () => {
   });
 
   it('a lock is exclusive; a second taker waits, saying for whom, until it is released', async () => {
-    const file = path.join(tmp, 'locks', 'k.lock');
+    const file = path.join(tmp(), 'locks', 'k.lock');
     const logger = memoryLogger();
     const release = await acquireLock(file, { logger, what: 'another build' });
     expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ pid: process.pid, host: os.hostname() });
@@ -129,7 +120,7 @@ describe('cache on disk', () => {
   });
 
   it('many simultaneous takers in one process: each gets the lock in turn, one at a time', async () => {
-    const file = path.join(tmp, 'locks', 'busy.lock');
+    const file = path.join(tmp(), 'locks', 'busy.lock');
     let holders = 0;
     let most = 0;
     const takers = Array.from({ length: 8 }, async () => {
@@ -146,7 +137,7 @@ describe('cache on disk', () => {
   });
 
   it("a dead owner's lock is stale and taken over", async () => {
-    const file = path.join(tmp, 'k.lock');
+    const file = path.join(tmp(), 'k.lock');
     // pid 2^22+1 is above Linux's pid_max limit: never a live process.
     await writeFile(file, JSON.stringify({ pid: 4194305, host: os.hostname(), since: 'then' }));
     const release = await acquireLock(file, { logger: memoryLogger(), what: 'x' });
@@ -155,7 +146,7 @@ describe('cache on disk', () => {
   });
 
   it('an aborted wait gives up', async () => {
-    const file = path.join(tmp, 'k.lock');
+    const file = path.join(tmp(), 'k.lock');
     const release = await acquireLock(file, { logger: memoryLogger(), what: 'x' });
     const controller = new AbortController();
     const waiting = acquireLock(file, {
@@ -172,18 +163,18 @@ describe('cache on disk', () => {
   it('creates cache directories reachable by the user PostgreSQL runs as, whatever the umask', async () => {
     const old = process.umask(0o077);
     try {
-      await mkdirPublic(path.join(tmp, 'a', 'b'));
+      await mkdirPublic(path.join(tmp(), 'a', 'b'));
     } finally {
       process.umask(old);
     }
-    expect((await stat(path.join(tmp, 'a'))).mode & 0o777).toBe(0o755);
-    expect((await stat(path.join(tmp, 'a', 'b'))).mode & 0o777).toBe(0o755);
+    expect((await stat(path.join(tmp(), 'a'))).mode & 0o777).toBe(0o755);
+    expect((await stat(path.join(tmp(), 'a', 'b'))).mode & 0o777).toBe(0o755);
   });
 
   it('refuses to build on a disk with too little space, saying how much and what to do', async () => {
-    await expect(checkFreeSpace(tmp, Number.MAX_SAFE_INTEGER)).rejects.toThrow(
+    await expect(checkFreeSpace(tmp(), Number.MAX_SAFE_INTEGER)).rejects.toThrow(
       /not enough disk space for a build in .*: [\d.]+ GiB free, a build needs about [\d.]+ GiB\. .*--cache-dir DIR/,
     );
-    await expect(checkFreeSpace(tmp, 1)).resolves.toBeUndefined();
+    await expect(checkFreeSpace(tmp(), 1)).resolves.toBeUndefined();
   });
 });

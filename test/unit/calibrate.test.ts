@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { compareRun } from '../../src/core/compare/compare-run.js';
 import { calibrationOf, renderCalibrationText } from '../../src/flows/calibrate/calibrate.js';
-import { syntheticRun } from '../../testkit/synthetic-run.js';
+import { syntheticRun, type SyntheticRunOptions } from '../../testkit/synthetic-run.js';
+
+/** A calibration of two arms a and b over the cells s@1 and s@8, as the engine compares them. */
+function calibrate(options: Omit<SyntheticRunOptions, 'arms' | 'workloads'>) {
+  const result = syntheticRun({ arms: ['a', 'b'], workloads: { s: [1, 8] }, ...options });
+  return calibrationOf(result, compareRun(result));
+}
 
 describe('A/A calibration', () => {
   it("reports each cell's noise near the planted noise and no false alarm between identical arms", () => {
-    const result = syntheticRun({
-      seed: 3,
-      rounds: 40,
-      arms: ['a', 'b'],
-      workloads: { s: [1, 8] },
-      noise: 0.05,
-    });
-    const c = calibrationOf(result, compareRun(result));
+    const c = calibrate({ seed: 3, rounds: 40, noise: 0.05 });
     expect(c.cells.map((x) => x.id)).toEqual(['s@1', 's@8']);
     for (const cell of c.cells) {
       expect(cell.rounds).toBe(40);
@@ -28,15 +27,12 @@ describe('A/A calibration', () => {
 
   it('flags a cell the engine called changed although the arms are the same install', () => {
     // What a broken runner looks like: arm b 20% slower in one cell.
-    const result = syntheticRun({
+    const c = calibrate({
       seed: 4,
       rounds: 12,
-      arms: ['a', 'b'],
-      workloads: { s: [1, 8] },
       noise: 0.02,
       effect: (arm, _w, clients) => (arm === 'b' && clients === 8 ? 0.8 : 1),
     });
-    const c = calibrationOf(result, compareRun(result));
     expect(c.cells.find((x) => x.id === 's@8')).toMatchObject({ verdict: 'regression', falseAlarm: true });
     expect(c.falseAlarms).toBeGreaterThanOrEqual(1);
     expect(renderCalibrationText(c)).toMatch(/^calibration: FALSE ALARM in \d of 2 cell\(s\)/);

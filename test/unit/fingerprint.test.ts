@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { BuildRecord } from '../../src/postgres/builds/build-record.js';
 import {
@@ -8,11 +7,11 @@ import {
   workloadHash,
 } from '../../src/machine/fingerprint.js';
 import type { RunResult } from '../../src/core/results/types.js';
+import { readFixture } from '../../testkit/store-fixture.js';
+import { DEBIAN_12_X64, GCC_12_DEBIAN } from '../helpers/toolchain.js';
 
 /** A real results document (see test/fixtures/results/README.md). */
-const fixture = JSON.parse(
-  readFileSync(new URL('../fixtures/results/pgperf-15-smoke-select-only.json', import.meta.url), 'utf8'),
-) as RunResult;
+const fixture = readFixture();
 
 function variant(change: (r: RunResult) => void): RunResult {
   const copy = structuredClone(fixture);
@@ -31,13 +30,8 @@ function buildRecord(over: Partial<BuildRecord> = {}): BuildRecord {
     buildSystem: 'meson',
     options: ['--buildtype=release', '-Dcassert=false'],
     cc: 'ccache gcc',
-    compiler: {
-      command: 'gcc',
-      path: '/usr/bin/gcc',
-      version: 'gcc (Debian 12.2.0-14+deb12u1) 12.2.0',
-      target: 'x86_64-linux-gnu',
-    },
-    platform: { os: 'linux', arch: 'x64', release: 'debian 12' },
+    compiler: GCC_12_DEBIAN,
+    platform: DEBIAN_12_X64,
     cflags: '-O2',
     serverVersion: 'postgres (PostgreSQL) 19devel',
     durationsS: {},

@@ -88,6 +88,63 @@ interface Expectation {
 const OK = { ok: true } as const;
 const NO_REPORT = { empty: true, transactionType: undefined, tps: undefined, processed: undefined };
 
+/** The judge refuses the run with a reason that matches. */
+const refused = (reason: RegExp) => ({ ok: false, reason }) as const;
+
+/** The judge refuses a run whose clients aborted; `clients` is "N of M", `first` matches the first abort. */
+const aborted = (clients: string, first: RegExp) =>
+  refused(new RegExp(`^run aborted \\(exit code 2\\): ${clients} clients aborted; first: ${first.source}`));
+
+/** pgbench could not connect: no report, and the judge names the connection error. */
+const connectionFailure = (error: RegExp): Expectation => ({
+  report: NO_REPORT,
+  judge: refused(new RegExp(`^pgbench setup or connection failure \\(exit code 1\\): ${error.source}`)),
+});
+
+/** Sum, sum of squares, minimum and maximum of an interval's latencies in µs, in the log's column order. */
+const latencyUs = (sum: number, sum2: number, min: number, max: number) => ({
+  latencySumUs: sum,
+  latencySum2Us: sum2,
+  latencyMinUs: min,
+  latencyMaxUs: max,
+});
+
+/** The same four columns for the schedule lag (-R). */
+const lagUs = (sum: number, sum2: number, min: number, max: number) => ({
+  lagSumUs: sum,
+  lagSum2Us: sum2,
+  lagMinUs: min,
+  lagMaxUs: max,
+});
+
+type UsColumns = [sum: number, sum2: number, min: number, max: number];
+
+/**
+ * A line of the 15-column log (15 and later) in its column order: interval start, transactions, latency,
+ * lag, skipped. The last four columns (retried, retries, serialization and deadlock failures) are 0 in
+ * every capture here.
+ */
+function interval15(
+  intervalStart: number,
+  transactions: number,
+  latency: UsColumns,
+  lag: UsColumns,
+  skipped: number,
+): AggregateInterval {
+  return {
+    intervalStart,
+    transactions,
+    ...latencyUs(...latency),
+    ...lagUs(...lag),
+    skipped,
+    retried: 0,
+    retries: 0,
+    serializationFailures: 0,
+    deadlockFailures: 0,
+    columns: 15,
+  };
+}
+
 const EXPECTED: Record<string, Record<string, Expectation>> = {
   // pgbench 13.16 (built from Debian bullseye's source) against server 15.18: no banner, two tps lines,
   // "(x.xxx %)" with a space, no failure lines, 6/11-column aggregate logs.
@@ -171,19 +228,17 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
         plannedTransactions: 12000,
         tps: 25452.890795,
       },
-      judge: {
-        ok: false,
-        reason:
-          /^run aborted \(exit code 2\): 2 of 4 clients aborted; first: client 2 aborted in command 4 \(set\) of script 0; evaluation of meta-command failed$/,
-      },
+      judge: aborted(
+        '2 of 4',
+        /client 2 aborted in command 4 \(set\) of script 0; evaluation of meta-command failed$/,
+      ),
     },
     'aborted-all': {
       report: { transactionType: 'scripts/missing-table.sql', processed: 0, tps: undefined },
-      judge: {
-        ok: false,
-        reason:
-          /^run aborted \(exit code 2\): 2 of 2 clients aborted; first: client 0 script 0 aborted in command 0 query 0: ERROR: relation "pgperf_no_such_table" does not exist$/,
-      },
+      judge: aborted(
+        '2 of 2',
+        /client 0 script 0 aborted in command 0 query 0: ERROR: relation "pgperf_no_such_table" does not exist$/,
+      ),
     },
     partitioned: {
       report: { partitionMethod: 'range', partitions: 2, processed: 76224, tps: 38199.62461 },
@@ -259,10 +314,7 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
         first: {
           intervalStart: 1795352464,
           transactions: 28726,
-          latencySumUs: 1929060,
-          latencySum2Us: 236113194,
-          latencyMinUs: 22,
-          latencyMaxUs: 5575,
+          ...latencyUs(1929060, 236113194, 22, 5575),
           columns: 6,
         },
       },
@@ -275,14 +327,8 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
         first: {
           intervalStart: 1795352467,
           transactions: 449,
-          latencySumUs: 140120,
-          latencySum2Us: 60554946,
-          latencyMinUs: 81,
-          latencyMaxUs: 1827,
-          lagSumUs: 48837,
-          lagSum2Us: 8266351,
-          lagMinUs: 0,
-          lagMaxUs: 1318,
+          ...latencyUs(140120, 60554946, 81, 1827),
+          ...lagUs(48837, 8266351, 0, 1318),
           skipped: 2,
           columns: 11,
         },
@@ -304,14 +350,9 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
       },
       judge: OK,
     },
-    'connection-failure': {
-      report: NO_REPORT,
-      judge: {
-        ok: false,
-        reason:
-          /^pgbench setup or connection failure \(exit code 1\): connection to database "bench" failed: could not connect to server: No such file or directory$/,
-      },
-    },
+    'connection-failure': connectionFailure(
+      /connection to database "bench" failed: could not connect to server: No such file or directory$/,
+    ),
   },
 
   // pgbench 15.18 (Debian package) against server 15.18.
@@ -491,7 +532,7 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
         },
         last: { t: 3, failed: 14, retried: 39, retries: 66 },
       },
-      judge: { ok: false, reason: /^37 failed transactions \(12\.671%\): serialization 4, deadlock 33$/ },
+      judge: refused(/^37 failed transactions \(12\.671%\): serialization 4, deadlock 33$/),
     },
     aborted: {
       report: {
@@ -501,11 +542,10 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
         failed: 0,
         tps: 37022.102994,
       },
-      judge: {
-        ok: false,
-        reason:
-          /^run aborted \(exit code 2\): 2 of 4 clients aborted; first: client 2 aborted in command 4 \(set\) of script 0; evaluation of meta-command failed$/,
-      },
+      judge: aborted(
+        '2 of 4',
+        /client 2 aborted in command 4 \(set\) of script 0; evaluation of meta-command failed$/,
+      ),
     },
     'aborted-all': {
       // 15-17 still print the failed line when nothing ran, with "(NaN%)".
@@ -517,11 +557,10 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
         latencyAvgMs: undefined,
         tps: undefined,
       },
-      judge: {
-        ok: false,
-        reason:
-          /^run aborted \(exit code 2\): 2 of 2 clients aborted; first: client 1 script 0 aborted in command 0 query 0: ERROR: relation "pgperf_no_such_table" does not exist$/,
-      },
+      judge: aborted(
+        '2 of 2',
+        /client 1 script 0 aborted in command 0 query 0: ERROR: relation "pgperf_no_such_table" does not exist$/,
+      ),
     },
     partitioned: {
       report: { partitionMethod: 'range', partitions: 2, processed: 98296, tps: 49205.742939 },
@@ -587,24 +626,7 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
       report: { threads: 1, processed: 109502, tps: 36767.562402 },
       aggregate: {
         count: 3,
-        first: {
-          intervalStart: 1795352368,
-          transactions: 16457,
-          latencySumUs: 1126495,
-          latencySum2Us: 785326173,
-          latencyMinUs: 20,
-          latencyMaxUs: 8634,
-          lagSumUs: 0,
-          lagSum2Us: 0,
-          lagMinUs: 0,
-          lagMaxUs: 0,
-          skipped: 0,
-          retried: 0,
-          retries: 0,
-          serializationFailures: 0,
-          deadlockFailures: 0,
-          columns: 15,
-        },
+        first: interval15(1795352368, 16457, [1126495, 785326173, 20, 8634], [0, 0, 0, 0], 0),
       },
       judge: OK,
     },
@@ -612,24 +634,7 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
       report: { processed: 1493, skipped: 10, late: 95, lateOutOf: 1493, tps: 499.755311 },
       aggregate: {
         count: 3,
-        first: {
-          intervalStart: 1795352371,
-          transactions: 171,
-          latencySumUs: 107589,
-          latencySum2Us: 222308721,
-          latencyMinUs: 64,
-          latencyMaxUs: 6802,
-          lagSumUs: 36531,
-          lagSum2Us: 56012599,
-          lagMinUs: 10,
-          lagMaxUs: 3517,
-          skipped: 4,
-          retried: 0,
-          retries: 0,
-          serializationFailures: 0,
-          deadlockFailures: 0,
-          columns: 15,
-        },
+        first: interval15(1795352371, 171, [107589, 222308721, 64, 6802], [36531, 56012599, 10, 3517], 4),
       },
       judge: OK,
     },
@@ -649,14 +654,9 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
       },
       judge: OK,
     },
-    'connection-failure': {
-      report: NO_REPORT,
-      judge: {
-        ok: false,
-        reason:
-          /^pgbench setup or connection failure \(exit code 1\): connection to server on socket ".*\/\.s\.PGSQL\.55416" failed: No such file or directory$/,
-      },
-    },
+    'connection-failure': connectionFailure(
+      /connection to server on socket ".*\/\.s\.PGSQL\.55416" failed: No such file or directory$/,
+    ),
   },
 
   // pgbench 18.6 (built from source) against server 18.6: new per-script block, no failed line when
@@ -801,32 +801,23 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
           retries: 64,
         },
       },
-      judge: { ok: false, reason: /^47 failed transactions \(12\.877%\): serialization 11, deadlock 36$/ },
+      judge: refused(/^47 failed transactions \(12\.877%\): serialization 11, deadlock 36$/),
     },
     aborted: {
       report: { processed: 8998, plannedTransactions: 12000, tps: 44882.954154 },
-      judge: {
-        ok: false,
-        reason:
-          /^run aborted \(exit code 2\): 2 of 4 clients aborted; first: client 1 script 0 aborted in command 2 query 0: ERROR: division by zero$/,
-      },
+      judge: aborted('2 of 4', /client 1 script 0 aborted in command 2 query 0: ERROR: division by zero$/),
     },
     'aborted-all': {
       // 18 returns before the failed line when nothing ran; stderr lines of the two threads are spliced.
       report: { empty: false, processed: 0, failed: undefined, tps: undefined },
-      judge: {
-        ok: false,
-        reason:
-          /^run aborted \(exit code 2\): 2 of 2 clients aborted; first: client 1 script 0 aborted in command 0 query 0: ERROR: relation "pgperf_no_such_table" does not exist$/,
-      },
+      judge: aborted(
+        '2 of 2',
+        /client 1 script 0 aborted in command 0 query 0: ERROR: relation "pgperf_no_such_table" does not exist$/,
+      ),
     },
     'exit-on-abort': {
       report: { empty: true, clientVersion: '18.6', transactionType: undefined, tps: undefined },
-      judge: {
-        ok: false,
-        reason:
-          /^run aborted \(exit code 2\): 1 of 4 clients aborted; first: client 1 script 0 aborted in command 2 query 0: ERROR: division by zero$/,
-      },
+      judge: aborted('1 of 4', /client 1 script 0 aborted in command 2 query 0: ERROR: division by zero$/),
     },
     partitioned: {
       report: { partitionMethod: 'range', partitions: 2, processed: 63654, tps: 31900.242958 },
@@ -882,24 +873,7 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
       report: { processed: 103349, tps: 34622.490599 },
       aggregate: {
         count: 3,
-        first: {
-          intervalStart: 1795352401,
-          transactions: 6662,
-          latencySumUs: 630232,
-          latencySum2Us: 418051050,
-          latencyMinUs: 29,
-          latencyMaxUs: 4486,
-          lagSumUs: 0,
-          lagSum2Us: 0,
-          lagMinUs: 0,
-          lagMaxUs: 0,
-          skipped: 0,
-          retried: 0,
-          retries: 0,
-          serializationFailures: 0,
-          deadlockFailures: 0,
-          columns: 15,
-        },
+        first: interval15(1795352401, 6662, [630232, 418051050, 29, 4486], [0, 0, 0, 0], 0),
       },
       judge: OK,
     },
@@ -907,24 +881,7 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
       report: { processed: 1502, skipped: 6, late: 27, tps: 501.594449 },
       aggregate: {
         count: 3,
-        first: {
-          intervalStart: 1795352404,
-          transactions: 99,
-          latencySumUs: 33518,
-          latencySum2Us: 14814834,
-          latencyMinUs: 91,
-          latencyMaxUs: 1064,
-          lagSumUs: 9995,
-          lagSum2Us: 1161513,
-          lagMinUs: 0,
-          lagMaxUs: 204,
-          skipped: 0,
-          retried: 0,
-          retries: 0,
-          serializationFailures: 0,
-          deadlockFailures: 0,
-          columns: 15,
-        },
+        first: interval15(1795352404, 99, [33518, 14814834, 91, 1064], [9995, 1161513, 0, 204], 0),
       },
       judge: OK,
     },
@@ -944,14 +901,9 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
       },
       judge: OK,
     },
-    'connection-failure': {
-      report: NO_REPORT,
-      judge: {
-        ok: false,
-        reason:
-          /^pgbench setup or connection failure \(exit code 1\): connection to server on socket ".*\/\.s\.PGSQL\.55419" failed: No such file or directory$/,
-      },
-    },
+    'connection-failure': connectionFailure(
+      /connection to server on socket ".*\/\.s\.PGSQL\.55419" failed: No such file or directory$/,
+    ),
   },
 
   // pgbench 18.6 against server 15.18: the banner names both versions.
@@ -1064,28 +1016,19 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
           retries: 62,
         },
       },
-      judge: { ok: false, reason: /^42 failed transactions \(13\.592%\): serialization 10, deadlock 32$/ },
+      judge: refused(/^42 failed transactions \(13\.592%\): serialization 10, deadlock 32$/),
     },
     aborted: {
       report: { processed: 8998, plannedTransactions: 12000, tps: 79650.169516 },
-      judge: {
-        ok: false,
-        reason: /^run aborted \(exit code 2\): 2 of 4 clients aborted; first: client 1 script 0/,
-      },
+      judge: aborted('2 of 4', /client 1 script 0/),
     },
     'aborted-all': {
       report: { empty: false, processed: 0, failed: undefined, tps: undefined },
-      judge: {
-        ok: false,
-        reason: /^run aborted \(exit code 2\): 2 of 2 clients aborted; first: client 1 script 0/,
-      },
+      judge: aborted('2 of 2', /client 1 script 0/),
     },
     'exit-on-abort': {
       report: { empty: true, clientVersion: '18.6', serverVersion: '15.18 (Debian 15.18-0+deb12u1)' },
-      judge: {
-        ok: false,
-        reason: /^run aborted \(exit code 2\): 1 of 4 clients aborted; first: client 1 script 0/,
-      },
+      judge: aborted('1 of 4', /client 1 script 0/),
     },
     partitioned: {
       report: { partitionMethod: 'range', partitions: 2, processed: 115776, tps: 57925.796582 },
@@ -1117,24 +1060,7 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
       report: { processed: 64799, tps: 21635.639523 },
       aggregate: {
         count: 3,
-        first: {
-          intervalStart: 1795352435,
-          transactions: 16964,
-          latencySumUs: 1670554,
-          latencySum2Us: 250376842,
-          latencyMinUs: 26,
-          latencyMaxUs: 5275,
-          lagSumUs: 0,
-          lagSum2Us: 0,
-          lagMinUs: 0,
-          lagMaxUs: 0,
-          skipped: 0,
-          retried: 0,
-          retries: 0,
-          serializationFailures: 0,
-          deadlockFailures: 0,
-          columns: 15,
-        },
+        first: interval15(1795352435, 16964, [1670554, 250376842, 26, 5275], [0, 0, 0, 0], 0),
       },
       judge: OK,
     },
@@ -1142,24 +1068,7 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
       report: { processed: 1491, skipped: 9, late: 71, tps: 499.955068 },
       aggregate: {
         count: 3,
-        first: {
-          intervalStart: 1795352438,
-          transactions: 262,
-          latencySumUs: 177969,
-          latencySum2Us: 271783817,
-          latencyMinUs: 131,
-          latencyMaxUs: 5671,
-          lagSumUs: 50723,
-          lagSum2Us: 43571643,
-          lagMinUs: 0,
-          lagMaxUs: 3894,
-          skipped: 7,
-          retried: 0,
-          retries: 0,
-          serializationFailures: 0,
-          deadlockFailures: 0,
-          columns: 15,
-        },
+        first: interval15(1795352438, 262, [177969, 271783817, 131, 5671], [50723, 43571643, 0, 3894], 7),
       },
       judge: OK,
     },
@@ -1179,14 +1088,7 @@ const EXPECTED: Record<string, Record<string, Expectation>> = {
       },
       judge: OK,
     },
-    'connection-failure': {
-      report: NO_REPORT,
-      judge: {
-        ok: false,
-        reason:
-          /^pgbench setup or connection failure \(exit code 1\): connection to server on socket ".*55420" failed/,
-      },
-    },
+    'connection-failure': connectionFailure(/connection to server on socket ".*55420" failed/),
   },
 };
 

@@ -12,6 +12,7 @@ import {
   renderJobSummary,
   renderMarkdownReport,
   type CommitInfo,
+  type MarkdownReportInput,
 } from '../../src/core/report/markdown.js';
 import { mermaidText, niceCeiling } from '../../src/core/report/mermaid-chart.js';
 import {
@@ -38,18 +39,21 @@ function judgedRun(result: RunResult, comparison = compareRun(result)) {
   return { result, comparison, decision: decideRun(result, comparison) };
 }
 
+/** The markdown report of a run as the engine judges it; pass `comparison` to reuse one already made. */
+function markdown(
+  result: RunResult,
+  options: Omit<MarkdownReportInput, keyof ReturnType<typeof judgedRun>>,
+  comparison = compareRun(result),
+): string {
+  return renderMarkdownReport({ ...judgedRun(result, comparison), ...options });
+}
+
 function render(result: RunResult, extra: { maxLength?: number; base?: CommitInfo; head?: CommitInfo } = {}) {
   // Built arms: the report names the commits pgperf built (a prebuilt install is named by its bin dir).
   result.arms[0]!.build ??= { sha: BASE.sha } as BuildRecord;
   result.arms[1]!.build ??= { sha: HEAD.sha } as BuildRecord;
   const comparison = compareRun(result);
-  const text = renderMarkdownReport({
-    ...judgedRun(result, comparison),
-    commentId: 'pgperf',
-    base: BASE,
-    head: HEAD,
-    ...extra,
-  });
+  const text = markdown(result, { commentId: 'pgperf', base: BASE, head: HEAD, ...extra }, comparison);
   return { comparison, text, lines: text.split('\n') };
 }
 
@@ -159,11 +163,7 @@ describe('renderMarkdownReport: verdicts', () => {
   it('falls back to the arm labels and the build sha without commit info', () => {
     const result = run({ arms: ['pg17', 'patched'] });
     result.arms[1]!.build = { sha: 'abcdef0123456789' } as BuildRecord;
-    const comparison = compareRun(result);
-    const text = renderMarkdownReport({
-      ...judgedRun(result, comparison),
-      commentId: 'x',
-    });
+    const text = markdown(result, { commentId: 'x' });
     expect(text.split('\n')[1]).toMatch(
       / · head \*\*patched\*\* `abcdef0` vs base \*\*pg17\*\* \/opt\/pg17\/bin$/,
     );
@@ -171,10 +171,7 @@ describe('renderMarkdownReport: verdicts', () => {
 
   it('renders a document with nothing to compare', () => {
     const result = run({ arms: ['base'] });
-    const text = renderMarkdownReport({
-      ...judgedRun(result),
-      commentId: 'x',
-    });
+    const text = markdown(result, { commentId: 'x' });
     expect(text.split('\n')[1]).toBe(
       '⚠️ **Incomplete**: nothing to compare: a comparison needs a base and a head arm; partial results decide nothing',
     );
@@ -183,13 +180,7 @@ describe('renderMarkdownReport: verdicts', () => {
   it('names a prebuilt install by its bin dir and version, not by a commit it need not be', () => {
     const result = run({});
     result.arms[1]!.serverVersion = 'postgres (PostgreSQL) 18.1 (Debian 18.1-1)';
-    const comparison = compareRun(result);
-    const text = renderMarkdownReport({
-      ...judgedRun(result, comparison),
-      commentId: 'x',
-      base: BASE,
-      head: HEAD,
-    });
+    const text = markdown(result, { commentId: 'x', base: BASE, head: HEAD });
     expect(text.split('\n')[1]).toMatch(
       / · head \/opt\/head\/bin \(PostgreSQL 18\.1\) vs base \/opt\/base\/bin$/,
     );
@@ -323,9 +314,7 @@ describe('renderMarkdownReport: escaping', () => {
   result.samples[0]!.status = 'failed';
   result.samples[0]!.failureReason = 'aborted | <iframe>';
   result.arms[1]!.build = { sha: 'not a sha <b>' } as BuildRecord; // built: the report names the ref
-  const comparison = compareRun(result);
-  const text = renderMarkdownReport({
-    ...judgedRun(result, comparison),
+  const text = markdown(result, {
     commentId: 'pr-1 --> <script>',
     base: { label: 'base', ref: 'main' },
     head: { label: 'he|ad`*x*', ref: evilRef, sha: 'not a sha <b>' },
@@ -384,12 +373,7 @@ describe('commentMarker and renderJobSummary', () => {
   it('renders the job summary as the same report without the marker', () => {
     const result = run({ effect: (arm) => (arm === 'head' ? 0.9 : 1) });
     const comparison = compareRun(result);
-    const comment = renderMarkdownReport({
-      ...judgedRun(result, comparison),
-      commentId: 'pgperf',
-      base: BASE,
-      head: HEAD,
-    });
+    const comment = markdown(result, { commentId: 'pgperf', base: BASE, head: HEAD }, comparison);
     const summary = renderJobSummary({
       ...judgedRun(result, comparison),
       base: BASE,
@@ -430,11 +414,7 @@ describe('renderMarkdownReport: size', () => {
   huge.plan.executed = executed;
   for (let i = 0; i < 30; i++) huge.warnings.push(`warning ${i}: ${'long | text <x> '.repeat(100)}`);
   const comparison = compareRun(huge);
-  const full = renderMarkdownReport({
-    ...judgedRun(huge, comparison),
-    commentId: 'c',
-    maxLength: Infinity,
-  });
+  const full = markdown(huge, { commentId: 'c', maxLength: Infinity }, comparison);
   const tableLines = full.split('\n').filter((l) => l.startsWith('| ') && /^\| \d+ \| \d+\/\d+ \|/.test(l));
 
   it('would exceed the limit in full', () => {
@@ -444,11 +424,11 @@ describe('renderMarkdownReport: size', () => {
   });
 
   it('trims the details, keeps the verdict and the tables, and says what was trimmed', () => {
-    const text = renderMarkdownReport({
-      ...judgedRun(huge, comparison),
-      commentId: 'c',
-      runUrl: 'https://github.com/o/r/actions/runs/1',
-    });
+    const text = markdown(
+      huge,
+      { commentId: 'c', runUrl: 'https://github.com/o/r/actions/runs/1' },
+      comparison,
+    );
     expect(text.length).toBeLessThanOrEqual(DEFAULT_COMMENT_MAX_LENGTH);
     expect(text.split('\n').slice(0, 2)).toEqual(full.split('\n').slice(0, 2));
     expect(text.split('\n')[1]).toMatch(/^❌ \*\*\d+ regressions?\*\*: workload-3 at \d+ clients/);
@@ -467,11 +447,7 @@ describe('renderMarkdownReport: size', () => {
     expect(TRIM_STEPS.map((s) => s.what).slice(0, 3)).toEqual(whats);
     let previous = 0;
     for (const maxLength of [60_000, 40_000, 30_000, 25_000, 20_000]) {
-      const text = renderMarkdownReport({
-        ...judgedRun(huge, comparison),
-        commentId: 'c',
-        maxLength,
-      });
+      const text = markdown(huge, { commentId: 'c', maxLength }, comparison);
       expect(text.length).toBeLessThanOrEqual(maxLength);
       const note = /Trimmed to fit in [^:]+:\*\* ([^;]*);/.exec(text);
       expect(note, `note at ${maxLength}`).not.toBeNull();
@@ -485,11 +461,7 @@ describe('renderMarkdownReport: size', () => {
   });
 
   it('cuts at a line boundary as a last resort and says so', () => {
-    const text = renderMarkdownReport({
-      ...judgedRun(huge, comparison),
-      commentId: 'c',
-      maxLength: 3000,
-    });
+    const text = markdown(huge, { commentId: 'c', maxLength: 3000 }, comparison);
     expect(text.length).toBeLessThanOrEqual(3000);
     expect(text.split('\n')[1]).toBe(full.split('\n')[1]);
     expect(text).toMatch(/✂️ \*\*Cut to fit in 3,000 characters .*\*\*: the tables are incomplete/);

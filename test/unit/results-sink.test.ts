@@ -6,10 +6,9 @@
  * sample) still lands in the room the sink kept. The real disk running full is
  * test/integration/faults.int.test.ts.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseResults, readResults } from '../../src/store/read-results.js';
 import { fileSink } from '../../src/run/sink.js';
 import type { RunResult } from '../../src/core/results/types.js';
@@ -21,6 +20,7 @@ import {
   type WriteHandle,
 } from '../../src/machine/os/atomic-write.js';
 import { syntheticRun } from '../../testkit/synthetic-run.js';
+import { useTmpDir } from '../helpers/tmp-dir.js';
 
 /** A node-style errno error ("ENOSPC: no space left on device, write"). */
 function errno(code: string, text: string, syscall: string): NodeJS.ErrnoException {
@@ -45,6 +45,11 @@ class SimDisk implements WriteFs {
 
   text(file: string): string {
     return this.files.get(file)!.toString('utf8');
+  }
+
+  /** The files on the disk (to check that no temp file or reserve is left). */
+  get paths(): string[] {
+    return [...this.files.keys()];
   }
 
   private check(op: string, file: string): void {
@@ -96,6 +101,21 @@ class SimDisk implements WriteFs {
 
 const DIR = '/out/run-1';
 const FILE = `${DIR}/results.json`;
+/** The room the file sink keeps beside the results file for its final write. */
+const RESERVE = `${DIR}/.results.json.reserve`;
+
+/** A roomy simulated disk with the run directory made. */
+async function diskWithRunDir(): Promise<SimDisk> {
+  const disk = new SimDisk(1e6);
+  await disk.mkdir(DIR);
+  return disk;
+}
+
+/** A file sink keeping a 1 KiB margin in its reserve, on a roomy simulated disk. */
+function sinkOnDisk() {
+  const disk = new SimDisk(1e6);
+  return { disk, sink: fileSink(FILE, { fs: disk, reserveMarginBytes: 1024 }) };
+}
 
 /** A results document being measured: `samples` of a synthetic run, status 'running'. */
 function runningDoc(all: RunResult, samples: number): RunResult {
@@ -109,8 +129,7 @@ function runningDoc(all: RunResult, samples: number): RunResult {
 
 describe('writeAtomically', () => {
   it('writes a temp file in the same directory, fsyncs it, renames it over the file, fsyncs the directory', async () => {
-    const disk = new SimDisk(1e6);
-    await disk.mkdir(DIR);
+    const disk = await diskWithRunDir();
     await writeAtomically(FILE, 'new\n', { fs: disk });
     const steps = disk.log.map((l) => l.replace(/\.results\.json\.\d+\.[0-9a-f]+\.tmp/g, 'TMP'));
     expect(steps).toEqual([
@@ -124,7 +143,7 @@ describe('writeAtomically', () => {
       `close ${DIR}`,
     ]);
     expect(disk.text(FILE)).toBe('new\n');
-    expect([...disk.files.keys()]).toEqual([FILE]);
+    expect(disk.paths).toEqual([FILE]);
   });
 
   it.each([
@@ -136,8 +155,7 @@ describe('writeAtomically', () => {
   ])(
     'a failing $op ($code): a FileWriteError naming the file and the errno, the old file intact, no temp file',
     async ({ op, code, text }) => {
-      const disk = new SimDisk(1e6);
-      await disk.mkdir(DIR);
+      const disk = await diskWithRunDir();
       await writeAtomically(FILE, 'old\n', { fs: disk });
       disk.fail = (o) => (o === op ? errno(code, text, op) : undefined);
       const error = await writeAtomically(FILE, 'new\n', { fs: disk }).catch((e: unknown) => e);
@@ -146,13 +164,12 @@ describe('writeAtomically', () => {
       expect((error as FileWriteError).file).toBe(FILE);
       expect((error as Error).message).toMatch(`could not write ${FILE}: ${code} (${text})`);
       expect(disk.text(FILE)).toBe('old\n');
-      expect([...disk.files.keys()]).toEqual([FILE]);
+      expect(disk.paths).toEqual([FILE]);
     },
   );
 
   it('a failing directory fsync (EIO) is reported; one the file system cannot do (EINVAL) is skipped', async () => {
-    const disk = new SimDisk(1e6);
-    await disk.mkdir(DIR);
+    const disk = await diskWithRunDir();
     disk.fail = (o, f) =>
       o === 'fsync' && f === DIR ? errno('EINVAL', 'invalid argument', 'fsync') : undefined;
     await writeAtomically(FILE, 'a\n', { fs: disk });
@@ -163,16 +180,10 @@ describe('writeAtomically', () => {
   });
 
   describe('on the real disk', () => {
-    let tmp: string;
-    beforeAll(async () => {
-      tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-atomic-'));
-    });
-    afterAll(async () => {
-      await rm(tmp, { recursive: true, force: true });
-    });
+    const tmp = useTmpDir('pgperf-atomic-');
 
     it('a write that lands half its bytes and then hits ENOSPC leaves the old file and no temp file', async () => {
-      const file = path.join(tmp, 'results.json');
+      const file = path.join(tmp(), 'results.json');
       await writeFile(file, '{"old": true}\n');
       const halfThenFull: WriteFs = {
         ...nodeWriteFs,
@@ -193,13 +204,14 @@ describe('writeAtomically', () => {
         `could not write ${file}: ENOSPC (no space left on device) (the disk is full: free space there, or write elsewhere)`,
       );
       expect(await readFile(file, 'utf8')).toBe('{"old": true}\n');
-      expect(await readdir(tmp)).toEqual(['results.json']);
+      expect(await readdir(tmp())).toEqual(['results.json']);
     });
   });
 });
 
 describe('fileSink', () => {
   const all = syntheticRun({ seed: 1, rounds: 6, workloads: { w: [1, 2] } });
+  const tmp = useTmpDir('pgperf-sink-');
 
   it('the disk runs full mid-run: update fails naming the file and ENOSPC, the final document still lands', async () => {
     const disk = new SimDisk(0);
@@ -239,34 +251,31 @@ describe('fileSink', () => {
     expect(final.stopReason).toMatch(/ENOSPC/);
     expect(final.samples).toEqual(all.samples.slice(0, landed + 1));
     // The reserve is gone, and no temp file is left.
-    expect([...disk.files.keys()]).toEqual([FILE]);
+    expect(disk.paths).toEqual([FILE]);
   });
 
   it('no room to grow the reserve: update fails before the document outgrows it, the final document lands', async () => {
-    const disk = new SimDisk(1e6);
-    const sink = fileSink(FILE, { fs: disk, reserveMarginBytes: 1024 });
+    const { disk, sink } = sinkOnDisk();
     await sink.update(runningDoc(all, 1));
-    const reserve = `${DIR}/.results.json.reserve`;
     disk.fail = (op, f) =>
-      op === 'write' && f === reserve ? errno('ENOSPC', 'no space left on device', 'write') : undefined;
+      op === 'write' && f === RESERVE ? errno('ENOSPC', 'no space left on device', 'write') : undefined;
     // Enough samples to outgrow the reserve kept for one.
     const error = await sink.update(runningDoc(all, all.samples.length)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FileWriteError);
     expect((error as Error).message).toMatch(
       new RegExp(
-        `^could not write ${FILE}: ENOSPC \\(no space left on device\\); the room kept beside it for its final write \\(${reserve}, \\d+ bytes\\) could not be reserved, so the run stops while the results can still be written`,
+        `^could not write ${FILE}: ENOSPC \\(no space left on device\\); the room kept beside it for its final write \\(${RESERVE}, \\d+ bytes\\) could not be reserved, so the run stops while the results can still be written`,
       ),
     );
     expect(parseResults(disk.text(FILE), FILE).samples).toHaveLength(1);
     disk.fail = () => undefined;
     await sink.finish({ ...runningDoc(all, all.samples.length), status: 'failed', stopReason: 'disk full' });
     expect(parseResults(disk.text(FILE), FILE).status).toBe('failed');
-    expect([...disk.files.keys()]).toEqual([FILE]);
+    expect(disk.paths).toEqual([FILE]);
   });
 
   it('a final write that cannot land says where the last intact copy is', async () => {
-    const disk = new SimDisk(1e6);
-    const sink = fileSink(FILE, { fs: disk, reserveMarginBytes: 1024 });
+    const { disk, sink } = sinkOnDisk();
     const doc = runningDoc(all, 3);
     await sink.update(doc);
     disk.fail = (op) => (op === 'write' ? errno('EIO', 'i/o error', 'write') : undefined);
@@ -278,31 +287,24 @@ describe('fileSink', () => {
         `the last intact copy is ${FILE} as written at ${doc.updatedAt} (3 samples, status 'running')`,
     );
     expect(parseResults(disk.text(FILE), FILE).samples).toHaveLength(3);
-    expect([...disk.files.keys()]).toEqual([FILE]);
+    expect(disk.paths).toEqual([FILE]);
   });
 
   it('keeps a reserve beside the file while running and removes it at the end', async () => {
-    const disk = new SimDisk(1e6);
-    const sink = fileSink(FILE, { fs: disk, reserveMarginBytes: 1024 });
+    const { disk, sink } = sinkOnDisk();
     await sink.update(runningDoc(all, 1));
-    const reserve = `${DIR}/.results.json.reserve`;
-    expect(disk.files.get(reserve)!.length).toBeGreaterThanOrEqual(disk.files.get(FILE)!.length + 1024);
+    expect(disk.files.get(RESERVE)!.length).toBeGreaterThanOrEqual(disk.files.get(FILE)!.length + 1024);
     await sink.finish({ ...runningDoc(all, 1), status: 'complete' });
-    expect([...disk.files.keys()]).toEqual([FILE]);
+    expect(disk.paths).toEqual([FILE]);
   });
 
   it('on the real disk: results readable by readResults, nothing else left', async () => {
-    const tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-sink-'));
-    try {
-      const file = path.join(tmp, 'run', 'results.json');
-      const sink = fileSink(file);
-      await sink.update(runningDoc(all, 2));
-      expect((await readResults(file)).samples).toHaveLength(2);
-      await sink.finish({ ...runningDoc(all, 3), status: 'complete' });
-      expect((await readResults(file)).status).toBe('complete');
-      expect(await readdir(path.dirname(file))).toEqual(['results.json']);
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
-    }
+    const file = path.join(tmp(), 'run', 'results.json');
+    const sink = fileSink(file);
+    await sink.update(runningDoc(all, 2));
+    expect((await readResults(file)).samples).toHaveLength(2);
+    await sink.finish({ ...runningDoc(all, 3), status: 'complete' });
+    expect((await readResults(file)).status).toBe('complete');
+    expect(await readdir(path.dirname(file))).toEqual(['results.json']);
   });
 });

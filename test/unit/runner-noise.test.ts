@@ -1,8 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { estimateNoise } from '../../src/core/compare/power.js';
 import { analyseHistory } from '../../src/flows/history/analyse.js';
 import {
@@ -18,13 +14,13 @@ import { robustLogSpread } from '../../src/core/stats/robust-log-spread.js';
 import { DirStore } from '../../src/store/dir-store.js';
 import { noiseWarnings } from '../../src/flows/compare/noise-warnings.js';
 import { noisyHistory } from './history/noisy-history.js';
+import { readFixture } from '../../testkit/store-fixture.js';
+import { useTmpDir } from '../helpers/tmp-dir.js';
 
 /** A real results document: base and head of one install, head with synchronous_commit off (an A/B run). */
-const real = JSON.parse(
-  readFileSync(new URL('../fixtures/results/pgperf-15-smoke-select-only.json', import.meta.url), 'utf8'),
-) as RunResult;
-const env = real.environment;
+const real = readFixture();
 const cell = { workload: 'select-only', clients: 1 };
+const env = real.environment;
 
 /** The real document as an A/A run written before `calibration` was recorded: same install, no overrides. */
 function legacyCalibration(startedAt: string, runId: string): RunResult {
@@ -38,11 +34,10 @@ function legacyCalibration(startedAt: string, runId: string): RunResult {
 const history = (nights: number, stepAt = 26) =>
   noisyHistory({ nights, stepAt, clients: [1] }).map((r) => ({ ...r, environment: env }));
 
-let tmp: string | undefined;
-afterEach(async () => {
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-  tmp = undefined;
-});
+const tmp = useTmpDir('pgperf-noise-', { perTest: true });
+
+/** A writable directory store in this test's own temp dir. */
+const openStore = () => DirStore.open(tmp(), { warn: () => {}, write: true });
 
 describe('isCalibrationRun', () => {
   it('recognises the recorded flag and older A/A documents, not A/B runs of one install', () => {
@@ -144,8 +139,7 @@ describe('estimateRunnerNoise', () => {
 
 describe('loadRunnerNoise', () => {
   it('reads the runs back from a directory store', async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-noise-'));
-    const store = await DirStore.open(tmp, { warn: () => {}, write: true });
+    const store = await openStore();
     await store.save(real);
     await store.save(legacyCalibration('2026-11-20T00:00:00Z', 'cal-stored'));
     const noise = await loadRunnerNoise(store, runnerId(env), [cell]);
@@ -156,8 +150,7 @@ describe('loadRunnerNoise', () => {
 
 describe('noiseWarnings', () => {
   it('warns for the cells of an A/B run whose threshold is below what its rounds resolve here', async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-noise-'));
-    const store = await DirStore.open(tmp, { warn: () => {}, write: true });
+    const store = await openStore();
     const ab = {
       ...real,
       runId: 'ab-run',
@@ -188,8 +181,7 @@ describe('noiseWarnings', () => {
   });
 
   it('names the rounds that would resolve a threshold the planned rounds cannot', async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'pgperf-noise-'));
-    const store = await DirStore.open(tmp, { warn: () => {}, write: true });
+    const store = await openStore();
     await store.save(legacyCalibration('2026-11-20T00:00:00Z', 'cal-stored'));
     const ab = {
       ...real,

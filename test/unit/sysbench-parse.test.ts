@@ -319,31 +319,33 @@ describe('judgeSysbenchRun', () => {
 describe('sample fields', () => {
   const report = parseSysbenchOutput(fixture('1.0.20-vs-15/oltp_read_write').stdout);
 
-  it('metrics: TPS, QPS, average and percentile latency', () => {
-    expect(reportMetrics(report)).toEqual({
-      tps: 1275.46,
-      qps: 25509.22,
-      latencyAvgMs: 1.56,
-      latencyPctMs: 2.97,
-    });
-  });
-
-  it('counts: the report counters and the FATAL errors', () => {
-    expect(reportCounts(report)).toEqual({
-      transactions: 3834,
-      queries: 76680,
-      read: 53676,
-      write: 15336,
-      other: 7668,
-      ignoredErrors: 0,
-      reconnects: 0,
-      events: 3834,
-      totalTimeS: 3.0052,
-      latencyMinMs: 0.61,
-      latencyMaxMs: 162.06,
-      percentile: 95,
-      errors: 0,
-    });
+  it.each<[string, (r: SysbenchReport) => object, object]>([
+    [
+      'metrics: TPS, QPS, average and percentile latency',
+      reportMetrics,
+      { tps: 1275.46, qps: 25509.22, latencyAvgMs: 1.56, latencyPctMs: 2.97 },
+    ],
+    [
+      'counts: the report counters and the FATAL errors',
+      reportCounts,
+      {
+        transactions: 3834,
+        queries: 76680,
+        read: 53676,
+        write: 15336,
+        other: 7668,
+        ignoredErrors: 0,
+        reconnects: 0,
+        events: 3834,
+        totalTimeS: 3.0052,
+        latencyMinMs: 0.61,
+        latencyMaxMs: 162.06,
+        percentile: 95,
+        errors: 0,
+      },
+    ],
+  ])('%s', (_name, fields, expected) => {
+    expect(fields(report)).toEqual(expected);
   });
 
   it('progress: interval lines with their percentile latency, not as an average', () => {

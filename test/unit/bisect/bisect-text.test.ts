@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type {
+  BisectOutcome,
   BisectReport,
   CommitJudgement,
   TestedCommitReport,
 } from '../../../src/flows/bisect/run-bisection.js';
+import type { RangeCommit } from '../../../src/flows/bisect/commit-range.js';
 import { resolveAnalysis } from '../../../src/flows/compare/analysis.js';
 import { renderBisectText } from '../../../src/flows/bisect/bisect-text.js';
 import { renderBisectMarkdown } from '../../../src/adapters/action/bisect-markdown.js';
@@ -34,7 +36,27 @@ const tested = (index: number, step: number, j: CommitJudgement, call: TestedCom
   judgement: j,
 });
 
-function report(outcome: BisectReport['outcome'], t: TestedCommitReport[]): BisectReport {
+/** c ("slow", -60%) is the first bad commit after last good b; bad d itself was measured at -61% first. */
+const slow = judged(-60, 'regression', [6]);
+const foundSlow: BisectOutcome = {
+  kind: 'found',
+  firstBad: commits[2]!,
+  lastGood: commits[1]!,
+  judgement: slow,
+};
+const badMeasured = tested(3, 1, judged(-61, 'regression', [6]), 'bad');
+
+/** `undecided` stayed inconclusive: the first bad commit is one of b..d, after last good a. */
+const undecidedAt = (undecided: RangeCommit): BisectOutcome => ({
+  kind: 'undecided',
+  lastGood: commits[0]!,
+  candidates: commits.slice(1),
+  undecided,
+  interrupted: false,
+});
+const inconclusiveB = tested(1, 2, judged(-5, 'inconclusive', [6, 12]), 'undecided');
+
+function report(outcome: BisectOutcome, t: TestedCommitReport[]): BisectReport {
   return {
     repo: '/repo',
     good: commits[0]!,
@@ -52,10 +74,9 @@ function report(outcome: BisectReport['outcome'], t: TestedCommitReport[]): Bise
 
 describe('bisect text report', () => {
   it('leads with the first bad commit, its delta and CI, then each commit tested and the cost', () => {
-    const slow = judged(-60, 'regression', [6]);
     const text = renderBisectText(
-      report({ kind: 'found', firstBad: commits[2]!, lastGood: commits[1]!, judgement: slow }, [
-        tested(3, 1, judged(-61, 'regression', [6]), 'bad'),
+      report(foundSlow, [
+        badMeasured,
         tested(1, 2, judged(0.5, 'no-change', [6, 12]), 'good'),
         tested(2, 3, slow, 'bad'),
       ]),
@@ -85,18 +106,7 @@ describe('bisect text report', () => {
   });
 
   it('says when no commit is named, and why, before anything else', () => {
-    const undecided = renderBisectText(
-      report(
-        {
-          kind: 'undecided',
-          lastGood: commits[0]!,
-          candidates: commits.slice(1),
-          undecided: commits[1]!,
-          interrupted: false,
-        },
-        [tested(1, 2, judged(-5, 'inconclusive', [6, 12]), 'undecided')],
-      ),
-    );
+    const undecided = renderBisectText(report(undecidedAt(commits[1]!), [inconclusiveB]));
     expect(undecided.split('\n')[0]).toBe(
       'first bad commit NOT NAMED: bbbbbbb stayed inconclusive after 2 tries; it is one of 3 commits bbbbbbb..ddddddd (after last good aaaaaaa)',
     );
@@ -120,14 +130,7 @@ describe('bisect markdown report (the issue comment and job summary)', () => {
     `[\`${ch.repeat(7)}\`](https://github.com/pg/postgres/commit/${ch.repeat(40)})`;
 
   it('leads with the first bad commit and its delta, then the commits tested and the cost', () => {
-    const slow = judged(-60, 'regression', [6]);
-    const md = renderBisectMarkdown(
-      report({ kind: 'found', firstBad: commits[2]!, lastGood: commits[1]!, judgement: slow }, [
-        tested(3, 1, judged(-61, 'regression', [6]), 'bad'),
-        tested(2, 2, slow, 'bad'),
-      ]),
-      links,
-    );
+    const md = renderBisectMarkdown(report(foundSlow, [badMeasured, tested(2, 2, slow, 'bad')]), links);
     const lines = md.split('\n');
     expect(lines[0]).toBe(`## pgperf bisect: 🔴 first bad commit ${link('c')}`);
     expect(lines[2]).toBe(
@@ -141,16 +144,9 @@ describe('bisect markdown report (the issue comment and job summary)', () => {
 
   it('names the narrowed range, never a guess, when a commit stays inconclusive; subjects are escaped', () => {
     const md = renderBisectMarkdown(
-      report(
-        {
-          kind: 'undecided',
-          lastGood: commits[0]!,
-          candidates: commits.slice(1),
-          undecided: { ...commits[1]!, subject: '<b>|pipe' },
-          interrupted: false,
-        },
-        [{ ...tested(1, 2, judged(-5, 'inconclusive', [6, 12]), 'undecided'), subject: '<b>|pipe' }],
-      ),
+      report(undecidedAt({ ...commits[1]!, subject: '<b>|pipe' }), [
+        { ...inconclusiveB, subject: '<b>|pipe' },
+      ]),
     );
     expect(md.split('\n')[0]).toBe('## pgperf bisect: ⚠️ first bad commit not named');
     expect(md).toContain(
