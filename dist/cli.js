@@ -16428,7 +16428,7 @@ var init_mask_url = __esm({
   }
 });
 
-// src/store/pg-store.ts
+// src/store/postgres/pg-store.ts
 var pg_store_exports = {};
 __export(pg_store_exports, {
   MIGRATIONS: () => MIGRATIONS,
@@ -16568,7 +16568,7 @@ function passwordOf(url2) {
 }
 var MIGRATIONS, TABLE_COLUMNS, MIGRATION_LOCK_KEY, RETRYABLE_CODES, SHAPE_CODES, RETRYABLE_MESSAGES, PgStore;
 var init_pg_store = __esm({
-  "src/store/pg-store.ts"() {
+  "src/store/postgres/pg-store.ts"() {
     "use strict";
     init_esm();
     init_fingerprint();
@@ -69124,11 +69124,11 @@ function parseMetric(value) {
 // src/adapters/cli/store-option.ts
 import os9 from "node:os";
 
-// src/store/open-store.ts
+// src/store/open/open-store.ts
 init_errors();
 import path32 from "node:path";
 
-// src/store/dir-store.ts
+// src/store/dir/dir-store.ts
 import { constants as constants4 } from "node:fs";
 import { access as access4, mkdir as mkdir8, readdir as readdir7, readFile as readFile14, stat as stat3 } from "node:fs/promises";
 import path31 from "node:path";
@@ -69397,7 +69397,7 @@ function validateResults(doc, source) {
   return doc;
 }
 
-// src/store/dir-store.ts
+// src/store/dir/dir-store.ts
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -69565,7 +69565,7 @@ async function forEachLimited(items, limit, fn) {
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-// src/store/open-store.ts
+// src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
   const base = xdgDataHome && path32.isAbsolute(xdgDataHome) ? xdgDataHome : path32.join(home, ".local", "share");

@@ -24785,7 +24785,7 @@ var init_mask_url = __esm({
   }
 });
 
-// src/store/pg-store.ts
+// src/store/postgres/pg-store.ts
 var pg_store_exports = {};
 __export(pg_store_exports, {
   MIGRATIONS: () => MIGRATIONS,
@@ -24925,7 +24925,7 @@ function passwordOf(url2) {
 }
 var MIGRATIONS, TABLE_COLUMNS, MIGRATION_LOCK_KEY, RETRYABLE_CODES, SHAPE_CODES, RETRYABLE_MESSAGES, PgStore;
 var init_pg_store = __esm({
-  "src/store/pg-store.ts"() {
+  "src/store/postgres/pg-store.ts"() {
     "use strict";
     init_esm();
     init_fingerprint();
@@ -69216,11 +69216,11 @@ function mergeRuns(stored, storedBase, headLabel, sentinel, headOnly2, sentinelR
   };
 }
 
-// src/store/open-store.ts
+// src/store/open/open-store.ts
 init_errors();
 import path19 from "node:path";
 
-// src/store/dir-store.ts
+// src/store/dir/dir-store.ts
 import { constants as constants6 } from "node:fs";
 import { access as access5, mkdir as mkdir6, readdir as readdir6, readFile as readFile8, stat as stat3 } from "node:fs/promises";
 import path18 from "node:path";
@@ -69489,7 +69489,7 @@ function validateResults(doc, source) {
   return doc;
 }
 
-// src/store/dir-store.ts
+// src/store/dir/dir-store.ts
 init_errors();
 init_store();
 var READ_CONCURRENCY = 64;
@@ -69657,7 +69657,7 @@ async function forEachLimited(items, limit, fn) {
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-// src/store/open-store.ts
+// src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
   const base = xdgDataHome && path19.isAbsolute(xdgDataHome) ? xdgDataHome : path19.join(home, ".local", "share");
@@ -73215,7 +73215,7 @@ function inputLookup(workspace, actionDir) {
 import path37 from "node:path";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 
-// src/store/data-branch.ts
+// src/store/branch/data-branch.ts
 import { mkdir as mkdir10, rm as rm9 } from "node:fs/promises";
 import path36 from "node:path";
 init_errors();

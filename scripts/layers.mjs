@@ -14,8 +14,9 @@ export const STOREYS = [
   { name: 'postgres', folders: ['cluster', 'builds', 'instructions', ''] },
   // Workload files and the benchmark drivers, one folder per driver.
   { name: 'drivers', folders: ['common', 'pgbench', 'sysbench', ''] },
-  // Where results are kept: results files, the directory store, PostgreSQL, a data branch.
-  { name: 'store', folders: [''] },
+  // Where results are kept: the contract and results files (''), one folder per backend (a directory,
+  // PostgreSQL, a data branch of the repository), and opening the backend a spec names.
+  { name: 'store', folders: ['', 'dir', 'postgres', 'branch', 'open'] },
   // One interleaved run: plan, rounds, adaptive looks, the durable sink, shards.
   { name: 'run', folders: [''] },
   // What a user asks for, each once: compare, calibrate, history, nightly, bisect, consolidate.

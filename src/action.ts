@@ -16,8 +16,8 @@ import { secretsToMask } from './machine/os/child-env.js';
 import { UserError, errorMessage } from './core/util/errors.js';
 import type { Logger } from './core/util/logger.js';
 import { nodeProcessRunner } from './machine/os/process.js';
-import { isPostgresUrl, openStore } from './store/open-store.js';
-import { credentialSecrets, type RemoteCredentials } from './store/data-branch.js';
+import { isPostgresUrl, openStore } from './store/open/open-store.js';
+import { credentialSecrets, type RemoteCredentials } from './store/branch/data-branch.js';
 import type { ActionContext } from './adapters/action/context.js';
 import { installSignalHandlers, signalExitCode, type StopSignal } from './machine/os/signals.js';
 
@@ -112,7 +112,7 @@ export async function run(): Promise<void> {
 /**
  * The workflow's repository as a git remote, and the token as its credentials: the URL carries no secret
  * (git writes it to the work tree's .git/config); git gets the token per command through its environment
- * only (store/data-branch.ts). The header value that encodes the token is masked like the token itself.
+ * only (store/branch/data-branch.ts). The header value that encodes the token is masked like the token itself.
  */
 function dataBranchRemote(
   ctx: ActionContext,

@@ -18,7 +18,7 @@ import { octokitApi } from '../../src/adapters/github/octokit-api.js';
 import { BISECT_LABEL, syncRegressionIssues } from '../../src/adapters/github/regression-issues.js';
 import { analyseHistory } from '../../src/flows/history/analyse.js';
 import type { HistoryRun } from '../../src/flows/history/series.js';
-import { DirStore } from '../../src/store/dir-store.js';
+import { DirStore } from '../../src/store/dir/dir-store.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { prepareBisectSeries, SLOW_COMMIT_INDEX, type BisectSeries } from '../helpers/bisect-series.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Calibration } from '../../src/flows/calibrate/calibrate.js';
-import { DirStore } from '../../src/store/dir-store.js';
+import { DirStore } from '../../src/store/dir/dir-store.js';
 import { REPORTING_INPUTS, scheduleEvent } from '../helpers/action-events.js';
 import { runBuiltAction } from '../helpers/action-run.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';

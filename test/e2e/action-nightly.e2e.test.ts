@@ -20,8 +20,8 @@ import {
 } from '../../src/adapters/github/regression-issues.js';
 import type { HistoryRun } from '../../src/flows/history/series.js';
 import type { RunResult } from '../../src/core/results/types.js';
-import { DataBranch } from '../../src/store/data-branch.js';
-import { DirStore } from '../../src/store/dir-store.js';
+import { DataBranch } from '../../src/store/branch/data-branch.js';
+import { DirStore } from '../../src/store/dir/dir-store.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { runBuiltAction } from '../helpers/action-run.js';

@@ -18,7 +18,7 @@ import { runMain } from '../helpers/main-in-process.js';
 import { renderBisectText } from '../../src/flows/bisect/bisect-text.js';
 import { prepareBisectSeries, SLOW_COMMIT_INDEX, type BisectSeries } from '../helpers/bisect-series.js';
 import { testCacheDir } from '../../testkit/pg-source.js';
-import { DirStore } from '../../src/store/dir-store.js';
+import { DirStore } from '../../src/store/dir/dir-store.js';
 
 const cacheDir = testCacheDir();
 let series: BisectSeries;

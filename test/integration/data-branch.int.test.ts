@@ -16,8 +16,8 @@ import {
   basicAuthorization,
   credentialSecrets,
   type RemoteCredentials,
-} from '../../src/store/data-branch.js';
-import { DirStore } from '../../src/store/dir-store.js';
+} from '../../src/store/branch/data-branch.js';
+import { DirStore } from '../../src/store/dir/dir-store.js';
 import { pendingCleanups, runCleanups } from '../../src/machine/os/cleanup.js';
 import { UserError } from '../../src/core/util/errors.js';
 import { memoryLogger } from '../../src/core/util/logger.js';

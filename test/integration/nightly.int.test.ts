@@ -17,7 +17,7 @@ import {
   seriesMarker,
 } from '../../src/adapters/github/regression-issues.js';
 import type { HistoryRun } from '../../src/flows/history/series.js';
-import { DirStore } from '../../src/store/dir-store.js';
+import { DirStore } from '../../src/store/dir/dir-store.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fake-github.js';
 import { installedBinDir, processesMentioning } from '../../testkit/postgres.js';
 import { WORKLOAD, commitSha, noisyHistory } from '../unit/history/noisy-history.js';

@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialSecrets } from '../../src/store/data-branch.js';
+import { credentialSecrets } from '../../src/store/branch/data-branch.js';
 import { runBuiltAction, type ActionRun } from '../helpers/action-run.js';
 import { filesHolding, startGitHttpServer, type GitHttpServer } from '../helpers/git-http.js';
 import { loadWorkloadFile } from '../../src/drivers/load-workload.js';

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentFingerprint, workloadHash } from '../../src/machine/fingerprint.js';
-import { openStore } from '../../src/store/open-store.js';
-import { MIGRATIONS, PgStore } from '../../src/store/pg-store.js';
+import { openStore } from '../../src/store/open/open-store.js';
+import { MIGRATIONS, PgStore } from '../../src/store/postgres/pg-store.js';
 import { UserError } from '../../src/core/util/errors.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestPgServer, type TestPgServer } from '../../testkit/pg-server.js';

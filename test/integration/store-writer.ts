@@ -6,7 +6,7 @@
  * saved ids as JSON; a failure goes to stderr with exit code 1.
  */
 import os from 'node:os';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open/open-store.js';
 import { errorMessage } from '../../src/core/util/errors.js';
 import { fixtureVariant, minutesAfter, readFixture } from '../../testkit/store-fixture.js';
 

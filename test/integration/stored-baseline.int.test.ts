@@ -14,7 +14,7 @@ import { resolveAnalysis } from '../../src/flows/compare/analysis.js';
 import { runPipeline } from '../../src/flows/compare/pipeline.js';
 import { readResults } from '../../src/store/read-results.js';
 import type { RunResult } from '../../src/core/results/types.js';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open/open-store.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import {

@@ -11,7 +11,7 @@ import {
 } from '../../src/flows/compare/runner-noise.js';
 import type { RunResult } from '../../src/core/results/types.js';
 import { robustLogSpread } from '../../src/core/stats/robust-log-spread.js';
-import { DirStore } from '../../src/store/dir-store.js';
+import { DirStore } from '../../src/store/dir/dir-store.js';
 import { noiseWarnings } from '../../src/flows/compare/noise-warnings.js';
 import { noisyHistory } from './history/noisy-history.js';
 import { readFixture } from '../../testkit/store-fixture.js';

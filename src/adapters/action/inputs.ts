@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { parseDurationS } from '../../core/util/duration.js';
 import { parseBaselineSpec, type BaselineSpec } from '../../flows/compare/stored-baseline.js';
-import { isPostgresUrl } from '../../store/open-store.js';
+import { isPostgresUrl } from '../../store/open/open-store.js';
 import { parseShardSpec } from '../../run/shards.js';
 import { UserError } from '../../core/util/errors.js';
 import {

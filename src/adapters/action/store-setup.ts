@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import type { RunArchive } from '../../flows/compare/pipeline.js';
-import { DataBranch, type Published, type RemoteCredentials } from '../../store/data-branch.js';
-import { isPostgresUrl } from '../../store/open-store.js';
+import { DataBranch, type Published, type RemoteCredentials } from '../../store/branch/data-branch.js';
+import { isPostgresUrl } from '../../store/open/open-store.js';
 import type { ResultStore } from '../../store/store.js';
 import { UserError } from '../../core/util/errors.js';
 import type { Logger } from '../../core/util/logger.js';

@@ -3,7 +3,7 @@
  * (~/.local/share/pgperf/store). The only place the CLI reads PGPERF_STORE.
  */
 import os from 'node:os';
-import { openStore } from '../../store/open-store.js';
+import { openStore } from '../../store/open/open-store.js';
 import type { ResultStore } from '../../store/store.js';
 import type { Logger } from '../../core/util/logger.js';
 

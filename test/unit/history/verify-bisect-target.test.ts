@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBisectTarget } from '../../../src/flows/nightly/verify-bisect-target.js';
 import type { BisectTarget } from '../../../src/flows/nightly/bisect-marker.js';
 import { buildSeries } from '../../../src/flows/history/series.js';
-import { DirStore } from '../../../src/store/dir-store.js';
+import { DirStore } from '../../../src/store/dir/dir-store.js';
 import { WORKLOAD, commitSha, noisyHistory } from './noisy-history.js';
 
 let dir: string;

@@ -21,7 +21,7 @@ import {
   type NightlyRequest,
 } from '../../../src/flows/nightly/nightly-flow.js';
 import type { PipelineOutcome, PipelineRequest } from '../../../src/flows/compare/pipeline.js';
-import { DirStore } from '../../../src/store/dir-store.js';
+import { DirStore } from '../../../src/store/dir/dir-store.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { startFakeGitHub, type FakeGitHub } from '../../helpers/fake-github.js';
 import { WORKLOAD, noisyHistory } from '../history/noisy-history.js';

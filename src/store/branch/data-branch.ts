@@ -17,11 +17,11 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { onCleanup } from '../machine/os/cleanup.js';
-import { UserError } from '../core/util/errors.js';
-import type { Logger } from '../core/util/logger.js';
-import type { ProcessResult, ProcessRunner } from '../machine/os/process.js';
-import { maskUrl } from './mask-url.js';
+import { onCleanup } from '../../machine/os/cleanup.js';
+import { UserError } from '../../core/util/errors.js';
+import type { Logger } from '../../core/util/logger.js';
+import type { ProcessResult, ProcessRunner } from '../../machine/os/process.js';
+import { maskUrl } from '../mask-url.js';
 
 /** HTTP basic credentials for the remote (GitHub: username x-access-token, the token as password). */
 export interface RemoteCredentials {

@@ -14,10 +14,10 @@
 import { constants } from 'node:fs';
 import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readResults } from './read-results.js';
-import type { RunResult } from '../core/results/types.js';
-import { writeAtomically } from '../machine/os/atomic-write.js';
-import { UserError, errorMessage } from '../core/util/errors.js';
+import { readResults } from '../read-results.js';
+import type { RunResult } from '../../core/results/types.js';
+import { writeAtomically } from '../../machine/os/atomic-write.js';
+import { UserError, errorMessage } from '../../core/util/errors.js';
 import {
   checkRunId,
   checkSchemaVersion,
@@ -29,7 +29,7 @@ import {
   type ResultStore,
   type RunFilter,
   type StoredRun,
-} from './store.js';
+} from '../store.js';
 
 export interface DirStoreOptions {
   /** Where problems that are skipped (a corrupt file) are reported. */

@@ -4,10 +4,10 @@
  * a directory path. Adapters read the environment and pass it in; this module never reads process.env.
  */
 import path from 'node:path';
-import { UserError } from '../core/util/errors.js';
-import { DirStore } from './dir-store.js';
-import { maskUrl } from './mask-url.js';
-import type { ResultStore } from './store.js';
+import { UserError } from '../../core/util/errors.js';
+import { DirStore } from '../dir/dir-store.js';
+import { maskUrl } from '../mask-url.js';
+import type { ResultStore } from '../store.js';
 
 export interface OpenStoreOptions {
   /** The user's home directory (for the default store). */
@@ -38,7 +38,7 @@ export async function openStore(spec: string | undefined, opts: OpenStoreOptions
   if (!value) return DirStore.open(defaultStoreDir(opts.home, opts.xdgDataHome), opts);
   if (isPostgresUrl(value)) {
     // Loaded only when used, so the directory store (and the CLI's startup) does not load pg.
-    const { PgStore } = await import('./pg-store.js');
+    const { PgStore } = await import('../postgres/pg-store.js');
     return PgStore.connect(value, { warn: opts.warn, info: opts.info });
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {

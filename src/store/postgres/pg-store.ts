@@ -23,11 +23,11 @@
  * drops. The connection string is never printed: messages carry it masked (postgresql://user:***@host/db).
  */
 import pg from 'pg';
-import { workloadHash } from '../machine/fingerprint.js';
-import type { RunResult } from '../core/results/types.js';
-import { cellId } from '../core/results/types.js';
-import { UserError, errorMessage } from '../core/util/errors.js';
-import { maskUrl } from './mask-url.js';
+import { workloadHash } from '../../machine/fingerprint.js';
+import type { RunResult } from '../../core/results/types.js';
+import { cellId } from '../../core/results/types.js';
+import { UserError, errorMessage } from '../../core/util/errors.js';
+import { maskUrl } from '../mask-url.js';
 import {
   checkRunId,
   checkSchemaVersion,
@@ -37,7 +37,7 @@ import {
   type ResultStore,
   type RunFilter,
   type StoredRun,
-} from './store.js';
+} from '../store.js';
 
 export interface PgStoreOptions {
   /** Reports retries after a dropped connection. */
