@@ -63868,6 +63868,10 @@ function pair(s) {
   const m = s === void 0 ? null : /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(s);
   return m ? [Number(m[1]), Number(m[2])] : [void 0, void 0];
 }
+function numbersOf(section, lines) {
+  const entries = Object.entries(lines);
+  return Object.fromEntries(entries.map(([field, line]) => [field, num2(section.get(line))]));
+}
 function assignDefined(target, values) {
   for (const [k, v] of Object.entries(values)) {
     if (v !== void 0) target[k] = v;
@@ -63907,10 +63911,7 @@ function parseSysbenchOutput(text2) {
     }
   }
   assignDefined(report, {
-    reads: num2(sql.get("read")),
-    writes: num2(sql.get("write")),
-    other: num2(sql.get("other")),
-    totalQueries: num2(sql.get("total")),
+    ...numbersOf(sql, { reads: "read", writes: "write", other: "other", totalQueries: "total" }),
     transactions,
     tps,
     queries,
@@ -63921,12 +63922,14 @@ function parseSysbenchOutput(text2) {
     reconnectsPerS,
     totalTimeS: num2(general.get("total time")?.replace(/s$/, "")),
     events: num2(general.get("total number of events")),
-    latencyMinMs: num2(latency.get("min")),
-    latencyAvgMs: num2(latency.get("avg")),
-    latencyMaxMs: num2(latency.get("max")),
+    ...numbersOf(latency, {
+      latencyMinMs: "min",
+      latencyAvgMs: "avg",
+      latencyMaxMs: "max",
+      latencySumMs: "sum"
+    }),
     percentile,
     latencyPctMs,
-    latencySumMs: num2(latency.get("sum")),
     eventsPerThreadAvg,
     eventsPerThreadStddev,
     execTimePerThreadAvgS,

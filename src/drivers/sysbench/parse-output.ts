@@ -176,6 +176,18 @@ function pair(s: string | undefined): [number | undefined, number | undefined] {
   return m ? [Number(m[1]), Number(m[2])] : [undefined, undefined];
 }
 
+/** The numbers of a section's lines, by the report field each one fills: { reads: 'read', ... }. */
+function numbersOf<K extends string>(
+  section: ReadonlyMap<string, string>,
+  lines: Record<K, string>,
+): Record<K, number | undefined> {
+  const entries = Object.entries(lines) as Array<[K, string]>;
+  return Object.fromEntries(entries.map(([field, line]) => [field, num(section.get(line))])) as Record<
+    K,
+    number | undefined
+  >;
+}
+
 /** Sets the defined values only, so that absent lines stay absent keys. */
 function assignDefined<T extends object>(target: T, values: Partial<T>): void {
   for (const [k, v] of Object.entries(values)) {
@@ -219,10 +231,7 @@ export function parseSysbenchOutput(text: string): SysbenchReport {
     }
   }
   assignDefined(report, {
-    reads: num(sql.get('read')),
-    writes: num(sql.get('write')),
-    other: num(sql.get('other')),
-    totalQueries: num(sql.get('total')),
+    ...numbersOf(sql, { reads: 'read', writes: 'write', other: 'other', totalQueries: 'total' }),
     transactions,
     tps,
     queries,
@@ -233,12 +242,14 @@ export function parseSysbenchOutput(text: string): SysbenchReport {
     reconnectsPerS,
     totalTimeS: num(general.get('total time')?.replace(/s$/, '')),
     events: num(general.get('total number of events')),
-    latencyMinMs: num(latency.get('min')),
-    latencyAvgMs: num(latency.get('avg')),
-    latencyMaxMs: num(latency.get('max')),
+    ...numbersOf(latency, {
+      latencyMinMs: 'min',
+      latencyAvgMs: 'avg',
+      latencyMaxMs: 'max',
+      latencySumMs: 'sum',
+    }),
     percentile,
     latencyPctMs,
-    latencySumMs: num(latency.get('sum')),
     eventsPerThreadAvg,
     eventsPerThreadStddev,
     execTimePerThreadAvgS,
