@@ -78724,6 +78724,11 @@ function runCommand2() {
     "run a plan that cannot reach significance in any cell (by default refused before anything starts)",
     false
   ).option("--no-diagnostics", "do not sample wait events and counters during the runs").option(
+    "--confirm-rounds <n>",
+    "rounds of the confirmation block that measures a regressed cell again before the gate fails it (0: none)",
+    nonNegativeInt2("--confirm-rounds"),
+    DEFAULT_CONFIRM_ROUNDS
+  ).option(
     "--instructions",
     "also count CPU instructions per transaction (cachegrind) for every workload, with its own verdict (docs/instructions.md)",
     false
@@ -78805,6 +78810,7 @@ function runCommand2() {
           ...sharded ? { shard: sharded.info } : {},
           rounds: flags.rounds,
           durationS: flags.duration,
+          confirmRounds: flags.confirmRounds,
           seed: flags.seed,
           order: flags.order,
           clientBinDir: flags.clientBin,

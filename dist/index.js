@@ -69802,6 +69802,7 @@ function parseInputs(read) {
     maxRounds: optionalNumber(read, "max-rounds", { integer: true, min: 1 }),
     timeBudgetS: optionalDuration(read, "time-budget"),
     duration: optionalNumber(read, "duration", { integer: true, min: 1 }),
+    confirmRounds: optionalNumber(read, "confirm-rounds", { integer: true, min: 0 }),
     alpha: policyNumber(read, "alpha", alphaProblem) ?? DEFAULT_ALPHA,
     threshold: policyNumber(read, "threshold", thresholdProblem) ?? DEFAULT_THRESHOLD_PCT,
     failOn: choice(read, "fail-on", FAIL_ON, DEFAULT_FAIL_ON),
@@ -69844,6 +69845,11 @@ function parseInputs(read) {
   if (!token && inputs.mode === "command") {
     throw new UserError(
       "input 'github-token' is empty, but mode command reads the commenter's permission and replies through the API: pass github-token (default ${{ github.token }})"
+    );
+  }
+  if (inputs.confirmRounds !== void 0 && inputs.mode !== "benchmark") {
+    throw new UserError(
+      `input 'confirm-rounds' (${inputs.confirmRounds}) sets the confirmation block of mode benchmark; mode ${inputs.mode} does not run one: remove it`
     );
   }
   if (inputs.clientCounts && inputs.mode !== "benchmark") {
@@ -76841,6 +76847,7 @@ async function benchmark(inputs, ctx, deps, resultsDir) {
     ...adaptive ? { adaptive } : {},
     rounds: inputs.rounds,
     durationS: inputs.duration,
+    ...inputs.confirmRounds !== void 0 ? { confirmRounds: inputs.confirmRounds } : {},
     order: "random",
     // Refused before the builds unless forced; a stored baseline measures in parts and only warns.
     planCheck: inputs.force || inputs.baseline.kind !== "same-job" ? "warn" : "refuse",

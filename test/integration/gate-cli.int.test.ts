@@ -53,6 +53,21 @@ describe('pgperf run / compare --fail-on (synchronous_commit off for base, on wi
     decision = JSON.parse(await readFile(path.join(runDir, 'decision.json'), 'utf8')) as Decision;
     expect(decision).toMatchObject({ outcome: 'failed', exitCode: 1, failOn: 'regression' });
     expect(decision.cells[0]).toMatchObject({ workload: 'smoke', metric: 'tps', failsGate: true });
+    // Confirm before accusing: every certified regression was measured again (6 rounds, both arms, kept
+    // apart from the main samples) and, a 10 ms commit delay being no accident, confirmed.
+    const regressed = decision.cells.filter((c) => c.verdict === 'regression');
+    expect(regressed.length).toBeGreaterThan(0);
+    expect(result.confirmation).toMatchObject({ rounds: 6 });
+    expect(result.confirmation!.cells.map((c) => c.clients).sort()).toEqual(
+      regressed.map((c) => c.clients).sort(),
+    );
+    const blockOk = result.confirmation!.samples.filter((s) => s.status === 'ok');
+    expect(new Set(blockOk.map((s) => s.arm))).toEqual(new Set(['base', 'head']));
+    expect(blockOk).toHaveLength(2 * 6 * regressed.length);
+    for (const c of regressed) {
+      expect(c).toMatchObject({ unconfirmed: false, confirmation: { confirmed: true } });
+    }
+    expect(ran.stderr).toMatch(/confirmation: .*regressed; measuring 6 more round\(s\)/);
     expect(processesMentioning(tmp())).toEqual([]);
   }, 900_000);
 

@@ -64,6 +64,8 @@ export interface ActionInputs {
   /** Adaptive rounds within this many seconds of measurement. */
   timeBudgetS?: number;
   duration?: number;
+  /** Rounds of the confirmation block that re-measures a regressed cell (0: none; default 6). */
+  confirmRounds?: number;
   alpha: number;
   /** Practical threshold in percent. */
   threshold: number;
@@ -137,6 +139,7 @@ export function parseInputs(read: InputReader): ActionInputs {
     maxRounds: optionalNumber(read, 'max-rounds', { integer: true, min: 1 }),
     timeBudgetS: optionalDuration(read, 'time-budget'),
     duration: optionalNumber(read, 'duration', { integer: true, min: 1 }),
+    confirmRounds: optionalNumber(read, 'confirm-rounds', { integer: true, min: 0 }),
     alpha: policyNumber(read, 'alpha', alphaProblem) ?? DEFAULT_ALPHA,
     threshold: policyNumber(read, 'threshold', thresholdProblem) ?? DEFAULT_THRESHOLD_PCT,
     failOn: choice(read, 'fail-on', FAIL_ON, DEFAULT_FAIL_ON),
@@ -182,6 +185,11 @@ export function parseInputs(read: InputReader): ActionInputs {
   if (!token && inputs.mode === 'command') {
     throw new UserError(
       "input 'github-token' is empty, but mode command reads the commenter's permission and replies through the API: pass github-token (default ${{ github.token }})",
+    );
+  }
+  if (inputs.confirmRounds !== undefined && inputs.mode !== 'benchmark') {
+    throw new UserError(
+      `input 'confirm-rounds' (${inputs.confirmRounds}) sets the confirmation block of mode benchmark; mode ${inputs.mode} does not run one: remove it`,
     );
   }
   if (inputs.clientCounts && inputs.mode !== 'benchmark') {

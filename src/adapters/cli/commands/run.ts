@@ -20,6 +20,7 @@ import { addFailOnOption, type FailOnFlags } from '../fail-on-option.js';
 import { executeRun } from '../execute-run.js';
 import { STORE_OPTION_HELP, openCliStore } from '../store-option.js';
 import { checkArmCount } from '../validate.js';
+import { DEFAULT_CONFIRM_ROUNDS } from '../../../core/compare/confirmation.js';
 import {
   collectArm,
   collectSet,
@@ -59,6 +60,7 @@ interface RunFlags extends BuildArmFlags, AnalysisFlags, AdaptiveFlags, FailOnFl
   force: boolean;
   diagnostics: boolean;
   instructions: boolean;
+  confirmRounds: number;
   cpuDmaLatency?: number;
   governor?: string;
   /** Tests: the sysfs tree whose cpufreq files --governor writes (hidden). */
@@ -136,6 +138,12 @@ export function runCommand(): Command {
       false,
     )
     .option('--no-diagnostics', 'do not sample wait events and counters during the runs')
+    .option(
+      '--confirm-rounds <n>',
+      'rounds of the confirmation block that measures a regressed cell again before the gate fails it (0: none)',
+      nonNegativeInt('--confirm-rounds'),
+      DEFAULT_CONFIRM_ROUNDS,
+    )
     .option(
       '--instructions',
       'also count CPU instructions per transaction (cachegrind) for every workload, with its own verdict (docs/instructions.md)',
@@ -230,6 +238,7 @@ export function runCommand(): Command {
           ...(sharded ? { shard: sharded.info } : {}),
           rounds: flags.rounds,
           durationS: flags.duration,
+          confirmRounds: flags.confirmRounds,
           seed: flags.seed,
           order: flags.order,
           clientBinDir: flags.clientBin,
