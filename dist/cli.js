@@ -67856,7 +67856,7 @@ async function startServer(w, arm2, driver, req, deps) {
       conf: {
         maxClients: Math.max(...w.clients),
         workloadSettings: w.settings,
-        armSettings: { ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
+        armSettings: { ...QUIET_SETTINGS, ...arm2.settings, ...CONNECTION_LOG_SETTINGS }
       },
       ...deps.runAs ? { runAs: deps.runAs } : {},
       dataChecksums: req.dataChecksums
@@ -67894,6 +67894,7 @@ async function prewarm(cluster) {
   );
   return true;
 }
+var QUIET_SETTINGS = { autovacuum: "off" };
 function cachegrindWrapper(outDir) {
   return [
     "valgrind",

@@ -205,7 +205,7 @@ async function startServer(
       conf: {
         maxClients: Math.max(...w.clients),
         workloadSettings: w.settings,
-        armSettings: { ...arm.settings, ...CONNECTION_LOG_SETTINGS },
+        armSettings: { ...QUIET_SETTINGS, ...arm.settings, ...CONNECTION_LOG_SETTINGS },
       },
       ...(deps.runAs ? { runAs: deps.runAs } : {}),
       dataChecksums: req.dataChecksums,
@@ -250,6 +250,13 @@ async function prewarm(cluster: PgCluster): Promise<boolean> {
   );
   return true;
 }
+
+/**
+ * No background work on the counting servers: an autovacuum of a system catalog invalidates the relcache
+ * init file, and the next backend rebuilds it (about 2 million instructions, seen on one short run in three),
+ * which does not cancel in the difference of the two runs. An arm's own setting still wins.
+ */
+const QUIET_SETTINGS: Readonly<Record<string, string>> = { autovacuum: 'off' };
 
 /** valgrind's cachegrind without cache simulation, one output file per process (backends are forked). */
 export function cachegrindWrapper(outDir: string): string[] {
