@@ -20,7 +20,7 @@ import { compareCurves, curveSummary } from './curve.js';
 import { DEFAULT_ALPHA, DEFAULT_COLLAPSE_FRACTION, DEFAULT_THRESHOLD_PCT } from './defaults.js';
 import type { AdaptivePlan } from '../results/types.js';
 import { formatP } from './format.js';
-import { overallVerdict } from './overall.js';
+import { armVerdicts, overallVerdict } from './overall.js';
 import { checkPlan, measuredNoiseCvPct } from './power.js';
 import { shiftStatistics } from './shift-statistics.js';
 import type {
@@ -303,20 +303,16 @@ export function assemble(
     const gating = gatingCells(all);
     const label = (c: CellComparison) => hypothesisLabel(ctx, c.id, c.metric);
     // Every gated metric of every stable cell decides the arm's verdict.
-    const overall = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
-    const workloadVerdicts = Object.fromEntries(
-      [...new Set(all.map((c) => c.workload))].map((w) => [
-        w,
-        overallVerdict(
-          gating.filter((c) => c.workload === w).map((c) => ({ id: label(c), verdict: c.verdict })),
-        ).verdict,
-      ]),
+    const overall = armVerdicts(
+      gating,
+      label,
+      all.map((c) => c.workload),
     );
     return {
       baseline: ctx.baseline ?? '',
       head,
       verdict: overall.verdict,
-      workloadVerdicts,
+      workloadVerdicts: overall.workloadVerdicts,
       decidingCells: overall.deciding,
       likelyRegressionCells: gating
         .filter((c) => c.reasons.some((r) => r.code === 'likely-regression'))

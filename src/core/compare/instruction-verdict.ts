@@ -18,7 +18,9 @@
 import type { InstructionSample, InstructionsRecord } from '../results/instructions.js';
 import { cellId, type RunResult } from '../results/types.js';
 import { formatPct } from './format.js';
-import { overallVerdict } from './overall.js';
+import { hypothesisLabel } from './analysis.js';
+import { armVerdicts, overallVerdict } from './overall.js';
+import { gatingCells } from './unstable.js';
 import type { ArmSummary, CellComparison, Reason, RunComparison, Verdict } from './types.js';
 
 export const INSTRUCTION_METRIC = 'instructions' as const;
@@ -172,25 +174,20 @@ function instructionCell(
 export function withInstructionCells(comparison: RunComparison, result: RunResult): RunComparison {
   const byHead = instructionCells(result);
   if (byHead.size === 0) return comparison;
-  const label = (c: CellComparison) => `${c.id} ${c.metric}`;
+  const label = (c: CellComparison) => hypothesisLabel(comparison, c.id, c.metric);
   const comparisons = comparison.comparisons.map((arm) => {
     const extra = byHead.get(arm.head) ?? [];
     if (extra.length === 0) return arm;
     const otherMetricCells = [...arm.otherMetricCells, ...extra];
-    const gating = [...arm.cells, ...otherMetricCells].filter((c) => !c.unstable);
-    const overall = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
-    const workloadVerdicts = { ...arm.workloadVerdicts };
-    for (const w of new Set(gating.map((c) => c.workload))) {
-      workloadVerdicts[w] = overallVerdict(
-        gating.filter((c) => c.workload === w).map((c) => ({ id: label(c), verdict: c.verdict })),
-      ).verdict;
-    }
+    const gating = gatingCells([...arm.cells, ...otherMetricCells]);
+    const workloads = [...Object.keys(arm.workloadVerdicts), ...gating.map((c) => c.workload)];
+    const overall = armVerdicts(gating, label, workloads);
     return {
       ...arm,
       otherMetricCells,
       verdict: overall.verdict,
       decidingCells: overall.deciding,
-      workloadVerdicts,
+      workloadVerdicts: overall.workloadVerdicts,
     };
   });
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));

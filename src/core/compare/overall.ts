@@ -39,3 +39,17 @@ export function overallVerdict(items: readonly Decided[]): OverallResult {
   }
   return { verdict: 'inconclusive', deciding: ids((v) => v === 'inconclusive') };
 }
+
+/** An arm's verdict, the cells that decided it and each workload's verdict, over its gating cells. */
+export function armVerdicts<C extends { workload: string; verdict: OverallVerdict }>(
+  gating: readonly C[],
+  label: (cell: C) => string,
+  workloads: Iterable<string>,
+): OverallResult & { workloadVerdicts: Record<string, OverallVerdict> } {
+  const decided = (cells: readonly C[]) =>
+    overallVerdict(cells.map((c) => ({ id: label(c), verdict: c.verdict })));
+  const workloadVerdicts = Object.fromEntries(
+    [...new Set(workloads)].map((w) => [w, decided(gating.filter((c) => c.workload === w)).verdict]),
+  );
+  return { ...decided(gating), workloadVerdicts };
+}
