@@ -38385,6 +38385,13 @@ function overallVerdict(items) {
   }
   return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
 }
+function armVerdicts(gating, label, workloads) {
+  const decided = (cells) => overallVerdict(cells.map((c) => ({ id: label(c), verdict: c.verdict })));
+  const workloadVerdicts = Object.fromEntries(
+    [...new Set(workloads)].map((w) => [w, decided(gating.filter((c) => c.workload === w)).verdict])
+  );
+  return { ...decided(gating), workloadVerdicts };
+}
 
 // src/core/results/metrics.ts
 var METRICS = {
@@ -42563,20 +42570,16 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
     const all = markUnstableCells(byHead.get(head) ?? [], armCurves);
     const gating = gatingCells(all);
     const label = (c) => hypothesisLabel(ctx, c.id, c.metric);
-    const overall2 = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
-    const workloadVerdicts = Object.fromEntries(
-      [...new Set(all.map((c) => c.workload))].map((w) => [
-        w,
-        overallVerdict(
-          gating.filter((c) => c.workload === w).map((c) => ({ id: label(c), verdict: c.verdict }))
-        ).verdict
-      ])
+    const overall2 = armVerdicts(
+      gating,
+      label,
+      all.map((c) => c.workload)
     );
     return {
       baseline: ctx.baseline ?? "",
       head,
       verdict: overall2.verdict,
-      workloadVerdicts,
+      workloadVerdicts: overall2.workloadVerdicts,
       decidingCells: overall2.deciding,
       likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map(label),
       unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))],
@@ -66595,25 +66598,20 @@ function instructionCell(record2, cell, base, head) {
 function withInstructionCells(comparison, result) {
   const byHead = instructionCells(result);
   if (byHead.size === 0) return comparison;
-  const label = (c) => `${c.id} ${c.metric}`;
+  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
   const comparisons = comparison.comparisons.map((arm2) => {
     const extra = byHead.get(arm2.head) ?? [];
     if (extra.length === 0) return arm2;
     const otherMetricCells = [...arm2.otherMetricCells, ...extra];
-    const gating = [...arm2.cells, ...otherMetricCells].filter((c) => !c.unstable);
-    const overall2 = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
-    const workloadVerdicts = { ...arm2.workloadVerdicts };
-    for (const w of new Set(gating.map((c) => c.workload))) {
-      workloadVerdicts[w] = overallVerdict(
-        gating.filter((c) => c.workload === w).map((c) => ({ id: label(c), verdict: c.verdict }))
-      ).verdict;
-    }
+    const gating = gatingCells([...arm2.cells, ...otherMetricCells]);
+    const workloads = [...Object.keys(arm2.workloadVerdicts), ...gating.map((c) => c.workload)];
+    const overall2 = armVerdicts(gating, label, workloads);
     return {
       ...arm2,
       otherMetricCells,
       verdict: overall2.verdict,
       decidingCells: overall2.deciding,
-      workloadVerdicts
+      workloadVerdicts: overall2.workloadVerdicts
     };
   });
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));

@@ -41154,6 +41154,13 @@ function overallVerdict(items) {
   }
   return { verdict: "inconclusive", deciding: ids((v) => v === "inconclusive") };
 }
+function armVerdicts(gating, label, workloads) {
+  const decided = (cells) => overallVerdict(cells.map((c) => ({ id: label(c), verdict: c.verdict })));
+  const workloadVerdicts = Object.fromEntries(
+    [...new Set(workloads)].map((w) => [w, decided(gating.filter((c) => c.workload === w)).verdict])
+  );
+  return { ...decided(gating), workloadVerdicts };
+}
 
 // src/core/compare/power.ts
 init_types();
@@ -42301,20 +42308,16 @@ function assemble(ctx, byHead, sequential, testAlpha = ctx.alpha) {
     const all = markUnstableCells(byHead.get(head) ?? [], armCurves);
     const gating = gatingCells(all);
     const label = (c) => hypothesisLabel(ctx, c.id, c.metric);
-    const overall2 = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
-    const workloadVerdicts = Object.fromEntries(
-      [...new Set(all.map((c) => c.workload))].map((w) => [
-        w,
-        overallVerdict(
-          gating.filter((c) => c.workload === w).map((c) => ({ id: label(c), verdict: c.verdict }))
-        ).verdict
-      ])
+    const overall2 = armVerdicts(
+      gating,
+      label,
+      all.map((c) => c.workload)
     );
     return {
       baseline: ctx.baseline ?? "",
       head,
       verdict: overall2.verdict,
-      workloadVerdicts,
+      workloadVerdicts: overall2.workloadVerdicts,
       decidingCells: overall2.deciding,
       likelyRegressionCells: gating.filter((c) => c.reasons.some((r) => r.code === "likely-regression")).map(label),
       unstableCells: [...new Set(all.filter((c) => c.unstable).map((c) => c.id))],
@@ -64541,25 +64544,20 @@ function instructionCell(record2, cell, base, head) {
 function withInstructionCells(comparison, result) {
   const byHead = instructionCells(result);
   if (byHead.size === 0) return comparison;
-  const label = (c) => `${c.id} ${c.metric}`;
+  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
   const comparisons = comparison.comparisons.map((arm2) => {
     const extra = byHead.get(arm2.head) ?? [];
     if (extra.length === 0) return arm2;
     const otherMetricCells = [...arm2.otherMetricCells, ...extra];
-    const gating = [...arm2.cells, ...otherMetricCells].filter((c) => !c.unstable);
-    const overall2 = overallVerdict(gating.map((c) => ({ id: label(c), verdict: c.verdict })));
-    const workloadVerdicts = { ...arm2.workloadVerdicts };
-    for (const w of new Set(gating.map((c) => c.workload))) {
-      workloadVerdicts[w] = overallVerdict(
-        gating.filter((c) => c.workload === w).map((c) => ({ id: label(c), verdict: c.verdict }))
-      ).verdict;
-    }
+    const gating = gatingCells([...arm2.cells, ...otherMetricCells]);
+    const workloads = [...Object.keys(arm2.workloadVerdicts), ...gating.map((c) => c.workload)];
+    const overall2 = armVerdicts(gating, label, workloads);
     return {
       ...arm2,
       otherMetricCells,
       verdict: overall2.verdict,
       decidingCells: overall2.deciding,
-      workloadVerdicts
+      workloadVerdicts: overall2.workloadVerdicts
     };
   });
   const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
@@ -76411,7 +76409,7 @@ function isHiddenRecordLine(tag, line) {
   return line.startsWith(prefixOf2(tag)) && line.endsWith(SUFFIX2);
 }
 function readHiddenRecord(tag, body) {
-  const line = body.split("\n").find((l) => isHiddenRecordLine(tag, l));
+  const line = linesOutsideFences(body).findLast((l) => isHiddenRecordLine(tag, l));
   if (!line) return void 0;
   try {
     const data = line.slice(prefixOf2(tag).length, -SUFFIX2.length);
@@ -76419,6 +76417,20 @@ function readHiddenRecord(tag, body) {
   } catch {
     return void 0;
   }
+}
+function linesOutsideFences(body) {
+  const out = [];
+  let fence;
+  for (const line of body.split("\n")) {
+    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === void 0) {
+      if (opener) fence = opener;
+      else out.push(line);
+    } else if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) {
+      fence = void 0;
+    }
+  }
+  return out;
 }
 
 // src/core/report/comment-state.ts
@@ -76498,6 +76510,10 @@ async function whyNot(record2, comments, api, permissions) {
   const parsed = parsePgperfCommand(command.body);
   if (!parsed?.ok || parsed.command.kind !== "accept" || parsed.command.reason !== record2.reason) {
     return "its comment no longer says that /pgperf accept";
+  }
+  const { workload, clients } = parsed.command;
+  if (record2.cells.some((c) => c.workload !== workload || clients !== void 0 && c.clients !== clients)) {
+    return `it names cells its /pgperf accept ${workload}${clients !== void 0 ? `@${clients}` : ""} did not`;
   }
   let permission = permissions.get(record2.by);
   if (permission === void 0) {
@@ -76666,7 +76682,7 @@ async function accept(command, c) {
     }))
   };
   const listed = cells.map(
-    (s) => `\`${s.workload}@${s.clients}\` ${METRICS[s.metric]?.label ?? s.metric} ${formatPct(s.deltaPct)}`
+    (s) => `${codeText(`${s.workload}@${s.clients}`)} ${escapeMarkdown(METRICS[s.metric]?.label ?? s.metric)} ${formatPct(s.deltaPct)}`
   ).join(", ");
   await c.api.createComment(
     c.pr.number,
@@ -76784,7 +76800,7 @@ function renderAcceptances(decision) {
 function acceptanceLine(c) {
   const a = c.accepted;
   const delta = c.deltaPct === null ? "no data" : formatPct(c.deltaPct);
-  const cell = `\`${c.id.replace(/`/g, "")}\` ${METRICS[c.metric].label} ${delta}`;
+  const cell = `${codeText(c.id)} ${METRICS[c.metric].label} ${delta}`;
   const who = `accepted by @${escapeMarkdown(a.by)}: ${escapeMarkdown(a.reason)}`;
   const when = `for ${a.sha.slice(0, 12)} at ${formatPct(a.acceptedDeltaPct)}`;
   switch (a.state) {

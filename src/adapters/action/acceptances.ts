@@ -85,6 +85,11 @@ async function whyNot(
   if (!parsed?.ok || parsed.command.kind !== 'accept' || parsed.command.reason !== record.reason) {
     return 'its comment no longer says that /pgperf accept';
   }
+  // The record may name only the cells its command named: a record is trusted no further than its command.
+  const { workload, clients } = parsed.command;
+  if (record.cells.some((c) => c.workload !== workload || (clients !== undefined && c.clients !== clients))) {
+    return `it names cells its /pgperf accept ${workload}${clients !== undefined ? `@${clients}` : ''} did not`;
+  }
   let permission = permissions.get(record.by);
   if (permission === undefined) {
     permission = await api.permission(record.by);

@@ -9,7 +9,7 @@
 import { COMMAND_GRAMMAR, parsePgperfCommand, type PgperfCommand } from '../../core/pgperf-command.js';
 import { readCommentState, withCommentState } from '../../core/report/comment-state.js';
 import { commentMarker } from '../../core/report/comment-marker.js';
-import { escapeMarkdown } from '../../core/report/markdown-escape.js';
+import { codeText, escapeMarkdown } from '../../core/report/markdown-escape.js';
 import { formatPct } from '../../core/compare/format.js';
 import { METRICS, type MetricName } from '../../core/results/metrics.js';
 import { UserError } from '../../core/util/errors.js';
@@ -215,11 +215,11 @@ async function accept(
       deltaPct: s.deltaPct!,
     })),
   };
-  // Names and numbers the workload schema and the grammar validated: safe in code spans.
+  // The cells come from the comment's state line: escaped like any text read back from a comment.
   const listed = cells
     .map(
       (s) =>
-        `\`${s.workload}@${s.clients}\` ${METRICS[s.metric as MetricName]?.label ?? s.metric} ${formatPct(s.deltaPct!)}`,
+        `${codeText(`${s.workload}@${s.clients}`)} ${escapeMarkdown(METRICS[s.metric as MetricName]?.label ?? s.metric)} ${formatPct(s.deltaPct!)}`,
     )
     .join(', ');
   await c.api.createComment(

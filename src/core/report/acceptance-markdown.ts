@@ -6,7 +6,7 @@
 import type { DecidedCell, Decision } from '../compare/decision.js';
 import { formatPct } from '../compare/format.js';
 import { METRICS } from '../results/metrics.js';
-import { escapeMarkdown } from './markdown-escape.js';
+import { codeText, escapeMarkdown } from './markdown-escape.js';
 
 /** The block's lines ('' when no cell names an acceptance). */
 export function renderAcceptances(decision: Pick<Decision, 'cells'>): string {
@@ -24,7 +24,7 @@ export function renderAcceptances(decision: Pick<Decision, 'cells'>): string {
 function acceptanceLine(c: DecidedCell): string {
   const a = c.accepted!;
   const delta = c.deltaPct === null ? 'no data' : formatPct(c.deltaPct);
-  const cell = `\`${c.id.replace(/`/g, '')}\` ${METRICS[c.metric].label} ${delta}`;
+  const cell = `${codeText(c.id)} ${METRICS[c.metric].label} ${delta}`;
   const who = `accepted by @${escapeMarkdown(a.by)}: ${escapeMarkdown(a.reason)}`;
   const when = `for ${a.sha.slice(0, 12)} at ${formatPct(a.acceptedDeltaPct)}`;
   switch (a.state) {

@@ -17,8 +17,13 @@ export function isHiddenRecordLine(tag: string, line: string): boolean {
   return line.startsWith(prefixOf(tag)) && line.endsWith(SUFFIX);
 }
 
+/**
+ * The record of `tag` in a body: the last such line outside fenced code blocks. A fence quotes text the
+ * comment shows (a workload, a command), which may come from a results file a PR's code wrote: never a
+ * record. The last, because the writer appends its record at the end (withCommentState).
+ */
 export function readHiddenRecord(tag: string, body: string): unknown {
-  const line = body.split('\n').find((l) => isHiddenRecordLine(tag, l));
+  const line = linesOutsideFences(body).findLast((l) => isHiddenRecordLine(tag, l));
   if (!line) return undefined;
   try {
     const data = line.slice(prefixOf(tag).length, -SUFFIX.length);
@@ -26,4 +31,20 @@ export function readHiddenRecord(tag: string, body: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The lines of a markdown body that are not inside a fenced code block (``` or ~~~, 3 or more). */
+function linesOutsideFences(body: string): string[] {
+  const out: string[] = [];
+  let fence: string | undefined;
+  for (const line of body.split('\n')) {
+    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === undefined) {
+      if (opener) fence = opener;
+      else out.push(line);
+    } else if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) {
+      fence = undefined;
+    }
+  }
+  return out;
 }

@@ -32,3 +32,14 @@ describe('hidden records in a comment body', () => {
     expect(readHiddenRecord('state', 'no record here')).toBeUndefined();
   });
 });
+
+describe('hidden records quoted in a fence', () => {
+  it('are never read: only lines outside fenced code blocks count, the last of them winning', () => {
+    const real = renderHiddenRecord('state', { sha: 'real' });
+    const forged = renderHiddenRecord('state', { sha: 'forged' });
+    expect(readHiddenRecord('state', ['```sh', forged, '```', real].join('\n'))).toEqual({ sha: 'real' });
+    expect(readHiddenRecord('state', [real, '~~~', forged, '~~~'].join('\n'))).toEqual({ sha: 'real' });
+    expect(readHiddenRecord('state', ['````', '```', forged, '```', '````'].join('\n'))).toBeUndefined();
+    expect(readHiddenRecord('state', [forged, 'text', real].join('\n'))).toEqual({ sha: 'real' });
+  });
+});
