@@ -38810,6 +38810,11 @@ import net from "node:net";
 import os2 from "node:os";
 import path2 from "node:path";
 
+// src/core/util/shell-word.ts
+function shellWord(word) {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 // src/machine/os/process.ts
 import { spawn } from "node:child_process";
 
@@ -39203,7 +39208,7 @@ ${log || res.stderr}`
   /** A script in the cluster's directory that execs `wrapper` with this install's postgres and its arguments. */
   async writeWrapper(wrapper) {
     const script = path2.join(this.dir, "postgres-wrapper.sh");
-    const words = [...wrapper, path2.join(this.spec.binDir, "postgres")].map(shellQuote).join(" ");
+    const words = [...wrapper, path2.join(this.spec.binDir, "postgres")].map(shellWord).join(" ");
     await writeFile(script, `#!/bin/sh
 exec ${words} "$@"
 `, { mode: 493 });
@@ -39442,9 +39447,6 @@ function freePort() {
       );
     });
   });
-}
-function shellQuote(word) {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 function safeName(label) {
   return label.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 40);
@@ -42357,8 +42359,8 @@ function decideVerdict(stats, context3 = {}) {
   }
   const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
   const levelText = formatLevel(ci90.level);
-  const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
-  const passReached = levelReached && ci90.achievedLevel >= (context3.passLevel ?? 0) - PCT_TOLERANCE;
+  const neededLevel = Math.max(ci90.level, context3.passLevel ?? 0);
+  const passReached = ci90.achievedLevel >= neededLevel - PCT_TOLERANCE;
   const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
   if (inside && passReached) {
     const message = `the ${levelText} CI ${interval} lies inside \xB1${thresholdPct}%`;
@@ -42396,10 +42398,9 @@ function decideVerdict(stats, context3 = {}) {
     });
   }
   if (!passReached) {
-    const needed = formatLevel(Math.max(ci90.level, context3.passLevel ?? 0));
     reasons.push({
       code: "ci-level-not-reached",
-      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${needed}`
+      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${formatLevel(neededLevel)}`
     });
   }
   if (!inside) {
@@ -65507,8 +65508,7 @@ function confirmationTargets(comparison) {
 }
 function judgeConfirmation(base, head, options) {
   const { alpha, better } = options;
-  const ok = (v) => v !== void 0 && Number.isFinite(v) && v > 0;
-  const d = [...base.keys()].filter((r) => ok(base.get(r)) && ok(head.get(r))).sort((a, b) => a - b).map((r) => Math.log(head.get(r) / base.get(r)));
+  const d = logRatios(base, head).pairs;
   const level = 1 - 2 * alpha;
   const oneSided = formatLevel(1 - alpha);
   if (d.length === 0) {
@@ -65523,22 +65523,20 @@ function judgeConfirmation(base, head, options) {
   }
   const hl = walshHodgesLehmann(d, [level]);
   const iv = hl.intervals[0];
-  const pct5 = (x) => 100 * Math.expm1(x);
-  const interval = { lowerPct: pct5(iv.lower), upperPct: pct5(iv.upper), achievedLevel: iv.achievedLevel };
-  const deltaPct = pct5(hl.shift);
+  const interval = { lowerPct: pct(iv.lower), upperPct: pct(iv.upper), achievedLevel: iv.achievedLevel };
+  const deltaPct = pct(hl.shift);
   const reached = iv.achievedLevel >= level - PCT_TOLERANCE;
   const bound = better === "higher" ? interval.upperPct : interval.lowerPct;
   const worse = better === "higher" ? bound < 0 : bound > 0;
   const block = `${d.length} confirmation round(s): ${formatPct(deltaPct)}`;
   if (!reached) {
-    const { achievedLevel } = signedRankCiIndex(d.length, level);
     return {
       confirmed: false,
       pairs: d.length,
       deltaPct,
       interval,
       alpha,
-      message: `unconfirmed: ${block}, too few rounds for a one-sided ${oneSided} bound (at most ${formatLevel((1 + achievedLevel) / 2)})`
+      message: `unconfirmed: ${block}, too few rounds for a one-sided ${oneSided} bound (at most ${formatLevel((1 + iv.achievedLevel) / 2)})`
     };
   }
   const side = better === "higher" ? "below" : "above";
@@ -66484,7 +66482,7 @@ function judgeInstructions(base, head, thresholdPct) {
   if (base.length < 2 || head.length < 2) {
     return {
       verdict: "inconclusive",
-      deltaPct: base.length && head.length ? pct4(median2(head), median2(base)) : null,
+      deltaPct: base.length && head.length ? pct4(median(head), median(base)) : null,
       spreadPct: null,
       reasons: [
         {
@@ -66494,7 +66492,7 @@ function judgeInstructions(base, head, thresholdPct) {
       ]
     };
   }
-  const deltaPct = pct4(median2(head), median2(base));
+  const deltaPct = pct4(median(head), median(base));
   const spreadPct = Math.max(rangePct(base), rangePct(head));
   const separated = deltaPct > 0 ? Math.min(...head) > Math.max(...base) : Math.max(...head) < Math.min(...base);
   const d = formatPct(deltaPct);
@@ -66552,7 +66550,7 @@ function instructionCell(record2, cell, base, head) {
   const of = (arm2) => record2.samples.filter((s) => s.workload === cell.workload && s.clients === cell.clients && s.arm === arm2);
   const b = of(base);
   const h = of(head);
-  const thresholdPct = record2.settings[cell.workload]?.thresholdPct ?? 1;
+  const thresholdPct = record2.settings[cell.workload]?.thresholdPct ?? DEFAULT_INSTRUCTION_SETTINGS.thresholdPct;
   const counters = new Set([...b, ...h].map((s) => s.counter));
   const judged = counters.size > 1 ? {
     verdict: "inconclusive",
@@ -66625,27 +66623,13 @@ function withInstructionCells(comparison, result) {
   };
 }
 function perTx(samples) {
-  return samples.map((s) => s.perTx).filter((v) => Number.isFinite(v) && v > 0);
+  return usable(samples.map((s) => s.perTx)).values;
 }
 function summary(values) {
-  const n = values.length;
-  const mean2 = n ? values.reduce((a, b) => a + b, 0) / n : 0;
-  const sd = n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean2) ** 2, 0) / (n - 1)) : 0;
-  return {
-    n,
-    failed: 0,
-    invalid: 0,
-    median: n ? median2(values) : null,
-    cvPct: n > 1 ? 100 * sd / mean2 : null
-  };
-}
-function median2(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  return summarise(usable(values), 0);
 }
 function rangePct(values) {
-  return 100 * (Math.max(...values) - Math.min(...values)) / median2(values);
+  return 100 * (Math.max(...values) - Math.min(...values)) / median(values);
 }
 function pct4(head, base) {
   return 100 * (head / base - 1);
@@ -67339,7 +67323,7 @@ function medianCi(values, level = 0.95) {
   if (n === 0) throw new RangeError("a median needs at least one value");
   if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
   const sorted = [...values].sort((a, b) => a - b);
-  const median3 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const median2 = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   let k = 1;
   let tail2 = 0.5 ** n;
   while (2 * (k + 1) <= n + 1) {
@@ -67348,7 +67332,7 @@ function medianCi(values, level = 0.95) {
     k++;
     tail2 = nextTail;
   }
-  return { median: median3, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
+  return { median: median2, lower: sorted[k - 1], upper: sorted[n - k], achievedLevel: 1 - 2 * tail2 };
 }
 
 // src/flows/history/series.ts
@@ -67978,17 +67962,17 @@ async function writeProfiles(w, settings2, servers, runDir) {
   const dir = path23.join(runDir, "instructions");
   await mkdir7(dir, { recursive: true });
   const transactions = { short: settings2.short, long: settings2.long };
-  const median3 = (s) => {
+  const median2 = (s) => {
     const perTx2 = s.runs.map((r) => sumIr(r.long) - sumIr(r.short));
     const sorted = [...perTx2].sort((a, b) => a - b);
     return s.runs[perTx2.indexOf(sorted[Math.floor((sorted.length - 1) / 2)])];
   };
   const armRuns = (s) => {
-    const run2 = median3(s);
+    const run2 = median2(s);
     return { short: sumProfiles(run2.short), long: sumProfiles(run2.long), transactions };
   };
   for (const s of servers) {
-    const files = median3(s).files;
+    const files = median2(s).files;
     for (const [i, f] of files.entries()) {
       await copyFile2(f, path23.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
     }
@@ -70459,12 +70443,12 @@ function columns(table3) {
   ];
 }
 function rowTexts(table3, row2, style) {
-  const median3 = (v) => v === null ? style.missing : style.number(v, table3.decimals);
+  const median2 = (v) => v === null ? style.missing : style.number(v, table3.decimals);
   return [
     String(row2.clients),
     `${row2.baseN}/${row2.headN}`,
-    median3(row2.baseMedian),
-    median3(row2.headMedian),
+    median2(row2.baseMedian),
+    median2(row2.headMedian),
     ...table3.paired ? [row2.perRoundPct === null ? style.missing : formatPct(row2.perRoundPct)] : [],
     formatDeltaCi(row2) ?? style.missing,
     formatPAdjusted(row2) ?? style.missing,
@@ -71906,9 +71890,6 @@ function repoOf(buildRepo, result) {
   if (/^[a-z+]+:\/\//i.test(buildRepo) || buildRepo.startsWith("git@")) return buildRepo;
   const gh = result.source?.repository;
   return gh && /^[\w.-]+\/[\w.-]+$/.test(gh) ? `https://github.com/${gh}.git` : buildRepo;
-}
-function shellWord(word) {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 function uniqueMarker(text2) {
   const lines = new Set(text2.split("\n"));

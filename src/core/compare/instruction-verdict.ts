@@ -15,9 +15,15 @@
  * all k base counts with probability 1/C(2k, k) (5% at k = 3, 1.4% at k = 4), and Δ% ≥ δ on top makes it
  * far rarer when the spread is small against δ (bench/instruction-rule.ts measures both).
  */
-import type { InstructionSample, InstructionsRecord } from '../results/instructions.js';
+import {
+  DEFAULT_INSTRUCTION_SETTINGS,
+  type InstructionSample,
+  type InstructionsRecord,
+} from '../results/instructions.js';
 import { cellId, type RunResult } from '../results/types.js';
+import { median } from 'simple-statistics';
 import { formatPct } from './format.js';
+import { summarise, usable } from './shift-statistics.js';
 import { hypothesisLabel } from './analysis.js';
 import { armVerdicts, overallVerdict } from './overall.js';
 import { gatingCells } from './unstable.js';
@@ -120,7 +126,8 @@ function instructionCell(
     record.samples.filter((s) => s.workload === cell.workload && s.clients === cell.clients && s.arm === arm);
   const b = of(base);
   const h = of(head);
-  const thresholdPct = record.settings[cell.workload]?.thresholdPct ?? 1;
+  const thresholdPct =
+    record.settings[cell.workload]?.thresholdPct ?? DEFAULT_INSTRUCTION_SETTINGS.thresholdPct;
   const counters = new Set([...b, ...h].map((s) => s.counter));
   const judged: InstructionJudgement =
     counters.size > 1
@@ -204,26 +211,11 @@ export function withInstructionCells(comparison: RunComparison, result: RunResul
 }
 
 function perTx(samples: readonly InstructionSample[]): number[] {
-  return samples.map((s) => s.perTx).filter((v) => Number.isFinite(v) && v > 0);
+  return usable(samples.map((s) => s.perTx)).values;
 }
 
 function summary(values: readonly number[]): ArmSummary {
-  const n = values.length;
-  const mean = n ? values.reduce((a, b) => a + b, 0) / n : 0;
-  const sd = n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1)) : 0;
-  return {
-    n,
-    failed: 0,
-    invalid: 0,
-    median: n ? median(values) : null,
-    cvPct: n > 1 ? (100 * sd) / mean : null,
-  };
-}
-
-function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  return summarise(usable(values), 0);
 }
 
 function rangePct(values: readonly number[]): number {

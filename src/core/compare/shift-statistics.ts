@@ -178,7 +178,7 @@ export function shiftStatistics(
 }
 
 /** ln(head/base) of the rounds where both values are usable, and how many rounds had only one. */
-function logRatios(
+export function logRatios(
   base: ReadonlyMap<number, number>,
   head: ReadonlyMap<number, number>,
 ): { pairs: number[]; unpaired: number } {
@@ -200,12 +200,12 @@ interface UsableValues {
   invalid: number;
 }
 
-function usable(values: readonly number[]): UsableValues {
+export function usable(values: readonly number[]): UsableValues {
   const kept = values.filter((v) => Number.isFinite(v) && v > 0);
   return { values: kept, invalid: values.length - kept.length };
 }
 
-function summarise(arm: UsableValues, failed: number): ArmSummary {
+export function summarise(arm: UsableValues, failed: number): ArmSummary {
   const n = arm.values.length;
   return {
     n,
@@ -217,7 +217,7 @@ function summarise(arm: UsableValues, failed: number): ArmSummary {
 }
 
 /** A log-ratio as a change in percent. */
-function pct(logRatio: number): number {
+export function pct(logRatio: number): number {
   return 100 * Math.expm1(logRatio);
 }
 

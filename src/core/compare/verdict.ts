@@ -89,8 +89,9 @@ export function decideVerdict(stats: ShiftStatistics, context: VerdictContext = 
   }
   const interval = formatPctInterval(ci90.lowerPct, ci90.upperPct);
   const levelText = formatLevel(ci90.level);
-  const levelReached = ci90.achievedLevel >= ci90.level - PCT_TOLERANCE;
-  const passReached = levelReached && ci90.achievedLevel >= (context.passLevel ?? 0) - PCT_TOLERANCE;
+  // The level the interval must have achieved to pass: its own, or the adaptive look's pass level.
+  const neededLevel = Math.max(ci90.level, context.passLevel ?? 0);
+  const passReached = ci90.achievedLevel >= neededLevel - PCT_TOLERANCE;
   const inside = ci90.lowerPct > -thresholdPct && ci90.upperPct < thresholdPct;
   if (inside && passReached) {
     const message = `the ${levelText} CI ${interval} lies inside ±${thresholdPct}%`;
@@ -137,10 +138,9 @@ export function decideVerdict(stats: ShiftStatistics, context: VerdictContext = 
     });
   }
   if (!passReached) {
-    const needed = formatLevel(Math.max(ci90.level, context.passLevel ?? 0));
     reasons.push({
       code: 'ci-level-not-reached',
-      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${needed}`,
+      message: `with ${sizes(stats)} the interval reaches only ${formatLevel(ci90.achievedLevel)} confidence, not ${formatLevel(neededLevel)}`,
     });
   }
   if (!inside) {

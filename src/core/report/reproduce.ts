@@ -6,6 +6,7 @@
  */
 import { stringify } from 'yaml';
 import type { RunResult } from '../results/types.js';
+import { shellWord } from '../util/shell-word.js';
 
 /** The cells of one workload to reproduce. */
 export interface ReproduceTarget {
@@ -109,11 +110,6 @@ function repoOf(buildRepo: string, result: RunResult): string {
   if (/^[a-z+]+:\/\//i.test(buildRepo) || buildRepo.startsWith('git@')) return buildRepo;
   const gh = result.source?.repository;
   return gh && /^[\w.-]+\/[\w.-]+$/.test(gh) ? `https://github.com/${gh}.git` : buildRepo;
-}
-
-/** The word as the shell reads it: bare when it has only safe characters, else single-quoted. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A heredoc end marker that no line of the text equals. */

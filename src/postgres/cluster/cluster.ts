@@ -19,6 +19,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../../core/util/errors.js';
+import { shellWord } from '../../core/util/shell-word.js';
 import type { Logger } from '../../core/util/logger.js';
 import { describeExit, tail, type ProcessRunner, type RunOptions } from '../../machine/os/process.js';
 import { onCleanup } from '../../machine/os/cleanup.js';
@@ -245,7 +246,7 @@ export class PgCluster {
   /** A script in the cluster's directory that execs `wrapper` with this install's postgres and its arguments. */
   private async writeWrapper(wrapper: readonly string[]): Promise<string> {
     const script = path.join(this.dir, 'postgres-wrapper.sh');
-    const words = [...wrapper, path.join(this.spec.binDir, 'postgres')].map(shellQuote).join(' ');
+    const words = [...wrapper, path.join(this.spec.binDir, 'postgres')].map(shellWord).join(' ');
     await writeFile(script, `#!/bin/sh\nexec ${words} "$@"\n`, { mode: 0o755 });
     if (this.spec.runAs) await chown(script, this.spec.runAs.uid, this.spec.runAs.gid);
     return script;
@@ -527,10 +528,6 @@ export function freePort(): Promise<number> {
       );
     });
   });
-}
-
-function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function safeName(label: string): string {
