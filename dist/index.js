@@ -67762,6 +67762,7 @@ async function runBenchmark(req, deps) {
     },
     ...req.source ? { source: req.source } : {},
     ...req.calibration ? { calibration: true } : {},
+    ...req.instructions ? { instructions: req.instructions } : {},
     samples: [],
     warnings: []
   };
@@ -68350,6 +68351,7 @@ function profileText(rows, header) {
 
 // src/flows/compare/instruction-phase.ts
 var INSTRUCTION_CLIENTS = 1;
+var APP_NAME = "pgbench";
 var KEPT_MOVERS = 10;
 var FILE_WAIT_S = 60;
 function instructionWorkloads(workloads) {
@@ -68372,7 +68374,6 @@ function checkInstructionWorkloads(workloads) {
 async function runInstructionPhase(req, deps) {
   const workloads = instructionWorkloads(req.workloads);
   if (workloads.length === 0) return void 0;
-  checkInstructionWorkloads(workloads);
   const { logger } = deps;
   const started = Date.now();
   const probe2 = await probeCounters(deps.runner);
@@ -68480,12 +68481,11 @@ async function startServer(w, arm2, driver, req, deps) {
     if (deps.runAs) await chown3(cgDir, deps.runAs.uid, deps.runAs.gid);
     await cluster.start({ wrapper: cachegrindWrapper(cgDir) });
     await driver.beforeRun(cluster);
-    const prewarmed = await prewarm(cluster);
-    if (!prewarmed)
+    if (!await prewarm(cluster))
       deps.logger.warn(
         `arm ${arm2.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`
       );
-    return { arm: arm2, cluster, cgDir, runs: [], prewarmed };
+    return { arm: arm2, cluster, cgDir, runs: [] };
   } catch (e) {
     await cluster.destroy();
     throw e;
@@ -68538,11 +68538,11 @@ function sumIr(profiles) {
   return profiles.reduce((s, p) => s + p.totalIr, 0);
 }
 async function countedRun(w, server, transactions, seed, clientBinDir, deps) {
+  if (transactions === 0) return { profiles: [], files: [] };
   const logBefore = (await readFile6(server.cluster.logFile, "utf8").catch(() => "")).length;
-  if (transactions > 0) await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
-  else return { profiles: [], files: [] };
+  await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
   const log = (await readFile6(server.cluster.logFile, "utf8")).slice(logBefore);
-  const pids = clientBackendPids(log, "pgbench");
+  const pids = clientBackendPids(log, APP_NAME);
   if (pids.length === 0) {
     throw new Error(
       `arm ${server.arm.label}: no pgbench connection in the server log (${server.cluster.logFile}); log_connections did not take effect`
@@ -68563,7 +68563,7 @@ async function runTransactions(w, cluster, transactions, seed, clientBinDir, dep
     transactions
   });
   const res = await deps.runner.run(path15.join(clientBinDir, "pgbench"), args, {
-    env: { LC_ALL: "C", PGAPPNAME: "pgbench" },
+    env: { LC_ALL: "C", PGAPPNAME: APP_NAME },
     ...deps.signal ? { signal: deps.signal } : {}
   });
   if (res.exitCode !== 0) {
@@ -68640,17 +68640,23 @@ async function runPipeline(req, deps) {
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
   const arms = await resolveArms(req.arms, deps);
+  validateRequest({ arms, workloads: req.workloads });
   const resultsFile = path16.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : void 0;
   const instructions = await runInstructionPhase({ ...req, arms }, deps);
-  const files = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const sink = instructions ? withInstructionsRecord(files, instructions) : files;
+  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, planCheck: _check2, ...run3 } = req;
   const result = await runBenchmark(
-    { ...run3, arms, sink, logsDir: path16.join(runDir, "logs"), calibration: sameInstall(arms) },
+    {
+      ...run3,
+      arms,
+      sink,
+      logsDir: path16.join(runDir, "logs"),
+      calibration: sameInstall(arms),
+      ...instructions ? { instructions } : {}
+    },
     deps
   );
-  if (instructions) result.instructions = instructions;
   return {
     result,
     comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
@@ -68680,13 +68686,6 @@ async function resolveArms(source, deps) {
   if (source.kind === "installed") return source.arms;
   if (!deps.build) throw new Error("the pipeline was asked to build the arms but given no builder");
   return deps.logger.group("Building PostgreSQL", () => deps.build(source.request, deps.signal));
-}
-function withInstructionsRecord(sink, instructions) {
-  return {
-    description: sink.description,
-    update: (result) => sink.update({ ...result, instructions }),
-    finish: (result) => sink.finish({ ...result, instructions })
-  };
 }
 function archiveSink(store) {
   const state = {

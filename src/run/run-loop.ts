@@ -51,6 +51,7 @@ import { PGPERF_VERSION } from '../core/version.js';
 import { deriveSeed, newSeed, planRounds, type ArmOrder, type PlannedRun } from './plan.js';
 import { AdaptiveControl } from './adaptive-control.js';
 import { compareRun } from '../core/compare/compare-run.js';
+import type { InstructionsRecord } from '../core/results/instructions.js';
 import { DEFAULT_CONFIRM_ROUNDS, confirmationTargets } from '../core/compare/confirmation.js';
 import { ProgressTracker } from './progress.js';
 import { pinnedRunner, workloadCpuPlans } from '../machine/pinning.js';
@@ -95,6 +96,8 @@ export interface RunRequest {
   tmpDir?: string;
   /** Recorded as-is in the results (commits, PR). */
   source?: RunSource;
+  /** The instruction phase's counts (flows/compare/instruction-phase.ts), kept in every document written. */
+  instructions?: InstructionsRecord;
   /** The arms are one install measured alike (A/A): recorded as `calibration: true`. */
   calibration?: boolean;
   /**
@@ -234,6 +237,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
     },
     ...(req.source ? { source: req.source } : {}),
     ...(req.calibration ? { calibration: true as const } : {}),
+    ...(req.instructions ? { instructions: req.instructions } : {}),
     samples: [],
     warnings: [],
   };
@@ -622,7 +626,8 @@ function toSample(run: PlannedRun, attempt: number, randomSeed: number, out: Run
   };
 }
 
-function validateRequest(req: RunRequest): void {
+/** Arm labels and workload names, checked before anything starts (also before the instruction phase). */
+export function validateRequest(req: Pick<RunRequest, 'arms' | 'workloads'>): void {
   if (req.arms.length === 0) throw new UserError('no arms: give at least one --arm LABEL=BINDIR');
   const labels = new Set<string>();
   for (const arm of req.arms) {

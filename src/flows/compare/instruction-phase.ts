@@ -37,7 +37,9 @@ import {
 import type { ArmSpec } from '../../run/run-loop.js';
 
 /** The client count of every instruction cell: one backend, so the count is the backend's own work. */
-export const INSTRUCTION_CLIENTS = 1;
+const INSTRUCTION_CLIENTS = 1;
+/** The application name the counted runs connect with: their backends are found by it in the server log. */
+const APP_NAME = 'pgbench';
 /** How many movers a profile keeps in results.json (the report shows five). */
 const KEPT_MOVERS = 10;
 /** Seconds a backend may take to exit and write its cachegrind file after pgbench ends. */
@@ -60,7 +62,7 @@ export interface InstructionPhaseDeps {
 }
 
 /** The workloads that ask for instruction counts. */
-export function instructionWorkloads(workloads: readonly Workload[]): Workload[] {
+function instructionWorkloads(workloads: readonly Workload[]): Workload[] {
   return workloads.filter((w) => w.instructions !== undefined);
 }
 
@@ -87,7 +89,6 @@ export async function runInstructionPhase(
 ): Promise<InstructionsRecord | undefined> {
   const workloads = instructionWorkloads(req.workloads) as PgbenchWorkload[];
   if (workloads.length === 0) return undefined;
-  checkInstructionWorkloads(workloads);
   const { logger } = deps;
   const started = Date.now();
   const probe = await probeCounters(deps.runner);
@@ -133,8 +134,6 @@ interface ArmServer {
   cgDir: string;
   /** Per repetition: the client backends' profiles of the short and the long run. */
   runs: Array<{ short: CachegrindProfile[]; long: CachegrindProfile[]; files: string[] }>;
-  /** Whether pg_prewarm loaded the data set into shared buffers. */
-  prewarmed: boolean;
 }
 
 async function measureWorkload(
@@ -222,12 +221,11 @@ async function startServer(
     await cluster.start({ wrapper: cachegrindWrapper(cgDir) });
     // Once per server, not per repetition: VACUUM and CHECKPOINT under cachegrind take seconds each.
     await driver.beforeRun(cluster);
-    const prewarmed = await prewarm(cluster);
-    if (!prewarmed)
+    if (!(await prewarm(cluster)))
       deps.logger.warn(
         `arm ${arm.label}: pg_prewarm is not installed; the warm-up run alone warms shared buffers`,
       );
-    return { arm, cluster, cgDir, runs: [], prewarmed };
+    return { arm, cluster, cgDir, runs: [] };
   } catch (e) {
     await cluster.destroy();
     throw e;
@@ -313,11 +311,11 @@ async function countedRun(
   clientBinDir: string,
   deps: InstructionPhaseDeps,
 ): Promise<{ profiles: CachegrindProfile[]; files: string[] }> {
+  if (transactions === 0) return { profiles: [], files: [] };
   const logBefore = (await readFile(server.cluster.logFile, 'utf8').catch(() => '')).length;
-  if (transactions > 0) await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
-  else return { profiles: [], files: [] };
+  await runTransactions(w, server.cluster, transactions, seed, clientBinDir, deps);
   const log = (await readFile(server.cluster.logFile, 'utf8')).slice(logBefore);
-  const pids = clientBackendPids(log, 'pgbench');
+  const pids = clientBackendPids(log, APP_NAME);
   if (pids.length === 0) {
     throw new Error(
       `arm ${server.arm.label}: no pgbench connection in the server log (${server.cluster.logFile}); log_connections did not take effect`,
@@ -346,7 +344,7 @@ async function runTransactions(
     transactions,
   });
   const res = await deps.runner.run(path.join(clientBinDir, 'pgbench'), args, {
-    env: { LC_ALL: 'C', PGAPPNAME: 'pgbench' },
+    env: { LC_ALL: 'C', PGAPPNAME: APP_NAME },
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
   if (res.exitCode !== 0) {

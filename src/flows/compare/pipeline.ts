@@ -12,6 +12,7 @@ import type { RunResult } from '../../core/results/types.js';
 import {
   checkRunControls,
   runBenchmark,
+  validateRequest,
   type ArmSpec,
   type RunDeps,
   type RunRequest,
@@ -25,7 +26,6 @@ import { canonicalJson } from '../../machine/fingerprint.js';
 import { withNoiseWarnings } from './noise-warnings.js';
 import type { NoiseStore } from './runner-noise.js';
 import type { Logger } from '../../core/util/logger.js';
-import type { InstructionsRecord } from '../../core/results/instructions.js';
 import { checkInstructionWorkloads, runInstructionPhase } from './instruction-phase.js';
 
 /** Where the arms come from: installs given as bin dirs, or base and head built from source. */
@@ -88,19 +88,25 @@ export async function runPipeline(req: PipelineRequest, deps: PipelineDeps): Pro
   checkPlanReach(req);
   checkInstructionWorkloads(req.workloads);
   const arms = await resolveArms(req.arms, deps);
+  validateRequest({ arms, workloads: req.workloads });
   const resultsFile = path.join(req.runDir, RESULTS_FILE);
   const archive = deps.archive ? archiveSink(deps.archive) : undefined;
   // The instruction phase (opt-in per workload) runs before the timed rounds, on servers of its own; its
   // record joins every document the run loop writes.
   const instructions = await runInstructionPhase({ ...req, arms }, deps);
-  const files = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
-  const sink = instructions ? withInstructionsRecord(files, instructions) : files;
+  const sink = archive ? combineSinks(fileSink(resultsFile), archive.sink) : fileSink(resultsFile);
   const { arms: _source, runDir, planCheck: _check, ...run } = req;
   const result = await runBenchmark(
-    { ...run, arms, sink, logsDir: path.join(runDir, 'logs'), calibration: sameInstall(arms) },
+    {
+      ...run,
+      arms,
+      sink,
+      logsDir: path.join(runDir, 'logs'),
+      calibration: sameInstall(arms),
+      ...(instructions ? { instructions } : {}),
+    },
     deps,
   );
-  if (instructions) result.instructions = instructions;
   return {
     result,
     comparison: await withNoiseWarnings(analyse(result), result, deps.archive, deps.logger),
@@ -139,15 +145,6 @@ async function resolveArms(source: ArmSource, deps: PipelineDeps): Promise<ArmSp
   if (source.kind === 'installed') return source.arms;
   if (!deps.build) throw new Error('the pipeline was asked to build the arms but given no builder');
   return deps.logger.group('Building PostgreSQL', () => deps.build!(source.request, deps.signal));
-}
-
-/** Every document the sink receives carries the instruction phase's record. */
-function withInstructionsRecord(sink: ResultSink, instructions: InstructionsRecord): ResultSink {
-  return {
-    description: sink.description,
-    update: (result) => sink.update({ ...result, instructions }),
-    finish: (result) => sink.finish({ ...result, instructions }),
-  };
 }
 
 /** Saves the finished run to the store; a store failure is kept (and reported), never fatal to the run. */
