@@ -77701,16 +77701,24 @@ function octokitApi(options) {
     state: i.state === "closed" ? "closed" : "open",
     userLogin: i.user?.login ?? ""
   });
+  let login;
+  const askLogin = async () => {
+    try {
+      const { data } = await octokit.rest.users.getAuthenticated();
+      return data.login;
+    } catch (e) {
+      const error62 = toApiError("GET /user", e);
+      if (error62.kind === "permission" || error62.kind === "not-found") return ACTIONS_BOT_LOGIN;
+      throw error62;
+    }
+  };
   return {
-    async viewerLogin() {
-      try {
-        const { data } = await octokit.rest.users.getAuthenticated();
-        return data.login;
-      } catch (e) {
-        const error62 = toApiError("GET /user", e);
-        if (error62.kind === "permission" || error62.kind === "not-found") return ACTIONS_BOT_LOGIN;
-        throw error62;
-      }
+    viewerLogin() {
+      login ??= askLogin().catch((e) => {
+        login = void 0;
+        throw e;
+      });
+      return login;
     },
     listComments: (issueNumber) => call(`list comments of #${issueNumber}`, async () => {
       const all = await octokit.paginate(octokit.rest.issues.listComments, {
@@ -77788,12 +77796,12 @@ function octokitApi(options) {
         baseRef: data.base.ref
       };
     }),
-    permission: (login) => call(`read the permission of @${login}`, async () => {
+    permission: (login2) => call(`read the permission of @${login2}`, async () => {
       try {
         const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
           owner,
           repo,
-          username: login
+          username: login2
         });
         return permissionOf(data);
       } catch (e) {

@@ -39500,16 +39500,24 @@ function octokitApi(options) {
     state: i.state === "closed" ? "closed" : "open",
     userLogin: i.user?.login ?? ""
   });
+  let login;
+  const askLogin = async () => {
+    try {
+      const { data } = await octokit.rest.users.getAuthenticated();
+      return data.login;
+    } catch (e) {
+      const error63 = toApiError("GET /user", e);
+      if (error63.kind === "permission" || error63.kind === "not-found") return ACTIONS_BOT_LOGIN;
+      throw error63;
+    }
+  };
   return {
-    async viewerLogin() {
-      try {
-        const { data } = await octokit.rest.users.getAuthenticated();
-        return data.login;
-      } catch (e) {
-        const error63 = toApiError("GET /user", e);
-        if (error63.kind === "permission" || error63.kind === "not-found") return ACTIONS_BOT_LOGIN;
-        throw error63;
-      }
+    viewerLogin() {
+      login ??= askLogin().catch((e) => {
+        login = void 0;
+        throw e;
+      });
+      return login;
     },
     listComments: (issueNumber) => call(`list comments of #${issueNumber}`, async () => {
       const all = await octokit.paginate(octokit.rest.issues.listComments, {
@@ -39587,12 +39595,12 @@ function octokitApi(options) {
         baseRef: data.base.ref
       };
     }),
-    permission: (login) => call(`read the permission of @${login}`, async () => {
+    permission: (login2) => call(`read the permission of @${login2}`, async () => {
       try {
         const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
           owner,
           repo,
-          username: login
+          username: login2
         });
         return permissionOf(data);
       } catch (e) {
@@ -72773,13 +72781,15 @@ init_api();
 // src/adapters/github/sticky-comment.ts
 async function upsertStickyComment(api, input2) {
   const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input2.issueNumber)]);
-  const mine = comments.filter((c) => c.userLogin === login && c.body.includes(input2.marker));
-  const existing = mine.sort((a, b) => a.id - b.id)[0];
+  const existing = findStickyComment(comments, login, input2.marker);
   const wanted = typeof input2.body === "string" ? input2.body : input2.body(existing?.body);
   if (existing && wanted === void 0) return { action: "kept", comment: existing };
   const body = wanted ?? "";
   if (existing) return { action: "updated", comment: await api.updateComment(existing.id, body) };
   return { action: "created", comment: await api.createComment(input2.issueNumber, body) };
+}
+function findStickyComment(comments, login, marker) {
+  return comments.filter((c) => c.userLogin === login && c.body.includes(marker)).sort((a, b) => a.id - b.id)[0];
 }
 
 // src/adapters/action/github-publish.ts
@@ -76461,8 +76471,8 @@ function readRecord(body) {
   const ok = typeof r?.commandId === "number" && typeof r.by === "string" && typeof r.sha === "string" && typeof r.reason === "string" && Array.isArray(r.cells);
   return ok ? r : void 0;
 }
-async function readAcceptances(api, prNumber, logger, known) {
-  const [login, comments] = known ? [known.login, known.comments] : await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
+async function readAcceptances(api, prNumber, logger) {
+  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
   const accepted = [];
   const permissions = /* @__PURE__ */ new Map();
   for (const c of comments) {
@@ -76625,7 +76635,7 @@ async function accept(command, c) {
   const { io } = c;
   const marker = commentMarker(c.inputs.commentId);
   const [login, comments] = await Promise.all([c.api.viewerLogin(), c.api.listComments(c.pr.number)]);
-  const sticky = comments.filter((m) => m.userLogin === login && m.body.includes(marker)).sort((a, b) => a.id - b.id)[0];
+  const sticky = findStickyComment(comments, login, marker);
   const state = sticky ? readCommentState(sticky.body) : void 0;
   const refuse = async (text2) => {
     io.setOutput("command", "refused");

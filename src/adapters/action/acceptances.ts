@@ -46,11 +46,8 @@ export async function readAcceptances(
   api: GitHubApi,
   prNumber: number,
   logger: Logger,
-  known?: { login: string; comments: IssueComment[] },
 ): Promise<Acceptance[]> {
-  const [login, comments] = known
-    ? [known.login, known.comments]
-    : await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
+  const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(prNumber)]);
   const accepted: Acceptance[] = [];
   const permissions = new Map<string, RepoPermission>();
   for (const c of comments) {

@@ -14,7 +14,7 @@ import { formatPct } from '../../core/compare/format.js';
 import { METRICS, type MetricName } from '../../core/results/metrics.js';
 import { UserError } from '../../core/util/errors.js';
 import type { GitHubApi, PullRequestInfo } from '../github/api.js';
-import { upsertStickyComment } from '../github/sticky-comment.js';
+import { findStickyComment, upsertStickyComment } from '../github/sticky-comment.js';
 import { STEERING_PERMISSIONS, renderAcceptanceRecord, type AcceptanceRecord } from './acceptances.js';
 import type { ActionDeps, ActionIO, ActionMode, ActionOutcome } from './action-deps.js';
 import type { ActionContext } from './context.js';
@@ -173,9 +173,7 @@ async function accept(
   const { io } = c;
   const marker = commentMarker(c.inputs.commentId);
   const [login, comments] = await Promise.all([c.api.viewerLogin(), c.api.listComments(c.pr.number)]);
-  const sticky = comments
-    .filter((m) => m.userLogin === login && m.body.includes(marker))
-    .sort((a, b) => a.id - b.id)[0];
+  const sticky = findStickyComment(comments, login, marker);
   const state = sticky ? readCommentState(sticky.body) : undefined;
   const refuse = async (text: string) => {
     io.setOutput('command', 'refused');

@@ -109,17 +109,27 @@ export function octokitApi(options: OctokitApiOptions): GitHubApi {
     userLogin: i.user?.login ?? '',
   });
 
+  // The token's login does not change: asked once (GITHUB_TOKEN cannot read /user and falls back every time).
+  let login: Promise<string> | undefined;
+  const askLogin = async (): Promise<string> => {
+    try {
+      const { data } = await octokit.rest.users.getAuthenticated();
+      return data.login;
+    } catch (e) {
+      // Installation tokens (GITHUB_TOKEN) may not read /user; their comments are the Actions bot's.
+      const error = toApiError('GET /user', e);
+      if (error.kind === 'permission' || error.kind === 'not-found') return ACTIONS_BOT_LOGIN;
+      throw error;
+    }
+  };
+
   return {
-    async viewerLogin() {
-      try {
-        const { data } = await octokit.rest.users.getAuthenticated();
-        return data.login;
-      } catch (e) {
-        // Installation tokens (GITHUB_TOKEN) may not read /user; their comments are the Actions bot's.
-        const error = toApiError('GET /user', e);
-        if (error.kind === 'permission' || error.kind === 'not-found') return ACTIONS_BOT_LOGIN;
-        throw error;
-      }
+    viewerLogin() {
+      login ??= askLogin().catch((e: unknown) => {
+        login = undefined; // a failure is not remembered: the next call asks again
+        throw e;
+      });
+      return login;
     },
     listComments: (issueNumber) =>
       call(`list comments of #${issueNumber}`, async () => {

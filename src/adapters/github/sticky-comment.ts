@@ -22,12 +22,21 @@ export async function upsertStickyComment(
   },
 ): Promise<StickyResult> {
   const [login, comments] = await Promise.all([api.viewerLogin(), api.listComments(input.issueNumber)]);
-  const mine = comments.filter((c) => c.userLogin === login && c.body.includes(input.marker));
-  // Several matches can exist after a race between two jobs: keep updating the oldest.
-  const existing = mine.sort((a, b) => a.id - b.id)[0];
+  const existing = findStickyComment(comments, login, input.marker);
   const wanted = typeof input.body === 'string' ? input.body : input.body(existing?.body);
   if (existing && wanted === undefined) return { action: 'kept', comment: existing };
   const body = wanted ?? '';
   if (existing) return { action: 'updated', comment: await api.updateComment(existing.id, body) };
   return { action: 'created', comment: await api.createComment(input.issueNumber, body) };
+}
+
+/** The sticky comment among `comments`: the oldest `login` wrote with the marker (a race may leave two). */
+export function findStickyComment(
+  comments: readonly IssueComment[],
+  login: string,
+  marker: string,
+): IssueComment | undefined {
+  return comments
+    .filter((c) => c.userLogin === login && c.body.includes(marker))
+    .sort((a, b) => a.id - b.id)[0];
 }
