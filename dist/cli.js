@@ -66111,13 +66111,18 @@ async function runBenchmark(req, deps) {
     result.fingerprint = environmentFingerprint(result);
     await save();
     const plannedRuns = rounds.flat();
-    const warmupBefore = /* @__PURE__ */ new Set();
-    const visited = /* @__PURE__ */ new Set();
-    for (const run2 of plannedRuns) {
-      const visit2 = `${cellId(run2)}|${run2.arm}`;
-      if (!visited.has(visit2) && workloadByName.get(run2.workload).warmup > 0) warmupBefore.add(run2);
-      visited.add(visit2);
-    }
+    const firstVisits = (runs) => {
+      const visited = /* @__PURE__ */ new Set();
+      return new Set(
+        runs.filter((run2) => {
+          const visit2 = `${cellId(run2)}|${run2.arm}`;
+          const first = !visited.has(visit2);
+          visited.add(visit2);
+          return first && workloadByName.get(run2.workload).warmup > 0;
+        })
+      );
+    };
+    const warmupBefore = firstVisits(plannedRuns);
     const plannedSeconds = plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload).duration, 0) + [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload).warmup, 0);
     const progress = new ProgressTracker(plannedRuns.length + warmupBefore.size, plannedSeconds);
     const hypotheses = Math.max(1, req.arms.length - 1) * workloads.reduce(
@@ -66209,18 +66214,29 @@ async function runBenchmark(req, deps) {
       if (!out.ok) await reviveIfDown(cluster, warn);
       return out;
     };
-    const adaptive = req.adaptive ? new AdaptiveControl(
-      req.adaptive.plan,
-      {
-        thresholdPct: req.analysis.thresholdPct,
-        // As analyse() judges it: one metric everywhere only when one was named (metricOption).
-        ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {}
-      },
-      {
-        ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
-        estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
+    const measure = async (run2, warmup, block) => {
+      const workload = workloadByName.get(run2.workload);
+      if (warmup) await execute(run2, "warmup", 1, block);
+      for (let attempt = 1; ; attempt++) {
+        const out = await execute(run2, "measured", attempt, block);
+        if (out.ok) return;
+        const what = `${cellId(run2)} ${run2.arm} ${block ? "confirmation " : ""}round ${run2.round}`;
+        if (attempt > workload.retries) {
+          warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
+          return;
+        }
+        progress.addRun(workload.duration);
+        logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
       }
-    ) : null;
+    };
+    const judging = {
+      thresholdPct: req.analysis.thresholdPct,
+      ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {}
+    };
+    const adaptive = req.adaptive ? new AdaptiveControl(req.adaptive.plan, judging, {
+      ...req.adaptive.timeBudgetS !== void 0 ? { timeBudgetS: req.adaptive.timeBudgetS } : {},
+      estimatedRoundS: plannedSeconds / Math.max(1, rounds.length)
+    }) : null;
     if (adaptive) {
       const p = adaptive.plan;
       logger.info(
@@ -66234,8 +66250,7 @@ async function runBenchmark(req, deps) {
       const targets = confirmationTargets(
         compareRun(result, {
           alpha: req.analysis.alpha,
-          thresholdPct: req.analysis.thresholdPct,
-          ...metricOption(req.analysis) ? { metric: metricOption(req.analysis) } : {},
+          ...judging,
           ...req.adaptive && lastLook ? { adaptive: { plan: req.adaptive.plan, look: lastLook } } : {}
         })
       );
@@ -66268,24 +66283,17 @@ async function runBenchmark(req, deps) {
         order: req.order,
         seed: blockSeed
       });
-      const warmed = /* @__PURE__ */ new Set();
+      const warmups = firstVisits(planned.flat());
       for (const run2 of planned.flat()) progress.addRun(workloadByName.get(run2.workload).duration);
+      for (const run2 of warmups) progress.addRun(workloadByName.get(run2.workload).warmup);
       for (const [r, roundRuns] of planned.entries()) {
         await logger.group(`Confirmation round ${r + 1} of ${planned.length}`, async () => {
           for (const run2 of roundRuns) {
             deps.signal?.throwIfAborted();
-            const workload = workloadByName.get(run2.workload);
-            const visit2 = `${cellId(run2)}|${run2.arm}`;
-            if (!warmed.has(visit2) && workload.warmup > 0) await execute(run2, "warmup", 1, block);
-            warmed.add(visit2);
-            for (let attempt = 1; ; attempt++) {
-              const out = await execute(run2, "measured", attempt, block);
-              if (out.ok || attempt > workload.retries) break;
-            }
+            await measure(run2, warmups.has(run2), block);
           }
         });
       }
-      await save();
     };
     let roundsDone = 0;
     for (const [r, roundRuns] of rounds.entries()) {
@@ -66298,19 +66306,7 @@ async function runBenchmark(req, deps) {
         for (const run2 of roundRuns) {
           deps.signal?.throwIfAborted();
           if (adaptive && !adaptive.isOpen(run2)) continue;
-          const workload = workloadByName.get(run2.workload);
-          if (warmupBefore.has(run2)) await execute(run2, "warmup", 1);
-          for (let attempt = 1; ; attempt++) {
-            const out = await execute(run2, "measured", attempt);
-            if (out.ok) break;
-            const what = `${cellId(run2)} ${run2.arm} round ${run2.round}`;
-            if (attempt > workload.retries) {
-              warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
-              break;
-            }
-            progress.addRun(workload.duration);
-            logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
-          }
+          await measure(run2, warmupBefore.has(run2));
         }
       });
       roundsDone = r + 1;

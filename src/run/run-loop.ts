@@ -307,13 +307,18 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
 
     const plannedRuns = rounds.flat();
     // The first visit of each (cell, arm) starts with an uncounted warm-up run.
-    const warmupBefore = new Set<PlannedRun>();
-    const visited = new Set<string>();
-    for (const run of plannedRuns) {
-      const visit = `${cellId(run)}|${run.arm}`;
-      if (!visited.has(visit) && workloadByName.get(run.workload)!.warmup > 0) warmupBefore.add(run);
-      visited.add(visit);
-    }
+    const firstVisits = (runs: readonly PlannedRun[]): Set<PlannedRun> => {
+      const visited = new Set<string>();
+      return new Set(
+        runs.filter((run) => {
+          const visit = `${cellId(run)}|${run.arm}`;
+          const first = !visited.has(visit);
+          visited.add(visit);
+          return first && workloadByName.get(run.workload)!.warmup > 0;
+        }),
+      );
+    };
+    const warmupBefore = firstVisits(plannedRuns);
     const plannedSeconds =
       plannedRuns.reduce((s, r) => s + workloadByName.get(r.workload)!.duration, 0) +
       [...warmupBefore].reduce((s, r) => s + workloadByName.get(r.workload)!.warmup, 0);
@@ -345,8 +350,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       run: PlannedRun,
       kind: 'warmup' | 'measured',
       attempt: number,
-      /** The confirmation block's samples and seed (its runs stay out of `samples`). */
-      block?: { samples: Sample[]; seed: number },
+      block?: BlockTarget,
     ): Promise<RunOutcome> => {
       const workload = workloadByName.get(run.workload)!;
       const driver = drivers.get(run.workload)!;
@@ -432,19 +436,33 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       return out;
     };
 
+    /** One planned run: its warm-up on a first visit, then measured until it succeeds or its retries are spent. */
+    const measure = async (run: PlannedRun, warmup: boolean, block?: BlockTarget) => {
+      const workload = workloadByName.get(run.workload)!;
+      if (warmup) await execute(run, 'warmup', 1, block);
+      for (let attempt = 1; ; attempt++) {
+        const out = await execute(run, 'measured', attempt, block);
+        if (out.ok) return;
+        const what = `${cellId(run)} ${run.arm} ${block ? 'confirmation ' : ''}round ${run.round}`;
+        if (attempt > workload.retries) {
+          warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
+          return;
+        }
+        progress.addRun(workload.duration);
+        logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
+      }
+    };
+    // As analyse() judges the document: one metric everywhere only when one was named (metricOption).
+    const judging = {
+      thresholdPct: req.analysis.thresholdPct,
+      ...(metricOption(req.analysis) ? { metric: metricOption(req.analysis)! } : {}),
+    };
+
     const adaptive = req.adaptive
-      ? new AdaptiveControl(
-          req.adaptive.plan,
-          {
-            thresholdPct: req.analysis.thresholdPct,
-            // As analyse() judges it: one metric everywhere only when one was named (metricOption).
-            ...(metricOption(req.analysis) ? { metric: metricOption(req.analysis)! } : {}),
-          },
-          {
-            ...(req.adaptive.timeBudgetS !== undefined ? { timeBudgetS: req.adaptive.timeBudgetS } : {}),
-            estimatedRoundS: plannedSeconds / Math.max(1, rounds.length),
-          },
-        )
+      ? new AdaptiveControl(req.adaptive.plan, judging, {
+          ...(req.adaptive.timeBudgetS !== undefined ? { timeBudgetS: req.adaptive.timeBudgetS } : {}),
+          estimatedRoundS: plannedSeconds / Math.max(1, rounds.length),
+        })
       : null;
     if (adaptive) {
       const p = adaptive.plan;
@@ -465,8 +483,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
       const targets = confirmationTargets(
         compareRun(result, {
           alpha: req.analysis.alpha,
-          thresholdPct: req.analysis.thresholdPct,
-          ...(metricOption(req.analysis) ? { metric: metricOption(req.analysis)! } : {}),
+          ...judging,
           ...(req.adaptive && lastLook ? { adaptive: { plan: req.adaptive.plan, look: lastLook } } : {}),
         }),
       );
@@ -499,24 +516,17 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
         order: req.order,
         seed: blockSeed,
       });
-      const warmed = new Set<string>();
+      const warmups = firstVisits(planned.flat());
       for (const run of planned.flat()) progress.addRun(workloadByName.get(run.workload)!.duration);
+      for (const run of warmups) progress.addRun(workloadByName.get(run.workload)!.warmup);
       for (const [r, roundRuns] of planned.entries()) {
         await logger.group(`Confirmation round ${r + 1} of ${planned.length}`, async () => {
           for (const run of roundRuns) {
             deps.signal?.throwIfAborted();
-            const workload = workloadByName.get(run.workload)!;
-            const visit = `${cellId(run)}|${run.arm}`;
-            if (!warmed.has(visit) && workload.warmup > 0) await execute(run, 'warmup', 1, block);
-            warmed.add(visit);
-            for (let attempt = 1; ; attempt++) {
-              const out = await execute(run, 'measured', attempt, block);
-              if (out.ok || attempt > workload.retries) break;
-            }
+            await measure(run, warmups.has(run), block);
           }
         });
       }
-      await save();
     };
     let roundsDone = 0;
     for (const [r, roundRuns] of rounds.entries()) {
@@ -529,19 +539,7 @@ export async function runBenchmark(req: RunRequest, deps: RunDeps): Promise<RunR
         for (const run of roundRuns) {
           deps.signal?.throwIfAborted();
           if (adaptive && !adaptive.isOpen(run)) continue;
-          const workload = workloadByName.get(run.workload)!;
-          if (warmupBefore.has(run)) await execute(run, 'warmup', 1);
-          for (let attempt = 1; ; attempt++) {
-            const out = await execute(run, 'measured', attempt);
-            if (out.ok) break;
-            const what = `${cellId(run)} ${run.arm} round ${run.round}`;
-            if (attempt > workload.retries) {
-              warn(`${what}: failed ${attempt} times, giving up this run (last: ${out.failureReason})`);
-              break;
-            }
-            progress.addRun(workload.duration);
-            logger.warn(`${what}: retrying (attempt ${attempt + 1} of ${workload.retries + 1})`);
-          }
+          await measure(run, warmupBefore.has(run));
         }
       });
       roundsDone = r + 1;
@@ -668,6 +666,12 @@ function groupDataSets(workloads: Workload[]): DataSet[] {
     }
   }
   return [...byKey.values()];
+}
+
+/** The confirmation block's samples and seed: its runs stay out of the main `samples`. */
+interface BlockTarget {
+  samples: Sample[];
+  seed: number;
 }
 
 /** deriveSeed(seed, this) seeds the confirmation block: a round number no main plan reaches. */
