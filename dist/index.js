@@ -76745,30 +76745,37 @@ function quote2(text2) {
 // src/adapters/action/trigger.ts
 function triggerOf(ctx) {
   const p = ctx.payload;
-  const by = (login) => typeof login === "string" && login !== "" ? ` by @${login}` : "";
+  const trigger = (what, login) => typeof login === "string" && /^[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$/.test(login) ? { what, by: login } : { what };
   switch (ctx.eventName) {
     case "issue_comment": {
       const body = typeof p.comment?.body === "string" ? p.comment.body : "";
       const parsed = parsePgperfCommand(body);
-      return parsed ? `${parsed.text.slice(0, 120)}${by(p.comment?.user?.login)}` : "a PR comment";
+      return parsed ? trigger(parsed.text.slice(0, 120), p.comment?.user?.login) : { what: "a PR comment" };
     }
     case "pull_request":
     case "pull_request_target":
       if (p.action === "labeled" && typeof p.label?.name === "string") {
-        return `label ${p.label.name} added${by(p.sender?.login)}`;
+        return trigger(`label ${p.label.name} added`, p.sender?.login);
       }
-      if (p.action === "synchronize") return `a push to the PR${by(p.sender?.login)}`;
-      return typeof p.action === "string" ? `the PR being ${p.action}${by(p.sender?.login)}` : void 0;
+      if (p.action === "synchronize") return trigger("a push to the PR", p.sender?.login);
+      return typeof p.action === "string" ? trigger(`the PR being ${p.action}`, p.sender?.login) : void 0;
     case "workflow_run": {
       const event = typeof p.workflow_run?.event === "string" ? p.workflow_run.event : "unknown";
       const article = /^[aeiou]/.test(event) ? "an" : "a";
-      return `the benchmark workflow of ${article} ${event} event${by(p.workflow_run?.triggering_actor?.login)}`;
+      return trigger(
+        `the benchmark workflow of ${article} ${event} event`,
+        p.workflow_run?.triggering_actor?.login
+      );
     }
     case "":
       return void 0;
     default:
-      return `a ${ctx.eventName} event${by(p.sender?.login)}`;
+      return trigger(`a ${ctx.eventName} event`, p.sender?.login);
   }
+}
+function triggerText(trigger) {
+  if (!trigger) return "this workflow";
+  return `${escapeMarkdown(trigger.what)}${trigger.by ? ` by @${trigger.by}` : ""}`;
 }
 
 // src/core/report/acceptance-markdown.ts
@@ -77004,12 +77011,9 @@ async function acceptancesFor(target, inputs, deps) {
 function publishNotes(decision, target, ctx) {
   const trigger = triggerOf(ctx);
   const moved = target.movedTo ? `; measured head ${target.headSha.slice(0, 12)} as it was at the command: the PR head has since moved to ${target.movedTo.slice(0, 12)}, so this result is not about the current head` : ctx.eventName === "issue_comment" && target.headSha ? `; measured head ${target.headSha.slice(0, 12)}, the PR head at the command` : "";
-  const lines = trigger || moved ? [`_Triggered by ${markdownText(trigger ?? "this workflow")}${moved}._`] : [];
+  const lines = trigger || moved ? [`_Triggered by ${triggerText(trigger)}${moved}._`] : [];
   const accepted = renderAcceptances(decision);
   return [...lines, ...accepted ? [accepted] : []].join("\n");
-}
-function markdownText(text2) {
-  return text2.replace(/[\\`*_{}[\]<>|#]/g, (c) => `\\${c}`);
 }
 function underHeadline(markdown, notes, headlineLine = 1) {
   if (notes === "") return markdown;

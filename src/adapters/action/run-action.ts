@@ -42,7 +42,7 @@ import { runCalibrateMode } from './calibrate-mode.js';
 import { runBisectMode } from './bisect-mode.js';
 import { runCommandMode, PENDING_NOTE } from './command-mode.js';
 import { readAcceptances } from './acceptances.js';
-import { triggerOf } from './trigger.js';
+import { triggerOf, triggerText } from './trigger.js';
 import { decideRun } from '../../flows/compare/decide-run.js';
 import type { GatePolicy } from '../../core/compare/policy.js';
 import type { Decision } from '../../core/compare/decision.js';
@@ -306,15 +306,9 @@ function publishNotes(decision: Decision, target: PublishTarget, ctx: ActionCont
     : ctx.eventName === 'issue_comment' && target.headSha
       ? `; measured head ${target.headSha.slice(0, 12)}, the PR head at the command`
       : '';
-  const lines =
-    trigger || moved ? [`_Triggered by ${markdownText(trigger ?? 'this workflow')}${moved}._`] : [];
+  const lines = trigger || moved ? [`_Triggered by ${triggerText(trigger)}${moved}._`] : [];
   const accepted = renderAcceptances(decision);
   return [...lines, ...(accepted ? [accepted] : [])].join('\n');
-}
-
-/** Trigger text as markdown: no markup, and mentions kept as they are (GitHub vouches for the login). */
-function markdownText(text: string): string {
-  return text.replace(/[\\`*_{}[\]<>|#]/g, (c) => `\\${c}`);
 }
 
 /** `notes` after the headline: line 1 of a comment (after its marker), line 0 of a summary. */

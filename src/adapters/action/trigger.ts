@@ -4,6 +4,7 @@
  * run a comment job reports for.
  */
 import { parsePgperfCommand } from '../../core/pgperf-command.js';
+import { escapeMarkdown } from '../../core/report/markdown-escape.js';
 import type { ActionContext } from './context.js';
 
 interface TriggerPayload {
@@ -14,31 +15,50 @@ interface TriggerPayload {
   workflow_run?: { event?: unknown; triggering_actor?: { login?: unknown } };
 }
 
-/** "`/pgperf run` by @alice", "label perf added by @bob", "a push to the PR by @carol", ...; undefined if unknown. */
-export function triggerOf(ctx: ActionContext): string | undefined {
+/** What started a run ("/pgperf run", "label perf added", ...) and the login that did it. */
+export interface Trigger {
+  what: string;
+  /** A GitHub login, as the event names it (GitHub vouches for it: mentioned as it is). */
+  by?: string;
+}
+
+/** "/pgperf run" by alice, "label perf added" by bob, "a push to the PR" by carol, ...; undefined if unknown. */
+export function triggerOf(ctx: ActionContext): Trigger | undefined {
   const p = ctx.payload as TriggerPayload;
-  const by = (login: unknown) => (typeof login === 'string' && login !== '' ? ` by @${login}` : '');
+  const trigger = (what: string, login: unknown): Trigger =>
+    typeof login === 'string' && /^[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$/.test(login)
+      ? { what, by: login }
+      : { what };
   switch (ctx.eventName) {
     case 'issue_comment': {
       const body = typeof p.comment?.body === 'string' ? p.comment.body : '';
       const parsed = parsePgperfCommand(body);
-      return parsed ? `${parsed.text.slice(0, 120)}${by(p.comment?.user?.login)}` : 'a PR comment';
+      return parsed ? trigger(parsed.text.slice(0, 120), p.comment?.user?.login) : { what: 'a PR comment' };
     }
     case 'pull_request':
     case 'pull_request_target':
       if (p.action === 'labeled' && typeof p.label?.name === 'string') {
-        return `label ${p.label.name} added${by(p.sender?.login)}`;
+        return trigger(`label ${p.label.name} added`, p.sender?.login);
       }
-      if (p.action === 'synchronize') return `a push to the PR${by(p.sender?.login)}`;
-      return typeof p.action === 'string' ? `the PR being ${p.action}${by(p.sender?.login)}` : undefined;
+      if (p.action === 'synchronize') return trigger('a push to the PR', p.sender?.login);
+      return typeof p.action === 'string' ? trigger(`the PR being ${p.action}`, p.sender?.login) : undefined;
     case 'workflow_run': {
       const event = typeof p.workflow_run?.event === 'string' ? p.workflow_run.event : 'unknown';
       const article = /^[aeiou]/.test(event) ? 'an' : 'a';
-      return `the benchmark workflow of ${article} ${event} event${by(p.workflow_run?.triggering_actor?.login)}`;
+      return trigger(
+        `the benchmark workflow of ${article} ${event} event`,
+        p.workflow_run?.triggering_actor?.login,
+      );
     }
     case '':
       return undefined;
     default:
-      return `a ${ctx.eventName} event${by(p.sender?.login)}`;
+      return trigger(`a ${ctx.eventName} event`, p.sender?.login);
   }
+}
+
+/** The trigger as markdown: its text escaped (a command's reason is anyone's words), the login mentioned. */
+export function triggerText(trigger: Trigger | undefined): string {
+  if (!trigger) return 'this workflow';
+  return `${escapeMarkdown(trigger.what)}${trigger.by ? ` by @${trigger.by}` : ''}`;
 }
