@@ -29,6 +29,7 @@ import { confirmationTargets, withConfirmation } from '../src/core/compare/confi
 import { decide } from '../src/core/compare/decision.js';
 import { cellId } from '../src/core/results/types.js';
 import type { Sample } from '../src/core/results/types.js';
+import { median } from 'simple-statistics';
 import { seededRandom } from '../src/core/stats/seeded-random.js';
 import { document, gaussian, sample } from '../testkit/synthetic-run.js';
 
@@ -158,12 +159,6 @@ function simulate(s: Scenario, seed: number): { doc: ReturnType<typeof document>
   return { doc: document(arms, { w: clients }, MAX_ROUNDS, samples), block };
 }
 
-const medianOf = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 function run(s: Scenario, p: AdaptivePlan) {
   const t = {
     regression: 0,
@@ -240,9 +235,9 @@ function run(s: Scenario, p: AdaptivePlan) {
     share(t.passed),
     share(t.cellsNoChange / (s.cells * s.heads)),
     share(t.cellsNotWorse / (s.cells * s.heads)),
-    String(medianOf(t.stops)),
+    String(median(t.stops)),
     meanCell.toFixed(1),
-    String(medianOf(t.cellRounds)),
+    String(median(t.cellRounds)),
     (t.confirmRounds / REPLICATES).toFixed(2),
     s.fixed
       ? `${FIXED.map((n) => `${n}:${share(t.fixed.get(n) ?? 0)}`).join(' ')}; same power: ${fixedSame === undefined ? '>30' : fixedSame.toFixed(1)}`

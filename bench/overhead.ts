@@ -16,7 +16,6 @@
  *   npx tsx bench/overhead.ts [--rounds 8] [--duration 10] [--clients 2] [--scale 5]
  */
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { median } from 'simple-statistics';
 import { parseWorkload } from '../src/drivers/load-workload.js';
@@ -25,7 +24,7 @@ import { takeStatSnapshot } from '../src/postgres/stat-snapshot.js';
 import { startDiagnostics } from '../src/postgres/wait-events.js';
 import { memoryLogger } from '../src/core/util/logger.js';
 import { nodeProcessRunner, runnerAs } from '../src/machine/os/process.js';
-import { withBenchCluster } from '../testkit/bench-cluster.js';
+import { barePgbench, withBenchCluster } from '../testkit/bench-cluster.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,9 +45,6 @@ const ARMS: Arm[] = ['bare', 'pgperf', 'full'];
 await withBenchCluster('overhead', { clients }, async ({ cluster, binDir, runAs }) => {
   // The clients run as a pgperf run runs them: as the unprivileged run user when this is root.
   const runner = runAs ? runnerAs(nodeProcessRunner, runAs) : nodeProcessRunner;
-  const { host, port, user, database } = cluster.connection;
-  const pgbench = path.join(binDir, 'pgbench');
-  const conn = ['-h', host, '-p', String(port), '-U', user, database];
   const workload = parseWorkload(
     `name: overhead\ntool: pgbench\nbuiltin: select-only\nqueryMode: prepared\nscale: ${scale}\nclients: [${clients}]\nduration: ${duration}\nwarmup: 0\nrounds: 1\n`,
     'bench/overhead.ts',
@@ -72,22 +68,7 @@ await withBenchCluster('overhead', { clients }, async ({ cluster, binDir, runAs 
   const once = async (arm: Arm, seed: number): Promise<number> => {
     await driver.beforeRun(cluster);
     if (arm === 'bare') {
-      const res = await runner.run(pgbench, [
-        '-n',
-        '-S',
-        '-M',
-        'prepared',
-        '-c',
-        String(clients),
-        '-j',
-        String(clients),
-        '-T',
-        String(duration),
-        ...conn,
-      ]);
-      const tps = Number(/^tps = ([\d.]+)/m.exec(res.stdout)?.[1]);
-      if (res.exitCode !== 0 || !Number.isFinite(tps)) throw new Error(`pgbench failed: ${res.stderr}`);
-      return tps;
+      return barePgbench({ cluster, binDir }, { clients, durationS: duration, runner });
     }
     if (arm === 'full') await timedSnapshot();
     const sampler = arm === 'full' ? await startDiagnostics(cluster.connection) : undefined;

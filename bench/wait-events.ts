@@ -14,7 +14,7 @@ import { median } from 'simple-statistics';
 import pg from 'pg';
 import { ACTIVITY_SQL, startDiagnostics } from '../src/postgres/wait-events.js';
 import { nodeProcessRunner } from '../src/machine/os/process.js';
-import { withBenchCluster } from '../testkit/bench-cluster.js';
+import { barePgbench, withBenchCluster } from '../testkit/bench-cluster.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,22 +37,8 @@ await withBenchCluster('waits', { clients }, async ({ cluster, binDir }) => {
   if (init.exitCode !== 0) throw new Error(init.stderr);
   const once = async (sampled: boolean) => {
     const running = sampled ? await startDiagnostics(cluster.connection, { hz }) : undefined;
-    const res = await nodeProcessRunner.run(pgbench, [
-      '-n',
-      '-S',
-      '-M',
-      'prepared',
-      '-c',
-      String(clients),
-      '-j',
-      String(clients),
-      '-T',
-      String(duration),
-      ...conn,
-    ]);
+    const tps = await barePgbench({ cluster, binDir }, { clients, durationS: duration });
     const diagnostics = await running?.stop();
-    const tps = Number(/^tps = ([\d.]+)/m.exec(res.stdout)?.[1]);
-    if (res.exitCode !== 0 || !Number.isFinite(tps)) throw new Error(`pgbench failed: ${res.stderr}`);
     return { tps, samples: diagnostics?.samples ?? 0, missed: diagnostics?.missedTicks ?? 0 };
   };
   await once(false); // warm-up
@@ -87,19 +73,7 @@ await withBenchCluster('waits', { clients }, async ({ cluster, binDir }) => {
   // The bound: one sampling query's wall time while the 2-client load runs, times hz, over the CPUs.
   const client = new pg.Client({ host, port, user, database });
   await client.connect();
-  const load = nodeProcessRunner.run(pgbench, [
-    '-n',
-    '-S',
-    '-M',
-    'prepared',
-    '-c',
-    String(clients),
-    '-j',
-    String(clients),
-    '-T',
-    '4',
-    ...conn,
-  ]);
+  const load = barePgbench({ cluster, binDir }, { clients, durationS: 4 });
   await new Promise((r) => setTimeout(r, 500));
   const times: number[] = [];
   for (let i = 0; i < 200; i++) {

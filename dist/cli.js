@@ -69119,6 +69119,7 @@ init_errors();
 import { readFile as readFile13 } from "node:fs/promises";
 
 // src/core/results/results-schema.ts
+var metricName = external_exports.enum(Object.keys(METRICS));
 var finite2 = external_exports.number().refine(Number.isFinite, "expected a finite number");
 var count = external_exports.number().int().nonnegative();
 var text = external_exports.string();
@@ -69205,7 +69206,7 @@ var resultsSchema = external_exports.looseObject({
   analysis: external_exports.looseObject({
     alpha: external_exports.number().gt(0).lt(0.5),
     thresholdPct: external_exports.number().gt(0).lt(100),
-    metric: external_exports.enum(Object.keys(METRICS))
+    metric: metricName
   }).optional(),
   adaptive: external_exports.looseObject({
     plan: external_exports.looseObject({
@@ -69310,7 +69311,7 @@ var resultsSchema = external_exports.looseObject({
         head: text,
         workload: text,
         clients: external_exports.number().int().positive(),
-        metric: external_exports.enum(Object.keys(METRICS))
+        metric: metricName
       })
     ),
     samples: external_exports.array(sampleSchema)

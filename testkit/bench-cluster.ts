@@ -8,15 +8,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { PgCluster } from '../src/postgres/cluster/cluster.js';
 import { resolveRunAs, type RunAsUser } from '../src/postgres/cluster/run-as.js';
-import { consoleLogger, type Logger } from '../src/core/util/logger.js';
+import { consoleLogger } from '../src/core/util/logger.js';
 import { nodeProcessRunner, type ProcessRunner } from '../src/machine/os/process.js';
+import { parsePgbenchReport } from '../src/drivers/pgbench/parse-report.js';
 import { installedBinDir } from './postgres.js';
 
 export interface BenchCluster {
   cluster: PgCluster;
   binDir: string;
   runAs: RunAsUser | undefined;
-  deps: { runner: ProcessRunner; logger: Logger };
 }
 
 export async function withBenchCluster<T>(
@@ -42,9 +42,29 @@ export async function withBenchCluster<T>(
       deps,
     );
     await cluster.start();
-    return await use({ cluster, binDir, runAs, deps });
+    return await use({ cluster, binDir, runAs });
   } finally {
     await cluster?.destroy();
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Plain `pgbench -n -S -M prepared -c C -j C -T D` against the cluster, as a hacker would type it: the
+ * running process and, once it ends, its TPS (throws when pgbench failed or printed none).
+ */
+export function barePgbench(
+  bench: Pick<BenchCluster, 'cluster' | 'binDir'>,
+  options: { clients: number; durationS: number; runner?: ProcessRunner },
+): Promise<number> {
+  const { host, port, user, database } = bench.cluster.connection;
+  const c = String(options.clients);
+  const args = ['-n', '-S', '-M', 'prepared', '-c', c, '-j', c, '-T', String(options.durationS)];
+  const conn = ['-h', host, '-p', String(port), '-U', user, database];
+  const runner = options.runner ?? nodeProcessRunner;
+  return runner.run(path.join(bench.binDir, 'pgbench'), [...args, ...conn]).then((res) => {
+    const tps = parsePgbenchReport(res.stdout).tps;
+    if (res.exitCode !== 0 || tps === undefined) throw new Error(`pgbench failed: ${res.stderr}`);
+    return tps;
+  });
 }

@@ -27,7 +27,7 @@ export const COMMAND_GRAMMAR = [
 ];
 
 /** Longest accepted reason, in characters (a sentence, not an essay: it is repeated in the status). */
-export const MAX_REASON_LENGTH = 300;
+const MAX_REASON_LENGTH = 300;
 /** Longest command line read at all; longer lines are refused before they are split. */
 const MAX_LINE_LENGTH = 1000;
 /** A workload name, as the workload file's `name` field allows. */

@@ -241,7 +241,7 @@ async function accept(
 }
 
 /** The comment fields of an issue_comment payload; a payload without them is refused naming the fields. */
-export function commentEventOf(ctx: ActionContext): CommentEvent {
+function commentEventOf(ctx: ActionContext): CommentEvent {
   const p = ctx.payload as {
     action?: unknown;
     issue?: { number?: unknown; pull_request?: unknown };

@@ -135,7 +135,7 @@ export const PASS_HORIZON_ROUNDS = 10;
  * passed within about ten rounds (bench/adaptive-sim.ts: median 10 at round-shared 3% noise, δ 2%); the rest,
  * spent linearly up to the budget, lets later looks still pass a noisier cell.
  */
-export const PASS_HORIZON_SHARE = 0.85;
+const PASS_HORIZON_SHARE = 0.85;
 
 /**
  * The pass question's one-sided levels per look. Cumulative pass α by n rounds (N the last look):

@@ -17,7 +17,6 @@ import { logRatios, pct } from './shift-statistics.js';
 import { collectCellRuns, type RunValue } from './cell-runs.js';
 import { formatLevel, formatPct, formatPctInterval } from './format.js';
 import type { Better, CellComparison, CellConfirmation, RunComparison } from './types.js';
-export type { CellConfirmation };
 import { PCT_TOLERANCE } from './defaults.js';
 
 /**
@@ -27,7 +26,7 @@ import { PCT_TOLERANCE } from './defaults.js';
 export const DEFAULT_CONFIRM_ROUNDS = 6;
 
 /** A regressed hypothesis to re-measure: head arm, cell and metric. */
-export type ConfirmationTarget = ConfirmationRecord['cells'][number];
+type ConfirmationTarget = ConfirmationRecord['cells'][number];
 
 /** The stable (gating) cells whose verdict is 'regression': what a confirmation block re-measures. */
 export function confirmationTargets(comparison: RunComparison): ConfirmationTarget[] {

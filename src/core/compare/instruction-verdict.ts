@@ -31,7 +31,7 @@ import type { ArmSummary, CellComparison, Reason, RunComparison, Verdict } from 
 
 export const INSTRUCTION_METRIC = 'instructions' as const;
 
-export interface InstructionJudgement {
+interface InstructionJudgement {
   verdict: Verdict;
   deltaPct: number | null;
   /** The larger per-arm relative range, in percent; null below two repetitions. */

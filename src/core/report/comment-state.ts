@@ -46,7 +46,7 @@ export function commentStateOf(decision: Decision, sha: string, runId?: string):
   };
 }
 
-export function renderCommentState(state: CommentState): string {
+function renderCommentState(state: CommentState): string {
   return renderHiddenRecord(TAG, state);
 }
 

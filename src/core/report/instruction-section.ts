@@ -11,7 +11,7 @@ import type { RunResult } from '../results/types.js';
 import { escapeMarkdown } from './markdown-escape.js';
 
 /** Movers shown per changed cell. */
-export const SHOWN_MOVERS = 5;
+const SHOWN_MOVERS = 5;
 
 export interface InstructionCellRow {
   cell: string;

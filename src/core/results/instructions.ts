@@ -6,7 +6,7 @@
  */
 
 /** The counter that produced the counts: simulated (valgrind's cachegrind) or the CPU's own (perf). */
-export type InstructionCounter = 'cachegrind' | 'perf';
+type InstructionCounter = 'cachegrind' | 'perf';
 
 /** The instruction mode of one workload, as resolved (defaults filled in). */
 export interface InstructionSettings {

@@ -6,6 +6,9 @@
 import { z } from 'zod';
 import { METRICS } from './metrics.js';
 
+/** A metric key of METRICS (the analysis's metric, a confirmation cell's). */
+const metricName = z.enum(Object.keys(METRICS) as [keyof typeof METRICS, ...Array<keyof typeof METRICS>]);
+
 const finite = z.number().refine(Number.isFinite, 'expected a finite number');
 const count = z.number().int().nonnegative();
 const text = z.string();
@@ -103,7 +106,7 @@ export const resultsSchema = z.looseObject({
     .looseObject({
       alpha: z.number().gt(0).lt(0.5),
       thresholdPct: z.number().gt(0).lt(100),
-      metric: z.enum(Object.keys(METRICS) as [keyof typeof METRICS, ...Array<keyof typeof METRICS>]),
+      metric: metricName,
     })
     .optional(),
   adaptive: z
@@ -220,7 +223,7 @@ export const resultsSchema = z.looseObject({
           head: text,
           workload: text,
           clients: z.number().int().positive(),
-          metric: z.enum(Object.keys(METRICS) as [keyof typeof METRICS, ...Array<keyof typeof METRICS>]),
+          metric: metricName,
         }),
       ),
       samples: z.array(sampleSchema),
