@@ -69834,6 +69834,11 @@ function parseInputs(read) {
       "input 'github-token' is empty, but mode command reads the commenter's permission and replies through the API: pass github-token (default ${{ github.token }})"
     );
   }
+  if (inputs.commentOn === "change" && inputs.mode !== "benchmark" && inputs.mode !== "comment") {
+    throw new UserError(
+      `input 'comment-on' (change) applies to the PR comment of modes benchmark and comment; mode ${inputs.mode} does not keep it: remove it`
+    );
+  }
   if (inputs.confirmRounds !== void 0 && inputs.mode !== "benchmark") {
     throw new UserError(
       `input 'confirm-rounds' (${inputs.confirmRounds}) sets the confirmation block of mode benchmark; mode ${inputs.mode} does not run one: remove it`

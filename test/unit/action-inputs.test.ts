@@ -82,6 +82,15 @@ describe('parseInputs', () => {
       { 'wait-timeout': 'soon' },
       "input 'wait-timeout' must be a duration such as 45m, 1h or 900s, got 'soon'",
     ],
+    [
+      { mode: 'consolidate', 'comment-on': 'change' },
+      "input 'comment-on' (change) applies to the PR comment of modes benchmark and comment; mode consolidate",
+    ],
+    [
+      { mode: 'comment', 'confirm-rounds': '3' },
+      "input 'confirm-rounds' (3) sets the confirmation block of mode benchmark",
+    ],
+    [{ 'confirm-rounds': '-1' }, "input 'confirm-rounds' must be a whole number >= 0, got '-1'"],
   ])('%j is refused with a message naming the input', (overrides, message) => {
     expect(() => parseInputs(defaults(overrides))).toThrow(message);
   });
